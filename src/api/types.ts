@@ -1,0 +1,61 @@
+/** The client's shape, shared by endpoint functions (src/api/review.ts, agreements.ts) and tests. */
+
+export type ServiceName = 'review' | 'agreements';
+
+/** A JSON:API resource object as both services return it. */
+export interface ApiResource<A> {
+  id: string;
+  type: string;
+  attributes: A;
+  links?: Record<string, unknown>;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** One part of a multipart/form-data body. */
+export interface FormPart {
+  name: string;
+  value: string | { data: Uint8Array; filename: string; contentType: string };
+}
+
+export interface RequestOptions {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Path below the service base URL, starting with `/v1/`. */
+  path: string;
+  query?: Query;
+  /** A flat JSON body, or multipart parts. */
+  body?: Record<string, unknown> | FormPart[];
+  /** What docket was doing, e.g. `create rule "Inbound NDA/Term"`; used in errors and logs. */
+  operation: string;
+}
+
+export interface CreateOptions<T> extends RequestOptions {
+  /**
+   * Called when the outcome of the request is unknown (timeout or connection lost after the
+   * request was sent). It reads the collection and returns the object if the create happened, so
+   * the client never blindly repeats a create.
+   */
+  recover: () => Promise<T | undefined>;
+}
+
+export interface ServiceClient {
+  readonly service: ServiceName;
+  /** Base URL without a trailing slash, for plan headers and messages. */
+  readonly baseUrl: string;
+  /** One request; returns the parsed JSON body (`undefined` for 204). Retries what is safe to retry. */
+  request<T>(options: RequestOptions): Promise<T>;
+  /** A POST that creates something: retried on unknown outcome only after `recover` found nothing. */
+  create<T>(options: CreateOptions<T>): Promise<T>;
+  /** GET a collection, asking for `page[size]=100` and following `links.next` to the end. */
+  list<A>(path: string, operation: string, query?: Query): Promise<ApiResource<A>[]>;
+}
+
+/** One line of the verbose request log (`-v`); never contains secrets. */
+export interface RequestLogEntry {
+  service: ServiceName;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  retries: number;
+}

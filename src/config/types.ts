@@ -1,0 +1,44 @@
+/** The loaded configuration: project settings plus every resource document, with positions. */
+import type { SourcePos } from '../diagnostics.js';
+
+export interface ProjectConfig {
+  /** Absolute path of the configuration directory. */
+  root: string;
+  /** Path of docket.yaml relative to root (for diagnostics). */
+  file: string;
+  version: 1;
+  environment?: string;
+  review: { url?: string; organization_id?: string };
+  agreements: { url?: string; actor?: string };
+  concurrency: number;
+  prune: { playbooks: boolean };
+  safety: { max_delete_fraction: number };
+  vars: Record<string, string>;
+}
+
+/**
+ * Maps a JSON pointer inside a document (`/rules/0/name`) to where it was written. Lookups fall
+ * back to the nearest written ancestor, so an error about a missing key points at its parent.
+ */
+export interface Positions {
+  at(pointer: string): SourcePos;
+  /** True when the key was written in the file. */
+  has(pointer: string): boolean;
+}
+
+export interface ResourceDoc {
+  /** The `kind:` value as written, e.g. `Playbook`. */
+  kind: string;
+  /** Path relative to the configuration root, with `/` separators. */
+  file: string;
+  line: number;
+  col: number;
+  /** The document after `${var.X}`/`${env.X}` substitution. */
+  body: Record<string, unknown>;
+  positions: Positions;
+}
+
+export interface LoadedConfig {
+  project: ProjectConfig;
+  documents: ResourceDoc[];
+}

@@ -1,0 +1,72 @@
+/**
+ * Diagnostics are how user-input problems travel: collected, never thrown one at a time, and
+ * printed as `file:line:col severity CODE message` so editors and CI can jump to them.
+ */
+export type Severity = 'error' | 'warning';
+
+export interface SourcePos {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export interface Diagnostic {
+  severity: Severity;
+  /** Stable, documented identifier such as `unknown-key`. */
+  code: string;
+  message: string;
+  file?: string;
+  line?: number;
+  col?: number;
+  /** Location inside the document, e.g. `rules[2].actions`. */
+  path?: string;
+  hint?: string;
+}
+
+export class Diagnostics {
+  readonly items: Diagnostic[] = [];
+
+  add(d: Diagnostic): void {
+    this.items.push(d);
+  }
+
+  error(code: string, message: string, at?: Partial<SourcePos> & { path?: string; hint?: string }): void {
+    this.add({ severity: 'error', code, message, ...at });
+  }
+
+  warning(code: string, message: string, at?: Partial<SourcePos> & { path?: string; hint?: string }): void {
+    this.add({ severity: 'warning', code, message, ...at });
+  }
+
+  get errors(): Diagnostic[] {
+    return this.items.filter((d) => d.severity === 'error');
+  }
+
+  get warnings(): Diagnostic[] {
+    return this.items.filter((d) => d.severity === 'warning');
+  }
+
+  hasErrors(): boolean {
+    return this.items.some((d) => d.severity === 'error');
+  }
+
+  /** Sorted by file, line, column so output is stable whatever order the checks ran in. */
+  sorted(): Diagnostic[] {
+    return [...this.items].sort(compareDiagnostics);
+  }
+}
+
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    (a.file ?? '').localeCompare(b.file ?? '') ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.col ?? 0) - (b.col ?? 0) ||
+    a.code.localeCompare(b.code)
+  );
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.file ? `${d.file}:${d.line ?? 1}:${d.col ?? 1} ` : '';
+  const head = `${where}${d.severity} ${d.code} ${d.message}`;
+  return d.hint ? `${head}\n  hint: ${d.hint}` : head;
+}

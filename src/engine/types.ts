@@ -1,0 +1,148 @@
+/**
+ * The engine's data model. Everything here is plain, serialisable data: desired and live state are
+ * reduced by each kind to the same comparable shape, diffed into Changes, ordered, and stored in a
+ * Plan that render and apply only read.
+ */
+import type { SourcePos } from '../diagnostics.js';
+
+export type KindName =
+  | 'organization'
+  | 'member'
+  | 'playbook'
+  | 'rule'
+  | 'custom-term'
+  | 'custom-template'
+  | 'template'
+  | 'attachment';
+
+export type Fields = Record<string, unknown>;
+
+/** A reference from one resource to another by identity, resolved to an id at apply time. */
+export interface Ref {
+  kind: KindName;
+  key: string;
+  /** The field that holds the reference (for dependency and error messages). */
+  field: string;
+  source?: SourcePos;
+}
+
+export interface DesiredResource {
+  kind: KindName;
+  /** Identity, unique within the kind (e.g. `Inbound NDA/Term` for a rule). */
+  key: string;
+  /** Display name; also the name the object must carry live. */
+  name: string;
+  /** For children (rules): the parent's kind and key. Children are matched inside their parent. */
+  parent?: { kind: KindName; key: string };
+  /** Comparable desired values, already normalised by the kind. */
+  fields: Fields;
+  /** Partial resources manage only the fields present; owned resources declare every field. */
+  partial: boolean;
+  refs: Ref[];
+  /** `id:` pin in the file. */
+  pinId?: string;
+  /** `renamed_from:` names in the file (names, not keys). */
+  renamedFrom: string[];
+  source: SourcePos;
+  /** Where each field was written, for annotations and errors. */
+  fieldSources: Record<string, SourcePos>;
+}
+
+export interface LiveResource {
+  kind: KindName;
+  id: string;
+  key: string;
+  name: string;
+  /** The live parent's id (rules: their playbook). */
+  parentId?: string;
+  fields: Fields;
+  /** References this live object makes today (for ordering deletes after whatever stops referencing them). */
+  refs: { kind: KindName; key: string }[];
+}
+
+export type Action = 'create' | 'update' | 'rename' | 'publish' | 'delete' | 'archive' | 'invite' | 'upload';
+
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface Change {
+  /** Stable id within a plan: `action:kind:key`. */
+  id: string;
+  action: Action;
+  kind: KindName;
+  key: string;
+  name: string;
+  /** Live id of the object this change acts on (absent for creates). */
+  liveId?: string;
+  /** For children: the parent's key and, when it exists live, its id. */
+  parent?: { kind: KindName; key: string; liveId?: string };
+  /** Field-level before/after (for a create: every declared field, before null). */
+  fields: FieldChange[];
+  /** Full desired fields, for operations that need more than what changed (creates). */
+  desired?: Fields;
+  refs: Ref[];
+  dependsOn: string[];
+  source?: SourcePos;
+  /** Cannot be undone (permanent delete, version publish). */
+  irreversible?: boolean;
+  /** Fingerprint of the live object when planned; `null` for creates (the key must still be free). */
+  fingerprint: string | null;
+}
+
+export interface UndeclaredSummary {
+  kind: KindName;
+  count: number;
+  names: string[];
+  /** Why docket leaves them alone, e.g. `no delete over the API` or `prune is off`. */
+  reason: string;
+}
+
+export interface PlanTarget {
+  review?: { url: string; organization_id: string };
+  agreements?: { url: string };
+  emulator: boolean;
+}
+
+export interface Plan {
+  format_version: 1;
+  docket_version: string;
+  created_at: string;
+  target: PlanTarget;
+  environment?: string;
+  config_digest: string;
+  /** Changes in execution order (a topological order of `dependsOn`). */
+  changes: Change[];
+  /** Ids known at plan time, `kind:key` → live id, used to resolve references during apply. */
+  ids: Record<string, string>;
+  summary: Partial<Record<Action, number>>;
+  warnings: string[];
+  undeclared: UndeclaredSummary[];
+  /** Present when `--target` limited the plan. */
+  targets?: string[];
+}
+
+export function refKey(kind: KindName, key: string): string {
+  return `${kind}:${key}`;
+}
+
+export type ResultStatus = 'done' | 'failed' | 'skipped';
+
+export interface ChangeResult {
+  changeId: string;
+  status: ResultStatus;
+  /** Failure message, or for skipped: which failed change it depended on. */
+  message?: string;
+  ms: number;
+}
+
+export interface ApplyReport {
+  results: ChangeResult[];
+  done: number;
+  failed: number;
+  skipped: number;
+  /** Wall time of the whole apply in milliseconds. */
+  ms: number;
+}

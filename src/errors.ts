@@ -1,0 +1,119 @@
+/**
+ * Typed errors. Library code throws these; only src/cli/main.ts turns them into exit codes and
+ * printed messages. Every error carries a stable `code` and, where it helps, a `hint`.
+ */
+import type { Diagnostic } from './diagnostics.js';
+
+export class DocketError extends Error {
+  readonly code: string;
+  readonly hint: string | undefined;
+
+  constructor(code: string, message: string, hint?: string) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.hint = hint;
+  }
+}
+
+/** Invalid configuration: every problem found, with file:line. */
+export class ConfigError extends DocketError {
+  readonly diagnostics: Diagnostic[];
+
+  constructor(diagnostics: Diagnostic[], message = 'the configuration is invalid') {
+    super('invalid-config', message);
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** Bad command-line usage. */
+export class UsageError extends DocketError {
+  constructor(message: string, hint?: string) {
+    super('usage', message, hint);
+  }
+}
+
+export interface ApiErrorDetails {
+  service: 'review' | 'agreements';
+  status: number;
+  method: string;
+  path: string;
+  /** What docket was doing, e.g. `create playbook "Inbound NDA"`. */
+  operation?: string;
+  title?: string;
+  detail?: string;
+  requestId?: string;
+  fieldErrors?: { field: string; message: string }[];
+}
+
+/** A service answered with an error (or could not be reached: status 0). */
+export class ApiError extends DocketError {
+  readonly details: ApiErrorDetails;
+
+  constructor(details: ApiErrorDetails, hint?: string) {
+    super(apiErrorCode(details.status), describeApiError(details), hint);
+    this.details = details;
+  }
+
+  get status(): number {
+    return this.details.status;
+  }
+
+  /** A copy naming the operation that failed; the client does not know it, the caller does. */
+  withOperation(operation: string): ApiError {
+    return new ApiError({ ...this.details, operation }, this.hint);
+  }
+}
+
+function apiErrorCode(status: number): string {
+  if (status === 0) return 'network';
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 404) return 'not-found';
+  if (status === 422 || status === 400) return 'rejected';
+  if (status === 429) return 'rate-limited';
+  return 'service-error';
+}
+
+function describeApiError(d: ApiErrorDetails): string {
+  const what = d.operation ? `${d.operation}: ` : '';
+  const status = d.status === 0 ? 'no response' : `HTTP ${d.status}${d.title ? ` ${d.title}` : ''}`;
+  const detail = d.detail ? `: ${d.detail}` : '';
+  const fields = d.fieldErrors?.length ? ` (${d.fieldErrors.map((f) => `${f.field}: ${f.message}`).join('; ')})` : '';
+  const req = d.requestId ? ` [request ${d.requestId}]` : '';
+  return `${what}${d.service} service ${d.method} ${d.path} failed with ${status}${detail}${fields}${req}`;
+}
+
+/** A saved plan no longer matches the configuration or the live objects it touches. */
+export class StalePlanError extends DocketError {
+  readonly stale: string[];
+
+  constructor(stale: string[]) {
+    super(
+      'stale-plan',
+      `the saved plan is stale:\n${stale.map((s) => `  - ${s}`).join('\n')}`,
+      'run `docket plan --out PLAN.json` again and review the new plan',
+    );
+    this.stale = stale;
+  }
+}
+
+/** A plan refused by a safety rule (mass delete). */
+export class UnsafePlanError extends DocketError {
+  constructor(message: string, hint?: string) {
+    super('unsafe-plan', message, hint);
+  }
+}
+
+/** The user declined, or no terminal was there to ask. */
+export class NotApprovedError extends DocketError {
+  constructor(message: string, hint?: string) {
+    super('not-approved', message, hint);
+  }
+}
+
+/** Some operations of an apply failed; the report has been printed already. */
+export class ApplyFailedError extends DocketError {
+  constructor(failed: number, skipped: number) {
+    super('apply-failed', `${failed} operation(s) failed, ${skipped} skipped`, 'fix the cause and run apply again: it converges');
+  }
+}
