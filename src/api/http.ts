@@ -1,0 +1,392 @@
+/**
+ * The HTTP client both services share: undici with a keep-alive pool, bounded concurrency,
+ * retries with backoff and full jitter, JSON:API paging and typed errors. Endpoint functions
+ * (review.ts, agreements.ts) only know paths and bodies.
+ */
+import { Blob } from 'node:buffer';
+import type { IncomingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import { FormData, Pool, Response, request, type Dispatcher } from 'undici';
+import { ApiError, DocketError } from '../errors.js';
+import { createLimiter, type Limiter } from './limiter.js';
+import { headerValue, hintForStatus, isObject, parseProblem, stripControl, truncate } from './problem.js';
+import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
+import type {
+  ApiResource,
+  CreateOptions,
+  FormPart,
+  Query,
+  RequestLogEntry,
+  RequestOptions,
+  ServiceClient,
+  ServiceName,
+} from './types.js';
+
+export { createLimiter, type Limiter } from './limiter.js';
+
+export interface ServiceClientOptions {
+  service: ServiceName;
+  /** e.g. `https://api.gerri.commonpaper.com` or `http://127.0.0.1:4010/review`; the path prefix is kept. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <key>`; never appears in an error, a log line or a message. */
+  apiKey: string;
+  /** Default: a keep-alive undici Pool for the base URL's origin, created on first use. */
+  dispatcher?: Dispatcher;
+  /** Shared by both services' clients so `--concurrency` bounds the total. Default: 8 for this client. */
+  limiter?: Limiter;
+  /** Retries after the first attempt. Default 4. */
+  retries?: number;
+  /** Default 250. */
+  baseDelayMs?: number;
+  /** Default 8000. */
+  maxDelayMs?: number;
+  /** Headers timeout and body timeout. Default 30000. */
+  timeoutMs?: number;
+  /** Called once per logical request when it has finished, successfully or not. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface ClosableServiceClient extends ServiceClient {
+  /** Ends the keep-alive pool if this client created it (an injected dispatcher is the caller's). */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { retries: 4, baseDelayMs: 250, maxDelayMs: 8000, timeoutMs: 30_000, concurrency: 8 };
+const PAGE_SIZE = 100;
+/** A list longer than this is a paging bug, not data: 10 000 pages of 100 is a million objects. */
+const MAX_PAGES = 10_000;
+
+/** What one attempt produced: an answer (any status) or a network failure. */
+type Attempt =
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string }
+  | { kind: 'failure'; failure: ConnectionFailure };
+
+interface Target {
+  method: Method;
+  /** Below the base URL, starting with `/`, without query: what errors show. */
+  path: string;
+  /** Encoded query string without `?`, possibly empty. */
+  query: string;
+  body?: Record<string, unknown> | FormPart[];
+  operation: string;
+}
+
+export function createServiceClient(options: ServiceClientOptions): ClosableServiceClient {
+  const { service, onRequest } = options;
+  const base = parseBaseUrl(options.baseUrl, service);
+  const apiKey = checkApiKey(options.apiKey, service);
+  const retries = Math.max(0, Math.floor(options.retries ?? DEFAULTS.retries));
+  const baseDelayMs = options.baseDelayMs ?? DEFAULTS.baseDelayMs;
+  const maxDelayMs = options.maxDelayMs ?? DEFAULTS.maxDelayMs;
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const limiter = options.limiter ?? createLimiter(DEFAULTS.concurrency);
+  const sleep = options.sleep ?? ((ms: number) => delay(ms).then(() => undefined));
+  const random = options.random ?? Math.random;
+
+  let ownPool: Pool | undefined;
+  const dispatcher = (): Dispatcher => {
+    if (options.dispatcher) return options.dispatcher;
+    ownPool ??= new Pool(base.origin, { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+    return ownPool;
+  };
+
+  /** Every string bound for a message passes here: no control characters, never the key. */
+  const clean = (text: string): string => {
+    let s = stripControl(text);
+    if (apiKey.length >= 4) s = s.split(apiKey).join('[redacted]');
+    return s;
+  };
+
+  async function attempt(t: Target): Promise<Attempt> {
+    const url = `${base.url}${t.path}${t.query ? `?${t.query}` : ''}`;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${apiKey}`,
+      accept: 'application/json',
+      'user-agent': 'docket',
+    };
+    let body: string | Buffer | undefined;
+    if (Array.isArray(t.body)) {
+      const encoded = await encodeMultipart(t.body);
+      body = encoded.body;
+      headers['content-type'] = encoded.contentType;
+    } else if (t.body !== undefined) {
+      body = JSON.stringify(t.body);
+      headers['content-type'] = 'application/json';
+    }
+
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        dispatcher: dispatcher(),
+        method: t.method,
+        headers,
+        body,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (err) {
+      return { kind: 'failure', failure: classifyConnectionError(err) };
+    }
+    try {
+      const text = await res.body.text();
+      return { kind: 'response', status: res.statusCode, headers: res.headers, text };
+    } catch (err) {
+      // The answer was cut off: the request was processed, whatever its status said.
+      return { kind: 'failure', failure: classifyConnectionError(err, true) };
+    }
+  }
+
+  function apiError(t: Target, a: Attempt): ApiError {
+    if (a.kind === 'failure') {
+      const detail = truncate(clean(a.failure.message), 300);
+      return new ApiError(
+        { service, status: 0, method: t.method, path: t.path, operation: t.operation, detail },
+        `check the ${service} service URL (${base.url}) and that the service is reachable from here`,
+      );
+    }
+    const problem = parseProblem(a.text, a.headers, clean);
+    return new ApiError(
+      { service, status: a.status, method: t.method, path: t.path, operation: t.operation, ...problem },
+      hintForStatus(service, a.status, t.path),
+    );
+  }
+
+  function parseBody(t: Target, a: Extract<Attempt, { kind: 'response' }>): unknown {
+    if (a.status === 204 || a.text.trim() === '') return undefined;
+    try {
+      return JSON.parse(a.text) as unknown;
+    } catch {
+      const type = clean(headerValue(a.headers, 'content-type') ?? 'no content type');
+      throw new DocketError(
+        'bad-response',
+        `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not JSON (${truncate(type, 100)})`,
+        `check that ${base.url} is the ${service} service's API base URL`,
+      );
+    }
+  }
+
+  /**
+   * One logical request: attempts (each holding a limiter permit), sleeps between them (holding
+   * none), and for a create with unknown outcome the `recover` read before any repeat.
+   */
+  async function send(t: Target, recover?: () => Promise<unknown>): Promise<unknown> {
+    const started = performance.now();
+    let status = 0;
+    let retried = 0;
+    try {
+      for (let n = 0; ; n++) {
+        const a = await limiter.run(() => attempt(t));
+        status = a.kind === 'response' ? a.status : 0;
+        if (a.kind === 'response' && a.status >= 200 && a.status < 300) return parseBody(t, a);
+
+        const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
+        const canRetry = n < retries;
+        if (decision === 'fail' || (decision === 'retry' && !canRetry)) throw apiError(t, a);
+
+        const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
+        const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), Date.now()) : undefined;
+        // Waiting before a recover read also gives a create still running on the server time to land.
+        await sleep(Math.max(backoff, retryAfter ?? 0));
+
+        if (decision === 'recover' && recover) {
+          const found = await recover();
+          if (found !== undefined) return found;
+          if (!canRetry) throw apiError(t, a);
+        }
+        retried++;
+      }
+    } finally {
+      if (onRequest) {
+        const entry: RequestLogEntry = {
+          service,
+          method: t.method,
+          path: clean(`${t.path}${t.query ? `?${t.query}` : ''}`),
+          status,
+          ms: Math.round(performance.now() - started),
+          retries: retried,
+        };
+        try {
+          onRequest(entry);
+        } catch {
+          // A logging failure must not change the outcome of a request.
+        }
+      }
+    }
+  }
+
+  function target(o: RequestOptions, extraQuery?: Query): Target {
+    const [path, inline] = splitPath(o.path);
+    const query = joinQuery(inline, encodeQuery({ ...o.query, ...extraQuery }));
+    return { method: o.method, path, query, body: o.body, operation: o.operation };
+  }
+
+  async function list<A>(path: string, operation: string, query?: Query): Promise<ApiResource<A>[]> {
+    const out: ApiResource<A>[] = [];
+    const first = target({ method: 'GET', path, query, operation }, { 'page[size]': PAGE_SIZE });
+    const seen = new Set<string>();
+    let current: Target | undefined = first;
+    for (let page = 1; current; page++) {
+      const key = `${current.path}?${current.query}`;
+      if (seen.has(key) || page > MAX_PAGES) {
+        throw new DocketError(
+          'bad-response',
+          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
+        );
+      }
+      seen.add(key);
+      const res = await send(current);
+      const data = isObject(res) ? res.data : undefined;
+      if (!Array.isArray(data)) {
+        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(current.path)} did not answer with a list ("data" is not an array)`);
+      }
+      out.push(...(data as ApiResource<A>[]));
+      current = nextPage(first, current, res as Record<string, unknown>);
+    }
+    return out;
+  }
+
+  /** The request for the page after `res`, from `links.next` or else `meta.pagination.next`. */
+  function nextPage(first: Target, current: Target, res: Record<string, unknown>): Target | undefined {
+    const links = isObject(res.links) ? res.links : undefined;
+    const next = links?.next;
+    if (typeof next === 'string' && next !== '') {
+      const [path, rawQuery] = resolveNextLink(next, base, service, first.operation);
+      // Keep asking for 100 per page if the service's link forgot it.
+      const query = /(^|&)page(%5B|\[)size(%5D|\])=/i.test(rawQuery) ? rawQuery : joinQuery(rawQuery, encodeQuery({ 'page[size]': PAGE_SIZE }));
+      return { ...current, path, query };
+    }
+    const meta = isObject(res.meta) ? res.meta : undefined;
+    const pagination = meta && isObject(meta.pagination) ? meta.pagination : undefined;
+    const number = pagination?.next;
+    if ((typeof number === 'number' && Number.isInteger(number) && number > 0) || (typeof number === 'string' && /^\d+$/.test(number))) {
+      return { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': String(number) })) };
+    }
+    return undefined;
+  }
+
+  return {
+    service,
+    baseUrl: base.url,
+    async request<T>(o: RequestOptions): Promise<T> {
+      return (await send(target(o))) as T;
+    },
+    async create<T>(o: CreateOptions<T>): Promise<T> {
+      return (await send(target(o), o.recover)) as T;
+    },
+    list,
+    async close(): Promise<void> {
+      const pool = ownPool;
+      ownPool = undefined;
+      if (pool) await pool.close();
+    },
+  };
+}
+
+interface BaseUrl {
+  /** Origin plus path prefix, no trailing slash. */
+  url: string;
+  origin: string;
+  /** Path prefix such as `/review`, or ``. */
+  prefix: string;
+}
+
+function parseBaseUrl(raw: string, service: ServiceName): BaseUrl {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw new DocketError('invalid-url', `the ${service} service URL "${truncate(stripControl(raw), 200)}" is not a valid URL`, 'use a URL such as https://api.commonpaper.com');
+  }
+  // Credentials in a URL would end up in plan headers and messages.
+  if (u.username || u.password) {
+    throw new DocketError('invalid-url', `the ${service} service URL must not contain a user name or password`, 'pass the API key in the environment instead');
+  }
+  if (u.search || u.hash) {
+    throw new DocketError('invalid-url', `the ${service} service URL ${u.origin}${u.pathname} must not have a query or fragment`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
+    throw new DocketError('invalid-url', `the ${service} service URL must use https (got ${stripControl(u.protocol)})`);
+  }
+  if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
+    throw new DocketError(
+      'insecure-url',
+      `refusing plain http for the ${service} service URL ${u.origin}${u.pathname}: the API key would travel unencrypted`,
+      'use https; plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1), such as the emulator',
+    );
+  }
+  const prefix = u.pathname.replace(/\/+$/, '');
+  return { url: `${u.origin}${prefix}`, origin: u.origin, prefix };
+}
+
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+function checkApiKey(key: string, service: ServiceName): string {
+  const k = key.trim();
+  // A control character or space would make undici reject the header, or split it.
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(k)) {
+    throw new DocketError('invalid-api-key', `the ${service} service API key contains spaces or control characters`, 'check how the key was copied into the environment');
+  }
+  return k;
+}
+
+/**
+ * Resolves `links.next` to a path below the base URL and its raw query. A link to another origin
+ * is refused: following it would send the API key there.
+ */
+function resolveNextLink(next: string, base: BaseUrl, service: ServiceName, operation: string): [string, string] {
+  let u: URL;
+  try {
+    u = new URL(next, `${base.origin}/`);
+  } catch {
+    throw new DocketError('bad-response', `${operation}: the ${service} service returned an invalid next-page link`);
+  }
+  if (u.origin !== base.origin) {
+    throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin (${stripControl(u.origin)}); not following it`);
+  }
+  // NOTE(api): a link that already carries the base prefix (`/review/v1/...`) is taken as is; a
+  // bare `/v1/...` is taken relative to the base URL, whichever way the service writes it.
+  let path = u.pathname;
+  if (base.prefix && (path === base.prefix || path.startsWith(`${base.prefix}/`))) path = path.slice(base.prefix.length);
+  return [path || '/', u.search.replace(/^\?/, '')];
+}
+
+function splitPath(path: string): [string, string] {
+  const i = path.indexOf('?');
+  const p = i < 0 ? path : path.slice(0, i);
+  return [p.startsWith('/') ? p : `/${p}`, i < 0 ? '' : path.slice(i + 1)];
+}
+
+/** `page[size]` → `page%5Bsize%5D`: brackets are sent percent-encoded (reference/api.md). */
+export function encodeQuery(query: Query | undefined): string {
+  if (!query) return '';
+  return Object.entries(query)
+    .filter((e): e is [string, string | number | boolean] => e[1] !== undefined)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
+}
+
+function joinQuery(a: string, b: string): string {
+  return a && b ? `${a}&${b}` : a || b;
+}
+
+/**
+ * Encodes the parts to bytes up front: the body can be replayed on retry, has a length, and the
+ * content type with its boundary is an ordinary header (visible to mocks and logs alike).
+ */
+async function encodeMultipart(parts: FormPart[]): Promise<{ body: Buffer; contentType: string }> {
+  const form = new FormData();
+  for (const part of parts) {
+    if (typeof part.value === 'string') form.append(part.name, part.value);
+    else form.append(part.name, new Blob([part.value.data], { type: part.value.contentType }), part.value.filename);
+  }
+  const encoded = new Response(form);
+  const contentType = encoded.headers.get('content-type') ?? 'multipart/form-data';
+  return { body: Buffer.from(await encoded.arrayBuffer()), contentType };
+}

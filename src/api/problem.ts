@@ -1,0 +1,127 @@
+/**
+ * Reading RFC 9457 problem bodies and choosing the hint for a failed request. Everything that
+ * comes from the service is cleaned here before it can reach a message or a terminal.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ServiceName } from './types.js';
+
+export interface Problem {
+  title?: string;
+  detail?: string;
+  fieldErrors?: { field: string; message: string }[];
+  requestId?: string;
+}
+
+/** C0 and C1 control characters (including newlines and ESC): a service must not drive the terminal. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+export function stripControl(text: string): string {
+  return text.replace(CONTROL, '');
+}
+
+/** Keeps messages to a readable size when a gateway sends a page of text. */
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  if (Array.isArray(v)) return v[0];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * Extracts title, detail, field errors and request id from an error response. `clean` removes
+ * control characters and secrets; it is applied to every string taken from the response.
+ */
+export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: (s: string) => string): Problem {
+  const problem: Problem = {};
+  const body = parseJsonObject(text);
+  const str = (v: unknown, max: number): string | undefined => {
+    if (typeof v !== 'string') return undefined;
+    const s = truncate(clean(v).trim(), max);
+    return s === '' ? undefined : s;
+  };
+
+  if (body) {
+    problem.title = str(body.title, 200);
+    // NOTE(api): `message` / `error` are fallbacks for a gateway or framework error that is not
+    // problem+json; neither service documents them.
+    problem.detail = str(body.detail, 2000) ?? str(body.message, 2000) ?? str(body.error, 2000);
+    const fieldErrors = parseFieldErrors(body.errors, str);
+    if (fieldErrors.length > 0) problem.fieldErrors = fieldErrors;
+    const trace = isObject(body.trace) ? body.trace : undefined;
+    // NOTE(api): `trace.requestId` is documented for the agreements service (Zuplo); `request_id` is a guess.
+    problem.requestId = str(trace?.requestId, 200) ?? str(trace?.request_id, 200);
+  } else {
+    const type = headerValue(headers, 'content-type') ?? '';
+    // A short plain-text body (a proxy's "Bad Gateway") says more than the status alone; HTML does not.
+    if (type.startsWith('text/plain')) problem.detail = str(text, 300);
+  }
+
+  problem.requestId ??=
+    str(headerValue(headers, 'x-request-id'), 200) ??
+    str(headerValue(headers, 'cf-ray'), 200) ??
+    str(headerValue(headers, 'zp-rid'), 200) ??
+    (body && isObject(body.trace) ? str(body.trace.rayId, 200) : undefined);
+
+  for (const key of Object.keys(problem) as (keyof Problem)[]) if (problem[key] === undefined) delete problem[key];
+  return problem;
+}
+
+function parseFieldErrors(
+  errors: unknown,
+  str: (v: unknown, max: number) => string | undefined,
+): { field: string; message: string }[] {
+  if (!Array.isArray(errors)) return [];
+  const out: { field: string; message: string }[] = [];
+  for (const e of errors.slice(0, 50)) {
+    if (!isObject(e)) continue;
+    // NOTE(api): `[{field, message}]` is our decision (reference/api.md); the JSON:API shape
+    // `{source: {pointer}, detail}` is accepted too in case a service uses it.
+    const source = isObject(e.source) ? e.source : undefined;
+    const field = str(e.field, 200) ?? str(source?.pointer, 200) ?? str(source?.parameter, 200);
+    const message = str(e.message, 500) ?? str(e.detail, 500) ?? str(e.title, 500);
+    if (message !== undefined) out.push({ field: field ?? '(body)', message });
+  }
+  return out;
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The environment variable that holds each service's key (the CLI reads the same names). */
+export function apiKeyVariable(service: ServiceName): string {
+  return service === 'review' ? 'DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY)' : 'DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY)';
+}
+
+/** Paths of the agreements service that vanish (404 everywhere) when the feature is off. */
+// NOTE(api): public docs say custom terms and templates answer 404 on every path when the
+// feature is not enabled; a real "not found" on one of them gets the same hint.
+const FEATURE_GATED_PREFIXES = ['/v1/custom_terms', '/v1/custom_templates'];
+
+export const FEATURE_OFF_HINT =
+  'custom terms and templates are not enabled for this organization (the service answers 404 on every path when the feature is off); ask Common Paper to enable them or remove those kinds from the configuration';
+
+/** The hint for a service's answer, or undefined when the message says it all. */
+export function hintForStatus(service: ServiceName, status: number, path: string): string | undefined {
+  if (status === 401) return `check ${apiKeyVariable(service)}: the ${service} service did not accept the API key`;
+  if (status === 403) return `check ${apiKeyVariable(service)}: the API key is not allowed to do this on the ${service} service`;
+  if (status === 404 && service === 'agreements' && FEATURE_GATED_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) {
+    return FEATURE_OFF_HINT;
+  }
+  if (status === 429) return 'the service is still rate limiting after several retries; lower --concurrency or try again later';
+  if (status === 502 || status === 503 || status === 504) return 'the service is unavailable; try again later (apply converges: running it again is safe)';
+  return undefined;
+}

@@ -1,0 +1,130 @@
+/**
+ * Retry policy, kept pure so it can be tested without a network: which outcomes are retried,
+ * which leave a create's outcome unknown, and how long to wait.
+ */
+
+/** Statuses that mean "try again later"; every other non-2xx is final. */
+export const RETRYABLE_STATUS: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/**
+ * Statuses after which a POST certainly was not processed: 429 (rate limited before handling) and
+ * 503 (not served). A 502/504 comes from a gateway that may have passed the request on.
+ */
+// NOTE(api): assumes the gateway in front of both services rejects with 429/503 before the
+// request reaches the application; neither service documents it.
+export const NOT_PROCESSED_STATUS: ReadonlySet<number> = new Set([429, 503]);
+
+/** Retry-After above this is capped: a minute is as long as a CLI run should sit still. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Failures before the request left this machine: repeating them cannot duplicate anything. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
+
+/** Transient network failures worth another attempt. */
+const RETRYABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
+
+export interface ConnectionFailure {
+  /** The first error code found on the error or its causes, e.g. `ECONNREFUSED`. */
+  code: string | undefined;
+  /** A one-line description for the user (not yet cleaned of secrets). */
+  message: string;
+  retryable: boolean;
+  /** `not-sent`: the request never reached the server; `unknown`: it may have been processed. */
+  phase: 'not-sent' | 'unknown';
+}
+
+/**
+ * Classifies an error thrown by undici. `afterHeaders` is true when the failure happened while
+ * reading a response body: the server has answered, so the request certainly was sent.
+ */
+export function classifyConnectionError(err: unknown, afterHeaders = false): ConnectionFailure {
+  const codes: string[] = [];
+  const messages: string[] = [];
+  collect(err, codes, messages, 0);
+  const code = codes[0];
+  const message = messages.find((m) => m.length > 0) ?? code ?? 'unknown network error';
+  const closed = messages.some((m) => /other side closed|socket hang up/i.test(m));
+  const retryable = afterHeaders || closed || codes.some((c) => RETRYABLE_CODES.has(c));
+  // undici cannot say how much of a request was written, so anything after connecting counts as
+  // "maybe processed"; only failures to connect at all are safe.
+  const notSent = !afterHeaders && !closed && codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c));
+  return { code, message, retryable, phase: notSent ? 'not-sent' : 'unknown' };
+}
+
+function collect(err: unknown, codes: string[], messages: string[], depth: number): void {
+  if (depth > 5 || typeof err !== 'object' || err === null) {
+    if (typeof err === 'string') messages.push(err);
+    return;
+  }
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && !codes.includes(e.code)) codes.push(e.code);
+  if (typeof e.message === 'string') messages.push(e.message);
+  if (e.cause !== undefined) collect(e.cause, codes, messages, depth + 1);
+  // Happy-eyeballs connects fail with an AggregateError (one error per address) and an empty message.
+  if (Array.isArray(e.errors)) for (const inner of e.errors.slice(0, 3)) collect(inner, codes, messages, depth + 1);
+}
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** `recover`: a create whose outcome is unknown; read before repeating it. */
+export type Decision = 'retry' | 'recover' | 'fail';
+
+/**
+ * What to do after a failed attempt. GET, PATCH and DELETE set state or read it, so repeating
+ * them is harmless; a POST is repeated only when the server surely did not process it, and a
+ * create (mode `create`) whose outcome is unknown is checked first.
+ */
+export function decide(
+  method: Method,
+  mode: 'request' | 'create',
+  outcome: { status: number } | { failure: ConnectionFailure },
+): Decision {
+  if ('status' in outcome) {
+    if (!RETRYABLE_STATUS.has(outcome.status)) return 'fail';
+    if (method !== 'POST' || NOT_PROCESSED_STATUS.has(outcome.status)) return 'retry';
+    return mode === 'create' ? 'recover' : 'fail';
+  }
+  const { failure } = outcome;
+  if (!failure.retryable) return 'fail';
+  if (method !== 'POST' || failure.phase === 'not-sent') return 'retry';
+  return mode === 'create' ? 'recover' : 'fail';
+}
+
+/** Exponential backoff with full jitter: uniform in [0, min(max, base * 2^attempt)). */
+export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number): number {
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+  return Math.floor(Math.max(0, Math.min(1, random())) * ceiling);
+}
+
+/** `Retry-After` as milliseconds (delta-seconds or an HTTP date), capped; undefined if absent or invalid. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (v === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.min(Math.round(Number(v) * 1000), MAX_RETRY_AFTER_MS);
+  // An HTTP date starts with a day name; Date.parse alone would read "-5" as a year.
+  if (!/^[A-Za-z]{3}/.test(v)) return undefined;
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
+}

@@ -1,0 +1,738 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MockAgent, errors as undiciErrors } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, DocketError } from '../../../src/errors.js';
+import {
+  createLimiter,
+  createServiceClient,
+  encodeQuery,
+  isLoopback,
+  type ClosableServiceClient,
+  type ServiceClientOptions,
+} from '../../../src/api/http.js';
+import type { RequestLogEntry } from '../../../src/api/types.js';
+
+const REVIEW = 'https://api.gerri.commonpaper.com';
+const AGREEMENTS = 'https://api.commonpaper.com';
+const EMULATOR = 'http://127.0.0.1:4010';
+const KEY = 'zpka_3f9c2b7e1d_secret_key_for_tests';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const PROBLEM_HEADERS = { 'content-type': 'application/problem+json' };
+
+/** What a MockAgent reply callback is given (undici does not export the type from its root). */
+interface Opts {
+  path: string;
+  method: string;
+  headers?: Headers | Record<string, string>;
+  body?: unknown;
+}
+
+interface Setup {
+  agent: MockAgent;
+  client: ClosableServiceClient;
+  sleeps: number[];
+  logs: RequestLogEntry[];
+  mock: ReturnType<MockAgent['get']>;
+}
+
+const agents: MockAgent[] = [];
+
+afterEach(async () => {
+  for (const a of agents.splice(0)) await a.close();
+});
+
+function setup(overrides: Partial<ServiceClientOptions> = {}, origin = REVIEW): Setup {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  agents.push(agent);
+  const sleeps: number[] = [];
+  const logs: RequestLogEntry[] = [];
+  const client = createServiceClient({
+    service: 'review',
+    baseUrl: origin,
+    apiKey: KEY,
+    dispatcher: agent,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 0.5,
+    onRequest: (e) => logs.push(e),
+    ...overrides,
+  });
+  return { agent, client, sleeps, logs, mock: agent.get(new URL(origin).origin) };
+}
+
+function header(opts: Opts, name: string): string | undefined {
+  const h = opts.headers;
+  if (!h) return undefined;
+  if (typeof (h as Headers).get === 'function') return (h as Headers).get(name) ?? undefined;
+  return (h as Record<string, string>)[name];
+}
+
+function bodyText(opts: Opts): string {
+  const b = opts.body;
+  if (typeof b === 'string') return b;
+  if (Buffer.isBuffer(b)) return b.toString('latin1');
+  return '';
+}
+
+const anyPath = (): boolean => true;
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+function res(id: string): { id: string; type: string; attributes: { name: string } } {
+  return { id, type: 'playbook', attributes: { name: `P${id}` } };
+}
+
+describe('requests', () => {
+  it('sends the bearer key, Accept and a JSON body, and parses the answer', async () => {
+    const { mock, client } = setup();
+    const seen: Opts[] = [];
+    mock.intercept({ path: '/v1/organizations/o1', method: 'PATCH' }).reply((opts) => {
+      seen.push(opts);
+      return { statusCode: 200, data: { data: { id: 'o1', type: 'organization', attributes: { name: 'Acme' } } }, responseOptions: { headers: JSON_HEADERS } };
+    });
+    const out = await client.request<{ data: { id: string } }>({ method: 'PATCH', path: '/v1/organizations/o1', body: { name: 'Acme' }, operation: 'update organization' });
+    expect(out.data.id).toBe('o1');
+    expect(header(seen[0]!, 'authorization')).toBe(`Bearer ${KEY}`);
+    expect(header(seen[0]!, 'accept')).toBe('application/json');
+    expect(header(seen[0]!, 'content-type')).toBe('application/json');
+    expect(JSON.parse(bodyText(seen[0]!))).toEqual({ name: 'Acme' });
+  });
+
+  it('returns undefined for 204 and for an empty body', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a', method: 'DELETE' }).reply(204, '');
+    mock.intercept({ path: '/v1/b', method: 'DELETE' }).reply(200, '');
+    expect(await client.request({ method: 'DELETE', path: '/v1/a', operation: 'delete a' })).toBeUndefined();
+    expect(await client.request({ method: 'DELETE', path: '/v1/b', operation: 'delete b' })).toBeUndefined();
+  });
+
+  it('keeps the base URL path prefix and percent-encodes bracketed query keys', async () => {
+    const { mock, client } = setup({}, `${EMULATOR}/review/`);
+    expect(client.baseUrl).toBe(`${EMULATOR}/review`);
+    const paths: string[] = [];
+    // Matchers see a normalised path; the reply callback sees what was sent.
+    mock.intercept({ path: anyPath, method: 'GET' }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: {} } }));
+    await client.request({ method: 'GET', path: '/v1/things', query: { 'page[number]': 2, full: true, skip: undefined }, operation: 'get things' });
+    expect(paths[0]).toBe('/review/v1/things?page%5Bnumber%5D=2&full=true');
+  });
+
+  it('turns a non-JSON 2xx body into a bad-response error', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a' }).reply(200, '<html>login</html>', { headers: { 'content-type': 'text/html' } });
+    const err = await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }));
+    expect(err).toBeInstanceOf(DocketError);
+    expect((err as DocketError).code).toBe('bad-response');
+    expect((err as DocketError).message).toContain('read a');
+  });
+
+  it('sends FormPart[] bodies as multipart/form-data', async () => {
+    const { mock, client } = setup({ service: 'agreements' }, AGREEMENTS);
+    const seen: Opts[] = [];
+    mock.intercept({ path: '/v1/custom_terms', method: 'POST' }).reply((opts) => {
+      seen.push(opts);
+      return { statusCode: 201, data: { data: { id: 't1', type: 'custom_term', attributes: {} } } };
+    });
+    await client.create({
+      method: 'POST',
+      path: '/v1/custom_terms',
+      body: [
+        { name: 'name', value: 'MSA terms' },
+        { name: 'term_type', value: 'file' },
+        { name: 'docx', value: { data: new Uint8Array([80, 75, 3, 4]), filename: 'msa.docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' } },
+      ],
+      operation: 'create custom terms "MSA terms"',
+      recover: async () => undefined,
+    });
+    const type = header(seen[0]!, 'content-type') ?? '';
+    expect(type.startsWith('multipart/form-data')).toBe(true);
+    const boundary = /boundary=(.+)$/.exec(type)?.[1];
+    expect(boundary).toBeTruthy();
+    const body = bodyText(seen[0]!);
+    expect(body).toContain(`--${boundary!}`);
+    expect(body).toContain('name="term_type"');
+    expect(body).toContain('filename="msa.docx"');
+    expect(body).toContain('MSA terms');
+  });
+
+  it('reports each logical request once to onRequest', async () => {
+    const { mock, client, logs } = setup();
+    mock.intercept({ path: anyPath }).reply(503, '');
+    mock.intercept({ path: anyPath }).reply(200, { ok: true });
+    await client.request({ method: 'GET', path: '/v1/a', query: { q: 'x' }, operation: 'read a' });
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ service: 'review', method: 'GET', path: '/v1/a?q=x', status: 200, retries: 1 });
+    expect(typeof logs[0]!.ms).toBe('number');
+  });
+});
+
+describe('base URL', () => {
+  it('refuses plain http for a non-loopback host', () => {
+    for (const url of ['http://api.commonpaper.com', 'http://10.0.0.5:4010/review', 'http://128.0.0.1']) {
+      let err: unknown;
+      try {
+        createServiceClient({ service: 'agreements', baseUrl: url, apiKey: KEY });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(DocketError);
+      expect((err as DocketError).code).toBe('insecure-url');
+      expect((err as DocketError).message).toContain('http');
+    }
+  });
+
+  it('allows http on loopback and https anywhere', () => {
+    for (const url of ['http://127.0.0.1:4010/review', 'http://localhost:4010', 'http://[::1]:4010/agreements', 'https://api.commonpaper.com/']) {
+      expect(() => createServiceClient({ service: 'agreements', baseUrl: url, apiKey: KEY })).not.toThrow();
+    }
+    expect(isLoopback('127.8.9.10')).toBe(true);
+    expect(isLoopback('[::1]')).toBe(true);
+    expect(isLoopback('127.0.0.1.evil.com')).toBe(false);
+  });
+
+  it('refuses URLs with credentials without echoing them', () => {
+    let err: unknown;
+    try {
+      createServiceClient({ service: 'review', baseUrl: 'https://user:hunter2@api.gerri.commonpaper.com', apiKey: KEY });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as DocketError).code).toBe('invalid-url');
+    expect((err as DocketError).message).not.toContain('hunter2');
+  });
+
+  it('encodes queries with percent-encoded brackets', () => {
+    expect(encodeQuery({ 'page[size]': 100, 'page[number]': 2 })).toBe('page%5Bsize%5D=100&page%5Bnumber%5D=2');
+  });
+});
+
+describe('list', () => {
+  it('follows links.next across three pages (absolute URL, prefixed path) and asks for 100 per page', async () => {
+    const { mock, client, logs } = setup({}, `${EMULATOR}/review`);
+    const paths: string[] = [];
+    const page = (n: number, next: string | null) =>
+      mock
+        .intercept({ path: (p) => p.startsWith('/review/v1/organizations/o1/users') && (n === 1 ? !p.includes('number') : p.includes(`number%5D=${n}`) || p.includes(`number]=${n}`)) })
+        .reply((opts) => {
+          paths.push(opts.path);
+          return { statusCode: 200, data: { data: [res(`u${n}`)], links: { next } }, responseOptions: { headers: JSON_HEADERS } };
+        });
+    page(1, `${EMULATOR}/review/v1/organizations/o1/users?page%5Bnumber%5D=2&page%5Bsize%5D=100`);
+    page(2, '/review/v1/organizations/o1/users?page[number]=3&page[size]=100');
+    page(3, null);
+    const users = await client.list('/v1/organizations/o1/users', 'list users');
+    expect(users.map((u) => u.id)).toEqual(['u1', 'u2', 'u3']);
+    expect(paths).toEqual([
+      '/review/v1/organizations/o1/users?page%5Bsize%5D=100',
+      '/review/v1/organizations/o1/users?page%5Bnumber%5D=2&page%5Bsize%5D=100',
+      '/review/v1/organizations/o1/users?page[number]=3&page[size]=100',
+    ]);
+    expect(logs.map((l) => l.path)).toEqual([
+      '/v1/organizations/o1/users?page%5Bsize%5D=100',
+      '/v1/organizations/o1/users?page%5Bnumber%5D=2&page%5Bsize%5D=100',
+      '/v1/organizations/o1/users?page[number]=3&page[size]=100',
+    ]);
+  });
+
+  it('takes a bare /v1 links.next relative to the base URL and keeps page[size]', async () => {
+    const { mock, client } = setup({}, `${EMULATOR}/agreements`);
+    const paths: string[] = [];
+    mock.intercept({ path: anyPath }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: [res('1')], links: { next: '/v1/templates?page%5Bnumber%5D=2' } } }));
+    mock.intercept({ path: anyPath }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: [res('2')], links: { next: null } } }));
+    const out = await client.list('/v1/templates', 'list templates', { full: true });
+    expect(out).toHaveLength(2);
+    expect(paths[0]).toBe('/agreements/v1/templates?full=true&page%5Bsize%5D=100');
+    expect(paths[1]).toBe('/agreements/v1/templates?page%5Bnumber%5D=2&page%5Bsize%5D=100');
+  });
+
+  it('follows meta.pagination.next page numbers when there are no links', async () => {
+    const { mock, client } = setup();
+    const paths: string[] = [];
+    const reply = (n: number, next: number | null) =>
+      mock.intercept({ path: anyPath }).reply((opts) => {
+        paths.push(opts.path);
+        return { statusCode: 200, data: { data: [res(`p${n}`)], meta: { pagination: { current: n, next, last: 3, records: 3 } } } };
+      });
+    reply(1, 2);
+    reply(2, 3);
+    reply(3, null);
+    const out = await client.list('/v1/organizations/o1/invitations', 'list invitations');
+    expect(out.map((r) => r.id)).toEqual(['p1', 'p2', 'p3']);
+    expect(paths).toEqual([
+      '/v1/organizations/o1/invitations?page%5Bsize%5D=100',
+      '/v1/organizations/o1/invitations?page%5Bsize%5D=100&page%5Bnumber%5D=2',
+      '/v1/organizations/o1/invitations?page%5Bsize%5D=100&page%5Bnumber%5D=3',
+    ]);
+  });
+
+  it('treats a list without pagination as complete', async () => {
+    const { mock, client, logs } = setup();
+    mock.intercept({ path: '/v1/organizations/o1/playbooks?page%5Bsize%5D=100' }).reply(200, { data: [res('a'), res('b')] });
+    const out = await client.list('/v1/organizations/o1/playbooks', 'list playbooks');
+    expect(out.map((r) => r.id)).toEqual(['a', 'b']);
+    expect(logs).toHaveLength(1);
+  });
+
+  it('stops with an error when the same next page comes back twice', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: anyPath }).reply(200, { data: [res('1')], links: { next: '/v1/x?page%5Bnumber%5D=2&page%5Bsize%5D=100' } }).persist();
+    const err = await rejection(client.list('/v1/x', 'list x'));
+    expect((err as DocketError).code).toBe('bad-response');
+    expect((err as DocketError).message).toContain('list x');
+  });
+
+  it('refuses to follow a next link to another origin (the key would go there)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: anyPath }).reply(200, { data: [res('1')], links: { next: 'https://evil.example/v1/x?page=2' } });
+    const err = await rejection(client.list('/v1/x', 'list x'));
+    expect((err as DocketError).code).toBe('bad-response');
+    expect((err as DocketError).message).toContain('another origin');
+  });
+
+  it('rejects a list answer without a data array', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: anyPath }).reply(200, { data: { id: '1' } });
+    const err = await rejection(client.list('/v1/x', 'list x'));
+    expect((err as DocketError).code).toBe('bad-response');
+  });
+});
+
+describe('errors', () => {
+  it('turns problem+json into an ApiError with detail, fields, request id and operation', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: (p) => p.startsWith('/v1/organizations/o1/playbooks/p1/playbook_rules'), method: 'POST' }).reply(
+      422,
+      {
+        type: 'https://httpproblems.com/http-status/422',
+        title: 'Unprocessable Entity',
+        status: 422,
+        detail: 'Validation failed',
+        errors: [{ field: 'actions', message: "can't be blank" }],
+        trace: { requestId: 'req-123', rayId: 'ray-9' },
+      },
+      { headers: { ...PROBLEM_HEADERS, 'x-request-id': 'hdr-1' } },
+    );
+    const err = await rejection(
+      client.create({
+        method: 'POST',
+        path: '/v1/organizations/o1/playbooks/p1/playbook_rules?x=1',
+        body: { name: 'Term' },
+        operation: 'create rule "Inbound NDA/Term"',
+        recover: async () => undefined,
+      }),
+    );
+    expect(err).toBeInstanceOf(ApiError);
+    const e = err as ApiError;
+    expect(e.code).toBe('rejected');
+    expect(e.status).toBe(422);
+    expect(e.details).toMatchObject({
+      service: 'review',
+      method: 'POST',
+      path: '/v1/organizations/o1/playbooks/p1/playbook_rules',
+      operation: 'create rule "Inbound NDA/Term"',
+      title: 'Unprocessable Entity',
+      detail: 'Validation failed',
+      requestId: 'req-123',
+      fieldErrors: [{ field: 'actions', message: "can't be blank" }],
+    });
+    expect(e.message).toContain('create rule "Inbound NDA/Term"');
+    expect(e.message).toContain('HTTP 422');
+    expect(e.message).toContain('Validation failed');
+    expect(e.message).toContain('actions: can\'t be blank');
+    expect(e.message).toContain('req-123');
+  });
+
+  it('takes the request id from x-request-id, then cf-ray, then zp-rid', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a' }).reply(400, { title: 'Bad Request' }, { headers: { 'cf-ray': 'ray-1', 'zp-rid': 'zp-1', 'x-request-id': 'xr-1' } });
+    mock.intercept({ path: '/v1/b' }).reply(400, { title: 'Bad Request' }, { headers: { 'cf-ray': 'ray-2', 'zp-rid': 'zp-2' } });
+    mock.intercept({ path: '/v1/c' }).reply(400, 'nope', { headers: { 'zp-rid': 'zp-3' } });
+    const a = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'a' }))) as ApiError;
+    const b = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'b' }))) as ApiError;
+    const c = (await rejection(client.request({ method: 'GET', path: '/v1/c', operation: 'c' }))) as ApiError;
+    expect([a.details.requestId, b.details.requestId, c.details.requestId]).toEqual(['xr-1', 'ray-2', 'zp-3']);
+  });
+
+  it('strips control characters from service text', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a' }).reply(422, { title: 'Bad\u001b[31m', detail: 'line1\nline2\u0007\u009b2J', errors: [{ field: 'na\rme', message: 'x\u0000y' }] }, { headers: PROBLEM_HEADERS });
+    const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'a' }))) as ApiError;
+    expect(e.details.title).toBe('Bad[31m');
+    expect(e.details.detail).toBe('line1line22J');
+    expect(e.details.fieldErrors).toEqual([{ field: 'name', message: 'xy' }]);
+    expect(e.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  it('names the key variable on 401 and 403', async () => {
+    const review = setup();
+    review.mock.intercept({ path: '/v1/a' }).reply(401, { title: 'Unauthorized', status: 401 }, { headers: PROBLEM_HEADERS });
+    const e1 = (await rejection(review.client.request({ method: 'GET', path: '/v1/a', operation: 'read organization' }))) as ApiError;
+    expect(e1.code).toBe('unauthorized');
+    expect(e1.hint).toContain('DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY)');
+
+    const agreements = setup({ service: 'agreements' }, AGREEMENTS);
+    agreements.mock.intercept({ path: '/v1/users?page%5Bsize%5D=100' }).reply(403, { title: 'Forbidden' });
+    const e2 = (await rejection(agreements.client.list('/v1/users', 'list users'))) as ApiError;
+    expect(e2.status).toBe(403);
+    expect(e2.hint).toContain('DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY)');
+  });
+
+  it('explains a 404 on custom terms and templates as the feature being off', async () => {
+    const { mock, client } = setup({ service: 'agreements' }, AGREEMENTS);
+    mock.intercept({ path: '/v1/custom_terms?page%5Bsize%5D=100' }).reply(404, { title: 'Not Found' });
+    mock.intercept({ path: '/v1/custom_templates/t1' }).reply(404, { title: 'Not Found' });
+    mock.intercept({ path: '/v1/templates/t1' }).reply(404, { title: 'Not Found' });
+    const e1 = (await rejection(client.list('/v1/custom_terms', 'list custom terms'))) as ApiError;
+    expect(e1.code).toBe('not-found');
+    expect(e1.hint).toContain('custom terms and templates are not enabled for this organization');
+    const e2 = (await rejection(client.request({ method: 'GET', path: '/v1/custom_templates/t1', operation: 'get' }))) as ApiError;
+    expect(e2.hint).toContain('not enabled');
+    const e3 = (await rejection(client.request({ method: 'GET', path: '/v1/templates/t1', operation: 'get' }))) as ApiError;
+    expect(e3.hint).toBeUndefined();
+  });
+
+  it('reports a connection failure as status 0 with the cause and a URL hint', async () => {
+    const { mock, client, logs } = setup({ retries: 1 });
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), { code: 'ECONNREFUSED' });
+    mock.intercept({ path: '/v1/a' }).replyWithError(refused());
+    mock.intercept({ path: '/v1/a' }).replyWithError(refused());
+    const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(e.code).toBe('network');
+    expect(e.status).toBe(0);
+    expect(e.message).toContain('ECONNREFUSED');
+    expect(e.hint).toContain(REVIEW);
+    expect(logs[0]).toMatchObject({ status: 0, retries: 1 });
+  });
+
+  it('never puts the API key in errors or log entries', async () => {
+    const { mock, client, logs } = setup({ retries: 0 });
+    mock
+      .intercept({ path: '/v1/a' })
+      .reply(401, { title: `bad key ${KEY}`, detail: `Authorization: Bearer ${KEY} was rejected`, errors: [{ field: 'authorization', message: KEY }] }, { headers: { 'x-request-id': KEY } });
+    mock.intercept({ path: '/v1/b', method: 'POST' }).replyWithError(new Error(`socket hang up while sending Bearer ${KEY}`));
+    mock.intercept({ path: '/v1/c' }).reply(200, `not json ${KEY}`, { headers: { 'content-type': `text/html; ${KEY}` } });
+    const errs = [
+      await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' })),
+      await rejection(client.request({ method: 'POST', path: '/v1/b', body: { x: 1 }, operation: 'post b' })),
+      await rejection(client.request({ method: 'GET', path: '/v1/c', operation: 'read c' })),
+    ] as DocketError[];
+    const text = JSON.stringify([errs.map((e) => ({ message: e.message, hint: e.hint, stack: e.stack, details: (e as Partial<ApiError>).details })), logs]);
+    expect(text).not.toContain(KEY);
+    expect(errs[0]!.message).toContain('[redacted]');
+    expect(logs).toHaveLength(3);
+  });
+});
+
+describe('retries', () => {
+  it('retries 429 and waits at least Retry-After', async () => {
+    const { mock, client, sleeps } = setup();
+    mock.intercept({ path: '/v1/a' }).reply(429, { title: 'Too Many Requests' }, { headers: { 'retry-after': '3' } });
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    expect(await client.request({ method: 'GET', path: '/v1/a', operation: 'a' })).toEqual({ ok: 1 });
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('caps an HTTP-date Retry-After at 60 s', async () => {
+    const { mock, client, sleeps } = setup();
+    const later = new Date(Date.now() + 3_600_000).toUTCString();
+    mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': later } });
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    await client.request({ method: 'GET', path: '/v1/a', operation: 'a' });
+    expect(sleeps).toEqual([60_000]);
+  });
+
+  it('retries 503 and then succeeds, with jittered exponential backoff', async () => {
+    const { mock, client, sleeps, logs } = setup({ random: () => 0.999 });
+    mock.intercept({ path: '/v1/a' }).reply(503, '').times(3);
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    expect(await client.request({ method: 'GET', path: '/v1/a', operation: 'a' })).toEqual({ ok: 1 });
+    expect(sleeps).toEqual([249, 499, 999]);
+    expect(logs[0]).toMatchObject({ status: 200, retries: 3 });
+  });
+
+  it('gives up after the retries are exhausted', async () => {
+    const { mock, client, sleeps, logs } = setup({ random: () => 1, maxDelayMs: 1000 });
+    let calls = 0;
+    mock
+      .intercept({ path: '/v1/a' })
+      .reply(() => {
+        calls++;
+        return { statusCode: 502, data: { title: 'Bad Gateway' } };
+      })
+      .persist();
+    const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(e.status).toBe(502);
+    expect(e.hint).toContain('unavailable');
+    expect(calls).toBe(5);
+    expect(sleeps).toEqual([250, 500, 1000, 1000]);
+    expect(logs[0]).toMatchObject({ status: 502, retries: 4 });
+  });
+
+  it('does not retry other errors', async () => {
+    const { mock, client, sleeps } = setup();
+    mock.intercept({ path: '/v1/a' }).reply(500, { title: 'Internal Server Error' });
+    const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'a' }))) as ApiError;
+    expect(e.status).toBe(500);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('retries a GET after a dropped connection', async () => {
+    const { mock, client, logs } = setup();
+    mock.intercept({ path: '/v1/a' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    mock.intercept({ path: '/v1/a' }).replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    expect(await client.request({ method: 'GET', path: '/v1/a', operation: 'a' })).toEqual({ ok: 1 });
+    expect(logs[0]).toMatchObject({ retries: 2, status: 200 });
+  });
+
+  it('retries a PATCH after a dropped connection', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a', method: 'PATCH' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    mock.intercept({ path: '/v1/a', method: 'PATCH' }).reply(200, { ok: 1 });
+    expect(await client.request({ method: 'PATCH', path: '/v1/a', body: { a: 1 }, operation: 'a' })).toEqual({ ok: 1 });
+  });
+
+  it('does not retry a request() POST whose outcome is unknown', async () => {
+    const { mock, client, sleeps } = setup();
+    let posts = 0;
+    const second = () => {
+      posts++;
+      return { statusCode: 201, data: {} };
+    };
+    mock.intercept({ path: '/v1/a', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(second).persist();
+    mock.intercept({ path: '/v1/b', method: 'POST' }).reply(504, '');
+    mock.intercept({ path: '/v1/b', method: 'POST' }).reply(second).persist();
+    const e1 = (await rejection(client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'post a' }))) as ApiError;
+    expect(e1.status).toBe(0);
+    expect(e1.message).toContain('other side closed');
+    const e2 = (await rejection(client.request({ method: 'POST', path: '/v1/b', body: {}, operation: 'post b' }))) as ApiError;
+    expect(e2.status).toBe(504);
+    expect(posts).toBe(0);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('retries a request() POST that was refused before it was sent, or answered 429/503', async () => {
+    const { mock, client } = setup();
+    let posts = 0;
+    mock.intercept({ path: '/v1/a', method: 'POST' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(429, '');
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(503, '');
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(() => {
+      posts++;
+      return { statusCode: 201, data: { ok: 1 } };
+    });
+    expect(await client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'post a' })).toEqual({ ok: 1 });
+    expect(posts).toBe(1);
+  });
+});
+
+describe('create with unknown outcome', () => {
+  it('calls recover and returns what it found without posting again', async () => {
+    const { mock, client, logs } = setup();
+    let posts = 0;
+    mock
+      .intercept({ path: '/v1/organizations/o1/playbooks', method: 'POST' })
+      .replyWithError(new undiciErrors.SocketError('other side closed'))
+      .times(1);
+    mock
+      .intercept({ path: '/v1/organizations/o1/playbooks', method: 'POST' })
+      .reply(() => {
+        posts++;
+        return { statusCode: 201, data: { data: res('dup') } };
+      })
+      .persist();
+    let recovers = 0;
+    const out = await client.create({
+      method: 'POST',
+      path: '/v1/organizations/o1/playbooks',
+      body: { name: 'NDA' },
+      operation: 'create playbook "NDA"',
+      recover: async () => {
+        recovers++;
+        return { data: res('found') };
+      },
+    });
+    expect(out).toEqual({ data: res('found') });
+    expect(recovers).toBe(1);
+    expect(posts).toBe(0);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ method: 'POST', status: 0, retries: 0 });
+  });
+
+  it('runs the POST interceptor exactly once when recover finds the object (502)', async () => {
+    const { mock, client } = setup();
+    let posts = 0;
+    mock
+      .intercept({ path: '/v1/x', method: 'POST' })
+      .reply(() => {
+        posts++;
+        return { statusCode: 502, data: { title: 'Bad Gateway' } };
+      })
+      .persist();
+    const out = await client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => 'recovered' });
+    expect(out).toBe('recovered');
+    expect(posts).toBe(1);
+  });
+
+  it('posts again when recover finds nothing', async () => {
+    const { mock, client } = setup();
+    const bodies: string[] = [];
+    mock.intercept({ path: '/v1/x', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply((opts) => {
+      bodies.push(bodyText(opts));
+      return { statusCode: 201, data: { data: res('new') } };
+    });
+    let recovers = 0;
+    const out = await client.create({
+      method: 'POST',
+      path: '/v1/x',
+      body: { name: 'X' },
+      operation: 'create x',
+      recover: async () => {
+        recovers++;
+        return undefined;
+      },
+    });
+    expect(out).toEqual({ data: res('new') });
+    expect(recovers).toBe(1);
+    expect(bodies.map((b) => JSON.parse(b) as unknown)).toEqual([{ name: 'X' }]);
+  });
+
+  it('does not call recover for a 429 or a refused connection', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(429, '', { headers: { 'retry-after': '1' } });
+    mock.intercept({ path: '/v1/x', method: 'POST' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(201, { data: res('ok') });
+    let recovers = 0;
+    const out = await client.create({
+      method: 'POST',
+      path: '/v1/x',
+      body: {},
+      operation: 'create x',
+      recover: async () => {
+        recovers++;
+        return undefined;
+      },
+    });
+    expect(out).toEqual({ data: res('ok') });
+    expect(recovers).toBe(0);
+  });
+
+  it('recovers after the last attempt too, and throws when nothing was created', async () => {
+    const { mock, client } = setup({ retries: 1 });
+    let posts = 0;
+    mock
+      .intercept({ path: '/v1/x', method: 'POST' })
+      .reply(() => {
+        posts++;
+        return { statusCode: 504, data: '' };
+      })
+      .persist();
+    let recovers = 0;
+    const e = (await rejection(
+      client.create({
+        method: 'POST',
+        path: '/v1/x',
+        body: {},
+        operation: 'create x',
+        recover: async () => {
+          recovers++;
+          return undefined;
+        },
+      }),
+    )) as ApiError;
+    expect(e.status).toBe(504);
+    expect(posts).toBe(2);
+    expect(recovers).toBe(2);
+  });
+});
+
+describe('concurrency', () => {
+  it('never has more attempts in flight than the shared limit', async () => {
+    const limiter = createLimiter(2);
+    const review = setup({ limiter });
+    const agreements = setup({ limiter, service: 'agreements' }, AGREEMENTS);
+    let inFlight = 0;
+    let peak = 0;
+    const slow = async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return { ok: 1 };
+    };
+    review.mock.intercept({ path: anyPath }).reply(200, slow).persist();
+    agreements.mock.intercept({ path: anyPath }).reply(200, slow).persist();
+    const calls = Array.from({ length: 10 }, (_, i) =>
+      (i % 2 ? review.client : agreements.client).request({ method: 'GET', path: `/v1/a/${i}`, operation: `a ${i}` }),
+    );
+    const out = await Promise.all(calls);
+    expect(out).toHaveLength(10);
+    expect(peak).toBe(2);
+    expect(limiter.active).toBe(0);
+  });
+
+  it('releases the permit while sleeping between retries', async () => {
+    const limiter = createLimiter(1);
+    let release: () => void = () => undefined;
+    const sleeping = new Promise<void>((r) => (release = r));
+    let slept = false;
+    const { mock, client } = setup({
+      limiter,
+      sleep: async () => {
+        slept = true;
+        await sleeping;
+      },
+    });
+    mock.intercept({ path: '/v1/a' }).reply(503, '');
+    mock.intercept({ path: '/v1/a' }).reply(200, { a: 1 });
+    mock.intercept({ path: '/v1/b' }).reply(200, { b: 1 });
+    const a = client.request({ method: 'GET', path: '/v1/a', operation: 'a' });
+    while (!slept) await new Promise((r) => setImmediate(r));
+    // With a's permit held during its sleep, b would wait forever.
+    expect(await client.request({ method: 'GET', path: '/v1/b', operation: 'b' })).toEqual({ b: 1 });
+    release();
+    expect(await a).toEqual({ a: 1 });
+  });
+});
+
+describe('default keep-alive pool', () => {
+  let server: Server | undefined;
+
+  afterEach(async () => {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server = undefined;
+  });
+
+  it('talks to a loopback server through its own pool and closes it', async () => {
+    const seen: { url: string | undefined; type: string | undefined; auth: string | undefined }[] = [];
+    server = createServer((req: IncomingMessage, out) => {
+      req.resume();
+      req.on('end', () => {
+        seen.push({ url: req.url, type: req.headers['content-type'], auth: req.headers.authorization });
+        out.writeHead(200, { 'content-type': 'application/json' });
+        out.end(JSON.stringify({ data: [res('1')] }));
+      });
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as AddressInfo;
+    const client = createServiceClient({ service: 'review', baseUrl: `http://127.0.0.1:${port}/review`, apiKey: KEY });
+    expect(await client.list('/v1/x', 'list x')).toHaveLength(1);
+    await client.create({ method: 'POST', path: '/v1/y', body: [{ name: 'a', value: 'b' }], operation: 'y', recover: async () => undefined });
+    await client.close();
+    await client.close();
+    expect(seen[0]).toMatchObject({ url: '/review/v1/x?page%5Bsize%5D=100', auth: `Bearer ${KEY}` });
+    expect(seen[1]!.type).toMatch(/^multipart\/form-data; boundary=/);
+  });
+});

@@ -1,0 +1,95 @@
+import { errors as undiciErrors } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { backoffDelay, classifyConnectionError, decide, parseRetryAfter } from '../../../src/api/retry.js';
+
+const coded = (code: string, message = `${code} happened`) => Object.assign(new Error(message), { code });
+
+describe('classifyConnectionError', () => {
+  it('treats connect failures as not sent and retryable', () => {
+    for (const code of ['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT']) {
+      expect(classifyConnectionError(coded(code))).toMatchObject({ code, retryable: true, phase: 'not-sent' });
+    }
+  });
+
+  it('treats failures after connecting as unknown outcome and retryable', () => {
+    expect(classifyConnectionError(new undiciErrors.SocketError('other side closed'))).toMatchObject({ retryable: true, phase: 'unknown' });
+    expect(classifyConnectionError(new Error('other side closed'))).toMatchObject({ retryable: true, phase: 'unknown' });
+    expect(classifyConnectionError(new undiciErrors.HeadersTimeoutError())).toMatchObject({ retryable: true, phase: 'unknown' });
+    expect(classifyConnectionError(new undiciErrors.BodyTimeoutError())).toMatchObject({ retryable: true, phase: 'unknown' });
+    expect(classifyConnectionError(coded('ECONNRESET'))).toMatchObject({ retryable: true, phase: 'unknown' });
+  });
+
+  it('treats any failure while reading the body as sent', () => {
+    expect(classifyConnectionError(coded('ECONNREFUSED'), true)).toMatchObject({ retryable: true, phase: 'unknown' });
+  });
+
+  it('finds codes in causes and in an AggregateError with an empty message', () => {
+    const agg = Object.assign(new AggregateError([coded('ECONNREFUSED', 'connect ECONNREFUSED ::1:4010'), coded('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:4010')], ''), {
+      code: 'ECONNREFUSED',
+    });
+    const c = classifyConnectionError(agg);
+    expect(c).toMatchObject({ code: 'ECONNREFUSED', phase: 'not-sent', retryable: true });
+    expect(c.message).toBe('connect ECONNREFUSED ::1:4010');
+    expect(classifyConnectionError(new Error('fetch failed', { cause: coded('ECONNRESET') })).code).toBe('ECONNRESET');
+  });
+
+  it('does not retry unknown errors or a host that does not resolve', () => {
+    expect(classifyConnectionError(new Error('something odd')).retryable).toBe(false);
+    expect(classifyConnectionError(coded('ENOTFOUND'))).toMatchObject({ retryable: false, phase: 'not-sent' });
+  });
+});
+
+describe('decide', () => {
+  const unknown = { code: 'UND_ERR_SOCKET', message: 'other side closed', retryable: true, phase: 'unknown' as const };
+  const notSent = { code: 'ECONNREFUSED', message: 'refused', retryable: true, phase: 'not-sent' as const };
+
+  it('retries idempotent methods on retryable statuses and failures', () => {
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      for (const status of [429, 502, 503, 504]) expect(decide(method, 'request', { status })).toBe('retry');
+      expect(decide(method, 'request', { failure: unknown })).toBe('retry');
+      expect(decide(method, 'request', { status: 500 })).toBe('fail');
+      expect(decide(method, 'request', { status: 422 })).toBe('fail');
+    }
+  });
+
+  it('retries POST only when it surely was not processed', () => {
+    expect(decide('POST', 'request', { status: 429 })).toBe('retry');
+    expect(decide('POST', 'request', { status: 503 })).toBe('retry');
+    expect(decide('POST', 'request', { failure: notSent })).toBe('retry');
+    expect(decide('POST', 'request', { status: 502 })).toBe('fail');
+    expect(decide('POST', 'request', { status: 504 })).toBe('fail');
+    expect(decide('POST', 'request', { failure: unknown })).toBe('fail');
+  });
+
+  it('recovers a create whose outcome is unknown', () => {
+    expect(decide('POST', 'create', { status: 502 })).toBe('recover');
+    expect(decide('POST', 'create', { status: 504 })).toBe('recover');
+    expect(decide('POST', 'create', { failure: unknown })).toBe('recover');
+    expect(decide('POST', 'create', { status: 429 })).toBe('retry');
+    expect(decide('POST', 'create', { failure: notSent })).toBe('retry');
+    expect(decide('POST', 'create', { status: 400 })).toBe('fail');
+  });
+});
+
+describe('backoffDelay', () => {
+  it('uses full jitter under an exponential, capped ceiling', () => {
+    expect(backoffDelay(0, 250, 8000, () => 0)).toBe(0);
+    expect(backoffDelay(0, 250, 8000, () => 0.5)).toBe(125);
+    expect(backoffDelay(3, 250, 8000, () => 1)).toBe(2000);
+    expect(backoffDelay(10, 250, 8000, () => 1)).toBe(8000);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  it('reads seconds and HTTP dates, capped at 60 s', () => {
+    expect(parseRetryAfter('2', now)).toBe(2000);
+    expect(parseRetryAfter('0.5', now)).toBe(500);
+    expect(parseRetryAfter('3600', now)).toBe(60_000);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+    expect(parseRetryAfter('-5', now)).toBeUndefined();
+  });
+});
