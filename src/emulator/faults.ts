@@ -1,0 +1,84 @@
+/**
+ * Injected faults: a queue of deterministic ones (`POST /_emulator/faults`) and a random share
+ * (`fault_rate`). A `drop` performs the request and then closes the socket without answering:
+ * the ambiguous create that clients must recover from by reading.
+ */
+import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
+
+export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
+export type FaultStatus = (typeof FAULT_STATUSES)[number] | 'drop';
+
+/** Same shape as the body of `POST /_emulator/faults`. */
+export interface FaultSpec {
+  /** Only requests with this method (any when omitted). */
+  method?: string;
+  /** A substring of the request path, or a route template exactly (e.g. `/review/v1/organizations/:org/playbooks`). */
+  path_pattern?: string;
+  status: FaultStatus;
+  /** How many matching requests get the fault; default 1. */
+  count?: number;
+  /** Retry-After seconds on a 429; default the emulator's `retryAfterSeconds`. */
+  retry_after?: number;
+}
+
+export interface Fault {
+  status: FaultStatus;
+  retryAfter?: number;
+}
+
+export class FaultQueue {
+  private rules: (FaultSpec & { count: number })[] = [];
+
+  add(spec: FaultSpec): void {
+    this.rules.push({ ...spec, method: spec.method?.toUpperCase(), count: spec.count ?? 1 });
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+
+  list(): FaultSpec[] {
+    return this.rules.map((r) => ({ ...r }));
+  }
+
+  /** The fault for this request, consuming one count of the first rule that matches. */
+  take(method: string, path: string, template: string | undefined): Fault | undefined {
+    const rule = this.rules.find(
+      (r) =>
+        (r.method === undefined || r.method === method) &&
+        (r.path_pattern === undefined || path.includes(r.path_pattern) || r.path_pattern === template),
+    );
+    if (!rule) return undefined;
+    rule.count -= 1;
+    if (rule.count <= 0) this.rules = this.rules.filter((r) => r !== rule);
+    return rule.retry_after === undefined ? { status: rule.status } : { status: rule.status, retryAfter: rule.retry_after };
+  }
+}
+
+const RANDOM_FAULTS: FaultStatus[] = [429, 500, 'drop'];
+
+/** With probability `rate`, one of 429, 500 or drop, chosen evenly. */
+export function randomFault(rate: number, random: () => number): Fault | undefined {
+  if (rate <= 0 || random() >= rate) return undefined;
+  const index = Math.min(RANDOM_FAULTS.length - 1, Math.floor(random() * RANDOM_FAULTS.length));
+  return { status: RANDOM_FAULTS[index] ?? 500 };
+}
+
+/** Validates a fault body from the control route; returns the spec or the field errors. */
+export function parseFaultSpec(body: JsonBody): FaultSpec | FieldErrors {
+  const errors = new FieldErrors();
+  const method = readText(body, 'method', errors, false);
+  const pathPattern = readText(body, 'path_pattern', errors, false);
+  const count = readNumber(body, 'count', errors, 1);
+  if (count !== undefined && !Number.isInteger(count)) errors.add('count', 'must be an integer');
+  const retryAfter = readNumber(body, 'retry_after', errors, 0);
+  const status = body.status;
+  const statusOk = status === 'drop' || FAULT_STATUSES.some((s) => s === status);
+  if (!isPresent(body, 'status') || !statusOk) errors.add('status', `must be one of ${FAULT_STATUSES.join(', ')} or "drop"`);
+  if (errors.list.length > 0) return errors;
+  const spec: FaultSpec = { status: status as FaultStatus, count: count ?? 1 };
+  if (method !== undefined && method !== null) spec.method = method;
+  if (pathPattern !== undefined && pathPattern !== null) spec.path_pattern = pathPattern;
+  if (retryAfter !== undefined) spec.retry_after = retryAfter;
+  return spec;
+}

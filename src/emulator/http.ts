@@ -1,0 +1,58 @@
+/** Low-level request and response helpers for node:http. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonBody } from './fields.js';
+import { badRequest, HttpProblem, PROBLEM_CONTENT_TYPE, problemDocument } from './problem.js';
+
+/** Large enough for docx and PDF uploads of the agreements service. */
+export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) throw new HttpProblem(413, `request body larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Request bodies are flat JSON objects (reference/api.md); an empty body reads as `{}`. */
+export function parseJsonObject(raw: Buffer): JsonBody {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('the request body is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be a JSON object');
+  return value as JsonBody;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (body === undefined || status === 204) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendProblem(res: ServerResponse, problem: HttpProblem, instance: string, requestId: string): void {
+  const text = JSON.stringify(problemDocument(problem, instance, requestId));
+  res.writeHead(problem.status, {
+    'content-type': PROBLEM_CONTENT_TYPE,
+    'content-length': String(Buffer.byteLength(text)),
+    ...problem.headers,
+  });
+  res.end(text);
+}

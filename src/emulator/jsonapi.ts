@@ -1,0 +1,82 @@
+/** JSON:API envelopes and page-based pagination, as both services use them (reference/api.md). */
+import { badRequest } from './problem.js';
+
+export interface ResourceObject {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface PageRequest {
+  number: number;
+  size: number;
+}
+
+export interface PagedCollection {
+  data: ResourceObject[];
+  meta: { pagination: { current: number; next: number | null; last: number; records: number } };
+  links: { self: string; current: string; next: string | null; last: string };
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+export function one(resource: ResourceObject): { data: ResourceObject } {
+  return { data: resource };
+}
+
+export function many(resources: ResourceObject[]): { data: ResourceObject[] } {
+  return { data: resources };
+}
+
+const PAGE_FORMAT_HINT = 'use page[number]=N and page[size]=N (or a bare page=N)';
+
+/**
+ * Reads `page[number]`, `page[size]` and a bare `page` (= page number). Any other form of `page`
+ * (`page[]`, `page[foo]`, repeated values) is a 400, as seed 001 "Pagination" says.
+ */
+export function parsePage(query: URLSearchParams, defaultSize: number): PageRequest {
+  let number: number | undefined;
+  let size: number | undefined;
+  for (const key of new Set(query.keys())) {
+    if (key !== 'page' && !key.startsWith('page[')) continue;
+    const values = query.getAll(key);
+    if (values.length !== 1) throw badRequest(`the page parameter "${key}" must be given once; ${PAGE_FORMAT_HINT}`);
+    const value = values[0] ?? '';
+    if (key === 'page' || key === 'page[number]') {
+      if (number !== undefined) throw badRequest(`give the page number once; ${PAGE_FORMAT_HINT}`);
+      number = positiveInteger(key, value);
+    } else if (key === 'page[size]') {
+      size = Math.min(positiveInteger(key, value), MAX_PAGE_SIZE);
+    } else {
+      throw badRequest(`unsupported page parameter "${key}"; ${PAGE_FORMAT_HINT}`);
+    }
+  }
+  return { number: number ?? 1, size: size ?? defaultSize };
+}
+
+function positiveInteger(key: string, value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw badRequest(`${key} must be an integer greater than 0, got "${value}"`);
+  return n;
+}
+
+/** One page of `items`; links are absolute and keep the request's other query parameters. */
+export function paged(items: ResourceObject[], page: PageRequest, requestUrl: URL): PagedCollection {
+  const records = items.length;
+  const last = Math.max(1, Math.ceil(records / page.size));
+  const next = page.number < last ? page.number + 1 : null;
+  const start = (page.number - 1) * page.size;
+  const base = new URL(requestUrl.href);
+  for (const key of [...base.searchParams.keys()]) if (key === 'page' || key.startsWith('page[')) base.searchParams.delete(key);
+  const pageLink = (n: number): string => {
+    const u = new URL(base.href);
+    u.searchParams.set('page[number]', String(n));
+    u.searchParams.set('page[size]', String(page.size));
+    return u.href;
+  };
+  return {
+    data: items.slice(start, start + page.size),
+    meta: { pagination: { current: page.number, next, last, records } },
+    links: { self: base.href, current: pageLink(page.number), next: next === null ? null : pageLink(next), last: pageLink(last) },
+  };
+}

@@ -1,0 +1,65 @@
+/** Atomic JSON persistence: write a temp file in the same directory, then rename over the target. */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const dir = dirname(file);
+  await mkdir(dir, { recursive: true });
+  // Same directory, so the rename never crosses a filesystem and readers see old or new, never half.
+  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  try {
+    await writeFile(tmp, text, 'utf8');
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** The parsed JSON of `file`, or `undefined` when it does not exist. */
+export async function readJsonFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * Serialises writes of a changing value to one file. Calls made while a write is waiting share it;
+ * the value is rendered when the write starts, so the last write always holds the latest state.
+ */
+export class SerialFileWriter {
+  private chain: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly render: () => string,
+  ) {}
+
+  write(): Promise<void> {
+    if (!this.queued) {
+      const next = this.chain.then(() => {
+        this.queued = undefined;
+        return writeFileAtomic(this.file, this.render());
+      });
+      this.queued = next;
+      this.chain = next.catch(() => undefined);
+    }
+    return this.queued;
+  }
+
+  /** Resolves when every write asked for so far has finished. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}

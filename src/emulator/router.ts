@@ -1,0 +1,109 @@
+/**
+ * Route table: method + path template (`:name` segments). The template doubles as the key of the
+ * request statistics, so ids never leak into them.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { JsonBody } from './fields.js';
+import type { EmulatorStore } from './store.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Which part of the emulator a route belongs to: services need a key; control routes do not. */
+export type RouteScope = 'review' | 'agreements' | 'control';
+
+/** Who the API key acts for; set on service routes after authentication. */
+export interface Principal {
+  apiKey: string;
+  organizationIds: string[];
+}
+
+export interface RequestContext {
+  method: string;
+  /** Path without query, e.g. `/review/v1/organizations/…/playbooks`. */
+  path: string;
+  /** The absolute request URL as the client addressed it (for pagination links). */
+  url: URL;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  requestId: string;
+  rawBody: Buffer;
+  /** The body as a flat JSON object (`{}` when empty); a 400 problem when it is not one. */
+  json(): JsonBody;
+  principal: Principal | undefined;
+  store: EmulatorStore;
+  /** Page size for paged lists when the client sends none. */
+  defaultPageSize: number;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Whether the state file must be written; by default, any successful non-GET. */
+  persist?: boolean;
+}
+
+export interface Route {
+  method: HttpMethod;
+  template: string;
+  scope: RouteScope;
+  handle(ctx: RequestContext): RouteResult | Promise<RouteResult>;
+}
+
+export type RouteMatch =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'wrong-method'; template: string; allowed: string[] }
+  | { kind: 'none' };
+
+interface Compiled {
+  route: Route;
+  segments: string[];
+}
+
+export class Router {
+  private readonly compiled: Compiled[];
+
+  constructor(routes: Route[]) {
+    this.compiled = routes.map((route) => ({ route, segments: split(route.template) }));
+  }
+
+  match(method: string, path: string): RouteMatch {
+    const parts = split(path);
+    const allowed: string[] = [];
+    let template: string | undefined;
+    for (const c of this.compiled) {
+      const params = matchSegments(c.segments, parts);
+      if (!params) continue;
+      if (c.route.method === method) return { kind: 'found', route: c.route, params };
+      allowed.push(c.route.method);
+      template ??= c.route.template;
+    }
+    return template === undefined ? { kind: 'none' } : { kind: 'wrong-method', template, allowed };
+  }
+}
+
+function split(path: string): string[] {
+  return path.split('/').filter((s) => s !== '');
+}
+
+function matchSegments(template: string[], parts: string[]): Record<string, string> | undefined {
+  if (template.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < template.length; i++) {
+    const t = template[i] ?? '';
+    const p = parts[i] ?? '';
+    if (t.startsWith(':')) {
+      let value: string;
+      try {
+        value = decodeURIComponent(p);
+      } catch {
+        return undefined;
+      }
+      params[t.slice(1)] = value;
+    } else if (t !== p) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,96 @@
+/**
+ * Control routes under `/_emulator/` (no API key; they exist only in the emulator): statistics,
+ * reset / load a seed, the state snapshot, runtime settings and queued faults.
+ */
+import { FieldErrors, readNumber } from '../fields.js';
+import { parseFaultSpec, type FaultQueue } from '../faults.js';
+import { badRequest, validationFailed } from '../problem.js';
+import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
+import { parseSeed, type EmulatorSeed } from '../seed.js';
+import type { EmulatorStats } from '../stats.js';
+
+/** Settings that can change while the emulator runs. */
+export interface EmulatorConfig {
+  latencyMs: number;
+  /** 0..1: share of service requests answered with a random fault. */
+  faultRate: number;
+  /** Requests per second; 0 means unlimited. */
+  rateLimit: number;
+  retryAfterSeconds: number;
+}
+
+/** What the control routes act on; implemented by the server. */
+export interface EmulatorControls {
+  stats(): EmulatorStats;
+  resetStats(): void;
+  /** Restores the seed state (a new seed when given); throws when the seed contradicts itself. */
+  reset(seed?: EmulatorSeed): void;
+  config(): EmulatorConfig;
+  configure(patch: Partial<EmulatorConfig>): EmulatorConfig;
+  readonly faults: FaultQueue;
+}
+
+const BASE = '/_emulator';
+
+export function controlRoutes(controls: EmulatorControls): Route[] {
+  const r = (method: HttpMethod, path: string, handle: (ctx: RequestContext) => RouteResult): Route => ({
+    method,
+    template: `${BASE}${path}`,
+    scope: 'control',
+    handle,
+  });
+  return [
+    r('GET', '/stats', () => ({ status: 200, body: controls.stats() })),
+    r('POST', '/reset', (ctx) => reset(ctx, controls)),
+    r('GET', '/state', (ctx) => ({ status: 200, body: ctx.store.snapshot() })),
+    r('GET', '/config', () => ({ status: 200, body: configBody(controls.config()) })),
+    r('PUT', '/config', (ctx) => ({ status: 200, body: configBody(controls.configure(readConfigPatch(ctx))), persist: false })),
+    r('GET', '/faults', () => ({ status: 200, body: { faults: controls.faults.list() } })),
+    r('POST', '/faults', (ctx) => addFault(ctx, controls)),
+    r('DELETE', '/faults', () => {
+      controls.faults.clear();
+      return { status: 204, persist: false };
+    }),
+  ];
+}
+
+function reset(ctx: RequestContext, controls: EmulatorControls): RouteResult {
+  const body = ctx.json();
+  let seed: EmulatorSeed | undefined;
+  try {
+    seed = Object.keys(body).length === 0 ? undefined : parseSeed(body);
+    controls.reset(seed);
+  } catch (err) {
+    throw badRequest(err instanceof Error ? err.message : String(err));
+  }
+  controls.resetStats();
+  return { status: 200, body: { reset: true, organizations: Object.keys(ctx.store.state.organizations) } };
+}
+
+function configBody(c: EmulatorConfig): Record<string, number> {
+  return { latency_ms: c.latencyMs, fault_rate: c.faultRate, rate_limit: c.rateLimit, retry_after_seconds: c.retryAfterSeconds };
+}
+
+function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
+  const body = ctx.json();
+  const errors = new FieldErrors();
+  const patch: Partial<EmulatorConfig> = {};
+  const latency = readNumber(body, 'latency_ms', errors, 0);
+  const faultRate = readNumber(body, 'fault_rate', errors, 0, 1);
+  // null turns the rate limit off, like 0.
+  const rateLimit = body.rate_limit === null ? 0 : readNumber(body, 'rate_limit', errors, 0);
+  const retryAfter = readNumber(body, 'retry_after_seconds', errors, 0);
+  errors.throwIfAny();
+  if (latency !== undefined) patch.latencyMs = latency;
+  if (faultRate !== undefined) patch.faultRate = faultRate;
+  if (rateLimit !== undefined) patch.rateLimit = rateLimit;
+  if (retryAfter !== undefined) patch.retryAfterSeconds = retryAfter;
+  return patch;
+}
+
+function addFault(ctx: RequestContext, controls: EmulatorControls): RouteResult {
+  const spec = parseFaultSpec(ctx.json());
+  if (spec instanceof FieldErrors) throw validationFailed(spec.list);
+  controls.faults.add(spec);
+  return { status: 201, body: { faults: controls.faults.list() }, persist: false };
+}

@@ -1,0 +1,71 @@
+/** How the review service shows its objects: JSON:API resource objects (reference/api.md). */
+import type { ResourceObject } from '../jsonapi.js';
+import type { EmulatorStore, InvitationRecord, MembershipRecord, OrganizationRecord, PlaybookRecord, RuleRecord, UserRecord } from '../store.js';
+
+export function organizationView(store: EmulatorStore, org: OrganizationRecord): ResourceObject {
+  const reviewer = org.default_reviewer_id === null ? undefined : store.user(org.default_reviewer_id);
+  return {
+    id: org.id,
+    type: 'organization',
+    attributes: {
+      name: org.name,
+      default_reviewer_id: org.default_reviewer_id,
+      default_reviewer_email: reviewer?.email ?? null,
+      created_at: org.created_at,
+      updated_at: org.updated_at,
+    },
+  };
+}
+
+export function userView(user: UserRecord, membership: MembershipRecord): ResourceObject {
+  // NOTE(api): user attribute names beyond id/type are not shown by seed 000; ours follow the agreements service.
+  return { id: user.id, type: 'user', attributes: { email: user.email, name: user.name, role: membership.role } };
+}
+
+export function invitationView(inv: InvitationRecord): ResourceObject {
+  return {
+    id: inv.id,
+    type: 'invitation',
+    attributes: { email: inv.email, name: inv.name, invited_by_email: inv.invited_by_email, created_at: inv.created_at },
+  };
+}
+
+export function playbookView(org: OrganizationRecord, pb: PlaybookRecord): ResourceObject {
+  return {
+    id: pb.id,
+    type: 'playbook',
+    attributes: {
+      id: pb.id,
+      name: pb.name,
+      description: pb.description,
+      organization_id: org.id,
+      created_at: pb.created_at,
+      updated_at: pb.updated_at,
+    },
+  };
+}
+
+export function ruleView(store: EmulatorStore, org: OrganizationRecord, rule: RuleRecord): ResourceObject {
+  return {
+    id: rule.id,
+    type: 'playbook_rule',
+    attributes: {
+      name: rule.name,
+      description: rule.description,
+      actions: rule.actions,
+      internal_notes: rule.internal_notes,
+      questions: rule.questions,
+      generate_summary: rule.generate_summary,
+      reviewer_id: rule.reviewer_id,
+      reviewer: effectiveReviewerEmail(store, org, rule),
+      created_at: rule.created_at,
+      updated_at: rule.updated_at,
+    },
+  };
+}
+
+/** The rule's own reviewer, else the organization default, else null (seed 000). */
+export function effectiveReviewerEmail(store: EmulatorStore, org: OrganizationRecord, rule: RuleRecord): string | null {
+  const id = rule.reviewer_id ?? org.default_reviewer_id;
+  return id === null ? null : (store.user(id)?.email ?? null);
+}

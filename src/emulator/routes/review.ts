@@ -1,0 +1,295 @@
+/**
+ * Review service routes (seed 000, reference/api.md "Review service"), mounted under `/review`.
+ * Validation is seed 000 "Errors" 1-4 and 6; type errors are 422 too; unknown keys are ignored.
+ */
+import { FieldErrors, isBlank, readBoolean, readText, type JsonBody } from '../fields.js';
+import { many, one, paged, parsePage } from '../jsonapi.js';
+import { notFound } from '../problem.js';
+import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
+import type { OrganizationRecord, PlaybookRecord, RuleRecord } from '../store.js';
+import { compareCreated } from '../store.js';
+import { invitationView, organizationView, playbookView, ruleView, userView } from './review-views.js';
+
+const ORGS = '/review/v1/organizations';
+const ORG = `${ORGS}/:org`;
+const PLAYBOOK = `${ORG}/playbooks/:playbook`;
+const RULES = `${PLAYBOOK}/playbook_rules`;
+
+/** Canonical 8-4-4-4-12 hex form (seed 000 "Errors" 4). */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+const NOT_A_REVIEWER = 'is not an available reviewer (a user of the organization)';
+const BLANK = "can't be blank";
+
+export function reviewRoutes(): Route[] {
+  const r = (method: HttpMethod, template: string, handle: (ctx: RequestContext) => RouteResult): Route => ({
+    method,
+    template,
+    scope: 'review',
+    handle,
+  });
+  return [
+    r('GET', ORGS, listOrganizations),
+    r('GET', ORG, (ctx) => ok(organizationView(ctx.store, organizationOf(ctx)))),
+    r('PATCH', ORG, updateOrganization),
+    r('GET', `${ORG}/users`, listUsers),
+    r('GET', `${ORG}/invitations`, listInvitations),
+    r('POST', `${ORG}/invitations`, createInvitation),
+    r('GET', `${ORG}/invitations/:invitation`, getInvitation),
+    r('GET', `${ORG}/playbooks`, listPlaybooks),
+    r('POST', `${ORG}/playbooks`, createPlaybook),
+    r('GET', PLAYBOOK, (ctx) => {
+      const org = organizationOf(ctx);
+      return ok(playbookView(org, playbookOf(ctx, org)));
+    }),
+    r('PATCH', PLAYBOOK, updatePlaybook),
+    r('DELETE', PLAYBOOK, archivePlaybook),
+    r('GET', RULES, listRules),
+    r('POST', RULES, createRule),
+    r('GET', `${RULES}/:rule`, (ctx) => {
+      const org = organizationOf(ctx);
+      return ok(ruleView(ctx.store, org, ruleOf(ctx, org, playbookOf(ctx, org))));
+    }),
+    r('PATCH', `${RULES}/:rule`, updateRule),
+    r('DELETE', `${RULES}/:rule`, deleteRule),
+  ];
+}
+
+function ok(resource: Parameters<typeof one>[0], status = 200): RouteResult {
+  return { status, body: one(resource) };
+}
+
+// ---- lookups: anything outside the key's organizations is 404, never 403 -------------------
+
+function organizationOf(ctx: RequestContext): OrganizationRecord {
+  const id = ctx.params.org ?? '';
+  const org = ctx.principal?.organizationIds.includes(id) ? ctx.store.organization(id) : undefined;
+  if (!org) throw notFound(`organization ${id} not found`);
+  return org;
+}
+
+function playbookOf(ctx: RequestContext, org: OrganizationRecord): PlaybookRecord {
+  const id = ctx.params.playbook ?? '';
+  const pb = Object.hasOwn(org.playbooks, id) ? org.playbooks[id] : undefined;
+  if (!pb || pb.archived_at !== null) throw notFound(`playbook ${id} not found`);
+  return pb;
+}
+
+function ruleOf(ctx: RequestContext, org: OrganizationRecord, pb: PlaybookRecord): RuleRecord {
+  const id = ctx.params.rule ?? '';
+  const rule = Object.hasOwn(org.rules, id) ? org.rules[id] : undefined;
+  if (!rule || rule.playbook_id !== pb.id) throw notFound(`playbook rule ${id} not found`);
+  return rule;
+}
+
+// ---- organizations and users ---------------------------------------------------------------
+
+function listOrganizations(ctx: RequestContext): RouteResult {
+  const orgs = (ctx.principal?.organizationIds ?? []).flatMap((id) => ctx.store.organization(id) ?? []);
+  // NOTE(api): unpaged; seed 000 shows neither the path nor paging of "list organizations".
+  return { status: 200, body: many(orgs.map((o) => organizationView(ctx.store, o))) };
+}
+
+function updateOrganization(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const body = ctx.json();
+  const errors = new FieldErrors();
+  const name = readText(body, 'name', errors, false);
+  // NOTE(api): null clearing the default reviewer is our guess; seed 000 only shows a uuid.
+  const reviewerId = readText(body, 'default_reviewer_id', errors, true);
+  errors.throwIfAny();
+  if (typeof name === 'string' && name.trim() === '') errors.add('name', BLANK);
+  if (typeof reviewerId === 'string') {
+    if (!CANONICAL_UUID.test(reviewerId)) errors.add('default_reviewer_id', 'must be a canonical UUID (8-4-4-4-12 hex digits)');
+    else if (!ctx.store.isMember(org, reviewerId.toLowerCase())) errors.add('default_reviewer_id', NOT_A_REVIEWER);
+  }
+  errors.throwIfAny();
+  if (typeof name === 'string') org.name = name;
+  if (reviewerId !== undefined) org.default_reviewer_id = reviewerId === null ? null : reviewerId.toLowerCase();
+  org.updated_at = ctx.store.timestamp();
+  return ok(organizationView(ctx.store, org));
+}
+
+function listUsers(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const page = parsePage(ctx.query, ctx.defaultPageSize);
+  const views = ctx.store.members(org).map(({ user, membership }) => userView(user, membership));
+  return { status: 200, body: paged(views, page, ctx.url) };
+}
+
+// ---- invitations ---------------------------------------------------------------------------
+
+function listInvitations(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const page = parsePage(ctx.query, ctx.defaultPageSize);
+  const sorted = Object.values(org.invitations).sort((a, b) => compareCreated(a.created_at, a.id, b.created_at, b.id));
+  return { status: 200, body: paged(sorted.map(invitationView), page, ctx.url) };
+}
+
+function getInvitation(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const id = ctx.params.invitation ?? '';
+  const inv = Object.hasOwn(org.invitations, id) ? org.invitations[id] : undefined;
+  if (!inv) throw notFound(`invitation ${id} not found`);
+  return ok(invitationView(inv));
+}
+
+function createInvitation(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const body = ctx.json();
+  const errors = new FieldErrors();
+  const email = readText(body, 'email', errors, false)?.trim();
+  const name = readText(body, 'name', errors, true);
+  errors.throwIfAny();
+  if (email === undefined || email === '') errors.add('email', BLANK);
+  else if (!EMAIL.test(email)) errors.add('email', 'is not a valid e-mail address');
+  else if (ctx.store.memberByEmail(org, email)) errors.add('email', 'already belongs to a member of the organization');
+  errors.throwIfAny();
+  const address = email ?? '';
+  // Effect [public docs]: the user exists and is an available reviewer at once.
+  ctx.store.addMember(org, address, name ?? null, 'member');
+  const inv = { id: ctx.store.newId(), email: address, name: name ?? null, invited_by_email: inviterEmail(ctx, org), created_at: ctx.store.timestamp() };
+  org.invitations[inv.id] = inv;
+  return ok(invitationView(inv), 201);
+}
+
+/** NOTE(api): keys are per organization, not per user; we name the first admin as the inviter. */
+function inviterEmail(ctx: RequestContext, org: OrganizationRecord): string | null {
+  const admin = ctx.store.members(org).find((m) => m.membership.role === 'admin');
+  return admin?.user.email ?? null;
+}
+
+// ---- playbooks -----------------------------------------------------------------------------
+
+function listPlaybooks(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  // NOTE(api): unpaged and without archived playbooks, as seed 000 shows `{ data: [Playbook] }`.
+  return { status: 200, body: many(ctx.store.activePlaybooks(org).map((p) => playbookView(org, p))) };
+}
+
+function readPlaybookFields(body: JsonBody, creating: boolean): { name?: string; description?: string | null } {
+  const errors = new FieldErrors();
+  const name = readText(body, 'name', errors, false);
+  const description = readText(body, 'description', errors, true);
+  errors.throwIfAny();
+  if ((creating || name !== undefined) && isBlank(name)) errors.add('name', BLANK);
+  errors.throwIfAny();
+  const out: { name?: string; description?: string | null } = {};
+  if (typeof name === 'string') out.name = name;
+  if (description !== undefined) out.description = description;
+  return out;
+}
+
+function createPlaybook(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const fields = readPlaybookFields(ctx.json(), true);
+  const now = ctx.store.timestamp();
+  const pb: PlaybookRecord = {
+    id: ctx.store.newId(),
+    name: fields.name ?? '',
+    // NOTE(api): an omitted description reads back as null; "" is kept as sent.
+    description: fields.description ?? null,
+    archived_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  org.playbooks[pb.id] = pb;
+  return ok(playbookView(org, pb), 201);
+}
+
+function updatePlaybook(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const pb = playbookOf(ctx, org);
+  const fields = readPlaybookFields(ctx.json(), false);
+  Object.assign(pb, fields, { updated_at: ctx.store.timestamp() });
+  return ok(playbookView(org, pb));
+}
+
+function archivePlaybook(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const pb = playbookOf(ctx, org);
+  const now = ctx.store.timestamp();
+  pb.archived_at = now;
+  pb.updated_at = now;
+  return { status: 204 };
+}
+
+// ---- playbook rules ------------------------------------------------------------------------
+
+type RuleFields = Pick<RuleRecord, 'name' | 'description' | 'actions' | 'internal_notes' | 'questions' | 'generate_summary' | 'reviewer_id'>;
+const RULE_TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
+
+/** The fields a body sends, after type checks (a 422 naming each mistyped field). */
+function readRuleFields(body: JsonBody): Partial<RuleFields> {
+  const errors = new FieldErrors();
+  const out: Partial<RuleFields> = {};
+  const name = readText(body, 'name', errors, false);
+  if (typeof name === 'string') out.name = name;
+  for (const field of RULE_TEXT_FIELDS) {
+    const value = readText(body, field, errors, true);
+    if (value !== undefined) out[field] = value;
+  }
+  const summary = readBoolean(body, 'generate_summary', errors);
+  if (summary !== undefined) out.generate_summary = summary;
+  const reviewer = readText(body, 'reviewer_id', errors, true);
+  if (reviewer !== undefined) out.reviewer_id = reviewer === null ? null : reviewer.toLowerCase();
+  errors.throwIfAny();
+  return out;
+}
+
+/** Seed 000 "Errors" 1-3 on the rule as it would be after the request (create or merged patch). */
+function checkRule(ctx: RequestContext, org: OrganizationRecord, rule: RuleFields, sent: Partial<RuleFields>): void {
+  const errors = new FieldErrors();
+  if (isBlank(rule.name)) errors.add('name', BLANK);
+  // NOTE(api): an empty or blank string counts as absent for `actions` and `questions`.
+  if (isBlank(rule.actions) && !(rule.generate_summary && !isBlank(rule.questions))) {
+    errors.add('actions', "can't be blank unless generate_summary is true and questions are present");
+  }
+  if (typeof sent.reviewer_id === 'string' && !ctx.store.isMember(org, sent.reviewer_id)) errors.add('reviewer_id', NOT_A_REVIEWER);
+  errors.throwIfAny();
+}
+
+function listRules(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const pb = playbookOf(ctx, org);
+  // NOTE(api): unpaged, as seed 000 shows `{ data: [PlaybookRule] }`.
+  return { status: 200, body: many(ctx.store.rulesOf(org, pb.id).map((rule) => ruleView(ctx.store, org, rule))) };
+}
+
+function createRule(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const pb = playbookOf(ctx, org);
+  const sent = readRuleFields(ctx.json());
+  const fields: RuleFields = {
+    name: sent.name ?? '',
+    description: sent.description ?? null,
+    actions: sent.actions ?? null,
+    internal_notes: sent.internal_notes ?? null,
+    questions: sent.questions ?? null,
+    generate_summary: sent.generate_summary ?? true,
+    reviewer_id: sent.reviewer_id ?? null,
+  };
+  checkRule(ctx, org, fields, sent);
+  const now = ctx.store.timestamp();
+  const rule: RuleRecord = { id: ctx.store.newId(), playbook_id: pb.id, ...fields, created_at: now, updated_at: now };
+  org.rules[rule.id] = rule;
+  return ok(ruleView(ctx.store, org, rule), 201);
+}
+
+function updateRule(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const rule = ruleOf(ctx, org, playbookOf(ctx, org));
+  const sent = readRuleFields(ctx.json());
+  const merged: RuleFields = { ...rule, ...sent };
+  checkRule(ctx, org, merged, sent);
+  Object.assign(rule, sent, { updated_at: ctx.store.timestamp() });
+  return ok(ruleView(ctx.store, org, rule));
+}
+
+function deleteRule(ctx: RequestContext): RouteResult {
+  const org = organizationOf(ctx);
+  const rule = ruleOf(ctx, org, playbookOf(ctx, org));
+  delete org.rules[rule.id];
+  return { status: 204 };
+}

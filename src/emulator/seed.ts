@@ -1,0 +1,147 @@
+/**
+ * The seed format: organizations, users, API keys and pre-existing objects an emulator starts
+ * with. Plain JSON, so a seed can live in a file or be POSTed to `/_emulator/reset`.
+ */
+
+export interface SeedUser {
+  id?: string;
+  email: string;
+  name?: string;
+  /** Shown as the user's `role`; `member` when omitted. */
+  role?: string;
+}
+
+export interface SeedRule {
+  id?: string;
+  name: string;
+  description?: string | null;
+  actions?: string | null;
+  internal_notes?: string | null;
+  questions?: string | null;
+  generate_summary?: boolean;
+  /** A user of the organization; omitted or null means the organization default. */
+  reviewer_email?: string | null;
+}
+
+export interface SeedPlaybook {
+  id?: string;
+  name: string;
+  description?: string | null;
+  archived?: boolean;
+  rules?: SeedRule[];
+}
+
+export interface SeedFeatures {
+  /** Agreements service: custom terms and custom templates answer 404 when false. Default true. */
+  custom_terms?: boolean;
+}
+
+export interface SeedOrganization {
+  id: string;
+  name: string;
+  default_reviewer_email?: string;
+  /** Bearer keys that act for this organization on both services. */
+  api_keys: string[];
+  users: SeedUser[];
+  playbooks?: SeedPlaybook[];
+  features?: SeedFeatures;
+}
+
+export interface EmulatorSeed {
+  organizations: SeedOrganization[];
+}
+
+export const EMULATOR_API_KEY = 'docket-emulator-key';
+export const DEFAULT_ORGANIZATION_ID = '00000000-0000-4000-8000-000000000001';
+export const EMULATOR_ADMIN_EMAIL = 'admin@emulator.local';
+
+export function defaultSeed(opts: { organizationId?: string; users?: { email: string; name?: string }[] } = {}): EmulatorSeed {
+  const users: SeedUser[] = [{ email: EMULATOR_ADMIN_EMAIL, name: 'Emulator Admin', role: 'admin' }];
+  for (const u of opts.users ?? []) {
+    if (users.some((known) => known.email.toLowerCase() === u.email.toLowerCase())) continue;
+    users.push(u.name === undefined ? { email: u.email } : { email: u.email, name: u.name });
+  }
+  return {
+    organizations: [
+      {
+        id: opts.organizationId ?? DEFAULT_ORGANIZATION_ID,
+        name: 'Acme Legal (emulator)',
+        api_keys: [EMULATOR_API_KEY],
+        users,
+        playbooks: [],
+        features: { custom_terms: true },
+      },
+    ],
+  };
+}
+
+/** Checks an untrusted value (a POSTed or loaded seed); throws an Error listing every problem. */
+export function parseSeed(value: unknown): EmulatorSeed {
+  const problems: string[] = [];
+  const orgs = isObject(value) ? value.organizations : undefined;
+  if (!Array.isArray(orgs)) throw new Error('seed: `organizations` must be an array');
+  orgs.forEach((org: unknown, i) => checkOrganization(org, `organizations[${i}]`, problems));
+  if (problems.length > 0) throw new Error(`invalid seed: ${problems.join('; ')}`);
+  return value as unknown as EmulatorSeed;
+}
+
+function checkOrganization(org: unknown, at: string, problems: string[]): void {
+  if (!isObject(org)) {
+    problems.push(`${at} must be an object`);
+    return;
+  }
+  requireString(org, 'id', at, problems);
+  requireString(org, 'name', at, problems);
+  optionalType(org, 'default_reviewer_email', 'string', at, problems);
+  if (!Array.isArray(org.api_keys) || !org.api_keys.every((k) => typeof k === 'string' && k !== '')) {
+    problems.push(`${at}.api_keys must be an array of non-empty strings`);
+  }
+  if (!Array.isArray(org.users)) problems.push(`${at}.users must be an array`);
+  else
+    org.users.forEach((u: unknown, i) => {
+      const uat = `${at}.users[${i}]`;
+      if (!isObject(u)) return void problems.push(`${uat} must be an object`);
+      requireString(u, 'email', uat, problems);
+      for (const k of ['id', 'name', 'role']) optionalType(u, k, 'string', uat, problems);
+    });
+  if (org.playbooks !== undefined) {
+    if (!Array.isArray(org.playbooks)) problems.push(`${at}.playbooks must be an array`);
+    else org.playbooks.forEach((p: unknown, i) => checkPlaybook(p, `${at}.playbooks[${i}]`, problems));
+  }
+  if (org.features !== undefined) {
+    if (!isObject(org.features)) problems.push(`${at}.features must be an object`);
+    else optionalType(org.features, 'custom_terms', 'boolean', `${at}.features`, problems);
+  }
+}
+
+function checkPlaybook(p: unknown, at: string, problems: string[]): void {
+  if (!isObject(p)) return void problems.push(`${at} must be an object`);
+  requireString(p, 'name', at, problems);
+  optionalType(p, 'id', 'string', at, problems);
+  optionalType(p, 'description', 'string', at, problems, true);
+  optionalType(p, 'archived', 'boolean', at, problems);
+  if (p.rules === undefined) return;
+  if (!Array.isArray(p.rules)) return void problems.push(`${at}.rules must be an array`);
+  p.rules.forEach((r: unknown, i) => {
+    const rat = `${at}.rules[${i}]`;
+    if (!isObject(r)) return void problems.push(`${rat} must be an object`);
+    requireString(r, 'name', rat, problems);
+    optionalType(r, 'id', 'string', rat, problems);
+    for (const k of ['description', 'actions', 'internal_notes', 'questions', 'reviewer_email']) optionalType(r, k, 'string', rat, problems, true);
+    optionalType(r, 'generate_summary', 'boolean', rat, problems);
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requireString(obj: Record<string, unknown>, key: string, at: string, problems: string[]): void {
+  if (typeof obj[key] !== 'string' || obj[key] === '') problems.push(`${at}.${key} must be a non-empty string`);
+}
+
+function optionalType(obj: Record<string, unknown>, key: string, type: 'string' | 'boolean', at: string, problems: string[], nullable = false): void {
+  const v = obj[key];
+  if (v === undefined || (nullable && v === null) || typeof v === type) return;
+  problems.push(`${at}.${key} must be a ${type}${nullable ? ' or null' : ''}`);
+}

@@ -1,0 +1,295 @@
+/**
+ * The local emulator: one node:http server for both services (review under `/review`, agreements
+ * under `/agreements`) plus control routes under `/_emulator/`. Per request: latency, then (service
+ * routes only) statistics, rate limit and injected faults, then authentication, routing, the
+ * handler, persistence, and the answer (or a dropped connection).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { FaultQueue, randomFault, type Fault } from './faults.js';
+import type { JsonBody } from './fields.js';
+import { parseJsonObject, readBody, sendJson, sendProblem } from './http.js';
+import { MAX_PAGE_SIZE } from './jsonapi.js';
+import { HttpProblem, notFound } from './problem.js';
+import { TokenBucket } from './ratelimit.js';
+import { Router, type Principal, type RequestContext, type RouteMatch, type RouteResult, type RouteScope } from './router.js';
+import { controlRoutes, type EmulatorConfig, type EmulatorControls } from './routes/control.js';
+import { reviewRoutes } from './routes/review.js';
+import { defaultSeed, type EmulatorSeed } from './seed.js';
+import { StatsCounter, type EmulatorStats } from './stats.js';
+import { EmulatorStore } from './store.js';
+
+export { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed } from './seed.js';
+export type { EmulatorSeed, SeedOrganization, SeedPlaybook, SeedRule, SeedUser } from './seed.js';
+export type { EmulatorConfig } from './routes/control.js';
+export type { FaultSpec, FaultStatus } from './faults.js';
+export type { EmulatorStats } from './stats.js';
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (ephemeral). */
+  port?: number;
+  /** Load state from it when it exists (else from the seed) and write it atomically after every successful write. */
+  stateFile?: string;
+  /** Used when no state file exists yet; default `defaultSeed()`. */
+  seed?: EmulatorSeed;
+  /** Added to every request. */
+  latencyMs?: number;
+  /** 0..1: share of service requests answered with a random fault (429, 500, or drop after the write). */
+  faultRate?: number;
+  /** Requests per second (token bucket, burst max(1, rps)); 0 or omitted: unlimited. */
+  rateLimit?: number;
+  /** Retry-After sent on 429s; default 1. */
+  retryAfterSeconds?: number;
+  /** Page size of paged lists when the client sends none; default 15 (api.md). */
+  pageSize?: number;
+  random?: () => number;
+}
+
+export interface RunningEmulator {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  reviewUrl: string;
+  agreementsUrl: string;
+  store: EmulatorStore;
+  /** Deterministic faults for the next matching requests (like `POST /_emulator/faults`). */
+  faults: FaultQueue;
+  stats(): EmulatorStats;
+  resetStats(): void;
+  /** Restores the seed state (a new seed when given), clears statistics, writes the state file. */
+  reset(seed?: EmulatorSeed): Promise<void>;
+  config(): EmulatorConfig;
+  configure(patch: Partial<EmulatorConfig>): EmulatorConfig;
+  close(): Promise<void>;
+}
+
+const DEFAULT_PAGE_SIZE = 15;
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const store = await EmulatorStore.open(
+    options.stateFile === undefined ? { seed: options.seed ?? defaultSeed() } : { seed: options.seed ?? defaultSeed(), stateFile: options.stateFile },
+  );
+  const emulator = new EmulatorServer(store, options);
+  const host = options.host ?? '127.0.0.1';
+  const port = await emulator.listen(host, options.port ?? 0);
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shownHost}:${port}`;
+  return {
+    url,
+    reviewUrl: `${url}/review`,
+    agreementsUrl: `${url}/agreements`,
+    store,
+    faults: emulator.faults,
+    stats: () => emulator.stats(),
+    resetStats: () => emulator.resetStats(),
+    reset: async (seed) => {
+      emulator.reset(seed);
+      emulator.resetStats();
+      await store.persist();
+    },
+    config: () => emulator.config(),
+    configure: (patch) => emulator.configure(patch),
+    close: () => emulator.close(),
+  };
+}
+
+class EmulatorServer implements EmulatorControls {
+  readonly faults = new FaultQueue();
+  private readonly counter = new StatsCounter();
+  private readonly router: Router;
+  private readonly server = createServer((req, res) => void this.handle(req, res));
+  private readonly random: () => number;
+  private readonly pageSize: number;
+  private settings: EmulatorConfig;
+  private limiter: TokenBucket | undefined;
+
+  constructor(
+    private readonly store: EmulatorStore,
+    options: EmulatorOptions,
+  ) {
+    this.random = options.random ?? Math.random;
+    this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE)));
+    this.settings = { latencyMs: 0, faultRate: 0, rateLimit: 0, retryAfterSeconds: 1 };
+    this.configure({
+      latencyMs: options.latencyMs ?? 0,
+      faultRate: options.faultRate ?? 0,
+      rateLimit: options.rateLimit ?? 0,
+      retryAfterSeconds: options.retryAfterSeconds ?? 1,
+    });
+    // Adding the agreements service is one more spread here: ...agreementsRoutes().
+    this.router = new Router([...reviewRoutes(), ...controlRoutes(this)]);
+  }
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve((this.server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+    await this.store.flush();
+  }
+
+  stats(): EmulatorStats {
+    return this.counter.snapshot();
+  }
+
+  resetStats(): void {
+    this.counter.reset();
+  }
+
+  reset(seed?: EmulatorSeed): void {
+    this.store.reset(seed);
+  }
+
+  config(): EmulatorConfig {
+    return { ...this.settings };
+  }
+
+  configure(patch: Partial<EmulatorConfig>): EmulatorConfig {
+    const next = { ...this.settings, ...patch };
+    if (!(next.faultRate >= 0 && next.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1, got ${next.faultRate}`);
+    if (!(next.latencyMs >= 0 && next.rateLimit >= 0 && next.retryAfterSeconds >= 0)) throw new RangeError('latencyMs, rateLimit and retryAfterSeconds must be >= 0');
+    if (next.rateLimit !== this.settings.rateLimit || (next.rateLimit > 0 && !this.limiter)) {
+      this.limiter = next.rateLimit > 0 ? new TokenBucket(next.rateLimit) : undefined;
+    }
+    this.settings = next;
+    return this.config();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    res.setHeader('x-request-id', requestId);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = requestUrl(req);
+    const path = url.pathname;
+    try {
+      const rawBody = await readBody(req);
+      if (this.settings.latencyMs > 0) await delay(this.settings.latencyMs);
+      const match = this.router.match(method, path);
+      const scope = match.kind === 'found' ? match.route.scope : scopeOfPath(path);
+      const drop = scope === 'control' ? false : this.admit(method, path, match);
+      let result: RouteResult | HttpProblem;
+      try {
+        result = await this.dispatch(match, scope, this.context(req, method, url, rawBody, requestId));
+        if (shouldPersist(method, result)) await this.store.persist();
+      } catch (err) {
+        result = toProblem(err);
+      }
+      if (drop) {
+        // The write happened; the client never learns it (the ambiguous create).
+        req.socket.destroy();
+        return;
+      }
+      if (result instanceof HttpProblem) sendProblem(res, result, path, requestId);
+      else sendJson(res, result.status, result.body, result.headers);
+    } catch (err) {
+      if (!res.headersSent && !res.destroyed) sendProblem(res, toProblem(err), path, requestId);
+    }
+  }
+
+  /**
+   * Statistics, rate limit and faults for a service request. Throws the 429/5xx to answer with;
+   * returns true when the request must run and then have its connection dropped.
+   */
+  private admit(method: string, path: string, match: RouteMatch): boolean {
+    const template = match.kind === 'found' ? match.route.template : match.kind === 'wrong-method' ? match.template : undefined;
+    this.counter.request(method, template);
+    if (this.limiter && !this.limiter.take()) {
+      this.counter.rateLimited();
+      throw tooMany('rate limit exceeded', this.settings.retryAfterSeconds);
+    }
+    const fault = this.faults.take(method, path, template) ?? randomFault(this.settings.faultRate, this.random);
+    if (!fault) return false;
+    this.counter.fault();
+    if (fault.status === 'drop') return true;
+    throw faultProblem(fault, this.settings.retryAfterSeconds);
+  }
+
+  private async dispatch(match: RouteMatch, scope: RouteScope | 'other', ctx: RequestContext): Promise<RouteResult> {
+    if (scope === 'review' || scope === 'agreements') ctx.principal = this.authenticate(ctx);
+    if (match.kind === 'none') throw notFound(`no route for ${ctx.method} ${ctx.path}`);
+    if (match.kind === 'wrong-method') {
+      throw new HttpProblem(405, `${ctx.method} is not allowed on ${match.template}`, { headers: { allow: match.allowed.join(', ') } });
+    }
+    ctx.params = match.params;
+    return match.route.handle(ctx);
+  }
+
+  private authenticate(ctx: RequestContext): Principal {
+    const header = ctx.headers.authorization ?? '';
+    const key = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    const orgs = key ? this.store.organizationsForKey(key) : [];
+    if (!key || orgs.length === 0) {
+      const detail = key ? 'the API key is not valid' : 'missing Authorization: Bearer <API key> header';
+      throw new HttpProblem(401, detail, { headers: { 'www-authenticate': 'Bearer' } });
+    }
+    return { apiKey: key, organizationIds: orgs.map((o) => o.id) };
+  }
+
+  private context(req: IncomingMessage, method: string, url: URL, rawBody: Buffer, requestId: string): RequestContext {
+    let parsed: JsonBody | undefined;
+    return {
+      method,
+      path: url.pathname,
+      url,
+      query: url.searchParams,
+      params: {},
+      headers: req.headers,
+      requestId,
+      rawBody,
+      json: () => (parsed ??= parseJsonObject(rawBody)),
+      principal: undefined,
+      store: this.store,
+      defaultPageSize: this.pageSize,
+    };
+  }
+}
+
+/** The URL as the client addressed it, so pagination links work with localhost or 127.0.0.1. */
+function requestUrl(req: IncomingMessage): URL {
+  const local = `http://${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
+  try {
+    return new URL(req.url ?? '/', req.headers.host ? `http://${req.headers.host}` : local);
+  } catch {
+    return new URL('/', local);
+  }
+}
+
+function scopeOfPath(path: string): RouteScope | 'other' {
+  const first = path.split('/')[1] ?? '';
+  if (first === 'review') return 'review';
+  if (first === 'agreements') return 'agreements';
+  if (first === '_emulator') return 'control';
+  return 'other';
+}
+
+function shouldPersist(method: string, result: RouteResult): boolean {
+  return result.persist ?? (method !== 'GET' && method !== 'HEAD' && result.status < 400);
+}
+
+function toProblem(err: unknown): HttpProblem {
+  if (err instanceof HttpProblem) return err;
+  return new HttpProblem(500, `internal emulator error: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+function tooMany(detail: string, retryAfterSeconds: number): HttpProblem {
+  return new HttpProblem(429, detail, { headers: { 'retry-after': String(Math.ceil(retryAfterSeconds)) } });
+}
+
+function faultProblem(fault: Fault, defaultRetryAfter: number): HttpProblem {
+  if (fault.status === 429) return tooMany('injected fault: too many requests', fault.retryAfter ?? defaultRetryAfter);
+  const status = fault.status === 'drop' ? 500 : fault.status;
+  return new HttpProblem(status, `injected fault: HTTP ${status}`);
+}

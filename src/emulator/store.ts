@@ -1,0 +1,294 @@
+/**
+ * The emulator's state: plain JSON-serialisable objects, so a snapshot is the state file and
+ * loading one restores everything. Queries shared by the route modules live here; rules about
+ * what a request may do live in the routes.
+ */
+import { randomUUID } from 'node:crypto';
+import { readJsonFile, SerialFileWriter } from './persist.js';
+import type { EmulatorSeed, SeedOrganization } from './seed.js';
+
+export const STATE_FORMAT = 'docket-emulator-state/1';
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user's membership of one organization (users are global, like on the real services). */
+export interface MembershipRecord {
+  user_id: string;
+  role: string;
+  created_at: string;
+}
+
+export interface InvitationRecord {
+  id: string;
+  email: string;
+  name: string | null;
+  invited_by_email: string | null;
+  created_at: string;
+}
+
+export interface PlaybookRecord {
+  id: string;
+  name: string;
+  description: string | null;
+  /** Set by DELETE: archived playbooks are kept but no longer served. */
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RuleRecord {
+  id: string;
+  playbook_id: string;
+  name: string;
+  description: string | null;
+  actions: string | null;
+  internal_notes: string | null;
+  questions: string | null;
+  generate_summary: boolean;
+  reviewer_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  api_keys: string[];
+  default_reviewer_id: string | null;
+  features: { custom_terms: boolean };
+  created_at: string;
+  updated_at: string;
+  members: MembershipRecord[];
+  invitations: Record<string, InvitationRecord>;
+  /** Review service, in creation order (object keys keep insertion order through JSON). */
+  playbooks: Record<string, PlaybookRecord>;
+  rules: Record<string, RuleRecord>;
+  /**
+   * Agreements service objects (seeds 001/002: profile, custom terms, custom templates, templates,
+   * attachments), owned and typed by routes/agreements.ts; one key per collection.
+   */
+  agreements: Record<string, unknown>;
+}
+
+export interface EmulatorState {
+  format: typeof STATE_FORMAT;
+  users: Record<string, UserRecord>;
+  organizations: Record<string, OrganizationRecord>;
+}
+
+export interface StoreOptions {
+  seed: EmulatorSeed;
+  stateFile?: string;
+  now?: () => Date;
+}
+
+export class EmulatorStore {
+  state: EmulatorState;
+  private seed: EmulatorSeed;
+  private readonly clock: () => Date;
+  private readonly writer: SerialFileWriter | undefined;
+
+  constructor(options: StoreOptions) {
+    this.seed = options.seed;
+    this.clock = options.now ?? (() => new Date());
+    this.state = stateFromSeed(options.seed, this.timestamp());
+    this.writer = options.stateFile ? new SerialFileWriter(options.stateFile, () => JSON.stringify(this.state, null, 2)) : undefined;
+  }
+
+  /** A store that resumes from `stateFile` when it exists, else starts from the seed. */
+  static async open(options: StoreOptions): Promise<EmulatorStore> {
+    const store = new EmulatorStore(options);
+    if (options.stateFile) {
+      const saved = await readJsonFile(options.stateFile);
+      if (saved !== undefined) store.restore(parseState(saved, options.stateFile));
+    }
+    return store;
+  }
+
+  /** ISO 8601 with milliseconds, UTC. */
+  timestamp(): string {
+    return this.clock().toISOString();
+  }
+
+  newId(): string {
+    return randomUUID();
+  }
+
+  /** Back to the seed (a new one when given, which later resets reuse). */
+  reset(seed?: EmulatorSeed): void {
+    const next = seed ?? this.seed;
+    this.state = stateFromSeed(next, this.timestamp());
+    this.seed = next;
+  }
+
+  snapshot(): EmulatorState {
+    return structuredClone(this.state);
+  }
+
+  restore(state: EmulatorState): void {
+    this.state = structuredClone(state);
+  }
+
+  /** Writes the state file (if any); resolves once a write that includes the current state is done. */
+  persist(): Promise<void> {
+    return this.writer ? this.writer.write() : Promise.resolve();
+  }
+
+  flush(): Promise<void> {
+    return this.writer ? this.writer.flush() : Promise.resolve();
+  }
+
+  organizationsForKey(key: string): OrganizationRecord[] {
+    return Object.values(this.state.organizations).filter((o) => o.api_keys.includes(key));
+  }
+
+  organization(id: string): OrganizationRecord | undefined {
+    return Object.hasOwn(this.state.organizations, id) ? this.state.organizations[id] : undefined;
+  }
+
+  user(id: string): UserRecord | undefined {
+    return Object.hasOwn(this.state.users, id) ? this.state.users[id] : undefined;
+  }
+
+  userByEmail(email: string): UserRecord | undefined {
+    const wanted = email.toLowerCase();
+    return Object.values(this.state.users).find((u) => u.email.toLowerCase() === wanted);
+  }
+
+  isMember(org: OrganizationRecord, userId: string): boolean {
+    return org.members.some((m) => m.user_id === userId);
+  }
+
+  memberByEmail(org: OrganizationRecord, email: string): UserRecord | undefined {
+    const user = this.userByEmail(email);
+    return user && this.isMember(org, user.id) ? user : undefined;
+  }
+
+  /** Members with their user records, oldest membership first (ties by id) so paging is stable. */
+  members(org: OrganizationRecord): { user: UserRecord; membership: MembershipRecord }[] {
+    const rows: { user: UserRecord; membership: MembershipRecord }[] = [];
+    for (const membership of org.members) {
+      const user = this.user(membership.user_id);
+      if (user) rows.push({ user, membership });
+    }
+    return rows.sort((a, b) => compareCreated(a.membership.created_at, a.user.id, b.membership.created_at, b.user.id));
+  }
+
+  /** Adds the user with that e-mail to the organization, creating the user when absent. */
+  addMember(org: OrganizationRecord, email: string, name: string | null, role: string, id?: string): UserRecord {
+    const now = this.timestamp();
+    let user = this.userByEmail(email);
+    if (!user) {
+      user = { id: id ?? this.newId(), email, name, created_at: now, updated_at: now };
+      this.state.users[user.id] = user;
+    }
+    if (!this.isMember(org, user.id)) org.members.push({ user_id: user.id, role, created_at: now });
+    return user;
+  }
+
+  activePlaybooks(org: OrganizationRecord): PlaybookRecord[] {
+    return Object.values(org.playbooks).filter((p) => p.archived_at === null);
+  }
+
+  rulesOf(org: OrganizationRecord, playbookId: string): RuleRecord[] {
+    return Object.values(org.rules).filter((r) => r.playbook_id === playbookId);
+  }
+}
+
+export function compareCreated(aCreated: string, aId: string, bCreated: string, bId: string): number {
+  if (aCreated !== bCreated) return aCreated < bCreated ? -1 : 1;
+  return aId < bId ? -1 : aId > bId ? 1 : 0;
+}
+
+/** Minimal shape check of a loaded state file; a wrong file fails loudly instead of half-loading. */
+export function parseState(value: unknown, source: string): EmulatorState {
+  const ok =
+    typeof value === 'object' &&
+    value !== null &&
+    'format' in value &&
+    value.format === STATE_FORMAT &&
+    'users' in value &&
+    typeof value.users === 'object' &&
+    'organizations' in value &&
+    typeof value.organizations === 'object';
+  if (!ok) throw new Error(`${source} is not a docket emulator state file (expected format "${STATE_FORMAT}")`);
+  return value as EmulatorState;
+}
+
+/** Builds a fresh state; throws when the seed contradicts itself (e.g. an unknown reviewer). */
+export function stateFromSeed(seed: EmulatorSeed, now: string): EmulatorState {
+  const state: EmulatorState = { format: STATE_FORMAT, users: {}, organizations: {} };
+  for (const so of seed.organizations) {
+    if (Object.hasOwn(state.organizations, so.id)) throw new Error(`seed: organization ${so.id} appears twice`);
+    state.organizations[so.id] = organizationFromSeed(state, so, now);
+  }
+  return state;
+}
+
+function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: string): OrganizationRecord {
+  const org: OrganizationRecord = {
+    id: so.id,
+    name: so.name,
+    api_keys: [...so.api_keys],
+    default_reviewer_id: null,
+    features: { custom_terms: so.features?.custom_terms ?? true },
+    created_at: now,
+    updated_at: now,
+    members: [],
+    invitations: {},
+    playbooks: {},
+    rules: {},
+    agreements: {},
+  };
+  const memberByEmail = new Map<string, string>();
+  for (const su of so.users) {
+    const key = su.email.toLowerCase();
+    let user = Object.values(state.users).find((u) => u.email.toLowerCase() === key);
+    if (!user) {
+      user = { id: su.id ?? randomUUID(), email: su.email, name: su.name ?? null, created_at: now, updated_at: now };
+      state.users[user.id] = user;
+    }
+    if (!memberByEmail.has(key)) org.members.push({ user_id: user.id, role: su.role ?? 'member', created_at: now });
+    memberByEmail.set(key, user.id);
+  }
+  const reviewer = (email: string, what: string): string => {
+    const id = memberByEmail.get(email.toLowerCase());
+    if (!id) throw new Error(`seed: ${what} ${email} is not a user of organization ${so.id}`);
+    return id;
+  };
+  if (so.default_reviewer_email) org.default_reviewer_id = reviewer(so.default_reviewer_email, 'default_reviewer_email');
+  for (const sp of so.playbooks ?? []) {
+    const pid = sp.id ?? randomUUID();
+    org.playbooks[pid] = {
+      id: pid,
+      name: sp.name,
+      description: sp.description ?? null,
+      archived_at: sp.archived ? now : null,
+      created_at: now,
+      updated_at: now,
+    };
+    for (const sr of sp.rules ?? []) {
+      const rid = sr.id ?? randomUUID();
+      org.rules[rid] = {
+        id: rid,
+        playbook_id: pid,
+        name: sr.name,
+        description: sr.description ?? null,
+        actions: sr.actions ?? null,
+        internal_notes: sr.internal_notes ?? null,
+        questions: sr.questions ?? null,
+        generate_summary: sr.generate_summary ?? true,
+        reviewer_id: sr.reviewer_email ? reviewer(sr.reviewer_email, `rule "${sr.name}" reviewer_email`) : null,
+        created_at: now,
+        updated_at: now,
+      };
+    }
+  }
+  return org;
+}

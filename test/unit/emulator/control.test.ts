@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EmulatorStats } from '../../../src/emulator/server.js';
+import { defaultSeed } from '../../../src/emulator/seed.js';
+import { closeAll, fields, list, one, ORG, ORG_PATH, start } from './harness.js';
+
+afterEach(closeAll);
+
+const PLAYBOOKS = `${ORG_PATH}/playbooks`;
+const PLAYBOOKS_TEMPLATE = '/review/v1/organizations/:org/playbooks';
+
+describe('statistics', () => {
+  it('counts service requests by method and route template, not control requests', async () => {
+    const h = await start();
+    const pb = one(await h.review('POST', PLAYBOOKS, { name: 'P' }));
+    await h.review('GET', PLAYBOOKS);
+    await h.review('GET', PLAYBOOKS);
+    await h.review('GET', `${PLAYBOOKS}/${pb.id}/playbook_rules`);
+    await h.review('GET', `${ORG_PATH}/nope`);
+    await h.control('GET', '/_emulator/state');
+    const stats = (await h.control('GET', '/_emulator/stats')).body as EmulatorStats;
+    expect(stats.requests.total).toBe(5);
+    expect(stats.requests.by_route).toEqual({
+      'GET (no route)': 1,
+      [`GET ${PLAYBOOKS_TEMPLATE}`]: 2,
+      [`GET ${PLAYBOOKS_TEMPLATE}/:playbook/playbook_rules`]: 1,
+      [`POST ${PLAYBOOKS_TEMPLATE}`]: 1,
+    });
+    expect(stats.faults_injected).toBe(0);
+    expect(h.emu.stats()).toEqual(stats);
+  });
+
+  it('reset clears statistics and restores the seed, or loads a new one', async () => {
+    const h = await start();
+    await h.review('POST', PLAYBOOKS, { name: 'P' });
+    const reset = await h.control('POST', '/_emulator/reset');
+    expect(reset.status).toBe(200);
+    expect(list(await h.review('GET', PLAYBOOKS))).toEqual([]);
+    expect(h.emu.stats().requests.total).toBe(1);
+
+    const seed = defaultSeed();
+    seed.organizations[0]?.playbooks?.push({ name: 'Seeded', rules: [{ name: 'R', actions: 'x' }] });
+    expect((await h.control('POST', '/_emulator/reset', seed)).status).toBe(200);
+    expect(list(await h.review('GET', PLAYBOOKS)).map((p) => p.attributes.name)).toEqual(['Seeded']);
+    const bad = await h.control('POST', '/_emulator/reset', { organizations: [{ id: 'x' }] });
+    expect(bad.status).toBe(400);
+    expect(list(await h.review('GET', PLAYBOOKS)).map((p) => p.attributes.name)).toEqual(['Seeded']);
+  });
+
+  it('shows the whole state', async () => {
+    const h = await start();
+    await h.review('POST', PLAYBOOKS, { name: 'P' });
+    const state = (await h.control('GET', '/_emulator/state')).body as { organizations: Record<string, { playbooks: Record<string, { name: string }> }> };
+    expect(Object.values(state.organizations[ORG]?.playbooks ?? {}).map((p) => p.name)).toEqual(['P']);
+  });
+});
+
+describe('faults', () => {
+  it('answers an injected 429 with Retry-After, only for the matching requests', async () => {
+    const h = await start();
+    const queued = await h.control('POST', '/_emulator/faults', { method: 'GET', path_pattern: PLAYBOOKS_TEMPLATE, status: 429, count: 2, retry_after: 7 });
+    expect(queued.status).toBe(201);
+    expect((await h.review('POST', PLAYBOOKS, { name: 'P' })).status).toBe(201);
+    for (let i = 0; i < 2; i++) {
+      const res = await h.review('GET', PLAYBOOKS);
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('7');
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+    }
+    expect((await h.review('GET', PLAYBOOKS)).status).toBe(200);
+    expect(h.emu.stats().faults_injected).toBe(2);
+  });
+
+  it('queues 5xx programmatically and clears faults', async () => {
+    const h = await start();
+    h.emu.faults.add({ path_pattern: '/playbooks', status: 503, count: 5 });
+    expect((await h.review('GET', PLAYBOOKS)).status).toBe(503);
+    expect((await h.control('DELETE', '/_emulator/faults')).status).toBe(204);
+    expect((await h.review('GET', PLAYBOOKS)).status).toBe(200);
+    const bad = await h.control('POST', '/_emulator/faults', { status: 418 });
+    expect(bad.status).toBe(422);
+    expect(fields(bad)).toEqual(['status']);
+  });
+
+  it('"drop" performs the create and closes the connection without an answer', async () => {
+    const h = await start();
+    await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/playbooks', status: 'drop' });
+    await expect(h.review('POST', PLAYBOOKS, { name: 'Ambiguous' })).rejects.toThrow();
+    const after = list(await h.review('GET', PLAYBOOKS));
+    expect(after.map((p) => p.attributes.name)).toEqual(['Ambiguous']);
+  });
+
+  it('fault_rate 1 faults every service request, but never control routes', async () => {
+    const h = await start({ faultRate: 1 });
+    for (let i = 0; i < 9; i++) {
+      const status = await h.review('GET', PLAYBOOKS).then(
+        (r) => r.status,
+        () => 'dropped' as const,
+      );
+      expect([429, 500, 'dropped']).toContain(status);
+    }
+    expect(h.emu.stats().faults_injected).toBe(9);
+    expect((await h.control('PUT', '/_emulator/config', { fault_rate: 0 })).status).toBe(200);
+    expect((await h.review('GET', PLAYBOOKS)).status).toBe(200);
+  });
+
+  it('picks the random fault with the injected random source', async () => {
+    const h = await start({ faultRate: 0.5, random: () => 0.1 });
+    const res = await h.review('GET', PLAYBOOKS);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('0');
+  });
+});
+
+describe('rate limit and latency', () => {
+  it('answers 429 with Retry-After over the token-bucket rate', async () => {
+    const h = await start({ rateLimit: 1, retryAfterSeconds: 3 });
+    expect((await h.review('GET', PLAYBOOKS)).status).toBe(200);
+    const limited = await h.review('GET', PLAYBOOKS);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('3');
+    expect(h.emu.stats().rate_limited).toBe(1);
+    // Control routes are never limited.
+    expect((await h.control('GET', '/_emulator/stats')).status).toBe(200);
+  });
+
+  it('applies rate_limit set at run time', async () => {
+    const h = await start();
+    const config = await h.control('PUT', '/_emulator/config', { rate_limit: 1 });
+    expect(config.body).toMatchObject({ rate_limit: 1, retry_after_seconds: 0 });
+    await h.review('GET', PLAYBOOKS);
+    expect((await h.review('GET', PLAYBOOKS)).status).toBe(429);
+    expect((await h.control('PUT', '/_emulator/config', { rate_limit: 'fast' })).status).toBe(422);
+  });
+
+  it('adds latency to every request', async () => {
+    const h = await start({ latencyMs: 120 });
+    const t0 = performance.now();
+    expect((await h.review('GET', PLAYBOOKS)).status).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(110);
+    h.emu.configure({ latencyMs: 0 });
+    const t1 = performance.now();
+    await h.review('GET', PLAYBOOKS);
+    expect(performance.now() - t1).toBeLessThan(110);
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../../src/emulator/server.js';
+import { STATE_FORMAT } from '../../../src/emulator/store.js';
+import { closeAll, list, one, ORG, ORG_PATH, start } from './harness.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'docket-emulator-'));
+});
+
+afterEach(async () => {
+  await closeAll();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('state file', () => {
+  it('is written after each write, atomically, and reloaded by a second emulator', async () => {
+    const stateFile = join(dir, 'nested', '.docket', 'emulator.json');
+    const first = await start({ stateFile });
+    const pb = one(await first.review('POST', `${ORG_PATH}/playbooks`, { name: 'Inbound NDA' }));
+    await first.review('POST', `${ORG_PATH}/playbooks/${pb.id}/playbook_rules`, { name: 'Term', actions: 'x' });
+    await first.review('POST', `${ORG_PATH}/invitations`, { email: 'dave@acme.example' });
+    const archived = one(await first.review('POST', `${ORG_PATH}/playbooks`, { name: 'Old' }));
+    await first.review('DELETE', `${ORG_PATH}/playbooks/${archived.id}`);
+
+    // Written by the time the response arrived; only the final file is left (temp file renamed).
+    const saved = JSON.parse(await readFile(stateFile, 'utf8')) as { format: string; organizations: Record<string, { playbooks: Record<string, unknown> }> };
+    expect(saved.format).toBe(STATE_FORMAT);
+    expect(Object.keys(saved.organizations[ORG]?.playbooks ?? {})).toEqual([pb.id, archived.id]);
+    expect(await readdir(join(dir, 'nested', '.docket'))).toEqual(['emulator.json']);
+    await first.emu.close();
+
+    const second = await start({ stateFile });
+    expect(list(await second.review('GET', `${ORG_PATH}/playbooks`)).map((p) => p.id)).toEqual([pb.id]);
+    expect(list(await second.review('GET', `${ORG_PATH}/playbooks/${pb.id}/playbook_rules`)).map((r) => r.attributes.name)).toEqual(['Term']);
+    expect(list(await second.review('GET', `${ORG_PATH}/users`)).map((u) => u.attributes.email)).toContain('dave@acme.example');
+    expect(second.emu.store.state.organizations[ORG]?.playbooks[archived.id]?.archived_at).toBeTruthy();
+  });
+
+  it('is not written by reads or rejected writes', async () => {
+    const stateFile = join(dir, 'state.json');
+    const h = await start({ stateFile });
+    await h.review('GET', `${ORG_PATH}/playbooks`);
+    expect((await h.review('POST', `${ORG_PATH}/playbooks`, {})).status).toBe(422);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('writes the reset state too, and keeps the last of concurrent writes', async () => {
+    const stateFile = join(dir, 'state.json');
+    const h = await start({ stateFile });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => h.review('POST', `${ORG_PATH}/playbooks`, { name: `P${i}` })));
+    const saved = JSON.parse(await readFile(stateFile, 'utf8')) as { organizations: Record<string, { playbooks: Record<string, unknown> }> };
+    expect(Object.keys(saved.organizations[ORG]?.playbooks ?? {})).toHaveLength(20);
+    await h.control('POST', '/_emulator/reset');
+    const reset = JSON.parse(await readFile(stateFile, 'utf8')) as { organizations: Record<string, { playbooks: Record<string, unknown> }> };
+    expect(reset.organizations[ORG]?.playbooks).toEqual({});
+  });
+
+  it('refuses a file that is not an emulator state file', async () => {
+    const stateFile = join(dir, 'state.json');
+    await writeFile(stateFile, '{"hello": 1}');
+    await expect(startEmulator({ stateFile })).rejects.toThrow(/not a docket emulator state file/);
+  });
+});
