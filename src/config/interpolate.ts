@@ -1,0 +1,202 @@
+/**
+ * `${var.NAME}` and `${env.NAME}` substitution in string values. `$${` writes a literal `${`.
+ * Substitution happens on parsed values (never on YAML text), so a value can never inject YAML.
+ */
+import { didYouMean } from './suggest.js';
+import { joinPointer } from './yaml-positions.js';
+
+export interface InterpolationContext {
+  /** Variables after the environment's overrides; undefined when docket.yaml could not be read, so `var.` names cannot be checked. */
+  vars: Record<string, string> | undefined;
+  env: Record<string, string | undefined>;
+  /** False inside docket.yaml's `vars`: a variable defined from another one would depend on ordering. */
+  allowVars: boolean;
+  /** Only check the placeholders' syntax; leave every valid one as written. */
+  syntaxOnly?: boolean;
+}
+
+export interface InterpolationProblem {
+  code: 'undefined-variable' | 'invalid-placeholder';
+  message: string;
+  hint?: string;
+}
+
+export interface InterpolatedString {
+  value: string;
+  problems: InterpolationProblem[];
+  /** The string was exactly one placeholder, nothing around it. */
+  whole: boolean;
+  /** Some placeholder was left as written (a problem, unknown vars, or syntax-only checking). */
+  unresolved: boolean;
+}
+
+const NAME = /^(var|env)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
+
+/** True when the string contains something `interpolateString` would act on. */
+export function hasPlaceholder(s: string): boolean {
+  return s.includes('${');
+}
+
+export function interpolateString(s: string, ctx: InterpolationContext): InterpolatedString {
+  if (!hasPlaceholder(s)) return { value: s, problems: [], whole: false, unresolved: false };
+  const problems: InterpolationProblem[] = [];
+  let out = '';
+  let i = 0;
+  let placeholders = 0;
+  let literal = false;
+  let unresolved = false;
+  const keep = (raw: string): void => {
+    out += raw;
+    unresolved = true;
+  };
+  while (i < s.length) {
+    if (s.startsWith('$${', i)) {
+      out += '${';
+      i += 3;
+      literal = true;
+      continue;
+    }
+    if (!s.startsWith('${', i)) {
+      out += s[i];
+      i += 1;
+      literal = true;
+      continue;
+    }
+    const end = s.indexOf('}', i + 2);
+    if (end < 0) {
+      problems.push({
+        code: 'invalid-placeholder',
+        message: `unterminated placeholder \`${s.slice(i, i + 40)}\``,
+        hint: 'close it with `}`, or write `$${` for a literal `${`',
+      });
+      out += s.slice(i);
+      unresolved = true;
+      break;
+    }
+    const inner = s.slice(i + 2, end);
+    const raw = s.slice(i, end + 1);
+    placeholders += 1;
+    i = end + 1;
+    const m = NAME.exec(inner);
+    if (!m) {
+      problems.push({
+        code: 'invalid-placeholder',
+        message: `invalid placeholder \`${raw}\`: write \`\${var.NAME}\` or \`\${env.NAME}\``,
+        hint: 'write `$${` for a literal `${`',
+      });
+      keep(raw);
+      continue;
+    }
+    const scope = m[1] as 'var' | 'env';
+    const name = m[2]!;
+    if (ctx.syntaxOnly && (scope === 'env' || ctx.allowVars)) {
+      keep(raw);
+    } else if (scope === 'var') {
+      if (!ctx.allowVars) {
+        problems.push({
+          code: 'invalid-placeholder',
+          message: `\`${raw}\` cannot be used in \`vars\``,
+          hint: 'vars cannot reference other vars; write the value, or use `${env.NAME}`',
+        });
+        keep(raw);
+      } else if (ctx.vars === undefined) {
+        // docket.yaml is broken and already reported; do not guess.
+        keep(raw);
+      } else if (Object.hasOwn(ctx.vars, name)) {
+        out += ctx.vars[name];
+      } else {
+        problems.push({
+          code: 'undefined-variable',
+          message: `undefined variable \`var.${name}\`${didYouMean(name, Object.keys(ctx.vars), (n) => `var.${n}`)}`,
+          hint: 'define it under `vars:` in docket.yaml (or under the environment selected with --env)',
+        });
+        keep(raw);
+      }
+    } else {
+      const value = ctx.env[name];
+      if (value !== undefined) {
+        out += value;
+      } else {
+        const names = Object.keys(ctx.env).filter((k) => ctx.env[k] !== undefined);
+        problems.push({
+          code: 'undefined-variable',
+          message: `undefined variable \`env.${name}\`${didYouMean(name, names, (n) => `env.${n}`)}`,
+          hint: `set the environment variable ${name}`,
+        });
+        keep(raw);
+      }
+    }
+  }
+  return { value: out, problems, whole: placeholders === 1 && !literal, unresolved };
+}
+
+export interface TreeProblem extends InterpolationProblem {
+  pointer: string;
+}
+
+export interface InterpolatedTree {
+  value: unknown;
+  problems: TreeProblem[];
+  /** Pointers of strings that still hold a placeholder: checks of their value would only add noise. */
+  unresolved: Set<string>;
+}
+
+export interface TreeOptions {
+  /** One context, or one per string (docket.yaml's `vars` may not use `var.`). */
+  ctx: InterpolationContext | ((pointer: string) => InterpolationContext);
+  /** Whether the scalar at a pointer was written plain (unquoted); see `retype`. */
+  isPlain?: (pointer: string) => boolean;
+  /** Subtrees left as written (an unselected environment); their placeholders are only checked for syntax. */
+  skip?: (pointer: string) => boolean;
+}
+
+/**
+ * A copy of `value` with every string substituted, plus the problems found, each at the pointer of
+ * its string. Mapping keys are not substituted: they are names, not values.
+ */
+export function interpolateTree(value: unknown, pointer: string, options: TreeOptions): InterpolatedTree {
+  const problems: TreeProblem[] = [];
+  const unresolved = new Set<string>();
+  const walk = (v: unknown, p: string, skipped: boolean): unknown => {
+    const skipHere = skipped || (options.skip?.(p) ?? false);
+    if (typeof v === 'string') {
+      if (skipHere) {
+        // Not resolved (its variables may only exist where that environment runs), but a malformed placeholder is wrong everywhere.
+        const base = typeof options.ctx === 'function' ? options.ctx(p) : options.ctx;
+        const check = interpolateString(v, { ...base, syntaxOnly: true });
+        for (const pr of check.problems) problems.push({ ...pr, pointer: p });
+        if (check.unresolved) unresolved.add(p);
+        return v;
+      }
+      const r = interpolateString(v, typeof options.ctx === 'function' ? options.ctx(p) : options.ctx);
+      for (const pr of r.problems) problems.push({ ...pr, pointer: p });
+      if (r.unresolved) unresolved.add(p);
+      if (r.problems.length > 0) return v;
+      return r.whole && (options.isPlain?.(p) ?? false) ? retype(r.value) : r.value;
+    }
+    if (Array.isArray(v)) return v.map((item, i) => walk(item, joinPointer(p, i), skipHere));
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, child] of Object.entries(v)) {
+        Object.defineProperty(out, k, { value: walk(child, joinPointer(p, k), skipHere), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    return v;
+  };
+  return { value: walk(value, pointer, false), problems, unresolved };
+}
+
+const YAML_BOOL = /^(?:true|True|TRUE|false|False|FALSE)$/;
+const YAML_NUMBER = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+
+/**
+ * An unquoted value that is exactly one placeholder gets the type YAML would have given the text
+ * (`concurrency: ${env.DOCKET_CONCURRENCY}` is a number, `generate_summary: ${var.summaries}` a
+ * boolean); quote it to keep a string. Only booleans and decimal numbers are retyped.
+ */
+export function retype(s: string): unknown {
+  if (YAML_BOOL.test(s)) return s.toLowerCase() === 'true';
+  if (YAML_NUMBER.test(s)) return Number(s);
+  return s;
+}

@@ -1,0 +1,239 @@
+/**
+ * Loads a configuration directory: finds and parses every YAML file, reads docket.yaml, tells
+ * resources from data files, substitutes variables and validates each resource against its kind's
+ * schema. Every problem is collected as a diagnostic; nothing stops at the first one.
+ */
+import { stat } from 'node:fs/promises';
+import type { ValidateFunction } from 'ajv';
+import path from 'node:path';
+import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { discoverYamlFiles, readFiles } from './discover.js';
+import { interpolateTree } from './interpolate.js';
+import { loadProject } from './project.js';
+import { schemaDiagnostics, schemaValidator } from './schema.js';
+import { didYouMean } from './suggest.js';
+import type { LoadedConfig, ResourceDoc } from './types.js';
+import { parseYamlFile, pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
+
+export { schemasDir } from './schema.js';
+
+export interface KindSchemaInfo {
+  /** The `kind:` value, e.g. `Playbook`. */
+  yamlKind: string;
+  /** File name in schemas/. */
+  schema: string;
+  /** Fields of this kind that name data files, besides `file` and `*_file` (which every kind has). */
+  dataFileFields?: string[];
+}
+
+export interface LoadOptions {
+  dir: string;
+  /** The environment selected with --env. */
+  env?: string;
+  kinds: KindSchemaInfo[];
+  /** Defaults to process.env. */
+  processEnv?: Record<string, string | undefined>;
+}
+
+export interface LoadResult {
+  /** Undefined when there are errors. */
+  config?: LoadedConfig;
+  /** Errors and warnings, sorted by file, line and column. */
+  diagnostics: Diagnostic[];
+}
+
+export const PROJECT_FILES = ['docket.yaml', 'docket.yml'] as const;
+
+export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
+  const root = path.resolve(options.dir);
+  const processEnv = options.processEnv ?? process.env;
+
+  const missing = await checkRoot(root, options.dir);
+  if (missing) return { diagnostics: [missing] };
+
+  const files = await discoverYamlFiles(root);
+  const texts = await readFiles(root, files);
+  const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file));
+
+  const diagnostics: Diagnostic[] = [];
+  const projectFile = PROJECT_FILES.find((f) => files.includes(f));
+  if (!projectFile) return { diagnostics: [noProjectFile(options.dir)] }; // checkRoot saw one; it vanished or is not a regular file
+  for (const other of PROJECT_FILES) {
+    if (other !== projectFile && files.includes(other)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'duplicate-project-file',
+        message: `both ${projectFile} and ${other} exist; docket reads ${projectFile}`,
+        file: other,
+        line: 1,
+        col: 1,
+        hint: `merge them into ${projectFile} and delete ${other}`,
+      });
+    }
+  }
+
+  const projectParsed = parsed.find((p) => p.file === projectFile)!;
+  const projectResult = await loadProject({
+    root,
+    file: projectFile,
+    documents: projectParsed.documents,
+    processEnv,
+    ...(options.env !== undefined ? { env: options.env } : {}),
+  });
+  diagnostics.push(...projectParsed.diagnostics, ...projectResult.diagnostics);
+
+  const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
+  const dataFiles = namedDataFiles(parsed, kindsByName);
+  const validators = new Map(
+    await Promise.all(options.kinds.map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)),
+  );
+
+  const documents: ResourceDoc[] = [];
+  for (const file of parsed) {
+    // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
+    if (isProjectFile(file.file) || dataFiles.has(file.file)) continue;
+    diagnostics.push(...file.diagnostics);
+    for (const doc of file.documents) {
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, processEnv, diagnostics });
+      if (resource) documents.push(resource);
+    }
+  }
+
+  diagnostics.sort(compareDiagnostics);
+  const failed = diagnostics.some((d) => d.severity === 'error');
+  if (failed || !projectResult.project) return { diagnostics };
+  return { config: { project: projectResult.project, documents }, diagnostics };
+}
+
+/** The one diagnostic for a directory that is not a docket configuration, or undefined. */
+async function checkRoot(root: string, shown: string): Promise<Diagnostic | undefined> {
+  const info = await stat(root).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    return {
+      severity: 'error',
+      code: 'missing-project-file',
+      message: `configuration directory ${shown} does not exist`,
+      hint: `create one with \`docket init ${shown}\`, or point -C at an existing one`,
+    };
+  }
+  for (const name of PROJECT_FILES) {
+    const f = await stat(path.join(root, name)).catch(() => undefined);
+    if (f?.isFile()) return undefined;
+  }
+  return noProjectFile(shown);
+}
+
+function noProjectFile(shown: string): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'missing-project-file',
+    message: `${shown} has no docket.yaml, so it is not a docket configuration directory`,
+    hint: 'run `docket init` to create one, or point -C at the directory that holds docket.yaml',
+  };
+}
+
+function isProjectFile(file: string): boolean {
+  return (PROJECT_FILES as readonly string[]).includes(file);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Files named by any resource's `file` or `*_file` field (and the kind's own data fields), as paths
+ * relative to the root. The path in the field is relative to the naming document's directory.
+ */
+function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>): Set<string> {
+  const named = new Set<string>();
+  for (const file of parsed) {
+    const dir = path.posix.dirname(file.file);
+    for (const doc of file.documents) {
+      if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
+      const extra = new Set(kinds.get(doc.value.kind)?.dataFileFields ?? []);
+      const isDataField = (key: string): boolean => key === 'file' || key.endsWith('_file') || extra.has(key);
+      const visit = (v: unknown): void => {
+        if (Array.isArray(v)) v.forEach(visit);
+        else if (isPlainObject(v)) {
+          for (const [k, child] of Object.entries(v)) {
+            if (isDataField(k)) for (const name of [child].flat()) addNamed(named, dir, name);
+            else visit(child);
+          }
+        }
+      };
+      visit(doc.value);
+    }
+  }
+  return named;
+}
+
+function addNamed(named: Set<string>, dir: string, name: unknown): void {
+  if (typeof name !== 'string' || name === '' || name.includes('${') || path.isAbsolute(name)) return;
+  const rel = path.posix.normalize(path.posix.join(dir, name.replace(/\\/g, '/')));
+  if (!rel.startsWith('../')) named.add(rel);
+}
+
+interface CheckContext {
+  kindsByName: Map<string, KindSchemaInfo>;
+  validators: Map<string, ValidateFunction>;
+  vars: Record<string, string> | undefined;
+  processEnv: Record<string, string | undefined>;
+  diagnostics: Diagnostic[];
+}
+
+/** One document of a resource file: its kind, its variables, its schema. */
+function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | undefined {
+  const { diagnostics } = ctx;
+  if (!doc.ok) return undefined; // the YAML errors are reported; a partial document would only add noise
+  const kinds = [...ctx.kindsByName.keys()];
+  const value = doc.value;
+  if (!isPlainObject(value) || value.kind === undefined || value.kind === null) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'not-a-resource',
+      message: 'this YAML document has no `kind`; every YAML file below the configuration directory must be a docket resource or a data file named by one',
+      file: doc.file,
+      ...doc.start,
+      hint: `add \`kind:\` (one of ${kinds.join(', ')}), name the file from a resource's \`file\`/\`*_file\` field, or move it out of the directory (dot-folders are skipped)`,
+    });
+    return undefined;
+  }
+  const kind = value.kind;
+  const info = typeof kind === 'string' ? ctx.kindsByName.get(kind) : undefined;
+  if (!info) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'unknown-kind',
+      message: `unknown kind \`${String(kind)}\`${typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
+      ...doc.positions.valueAt('/kind'),
+      path: 'kind',
+      hint: `kinds: ${kinds.join(', ')}`,
+    });
+    return undefined;
+  }
+
+  const interpolated = interpolateTree(value, '', {
+    ctx: { vars: ctx.vars, env: ctx.processEnv, allowVars: true },
+    isPlain: (p) => doc.positions.isPlain(p),
+  });
+  for (const problem of interpolated.problems) {
+    diagnostics.push({
+      severity: 'error',
+      code: problem.code,
+      message: problem.message,
+      ...doc.positions.valueAt(problem.pointer),
+      ...(problem.pointer ? { path: pointerToPath(problem.pointer) } : {}),
+      ...(problem.hint ? { hint: problem.hint } : {}),
+    });
+  }
+
+  const validate = ctx.validators.get(info.yamlKind)!;
+  const body = interpolated.value as Record<string, unknown>;
+  if (!validate(body)) {
+    diagnostics.push(
+      ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved }),
+    );
+  }
+  return { kind: info.yamlKind, file: doc.file, line: doc.start.line, col: doc.start.col, body, positions: doc.positions };
+}
+

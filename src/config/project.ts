@@ -1,0 +1,212 @@
+/**
+ * docket.yaml → ProjectConfig: environment selection, `vars`, interpolation, schema validation and
+ * the DOCKET_* environment variables that fill or override the service settings.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import { interpolateTree, type InterpolationContext } from './interpolate.js';
+import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
+import { didYouMean } from './suggest.js';
+import type { ProjectConfig } from './types.js';
+import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
+
+export const PROJECT_SCHEMA = 'docket.schema.json';
+
+export interface ProjectInput {
+  root: string;
+  /** docket.yaml or docket.yml, relative to root. */
+  file: string;
+  /** The file's non-empty documents. */
+  documents: ParsedDocument[];
+  env?: string;
+  processEnv: Record<string, string | undefined>;
+}
+
+export interface ProjectResult {
+  /** Undefined when docket.yaml has errors. */
+  project?: ProjectConfig;
+  /** Variables for interpolating the other files; undefined when they cannot be known (so `var.` names are not checked). */
+  vars?: Record<string, string>;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Environment variables that fill or override docket.yaml. The environment wins over the file, so
+ * CI can point one repository at another organization or a staging URL without editing it.
+ */
+export const ENV_OVERRIDES = [
+  { variable: 'DOCKET_REVIEW_URL', section: 'review', key: 'url', fragment: '#/$defs/httpUrl', what: 'an http(s) URL' },
+  { variable: 'DOCKET_ORGANIZATION_ID', section: 'review', key: 'organization_id', fragment: '#/$defs/review/properties/organization_id', what: 'a UUID' },
+  { variable: 'DOCKET_AGREEMENTS_URL', section: 'agreements', key: 'url', fragment: '#/$defs/httpUrl', what: 'an http(s) URL' },
+] as const;
+
+type Plain = Record<string, unknown>;
+
+function isPlainObject(v: unknown): v is Plain {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function get(obj: unknown, key: string): unknown {
+  return isPlainObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+export async function loadProject(input: ProjectInput): Promise<ProjectResult> {
+  const { file, documents } = input;
+  const diagnostics: Diagnostic[] = [];
+  const error = (code: string, message: string, pos: { line: number; col: number }, hint?: string, pointer = ''): void => {
+    const path = pointerToPath(pointer);
+    diagnostics.push({ severity: 'error', code, message, file, line: pos.line, col: pos.col, ...(path ? { path } : {}), ...(hint ? { hint } : {}) });
+  };
+
+  for (const extra of documents.slice(1)) {
+    error('multiple-documents', `${file} must hold exactly one document`, extra.start, 'put resources in their own files');
+  }
+  const doc = documents[0];
+  if (doc && !doc.ok) return { diagnostics }; // its YAML errors are reported with the file's other diagnostics
+  const raw: unknown = doc ? doc.value : {};
+  const start = doc?.start ?? { line: 1, col: 1 };
+  // An empty docket.yaml still gets "missing required field `version`", at 1:1.
+  const positions = doc?.positions ?? new DocPositions(file, start);
+  if (!isPlainObject(raw)) {
+    error('invalid-value', `${file} must be a mapping of settings`, start, 'see `docket init` for an example');
+    return { diagnostics };
+  }
+
+  // The selected environment, if any.
+  const environments = get(raw, 'environments');
+  let envBlock: unknown;
+  let varsKnown = true;
+  if (input.env !== undefined) {
+    const names = isPlainObject(environments) ? Object.keys(environments) : [];
+    if (names.includes(input.env)) {
+      envBlock = get(environments, input.env);
+    } else {
+      const at = positions.at('/environments');
+      error(
+        'unknown-environment',
+        `unknown environment \`${input.env}\`${didYouMean(input.env, names)}`,
+        at,
+        names.length > 0 ? `environments in ${file}: ${names.join(', ')}` : `define it under \`environments:\` in ${file}`,
+      );
+      varsKnown = false; // its overrides are unknown: do not report variables as undefined
+    }
+  }
+  const selected = input.env !== undefined && envBlock !== undefined ? `/environments/${escapePointer(input.env)}` : undefined;
+
+  // Only the selected environment is resolved: another one may use variables that exist only where it runs.
+  const skip = (pointer: string): boolean =>
+    (pointer.startsWith('/environments/') && splitPointer(pointer).length === 2 && pointer !== selected) || overriddenByEnv(raw, envBlock, pointer);
+  const inVars = (pointer: string): boolean => pointer.startsWith('/vars/') || /^\/environments\/[^/]+\/vars\//.test(pointer);
+
+  // Pass 1: the variables, top level then the environment's (they may use env, not other vars).
+  // Its problems are dropped: pass 2 reports them at their positions.
+  const envOnly: InterpolationContext = { vars: undefined, env: input.processEnv, allowVars: false };
+  const vars: Record<string, string> = {};
+  const varSources: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
+  if (selected) varSources.push([get(envBlock, 'vars'), `${selected}/vars`]);
+  for (const [source, pointer] of varSources) {
+    const resolved = interpolateTree(source, pointer, { ctx: envOnly }).value;
+    if (!isPlainObject(resolved)) continue;
+    // A broken value still defines its name, so its uses are not reported as undefined too.
+    for (const [k, v] of Object.entries(resolved)) vars[k] = v === null || typeof v === 'object' ? '' : String(v);
+  }
+
+  // Pass 2: everything, vars included, so each problem is reported once at its own position.
+  const full: InterpolationContext = { vars: varsKnown ? vars : undefined, env: input.processEnv, allowVars: true };
+  const pass = interpolateTree(raw, '', {
+    ctx: (p) => (inVars(p) ? envOnly : full),
+    skip,
+    isPlain: (p) => positions.isPlain(p),
+  });
+  for (const problem of pass.problems) {
+    const pos = positions.valueAt(problem.pointer);
+    error(problem.code, problem.message, pos, problem.hint, problem.pointer);
+  }
+
+  const validate = await schemaValidator(PROJECT_SCHEMA);
+  if (!validate(pass.value)) {
+    diagnostics.push(...schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved }));
+  }
+
+  const overrides = await envOverrides(input.processEnv);
+  diagnostics.push(...overrides.diagnostics);
+
+  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars } : {}) };
+  if (diagnostics.some((d) => d.severity === 'error')) return result;
+
+  const value = pass.value as Plain;
+  const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;
+  const merged = deepMerge(omit(value, 'environments'), isPlainObject(envResolved) ? envResolved : {});
+  const section = (name: string): Plain => (isPlainObject(merged[name]) ? { ...(merged[name] as Plain) } : {});
+  const review = section('review') as ProjectConfig['review'];
+  const agreements = section('agreements') as ProjectConfig['agreements'];
+  for (const o of overrides.values) (o.section === 'review' ? review : agreements)[o.key as 'url'] = o.value;
+
+  result.project = {
+    root: input.root,
+    file,
+    version: 1,
+    ...(input.env !== undefined ? { environment: input.env } : {}),
+    review,
+    agreements,
+    concurrency: typeof merged.concurrency === 'number' ? merged.concurrency : 8,
+    prune: { playbooks: get(merged.prune, 'playbooks') === true },
+    safety: { max_delete_fraction: (get(merged.safety, 'max_delete_fraction') as number | undefined) ?? 0.3 },
+    vars,
+  };
+  return result;
+}
+
+/** The DOCKET_* variables that are set (empty counts as unset), checked like the keys they replace. */
+async function envOverrides(processEnv: Record<string, string | undefined>): Promise<{
+  values: { section: 'review' | 'agreements'; key: string; value: string }[];
+  diagnostics: Diagnostic[];
+}> {
+  const values: { section: 'review' | 'agreements'; key: string; value: string }[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const o of ENV_OVERRIDES) {
+    const value = processEnv[o.variable];
+    if (value === undefined || value === '') continue;
+    const check = await subschemaValidator(PROJECT_SCHEMA, o.fragment);
+    if (check(value)) values.push({ section: o.section, key: o.key, value });
+    else
+      diagnostics.push({
+        severity: 'error',
+        code: 'invalid-value',
+        message: `environment variable ${o.variable} must be ${o.what}`,
+        hint: `it sets \`${o.section}.${o.key}\`; fix or unset it`,
+      });
+  }
+  return { values, diagnostics };
+}
+
+/**
+ * True when the selected environment replaces the top-level value at `pointer`: a leaf it sets, or
+ * a subtree under a key it sets to something that is not a mapping. Such values are not resolved,
+ * so a production-only `${env.X}` does not fail a staging run.
+ */
+function overriddenByEnv(raw: Plain, envBlock: unknown, pointer: string): boolean {
+  if (!isPlainObject(envBlock) || pointer === '' || pointer.startsWith('/environments')) return false;
+  let top: unknown = raw;
+  let env: unknown = envBlock;
+  for (const segment of splitPointer(pointer)) {
+    if (!isPlainObject(env) || !Object.hasOwn(env, segment)) return false;
+    top = get(top, segment);
+    env = env[segment];
+    if (!(isPlainObject(env) && isPlainObject(top))) return true;
+  }
+  return false;
+}
+
+function omit(obj: Plain, key: string): Plain {
+  const { [key]: _omitted, ...rest } = obj;
+  return rest;
+}
+
+/** Mappings merge key by key; anything else in `over` replaces. */
+function deepMerge(base: Plain, over: Plain): Plain {
+  const out: Plain = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Plain, v) : v;
+  }
+  return out;
+}

@@ -1,0 +1,316 @@
+/**
+ * JSON Schema validation of documents (ajv, draft-07: the draft editors' YAML support implements)
+ * and the translation of ajv's errors into diagnostics at the right line and column.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Diagnostic } from '../diagnostics.js';
+import { DocketError } from '../errors.js';
+import { didYouMean } from './suggest.js';
+import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
+
+let schemasDirCache: string | undefined;
+
+/**
+ * Absolute path of the repository's `schemas/` folder. Found by walking up from this module, so it
+ * works from `src/` under vitest and from `dist/` after tsc (and from an installed package).
+ */
+export function schemasDir(): string {
+  if (schemasDirCache) return schemasDirCache;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'schemas');
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(candidate) && statSync(candidate).isDirectory()) {
+      schemasDirCache = candidate;
+      return candidate;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new DocketError('schemas-not-found', 'cannot find the schemas/ folder of the docket installation');
+    dir = parent;
+  }
+}
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is module.exports.
+const addFormats = addFormatsModule.default;
+
+let ajvInstance: Ajv | undefined;
+
+function ajv(): Ajv {
+  if (ajvInstance) return ajvInstance;
+  ajvInstance = new Ajv({
+    allErrors: true, // every problem at once, never one per run
+    verbose: true, // errors carry the failing data and the parent schema (for "did you mean" among its properties)
+    strict: true,
+    allowUnionTypes: true, // `type: [string, "null"]` is how optional text is written
+    // A `$ref` to another schema file is resolved from schemas/ by its file name.
+    loadSchema: async (uri) => readSchemaFile(path.posix.basename(new URL(uri).pathname)),
+  });
+  addFormats(ajvInstance);
+  return ajvInstance;
+}
+
+async function readSchemaFile(name: string): Promise<AnySchemaObject> {
+  const file = path.join(schemasDir(), name);
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as AnySchemaObject;
+  } catch (err) {
+    throw new DocketError('invalid-schema', `cannot read schema ${name}: ${(err as Error).message}`);
+  }
+}
+
+const validators = new Map<string, Promise<ValidateFunction>>();
+
+/** The compiled validator of `schemas/<name>`; each schema is compiled once per process. */
+export function schemaValidator(name: string): Promise<ValidateFunction> {
+  let v = validators.get(name);
+  if (!v) {
+    v = (async () => {
+      const schema = await readSchemaFile(name);
+      const existing = typeof schema.$id === 'string' ? ajv().getSchema(schema.$id) : undefined;
+      return existing ?? (await ajv().compileAsync(schema));
+    })();
+    // A failed compile is a bug in a schema file; do not cache it so the error is not sticky in tests.
+    v.catch(() => validators.delete(name));
+    validators.set(name, v);
+  }
+  return v;
+}
+
+/**
+ * A validator for one definition of an already compiled schema, e.g.
+ * `subschemaValidator('docket.schema.json', '#/$defs/httpUrl')`.
+ */
+export async function subschemaValidator(name: string, fragment: string): Promise<ValidateFunction> {
+  const root = await schemaValidator(name);
+  const id = (root.schema as AnySchemaObject).$id as string;
+  const v = ajv().getSchema(`${id}${fragment}`);
+  if (!v) throw new DocketError('invalid-schema', `schema ${name} has no ${fragment}`);
+  return v;
+}
+
+export interface SchemaDiagnosticOptions {
+  positions: DocPositions;
+  /** How a message names the document itself, e.g. `Playbook` or `docket.yaml`. */
+  documentLabel: string;
+  /** Errors about a value at one of these pointers are dropped (its placeholder was not resolved). */
+  unresolved?: Set<string>;
+}
+
+/** Turns ajv's errors into one diagnostic per real problem, at the key or value it is about. */
+export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefined, options: SchemaDiagnosticOptions): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const error of simplify(errors ?? [])) {
+    if (options.unresolved?.has(error.instancePath) && error.keyword !== 'required' && error.keyword !== 'additionalProperties') continue;
+    const d = toDiagnostic(error, options);
+    const key = `${d.code}|${d.line}|${d.col}|${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}
+
+/**
+ * With `allErrors`, a failed `anyOf`/`oneOf` reports every branch's errors plus its own. Keep the
+ * errors of the branch whose type matched the data (the one the user meant); when none matched,
+ * keep only the composite error, reworded as "must be a string or a list".
+ */
+function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
+  const dropped = new Set<ErrorObject>();
+  const composites = errors
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .sort((a, b) => b.instancePath.length - a.instancePath.length || b.schemaPath.length - a.schemaPath.length);
+  for (const c of composites) {
+    const within = (e: ErrorObject): boolean =>
+      e !== c &&
+      !dropped.has(e) &&
+      e.schemaPath.startsWith(`${c.schemaPath}/`) &&
+      (e.instancePath === c.instancePath || e.instancePath.startsWith(`${c.instancePath}/`));
+    const branches = new Map<string, ErrorObject[]>();
+    for (const e of errors) {
+      if (!within(e)) continue;
+      const branch = e.schemaPath.slice(c.schemaPath.length + 1).split('/')[0]!;
+      branches.set(branch, [...(branches.get(branch) ?? []), e]);
+    }
+    if (branches.size === 0) continue; // oneOf matched several branches: keep its own error
+    const matched = [...branches.values()].filter(
+      (errs) => !errs.some((e) => e.instancePath === c.instancePath && (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum')),
+    );
+    const keep = matched.sort((a, b) => a.length - b.length)[0];
+    for (const errs of branches.values()) for (const e of errs) if (errs !== keep) dropped.add(e);
+    if (keep) dropped.add(c);
+  }
+  // `if`/`then` and `propertyNames` repeat what their inner errors say.
+  return errors.filter((e) => !dropped.has(e) && e.keyword !== 'if' && e.keyword !== 'propertyNames');
+}
+
+function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagnosticOptions): Diagnostic {
+  const pointer = e.instancePath;
+  const label = `\`${pointerLabel(pointer)}\``;
+  const where = pointer === '' ? documentLabel : `\`${pointerToPath(pointer)}\``;
+  const params = e.params as Record<string, unknown>;
+  const parentSchema = (e.parentSchema ?? {}) as AnySchemaObject;
+  const make = (code: string, message: string, at: string, hint?: string, valuePosition = true): Diagnostic => {
+    const pos = valuePosition ? positions.valueAt(at) : positions.at(at);
+    const path = pointerToPath(at);
+    return { severity: 'error', code, message, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) };
+  };
+
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const known = Object.keys((parentSchema.properties ?? {}) as object);
+      const hint = known.length > 0 ? `allowed keys here: ${known.join(', ')}` : undefined;
+      return make('unknown-key', `unknown key \`${key}\` in ${where}${didYouMean(key, known)}`, joinPointer(pointer, key), hint, false);
+    }
+    case 'required': {
+      const field = String(params.missingProperty);
+      const property = (parentSchema.properties as Record<string, AnySchemaObject> | undefined)?.[field];
+      const hint = typeof property?.description === 'string' ? `\`${field}\`: ${property.description}` : undefined;
+      return make('missing-field', `missing required field \`${field}\` in ${where}`, pointer, hint, false);
+    }
+    case 'pattern':
+      if (e.propertyName !== undefined) {
+        // From `propertyNames`: the key itself is wrong.
+        return make(
+          'invalid-value',
+          `invalid name \`${e.propertyName}\` in ${where}: use letters, digits, \`_\` and \`-\`, starting with a letter or \`_\``,
+          joinPointer(pointer, e.propertyName),
+          undefined,
+          false,
+        );
+      }
+      if (params.pattern === '^https?://') return make('invalid-value', `${label} must be an http(s) URL`, pointer);
+      return make('invalid-value', `${label} must match the pattern \`${String(params.pattern)}\``, pointer);
+    case 'anyOf':
+    case 'oneOf': {
+      const alternatives = Array.isArray(e.schema) ? (e.schema as AnySchemaObject[]) : [];
+      const phrases = [...new Set(alternatives.flatMap((s) => describeSchema(s)))];
+      const message = phrases.length > 0 ? `${label} must be ${joinOr(phrases)}` : `${label} does not match any allowed form`;
+      return make('invalid-value', message, pointer);
+    }
+    default:
+      return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer);
+  }
+}
+
+/** The rest of "`x` must …" for the keywords about one value. */
+function valueMessage(e: ErrorObject, params: Record<string, unknown>): string {
+  switch (e.keyword) {
+    case 'type': {
+      const types = String(params.type).split(',');
+      return `must be ${joinOr(types.map(typePhrase))}, not ${describeValue(e.data)}`;
+    }
+    case 'enum': {
+      const allowed = ((params.allowedValues as unknown[]) ?? []).map((v) => String(v));
+      return `must be one of: ${allowed.join(', ')}${typeof e.data === 'string' ? didYouMean(e.data, allowed) : ''}`;
+    }
+    case 'const':
+      return `must be ${formatConst(params.allowedValue)}`;
+    case 'format':
+      return `must be ${formatPhrase(String(params.format))}`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(params.limit)} characters long`;
+    case 'minimum':
+      return `must be at least ${String(params.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(params.limit)}`;
+    case 'exclusiveMinimum':
+      return `must be greater than ${String(params.limit)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(params.limit)}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(params.multipleOf)}`;
+    case 'minItems':
+      return params.limit === 1 ? 'must not be an empty list' : `must have at least ${String(params.limit)} items`;
+    case 'maxItems':
+      return `must have at most ${String(params.limit)} items`;
+    case 'uniqueItems':
+      return `must not list the same value twice (items ${String(params.j)} and ${String(params.i)})`;
+    case 'minProperties':
+      return params.limit === 1 ? 'must not be empty' : `must have at least ${String(params.limit)} keys`;
+    case 'maxProperties':
+      return `must have at most ${String(params.limit)} keys`;
+    case 'dependencies':
+    case 'dependentRequired':
+      return `needs \`${String(params.missingProperty)}\` when \`${String(params.property)}\` is set`;
+    case 'not':
+      return 'has a value that is not allowed here';
+    default:
+      return e.message ?? 'is not valid';
+  }
+}
+
+function typePhrase(type: string): string {
+  switch (type) {
+    case 'string':
+      return 'a string';
+    case 'integer':
+      return 'an integer';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    case 'null':
+      return 'null';
+    case 'array':
+      return 'a list';
+    case 'object':
+      return 'a mapping';
+    default:
+      return type;
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'empty';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'boolean') return 'a boolean';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
+  return 'a string';
+}
+
+function formatPhrase(format: string): string {
+  switch (format) {
+    case 'email':
+      return 'an e-mail address';
+    case 'uuid':
+      return 'a UUID (8-4-4-4-12 hex digits)';
+    case 'uri':
+    case 'url':
+      return 'a URL';
+    case 'date':
+      return 'a date (YYYY-MM-DD)';
+    case 'date-time':
+      return 'a date and time (RFC 3339)';
+    default:
+      return `a valid ${format}`;
+  }
+}
+
+function formatConst(value: unknown): string {
+  return typeof value === 'string' ? `\`${value}\`` : JSON.stringify(value);
+}
+
+/** What one `anyOf` alternative accepts, for "must be a string or a list". */
+function describeSchema(schema: AnySchemaObject): string[] {
+  if (schema.const !== undefined) return [formatConst(schema.const)];
+  if (Array.isArray(schema.enum)) return schema.enum.map(formatConst);
+  if (typeof schema.format === 'string') return [formatPhrase(schema.format)];
+  if (schema.type === 'array' && (schema.items as AnySchemaObject | undefined)?.type === 'string') return ['a list of strings'];
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : schema.type !== undefined ? [schema.type] : [];
+  return types.map((t) => typePhrase(String(t)));
+}
+
+function joinOr(items: string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}

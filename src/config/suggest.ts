@@ -1,0 +1,50 @@
+/** "Did you mean" suggestions for misspelt keys, kinds, variables and environments. */
+
+/** Edit distance (insertions, deletions, substitutions), two rows of memory. */
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let cur = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length]!;
+}
+
+/** Case, `-` and `_` are not worth a typo: `Default-Reviewer` is `default_reviewer`. */
+function normalise(s: string): string {
+  return s.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+/**
+ * The candidate closest to `input`, or undefined when none is close enough to be a plausible typo
+ * (roughly one edit per three characters), so unrelated words never get a silly suggestion.
+ */
+export function suggest(input: string, candidates: Iterable<string>): string | undefined {
+  const wanted = normalise(input);
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    if (candidate === input) continue;
+    const distance = normalise(candidate) === wanted ? 0 : levenshtein(wanted, normalise(candidate));
+    const limit = Math.max(1, Math.floor(Math.max(wanted.length, candidate.length) / 3));
+    if (distance <= limit && distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** `, did you mean \`x\`?` or an empty string; meant to be appended to a message. */
+export function didYouMean(input: string, candidates: Iterable<string>, format: (s: string) => string = (s) => s): string {
+  const match = suggest(input, candidates);
+  return match === undefined ? '' : `, did you mean \`${format(match)}\`?`;
+}

@@ -1,0 +1,243 @@
+/**
+ * YAML → plain values plus the line and column of every key and value, so that every later check
+ * (schema, interpolation, references at plan time) can point at the exact place in the file.
+ */
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import type { Diagnostic, SourcePos } from '../diagnostics.js';
+import type { Positions } from './types.js';
+
+export interface LineCol {
+  line: number;
+  col: number;
+}
+
+interface Entry {
+  /** Where the key was written (absent for sequence items). */
+  key?: LineCol;
+  /** Where the value starts; the key's position for an empty value (`description:`). */
+  value: LineCol;
+  /** A plain (unquoted, non-block) scalar: `${...}` alone in one is typed like YAML would type it. */
+  plain: boolean;
+}
+
+/** `~` and `/` are escaped in JSON pointers (RFC 6901). */
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+export function joinPointer(pointer: string, segment: string | number): string {
+  return `${pointer}/${escapePointer(String(segment))}`;
+}
+
+export function splitPointer(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointer);
+}
+
+/** `/rules/2/actions` → `rules[2].actions`, the form diagnostics show. */
+export function pointerToPath(pointer: string): string {
+  let out = '';
+  for (const segment of splitPointer(pointer)) {
+    if (/^\d+$/.test(segment)) out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+/** The name a message uses for a value: its key, with indexes of a list it sits in (`renamed_from[1]`). */
+export function pointerLabel(pointer: string): string {
+  const segments = splitPointer(pointer);
+  let i = segments.length - 1;
+  while (i > 0 && /^\d+$/.test(segments[i]!)) i--;
+  const label = pointerToPath(`/${segments.slice(i).map(escapePointer).join('/')}`);
+  return label === '' ? 'the document' : label;
+}
+
+/**
+ * Positions of one document. `at()` answers with the key's position when the pointer names a
+ * mapping entry (that is the line a reader looks for) and falls back to the nearest written
+ * ancestor, ending at the document start.
+ */
+export class DocPositions implements Positions {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    readonly file: string,
+    readonly start: LineCol,
+  ) {}
+
+  /** @internal used while walking the YAML tree. */
+  set(pointer: string, entry: Entry): void {
+    this.entries.set(pointer, entry);
+  }
+
+  has(pointer: string): boolean {
+    return this.entries.has(pointer);
+  }
+
+  at(pointer: string): SourcePos {
+    const entry = this.nearest(pointer);
+    return this.pos(entry ? (entry.key ?? entry.value) : this.start);
+  }
+
+  /** Where the value itself starts (for "this value is wrong"), with the same fallback. */
+  valueAt(pointer: string): SourcePos {
+    const entry = this.nearest(pointer);
+    return this.pos(entry ? entry.value : this.start);
+  }
+
+  isPlain(pointer: string): boolean {
+    return this.entries.get(pointer)?.plain ?? false;
+  }
+
+  private nearest(pointer: string): Entry | undefined {
+    let p = pointer;
+    for (;;) {
+      const entry = this.entries.get(p);
+      if (entry) return entry;
+      if (p === '') return undefined;
+      p = p.slice(0, p.lastIndexOf('/'));
+    }
+  }
+
+  private pos(lc: LineCol): SourcePos {
+    return { file: this.file, line: lc.line, col: lc.col };
+  }
+}
+
+export interface ParsedDocument {
+  file: string;
+  /** 0-based index of the document in its file, counting empty ones. */
+  index: number;
+  /** The document as plain JSON-like data (mappings are plain objects). */
+  value: unknown;
+  /** Where the document's content starts (after leading comments and `---`). */
+  start: LineCol;
+  positions: DocPositions;
+  /** False when the YAML had errors: the value may be partial and must not be validated. */
+  ok: boolean;
+}
+
+export interface ParsedFile {
+  file: string;
+  documents: ParsedDocument[];
+  diagnostics: Diagnostic[];
+}
+
+// Aliases can nest (`*a` inside an anchored node); this stops a pathological file from recursing forever.
+const MAX_DEPTH = 200;
+
+/** Parses every document of one file. Documents holding only comments are left out. */
+export function parseYamlFile(text: string, file: string): ParsedFile {
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const diagnostics: Diagnostic[] = [];
+  const documents: ParsedDocument[] = [];
+  const lc = (offset: number): LineCol => lineCounter.linePos(offset);
+
+  docs.forEach((doc, index) => {
+    // One mistake often trips several parser rules at the same spot; the first says it best.
+    const reported = new Set<number>();
+    for (const error of doc.errors) {
+      if (reported.has(error.pos[0])) continue;
+      reported.add(error.pos[0]);
+      const at = lc(error.pos[0]);
+      const duplicate = error.code === 'DUPLICATE_KEY';
+      const hint = SYNTAX_HINTS[error.code];
+      diagnostics.push({
+        severity: 'error',
+        code: duplicate ? 'duplicate-key' : 'yaml-syntax',
+        message: duplicate ? `duplicate key${quoteKeyAt(text, error.pos)}: each key may appear once in a mapping` : firstLine(error.message),
+        file,
+        ...at,
+        ...(hint ? { hint } : {}),
+      });
+    }
+    for (const warning of doc.warnings) {
+      diagnostics.push({ severity: 'warning', code: 'yaml-warning', message: firstLine(warning.message), file, ...lc(warning.pos[0]) });
+    }
+    const contents = doc.contents;
+    if (contents === null || isEmptyScalar(contents)) return;
+    const start = lc(contents.range?.[0] ?? 0);
+    const positions = new DocPositions(file, start);
+    const value = toPlain(contents, '', undefined, 0, doc, positions, lc);
+    documents.push({ file, index, value, start, positions, ok: doc.errors.length === 0 });
+  });
+  return { file, documents, diagnostics };
+}
+
+const SYNTAX_HINTS: Partial<Record<string, string>> = {
+  TAB_AS_INDENT: 'indent with spaces',
+  BLOCK_AS_IMPLICIT_KEY: 'a value containing `: ` must be quoted',
+  MISSING_CHAR: 'a quote, bracket or brace was opened and not closed',
+};
+
+/** A document with only comments (or only `---`) parses to an empty plain scalar. */
+function isEmptyScalar(node: Node): boolean {
+  return isScalar(node) && node.value === null && node.source === '' && !node.tag;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
+
+/** ` `key`` for the key written at the error (which covers only its first character), or ''. */
+function quoteKeyAt(text: string, pos: [number, number]): string {
+  const eol = text.indexOf('\n', pos[0]);
+  const rest = text.slice(pos[0], eol < 0 ? undefined : eol);
+  const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#]+?)\s*:/.exec(rest);
+  const key = m?.[1]?.trim();
+  return key && key.length <= 80 ? ` \`${key}\`` : '';
+}
+
+function toPlain(
+  node: Node | null,
+  pointer: string,
+  keyPos: LineCol | undefined,
+  depth: number,
+  doc: Document.Parsed,
+  positions: DocPositions,
+  lc: (offset: number) => LineCol,
+): unknown {
+  if (node === null) {
+    // `key:` with nothing after it: a null written at the key.
+    if (keyPos) positions.set(pointer, { key: keyPos, value: keyPos, plain: false });
+    return null;
+  }
+  if (depth > MAX_DEPTH) return null;
+  if (isAlias(node)) {
+    const target = node.resolve(doc);
+    return toPlain((target as Node | undefined) ?? null, pointer, keyPos ?? lc(node.range?.[0] ?? 0), depth + 1, doc, positions, lc);
+  }
+  const here = lc(node.range?.[0] ?? 0);
+  if (isScalar(node)) {
+    const empty = node.value === null && node.source === '';
+    positions.set(pointer, { key: keyPos, value: empty && keyPos ? keyPos : here, plain: node.type === 'PLAIN' });
+    return normaliseScalar(node.value);
+  }
+  positions.set(pointer, { key: keyPos, value: here, plain: false });
+  if (isMap(node)) {
+    const out: Record<string, unknown> = {};
+    for (const pair of node.items) {
+      const keyNode = pair.key as Node | null;
+      const key = keyNode === null ? '' : isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+      const kp = keyNode?.range ? lc(keyNode.range[0]) : here;
+      const value = toPlain(pair.value as Node | null, joinPointer(pointer, key), kp, depth + 1, doc, positions, lc);
+      // defineProperty: a `__proto__:` key must become data, not change the object's prototype.
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  if (isSeq(node)) {
+    return node.items.map((item, i) => toPlain(item as Node | null, joinPointer(pointer, i), undefined, depth + 1, doc, positions, lc));
+  }
+  return null;
+}
+
+/** The core schema yields only JSON-like scalars; bigint cannot occur without `intAsBigInt`. */
+function normaliseScalar(value: unknown): unknown {
+  return value === undefined ? null : value;
+}

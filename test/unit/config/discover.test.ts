@@ -1,0 +1,61 @@
+import { mkdir, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { discoverYamlFiles, readFiles } from '../../../src/config/discover.js';
+import { cleanup, tree } from './helpers.js';
+
+afterEach(cleanup);
+
+describe('discoverYamlFiles', () => {
+  it('finds .yaml and .yml files in nested folders, sorted, with / separators', async () => {
+    const dir = await tree({
+      'docket.yaml': '',
+      'playbooks/b.yml': '',
+      'playbooks/a.yaml': '',
+      'playbooks/deep/er/c.YAML': '',
+      'members.yaml': '',
+      'attachments/security.pdf': '',
+      'README.md': '',
+    });
+    expect(await discoverYamlFiles(dir)).toEqual([
+      'docket.yaml',
+      'members.yaml',
+      'playbooks/a.yaml',
+      'playbooks/b.yml',
+      'playbooks/deep/er/c.YAML',
+    ]);
+  });
+
+  it('skips dot-folders and node_modules at any depth', async () => {
+    const dir = await tree({
+      'docket.yaml': '',
+      '.docket/emulator.yaml': '',
+      '.git/config.yaml': '',
+      'node_modules/pkg/x.yaml': '',
+      'playbooks/.hidden/x.yaml': '',
+      'playbooks/node_modules/x.yaml': '',
+      'playbooks/.dotfile.yaml': '',
+    });
+    // A dot-file is still a file: only dot-folders are scratch space.
+    expect(await discoverYamlFiles(dir)).toEqual(['docket.yaml', 'playbooks/.dotfile.yaml']);
+  });
+
+  it('reads symlinked files but does not follow symlinked folders', async () => {
+    const dir = await tree({ 'docket.yaml': '', 'real/a.yaml': '' });
+    await symlink(path.join(dir, 'real/a.yaml'), path.join(dir, 'linked.yaml'));
+    await mkdir(path.join(dir, 'loop'));
+    await symlink(dir, path.join(dir, 'loop/back'));
+    expect(await discoverYamlFiles(dir)).toEqual(['docket.yaml', 'linked.yaml', 'real/a.yaml']);
+  });
+
+  it('reads many files in parallel and keeps their order', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) files[`f/${String(i).padStart(3, '0')}.yaml`] = `n: ${i}\n`;
+    const dir = await tree(files);
+    const found = await discoverYamlFiles(dir);
+    const texts = await readFiles(dir, found, 8);
+    expect(texts).toHaveLength(150);
+    expect(texts[0]).toBe('n: 0\n');
+    expect(texts[149]).toBe('n: 149\n');
+  });
+});

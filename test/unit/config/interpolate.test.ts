@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { interpolateString, interpolateTree, retype, type InterpolationContext } from '../../../src/config/interpolate.js';
+
+const ctx: InterpolationContext = {
+  vars: { legal_lead: 'alice@acme.example', term: '3' },
+  env: { REGION: 'eu', EMPTY: '' },
+  allowVars: true,
+};
+
+describe('interpolateString', () => {
+  it('substitutes vars and env, mixed with text', () => {
+    const r = interpolateString('${var.legal_lead} in ${env.REGION} for ${var.term} years', ctx);
+    expect(r).toEqual({ value: 'alice@acme.example in eu for 3 years', problems: [], whole: false, unresolved: false });
+  });
+
+  it('treats an empty environment variable as defined', () => {
+    expect(interpolateString('[${env.EMPTY}]', ctx).value).toBe('[]');
+  });
+
+  it('writes $${ as a literal ${ and leaves lone $ alone', () => {
+    expect(interpolateString('cost: $5, template: $${var.x}', ctx).value).toBe('cost: $5, template: ${var.x}');
+    expect(interpolateString('$${', ctx).problems).toEqual([]);
+  });
+
+  it('reports undefined names with a suggestion', () => {
+    const r = interpolateString('${var.legal_led}', ctx);
+    expect(r.problems).toEqual([
+      expect.objectContaining({ code: 'undefined-variable', message: 'undefined variable `var.legal_led`, did you mean `var.legal_lead`?' }),
+    ]);
+    expect(r.unresolved).toBe(true);
+    expect(interpolateString('${env.REGON}', ctx).problems[0]?.message).toBe('undefined variable `env.REGON`, did you mean `env.REGION`?');
+  });
+
+  it('reports malformed placeholders', () => {
+    for (const bad of ['${foo}', '${var.}', '${env}', '${var.a b}', '${ var.x }', 'x ${var.x']) {
+      expect(interpolateString(bad, ctx).problems.map((p) => p.code), bad).toEqual(['invalid-placeholder']);
+    }
+  });
+
+  it('refuses var references where vars are defined', () => {
+    const r = interpolateString('${var.term}', { ...ctx, allowVars: false });
+    expect(r.problems).toEqual([expect.objectContaining({ code: 'invalid-placeholder', hint: expect.stringContaining('vars cannot reference other vars') })]);
+  });
+
+  it('does not check var names when vars are unknown', () => {
+    const r = interpolateString('${var.anything}', { ...ctx, vars: undefined });
+    expect(r.problems).toEqual([]);
+    expect(r.unresolved).toBe(true);
+  });
+});
+
+describe('interpolateTree', () => {
+  it('substitutes every string, reports problems at their pointers and does not touch keys', () => {
+    const input = { '${var.term}': 'k', rules: [{ name: '${var.term}' }, { reviewer: '${var.nope}' }] };
+    const r = interpolateTree(input, '', { ctx });
+    expect(r.value).toEqual({ '${var.term}': 'k', rules: [{ name: '3' }, { reviewer: '${var.nope}' }] });
+    expect(r.problems.map((p) => [p.pointer, p.code])).toEqual([['/rules/1/reviewer', 'undefined-variable']]);
+    expect([...r.unresolved]).toEqual(['/rules/1/reviewer']);
+    expect(input.rules[0]!.name).toBe('${var.term}'); // the input is not modified
+  });
+
+  it('types a plain scalar that is exactly one placeholder like YAML would', () => {
+    const value = { a: '${var.term}', b: '${var.term}', c: 'x${var.term}' };
+    const r = interpolateTree(value, '', { ctx, isPlain: (p) => p !== '/b' });
+    expect(r.value).toEqual({ a: 3, b: '3', c: 'x3' });
+    expect(retype('true')).toBe(true);
+    expect(retype('1.5e3')).toBe(1500);
+    expect(retype('yes')).toBe('yes');
+  });
+
+  it('only checks the syntax of skipped subtrees', () => {
+    const r = interpolateTree({ keep: '${env.MISSING}', bad: '${oops}' }, '', { ctx, skip: () => true });
+    expect(r.value).toEqual({ keep: '${env.MISSING}', bad: '${oops}' });
+    expect(r.problems.map((p) => [p.pointer, p.code])).toEqual([['/bad', 'invalid-placeholder']]);
+  });
+});

@@ -1,0 +1,259 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { compareDiagnostics } from '../../../src/diagnostics.js';
+import { brief, cleanup, load, lines, PROJECT } from './helpers.js';
+
+afterEach(cleanup);
+
+const PLAYBOOK = lines(
+  '# yaml-language-server: $schema=../../schemas/playbook.schema.json',
+  'kind: Playbook',
+  'name: Inbound NDA',
+  'description: NDAs we receive',
+  'rules:',
+  '  - name: Term',
+  '    actions: ACCEPT up to 3 years',
+  '    reviewer: alice@acme.example',
+);
+
+describe('loadConfig: documents', () => {
+  it('loads resources from nested folders and .yml files, in path order', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'playbooks/inbound-nda.yaml': PLAYBOOK,
+      'members.yml': lines('kind: Member', 'email: bob@acme.example'),
+      '.docket/state.yaml': 'not: a resource\n',
+      'node_modules/x/y.yaml': 'not: a resource\n',
+    });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.config!.documents.map((d) => [d.kind, d.file, d.line, d.col])).toEqual([
+      ['Member', 'members.yml', 1, 1],
+      ['Playbook', 'playbooks/inbound-nda.yaml', 2, 1],
+    ]);
+    const playbook = r.config!.documents[1]!;
+    expect(playbook.body).toEqual({
+      kind: 'Playbook',
+      name: 'Inbound NDA',
+      description: 'NDAs we receive',
+      rules: [{ name: 'Term', actions: 'ACCEPT up to 3 years', reviewer: 'alice@acme.example' }],
+    });
+    expect(playbook.positions.at('/rules/0/reviewer')).toEqual({ file: 'playbooks/inbound-nda.yaml', line: 8, col: 5 });
+    expect(playbook.positions.has('/rules/0/generate_summary')).toBe(false);
+  });
+
+  it('gives each document of a multi-document file its own lines', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'members.yaml': lines(
+        'kind: Member',
+        'email: bob@acme.example',
+        '---',
+        '# Carol runs sales',
+        'kind: Member',
+        'email: carol@acme.example',
+        'name: Carol',
+        '---',
+        '---',
+        'kind: Member',
+        'email: not-an-email',
+      ),
+    });
+    expect(r.diagnostics.map(brief)).toEqual(['members.yaml:11:8 invalid-value']);
+    expect(r.diagnostics[0]!.message).toBe('`email` must be an e-mail address');
+    expect(r.config).toBeUndefined();
+  });
+
+  it('treats files named by `file` or `*_file` fields as data, relative to the naming document', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'custom-templates/consulting.yaml': lines('kind: CustomTemplate', 'name: Consulting', 'definition_file: consulting.cover.yaml'),
+      // YAML without `kind`, but named by definition_file: data, not an error.
+      'custom-templates/consulting.cover.yaml': lines('sections:', '  - title: Cover'),
+      'attachments/security.yaml': lines('kind: Attachment', 'name: Security', 'file: ../shared/exhibit.yml'),
+      'shared/exhibit.yml': lines('not: a resource either'),
+    });
+    // The kinds are unknown to this test's registry; what matters is that no data file is reported.
+    expect(r.diagnostics.map(brief)).toEqual([
+      'attachments/security.yaml:1:7 unknown-kind',
+      'custom-templates/consulting.yaml:1:7 unknown-kind',
+    ]);
+  });
+
+  it('uses a kind\'s own data-file fields too', async () => {
+    const r = await load(
+      {
+        'docket.yaml': PROJECT,
+        'members.yaml': lines('kind: Member', 'email: bob@acme.example'),
+        'other.yaml': lines('kind: Thing', 'definition: extra.yaml'),
+        'extra.yaml': lines('a: 1'),
+      },
+      { kinds: [{ yamlKind: 'Member', schema: 'member.schema.json' }, { yamlKind: 'Thing', schema: 'member.schema.json', dataFileFields: ['definition'] }] },
+    );
+    expect(r.diagnostics.some((d) => d.file === 'extra.yaml')).toBe(false);
+  });
+
+  it('reports YAML that is not a resource at the document start', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'notes.yaml': lines('# some notes', '', 'title: Hello', 'items: [1, 2]'),
+      'list.yaml': lines('- a', '- b'),
+      'empty.yaml': lines('# nothing but a comment'),
+    });
+    expect(r.diagnostics.map(brief)).toEqual(['list.yaml:1:1 not-a-resource', 'notes.yaml:3:1 not-a-resource']);
+    expect(r.diagnostics[0]!.message).toBe(
+      'this YAML document has no `kind`; every YAML file below the configuration directory must be a docket resource or a data file named by one',
+    );
+  });
+
+  it('reports an unknown kind at its value, with a suggestion', async () => {
+    const r = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('# hello', 'kind: Playbok', 'name: X') });
+    expect(r.diagnostics.map(brief)).toEqual(['p.yaml:2:7 unknown-kind']);
+    expect(r.diagnostics[0]!.message).toBe('unknown kind `Playbok`, did you mean `Playbook`?');
+    expect(r.diagnostics[0]!.hint).toBe('kinds: Organization, Member, Playbook');
+
+    const lower = await load({ 'docket.yaml': PROJECT, 'm.yaml': lines('kind: member', 'email: a@b.example') });
+    expect(lower.diagnostics[0]!.message).toBe('unknown kind `member`, did you mean `Member`?');
+  });
+
+  it('reports YAML syntax errors and duplicate keys, and keeps checking the other documents', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'members.yaml': lines('kind: Member', 'email: a@b.example', 'email: c@d.example', '---', 'kind: Member', 'name: x: y', '---', 'kind: Member'),
+    });
+    expect(r.diagnostics.map(brief)).toEqual([
+      'members.yaml:3:1 duplicate-key',
+      'members.yaml:6:7 yaml-syntax',
+      'members.yaml:8:1 missing-field',
+    ]);
+    expect(r.diagnostics[0]!.message).toBe('duplicate key `email`: each key may appear once in a mapping');
+  });
+});
+
+describe('loadConfig: schema errors', () => {
+  it('reports an unknown key at the key, with "did you mean"', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'playbooks/p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    descripton: typo'),
+    });
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'unknown-key',
+        file: 'playbooks/p.yaml',
+        line: 5,
+        col: 5,
+        path: 'rules[0].descripton',
+        message: 'unknown key `descripton` in `rules[0]`, did you mean `description`?',
+      }),
+    ]);
+    expect(r.diagnostics[0]!.hint).toContain('allowed keys here: id, renamed_from, name, description');
+  });
+
+  it('reports a missing required field at the parent mapping', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '  - description: no name', '    actions: x'),
+      'm.yaml': lines('# a member', 'kind: Member', 'name: Nobody'),
+    });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['m.yaml:2:1 missing-field', 'missing required field `email` in Member'],
+      ['p.yaml:5:5 missing-field', 'missing required field `name` in `rules[1]`'],
+    ]);
+  });
+
+  it('reports wrong types and formats at the value, in plain words', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'p.yaml': lines(
+        'kind: Playbook',
+        'id: 42',
+        'name: ""',
+        'renamed_from: [Old, 3]',
+        'rules:',
+        '  - name: Term',
+        '    reviewer: bob',
+        '    generate_summary: "no"',
+        '    id: not-a-uuid',
+        '    renamed_from: {a: 1}',
+      ),
+    });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['p.yaml:2:5 invalid-value', '`id` must be a string, not an integer'],
+      ['p.yaml:3:7 invalid-value', '`name` must not be empty'],
+      ['p.yaml:4:21 invalid-value', '`renamed_from[1]` must be a string, not an integer'],
+      ['p.yaml:7:15 invalid-value', '`reviewer` must be an e-mail address'],
+      ['p.yaml:8:23 invalid-value', '`generate_summary` must be true or false, not a string'],
+      ['p.yaml:9:9 invalid-value', '`id` must be a UUID (8-4-4-4-12 hex digits)'],
+      ['p.yaml:10:19 invalid-value', '`renamed_from` must be a string or a list of strings'],
+    ]);
+  });
+
+  it('accepts null for optional text and reviewer, and a single renamed_from', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'p.yaml': lines('kind: Playbook', 'name: P', 'description:', 'renamed_from: Old P', 'rules:', '  - name: T', '    reviewer: null', '    questions: ~', '    id: 6f1c2d3e-1111-4222-8333-444455556666'),
+      'o.yaml': lines('kind: Organization', 'review:', '  name: Acme', '  default_reviewer: null', 'agreements:', '  name: Acme, Inc.', '  city: Berlin'),
+    });
+    expect(r.diagnostics).toEqual([]);
+  });
+});
+
+describe('loadConfig: interpolation', () => {
+  const project = lines('version: 1', 'vars:', '  legal_lead: alice@acme.example', '  team: Legal');
+
+  it('substitutes vars and env, mixed with text, and keeps $${ literal', async () => {
+    const r = await load(
+      {
+        'docket.yaml': project,
+        'p.yaml': lines(
+          'kind: Playbook',
+          'name: ${var.team} NDA (${env.REGION})',
+          'description: Use $${var.x} in templates',
+          'rules:',
+          '  - name: Term',
+          '    reviewer: ${var.legal_lead}',
+          '    generate_summary: ${env.SUMMARIES}',
+        ),
+      },
+      { processEnv: { REGION: 'EU', SUMMARIES: 'false' } },
+    );
+    expect(r.diagnostics).toEqual([]);
+    expect(r.config!.documents[0]!.body).toEqual({
+      kind: 'Playbook',
+      name: 'Legal NDA (EU)',
+      description: 'Use ${var.x} in templates',
+      // An unquoted placeholder alone is typed like YAML would type its text.
+      rules: [{ name: 'Term', reviewer: 'alice@acme.example', generate_summary: false }],
+    });
+  });
+
+  it('reports an undefined variable at its scalar, with a suggestion, and no schema noise', async () => {
+    const r = await load({
+      'docket.yaml': project,
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    reviewer: ${var.legal_led}', '    questions: ${env.NOPE} and ${foo}'),
+    });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['p.yaml:5:15 undefined-variable', 'undefined variable `var.legal_led`, did you mean `var.legal_lead`?'],
+      ['p.yaml:6:16 invalid-placeholder', 'invalid placeholder `${foo}`: write `${var.NAME}` or `${env.NAME}`'],
+      ['p.yaml:6:16 undefined-variable', 'undefined variable `env.NOPE`'],
+    ]);
+    expect(r.diagnostics[0]!.path).toBe('rules[0].reviewer');
+  });
+});
+
+describe('loadConfig: collecting', () => {
+  it('reports every problem of every file in one run, sorted', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'z.yaml': lines('kind: Member', 'email: nope'),
+      'a.yaml': lines('kind: Playbook', 'nam: P', 'rules:', '  - name: T', '    reviewer: x'),
+    });
+    expect(r.diagnostics.map(brief)).toEqual([
+      'a.yaml:1:1 missing-field',
+      'a.yaml:2:1 unknown-key',
+      'a.yaml:5:15 invalid-value',
+      'z.yaml:2:8 invalid-value',
+    ]);
+    expect([...r.diagnostics].sort(compareDiagnostics)).toEqual(r.diagnostics);
+    expect(r.diagnostics[1]!.message).toBe('unknown key `nam` in Playbook, did you mean `name`?');
+    expect(r.config).toBeUndefined();
+  });
+});

@@ -1,0 +1,214 @@
+import path from 'node:path';
+import os from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/load.js';
+import { brief, cleanup, KINDS, load, lines, tree } from './helpers.js';
+
+afterEach(cleanup);
+
+const ORG_A = '6f1c2d3e-1111-4222-8333-444455556666';
+const ORG_B = '0a9b8c7d-2222-4333-8444-555566667777';
+
+const DOCKET = lines(
+  'version: 1',
+  'review:',
+  '  url: https://api.gerri.commonpaper.com',
+  `  organization_id: ${ORG_A}`,
+  'agreements:',
+  '  url: https://api.commonpaper.com',
+  '  actor: legal-ops@acme.example',
+  'vars:',
+  '  legal_lead: alice@acme.example',
+  '  team: Legal',
+  'environments:',
+  '  staging:',
+  `    review: { organization_id: ${ORG_B} }`,
+  '    concurrency: 2',
+  '    vars: { legal_lead: qa@acme.example }',
+  '  production: {}',
+);
+
+describe('docket.yaml', () => {
+  it('reads the settings with their defaults', async () => {
+    const r = await load({ 'docket.yaml': DOCKET });
+    expect(r.diagnostics).toEqual([]);
+    const { root, ...project } = r.config!.project;
+    expect(path.isAbsolute(root)).toBe(true);
+    expect(project).toEqual({
+      file: 'docket.yaml',
+      version: 1,
+      review: { url: 'https://api.gerri.commonpaper.com', organization_id: ORG_A },
+      agreements: { url: 'https://api.commonpaper.com', actor: 'legal-ops@acme.example' },
+      concurrency: 8,
+      prune: { playbooks: false },
+      safety: { max_delete_fraction: 0.3 },
+      vars: { legal_lead: 'alice@acme.example', team: 'Legal' },
+    });
+  });
+
+  it('accepts docket.yml and stores numbers and booleans in vars as strings', async () => {
+    const r = await load({ 'docket.yml': lines('version: 1', 'vars: { years: 3, strict: true }', 'prune: { playbooks: true }') });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.config!.project).toMatchObject({ file: 'docket.yml', vars: { years: '3', strict: 'true' }, prune: { playbooks: true } });
+  });
+
+  it('validates settings at their lines', async () => {
+    const r = await load({
+      'docket.yaml': lines(
+        'version: 2',
+        'review:',
+        '  url: ftp://example.com',
+        '  organization_id: 1234',
+        '  organisation: x',
+        'agreements:',
+        '  actor: not-an-email',
+        'concurrency: 100',
+        'safety: { max_delete_fraction: 1.5 }',
+        'prunes: {}',
+      ),
+    });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['docket.yaml:1:10 invalid-value', '`version` must be 1'],
+      ['docket.yaml:3:8 invalid-value', '`url` must be an http(s) URL'],
+      ['docket.yaml:4:20 invalid-value', '`organization_id` must be a string, not an integer'],
+      ['docket.yaml:5:3 unknown-key', 'unknown key `organisation` in `review`, did you mean `organization_id`?'],
+      ['docket.yaml:7:10 invalid-value', '`actor` must be an e-mail address'],
+      ['docket.yaml:8:14 invalid-value', '`concurrency` must be at most 64'],
+      ['docket.yaml:9:32 invalid-value', '`max_delete_fraction` must be at most 1'],
+      ['docket.yaml:10:1 unknown-key', 'unknown key `prunes` in docket.yaml, did you mean `prune`?'],
+    ]);
+    expect(r.config).toBeUndefined();
+  });
+
+  it('needs version, even in an empty file, and exactly one document', async () => {
+    const empty = await load({ 'docket.yaml': '# nothing yet\n' });
+    expect(empty.diagnostics.map(brief)).toEqual(['docket.yaml:1:1 missing-field']);
+    const two = await load({ 'docket.yaml': lines('version: 1', '---', 'kind: Member', 'email: a@b.example') });
+    expect(two.diagnostics.map(brief)).toEqual(['docket.yaml:3:1 multiple-documents']);
+  });
+
+  it('refuses both docket.yaml and docket.yml', async () => {
+    const r = await load({ 'docket.yaml': 'version: 1\n', 'docket.yml': 'version: 1\n' });
+    expect(r.diagnostics.map(brief)).toEqual(['docket.yml:1:1 duplicate-project-file']);
+  });
+
+  it('reports a missing docket.yaml or directory once, with a hint', async () => {
+    const dir = await tree({ 'playbooks/p.yaml': 'kind: Playbook\nname: P\n' });
+    const r = await loadConfig({ dir, kinds: KINDS, processEnv: {} });
+    expect(r.diagnostics).toHaveLength(1);
+    expect(r.diagnostics[0]).toMatchObject({ code: 'missing-project-file', severity: 'error', hint: expect.stringContaining('docket init') });
+    expect(r.config).toBeUndefined();
+
+    const gone = await loadConfig({ dir: path.join(os.tmpdir(), 'docket-does-not-exist-8c1f'), kinds: KINDS, processEnv: {} });
+    expect(gone.diagnostics.map((d) => d.code)).toEqual(['missing-project-file']);
+    expect(gone.diagnostics[0]!.hint).toContain('docket init');
+  });
+});
+
+describe('vars in docket.yaml', () => {
+  it('may use env but not other vars', async () => {
+    const r = await load(
+      { 'docket.yaml': lines('version: 1', 'vars:', '  region: ${env.REGION}', '  lead: ${var.region}', '  "bad name": x') },
+      { processEnv: { REGION: 'eu' } },
+    );
+    expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
+      ['docket.yaml:4:9 invalid-placeholder', '`${var.region}` cannot be used in `vars`', 'vars cannot reference other vars; write the value, or use `${env.NAME}`'],
+      [
+        'docket.yaml:5:3 invalid-value',
+        'invalid name `bad name` in `vars`: use letters, digits, `_` and `-`, starting with a letter or `_`',
+        undefined,
+      ],
+    ]);
+  });
+
+  it('are used by the rest of docket.yaml', async () => {
+    const r = await load(
+      { 'docket.yaml': lines('version: 1', 'vars: { host: "${env.HOST}" }', 'review: { url: "https://${var.host}/" }', 'concurrency: ${env.CONCURRENCY}') },
+      { processEnv: { HOST: 'review.example', CONCURRENCY: '4' } },
+    );
+    expect(r.diagnostics).toEqual([]);
+    expect(r.config!.project.review.url).toBe('https://review.example/');
+    expect(r.config!.project.concurrency).toBe(4);
+  });
+});
+
+describe('environments', () => {
+  it('deep-merge the selected environment over the top level', async () => {
+    const r = await load(
+      { 'docket.yaml': DOCKET, 'p.yaml': lines('kind: Playbook', 'name: ${var.team} NDA', 'rules:', '  - name: T', '    reviewer: ${var.legal_lead}') },
+      { env: 'staging' },
+    );
+    expect(r.diagnostics).toEqual([]);
+    const project = r.config!.project;
+    expect(project.environment).toBe('staging');
+    expect(project.review).toEqual({ url: 'https://api.gerri.commonpaper.com', organization_id: ORG_B });
+    expect(project.concurrency).toBe(2);
+    expect(project.vars).toEqual({ legal_lead: 'qa@acme.example', team: 'Legal' });
+    expect(r.config!.documents[0]!.body).toMatchObject({ name: 'Legal NDA', rules: [{ reviewer: 'qa@acme.example' }] });
+  });
+
+  it('resolve only the selected environment and skip top-level values it replaces', async () => {
+    const docket = lines(
+      'version: 1',
+      'review:',
+      '  url: ${env.PROD_URL}',
+      'environments:',
+      '  staging:',
+      '    review: { url: "https://staging.example" }',
+      '  production:',
+      '    agreements: { url: "${env.PROD_AGREEMENTS}" }',
+      '    vars: { x: "${var.y}" }',
+    );
+    const r = await load({ 'docket.yaml': docket }, { env: 'staging' });
+    // PROD_URL and PROD_AGREEMENTS are not set, and need not be; `${var.y}` in vars is wrong everywhere.
+    expect(r.diagnostics.map(brief)).toEqual(['docket.yaml:9:16 invalid-placeholder']);
+  });
+
+  it('reports an unknown environment with a suggestion', async () => {
+    const r = await load({ 'docket.yaml': DOCKET, 'p.yaml': lines('kind: Playbook', 'name: ${var.undefined_because_env_is_unknown}') }, { env: 'stagin' });
+    expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
+      ['docket.yaml:11:1 unknown-environment', 'unknown environment `stagin`, did you mean `staging`?', 'environments in docket.yaml: staging, production'],
+    ]);
+    const none = await load({ 'docket.yaml': 'version: 1\n' }, { env: 'prod' });
+    expect(none.diagnostics.map((d) => [brief(d), d.hint])).toEqual([['docket.yaml:1:1 unknown-environment', 'define it under `environments:` in docket.yaml']]);
+  });
+
+  it('check the keys of every environment', async () => {
+    const r = await load({ 'docket.yaml': lines('version: 1', 'environments:', '  staging:', '    reviw: {}') });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['docket.yaml:4:5 unknown-key', 'unknown key `reviw` in `environments.staging`, did you mean `review`?'],
+    ]);
+  });
+});
+
+describe('DOCKET_* environment variables', () => {
+  it('override and fill docket.yaml, after the environment', async () => {
+    const r = await load(
+      { 'docket.yaml': DOCKET },
+      {
+        env: 'staging',
+        processEnv: { DOCKET_REVIEW_URL: 'http://127.0.0.1:4010', DOCKET_ORGANIZATION_ID: ORG_A, DOCKET_AGREEMENTS_URL: '' },
+      },
+    );
+    expect(r.diagnostics).toEqual([]);
+    expect(r.config!.project.review).toEqual({ url: 'http://127.0.0.1:4010', organization_id: ORG_A });
+    // Empty counts as unset.
+    expect(r.config!.project.agreements.url).toBe('https://api.commonpaper.com');
+
+    const filled = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_AGREEMENTS_URL: 'https://agreements.example' } });
+    expect(filled.config!.project.agreements).toEqual({ url: 'https://agreements.example' });
+  });
+
+  it('are validated like the keys they replace', async () => {
+    const r = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_ORGANIZATION_ID: 'acme', DOCKET_REVIEW_URL: 'review.example' } });
+    expect(r.diagnostics.map((d) => [d.code, d.message, d.file])).toEqual([
+      ['invalid-value', 'environment variable DOCKET_REVIEW_URL must be an http(s) URL', undefined],
+      ['invalid-value', 'environment variable DOCKET_ORGANIZATION_ID must be a UUID', undefined],
+    ]);
+  });
+
+  it('never carry API keys into the configuration', async () => {
+    const r = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_API_KEY: 'secret-key-123', DOCKET_REVIEW_API_KEY: 'secret-key-456' } });
+    expect(JSON.stringify(r.config)).not.toContain('secret-key');
+  });
+});

@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { schemasDir } from '../../../src/config/load.js';
+import { schemaValidator } from '../../../src/config/schema.js';
+
+const FILES = ['docket.schema.json', 'organization.schema.json', 'member.schema.json', 'playbook.schema.json'];
+
+type Schema = Record<string, unknown>;
+
+function read(name: string): Schema {
+  return JSON.parse(readFileSync(path.join(schemasDir(), name), 'utf8')) as Schema;
+}
+
+/** Every property schema anywhere in `schema`, with its path, for checks editors rely on. */
+function properties(schema: unknown, at = '#'): [string, Schema][] {
+  if (schema === null || typeof schema !== 'object') return [];
+  const out: [string, Schema][] = [];
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      for (const [name, prop] of Object.entries(value)) out.push([`${at}/properties/${name}`, prop as Schema]);
+    }
+    out.push(...properties(value, `${at}/${key}`));
+  }
+  return out;
+}
+
+describe('schemas', () => {
+  it('are found from the source tree', () => {
+    expect(path.isAbsolute(schemasDir())).toBe(true);
+    expect(existsSync(path.join(schemasDir(), '..', 'package.json'))).toBe(true);
+  });
+
+  it.each(FILES)('%s compiles and is documented for editors', async (name) => {
+    const schema = read(name);
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+    expect(schema.$id).toBe(`https://docket.dev/schemas/${name}`);
+    expect(typeof schema.title).toBe('string');
+    expect(schema.additionalProperties).toBe(false);
+    for (const [where, prop] of properties(schema)) expect(typeof prop.description, where).toBe('string');
+    await expect(schemaValidator(name)).resolves.toBeTypeOf('function');
+  });
+
+  it.each(FILES.slice(1))('%s fixes its kind and allows id', (name) => {
+    const props = read(name).properties as Record<string, Schema>;
+    expect(props.kind!.const).toMatch(/^[A-Z][a-z]+$/);
+    expect(props.id).toMatchObject({ type: 'string', format: 'uuid' });
+  });
+
+  it('allows renamed_from on renameable kinds and on rules', () => {
+    expect(read('member.schema.json').properties).toHaveProperty('renamed_from');
+    const playbook = read('playbook.schema.json') as { properties: Schema; $defs: { rule: { properties: Schema } } };
+    expect(playbook.properties).toHaveProperty('renamed_from');
+    expect(playbook.$defs.rule.properties).toHaveProperty('renamed_from');
+    expect(read('organization.schema.json').properties).not.toHaveProperty('renamed_from');
+  });
+
+  it('compiles each schema once', async () => {
+    expect(await schemaValidator('playbook.schema.json')).toBe(await schemaValidator('playbook.schema.json'));
+  });
+});

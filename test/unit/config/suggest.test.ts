@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { didYouMean, levenshtein, suggest } from '../../../src/config/suggest.js';
+
+describe('suggest', () => {
+  it('computes edit distances', () => {
+    expect(levenshtein('kitten', 'sitting')).toBe(3);
+    expect(levenshtein('', 'abc')).toBe(3);
+    expect(levenshtein('same', 'same')).toBe(0);
+  });
+
+  it('suggests a close candidate and ignores case, - and _', () => {
+    expect(suggest('descripton', ['name', 'description', 'rules'])).toBe('description');
+    expect(suggest('playbook', ['Member', 'Playbook'])).toBe('Playbook');
+    expect(suggest('default-reviewer', ['name', 'default_reviewer'])).toBe('default_reviewer');
+  });
+
+  it('suggests nothing for unrelated words', () => {
+    expect(suggest('zebra', ['name', 'description', 'rules'])).toBeUndefined();
+    expect(suggest('x', ['id'])).toBeUndefined();
+  });
+
+  it('formats the suffix used in messages', () => {
+    expect(didYouMean('legal_led', ['legal_lead'], (n) => `var.${n}`)).toBe(', did you mean `var.legal_lead`?');
+    expect(didYouMean('zzz', ['legal_lead'])).toBe('');
+  });
+});

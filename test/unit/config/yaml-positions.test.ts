@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { parseYamlFile, pointerLabel, pointerToPath } from '../../../src/config/yaml-positions.js';
+import { lines } from './helpers.js';
+
+describe('parseYamlFile', () => {
+  it('gives each document of a multi-document file its own start line', () => {
+    const text = lines(
+      '# yaml-language-server: $schema=../schemas/member.schema.json',
+      'kind: Member',
+      'email: bob@acme.example',
+      '---',
+      '# only a comment: skipped',
+      '---',
+      '',
+      'kind: Member',
+      'email: carol@acme.example',
+    );
+    const parsed = parseYamlFile(text, 'members.yaml');
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.documents.map((d) => [d.index, d.start.line, d.start.col])).toEqual([
+      [0, 2, 1],
+      [2, 8, 1],
+    ]);
+    expect(parsed.documents[1]!.positions.at('/email')).toEqual({ file: 'members.yaml', line: 9, col: 1 });
+  });
+
+  it('records keys, values and list items; at() falls back to the nearest written ancestor', () => {
+    const text = lines(
+      'kind: Playbook',
+      'name: Inbound NDA',
+      'description:',
+      'rules:',
+      '  - name: Term',
+      '    reviewer: alice@acme.example',
+      '  - name: Governing law',
+    );
+    const [doc] = parseYamlFile(text, 'p.yaml').documents;
+    const pos = doc!.positions;
+    expect(pos.at('/rules/0/reviewer')).toEqual({ file: 'p.yaml', line: 6, col: 5 });
+    expect(pos.valueAt('/rules/0/reviewer')).toEqual({ file: 'p.yaml', line: 6, col: 15 });
+    expect(pos.at('/rules/1')).toEqual({ file: 'p.yaml', line: 7, col: 5 });
+    expect(pos.at('/rules/1/actions')).toEqual({ file: 'p.yaml', line: 7, col: 5 });
+    expect(pos.at('/nothing/here')).toEqual({ file: 'p.yaml', line: 1, col: 1 });
+    // An empty value is "written" at its key.
+    expect(pos.valueAt('/description')).toEqual({ file: 'p.yaml', line: 3, col: 1 });
+    expect(pos.has('/description')).toBe(true);
+    expect(pos.has('/rules/1/actions')).toBe(false);
+    expect(doc!.value).toEqual({
+      kind: 'Playbook',
+      name: 'Inbound NDA',
+      description: null,
+      rules: [{ name: 'Term', reviewer: 'alice@acme.example' }, { name: 'Governing law' }],
+    });
+  });
+
+  it('reports syntax errors and duplicate keys at their line and column', () => {
+    const syntax = parseYamlFile(lines('kind: Member', 'name: x: y'), 's.yaml');
+    expect(syntax.diagnostics).toEqual([
+      expect.objectContaining({ code: 'yaml-syntax', file: 's.yaml', line: 2, col: 7, hint: 'a value containing `: ` must be quoted' }),
+    ]);
+    expect(syntax.documents[0]!.ok).toBe(false);
+
+    const dup = parseYamlFile(lines('kind: Member', 'email: a@b.example', 'email: c@d.example'), 'd.yaml');
+    expect(dup.diagnostics).toEqual([
+      expect.objectContaining({ code: 'duplicate-key', file: 'd.yaml', line: 3, col: 1, message: expect.stringContaining('`email`') }),
+    ]);
+  });
+
+  it('keeps a __proto__ key as data', () => {
+    const [doc] = parseYamlFile('__proto__: {polluted: true}\n', 'x.yaml').documents;
+    const value = doc!.value as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+  });
+
+  it('names pointers the way messages show them', () => {
+    expect(pointerToPath('/rules/2/actions')).toBe('rules[2].actions');
+    expect(pointerToPath('/a~1b')).toBe('a/b');
+    expect(pointerLabel('/rules/2/renamed_from/1')).toBe('renamed_from[1]');
+    expect(pointerLabel('')).toBe('the document');
+  });
+});
