@@ -1,0 +1,55 @@
+/** The terminal apply report: one line per result, then what was done, failed and skipped. */
+import type { ApplyReport, Change, ChangeResult, Plan } from '../engine/types.js';
+import { changeLabel, isSingleton } from './facts.js';
+import { painter, type Paint } from './paint.js';
+import { stripControl } from './sanitize.js';
+import { quote } from './value.js';
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function describe(c: Change | undefined, id: string): string {
+  if (!c) return quote(id);
+  return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${quote(changeLabel(c))}`;
+}
+
+/** Service messages can span lines; keep continuation lines under their result. */
+function message(s: string): string {
+  return stripControl(s).trimEnd().split('\n').join('\n    ');
+}
+
+/** The executor names the blocking change by id; show it the way the plan showed it. */
+function skipReason(r: ChangeResult, byId: Map<string, Change>): string {
+  if (r.message === undefined) return 'depends on a change that did not complete';
+  const exact = byId.get(r.message);
+  if (exact) return `depends on failed ${describe(exact, exact.id)}`;
+  let text = message(r.message);
+  // The blocker is one of the skipped change's dependencies, so only those ids need looking for.
+  for (const id of byId.get(r.changeId)?.dependsOn ?? []) {
+    const dep = byId.get(id);
+    if (dep && text.includes(id)) text = text.split(id).join(describe(dep, id));
+  }
+  return text;
+}
+
+function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint): string {
+  const what = describe(byId.get(r.changeId), r.changeId);
+  if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})`;
+  if (r.status === 'failed') return `${paint('red', '✗')} ${what}: ${message(r.message ?? 'failed')}`;
+  return `${paint('yellow', '-')} skipped ${what}: ${skipReason(r, byId)}`;
+}
+
+export function renderApplyReportText(plan: Plan, report: ApplyReport, opts: { color: boolean }): string {
+  if (plan.changes.length === 0) return 'Nothing to apply. No changes.\n';
+  const paint = painter(opts.color);
+  const byId = new Map(plan.changes.map((c) => [c.id, c]));
+  const lines = report.results.map((r) => resultLine(r, byId, paint));
+  const tally =
+    report.failed > 0 || report.skipped > 0
+      ? `${report.done} done, ${paint('red', `${report.failed} failed`)}, ${report.skipped} skipped`
+      : `${report.done} done`;
+  if (lines.length > 0) lines.push('');
+  lines.push(`${paint('bold', 'Apply complete:')} ${tally}.`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,161 @@
+/**
+ * What the text and markdown renderers both say about a plan (counts, labels, warnings, the
+ * undeclared note), built once so the two outputs never disagree. Strings come back raw or through
+ * the caller's formatter: escaping is the renderer's job.
+ */
+import type { Action, Change, FieldChange, KindName, Plan } from '../engine/types.js';
+
+export interface KindTitle {
+  name: KindName;
+  title: string;
+}
+
+/** Summary and table order. */
+export const ACTION_ORDER: readonly Action[] = ['create', 'update', 'rename', 'publish', 'delete', 'archive', 'invite', 'upload'];
+
+/** Always named in the summary line, even at zero, so the line reads the same on every run. */
+const ALWAYS_COUNTED: ReadonlySet<Action> = new Set<Action>(['create', 'update', 'delete']);
+
+export const SYMBOL: Record<Action, string> = {
+  create: '+',
+  invite: '+',
+  upload: '+',
+  update: '~',
+  rename: '~',
+  publish: '↑',
+  delete: '-',
+  archive: '-',
+};
+
+export function countActions(changes: Change[]): Record<Action, number> {
+  const counts = Object.fromEntries(ACTION_ORDER.map((a) => [a, 0])) as Record<Action, number>;
+  for (const c of changes) counts[c.action] += 1;
+  return counts;
+}
+
+/** `["2 to create", "0 to update", "1 to publish", "0 to delete"]`. */
+export function summaryParts(changes: Change[]): string[] {
+  const counts = countActions(changes);
+  return ACTION_ORDER.filter((a) => ALWAYS_COUNTED.has(a) || counts[a] > 0).map((a) => `${counts[a]} to ${a}`);
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export interface KindGroup {
+  kind: KindName;
+  title: string;
+  changes: Change[];
+}
+
+/** Changes grouped in `kindOrder`; kinds missing from it follow in plan order rather than vanish. */
+export function groupByKind(changes: Change[], kindOrder: KindTitle[]): KindGroup[] {
+  const byKind = new Map<KindName, Change[]>();
+  for (const c of changes) {
+    const list = byKind.get(c.kind) ?? [];
+    list.push(c);
+    byKind.set(c.kind, list);
+  }
+  const groups: KindGroup[] = [];
+  for (const k of kindOrder) {
+    const list = byKind.get(k.name);
+    if (!list) continue;
+    groups.push({ kind: k.name, title: k.title, changes: list });
+    byKind.delete(k.name);
+  }
+  for (const [kind, list] of byKind) groups.push({ kind, title: kind, changes: list });
+  return groups;
+}
+
+/** The identity users wrote (`Inbound NDA/Term`, an e-mail); the name when a kind has no key. */
+export function changeLabel(c: Change): string {
+  return c.key !== '' ? c.key : c.name;
+}
+
+/** Singletons (the organization) carry their kind as key; a quoted `"organization"` would be noise. */
+export function isSingleton(c: Change): boolean {
+  return c.key === c.kind;
+}
+
+/** For a rename: the old label and the name field, so the headline reads `"Old" → "New"`. */
+export function renamedFrom(c: Change): { label: string; field: string } | undefined {
+  if (c.action !== 'rename') return undefined;
+  const f = c.fields.find((x) => typeof x.before === 'string' && x.after === c.name) ?? c.fields[0];
+  if (!f || typeof f.before !== 'string') return undefined;
+  return { label: c.parent ? `${c.parent.key}/${f.before}` : f.before, field: f.field };
+}
+
+/** Field lines a change shows: creates their values, deletes only when asked, renames minus the name. */
+export function visibleFields(c: Change, verbose: boolean): FieldChange[] {
+  if (c.action === 'delete' || c.action === 'archive') return verbose ? c.fields.filter((f) => f.before != null) : [];
+  if (c.action === 'create' || c.action === 'invite' || c.action === 'upload') return c.fields.filter((f) => f.after != null);
+  const skip = renamedFrom(c)?.field;
+  return c.fields.filter((f) => f.field !== skip);
+}
+
+/** How a field shows: one side only for creates and removals. */
+export function fieldSides(c: Change): 'after' | 'before' | 'both' {
+  if (c.action === 'create' || c.action === 'invite' || c.action === 'upload') return 'after';
+  if (c.action === 'delete' || c.action === 'archive') return 'before';
+  return 'both';
+}
+
+export function isMultiline(f: FieldChange): boolean {
+  return (typeof f.before === 'string' && f.before.includes('\n')) || (typeof f.after === 'string' && f.after.includes('\n'));
+}
+
+/** Formatting hooks: quote/code a name, clean/escape free text. */
+export interface Fmt {
+  name(label: string): string;
+  text(s: string): string;
+}
+
+const LISTED_NAMES = 5;
+
+function nameList(labels: string[], fmt: Fmt): string {
+  const shown = labels.slice(0, LISTED_NAMES).map((l) => fmt.name(l));
+  const rest = labels.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
+}
+
+/** Every warning sentence, without a `Warning:` prefix: partial plan, permanence, then the plan's own. */
+export function warningSentences(plan: Plan, fmt: Fmt): string[] {
+  const out: string[] = [];
+  if (plan.targets && plan.targets.length > 0) {
+    const they = plan.targets.length === 1 ? 'what it depends on' : 'what they depend on';
+    out.push(`This plan is partial: only ${nameList(plan.targets, fmt)} and ${they}. Other differences are not shown.`);
+  }
+  const irreversible = plan.changes.filter((c) => c.irreversible);
+  const deletesByKind = new Map<KindName, string[]>();
+  const publishes: Change[] = [];
+  for (const c of irreversible) {
+    if (c.action === 'delete') deletesByKind.set(c.kind, [...(deletesByKind.get(c.kind) ?? []), changeLabel(c)]);
+    else if (c.action === 'publish') publishes.push(c);
+  }
+  for (const [kind, labels] of deletesByKind) {
+    out.push(`${plural(labels.length, kind)} will be permanently deleted (cannot be undone): ${nameList(labels, fmt)}.`);
+  }
+  if (publishes.length > 0) {
+    const go = publishes.length === 1 ? 'goes' : 'go';
+    const what = publishes.map((c) => `${c.kind} ${fmt.name(changeLabel(c))}`);
+    const list = what.length > LISTED_NAMES ? `${what.slice(0, LISTED_NAMES).join(', ')} and ${what.length - LISTED_NAMES} more` : what.join(', ');
+    out.push(`${plural(publishes.length, 'publish', 'publishes')} ${go} live at once and cannot be undone: ${list}.`);
+  }
+  for (const c of irreversible) {
+    if (c.action === 'delete' || c.action === 'publish') continue;
+    out.push(`${c.action} ${c.kind} ${fmt.name(changeLabel(c))} is permanent and cannot be undone.`);
+  }
+  for (const w of plan.warnings) out.push(fmt.text(w));
+  return out;
+}
+
+/** `3 live objects are not declared in any file and are left alone (members: 2, playbooks: 1).` */
+export function undeclaredSentence(plan: Plan): string | undefined {
+  const groups = plan.undeclared.filter((u) => u.count > 0);
+  const total = groups.reduce((n, u) => n + u.count, 0);
+  if (total === 0) return undefined;
+  const per = groups.map((u) => `${u.kind}s: ${u.count}`).join(', ');
+  const verb = total === 1 ? 'is not declared in any file and is left alone' : 'are not declared in any file and are left alone';
+  return `${plural(total, 'live object')} ${verb} (${per}).`;
+}

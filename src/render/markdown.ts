@@ -1,0 +1,228 @@
+/**
+ * The plan as a pull-request comment: summary table, warnings, one collapsible section per kind.
+ * All user text is escaped or put in code, and the comment stays under the size limit of GitHub
+ * comments by dropping field details, then list entries, always leaving balanced `<details>` and
+ * closed fences.
+ */
+import type { Change, FieldChange, Plan } from '../engine/types.js';
+import {
+  ACTION_ORDER,
+  SYMBOL,
+  changeLabel,
+  countActions,
+  fieldSides,
+  groupByKind,
+  isMultiline,
+  isSingleton,
+  renamedFrom,
+  undeclaredSentence,
+  visibleFields,
+  warningSentences,
+  type Fmt,
+  type KindTitle,
+} from './facts.js';
+import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
+import { diffLines } from './textdiff.js';
+import { formatValue } from './value.js';
+
+export interface PlanMarkdownOptions {
+  kindOrder: KindTitle[];
+  /** Exclusive upper bound on the output length; GitHub refuses comments over 65,536. */
+  maxChars?: number;
+}
+
+const DEFAULT_MAX_CHARS = 60_000;
+/** Header values are short in practice; a cap keeps the fixed part of the comment bounded. */
+const HEADER_VALUE_CHARS = 200;
+/** When even the fixed part is too big, warnings are cut to this many, each this long. */
+const FALLBACK_WARNINGS = 10;
+const FALLBACK_WARNING_CHARS = 300;
+
+interface MdChange {
+  head: string;
+  details: string[];
+}
+
+interface MdSection {
+  title: string;
+  changes: MdChange[];
+  detailChars: number;
+}
+
+interface Layout {
+  showDetails: boolean[];
+  /** How many changes each section lists; `changes.length` when not cut. */
+  shown: number[];
+  warnings: string[];
+  sections: boolean;
+  truncated: boolean;
+}
+
+const mdFmt: Fmt = { name: codeSpan, text: (s) => escapeMarkdown(s) };
+
+function cap(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+function thousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function targetLine(plan: Plan): string {
+  const t = plan.target;
+  const code = (s: string): string => codeSpan(cap(s, HEADER_VALUE_CHARS));
+  let line: string;
+  if (t.emulator) line = '**Target:** ⚠️ **local emulator** (not the live services)';
+  else {
+    const parts: string[] = [];
+    if (t.review) parts.push(`review ${code(t.review.url)} (organization ${code(t.review.organization_id)})`);
+    if (t.agreements) parts.push(`agreements ${code(t.agreements.url)}`);
+    line = `**Target:** ${parts.length > 0 ? parts.join(' · ') : 'none'}`;
+  }
+  return plan.environment ? `${line} · **Environment:** ${code(plan.environment)}` : line;
+}
+
+function changeHead(c: Change): string {
+  const from = renamedFrom(c);
+  const what = from ? ` ${codeSpan(from.label)} → ${codeSpan(changeLabel(c))}` : isSingleton(c) ? '' : ` ${codeSpan(changeLabel(c))}`;
+  const permanent = c.action === 'delete' && c.irreversible ? ' (permanent)' : '';
+  const source = c.source ? ` · ${codeSpan(`${c.source.file}:${c.source.line}`)}` : '';
+  return `- \`${SYMBOL[c.action]}\` **${c.action}** ${c.kind}${what}${permanent}${source}`;
+}
+
+/** Field lines as a nested list; multi-line text as a diff block indented into its list item. */
+function fieldLines(c: Change, f: FieldChange): string[] {
+  const name = codeSpan(f.field);
+  const sides = fieldSides(c);
+  if (isMultiline(f)) {
+    const diff = diffLines(sides === 'after' ? null : f.before, sides === 'before' ? null : f.after);
+    if (diff.length === 0) return [`  - ${name}: (no visible difference)`];
+    const block = fencedBlock(diff.join('\n'), 'diff').split('\n').map((l) => `    ${l}`);
+    return [`  - ${name}:`, ...block];
+  }
+  if (sides === 'after') return [`  - ${name}: ${codeSpan(formatValue(f.after))}`];
+  if (sides === 'before') return [`  - ${name}: ${codeSpan(formatValue(f.before))}`];
+  return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}`];
+}
+
+function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {
+  return groupByKind(plan.changes, kindOrder).map((g) => {
+    const changes = g.changes.map((c) => ({
+      head: changeHead(c),
+      details: visibleFields(c, false).flatMap((f) => fieldLines(c, f)),
+    }));
+    const detailChars = changes.reduce((n, c) => n + c.details.reduce((m, l) => m + l.length + 1, 0), 0);
+    return { title: g.title, changes, detailChars };
+  });
+}
+
+function summaryTable(plan: Plan): string[] {
+  if (plan.changes.length === 0) return ['**No changes.** The live services match the configuration.'];
+  const counts = countActions(plan.changes);
+  const rows = ACTION_ORDER.filter((a) => counts[a] > 0).map((a) => `| \`${SYMBOL[a]}\` ${a} | ${counts[a]} |`);
+  return ['| Action | Count |', '| --- | ---: |', ...rows];
+}
+
+function sectionLines(s: MdSection, showDetails: boolean, shown: number): string[] {
+  const total = s.changes.length;
+  const notes: string[] = [];
+  if (!showDetails && s.detailChars > 0) notes.push('details omitted');
+  if (shown < total) notes.push(`${thousands(shown)} listed`);
+  const count = `${thousands(total)} ${total === 1 ? 'change' : 'changes'}`;
+  const summary = escapeMarkdown(`${s.title} (${[count, ...notes].join(', ')})`, 'html');
+  const lines = [`<details><summary>${summary}</summary>`, ''];
+  for (const c of s.changes.slice(0, shown)) {
+    lines.push(c.head);
+    if (showDetails) lines.push(...c.details);
+  }
+  if (shown < total) lines.push(`- _… and ${thousands(total - shown)} more not listed_`);
+  lines.push('', '</details>', '');
+  return lines;
+}
+
+function render(plan: Plan, sections: MdSection[], layout: Layout, maxChars: number): string {
+  const lines = ['### docket plan', '', targetLine(plan), '', ...summaryTable(plan), ''];
+  if (layout.warnings.length > 0) {
+    lines.push('> [!WARNING]', ...layout.warnings.map((w) => `> - ${w}`), '');
+  }
+  if (layout.sections) {
+    sections.forEach((s, i) => lines.push(...sectionLines(s, layout.showDetails[i] ?? true, layout.shown[i] ?? 0)));
+  }
+  const undeclared = undeclaredSentence(plan);
+  if (undeclared) lines.push(escapeMarkdown(undeclared), '');
+  if (layout.truncated) {
+    lines.push(
+      `_Output truncated to stay under the ${thousands(maxChars)}-character comment limit; run \`docket plan\` locally or use \`-o json\` for the full plan._`,
+      '',
+    );
+  }
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): string {
+  const maxChars = opts.maxChars ?? DEFAULT_MAX_CHARS;
+  const sections = buildSections(plan, opts.kindOrder);
+  const layout: Layout = {
+    showDetails: sections.map(() => true),
+    shown: sections.map((s) => s.changes.length),
+    warnings: warningSentences(plan, mdFmt),
+    sections: true,
+    truncated: false,
+  };
+  const fits = (): string | undefined => {
+    const out = render(plan, sections, layout, maxChars);
+    return out.length < maxChars ? out : undefined;
+  };
+  const full = fits();
+  if (full) return full;
+  layout.truncated = true;
+
+  // 1. Field details go first, biggest kind first: the list of what changes matters most.
+  const bySize = sections.map((_, i) => i).sort((a, b) => (sections[b]?.detailChars ?? 0) - (sections[a]?.detailChars ?? 0));
+  for (const i of bySize) {
+    if ((sections[i]?.detailChars ?? 0) === 0) continue;
+    layout.showDetails[i] = false;
+    const out = fits();
+    if (out) return out;
+  }
+
+  // 2. List entries: a prefix of each kind, taken round-robin so every kind (deletes too) shows some.
+  layout.shown = sections.map(() => 0);
+  const base = render(plan, sections, layout, maxChars);
+  if (base.length < maxChars) {
+    let budget = maxChars - 1 - base.length;
+    const open = new Set(sections.keys());
+    while (open.size > 0) {
+      for (const i of [...open]) {
+        const n = layout.shown[i] ?? 0;
+        const next = sections[i]?.changes[n];
+        const cost = next ? next.head.length + 1 : Infinity;
+        if (cost > budget) {
+          open.delete(i);
+          continue;
+        }
+        budget -= cost;
+        layout.shown[i] = n + 1;
+      }
+    }
+    // The estimate is an upper bound; this only guards against a miscount.
+    for (;;) {
+      const out = fits();
+      if (out) return out;
+      const last = layout.shown.findLastIndex((n) => n > 0);
+      if (last < 0) break;
+      layout.shown[last] = (layout.shown[last] ?? 1) - 1;
+    }
+  }
+
+  // 3. The fixed part alone is too big (a flood of warnings): keep the table and a few warnings.
+  layout.sections = false;
+  layout.warnings = warningSentences(plan, {
+    name: (s) => codeSpan(cap(s, FALLBACK_WARNING_CHARS)),
+    text: (s) => escapeMarkdown(cap(s, FALLBACK_WARNING_CHARS)),
+  }).slice(0, FALLBACK_WARNINGS);
+  const fallback = fits();
+  if (fallback) return fallback;
+  layout.warnings = [];
+  return render(plan, sections, layout, maxChars);
+}

@@ -1,0 +1,95 @@
+/**
+ * Text from files and services is untrusted: it must not drive the terminal (escape sequences can
+ * rewrite what a reviewer sees) nor the pull-request comment (mentions, HTML, broken structure).
+ */
+
+/** ESC-introduced sequences: CSI, OSC / DCS / SOS / PM / APC strings, nF and two-byte escapes. */
+const ESCAPE_SEQUENCES = new RegExp(
+  [
+    '\\x1b\\[[0-?]*[ -/]*[@-~]', // CSI (colours, cursor moves, erase)
+    '\\x9b[0-?]*[ -/]*[@-~]', // 8-bit CSI
+    // Strings end at BEL or ST; stop at a newline so an unterminated one cannot swallow user text.
+    '(?:\\x1b[\\]PX^_]|[\\x90\\x98\\x9d\\x9e\\x9f])[^\\x07\\x1b\\x9c\\n]*(?:\\x07|\\x1b\\\\|\\x9c)',
+    '\\x1b[ -/]+[0-~]', // nF escapes (character set selection)
+    '\\x1b[0-~]', // two-byte escapes (RIS, index, ...)
+  ].join('|'),
+  'g',
+);
+
+/** C0 except tab and newline, DEL, C1. */
+const CONTROL_CHARS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/** Removes escape sequences and control characters, keeping `\n` and `\t`. */
+export function stripControl(text: string): string {
+  return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROL_CHARS, '');
+}
+
+/** Zero-width space: breaks `@mention` and `#123` detection without changing what readers see. */
+const ZWSP = '&#8203;';
+
+/** Characters CommonMark/GFM give meaning to inline (`|` for tables, `$` for math, `~` for strike). */
+const MD_PUNCTUATION = new Set(['\\', '`', '*', '_', '[', ']', '~', '|', '$', '#', '!']);
+
+/**
+ * Escapes text for a GitHub comment.
+ * - `inline` (default): paragraph, list item or table cell. Newlines become `<br>`, markdown
+ *   punctuation is backslash-escaped, a leading list or heading marker is neutralised.
+ * - `html`: inside an HTML element such as `<summary>`, where markdown is not parsed (a backslash
+ *   would show), so only entities and mention/reference breaking apply; newlines become spaces.
+ * Both: `& < >` as entities, `@name` and `#123` / `GH-123` cannot notify or link.
+ */
+export function escapeMarkdown(text: string, context: 'inline' | 'html' = 'inline'): string {
+  const s = stripControl(text);
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    const next = s[i + 1] ?? '';
+    if (c === '&') out += '&amp;';
+    else if (c === '<') out += '&lt;';
+    else if (c === '>') out += '&gt;';
+    else if (c === '@') out += `@${ZWSP}`;
+    else if (c === '#' && /\d/.test(next)) out += `#${ZWSP}`;
+    else if (c === '\n') out += context === 'html' ? ' ' : '<br>';
+    else if (context === 'inline' && MD_PUNCTUATION.has(c)) out += `\\${c}`;
+    else if ((c === 'G' || c === 'g') && /^gh-\d/i.test(s.slice(i, i + 4)) && !/\w/.test(s[i - 1] ?? '')) {
+      out += `${s.slice(i, i + 2)}${ZWSP}`;
+      i += 1;
+    } else out += c;
+  }
+  // A leading `-`, `+`, `=` or `1.` would start a list or heading inside the item it is placed in.
+  // Leading blanks would make indented code.
+  if (context === 'inline') {
+    out = out.replace(/^[ \t]+/, '').replace(/^[-+=]/, '\\$&').replace(/^(\d+)([.)])/, '$1\\$2');
+  }
+  return out;
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return longest;
+}
+
+/**
+ * Inline code that shows `text` literally whatever it contains (backticks, HTML, mentions).
+ * Newlines become spaces: a line break could start a new block. Not for table cells (`|`).
+ */
+export function codeSpan(text: string): string {
+  let body = stripControl(text).replace(/\n/g, ' ');
+  if (body === '') body = ' ';
+  const fence = '`'.repeat(longestBacktickRun(body) + 1);
+  // CommonMark strips one space on each side when both are present; pad so edges survive.
+  const pad = /^[` ]|[` ]$/.test(body) && body.trim() !== '' ? ' ' : '';
+  return `${fence}${pad}${body}${pad}${fence}`;
+}
+
+/**
+ * A fenced code block that no content can close early: the fence is longer than any backtick run
+ * inside. `info` is the language tag (ours, e.g. `diff`). Returns lines without a final newline.
+ */
+export function fencedBlock(text: string, info = ''): string {
+  const body = stripControl(text);
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1));
+  const safeInfo = info.replace(/[`\n]/g, '');
+  return `${fence}${safeInfo}\n${body}\n${fence}`;
+}

@@ -1,0 +1,130 @@
+/**
+ * The terminal plan, in the Terraform manner: grouped by kind, one line per change with its symbol
+ * and source, field-level before/after, multi-line text as a unified diff, a summary line, then
+ * warnings and the undeclared note. Pure: colour and verbosity come in as options.
+ */
+import type { Change, FieldChange, Plan } from '../engine/types.js';
+import {
+  SYMBOL,
+  changeLabel,
+  fieldSides,
+  groupByKind,
+  isMultiline,
+  isSingleton,
+  plural,
+  renamedFrom,
+  summaryParts,
+  undeclaredSentence,
+  visibleFields,
+  warningSentences,
+  type Fmt,
+  type KindTitle,
+} from './facts.js';
+import { painter, type Paint, type Style } from './paint.js';
+import { stripControl } from './sanitize.js';
+import { diffLines } from './textdiff.js';
+import { formatValue, oneLine, quote } from './value.js';
+
+export { renderApplyReportText } from './apply-text.js';
+export { renderDiagnosticsText } from './diagnostics-text.js';
+
+export interface PlanTextOptions {
+  color: boolean;
+  /** Also list undeclared objects by name and the fields of deleted objects. */
+  verbose?: boolean;
+  kindOrder: KindTitle[];
+}
+
+const CHANGE_INDENT = '  ';
+const FIELD_INDENT = '      ';
+const DIFF_INDENT = '        ';
+
+const SYMBOL_STYLE: Record<string, Style> = { '+': 'green', '~': 'yellow', '-': 'red', '↑': 'cyan' };
+
+export function targetLine(plan: Plan, paint: Paint): string {
+  const t = plan.target;
+  if (t.emulator) return `target: ${paint('yellow', 'local emulator')}`;
+  const parts: string[] = [];
+  if (t.review) parts.push(`${oneLine(t.review.url)} (organization ${oneLine(t.review.organization_id)})`);
+  if (t.agreements) parts.push(t.review ? `agreements: ${oneLine(t.agreements.url)}` : `agreements ${oneLine(t.agreements.url)}`);
+  return `target: ${parts.length > 0 ? parts.join(' · ') : 'none'}`;
+}
+
+function headline(c: Change, paint: Paint): string {
+  const symbol = SYMBOL[c.action];
+  const from = renamedFrom(c);
+  const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}`;
+  const tail: string[] = [];
+  if (c.action === 'delete' && c.irreversible) tail.push('(permanent)');
+  if (c.source) tail.push(`(${oneLine(c.source.file)}:${c.source.line})`);
+  const line = `${paint(SYMBOL_STYLE[symbol] ?? 'bold', symbol)} ${c.action} ${c.kind}${what}`;
+  return `${CHANGE_INDENT}${[line, ...tail].join(' ')}`;
+}
+
+function fieldLines(c: Change, f: FieldChange, paint: Paint): string[] {
+  const name = oneLine(f.field);
+  const sides = fieldSides(c);
+  if (isMultiline(f)) {
+    const before = sides === 'after' ? null : f.before;
+    const after = sides === 'before' ? null : f.after;
+    const lines = diffLines(before, after);
+    if (lines.length === 0) return [`${FIELD_INDENT}${name}: (no visible difference)`];
+    return [`${FIELD_INDENT}${name}:`, ...lines.map((l) => `${DIFF_INDENT}${paintDiffLine(l, paint)}`)];
+  }
+  if (sides === 'after') return [`${FIELD_INDENT}${name}: ${formatValue(f.after)}`];
+  if (sides === 'before') return [`${FIELD_INDENT}${name}: ${formatValue(f.before)}`];
+  return [`${FIELD_INDENT}${name}: ${formatValue(f.before)} → ${formatValue(f.after)}`];
+}
+
+function paintDiffLine(line: string, paint: Paint): string {
+  if (line.startsWith('@@')) return paint('cyan', line);
+  if (line.startsWith('+')) return paint('green', line);
+  if (line.startsWith('-')) return paint('red', line);
+  return line;
+}
+
+/** Free text (engine warnings carry user names): cleaned, continuation lines indented. */
+const textFmt: Fmt = {
+  name: quote,
+  text: (s) => stripControl(s).split('\n').join('\n  '),
+};
+
+export function renderPlanText(plan: Plan, opts: PlanTextOptions): string {
+  const paint = painter(opts.color);
+  const verbose = opts.verbose ?? false;
+  const lines: string[] = [`docket plan · ${targetLine(plan, paint)}`];
+  if (plan.environment) lines.push(`environment: ${oneLine(plan.environment)}`);
+  lines.push('');
+
+  if (plan.changes.length === 0) {
+    lines.push('No changes. The live services match the configuration.');
+  } else {
+    for (const group of groupByKind(plan.changes, opts.kindOrder)) {
+      lines.push(paint('bold', oneLine(group.title)));
+      for (const c of group.changes) {
+        lines.push(headline(c, paint));
+        for (const f of visibleFields(c, verbose)) lines.push(...fieldLines(c, f, paint));
+      }
+      lines.push('');
+    }
+    lines.push(`${paint('bold', 'Plan:')} ${summaryParts(plan.changes).join(', ')}.`);
+  }
+
+  const warnings = warningSentences(plan, textFmt);
+  if (warnings.length > 0) {
+    lines.push('');
+    for (const w of warnings) lines.push(`${paint('yellow', 'Warning:')} ${w}`);
+  }
+
+  const undeclared = undeclaredSentence(plan);
+  if (undeclared) {
+    lines.push('', undeclared);
+    if (verbose) {
+      for (const u of plan.undeclared.filter((x) => x.count > 0)) {
+        const names = u.names.map(quote).join(', ');
+        lines.push(`  ${plural(u.count, u.kind)}: ${names} (${oneLine(u.reason)})`);
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

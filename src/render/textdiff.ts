@@ -1,0 +1,30 @@
+/**
+ * Multi-line values (rule actions, term bodies) read best as a unified diff. Shared by the text
+ * and markdown renderers; returns bare lines (hunk headers and `+`/`-`/` ` lines) without the
+ * file header, which would only repeat the field name.
+ */
+import { structuredPatch } from 'diff';
+import { stripControl } from './sanitize.js';
+import { formatValue } from './value.js';
+
+/** The text a side contributes: strings as they are, nothing for null, other values as JSON. */
+function sideText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const text = typeof v === 'string' ? stripControl(v) : formatValue(v);
+  // Every line gets an end of line, so a last line that gained a successor is not shown as changed.
+  return text === '' ? '' : `${text}\n`;
+}
+
+export function diffLines(before: unknown, after: unknown): string[] {
+  const patch = structuredPatch('before', 'after', sideText(before), sideText(after), undefined, undefined, { context: 3 });
+  const out: string[] = [];
+  for (const h of patch.hunks) {
+    // Unified-diff convention (as jsdiff's own formatPatch): an empty side starts at the line before.
+    const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
+    const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
+    out.push(`@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`);
+    // `\ No newline at end of file` cannot occur (every side ends in one); filtered all the same.
+    for (const line of h.lines) if (!line.startsWith('\\')) out.push(line);
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { ApplyReport } from '../../../src/engine/types.js';
+import { renderApplyReportText, renderDiagnosticsText } from '../../../src/render/text.js';
+import { change, plan } from './fixtures.js';
+
+describe('renderApplyReportText', () => {
+  const p = plan([
+    change('create', 'playbook', 'X'),
+    change('update', 'rule', 'A/B', { parent: 'A' }),
+    change('create', 'rule', 'A/C', { parent: 'A', dependsOn: ['update:rule:A/B'] }),
+    change('create', 'rule', 'A/D', { parent: 'A', dependsOn: ['create:rule:A/C'] }),
+  ]);
+
+  it('prints one line per result and the totals', () => {
+    const report: ApplyReport = {
+      results: [
+        { changeId: 'create:playbook:X', status: 'done', ms: 120 },
+        { changeId: 'update:rule:A/B', status: 'failed', message: 'review service: 422 Unprocessable\ndetail: name is taken', ms: 80 },
+        { changeId: 'create:rule:A/C', status: 'skipped', message: 'depends on update:rule:A/B, which did not complete', ms: 0 },
+        { changeId: 'create:rule:A/D', status: 'skipped', message: 'create:rule:A/C', ms: 0 },
+      ],
+      done: 1,
+      failed: 1,
+      skipped: 2,
+      ms: 1500,
+    };
+    expect(renderApplyReportText(p, report, { color: false })).toBe(
+      [
+        '✓ create playbook "X" (120 ms)',
+        '✗ update rule "A/B": review service: 422 Unprocessable',
+        '    detail: name is taken',
+        '- skipped create rule "A/C": depends on update rule "A/B", which did not complete',
+        '- skipped create rule "A/D": depends on failed create rule "A/C"',
+        '',
+        'Apply complete: 1 done, 1 failed, 2 skipped.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says only what was done when nothing failed, with seconds for slow operations', () => {
+    const report: ApplyReport = {
+      results: [{ changeId: 'create:playbook:X', status: 'done', ms: 2345 }],
+      done: 1,
+      failed: 0,
+      skipped: 0,
+      ms: 2400,
+    };
+    expect(renderApplyReportText(p, report, { color: false })).toBe('✓ create playbook "X" (2.3 s)\n\nApply complete: 1 done.\n');
+  });
+
+  it('says there is nothing to apply for an empty plan', () => {
+    expect(renderApplyReportText(plan([]), { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }, { color: false })).toBe('Nothing to apply. No changes.\n');
+  });
+
+  it('colours marks only when asked, and strips control characters from messages', () => {
+    const report: ApplyReport = {
+      results: [
+        { changeId: 'create:playbook:X', status: 'done', ms: 1 },
+        { changeId: 'update:rule:A/B', status: 'failed', message: '\x1b[2Jboom\x07', ms: 1 },
+      ],
+      done: 1,
+      failed: 1,
+      skipped: 0,
+      ms: 2,
+    };
+    const plain = renderApplyReportText(p, report, { color: false });
+    expect(plain).not.toMatch(/\x1b/);
+    expect(plain).toContain('✗ update rule "A/B": boom\n');
+    const coloured = renderApplyReportText(p, report, { color: true });
+    expect(coloured).toContain('\x1b[32m✓\x1b[39m create playbook "X"');
+    expect(coloured).toContain('\x1b[31m✗\x1b[39m update rule');
+  });
+});
+
+describe('renderDiagnosticsText', () => {
+  it('prints sorted diagnostics with hints and the totals', () => {
+    const out = renderDiagnosticsText(
+      [
+        { severity: 'warning', code: 'deprecated-key', message: 'x is deprecated', file: 'b.yaml', line: 1, col: 1 },
+        { severity: 'error', code: 'unknown-key', message: 'unknown key "descripton"', file: 'a.yaml', line: 4, col: 3, hint: 'did you mean "description"?' },
+        { severity: 'error', code: 'no-project', message: 'docket.yaml is missing' },
+      ],
+      { color: false },
+    );
+    expect(out).toBe(
+      [
+        'error no-project docket.yaml is missing',
+        'a.yaml:4:3 error unknown-key unknown key "descripton"',
+        '  hint: did you mean "description"?',
+        'b.yaml:1:1 warning deprecated-key x is deprecated',
+        '2 errors, 1 warning.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('colours the severity word', () => {
+    const out = renderDiagnosticsText(
+      [
+        { severity: 'error', code: 'bad', message: 'm', file: 'a.yaml', line: 2, col: 5 },
+        { severity: 'warning', code: 'meh', message: 'w' },
+      ],
+      { color: true },
+    );
+    expect(out).toContain('a.yaml:2:5 \x1b[31merror\x1b[39m bad m');
+    expect(out).toContain('\x1b[33mwarning\x1b[39m meh w');
+    expect(out).toContain('1 error, 1 warning.');
+  });
+
+  it('strips control characters from messages that quote user values', () => {
+    const out = renderDiagnosticsText([{ severity: 'error', code: 'x', message: 'bad \x1b]0;t\x07value\r', file: 'f\x1b[1m.yaml' }], { color: false });
+    expect(out).toBe('f.yaml:1:1 error x bad value\n1 error, 0 warnings.\n');
+  });
+});

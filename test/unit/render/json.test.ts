@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../../src/diagnostics.js';
+import { renderApplyReportJson, renderDiagnosticsJson, renderPlanJson } from '../../../src/render/json.js';
+import { change, mixedPlan, plan } from './fixtures.js';
+
+describe('renderPlanJson', () => {
+  it('round-trips the plan exactly', () => {
+    const p = mixedPlan();
+    p.targets = ['playbook/Inbound NDA'];
+    p.undeclared = [{ kind: 'member', count: 1, names: ['x@y'], reason: 'docket never removes them' }];
+    const out = renderPlanJson(p);
+    expect(out.endsWith('}\n')).toBe(true);
+    expect(JSON.parse(out)).toEqual(p);
+  });
+
+  it('keeps user text byte for byte (it is the plan file, not terminal output)', () => {
+    const p = plan([change('update', 'playbook', 'P', { fields: { description: ['a\x1b[31m', 'b\n@team'] } })]);
+    expect(JSON.parse(renderPlanJson(p))).toEqual(p);
+  });
+});
+
+describe('renderApplyReportJson', () => {
+  it('adds action, kind, key and name from the plan', () => {
+    const p = plan([change('create', 'rule', 'P/R', { parent: 'P', name: 'R' })]);
+    const out = JSON.parse(
+      renderApplyReportJson(p, {
+        results: [
+          { changeId: 'create:rule:P/R', status: 'failed', message: 'boom', ms: 5 },
+          { changeId: 'update:rule:gone', status: 'skipped', ms: 0 },
+        ],
+        done: 0,
+        failed: 1,
+        skipped: 1,
+        ms: 7,
+      }),
+    );
+    expect(out).toEqual({
+      format_version: 1,
+      results: [
+        { id: 'create:rule:P/R', action: 'create', kind: 'rule', key: 'P/R', name: 'R', status: 'failed', message: 'boom', ms: 5 },
+        { id: 'update:rule:gone', action: null, kind: null, key: null, name: null, status: 'skipped', ms: 0 },
+      ],
+      done: 0,
+      failed: 1,
+      skipped: 1,
+      ms: 7,
+    });
+  });
+});
+
+describe('renderDiagnosticsJson', () => {
+  it('counts errors and warnings and says whether the configuration is valid', () => {
+    const diags: Diagnostic[] = [
+      { severity: 'warning', code: 'w', message: 'm', file: 'b.yaml', line: 1, col: 1 },
+      { severity: 'error', code: 'e', message: 'm', file: 'a.yaml', line: 1, col: 1, path: 'rules[0].name' },
+    ];
+    const out = JSON.parse(renderDiagnosticsJson(diags));
+    expect(out).toEqual({ valid: false, errors: 1, warnings: 1, diagnostics: [diags[1], diags[0]] });
+    expect(JSON.parse(renderDiagnosticsJson([]))).toEqual({ valid: true, errors: 0, warnings: 0, diagnostics: [] });
+    expect(JSON.parse(renderDiagnosticsJson([diags[0]!])).valid).toBe(true);
+  });
+});

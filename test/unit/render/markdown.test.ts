@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import type { Change } from '../../../src/engine/types.js';
+import { renderPlanMarkdown } from '../../../src/render/markdown.js';
+import { KIND_ORDER, change, mixedPlan, plan } from './fixtures.js';
+import { markdownShape } from './markdown-check.js';
+
+const md = (p: ReturnType<typeof plan>, maxChars?: number): string =>
+  renderPlanMarkdown(p, maxChars === undefined ? { kindOrder: KIND_ORDER } : { kindOrder: KIND_ORDER, maxChars });
+
+function expectWellFormed(out: string): void {
+  const shape = markdownShape(out);
+  expect(shape.fencesClosed).toBe(true);
+  expect(shape.detailsBalanced).toBe(true);
+  expect(shape.strayHtml).toEqual([]);
+}
+
+const NOTE = '_Output truncated to stay under the 60,000-character comment limit; run `docket plan` locally or use `-o json` for the full plan._';
+
+describe('renderPlanMarkdown', () => {
+  it('renders a summary table, warnings and one collapsible section per kind', () => {
+    const out = md(mixedPlan());
+    expect(out).toBe(
+      [
+        '### docket plan',
+        '',
+        '**Target:** review `https://api.gerri.example` (organization `org-1`)',
+        '',
+        '| Action | Count |',
+        '| --- | ---: |',
+        '| `+` create | 1 |',
+        '| `~` update | 1 |',
+        '| `~` rename | 1 |',
+        '| `↑` publish | 1 |',
+        '| `-` delete | 1 |',
+        '| `-` archive | 1 |',
+        '| `+` invite | 1 |',
+        '',
+        '> [!WARNING]',
+        '> - 1 rule will be permanently deleted (cannot be undone): `Inbound NDA/Term`.',
+        '> - 1 publish goes live at once and cannot be undone: custom-term `Consulting Terms`.',
+        '',
+        '<details><summary>Members (1 change)</summary>',
+        '',
+        '- `+` **invite** member `bob@acme.example` · `members.yaml:3`',
+        '  - `email`: `"bob@acme.example"`',
+        '',
+        '</details>',
+        '',
+        '<details><summary>Playbooks (4 changes)</summary>',
+        '',
+        '- `+` **create** playbook `Inbound NDA` · `playbooks/inbound-nda.yaml:4`',
+        '  - `name`: `"Inbound NDA"`',
+        '  - `description`: `"NDAs we receive"`',
+        '- `~` **rename** playbook `Old` → `New` · `playbooks/new.yaml:2`',
+        '- `~` **update** playbook `New` · `playbooks/new.yaml:3`',
+        '  - `description`: `"old"` → `"new"`',
+        '- `-` **archive** playbook `Legacy`',
+        '',
+        '</details>',
+        '',
+        '<details><summary>Rules (1 change)</summary>',
+        '',
+        '- `-` **delete** rule `Inbound NDA/Term` (permanent)',
+        '',
+        '</details>',
+        '',
+        '<details><summary>Custom terms (1 change)</summary>',
+        '',
+        '- `↑` **publish** custom-term `Consulting Terms` · `custom-terms/consulting.yaml:1`',
+        '  - `body`:',
+        '    ```diff',
+        '    @@ -1,3 +1,3 @@',
+        '     Line one',
+        '    -Line two',
+        '    +Line 2',
+        '     Line three',
+        '    ```',
+        '',
+        '</details>',
+        '',
+      ].join('\n'),
+    );
+    expectWellFormed(out);
+  });
+
+  it('flags the local emulator and says when nothing changes', () => {
+    const out = md(plan([], { target: { emulator: true }, environment: 'staging' }));
+    expect(out).toBe(
+      '### docket plan\n\n**Target:** ⚠️ **local emulator** (not the live services) · **Environment:** `staging`\n\n' +
+        '**No changes.** The live services match the configuration.\n',
+    );
+  });
+
+  it('reports undeclared objects and partial plans', () => {
+    const out = md(
+      plan([change('create', 'playbook', 'A')], {
+        targets: ['playbook/A'],
+        undeclared: [{ kind: 'member', count: 2, names: ['a', 'b'], reason: 'docket never removes them' }],
+      }),
+    );
+    expect(out).toContain('> - This plan is partial: only `playbook/A` and what it depends on. Other differences are not shown.\n');
+    expect(out.endsWith('\n2 live objects are not declared in any file and are left alone (members: 2).\n')).toBe(true);
+  });
+
+  it('escapes user text: mentions, HTML, pipes, backticks and fences', () => {
+    const p = plan(
+      [
+        change('create', 'playbook', '@acme/legal <script>alert(1)</script>', {
+          file: 'playbooks/x.yaml',
+          line: 1,
+          fields: { description: [null, 'a | b with `code` and @team #12'] },
+        }),
+        change('update', 'rule', 'P/R', {
+          parent: 'P',
+          fields: { actions: ['Use this:\n```\nACCEPT\n```', 'Use this:\n````\nREJECT\n````\n</details>'] },
+        }),
+        change('create', 'playbook', 'sneaky\n</details>\n<img src=x onerror=alert(1)>'),
+      ],
+      { warnings: ['ping @legal-team about <b>#42</b> | now'] },
+    );
+    const out = md(p);
+    // Names and values are code spans: shown literally, never a mention or a tag.
+    expect(out).toContain('- `+` **create** playbook `@acme/legal <script>alert(1)</script>` · `playbooks/x.yaml:1`\n');
+    expect(out).toContain('  - `description`: ``"a | b with `code` and @team #12"``\n');
+    // A name cannot leave its line.
+    expect(out).toContain('- `+` **create** playbook `sneaky </details> <img src=x onerror=alert(1)>`\n');
+    // Free text is escaped.
+    expect(out).toContain('> - ping @&#8203;legal-team about &lt;b&gt;#&#8203;42&lt;/b&gt; \\| now\n');
+    // The fence around rule text is longer than any run of backticks inside it.
+    expect(out).toContain('    `````diff\n');
+    expect(markdownShape(out).detailsCount).toBe(2);
+    expectWellFormed(out);
+  });
+
+  it('shows the organization singleton without a name', () => {
+    const org = change('update', 'organization', 'organization', { file: 'organization.yaml', line: 2, fields: { 'review.name': ['Acme', 'Acme Legal'] } });
+    expect(md(plan([org]))).toContain('- `~` **update** organization · `organization.yaml:2`\n  - `review.name`: `"Acme"` → `"Acme Legal"`\n');
+  });
+
+  it('renders multi-line values as a diff block inside the field item', () => {
+    const out = md(plan([change('create', 'rule', 'P/Term', { parent: 'P', fields: { actions: [null, 'ACCEPT 3 years\nCOUNTER 2 years'] } })]));
+    expect(out).toContain('  - `actions`:\n    ```diff\n    @@ -0,0 +1,2 @@\n    +ACCEPT 3 years\n    +COUNTER 2 years\n    ```\n');
+  });
+
+  it('drops field details from the biggest kind first when over the limit', () => {
+    const long = 'x'.repeat(200);
+    const rules = Array.from({ length: 20 }, (_, i) => change('update', 'rule', `P/R${i}`, { parent: 'P', fields: { description: [long, `${long}!`] } }));
+    const p = plan([change('update', 'playbook', 'P', { fields: { description: ['a', 'b'] } }), ...rules]);
+    const full = md(p);
+    const out = md(p, full.length - 100);
+    expect(out.length).toBeLessThan(full.length - 100);
+    expect(out).toContain('<summary>Rules (20 changes, details omitted)</summary>');
+    expect(out).toContain('<summary>Playbooks (1 change)</summary>');
+    expect(out).toContain('  - `description`: `"a"` → `"b"`');
+    expect(out).toContain('- `~` **update** rule `P/R19`');
+    expect(out).toContain('_Output truncated to stay under the');
+    expectWellFormed(out);
+  });
+
+  it('keeps a 3000-change plan under 60,000 characters, well formed, with the note', () => {
+    const changes: Change[] = [];
+    for (let i = 0; i < 1000; i++) {
+      changes.push(change('create', 'playbook', `Playbook ${i}`, { file: `playbooks/p${i}.yaml`, line: 1, fields: { name: [null, `Playbook ${i}`], description: [null, 'd'.repeat(40)] } }));
+      changes.push(
+        change('update', 'rule', `Playbook ${i}/Term`, {
+          parent: `Playbook ${i}`,
+          file: `playbooks/p${i}.yaml`,
+          line: 5,
+          fields: { actions: ['ACCEPT 3 years\nCOUNTER 2 years\n```\nfenced\n```', 'ACCEPT 2 years\nCOUNTER 2 years\n```\nfenced\n```'] },
+        }),
+      );
+      changes.push(change('delete', 'rule', `Playbook ${i}/Old`, { parent: `Playbook ${i}`, irreversible: true }));
+    }
+    const out = md(plan(changes));
+    expect(out.length).toBeLessThan(60_000);
+    expect(out).toContain(NOTE);
+    expect(out).toContain('| `+` create | 1000 |');
+    // Every kind lists some of its changes: the cut is shared, not first come first served.
+    expect(out).toMatch(/<summary>Playbooks \(1,000 changes, details omitted, [1-9][\d,]* listed\)<\/summary>/);
+    expect(out).toMatch(/<summary>Rules \(2,000 changes, details omitted, [1-9][\d,]* listed\)<\/summary>/);
+    expect(out).toContain('- `-` **delete** rule `Playbook 0/Old` (permanent)');
+    expect(out).toMatch(/- _… and [\d,]+ more not listed_/);
+    expectWellFormed(out);
+    expect(markdownShape(out).detailsCount).toBe(2);
+  });
+
+  it('stays under a tiny limit even when the warnings alone are too long', () => {
+    const warnings = Array.from({ length: 200 }, (_, i) => `warning ${i} ${'w'.repeat(500)}`);
+    const out = md(plan([change('create', 'playbook', 'A', { fields: { name: [null, 'A'] } })], { warnings }), 3000);
+    expect(out.length).toBeLessThan(3000);
+    expect(out).toContain('_Output truncated to stay under the 3,000-character comment limit');
+    expectWellFormed(out);
+  });
+
+  it('never breaks structure, whatever the names and values contain', () => {
+    const nasty = ['```', '````', '</details>', '<details>', '> quote', '| a | b |', '\n\n# h', '`', '~~~', '<!--', '-->', '\\', '@x', '[x](y)', '\r\n'];
+    let seed = 7;
+    const pick = (): string => {
+      seed = (seed * 48271) % 2147483647;
+      return nasty[seed % nasty.length]!;
+    };
+    for (let round = 0; round < 50; round++) {
+      const text = (): string => Array.from({ length: 4 }, pick).join('');
+      const p = plan(
+        [
+          change('create', 'playbook', text(), { file: text(), fields: { description: [null, text()] } }),
+          change('update', 'rule', `${text()}/${text()}`, { fields: { actions: [text(), `${text()}\n${text()}`] } }),
+        ],
+        { warnings: [text()] },
+      );
+      for (const maxChars of [60_000, 900]) {
+        const out = md(p, maxChars);
+        expect(out.length).toBeLessThan(maxChars);
+        expectWellFormed(out);
+      }
+    }
+  });
+});

@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { renderPlanText } from '../../../src/render/text.js';
+import { KIND_ORDER, change, mixedPlan, plan } from './fixtures.js';
+
+const ANSI = /\x1b\[/;
+const text = (p: ReturnType<typeof plan>, verbose = false): string => renderPlanText(p, { color: false, verbose, kindOrder: KIND_ORDER });
+
+describe('renderPlanText', () => {
+  it('renders every action, grouped by kind, with fields and a summary', () => {
+    expect(text(mixedPlan())).toBe(
+      [
+        'docket plan · target: https://api.gerri.example (organization org-1)',
+        '',
+        'Members',
+        '  + invite member "bob@acme.example" (members.yaml:3)',
+        '      email: "bob@acme.example"',
+        '',
+        'Playbooks',
+        '  + create playbook "Inbound NDA" (playbooks/inbound-nda.yaml:4)',
+        '      name: "Inbound NDA"',
+        '      description: "NDAs we receive"',
+        '  ~ rename playbook "Old" → "New" (playbooks/new.yaml:2)',
+        '  ~ update playbook "New" (playbooks/new.yaml:3)',
+        '      description: "old" → "new"',
+        '  - archive playbook "Legacy"',
+        '',
+        'Rules',
+        '  - delete rule "Inbound NDA/Term" (permanent)',
+        '',
+        'Custom terms',
+        '  ↑ publish custom-term "Consulting Terms" (custom-terms/consulting.yaml:1)',
+        '      body:',
+        '        @@ -1,3 +1,3 @@',
+        '         Line one',
+        '        -Line two',
+        '        +Line 2',
+        '         Line three',
+        '',
+        'Plan: 1 to create, 1 to update, 1 to rename, 1 to publish, 1 to delete, 1 to archive, 1 to invite.',
+        '',
+        'Warning: 1 rule will be permanently deleted (cannot be undone): "Inbound NDA/Term".',
+        'Warning: 1 publish goes live at once and cannot be undone: custom-term "Consulting Terms".',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows the emulator target and the environment', () => {
+    const out = text(plan([], { target: { emulator: true }, environment: 'staging' }));
+    expect(out).toBe(
+      'docket plan · target: local emulator\nenvironment: staging\n\nNo changes. The live services match the configuration.\n',
+    );
+  });
+
+  it('adds the agreements service to the target line', () => {
+    const out = text(plan([], { target: { review: { url: 'https://r.example', organization_id: 'o' }, agreements: { url: 'https://a.example' }, emulator: false } }));
+    expect(out.split('\n')[0]).toBe('docket plan · target: https://r.example (organization o) · agreements: https://a.example');
+  });
+
+  it('always names create, update and delete in the summary, plus other non-zero actions', () => {
+    const out = text(plan([change('upload', 'attachment', 'Security Exhibit'), change('update', 'template', 'Mutual NDA', { fields: { 'parameters.term': [2, 3] } })]));
+    expect(out).toContain('\nPlan: 0 to create, 1 to update, 0 to delete, 1 to upload.\n');
+    expect(out).toContain('  + upload attachment "Security Exhibit"\n');
+    // Dotted field names print as they are; numbers plain.
+    expect(out).toContain('      parameters.term: 2 → 3\n');
+  });
+
+  it('shows the organization singleton without a name, and dotted fields as they are', () => {
+    const org = change('update', 'organization', 'organization', { file: 'organization.yaml', line: 2, fields: { 'review.name': ['Acme', 'Acme Legal'] } });
+    expect(text(plan([org]))).toContain('Organization\n  ~ update organization (organization.yaml:2)\n      review.name: "Acme" → "Acme Legal"\n');
+  });
+
+  it('formats values JSON-ish: null, booleans, numbers, objects', () => {
+    const out = text(
+      plan([
+        change('update', 'rule', 'P/R', {
+          parent: 'P',
+          fields: { reviewer: ['alice@acme.example', null], generate_summary: [true, false], definition: [{ a: [1, 'x'] }, null], notes: [null, 'hi'] },
+        }),
+      ]),
+    );
+    expect(out).toContain(
+      [
+        '  ~ update rule "P/R"',
+        '      reviewer: "alice@acme.example" → null',
+        '      generate_summary: true → false',
+        '      definition: {"a":[1,"x"]} → null',
+        '      notes: null → "hi"',
+      ].join('\n'),
+    );
+  });
+
+  it('shows only non-null values for creates', () => {
+    const out = text(plan([change('create', 'rule', 'P/Term', { parent: 'P', fields: { name: [null, 'Term'], questions: [null, null] } })]));
+    expect(out).toContain('  + create rule "P/Term"\n      name: "Term"\n\n');
+  });
+
+  it('renames a rule with its playbook prefix on both sides', () => {
+    const out = text(plan([change('rename', 'rule', 'Inbound NDA/Duration', { parent: 'Inbound NDA', fields: { name: ['Term', 'Duration'] } })]));
+    expect(out).toContain('  ~ rename rule "Inbound NDA/Term" → "Inbound NDA/Duration"\n');
+    expect(out).toContain('Plan: 0 to create, 0 to update, 1 to rename, 0 to delete.');
+  });
+
+  it('shows multi-line text as a unified diff without file headers', () => {
+    const before = 'ACCEPT a term of up to 3 years\nCOUNTERPROPOSE 2 years when longer\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8';
+    const after = 'ACCEPT a term of up to 2 years\nCOUNTERPROPOSE 2 years when longer\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8';
+    const out = text(plan([change('update', 'rule', 'P/Term', { fields: { actions: [before, after] } })]));
+    expect(out).toContain(
+      [
+        '      actions:',
+        '        @@ -1,4 +1,4 @@',
+        '        -ACCEPT a term of up to 3 years',
+        '        +ACCEPT a term of up to 2 years',
+        '         COUNTERPROPOSE 2 years when longer',
+        '         line 3',
+        '         line 4',
+        '',
+      ].join('\n'),
+    );
+    expect(out).not.toMatch(/^\s*(===|---|\+\+\+) /m);
+    expect(out).not.toContain('No newline');
+  });
+
+  it('diffs a multi-line value against nothing for a create, and a single line becoming multi-line', () => {
+    const created = text(plan([change('create', 'rule', 'P/T', { fields: { actions: [null, 'one\ntwo'] } })]));
+    expect(created).toContain('      actions:\n        @@ -0,0 +1,2 @@\n        +one\n        +two\n');
+    const grown = text(plan([change('update', 'rule', 'P/T', { fields: { actions: ['one', 'one\ntwo'] } })]));
+    expect(grown).toContain('        @@ -1,1 +1,2 @@\n         one\n        +two\n');
+  });
+
+  it('has no ANSI codes without colour, and colours with it', () => {
+    const p = mixedPlan();
+    expect(renderPlanText(p, { color: false, kindOrder: KIND_ORDER })).not.toMatch(ANSI);
+    const coloured = renderPlanText(p, { color: true, kindOrder: KIND_ORDER });
+    expect(coloured).toMatch(ANSI);
+    expect(coloured).toContain('\x1b[32m+\x1b[39m create playbook');
+    expect(coloured).toContain('\x1b[31m-Line two\x1b[39m');
+    expect(coloured).toContain('\x1b[32m+Line 2\x1b[39m');
+    // Without the codes it is the plain output.
+    expect(coloured.replace(/\x1b\[\d+m/g, '')).toBe(renderPlanText(p, { color: false, kindOrder: KIND_ORDER }));
+  });
+
+  it('strips control characters from every user string', () => {
+    const evil = '\x1b[2J\x1b]0;title\x07Evil\x07\r';
+    const p = plan(
+      [
+        change('update', 'playbook', `Play${evil}`, {
+          file: `play${evil}.yaml`,
+          fields: { [`desc${evil}`]: [`a${evil}`, `multi\x1b[31m\nline${evil}`], other: [{ k: `v${evil}\x85` }, 1] },
+        }),
+      ],
+      { warnings: [`warn${evil}`], environment: `prod${evil}`, undeclared: [{ kind: 'playbook', count: 1, names: [`n${evil}`], reason: `r${evil}` }] },
+    );
+    const out = renderPlanText(p, { color: false, verbose: true, kindOrder: KIND_ORDER });
+    expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(out).toContain('~ update playbook "PlayEvil" (playEvil.yaml:1)');
+    expect(out).toContain('environment: prodEvil');
+    expect(out).toContain('Warning: warnEvil');
+    expect(out).toContain('other: {"k":"vEvil"} → 1');
+  });
+
+  it('warns once per group for permanent deletes and publishes', () => {
+    const p = plan([
+      change('delete', 'rule', 'P/A', { parent: 'P', irreversible: true }),
+      change('delete', 'rule', 'P/B', { parent: 'P', irreversible: true }),
+      change('publish', 'custom-term', 'Terms', { irreversible: true, fields: { body: ['a', 'b'] } }),
+      change('publish', 'custom-template', 'Consulting', { irreversible: true, fields: { definition: [{ a: 1 }, { a: 2 }] } }),
+    ]);
+    const warnings = text(p).split('\n').filter((l) => l.startsWith('Warning:'));
+    expect(warnings).toEqual([
+      'Warning: 2 rules will be permanently deleted (cannot be undone): "P/A", "P/B".',
+      'Warning: 2 publishes go live at once and cannot be undone: custom-term "Terms", custom-template "Consulting".',
+    ]);
+  });
+
+  it('lists at most five names in a warning', () => {
+    const deletes = Array.from({ length: 8 }, (_, i) => change('delete', 'rule', `P/R${i}`, { parent: 'P', irreversible: true }));
+    expect(text(plan(deletes))).toContain('Warning: 8 rules will be permanently deleted (cannot be undone): "P/R0", "P/R1", "P/R2", "P/R3", "P/R4" and 3 more.');
+  });
+
+  it('warns that a targeted plan is partial, and prints the plan warnings', () => {
+    const out = text(plan([change('create', 'playbook', 'A')], { targets: ['playbook/A', 'rule/B/C'], warnings: ['the lock file has no entry for "Terms"'] }));
+    expect(out).toContain(
+      'Warning: This plan is partial: only "playbook/A", "rule/B/C" and what they depend on. Other differences are not shown.\n' +
+        'Warning: the lock file has no entry for "Terms"\n',
+    );
+  });
+
+  it('counts undeclared objects, and names them when verbose', () => {
+    const p = plan([], {
+      undeclared: [
+        { kind: 'member', count: 2, names: ['a@acme.example', 'b@acme.example'], reason: 'docket never removes them' },
+        { kind: 'playbook', count: 1, names: ['Legacy'], reason: 'prune is off (set prune.playbooks or pass --prune to archive them)' },
+      ],
+    });
+    expect(text(p)).toBe(
+      'docket plan · target: https://api.gerri.example (organization org-1)\n\n' +
+        'No changes. The live services match the configuration.\n\n' +
+        '3 live objects are not declared in any file and are left alone (members: 2, playbooks: 1).\n',
+    );
+    expect(text(p, true)).toContain(
+      '(members: 2, playbooks: 1).\n' +
+        '  2 members: "a@acme.example", "b@acme.example" (docket never removes them)\n' +
+        '  1 playbook: "Legacy" (prune is off (set prune.playbooks or pass --prune to archive them))\n',
+    );
+    const one = plan([], { undeclared: [{ kind: 'template', count: 1, names: ['X'], reason: 'the service has no delete for them' }] });
+    expect(text(one)).toContain('1 live object is not declared in any file and is left alone (templates: 1).');
+  });
+
+  it('shows the fields of deleted objects only when verbose', () => {
+    const p = plan([change('delete', 'rule', 'P/A', { parent: 'P', irreversible: true, fields: { description: ['gone', null] } })]);
+    expect(text(p)).not.toContain('description');
+    expect(text(p, true)).toContain('  - delete rule "P/A" (permanent)\n      description: "gone"\n');
+  });
+
+  it('puts kinds missing from kindOrder last instead of dropping them', () => {
+    const out = renderPlanText(plan([change('create', 'template', 'T'), change('create', 'playbook', 'P')]), {
+      color: false,
+      kindOrder: [{ name: 'playbook', title: 'Playbooks' }],
+    });
+    expect(out).toContain('Playbooks\n  + create playbook "P"\n\ntemplate\n  + create template "T"\n');
+  });
+});
