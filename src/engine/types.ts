@@ -36,6 +36,8 @@ export interface DesiredResource {
   parent?: { kind: KindName; key: string };
   /** Comparable desired values, already normalised by the kind. */
   fields: Fields;
+  /** Values sent only when creating (a member's display name), never compared. */
+  createOnly?: Fields;
   /** Partial resources manage only the fields present; owned resources declare every field. */
   partial: boolean;
   refs: Ref[];

@@ -15,6 +15,8 @@ export interface Services {
 
 export interface FetchContext {
   services: Services;
+  /** The desired resources, so a kind can skip reads nobody needs; undefined means read everything (export). */
+  declared?: DesiredResource[];
   /** Memoised shared reads (e.g. the user list), so kinds that need the same collection read it once. */
   memo<T>(key: string, load: () => Promise<T>): Promise<T>;
   /** Runs independent reads with the shared concurrency bound. */
@@ -49,6 +51,10 @@ export interface KindModule {
   /** File name in schemas/ validating this kind's documents. */
   schema?: string;
   deletion: Deletion;
+  /** One object per organization (never created or deleted, never counted as undeclared). */
+  singleton?: boolean;
+  /** The action that brings a missing object into being: `create`, or `invite` for members. */
+  createAction?: 'create' | 'invite' | 'upload';
   /** For `archive` kinds: the `prune:` key that allows it. */
   pruneKey?: 'playbooks';
   /** Children are matched inside their matched parent. */

@@ -1,0 +1,288 @@
+/**
+ * Diff: matches desired resources to live objects (by pinned id, then identity, then
+ * `renamed_from`), compares their normalised fields, and emits one Change per action. Pure.
+ */
+import { Diagnostics } from '../diagnostics.js';
+import { digest, sameValue } from './canonical.js';
+import { refKey } from './types.js';
+import type { Change, DesiredResource, FieldChange, KindName, LiveResource, UndeclaredSummary } from './types.js';
+
+/** What diff needs to know about a kind; KindModule satisfies it. */
+export interface KindMeta {
+  name: KindName;
+  deletion: 'never' | 'none' | 'archive' | 'delete';
+  singleton?: boolean;
+  pruneKey?: string;
+  parentKind?: KindName;
+  versionedFields?: string[];
+  nameField?: string;
+  createAction?: 'create' | 'invite' | 'upload';
+}
+
+export interface DiffInput {
+  /** In dependency-friendly order: parents before children. */
+  kinds: KindMeta[];
+  desired: DesiredResource[];
+  /** Live objects of every kind that was read. */
+  live: LiveResource[];
+  /** `prune:` switches by key (e.g. `playbooks`). */
+  prune: Record<string, boolean>;
+}
+
+export interface DiffResult {
+  changes: Change[];
+  ids: Record<string, string>;
+  undeclared: UndeclaredSummary[];
+  diagnostics: Diagnostics;
+}
+
+export function fingerprint(live: LiveResource): string {
+  return digest({ id: live.id, name: live.name, parentId: live.parentId ?? null, fields: live.fields }).slice(0, 16);
+}
+
+/** Children are matched by their own name inside the parent; top-level objects by key. */
+function localName(x: { parent?: unknown; parentId?: string; name: string; key: string }, isChild: boolean): string {
+  return isChild ? x.name : x.key;
+}
+
+export function diff(input: DiffInput): DiffResult {
+  const diagnostics = new Diagnostics();
+  const changes: Change[] = [];
+  const ids: Record<string, string> = {};
+  const undeclared: UndeclaredSummary[] = [];
+  /** desired key → matched live object, per kind (parents are looked up here by children). */
+  const matchedByKind = new Map<KindName, Map<string, LiveResource>>();
+
+  for (const kind of input.kinds) {
+    const isChild = Boolean(kind.parentKind);
+    const desired = input.desired.filter((d) => d.kind === kind.name);
+    const live = input.live.filter((l) => l.kind === kind.name);
+    for (const l of live) ids[refKey(kind.name, l.key)] ??= l.id;
+
+    const parentMatches = kind.parentKind ? matchedByKind.get(kind.parentKind) : undefined;
+    const scopeOfDesired = (d: DesiredResource): string | undefined =>
+      d.parent ? parentMatches?.get(d.parent.key)?.id : '';
+    const scopeOfLive = (l: LiveResource): string => l.parentId ?? '';
+
+    const liveByScope = new Map<string, LiveResource[]>();
+    for (const l of live) {
+      const list = liveByScope.get(scopeOfLive(l)) ?? [];
+      list.push(l);
+      liveByScope.set(scopeOfLive(l), list);
+    }
+
+    const used = new Set<string>();
+    const matched = new Map<string, LiveResource>();
+
+    const candidates = (scope: string | undefined, name: string): LiveResource[] =>
+      scope === undefined ? [] : (liveByScope.get(scope) ?? []).filter((l) => !used.has(l.id) && localName(l, isChild) === name);
+
+    const claim = (d: DesiredResource, l: LiveResource): void => {
+      used.add(l.id);
+      matched.set(d.key, l);
+      ids[refKey(kind.name, d.key)] = l.id;
+    };
+
+    // Pass 1: pinned ids win over names.
+    for (const d of desired) {
+      if (!d.pinId) continue;
+      const scope = scopeOfDesired(d);
+      const l = live.find((x) => x.id === d.pinId && (scope === undefined || !isChild || scopeOfLive(x) === scope));
+      if (!l) {
+        diagnostics.error('pinned-id-not-found', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, which does not exist live`, {
+          ...d.source,
+          hint: 'remove the `id:` line to match by name, or correct the id',
+        });
+      } else if (used.has(l.id)) {
+        diagnostics.error('duplicate-pin', `${kind.name} "${d.name}" pins id ${d.pinId}, which another resource already pins`, d.source);
+      } else {
+        claim(d, l);
+      }
+    }
+    // Pass 2: renames, for resources whose own name is not live yet. Before identity, so a new
+    // resource that takes the old name (rename A→B, create A) does not claim the renamed object.
+    for (const d of desired) {
+      if (matched.has(d.key) || d.pinId) continue;
+      if (candidates(scopeOfDesired(d), localName(d, isChild)).length > 0) continue;
+      for (const old of d.renamedFrom) {
+        const found = candidates(scopeOfDesired(d), old);
+        if (found.length === 1 && found[0]) {
+          claim(d, found[0]);
+          break;
+        }
+      }
+    }
+    // Pass 3: identity.
+    for (const d of desired) {
+      if (matched.has(d.key) || d.pinId) continue;
+      const found = candidates(scopeOfDesired(d), localName(d, isChild));
+      if (found.length > 1) {
+        diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${d.name}"; docket cannot tell which one the file means`, {
+          ...d.source,
+          hint: `pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`,
+        });
+        for (const f of found) used.add(f.id);
+        continue;
+      }
+      if (found[0]) claim(d, found[0]);
+    }
+    matchedByKind.set(kind.name, matched);
+
+    for (const d of desired) {
+      const l = matched.get(d.key);
+      const parent = d.parent ? { kind: d.parent.kind, key: d.parent.key, liveId: parentMatches?.get(d.parent.key)?.id } : undefined;
+      if (!l) {
+        if (kind.singleton) {
+          diagnostics.error('missing-singleton', `the live ${kind.name} could not be read`, d.source);
+          continue;
+        }
+        changes.push(createChange(kind, d, parent));
+        continue;
+      }
+      changes.push(...compare(kind, d, l, parent));
+    }
+
+    // Live objects no file declares.
+    const unmatched = live.filter((l) => !used.has(l.id));
+    if (isChild) {
+      const declaredParents = new Set([...(parentMatches?.values() ?? [])].map((p) => p.id));
+      for (const l of unmatched) {
+        if (!l.parentId || !declaredParents.has(l.parentId)) continue;
+        if (kind.deletion === 'delete') changes.push(removeChange(kind, l, 'delete', parentKeyOf(parentMatches, l.parentId)));
+      }
+    } else if (!kind.singleton) {
+      const prunable = kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true;
+      if (prunable) {
+        for (const l of unmatched) changes.push(removeChange(kind, l, 'archive'));
+      } else if (unmatched.length > 0) {
+        undeclared.push({
+          kind: kind.name,
+          count: unmatched.length,
+          names: unmatched.map((l) => l.name).sort(),
+          reason:
+            kind.deletion === 'archive'
+              ? `prune is off (set prune.${kind.pruneKey} or pass --prune to archive them)`
+              : kind.deletion === 'none'
+                ? 'the service has no delete for them'
+                : 'docket never removes them',
+        });
+      }
+    }
+  }
+
+  return { changes, ids, undeclared, diagnostics };
+}
+
+function parentKeyOf(parents: Map<string, LiveResource> | undefined, parentId: string): { kind: KindName; key: string; liveId: string } | undefined {
+  for (const [key, l] of parents ?? []) if (l.id === parentId) return { kind: l.kind, key, liveId: l.id };
+  return undefined;
+}
+
+function changeId(action: string, kind: KindName, key: string): string {
+  return `${action}:${kind}:${key}`;
+}
+
+function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent']): Change {
+  const action = kind.createAction ?? 'create';
+  const all = { ...d.fields, ...d.createOnly };
+  const fields: FieldChange[] = Object.entries(all)
+    .filter(([, v]) => v !== null && v !== undefined)
+    .map(([field, after]) => ({ field, before: null, after }));
+  return {
+    id: changeId(action, kind.name, d.key),
+    action,
+    kind: kind.name,
+    key: d.key,
+    name: d.name,
+    ...(parent ? { parent } : {}),
+    fields,
+    desired: all,
+    refs: d.refs,
+    dependsOn: [],
+    source: d.source,
+    fingerprint: null,
+  };
+}
+
+function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent']): Change[] {
+  const out: Change[] = [];
+  const base = {
+    kind: kind.name,
+    key: d.key,
+    name: d.name,
+    liveId: l.id,
+    ...(parent ? { parent } : {}),
+    desired: d.fields,
+    fingerprint: fingerprint(l),
+  };
+  const sourceOf = (field: string) => d.fieldSources[field] ?? d.source;
+  const updates: FieldChange[] = [];
+  const publishes: FieldChange[] = [];
+  let renamed = false;
+
+  for (const [field, after] of Object.entries(d.fields)) {
+    const before = l.fields[field] ?? null;
+    if (sameValue(before, after)) continue;
+    if (field === kind.nameField) {
+      renamed = true;
+      out.push({
+        ...base,
+        id: changeId('rename', kind.name, d.key),
+        action: 'rename',
+        fields: [{ field, before, after }],
+        refs: [],
+        dependsOn: [],
+        source: sourceOf(field),
+      });
+    } else if (kind.versionedFields?.includes(field)) {
+      publishes.push({ field, before, after });
+    } else {
+      updates.push({ field, before, after });
+    }
+  }
+  const after = renamed ? [changeId('rename', kind.name, d.key)] : [];
+  if (updates.length > 0) {
+    out.push({
+      ...base,
+      id: changeId('update', kind.name, d.key),
+      action: 'update',
+      fields: updates,
+      refs: d.refs.filter((r) => updates.some((u) => u.field === r.field)),
+      dependsOn: [...after],
+      source: sourceOf(updates[0]!.field),
+    });
+  }
+  if (publishes.length > 0) {
+    out.push({
+      ...base,
+      id: changeId('publish', kind.name, d.key),
+      action: 'publish',
+      fields: publishes,
+      refs: d.refs.filter((r) => publishes.some((u) => u.field === r.field)),
+      dependsOn: [...after, ...(updates.length > 0 ? [changeId('update', kind.name, d.key)] : [])],
+      source: sourceOf(publishes[0]!.field),
+      irreversible: true,
+    });
+  }
+  return out;
+}
+
+function removeChange(kind: KindMeta, l: LiveResource, action: 'delete' | 'archive', parent?: Change['parent']): Change {
+  const key = parent ? `${parent.key}/${l.name}` : l.key;
+  return {
+    id: changeId(action, kind.name, key),
+    action,
+    kind: kind.name,
+    key,
+    name: l.name,
+    liveId: l.id,
+    ...(parent ? { parent } : {}),
+    fields: Object.entries(l.fields)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([field, before]) => ({ field, before, after: null })),
+    refs: [],
+    dependsOn: [],
+    fingerprint: fingerprint(l),
+    ...(action === 'delete' ? { irreversible: true } : {}),
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Live state: asks every kind that the configuration uses to read its objects, in parallel, with
+ * shared memoised reads and one concurrency bound.
+ */
+import type { FetchContext, KindModule, Services } from '../kinds/kind.js';
+import type { DesiredResource, LiveResource } from './types.js';
+
+export interface FetchLiveOptions {
+  kinds: KindModule[];
+  services: Services;
+  concurrency: number;
+  /** Desired resources (lets kinds skip reads); undefined reads everything (export). */
+  declared?: DesiredResource[];
+}
+
+export async function fetchLive(options: FetchLiveOptions): Promise<LiveResource[]> {
+  const memo = new Map<string, Promise<unknown>>();
+  const ctx: FetchContext = {
+    services: options.services,
+    ...(options.declared ? { declared: options.declared } : {}),
+    memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+      let p = memo.get(key) as Promise<T> | undefined;
+      if (!p) {
+        p = load();
+        memo.set(key, p);
+      }
+      return p;
+    },
+    parallel: (items, fn) => mapLimit(items, options.concurrency, fn),
+  };
+  const perKind = await Promise.all(options.kinds.map((k) => k.fetch(ctx)));
+  return perKind.flat();
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time, keeping the input order in the result. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  return results;
+}

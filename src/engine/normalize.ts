@@ -1,0 +1,28 @@
+/**
+ * The normalisation the services apply, so a configuration that was just applied plans to zero
+ * changes (DESIGN "No phantom diffs"). Kinds call these on both desired and live values.
+ */
+
+/** Optional text: line endings to `\n`, trailing newlines removed, `""` equal to null. */
+export function normText(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const text = String(value).replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+  return text === '' ? null : text;
+}
+
+/** Required text (names): same line-ending rule, but empty stays empty. */
+export function normName(value: unknown): string {
+  return String(value ?? '').replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+}
+
+/** E-mails compare case-insensitively. */
+export function normEmail(value: unknown): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  return String(value).trim().toLowerCase();
+}
+
+/** Numbers and numeric strings compare by value. */
+export function normScalar(value: unknown): unknown {
+  if (typeof value === 'string' && value.trim() !== '' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  return value ?? null;
+}

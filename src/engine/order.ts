@@ -1,0 +1,103 @@
+/**
+ * Order: derives each change's dependencies from references, parents and names, then sorts the
+ * changes topologically (Kahn) with a deterministic tie-break. A cycle is an error naming its
+ * members. Pure.
+ */
+import { Diagnostics } from '../diagnostics.js';
+import type { KindMeta } from './diff.js';
+import type { Action, Change, LiveResource } from './types.js';
+
+const ACTION_ORDER: Action[] = ['invite', 'upload', 'rename', 'create', 'update', 'publish', 'archive', 'delete'];
+
+const CREATES: Action[] = ['create', 'invite', 'upload'];
+
+export interface OrderResult {
+  changes: Change[];
+  diagnostics: Diagnostics;
+}
+
+export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResource[]): OrderResult {
+  const diagnostics = new Diagnostics();
+  const changes = input.map((c) => ({ ...c, dependsOn: [...c.dependsOn] }));
+  const byId = new Map(changes.map((c) => [c.id, c]));
+  const creators = new Map<string, Change>();
+  for (const c of changes) if (CREATES.includes(c.action)) creators.set(`${c.kind}:${c.key}`, c);
+
+  const depend = (c: Change, on: Change | undefined): void => {
+    if (on && on.id !== c.id && !c.dependsOn.includes(on.id)) c.dependsOn.push(on.id);
+  };
+
+  for (const c of changes) {
+    // What it references must exist first.
+    for (const ref of c.refs) depend(c, creators.get(`${ref.kind}:${ref.key}`));
+    // Children after the parent that creates them a home.
+    if (c.parent) depend(c, creators.get(`${c.parent.kind}:${c.parent.key}`));
+  }
+
+  // A name must be free before a create or rename takes it: renames and removals go first.
+  const scopeOf = (c: Change): string => `${c.kind}|${c.parent?.key ?? ''}`;
+  const localName = (c: Change): string => (c.parent ? c.name : c.key);
+  const freed = new Map<string, Change[]>();
+  for (const c of changes) {
+    if (c.action === 'rename') {
+      const before = String(c.fields[0]?.before ?? '');
+      push(freed, `${scopeOf(c)}|${before}`, c);
+    } else if (c.action === 'delete' || c.action === 'archive') {
+      push(freed, `${scopeOf(c)}|${c.parent ? c.name : c.key}`, c);
+    }
+  }
+  for (const c of changes) {
+    if (!CREATES.includes(c.action) && c.action !== 'rename') continue;
+    const taken = c.action === 'rename' ? String(c.fields[0]?.after ?? '') : localName(c);
+    for (const f of freed.get(`${scopeOf(c)}|${taken}`) ?? []) depend(c, f);
+  }
+
+  // Deletes after whatever stopped referencing the deleted object.
+  for (const c of changes) {
+    if (c.action !== 'delete' && c.action !== 'archive') continue;
+    for (const l of live) {
+      if (!l.refs.some((r) => r.kind === c.kind && r.key === c.key)) continue;
+      for (const other of changes) if (other.liveId === l.id && other !== c && other.action !== 'delete') depend(c, other);
+    }
+  }
+
+  for (const c of changes) c.dependsOn = c.dependsOn.filter((id) => byId.has(id)).sort();
+
+  const kindIndex = new Map(kinds.map((k, i) => [k.name, i]));
+  const rank = (c: Change): [number, number, string] => [kindIndex.get(c.kind) ?? 99, ACTION_ORDER.indexOf(c.action), c.key];
+  const compare = (a: Change, b: Change): number => {
+    const ra = rank(a);
+    const rb = rank(b);
+    return ra[0] - rb[0] || ra[1] - rb[1] || ra[2].localeCompare(rb[2]);
+  };
+
+  // Kahn, taking the best-ranked ready change each time so output is stable.
+  const remaining = new Map(changes.map((c) => [c.id, new Set(c.dependsOn)]));
+  const dependents = new Map<string, string[]>();
+  for (const c of changes) for (const d of c.dependsOn) push(dependents, d, c.id);
+  const ready = changes.filter((c) => c.dependsOn.length === 0);
+  const ordered: Change[] = [];
+  while (ready.length > 0) {
+    ready.sort(compare);
+    const next = ready.shift()!;
+    ordered.push(next);
+    for (const id of dependents.get(next.id) ?? []) {
+      const deps = remaining.get(id)!;
+      deps.delete(next.id);
+      if (deps.size === 0) ready.push(byId.get(id)!);
+    }
+  }
+  if (ordered.length < changes.length) {
+    const stuck = changes.filter((c) => !ordered.includes(c)).map((c) => `${c.action} ${c.kind} "${c.key}"`);
+    diagnostics.error('dependency-cycle', `these changes depend on each other in a cycle: ${stuck.join(', ')}`, {
+      hint: 'break the cycle in the configuration, e.g. apply a rename first on its own',
+    });
+  }
+  return { changes: ordered, diagnostics };
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key) ?? [];
+  list.push(value);
+  map.set(key, list);
+}

@@ -1,0 +1,85 @@
+/**
+ * Builds the Plan, the contract between planning and applying: plain data, serialisable, with a
+ * digest of the configuration and a fingerprint of every live object it touches. Pure: the
+ * clock and version come in as parameters.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import { Diagnostics } from '../diagnostics.js';
+import { digest } from './canonical.js';
+import { diff, type KindMeta } from './diff.js';
+import { orderChanges } from './order.js';
+import { refKey } from './types.js';
+import type { Action, DesiredResource, LiveResource, Plan, PlanTarget } from './types.js';
+
+export interface BuildPlanInput {
+  kinds: KindMeta[];
+  desired: DesiredResource[];
+  live: LiveResource[];
+  prune: Record<string, boolean>;
+  configDigest: string;
+  target: PlanTarget;
+  environment?: string;
+  now: Date;
+  version: string;
+  warnings?: string[];
+}
+
+export interface BuildPlanResult {
+  plan?: Plan;
+  diagnostics: Diagnostic[];
+}
+
+export function buildPlan(input: BuildPlanInput): BuildPlanResult {
+  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune });
+  const diagnostics = result.diagnostics;
+  checkReferences(input.desired, result.ids, diagnostics);
+  const ordered = orderChanges(result.changes, input.kinds, input.live);
+  diagnostics.items.push(...ordered.diagnostics.items);
+  if (diagnostics.hasErrors()) return { diagnostics: diagnostics.sorted() };
+
+  const summary: Partial<Record<Action, number>> = {};
+  for (const c of ordered.changes) summary[c.action] = (summary[c.action] ?? 0) + 1;
+  const plan: Plan = {
+    format_version: 1,
+    docket_version: input.version,
+    created_at: input.now.toISOString(),
+    target: input.target,
+    ...(input.environment ? { environment: input.environment } : {}),
+    config_digest: input.configDigest,
+    changes: ordered.changes,
+    ids: result.ids,
+    summary,
+    warnings: input.warnings ?? [],
+    undeclared: result.undeclared,
+  };
+  return { plan, diagnostics: diagnostics.sorted() };
+}
+
+/** A reference to something that exists neither in the files nor live is an error at its line. */
+function checkReferences(desired: DesiredResource[], ids: Record<string, string>, diagnostics: Diagnostics): void {
+  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  for (const d of desired) {
+    for (const ref of d.refs) {
+      const key = refKey(ref.kind, ref.key);
+      if (declared.has(key) || ids[key]) continue;
+      diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`, {
+        ...(ref.source ?? d.source),
+        hint: ref.kind === 'member' ? `declare it with \`kind: Member\` and \`email: ${ref.key}\` so docket invites it first` : `declare the ${ref.kind} or fix the name`,
+      });
+    }
+  }
+}
+
+/** The configuration digest: what the plan was computed from, without positions or comments. */
+export function configDigest(desired: DesiredResource[], settings: unknown): string {
+  const content = desired
+    .map((d) => ({ kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom }))
+    .sort((a, b) => `${a.kind}:${a.key}`.localeCompare(`${b.kind}:${b.key}`));
+  return digest({ content, settings });
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.changes.length > 0;
+}
+
+export type { LiveResource };

@@ -1,0 +1,16 @@
+/** The registry of resource kinds, in display order; parents come before their children. */
+import type { KindModule } from './kind.js';
+import { memberKind } from './member.js';
+import { organizationKind } from './organization.js';
+import { playbookKind } from './playbook.js';
+import { ruleKind } from './rule.js';
+
+export const KINDS: KindModule[] = [organizationKind, memberKind, playbookKind, ruleKind];
+
+export function kindByName(name: string): KindModule | undefined {
+  return KINDS.find((k) => k.name === name);
+}
+
+export function kindByYaml(yamlKind: string): KindModule | undefined {
+  return KINDS.find((k) => k.yamlKind === yamlKind);
+}

@@ -1,0 +1,73 @@
+/**
+ * Playbook: an owned kind declared whole, with its rules inline. Removing a playbook from the files
+ * leaves it alone unless prune is on (then it is archived); rules removed from a declared playbook
+ * are deleted permanently (src/kinds/rule.ts).
+ */
+import type { DesiredResource } from '../engine/types.js';
+import { normName, normText } from '../engine/normalize.js';
+import type { KindModule } from './kind.js';
+import { docSource, namesList, posOf } from './positions.js';
+import { livePlaybooks } from './review-reads.js';
+import { rulesToDesired } from './rule.js';
+
+export const playbookKind: KindModule = {
+  name: 'playbook',
+  yamlKind: 'Playbook',
+  title: 'Playbooks',
+  service: 'review',
+  schema: 'playbook.schema.json',
+  deletion: 'archive',
+  pruneKey: 'playbooks',
+  nameField: 'name',
+
+  toDesired(doc, diag) {
+    const name = normName(doc.body.name);
+    const playbook: DesiredResource = {
+      kind: 'playbook',
+      key: name,
+      name,
+      fields: { name, description: normText(doc.body.description) },
+      partial: false,
+      refs: [],
+      renamedFrom: namesList(doc.body.renamed_from).map(normName),
+      source: docSource(doc),
+      fieldSources: { name: posOf(doc, '/name'), description: posOf(doc, '/description') },
+      ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
+    };
+    return [playbook, ...rulesToDesired(doc, name, diag)];
+  },
+
+  async fetch(ctx) {
+    const playbooks = await livePlaybooks(ctx);
+    return playbooks.map((p) => {
+      const name = normName(p.attributes.name);
+      return { kind: 'playbook' as const, id: p.id, key: name, name, fields: { name, description: normText(p.attributes.description) }, refs: [] };
+    });
+  },
+
+  async execute(change, ctx) {
+    const api = ctx.services.review();
+    const label = change.name;
+    switch (change.action) {
+      case 'create': {
+        const description = change.desired?.description;
+        const created = await api.createPlaybook({ name: change.name, ...(typeof description === 'string' ? { description } : {}) });
+        ctx.registerId('playbook', change.key, created.id);
+        return;
+      }
+      case 'rename':
+      case 'update': {
+        const body: Record<string, unknown> = {};
+        // NOTE(api): the playbook PATCH takes description as a string; "" is how docket clears it.
+        for (const f of change.fields) body[f.field] = f.after ?? '';
+        await api.updatePlaybook(change.liveId!, body, label);
+        return;
+      }
+      case 'archive':
+        await api.archivePlaybook(change.liveId!, label);
+        return;
+      default:
+        throw new Error(`playbook cannot ${change.action}`);
+    }
+  },
+};

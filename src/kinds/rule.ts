@@ -1,0 +1,153 @@
+/**
+ * Rule: declared inside a Playbook, identified as `playbook name / rule name`, matched inside its
+ * matched playbook. Seed 000's create rules are checked offline here.
+ */
+import type { Diagnostics } from '../diagnostics.js';
+import type { ResourceDoc } from '../config/types.js';
+import type { DesiredResource, Ref } from '../engine/types.js';
+import { normEmail, normName, normText } from '../engine/normalize.js';
+import type { KindModule } from './kind.js';
+import { namesList, posOf } from './positions.js';
+import { livePlaybooks, reviewUsers } from './review-reads.js';
+
+const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
+
+export function rulesToDesired(doc: ResourceDoc, playbook: string, diag: Diagnostics): DesiredResource[] {
+  const rules = Array.isArray(doc.body.rules) ? (doc.body.rules as Record<string, unknown>[]) : [];
+  const seen = new Map<string, number>();
+  return rules.map((rule, i) => {
+    const at = (field?: string) => posOf(doc, field ? `/rules/${i}/${field}` : `/rules/${i}`);
+    const name = normName(rule.name);
+    const fields: Record<string, unknown> = { name };
+    for (const f of TEXT_FIELDS) fields[f] = normText(rule[f]);
+    fields.generate_summary = rule.generate_summary === undefined || rule.generate_summary === null ? true : rule.generate_summary === true;
+    const reviewer = normEmail(rule.reviewer);
+    fields.reviewer = reviewer;
+
+    // Seed 000: actions are required unless the rule only summarises (generate_summary + questions).
+    if (fields.actions === null && !(fields.generate_summary === true && fields.questions !== null)) {
+      diag.error('missing-actions', `rule "${name}" needs \`actions\` (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
+        ...at(),
+        path: `rules[${i}]`,
+      });
+    }
+    const first = seen.get(name);
+    if (first !== undefined) {
+      diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, at('name'));
+    } else {
+      seen.set(name, i);
+    }
+
+    const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: at('reviewer') }] : [];
+    const fieldSources: DesiredResource['fieldSources'] = {};
+    for (const f of Object.keys(fields)) fieldSources[f] = at(f);
+    return {
+      kind: 'rule',
+      key: `${playbook}/${name}`,
+      name,
+      parent: { kind: 'playbook', key: playbook },
+      fields,
+      partial: false,
+      refs,
+      renamedFrom: namesList(rule.renamed_from).map(normName),
+      source: at(),
+      fieldSources,
+      ...(typeof rule.id === 'string' ? { pinId: rule.id } : {}),
+    };
+  });
+}
+
+/** Rule fields as the service expects them: reviewer e-mail → reviewer_id. */
+function toWire(field: string, value: unknown, resolveMember: (email: string) => string): [string, unknown] {
+  if (field === 'reviewer') return ['reviewer_id', value === null ? null : resolveMember(String(value))];
+  return [field, value];
+}
+
+export const ruleKind: KindModule = {
+  name: 'rule',
+  title: 'Rules',
+  service: 'review',
+  deletion: 'delete',
+  parentKind: 'playbook',
+  nameField: 'name',
+
+  async fetch(ctx) {
+    const [playbooks, users] = await Promise.all([livePlaybooks(ctx), reviewUsers(ctx)]);
+    // Rules of playbooks no file declares are never touched, so they are not read either.
+    const wanted = ctx.declared ? declaredPlaybookFilter(ctx.declared) : () => true;
+    const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
+    const perPlaybook = await ctx.parallel(read, async (p) => {
+      const rules = await ctx.services.review().listRules(p.id);
+      return rules.map((r) => {
+        const a = r.attributes;
+        const reviewer = a.reviewer_id ? (users.emailById.get(a.reviewer_id) ?? normEmail(a.reviewer)) : null;
+        const name = normName(a.name);
+        return {
+          kind: 'rule' as const,
+          id: r.id,
+          key: `${normName(p.attributes.name)}/${name}`,
+          name,
+          parentId: p.id,
+          fields: {
+            name,
+            description: normText(a.description),
+            actions: normText(a.actions),
+            internal_notes: normText(a.internal_notes),
+            questions: normText(a.questions),
+            generate_summary: a.generate_summary !== false,
+            reviewer,
+          },
+          refs: reviewer ? [{ kind: 'member' as const, key: reviewer }] : [],
+        };
+      });
+    });
+    return perPlaybook.flat();
+  },
+
+  async execute(change, ctx) {
+    const api = ctx.services.review();
+    const parent = change.parent!;
+    const playbookId = parent.liveId ?? ctx.resolveId('playbook', parent.key);
+    const resolveMember = (email: string) => ctx.resolveId('member', email);
+    switch (change.action) {
+      case 'create': {
+        const body: Record<string, unknown> = {};
+        for (const [field, value] of Object.entries(change.desired ?? {})) {
+          if (value === null || value === undefined) continue;
+          const [k, v] = toWire(field, value, resolveMember);
+          body[k] = v;
+        }
+        const created = await api.createRule(playbookId, body, change.key);
+        ctx.registerId('rule', change.key, created.id);
+        return;
+      }
+      case 'rename':
+      case 'update': {
+        const body: Record<string, unknown> = {};
+        for (const f of change.fields) {
+          const [k, v] = toWire(f.field, f.after, resolveMember);
+          body[k] = v;
+        }
+        await api.updateRule(playbookId, change.liveId!, body, change.key);
+        return;
+      }
+      case 'delete':
+        await api.deleteRule(playbookId, change.liveId!, change.key);
+        return;
+      default:
+        throw new Error(`rule cannot ${change.action}`);
+    }
+  },
+};
+
+function declaredPlaybookFilter(declared: DesiredResource[]): (id: string, name: string) => boolean {
+  const ids = new Set<string>();
+  const names = new Set<string>();
+  for (const d of declared) {
+    if (d.kind !== 'playbook') continue;
+    names.add(d.key);
+    for (const old of d.renamedFrom) names.add(old);
+    if (d.pinId) ids.add(d.pinId);
+  }
+  return (id, name) => ids.has(id) || names.has(name);
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, digest, sameValue, sha256 } from '../../../src/engine/canonical.js';
+
+describe('canonical JSON', () => {
+  it('does not depend on key order, at any depth', () => {
+    const a = { name: 'NDA', parameters: { term: 2, purpose: 'x' }, list: [{ b: 1, a: 2 }] };
+    const b = { list: [{ a: 2, b: 1 }], parameters: { purpose: 'x', term: 2 }, name: 'NDA' };
+    expect(canonicalJson(a)).toBe(canonicalJson(b));
+    expect(digest(a)).toBe(digest(b));
+    expect(sameValue(a, b)).toBe(true);
+  });
+
+  it('keeps array order significant', () => {
+    expect(sameValue(['Security', 'Privacy'], ['Privacy', 'Security'])).toBe(false);
+    expect(digest([1, 2])).not.toBe(digest([2, 1]));
+  });
+
+  it('treats a missing key, an undefined value and null-vs-undefined at the top as the same', () => {
+    expect(sameValue({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameValue(undefined, null)).toBe(true);
+  });
+
+  it('tells different values apart', () => {
+    expect(sameValue({ a: 1 }, { a: 2 })).toBe(false);
+    expect(sameValue({ a: null }, { a: '' })).toBe(false);
+    expect(sameValue(2, '2')).toBe(false);
+    expect(digest({ a: 1 })).not.toBe(digest({ a: 2 }));
+  });
+
+  it('digests are sha256 hex', () => {
+    expect(sha256('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(digest({ a: 1 })).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { buildDesired } from '../../../src/engine/desired.js';
+import type { ResourceDoc } from '../../../src/config/types.js';
+import { KINDS } from '../../../src/kinds/index.js';
+import { projectConfig, resourceDoc } from './builders.js';
+
+function build(documents: ResourceDoc[]) {
+  return buildDesired({ project: projectConfig(), documents }, KINDS);
+}
+
+describe('buildDesired', () => {
+  it('turns every document into resources of its kind, rules included', () => {
+    const { desired, diagnostics } = build([
+      resourceDoc('Member', { email: 'bob@acme.example' }, {}, 'members.yaml'),
+      resourceDoc('Playbook', { name: 'NDA', rules: [{ name: 'Term', actions: 'A' }] }),
+    ]);
+    expect(diagnostics.items).toEqual([]);
+    expect(desired.map((d) => `${d.kind}:${d.key}`)).toEqual(['member:bob@acme.example', 'playbook:NDA', 'rule:NDA/Term']);
+  });
+
+  it('reports a resource declared twice at the second place, naming the first', () => {
+    const first = resourceDoc('Member', { email: 'bob@acme.example' }, {}, 'members.yaml');
+    const second = { ...resourceDoc('Member', { email: 'BOB@acme.example' }, {}, 'more-members.yaml'), line: 8 };
+    const { desired, diagnostics } = build([first, second]);
+    expect(desired).toHaveLength(1);
+    expect(diagnostics.errors).toEqual([expect.objectContaining({ code: 'duplicate-resource', file: 'more-members.yaml', line: 8 })]);
+    expect(diagnostics.errors[0]!.message).toContain('members.yaml:1');
+  });
+
+  it('allows only one Organization', () => {
+    const { diagnostics } = build([
+      resourceDoc('Organization', { review: { name: 'A' } }, {}, 'organization.yaml'),
+      resourceDoc('Organization', { review: { name: 'B' } }, {}, 'org2.yaml'),
+    ]);
+    expect(diagnostics.errors.map((d) => [d.code, d.file])).toContainEqual(['duplicate-resource', 'org2.yaml']);
+  });
+
+  it('ignores documents of kinds it does not know (the loader reported them)', () => {
+    const { desired, diagnostics } = build([resourceDoc('Gizmo', { name: 'x' })]);
+    expect(desired).toEqual([]);
+    expect(diagnostics.items).toEqual([]);
+  });
+});

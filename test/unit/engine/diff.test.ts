@@ -1,0 +1,380 @@
+import { describe, expect, it } from 'vitest';
+import { diff, fingerprint } from '../../../src/engine/diff.js';
+import type { KindMeta } from '../../../src/engine/diff.js';
+import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
+import {
+  KIND_META,
+  desiredMember,
+  desiredOrganization,
+  desiredPlaybook,
+  desiredRule,
+  liveMember,
+  liveOrganization,
+  livePlaybook,
+  liveRule,
+  pos,
+} from './builders.js';
+
+function run(desired: DesiredResource[], live: LiveResource[], prune: Record<string, boolean> = {}) {
+  return diff({ kinds: KIND_META, desired, live, prune });
+}
+
+function ids(changes: Change[]): string[] {
+  return changes.map((c) => c.id).sort();
+}
+
+function only(changes: Change[], id: string): Change {
+  const found = changes.filter((c) => c.id === id);
+  expect(found, `exactly one change ${id} in ${ids(changes).join(', ')}`).toHaveLength(1);
+  return found[0]!;
+}
+
+const NDA = { id: 'pb-1', name: 'Inbound NDA' };
+
+describe('diff: creates', () => {
+  it('creates a playbook and its rules that do not exist live', () => {
+    const { changes, diagnostics } = run(
+      [desiredPlaybook('Inbound NDA', { description: 'NDAs we receive' }), desiredRule('Inbound NDA', 'Term', { actions: 'ACCEPT 3 years' })],
+      [],
+    );
+    expect(diagnostics.items).toEqual([]);
+    expect(ids(changes)).toEqual(['create:playbook:Inbound NDA', 'create:rule:Inbound NDA/Term']);
+
+    const playbook = only(changes, 'create:playbook:Inbound NDA');
+    expect(playbook.liveId).toBeUndefined();
+    expect(playbook.fingerprint).toBeNull();
+    expect(playbook.fields).toEqual([
+      { field: 'name', before: null, after: 'Inbound NDA' },
+      { field: 'description', before: null, after: 'NDAs we receive' },
+    ]);
+
+    const rule = only(changes, 'create:rule:Inbound NDA/Term');
+    expect(rule.parent).toEqual({ kind: 'playbook', key: 'Inbound NDA', liveId: undefined });
+    // Null (omitted) fields are not shown as "+ field: null" but are still part of what is sent.
+    expect(rule.fields.map((f) => f.field)).toEqual(['name', 'actions', 'generate_summary']);
+    expect(rule.desired).toMatchObject({ description: null, reviewer: null, actions: 'ACCEPT 3 years' });
+  });
+
+  it('creates a rule inside an existing playbook with the playbook id as parent', () => {
+    const { changes } = run([desiredPlaybook('Inbound NDA'), desiredRule('Inbound NDA', 'Term')], [livePlaybook(NDA.id, NDA.name)]);
+    expect(ids(changes)).toEqual(['create:rule:Inbound NDA/Term']);
+    expect(changes[0]!.parent).toEqual({ kind: 'playbook', key: 'Inbound NDA', liveId: 'pb-1' });
+  });
+});
+
+describe('diff: no phantom diffs', () => {
+  it('plans nothing when desired and live are equal', () => {
+    const { changes, undeclared, diagnostics } = run(
+      [
+        desiredOrganization({ 'review.name': 'Acme Legal', 'review.default_reviewer': 'alice@acme.example' }),
+        desiredMember('alice@acme.example'),
+        desiredPlaybook('Inbound NDA', { description: 'x' }),
+        desiredRule('Inbound NDA', 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }),
+      ],
+      [
+        liveOrganization('org-1', { 'review.name': 'Acme Legal', 'review.default_reviewer': 'alice@acme.example' }),
+        liveMember('u-1', 'alice@acme.example'),
+        livePlaybook(NDA.id, NDA.name, 'x'),
+        liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }),
+      ],
+    );
+    expect(diagnostics.items).toEqual([]);
+    expect(changes).toEqual([]);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('does not show a member as new when only the e-mail case differs', () => {
+    // Desired e-mails are lowercased by the kind; live ones by fetch.
+    const { changes } = run([desiredMember('Alice@ACME.example')], [liveMember('u-1', 'alice@acme.example')]);
+    expect(changes).toEqual([]);
+  });
+
+  it('ignores key order inside field values', () => {
+    const desired = desiredPlaybook('P', { fields: { meta: { a: 1, b: 2 } } });
+    const live = livePlaybook('pb-1', 'P');
+    live.fields.meta = { b: 2, a: 1 };
+    expect(run([desired], [live]).changes).toEqual([]);
+  });
+});
+
+describe('diff: updates', () => {
+  it('lists only the fields that changed, with before and after', () => {
+    const { changes } = run(
+      [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Term', { actions: 'ACCEPT 2 years', description: 'How long', questions: 'Term?' })],
+      [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT 3 years', description: 'How long', questions: null })],
+    );
+    expect(ids(changes)).toEqual(['update:rule:Inbound NDA/Term']);
+    const update = changes[0]!;
+    expect(update.fields).toEqual([
+      { field: 'actions', before: 'ACCEPT 3 years', after: 'ACCEPT 2 years' },
+      { field: 'questions', before: null, after: 'Term?' },
+    ]);
+    expect(update.liveId).toBe('r-1');
+    expect(update.parent).toEqual({ kind: 'playbook', key: NDA.name, liveId: NDA.id });
+    expect(update.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('clearing a text field is an update to null', () => {
+    const { changes } = run([desiredPlaybook(NDA.name, { description: null })], [livePlaybook(NDA.id, NDA.name, 'old text')]);
+    expect(only(changes, 'update:playbook:Inbound NDA').fields).toEqual([{ field: 'description', before: 'old text', after: null }]);
+  });
+
+  it('carries only the references of changed fields', () => {
+    const { changes } = run(
+      [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Term', { reviewer: 'bob@acme.example', description: 'new' })],
+      [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'Term', { reviewer: 'bob@acme.example' })],
+    );
+    const update = only(changes, 'update:rule:Inbound NDA/Term');
+    expect(update.fields.map((f) => f.field)).toEqual(['description']);
+    expect(update.refs).toEqual([]);
+  });
+});
+
+describe('diff: organization (partial)', () => {
+  const live = liveOrganization('org-1', { 'review.name': 'Acme', 'review.default_reviewer': 'alice@acme.example' });
+
+  it('compares only the keys the file declares', () => {
+    const { changes } = run([desiredOrganization({ 'review.name': 'Acme Legal' })], [live]);
+    expect(ids(changes)).toEqual(['update:organization:organization']);
+    expect(changes[0]!.fields).toEqual([{ field: 'review.name', before: 'Acme', after: 'Acme Legal' }]);
+  });
+
+  it('declares nothing, changes nothing', () => {
+    expect(run([desiredOrganization({})], [live]).changes).toEqual([]);
+  });
+
+  it('a default reviewer change references the member', () => {
+    const { changes } = run([desiredOrganization({ 'review.default_reviewer': 'bob@acme.example' })], [live]);
+    const update = only(changes, 'update:organization:organization');
+    expect(update.fields).toEqual([{ field: 'review.default_reviewer', before: 'alice@acme.example', after: 'bob@acme.example' }]);
+    expect(update.refs.map((r) => `${r.kind}:${r.key}`)).toEqual(['member:bob@acme.example']);
+  });
+
+  it('is never created: a missing live organization is an error', () => {
+    const { changes, diagnostics } = run([desiredOrganization({ 'review.name': 'Acme' })], []);
+    expect(changes).toEqual([]);
+    expect(diagnostics.errors.map((d) => d.code)).toEqual(['missing-singleton']);
+  });
+});
+
+describe('diff: members', () => {
+  it('invites a missing member, sending the create-only name', () => {
+    const { changes } = run([desiredMember('bob@acme.example', 'Bob Jones')], []);
+    expect(ids(changes)).toEqual(['invite:member:bob@acme.example']);
+    const invite = changes[0]!;
+    expect(invite.action).toBe('invite');
+    expect(invite.fields).toEqual([
+      { field: 'email', before: null, after: 'bob@acme.example' },
+      { field: 'name', before: null, after: 'Bob Jones' },
+    ]);
+    expect(invite.desired).toEqual({ email: 'bob@acme.example', name: 'Bob Jones' });
+  });
+
+  it('never deletes members and counts the undeclared ones', () => {
+    const { changes, undeclared } = run(
+      [desiredMember('alice@acme.example')],
+      [liveMember('u-1', 'alice@acme.example'), liveMember('u-2', 'zed@acme.example'), liveMember('u-3', 'bob@acme.example')],
+      { playbooks: true },
+    );
+    expect(changes).toEqual([]);
+    expect(undeclared).toEqual([{ kind: 'member', count: 2, names: ['bob@acme.example', 'zed@acme.example'], reason: expect.any(String) }]);
+  });
+
+  it('a changed create-only name never shows as a change', () => {
+    expect(run([desiredMember('bob@acme.example', 'Robert')], [liveMember('u-2', 'bob@acme.example')]).changes).toEqual([]);
+  });
+});
+
+describe('diff: renames', () => {
+  it('renamed_from renames the live object in place', () => {
+    const { changes } = run([desiredPlaybook('Inbound NDA v2', { renamedFrom: ['Inbound NDA'] })], [livePlaybook(NDA.id, NDA.name)]);
+    expect(ids(changes)).toEqual(['rename:playbook:Inbound NDA v2']);
+    const rename = changes[0]!;
+    expect(rename.liveId).toBe(NDA.id);
+    expect(rename.fields).toEqual([{ field: 'name', before: 'Inbound NDA', after: 'Inbound NDA v2' }]);
+  });
+
+  it('tries each old name in turn', () => {
+    const { changes } = run([desiredPlaybook('C', { renamedFrom: ['A', 'B'] })], [livePlaybook('pb-b', 'B')]);
+    expect(ids(changes)).toEqual(['rename:playbook:C']);
+    expect(changes[0]!.liveId).toBe('pb-b');
+  });
+
+  it('a rename with other changes is a rename plus an update that depends on it', () => {
+    const { changes } = run(
+      [desiredPlaybook('Inbound NDA v2', { renamedFrom: ['Inbound NDA'], description: 'new' })],
+      [livePlaybook(NDA.id, NDA.name, 'old')],
+    );
+    expect(ids(changes)).toEqual(['rename:playbook:Inbound NDA v2', 'update:playbook:Inbound NDA v2']);
+    const update = only(changes, 'update:playbook:Inbound NDA v2');
+    expect(update.fields).toEqual([{ field: 'description', before: 'old', after: 'new' }]);
+    expect(update.dependsOn).toEqual(['rename:playbook:Inbound NDA v2']);
+  });
+
+  it('renames a rule inside its playbook', () => {
+    const { changes } = run(
+      [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Duration', {}, { renamedFrom: ['Term'] })],
+      [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'Term')],
+    );
+    expect(ids(changes)).toEqual(['rename:rule:Inbound NDA/Duration']);
+    expect(changes[0]!.liveId).toBe('r-1');
+    expect(changes[0]!.fields).toEqual([{ field: 'name', before: 'Term', after: 'Duration' }]);
+  });
+
+  it('renamed_from wins over a new resource that takes the old name (rename A→B, then create A)', () => {
+    const { changes, diagnostics } = run(
+      [desiredPlaybook('NDA (legacy)', { renamedFrom: ['NDA'] }), desiredPlaybook('NDA', { description: 'the new one' })],
+      [livePlaybook('pb-1', 'NDA')],
+    );
+    expect(diagnostics.items).toEqual([]);
+    expect(ids(changes)).toEqual(['create:playbook:NDA', 'rename:playbook:NDA (legacy)']);
+    expect(only(changes, 'rename:playbook:NDA (legacy)').liveId).toBe('pb-1');
+  });
+
+  it('does not rename once the new name exists live (a converged rename plans nothing)', () => {
+    const { changes, undeclared } = run(
+      [desiredPlaybook('NDA (legacy)', { renamedFrom: ['NDA'] }), desiredPlaybook('NDA')],
+      [livePlaybook('pb-1', 'NDA (legacy)'), livePlaybook('pb-2', 'NDA')],
+    );
+    expect(changes).toEqual([]);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('a stale renamed_from whose old name is still live elsewhere is left alone', () => {
+    const { changes, undeclared } = run([desiredPlaybook('B', { renamedFrom: ['A'] })], [livePlaybook('pb-1', 'A'), livePlaybook('pb-2', 'B')]);
+    expect(changes).toEqual([]);
+    expect(undeclared).toEqual([expect.objectContaining({ names: ['A'] })]);
+  });
+
+  it('matches the rules of a renamed playbook and keys them by the new name', () => {
+    const { changes, ids: known } = run(
+      [
+        desiredPlaybook('NDA 2025', { renamedFrom: [NDA.name] }),
+        desiredRule('NDA 2025', 'Term', { actions: 'ACCEPT 2 years' }),
+        desiredRule('NDA 2025', 'Law'),
+      ],
+      [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT 3 years' }), liveRule('r-2', NDA, 'Law'), liveRule('r-3', NDA, 'Gone')],
+    );
+    expect(ids(changes)).toEqual(['delete:rule:NDA 2025/Gone', 'rename:playbook:NDA 2025', 'update:rule:NDA 2025/Term']);
+    expect(only(changes, 'update:rule:NDA 2025/Term').liveId).toBe('r-1');
+    expect(only(changes, 'delete:rule:NDA 2025/Gone').parent).toEqual({ kind: 'playbook', key: 'NDA 2025', liveId: NDA.id });
+    expect(known['rule:NDA 2025/Law']).toBe('r-2');
+    expect(known['playbook:NDA 2025']).toBe(NDA.id);
+  });
+});
+
+describe('diff: pins and ambiguity', () => {
+  it('a pinned id wins over a name match', () => {
+    const { changes, undeclared } = run(
+      [desiredPlaybook('NDA', { pinId: 'pb-2' })],
+      [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'Old NDA')],
+    );
+    expect(ids(changes)).toEqual(['rename:playbook:NDA']);
+    expect(changes[0]!.liveId).toBe('pb-2');
+    expect(undeclared).toEqual([expect.objectContaining({ kind: 'playbook', count: 1, names: ['NDA'] })]);
+  });
+
+  it('a pinned id that does not exist live is an error at the resource', () => {
+    const { diagnostics } = run([desiredPlaybook('NDA', { pinId: 'pb-missing', source: pos(7, 1, 'playbooks/x.yaml') })], [livePlaybook('pb-1', 'NDA')]);
+    expect(diagnostics.errors).toEqual([
+      expect.objectContaining({ code: 'pinned-id-not-found', file: 'playbooks/x.yaml', line: 7, message: expect.stringContaining('pb-missing') }),
+    ]);
+  });
+
+  it('two live objects with the same name are ambiguous', () => {
+    const { diagnostics } = run([desiredPlaybook('NDA', { source: pos(3) })], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')]);
+    expect(diagnostics.errors).toHaveLength(1);
+    const error = diagnostics.errors[0]!;
+    expect(error).toMatchObject({ code: 'ambiguous-match', line: 3 });
+    expect(error.hint).toContain('pb-1');
+    expect(error.hint).toContain('pb-2');
+  });
+
+  it('a pin resolves the ambiguity', () => {
+    const { changes, diagnostics } = run([desiredPlaybook('NDA', { pinId: 'pb-2' })], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')]);
+    expect(diagnostics.items).toEqual([]);
+    expect(changes).toEqual([]);
+  });
+});
+
+describe('diff: rules live inside their playbook', () => {
+  const other = { id: 'pb-2', name: 'Outbound NDA' };
+
+  it('does not match a rule of the same name in another playbook', () => {
+    const { changes } = run(
+      [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Term')],
+      [livePlaybook(NDA.id, NDA.name), livePlaybook(other.id, other.name), liveRule('r-9', other, 'Term')],
+    );
+    expect(ids(changes)).toEqual(['create:rule:Inbound NDA/Term']);
+  });
+
+  it('deletes a rule removed from a declared playbook, marked irreversible', () => {
+    const { changes } = run(
+      [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Term')],
+      [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'Term'), liveRule('r-2', NDA, 'Old rule', { description: 'd' })],
+    );
+    expect(ids(changes)).toEqual(['delete:rule:Inbound NDA/Old rule']);
+    const del = changes[0]!;
+    expect(del).toMatchObject({ action: 'delete', liveId: 'r-2', irreversible: true, name: 'Old rule' });
+    expect(del.fingerprint).toBe(fingerprint(liveRule('r-2', NDA, 'Old rule', { description: 'd' })));
+    expect(del.fields).toContainEqual({ field: 'description', before: 'd', after: null });
+  });
+
+  it('leaves the rules of an undeclared playbook alone', () => {
+    const { changes } = run(
+      [desiredPlaybook(NDA.name)],
+      [livePlaybook(NDA.id, NDA.name), livePlaybook(other.id, other.name), liveRule('r-9', other, 'Term'), liveRule('r-8', other, 'Law')],
+    );
+    expect(changes).toEqual([]);
+  });
+
+  it('leaves the rules of an undeclared playbook alone even when prune archives the playbook', () => {
+    const { changes } = run([desiredPlaybook(NDA.name)], [livePlaybook(NDA.id, NDA.name), livePlaybook(other.id, other.name), liveRule('r-9', other, 'Term')], {
+      playbooks: true,
+    });
+    expect(ids(changes)).toEqual(['archive:playbook:Outbound NDA']);
+  });
+});
+
+describe('diff: undeclared playbooks', () => {
+  const live = [livePlaybook(NDA.id, NDA.name), livePlaybook('pb-3', 'Zeta'), livePlaybook('pb-2', 'Alpha')];
+
+  it('reports them with count and names when prune is off', () => {
+    const { changes, undeclared } = run([desiredPlaybook(NDA.name)], live);
+    expect(changes).toEqual([]);
+    expect(undeclared).toEqual([{ kind: 'playbook', count: 2, names: ['Alpha', 'Zeta'], reason: expect.stringContaining('prune') }]);
+  });
+
+  it('archives them when prune.playbooks is on', () => {
+    const { changes, undeclared } = run([desiredPlaybook(NDA.name)], live, { playbooks: true });
+    expect(undeclared).toEqual([]);
+    expect(ids(changes)).toEqual(['archive:playbook:Alpha', 'archive:playbook:Zeta']);
+    const archive = only(changes, 'archive:playbook:Alpha');
+    expect(archive.liveId).toBe('pb-2');
+    expect(archive.irreversible).toBeFalsy(); // an archive is a soft delete
+  });
+
+  it('another prune switch does not archive playbooks', () => {
+    const { changes } = run([desiredPlaybook(NDA.name)], live, { templates: true });
+    expect(changes).toEqual([]);
+  });
+});
+
+describe('diff: kinds without delete', () => {
+  it('reports undeclared objects of a kind the service cannot delete, whatever prune says', () => {
+    const terms: KindMeta = { name: 'custom-term', deletion: 'none', nameField: 'name' };
+    const live: LiveResource = { kind: 'custom-term', id: 'ct-1', key: 'Old Terms', name: 'Old Terms', fields: { name: 'Old Terms' }, refs: [] };
+    const { changes, undeclared } = diff({ kinds: [terms], desired: [], live: [live], prune: { playbooks: true, 'custom-terms': true } });
+    expect(changes).toEqual([]);
+    expect(undeclared).toEqual([{ kind: 'custom-term', count: 1, names: ['Old Terms'], reason: expect.stringContaining('no delete') }]);
+  });
+});
+
+describe('fingerprint', () => {
+  it('changes when the live object changes and not otherwise', () => {
+    const a = livePlaybook('pb-1', 'NDA', 'x');
+    expect(fingerprint(a)).toBe(fingerprint(livePlaybook('pb-1', 'NDA', 'x')));
+    expect(fingerprint(a)).not.toBe(fingerprint(livePlaybook('pb-1', 'NDA', 'y')));
+    expect(fingerprint(a)).not.toBe(fingerprint(livePlaybook('pb-2', 'NDA', 'x')));
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { normEmail, normName, normScalar, normText } from '../../../src/engine/normalize.js';
+import { sameValue } from '../../../src/engine/canonical.js';
+
+describe('normText (optional text)', () => {
+  it('turns CRLF and lone CR line endings into LF', () => {
+    expect(normText('one\r\ntwo\rthree')).toBe('one\ntwo\nthree');
+  });
+
+  it('removes every trailing newline of a block scalar but keeps inner blank lines', () => {
+    expect(normText('ACCEPT 3 years\n\nCOUNTERPROPOSE 2\n\n\n')).toBe('ACCEPT 3 years\n\nCOUNTERPROPOSE 2');
+    expect(normText('line\r\n')).toBe('line');
+  });
+
+  it('keeps leading whitespace and trailing spaces, which the service keeps too', () => {
+    expect(normText('  indented  ')).toBe('  indented  ');
+  });
+
+  it('treats "" like null and undefined', () => {
+    expect(normText('')).toBeNull();
+    expect(normText(null)).toBeNull();
+    expect(normText(undefined)).toBeNull();
+    expect(normText('\n\n')).toBeNull();
+  });
+
+  it('makes a file value and the value the service stores compare equal', () => {
+    expect(sameValue(normText('How long\r\nit lasts\n'), normText('How long\nit lasts'))).toBe(true);
+    expect(sameValue(normText(''), normText(null))).toBe(true);
+  });
+});
+
+describe('normName (required text)', () => {
+  it('normalises line endings and trailing newlines but keeps an empty name empty', () => {
+    expect(normName('Inbound NDA\r\n')).toBe('Inbound NDA');
+    expect(normName('')).toBe('');
+    expect(normName(undefined)).toBe('');
+  });
+});
+
+describe('normEmail', () => {
+  it('compares e-mails case-insensitively', () => {
+    expect(normEmail('Alice@ACME.example')).toBe('alice@acme.example');
+    expect(sameValue(normEmail('BOB@acme.example'), normEmail('bob@Acme.Example'))).toBe(true);
+  });
+
+  it('trims surrounding whitespace', () => {
+    expect(normEmail('  alice@acme.example ')).toBe('alice@acme.example');
+  });
+
+  it('treats "" and absence as no e-mail (the default reviewer)', () => {
+    expect(normEmail('')).toBeNull();
+    expect(normEmail(null)).toBeNull();
+    expect(normEmail(undefined)).toBeNull();
+  });
+});
+
+describe('normScalar', () => {
+  it('compares numbers and numeric strings by value', () => {
+    expect(normScalar('2')).toBe(2);
+    expect(normScalar(' 2 ')).toBe(2);
+    expect(normScalar('-1.5')).toBe(-1.5);
+    expect(sameValue(normScalar('2'), normScalar(2))).toBe(true);
+    expect(sameValue(normScalar('2.0'), normScalar(2))).toBe(true);
+    expect(sameValue(normScalar('3'), normScalar(2))).toBe(false);
+  });
+
+  it('leaves non-numeric strings and booleans alone', () => {
+    expect(normScalar('1.0 beta')).toBe('1.0 beta');
+    expect(normScalar('')).toBe('');
+    expect(normScalar(true)).toBe(true);
+    expect(normScalar(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../../../src/engine/diff.js';
+import { buildPlan, configDigest, hasChanges } from '../../../src/engine/plan.js';
+import type { BuildPlanInput } from '../../../src/engine/plan.js';
+import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
+import {
+  KIND_META,
+  desiredMember,
+  desiredOrganization,
+  desiredPlaybook,
+  desiredRule,
+  liveMember,
+  liveOrganization,
+  livePlaybook,
+  liveRule,
+  pos,
+} from './builders.js';
+
+const NOW = new Date('2025-03-04T05:06:07.000Z');
+
+function plan(desired: DesiredResource[], live: LiveResource[], extra: Partial<BuildPlanInput> = {}) {
+  return buildPlan({
+    kinds: KIND_META,
+    desired,
+    live,
+    prune: {},
+    configDigest: 'cfg',
+    target: { emulator: true },
+    now: NOW,
+    version: '9.9.9',
+    ...extra,
+  });
+}
+
+const NDA = { id: 'pb-1', name: 'NDA' };
+
+describe('buildPlan', () => {
+  it('counts changes per action in the summary', () => {
+    const { plan: p, diagnostics } = plan(
+      [
+        desiredMember('new@acme.example'),
+        desiredPlaybook('MSA'),
+        desiredRule('MSA', 'Term'),
+        desiredRule('MSA', 'Law'),
+        desiredPlaybook(NDA.name, { description: 'changed' }),
+        desiredRule(NDA.name, 'Keep'),
+      ],
+      [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'Keep'), liveRule('r-2', NDA, 'Drop'), livePlaybook('pb-9', 'Legacy')],
+    );
+    expect(diagnostics).toEqual([]);
+    expect(p?.summary).toEqual({ invite: 1, create: 3, update: 1, delete: 1 });
+    expect(p?.changes).toHaveLength(6);
+    expect(p?.undeclared).toEqual([expect.objectContaining({ kind: 'playbook', count: 1, names: ['Legacy'] })]);
+    expect(hasChanges(p!)).toBe(true);
+  });
+
+  it('an empty diff is a plan without changes', () => {
+    const { plan: p } = plan([desiredPlaybook(NDA.name)], [livePlaybook(NDA.id, NDA.name)]);
+    expect(p?.changes).toEqual([]);
+    expect(p?.summary).toEqual({});
+    expect(hasChanges(p!)).toBe(false);
+  });
+
+  it('records the clock, version, digest, environment and known ids it was given', () => {
+    const { plan: p } = plan([desiredPlaybook(NDA.name)], [livePlaybook(NDA.id, NDA.name)], {
+      environment: 'staging',
+      configDigest: 'abc',
+      warnings: ['partial plan'],
+    });
+    expect(p).toMatchObject({
+      format_version: 1,
+      docket_version: '9.9.9',
+      created_at: '2025-03-04T05:06:07.000Z',
+      environment: 'staging',
+      config_digest: 'abc',
+      warnings: ['partial plan'],
+    });
+    expect(p?.ids['playbook:NDA']).toBe('pb-1');
+  });
+
+  it('puts changes in dependency order', () => {
+    const { plan: p } = plan(
+      [desiredPlaybook('MSA'), desiredRule('MSA', 'Term', { reviewer: 'new@acme.example' }), desiredMember('new@acme.example')],
+      [],
+    );
+    expect(p?.changes.map((c) => c.id)).toEqual(['invite:member:new@acme.example', 'create:playbook:MSA', 'create:rule:MSA/Term']);
+  });
+
+  it('puts fingerprints on changes to live objects and null on creates', () => {
+    const live = [livePlaybook(NDA.id, NDA.name, 'old'), liveRule('r-2', NDA, 'Drop')];
+    const { plan: p } = plan([desiredPlaybook(NDA.name, { description: 'new' }), desiredRule(NDA.name, 'Fresh')], live);
+    const byId = new Map(p!.changes.map((c) => [c.id, c]));
+    expect(byId.get('update:playbook:NDA')?.fingerprint).toBe(fingerprint(live[0]!));
+    expect(byId.get('delete:rule:NDA/Drop')?.fingerprint).toBe(fingerprint(live[1]!));
+    expect(byId.get('create:rule:NDA/Fresh')?.fingerprint).toBeNull();
+  });
+
+  it('refuses to produce a plan when diff finds an error', () => {
+    const { plan: p, diagnostics } = plan([desiredPlaybook(NDA.name)], [livePlaybook('pb-1', NDA.name), livePlaybook('pb-2', NDA.name)]);
+    expect(p).toBeUndefined();
+    expect(diagnostics.map((d) => d.code)).toEqual(['ambiguous-match']);
+  });
+});
+
+describe('buildPlan: references', () => {
+  const rule = (): DesiredResource =>
+    desiredRule(NDA.name, 'Term', { reviewer: 'ghost@acme.example' }, {
+      refs: [{ kind: 'member', key: 'ghost@acme.example', field: 'reviewer', source: pos(12, 15, 'playbooks/nda.yaml') }],
+    });
+
+  it('a reviewer that is neither declared nor live is unknown-reference at the reviewer line', () => {
+    const { plan: p, diagnostics } = plan([desiredPlaybook(NDA.name), rule()], [livePlaybook(NDA.id, NDA.name), liveMember('u-1', 'alice@acme.example')]);
+    expect(p).toBeUndefined();
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ severity: 'error', code: 'unknown-reference', file: 'playbooks/nda.yaml', line: 12, col: 15 });
+    expect(diagnostics[0]!.message).toContain('ghost@acme.example');
+    expect(diagnostics[0]!.hint).toContain('kind: Member');
+  });
+
+  it('accepts a reviewer declared as a Member (and invites it first)', () => {
+    const { plan: p, diagnostics } = plan([desiredPlaybook(NDA.name), rule(), desiredMember('ghost@acme.example')], [livePlaybook(NDA.id, NDA.name)]);
+    expect(diagnostics).toEqual([]);
+    expect(p?.changes.map((c) => c.id)).toEqual(['invite:member:ghost@acme.example', 'create:rule:NDA/Term']);
+  });
+
+  it('accepts a reviewer that exists live', () => {
+    const { plan: p, diagnostics } = plan([desiredPlaybook(NDA.name), rule()], [livePlaybook(NDA.id, NDA.name), liveMember('u-7', 'ghost@acme.example')]);
+    expect(diagnostics).toEqual([]);
+    expect(p?.changes.map((c) => c.id)).toEqual(['create:rule:NDA/Term']);
+    expect(p?.ids['member:ghost@acme.example']).toBe('u-7');
+  });
+
+  it('checks the organization default reviewer too', () => {
+    const { diagnostics } = plan(
+      [desiredOrganization({ 'review.default_reviewer': 'ghost@acme.example' })],
+      [liveOrganization('org-1', { 'review.default_reviewer': null })],
+    );
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'unknown-reference', file: 'organization.yaml', line: 4, col: 21 })]);
+  });
+});
+
+describe('configDigest', () => {
+  const settings = { prune: { playbooks: false } };
+  const config = (): DesiredResource[] => [
+    desiredPlaybook(NDA.name, { description: 'd' }),
+    desiredRule(NDA.name, 'Term', { reviewer: 'alice@acme.example' }),
+    desiredMember('alice@acme.example', 'Alice'),
+  ];
+
+  it('is stable when the resources come in another order', () => {
+    expect(configDigest(config().reverse(), settings)).toBe(configDigest(config(), settings));
+  });
+
+  it('changes when a field changes', () => {
+    const changed = config();
+    changed[1]!.fields.actions = 'REJECT everything';
+    expect(configDigest(changed, settings)).not.toBe(configDigest(config(), settings));
+  });
+
+  it('changes when a value sent only on create changes (the invited name)', () => {
+    const renamed = config();
+    renamed[2] = desiredMember('alice@acme.example', 'Alice Smith');
+    expect(configDigest(renamed, settings)).not.toBe(configDigest(config(), settings));
+  });
+
+  it('changes when the settings change', () => {
+    expect(configDigest(config(), { prune: { playbooks: true } })).not.toBe(configDigest(config(), settings));
+  });
+
+  it('does not change when only source positions change', () => {
+    const moved = config().map((d) => ({
+      ...d,
+      source: pos(d.source.line + 40, 5, 'elsewhere.yaml'),
+      fieldSources: { name: pos(99) },
+      refs: d.refs.map((r) => ({ ...r, source: pos(77, 7) })),
+    }));
+    expect(configDigest(moved, settings)).toBe(configDigest(config(), settings));
+  });
+});

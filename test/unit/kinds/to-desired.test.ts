@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import { Diagnostics } from '../../../src/diagnostics.js';
+import type { DesiredResource } from '../../../src/engine/types.js';
+import type { KindModule } from '../../../src/kinds/kind.js';
+import { memberKind } from '../../../src/kinds/member.js';
+import { organizationKind } from '../../../src/kinds/organization.js';
+import { playbookKind } from '../../../src/kinds/playbook.js';
+import { projectConfig, resourceDoc } from '../engine/builders.js';
+
+function toDesired(kind: KindModule, yamlKind: string, body: Record<string, unknown>, lines: Record<string, number> = {}, file?: string) {
+  const diagnostics = new Diagnostics();
+  const resources = kind.toDesired!(resourceDoc(yamlKind, body, lines, file), diagnostics, projectConfig());
+  return { resources, diagnostics };
+}
+
+function playbook(body: Record<string, unknown>, lines: Record<string, number> = {}) {
+  return toDesired(playbookKind, 'Playbook', { name: 'Inbound NDA', ...body }, lines);
+}
+
+function rule(resources: DesiredResource[], name: string): DesiredResource {
+  const found = resources.find((r) => r.kind === 'rule' && r.name === name);
+  if (!found) throw new Error(`no rule ${name}`);
+  return found;
+}
+
+describe('Organization toDesired', () => {
+  it('manages only the review keys the file declares', () => {
+    const { resources } = toDesired(organizationKind, 'Organization', { review: { name: 'Acme Legal\n' } });
+    expect(resources).toHaveLength(1);
+    expect(resources[0]).toMatchObject({ kind: 'organization', key: 'organization', partial: true, refs: [] });
+    expect(resources[0]!.fields).toEqual({ 'review.name': 'Acme Legal' });
+  });
+
+  it('declares nothing when there is no review section', () => {
+    const { resources } = toDesired(organizationKind, 'Organization', { agreements: { name: 'Acme, Inc.' } });
+    expect(resources[0]!.fields).toEqual({});
+  });
+
+  it('lowercases the default reviewer and references the member at its line', () => {
+    const { resources } = toDesired(
+      organizationKind,
+      'Organization',
+      { review: { default_reviewer: 'Alice@ACME.example' } },
+      { '/review': 2, '/review/default_reviewer': 4 },
+      'organization.yaml',
+    );
+    const org = resources[0]!;
+    expect(org.fields).toEqual({ 'review.default_reviewer': 'alice@acme.example' });
+    expect(org.refs).toEqual([
+      { kind: 'member', key: 'alice@acme.example', field: 'review.default_reviewer', source: { file: 'organization.yaml', line: 4, col: 3 } },
+    ]);
+    expect(org.fieldSources['review.default_reviewer']?.line).toBe(4);
+  });
+
+  it('an explicit null default reviewer is managed (reset to none) without a reference', () => {
+    const { resources } = toDesired(organizationKind, 'Organization', { review: { default_reviewer: null } });
+    expect(resources[0]!.fields).toEqual({ 'review.default_reviewer': null });
+    expect(resources[0]!.refs).toEqual([]);
+  });
+
+  it('keeps an id pin', () => {
+    const { resources } = toDesired(organizationKind, 'Organization', { id: 'org-1', review: {} });
+    expect(resources[0]!.pinId).toBe('org-1');
+  });
+});
+
+describe('Member toDesired', () => {
+  it('is identified by its lowercased e-mail and sends the name only on invite', () => {
+    const { resources } = toDesired(memberKind, 'Member', { email: 'Bob@Acme.Example', name: 'Bob Jones' }, { '/email': 3 }, 'members.yaml');
+    expect(resources).toHaveLength(1);
+    const member = resources[0]!;
+    expect(member).toMatchObject({ kind: 'member', key: 'bob@acme.example', name: 'bob@acme.example', partial: true });
+    expect(member.fields).toEqual({ email: 'bob@acme.example' });
+    expect(member.createOnly).toEqual({ name: 'Bob Jones' });
+    expect(member.fieldSources.email).toEqual({ file: 'members.yaml', line: 3, col: 3 });
+  });
+
+  it('has no create-only values without a name', () => {
+    const { resources } = toDesired(memberKind, 'Member', { email: 'bob@acme.example' });
+    expect(resources[0]!.createOnly).toBeUndefined();
+  });
+});
+
+describe('Playbook toDesired', () => {
+  it('an omitted description is null, and text is normalised', () => {
+    expect(playbook({}).resources[0]!.fields).toEqual({ name: 'Inbound NDA', description: null });
+    expect(playbook({ description: 'NDAs we receive\r\n\r\n' }).resources[0]!.fields.description).toBe('NDAs we receive');
+    expect(playbook({ description: '' }).resources[0]!.fields.description).toBeNull();
+  });
+
+  it('is owned (declared whole) and keyed by name', () => {
+    const p = playbook({}).resources[0]!;
+    expect(p).toMatchObject({ kind: 'playbook', key: 'Inbound NDA', name: 'Inbound NDA', partial: false, refs: [], renamedFrom: [] });
+  });
+
+  it('accepts renamed_from as one name or a list', () => {
+    expect(playbook({ renamed_from: 'NDA' }).resources[0]!.renamedFrom).toEqual(['NDA']);
+    expect(playbook({ renamed_from: ['NDA', 'Old NDA'] }).resources[0]!.renamedFrom).toEqual(['NDA', 'Old NDA']);
+  });
+
+  it('keeps an id pin', () => {
+    expect(playbook({ id: 'pb-1' }).resources[0]!.pinId).toBe('pb-1');
+  });
+});
+
+describe('Rule toDesired', () => {
+  it('fills the owned defaults: generate_summary true, omitted text null, default reviewer null', () => {
+    const { resources, diagnostics } = playbook({ rules: [{ name: 'Term', actions: 'ACCEPT 3 years\n' }] });
+    expect(diagnostics.items).toEqual([]);
+    const term = rule(resources, 'Term');
+    expect(term.fields).toEqual({
+      name: 'Term',
+      description: null,
+      actions: 'ACCEPT 3 years',
+      internal_notes: null,
+      questions: null,
+      generate_summary: true,
+      reviewer: null,
+    });
+    expect(term.refs).toEqual([]);
+  });
+
+  it('keeps generate_summary false when written', () => {
+    const { resources } = playbook({ rules: [{ name: 'Term', actions: 'A', generate_summary: false }] });
+    expect(rule(resources, 'Term').fields.generate_summary).toBe(false);
+  });
+
+  it('is keyed inside its playbook and points at it as parent', () => {
+    const { resources } = playbook({ rules: [{ name: 'Term', actions: 'A' }] }, { '/rules/0': 6 });
+    const term = rule(resources, 'Term');
+    expect(term).toMatchObject({ kind: 'rule', key: 'Inbound NDA/Term', parent: { kind: 'playbook', key: 'Inbound NDA' }, partial: false });
+    expect(term.source.line).toBe(6);
+  });
+
+  it('lowercases the reviewer and references the member at the reviewer line', () => {
+    const { resources } = playbook(
+      { rules: [{ name: 'Term', actions: 'A', reviewer: 'Alice@Acme.example' }] },
+      { '/rules/0': 6, '/rules/0/reviewer': 9 },
+    );
+    const term = rule(resources, 'Term');
+    expect(term.fields.reviewer).toBe('alice@acme.example');
+    expect(term.refs).toEqual([{ kind: 'member', key: 'alice@acme.example', field: 'reviewer', source: { file: 'playbooks/nda.yaml', line: 9, col: 3 } }]);
+  });
+
+  it('accepts renamed_from as one name or a list, and an id pin', () => {
+    const { resources } = playbook({
+      rules: [
+        { name: 'Duration', actions: 'A', renamed_from: 'Term' },
+        { name: 'Law', actions: 'A', renamed_from: ['Governing law', 'Jurisdiction'], id: 'r-9' },
+      ],
+    });
+    expect(rule(resources, 'Duration').renamedFrom).toEqual(['Term']);
+    expect(rule(resources, 'Law').renamedFrom).toEqual(['Governing law', 'Jurisdiction']);
+    expect(rule(resources, 'Law').pinId).toBe('r-9');
+  });
+
+  describe('missing-actions', () => {
+    it('is reported when actions are absent and there are no questions', () => {
+      const { diagnostics } = playbook({ rules: [{ name: 'Ok', actions: 'A' }, { name: 'Term' }] }, { '/rules/1': 12 });
+      expect(diagnostics.errors).toEqual([expect.objectContaining({ code: 'missing-actions', line: 12, path: 'rules[1]' })]);
+      expect(diagnostics.errors[0]!.message).toContain('Term');
+    });
+
+    it('is reported when generate_summary is false even with questions', () => {
+      const { diagnostics } = playbook({ rules: [{ name: 'Term', questions: 'What is the term?', generate_summary: false }] });
+      expect(diagnostics.errors.map((d) => d.code)).toEqual(['missing-actions']);
+    });
+
+    it('is not reported for a summary-only rule (generate_summary true by default, questions present)', () => {
+      const { resources, diagnostics } = playbook({ rules: [{ name: 'Term', questions: 'What is the term?' }] });
+      expect(diagnostics.items).toEqual([]);
+      expect(rule(resources, 'Term').fields.actions).toBeNull();
+    });
+
+    it('treats empty actions like absent ones', () => {
+      const { diagnostics } = playbook({ rules: [{ name: 'Term', actions: '\n' }] });
+      expect(diagnostics.errors.map((d) => d.code)).toEqual(['missing-actions']);
+    });
+  });
+
+  it('reports a rule name used twice in one playbook at the second name, citing the first', () => {
+    const { diagnostics } = playbook(
+      {
+        rules: [
+          { name: 'Term', actions: 'A' },
+          { name: 'Law', actions: 'A' },
+          { name: 'Term', actions: 'B' },
+        ],
+      },
+      { '/rules/0': 5, '/rules/2': 14, '/rules/2/name': 14 },
+    );
+    expect(diagnostics.errors).toEqual([expect.objectContaining({ code: 'duplicate-rule', line: 14 })]);
+    expect(diagnostics.errors[0]!.message).toContain('line 5');
+  });
+
+  it('the same rule name in two playbooks is fine', () => {
+    const diagnostics = new Diagnostics();
+    const a = playbookKind.toDesired!(resourceDoc('Playbook', { name: 'A', rules: [{ name: 'Term', actions: 'x' }] }), diagnostics, projectConfig());
+    const b = playbookKind.toDesired!(resourceDoc('Playbook', { name: 'B', rules: [{ name: 'Term', actions: 'x' }] }), diagnostics, projectConfig());
+    expect(diagnostics.items).toEqual([]);
+    expect([...a, ...b].filter((r) => r.kind === 'rule').map((r) => r.key)).toEqual(['A/Term', 'B/Term']);
+  });
+});
