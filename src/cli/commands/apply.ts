@@ -1,0 +1,70 @@
+/**
+ * `docket apply`: with no plan file it plans, shows the plan and asks for `yes` (or needs
+ * --auto-approve without a terminal); with a plan file it applies exactly that plan after checking
+ * it is not stale.
+ */
+import { Command, Option } from 'commander';
+import type { Plan } from '../../engine/types.js';
+import { ApplyFailedError, NotApprovedError, StalePlanError } from '../../errors.js';
+import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
+import { renderApplyReportText, renderPlanText } from '../../render/text.js';
+import { useColor, type Io } from '../io.js';
+import { withCommon, type CommonOptions } from '../options.js';
+import { readPlanFile } from '../plan-file.js';
+import { applyPlan, kindsToRead, readLive, staleReasons } from '../pipeline.js';
+import { KIND_ORDER, planSession, withSession, type Session } from '../run.js';
+import { KINDS } from '../../kinds/index.js';
+
+interface ApplyOptions extends CommonOptions {
+  output: 'text' | 'json';
+  autoApprove?: boolean;
+  emulator?: boolean;
+  prune?: boolean;
+}
+
+export function applyCommand(io: Io, setExit: (code: number) => void): Command {
+  return withCommon(new Command('apply'))
+    .description('make the live services match the configuration (or apply a saved plan)')
+    .argument('[PLAN.json]', 'a plan saved with `docket plan --out`')
+    .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
+    .option('--prune', 'archive live playbooks that no file declares')
+    .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
+    .action(async (planFile: string | undefined, opts: ApplyOptions) => {
+      const color = useColor(io, opts);
+      const saved = planFile ? await readPlanFile(planFile) : undefined;
+      const emulator = Boolean(opts.emulator || saved?.target.emulator);
+      await withSession(io, { ...opts, emulator }, async (s) => {
+        const plan = saved ? await checkSavedPlan(saved, s) : await planSession(s, Boolean(opts.prune));
+        if (!saved && opts.output === 'text') io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+        if (plan.changes.length === 0) {
+          if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
+          setExit(0);
+          return;
+        }
+        if (!saved && !opts.autoApprove) await confirm(io, opts.output === 'json' ? renderPlanJson(plan) : undefined);
+        const report = await applyPlan(plan, s.connection, { concurrency: s.concurrency });
+        io.stdout(opts.output === 'json' ? renderApplyReportJson(plan, report) : renderApplyReportText(plan, report, { color }));
+        if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
+        setExit(0);
+      });
+    });
+}
+
+async function checkSavedPlan(plan: Plan, s: Session): Promise<Plan> {
+  const planned = new Set(plan.changes.map((c) => c.kind));
+  const kinds = [...new Set([...kindsToRead(s.project), ...KINDS.filter((k) => planned.has(k.name))])];
+  const live = await readLive(s.project, kinds, s.connection);
+  const stale = staleReasons(plan, s.project, live, s.connection);
+  if (stale.length > 0) throw new StalePlanError(stale);
+  return plan;
+}
+
+async function confirm(io: Io, planJson: string | undefined): Promise<void> {
+  if (!io.canPrompt) {
+    throw new NotApprovedError('apply needs approval and there is no terminal to ask', 'pass --auto-approve, or apply a saved plan: docket plan --out PLAN.json && docket apply PLAN.json');
+  }
+  if (planJson) io.stderr(planJson);
+  const answer = await io.prompt('\nDo you want to apply these changes? Only `yes` is accepted: ');
+  if (answer.trim() !== 'yes') throw new NotApprovedError('apply cancelled; nothing was changed');
+}

@@ -1,0 +1,37 @@
+/** `docket plan`: what apply would change, as text, JSON (the plan file) or a PR comment. */
+import { writeFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import { renderPlanJson } from '../../render/json.js';
+import { renderPlanMarkdown } from '../../render/markdown.js';
+import { renderPlanText } from '../../render/text.js';
+import { useColor, type Io } from '../io.js';
+import { withCommon, type CommonOptions } from '../options.js';
+import { KIND_ORDER, planSession, withSession } from '../run.js';
+
+interface PlanOptions extends CommonOptions {
+  output: 'text' | 'json' | 'markdown';
+  out?: string;
+  detailedExitcode?: boolean;
+  emulator?: boolean;
+  prune?: boolean;
+}
+
+export function planCommand(io: Io, setExit: (code: number) => void): Command {
+  return withCommon(new Command('plan'))
+    .description('show what apply would change')
+    .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
+    .option('--out <PLAN.json>', 'save the plan for `docket apply PLAN.json`')
+    .option('--prune', 'archive live playbooks that no file declares')
+    .option('--detailed-exitcode', 'exit 2 when the plan has changes (0: none, 1: error)')
+    .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
+    .action(async (opts: PlanOptions) => {
+      const plan = await withSession(io, opts, (s) => planSession(s, Boolean(opts.prune)));
+      if (opts.out) await writeFile(opts.out, renderPlanJson(plan));
+      const color = useColor(io, opts);
+      if (opts.output === 'json') io.stdout(renderPlanJson(plan));
+      else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
+      else io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+      if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; apply it with: docket apply ${opts.out}\n`);
+      setExit(opts.detailedExitcode && plan.changes.length > 0 ? 2 : 0);
+    });
+}

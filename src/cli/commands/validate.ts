@@ -1,0 +1,33 @@
+/** `docket validate`: checks the configuration offline; never touches the network. */
+import { Command, Option } from 'commander';
+import { ConfigError } from '../../errors.js';
+import { renderDiagnosticsJson } from '../../render/json.js';
+import { renderDiagnosticsText } from '../../render/text.js';
+import { useColor, type Io } from '../io.js';
+import { withCommon, type CommonOptions } from '../options.js';
+import { loadProject } from '../pipeline.js';
+
+interface ValidateOptions extends CommonOptions {
+  output: 'text' | 'json';
+}
+
+export function validateCommand(io: Io, setExit: (code: number) => void): Command {
+  return withCommon(new Command('validate'))
+    .description('check the configuration offline (schemas, references inside the files, seed rules)')
+    .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (opts: ValidateOptions) => {
+      const color = useColor(io, opts);
+      try {
+        const project = await loadProject(opts.dir, opts.env, io.env);
+        const count = project.desired.length;
+        if (opts.output === 'json') io.stdout(renderDiagnosticsJson([]));
+        else if (!opts.quiet) io.stdout(`The configuration is valid: ${count} resource${count === 1 ? '' : 's'}.\n`);
+        setExit(0);
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        // validate's job is to print diagnostics, on stdout, then fail.
+        io.stdout(opts.output === 'json' ? renderDiagnosticsJson(error.diagnostics) : renderDiagnosticsText(error.diagnostics, { color }));
+        setExit(1);
+      }
+    });
+}

@@ -1,0 +1,97 @@
+/**
+ * Connects a command to the services it needs: the real ones (URLs from docket.yaml or the
+ * environment, keys only from the environment) or an emulator started in-process (`--emulator`).
+ */
+import { join } from 'node:path';
+import { createLimiter, createServiceClient, type ClosableServiceClient } from '../api/http.js';
+import { ReviewApi } from '../api/review.js';
+import type { RequestLogEntry, ServiceName } from '../api/types.js';
+import type { ProjectConfig } from '../config/types.js';
+import type { PlanTarget } from '../engine/types.js';
+import { UsageError } from '../errors.js';
+import type { Services } from '../kinds/kind.js';
+import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, startEmulator, type RunningEmulator } from '../emulator/server.js';
+import type { Io, Logger } from './io.js';
+
+// NOTE(api): the public base URLs of the real services (reference/api.md).
+export const DEFAULT_REVIEW_URL = 'https://api.gerri.commonpaper.com';
+export const DEFAULT_AGREEMENTS_URL = 'https://api.commonpaper.com';
+
+/** Users the in-process emulator knows from the start: the ones the bundled examples name. */
+export const EMULATOR_EXAMPLE_USERS = [
+  { email: 'alice@acme.example', name: 'Alice Moreau' },
+  { email: 'qa@acme.example', name: 'QA Reviewer' },
+];
+
+export interface Connection {
+  services: Services;
+  target: PlanTarget;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  project: ProjectConfig;
+  emulator: boolean;
+  needs: Set<ServiceName>;
+  concurrency: number;
+  io: Io;
+  logger: Logger;
+}
+
+export async function connect(options: ConnectOptions): Promise<Connection> {
+  const { project, io } = options;
+  let emulator: RunningEmulator | undefined;
+  let reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
+  let organizationId = project.review.organization_id;
+  let reviewKey = io.env.DOCKET_REVIEW_API_KEY || io.env.DOCKET_API_KEY;
+
+  if (options.emulator) {
+    organizationId ??= DEFAULT_ORGANIZATION_ID;
+    const users = [...EMULATOR_EXAMPLE_USERS];
+    if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
+    emulator = await startEmulator({
+      stateFile: join(project.root, '.docket', 'emulator.json'),
+      seed: defaultSeed({ organizationId, users }),
+    });
+    reviewUrl = emulator.reviewUrl;
+    reviewKey = EMULATOR_API_KEY;
+  } else if (options.needs.has('review')) {
+    if (!organizationId) {
+      throw new UsageError('no review organization id is configured', 'set `review.organization_id` in docket.yaml or DOCKET_ORGANIZATION_ID');
+    }
+    if (!reviewKey) {
+      throw new UsageError('no API key for the review service', 'set DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY); keys are never read from files');
+    }
+  }
+
+  const limiter = createLimiter(options.concurrency);
+  const onRequest = (e: RequestLogEntry) =>
+    options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || 'no response'} in ${e.ms} ms${e.retries ? ` after ${e.retries} retries` : ''}`);
+  const clients: ClosableServiceClient[] = [];
+  let review: ReviewApi | undefined;
+
+  const services: Services = {
+    review() {
+      if (!review) {
+        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', limiter, onRequest });
+        clients.push(client);
+        review = new ReviewApi(client, organizationId ?? '');
+      }
+      return review;
+    },
+  };
+
+  const target: PlanTarget = {
+    emulator: options.emulator,
+    ...(options.needs.has('review') ? { review: { url: options.emulator ? 'emulator' : reviewUrl, organization_id: organizationId ?? '' } } : {}),
+  };
+
+  return {
+    services,
+    target,
+    async close() {
+      await Promise.all(clients.map((c) => c.close()));
+      await emulator?.close();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Where output goes. Results go to stdout, progress and logs to stderr; colour only on a terminal
+ * and never with NO_COLOR or --no-color. Injected so tests can run commands in-process.
+ */
+import { createInterface } from 'node:readline/promises';
+import { stripControl } from '../render/sanitize.js';
+
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** stdout is a terminal. */
+  isTTY: boolean;
+  /** stdin is a terminal (a person can answer a prompt). */
+  canPrompt: boolean;
+  prompt(question: string): Promise<string>;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export function processIo(): Io {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    isTTY: Boolean(process.stdout.isTTY),
+    canPrompt: Boolean(process.stdin.isTTY),
+    async prompt(question) {
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return await rl.question(question);
+      } finally {
+        rl.close();
+      }
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+export interface OutputFlags {
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+export function useColor(io: Io, flags: OutputFlags): boolean {
+  if (flags.color === false) return false;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  return io.isTTY;
+}
+
+/** Logs for stderr: suppressed by -q, request lines only with -v. */
+export class Logger {
+  constructor(
+    private readonly io: Io,
+    private readonly flags: OutputFlags,
+  ) {}
+
+  info(text: string): void {
+    if (!this.flags.quiet) this.io.stderr(`${stripControl(text)}\n`);
+  }
+
+  debug(text: string): void {
+    if (this.flags.verbose && !this.flags.quiet) this.io.stderr(`${stripControl(text)}\n`);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The commander program and the only place that maps errors to exit codes:
+ * 0 success, 1 any error, 2 from `plan --detailed-exitcode` when the plan has changes.
+ */
+import { Command, CommanderError } from 'commander';
+import { ApiError, ConfigError, DocketError } from '../errors.js';
+import { renderDiagnosticsText } from '../render/text.js';
+import { stripControl } from '../render/sanitize.js';
+import { VERSION } from '../version.js';
+import { applyCommand } from './commands/apply.js';
+import { emulatorCommand } from './commands/emulator.js';
+import { planCommand } from './commands/plan.js';
+import { validateCommand } from './commands/validate.js';
+import { processIo, useColor, type Io } from './io.js';
+
+export interface MainOptions {
+  io?: Io;
+  /** Resolves when a foreground command (the emulator) should stop. */
+  waitForStop?: () => Promise<void>;
+}
+
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  const io = options.io ?? processIo();
+  let exitCode = 0;
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  const program = new Command('docket')
+    .description('Plan and apply contract-review playbooks, terms, templates and members from YAML in git.')
+    .version(VERSION, '--version')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .showHelpAfterError('(run with --help for usage)');
+  for (const command of [
+    validateCommand(io, setExit),
+    planCommand(io, setExit),
+    applyCommand(io, setExit),
+    emulatorCommand(io, options.waitForStop ?? waitForSignal),
+  ]) {
+    program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
+  }
+
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    return reportError(error, io, !argv.includes('--no-color'));
+  }
+}
+
+function reportError(error: unknown, io: Io, colorAllowed: boolean): number {
+  if (error instanceof CommanderError) {
+    // --help and --version end through here with exit code 0.
+    return error.exitCode === 0 ? 0 : 1;
+  }
+  const color = colorAllowed && useColor(io, {});
+  if (error instanceof ConfigError) {
+    io.stderr(`Error: ${error.message}\n`);
+    io.stderr(renderDiagnosticsText(error.diagnostics, { color }));
+    return 1;
+  }
+  if (error instanceof DocketError) {
+    io.stderr(`Error: ${stripControl(error.message)}\n`);
+    if (error.hint) io.stderr(`  hint: ${stripControl(error.hint)}\n`);
+    if (error instanceof ApiError && error.details.status === 0 && !error.hint) io.stderr('  hint: check the service URL and your network\n');
+    return 1;
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  io.stderr(`Internal error: ${stripControl(message)}\nThis is a bug in docket; please report it with the command you ran.\n`);
+  return 1;
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,148 @@
+/**
+ * The steps commands share: load and validate the configuration, read live state, plan, check a
+ * saved plan for staleness, and apply. The pure work happens in src/engine; this is the shell.
+ */
+import { resolve } from 'node:path';
+import { loadConfig } from '../config/load.js';
+import type { LoadedConfig } from '../config/types.js';
+import { Diagnostics } from '../diagnostics.js';
+import { buildDesired } from '../engine/desired.js';
+import { fingerprint, type KindMeta } from '../engine/diff.js';
+import { executePlan } from '../engine/execute.js';
+import { fetchLive } from '../engine/live.js';
+import { buildPlan, configDigest } from '../engine/plan.js';
+import type { ApplyReport, Change, ChangeResult, DesiredResource, KindName, LiveResource, Plan } from '../engine/types.js';
+import { ConfigError } from '../errors.js';
+import { KINDS } from '../kinds/index.js';
+import type { ExecContext, KindModule } from '../kinds/kind.js';
+import type { ServiceName } from '../api/types.js';
+import { VERSION } from '../version.js';
+import type { Connection } from './connect.js';
+
+export interface Project {
+  config: LoadedConfig;
+  desired: DesiredResource[];
+  digest: string;
+  warnings: string[];
+}
+
+export async function loadProject(dir: string, env: string | undefined, processEnv: Record<string, string | undefined>): Promise<Project> {
+  const kinds = KINDS.filter((k) => k.yamlKind && k.schema).map((k) => ({ yamlKind: k.yamlKind!, schema: k.schema! }));
+  const loaded = await loadConfig({ dir: resolve(dir), kinds, processEnv, ...(env ? { env } : {}) });
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  if (!loaded.config || errors.length > 0) throw new ConfigError(loaded.diagnostics);
+  const { desired, diagnostics } = buildDesired(loaded.config, KINDS);
+  const all = [...loaded.diagnostics, ...diagnostics.items];
+  if (diagnostics.hasErrors()) throw new ConfigError(all);
+  const p = loaded.config.project;
+  const settings = { review: p.review, agreements: p.agreements, prune: p.prune, environment: p.environment ?? null };
+  return {
+    config: loaded.config,
+    desired,
+    digest: configDigest(desired, settings),
+    warnings: all.filter((d) => d.severity === 'warning').map((d) => `${d.file}:${d.line}: ${d.message}`),
+  };
+}
+
+/** Kinds to read: those declared, their children, what they reference, and prunable kinds. */
+export function kindsToRead(project: Project): KindModule[] {
+  const names = new Set<KindName>();
+  for (const d of project.desired) {
+    names.add(d.kind);
+    for (const r of d.refs) names.add(r.kind);
+  }
+  const prune = project.config.project.prune as Record<string, boolean>;
+  for (const k of KINDS) {
+    if (k.pruneKey && prune[k.pruneKey]) names.add(k.name);
+  }
+  for (const k of KINDS) if (k.parentKind && names.has(k.parentKind)) names.add(k.name);
+  return KINDS.filter((k) => names.has(k.name));
+}
+
+export function servicesFor(kinds: KindModule[]): Set<ServiceName> {
+  const needs = new Set<ServiceName>();
+  for (const k of kinds) {
+    if (k.service === 'both') {
+      needs.add('review');
+    } else {
+      needs.add(k.service);
+    }
+  }
+  return needs;
+}
+
+export async function readLive(project: Project, kinds: KindModule[], connection: Connection): Promise<LiveResource[]> {
+  return fetchLive({ kinds, services: connection.services, concurrency: project.config.project.concurrency, declared: project.desired });
+}
+
+export function makePlan(project: Project, kinds: KindModule[], live: LiveResource[], connection: Connection, now: Date, prune: boolean): Plan {
+  const p = project.config.project;
+  const result = buildPlan({
+    kinds: kinds as KindMeta[],
+    desired: project.desired,
+    live,
+    prune: prune ? { playbooks: true } : (p.prune as Record<string, boolean>),
+    configDigest: project.digest,
+    target: connection.target,
+    ...(p.environment ? { environment: p.environment } : {}),
+    now,
+    version: VERSION,
+    warnings: project.warnings,
+  });
+  if (!result.plan) throw new ConfigError(result.diagnostics, 'the plan could not be made');
+  return result.plan;
+}
+
+/** Why a saved plan may not be applied any more: configuration or touched live objects changed. */
+export function staleReasons(plan: Plan, project: Project, live: LiveResource[], connection: Connection): string[] {
+  const reasons: string[] = [];
+  if (plan.config_digest !== project.digest) reasons.push('the configuration changed since the plan was made');
+  if (JSON.stringify(plan.target) !== JSON.stringify(connection.target)) reasons.push('the plan was made for a different target');
+  const byId = new Map(live.map((l) => [`${l.kind}:${l.id}`, l]));
+  for (const c of plan.changes) {
+    const label = `${c.kind} "${c.key}"`;
+    if (c.liveId) {
+      const now = byId.get(`${c.kind}:${c.liveId}`);
+      if (!now) reasons.push(`${label} no longer exists live`);
+      else if (c.fingerprint !== null && fingerprint(now) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
+    } else if (['create', 'invite', 'upload'].includes(c.action)) {
+      const scope = c.parent ? plan.ids[`${c.parent.kind}:${c.parent.key}`] : undefined;
+      const taken = live.some((l) => l.kind === c.kind && (c.parent ? l.parentId === scope && l.name === c.name : l.key === c.key));
+      if (taken) reasons.push(`${label} now exists live, so creating it would duplicate it`);
+    }
+  }
+  return [...new Set(reasons)];
+}
+
+export interface ApplyOptions {
+  concurrency: number;
+  onResult?: (result: ChangeResult, change: Change) => void;
+}
+
+export async function applyPlan(plan: Plan, connection: Connection, options: ApplyOptions): Promise<ApplyReport> {
+  const ids = new Map(Object.entries(plan.ids));
+  const ctx: ExecContext = {
+    services: connection.services,
+    resolveId(kind, key) {
+      const id = ids.get(`${kind}:${key}`);
+      if (!id) throw new Error(`${kind} "${key}" has no id yet (it was not created)`);
+      return id;
+    },
+    registerId(kind, key, id) {
+      ids.set(`${kind}:${key}`, id);
+    },
+  };
+  const byName = new Map(KINDS.map((k) => [k.name, k]));
+  return executePlan(plan, {
+    concurrency: options.concurrency,
+    clock: () => performance.now(),
+    run: (change) => byName.get(change.kind)!.execute(change, ctx),
+    ...(options.onResult ? { onResult: options.onResult } : {}),
+  });
+}
+
+export function diagnosticsOf(error: ConfigError): Diagnostics {
+  const d = new Diagnostics();
+  d.items.push(...error.diagnostics);
+  return d;
+}

@@ -1,0 +1,39 @@
+/** Runs the real CLI program in-process with captured output, a fake terminal and a chosen environment. */
+import { main } from '../../src/cli/main.js';
+import type { Io } from '../../src/cli/io.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  /** Pretend stdin is a terminal and answer prompts with this text. */
+  answer?: string;
+  tty?: boolean;
+}
+
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    isTTY: options.tty ?? false,
+    canPrompt: options.answer !== undefined,
+    prompt: async (q) => {
+      stderr += q;
+      return options.answer ?? '';
+    },
+    env: { PATH: process.env.PATH, ...options.env },
+    cwd: process.cwd(),
+  };
+  const code = await main(['node', 'docket', ...args], { io });
+  return { code, stdout, stderr };
+}

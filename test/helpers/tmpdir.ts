@@ -1,0 +1,24 @@
+/** Inline file trees in temporary directories, removed after each test file. */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const made: string[] = [];
+
+export async function makeDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'docket-test-'));
+  made.push(dir);
+  await writeFiles(dir, files);
+  return dir;
+}
+
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+}
+
+export async function removeMadeDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}

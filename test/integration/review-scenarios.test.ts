@@ -1,0 +1,277 @@
+/**
+ * Scenarios against the emulator over loopback, through the real CLI program. Every scenario ends
+ * with a re-plan that must show zero changes.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
+import { DOCKET_YAML, MSA, NDA } from './fixtures.js';
+
+let t: TestEmulator;
+
+beforeEach(async () => {
+  t = await startTestEmulator();
+});
+
+afterEach(async () => {
+  await t.emulator.close();
+  await removeMadeDirs();
+});
+
+const cli = (...args: string[]): Promise<CliResult> => runCli(args, { env: t.env });
+
+async function applyOk(dir: string): Promise<CliResult> {
+  const result = await cli('apply', '-C', dir, '--auto-approve');
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return result;
+}
+
+async function expectNoChanges(dir: string): Promise<void> {
+  const result = await cli('plan', '-C', dir, '--detailed-exitcode');
+  expect(result.stdout).toContain('No changes.');
+  expect(result.code).toBe(0);
+}
+
+function org() {
+  return t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
+}
+
+function livePlaybook(name: string) {
+  return t.emulator.store.activePlaybooks(org()).find((p) => p.name === name);
+}
+
+function liveRules(playbook: string) {
+  const p = livePlaybook(playbook);
+  return p ? t.emulator.store.rulesOf(org(), p.id) : [];
+}
+
+describe('review service scenarios', () => {
+  it('creates playbooks with their rules, then re-plans to zero changes', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('+ create playbook "Inbound NDA" (playbooks/nda.yaml:1)');
+    expect(plan.stdout).toContain('Plan: 6 to create, 0 to update, 0 to delete.');
+
+    await applyOk(dir);
+    expect(liveRules('Inbound NDA').map((r) => r.name).sort()).toEqual(['Residuals', 'Term']);
+    const term = liveRules('Inbound NDA').find((r) => r.name === 'Term')!;
+    // Block scalars are sent without their trailing newline.
+    expect(term.actions).toBe('ACCEPT a term of up to 3 years\nCOUNTERPROPOSE 2 years when longer');
+    const cap = liveRules('Vendor MSA').find((r) => r.name === 'Liability cap')!;
+    expect(t.emulator.store.user(cap.reviewer_id!)?.email).toBe('alice@acme.example');
+    expect(liveRules('Vendor MSA').find((r) => r.name === 'Auto-renewal')!.generate_summary).toBe(false);
+    await expectNoChanges(dir);
+  });
+
+  it('updates only the changed fields, clears omitted text, and shows a unified diff', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(dir);
+    const before = liveRules('Inbound NDA').find((r) => r.name === 'Term')!;
+    await writeFiles(dir, {
+      'playbooks/nda.yaml': NDA.replace('COUNTERPROPOSE 2 years when longer', 'COUNTERPROPOSE 18 months when longer').replace(
+        '    description: How long the agreement lasts\n',
+        '',
+      ),
+    });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update rule "Inbound NDA/Term"');
+    expect(plan.stdout).toContain('-COUNTERPROPOSE 2 years when longer');
+    expect(plan.stdout).toContain('+COUNTERPROPOSE 18 months when longer');
+    expect(plan.stdout).toContain('description: "How long the agreement lasts" → null');
+    expect(plan.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete.');
+
+    await applyOk(dir);
+    const after = liveRules('Inbound NDA').find((r) => r.name === 'Term')!;
+    expect(after.id).toBe(before.id);
+    expect(after.description).toBeNull();
+    expect(after.actions).toContain('18 months');
+    await expectNoChanges(dir);
+  });
+
+  it('renames a playbook and a rule in place with renamed_from, keeping their ids', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(dir);
+    const playbookId = livePlaybook('Inbound NDA')!.id;
+    const ruleId = liveRules('Inbound NDA').find((r) => r.name === 'Term')!.id;
+    await writeFiles(dir, {
+      'playbooks/nda.yaml': NDA.replace('name: Inbound NDA\n', 'name: Incoming NDA\nrenamed_from: Inbound NDA\n').replace(
+        '  - name: Term\n',
+        '  - name: Duration\n    renamed_from: [Term]\n',
+      ),
+    });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('rename playbook');
+    expect(plan.stdout).toContain('rename rule');
+    expect(plan.stdout).not.toContain('+ create');
+    await applyOk(dir);
+    expect(livePlaybook('Incoming NDA')!.id).toBe(playbookId);
+    expect(liveRules('Incoming NDA').find((r) => r.name === 'Duration')!.id).toBe(ruleId);
+    await expectNoChanges(dir);
+  });
+
+  it('permanently deletes a rule removed from a declared playbook and never touches undeclared playbooks', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    await applyOk(dir);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace(/  - name: Residuals\n.*\n/, '') });
+    await writeFile(join(dir, 'playbooks/msa.yaml'), '# no longer managed here\n');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('- delete rule "Inbound NDA/Residuals"');
+    expect(plan.stdout).toMatch(/permanent/i);
+    expect(plan.stdout).toContain('not declared in any file');
+    expect(plan.stdout).not.toContain('Vendor MSA/');
+    await applyOk(dir);
+    expect(liveRules('Inbound NDA').map((r) => r.name)).toEqual(['Term']);
+    expect(liveRules('Vendor MSA')).toHaveLength(2);
+    await expectNoChanges(dir);
+  });
+
+  it('invites a declared member before the rule and the organization that name them as reviewer', async () => {
+    const dir = await makeDir({
+      'docket.yaml': DOCKET_YAML,
+      'members.yaml': 'kind: Member\nemail: Dave@Acme.example\nname: Dave Ng\n',
+      'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: dave@acme.example\n',
+      'playbooks/msa.yaml': MSA.replace('reviewer: alice@acme.example', 'reviewer: DAVE@acme.example'),
+    });
+    const plan = await cli('plan', '-C', dir, '-o', 'json');
+    const changes = JSON.parse(plan.stdout).changes as { id: string; dependsOn: string[] }[];
+    const invite = changes.findIndex((c) => c.id === 'invite:member:dave@acme.example');
+    const rule = changes.findIndex((c) => c.id === 'create:rule:Vendor MSA/Liability cap');
+    const orgUpdate = changes.findIndex((c) => c.id === 'update:organization:organization');
+    expect(invite).toBeGreaterThanOrEqual(0);
+    expect(invite).toBeLessThan(rule);
+    expect(invite).toBeLessThan(orgUpdate);
+    expect(changes[rule]!.dependsOn).toContain('invite:member:dave@acme.example');
+
+    await applyOk(dir);
+    const dave = t.emulator.store.userByEmail('dave@acme.example')!;
+    expect(dave.name).toBe('Dave Ng');
+    expect(liveRules('Vendor MSA').find((r) => r.name === 'Liability cap')!.reviewer_id).toBe(dave.id);
+    expect(org().default_reviewer_id).toBe(dave.id);
+    expect(org().name).toBe('Acme Legal');
+    await expectNoChanges(dir);
+  });
+
+  it('refuses a reviewer that is neither declared nor a user, at its file:line, before any write', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/msa.yaml': MSA.replace('alice@', 'nobody@') });
+    const result = await cli('plan', '-C', dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('playbooks/msa.yaml:6:');
+    expect(result.stderr).toContain('unknown-reference');
+    expect(t.emulator.stats().requests.by_route['POST /review/v1/organizations/:org/playbooks']).toBeUndefined();
+  });
+});
+
+describe('saved plans', () => {
+  it('applies exactly a saved plan, then re-plans to zero changes', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const planFile = join(dir, 'plan.json');
+    const plan = await cli('plan', '-C', dir, '--out', planFile);
+    expect(plan.code).toBe(0);
+    const saved = JSON.parse(await readFile(planFile, 'utf8'));
+    expect(saved.format_version).toBe(1);
+    expect(JSON.stringify(saved)).not.toContain('docket-emulator-key');
+    const apply = await cli('apply', '-C', dir, planFile);
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain('Apply complete: 3 done.');
+    await expectNoChanges(dir);
+  });
+
+  it('refuses a saved plan when the configuration changed since', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const planFile = join(dir, 'plan.json');
+    await cli('plan', '-C', dir, '--out', planFile);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('NDAs we receive', 'NDAs we sign') });
+    const apply = await cli('apply', '-C', dir, planFile);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('the configuration changed since the plan was made');
+    expect(livePlaybook('Inbound NDA')).toBeUndefined();
+    await applyOk(dir);
+    await expectNoChanges(dir);
+  });
+
+  it('refuses a saved plan when a live object it touches changed since, and names it', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(dir);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('NDAs we receive', 'NDAs we sign') });
+    const planFile = join(dir, 'plan.json');
+    await cli('plan', '-C', dir, '--out', planFile);
+    // Someone edits the playbook in the web app meanwhile.
+    const res = await fetch(`${t.env.DOCKET_REVIEW_URL}/v1/organizations/${DEFAULT_ORGANIZATION_ID}/playbooks/${livePlaybook('Inbound NDA')!.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${t.env.DOCKET_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'edited by hand' }),
+    });
+    expect(res.status).toBe(200);
+    const apply = await cli('apply', '-C', dir, planFile);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('playbook "Inbound NDA" changed live since the plan');
+    expect(livePlaybook('Inbound NDA')!.description).toBe('edited by hand');
+    await applyOk(dir);
+    await expectNoChanges(dir);
+  });
+});
+
+describe('failures and retries', () => {
+  it('retries through injected 429s and 5xx responses and converges', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 429, count: 2, retry_after: 0 });
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/users', status: 503, count: 1 });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 502, count: 1 });
+    await applyOk(dir);
+    expect(t.emulator.stats().faults_injected).toBe(4);
+    expect(liveRules('Inbound NDA')).toHaveLength(2);
+    expect(liveRules('Vendor MSA')).toHaveLength(2);
+    await expectNoChanges(dir);
+  });
+
+  it('does not duplicate a create whose connection dropped after the write', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 'drop', count: 1 });
+    await applyOk(dir);
+    expect(t.emulator.store.activePlaybooks(org()).filter((p) => p.name === 'Inbound NDA')).toHaveLength(1);
+    await expectNoChanges(dir);
+  });
+
+  it('skips what depends on a failed operation, finishes the rest, and a re-run converges', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 1 });
+    const first = await cli('apply', '-C', dir, '--auto-approve');
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain('Apply complete: 3 done, 1 failed, 2 skipped.');
+    expect(first.stderr).toContain('1 operation(s) failed, 2 skipped');
+    expect(t.emulator.store.activePlaybooks(org())).toHaveLength(1);
+
+    const second = await cli('apply', '-C', dir, '--auto-approve');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('Apply complete: 3 done.');
+    await expectNoChanges(dir);
+  });
+});
+
+describe('approval', () => {
+  it('needs --auto-approve without a terminal and changes nothing', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const result = await cli('apply', '-C', dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--auto-approve');
+    expect(livePlaybook('Inbound NDA')).toBeUndefined();
+  });
+
+  it('applies after `yes` at the prompt and cancels on anything else', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const no = await runCli(['apply', '-C', dir], { env: t.env, answer: 'y' });
+    expect(no.code).toBe(1);
+    expect(no.stderr).toContain('cancelled');
+    expect(livePlaybook('Inbound NDA')).toBeUndefined();
+    const yes = await runCli(['apply', '-C', dir], { env: t.env, answer: 'yes' });
+    expect(yes.code).toBe(0);
+    expect(livePlaybook('Inbound NDA')).toBeDefined();
+    await expectNoChanges(dir);
+  });
+});
