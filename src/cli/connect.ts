@@ -49,10 +49,10 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     organizationId ??= DEFAULT_ORGANIZATION_ID;
     const users = [...EMULATOR_EXAMPLE_USERS];
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
-    emulator = await startEmulator({
-      stateFile: join(project.root, '.docket', 'emulator.json'),
-      seed: defaultSeed({ organizationId, users }),
-    });
+    const seed = defaultSeed({ organizationId, users });
+    emulator = await startEmulator({ stateFile: join(project.root, '.docket', 'emulator.json'), seed });
+    // The state may have been made for another organization id (docket.yaml or --env changed).
+    if (emulator.store.addMissingOrganizations(seed)) await emulator.store.persist();
     reviewUrl = emulator.reviewUrl;
     reviewKey = EMULATOR_API_KEY;
   } else if (options.needs.has('review')) {

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
-import { Diagnostics } from '../diagnostics.js';
+import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { buildDesired } from '../engine/desired.js';
 import { fingerprint, type KindMeta } from '../engine/diff.js';
 import { executePlan } from '../engine/execute.js';
@@ -23,23 +23,26 @@ export interface Project {
   config: LoadedConfig;
   desired: DesiredResource[];
   digest: string;
+  /** Warnings found while loading (errors are thrown as ConfigError). */
+  diagnostics: Diagnostic[];
   warnings: string[];
 }
 
 export async function loadProject(dir: string, env: string | undefined, processEnv: Record<string, string | undefined>): Promise<Project> {
   const kinds = KINDS.filter((k) => k.yamlKind && k.schema).map((k) => ({ yamlKind: k.yamlKind!, schema: k.schema! }));
   const loaded = await loadConfig({ dir: resolve(dir), kinds, processEnv, ...(env ? { env } : {}) });
-  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-  if (!loaded.config || errors.length > 0) throw new ConfigError(loaded.diagnostics);
+  if (!loaded.config) throw new ConfigError(loaded.diagnostics);
+  // Kind rules run on the documents that passed the schemas, so one run reports everything.
   const { desired, diagnostics } = buildDesired(loaded.config, KINDS);
-  const all = [...loaded.diagnostics, ...diagnostics.items];
-  if (diagnostics.hasErrors()) throw new ConfigError(all);
+  const all = [...loaded.diagnostics, ...diagnostics.items].sort(compareDiagnostics);
+  if (all.some((d) => d.severity === 'error')) throw new ConfigError(all);
   const p = loaded.config.project;
   const settings = { review: p.review, agreements: p.agreements, prune: p.prune, environment: p.environment ?? null };
   return {
     config: loaded.config,
     desired,
     digest: configDigest(desired, settings),
+    diagnostics: all.filter((d) => d.severity === 'warning'),
     warnings: all.filter((d) => d.severity === 'warning').map((d) => `${d.file}:${d.line}: ${d.message}`),
   };
 }
@@ -139,10 +142,4 @@ export async function applyPlan(plan: Plan, connection: Connection, options: App
     run: (change) => byName.get(change.kind)!.execute(change, ctx),
     ...(options.onResult ? { onResult: options.onResult } : {}),
   });
-}
-
-export function diagnosticsOf(error: ConfigError): Diagnostics {
-  const d = new Diagnostics();
-  d.items.push(...error.diagnostics);
-  return d;
 }

@@ -36,7 +36,7 @@ export interface LoadOptions {
 }
 
 export interface LoadResult {
-  /** Undefined when there are errors. */
+  /** Undefined when docket.yaml itself could not be loaded; check `diagnostics` for errors before using it. */
   config?: LoadedConfig;
   /** Errors and warnings, sorted by file, line and column. */
   diagnostics: Diagnostic[];
@@ -100,8 +100,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   }
 
   diagnostics.sort(compareDiagnostics);
-  const failed = diagnostics.some((d) => d.severity === 'error');
-  if (failed || !projectResult.project) return { diagnostics };
+  // With errors the config still carries every resource document, so the kinds' own rules can
+  // report their problems in the same run; callers must not use it to talk to a service.
+  if (!projectResult.project) return { diagnostics };
   return { config: { project: projectResult.project, documents }, diagnostics };
 }
 

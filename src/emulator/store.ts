@@ -127,6 +127,20 @@ export class EmulatorStore {
     this.seed = next;
   }
 
+  /**
+   * Adds the seed's organizations that the state lacks (a resumed state file made for another
+   * organization id); returns whether anything was added.
+   */
+  addMissingOrganizations(seed: EmulatorSeed): boolean {
+    let added = false;
+    for (const so of seed.organizations) {
+      if (Object.hasOwn(this.state.organizations, so.id)) continue;
+      this.state.organizations[so.id] = organizationFromSeed(this.state, so, this.timestamp());
+      added = true;
+    }
+    return added;
+  }
+
   snapshot(): EmulatorState {
     return structuredClone(this.state);
   }

@@ -47,7 +47,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     ...(input.environment ? { environment: input.environment } : {}),
     config_digest: input.configDigest,
     changes: ordered.changes,
-    ids: result.ids,
+    // Sorted so the same state always serialises the same way (golden files, plan diffs).
+    ids: Object.fromEntries(Object.entries(result.ids).sort(([a], [b]) => a.localeCompare(b))),
     summary,
     warnings: input.warnings ?? [],
     undeclared: result.undeclared,

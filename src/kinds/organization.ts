@@ -20,7 +20,9 @@ export const organizationKind: KindModule = {
   singleton: true,
 
   toDesired(doc) {
-    const review = (doc.body.review ?? {}) as Record<string, unknown>;
+    const part = doc.body.review;
+    // A `review:` that is not a mapping was reported by the schema.
+    const review = part && typeof part === 'object' && !Array.isArray(part) ? (part as Record<string, unknown>) : {};
     const fields: Fields = {};
     const fieldSources: DesiredResource['fieldSources'] = {};
     const refs: Ref[] = [];

@@ -13,9 +13,13 @@ import { livePlaybooks, reviewUsers } from './review-reads.js';
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
 
 export function rulesToDesired(doc: ResourceDoc, playbook: string, diag: Diagnostics): DesiredResource[] {
-  const rules = Array.isArray(doc.body.rules) ? (doc.body.rules as Record<string, unknown>[]) : [];
+  const rules = Array.isArray(doc.body.rules) ? (doc.body.rules as unknown[]) : [];
   const seen = new Map<string, number>();
-  return rules.map((rule, i) => {
+  const out: DesiredResource[] = [];
+  rules.forEach((entry, i) => {
+    // Entries that are not mappings were reported by the schema; skip them, keep checking the rest.
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return;
+    const rule = entry as Record<string, unknown>;
     const at = (field?: string) => posOf(doc, field ? `/rules/${i}/${field}` : `/rules/${i}`);
     const name = normName(rule.name);
     const fields: Record<string, unknown> = { name };
@@ -41,7 +45,7 @@ export function rulesToDesired(doc: ResourceDoc, playbook: string, diag: Diagnos
     const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: at('reviewer') }] : [];
     const fieldSources: DesiredResource['fieldSources'] = {};
     for (const f of Object.keys(fields)) fieldSources[f] = at(f);
-    return {
+    out.push({
       kind: 'rule',
       key: `${playbook}/${name}`,
       name,
@@ -53,8 +57,9 @@ export function rulesToDesired(doc: ResourceDoc, playbook: string, diag: Diagnos
       source: at(),
       fieldSources,
       ...(typeof rule.id === 'string' ? { pinId: rule.id } : {}),
-    };
+    });
   });
+  return out;
 }
 
 /** Rule fields as the service expects them: reviewer e-mail → reviewer_id. */

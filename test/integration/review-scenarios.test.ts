@@ -275,3 +275,22 @@ describe('approval', () => {
     await expectNoChanges(dir);
   });
 });
+
+describe('logs and secrets', () => {
+  it('logs each request with -v and never prints the API key', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const result = await cli('plan', '-C', dir, '-v');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/review GET \/v1\/organizations\/[0-9a-f-]+\/playbooks\S* → 200 in \d+ ms/);
+    expect(result.stdout + result.stderr).not.toContain(t.env.DOCKET_API_KEY);
+  });
+
+  it('explains a rejected API key without printing it', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const result = await runCli(['plan', '-C', dir], { env: { ...t.env, DOCKET_API_KEY: 'zpka_wrong_key_123' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('401');
+    expect(result.stderr).toContain('DOCKET_REVIEW_API_KEY');
+    expect(result.stderr).not.toContain('zpka_wrong_key_123');
+  });
+});

@@ -20,13 +20,18 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
       try {
         const project = await loadProject(opts.dir, opts.env, io.env);
         const count = project.desired.length;
-        if (opts.output === 'json') io.stdout(renderDiagnosticsJson([]));
-        else if (!opts.quiet) io.stdout(`The configuration is valid: ${count} resource${count === 1 ? '' : 's'}.\n`);
+        if (opts.output === 'json') {
+          io.stdout(renderDiagnosticsJson(project.diagnostics));
+        } else {
+          if (project.diagnostics.length > 0 && !opts.quiet) io.stderr(renderDiagnosticsText(project.diagnostics, { color }));
+          if (!opts.quiet) io.stdout(`The configuration is valid: ${count} resource${count === 1 ? '' : 's'}.\n`);
+        }
         setExit(0);
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
-        // validate's job is to print diagnostics, on stdout, then fail.
-        io.stdout(opts.output === 'json' ? renderDiagnosticsJson(error.diagnostics) : renderDiagnosticsText(error.diagnostics, { color }));
+        // As JSON the diagnostics are the result (stdout); as text they are errors (stderr).
+        if (opts.output === 'json') io.stdout(renderDiagnosticsJson(error.diagnostics));
+        else io.stderr(renderDiagnosticsText(error.diagnostics, { color }));
         setExit(1);
       }
     });

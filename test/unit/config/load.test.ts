@@ -59,7 +59,8 @@ describe('loadConfig: documents', () => {
     });
     expect(r.diagnostics.map(brief)).toEqual(['members.yaml:11:8 invalid-value']);
     expect(r.diagnostics[0]!.message).toBe('`email` must be an e-mail address');
-    expect(r.config).toBeUndefined();
+    // Documents stay in the result so the kinds' own rules can report in the same run.
+    expect(r.config!.documents).toHaveLength(3);
   });
 
   it('treats files named by `file` or `*_file` fields as data, relative to the naming document', async () => {
@@ -254,6 +255,6 @@ describe('loadConfig: collecting', () => {
     ]);
     expect([...r.diagnostics].sort(compareDiagnostics)).toEqual(r.diagnostics);
     expect(r.diagnostics[1]!.message).toBe('unknown key `nam` in Playbook, did you mean `name`?');
-    expect(r.config).toBeUndefined();
+    expect(r.config!.documents.map((d) => d.file).sort()).toEqual(['a.yaml', 'z.yaml']);
   });
 });

@@ -1,0 +1,8 @@
+/** Builds dist/ once before the tests, so the tests that run the real bin test this source. */
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+export default function setup(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
+}

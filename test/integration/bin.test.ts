@@ -1,0 +1,59 @@
+/** The real bin, as a process: exit codes, streams and the in-process emulator's persisted state. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/bin.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { DOCKET_YAML, NDA } from './fixtures.js';
+
+afterAll(removeMadeDirs);
+
+describe('docket bin', () => {
+  it('prints its version', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const result = await runBin(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('fails validate with exit 1 and file:line:col diagnostics, without any network configuration', async () => {
+    const dir = await makeDir({
+      'docket.yaml': DOCKET_YAML,
+      'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    reviewr: alice@acme.example\n    actions: ACCEPT\n  - name: Residuals\n',
+      'members.yaml': 'kind: Membr\nemail: bob@acme.example\n',
+    });
+    const result = await runBin(['validate', '-C', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('members.yaml:1:7 error unknown-kind');
+    expect(result.stderr).toContain('did you mean `Member`');
+    expect(result.stderr).toContain('playbooks/nda.yaml:5:5 error unknown-key');
+    expect(result.stderr).toContain('did you mean `reviewer`');
+    expect(result.stderr).toMatch(/playbooks\/nda\.yaml:7:\d+ error missing-actions/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('plans with exit 2, applies, and re-plans with exit 0 on the in-process emulator', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const plan = await runBin(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
+    expect(plan.stdout).toContain('target: local emulator');
+    expect(plan.code).toBe(2);
+    const apply = await runBin(['apply', '-C', dir, '--emulator']);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('--auto-approve');
+    const approved = await runBin(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('Apply complete: 3 done.');
+    const state = JSON.parse(await readFile(join(dir, '.docket', 'emulator.json'), 'utf8')) as unknown;
+    expect(JSON.stringify(state)).toContain('Inbound NDA');
+    const replan = await runBin(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
+    expect(replan.stdout).toContain('No changes.');
+    expect(replan.code).toBe(0);
+  });
+
+  it('refuses to run against the real service without an API key, before any request', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const result = await runBin(['plan', '-C', dir], { DOCKET_ORGANIZATION_ID: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('DOCKET_REVIEW_API_KEY');
+  });
+});

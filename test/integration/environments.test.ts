@@ -1,0 +1,48 @@
+/** `--env` selects an environment's overrides: its own organization and its own variables. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+
+afterAll(removeMadeDirs);
+
+const STAGING_ORG = '0a9b8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d';
+
+it('applies each environment to its own organization with its own variables', async () => {
+  const dir = await makeDir({
+    'docket.yaml': `version: 1
+vars:
+  legal_lead: alice@acme.example
+environments:
+  staging:
+    review: { organization_id: ${STAGING_ORG} }
+    vars: { legal_lead: qa@acme.example }
+`,
+    'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: ${var.legal_lead}\n',
+  });
+  const staging = await runCli(['apply', '-C', dir, '--env', 'staging', '--emulator', '--auto-approve']);
+  expect(staging.code).toBe(0);
+  expect(staging.stdout).toContain('review.default_reviewer: null → "qa@acme.example"');
+
+  const production = await runCli(['plan', '-C', dir, '--emulator']);
+  expect(production.stdout).toContain('review.default_reviewer: null → "alice@acme.example"');
+
+  const state = JSON.parse(await readFile(join(dir, '.docket/emulator.json'), 'utf8')) as {
+    organizations: Record<string, { default_reviewer_id: string | null }>;
+    users: Record<string, { email: string }>;
+  };
+  const reviewer = state.organizations[STAGING_ORG]!.default_reviewer_id!;
+  expect(state.users[reviewer]!.email).toBe('qa@acme.example');
+
+  const replan = await runCli(['plan', '-C', dir, '--env', 'staging', '--emulator', '--detailed-exitcode']);
+  expect(replan.code).toBe(0);
+});
+
+it('rejects an unknown environment with a suggestion', async () => {
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\nenvironments:\n  staging: {}\n' });
+  const result = await runCli(['validate', '-C', dir, '--env', 'stagin']);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('unknown-environment');
+  expect(result.stderr).toContain('staging');
+});
