@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { createLimiter, createServiceClient, type ClosableServiceClient } from '../api/http.js';
+import { AgreementsApi } from '../api/agreements.js';
 import { ReviewApi } from '../api/review.js';
 import type { RequestLogEntry, ServiceName } from '../api/types.js';
 import type { ProjectConfig } from '../config/types.js';
@@ -44,6 +45,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   let reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
   let organizationId = project.review.organization_id;
   let reviewKey = io.env.DOCKET_REVIEW_API_KEY || io.env.DOCKET_API_KEY;
+  let agreementsUrl = project.agreements.url ?? DEFAULT_AGREEMENTS_URL;
+  let agreementsKey = io.env.DOCKET_AGREEMENTS_API_KEY || io.env.DOCKET_API_KEY;
 
   if (options.emulator) {
     organizationId ??= DEFAULT_ORGANIZATION_ID;
@@ -55,12 +58,19 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     if (emulator.store.addMissingOrganizations(seed)) await emulator.store.persist();
     reviewUrl = emulator.reviewUrl;
     reviewKey = EMULATOR_API_KEY;
-  } else if (options.needs.has('review')) {
-    if (!organizationId) {
-      throw new UsageError('no review organization id is configured', 'set `review.organization_id` in docket.yaml or DOCKET_ORGANIZATION_ID');
+    agreementsUrl = emulator.agreementsUrl;
+    agreementsKey = EMULATOR_API_KEY;
+  } else {
+    if (options.needs.has('review')) {
+      if (!organizationId) {
+        throw new UsageError('no review organization id is configured', 'set `review.organization_id` in docket.yaml or DOCKET_ORGANIZATION_ID');
+      }
+      if (!reviewKey) {
+        throw new UsageError('no API key for the review service', 'set DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY); keys are never read from files');
+      }
     }
-    if (!reviewKey) {
-      throw new UsageError('no API key for the review service', 'set DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY); keys are never read from files');
+    if (options.needs.has('agreements') && !agreementsKey) {
+      throw new UsageError('no API key for the agreements service', 'set DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY); keys are never read from files');
     }
   }
 
@@ -69,6 +79,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || 'no response'} in ${e.ms} ms${e.retries ? ` after ${e.retries} retries` : ''}`);
   const clients: ClosableServiceClient[] = [];
   let review: ReviewApi | undefined;
+  let agreements: AgreementsApi | undefined;
 
   const services: Services = {
     review() {
@@ -79,11 +90,20 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       }
       return review;
     },
+    agreements() {
+      if (!agreements) {
+        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', limiter, onRequest });
+        clients.push(client);
+        agreements = new AgreementsApi(client);
+      }
+      return agreements;
+    },
   };
 
   const target: PlanTarget = {
     emulator: options.emulator,
     ...(options.needs.has('review') ? { review: { url: options.emulator ? 'emulator' : reviewUrl, organization_id: organizationId ?? '' } } : {}),
+    ...(options.needs.has('agreements') ? { agreements: { url: options.emulator ? 'emulator' : agreementsUrl } } : {}),
   };
 
   return {

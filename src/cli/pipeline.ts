@@ -2,17 +2,21 @@
  * The steps commands share: load and validate the configuration, read live state, plan, check a
  * saved plan for staleness, and apply. The pure work happens in src/engine; this is the shell.
  */
-import { resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { readDataFiles, type DataFiles } from '../config/data-files.js';
 import { loadConfig } from '../config/load.js';
+import { lockLocation, readLock, writeLock, type LockFile, type LockLocation } from '../config/lock.js';
 import type { LoadedConfig } from '../config/types.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { sha256 } from '../engine/canonical.js';
 import { buildDesired } from '../engine/desired.js';
-import { fingerprint, type KindMeta } from '../engine/diff.js';
+import { fingerprint } from '../engine/diff.js';
 import { executePlan } from '../engine/execute.js';
 import { fetchLive } from '../engine/live.js';
 import { buildPlan, configDigest } from '../engine/plan.js';
 import type { ApplyReport, Change, ChangeResult, DesiredResource, KindName, LiveResource, Plan } from '../engine/types.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { KINDS } from '../kinds/index.js';
 import type { ExecContext, KindModule } from '../kinds/kind.js';
 import type { ServiceName } from '../api/types.js';
@@ -22,28 +26,43 @@ import type { Connection } from './connect.js';
 export interface Project {
   config: LoadedConfig;
   desired: DesiredResource[];
+  files: DataFiles;
+  lock: LockFile;
+  lockLocation: LockLocation;
   digest: string;
   /** Warnings found while loading (errors are thrown as ConfigError). */
   diagnostics: Diagnostic[];
   warnings: string[];
 }
 
-export async function loadProject(dir: string, env: string | undefined, processEnv: Record<string, string | undefined>): Promise<Project> {
+export async function loadProject(
+  dir: string,
+  env: string | undefined,
+  processEnv: Record<string, string | undefined>,
+  options: { emulator?: boolean } = {},
+): Promise<Project> {
   const kinds = KINDS.filter((k) => k.yamlKind && k.schema).map((k) => ({ yamlKind: k.yamlKind!, schema: k.schema! }));
-  const loaded = await loadConfig({ dir: resolve(dir), kinds, processEnv, ...(env ? { env } : {}) });
+  const root = resolve(dir);
+  const loaded = await loadConfig({ dir: root, kinds, processEnv, ...(env ? { env } : {}) });
   if (!loaded.config) throw new ConfigError(loaded.diagnostics);
-  // Kind rules run on the documents that passed the schemas, so one run reports everything.
-  const { desired, diagnostics } = buildDesired(loaded.config, KINDS);
-  const all = [...loaded.diagnostics, ...diagnostics.items].sort(compareDiagnostics);
+  const location = lockLocation(root, { emulator: Boolean(options.emulator), ...(env ? { environment: env } : {}) });
+  const [data, locked] = await Promise.all([readDataFiles(root, loaded.config.documents), readLock(location)]);
+  // Kind rules run even on documents that failed their schema, so one run reports everything.
+  const { desired, diagnostics } = await buildDesired(loaded.config, KINDS, data.files);
+  const all = [...loaded.diagnostics, ...data.diagnostics, ...locked.diagnostics, ...diagnostics.items].sort(compareDiagnostics);
   if (all.some((d) => d.severity === 'error')) throw new ConfigError(all);
   const p = loaded.config.project;
   const settings = { review: p.review, agreements: p.agreements, prune: p.prune, environment: p.environment ?? null };
+  const warnings = all.filter((d) => d.severity === 'warning');
   return {
     config: loaded.config,
     desired,
+    files: data.files,
+    lock: locked.lock,
+    lockLocation: location,
     digest: configDigest(desired, settings),
-    diagnostics: all.filter((d) => d.severity === 'warning'),
-    warnings: all.filter((d) => d.severity === 'warning').map((d) => `${d.file}:${d.line}: ${d.message}`),
+    diagnostics: warnings,
+    warnings: warnings.map((d) => `${d.file}:${d.line}: ${d.message}`),
   };
 }
 
@@ -62,26 +81,31 @@ export function kindsToRead(project: Project): KindModule[] {
   return KINDS.filter((k) => names.has(k.name));
 }
 
-export function servicesFor(kinds: KindModule[]): Set<ServiceName> {
+/** Only the services the configuration's kinds live on are contacted (and need a key). */
+export function servicesFor(kinds: KindModule[], desired: DesiredResource[]): Set<ServiceName> {
   const needs = new Set<ServiceName>();
   for (const k of kinds) {
-    if (k.service === 'both') {
-      needs.add('review');
-    } else {
-      needs.add(k.service);
-    }
+    const declared = desired.filter((d) => d.kind === k.name);
+    const services = k.servicesFor ? k.servicesFor(declared) : k.service === 'both' ? [] : [k.service];
+    for (const s of services) needs.add(s);
   }
   return needs;
 }
 
-export async function readLive(project: Project, kinds: KindModule[], connection: Connection): Promise<LiveResource[]> {
-  return fetchLive({ kinds, services: connection.services, concurrency: project.config.project.concurrency, declared: project.desired });
+export async function readLive(project: Project, kinds: KindModule[], connection: Connection, concurrency: number): Promise<LiveResource[]> {
+  return fetchLive({
+    kinds,
+    services: connection.services,
+    concurrency,
+    lock: project.lock,
+    declared: project.desired,
+  });
 }
 
 export function makePlan(project: Project, kinds: KindModule[], live: LiveResource[], connection: Connection, now: Date, prune: boolean): Plan {
   const p = project.config.project;
   const result = buildPlan({
-    kinds: kinds as KindMeta[],
+    kinds,
     desired: project.desired,
     live,
     prune: prune ? { playbooks: true } : (p.prune as Record<string, boolean>),
@@ -119,11 +143,23 @@ export function staleReasons(plan: Plan, project: Project, live: LiveResource[],
 
 export interface ApplyOptions {
   concurrency: number;
+  /** Record the files the plan could not compare as live, without uploading (`--adopt-files`). */
+  adoptFiles?: boolean;
   onResult?: (result: ChangeResult, change: Change) => void;
+  sleep?: (ms: number) => Promise<void>;
 }
 
-export async function applyPlan(plan: Plan, connection: Connection, options: ApplyOptions): Promise<ApplyReport> {
+export async function applyPlan(plan: Plan, project: Project, connection: Connection, options: ApplyOptions): Promise<ApplyReport> {
   const ids = new Map(Object.entries(plan.ids));
+  const lock: LockFile = { version: 1, files: { ...project.lock.files } };
+  let lockChanged = false;
+  if (options.adoptFiles) {
+    for (const a of plan.adoptable ?? []) {
+      lock.files[`${a.kind}:${a.key}`] = { id: a.liveId, file: a.file, sha256: a.sha256 };
+      lockChanged = true;
+    }
+  }
+  const root = project.config.project.root;
   const ctx: ExecContext = {
     services: connection.services,
     resolveId(kind, key) {
@@ -134,12 +170,32 @@ export async function applyPlan(plan: Plan, connection: Connection, options: App
     registerId(kind, key, id) {
       ids.set(`${kind}:${key}`, id);
     },
+    actor() {
+      const email = project.config.project.agreements.actor;
+      if (!email) throw new UsageError('`agreements.actor` is not set in docket.yaml');
+      return { email };
+    },
+    async readFile(path, expected) {
+      const bytes = await readFile(join(root, path));
+      if (sha256(bytes) !== expected) throw new Error(`${path} changed since the plan was made; plan again`);
+      return bytes;
+    },
+    recordFile(kind, key, entry) {
+      lock.files[`${kind}:${key}`] = entry;
+      lockChanged = true;
+    },
+    sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
   };
   const byName = new Map(KINDS.map((k) => [k.name, k]));
-  return executePlan(plan, {
-    concurrency: options.concurrency,
-    clock: () => performance.now(),
-    run: (change) => byName.get(change.kind)!.execute(change, ctx),
-    ...(options.onResult ? { onResult: options.onResult } : {}),
-  });
+  try {
+    return await executePlan(plan, {
+      concurrency: options.concurrency,
+      clock: () => performance.now(),
+      run: (change) => byName.get(change.kind)!.execute(change, ctx),
+      ...(options.onResult ? { onResult: options.onResult } : {}),
+    });
+  } finally {
+    // Whatever was uploaded is recorded, even when other operations failed.
+    if (lockChanged) await writeLock(project.lockLocation, lock);
+  }
 }

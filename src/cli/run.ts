@@ -18,13 +18,13 @@ export interface Session {
 
 export async function withSession<T>(io: Io, opts: CommonOptions & { emulator?: boolean }, fn: (s: Session) => Promise<T>): Promise<T> {
   const logger = new Logger(io, opts);
-  const project = await loadProject(opts.dir, opts.env, io.env);
+  const project = await loadProject(opts.dir, opts.env, io.env, { emulator: Boolean(opts.emulator) });
   const concurrency = opts.concurrency ?? project.config.project.concurrency;
   const kinds = kindsToRead(project);
   const connection = await connect({
     project: project.config.project,
     emulator: Boolean(opts.emulator),
-    needs: servicesFor(kinds.length > 0 ? kinds : KINDS.filter((k) => k.name === 'organization')),
+    needs: servicesFor(kinds, project.desired),
     concurrency,
     io,
     logger,
@@ -39,7 +39,7 @@ export async function withSession<T>(io: Io, opts: CommonOptions & { emulator?: 
 export async function planSession(s: Session, prune: boolean): Promise<Plan> {
   const kinds = kindsToRead(s.project);
   const started = performance.now();
-  const live = await readLive(s.project, kinds, s.connection);
+  const live = await readLive(s.project, kinds, s.connection, s.concurrency);
   s.logger.debug(`read ${live.length} live objects in ${Math.round(performance.now() - started)} ms`);
   return makePlan(s.project, kinds, live, s.connection, new Date(), prune);
 }

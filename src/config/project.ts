@@ -152,6 +152,7 @@ export async function loadProject(input: ProjectInput): Promise<ProjectResult> {
     prune: { playbooks: get(merged.prune, 'playbooks') === true },
     safety: { max_delete_fraction: (get(merged.safety, 'max_delete_fraction') as number | undefined) ?? 0.3 },
     vars,
+    positions,
   };
   return result;
 }

@@ -2,7 +2,7 @@
  * JSON Schema validation of documents (ajv, draft-07: the draft editors' YAML support implements)
  * and the translation of ajv's errors into diagnostics at the right line and column.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +50,25 @@ function ajv(): Ajv {
     loadSchema: async (uri) => readSchemaFile(path.posix.basename(new URL(uri).pathname)),
   });
   addFormats(ajvInstance);
+  addSubfolderSchemas(ajvInstance, 'templates');
   return ajvInstance;
+}
+
+/**
+ * Registers every schema of `schemas/<folder>/` before anything is compiled, so a relative `$ref`
+ * such as `templates/nda.schema.json` resolves (loadSchema only knows top-level file names).
+ */
+function addSubfolderSchemas(instance: Ajv, folder: string): void {
+  const dir = path.join(schemasDir(), folder);
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
+    const file = path.join(dir, name);
+    try {
+      instance.addSchema(JSON.parse(readFileSync(file, 'utf8')) as AnySchemaObject);
+    } catch (err) {
+      throw new DocketError('invalid-schema', `cannot read schema ${folder}/${name}: ${(err as Error).message}`);
+    }
+  }
 }
 
 async function readSchemaFile(name: string): Promise<AnySchemaObject> {
@@ -145,8 +163,17 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
     for (const errs of branches.values()) for (const e of errs) if (errs !== keep) dropped.add(e);
     if (keep) dropped.add(c);
   }
-  // `if`/`then` and `propertyNames` repeat what their inner errors say.
-  return errors.filter((e) => !dropped.has(e) && e.keyword !== 'if' && e.keyword !== 'propertyNames');
+  // `if`/`then` and `propertyNames` repeat what their inner errors say, and so does a `pattern`
+  // written next to a `format` for editors that do not check formats (`date` plus `^\d{4}-…`).
+  const parentOf = (e: ErrorObject): string => e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'));
+  const formatFailed = new Set(errors.filter((e) => e.keyword === 'format').map((e) => `${e.instancePath}|${parentOf(e)}`));
+  return errors.filter(
+    (e) =>
+      !dropped.has(e) &&
+      e.keyword !== 'if' &&
+      e.keyword !== 'propertyNames' &&
+      !(e.keyword === 'pattern' && formatFailed.has(`${e.instancePath}|${parentOf(e)}`)),
+  );
 }
 
 function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagnosticOptions): Diagnostic {
@@ -165,7 +192,13 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
       const known = Object.keys((parentSchema.properties ?? {}) as object);
-      const hint = known.length > 0 ? `allowed keys here: ${known.join(', ')}` : undefined;
+      // A template type has over a hundred parameters: name the schema instead of listing them.
+      const hint =
+        known.length > MAX_LISTED_KEYS
+          ? `${known.length} keys are allowed here${typeof parentSchema.title === 'string' ? ` (${parentSchema.title})` : ''}; an editor using the schema completes them`
+          : known.length > 0
+            ? `allowed keys here: ${known.join(', ')}`
+            : undefined;
       return make('unknown-key', `unknown key \`${key}\` in ${where}${didYouMean(key, known)}`, joinPointer(pointer, key), hint, false);
     }
     case 'required': {
@@ -186,6 +219,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
         );
       }
       if (params.pattern === '^https?://') return make('invalid-value', `${label} must be an http(s) URL`, pointer);
+      if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${JSON.stringify(e.data)}`, pointer);
       return make('invalid-value', `${label} must match the pattern \`${String(params.pattern)}\``, pointer);
     case 'anyOf':
     case 'oneOf': {
@@ -194,10 +228,31 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
       const message = phrases.length > 0 ? `${label} must be ${joinOr(phrases)}` : `${label} does not match any allowed form`;
       return make('invalid-value', message, pointer);
     }
+    case 'not': {
+      // `not: {}` marks a key that is known but never accepted; its description says what to write instead.
+      const never = isPlainObject(e.schema) && Object.keys(e.schema).length === 0;
+      const hint = typeof parentSchema.description === 'string' ? parentSchema.description : undefined;
+      return make('invalid-value', never ? `${label} is not allowed here` : `${label} ${valueMessage(e, params)}`, pointer, hint);
+    }
+    case 'type': {
+      const expected = String(params.type).split(',');
+      const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
+      return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer, unquoted ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined);
+    }
     default:
       return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer);
   }
 }
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Above this many properties an unknown-key hint names the schema instead of listing them all. */
+const MAX_LISTED_KEYS = 30;
+
+/** How the template schemas write "a number, or a decimal as the service returns it" (`"1.0"`). */
+const DECIMAL_PATTERN = '^-?(\\d+(\\.\\d*)?|\\.\\d+)$';
 
 /** The rest of "`x` must …" for the keywords about one value. */
 function valueMessage(e: ErrorObject, params: Record<string, unknown>): string {

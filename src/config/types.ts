@@ -14,6 +14,8 @@ export interface ProjectConfig {
   prune: { playbooks: boolean };
   safety: { max_delete_fraction: number };
   vars: Record<string, string>;
+  /** Where docket.yaml's keys were written (JSON pointers into docket.yaml). */
+  positions?: Positions;
 }
 
 /**
@@ -41,4 +43,16 @@ export interface ResourceDoc {
 export interface LoadedConfig {
   project: ProjectConfig;
   documents: ResourceDoc[];
+}
+
+/** Where a docket.yaml key was written, preferring the selected environment's override. */
+export function projectKeyPos(project: ProjectConfig, pointer: string): SourcePos {
+  const fallback = { file: project.file, line: 1, col: 1 };
+  const positions = project.positions;
+  if (!positions) return fallback;
+  if (project.environment) {
+    const override = `/environments/${project.environment}${pointer}`;
+    if (positions.has(override)) return positions.at(override);
+  }
+  return positions.has(pointer) ? positions.at(pointer) : fallback;
 }

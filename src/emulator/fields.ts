@@ -37,6 +37,11 @@ export function readText(body: JsonBody, field: string, errors: FieldErrors, nul
   return undefined;
 }
 
+/** `undefined` when absent; otherwise a string or a recorded error (null is an error too). */
+export function readString(body: JsonBody, field: string, errors: FieldErrors): string | undefined {
+  return readText(body, field, errors, false) ?? undefined;
+}
+
 export function readBoolean(body: JsonBody, field: string, errors: FieldErrors): boolean | undefined {
   if (!isPresent(body, field)) return undefined;
   const value = body[field];

@@ -1,21 +1,8 @@
 /** Atomic JSON persistence: write a temp file in the same directory, then rename over the target. */
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const dir = dirname(file);
-  await mkdir(dir, { recursive: true });
-  // Same directory, so the rename never crosses a filesystem and readers see old or new, never half.
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
-  try {
-    await writeFile(tmp, text, 'utf8');
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
+export { writeFileAtomic };
 
 /** The parsed JSON of `file`, or `undefined` when it does not exist. */
 export async function readJsonFile(file: string): Promise<unknown> {

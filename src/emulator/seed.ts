@@ -2,6 +2,10 @@
  * The seed format: organizations, users, API keys and pre-existing objects an emulator starts
  * with. Plain JSON, so a seed can live in a file or be POSTed to `/_emulator/reset`.
  */
+import { checkAgreementsSeed, type SeedAgreements } from './seed-agreements.js';
+import { isObject, optionalType, requireString } from './seed-checks.js';
+
+export type { SeedAgreements, SeedAgreementsOrganization, SeedAttachment, SeedCustomTemplate, SeedCustomTerm, SeedTemplate } from './seed-agreements.js';
 
 export interface SeedUser {
   id?: string;
@@ -45,6 +49,8 @@ export interface SeedOrganization {
   users: SeedUser[];
   playbooks?: SeedPlaybook[];
   features?: SeedFeatures;
+  /** Agreements service objects; the agreements organization is named like this one when omitted. */
+  agreements?: SeedAgreements;
 }
 
 export interface EmulatorSeed {
@@ -54,6 +60,7 @@ export interface EmulatorSeed {
 export const EMULATOR_API_KEY = 'docket-emulator-key';
 export const DEFAULT_ORGANIZATION_ID = '00000000-0000-4000-8000-000000000001';
 export const EMULATOR_ADMIN_EMAIL = 'admin@emulator.local';
+const DEFAULT_ORGANIZATION_NAME = 'Acme Legal (emulator)';
 
 export function defaultSeed(opts: { organizationId?: string; users?: { email: string; name?: string }[] } = {}): EmulatorSeed {
   const users: SeedUser[] = [{ email: EMULATOR_ADMIN_EMAIL, name: 'Emulator Admin', role: 'admin' }];
@@ -65,11 +72,12 @@ export function defaultSeed(opts: { organizationId?: string; users?: { email: st
     organizations: [
       {
         id: opts.organizationId ?? DEFAULT_ORGANIZATION_ID,
-        name: 'Acme Legal (emulator)',
+        name: DEFAULT_ORGANIZATION_NAME,
         api_keys: [EMULATOR_API_KEY],
         users,
         playbooks: [],
         features: { custom_terms: true },
+        agreements: { organization: { name: DEFAULT_ORGANIZATION_NAME } },
       },
     ],
   };
@@ -112,6 +120,7 @@ function checkOrganization(org: unknown, at: string, problems: string[]): void {
     if (!isObject(org.features)) problems.push(`${at}.features must be an object`);
     else optionalType(org.features, 'custom_terms', 'boolean', `${at}.features`, problems);
   }
+  if (org.agreements !== undefined) checkAgreementsSeed(org.agreements, `${at}.agreements`, problems);
 }
 
 function checkPlaybook(p: unknown, at: string, problems: string[]): void {
@@ -130,18 +139,4 @@ function checkPlaybook(p: unknown, at: string, problems: string[]): void {
     for (const k of ['description', 'actions', 'internal_notes', 'questions', 'reviewer_email']) optionalType(r, k, 'string', rat, problems, true);
     optionalType(r, 'generate_summary', 'boolean', rat, problems);
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function requireString(obj: Record<string, unknown>, key: string, at: string, problems: string[]): void {
-  if (typeof obj[key] !== 'string' || obj[key] === '') problems.push(`${at}.${key} must be a non-empty string`);
-}
-
-function optionalType(obj: Record<string, unknown>, key: string, type: 'string' | 'boolean', at: string, problems: string[], nullable = false): void {
-  const v = obj[key];
-  if (v === undefined || (nullable && v === null) || typeof v === type) return;
-  problems.push(`${at}.${key} must be a ${type}${nullable ? ' or null' : ''}`);
 }

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { DocxConversion } from './agreements-state.js';
+import { ConversionScheduler } from './conversion.js';
 import { FaultQueue, randomFault, type Fault } from './faults.js';
 import type { JsonBody } from './fields.js';
 import { parseJsonObject, readBody, sendJson, sendProblem } from './http.js';
@@ -15,6 +17,7 @@ import { MAX_PAGE_SIZE } from './jsonapi.js';
 import { HttpProblem, notFound } from './problem.js';
 import { TokenBucket } from './ratelimit.js';
 import { Router, type Principal, type RequestContext, type RouteMatch, type RouteResult, type RouteScope } from './router.js';
+import { agreementsRoutes } from './routes/agreements.js';
 import { controlRoutes, type EmulatorConfig, type EmulatorControls } from './routes/control.js';
 import { reviewRoutes } from './routes/review.js';
 import { defaultSeed, type EmulatorSeed } from './seed.js';
@@ -22,7 +25,20 @@ import { StatsCounter, type EmulatorStats } from './stats.js';
 import { EmulatorStore } from './store.js';
 
 export { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed } from './seed.js';
-export type { EmulatorSeed, SeedOrganization, SeedPlaybook, SeedRule, SeedUser } from './seed.js';
+export type {
+  EmulatorSeed,
+  SeedAgreements,
+  SeedAgreementsOrganization,
+  SeedAttachment,
+  SeedCustomTemplate,
+  SeedCustomTerm,
+  SeedOrganization,
+  SeedPlaybook,
+  SeedRule,
+  SeedTemplate,
+  SeedUser,
+} from './seed.js';
+export type { DocxConversion } from './agreements-state.js';
 export type { EmulatorConfig } from './routes/control.js';
 export type { FaultSpec, FaultStatus } from './faults.js';
 export type { EmulatorStats } from './stats.js';
@@ -46,6 +62,10 @@ export interface EmulatorOptions {
   retryAfterSeconds?: number;
   /** Page size of paged lists when the client sends none; default 15 (api.md). */
   pageSize?: number;
+  /** How long a docx conversion of a file custom term stays `processing`; default 300 ms. */
+  conversionDelayMs?: number;
+  /** `failed` makes every docx conversion fail (else each organization's seed option decides); default `ready`. */
+  docxConversion?: DocxConversion;
   random?: () => number;
 }
 
@@ -67,6 +87,7 @@ export interface RunningEmulator {
 }
 
 const DEFAULT_PAGE_SIZE = 15;
+const DEFAULT_CONVERSION_DELAY_MS = 300;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const store = await EmulatorStore.open(
@@ -100,6 +121,7 @@ class EmulatorServer implements EmulatorControls {
   readonly faults = new FaultQueue();
   private readonly counter = new StatsCounter();
   private readonly router: Router;
+  private readonly conversions: ConversionScheduler;
   private readonly server = createServer((req, res) => void this.handle(req, res));
   private readonly random: () => number;
   private readonly pageSize: number;
@@ -112,15 +134,18 @@ class EmulatorServer implements EmulatorControls {
   ) {
     this.random = options.random ?? Math.random;
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE)));
-    this.settings = { latencyMs: 0, faultRate: 0, rateLimit: 0, retryAfterSeconds: 1 };
+    this.settings = { latencyMs: 0, faultRate: 0, rateLimit: 0, retryAfterSeconds: 1, conversionDelayMs: DEFAULT_CONVERSION_DELAY_MS, docxConversion: 'ready' };
     this.configure({
       latencyMs: options.latencyMs ?? 0,
       faultRate: options.faultRate ?? 0,
       rateLimit: options.rateLimit ?? 0,
       retryAfterSeconds: options.retryAfterSeconds ?? 1,
+      conversionDelayMs: options.conversionDelayMs ?? DEFAULT_CONVERSION_DELAY_MS,
+      docxConversion: options.docxConversion ?? 'ready',
     });
-    // Adding the agreements service is one more spread here: ...agreementsRoutes().
-    this.router = new Router([...reviewRoutes(), ...controlRoutes(this)]);
+    this.conversions = new ConversionScheduler(store, () => ({ delayMs: this.settings.conversionDelayMs, docxConversion: this.settings.docxConversion }));
+    this.conversions.resumePending();
+    this.router = new Router([...reviewRoutes(), ...agreementsRoutes({ conversions: this.conversions }), ...controlRoutes(this)]);
   }
 
   listen(host: string, port: number): Promise<number> {
@@ -134,6 +159,7 @@ class EmulatorServer implements EmulatorControls {
   }
 
   async close(): Promise<void> {
+    this.conversions.cancelAll();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -151,6 +177,7 @@ class EmulatorServer implements EmulatorControls {
 
   reset(seed?: EmulatorSeed): void {
     this.store.reset(seed);
+    this.conversions.cancelAll();
   }
 
   config(): EmulatorConfig {
@@ -160,7 +187,10 @@ class EmulatorServer implements EmulatorControls {
   configure(patch: Partial<EmulatorConfig>): EmulatorConfig {
     const next = { ...this.settings, ...patch };
     if (!(next.faultRate >= 0 && next.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1, got ${next.faultRate}`);
-    if (!(next.latencyMs >= 0 && next.rateLimit >= 0 && next.retryAfterSeconds >= 0)) throw new RangeError('latencyMs, rateLimit and retryAfterSeconds must be >= 0');
+    if (!(next.latencyMs >= 0 && next.rateLimit >= 0 && next.retryAfterSeconds >= 0 && next.conversionDelayMs >= 0)) {
+      throw new RangeError('latencyMs, rateLimit, retryAfterSeconds and conversionDelayMs must be >= 0');
+    }
+    if (next.docxConversion !== 'ready' && next.docxConversion !== 'failed') throw new RangeError(`docxConversion must be "ready" or "failed", got ${String(next.docxConversion)}`);
     if (next.rateLimit !== this.settings.rateLimit || (next.rateLimit > 0 && !this.limiter)) {
       this.limiter = next.rateLimit > 0 ? new TokenBucket(next.rateLimit) : undefined;
     }

@@ -4,6 +4,7 @@
  * what a request may do live in the routes.
  */
 import { randomUUID } from 'node:crypto';
+import { agreementsFromSeed, normalizeAgreements, type AgreementsRecord } from './agreements-state.js';
 import { readJsonFile, SerialFileWriter } from './persist.js';
 import type { EmulatorSeed, SeedOrganization } from './seed.js';
 
@@ -71,9 +72,9 @@ export interface OrganizationRecord {
   rules: Record<string, RuleRecord>;
   /**
    * Agreements service objects (seeds 001/002: profile, custom terms, custom templates, templates,
-   * attachments), owned and typed by routes/agreements.ts; one key per collection.
+   * attachments); one key per collection (agreements-state.ts).
    */
-  agreements: Record<string, unknown>;
+  agreements: AgreementsRecord;
 }
 
 export interface EmulatorState {
@@ -147,6 +148,8 @@ export class EmulatorStore {
 
   restore(state: EmulatorState): void {
     this.state = structuredClone(state);
+    // State files written before the agreements service hold `agreements: {}`.
+    for (const org of Object.values(this.state.organizations)) org.agreements = normalizeAgreements(org.agreements, org.name, this.timestamp());
   }
 
   /** Writes the state file (if any); resolves once a write that includes the current state is done. */
@@ -258,7 +261,7 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
     invitations: {},
     playbooks: {},
     rules: {},
-    agreements: {},
+    agreements: agreementsFromSeed(so.agreements, so.name, seedAuthor(so), now),
   };
   const memberByEmail = new Map<string, string>();
   for (const su of so.users) {
@@ -305,4 +308,9 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
     }
   }
   return org;
+}
+
+/** Recorded as creator of seeded versions: the first admin, else the first user. */
+function seedAuthor(so: SeedOrganization): string | null {
+  return (so.users.find((u) => u.role === 'admin') ?? so.users[0])?.email ?? null;
 }

@@ -4,17 +4,21 @@
  */
 import { Diagnostics } from '../diagnostics.js';
 import type { LoadedConfig } from '../config/types.js';
-import type { KindModule } from '../kinds/kind.js';
+import type { DesiredContext, KindModule } from '../kinds/kind.js';
 import type { DesiredResource } from './types.js';
 
-export function buildDesired(config: LoadedConfig, kinds: KindModule[]): { desired: DesiredResource[]; diagnostics: Diagnostics } {
+export async function buildDesired(
+  config: LoadedConfig,
+  kinds: KindModule[],
+  files: DesiredContext['files'],
+): Promise<{ desired: DesiredResource[]; diagnostics: Diagnostics }> {
   const diagnostics = new Diagnostics();
   const desired: DesiredResource[] = [];
   const seen = new Map<string, DesiredResource>();
   for (const doc of config.documents) {
     const kind = kinds.find((k) => k.yamlKind === doc.kind);
     if (!kind?.toDesired) continue; // unknown kinds were reported by the loader
-    for (const resource of kind.toDesired(doc, diagnostics, config.project)) {
+    for (const resource of await kind.toDesired(doc, diagnostics, { project: config.project, files })) {
       const id = `${resource.kind}:${resource.key}`;
       const first = seen.get(id);
       if (first) {

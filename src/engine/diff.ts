@@ -5,7 +5,7 @@
 import { Diagnostics } from '../diagnostics.js';
 import { digest, sameValue } from './canonical.js';
 import { refKey } from './types.js';
-import type { Change, DesiredResource, FieldChange, KindName, LiveResource, UndeclaredSummary } from './types.js';
+import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, KindName, LiveResource, UndeclaredSummary } from './types.js';
 
 /** What diff needs to know about a kind; KindModule satisfies it. */
 export interface KindMeta {
@@ -17,6 +17,14 @@ export interface KindMeta {
   versionedFields?: string[];
   nameField?: string;
   createAction?: 'create' | 'invite' | 'upload';
+  /** The action for changed non-versioned fields: `update`, or `upload` for kinds replaced whole. */
+  changeAction?: Action;
+  /** Read-only kinds docket never declares (agreements users): no changes, never counted as undeclared. */
+  internal?: boolean;
+  /** A readable account of a structured field's change (template definitions). */
+  describeField?(field: string, before: unknown, after: unknown): string[] | undefined;
+  /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
+  fileFields?: Record<string, string>;
 }
 
 export interface DiffInput {
@@ -33,6 +41,7 @@ export interface DiffResult {
   changes: Change[];
   ids: Record<string, string>;
   undeclared: UndeclaredSummary[];
+  adoptable: AdoptableFile[];
   diagnostics: Diagnostics;
 }
 
@@ -50,6 +59,7 @@ export function diff(input: DiffInput): DiffResult {
   const changes: Change[] = [];
   const ids: Record<string, string> = {};
   const undeclared: UndeclaredSummary[] = [];
+  const adoptable: AdoptableFile[] = [];
   /** desired key → matched live object, per kind (parents are looked up here by children). */
   const matchedByKind = new Map<KindName, Map<string, LiveResource>>();
 
@@ -58,6 +68,7 @@ export function diff(input: DiffInput): DiffResult {
     const desired = input.desired.filter((d) => d.kind === kind.name);
     const live = input.live.filter((l) => l.kind === kind.name);
     for (const l of live) ids[refKey(kind.name, l.key)] ??= l.id;
+    if (kind.internal) continue;
 
     const parentMatches = kind.parentKind ? matchedByKind.get(kind.parentKind) : undefined;
     const scopeOfDesired = (d: DesiredResource): string | undefined =>
@@ -140,6 +151,7 @@ export function diff(input: DiffInput): DiffResult {
         continue;
       }
       changes.push(...compare(kind, d, l, parent));
+      adoptable.push(...unknownFiles(kind, d, l));
     }
 
     // Live objects no file declares.
@@ -170,7 +182,20 @@ export function diff(input: DiffInput): DiffResult {
     }
   }
 
-  return { changes, ids, undeclared, diagnostics };
+  return { changes, ids, undeclared, adoptable, diagnostics };
+}
+
+/** Files of a matched object that docket cannot compare (no lock entry). */
+function unknownFiles(kind: KindMeta, d: DesiredResource, l: LiveResource): AdoptableFile[] {
+  const out: AdoptableFile[] = [];
+  for (const [field, reason] of Object.entries(l.unknownFields ?? {})) {
+    const pathKey = kind.fileFields?.[field];
+    const file = pathKey ? d.payload?.[pathKey] : undefined;
+    const sha256 = d.fields[field];
+    if (typeof file !== 'string' || typeof sha256 !== 'string') continue;
+    out.push({ kind: kind.name, key: d.key, liveId: l.id, field, file, sha256, reason });
+  }
+  return out;
 }
 
 function parentKeyOf(parents: Map<string, LiveResource> | undefined, parentId: string): { kind: KindName; key: string; liveId: string } | undefined {
@@ -187,7 +212,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
   const all = { ...d.fields, ...d.createOnly };
   const fields: FieldChange[] = Object.entries(all)
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([field, after]) => ({ field, before: null, after }));
+    .map(([field, after]) => withSummary(kind, { field, before: null, after }));
   return {
     id: changeId(action, kind.name, d.key),
     action,
@@ -196,7 +221,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
     name: d.name,
     ...(parent ? { parent } : {}),
     fields,
-    desired: all,
+    desired: { ...all, ...d.payload },
     refs: d.refs,
     dependsOn: [],
     source: d.source,
@@ -212,7 +237,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     name: d.name,
     liveId: l.id,
     ...(parent ? { parent } : {}),
-    desired: d.fields,
+    desired: { ...d.fields, ...d.payload },
     fingerprint: fingerprint(l),
   };
   const sourceOf = (field: string) => d.fieldSources[field] ?? d.source;
@@ -221,6 +246,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
   let renamed = false;
 
   for (const [field, after] of Object.entries(d.fields)) {
+    if (l.unknownFields?.[field] !== undefined) continue;
     const before = l.fields[field] ?? null;
     if (sameValue(before, after)) continue;
     if (field === kind.nameField) {
@@ -235,17 +261,18 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
         source: sourceOf(field),
       });
     } else if (kind.versionedFields?.includes(field)) {
-      publishes.push({ field, before, after });
+      publishes.push(withSummary(kind, { field, before, after }));
     } else {
-      updates.push({ field, before, after });
+      updates.push(withSummary(kind, { field, before, after }));
     }
   }
   const after = renamed ? [changeId('rename', kind.name, d.key)] : [];
+  const changeAction = kind.changeAction ?? 'update';
   if (updates.length > 0) {
     out.push({
       ...base,
-      id: changeId('update', kind.name, d.key),
-      action: 'update',
+      id: changeId(changeAction, kind.name, d.key),
+      action: changeAction,
       fields: updates,
       refs: d.refs.filter((r) => updates.some((u) => u.field === r.field)),
       dependsOn: [...after],
@@ -259,12 +286,17 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
       action: 'publish',
       fields: publishes,
       refs: d.refs.filter((r) => publishes.some((u) => u.field === r.field)),
-      dependsOn: [...after, ...(updates.length > 0 ? [changeId('update', kind.name, d.key)] : [])],
+      dependsOn: [...after, ...(updates.length > 0 ? [changeId(changeAction, kind.name, d.key)] : [])],
       source: sourceOf(publishes[0]!.field),
       irreversible: true,
     });
   }
   return out;
+}
+
+function withSummary(kind: KindMeta, f: FieldChange): FieldChange {
+  const summary = kind.describeField?.(f.field, f.before, f.after);
+  return summary && summary.length > 0 ? { ...f, summary } : f;
 }
 
 function removeChange(kind: KindMeta, l: LiveResource, action: 'delete' | 'archive', parent?: Change['parent']): Change {

@@ -2,6 +2,7 @@
  * The executor: runs a plan's changes with bounded parallelism. A change starts once everything it
  * depends on is done; when one fails, its dependents are skipped and the rest goes on.
  */
+import { MinHeap } from './heap.js';
 import type { ApplyReport, Change, ChangeResult, Plan } from './types.js';
 
 export interface ExecuteOptions {
@@ -14,71 +15,89 @@ export interface ExecuteOptions {
 
 export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<ApplyReport> {
   const started = options.clock();
-  const byId = new Map(plan.changes.map((c) => [c.id, c]));
+  const changes = plan.changes;
+  const index = new Map(changes.map((c, i) => [c.id, i]));
   const results = new Map<string, ChangeResult>();
-  const pending = [...plan.changes];
-  const running = new Map<string, Promise<void>>();
+  // Dependencies outside the plan cannot block (they are not part of this apply).
+  const waiting = changes.map((c) => c.dependsOn.filter((id) => index.has(id)).length);
+  const dependents = changes.map((): number[] => []);
+  changes.forEach((c, i) => {
+    for (const id of c.dependsOn) {
+      const j = index.get(id);
+      if (j !== undefined) dependents[j]!.push(i);
+    }
+  });
+  // Ready changes start in plan order.
+  const ready = new MinHeap<number>((a, b) => a < b);
+  changes.forEach((_, i) => {
+    if (waiting[i] === 0) ready.push(i);
+  });
   const limit = Math.max(1, options.concurrency);
-  /** Skipped change → the failed change that caused the skip. */
-  const failedRoot = new Map<string, string>();
+  const running = new Set<Promise<void>>();
 
   const finish = (change: Change, result: ChangeResult): void => {
     results.set(change.id, result);
     options.onResult?.(result, change);
   };
 
-  const blockedBy = (change: Change): string | undefined =>
-    change.dependsOn.find((id) => {
-      const r = results.get(id);
-      return r !== undefined && r.status !== 'done';
-    });
-  const isReady = (change: Change): boolean => change.dependsOn.every((id) => results.get(id)?.status === 'done' || !byId.has(id));
+  /** Skips everything that depends on `failed`, directly or through another skipped change. */
+  const skipDependents = (failedAt: number): void => {
+    const failed = changes[failedAt]!;
+    const queue: [number, string][] = dependents[failedAt]!.map((i) => [i, failed.id]);
+    while (queue.length > 0) {
+      const [i, through] = queue.shift()!;
+      const change = changes[i]!;
+      if (results.has(change.id)) continue;
+      const via = through === failed.id ? '' : ` (through ${through})`;
+      finish(change, { changeId: change.id, status: 'skipped', message: `depends on ${failed.id}, which failed${via}`, ms: 0 });
+      for (const j of dependents[i]!) queue.push([j, change.id]);
+    }
+  };
+
+  const complete = (i: number, ok: boolean): void => {
+    if (!ok) {
+      skipDependents(i);
+      return;
+    }
+    for (const j of dependents[i]!) {
+      waiting[j]!--;
+      if (waiting[j] === 0 && !results.has(changes[j]!.id)) ready.push(j);
+    }
+  };
+
+  const start = (i: number): void => {
+    const change = changes[i]!;
+    const t0 = options.clock();
+    const task: Promise<void> = options
+      .run(change)
+      .then(
+        () => {
+          finish(change, { changeId: change.id, status: 'done', ms: Math.round(options.clock() - t0) });
+          complete(i, true);
+        },
+        (error: unknown) => {
+          finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ms: Math.round(options.clock() - t0) });
+          complete(i, false);
+        },
+      )
+      .finally(() => running.delete(task));
+    running.add(task);
+  };
 
   for (;;) {
-    // Skip what can no longer run, in plan order so transitive skips resolve in one sweep.
-    for (let i = 0; i < pending.length; ) {
-      const change = pending[i]!;
-      const blocker = blockedBy(change);
-      if (blocker) {
-        pending.splice(i, 1);
-        // Name the change that failed, also when the blocker was itself skipped because of it.
-        const failed = failedRoot.get(blocker) ?? blocker;
-        failedRoot.set(change.id, failed);
-        const via = failed === blocker ? '' : ` (through ${blocker})`;
-        finish(change, { changeId: change.id, status: 'skipped', message: `depends on ${failed}, which failed${via}`, ms: 0 });
-        i = 0;
-        continue;
-      }
-      i++;
-    }
-    while (running.size < limit) {
-      const index = pending.findIndex(isReady);
-      if (index < 0) break;
-      const change = pending.splice(index, 1)[0]!;
-      const t0 = options.clock();
-      const task = options
-        .run(change)
-        .then(
-          () => finish(change, { changeId: change.id, status: 'done', ms: Math.round(options.clock() - t0) }),
-          (error: unknown) =>
-            finish(change, {
-              changeId: change.id,
-              status: 'failed',
-              message: error instanceof Error ? error.message : String(error),
-              ms: Math.round(options.clock() - t0),
-            }),
-        )
-        .finally(() => running.delete(change.id));
-      running.set(change.id, task);
+    while (running.size < limit && ready.size > 0) {
+      const i = ready.pop()!;
+      if (!results.has(changes[i]!.id)) start(i);
     }
     if (running.size === 0) break;
-    await Promise.race(running.values());
+    await Promise.race(running);
   }
-  // Anything left waits on something that never ran (a dependency outside the plan cannot happen,
-  // but stay total rather than hang).
-  for (const change of pending) finish(change, { changeId: change.id, status: 'skipped', message: 'its dependencies never completed', ms: 0 });
+  // Stay total: anything left never became ready (a cycle cannot reach here, but do not hang).
+  for (const change of changes) {
+    if (!results.has(change.id)) finish(change, { changeId: change.id, status: 'skipped', message: 'its dependencies never completed', ms: 0 });
+  }
 
-  const ordered = plan.changes.map((c) => results.get(c.id)!);
+  const ordered = changes.map((c) => results.get(c.id)!);
   return {
     results: ordered,
     done: ordered.filter((r) => r.status === 'done').length,

@@ -2,6 +2,7 @@
  * Live state: asks every kind that the configuration uses to read its objects, in parallel, with
  * shared memoised reads and one concurrency bound.
  */
+import type { LockFile } from '../config/lock.js';
 import type { FetchContext, KindModule, Services } from '../kinds/kind.js';
 import type { DesiredResource, LiveResource } from './types.js';
 
@@ -9,6 +10,7 @@ export interface FetchLiveOptions {
   kinds: KindModule[];
   services: Services;
   concurrency: number;
+  lock: LockFile;
   /** Desired resources (lets kinds skip reads); undefined reads everything (export). */
   declared?: DesiredResource[];
 }
@@ -17,6 +19,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveResource
   const memo = new Map<string, Promise<unknown>>();
   const ctx: FetchContext = {
     services: options.services,
+    lock: options.lock,
     ...(options.declared ? { declared: options.declared } : {}),
     memo<T>(key: string, load: () => Promise<T>): Promise<T> {
       let p = memo.get(key) as Promise<T> | undefined;

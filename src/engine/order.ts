@@ -5,6 +5,7 @@
  */
 import { Diagnostics } from '../diagnostics.js';
 import type { KindMeta } from './diff.js';
+import { MinHeap } from './heap.js';
 import type { Action, Change, LiveResource } from './types.js';
 
 const ACTION_ORDER: Action[] = ['invite', 'upload', 'rename', 'create', 'update', 'publish', 'archive', 'delete'];
@@ -63,32 +64,35 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
 
   for (const c of changes) c.dependsOn = c.dependsOn.filter((id) => byId.has(id)).sort();
 
+  // Rank once (kind, action, key), so the tie-break costs a number comparison.
   const kindIndex = new Map(kinds.map((k, i) => [k.name, i]));
-  const rank = (c: Change): [number, number, string] => [kindIndex.get(c.kind) ?? 99, ACTION_ORDER.indexOf(c.action), c.key];
-  const compare = (a: Change, b: Change): number => {
-    const ra = rank(a);
-    const rb = rank(b);
-    return ra[0] - rb[0] || ra[1] - rb[1] || ra[2].localeCompare(rb[2]);
-  };
+  const byRank = [...changes].sort(
+    (a, b) =>
+      (kindIndex.get(a.kind) ?? 99) - (kindIndex.get(b.kind) ?? 99) ||
+      ACTION_ORDER.indexOf(a.action) - ACTION_ORDER.indexOf(b.action) ||
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
+  const rank = new Map(byRank.map((c, i) => [c.id, i]));
 
   // Kahn, taking the best-ranked ready change each time so output is stable.
-  const remaining = new Map(changes.map((c) => [c.id, new Set(c.dependsOn)]));
+  const remaining = new Map(changes.map((c) => [c.id, c.dependsOn.length]));
   const dependents = new Map<string, string[]>();
   for (const c of changes) for (const d of c.dependsOn) push(dependents, d, c.id);
-  const ready = changes.filter((c) => c.dependsOn.length === 0);
+  const ready = new MinHeap<Change>((a, b) => rank.get(a.id)! < rank.get(b.id)!);
+  for (const c of changes) if (c.dependsOn.length === 0) ready.push(c);
   const ordered: Change[] = [];
-  while (ready.length > 0) {
-    ready.sort(compare);
-    const next = ready.shift()!;
+  while (ready.size > 0) {
+    const next = ready.pop()!;
     ordered.push(next);
     for (const id of dependents.get(next.id) ?? []) {
-      const deps = remaining.get(id)!;
-      deps.delete(next.id);
-      if (deps.size === 0) ready.push(byId.get(id)!);
+      const left = remaining.get(id)! - 1;
+      remaining.set(id, left);
+      if (left === 0) ready.push(byId.get(id)!);
     }
   }
   if (ordered.length < changes.length) {
-    const stuck = changes.filter((c) => !ordered.includes(c)).map((c) => `${c.action} ${c.kind} "${c.key}"`);
+    const done = new Set(ordered);
+    const stuck = changes.filter((c) => !done.has(c)).map((c) => `${c.action} ${c.kind} "${c.key}"`);
     diagnostics.error('dependency-cycle', `these changes depend on each other in a cycle: ${stuck.join(', ')}`, {
       hint: 'break the cycle in the configuration, e.g. apply a rename first on its own',
     });

@@ -50,8 +50,14 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     // Sorted so the same state always serialises the same way (golden files, plan diffs).
     ids: Object.fromEntries(Object.entries(result.ids).sort(([a], [b]) => a.localeCompare(b))),
     summary,
-    warnings: input.warnings ?? [],
+    warnings: [
+      ...(input.warnings ?? []),
+      ...result.adoptable.map(
+        (a) => `${a.kind} "${a.key}": cannot compare ${a.file} (${a.reason}); run \`docket apply --adopt-files\` to record the current file as live`,
+      ),
+    ],
     undeclared: result.undeclared,
+    ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
   };
   return { plan, diagnostics: diagnostics.sorted() };
 }

@@ -6,6 +6,7 @@
 import type { SourcePos } from '../diagnostics.js';
 
 export type KindName =
+  | 'agreements-user'
   | 'organization'
   | 'member'
   | 'playbook'
@@ -36,8 +37,10 @@ export interface DesiredResource {
   parent?: { kind: KindName; key: string };
   /** Comparable desired values, already normalised by the kind. */
   fields: Fields;
-  /** Values sent only when creating (a member's display name), never compared. */
+  /** Values sent only when creating (a member's display name), shown on create, never compared. */
   createOnly?: Fields;
+  /** Values the operations need but the plan never shows or compares (a definition's own text, file paths). */
+  payload?: Fields;
   /** Partial resources manage only the fields present; owned resources declare every field. */
   partial: boolean;
   refs: Ref[];
@@ -60,6 +63,8 @@ export interface LiveResource {
   fields: Fields;
   /** References this live object makes today (for ordering deletes after whatever stops referencing them). */
   refs: { kind: KindName; key: string }[];
+  /** Fields the service cannot give back and docket has no record of (field → reason); never compared. */
+  unknownFields?: Record<string, string>;
 }
 
 export type Action = 'create' | 'update' | 'rename' | 'publish' | 'delete' | 'archive' | 'invite' | 'upload';
@@ -68,6 +73,8 @@ export interface FieldChange {
   field: string;
   before: unknown;
   after: unknown;
+  /** A readable field-level account of a structured change (a template definition), shown instead of before → after. */
+  summary?: string[];
 }
 
 export interface Change {
@@ -102,6 +109,17 @@ export interface UndeclaredSummary {
   reason: string;
 }
 
+/** A file docket cannot compare because it has no lock entry; `apply --adopt-files` records it as live. */
+export interface AdoptableFile {
+  kind: KindName;
+  key: string;
+  liveId: string;
+  field: string;
+  file: string;
+  sha256: string;
+  reason: string;
+}
+
 export interface PlanTarget {
   review?: { url: string; organization_id: string };
   agreements?: { url: string };
@@ -122,6 +140,8 @@ export interface Plan {
   summary: Partial<Record<Action, number>>;
   warnings: string[];
   undeclared: UndeclaredSummary[];
+  /** Files the plan cannot compare (see AdoptableFile). */
+  adoptable?: AdoptableFile[];
   /** Present when `--target` limited the plan. */
   targets?: string[];
 }

@@ -1,14 +1,47 @@
 /**
- * Organization: a singleton, partial kind. Only the keys written under `review:` (and, for the
- * agreements service, `agreements:`) are managed; server values for the rest never show as changes.
+ * Organization: a singleton, partial kind. Only the keys written under `review:` and `agreements:`
+ * are managed; server values for the rest never show as changes. Each part lives on its own
+ * service, which is contacted only when the part is declared.
  */
-import type { Change, DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
-import { normEmail, normName } from '../engine/normalize.js';
-import type { KindModule } from './kind.js';
+import type { ServiceName } from '../api/types.js';
+import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
+import { normEmail, normName, normText } from '../engine/normalize.js';
+import type { FetchContext, KindModule } from './kind.js';
 import { docSource, posOf } from './positions.js';
 import { reviewUsers } from './review-reads.js';
 
 const KEY = 'organization';
+
+/** The agreements organization attributes docket manages (public docs: "only provided fields change"). */
+export const AGREEMENTS_ORG_FIELDS = ['name', 'street_address', 'city', 'state', 'zipcode', 'country'] as const;
+
+function mapping(value: unknown): Record<string, unknown> {
+  // A part that is not a mapping was reported by the schema.
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function partsOf(declared: DesiredResource[] | undefined): { review: boolean; agreements: boolean } {
+  const fields = (declared ?? []).filter((d) => d.kind === 'organization').flatMap((d) => Object.keys(d.fields));
+  return { review: fields.some((f) => f.startsWith('review.')), agreements: fields.some((f) => f.startsWith('agreements.')) };
+}
+
+async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; refs: LiveResource['refs'] }> {
+  const [org, users] = await Promise.all([ctx.services.review().getOrganization(), reviewUsers(ctx)]);
+  const a = org.attributes;
+  const reviewer = normEmail(a.default_reviewer_email ?? (a.default_reviewer_id ? users.emailById.get(a.default_reviewer_id) : null));
+  return {
+    id: org.id,
+    fields: { 'review.name': normName(a.name), 'review.default_reviewer': reviewer },
+    refs: reviewer ? [{ kind: 'member', key: reviewer }] : [],
+  };
+}
+
+async function fetchAgreementsPart(ctx: FetchContext): Promise<{ id: string; fields: Fields }> {
+  const org = await ctx.services.agreements().getOrganization();
+  const fields: Fields = {};
+  for (const f of AGREEMENTS_ORG_FIELDS) fields[`agreements.${f}`] = normText(org.attributes[f]);
+  return { id: org.id, fields };
+}
 
 export const organizationKind: KindModule = {
   name: 'organization',
@@ -20,9 +53,8 @@ export const organizationKind: KindModule = {
   singleton: true,
 
   toDesired(doc) {
-    const part = doc.body.review;
-    // A `review:` that is not a mapping was reported by the schema.
-    const review = part && typeof part === 'object' && !Array.isArray(part) ? (part as Record<string, unknown>) : {};
+    const review = mapping(doc.body.review);
+    const agreements = mapping(doc.body.agreements);
     const fields: Fields = {};
     const fieldSources: DesiredResource['fieldSources'] = {};
     const refs: Ref[] = [];
@@ -35,6 +67,11 @@ export const organizationKind: KindModule = {
       fields['review.default_reviewer'] = email;
       fieldSources['review.default_reviewer'] = posOf(doc, '/review/default_reviewer');
       if (email) refs.push({ kind: 'member', key: email, field: 'review.default_reviewer', source: fieldSources['review.default_reviewer'] });
+    }
+    for (const f of AGREEMENTS_ORG_FIELDS) {
+      if (!(f in agreements)) continue;
+      fields[`agreements.${f}`] = normText(agreements[f]);
+      fieldSources[`agreements.${f}`] = posOf(doc, `/agreements/${f}`);
     }
     return [
       {
@@ -52,29 +89,49 @@ export const organizationKind: KindModule = {
     ];
   },
 
+  servicesFor(declared) {
+    const parts = partsOf(declared);
+    const out: ServiceName[] = [];
+    if (parts.review) out.push('review');
+    if (parts.agreements) out.push('agreements');
+    return out;
+  },
+
   async fetch(ctx) {
-    const api = ctx.services.review();
-    const [org, users] = await Promise.all([api.getOrganization(), reviewUsers(ctx)]);
-    const a = org.attributes;
-    const reviewer = normEmail(a.default_reviewer_email ?? (a.default_reviewer_id ? users.emailById.get(a.default_reviewer_id) : null));
+    // Without declared resources (export) both parts are read.
+    const parts = ctx.declared ? partsOf(ctx.declared) : { review: true, agreements: true };
+    const [review, agreements] = await Promise.all([
+      parts.review ? fetchReviewPart(ctx) : undefined,
+      parts.agreements ? fetchAgreementsPart(ctx) : undefined,
+    ]);
+    if (!review && !agreements) return [];
     const live: LiveResource = {
       kind: 'organization',
-      id: org.id,
+      // The review organization id is the configured one; the agreements one is the key's.
+      id: review?.id ?? agreements!.id,
       key: KEY,
       name: KEY,
-      fields: { 'review.name': normName(a.name), 'review.default_reviewer': reviewer },
-      refs: reviewer ? [{ kind: 'member', key: reviewer }] : [],
+      fields: { ...review?.fields, ...agreements?.fields },
+      refs: review?.refs ?? [],
     };
     return [live];
   },
 
-  async execute(change: Change, ctx) {
+  async execute(change, ctx) {
     if (change.action !== 'update') throw new Error(`organization cannot ${change.action}`);
-    const body: Record<string, unknown> = {};
+    const review: Record<string, unknown> = {};
+    const agreements: Record<string, unknown> = {};
     for (const f of change.fields) {
-      if (f.field === 'review.name') body.name = f.after;
-      if (f.field === 'review.default_reviewer') body.default_reviewer_id = f.after === null ? null : ctx.resolveId('member', String(f.after));
+      if (f.field === 'review.name') review.name = f.after;
+      else if (f.field === 'review.default_reviewer') review.default_reviewer_id = f.after === null ? null : ctx.resolveId('member', String(f.after));
+      // NOTE(api): the agreements organization PATCH takes flat attributes; null clears a text field.
+      else if (f.field.startsWith('agreements.')) agreements[f.field.slice('agreements.'.length)] = f.after;
     }
-    if (Object.keys(body).length > 0) await ctx.services.review().updateOrganization(body);
+    if (Object.keys(review).length > 0) await ctx.services.review().updateOrganization(review);
+    if (Object.keys(agreements).length > 0) {
+      const api = ctx.services.agreements();
+      const org = await api.getOrganization();
+      await api.updateOrganization(org.id, agreements);
+    }
   },
 };

@@ -94,6 +94,7 @@ function changeHead(c: Change): string {
 function fieldLines(c: Change, f: FieldChange): string[] {
   const name = codeSpan(f.field);
   const sides = fieldSides(c);
+  if (f.summary) return [`  - ${name}:`, ...f.summary.map((l) => `    - ${codeSpan(l)}`)];
   if (isMultiline(f)) {
     const diff = diffLines(sides === 'after' ? null : f.before, sides === 'before' ? null : f.after);
     if (diff.length === 0) return [`  - ${name}: (no visible difference)`];

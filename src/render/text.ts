@@ -64,6 +64,7 @@ function headline(c: Change, paint: Paint): string {
 function fieldLines(c: Change, f: FieldChange, paint: Paint): string[] {
   const name = oneLine(f.field);
   const sides = fieldSides(c);
+  if (f.summary) return [`${FIELD_INDENT}${name}:`, ...f.summary.map((l) => `${DIFF_INDENT}${paintDiffLine(oneLine(l), paint)}`)];
   if (isMultiline(f)) {
     const before = sides === 'after' ? null : f.before;
     const after = sides === 'before' ? null : f.after;

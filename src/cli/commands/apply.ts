@@ -20,6 +20,7 @@ interface ApplyOptions extends CommonOptions {
   autoApprove?: boolean;
   emulator?: boolean;
   prune?: boolean;
+  adoptFiles?: boolean;
 }
 
 export function applyCommand(io: Io, setExit: (code: number) => void): Command {
@@ -29,6 +30,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
     .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
     .option('--prune', 'archive live playbooks that no file declares')
+    .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (planFile: string | undefined, opts: ApplyOptions) => {
       const color = useColor(io, opts);
@@ -37,13 +39,17 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       await withSession(io, { ...opts, emulator }, async (s) => {
         const plan = saved ? await checkSavedPlan(saved, s) : await planSession(s, Boolean(opts.prune));
         if (!saved && opts.output === 'text') io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
-        if (plan.changes.length === 0) {
+        const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
+        if (plan.changes.length === 0 && adopting.length === 0) {
           if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
           setExit(0);
           return;
         }
         if (!saved && !opts.autoApprove) await confirm(io, opts.output === 'json' ? renderPlanJson(plan) : undefined);
-        const report = await applyPlan(plan, s.connection, { concurrency: s.concurrency });
+        const report = await applyPlan(plan, s.project, s.connection, { concurrency: s.concurrency, adoptFiles: Boolean(opts.adoptFiles) });
+        if (adopting.length > 0 && !opts.quiet) {
+          io.stderr(`Recorded ${adopting.length} file(s) in docket.lock.json as live: ${adopting.map((a) => a.file).join(', ')}\n`);
+        }
         io.stdout(opts.output === 'json' ? renderApplyReportJson(plan, report) : renderApplyReportText(plan, report, { color }));
         if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
         setExit(0);
@@ -54,7 +60,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
 async function checkSavedPlan(plan: Plan, s: Session): Promise<Plan> {
   const planned = new Set(plan.changes.map((c) => c.kind));
   const kinds = [...new Set([...kindsToRead(s.project), ...KINDS.filter((k) => planned.has(k.name))])];
-  const live = await readLive(s.project, kinds, s.connection);
+  const live = await readLive(s.project, kinds, s.connection, s.concurrency);
   const stale = staleReasons(plan, s.project, live, s.connection);
   if (stale.length > 0) throw new StalePlanError(stale);
   return plan;

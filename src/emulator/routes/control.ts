@@ -2,7 +2,8 @@
  * Control routes under `/_emulator/` (no API key; they exist only in the emulator): statistics,
  * reset / load a seed, the state snapshot, runtime settings and queued faults.
  */
-import { FieldErrors, readNumber } from '../fields.js';
+import type { DocxConversion } from '../agreements-state.js';
+import { FieldErrors, isPresent, readNumber } from '../fields.js';
 import { parseFaultSpec, type FaultQueue } from '../faults.js';
 import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
@@ -17,6 +18,10 @@ export interface EmulatorConfig {
   /** Requests per second; 0 means unlimited. */
   rateLimit: number;
   retryAfterSeconds: number;
+  /** How long a docx conversion stays `processing`. */
+  conversionDelayMs: number;
+  /** `failed` makes every docx conversion fail; `ready` leaves it to each organization's seed option. */
+  docxConversion: DocxConversion;
 }
 
 /** What the control routes act on; implemented by the server. */
@@ -67,8 +72,15 @@ function reset(ctx: RequestContext, controls: EmulatorControls): RouteResult {
   return { status: 200, body: { reset: true, organizations: Object.keys(ctx.store.state.organizations) } };
 }
 
-function configBody(c: EmulatorConfig): Record<string, number> {
-  return { latency_ms: c.latencyMs, fault_rate: c.faultRate, rate_limit: c.rateLimit, retry_after_seconds: c.retryAfterSeconds };
+function configBody(c: EmulatorConfig): Record<string, number | string> {
+  return {
+    latency_ms: c.latencyMs,
+    fault_rate: c.faultRate,
+    rate_limit: c.rateLimit,
+    retry_after_seconds: c.retryAfterSeconds,
+    conversion_delay_ms: c.conversionDelayMs,
+    docx_conversion: c.docxConversion,
+  };
 }
 
 function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
@@ -80,11 +92,16 @@ function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   // null turns the rate limit off, like 0.
   const rateLimit = body.rate_limit === null ? 0 : readNumber(body, 'rate_limit', errors, 0);
   const retryAfter = readNumber(body, 'retry_after_seconds', errors, 0);
+  const conversionDelay = readNumber(body, 'conversion_delay_ms', errors, 0);
+  const docx = body.docx_conversion;
+  if (isPresent(body, 'docx_conversion') && docx !== 'ready' && docx !== 'failed') errors.add('docx_conversion', 'must be "ready" or "failed"');
   errors.throwIfAny();
   if (latency !== undefined) patch.latencyMs = latency;
   if (faultRate !== undefined) patch.faultRate = faultRate;
   if (rateLimit !== undefined) patch.rateLimit = rateLimit;
   if (retryAfter !== undefined) patch.retryAfterSeconds = retryAfter;
+  if (conversionDelay !== undefined) patch.conversionDelayMs = conversionDelay;
+  if (docx === 'ready' || docx === 'failed') patch.docxConversion = docx;
   return patch;
 }
 

@@ -32,8 +32,9 @@ describe('docket.yaml', () => {
   it('reads the settings with their defaults', async () => {
     const r = await load({ 'docket.yaml': DOCKET });
     expect(r.diagnostics).toEqual([]);
-    const { root, ...project } = r.config!.project;
+    const { root, positions, ...project } = r.config!.project;
     expect(path.isAbsolute(root)).toBe(true);
+    expect(positions!.at('/agreements/actor')).toMatchObject({ file: 'docket.yaml', line: expect.any(Number) });
     expect(project).toEqual({
       file: 'docket.yaml',
       version: 1,

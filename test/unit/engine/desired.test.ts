@@ -5,12 +5,12 @@ import { KINDS } from '../../../src/kinds/index.js';
 import { projectConfig, resourceDoc } from './builders.js';
 
 function build(documents: ResourceDoc[]) {
-  return buildDesired({ project: projectConfig(), documents }, KINDS);
+  return buildDesired({ project: projectConfig(), documents }, KINDS, new Map());
 }
 
 describe('buildDesired', () => {
-  it('turns every document into resources of its kind, rules included', () => {
-    const { desired, diagnostics } = build([
+  it('turns every document into resources of its kind, rules included', async () => {
+    const { desired, diagnostics } = await build([
       resourceDoc('Member', { email: 'bob@acme.example' }, {}, 'members.yaml'),
       resourceDoc('Playbook', { name: 'NDA', rules: [{ name: 'Term', actions: 'A' }] }),
     ]);
@@ -18,25 +18,25 @@ describe('buildDesired', () => {
     expect(desired.map((d) => `${d.kind}:${d.key}`)).toEqual(['member:bob@acme.example', 'playbook:NDA', 'rule:NDA/Term']);
   });
 
-  it('reports a resource declared twice at the second place, naming the first', () => {
+  it('reports a resource declared twice at the second place, naming the first', async () => {
     const first = resourceDoc('Member', { email: 'bob@acme.example' }, {}, 'members.yaml');
     const second = { ...resourceDoc('Member', { email: 'BOB@acme.example' }, {}, 'more-members.yaml'), line: 8 };
-    const { desired, diagnostics } = build([first, second]);
+    const { desired, diagnostics } = await build([first, second]);
     expect(desired).toHaveLength(1);
     expect(diagnostics.errors).toEqual([expect.objectContaining({ code: 'duplicate-resource', file: 'more-members.yaml', line: 8 })]);
     expect(diagnostics.errors[0]!.message).toContain('members.yaml:1');
   });
 
-  it('allows only one Organization', () => {
-    const { diagnostics } = build([
+  it('allows only one Organization', async () => {
+    const { diagnostics } = await build([
       resourceDoc('Organization', { review: { name: 'A' } }, {}, 'organization.yaml'),
       resourceDoc('Organization', { review: { name: 'B' } }, {}, 'org2.yaml'),
     ]);
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toContainEqual(['duplicate-resource', 'org2.yaml']);
   });
 
-  it('ignores documents of kinds it does not know (the loader reported them)', () => {
-    const { desired, diagnostics } = build([resourceDoc('Gizmo', { name: 'x' })]);
+  it('ignores documents of kinds it does not know (the loader reported them)', async () => {
+    const { desired, diagnostics } = await build([resourceDoc('Gizmo', { name: 'x' })]);
     expect(desired).toEqual([]);
     expect(diagnostics.items).toEqual([]);
   });

@@ -114,7 +114,12 @@ export function fakeReview(state: ReviewState = {}) {
     },
   };
   const api = stub as unknown as ReviewApi;
-  const services: Services = { review: () => api };
+  const services: Services = {
+    review: () => api,
+    agreements: () => {
+      throw new Error('the review-only fake has no agreements service');
+    },
+  };
   return {
     api,
     services,
@@ -143,6 +148,10 @@ export function execContext(services: Services, known: Record<string, string> = 
       registered.push([kind, key, id]);
       ids.set(`${kind}:${key}`, id);
     },
+    actor: () => ({ email: 'legal-ops@acme.example' }),
+    readFile: async () => new Uint8Array(),
+    recordFile: () => undefined,
+    sleep: async () => undefined,
   };
   return { ctx, registered, resolved };
 }
@@ -153,6 +162,7 @@ export function fetchContext(services: Services, declared?: DesiredResource[]): 
   return {
     services,
     ...(declared ? { declared } : {}),
+    lock: { version: 1, files: {} },
     memo<T>(key: string, load: () => Promise<T>): Promise<T> {
       let p = memo.get(key) as Promise<T> | undefined;
       if (!p) {

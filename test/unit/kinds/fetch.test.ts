@@ -13,17 +13,22 @@ import type { ReviewState } from './fakes.js';
 
 async function fetchAll(state: ReviewState, declared?: DesiredResource[]) {
   const review = fakeReview(state);
-  const ctx = fetchContext(review.services, declared);
-  const live = (await Promise.all(KINDS.map((k) => k.fetch(ctx)))).flat();
+  // Without declared resources every review object is read; the agreements service is not faked.
+  const ctx = fetchContext(review.services, declared ?? REVIEW_ORG);
+  const reviewKinds = KINDS.filter((k) => k.service !== 'agreements');
+  const live = (await Promise.all(reviewKinds.map((k) => k.fetch(ctx)))).flat();
   return { live, review };
 }
 
 function desiredFrom(docs: { kind: string; body: Record<string, unknown> }[]): DesiredResource[] {
   const diagnostics = new Diagnostics();
-  const out = docs.flatMap((d) => KINDS.find((k) => k.yamlKind === d.kind)!.toDesired!(resourceDoc(d.kind, d.body), diagnostics, projectConfig()));
+  const out = docs.flatMap((d) => KINDS.find((k) => k.yamlKind === d.kind)!.toDesired!(resourceDoc(d.kind, d.body), diagnostics, { project: projectConfig(), files: new Map() }) as DesiredResource[]);
   expect(diagnostics.items).toEqual([]);
   return out;
 }
+
+/** An organization declaring only its review part, so only the review service is read. */
+const REVIEW_ORG = desiredFrom([{ kind: 'Organization', body: { review: { name: 'Acme Legal' } } }]);
 
 function byKey(live: LiveResource[], kind: string, key: string): LiveResource {
   const found = live.find((l) => l.kind === kind && l.key === key);
@@ -73,7 +78,7 @@ describe('no phantom diffs: files against what the service stores', () => {
           ],
         },
       },
-      undefined,
+      desired,
     );
     const result = diff({ kinds: KINDS, desired, live, prune: { playbooks: true } });
     expect(result.diagnostics.items).toEqual([]);
@@ -128,16 +133,16 @@ describe('fetch', () => {
 
   it('reads the organization default reviewer from its e-mail or its id', async () => {
     const byEmail = fakeReview({ organization: apiOrganization('org-1', { default_reviewer_email: 'Bob@Acme.example', default_reviewer_id: 'u-x' }) });
-    const [a] = await organizationKind.fetch(fetchContext(byEmail.services));
+    const [a] = await organizationKind.fetch(fetchContext(byEmail.services, REVIEW_ORG));
     expect(a!.fields['review.default_reviewer']).toBe('bob@acme.example');
 
     const byId = fakeReview({ organization: apiOrganization('org-1', { default_reviewer_id: 'u-1' }), users: [user('u-1', 'Carol@acme.example')] });
-    const [b] = await organizationKind.fetch(fetchContext(byId.services));
+    const [b] = await organizationKind.fetch(fetchContext(byId.services, REVIEW_ORG));
     expect(b).toMatchObject({ id: 'org-1', key: 'organization', refs: [{ kind: 'member', key: 'carol@acme.example' }] });
     expect(b!.fields['review.default_reviewer']).toBe('carol@acme.example');
 
     const none = fakeReview({ organization: apiOrganization('org-1', { default_reviewer_id: null }) });
-    const [c] = await organizationKind.fetch(fetchContext(none.services));
+    const [c] = await organizationKind.fetch(fetchContext(none.services, REVIEW_ORG));
     expect(c!.fields['review.default_reviewer']).toBeNull();
     expect(c!.refs).toEqual([]);
   });

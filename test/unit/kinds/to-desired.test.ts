@@ -9,7 +9,7 @@ import { projectConfig, resourceDoc } from '../engine/builders.js';
 
 function toDesired(kind: KindModule, yamlKind: string, body: Record<string, unknown>, lines: Record<string, number> = {}, file?: string) {
   const diagnostics = new Diagnostics();
-  const resources = kind.toDesired!(resourceDoc(yamlKind, body, lines, file), diagnostics, projectConfig());
+  const resources = kind.toDesired!(resourceDoc(yamlKind, body, lines, file), diagnostics, { project: projectConfig(), files: new Map() }) as DesiredResource[];
   return { resources, diagnostics };
 }
 
@@ -31,9 +31,10 @@ describe('Organization toDesired', () => {
     expect(resources[0]!.fields).toEqual({ 'review.name': 'Acme Legal' });
   });
 
-  it('declares nothing when there is no review section', () => {
+  it('declares only the agreements keys written when there is no review section', () => {
     const { resources } = toDesired(organizationKind, 'Organization', { agreements: { name: 'Acme, Inc.' } });
-    expect(resources[0]!.fields).toEqual({});
+    expect(resources[0]!.fields).toEqual({ 'agreements.name': 'Acme, Inc.' });
+    expect(organizationKind.servicesFor!(resources)).toEqual(['agreements']);
   });
 
   it('lowercases the default reviewer and references the member at its line', () => {
@@ -195,8 +196,9 @@ describe('Rule toDesired', () => {
 
   it('the same rule name in two playbooks is fine', () => {
     const diagnostics = new Diagnostics();
-    const a = playbookKind.toDesired!(resourceDoc('Playbook', { name: 'A', rules: [{ name: 'Term', actions: 'x' }] }), diagnostics, projectConfig());
-    const b = playbookKind.toDesired!(resourceDoc('Playbook', { name: 'B', rules: [{ name: 'Term', actions: 'x' }] }), diagnostics, projectConfig());
+    const ctx = { project: projectConfig(), files: new Map() };
+    const a = playbookKind.toDesired!(resourceDoc('Playbook', { name: 'A', rules: [{ name: 'Term', actions: 'x' }] }), diagnostics, ctx) as DesiredResource[];
+    const b = playbookKind.toDesired!(resourceDoc('Playbook', { name: 'B', rules: [{ name: 'Term', actions: 'x' }] }), diagnostics, ctx) as DesiredResource[];
     expect(diagnostics.items).toEqual([]);
     expect([...a, ...b].filter((r) => r.kind === 'rule').map((r) => r.key)).toEqual(['A/Term', 'B/Term']);
   });

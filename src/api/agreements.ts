@@ -1,0 +1,229 @@
+/**
+ * Endpoint functions of the agreements service (seeds 001 and 002, reference/api.md). The
+ * organization is the one the API key belongs to; every term and template write names the actor.
+ */
+import type { ApiResource, FormPart, ServiceClient } from './types.js';
+
+export interface AgreementsUserAttrs {
+  email: string;
+  name?: string | null;
+  role?: string | null;
+}
+
+export interface AgreementsOrganizationAttrs {
+  name?: string | null;
+  street_address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zipcode?: string | null;
+  country?: string | null;
+  [key: string]: unknown;
+}
+
+export interface CustomTermAttrs {
+  name: string;
+  term_type: 'text' | 'file';
+  current_version_number: number;
+  conversion_status: 'processing' | 'ready' | 'failed' | null;
+  /** Only on a single read: markdown of the released version, null for file terms. */
+  body?: string | null;
+}
+
+export interface CustomTemplateAttrs {
+  name: string;
+  current_definition: string;
+  current_version_number: number;
+  custom_term_id: string | null;
+}
+
+export interface TemplateAttrs {
+  name: string;
+  standard_version?: string | null;
+  agreement_type?: string;
+  [parameter: string]: unknown;
+}
+
+export interface AttachmentAttrs {
+  name: string;
+  description?: string | null;
+}
+
+/** Who a write is recorded against (seed 001: `user_email` or `user_id`). */
+export interface Actor {
+  email: string;
+}
+
+export interface FileUpload {
+  data: Uint8Array;
+  filename: string;
+}
+
+type One<A> = { data: ApiResource<A> };
+
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+export class AgreementsApi {
+  constructor(readonly client: ServiceClient) {}
+
+  listUsers(): Promise<ApiResource<AgreementsUserAttrs>[]> {
+    return this.client.list<AgreementsUserAttrs>('/v1/users', 'list agreements users');
+  }
+
+  async getOrganization(): Promise<ApiResource<AgreementsOrganizationAttrs>> {
+    // NOTE(api): the list holds exactly the key's organization (public docs).
+    const orgs = await this.client.list<AgreementsOrganizationAttrs>('/v1/organizations', 'read agreements organization');
+    const org = orgs[0];
+    if (!org) throw new Error('the agreements service listed no organization for this API key');
+    return org;
+  }
+
+  async updateOrganization(id: string, body: Record<string, unknown>): Promise<void> {
+    await this.client.request({ method: 'PATCH', path: `/v1/organizations/${id}`, body, operation: 'update agreements organization' });
+  }
+
+  listCustomTerms(): Promise<ApiResource<CustomTermAttrs>[]> {
+    return this.client.list<CustomTermAttrs>('/v1/custom_terms', 'list custom terms');
+  }
+
+  async getCustomTerm(id: string, label: string): Promise<ApiResource<CustomTermAttrs>> {
+    const res = await this.client.request<One<CustomTermAttrs>>({ method: 'GET', path: `/v1/custom_terms/${id}`, operation: `read custom term "${label}"` });
+    return res.data;
+  }
+
+  async createTextTerm(name: string, body: string, actor: Actor): Promise<ApiResource<CustomTermAttrs>> {
+    return this.createTerm(name, { name, body, term_type: 'text', user_email: actor.email });
+  }
+
+  async createFileTerm(name: string, docx: FileUpload, actor: Actor): Promise<ApiResource<CustomTermAttrs>> {
+    return this.createTerm(name, [
+      { name: 'name', value: name },
+      { name: 'term_type', value: 'file' },
+      { name: 'docx', value: { data: docx.data, filename: docx.filename, contentType: DOCX } },
+      { name: 'user_email', value: actor.email },
+    ]);
+  }
+
+  private async createTerm(name: string, body: Record<string, unknown> | FormPart[]): Promise<ApiResource<CustomTermAttrs>> {
+    const res = await this.client.create<One<CustomTermAttrs>>({
+      method: 'POST',
+      path: '/v1/custom_terms',
+      body,
+      operation: `create custom term "${name}"`,
+      recover: async () => {
+        const found = (await this.listCustomTerms()).find((t) => t.attributes.name === name);
+        return found ? { data: found } : undefined;
+      },
+    });
+    return res.data;
+  }
+
+  async renameCustomTerm(id: string, name: string, label: string): Promise<void> {
+    await this.client.request({ method: 'PATCH', path: `/v1/custom_terms/${id}`, body: { name }, operation: `rename custom term "${label}"` });
+  }
+
+  /** Publishes version N+1; on an unknown outcome the version number tells whether it happened. */
+  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number): Promise<void> {
+    const body: Record<string, unknown> | FormPart[] =
+      'body' in content
+        ? { body: content.body, user_email: actor.email }
+        : [
+            { name: 'docx', value: { data: content.docx.data, filename: content.docx.filename, contentType: DOCX } },
+            { name: 'user_email', value: actor.email },
+          ];
+    await this.client.create<unknown>({
+      method: 'POST',
+      path: `/v1/custom_terms/${id}/versions`,
+      body,
+      operation: `publish custom term "${label}"`,
+      recover: async () => {
+        const now = await this.getCustomTerm(id, label);
+        return now.attributes.current_version_number >= expectedVersion ? now : undefined;
+      },
+    });
+  }
+
+  listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {
+    return this.client.list<CustomTemplateAttrs>('/v1/custom_templates', 'list custom templates');
+  }
+
+  async getCustomTemplate(id: string, label: string): Promise<ApiResource<CustomTemplateAttrs>> {
+    const res = await this.client.request<One<CustomTemplateAttrs>>({ method: 'GET', path: `/v1/custom_templates/${id}`, operation: `read custom template "${label}"` });
+    return res.data;
+  }
+
+  async createCustomTemplate(body: { name: string; definition: string; custom_term_id?: string }, actor: Actor): Promise<ApiResource<CustomTemplateAttrs>> {
+    const res = await this.client.create<One<CustomTemplateAttrs>>({
+      method: 'POST',
+      path: '/v1/custom_templates',
+      body: { ...body, user_email: actor.email },
+      operation: `create custom template "${body.name}"`,
+      recover: async () => {
+        const found = (await this.listCustomTemplates()).find((t) => t.attributes.name === body.name);
+        return found ? { data: found } : undefined;
+      },
+    });
+    return res.data;
+  }
+
+  /** Renames and/or relinks terms (`""` unlinks); a relink publishes a version on the service. */
+  async updateCustomTemplate(id: string, body: { name?: string; custom_term_id?: string; user_id?: string }, label: string): Promise<void> {
+    await this.client.request({ method: 'PATCH', path: `/v1/custom_templates/${id}`, body, operation: `update custom template "${label}"` });
+  }
+
+  /** Publishes a definition; the service answers 200 without a new version when nothing changed. */
+  async publishCustomTemplateVersion(id: string, label: string, definition: string, actor: Actor, expectedVersion: number): Promise<void> {
+    await this.client.create<unknown>({
+      method: 'POST',
+      path: `/v1/custom_templates/${id}/versions`,
+      body: { definition, user_email: actor.email },
+      operation: `publish custom template "${label}"`,
+      recover: async () => {
+        const now = await this.getCustomTemplate(id, label);
+        return now.attributes.current_version_number >= expectedVersion ? now : undefined;
+      },
+    });
+  }
+
+  listTemplates(): Promise<ApiResource<TemplateAttrs>[]> {
+    return this.client.list<TemplateAttrs>('/v1/templates', 'list templates', { full: 'true' });
+  }
+
+  async createTemplate(body: Record<string, unknown>, label: string): Promise<ApiResource<TemplateAttrs>> {
+    const res = await this.client.create<One<TemplateAttrs>>({
+      method: 'POST',
+      path: '/v1/templates',
+      body,
+      operation: `create template "${label}"`,
+      recover: async () => {
+        const found = (await this.listTemplates()).find((t) => t.attributes.name === body.name);
+        return found ? { data: found } : undefined;
+      },
+    });
+    return res.data;
+  }
+
+  async updateTemplate(id: string, body: Record<string, unknown>, label: string): Promise<void> {
+    await this.client.request({ method: 'PATCH', path: `/v1/templates/${id}`, body, operation: `update template "${label}"` });
+  }
+
+  /**
+   * Uploads a PDF. NOTE(api): attachments cannot be listed over REST, so an upload whose outcome
+   * is unknown cannot be recovered by reading; it is reported as failed and a re-run uploads again.
+   */
+  async uploadAttachment(file: FileUpload, meta: { name: string; description: string | null; uploadedBy: string }): Promise<ApiResource<AttachmentAttrs>> {
+    const parts: FormPart[] = [
+      { name: 'attachment[pdf]', value: { data: file.data, filename: file.filename, contentType: 'application/pdf' } },
+      { name: 'attachment[name]', value: meta.name },
+      { name: 'attachment[uploaded_by]', value: meta.uploadedBy },
+    ];
+    if (meta.description) parts.push({ name: 'attachment[description]', value: meta.description });
+    const res = await this.client.create<One<AttachmentAttrs>>({
+      method: 'POST',
+      path: '/v1/attachments',
+      body: parts,
+      operation: `upload attachment "${meta.name}"`,
+      recover: async () => undefined,
+    });
+    return res.data;
+  }
+}

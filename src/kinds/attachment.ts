@@ -1,0 +1,95 @@
+/**
+ * Attachment: a PDF uploaded to the agreements service. The service can neither list attachments
+ * nor give their content back, so docket.lock.json is the record of what was uploaded. A changed
+ * PDF (or description) uploads a new attachment; templates that name it are re-pointed at it.
+ */
+import { dataFilePath } from '../config/data-files.js';
+import type { LockEntry } from '../config/lock.js';
+import { normName, normText } from '../engine/normalize.js';
+import type { Fields, LiveResource } from '../engine/types.js';
+import type { KindModule } from './kind.js';
+import { actorRef } from './agreements-reads.js';
+import { docSource, posOf } from './positions.js';
+
+const LOCK_PREFIX = 'attachment:';
+
+/** Lock entries of attachments by name. */
+export function lockedAttachments(files: Record<string, LockEntry>): Map<string, LockEntry> {
+  const out = new Map<string, LockEntry>();
+  for (const [key, entry] of Object.entries(files)) if (key.startsWith(LOCK_PREFIX)) out.set(key.slice(LOCK_PREFIX.length), entry);
+  return out;
+}
+
+export const attachmentKind: KindModule = {
+  name: 'attachment',
+  yamlKind: 'Attachment',
+  title: 'Attachments',
+  service: 'agreements',
+  schema: 'attachment.schema.json',
+  deletion: 'none',
+  createAction: 'upload',
+  changeAction: 'upload',
+  fileFields: { sha256: 'file' },
+
+  toDesired(doc, diag, ctx) {
+    const name = normName(doc.body.name);
+    const path = typeof doc.body.file === 'string' ? dataFilePath(doc, doc.body.file) : '';
+    const file = ctx.files.get(path);
+    if (file && !(file.bytes.length >= 5 && Buffer.from(file.bytes.subarray(0, 5)).toString('latin1') === '%PDF-')) {
+      diag.error('not-a-pdf', `attachment "${name}": ${path} is not a PDF (it does not start with %PDF-)`, posOf(doc, '/file'));
+    }
+    const fields: Fields = { name, description: normText(doc.body.description), sha256: file?.sha256 ?? null };
+    return [
+      {
+        kind: 'attachment',
+        key: name,
+        name,
+        fields,
+        payload: { file: path },
+        partial: false,
+        refs: actorRef(ctx.project, diag, docSource(doc), 'attachment'),
+        renamedFrom: [],
+        source: docSource(doc),
+        fieldSources: { name: posOf(doc, '/name'), description: posOf(doc, '/description'), sha256: posOf(doc, '/file') },
+        ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
+      },
+    ];
+  },
+
+  async fetch(ctx) {
+    // NOTE(api): attachments cannot be listed over REST; what docket uploaded is in the lock file.
+    const live: LiveResource[] = [];
+    const locked = lockedAttachments(ctx.lock.files);
+    for (const [name, entry] of locked) {
+      live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, description: normText(entry.description), sha256: entry.sha256 }, refs: [] });
+    }
+    // A pinned attachment without a lock entry exists, but its content cannot be compared.
+    for (const d of ctx.declared ?? []) {
+      if (d.kind !== 'attachment' || !d.pinId || live.some((l) => l.id === d.pinId)) continue;
+      live.push({
+        kind: 'attachment',
+        id: d.pinId,
+        key: d.key,
+        name: d.name,
+        fields: { name: d.name },
+        refs: [],
+        unknownFields: { sha256: 'docket.lock.json has no entry for it; the service cannot give a PDF back', description: 'not readable over the API' },
+      });
+    }
+    return live;
+  },
+
+  async execute(change, ctx) {
+    if (change.action !== 'upload') throw new Error(`attachment cannot ${change.action}`);
+    const path = String(change.desired?.file);
+    const sha256 = String(change.desired?.sha256);
+    const data = await ctx.readFile(path, sha256);
+    const description = typeof change.desired?.description === 'string' ? change.desired.description : null;
+    const created = await ctx.services.agreements().uploadAttachment(
+      { data, filename: path.split('/').pop() ?? 'attachment.pdf' },
+      { name: change.name, description, uploadedBy: ctx.actor().email },
+    );
+    ctx.registerId('attachment', change.key, created.id);
+    ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description });
+  },
+};

@@ -1,0 +1,133 @@
+/**
+ * CustomTemplate: a cover page defined in YAML, versioned on the agreements service. Definitions
+ * are compared as parsed YAML, so reformatting alone never publishes; what gets published is the
+ * definition file's own text. Relinking terms is a PATCH that publishes a version on the service.
+ */
+import { dataFilePath } from '../config/data-files.js';
+import { normName } from '../engine/normalize.js';
+import type { DesiredResource, Fields, Ref } from '../engine/types.js';
+import type { KindModule } from './kind.js';
+import { actorRef, declaredFilter, liveCustomTerms } from './agreements-reads.js';
+import { definitionData } from './definition-model.js';
+import { definitionText, describeDefinitionChange, parseDefinitionFile, validateDefinition } from './definition.js';
+import { docSource, namesList, posOf } from './positions.js';
+
+export const customTemplateKind: KindModule = {
+  name: 'custom-template',
+  yamlKind: 'CustomTemplate',
+  title: 'Custom templates',
+  service: 'agreements',
+  schema: 'custom-template.schema.json',
+  deletion: 'none',
+  nameField: 'name',
+  versionedFields: ['definition', 'custom_term'],
+
+  describeField(field, before, after) {
+    return field === 'definition' ? describeDefinitionChange(before, after) : undefined;
+  },
+
+  async toDesired(doc, diag, ctx) {
+    const name = normName(doc.body.name);
+    const inline = doc.body.definition;
+    const fileName = doc.body.definition_file;
+    const fields: Fields = { name };
+    const payload: Fields = {};
+    if ((inline === undefined) === (fileName === undefined)) {
+      diag.error('definition-source', `custom template "${name}" needs exactly one of \`definition\` or \`definition_file\``, {
+        ...(inline !== undefined ? posOf(doc, '/definition_file') : docSource(doc)),
+      });
+    } else if (inline !== undefined) {
+      await validateDefinition(inline, doc.positions, diag, '/definition');
+      const parsed = definitionData(inline);
+      fields.definition = parsed.ok ? parsed.value : inline;
+      payload.definition_text = definitionText(inline);
+    } else if (typeof fileName === 'string') {
+      const path = dataFilePath(doc, fileName);
+      const file = ctx.files.get(path);
+      if (file) {
+        const parsed = parseDefinitionFile(file.text, path);
+        for (const d of parsed.diagnostics) diag.add(d);
+        if (!parsed.diagnostics.some((d) => d.severity === 'error')) await validateDefinition(parsed.value, parsed.positions, diag, '');
+        const data = definitionData(parsed.value);
+        fields.definition = data.ok ? data.value : parsed.value;
+        // The file's own text is what gets published (comments and layout included).
+        payload.definition_text = file.text.replace(/\r\n?/g, '\n');
+      }
+    }
+    const term = typeof doc.body.custom_term === 'string' && doc.body.custom_term !== '' ? normName(doc.body.custom_term) : null;
+    fields.custom_term = term;
+    const refs: Ref[] = [...actorRef(ctx.project, diag, docSource(doc), 'custom template')];
+    if (term) refs.push({ kind: 'custom-term', key: term, field: 'custom_term', source: posOf(doc, '/custom_term') });
+    const resource: DesiredResource = {
+      kind: 'custom-template',
+      key: name,
+      name,
+      fields,
+      payload,
+      partial: false,
+      refs,
+      renamedFrom: namesList(doc.body.renamed_from).map(normName),
+      source: docSource(doc),
+      fieldSources: {
+        name: posOf(doc, '/name'),
+        definition: posOf(doc, inline !== undefined ? '/definition' : '/definition_file'),
+        custom_term: posOf(doc, '/custom_term'),
+      },
+      ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
+    };
+    return [resource];
+  },
+
+  async fetch(ctx) {
+    const [templates, terms] = await Promise.all([ctx.memo('agreements:custom-templates', () => ctx.services.agreements().listCustomTemplates()), liveCustomTerms(ctx)]);
+    const termName = new Map(terms.map((t) => [t.id, normName(t.attributes.name)]));
+    const wanted = declaredFilter(ctx.declared, 'custom-template');
+    return templates.map((t) => {
+      const name = normName(t.attributes.name);
+      const a = t.attributes;
+      const term = a.custom_term_id ? (termName.get(a.custom_term_id) ?? a.custom_term_id) : null;
+      const parsed = definitionData(a.current_definition);
+      return {
+        kind: 'custom-template' as const,
+        id: t.id,
+        key: name,
+        name,
+        fields: wanted(t.id, name) ? { name, definition: parsed.ok ? parsed.value : a.current_definition, custom_term: term } : { name },
+        refs: term ? [{ kind: 'custom-term' as const, key: term }] : [],
+      };
+    });
+  },
+
+  async execute(change, ctx) {
+    const api = ctx.services.agreements();
+    const actor = ctx.actor();
+    const text = String(change.desired?.definition_text ?? '');
+    const termId = (name: unknown): string => (typeof name === 'string' ? ctx.resolveId('custom-term', name) : '');
+    switch (change.action) {
+      case 'create': {
+        const term = change.desired?.custom_term;
+        const created = await api.createCustomTemplate({ name: change.name, definition: text, ...(typeof term === 'string' ? { custom_term_id: termId(term) } : {}) }, actor);
+        ctx.registerId('custom-template', change.key, created.id);
+        return;
+      }
+      case 'rename':
+        await api.updateCustomTemplate(change.liveId!, { name: change.name, user_id: ctx.resolveId('agreements-user', actor.email.toLowerCase()) }, change.key);
+        return;
+      case 'publish': {
+        const fields = new Set(change.fields.map((f) => f.field));
+        if (fields.has('definition')) {
+          const current = await api.getCustomTemplate(change.liveId!, change.key);
+          await api.publishCustomTemplateVersion(change.liveId!, change.key, text, actor, current.attributes.current_version_number + 1);
+        }
+        if (fields.has('custom_term')) {
+          // NOTE(api): `""` unlinks the terms; the PATCH publishes a version on the service.
+          const body = { custom_term_id: termId(change.desired?.custom_term), user_id: ctx.resolveId('agreements-user', actor.email.toLowerCase()) };
+          await api.updateCustomTemplate(change.liveId!, body, change.key);
+        }
+        return;
+      }
+      default:
+        throw new Error(`custom template cannot ${change.action}`);
+    }
+  },
+};

@@ -1,0 +1,145 @@
+/**
+ * CustomTerm: versioned terms on the agreements service, as markdown (`body`, `body_file`) or a
+ * Word file (`docx_file`). A content change publishes version N+1; a name change is a rename.
+ * The service cannot give a docx back, so its digest comes from docket.lock.json.
+ */
+import type { AgreementsApi } from '../api/agreements.js';
+import { dataFilePath } from '../config/data-files.js';
+import { normName, normText } from '../engine/normalize.js';
+import type { Change, DesiredResource, Fields } from '../engine/types.js';
+import type { ExecContext, KindModule } from './kind.js';
+import { actorRef, declaredFilter, liveCustomTerms } from './agreements-reads.js';
+import { docSource, namesList, posOf } from './positions.js';
+
+const CONTENT_KEYS = ['body', 'body_file', 'docx_file'] as const;
+
+/** Conversion to PDF is asynchronous; wait for it, bounded, so a failure is reported on this resource. */
+export const CONVERSION_POLL = { firstDelayMs: 200, maxDelayMs: 2000, timeoutMs: 120_000 };
+
+export const customTermKind: KindModule = {
+  name: 'custom-term',
+  yamlKind: 'CustomTerm',
+  title: 'Custom terms',
+  service: 'agreements',
+  schema: 'custom-term.schema.json',
+  deletion: 'none',
+  nameField: 'name',
+  versionedFields: ['body', 'docx'],
+  fileFields: { docx: 'docx_file' },
+
+  toDesired(doc, diag, ctx) {
+    const name = normName(doc.body.name);
+    const given = CONTENT_KEYS.filter((k) => doc.body[k] !== undefined && doc.body[k] !== null);
+    if (given.length !== 1) {
+      diag.error('term-content', `custom term "${name}" needs exactly one of \`body\`, \`body_file\` or \`docx_file\`${given.length > 1 ? ` (it has ${given.join(', ')})` : ''}`, {
+        ...(given.length > 1 ? posOf(doc, `/${given[1]}`) : docSource(doc)),
+      });
+    }
+    const fields: Fields = { name };
+    const payload: Fields = {};
+    const content = given[0];
+    if (content === 'body') {
+      fields.body = normText(doc.body.body);
+    } else if (content === 'body_file') {
+      const file = ctx.files.get(dataFilePath(doc, String(doc.body.body_file)));
+      if (file) fields.body = normText(file.text);
+    } else if (content === 'docx_file') {
+      const path = dataFilePath(doc, String(doc.body.docx_file));
+      const file = ctx.files.get(path);
+      if (file) fields.docx = file.sha256;
+      payload.docx_file = path;
+    }
+    if ('body' in fields && fields.body === null) diag.error('term-content', `custom term "${name}" has an empty body`, posOf(doc, `/${content}`));
+    const resource: DesiredResource = {
+      kind: 'custom-term',
+      key: name,
+      name,
+      fields,
+      payload,
+      partial: false,
+      refs: actorRef(ctx.project, diag, docSource(doc), 'custom term'),
+      renamedFrom: namesList(doc.body.renamed_from).map(normName),
+      source: docSource(doc),
+      fieldSources: { name: posOf(doc, '/name'), body: posOf(doc, `/${content ?? 'body'}`), docx: posOf(doc, '/docx_file') },
+      ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
+    };
+    return [resource];
+  },
+
+  async fetch(ctx) {
+    const api = ctx.services.agreements();
+    const terms = await liveCustomTerms(ctx);
+    const wanted = declaredFilter(ctx.declared, 'custom-term');
+    const lockById = new Map(Object.values(ctx.lock.files).map((e) => [e.id, e]));
+    return ctx.parallel(terms, async (t) => {
+      const name = normName(t.attributes.name);
+      const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [] };
+      if (!wanted(t.id, name)) return { ...base, fields: { name } };
+      if (t.attributes.term_type === 'file') {
+        const locked = lockById.get(t.id);
+        return locked
+          ? { ...base, fields: { name, docx: locked.sha256 } }
+          : { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' } };
+      }
+      const full = await api.getCustomTerm(t.id, name);
+      return { ...base, fields: { name, body: normText(full.attributes.body) } };
+    });
+  },
+
+  async execute(change, ctx) {
+    const api = ctx.services.agreements();
+    const actor = ctx.actor();
+    const docxPath = change.desired?.docx_file;
+    switch (change.action) {
+      case 'create': {
+        const created =
+          typeof docxPath === 'string'
+            ? await api.createFileTerm(change.name, await docxUpload(change, ctx), actor)
+            : await api.createTextTerm(change.name, String(change.desired?.body ?? ''), actor);
+        ctx.registerId('custom-term', change.key, created.id);
+        if (typeof docxPath === 'string') await afterDocx(api, created.id, change, ctx);
+        return;
+      }
+      case 'rename':
+        await api.renameCustomTerm(change.liveId!, change.name, change.key);
+        return;
+      case 'publish': {
+        const current = await api.getCustomTerm(change.liveId!, change.key);
+        const expected = current.attributes.current_version_number + 1;
+        const content = typeof docxPath === 'string' ? { docx: await docxUpload(change, ctx) } : { body: String(change.desired?.body ?? '') };
+        await api.publishTermVersion(change.liveId!, change.key, content, actor, expected);
+        if (typeof docxPath === 'string') await afterDocx(api, change.liveId!, change, ctx);
+        return;
+      }
+      default:
+        throw new Error(`custom term cannot ${change.action}`);
+    }
+  },
+};
+
+async function docxUpload(change: Change, ctx: ExecContext): Promise<{ data: Uint8Array; filename: string }> {
+  const path = String(change.desired?.docx_file);
+  const data = await ctx.readFile(path, String(change.desired?.docx));
+  return { data, filename: path.split('/').pop() ?? 'terms.docx' };
+}
+
+/** Records the upload, then waits for the PDF conversion and reports `failed` as this resource's error. */
+async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: ExecContext): Promise<void> {
+  ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx) });
+  let delay = CONVERSION_POLL.firstDelayMs;
+  let waited = 0;
+  for (;;) {
+    const term = await api.getCustomTerm(id, change.key);
+    const status = term.attributes.conversion_status;
+    if (status === 'failed') {
+      throw new Error(`custom term "${change.key}": the service could not convert ${String(change.desired?.docx_file)} to PDF (conversion_status: failed); fix the document and apply again`);
+    }
+    if (status !== 'processing') return;
+    if (waited >= CONVERSION_POLL.timeoutMs) {
+      throw new Error(`custom term "${change.key}": conversion still processing after ${Math.round(waited / 1000)} s; check it in the app, then plan again`);
+    }
+    await ctx.sleep(delay);
+    waited += delay;
+    delay = Math.min(delay * 2, CONVERSION_POLL.maxDelayMs);
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * Comparing custom template definitions: whether two are the same (DESIGN "compared as parsed
+ * YAML", so reformatting never publishes a version) and a field-level summary of what a publish
+ * changes, for plans.
+ */
+import { joinPointer, pointerToPath } from '../config/yaml-positions.js';
+import { definitionText } from './definition-text.js';
+import { deepEqual, definitionData, isRecord, isStringList } from './definition-model.js';
+
+/**
+ * True when both definitions hold the same data: mapping key order, quoting and layout do not
+ * matter; list order (sections, options) does. A string is parsed as YAML first; when either side
+ * does not parse, both are compared as text.
+ */
+export function sameDefinition(a: unknown, b: unknown): boolean {
+  const pa = definitionData(a);
+  const pb = definitionData(b);
+  if (pa.ok && pb.ok) return deepEqual(pa.value, pb.value);
+  return comparableText(a) === comparableText(b);
+}
+
+function comparableText(definition: unknown): string {
+  const text = typeof definition === 'string' ? definition : definitionText(definition);
+  return text.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
+}
+
+/**
+ * What changes from `before` to `after`, one line per change, in a fixed order: top-level keys,
+ * then sections (removed, then added or changed in the new order, then order), then fields
+ * (removed, then added or changed in the new order). Sections are matched by heading (or import),
+ * fields by key across all sections. `before` null or undefined: everything is added.
+ */
+export function describeDefinitionChange(before: unknown, after: unknown): string[] {
+  const b = definitionData(before);
+  const a = definitionData(after);
+  if (!b.ok || !a.ok || !isMappingOrNone(b.value) || !isMappingOrNone(a.value)) {
+    return sameDefinition(before, after) ? [] : ['~ definition (not a YAML mapping; compared as text)'];
+  }
+  const from = b.value ?? {};
+  const to = a.value ?? {};
+  return [...describeTopLevel(from, to), ...describeSections(from, to), ...describeFields(from, to)];
+}
+
+function isMappingOrNone(value: unknown): value is Record<string, unknown> | null {
+  return value === null || isRecord(value);
+}
+
+const TOP_ORDER = ['title', 'terms_label', 'parties'];
+
+function describeTopLevel(from: Record<string, unknown>, to: Record<string, unknown>): string[] {
+  const others = [...new Set([...Object.keys(from), ...Object.keys(to)])].filter((k) => k !== 'sections' && !TOP_ORDER.includes(k)).sort();
+  const out: string[] = [];
+  for (const key of [...TOP_ORDER, ...others]) {
+    const [x, y] = [from[key], to[key]];
+    if (key === 'parties' && isRecord(x) && isRecord(y)) {
+      for (const role of unionKeys(x, y, ['sender', 'recipient'])) out.push(...valueChange(`parties.${role}`, x[role], y[role]));
+    } else {
+      out.push(...valueChange(key, x, y));
+    }
+  }
+  return out;
+}
+
+interface SectionRef {
+  id: string;
+  label: string;
+  index: number;
+  value: unknown;
+}
+
+/** Sections with an identity: heading or import, with `#2` for a repeated one, else the position. */
+function sections(definition: Record<string, unknown>): SectionRef[] {
+  const list = Array.isArray(definition.sections) ? definition.sections : [];
+  const counts = new Map<string, number>();
+  return list.map((value, index) => {
+    let base: string;
+    let label: string;
+    if (isRecord(value) && 'import' in value) {
+      base = `import:${String(value.import)}`;
+      label = `section import ${String(value.import)}`;
+    } else if (isRecord(value) && typeof value.heading === 'string') {
+      base = `heading:${value.heading}`;
+      label = `section ${JSON.stringify(value.heading)}`;
+    } else {
+      base = `index:${index}`;
+      label = `section ${index + 1}`;
+    }
+    const n = (counts.get(base) ?? 0) + 1;
+    counts.set(base, n);
+    return { id: n === 1 ? base : `${base}#${n}`, label: n === 1 ? label : `${label} (#${n})`, index, value };
+  });
+}
+
+const SECTION_KEYS = ['required', 'included', 'defaults'];
+
+function describeSections(from: Record<string, unknown>, to: Record<string, unknown>): string[] {
+  const before = sections(from);
+  const after = sections(to);
+  const beforeById = new Map(before.map((s) => [s.id, s]));
+  const afterIds = new Set(after.map((s) => s.id));
+  const out: string[] = [];
+  for (const s of before) if (!afterIds.has(s.id)) out.push(`- ${s.label}`);
+  for (const s of after) {
+    const old = beforeById.get(s.id);
+    if (!old) {
+      out.push(`+ ${s.label}`);
+      continue;
+    }
+    const x = isRecord(old.value) ? old.value : {};
+    const y = isRecord(s.value) ? s.value : {};
+    const skip = new Set(['heading', 'import', 'fields']);
+    const keys = [...SECTION_KEYS, ...[...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => !skip.has(k) && !SECTION_KEYS.includes(k)).sort()];
+    for (const key of keys) {
+      if (key === 'defaults' && isRecord(x[key]) && isRecord(y[key])) {
+        const dx = x[key] as Record<string, unknown>;
+        const dy = y[key] as Record<string, unknown>;
+        for (const k of unionKeys(dx, dy)) out.push(...valueChange(`${s.label} defaults.${k}`, dx[k], dy[k]));
+      } else {
+        out.push(...valueChange(`${s.label} ${key}`, x[key], y[key]));
+      }
+    }
+    if (!isRecord(old.value) || !isRecord(s.value)) out.push(...valueChange(s.label, old.value, s.value));
+  }
+  const kept = before.filter((s) => afterIds.has(s.id)).map((s) => s.label);
+  const keptAfter = after.filter((s) => beforeById.has(s.id)).map((s) => s.label);
+  if (kept.join('\n') !== keptAfter.join('\n')) out.push(`~ section order: ${listLabels(kept)} → ${listLabels(keptAfter)}`);
+  return out;
+}
+
+function listLabels(labels: string[]): string {
+  return labels.map((l) => l.replace(/^section /, '')).join(', ');
+}
+
+interface FieldRef {
+  key: string;
+  /** `sections[0].fields.key`, how plans name a field's place. */
+  path: string;
+  section: string;
+  spec: unknown;
+}
+
+/** Every field by key; a repeated key (invalid) keeps its first occurrence. */
+function fields(definition: Record<string, unknown>): Map<string, FieldRef> {
+  const out = new Map<string, FieldRef>();
+  for (const s of sections(definition)) {
+    if (!isRecord(s.value) || !isRecord(s.value.fields)) continue;
+    for (const [key, spec] of Object.entries(s.value.fields)) {
+      if (out.has(key)) continue;
+      const path = pointerToPath(joinPointer(joinPointer(joinPointer('/sections', s.index), 'fields'), key));
+      out.set(key, { key, path, section: s.label.replace(/^section /, ''), spec });
+    }
+  }
+  return out;
+}
+
+const FIELD_KEYS = ['label', 'input', 'required', 'default', 'options'];
+
+function describeFields(from: Record<string, unknown>, to: Record<string, unknown>): string[] {
+  const before = fields(from);
+  const after = fields(to);
+  const out: string[] = [];
+  for (const f of before.values()) if (!after.has(f.key)) out.push(`- field ${f.path}`);
+  for (const f of after.values()) {
+    const old = before.get(f.key);
+    if (!old) {
+      out.push(`+ field ${f.path}${fieldSummary(f.spec)}`);
+      continue;
+    }
+    if (old.section !== f.section) out.push(`~ field ${f.key} moved from section ${old.section} to ${f.section}`);
+    if (!isRecord(old.spec) || !isRecord(f.spec)) {
+      out.push(...valueChange(`field ${f.key}`, old.spec, f.spec));
+      continue;
+    }
+    const x = old.spec;
+    const y = f.spec;
+    for (const prop of unionKeys(x, y, FIELD_KEYS)) {
+      if (prop === 'options' && isStringList(x.options) && isStringList(y.options)) out.push(...optionsChange(f.key, x.options, y.options));
+      else out.push(...valueChange(`field ${f.key}.${prop}`, x[prop], y[prop]));
+    }
+  }
+  return out;
+}
+
+/** ` (currency, "Payout amount")` for an added field, from whatever of input and label it has. */
+function fieldSummary(spec: unknown): string {
+  if (!isRecord(spec)) return '';
+  const parts = [typeof spec.input === 'string' ? spec.input : undefined, typeof spec.label === 'string' ? JSON.stringify(spec.label) : undefined];
+  const shown = parts.filter((p): p is string => p !== undefined);
+  return shown.length > 0 ? ` (${shown.join(', ')})` : '';
+}
+
+function optionsChange(key: string, x: string[], y: string[]): string[] {
+  if (deepEqual(x, y)) return [];
+  const added = y.filter((o) => !x.includes(o)).map((o) => `+ ${JSON.stringify(o)}`);
+  const removed = x.filter((o) => !y.includes(o)).map((o) => `- ${JSON.stringify(o)}`);
+  if (added.length === 0 && removed.length === 0) {
+    return [`~ field ${key}.options: reordered ${x.map((o) => JSON.stringify(o)).join(', ')} → ${y.map((o) => JSON.stringify(o)).join(', ')}`];
+  }
+  return [`~ field ${key}.options: ${[...added, ...removed].join(', ')}`];
+}
+
+/**
+ * `+ name: v`, `- name: v` or `~ name: a → b`; nothing when equal. A key of a section or field
+ * always reads `~ … (none) → v`, since `+ field`/`- field` say a whole field came or went.
+ */
+function valueChange(name: string, x: unknown, y: unknown): string[] {
+  if (deepEqual(x, y)) return [];
+  if (/^(field|section) /.test(name)) return [`~ ${name}: ${show(x)} → ${show(y)}`];
+  if (x === undefined) return [`+ ${name}: ${show(y)}`];
+  if (y === undefined) return [`- ${name}: ${show(x)}`];
+  return [`~ ${name}: ${show(x)} → ${show(y)}`];
+}
+
+function show(value: unknown): string {
+  return value === undefined ? '(none)' : JSON.stringify(value);
+}
+
+/** The keys of both mappings: `first` in that order, then the rest sorted. */
+function unionKeys(x: Record<string, unknown>, y: Record<string, unknown>, first: string[] = []): string[] {
+  const rest = [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => !first.includes(k)).sort();
+  return [...first, ...rest];
+}

@@ -1,0 +1,209 @@
+/**
+ * The rules of a custom template definition that JSON Schema cannot express: field keys unique
+ * across all sections, and defaults that suit their input type (seed 001 "Rules for custom
+ * template values": the service applies the same checks to values, so a bad default would make
+ * every agreement that omits the field fail).
+ *
+ * The rules read the data defensively: whatever the schema already reports (wrong types, unknown
+ * inputs, bad options) is skipped here, so one mistake yields one diagnostic.
+ */
+import type { Diagnostics, SourcePos } from '../diagnostics.js';
+import { didYouMean } from '../config/suggest.js';
+import { joinPointer, pointerToPath } from '../config/yaml-positions.js';
+import {
+  GOVERNING_LAW_IMPORT,
+  GOVERNING_LAW_KEYS,
+  dateText,
+  isInput,
+  isRecord,
+  isStringList,
+  type DefinitionInput,
+} from './definition-model.js';
+
+/** Where keys (`at`) and values (`valueAt`) were written; DocPositions is one. */
+export interface RulePositions {
+  at(pointer: string): SourcePos;
+  valueAt(pointer: string): SourcePos;
+}
+
+/**
+ * Adds a diagnostic for every rule violation in `definition` (already validated or not). `base` is
+ * the JSON pointer of the definition inside the document `positions` describes.
+ */
+export function checkDefinitionRules(definition: unknown, positions: RulePositions, diag: Diagnostics, base = ''): void {
+  if (!isRecord(definition) || !Array.isArray(definition.sections)) return;
+  const error = (code: string, message: string, pointer: string, pos: SourcePos, hint?: string): void => {
+    const path = pointerToPath(pointer);
+    diag.error(code, message, { ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) });
+  };
+
+  // Field key → where it was first declared (a field, or the governing-law import that answers into it).
+  const firstUse = new Map<string, { pointer: string; what: string }>();
+  let firstImport: string | undefined;
+
+  definition.sections.forEach((section, i) => {
+    if (!isRecord(section)) return;
+    const sectionPointer = joinPointer(joinPointer(base, 'sections'), i);
+
+    if ('import' in section) {
+      if (section.import !== GOVERNING_LAW_IMPORT) return;
+      const importPointer = joinPointer(sectionPointer, 'import');
+      if (firstImport !== undefined) {
+        // NOTE(api): assumed invalid on the service: two pickers would answer into the same two keys.
+        error(
+          'duplicate-import',
+          `\`import: ${GOVERNING_LAW_IMPORT}\` appears twice; the first is at line ${positions.at(firstImport).line}`,
+          importPointer,
+          positions.at(importPointer),
+        );
+        return;
+      }
+      firstImport = importPointer;
+      for (const key of GOVERNING_LAW_KEYS) {
+        const clash = firstUse.get(key);
+        if (clash) {
+          error(
+            'duplicate-field-key',
+            `\`import: ${GOVERNING_LAW_IMPORT}\` answers into \`${key}\`, which the field at line ${positions.at(clash.pointer).line} already uses; field keys must be unique across the whole definition`,
+            importPointer,
+            positions.at(importPointer),
+          );
+        } else {
+          firstUse.set(key, { pointer: importPointer, what: `\`import: ${GOVERNING_LAW_IMPORT}\`` });
+        }
+      }
+      return;
+    }
+
+    if (!isRecord(section.fields)) return;
+    const heading = typeof section.heading === 'string' ? ` "${section.heading}"` : '';
+    for (const [key, spec] of Object.entries(section.fields)) {
+      const fieldPointer = joinPointer(joinPointer(sectionPointer, 'fields'), key);
+      const clash = firstUse.get(key);
+      if (clash) {
+        error(
+          'duplicate-field-key',
+          `duplicate field key \`${key}\`: ${clash.what} at line ${positions.at(clash.pointer).line} already uses it; field keys must be unique across the whole definition`,
+          fieldPointer,
+          positions.at(fieldPointer),
+          'rename one of them; the key is how agreements name the field’s value',
+        );
+      } else {
+        firstUse.set(key, { pointer: fieldPointer, what: `the field in section${heading}` });
+      }
+      if (isRecord(spec)) checkDefault(spec, fieldPointer, positions, error);
+    }
+  });
+}
+
+type Report = (code: string, message: string, pointer: string, pos: SourcePos, hint?: string) => void;
+
+/** `invalid-default` when a field's default is not a value its input accepts. */
+function checkDefault(spec: Record<string, unknown>, fieldPointer: string, positions: RulePositions, report: Report): void {
+  if (!('default' in spec) || !isInput(spec.input)) return;
+  const value = spec.default;
+  // Other types (booleans, mappings, null) are the schema's to report.
+  if (!(typeof value === 'string' || typeof value === 'number' || Array.isArray(value) || value instanceof Date)) return;
+  const pointer = joinPointer(fieldPointer, 'default');
+  const fail = (message: string, at = pointer, hint?: string): void =>
+    report('invalid-default', message, at, positions.valueAt(at), hint);
+  const input = spec.input;
+  const options = isStringList(spec.options) ? spec.options : undefined;
+
+  if (input === 'multiselect') {
+    if (!Array.isArray(value)) {
+      const hint = typeof value === 'string' && options?.includes(value) ? `write it as a list: [${JSON.stringify(value)}]` : undefined;
+      fail('the default of a `multiselect` field must be a list of its options', pointer, hint);
+      return;
+    }
+    if (!options) return; // missing or broken options: reported by the schema
+    const seen = new Set<string>();
+    value.forEach((item, i) => {
+      if (typeof item !== 'string') return; // the schema reports items that are not text
+      const at = joinPointer(pointer, i);
+      if (!options.includes(item)) fail(notAnOption(item, options), at, optionHint(item, options));
+      else if (seen.has(item)) fail(`the default lists the option ${JSON.stringify(item)} twice`, at);
+      seen.add(item);
+    });
+    return;
+  }
+
+  if (Array.isArray(value)) {
+    fail(`the default of a \`${input}\` field must be a single value, not a list${input === 'select' ? ' (use `input: multiselect` for several choices)' : ''}`);
+    return;
+  }
+  const problem = scalarDefaultProblem(input, value, options);
+  if (problem) fail(problem.message, pointer, problem.hint);
+}
+
+function scalarDefaultProblem(
+  input: DefinitionInput,
+  value: string | number | Date,
+  options: string[] | undefined,
+): { message: string; hint?: string } | undefined {
+  switch (input) {
+    case 'select':
+    case 'radio': {
+      if (!options) return undefined;
+      // NOTE(api): "answers must match option text exactly" (public docs). A YAML number is not text
+      // to a YAML parser, so `default: 1` does not match the option "1" (the emulator agrees).
+      const text = value instanceof Date ? dateText(value) : String(value);
+      if ((typeof value === 'string' || value instanceof Date) && options.includes(text)) return undefined;
+      if (options.includes(text)) return { message: `default ${text} is a number, but options are text`, hint: `quote it: default: ${JSON.stringify(text)}` };
+      const hint = optionHint(text, options);
+      return hint === undefined ? { message: notAnOption(text, options) } : { message: notAnOption(text, options), hint };
+    }
+    case 'number':
+    case 'currency':
+    case 'rate':
+      // NOTE(api): seed 001 says number and currency values are numeric; rate is assumed numeric too
+      // (a percentage without `%`). Currency keeps its precision, so any decimal is accepted.
+      if (typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && NUMERIC.test(value.trim())) return undefined;
+      return { message: `the default of a \`${input}\` field must be a number, not ${describe(value)}`, hint: 'write digits with an optional leading `-` and decimal point, e.g. 1500 or 12.5' };
+    case 'date':
+      if (value instanceof Date ? !Number.isNaN(value.getTime()) : typeof value === 'string' && isCalendarDate(value)) return undefined;
+      return { message: `the default of a \`date\` field must be a real date written YYYY-MM-DD, not ${describe(value)}` };
+    case 'email':
+      if (typeof value === 'string' && EMAIL.test(value)) return undefined;
+      return { message: `the default of an \`email\` field must be an e-mail address, not ${describe(value)}` };
+    case 'header':
+    case 'fixed':
+      // NOTE(api): header and fixed take no answer; a default is taken to be their text, so only a string fits.
+      if (typeof value === 'string') return undefined;
+      return { message: `the default of a \`${input}\` field must be text, not ${describe(value)}` };
+    default:
+      // text, textarea, markdown, states, address: free text. A YAML number is text the author wrote.
+      // NOTE(api): states and address are assumed to take their default as plain text.
+      return undefined;
+  }
+}
+
+// The numeric strings the rest of docket compares by value (engine/normalize.ts) and the emulator accepts.
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+
+// The practical subset every mail system accepts: local@domain.tld, no spaces, one `@`.
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** `YYYY-MM-DD` naming a day that exists (no 2026-02-30). */
+export function isCalendarDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function notAnOption(text: string, options: string[]): string {
+  return `default ${JSON.stringify(text)} is not one of the options: ${options.map((o) => JSON.stringify(o)).join(', ')}`;
+}
+
+/** Options compare exactly, so a near miss (case, a typo) gets named. */
+function optionHint(text: string, options: string[]): string | undefined {
+  const suggestion = didYouMean(text, options);
+  return suggestion === '' ? undefined : `options match exactly${suggestion}`;
+}
+
+function describe(value: string | number | Date): string {
+  if (value instanceof Date) return dateText(value);
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}

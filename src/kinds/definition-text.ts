@@ -1,0 +1,19 @@
+/** The YAML text docket publishes for a definition written inline in a CustomTemplate document. */
+import { stringify } from 'yaml';
+import { withoutDates } from './definition-model.js';
+
+/**
+ * A definition as YAML text. A string is already text (a definition file is published as written)
+ * and is returned unchanged; data is serialised in its own key order, the same way every time.
+ */
+export function definitionText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return stringify(withoutDates(value), {
+    // NOTE(api): the service's YAML parser is unknown and may be YAML 1.1 (as Ruby's is), which reads
+    // unquoted `yes`, `on`, `2026-01-01` as booleans and dates. Writing with the 1.1 schema quotes
+    // such strings, so both 1.1 and 1.2 parsers read back exactly the strings docket validated.
+    version: '1.1',
+    lineWidth: 0, // no folding: long labels stay on one line, diffs stay readable
+    aliasDuplicateObjects: false, // a shared object is written out twice, never as an anchor/alias
+  });
+}

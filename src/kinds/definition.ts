@@ -1,0 +1,179 @@
+/**
+ * The custom template definition: the YAML cover page of a CustomTemplate, written inline
+ * (`definition:`) or in a data file (`definition_file:`). This module validates it at the exact
+ * line and column (schemas/custom-template-definition.schema.json plus the rules in
+ * definition-rules.ts), reads definition files, and re-exports the text, comparison and change
+ * summary helpers the kind and the plan use.
+ */
+import type { ErrorObject } from 'ajv';
+import type { Diagnostic, Diagnostics, SourcePos } from '../diagnostics.js';
+import { schemaDiagnostics, schemaValidator } from '../config/schema.js';
+import { didYouMean } from '../config/suggest.js';
+import type { Positions } from '../config/types.js';
+import { DocPositions, joinPointer, parseYamlFile, pointerToPath, splitPointer } from '../config/yaml-positions.js';
+import { checkDefinitionRules } from './definition-rules.js';
+import { CHOICE_INPUTS, DEFINITION_SCHEMA, isRecord, withoutDates } from './definition-model.js';
+
+export { CHOICE_INPUTS, DEFINITION_INPUTS, DEFINITION_SCHEMA, GOVERNING_LAW_KEYS, type DefinitionInput } from './definition-model.js';
+export { checkDefinitionRules, isCalendarDate } from './definition-rules.js';
+export { definitionText } from './definition-text.js';
+export { describeDefinitionChange, sameDefinition } from './definition-diff.js';
+
+/** How messages about the definition's root name it. */
+const DOCUMENT_LABEL = 'the custom template definition';
+
+/**
+ * Checks a definition and adds every problem to `diag`, each at the line and column of the value
+ * it is about. `base` is the JSON pointer of the definition inside the document `positions`
+ * describes: `/definition` for an inline definition, `''` for a definition file.
+ */
+export async function validateDefinition(value: unknown, positions: Positions, diag: Diagnostics, base = ''): Promise<void> {
+  const docPositions = asDocPositions(positions);
+  // Dates (from a YAML 1.1 parse) become their YYYY-MM-DD text, which is what the schema expects.
+  const data = withoutDates(value);
+  const validate = await schemaValidator(DEFINITION_SCHEMA);
+  validate(data);
+  const errors = [...(validate.errors ?? [])];
+  const rest = reportOwnSchemaErrors(errors, data, docPositions, diag, base);
+  const rebased = rest.map((e) => ({ ...e, instancePath: base + e.instancePath }));
+  for (const d of schemaDiagnostics(rebased, { positions: docPositions, documentLabel: DOCUMENT_LABEL })) diag.add(d);
+  checkDefinitionRules(data, docPositions, diag, base);
+}
+
+/**
+ * Reports the schema errors whose generic wording would mislead (field key pattern, `options` on a
+ * non-choice input, `imprt:` in a section) and returns the others for schemaDiagnostics.
+ */
+function reportOwnSchemaErrors(errors: ErrorObject[], data: unknown, positions: DocPositions, diag: Diagnostics, base: string): ErrorObject[] {
+  const at = (pointer: string, code: string, message: string, hint?: string, value = false): void => {
+    const full = base + pointer;
+    const pos = value ? positions.valueAt(full) : positions.at(full);
+    const path = pointerToPath(full);
+    diag.error(code, message, { ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) });
+  };
+  const where = (pointer: string): string => `\`${pointerToPath(base + pointer) || 'definition'}\``;
+
+  // A section whose unknown key is a misspelt `import`: the "missing heading/fields" errors that
+  // follow from it would send the reader the wrong way.
+  const misspeltImport = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword === 'additionalProperties' && /^\/sections\/\d+$/.test(e.instancePath)) {
+      const key = String((e.params as { additionalProperty?: unknown }).additionalProperty);
+      if (didYouMean(key, ['import']) !== '') misspeltImport.add(e.instancePath);
+    }
+  }
+
+  return errors.filter((e) => {
+    const params = e.params as Record<string, unknown>;
+    if (e.keyword === 'pattern' && e.propertyName !== undefined) {
+      at(
+        joinPointer(e.instancePath, e.propertyName),
+        'invalid-value',
+        `invalid field key \`${e.propertyName}\` in ${where(e.instancePath)}: use lowercase letters, digits and \`_\`, starting with a letter`,
+        'the key is how agreements name the field’s value, e.g. `payout_model`',
+      );
+      return false;
+    }
+    if (e.keyword === 'not' && e.instancePath.endsWith('/options')) {
+      const field = valueAt(data, e.instancePath.slice(0, -'/options'.length));
+      const input = isRecord(field) ? String(field.input) : 'this';
+      at(
+        e.instancePath,
+        'options-not-allowed',
+        `\`options\` is only for ${CHOICE_INPUTS.join(', ')} inputs, not \`${input}\``,
+        'remove `options`, or change `input` to select, radio or multiselect',
+      );
+      return false;
+    }
+    if (misspeltImport.has(e.instancePath)) {
+      if (e.keyword === 'required') return false;
+      if (e.keyword === 'additionalProperties') {
+        const key = String(params.additionalProperty);
+        if (didYouMean(key, ['import']) !== '') {
+          at(joinPointer(e.instancePath, key), 'unknown-key', `unknown key \`${key}\` in ${where(e.instancePath)}${didYouMean(key, ['import'])}`, 'a section has `heading` and `fields`, or is `import: governing_law`');
+          return false;
+        }
+      }
+    }
+    return true;
+  });
+}
+
+/** The value at a JSON pointer inside plain data, or undefined. */
+function valueAt(data: unknown, pointer: string): unknown {
+  let node = data;
+  for (const segment of splitPointer(pointer)) {
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isRecord(node)) node = node[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+/**
+ * schemaDiagnostics needs value positions as well as key positions. The loader's positions are
+ * DocPositions; anything else (a test double, say) answers both from `at`.
+ */
+function asDocPositions(positions: Positions): DocPositions {
+  if (positions instanceof DocPositions) return positions;
+  return new PositionsView(positions);
+}
+
+class PositionsView extends DocPositions {
+  constructor(private readonly inner: Positions) {
+    const start = inner.at('');
+    super(start.file, { line: start.line, col: start.col });
+  }
+
+  override has(pointer: string): boolean {
+    return this.inner.has(pointer);
+  }
+
+  override at(pointer: string): SourcePos {
+    return this.inner.at(pointer);
+  }
+
+  override valueAt(pointer: string): SourcePos {
+    return this.inner.at(pointer);
+  }
+}
+
+export interface ParsedDefinitionFile {
+  /** The file's one document (null when it has none). */
+  value: unknown;
+  positions: DocPositions;
+  /** YAML errors and document-count problems; when any is an error, do not validate `value`. */
+  diagnostics: Diagnostic[];
+}
+
+/** Reads a definition file: exactly one YAML document, with positions for every value. */
+export function parseDefinitionFile(text: string, file: string): ParsedDefinitionFile {
+  const parsed = parseYamlFile(text, file);
+  const diagnostics = [...parsed.diagnostics];
+  const [first, second] = parsed.documents;
+  if (!first) {
+    if (!diagnostics.some((d) => d.severity === 'error')) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'empty-definition',
+        message: 'the definition file is empty',
+        file,
+        line: 1,
+        col: 1,
+        hint: 'it holds one YAML mapping with `title` and `sections`',
+      });
+    }
+    return { value: null, positions: new DocPositions(file, { line: 1, col: 1 }), diagnostics };
+  }
+  if (second) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'multiple-documents',
+      message: 'a definition file holds one YAML document; a second one starts here',
+      file,
+      ...second.start,
+      hint: 'remove the `---` separator and what follows, or move it to its own file',
+    });
+  }
+  return { value: first.value, positions: first.positions, diagnostics };
+}

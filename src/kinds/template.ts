@@ -1,0 +1,207 @@
+/**
+ * Template: a standard template (seed 002), a partial kind: only the parameters written are
+ * managed, so server defaults never show as changes. `{ attachment: <name> }` parameters and
+ * `attachments:` name Attachments, resolved to ids at apply time; a re-uploaded attachment
+ * re-points the templates that name it.
+ */
+import type { ApiResource } from '../api/types.js';
+import type { TemplateAttrs } from '../api/agreements.js';
+import { sameValue } from '../engine/canonical.js';
+import { normEmail, normName, normScalar } from '../engine/normalize.js';
+import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
+import type { ExecContext, FetchContext, KindModule } from './kind.js';
+import { lockedAttachments } from './attachment.js';
+import { agreementsUsers } from './agreements-reads.js';
+import { docSource, namesList, posOf } from './positions.js';
+import { attachmentParameterRefs, checkTemplateParameters, templateTypeInfo, TEMPLATE_TYPES } from './template-params.js';
+
+const PARAM = 'parameters.';
+/** Attributes of a template response that are not parameters docket compares. */
+const NOT_PARAMETERS = new Set(['name', 'standard_version', 'agreement_type', 'created_at', 'updated_at', 'organization_id', 'version', 'id', 'attachment_ids']);
+
+type Plain = Record<string, unknown>;
+
+function isPlain(v: unknown): v is Plain {
+  return Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Compare numbers and numeric strings by value, recursively. */
+function normValue(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(normValue);
+  if (isPlain(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normValue(x)]));
+  return normScalar(v);
+}
+
+/** `parameters` → comparable fields: `parameters.term`, `parameters.template_csa_order_form_attributes.fee_amount`. */
+function flattenParameters(parameters: Plain): Fields {
+  const out: Fields = {};
+  for (const [key, value] of Object.entries(parameters)) {
+    if (key.startsWith('template_') && key.endsWith('_attributes') && isPlain(value)) {
+      for (const [nested, v] of Object.entries(value)) out[`${PARAM}${key}.${nested}`] = normValue(v);
+    } else {
+      out[`${PARAM}${key}`] = normValue(value);
+    }
+  }
+  return out;
+}
+
+/** The changed fields back into a PATCH body (nested objects carry only their changed keys). */
+function bodyOf(fields: [string, unknown][], resolve: (v: unknown) => unknown): Plain {
+  const body: Plain = {};
+  for (const [field, value] of fields) {
+    if (!field.startsWith(PARAM)) continue;
+    const [key, nested] = field.slice(PARAM.length).split('.') as [string, string | undefined];
+    if (nested === undefined) body[key] = resolve(value);
+    else body[key] = { ...(body[key] as Plain | undefined), [nested]: resolve(value) };
+  }
+  return body;
+}
+
+/** `{attachment: name}` anywhere in a value → the attachment's id at apply time. */
+function resolveAttachments(value: unknown, ctx: ExecContext): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveAttachments(v, ctx));
+  if (isPlain(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === 'attachment' && typeof value.attachment === 'string') return ctx.resolveId('attachment', value.attachment);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveAttachments(v, ctx)]));
+  }
+  return value;
+}
+
+/**
+ * Live attachment id → `{attachment: name}` when it is the attachment's current upload. An id of
+ * an attachment about to be re-uploaded stays an id, so the template shows as needing a re-point.
+ */
+function attachmentNames(ctx: FetchContext): (id: string) => unknown {
+  const current = new Map<string, string>();
+  const desiredSha = new Map((ctx.declared ?? []).filter((d) => d.kind === 'attachment').map((d) => [d.key, d.fields.sha256]));
+  for (const [name, entry] of lockedAttachments(ctx.lock.files)) {
+    const wanted = desiredSha.get(name);
+    if (wanted === undefined || wanted === entry.sha256) current.set(entry.id, name);
+  }
+  return (id) => (current.has(id) ? { attachment: current.get(id) } : id);
+}
+
+function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unknown): Fields {
+  const a = t.attributes;
+  const mapIds = (key: string, v: unknown): unknown => {
+    if (key.endsWith('_attachment_id') && typeof v === 'string') return nameOf(v);
+    if (Array.isArray(v)) return v.map((x) => mapIds('', x));
+    if (isPlain(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapIds(k, x)]));
+    return v;
+  };
+  const parameters: Plain = {};
+  for (const [key, value] of Object.entries(a)) if (!NOT_PARAMETERS.has(key)) parameters[key] = mapIds(key, value);
+  const ids = Array.isArray(a.attachment_ids) ? (a.attachment_ids as string[]) : [];
+  const type = TEMPLATE_TYPES.find((x) => x.wire === t.type)?.type ?? t.type;
+  return {
+    name: normName(a.name),
+    type,
+    standard_version: a.standard_version ?? null,
+    attachments: ids.map((id) => nameOf(id)).map((n) => (isPlain(n) ? n.attachment : n)).sort(),
+    ...flattenParameters(parameters),
+  };
+}
+
+export const templateKind: KindModule = {
+  name: 'template',
+  yamlKind: 'Template',
+  title: 'Templates',
+  service: 'agreements',
+  schema: 'template.schema.json',
+  deletion: 'none',
+  nameField: 'name',
+
+  toDesired(doc, diag) {
+    checkTemplateParameters(doc, diag);
+    const name = normName(doc.body.name);
+    const parameters = isPlain(doc.body.parameters) ? doc.body.parameters : {};
+    if ('name' in parameters) diag.error('template-name', 'set the template name with the top-level `name`, not in `parameters`', posOf(doc, '/parameters/name'));
+    const type = typeof doc.body.type === 'string' ? doc.body.type : 'NDA';
+    const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name'))) };
+    if (doc.body.standard_version !== undefined) fields.standard_version = String(doc.body.standard_version);
+    const refs: Ref[] = [];
+    const fieldSources: DesiredResource['fieldSources'] = { name: posOf(doc, '/name'), type: posOf(doc, '/type'), standard_version: posOf(doc, '/standard_version') };
+    for (const key of Object.keys(fields)) if (key.startsWith(PARAM)) fieldSources[key] = posOf(doc, `/parameters/${key.slice(PARAM.length).replace('.', '/')}`);
+    if (Array.isArray(doc.body.attachments)) {
+      const names = doc.body.attachments.map((n) => normName(n));
+      fields.attachments = [...names].sort();
+      fieldSources.attachments = posOf(doc, '/attachments');
+      names.forEach((n, i) => refs.push({ kind: 'attachment', key: n, field: 'attachments', source: posOf(doc, `/attachments/${i}`) }));
+    }
+    for (const ref of attachmentParameterRefs(parameters, '/parameters')) {
+      const field = `${PARAM}${ref.pointer.split('/').slice(2, 4).join('.')}`;
+      refs.push({ kind: 'attachment', key: normName(ref.name), field, source: posOf(doc, ref.pointer) });
+    }
+    const signer = normEmail(parameters.default_signer_email);
+    if (signer) refs.push({ kind: 'agreements-user', key: signer, field: `${PARAM}default_signer_email`, source: posOf(doc, '/parameters/default_signer_email') });
+    return [
+      {
+        kind: 'template',
+        key: name,
+        name,
+        fields,
+        payload: { parameters },
+        partial: true,
+        refs,
+        renamedFrom: namesList(doc.body.renamed_from).map(normName),
+        source: docSource(doc),
+        fieldSources,
+        ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
+      },
+    ];
+  },
+
+  async fetch(ctx) {
+    const [templates] = await Promise.all([ctx.services.agreements().listTemplates(), agreementsUsers(ctx)]);
+    const nameOf = attachmentNames(ctx);
+    return templates.map((t): LiveResource => {
+      const fields = liveFields(t, nameOf);
+      const refs = Object.entries(fields)
+        .filter(([k]) => k.endsWith('_attachment_id') || k === 'attachments')
+        .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
+        .map((v) => (isPlain(v) ? v.attachment : v))
+        .filter((v): v is string => typeof v === 'string')
+        .map((key) => ({ kind: 'attachment' as const, key }));
+      return { kind: 'template', id: t.id, key: String(fields.name), name: String(fields.name), fields, refs };
+    });
+  },
+
+  async execute(change, ctx) {
+    const api = ctx.services.agreements();
+    const resolve = (v: unknown) => resolveAttachments(v, ctx);
+    const attachmentIds = (names: unknown) => (Array.isArray(names) ? names.map((n) => ctx.resolveId('attachment', String(n))) : []);
+    switch (change.action) {
+      case 'create': {
+        const d = change.desired ?? {};
+        const info = templateTypeInfo(d.type);
+        const body: Plain = { type: info?.type ?? d.type, name: change.name, ...(resolve(d.parameters) as Plain) };
+        // NOTE(api): seed 002 does not show the settings object's key; docket sends standard_version at the top level.
+        if (typeof d.standard_version === 'string') body.standard_version = d.standard_version;
+        if (Array.isArray(d.attachments)) body.attachment_ids = attachmentIds(d.attachments);
+        const created = await api.createTemplate(body, change.key);
+        ctx.registerId('template', change.key, created.id);
+        return;
+      }
+      case 'rename':
+        await api.updateTemplate(change.liveId!, { name: change.name }, change.key);
+        return;
+      case 'update': {
+        const typeChange = change.fields.find((f) => f.field === 'type');
+        if (typeChange && !sameValue(typeChange.before, typeChange.after)) {
+          throw new Error(`template "${change.key}" is a ${String(typeChange.before)} template; its type cannot change to ${String(typeChange.after)} (declare a new template with another name)`);
+        }
+        const body = bodyOf(change.fields.map((f) => [f.field, f.after]), resolve);
+        for (const f of change.fields) {
+          if (f.field === 'standard_version') body.standard_version = f.after;
+          if (f.field === 'attachments') body.attachment_ids = attachmentIds(f.after);
+        }
+        // NOTE(api): nested `template_*_attributes` are sent with only their changed keys; the service merges them.
+        await api.updateTemplate(change.liveId!, body, change.key);
+        return;
+      }
+      default:
+        throw new Error(`template cannot ${change.action}`);
+    }
+  },
+};

@@ -1,0 +1,102 @@
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { definitionText, sameDefinition } from '../../../src/kinds/definition.js';
+import { FULL, lines } from './helpers.js';
+
+const BLOCK = lines(
+  'title: Referral Agreement',
+  'sections:',
+  '  - heading: Program',
+  '    required: true',
+  '    fields:',
+  '      payout_model:',
+  '        label: Payout model',
+  '        input: select',
+  '        options:',
+  '          - Flat fee',
+  '          - Percentage',
+  '      start_date:',
+  '        label: Program start',
+  '        input: date',
+  '        default: 2026-01-01',
+);
+
+describe('sameDefinition', () => {
+  it('ignores layout, quoting, comments and key order', () => {
+    const reformatted = lines(
+      '# the cover page',
+      'sections:',
+      '- fields:',
+      '    start_date: {input: date, default: "2026-01-01", label: \'Program start\'}',
+      '    payout_model: {label: "Payout model", options: ["Flat fee", \'Percentage\'], input: select}',
+      '  required: true',
+      '  heading: "Program"',
+      'title: "Referral Agreement"',
+    );
+    expect(sameDefinition(BLOCK, reformatted)).toBe(true);
+    expect(sameDefinition(BLOCK.replace(/\n/g, '\r\n'), BLOCK)).toBe(true);
+  });
+
+  it('sees a changed option, option order, section order and a changed default', () => {
+    expect(sameDefinition(BLOCK, BLOCK.replace('- Percentage', '- Hybrid'))).toBe(false);
+    expect(sameDefinition(BLOCK, BLOCK.replace('- Flat fee\n          - Percentage', '- Percentage\n          - Flat fee'))).toBe(false);
+    expect(sameDefinition(BLOCK, BLOCK.replace('2026-01-01', '2026-02-01'))).toBe(false);
+    const twoSections = (a: string, b: string) => ({ title: 'T', sections: [{ heading: a, fields: {} }, { heading: b, fields: {} }] });
+    expect(sameDefinition(twoSections('A', 'B'), twoSections('B', 'A'))).toBe(false);
+  });
+
+  it('compares a string with a mapping by parsing the string', () => {
+    const mapping = parse(BLOCK) as unknown;
+    expect(sameDefinition(BLOCK, mapping)).toBe(true);
+    expect(sameDefinition(mapping, BLOCK)).toBe(true);
+    expect(sameDefinition(BLOCK.replace('Payout model', 'Payout'), mapping)).toBe(false);
+    expect(sameDefinition(mapping, structuredClone(mapping))).toBe(true);
+  });
+
+  it('treats a YAML 1.1 date and its YYYY-MM-DD text as the same', () => {
+    expect(sameDefinition(parse(BLOCK, { version: '1.1' }), BLOCK)).toBe(true);
+  });
+
+  it('compares unparsable text as text', () => {
+    const broken = 'title: "open\nsections: [\n';
+    expect(sameDefinition(broken, broken)).toBe(true);
+    expect(sameDefinition(broken, `${broken}\n\n`)).toBe(true);
+    expect(sameDefinition(broken, broken.replace('open', 'shut'))).toBe(false);
+    expect(sameDefinition(broken, parse(BLOCK))).toBe(false);
+    expect(sameDefinition(`${BLOCK}---\ntitle: second\n`, BLOCK)).toBe(false);
+  });
+});
+
+describe('definitionText', () => {
+  it('round-trips through a YAML parse to an equal value', () => {
+    const value = parse(FULL) as unknown;
+    const text = definitionText(value);
+    expect(parse(text)).toEqual(value);
+    expect(sameDefinition(text, value)).toBe(true);
+  });
+
+  it('is stable and keeps the author’s key order', () => {
+    const value = parse(BLOCK) as unknown;
+    expect(definitionText(value)).toBe(definitionText(structuredClone(value)));
+    expect(definitionText(value).split('\n')[0]).toBe('title: Referral Agreement');
+    expect(definitionText(value)).toContain('      payout_model:\n        label: Payout model\n');
+  });
+
+  it('quotes strings a YAML 1.1 parser would read as something else', () => {
+    const value = { title: 'T', sections: [{ heading: 'H', fields: { ok: { label: 'OK?', input: 'radio', options: ['Yes', 'No', 'on'], default: 'Yes' }, d: { label: 'D', input: 'date', default: '2026-01-01' } } }] };
+    const text = definitionText(value);
+    expect(parse(text)).toEqual(value);
+    expect(parse(text, { version: '1.1' })).toEqual(value);
+  });
+
+  it('writes Dates as YYYY-MM-DD and returns text unchanged', () => {
+    expect(definitionText({ title: 'T', date: new Date(Date.UTC(2026, 0, 1)) })).toBe('title: T\ndate: "2026-01-01"\n');
+    expect(definitionText(BLOCK)).toBe(BLOCK);
+  });
+
+  it('writes a shared object out twice rather than as an alias', () => {
+    const spec = { label: 'X', input: 'text' };
+    const text = definitionText({ title: 'T', sections: [{ heading: 'A', fields: { a: spec, b: spec } }] });
+    expect(text).not.toMatch(/[&*]a\d*/);
+  });
+});

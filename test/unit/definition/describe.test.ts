@@ -1,0 +1,145 @@
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { describeDefinitionChange } from '../../../src/kinds/definition.js';
+import { lines } from './helpers.js';
+
+const BEFORE = lines(
+  'title: Referral Agreement',
+  'terms_label: Referral Terms',
+  'parties: { sender: Company, recipient: Partner }',
+  'sections:',
+  '  - heading: Program',
+  '    required: true',
+  '    fields:',
+  '      payout_model: { label: Payout model, input: select, options: ["Flat fee", "Percentage"], default: Flat fee }',
+  '      start_date: { label: Program start, input: date, default: 2026-01-01 }',
+  '  - heading: Co-marketing',
+  '    required: false',
+  '    fields:',
+  '      comarketing_terms: { label: Co-marketing commitments, input: markdown }',
+  '  - heading: Legacy',
+  '    fields:',
+  '      old_key: { label: Old, input: text }',
+  '  - import: governing_law',
+  '    defaults: { governing_law_region: Delaware, chosen_courts_region: Delaware }',
+);
+
+describe('describeDefinitionChange', () => {
+  it('says nothing for the same definition in another layout', () => {
+    expect(describeDefinitionChange(BEFORE, parse(BEFORE))).toEqual([]);
+  });
+
+  it('adds, removes and changes fields', () => {
+    const after = BEFORE.replace('default: 2026-01-01 }', 'default: 2026-02-01 }\n      payout_amount: { label: Payout amount, input: currency }').replace(
+      '      old_key: { label: Old, input: text }',
+      '      legacy_note: { label: Note, input: fixed }',
+    );
+    expect(describeDefinitionChange(BEFORE, after)).toEqual([
+      '- field sections[2].fields.old_key',
+      '~ field start_date.default: "2026-01-01" → "2026-02-01"',
+      '+ field sections[0].fields.payout_amount (currency, "Payout amount")',
+      '+ field sections[2].fields.legacy_note (fixed, "Note")',
+    ]);
+  });
+
+  it('summarises an options change by option', () => {
+    const after = BEFORE.replace('["Flat fee", "Percentage"]', '["Flat fee", "Hybrid"]');
+    expect(describeDefinitionChange(BEFORE, after)).toEqual(['~ field payout_model.options: + "Hybrid", - "Percentage"']);
+    const reordered = BEFORE.replace('["Flat fee", "Percentage"]', '["Percentage", "Flat fee"]');
+    expect(describeDefinitionChange(BEFORE, reordered)).toEqual(['~ field payout_model.options: reordered "Flat fee", "Percentage" → "Percentage", "Flat fee"']);
+  });
+
+  it('shows keys of a field that appear or go', () => {
+    const after = BEFORE.replace('{ label: Old, input: text }', '{ label: Old, input: textarea, required: true }').replace(', default: Flat fee }', ' }');
+    expect(describeDefinitionChange(BEFORE, after)).toEqual([
+      '~ field payout_model.default: "Flat fee" → (none)',
+      '~ field old_key.input: "text" → "textarea"',
+      '~ field old_key.required: (none) → true',
+    ]);
+  });
+
+  it('changes the title, terms label and parties', () => {
+    const after = BEFORE.replace('title: Referral Agreement', 'title: Partner Referral Agreement')
+      .replace('terms_label: Referral Terms\n', '')
+      .replace('recipient: Partner', 'recipient: Referrer');
+    expect(describeDefinitionChange(BEFORE, after)).toEqual([
+      '~ title: "Referral Agreement" → "Partner Referral Agreement"',
+      '- terms_label: "Referral Terms"',
+      '~ parties.recipient: "Partner" → "Referrer"',
+    ]);
+  });
+
+  it('adds and removes sections, with their fields', () => {
+    const after = BEFORE.replace(
+      '  - heading: Legacy\n    fields:\n      old_key: { label: Old, input: text }\n',
+      '  - heading: Reporting\n    required: false\n    included: false\n    fields:\n      report_email: { label: Reports to, input: email }\n',
+    );
+    expect(describeDefinitionChange(BEFORE, after)).toEqual([
+      '- section "Legacy"',
+      '+ section "Reporting"',
+      '- field sections[2].fields.old_key',
+      '+ field sections[2].fields.report_email (email, "Reports to")',
+    ]);
+  });
+
+  it('reports a field that moved sections', () => {
+    const after = BEFORE.replace('      start_date: { label: Program start, input: date, default: 2026-01-01 }\n', '').replace(
+      '      old_key: { label: Old, input: text }',
+      '      old_key: { label: Old, input: text }\n      start_date: { label: Start, input: date, default: 2026-01-01 }',
+    );
+    expect(describeDefinitionChange(BEFORE, after)).toEqual([
+      '~ field start_date moved from section "Program" to "Legacy"',
+      '~ field start_date.label: "Program start" → "Start"',
+    ]);
+  });
+
+  it('reports section settings, import defaults and section order', () => {
+    const after = lines(
+      'title: Referral Agreement',
+      'terms_label: Referral Terms',
+      'parties: { sender: Company, recipient: Partner }',
+      'sections:',
+      '  - heading: Co-marketing',
+      '    required: true',
+      '    fields:',
+      '      comarketing_terms: { label: Co-marketing commitments, input: markdown }',
+      '  - heading: Program',
+      '    required: true',
+      '    fields:',
+      '      payout_model: { label: Payout model, input: select, options: ["Flat fee", "Percentage"], default: Flat fee }',
+      '      start_date: { label: Program start, input: date, default: 2026-01-01 }',
+      '  - heading: Legacy',
+      '    fields:',
+      '      old_key: { label: Old, input: text }',
+      '  - import: governing_law',
+      '    defaults: { governing_law_region: New York, chosen_courts_region: Delaware }',
+    );
+    expect(describeDefinitionChange(BEFORE, after)).toEqual([
+      '~ section "Co-marketing" required: false → true',
+      '~ section import governing_law defaults.governing_law_region: "Delaware" → "New York"',
+      '~ section order: "Program", "Co-marketing", "Legacy", import governing_law → "Co-marketing", "Program", "Legacy", import governing_law',
+    ]);
+  });
+
+  it('lists everything as added for a new definition', () => {
+    const text = lines('title: T', 'sections:', '  - heading: A', '    fields:', '      a: { label: A, input: text }', '  - import: governing_law');
+    expect(describeDefinitionChange(undefined, text)).toEqual([
+      '+ title: "T"',
+      '+ section "A"',
+      '+ section import governing_law',
+      '+ field sections[0].fields.a (text, "A")',
+    ]);
+  });
+
+  it('is deterministic whatever the key order', () => {
+    const after = BEFORE.replace('Percentage', 'Hybrid').replace('title: Referral Agreement', 'title: X');
+    const shuffled = parse(after) as Record<string, unknown>;
+    const reversed = Object.fromEntries(Object.entries(shuffled).reverse());
+    expect(describeDefinitionChange(BEFORE, reversed)).toEqual(describeDefinitionChange(BEFORE, after));
+  });
+
+  it('falls back to one line for text that is not a mapping', () => {
+    expect(describeDefinitionChange('title: "open', BEFORE)).toEqual(['~ definition (not a YAML mapping; compared as text)']);
+    expect(describeDefinitionChange('title: "open', 'title: "open')).toEqual([]);
+  });
+});

@@ -1,0 +1,252 @@
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { DocPositions } from '../../../src/config/yaml-positions.js';
+import { Diagnostics } from '../../../src/diagnostics.js';
+import { DEFINITION_INPUTS, parseDefinitionFile, validateDefinition } from '../../../src/kinds/definition.js';
+import { FULL, brief, checkFile, checkInline, lines, pos, withFields, type Checked } from './helpers.js';
+
+const layouts: [string, (text: string) => Promise<Checked>][] = [
+  ['a definition file', checkFile],
+  ['an inline definition', checkInline],
+];
+
+describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
+  it('accepts the full example with every input type', async () => {
+    for (const input of DEFINITION_INPUTS) expect(FULL).toContain(`input: ${input}`);
+    const { diagnostics } = await check(FULL);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('reports an unknown top-level key at the key, with did-you-mean', async () => {
+    const { text, diagnostics } = await check(lines('title: A', 'terms_lable: Terms', 'sections:', '  - import: governing_law'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'terms_lable')} unknown-key`]);
+    expect(diagnostics[0]!.message).toContain('did you mean `terms_label`?');
+  });
+
+  it('reports missing title and empty sections', async () => {
+    const { text, diagnostics } = await check(lines('terms_label: Terms', 'sections: []'));
+    const missing = diagnostics.find((d) => d.code === 'missing-field')!;
+    expect(missing.message).toContain('`title`');
+    // The root of a file is its first key; inline, the `definition:` key.
+    expect(brief(missing)).toBe(text.startsWith('kind') ? `${pos(text, 'definition:')} missing-field` : '1:1 missing-field');
+    const empty = diagnostics.find((d) => d.code === 'invalid-value')!;
+    expect(`${empty.line}:${empty.col}`).toBe(pos(text, 'sections: []', '[]'));
+    expect(empty.message).toContain('must not be an empty list');
+  });
+
+  it('reports an unknown input type at the value, suggesting the closest', async () => {
+    const { text, diagnostics } = await check(withFields('payout_model: { label: Payout, input: selct, options: [A, B] }'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'payout_model', 'selct')} invalid-value`]);
+    expect(diagnostics[0]!.message).toContain('did you mean `select`?');
+  });
+
+  it.each(['select', 'radio', 'multiselect'])('requires options for %s', async (input) => {
+    const { text, diagnostics } = await check(withFields(`choice: { label: Choice, input: ${input} }`));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'choice:')} missing-field`]);
+    expect(diagnostics[0]!.message).toContain('`options`');
+    expect(diagnostics[0]!.hint).toContain('select, radio and multiselect');
+  });
+
+  it('rejects options on an input that has none', async () => {
+    const { text, diagnostics } = await check(withFields('party_name: { label: Name, input: text, options: [A] }'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'party_name:', 'options')} options-not-allowed`]);
+    expect(diagnostics[0]!.message).toContain('not `text`');
+  });
+
+  it('rejects empty, repeated and non-string options', async () => {
+    const { text, diagnostics } = await check(
+      withFields('a: { label: A, input: select, options: [] }', 'b: { label: B, input: radio, options: [X, X] }', 'c: { label: C, input: select, options: [X, ""] }'),
+    );
+    expect(diagnostics.map(brief)).toEqual([
+      `${pos(text, 'a:', '[]')} invalid-value`,
+      `${pos(text, 'b:', '[X')} invalid-value`,
+      `${pos(text, 'c:', '""')} invalid-value`,
+    ]);
+  });
+
+  it('reports a field key used in two sections at the second, naming the first line', async () => {
+    const { text, diagnostics } = await check(
+      lines(
+        'title: A',
+        'sections:',
+        '  - heading: Program',
+        '    fields:',
+        '      start_date: { label: Start, input: date }',
+        '  - heading: Term',
+        '    fields:',
+        '      start_date: { label: Start again, input: date }',
+      ),
+    );
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'start_date', 'start_date', 2)} duplicate-field-key`]);
+    expect(diagnostics[0]!.message).toContain(`line ${pos(text, 'start_date').split(':')[0]}`);
+    expect(diagnostics[0]!.message).toContain('section "Program"');
+  });
+
+  it('reports a field answering into a governing-law key the import also uses', async () => {
+    const { text, diagnostics } = await check(
+      lines('title: A', 'sections:', '  - import: governing_law', '  - heading: Law', '    fields:', '      governing_law_region: { label: Region, input: states }'),
+    );
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'governing_law_region')} duplicate-field-key`]);
+  });
+
+  it('reports an invalid field key', async () => {
+    const { text, diagnostics } = await check(withFields('Payout-Model: { label: Payout, input: text }'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'Payout-Model')} invalid-value`]);
+    expect(diagnostics[0]!.message).toContain('lowercase letters, digits and `_`');
+  });
+
+  it.each([
+    ['select not an option', 'x: { label: X, input: select, options: [Flat fee, Percentage], default: Hybrid }', 'Hybrid'],
+    ['select option text differs in case', 'x: { label: X, input: select, options: [Flat fee, Percentage], default: flat fee }', 'flat fee'],
+    ['select given a list', 'x: { label: X, input: select, options: [A, B], default: [A] }', '[A]'],
+    ['select option written as a YAML number', 'x: { label: X, input: select, options: ["1", "2"], default: 1 }', '1 }'],
+    ['radio not an option', 'x: { label: X, input: radio, options: [Monthly, Quarterly], default: Yearly }', 'Yearly'],
+    ['multiselect not a list', 'x: { label: X, input: multiselect, options: [A, B], default: A }', 'A }'],
+    ['multiselect item not an option', 'x: { label: X, input: multiselect, options: [A, B], default: [A, C] }', 'C]'],
+    ['number not numeric', 'x: { label: X, input: number, default: 12a }', '12a'],
+    ['currency with a thousands separator', 'x: { label: X, input: currency, default: "1,500" }', '"1,500"'],
+    ['currency with a symbol', 'x: { label: X, input: currency, default: "$1500" }', '"$1500"'],
+    ['rate in words', 'x: { label: X, input: rate, default: high }', 'high'],
+    ['date not a calendar day', 'x: { label: X, input: date, default: 2026-02-30 }', '2026-02-30'],
+    ['date in another format', 'x: { label: X, input: date, default: 01/02/2026 }', '01/02/2026'],
+    ['date as a number', 'x: { label: X, input: date, default: 20260101 }', '20260101'],
+    ['email not an address', 'x: { label: X, input: email, default: legal at acme }', 'legal at acme'],
+    ['header not text', 'x: { label: X, input: header, default: 5 }', '5 }'],
+    ['fixed given a list', 'x: { label: X, input: fixed, default: [A] }', '[A]'],
+    ['text given a list', 'x: { label: X, input: text, default: [A] }', '[A]'],
+  ])('rejects a default: %s', async (_name, field, token) => {
+    const { text, diagnostics } = await check(withFields(field));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'x:', token)} invalid-default`]);
+  });
+
+  it('reports a non-text multiselect item once, as the schema does', async () => {
+    const { text, diagnostics } = await check(withFields('x: { label: X, input: multiselect, options: [A, B], default: [A, 7] }'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'x:', '7]')} invalid-value`]);
+  });
+
+  it('reports an option listed twice in a multiselect default', async () => {
+    const { text, diagnostics } = await check(withFields('x: { label: X, input: multiselect, options: [A, B], default: [A, A] }'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'x:', 'A]')} invalid-default`]);
+  });
+
+  it('names the exact option when only case differs', async () => {
+    const { diagnostics } = await check(withFields('x: { label: X, input: select, options: [Flat fee, Percentage], default: flat fee }'));
+    expect(diagnostics[0]!.message).toContain('"flat fee" is not one of the options: "Flat fee", "Percentage"');
+    expect(diagnostics[0]!.hint).toContain('did you mean `Flat fee`?');
+  });
+
+  it('accepts numeric strings, numbers and dates in the forms YAML gives them', async () => {
+    const { diagnostics } = await check(
+      withFields(
+        'a: { label: A, input: number, default: "-3.25" }',
+        'b: { label: B, input: currency, default: 0.005 }',
+        'c: { label: C, input: date, default: "2024-02-29" }',
+        'd: { label: D, input: select, options: ["1", "2"], default: "1" }',
+        'e: { label: E, input: text, default: 42 }',
+      ),
+    );
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('reports an unknown key in import defaults, with did-you-mean', async () => {
+    const { text, diagnostics } = await check(
+      lines('title: A', 'sections:', '  - import: governing_law', '    defaults:', '      governing_law_regoin: Delaware'),
+    );
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'governing_law_regoin')} unknown-key`]);
+    expect(diagnostics[0]!.message).toContain('did you mean `governing_law_region`?');
+  });
+
+  it('reports an unknown import and a second governing-law import', async () => {
+    const { text, diagnostics } = await check(
+      lines('title: A', 'sections:', '  - import: governing_law', '  - import: governing_law', '  - import: signatures'),
+    );
+    expect(diagnostics.map(brief)).toEqual([
+      `${pos(text, 'import', 'import', 2)} duplicate-import`,
+      `${pos(text, 'signatures')} invalid-value`,
+    ]);
+  });
+
+  it('reports a misspelt import once, without the fields-section errors it causes', async () => {
+    const { text, diagnostics } = await check(lines('title: A', 'sections:', '  - imprt: governing_law'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'imprt')} unknown-key`]);
+    expect(diagnostics[0]!.message).toContain('did you mean `import`?');
+  });
+
+  it('reports a section with neither heading nor fields', async () => {
+    const { text, diagnostics } = await check(lines('title: A', 'sections:', '  - required: true'));
+    expect(diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
+      `${pos(text, 'required')} missing-field missing required field \`heading\` in \`${text.startsWith('kind') ? 'definition.' : ''}sections[0]\``,
+      `${pos(text, 'required')} missing-field missing required field \`fields\` in \`${text.startsWith('kind') ? 'definition.' : ''}sections[0]\``,
+    ]);
+  });
+
+  it('reports every problem in one run, in file order', async () => {
+    const { diagnostics } = await check(
+      withFields(
+        'a: { label: A, input: select, options: [X], default: Y }',
+        'b: { label: B, input: texx }',
+        'c: { label: C, input: date, default: tomorrow }',
+      ),
+    );
+    expect(diagnostics.map((d) => d.code)).toEqual(['invalid-default', 'invalid-value', 'invalid-default']);
+  });
+});
+
+describe('validateDefinition: paths and inputs', () => {
+  it('names inline paths from the resource document', async () => {
+    const { diagnostics } = await checkInline(withFields('x: { label: X, input: date, default: soon }'));
+    expect(diagnostics[0]!.path).toBe('definition.sections[0].fields.x.default');
+    expect(diagnostics[0]!.file).toBe('custom-templates/referral.yaml');
+  });
+
+  it('accepts Date defaults from a YAML 1.1 parse', async () => {
+    const text = withFields('x: { label: X, input: date, default: 2026-03-01 }');
+    const value = parse(text, { version: '1.1' }) as { sections: { fields: { x: { default: unknown } } }[] };
+    expect(value.sections[0]!.fields.x.default).toBeInstanceOf(Date);
+    const diag = new Diagnostics();
+    await validateDefinition(value, parseDefinitionFile(text, 'd.yaml').positions, diag);
+    expect(diag.items).toEqual([]);
+  });
+
+  it('works with any Positions implementation', async () => {
+    const text = withFields('x: { label: X, input: number, default: many }');
+    const real = parseDefinitionFile(text, 'd.yaml').positions;
+    const diag = new Diagnostics();
+    await validateDefinition(parseDefinitionFile(text, 'd.yaml').value, { at: (p) => real.at(p), has: (p) => real.has(p) }, diag);
+    // Without value positions, the key of the default is the closest place.
+    expect(diag.items.map(brief)).toEqual([`${pos(text, 'x:', 'default')} invalid-default`]);
+  });
+
+  it('does not touch the value it checks', async () => {
+    const value = parse(withFields('x: { label: X, input: date, default: 2026-03-01 }'), { version: '1.1' }) as unknown;
+    const before = JSON.stringify(value);
+    await validateDefinition(value, new DocPositions('d.yaml', { line: 1, col: 1 }), new Diagnostics());
+    expect(JSON.stringify(value)).toBe(before);
+  });
+});
+
+describe('parseDefinitionFile', () => {
+  it('reads one document with positions', () => {
+    const parsed = parseDefinitionFile(FULL, 'c.cover.yaml');
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.value).toMatchObject({ title: 'Referral Agreement' });
+    expect(parsed.positions.at('/sections/0/fields/start_date')).toEqual({ file: 'c.cover.yaml', line: 20, col: 7 });
+  });
+
+  it('reports YAML errors at their line', () => {
+    const parsed = parseDefinitionFile(lines('title: A', 'sections:', '  - heading: "open', '    fields: {}'), 'c.cover.yaml');
+    expect(parsed.diagnostics.some((d) => d.severity === 'error' && d.code === 'yaml-syntax' && d.file === 'c.cover.yaml')).toBe(true);
+  });
+
+  it('reports a duplicate key within one mapping', () => {
+    const parsed = parseDefinitionFile(lines('title: A', 'title: B', 'sections: []'), 'c.cover.yaml');
+    expect(parsed.diagnostics.map(brief)).toEqual(['2:1 duplicate-key']);
+  });
+
+  it('requires exactly one document', () => {
+    expect(parseDefinitionFile('# nothing here\n', 'c.cover.yaml').diagnostics.map(brief)).toEqual(['1:1 empty-definition']);
+    const two = parseDefinitionFile(lines('title: A', 'sections: []', '---', 'title: B'), 'c.cover.yaml');
+    expect(two.diagnostics.map(brief)).toEqual(['4:1 multiple-documents']);
+    expect(two.value).toMatchObject({ title: 'A' });
+  });
+});
