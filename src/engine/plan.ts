@@ -9,7 +9,7 @@ import { digest } from './canonical.js';
 import { diff, type KindMeta } from './diff.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
-import type { Action, DesiredResource, LiveResource, Plan, PlanTarget } from './types.js';
+import type { Action, DesiredResource, KindName, LiveResource, Plan, PlanTarget } from './types.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -69,11 +69,23 @@ function checkReferences(desired: DesiredResource[], ids: Record<string, string>
     for (const ref of d.refs) {
       const key = refKey(ref.kind, ref.key);
       if (declared.has(key) || ids[key]) continue;
-      diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`, {
-        ...(ref.source ?? d.source),
-        hint: ref.kind === 'member' ? `declare it with \`kind: Member\` and \`email: ${ref.key}\` so docket invites it first` : `declare the ${ref.kind} or fix the name`,
-      });
+      const { message, hint } = describeMissing(ref.kind, ref.key);
+      diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}`, { ...(ref.source ?? d.source), hint });
     }
+  }
+}
+
+function describeMissing(kind: KindName, key: string): { message: string; hint: string } {
+  switch (kind) {
+    case 'member':
+      return {
+        message: `${key}, which is neither a user of the organization nor declared as a Member`,
+        hint: `declare it with \`kind: Member\` and \`email: ${key}\` so docket invites it first`,
+      };
+    case 'agreements-user':
+      return { message: `${key}, which is not a user of the agreements service`, hint: 'use the e-mail of an existing user, or invite them in Common Paper first' };
+    default:
+      return { message: `${kind} "${key}", which is neither declared in the configuration nor exists live`, hint: `declare the ${kind} or fix the name` };
   }
 }
 

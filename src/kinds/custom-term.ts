@@ -77,6 +77,8 @@ export const customTermKind: KindModule = {
       if (!wanted(t.id, name)) return { ...base, fields: { name } };
       if (t.attributes.term_type === 'file') {
         const locked = lockById.get(t.id);
+        // A version whose conversion failed is not live in any useful sense: plan to publish it again.
+        if (t.attributes.conversion_status === 'failed') return { ...base, fields: { name, docx: `conversion failed (${locked?.sha256 ?? 'unknown file'})` } };
         return locked
           ? { ...base, fields: { name, docx: locked.sha256 } }
           : { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' } };

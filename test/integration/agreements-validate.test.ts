@@ -1,0 +1,43 @@
+/** Invalid definitions, parameters and file references fail `validate` at their file:line, with exit 1. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { AGREEMENTS_DOCKET_YAML, CUSTOM_TEMPLATE_YAML, DEFINITION, TERM_MD } from './agreements-fixtures.js';
+
+afterAll(removeMadeDirs);
+
+it('reports every agreements-kind problem in one run, each at its file:line:col', async () => {
+  const dir = await makeDir({
+    'docket.yaml': AGREEMENTS_DOCKET_YAML,
+    'terms/consulting.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody_file: consulting.md\n',
+    'terms/consulting.md': TERM_MD,
+    'terms/both.yaml': 'kind: CustomTerm\nname: Both\nbody: Some terms.\ndocx_file: both.docx\n',
+    'terms/missing.yaml': 'kind: CustomTerm\nname: Missing\nbody_file: nowhere.md\n',
+    'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML,
+    'templates/consulting.cover.yaml': DEFINITION.replace('        options: ["Fixed fee", "Time and materials"]\n', '').replace('input: date', 'input: datum'),
+    'templates/nda.yaml': 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  term: 2\n  purpos: Evaluation\n',
+    'templates/csa.yaml': 'kind: Template\nname: CSA\ntype: CSA\nstandard_version: "3.0"\nparameters:\n  include_increased_cap_amount: true\n',
+    'attachments/a.yaml': 'kind: Attachment\nname: Exhibit\nfile: exhibit.pdf\n',
+  });
+  await writeFile(join(dir, 'attachments/exhibit.pdf'), 'not a pdf at all');
+  const result = await runCli(['validate', '-C', dir]);
+  expect(result.code).toBe(1);
+  const lines = result.stderr.split('\n').filter((l) => / error /.test(l));
+  const at = (prefix: string) => lines.find((l) => l.startsWith(prefix)) ?? `(nothing at ${prefix})`;
+  expect(at('terms/both.yaml:4:1 error term-content')).toContain('exactly one of');
+  expect(at('terms/missing.yaml:3:1 error missing-file')).toContain('nowhere.md');
+  expect(at('templates/consulting.cover.yaml:10:7 error missing-field')).toContain('options');
+  expect(at('templates/consulting.cover.yaml:16:16 error invalid-value')).toContain('must be one of');
+  expect(at('templates/nda.yaml:6:3 error unknown-key')).toContain('did you mean `purpose`');
+  expect(at('templates/csa.yaml:6:3 error csa-version-naming')).toContain('include_supercap');
+  expect(at('attachments/a.yaml:3:1 error not-a-pdf')).toContain('exhibit.pdf');
+});
+
+it('needs agreements.actor for term and template writes', async () => {
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'terms/t.yaml': 'kind: CustomTerm\nname: T\nbody: Terms.\n' });
+  const result = await runCli(['validate', '-C', dir]);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('terms/t.yaml:1:1 error missing-actor');
+});
