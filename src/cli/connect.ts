@@ -37,6 +37,8 @@ export interface ConnectOptions {
   concurrency: number;
   io: Io;
   logger: Logger;
+  /** Told about every finished request (the progress line counts them). */
+  onRequest?: () => void;
 }
 
 export async function connect(options: ConnectOptions): Promise<Connection> {
@@ -75,8 +77,10 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   }
 
   const limiter = createLimiter(options.concurrency);
-  const onRequest = (e: RequestLogEntry) =>
+  const onRequest = (e: RequestLogEntry) => {
+    options.onRequest?.();
     options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || 'no response'} in ${e.ms} ms${e.retries ? ` after ${e.retries} retries` : ''}`);
+  };
   const clients: ClosableServiceClient[] = [];
   let review: ReviewApi | undefined;
   let agreements: AgreementsApi | undefined;

@@ -10,6 +10,8 @@ export interface Io {
   stderr(text: string): void;
   /** stdout is a terminal. */
   isTTY: boolean;
+  /** stderr is a terminal (progress lines go there). */
+  stderrTTY?: boolean;
   /** stdin is a terminal (a person can answer a prompt). */
   canPrompt: boolean;
   prompt(question: string): Promise<string>;
@@ -22,6 +24,7 @@ export function processIo(): Io {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     isTTY: Boolean(process.stdout.isTTY),
+    stderrTTY: Boolean(process.stderr.isTTY),
     canPrompt: Boolean(process.stdin.isTTY),
     async prompt(question) {
       const rl = createInterface({ input: process.stdin, output: process.stderr });

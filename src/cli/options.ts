@@ -16,6 +16,11 @@ export function parseConcurrency(value: string): number {
   return n;
 }
 
+/** Commander accumulator for repeatable options (`--target a --target b`). */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 /** Adds -C, --env and the common output flags to a command. */
 export function withCommon(command: Command, opts: { dir?: boolean; env?: boolean } = { dir: true, env: true }): Command {
   if (opts.dir !== false) command.option('-C, --dir <DIR>', 'configuration directory', '.');

@@ -144,6 +144,8 @@ export interface Plan {
   adoptable?: AdoptableFile[];
   /** Present when `--target` limited the plan. */
   targets?: string[];
+  /** Kinds whose removals exceed `safety.max_delete_fraction`: apply refuses them unless `--force`. */
+  guard?: { kind: KindName; removals: number; live: number; threshold: number }[];
 }
 
 export function refKey(kind: KindName, key: string): string {

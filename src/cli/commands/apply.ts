@@ -5,11 +5,12 @@
  */
 import { Command, Option } from 'commander';
 import type { Plan } from '../../engine/types.js';
-import { ApplyFailedError, NotApprovedError, StalePlanError } from '../../errors.js';
+import { describeViolation } from '../../engine/guard.js';
+import { ApplyFailedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { renderApplyReportText, renderPlanText } from '../../render/text.js';
 import { useColor, type Io } from '../io.js';
-import { withCommon, type CommonOptions } from '../options.js';
+import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
 import { applyPlan, kindsToRead, readLive, staleReasons } from '../pipeline.js';
 import { KIND_ORDER, planSession, withSession, type Session } from '../run.js';
@@ -21,6 +22,8 @@ interface ApplyOptions extends CommonOptions {
   emulator?: boolean;
   prune?: boolean;
   adoptFiles?: boolean;
+  force?: boolean;
+  target: string[];
 }
 
 export function applyCommand(io: Io, setExit: (code: number) => void): Command {
@@ -29,24 +32,42 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .argument('[PLAN.json]', 'a plan saved with `docket plan --out`')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
     .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
+    .option('--target <KIND/NAME>', 'limit the apply to a resource and what it needs (repeatable)', collect, [])
     .option('--prune', 'archive live playbooks that no file declares')
+    .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (planFile: string | undefined, opts: ApplyOptions) => {
       const color = useColor(io, opts);
       const saved = planFile ? await readPlanFile(planFile) : undefined;
+      if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
       const emulator = Boolean(opts.emulator || saved?.target.emulator);
       await withSession(io, { ...opts, emulator }, async (s) => {
-        const plan = saved ? await checkSavedPlan(saved, s) : await planSession(s, Boolean(opts.prune));
-        if (!saved && opts.output === 'text') io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+        const plan = saved ? await checkSavedPlan(saved, s) : await planSession(s, { prune: Boolean(opts.prune), targets: opts.target });
+        // With -q only the apply report (the result) is printed, unless a person must approve the plan.
+        if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
         const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
         if (plan.changes.length === 0 && adopting.length === 0) {
           if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
           setExit(0);
           return;
         }
+        if (plan.guard?.length && !opts.force) {
+          throw new UnsafePlanError(
+            `refusing to apply: ${plan.guard.map(describeViolation).join('; ')}`,
+            'review the plan; if the removals are intended, run apply again with --force (or raise safety.max_delete_fraction)',
+          );
+        }
         if (!saved && !opts.autoApprove) await confirm(io, opts.output === 'json' ? renderPlanJson(plan) : undefined);
-        const report = await applyPlan(plan, s.project, s.connection, { concurrency: s.concurrency, adoptFiles: Boolean(opts.adoptFiles) });
+        let finished = 0;
+        s.progress.start('Applying');
+        s.progress.update(`0/${plan.changes.length} changes`);
+        const report = await applyPlan(plan, s.project, s.connection, {
+          concurrency: s.concurrency,
+          adoptFiles: Boolean(opts.adoptFiles),
+          onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
+        });
+        s.progress.stop();
         if (adopting.length > 0 && !opts.quiet) {
           io.stderr(`Recorded ${adopting.length} file(s) in docket.lock.json as live: ${adopting.map((a) => a.file).join(', ')}\n`);
         }

@@ -5,7 +5,7 @@ import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { renderPlanText } from '../../render/text.js';
 import { useColor, type Io } from '../io.js';
-import { withCommon, type CommonOptions } from '../options.js';
+import { collect, withCommon, type CommonOptions } from '../options.js';
 import { KIND_ORDER, planSession, withSession } from '../run.js';
 
 interface PlanOptions extends CommonOptions {
@@ -14,6 +14,7 @@ interface PlanOptions extends CommonOptions {
   detailedExitcode?: boolean;
   emulator?: boolean;
   prune?: boolean;
+  target: string[];
 }
 
 export function planCommand(io: Io, setExit: (code: number) => void): Command {
@@ -21,11 +22,12 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .description('show what apply would change')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--out <PLAN.json>', 'save the plan for `docket apply PLAN.json`')
+    .option('--target <KIND/NAME>', 'limit the plan to a resource and what it needs (repeatable)', collect, [])
     .option('--prune', 'archive live playbooks that no file declares')
     .option('--detailed-exitcode', 'exit 2 when the plan has changes (0: none, 1: error)')
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: PlanOptions) => {
-      const plan = await withSession(io, opts, (s) => planSession(s, Boolean(opts.prune)));
+      const plan = await withSession(io, opts, (s) => planSession(s, { prune: Boolean(opts.prune), targets: opts.target }));
       if (opts.out) await writeFile(opts.out, renderPlanJson(plan));
       const color = useColor(io, opts);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));

@@ -1,0 +1,31 @@
+/**
+ * The mass-delete guard: a plan whose deletes and archives exceed `safety.max_delete_fraction` of
+ * a kind's live objects (kinds with at least 5) is refused unless `--force`. Pure.
+ */
+import type { KindName, LiveResource, Plan } from './types.js';
+
+export interface GuardViolation {
+  kind: KindName;
+  removals: number;
+  live: number;
+  threshold: number;
+}
+
+/** Below this many live objects a kind is too small for a share to mean anything. */
+export const GUARD_MIN_LIVE = 5;
+
+export function massDeleteViolations(plan: Plan, live: LiveResource[], threshold: number): GuardViolation[] {
+  const removals = new Map<KindName, number>();
+  for (const c of plan.changes) if (c.action === 'delete' || c.action === 'archive') removals.set(c.kind, (removals.get(c.kind) ?? 0) + 1);
+  const out: GuardViolation[] = [];
+  for (const [kind, count] of removals) {
+    const total = live.filter((l) => l.kind === kind).length;
+    if (total >= GUARD_MIN_LIVE && count / total > threshold) out.push({ kind, removals: count, live: total, threshold });
+  }
+  return out.sort((a, b) => a.kind.localeCompare(b.kind));
+}
+
+export function describeViolation(v: GuardViolation): string {
+  const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
+  return `the plan removes ${v.removals} of ${v.live} live ${v.kind} objects (${pct(v.removals / v.live)}), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
+}

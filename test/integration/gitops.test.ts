@@ -1,0 +1,126 @@
+/** Targeting, pruning and the mass-delete guard, through the CLI against the emulator. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
+import { DOCKET_YAML, MSA, NDA, playbookYaml } from './fixtures.js';
+
+let t: TestEmulator;
+
+beforeEach(async () => {
+  t = await startTestEmulator();
+});
+
+afterEach(async () => {
+  await t.emulator.close();
+  await removeMadeDirs();
+});
+
+const cli = (...args: string[]): Promise<CliResult> => runCli(args, { env: t.env });
+const livePlaybooks = () => t.emulator.store.activePlaybooks(t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!).map((p) => p.name).sort();
+
+async function expectNoChanges(dir: string): Promise<void> {
+  const result = await cli('plan', '-C', dir, '--detailed-exitcode');
+  expect(result.stdout).toContain('No changes.');
+  expect(result.code).toBe(0);
+}
+
+describe('--target', () => {
+  it('plans and applies only the targets and what they need, with a partial-plan warning', async () => {
+    const dir = await makeDir({
+      'docket.yaml': DOCKET_YAML,
+      'members.yaml': 'kind: Member\nemail: dave@acme.example\n',
+      'playbooks/nda.yaml': NDA,
+      'playbooks/msa.yaml': MSA.replace('reviewer: alice@acme.example', 'reviewer: dave@acme.example'),
+    });
+    const plan = await cli('plan', '-C', dir, '--target', 'rule/Vendor MSA/Liability cap', '-o', 'json');
+    expect(plan.code).toBe(0);
+    const ids = (JSON.parse(plan.stdout) as { changes: { id: string }[] }).changes.map((c) => c.id).sort();
+    expect(ids).toEqual(['create:playbook:Vendor MSA', 'create:rule:Vendor MSA/Liability cap', 'invite:member:dave@acme.example']);
+
+    const text = await cli('plan', '-C', dir, '--target', 'playbook/Inbound NDA');
+    expect(text.stdout).toContain('partial');
+    expect(text.stdout).toContain('create rule "Inbound NDA/Term"');
+    expect(text.stdout).not.toContain('Vendor MSA');
+
+    const apply = await cli('apply', '-C', dir, '--auto-approve', '--target', 'playbook/Inbound NDA');
+    expect(apply.code).toBe(0);
+    expect(livePlaybooks()).toEqual(['Inbound NDA']);
+    const rest = await cli('apply', '-C', dir, '--auto-approve');
+    expect(rest.code).toBe(0);
+    await expectNoChanges(dir);
+  });
+
+  it('refuses a target that names nothing', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const result = await cli('plan', '-C', dir, '--target', 'playbook/Outbound NDA');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('unknown-target');
+    const bad = await cli('plan', '-C', dir, '--target', 'playbok/Inbound NDA');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('unknown kind `playbok`');
+  });
+});
+
+describe('pruning and the mass-delete guard', () => {
+  const many = (n: number): Record<string, string> =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`playbooks/p${i}.yaml`, playbookYaml(`Playbook ${i}`, '  - name: Rule\n    actions: ACCEPT\n')]));
+
+  it('never touches undeclared playbooks without prune, archives them with it', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, ...many(2) });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFiles(dir, { 'playbooks/p1.yaml': '# retired\n' });
+    const plan = await cli('plan', '-C', dir, '-v');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.stdout).toContain('Playbook 1');
+    const pruned = await cli('plan', '-C', dir, '--prune');
+    expect(pruned.stdout).toContain('- archive playbook "Playbook 1"');
+    expect((await cli('apply', '-C', dir, '--auto-approve', '--prune')).code).toBe(0);
+    expect(livePlaybooks()).toEqual(['Playbook 0']);
+    await expectNoChanges(dir);
+  });
+
+  it('refuses to archive more than the safety share of a kind unless --force, and says so with the numbers', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nprune:\n  playbooks: true\n', ...many(6) });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFiles(dir, Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`playbooks/p${i + 1}.yaml`, '# retired\n'])));
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('5 of 6 live playbook objects (83.3%)');
+    const refused = await cli('apply', '-C', dir, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('removes 5 of 6 live playbook objects');
+    expect(refused.stderr).toContain('30%');
+    expect(refused.stderr).toContain('--force');
+    expect(livePlaybooks()).toHaveLength(6);
+
+    const forced = await cli('apply', '-C', dir, '--auto-approve', '--force');
+    expect(forced.code).toBe(0);
+    expect(livePlaybooks()).toEqual(['Playbook 0']);
+    await expectNoChanges(dir);
+  });
+
+  it('guards permanent rule deletes the same way', async () => {
+    const rules = Array.from({ length: 6 }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT\n`).join('');
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/p.yaml': playbookYaml('Big', rules) });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFiles(dir, { 'playbooks/p.yaml': playbookYaml('Big', '  - name: Rule 0\n    actions: ACCEPT\n') });
+    const refused = await cli('apply', '-C', dir, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('removes 5 of 6 live rule objects');
+    expect((await cli('apply', '-C', dir, '--auto-approve', '--force')).code).toBe(0);
+    await expectNoChanges(dir);
+  });
+});
+
+describe('quiet output', () => {
+  it('prints only the apply report with -q', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const result = await cli('apply', '-C', dir, '--auto-approve', '-q');
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('Plan:');
+    expect(result.stdout).toContain('Apply complete: 3 done.');
+    expect(result.stderr).toBe('');
+  });
+});

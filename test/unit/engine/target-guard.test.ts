@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { massDeleteViolations, describeViolation } from '../../../src/engine/guard.js';
+import { limitToTargets, parseTarget, type Target } from '../../../src/engine/target.js';
+import { change, desiredPlaybook, desiredRule, livePlaybook, planOf } from './builders.js';
+
+const target = (text: string): Target => {
+  const t = parseTarget(text);
+  if ('error' in t) throw new Error(t.error);
+  return t;
+};
+
+describe('parseTarget', () => {
+  it('reads KIND/NAME, rules as rule/PLAYBOOK/RULE, members case-insensitively, and the organization alone', () => {
+    expect(target('playbook/Inbound NDA')).toMatchObject({ kind: 'playbook', key: 'Inbound NDA' });
+    expect(target('rule/Inbound NDA/Term')).toMatchObject({ kind: 'rule', key: 'Inbound NDA/Term' });
+    expect(target('member/Bob@Acme.example')).toMatchObject({ kind: 'member', key: 'bob@acme.example' });
+    expect(target('organization')).toMatchObject({ kind: 'organization', key: 'organization' });
+  });
+
+  it('explains malformed targets', () => {
+    expect(parseTarget('playbok/X')).toEqual({ error: expect.stringContaining('unknown kind `playbok`') });
+    expect(parseTarget('playbook')).toEqual({ error: expect.stringContaining('needs a name') });
+    expect(parseTarget('rule/Term')).toEqual({ error: expect.stringContaining('rule/PLAYBOOK/RULE') });
+  });
+});
+
+describe('limitToTargets', () => {
+  const pb = change('create', 'playbook', 'NDA');
+  const rule = change('create', 'rule', 'NDA/Term', { dependsOn: [pb.id] });
+  const invite = change('invite', 'member', 'dave@acme.example');
+  const ruleWithReviewer = change('create', 'rule', 'NDA/Cap', { dependsOn: [pb.id, invite.id] });
+  const other = change('update', 'playbook', 'MSA', { liveId: 'pb-2' });
+  const plan = planOf([invite, pb, rule, ruleWithReviewer, other], { 'playbook:MSA': 'pb-2' });
+  const desired = [desiredPlaybook('NDA'), desiredRule('NDA', 'Term'), desiredRule('NDA', 'Cap'), desiredPlaybook('MSA')];
+
+  it('keeps a rule target with the changes it depends on, transitively', () => {
+    const result = limitToTargets(plan, desired, [target('rule/NDA/Cap')]);
+    expect(result.plan!.changes.map((c) => c.id)).toEqual([invite.id, pb.id, ruleWithReviewer.id]);
+    expect(result.plan!.targets).toEqual(['rule/NDA/Cap']);
+    expect(result.plan!.summary).toEqual({ invite: 1, create: 2 });
+  });
+
+  it('includes a playbook target’s rules', () => {
+    const result = limitToTargets(plan, desired, [target('playbook/NDA')]);
+    expect(result.plan!.changes.map((c) => c.id)).not.toContain(other.id);
+    expect(result.plan!.changes).toHaveLength(4);
+  });
+
+  it('reports a target that is neither declared nor live', () => {
+    const result = limitToTargets(plan, desired, [target('playbook/Nope')]);
+    expect(result.plan).toBeUndefined();
+    expect(result.diagnostics.errors[0]).toMatchObject({ code: 'unknown-target' });
+  });
+});
+
+describe('massDeleteViolations', () => {
+  const live = Array.from({ length: 6 }, (_, i) => livePlaybook(`pb-${i}`, `P${i}`));
+  const archives = (n: number) => planOf(Array.from({ length: n }, (_, i) => change('archive', 'playbook', `P${i}`, { liveId: `pb-${i}` })));
+
+  it('refuses removals over the threshold share of a kind, with the numbers', () => {
+    const [v] = massDeleteViolations(archives(2), live, 0.3);
+    expect(v).toEqual({ kind: 'playbook', removals: 2, live: 6, threshold: 0.3 });
+    expect(describeViolation(v!)).toBe(
+      'the plan removes 2 of 6 live playbook objects (33.3%), over the safety threshold of 30% (safety.max_delete_fraction)',
+    );
+  });
+
+  it('allows removals at or under the threshold, and any removals from kinds with fewer than 5 live objects', () => {
+    expect(massDeleteViolations(archives(1), live, 0.3)).toEqual([]);
+    expect(massDeleteViolations(archives(4), live.slice(0, 4), 0.3)).toEqual([]);
+  });
+});
