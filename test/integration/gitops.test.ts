@@ -124,3 +124,18 @@ describe('quiet output', () => {
     expect(result.stderr).toBe('');
   });
 });
+
+describe('pull-request output', () => {
+  it('keeps a large plan under the comment size cap with a note, and stays well-formed', async () => {
+    const rules = Array.from({ length: 25 }, (_, i) => `  - name: Rule ${i}\n    actions: |\n      ACCEPT clause ${i} as written\n      COUNTERPROPOSE ${'a longer sentence '.repeat(6)}\n`).join('');
+    const files = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`playbooks/p${i}.yaml`, playbookYaml(`Playbook ${i}`, rules)]));
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, ...files });
+    const result = await cli('plan', '-C', dir, '-o', 'markdown');
+    expect(result.code).toBe(0);
+    const md = result.stdout;
+    expect(md.length).toBeLessThan(60_000);
+    expect(md).toContain('Output truncated to stay under the 60,000-character comment limit');
+    expect(md.match(/<details>/g)?.length).toBe(md.match(/<\/details>/g)?.length);
+    expect((md.match(/^\s*```/gm)?.length ?? 0) % 2).toBe(0);
+  });
+});
