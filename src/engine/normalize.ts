@@ -21,8 +21,11 @@ export function normEmail(value: unknown): string | null {
   return String(value).trim().toLowerCase();
 }
 
-/** Numbers and numeric strings compare by value. */
+/**
+ * Numbers and numeric strings compare by value. A leading zero (`"01099"`, a zip code) marks text,
+ * not a number, so it is never equal to 1099.
+ */
 export function normScalar(value: unknown): unknown {
-  if (typeof value === 'string' && value.trim() !== '' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  if (typeof value === 'string' && /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value.trim())) return Number(value);
   return value ?? null;
 }

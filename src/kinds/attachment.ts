@@ -61,6 +61,11 @@ export const attachmentKind: KindModule = {
     const live: LiveResource[] = [];
     const locked = lockedAttachments(ctx.lock.files);
     for (const [name, entry] of locked) {
+      // An entry recorded by `apply --adopt-files` has no description: the live one is unknown, not "none".
+      if (entry.description === undefined) {
+        live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, sha256: entry.sha256 }, refs: [], unknownFields: { description: 'not readable over the API' } });
+        continue;
+      }
       live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, description: normText(entry.description), sha256: entry.sha256 }, refs: [] });
     }
     // A pinned attachment without a lock entry exists, but its content cannot be compared.

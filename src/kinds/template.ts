@@ -7,7 +7,7 @@
 import type { ApiResource } from '../api/types.js';
 import type { TemplateAttrs } from '../api/agreements.js';
 import { sameValue } from '../engine/canonical.js';
-import { normEmail, normName, normScalar } from '../engine/normalize.js';
+import { normEmail, normName, normScalar, normText } from '../engine/normalize.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { lockedAttachments } from './attachment.js';
@@ -32,14 +32,28 @@ function normValue(v: unknown): unknown {
   return normScalar(v);
 }
 
+/** E-mails compare case-insensitively (DESIGN "No phantom diffs"), other values by {@link normValue}. */
+function normParameter(key: string, v: unknown): unknown {
+  return key.endsWith('_email') && typeof v === 'string' ? normEmail(v) : normValue(v);
+}
+
+/** The value of a changed parameter field as the file wrote it (`"01099"` stays a string). */
+function writtenParameter(parameters: unknown, field: string): unknown {
+  if (!field.startsWith(PARAM) || !isPlain(parameters)) return undefined;
+  const [key, nested] = field.slice(PARAM.length).split('.') as [string, string | undefined];
+  const value = parameters[key];
+  if (nested === undefined) return value;
+  return isPlain(value) ? value[nested] : undefined;
+}
+
 /** `parameters` → comparable fields: `parameters.term`, `parameters.template_csa_order_form_attributes.fee_amount`. */
 function flattenParameters(parameters: Plain): Fields {
   const out: Fields = {};
   for (const [key, value] of Object.entries(parameters)) {
     if (key.startsWith('template_') && key.endsWith('_attributes') && isPlain(value)) {
-      for (const [nested, v] of Object.entries(value)) out[`${PARAM}${key}.${nested}`] = normValue(v);
+      for (const [nested, v] of Object.entries(value)) out[`${PARAM}${key}.${nested}`] = normParameter(nested, v);
     } else {
-      out[`${PARAM}${key}`] = normValue(value);
+      out[`${PARAM}${key}`] = normParameter(key, value);
     }
   }
   return out;
@@ -74,10 +88,14 @@ function resolveAttachments(value: unknown, ctx: ExecContext): unknown {
  */
 function attachmentNames(ctx: FetchContext): (id: string) => unknown {
   const current = new Map<string, string>();
-  const desiredSha = new Map((ctx.declared ?? []).filter((d) => d.kind === 'attachment').map((d) => [d.key, d.fields.sha256]));
+  const desired = new Map((ctx.declared ?? []).filter((d) => d.kind === 'attachment').map((d) => [d.key, d.fields]));
   for (const [name, entry] of lockedAttachments(ctx.lock.files)) {
-    const wanted = desiredSha.get(name);
-    if (wanted === undefined || wanted === entry.sha256) current.set(entry.id, name);
+    const wanted = desired.get(name);
+    // A changed PDF or description uploads a new attachment (attachment.ts), so both make the id stale.
+    const stale =
+      wanted !== undefined &&
+      (wanted.sha256 !== entry.sha256 || (entry.description !== undefined && !sameValue(wanted.description ?? null, normText(entry.description))));
+    if (!stale) current.set(entry.id, name);
   }
   return (id) => (current.has(id) ? { attachment: current.get(id) } : id);
 }
@@ -191,7 +209,9 @@ export const templateKind: KindModule = {
         if (typeChange && !sameValue(typeChange.before, typeChange.after)) {
           throw new Error(`template "${change.key}" is a ${String(typeChange.before)} template; its type cannot change to ${String(typeChange.after)} (declare a new template with another name)`);
         }
-        const body = bodyOf(change.fields.map((f) => [f.field, f.after]), resolve);
+        // The values as written, not the compared ones (normalisation turns a zip code "01099" into 1099).
+        const written = change.desired?.parameters;
+        const body = bodyOf(change.fields.map((f) => [f.field, writtenParameter(written, f.field) ?? f.after]), resolve);
         for (const f of change.fields) {
           if (f.field === 'standard_version') body.standard_version = f.after;
           if (f.field === 'attachments') body.attachment_ids = attachmentIds(f.after);

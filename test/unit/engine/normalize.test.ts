@@ -71,3 +71,11 @@ describe('normScalar', () => {
     expect(normScalar(undefined)).toBeNull();
   });
 });
+
+describe('normScalar and leading zeros', () => {
+  it('keeps text with a leading zero (a zip code) distinct from the number', () => {
+    expect(normScalar('01099')).toBe('01099');
+    expect(normScalar('0.5')).toBe(0.5);
+    expect(normScalar('12')).toBe(12);
+  });
+});

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dataFilePath, readDataFiles } from '../../../src/config/data-files.js';
+import { resourceDoc } from '../engine/builders.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+
+afterEach(removeMadeDirs);
+
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+describe('data files', () => {
+  it('resolves a file field relative to the document’s folder and reads it with its sha256', async () => {
+    const body = '# Consulting terms\r\n\r\n1. Scope\n';
+    const root = await makeDir({ 'custom-terms/consulting.md': body });
+    const doc = resourceDoc('CustomTerm', { name: 'Consulting Terms', body_file: 'consulting.md' }, { '/body_file': 3 }, 'custom-terms/consulting.yaml');
+    const { files, diagnostics } = await readDataFiles(root, [doc]);
+    expect(diagnostics).toEqual([]);
+    expect([...files.keys()]).toEqual(['custom-terms/consulting.md']);
+    const file = files.get('custom-terms/consulting.md')!;
+    expect(file.path).toBe('custom-terms/consulting.md');
+    expect(file.sha256).toBe(sha(body));
+    // Text as written: line endings are the kinds' business.
+    expect(file.text).toBe(body);
+    expect(Buffer.from(file.bytes).toString('utf8')).toBe(body);
+  });
+
+  it('reads binary files byte for byte', async () => {
+    const root = await makeDir({});
+    const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0xfe]);
+    await writeFile(join(root, 'security.pdf'), bytes);
+    const doc = resourceDoc('Attachment', { name: 'Security', file: 'security.pdf' }, {}, 'security.yaml');
+    const { files } = await readDataFiles(root, [doc]);
+    const file = files.get('security.pdf')!;
+    expect([...file.bytes]).toEqual([...bytes]);
+    expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it('normalises paths: ./, a sibling folder via .., and backslashes', () => {
+    const doc = resourceDoc('CustomTerm', {}, {}, 'custom-terms/consulting.yaml');
+    expect(dataFilePath(doc, './consulting.md')).toBe('custom-terms/consulting.md');
+    expect(dataFilePath(doc, '../shared/terms.md')).toBe('shared/terms.md');
+    expect(dataFilePath(doc, 'docs\\terms.md')).toBe('custom-terms/docs/terms.md');
+    expect(dataFilePath(resourceDoc('Attachment', {}, {}, 'security.yaml'), 'security.pdf')).toBe('security.pdf');
+  });
+
+  it('a file that does not exist is missing-file at the field’s line', async () => {
+    const root = await makeDir({});
+    const doc = resourceDoc('CustomTemplate', { name: 'Consulting', definition_file: 'consulting.cover.yaml' }, { '/name': 2, '/definition_file': 4 }, 'custom-templates/consulting.yaml');
+    const { files, diagnostics } = await readDataFiles(root, [doc]);
+    expect(files.size).toBe(0);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ severity: 'error', code: 'missing-file', file: 'custom-templates/consulting.yaml', line: 4, path: 'definition_file' });
+    expect(diagnostics[0]!.message).toContain('custom-templates/consulting.cover.yaml');
+  });
+
+  it('a path that leaves the configuration directory is file-outside-config, and is not read', async () => {
+    const root = await makeDir({ 'x.pdf': '%PDF-' });
+    const atRoot = resourceDoc('Attachment', { name: 'X', file: '../x.pdf' }, { '/file': 5 }, 'security.yaml');
+    const nested = resourceDoc('CustomTerm', { name: 'Y', docx_file: '../../y.docx' }, { '/docx_file': 3 }, 'custom-terms/y.yaml');
+    const { files, diagnostics } = await readDataFiles(root, [atRoot, nested]);
+    expect(files.size).toBe(0);
+    expect(diagnostics.map((d) => [d.code, d.file, d.line])).toEqual([
+      ['file-outside-config', 'security.yaml', 5],
+      ['file-outside-config', 'custom-terms/y.yaml', 3],
+    ]);
+  });
+
+  it('reads a file named by two documents once; ignores fields that are not files and empty values', async () => {
+    const root = await makeDir({ 'shared/terms.md': 'Terms' });
+    const a = resourceDoc('CustomTerm', { name: 'shared/terms.md', body_file: '../shared/terms.md' }, {}, 'custom-terms/a.yaml');
+    const b = resourceDoc('CustomTerm', { name: 'B', body_file: 'shared/terms.md', docx_file: '' }, {}, 'b.yaml');
+    const { files, diagnostics } = await readDataFiles(root, [a, b]);
+    expect(diagnostics).toEqual([]);
+    expect([...files.keys()]).toEqual(['shared/terms.md']);
+  });
+});
