@@ -9,6 +9,8 @@ import { stripControl } from '../render/sanitize.js';
 import { VERSION } from '../version.js';
 import { applyCommand } from './commands/apply.js';
 import { emulatorCommand } from './commands/emulator.js';
+import { exportCommand } from './commands/export.js';
+import { initCommand } from './commands/init.js';
 import { planCommand } from './commands/plan.js';
 import { validateCommand } from './commands/validate.js';
 import { processIo, useColor, type Io } from './io.js';
@@ -35,7 +37,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     validateCommand(io, setExit),
     planCommand(io, setExit),
     applyCommand(io, setExit),
+    exportCommand(io, setExit),
     emulatorCommand(io, options.waitForStop ?? waitForSignal),
+    initCommand(io, setExit),
   ]) {
     program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
   }

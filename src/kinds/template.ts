@@ -97,6 +97,10 @@ function attachmentNames(ctx: FetchContext): (id: string) => unknown {
       (wanted.sha256 !== entry.sha256 || (entry.description !== undefined && !sameValue(wanted.description ?? null, normText(entry.description))));
     if (!stale) current.set(entry.id, name);
   }
+  // A pinned attachment without a lock entry (exported, not adopted yet) is that live object.
+  for (const d of ctx.declared ?? []) {
+    if (d.kind === 'attachment' && d.pinId && !ctx.lock.files[`attachment:${d.key}`] && !current.has(d.pinId)) current.set(d.pinId, d.key);
+  }
   return (id) => (current.has(id) ? { attachment: current.get(id) } : id);
 }
 

@@ -9,6 +9,7 @@ import { describeViolation } from '../../engine/guard.js';
 import { ApplyFailedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { renderApplyReportText, renderPlanText } from '../../render/text.js';
+import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
@@ -24,6 +25,7 @@ interface ApplyOptions extends CommonOptions {
   adoptFiles?: boolean;
   force?: boolean;
   target: string[];
+  annotations?: AnnotationFormat;
 }
 
 export function applyCommand(io: Io, setExit: (code: number) => void): Command {
@@ -37,6 +39,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
+    .addOption(annotationsOption())
     .action(async (planFile: string | undefined, opts: ApplyOptions) => {
       const color = useColor(io, opts);
       const saved = planFile ? await readPlanFile(planFile) : undefined;
@@ -46,6 +49,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         const plan = saved ? await checkSavedPlan(saved, s) : await planSession(s, { prune: Boolean(opts.prune), targets: opts.target });
         // With -q only the apply report (the result) is printed, unless a person must approve the plan.
         if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+        // Before applying, so the annotations are there even when an operation fails.
+        if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.project, opts);
         const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
         if (plan.changes.length === 0 && adopting.length === 0) {
           if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));

@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { renderPlanText } from '../../render/text.js';
+import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { KIND_ORDER, planSession, withSession } from '../run.js';
@@ -15,6 +16,7 @@ interface PlanOptions extends CommonOptions {
   emulator?: boolean;
   prune?: boolean;
   target: string[];
+  annotations?: AnnotationFormat;
 }
 
 export function planCommand(io: Io, setExit: (code: number) => void): Command {
@@ -26,13 +28,18 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--prune', 'archive live playbooks that no file declares')
     .option('--detailed-exitcode', 'exit 2 when the plan has changes (0: none, 1: error)')
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
+    .addOption(annotationsOption())
     .action(async (opts: PlanOptions) => {
-      const plan = await withSession(io, opts, (s) => planSession(s, { prune: Boolean(opts.prune), targets: opts.target }));
+      const { plan, project } = await withSession(io, opts, async (s) => ({
+        plan: await planSession(s, { prune: Boolean(opts.prune), targets: opts.target }),
+        project: s.project,
+      }));
       if (opts.out) await writeFile(opts.out, renderPlanJson(plan));
       const color = useColor(io, opts);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
       else io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+      if (opts.annotations === 'github') printAnnotations(io, plan, project, opts);
       if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; apply it with: docket apply ${opts.out}\n`);
       setExit(opts.detailedExitcode && plan.changes.length > 0 ? 2 : 0);
     });

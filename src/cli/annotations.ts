@@ -1,0 +1,51 @@
+/**
+ * `--annotations github` for plan and apply: where the configuration sits in the repository, and
+ * which stream the workflow commands go to.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { Option } from 'commander';
+import type { SourcePos } from '../diagnostics.js';
+import { refKey, type Change, type Plan } from '../engine/types.js';
+import { renderGithubAnnotations } from '../render/annotations.js';
+import type { Io } from './io.js';
+import type { Project } from './pipeline.js';
+
+export type AnnotationFormat = 'github';
+
+export function annotationsOption(): Option {
+  return new Option('--annotations <FORMAT>', 'also print CI annotations pointing at the file and line of each change').choices(['github']);
+}
+
+/** The nearest folder at or above `dir` holding `.git` (a folder, or a file in worktrees and submodules). */
+export function findGitRoot(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/** Plan paths are relative to the configuration dir; annotations need them relative to the repository root. */
+export function repoPathPrefix(configDir: string, cwd: string): string {
+  const dir = resolve(cwd, configDir);
+  const root = findGitRoot(dir) ?? resolve(cwd);
+  return relative(root, dir).split(sep).join('/');
+}
+
+/**
+ * Prints the annotations after the normal output: on stdout with text output, on stderr when
+ * stdout carries a document (JSON, or markdown redirected into a PR comment) that they would
+ * corrupt. The Actions runner reads workflow commands from both streams.
+ */
+export function printAnnotations(io: Io, plan: Plan, project: Project, opts: { dir: string; output: string }): void {
+  const text = renderGithubAnnotations(plan, { pathPrefix: repoPathPrefix(opts.dir, io.cwd), locate: parentLocator(project) });
+  if (text === '') return;
+  if (opts.output === 'text') io.stdout(text);
+  else io.stderr(text);
+}
+
+/** A removed rule has no line of its own; its playbook's declaration is the closest place. */
+function parentLocator(project: Project): (c: Change) => SourcePos | undefined {
+  const sources = new Map(project.desired.map((d) => [refKey(d.kind, d.key), d.source]));
+  return (c) => (c.parent ? sources.get(refKey(c.parent.kind, c.parent.key)) : undefined);
+}

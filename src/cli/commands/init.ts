@@ -1,0 +1,100 @@
+/**
+ * `docket init [DIR]`: a starter configuration directory. It never overwrites a file: it refuses a
+ * directory that already has a docket.yaml, skips other files that exist, and only appends
+ * `.docket/` to an existing .gitignore.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { Command } from 'commander';
+import { schemasDir } from '../../config/schema.js';
+import { UsageError } from '../../errors.js';
+import { GITIGNORE_ENTRY, docketYaml, examplePlaybook, gitignore } from '../init-templates.js';
+import type { Io } from '../io.js';
+
+interface InitOptions {
+  quiet?: boolean;
+}
+
+interface Starter {
+  path: string;
+  content: (schemaRef: (schema: string) => string) => string;
+}
+
+const STARTERS: Starter[] = [
+  { path: 'docket.yaml', content: (ref) => docketYaml(ref('docket.schema.json')) },
+  { path: 'playbooks/example.yaml', content: (ref) => examplePlaybook(ref('playbook.schema.json')) },
+];
+
+export function initCommand(io: Io, setExit: (code: number) => void): Command {
+  return new Command('init')
+    .description('write a starter configuration directory (docket.yaml, an example playbook, .gitignore)')
+    .argument('[DIR]', 'directory to write (created if missing)', '.')
+    .option('-q, --quiet', 'print only errors')
+    .action(async (dir: string, opts: InitOptions) => {
+      const root = resolve(io.cwd, dir);
+      if (existsSync(root) && !statSync(root).isDirectory()) throw new UsageError(`${dir} exists and is not a directory`);
+      if (existsSync(join(root, 'docket.yaml'))) {
+        throw new UsageError(`${join(dir, 'docket.yaml')} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
+      }
+      const done: [string, string][] = [];
+      for (const starter of STARTERS) {
+        const file = join(root, starter.path);
+        // Relative, so the comment works wherever the repository is checked out.
+        const ref = (schema: string) => posixPath(relative(dirname(file), join(schemasDir(), schema)));
+        const written = await writeNew(file, starter.content(ref));
+        done.push([written ? 'created' : 'kept (exists)', join(dir, starter.path)]);
+      }
+      done.push([await ensureGitignore(join(root, '.gitignore')), join(dir, '.gitignore')]);
+      if (!opts.quiet) io.stdout(`${table(done)}\n${nextSteps(dir)}`);
+      setExit(0);
+    });
+}
+
+/** Writes only when nothing is there (`wx` also closes the race with another writer). */
+async function writeNew(file: string, content: string): Promise<boolean> {
+  await mkdir(dirname(file), { recursive: true });
+  try {
+    await writeFile(file, content, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** Creates .gitignore, or appends `.docket/` to one that lacks it. Returns the verb to print. */
+async function ensureGitignore(file: string): Promise<string> {
+  if (await writeNew(file, gitignore())) return 'created';
+  const text = await readFile(file, 'utf8');
+  const ignored = text.split(/\r?\n/).some((l) => ['.docket', '.docket/', '/.docket', '/.docket/'].includes(l.trim()));
+  if (ignored) return 'kept (has .docket/)';
+  await appendFile(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}${GITIGNORE_ENTRY}\n`);
+  return 'updated';
+}
+
+function posixPath(p: string): string {
+  return p.split(sep).join('/');
+}
+
+function table(rows: [string, string][]): string {
+  const width = Math.max(...rows.map(([verb]) => verb.length));
+  return rows.map(([verb, path]) => `  ${verb.padEnd(width)}  ${path}\n`).join('');
+}
+
+function nextSteps(dir: string): string {
+  const c = dir === '.' ? '' : ` -C ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`}`;
+  const steps: [string, string][] = [
+    [`docket validate${c}`, 'check the files offline'],
+    [`docket plan${c} --emulator`, 'the plan against a local emulator (no account needed)'],
+    [`docket apply${c} --emulator`, 'apply it there; a second plan then shows "No changes."'],
+  ];
+  const width = Math.max(...steps.map(([cmd]) => cmd.length));
+  return [
+    'Next steps:',
+    ...steps.map(([cmd, why]) => `  ${cmd.padEnd(width)}   ${why}`),
+    '',
+    'Then set DOCKET_ORGANIZATION_ID and DOCKET_REVIEW_API_KEY and run `docket plan` against the real service.',
+    '',
+  ].join('\n');
+}

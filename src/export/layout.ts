@@ -1,0 +1,89 @@
+/**
+ * Where `docket export` puts things: the kinds it can export, their folders, and deterministic
+ * file names (a slug of the name; collisions get `-2`, `-3`, … in name order).
+ */
+import { didYouMean } from '../config/suggest.js';
+import { UsageError } from '../errors.js';
+import type { ServiceName } from '../api/types.js';
+
+/** The CLI names of the kinds `export` writes, in the order the summary lists them. */
+export const EXPORT_KINDS = ['organization', 'member', 'playbook', 'custom-term', 'custom-template', 'template', 'attachment'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+/** The service each kind is read from (attachments come from docket.lock.json, not a service). */
+export const EXPORT_SERVICES: Record<ExportKind, ServiceName[]> = {
+  organization: ['review', 'agreements'],
+  member: ['review'],
+  playbook: ['review'],
+  'custom-term': ['agreements'],
+  'custom-template': ['agreements'],
+  template: ['agreements'],
+  attachment: [],
+};
+
+/** Folders (or the single file) of each kind in the exported directory. */
+export const LAYOUT = {
+  project: 'docket.yaml',
+  organization: 'organization.yaml',
+  members: 'members.yaml',
+  playbooks: 'playbooks',
+  customTerms: 'custom-terms',
+  customTemplates: 'custom-templates',
+  templates: 'templates',
+  attachments: 'attachments',
+} as const;
+
+/** `--kind` values → kinds; none given means all. Unknown names are a usage error with a suggestion. */
+export function parseExportKinds(values: readonly string[]): Set<ExportKind> {
+  if (values.length === 0) return new Set(EXPORT_KINDS);
+  const out = new Set<ExportKind>();
+  for (const value of values) {
+    if (value === 'rule') throw new UsageError('rules are exported with their playbook', 'use --kind playbook');
+    if (!(EXPORT_KINDS as readonly string[]).includes(value)) {
+      throw new UsageError(`unknown kind \`${value}\`${didYouMean(value, EXPORT_KINDS)}`, `kinds: ${EXPORT_KINDS.join(', ')}`);
+    }
+    out.add(value as ExportKind);
+  }
+  return out;
+}
+
+/** A file-name-safe form of a name: lowercase, runs of anything but `a-z0-9` → `-`, trimmed. */
+export function slug(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // é → e, so accented names keep their letters
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return s === '' ? 'unnamed' : s;
+}
+
+/**
+ * Assigns each item a unique slug. Items are taken in name order (ties by `tiebreak`, e.g. the live
+ * id), so the same live state always gives the same names; the first keeps the plain slug and later
+ * ones get `-2`, `-3`, …. Returns the items in that order with their slug.
+ */
+export function assignSlugs<T>(items: readonly T[], name: (item: T) => string, tiebreak: (item: T) => string = () => ''): { item: T; slug: string }[] {
+  const sorted = [...items].sort((a, b) => compareText(name(a), name(b)) || compareText(tiebreak(a), tiebreak(b)));
+  const used = new Set<string>();
+  return sorted.map((item) => {
+    const base = slug(name(item));
+    let candidate = base;
+    for (let n = 2; used.has(candidate); n++) candidate = `${base}-${n}`;
+    used.add(candidate);
+    return { item, slug: candidate };
+  });
+}
+
+/** Plain code-unit order: the same on every machine and locale (localeCompare is not). */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Names that occur more than once (docket identifies these kinds by name, so they cannot round-trip). */
+export function duplicateNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const n of names) (seen.has(n) ? dup : seen).add(n);
+  return [...dup].sort(compareText);
+}

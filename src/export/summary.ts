@@ -1,0 +1,77 @@
+/** What `docket export` prints on stdout: files per kind, files to add, notes and next steps. Pure. */
+import { stripControl } from '../render/sanitize.js';
+import type { Paint } from '../render/paint.js';
+import type { ExportResult } from './index.js';
+import type { ExportKind } from './layout.js';
+
+const TITLES: Record<ExportKind, { title: string; one: string; many: string }> = {
+  organization: { title: 'organization', one: 'organization', many: 'organizations' },
+  member: { title: 'members', one: 'member', many: 'members' },
+  playbook: { title: 'playbooks', one: 'playbook', many: 'playbooks' },
+  'custom-term': { title: 'custom terms', one: 'term', many: 'terms' },
+  'custom-template': { title: 'custom templates', one: 'template', many: 'templates' },
+  template: { title: 'templates', one: 'template', many: 'templates' },
+  attachment: { title: 'attachments', one: 'attachment', many: 'attachments' },
+};
+
+export interface SummaryOptions {
+  /** The output directory as the user wrote it (shown in commands). */
+  out: string;
+  /** `target: …` text for the header. */
+  target: string;
+  /** Extra flags the next commands need (`--emulator`). */
+  flags: string[];
+  /** The emulator state was copied along. */
+  copiedEmulatorState?: boolean;
+  paint: Paint;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Quotes a path for a shell when it needs it. */
+export function shellArg(text: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export function renderExportSummary(result: ExportResult, options: SummaryOptions): string {
+  const { paint } = options;
+  const clean = (s: string) => stripControl(s).replace(/\n/g, ' ');
+  const lines: string[] = [`docket export · ${options.target}`, ''];
+  lines.push(`Wrote ${plural(result.files.length, 'file', 'files')} to ${clean(options.out)}:`);
+  lines.push(`  ${'docket.yaml'.padEnd(18)} project settings`);
+  for (const part of result.parts) {
+    const t = TITLES[part.kind];
+    const what = [plural(part.count, t.one, t.many), ...(part.rules !== undefined ? [plural(part.rules, 'rule', 'rules')] : [])].join(', ');
+    lines.push(`  ${t.title.padEnd(18)} ${plural(part.files.length, 'file', 'files')} (${what})`);
+  }
+  const dir = shellArg(options.out);
+  const flags = options.flags.map((f) => ` ${f}`).join('');
+  if (result.missing.length > 0) {
+    lines.push('', paint('yellow', `Add ${plural(result.missing.length, 'file', 'files')} the services cannot give back:`));
+    const width = Math.max(...result.missing.map((m) => m.path.length));
+    for (const m of result.missing) {
+      const from = m.sourceFile ? `; the source configuration uploaded ${clean(m.sourceFile)}` : '';
+      lines.push(`  ${clean(m.path).padEnd(width)}  ${m.what} of ${m.kind} "${clean(m.name)}"${from}`);
+    }
+  }
+  if (result.notes.length > 0) {
+    lines.push('', 'Notes:');
+    for (const n of result.notes) lines.push(`  - ${clean(n)}`);
+  }
+  if (options.copiedEmulatorState) {
+    lines.push('', `The emulator state was copied to ${clean(options.out)}/.docket/emulator.json, so --emulator runs there see the same organization.`);
+  }
+  lines.push('', 'Next steps:');
+  if (result.missing.length > 0) {
+    lines.push('  1. add the files listed above');
+    lines.push(`  2. docket plan -C ${dir}${flags}`);
+    lines.push('     shows no changes; it lists the added files as not yet recorded in docket.lock.json');
+    lines.push(`  3. docket apply -C ${dir}${flags} --adopt-files`);
+    lines.push('     records them in docket.lock.json as live, without uploading anything');
+  } else {
+    lines.push(`  docket plan -C ${dir}${flags}`);
+    lines.push('  shows no changes.');
+  }
+  lines.push('', 'Commit the directory; API keys stay in the environment.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,244 @@
+/**
+ * templates/<slug>.yaml: standard templates with only the parameters that differ from their type's
+ * documented defaults (the `default`s of schemas/templates/<type>.schema.json, nested objects
+ * too). Template is a partial kind, so every parameter left out is simply not managed: the export
+ * stays short and plan still shows no changes. Attachment ids become `{ attachment: <name> }` and
+ * `attachments: [names]` when the export knows the attachment; otherwise the raw id stays.
+ */
+import { sameValue } from '../engine/canonical.js';
+import { normScalar } from '../engine/normalize.js';
+import { CSA_RENAMES, csaUsesNewNames, TEMPLATE_TYPES } from '../kinds/template-params.js';
+import { assignSlugs, compareText, duplicateNames, LAYOUT } from './layout.js';
+import { emptyPart, type ExportPart, type SchemaPaths } from './types.js';
+import { resourceFile } from './yaml.js';
+
+type Plain = Record<string, unknown>;
+
+/** The part of a JSON Schema the export reads: properties with defaults, nesting, requirements. */
+export interface ParameterSchema {
+  properties?: Record<string, ParameterSchema & { default?: unknown; not?: unknown }>;
+  patternProperties?: Record<string, unknown>;
+  required?: string[];
+  allOf?: { if?: { properties?: Record<string, { const?: unknown }>; required?: string[] }; then?: { required?: string[] } }[];
+}
+
+export interface TemplateData {
+  id: string;
+  /** The JSON:API type, e.g. `template_nda`. */
+  wireType: string;
+  /** The attributes of the template, as the service returns them with every parameter (`full=true`). */
+  attributes: Plain;
+}
+
+export interface TemplateExportContext {
+  /** Parameter schemas by template type (`NDA`, `CSA`, …). */
+  schemas: ReadonlyMap<string, ParameterSchema>;
+  /** The name of an exported Attachment with this live id, if any. */
+  attachmentName(id: string): string | undefined;
+}
+
+/** Response attributes that are not parameters docket writes (src/kinds/template.ts reads them the same way). */
+const NOT_PARAMETERS = new Set(['name', 'standard_version', 'agreement_type', 'created_at', 'updated_at', 'organization_id', 'version', 'id', 'attachment_ids']);
+
+/** Keys a service may add to a nested object that are bookkeeping, not parameters. */
+const NESTED_BOOKKEEPING = new Set(['id', 'created_at', 'updated_at']);
+
+const CSA_OLD_NAMES = new Map([...CSA_RENAMES].map(([oldName, newName]) => [newName, oldName]));
+
+function isPlain(v: unknown): v is Plain {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Numbers and numeric strings are equal by value, as the plan compares them. */
+function norm(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(norm);
+  if (isPlain(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]));
+  return normScalar(v);
+}
+
+export function equalsDefault(value: unknown, def: unknown): boolean {
+  return sameValue(norm(value), norm(def));
+}
+
+/** `*_attachment_id` values at any depth → `{ attachment: <name> }` when the attachment is exported. */
+function mapAttachmentIds(key: string, value: unknown, ctx: TemplateExportContext): unknown {
+  if (key.endsWith('_attachment_id') && typeof value === 'string') {
+    const name = ctx.attachmentName(value);
+    return name !== undefined ? { attachment: name } : value;
+  }
+  if (Array.isArray(value)) return value.map((x) => mapAttachmentIds('', x, ctx));
+  if (isPlain(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, mapAttachmentIds(k, x, ctx)]));
+  return value;
+}
+
+function matchesPattern(key: string, patterns: Record<string, unknown> | undefined): boolean {
+  return Object.keys(patterns ?? {}).some((p) => new RegExp(p, 'u').test(key));
+}
+
+/** Keys in schema order, then the others (pattern properties) alphabetically. */
+function keyOrder(schema: ParameterSchema, keys: Iterable<string>): string[] {
+  const props = Object.keys(schema.properties ?? {});
+  const known = new Set(props);
+  return [...props, ...[...keys].filter((k) => !known.has(k)).sort(compareText)];
+}
+
+function ordered(out: Plain, order: string[]): Plain {
+  const result: Plain = {};
+  for (const k of order) if (k in out) result[k] = out[k];
+  return result;
+}
+
+/**
+ * A `then: { required }` whose `if` holds in what is written needs its keys written too, even
+ * when they equal their default: put them back from the live values.
+ */
+function restoreConditional(out: Plain, live: Plain, schema: ParameterSchema, ctx: TemplateExportContext, problems: string[]): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const rule of schema.allOf ?? []) {
+      const cond = rule.if;
+      if (!cond?.properties) continue;
+      const holds =
+        (cond.required ?? []).every((k) => k in out) &&
+        Object.entries(cond.properties).every(([k, c]) => !(k in out) || !('const' in c) || equalsDefault(out[k], c.const));
+      if (!holds) continue;
+      for (const r of rule.then?.required ?? []) {
+        if (r in out) continue;
+        const v = live[r];
+        if (v === null || v === undefined) {
+          const trigger = Object.entries(cond.properties)
+            .map(([k, c]) => `\`${k}\` is ${JSON.stringify(c.const)}`)
+            .join(' and ');
+          const problem = `${trigger} but the service holds no \`${r}\``;
+          if (!problems.includes(problem)) problems.push(problem);
+          continue;
+        }
+        out[r] = mapAttachmentIds(r, v, ctx);
+        changed = true;
+      }
+    }
+  }
+}
+
+interface Reduced {
+  value?: Plain;
+  notes: string[];
+}
+
+/**
+ * The non-default, non-null values of one object (the parameters or a nested
+ * `template_*_attributes`), in schema order, with what its schema requires put back.
+ */
+function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportContext, where: string, skip: (key: string, value: unknown) => boolean): Reduced {
+  const notes: string[] = [];
+  const props = schema.properties ?? {};
+  const order = keyOrder(schema, Object.keys(live));
+  const out: Plain = {};
+  for (const key of order) {
+    if (!Object.hasOwn(live, key)) continue;
+    const value = live[key];
+    if (value === null || value === undefined) continue;
+    const prop = props[key];
+    if (!prop) {
+      if (matchesPattern(key, schema.patternProperties)) out[key] = mapAttachmentIds(key, value, ctx);
+      else if (!skip(key, value)) notes.push(`\`${where}${key}\` is not a parameter docket knows for this type; not exported`);
+      continue;
+    }
+    if (prop.not !== undefined || skip(key, value)) continue;
+    if (prop.properties && isPlain(value)) {
+      const nested = reduceObject(value, prop, ctx, `${where}${key}.`, (k) => NESTED_BOOKKEEPING.has(k));
+      notes.push(...nested.notes);
+      if (nested.value && Object.keys(nested.value).length > 0) out[key] = nested.value;
+      continue;
+    }
+    if ('default' in prop && equalsDefault(value, prop.default)) continue;
+    out[key] = mapAttachmentIds(key, value, ctx);
+  }
+  if (Object.keys(out).length === 0) return { notes };
+
+  const problems: string[] = [];
+  restoreConditional(out, live, schema, ctx, problems);
+  for (const r of schema.required ?? []) {
+    if (r in out) continue;
+    const v = live[r];
+    if (v === null || v === undefined) problems.push(`\`${r}\` is required but the service holds none`);
+    else out[r] = mapAttachmentIds(r, v, ctx);
+  }
+  if (problems.length > 0 && where !== '') {
+    // A nested object docket could not validate is left out whole: not managed, never a change.
+    notes.push(`\`${where.slice(0, -1)}\` not exported: ${problems.join('; ')}`);
+    return { notes };
+  }
+  notes.push(...problems.map((p) => `${p}; plan will report it until the file says what to use`));
+  return { value: ordered(out, order), notes };
+}
+
+export interface TemplateDocument {
+  doc: Plain;
+  notes: string[];
+}
+
+/** The Template document of one live template, or undefined (with a note) when its type is unknown. */
+export function templateDocument(t: TemplateData, ctx: TemplateExportContext): TemplateDocument | undefined {
+  const a = t.attributes;
+  const name = String(a.name ?? '');
+  const info = TEMPLATE_TYPES.find((x) => x.wire === t.wireType);
+  const schema = info ? ctx.schemas.get(info.type) : undefined;
+  if (!info || !schema) return undefined;
+  const standardVersion = a.standard_version === null || a.standard_version === undefined ? undefined : String(a.standard_version);
+
+  // CSA attributes renamed in 3.x: only the spelling that fits the version may be written.
+  const newNames = info.type === 'CSA' ? csaUsesNewNames(standardVersion) : undefined;
+  const wrongSpelling = (key: string): boolean => (newNames === true && CSA_RENAMES.has(key)) || (newNames === false && CSA_OLD_NAMES.has(key));
+
+  const parameters: Plain = {};
+  for (const [k, v] of Object.entries(a)) if (!NOT_PARAMETERS.has(k)) parameters[k] = v;
+  const reduced = reduceObject(parameters, schema, ctx, '', (key) => wrongSpelling(key));
+  const notes = [...reduced.notes];
+  for (const key of Object.keys(parameters).filter(wrongSpelling)) {
+    const prop = schema.properties?.[key];
+    const v = parameters[key];
+    if (v !== null && v !== undefined && !(prop && 'default' in prop && equalsDefault(v, prop.default))) {
+      notes.push(`\`${key}\` is not the spelling for standard_version ${standardVersion ?? '(the service default)'}; not exported`);
+    }
+  }
+
+  const doc: Plain = { kind: 'Template', name, type: info.type };
+  if (standardVersion !== undefined) doc.standard_version = standardVersion;
+  if (reduced.value) doc.parameters = reduced.value;
+
+  const ids = Array.isArray(a.attachment_ids) ? a.attachment_ids.map(String) : [];
+  if (ids.length > 0) {
+    const names = ids.map((id) => ctx.attachmentName(id));
+    const unknown = ids.filter((_, i) => names[i] === undefined);
+    if (unknown.length === 0) {
+      doc.attachments = [...new Set(names as string[])].sort(compareText);
+    } else {
+      // `attachments:` is managed as a whole list: writing part of it would plan to detach the rest.
+      notes.push(
+        `\`attachments\` not exported: attachment${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the export (docket.lock.json of the source does not know ${unknown.length === 1 ? 'it' : 'them'}); add Attachment documents and list them by name`,
+      );
+    }
+  }
+  return { doc, notes };
+}
+
+export function exportTemplates(templates: readonly TemplateData[], ctx: TemplateExportContext, paths: SchemaPaths): ExportPart {
+  const part = emptyPart('template');
+  const nameOf = (t: TemplateData) => String(t.attributes.name ?? '');
+  for (const dup of duplicateNames(templates.map(nameOf))) {
+    part.notes.push(`several templates are named "${dup}": docket identifies them by name, so plan will refuse them until all but one are renamed`);
+  }
+  const known: TemplateData[] = [];
+  for (const t of templates) {
+    if (TEMPLATE_TYPES.some((x) => x.wire === t.wireType && ctx.schemas.has(x.type))) known.push(t);
+    else part.notes.push(`template "${nameOf(t)}" has type ${t.wireType}, which docket does not know; not exported`);
+  }
+  for (const { item, slug } of assignSlugs(known, nameOf, (t) => t.id)) {
+    const result = templateDocument(item, ctx)!;
+    part.notes.push(...result.notes.map((n) => `template "${nameOf(item)}": ${n}`));
+    part.files.push(resourceFile(`${LAYOUT.templates}/${slug}.yaml`, 'template.schema.json', [result.doc], paths));
+    part.count++;
+  }
+  return part;
+}

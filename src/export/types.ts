@@ -1,0 +1,33 @@
+/** What each part of the export produces: files, files the user must add, and notes. */
+import type { ExportKind } from './layout.js';
+import type { ExportFile, SchemaPaths } from './yaml.js';
+
+/** A data file the services cannot give back (a Word term, an attachment PDF): the user adds it. */
+export interface MissingFile {
+  kind: ExportKind;
+  /** Name of the resource that names the file. */
+  name: string;
+  /** Where to put it, relative to the output directory. */
+  path: string;
+  /** `Word file` or `PDF`. */
+  what: string;
+  /** Where the source configuration's docket.lock.json says it was uploaded from, when known. */
+  sourceFile?: string;
+}
+
+export interface ExportPart {
+  kind: ExportKind;
+  files: ExportFile[];
+  missing: MissingFile[];
+  /** Things the user should know: values not exported, and why. */
+  notes: string[];
+  /** How many resources the files hold (playbooks also count their rules). */
+  count: number;
+  rules?: number;
+}
+
+export type { ExportFile, SchemaPaths };
+
+export function emptyPart(kind: ExportKind): ExportPart {
+  return { kind, files: [], missing: [], notes: [], count: 0 };
+}

@@ -1,0 +1,58 @@
+/**
+ * Deterministic YAML for exported files: keys in the order the caller built them, multi-line text
+ * as literal block scalars (`|`) so files diff well, no line folding, and the
+ * `# yaml-language-server: $schema=…` line editors use to complete and check a document.
+ */
+import path from 'node:path';
+import { Document, Scalar, visit } from 'yaml';
+
+/** One file of the export, relative to the output directory (`/` separators). */
+export interface ExportFile {
+  path: string;
+  content: string;
+}
+
+/** Paths used to write the schema comment: the output directory and docket's schemas/ folder (absolute). */
+export interface SchemaPaths {
+  outRoot: string;
+  schemasDir: string;
+}
+
+/** The relative path from `file` (relative to outRoot) to `schemas/<schema>`, with `/` separators. */
+export function schemaRef(file: string, schema: string, paths: SchemaPaths): string {
+  const from = path.dirname(path.join(paths.outRoot, file));
+  const rel = path.relative(from, path.join(paths.schemasDir, schema));
+  return rel.split(path.sep).join('/');
+}
+
+export function schemaComment(file: string, schema: string, paths: SchemaPaths): string {
+  return `# yaml-language-server: $schema=${schemaRef(file, schema, paths)}`;
+}
+
+/**
+ * One YAML document for `value`. Strings with a newline become literal block scalars (the library
+ * falls back to quoting when a block cannot hold the text exactly, e.g. a carriage return).
+ */
+export function toYaml(value: unknown): string {
+  const doc = new Document(value);
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.BLOCK_LITERAL;
+    },
+  });
+  return doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
+}
+
+/** A resource file: each document with its schema comment, separated by `---`. */
+export function resourceFile(file: string, schema: string, documents: unknown[], paths: SchemaPaths): ExportFile {
+  const comment = schemaComment(file, schema, paths);
+  return { path: file, content: documents.map((d) => `${comment}\n${toYaml(d)}`).join('---\n') };
+}
+
+/**
+ * Text that docket compares after normalisation (trailing newlines removed): a multi-line value
+ * gets one trailing newline so it is written as `|` rather than `|-`, which reads better.
+ */
+export function blockText(value: string): string {
+  return value.includes('\n') ? `${value.replace(/\n+$/, '')}\n` : value;
+}

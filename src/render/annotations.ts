@@ -1,0 +1,79 @@
+/**
+ * The plan as GitHub Actions workflow commands (`::notice` / `::warning`), so each change shows as
+ * an annotation on the YAML line that causes it. Pure: paths come in already made relative to the
+ * repository root through `pathPrefix`.
+ */
+import { posix } from 'node:path';
+import type { SourcePos } from '../diagnostics.js';
+import type { Change, Plan } from '../engine/types.js';
+import { changeLabel, isSingleton } from './facts.js';
+import { stripControl } from './sanitize.js';
+
+export interface AnnotationOptions {
+  /** Path from the repository root to the configuration directory, with `/`; `''` when they are the same. */
+  pathPrefix: string;
+  /** Where to point a change that has no source of its own (a removed rule: its playbook). */
+  locate?: (change: Change) => SourcePos | undefined;
+}
+
+/** Workflow-command message escaping (as @actions/core does): `%`, CR and LF. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Property values also end at `:` and `,`, so those are escaped too. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+type Level = 'notice' | 'warning';
+
+interface Annotation {
+  level: Level;
+  title: string;
+  message: string;
+  at?: { file: string; line?: number };
+}
+
+export function formatAnnotation(a: Annotation): string {
+  const props: string[] = [];
+  if (a.at) {
+    props.push(`file=${escapeProperty(a.at.file)}`);
+    if (a.at.line !== undefined) props.push(`line=${a.at.line}`);
+  }
+  props.push(`title=${escapeProperty(a.title)}`);
+  return `::${a.level} ${props.join(',')}::${escapeData(a.message)}`;
+}
+
+/** Why an irreversible change deserves a warning rather than a notice. */
+const PERMANENCE: Partial<Record<Change['action'], string>> = {
+  delete: 'permanent: cannot be undone',
+  publish: 'goes live at once: cannot be undone',
+};
+
+/** A plan warning that starts with `file:line: ` (configuration warnings do). */
+const LOCATED_WARNING = /^(.+?):(\d+): ([\s\S]*)$/;
+
+export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions): string {
+  const repoPath = (file: string): string => (options.pathPrefix ? posix.join(options.pathPrefix, file) : file);
+  const lines: string[] = [];
+  for (const c of plan.changes) {
+    const source = c.source ?? options.locate?.(c);
+    const what = isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} "${changeLabel(c)}"`;
+    const why = c.irreversible ? (PERMANENCE[c.action] ?? 'cannot be undone') : undefined;
+    lines.push(
+      formatAnnotation({
+        level: c.irreversible ? 'warning' : 'notice',
+        title: `docket ${c.action}`,
+        message: stripControl(why ? `${what} (${why})` : what),
+        ...(source ? { at: { file: repoPath(source.file), line: source.line } } : {}),
+      }),
+    );
+  }
+  for (const w of plan.warnings) {
+    const m = LOCATED_WARNING.exec(w);
+    if (!m) continue; // Unlocated warnings are already in the plan output; an annotation adds nothing.
+    lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: stripControl(m[3]!), at: { file: repoPath(m[1]!), line: Number(m[2]) } }));
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}

@@ -1,0 +1,104 @@
+/**
+ * `--annotations github` against the in-process emulator: every change becomes a workflow command
+ * that points at its file and line relative to the repository root, not the configuration dir.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findGitRoot, repoPathPrefix } from '../../src/cli/annotations.js';
+import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
+import { DOCKET_YAML, NDA } from './fixtures.js';
+
+afterAll(removeMadeDirs);
+
+let repo: string;
+let dir: string;
+
+beforeAll(async () => {
+  // A repository whose configuration lives in a subfolder, as in a monorepo.
+  repo = await makeDir({});
+  await mkdir(join(repo, '.git'));
+  dir = join(repo, 'infra', 'docket');
+  await writeFiles(dir, { 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+});
+
+const annotationLines = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('::'));
+
+describe('plan --annotations github', () => {
+  it('annotates each change at its file:line relative to the repository root', async () => {
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--annotations', 'github']);
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toBe('');
+    // After the normal output, on stdout.
+    expect(plan.stdout.indexOf('Plan: 3 to create')).toBeLessThan(plan.stdout.indexOf('::notice'));
+    expect(annotationLines(plan.stdout)).toEqual([
+      '::notice file=infra/docket/playbooks/nda.yaml,line=1,title=docket create::create playbook "Inbound NDA"',
+      '::notice file=infra/docket/playbooks/nda.yaml,line=11,title=docket create::create rule "Inbound NDA/Residuals"',
+      '::notice file=infra/docket/playbooks/nda.yaml,line=5,title=docket create::create rule "Inbound NDA/Term"',
+    ]);
+  });
+
+  it('warns at the playbook for a permanently deleted rule, and at a located configuration warning', async () => {
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    // Drop Residuals (a permanent delete), change Term's description, and add an unresolved YAML tag (a warning).
+    const edited = NDA.replace(/ {2}- name: Residuals\n.*\n/, '').replace('How long the agreement lasts', '!note How long it lasts');
+    await writeFiles(dir, { 'playbooks/nda.yaml': edited });
+
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--annotations', 'github', '--detailed-exitcode']);
+    expect(plan.code).toBe(2);
+    expect(annotationLines(plan.stdout)).toEqual([
+      '::notice file=infra/docket/playbooks/nda.yaml,line=6,title=docket update::update rule "Inbound NDA/Term"',
+      '::warning file=infra/docket/playbooks/nda.yaml,line=1,title=docket delete::delete rule "Inbound NDA/Residuals" (permanent: cannot be undone)',
+      '::warning file=infra/docket/playbooks/nda.yaml,line=6,title=docket warning::Unresolved tag: !note',
+    ]);
+  });
+
+  it('keeps stdout a document with -o json and -o markdown: annotations go to stderr', async () => {
+    const json = await runCli(['plan', '-C', dir, '--emulator', '-o', 'json', '--annotations', 'github']);
+    expect(json.code).toBe(0);
+    expect(() => JSON.parse(json.stdout) as unknown).not.toThrow();
+    expect(json.stdout).not.toContain('::');
+    expect(annotationLines(json.stderr)).toHaveLength(3);
+
+    const markdown = await runCli(['plan', '-C', dir, '--emulator', '-o', 'markdown', '--annotations', 'github']);
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain('### docket plan');
+    expect(annotationLines(markdown.stdout)).toEqual([]);
+    expect(annotationLines(markdown.stderr)).toHaveLength(3);
+  });
+
+  it('is accepted by apply, which annotates the plan it makes before applying it', async () => {
+    const apply = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '--annotations', 'github']);
+    expect(apply.code).toBe(0);
+    const lines = annotationLines(apply.stdout);
+    expect(lines[0]).toBe('::notice file=infra/docket/playbooks/nda.yaml,line=6,title=docket update::update rule "Inbound NDA/Term"');
+    expect(apply.stdout.indexOf('::notice')).toBeLessThan(apply.stdout.indexOf('Apply complete:'));
+  });
+
+  it('rejects an unknown annotation format', async () => {
+    const result = await runCli(['plan', '-C', dir, '--emulator', '--annotations', 'gitlab']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('github');
+  });
+});
+
+describe('repoPathPrefix', () => {
+  it('is the path from the nearest .git (folder or file) to the configuration dir', async () => {
+    expect(findGitRoot(join(dir, 'playbooks'))).toBe(repo);
+    expect(repoPathPrefix(dir, '/somewhere/else')).toBe('infra/docket');
+    expect(repoPathPrefix('infra/docket', repo)).toBe('infra/docket');
+    expect(repoPathPrefix('.', dir)).toBe('infra/docket');
+    // A worktree or submodule has a .git file; the nearest one wins.
+    await writeFile(join(repo, 'infra', '.git'), 'gitdir: ../.git/worktrees/infra\n');
+    expect(repoPathPrefix(dir, repo)).toBe('docket');
+    await rm(join(repo, 'infra', '.git'));
+  });
+
+  it('falls back to the current directory outside a repository', async () => {
+    const outside = await makeDir({ 'cfg/docket.yaml': DOCKET_YAML });
+    if (findGitRoot(outside) !== undefined) return; // the temp dir sits inside a repository on this machine
+    expect(repoPathPrefix(join(outside, 'cfg'), outside)).toBe('cfg');
+    expect(repoPathPrefix('.', join(outside, 'cfg'))).toBe('');
+  });
+});

@@ -1,0 +1,261 @@
+/**
+ * examples/ci/github-actions.yml must not drift from the CLI: its jobs, concurrency group and
+ * sticky-comment marker are checked, every `docket` command in it is parsed by the real commander
+ * definitions, and the comment script runs against a fake GitHub API.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { parse } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyCommand } from '../../src/cli/commands/apply.js';
+import { initCommand } from '../../src/cli/commands/init.js';
+import { planCommand } from '../../src/cli/commands/plan.js';
+import { validateCommand } from '../../src/cli/commands/validate.js';
+import type { Io } from '../../src/cli/io.js';
+import { runCli } from '../helpers/cli.js';
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string | number>;
+}
+
+interface Job {
+  if?: string;
+  concurrency?: { group: string; 'cancel-in-progress': boolean };
+  permissions?: Record<string, string>;
+  steps: Step[];
+}
+
+interface Workflow {
+  on: { pull_request?: unknown; push?: { branches: string[] }; schedule?: { cron: string }[] };
+  env?: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+const RECIPE = join(import.meta.dirname, '../../examples/ci/github-actions.yml');
+const workflow = parse(await readFile(RECIPE, 'utf8')) as Workflow;
+const MARKER = '<!-- docket-plan -->';
+
+const FACTORIES: Record<string, (io: Io, setExit: (code: number) => void) => Command> = {
+  validate: validateCommand,
+  plan: planCommand,
+  apply: applyCommand,
+  init: initCommand,
+};
+
+/** Splits a `run:` script into simple commands (word lists), dropping redirections and comments. */
+function shellCommands(script: string): string[][] {
+  const commands: string[][] = [];
+  for (const line of script.replace(/\\\n/g, ' ').split('\n')) {
+    let words: string[] = [];
+    let word: string | undefined;
+    let skipNext = false;
+    const endWord = () => {
+      if (word === undefined) return;
+      if (skipNext) skipNext = false;
+      else words.push(word);
+      word = undefined;
+    };
+    const endCommand = () => {
+      endWord();
+      if (words.length > 0) commands.push(words);
+      words = [];
+    };
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i]!;
+      if (c === "'" || c === '"') {
+        const close = line.indexOf(c, i + 1);
+        word = (word ?? '') + line.slice(i + 1, close);
+        i = close;
+      } else if (c === ' ' || c === '\t') endWord();
+      else if (c === '#' && word === undefined) break;
+      else if (c === '|' || c === '&' || c === ';') {
+        endCommand();
+        if (line[i + 1] === c) i++;
+      } else if (c === '>' || c === '<') {
+        if (word !== undefined && /^\d$/.test(word)) word = undefined; // `2>`
+        endWord();
+        if (line[i + 1] === '>' || line[i + 1] === '&') i++;
+        skipNext = true; // the target of the redirection
+      } else word = (word ?? '') + c;
+    }
+    endCommand();
+  }
+  return commands;
+}
+
+function docketCommands(): { job: string; step: string; argv: string[] }[] {
+  return Object.entries(workflow.jobs).flatMap(([job, j]) =>
+    j.steps.flatMap((s) => (s.run ? shellCommands(s.run).filter((w) => w[0] === 'docket') : []).map((w) => ({ job, step: s.name ?? '', argv: w.slice(1) }))),
+  );
+}
+
+/** Parses argv with the real option definitions; the action is replaced so nothing runs. */
+async function parseWithCli(argv: string[]): Promise<void> {
+  const [name, ...args] = argv;
+  const factory = FACTORIES[name ?? ''];
+  if (!factory) throw new Error(`unknown docket command: ${name}`);
+  const io: Io = { stdout: () => {}, stderr: () => {}, isTTY: false, canPrompt: false, prompt: async () => '', env: {}, cwd: process.cwd() };
+  const command = factory(io, () => {})
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut: () => {} })
+    .action(() => {});
+  await command.parseAsync(args, { from: 'user' });
+}
+
+function stepRunning(job: string, pattern: RegExp): Step {
+  const step = workflow.jobs[job]!.steps.find((s) => s.run && pattern.test(s.run));
+  expect(step, `${job}: a step matching ${pattern}`).toBeDefined();
+  return step!;
+}
+
+describe('examples/ci/github-actions.yml', () => {
+  it('runs plan on pull requests, apply on pushes to main, and a daily drift check', () => {
+    expect(Object.keys(workflow.jobs).sort()).toEqual(['apply', 'drift', 'plan']);
+    expect(workflow.on.pull_request !== undefined).toBe(true);
+    expect(workflow.on.push?.branches).toEqual(['main']);
+    expect(workflow.on.schedule?.[0]?.cron).toMatch(/^\d+ \d+ \* \* \*$/);
+    expect(workflow.jobs.plan!.if).toContain("github.event_name == 'pull_request'");
+    expect(workflow.jobs.apply!.if).toContain("github.event_name == 'push'");
+    expect(workflow.jobs.apply!.if).toContain('refs/heads/main');
+    expect(workflow.jobs.drift!.if).toContain("github.event_name == 'schedule'");
+  });
+
+  it('never runs two applies at once and never cancels one', () => {
+    expect(workflow.jobs.apply!.concurrency).toEqual({ group: 'docket-apply', 'cancel-in-progress': false });
+    // Another job in that group would replace a waiting apply.
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      if (name !== 'apply') expect(job.concurrency?.group).not.toBe('docket-apply');
+    }
+  });
+
+  it('installs with npm ci on Node 20 in every job', () => {
+    for (const job of Object.values(workflow.jobs)) {
+      expect(job.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe(20);
+      expect(job.steps.some((s) => s.run?.includes('npm ci'))).toBe(true);
+    }
+  });
+
+  it('plans as markdown with annotations, treats exit code 2 as success, and uploads plan.json', () => {
+    const plan = stepRunning('plan', /docket plan/);
+    expect(plan.run).toMatch(/docket plan .*--out plan\.json -o markdown --detailed-exitcode --annotations github > plan\.md/);
+    expect(plan.run).toMatch(/"\$code" -eq 2 \]; then .*exit 0/);
+    const upload = workflow.jobs.plan!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(String(upload?.with?.path)).toContain('plan.json');
+    expect(stepRunning('plan', /docket validate/)).toBeDefined();
+  });
+
+  it('applies a plan made in the same job', () => {
+    const steps = workflow.jobs.apply!.steps.map((s) => s.run ?? '');
+    const plan = steps.findIndex((r) => /docket plan .*--out plan\.json/.test(r));
+    const apply = steps.findIndex((r) => /docket apply .*plan\.json/.test(r));
+    expect(plan).toBeGreaterThanOrEqual(0);
+    expect(apply).toBeGreaterThan(plan);
+  });
+
+  it('fails the drift check on exit code 2 with a message', () => {
+    const drift = stepRunning('drift', /docket plan/);
+    expect(drift.run).toMatch(/docket plan .*--detailed-exitcode/);
+    expect(drift.run).toMatch(/"\$code" -eq 2 \]; then\n\s+echo "::error[^\n]*drift[^\n]*"\n\s+exit 1/);
+  });
+
+  it('gives the API keys only to the steps that call the services', () => {
+    expect(JSON.stringify(workflow.env ?? {})).not.toContain('secrets.');
+    for (const { job, step } of docketCommands()) {
+      const s = workflow.jobs[job]!.steps.find((x) => x.name === step)!;
+      if (s.run?.includes('docket validate')) expect(s.env, step).toBeUndefined();
+      else expect(s.env?.DOCKET_REVIEW_API_KEY, `${job}/${step}`).toBe('${{ secrets.DOCKET_REVIEW_API_KEY }}');
+    }
+    for (const job of Object.values(workflow.jobs)) {
+      const install = job.steps.find((s) => s.run?.includes('npm ci'))!;
+      expect(install.env).toBeUndefined();
+    }
+  });
+
+  it('uses only commands and flags the CLI accepts', async () => {
+    const commands = docketCommands();
+    expect(commands.map((c) => `${c.job}:${c.argv[0]}`)).toEqual(['plan:validate', 'plan:plan', 'apply:plan', 'apply:apply', 'drift:plan']);
+    for (const { argv } of commands) {
+      await expect(parseWithCli(argv), argv.join(' ')).resolves.toBeUndefined();
+      // And the program registers that command.
+      const help = await runCli([argv[0]!, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: docket ${argv[0]} `));
+    }
+  });
+
+  it('catches a flag the CLI does not have, and a bad choice', async () => {
+    await expect(parseWithCli(['plan', '--detailed-exit-code'])).rejects.toThrow(/unknown option/);
+    await expect(parseWithCli(['plan', '--annotations', 'gitlab'])).rejects.toThrow(/Allowed choices/);
+    await expect(parseWithCli(['validate', 'extra'])).rejects.toThrow(/too many arguments/);
+    expect(shellCommands('code=0\ndocket plan -C "$DIR" -o markdown > plan.md || code=$?  # why')).toEqual([
+      ['code=0'],
+      ['docket', 'plan', '-C', '$DIR', '-o', 'markdown'],
+      ['code=$?'],
+    ]);
+  });
+});
+
+describe('the sticky pull-request comment', () => {
+  const script = workflow.jobs.plan!.steps.find((s) => s.uses?.startsWith('actions/github-script@'))!.with!.script as string;
+  const saved = process.env.PLAN_OUTCOME;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PLAN_OUTCOME;
+    else process.env.PLAN_OUTCOME = saved;
+  });
+
+  interface Comment {
+    id: number;
+    body: string;
+    user: { type: string };
+  }
+
+  /** Runs the script as github-script does (an async function body) against an in-memory pull request. */
+  async function runScript(comments: Comment[], planMd: string, outcome: string): Promise<void> {
+    process.env.PLAN_OUTCOME = outcome;
+    const issues = {
+      listComments: () => comments,
+      createComment: ({ body }: { body: string }) => comments.push({ id: comments.length + 1, body, user: { type: 'Bot' } }),
+      updateComment: ({ comment_id, body }: { comment_id: number; body: string }) => {
+        comments.find((c) => c.id === comment_id)!.body = body;
+      },
+    };
+    const github = { rest: { issues }, paginate: async (fn: () => Comment[]) => fn() };
+    const context = {
+      repo: { owner: 'acme', repo: 'legal-config' },
+      issue: { number: 7 },
+      serverUrl: 'https://github.com',
+      runId: 42,
+      payload: { pull_request: { head: { sha: '0123456789abcdef' } } },
+    };
+    const fakeRequire = (id: string) => {
+      if (id !== 'node:fs' && id !== 'fs') throw new Error(`unexpected require ${id}`);
+      return { readFileSync: (file: string) => (file === 'plan.md' ? planMd : '') };
+    };
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+    await new AsyncFunction('github', 'context', 'require', script)(github, context, fakeRequire);
+  }
+
+  it('creates one comment with the hidden marker, then updates it in place', async () => {
+    expect(script).toContain(MARKER);
+    const comments: Comment[] = [{ id: 1, body: `A reviewer quoting ${MARKER}`, user: { type: 'User' } }];
+    await runScript(comments, '### docket plan\n\nfirst\n', 'success');
+    expect(comments).toHaveLength(2);
+    expect(comments[1]!.body).toBe(`${MARKER}\n### docket plan\n\nfirst\n`);
+
+    await runScript(comments, '### docket plan\n\nsecond\n', 'success');
+    expect(comments).toHaveLength(2);
+    expect(comments[1]!.body).toContain('second');
+    expect(comments[0]!.body).toBe(`A reviewer quoting ${MARKER}`);
+
+    await runScript(comments, '', 'failure');
+    expect(comments).toHaveLength(2);
+    expect(comments[1]!.body).toContain('**The plan failed** for 0123456');
+    expect(comments[1]!.body).toContain('https://github.com/acme/legal-config/actions/runs/42');
+  });
+});

@@ -1,0 +1,283 @@
+/**
+ * `docket export` end to end against the emulator: seed an organization with every kind through
+ * `docket apply`, export it from a directory holding only docket.yaml and the lock file, and check
+ * that `docket plan` on the export shows zero changes (after the files the services cannot give
+ * back are added), that `apply --adopt-files` records them, and that exports are deterministic.
+ */
+import { copyFile, cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { CSA_TEMPLATE_YAML, DEFINITION, DOCX_TERM_YAML, TERM_MD, docx, pdf } from './agreements-fixtures.js';
+
+let t: TestEmulator | undefined;
+
+afterEach(async () => {
+  await t?.emulator.close();
+  t = undefined;
+  await removeMadeDirs();
+});
+
+const cli = (...args: string[]): Promise<CliResult> => runCli(args, { env: t!.env });
+
+const DOCKET_YAML = 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n';
+
+const SOURCE: Record<string, string> = {
+  'docket.yaml': DOCKET_YAML,
+  'organization.yaml': `kind: Organization
+review:
+  name: Acme Legal
+  default_reviewer: alice@acme.example
+agreements:
+  name: Acme, Inc.
+  city: Berlin
+  country: Germany
+`,
+  'members.yaml': 'kind: Member\nemail: carol@acme.example\nname: Carol Diaz\n---\nkind: Member\nemail: bob@acme.example\nname: Bob Jones\n',
+  'playbooks/nda.yaml': `kind: Playbook
+name: Inbound NDA
+description: |
+  NDAs we receive
+  from counterparties
+rules:
+  - name: Term
+    description: How long the agreement lasts
+    actions: |
+      ACCEPT a term of up to 3 years
+      COUNTERPROPOSE 2 years when longer
+    questions: What is the term?
+    reviewer: bob@acme.example
+  - name: Residuals
+    questions: Is there a residuals clause?
+  - name: "Governing law: where?"
+    actions: "ACCEPT Germany # or Austria"
+    internal_notes: |
+      Agreed with sales in 2025.
+
+      Revisit next year.
+`,
+  'playbooks/msa.yaml': `kind: Playbook
+name: Vendor MSA
+rules:
+  - name: Liability cap
+    actions: ACCEPT a cap of 12 months of fees
+    reviewer: alice@acme.example
+  - name: Auto-renewal
+    actions: COUNTERPROPOSE 60 days notice
+    generate_summary: false
+`,
+  'terms/consulting.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody_file: consulting.md\n',
+  'terms/consulting.md': TERM_MD,
+  'cover/consulting.yaml': 'kind: CustomTemplate\nname: Consulting Agreement\ncustom_term: Consulting Terms\ndefinition_file: consulting.cover.yaml\n',
+  'cover/consulting.cover.yaml': `# the cover page, comments and all\n${DEFINITION}`,
+  'templates/nda.yaml': `kind: Template
+name: Mutual NDA
+type: NDA
+parameters:
+  term: 2
+  confidentiality_period: 2
+  purpose: Evaluating a partnership
+  negotiations_allowed: true
+`,
+  'templates/csa.yaml': CSA_TEMPLATE_YAML,
+  'attachments/security.yaml': 'kind: Attachment\nname: Security Exhibit\ndescription: Our security measures\nfile: security.pdf\n',
+};
+
+/** Every file below `dir` (dot-folders included) → its text. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    out[relative(dir, file).split('\\').join('/')] = await readFile(file, 'utf8');
+  }
+  return out;
+}
+
+/** Applies SOURCE (with its PDF) and returns a directory holding only its docket.yaml and lock file. */
+async function seed(extra: Record<string, string> = {}, binary: Record<string, Buffer> = {}): Promise<{ source: string; exportFrom: string }> {
+  t = await startTestEmulator();
+  const source = await makeDir({ ...SOURCE, ...extra });
+  for (const [path, bytes] of Object.entries({ 'attachments/security.pdf': pdf('security'), ...binary })) await writeFile(join(source, path), bytes);
+  const applied = await cli('apply', '-C', source, '--auto-approve');
+  expect(applied.stderr).toBe('');
+  expect(applied.code).toBe(0);
+  const exportFrom = await makeDir({ 'docket.yaml': DOCKET_YAML });
+  await copyFile(join(source, 'docket.lock.json'), join(exportFrom, 'docket.lock.json'));
+  return { source, exportFrom };
+}
+
+async function exportTo(from: string, ...extra: string[]): Promise<{ out: string; result: CliResult }> {
+  const out = join(await makeDir({}), 'acme');
+  const result = await cli('export', '-C', from, '--out', out, ...extra);
+  return { out, result };
+}
+
+async function expectNoChanges(dir: string): Promise<CliResult> {
+  const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
+  expect(plan.stderr).toBe('');
+  expect(plan.stdout).toContain('No changes.');
+  expect(plan.code).toBe(0);
+  return plan;
+}
+
+describe('docket export', () => {
+  it('exports every kind so that plan on the export shows no changes, and adopts the added PDF', async () => {
+    const { exportFrom } = await seed();
+    const { out, result } = await exportTo(exportFrom);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+
+    const files = await tree(out);
+    expect(Object.keys(files).sort()).toEqual([
+      'attachments/security-exhibit.yaml',
+      'custom-templates/consulting-agreement.cover.yaml',
+      'custom-templates/consulting-agreement.yaml',
+      'custom-terms/consulting-terms.md',
+      'custom-terms/consulting-terms.yaml',
+      'docket.yaml',
+      'members.yaml',
+      'organization.yaml',
+      'playbooks/inbound-nda.yaml',
+      'playbooks/vendor-msa.yaml',
+      'templates/cloud-service-agreement.yaml',
+      'templates/mutual-nda.yaml',
+    ]);
+    // Every resource document carries the schema comment, relative to the file.
+    for (const [path, text] of Object.entries(files)) {
+      if (!path.endsWith('.yaml') || path.endsWith('.cover.yaml')) continue;
+      expect(text.startsWith('# yaml-language-server: $schema=')).toBe(true);
+    }
+    expect(files['docket.yaml']).toContain(`organization_id: ${DEFAULT_ORGANIZATION_ID}`);
+    expect(files['docket.yaml']).toContain('actor: legal-ops@acme.example');
+    expect(files['docket.yaml']).not.toMatch(/key/i);
+    expect(files['organization.yaml']).toContain('default_reviewer: alice@acme.example');
+    expect(files['custom-templates/consulting-agreement.cover.yaml']).toBe(`# the cover page, comments and all\n${DEFINITION}`);
+    expect(files['custom-templates/consulting-agreement.yaml']).toContain('custom_term: Consulting Terms');
+    expect(files['custom-terms/consulting-terms.md']).toBe(TERM_MD);
+    // Multi-line text as block scalars; only what differs from the defaults.
+    expect(files['playbooks/inbound-nda.yaml']).toContain('    actions: |\n      ACCEPT a term of up to 3 years\n      COUNTERPROPOSE 2 years when longer\n');
+    expect(files['playbooks/inbound-nda.yaml']).not.toContain('generate_summary');
+    expect(files['playbooks/vendor-msa.yaml']).toContain('generate_summary: false');
+    expect(files['templates/mutual-nda.yaml']).toContain('term: 2');
+    expect(files['templates/mutual-nda.yaml']).not.toContain('confidentiality_period');
+    expect(files['templates/mutual-nda.yaml']).not.toContain('negotiations_allowed');
+    expect(files['templates/cloud-service-agreement.yaml']).toContain('include_security_policy_attachment_id:\n    attachment: Security Exhibit');
+    expect(files['templates/cloud-service-agreement.yaml']).toContain('attachments:\n  - Security Exhibit');
+    expect(files['attachments/security-exhibit.yaml']).toMatch(/\nid: [0-9a-f-]{36}\n/);
+    expect(files['docket.lock.json']).toBeUndefined();
+
+    expect(result.stdout).toContain('attachments/security-exhibit.pdf');
+    expect(result.stdout).toContain('the source configuration uploaded attachments/security.pdf');
+    expect(result.stdout).toContain('--adopt-files');
+
+    // The user adds the PDF; the plan has nothing to change and lists it as not yet recorded.
+    await writeFile(join(out, 'attachments/security-exhibit.pdf'), pdf('security'));
+    const plan = await expectNoChanges(out);
+    expect(plan.stdout).toContain('cannot compare attachments/security-exhibit.pdf');
+
+    const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
+    expect(adopt.code).toBe(0);
+    expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
+    const lock = JSON.parse(await readFile(join(out, 'docket.lock.json'), 'utf8')) as { files: Record<string, { file: string }> };
+    expect(lock.files['attachment:Security Exhibit']).toMatchObject({ file: 'attachments/security-exhibit.pdf' });
+    const replan = await expectNoChanges(out);
+    expect(replan.stdout).not.toContain('cannot compare');
+  });
+
+  it('limits the export to the kinds given with --kind', async () => {
+    const { exportFrom } = await seed();
+    const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(result.code).toBe(0);
+    expect(Object.keys(await tree(out)).sort()).toEqual(['docket.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
+    const project = await readFile(join(out, 'docket.yaml'), 'utf8');
+    expect(project).toContain('review:');
+    expect(project).not.toContain('agreements:');
+    await expectNoChanges(out);
+  });
+
+  it('lists the Word file of a file term as missing, and adopts it once added', async () => {
+    const { exportFrom } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
+    const { out, result } = await exportTo(exportFrom, '--kind', 'custom-term');
+    expect(result.code).toBe(0);
+    expect(await readFile(join(out, 'custom-terms/data-terms.yaml'), 'utf8')).toContain('docx_file: data-terms.docx');
+    expect(result.stdout).toContain('custom-terms/data-terms.docx');
+    expect(result.stdout).toContain('Word file of custom-term "Data Terms"; the source configuration uploaded terms/data.docx');
+
+    await writeFile(join(out, 'custom-terms/data-terms.docx'), docx('data'));
+    const plan = await expectNoChanges(out);
+    expect(plan.stdout).toContain('cannot compare custom-terms/data-terms.docx');
+    const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
+    expect(adopt.code).toBe(0);
+    const replan = await expectNoChanges(out);
+    expect(replan.stdout).not.toContain('cannot compare');
+  });
+
+  it('writes byte-identical exports of the same live state', async () => {
+    const { exportFrom } = await seed();
+    const first = await exportTo(exportFrom);
+    const second = await exportTo(exportFrom);
+    expect(first.result.code).toBe(0);
+    expect(second.result.code).toBe(0);
+    expect(await tree(second.out)).toEqual(await tree(first.out));
+  });
+
+  it('refuses an --out directory that is not empty, unknown kinds and missing keys, without writing anything', async () => {
+    t = await startTestEmulator();
+    const from = await makeDir({ 'docket.yaml': DOCKET_YAML });
+    const out = await makeDir({ 'notes.txt': 'keep me\n' });
+    const busy = await cli('export', '-C', from, '--out', out);
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain('is not empty');
+    expect(await tree(out)).toEqual({ 'notes.txt': 'keep me\n' });
+
+    const unknown = await cli('export', '-C', from, '--out', join(out, 'new'), '--kind', 'playbok');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('did you mean `playbook`?');
+    const rule = await cli('export', '-C', from, '--out', join(out, 'new'), '--kind', 'rule');
+    expect(rule.code).toBe(1);
+    expect(rule.stderr).toContain('--kind playbook');
+    expect(await tree(out)).toEqual({ 'notes.txt': 'keep me\n' });
+
+    // A review-only key: the error names the kinds that need the other service and how to skip them.
+    const reviewOnly = { ...t!.env, DOCKET_API_KEY: undefined, DOCKET_REVIEW_API_KEY: t!.env.DOCKET_API_KEY };
+    const noKey = await runCli(['export', '-C', from, '--out', join(out, 'new')], { env: reviewOnly });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain('no API key for the agreements service');
+    expect(noKey.stderr).toContain('--kind member --kind playbook');
+    const playbooksOnly = await runCli(['export', '-C', from, '--out', join(out, 'new'), '--kind', 'member', '--kind', 'playbook'], { env: reviewOnly });
+    expect(playbooksOnly.code).toBe(0);
+  });
+
+  it('round-trips the bundled example through --emulator, carrying the emulator state along', async () => {
+    const source = join(await makeDir({}), 'acme-legal');
+    await cp(fileURLToPath(new URL('../../examples/acme-legal', import.meta.url)), source, { recursive: true });
+    const applied = await runCli(['apply', '-C', source, '--emulator', '--auto-approve']);
+    expect(applied.code).toBe(0);
+
+    const out = join(await makeDir({}), 'exported');
+    const result = await runCli(['export', '-C', source, '--emulator', '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('target: local emulator');
+    expect(result.stdout).toContain(`docket apply -C ${out} --emulator --adopt-files`);
+    await copyFile(join(source, 'attachments/security.pdf'), join(out, 'attachments/security-exhibit.pdf'));
+
+    const plan = await runCli(['plan', '-C', out, '--emulator', '--detailed-exitcode']);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+  });
+
+  it('writes into an existing empty directory', async () => {
+    const { exportFrom } = await seed();
+    const out = await makeDir({});
+    const result = await cli('export', '-C', exportFrom, '--out', out, '--kind', 'member');
+    expect(result.code).toBe(0);
+    expect(Object.keys(await tree(out)).sort()).toEqual(['docket.yaml', 'members.yaml']);
+    expect(await readFile(join(out, 'members.yaml'), 'utf8')).toMatch(/email: alice@acme\.example[\s\S]*email: bob@acme\.example[\s\S]*name: Bob Jones[\s\S]*email: carol@acme\.example/);
+    await expectNoChanges(out);
+  });
+});

@@ -1,0 +1,117 @@
+/** `docket init`: a starter directory that validates, plans and applies cleanly, and never overwrites. */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Io } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
+
+afterAll(removeMadeDirs);
+
+const YAML_FILES = ['docket.yaml', 'playbooks/example.yaml'];
+
+/** runCli with another working directory, for the default DIR (`.`). */
+async function runIn(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const io: Io = {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: () => {},
+    isTTY: false,
+    canPrompt: false,
+    prompt: async () => '',
+    env: {},
+    cwd,
+  };
+  const code = await main(['node', 'docket', ...args], { io });
+  return { code, stdout };
+}
+
+describe('docket init', () => {
+  it('creates DIR with docket.yaml, an example playbook, .gitignore and schema comments, then validates', async () => {
+    const dir = join(await makeDir({}), 'nested', 'config');
+    const init = await runCli(['init', dir]);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    for (const f of [...YAML_FILES, '.gitignore']) expect(init.stdout).toContain(`created  ${join(dir, f)}`);
+    expect(init.stdout).toContain(`docket validate -C ${dir}`);
+    expect(init.stdout).toContain(`docket plan -C ${dir} --emulator`);
+
+    for (const f of YAML_FILES) {
+      const text = await readFile(join(dir, f), 'utf8');
+      const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
+      expect(m, f).not.toBeNull();
+      expect(m![1]).not.toMatch(/^\//); // relative, so it survives a checkout elsewhere
+      expect(existsSync(resolve(dirname(join(dir, f)), m![1]!)), `${f} → ${m![1]}`).toBe(true);
+    }
+    expect(await readFile(join(dir, 'playbooks/example.yaml'), 'utf8')).toMatch(/playbook\.schema\.json\n/);
+    expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toContain('.docket/');
+
+    const validate = await runCli(['validate', '-C', dir]);
+    expect(validate.stderr).toBe('');
+    expect(validate.stdout).toBe('The configuration is valid: 3 resources.\n');
+    expect(validate.code).toBe(0);
+  });
+
+  it('plans, applies to the emulator, and re-plans to no changes', async () => {
+    const dir = await makeDir({});
+    expect((await runCli(['init', dir])).code).toBe(0);
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('+ create playbook "Inbound NDA" (playbooks/example.yaml:');
+    expect(plan.stdout).toContain('Plan: 3 to create, 0 to update, 0 to delete.');
+    expect(plan.code).toBe(2);
+
+    const apply = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect(apply.stderr).toBe('');
+    expect(apply.code).toBe(0);
+
+    const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
+    expect(replan.stdout).toContain('No changes.');
+    expect(replan.code).toBe(0);
+  });
+
+  it('writes into the current directory by default', async () => {
+    const dir = await makeDir({});
+    const result = await runIn(dir, ['init']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('docket validate ');
+    expect(result.stdout).not.toContain(' -C ');
+    for (const f of [...YAML_FILES, '.gitignore']) expect(existsSync(join(dir, f)), f).toBe(true);
+  });
+
+  it('refuses a directory that already has docket.yaml and writes nothing', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const result = await runCli(['init', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('docket.yaml already exists');
+    expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toBe('version: 1\n');
+    expect(existsSync(join(dir, 'playbooks'))).toBe(false);
+    expect(existsSync(join(dir, '.gitignore'))).toBe(false);
+  });
+
+  it('refuses a DIR that is a file', async () => {
+    const dir = await makeDir({ taken: 'x' });
+    const result = await runCli(['init', join(dir, 'taken')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('is not a directory');
+  });
+
+  it('keeps existing files and appends .docket/ to an existing .gitignore only when missing', async () => {
+    const dir = await makeDir({ '.gitignore': 'node_modules/', 'playbooks/example.yaml': 'mine\n' });
+    const result = await runCli(['init', dir]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/kept \(exists\)\s+\S*playbooks\/example\.yaml/);
+    expect(result.stdout).toMatch(/updated\s+\S*\.gitignore/);
+    expect(await readFile(join(dir, 'playbooks/example.yaml'), 'utf8')).toBe('mine\n');
+    expect(await readFile(join(dir, '.gitignore'), 'utf8')).toBe('node_modules/\n.docket/\n');
+
+    const again = await makeDir({});
+    await writeFiles(again, { '.gitignore': '/.docket\n' });
+    expect((await runCli(['init', again])).code).toBe(0);
+    expect(await readFile(join(again, '.gitignore'), 'utf8')).toBe('/.docket\n');
+  });
+});

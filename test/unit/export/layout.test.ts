@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import { assignSlugs, duplicateNames, EXPORT_KINDS, parseExportKinds, slug } from '../../../src/export/layout.js';
+
+describe('slug', () => {
+  it('lowercases and turns every run of other characters into one hyphen, trimmed', () => {
+    expect(slug('Inbound NDA')).toBe('inbound-nda');
+    expect(slug('  --Hello,   World!--  ')).toBe('hello-world');
+    expect(slug('v2.1 Terms (EU)')).toBe('v2-1-terms-eu');
+    expect(slug('Data_Processing/Agreement')).toBe('data-processing-agreement');
+  });
+
+  it('keeps the letters of accented names and never returns an empty name', () => {
+    expect(slug('Café Crème')).toBe('cafe-creme');
+    expect(slug('***')).toBe('unnamed');
+    expect(slug('日本')).toBe('unnamed');
+  });
+});
+
+describe('assignSlugs', () => {
+  const ids = (items: { item: { name: string; id: string }; slug: string }[]) => items.map((x) => `${x.item.id}:${x.slug}`);
+
+  it('gives collisions -2, -3 in name order, ties broken by the tiebreak (the live id)', () => {
+    const items = [
+      { name: 'NDA!', id: 'c' },
+      { name: 'nda', id: 'b' },
+      { name: 'NDA', id: 'z' },
+      { name: 'NDA', id: 'a' },
+      { name: 'Other', id: 'd' },
+    ];
+    const result = assignSlugs(items, (x) => x.name, (x) => x.id);
+    expect(ids(result)).toEqual(['a:nda', 'z:nda-2', 'c:nda-3', 'd:other', 'b:nda-4']);
+  });
+
+  it('is independent of the input order', () => {
+    const items = [
+      { name: 'B', id: '1' },
+      { name: 'A', id: '2' },
+      { name: 'a', id: '3' },
+    ];
+    const forward = assignSlugs(items, (x) => x.name, (x) => x.id);
+    const backward = assignSlugs([...items].reverse(), (x) => x.name, (x) => x.id);
+    expect(ids(backward)).toEqual(ids(forward));
+  });
+
+  it('never hands out a slug twice, even when a name slugs to a collision suffix', () => {
+    const items = [{ name: 'a' }, { name: 'a' }, { name: 'a 2' }];
+    const slugs = assignSlugs(items, (x) => x.name).map((x) => x.slug);
+    expect(slugs).toEqual(['a', 'a-2', 'a-2-2']);
+    expect(new Set(slugs).size).toBe(slugs.length);
+  });
+});
+
+describe('parseExportKinds', () => {
+  it('means every kind when none is given', () => {
+    expect([...parseExportKinds([])]).toEqual([...EXPORT_KINDS]);
+  });
+
+  it('accepts repeated kinds', () => {
+    expect([...parseExportKinds(['playbook', 'template', 'playbook'])]).toEqual(['playbook', 'template']);
+  });
+
+  it('suggests the closest kind for a typo', () => {
+    expect(() => parseExportKinds(['playbok'])).toThrow(/unknown kind `playbok`, did you mean `playbook`\?/);
+    expect(() => parseExportKinds(['custom-terms'])).toThrow(/did you mean `custom-term`/);
+    expect(() => parseExportKinds(['nothing-like-it'])).toThrow(UsageError);
+  });
+
+  it('explains that rules come with their playbook', () => {
+    try {
+      parseExportKinds(['rule']);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).hint).toBe('use --kind playbook');
+    }
+  });
+});
+
+describe('duplicateNames', () => {
+  it('lists each name that occurs more than once, sorted', () => {
+    expect(duplicateNames(['b', 'a', 'b', 'c', 'a', 'b'])).toEqual(['a', 'b']);
+    expect(duplicateNames(['a', 'A'])).toEqual([]);
+  });
+});

@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { schemasDir } from '../../../src/config/schema.js';
+import { AGREEMENT_TYPES, defaultStandardVersion, templateResourceType, withDefaults } from '../../../src/emulator/template-defaults.js';
+import { equalsDefault, exportTemplates, templateDocument, type ParameterSchema, type TemplateData, type TemplateExportContext } from '../../../src/export/templates.js';
+import { TEMPLATE_TYPES } from '../../../src/kinds/template-params.js';
+
+const schemas = new Map<string, ParameterSchema>(
+  TEMPLATE_TYPES.map((t) => [t.type, JSON.parse(readFileSync(join(schemasDir(), t.schema), 'utf8')) as ParameterSchema]),
+);
+
+const SECURITY_ID = '11111111-1111-4111-8111-111111111111';
+const OTHER_ID = '22222222-2222-4222-8222-222222222222';
+
+function ctx(names: Record<string, string> = {}): TemplateExportContext {
+  return { schemas, attachmentName: (id) => names[id] };
+}
+
+/** A template as the service lists it: metadata, every parameter with the server defaults filled in. */
+function live(type: (typeof AGREEMENT_TYPES)[number], sent: Record<string, unknown>, standardVersion = defaultStandardVersion(type)): TemplateData {
+  return {
+    id: 'tpl-1',
+    wireType: templateResourceType(type),
+    attributes: {
+      name: `My ${type}`,
+      standard_version: standardVersion,
+      agreement_type: type,
+      ...withDefaults(type, standardVersion, sent),
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-02T00:00:00Z',
+    },
+  };
+}
+
+const doc = (t: TemplateData, c = ctx()) => templateDocument(t, c)!;
+
+describe('templateDocument: dropping defaults', () => {
+  it.each(AGREEMENT_TYPES)('writes no parameters for a %s template that holds only the server defaults', (type) => {
+    const result = doc(live(type, {}));
+    expect(result.doc.parameters).toBeUndefined();
+    expect(result.notes).toEqual([]);
+  });
+
+  it('keeps only the non-default values, in schema order, with the short type and standard_version', () => {
+    const result = doc(live('NDA', { purpose: 'Evaluating a partnership', term: 2, confidentiality_period: 2, negotiations_allowed: true, governing_law_country: null }));
+    expect(result.doc).toEqual({ kind: 'Template', name: 'My NDA', type: 'NDA', parameters: { term: 2, purpose: 'Evaluating a partnership' } });
+    expect(Object.keys(result.doc)).toEqual(['kind', 'name', 'type', 'parameters']);
+    const order = Object.keys(schemas.get('NDA')!.properties!);
+    const written = Object.keys(result.doc.parameters as object);
+    expect(written).toEqual([...written].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+  });
+
+  it('compares numbers and numeric strings by value, as the plan does', () => {
+    expect(equalsDefault('1', 1)).toBe(true);
+    expect(equalsDefault('1.0', 1)).toBe(true);
+    expect(equalsDefault(false, 'false')).toBe(false);
+    expect(doc(live('NDA', { term: '1' })).doc.parameters).toBeUndefined();
+  });
+
+  it('drops defaults inside nested template_*_attributes and keeps what their schema requires', () => {
+    const result = doc(
+      live('CSA', {
+        provider: 'Acme, Inc.',
+        template_csa_order_form_attributes: {
+          cloud_service_description: 'Contract analytics',
+          subscription_period: 1,
+          subscription_period_unit: 'year(s)',
+          fees_currency: 'EUR',
+          include_fees: false,
+          max_users: null,
+        },
+      }),
+    );
+    expect(result.doc.standard_version).toBe('2.1');
+    expect(result.doc.parameters).toEqual({
+      provider: 'Acme, Inc.',
+      template_csa_order_form_attributes: { cloud_service_description: 'Contract analytics', fees_currency: 'EUR' },
+    });
+    expect(result.notes).toEqual([]);
+  });
+
+  it('puts a required nested key back even when it equals its default', () => {
+    const schema: ParameterSchema = {
+      properties: {
+        template_x_attributes: { required: ['unit'], properties: { unit: { default: 'year' }, amount: { default: 1 } } },
+      },
+    };
+    const c: TemplateExportContext = { schemas: new Map([['NDA', schema]]), attachmentName: () => undefined };
+    const t: TemplateData = { id: 'x', wireType: 'template_nda', attributes: { name: 'X', template_x_attributes: { unit: 'year', amount: 3 } } };
+    expect(doc(t, c).doc.parameters).toEqual({ template_x_attributes: { unit: 'year', amount: 3 } });
+  });
+
+  it('leaves out a nested object that holds only defaults, and one whose required key the service lacks (with a note)', () => {
+    const defaultsOnly = doc(live('CSA', { template_csa_order_form_attributes: { subscription_period: 1, fees_currency: 'USD' } }));
+    expect(defaultsOnly.doc.parameters).toBeUndefined();
+    expect(defaultsOnly.notes).toEqual([]);
+
+    const noRequired = doc(live('CSA', { template_csa_order_form_attributes: { cloud_service_description: null, fees_currency: 'EUR' } }));
+    expect(noRequired.doc.parameters).toBeUndefined();
+    expect(noRequired.notes).toEqual(['`template_csa_order_form_attributes` not exported: `cloud_service_description` is required but the service holds none']);
+  });
+
+  it('writes a default value back when a condition on a written value requires it', () => {
+    const schema: ParameterSchema = {
+      properties: { mode: { default: 'simple' }, extra: { default: 5 }, other: {} },
+      allOf: [{ if: { properties: { mode: { const: 'custom' } }, required: ['mode'] }, then: { required: ['extra'] } }],
+    };
+    const c: TemplateExportContext = { schemas: new Map([['NDA', schema]]), attachmentName: () => undefined };
+    const at = (attributes: Record<string, unknown>): TemplateData => ({ id: 'x', wireType: 'template_nda', attributes: { name: 'X', ...attributes } });
+    expect(doc(at({ mode: 'custom', extra: 5, other: 'o' }), c).doc.parameters).toEqual({ mode: 'custom', extra: 5, other: 'o' });
+    expect(doc(at({ mode: 'simple', extra: 5, other: 'o' }), c).doc.parameters).toEqual({ other: 'o' });
+    const missing = doc(at({ mode: 'custom', extra: null }), c);
+    expect(missing.doc.parameters).toEqual({ mode: 'custom' });
+    expect(missing.notes).toEqual(['`mode` is "custom" but the service holds no `extra`; plan will report it until the file says what to use']);
+  });
+
+  it('keeps a value the real schema requires under a condition (CSA: general_cap_amount for `base`)', () => {
+    const result = doc(live('CSA', { general_cap_amount_type: 'base', general_cap_amount: 50000 }));
+    expect(result.doc.parameters).toEqual({ general_cap_amount_type: 'base', general_cap_amount: 50000 });
+  });
+});
+
+describe('templateDocument: CSA spellings by standard_version', () => {
+  it('writes only the 3.x names on 3.x and only the old names before', () => {
+    const three = doc(live('CSA', { include_supercap: true, supercap_type: 'multiple' }, '3.0'));
+    expect(three.doc.standard_version).toBe('3.0');
+    expect(three.doc.parameters).toEqual({ include_supercap: true, supercap_type: 'multiple' });
+
+    const two = doc(live('CSA', { include_increased_cap_amount: true }, '2.1'));
+    expect(two.doc.parameters).toEqual({ include_increased_cap_amount: true });
+  });
+
+  it('notes a non-default value held under the spelling that does not fit the version', () => {
+    const result = doc(live('CSA', { include_supercap: true }, '2.1'));
+    expect(result.doc.parameters).toBeUndefined();
+    expect(result.notes).toEqual(['`include_supercap` is not the spelling for standard_version 2.1; not exported']);
+  });
+});
+
+describe('templateDocument: attachments', () => {
+  const csa = (sent: Record<string, unknown>) =>
+    live('CSA', { include_security_policy: true, include_security_policy_type: 'attachment', include_security_policy_attachment_id: SECURITY_ID, ...sent });
+
+  it('names exported attachments: `{ attachment: <name> }` parameters and a sorted `attachments:` list', () => {
+    const result = doc(csa({ attachment_ids: [SECURITY_ID, OTHER_ID] }), ctx({ [SECURITY_ID]: 'Security Exhibit', [OTHER_ID]: 'Acceptable Use' }));
+    expect(result.doc.parameters).toEqual({
+      include_security_policy: true,
+      include_security_policy_type: 'attachment',
+      include_security_policy_attachment_id: { attachment: 'Security Exhibit' },
+    });
+    expect(result.doc.attachments).toEqual(['Acceptable Use', 'Security Exhibit']);
+    expect(result.notes).toEqual([]);
+  });
+
+  it('keeps unknown ids as uuids in parameters and leaves `attachments:` out when any id is unknown', () => {
+    const result = doc(csa({ attachment_ids: [SECURITY_ID, OTHER_ID] }), ctx({ [SECURITY_ID]: 'Security Exhibit' }));
+    expect((result.doc.parameters as Record<string, unknown>).include_security_policy_attachment_id).toEqual({ attachment: 'Security Exhibit' });
+    expect(result.doc.attachments).toBeUndefined();
+    expect(result.notes).toHaveLength(1);
+    expect(result.notes[0]).toContain(OTHER_ID);
+
+    const none = doc(csa({}), ctx());
+    expect((none.doc.parameters as Record<string, unknown>).include_security_policy_attachment_id).toBe(SECURITY_ID);
+  });
+
+  it('maps ids inside nested objects too', () => {
+    const result = doc(
+      live('CSA', { template_csa_order_form_attributes: { cloud_service_description: 'X', include_sla: true, include_sla_type: 'attachment', include_sla_attachment_id: SECURITY_ID } }),
+      ctx({ [SECURITY_ID]: 'SLA' }),
+    );
+    expect(result.doc.parameters).toEqual({
+      template_csa_order_form_attributes: { cloud_service_description: 'X', include_sla: true, include_sla_type: 'attachment', include_sla_attachment_id: { attachment: 'SLA' } },
+    });
+  });
+});
+
+describe('exportTemplates', () => {
+  const paths = { outRoot: '/out', schemasDir: '/docket/schemas' };
+
+  it('skips parameters docket does not know, with a note, and never writes name, attachment_ids or timestamps', () => {
+    const part = exportTemplates([live('NDA', { term: 3, mystery_flag: true, attachment_ids: [] })], ctx(), paths);
+    expect(part.files).toHaveLength(1);
+    const text = part.files[0]!.content;
+    expect(text).toContain('  term: 3\n');
+    expect(text).not.toMatch(/mystery_flag|attachment_ids|created_at|agreement_type|\n {2}name:/);
+    expect(part.notes).toEqual(['template "My NDA": `mystery_flag` is not a parameter docket knows for this type; not exported']);
+  });
+
+  it('skips templates of an unknown type with a note, and names files by slug with collisions in name order', () => {
+    const a = { ...live('NDA', {}), id: 'b' };
+    const b = { ...live('NDA', { term: 5 }), id: 'a' };
+    const odd: TemplateData = { id: 'c', wireType: 'template_unheard_of', attributes: { name: 'Odd' } };
+    const part = exportTemplates([a, odd, b], ctx(), paths);
+    expect(part.files.map((f) => f.path)).toEqual(['templates/my-nda.yaml', 'templates/my-nda-2.yaml']);
+    expect(part.files[0]!.content).toContain('term: 5');
+    expect(part.notes).toContain('template "Odd" has type template_unheard_of, which docket does not know; not exported');
+    expect(part.notes).toContain('several templates are named "My NDA": docket identifies them by name, so plan will refuse them until all but one are renamed');
+  });
+
+  it('starts the file with the schema comment and quotes standard_version', () => {
+    const part = exportTemplates([live('CSA', { provider: 'Acme' })], ctx(), paths);
+    expect(part.files[0]!.content).toBe(
+      '# yaml-language-server: $schema=../../docket/schemas/template.schema.json\nkind: Template\nname: My CSA\ntype: CSA\nstandard_version: "2.1"\nparameters:\n  provider: Acme\n',
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { blockText, resourceFile, schemaComment, schemaRef, toYaml } from '../../../src/export/yaml.js';
+
+const paths = { outRoot: '/home/ops/acme-legal', schemasDir: '/opt/docket/schemas' };
+
+describe('schema comment', () => {
+  it('points from the file to docket’s schemas/ folder with a relative path', () => {
+    expect(schemaRef('docket.yaml', 'docket.schema.json', paths)).toBe('../../../opt/docket/schemas/docket.schema.json');
+    expect(schemaRef('playbooks/inbound-nda.yaml', 'playbook.schema.json', paths)).toBe('../../../../opt/docket/schemas/playbook.schema.json');
+    expect(schemaRef('playbooks/a.yaml', 'playbook.schema.json', { outRoot: '/work/main/examples/x', schemasDir: '/work/main/schemas' })).toBe(
+      '../../../schemas/playbook.schema.json',
+    );
+  });
+
+  it('is the yaml-language-server modeline', () => {
+    expect(schemaComment('members.yaml', 'member.schema.json', paths)).toBe('# yaml-language-server: $schema=../../../opt/docket/schemas/member.schema.json');
+  });
+});
+
+describe('toYaml', () => {
+  it('keeps the key order it is given', () => {
+    expect(toYaml({ kind: 'Playbook', name: 'B', description: 'x', rules: [] })).toBe('kind: Playbook\nname: B\ndescription: x\nrules: []\n');
+    expect(toYaml({ z: 1, a: 2 })).toBe('z: 1\na: 2\n');
+  });
+
+  it('writes multi-line text as literal block scalars, `|` when it ends with a newline', () => {
+    expect(toYaml({ actions: 'ACCEPT 3 years\nCOUNTERPROPOSE 2' })).toBe('actions: |-\n  ACCEPT 3 years\n  COUNTERPROPOSE 2\n');
+    expect(toYaml({ actions: blockText('ACCEPT 3 years\nCOUNTERPROPOSE 2') })).toBe('actions: |\n  ACCEPT 3 years\n  COUNTERPROPOSE 2\n');
+    expect(toYaml({ rules: [{ notes: blockText('one\n\ntwo') }] })).toBe('rules:\n  - notes: |\n      one\n\n      two\n');
+  });
+
+  it('never folds long lines', () => {
+    const long = 'word '.repeat(60).trim();
+    expect(toYaml({ description: long })).toBe(`description: ${long}\n`);
+  });
+
+  it('quotes what YAML would read as another type or as structure', () => {
+    expect(toYaml({ standard_version: '2.1', flag: 'true', zip: '01099', colon: 'a: b', hash: 'x #y' })).toBe(
+      'standard_version: "2.1"\nflag: "true"\nzip: "01099"\ncolon: "a: b"\nhash: "x #y"\n',
+    );
+  });
+
+  it('reads back exactly what it wrote, tricky text included', () => {
+    const value = {
+      leading: '  indented first line\nsecond',
+      trailing: 'trailing spaces  \nnext',
+      hash: '# not a comment\n- not a list',
+      crlf: 'windows\r\nline',
+      tab: 'a\tb\nc',
+      blank: 'a\n\n\nb',
+      unicode: 'Müller · “quotes”\n→ next',
+      single: "it's",
+    };
+    expect(parse(toYaml(value))).toEqual(value);
+  });
+});
+
+describe('blockText', () => {
+  it('ends multi-line text with exactly one newline and leaves one-line text alone', () => {
+    expect(blockText('a\nb')).toBe('a\nb\n');
+    expect(blockText('a\nb\n\n')).toBe('a\nb\n');
+    expect(blockText('one line')).toBe('one line');
+  });
+});
+
+describe('resourceFile', () => {
+  it('starts every document with the schema comment and separates them with ---', () => {
+    const file = resourceFile('members.yaml', 'member.schema.json', [{ kind: 'Member', email: 'a@x.example' }, { kind: 'Member', email: 'b@x.example' }], paths);
+    const comment = '# yaml-language-server: $schema=../../../opt/docket/schemas/member.schema.json';
+    expect(file.content).toBe(`${comment}\nkind: Member\nemail: a@x.example\n---\n${comment}\nkind: Member\nemail: b@x.example\n`);
+    expect(parseAllDocuments(file.content).map((d) => d.toJS())).toEqual([
+      { kind: 'Member', email: 'a@x.example' },
+      { kind: 'Member', email: 'b@x.example' },
+    ]);
+  });
+});

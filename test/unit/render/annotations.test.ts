@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { escapeData, escapeProperty, formatAnnotation, renderGithubAnnotations } from '../../../src/render/annotations.js';
+import { change, plan } from './fixtures.js';
+
+describe('workflow-command escaping', () => {
+  it('escapes %, CR and LF in messages, and also : and , in properties', () => {
+    expect(escapeData('100% done\r\nnext: a,b')).toBe('100%25 done%0D%0Anext: a,b');
+    expect(escapeProperty('100% done\r\nnext: a,b')).toBe('100%25 done%0D%0Anext%3A a%2Cb');
+  });
+
+  it('escapes % first, so an existing escape is not decoded by the runner', () => {
+    expect(escapeData('%0A')).toBe('%250A');
+    expect(escapeProperty('%3A')).toBe('%253A');
+  });
+
+  it('formats properties in order and leaves them out when there is no location', () => {
+    expect(formatAnnotation({ level: 'notice', title: 'docket create', message: 'x', at: { file: 'a,b:c.yaml', line: 3 } })).toBe(
+      '::notice file=a%2Cb%3Ac.yaml,line=3,title=docket create::x',
+    );
+    expect(formatAnnotation({ level: 'warning', title: 't', message: 'm' })).toBe('::warning title=t::m');
+  });
+});
+
+describe('renderGithubAnnotations', () => {
+  it('prints a notice per change at its file and line under the path prefix', () => {
+    const p = plan([
+      change('create', 'playbook', 'Inbound NDA', { file: 'playbooks/nda.yaml', line: 2 }),
+      change('update', 'rule', 'Inbound NDA/Term', { file: 'playbooks/nda.yaml', line: 9, parent: 'Inbound NDA' }),
+      change('invite', 'member', 'bob@acme.example', { file: 'members.yaml', line: 4 }),
+    ]);
+    expect(renderGithubAnnotations(p, { pathPrefix: 'config/legal' })).toBe(
+      [
+        '::notice file=config/legal/playbooks/nda.yaml,line=2,title=docket create::create playbook "Inbound NDA"',
+        '::notice file=config/legal/playbooks/nda.yaml,line=9,title=docket update::update rule "Inbound NDA/Term"',
+        '::notice file=config/legal/members.yaml,line=4,title=docket invite::invite member "bob@acme.example"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('uses the path as is when the configuration is the repository root', () => {
+    const p = plan([change('create', 'playbook', 'P', { file: 'playbooks/p.yaml', line: 1 })]);
+    expect(renderGithubAnnotations(p, { pathPrefix: '' })).toBe('::notice file=playbooks/p.yaml,line=1,title=docket create::create playbook "P"\n');
+  });
+
+  it('warns for irreversible changes: permanent deletes and publishes', () => {
+    const p = plan([
+      change('publish', 'custom-term', 'Consulting Terms', { file: 'custom-terms/consulting.yaml', line: 3, irreversible: true }),
+      change('delete', 'rule', 'Inbound NDA/Residuals', { irreversible: true, parent: 'Inbound NDA' }),
+      change('archive', 'playbook', 'Old'),
+    ]);
+    expect(renderGithubAnnotations(p, { pathPrefix: 'x' }).split('\n')).toEqual([
+      '::warning file=x/custom-terms/consulting.yaml,line=3,title=docket publish::publish custom-term "Consulting Terms" (goes live at once: cannot be undone)',
+      // A removed object has no line: without a locator it is annotated without a file.
+      '::warning title=docket delete::delete rule "Inbound NDA/Residuals" (permanent: cannot be undone)',
+      '::notice title=docket archive::archive playbook "Old"',
+      '',
+    ]);
+  });
+
+  it('asks the locator where a change without a source belongs', () => {
+    const p = plan([change('delete', 'rule', 'Inbound NDA/Residuals', { irreversible: true, parent: 'Inbound NDA' })]);
+    const out = renderGithubAnnotations(p, {
+      pathPrefix: 'cfg',
+      locate: (c) => (c.parent?.key === 'Inbound NDA' ? { file: 'playbooks/nda.yaml', line: 1, col: 1 } : undefined),
+    });
+    expect(out).toBe('::warning file=cfg/playbooks/nda.yaml,line=1,title=docket delete::delete rule "Inbound NDA/Residuals" (permanent: cannot be undone)\n');
+  });
+
+  it('names the organization without repeating its kind', () => {
+    const p = plan([change('update', 'organization', 'organization', { file: 'organization.yaml', line: 2 })]);
+    expect(renderGithubAnnotations(p, { pathPrefix: '' })).toBe('::notice file=organization.yaml,line=2,title=docket update::update organization\n');
+  });
+
+  it('keeps every annotation on one line whatever the names contain', () => {
+    const p = plan([change('create', 'playbook', 'A%\nB\r::warning x,y\x1b[31m', { file: 'weird, name:.yaml', line: 1 })]);
+    const out = renderGithubAnnotations(p, { pathPrefix: '' });
+    expect(out.split('\n')).toHaveLength(2);
+    expect(out).toBe('::notice file=weird%2C name%3A.yaml,line=1,title=docket create::create playbook "A%25%0AB::warning x,y"\n');
+  });
+
+  it('annotates plan warnings that carry a file:line, and skips the others', () => {
+    const p = plan([], {
+      warnings: ['playbooks/nda.yaml:7: Unresolved tag: !note', 'attachment "X": cannot compare security.pdf (no lock entry)'],
+    });
+    expect(renderGithubAnnotations(p, { pathPrefix: 'cfg' })).toBe(
+      '::warning file=cfg/playbooks/nda.yaml,line=7,title=docket warning::Unresolved tag: !note\n',
+    );
+  });
+
+  it('prints nothing for a plan without changes or located warnings', () => {
+    expect(renderGithubAnnotations(plan([]), { pathPrefix: '' })).toBe('');
+  });
+});
