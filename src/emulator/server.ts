@@ -20,7 +20,7 @@ import { Router, type Principal, type RequestContext, type RouteMatch, type Rout
 import { agreementsRoutes } from './routes/agreements.js';
 import { controlRoutes, type EmulatorConfig, type EmulatorControls } from './routes/control.js';
 import { reviewRoutes } from './routes/review.js';
-import { defaultSeed, type EmulatorSeed } from './seed.js';
+import { defaultSeed, type EmulatorSeed, type SeedOrganization } from './seed.js';
 import { StatsCounter, type EmulatorStats } from './stats.js';
 import { EmulatorStore } from './store.js';
 
@@ -66,6 +66,12 @@ export interface EmulatorOptions {
   conversionDelayMs?: number;
   /** `failed` makes every docx conversion fail (else each organization's seed option decides); default `ready`. */
   docxConversion?: DocxConversion;
+  /**
+   * A review-service request naming an organization id the store lacks creates it, as a copy of the
+   * seed's first organization, when the key is one of that organization's keys. For the standalone
+   * `docket emulator`: any organization_id a configuration names then exists, with the seed users.
+   */
+  openOrganizations?: boolean;
   random?: () => number;
 }
 
@@ -127,11 +133,13 @@ class EmulatorServer implements EmulatorControls {
   private readonly pageSize: number;
   private settings: EmulatorConfig;
   private limiter: TokenBucket | undefined;
+  private readonly template: SeedOrganization | undefined;
 
   constructor(
     private readonly store: EmulatorStore,
     options: EmulatorOptions,
   ) {
+    this.template = options.openOrganizations ? (options.seed ?? defaultSeed()).organizations[0] : undefined;
     this.random = options.random ?? Math.random;
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE)));
     this.settings = { latencyMs: 0, faultRate: 0, rateLimit: 0, retryAfterSeconds: 1, conversionDelayMs: DEFAULT_CONVERSION_DELAY_MS, docxConversion: 'ready' };
@@ -260,12 +268,21 @@ class EmulatorServer implements EmulatorControls {
   private authenticate(ctx: RequestContext): Principal {
     const header = ctx.headers.authorization ?? '';
     const key = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (key) this.openOrganization(ctx.path, key);
     const orgs = key ? this.store.organizationsForKey(key) : [];
     if (!key || orgs.length === 0) {
       const detail = key ? 'the API key is not valid' : 'missing Authorization: Bearer <API key> header';
       throw new HttpProblem(401, detail, { headers: { 'www-authenticate': 'Bearer' } });
     }
     return { apiKey: key, organizationIds: orgs.map((o) => o.id) };
+  }
+
+  /** With `openOrganizations`: creates the organization a review path names, for a key of the template's. */
+  private openOrganization(path: string, key: string): void {
+    const id = /^\/review\/v1\/organizations\/([0-9a-fA-F-]{36})(?:\/|$)/.exec(path)?.[1]?.toLowerCase();
+    if (!this.template || !id || !this.template.api_keys.includes(key) || this.store.organization(id)) return;
+    this.store.addMissingOrganizations({ organizations: [{ ...this.template, id }] });
+    void this.store.persist();
   }
 
   private context(req: IncomingMessage, method: string, url: URL, rawBody: Buffer, requestId: string): RequestContext {

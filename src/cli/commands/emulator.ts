@@ -34,6 +34,8 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
         port: opts.port,
         ...(opts.state ? { stateFile: opts.state } : {}),
         seed: defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS }),
+        // Any organization_id a configuration names exists here, with the example users.
+        openOrganizations: true,
         ...(opts.latency !== undefined ? { latencyMs: opts.latency } : {}),
         ...(opts.faultRate !== undefined ? { faultRate: opts.faultRate } : {}),
         ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
@@ -43,7 +45,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
           `docket emulator listening on ${emulator.url}`,
           `  DOCKET_REVIEW_URL=${emulator.reviewUrl}`,
           `  DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
-          `  DOCKET_ORGANIZATION_ID=${DEFAULT_ORGANIZATION_ID}`,
+          `  DOCKET_ORGANIZATION_ID=${DEFAULT_ORGANIZATION_ID}   (any organization id works: it is created on first use)`,
           `  DOCKET_API_KEY=${EMULATOR_API_KEY}`,
           `  control routes: ${emulator.url}/_emulator/stats, /_emulator/reset, /_emulator/config, /_emulator/faults`,
           'Press Ctrl-C to stop.',
