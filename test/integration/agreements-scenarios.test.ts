@@ -7,6 +7,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { applyOk, expectNoChanges } from '../helpers/scenario.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator, type TestEmulatorOptions } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
@@ -38,19 +39,6 @@ afterEach(async () => {
 
 const cli = (...args: string[]): Promise<CliResult> => runCli(args, { env: t.env });
 
-async function applyOk(dir: string, ...extra: string[]): Promise<CliResult> {
-  const result = await cli('apply', '-C', dir, '--auto-approve', ...extra);
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
-  return result;
-}
-
-async function expectNoChanges(dir: string): Promise<void> {
-  const result = await cli('plan', '-C', dir, '--detailed-exitcode');
-  expect(result.stdout).toContain('No changes.');
-  expect(result.code).toBe(0);
-}
-
 const agreements = () => t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!.agreements;
 const term = (name: string) => Object.values(agreements().custom_terms).find((x) => x.name === name);
 const customTemplate = (name: string) => Object.values(agreements().custom_templates).find((x) => x.name === name);
@@ -60,14 +48,14 @@ describe('custom terms', () => {
   it('creates text terms, publishes a changed body as version 2, renames, and ignores line-ending noise', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(term('Consulting Terms')!.versions).toHaveLength(1);
     expect(term('Consulting Terms')!.versions[0]!.body).toBe(TERM_MD.trimEnd());
     expect(term('Consulting Terms')!.versions[0]!.created_by_email).toBe('legal-ops@acme.example');
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
 
     await writeFiles(dir, { 'terms/consulting.md': TERM_MD.replace(/\n/g, '\r\n') + '\n\n' });
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
 
     await writeFiles(dir, { 'terms/consulting.md': TERM_MD.replace('30 days', '45 days') });
     const plan = await cli('plan', '-C', dir);
@@ -75,34 +63,34 @@ describe('custom terms', () => {
     expect(plan.stdout).toContain('-2. **Fees.** Customer pays within 30 days.');
     expect(plan.stdout).toContain('+2. **Fees.** Customer pays within 45 days.');
     expect(plan.stdout).toMatch(/Warning: 1 publish goes live at once and cannot be undone/);
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(term('Consulting Terms')!.versions).toHaveLength(2);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
 
     await writeFiles(dir, { 'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Services Terms\nrenamed_from: Consulting Terms') });
     const rename = await cli('plan', '-C', dir);
     expect(rename.stdout).toContain('~ rename custom-term "Consulting Terms" → "Services Terms"');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(term('Services Terms')!.versions).toHaveLength(2);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('uploads Word terms, waits for conversion, records them in docket.lock.json and publishes a changed file', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'terms/data.docx': '' });
     await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(term('Data Terms')!.conversion_status).toBe('ready');
     const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { files: Record<string, { id: string; file: string }> };
     expect(lock.files['custom-term:Data Terms']).toMatchObject({ id: term('Data Terms')!.id, file: 'terms/data.docx' });
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
 
     await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('↑ publish custom-term "Data Terms"');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(term('Data Terms')!.versions).toHaveLength(2);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('reports a failed docx conversion as an error of that term, and publishes again once it can convert', async () => {
@@ -117,16 +105,16 @@ describe('custom terms', () => {
     t.emulator.configure({ docxConversion: 'ready' });
     const retry = await cli('plan', '-C', dir);
     expect(retry.stdout).toContain('↑ publish custom-term "Data Terms"');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(term('Data Terms')!.conversion_status).toBe('ready');
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('cannot compare a docx it has no lock entry for, and adopts it with --adopt-files', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
     await writeFile(join(dir, 'terms/data.docx'), docx('adopted'));
-    await applyOk(dir);
+    await applyOk(cli, dir);
     await rm(join(dir, 'docket.lock.json'));
 
     const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
@@ -168,37 +156,37 @@ describe('custom templates', () => {
   it('publishes the file text, never republishes a reformatted definition, and shows field-level changes', async () => {
     await start();
     const dir = await project();
-    await applyOk(dir);
+    await applyOk(cli, dir);
     const created = customTemplate('Consulting Agreement')!;
     expect(created.versions).toHaveLength(1);
     expect(created.versions[0]!.definition).toBe(DEFINITION);
     expect(created.custom_term_id).toBe(term('Consulting Terms')!.id);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
 
     await writeFiles(dir, { 'templates/consulting.cover.yaml': DEFINITION_REFORMATTED });
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
 
     await writeFiles(dir, { 'templates/consulting.cover.yaml': DEFINITION.replace('"Time and materials"]', '"Time and materials", "Retainer"]') });
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('↑ publish custom-template "Consulting Agreement"');
     expect(plan.stdout).toContain('billing_model.options: + "Retainer"');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(customTemplate('Consulting Agreement')!.versions).toHaveLength(2);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('relinks and unlinks terms with a PATCH that publishes a version, and renames in place', async () => {
     await start();
     const dir = await project();
-    await applyOk(dir);
+    await applyOk(cli, dir);
 
     await writeFiles(dir, { 'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Other Terms') });
     const relink = await cli('plan', '-C', dir);
     expect(relink.stdout).toContain('custom_term: "Consulting Terms" → "Other Terms"');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(customTemplate('Consulting Agreement')!.custom_term_id).toBe(term('Other Terms')!.id);
     expect(customTemplate('Consulting Agreement')!.versions).toHaveLength(2);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
 
     await writeFiles(dir, {
       'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms\n', '').replace('name: Consulting Agreement', 'name: Advisory Agreement\nrenamed_from: [Consulting Agreement]'),
@@ -206,9 +194,9 @@ describe('custom templates', () => {
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('~ rename custom-template "Consulting Agreement" → "Advisory Agreement"');
     expect(plan.stdout).toContain('custom_term: "Other Terms" → null');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(customTemplate('Advisory Agreement')!.custom_term_id).toBeNull();
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 });
 
@@ -216,18 +204,18 @@ describe('standard templates and attachments', () => {
   it('manages only the parameters written: server defaults never show as changes', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'templates/nda.yaml': NDA_TEMPLATE_YAML });
-    await applyOk(dir);
+    await applyOk(cli, dir);
     const nda = template('Mutual NDA')!;
     expect(nda.parameters).toMatchObject({ term: 2, confidentiality_period: 2, purpose: 'Evaluating a partnership' });
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
 
     await writeFiles(dir, { 'templates/nda.yaml': NDA_TEMPLATE_YAML.replace('term: 2', 'term: 3') });
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('~ update template "Mutual NDA"');
     expect(plan.stdout).toContain('parameters.term: 2 → 3');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(template('Mutual NDA')!.parameters.term).toBe(3);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('uploads an attachment, points templates at it, and re-points them when the PDF changes', async () => {
@@ -237,33 +225,33 @@ describe('standard templates and attachments', () => {
     const first = await cli('plan', '-C', dir, '-o', 'json');
     const order = (JSON.parse(first.stdout) as { changes: { id: string }[] }).changes.map((c) => c.id);
     expect(order.indexOf('upload:attachment:Security Exhibit')).toBeLessThan(order.indexOf('create:template:Cloud Service Agreement'));
-    await applyOk(dir);
+    await applyOk(cli, dir);
     const firstId = Object.values(agreements().attachments).find((a) => a.name === 'Security Exhibit')!.id;
     const csa = template('Cloud Service Agreement')!;
     expect(csa.parameters.include_security_policy_attachment_id).toBe(firstId);
     expect(csa.parameters.attachment_ids).toEqual([firstId]);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
 
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
     expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     const secondId = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')).files['attachment:Security Exhibit'].id as string;
     expect(secondId).not.toBe(firstId);
     expect(template('Cloud Service Agreement')!.parameters.include_security_policy_attachment_id).toBe(secondId);
     expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([secondId]);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('updates only the declared agreements organization keys', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'organization.yaml': 'kind: Organization\nagreements:\n  name: Acme, Inc.\n  city: Berlin\n' });
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(agreements().organization).toMatchObject({ name: 'Acme, Inc.', city: 'Berlin' });
     // The review service was never contacted: only the agreements part is declared.
     expect(Object.keys(t.emulator.stats().requests.by_route).some((r) => r.includes('/review/'))).toBe(false);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 });
 

@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { expectNoChanges } from '../helpers/scenario.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
@@ -117,14 +118,6 @@ async function exportTo(from: string, ...extra: string[]): Promise<{ out: string
   return { out, result };
 }
 
-async function expectNoChanges(dir: string): Promise<CliResult> {
-  const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
-  expect(plan.stderr).toBe('');
-  expect(plan.stdout).toContain('No changes.');
-  expect(plan.code).toBe(0);
-  return plan;
-}
-
 describe('docket export', () => {
   it('exports every kind so that plan on the export shows no changes, and adopts the added PDF', async () => {
     const { exportFrom } = await seed();
@@ -177,7 +170,7 @@ describe('docket export', () => {
 
     // The user adds the PDF; the plan has nothing to change and lists it as not yet recorded.
     await writeFile(join(out, 'attachments/security-exhibit.pdf'), pdf('security'));
-    const plan = await expectNoChanges(out);
+    const plan = await expectNoChanges(cli, out);
     expect(plan.stdout).toContain('cannot compare attachments/security-exhibit.pdf');
 
     const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
@@ -185,7 +178,7 @@ describe('docket export', () => {
     expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
     const lock = JSON.parse(await readFile(join(out, 'docket.lock.json'), 'utf8')) as { files: Record<string, { file: string }> };
     expect(lock.files['attachment:Security Exhibit']).toMatchObject({ file: 'attachments/security-exhibit.pdf' });
-    const replan = await expectNoChanges(out);
+    const replan = await expectNoChanges(cli, out);
     expect(replan.stdout).not.toContain('cannot compare');
   });
 
@@ -197,7 +190,7 @@ describe('docket export', () => {
     const project = await readFile(join(out, 'docket.yaml'), 'utf8');
     expect(project).toContain('review:');
     expect(project).not.toContain('agreements:');
-    await expectNoChanges(out);
+    await expectNoChanges(cli, out);
   });
 
   it('lists the Word file of a file term as missing, and adopts it once added', async () => {
@@ -209,11 +202,11 @@ describe('docket export', () => {
     expect(result.stdout).toContain('Word file of custom-term "Data Terms"; the source configuration uploaded terms/data.docx');
 
     await writeFile(join(out, 'custom-terms/data-terms.docx'), docx('data'));
-    const plan = await expectNoChanges(out);
+    const plan = await expectNoChanges(cli, out);
     expect(plan.stdout).toContain('cannot compare custom-terms/data-terms.docx');
     const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
-    const replan = await expectNoChanges(out);
+    const replan = await expectNoChanges(cli, out);
     expect(replan.stdout).not.toContain('cannot compare');
   });
 
@@ -278,6 +271,6 @@ describe('docket export', () => {
     expect(result.code).toBe(0);
     expect(Object.keys(await tree(out)).sort()).toEqual(['docket.yaml', 'members.yaml']);
     expect(await readFile(join(out, 'members.yaml'), 'utf8')).toMatch(/email: alice@acme\.example[\s\S]*email: bob@acme\.example[\s\S]*name: Bob Jones[\s\S]*email: carol@acme\.example/);
-    await expectNoChanges(out);
+    await expectNoChanges(cli, out);
   });
 });

@@ -1,6 +1,7 @@
 /** Targeting, pruning and the mass-delete guard, through the CLI against the emulator. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { expectNoChanges } from '../helpers/scenario.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
@@ -19,12 +20,6 @@ afterEach(async () => {
 
 const cli = (...args: string[]): Promise<CliResult> => runCli(args, { env: t.env });
 const livePlaybooks = () => t.emulator.store.activePlaybooks(t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!).map((p) => p.name).sort();
-
-async function expectNoChanges(dir: string): Promise<void> {
-  const result = await cli('plan', '-C', dir, '--detailed-exitcode');
-  expect(result.stdout).toContain('No changes.');
-  expect(result.code).toBe(0);
-}
 
 describe('--target', () => {
   it('plans and applies only the targets and what they need, with a partial-plan warning', async () => {
@@ -49,7 +44,7 @@ describe('--target', () => {
     expect(livePlaybooks()).toEqual(['Inbound NDA']);
     const rest = await cli('apply', '-C', dir, '--auto-approve');
     expect(rest.code).toBe(0);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('refuses a target that names nothing', async () => {
@@ -78,7 +73,7 @@ describe('pruning and the mass-delete guard', () => {
     expect(pruned.stdout).toContain('- archive playbook "Playbook 1"');
     expect((await cli('apply', '-C', dir, '--auto-approve', '--prune')).code).toBe(0);
     expect(livePlaybooks()).toEqual(['Playbook 0']);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('refuses to archive more than the safety share of a kind unless --force, and says so with the numbers', async () => {
@@ -98,7 +93,7 @@ describe('pruning and the mass-delete guard', () => {
     const forced = await cli('apply', '-C', dir, '--auto-approve', '--force');
     expect(forced.code).toBe(0);
     expect(livePlaybooks()).toEqual(['Playbook 0']);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('guards permanent rule deletes the same way', async () => {
@@ -110,7 +105,7 @@ describe('pruning and the mass-delete guard', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('removes 5 of 6 live rule objects');
     expect((await cli('apply', '-C', dir, '--auto-approve', '--force')).code).toBe(0);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 });
 

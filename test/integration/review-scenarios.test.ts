@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { applyOk, expectNoChanges } from '../helpers/scenario.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
@@ -23,19 +24,6 @@ afterEach(async () => {
 });
 
 const cli = (...args: string[]): Promise<CliResult> => runCli(args, { env: t.env });
-
-async function applyOk(dir: string): Promise<CliResult> {
-  const result = await cli('apply', '-C', dir, '--auto-approve');
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
-  return result;
-}
-
-async function expectNoChanges(dir: string): Promise<void> {
-  const result = await cli('plan', '-C', dir, '--detailed-exitcode');
-  expect(result.stdout).toContain('No changes.');
-  expect(result.code).toBe(0);
-}
 
 function org() {
   return t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
@@ -58,7 +46,7 @@ describe('review service scenarios', () => {
     expect(plan.stdout).toContain('+ create playbook "Inbound NDA" (playbooks/nda.yaml:1)');
     expect(plan.stdout).toContain('Plan: 6 to create, 0 to update, 0 to delete.');
 
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(liveRules('Inbound NDA').map((r) => r.name).sort()).toEqual(['Residuals', 'Term']);
     const term = liveRules('Inbound NDA').find((r) => r.name === 'Term')!;
     // Block scalars are sent without their trailing newline.
@@ -66,12 +54,12 @@ describe('review service scenarios', () => {
     const cap = liveRules('Vendor MSA').find((r) => r.name === 'Liability cap')!;
     expect(t.emulator.store.user(cap.reviewer_id!)?.email).toBe('alice@acme.example');
     expect(liveRules('Vendor MSA').find((r) => r.name === 'Auto-renewal')!.generate_summary).toBe(false);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('updates only the changed fields, clears omitted text, and shows a unified diff', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-    await applyOk(dir);
+    await applyOk(cli, dir);
     const before = liveRules('Inbound NDA').find((r) => r.name === 'Term')!;
     await writeFiles(dir, {
       'playbooks/nda.yaml': NDA.replace('COUNTERPROPOSE 2 years when longer', 'COUNTERPROPOSE 18 months when longer').replace(
@@ -86,17 +74,17 @@ describe('review service scenarios', () => {
     expect(plan.stdout).toContain('description: "How long the agreement lasts" → null');
     expect(plan.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete.');
 
-    await applyOk(dir);
+    await applyOk(cli, dir);
     const after = liveRules('Inbound NDA').find((r) => r.name === 'Term')!;
     expect(after.id).toBe(before.id);
     expect(after.description).toBeNull();
     expect(after.actions).toContain('18 months');
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('renames a playbook and a rule in place with renamed_from, keeping their ids', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-    await applyOk(dir);
+    await applyOk(cli, dir);
     const playbookId = livePlaybook('Inbound NDA')!.id;
     const ruleId = liveRules('Inbound NDA').find((r) => r.name === 'Term')!.id;
     await writeFiles(dir, {
@@ -109,15 +97,15 @@ describe('review service scenarios', () => {
     expect(plan.stdout).toContain('rename playbook');
     expect(plan.stdout).toContain('rename rule');
     expect(plan.stdout).not.toContain('+ create');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(livePlaybook('Incoming NDA')!.id).toBe(playbookId);
     expect(liveRules('Incoming NDA').find((r) => r.name === 'Duration')!.id).toBe(ruleId);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('permanently deletes a rule removed from a declared playbook and never touches undeclared playbooks', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
-    await applyOk(dir);
+    await applyOk(cli, dir);
     await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace(/  - name: Residuals\n.*\n/, '') });
     await writeFile(join(dir, 'playbooks/msa.yaml'), '# no longer managed here\n');
     const plan = await cli('plan', '-C', dir);
@@ -125,10 +113,10 @@ describe('review service scenarios', () => {
     expect(plan.stdout).toMatch(/permanent/i);
     expect(plan.stdout).toContain('not declared in any file');
     expect(plan.stdout).not.toContain('Vendor MSA/');
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(liveRules('Inbound NDA').map((r) => r.name)).toEqual(['Term']);
     expect(liveRules('Vendor MSA')).toHaveLength(2);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('invites a declared member before the rule and the organization that name them as reviewer', async () => {
@@ -148,13 +136,13 @@ describe('review service scenarios', () => {
     expect(invite).toBeLessThan(orgUpdate);
     expect(changes[rule]!.dependsOn).toContain('invite:member:dave@acme.example');
 
-    await applyOk(dir);
+    await applyOk(cli, dir);
     const dave = t.emulator.store.userByEmail('dave@acme.example')!;
     expect(dave.name).toBe('Dave Ng');
     expect(liveRules('Vendor MSA').find((r) => r.name === 'Liability cap')!.reviewer_id).toBe(dave.id);
     expect(org().default_reviewer_id).toBe(dave.id);
     expect(org().name).toBe('Acme Legal');
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('refuses a reviewer that is neither declared nor a user, at its file:line, before any write', async () => {
@@ -179,7 +167,7 @@ describe('saved plans', () => {
     const apply = await cli('apply', '-C', dir, planFile);
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain('Apply complete: 3 done.');
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('refuses a saved plan when the configuration changed since', async () => {
@@ -191,13 +179,13 @@ describe('saved plans', () => {
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('the configuration changed since the plan was made');
     expect(livePlaybook('Inbound NDA')).toBeUndefined();
-    await applyOk(dir);
-    await expectNoChanges(dir);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('refuses a saved plan when a live object it touches changed since, and names it', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-    await applyOk(dir);
+    await applyOk(cli, dir);
     await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('NDAs we receive', 'NDAs we sign') });
     const planFile = join(dir, 'plan.json');
     await cli('plan', '-C', dir, '--out', planFile);
@@ -212,8 +200,8 @@ describe('saved plans', () => {
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('playbook "Inbound NDA" changed live since the plan');
     expect(livePlaybook('Inbound NDA')!.description).toBe('edited by hand');
-    await applyOk(dir);
-    await expectNoChanges(dir);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 });
 
@@ -223,19 +211,19 @@ describe('failures and retries', () => {
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 429, count: 2, retry_after: 0 });
     t.emulator.faults.add({ method: 'GET', path_pattern: '/users', status: 503, count: 1 });
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 502, count: 1 });
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(t.emulator.stats().faults_injected).toBe(4);
     expect(liveRules('Inbound NDA')).toHaveLength(2);
     expect(liveRules('Vendor MSA')).toHaveLength(2);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('does not duplicate a create whose connection dropped after the write', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 'drop', count: 1 });
-    await applyOk(dir);
+    await applyOk(cli, dir);
     expect(t.emulator.store.activePlaybooks(org()).filter((p) => p.name === 'Inbound NDA')).toHaveLength(1);
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('skips what depends on a failed operation, finishes the rest, and a re-run converges', async () => {
@@ -250,7 +238,7 @@ describe('failures and retries', () => {
     const second = await cli('apply', '-C', dir, '--auto-approve');
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('Apply complete: 3 done.');
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 });
 
@@ -272,7 +260,7 @@ describe('approval', () => {
     const yes = await runCli(['apply', '-C', dir], { env: t.env, answer: 'yes' });
     expect(yes.code).toBe(0);
     expect(livePlaybook('Inbound NDA')).toBeDefined();
-    await expectNoChanges(dir);
+    await expectNoChanges(cli, dir);
   });
 });
 
