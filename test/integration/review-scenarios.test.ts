@@ -167,6 +167,7 @@ describe('saved plans', () => {
     const apply = await cli('apply', '-C', dir, planFile);
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain('Apply complete: 3 done.');
+    expect(apply.stdout).toMatch(/^docket apply · target: http:\/\/127\.0\.0\.1:\d+\/review/);
     await expectNoChanges(cli, dir);
   });
 

@@ -8,7 +8,8 @@ import type { Plan } from '../../engine/types.js';
 import { describeViolation } from '../../engine/guard.js';
 import { ApplyFailedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
-import { renderApplyReportText, renderPlanText } from '../../render/text.js';
+import { painter } from '../../render/paint.js';
+import { renderApplyReportText, renderPlanText, targetLine } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
@@ -76,7 +77,9 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         if (adopting.length > 0 && !opts.quiet) {
           io.stderr(`Recorded ${adopting.length} file(s) in docket.lock.json as live: ${adopting.map((a) => a.file).join(', ')}\n`);
         }
-        io.stdout(opts.output === 'json' ? renderApplyReportJson(plan, report) : renderApplyReportText(plan, report, { color }));
+        // A saved plan was not printed, so its report names the target itself (`target: local emulator`).
+        const header = opts.output === 'text' && (saved || opts.quiet) ? `docket apply · ${targetLine(plan, painter(color))}\n\n` : '';
+        io.stdout(opts.output === 'json' ? renderApplyReportJson(plan, report) : header + renderApplyReportText(plan, report, { color }));
         if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
         setExit(0);
       });
