@@ -2,6 +2,7 @@
  * Connects a command to the services it needs: the real ones (URLs from docket.yaml or the
  * environment, keys only from the environment) or an emulator started in-process (`--emulator`).
  */
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLimiter, createServiceClient, type ClosableServiceClient } from '../api/http.js';
 import { AgreementsApi } from '../api/agreements.js';
@@ -27,6 +28,8 @@ export const EMULATOR_EXAMPLE_USERS = [
 export interface Connection {
   services: Services;
   target: PlanTarget;
+  /** The in-process emulator started from its seed (no state file yet): nothing was uploaded to it. */
+  freshEmulator: boolean;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export interface ConnectOptions {
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const { project, io } = options;
   let emulator: RunningEmulator | undefined;
+  let freshEmulator = false;
   let reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
   let organizationId = project.review.organization_id;
   let reviewKey = io.env.DOCKET_REVIEW_API_KEY || io.env.DOCKET_API_KEY;
@@ -55,7 +59,12 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     const users = [...EMULATOR_EXAMPLE_USERS];
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
     const seed = defaultSeed({ organizationId, users });
-    emulator = await startEmulator({ stateFile: join(project.root, '.docket', 'emulator.json'), seed });
+    const stateFile = join(project.root, '.docket', 'emulator.json');
+    freshEmulator = !(await stat(stateFile).then(
+      () => true,
+      () => false,
+    ));
+    emulator = await startEmulator({ stateFile, seed });
     // The state may have been made for another organization id (docket.yaml or --env changed).
     if (emulator.store.addMissingOrganizations(seed)) await emulator.store.persist();
     reviewUrl = emulator.reviewUrl;
@@ -113,6 +122,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   return {
     services,
     target,
+    freshEmulator,
     async close() {
       await Promise.all(clients.map((c) => c.close()));
       await emulator?.close();

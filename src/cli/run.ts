@@ -10,6 +10,7 @@ import { KINDS } from '../kinds/index.js';
 import { connect, type Connection } from './connect.js';
 import { Logger, type Io } from './io.js';
 import { Progress } from './progress.js';
+import { emptyLock, writeLock } from '../config/lock.js';
 import type { CommonOptions } from './options.js';
 import { kindsToRead, loadProject, makePlan, readLive, servicesFor, type Project } from './pipeline.js';
 
@@ -37,6 +38,11 @@ export async function withSession<T>(io: Io, opts: CommonOptions & { emulator?: 
     logger,
   });
   try {
+    if (connection.freshEmulator && Object.keys(project.lock.files).length > 0) {
+      // A new emulator holds none of the files an earlier one was given: forget their lock entries.
+      project.lock = emptyLock();
+      await writeLock(project.lockLocation, project.lock);
+    }
     return await fn({ project, connection, logger, progress, concurrency });
   } finally {
     progress.stop();

@@ -3,8 +3,7 @@
  * PDFs), which the services cannot give back. Read by plan, written atomically after apply.
  *
  * Ids belong to one organization, so each `--env` environment has its own section, and runs against
- * the emulator keep theirs in `.docket/` (scratch, never committed) so they cannot leak into the
- * file that describes production.
+ * the emulator keep theirs under `emulator`, so emulator ids never mix with production's.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,8 +28,16 @@ export interface LockFile {
   files: Record<string, LockEntry>;
 }
 
-interface LockDocument extends LockFile {
-  environments?: Record<string, { files: Record<string, LockEntry> }>;
+type Files = Record<string, LockEntry>;
+
+interface LockSection {
+  files: Files;
+  environments?: Record<string, { files: Files }>;
+}
+
+interface LockDocument extends LockSection {
+  version: 1;
+  emulator?: LockSection;
 }
 
 export interface LockLocation {
@@ -38,14 +45,15 @@ export interface LockLocation {
   path: string;
   /** Shown in diagnostics. */
   label: string;
+  emulator: boolean;
   environment?: string;
 }
 
 export function lockLocation(root: string, options: { emulator: boolean; environment?: string }): LockLocation {
-  const label = options.emulator ? `.docket/${LOCK_FILE}` : LOCK_FILE;
   return {
-    path: options.emulator ? join(root, '.docket', LOCK_FILE) : join(root, LOCK_FILE),
-    label,
+    path: join(root, LOCK_FILE),
+    label: LOCK_FILE,
+    emulator: options.emulator,
     ...(options.environment ? { environment: options.environment } : {}),
   };
 }
@@ -73,7 +81,8 @@ async function readDocument(location: LockLocation): Promise<{ doc: LockDocument
   }
   const v = value as Partial<LockDocument>;
   if (!v || v.version !== 1 || typeof v.files !== 'object' || v.files === null) return bad(`${location.label} is not a docket lock file of version 1`);
-  const sections = [v.files, ...Object.values(v.environments ?? {}).map((e) => e?.files ?? {})];
+  const all = [v, ...(v.emulator ? [v.emulator] : [])];
+  const sections = all.flatMap((s) => [s.files ?? {}, ...Object.values(s.environments ?? {}).map((e) => e?.files ?? {})]);
   for (const files of sections) {
     for (const [key, entry] of Object.entries(files)) {
       const e = entry as Partial<LockEntry>;
@@ -83,22 +92,34 @@ async function readDocument(location: LockLocation): Promise<{ doc: LockDocument
   return { doc: v as LockDocument, diagnostics: [] };
 }
 
+function sectionOf(doc: LockDocument, location: LockLocation): LockSection | undefined {
+  return location.emulator ? doc.emulator : doc;
+}
+
 /** The entries of the location's target (its environment's section, or the top level). */
 export async function readLock(location: LockLocation): Promise<{ lock: LockFile; diagnostics: Diagnostic[] }> {
   const { doc, diagnostics } = await readDocument(location);
-  const files = location.environment ? (doc.environments?.[location.environment]?.files ?? {}) : doc.files;
+  const section = sectionOf(doc, location);
+  const files = location.environment ? section?.environments?.[location.environment]?.files : section?.files;
   return { lock: { version: 1, files: { ...files } }, diagnostics };
 }
 
-const sorted = (files: Record<string, LockEntry>) => Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
+const sorted = (files: Files): Files => Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
+
+function withFiles(section: LockSection | undefined, environment: string | undefined, files: Files): LockSection {
+  const out: LockSection = { files: sorted(environment ? (section?.files ?? {}) : files) };
+  const environments = { ...section?.environments };
+  if (environment) environments[environment] = { files: sorted(files) };
+  const names = Object.keys(environments).sort();
+  if (names.length > 0) out.environments = Object.fromEntries(names.map((n) => [n, environments[n]!]));
+  return out;
+}
 
 /** Replaces the target's section, keeping the others; sorted keys so the file diffs cleanly in git. */
 export async function writeLock(location: LockLocation, lock: LockFile): Promise<void> {
   const { doc } = await readDocument(location);
-  const out: LockDocument = { version: 1, files: location.environment ? sorted(doc.files) : sorted(lock.files) };
-  const environments = { ...doc.environments };
-  if (location.environment) environments[location.environment] = { files: sorted(lock.files) };
-  const names = Object.keys(environments).sort();
-  if (names.length > 0) out.environments = Object.fromEntries(names.map((n) => [n, environments[n]!]));
+  const out: LockDocument = location.emulator
+    ? { version: 1, ...withFiles(doc, undefined, doc.files), emulator: withFiles(doc.emulator, location.environment, lock.files) }
+    : { version: 1, ...withFiles(doc, location.environment, lock.files), ...(doc.emulator ? { emulator: doc.emulator } : {}) };
   await writeFileAtomic(location.path, `${JSON.stringify(out, null, 2)}\n`);
 }

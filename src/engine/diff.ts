@@ -150,7 +150,7 @@ export function diff(input: DiffInput): DiffResult {
         changes.push(createChange(kind, d, parent));
         continue;
       }
-      changes.push(...compare(kind, d, l, parent));
+      changes.push(...compare(kind, d, l, parent, ids));
       adoptable.push(...unknownFiles(kind, d, l));
     }
 
@@ -229,7 +229,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
   };
 }
 
-function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent']): Change[] {
+function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent'], ids: Record<string, string>): Change[] {
   const out: Change[] = [];
   const base = {
     kind: kind.name,
@@ -248,7 +248,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
   for (const [field, after] of Object.entries(d.fields)) {
     if (l.unknownFields?.[field] !== undefined) continue;
     const before = l.fields[field] ?? null;
-    if (sameValue(before, after)) continue;
+    if (sameValue(before, after) || sameReference(d, l, field, ids)) continue;
     if (field === kind.nameField) {
       renamed = true;
       out.push({
@@ -292,6 +292,14 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     });
   }
   return out;
+}
+
+/** A reference field naming the object the live one already points at (renamed or not). */
+function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: Record<string, string>): boolean {
+  const liveId = l.refIds?.[field];
+  if (liveId === undefined || liveId === null) return false;
+  const ref = d.refs.find((r) => r.field === field);
+  return ref !== undefined && ids[refKey(ref.kind, ref.key)] === liveId;
 }
 
 function withSummary(kind: KindMeta, f: FieldChange): FieldChange {

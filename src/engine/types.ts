@@ -63,6 +63,11 @@ export interface LiveResource {
   fields: Fields;
   /** References this live object makes today (for ordering deletes after whatever stops referencing them). */
   refs: { kind: KindName; key: string }[];
+  /**
+   * For reference fields shown by name: the id the live object points at (field → id or null). A
+   * reference to the same object is no change even when that object is being renamed.
+   */
+  refIds?: Record<string, string | null>;
   /** Fields the service cannot give back and docket has no record of (field → reason); never compared. */
   unknownFields?: Record<string, string>;
 }

@@ -93,6 +93,7 @@ export const customTemplateKind: KindModule = {
         key: name,
         name,
         fields: wanted(t.id, name) ? { name, definition: parsed.ok ? parsed.value : a.current_definition, custom_term: term } : { name },
+        refIds: { custom_term: a.custom_term_id ?? null },
         refs: term ? [{ kind: 'custom-term' as const, key: term }] : [],
       };
     });

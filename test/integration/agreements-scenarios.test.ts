@@ -198,6 +198,21 @@ describe('custom templates', () => {
     expect(customTemplate('Advisory Agreement')!.custom_term_id).toBeNull();
     await expectNoChanges(cli, dir);
   });
+  it('renaming linked terms renames only the terms: the template still points at the same object', async () => {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms v2\nrenamed_from: [Consulting Terms]'),
+      'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Consulting Terms v2'),
+    });
+    const plan = await cli('plan', '-C', dir, '-o', 'json');
+    const ids = (JSON.parse(plan.stdout) as { changes: { id: string }[] }).changes.map((c) => c.id);
+    expect(ids).toEqual(['rename:custom-term:Consulting Terms v2']);
+    await applyOk(cli, dir);
+    expect(customTemplate('Consulting Agreement')!.versions).toHaveLength(1);
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('standard templates and attachments', () => {
@@ -269,5 +284,25 @@ describe('plan-time checks', () => {
     expect(plan.stderr).toContain('docket.yaml:3:3 error unknown-reference `agreements.actor` names ghost@acme.example, which is not a user of the agreements service');
     expect(plan.stderr).toContain('templates/nda.yaml:7:3 error unknown-reference `parameters.default_signer_email` names nobody@acme.example');
     expect(t.emulator.stats().requests.by_route['POST /agreements/v1/custom_terms']).toBeUndefined();
+  });
+});
+
+describe('docket.lock.json with the in-process emulator', () => {
+  it('keeps emulator ids in their own section at the root, and forgets them when the emulator starts over', async () => {
+    await start(); // this test runs its own in-process emulator; afterEach closes this one
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('emulated'));
+    const first = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect(first.code).toBe(0);
+    const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { files: object; emulator: { files: object } };
+    expect(lock.files).toEqual({});
+    expect(Object.keys(lock.emulator.files)).toEqual(['attachment:Security Exhibit']);
+
+    await rm(join(dir, '.docket'), { recursive: true });
+    const again = await runCli(['plan', '-C', dir, '--emulator']);
+    expect(again.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
+    expect(replan.code).toBe(0);
   });
 });

@@ -4,6 +4,7 @@
  * where their fields say everything, and the raw API where they do not) and writes the files that
  * src/export builds, all at once (a staging directory renamed into place), never over a file.
  */
+import { DocketError } from '../../errors.js';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -127,8 +128,11 @@ function isInside(child: string, parent: string): boolean {
  */
 async function writeExport(out: string, label: string, files: { path: string; content: string }[], emulatorState: string | undefined): Promise<void> {
   const parent = path.dirname(out);
-  await mkdir(parent, { recursive: true });
-  const staging = await mkdtemp(path.join(parent, `.${path.basename(out)}.export-`));
+  const staging = await mkdir(parent, { recursive: true })
+    .then(() => mkdtemp(path.join(parent, `.${path.basename(out)}.export-`)))
+    .catch((error: NodeJS.ErrnoException) => {
+      throw new DocketError('write-failed', `cannot write the export to ${label} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
+    });
   try {
     for (const f of files) {
       const file = path.join(staging, ...f.path.split('/'));

@@ -1,5 +1,6 @@
 /** `docket plan`: what apply would change, as text, JSON (the plan file) or a PR comment. */
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { DocketError } from '../../errors.js';
 import { Command, Option } from 'commander';
 import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
@@ -34,7 +35,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
         plan: await planSession(s, { prune: Boolean(opts.prune), targets: opts.target }),
         project: s.project,
       }));
-      if (opts.out) await writeFile(opts.out, renderPlanJson(plan));
+      if (opts.out) await savePlan(opts.out, renderPlanJson(plan));
       const color = useColor(io, opts);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
@@ -43,4 +44,14 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; apply it with: docket apply ${opts.out}\n`);
       setExit(opts.detailedExitcode && plan.changes.length > 0 ? 2 : 0);
     });
+}
+
+/** Saves the plan (creating its folder), or explains why it cannot. */
+async function savePlan(path: string, json: string): Promise<void> {
+  try {
+    await writeFileAtomic(path, json);
+  } catch (error) {
+    const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
+    throw new DocketError('write-failed', `cannot write the plan to ${path} (${reason})`, 'check that the folder can be created and written');
+  }
 }

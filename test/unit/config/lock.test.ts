@@ -1,5 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, emptyLock, lockLocation, readLock, writeLock, type LockFile } from '../../../src/config/lock.js';
@@ -94,22 +93,24 @@ describe('docket.lock.json', () => {
     expect(diagnostics.map((d) => d.code)).toEqual(['invalid-lock-file']);
   });
 
-  it('runs against the emulator keep their lock in .docket/, apart from the committed file', async () => {
+  it('keeps the emulator entries in their own section of the same file, apart from production', async () => {
     const root = await makeDir({});
-    const location = lockLocation(root, { emulator: true });
-    expect(location).toEqual({ path: join(root, '.docket', LOCK_FILE), label: '.docket/docket.lock.json' });
-    await writeLock(location, lockOf({ 'attachment:Security Exhibit': ATTACHMENT }));
-    expect(existsSync(join(root, '.docket', LOCK_FILE))).toBe(true);
-    expect(existsSync(join(root, LOCK_FILE))).toBe(false);
-    expect((await readLock(lockLocation(root, { emulator: false }))).lock).toEqual(emptyLock());
-    expect((await readLock(location)).lock.files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
+    const production = lockLocation(root, { emulator: false });
+    const emulator = lockLocation(root, { emulator: true });
+    expect(emulator).toEqual({ path: join(root, LOCK_FILE), label: LOCK_FILE, emulator: true });
+    await writeLock(production, lockOf({ 'custom-term:Data Terms': { id: 'prod-id', file: 'data.docx', sha256: 'a'.repeat(64) } }));
+    await writeLock(emulator, lockOf({ 'attachment:Security Exhibit': ATTACHMENT }));
+    expect((await readLock(production)).lock.files).toEqual({ 'custom-term:Data Terms': { id: 'prod-id', file: 'data.docx', sha256: 'a'.repeat(64) } });
+    expect((await readLock(emulator)).lock.files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
+    const onDisk = JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8')) as { emulator: { files: object } };
+    expect(Object.keys(onDisk.emulator.files)).toEqual(['attachment:Security Exhibit']);
   });
 
-  it('diagnostics about the emulator lock name it by its .docket/ path', async () => {
+  it('keeps emulator environments apart too', async () => {
     const root = await makeDir({});
-    await mkdir(join(root, '.docket'), { recursive: true });
-    await writeFile(join(root, '.docket', LOCK_FILE), 'not json');
-    const { diagnostics } = await readLock(lockLocation(root, { emulator: true, environment: 'staging' }));
-    expect(diagnostics[0]).toMatchObject({ code: 'invalid-lock-file', file: '.docket/docket.lock.json' });
+    const staging = lockLocation(root, { emulator: true, environment: 'staging' });
+    await writeLock(staging, lockOf({ 'attachment:Security Exhibit': ATTACHMENT }));
+    expect((await readLock(lockLocation(root, { emulator: true }))).lock).toEqual(emptyLock());
+    expect((await readLock(staging)).lock.files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
   });
 });
