@@ -65,6 +65,17 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   );
 }
 
+/** The same problem found through several resources (an unknown actor) is reported once. */
+export function uniqueDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = JSON.stringify([d.file, d.line, d.col, d.code, d.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.file ? `${d.file}:${d.line ?? 1}:${d.col ?? 1} ` : '';
   const head = `${where}${d.severity} ${d.code} ${d.message}`;

@@ -23,6 +23,7 @@ export const DEFAULT_AGREEMENTS_URL = 'https://api.commonpaper.com';
 export const EMULATOR_EXAMPLE_USERS = [
   { email: 'alice@acme.example', name: 'Alice Moreau' },
   { email: 'qa@acme.example', name: 'QA Reviewer' },
+  { email: 'legal-ops@acme.example', name: 'Legal Ops' },
 ];
 
 export interface Connection {

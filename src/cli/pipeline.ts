@@ -8,7 +8,7 @@ import { readDataFiles, type DataFiles } from '../config/data-files.js';
 import { loadConfig } from '../config/load.js';
 import { lockLocation, readLock, writeLock, type LockFile, type LockLocation } from '../config/lock.js';
 import type { LoadedConfig } from '../config/types.js';
-import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { compareDiagnostics, uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../engine/canonical.js';
 import { buildDesired } from '../engine/desired.js';
 import { fingerprint } from '../engine/diff.js';
@@ -49,7 +49,7 @@ export async function loadProject(
   const [data, locked] = await Promise.all([readDataFiles(root, loaded.config.documents), readLock(location)]);
   // Kind rules run even on documents that failed their schema, so one run reports everything.
   const { desired, diagnostics } = await buildDesired(loaded.config, KINDS, data.files);
-  const all = [...loaded.diagnostics, ...data.diagnostics, ...locked.diagnostics, ...diagnostics.items].sort(compareDiagnostics);
+  const all = uniqueDiagnostics([...loaded.diagnostics, ...data.diagnostics, ...locked.diagnostics, ...diagnostics.items]).sort(compareDiagnostics);
   if (all.some((d) => d.severity === 'error')) throw new ConfigError(all);
   const p = loaded.config.project;
   const settings = { review: p.review, agreements: p.agreements, prune: p.prune, environment: p.environment ?? null };
@@ -180,7 +180,10 @@ export async function applyPlan(plan: Plan, project: Project, connection: Connec
       if (sha256(bytes) !== expected) throw new Error(`${path} changed since the plan was made; plan again`);
       return bytes;
     },
-    recordFile(kind, key, entry) {
+    recordFile(kind, key, entry, replacesId) {
+      if (replacesId) {
+        for (const [k, e] of Object.entries(lock.files)) if (k.startsWith(`${kind}:`) && e.id === replacesId) delete lock.files[k];
+      }
       lock.files[`${kind}:${key}`] = entry;
       lockChanged = true;
     },

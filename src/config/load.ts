@@ -113,8 +113,8 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
     return {
       severity: 'error',
       code: 'missing-project-file',
-      message: `configuration directory ${shown} does not exist`,
-      hint: `create one with \`docket init ${shown}\`, or point -C at an existing one`,
+      message: info ? `${shown} is a file; -C takes the configuration directory` : `configuration directory ${shown} does not exist`,
+      hint: info ? `use -C ${path.dirname(shown) || '.'}` : `create one with \`docket init ${shown}\`, or point -C at an existing one`,
     };
   }
   for (const name of PROJECT_FILES) {

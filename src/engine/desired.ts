@@ -21,6 +21,8 @@ export async function buildDesired(
     for (const resource of await kind.toDesired(doc, diagnostics, { project: config.project, files })) {
       const id = `${resource.kind}:${resource.key}`;
       const first = seen.get(id);
+      // Children repeated inside one parent are reported by the parent's kind (e.g. duplicate-rule).
+      if (first && resource.parent) continue;
       if (first) {
         diagnostics.error(
           'duplicate-resource',

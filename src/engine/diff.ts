@@ -160,7 +160,11 @@ export function diff(input: DiffInput): DiffResult {
       const declaredParents = new Set([...(parentMatches?.values() ?? [])].map((p) => p.id));
       for (const l of unmatched) {
         if (!l.parentId || !declaredParents.has(l.parentId)) continue;
-        if (kind.deletion === 'delete') changes.push(removeChange(kind, l, 'delete', parentKeyOf(parentMatches, l.parentId)));
+        if (kind.deletion !== 'delete') continue;
+        const parent = parentKeyOf(parentMatches, l.parentId);
+        // A removed child has no line of its own: it points at the parent that no longer lists it.
+        const declaredBy = input.desired.find((d) => d.kind === kind.parentKind && d.key === parent?.key)?.source;
+        changes.push({ ...removeChange(kind, l, 'delete', parent), ...(declaredBy ? { source: declaredBy } : {}) });
       }
     } else if (!kind.singleton) {
       const prunable = kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true;

@@ -4,7 +4,7 @@
  * clock and version come in as parameters.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { Diagnostics } from '../diagnostics.js';
+import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digest } from './canonical.js';
 import { diff, type KindMeta } from './diff.js';
 import { orderChanges } from './order.js';
@@ -35,7 +35,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   checkReferences(input.desired, result.ids, diagnostics);
   const ordered = orderChanges(result.changes, input.kinds, input.live);
   diagnostics.items.push(...ordered.diagnostics.items);
-  if (diagnostics.hasErrors()) return { diagnostics: diagnostics.sorted() };
+  if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
 
   const summary: Partial<Record<Action, number>> = {};
   for (const c of ordered.changes) summary[c.action] = (summary[c.action] ?? 0) + 1;
@@ -59,7 +59,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
   };
-  return { plan, diagnostics: diagnostics.sorted() };
+  return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
 }
 
 /** A reference to something that exists neither in the files nor live is an error at its line. */

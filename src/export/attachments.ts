@@ -1,8 +1,8 @@
 /**
  * attachments/<slug>.yaml: the service can neither list attachments nor give a PDF back, so the
  * export knows only those the source configuration's docket.lock.json records. Each is written
- * pinned to its live id (`id:`), naming <slug>.pdf for the user to add; `docket apply
- * --adopt-files` then records the file as live without uploading it again.
+ * pinned to its live id (`id:`) as `<slug>.yaml.pending`, naming <slug>.pdf for the user to add;
+ * once added and renamed to .yaml, `docket apply --adopt-files` records the file as live.
  */
 import { assignSlugs, LAYOUT } from './layout.js';
 import { emptyPart, type ExportPart, type SchemaPaths } from './types.js';
@@ -23,8 +23,10 @@ export function exportAttachments(attachments: readonly AttachmentData[], paths:
     const doc: Record<string, unknown> = { kind: 'Attachment', name: a.name, id: a.id };
     if (a.description) doc.description = blockText(a.description);
     doc.file = `${slug}.pdf`;
-    part.files.push(resourceFile(`${LAYOUT.attachments}/${slug}.yaml`, 'attachment.schema.json', [doc], paths));
-    part.missing.push({ kind: 'attachment', name: a.name, path: `${LAYOUT.attachments}/${slug}.pdf`, what: 'PDF', ...(a.sourceFile ? { sourceFile: a.sourceFile } : {}) });
+    // Pending until the user adds the PDF: docket reads only *.yaml, so the export plans clean.
+    const document = `${LAYOUT.attachments}/${slug}.yaml.pending`;
+    part.files.push(resourceFile(document, 'attachment.schema.json', [doc], paths));
+    part.missing.push({ kind: 'attachment', name: a.name, path: `${LAYOUT.attachments}/${slug}.pdf`, document, what: 'PDF', ...(a.sourceFile ? { sourceFile: a.sourceFile } : {}) });
     part.count++;
   }
   return part;

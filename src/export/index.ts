@@ -67,9 +67,8 @@ export function projectDocument(settings: ProjectSettings): Record<string, unkno
 
 export function buildExport(live: LiveExport, paths: SchemaPaths): ExportResult {
   const parts: ExportPart[] = [];
-  // Only attachments that are exported can be named; other ids stay ids.
+  // Exported attachments stay pending until their PDFs are added, so templates keep naming them by id.
   const attachmentNames = new Map<string, string>();
-  if (live.kinds.has('attachment')) for (const a of live.attachments ?? []) attachmentNames.set(a.id, a.name);
 
   for (const kind of EXPORT_KINDS) {
     if (!live.kinds.has(kind)) continue;
@@ -91,8 +90,8 @@ export function buildExport(live: LiveExport, paths: SchemaPaths): ExportResult 
         break;
       case 'template': {
         const part = exportTemplates(live.templates ?? [], { schemas: live.templateSchemas, attachmentName: (id) => attachmentNames.get(id) }, paths);
-        if (!live.kinds.has('attachment') && (live.templates ?? []).some(usesAttachments)) {
-          part.notes.push('templates name attachments by id only: export with `--kind attachment` too to name them');
+        if ((live.templates ?? []).some(usesAttachments)) {
+          part.notes.push('templates name attachments by id; once an attachment is managed here, write `{ attachment: <name> }` instead so a new PDF re-points them');
         }
         parts.push(part);
         break;

@@ -62,15 +62,15 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     lines.push('', `The emulator state was copied to ${clean(options.out)}/.docket/emulator.json, so --emulator runs there see the same organization.`);
   }
   lines.push('', 'Next steps:');
+  lines.push(`  docket plan -C ${dir}${flags}`);
+  lines.push('  shows no changes.');
   if (result.missing.length > 0) {
-    lines.push('  1. add the files listed above');
-    lines.push(`  2. docket plan -C ${dir}${flags}`);
-    lines.push('     shows no changes; it lists the added files as not yet recorded in docket.lock.json');
+    lines.push('', 'To manage the resources whose files the services cannot give back:');
+    lines.push('  1. add each file listed above');
+    lines.push('  2. rename its document from .yaml.pending to .yaml');
+    for (const m of result.missing) lines.push(`       ${clean(m.document)}`);
     lines.push(`  3. docket apply -C ${dir}${flags} --adopt-files`);
-    lines.push('     records them in docket.lock.json as live, without uploading anything');
-  } else {
-    lines.push(`  docket plan -C ${dir}${flags}`);
-    lines.push('  shows no changes.');
+    lines.push('     records the files in docket.lock.json as live, without uploading anything');
   }
   lines.push('', 'Commit the directory; API keys stay in the environment.');
   return `${lines.join('\n')}\n`;

@@ -33,8 +33,9 @@ export function exportTerms(terms: readonly TermData[], paths: SchemaPaths): Exp
       if (!term.body) part.notes.push(`custom term "${term.name}" has an empty body live; docket needs some text in ${LAYOUT.customTerms}/${slug}.md`);
     } else {
       const docx = `${LAYOUT.customTerms}/${slug}.docx`;
-      part.files.push(resourceFile(file, 'custom-term.schema.json', [{ kind: 'CustomTerm', name: term.name, docx_file: `${slug}.docx` }], paths));
-      part.missing.push({ kind: 'custom-term', name: term.name, path: docx, what: 'Word file', ...(term.sourceFile ? { sourceFile: term.sourceFile } : {}) });
+      // Pending until the user adds the Word file: docket reads only *.yaml, so the export plans clean.
+      part.files.push(resourceFile(`${file}.pending`, 'custom-term.schema.json', [{ kind: 'CustomTerm', name: term.name, docx_file: `${slug}.docx` }], paths));
+      part.missing.push({ kind: 'custom-term', name: term.name, path: docx, document: `${file}.pending`, what: 'Word file', ...(term.sourceFile ? { sourceFile: term.sourceFile } : {}) });
       if (term.conversionFailed) {
         part.notes.push(`custom term "${term.name}": the service could not convert its current Word file to PDF, so plan will publish ${docx} again`);
       }

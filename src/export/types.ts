@@ -9,6 +9,8 @@ export interface MissingFile {
   name: string;
   /** Where to put it, relative to the output directory. */
   path: string;
+  /** The resource document, written as `*.yaml.pending` so docket ignores it until the file is there. */
+  document: string;
   /** `Word file` or `PDF`. */
   what: string;
   /** Where the source configuration's docket.lock.json says it was uploaded from, when known. */

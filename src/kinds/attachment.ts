@@ -9,7 +9,7 @@ import { normName, normText } from '../engine/normalize.js';
 import type { Fields, LiveResource } from '../engine/types.js';
 import type { KindModule } from './kind.js';
 import { actorRef } from './agreements-reads.js';
-import { docSource, posOf } from './positions.js';
+import { docSource, namesList, posOf } from './positions.js';
 
 const LOCK_PREFIX = 'attachment:';
 
@@ -48,7 +48,7 @@ export const attachmentKind: KindModule = {
         payload: { file: path },
         partial: false,
         refs: actorRef(ctx.project, diag, docSource(doc), 'attachment'),
-        renamedFrom: [],
+        renamedFrom: namesList(doc.body.renamed_from).map(normName),
         source: docSource(doc),
         fieldSources: { name: posOf(doc, '/name'), description: posOf(doc, '/description'), sha256: posOf(doc, '/file') },
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
@@ -95,6 +95,6 @@ export const attachmentKind: KindModule = {
       { name: change.name, description, uploadedBy: ctx.actor().email },
     );
     ctx.registerId('attachment', change.key, created.id);
-    ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description });
+    ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description }, change.liveId);
   },
 };

@@ -47,8 +47,8 @@ export interface ExecContext {
   actor(): Actor;
   /** Reads a data file for upload, refusing it when it changed since the plan. */
   readFile(path: string, sha256: string): Promise<Uint8Array>;
-  /** Records an uploaded file in docket.lock.json. */
-  recordFile(kind: KindName, key: string, entry: LockEntry): void;
+  /** Records an uploaded file in docket.lock.json, dropping the entry of the upload it replaces. */
+  recordFile(kind: KindName, key: string, entry: LockEntry, replacesId?: string): void;
   /** Waits (polling for docx conversion); injected so tests need not wait. */
   sleep(ms: number): Promise<void>;
 }

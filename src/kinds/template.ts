@@ -104,16 +104,20 @@ function attachmentNames(ctx: FetchContext): (id: string) => unknown {
   return (id) => (current.has(id) ? { attachment: current.get(id) } : id);
 }
 
-function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unknown): Fields {
+/**
+ * The template's comparable fields. An `*_attachment_id` is shown as `{attachment: name}` where the
+ * file names the attachment that way, and kept as the id where the file writes the id itself.
+ */
+function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
   const a = t.attributes;
-  const mapIds = (key: string, v: unknown): unknown => {
-    if (key.endsWith('_attachment_id') && typeof v === 'string') return nameOf(v);
-    if (Array.isArray(v)) return v.map((x) => mapIds('', x));
-    if (isPlain(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapIds(k, x)]));
-    return v;
-  };
   const parameters: Plain = {};
-  for (const [key, value] of Object.entries(a)) if (!NOT_PARAMETERS.has(key)) parameters[key] = mapIds(key, value);
+  for (const [key, value] of Object.entries(a)) if (!NOT_PARAMETERS.has(key)) parameters[key] = value;
+  const fields = flattenParameters(parameters);
+  for (const [field, value] of Object.entries(fields)) {
+    if (!field.endsWith('_attachment_id') || typeof value !== 'string') continue;
+    const written = declared?.[field];
+    if (written === undefined || isPlain(written)) fields[field] = nameOf(value);
+  }
   const ids = Array.isArray(a.attachment_ids) ? (a.attachment_ids as string[]) : [];
   const type = TEMPLATE_TYPES.find((x) => x.wire === t.type)?.type ?? t.type;
   return {
@@ -121,7 +125,7 @@ function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unkno
     type,
     standard_version: a.standard_version ?? null,
     attachments: ids.map((id) => nameOf(id)).map((n) => (isPlain(n) ? n.attachment : n)).sort(),
-    ...flattenParameters(parameters),
+    ...fields,
   };
 }
 
@@ -177,8 +181,9 @@ export const templateKind: KindModule = {
   async fetch(ctx) {
     const [templates] = await Promise.all([ctx.services.agreements().listTemplates(), agreementsUsers(ctx)]);
     const nameOf = attachmentNames(ctx);
+    const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
     return templates.map((t): LiveResource => {
-      const fields = liveFields(t, nameOf);
+      const fields = liveFields(t, nameOf, declared.get(normName(t.attributes.name)));
       const refs = Object.entries(fields)
         .filter(([k]) => k.endsWith('_attachment_id') || k === 'attachments')
         .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))

@@ -22,6 +22,8 @@ export interface ApplyResultJson {
 
 export interface ApplyReportJson {
   format_version: 1;
+  /** Where the plan was applied (`emulator: true` for the local emulator). */
+  target: Plan['target'];
   results: ApplyResultJson[];
   done: number;
   failed: number;
@@ -33,6 +35,7 @@ export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJso
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   return {
     format_version: 1,
+    target: plan.target,
     results: report.results.map((r) => {
       const c = byId.get(r.changeId);
       return {

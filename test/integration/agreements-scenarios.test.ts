@@ -257,13 +257,26 @@ describe('standard templates and attachments', () => {
     expect(template('Cloud Service Agreement')!.parameters.include_security_policy_attachment_id).toBe(secondId);
     expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([secondId]);
     await expectNoChanges(cli, dir);
+
+    // The service cannot rename an attachment: renamed_from uploads it under the new name and re-points.
+    await writeFiles(dir, {
+      'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit', 'name: Security Measures\nrenamed_from: Security Exhibit'),
+      'templates/csa.yaml': CSA_TEMPLATE_YAML.replace(/Security Exhibit/g, 'Security Measures'),
+    });
+    const rename = await cli('plan', '-C', dir);
+    expect(rename.stdout).toContain('+ upload attachment "Security Measures"');
+    await applyOk(cli, dir);
+    const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { files: Record<string, { id: string }> };
+    expect(Object.keys(lock.files)).toEqual(['attachment:Security Measures']);
+    expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([lock.files['attachment:Security Measures']!.id]);
+    await expectNoChanges(cli, dir);
   });
 
   it('updates only the declared agreements organization keys', async () => {
     await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'organization.yaml': 'kind: Organization\nagreements:\n  name: Acme, Inc.\n  city: Berlin\n' });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'organization.yaml': 'kind: Organization\nagreements:\n  name: Acme, Inc.\n  city: Berlin\n  zipcode: 10115\n' });
     await applyOk(cli, dir);
-    expect(agreements().organization).toMatchObject({ name: 'Acme, Inc.', city: 'Berlin' });
+    expect(agreements().organization).toMatchObject({ name: 'Acme, Inc.', city: 'Berlin', zipcode: '10115' });
     // The review service was never contacted: only the agreements part is declared.
     expect(Object.keys(t.emulator.stats().requests.by_route).some((r) => r.includes('/review/'))).toBe(false);
     await expectNoChanges(cli, dir);
@@ -276,6 +289,7 @@ describe('plan-time checks', () => {
     const dir = await makeDir({
       'docket.yaml': 'version: 1\nagreements:\n  actor: ghost@acme.example\n',
       'terms/consulting.yaml': TERM_YAML,
+      'terms/other.yaml': 'kind: CustomTerm\nname: Other Terms\nbody: Other terms apply.\n',
       'terms/consulting.md': TERM_MD,
       'templates/nda.yaml': NDA_TEMPLATE_YAML + '  default_signer_email: nobody@acme.example\n',
     });
@@ -284,6 +298,8 @@ describe('plan-time checks', () => {
     expect(plan.stderr).toContain('docket.yaml:3:3 error unknown-reference `agreements.actor` names ghost@acme.example, which is not a user of the agreements service');
     expect(plan.stderr).toContain('templates/nda.yaml:7:3 error unknown-reference `parameters.default_signer_email` names nobody@acme.example');
     expect(t.emulator.stats().requests.by_route['POST /agreements/v1/custom_terms']).toBeUndefined();
+    // Two terms name the same actor: the problem is reported once.
+    expect(plan.stderr.split('`agreements.actor` names').length - 1).toBe(1);
   });
 });
 

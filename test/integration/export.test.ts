@@ -1,10 +1,12 @@
 /**
  * `docket export` end to end against the emulator: seed an organization with every kind through
  * `docket apply`, export it from a directory holding only docket.yaml and the lock file, and check
- * that `docket plan` on the export shows zero changes (after the files the services cannot give
- * back are added), that `apply --adopt-files` records them, and that exports are deterministic.
+ * that `docket plan` on the export shows zero changes straight away (resources whose files the
+ * services cannot give back are written as `*.yaml.pending`, which docket does not read), that once
+ * a file is added and its document renamed `apply --adopt-files` records it and plan still shows
+ * zero changes, and that exports are deterministic.
  */
-import { copyFile, cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, cp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,6 +114,13 @@ async function seed(extra: Record<string, string> = {}, binary: Record<string, B
   return { source, exportFrom };
 }
 
+/** Adds a file the services cannot give back and renames the pending document that names it. */
+async function addFile(out: string, path: string, bytes: Buffer, pending: string): Promise<void> {
+  await writeFile(join(out, path), bytes);
+  expect(pending.endsWith('.yaml.pending')).toBe(true);
+  await rename(join(out, pending), join(out, pending.replace(/\.pending$/, '')));
+}
+
 async function exportTo(from: string, ...extra: string[]): Promise<{ out: string; result: CliResult }> {
   const out = join(await makeDir({}), 'acme');
   const result = await cli('export', '-C', from, '--out', out, ...extra);
@@ -127,7 +136,7 @@ describe('docket export', () => {
 
     const files = await tree(out);
     expect(Object.keys(files).sort()).toEqual([
-      'attachments/security-exhibit.yaml',
+      'attachments/security-exhibit.yaml.pending',
       'custom-templates/consulting-agreement.cover.yaml',
       'custom-templates/consulting-agreement.yaml',
       'custom-terms/consulting-terms.md',
@@ -140,9 +149,9 @@ describe('docket export', () => {
       'templates/cloud-service-agreement.yaml',
       'templates/mutual-nda.yaml',
     ]);
-    // Every resource document carries the schema comment, relative to the file.
+    // Every resource document (pending ones too) carries the schema comment, relative to the file.
     for (const [path, text] of Object.entries(files)) {
-      if (!path.endsWith('.yaml') || path.endsWith('.cover.yaml')) continue;
+      if (!/\.yaml(\.pending)?$/.test(path) || path.endsWith('.cover.yaml')) continue;
       expect(text.startsWith('# yaml-language-server: $schema=')).toBe(true);
     }
     expect(files['docket.yaml']).toContain(`organization_id: ${DEFAULT_ORGANIZATION_ID}`);
@@ -159,17 +168,30 @@ describe('docket export', () => {
     expect(files['templates/mutual-nda.yaml']).toContain('term: 2');
     expect(files['templates/mutual-nda.yaml']).not.toContain('confidentiality_period');
     expect(files['templates/mutual-nda.yaml']).not.toContain('negotiations_allowed');
-    expect(files['templates/cloud-service-agreement.yaml']).toContain('include_security_policy_attachment_id:\n    attachment: Security Exhibit');
-    expect(files['templates/cloud-service-agreement.yaml']).toContain('attachments:\n  - Security Exhibit');
-    expect(files['attachments/security-exhibit.yaml']).toMatch(/\nid: [0-9a-f-]{36}\n/);
+    // The attachment is pending, pinned to its live id; the template keeps that id raw and writes no `attachments:`.
+    const attachmentId = /\nid: ([0-9a-f-]{36})\n/.exec(files['attachments/security-exhibit.yaml.pending']!)?.[1];
+    expect(attachmentId).toBeDefined();
+    expect(files['attachments/security-exhibit.yaml.pending']).toContain('file: security-exhibit.pdf');
+    const csa = files['templates/cloud-service-agreement.yaml']!;
+    expect(csa).toContain(`include_security_policy_attachment_id: ${attachmentId}\n`);
+    expect(csa).not.toContain('Security Exhibit');
+    expect(csa).not.toMatch(/^attachments:/m);
     expect(files['docket.lock.json']).toBeUndefined();
 
-    expect(result.stdout).toContain('attachments/security-exhibit.pdf');
-    expect(result.stdout).toContain('the source configuration uploaded attachments/security.pdf');
-    expect(result.stdout).toContain('--adopt-files');
+    expect(result.stdout).toContain('attachments/security-exhibit.pdf  PDF of attachment "Security Exhibit"; the source configuration uploaded attachments/security.pdf');
+    expect(result.stdout).toContain('templates name attachments by id');
+    expect(result.stdout).toContain(`Next steps:\n  docket plan -C ${out}\n  shows no changes.\n`);
+    expect(result.stdout).toContain('  2. rename its document from .yaml.pending to .yaml\n       attachments/security-exhibit.yaml.pending\n');
+    expect(result.stdout).toContain(`  3. docket apply -C ${out} --adopt-files`);
 
-    // The user adds the PDF; the plan has nothing to change and lists it as not yet recorded.
-    await writeFile(join(out, 'attachments/security-exhibit.pdf'), pdf('security'));
+    // Straight after the export, before any file is added: nothing to change, nothing missing.
+    const fresh = await expectNoChanges(cli, out);
+    expect(fresh.stdout).not.toContain('security-exhibit');
+    expect(fresh.stdout).not.toContain('missing-file');
+    expect(fresh.stdout).not.toContain('cannot compare');
+
+    // The user adds the PDF and renames the document: still nothing to change, the PDF not yet recorded.
+    await addFile(out, 'attachments/security-exhibit.pdf', pdf('security'), 'attachments/security-exhibit.yaml.pending');
     const plan = await expectNoChanges(cli, out);
     expect(plan.stdout).toContain('cannot compare attachments/security-exhibit.pdf');
 
@@ -178,8 +200,11 @@ describe('docket export', () => {
     expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
     const lock = JSON.parse(await readFile(join(out, 'docket.lock.json'), 'utf8')) as { files: Record<string, { file: string }> };
     expect(lock.files['attachment:Security Exhibit']).toMatchObject({ file: 'attachments/security-exhibit.pdf' });
+    // Zero changes: the attachment is pinned by `id:`, and the template still references that id.
     const replan = await expectNoChanges(cli, out);
     expect(replan.stdout).not.toContain('cannot compare');
+    expect(await readFile(join(out, 'attachments/security-exhibit.yaml'), 'utf8')).toContain(`id: ${attachmentId}`);
+    expect(await readFile(join(out, 'templates/cloud-service-agreement.yaml'), 'utf8')).toBe(csa);
   });
 
   it('limits the export to the kinds given with --kind', async () => {
@@ -193,19 +218,34 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
-  it('lists the Word file of a file term as missing, and adopts it once added', async () => {
+  it('writes a Word term as a pending document that plan ignores, and adopts its Word file once added and renamed', async () => {
     const { exportFrom } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
     const { out, result } = await exportTo(exportFrom, '--kind', 'custom-term');
     expect(result.code).toBe(0);
-    expect(await readFile(join(out, 'custom-terms/data-terms.yaml'), 'utf8')).toContain('docx_file: data-terms.docx');
+    expect(Object.keys(await tree(out)).sort()).toEqual([
+      'custom-terms/consulting-terms.md',
+      'custom-terms/consulting-terms.yaml',
+      'custom-terms/data-terms.yaml.pending',
+      'docket.yaml',
+    ]);
+    expect(await readFile(join(out, 'custom-terms/data-terms.yaml.pending'), 'utf8')).toContain('docx_file: data-terms.docx');
     expect(result.stdout).toContain('custom-terms/data-terms.docx');
     expect(result.stdout).toContain('Word file of custom-term "Data Terms"; the source configuration uploaded terms/data.docx');
+    expect(result.stdout).toContain('  2. rename its document from .yaml.pending to .yaml\n       custom-terms/data-terms.yaml.pending\n');
 
-    await writeFile(join(out, 'custom-terms/data-terms.docx'), docx('data'));
+    // Before the Word file is added, docket does not read the pending term: nothing to change.
+    const fresh = await expectNoChanges(cli, out);
+    expect(fresh.stdout).not.toContain('data-terms');
+    expect(fresh.stdout).not.toContain('cannot compare');
+
+    await addFile(out, 'custom-terms/data-terms.docx', docx('data'), 'custom-terms/data-terms.yaml.pending');
     const plan = await expectNoChanges(cli, out);
     expect(plan.stdout).toContain('cannot compare custom-terms/data-terms.docx');
     const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
+    expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
+    const lock = JSON.parse(await readFile(join(out, 'docket.lock.json'), 'utf8')) as { files: Record<string, { file: string }> };
+    expect(lock.files['custom-term:Data Terms']).toMatchObject({ file: 'custom-terms/data-terms.docx' });
     const replan = await expectNoChanges(cli, out);
     expect(replan.stdout).not.toContain('cannot compare');
   });
@@ -256,12 +296,20 @@ describe('docket export', () => {
     const result = await runCli(['export', '-C', source, '--emulator', '--out', out]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('target: local emulator');
+    expect(result.stdout).toContain(`docket plan -C ${out} --emulator\n  shows no changes.`);
     expect(result.stdout).toContain(`docket apply -C ${out} --emulator --adopt-files`);
-    await copyFile(join(source, 'attachments/security.pdf'), join(out, 'attachments/security-exhibit.pdf'));
+    const emulatorCli = (...args: string[]) => runCli([...args, '--emulator']);
 
-    const plan = await runCli(['plan', '-C', out, '--emulator', '--detailed-exitcode']);
-    expect(plan.stdout).toContain('No changes.');
-    expect(plan.code).toBe(0);
+    // No changes as exported, with the attachment pending ...
+    await expectNoChanges(emulatorCli, out);
+    // ... and after its PDF is added, the document renamed and the file adopted.
+    await copyFile(join(source, 'attachments/security.pdf'), join(out, 'attachments/security-exhibit.pdf'));
+    await rename(join(out, 'attachments/security-exhibit.yaml.pending'), join(out, 'attachments/security-exhibit.yaml'));
+    const adopt = await emulatorCli('apply', '-C', out, '--auto-approve', '--adopt-files');
+    expect(adopt.code).toBe(0);
+    expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
+    const replan = await expectNoChanges(emulatorCli, out);
+    expect(replan.stdout).not.toContain('cannot compare');
   });
 
   it('writes into an existing empty directory', async () => {

@@ -46,7 +46,12 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const saved = planFile ? await readPlanFile(planFile) : undefined;
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
       const emulator = Boolean(opts.emulator || saved?.target.emulator);
-      await withSession(io, { ...opts, emulator }, async (s) => {
+      // A saved plan knows its environment, as it knows whether it was made for the emulator.
+      if (saved?.environment && opts.env && opts.env !== saved.environment) {
+        throw new UsageError(`the plan was made for --env ${saved.environment}, not --env ${opts.env}`);
+      }
+      const env = opts.env ?? saved?.environment;
+      await withSession(io, { ...opts, emulator, ...(env ? { env } : {}) }, async (s) => {
         const plan = saved ? await checkSavedPlan(saved, s) : await planSession(s, { prune: Boolean(opts.prune), targets: opts.target });
         // With -q only the apply report (the result) is printed, unless a person must approve the plan.
         if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));

@@ -1,5 +1,6 @@
 /** `docket emulator`: the local emulator of both services, in the foreground. */
 import { Command, InvalidArgumentError } from 'commander';
+import { withCommon } from '../options.js';
 import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, startEmulator } from '../../emulator/server.js';
 import type { Io } from '../io.js';
 import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
@@ -20,7 +21,7 @@ const number = (min: number, max: number) => (value: string) => {
 };
 
 export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Command {
-  return new Command('emulator')
+  return withCommon(new Command('emulator'), { dir: false, env: false })
     .description('run the local emulator of the review and agreements services')
     .option('--host <HOST>', 'address to listen on', '127.0.0.1')
     .option('--port <PORT>', 'port to listen on', number(0, 65535), 4010)

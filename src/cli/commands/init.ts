@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { withCommon } from '../options.js';
 import { Command } from 'commander';
 import { schemasDir } from '../../config/schema.js';
 import { UsageError } from '../../errors.js';
@@ -27,10 +28,10 @@ const STARTERS: Starter[] = [
 ];
 
 export function initCommand(io: Io, setExit: (code: number) => void): Command {
-  return new Command('init')
+  // The common flags are accepted everywhere (DESIGN: common options); init uses -q.
+  return withCommon(new Command('init'), { dir: false, env: false })
     .description('write a starter configuration directory (docket.yaml, an example playbook, .gitignore)')
     .argument('[DIR]', 'directory to write (created if missing)', '.')
-    .option('-q, --quiet', 'print only errors')
     .action(async (dir: string, opts: InitOptions) => {
       const root = resolve(io.cwd, dir);
       if (existsSync(root) && !statSync(root).isDirectory()) throw new UsageError(`${dir} exists and is not a directory`);

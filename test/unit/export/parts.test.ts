@@ -115,10 +115,23 @@ describe('custom terms', () => {
     expect(part.missing).toEqual([]);
   });
 
-  it('names the Word file of a file term and lists it as missing, with the file the source uploaded', () => {
+  it('writes a file term as a pending document naming its Word file, and lists the file as missing with the file the source uploaded', () => {
     const part = exportTerms([{ id: 't', name: 'Data Terms', type: 'file', sourceFile: 'terms/data.docx', conversionFailed: true }], paths);
+    // `.yaml.pending`: docket reads only *.yaml, so plan ignores the term until the file is added and the document renamed.
+    expect(part.files.map((f) => f.path)).toEqual(['custom-terms/data-terms.yaml.pending']);
+    expect(part.files[0]!.content).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/docket\/schemas\/custom-term\.schema\.json\n/);
     expect(body(part.files[0]!.content)).toBe('kind: CustomTerm\nname: Data Terms\ndocx_file: data-terms.docx\n');
-    expect(part.missing).toEqual([{ kind: 'custom-term', name: 'Data Terms', path: 'custom-terms/data-terms.docx', what: 'Word file', sourceFile: 'terms/data.docx' }]);
+    expect(part.count).toBe(1);
+    expect(part.missing).toEqual([
+      {
+        kind: 'custom-term',
+        name: 'Data Terms',
+        path: 'custom-terms/data-terms.docx',
+        document: 'custom-terms/data-terms.yaml.pending',
+        what: 'Word file',
+        sourceFile: 'terms/data.docx',
+      },
+    ]);
     expect(part.notes[0]).toContain('could not convert');
   });
 });
@@ -140,9 +153,28 @@ describe('custom templates', () => {
 });
 
 describe('attachments', () => {
-  it('pins each attachment to its live id and lists its PDF as missing', () => {
+  it('writes each attachment as a pending document pinned to its live id, and lists its PDF as missing', () => {
     const part = exportAttachments([{ name: 'Security Exhibit', id: 'att-1', description: 'Our measures', sourceFile: 'attachments/security.pdf' }], paths);
+    expect(part.files.map((f) => f.path)).toEqual(['attachments/security-exhibit.yaml.pending']);
+    expect(part.files[0]!.content).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/docket\/schemas\/attachment\.schema\.json\n/);
     expect(body(part.files[0]!.content)).toBe('kind: Attachment\nname: Security Exhibit\nid: att-1\ndescription: Our measures\nfile: security-exhibit.pdf\n');
-    expect(part.missing).toEqual([{ kind: 'attachment', name: 'Security Exhibit', path: 'attachments/security-exhibit.pdf', what: 'PDF', sourceFile: 'attachments/security.pdf' }]);
+    expect(part.missing).toEqual([
+      {
+        kind: 'attachment',
+        name: 'Security Exhibit',
+        path: 'attachments/security-exhibit.pdf',
+        document: 'attachments/security-exhibit.yaml.pending',
+        what: 'PDF',
+        sourceFile: 'attachments/security.pdf',
+      },
+    ]);
+  });
+
+  it('leaves sourceFile out when the source lock file does not know the upload', () => {
+    const part = exportAttachments([{ name: 'Security Exhibit', id: 'att-1', description: null }], paths);
+    expect(body(part.files[0]!.content)).toBe('kind: Attachment\nname: Security Exhibit\nid: att-1\nfile: security-exhibit.pdf\n');
+    expect(part.missing).toEqual([
+      { kind: 'attachment', name: 'Security Exhibit', path: 'attachments/security-exhibit.pdf', document: 'attachments/security-exhibit.yaml.pending', what: 'PDF' },
+    ]);
   });
 });

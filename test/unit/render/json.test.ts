@@ -36,6 +36,7 @@ describe('renderApplyReportJson', () => {
     );
     expect(out).toEqual({
       format_version: 1,
+      target: p.target,
       results: [
         { id: 'create:rule:P/R', action: 'create', kind: 'rule', key: 'P/R', name: 'R', status: 'failed', message: 'boom', ms: 5 },
         { id: 'update:rule:gone', action: null, kind: null, key: null, name: null, status: 'skipped', ms: 0 },
