@@ -10,7 +10,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { FormData, Pool, Response, request, type Dispatcher } from 'undici';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
-import { headerValue, hintForStatus, isObject, parseProblem, stripControl, truncate } from './problem.js';
+import { isPlainObject } from '../util/plain.js';
+import { headerValue, hintForStatus, parseProblem, stripControl, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
 import type {
   ApiResource,
@@ -238,7 +239,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
       seen.add(key);
       const res = await send(current);
-      const data = isObject(res) ? res.data : undefined;
+      const data = isPlainObject(res) ? res.data : undefined;
       if (!Array.isArray(data)) {
         throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(current.path)} did not answer with a list ("data" is not an array)`);
       }
@@ -248,9 +249,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return out;
   }
 
-  /** The request for the page after `res`, from `links.next` or else `meta.pagination.next`. */
+  /**
+   * The request for the page after `res`, from `links.next` or else `meta.pagination.next`.
+   * NOTE(api): a list with neither is taken to be complete (reference/api.md: every list may page).
+   */
   function nextPage(first: Target, current: Target, res: Record<string, unknown>): Target | undefined {
-    const links = isObject(res.links) ? res.links : undefined;
+    const links = isPlainObject(res.links) ? res.links : undefined;
     const next = links?.next;
     if (typeof next === 'string' && next !== '') {
       const [path, rawQuery] = resolveNextLink(next, base, service, first.operation);
@@ -258,8 +262,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const query = /(^|&)page(%5B|\[)size(%5D|\])=/i.test(rawQuery) ? rawQuery : joinQuery(rawQuery, encodeQuery({ 'page[size]': PAGE_SIZE }));
       return { ...current, path, query };
     }
-    const meta = isObject(res.meta) ? res.meta : undefined;
-    const pagination = meta && isObject(meta.pagination) ? meta.pagination : undefined;
+    const meta = isPlainObject(res.meta) ? res.meta : undefined;
+    const pagination = meta && isPlainObject(meta.pagination) ? meta.pagination : undefined;
     const number = pagination?.next;
     if ((typeof number === 'number' && Number.isInteger(number) && number > 0) || (typeof number === 'string' && /^\d+$/.test(number))) {
       return { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': String(number) })) };

@@ -3,6 +3,7 @@
  * comes from the service is cleaned here before it can reach a message or a terminal.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { isPlainObject } from '../util/plain.js';
 import type { ServiceName } from './types.js';
 
 export interface Problem {
@@ -50,7 +51,7 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
     problem.detail = str(body.detail, 2000) ?? str(body.message, 2000) ?? str(body.error, 2000);
     const fieldErrors = parseFieldErrors(body.errors, str);
     if (fieldErrors.length > 0) problem.fieldErrors = fieldErrors;
-    const trace = isObject(body.trace) ? body.trace : undefined;
+    const trace = isPlainObject(body.trace) ? body.trace : undefined;
     // NOTE(api): `trace.requestId` is documented for the agreements service (Zuplo); `request_id` is a guess.
     problem.requestId = str(trace?.requestId, 200) ?? str(trace?.request_id, 200);
   } else {
@@ -63,7 +64,7 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
     str(headerValue(headers, 'x-request-id'), 200) ??
     str(headerValue(headers, 'cf-ray'), 200) ??
     str(headerValue(headers, 'zp-rid'), 200) ??
-    (body && isObject(body.trace) ? str(body.trace.rayId, 200) : undefined);
+    (body && isPlainObject(body.trace) ? str(body.trace.rayId, 200) : undefined);
 
   for (const key of Object.keys(problem) as (keyof Problem)[]) if (problem[key] === undefined) delete problem[key];
   return problem;
@@ -76,10 +77,10 @@ function parseFieldErrors(
   if (!Array.isArray(errors)) return [];
   const out: { field: string; message: string }[] = [];
   for (const e of errors.slice(0, 50)) {
-    if (!isObject(e)) continue;
+    if (!isPlainObject(e)) continue;
     // NOTE(api): `[{field, message}]` is our decision (reference/api.md); the JSON:API shape
     // `{source: {pointer}, detail}` is accepted too in case a service uses it.
-    const source = isObject(e.source) ? e.source : undefined;
+    const source = isPlainObject(e.source) ? e.source : undefined;
     const field = str(e.field, 200) ?? str(source?.pointer, 200) ?? str(source?.parameter, 200);
     const message = str(e.message, 500) ?? str(e.detail, 500) ?? str(e.title, 500);
     if (message !== undefined) out.push({ field: field ?? '(body)', message });
@@ -91,14 +92,10 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   if (text.trim() === '') return undefined;
   try {
     const v: unknown = JSON.parse(text);
-    return isObject(v) ? v : undefined;
+    return isPlainObject(v) ? v : undefined;
   } catch {
     return undefined;
   }
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The environment variable that holds each service's key (the CLI reads the same names). */

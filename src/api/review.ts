@@ -53,6 +53,7 @@ export class ReviewApi {
     readonly organizationId: string,
   ) {}
 
+  /** NOTE(api): the organization's own path (read and PATCH) is our guess; seed 000 shows only the routes below it. */
   private get org(): string {
     return `/v1/organizations/${encodeURIComponent(this.organizationId)}`;
   }
@@ -67,12 +68,9 @@ export class ReviewApi {
     return res.data;
   }
 
+  /** NOTE(api): the path and the attribute names (`email`, `name`) are our guess; seed 000 shows neither. */
   listUsers(): Promise<ApiResource<UserAttrs>[]> {
     return this.client.list<UserAttrs>(`${this.org}/users`, 'list users');
-  }
-
-  listInvitations(): Promise<ApiResource<InvitationAttrs>[]> {
-    return this.client.list<InvitationAttrs>(`${this.org}/invitations`, 'list invitations');
   }
 
   async createInvitation(email: string, name: string | undefined): Promise<ApiResource<InvitationAttrs>> {

@@ -26,6 +26,13 @@ export const EMULATOR_EXAMPLE_USERS = [
   { email: 'legal-ops@acme.example', name: 'Legal Ops' },
 ];
 
+/** Each service's own key variable; DOCKET_API_KEY serves whichever has none. Keys never come from files. */
+export const API_KEY_VARIABLES: Record<ServiceName, string> = { review: 'DOCKET_REVIEW_API_KEY', agreements: 'DOCKET_AGREEMENTS_API_KEY' };
+
+export function serviceApiKey(env: Record<string, string | undefined>, service: ServiceName): string | undefined {
+  return env[API_KEY_VARIABLES[service]] || env.DOCKET_API_KEY;
+}
+
 export interface Connection {
   services: Services;
   target: PlanTarget;
@@ -51,9 +58,9 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   let freshEmulator = false;
   let reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
   let organizationId = project.review.organization_id;
-  let reviewKey = io.env.DOCKET_REVIEW_API_KEY || io.env.DOCKET_API_KEY;
+  let reviewKey = serviceApiKey(io.env, 'review');
   let agreementsUrl = project.agreements.url ?? DEFAULT_AGREEMENTS_URL;
-  let agreementsKey = io.env.DOCKET_AGREEMENTS_API_KEY || io.env.DOCKET_API_KEY;
+  let agreementsKey = serviceApiKey(io.env, 'agreements');
 
   if (options.emulator) {
     organizationId ??= DEFAULT_ORGANIZATION_ID;

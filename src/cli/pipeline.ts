@@ -15,11 +15,12 @@ import { fingerprint } from '../engine/diff.js';
 import { executePlan } from '../engine/execute.js';
 import { fetchLive } from '../engine/live.js';
 import { buildPlan, configDigest } from '../engine/plan.js';
-import type { ApplyReport, Change, ChangeResult, DesiredResource, KindName, LiveResource, Plan } from '../engine/types.js';
+import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { KINDS } from '../kinds/index.js';
 import type { ExecContext, KindModule } from '../kinds/kind.js';
 import type { ServiceName } from '../api/types.js';
+import { freshReads } from '../util/fresh-read.js';
 import { VERSION } from '../version.js';
 import type { Connection } from './connect.js';
 
@@ -132,7 +133,7 @@ export function staleReasons(plan: Plan, project: Project, live: LiveResource[],
       const now = byId.get(`${c.kind}:${c.liveId}`);
       if (!now) reasons.push(`${label} no longer exists live`);
       else if (c.fingerprint !== null && fingerprint(now) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
-    } else if (['create', 'invite', 'upload'].includes(c.action)) {
+    } else if (CREATE_ACTIONS.includes(c.action)) {
       const scope = c.parent ? plan.ids[`${c.parent.kind}:${c.parent.key}`] : undefined;
       const taken = live.some((l) => l.kind === c.kind && (c.parent ? l.parentId === scope && l.name === c.name : l.key === c.key));
       if (taken) reasons.push(`${label} now exists live, so creating it would duplicate it`);
@@ -187,6 +188,7 @@ export async function applyPlan(plan: Plan, project: Project, connection: Connec
       lock.files[`${kind}:${key}`] = entry;
       lockChanged = true;
     },
+    readAfterWrites: freshReads(),
     sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
   };
   const byName = new Map(KINDS.map((k) => [k.name, k]));

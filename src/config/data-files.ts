@@ -19,11 +19,17 @@ export interface DataFile {
 
 export type DataFiles = Map<string, DataFile>;
 
-const isFileField = (key: string): boolean => key === 'file' || key.endsWith('_file');
+/** Fields of every kind that name a data file. */
+export const isFileField = (key: string): boolean => key === 'file' || key.endsWith('_file');
+
+/** The root-relative path a file field names, relative to the folder of the YAML file `from`. */
+export function resolveDataPath(from: string, value: string): string {
+  return path.posix.normalize(path.posix.join(path.posix.dirname(from), value.replace(/\\/g, '/')));
+}
 
 /** The root-relative path a document's file field names (relative to the document's folder). */
 export function dataFilePath(doc: ResourceDoc, value: string): string {
-  return path.posix.normalize(path.posix.join(path.posix.dirname(doc.file), value.replace(/\\/g, '/')));
+  return resolveDataPath(doc.file, value);
 }
 
 export async function readDataFiles(root: string, documents: ResourceDoc[]): Promise<{ files: DataFiles; diagnostics: Diagnostic[] }> {

@@ -1,6 +1,7 @@
 /** Finds the YAML files of a configuration directory and reads them. */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { mapLimit } from '../util/map-limit.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 
@@ -42,15 +43,6 @@ async function isFile(file: string): Promise<boolean> {
  * Reads files in parallel with a bound, so a repository with thousands of files neither waits on
  * them one by one nor runs out of file descriptors.
  */
-export async function readFiles(root: string, files: string[], limit = 64): Promise<string[]> {
-  const texts = new Array<string>(files.length);
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < files.length) {
-      const i = next++;
-      texts[i] = await readFile(path.join(root, files[i]!), 'utf8');
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, files.length) }, worker));
-  return texts;
+export function readFiles(root: string, files: string[], limit = 64): Promise<string[]> {
+  return mapLimit(files, limit, (file) => readFile(path.join(root, file), 'utf8'));
 }

@@ -7,6 +7,8 @@ import { stat } from 'node:fs/promises';
 import type { ValidateFunction } from 'ajv';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { isPlainObject } from '../util/plain.js';
+import { isFileField, resolveDataPath } from './data-files.js';
 import { discoverYamlFiles, readFiles } from './discover.js';
 import { interpolateTree } from './interpolate.js';
 import { loadProject } from './project.js';
@@ -137,10 +139,6 @@ function isProjectFile(file: string): boolean {
   return (PROJECT_FILES as readonly string[]).includes(file);
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /**
  * Files named by any resource's `file` or `*_file` field (and the kind's own data fields), as paths
  * relative to the root. The path in the field is relative to the naming document's directory.
@@ -148,16 +146,15 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>): Set<string> {
   const named = new Set<string>();
   for (const file of parsed) {
-    const dir = path.posix.dirname(file.file);
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
       const extra = new Set(kinds.get(doc.value.kind)?.dataFileFields ?? []);
-      const isDataField = (key: string): boolean => key === 'file' || key.endsWith('_file') || extra.has(key);
+      const isDataField = (key: string): boolean => isFileField(key) || extra.has(key);
       const visit = (v: unknown): void => {
         if (Array.isArray(v)) v.forEach(visit);
         else if (isPlainObject(v)) {
           for (const [k, child] of Object.entries(v)) {
-            if (isDataField(k)) for (const name of [child].flat()) addNamed(named, dir, name);
+            if (isDataField(k)) for (const name of [child].flat()) addNamed(named, file.file, name);
             else visit(child);
           }
         }
@@ -168,9 +165,9 @@ function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>
   return named;
 }
 
-function addNamed(named: Set<string>, dir: string, name: unknown): void {
+function addNamed(named: Set<string>, from: string, name: unknown): void {
   if (typeof name !== 'string' || name === '' || name.includes('${') || path.isAbsolute(name)) return;
-  const rel = path.posix.normalize(path.posix.join(dir, name.replace(/\\/g, '/')));
+  const rel = resolveDataPath(from, name);
   if (!rel.startsWith('../')) named.add(rel);
 }
 

@@ -3,6 +3,7 @@
  * the DOCKET_* environment variables that fill or override the service settings.
  */
 import type { Diagnostic } from '../diagnostics.js';
+import { isPlainObject } from '../util/plain.js';
 import { interpolateTree, type InterpolationContext } from './interpolate.js';
 import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
@@ -40,10 +41,6 @@ export const ENV_OVERRIDES = [
 ] as const;
 
 type Plain = Record<string, unknown>;
-
-function isPlainObject(v: unknown): v is Plain {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function get(obj: unknown, key: string): unknown {
   return isPlainObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined;

@@ -10,6 +10,7 @@ import { Ajv, type AnySchemaObject, type ErrorObject, type ValidateFunction } fr
 import addFormatsModule from 'ajv-formats';
 import type { Diagnostic } from '../diagnostics.js';
 import { DocketError } from '../errors.js';
+import { isPlainObject } from '../util/plain.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 
@@ -242,10 +243,6 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
     default:
       return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer);
   }
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** Above this many properties an unknown-key hint names the schema instead of listing them all. */

@@ -5,6 +5,7 @@
  */
 import { csaMisspelling } from './csa-versions.js';
 import { FieldErrors, isPresent, readString, type JsonBody } from './fields.js';
+import { isObject } from './seed-checks.js';
 import { AGREEMENT_TYPES, isAgreementType, NESTED_ATTRIBUTES, templateResourceType, type AgreementType } from './template-defaults.js';
 
 /** What the checks look up in the organization. */
@@ -26,10 +27,6 @@ export interface TemplateWrite {
 const OWN_KEYS = ['type', 'name', 'standard_version'];
 const READ_ONLY = ['id', 'agreement_type', 'created_at', 'updated_at'];
 const NESTED = /^template_\w+_attributes$/;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Validates a body; `existing` is the template being updated (then `type` may not change and the

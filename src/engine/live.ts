@@ -4,6 +4,7 @@
  */
 import type { LockFile } from '../config/lock.js';
 import type { FetchContext, KindModule, Services } from '../kinds/kind.js';
+import { mapLimit } from '../util/map-limit.js';
 import type { DesiredResource, LiveResource } from './types.js';
 
 export interface FetchLiveOptions {
@@ -33,18 +34,4 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveResource
   };
   const perKind = await Promise.all(options.kinds.map((k) => k.fetch(ctx)));
   return perKind.flat();
-}
-
-/** Runs `fn` over `items` with at most `limit` at a time, keeping the input order in the result. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
-  return results;
 }

@@ -2,6 +2,7 @@
  * The normalisation the services apply, so a configuration that was just applied plans to zero
  * changes (DESIGN "No phantom diffs"). Kinds call these on both desired and live values.
  */
+import { isPlainObject } from '../util/plain.js';
 
 /** Optional text: line endings to `\n`, trailing newlines removed, `""` equal to null. */
 export function normText(value: unknown): string | null {
@@ -28,4 +29,11 @@ export function normEmail(value: unknown): string | null {
 export function normScalar(value: unknown): unknown {
   if (typeof value === 'string' && /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value.trim())) return Number(value);
   return value ?? null;
+}
+
+/** {@link normScalar} at every depth of lists and mappings (template parameters and their defaults). */
+export function normDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normDeep);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normDeep(v)]));
+  return normScalar(value);
 }

@@ -6,11 +6,9 @@
 import { Diagnostics } from '../diagnostics.js';
 import type { KindMeta } from './diff.js';
 import { MinHeap } from './heap.js';
-import type { Action, Change, LiveResource } from './types.js';
+import { CREATE_ACTIONS, type Action, type Change, type LiveResource } from './types.js';
 
 const ACTION_ORDER: Action[] = ['invite', 'upload', 'rename', 'create', 'update', 'publish', 'archive', 'delete'];
-
-const CREATES: Action[] = ['create', 'invite', 'upload'];
 
 export interface OrderResult {
   changes: Change[];
@@ -22,7 +20,7 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
   const changes = input.map((c) => ({ ...c, dependsOn: [...c.dependsOn] }));
   const byId = new Map(changes.map((c) => [c.id, c]));
   const creators = new Map<string, Change>();
-  for (const c of changes) if (CREATES.includes(c.action)) creators.set(`${c.kind}:${c.key}`, c);
+  for (const c of changes) if (CREATE_ACTIONS.includes(c.action)) creators.set(`${c.kind}:${c.key}`, c);
 
   const depend = (c: Change, on: Change | undefined): void => {
     if (on && on.id !== c.id && !c.dependsOn.includes(on.id)) c.dependsOn.push(on.id);
@@ -44,11 +42,11 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
       const before = String(c.fields[0]?.before ?? '');
       push(freed, `${scopeOf(c)}|${before}`, c);
     } else if (c.action === 'delete' || c.action === 'archive') {
-      push(freed, `${scopeOf(c)}|${c.parent ? c.name : c.key}`, c);
+      push(freed, `${scopeOf(c)}|${localName(c)}`, c);
     }
   }
   for (const c of changes) {
-    if (!CREATES.includes(c.action) && c.action !== 'rename') continue;
+    if (!CREATE_ACTIONS.includes(c.action) && c.action !== 'rename') continue;
     const taken = c.action === 'rename' ? String(c.fields[0]?.after ?? '') : localName(c);
     for (const f of freed.get(`${scopeOf(c)}|${taken}`) ?? []) depend(c, f);
   }

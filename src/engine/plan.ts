@@ -9,7 +9,7 @@ import { digest } from './canonical.js';
 import { diff, type KindMeta } from './diff.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
-import type { Action, DesiredResource, KindName, LiveResource, Plan, PlanTarget } from './types.js';
+import type { Action, Change, DesiredResource, KindName, LiveResource, Plan, PlanTarget } from './types.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -37,8 +37,6 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   diagnostics.items.push(...ordered.diagnostics.items);
   if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
 
-  const summary: Partial<Record<Action, number>> = {};
-  for (const c of ordered.changes) summary[c.action] = (summary[c.action] ?? 0) + 1;
   const plan: Plan = {
     format_version: 1,
     docket_version: input.version,
@@ -49,7 +47,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     changes: ordered.changes,
     // Sorted so the same state always serialises the same way (golden files, plan diffs).
     ids: Object.fromEntries(Object.entries(result.ids).sort(([a], [b]) => a.localeCompare(b))),
-    summary,
+    summary: summarize(ordered.changes),
     warnings: [
       ...(input.warnings ?? []),
       ...result.adoptable.map(
@@ -60,6 +58,13 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
   };
   return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
+}
+
+/** How many changes of each action a plan holds (actions it does not hold are left out). */
+export function summarize(changes: Change[]): Plan['summary'] {
+  const summary: Partial<Record<Action, number>> = {};
+  for (const c of changes) summary[c.action] = (summary[c.action] ?? 0) + 1;
+  return summary;
 }
 
 /** A reference to something that exists neither in the files nor live is an error at its line. */
@@ -100,5 +105,3 @@ export function configDigest(desired: DesiredResource[], settings: unknown): str
 export function hasChanges(plan: Plan): boolean {
   return plan.changes.length > 0;
 }
-
-export type { LiveResource };

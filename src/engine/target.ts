@@ -3,7 +3,8 @@
  * what their changes depend on. Pure.
  */
 import { Diagnostics } from '../diagnostics.js';
-import type { Action, DesiredResource, KindName, Plan } from './types.js';
+import { summarize } from './plan.js';
+import type { DesiredResource, KindName, Plan } from './types.js';
 
 export interface Target {
   kind: KindName;
@@ -57,10 +58,8 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: 
   for (const c of plan.changes) if (wanted(c.kind, c.key)) visit(c.id);
 
   const changes = plan.changes.filter((c) => keep.has(c.id));
-  const summary: Partial<Record<Action, number>> = {};
-  for (const c of changes) summary[c.action] = (summary[c.action] ?? 0) + 1;
   return {
-    plan: { ...plan, changes, summary, targets: targets.map((t) => t.text) },
+    plan: { ...plan, changes, summary: summarize(changes), targets: targets.map((t) => t.text) },
     diagnostics,
   };
 }

@@ -74,6 +74,9 @@ export interface LiveResource {
 
 export type Action = 'create' | 'update' | 'rename' | 'publish' | 'delete' | 'archive' | 'invite' | 'upload';
 
+/** The actions that bring a new object into being (a member is invited, an attachment uploaded). */
+export const CREATE_ACTIONS: readonly Action[] = ['create', 'invite', 'upload'];
+
 export interface FieldChange {
   field: string;
   before: unknown;

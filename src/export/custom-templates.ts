@@ -2,7 +2,7 @@
  * custom-templates/<slug>.yaml with the definition in <slug>.cover.yaml, whose text is exactly the
  * live `current_definition`: publishing it again would be identical, and comments survive.
  */
-import { assignSlugs, duplicateNames, LAYOUT } from './layout.js';
+import { assignSlugs, duplicateNameNotes, LAYOUT } from './layout.js';
 import { emptyPart, type ExportPart, type SchemaPaths } from './types.js';
 import { resourceFile } from './yaml.js';
 
@@ -19,9 +19,7 @@ export interface CustomTemplateData {
 
 export function exportCustomTemplates(templates: readonly CustomTemplateData[], paths: SchemaPaths): ExportPart {
   const part = emptyPart('custom-template');
-  for (const dup of duplicateNames(templates.map((t) => t.name))) {
-    part.notes.push(`several custom templates are named "${dup}": docket identifies them by name, so plan will refuse them until all but one are renamed`);
-  }
+  part.notes.push(...duplicateNameNotes('custom templates', templates.map((t) => t.name)));
   for (const { item: t, slug } of assignSlugs(templates, (x) => x.name, (x) => x.id)) {
     const doc: Record<string, unknown> = { kind: 'CustomTemplate', name: t.name };
     if (t.customTerm) doc.custom_term = t.customTerm;

@@ -87,3 +87,10 @@ export function duplicateNames(names: readonly string[]): string[] {
   for (const n of names) (seen.has(n) ? dup : seen).add(n);
   return [...dup].sort(compareText);
 }
+
+/** One note per name several live objects of a kind share (`kinds`: plural, e.g. `custom terms`). */
+export function duplicateNameNotes(kinds: string, names: readonly string[]): string[] {
+  return duplicateNames(names).map(
+    (dup) => `several ${kinds} are named "${dup}": docket identifies them by name, so plan will refuse them until all but one are renamed`,
+  );
+}

@@ -6,9 +6,10 @@
  * `attachments: [names]` when the export knows the attachment; otherwise the raw id stays.
  */
 import { sameValue } from '../engine/canonical.js';
-import { normScalar } from '../engine/normalize.js';
-import { CSA_RENAMES, csaUsesNewNames, TEMPLATE_TYPES } from '../kinds/template-params.js';
-import { assignSlugs, compareText, duplicateNames, LAYOUT } from './layout.js';
+import { normDeep } from '../engine/normalize.js';
+import { isPlainObject } from '../util/plain.js';
+import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, NOT_PARAMETERS, TEMPLATE_TYPES } from '../kinds/template-params.js';
+import { assignSlugs, compareText, duplicateNameNotes, LAYOUT } from './layout.js';
 import { emptyPart, type ExportPart, type SchemaPaths } from './types.js';
 import { resourceFile } from './yaml.js';
 
@@ -37,27 +38,12 @@ export interface TemplateExportContext {
   attachmentName(id: string): string | undefined;
 }
 
-/** Response attributes that are not parameters docket writes (src/kinds/template.ts reads them the same way). */
-const NOT_PARAMETERS = new Set(['name', 'standard_version', 'agreement_type', 'created_at', 'updated_at', 'organization_id', 'version', 'id', 'attachment_ids']);
-
 /** Keys a service may add to a nested object that are bookkeeping, not parameters. */
 const NESTED_BOOKKEEPING = new Set(['id', 'created_at', 'updated_at']);
 
-const CSA_OLD_NAMES = new Map([...CSA_RENAMES].map(([oldName, newName]) => [newName, oldName]));
-
-function isPlain(v: unknown): v is Plain {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** Numbers and numeric strings are equal by value, as the plan compares them. */
-function norm(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(norm);
-  if (isPlain(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]));
-  return normScalar(v);
-}
-
 export function equalsDefault(value: unknown, def: unknown): boolean {
-  return sameValue(norm(value), norm(def));
+  return sameValue(normDeep(value), normDeep(def));
 }
 
 /** `*_attachment_id` values at any depth → `{ attachment: <name> }` when the attachment is exported. */
@@ -67,7 +53,7 @@ function mapAttachmentIds(key: string, value: unknown, ctx: TemplateExportContex
     return name !== undefined ? { attachment: name } : value;
   }
   if (Array.isArray(value)) return value.map((x) => mapAttachmentIds('', x, ctx));
-  if (isPlain(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, mapAttachmentIds(k, x, ctx)]));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, mapAttachmentIds(k, x, ctx)]));
   return value;
 }
 
@@ -145,7 +131,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
       continue;
     }
     if (prop.not !== undefined || skip(key, value)) continue;
-    if (prop.properties && isPlain(value)) {
+    if (prop.properties && isPlainObject(value)) {
       const nested = reduceObject(value, prop, ctx, `${where}${key}.`, (k) => NESTED_BOOKKEEPING.has(k));
       notes.push(...nested.notes);
       if (nested.value && Object.keys(nested.value).length > 0) out[key] = nested.value;
@@ -226,9 +212,7 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
 export function exportTemplates(templates: readonly TemplateData[], ctx: TemplateExportContext, paths: SchemaPaths): ExportPart {
   const part = emptyPart('template');
   const nameOf = (t: TemplateData) => String(t.attributes.name ?? '');
-  for (const dup of duplicateNames(templates.map(nameOf))) {
-    part.notes.push(`several templates are named "${dup}": docket identifies them by name, so plan will refuse them until all but one are renamed`);
-  }
+  part.notes.push(...duplicateNameNotes('templates', templates.map(nameOf)));
   const known: TemplateData[] = [];
   for (const t of templates) {
     if (TEMPLATE_TYPES.some((x) => x.wire === t.wireType && ctx.schemas.has(x.type))) known.push(t);

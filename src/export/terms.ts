@@ -3,7 +3,7 @@
  * name <slug>.docx (`docx_file`), which the service cannot give back, so the user adds it and
  * records it with `docket apply --adopt-files`.
  */
-import { assignSlugs, duplicateNames, LAYOUT } from './layout.js';
+import { assignSlugs, duplicateNameNotes, LAYOUT } from './layout.js';
 import { emptyPart, type ExportPart, type SchemaPaths } from './types.js';
 import { resourceFile } from './yaml.js';
 
@@ -21,9 +21,7 @@ export type TermData =
 
 export function exportTerms(terms: readonly TermData[], paths: SchemaPaths): ExportPart {
   const part = emptyPart('custom-term');
-  for (const dup of duplicateNames(terms.map((t) => t.name))) {
-    part.notes.push(`several custom terms are named "${dup}": docket identifies them by name, so plan will refuse them until all but one are renamed`);
-  }
+  part.notes.push(...duplicateNameNotes('custom terms', terms.map((t) => t.name)));
   for (const { item: term, slug } of assignSlugs(terms, (t) => t.name, (t) => t.id)) {
     const file = `${LAYOUT.customTerms}/${slug}.yaml`;
     if (term.type === 'text') {

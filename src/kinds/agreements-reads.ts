@@ -1,7 +1,10 @@
-/** Agreements-service collections several kinds need, read once per command. */
+/**
+ * Agreements-service collections several kinds need, read once per command, and the actor
+ * reference every term, template and attachment write makes.
+ */
 import type { ApiResource } from '../api/types.js';
 import type { AgreementsUserAttrs, CustomTermAttrs } from '../api/agreements.js';
-import type { DesiredResource, KindName, Ref } from '../engine/types.js';
+import type { Ref } from '../engine/types.js';
 import { projectKeyPos, type ProjectConfig } from '../config/types.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { FetchContext } from './kind.js';
@@ -28,18 +31,4 @@ export function actorRef(project: ProjectConfig, diag: Diagnostics, source: { fi
     return [];
   }
   return [{ kind: 'agreements-user', key: actor.toLowerCase(), field: 'agreements.actor', source: projectKeyPos(project, '/agreements/actor') }];
-}
-
-/** Live objects worth a detailed read: the declared ones, by name, former name or pinned id. */
-export function declaredFilter(declared: DesiredResource[] | undefined, kind: KindName): (id: string, name: string) => boolean {
-  if (!declared) return () => true;
-  const ids = new Set<string>();
-  const names = new Set<string>();
-  for (const d of declared) {
-    if (d.kind !== kind) continue;
-    names.add(d.key);
-    for (const old of d.renamedFrom) names.add(old);
-    if (d.pinId) ids.add(d.pinId);
-  }
-  return (id, name) => ids.has(id) || names.has(name);
 }

@@ -7,7 +7,8 @@ import { dataFilePath } from '../config/data-files.js';
 import { normName } from '../engine/normalize.js';
 import type { DesiredResource, Fields, Ref } from '../engine/types.js';
 import type { KindModule } from './kind.js';
-import { actorRef, declaredFilter, liveCustomTerms } from './agreements-reads.js';
+import { actorRef, liveCustomTerms } from './agreements-reads.js';
+import { declaredFilter } from './declared.js';
 import { definitionData } from './definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, validateDefinition } from './definition.js';
 import { docSource, namesList, posOf } from './positions.js';
@@ -104,6 +105,8 @@ export const customTemplateKind: KindModule = {
     const actor = ctx.actor();
     const text = String(change.desired?.definition_text ?? '');
     const termId = (name: unknown): string => (typeof name === 'string' ? ctx.resolveId('custom-term', name) : '');
+    // The PATCH names the actor by id (the versions POST takes the e-mail).
+    const actorId = (): string => ctx.resolveId('agreements-user', actor.email.toLowerCase());
     switch (change.action) {
       case 'create': {
         const term = change.desired?.custom_term;
@@ -112,7 +115,7 @@ export const customTemplateKind: KindModule = {
         return;
       }
       case 'rename':
-        await api.updateCustomTemplate(change.liveId!, { name: change.name, user_id: ctx.resolveId('agreements-user', actor.email.toLowerCase()) }, change.key);
+        await api.updateCustomTemplate(change.liveId!, { name: change.name, user_id: actorId() }, change.key);
         return;
       case 'publish': {
         const fields = new Set(change.fields.map((f) => f.field));
@@ -122,7 +125,7 @@ export const customTemplateKind: KindModule = {
         }
         if (fields.has('custom_term')) {
           // NOTE(api): `""` unlinks the terms; the PATCH publishes a version on the service.
-          const body = { custom_term_id: termId(change.desired?.custom_term), user_id: ctx.resolveId('agreements-user', actor.email.toLowerCase()) };
+          const body = { custom_term_id: termId(change.desired?.custom_term), user_id: actorId() };
           await api.updateCustomTemplate(change.liveId!, body, change.key);
         }
         return;

@@ -8,7 +8,8 @@ import { dataFilePath } from '../config/data-files.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { Change, DesiredResource, Fields } from '../engine/types.js';
 import type { ExecContext, KindModule } from './kind.js';
-import { actorRef, declaredFilter, liveCustomTerms } from './agreements-reads.js';
+import { actorRef, liveCustomTerms } from './agreements-reads.js';
+import { declaredFilter } from './declared.js';
 import { docSource, namesList, posOf } from './positions.js';
 
 const CONTENT_KEYS = ['body', 'body_file', 'docx_file'] as const;

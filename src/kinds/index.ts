@@ -21,11 +21,3 @@ export const KINDS: KindModule[] = [
   attachmentKind,
   templateKind,
 ];
-
-export function kindByName(name: string): KindModule | undefined {
-  return KINDS.find((k) => k.name === name);
-}
-
-export function kindByYaml(yamlKind: string): KindModule | undefined {
-  return KINDS.find((k) => k.yamlKind === yamlKind);
-}

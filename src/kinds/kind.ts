@@ -49,6 +49,11 @@ export interface ExecContext {
   readFile(path: string, sha256: string): Promise<Uint8Array>;
   /** Records an uploaded file in docket.lock.json, dropping the entry of the upload it replaces. */
   recordFile(kind: KindName, key: string, entry: LockEntry, replacesId?: string): void;
+  /**
+   * Reads a collection this apply's own writes change (the review users after an invite): the read
+   * sees every write the caller finished before asking, and callers asking at the same time share it.
+   */
+  readAfterWrites<T>(key: string, load: () => Promise<T>): Promise<T>;
   /** Waits (polling for docx conversion); injected so tests need not wait. */
   sleep(ms: number): Promise<void>;
 }

@@ -49,7 +49,8 @@ export const memberKind: KindModule = {
     const name = change.desired?.name;
     await api.createInvitation(change.key, typeof name === 'string' ? name : undefined);
     // The invitation's id is not the user's id; rules and the organization need the user id.
-    const user = (await api.listUsers()).find((u) => u.attributes.email.toLowerCase() === change.key);
+    const users = await ctx.readAfterWrites('review:users', () => api.listUsers());
+    const user = users.find((u) => u.attributes.email.toLowerCase() === change.key);
     if (!user) throw new Error(`the invitation for ${change.key} did not create a user`);
     ctx.registerId('member', change.key, user.id);
   },

@@ -6,6 +6,7 @@
 import type { ServiceName } from '../api/types.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
+import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
 import { docSource, posOf } from './positions.js';
 import { reviewUsers } from './review-reads.js';
@@ -17,7 +18,7 @@ export const AGREEMENTS_ORG_FIELDS = ['name', 'street_address', 'city', 'state',
 
 function mapping(value: unknown): Record<string, unknown> {
   // A part that is not a mapping was reported by the schema.
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isPlainObject(value) ? value : {};
 }
 
 function partsOf(declared: DesiredResource[] | undefined): { review: boolean; agreements: boolean } {

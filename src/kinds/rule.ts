@@ -7,6 +7,7 @@ import type { ResourceDoc } from '../config/types.js';
 import type { DesiredResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
+import { declaredFilter } from './declared.js';
 import { namesList, posOf } from './positions.js';
 import { livePlaybooks, reviewUsers } from './review-reads.js';
 
@@ -79,7 +80,7 @@ export const ruleKind: KindModule = {
   async fetch(ctx) {
     const [playbooks, users] = await Promise.all([livePlaybooks(ctx), reviewUsers(ctx)]);
     // Rules of playbooks no file declares are never touched, so they are not read either.
-    const wanted = ctx.declared ? declaredPlaybookFilter(ctx.declared) : () => true;
+    const wanted = declaredFilter(ctx.declared, 'playbook');
     const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
     const perPlaybook = await ctx.parallel(read, async (p) => {
       const rules = await ctx.services.review().listRules(p.id);
@@ -144,15 +145,3 @@ export const ruleKind: KindModule = {
     }
   },
 };
-
-function declaredPlaybookFilter(declared: DesiredResource[]): (id: string, name: string) => boolean {
-  const ids = new Set<string>();
-  const names = new Set<string>();
-  for (const d of declared) {
-    if (d.kind !== 'playbook') continue;
-    names.add(d.key);
-    for (const old of d.renamedFrom) names.add(old);
-    if (d.pinId) ids.add(d.pinId);
-  }
-  return (id, name) => ids.has(id) || names.has(name);
-}

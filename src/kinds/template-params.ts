@@ -6,6 +6,7 @@
 import type { Diagnostics } from '../diagnostics.js';
 import type { ResourceDoc } from '../config/types.js';
 import { joinPointer } from '../config/yaml-positions.js';
+import { isPlainObject } from '../util/plain.js';
 
 export interface TemplateTypeInfo {
   /** The `type:` value in YAML and in a create body: `NDA`, `Software License`, … */
@@ -45,6 +46,9 @@ export const TEMPLATE_TYPES: readonly TemplateTypeInfo[] = [
   { type: 'LOI', wire: 'template_loi', schema: 'templates/loi.schema.json' },
 ];
 
+/** Attributes of a template response that are not parameters (the Template kind and export skip them). */
+export const NOT_PARAMETERS: ReadonlySet<string> = new Set(['name', 'standard_version', 'agreement_type', 'created_at', 'updated_at', 'organization_id', 'version', 'id', 'attachment_ids']);
+
 export function templateTypeInfo(type: unknown): TemplateTypeInfo | undefined {
   return TEMPLATE_TYPES.find((t) => t.type === type);
 }
@@ -71,7 +75,8 @@ export const CSA_RENAMES: ReadonlyMap<string, string> = new Map([
   ['include_unlimited_claims_other', 'include_uncapped_claims_other'],
 ]);
 
-const CSA_OLD_NAMES: ReadonlyMap<string, string> = new Map([...CSA_RENAMES].map(([oldName, newName]) => [newName, oldName]));
+/** {@link CSA_RENAMES} the other way: 3.x name → pre-3.0 name. */
+export const CSA_OLD_NAMES: ReadonlyMap<string, string> = new Map([...CSA_RENAMES].map(([oldName, newName]) => [newName, oldName]));
 
 /** NOTE(api): the standard_version a CSA template gets when none is given (public docs: "latest, currently 2.1"). */
 export const CSA_DEFAULT_STANDARD_VERSION = '2.1';
@@ -88,10 +93,6 @@ export function csaUsesNewNames(standardVersion: unknown): boolean | undefined {
   const version = standardVersion === undefined || standardVersion === null ? CSA_DEFAULT_STANDARD_VERSION : standardVersion;
   if (typeof version !== 'string' || !VERSION.test(version)) return undefined;
   return Number(version.split('.')[0]) >= 3;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**
@@ -139,7 +140,8 @@ export interface AttachmentParameterRef {
   name: string;
 }
 
-function attachmentName(value: unknown): string | undefined {
+/** The name in a `{ attachment: <name> }` value, or undefined for any other value. */
+export function attachmentName(value: unknown): string | undefined {
   if (!isPlainObject(value)) return undefined;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === 'attachment' && typeof value.attachment === 'string' ? value.attachment : undefined;

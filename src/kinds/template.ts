@@ -7,50 +7,38 @@
 import type { ApiResource } from '../api/types.js';
 import type { TemplateAttrs } from '../api/agreements.js';
 import { sameValue } from '../engine/canonical.js';
-import { normEmail, normName, normScalar, normText } from '../engine/normalize.js';
+import { normDeep, normEmail, normName, normText } from '../engine/normalize.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
+import { isPlainObject } from '../util/plain.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { lockedAttachments } from './attachment.js';
 import { agreementsUsers } from './agreements-reads.js';
 import { docSource, namesList, posOf } from './positions.js';
-import { attachmentParameterRefs, checkTemplateParameters, templateTypeInfo, TEMPLATE_TYPES } from './template-params.js';
+import { attachmentName, attachmentParameterRefs, checkTemplateParameters, NOT_PARAMETERS, templateTypeInfo, TEMPLATE_TYPES } from './template-params.js';
 
 const PARAM = 'parameters.';
-/** Attributes of a template response that are not parameters docket compares. */
-const NOT_PARAMETERS = new Set(['name', 'standard_version', 'agreement_type', 'created_at', 'updated_at', 'organization_id', 'version', 'id', 'attachment_ids']);
 
 type Plain = Record<string, unknown>;
 
-function isPlain(v: unknown): v is Plain {
-  return Boolean(v) && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** Compare numbers and numeric strings by value, recursively. */
-function normValue(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(normValue);
-  if (isPlain(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normValue(x)]));
-  return normScalar(v);
-}
-
-/** E-mails compare case-insensitively (DESIGN "No phantom diffs"), other values by {@link normValue}. */
+/** E-mails compare case-insensitively (DESIGN "No phantom diffs"), other values by {@link normDeep}. */
 function normParameter(key: string, v: unknown): unknown {
-  return key.endsWith('_email') && typeof v === 'string' ? normEmail(v) : normValue(v);
+  return key.endsWith('_email') && typeof v === 'string' ? normEmail(v) : normDeep(v);
 }
 
 /** The value of a changed parameter field as the file wrote it (`"01099"` stays a string). */
 function writtenParameter(parameters: unknown, field: string): unknown {
-  if (!field.startsWith(PARAM) || !isPlain(parameters)) return undefined;
+  if (!field.startsWith(PARAM) || !isPlainObject(parameters)) return undefined;
   const [key, nested] = field.slice(PARAM.length).split('.') as [string, string | undefined];
   const value = parameters[key];
   if (nested === undefined) return value;
-  return isPlain(value) ? value[nested] : undefined;
+  return isPlainObject(value) ? value[nested] : undefined;
 }
 
 /** `parameters` → comparable fields: `parameters.term`, `parameters.template_csa_order_form_attributes.fee_amount`. */
 function flattenParameters(parameters: Plain): Fields {
   const out: Fields = {};
   for (const [key, value] of Object.entries(parameters)) {
-    if (key.startsWith('template_') && key.endsWith('_attributes') && isPlain(value)) {
+    if (key.startsWith('template_') && key.endsWith('_attributes') && isPlainObject(value)) {
       for (const [nested, v] of Object.entries(value)) out[`${PARAM}${key}.${nested}`] = normParameter(nested, v);
     } else {
       out[`${PARAM}${key}`] = normParameter(key, value);
@@ -74,11 +62,9 @@ function bodyOf(fields: [string, unknown][], resolve: (v: unknown) => unknown): 
 /** `{attachment: name}` anywhere in a value → the attachment's id at apply time. */
 function resolveAttachments(value: unknown, ctx: ExecContext): unknown {
   if (Array.isArray(value)) return value.map((v) => resolveAttachments(v, ctx));
-  if (isPlain(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === 'attachment' && typeof value.attachment === 'string') return ctx.resolveId('attachment', value.attachment);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveAttachments(v, ctx)]));
-  }
+  const name = attachmentName(value);
+  if (name !== undefined) return ctx.resolveId('attachment', name);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveAttachments(v, ctx)]));
   return value;
 }
 
@@ -89,7 +75,8 @@ function resolveAttachments(value: unknown, ctx: ExecContext): unknown {
 function attachmentNames(ctx: FetchContext): (id: string) => unknown {
   const current = new Map<string, string>();
   const desired = new Map((ctx.declared ?? []).filter((d) => d.kind === 'attachment').map((d) => [d.key, d.fields]));
-  for (const [name, entry] of lockedAttachments(ctx.lock.files)) {
+  const locked = lockedAttachments(ctx.lock.files);
+  for (const [name, entry] of locked) {
     const wanted = desired.get(name);
     // A changed PDF or description uploads a new attachment (attachment.ts), so both make the id stale.
     const stale =
@@ -99,7 +86,7 @@ function attachmentNames(ctx: FetchContext): (id: string) => unknown {
   }
   // A pinned attachment without a lock entry (exported, not adopted yet) is that live object.
   for (const d of ctx.declared ?? []) {
-    if (d.kind === 'attachment' && d.pinId && !ctx.lock.files[`attachment:${d.key}`] && !current.has(d.pinId)) current.set(d.pinId, d.key);
+    if (d.kind === 'attachment' && d.pinId && !locked.has(d.key) && !current.has(d.pinId)) current.set(d.pinId, d.key);
   }
   return (id) => (current.has(id) ? { attachment: current.get(id) } : id);
 }
@@ -116,7 +103,7 @@ function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unkno
   for (const [field, value] of Object.entries(fields)) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string') continue;
     const written = declared?.[field];
-    if (written === undefined || isPlain(written)) fields[field] = nameOf(value);
+    if (written === undefined || isPlainObject(written)) fields[field] = nameOf(value);
   }
   const ids = Array.isArray(a.attachment_ids) ? (a.attachment_ids as string[]) : [];
   const type = TEMPLATE_TYPES.find((x) => x.wire === t.type)?.type ?? t.type;
@@ -124,7 +111,7 @@ function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unkno
     name: normName(a.name),
     type,
     standard_version: a.standard_version ?? null,
-    attachments: ids.map((id) => nameOf(id)).map((n) => (isPlain(n) ? n.attachment : n)).sort(),
+    attachments: ids.map((id) => nameOf(id)).map((n) => (isPlainObject(n) ? n.attachment : n)).sort(),
     ...fields,
   };
 }
@@ -141,7 +128,7 @@ export const templateKind: KindModule = {
   toDesired(doc, diag) {
     checkTemplateParameters(doc, diag);
     const name = normName(doc.body.name);
-    const parameters = isPlain(doc.body.parameters) ? doc.body.parameters : {};
+    const parameters = isPlainObject(doc.body.parameters) ? doc.body.parameters : {};
     if ('name' in parameters) diag.error('template-name', 'set the template name with the top-level `name`, not in `parameters`', posOf(doc, '/parameters/name'));
     const type = typeof doc.body.type === 'string' ? doc.body.type : 'NDA';
     const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name'))) };
@@ -187,7 +174,7 @@ export const templateKind: KindModule = {
       const refs = Object.entries(fields)
         .filter(([k]) => k.endsWith('_attachment_id') || k === 'attachments')
         .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
-        .map((v) => (isPlain(v) ? v.attachment : v))
+        .map((v) => (isPlainObject(v) ? v.attachment : v))
         .filter((v): v is string => typeof v === 'string')
         .map((key) => ({ kind: 'attachment' as const, key }));
       return { kind: 'template', id: t.id, key: String(fields.name), name: String(fields.name), fields, refs };

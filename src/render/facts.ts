@@ -3,7 +3,7 @@
  * undeclared note), built once so the two outputs never disagree. Strings come back raw or through
  * the caller's formatter: escaping is the renderer's job.
  */
-import type { Action, Change, FieldChange, KindName, Plan } from '../engine/types.js';
+import { CREATE_ACTIONS, type Action, type Change, type FieldChange, type KindName, type Plan } from '../engine/types.js';
 
 export interface KindTitle {
   name: KindName;
@@ -88,15 +88,16 @@ export function renamedFrom(c: Change): { label: string; field: string } | undef
 
 /** Field lines a change shows: creates their values, deletes only when asked, renames minus the name. */
 export function visibleFields(c: Change, verbose: boolean): FieldChange[] {
-  if (c.action === 'delete' || c.action === 'archive') return verbose ? c.fields.filter((f) => f.before != null) : [];
-  if (c.action === 'create' || c.action === 'invite' || c.action === 'upload') return c.fields.filter((f) => f.after != null);
+  const sides = fieldSides(c);
+  if (sides === 'before') return verbose ? c.fields.filter((f) => f.before != null) : [];
+  if (sides === 'after') return c.fields.filter((f) => f.after != null);
   const skip = renamedFrom(c)?.field;
   return c.fields.filter((f) => f.field !== skip);
 }
 
 /** How a field shows: one side only for creates and removals. */
 export function fieldSides(c: Change): 'after' | 'before' | 'both' {
-  if (c.action === 'create' || c.action === 'invite' || c.action === 'upload') return 'after';
+  if (CREATE_ACTIONS.includes(c.action)) return 'after';
   if (c.action === 'delete' || c.action === 'archive') return 'before';
   return 'both';
 }
@@ -113,10 +114,15 @@ export interface Fmt {
 
 const LISTED_NAMES = 5;
 
-function nameList(labels: string[], fmt: Fmt): string {
-  const shown = labels.slice(0, LISTED_NAMES).map((l) => fmt.name(l));
-  const rest = labels.length - shown.length;
+/** The first few items, then how many more. */
+function shortList(items: string[]): string {
+  const shown = items.slice(0, LISTED_NAMES);
+  const rest = items.length - shown.length;
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
+}
+
+function nameList(labels: string[], fmt: Fmt): string {
+  return shortList(labels.map((l) => fmt.name(l)));
 }
 
 /** Every warning sentence, without a `Warning:` prefix: partial plan, permanence, then the plan's own. */
@@ -139,8 +145,7 @@ export function warningSentences(plan: Plan, fmt: Fmt): string[] {
   if (publishes.length > 0) {
     const go = publishes.length === 1 ? 'goes' : 'go';
     const what = publishes.map((c) => `${c.kind} ${fmt.name(changeLabel(c))}`);
-    const list = what.length > LISTED_NAMES ? `${what.slice(0, LISTED_NAMES).join(', ')} and ${what.length - LISTED_NAMES} more` : what.join(', ');
-    out.push(`${plural(publishes.length, 'publish', 'publishes')} ${go} live at once and cannot be undone: ${list}.`);
+    out.push(`${plural(publishes.length, 'publish', 'publishes')} ${go} live at once and cannot be undone: ${shortList(what)}.`);
   }
   for (const c of irreversible) {
     if (c.action === 'delete' || c.action === 'publish') continue;

@@ -4,16 +4,16 @@
  * where their fields say everything, and the raw API where they do not) and writes the files that
  * src/export builds, all at once (a staging directory renamed into place), never over a file.
  */
-import { DocketError } from '../../errors.js';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import type { ServiceName } from '../../api/types.js';
 import { schemasDir } from '../../config/schema.js';
 import { normEmail, normName, normText } from '../../engine/normalize.js';
-import { fetchLive, mapLimit } from '../../engine/live.js';
+import { fetchLive } from '../../engine/live.js';
+import { mapLimit } from '../../util/map-limit.js';
 import type { LiveResource } from '../../engine/types.js';
-import { UsageError } from '../../errors.js';
+import { DocketError, UsageError } from '../../errors.js';
 import { buildExport, type AttachmentData, type LiveExport, type OrganizationData, type ParameterSchema, type PlaybookData, type ProjectSettings, type TermData } from '../../export/index.js';
 import { EXPORT_SERVICES, parseExportKinds, type ExportKind } from '../../export/layout.js';
 import { renderExportSummary } from '../../export/summary.js';
@@ -24,7 +24,7 @@ import { ruleKind } from '../../kinds/rule.js';
 import { TEMPLATE_TYPES } from '../../kinds/template-params.js';
 import type { KindModule } from '../../kinds/kind.js';
 import { painter } from '../../render/paint.js';
-import { connect, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, type Connection } from '../connect.js';
+import { API_KEY_VARIABLES, connect, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
 import { Logger, useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { loadProject, type Project } from '../pipeline.js';
@@ -102,17 +102,13 @@ async function checkOut(out: string, label: string): Promise<'missing' | 'empty'
 
 /** A missing key is reported with the kinds that need it, since `--kind` can leave them out. */
 function checkKeys(io: Io, kinds: Set<ExportKind>, needs: Set<ServiceName>): void {
-  const keys: Record<ServiceName, { variable: string; value: string | undefined }> = {
-    review: { variable: 'DOCKET_REVIEW_API_KEY', value: io.env.DOCKET_REVIEW_API_KEY || io.env.DOCKET_API_KEY },
-    agreements: { variable: 'DOCKET_AGREEMENTS_API_KEY', value: io.env.DOCKET_AGREEMENTS_API_KEY || io.env.DOCKET_API_KEY },
-  };
   for (const service of needs) {
-    if (keys[service].value) continue;
+    if (serviceApiKey(io.env, service)) continue;
     const needing = [...kinds].filter((k) => EXPORT_SERVICES[k].includes(service));
     const others = [...kinds].filter((k) => !EXPORT_SERVICES[k].includes(service));
     throw new UsageError(
       `no API key for the ${service} service, which ${needing.join(', ')} ${needing.length === 1 ? 'is' : 'are'} read from`,
-      `set ${keys[service].variable} (or DOCKET_API_KEY); keys are never read from files${others.length > 0 ? `. Or export only the other kinds: ${others.map((k) => `--kind ${k}`).join(' ')}` : ''}`,
+      `set ${API_KEY_VARIABLES[service]} (or DOCKET_API_KEY); keys are never read from files${others.length > 0 ? `. Or export only the other kinds: ${others.map((k) => `--kind ${k}`).join(' ')}` : ''}`,
     );
   }
 }

@@ -71,10 +71,6 @@ export function fakeReview(state: ReviewState = {}) {
       record('listUsers', []);
       return [...users];
     },
-    async listInvitations() {
-      record('listInvitations', []);
-      return [];
-    },
     async createInvitation(email: string, name: string | undefined) {
       record('createInvitation', [email, name]);
       // Like the service: the invitation creates the user at once, with its own id.
@@ -151,6 +147,7 @@ export function execContext(services: Services, known: Record<string, string> = 
     actor: () => ({ email: 'legal-ops@acme.example' }),
     readFile: async () => new Uint8Array(),
     recordFile: () => undefined,
+    readAfterWrites: (_key, load) => load(),
     sleep: async () => undefined,
   };
   return { ctx, registered, resolved };

@@ -221,6 +221,7 @@ export function agreementsExecContext(services: Services, options: { known?: Rec
     recordFile(kind, key, entry) {
       recorded.push([kind, key, entry]);
     },
+    readAfterWrites: (_key, load) => load(),
     async sleep(ms) {
       slept.push(ms);
     },

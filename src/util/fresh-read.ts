@@ -1,0 +1,36 @@
+/**
+ * Reads that must see the caller's own earlier writes, shared where that is safe. A call joins a
+ * read of the same key that has not started yet, or else starts one; it never joins a read that is
+ * already under way, since that one may have started before the caller's write. So callers that
+ * finish their writes together (concurrent invites) share one read instead of making one each.
+ */
+export type FreshRead = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+
+export function freshReads(): FreshRead {
+  const running = new Map<string, Promise<unknown>>();
+  const waiting = new Map<string, Promise<unknown>>();
+  const ignore = (): void => undefined;
+
+  const start = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    const p = load();
+    running.set(key, p);
+    const done = (): void => {
+      if (running.get(key) === p) running.delete(key);
+    };
+    p.then(done, done);
+    return p;
+  };
+
+  return <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    const queued = waiting.get(key);
+    if (queued) return queued as Promise<T>;
+    const busy = running.get(key);
+    if (!busy) return start(key, load);
+    const next = busy.then(ignore, ignore).then(() => {
+      waiting.delete(key);
+      return start(key, load);
+    });
+    waiting.set(key, next);
+    return next;
+  };
+}

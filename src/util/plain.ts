@@ -1,0 +1,4 @@
+/** A JSON-like mapping: an object that is neither null nor an array (parsed YAML and JSON bodies). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

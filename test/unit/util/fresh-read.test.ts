@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { freshReads } from '../../../src/util/fresh-read.js';
+
+/** A load whose calls are counted and which resolves only when told to. */
+function gatedLoad() {
+  const gates: (() => void)[] = [];
+  let calls = 0;
+  const load = (): Promise<number> => {
+    const n = ++calls;
+    return new Promise((resolve) => gates.push(() => resolve(n)));
+  };
+  return { load, calls: () => calls, open: (i: number) => gates[i]!() };
+}
+
+describe('freshReads', () => {
+  it('starts a read at once when none is under way', async () => {
+    const read = freshReads();
+    const g = gatedLoad();
+    const a = read('users', g.load);
+    expect(g.calls()).toBe(1);
+    g.open(0);
+    expect(await a).toBe(1);
+  });
+
+  it('never hands a caller a read that started before it asked; later callers share the next one', async () => {
+    const read = freshReads();
+    const g = gatedLoad();
+    const first = read('users', g.load);
+    const second = read('users', g.load);
+    const third = read('users', g.load);
+    expect(g.calls()).toBe(1);
+    g.open(0);
+    expect(await first).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(g.calls()).toBe(2);
+    g.open(1);
+    expect([await second, await third]).toEqual([2, 2]);
+  });
+
+  it('keeps keys apart and starts again once nothing is pending', async () => {
+    const read = freshReads();
+    const users = gatedLoad();
+    const other = gatedLoad();
+    const a = read('users', users.load);
+    const b = read('other', other.load);
+    expect([users.calls(), other.calls()]).toEqual([1, 1]);
+    users.open(0);
+    other.open(0);
+    await Promise.all([a, b]);
+    const c = read('users', users.load);
+    expect(users.calls()).toBe(2);
+    users.open(1);
+    expect(await c).toBe(2);
+  });
+
+  it('a failed read fails its callers only; the next caller reads again', async () => {
+    const read = freshReads();
+    let calls = 0;
+    const failing = () => (++calls === 1 ? Promise.reject(new Error('boom')) : Promise.resolve(calls));
+    await expect(read('users', failing)).rejects.toThrow('boom');
+    expect(await read('users', failing)).toBe(2);
+  });
+});
