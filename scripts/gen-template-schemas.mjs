@@ -32,6 +32,8 @@ const BASE = 'https://docket.dev/schemas/templates/';
 /** A decimal written as text, which is how the service returns decimal columns ("1.0"). */
 const DECIMAL = '^-?(\\d+(\\.\\d*)?|\\.\\d+)$';
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+/** A whole number written as text; a leading zero marks text, not a number. */
+const INTEGER = '^-?(0|[1-9]\\d*)$';
 
 function row(names, type, note = '', extra = {}) {
   return { names: split(names), type, note, ...extra };
@@ -856,7 +858,8 @@ function propertySchema(name, r) {
         ...defaults,
       };
     case 'integer':
-      return { description: describe(name, r.note), type: 'integer', ...defaults };
+      // DESIGN compares numbers and numeric strings by value, so `term: "2"` is accepted like `term: 2`.
+      return { description: describe(name, r.note, ['A whole number (a numeric string such as "2" is accepted too).']), type: ['integer', 'string'], pattern: INTEGER, ...defaults };
     case 'number':
       // NOTE(api): decimals come back from the service as strings ("1.0"); both forms are accepted.
       return { description: describe(name, r.note, ['A number (a decimal string such as "1.0" is accepted too).']), type: ['number', 'string'], pattern: DECIMAL, ...defaults };

@@ -45,11 +45,41 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   }
 
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(hoistCommonFlags(argv, program.commands.map((c) => c.name())));
     return exitCode;
   } catch (error) {
     return reportError(error, io, !argv.includes('--no-color'));
   }
+}
+
+const COMMON_FLAGS = new Set(['--no-color', '-q', '--quiet', '-v', '--verbose']);
+const COMMON_WITH_VALUE = new Set(['--concurrency', '-C', '--dir', '--env']);
+
+/**
+ * Common flags may also come before the command (`docket --no-color plan`): they are moved after
+ * it, where the command's own options read them. Anything else is left for commander to judge.
+ */
+export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
+  const [node = 'node', bin = 'docket', ...rest] = argv;
+  const leading: string[] = [];
+  let i = 0;
+  while (i < rest.length) {
+    const arg = rest[i]!;
+    if (COMMON_FLAGS.has(arg)) {
+      leading.push(arg);
+      i += 1;
+    } else if (COMMON_WITH_VALUE.has(arg) && i + 1 < rest.length) {
+      leading.push(arg, rest[i + 1]!);
+      i += 2;
+    } else if (/^--(concurrency|dir|env)=/.test(arg)) {
+      leading.push(arg);
+      i += 1;
+    } else {
+      break;
+    }
+  }
+  if (leading.length === 0 || !commands.includes(rest[i] ?? '')) return argv;
+  return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];
 }
 
 function reportError(error: unknown, io: Io, colorAllowed: boolean): number {

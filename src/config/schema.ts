@@ -221,6 +221,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
       }
       if (params.pattern === '^https?://') return make('invalid-value', `${label} must be an http(s) URL`, pointer);
       if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${JSON.stringify(e.data)}`, pointer);
+      if (params.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${JSON.stringify(e.data)}`, pointer);
       return make('invalid-value', `${label} must match the pattern \`${String(params.pattern)}\``, pointer);
     case 'anyOf':
     case 'oneOf': {
@@ -250,6 +251,8 @@ const MAX_LISTED_KEYS = 30;
 
 /** How the template schemas write "a number, or a decimal as the service returns it" (`"1.0"`). */
 const DECIMAL_PATTERN = '^-?(\\d+(\\.\\d*)?|\\.\\d+)$';
+/** Whole numbers written as text (scripts/gen-template-schemas.mjs INTEGER). */
+const INTEGER_PATTERN = '^-?(0|[1-9]\\d*)$';
 
 /** The rest of "`x` must …" for the keywords about one value. */
 function valueMessage(e: ErrorObject, params: Record<string, unknown>): string {

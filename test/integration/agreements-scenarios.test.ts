@@ -231,6 +231,10 @@ describe('standard templates and attachments', () => {
     await applyOk(cli, dir);
     expect(template('Mutual NDA')!.parameters.term).toBe(3);
     await expectNoChanges(cli, dir);
+
+    // Numbers and numeric strings compare by value.
+    await writeFiles(dir, { 'templates/nda.yaml': NDA_TEMPLATE_YAML.replace('term: 2', 'term: "3"') });
+    await expectNoChanges(cli, dir);
   });
 
   it('uploads an attachment, points templates at it, and re-points them when the PDF changes', async () => {

@@ -119,8 +119,8 @@ describe('seed 002 coverage', () => {
   it('NDA has its table with types, enums and defaults', () => {
     const p = props('templates/nda.schema.json');
     expect(Object.keys(p)).toHaveLength(COMMON.length + 2 + 8);
-    expect(p.term).toMatchObject({ type: 'integer', default: 1 });
-    expect(p.confidentiality_period).toMatchObject({ type: 'integer', default: 2 });
+    expect(p.term).toMatchObject({ type: ['integer', 'string'], default: 1 });
+    expect(p.confidentiality_period).toMatchObject({ type: ['integer', 'string'], default: 2 });
     expect(p.effective_date).toMatchObject({ type: 'string', format: 'date' });
     expect(p.effective_date_of_confidentiality!.enum).toEqual(['Effective Date', 'date of last disclosure']);
   });
@@ -154,7 +154,7 @@ describe('seed 002 coverage', () => {
     }
     expect(o.include_sla_standard_maintenance_window_start_time).toMatchObject({ type: 'string' });
     expect(o.include_sla_type!.enum).toEqual(['description', 'standard', 'attachment']);
-    expect(o.max_users).toMatchObject({ type: 'integer', default: 10 });
+    expect(o.max_users).toMatchObject({ type: ['integer', 'string'], default: 10 });
     expect(Object.keys(itemProps(o.fees_attributes!))).toEqual(['type', 'fee_type', 'processor_product_id', 'description', 'cost']);
     expect(Object.keys(itemProps(o.service_credits_attributes!))).toEqual(['min', 'max', 'credit']);
     expect(Object.keys(itemProps(o.use_limitations_attributes!))).toEqual(['limitation_type', 'amount', 'unit']);
@@ -201,7 +201,7 @@ describe('seed 002 coverage', () => {
       'description',
     ]);
     const pilot = props('templates/pilot.schema.json');
-    expect(pilot.payment_process_invoice_days).toMatchObject({ type: 'integer', default: 15 });
+    expect(pilot.payment_process_invoice_days).toMatchObject({ type: ['integer', 'string'], default: 15 });
     expect(pilot.negotiations_allowed).toMatchObject({ type: 'boolean' }); // the common row wins over the further list
     expect(pilot.include_dpa_attachment_id!.anyOf).toBeDefined();
     expect(props('templates/design.schema.json').include_program_discount_unit).toMatchObject({ default: '%' });

@@ -44,7 +44,7 @@ sender_last_to_sign: true
 additional_changes: None`,
     invalid: [
       { what: 'unknown parameter', params: 'purpos: x', expect: 'unknown-key parameters.purpos', message: /did you mean `purpose`\?/ },
-      { what: 'wrong type', params: 'term: two', expect: 'invalid-value parameters.term', message: /must be an integer, not a string/ },
+      { what: 'wrong type', params: 'term: two', expect: 'invalid-value parameters.term', message: /must be an integer, not "two"/ },
       { what: 'not an integer', params: 'term: 1.5', expect: 'invalid-value parameters.term', message: /must be an integer/ },
       {
         what: 'bad enum value',

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { hoistCommonFlags } from '../../../src/cli/main.js';
+
+const COMMANDS = ['validate', 'plan', 'apply', 'export', 'init', 'emulator'];
+
+describe('hoistCommonFlags', () => {
+  it('moves common flags written before the command after it', () => {
+    expect(hoistCommonFlags(['node', 'docket', '--no-color', '-C', 'cfg', 'plan', '-o', 'json'], COMMANDS)).toEqual([
+      'node',
+      'docket',
+      'plan',
+      '--no-color',
+      '-C',
+      'cfg',
+      '-o',
+      'json',
+    ]);
+    expect(hoistCommonFlags(['node', 'docket', '--concurrency=4', '-q', 'apply'], COMMANDS)).toEqual(['node', 'docket', 'apply', '--concurrency=4', '-q']);
+  });
+
+  it('leaves everything else alone', () => {
+    const argv = ['node', 'docket', 'plan', '--no-color'];
+    expect(hoistCommonFlags(argv, COMMANDS)).toBe(argv);
+    expect(hoistCommonFlags(['node', 'docket', '--version'], COMMANDS)).toEqual(['node', 'docket', '--version']);
+    expect(hoistCommonFlags(['node', 'docket', '--bogus', 'plan'], COMMANDS)).toEqual(['node', 'docket', '--bogus', 'plan']);
+  });
+});
