@@ -73,6 +73,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       () => false,
     ));
     emulator = await startEmulator({ stateFile, seed });
+    // Save the seeded state at once: a plan saved now must find the same user ids when applied.
+    if (freshEmulator) await emulator.store.persist();
     // The state may have been made for another organization id (docket.yaml or --env changed).
     if (emulator.store.addMissingOrganizations(seed)) await emulator.store.persist();
     reviewUrl = emulator.reviewUrl;

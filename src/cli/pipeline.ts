@@ -127,6 +127,13 @@ export function staleReasons(plan: Plan, project: Project, live: LiveResource[],
   if (plan.config_digest !== project.digest) reasons.push('the configuration changed since the plan was made');
   if (JSON.stringify(plan.target) !== JSON.stringify(connection.target)) reasons.push('the plan was made for a different target');
   const byId = new Map(live.map((l) => [`${l.kind}:${l.id}`, l]));
+  // The ids the plan resolves references to must still be those objects' ids.
+  for (const c of plan.changes) {
+    for (const ref of c.refs) {
+      const id = plan.ids[`${ref.kind}:${ref.key}`];
+      if (id && !byId.has(`${ref.kind}:${id}`) && live.some((l) => l.kind === ref.kind)) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
+    }
+  }
   for (const c of plan.changes) {
     const label = `${c.kind} "${c.key}"`;
     if (c.liveId) {

@@ -202,7 +202,7 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
     } else {
       // `attachments:` is managed as a whole list: writing part of it would plan to detach the rest.
       notes.push(
-        `\`attachments\` not exported: attachment${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the export (docket.lock.json of the source does not know ${unknown.length === 1 ? 'it' : 'them'}); add Attachment documents and list them by name`,
+        `\`attachments\` (${unknown.join(', ')}) not exported: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
       );
     }
   }

@@ -128,7 +128,7 @@ async function docxUpload(change: Change, ctx: ExecContext): Promise<{ data: Uin
 
 /** Records the upload, then waits for the PDF conversion and reports `failed` as this resource's error. */
 async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: ExecContext): Promise<void> {
-  ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx) });
+  ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx) }, id);
   let delay = CONVERSION_POLL.firstDelayMs;
   let waited = 0;
   for (;;) {

@@ -46,3 +46,18 @@ it('rejects an unknown environment with a suggestion', async () => {
   expect(result.stderr).toContain('unknown-environment');
   expect(result.stderr).toContain('staging');
 });
+
+it('applies a plan saved against a fresh in-process emulator, with references to seeded users', async () => {
+  const dir = await makeDir({
+    'docket.yaml': 'version: 1\n',
+    'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: alice@acme.example\n',
+    'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: qa@acme.example\n',
+  });
+  const plan = await runCli(['plan', '-C', dir, '--emulator', '--out', join(dir, 'p.json')]);
+  expect(plan.code).toBe(0);
+  const apply = await runCli(['apply', '-C', dir, join(dir, 'p.json')]);
+  expect(apply.stdout).toContain('Apply complete: 3 done.');
+  expect(apply.code).toBe(0);
+  const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
+  expect(replan.code).toBe(0);
+});
