@@ -11,7 +11,7 @@ import { FormData, Pool, Response, request, type Dispatcher } from 'undici';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { isPlainObject } from '../util/plain.js';
-import { headerValue, hintForStatus, parseProblem, stripControl, truncate } from './problem.js';
+import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
 import type {
   ApiResource,
@@ -96,7 +96,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   /** Every string bound for a message passes here: no control characters, never the key. */
   const clean = (text: string): string => {
-    let s = stripControl(text);
+    let s = oneLineText(text);
     if (apiKey.length >= 4) s = s.split(apiKey).join('[redacted]');
     return s;
   };
@@ -302,7 +302,7 @@ function parseBaseUrl(raw: string, service: ServiceName): BaseUrl {
   try {
     u = new URL(raw.trim());
   } catch {
-    throw new DocketError('invalid-url', `the ${service} service URL "${truncate(stripControl(raw), 200)}" is not a valid URL`, 'use a URL such as https://api.commonpaper.com');
+    throw new DocketError('invalid-url', `the ${service} service URL "${truncate(oneLineText(raw), 200)}" is not a valid URL`, 'use a URL such as https://api.commonpaper.com');
   }
   // Credentials in a URL would end up in plan headers and messages.
   if (u.username || u.password) {
@@ -312,7 +312,7 @@ function parseBaseUrl(raw: string, service: ServiceName): BaseUrl {
     throw new DocketError('invalid-url', `the ${service} service URL ${u.origin}${u.pathname} must not have a query or fragment`);
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    throw new DocketError('invalid-url', `the ${service} service URL must use https (got ${stripControl(u.protocol)})`);
+    throw new DocketError('invalid-url', `the ${service} service URL must use https (got ${oneLineText(u.protocol)})`);
   }
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
     throw new DocketError(
@@ -352,7 +352,7 @@ function resolveNextLink(next: string, base: BaseUrl, service: ServiceName, oper
     throw new DocketError('bad-response', `${operation}: the ${service} service returned an invalid next-page link`);
   }
   if (u.origin !== base.origin) {
-    throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin (${stripControl(u.origin)}); not following it`);
+    throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin (${oneLineText(u.origin)}); not following it`);
   }
   // NOTE(api): a link that already carries the base prefix (`/review/v1/...`) is taken as is; a
   // bare `/v1/...` is taken relative to the base URL, whichever way the service writes it.

@@ -13,10 +13,13 @@ export interface Problem {
   requestId?: string;
 }
 
-/** C0 and C1 control characters (including newlines and ESC): a service must not drive the terminal. */
+/**
+ * C0 and C1 control characters, newlines included: service text becomes one line of an error
+ * message and must not drive the terminal. (render/sanitize.ts stripControl keeps newlines.)
+ */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
-export function stripControl(text: string): string {
+export function oneLineText(text: string): string {
   return text.replace(CONTROL, '');
 }
 

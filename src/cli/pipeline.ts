@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readDataFiles, type DataFiles } from '../config/data-files.js';
 import { loadConfig } from '../config/load.js';
-import { lockLocation, readLock, writeLock, type LockFile, type LockLocation } from '../config/lock.js';
+import { lockEntries, lockKey, lockLocation, readLock, writeLock, type LockFile, type LockLocation } from '../config/lock.js';
 import type { LoadedConfig } from '../config/types.js';
 import { compareDiagnostics, uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../engine/canonical.js';
@@ -127,11 +127,12 @@ export function staleReasons(plan: Plan, project: Project, live: LiveResource[],
   if (plan.config_digest !== project.digest) reasons.push('the configuration changed since the plan was made');
   if (JSON.stringify(plan.target) !== JSON.stringify(connection.target)) reasons.push('the plan was made for a different target');
   const byId = new Map(live.map((l) => [`${l.kind}:${l.id}`, l]));
+  const kindsRead = new Set(live.map((l) => l.kind));
   // The ids the plan resolves references to must still be those objects' ids.
   for (const c of plan.changes) {
     for (const ref of c.refs) {
       const id = plan.ids[`${ref.kind}:${ref.key}`];
-      if (id && !byId.has(`${ref.kind}:${id}`) && live.some((l) => l.kind === ref.kind)) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
+      if (id && kindsRead.has(ref.kind) && !byId.has(`${ref.kind}:${id}`)) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
     }
   }
   for (const c of plan.changes) {
@@ -163,7 +164,7 @@ export async function applyPlan(plan: Plan, project: Project, connection: Connec
   let lockChanged = false;
   if (options.adoptFiles) {
     for (const a of plan.adoptable ?? []) {
-      lock.files[`${a.kind}:${a.key}`] = { id: a.liveId, file: a.file, sha256: a.sha256 };
+      lock.files[lockKey(a.kind, a.key)] = { id: a.liveId, file: a.file, sha256: a.sha256 };
       lockChanged = true;
     }
   }
@@ -190,9 +191,9 @@ export async function applyPlan(plan: Plan, project: Project, connection: Connec
     },
     recordFile(kind, key, entry, replacesId) {
       if (replacesId) {
-        for (const [k, e] of Object.entries(lock.files)) if (k.startsWith(`${kind}:`) && e.id === replacesId) delete lock.files[k];
+        for (const [k, e] of lockEntries(lock.files, kind)) if (e.id === replacesId) delete lock.files[lockKey(kind, k)];
       }
-      lock.files[`${kind}:${key}`] = entry;
+      lock.files[lockKey(kind, key)] = entry;
       lockChanged = true;
     },
     readAfterWrites: freshReads(),

@@ -58,6 +58,19 @@ export function lockLocation(root: string, options: { emulator: boolean; environ
   };
 }
 
+/** The key of a resource's entry: `kind:key`. */
+export function lockKey(kind: string, key: string): string {
+  return `${kind}:${key}`;
+}
+
+/** One kind's entries, by the resource key they were recorded under. */
+export function lockEntries(files: Files, kind: string): Map<string, LockEntry> {
+  const prefix = lockKey(kind, '');
+  const out = new Map<string, LockEntry>();
+  for (const [key, entry] of Object.entries(files)) if (key.startsWith(prefix)) out.set(key.slice(prefix.length), entry);
+  return out;
+}
+
 export function emptyLock(): LockFile {
   return { version: 1, files: {} };
 }

@@ -50,7 +50,7 @@ export function fingerprint(live: LiveResource): string {
 }
 
 /** Children are matched by their own name inside the parent; top-level objects by key. */
-function localName(x: { parent?: unknown; parentId?: string; name: string; key: string }, isChild: boolean): string {
+function localName(x: { name: string; key: string }, isChild: boolean): string {
   return isChild ? x.name : x.key;
 }
 

@@ -51,13 +51,14 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
     for (const f of freed.get(`${scopeOf(c)}|${taken}`) ?? []) depend(c, f);
   }
 
-  // Deletes after whatever stopped referencing the deleted object.
+  // Deletes after whatever stopped referencing the deleted object (indexed once: plans can be large).
+  const referrers = new Map<string, string[]>();
+  for (const l of live) for (const r of l.refs) push(referrers, `${r.kind}:${r.key}`, l.id);
+  const changesOf = new Map<string, Change[]>();
+  for (const c of changes) if (c.liveId && c.action !== 'delete') push(changesOf, c.liveId, c);
   for (const c of changes) {
     if (c.action !== 'delete' && c.action !== 'archive') continue;
-    for (const l of live) {
-      if (!l.refs.some((r) => r.kind === c.kind && r.key === c.key)) continue;
-      for (const other of changes) if (other.liveId === l.id && other !== c && other.action !== 'delete') depend(c, other);
-    }
+    for (const id of referrers.get(`${c.kind}:${c.key}`) ?? []) for (const other of changesOf.get(id) ?? []) depend(c, other);
   }
 
   for (const c of changes) c.dependsOn = c.dependsOn.filter((id) => byId.has(id)).sort();

@@ -4,20 +4,16 @@
  * PDF (or description) uploads a new attachment; templates that name it are re-pointed at it.
  */
 import { dataFilePath } from '../config/data-files.js';
-import type { LockEntry } from '../config/lock.js';
+import { lockEntries, type LockEntry } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { Fields, LiveResource } from '../engine/types.js';
 import type { KindModule } from './kind.js';
 import { actorRef } from './agreements-reads.js';
 import { docSource, namesList, posOf } from './positions.js';
 
-const LOCK_PREFIX = 'attachment:';
-
 /** Lock entries of attachments by name. */
 export function lockedAttachments(files: Record<string, LockEntry>): Map<string, LockEntry> {
-  const out = new Map<string, LockEntry>();
-  for (const [key, entry] of Object.entries(files)) if (key.startsWith(LOCK_PREFIX)) out.set(key.slice(LOCK_PREFIX.length), entry);
-  return out;
+  return lockEntries(files, 'attachment');
 }
 
 export const attachmentKind: KindModule = {

@@ -6,6 +6,7 @@
 import { Command, Option } from 'commander';
 import type { Plan } from '../../engine/types.js';
 import { describeViolation } from '../../engine/guard.js';
+import { hasChanges } from '../../engine/plan.js';
 import { ApplyFailedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
@@ -58,7 +59,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         // Before applying, so the annotations are there even when an operation fails.
         if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.project, opts);
         const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
-        if (plan.changes.length === 0 && adopting.length === 0) {
+        if (!hasChanges(plan) && adopting.length === 0) {
           if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
           setExit(0);
           return;

@@ -8,6 +8,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, stat, w
 import path from 'node:path';
 import { Command } from 'commander';
 import type { ServiceName } from '../../api/types.js';
+import { lockEntries } from '../../config/lock.js';
 import { schemasDir } from '../../config/schema.js';
 import { normEmail, normName, normText } from '../../engine/normalize.js';
 import { fetchLive } from '../../engine/live.js';
@@ -186,7 +187,7 @@ async function readExportLive(project: Project, connection: Connection, kinds: S
 
   const termNames = new Map((terms ?? []).map((t) => [t.id, normName(t.attributes.name)]));
   if (kinds.has('custom-term') && terms) {
-    const lockedTerms = new Map(Object.entries(lock.files).filter(([k]) => k.startsWith('custom-term:')).map(([, e]) => [e.id, e.file]));
+    const lockedTerms = new Map([...lockEntries(lock.files, 'custom-term').values()].map((e) => [e.id, e.file]));
     live.terms = await mapLimit(terms, concurrency, async (t): Promise<TermData> => {
       const name = normName(t.attributes.name);
       if (t.attributes.term_type === 'file') {

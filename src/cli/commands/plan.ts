@@ -2,6 +2,7 @@
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { DocketError } from '../../errors.js';
 import { Command, Option } from 'commander';
+import { hasChanges } from '../../engine/plan.js';
 import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { renderPlanText } from '../../render/text.js';
@@ -42,7 +43,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       else io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
       if (opts.annotations === 'github') printAnnotations(io, plan, project, opts);
       if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; apply it with: docket apply ${opts.out}\n`);
-      setExit(opts.detailedExitcode && plan.changes.length > 0 ? 2 : 0);
+      setExit(opts.detailedExitcode && hasChanges(plan) ? 2 : 0);
     });
 }
 
