@@ -2,6 +2,7 @@
  * Endpoint functions of the agreements service (seeds 001 and 002, reference/api.md). The
  * organization is the one the API key belongs to; every term and template write names the actor.
  */
+import { DocketError } from '../errors.js';
 import type { ApiResource, FormPart, ServiceClient } from './types.js';
 
 export interface AgreementsUserAttrs {
@@ -62,19 +63,67 @@ type One<A> = { data: ApiResource<A> };
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
+export interface AgreementsApiOptions {
+  /** `agreements.organization_id`: which organization to manage when the key sees several. */
+  organizationId?: string;
+}
+
 export class AgreementsApi {
-  constructor(readonly client: ServiceClient) {}
+  private organization: Promise<ApiResource<AgreementsOrganizationAttrs>> | undefined;
+
+  constructor(
+    readonly client: ServiceClient,
+    private readonly options: AgreementsApiOptions = {},
+  ) {}
 
   listUsers(): Promise<ApiResource<AgreementsUserAttrs>[]> {
     return this.client.list<AgreementsUserAttrs>('/v1/users', 'list agreements users');
   }
 
-  async getOrganization(): Promise<ApiResource<AgreementsOrganizationAttrs>> {
-    // NOTE(api): the list holds exactly the key's organization (public docs).
+  /** The key's organization, read once per run (its id does not change while docket runs). */
+  getOrganization(): Promise<ApiResource<AgreementsOrganizationAttrs>> {
+    this.organization ??= this.findOrganization();
+    return this.organization;
+  }
+
+  /**
+   * NOTE(api): the skill says `GET /v1/organizations` lists exactly the key's organization; the
+   * official docs say "organizations accessible to the authenticated user". When it lists several,
+   * the one the key's templates and users carry as `organization_id` is the key's own.
+   */
+  private async findOrganization(): Promise<ApiResource<AgreementsOrganizationAttrs>> {
     const orgs = await this.client.list<AgreementsOrganizationAttrs>('/v1/organizations', 'read agreements organization');
-    const org = orgs[0];
-    if (!org) throw new Error('the agreements service listed no organization for this API key');
-    return org;
+    const configured = this.options.organizationId?.toLowerCase();
+    if (configured) {
+      const found = orgs.find((o) => o.id.toLowerCase() === configured);
+      if (found) return found;
+      throw new DocketError('unknown-organization', `agreements.organization_id is ${this.options.organizationId}, but the agreements API key sees only ${describeOrganizations(orgs)}`, 'fix `agreements.organization_id` in docket.yaml, or remove it');
+    }
+    if (orgs.length === 1) return orgs[0]!;
+    if (orgs.length === 0) throw new DocketError('unknown-organization', 'the agreements service listed no organization for this API key', 'check DOCKET_AGREEMENTS_API_KEY');
+    const owners = await this.ownerOrganizationIds();
+    const matching = orgs.filter((o) => owners.has(o.id));
+    if (matching.length === 1) return matching[0]!;
+    throw new DocketError(
+      'ambiguous-organization',
+      `the agreements API key sees ${orgs.length} organizations (${describeOrganizations(orgs)}) and docket cannot tell which one is the key's own`,
+      'set `agreements.organization_id` in docket.yaml to the one to manage',
+    );
+  }
+
+  /** The `organization_id` the first page of the key's templates and users carry. */
+  private async ownerOrganizationIds(): Promise<Set<string>> {
+    const first = async (path: string): Promise<unknown[]> => {
+      const res = await this.client.request<{ data?: unknown }>({ method: 'GET', path, query: { 'page[size]': 100 }, operation: 'find the agreements organization' });
+      return Array.isArray(res?.data) ? res.data : [];
+    };
+    const [templates, users] = await Promise.all([first('/v1/templates'), first('/v1/users')]);
+    const ids = new Set<string>();
+    for (const item of [...templates, ...users]) {
+      const id = (item as { attributes?: { organization_id?: unknown } })?.attributes?.organization_id;
+      if (typeof id === 'string' && id !== '') ids.add(id);
+    }
+    return ids;
   }
 
   async updateOrganization(id: string, body: Record<string, unknown>): Promise<void> {
@@ -91,7 +140,8 @@ export class AgreementsApi {
   }
 
   async createTextTerm(name: string, body: string, actor: Actor): Promise<ApiResource<CustomTermAttrs>> {
-    return this.createTerm(name, { name, body, term_type: 'text', user_email: actor.email });
+    // NOTE(api): the public JSON example sends name, body and the user only; `term_type` is left out.
+    return this.createTerm(name, { name, body, user_email: actor.email });
   }
 
   async createFileTerm(name: string, docx: FileUpload, actor: Actor): Promise<ApiResource<CustomTermAttrs>> {
@@ -127,6 +177,8 @@ export class AgreementsApi {
       'body' in content
         ? { body: content.body, user_email: actor.email }
         : [
+            // The docs show `term_type=file` on the versions endpoint too.
+            { name: 'term_type', value: 'file' },
             { name: 'docx', value: { data: content.docx.data, filename: content.docx.filename, contentType: DOCX } },
             { name: 'user_email', value: actor.email },
           ];
@@ -185,7 +237,7 @@ export class AgreementsApi {
   }
 
   listTemplates(): Promise<ApiResource<TemplateAttrs>[]> {
-    return this.client.list<TemplateAttrs>('/v1/templates', 'list templates', { full: 'true' });
+    return this.client.list<TemplateAttrs>('/v1/templates', 'list templates', { query: { full: 'true' } });
   }
 
   async createTemplate(body: Record<string, unknown>, label: string): Promise<ApiResource<TemplateAttrs>> {
@@ -226,4 +278,10 @@ export class AgreementsApi {
     });
     return res.data;
   }
+}
+
+function describeOrganizations(orgs: ApiResource<AgreementsOrganizationAttrs>[]): string {
+  if (orgs.length === 0) return 'none';
+  const shown = orgs.slice(0, 10).map((o) => (typeof o.attributes.name === 'string' ? `${o.id} (${o.attributes.name})` : o.id));
+  return `${shown.join(', ')}${orgs.length > 10 ? `, and ${orgs.length - 10} more` : ''}`;
 }

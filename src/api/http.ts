@@ -11,12 +11,14 @@ import { FormData, Pool, Response, request, type Dispatcher } from 'undici';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { isPlainObject } from '../util/plain.js';
+import { endpointKey, isArchived, isPageSizeRejection, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
 import type {
   ApiResource,
   CreateOptions,
   FormPart,
+  ListOptions,
   Query,
   RequestLogEntry,
   RequestOptions,
@@ -46,6 +48,8 @@ export interface ServiceClientOptions {
   timeoutMs?: number;
   /** Called once per logical request when it has finished, successfully or not. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Told what the client learnt about the service (a refused page size), for `-v`. */
+  onDebug?: (message: string) => void;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 }
@@ -56,7 +60,6 @@ export interface ClosableServiceClient extends ServiceClient {
 }
 
 const DEFAULTS = { retries: 4, baseDelayMs: 250, maxDelayMs: 8000, timeoutMs: 30_000, concurrency: 8 };
-const PAGE_SIZE = 100;
 /** A list longer than this is a paging bug, not data: 10 000 pages of 100 is a million objects. */
 const MAX_PAGES = 10_000;
 
@@ -77,6 +80,7 @@ interface Target {
 
 export function createServiceClient(options: ServiceClientOptions): ClosableServiceClient {
   const { service, onRequest } = options;
+  const logDebug = options.onDebug;
   const base = parseBaseUrl(options.baseUrl, service);
   const apiKey = checkApiKey(options.apiKey, service);
   const retries = Math.max(0, Math.floor(options.retries ?? DEFAULTS.retries));
@@ -224,9 +228,34 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return { method: o.method, path, query, body: o.body, operation: o.operation };
   }
 
-  async function list<A>(path: string, operation: string, query?: Query): Promise<ApiResource<A>[]> {
+  /** Page size per endpoint once a service refused a larger one (null: send none). */
+  const pageSizes = new Map<string, number | null>();
+
+  async function list<A>(path: string, operation: string, options: ListOptions = {}): Promise<ApiResource<A>[]> {
+    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined);
+    const endpoint = endpointKey(path);
+    for (;;) {
+      const size = pageSizes.has(endpoint) ? pageSizes.get(endpoint)! : PAGE_SIZE;
+      try {
+        return await readPages<A>(path, operation, options.query, size);
+      } catch (error) {
+        const smaller = isPageSizeRejection(error) ? smallerPageSize(size) : false;
+        if (smaller === false) throw error;
+        pageSizes.set(endpoint, smaller);
+        logDebug?.(`${service} ${endpoint}: the service refused page[size]=${size}; asking for ${smaller ?? 'its default page size'} from now on`);
+      }
+    }
+  }
+
+  /**
+   * Reads every page: `size` undefined sends no paging parameters (a list documented as unpaged),
+   * null lets the service choose the page size, a number asks for it on every page.
+   */
+  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined): Promise<ApiResource<A>[]> {
+    const sizeQuery: Query = typeof size === 'number' ? { 'page[size]': size } : {};
+    const first = target({ method: 'GET', path, query, operation }, sizeQuery);
     const out: ApiResource<A>[] = [];
-    const first = target({ method: 'GET', path, query, operation }, { 'page[size]': PAGE_SIZE });
+    const ids = new Set<string>();
     const seen = new Set<string>();
     let current: Target | undefined = first;
     for (let page = 1; current; page++) {
@@ -239,36 +268,53 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
       seen.add(key);
       const res = await send(current);
-      const data = isPlainObject(res) ? res.data : undefined;
-      if (!Array.isArray(data)) {
-        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(current.path)} did not answer with a list ("data" is not an array)`);
+      const problem = listProblem(res);
+      if (problem) {
+        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(current.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
       }
-      out.push(...(data as ApiResource<A>[]));
-      current = nextPage(first, current, res as Record<string, unknown>);
+      const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
+      let fresh = 0;
+      for (const item of body.data) {
+        if (ids.has(item.id)) continue;
+        ids.add(item.id);
+        fresh++;
+        if (!isArchived(item)) out.push(item);
+      }
+      const next = nextFromBody(body);
+      if (next.link !== undefined) {
+        const followed = followLink(first, current, next.link, size);
+        if (followed) {
+          current = followed;
+          continue;
+        }
+      }
+      if (next.number !== undefined) {
+        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': next.number })) };
+      } else if (next.link !== undefined && !next.hasMeta) {
+        throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or cannot be read, and it gave no page number to use instead; not following it`);
+      } else if (size !== undefined && !next.pagingInfo && fresh > 0 && looksTruncated(body.data.length, size)) {
+        // No paging members, and exactly a common default page size: ask whether there is more.
+        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': page + 1 })) };
+      } else {
+        current = undefined;
+      }
     }
     return out;
   }
 
   /**
-   * The request for the page after `res`, from `links.next` or else `meta.pagination.next`.
-   * NOTE(api): a list with neither is taken to be complete (reference/api.md: every list may page).
+   * The request for `links.next`, or undefined when it cannot be followed safely: a link to another
+   * origin would carry the API key there, unless it names the same endpoint (a gateway's backend
+   * host), in which case its query is replayed on the configured base.
+   * NOTE(api): whether links are absolute, and on which host, is not documented.
    */
-  function nextPage(first: Target, current: Target, res: Record<string, unknown>): Target | undefined {
-    const links = isPlainObject(res.links) ? res.links : undefined;
-    const next = links?.next;
-    if (typeof next === 'string' && next !== '') {
-      const [path, rawQuery] = resolveNextLink(next, base, service, first.operation);
-      // Keep asking for 100 per page if the service's link forgot it.
-      const query = /(^|&)page(%5B|\[)size(%5D|\])=/i.test(rawQuery) ? rawQuery : joinQuery(rawQuery, encodeQuery({ 'page[size]': PAGE_SIZE }));
-      return { ...current, path, query };
-    }
-    const meta = isPlainObject(res.meta) ? res.meta : undefined;
-    const pagination = meta && isPlainObject(meta.pagination) ? meta.pagination : undefined;
-    const number = pagination?.next;
-    if ((typeof number === 'number' && Number.isInteger(number) && number > 0) || (typeof number === 'string' && /^\d+$/.test(number))) {
-      return { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': String(number) })) };
-    }
-    return undefined;
+  function followLink(first: Target, current: Target, link: string, size: number | null | undefined): Target | undefined {
+    const resolved = resolveNextLink(link, base, first.path);
+    if (!resolved) return undefined;
+    const [path, rawQuery] = resolved;
+    // Keep asking for the chosen page size if the service's link forgot it.
+    const query = typeof size !== 'number' || /(^|&)page(%5B|\[)size(%5D|\])=/i.test(rawQuery) ? rawQuery : joinQuery(rawQuery, encodeQuery({ 'page[size]': size }));
+    return { ...current, path, query };
   }
 
   return {
@@ -278,7 +324,18 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       return (await send(target(o))) as T;
     },
     async create<T>(o: CreateOptions<T>): Promise<T> {
-      return (await send(target(o), o.recover)) as T;
+      const t = target(o);
+      const answer = await send(t, o.recover);
+      if (hasDataId(answer)) return answer as T;
+      // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
+      // for an unknown outcome (create statuses and bodies are not documented everywhere).
+      const found = await o.recover();
+      if (found !== undefined) return found;
+      throw new DocketError(
+        'bad-response',
+        `${t.operation}: ${service} service ${t.method} ${clean(t.path)} succeeded without the new object's id, and reading the collection did not find it`,
+        'run plan again: if the object was created it shows up there, and apply does not create it twice',
+      );
     },
     list,
     async close(): Promise<void> {
@@ -287,6 +344,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (pool) await pool.close();
     },
   };
+}
+
+function hasDataId(answer: unknown): boolean {
+  return isPlainObject(answer) && isPlainObject(answer.data) && typeof answer.data.id === 'string' && answer.data.id !== '';
 }
 
 interface BaseUrl {
@@ -341,22 +402,23 @@ function checkApiKey(key: string, service: ServiceName): string {
 }
 
 /**
- * Resolves `links.next` to a path below the base URL and its raw query. A link to another origin
- * is refused: following it would send the API key there.
+ * Resolves `links.next` to a path below the base URL and its raw query; undefined when it cannot
+ * be read, or points to another origin and is not the same endpoint (`endpoint`, below the base).
  */
-function resolveNextLink(next: string, base: BaseUrl, service: ServiceName, operation: string): [string, string] {
+function resolveNextLink(next: string, base: BaseUrl, endpoint: string): [string, string] | undefined {
   let u: URL;
   try {
     u = new URL(next, `${base.origin}/`);
   } catch {
-    throw new DocketError('bad-response', `${operation}: the ${service} service returned an invalid next-page link`);
+    return undefined;
   }
+  let path = u.pathname;
   if (u.origin !== base.origin) {
-    throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin (${oneLineText(u.origin)}); not following it`);
+    // A gateway's backend host: the same endpoint, rebuilt on the configured base.
+    return path === endpoint || path.endsWith(endpoint) ? [endpoint, u.search.replace(/^\?/, '')] : undefined;
   }
   // NOTE(api): a link that already carries the base prefix (`/review/v1/...`) is taken as is; a
   // bare `/v1/...` is taken relative to the base URL, whichever way the service writes it.
-  let path = u.pathname;
   if (base.prefix && (path === base.prefix || path.startsWith(`${base.prefix}/`))) path = path.slice(base.prefix.length);
   return [path || '/', u.search.replace(/^\?/, '')];
 }

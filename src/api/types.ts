@@ -8,9 +8,18 @@ export interface ApiResource<A> {
   type: string;
   attributes: A;
   links?: Record<string, unknown>;
+  relationships?: Record<string, unknown>;
+  /** Members some services put beside `attributes` (a template's `standard_version`). */
+  [member: string]: unknown;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface ListOptions {
+  query?: Query;
+  /** False for lists documented as unpaged: no paging parameters are sent. Default true. */
+  paged?: boolean;
+}
 
 /** One part of a multipart/form-data body. */
 export interface FormPart {
@@ -46,8 +55,11 @@ export interface ServiceClient {
   request<T>(options: RequestOptions): Promise<T>;
   /** A POST that creates something: retried on unknown outcome only after `recover` found nothing. */
   create<T>(options: CreateOptions<T>): Promise<T>;
-  /** GET a collection, asking for `page[size]=100` and following `links.next` to the end. */
-  list<A>(path: string, operation: string, query?: Query): Promise<ApiResource<A>[]>;
+  /**
+   * GET a collection to its end: asks for `page[size]=100` (smaller when the service refuses it),
+   * follows `links.next` or `meta.pagination.next`, and leaves archived items out.
+   */
+  list<A>(path: string, operation: string, options?: ListOptions): Promise<ApiResource<A>[]>;
 }
 
 /** One line of the verbose request log (`-v`); never contains secrets. */

@@ -35,7 +35,8 @@ export function serviceApiKey(env: Record<string, string | undefined>, service: 
 
 export interface Connection {
   services: Services;
-  target: PlanTarget;
+  /** Where the plan applies; the review organization and path style are known after the first review request. */
+  readonly target: PlanTarget;
   /** The in-process emulator started from its seed (no state file yet): nothing was uploaded to it. */
   freshEmulator: boolean;
   close(): Promise<void>;
@@ -83,9 +84,6 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     agreementsKey = EMULATOR_API_KEY;
   } else {
     if (options.needs.has('review')) {
-      if (!organizationId) {
-        throw new UsageError('no review organization id is configured', 'set `review.organization_id` in docket.yaml or DOCKET_ORGANIZATION_ID');
-      }
       if (!reviewKey) {
         throw new UsageError('no API key for the review service', 'set DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY); keys are never read from files');
       }
@@ -100,6 +98,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     options.onRequest?.();
     options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || 'no response'} in ${e.ms} ms${e.retries ? ` after ${e.retries} retries` : ''}`);
   };
+  const onDebug = (message: string) => options.logger.debug(message);
   const clients: ClosableServiceClient[] = [];
   let review: ReviewApi | undefined;
   let agreements: AgreementsApi | undefined;
@@ -107,31 +106,48 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const services: Services = {
     review() {
       if (!review) {
-        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', limiter, onRequest });
+        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', limiter, onRequest, onDebug });
         clients.push(client);
-        review = new ReviewApi(client, organizationId ?? '');
+        review = new ReviewApi(client, {
+          ...(organizationId ? { organizationId } : {}),
+          pathStyle: project.review.path_style ?? 'auto',
+          onLocated: (w) => options.logger.debug(`review service: ${w.style} paths (${w.style === 'nested' ? '/v1/organizations/{id}/…' : '/v1/…'}), organization ${w.organizationId}`),
+        });
       }
       return review;
     },
     agreements() {
       if (!agreements) {
-        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', limiter, onRequest });
+        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', limiter, onRequest, onDebug });
         clients.push(client);
-        agreements = new AgreementsApi(client);
+        agreements = new AgreementsApi(client, project.agreements.organization_id ? { organizationId: project.agreements.organization_id } : {});
       }
       return agreements;
     },
   };
 
-  const target: PlanTarget = {
-    emulator: options.emulator,
-    ...(options.needs.has('review') ? { review: { url: options.emulator ? 'emulator' : reviewUrl, organization_id: organizationId ?? '' } } : {}),
-    ...(options.needs.has('agreements') ? { agreements: { url: options.emulator ? 'emulator' : agreementsUrl } } : {}),
+  const targetOf = (): PlanTarget => {
+    const where = review?.location;
+    return {
+      emulator: options.emulator,
+      ...(options.needs.has('review')
+        ? {
+            review: {
+              url: options.emulator ? 'emulator' : reviewUrl,
+              organization_id: where?.organizationId ?? organizationId ?? '',
+              ...(where ? { path_style: where.style } : {}),
+            },
+          }
+        : {}),
+      ...(options.needs.has('agreements') ? { agreements: { url: options.emulator ? 'emulator' : agreementsUrl } } : {}),
+    };
   };
 
   return {
     services,
-    target,
+    get target() {
+      return targetOf();
+    },
     freshEmulator,
     async close() {
       await Promise.all(clients.map((c) => c.close()));

@@ -8,8 +8,8 @@ export interface ProjectConfig {
   file: string;
   version: 1;
   environment?: string;
-  review: { url?: string; organization_id?: string };
-  agreements: { url?: string; actor?: string };
+  review: { url?: string; organization_id?: string; path_style?: 'auto' | 'nested' | 'flat' };
+  agreements: { url?: string; actor?: string; organization_id?: string };
   concurrency: number;
   prune: { playbooks: boolean };
   safety: { max_delete_fraction: number };

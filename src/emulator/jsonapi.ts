@@ -1,10 +1,14 @@
 /** JSON:API envelopes and page-based pagination, as both services use them (reference/api.md). */
-import { badRequest } from './problem.js';
+import { HttpProblem, badRequest } from './problem.js';
+import type { EmulatorVariants } from './variants.js';
 
 export interface ResourceObject {
   id: string;
   type: string;
   attributes: Record<string, unknown>;
+  relationships?: Record<string, unknown>;
+  /** Members beside `attributes` (the `generic` template variant's `standard_version`). */
+  [member: string]: unknown;
 }
 
 export interface PageRequest {
@@ -34,7 +38,7 @@ const PAGE_FORMAT_HINT = 'use page[number]=N and page[size]=N (or a bare page=N)
  * Reads `page[number]`, `page[size]` and a bare `page` (= page number). Any other form of `page`
  * (`page[]`, `page[foo]`, repeated values) is a 400, as seed 001 "Pagination" says.
  */
-export function parsePage(query: URLSearchParams, defaultSize: number): PageRequest {
+export function parsePage(query: URLSearchParams, defaultSize: number, maxSize: number | null = null): PageRequest {
   let number: number | undefined;
   let size: number | undefined;
   for (const key of new Set(query.keys())) {
@@ -46,7 +50,11 @@ export function parsePage(query: URLSearchParams, defaultSize: number): PageRequ
       if (number !== undefined) throw badRequest(`give the page number once; ${PAGE_FORMAT_HINT}`);
       number = positiveInteger(key, value);
     } else if (key === 'page[size]') {
-      size = Math.min(positiveInteger(key, value), MAX_PAGE_SIZE);
+      size = positiveInteger(key, value);
+      if (maxSize !== null && size > maxSize) {
+        throw new HttpProblem(400, `page[size] must be at most ${maxSize}, got ${size}`, { errors: [{ field: 'page[size]', message: `must be at most ${maxSize}` }] });
+      }
+      size = Math.min(size, MAX_PAGE_SIZE);
     } else {
       throw badRequest(`unsupported page parameter "${key}"; ${PAGE_FORMAT_HINT}`);
     }
@@ -79,4 +87,22 @@ export function paged(items: ResourceObject[], page: PageRequest, requestUrl: UR
     meta: { pagination: { current: page.number, next, last, records } },
     links: { self: base.href, current: pageLink(page.number), next: next === null ? null : pageLink(next), last: pageLink(last) },
   };
+}
+
+/** What a list handler needs to answer in the variant's paging style. */
+export interface ListContext {
+  query: URLSearchParams;
+  url: URL;
+  defaultPageSize: number;
+  variants: EmulatorVariants;
+}
+
+/** A paged list as the current variant shows it: both paging members, one of them, or none (all items). */
+export function listResponse(ctx: ListContext, items: ResourceObject[]): unknown {
+  const page = parsePage(ctx.query, ctx.defaultPageSize, ctx.variants.maxPageSize);
+  if (ctx.variants.paging === 'none') return many(items);
+  const body = paged(items, page, ctx.url);
+  if (ctx.variants.paging === 'links') return { data: body.data, links: body.links };
+  if (ctx.variants.paging === 'meta') return { data: body.data, meta: body.meta };
+  return body;
 }

@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonBody } from './fields.js';
 import type { EmulatorStore } from './store.js';
+import type { EmulatorVariants } from './variants.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -34,6 +35,8 @@ export interface RequestContext {
   store: EmulatorStore;
   /** Page size for paged lists when the client sends none. */
   defaultPageSize: number;
+  /** The documented shape the emulator answers in right now. */
+  variants: EmulatorVariants;
 }
 
 export interface RouteResult {
@@ -48,6 +51,8 @@ export interface Route {
   method: HttpMethod;
   template: string;
   scope: RouteScope;
+  /** The route exists only in the variants for which this holds (else it answers like an unknown path). */
+  when?: (variants: EmulatorVariants) => boolean;
   handle(ctx: RequestContext): RouteResult | Promise<RouteResult>;
 }
 
@@ -68,11 +73,12 @@ export class Router {
     this.compiled = routes.map((route) => ({ route, segments: split(route.template) }));
   }
 
-  match(method: string, path: string): RouteMatch {
+  match(method: string, path: string, variants: EmulatorVariants): RouteMatch {
     const parts = split(path);
     const allowed: string[] = [];
     let template: string | undefined;
     for (const c of this.compiled) {
+      if (c.route.when && !c.route.when(variants)) continue;
       const params = matchSegments(c.segments, parts);
       if (!params) continue;
       if (c.route.method === method) return { kind: 'found', route: c.route, params };

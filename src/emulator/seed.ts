@@ -3,7 +3,9 @@
  * with. Plain JSON, so a seed can live in a file or be POSTed to `/_emulator/reset`.
  */
 import { checkAgreementsSeed, type SeedAgreements } from './seed-agreements.js';
+import { FieldErrors } from './fields.js';
 import { isObject, optionalType, requireString } from './seed-checks.js';
+import { readVariants, type EmulatorVariants } from './variants.js';
 
 export type { SeedAgreements, SeedAgreementsOrganization, SeedAttachment, SeedCustomTemplate, SeedCustomTerm, SeedTemplate } from './seed-agreements.js';
 
@@ -54,6 +56,8 @@ export interface SeedOrganization {
 }
 
 export interface EmulatorSeed {
+  /** The documented shape to answer in (`review_paths`, `paging`, …; see variants.ts). */
+  variants?: Partial<EmulatorVariants>;
   organizations: SeedOrganization[];
 }
 
@@ -89,8 +93,12 @@ export function parseSeed(value: unknown): EmulatorSeed {
   const orgs = isObject(value) ? value.organizations : undefined;
   if (!Array.isArray(orgs)) throw new Error('seed: `organizations` must be an array');
   orgs.forEach((org: unknown, i) => checkOrganization(org, `organizations[${i}]`, problems));
+  const errors = new FieldErrors();
+  const variants = readVariants((value as Record<string, unknown>).variants, errors);
+  problems.push(...errors.list.map((e) => `${e.field} ${e.message}`));
   if (problems.length > 0) throw new Error(`invalid seed: ${problems.join('; ')}`);
-  return value as unknown as EmulatorSeed;
+  const seed = value as unknown as EmulatorSeed;
+  return (value as Record<string, unknown>).variants === undefined ? seed : { ...seed, variants };
 }
 
 function checkOrganization(org: unknown, at: string, problems: string[]): void {

@@ -23,6 +23,7 @@ import { reviewRoutes } from './routes/review.js';
 import { defaultSeed, type EmulatorSeed, type SeedOrganization } from './seed.js';
 import { StatsCounter, type EmulatorStats } from './stats.js';
 import { EmulatorStore } from './store.js';
+import { DEFAULT_VARIANTS, type EmulatorVariants } from './variants.js';
 
 export { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed } from './seed.js';
 export type {
@@ -42,6 +43,7 @@ export type { DocxConversion } from './agreements-state.js';
 export type { EmulatorConfig } from './routes/control.js';
 export type { FaultSpec, FaultStatus } from './faults.js';
 export type { EmulatorStats } from './stats.js';
+export { DEFAULT_VARIANTS, type EmulatorVariants } from './variants.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -66,6 +68,8 @@ export interface EmulatorOptions {
   conversionDelayMs?: number;
   /** `failed` makes every docx conversion fail (else each organization's seed option decides); default `ready`. */
   docxConversion?: DocxConversion;
+  /** Which documented shape to answer in (over the seed's `variants`); default reference/api.md's. */
+  variants?: Partial<EmulatorVariants>;
   /**
    * A review-service request naming an organization id the store lacks creates it, as a copy of the
    * seed's first organization, when the key is one of that organization's keys. For the standalone
@@ -142,7 +146,15 @@ class EmulatorServer implements EmulatorControls {
     this.template = options.openOrganizations ? (options.seed ?? defaultSeed()).organizations[0] : undefined;
     this.random = options.random ?? Math.random;
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE)));
-    this.settings = { latencyMs: 0, faultRate: 0, rateLimit: 0, retryAfterSeconds: 1, conversionDelayMs: DEFAULT_CONVERSION_DELAY_MS, docxConversion: 'ready' };
+    this.settings = {
+      latencyMs: 0,
+      faultRate: 0,
+      rateLimit: 0,
+      retryAfterSeconds: 1,
+      conversionDelayMs: DEFAULT_CONVERSION_DELAY_MS,
+      docxConversion: 'ready',
+      variants: { ...DEFAULT_VARIANTS, ...(options.seed ?? defaultSeed()).variants, ...options.variants },
+    };
     this.configure({
       latencyMs: options.latencyMs ?? 0,
       faultRate: options.faultRate ?? 0,
@@ -186,14 +198,16 @@ class EmulatorServer implements EmulatorControls {
   reset(seed?: EmulatorSeed): void {
     this.store.reset(seed);
     this.conversions.cancelAll();
+    // A seed that names variants brings them; otherwise the current ones stay.
+    if (seed?.variants) this.settings = { ...this.settings, variants: { ...DEFAULT_VARIANTS, ...seed.variants } };
   }
 
   config(): EmulatorConfig {
-    return { ...this.settings };
+    return { ...this.settings, variants: { ...this.settings.variants } };
   }
 
   configure(patch: Partial<EmulatorConfig>): EmulatorConfig {
-    const next = { ...this.settings, ...patch };
+    const next = { ...this.settings, ...patch, variants: { ...this.settings.variants, ...patch.variants } };
     if (!(next.faultRate >= 0 && next.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1, got ${next.faultRate}`);
     if (!(next.latencyMs >= 0 && next.rateLimit >= 0 && next.retryAfterSeconds >= 0 && next.conversionDelayMs >= 0)) {
       throw new RangeError('latencyMs, rateLimit, retryAfterSeconds and conversionDelayMs must be >= 0');
@@ -215,13 +229,15 @@ class EmulatorServer implements EmulatorControls {
     try {
       const rawBody = await readBody(req);
       if (this.settings.latencyMs > 0) await delay(this.settings.latencyMs);
-      const match = this.router.match(method, path);
+      const match = this.router.match(method, path, this.settings.variants);
       const scope = match.kind === 'found' ? match.route.scope : scopeOfPath(path);
       const drop = scope === 'control' ? false : this.admit(method, path, match);
       let result: RouteResult | HttpProblem;
       try {
         result = await this.dispatch(match, scope, this.context(req, method, url, rawBody, requestId));
         if (shouldPersist(method, result)) await this.store.persist();
+        // The variant where a create answers 200 instead of 201.
+        if (result.status === 201 && scope !== 'control' && this.settings.variants.createStatus === 200) result = { ...result, status: 200 };
       } catch (err) {
         result = toProblem(err);
       }
@@ -300,6 +316,7 @@ class EmulatorServer implements EmulatorControls {
       principal: undefined,
       store: this.store,
       defaultPageSize: this.pageSize,
+      variants: this.settings.variants,
     };
   }
 }

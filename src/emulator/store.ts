@@ -30,6 +30,8 @@ export interface InvitationRecord {
   email: string;
   name: string | null;
   invited_by_email: string | null;
+  /** The invited user (absent in state files written before it was kept). */
+  user_id?: string;
   created_at: string;
 }
 

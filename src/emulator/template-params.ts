@@ -109,12 +109,15 @@ function checkAttachmentIds(value: unknown, refs: TemplateRefs, errors: FieldErr
   if (unknown.length > 0) errors.add('attachment_ids', `names no uploaded attachment: ${unknown.join(', ')}`);
 }
 
-/** Stored parameters after an update: nested attribute objects merge key by key, the rest replaces. */
-export function mergeParameters(stored: Record<string, unknown>, sent: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Stored parameters after an update: the rest replaces; nested attribute objects merge key by key,
+ * or (the `nested_update: replace` variant, like Rails nested attributes without an id) replace.
+ */
+export function mergeParameters(stored: Record<string, unknown>, sent: Record<string, unknown>, nested: 'merge' | 'replace' = 'merge'): Record<string, unknown> {
   const merged = { ...stored };
   for (const [key, value] of Object.entries(sent)) {
     const old = merged[key];
-    merged[key] = NESTED.test(key) && isObject(old) && isObject(value) ? { ...old, ...value } : value;
+    merged[key] = nested === 'merge' && NESTED.test(key) && isObject(old) && isObject(value) ? { ...old, ...value } : value;
   }
   return merged;
 }

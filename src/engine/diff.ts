@@ -25,6 +25,11 @@ export interface KindMeta {
   describeField?(field: string, before: unknown, after: unknown): string[] | undefined;
   /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
   fileFields?: Record<string, string>;
+  /**
+   * A change the service cannot make (a template's type, clearing a setting it only accepts set):
+   * its message becomes a plan error at the field's line, so apply never tries it.
+   */
+  refuseChange?(field: string, before: unknown, after: unknown, name: string): { message: string; hint?: string } | undefined;
 }
 
 export interface DiffInput {
@@ -150,7 +155,7 @@ export function diff(input: DiffInput): DiffResult {
         changes.push(createChange(kind, d, parent));
         continue;
       }
-      changes.push(...compare(kind, d, l, parent, ids));
+      changes.push(...compare(kind, d, l, parent, ids, diagnostics));
       adoptable.push(...unknownFiles(kind, d, l));
     }
 
@@ -233,7 +238,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
   };
 }
 
-function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent'], ids: Record<string, string>): Change[] {
+function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent'], ids: Record<string, string>, diagnostics: Diagnostics): Change[] {
   const out: Change[] = [];
   const base = {
     kind: kind.name,
@@ -253,6 +258,11 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     if (l.unknownFields?.[field] !== undefined) continue;
     const before = l.fields[field] ?? null;
     if (sameValue(before, after) || sameReference(d, l, field, ids)) continue;
+    const refused = kind.refuseChange?.(field, before, after, d.name);
+    if (refused) {
+      diagnostics.error('unsupported-change', refused.message, { ...sourceOf(field), ...(refused.hint ? { hint: refused.hint } : {}) });
+      continue;
+    }
     if (field === kind.nameField) {
       renamed = true;
       out.push({

@@ -70,6 +70,8 @@ export interface LiveResource {
   refIds?: Record<string, string | null>;
   /** Fields the service cannot give back and docket has no record of (field → reason); never compared. */
   unknownFields?: Record<string, string>;
+  /** What the service says beyond the compared fields (a member's display name), for export. */
+  extra?: Record<string, unknown>;
 }
 
 export type Action = 'create' | 'update' | 'rename' | 'publish' | 'delete' | 'archive' | 'invite' | 'upload';
@@ -129,7 +131,7 @@ export interface AdoptableFile {
 }
 
 export interface PlanTarget {
-  review?: { url: string; organization_id: string };
+  review?: { url: string; organization_id: string; path_style?: 'nested' | 'flat' };
   agreements?: { url: string };
   emulator: boolean;
 }

@@ -8,7 +8,7 @@
 import { sameValue } from '../engine/canonical.js';
 import { normDeep } from '../engine/normalize.js';
 import { isPlainObject } from '../util/plain.js';
-import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, NOT_PARAMETERS, TEMPLATE_TYPES } from '../kinds/template-params.js';
+import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, liveTemplateType, NOT_PARAMETERS, type TemplateTypeInfo } from '../kinds/template-params.js';
 import { assignSlugs, compareText, duplicateNameNotes, LAYOUT } from './layout.js';
 import { emptyPart, type ExportPart, type SchemaPaths } from './types.js';
 import { resourceFile } from './yaml.js';
@@ -25,9 +25,9 @@ export interface ParameterSchema {
 
 export interface TemplateData {
   id: string;
-  /** The JSON:API type, e.g. `template_nda`. */
+  /** The JSON:API type as the service wrote it, e.g. `template_nda` (or a generic `template`). */
   wireType: string;
-  /** The attributes of the template, as the service returns them with every parameter (`full=true`). */
+  /** Every parameter (`full=true`), nested objects under their write names (templateAttributes). */
   attributes: Plain;
 }
 
@@ -159,6 +159,11 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
   return { value: ordered(out, order), notes };
 }
 
+/** The type as the Template kind reads it (however the service spells it). */
+function typeOf(t: TemplateData): TemplateTypeInfo | undefined {
+  return liveTemplateType({ type: t.wireType, attributes: t.attributes });
+}
+
 export interface TemplateDocument {
   doc: Plain;
   notes: string[];
@@ -168,7 +173,7 @@ export interface TemplateDocument {
 export function templateDocument(t: TemplateData, ctx: TemplateExportContext): TemplateDocument | undefined {
   const a = t.attributes;
   const name = String(a.name ?? '');
-  const info = TEMPLATE_TYPES.find((x) => x.wire === t.wireType);
+  const info = typeOf(t);
   const schema = info ? ctx.schemas.get(info.type) : undefined;
   if (!info || !schema) return undefined;
   const standardVersion = a.standard_version === null || a.standard_version === undefined ? undefined : String(a.standard_version);
@@ -215,8 +220,9 @@ export function exportTemplates(templates: readonly TemplateData[], ctx: Templat
   part.notes.push(...duplicateNameNotes('templates', templates.map(nameOf)));
   const known: TemplateData[] = [];
   for (const t of templates) {
-    if (TEMPLATE_TYPES.some((x) => x.wire === t.wireType && ctx.schemas.has(x.type))) known.push(t);
-    else part.notes.push(`template "${nameOf(t)}" has type ${t.wireType}, which docket does not know; not exported`);
+    const type = typeOf(t)?.type;
+    if (type !== undefined && ctx.schemas.has(type)) known.push(t);
+    else part.notes.push(`template "${nameOf(t)}" has type ${t.wireType}${typeof t.attributes.agreement_type === 'string' ? ` (agreement_type ${t.attributes.agreement_type})` : ''}, which docket does not know; not exported`);
   }
   for (const { item, slug } of assignSlugs(known, nameOf, (t) => t.id)) {
     const result = templateDocument(item, ctx)!;

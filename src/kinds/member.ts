@@ -3,9 +3,15 @@
  * invited; the invitation creates the user at once. Members are never removed by docket.
  */
 import type { KindModule } from './kind.js';
+import { invitedUserId } from '../api/review.js';
+import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
+import type { LiveResource } from '../engine/types.js';
 import { docSource, optionalString, posOf } from './positions.js';
-import { reviewUsers } from './review-reads.js';
+import { memberDirectory } from './review-reads.js';
+
+/** What to do when the service cannot show docket a user (it has no users list). */
+const PIN_HINT = 'add `id: <the user\'s uuid>` to the Member document, so docket knows the user without a users list';
 
 export const memberKind: KindModule = {
   name: 'member',
@@ -31,27 +37,60 @@ export const memberKind: KindModule = {
         renamedFrom: [],
         source: docSource(doc),
         fieldSources: { email: posOf(doc, '/email') },
+        ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
       },
     ];
   },
 
   async fetch(ctx) {
-    const { users } = await reviewUsers(ctx);
-    return users.map((u) => {
-      const email = u.attributes.email.toLowerCase();
-      return { kind: 'member' as const, id: u.id, key: email, name: email, fields: { email }, refs: [] };
-    });
+    const directory = await memberDirectory(ctx);
+    const live: LiveResource[] = directory.members.map((m) => ({
+      kind: 'member',
+      id: m.id,
+      key: m.email,
+      name: m.email,
+      fields: { email: m.email },
+      refs: [],
+      extra: { name: m.name },
+    }));
+    if (!directory.complete) {
+      // Without a users list a pinned id is the only word on a user docket cannot see: trust it.
+      const known = new Set(live.map((l) => l.id));
+      for (const d of ctx.declared ?? []) {
+        if (d.kind !== 'member' || !d.pinId || known.has(d.pinId)) continue;
+        live.push({ kind: 'member', id: d.pinId, key: d.key, name: d.key, fields: { email: d.key }, refs: [] });
+      }
+    }
+    return live;
   },
 
   async execute(change, ctx) {
     if (change.action !== 'invite') throw new Error(`member cannot ${change.action}`);
     const api = ctx.services.review();
     const name = change.desired?.name;
-    await api.createInvitation(change.key, typeof name === 'string' ? name : undefined);
+    let invitation;
+    try {
+      invitation = await api.createInvitation(change.key, typeof name === 'string' ? name : undefined);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422) {
+        throw new DocketError(error.code, `${error.message}; if ${change.key} is already a member that docket could not see, ${PIN_HINT}`);
+      }
+      throw error;
+    }
     // The invitation's id is not the user's id; rules and the organization need the user id.
-    const users = await ctx.readAfterWrites('review:users', () => api.listUsers());
-    const user = users.find((u) => u.attributes.email.toLowerCase() === change.key);
-    if (!user) throw new Error(`the invitation for ${change.key} did not create a user`);
-    ctx.registerId('member', change.key, user.id);
+    let id = invitedUserId(invitation);
+    if (!id) {
+      const users = await ctx.readAfterWrites('review:users', () => api.listUsers());
+      id = users?.find((u) => String(u.attributes.email).toLowerCase() === change.key)?.id;
+    }
+    if (!id) {
+      const invitations = await ctx.readAfterWrites('review:invitations', () => api.listInvitations());
+      const mine = invitations.find((i) => String(i.attributes.email).toLowerCase() === change.key);
+      id = mine ? invitedUserId(mine) : undefined;
+    }
+    if (!id) {
+      throw new DocketError('unknown-user-id', `${change.key} was invited, but the review service did not say the new user's id (it has no users list, and the invitation names no user); ${PIN_HINT}, then run apply again`);
+    }
+    ctx.registerId('member', change.key, id);
   },
 };

@@ -9,7 +9,7 @@ import { normEmail, normName, normText } from '../engine/normalize.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
 import { docSource, posOf } from './positions.js';
-import { reviewUsers } from './review-reads.js';
+import { memberDirectory, reviewOrganization } from './review-reads.js';
 
 const KEY = 'organization';
 
@@ -27,9 +27,11 @@ function partsOf(declared: DesiredResource[] | undefined): { review: boolean; ag
 }
 
 async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; refs: LiveResource['refs'] }> {
-  const [org, users] = await Promise.all([ctx.services.review().getOrganization(), reviewUsers(ctx)]);
+  const org = await reviewOrganization(ctx);
   const a = org.attributes;
-  const reviewer = normEmail(a.default_reviewer_email ?? (a.default_reviewer_id ? users.emailById.get(a.default_reviewer_id) : null));
+  // The directory only when the organization does not name the reviewer's e-mail itself.
+  const email = a.default_reviewer_email ?? (a.default_reviewer_id ? (await memberDirectory(ctx)).emailById.get(a.default_reviewer_id) : null);
+  const reviewer = normEmail(email);
   return {
     id: org.id,
     fields: { 'review.name': normName(a.name), 'review.default_reviewer': reviewer },
@@ -52,6 +54,15 @@ export const organizationKind: KindModule = {
   schema: 'organization.schema.json',
   deletion: 'never',
   singleton: true,
+
+  refuseChange(field, before, after) {
+    if (field !== 'review.default_reviewer' || after !== null || before === null) return undefined;
+    // NOTE(api): "if sent, the value must be a canonical UUID string": null cannot clear it.
+    return {
+      message: `the review service cannot clear the organization's default reviewer (${String(before)}): it takes \`default_reviewer_id\` only as a user id`,
+      hint: 'remove `default_reviewer` from the file to leave it as it is, or name the user who should be the default reviewer',
+    };
+  },
 
   toDesired(doc) {
     const review = mapping(doc.body.review);
@@ -124,7 +135,7 @@ export const organizationKind: KindModule = {
     const agreements: Record<string, unknown> = {};
     for (const f of change.fields) {
       if (f.field === 'review.name') review.name = f.after;
-      else if (f.field === 'review.default_reviewer') review.default_reviewer_id = f.after === null ? null : ctx.resolveId('member', String(f.after));
+      else if (f.field === 'review.default_reviewer') review.default_reviewer_id = ctx.resolveId('member', String(f.after));
       // NOTE(api): the agreements organization PATCH takes flat attributes; null clears a text field.
       else if (f.field.startsWith('agreements.')) agreements[f.field.slice('agreements.'.length)] = f.after;
     }

@@ -1,23 +1,88 @@
 /**
  * Review-service collections that several kinds need, read once per command (memoised) so the
- * organization, members, playbooks and rules share one user list and one playbook list.
+ * organization, members, playbooks and rules share one member directory, one playbook list and
+ * one read of each declared playbook's rules.
  */
 import type { FetchContext } from './kind.js';
 import type { ApiResource } from '../api/types.js';
-import type { PlaybookAttrs, UserAttrs } from '../api/review.js';
+import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../api/review.js';
+import { normEmail, normName } from '../engine/normalize.js';
+import { declaredFilter } from './declared.js';
 
-export interface UserDirectory {
-  users: ApiResource<UserAttrs>[];
-  emailById: Map<string, string>;
+export interface MemberEntry {
+  id: string;
+  /** Lower-case. */
+  email: string;
+  name: string | null;
 }
 
-export function reviewUsers(ctx: FetchContext): Promise<UserDirectory> {
-  return ctx.memo('review:users', async () => {
-    const users = await ctx.services.review().listUsers();
-    return { users, emailById: new Map(users.map((u) => [u.id, u.attributes.email.toLowerCase()])) };
-  });
+export interface MemberDirectory {
+  members: MemberEntry[];
+  emailById: Map<string, string>;
+  /**
+   * False when the service has no users list: the directory then holds only the users docket
+   * could find in invitations, the organization's default reviewer and the rules it read.
+   */
+  complete: boolean;
 }
 
 export function livePlaybooks(ctx: FetchContext): Promise<ApiResource<PlaybookAttrs>[]> {
   return ctx.memo('review:playbooks', () => ctx.services.review().listPlaybooks());
+}
+
+export function reviewOrganization(ctx: FetchContext): Promise<ApiResource<OrganizationAttrs>> {
+  return ctx.memo('review:organization', () => ctx.services.review().getOrganization());
+}
+
+/** The rules of every live playbook the files declare (by name, former name or pinned id). */
+export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResource<PlaybookAttrs>; rules: ApiResource<RuleAttrs>[] }[]> {
+  return ctx.memo('review:rules', async () => {
+    const playbooks = await livePlaybooks(ctx);
+    // Rules of playbooks no file declares are never touched, so they are not read either.
+    const wanted = declaredFilter(ctx.declared, 'playbook');
+    const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
+    return ctx.parallel(read, async (playbook) => ({ playbook, rules: await ctx.services.review().listRules(playbook.id) }));
+  });
+}
+
+export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
+  return ctx.memo('review:members', async () => {
+    const api = ctx.services.review();
+    const users = await api.listUsers();
+    if (users) {
+      return directoryOf(
+        users.map((u) => ({ id: u.id, email: String(u.attributes.email ?? ''), name: u.attributes.name ?? null })),
+        true,
+      );
+    }
+    // NOTE(api): no users list in either edition of the public docs: the members docket can know
+    // are those its invitations name, the default reviewer, and the reviewers of the rules it read.
+    const [invitations, organization, rules] = await Promise.all([api.listInvitations(), reviewOrganization(ctx), declaredRules(ctx)]);
+    const found: MemberEntry[] = [];
+    for (const inv of invitations) {
+      const id = invitedUserId(inv);
+      if (id) found.push({ id, email: String(inv.attributes.email ?? ''), name: inv.attributes.name ?? null });
+    }
+    const org = organization.attributes;
+    if (org.default_reviewer_id && org.default_reviewer_email) found.push({ id: org.default_reviewer_id, email: org.default_reviewer_email, name: null });
+    for (const { rules: list } of rules) {
+      for (const r of list) {
+        const a = r.attributes;
+        // `reviewer` is the effective reviewer: the rule's own only when reviewer_id is set.
+        if (a.reviewer_id && a.reviewer) found.push({ id: a.reviewer_id, email: a.reviewer, name: null });
+      }
+    }
+    return directoryOf(found, false);
+  });
+}
+
+function directoryOf(entries: MemberEntry[], complete: boolean): MemberDirectory {
+  const byEmail = new Map<string, MemberEntry>();
+  for (const e of entries) {
+    const email = normEmail(e.email);
+    if (!email || byEmail.has(email)) continue;
+    byEmail.set(email, { ...e, email });
+  }
+  const members = [...byEmail.values()];
+  return { members, emailById: new Map(members.map((m) => [m.id, m.email])), complete };
 }

@@ -7,11 +7,16 @@ import type { ResourceDoc } from '../config/types.js';
 import type { DesiredResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
-import { declaredFilter } from './declared.js';
 import { namesList, posOf } from './positions.js';
-import { livePlaybooks, reviewUsers } from './review-reads.js';
+import { declaredRules, memberDirectory } from './review-reads.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
+const RULE_FIELDS = ['name', ...TEXT_FIELDS, 'generate_summary', 'reviewer'] as const;
+/**
+ * Payload flag: the file states `generate_summary`. NOTE(api): the public create body documents
+ * only name, actions and description; docket sends the other fields only when the file has them.
+ */
+const STATED_SUMMARY = 'generate_summary_stated';
 
 export function rulesToDesired(doc: ResourceDoc, playbook: string, diag: Diagnostics): DesiredResource[] {
   const rules = Array.isArray(doc.body.rules) ? (doc.body.rules as unknown[]) : [];
@@ -52,6 +57,7 @@ export function rulesToDesired(doc: ResourceDoc, playbook: string, diag: Diagnos
       name,
       parent: { kind: 'playbook', key: playbook },
       fields,
+      payload: { [STATED_SUMMARY]: rule.generate_summary !== undefined && rule.generate_summary !== null },
       partial: false,
       refs,
       renamedFrom: namesList(rule.renamed_from).map(normName),
@@ -78,15 +84,11 @@ export const ruleKind: KindModule = {
   nameField: 'name',
 
   async fetch(ctx) {
-    const [playbooks, users] = await Promise.all([livePlaybooks(ctx), reviewUsers(ctx)]);
-    // Rules of playbooks no file declares are never touched, so they are not read either.
-    const wanted = declaredFilter(ctx.declared, 'playbook');
-    const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
-    const perPlaybook = await ctx.parallel(read, async (p) => {
-      const rules = await ctx.services.review().listRules(p.id);
-      return rules.map((r) => {
+    const [perPlaybook, directory] = await Promise.all([declaredRules(ctx), memberDirectory(ctx)]);
+    return perPlaybook.flatMap(({ playbook: p, rules }) =>
+      rules.map((r) => {
         const a = r.attributes;
-        const reviewer = a.reviewer_id ? (users.emailById.get(a.reviewer_id) ?? normEmail(a.reviewer)) : null;
+        const reviewer = a.reviewer_id ? (directory.emailById.get(a.reviewer_id) ?? normEmail(a.reviewer)) : null;
         const name = normName(a.name);
         return {
           kind: 'rule' as const,
@@ -105,9 +107,8 @@ export const ruleKind: KindModule = {
           },
           refs: reviewer ? [{ kind: 'member' as const, key: reviewer }] : [],
         };
-      });
-    });
-    return perPlaybook.flat();
+      }),
+    );
   },
 
   async execute(change, ctx) {
@@ -117,9 +118,13 @@ export const ruleKind: KindModule = {
     const resolveMember = (email: string) => ctx.resolveId('member', email);
     switch (change.action) {
       case 'create': {
+        // Only what the file states: the service's own defaults stand for the rest.
+        const desired = change.desired ?? {};
         const body: Record<string, unknown> = {};
-        for (const [field, value] of Object.entries(change.desired ?? {})) {
+        for (const field of RULE_FIELDS) {
+          const value = desired[field];
           if (value === null || value === undefined) continue;
+          if (field === 'generate_summary' && desired[STATED_SUMMARY] !== true) continue;
           const [k, v] = toWire(field, value, resolveMember);
           body[k] = v;
         }

@@ -47,10 +47,78 @@ export const TEMPLATE_TYPES: readonly TemplateTypeInfo[] = [
 ];
 
 /** Attributes of a template response that are not parameters (the Template kind and export skip them). */
-export const NOT_PARAMETERS: ReadonlySet<string> = new Set(['name', 'standard_version', 'agreement_type', 'created_at', 'updated_at', 'organization_id', 'version', 'id', 'attachment_ids']);
+export const NOT_PARAMETERS: ReadonlySet<string> = new Set([
+  'name',
+  'type',
+  'standard_version',
+  'agreement_type',
+  'created_at',
+  'updated_at',
+  'organization_id',
+  'version',
+  'id',
+  'attachment_ids',
+  'roles',
+]);
 
 export function templateTypeInfo(type: unknown): TemplateTypeInfo | undefined {
   return TEMPLATE_TYPES.find((t) => t.type === type);
+}
+
+/** `Software License`, `software_license`, `template_software_license`, `SOFTWARE-LICENSE` → one form. */
+function typeToken(value: string): string {
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '_')
+    .replace(/^template_/, '');
+}
+
+const TYPE_BY_TOKEN = new Map(TEMPLATE_TYPES.map((t) => [typeToken(t.type), t]));
+
+/** The type a service spelling names, however it is written, or undefined. */
+export function matchTemplateType(value: unknown): TemplateTypeInfo | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? TYPE_BY_TOKEN.get(typeToken(value)) : undefined;
+}
+
+/**
+ * A live template's type. NOTE(api): the docs show the JSON:API `type` as `template_nda`… with
+ * `attributes.agreement_type: "nda"`, and lists that carry a generic `type` with the type only in
+ * `agreement_type`: the resource type counts when it is a known wire name, else `agreement_type`,
+ * else `attributes.type`.
+ */
+export function liveTemplateType(resource: { type?: unknown; attributes?: Record<string, unknown> }): TemplateTypeInfo | undefined {
+  const wire = TEMPLATE_TYPES.find((t) => t.wire === resource.type);
+  return wire ?? matchTemplateType(resource.attributes?.agreement_type) ?? matchTemplateType(resource.attributes?.type);
+}
+
+/**
+ * A template response's attributes as docket writes them: nested objects under their write names
+ * and `standard_version` from wherever the service put it.
+ */
+export function templateAttributes(resource: { attributes?: unknown; standard_version?: unknown }): Record<string, unknown> {
+  const a = isPlainObject(resource.attributes) ? resource.attributes : {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(a)) {
+    const name = nestedWriteName(key) ?? key;
+    // Both spellings of one nested object: the write name is the one docket sent.
+    if (name !== key && name in a) continue;
+    out[name] = value;
+  }
+  // NOTE(api): a list example puts standard_version beside `attributes`, not inside.
+  const version = out.standard_version ?? resource.standard_version;
+  out.standard_version = typeof version === 'number' ? String(version) : (version ?? null);
+  return out;
+}
+
+/**
+ * Nested parameter objects as a template response names them. NOTE(api): reads return
+ * `template_csa_order_form`, writes take `template_csa_order_form_attributes`; either is read.
+ */
+export function nestedWriteName(key: string): string | undefined {
+  if (/^template_\w+_attributes$/.test(key)) return key;
+  const written = `${key}_attributes`;
+  return TEMPLATE_TYPES.some((t) => t.nested?.includes(written)) ? written : undefined;
 }
 
 /**

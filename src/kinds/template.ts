@@ -14,7 +14,15 @@ import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { lockedAttachments } from './attachment.js';
 import { agreementsUsers } from './agreements-reads.js';
 import { docSource, namesList, posOf } from './positions.js';
-import { attachmentName, attachmentParameterRefs, checkTemplateParameters, NOT_PARAMETERS, templateTypeInfo, TEMPLATE_TYPES } from './template-params.js';
+import {
+  attachmentName,
+  attachmentParameterRefs,
+  checkTemplateParameters,
+  liveTemplateType,
+  NOT_PARAMETERS,
+  templateAttributes,
+  templateTypeInfo,
+} from './template-params.js';
 
 const PARAM = 'parameters.';
 
@@ -47,14 +55,18 @@ function flattenParameters(parameters: Plain): Fields {
   return out;
 }
 
-/** The changed fields back into a PATCH body (nested objects carry only their changed keys). */
-function bodyOf(fields: [string, unknown][], resolve: (v: unknown) => unknown): Plain {
+/**
+ * The changed fields back into a PATCH body. A changed nested key sends the whole nested object as
+ * the file declares it. NOTE(api): how the service merges a nested `template_*_attributes` object
+ * is not documented (Rails nested attributes without an id may replace the record), so docket
+ * never relies on a merge.
+ */
+function bodyOf(fields: [string, unknown][], written: Plain, resolve: (v: unknown) => unknown): Plain {
   const body: Plain = {};
   for (const [field, value] of fields) {
     if (!field.startsWith(PARAM)) continue;
     const [key, nested] = field.slice(PARAM.length).split('.') as [string, string | undefined];
-    if (nested === undefined) body[key] = resolve(value);
-    else body[key] = { ...(body[key] as Plain | undefined), [nested]: resolve(value) };
+    body[key] = resolve(nested === undefined ? value : written[key]);
   }
   return body;
 }
@@ -96,7 +108,7 @@ function attachmentNames(ctx: FetchContext): (id: string) => unknown {
  * file names the attachment that way, and kept as the id where the file writes the id itself.
  */
 function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
-  const a = t.attributes;
+  const a = templateAttributes(t);
   const parameters: Plain = {};
   for (const [key, value] of Object.entries(a)) if (!NOT_PARAMETERS.has(key)) parameters[key] = value;
   const fields = flattenParameters(parameters);
@@ -106,11 +118,11 @@ function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unkno
     if (written === undefined || isPlainObject(written)) fields[field] = nameOf(value);
   }
   const ids = Array.isArray(a.attachment_ids) ? (a.attachment_ids as string[]) : [];
-  const type = TEMPLATE_TYPES.find((x) => x.wire === t.type)?.type ?? t.type;
+  const type = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> })?.type;
   return {
     name: normName(a.name),
-    type,
-    standard_version: a.standard_version ?? null,
+    ...(type ? { type } : {}),
+    standard_version: a.standard_version,
     attachments: ids.map((id) => nameOf(id)).map((n) => (isPlainObject(n) ? n.attachment : n)).sort(),
     ...fields,
   };
@@ -124,6 +136,14 @@ export const templateKind: KindModule = {
   schema: 'template.schema.json',
   deletion: 'none',
   nameField: 'name',
+
+  refuseChange(field, before, after, name) {
+    if (field !== 'type') return undefined;
+    return {
+      message: `template "${name}" is ${article(String(before))} ${String(before)} template on the service; its type cannot change to ${String(after)}`,
+      hint: `the service cannot change a template's type: set \`type: ${String(before)}\` again, or declare the ${String(after)} template under a new name`,
+    };
+  },
 
   toDesired(doc, diag) {
     checkTemplateParameters(doc, diag);
@@ -171,13 +191,14 @@ export const templateKind: KindModule = {
     const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
     return templates.map((t): LiveResource => {
       const fields = liveFields(t, nameOf, declared.get(normName(t.attributes.name)));
+      const unknownFields = 'type' in fields ? undefined : { type: 'the service did not say which type of template it is' };
       const refs = Object.entries(fields)
         .filter(([k]) => k.endsWith('_attachment_id') || k === 'attachments')
         .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
         .map((v) => (isPlainObject(v) ? v.attachment : v))
         .filter((v): v is string => typeof v === 'string')
         .map((key) => ({ kind: 'attachment' as const, key }));
-      return { kind: 'template', id: t.id, key: String(fields.name), name: String(fields.name), fields, refs };
+      return { kind: 'template', id: t.id, key: String(fields.name), name: String(fields.name), fields, refs, ...(unknownFields ? { unknownFields } : {}) };
     });
   },
 
@@ -201,18 +222,13 @@ export const templateKind: KindModule = {
         await api.updateTemplate(change.liveId!, { name: change.name }, change.key);
         return;
       case 'update': {
-        const typeChange = change.fields.find((f) => f.field === 'type');
-        if (typeChange && !sameValue(typeChange.before, typeChange.after)) {
-          throw new Error(`template "${change.key}" is a ${String(typeChange.before)} template; its type cannot change to ${String(typeChange.after)} (declare a new template with another name)`);
-        }
         // The values as written, not the compared ones (normalisation turns a zip code "01099" into 1099).
-        const written = change.desired?.parameters;
-        const body = bodyOf(change.fields.map((f) => [f.field, writtenParameter(written, f.field) ?? f.after]), resolve);
+        const written = isPlainObject(change.desired?.parameters) ? change.desired.parameters : {};
+        const body = bodyOf(change.fields.map((f) => [f.field, writtenParameter(written, f.field) ?? f.after]), written, resolve);
         for (const f of change.fields) {
           if (f.field === 'standard_version') body.standard_version = f.after;
           if (f.field === 'attachments') body.attachment_ids = attachmentIds(f.after);
         }
-        // NOTE(api): nested `template_*_attributes` are sent with only their changed keys; the service merges them.
         await api.updateTemplate(change.liveId!, body, change.key);
         return;
       }
@@ -221,3 +237,7 @@ export const templateKind: KindModule = {
     }
   },
 };
+
+function article(word: string): string {
+  return /^[AEIOU]|^(NDA|LOI)$/.test(word) ? 'an' : 'a';
+}

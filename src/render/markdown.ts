@@ -75,7 +75,7 @@ function targetLine(plan: Plan): string {
   if (t.emulator) line = '**Target:** ⚠️ **local emulator** (not the live services)';
   else {
     const parts: string[] = [];
-    if (t.review) parts.push(`review ${code(t.review.url)} (organization ${code(t.review.organization_id)})`);
+    if (t.review) parts.push(`review ${code(t.review.url)} (organization ${code(t.review.organization_id)}${t.review.path_style ? `, ${t.review.path_style} paths` : ''})`);
     if (t.agreements) parts.push(`agreements ${code(t.agreements.url)}`);
     line = `**Target:** ${parts.length > 0 ? parts.join(' · ') : 'none'}`;
   }

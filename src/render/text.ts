@@ -45,7 +45,7 @@ export function targetLine(plan: Plan, paint: Paint): string {
   const t = plan.target;
   if (t.emulator) return `target: ${paint('yellow', 'local emulator')}`;
   const parts: string[] = [];
-  if (t.review) parts.push(`${oneLine(t.review.url)} (organization ${oneLine(t.review.organization_id)})`);
+  if (t.review) parts.push(`${oneLine(t.review.url)} (organization ${oneLine(t.review.organization_id)}${t.review.path_style ? `, ${t.review.path_style} paths` : ''})`);
   if (t.agreements) parts.push(t.review ? `agreements: ${oneLine(t.agreements.url)}` : `agreements ${oneLine(t.agreements.url)}`);
   return `target: ${parts.length > 0 ? parts.join(' · ') : 'none'}`;
 }

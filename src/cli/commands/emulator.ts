@@ -1,7 +1,10 @@
 /** `docket emulator`: the local emulator of both services, in the foreground. */
-import { Command, InvalidArgumentError } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { withCommon } from '../options.js';
-import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, startEmulator } from '../../emulator/server.js';
+import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, startEmulator, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
+import { parseSeed } from '../../emulator/seed.js';
+import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
 import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
 
@@ -9,14 +12,30 @@ interface EmulatorOptions {
   host: string;
   port: number;
   state?: string;
+  seed?: string;
   latency?: number;
   faultRate?: number;
   rateLimit?: number;
+  reviewPaths?: EmulatorVariants['reviewPaths'];
+  reviewUsers: boolean;
+  templateTypes?: EmulatorVariants['templateTypes'];
+  nestedReadNames?: boolean;
+  nestedUpdate?: EmulatorVariants['nestedUpdate'];
+  listArchived?: boolean;
+  maxPageSize?: number;
+  paging?: EmulatorVariants['paging'];
+  createStatus?: string;
 }
 
 const number = (min: number, max: number) => (value: string) => {
   const n = Number(value);
   if (!Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`must be a number from ${min} to ${max}`);
+  return n;
+};
+
+const wholeNumber = (min: number, max: number) => (value: string) => {
+  const n = number(min, max)(value);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
   return n;
 };
 
@@ -26,28 +45,44 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .option('--host <HOST>', 'address to listen on', '127.0.0.1')
     .option('--port <PORT>', 'port to listen on', number(0, 65535), 4010)
     .option('--state <FILE>', 'keep state in this JSON file (written atomically after every write)')
+    .option('--seed <FILE>', 'start from this seed (organizations, users, objects, variants) instead of the built-in one')
     .option('--latency <MS>', 'added latency per request', number(0, 60_000))
     .option('--fault-rate <P>', 'fraction of requests answered with a fault (429, 500, or a dropped connection)', number(0, 1))
     .option('--rate-limit <RPS>', 'token-bucket rate limit, requests per second', number(0.1, 100_000))
+    .addOption(new Option('--review-paths <STYLE>', 'review routes nested under /v1/organizations/{id}, or flat under /v1').choices(['nested', 'flat']))
+    .option('--no-review-users', 'the review service has no users list (404), as in its public docs')
+    .addOption(new Option('--template-types <FORM>', 'template type as wire names (template_nda) or a generic type with agreement_type').choices(['wire', 'generic']))
+    .option('--nested-read-names', 'nested template objects read back as template_csa_order_form (writes take …_attributes)')
+    .addOption(new Option('--nested-update <HOW>', 'a nested template object in an update merges key by key, or replaces the stored one').choices(['merge', 'replace']))
+    .option('--list-archived', 'archived playbooks stay in the playbook list, with archived_at set')
+    .option('--max-page-size <N>', 'refuse a larger page[size] with 400', wholeNumber(1, 100))
+    .addOption(new Option('--paging <STYLE>', 'paging members of paged lists (none: every item at once)').choices(['both', 'links', 'meta', 'none']))
+    .addOption(new Option('--create-status <CODE>', 'status of a successful create').choices(['200', '201']))
     .action(async (opts: EmulatorOptions) => {
+      const seed = opts.seed ? await readSeed(opts.seed) : defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS });
       const emulator = await startEmulator({
         host: opts.host,
         port: opts.port,
         ...(opts.state ? { stateFile: opts.state } : {}),
-        seed: defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS }),
+        seed,
         // Any organization_id a configuration names exists here, with the example users.
         openOrganizations: true,
         ...(opts.latency !== undefined ? { latencyMs: opts.latency } : {}),
         ...(opts.faultRate !== undefined ? { faultRate: opts.faultRate } : {}),
         ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+        variants: variantsOf(opts),
       });
+      const organizationId = seed.organizations[0]?.id ?? DEFAULT_ORGANIZATION_ID;
+      const apiKey = seed.organizations[0]?.api_keys[0] ?? EMULATOR_API_KEY;
+      const v = emulator.config().variants;
       io.stdout(
         [
           `docket emulator listening on ${emulator.url}`,
           `  DOCKET_REVIEW_URL=${emulator.reviewUrl}`,
           `  DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
-          `  DOCKET_ORGANIZATION_ID=${DEFAULT_ORGANIZATION_ID}   (any organization id works: it is created on first use)`,
-          `  DOCKET_API_KEY=${EMULATOR_API_KEY}`,
+          `  DOCKET_ORGANIZATION_ID=${organizationId}   (any organization id works: it is created on first use)`,
+          `  DOCKET_API_KEY=${apiKey}`,
+          `  review routes: ${v.reviewPaths}${v.reviewUsers ? '' : ', no users list'}; templates: ${v.templateTypes} types${v.nestedReadNames ? ', nested read names' : ''}; paging: ${v.paging}${v.maxPageSize ? `, page[size] at most ${v.maxPageSize}` : ''}`,
           `  control routes: ${emulator.url}/_emulator/stats, /_emulator/reset, /_emulator/config, /_emulator/faults`,
           'Press Ctrl-C to stop.',
           '',
@@ -56,4 +91,32 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
       await waitForStop();
       await emulator.close();
     });
+}
+
+function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
+  const v: Partial<EmulatorVariants> = {};
+  if (opts.reviewPaths) v.reviewPaths = opts.reviewPaths;
+  if (!opts.reviewUsers) v.reviewUsers = false;
+  if (opts.templateTypes) v.templateTypes = opts.templateTypes;
+  if (opts.nestedReadNames) v.nestedReadNames = true;
+  if (opts.nestedUpdate) v.nestedUpdate = opts.nestedUpdate;
+  if (opts.listArchived) v.listArchived = true;
+  if (opts.maxPageSize !== undefined) v.maxPageSize = opts.maxPageSize;
+  if (opts.paging) v.paging = opts.paging;
+  if (opts.createStatus) v.createStatus = opts.createStatus === '200' ? 200 : 201;
+  return v;
+}
+
+async function readSeed(file: string): Promise<EmulatorSeed> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read the seed file ${file}`);
+  }
+  try {
+    return parseSeed(JSON.parse(text));
+  } catch (error) {
+    throw new UsageError(`${file} is not a valid seed: ${error instanceof Error ? error.message : String(error)}`, 'see "The emulator" in the README for the seed format');
+  }
 }

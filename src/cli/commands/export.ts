@@ -20,9 +20,10 @@ import { EXPORT_SERVICES, parseExportKinds, type ExportKind } from '../../export
 import { renderExportSummary } from '../../export/summary.js';
 import { lockedAttachments } from '../../kinds/attachment.js';
 import { AGREEMENTS_ORG_FIELDS, organizationKind } from '../../kinds/organization.js';
+import { memberKind } from '../../kinds/member.js';
 import { playbookKind } from '../../kinds/playbook.js';
 import { ruleKind } from '../../kinds/rule.js';
-import { TEMPLATE_TYPES } from '../../kinds/template-params.js';
+import { templateAttributes, TEMPLATE_TYPES } from '../../kinds/template-params.js';
 import type { KindModule } from '../../kinds/kind.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, connect, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
@@ -167,12 +168,12 @@ async function readExportLive(project: Project, connection: Connection, kinds: S
   // Organization, playbooks and rules: the kinds' own reads, every object (no `declared`).
   const fetchKinds: KindModule[] = [];
   if (kinds.has('organization')) fetchKinds.push(organizationKind);
+  if (kinds.has('member')) fetchKinds.push(memberKind);
   if (kinds.has('playbook')) fetchKinds.push(playbookKind, ruleKind);
   const lock = project.lock;
 
-  const [fetched, members, terms, customTemplates, templates] = await Promise.all([
+  const [fetched, terms, customTemplates, templates] = await Promise.all([
     fetchKinds.length > 0 ? fetchLive({ kinds: fetchKinds, services, concurrency, lock }) : Promise.resolve<LiveResource[]>([]),
-    kinds.has('member') ? services.review().listUsers() : undefined,
     kinds.has('custom-term') || kinds.has('custom-template') ? services.agreements().listCustomTerms() : undefined,
     kinds.has('custom-template') ? services.agreements().listCustomTemplates() : undefined,
     kinds.has('template') ? services.agreements().listTemplates() : undefined,
@@ -183,7 +184,12 @@ async function readExportLive(project: Project, connection: Connection, kinds: S
   const org = fetched.find((l) => l.kind === 'organization');
   if (org) live.organization = organizationData(org);
   if (kinds.has('playbook')) live.playbooks = playbookData(fetched);
-  if (members) live.members = members.map((u) => ({ email: u.attributes.email, name: u.attributes.name ?? null }));
+  if (kinds.has('member')) {
+    live.members = fetched.filter((l) => l.kind === 'member').map((m) => ({ email: m.key, name: typeof m.extra?.name === 'string' ? m.extra.name : null }));
+  }
+  // The organization the review routes turned out to act on (it may not be configured).
+  const located = connection.target.review?.organization_id;
+  if (settings.review && located) settings.review.organization_id = located;
 
   const termNames = new Map((terms ?? []).map((t) => [t.id, normName(t.attributes.name)]));
   if (kinds.has('custom-term') && terms) {
@@ -213,7 +219,7 @@ async function readExportLive(project: Project, connection: Connection, kinds: S
       };
     });
   }
-  if (templates) live.templates = templates.map((t) => ({ id: t.id, wireType: t.type, attributes: t.attributes as unknown as Record<string, unknown> }));
+  if (templates) live.templates = templates.map((t) => ({ id: t.id, wireType: t.type, attributes: templateAttributes(t) }));
   if (kinds.has('attachment')) {
     live.attachments = [...lockedAttachments(lock.files)].map(
       ([name, e]): AttachmentData => ({ name, id: e.id, sourceFile: e.file, ...(e.description !== undefined ? { description: e.description } : {}) }),

@@ -5,7 +5,7 @@
 import { latest, type CustomTemplateRecord, type CustomTemplateVersionRecord } from '../agreements-state.js';
 import { definitionErrors } from '../definition.js';
 import { FieldErrors, isPresent, type JsonBody } from '../fields.js';
-import { paged, parsePage } from '../jsonapi.js';
+import { listResponse } from '../jsonapi.js';
 import { HttpProblem } from '../problem.js';
 import type { RequestContext, Route, RouteResult } from '../router.js';
 import type { OrganizationRecord, UserRecord } from '../store.js';
@@ -33,8 +33,7 @@ function templateOf(ctx: RequestContext, org: OrganizationRecord): CustomTemplat
 
 function listTemplates(ctx: RequestContext): RouteResult {
   const org = customTermsOrganization(ctx);
-  const page = parsePage(ctx.query, ctx.defaultPageSize);
-  return { status: 200, body: paged(byCreation(Object.values(org.agreements.custom_templates)).map(customTemplateView), page, ctx.url) };
+  return { status: 200, body: listResponse(ctx, byCreation(Object.values(org.agreements.custom_templates)).map(customTemplateView)) };
 }
 
 /** The YAML text of `definition` (422 when absent or not a string); its content is checked apart (400). */
@@ -142,8 +141,7 @@ function updateTemplate(ctx: RequestContext): RouteResult {
 
 function listVersions(ctx: RequestContext): RouteResult {
   const template = templateOf(ctx, customTermsOrganization(ctx));
-  const page = parsePage(ctx.query, ctx.defaultPageSize);
-  return { status: 200, body: paged(template.versions.map(customTemplateVersionView), page, ctx.url) };
+  return { status: 200, body: listResponse(ctx, template.versions.map(customTemplateVersionView)) };
 }
 
 /**

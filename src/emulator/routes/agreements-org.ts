@@ -4,7 +4,7 @@
  */
 import { ADDRESS_FIELDS } from '../seed-agreements.js';
 import { FieldErrors, readString, readText } from '../fields.js';
-import { many, paged, parsePage } from '../jsonapi.js';
+import { many, listResponse } from '../jsonapi.js';
 import { notFound } from '../problem.js';
 import type { RequestContext, Route, RouteResult } from '../router.js';
 import type { OrganizationRecord } from '../store.js';
@@ -18,10 +18,12 @@ export function agreementsOrgRoutes(): Route[] {
   return [
     route('GET', USERS, listUsers),
     route('GET', `${USERS}/:id`, getUser),
-    // NOTE(api): unpaged; the key's organization is the only element [public docs: one-element list].
+    // NOTE(api): unpaged. The skill says a one-element list; the docs say "organizations accessible
+    // to the authenticated user", so a key of several organizations lists them all (the key acts
+    // for the first).
     route('GET', ORGS, (ctx) => {
-      const org = callerOrganization(ctx);
-      return { status: 200, body: many([agreementsOrganizationView(org.id, org.agreements.organization)]) };
+      const orgs = (ctx.principal?.organizationIds ?? []).flatMap((id) => ctx.store.organization(id) ?? []);
+      return { status: 200, body: many(orgs.map((org) => agreementsOrganizationView(org.id, org.agreements.organization))) };
     }),
     route('GET', `${ORGS}/:id`, (ctx) => {
       const org = addressedOrganization(ctx);
@@ -33,9 +35,8 @@ export function agreementsOrgRoutes(): Route[] {
 
 function listUsers(ctx: RequestContext): RouteResult {
   const org = callerOrganization(ctx);
-  const page = parsePage(ctx.query, ctx.defaultPageSize);
-  const views = ctx.store.members(org).map(({ user, membership }) => agreementsUserView(user, membership));
-  return { status: 200, body: paged(views, page, ctx.url) };
+  const views = ctx.store.members(org).map(({ user, membership }) => agreementsUserView(user, membership, org.id));
+  return { status: 200, body: listResponse(ctx, views) };
 }
 
 function getUser(ctx: RequestContext): RouteResult {
@@ -43,7 +44,7 @@ function getUser(ctx: RequestContext): RouteResult {
   const id = ctx.params.id ?? '';
   const row = ctx.store.members(org).find((m) => m.user.id === id);
   if (!row) throw notFound(`user ${id} not found`);
-  return ok(agreementsUserView(row.user, row.membership));
+  return ok(agreementsUserView(row.user, row.membership, org.id));
 }
 
 /** Only the key's own organization; any other id is a 404. */

@@ -3,7 +3,7 @@
  * the documented defaults; updates merge nested `template_*_attributes` objects key by key.
  */
 import type { TemplateRecord } from '../agreements-state.js';
-import { paged, parsePage } from '../jsonapi.js';
+import { listResponse } from '../jsonapi.js';
 import type { RequestContext, Route, RouteResult } from '../router.js';
 import type { OrganizationRecord } from '../store.js';
 import { defaultStandardVersion, withDefaults } from '../template-defaults.js';
@@ -20,7 +20,7 @@ export function templateRoutes(): Route[] {
     route('POST', TEMPLATES, createTemplate),
     route('GET', TEMPLATE, (ctx) => {
       const org = callerOrganization(ctx);
-      return ok(templateView(lookup(org.agreements.templates, ctx.params.id, 'template'), true));
+      return ok(templateView(lookup(org.agreements.templates, ctx.params.id, 'template'), true, org.id, ctx.variants));
     }),
     route('PATCH', TEMPLATE, updateTemplate),
   ];
@@ -36,10 +36,9 @@ function refsOf(ctx: RequestContext, org: OrganizationRecord): TemplateRefs {
 /** [public docs] `full=true` adds every parameter of the type; otherwise the compact attributes. */
 function listTemplates(ctx: RequestContext): RouteResult {
   const org = callerOrganization(ctx);
-  const page = parsePage(ctx.query, ctx.defaultPageSize);
   const full = ctx.query.get('full') === 'true';
-  const views = byCreation(Object.values(org.agreements.templates)).map((t) => templateView(t, full));
-  return { status: 200, body: paged(views, page, ctx.url) };
+  const views = byCreation(Object.values(org.agreements.templates)).map((t) => templateView(t, full, org.id, ctx.variants));
+  return { status: 200, body: listResponse(ctx, views) };
 }
 
 function createTemplate(ctx: RequestContext): RouteResult {
@@ -57,7 +56,7 @@ function createTemplate(ctx: RequestContext): RouteResult {
     updated_at: now,
   };
   org.agreements.templates[template.id] = template;
-  return ok(templateView(template, true), 201);
+  return ok(templateView(template, true, org.id, ctx.variants), 201);
 }
 
 function updateTemplate(ctx: RequestContext): RouteResult {
@@ -66,7 +65,7 @@ function updateTemplate(ctx: RequestContext): RouteResult {
   const write = readTemplateWrite(ctx.json(), refsOf(ctx, org), { type: template.agreement_type, standardVersion: template.standard_version });
   if (write.name !== undefined) template.name = write.name;
   if (write.standardVersion !== undefined) template.standard_version = write.standardVersion;
-  template.parameters = mergeParameters(template.parameters, write.parameters);
+  template.parameters = mergeParameters(template.parameters, write.parameters, ctx.variants.nestedUpdate);
   template.updated_at = ctx.store.timestamp();
-  return ok(templateView(template, true));
+  return ok(templateView(template, true, org.id, ctx.variants));
 }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { latest, type CustomTermRecord, type CustomTermVersionRecord } from '../agreements-state.js';
 import { FieldErrors, readString } from '../fields.js';
-import { paged, parsePage } from '../jsonapi.js';
+import { listResponse } from '../jsonapi.js';
 import type { RequestContext, Route, RouteResult } from '../router.js';
 import type { OrganizationRecord, UserRecord } from '../store.js';
 import {
@@ -44,9 +44,8 @@ function termOf(ctx: RequestContext, org: OrganizationRecord): CustomTermRecord 
 
 function listTerms(ctx: RequestContext): RouteResult {
   const org = customTermsOrganization(ctx);
-  const page = parsePage(ctx.query, ctx.defaultPageSize);
   const views = byCreation(Object.values(org.agreements.custom_terms)).map((t) => customTermView(t, false));
-  return { status: 200, body: paged(views, page, ctx.url) };
+  return { status: 200, body: listResponse(ctx, views) };
 }
 
 /** The released content a request carries: markdown for text terms, the docx digest for file terms. */
@@ -133,8 +132,7 @@ function renameTerm(ctx: RequestContext): RouteResult {
 
 function listVersions(ctx: RequestContext): RouteResult {
   const term = termOf(ctx, customTermsOrganization(ctx));
-  const page = parsePage(ctx.query, ctx.defaultPageSize);
-  return { status: 200, body: paged(term.versions.map(customTermVersionView), page, ctx.url) };
+  return { status: 200, body: listResponse(ctx, term.versions.map(customTermVersionView)) };
 }
 
 /**

@@ -11,10 +11,11 @@ import type {
 import { latest } from '../agreements-state.js';
 import type { ResourceObject } from '../jsonapi.js';
 import type { MembershipRecord, UserRecord } from '../store.js';
+import type { EmulatorVariants } from '../variants.js';
 import { templateResourceType } from '../template-defaults.js';
 
-export function agreementsUserView(user: UserRecord, membership: MembershipRecord): ResourceObject {
-  return { id: user.id, type: 'user', attributes: { email: user.email, name: user.name, role: membership.role } };
+export function agreementsUserView(user: UserRecord, membership: MembershipRecord, organizationId: string): ResourceObject {
+  return { id: user.id, type: 'user', attributes: { email: user.email, name: user.name, role: membership.role, organization_id: organizationId } };
 }
 
 export function agreementsOrganizationView(id: string, org: AgreementsOrganizationRecord): ResourceObject {
@@ -77,13 +78,29 @@ export function customTemplateVersionView(v: CustomTemplateVersionRecord): Resou
   };
 }
 
-/** Compact: name, standard_version, agreement_type and timestamps; `full` adds every stored parameter. */
-export function templateView(t: TemplateRecord, full: boolean): ResourceObject {
-  const attributes: Record<string, unknown> = { name: t.name, standard_version: t.standard_version, agreement_type: t.agreement_type };
-  if (full) Object.assign(attributes, t.parameters);
+/**
+ * Compact: name, standard_version, agreement_type and timestamps; `full` adds every stored
+ * parameter. The variants: `generic` types (`type: template`, a lower-case `agreement_type`,
+ * `standard_version` beside `attributes`) and nested objects read back without `_attributes`.
+ */
+export function templateView(t: TemplateRecord, full: boolean, organizationId: string, variants: EmulatorVariants): ResourceObject {
+  const generic = variants.templateTypes === 'generic';
+  const attributes: Record<string, unknown> = {
+    name: t.name,
+    ...(generic ? {} : { standard_version: t.standard_version }),
+    agreement_type: generic ? t.agreement_type.toLowerCase().replace(/ /g, '_') : t.agreement_type,
+    organization_id: organizationId,
+  };
+  if (full) {
+    for (const [key, value] of Object.entries(t.parameters)) {
+      attributes[variants.nestedReadNames ? key.replace(/^(template_\w+)_attributes$/, '$1') : key] = value;
+    }
+  }
   attributes.created_at = t.created_at;
   attributes.updated_at = t.updated_at;
-  return { id: t.id, type: templateResourceType(t.agreement_type), attributes };
+  const resource: ResourceObject = { id: t.id, type: generic ? 'template' : templateResourceType(t.agreement_type), attributes };
+  if (generic) resource.standard_version = t.standard_version;
+  return resource;
 }
 
 export function attachmentView(a: AttachmentRecord): ResourceObject {

@@ -9,6 +9,7 @@ import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
 import { parseSeed, type EmulatorSeed } from '../seed.js';
 import type { EmulatorStats } from '../stats.js';
+import { readVariants, variantsJson, type EmulatorVariants } from '../variants.js';
 
 /** Settings that can change while the emulator runs. */
 export interface EmulatorConfig {
@@ -22,6 +23,8 @@ export interface EmulatorConfig {
   conversionDelayMs: number;
   /** `failed` makes every docx conversion fail; `ready` leaves it to each organization's seed option. */
   docxConversion: DocxConversion;
+  /** The documented shape the services answer in. */
+  variants: EmulatorVariants;
 }
 
 /** What the control routes act on; implemented by the server. */
@@ -72,8 +75,9 @@ function reset(ctx: RequestContext, controls: EmulatorControls): RouteResult {
   return { status: 200, body: { reset: true, organizations: Object.keys(ctx.store.state.organizations) } };
 }
 
-function configBody(c: EmulatorConfig): Record<string, number | string> {
+function configBody(c: EmulatorConfig): Record<string, unknown> {
   return {
+    variants: variantsJson(c.variants),
     latency_ms: c.latencyMs,
     fault_rate: c.faultRate,
     rate_limit: c.rateLimit,
@@ -95,7 +99,9 @@ function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   const conversionDelay = readNumber(body, 'conversion_delay_ms', errors, 0);
   const docx = body.docx_conversion;
   if (isPresent(body, 'docx_conversion') && docx !== 'ready' && docx !== 'failed') errors.add('docx_conversion', 'must be "ready" or "failed"');
+  const variants = readVariants(body.variants, errors);
   errors.throwIfAny();
+  if (Object.keys(variants).length > 0) patch.variants = variants as EmulatorVariants;
   if (latency !== undefined) patch.latencyMs = latency;
   if (faultRate !== undefined) patch.faultRate = faultRate;
   if (rateLimit !== undefined) patch.rateLimit = rateLimit;

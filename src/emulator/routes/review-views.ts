@@ -22,15 +22,18 @@ export function userView(user: UserRecord, membership: MembershipRecord): Resour
   return { id: user.id, type: 'user', attributes: { email: user.email, name: user.name, role: membership.role } };
 }
 
+/** NOTE(api): the invited user as a JSON:API relationship; the public docs show no invitation attributes. */
 export function invitationView(inv: InvitationRecord): ResourceObject {
   return {
     id: inv.id,
     type: 'invitation',
     attributes: { email: inv.email, name: inv.name, invited_by_email: inv.invited_by_email, created_at: inv.created_at },
+    relationships: { user: { data: inv.user_id ? { type: 'user', id: inv.user_id } : null } },
   };
 }
 
-export function playbookView(org: OrganizationRecord, pb: PlaybookRecord): ResourceObject {
+/** `withArchivedAt`: the `list_archived` variant, where playbooks say whether they are archived. */
+export function playbookView(org: OrganizationRecord, pb: PlaybookRecord, withArchivedAt = false): ResourceObject {
   return {
     id: pb.id,
     type: 'playbook',
@@ -39,6 +42,7 @@ export function playbookView(org: OrganizationRecord, pb: PlaybookRecord): Resou
       name: pb.name,
       description: pb.description,
       organization_id: org.id,
+      ...(withArchivedAt ? { archived_at: pb.archived_at } : {}),
       created_at: pb.created_at,
       updated_at: pb.updated_at,
     },

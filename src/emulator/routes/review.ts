@@ -3,17 +3,16 @@
  * Validation is seed 000 "Errors" 1-4 and 6; type errors are 422 too; unknown keys are ignored.
  */
 import { FieldErrors, isBlank, readBoolean, readText, type JsonBody } from '../fields.js';
-import { many, one, paged, parsePage } from '../jsonapi.js';
+import { many, one, listResponse } from '../jsonapi.js';
 import { notFound } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
+import type { EmulatorVariants } from '../variants.js';
 import type { OrganizationRecord, PlaybookRecord, RuleRecord } from '../store.js';
 import { compareCreated } from '../store.js';
 import { invitationView, organizationView, playbookView, ruleView, userView } from './review-views.js';
 
-const ORGS = '/review/v1/organizations';
-const ORG = `${ORGS}/:org`;
-const PLAYBOOK = `${ORG}/playbooks/:playbook`;
-const RULES = `${PLAYBOOK}/playbook_rules`;
+const V1 = '/review/v1';
+const ORGS = `${V1}/organizations`;
 
 /** Canonical 8-4-4-4-12 hex form (seed 000 "Errors" 4). */
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -22,26 +21,45 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const NOT_A_REVIEWER = 'is not an available reviewer (a user of the organization)';
 const BLANK = "can't be blank";
 
+type When = (v: EmulatorVariants) => boolean;
+
+/**
+ * Both editions of the public docs: nested routes under `/v1/organizations/:org` and flat routes
+ * under `/v1` (the organization is the key's); the `review_paths` variant picks which exist.
+ */
 export function reviewRoutes(): Route[] {
-  const r = (method: HttpMethod, template: string, handle: (ctx: RequestContext) => RouteResult): Route => ({
-    method,
-    template,
-    scope: 'review',
-    handle,
-  });
+  const nested: When = (v) => v.reviewPaths === 'nested';
+  const flat: When = (v) => v.reviewPaths === 'flat';
   return [
-    r('GET', ORGS, listOrganizations),
-    r('GET', ORG, (ctx) => ok(organizationView(ctx.store, organizationOf(ctx)))),
-    r('PATCH', ORG, updateOrganization),
-    r('GET', `${ORG}/users`, listUsers),
-    r('GET', `${ORG}/invitations`, listInvitations),
-    r('POST', `${ORG}/invitations`, createInvitation),
-    r('GET', `${ORG}/invitations/:invitation`, getInvitation),
-    r('GET', `${ORG}/playbooks`, listPlaybooks),
-    r('POST', `${ORG}/playbooks`, createPlaybook),
+    route('GET', ORGS, listOrganizations, nested),
+    ...organizationRoutes(`${ORGS}/:org`, `${ORGS}/:org`, nested),
+    ...organizationRoutes(V1, `${V1}/organization`, flat),
+  ];
+}
+
+function route(method: HttpMethod, template: string, handle: (ctx: RequestContext) => RouteResult, when: When): Route {
+  return { method, template, scope: 'review', when, handle };
+}
+
+/** The routes of one organization: `prefix` holds its collections, `self` is the organization itself. */
+function organizationRoutes(prefix: string, self: string, when: When): Route[] {
+  const r = (method: HttpMethod, template: string, handle: (ctx: RequestContext) => RouteResult, extra?: When): Route =>
+    route(method, template, handle, extra ? (v) => when(v) && extra(v) : when);
+  const PLAYBOOK = `${prefix}/playbooks/:playbook`;
+  const RULES = `${PLAYBOOK}/playbook_rules`;
+  return [
+    r('GET', self, (ctx) => ok(organizationView(ctx.store, organizationOf(ctx)))),
+    r('PATCH', self, updateOrganization),
+    // NOTE(api): neither edition of the public docs has a users list; the `review_users` variant removes it.
+    r('GET', `${prefix}/users`, listUsers, (v) => v.reviewUsers),
+    r('GET', `${prefix}/invitations`, listInvitations),
+    r('POST', `${prefix}/invitations`, createInvitation),
+    r('GET', `${prefix}/invitations/:invitation`, getInvitation),
+    r('GET', `${prefix}/playbooks`, listPlaybooks),
+    r('POST', `${prefix}/playbooks`, createPlaybook),
     r('GET', PLAYBOOK, (ctx) => {
       const org = organizationOf(ctx);
-      return ok(playbookView(org, playbookOf(ctx, org)));
+      return ok(playbookView(org, playbookOf(ctx, org), ctx.variants.listArchived));
     }),
     r('PATCH', PLAYBOOK, updatePlaybook),
     r('DELETE', PLAYBOOK, archivePlaybook),
@@ -62,8 +80,9 @@ function ok(resource: Parameters<typeof one>[0], status = 200): RouteResult {
 
 // ---- lookups: anything outside the key's organizations is 404, never 403 -------------------
 
+/** The organization in the path (nested routes), else the API key's own (flat routes). */
 function organizationOf(ctx: RequestContext): OrganizationRecord {
-  const id = ctx.params.org ?? '';
+  const id = ctx.params.org ?? ctx.principal?.organizationIds[0] ?? '';
   const org = ctx.principal?.organizationIds.includes(id) ? ctx.store.organization(id) : undefined;
   if (!org) throw notFound(`organization ${id} not found`);
   return org;
@@ -113,18 +132,16 @@ function updateOrganization(ctx: RequestContext): RouteResult {
 
 function listUsers(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
-  const page = parsePage(ctx.query, ctx.defaultPageSize);
   const views = ctx.store.members(org).map(({ user, membership }) => userView(user, membership));
-  return { status: 200, body: paged(views, page, ctx.url) };
+  return { status: 200, body: listResponse(ctx, views) };
 }
 
 // ---- invitations ---------------------------------------------------------------------------
 
 function listInvitations(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
-  const page = parsePage(ctx.query, ctx.defaultPageSize);
   const sorted = Object.values(org.invitations).sort((a, b) => compareCreated(a.created_at, a.id, b.created_at, b.id));
-  return { status: 200, body: paged(sorted.map(invitationView), page, ctx.url) };
+  return { status: 200, body: listResponse(ctx, sorted.map(invitationView)) };
 }
 
 function getInvitation(ctx: RequestContext): RouteResult {
@@ -148,8 +165,8 @@ function createInvitation(ctx: RequestContext): RouteResult {
   errors.throwIfAny();
   const address = email ?? '';
   // Effect [public docs]: the user exists and is an available reviewer at once.
-  ctx.store.addMember(org, address, name ?? null, 'member');
-  const inv = { id: ctx.store.newId(), email: address, name: name ?? null, invited_by_email: inviterEmail(ctx, org), created_at: ctx.store.timestamp() };
+  const user = ctx.store.addMember(org, address, name ?? null, 'member');
+  const inv = { id: ctx.store.newId(), email: address, name: name ?? null, invited_by_email: inviterEmail(ctx, org), user_id: user.id, created_at: ctx.store.timestamp() };
   org.invitations[inv.id] = inv;
   return ok(invitationView(inv), 201);
 }
@@ -164,8 +181,10 @@ function inviterEmail(ctx: RequestContext, org: OrganizationRecord): string | nu
 
 function listPlaybooks(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
-  // NOTE(api): unpaged and without archived playbooks, as seed 000 shows `{ data: [Playbook] }`.
-  return { status: 200, body: many(ctx.store.activePlaybooks(org).map((p) => playbookView(org, p))) };
+  // NOTE(api): unpaged, as seed 000 shows `{ data: [Playbook] }`; archived playbooks are left out
+  // unless the `list_archived` variant keeps them (with `archived_at` set).
+  const listed = ctx.variants.listArchived ? Object.values(org.playbooks) : ctx.store.activePlaybooks(org);
+  return { status: 200, body: many(listed.map((p) => playbookView(org, p, ctx.variants.listArchived))) };
 }
 
 function readPlaybookFields(body: JsonBody, creating: boolean): { name?: string; description?: string | null } {
@@ -195,7 +214,7 @@ function createPlaybook(ctx: RequestContext): RouteResult {
     updated_at: now,
   };
   org.playbooks[pb.id] = pb;
-  return ok(playbookView(org, pb), 201);
+  return ok(playbookView(org, pb, ctx.variants.listArchived), 201);
 }
 
 function updatePlaybook(ctx: RequestContext): RouteResult {
@@ -203,7 +222,7 @@ function updatePlaybook(ctx: RequestContext): RouteResult {
   const pb = playbookOf(ctx, org);
   const fields = readPlaybookFields(ctx.json(), false);
   Object.assign(pb, fields, { updated_at: ctx.store.timestamp() });
-  return ok(playbookView(org, pb));
+  return ok(playbookView(org, pb, ctx.variants.listArchived));
 }
 
 function archivePlaybook(ctx: RequestContext): RouteResult {

@@ -248,7 +248,7 @@ describe('list', () => {
     const paths: string[] = [];
     mock.intercept({ path: anyPath }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: [res('1')], links: { next: '/v1/templates?page%5Bnumber%5D=2' } } }));
     mock.intercept({ path: anyPath }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: [res('2')], links: { next: null } } }));
-    const out = await client.list('/v1/templates', 'list templates', { full: true });
+    const out = await client.list('/v1/templates', 'list templates', { query: { full: true } });
     expect(out).toHaveLength(2);
     expect(paths[0]).toBe('/agreements/v1/templates?full=true&page%5Bsize%5D=100');
     expect(paths[1]).toBe('/agreements/v1/templates?page%5Bnumber%5D=2&page%5Bsize%5D=100');
@@ -290,12 +290,75 @@ describe('list', () => {
     expect((err as DocketError).message).toContain('list x');
   });
 
-  it('refuses to follow a next link to another origin (the key would go there)', async () => {
+  it('refuses to follow a next link to another origin and another path (the key would go there)', async () => {
     const { mock, client } = setup();
-    mock.intercept({ path: anyPath }).reply(200, { data: [res('1')], links: { next: 'https://evil.example/v1/x?page=2' } });
+    mock.intercept({ path: anyPath }).reply(200, { data: [res('1')], links: { next: 'https://evil.example/steal?page=2' } });
     const err = await rejection(client.list('/v1/x', 'list x'));
     expect((err as DocketError).code).toBe('bad-response');
     expect((err as DocketError).message).toContain('another origin');
+  });
+
+  it('replays a next link naming the same endpoint on another host (a gateway backend) on the configured base', async () => {
+    const { mock, client } = setup();
+    const paths: string[] = [];
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('1')], links: { next: 'http://backend.internal:3000/v1/x?page%5Bnumber%5D=2&page%5Bsize%5D=100' } } }));
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('2')], links: { next: null } } }));
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['1', '2']);
+    expect(paths).toEqual(['/v1/x?page%5Bsize%5D=100', '/v1/x?page%5Bnumber%5D=2&page%5Bsize%5D=100']);
+  });
+
+  it('falls back to meta.pagination.next when links.next cannot be followed', async () => {
+    const { mock, client } = setup();
+    const paths: string[] = [];
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('1')], links: { next: 'https://other.example/elsewhere' }, meta: { pagination: { next: 2 } } } }));
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('2')], links: { next: 'http://[broken' }, meta: { pagination: { next: null } } } }));
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['1', '2']);
+    expect(paths[1]).toBe('/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2');
+  });
+
+  it('asks for smaller pages when the service refuses page[size], and remembers it for the endpoint', async () => {
+    const { mock, client, logs } = setup();
+    const refuse = () => ({ statusCode: 400, data: { title: 'Bad Request', status: 400, detail: 'page[size] must be at most 25' }, responseOptions: { headers: PROBLEM_HEADERS } });
+    const paths: string[] = [];
+    mock.intercept({ path: (p) => p.includes('size%5D=100') }).reply((o) => (paths.push(o.path), refuse()));
+    mock.intercept({ path: (p) => p.includes('size%5D=50') }).reply((o) => (paths.push(o.path), refuse()));
+    mock.intercept({ path: (p) => p.includes('size%5D=25') }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('a')] } })).times(2);
+    const playbook = '/v1/organizations/00000000-0000-4000-8000-000000000001/things';
+    expect(await client.list(playbook, 'list things')).toHaveLength(1);
+    expect(await client.list(playbook.replace('0001', '0002'), 'list things')).toHaveLength(1);
+    expect(paths.map((p) => /size%5D=(\d+)/.exec(p)?.[1])).toEqual(['100', '50', '25', '25']);
+    expect(logs.map((l) => l.status)).toEqual([400, 400, 200, 200]);
+  });
+
+  it('drops archived items from a list, however they are marked', async () => {
+    const { mock, client } = setup();
+    const item = (id: string, attributes: Record<string, unknown>) => ({ id, type: 'playbook', attributes: { name: id, ...attributes } });
+    mock.intercept({ path: anyPath }).reply(200, {
+      data: [item('a', { archived_at: null }), item('b', { archived_at: '2026-01-01T00:00:00.000Z' }), item('c', { archived: true }), item('d', { status: 'Archived' }), item('e', { status: 'active' })],
+    });
+    expect((await client.list('/v1/x', 'list x', { paged: false })).map((r) => r.id)).toEqual(['a', 'e']);
+  });
+
+  it('sends no paging parameters to a list documented as unpaged', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/x' }).reply(200, { data: [res('a')] });
+    expect(await client.list('/v1/x', 'list x', { paged: false })).toHaveLength(1);
+  });
+
+  it('asks for page 2 when a list without paging members holds exactly a common default page size', async () => {
+    const { mock, client } = setup();
+    const many = (from: number, n: number) => Array.from({ length: n }, (_, i) => res(`r${from + i}`));
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100' }).reply(200, { data: many(0, 15) });
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2' }).reply(200, { data: many(15, 4) });
+    expect(await client.list('/v1/x', 'list x')).toHaveLength(19);
+  });
+
+  it('names the item and what is wrong when a list item is malformed', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: anyPath }).reply(200, { data: [res('a'), { id: 'b', type: 'x' }] });
+    const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe('list x: review service GET /v1/x answered with a malformed list: item 1 of "data" (id b) has no "attributes" object');
   });
 
   it('rejects a list answer without a data array', async () => {
@@ -538,6 +601,17 @@ describe('retries', () => {
 });
 
 describe('create with unknown outcome', () => {
+  it('recovers by reading when a create succeeds without saying the new id', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(201, '');
+    mock.intercept({ path: '/v1/y', method: 'POST' }).reply(200, { data: { type: 'x' } });
+    const create = (path: string, found: unknown) => client.create({ method: 'POST', path, body: { name: 'n' }, operation: `create ${path}`, recover: async () => found });
+    expect(await create('/v1/x', { data: res('found') })).toEqual({ data: res('found') });
+    const err = (await rejection(create('/v1/y', undefined))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe("create /v1/y: review service POST /v1/y succeeded without the new object's id, and reading the collection did not find it");
+  });
+
   it('calls recover and returns what it found without posting again', async () => {
     const { mock, client, logs } = setup();
     let posts = 0;
@@ -729,7 +803,9 @@ describe('default keep-alive pool', () => {
     const { port } = server.address() as AddressInfo;
     const client = createServiceClient({ service: 'review', baseUrl: `http://127.0.0.1:${port}/review`, apiKey: KEY });
     expect(await client.list('/v1/x', 'list x')).toHaveLength(1);
-    await client.create({ method: 'POST', path: '/v1/y', body: [{ name: 'a', value: 'b' }], operation: 'y', recover: async () => undefined });
+    // The answer has no `data.id`, so the create recovers by reading (here: finds it).
+    const created = await client.create({ method: 'POST', path: '/v1/y', body: [{ name: 'a', value: 'b' }], operation: 'y', recover: async () => ({ data: res('y') }) });
+    expect(created).toEqual({ data: res('y') });
     await client.close();
     await client.close();
     expect(seen[0]).toMatchObject({ url: '/review/v1/x?page%5Bsize%5D=100', auth: `Bearer ${KEY}` });

@@ -32,7 +32,7 @@ describe('agreements users', () => {
     const u00 = all.find((u) => u.attributes.email === 'u00@acme.example');
     const user = one(await h.ag('GET', `/v1/users/${u00?.id ?? ''}`));
     expect(user).toMatchObject({ id: u00?.id, type: 'user' });
-    expect(user.attributes).toEqual({ email: 'u00@acme.example', name: 'U 0', role: 'member' });
+    expect(user.attributes).toEqual({ email: 'u00@acme.example', name: 'U 0', role: 'member', organization_id: '00000000-0000-4000-8000-000000000001' });
     expect((await h.ag('GET', '/v1/users/00000000-0000-4000-8000-00000000ffff')).status).toBe(404);
     expect((await h.ag('GET', '/v1/users?page[]=2')).status).toBe(400);
   });

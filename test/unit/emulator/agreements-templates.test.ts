@@ -70,7 +70,7 @@ describe('standard templates', () => {
     const page = compact.body as { data: { attributes: Record<string, unknown> }[]; meta: { pagination: { records: number; next: number | null } } };
     expect(page.data).toHaveLength(15);
     expect(page.meta.pagination).toMatchObject({ records: 16, next: 2 });
-    expect(Object.keys(page.data[0]?.attributes ?? {}).sort()).toEqual(['agreement_type', 'created_at', 'name', 'standard_version', 'updated_at']);
+    expect(Object.keys(page.data[0]?.attributes ?? {}).sort()).toEqual(['agreement_type', 'created_at', 'name', 'organization_id', 'standard_version', 'updated_at']);
     const full = list(await h.ag('GET', `${TEMPLATES}?full=true&page[size]=100`));
     expect(full).toHaveLength(16);
     expect(full[0]?.attributes).toMatchObject({ name: 'NDA 00', purpose: 'p', term: 1, negotiations_allowed: true });

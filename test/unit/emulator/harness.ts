@@ -8,6 +8,7 @@ export interface Resource {
   id: string;
   type: string;
   attributes: Record<string, unknown>;
+  relationships?: Record<string, unknown>;
 }
 
 export interface Problem {

@@ -76,6 +76,8 @@ export function desiredRule(playbook: string, name: string, values: RuleValues =
     name,
     parent: { kind: 'playbook', key: playbook },
     fields,
+    // As the Rule kind records it: whether the file states generate_summary (only then is it sent).
+    payload: { generate_summary_stated: values.generate_summary !== undefined },
     partial: false,
     refs,
     renamedFrom: options.renamedFrom ?? [],

@@ -187,6 +187,13 @@ describe('exportTemplates', () => {
     expect(part.notes).toEqual(['template "My NDA": `mystery_flag` is not a parameter docket knows for this type; not exported']);
   });
 
+  it('reads the type as the Template kind does: a generic type with agreement_type exports as its short type', () => {
+    const generic: TemplateData = { id: 'g', wireType: 'template', attributes: { name: 'License', agreement_type: 'software_license', standard_version: null } };
+    const part = exportTemplates([generic], ctx(), paths);
+    expect(part.files).toHaveLength(1);
+    expect(part.files[0]!.content).toContain('type: Software License\n');
+  });
+
   it('skips templates of an unknown type with a note, and names files by slug with collisions in name order', () => {
     const a = { ...live('NDA', {}), id: 'b' };
     const b = { ...live('NDA', { term: 5 }), id: 'a' };

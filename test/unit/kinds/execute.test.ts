@@ -47,7 +47,7 @@ describe('rule execute', () => {
     expect(registered).toEqual([['rule', 'NDA/Term', 'new-1']]);
   });
 
-  it('create without a reviewer sends no reviewer_id (the organization default)', async () => {
+  it('create without a reviewer sends no reviewer_id (the organization default), and no unstated generate_summary', async () => {
     const review = fakeReview();
     const { ctx } = execContext(review.services);
     const create = planned([desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Term')], [livePlaybook(NDA.id, NDA.name)], 'create:rule:NDA/Term');
@@ -55,7 +55,7 @@ describe('rule execute', () => {
     const body = review.callsOf('createRule')[0]![1] as Record<string, unknown>;
     expect(body).not.toHaveProperty('reviewer_id');
     expect(body).not.toHaveProperty('description');
-    expect(body).toEqual({ name: 'Term', actions: 'ACCEPT anything', generate_summary: true });
+    expect(body).toEqual({ name: 'Term', actions: 'ACCEPT anything' });
   });
 
   it('create in a playbook created earlier in the same apply finds it by key', async () => {
@@ -209,12 +209,12 @@ describe('organization execute', () => {
     expect(review.callsOf('updateOrganization')).toEqual([[{ name: 'Acme Legal', default_reviewer_id: 'u-2' }]]);
   });
 
-  it('sends default_reviewer_id null to reset it', async () => {
-    const review = fakeReview();
-    const { ctx } = execContext(review.services);
-    const update = planned([desiredOrganization({ 'review.default_reviewer': null })], [live], 'update:organization:organization');
-    await organizationKind.execute(update, ctx);
-    expect(review.callsOf('updateOrganization')).toEqual([[{ default_reviewer_id: null }]]);
+  it('refuses at plan time to clear the default reviewer, which the service takes only as a user id', () => {
+    const { diagnostics, changes } = diff({ kinds: KIND_META, desired: [desiredOrganization({ 'review.default_reviewer': null })], live: [live], prune: {} });
+    expect(changes).toEqual([]);
+    expect(diagnostics.items).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'unsupported-change', message: expect.stringContaining("cannot clear the organization's default reviewer (alice@acme.example)") }),
+    ]);
   });
 
   it('only updates', async () => {

@@ -150,7 +150,7 @@ describe('fetch', () => {
   it('lists members by lowercased e-mail', async () => {
     const review = fakeReview({ users: [user('u-1', 'Alice@ACME.example')] });
     expect(await memberKind.fetch(fetchContext(review.services))).toEqual([
-      { kind: 'member', id: 'u-1', key: 'alice@acme.example', name: 'alice@acme.example', fields: { email: 'alice@acme.example' }, refs: [] },
+      { kind: 'member', id: 'u-1', key: 'alice@acme.example', name: 'alice@acme.example', fields: { email: 'alice@acme.example' }, refs: [], extra: { name: null } },
     ]);
   });
 

@@ -224,12 +224,14 @@ describe('Template execute', () => {
     expect(agreements.callsOf('createTemplate')[0]![0]).toEqual({ type: 'NDA', name: 'Cloud Service Agreement', term: 2 });
   });
 
-  it('update PATCHes only the changed keys; nested objects carry only their changed keys', async () => {
+  it('update PATCHes only the changed keys; a changed nested object is sent whole, as the file declares it', async () => {
     const { resource } = toDesired({ parameters: { provider: 'Acme, Inc.', general_cap_preceding_amount: 24, template_csa_order_form_attributes: { fees_currency: 'EUR', subscription_period: 1 } } });
     const agreements = fakeAgreements();
     const { ctx } = agreementsExecContext(agreements.services);
     await templateKind.execute(only((await plan([resource], [liveCsa()])).changes), ctx);
-    expect(agreements.callsOf('updateTemplate')).toEqual([['tpl-1', { general_cap_preceding_amount: 24, template_csa_order_form_attributes: { fees_currency: 'EUR' } }, 'Cloud Service Agreement']]);
+    expect(agreements.callsOf('updateTemplate')).toEqual([
+      ['tpl-1', { general_cap_preceding_amount: 24, template_csa_order_form_attributes: { fees_currency: 'EUR', subscription_period: 1 } }, 'Cloud Service Agreement'],
+    ]);
   });
 
   it('update sends values as written, not as compared (a zip code keeps its leading zero)', async () => {
@@ -251,15 +253,38 @@ describe('Template execute', () => {
     expect(agreements.callsOf('updateTemplate')).toEqual([['tpl-1', { include_security_policy_attachment_id: 'att-2', attachment_ids: ['att-2'] }, 'Cloud Service Agreement']]);
   });
 
-  it('a type change is refused with a clear error, before any write', async () => {
+  it('a type change is a plan error at the type line, never a change', async () => {
     const { resource } = toDesired({ type: 'NDA', standard_version: undefined, parameters: { term: 2 } });
     const live = apiTemplate('tpl-1', 'template_csa', { name: 'Cloud Service Agreement', term: 2 });
-    const update = only((await plan([resource], [live])).changes);
-    expect(update.fields).toEqual([{ field: 'type', before: 'CSA', after: 'NDA' }]);
-    const agreements = fakeAgreements();
-    const { ctx } = agreementsExecContext(agreements.services);
-    await expect(templateKind.execute(update, ctx)).rejects.toThrow(/"Cloud Service Agreement" is a CSA template; its type cannot change to NDA/);
-    expect(agreements.writes()).toEqual([]);
+    const fetched = await templateKind.fetch(agreementsFetchContext(fakeAgreements({ templates: [live] }).services, { declared: [resource], lock: lockOf() }));
+    const result = diff({ kinds: KIND_META, desired: [resource], live: fetched, prune: {} });
+    expect(result.changes).toEqual([]);
+    expect(result.diagnostics.items).toEqual([
+      expect.objectContaining({
+        code: 'unsupported-change',
+        line: resource.fieldSources.type!.line,
+        message: 'template "Cloud Service Agreement" is a CSA template on the service; its type cannot change to NDA',
+      }),
+    ]);
+  });
+
+  it('reads the type however the service spells it: wire name, agreement_type or a generic type', async () => {
+    const { resource } = toDesired({ type: 'Software License', standard_version: undefined, parameters: {} });
+    for (const [type, attributes] of [
+      ['template_software_license', {}],
+      ['template', { agreement_type: 'software_license' }],
+      ['template', { agreement_type: 'Software License' }],
+      ['template', { type: 'SOFTWARE-LICENSE' }],
+    ] as const) {
+      const live = apiTemplate('tpl-9', type, { name: 'Cloud Service Agreement', ...attributes });
+      expect((await plan([resource], [live])).changes).toEqual([]);
+    }
+  });
+
+  it('reads nested objects under their read names and standard_version beside the attributes', async () => {
+    const { resource } = toDesired({ parameters: { template_csa_order_form_attributes: { fees_currency: 'EUR' } } });
+    const live = { ...apiTemplate('tpl-1', 'template', { name: 'Cloud Service Agreement', agreement_type: 'csa', template_csa_order_form: { fees_currency: 'EUR', subscription_period: 3 } }), standard_version: '2.1' };
+    expect((await plan([resource], [live])).changes).toEqual([]);
   });
 
   it('a rename PATCHes the name only', async () => {

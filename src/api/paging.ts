@@ -1,0 +1,97 @@
+/**
+ * The pure half of reading a collection: checking each page's shape, dropping archived items,
+ * and deciding which page comes next from whatever paging members the service sent. Kept apart
+ * from the transport (http.ts) so every documented paging style can be tested with plain objects.
+ */
+import { ApiError } from '../errors.js';
+import { isPlainObject } from '../util/plain.js';
+import type { ApiResource } from './types.js';
+
+/** What docket asks for first; smaller sizes are tried when a service refuses it. */
+export const PAGE_SIZE = 100;
+
+/**
+ * NOTE(api): page sizes tried in turn when a service rejects `page[size]` (no maximum is
+ * documented); `null` means "send no page[size] at all".
+ */
+export function smallerPageSize(size: number | null): number | null | false {
+  if (size === null) return false;
+  if (size > 50) return 50;
+  if (size > 25) return 25;
+  return null;
+}
+
+/** A 400 or 422 that names the page parameter: the service refused the page size, not the request. */
+export function isPageSizeRejection(error: unknown): boolean {
+  if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) return false;
+  const d = error.details;
+  const texts = [d.title, d.detail, ...(d.fieldErrors ?? []).flatMap((f) => [f.field, f.message])];
+  return texts.some((t) => typeof t === 'string' && /\bpage\b|page\[|page%5b/i.test(t));
+}
+
+/** Endpoints remember their page size by path with ids left out, so every rule list shares one. */
+export function endpointKey(path: string): string {
+  return path.replace(/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?=\/|$)/gi, '/:id');
+}
+
+/** Why a page is not a list of resources (index and what was wrong), or undefined when it is. */
+export function listProblem(body: unknown): string | undefined {
+  const data = isPlainObject(body) ? body.data : undefined;
+  if (!Array.isArray(data)) return '"data" is not an array';
+  for (let i = 0; i < data.length; i++) {
+    const item: unknown = data[i];
+    if (!isPlainObject(item)) return `item ${i} of "data" is not an object (${describe(item)})`;
+    if (typeof item.id !== 'string' || item.id === '') return `item ${i} of "data" has no string "id"`;
+    if (!isPlainObject(item.attributes)) return `item ${i} of "data" (id ${item.id.slice(0, 64)}) has no "attributes" object`;
+  }
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value;
+}
+
+/**
+ * NOTE(api): archived objects may be listed (the docs do not say they are left out); any of these
+ * marks one, and docket never matches an archived object by name.
+ */
+export function isArchived(item: ApiResource<unknown>): boolean {
+  const a = item.attributes as Record<string, unknown>;
+  const at = a.archived_at;
+  if (at !== undefined && at !== null && at !== '' && at !== false) return true;
+  if (a.archived === true) return true;
+  return typeof a.status === 'string' && a.status.toLowerCase() === 'archived';
+}
+
+/**
+ * The next page from `links.next` (preferred) or `meta.pagination.next`. Both may be present;
+ * the link is tried first and the number is the fallback (http.ts falls back when the link
+ * cannot be followed).
+ */
+export function nextFromBody(body: Record<string, unknown>): { link?: string; number?: number; pagingInfo: boolean; hasMeta: boolean } {
+  const links = isPlainObject(body.links) ? body.links : undefined;
+  const meta = isPlainObject(body.meta) ? body.meta : undefined;
+  const pagination = meta && isPlainObject(meta.pagination) ? meta.pagination : undefined;
+  const out: { link?: string; number?: number; pagingInfo: boolean; hasMeta: boolean } = {
+    pagingInfo: (links !== undefined && 'next' in links) || pagination !== undefined,
+    hasMeta: pagination !== undefined,
+  };
+  if (typeof links?.next === 'string' && links.next !== '') out.link = links.next;
+  const n = pagination?.next;
+  if (typeof n === 'number' && Number.isInteger(n) && n > 0) out.number = n;
+  else if (typeof n === 'string' && /^[1-9]\d*$/.test(n)) out.number = Number(n);
+  return out;
+}
+
+/**
+ * NOTE(api): page sizes services commonly use by default (15 in the skill, 30 in the official
+ * docs). A list that says nothing about paging and holds exactly one of these many items, fewer
+ * than docket asked for, may have been cut at the service's default: docket asks for the next page.
+ */
+export const COMMON_DEFAULT_PAGE_SIZES: ReadonlySet<number> = new Set([15, 30]);
+
+export function looksTruncated(count: number, askedSize: number | null): boolean {
+  return COMMON_DEFAULT_PAGE_SIZES.has(count) && (askedSize === null || count < askedSize);
+}

@@ -1,0 +1,176 @@
+/**
+ * Where the review service's routes are. Its public documentation shows two editions: nested
+ * routes under `/v1/organizations/{organization_id}` (the organization chosen from
+ * `GET /v1/organizations`) and flat routes under `/v1` (the organization is the API key's, read
+ * at `GET /v1/organization`). `auto` finds out once per run and every request then uses the answer.
+ */
+import { ApiError, DocketError } from '../errors.js';
+import type { ApiResource, ServiceClient } from './types.js';
+
+export type PathStyle = 'nested' | 'flat';
+export type PathStyleSetting = PathStyle | 'auto';
+
+/** The resolved location: the routes' style and the organization they act on. */
+export interface ReviewLocation {
+  style: PathStyle;
+  organizationId: string;
+  /** Collection routes start here: `/v1/organizations/{id}` or `/v1`. */
+  prefix: string;
+  /** The organization itself: `/v1/organizations/{id}` or `/v1/organization`. */
+  organizationPath: string;
+}
+
+export function location(style: PathStyle, organizationId: string): ReviewLocation {
+  const nested = `/v1/organizations/${encodeURIComponent(organizationId)}`;
+  return style === 'nested'
+    ? { style, organizationId, prefix: nested, organizationPath: nested }
+    : { style, organizationId, prefix: '/v1', organizationPath: '/v1/organization' };
+}
+
+interface OrganizationAttrs {
+  name?: unknown;
+}
+
+type One = { data: ApiResource<OrganizationAttrs> };
+
+const HINT_PATH_STYLE = 'set `review.path_style` (nested or flat) and `review.organization_id` in docket.yaml if the service is one docket cannot recognise';
+
+/**
+ * Resolves the location once and hands it to every request. With `auto` and a configured
+ * organization id, the first request itself is the probe (nested routes are tried first): a
+ * success settles the style without any extra request; a 404 starts the probe reads.
+ */
+export class ReviewLocator {
+  private settled: Promise<ReviewLocation> | undefined;
+  /** The organization read during the probe, so `read organization` need not ask again. */
+  private probedOrganization: ApiResource<OrganizationAttrs> | undefined;
+
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly setting: PathStyleSetting,
+    private readonly configuredId: string | undefined,
+    private readonly onResolved: (where: ReviewLocation) => void = () => {},
+  ) {}
+
+  /** The location, when it is known already (after the first request). */
+  known: ReviewLocation | undefined;
+
+  /** Runs `fn` at the service's location, finding the location first when needed. */
+  async run<T>(fn: (where: ReviewLocation) => Promise<T>): Promise<T> {
+    if (this.settled) return fn(await this.settled);
+    if (this.setting === 'auto' && this.configuredId) return this.optimistic(fn, this.configuredId);
+    this.settled = this.resolve().then((where) => this.settle(where));
+    return fn(await this.settled);
+  }
+
+  /** The organization as read while probing, once (later reads go to the service). */
+  takeProbedOrganization(): ApiResource<OrganizationAttrs> | undefined {
+    const org = this.probedOrganization;
+    this.probedOrganization = undefined;
+    return org;
+  }
+
+  private settle(where: ReviewLocation): ReviewLocation {
+    if (!this.known) {
+      this.known = where;
+      this.onResolved(where);
+    }
+    return where;
+  }
+
+  /** The first request tries nested routes; on 404 the probe decides, and flat routes get it again. */
+  private optimistic<T>(fn: (where: ReviewLocation) => Promise<T>, id: string): Promise<T> {
+    const nested = location('nested', id);
+    const result: Promise<{ value?: T; where: ReviewLocation; error?: ApiError }> = fn(nested).then(
+      (value) => ({ value, where: nested }),
+      async (error: unknown) => {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        const where = await this.resolve(error);
+        // Nested routes confirmed: the 404 was a real "not found".
+        return where.style === 'nested' ? { where, error } : { where };
+      },
+    );
+    this.settled = result.then((r) => this.settle(r.where));
+    // Requests waiting on `settled` must not see an unhandled rejection twice.
+    this.settled.catch(() => {});
+    return result.then((r) => {
+      if (r.error) throw r.error;
+      return r.where === nested ? (r.value as T) : fn(r.where);
+    });
+  }
+
+  /**
+   * The probe: `GET /v1/organizations` (nested edition) then `GET /v1/organization` (flat edition).
+   * NOTE(api): which edition is live is not known; each edition has only its own of these routes.
+   * `after404` is the 404 a nested request got; it is rethrown when nested routes are confirmed.
+   */
+  private async resolve(after404?: ApiError): Promise<ReviewLocation> {
+    const configured = this.configuredId;
+    if (this.setting === 'nested' && configured) return location('nested', configured);
+    if (this.setting === 'flat') return this.flat();
+    const listed = await this.listOrganizations();
+    if (listed) {
+      if (configured) {
+        if (listed.some((o) => o.id === configured)) return location('nested', configured);
+        throw new DocketError(
+          'unknown-organization',
+          `the review API key does not see organization ${configured}; it sees ${describeOrganizations(listed)}`,
+          'set `review.organization_id` (or DOCKET_ORGANIZATION_ID) to one of these ids',
+        );
+      }
+      if (listed.length === 1) return location('nested', listed[0]!.id);
+      if (listed.length === 0) throw new DocketError('unknown-organization', 'the review API key belongs to no organization (GET /v1/organizations listed none)', 'check DOCKET_REVIEW_API_KEY');
+      throw new DocketError(
+        'ambiguous-organization',
+        `the review API key sees ${listed.length} organizations: ${describeOrganizations(listed)}; docket cannot tell which one to manage`,
+        'set `review.organization_id` in docket.yaml (or DOCKET_ORGANIZATION_ID) to one of these ids',
+      );
+    }
+    if (this.setting === 'nested') {
+      throw new DocketError('unknown-organization', 'no review organization id is configured and the service does not list organizations (GET /v1/organizations answered 404)', 'set `review.organization_id` in docket.yaml or DOCKET_ORGANIZATION_ID');
+    }
+    return this.flat(after404);
+  }
+
+  private async flat(after404?: ApiError): Promise<ReviewLocation> {
+    let org: One;
+    try {
+      org = await this.client.request<One>({ method: 'GET', path: '/v1/organization', operation: 'read organization' });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && this.setting === 'auto') {
+        throw new DocketError(
+          'unknown-path-style',
+          `cannot tell how the review service at ${this.client.baseUrl} lays out its routes: ${after404 ? `${after404.details.method} ${after404.details.path} answered 404, and ` : ''}neither GET /v1/organizations nor GET /v1/organization exists`,
+          `check DOCKET_REVIEW_URL (it should be the API's base URL, e.g. https://api.gerri.commonpaper.com); ${HINT_PATH_STYLE}`,
+        );
+      }
+      throw error;
+    }
+    const id = typeof org?.data?.id === 'string' ? org.data.id : '';
+    if (!id) throw new DocketError('bad-response', 'read organization: the review service answered GET /v1/organization without an organization id');
+    if (this.configuredId && this.configuredId.toLowerCase() !== id.toLowerCase()) {
+      throw new DocketError(
+        'unknown-organization',
+        `review.organization_id is ${this.configuredId}, but the review API key belongs to organization ${id} (flat routes act on the key's own organization)`,
+        'remove `review.organization_id` (the flat routes do not need it) or use the key of that organization',
+      );
+    }
+    this.probedOrganization = org.data;
+    return location('flat', id);
+  }
+
+  /** `GET /v1/organizations`, or undefined when the service has no such route (404). */
+  private async listOrganizations(): Promise<ApiResource<OrganizationAttrs>[] | undefined> {
+    try {
+      return await this.client.list<OrganizationAttrs>('/v1/organizations', 'list organizations');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+}
+
+function describeOrganizations(orgs: ApiResource<OrganizationAttrs>[]): string {
+  const shown = orgs.slice(0, 10).map((o) => (typeof o.attributes?.name === 'string' ? `${o.id} (${o.attributes.name})` : o.id));
+  return `${shown.join(', ')}${orgs.length > 10 ? `, and ${orgs.length - 10} more` : ''}`;
+}

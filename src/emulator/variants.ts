@@ -1,0 +1,92 @@
+/**
+ * The documented shapes the real services may answer in (../shared/reference/public-docs-variants.md).
+ * The emulator plays one at a time, so docket and its users can check a configuration against
+ * each of them. The defaults are the shape of reference/api.md.
+ */
+import { FieldErrors, isPresent } from './fields.js';
+import { isObject } from './seed-checks.js';
+
+export interface EmulatorVariants {
+  /** Review routes nested under `/v1/organizations/{id}` (default) or flat under `/v1` (the key's organization). */
+  reviewPaths: 'nested' | 'flat';
+  /** Whether the review service has a users list; without one `…/users` answers 404. */
+  reviewUsers: boolean;
+  /**
+   * How templates show their type: `wire` (`type: template_nda` with `agreement_type`) or
+   * `generic` (`type: template`, a lower-case `agreement_type`, `standard_version` beside `attributes`).
+   */
+  templateTypes: 'wire' | 'generic';
+  /** Nested template objects read back as `template_csa_order_form` (writes still take `…_attributes`). */
+  nestedReadNames: boolean;
+  /** A nested template object in an update is merged key by key (default) or replaces the stored one. */
+  nestedUpdate: 'merge' | 'replace';
+  /** Archived playbooks stay in the playbook list, with `archived_at` set. */
+  listArchived: boolean;
+  /** A `page[size]` above this is refused with 400 naming `page[size]`; null: sizes above 100 are cut to 100. */
+  maxPageSize: number | null;
+  /** Paging members of paged lists: both `links` and `meta` (default), one of them, or none (every item at once). */
+  paging: 'both' | 'links' | 'meta' | 'none';
+  /** Status of a successful create: 201 (default) or 200. */
+  createStatus: 200 | 201;
+}
+
+export const DEFAULT_VARIANTS: EmulatorVariants = {
+  reviewPaths: 'nested',
+  reviewUsers: true,
+  templateTypes: 'wire',
+  nestedReadNames: false,
+  nestedUpdate: 'merge',
+  listArchived: false,
+  maxPageSize: null,
+  paging: 'both',
+  createStatus: 201,
+};
+
+/** How each variant is spelt in JSON (seed files, `PUT /_emulator/config`) and what it accepts. */
+const SPEC: { [K in keyof EmulatorVariants]: { json: string; values?: readonly EmulatorVariants[K][]; kind?: 'boolean' | 'size' } } = {
+  reviewPaths: { json: 'review_paths', values: ['nested', 'flat'] },
+  reviewUsers: { json: 'review_users', kind: 'boolean' },
+  templateTypes: { json: 'template_types', values: ['wire', 'generic'] },
+  nestedReadNames: { json: 'nested_read_names', kind: 'boolean' },
+  nestedUpdate: { json: 'nested_update', values: ['merge', 'replace'] },
+  listArchived: { json: 'list_archived', kind: 'boolean' },
+  maxPageSize: { json: 'max_page_size', kind: 'size' },
+  paging: { json: 'paging', values: ['both', 'links', 'meta', 'none'] },
+  createStatus: { json: 'create_status', values: [200, 201] },
+};
+
+/** Reads `{review_paths: "flat", …}`; every problem is recorded under `at.key`. */
+export function readVariants(value: unknown, errors: FieldErrors, at = 'variants'): Partial<EmulatorVariants> {
+  const out: Partial<Record<keyof EmulatorVariants, unknown>> = {};
+  if (value === undefined) return {};
+  if (!isObject(value)) {
+    errors.add(at, 'must be an object');
+    return {};
+  }
+  const known = new Map(Object.entries(SPEC).map(([key, spec]) => [spec.json, key as keyof EmulatorVariants]));
+  for (const json of Object.keys(value)) {
+    if (!known.has(json)) errors.add(`${at}.${json}`, `is not a variant (variants: ${[...known.keys()].join(', ')})`);
+  }
+  for (const [key, spec] of Object.entries(SPEC) as [keyof EmulatorVariants, (typeof SPEC)[keyof EmulatorVariants]][]) {
+    if (!isPresent(value, spec.json)) continue;
+    const v = value[spec.json];
+    const field = `${at}.${spec.json}`;
+    if (spec.kind === 'boolean') {
+      if (typeof v === 'boolean') out[key] = v;
+      else errors.add(field, 'must be true or false');
+    } else if (spec.kind === 'size') {
+      if (v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 1)) out[key] = v;
+      else errors.add(field, 'must be a whole number of at least 1, or null');
+    } else if ((spec.values as readonly unknown[]).includes(v)) {
+      out[key] = v;
+    } else {
+      errors.add(field, `must be one of: ${(spec.values as readonly unknown[]).map(String).join(', ')}`);
+    }
+  }
+  return out as Partial<EmulatorVariants>;
+}
+
+/** The variants as JSON (for `GET /_emulator/config`). */
+export function variantsJson(v: EmulatorVariants): Record<string, unknown> {
+  return Object.fromEntries((Object.keys(SPEC) as (keyof EmulatorVariants)[]).map((k) => [SPEC[k].json, v[k]]));
+}

@@ -1,0 +1,73 @@
+/** Agreements endpoint functions: what they send, and how they find the key's organization. */
+import { MockAgent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgreementsApi } from '../../../src/api/agreements.js';
+import { createServiceClient } from '../../../src/api/http.js';
+import { DocketError } from '../../../src/errors.js';
+
+const ORIGIN = 'https://api.commonpaper.com';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const agents: MockAgent[] = [];
+afterEach(async () => {
+  for (const a of agents.splice(0)) await a.close();
+});
+
+function setup(organizationId?: string) {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  agents.push(agent);
+  const client = createServiceClient({ service: 'agreements', baseUrl: ORIGIN, apiKey: 'zpka_test_key_123456', dispatcher: agent, sleep: async () => {} });
+  return { mock: agent.get(ORIGIN), api: new AgreementsApi(client, organizationId ? { organizationId } : {}) };
+}
+
+const org = (id: string, name: string) => ({ id, type: 'organization', attributes: { name } });
+const withOrg = (id: string, organizationId: string) => ({ id, type: 'template_nda', attributes: { name: id, organization_id: organizationId } });
+
+describe('the agreements organization', () => {
+  it('is the only one listed, read once per run', async () => {
+    const { mock, api } = setup();
+    mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme')] }, { headers: JSON_HEADERS });
+    expect((await api.getOrganization()).id).toBe('o1');
+    expect((await api.getOrganization()).id).toBe('o1');
+  });
+
+  it('when several are listed, is the one the key\'s templates and users belong to', async () => {
+    const { mock, api } = setup();
+    mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/templates') }).reply(200, { data: [withOrg('t1', 'o2')] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/users') }).reply(200, { data: [{ id: 'u1', type: 'user', attributes: { email: 'a@x', organization_id: null } }] }, { headers: JSON_HEADERS });
+    expect((await api.getOrganization()).id).toBe('o2');
+  });
+
+  it('refuses to patch data[0] when it cannot tell, and names the setting that decides', async () => {
+    const { mock, api } = setup();
+    mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/templates') }).reply(200, { data: [] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/users') }).reply(200, { data: [] }, { headers: JSON_HEADERS });
+    const error = await api.getOrganization().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DocketError);
+    expect((error as DocketError).message).toBe("the agreements API key sees 2 organizations (o1 (Acme), o2 (Acme Sub)) and docket cannot tell which one is the key's own");
+    expect((error as DocketError).hint).toContain('agreements.organization_id');
+  });
+
+  it('is the configured one when agreements.organization_id is set', async () => {
+    const { mock, api } = setup('o2');
+    mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
+    expect((await api.getOrganization()).id).toBe('o2');
+  });
+});
+
+describe('custom term bodies', () => {
+  it('creates text terms without term_type and sends term_type=file with a Word version', async () => {
+    const { mock, api } = setup();
+    const bodies: string[] = [];
+    const term = { data: { id: 't1', type: 'custom_term', attributes: { name: 'T', current_version_number: 1 } } };
+    mock.intercept({ path: '/v1/custom_terms', method: 'POST' }).reply((o) => (bodies.push(String(o.body)), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } }));
+    mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply((o) => (bodies.push(Buffer.from(o.body as Buffer).toString('latin1')), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } }));
+    await api.createTextTerm('T', 'Body', { email: 'legal@acme.example' });
+    await api.publishTermVersion('t1', 'T', { docx: { data: new Uint8Array([0x50, 0x4b]), filename: 't.docx' } }, { email: 'legal@acme.example' }, 2);
+    expect(JSON.parse(bodies[0]!)).toEqual({ name: 'T', body: 'Body', user_email: 'legal@acme.example' });
+    expect(bodies[1]).toMatch(/name="term_type"\r\n\r\nfile\r\n/);
+    expect(bodies[1]).toMatch(/name="docx"; filename="t.docx"/);
+  });
+});
