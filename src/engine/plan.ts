@@ -84,8 +84,8 @@ function describeMissing(kind: KindName, key: string): { message: string; hint: 
   switch (kind) {
     case 'member':
       return {
-        message: `${key}, which is neither a user of the organization nor declared as a Member`,
-        hint: `declare it with \`kind: Member\` and \`email: ${key}\` so docket invites it first`,
+        message: `${key}, which is neither a user docket can see in the organization nor declared as a Member`,
+        hint: `declare it with \`kind: Member\` and \`email: ${key}\` so docket invites it first; if it is already a member and the review service has no users list, add its \`id:\` to that Member document`,
       };
     case 'agreements-user':
       return { message: `${key}, which is not a user of the agreements service`, hint: 'use the e-mail of an existing user, or invite them in Common Paper first' };

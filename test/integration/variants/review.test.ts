@@ -1,7 +1,8 @@
 /** The bundled example against the review-service shapes of the public docs (api.md's is the first). */
-import { afterAll, afterEach, describe, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { TestEmulator } from '../../helpers/emulator.js';
-import { removeMadeDirs } from '../../helpers/tmpdir.js';
+import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
 import { runExampleScenario, startVariant } from './scenario.js';
 
 let t: TestEmulator | undefined;
@@ -21,5 +22,27 @@ describe('the bundled example converges against each review-service shape', () =
   ])('%s', async (_name, variants) => {
     t = await startVariant(variants);
     await runExampleScenario(t);
+  });
+});
+
+describe('without a users list', () => {
+  it('says how to name a user docket cannot see, and trusts a Member pinned by id', async () => {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: qa@acme.example\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook });
+    const refused = await cli('plan', '-C', dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('playbooks/nda.yaml:6:5 error unknown-reference `reviewer` names qa@acme.example, which is neither a user docket can see');
+    expect(refused.stderr).toContain('add its `id:` to that Member document');
+
+    const qa = t.emulator.store.userByEmail('qa@acme.example')!;
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${qa.id}\n` });
+    await applyOk(cli, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA')!;
+    const rule = Object.values(org.rules).find((r) => r.playbook_id === nda.id)!;
+    expect(rule.reviewer_id).toBe(qa.id);
+    await expectNoChanges(cli, dir);
   });
 });
