@@ -68,7 +68,7 @@ type Attempt =
   | { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string }
   | { kind: 'failure'; failure: ConnectionFailure };
 
-interface Target {
+interface RequestTarget {
   method: Method;
   /** Below the base URL, starting with `/`, without query: what errors show. */
   path: string;
@@ -105,7 +105,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return s;
   };
 
-  async function attempt(t: Target): Promise<Attempt> {
+  async function attempt(t: RequestTarget): Promise<Attempt> {
     const url = `${base.url}${t.path}${t.query ? `?${t.query}` : ''}`;
     const headers: Record<string, string> = {
       authorization: `Bearer ${apiKey}`,
@@ -144,7 +144,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     }
   }
 
-  function apiError(t: Target, a: Attempt): ApiError {
+  function apiError(t: RequestTarget, a: Attempt): ApiError {
     if (a.kind === 'failure') {
       const detail = truncate(clean(a.failure.message), 300);
       return new ApiError(
@@ -159,7 +159,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     );
   }
 
-  function parseBody(t: Target, a: Extract<Attempt, { kind: 'response' }>): unknown {
+  function parseBody(t: RequestTarget, a: Extract<Attempt, { kind: 'response' }>): unknown {
     if (a.status === 204 || a.text.trim() === '') return undefined;
     try {
       return JSON.parse(a.text) as unknown;
@@ -177,7 +177,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * One logical request: attempts (each holding a limiter permit), sleeps between them (holding
    * none), and for a create with unknown outcome the `recover` read before any repeat.
    */
-  async function send(t: Target, recover?: () => Promise<unknown>): Promise<unknown> {
+  async function send(t: RequestTarget, recover?: () => Promise<unknown>): Promise<unknown> {
     const started = performance.now();
     let status = 0;
     let retried = 0;
@@ -222,7 +222,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     }
   }
 
-  function target(o: RequestOptions, extraQuery?: Query): Target {
+  function target(o: RequestOptions, extraQuery?: Query): RequestTarget {
     const [path, inline] = splitPath(o.path);
     const query = joinQuery(inline, encodeQuery({ ...o.query, ...extraQuery }));
     return { method: o.method, path, query, body: o.body, operation: o.operation };
@@ -257,7 +257,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const out: ApiResource<A>[] = [];
     const ids = new Set<string>();
     const seen = new Set<string>();
-    let current: Target | undefined = first;
+    let current: RequestTarget | undefined = first;
     for (let page = 1; current; page++) {
       const key = `${current.path}?${current.query}`;
       if (seen.has(key) || page > MAX_PAGES) {
@@ -308,7 +308,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * host), in which case its query is replayed on the configured base.
    * NOTE(api): whether links are absolute, and on which host, is not documented.
    */
-  function followLink(first: Target, current: Target, link: string, size: number | null | undefined): Target | undefined {
+  function followLink(first: RequestTarget, current: RequestTarget, link: string, size: number | null | undefined): RequestTarget | undefined {
     const resolved = resolveNextLink(link, base, first.path);
     if (!resolved) return undefined;
     const [path, rawQuery] = resolved;

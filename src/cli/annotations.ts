@@ -9,7 +9,7 @@ import type { SourcePos } from '../diagnostics.js';
 import { refKey, type Change, type Plan } from '../engine/types.js';
 import { renderGithubAnnotations } from '../render/annotations.js';
 import type { Io } from './io.js';
-import type { Project } from './pipeline.js';
+import type { Workspace } from '../engine/workspace.js';
 
 export type AnnotationFormat = 'github';
 
@@ -37,15 +37,15 @@ export function repoPathPrefix(configDir: string, cwd: string): string {
  * stdout carries a document (JSON, or markdown redirected into a PR comment) that they would
  * corrupt. The Actions runner reads workflow commands from both streams.
  */
-export function printAnnotations(io: Io, plan: Plan, project: Project, opts: { dir: string; output: string }): void {
-  const text = renderGithubAnnotations(plan, { pathPrefix: repoPathPrefix(opts.dir, io.cwd), locate: parentLocator(project) });
+export function printAnnotations(io: Io, plan: Plan, workspace: Workspace, opts: { dir: string; output: string }): void {
+  const text = renderGithubAnnotations(plan, { pathPrefix: repoPathPrefix(opts.dir, io.cwd), locate: parentLocator(workspace) });
   if (text === '') return;
   if (opts.output === 'text') io.stdout(text);
   else io.stderr(text);
 }
 
 /** A removed rule has no line of its own; its playbook's declaration is the closest place. */
-function parentLocator(project: Project): (c: Change) => SourcePos | undefined {
-  const sources = new Map(project.desired.map((d) => [refKey(d.kind, d.key), d.source]));
+function parentLocator(workspace: Workspace): (c: Change) => SourcePos | undefined {
+  const sources = new Map(workspace.desired.map((d) => [refKey(d.kind, d.key), d.source]));
   return (c) => (c.parent ? sources.get(refKey(c.parent.kind, c.parent.key)) : undefined);
 }

@@ -1,12 +1,14 @@
 /**
- * Data files named by resources (`file`, `body_file`, `docx_file`, `definition_file`), read once
- * with their digests so kinds can compare them without doing I/O themselves.
+ * Data files named by resources (the fields each kind declares: `file`, `body_file`, `docx_file`,
+ * `definition_file`), read once with their digests, YAML ones parsed once, so kinds can compare
+ * them without doing I/O themselves.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../engine/canonical.js';
 import type { ResourceDoc } from './types.js';
+import type { ParsedFile } from './yaml-positions.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
@@ -15,12 +17,18 @@ export interface DataFile {
   sha256: string;
   /** UTF-8 text with line endings as written. */
   text: string;
+  /** For a YAML data file: its documents, as the loader parsed them. */
+  parsed?: ParsedFile;
 }
 
 export type DataFiles = Map<string, DataFile>;
 
-/** Fields of every kind that name a data file. */
-export const isFileField = (key: string): boolean => key === 'file' || key.endsWith('_file');
+export interface DataFileOptions {
+  /** The data fields of a document's kind (field → what the file holds). */
+  fieldsOf(doc: ResourceDoc): Readonly<Record<string, unknown>>;
+  /** YAML data files the loader already read and parsed. */
+  yaml?: ReadonlyMap<string, { text: string; parsed: ParsedFile }>;
+}
 
 /** The root-relative path a file field names, relative to the folder of the YAML file `from`. */
 export function resolveDataPath(from: string, value: string): string {
@@ -32,12 +40,13 @@ export function dataFilePath(doc: ResourceDoc, value: string): string {
   return resolveDataPath(doc.file, value);
 }
 
-export async function readDataFiles(root: string, documents: ResourceDoc[]): Promise<{ files: DataFiles; diagnostics: Diagnostic[] }> {
+export async function readDataFiles(root: string, documents: ResourceDoc[], options: DataFileOptions): Promise<{ files: DataFiles; diagnostics: Diagnostic[] }> {
   const wanted = new Map<string, { doc: ResourceDoc; key: string }>();
   const diagnostics: Diagnostic[] = [];
   for (const doc of documents) {
-    for (const [key, value] of Object.entries(doc.body)) {
-      if (!isFileField(key) || typeof value !== 'string' || value === '') continue;
+    for (const key of Object.keys(options.fieldsOf(doc))) {
+      const value = doc.body[key];
+      if (typeof value !== 'string' || value === '') continue;
       const rel = dataFilePath(doc, value);
       if (rel.startsWith('../') || path.posix.isAbsolute(rel)) {
         diagnostics.push({ severity: 'error', code: 'file-outside-config', message: `\`${key}\` names ${value}, which is outside the configuration directory`, ...doc.positions.at(`/${key}`), path: key });
@@ -49,6 +58,12 @@ export async function readDataFiles(root: string, documents: ResourceDoc[]): Pro
   const files: DataFiles = new Map();
   await Promise.all(
     [...wanted].map(async ([rel, { doc, key }]) => {
+      const known = options.yaml?.get(rel);
+      if (known) {
+        const bytes = Buffer.from(known.text, 'utf8');
+        files.set(rel, { path: rel, bytes, sha256: sha256(bytes), text: known.text, parsed: known.parsed });
+        return;
+      }
       try {
         const bytes = await readFile(path.join(root, rel));
         files.set(rel, { path: rel, bytes, sha256: sha256(bytes), text: bytes.toString('utf8') });

@@ -8,10 +8,10 @@ import type { ValidateFunction } from 'ajv';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { isFileField, resolveDataPath } from './data-files.js';
+import { resolveDataPath } from './data-files.js';
 import { discoverYamlFiles, readFiles } from './discover.js';
 import { interpolateTree } from './interpolate.js';
-import { loadProject } from './project.js';
+import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
@@ -24,8 +24,8 @@ export interface KindSchemaInfo {
   yamlKind: string;
   /** File name in schemas/. */
   schema: string;
-  /** Fields of this kind that name data files, besides `file` and `*_file` (which every kind has). */
-  dataFileFields?: string[];
+  /** Fields of this kind's documents that name data files (relative to the document). */
+  dataFiles?: Readonly<Record<string, unknown>>;
 }
 
 export interface LoadOptions {
@@ -42,6 +42,13 @@ export interface LoadResult {
   config?: LoadedConfig;
   /** Errors and warnings, sorted by file, line and column. */
   diagnostics: Diagnostic[];
+  /** YAML data files (named by a resource's data field), already read and parsed, by root-relative path. */
+  yamlData: Map<string, YamlData>;
+}
+
+export interface YamlData {
+  text: string;
+  parsed: ParsedFile;
 }
 
 export const PROJECT_FILES = ['docket.yaml', 'docket.yml'] as const;
@@ -51,7 +58,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const processEnv = options.processEnv ?? process.env;
 
   const missing = await checkRoot(root, options.dir);
-  if (missing) return { diagnostics: [missing] };
+  if (missing) return { diagnostics: [missing], yamlData: new Map() };
 
   const files = await discoverYamlFiles(root);
   const texts = await readFiles(root, files);
@@ -59,7 +66,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
   const diagnostics: Diagnostic[] = [];
   const projectFile = PROJECT_FILES.find((f) => files.includes(f));
-  if (!projectFile) return { diagnostics: [noProjectFile(options.dir)] }; // checkRoot saw one; it vanished or is not a regular file
+  if (!projectFile) return { diagnostics: [noProjectFile(options.dir)], yamlData: new Map() }; // checkRoot saw one; it vanished or is not a regular file
   for (const other of PROJECT_FILES) {
     if (other !== projectFile && files.includes(other)) {
       diagnostics.push({
@@ -75,7 +82,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   }
 
   const projectParsed = parsed.find((p) => p.file === projectFile)!;
-  const projectResult = await loadProject({
+  const projectResult = await loadProjectSettings({
     root,
     file: projectFile,
     documents: projectParsed.documents,
@@ -91,6 +98,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   );
 
   const documents: ResourceDoc[] = [];
+  const yamlData = new Map<string, YamlData>();
+  parsed.forEach((file, i) => {
+    if (dataFiles.has(file.file)) yamlData.set(file.file, { text: texts[i]!, parsed: file });
+  });
   for (const file of parsed) {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
     if (isProjectFile(file.file) || dataFiles.has(file.file)) continue;
@@ -104,8 +115,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   diagnostics.sort(compareDiagnostics);
   // With errors the config still carries every resource document, so the kinds' own rules can
   // report their problems in the same run; callers must not use it to talk to a service.
-  if (!projectResult.project) return { diagnostics };
-  return { config: { project: projectResult.project, documents }, diagnostics };
+  if (!projectResult.project) return { diagnostics, yamlData };
+  return { config: { project: projectResult.project, documents }, diagnostics, yamlData };
 }
 
 /** The one diagnostic for a directory that is not a docket configuration, or undefined. */
@@ -140,26 +151,15 @@ function isProjectFile(file: string): boolean {
 }
 
 /**
- * Files named by any resource's `file` or `*_file` field (and the kind's own data fields), as paths
- * relative to the root. The path in the field is relative to the naming document's directory.
+ * Files named by a resource's data fields (what its kind declares), as paths relative to the root.
+ * The path in the field is relative to the naming document's directory.
  */
 function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>): Set<string> {
   const named = new Set<string>();
   for (const file of parsed) {
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
-      const extra = new Set(kinds.get(doc.value.kind)?.dataFileFields ?? []);
-      const isDataField = (key: string): boolean => isFileField(key) || extra.has(key);
-      const visit = (v: unknown): void => {
-        if (Array.isArray(v)) v.forEach(visit);
-        else if (isPlainObject(v)) {
-          for (const [k, child] of Object.entries(v)) {
-            if (isDataField(k)) for (const name of [child].flat()) addNamed(named, file.file, name);
-            else visit(child);
-          }
-        }
-      };
-      visit(doc.value);
+      for (const field of Object.keys(kinds.get(doc.value.kind)?.dataFiles ?? {})) addNamed(named, file.file, doc.value[field]);
     }
   }
   return named;

@@ -46,7 +46,7 @@ function get(obj: unknown, key: string): unknown {
   return isPlainObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
-export async function loadProject(input: ProjectInput): Promise<ProjectResult> {
+export async function loadProjectSettings(input: ProjectInput): Promise<ProjectResult> {
   const { file, documents } = input;
   const diagnostics: Diagnostic[] = [];
   const error = (code: string, message: string, pos: { line: number; col: number }, hint?: string, pointer = ''): void => {
@@ -146,7 +146,8 @@ export async function loadProject(input: ProjectInput): Promise<ProjectResult> {
     review,
     agreements,
     concurrency: typeof merged.concurrency === 'number' ? merged.concurrency : 8,
-    prune: { playbooks: get(merged.prune, 'playbooks') === true },
+    // The keys are the kinds' prune keys; the schema (made from the registry) lists them.
+    prune: isPlainObject(merged.prune) ? Object.fromEntries(Object.entries(merged.prune).map(([k, v]) => [k, v === true])) : {},
     safety: { max_delete_fraction: (get(merged.safety, 'max_delete_fraction') as number | undefined) ?? 0.3 },
     vars,
     positions,

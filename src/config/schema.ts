@@ -251,7 +251,7 @@ const MAX_LISTED_KEYS = 30;
 
 /** How the template schemas write "a number, or a decimal as the service returns it" (`"1.0"`). */
 const DECIMAL_PATTERN = '^-?(\\d+(\\.\\d*)?|\\.\\d+)$';
-/** Whole numbers written as text (scripts/gen-template-schemas.mjs INTEGER). */
+/** Whole numbers written as text (scripts/gen-schemas.mjs INTEGER). */
 const INTEGER_PATTERN = '^-?(0|[1-9]\\d*)$';
 
 /** The rest of "`x` must …" for the keywords about one value. */

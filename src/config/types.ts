@@ -11,7 +11,8 @@ export interface ProjectConfig {
   review: { url?: string; organization_id?: string; path_style?: 'auto' | 'nested' | 'flat' };
   agreements: { url?: string; actor?: string; organization_id?: string };
   concurrency: number;
-  prune: { playbooks: boolean };
+  /** `prune:` switches by each kind's prune key (`playbooks`). */
+  prune: Record<string, boolean>;
   safety: { max_delete_fraction: number };
   vars: Record<string, string>;
   /** Where docket.yaml's keys were written (JSON pointers into docket.yaml). */

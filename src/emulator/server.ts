@@ -21,6 +21,8 @@ import { agreementsRoutes } from './routes/agreements.js';
 import { controlRoutes, type EmulatorConfig, type EmulatorControls } from './routes/control.js';
 import { reviewRoutes } from './routes/review.js';
 import { defaultSeed, type EmulatorSeed, type SeedOrganization } from './seed.js';
+import { isMultipart, parseMultipart } from './multipart.js';
+import { RequestLog, type LoggedRequest } from './request-log.js';
 import { StatsCounter, type EmulatorStats } from './stats.js';
 import { EmulatorStore } from './store.js';
 import { DEFAULT_VARIANTS, type EmulatorVariants } from './variants.js';
@@ -43,6 +45,7 @@ export type { DocxConversion } from './agreements-state.js';
 export type { EmulatorConfig } from './routes/control.js';
 export type { FaultSpec, FaultStatus } from './faults.js';
 export type { EmulatorStats } from './stats.js';
+export type { LoggedRequest } from './request-log.js';
 export { DEFAULT_VARIANTS, type EmulatorVariants } from './variants.js';
 
 export interface EmulatorOptions {
@@ -70,6 +73,8 @@ export interface EmulatorOptions {
   docxConversion?: DocxConversion;
   /** Which documented shape to answer in (over the seed's `variants`); default reference/api.md's. */
   variants?: Partial<EmulatorVariants>;
+  /** How the added latency waits; injected so tests can see it without a clock. */
+  sleep?: (ms: number) => Promise<void>;
   /**
    * A review-service request naming an organization id the store lacks creates it, as a copy of the
    * seed's first organization, when the key is one of that organization's keys. For the standalone
@@ -89,6 +94,8 @@ export interface RunningEmulator {
   faults: FaultQueue;
   stats(): EmulatorStats;
   resetStats(): void;
+  /** The last service requests answered (method, path, status, body), oldest first; reset with the statistics. */
+  requests(): LoggedRequest[];
   /** Restores the seed state (a new seed when given), clears statistics, writes the state file. */
   reset(seed?: EmulatorSeed): Promise<void>;
   config(): EmulatorConfig;
@@ -116,6 +123,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults: emulator.faults,
     stats: () => emulator.stats(),
     resetStats: () => emulator.resetStats(),
+    requests: () => emulator.requests(),
     reset: async (seed) => {
       emulator.reset(seed);
       emulator.resetStats();
@@ -130,10 +138,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 class EmulatorServer implements EmulatorControls {
   readonly faults = new FaultQueue();
   private readonly counter = new StatsCounter();
+  readonly log = new RequestLog();
   private readonly router: Router;
   private readonly conversions: ConversionScheduler;
   private readonly server = createServer((req, res) => void this.handle(req, res));
   private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
   private readonly pageSize: number;
   private settings: EmulatorConfig;
   private limiter: TokenBucket | undefined;
@@ -145,6 +155,7 @@ class EmulatorServer implements EmulatorControls {
   ) {
     this.template = options.openOrganizations ? (options.seed ?? defaultSeed()).organizations[0] : undefined;
     this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? ((ms) => delay(ms).then(() => undefined));
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE)));
     this.settings = {
       latencyMs: 0,
@@ -193,6 +204,11 @@ class EmulatorServer implements EmulatorControls {
 
   resetStats(): void {
     this.counter.reset();
+    this.log.clear();
+  }
+
+  requests(): LoggedRequest[] {
+    return this.log.list();
   }
 
   reset(seed?: EmulatorSeed): void {
@@ -228,7 +244,7 @@ class EmulatorServer implements EmulatorControls {
     const path = url.pathname;
     try {
       const rawBody = await readBody(req);
-      if (this.settings.latencyMs > 0) await delay(this.settings.latencyMs);
+      if (this.settings.latencyMs > 0) await this.sleep(this.settings.latencyMs);
       const match = this.router.match(method, path, this.settings.variants);
       const scope = match.kind === 'found' ? match.route.scope : scopeOfPath(path);
       const drop = scope === 'control' ? false : this.admit(method, path, match);
@@ -245,6 +261,10 @@ class EmulatorServer implements EmulatorControls {
         // The write happened; the client never learns it (the ambiguous create).
         req.socket.destroy();
         return;
+      }
+      if (scope === 'review' || scope === 'agreements') {
+        const route = match.kind === 'found' ? match.route.template : undefined;
+        this.log.add({ method, path, query: url.search.replace(/^\?/, ''), ...(route ? { route } : {}), status: result.status, ...loggedBody(req, rawBody) });
       }
       if (result instanceof HttpProblem) sendProblem(res, result, path, requestId);
       else sendJson(res, result.status, result.body, result.headers);
@@ -356,4 +376,19 @@ function faultProblem(fault: Fault, defaultRetryAfter: number): HttpProblem {
   if (fault.status === 429) return tooMany('injected fault: too many requests', fault.retryAfter ?? defaultRetryAfter);
   const status = fault.status === 'drop' ? 500 : fault.status;
   return new HttpProblem(status, `injected fault: HTTP ${status}`);
+}
+
+/** What the request log keeps of a body: the JSON, or a multipart body's text parts and file names. */
+function loggedBody(req: IncomingMessage, raw: Buffer): { body?: unknown } {
+  if (raw.length === 0) return {};
+  const type = req.headers['content-type'];
+  try {
+    if (isMultipart(type)) {
+      const parts = parseMultipart(raw, type ?? '');
+      return { body: Object.fromEntries(parts.map((p) => [p.name, p.filename === null ? p.data.toString('utf8') : { filename: p.filename, bytes: p.data.length }])) };
+    }
+    return { body: JSON.parse(raw.toString('utf8')) as unknown };
+  } catch {
+    return { body: raw.toString('utf8').slice(0, 1000) };
+  }
 }

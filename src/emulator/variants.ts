@@ -11,6 +11,8 @@ export interface EmulatorVariants {
   reviewPaths: 'nested' | 'flat';
   /** Whether the review service has a users list; without one `…/users` answers 404. */
   reviewUsers: boolean;
+  /** Whether an invitation names the user it created (`relationships.user`). */
+  invitationUser: boolean;
   /**
    * How templates show their type: `wire` (`type: template_nda` with `agreement_type`) or
    * `generic` (`type: template`, a lower-case `agreement_type`, `standard_version` beside `attributes`).
@@ -33,6 +35,7 @@ export interface EmulatorVariants {
 export const DEFAULT_VARIANTS: EmulatorVariants = {
   reviewPaths: 'nested',
   reviewUsers: true,
+  invitationUser: true,
   templateTypes: 'wire',
   nestedReadNames: false,
   nestedUpdate: 'merge',
@@ -46,6 +49,7 @@ export const DEFAULT_VARIANTS: EmulatorVariants = {
 const SPEC: { [K in keyof EmulatorVariants]: { json: string; values?: readonly EmulatorVariants[K][]; kind?: 'boolean' | 'size' } } = {
   reviewPaths: { json: 'review_paths', values: ['nested', 'flat'] },
   reviewUsers: { json: 'review_users', kind: 'boolean' },
+  invitationUser: { json: 'invitation_user', kind: 'boolean' },
   templateTypes: { json: 'template_types', values: ['wire', 'generic'] },
   nestedReadNames: { json: 'nested_read_names', kind: 'boolean' },
   nestedUpdate: { json: 'nested_update', values: ['merge', 'replace'] },

@@ -5,12 +5,16 @@
 import { Diagnostics } from '../diagnostics.js';
 import { digest, sameValue } from './canonical.js';
 import { refKey } from './types.js';
-import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, KindName, LiveResource, UndeclaredSummary } from './types.js';
+import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, Fields, KindName, LiveResource, UndeclaredSummary } from './types.js';
 
 /** What diff needs to know about a kind; KindModule satisfies it. */
 export interface KindMeta {
   name: KindName;
   deletion: 'never' | 'none' | 'archive' | 'delete';
+  /** The actions the kind can execute (checked when the plan is built). */
+  actions?: readonly Action[];
+  /** Fields compared by digest and never shown or saved in a plan. */
+  sensitiveFields?: readonly string[];
   singleton?: boolean;
   pruneKey?: string;
   parentKind?: KindName;
@@ -30,6 +34,8 @@ export interface KindMeta {
    * its message becomes a plan error at the field's line, so apply never tries it.
    */
   refuseChange?(field: string, before: unknown, after: unknown, name: string): { message: string; hint?: string } | undefined;
+  /** A reference to a key of this kind that exists neither in the files nor live. */
+  describeMissing?(key: string): { message: string; hint: string };
 }
 
 export interface DiffInput {
@@ -67,6 +73,8 @@ export function diff(input: DiffInput): DiffResult {
   const adoptable: AdoptableFile[] = [];
   /** desired key → matched live object, per kind (parents are looked up here by children). */
   const matchedByKind = new Map<KindName, Map<string, LiveResource>>();
+  /** Objects this plan replaces with new ones (a re-uploaded attachment): whatever names them is re-pointed. */
+  const replaced = new Set<string>();
 
   for (const kind of input.kinds) {
     const isChild = Boolean(kind.parentKind);
@@ -155,7 +163,9 @@ export function diff(input: DiffInput): DiffResult {
         changes.push(createChange(kind, d, parent));
         continue;
       }
-      changes.push(...compare(kind, d, l, parent, ids, diagnostics));
+      const compared = compare(kind, d, l, parent, { ids, replaced, diagnostics });
+      if (compared.some((c) => c.action === 'upload')) replaced.add(refKey(kind.name, d.key));
+      changes.push(...compared);
       adoptable.push(...unknownFiles(kind, d, l));
     }
 
@@ -216,12 +226,25 @@ function changeId(action: string, kind: KindName, key: string): string {
   return `${action}:${kind}:${key}`;
 }
 
+/** What a plan says of a sensitive value: that it is set, never what it is. */
+export const SENSITIVE = '(sensitive value)';
+
+function shown(kind: KindMeta, field: string, value: unknown): unknown {
+  return kind.sensitiveFields?.includes(field) && value !== null && value !== undefined ? SENSITIVE : value;
+}
+
+/** The desired values a plan may hold: everything but the sensitive fields (apply reads those from the files). */
+function storable(kind: KindMeta, values: Fields): Fields {
+  if (!kind.sensitiveFields?.length) return values;
+  return Object.fromEntries(Object.entries(values).filter(([k]) => !kind.sensitiveFields!.includes(k)));
+}
+
 function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent']): Change {
   const action = kind.createAction ?? 'create';
   const all = { ...d.fields, ...d.createOnly };
   const fields: FieldChange[] = Object.entries(all)
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([field, after]) => withSummary(kind, { field, before: null, after }));
+    .map(([field, after]) => withSummary(kind, { field, before: null, after: shown(kind, field, after) }));
   return {
     id: changeId(action, kind.name, d.key),
     action,
@@ -230,7 +253,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
     name: d.name,
     ...(parent ? { parent } : {}),
     fields,
-    desired: { ...all, ...d.payload },
+    desired: storable(kind, { ...all, ...d.payload }),
     refs: d.refs,
     dependsOn: [],
     source: d.source,
@@ -238,7 +261,14 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
   };
 }
 
-function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent'], ids: Record<string, string>, diagnostics: Diagnostics): Change[] {
+interface CompareState {
+  ids: Record<string, string>;
+  replaced: ReadonlySet<string>;
+  diagnostics: Diagnostics;
+}
+
+function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent'], state: CompareState): Change[] {
+  const { ids, replaced, diagnostics } = state;
   const out: Change[] = [];
   const base = {
     kind: kind.name,
@@ -246,7 +276,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     name: d.name,
     liveId: l.id,
     ...(parent ? { parent } : {}),
-    desired: { ...d.fields, ...d.payload },
+    desired: storable(kind, { ...d.fields, ...d.payload }),
     fingerprint: fingerprint(l),
   };
   const sourceOf = (field: string) => d.fieldSources[field] ?? d.source;
@@ -254,11 +284,17 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
   const publishes: FieldChange[] = [];
   let renamed = false;
 
-  for (const [field, after] of Object.entries(d.fields)) {
+  for (const [field, desiredValue] of Object.entries(d.fields)) {
     if (l.unknownFields?.[field] !== undefined) continue;
-    const before = l.fields[field] ?? null;
-    if (sameValue(before, after) || sameReference(d, l, field, ids)) continue;
-    const refused = kind.refuseChange?.(field, before, after, d.name);
+    const liveValue = l.fields[field] ?? null;
+    const sensitive = kind.sensitiveFields?.includes(field) === true;
+    const same = sensitive ? digest(liveValue) === digest(desiredValue ?? null) : sameValue(liveValue, desiredValue) || sameReference(d, l, field, ids);
+    // A reference to an object this plan replaces must be sent again, even though its name is the same.
+    const repoint = same && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
+    if (same && !repoint) continue;
+    const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : liveValue);
+    const after = shown(kind, field, desiredValue);
+    const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     if (refused) {
       diagnostics.error('unsupported-change', refused.message, { ...sourceOf(field), ...(refused.hint ? { hint: refused.hint } : {}) });
       continue;

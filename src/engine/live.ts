@@ -1,14 +1,19 @@
 /**
- * Live state: asks every kind that the configuration uses to read its objects, in parallel, with
- * shared memoised reads and one concurrency bound.
+ * Live state: asks every kind the configuration uses to read its objects, in parallel, with shared
+ * memoised reads and one concurrency bound. A kind that needs another kind's live objects asks for
+ * them (`ctx.live`), and each kind is read once whoever asks first.
  */
 import type { LockFile } from '../config/lock.js';
-import type { FetchContext, KindModule, Services } from '../kinds/kind.js';
+import type { AnyKind, KindName } from '../kinds/index.js';
+import type { FetchContext, Services } from '../kinds/kind.js';
 import { mapLimit } from '../util/map-limit.js';
 import type { DesiredResource, LiveResource } from './types.js';
 
 export interface FetchLiveOptions {
-  kinds: KindModule[];
+  /** Kinds whose live objects the caller wants. */
+  kinds: readonly AnyKind[];
+  /** Every kind a read may ask for (the registry); defaults to `kinds`. */
+  known?: readonly AnyKind[];
   services: Services;
   concurrency: number;
   lock: LockFile;
@@ -16,12 +21,33 @@ export interface FetchLiveOptions {
   declared?: DesiredResource[];
 }
 
-export async function fetchLive(options: FetchLiveOptions): Promise<LiveResource[]> {
+export interface LiveState {
+  /** The live objects of the kinds asked for, in their order. */
+  live: LiveResource[];
+  /** Every kind that was read, including those other kinds asked for. */
+  byKind: ReadonlyMap<KindName, LiveResource[]>;
+}
+
+export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
+  const known = new Map((options.known ?? options.kinds).map((k) => [k.name, k]));
+  for (const k of options.kinds) known.set(k.name, k);
   const memo = new Map<string, Promise<unknown>>();
+  const perKind = new Map<KindName, Promise<LiveResource[]>>();
+  const read = (name: KindName): Promise<LiveResource[]> => {
+    let p = perKind.get(name);
+    if (!p) {
+      const kind = known.get(name);
+      if (!kind) return Promise.reject(new Error(`kind ${name} is not registered`));
+      p = kind.fetch(ctx);
+      perKind.set(name, p);
+    }
+    return p;
+  };
   const ctx: FetchContext = {
     services: options.services,
     lock: options.lock,
     ...(options.declared ? { declared: options.declared } : {}),
+    live: read,
     memo<T>(key: string, load: () => Promise<T>): Promise<T> {
       let p = memo.get(key) as Promise<T> | undefined;
       if (!p) {
@@ -32,6 +58,8 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveResource
     },
     parallel: (items, fn) => mapLimit(items, options.concurrency, fn),
   };
-  const perKind = await Promise.all(options.kinds.map((k) => k.fetch(ctx)));
-  return perKind.flat();
+  const asked = await Promise.all(options.kinds.map((k) => read(k.name)));
+  const byKind = new Map<KindName, LiveResource[]>();
+  for (const [name, p] of perKind) byKind.set(name, await p);
+  return { live: asked.flat(), byKind };
 }

@@ -9,7 +9,7 @@ import { digest } from './canonical.js';
 import { diff, type KindMeta } from './diff.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
-import type { Action, Change, DesiredResource, KindName, LiveResource, Plan, PlanTarget } from './types.js';
+import type { Action, Change, DesiredResource, LiveResource, Plan, PlanTarget } from './types.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -32,7 +32,8 @@ export interface BuildPlanResult {
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune });
   const diagnostics = result.diagnostics;
-  checkReferences(input.desired, result.ids, diagnostics);
+  checkReferences(input.desired, result.ids, input.kinds, diagnostics);
+  checkActions(result.changes, input.kinds, diagnostics);
   const ordered = orderChanges(result.changes, input.kinds, input.live);
   diagnostics.items.push(...ordered.diagnostics.items);
   if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
@@ -68,29 +69,32 @@ export function summarize(changes: Change[]): Plan['summary'] {
 }
 
 /** A reference to something that exists neither in the files nor live is an error at its line. */
-function checkReferences(desired: DesiredResource[], ids: Record<string, string>, diagnostics: Diagnostics): void {
+function checkReferences(desired: DesiredResource[], ids: Record<string, string>, kinds: KindMeta[], diagnostics: Diagnostics): void {
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  const byName = new Map(kinds.map((k) => [k.name, k]));
   for (const d of desired) {
     for (const ref of d.refs) {
       const key = refKey(ref.kind, ref.key);
       if (declared.has(key) || ids[key]) continue;
-      const { message, hint } = describeMissing(ref.kind, ref.key);
+      const { message, hint } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
+        message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,
+        hint: `declare the ${ref.kind} or fix the name`,
+      };
       diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}`, { ...(ref.source ?? d.source), hint });
     }
   }
 }
 
-function describeMissing(kind: KindName, key: string): { message: string; hint: string } {
-  switch (kind) {
-    case 'member':
-      return {
-        message: `${key}, which is neither a user docket can see in the organization nor declared as a Member`,
-        hint: `declare it with \`kind: Member\` and \`email: ${key}\` so docket invites it first; if it is already a member and the review service has no users list, add its \`id:\` to that Member document`,
-      };
-    case 'agreements-user':
-      return { message: `${key}, which is not a user of the agreements service`, hint: 'use the e-mail of an existing user, or invite them in Common Paper first' };
-    default:
-      return { message: `${kind} "${key}", which is neither declared in the configuration nor exists live`, hint: `declare the ${kind} or fix the name` };
+/** A plan never holds an action its kind cannot execute. */
+function checkActions(changes: Change[], kinds: KindMeta[], diagnostics: Diagnostics): void {
+  const byName = new Map(kinds.map((k) => [k.name, k]));
+  for (const c of changes) {
+    const actions = byName.get(c.kind)?.actions;
+    if (!actions || actions.includes(c.action)) continue;
+    diagnostics.error('unsupported-change', `${c.kind} "${c.name}" would need ${c.action}, which docket cannot do for a ${c.kind}`, {
+      ...(c.source ?? {}),
+      hint: `a ${c.kind} can only ${actions.join(', ') || 'be read'}`,
+    });
   }
 }
 

@@ -1,30 +1,37 @@
 /**
- * `--target KIND/NAME`: limits a plan to the named resources (a playbook includes its rules) and
- * what their changes depend on. Pure.
+ * `--target KIND/NAME`: limits a plan to the named resources (a parent includes its children) and
+ * what their changes depend on. The syntax comes from the kinds: singletons take no name, children
+ * are named inside their parent (`rule/PLAYBOOK/RULE`), and each kind normalises its identities. Pure.
  */
 import { Diagnostics } from '../diagnostics.js';
+import type { AnyKind } from '../kinds/index.js';
 import { summarize } from './plan.js';
 import type { DesiredResource, KindName, Plan } from './types.js';
 
-export interface Target {
+export interface TargetSpec {
   kind: KindName;
   key: string;
   /** As written on the command line, for messages. */
   text: string;
 }
 
-const TARGET_KINDS: KindName[] = ['organization', 'member', 'playbook', 'rule', 'custom-term', 'custom-template', 'template', 'attachment'];
+/** The kinds a target may name: every kind a user can declare or see in a plan. */
+function targetable(kinds: readonly AnyKind[]): AnyKind[] {
+  return kinds.filter((k) => !k.internal);
+}
 
 /** `playbook/Inbound NDA`, `rule/Inbound NDA/Term`, `member/bob@acme.example`, `organization`. */
-export function parseTarget(text: string): Target | { error: string } {
+export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec | { error: string } {
   const slash = text.indexOf('/');
-  const kind = (slash < 0 ? text : text.slice(0, slash)) as KindName;
-  if (!TARGET_KINDS.includes(kind)) return { error: `unknown kind \`${kind}\` in target "${text}" (kinds: ${TARGET_KINDS.join(', ')})` };
-  if (kind === 'organization') return { kind, key: 'organization', text };
+  const name = slash < 0 ? text : text.slice(0, slash);
+  const candidates = targetable(kinds);
+  const kind = candidates.find((k) => k.name === name);
+  if (!kind) return { error: `unknown kind \`${name}\` in target "${text}" (kinds: ${candidates.map((k) => k.name).join(', ')})` };
+  if (kind.singleton) return { kind: kind.name, key: kind.name, text };
   const key = slash < 0 ? '' : text.slice(slash + 1);
-  if (key === '') return { error: `target "${text}" needs a name: ${kind}/NAME` };
-  if (kind === 'rule' && !key.includes('/')) return { error: `target "${text}" names a rule as rule/PLAYBOOK/RULE` };
-  return { kind, key: kind === 'member' ? key.toLowerCase() : key, text };
+  if (key === '') return { error: `target "${text}" needs a name: ${kind.name}/NAME` };
+  if (kind.parentKind && !key.includes('/')) return { error: `target "${text}" names a ${kind.name} as ${kind.name}/${kind.parentKind.toUpperCase()}/${kind.name.toUpperCase()}` };
+  return { kind: kind.name, key: kind.keyOf ? kind.keyOf(key) : key, text };
 }
 
 export interface TargetResult {
@@ -32,7 +39,7 @@ export interface TargetResult {
   diagnostics: Diagnostics;
 }
 
-export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: Target[]): TargetResult {
+export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: TargetSpec[], kinds: readonly AnyKind[]): TargetResult {
   const diagnostics = new Diagnostics();
   const known = new Set([...desired.map((d) => `${d.kind}:${d.key}`), ...Object.keys(plan.ids)]);
   for (const t of targets) {
@@ -44,8 +51,9 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: 
   }
   if (diagnostics.hasErrors()) return { diagnostics };
 
+  const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
   const wanted = (kind: KindName, key: string): boolean =>
-    targets.some((t) => (t.kind === kind && t.key === key) || (t.kind === 'playbook' && kind === 'rule' && key.startsWith(`${t.key}/`)));
+    targets.some((t) => (t.kind === kind && t.key === key) || (parentOf.get(kind) === t.kind && key.startsWith(`${t.key}/`)));
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const keep = new Set<string>();
   const visit = (id: string): void => {

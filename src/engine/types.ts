@@ -4,17 +4,9 @@
  * Plan that render and apply only read.
  */
 import type { SourcePos } from '../diagnostics.js';
+import type { KindName } from '../kinds/index.js';
 
-export type KindName =
-  | 'agreements-user'
-  | 'organization'
-  | 'member'
-  | 'playbook'
-  | 'rule'
-  | 'custom-term'
-  | 'custom-template'
-  | 'template'
-  | 'attachment';
+export type { KindName };
 
 export type Fields = Record<string, unknown>;
 
@@ -64,10 +56,11 @@ export interface LiveResource {
   /** References this live object makes today (for ordering deletes after whatever stops referencing them). */
   refs: { kind: KindName; key: string }[];
   /**
-   * For reference fields shown by name: the id the live object points at (field → id or null). A
-   * reference to the same object is no change even when that object is being renamed.
+   * For reference fields shown by name: what the live object holds there, as ids (field → an id, a
+   * list of ids, or null). A reference to the same object is no change even when that object is
+   * being renamed; a reference to an object this plan replaces shows these ids as "before".
    */
-  refIds?: Record<string, string | null>;
+  refIds?: Record<string, unknown>;
   /** Fields the service cannot give back and docket has no record of (field → reason); never compared. */
   unknownFields?: Record<string, string>;
   /** What the service says beyond the compared fields (a member's display name), for export. */

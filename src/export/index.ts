@@ -1,20 +1,18 @@
 /**
- * `docket export`, the pure part: live data → the files of a configuration directory on which
- * `docket plan` shows no changes, plus the files the user must add and notes. No I/O here: the
- * command (src/cli/commands/export.ts) reads the live state and writes the files.
+ * `docket export`, the pure part: live objects → the files of a configuration directory on which
+ * `docket plan` shows no changes. Each kind writes its own documents (`toConfig`); this lays them
+ * out (where each kind says, with deterministic file names), adds the children a parent declares
+ * inline, and collects the files the user must add and the notes. No I/O here.
  */
-import { exportAttachments, type AttachmentData } from './attachments.js';
-import { exportCustomTemplates, type CustomTemplateData } from './custom-templates.js';
-import { EXPORT_KINDS, LAYOUT, type ExportKind } from './layout.js';
-import { exportMembers, type MemberData } from './members.js';
-import { exportOrganization, type OrganizationData } from './organization.js';
-import { exportPlaybooks, type PlaybookData } from './playbooks.js';
-import { exportTemplates, type ParameterSchema, type TemplateData } from './templates.js';
-import { exportTerms, type TermData } from './terms.js';
+import type { LockFile } from '../config/lock.js';
+import type { ProjectConfig } from '../config/types.js';
+import type { LiveResource } from '../engine/types.js';
+import type { AnyKind, KindName } from '../kinds/index.js';
+import type { ConfigContext, ConfigDocument } from '../kinds/kind.js';
+import { assignSlugs, compareText, duplicateNameNotes, duplicateNames } from './layout.js';
 import type { ExportFile, ExportPart, MissingFile, SchemaPaths } from './types.js';
 import { resourceFile } from './yaml.js';
 
-export type { AttachmentData, CustomTemplateData, MemberData, OrganizationData, PlaybookData, TemplateData, TermData, ParameterSchema };
 export type { ExportFile, ExportPart, MissingFile, SchemaPaths };
 
 /** docket.yaml settings of the exported target (never a key or secret). */
@@ -26,32 +24,31 @@ export interface ProjectSettings {
 }
 
 export const DEFAULT_CONCURRENCY = 8;
+export const PROJECT_FILE = 'docket.yaml';
 
-export interface LiveExport {
-  kinds: ReadonlySet<ExportKind>;
+export interface ExportInput {
+  /** The kinds to export, in registry order. */
+  kinds: readonly AnyKind[];
+  /** Every registered kind (children and the kinds exported ones name). */
+  registry: readonly AnyKind[];
+  live: ReadonlyMap<KindName, LiveResource[]>;
   project: ProjectSettings;
-  organization?: OrganizationData;
-  members?: MemberData[];
-  playbooks?: PlaybookData[];
-  terms?: TermData[];
-  customTemplates?: CustomTemplateData[];
-  templates?: TemplateData[];
-  attachments?: AttachmentData[];
-  /** Parameter schemas by template type, for dropping default values. */
-  templateSchemas: ReadonlyMap<string, ParameterSchema>;
+  /** The source configuration's settings (what kinds need to know of it, such as `agreements.actor`). */
+  source: ProjectConfig;
+  lock: LockFile;
+  /** A schema of docket's schemas/ folder by file name (template parameter defaults). */
+  schema(file: string): unknown;
+  paths: SchemaPaths;
 }
 
 export interface ExportResult {
   /** Every file, sorted by path. */
   files: ExportFile[];
-  /** One entry per exported kind, in EXPORT_KINDS order. */
+  /** One entry per exported kind, in registry order. */
   parts: ExportPart[];
   missing: MissingFile[];
   notes: string[];
 }
-
-/** Kinds whose writes are recorded against `agreements.actor` (plan needs it for them). */
-const NEEDS_ACTOR: ExportKind[] = ['custom-term', 'custom-template', 'attachment'];
 
 export function projectDocument(settings: ProjectSettings): Record<string, unknown> {
   const doc: Record<string, unknown> = { version: 1 };
@@ -65,62 +62,76 @@ export function projectDocument(settings: ProjectSettings): Record<string, unkno
   return doc;
 }
 
-export function buildExport(live: LiveExport, paths: SchemaPaths): ExportResult {
-  const parts: ExportPart[] = [];
-  // Exported attachments stay pending until their PDFs are added, so templates keep naming them by id.
-  const attachmentNames = new Map<string, string>();
-
-  for (const kind of EXPORT_KINDS) {
-    if (!live.kinds.has(kind)) continue;
-    switch (kind) {
-      case 'organization':
-        if (live.organization) parts.push(exportOrganization(live.organization, paths));
-        break;
-      case 'member':
-        parts.push(exportMembers(live.members ?? [], paths));
-        break;
-      case 'playbook':
-        parts.push(exportPlaybooks(live.playbooks ?? [], paths));
-        break;
-      case 'custom-term':
-        parts.push(exportTerms(live.terms ?? [], paths));
-        break;
-      case 'custom-template':
-        parts.push(exportCustomTemplates(live.customTemplates ?? [], paths));
-        break;
-      case 'template': {
-        const part = exportTemplates(live.templates ?? [], { schemas: live.templateSchemas, attachmentName: (id) => attachmentNames.get(id) }, paths);
-        if ((live.templates ?? []).some(usesAttachments)) {
-          part.notes.push('templates name attachments by id; once an attachment is managed here, write `{ attachment: <name> }` instead so a new PDF re-points them');
-        }
-        parts.push(part);
-        break;
-      }
-      case 'attachment': {
-        const part = exportAttachments(live.attachments ?? [], paths);
-        part.notes.push('attachments cannot be listed over the API: only those the source docket.lock.json records are exported');
-        parts.push(part);
-        break;
-      }
-    }
-  }
-
-  const notes = parts.flatMap((p) => p.notes);
-  const needsActor = NEEDS_ACTOR.some((k) => parts.some((p) => p.kind === k && p.count > 0));
-  if (needsActor && !live.project.agreements?.actor) {
-    notes.push(`set \`agreements.actor\` in ${LAYOUT.project} (the user recorded as author of term and template versions): plan needs it for custom terms, custom templates and attachments`);
-  }
-  const files = [resourceFile(LAYOUT.project, 'docket.schema.json', [projectDocument(live.project)], paths), ...parts.flatMap((p) => p.files)];
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+export function buildExport(input: ExportInput): ExportResult {
+  const parts = input.kinds.map((kind) => exportKind(kind, input));
+  const notes = [...new Set(parts.flatMap((p) => p.notes))];
+  const files = [resourceFile(PROJECT_FILE, 'docket.schema.json', [projectDocument(input.project)], input.paths), ...parts.flatMap((p) => p.files)];
+  files.sort((a, b) => compareText(a.path, b.path));
   return { files, parts, missing: parts.flatMap((p) => p.missing), notes };
 }
 
-function usesAttachments(t: TemplateData): boolean {
-  const ids = t.attributes.attachment_ids;
-  if (Array.isArray(ids) && ids.length > 0) return true;
-  const visit = (v: unknown, key: string): boolean =>
-    (key.endsWith('_attachment_id') && typeof v === 'string') ||
-    (Array.isArray(v) && v.some((x) => visit(x, ''))) ||
-    (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.entries(v).some(([k, x]) => visit(x, k)));
-  return visit(t.attributes, '');
+function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
+  const part: ExportPart = { kind: kind.name, files: [], missing: [], notes: [...(kind.exportNotes ?? [])], count: 0, children: [] };
+  const layout = kind.layout;
+  if (!layout || !kind.toConfig) return part;
+  const objects = input.live.get(kind.name) ?? [];
+  const children = input.registry.filter((c) => c.parentKind === kind.name && c.parentField && c.toConfig);
+  for (const c of children) part.children.push({ kind: c.name, count: 0 });
+  const dir = 'folder' in layout ? layout.folder : '';
+  const document = (live: LiveResource, slug: string): ConfigDocument => {
+    const cfg = kind.toConfig!(live, contextOf(input, slug, dir));
+    const doc = { ...cfg.document };
+    for (const c of children) {
+      // Children are declared inline, in the order the service returned them.
+      const kids = (input.live.get(c.name) ?? []).filter((x) => x.parentId === live.id);
+      for (const dup of duplicateNames(kids.map((x) => x.name))) {
+        part.notes.push(`${kind.noun[0]} "${live.name}" has several ${c.noun[1]} named "${dup}": docket identifies ${c.noun[1]} by name, so plan will refuse the file until all but one are renamed`);
+      }
+      doc[c.parentField!] = kids.map((x) => c.toConfig!(x, contextOf(input, '', dir)).document);
+      part.children.find((x) => x.kind === c.name)!.count += kids.length;
+    }
+    return { ...cfg, document: doc };
+  };
+
+  if ('file' in layout) {
+    // Every object in one file, in identity order (members.yaml, organization.yaml).
+    const docs: Record<string, unknown>[] = [];
+    for (const live of [...objects].sort((a, b) => compareText(a.key, b.key))) {
+      const cfg = document(live, '');
+      part.notes.push(...(cfg.notes ?? []));
+      if (cfg.empty) continue;
+      docs.push(cfg.document);
+      part.count++;
+    }
+    if (docs.length > 0) part.files.push(resourceFile(layout.file, kind.schema ?? '', docs, input.paths));
+    return part;
+  }
+
+  part.notes.push(...duplicateNameNotes(kind.title.toLowerCase(), objects.map((o) => o.name)));
+  for (const { item: live, slug } of assignSlugs(objects, (o) => o.name, (o) => o.id)) {
+    const cfg = document(live, slug);
+    part.notes.push(...(cfg.notes ?? []));
+    if (cfg.empty) continue;
+    const file = `${layout.folder}/${slug}.yaml`;
+    // A resource whose file the user must add is pending: docket reads only *.yaml, so the export plans clean.
+    const path = cfg.missing ? `${file}.pending` : file;
+    part.files.push(resourceFile(path, kind.schema ?? '', [cfg.document], input.paths));
+    for (const data of cfg.dataFiles ?? []) part.files.push({ path: `${layout.folder}/${data.name}`, content: data.content });
+    if (cfg.missing) {
+      part.missing.push({
+        kind: kind.name,
+        name: live.name,
+        path: `${layout.folder}/${cfg.missing.name}`,
+        document: path,
+        what: cfg.missing.what,
+        ...(cfg.missing.sourceFile ? { sourceFile: cfg.missing.sourceFile } : {}),
+      });
+    }
+    part.count++;
+  }
+  return part;
+}
+
+function contextOf(input: ExportInput, slug: string, dir: string): ConfigContext {
+  return { slug, dir, lock: input.lock, project: input.source, live: (k) => input.live.get(k) ?? [], schema: input.schema };
 }

@@ -1,50 +1,26 @@
 /**
- * Where `docket export` puts things: the kinds it can export, their folders, and deterministic
- * file names (a slug of the name; collisions get `-2`, `-3`, … in name order).
+ * Where `docket export` puts things: which kinds it exports (their modules say where), and
+ * deterministic file names (a slug of the name; collisions get `-2`, `-3`, … in name order).
  */
 import { didYouMean } from '../config/suggest.js';
 import { UsageError } from '../errors.js';
-import type { ServiceName } from '../api/types.js';
+import type { AnyKind } from '../kinds/index.js';
 
-/** The CLI names of the kinds `export` writes, in the order the summary lists them. */
-export const EXPORT_KINDS = ['organization', 'member', 'playbook', 'custom-term', 'custom-template', 'template', 'attachment'] as const;
-export type ExportKind = (typeof EXPORT_KINDS)[number];
-
-/** The service each kind is read from (attachments come from docket.lock.json, not a service). */
-export const EXPORT_SERVICES: Record<ExportKind, ServiceName[]> = {
-  organization: ['review', 'agreements'],
-  member: ['review'],
-  playbook: ['review'],
-  'custom-term': ['agreements'],
-  'custom-template': ['agreements'],
-  template: ['agreements'],
-  attachment: [],
-};
-
-/** Folders (or the single file) of each kind in the exported directory. */
-export const LAYOUT = {
-  project: 'docket.yaml',
-  organization: 'organization.yaml',
-  members: 'members.yaml',
-  playbooks: 'playbooks',
-  customTerms: 'custom-terms',
-  customTemplates: 'custom-templates',
-  templates: 'templates',
-  attachments: 'attachments',
-} as const;
-
-/** `--kind` values → kinds; none given means all. Unknown names are a usage error with a suggestion. */
-export function parseExportKinds(values: readonly string[]): Set<ExportKind> {
-  if (values.length === 0) return new Set(EXPORT_KINDS);
-  const out = new Set<ExportKind>();
+/** `--kind` values → the kinds to export (none given: every kind with a layout). Unknown names are a usage error with a suggestion. */
+export function exportKinds(values: readonly string[], kinds: readonly AnyKind[]): AnyKind[] {
+  const exportable = kinds.filter((k) => k.layout && k.toConfig);
+  if (values.length === 0) return exportable;
+  const names = new Set<string>();
   for (const value of values) {
-    if (value === 'rule') throw new UsageError('rules are exported with their playbook', 'use --kind playbook');
-    if (!(EXPORT_KINDS as readonly string[]).includes(value)) {
-      throw new UsageError(`unknown kind \`${value}\`${didYouMean(value, EXPORT_KINDS)}`, `kinds: ${EXPORT_KINDS.join(', ')}`);
+    const child = kinds.find((k) => k.name === value && k.parentKind);
+    if (child) throw new UsageError(`${child.noun[1]} are exported with their ${child.parentKind}`, `use --kind ${child.parentKind}`);
+    if (!exportable.some((k) => k.name === value)) {
+      const list = exportable.map((k) => k.name);
+      throw new UsageError(`unknown kind \`${value}\`${didYouMean(value, list)}`, `kinds: ${list.join(', ')}`);
     }
-    out.add(value as ExportKind);
+    names.add(value);
   }
-  return out;
+  return exportable.filter((k) => names.has(k.name));
 }
 
 /** A file-name-safe form of a name: lowercase, runs of anything but `a-z0-9` → `-`, trimmed. */

@@ -1,18 +1,8 @@
 /** What `docket export` prints on stdout: files per kind, files to add, notes and next steps. Pure. */
 import { stripControl } from '../render/sanitize.js';
 import type { Paint } from '../render/paint.js';
+import type { AnyKind } from '../kinds/index.js';
 import type { ExportResult } from './index.js';
-import type { ExportKind } from './layout.js';
-
-const TITLES: Record<ExportKind, { title: string; one: string; many: string }> = {
-  organization: { title: 'organization', one: 'organization', many: 'organizations' },
-  member: { title: 'members', one: 'member', many: 'members' },
-  playbook: { title: 'playbooks', one: 'playbook', many: 'playbooks' },
-  'custom-term': { title: 'custom terms', one: 'term', many: 'terms' },
-  'custom-template': { title: 'custom templates', one: 'template', many: 'templates' },
-  template: { title: 'templates', one: 'template', many: 'templates' },
-  attachment: { title: 'attachments', one: 'attachment', many: 'attachments' },
-};
 
 export interface SummaryOptions {
   /** The output directory as the user wrote it (shown in commands). */
@@ -24,6 +14,8 @@ export interface SummaryOptions {
   /** The emulator state was copied along. */
   copiedEmulatorState?: boolean;
   paint: Paint;
+  /** The kinds, for their titles and nouns. */
+  kinds: readonly AnyKind[];
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -39,10 +31,16 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   const lines: string[] = [`docket export · ${options.target}`, ''];
   lines.push(`Wrote ${plural(result.files.length, 'file', 'files')} to ${clean(options.out)}:`);
   lines.push(`  ${'docket.yaml'.padEnd(18)} project settings`);
+  const kindOf = (name: string) => options.kinds.find((k) => k.name === name);
   for (const part of result.parts) {
-    const t = TITLES[part.kind];
-    const what = [plural(part.count, t.one, t.many), ...(part.rules !== undefined ? [plural(part.rules, 'rule', 'rules')] : [])].join(', ');
-    lines.push(`  ${t.title.padEnd(18)} ${plural(part.files.length, 'file', 'files')} (${what})`);
+    const kind = kindOf(part.kind);
+    const [one, many] = kind?.noun ?? [part.kind, part.kind];
+    const children = part.children.map((c) => {
+      const [cOne, cMany] = kindOf(c.kind)?.noun ?? [c.kind, c.kind];
+      return plural(c.count, cOne, cMany);
+    });
+    const what = [plural(part.count, one, many), ...children].join(', ');
+    lines.push(`  ${(kind?.title ?? part.kind).toLowerCase().padEnd(18)} ${plural(part.files.length, 'file', 'files')} (${what})`);
   }
   const dir = shellArg(options.out);
   const flags = options.flags.map((f) => ` ${f}`).join('');

@@ -1,10 +1,10 @@
-/** What each part of the export produces: files, files the user must add, and notes. */
-import type { ExportKind } from './layout.js';
+/** What an export produces: files, files the user must add, and notes, per kind. */
+import type { KindName } from '../kinds/index.js';
 import type { ExportFile, SchemaPaths } from './yaml.js';
 
 /** A data file the services cannot give back (a Word term, an attachment PDF): the user adds it. */
 export interface MissingFile {
-  kind: ExportKind;
+  kind: KindName;
   /** Name of the resource that names the file. */
   name: string;
   /** Where to put it, relative to the output directory. */
@@ -18,18 +18,15 @@ export interface MissingFile {
 }
 
 export interface ExportPart {
-  kind: ExportKind;
+  kind: KindName;
   files: ExportFile[];
   missing: MissingFile[];
   /** Things the user should know: values not exported, and why. */
   notes: string[];
-  /** How many resources the files hold (playbooks also count their rules). */
+  /** How many resources the files hold. */
   count: number;
-  rules?: number;
+  /** Children exported inside them (a playbook's rules), by kind. */
+  children: { kind: KindName; count: number }[];
 }
 
 export type { ExportFile, SchemaPaths };
-
-export function emptyPart(kind: ExportKind): ExportPart {
-  return { kind, files: [], missing: [], notes: [], count: 0 };
-}

@@ -48,11 +48,3 @@ export function resourceFile(file: string, schema: string, documents: unknown[],
   const comment = schemaComment(file, schema, paths);
   return { path: file, content: documents.map((d) => `${comment}\n${toYaml(d)}`).join('---\n') };
 }
-
-/**
- * Text that docket compares after normalisation (trailing newlines removed): a multi-line value
- * gets one trailing newline so it is written as `|` rather than `|-`, which reads better.
- */
-export function blockText(value: string): string {
-  return value.includes('\n') ? `${value.replace(/\n+$/, '')}\n` : value;
-}

@@ -2,20 +2,28 @@
  * Users of the agreements service: never declared, read so that the actor and a template's
  * `default_signer_email` can be checked at plan time and resolved to ids at apply time.
  */
+import { normEmail } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
-import { agreementsUsers } from './agreements-reads.js';
+import { agreementsUsers } from './support/agreements-reads.js';
 
-export const agreementsUserKind: KindModule = {
+export const agreementsUserKind: KindModule<'agreements-user'> = {
   name: 'agreements-user',
   title: 'Agreements users',
+  noun: ['agreements user', 'agreements users'],
   service: 'agreements',
   deletion: 'never',
+  actions: [],
   internal: true,
+  keyOf: (text) => normEmail(text) ?? '',
+
+  describeMissing(key) {
+    return { message: `${key}, which is not a user of the agreements service`, hint: 'use the e-mail of an existing user, or invite them in Common Paper first' };
+  },
 
   async fetch(ctx) {
     const users = await agreementsUsers(ctx);
     return users.map((u) => {
-      const email = u.attributes.email.toLowerCase();
+      const email = normEmail(u.attributes.email) ?? '';
       return { kind: 'agreements-user' as const, id: u.id, key: email, name: email, fields: { email }, refs: [] };
     });
   },

@@ -4,28 +4,32 @@
  * PDF (or description) uploads a new attachment; templates that name it are re-pointed at it.
  */
 import { dataFilePath } from '../config/data-files.js';
-import { lockEntries, type LockEntry } from '../config/lock.js';
+import { lockEntries } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { Fields, LiveResource } from '../engine/types.js';
 import type { KindModule } from './kind.js';
-import { actorRef } from './agreements-reads.js';
-import { docSource, namesList, posOf } from './positions.js';
+import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
+import { blockText } from './support/yaml-out.js';
+import { docSource, namesList, posOf } from './support/positions.js';
 
-/** Lock entries of attachments by name. */
-export function lockedAttachments(files: Record<string, LockEntry>): Map<string, LockEntry> {
-  return lockEntries(files, 'attachment');
-}
-
-export const attachmentKind: KindModule = {
+export const attachmentKind: KindModule<'attachment'> = {
   name: 'attachment',
   yamlKind: 'Attachment',
   title: 'Attachments',
+  noun: ['attachment', 'attachments'],
   service: 'agreements',
   schema: 'attachment.schema.json',
   deletion: 'none',
+  actions: ['upload'],
   createAction: 'upload',
   changeAction: 'upload',
   fileFields: { sha256: 'file' },
+  dataFiles: { file: 'pdf' },
+  layout: { folder: 'attachments' },
+  exportNotes: ['attachments cannot be listed over the API: only those the source docket.lock.json records are exported'],
+
+  // Attachments are read from docket.lock.json: only uploading needs the service.
+  servicesFor: (declared) => (declared === undefined ? [] : ['agreements']),
 
   toDesired(doc, diag, ctx) {
     const name = normName(doc.body.name);
@@ -55,14 +59,14 @@ export const attachmentKind: KindModule = {
   async fetch(ctx) {
     // NOTE(api): attachments cannot be listed over REST; what docket uploaded is in the lock file.
     const live: LiveResource[] = [];
-    const locked = lockedAttachments(ctx.lock.files);
-    for (const [name, entry] of locked) {
+    for (const [name, entry] of lockEntries(ctx.lock.files, 'attachment')) {
+      const extra = { sourceFile: entry.file };
       // An entry recorded by `apply --adopt-files` has no description: the live one is unknown, not "none".
       if (entry.description === undefined) {
-        live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, sha256: entry.sha256 }, refs: [], unknownFields: { description: 'not readable over the API' } });
+        live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, sha256: entry.sha256 }, refs: [], unknownFields: { description: 'not readable over the API' }, extra });
         continue;
       }
-      live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, description: normText(entry.description), sha256: entry.sha256 }, refs: [] });
+      live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, description: normText(entry.description), sha256: entry.sha256 }, refs: [], extra });
     }
     // A pinned attachment without a lock entry exists, but its content cannot be compared.
     for (const d of ctx.declared ?? []) {
@@ -80,6 +84,19 @@ export const attachmentKind: KindModule = {
     return live;
   },
 
+  /**
+   * Pending until the user adds the PDF (the service cannot give it back), pinned to the live id
+   * so `apply --adopt-files` can record the added file as that attachment.
+   */
+  toConfig(live, ctx) {
+    const doc: Record<string, unknown> = { kind: 'Attachment', name: live.name, id: live.id };
+    const description = live.fields.description;
+    if (typeof description === 'string' && description !== '') doc.description = blockText(description);
+    doc.file = `${ctx.slug}.pdf`;
+    const sourceFile = typeof live.extra?.sourceFile === 'string' ? live.extra.sourceFile : undefined;
+    return { document: doc, missing: { name: `${ctx.slug}.pdf`, what: 'PDF', ...(sourceFile ? { sourceFile } : {}) }, notes: actorNotes(ctx.project) };
+  },
+
   async execute(change, ctx) {
     if (change.action !== 'upload') throw new Error(`attachment cannot ${change.action}`);
     const path = String(change.desired?.file);
@@ -88,7 +105,7 @@ export const attachmentKind: KindModule = {
     const description = typeof change.desired?.description === 'string' ? change.desired.description : null;
     const created = await ctx.services.agreements().uploadAttachment(
       { data, filename: path.split('/').pop() ?? 'attachment.pdf' },
-      { name: change.name, description, uploadedBy: ctx.actor().email },
+      { name: change.name, description, uploadedBy: actorOf(ctx).email },
     );
     ctx.registerId('attachment', change.key, created.id);
     ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description }, change.liveId);

@@ -7,21 +7,25 @@ import { dataFilePath } from '../config/data-files.js';
 import { normName } from '../engine/normalize.js';
 import type { DesiredResource, Fields, Ref } from '../engine/types.js';
 import type { KindModule } from './kind.js';
-import { actorRef, liveCustomTerms } from './agreements-reads.js';
-import { declaredFilter } from './declared.js';
-import { definitionData } from './definition-model.js';
-import { definitionText, describeDefinitionChange, parseDefinitionFile, validateDefinition } from './definition.js';
-import { docSource, namesList, posOf } from './positions.js';
+import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
+import { declaredFilter } from './support/declared.js';
+import { definitionData } from './support/definition-model.js';
+import { definitionText, describeDefinitionChange, parseDefinitionFile, validateDefinition } from './support/definition.js';
+import { docSource, namesList, posOf } from './support/positions.js';
 
-export const customTemplateKind: KindModule = {
+export const customTemplateKind: KindModule<'custom-template'> = {
   name: 'custom-template',
   yamlKind: 'CustomTemplate',
   title: 'Custom templates',
+  noun: ['template', 'templates'],
   service: 'agreements',
   schema: 'custom-template.schema.json',
   deletion: 'none',
+  actions: ['create', 'rename', 'publish'],
   nameField: 'name',
   versionedFields: ['definition', 'custom_term'],
+  dataFiles: { definition_file: 'yaml' },
+  layout: { folder: 'custom-templates' },
 
   describeField(field, before, after) {
     return field === 'definition' ? describeDefinitionChange(before, after) : undefined;
@@ -46,7 +50,7 @@ export const customTemplateKind: KindModule = {
       const path = dataFilePath(doc, fileName);
       const file = ctx.files.get(path);
       if (file) {
-        const parsed = parseDefinitionFile(file.text, path);
+        const parsed = parseDefinitionFile(file.text, path, file.parsed);
         for (const d of parsed.diagnostics) diag.add(d);
         if (!parsed.diagnostics.some((d) => d.severity === 'error')) await validateDefinition(parsed.value, parsed.positions, diag, '');
         const data = definitionData(parsed.value);
@@ -96,13 +100,33 @@ export const customTemplateKind: KindModule = {
         fields: wanted(t.id, name) ? { name, definition: parsed.ok ? parsed.value : a.current_definition, custom_term: term } : { name },
         refIds: { custom_term: a.custom_term_id ?? null },
         refs: term ? [{ kind: 'custom-term' as const, key: term }] : [],
+        // Exactly the live text, for export: publishing it again is then identical (and comments survive).
+        extra: { definitionText: String(a.current_definition ?? ''), ...(a.custom_term_id && !termName.has(a.custom_term_id) ? { unknownTermId: a.custom_term_id } : {}) },
       };
     });
   },
 
+  /** The definition goes beside the document, as the exact live text. */
+  toConfig(live, ctx) {
+    const doc: Record<string, unknown> = { kind: 'CustomTemplate', name: live.name };
+    if (typeof live.fields.custom_term === 'string' && live.extra?.unknownTermId === undefined) doc.custom_term = live.fields.custom_term;
+    doc.definition_file = `${ctx.slug}.cover.yaml`;
+    const unknown = live.extra?.unknownTermId;
+    return {
+      document: doc,
+      dataFiles: [{ name: `${ctx.slug}.cover.yaml`, content: String(live.extra?.definitionText ?? '') }],
+      notes: [
+        ...(typeof unknown === 'string'
+          ? [`custom template "${live.name}" links custom term ${unknown}, which the service does not list; add \`custom_term: <name>\` by hand, or plan will unlink it`]
+          : []),
+        ...actorNotes(ctx.project),
+      ],
+    };
+  },
+
   async execute(change, ctx) {
     const api = ctx.services.agreements();
-    const actor = ctx.actor();
+    const actor = actorOf(ctx);
     const text = String(change.desired?.definition_text ?? '');
     const termId = (name: unknown): string => (typeof name === 'string' ? ctx.resolveId('custom-term', name) : '');
     // The PATCH names the actor by id (the versions POST takes the e-mail).

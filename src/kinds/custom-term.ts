@@ -5,28 +5,33 @@
  */
 import type { AgreementsApi } from '../api/agreements.js';
 import { dataFilePath } from '../config/data-files.js';
+import { lockEntries } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { Change, DesiredResource, Fields } from '../engine/types.js';
 import type { ExecContext, KindModule } from './kind.js';
-import { actorRef, liveCustomTerms } from './agreements-reads.js';
-import { declaredFilter } from './declared.js';
-import { docSource, namesList, posOf } from './positions.js';
+import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
+import { declaredFilter } from './support/declared.js';
+import { docSource, namesList, posOf } from './support/positions.js';
 
 const CONTENT_KEYS = ['body', 'body_file', 'docx_file'] as const;
 
 /** Conversion to PDF is asynchronous; wait for it, bounded, so a failure is reported on this resource. */
 export const CONVERSION_POLL = { firstDelayMs: 200, maxDelayMs: 2000, timeoutMs: 120_000 };
 
-export const customTermKind: KindModule = {
+export const customTermKind: KindModule<'custom-term'> = {
   name: 'custom-term',
   yamlKind: 'CustomTerm',
   title: 'Custom terms',
+  noun: ['term', 'terms'],
   service: 'agreements',
   schema: 'custom-term.schema.json',
   deletion: 'none',
+  actions: ['create', 'rename', 'publish'],
   nameField: 'name',
   versionedFields: ['body', 'docx'],
   fileFields: { docx: 'docx_file' },
+  dataFiles: { body_file: 'text', docx_file: 'docx' },
+  layout: { folder: 'custom-terms' },
 
   toDesired(doc, diag, ctx) {
     const name = normName(doc.body.name);
@@ -71,27 +76,50 @@ export const customTermKind: KindModule = {
     const api = ctx.services.agreements();
     const terms = await liveCustomTerms(ctx);
     const wanted = declaredFilter(ctx.declared, 'custom-term');
-    const lockById = new Map(Object.values(ctx.lock.files).map((e) => [e.id, e]));
+    const lockById = new Map([...lockEntries(ctx.lock.files, 'custom-term').values()].map((e) => [e.id, e]));
     return ctx.parallel(terms, async (t) => {
       const name = normName(t.attributes.name);
+      const locked = lockById.get(t.id);
       const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [] };
       if (!wanted(t.id, name)) return { ...base, fields: { name } };
       if (t.attributes.term_type === 'file') {
-        const locked = lockById.get(t.id);
+        const extra = { termType: 'file', ...(locked ? { sourceFile: locked.file } : {}) };
         // A version whose conversion failed is not live in any useful sense: plan to publish it again.
-        if (t.attributes.conversion_status === 'failed') return { ...base, fields: { name, docx: `conversion failed (${locked?.sha256 ?? 'unknown file'})` } };
+        if (t.attributes.conversion_status === 'failed') return { ...base, fields: { name, docx: `conversion failed (${locked?.sha256 ?? 'unknown file'})` }, extra: { ...extra, conversionFailed: true } };
         return locked
-          ? { ...base, fields: { name, docx: locked.sha256 } }
-          : { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' } };
+          ? { ...base, fields: { name, docx: locked.sha256 }, extra }
+          : { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' }, extra };
       }
       const full = await api.getCustomTerm(t.id, name);
-      return { ...base, fields: { name, body: normText(full.attributes.body) } };
+      return { ...base, fields: { name, body: normText(full.attributes.body) }, extra: { termType: 'text' } };
     });
+  },
+
+  /** Text terms get their markdown beside them; Word terms wait (`.pending`) for the user's file. */
+  toConfig(live, ctx) {
+    if (live.extra?.termType === 'file') {
+      const notes = live.extra.conversionFailed
+        ? [`custom term "${live.name}": the service could not convert its current Word file to PDF, so plan will publish ${ctx.dir}/${ctx.slug}.docx again`]
+        : [];
+      const sourceFile = typeof live.extra.sourceFile === 'string' ? live.extra.sourceFile : undefined;
+      return {
+        document: { kind: 'CustomTerm', name: live.name, docx_file: `${ctx.slug}.docx` },
+        missing: { name: `${ctx.slug}.docx`, what: 'Word file', ...(sourceFile ? { sourceFile } : {}) },
+        notes: [...notes, ...actorNotes(ctx.project)],
+      };
+    }
+    const body = typeof live.fields.body === 'string' ? live.fields.body : '';
+    return {
+      document: { kind: 'CustomTerm', name: live.name, body_file: `${ctx.slug}.md` },
+      // Trailing newlines are not compared (DESIGN "No phantom diffs"); the file ends with one.
+      dataFiles: [{ name: `${ctx.slug}.md`, content: `${body.replace(/\n+$/, '')}\n` }],
+      notes: [...(body ? [] : [`custom term "${live.name}" has an empty body live; docket needs some text in ${ctx.dir}/${ctx.slug}.md`]), ...actorNotes(ctx.project)],
+    };
   },
 
   async execute(change, ctx) {
     const api = ctx.services.agreements();
-    const actor = ctx.actor();
+    const actor = actorOf(ctx);
     const docxPath = change.desired?.docx_file;
     switch (change.action) {
       case 'create': {

@@ -1,16 +1,18 @@
 /**
- * The one interface a resource kind implements. The engine asks a kind only these questions; adding
- * a kind means one module implementing this, one schema, and one line in src/kinds/index.ts.
+ * The one interface a resource kind implements, and the contexts the engine gives it. Everything
+ * docket knows about a kind lives in its module: identity, files, services, reads, writes, export.
+ * Adding a kind means one module implementing this, its schema, and one line in ./index.ts.
  */
 import type { Diagnostics } from '../diagnostics.js';
 import type { ProjectConfig, ResourceDoc } from '../config/types.js';
 import type { DataFiles } from '../config/data-files.js';
 import type { LockEntry, LockFile } from '../config/lock.js';
 import type { KindMeta } from '../engine/diff.js';
-import type { Change, DesiredResource, KindName, LiveResource } from '../engine/types.js';
+import type { Action, Change, DesiredResource, LiveResource } from '../engine/types.js';
 import type { ServiceName } from '../api/types.js';
 import type { ReviewApi } from '../api/review.js';
-import type { Actor, AgreementsApi } from '../api/agreements.js';
+import type { AgreementsApi } from '../api/agreements.js';
+import type { KindName } from './index.js';
 
 /** The service clients a command has; a kind asks only for the service it lives on. */
 export interface Services {
@@ -21,8 +23,10 @@ export interface Services {
 /** What a kind may read while turning documents into desired resources (no I/O). */
 export interface DesiredContext {
   project: ProjectConfig;
-  /** Data files named by documents, already read, by root-relative path. */
+  /** Data files named by documents, already read (and YAML ones parsed), by root-relative path. */
   files: DataFiles;
+  /** For a kind declared inside another's document (rules): the resource that document declares. */
+  parent?: DesiredResource;
 }
 
 export interface FetchContext {
@@ -31,7 +35,9 @@ export interface FetchContext {
   declared?: DesiredResource[];
   /** docket.lock.json: what docket uploaded before (files the services cannot give back). */
   lock: LockFile;
-  /** Memoised shared reads (e.g. the user list), so kinds that need the same collection read it once. */
+  /** Another kind's live objects, read once per command; a kind lists the kinds it asks for in `reads`. */
+  live(kind: KindName): Promise<LiveResource[]>;
+  /** Memoised shared reads (e.g. one playbook list), so kinds that need the same collection read it once. */
   memo<T>(key: string, load: () => Promise<T>): Promise<T>;
   /** Runs independent reads with the shared concurrency bound. */
   parallel<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]>;
@@ -39,16 +45,18 @@ export interface FetchContext {
 
 export interface ExecContext {
   services: Services;
+  /** Project settings (`agreements.actor` and the like). */
+  project: ProjectConfig;
   /** The live id of a referenced object: known at plan time or created earlier in this apply. */
   resolveId(kind: KindName, key: string): string;
   /** Record the id of an object this change created, for the operations that depend on it. */
   registerId(kind: KindName, key: string, id: string): void;
-  /** The user term and template writes are recorded against (`agreements.actor`). */
-  actor(): Actor;
   /** Reads a data file for upload, refusing it when it changed since the plan. */
   readFile(path: string, sha256: string): Promise<Uint8Array>;
   /** Records an uploaded file in docket.lock.json, dropping the entry of the upload it replaces. */
   recordFile(kind: KindName, key: string, entry: LockEntry, replacesId?: string): void;
+  /** The value of a sensitive field, which plans never hold (read from the configuration at apply time). */
+  sensitive(kind: KindName, key: string, field: string): unknown;
   /**
    * Reads a collection this apply's own writes change (the review users after an invite): the read
    * sees every write the caller finished before asking, and callers asking at the same time share it.
@@ -57,6 +65,40 @@ export interface ExecContext {
   /** Waits (polling for docx conversion); injected so tests need not wait. */
   sleep(ms: number): Promise<void>;
 }
+
+/** What a kind's `toConfig` gives export (and `pull`) for one live object. */
+export interface ConfigDocument {
+  /** The YAML document, keys in the order to write them. */
+  document: Record<string, unknown>;
+  /** Data files beside it (names relative to the document's folder, as the document names them). */
+  dataFiles?: { name: string; content: string }[];
+  /** A file the services cannot give back: the document is written `.pending` until the user adds it. */
+  missing?: { name: string; what: string; sourceFile?: string };
+  notes?: string[];
+  /** Nothing worth writing (only the notes are reported). */
+  empty?: boolean;
+}
+
+export interface ConfigContext {
+  /** The file-name-safe name export gave this object (`<slug>.yaml`), for naming its data files. */
+  slug: string;
+  /** The folder its document goes to, relative to the configuration root (`custom-terms`), for messages. */
+  dir: string;
+  /** The source configuration's settings (`agreements.actor`, say). */
+  project: ProjectConfig;
+  /** The live objects of a kind (template parameters naming attachments, say). */
+  live(kind: KindName): LiveResource[];
+  /** docket.lock.json's entries: where uploaded files came from. */
+  lock: LockFile;
+  /** A JSON Schema of docket's schemas/ folder, by file name (template parameter defaults). */
+  schema(file: string): unknown;
+}
+
+/** Fields of a document that name a data file, and what the file must hold. */
+export type DataFileContent = 'text' | 'yaml' | 'docx' | 'pdf';
+
+/** Where export writes a kind: a file per object in a folder, or every object in one file. */
+export type KindLayout = { folder: string } | { file: string };
 
 export type Deletion =
   /** Never deleted by docket (organization, member). */
@@ -68,24 +110,44 @@ export type Deletion =
   /** Permanently deleted when removed from a declared parent. */
   | 'delete';
 
-export interface KindModule extends KindMeta {
-  name: KindName;
+export interface KindModule<N extends string = string> extends Omit<KindMeta, 'name'> {
+  readonly name: N;
   /** The `kind:` value in YAML; absent for kinds declared inside another (rules) or never declared. */
   yamlKind?: string;
   /** Title for plan output, plural: `Playbooks`. */
   title: string;
+  /** For counts: `1 playbook`, `2 playbooks`. */
+  noun: readonly [one: string, many: string];
   service: ServiceName | 'both';
   /** File name in schemas/ validating this kind's documents. */
   schema?: string;
   deletion: Deletion;
-  /** For `archive` kinds: the `prune:` key that allows it. */
-  pruneKey?: 'playbooks';
+  /** The actions this kind can execute; a plan never holds another one. */
+  actions: readonly Action[];
+  /** Other kinds whose live objects this kind's fetch asks for (`ctx.live`). */
+  reads?: readonly KindName[];
+  /** Document fields that name data files (relative to the document), and what each must hold. */
+  dataFiles?: Readonly<Record<string, DataFileContent>>;
+  /** Fields never rendered or saved in a plan; compared by digest, read from the files at apply time. */
+  sensitiveFields?: readonly string[];
+  /** An identity as written on the command line or in a reference → the key it matches (e-mails: lower case). */
+  keyOf?(text: string): string;
+  /** For a kind declared inside its parent's documents: the parent's field that lists it (`rules`). */
+  parentField?: string;
+  /** Where export writes this kind; kinds without one are exported with their parent, or not at all. */
+  layout?: KindLayout;
+  /** What export always says about this kind (what it cannot export, and why). */
+  exportNotes?: readonly string[];
   /** Turns one validated document into desired resources, adding rule violations to `diag`. */
   toDesired?(doc: ResourceDoc, diag: Diagnostics, ctx: DesiredContext): DesiredResource[] | Promise<DesiredResource[]>;
-  /** The services this kind's declared resources need (default: its `service`; `both` kinds decide by fields). */
-  servicesFor?(declared: DesiredResource[]): ServiceName[];
+  /** The services this kind's declared resources need (default: its `service`; `both` kinds decide by fields). Undefined `declared`: export. */
+  servicesFor?(declared: DesiredResource[] | undefined): ServiceName[];
   /** Reads every live object of the kind. */
   fetch(ctx: FetchContext): Promise<LiveResource[]>;
+  /** One live object as the document (and data files) that declare it, so that plan on it shows no change. */
+  toConfig?(live: LiveResource, ctx: ConfigContext): ConfigDocument;
+  /** A reference to a key of this kind that exists neither in the files nor live. */
+  describeMissing?(key: string): { message: string; hint: string };
   /** Runs one planned change against the service. */
   execute(change: Change, ctx: ExecContext): Promise<void>;
 }

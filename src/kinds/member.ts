@@ -7,20 +7,36 @@ import { invitedUserId } from '../api/review.js';
 import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
 import type { LiveResource } from '../engine/types.js';
-import { docSource, optionalString, posOf } from './positions.js';
-import { memberDirectory } from './review-reads.js';
+import { docSource, optionalString, posOf } from './support/positions.js';
+import { memberDirectory } from './support/review-reads.js';
 
 /** What to do when the service cannot show docket a user (it has no users list). */
 const PIN_HINT = 'add `id: <the user\'s uuid>` to the Member document, so docket knows the user without a users list';
 
-export const memberKind: KindModule = {
+export const memberKind: KindModule<'member'> = {
   name: 'member',
   yamlKind: 'Member',
   title: 'Members',
+  noun: ['member', 'members'],
   service: 'review',
   schema: 'member.schema.json',
   deletion: 'never',
+  actions: ['invite'],
   createAction: 'invite',
+  keyOf: (text) => normEmail(text) ?? '',
+  layout: { file: 'members.yaml' },
+
+  describeMissing(key) {
+    return {
+      message: `${key}, which is neither a user docket can see in the organization nor declared as a Member`,
+      hint: `declare it with \`kind: Member\` and \`email: ${key}\` so docket invites it first; if it is already a member and the review service has no users list, add its \`id:\` to that Member document`,
+    };
+  },
+
+  toConfig(live) {
+    const name = live.extra?.name;
+    return { document: { kind: 'Member', email: live.key, ...(typeof name === 'string' && name !== '' ? { name } : {}) } };
+  },
 
   toDesired(doc) {
     const email = normEmail(doc.body.email) ?? '';

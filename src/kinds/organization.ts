@@ -8,8 +8,8 @@ import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types
 import { normEmail, normName, normText } from '../engine/normalize.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
-import { docSource, posOf } from './positions.js';
-import { memberDirectory, reviewOrganization } from './review-reads.js';
+import { docSource, posOf } from './support/positions.js';
+import { reviewOrganization } from './support/review-reads.js';
 
 const KEY = 'organization';
 
@@ -29,8 +29,8 @@ function partsOf(declared: DesiredResource[] | undefined): { review: boolean; ag
 async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; refs: LiveResource['refs'] }> {
   const org = await reviewOrganization(ctx);
   const a = org.attributes;
-  // The directory only when the organization does not name the reviewer's e-mail itself.
-  const email = a.default_reviewer_email ?? (a.default_reviewer_id ? (await memberDirectory(ctx)).emailById.get(a.default_reviewer_id) : null);
+  // The members only when the organization does not name the reviewer's e-mail itself.
+  const email = a.default_reviewer_email ?? (a.default_reviewer_id ? (await ctx.live('member')).find((m) => m.id === a.default_reviewer_id)?.key : null);
   const reviewer = normEmail(email);
   return {
     id: org.id,
@@ -46,14 +46,18 @@ async function fetchAgreementsPart(ctx: FetchContext): Promise<{ id: string; fie
   return { id: org.id, fields };
 }
 
-export const organizationKind: KindModule = {
+export const organizationKind: KindModule<'organization'> = {
   name: 'organization',
   yamlKind: 'Organization',
   title: 'Organization',
+  noun: ['organization', 'organizations'],
   service: 'both',
   schema: 'organization.schema.json',
   deletion: 'never',
+  actions: ['update'],
   singleton: true,
+  reads: ['member'],
+  layout: { file: 'organization.yaml' },
 
   refuseChange(field, before, after) {
     if (field !== 'review.default_reviewer' || after !== null || before === null) return undefined;
@@ -102,6 +106,7 @@ export const organizationKind: KindModule = {
   },
 
   servicesFor(declared) {
+    if (!declared) return ['review', 'agreements'];
     const parts = partsOf(declared);
     const out: ServiceName[] = [];
     if (parts.review) out.push('review');
@@ -127,6 +132,27 @@ export const organizationKind: KindModule = {
       refs: review?.refs ?? [],
     };
     return [live];
+  },
+
+  /**
+   * A partial kind: only the keys written are managed, so a value the service does not hold (null)
+   * is left out rather than written as null (which would clear it on the next apply).
+   */
+  toConfig(live) {
+    const f = live.fields;
+    const doc: Record<string, unknown> = { kind: 'Organization' };
+    const review: Record<string, unknown> = {};
+    if (f['review.name']) review.name = f['review.name'];
+    if (f['review.default_reviewer']) review.default_reviewer = f['review.default_reviewer'];
+    if (Object.keys(review).length > 0) doc.review = review;
+    const agreements: Record<string, unknown> = {};
+    for (const k of AGREEMENTS_ORG_FIELDS) {
+      const v = f[`agreements.${k}`];
+      if (v !== null && v !== undefined && v !== '') agreements[k] = String(v);
+    }
+    if (Object.keys(agreements).length > 0) doc.agreements = agreements;
+    if (!doc.review && !doc.agreements) return { document: doc, notes: ['the organization has no settings to export'], empty: true };
+    return { document: doc };
   },
 
   async execute(change, ctx) {

@@ -1,40 +1,43 @@
 /**
- * Playbook: an owned kind declared whole, with its rules inline. Removing a playbook from the files
- * leaves it alone unless prune is on (then it is archived); rules removed from a declared playbook
- * are deleted permanently (src/kinds/rule.ts).
+ * Playbook: an owned kind declared whole, with its rules inline (the Rule kind reads and writes
+ * the `rules:` list). Removing a playbook from the files leaves it alone unless prune is on (then
+ * it is archived); rules removed from a declared playbook are deleted permanently.
  */
-import type { DesiredResource } from '../engine/types.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
-import { docSource, namesList, posOf } from './positions.js';
-import { livePlaybooks } from './review-reads.js';
-import { rulesToDesired } from './rule.js';
+import { docSource, namesList, posOf } from './support/positions.js';
+import { livePlaybooks } from './support/review-reads.js';
+import { blockText } from './support/yaml-out.js';
 
-export const playbookKind: KindModule = {
+export const playbookKind: KindModule<'playbook'> = {
   name: 'playbook',
   yamlKind: 'Playbook',
   title: 'Playbooks',
+  noun: ['playbook', 'playbooks'],
   service: 'review',
   schema: 'playbook.schema.json',
   deletion: 'archive',
+  actions: ['create', 'update', 'rename', 'archive'],
   pruneKey: 'playbooks',
   nameField: 'name',
+  layout: { folder: 'playbooks' },
 
-  toDesired(doc, diag) {
+  toDesired(doc) {
     const name = normName(doc.body.name);
-    const playbook: DesiredResource = {
-      kind: 'playbook',
-      key: name,
-      name,
-      fields: { name, description: normText(doc.body.description) },
-      partial: false,
-      refs: [],
-      renamedFrom: namesList(doc.body.renamed_from).map(normName),
-      source: docSource(doc),
-      fieldSources: { name: posOf(doc, '/name'), description: posOf(doc, '/description') },
-      ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
-    };
-    return [playbook, ...rulesToDesired(doc, name, diag)];
+    return [
+      {
+        kind: 'playbook',
+        key: name,
+        name,
+        fields: { name, description: normText(doc.body.description) },
+        partial: false,
+        refs: [],
+        renamedFrom: namesList(doc.body.renamed_from).map(normName),
+        source: docSource(doc),
+        fieldSources: { name: posOf(doc, '/name'), description: posOf(doc, '/description') },
+        ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
+      },
+    ];
   },
 
   async fetch(ctx) {
@@ -43,6 +46,13 @@ export const playbookKind: KindModule = {
       const name = normName(p.attributes.name);
       return { kind: 'playbook' as const, id: p.id, key: name, name, fields: { name, description: normText(p.attributes.description) }, refs: [] };
     });
+  },
+
+  toConfig(live) {
+    const doc: Record<string, unknown> = { kind: 'Playbook', name: live.name };
+    const description = live.fields.description;
+    if (typeof description === 'string' && description !== '') doc.description = blockText(description);
+    return { document: doc };
   },
 
   async execute(change, ctx) {

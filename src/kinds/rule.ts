@@ -1,14 +1,13 @@
 /**
- * Rule: declared inside a Playbook, identified as `playbook name / rule name`, matched inside its
- * matched playbook. Seed 000's create rules are checked offline here.
+ * Rule: declared inside a Playbook document (its `rules:` list), identified as `playbook name /
+ * rule name`, matched inside its matched playbook. Seed 000's create rules are checked offline here.
  */
-import type { Diagnostics } from '../diagnostics.js';
-import type { ResourceDoc } from '../config/types.js';
 import type { DesiredResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
-import { namesList, posOf } from './positions.js';
-import { declaredRules, memberDirectory } from './review-reads.js';
+import { blockText } from './support/yaml-out.js';
+import { namesList, posOf } from './support/positions.js';
+import { declaredRules } from './support/review-reads.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
 const RULE_FIELDS = ['name', ...TEXT_FIELDS, 'generate_summary', 'reviewer'] as const;
@@ -18,77 +17,84 @@ const RULE_FIELDS = ['name', ...TEXT_FIELDS, 'generate_summary', 'reviewer'] as 
  */
 const STATED_SUMMARY = 'generate_summary_stated';
 
-export function rulesToDesired(doc: ResourceDoc, playbook: string, diag: Diagnostics): DesiredResource[] {
-  const rules = Array.isArray(doc.body.rules) ? (doc.body.rules as unknown[]) : [];
-  const seen = new Map<string, number>();
-  const out: DesiredResource[] = [];
-  rules.forEach((entry, i) => {
-    // Entries that are not mappings were reported by the schema; skip them, keep checking the rest.
-    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return;
-    const rule = entry as Record<string, unknown>;
-    const at = (field?: string) => posOf(doc, field ? `/rules/${i}/${field}` : `/rules/${i}`);
-    const name = normName(rule.name);
-    const fields: Record<string, unknown> = { name };
-    for (const f of TEXT_FIELDS) fields[f] = normText(rule[f]);
-    fields.generate_summary = rule.generate_summary === undefined || rule.generate_summary === null ? true : rule.generate_summary === true;
-    const reviewer = normEmail(rule.reviewer);
-    fields.reviewer = reviewer;
-
-    // Seed 000: actions are required unless the rule only summarises (generate_summary + questions).
-    if (fields.actions === null && !(fields.generate_summary === true && fields.questions !== null)) {
-      diag.error('missing-actions', `rule "${name}" needs \`actions\` (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
-        ...at(),
-        path: `rules[${i}]`,
-      });
-    }
-    const first = seen.get(name);
-    if (first !== undefined) {
-      diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, at('name'));
-    } else {
-      seen.set(name, i);
-    }
-
-    const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: at('reviewer') }] : [];
-    const fieldSources: DesiredResource['fieldSources'] = {};
-    for (const f of Object.keys(fields)) fieldSources[f] = at(f);
-    out.push({
-      kind: 'rule',
-      key: `${playbook}/${name}`,
-      name,
-      parent: { kind: 'playbook', key: playbook },
-      fields,
-      payload: { [STATED_SUMMARY]: rule.generate_summary !== undefined && rule.generate_summary !== null },
-      partial: false,
-      refs,
-      renamedFrom: namesList(rule.renamed_from).map(normName),
-      source: at(),
-      fieldSources,
-      ...(typeof rule.id === 'string' ? { pinId: rule.id } : {}),
-    });
-  });
-  return out;
-}
-
 /** Rule fields as the service expects them: reviewer e-mail → reviewer_id. */
 function toWire(field: string, value: unknown, resolveMember: (email: string) => string): [string, unknown] {
   if (field === 'reviewer') return ['reviewer_id', value === null ? null : resolveMember(String(value))];
   return [field, value];
 }
 
-export const ruleKind: KindModule = {
+export const ruleKind: KindModule<'rule'> = {
   name: 'rule',
   title: 'Rules',
+  noun: ['rule', 'rules'],
   service: 'review',
   deletion: 'delete',
+  actions: ['create', 'update', 'rename', 'delete'],
   parentKind: 'playbook',
+  parentField: 'rules',
   nameField: 'name',
+  reads: ['member'],
+
+  /** The `rules:` of a Playbook document (`ctx.parent` is the playbook it declares). */
+  toDesired(doc, diag, ctx) {
+    const playbook = ctx.parent?.key ?? normName(doc.body.name);
+    const rules = Array.isArray(doc.body.rules) ? (doc.body.rules as unknown[]) : [];
+    const seen = new Map<string, number>();
+    const out: DesiredResource[] = [];
+    rules.forEach((entry, i) => {
+      // Entries that are not mappings were reported by the schema; skip them, keep checking the rest.
+      if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return;
+      const rule = entry as Record<string, unknown>;
+      const at = (field?: string) => posOf(doc, field ? `/rules/${i}/${field}` : `/rules/${i}`);
+      const name = normName(rule.name);
+      const fields: Record<string, unknown> = { name };
+      for (const f of TEXT_FIELDS) fields[f] = normText(rule[f]);
+      fields.generate_summary = rule.generate_summary === undefined || rule.generate_summary === null ? true : rule.generate_summary === true;
+      const reviewer = normEmail(rule.reviewer);
+      fields.reviewer = reviewer;
+
+      // Seed 000: actions are required unless the rule only summarises (generate_summary + questions).
+      if (fields.actions === null && !(fields.generate_summary === true && fields.questions !== null)) {
+        diag.error('missing-actions', `rule "${name}" needs \`actions\` (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
+          ...at(),
+          path: `rules[${i}]`,
+        });
+      }
+      const first = seen.get(name);
+      if (first !== undefined) {
+        diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, at('name'));
+      } else {
+        seen.set(name, i);
+      }
+
+      const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: at('reviewer') }] : [];
+      const fieldSources: DesiredResource['fieldSources'] = {};
+      for (const f of Object.keys(fields)) fieldSources[f] = at(f);
+      out.push({
+        kind: 'rule',
+        key: `${playbook}/${name}`,
+        name,
+        parent: { kind: 'playbook', key: playbook },
+        fields,
+        payload: { [STATED_SUMMARY]: rule.generate_summary !== undefined && rule.generate_summary !== null },
+        partial: false,
+        refs,
+        renamedFrom: namesList(rule.renamed_from).map(normName),
+        source: at(),
+        fieldSources,
+        ...(typeof rule.id === 'string' ? { pinId: rule.id } : {}),
+      });
+    });
+    return out;
+  },
 
   async fetch(ctx) {
-    const [perPlaybook, directory] = await Promise.all([declaredRules(ctx), memberDirectory(ctx)]);
+    const [perPlaybook, members] = await Promise.all([declaredRules(ctx), ctx.live('member')]);
+    const emailById = new Map(members.map((m) => [m.id, m.key]));
     return perPlaybook.flatMap(({ playbook: p, rules }) =>
       rules.map((r) => {
         const a = r.attributes;
-        const reviewer = a.reviewer_id ? (directory.emailById.get(a.reviewer_id) ?? normEmail(a.reviewer)) : null;
+        const reviewer = a.reviewer_id ? (emailById.get(a.reviewer_id) ?? normEmail(a.reviewer)) : null;
         const name = normName(a.name);
         return {
           kind: 'rule' as const,
@@ -109,6 +115,23 @@ export const ruleKind: KindModule = {
         };
       }),
     );
+  },
+
+  /** Keys in the order DESIGN.md shows them; what the kind reads back as "none" is left out. */
+  toConfig(live) {
+    const f = live.fields;
+    const out: Record<string, unknown> = { name: live.name };
+    const text = (key: (typeof TEXT_FIELDS)[number]): void => {
+      const v = f[key];
+      if (typeof v === 'string' && v !== '') out[key] = blockText(v);
+    };
+    text('description');
+    text('actions');
+    text('questions');
+    if (f.generate_summary === false) out.generate_summary = false;
+    if (typeof f.reviewer === 'string') out.reviewer = f.reviewer;
+    text('internal_notes');
+    return { document: out };
   },
 
   async execute(change, ctx) {

@@ -6,14 +6,12 @@
  */
 import type { ApiResource } from '../api/types.js';
 import type { TemplateAttrs } from '../api/agreements.js';
-import { sameValue } from '../engine/canonical.js';
-import { normDeep, normEmail, normName, normText } from '../engine/normalize.js';
+import { normDeep, normEmail, normName } from '../engine/normalize.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
-import type { ExecContext, FetchContext, KindModule } from './kind.js';
-import { lockedAttachments } from './attachment.js';
-import { agreementsUsers } from './agreements-reads.js';
-import { docSource, namesList, posOf } from './positions.js';
+import type { ExecContext, KindModule } from './kind.js';
+import { docSource, namesList, posOf } from './support/positions.js';
+import { templateDocument, type ParameterSchema } from './support/template-config.js';
 import {
   attachmentName,
   attachmentParameterRefs,
@@ -22,7 +20,8 @@ import {
   NOT_PARAMETERS,
   templateAttributes,
   templateTypeInfo,
-} from './template-params.js';
+  TEMPLATE_TYPES,
+} from './support/template-params.js';
 
 const PARAM = 'parameters.';
 
@@ -40,6 +39,13 @@ function writtenParameter(parameters: unknown, field: string): unknown {
   const value = parameters[key];
   if (nested === undefined) return value;
   return isPlainObject(value) ? value[nested] : undefined;
+}
+
+/** A template's parameters: its attributes without its own fields and bookkeeping. */
+function parametersOf(attributes: Plain): Plain {
+  const parameters: Plain = {};
+  for (const [key, value] of Object.entries(attributes)) if (!NOT_PARAMETERS.has(key)) parameters[key] = value;
+  return parameters;
 }
 
 /** `parameters` → comparable fields: `parameters.term`, `parameters.template_csa_order_form_attributes.fee_amount`. */
@@ -81,37 +87,11 @@ function resolveAttachments(value: unknown, ctx: ExecContext): unknown {
 }
 
 /**
- * Live attachment id → `{attachment: name}` when it is the attachment's current upload. An id of
- * an attachment about to be re-uploaded stays an id, so the template shows as needing a re-point.
- */
-function attachmentNames(ctx: FetchContext): (id: string) => unknown {
-  const current = new Map<string, string>();
-  const desired = new Map((ctx.declared ?? []).filter((d) => d.kind === 'attachment').map((d) => [d.key, d.fields]));
-  const locked = lockedAttachments(ctx.lock.files);
-  for (const [name, entry] of locked) {
-    const wanted = desired.get(name);
-    // A changed PDF or description uploads a new attachment (attachment.ts), so both make the id stale.
-    const stale =
-      wanted !== undefined &&
-      (wanted.sha256 !== entry.sha256 || (entry.description !== undefined && !sameValue(wanted.description ?? null, normText(entry.description))));
-    if (!stale) current.set(entry.id, name);
-  }
-  // A pinned attachment without a lock entry (exported, not adopted yet) is that live object.
-  for (const d of ctx.declared ?? []) {
-    if (d.kind === 'attachment' && d.pinId && !locked.has(d.key) && !current.has(d.pinId)) current.set(d.pinId, d.key);
-  }
-  return (id) => (current.has(id) ? { attachment: current.get(id) } : id);
-}
-
-/**
  * The template's comparable fields. An `*_attachment_id` is shown as `{attachment: name}` where the
  * file names the attachment that way, and kept as the id where the file writes the id itself.
  */
-function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
-  const a = templateAttributes(t);
-  const parameters: Plain = {};
-  for (const [key, value] of Object.entries(a)) if (!NOT_PARAMETERS.has(key)) parameters[key] = value;
-  const fields = flattenParameters(parameters);
+function liveFields(t: ApiResource<TemplateAttrs>, a: Plain, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
+  const fields = flattenParameters(parametersOf(a));
   for (const [field, value] of Object.entries(fields)) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string') continue;
     const written = declared?.[field];
@@ -128,14 +108,18 @@ function liveFields(t: ApiResource<TemplateAttrs>, nameOf: (id: string) => unkno
   };
 }
 
-export const templateKind: KindModule = {
+export const templateKind: KindModule<'template'> = {
   name: 'template',
   yamlKind: 'Template',
   title: 'Templates',
+  noun: ['template', 'templates'],
   service: 'agreements',
   schema: 'template.schema.json',
   deletion: 'none',
+  actions: ['create', 'update', 'rename'],
   nameField: 'name',
+  reads: ['attachment'],
+  layout: { folder: 'templates' },
 
   refuseChange(field, before, after, name) {
     if (field !== 'type') return undefined;
@@ -186,20 +170,55 @@ export const templateKind: KindModule = {
   },
 
   async fetch(ctx) {
-    const [templates] = await Promise.all([ctx.services.agreements().listTemplates(), agreementsUsers(ctx)]);
-    const nameOf = attachmentNames(ctx);
+    const [templates, attachments] = await Promise.all([ctx.services.agreements().listTemplates(), ctx.live('attachment')]);
+    // An id an attachment has live is shown by name; a re-upload in the same plan re-points it (the engine sees to that).
+    const names = new Map(attachments.map((a) => [a.id, a.key]));
+    const nameOf = (id: string): unknown => (names.has(id) ? { attachment: names.get(id) } : id);
     const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
     return templates.map((t): LiveResource => {
-      const fields = liveFields(t, nameOf, declared.get(normName(t.attributes.name)));
+      const attributes = templateAttributes(t);
+      const fields = liveFields(t, attributes, nameOf, declared.get(normName(t.attributes.name)));
       const unknownFields = 'type' in fields ? undefined : { type: 'the service did not say which type of template it is' };
-      const refs = Object.entries(fields)
-        .filter(([k]) => k.endsWith('_attachment_id') || k === 'attachments')
-        .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
-        .map((v) => (isPlainObject(v) ? v.attachment : v))
-        .filter((v): v is string => typeof v === 'string')
-        .map((key) => ({ kind: 'attachment' as const, key }));
-      return { kind: 'template', id: t.id, key: String(fields.name), name: String(fields.name), fields, refs, ...(unknownFields ? { unknownFields } : {}) };
+      const refIds: Record<string, unknown> = {};
+      const refs = new Set<string>();
+      for (const [field, value] of Object.entries(flattenParameters(parametersOf(attributes)))) {
+        if (field.endsWith('_attachment_id') && typeof value === 'string') {
+          refIds[field] = value;
+          if (names.has(value)) refs.add(names.get(value)!);
+        }
+      }
+      const ids = Array.isArray(attributes.attachment_ids) ? attributes.attachment_ids.map(String) : [];
+      refIds.attachments = [...ids].sort();
+      for (const id of ids) if (names.has(id)) refs.add(names.get(id)!);
+      return {
+        kind: 'template',
+        id: t.id,
+        key: String(fields.name),
+        name: String(fields.name),
+        fields,
+        refs: [...refs].map((key) => ({ kind: 'attachment' as const, key })),
+        refIds,
+        extra: { wireType: t.type, attributes },
+        ...(unknownFields ? { unknownFields } : {}),
+      };
     });
+  },
+
+  /** Exported attachments wait for their PDFs, so parameters keep naming them by id until then. */
+  toConfig(live, ctx) {
+    const data = { id: live.id, wireType: String(live.extra?.wireType ?? ''), attributes: (live.extra?.attributes ?? {}) as Plain };
+    const info = liveTemplateType({ type: data.wireType, attributes: data.attributes });
+    const schemas = new Map(TEMPLATE_TYPES.map((t) => [t.type, ctx.schema(t.schema) as ParameterSchema]));
+    const result = templateDocument(data, { schemas, attachmentName: () => undefined });
+    if (!info || !result) {
+      const agreementType = typeof data.attributes.agreement_type === 'string' ? ` (agreement_type ${data.attributes.agreement_type})` : '';
+      return { document: {}, empty: true, notes: [`template "${live.name}" has type ${data.wireType}${agreementType}, which docket does not know; not exported`] };
+    }
+    const notes = result.notes.map((n) => `template "${live.name}": ${n}`);
+    if (usesAttachments(data.attributes)) {
+      notes.push('templates name attachments by id; once an attachment is managed here, write `{ attachment: <name> }` instead so a new PDF re-points them');
+    }
+    return { document: result.doc, notes };
   },
 
   async execute(change, ctx) {
@@ -240,4 +259,15 @@ export const templateKind: KindModule = {
 
 function article(word: string): string {
   return /^[AEIOU]|^(NDA|LOI)$/.test(word) ? 'an' : 'a';
+}
+
+/** Whether a template names any attachment (by `attachment_ids` or an `*_attachment_id` at any depth). */
+function usesAttachments(attributes: Plain): boolean {
+  const ids = attributes.attachment_ids;
+  if (Array.isArray(ids) && ids.length > 0) return true;
+  const visit = (v: unknown, key: string): boolean =>
+    (key.endsWith('_attachment_id') && typeof v === 'string') ||
+    (Array.isArray(v) && v.some((x) => visit(x, ''))) ||
+    (isPlainObject(v) && Object.entries(v).some(([k, x]) => visit(x, k)));
+  return visit(attributes, '');
 }

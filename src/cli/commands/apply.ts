@@ -3,10 +3,16 @@
  * --auto-approve without a terminal); with a plan file it applies exactly that plan after checking
  * it is not stale.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import type { Plan } from '../../engine/types.js';
+import { sha256 } from '../../engine/canonical.js';
+import { applyPlan, type FileReader } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
+import { checkSavedPlan } from '../../engine/stale.js';
+import type { Plan } from '../../engine/types.js';
+import { writeLock } from '../../config/lock.js';
 import { ApplyFailedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
@@ -15,11 +21,10 @@ import { annotationsOption, printAnnotations, type AnnotationFormat } from '../a
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
-import { applyPlan, kindsToRead, readLive, staleReasons } from '../pipeline.js';
-import { KIND_ORDER, planSession, withSession, type Session } from '../run.js';
-import { KINDS } from '../../kinds/index.js';
+import { planInSession } from '../plan-step.js';
+import { KIND_ORDER, withSession, type Session } from '../session.js';
 
-interface ApplyOptions extends CommonOptions {
+interface ApplyFlags extends CommonOptions {
   output: 'text' | 'json';
   autoApprove?: boolean;
   emulator?: boolean;
@@ -42,7 +47,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())
-    .action(async (planFile: string | undefined, opts: ApplyOptions) => {
+    .action(async (planFile: string | undefined, opts: ApplyFlags) => {
       const color = useColor(io, opts);
       const saved = planFile ? await readPlanFile(planFile) : undefined;
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
@@ -53,11 +58,11 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       }
       const env = opts.env ?? saved?.environment;
       await withSession(io, { ...opts, emulator, ...(env ? { env } : {}) }, async (s) => {
-        const plan = saved ? await checkSavedPlan(saved, s) : await planSession(s, { prune: Boolean(opts.prune), targets: opts.target });
+        const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target);
         // With -q only the apply report (the result) is printed, unless a person must approve the plan.
         if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
         // Before applying, so the annotations are there even when an operation fails.
-        if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.project, opts);
+        if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.workspace, opts);
         const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
         if (!hasChanges(plan) && adopting.length === 0) {
           if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
@@ -74,12 +79,26 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         let finished = 0;
         s.progress.start('Applying');
         s.progress.update(`0/${plan.changes.length} changes`);
-        const report = await applyPlan(plan, s.project, s.connection, {
-          concurrency: s.concurrency,
-          adoptFiles: Boolean(opts.adoptFiles),
-          onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
-        });
-        s.progress.stop();
+        const w = s.workspace;
+        let result;
+        try {
+          result = await applyPlan(plan, {
+            services: s.connection.services,
+            project: w.config.project,
+            desired: w.desired,
+            files: dataFileReader(w.config.project.root),
+            lock: w.lock,
+            clock: () => performance.now(),
+            concurrency: s.concurrency,
+            adoptFiles: Boolean(opts.adoptFiles),
+            onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
+          });
+        } finally {
+          s.progress.stop();
+        }
+        // Whatever was uploaded is recorded, even when other operations failed.
+        if (result.lockChanged) await writeLock(w.lockLocation, result.lock);
+        const report = result.report;
         if (adopting.length > 0 && !opts.quiet) {
           io.stderr(`Recorded ${adopting.length} file(s) in docket.lock.json as live: ${adopting.map((a) => a.file).join(', ')}\n`);
         }
@@ -92,13 +111,28 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     });
 }
 
-async function checkSavedPlan(plan: Plan, s: Session): Promise<Plan> {
-  const planned = new Set(plan.changes.map((c) => c.kind));
-  const kinds = [...new Set([...kindsToRead(s.project), ...KINDS.filter((k) => planned.has(k.name))])];
-  const live = await readLive(s.project, kinds, s.connection, s.concurrency);
-  const stale = staleReasons(plan, s.project, live, s.connection);
+async function checked(plan: Plan, s: Session): Promise<Plan> {
+  const w = s.workspace;
+  const stale = await checkSavedPlan(plan, {
+    desired: w.desired,
+    services: s.connection.services,
+    lock: w.lock,
+    prune: s.prune,
+    concurrency: s.concurrency,
+    configDigest: w.digest,
+    target: () => s.connection.target,
+  });
   if (stale.length > 0) throw new StalePlanError(stale);
   return plan;
+}
+
+/** Data files are read for upload from the configuration directory, and must be as planned. */
+function dataFileReader(root: string): FileReader {
+  return async (path, expected) => {
+    const bytes = await readFile(join(root, path));
+    if (sha256(bytes) !== expected) throw new Error(`${path} changed since the plan was made; plan again`);
+    return bytes;
+  };
 }
 
 async function confirm(io: Io, planJson: string | undefined): Promise<void> {

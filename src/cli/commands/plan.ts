@@ -9,9 +9,10 @@ import { renderPlanText } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
-import { KIND_ORDER, planSession, withSession } from '../run.js';
+import { planInSession } from '../plan-step.js';
+import { KIND_ORDER, withSession } from '../session.js';
 
-interface PlanOptions extends CommonOptions {
+interface PlanFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
   out?: string;
   detailedExitcode?: boolean;
@@ -31,17 +32,14 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--detailed-exitcode', 'exit 2 when the plan has changes (0: none, 1: error)')
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())
-    .action(async (opts: PlanOptions) => {
-      const { plan, project } = await withSession(io, opts, async (s) => ({
-        plan: await planSession(s, { prune: Boolean(opts.prune), targets: opts.target }),
-        project: s.project,
-      }));
+    .action(async (opts: PlanFlags) => {
+      const { plan, workspace } = await withSession(io, opts, async (s) => ({ plan: await planInSession(s, opts.target), workspace: s.workspace }));
       if (opts.out) await savePlan(opts.out, renderPlanJson(plan));
       const color = useColor(io, opts);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
       else io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
-      if (opts.annotations === 'github') printAnnotations(io, plan, project, opts);
+      if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
       if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; apply it with: docket apply ${opts.out}\n`);
       setExit(opts.detailedExitcode && hasChanges(plan) ? 2 : 0);
     });
@@ -56,3 +54,4 @@ async function savePlan(path: string, json: string): Promise<void> {
     throw new DocketError('write-failed', `cannot write the plan to ${path} (${reason})`, 'check that the folder can be created and written');
   }
 }
+

@@ -5,7 +5,7 @@ import { renderDiagnosticsJson } from '../../render/json.js';
 import { renderDiagnosticsText } from '../../render/text.js';
 import { useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
-import { loadProject } from '../pipeline.js';
+import { loadWorkspace } from '../../engine/workspace.js';
 
 interface ValidateOptions extends CommonOptions {
   output: 'text' | 'json';
@@ -18,7 +18,7 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
     .action(async (opts: ValidateOptions) => {
       const color = useColor(io, opts);
       try {
-        const project = await loadProject(opts.dir, opts.env, io.env);
+        const project = await loadWorkspace({ dir: opts.dir, processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) });
         const count = project.desired.length;
         if (opts.output === 'json') {
           io.stdout(renderDiagnosticsJson(project.diagnostics));

@@ -8,6 +8,7 @@ import { parseFaultSpec, type FaultQueue } from '../faults.js';
 import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
 import { parseSeed, type EmulatorSeed } from '../seed.js';
+import type { LoggedRequest } from '../request-log.js';
 import type { EmulatorStats } from '../stats.js';
 import { readVariants, variantsJson, type EmulatorVariants } from '../variants.js';
 
@@ -31,6 +32,7 @@ export interface EmulatorConfig {
 export interface EmulatorControls {
   stats(): EmulatorStats;
   resetStats(): void;
+  requests(): LoggedRequest[];
   /** Restores the seed state (a new seed when given); throws when the seed contradicts itself. */
   reset(seed?: EmulatorSeed): void;
   config(): EmulatorConfig;
@@ -49,6 +51,7 @@ export function controlRoutes(controls: EmulatorControls): Route[] {
   });
   return [
     r('GET', '/stats', () => ({ status: 200, body: controls.stats() })),
+    r('GET', '/requests', () => ({ status: 200, body: { requests: controls.requests() } })),
     r('POST', '/reset', (ctx) => reset(ctx, controls)),
     r('GET', '/state', (ctx) => ({ status: 200, body: ctx.store.snapshot() })),
     r('GET', '/config', () => ({ status: 200, body: configBody(controls.config()) })),

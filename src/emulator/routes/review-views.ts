@@ -22,14 +22,18 @@ export function userView(user: UserRecord, membership: MembershipRecord): Resour
   return { id: user.id, type: 'user', attributes: { email: user.email, name: user.name, role: membership.role } };
 }
 
-/** NOTE(api): the invited user as a JSON:API relationship; the public docs show no invitation attributes. */
-export function invitationView(inv: InvitationRecord): ResourceObject {
-  return {
+/**
+ * NOTE(api): the invited user as a JSON:API relationship; the public docs show no invitation
+ * attributes, so the `invitation_user: false` variant leaves it out.
+ */
+export function invitationView(inv: InvitationRecord, withUser = true): ResourceObject {
+  const view: ResourceObject = {
     id: inv.id,
     type: 'invitation',
     attributes: { email: inv.email, name: inv.name, invited_by_email: inv.invited_by_email, created_at: inv.created_at },
-    relationships: { user: { data: inv.user_id ? { type: 'user', id: inv.user_id } : null } },
   };
+  if (withUser) view.relationships = { user: { data: inv.user_id ? { type: 'user', id: inv.user_id } : null } };
+  return view;
 }
 
 /** `withArchivedAt`: the `list_archived` variant, where playbooks say whether they are archived. */

@@ -141,7 +141,7 @@ function listUsers(ctx: RequestContext): RouteResult {
 function listInvitations(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
   const sorted = Object.values(org.invitations).sort((a, b) => compareCreated(a.created_at, a.id, b.created_at, b.id));
-  return { status: 200, body: listResponse(ctx, sorted.map(invitationView)) };
+  return { status: 200, body: listResponse(ctx, sorted.map((i) => invitationView(i, ctx.variants.invitationUser))) };
 }
 
 function getInvitation(ctx: RequestContext): RouteResult {
@@ -149,7 +149,7 @@ function getInvitation(ctx: RequestContext): RouteResult {
   const id = ctx.params.invitation ?? '';
   const inv = Object.hasOwn(org.invitations, id) ? org.invitations[id] : undefined;
   if (!inv) throw notFound(`invitation ${id} not found`);
-  return ok(invitationView(inv));
+  return ok(invitationView(inv, ctx.variants.invitationUser));
 }
 
 function createInvitation(ctx: RequestContext): RouteResult {
@@ -168,7 +168,7 @@ function createInvitation(ctx: RequestContext): RouteResult {
   const user = ctx.store.addMember(org, address, name ?? null, 'member');
   const inv = { id: ctx.store.newId(), email: address, name: name ?? null, invited_by_email: inviterEmail(ctx, org), user_id: user.id, created_at: ctx.store.timestamp() };
   org.invitations[inv.id] = inv;
-  return ok(invitationView(inv), 201);
+  return ok(invitationView(inv, ctx.variants.invitationUser), 201);
 }
 
 /** NOTE(api): keys are per organization, not per user; we name the first admin as the inviter. */

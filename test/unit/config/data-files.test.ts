@@ -8,6 +8,9 @@ import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterEach(removeMadeDirs);
 
+/** What the kinds declare as data fields. */
+const FIELDS = { fieldsOf: () => ({ file: 'pdf', body_file: 'text', docx_file: 'docx', definition_file: 'yaml' }) };
+
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 describe('data files', () => {
@@ -15,7 +18,7 @@ describe('data files', () => {
     const body = '# Consulting terms\r\n\r\n1. Scope\n';
     const root = await makeDir({ 'custom-terms/consulting.md': body });
     const doc = resourceDoc('CustomTerm', { name: 'Consulting Terms', body_file: 'consulting.md' }, { '/body_file': 3 }, 'custom-terms/consulting.yaml');
-    const { files, diagnostics } = await readDataFiles(root, [doc]);
+    const { files, diagnostics } = await readDataFiles(root, [doc], FIELDS);
     expect(diagnostics).toEqual([]);
     expect([...files.keys()]).toEqual(['custom-terms/consulting.md']);
     const file = files.get('custom-terms/consulting.md')!;
@@ -31,7 +34,7 @@ describe('data files', () => {
     const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0xfe]);
     await writeFile(join(root, 'security.pdf'), bytes);
     const doc = resourceDoc('Attachment', { name: 'Security', file: 'security.pdf' }, {}, 'security.yaml');
-    const { files } = await readDataFiles(root, [doc]);
+    const { files } = await readDataFiles(root, [doc], FIELDS);
     const file = files.get('security.pdf')!;
     expect([...file.bytes]).toEqual([...bytes]);
     expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
@@ -48,7 +51,7 @@ describe('data files', () => {
   it('a file that does not exist is missing-file at the field’s line', async () => {
     const root = await makeDir({});
     const doc = resourceDoc('CustomTemplate', { name: 'Consulting', definition_file: 'consulting.cover.yaml' }, { '/name': 2, '/definition_file': 4 }, 'custom-templates/consulting.yaml');
-    const { files, diagnostics } = await readDataFiles(root, [doc]);
+    const { files, diagnostics } = await readDataFiles(root, [doc], FIELDS);
     expect(files.size).toBe(0);
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ severity: 'error', code: 'missing-file', file: 'custom-templates/consulting.yaml', line: 4, path: 'definition_file' });
@@ -59,7 +62,7 @@ describe('data files', () => {
     const root = await makeDir({ 'x.pdf': '%PDF-' });
     const atRoot = resourceDoc('Attachment', { name: 'X', file: '../x.pdf' }, { '/file': 5 }, 'security.yaml');
     const nested = resourceDoc('CustomTerm', { name: 'Y', docx_file: '../../y.docx' }, { '/docx_file': 3 }, 'custom-terms/y.yaml');
-    const { files, diagnostics } = await readDataFiles(root, [atRoot, nested]);
+    const { files, diagnostics } = await readDataFiles(root, [atRoot, nested], FIELDS);
     expect(files.size).toBe(0);
     expect(diagnostics.map((d) => [d.code, d.file, d.line])).toEqual([
       ['file-outside-config', 'security.yaml', 5],
@@ -71,7 +74,7 @@ describe('data files', () => {
     const root = await makeDir({ 'shared/terms.md': 'Terms' });
     const a = resourceDoc('CustomTerm', { name: 'shared/terms.md', body_file: '../shared/terms.md' }, {}, 'custom-terms/a.yaml');
     const b = resourceDoc('CustomTerm', { name: 'B', body_file: 'shared/terms.md', docx_file: '' }, {}, 'b.yaml');
-    const { files, diagnostics } = await readDataFiles(root, [a, b]);
+    const { files, diagnostics } = await readDataFiles(root, [a, b], FIELDS);
     expect(diagnostics).toEqual([]);
     expect([...files.keys()]).toEqual(['shared/terms.md']);
   });

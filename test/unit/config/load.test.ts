@@ -63,20 +63,29 @@ describe('loadConfig: documents', () => {
     expect(r.config!.documents).toHaveLength(3);
   });
 
-  it('treats files named by `file` or `*_file` fields as data, relative to the naming document', async () => {
-    const r = await load({
-      'docket.yaml': PROJECT,
-      'custom-templates/consulting.yaml': lines('kind: CustomTemplate', 'name: Consulting', 'definition_file: consulting.cover.yaml'),
-      // YAML without `kind`, but named by definition_file: data, not an error.
-      'custom-templates/consulting.cover.yaml': lines('sections:', '  - title: Cover'),
-      'attachments/security.yaml': lines('kind: Attachment', 'name: Security', 'file: ../shared/exhibit.yml'),
-      'shared/exhibit.yml': lines('not: a resource either'),
-    });
-    // The kinds are unknown to this test's registry; what matters is that no data file is reported.
-    expect(r.diagnostics.map(brief)).toEqual([
-      'attachments/security.yaml:1:7 unknown-kind',
-      'custom-templates/consulting.yaml:1:7 unknown-kind',
-    ]);
+  it('treats files named by the data fields a kind declares as data, relative to the naming document', async () => {
+    const r = await load(
+      {
+        'docket.yaml': PROJECT,
+        'custom-templates/consulting.yaml': lines('kind: CustomTemplate', 'name: Consulting', 'definition_file: consulting.cover.yaml'),
+        // YAML without `kind`, but named by definition_file: data, not an error.
+        'custom-templates/consulting.cover.yaml': lines('sections:', '  - title: Cover'),
+        'attachments/security.yaml': lines('kind: Attachment', 'name: Security', 'file: ../shared/exhibit.yml'),
+        'shared/exhibit.yml': lines('not: a resource either'),
+        // A field the kind does not declare names no data file.
+        'attachments/other.yaml': lines('kind: Attachment', 'name: Other', 'file: other.pdf', 'notes_file: ../shared/notes.yaml'),
+        'shared/notes.yaml': lines('no: kind'),
+      },
+      {
+        kinds: [
+          { yamlKind: 'CustomTemplate', schema: 'custom-template.schema.json', dataFiles: { definition_file: 'yaml' } },
+          { yamlKind: 'Attachment', schema: 'attachment.schema.json', dataFiles: { file: 'pdf' } },
+        ],
+      },
+    );
+    // (The schema's own complaints about the test files are beside the point.)
+    expect(r.diagnostics.map(brief).filter((d) => !d.includes('invalid-value'))).toEqual(['attachments/other.yaml:4:1 unknown-key', 'shared/notes.yaml:1:1 not-a-resource']);
+    expect([...r.yamlData.keys()].sort()).toEqual(['custom-templates/consulting.cover.yaml', 'shared/exhibit.yml']);
   });
 
   it('uses a kind\'s own data-file fields too', async () => {
@@ -87,7 +96,7 @@ describe('loadConfig: documents', () => {
         'other.yaml': lines('kind: Thing', 'definition: extra.yaml'),
         'extra.yaml': lines('a: 1'),
       },
-      { kinds: [{ yamlKind: 'Member', schema: 'member.schema.json' }, { yamlKind: 'Thing', schema: 'member.schema.json', dataFileFields: ['definition'] }] },
+      { kinds: [{ yamlKind: 'Member', schema: 'member.schema.json' }, { yamlKind: 'Thing', schema: 'member.schema.json', dataFiles: { definition: 'yaml' } }] },
     );
     expect(r.diagnostics.some((d) => d.file === 'extra.yaml')).toBe(false);
   });

@@ -41,7 +41,7 @@ describe('docket.yaml', () => {
       review: { url: 'https://api.gerri.commonpaper.com', organization_id: ORG_A },
       agreements: { url: 'https://api.commonpaper.com', actor: 'legal-ops@acme.example' },
       concurrency: 8,
-      prune: { playbooks: false },
+      prune: {},
       safety: { max_delete_fraction: 0.3 },
       vars: { legal_lead: 'alice@acme.example', team: 'Legal' },
     });

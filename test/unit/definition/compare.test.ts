@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { definitionText, sameDefinition } from '../../../src/kinds/definition.js';
+import { definitionText, sameDefinition } from '../../../src/kinds/support/definition.js';
 import { FULL, lines } from './helpers.js';
 
 const BLOCK = lines(

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { describeDefinitionChange } from '../../../src/kinds/definition.js';
+import { describeDefinitionChange } from '../../../src/kinds/support/definition.js';
 import { lines } from './helpers.js';
 
 const BEFORE = lines(

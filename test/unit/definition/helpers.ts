@@ -1,7 +1,7 @@
 /** Shared fixtures for the definition tests: run the validator on a file or an inline definition. */
 import { parseYamlFile } from '../../../src/config/yaml-positions.js';
 import { Diagnostics, type Diagnostic } from '../../../src/diagnostics.js';
-import { parseDefinitionFile, validateDefinition } from '../../../src/kinds/definition.js';
+import { parseDefinitionFile, validateDefinition } from '../../../src/kinds/support/definition.js';
 
 /** Joins lines, so YAML in tests reads like the file itself. */
 export function lines(...ls: string[]): string {

@@ -2,7 +2,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { DocPositions } from '../../../src/config/yaml-positions.js';
 import { Diagnostics } from '../../../src/diagnostics.js';
-import { DEFINITION_INPUTS, parseDefinitionFile, validateDefinition } from '../../../src/kinds/definition.js';
+import { DEFINITION_INPUTS, parseDefinitionFile, validateDefinition } from '../../../src/kinds/support/definition.js';
 import { FULL, brief, checkFile, checkInline, lines, pos, withFields, type Checked } from './helpers.js';
 
 const layouts: [string, (text: string) => Promise<Checked>][] = [

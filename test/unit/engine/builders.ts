@@ -10,7 +10,7 @@ import type { Action, Change, DesiredResource, Fields, KindName, LiveResource, P
 import { KINDS } from '../../../src/kinds/index.js';
 
 /** The real registry, in its real order: organization, member, playbook, rule. */
-export const KIND_META: KindMeta[] = KINDS;
+export const KIND_META: KindMeta[] = [...KINDS];
 
 export function pos(line: number, col = 1, file = 'playbooks/nda.yaml'): SourcePos {
   return { file, line, col };

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { massDeleteViolations, describeViolation } from '../../../src/engine/guard.js';
-import { limitToTargets, parseTarget, type Target } from '../../../src/engine/target.js';
+import { limitToTargets, parseTarget, type TargetSpec } from '../../../src/engine/target.js';
+import { KINDS } from '../../../src/kinds/index.js';
 import { change, desiredPlaybook, desiredRule, livePlaybook, planOf } from './builders.js';
 
-const target = (text: string): Target => {
-  const t = parseTarget(text);
+const target = (text: string): TargetSpec => {
+  const t = parseTarget(text, KINDS);
   if ('error' in t) throw new Error(t.error);
   return t;
 };
@@ -18,9 +19,9 @@ describe('parseTarget', () => {
   });
 
   it('explains malformed targets', () => {
-    expect(parseTarget('playbok/X')).toEqual({ error: expect.stringContaining('unknown kind `playbok`') });
-    expect(parseTarget('playbook')).toEqual({ error: expect.stringContaining('needs a name') });
-    expect(parseTarget('rule/Term')).toEqual({ error: expect.stringContaining('rule/PLAYBOOK/RULE') });
+    expect(parseTarget('playbok/X', KINDS)).toEqual({ error: expect.stringContaining('unknown kind `playbok`') });
+    expect(parseTarget('playbook', KINDS)).toEqual({ error: expect.stringContaining('needs a name') });
+    expect(parseTarget('rule/Term', KINDS)).toEqual({ error: expect.stringContaining('rule/PLAYBOOK/RULE') });
   });
 });
 
@@ -34,20 +35,20 @@ describe('limitToTargets', () => {
   const desired = [desiredPlaybook('NDA'), desiredRule('NDA', 'Term'), desiredRule('NDA', 'Cap'), desiredPlaybook('MSA')];
 
   it('keeps a rule target with the changes it depends on, transitively', () => {
-    const result = limitToTargets(plan, desired, [target('rule/NDA/Cap')]);
+    const result = limitToTargets(plan, desired, [target('rule/NDA/Cap')], KINDS);
     expect(result.plan!.changes.map((c) => c.id)).toEqual([invite.id, pb.id, ruleWithReviewer.id]);
     expect(result.plan!.targets).toEqual(['rule/NDA/Cap']);
     expect(result.plan!.summary).toEqual({ invite: 1, create: 2 });
   });
 
   it('includes a playbook target’s rules', () => {
-    const result = limitToTargets(plan, desired, [target('playbook/NDA')]);
+    const result = limitToTargets(plan, desired, [target('playbook/NDA')], KINDS);
     expect(result.plan!.changes.map((c) => c.id)).not.toContain(other.id);
     expect(result.plan!.changes).toHaveLength(4);
   });
 
   it('reports a target that is neither declared nor live', () => {
-    const result = limitToTargets(plan, desired, [target('playbook/Nope')]);
+    const result = limitToTargets(plan, desired, [target('playbook/Nope')], KINDS);
     expect(result.plan).toBeUndefined();
     expect(result.diagnostics.errors[0]).toMatchObject({ code: 'unknown-target' });
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { assignSlugs, duplicateNames, EXPORT_KINDS, parseExportKinds, slug } from '../../../src/export/layout.js';
+import { assignSlugs, duplicateNames, exportKinds, slug } from '../../../src/export/layout.js';
+import { KINDS } from '../../../src/kinds/index.js';
 
 describe('slug', () => {
   it('lowercases and turns every run of other characters into one hyphen, trimmed', () => {
@@ -51,13 +52,15 @@ describe('assignSlugs', () => {
   });
 });
 
-describe('parseExportKinds', () => {
-  it('means every kind when none is given', () => {
-    expect([...parseExportKinds([])]).toEqual([...EXPORT_KINDS]);
+const parseExportKinds = (values: string[]) => exportKinds(values, KINDS).map((k) => k.name);
+
+describe('exportKinds', () => {
+  it('means every kind with a layout when none is given', () => {
+    expect(parseExportKinds([])).toEqual(['organization', 'member', 'playbook', 'custom-term', 'custom-template', 'attachment', 'template']);
   });
 
-  it('accepts repeated kinds', () => {
-    expect([...parseExportKinds(['playbook', 'template', 'playbook'])]).toEqual(['playbook', 'template']);
+  it('accepts repeated kinds, in registry order', () => {
+    expect(parseExportKinds(['template', 'playbook', 'playbook'])).toEqual(['playbook', 'template']);
   });
 
   it('suggests the closest kind for a typo', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { blockText, resourceFile, schemaComment, schemaRef, toYaml } from '../../../src/export/yaml.js';
+import { resourceFile, schemaComment, schemaRef, toYaml } from '../../../src/export/yaml.js';
+import { blockText } from '../../../src/kinds/support/yaml-out.js';
 
 const paths = { outRoot: '/home/ops/acme-legal', schemasDir: '/opt/docket/schemas' };
 

@@ -5,6 +5,7 @@ import type { KindModule } from '../../../src/kinds/kind.js';
 import { memberKind } from '../../../src/kinds/member.js';
 import { organizationKind } from '../../../src/kinds/organization.js';
 import { playbookKind } from '../../../src/kinds/playbook.js';
+import { ruleKind } from '../../../src/kinds/rule.js';
 import { projectConfig, resourceDoc } from '../engine/builders.js';
 
 function toDesired(kind: KindModule, yamlKind: string, body: Record<string, unknown>, lines: Record<string, number> = {}, file?: string) {
@@ -13,8 +14,14 @@ function toDesired(kind: KindModule, yamlKind: string, body: Record<string, unkn
   return { resources, diagnostics };
 }
 
+/** A Playbook document as the engine reads it: the playbook, then its rules (the Rule kind's part). */
 function playbook(body: Record<string, unknown>, lines: Record<string, number> = {}) {
-  return toDesired(playbookKind, 'Playbook', { name: 'Inbound NDA', ...body }, lines);
+  const diagnostics = new Diagnostics();
+  const doc = resourceDoc('Playbook', { name: 'Inbound NDA', ...body }, lines);
+  const ctx = { project: projectConfig(), files: new Map() };
+  const own = playbookKind.toDesired!(doc, diagnostics, ctx) as DesiredResource[];
+  const rules = ruleKind.toDesired!(doc, diagnostics, { ...ctx, parent: own[0]! }) as DesiredResource[];
+  return { resources: [...own, ...rules], diagnostics };
 }
 
 function rule(resources: DesiredResource[], name: string): DesiredResource {
@@ -197,8 +204,9 @@ describe('Rule toDesired', () => {
   it('the same rule name in two playbooks is fine', () => {
     const diagnostics = new Diagnostics();
     const ctx = { project: projectConfig(), files: new Map() };
-    const a = playbookKind.toDesired!(resourceDoc('Playbook', { name: 'A', rules: [{ name: 'Term', actions: 'x' }] }), diagnostics, ctx) as DesiredResource[];
-    const b = playbookKind.toDesired!(resourceDoc('Playbook', { name: 'B', rules: [{ name: 'Term', actions: 'x' }] }), diagnostics, ctx) as DesiredResource[];
+    const rulesOf = (name: string) => ruleKind.toDesired!(resourceDoc('Playbook', { name, rules: [{ name: 'Term', actions: 'x' }] }), diagnostics, ctx) as DesiredResource[];
+    const a = rulesOf('A');
+    const b = rulesOf('B');
     expect(diagnostics.items).toEqual([]);
     expect([...a, ...b].filter((r) => r.kind === 'rule').map((r) => r.key)).toEqual(['A/Term', 'B/Term']);
   });

@@ -2,7 +2,7 @@
 import { loadConfig, type KindSchemaInfo } from '../../../src/config/load.js';
 import type { ResourceDoc } from '../../../src/config/types.js';
 import { Diagnostics, type Diagnostic } from '../../../src/diagnostics.js';
-import { checkTemplateParameters } from '../../../src/kinds/template-params.js';
+import { checkTemplateParameters } from '../../../src/kinds/support/template-params.js';
 import { PROJECT, tree } from '../config/helpers.js';
 
 export { brief, cleanup, lines } from '../config/helpers.js';

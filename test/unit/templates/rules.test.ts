@@ -6,7 +6,7 @@ import {
   attachmentParameterRefs,
   csaUsesNewNames,
   templateTypeInfo,
-} from '../../../src/kinds/template-params.js';
+} from '../../../src/kinds/support/template-params.js';
 import { brief, cleanup, codes, lines, loadTemplate, loadTemplateText } from './helpers.js';
 
 afterEach(cleanup);

@@ -3,8 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemasDir } from '../../../src/config/schema.js';
 import { AGREEMENT_TYPES, defaultStandardVersion, templateResourceType, withDefaults } from '../../../src/emulator/template-defaults.js';
-import { equalsDefault, exportTemplates, templateDocument, type ParameterSchema, type TemplateData, type TemplateExportContext } from '../../../src/export/templates.js';
-import { TEMPLATE_TYPES } from '../../../src/kinds/template-params.js';
+import type { ProjectConfig } from '../../../src/config/types.js';
+import type { LiveResource } from '../../../src/engine/types.js';
+import { buildExport } from '../../../src/export/index.js';
+import { exportKinds } from '../../../src/export/layout.js';
+import { KINDS } from '../../../src/kinds/index.js';
+import { equalsDefault, templateDocument, type ParameterSchema, type TemplateData, type TemplateExportContext } from '../../../src/kinds/support/template-config.js';
+import { TEMPLATE_TYPES } from '../../../src/kinds/support/template-params.js';
 
 const schemas = new Map<string, ParameterSchema>(
   TEMPLATE_TYPES.map((t) => [t.type, JSON.parse(readFileSync(join(schemasDir(), t.schema), 'utf8')) as ParameterSchema]),
@@ -175,11 +180,26 @@ describe('templateDocument: attachments', () => {
   });
 });
 
-describe('exportTemplates', () => {
-  const paths = { outRoot: '/out', schemasDir: '/docket/schemas' };
+/** Templates exported as `docket export` does: the Template kind's toConfig, laid out by buildExport. */
+function exportTemplates(templates: TemplateData[]) {
+  const live: LiveResource[] = templates.map((t) => ({ kind: 'template', id: t.id, key: String(t.attributes.name), name: String(t.attributes.name), fields: {}, refs: [], extra: { wireType: t.wireType, attributes: t.attributes } }));
+  const result = buildExport({
+    kinds: exportKinds(['template'], KINDS),
+    registry: KINDS,
+    live: new Map([['template', live]]),
+    project: {},
+    source: { agreements: {}, review: {} } as unknown as ProjectConfig,
+    lock: { version: 1, files: {} },
+    schema: (file) => JSON.parse(readFileSync(join(schemasDir(), file), 'utf8')) as unknown,
+    paths: { outRoot: '/out', schemasDir: '/docket/schemas' },
+  });
+  return { files: result.files.filter((f) => f.path !== 'docket.yaml'), notes: result.notes };
+}
+
+describe('the Template kind exported', () => {
 
   it('skips parameters docket does not know, with a note, and never writes name, attachment_ids or timestamps', () => {
-    const part = exportTemplates([live('NDA', { term: 3, mystery_flag: true, attachment_ids: [] })], ctx(), paths);
+    const part = exportTemplates([live('NDA', { term: 3, mystery_flag: true, attachment_ids: [] })]);
     expect(part.files).toHaveLength(1);
     const text = part.files[0]!.content;
     expect(text).toContain('  term: 3\n');
@@ -189,7 +209,7 @@ describe('exportTemplates', () => {
 
   it('reads the type as the Template kind does: a generic type with agreement_type exports as its short type', () => {
     const generic: TemplateData = { id: 'g', wireType: 'template', attributes: { name: 'License', agreement_type: 'software_license', standard_version: null } };
-    const part = exportTemplates([generic], ctx(), paths);
+    const part = exportTemplates([generic]);
     expect(part.files).toHaveLength(1);
     expect(part.files[0]!.content).toContain('type: Software License\n');
   });
@@ -198,15 +218,16 @@ describe('exportTemplates', () => {
     const a = { ...live('NDA', {}), id: 'b' };
     const b = { ...live('NDA', { term: 5 }), id: 'a' };
     const odd: TemplateData = { id: 'c', wireType: 'template_unheard_of', attributes: { name: 'Odd' } };
-    const part = exportTemplates([a, odd, b], ctx(), paths);
-    expect(part.files.map((f) => f.path)).toEqual(['templates/my-nda.yaml', 'templates/my-nda-2.yaml']);
-    expect(part.files[0]!.content).toContain('term: 5');
+    const part = exportTemplates([a, odd, b]);
+    expect(part.files.map((f) => f.path).sort()).toEqual(['templates/my-nda-2.yaml', 'templates/my-nda.yaml']);
+    // Collisions in name order, ties by live id: `a` gets the plain name.
+    expect(part.files.find((f) => f.path === 'templates/my-nda.yaml')!.content).toContain('term: 5');
     expect(part.notes).toContain('template "Odd" has type template_unheard_of, which docket does not know; not exported');
     expect(part.notes).toContain('several templates are named "My NDA": docket identifies them by name, so plan will refuse them until all but one are renamed');
   });
 
   it('starts the file with the schema comment and quotes standard_version', () => {
-    const part = exportTemplates([live('CSA', { provider: 'Acme' })], ctx(), paths);
+    const part = exportTemplates([live('CSA', { provider: 'Acme' })]);
     expect(part.files[0]!.content).toBe(
       '# yaml-language-server: $schema=../../docket/schemas/template.schema.json\nkind: Template\nname: My CSA\ntype: CSA\nstandard_version: "2.1"\nparameters:\n  provider: Acme\n',
     );

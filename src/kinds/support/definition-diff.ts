@@ -3,7 +3,7 @@
  * YAML", so reformatting never publishes a version) and a field-level summary of what a publish
  * changes, for plans.
  */
-import { joinPointer, pointerToPath } from '../config/yaml-positions.js';
+import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
 import { definitionText } from './definition-text.js';
 import { deepEqual, definitionData, isRecord, isStringList } from './definition-model.js';
 

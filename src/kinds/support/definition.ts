@@ -6,11 +6,11 @@
  * summary helpers the kind and the plan use.
  */
 import type { ErrorObject } from 'ajv';
-import type { Diagnostic, Diagnostics, SourcePos } from '../diagnostics.js';
-import { schemaDiagnostics, schemaValidator } from '../config/schema.js';
-import { didYouMean } from '../config/suggest.js';
-import type { Positions } from '../config/types.js';
-import { DocPositions, joinPointer, parseYamlFile, pointerToPath, splitPointer } from '../config/yaml-positions.js';
+import type { Diagnostic, Diagnostics, SourcePos } from '../../diagnostics.js';
+import { schemaDiagnostics, schemaValidator } from '../../config/schema.js';
+import { didYouMean } from '../../config/suggest.js';
+import type { Positions } from '../../config/types.js';
+import { DocPositions, joinPointer, parseYamlFile, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
 import { checkDefinitionRules } from './definition-rules.js';
 import { CHOICE_INPUTS, DEFINITION_SCHEMA, isRecord, withoutDates } from './definition-model.js';
 
@@ -147,8 +147,8 @@ export interface ParsedDefinitionFile {
 }
 
 /** Reads a definition file: exactly one YAML document, with positions for every value. */
-export function parseDefinitionFile(text: string, file: string): ParsedDefinitionFile {
-  const parsed = parseYamlFile(text, file);
+/** A definition file's one document; `parsed` when the loader parsed it already (it is parsed once). */
+export function parseDefinitionFile(text: string, file: string, parsed: ParsedFile = parseYamlFile(text, file)): ParsedDefinitionFile {
   const diagnostics = [...parsed.diagnostics];
   const [first, second] = parsed.documents;
   if (!first) {

@@ -3,10 +3,10 @@
  * organization, members, playbooks and rules share one member directory, one playbook list and
  * one read of each declared playbook's rules.
  */
-import type { FetchContext } from './kind.js';
-import type { ApiResource } from '../api/types.js';
-import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../api/review.js';
-import { normEmail, normName } from '../engine/normalize.js';
+import type { FetchContext } from '../kind.js';
+import type { ApiResource } from '../../api/types.js';
+import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../../api/review.js';
+import { normEmail, normName } from '../../engine/normalize.js';
 import { declaredFilter } from './declared.js';
 
 export interface MemberEntry {

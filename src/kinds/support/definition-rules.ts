@@ -7,9 +7,9 @@
  * The rules read the data defensively: whatever the schema already reports (wrong types, unknown
  * inputs, bad options) is skipped here, so one mistake yields one diagnostic.
  */
-import type { Diagnostics, SourcePos } from '../diagnostics.js';
-import { didYouMean } from '../config/suggest.js';
-import { joinPointer, pointerToPath } from '../config/yaml-positions.js';
+import type { Diagnostics, SourcePos } from '../../diagnostics.js';
+import { didYouMean } from '../../config/suggest.js';
+import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
 import {
   GOVERNING_LAW_IMPORT,
   GOVERNING_LAW_KEYS,

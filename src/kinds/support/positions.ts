@@ -1,6 +1,6 @@
 /** Small helpers kinds share to turn a document into desired resources with positions. */
-import type { SourcePos } from '../diagnostics.js';
-import type { ResourceDoc } from '../config/types.js';
+import type { SourcePos } from '../../diagnostics.js';
+import type { ResourceDoc } from '../../config/types.js';
 
 export function posOf(doc: ResourceDoc, pointer: string): SourcePos {
   return doc.positions.at(pointer);

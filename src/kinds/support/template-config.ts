@@ -1,17 +1,19 @@
 /**
- * templates/<slug>.yaml: standard templates with only the parameters that differ from their type's
- * documented defaults (the `default`s of schemas/templates/<type>.schema.json, nested objects
- * too). Template is a partial kind, so every parameter left out is simply not managed: the export
- * stays short and plan still shows no changes. Attachment ids become `{ attachment: <name> }` and
- * `attachments: [names]` when the export knows the attachment; otherwise the raw id stays.
+ * A standard template as the document that declares it, with only the parameters that differ from
+ * their type's documented defaults (the `default`s of schemas/templates/<type>.schema.json, nested
+ * objects too). Template is a partial kind, so every parameter left out is simply not managed: the
+ * file stays short and plan still shows no changes. Attachment ids become `{ attachment: <name> }`
+ * and `attachments: [names]` when the attachment can be named; otherwise the raw id stays.
  */
-import { sameValue } from '../engine/canonical.js';
-import { normDeep } from '../engine/normalize.js';
-import { isPlainObject } from '../util/plain.js';
-import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, liveTemplateType, NOT_PARAMETERS, type TemplateTypeInfo } from '../kinds/template-params.js';
-import { assignSlugs, compareText, duplicateNameNotes, LAYOUT } from './layout.js';
-import { emptyPart, type ExportPart, type SchemaPaths } from './types.js';
-import { resourceFile } from './yaml.js';
+import { sameValue } from '../../engine/canonical.js';
+import { normDeep } from '../../engine/normalize.js';
+import { isPlainObject } from '../../util/plain.js';
+import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, liveTemplateType, NOT_PARAMETERS, type TemplateTypeInfo } from './template-params.js';
+
+/** Plain code-unit order: the same on every machine and locale (localeCompare is not). */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 type Plain = Record<string, unknown>;
 
@@ -169,7 +171,7 @@ export interface TemplateDocument {
   notes: string[];
 }
 
-/** The Template document of one live template, or undefined (with a note) when its type is unknown. */
+/** The Template document of one live template, or undefined when its type is one docket does not know. */
 export function templateDocument(t: TemplateData, ctx: TemplateExportContext): TemplateDocument | undefined {
   const a = t.attributes;
   const name = String(a.name ?? '');
@@ -212,23 +214,4 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
     }
   }
   return { doc, notes };
-}
-
-export function exportTemplates(templates: readonly TemplateData[], ctx: TemplateExportContext, paths: SchemaPaths): ExportPart {
-  const part = emptyPart('template');
-  const nameOf = (t: TemplateData) => String(t.attributes.name ?? '');
-  part.notes.push(...duplicateNameNotes('templates', templates.map(nameOf)));
-  const known: TemplateData[] = [];
-  for (const t of templates) {
-    const type = typeOf(t)?.type;
-    if (type !== undefined && ctx.schemas.has(type)) known.push(t);
-    else part.notes.push(`template "${nameOf(t)}" has type ${t.wireType}${typeof t.attributes.agreement_type === 'string' ? ` (agreement_type ${t.attributes.agreement_type})` : ''}, which docket does not know; not exported`);
-  }
-  for (const { item, slug } of assignSlugs(known, nameOf, (t) => t.id)) {
-    const result = templateDocument(item, ctx)!;
-    part.notes.push(...result.notes.map((n) => `template "${nameOf(item)}": ${n}`));
-    part.files.push(resourceFile(`${LAYOUT.templates}/${slug}.yaml`, 'template.schema.json', [result.doc], paths));
-    part.count++;
-  }
-  return part;
 }

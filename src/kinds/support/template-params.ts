@@ -3,10 +3,10 @@
  * express (CSA attribute names by standard_version), and where `{ attachment: <name> }`
  * references sit so the Template kind can resolve them to attachment ids.
  */
-import type { Diagnostics } from '../diagnostics.js';
-import type { ResourceDoc } from '../config/types.js';
-import { joinPointer } from '../config/yaml-positions.js';
-import { isPlainObject } from '../util/plain.js';
+import type { Diagnostics } from '../../diagnostics.js';
+import type { ResourceDoc } from '../../config/types.js';
+import { joinPointer } from '../../config/yaml-positions.js';
+import { isPlainObject } from '../../util/plain.js';
 
 export interface TemplateTypeInfo {
   /** The `type:` value in YAML and in a create body: `NDA`, `Software License`, … */
@@ -21,7 +21,7 @@ export interface TemplateTypeInfo {
 
 /**
  * The ten standard template types (seed 002 "Template creation"). Keep in step with TYPES in
- * scripts/gen-template-schemas.mjs, which writes the schemas (a test compares them).
+ * scripts/gen-schemas.mjs, which writes the schemas (a test compares them).
  */
 export const TEMPLATE_TYPES: readonly TemplateTypeInfo[] = [
   { type: 'NDA', wire: 'template_nda', schema: 'templates/nda.schema.json' },
@@ -124,7 +124,7 @@ export function nestedWriteName(key: string): string | undefined {
 /**
  * Seed 001 "Versioning": CSA attributes renamed in standard_version 3.x, pre-3.0 name → 3.x name.
  * The service answers 422 to the spelling that does not fit the version. The CSA schema accepts
- * both spellings (scripts/gen-template-schemas.mjs has the same list); this rule picks one.
+ * both spellings (scripts/gen-schemas.mjs has the same list); this rule picks one.
  */
 export const CSA_RENAMES: ReadonlyMap<string, string> = new Map([
   ['include_increased_cap_amount', 'include_supercap'],

@@ -1,5 +1,5 @@
 /** Which live objects a kind should read in detail: those the files declare. */
-import type { DesiredResource, KindName } from '../engine/types.js';
+import type { DesiredResource, KindName } from '../../engine/types.js';
 
 /**
  * Live objects worth a detailed read: the declared ones, by name, former name or pinned id.

@@ -1,0 +1,95 @@
+/**
+ * Applying a plan: the context kinds execute in (ids known at plan time or created on the way,
+ * the files to upload, the lock entries uploads make), run through the executor. The caller gets
+ * the report and the lock as it should now be; it decides where to write it.
+ */
+import type { ProjectConfig } from '../config/types.js';
+import { lockEntries, lockKey, type LockFile } from '../config/lock.js';
+import { KINDS, type AnyKind } from '../kinds/index.js';
+import type { ExecContext, Services } from '../kinds/kind.js';
+import { freshReads } from '../util/fresh-read.js';
+import { executePlan } from './execute.js';
+import type { ApplyReport, Change, ChangeResult, DesiredResource, Plan } from './types.js';
+
+/** Reads a data file for upload (the CLI reads it from the configuration directory). */
+export type FileReader = (path: string, sha256: string) => Promise<Uint8Array>;
+
+export interface ApplyPlanInput {
+  kinds?: readonly AnyKind[];
+  services: Services;
+  project: ProjectConfig;
+  /** The desired resources as the files say now (sensitive values are read from them). */
+  desired: readonly DesiredResource[];
+  files: FileReader;
+  lock: LockFile;
+  /** Monotonic milliseconds, for the report's timings. */
+  clock: () => number;
+  concurrency: number;
+  /** Record the files the plan could not compare as live, without uploading (`--adopt-files`). */
+  adoptFiles?: boolean;
+  onResult?: (result: ChangeResult, change: Change) => void;
+  /** Told every time the lock changes (an upload was recorded), with the lock as it now is. */
+  onLockChange?: (lock: LockFile) => void;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface ApplyPlanResult {
+  report: ApplyReport;
+  /** The lock after the apply (what was uploaded is recorded, even when other operations failed). */
+  lock: LockFile;
+  lockChanged: boolean;
+}
+
+export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
+  const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
+  const ids = new Map(Object.entries(plan.ids));
+  const lock: LockFile = { version: 1, files: { ...input.lock.files } };
+  let lockChanged = false;
+  const changed = (): void => {
+    lockChanged = true;
+    input.onLockChange?.(lock);
+  };
+  if (input.adoptFiles) {
+    for (const a of plan.adoptable ?? []) lock.files[lockKey(a.kind, a.key)] = { id: a.liveId, file: a.file, sha256: a.sha256 };
+    if ((plan.adoptable ?? []).length > 0) changed();
+  }
+  const desired = new Map(input.desired.map((d) => [`${d.kind}:${d.key}`, d]));
+  const ctx: ExecContext = {
+    services: input.services,
+    project: input.project,
+    resolveId(kind, key) {
+      const id = ids.get(`${kind}:${key}`);
+      if (!id) throw new Error(`${kind} "${key}" has no id yet (it was not created)`);
+      return id;
+    },
+    registerId(kind, key, id) {
+      ids.set(`${kind}:${key}`, id);
+    },
+    readFile: input.files,
+    recordFile(kind, key, entry, replacesId) {
+      if (replacesId) {
+        for (const [k, e] of lockEntries(lock.files, kind)) if (e.id === replacesId) delete lock.files[lockKey(kind, k)];
+      }
+      lock.files[lockKey(kind, key)] = entry;
+      changed();
+    },
+    sensitive(kind, key, field) {
+      const d = desired.get(`${kind}:${key}`);
+      if (!d) throw new Error(`${kind} "${key}" is not declared any more; plan again`);
+      return d.fields[field];
+    },
+    readAfterWrites: freshReads(),
+    sleep: input.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+  };
+  const report = await executePlan(plan, {
+    concurrency: input.concurrency,
+    clock: input.clock,
+    run: async (change) => {
+      const kind = kinds.get(change.kind);
+      if (!kind) throw new Error(`the plan names kind ${change.kind}, which this docket does not know`);
+      return kind.execute(change, ctx);
+    },
+    ...(input.onResult ? { onResult: input.onResult } : {}),
+  });
+  return { report, lock, lockChanged };
+}

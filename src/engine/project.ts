@@ -1,0 +1,116 @@
+/**
+ * The plan life cycle of a project, without any command line: which kinds to read and which
+ * services that takes, reading live state, the guarded and targeted plan, and whether a saved plan
+ * still holds. The CLI, the tests and the benchmark call these.
+ */
+import { uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
+import type { LockFile } from '../config/lock.js';
+import { UsageError } from '../errors.js';
+import { KINDS, type AnyKind } from '../kinds/index.js';
+import type { Services } from '../kinds/kind.js';
+import type { ServiceName } from '../api/types.js';
+import { describeViolation, massDeleteViolations } from './guard.js';
+import { fetchLive } from './live.js';
+import { buildPlan } from './plan.js';
+import { limitToTargets, parseTarget, type TargetSpec } from './target.js';
+import type { DesiredResource, KindName, LiveResource, Plan, PlanTarget } from './types.js';
+
+/** `prune:` of docket.yaml, by each kind's prune key; `all` is `--prune`. */
+export type PruneSwitches = Readonly<Record<string, boolean>> | 'all';
+
+function pruneOn(kind: AnyKind, prune: PruneSwitches): boolean {
+  return kind.pruneKey !== undefined && (prune === 'all' || prune[kind.pruneKey] === true);
+}
+
+/** Kinds to read: those declared, their children, what they reference, and prunable kinds with prune on. */
+export function kindsToRead(desired: readonly DesiredResource[], prune: PruneSwitches, kinds: readonly AnyKind[] = KINDS): AnyKind[] {
+  const names = new Set<KindName>();
+  for (const d of desired) {
+    names.add(d.kind);
+    for (const r of d.refs) names.add(r.kind);
+  }
+  for (const k of kinds) if (pruneOn(k, prune)) names.add(k.name);
+  for (const k of kinds) if (k.parentKind && names.has(k.parentKind)) names.add(k.name);
+  return kinds.filter((k) => names.has(k.name));
+}
+
+/** The services reading `kinds` (and what they read in turn) and writing the declared resources take. */
+export function servicesNeeded(read: readonly AnyKind[], desired: readonly DesiredResource[] | undefined, kinds: readonly AnyKind[] = KINDS): Set<ServiceName> {
+  const byName = new Map(kinds.map((k) => [k.name, k]));
+  const all = new Map(read.map((k) => [k.name, k]));
+  for (const k of read) for (const r of k.reads ?? []) if (byName.has(r)) all.set(r, byName.get(r)!);
+  const needs = new Set<ServiceName>();
+  for (const k of all.values()) {
+    const declared = desired?.filter((d) => d.kind === k.name);
+    const services = k.servicesFor ? k.servicesFor(declared) : k.service === 'both' ? [] : [k.service];
+    for (const s of services) needs.add(s);
+  }
+  return needs;
+}
+
+export interface PlanProjectInput {
+  desired: DesiredResource[];
+  kinds?: readonly AnyKind[];
+  services: Services;
+  lock: LockFile;
+  clock: () => Date;
+  prune: PruneSwitches;
+  /** `--target` values as written. */
+  targets?: readonly string[];
+  safety: { max_delete_fraction: number };
+  concurrency: number;
+  /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
+  meta: { configDigest: string; target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
+}
+
+export interface PlanProjectResult {
+  /** Absent when the plan could not be made (see diagnostics). */
+  plan?: Plan;
+  live: LiveResource[];
+  diagnostics: Diagnostic[];
+}
+
+/** Reads live state and plans: targets limit the plan, and the mass-delete guard is recorded in it. */
+export async function planProject(input: PlanProjectInput): Promise<PlanProjectResult> {
+  const kinds = input.kinds ?? KINDS;
+  const targets = parseTargets(input.targets ?? [], kinds);
+  const read = kindsToRead(input.desired, input.prune, kinds);
+  const { live } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired });
+  const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
+  const result = buildPlan({
+    kinds: read,
+    desired: input.desired,
+    live,
+    prune,
+    configDigest: input.meta.configDigest,
+    target: input.meta.target(),
+    ...(input.meta.environment ? { environment: input.meta.environment } : {}),
+    now: input.clock(),
+    version: input.meta.version,
+    warnings: input.meta.warnings,
+  });
+  if (!result.plan) return { live, diagnostics: result.diagnostics };
+  let plan = result.plan;
+  if (targets.length > 0) {
+    const limited = limitToTargets(plan, input.desired, targets, kinds);
+    if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]) };
+    plan = limited.plan;
+  }
+  const guard = massDeleteViolations(plan, live, input.safety.max_delete_fraction);
+  if (guard.length > 0) {
+    plan = {
+      ...plan,
+      guard,
+      warnings: [...plan.warnings, ...guard.map((v) => `apply will refuse this plan: ${describeViolation(v)}; pass --force to apply it anyway`)],
+    };
+  }
+  return { plan, live, diagnostics: result.diagnostics };
+}
+
+function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): TargetSpec[] {
+  return texts.map((text) => {
+    const t = parseTarget(text, kinds);
+    if ('error' in t) throw new UsageError(t.error);
+    return t;
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Whether a saved plan may still be applied: the configuration and every live object it touches
+ * must be as they were when it was made. Reads live state; the comparison itself is pure.
+ */
+import type { LockFile } from '../config/lock.js';
+import { KINDS, type AnyKind } from '../kinds/index.js';
+import type { Services } from '../kinds/kind.js';
+import { fingerprint } from './diff.js';
+import { fetchLive } from './live.js';
+import { kindsToRead, type PruneSwitches } from './project.js';
+import { CREATE_ACTIONS, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
+
+export interface StaleCheck {
+  /** The digest of the configuration as it is now. */
+  configDigest: string;
+  /** Where the plan would apply now (after the live reads). */
+  target: PlanTarget;
+  live: LiveResource[];
+}
+
+/** Why a saved plan may not be applied any more: configuration, target or touched live objects changed. */
+export function staleReasons(plan: Plan, now: StaleCheck): string[] {
+  const reasons: string[] = [];
+  if (plan.config_digest !== now.configDigest) reasons.push('the configuration changed since the plan was made');
+  if (JSON.stringify(plan.target) !== JSON.stringify(now.target)) reasons.push('the plan was made for a different target');
+  const byId = new Map(now.live.map((l) => [`${l.kind}:${l.id}`, l]));
+  const kindsRead = new Set(now.live.map((l) => l.kind));
+  // The ids the plan resolves references to must still be those objects' ids.
+  for (const c of plan.changes) {
+    for (const ref of c.refs) {
+      const id = plan.ids[`${ref.kind}:${ref.key}`];
+      if (id && kindsRead.has(ref.kind) && !byId.has(`${ref.kind}:${id}`)) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
+    }
+  }
+  const taken = new Set(now.live.map((l) => (l.parentId ? `${l.kind}|${l.parentId}|${l.name}` : `${l.kind}|${l.key}`)));
+  for (const c of plan.changes) {
+    const label = `${c.kind} "${c.key}"`;
+    if (c.liveId) {
+      const live = byId.get(`${c.kind}:${c.liveId}`);
+      if (!live) reasons.push(`${label} no longer exists live`);
+      else if (c.fingerprint !== null && fingerprint(live) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
+    } else if (CREATE_ACTIONS.includes(c.action)) {
+      const scope = c.parent ? plan.ids[`${c.parent.kind}:${c.parent.key}`] : undefined;
+      if (taken.has(c.parent ? `${c.kind}|${scope}|${c.name}` : `${c.kind}|${c.key}`)) reasons.push(`${label} now exists live, so creating it would duplicate it`);
+    }
+  }
+  return [...new Set(reasons)];
+}
+
+export interface SavedPlanCheck {
+  desired: DesiredResource[];
+  kinds?: readonly AnyKind[];
+  services: Services;
+  lock: LockFile;
+  prune: PruneSwitches;
+  concurrency: number;
+  configDigest: string;
+  target: () => PlanTarget;
+}
+
+/** Reads what the plan and the configuration touch, and says why the plan went stale (empty: it holds). */
+export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise<string[]> {
+  const kinds = input.kinds ?? KINDS;
+  const planned = new Set(plan.changes.map((c) => c.kind));
+  const read = [...new Set([...kindsToRead(input.desired, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name))])];
+  const { live } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired });
+  return staleReasons(plan, { configDigest: input.configDigest, target: input.target(), live });
+}

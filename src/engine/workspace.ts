@@ -1,0 +1,70 @@
+/**
+ * A configuration directory made ready for the engine: docket.yaml and every resource document
+ * loaded and checked, data files read once, the lock file read, desired state built, and the
+ * configuration digest a saved plan is checked against. Reads files; touches no service.
+ */
+import { resolve } from 'node:path';
+import { readDataFiles, type DataFiles } from '../config/data-files.js';
+import { loadConfig } from '../config/load.js';
+import { lockLocation, readLock, type LockFile, type LockLocation } from '../config/lock.js';
+import type { LoadedConfig } from '../config/types.js';
+import { compareDiagnostics, uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { ConfigError } from '../errors.js';
+import { KINDS, type AnyKind } from '../kinds/index.js';
+import { buildDesired } from './desired.js';
+import { configDigest } from './plan.js';
+import type { DesiredResource } from './types.js';
+
+export interface Workspace {
+  config: LoadedConfig;
+  desired: DesiredResource[];
+  files: DataFiles;
+  lock: LockFile;
+  lockLocation: LockLocation;
+  digest: string;
+  /** Warnings found while loading (errors are thrown as ConfigError). */
+  diagnostics: Diagnostic[];
+  warnings: string[];
+}
+
+export interface WorkspaceOptions {
+  dir: string;
+  env?: string;
+  processEnv: Record<string, string | undefined>;
+  /** Runs against the emulator keep their own lock section. */
+  emulator?: boolean;
+  kinds?: readonly AnyKind[];
+}
+
+/** Loads and checks everything; every problem found is thrown at once as a ConfigError. */
+export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const kinds = options.kinds ?? KINDS;
+  const schemaKinds = kinds.filter((k) => k.yamlKind && k.schema).map((k) => ({ yamlKind: k.yamlKind!, schema: k.schema!, ...(k.dataFiles ? { dataFiles: k.dataFiles } : {}) }));
+  const root = resolve(options.dir);
+  const env = options.env;
+  const loaded = await loadConfig({ dir: root, kinds: schemaKinds, processEnv: options.processEnv, ...(env ? { env } : {}) });
+  if (!loaded.config) throw new ConfigError(loaded.diagnostics);
+  const location = lockLocation(root, { emulator: Boolean(options.emulator), ...(env ? { environment: env } : {}) });
+  const byYaml = new Map(kinds.map((k) => [k.yamlKind, k]));
+  const [data, locked] = await Promise.all([
+    readDataFiles(root, loaded.config.documents, { fieldsOf: (doc) => byYaml.get(doc.kind)?.dataFiles ?? {}, yaml: loaded.yamlData }),
+    readLock(location),
+  ]);
+  // Kind rules run even on documents that failed their schema, so one run reports everything.
+  const { desired, diagnostics } = await buildDesired(loaded.config, kinds, data.files);
+  const all = uniqueDiagnostics([...loaded.diagnostics, ...data.diagnostics, ...locked.diagnostics, ...diagnostics.items]).sort(compareDiagnostics);
+  if (all.some((d) => d.severity === 'error')) throw new ConfigError(all);
+  const p = loaded.config.project;
+  const settings = { review: p.review, agreements: p.agreements, prune: p.prune, environment: p.environment ?? null };
+  const warnings = all.filter((d) => d.severity === 'warning');
+  return {
+    config: loaded.config,
+    desired,
+    files: data.files,
+    lock: locked.lock,
+    lockLocation: location,
+    digest: configDigest(desired, settings),
+    diagnostics: warnings,
+    warnings: warnings.map((d) => `${d.file}:${d.line}: ${d.message}`),
+  };
+}

@@ -1,0 +1,57 @@
+/** Every reason a saved plan goes stale, one by one (staleReasons is pure). */
+import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../../../src/engine/diff.js';
+import { staleReasons, type StaleCheck } from '../../../src/engine/stale.js';
+import type { Plan } from '../../../src/engine/types.js';
+import { change, liveMember, livePlaybook, liveRule, planOf } from './builders.js';
+
+const NDA = livePlaybook('pb-1', 'NDA', 'Old');
+const TERM = liveRule('r-1', { id: 'pb-1', name: 'NDA' }, 'Term', { actions: 'A' });
+const ALICE = liveMember('u-1', 'alice@acme.example');
+
+/** A plan updating NDA, creating rule NDA/Cap reviewed by alice, deleting NDA/Term. */
+function plan(): Plan {
+  return planOf(
+    [
+      { ...change('update', 'playbook', 'NDA', { liveId: 'pb-1' }), fingerprint: fingerprint(NDA) },
+      change('create', 'rule', 'NDA/Cap', { parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' }, refs: [{ kind: 'member', key: 'alice@acme.example', field: 'reviewer' }] }),
+      { ...change('delete', 'rule', 'NDA/Term', { liveId: 'r-1', parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' } }), fingerprint: fingerprint(TERM) },
+    ],
+    { 'playbook:NDA': 'pb-1', 'member:alice@acme.example': 'u-1', 'rule:NDA/Term': 'r-1' },
+  );
+}
+
+const NOW: StaleCheck = { configDigest: 'digest', target: { emulator: true }, live: [NDA, TERM, ALICE] };
+
+describe('staleReasons', () => {
+  it('finds nothing when the configuration, the target and the touched objects are as planned', () => {
+    expect(staleReasons(plan(), NOW)).toEqual([]);
+  });
+
+  it('the configuration changed', () => {
+    expect(staleReasons(plan(), { ...NOW, configDigest: 'other' })).toEqual(['the configuration changed since the plan was made']);
+  });
+
+  it('the plan was made for a different target', () => {
+    expect(staleReasons(plan(), { ...NOW, target: { emulator: false, review: { url: 'https://x', organization_id: 'o' } } })).toEqual(['the plan was made for a different target']);
+  });
+
+  it('an object it changes changed live', () => {
+    const edited = { ...NDA, fields: { ...NDA.fields, description: 'Edited in the app' } };
+    expect(staleReasons(plan(), { ...NOW, live: [edited, TERM, ALICE] })).toEqual(['playbook "NDA" changed live since the plan']);
+  });
+
+  it('an object it changes no longer exists live', () => {
+    expect(staleReasons(plan(), { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" no longer exists live']);
+  });
+
+  it('an object it creates now exists live', () => {
+    const cap = liveRule('r-2', { id: 'pb-1', name: 'NDA' }, 'Cap', { actions: 'A' });
+    expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, ALICE, cap] })).toEqual(['rule "NDA/Cap" now exists live, so creating it would duplicate it']);
+  });
+
+  it('an object it references no longer has the id it recorded', () => {
+    const alice = liveMember('u-9', 'alice@acme.example');
+    expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, alice] })).toEqual(['member "alice@acme.example" no longer has the id the plan recorded']);
+  });
+});

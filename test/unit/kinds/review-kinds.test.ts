@@ -1,0 +1,184 @@
+/**
+ * The review-service kinds (organization, member, playbook, rule) through the engine against the
+ * emulator: what their reads take from the service, what their writes send, and that the service's
+ * own normalisation never shows as a change.
+ */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { EmulatorSeed } from '../../../src/emulator/server.js';
+import { startEngine, type Engine } from '../../helpers/engine.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
+
+let engine: Engine | undefined;
+afterEach(async () => {
+  await engine?.close();
+  engine = undefined;
+});
+afterAll(removeMadeDirs);
+
+async function start(adjust?: (seed: EmulatorSeed) => void): Promise<Engine> {
+  engine = await startEngine(adjust ? { seed: adjust } : {});
+  return engine;
+}
+
+const DOCKET = 'version: 1\n';
+const userId = (e: Engine, email: string) => e.t.emulator.store.userByEmail(email)!.id;
+const rules = (e: Engine, playbook: string) => {
+  const org = e.org();
+  const pb = Object.values(org.playbooks).find((p) => p.name === playbook && p.archived_at === null)!;
+  return Object.values(org.rules).filter((r) => r.playbook_id === pb.id);
+};
+const sent = (e: Engine, method: string, route: RegExp) =>
+  e.requests().filter((r) => r.method === method && route.test(r.route ?? r.path)).map((r) => r.body as Record<string, unknown>);
+
+describe('no phantom diffs', () => {
+  it('plans nothing when the only differences are the ones the service normalises away', async () => {
+    const e = await start((seed) => {
+      const org = seed.organizations[0]!;
+      org.name = 'Acme Legal';
+      org.default_reviewer_email = 'alice@acme.example';
+      org.users.push({ email: 'BOB@acme.example' });
+      org.playbooks = [
+        {
+          name: 'Inbound NDA',
+          description: '',
+          rules: [
+            { name: 'Term', description: 'How long\nit lasts', actions: 'ACCEPT up to 3 years\nCOUNTERPROPOSE 2 years', questions: null, internal_notes: '', reviewer_email: 'alice@acme.example' },
+            { name: 'Summary', questions: 'What is the term?\n', actions: '' },
+          ],
+        },
+      ];
+    });
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: ALICE@acme.example\n',
+      'members.yaml': 'kind: Member\nemail: bob@acme.example\nname: Bob\n---\nkind: Member\nemail: alice@ACME.EXAMPLE\n',
+      // CRLF from a Windows checkout, block scalar newlines, "" for none, e-mails in any case.
+      'playbooks/nda.yaml':
+        'kind: Playbook\r\nname: Inbound NDA\r\nrules:\r\n  - name: Term\r\n    description: |\r\n      How long\r\n      it lasts\r\n    actions: |\r\n      ACCEPT up to 3 years\r\n      COUNTERPROPOSE 2 years\r\n    questions: ""\r\n    reviewer: Alice@ACME.example\r\n  - name: Summary\r\n    questions: What is the term?\r\n    reviewer: null\r\n',
+    });
+    const outcome = await e.plan(dir, { prune: 'all' });
+    expect(outcome.diagnostics).toEqual([]);
+    expect(outcome.plan!.changes).toEqual([]);
+  });
+
+  it('still sees a real difference next to the normalised ones', async () => {
+    const e = await start((seed) => void (seed.organizations[0]!.playbooks = [{ name: 'NDA', description: 'Old text\r\n' }]));
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'nda.yaml': 'kind: Playbook\nname: NDA\ndescription: |\n  New text\n' });
+    const plan = await e.planned(dir);
+    expect(plan.changes.map((c) => [c.id, c.fields])).toEqual([['update:playbook:NDA', [{ field: 'description', before: 'Old text', after: 'New text' }]]]);
+  });
+});
+
+describe('reads', () => {
+  it('read the user list once for all kinds, and rules only of declared playbooks (by name, old name or pin)', async () => {
+    const e = await start((seed) => {
+      const org = seed.organizations[0]!;
+      org.playbooks = [{ name: 'NDA' }, { name: 'MSA' }, { name: 'Other' }, { id: '00000000-0000-4000-8000-0000000000b4', name: 'Whatever' }];
+    });
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'a.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: T\n    actions: A\n    reviewer: alice@acme.example\n',
+      'b.yaml': 'kind: Playbook\nname: MSA 2\nrenamed_from: MSA\n',
+      'c.yaml': 'kind: Playbook\nname: Pinned\nid: 00000000-0000-4000-8000-0000000000b4\n',
+      'o.yaml': 'kind: Organization\nreview:\n  default_reviewer: alice@acme.example\n',
+    });
+    e.requests();
+    await e.planned(dir);
+    const reads = e.requests().map((r) => `${r.method} ${r.route}`);
+    expect(reads.filter((r) => r.endsWith('/users'))).toHaveLength(1);
+    expect(reads.filter((r) => r.endsWith('/playbooks'))).toHaveLength(1);
+    expect(reads.filter((r) => r.endsWith('/playbook_rules'))).toHaveLength(3);
+  });
+});
+
+describe('rule writes', () => {
+  it('create sends what the file states: the reviewer as an id, no nulls, generate_summary only when written', async () => {
+    const e = await start();
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'nda.yaml':
+        'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    reviewer: Alice@acme.example\n  - name: Cap\n    actions: ACCEPT\n    generate_summary: false\n',
+    });
+    await e.converge(dir);
+    const bodies = sent(e, 'POST', /playbook_rules$/);
+    expect(bodies).toContainEqual({ name: 'Term', actions: 'ACCEPT 3 years', reviewer_id: userId(e, 'alice@acme.example') });
+    expect(bodies).toContainEqual({ name: 'Cap', actions: 'ACCEPT', generate_summary: false });
+    // The playbook created in the same apply is found by its key.
+    expect(rules(e, 'NDA').map((r) => r.name).sort()).toEqual(['Cap', 'Term']);
+  });
+
+  it('update sends only the changed fields: null clears text, reviewer_id null is the default reviewer', async () => {
+    const e = await start((seed) => {
+      seed.organizations[0]!.playbooks = [{ name: 'NDA', rules: [{ name: 'Term', actions: 'ACCEPT', description: 'Old', reviewer_email: 'alice@acme.example' }] }];
+    });
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n' });
+    e.requests();
+    await e.converge(dir);
+    expect(sent(e, 'PATCH', /playbook_rules\/:rule$/)).toEqual([{ description: null, reviewer_id: null }]);
+    expect(rules(e, 'NDA')[0]).toMatchObject({ description: null, reviewer_id: null });
+
+    await writeFiles(dir, { 'nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: qa@acme.example\n' });
+    await e.converge(dir);
+    expect(sent(e, 'PATCH', /playbook_rules\/:rule$/)).toEqual([{ reviewer_id: userId(e, 'qa@acme.example') }]);
+  });
+
+  it('renames in place and deletes permanently', async () => {
+    const e = await start((seed) => void (seed.organizations[0]!.playbooks = [{ name: 'NDA', rules: [{ name: 'Term', actions: 'A' }, { name: 'Gone', actions: 'B' }] }]));
+    const id = rules(e, 'NDA').find((r) => r.name === 'Term')!.id;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Duration\n    renamed_from: Term\n    actions: A\n' });
+    e.requests();
+    await e.converge(dir);
+    expect(sent(e, 'PATCH', /playbook_rules\/:rule$/)).toEqual([{ name: 'Duration' }]);
+    expect(rules(e, 'NDA').map((r) => [r.id, r.name])).toEqual([[id, 'Duration']]);
+    expect(e.requests().length).toBe(0);
+  });
+});
+
+describe('playbook writes', () => {
+  it('create leaves an omitted description out; an update clears it with ""; archive only with prune', async () => {
+    const e = await start((seed) => void (seed.organizations[0]!.playbooks = [{ name: 'Old', description: 'x' }]));
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'a.yaml': 'kind: Playbook\nname: New\n', 'b.yaml': 'kind: Playbook\nname: Kept\ndescription: Some\n' });
+    e.requests();
+    await e.converge(dir);
+    expect(sent(e, 'POST', /playbooks$/)).toEqual([{ name: 'Kept', description: 'Some' }, { name: 'New' }]);
+    await writeFiles(dir, { 'b.yaml': 'kind: Playbook\nname: Kept\n' });
+    await e.converge(dir);
+    expect(sent(e, 'PATCH', /playbooks\/:playbook$/)).toEqual([{ description: '' }]);
+    expect(Object.values(e.org().playbooks).find((p) => p.name === 'Old')!.archived_at).toBeNull();
+    const archived = await e.converge(dir, { prune: 'all' });
+    expect(archived.changes.map((c) => c.id)).toEqual(['archive:playbook:Old']);
+    expect(Object.values(e.org().playbooks).find((p) => p.name === 'Old')!.archived_at).not.toBeNull();
+  });
+});
+
+describe('member and organization writes', () => {
+  it('invites with the name only when declared, and takes the new user id from the invitation', async () => {
+    const e = await start();
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'members.yaml': 'kind: Member\nemail: dave@acme.example\nname: Dave\n---\nkind: Member\nemail: erin@acme.example\n',
+      'nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: T\n    actions: A\n    reviewer: dave@acme.example\n',
+    });
+    e.requests();
+    await e.converge(dir);
+    expect(sent(e, 'POST', /invitations$/).sort((a, b) => String(a.email).localeCompare(String(b.email)))).toEqual([{ email: 'dave@acme.example', name: 'Dave' }, { email: 'erin@acme.example' }]);
+    expect(rules(e, 'NDA')[0]!.reviewer_id).toBe(userId(e, 'dave@acme.example'));
+    // The id came with the invitation: no users list was read after the invites.
+    expect(e.requests().filter((r) => r.method === 'GET' && r.route?.endsWith('/users'))).toHaveLength(0);
+  });
+
+  it('maps the default reviewer to its user id, and an agreements-only organization never calls the review service', async () => {
+    const e = await start();
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'o.yaml': 'kind: Organization\nreview:\n  default_reviewer: QA@acme.example\n' });
+    e.requests();
+    await e.converge(dir);
+    expect(sent(e, 'PATCH', /^\/review\/v1\/organizations\/:org$/)).toEqual([{ default_reviewer_id: userId(e, 'qa@acme.example') }]);
+
+    await writeFiles(dir, { 'o.yaml': 'kind: Organization\nagreements:\n  city: Hamburg\n' });
+    e.requests();
+    await e.converge(dir);
+    const calls = e.requests();
+    expect(calls.every((r) => r.path.startsWith('/agreements/'))).toBe(true);
+    expect(calls.filter((r) => r.method === 'PATCH').map((r) => r.body)).toEqual([{ city: 'Hamburg' }]);
+  });
+});
