@@ -4,7 +4,7 @@
  * definition file's own text. Relinking terms is a PATCH that publishes a version on the service.
  */
 import { dataFilePath } from '../config/data-files.js';
-import { normName } from '../engine/normalize.js';
+import { normEmail, normName } from '../engine/normalize.js';
 import type { DesiredResource, Fields, Ref } from '../engine/types.js';
 import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
@@ -130,7 +130,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
     const text = String(change.desired?.definition_text ?? '');
     const termId = (name: unknown): string => (typeof name === 'string' ? ctx.resolveId('custom-term', name) : '');
     // The PATCH names the actor by id (the versions POST takes the e-mail).
-    const actorId = (): string => ctx.resolveId('agreements-user', actor.email.toLowerCase());
+    const actorId = (): string => ctx.resolveId('agreements-user', normEmail(actor.email) ?? '');
     switch (change.action) {
       case 'create': {
         const term = change.desired?.custom_term;

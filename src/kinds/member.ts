@@ -97,11 +97,11 @@ export const memberKind: KindModule<'member'> = {
     let id = invitedUserId(invitation);
     if (!id) {
       const users = await ctx.readAfterWrites('review:users', () => api.listUsers());
-      id = users?.find((u) => String(u.attributes.email).toLowerCase() === change.key)?.id;
+      id = users?.find((u) => normEmail(u.attributes.email) === change.key)?.id;
     }
     if (!id) {
       const invitations = await ctx.readAfterWrites('review:invitations', () => api.listInvitations());
-      const mine = invitations.find((i) => String(i.attributes.email).toLowerCase() === change.key);
+      const mine = invitations.find((i) => normEmail(i.attributes.email) === change.key);
       id = mine ? invitedUserId(mine) : undefined;
     }
     if (!id) {

@@ -378,3 +378,18 @@ describe('fingerprint', () => {
     expect(fingerprint(a)).not.toBe(fingerprint(livePlaybook('pb-2', 'NDA', 'x')));
   });
 });
+
+describe('diff: sensitive fields', () => {
+  const SECRET: KindMeta = { name: 'playbook', deletion: 'none', nameField: 'name', sensitiveFields: ['token'] };
+  const desired = (token: string): DesiredResource => ({ ...desiredPlaybook('Hook'), fields: { name: 'Hook', token } });
+  const live = (token: string): LiveResource => ({ ...livePlaybook('h-1', 'Hook'), fields: { name: 'Hook', token } });
+
+  it('compares them by digest and never puts the value in the plan', () => {
+    expect(diff({ kinds: [SECRET], desired: [desired('s3cret')], live: [live('s3cret')], prune: {} }).changes).toEqual([]);
+    const [update] = diff({ kinds: [SECRET], desired: [desired('n3w-s3cret')], live: [live('s3cret')], prune: {} }).changes;
+    expect(update!.fields).toEqual([{ field: 'token', before: '(sensitive value)', after: '(sensitive value)' }]);
+    expect(JSON.stringify(update)).not.toMatch(/s3cret/);
+    const [create] = diff({ kinds: [SECRET], desired: [desired('n3w-s3cret')], live: [], prune: {} }).changes;
+    expect(JSON.stringify(create)).not.toMatch(/s3cret/);
+  });
+});
