@@ -111,7 +111,7 @@ export function renderTable(report: BenchReport): string {
 export function renderMarkdown(report: BenchReport): string {
   const out = [`| ${HEADER.join(' | ')} |`, `|${HEADER.map((_, i) => (LEFT.has(i) ? '---' : '---:')).join('|')}|`];
   for (const r of report.rows) out.push(`| ${cells(r).join(' | ')} |`);
-  out.push('', ...rateLines(report).filter((l) => l !== ''));
+  out.push('', ...rateLines(report).filter((l) => l !== '').map((l) => `- ${l}`));
   return `${out.join('\n')}\n`;
 }
 

@@ -58,11 +58,12 @@ export const SPLIT_20000: FixtureShape = { id: 'split20k', label: '500 × 40', p
 export const CREATES_500: FixtureShape = { id: 'c500', label: '500 creates', playbooks: 20, rulesPerPlaybook: 24, customTerms: 0, customTemplates: 0, templates: 0, attachments: 0 };
 
 export function describeShape(shape: FixtureShape): string {
-  const parts = [`${shape.playbooks} playbooks × ${shape.rulesPerPlaybook} rules`];
-  if (shape.customTerms) parts.push(`${shape.customTerms} custom terms`);
-  if (shape.customTemplates) parts.push(`${shape.customTemplates} custom templates`);
-  if (shape.templates) parts.push(`${shape.templates} standard templates`);
-  if (shape.attachments) parts.push(`${shape.attachments} attachments`);
+  const n = (count: number, one: string): string => `${count} ${one}${count === 1 ? '' : 's'}`;
+  const parts = [`${n(shape.playbooks, 'playbook')} × ${n(shape.rulesPerPlaybook, 'rule')}`];
+  if (shape.customTerms) parts.push(n(shape.customTerms, 'custom term'));
+  if (shape.customTemplates) parts.push(n(shape.customTemplates, 'custom template'));
+  if (shape.templates) parts.push(n(shape.templates, 'standard template'));
+  if (shape.attachments) parts.push(n(shape.attachments, 'attachment'));
   return parts.join(', ');
 }
 
