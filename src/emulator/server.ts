@@ -12,13 +12,14 @@ import type { DocxConversion } from './agreements-state.js';
 import { ConversionScheduler } from './conversion.js';
 import { FaultQueue, randomFault, type Fault } from './faults.js';
 import type { JsonBody } from './fields.js';
-import { parseJsonObject, readBody, sendJson, sendProblem } from './http.js';
+import { parseJsonObject, readBody, sendBytes, sendJson, sendProblem } from './http.js';
 import { MAX_PAGE_SIZE } from './jsonapi.js';
 import { HttpProblem, notFound } from './problem.js';
 import { TokenBucket } from './ratelimit.js';
 import { Router, type Principal, type RequestContext, type RouteMatch, type RouteResult, type RouteScope } from './router.js';
 import { agreementsRoutes } from './routes/agreements.js';
 import { controlRoutes, type EmulatorConfig, type EmulatorControls } from './routes/control.js';
+import { ReviewScheduler } from './review-processing.js';
 import { reviewRoutes } from './routes/review.js';
 import { defaultSeed, type EmulatorSeed, type SeedOrganization } from './seed.js';
 import { StatsCounter, type EmulatorStats } from './stats.js';
@@ -68,6 +69,8 @@ export interface EmulatorOptions {
   conversionDelayMs?: number;
   /** `failed` makes every docx conversion fail (else each organization's seed option decides); default `ready`. */
   docxConversion?: DocxConversion;
+  /** How long a review (and a counterproposal) stays `processing`; default 300 ms. */
+  reviewDelayMs?: number;
   /** Which documented shape to answer in (over the seed's `variants`); default reference/api.md's. */
   variants?: Partial<EmulatorVariants>;
   /**
@@ -98,6 +101,7 @@ export interface RunningEmulator {
 
 const DEFAULT_PAGE_SIZE = 15;
 const DEFAULT_CONVERSION_DELAY_MS = 300;
+const DEFAULT_REVIEW_DELAY_MS = 300;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const store = await EmulatorStore.open(
@@ -132,6 +136,7 @@ class EmulatorServer implements EmulatorControls {
   private readonly counter = new StatsCounter();
   private readonly router: Router;
   private readonly conversions: ConversionScheduler;
+  private readonly reviews: ReviewScheduler;
   private readonly server = createServer((req, res) => void this.handle(req, res));
   private readonly random: () => number;
   private readonly pageSize: number;
@@ -153,6 +158,7 @@ class EmulatorServer implements EmulatorControls {
       retryAfterSeconds: 1,
       conversionDelayMs: DEFAULT_CONVERSION_DELAY_MS,
       docxConversion: 'ready',
+      reviewDelayMs: DEFAULT_REVIEW_DELAY_MS,
       variants: { ...DEFAULT_VARIANTS, ...(options.seed ?? defaultSeed()).variants, ...options.variants },
     };
     this.configure({
@@ -162,10 +168,13 @@ class EmulatorServer implements EmulatorControls {
       retryAfterSeconds: options.retryAfterSeconds ?? 1,
       conversionDelayMs: options.conversionDelayMs ?? DEFAULT_CONVERSION_DELAY_MS,
       docxConversion: options.docxConversion ?? 'ready',
+      reviewDelayMs: options.reviewDelayMs ?? DEFAULT_REVIEW_DELAY_MS,
     });
     this.conversions = new ConversionScheduler(store, () => ({ delayMs: this.settings.conversionDelayMs, docxConversion: this.settings.docxConversion }));
     this.conversions.resumePending();
-    this.router = new Router([...reviewRoutes(), ...agreementsRoutes({ conversions: this.conversions }), ...controlRoutes(this)]);
+    this.reviews = new ReviewScheduler(store, () => this.settings.reviewDelayMs);
+    this.reviews.resumePending();
+    this.router = new Router([...reviewRoutes({ reviews: this.reviews }), ...agreementsRoutes({ conversions: this.conversions }), ...controlRoutes(this)]);
   }
 
   listen(host: string, port: number): Promise<number> {
@@ -180,6 +189,7 @@ class EmulatorServer implements EmulatorControls {
 
   async close(): Promise<void> {
     this.conversions.cancelAll();
+    this.reviews.cancelAll();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -198,6 +208,7 @@ class EmulatorServer implements EmulatorControls {
   reset(seed?: EmulatorSeed): void {
     this.store.reset(seed);
     this.conversions.cancelAll();
+    this.reviews.cancelAll();
     // A seed that names variants brings them; otherwise the current ones stay.
     if (seed?.variants) this.settings = { ...this.settings, variants: { ...DEFAULT_VARIANTS, ...seed.variants } };
   }
@@ -209,8 +220,8 @@ class EmulatorServer implements EmulatorControls {
   configure(patch: Partial<EmulatorConfig>): EmulatorConfig {
     const next = { ...this.settings, ...patch, variants: { ...this.settings.variants, ...patch.variants } };
     if (!(next.faultRate >= 0 && next.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1, got ${next.faultRate}`);
-    if (!(next.latencyMs >= 0 && next.rateLimit >= 0 && next.retryAfterSeconds >= 0 && next.conversionDelayMs >= 0)) {
-      throw new RangeError('latencyMs, rateLimit, retryAfterSeconds and conversionDelayMs must be >= 0');
+    if (!(next.latencyMs >= 0 && next.rateLimit >= 0 && next.retryAfterSeconds >= 0 && next.conversionDelayMs >= 0 && next.reviewDelayMs >= 0)) {
+      throw new RangeError('latencyMs, rateLimit, retryAfterSeconds, conversionDelayMs and reviewDelayMs must be >= 0');
     }
     if (next.docxConversion !== 'ready' && next.docxConversion !== 'failed') throw new RangeError(`docxConversion must be "ready" or "failed", got ${String(next.docxConversion)}`);
     if (next.rateLimit !== this.settings.rateLimit || (next.rateLimit > 0 && !this.limiter)) {
@@ -247,6 +258,7 @@ class EmulatorServer implements EmulatorControls {
         return;
       }
       if (result instanceof HttpProblem) sendProblem(res, result, path, requestId);
+      else if (Buffer.isBuffer(result.body)) sendBytes(res, result.status, result.body, result.headers);
       else sendJson(res, result.status, result.body, result.headers);
     } catch (err) {
       if (!res.headersSent && !res.destroyed) sendProblem(res, toProblem(err), path, requestId);
@@ -272,7 +284,8 @@ class EmulatorServer implements EmulatorControls {
   }
 
   private async dispatch(match: RouteMatch, scope: RouteScope | 'other', ctx: RequestContext): Promise<RouteResult> {
-    if (scope === 'review' || scope === 'agreements') ctx.principal = this.authenticate(ctx);
+    const anonymous = match.kind === 'found' && match.route.anonymous === true;
+    if ((scope === 'review' || scope === 'agreements') && !anonymous) ctx.principal = this.authenticate(ctx);
     if (match.kind === 'none') throw notFound(`no route for ${ctx.method} ${ctx.path}`);
     if (match.kind === 'wrong-method') {
       throw new HttpProblem(405, `${ctx.method} is not allowed on ${match.template}`, { headers: { allow: match.allowed.join(', ') } });

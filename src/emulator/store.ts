@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { agreementsFromSeed, normalizeAgreements, type AgreementsRecord } from './agreements-state.js';
 import { readJsonFile, SerialFileWriter } from './persist.js';
+import { normalizeReviewCollections, type ReviewCollections } from './review-state.js';
 import type { EmulatorSeed, SeedOrganization } from './seed.js';
 
 export const STATE_FORMAT = 'docket-emulator-state/1';
@@ -59,7 +60,8 @@ export interface RuleRecord {
   updated_at: string;
 }
 
-export interface OrganizationRecord {
+/** Review service objects besides playbooks: imported files, reviews, signed uploads (review-state.ts). */
+export interface OrganizationRecord extends ReviewCollections {
   id: string;
   name: string;
   api_keys: string[];
@@ -150,8 +152,11 @@ export class EmulatorStore {
 
   restore(state: EmulatorState): void {
     this.state = structuredClone(state);
-    // State files written before the agreements service hold `agreements: {}`.
-    for (const org of Object.values(this.state.organizations)) org.agreements = normalizeAgreements(org.agreements, org.name, this.timestamp());
+    // State files written before the agreements service hold `agreements: {}`; older ones lack reviews.
+    for (const org of Object.values(this.state.organizations)) {
+      org.agreements = normalizeAgreements(org.agreements, org.name, this.timestamp());
+      normalizeReviewCollections(org);
+    }
   }
 
   /** Writes the state file (if any); resolves once a write that includes the current state is done. */
@@ -264,6 +269,9 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
     playbooks: {},
     rules: {},
     agreements: agreementsFromSeed(so.agreements, so.name, seedAuthor(so), now),
+    imported_files: {},
+    reviews: {},
+    review_uploads: {},
   };
   const memberByEmail = new Map<string, string>();
   for (const su of so.users) {
