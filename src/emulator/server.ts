@@ -29,6 +29,11 @@ import { DEFAULT_VARIANTS, type EmulatorVariants } from './variants.js';
 export { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed } from './seed.js';
 export type {
   EmulatorSeed,
+  SeedFlagViolation,
+  SeedImportedFile,
+  SeedRedlineEvaluation,
+  SeedReview,
+  SeedSummaryPosition,
   SeedAgreements,
   SeedAgreementsOrganization,
   SeedAttachment,
@@ -209,6 +214,8 @@ class EmulatorServer implements EmulatorControls {
     this.store.reset(seed);
     this.conversions.cancelAll();
     this.reviews.cancelAll();
+    // A seed may hold reviews that are still processing.
+    this.reviews.resumePending();
     // A seed that names variants brings them; otherwise the current ones stay.
     if (seed?.variants) this.settings = { ...this.settings, variants: { ...DEFAULT_VARIANTS, ...seed.variants } };
   }

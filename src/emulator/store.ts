@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { agreementsFromSeed, normalizeAgreements, type AgreementsRecord } from './agreements-state.js';
 import { readJsonFile, SerialFileWriter } from './persist.js';
+import { reviewCollectionsFromSeed } from './review-records.js';
 import { normalizeReviewCollections, type ReviewCollections } from './review-state.js';
 import type { EmulatorSeed, SeedOrganization } from './seed.js';
 
@@ -317,6 +318,7 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
       };
     }
   }
+  Object.assign(org, reviewCollectionsFromSeed(so, org, state.users, now));
   return org;
 }
 
