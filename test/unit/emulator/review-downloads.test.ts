@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readZipEntry, zipEntryNames } from '../../../src/emulator/zip.js';
-import { closeAll, ORG, one, problem } from './harness.js';
+import { closeAll, list, ORG, one, problem } from './harness.js';
 import { docx } from './documents.js';
 import { CONTRACT, DOCX_TYPE, RULES, STYLES, startReviews } from './reviews-harness.js';
 
@@ -35,6 +35,10 @@ describe.each(STYLES)('downloads (%s paths)', (style) => {
       const early = await h.review('GET', `${base}/${what}`);
       expect([early.status, problem(early).detail]).toEqual([409, `review ${review.id} is still processing`]);
     }
+    // While processing the review shows no results and they have no routes yet.
+    expect(one(await h.review('GET', `${h.prefix}/reviews/${review.id}`)).attributes).not.toHaveProperty('redline_evaluations');
+    expect(list(await h.review('GET', `${h.prefix}/reviews/${review.id}/redline_evaluations`))).toEqual([]);
+    expect(list(await h.review('GET', `${h.prefix}/reviews/${review.id}/flag_violations`))).toEqual([]);
 
     await h.control('PUT', '/_emulator/config', { review_delay_ms: 0 });
     const second = one(await h.review('POST', `${h.prefix}/reviews`, { imported_file_id: fileId }));

