@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readZipEntry, zipEntryNames } from '../../../src/emulator/zip.js';
-import { closeAll, list, ORG, one, problem } from './harness.js';
+import { call, closeAll, list, ORG, one, problem } from './harness.js';
 import { docx } from './documents.js';
 import { CONTRACT, DOCX_TYPE, RULES, STYLES, startReviews } from './reviews-harness.js';
 
@@ -104,7 +104,7 @@ describe('processing', () => {
     expect([bad.status, problem(bad).errors?.[0]?.field]).toEqual([422, 'review_delay_ms']);
   });
 
-  it('loads a state file written before reviews existed', async () => {
+  it('loads a state file written before reviews and agreements existed', async () => {
     const stateFile = join(dir, 'old.json');
     const h = await startReviews('nested', { stateFile });
     await h.playbook('NDA', RULES);
@@ -114,11 +114,17 @@ describe('processing', () => {
       delete org.imported_files;
       delete org.reviews;
       delete org.review_uploads;
+      const agreements = org.agreements as Record<string, unknown>;
+      delete agreements.agreements;
+      delete agreements.monthly_agreement_limit;
     }
     await writeFile(stateFile, JSON.stringify(state));
     const again = await startReviews('nested', { stateFile });
     const fileId = await again.importFile(CONTRACT, 'nda.txt');
     const review = one(await again.review('POST', `${again.prefix}/reviews`, { imported_file_id: fileId }));
     expect((await again.settled(review.id)).attributes.status).toBe('completed');
+    const template = one(await call(`${again.emu.agreementsUrl}/v1/templates`, 'POST', { type: 'NDA', name: 'NDA' }));
+    const agreement = await call(`${again.emu.agreementsUrl}/v1/agreements`, 'POST', { template_id: template.id, owner_email: 'admin@emulator.local', signer_email: 'admin@emulator.local', draft: true, agreement: { test_agreement: true } });
+    expect(agreement.status).toBe(201);
   });
 });
