@@ -217,6 +217,14 @@ export class EmulatorStore {
     return user;
   }
 
+  /**
+   * NOTE(api): keys belong to organizations, not users; where a service records who acted (the
+   * inviter, the reviewer of a decision, who voided an agreement) we name the first admin.
+   */
+  firstAdminEmail(org: OrganizationRecord): string | null {
+    return this.members(org).find((m) => m.membership.role === 'admin')?.user.email ?? null;
+  }
+
   activePlaybooks(org: OrganizationRecord): PlaybookRecord[] {
     return Object.values(org.playbooks).filter((p) => p.archived_at === null);
   }

@@ -18,7 +18,6 @@ import type { RequestContext, Route, RouteResult } from '../router.js';
 import { isObject } from '../seed-checks.js';
 import type { OrganizationRecord, UserRecord } from '../store.js';
 import { BASE, byCreation, callerOrganization, lookup, NOT_A_USER, ok, requiredText, route } from './agreements-common.js';
-import { actingEmail } from './review-common.js';
 
 const AGREEMENTS = `${BASE}/agreements`;
 const AGREEMENT = `${AGREEMENTS}/:id`;
@@ -192,6 +191,6 @@ function voidAgreement(ctx: RequestContext): RouteResult {
   a.status = 'voided';
   a.voided_at = now;
   a.updated_at = now;
-  a.history.push({ id: ctx.store.newId(), event: 'voided', description: 'Voided', user_email: actingEmail(ctx.store, org), created_at: now });
+  a.history.push({ id: ctx.store.newId(), event: 'voided', description: 'Voided', user_email: ctx.store.firstAdminEmail(org), created_at: now });
   return ok(agreementView(a));
 }

@@ -4,11 +4,17 @@
  */
 import { one, type ResourceObject } from '../jsonapi.js';
 import { notFound } from '../problem.js';
+import type { ReviewScheduler } from '../review-processing.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
-import type { EmulatorStore, OrganizationRecord } from '../store.js';
+import type { OrganizationRecord } from '../store.js';
 import type { EmulatorVariants } from '../variants.js';
 
 export const V1 = '/review/v1';
+
+/** What the review routes need besides the request. */
+export interface ReviewDeps {
+  reviews: ReviewScheduler;
+}
 
 export type When = (v: EmulatorVariants) => boolean;
 export type Handler = (ctx: RequestContext) => RouteResult;
@@ -42,13 +48,4 @@ export function lookup<T>(collection: Record<string, T>, id: string | undefined,
   const found = Object.hasOwn(collection, key) ? collection[key] : undefined;
   if (found === undefined) throw notFound(`${what} ${key} not found`);
   return found;
-}
-
-/**
- * NOTE(api): keys belong to organizations, not users; where the service records who acted (the
- * inviter, the reviewer of a decision) we name the organization's first admin.
- */
-export function actingEmail(store: EmulatorStore, org: OrganizationRecord): string | null {
-  const admin = store.members(org).find((m) => m.membership.role === 'admin');
-  return admin?.user.email ?? null;
 }

@@ -9,8 +9,7 @@ import { isObject } from '../seed-checks.js';
 import type { RedlineEvaluationRecord, RedlineOutcome, ReviewRecord } from '../review-state.js';
 import type { RequestContext, Route, RouteResult } from '../router.js';
 import type { OrganizationRecord } from '../store.js';
-import type { ReviewDeps } from './review.js';
-import { actingEmail, lookup, ok, organizationOf, type StyleRoute } from './review-common.js';
+import { lookup, ok, organizationOf, type StyleRoute, type ReviewDeps } from './review-common.js';
 import { evaluationView, violationView } from './review-result-views.js';
 
 /**
@@ -149,7 +148,7 @@ function updateViolation(ctx: RequestContext): RouteResult {
   errors.throwIfAny();
   const now = ctx.store.timestamp();
   violation.decision = decision ?? null;
-  violation.reviewer = actingEmail(ctx.store, org);
+  violation.reviewer = ctx.store.firstAdminEmail(org);
   violation.updated_at = now;
   review.updated_at = now;
   return ok(violationView(review, violation));

@@ -14,8 +14,7 @@ import { REVIEW_TYPES, type ReviewType } from '../reviewer.js';
 import type { RequestContext, Route, RouteResult } from '../router.js';
 import type { OrganizationRecord } from '../store.js';
 import { compareCreated } from '../store.js';
-import type { ReviewDeps } from './review.js';
-import { lookup, ok, organizationOf, route, type StyleRoute } from './review-common.js';
+import { lookup, ok, organizationOf, route, type StyleRoute, type ReviewDeps } from './review-common.js';
 import { fileOfForm } from './review-imported-files.js';
 import { reviewView } from './review-result-views.js';
 

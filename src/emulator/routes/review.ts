@@ -5,11 +5,10 @@
 import { FieldErrors, isBlank, readBoolean, readText, type JsonBody } from '../fields.js';
 import { many, listResponse } from '../jsonapi.js';
 import { notFound } from '../problem.js';
-import type { ReviewScheduler } from '../review-processing.js';
 import type { RequestContext, Route, RouteResult } from '../router.js';
 import type { OrganizationRecord, PlaybookRecord, RuleRecord } from '../store.js';
 import { compareCreated } from '../store.js';
-import { actingEmail, ok, organizationOf, route, styleRoute, V1, type When } from './review-common.js';
+import { ok, organizationOf, route, styleRoute, V1, type ReviewDeps, type When } from './review-common.js';
 import { reviewDownloadRoutes } from './review-downloads.js';
 import { redlineEvaluationRoutes, flagViolationRoutes } from './review-evaluations.js';
 import { importedFileRoutes } from './review-imported-files.js';
@@ -17,11 +16,6 @@ import { reviewUploadRoutes, reviewRoutesOf } from './review-reviews.js';
 import { invitationView, organizationView, playbookView, ruleView, userView } from './review-views.js';
 
 const ORGS = `${V1}/organizations`;
-
-/** What the review routes need besides the request. */
-export interface ReviewDeps {
-  reviews: ReviewScheduler;
-}
 
 /** Canonical 8-4-4-4-12 hex form (seed 000 "Errors" 4). */
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -162,7 +156,7 @@ function createInvitation(ctx: RequestContext): RouteResult {
   const address = email ?? '';
   // Effect [public docs]: the user exists and is an available reviewer at once.
   const user = ctx.store.addMember(org, address, name ?? null, 'member');
-  const inv = { id: ctx.store.newId(), email: address, name: name ?? null, invited_by_email: actingEmail(ctx.store, org), user_id: user.id, created_at: ctx.store.timestamp() };
+  const inv = { id: ctx.store.newId(), email: address, name: name ?? null, invited_by_email: ctx.store.firstAdminEmail(org), user_id: user.id, created_at: ctx.store.timestamp() };
   org.invitations[inv.id] = inv;
   return ok(invitationView(inv), 201);
 }
