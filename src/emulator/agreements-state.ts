@@ -90,8 +90,55 @@ export interface AttachmentRecord {
   created_at: string;
 }
 
+/**
+ * NOTE(api): agreement status values are not shown (a listing operation exists); ours follow the
+ * webhook event kinds. The emulator itself moves agreements to draft, sent and voided only.
+ */
+export const AGREEMENT_STATUSES = ['draft', 'sent', 'viewed', 'signed', 'completed', 'declined', 'voided'] as const;
+export type AgreementStatus = (typeof AGREEMENT_STATUSES)[number];
+
+/** NOTE(api): history field names are not shown (seed 001: who, when, a description). */
+export interface AgreementHistoryRecord {
+  id: string;
+  event: 'created' | 'sent' | 'voided';
+  description: string;
+  user_email: string | null;
+  created_at: string;
+}
+
+export interface AgreementRecord {
+  id: string;
+  /** `nda`, `csa`, … for standard templates; `custom` for custom templates. */
+  agreement_type: string;
+  status: AgreementStatus;
+  template_id: string | null;
+  custom_template_id: string | null;
+  /** The custom template version the agreement is pinned to. */
+  custom_template_version_number: number | null;
+  owner_id: string;
+  owner_email: string;
+  signer_id: string;
+  signer_email: string;
+  cc_users: string[];
+  test_agreement: boolean;
+  manual_send: boolean;
+  /** The create body's `agreement` object as sent, without `custom_field_values`. */
+  fields: Record<string, unknown>;
+  /** Custom templates: the values after defaults; null for standard templates. */
+  custom_field_values: Record<string, unknown> | null;
+  history: AgreementHistoryRecord[];
+  sent_at: string | null;
+  voided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface AgreementsRecord {
   organization: AgreementsOrganizationRecord;
+  /** Agreements made through the API (seed 001 "Endpoints"); none are seeded. */
+  agreements: Record<string, AgreementRecord>;
+  /** Non-test agreements allowed per calendar month (UTC); null: no limit (seed option). */
+  monthly_agreement_limit: number | null;
   custom_terms: Record<string, CustomTermRecord>;
   custom_templates: Record<string, CustomTemplateRecord>;
   templates: Record<string, TemplateRecord>;
@@ -114,6 +161,8 @@ function emptyAgreements(orgName: string, now: string): AgreementsRecord {
     templates: {},
     attachments: {},
     docx_conversion: 'ready',
+    agreements: {},
+    monthly_agreement_limit: null,
   };
 }
 
@@ -134,6 +183,7 @@ export function agreementsFromSeed(seed: SeedAgreements | undefined, orgName: st
     if (value !== undefined) a.organization[key] = value;
   }
   a.docx_conversion = seed.docx_conversion ?? 'ready';
+  a.monthly_agreement_limit = seed.monthly_agreement_limit ?? null;
   const termIdByName = new Map<string, { id: string; version: number }>();
   for (const st of seed.custom_terms ?? []) {
     const id = st.id ?? randomUUID();

@@ -35,9 +35,9 @@ const IMPORT_DEFAULT_KEYS = ['governing_law_region', 'chosen_courts_region'];
 const FIELD_SPEC_KEYS = ['label', 'input', 'required', 'default', 'options'];
 const CHOICE_INPUTS = ['select', 'radio', 'multiselect'];
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // NOTE(api): a numeric default may also be written as a numeric string ("150.50"); seed 001 only says "numeric".
-const NUMERIC = /^-?\d+(\.\d+)?$/;
+export const NUMERIC = /^-?\d+(\.\d+)?$/;
 
 type Mapping = Record<string, unknown>;
 
@@ -184,7 +184,7 @@ class DefinitionValidator {
   }
 }
 
-function isIsoDate(value: string): boolean {
+export function isIsoDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];

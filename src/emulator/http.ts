@@ -47,6 +47,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** A download: the bytes as they are, with the route's headers (content type, disposition). */
+export function sendBytes(res: ServerResponse, status: number, body: Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/octet-stream', 'content-length': String(body.length), ...headers });
+  res.end(body);
+}
+
 export function sendProblem(res: ServerResponse, problem: HttpProblem, instance: string, requestId: string): void {
   const text = JSON.stringify(problemDocument(problem, instance, requestId));
   res.writeHead(problem.status, {

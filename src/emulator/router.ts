@@ -41,6 +41,7 @@ export interface RequestContext {
 
 export interface RouteResult {
   status: number;
+  /** JSON, or a Buffer sent as it is (downloads; `headers` then give its content type). */
   body?: unknown;
   headers?: Record<string, string>;
   /** Whether the state file must be written; by default, any successful non-GET. */
@@ -53,6 +54,8 @@ export interface Route {
   scope: RouteScope;
   /** The route exists only in the variants for which this holds (else it answers like an unknown path). */
   when?: (variants: EmulatorVariants) => boolean;
+  /** A service route that needs no API key (a signed upload URL carries its own token). */
+  anonymous?: boolean;
   handle(ctx: RequestContext): RouteResult | Promise<RouteResult>;
 }
 

@@ -56,6 +56,8 @@ export interface SeedAgreements {
   attachments?: SeedAttachment[];
   /** Outcome of docx conversions for this organization; default `ready`. */
   docx_conversion?: 'ready' | 'failed';
+  /** Non-test agreements allowed per calendar month (UTC); more are a 403. Default: no limit. */
+  monthly_agreement_limit?: number;
 }
 
 export const ADDRESS_FIELDS = ['street_address', 'city', 'state', 'zipcode', 'country'] as const;
@@ -71,6 +73,8 @@ export function checkAgreementsSeed(value: unknown, at: string, problems: string
     }
   }
   optionalOneOf(value, 'docx_conversion', ['ready', 'failed'], at, problems);
+  const limit = value.monthly_agreement_limit;
+  if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 0)) problems.push(`${at}.monthly_agreement_limit must be a whole number of at least 0`);
   optionalList(value, 'custom_terms', at, problems, (t, tat) => {
     requireString(t, 'name', tat, problems);
     optionalType(t, 'id', 'string', tat, problems);

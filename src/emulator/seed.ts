@@ -3,11 +3,13 @@
  * with. Plain JSON, so a seed can live in a file or be POSTed to `/_emulator/reset`.
  */
 import { checkAgreementsSeed, type SeedAgreements } from './seed-agreements.js';
+import { checkReviewsSeed, type SeedImportedFile, type SeedReview } from './seed-reviews.js';
 import { FieldErrors } from './fields.js';
 import { isObject, optionalType, requireString } from './seed-checks.js';
 import { readVariants, type EmulatorVariants } from './variants.js';
 
 export type { SeedAgreements, SeedAgreementsOrganization, SeedAttachment, SeedCustomTemplate, SeedCustomTerm, SeedTemplate } from './seed-agreements.js';
+export type { SeedFlagViolation, SeedImportedFile, SeedRedlineEvaluation, SeedReview, SeedSummaryPosition } from './seed-reviews.js';
 
 export interface SeedUser {
   id?: string;
@@ -53,6 +55,10 @@ export interface SeedOrganization {
   features?: SeedFeatures;
   /** Agreements service objects; the agreements organization is named like this one when omitted. */
   agreements?: SeedAgreements;
+  /** Review service: contracts uploaded already (reviews name them by filename). */
+  imported_files?: SeedImportedFile[];
+  /** Review service: reviews made already, with recorded results and decisions (seed-reviews.ts). */
+  reviews?: SeedReview[];
 }
 
 export interface EmulatorSeed {
@@ -129,6 +135,7 @@ function checkOrganization(org: unknown, at: string, problems: string[]): void {
     else optionalType(org.features, 'custom_terms', 'boolean', `${at}.features`, problems);
   }
   if (org.agreements !== undefined) checkAgreementsSeed(org.agreements, `${at}.agreements`, problems);
+  checkReviewsSeed(org, at, problems);
 }
 
 function checkPlaybook(p: unknown, at: string, problems: string[]): void {

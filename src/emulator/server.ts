@@ -12,13 +12,14 @@ import type { DocxConversion } from './agreements-state.js';
 import { ConversionScheduler } from './conversion.js';
 import { FaultQueue, randomFault, type Fault } from './faults.js';
 import type { JsonBody } from './fields.js';
-import { parseJsonObject, readBody, sendJson, sendProblem } from './http.js';
+import { parseJsonObject, readBody, sendBytes, sendJson, sendProblem } from './http.js';
 import { MAX_PAGE_SIZE } from './jsonapi.js';
 import { HttpProblem, notFound } from './problem.js';
 import { TokenBucket } from './ratelimit.js';
 import { Router, type Principal, type RequestContext, type RouteMatch, type RouteResult, type RouteScope } from './router.js';
 import { agreementsRoutes } from './routes/agreements.js';
 import { controlRoutes, type EmulatorConfig, type EmulatorControls } from './routes/control.js';
+import { ReviewScheduler } from './review-processing.js';
 import { reviewRoutes } from './routes/review.js';
 import { defaultSeed, type EmulatorSeed, type SeedOrganization } from './seed.js';
 import { isMultipart, parseMultipart } from './multipart.js';
@@ -30,6 +31,11 @@ import { DEFAULT_VARIANTS, type EmulatorVariants } from './variants.js';
 export { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed } from './seed.js';
 export type {
   EmulatorSeed,
+  SeedFlagViolation,
+  SeedImportedFile,
+  SeedRedlineEvaluation,
+  SeedReview,
+  SeedSummaryPosition,
   SeedAgreements,
   SeedAgreementsOrganization,
   SeedAttachment,
@@ -71,6 +77,8 @@ export interface EmulatorOptions {
   conversionDelayMs?: number;
   /** `failed` makes every docx conversion fail (else each organization's seed option decides); default `ready`. */
   docxConversion?: DocxConversion;
+  /** How long a review (and a counterproposal) stays `processing`; default 300 ms. */
+  reviewDelayMs?: number;
   /** Which documented shape to answer in (over the seed's `variants`); default reference/api.md's. */
   variants?: Partial<EmulatorVariants>;
   /** How the added latency waits; injected so tests can see it without a clock. */
@@ -105,6 +113,7 @@ export interface RunningEmulator {
 
 const DEFAULT_PAGE_SIZE = 15;
 const DEFAULT_CONVERSION_DELAY_MS = 300;
+const DEFAULT_REVIEW_DELAY_MS = 300;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const store = await EmulatorStore.open(
@@ -141,6 +150,7 @@ class EmulatorServer implements EmulatorControls {
   readonly log = new RequestLog();
   private readonly router: Router;
   private readonly conversions: ConversionScheduler;
+  private readonly reviews: ReviewScheduler;
   private readonly server = createServer((req, res) => void this.handle(req, res));
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -164,6 +174,7 @@ class EmulatorServer implements EmulatorControls {
       retryAfterSeconds: 1,
       conversionDelayMs: DEFAULT_CONVERSION_DELAY_MS,
       docxConversion: 'ready',
+      reviewDelayMs: DEFAULT_REVIEW_DELAY_MS,
       variants: { ...DEFAULT_VARIANTS, ...(options.seed ?? defaultSeed()).variants, ...options.variants },
     };
     this.configure({
@@ -173,10 +184,13 @@ class EmulatorServer implements EmulatorControls {
       retryAfterSeconds: options.retryAfterSeconds ?? 1,
       conversionDelayMs: options.conversionDelayMs ?? DEFAULT_CONVERSION_DELAY_MS,
       docxConversion: options.docxConversion ?? 'ready',
+      reviewDelayMs: options.reviewDelayMs ?? DEFAULT_REVIEW_DELAY_MS,
     });
     this.conversions = new ConversionScheduler(store, () => ({ delayMs: this.settings.conversionDelayMs, docxConversion: this.settings.docxConversion }));
     this.conversions.resumePending();
-    this.router = new Router([...reviewRoutes(), ...agreementsRoutes({ conversions: this.conversions }), ...controlRoutes(this)]);
+    this.reviews = new ReviewScheduler(store, () => this.settings.reviewDelayMs);
+    this.reviews.resumePending();
+    this.router = new Router([...reviewRoutes({ reviews: this.reviews }), ...agreementsRoutes({ conversions: this.conversions }), ...controlRoutes(this)]);
   }
 
   listen(host: string, port: number): Promise<number> {
@@ -191,6 +205,7 @@ class EmulatorServer implements EmulatorControls {
 
   async close(): Promise<void> {
     this.conversions.cancelAll();
+    this.reviews.cancelAll();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -214,6 +229,9 @@ class EmulatorServer implements EmulatorControls {
   reset(seed?: EmulatorSeed): void {
     this.store.reset(seed);
     this.conversions.cancelAll();
+    this.reviews.cancelAll();
+    // A seed may hold reviews that are still processing.
+    this.reviews.resumePending();
     // A seed that names variants brings them; otherwise the current ones stay.
     if (seed?.variants) this.settings = { ...this.settings, variants: { ...DEFAULT_VARIANTS, ...seed.variants } };
   }
@@ -225,8 +243,8 @@ class EmulatorServer implements EmulatorControls {
   configure(patch: Partial<EmulatorConfig>): EmulatorConfig {
     const next = { ...this.settings, ...patch, variants: { ...this.settings.variants, ...patch.variants } };
     if (!(next.faultRate >= 0 && next.faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1, got ${next.faultRate}`);
-    if (!(next.latencyMs >= 0 && next.rateLimit >= 0 && next.retryAfterSeconds >= 0 && next.conversionDelayMs >= 0)) {
-      throw new RangeError('latencyMs, rateLimit, retryAfterSeconds and conversionDelayMs must be >= 0');
+    if (!(next.latencyMs >= 0 && next.rateLimit >= 0 && next.retryAfterSeconds >= 0 && next.conversionDelayMs >= 0 && next.reviewDelayMs >= 0)) {
+      throw new RangeError('latencyMs, rateLimit, retryAfterSeconds, conversionDelayMs and reviewDelayMs must be >= 0');
     }
     if (next.docxConversion !== 'ready' && next.docxConversion !== 'failed') throw new RangeError(`docxConversion must be "ready" or "failed", got ${String(next.docxConversion)}`);
     if (next.rateLimit !== this.settings.rateLimit || (next.rateLimit > 0 && !this.limiter)) {
@@ -267,6 +285,7 @@ class EmulatorServer implements EmulatorControls {
         this.log.add({ method, path, query: url.search.replace(/^\?/, ''), ...(route ? { route } : {}), status: result.status, ...loggedBody(req, rawBody) });
       }
       if (result instanceof HttpProblem) sendProblem(res, result, path, requestId);
+      else if (Buffer.isBuffer(result.body)) sendBytes(res, result.status, result.body, result.headers);
       else sendJson(res, result.status, result.body, result.headers);
     } catch (err) {
       if (!res.headersSent && !res.destroyed) sendProblem(res, toProblem(err), path, requestId);
@@ -292,7 +311,8 @@ class EmulatorServer implements EmulatorControls {
   }
 
   private async dispatch(match: RouteMatch, scope: RouteScope | 'other', ctx: RequestContext): Promise<RouteResult> {
-    if (scope === 'review' || scope === 'agreements') ctx.principal = this.authenticate(ctx);
+    const anonymous = match.kind === 'found' && match.route.anonymous === true;
+    if ((scope === 'review' || scope === 'agreements') && !anonymous) ctx.principal = this.authenticate(ctx);
     if (match.kind === 'none') throw notFound(`no route for ${ctx.method} ${ctx.path}`);
     if (match.kind === 'wrong-method') {
       throw new HttpProblem(405, `${ctx.method} is not allowed on ${match.template}`, { headers: { allow: match.allowed.join(', ') } });

@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { agreementsFromSeed, normalizeAgreements, type AgreementsRecord } from './agreements-state.js';
 import { readJsonFile, SerialFileWriter } from './persist.js';
+import { reviewCollectionsFromSeed } from './review-records.js';
+import { normalizeReviewCollections, type ReviewCollections } from './review-state.js';
 import type { EmulatorSeed, SeedOrganization } from './seed.js';
 
 export const STATE_FORMAT = 'docket-emulator-state/1';
@@ -59,7 +61,8 @@ export interface RuleRecord {
   updated_at: string;
 }
 
-export interface OrganizationRecord {
+/** Review service objects besides playbooks: imported files, reviews, signed uploads (review-state.ts). */
+export interface OrganizationRecord extends ReviewCollections {
   id: string;
   name: string;
   api_keys: string[];
@@ -150,8 +153,11 @@ export class EmulatorStore {
 
   restore(state: EmulatorState): void {
     this.state = structuredClone(state);
-    // State files written before the agreements service hold `agreements: {}`.
-    for (const org of Object.values(this.state.organizations)) org.agreements = normalizeAgreements(org.agreements, org.name, this.timestamp());
+    // State files written before the agreements service hold `agreements: {}`; older ones lack reviews.
+    for (const org of Object.values(this.state.organizations)) {
+      org.agreements = normalizeAgreements(org.agreements, org.name, this.timestamp());
+      normalizeReviewCollections(org);
+    }
   }
 
   /** Writes the state file (if any); resolves once a write that includes the current state is done. */
@@ -211,6 +217,14 @@ export class EmulatorStore {
     return user;
   }
 
+  /**
+   * NOTE(api): keys belong to organizations, not users; where a service records who acted (the
+   * inviter, the reviewer of a decision, who voided an agreement) we name the first admin.
+   */
+  firstAdminEmail(org: OrganizationRecord): string | null {
+    return this.members(org).find((m) => m.membership.role === 'admin')?.user.email ?? null;
+  }
+
   activePlaybooks(org: OrganizationRecord): PlaybookRecord[] {
     return Object.values(org.playbooks).filter((p) => p.archived_at === null);
   }
@@ -264,6 +278,9 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
     playbooks: {},
     rules: {},
     agreements: agreementsFromSeed(so.agreements, so.name, seedAuthor(so), now),
+    imported_files: {},
+    reviews: {},
+    review_uploads: {},
   };
   const memberByEmail = new Map<string, string>();
   for (const su of so.users) {
@@ -309,6 +326,7 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
       };
     }
   }
+  Object.assign(org, reviewCollectionsFromSeed(so, org, state.users, now));
   return org;
 }
 

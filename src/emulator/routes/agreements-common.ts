@@ -5,7 +5,6 @@
 import type { ConversionScheduler } from '../conversion.js';
 import { FieldErrors, readString, type JsonBody } from '../fields.js';
 import { one, type ResourceObject } from '../jsonapi.js';
-import { isMultipart, parseMultipart, type MultipartPart } from '../multipart.js';
 import { notFound } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
 import type { OrganizationRecord, UserRecord } from '../store.js';
@@ -61,26 +60,7 @@ export function byCreation<T extends { created_at: string }>(items: T[]): T[] {
   return [...items].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
 }
 
-export interface Form {
-  /** JSON body, or the multipart text parts as strings. */
-  body: JsonBody;
-  /** Multipart file parts by name (empty for JSON). */
-  files: Map<string, MultipartPart>;
-  multipart: boolean;
-}
-
-/** A JSON or multipart/form-data body (the last of repeated parts wins). */
-export function readForm(ctx: RequestContext): Form {
-  const contentType = ctx.headers['content-type'];
-  if (!isMultipart(contentType)) return { body: ctx.json(), files: new Map(), multipart: false };
-  const body: JsonBody = {};
-  const files = new Map<string, MultipartPart>();
-  for (const part of parseMultipart(ctx.rawBody, contentType ?? '')) {
-    if (part.filename === null) body[part.name] = part.data.toString('utf8');
-    else files.set(part.name, part);
-  }
-  return { body, files, multipart: true };
-}
+export { readForm, type Form } from '../form.js';
 
 /**
  * The user a write is recorded against: `user_email` or `user_id` (seed 001), which must identify a

@@ -24,6 +24,8 @@ export interface EmulatorConfig {
   conversionDelayMs: number;
   /** `failed` makes every docx conversion fail; `ready` leaves it to each organization's seed option. */
   docxConversion: DocxConversion;
+  /** How long a review (and a counterproposal) stays `processing`. */
+  reviewDelayMs: number;
   /** The documented shape the services answer in. */
   variants: EmulatorVariants;
 }
@@ -87,6 +89,7 @@ function configBody(c: EmulatorConfig): Record<string, unknown> {
     retry_after_seconds: c.retryAfterSeconds,
     conversion_delay_ms: c.conversionDelayMs,
     docx_conversion: c.docxConversion,
+    review_delay_ms: c.reviewDelayMs,
   };
 }
 
@@ -100,6 +103,7 @@ function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   const rateLimit = body.rate_limit === null ? 0 : readNumber(body, 'rate_limit', errors, 0);
   const retryAfter = readNumber(body, 'retry_after_seconds', errors, 0);
   const conversionDelay = readNumber(body, 'conversion_delay_ms', errors, 0);
+  const reviewDelay = readNumber(body, 'review_delay_ms', errors, 0);
   const docx = body.docx_conversion;
   if (isPresent(body, 'docx_conversion') && docx !== 'ready' && docx !== 'failed') errors.add('docx_conversion', 'must be "ready" or "failed"');
   const variants = readVariants(body.variants, errors);
@@ -110,6 +114,7 @@ function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   if (rateLimit !== undefined) patch.rateLimit = rateLimit;
   if (retryAfter !== undefined) patch.retryAfterSeconds = retryAfter;
   if (conversionDelay !== undefined) patch.conversionDelayMs = conversionDelay;
+  if (reviewDelay !== undefined) patch.reviewDelayMs = reviewDelay;
   if (docx === 'ready' || docx === 'failed') patch.docxConversion = docx;
   return patch;
 }

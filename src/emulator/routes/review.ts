@@ -3,15 +3,18 @@
  * Validation is seed 000 "Errors" 1-4 and 6; type errors are 422 too; unknown keys are ignored.
  */
 import { FieldErrors, isBlank, readBoolean, readText, type JsonBody } from '../fields.js';
-import { many, one, listResponse } from '../jsonapi.js';
+import { many, listResponse } from '../jsonapi.js';
 import { notFound } from '../problem.js';
-import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
-import type { EmulatorVariants } from '../variants.js';
+import type { RequestContext, Route, RouteResult } from '../router.js';
 import type { OrganizationRecord, PlaybookRecord, RuleRecord } from '../store.js';
 import { compareCreated } from '../store.js';
+import { ok, organizationOf, route, styleRoute, V1, type ReviewDeps, type When } from './review-common.js';
+import { reviewDownloadRoutes } from './review-downloads.js';
+import { redlineEvaluationRoutes, flagViolationRoutes } from './review-evaluations.js';
+import { importedFileRoutes } from './review-imported-files.js';
+import { reviewUploadRoutes, reviewRoutesOf } from './review-reviews.js';
 import { invitationView, organizationView, playbookView, ruleView, userView } from './review-views.js';
 
-const V1 = '/review/v1';
 const ORGS = `${V1}/organizations`;
 
 /** Canonical 8-4-4-4-12 hex form (seed 000 "Errors" 4). */
@@ -21,30 +24,24 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const NOT_A_REVIEWER = 'is not an available reviewer (a user of the organization)';
 const BLANK = "can't be blank";
 
-type When = (v: EmulatorVariants) => boolean;
-
 /**
  * Both editions of the public docs: nested routes under `/v1/organizations/:org` and flat routes
  * under `/v1` (the organization is the key's); the `review_paths` variant picks which exist.
  */
-export function reviewRoutes(): Route[] {
+export function reviewRoutes(deps: ReviewDeps): Route[] {
   const nested: When = (v) => v.reviewPaths === 'nested';
   const flat: When = (v) => v.reviewPaths === 'flat';
   return [
     route('GET', ORGS, listOrganizations, nested),
-    ...organizationRoutes(`${ORGS}/:org`, `${ORGS}/:org`, nested),
-    ...organizationRoutes(V1, `${V1}/organization`, flat),
+    ...organizationRoutes(`${ORGS}/:org`, `${ORGS}/:org`, nested, deps),
+    ...organizationRoutes(V1, `${V1}/organization`, flat, deps),
+    ...reviewUploadRoutes(deps),
   ];
 }
 
-function route(method: HttpMethod, template: string, handle: (ctx: RequestContext) => RouteResult, when: When): Route {
-  return { method, template, scope: 'review', when, handle };
-}
-
 /** The routes of one organization: `prefix` holds its collections, `self` is the organization itself. */
-function organizationRoutes(prefix: string, self: string, when: When): Route[] {
-  const r = (method: HttpMethod, template: string, handle: (ctx: RequestContext) => RouteResult, extra?: When): Route =>
-    route(method, template, handle, extra ? (v) => when(v) && extra(v) : when);
+function organizationRoutes(prefix: string, self: string, when: When, deps: ReviewDeps): Route[] {
+  const r = styleRoute(when);
   const PLAYBOOK = `${prefix}/playbooks/:playbook`;
   const RULES = `${PLAYBOOK}/playbook_rules`;
   return [
@@ -71,22 +68,15 @@ function organizationRoutes(prefix: string, self: string, when: When): Route[] {
     }),
     r('PATCH', `${RULES}/:rule`, updateRule),
     r('DELETE', `${RULES}/:rule`, deleteRule),
+    ...importedFileRoutes(prefix, r),
+    ...reviewRoutesOf(prefix, r, deps),
+    ...redlineEvaluationRoutes(prefix, r, deps),
+    ...flagViolationRoutes(prefix, r),
+    ...reviewDownloadRoutes(prefix, r),
   ];
 }
 
-function ok(resource: Parameters<typeof one>[0], status = 200): RouteResult {
-  return { status, body: one(resource) };
-}
-
 // ---- lookups: anything outside the key's organizations is 404, never 403 -------------------
-
-/** The organization in the path (nested routes), else the API key's own (flat routes). */
-function organizationOf(ctx: RequestContext): OrganizationRecord {
-  const id = ctx.params.org ?? ctx.principal?.organizationIds[0] ?? '';
-  const org = ctx.principal?.organizationIds.includes(id) ? ctx.store.organization(id) : undefined;
-  if (!org) throw notFound(`organization ${id} not found`);
-  return org;
-}
 
 function playbookOf(ctx: RequestContext, org: OrganizationRecord): PlaybookRecord {
   const id = ctx.params.playbook ?? '';
@@ -166,15 +156,9 @@ function createInvitation(ctx: RequestContext): RouteResult {
   const address = email ?? '';
   // Effect [public docs]: the user exists and is an available reviewer at once.
   const user = ctx.store.addMember(org, address, name ?? null, 'member');
-  const inv = { id: ctx.store.newId(), email: address, name: name ?? null, invited_by_email: inviterEmail(ctx, org), user_id: user.id, created_at: ctx.store.timestamp() };
+  const inv = { id: ctx.store.newId(), email: address, name: name ?? null, invited_by_email: ctx.store.firstAdminEmail(org), user_id: user.id, created_at: ctx.store.timestamp() };
   org.invitations[inv.id] = inv;
   return ok(invitationView(inv, ctx.variants.invitationUser), 201);
-}
-
-/** NOTE(api): keys are per organization, not per user; we name the first admin as the inviter. */
-function inviterEmail(ctx: RequestContext, org: OrganizationRecord): string | null {
-  const admin = ctx.store.members(org).find((m) => m.membership.role === 'admin');
-  return admin?.user.email ?? null;
 }
 
 // ---- playbooks -----------------------------------------------------------------------------

@@ -20,7 +20,8 @@ export async function startAgreements(options: EmulatorOptions = {}): Promise<Ag
   };
 }
 
-async function upload(url: string, method: string, parts: UploadPart[]): Promise<Reply> {
+/** A multipart/form-data request with the emulator key. */
+export async function upload(url: string, method: string, parts: UploadPart[]): Promise<Reply> {
   const form = new FormData();
   for (const part of parts) {
     if ('value' in part) form.append(part.name, part.value);

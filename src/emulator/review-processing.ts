@@ -1,0 +1,63 @@
+/**
+ * Asynchronous review processing: a review is `processing` after its create and becomes
+ * `completed` (or `failed` when the stand-in could not read the file) after a delay; so does a
+ * counterproposal given as a directive. Like conversion.ts: timers resume after a restart and are
+ * cancelled on reset and close; each change is saved.
+ */
+import { suggestedCounterproposal } from './review-records.js';
+import type { EmulatorStore } from './store.js';
+
+export class ReviewScheduler {
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly store: EmulatorStore,
+    private readonly delayMs: () => number,
+  ) {}
+
+  /** Finishes whatever of the review is processing (itself, its counterproposals) after the delay. */
+  schedule(orgId: string, reviewId: string): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.finish(orgId, reviewId);
+    }, this.delayMs());
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** Schedules what a saved state left processing (the emulator stopped in between). */
+  resumePending(): void {
+    for (const org of Object.values(this.store.state.organizations)) {
+      for (const review of Object.values(org.reviews)) {
+        const pending = review.status === 'processing' || review.redline_evaluations.some((e) => e.counterproposal?.status === 'processing');
+        if (pending) this.schedule(org.id, review.id);
+      }
+    }
+  }
+
+  cancelAll(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private finish(orgId: string, reviewId: string): void {
+    const reviews = this.store.organization(orgId)?.reviews;
+    const review = reviews && Object.hasOwn(reviews, reviewId) ? reviews[reviewId] : undefined;
+    if (!review) return;
+    const now = this.store.timestamp();
+    if (review.status === 'processing') {
+      review.status = review.error === null ? 'completed' : 'failed';
+      review.completed_at = now;
+      review.updated_at = now;
+    }
+    for (const e of review.redline_evaluations) {
+      const cp = e.counterproposal;
+      if (cp?.status !== 'processing') continue;
+      cp.suggested_counterproposal_text = cp.new_text ?? suggestedCounterproposal(cp.directive ?? '', e.redline_text);
+      cp.status = 'completed';
+      cp.updated_at = now;
+    }
+    // Nobody waits for this write; a failure shows up at the next request's write.
+    this.store.persist().catch(() => undefined);
+  }
+}

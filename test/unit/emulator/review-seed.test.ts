@@ -1,0 +1,124 @@
+/** Seeded imported files and reviews (what `docket test capture --review <id>` reads). */
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultSeed, parseSeed, type EmulatorSeed, type SeedOrganization } from '../../../src/emulator/seed.js';
+import { closeAll, list, one, problem } from './harness.js';
+import { docx } from './documents.js';
+import { STYLES, startReviews } from './reviews-harness.js';
+
+afterEach(closeAll);
+
+const REVIEW_ID = '11111111-1111-4111-8111-111111111111';
+const REDLINE_ID = '22222222-2222-4222-8222-222222222222';
+
+function seedWith(extra: Partial<SeedOrganization>): EmulatorSeed {
+  const seed = defaultSeed();
+  const org = seed.organizations[0];
+  if (org) {
+    org.playbooks = [{ name: 'NDA', rules: [{ name: 'Termination', actions: 'REJECT unilateral termination', questions: 'Who may end it?' }, { name: 'Governing Law', actions: 'ACCEPT Delaware' }] }];
+    Object.assign(org, extra);
+  }
+  return seed;
+}
+
+describe.each(STYLES)('seeded reviews (%s paths)', (style) => {
+  it('serves a completed summary review with recorded decisions', async () => {
+    const seed = seedWith({
+      imported_files: [{ id: 'f-1', filename: 'nda.txt', content: 'Termination is unilateral.' }],
+      reviews: [
+        {
+          id: REVIEW_ID,
+          playbook_name: 'NDA',
+          imported_file_filename: 'nda.txt',
+          summary_positions: [{ summary: 'Either party may terminate.', document_references: [{ paragraph: 1, text: 'Termination is unilateral.' }] }],
+          flag_violations: [
+            { rule: 'Termination', decision: 'rejected', reviewer_email: 'rita@acme.example', reasoning: 'One-sided.' },
+            { rule: 'Governing Law' },
+          ],
+        },
+      ],
+    });
+    const h = await startReviews(style, { seed });
+    const review = one(await h.review('GET', `${h.prefix}/reviews/${REVIEW_ID}`));
+    expect(review.attributes).toMatchObject({ review_type: 'SummaryReview', status: 'completed', imported_file_id: 'f-1', filename: 'nda.txt' });
+    expect(review.attributes.summary_positions).toEqual([
+      expect.objectContaining({ summary: 'Either party may terminate.', detailed_explanation: null, document_references: [{ paragraph: 1, text: 'Termination is unilateral.' }], summary_review_id: REVIEW_ID }),
+    ]);
+    const violations = list(await h.review('GET', `${h.prefix}/reviews/${REVIEW_ID}/flag_violations`));
+    expect(violations.map((v) => [v.attributes.rule, v.attributes.decision, v.attributes.reviewer, v.attributes.reasoning])).toEqual([
+      ['Termination', 'rejected', 'rita@acme.example', 'One-sided.'],
+      ['Governing Law', null, null, null],
+    ]);
+    const termination = h.emu.store.organization(h.emu.store.organizationsForKey('docket-emulator-key')[0]?.id ?? '')?.rules;
+    const ruleId = Object.values(termination ?? {}).find((r) => r.name === 'Termination')?.id;
+    expect(violations[0]?.attributes.summary_review_flag_id).toBe(ruleId);
+    expect((await h.download(`${h.prefix}/reviews/${REVIEW_ID}/download/original`)).bytes.toString()).toBe('Termination is unilateral.');
+  });
+
+  it('serves a redline review with recorded outcomes and counterproposals', async () => {
+    const seed = seedWith({
+      reviews: [
+        {
+          id: REVIEW_ID,
+          playbook_name: 'NDA',
+          redline_evaluations: [
+            { rule_name: 'Termination', evaluation: 'counterpropose', redline_id: REDLINE_ID, comment: 'Mutual only', counterproposal: { directive: 'Make it mutual', suggested_counterproposal_text: 'Either party may terminate.' } },
+            { rule_name: 'Governing Law', evaluation: 'reject', redline_id: REDLINE_ID, rejection_comment: 'Delaware only' },
+          ],
+        },
+      ],
+    });
+    const h = await startReviews(style, { seed });
+    const evaluations = list(await h.review('GET', `${h.prefix}/reviews/${REVIEW_ID}/redline_evaluations`));
+    expect(evaluations.map((e) => e.attributes)).toEqual([
+      expect.objectContaining({
+        evaluation: 'counterpropose',
+        redline_id: REDLINE_ID,
+        comment: 'Mutual only',
+        relevant_rule_topic: { id: expect.any(String), name: 'Termination', questions: 'Who may end it?' },
+        counterproposal: expect.objectContaining({ directive: 'Make it mutual', suggested_counterproposal_text: 'Either party may terminate.', status: 'completed' }),
+      }),
+      expect.objectContaining({ evaluation: 'reject', redline_id: REDLINE_ID, rejection_comment: 'Delaware only', counterproposal: null }),
+    ]);
+    const review = one(await h.review('GET', `${h.prefix}/reviews/${REVIEW_ID}`));
+    expect(review.attributes).toMatchObject({ review_type: 'RedlineReview', imported_file_id: null, filename: null });
+    expect((await h.review('GET', `${h.prefix}/reviews/${REVIEW_ID}/download/original`)).status).toBe(404);
+    expect((await h.download(`${h.prefix}/reviews/${REVIEW_ID}/download/audit`)).bytes.toString()).toContain('- Termination: **counterpropose**.');
+  });
+});
+
+describe('seeded reviews', () => {
+  it('runs the stand-in when a seeded review gives no results, and completes a processing one after the delay (also after a reset)', async () => {
+    const seed = seedWith({
+      imported_files: [{ filename: 'msa.docx', content_base64: docx([{ text: 'Termination: ', ins: 'unilateral termination' }]).toString('base64') }],
+      reviews: [{ id: REVIEW_ID, playbook_name: 'NDA', imported_file_filename: 'msa.docx', status: 'processing' }],
+    });
+    // A long delay first, so "processing" is seen whatever the machine's load.
+    const h = await startReviews('nested', { seed, reviewDelayMs: 60_000 });
+    expect(one(await h.review('GET', `${h.prefix}/reviews/${REVIEW_ID}`)).attributes.status).toBe('processing');
+    await h.control('PUT', '/_emulator/config', { review_delay_ms: 5 });
+    await h.control('POST', '/_emulator/reset');
+    const done = await h.settled(REVIEW_ID);
+    expect(done.attributes).toMatchObject({ review_type: 'RedlineReview', status: 'completed' });
+    expect((done.attributes.redline_evaluations as { evaluation: string }[]).map((e) => e.evaluation)).toEqual(['reject']);
+  });
+
+  it('checks the seed: types, and names that must resolve', async () => {
+    const bad = { organizations: [{ id: 'o', name: 'O', api_keys: ['k'], users: [], imported_files: [{ filename: 'a' }], reviews: [{ status: 'done', redline_evaluations: [{ rule_name: 'x', evaluation: 'maybe' }], flag_violations: [{ rule: 'r', document_references: [{ paragraph: 0 }] }] }] }] };
+    expect(() => parseSeed(bad)).toThrow(
+      /imported_files\[0\] needs exactly one of content or content_base64.*reviews\[0\]\.status must be one of.*redline_evaluations\[0\]\.evaluation must be one of.*document_references\[0\]\.paragraph must be a whole number.*document_references\[0\]\.text must be a string/,
+    );
+    const h = await startReviews('nested');
+    const cases: [Partial<SeedOrganization>, RegExp][] = [
+      [{ reviews: [{ playbook_name: 'Nope' }] }, /names unknown playbook "Nope"/],
+      [{ reviews: [{ imported_file_filename: 'nope.pdf' }] }, /names unknown imported file "nope.pdf"/],
+      [{ reviews: [{ playbook_name: 'NDA', redline_evaluations: [{ rule_name: 'Nope', evaluation: 'accept' }] }] }, /names "Nope", not a rule of its playbook/],
+      [{ reviews: [{ redline_evaluations: [], flag_violations: [] }] }, /has results of both review types/],
+      [{ reviews: [{ review_type: 'SummaryReview', redline_evaluations: [] }] }, /is a SummaryReview with results of the other type/],
+    ];
+    for (const [extra, message] of cases) {
+      const reply = await h.control('POST', '/_emulator/reset', seedWith(extra));
+      expect(reply.status).toBe(400);
+      expect(problem(reply).detail).toMatch(message);
+    }
+  });
+});
