@@ -113,7 +113,26 @@ export class NotApprovedError extends DocketError {
 
 /** Some operations of an apply failed; the report has been printed already. */
 export class ApplyFailedError extends DocketError {
-  constructor(failed: number, skipped: number) {
-    super('apply-failed', `${failed} operation(s) failed, ${skipped} skipped`, 'fix the cause and run apply again: it converges');
+  constructor(failed: number, skipped: number, notStarted = 0, stopped?: string) {
+    super(
+      'apply-failed',
+      `${stopped ? `apply stopped: ${stopped}; ` : ''}${failed} operation(s) failed, ${skipped} skipped${notStarted ? `, ${notStarted} not started` : ''}`,
+      'fix the cause and run apply again: it converges',
+    );
+  }
+}
+
+/** A signal (Ctrl-C, or SIGTERM from CI) stopped the command; what it did is reported, nothing is lost. */
+export class InterruptedError extends DocketError {
+  readonly signal: 'SIGINT' | 'SIGTERM';
+
+  constructor(signal: 'SIGINT' | 'SIGTERM', message = `interrupted by ${signal}`, hint?: string) {
+    super('interrupted', message, hint);
+    this.signal = signal;
+  }
+
+  /** The shell convention: 128 + the signal's number. */
+  get exitCode(): number {
+    return this.signal === 'SIGTERM' ? 143 : 130;
   }
 }

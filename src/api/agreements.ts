@@ -260,7 +260,7 @@ export class AgreementsApi {
 
   /**
    * Uploads a PDF. NOTE(api): attachments cannot be listed over REST, so an upload whose outcome
-   * is unknown cannot be recovered by reading; it is reported as failed and a re-run uploads again.
+   * is unknown cannot be recovered by reading: it is reported, never sent again blindly.
    */
   async uploadAttachment(file: FileUpload, meta: { name: string; description: string | null; uploadedBy: string }): Promise<ApiResource<AttachmentAttrs>> {
     const parts: FormPart[] = [
@@ -274,7 +274,13 @@ export class AgreementsApi {
       path: '/v1/attachments',
       body: parts,
       operation: `upload attachment "${meta.name}"`,
-      recover: async () => undefined,
+      recover: async () => {
+        throw new DocketError(
+          'unknown-outcome',
+          `upload attachment "${meta.name}": the service may have received ${file.filename} (no complete answer came back), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
+          'run plan: it says the upload is uncertain, and how to go on',
+        );
+      },
     });
     return res.data;
   }

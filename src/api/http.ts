@@ -44,8 +44,18 @@ export interface ServiceClientOptions {
   baseDelayMs?: number;
   /** Default 8000. */
   maxDelayMs?: number;
-  /** Headers timeout and body timeout. Default 30000. */
+  /** How long one attempt may take for the whole answer, headers and body. Default 30000. */
   timeoutMs?: number;
+  /** How often an attempt that timed out is repeated. Default 1. */
+  timeoutRetries?: number;
+  /**
+   * The command's time budget, as a time (epoch ms): no attempt and no wait goes past it. A
+   * function is asked each time (apply starts its budget once the plan is approved).
+   */
+  deadline?: number | (() => number | undefined);
+  /** Aborts whatever is in flight (an interrupted plan). */
+  signal?: AbortSignal;
+  now?: () => number;
   /** Called once per logical request when it has finished, successfully or not. */
   onRequest?: (entry: RequestLogEntry) => void;
   /** Told what the client learnt about the service (a refused page size), for `-v`. */
@@ -59,7 +69,7 @@ export interface ClosableServiceClient extends ServiceClient {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { retries: 4, baseDelayMs: 250, maxDelayMs: 8000, timeoutMs: 30_000, concurrency: 8 };
+const DEFAULTS = { retries: 4, baseDelayMs: 250, maxDelayMs: 8000, timeoutMs: 30_000, timeoutRetries: 1, concurrency: 8 };
 /** A list longer than this is a paging bug, not data: 10 000 pages of 100 is a million objects. */
 const MAX_PAGES = 10_000;
 
@@ -88,8 +98,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const maxDelayMs = options.maxDelayMs ?? DEFAULTS.maxDelayMs;
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const limiter = options.limiter ?? createLimiter(DEFAULTS.concurrency);
-  const sleep = options.sleep ?? ((ms: number) => delay(ms).then(() => undefined));
+  const timeoutRetries = options.timeoutRetries ?? DEFAULTS.timeoutRetries;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, options.signal ? { signal: options.signal } : undefined).then(() => undefined));
   const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
+  const deadlineAt = (): number | undefined => (typeof options.deadline === 'function' ? options.deadline() : options.deadline);
 
   let ownPool: Pool | undefined;
   const dispatcher = (): Dispatcher => {
@@ -122,26 +135,51 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       headers['content-type'] = 'application/json';
     }
 
+    // One deadline for the whole answer: a server that trickles its body cannot keep docket waiting.
+    const deadline = deadlineAt();
+    const allowed = Math.max(1, Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - now()));
+    const timer = AbortSignal.timeout(allowed);
+    const signal = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
+    const timedOut = (afterHeaders: boolean): Attempt => ({
+      kind: 'failure',
+      failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true },
+    });
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, {
-        dispatcher: dispatcher(),
-        method: t.method,
-        headers,
-        body,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal });
     } catch (err) {
+      if (options.signal?.aborted) throw interrupted(t);
+      if (timer.aborted) return timedOut(false);
       return { kind: 'failure', failure: classifyConnectionError(err) };
     }
     try {
       const text = await res.body.text();
       return { kind: 'response', status: res.statusCode, headers: res.headers, text };
     } catch (err) {
+      if (options.signal?.aborted) throw interrupted(t);
+      if (timer.aborted) return timedOut(true);
       // The answer was cut off: the request was processed, whatever its status said.
       return { kind: 'failure', failure: classifyConnectionError(err, true) };
     }
+  }
+
+  function interrupted(t: RequestTarget): DocketError {
+    return new DocketError('interrupted', `${t.operation}: interrupted`);
+  }
+
+  /** Fails at once when waiting `ms` would go past the command's budget, naming the wait. */
+  function checkBudget(t: RequestTarget, a: Attempt, ms: number, retryAfter: number | undefined): void {
+    const deadline = deadlineAt();
+    if (deadline === undefined) return;
+    const left = deadline - now();
+    if (now() + ms <= deadline) return;
+    const why = a.kind === 'response' ? `HTTP ${a.status}` : a.failure.message;
+    const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `would have to wait ${seconds(ms)} to try again`;
+    throw new DocketError(
+      'timeout',
+      `${t.operation}: the ${service} service answered ${clean(why)} and ${wait}, longer than the ${seconds(Math.max(0, left))} left of this command's time budget`,
+      'try again later, or give the command more time with --timeout',
+    );
   }
 
   function apiError(t: RequestTarget, a: Attempt): ApiError {
@@ -181,20 +219,36 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const started = performance.now();
     let status = 0;
     let retried = 0;
+    let timeouts = 0;
+    const reasons: string[] = [];
     try {
       for (let n = 0; ; n++) {
+        if (options.signal?.aborted) throw interrupted(t);
+        const deadline = deadlineAt();
+        if (deadline !== undefined && now() >= deadline) {
+          throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
+        }
         const a = await limiter.run(() => attempt(t));
         status = a.kind === 'response' ? a.status : 0;
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) return parseBody(t, a);
 
         const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
-        const canRetry = n < retries;
+        if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
+        const canRetry = n < retries && timeouts <= timeoutRetries;
         if (decision === 'fail' || (decision === 'retry' && !canRetry)) throw apiError(t, a);
 
         const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
-        const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), Date.now()) : undefined;
+        const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined;
+        const wait = Math.max(backoff, retryAfter ?? 0);
+        checkBudget(t, a, wait, retryAfter);
+        reasons.push(a.kind === 'response' ? `HTTP ${a.status}${a.headers['x-request-id'] ? ` (request ${clean(String(a.headers['x-request-id']))})` : ''}` : clean(a.failure.message));
         // Waiting before a recover read also gives a create still running on the server time to land.
-        await sleep(Math.max(backoff, retryAfter ?? 0));
+        try {
+          await sleep(wait);
+        } catch (err) {
+          if (options.signal?.aborted) throw interrupted(t);
+          throw err;
+        }
 
         if (decision === 'recover' && recover) {
           const found = await recover();
@@ -212,6 +266,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           status,
           ms: Math.round(performance.now() - started),
           retries: retried,
+          ...(reasons.length > 0 ? { retryReasons: reasons } : {}),
         };
         try {
           onRequest(entry);
@@ -344,6 +399,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (pool) await pool.close();
     },
   };
+}
+
+function seconds(ms: number): string {
+  return ms >= 10_000 || ms % 1000 === 0 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function hasDataId(answer: unknown): boolean {

@@ -14,8 +14,6 @@ export const RETRYABLE_STATUS: ReadonlySet<number> = new Set([429, 502, 503, 504
 // request reaches the application; neither service documents it.
 export const NOT_PROCESSED_STATUS: ReadonlySet<number> = new Set([429, 503]);
 
-/** Retry-After above this is capped: a minute is as long as a CLI run should sit still. */
-export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Failures before the request left this machine: repeating them cannot duplicate anything. */
 const NOT_SENT_CODES: ReadonlySet<string> = new Set([
@@ -51,6 +49,8 @@ export interface ConnectionFailure {
   retryable: boolean;
   /** `not-sent`: the request never reached the server; `unknown`: it may have been processed. */
   phase: 'not-sent' | 'unknown';
+  /** No complete answer (headers and body) arrived within the attempt's time. */
+  timedOut?: boolean;
 }
 
 /**
@@ -116,15 +116,18 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
   return Math.floor(Math.max(0, Math.min(1, random())) * ceiling);
 }
 
-/** `Retry-After` as milliseconds (delta-seconds or an HTTP date), capped; undefined if absent or invalid. */
+/**
+ * `Retry-After` as milliseconds (delta-seconds or an HTTP date); undefined if absent or invalid.
+ * Not capped: a wait longer than the command's time budget fails at once instead (http.ts).
+ */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (v === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.min(Math.round(Number(v) * 1000), MAX_RETRY_AFTER_MS);
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
   // An HTTP date starts with a day name; Date.parse alone would read "-5" as a year.
   if (!/^[A-Za-z]{3}/.test(v)) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
-  return Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
+  return Math.max(0, at - now);
 }

@@ -70,4 +70,6 @@ export interface RequestLogEntry {
   status: number;
   ms: number;
   retries: number;
+  /** Why each retry happened (a status with its request id, or the connection error). */
+  retryReasons?: string[];
 }

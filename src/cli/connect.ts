@@ -51,6 +51,10 @@ export interface ConnectOptions {
   logger: Logger;
   /** Told about every finished request (the progress line counts them). */
   onRequest?: () => void;
+  /** Aborts every request in flight (the command was interrupted). */
+  signal?: AbortSignal;
+  /** Epoch milliseconds by which the command's requests must be done (`--timeout`); asked per request. */
+  deadline?: () => number | undefined;
 }
 
 export async function connect(options: ConnectOptions): Promise<Connection> {
@@ -96,17 +100,18 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const limiter = createLimiter(options.concurrency);
   const onRequest = (e: RequestLogEntry) => {
     options.onRequest?.();
-    options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || 'no response'} in ${e.ms} ms${e.retries ? ` after ${e.retries} retries` : ''}`);
+    options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || 'no response'} in ${e.ms} ms${e.retries ? ` after ${e.retries} retries (${(e.retryReasons ?? []).join('; ')})` : ''}`);
   };
   const onDebug = (message: string) => options.logger.debug(message);
   const clients: ClosableServiceClient[] = [];
+  const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
   let review: ReviewApi | undefined;
   let agreements: AgreementsApi | undefined;
 
   const services: Services = {
     review() {
       if (!review) {
-        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', limiter, onRequest, onDebug });
+        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', limiter, onRequest, onDebug, ...budget });
         clients.push(client);
         review = new ReviewApi(client, {
           ...(organizationId ? { organizationId } : {}),
@@ -118,7 +123,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     },
     agreements() {
       if (!agreements) {
-        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', limiter, onRequest, onDebug });
+        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', limiter, onRequest, onDebug, ...budget });
         clients.push(client);
         agreements = new AgreementsApi(client, project.agreements.organization_id ? { organizationId: project.agreements.organization_id } : {});
       }

@@ -4,6 +4,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { stripControl } from '../render/sanitize.js';
+import { noInterrupts, processInterrupts, type Interrupts } from './interrupt.js';
 
 export interface Io {
   stdout(text: string): void;
@@ -14,9 +15,12 @@ export interface Io {
   stderrTTY?: boolean;
   /** stdin is a terminal (a person can answer a prompt). */
   canPrompt: boolean;
-  prompt(question: string): Promise<string>;
+  /** The answer, or null when the person cancelled (Ctrl-C or Ctrl-D). */
+  prompt(question: string): Promise<string | null>;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Ctrl-C and SIGTERM (none in-process). */
+  interrupts?: Interrupts;
 }
 
 export function processIo(): Io {
@@ -28,15 +32,27 @@ export function processIo(): Io {
     canPrompt: Boolean(process.stdin.isTTY),
     async prompt(question) {
       const rl = createInterface({ input: process.stdin, output: process.stderr });
+      const cancel = new AbortController();
+      // Ctrl-C in the prompt (readline takes it from the terminal), or Ctrl-D (end of input).
+      rl.on('SIGINT', () => cancel.abort());
+      rl.on('close', () => cancel.abort());
       try {
-        return await rl.question(question);
+        return await rl.question(question, { signal: cancel.signal });
+      } catch {
+        process.stderr.write('\n');
+        return null;
       } finally {
         rl.close();
       }
     },
     env: process.env,
     cwd: process.cwd(),
+    interrupts: processInterrupts(),
   };
+}
+
+export function interruptsOf(io: Io): Interrupts {
+  return io.interrupts ?? noInterrupts();
 }
 
 export interface OutputFlags {

@@ -1,9 +1,11 @@
 /**
  * The commander program and the only place that maps errors to exit codes:
- * 0 success, 1 any error, 2 from `plan --detailed-exitcode` when the plan has changes.
+ * 0 success, 1 any error, 2 from `plan --detailed-exitcode` when the plan has changes, 130 and
+ * 143 when Ctrl-C or SIGTERM stopped an apply (a signal with nothing to stop cleanly ends the
+ * process with the same codes in cli/interrupt.ts).
  */
 import { Command, CommanderError } from 'commander';
-import { ApiError, ConfigError, DocketError } from '../errors.js';
+import { ApiError, ConfigError, DocketError, InterruptedError } from '../errors.js';
 import { renderDiagnosticsText } from '../render/text.js';
 import { stripControl } from '../render/sanitize.js';
 import { VERSION } from '../version.js';
@@ -13,7 +15,7 @@ import { exportCommand } from './commands/export.js';
 import { initCommand } from './commands/init.js';
 import { planCommand } from './commands/plan.js';
 import { validateCommand } from './commands/validate.js';
-import { processIo, useColor, type Io } from './io.js';
+import { interruptsOf, processIo, useColor, type Io } from './io.js';
 
 export interface MainOptions {
   io?: Io;
@@ -38,7 +40,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     planCommand(io, setExit),
     applyCommand(io, setExit),
     exportCommand(io, setExit),
-    emulatorCommand(io, options.waitForStop ?? waitForSignal),
+    emulatorCommand(io, options.waitForStop ?? (() => waitForSignal(io))),
     initCommand(io, setExit),
   ]) {
     program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
@@ -93,6 +95,11 @@ function reportError(error: unknown, io: Io, colorAllowed: boolean): number {
     io.stderr(renderDiagnosticsText(error.diagnostics, { color }));
     return 1;
   }
+  if (error instanceof InterruptedError) {
+    io.stderr(`${stripControl(error.message)}\n`);
+    if (error.hint) io.stderr(`  ${stripControl(error.hint)}\n`);
+    return error.exitCode;
+  }
   if (error instanceof DocketError) {
     io.stderr(`Error: ${stripControl(error.message)}\n`);
     if (error.hint) io.stderr(`  hint: ${stripControl(error.hint)}\n`);
@@ -104,14 +111,16 @@ function reportError(error: unknown, io: Io, colorAllowed: boolean): number {
   return 1;
 }
 
-function waitForSignal(): Promise<void> {
+/** The emulator runs until Ctrl-C or SIGTERM, then closes (its state is already on disk). */
+function waitForSignal(io: Io): Promise<void> {
+  const interrupts = interruptsOf(io);
+  const release = interrupts.hold();
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    const stop = (): void => {
+      release();
       resolve();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    if (interrupts.signal.aborted) stop();
+    else interrupts.signal.addEventListener('abort', stop, { once: true });
   });
 }

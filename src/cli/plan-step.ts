@@ -5,7 +5,7 @@ import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
 
-export async function planInSession(s: Session, targets: readonly string[]): Promise<Plan> {
+export async function planInSession(s: Session, targets: readonly string[], retryUncertain = false): Promise<Plan> {
   const { workspace: w, connection } = s;
   const p = w.config.project;
   const started = performance.now();
@@ -14,10 +14,11 @@ export async function planInSession(s: Session, targets: readonly string[]): Pro
     const result = await planProject({
       desired: w.desired,
       services: connection.services,
-      lock: w.lock,
+      lock: s.lock,
       clock: () => new Date(),
       prune: s.prune,
       targets,
+      retryUncertain,
       safety: p.safety,
       concurrency: s.concurrency,
       meta: {

@@ -3,12 +3,12 @@
  * connected (only those the configuration needs), a logger and a progress line, and the
  * connection always closed.
  */
-import { emptyLock, writeLock } from '../config/lock.js';
+import { EMULATOR_TARGET, emptyLock, resolveLockTarget, writeLock, type LockFile } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
-import { loadWorkspace, type Workspace } from '../engine/workspace.js';
+import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS } from '../kinds/index.js';
-import { connect, type Connection } from './connect.js';
+import { DEFAULT_AGREEMENTS_URL, connect, type Connection } from './connect.js';
 import { Logger, type Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { Progress } from './progress.js';
@@ -21,6 +21,10 @@ export interface Session {
   concurrency: number;
   /** The `prune:` switches of docket.yaml, or every prunable kind with `--prune`. */
   prune: PruneSwitches;
+  /** This target's docket.lock.json entries. */
+  lock: LockFile;
+  /** The lock section this run reads and writes (undefined: it cannot upload, so it writes none). */
+  lockTarget: string | undefined;
 }
 
 export interface SessionOptions extends CommonOptions {
@@ -28,6 +32,10 @@ export interface SessionOptions extends CommonOptions {
   prune?: boolean;
   /** The services to connect; by default what the configuration's kinds need. */
   needs?: (workspace: Workspace, prune: PruneSwitches) => Set<ServiceName>;
+  /** Aborts the requests in flight. */
+  signal?: AbortSignal;
+  /** When the command's requests must be done by (epoch ms), asked per request. */
+  deadline?: () => number | undefined;
 }
 
 /** `KIND_ORDER` for the renderers: every kind's name and plural title, in registry order. */
@@ -49,14 +57,24 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     concurrency,
     io,
     logger,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.deadline ? { deadline: opts.deadline } : {}),
   });
   try {
-    if (connection.freshEmulator && Object.keys(workspace.lock.files).length > 0) {
+    const project = workspace.config.project;
+    const lockTarget = await resolveLockTarget(workspace.lockDoc, {
+      emulator,
+      agreementsUrl: project.agreements.url ?? DEFAULT_AGREEMENTS_URL,
+      ...(needs.has('agreements') ? { organizationId: async () => (await connection.services.agreements().getOrganization()).id } : {}),
+    });
+    let lock = lockFor(workspace, lockTarget);
+    if (connection.freshEmulator && lockTarget === EMULATOR_TARGET && Object.keys(lock.files).length > 0) {
       // A new emulator holds none of the files an earlier one was given: forget their lock entries.
-      workspace.lock = emptyLock();
-      await writeLock(workspace.lockLocation, workspace.lock);
+      lock = emptyLock();
+      await writeLock(workspace.lockLocation, EMULATOR_TARGET, lock);
     }
-    return await fn({ workspace, connection, logger, progress, concurrency, prune });
+    if (lockTarget) logger.debug(`docket.lock.json section: ${lockTarget}`);
+    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget });
   } finally {
     progress.stop();
     await connection.close();

@@ -1,45 +1,87 @@
 /**
- * docket.lock.json: the ids and sha256 digests of the files docket uploaded (docx terms, attachment
- * PDFs), which the services cannot give back. Read by plan, written atomically after apply.
+ * docket.lock.json: the ids and sha256 digests of the files docket uploaded (Word terms,
+ * attachment PDFs), which the services cannot give back. Read by plan, written by apply as soon
+ * as each upload is confirmed (atomically: readers see the old file or the new one, never half).
  *
- * Ids belong to one organization, so each `--env` environment has its own section, and runs against
- * the emulator keep theirs under `emulator`, so emulator ids never mix with production's.
+ * Ids belong to one organization, so entries are kept per target: the agreements service's URL
+ * and the organization the key acts for (two environments that point at one organization share
+ * them). Runs against the in-process emulator keep theirs under `emulator`. Lock files of
+ * version 1 (sections per `--env` name) are read and moved to their target on the next write.
+ *
+ * A git merge conflict in the file is resolved here when the two sides do not contradict (each
+ * side's entries are kept); when they do, it is an error at the conflict marker's line.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, readdir, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
+import { isPlainObject } from '../util/plain.js';
 
 export const LOCK_FILE = 'docket.lock.json';
 
+/** An upload or publish docket started and has not seen confirmed yet (it was interrupted). */
+export interface PendingUpload {
+  sha256: string;
+  file: string;
+  /** For a new version: the version number it becomes. */
+  version?: number;
+  /** For an attachment: the description sent with it. */
+  description?: string | null;
+  /** When it was started (ISO 8601). */
+  since: string;
+}
+
+/**
+ * What docket knows was uploaded for one resource. `id`, `file` and `sha256` are the last upload
+ * the service confirmed; an entry holding only `pending` is a create that was never confirmed.
+ */
 export interface LockEntry {
   /** Live id of the object the file was uploaded to. */
-  id: string;
+  id?: string;
   /** The file, relative to the configuration root. */
-  file: string;
-  sha256: string;
+  file?: string;
+  sha256?: string;
   /** For attachments: the description uploaded with the file. */
   description?: string | null;
+  /** An upload that was started and not confirmed (a killed or interrupted apply). */
+  pending?: PendingUpload;
+}
+
+/** An entry's confirmed upload. */
+export interface ConfirmedUpload {
+  id: string;
+  file: string;
+  sha256: string;
+  description?: string | null;
+}
+
+export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload | undefined {
+  if (!entry?.id || entry.file === undefined || entry.sha256 === undefined) return undefined;
+  return { id: entry.id, file: entry.file, sha256: entry.sha256, ...(entry.description !== undefined ? { description: entry.description } : {}) };
 }
 
 /** One target's entries: `kind:key` → entry. */
 export interface LockFile {
-  version: 1;
   files: Record<string, LockEntry>;
 }
 
 type Files = Record<string, LockEntry>;
 
-interface LockSection {
-  files: Files;
-  environments?: Record<string, { files: Files }>;
+interface LegacySection {
+  files?: Files;
+  environments?: Record<string, { files?: Files }>;
 }
 
-interface LockDocument extends LockSection {
-  version: 1;
-  emulator?: LockSection;
+/** The whole file. */
+export interface LockDocument {
+  version: 2;
+  targets: Record<string, { files: Files }>;
+  /** Sections of a version 1 file not moved to their target yet. */
+  legacy?: LegacySection & { emulator?: LegacySection };
 }
 
+/** Where a configuration's lock file is, and which legacy section a run would have used. */
 export interface LockLocation {
   /** Absolute path of the lock file. */
   path: string;
@@ -49,13 +91,16 @@ export interface LockLocation {
   environment?: string;
 }
 
+/** The target key of runs against the in-process emulator. */
+export const EMULATOR_TARGET = 'emulator';
+
 export function lockLocation(root: string, options: { emulator: boolean; environment?: string }): LockLocation {
-  return {
-    path: join(root, LOCK_FILE),
-    label: LOCK_FILE,
-    emulator: options.emulator,
-    ...(options.environment ? { environment: options.environment } : {}),
-  };
+  return { path: join(root, LOCK_FILE), label: LOCK_FILE, emulator: options.emulator, ...(options.environment ? { environment: options.environment } : {}) };
+}
+
+/** The target key of a real agreements service: its URL and the organization the key acts for. */
+export function agreementsTarget(url: string, organizationId: string): string {
+  return `${url.replace(/\/+$/, '')} ${organizationId}`;
 }
 
 /** The key of a resource's entry: `kind:key`. */
@@ -72,67 +117,293 @@ export function lockEntries(files: Files, kind: string): Map<string, LockEntry> 
 }
 
 export function emptyLock(): LockFile {
-  return { version: 1, files: {} };
+  return { files: {} };
 }
 
-async function readDocument(location: LockLocation): Promise<{ doc: LockDocument; diagnostics: Diagnostic[] }> {
+function emptyDocument(): LockDocument {
+  return { version: 2, targets: {} };
+}
+
+export interface ReadLockResult {
+  doc: LockDocument;
+  diagnostics: Diagnostic[];
+}
+
+/** Reads the whole file; a missing file is an empty document, a broken one a diagnostic. */
+export async function readLockDocument(location: LockLocation): Promise<ReadLockResult> {
   let text: string;
   try {
     text = await readFile(location.path, 'utf8');
   } catch {
-    return { doc: { version: 1, files: {} }, diagnostics: [] };
+    return { doc: emptyDocument(), diagnostics: [] };
   }
-  const bad = (message: string) => ({
-    doc: { version: 1 as const, files: {} },
-    diagnostics: [{ severity: 'error' as const, code: 'invalid-lock-file', message, file: location.label, line: 1, col: 1, hint: 'restore it from git; docket writes it after apply' }],
-  });
+  return parseLockText(text, location.label);
+}
+
+export function parseLockText(text: string, label: string): ReadLockResult {
+  const conflict = splitConflict(text);
+  if (conflict) return mergeSides(conflict, label);
+  const parsed = parseDocument(text, label, 1);
+  return 'error' in parsed ? { doc: emptyDocument(), diagnostics: [parsed.error] } : { doc: parsed.doc, diagnostics: [] };
+}
+
+function problem(label: string, line: number, message: string, hint = 'restore it from git; docket writes it after apply'): Diagnostic {
+  return { severity: 'error', code: 'invalid-lock-file', message, file: label, line, col: 1, hint };
+}
+
+function parseDocument(text: string, label: string, line: number): { doc: LockDocument } | { error: Diagnostic } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return bad(`${location.label} is not valid JSON`);
+    return { error: problem(label, line, `${label} is not valid JSON`) };
   }
-  const v = value as Partial<LockDocument>;
-  if (!v || v.version !== 1 || typeof v.files !== 'object' || v.files === null) return bad(`${location.label} is not a docket lock file of version 1`);
-  const all = [v, ...(v.emulator ? [v.emulator] : [])];
-  const sections = all.flatMap((s) => [s.files ?? {}, ...Object.values(s.environments ?? {}).map((e) => e?.files ?? {})]);
-  for (const files of sections) {
-    for (const [key, entry] of Object.entries(files)) {
-      const e = entry as Partial<LockEntry>;
-      if (typeof e?.id !== 'string' || typeof e.file !== 'string' || typeof e.sha256 !== 'string') return bad(`${location.label}: entry "${key}" needs id, file and sha256`);
-    }
+  if (!isPlainObject(value)) return { error: problem(label, line, `${label} is not a docket lock file`) };
+  if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), label, line);
+  if (value.version === 2 && isPlainObject(value.targets)) return checked(value as unknown as LockDocument, label, line);
+  return { error: problem(label, line, `${label} is not a docket lock file of version 1 or 2`) };
+}
+
+function fromVersion1(v1: LegacySection & { emulator?: LegacySection }): LockDocument {
+  const legacy: LockDocument['legacy'] = {};
+  if (v1.files && Object.keys(v1.files).length > 0) legacy.files = v1.files;
+  if (v1.environments) legacy.environments = v1.environments;
+  if (v1.emulator) legacy.emulator = v1.emulator;
+  return Object.keys(legacy).length > 0 ? { version: 2, targets: {}, legacy } : emptyDocument();
+}
+
+function allSections(doc: LockDocument): [string, Files][] {
+  const out: [string, Files][] = Object.entries(doc.targets).map(([k, s]) => [k, s.files ?? {}]);
+  const legacy = doc.legacy;
+  for (const [name, section] of [['', legacy], ['emulator ', legacy?.emulator]] as const) {
+    if (!section) continue;
+    out.push([`${name}files`, section.files ?? {}]);
+    for (const [env, s] of Object.entries(section.environments ?? {})) out.push([`${name}${env}`, s?.files ?? {}]);
   }
-  return { doc: v as LockDocument, diagnostics: [] };
-}
-
-function sectionOf(doc: LockDocument, location: LockLocation): LockSection | undefined {
-  return location.emulator ? doc.emulator : doc;
-}
-
-/** The entries of the location's target (its environment's section, or the top level). */
-export async function readLock(location: LockLocation): Promise<{ lock: LockFile; diagnostics: Diagnostic[] }> {
-  const { doc, diagnostics } = await readDocument(location);
-  const section = sectionOf(doc, location);
-  const files = location.environment ? section?.environments?.[location.environment]?.files : section?.files;
-  return { lock: { version: 1, files: { ...files } }, diagnostics };
-}
-
-const sorted = (files: Files): Files => Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
-
-function withFiles(section: LockSection | undefined, environment: string | undefined, files: Files): LockSection {
-  const out: LockSection = { files: sorted(environment ? (section?.files ?? {}) : files) };
-  const environments = { ...section?.environments };
-  if (environment) environments[environment] = { files: sorted(files) };
-  const names = Object.keys(environments).sort();
-  if (names.length > 0) out.environments = Object.fromEntries(names.map((n) => [n, environments[n]!]));
   return out;
 }
 
-/** Replaces the target's section, keeping the others; sorted keys so the file diffs cleanly in git. */
-export async function writeLock(location: LockLocation, lock: LockFile): Promise<void> {
-  const { doc } = await readDocument(location);
-  const out: LockDocument = location.emulator
-    ? { version: 1, ...withFiles(doc, undefined, doc.files), emulator: withFiles(doc.emulator, location.environment, lock.files) }
-    : { version: 1, ...withFiles(doc, location.environment, lock.files), ...(doc.emulator ? { emulator: doc.emulator } : {}) };
-  await writeFileAtomic(location.path, `${JSON.stringify(out, null, 2)}\n`);
+function checked(doc: LockDocument, label: string, line: number): { doc: LockDocument } | { error: Diagnostic } {
+  for (const [, files] of allSections(doc)) {
+    if (!isPlainObject(files)) return { error: problem(label, line, `${label}: a section's files must be an object`) };
+    for (const [key, entry] of Object.entries(files)) {
+      const e = entry as LockEntry | null;
+      const confirmed = isPlainObject(e) && typeof e.id === 'string' && typeof e.file === 'string' && typeof e.sha256 === 'string';
+      const pending = isPlainObject(e) && isPlainObject(e.pending) && typeof e.pending.file === 'string' && typeof e.pending.sha256 === 'string';
+      if (!(confirmed || (pending && e?.id === undefined))) {
+        return { error: problem(label, line, `${label}: entry "${key}" needs id, file and sha256`) };
+      }
+    }
+  }
+  return { doc };
+}
+
+interface ConflictSides {
+  ours: string;
+  theirs: string;
+  /** 1-based line of the first `<<<<<<<`. */
+  line: number;
+}
+
+/** A file with git conflict markers, as the two whole files either side would have written. */
+function splitConflict(text: string): ConflictSides | undefined {
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => l.startsWith('<<<<<<<'));
+  if (first < 0) return undefined;
+  const ours: string[] = [];
+  const theirs: string[] = [];
+  let state: 'both' | 'ours' | 'base' | 'theirs' = 'both';
+  for (const l of lines) {
+    if (l.startsWith('<<<<<<<')) state = 'ours';
+    else if (l.startsWith('|||||||')) state = 'base';
+    else if (l.startsWith('=======') && state !== 'both') state = 'theirs';
+    else if (l.startsWith('>>>>>>>')) state = 'both';
+    else if (state === 'both') {
+      ours.push(l);
+      theirs.push(l);
+    } else if (state === 'ours') ours.push(l);
+    else if (state === 'theirs') theirs.push(l);
+  }
+  return { ours: ours.join('\n'), theirs: theirs.join('\n'), line: first + 1 };
+}
+
+const CONFLICT_HINT =
+  'each side uploaded a file the other did not record: keep both entries (docket does that when they do not contradict); where they name the same resource, keep the entry whose file is the one in the repository, then remove the markers';
+
+/** Both sides of a conflict as one document when no entry has two different values. */
+function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
+  const a = parseDocument(sides.ours, label, sides.line);
+  const b = parseDocument(sides.theirs, label, sides.line);
+  if ('error' in a || 'error' in b) {
+    return { doc: emptyDocument(), diagnostics: [problem(label, sides.line, `${label} has a merge conflict that docket cannot read (a side is not a lock file)`, CONFLICT_HINT)] };
+  }
+  const merged = structuredClone(a.doc);
+  const clashes: string[] = [];
+  for (const [target, section] of Object.entries(b.doc.targets)) {
+    const into = (merged.targets[target] ??= { files: {} });
+    for (const [key, entry] of Object.entries(section.files)) {
+      const mine = into.files[key];
+      if (mine && JSON.stringify(mine) !== JSON.stringify(entry)) clashes.push(key);
+      else into.files[key] = entry;
+    }
+  }
+  if (b.doc.legacy && JSON.stringify(b.doc.legacy) !== JSON.stringify(a.doc.legacy ?? b.doc.legacy)) clashes.push('(version 1 sections)');
+  merged.legacy ??= b.doc.legacy;
+  if (merged.legacy === undefined) delete merged.legacy;
+  if (clashes.length > 0) {
+    return {
+      doc: emptyDocument(),
+      diagnostics: [problem(label, sides.line, `${label} has a merge conflict whose two sides record different files for ${clashes.map((k) => `"${k}"`).join(', ')}`, CONFLICT_HINT)],
+    };
+  }
+  return {
+    doc: merged,
+    diagnostics: [
+      {
+        severity: 'warning',
+        code: 'lock-merge-conflict',
+        message: `${label} has a merge conflict; docket reads both sides, which do not contradict, and writes the file whole on the next apply`,
+        file: label,
+        line: sides.line,
+        col: 1,
+        hint: 'or remove the markers by hand, keeping both sides’ entries',
+      },
+    ],
+  };
+}
+
+/** The entries of one target, falling back to the version 1 section this run would have used. */
+export function lockSection(doc: LockDocument, target: string, location: LockLocation): LockFile {
+  const own = doc.targets[target];
+  if (own) return { files: { ...own.files } };
+  const legacy = location.emulator ? doc.legacy?.emulator : doc.legacy;
+  const files = location.environment ? legacy?.environments?.[location.environment]?.files : legacy?.files;
+  return { files: { ...files } };
+}
+
+/**
+ * Which target a run's entries belong to. With the agreements service connected it is its URL and
+ * the organization the key acts for; without (a plan of attachments alone reads only the lock),
+ * the one section recorded for that URL, if there is exactly one.
+ */
+export async function resolveLockTarget(
+  doc: LockDocument,
+  options: { emulator: boolean; agreementsUrl?: string; organizationId?: () => Promise<string> },
+): Promise<string | undefined> {
+  if (options.emulator) return EMULATOR_TARGET;
+  if (!options.agreementsUrl) return undefined;
+  if (options.organizationId) return agreementsTarget(options.agreementsUrl, await options.organizationId());
+  const prefix = agreementsTarget(options.agreementsUrl, '');
+  const known = Object.keys(doc.targets).filter((k) => k.startsWith(prefix));
+  return known.length === 1 ? known[0] : undefined;
+}
+
+const sorted = (files: Files): Files => Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** The document with `target`'s entries replaced, and the version 1 section it came from dropped. */
+export function withSection(doc: LockDocument, target: string, lock: LockFile, location: LockLocation): LockDocument {
+  const out: LockDocument = { version: 2, targets: { ...doc.targets, [target]: { files: sorted(lock.files) } } };
+  out.targets = Object.fromEntries(Object.entries(out.targets).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const legacy = doc.legacy ? structuredClone(doc.legacy) : undefined;
+  if (legacy) {
+    const section = location.emulator ? legacy.emulator : legacy;
+    if (section) {
+      if (location.environment) delete section.environments?.[location.environment];
+      else delete section.files;
+      if (section.environments && Object.keys(section.environments).length === 0) delete section.environments;
+    }
+    if (legacy.emulator && Object.keys(legacy.emulator).length === 0) delete legacy.emulator;
+    if (Object.keys(legacy).length > 0) out.legacy = legacy;
+  }
+  return out;
+}
+
+function render(doc: LockDocument): string {
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/** Writes `target`'s entries, keeping the other targets; sorted keys so the file diffs cleanly in git. */
+export async function writeLock(location: LockLocation, target: string, lock: LockFile): Promise<void> {
+  await removeStaleTemps(location.path);
+  const { doc } = await readLockDocument(location);
+  await writeFileAtomic(location.path, render(withSection(doc, target, lock, location)));
+}
+
+/** The same, synchronously: for the moment a second Ctrl-C ends the process. */
+export function writeLockSync(location: LockLocation, target: string, lock: LockFile): void {
+  let text: string | undefined;
+  try {
+    text = readFileSync(location.path, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  const doc = text === undefined ? emptyDocument() : parseLockText(text, location.label).doc;
+  writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)));
+}
+
+/**
+ * Temp files of writes that never finished (a process killed between writing and renaming): the
+ * pid in their name is not running any more.
+ */
+async function removeStaleTemps(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length).split('.')[0]);
+    if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) await rm(join(dir, name), { force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Writes of one target's entries as they change during an apply: one at a time, the latest
+ * state each time, and a synchronous last write for a forced exit.
+ */
+export class LockWriter {
+  private chain: Promise<void> = Promise.resolve();
+  private latest: LockFile | undefined;
+  private written: LockFile | undefined;
+
+  constructor(
+    private readonly location: LockLocation,
+    private readonly target: string,
+  ) {}
+
+  write(lock: LockFile): Promise<void> {
+    this.latest = { files: { ...lock.files } };
+    this.chain = this.chain
+      .catch(() => undefined)
+      .then(async () => {
+        const next = this.latest;
+        if (!next || next === this.written) return;
+        await writeLock(this.location, this.target, next);
+        this.written = next;
+      });
+    return this.chain;
+  }
+
+  /** Resolves once every write asked for has finished (rejects with the last failure). */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+
+  /** The latest state, written now, synchronously. */
+  writeNow(): void {
+    if (this.latest && this.latest !== this.written) writeLockSync(this.location, this.target, this.latest);
+  }
 }

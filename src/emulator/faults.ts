@@ -1,12 +1,17 @@
 /**
  * Injected faults: a queue of deterministic ones (`POST /_emulator/faults`) and a random share
- * (`fault_rate`). A `drop` performs the request and then closes the socket without answering:
- * the ambiguous create that clients must recover from by reading.
+ * (`fault_rate`). Besides error statuses, transport faults:
+ * - `drop` performs the request, then closes the socket without answering (the ambiguous create);
+ * - `hang` performs the request and never answers (commit, then silence);
+ * - `silent` does not perform it and never answers (a dead server that accepts connections);
+ * - `trickle` performs it and sends the answer one byte per `delay_ms` (default 1000).
  */
 import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
 
 export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
-export type FaultStatus = (typeof FAULT_STATUSES)[number] | 'drop';
+export const TRANSPORT_FAULTS = ['drop', 'hang', 'silent', 'trickle'] as const;
+export type TransportFault = (typeof TRANSPORT_FAULTS)[number];
+export type FaultStatus = (typeof FAULT_STATUSES)[number] | TransportFault;
 
 /** Same shape as the body of `POST /_emulator/faults`. */
 export interface FaultSpec {
@@ -19,11 +24,18 @@ export interface FaultSpec {
   count?: number;
   /** Retry-After seconds on a 429; default the emulator's `retryAfterSeconds`. */
   retry_after?: number;
+  /** For `trickle`: milliseconds between bytes (default 1000). */
+  delay_ms?: number;
 }
 
 export interface Fault {
   status: FaultStatus;
   retryAfter?: number;
+  delayMs?: number;
+}
+
+export function isTransportFault(status: FaultStatus): status is TransportFault {
+  return (TRANSPORT_FAULTS as readonly unknown[]).includes(status);
 }
 
 export class FaultQueue {
@@ -51,7 +63,11 @@ export class FaultQueue {
     if (!rule) return undefined;
     rule.count -= 1;
     if (rule.count <= 0) this.rules = this.rules.filter((r) => r !== rule);
-    return rule.retry_after === undefined ? { status: rule.status } : { status: rule.status, retryAfter: rule.retry_after };
+    return {
+      status: rule.status,
+      ...(rule.retry_after === undefined ? {} : { retryAfter: rule.retry_after }),
+      ...(rule.delay_ms === undefined ? {} : { delayMs: rule.delay_ms }),
+    };
   }
 }
 
@@ -72,13 +88,15 @@ export function parseFaultSpec(body: JsonBody): FaultSpec | FieldErrors {
   const count = readNumber(body, 'count', errors, 1);
   if (count !== undefined && !Number.isInteger(count)) errors.add('count', 'must be an integer');
   const retryAfter = readNumber(body, 'retry_after', errors, 0);
+  const delayMs = readNumber(body, 'delay_ms', errors, 0);
   const status = body.status;
-  const statusOk = status === 'drop' || FAULT_STATUSES.some((s) => s === status);
-  if (!isPresent(body, 'status') || !statusOk) errors.add('status', `must be one of ${FAULT_STATUSES.join(', ')} or "drop"`);
+  const statusOk = FAULT_STATUSES.some((s) => s === status) || TRANSPORT_FAULTS.some((s) => s === status);
+  if (!isPresent(body, 'status') || !statusOk) errors.add('status', `must be one of ${FAULT_STATUSES.join(', ')}, ${TRANSPORT_FAULTS.map((t) => `"${t}"`).join(', ')}`);
   if (errors.list.length > 0) return errors;
   const spec: FaultSpec = { status: status as FaultStatus, count: count ?? 1 };
   if (method !== undefined && method !== null) spec.method = method;
   if (pathPattern !== undefined && pathPattern !== null) spec.path_pattern = pathPattern;
   if (retryAfter !== undefined) spec.retry_after = retryAfter;
+  if (delayMs !== undefined) spec.delay_ms = delayMs;
   return spec;
 }

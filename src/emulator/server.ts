@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DocxConversion } from './agreements-state.js';
 import { ConversionScheduler } from './conversion.js';
-import { FaultQueue, randomFault, type Fault } from './faults.js';
+import { FaultQueue, isTransportFault, randomFault, type Fault } from './faults.js';
 import type { JsonBody } from './fields.js';
 import { parseJsonObject, readBody, sendBytes, sendJson, sendProblem } from './http.js';
 import { MAX_PAGE_SIZE } from './jsonapi.js';
@@ -265,7 +265,9 @@ class EmulatorServer implements EmulatorControls {
       if (this.settings.latencyMs > 0) await this.sleep(this.settings.latencyMs);
       const match = this.router.match(method, path, this.settings.variants);
       const scope = match.kind === 'found' ? match.route.scope : scopeOfPath(path);
-      const drop = scope === 'control' ? false : this.admit(method, path, match);
+      const transport = scope === 'control' ? undefined : this.admit(method, path, match);
+      // A dead server accepts the connection and neither runs the request nor answers.
+      if (transport?.status === 'silent') return;
       let result: RouteResult | HttpProblem;
       try {
         result = await this.dispatch(match, scope, this.context(req, method, url, rawBody, requestId));
@@ -275,16 +277,19 @@ class EmulatorServer implements EmulatorControls {
       } catch (err) {
         result = toProblem(err);
       }
-      if (drop) {
+      if (transport?.status === 'drop') {
         // The write happened; the client never learns it (the ambiguous create).
         req.socket.destroy();
         return;
       }
+      // The write happened, and the answer never comes.
+      if (transport?.status === 'hang') return;
       if (scope === 'review' || scope === 'agreements') {
         const route = match.kind === 'found' ? match.route.template : undefined;
         this.log.add({ method, path, query: url.search.replace(/^\?/, ''), ...(route ? { route } : {}), status: result.status, ...loggedBody(req, rawBody) });
       }
-      if (result instanceof HttpProblem) sendProblem(res, result, path, requestId);
+      if (transport?.status === 'trickle') trickle(res, result, path, requestId, transport.delayMs ?? 1000);
+      else if (result instanceof HttpProblem) sendProblem(res, result, path, requestId);
       else if (Buffer.isBuffer(result.body)) sendBytes(res, result.status, result.body, result.headers);
       else sendJson(res, result.status, result.body, result.headers);
     } catch (err) {
@@ -294,9 +299,9 @@ class EmulatorServer implements EmulatorControls {
 
   /**
    * Statistics, rate limit and faults for a service request. Throws the 429/5xx to answer with;
-   * returns true when the request must run and then have its connection dropped.
+   * returns a transport fault (drop, hang, silent, trickle) to play around the request.
    */
-  private admit(method: string, path: string, match: RouteMatch): boolean {
+  private admit(method: string, path: string, match: RouteMatch): Fault | undefined {
     const template = match.kind === 'found' ? match.route.template : match.kind === 'wrong-method' ? match.template : undefined;
     this.counter.request(method, template);
     if (this.limiter && !this.limiter.take()) {
@@ -304,9 +309,9 @@ class EmulatorServer implements EmulatorControls {
       throw tooMany('rate limit exceeded', this.settings.retryAfterSeconds);
     }
     const fault = this.faults.take(method, path, template) ?? randomFault(this.settings.faultRate, this.random);
-    if (!fault) return false;
+    if (!fault) return undefined;
     this.counter.fault();
-    if (fault.status === 'drop') return true;
+    if (isTransportFault(fault.status)) return fault;
     throw faultProblem(fault, this.settings.retryAfterSeconds);
   }
 
@@ -394,8 +399,25 @@ function tooMany(detail: string, retryAfterSeconds: number): HttpProblem {
 
 function faultProblem(fault: Fault, defaultRetryAfter: number): HttpProblem {
   if (fault.status === 429) return tooMany('injected fault: too many requests', fault.retryAfter ?? defaultRetryAfter);
-  const status = fault.status === 'drop' ? 500 : fault.status;
+  const status = typeof fault.status === 'number' ? fault.status : 500;
   return new HttpProblem(status, `injected fault: HTTP ${status}`);
+}
+
+/** The answer one byte at a time: a server that keeps a client waiting without ever going quiet. */
+function trickle(res: ServerResponse, result: RouteResult | HttpProblem, path: string, requestId: string, delayMs: number): void {
+  const body = Buffer.from(result instanceof HttpProblem ? JSON.stringify({ status: result.status, detail: result.message, instance: path, trace: { requestId } }) : JSON.stringify(result.body ?? {}));
+  res.writeHead(result.status, { 'content-type': 'application/json', 'content-length': String(body.length) });
+  let i = 0;
+  const next = (): void => {
+    if (res.destroyed || i >= body.length) {
+      if (!res.destroyed) res.end();
+      return;
+    }
+    res.write(body.subarray(i, i + 1));
+    i += 1;
+    setTimeout(next, delayMs).unref();
+  };
+  next();
 }
 
 /** What the request log keeps of a body: the JSON, or a multipart body's text parts and file names. */

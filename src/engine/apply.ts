@@ -4,7 +4,7 @@
  * the report and the lock as it should now be; it decides where to write it.
  */
 import type { ProjectConfig } from '../config/types.js';
-import { lockEntries, lockKey, type LockFile } from '../config/lock.js';
+import { lockEntries, lockKey, type LockEntry, type LockFile } from '../config/lock.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { freshReads } from '../util/fresh-read.js';
@@ -28,9 +28,15 @@ export interface ApplyPlanInput {
   /** Record the files the plan could not compare as live, without uploading (`--adopt-files`). */
   adoptFiles?: boolean;
   onResult?: (result: ChangeResult, change: Change) => void;
-  /** Told every time the lock changes (an upload was recorded), with the lock as it now is. */
-  onLockChange?: (lock: LockFile) => void;
+  /**
+   * Writes the lock as it now is, every time it changes: before an upload (its pending mark) and as
+   * soon as one is confirmed. The upload waits for it, so a killed run never forgets what it sent.
+   */
+  persistLock?: (lock: LockFile) => Promise<void>;
   sleep?: (ms: number) => Promise<void>;
+  /** Once aborted, nothing new starts; what is running may finish within `graceMs`. */
+  signal?: AbortSignal;
+  graceMs?: number;
 }
 
 export interface ApplyPlanResult {
@@ -43,16 +49,19 @@ export interface ApplyPlanResult {
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
-  const lock: LockFile = { version: 1, files: { ...input.lock.files } };
+  const lock: LockFile = { files: { ...input.lock.files } };
   let lockChanged = false;
-  const changed = (): void => {
+  const changed = async (): Promise<void> => {
     lockChanged = true;
-    input.onLockChange?.(lock);
+    await input.persistLock?.({ files: { ...lock.files } });
   };
-  if (input.adoptFiles) {
-    for (const a of plan.adoptable ?? []) lock.files[lockKey(a.kind, a.key)] = { id: a.liveId, file: a.file, sha256: a.sha256 };
-    if ((plan.adoptable ?? []).length > 0) changed();
-  }
+  const set = (kind: string, key: string, entry: LockEntry | null): void => {
+    if (entry) lock.files[lockKey(kind, key)] = entry;
+    else delete lock.files[lockKey(kind, key)];
+  };
+  for (const u of plan.lock_updates ?? []) set(u.kind, u.key, u.entry);
+  if (input.adoptFiles) for (const a of plan.adoptable ?? []) set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256 });
+  if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) await changed();
   const desired = new Map(input.desired.map((d) => [`${d.kind}:${d.key}`, d]));
   const ctx: ExecContext = {
     services: input.services,
@@ -66,12 +75,17 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       ids.set(`${kind}:${key}`, id);
     },
     readFile: input.files,
-    recordFile(kind, key, entry, replacesId) {
+    async recordPending(kind, key, pending) {
+      const current = lock.files[lockKey(kind, key)];
+      set(kind, key, { ...current, pending: { ...pending, since: new Date().toISOString() } });
+      await changed();
+    },
+    async recordFile(kind, key, entry, replacesId) {
       if (replacesId) {
-        for (const [k, e] of lockEntries(lock.files, kind)) if (e.id === replacesId) delete lock.files[lockKey(kind, k)];
+        for (const [k, e] of lockEntries(lock.files, kind)) if (e.id === replacesId && k !== key) delete lock.files[lockKey(kind, k)];
       }
-      lock.files[lockKey(kind, key)] = entry;
-      changed();
+      set(kind, key, entry);
+      await changed();
     },
     sensitive(kind, key, field) {
       const d = desired.get(`${kind}:${key}`);
@@ -90,6 +104,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       return kind.execute(change, ctx);
     },
     ...(input.onResult ? { onResult: input.onResult } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
   return { report, lock, lockChanged };
 }

@@ -11,7 +11,15 @@ export interface ExecuteOptions {
   /** Milliseconds, monotonic; injected so tests are deterministic. */
   clock: () => number;
   onResult?: (result: ChangeResult, change: Change) => void;
+  /** Once aborted, nothing new starts; what is running may finish within `graceMs`. The reason is reported. */
+  signal?: AbortSignal;
+  /** How long running changes may take to finish after `signal` (default 30 s). */
+  graceMs?: number;
+  /** Waits `ms` or until the returned promise is settled by the caller; injected for tests. */
+  wait?: (ms: number) => Promise<void>;
 }
+
+const DEFAULT_GRACE_MS = 30_000;
 
 export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<ApplyReport> {
   const started = options.clock();
@@ -65,8 +73,10 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     }
   };
 
+  const startedAt = new Set<string>();
   const start = (i: number): void => {
     const change = changes[i]!;
+    startedAt.add(change.id);
     const t0 = options.clock();
     const task: Promise<void> = options
       .run(change)
@@ -84,25 +94,55 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     running.add(task);
   };
 
+  const signal = options.signal;
+  const stopped = (): boolean => signal?.aborted === true;
   for (;;) {
-    while (running.size < limit && ready.size > 0) {
+    while (!stopped() && running.size < limit && ready.size > 0) {
       const i = ready.pop()!;
       if (!results.has(changes[i]!.id)) start(i);
     }
     if (running.size === 0) break;
-    await Promise.race(running);
+    if (stopped()) break;
+    await Promise.race([...running, ...(signal ? [aborted(signal)] : [])]);
   }
-  // Stay total: anything left never became ready (a cycle cannot reach here, but do not hang).
+  if (stopped() && running.size > 0) {
+    // Let what is in flight finish, for a while: its outcome is then known and recorded.
+    const wait = options.wait ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
+    await Promise.race([Promise.allSettled([...running]), wait(options.graceMs ?? DEFAULT_GRACE_MS)]);
+  }
   for (const change of changes) {
-    if (!results.has(change.id)) finish(change, { changeId: change.id, status: 'skipped', message: 'its dependencies never completed', ms: 0 });
+    if (results.has(change.id)) continue;
+    const started = startedAt.has(change.id);
+    if (stopped()) {
+      finish(
+        change,
+        started
+          ? { changeId: change.id, status: 'failed', message: 'still running when docket stopped; its outcome is unknown (plan again to see)', ms: 0 }
+          : { changeId: change.id, status: 'not-started', ms: 0 },
+      );
+    } else {
+      // Stay total: anything left never became ready (a cycle cannot reach here, but do not hang).
+      finish(change, { changeId: change.id, status: 'skipped', message: 'its dependencies never completed', ms: 0 });
+    }
   }
 
   const ordered = changes.map((c) => results.get(c.id)!);
+  const notStarted = ordered.filter((r) => r.status === 'not-started').length;
   return {
     results: ordered,
     done: ordered.filter((r) => r.status === 'done').length,
     failed: ordered.filter((r) => r.status === 'failed').length,
     skipped: ordered.filter((r) => r.status === 'skipped').length,
+    ...(stopped() ? { notStarted, stopped: reasonOf(signal!) } : {}),
     ms: Math.round(options.clock() - started),
   };
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+}
+
+function reasonOf(signal: AbortSignal): string {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r.message : typeof r === 'string' ? r : 'stopped';
 }

@@ -7,7 +7,7 @@ import type { LockFile } from '../config/lock.js';
 import type { AnyKind, KindName } from '../kinds/index.js';
 import type { FetchContext, Services } from '../kinds/kind.js';
 import { mapLimit } from '../util/map-limit.js';
-import type { DesiredResource, LiveResource } from './types.js';
+import type { DesiredResource, LiveResource, LockUpdate, UncertainUpload } from './types.js';
 
 export interface FetchLiveOptions {
   /** Kinds whose live objects the caller wants. */
@@ -26,6 +26,10 @@ export interface LiveState {
   live: LiveResource[];
   /** Every kind that was read, including those other kinds asked for. */
   byKind: ReadonlyMap<KindName, LiveResource[]>;
+  /** Lock entries the reads settled (interrupted uploads found live or found missing). */
+  lockUpdates: LockUpdate[];
+  /** Interrupted uploads whose outcome cannot be read. */
+  uncertain: UncertainUpload[];
 }
 
 export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
@@ -33,6 +37,8 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
   for (const k of options.kinds) known.set(k.name, k);
   const memo = new Map<string, Promise<unknown>>();
   const perKind = new Map<KindName, Promise<LiveResource[]>>();
+  const lockUpdates: LockUpdate[] = [];
+  const uncertain: UncertainUpload[] = [];
   const read = (name: KindName): Promise<LiveResource[]> => {
     let p = perKind.get(name);
     if (!p) {
@@ -57,9 +63,12 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
       return p;
     },
     parallel: (items, fn) => mapLimit(items, options.concurrency, fn),
+    settle: (update) => lockUpdates.push(update),
+    uncertain: (upload) => uncertain.push(upload),
   };
   const asked = await Promise.all(options.kinds.map((k) => read(k.name)));
   const byKind = new Map<KindName, LiveResource[]>();
   for (const [name, p] of perKind) byKind.set(name, await p);
-  return { live: asked.flat(), byKind };
+  const byKey = (a: { kind: string; key: string }, b: { kind: string; key: string }): number => `${a.kind}:${a.key}`.localeCompare(`${b.kind}:${b.key}`);
+  return { live: asked.flat(), byKind, lockUpdates: lockUpdates.sort(byKey), uncertain: uncertain.sort(byKey) };
 }

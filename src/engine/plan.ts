@@ -9,7 +9,8 @@ import { digest } from './canonical.js';
 import { diff, type KindMeta } from './diff.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
-import type { Action, Change, DesiredResource, LiveResource, Plan, PlanTarget } from './types.js';
+import type { Action, Change, DesiredResource, LiveResource, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
+import { resolveUncertain } from './uncertain.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -22,6 +23,11 @@ export interface BuildPlanInput {
   now: Date;
   version: string;
   warnings?: string[];
+  /** Lock entries the reads settled. */
+  lockUpdates?: LockUpdate[];
+  /** Interrupted uploads no read can settle; an error unless `retryUncertain`. */
+  uncertain?: UncertainUpload[];
+  retryUncertain?: boolean;
 }
 
 export interface BuildPlanResult {
@@ -34,6 +40,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const diagnostics = result.diagnostics;
   checkReferences(input.desired, result.ids, input.kinds, diagnostics);
   checkActions(result.changes, input.kinds, diagnostics);
+  const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics);
+  const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(result.changes, input.kinds, input.live);
   diagnostics.items.push(...ordered.diagnostics.items);
   if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
@@ -54,9 +62,12 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       ...result.adoptable.map(
         (a) => `${a.kind} "${a.key}": cannot compare ${a.file} (${a.reason}); run \`docket apply --adopt-files\` to record the current file as live`,
       ),
+      ...(input.lockUpdates ?? []).map((u) => u.reason),
+      ...uncertain.warnings,
     ],
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
+    ...(lockUpdates.length > 0 ? { lock_updates: lockUpdates } : {}),
   };
   return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
 }

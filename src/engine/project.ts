@@ -57,6 +57,8 @@ export interface PlanProjectInput {
   prune: PruneSwitches;
   /** `--target` values as written. */
   targets?: readonly string[];
+  /** Upload again what an interrupted apply may have uploaded (`--retry-uncertain`). */
+  retryUncertain?: boolean;
   safety: { max_delete_fraction: number };
   concurrency: number;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
@@ -75,7 +77,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const kinds = input.kinds ?? KINDS;
   const targets = parseTargets(input.targets ?? [], kinds);
   const read = kindsToRead(input.desired, input.prune, kinds);
-  const { live } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired });
+  const { live, lockUpdates, uncertain } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const result = buildPlan({
     kinds: read,
@@ -88,6 +90,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     now: input.clock(),
     version: input.meta.version,
     warnings: input.meta.warnings,
+    lockUpdates,
+    uncertain,
+    ...(input.retryUncertain ? { retryUncertain: true } : {}),
   });
   if (!result.plan) return { live, diagnostics: result.diagnostics };
   let plan = result.plan;

@@ -3,6 +3,7 @@
  * reduced by each kind to the same comparable shape, diffed into Changes, ordered, and stored in a
  * Plan that render and apply only read.
  */
+import type { LockEntry } from '../config/lock.js';
 import type { SourcePos } from '../diagnostics.js';
 import type { KindName } from '../kinds/index.js';
 
@@ -123,6 +124,32 @@ export interface AdoptableFile {
   reason: string;
 }
 
+/**
+ * A docket.lock.json entry to rewrite because an upload an interrupted apply started was settled
+ * by reading the service: found live (recorded), or found not to have happened (dropped).
+ */
+export interface LockUpdate {
+  kind: KindName;
+  key: string;
+  /** The entry as it should be; null removes it. */
+  entry: LockEntry | null;
+  /** What was found, for the plan's output. */
+  reason: string;
+}
+
+/** An upload an interrupted apply started whose outcome the service cannot tell (attachments). */
+export interface UncertainUpload {
+  kind: KindName;
+  key: string;
+  /** The compared field the upload would have set (its value is the file's digest). */
+  field: string;
+  file: string;
+  sha256: string;
+  since: string;
+  /** The entry once the uncertainty is given up (the confirmed part, or null). */
+  settled: LockEntry | null;
+}
+
 export interface PlanTarget {
   review?: { url: string; organization_id: string; path_style?: 'nested' | 'flat' };
   agreements?: { url: string };
@@ -145,6 +172,8 @@ export interface Plan {
   undeclared: UndeclaredSummary[];
   /** Files the plan cannot compare (see AdoptableFile). */
   adoptable?: AdoptableFile[];
+  /** docket.lock.json entries apply rewrites, even when nothing else changes (see LockUpdate). */
+  lock_updates?: LockUpdate[];
   /** Present when `--target` limited the plan. */
   targets?: string[];
   /** Kinds whose removals exceed `safety.max_delete_fraction`: apply refuses them unless `--force`. */
@@ -155,7 +184,8 @@ export function refKey(kind: KindName, key: string): string {
   return `${kind}:${key}`;
 }
 
-export type ResultStatus = 'done' | 'failed' | 'skipped';
+/** `not-started`: the apply was interrupted (or ran out of time) before it could start the change. */
+export type ResultStatus = 'done' | 'failed' | 'skipped' | 'not-started';
 
 export interface ChangeResult {
   changeId: string;
@@ -170,6 +200,10 @@ export interface ApplyReport {
   done: number;
   failed: number;
   skipped: number;
+  /** Changes not started because the apply was stopped (a signal, or its time budget). */
+  notStarted?: number;
+  /** Why the apply stopped before the end, when it did. */
+  stopped?: string;
   /** Wall time of the whole apply in milliseconds. */
   ms: number;
 }

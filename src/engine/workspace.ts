@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { readDataFiles, type DataFiles } from '../config/data-files.js';
 import { loadConfig } from '../config/load.js';
-import { lockLocation, readLock, type LockFile, type LockLocation } from '../config/lock.js';
+import { lockLocation, lockSection, readLockDocument, type LockDocument, type LockFile, type LockLocation } from '../config/lock.js';
 import type { LoadedConfig } from '../config/types.js';
 import { compareDiagnostics, uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { ConfigError } from '../errors.js';
@@ -19,7 +19,8 @@ export interface Workspace {
   config: LoadedConfig;
   desired: DesiredResource[];
   files: DataFiles;
-  lock: LockFile;
+  /** docket.lock.json as read: every target's entries (see `lockFor`). */
+  lockDoc: LockDocument;
   lockLocation: LockLocation;
   digest: string;
   /** Warnings found while loading (errors are thrown as ConfigError). */
@@ -48,7 +49,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   const byYaml = new Map(kinds.map((k) => [k.yamlKind, k]));
   const [data, locked] = await Promise.all([
     readDataFiles(root, loaded.config.documents, { fieldsOf: (doc) => byYaml.get(doc.kind)?.dataFiles ?? {}, yaml: loaded.yamlData }),
-    readLock(location),
+    readLockDocument(location),
   ]);
   // Kind rules run even on documents that failed their schema, so one run reports everything.
   const { desired, diagnostics } = await buildDesired(loaded.config, kinds, data.files);
@@ -61,10 +62,15 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
     config: loaded.config,
     desired,
     files: data.files,
-    lock: locked.lock,
+    lockDoc: locked.doc,
     lockLocation: location,
     digest: configDigest(desired, settings),
     diagnostics: warnings,
     warnings: warnings.map((d) => `${d.file}:${d.line}: ${d.message}`),
   };
+}
+
+/** The lock entries of one target (undefined: none known, as with no agreements service). */
+export function lockFor(workspace: Workspace, target: string | undefined): LockFile {
+  return lockSection(workspace.lockDoc, target ?? '', workspace.lockLocation);
 }

@@ -4,7 +4,7 @@
  * PDF (or description) uploads a new attachment; templates that name it are re-pointed at it.
  */
 import { dataFilePath } from '../config/data-files.js';
-import { lockEntries } from '../config/lock.js';
+import { confirmedUpload, lockEntries } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { Fields, LiveResource } from '../engine/types.js';
 import type { KindModule } from './kind.js';
@@ -59,7 +59,14 @@ export const attachmentKind: KindModule<'attachment'> = {
   async fetch(ctx) {
     // NOTE(api): attachments cannot be listed over REST; what docket uploaded is in the lock file.
     const live: LiveResource[] = [];
-    for (const [name, entry] of lockEntries(ctx.lock.files, 'attachment')) {
+    for (const [name, locked] of lockEntries(ctx.lock.files, 'attachment')) {
+      const entry = confirmedUpload(locked);
+      if (locked.pending) {
+        // An upload was sent and never confirmed; attachments cannot be listed, so no read can tell.
+        const { file, sha256, since } = locked.pending;
+        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null });
+      }
+      if (!entry) continue;
       const extra = { sourceFile: entry.file };
       // An entry recorded by `apply --adopt-files` has no description: the live one is unknown, not "none".
       if (entry.description === undefined) {
@@ -103,11 +110,12 @@ export const attachmentKind: KindModule<'attachment'> = {
     const sha256 = String(change.desired?.sha256);
     const data = await ctx.readFile(path, sha256);
     const description = typeof change.desired?.description === 'string' ? change.desired.description : null;
+    await ctx.recordPending('attachment', change.key, { file: path, sha256, description });
     const created = await ctx.services.agreements().uploadAttachment(
       { data, filename: path.split('/').pop() ?? 'attachment.pdf' },
       { name: change.name, description, uploadedBy: actorOf(ctx).email },
     );
     ctx.registerId('attachment', change.key, created.id);
-    ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description }, change.liveId);
+    await ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description }, change.liveId);
   },
 };

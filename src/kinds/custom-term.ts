@@ -5,10 +5,10 @@
  */
 import type { AgreementsApi } from '../api/agreements.js';
 import { dataFilePath } from '../config/data-files.js';
-import { lockEntries } from '../config/lock.js';
+import { confirmedUpload, lockEntries, type LockEntry } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { Change, DesiredResource, Fields } from '../engine/types.js';
-import type { ExecContext, KindModule } from './kind.js';
+import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { declaredFilter } from './support/declared.js';
 import { docSource, namesList, posOf } from './support/positions.js';
@@ -76,10 +76,10 @@ export const customTermKind: KindModule<'custom-term'> = {
     const api = ctx.services.agreements();
     const terms = await liveCustomTerms(ctx);
     const wanted = declaredFilter(ctx.declared, 'custom-term');
-    const lockById = new Map([...lockEntries(ctx.lock.files, 'custom-term').values()].map((e) => [e.id, e]));
+    const files = await settledFiles(ctx, terms);
     return ctx.parallel(terms, async (t) => {
       const name = normName(t.attributes.name);
-      const locked = lockById.get(t.id);
+      const locked = files.get(t.id);
       const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [] };
       if (!wanted(t.id, name)) return { ...base, fields: { name } };
       if (t.attributes.term_type === 'file') {
@@ -123,6 +123,7 @@ export const customTermKind: KindModule<'custom-term'> = {
     const docxPath = change.desired?.docx_file;
     switch (change.action) {
       case 'create': {
+        if (typeof docxPath === 'string') await ctx.recordPending('custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: 1 });
         const created =
           typeof docxPath === 'string'
             ? await api.createFileTerm(change.name, await docxUpload(change, ctx), actor)
@@ -138,6 +139,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         const current = await api.getCustomTerm(change.liveId!, change.key);
         const expected = current.attributes.current_version_number + 1;
         const content = typeof docxPath === 'string' ? { docx: await docxUpload(change, ctx) } : { body: String(change.desired?.body ?? '') };
+        if (typeof docxPath === 'string') await ctx.recordPending('custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected });
         await api.publishTermVersion(change.liveId!, change.key, content, actor, expected);
         if (typeof docxPath === 'string') await afterDocx(api, change.liveId!, change, ctx);
         return;
@@ -156,7 +158,7 @@ async function docxUpload(change: Change, ctx: ExecContext): Promise<{ data: Uin
 
 /** Records the upload, then waits for the PDF conversion and reports `failed` as this resource's error. */
 async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: ExecContext): Promise<void> {
-  ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx) }, id);
+  await ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx) }, id);
   let delay = CONVERSION_POLL.firstDelayMs;
   let waited = 0;
   for (;;) {
@@ -173,4 +175,39 @@ async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: Ex
     waited += delay;
     delay = Math.min(delay * 2, CONVERSION_POLL.maxDelayMs);
   }
+}
+
+/**
+ * The Word file each term holds, by term id, from docket.lock.json. A publish or create an
+ * interrupted apply started (a pending mark) is settled here by reading the term: its version
+ * number says whether the publish happened, so a re-run records it instead of publishing again.
+ */
+async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: { name: string; term_type: string; current_version_number?: number } }[]): Promise<Map<string, { file: string; sha256: string }>> {
+  const out = new Map<string, { file: string; sha256: string }>();
+  const byName = new Map(terms.map((t) => [normName(t.attributes.name), t]));
+  for (const [key, entry] of lockEntries(ctx.lock.files, 'custom-term')) {
+    const confirmed = confirmedUpload(entry);
+    const pending = entry.pending;
+    if (!pending) {
+      if (confirmed) out.set(confirmed.id, confirmed);
+      continue;
+    }
+    const term = confirmed ? terms.find((t) => t.id === confirmed.id) : byName.get(key);
+    const version = term ? (term.attributes.current_version_number ?? (await ctx.services.agreements().getCustomTerm(term.id, key)).attributes.current_version_number) : undefined;
+    const happened = term !== undefined && term.attributes.term_type === 'file' && version !== undefined && version >= (pending.version ?? 1);
+    if (happened) {
+      const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256 };
+      out.set(term.id, { file: pending.file, sha256: pending.sha256 });
+      ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term "${key}": ${pending.file} was published (version ${version}) by an apply that was interrupted before recording it; apply records it in docket.lock.json` });
+    } else {
+      if (confirmed) out.set(confirmed.id, confirmed);
+      ctx.settle({
+        kind: 'custom-term',
+        key,
+        entry: confirmed ?? null,
+        reason: `custom term "${key}": the ${confirmed ? 'publish' : 'create'} of ${pending.file} an interrupted apply started did not happen; apply forgets it`,
+      });
+    }
+  }
+  return out;
 }

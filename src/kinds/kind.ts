@@ -6,9 +6,9 @@
 import type { Diagnostics } from '../diagnostics.js';
 import type { ProjectConfig, ResourceDoc } from '../config/types.js';
 import type { DataFiles } from '../config/data-files.js';
-import type { LockEntry, LockFile } from '../config/lock.js';
+import type { ConfirmedUpload, LockFile, PendingUpload } from '../config/lock.js';
 import type { KindMeta } from '../engine/diff.js';
-import type { Action, Change, DesiredResource, LiveResource } from '../engine/types.js';
+import type { Action, Change, DesiredResource, LiveResource, LockUpdate, UncertainUpload } from '../engine/types.js';
 import type { ServiceName } from '../api/types.js';
 import type { ReviewApi } from '../api/review.js';
 import type { AgreementsApi } from '../api/agreements.js';
@@ -41,6 +41,10 @@ export interface FetchContext {
   memo<T>(key: string, load: () => Promise<T>): Promise<T>;
   /** Runs independent reads with the shared concurrency bound. */
   parallel<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]>;
+  /** A lock entry the read settled (an interrupted upload found live, or found not to have happened). */
+  settle(update: LockUpdate): void;
+  /** An interrupted upload the service cannot tell the outcome of. */
+  uncertain(upload: UncertainUpload): void;
 }
 
 export interface ExecContext {
@@ -53,8 +57,16 @@ export interface ExecContext {
   registerId(kind: KindName, key: string, id: string): void;
   /** Reads a data file for upload, refusing it when it changed since the plan. */
   readFile(path: string, sha256: string): Promise<Uint8Array>;
-  /** Records an uploaded file in docket.lock.json, dropping the entry of the upload it replaces. */
-  recordFile(kind: KindName, key: string, entry: LockEntry, replacesId?: string): void;
+  /**
+   * Records in docket.lock.json, before the request, an upload about to be sent: a run killed
+   * before the answer then knows to look for it instead of sending it again. Resolves once written.
+   */
+  recordPending(kind: KindName, key: string, pending: Omit<PendingUpload, 'since'>): Promise<void>;
+  /**
+   * Records an upload the service confirmed (clearing its pending mark), dropping the entry of the
+   * upload it replaces. Resolves once written.
+   */
+  recordFile(kind: KindName, key: string, entry: ConfirmedUpload, replacesId?: string): Promise<void>;
   /** The value of a sensitive field, which plans never hold (read from the configuration at apply time). */
   sensitive(kind: KindName, key: string, field: string): unknown;
   /**

@@ -37,6 +37,7 @@ function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint): s
   const what = describe(byId.get(r.changeId), r.changeId);
   if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})`;
   if (r.status === 'failed') return `${paint('red', '✗')} ${what}: ${message(r.message ?? 'failed')}`;
+  if (r.status === 'not-started') return `${paint('yellow', '-')} not started: ${what}`;
   return `${paint('yellow', '-')} skipped ${what}: ${skipReason(r, byId)}`;
 }
 
@@ -45,6 +46,11 @@ export function renderApplyReportText(plan: Plan, report: ApplyReport, opts: { c
   const paint = painter(opts.color);
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const lines = report.results.map((r) => resultLine(r, byId, paint));
+  if (report.stopped) {
+    const heading = `${paint('bold', stoppedHeading(report.stopped))}: nothing new was started after it.`;
+    const tally = `${report.done} done, ${paint(report.failed > 0 ? 'red' : 'bold', `${report.failed} failed`)}, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`;
+    return `${[heading, '', ...lines, '', `${paint('bold', `${stoppedHeading(report.stopped)}:`)} ${tally}.`].join('\n')}\n`;
+  }
   const tally =
     report.failed > 0 || report.skipped > 0
       ? `${report.done} done, ${paint('red', `${report.failed} failed`)}, ${report.skipped} skipped`
@@ -52,4 +58,9 @@ export function renderApplyReportText(plan: Plan, report: ApplyReport, opts: { c
   if (lines.length > 0) lines.push('');
   lines.push(`${paint('bold', 'Apply complete:')} ${tally}.`);
   return `${lines.join('\n')}\n`;
+}
+
+/** `SIGINT` → "Apply interrupted (SIGINT)"; any other reason (the time budget) is said as it is. */
+function stoppedHeading(reason: string): string {
+  return /^SIG[A-Z]+$/.test(reason) ? `Apply interrupted (${reason})` : `Apply stopped (${stripControl(reason)})`;
 }

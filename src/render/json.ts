@@ -5,8 +5,16 @@
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
 
+/**
+ * JSON as docket prints it: C1 controls (U+007F–U+009F) and the line separators escaped, so a
+ * value from a service cannot drive a terminal or a log viewer that shows the JSON raw.
+ */
+export function jsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
 export function renderPlanJson(plan: Plan): string {
-  return `${JSON.stringify(plan, null, 2)}\n`;
+  return jsonText(plan);
 }
 
 export interface ApplyResultJson {
@@ -28,6 +36,10 @@ export interface ApplyReportJson {
   done: number;
   failed: number;
   skipped: number;
+  /** Changes not started because the apply was stopped. */
+  not_started: number;
+  /** Why the apply stopped early (`SIGINT`, `SIGTERM`, the time budget), when it did. */
+  stopped?: string;
   ms: number;
 }
 
@@ -53,12 +65,14 @@ export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJso
     done: report.done,
     failed: report.failed,
     skipped: report.skipped,
+    not_started: report.notStarted ?? 0,
+    ...(report.stopped ? { stopped: report.stopped } : {}),
     ms: report.ms,
   };
 }
 
 export function renderApplyReportJson(plan: Plan, report: ApplyReport): string {
-  return `${JSON.stringify(applyReportJson(plan, report), null, 2)}\n`;
+  return jsonText(applyReportJson(plan, report));
 }
 
 export interface DiagnosticsJson {
@@ -76,5 +90,5 @@ export function renderDiagnosticsJson(diags: Diagnostic[]): string {
     warnings: diags.length - errors,
     diagnostics: [...diags].sort(compareDiagnostics),
   };
-  return `${JSON.stringify(body, null, 2)}\n`;
+  return jsonText(body);
 }

@@ -1,20 +1,21 @@
 /**
  * The engine without the command line, against an emulator over loopback: load a configuration
  * directory, plan it with planProject, apply with applyPlan, and look at what the emulator holds
- * and was sent. How the unit tests of kinds and the conformance suite drive docket.
+ * and was sent. How the unit tests of kinds and the conformance suite drive docket. Lock entries
+ * live in the `emulator` section, as with `--emulator`.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgreementsApi } from '../../src/api/agreements.js';
 import { createLimiter, createServiceClient, type ClosableServiceClient } from '../../src/api/http.js';
 import { ReviewApi } from '../../src/api/review.js';
-import { writeLock, type LockFile } from '../../src/config/lock.js';
+import { EMULATOR_TARGET, writeLock } from '../../src/config/lock.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { applyPlan, type ApplyPlanResult } from '../../src/engine/apply.js';
 import { sha256 } from '../../src/engine/canonical.js';
 import { planProject, type PruneSwitches } from '../../src/engine/project.js';
 import type { LiveResource, Plan, PlanTarget } from '../../src/engine/types.js';
-import { loadWorkspace, type Workspace } from '../../src/engine/workspace.js';
+import { loadWorkspace, lockFor, type Workspace } from '../../src/engine/workspace.js';
 import type { Services } from '../../src/kinds/kind.js';
 import type { LoggedRequest } from '../../src/emulator/server.js';
 import type { OrganizationRecord } from '../../src/emulator/store.js';
@@ -72,7 +73,7 @@ export async function startEngine(options: TestEmulatorOptions = {}): Promise<En
     const result = await planProject({
       desired: workspace.desired,
       services: current.services,
-      lock: workspace.lock,
+      lock: lockFor(workspace, EMULATOR_TARGET),
       clock: () => new Date('2026-01-01T00:00:00.000Z'),
       prune: opts.prune ?? p.prune,
       targets: opts.targets ?? [],
@@ -98,13 +99,14 @@ export async function startEngine(options: TestEmulatorOptions = {}): Promise<En
         if (sha256(bytes) !== expected) throw new Error(`${path} changed since the plan`);
         return bytes;
       },
-      lock: workspace.lock,
+      lock: lockFor(workspace, EMULATOR_TARGET),
       clock: () => 0,
       concurrency: 8,
       ...(opts.adoptFiles ? { adoptFiles: true } : {}),
       sleep: async () => new Promise((r) => setTimeout(r, 5)),
+      // As the CLI does: every change to the lock is on disk before the upload it announces.
+      persistLock: (lock) => writeLock(workspace.lockLocation, EMULATOR_TARGET, lock),
     });
-    if (result.lockChanged) await writeLock(workspace.lockLocation, result.lock as LockFile);
     return result;
   };
   let seen = 0;

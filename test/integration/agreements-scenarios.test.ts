@@ -3,7 +3,8 @@
  * each kind's edits plan as the right action and apply, and every scenario ends with a re-plan that
  * must show zero changes.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { lockFiles, lockTargets } from '../helpers/lock.js';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
@@ -81,7 +82,7 @@ describe('custom terms', () => {
     await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
     await applyOk(cli, dir);
     expect(term('Data Terms')!.conversion_status).toBe('ready');
-    const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { files: Record<string, { id: string; file: string }> };
+    const lock = { files: await lockFiles(dir) };
     expect(lock.files['custom-term:Data Terms']).toMatchObject({ id: term('Data Terms')!.id, file: 'terms/data.docx' });
     await expectNoChanges(cli, dir);
 
@@ -256,7 +257,7 @@ describe('standard templates and attachments', () => {
     expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
     expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
     await applyOk(cli, dir);
-    const secondId = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')).files['attachment:Security Exhibit'].id as string;
+    const secondId = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
     expect(secondId).not.toBe(firstId);
     expect(template('Cloud Service Agreement')!.parameters.include_security_policy_attachment_id).toBe(secondId);
     expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([secondId]);
@@ -270,7 +271,7 @@ describe('standard templates and attachments', () => {
     const rename = await cli('plan', '-C', dir);
     expect(rename.stdout).toContain('+ upload attachment "Security Measures"');
     await applyOk(cli, dir);
-    const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { files: Record<string, { id: string }> };
+    const lock = { files: await lockFiles(dir) };
     expect(Object.keys(lock.files)).toEqual(['attachment:Security Measures']);
     expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([lock.files['attachment:Security Measures']!.id]);
     await expectNoChanges(cli, dir);
@@ -308,15 +309,15 @@ describe('plan-time checks', () => {
 });
 
 describe('docket.lock.json with the in-process emulator', () => {
-  it('keeps emulator ids in their own section at the root, and forgets them when the emulator starts over', async () => {
+  it('keeps emulator ids in their own section, and forgets them when the emulator starts over', async () => {
     await start(); // this test runs its own in-process emulator; afterEach closes this one
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('emulated'));
     const first = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
     expect(first.code).toBe(0);
-    const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { files: object; emulator: { files: object } };
-    expect(lock.files).toEqual({});
-    expect(Object.keys(lock.emulator.files)).toEqual(['attachment:Security Exhibit']);
+    const lock = await lockTargets(dir);
+    expect(Object.keys(lock)).toEqual(['emulator']);
+    expect(Object.keys(lock.emulator!)).toEqual(['attachment:Security Exhibit']);
 
     await rm(join(dir, '.docket'), { recursive: true });
     const again = await runCli(['plan', '-C', dir, '--emulator']);

@@ -6,6 +6,7 @@
  * a file is added and its document renamed `apply --adopt-files` records it and plan still shows
  * zero changes, and that exports are deterministic.
  */
+import { lockFiles } from '../helpers/lock.js';
 import { copyFile, cp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -198,7 +199,7 @@ describe('docket export', () => {
     const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
     expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
-    const lock = JSON.parse(await readFile(join(out, 'docket.lock.json'), 'utf8')) as { files: Record<string, { file: string }> };
+    const lock = { files: await lockFiles(out) };
     expect(lock.files['attachment:Security Exhibit']).toMatchObject({ file: 'attachments/security-exhibit.pdf' });
     // Zero changes: the attachment is pinned by `id:`, and the template still references that id.
     const replan = await expectNoChanges(cli, out);
@@ -244,7 +245,7 @@ describe('docket export', () => {
     const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
     expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
-    const lock = JSON.parse(await readFile(join(out, 'docket.lock.json'), 'utf8')) as { files: Record<string, { file: string }> };
+    const lock = { files: await lockFiles(out) };
     expect(lock.files['custom-term:Data Terms']).toMatchObject({ file: 'custom-terms/data-terms.docx' });
     const replan = await expectNoChanges(cli, out);
     expect(replan.stdout).not.toContain('cannot compare');

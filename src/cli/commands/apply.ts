@@ -1,7 +1,8 @@
 /**
  * `docket apply`: with no plan file it plans, shows the plan and asks for `yes` (or needs
  * --auto-approve without a terminal); with a plan file it applies exactly that plan after checking
- * it is not stale.
+ * it is not stale. One apply per checkout at a time (`.docket/apply.lock`); a first Ctrl-C or
+ * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,13 +13,15 @@ import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
 import type { Plan } from '../../engine/types.js';
-import { writeLock } from '../../config/lock.js';
-import { ApplyFailedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
+import { LockWriter } from '../../config/lock.js';
+import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { renderApplyReportText, renderPlanText, targetLine } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
-import { useColor, type Io } from '../io.js';
+import { acquireApplyLock } from '../apply-lock.js';
+import { formatDuration, parseDuration } from '../duration.js';
+import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
 import { planInSession } from '../plan-step.js';
@@ -30,10 +33,18 @@ interface ApplyFlags extends CommonOptions {
   emulator?: boolean;
   prune?: boolean;
   adoptFiles?: boolean;
+  retryUncertain?: boolean;
   force?: boolean;
   target: string[];
   annotations?: AnnotationFormat;
+  timeout: number;
+  lockTimeout: number;
 }
+
+/** The defaults the README states. */
+export const APPLY_TIMEOUT_MS = 10 * 60_000;
+/** How long operations in flight may take to finish after the first Ctrl-C or SIGTERM. */
+export const INTERRUPT_GRACE_MS = 30_000;
 
 export function applyCommand(io: Io, setExit: (code: number) => void): Command {
   return withCommon(new Command('apply'))
@@ -45,70 +56,139 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--prune', 'archive live playbooks that no file declares')
     .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
+    .option('--retry-uncertain', 'upload again files an interrupted apply may or may not have uploaded (attachments)')
+    .addOption(new Option('--timeout <DURATION>', 'time budget for the whole apply, not counting the approval prompt').argParser(parseDuration).default(APPLY_TIMEOUT_MS, '10m'))
+    .addOption(new Option('--lock-timeout <DURATION>', 'wait this long for another apply of this checkout to finish').argParser(parseDuration).default(0, '0s: refuse at once'))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())
     .action(async (planFile: string | undefined, opts: ApplyFlags) => {
       const color = useColor(io, opts);
       const saved = planFile ? await readPlanFile(planFile) : undefined;
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
+      if (saved && opts.retryUncertain) throw new UsageError('--retry-uncertain cannot be combined with a saved plan', 'pass --retry-uncertain to `docket plan --out` instead');
       const emulator = Boolean(opts.emulator || saved?.target.emulator);
       // A saved plan knows its environment, as it knows whether it was made for the emulator.
       if (saved?.environment && opts.env && opts.env !== saved.environment) {
         throw new UsageError(`the plan was made for --env ${saved.environment}, not --env ${opts.env}`);
       }
       const env = opts.env ?? saved?.environment;
-      await withSession(io, { ...opts, emulator, ...(env ? { env } : {}) }, async (s) => {
-        const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target);
-        // With -q only the apply report (the result) is printed, unless a person must approve the plan.
-        if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
-        // Before applying, so the annotations are there even when an operation fails.
-        if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.workspace, opts);
-        const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
-        if (!hasChanges(plan) && adopting.length === 0) {
-          if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
-          setExit(0);
-          return;
-        }
-        if (plan.guard?.length && !opts.force) {
-          throw new UnsafePlanError(
-            `refusing to apply: ${plan.guard.map(describeViolation).join('; ')}`,
-            'review the plan; if the removals are intended, run apply again with --force (or raise safety.max_delete_fraction)',
-          );
-        }
-        if (!saved && !opts.autoApprove) await confirm(io, opts.output === 'json' ? renderPlanJson(plan) : undefined);
-        let finished = 0;
-        s.progress.start('Applying');
-        s.progress.update(`0/${plan.changes.length} changes`);
-        const w = s.workspace;
-        let result;
-        try {
-          result = await applyPlan(plan, {
-            services: s.connection.services,
-            project: w.config.project,
-            desired: w.desired,
-            files: dataFileReader(w.config.project.root),
-            lock: w.lock,
-            clock: () => performance.now(),
-            concurrency: s.concurrency,
-            adoptFiles: Boolean(opts.adoptFiles),
-            onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
-          });
-        } finally {
-          s.progress.stop();
-        }
-        // Whatever was uploaded is recorded, even when other operations failed.
-        if (result.lockChanged) await writeLock(w.lockLocation, result.lock);
-        const report = result.report;
-        if (adopting.length > 0 && !opts.quiet) {
-          io.stderr(`Recorded ${adopting.length} file(s) in docket.lock.json as live: ${adopting.map((a) => a.file).join(', ')}\n`);
-        }
-        // A saved plan was not printed, so its report names the target itself (`target: local emulator`).
-        const header = opts.output === 'text' && (saved || opts.quiet) ? `docket apply · ${targetLine(plan, painter(color))}\n\n` : '';
-        io.stdout(opts.output === 'json' ? renderApplyReportJson(plan, report) : header + renderApplyReportText(plan, report, { color }));
-        if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
-        setExit(0);
+      const interrupts = interruptsOf(io);
+      const applyLock = await acquireApplyLock({
+        root: join(io.cwd, opts.dir),
+        timeoutMs: opts.lockTimeout,
+        signal: interrupts.signal,
+        onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout to finish (pid ${h.pid}, started ${h.started})…\n`),
       });
+      const releaseOnForce = interrupts.onForce(() => applyLock.releaseSync());
+      // The time budget runs from the start, paused while a person reads the plan.
+      let deadline = Date.now() + opts.timeout;
+      // Aborted once the grace after an interrupt is over: requests still in flight end then.
+      const hard = new AbortController();
+      try {
+        await withSession(io, { ...opts, emulator, ...(env ? { env } : {}), signal: hard.signal, deadline: () => deadline }, async (s) => {
+          const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, Boolean(opts.retryUncertain));
+          // With -q only the apply report (the result) is printed, unless a person must approve the plan.
+          if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+          // Before applying, so the annotations are there even when an operation fails.
+          if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.workspace, opts);
+          const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
+          const settling = plan.lock_updates ?? [];
+          if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
+            if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
+            setExit(0);
+            return;
+          }
+          if (plan.guard?.length && !opts.force) {
+            throw new UnsafePlanError(
+              `refusing to apply: ${plan.guard.map(describeViolation).join('; ')}`,
+              'review the plan; if the removals are intended, run apply again with --force (or raise safety.max_delete_fraction)',
+            );
+          }
+          // Only changes to the services need a person's yes; recording what is already live does not.
+          if (!saved && !opts.autoApprove && hasChanges(plan)) {
+            const asked = Date.now();
+            await confirm(io, opts.output === 'json' ? renderPlanJson(plan) : undefined);
+            deadline += Date.now() - asked;
+          }
+          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
+          setExit(0);
+        });
+      } finally {
+        releaseOnForce();
+        await applyLock.release();
+      }
     });
+}
+
+interface ExecuteSettings {
+  hard: AbortController;
+  deadline: () => number;
+  color: boolean;
+  saved: boolean;
+  adopting: string[];
+}
+
+async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, settings: ExecuteSettings): Promise<void> {
+  const interrupts = interruptsOf(io);
+  const w = s.workspace;
+  const writer = s.lockTarget ? new LockWriter(w.lockLocation, s.lockTarget) : undefined;
+  // From here a first signal stops the apply cleanly instead of ending the process.
+  const release = interrupts.hold();
+  const dropForce = interrupts.onForce(() => writer?.writeNow());
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`)), Math.max(0, settings.deadline() - Date.now()));
+  timer.unref();
+  let finished = 0;
+  s.progress.start('Applying');
+  s.progress.update(`0/${plan.changes.length} changes`);
+  let result;
+  try {
+    result = await applyPlan(plan, {
+      services: s.connection.services,
+      project: w.config.project,
+      desired: w.desired,
+      files: dataFileReader(w.config.project.root),
+      lock: s.lock,
+      clock: () => performance.now(),
+      concurrency: s.concurrency,
+      adoptFiles: Boolean(opts.adoptFiles),
+      onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
+      persistLock: async (lock) => {
+        if (writer) await writer.write(lock);
+      },
+      signal: AbortSignal.any([interrupts.signal, budget.signal]),
+      graceMs: INTERRUPT_GRACE_MS,
+    });
+  } finally {
+    clearTimeout(timer);
+    s.progress.stop();
+    // Whatever is still in flight after the grace is abandoned now.
+    settings.hard.abort();
+  }
+  try {
+    // Every upload was written as it was confirmed; this waits for the last of those writes.
+    await writer?.flush();
+  } finally {
+    dropForce();
+    release();
+  }
+  const report = result.report;
+  if (settings.adopting.length > 0 && !opts.quiet) io.stderr(`Recorded ${settings.adopting.length} file(s) in docket.lock.json as live: ${settings.adopting.join(', ')}\n`);
+  const settled = plan.lock_updates ?? [];
+  if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} left by an interrupted apply.\n`);
+  // A saved plan was not printed, so its report names the target itself (`target: local emulator`).
+  const header = opts.output === 'text' && (settings.saved || opts.quiet) ? `docket apply · ${targetLine(plan, painter(settings.color))}\n\n` : '';
+  if (plan.changes.length > 0 || opts.output === 'json') io.stdout(opts.output === 'json' ? renderApplyReportJson(plan, report) : header + renderApplyReportText(plan, report, { color: settings.color }));
+  const signal = interrupts.received();
+  if (report.stopped && signal) {
+    throw new InterruptedError(
+      signal,
+      `apply interrupted by ${signal}: ${report.done} done, ${report.failed} failed, ${report.notStarted ?? 0} not started`,
+      'docket.lock.json records every upload that was confirmed; run apply again to finish',
+    );
+  }
+  if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped);
+  if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
 }
 
 async function checked(plan: Plan, s: Session): Promise<Plan> {
@@ -116,7 +196,7 @@ async function checked(plan: Plan, s: Session): Promise<Plan> {
   const stale = await checkSavedPlan(plan, {
     desired: w.desired,
     services: s.connection.services,
-    lock: w.lock,
+    lock: s.lock,
     prune: s.prune,
     concurrency: s.concurrency,
     configDigest: w.digest,
@@ -141,5 +221,6 @@ async function confirm(io: Io, planJson: string | undefined): Promise<void> {
   }
   if (planJson) io.stderr(planJson);
   const answer = await io.prompt('\nDo you want to apply these changes? Only `yes` is accepted: ');
+  if (answer === null) throw new NotApprovedError('cancelled; nothing was changed');
   if (answer.trim() !== 'yes') throw new NotApprovedError('apply cancelled; nothing was changed');
 }

@@ -23,8 +23,10 @@ import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceA
 import { useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { withSession } from '../session.js';
+import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 
 interface ExportFlags extends CommonOptions {
+  timeout: number;
   out?: string;
   kind?: string[];
   emulator?: boolean;
@@ -37,7 +39,9 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
     .requiredOption('--out <DIR>', 'directory to write; must not exist or be empty')
     .option('--kind <KIND>', `export only this kind (repeatable): ${exportable.join(', ')}`, (v: string, previous: string[] = []) => [...previous, v])
     .option('--emulator', 'read from an in-process emulator (state in DIR/.docket/emulator.json)')
+    .addOption(timeoutOption(READ_TIMEOUT_MS))
     .action(async (opts: ExportFlags) => {
+      const deadline = Date.now() + opts.timeout;
       const kinds = exportKinds(opts.kind ?? [], KINDS);
       const out = path.resolve(io.cwd, opts.out!);
       await checkOut(out, opts.out!);
@@ -45,7 +49,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
       const read = [...kinds, ...KINDS.filter((k) => k.parentKind && kinds.some((p) => p.name === k.parentKind))];
       const needs = servicesNeeded(read, undefined);
       if (!emulator) checkKeys(io, kinds, needs);
-      await withSession(io, { ...opts, needs: () => needs }, async (s) => {
+      await withSession(io, { ...opts, needs: () => needs, deadline: () => deadline }, async (s) => {
         const w = s.workspace;
         const root = w.config.project.root;
         if (isInside(out, root)) {
@@ -55,7 +59,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         let byKind;
         try {
           // Every object of the kind (no declared resources): export reads everything.
-          ({ byKind } = await fetchLive({ kinds: read, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: w.lock }));
+          ({ byKind } = await fetchLive({ kinds: read, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock }));
         } finally {
           s.progress.stop();
         }
@@ -65,7 +69,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           live: byKind,
           project: projectSettings(w.config.project, kinds, s.connection),
           source: w.config.project,
-          lock: w.lock,
+          lock: s.lock,
           schema: readSchema,
           paths: { outRoot: out, schemasDir: schemasDir() },
         });

@@ -7,6 +7,7 @@ import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { renderPlanText } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
+import { formatDuration, parseDuration } from '../duration.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { planInSession } from '../plan-step.js';
@@ -20,7 +21,12 @@ interface PlanFlags extends CommonOptions {
   prune?: boolean;
   target: string[];
   annotations?: AnnotationFormat;
+  retryUncertain?: boolean;
+  timeout: number;
 }
+
+/** The default time budget of plan and export (the README states it). */
+export const READ_TIMEOUT_MS = 2 * 60_000;
 
 export function planCommand(io: Io, setExit: (code: number) => void): Command {
   return withCommon(new Command('plan'))
@@ -30,10 +36,16 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--target <KIND/NAME>', 'limit the plan to a resource and what it needs (repeatable)', collect, [])
     .option('--prune', 'archive live playbooks that no file declares')
     .option('--detailed-exitcode', 'exit 2 when the plan has changes (0: none, 1: error)')
+    .option('--retry-uncertain', 'plan to upload again files an interrupted apply may or may not have uploaded (attachments)')
+    .addOption(timeoutOption(READ_TIMEOUT_MS))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())
     .action(async (opts: PlanFlags) => {
-      const { plan, workspace } = await withSession(io, opts, async (s) => ({ plan: await planInSession(s, opts.target), workspace: s.workspace }));
+      const deadline = Date.now() + opts.timeout;
+      const { plan, workspace } = await withSession(io, { ...opts, deadline: () => deadline }, async (s) => ({
+        plan: await planInSession(s, opts.target, Boolean(opts.retryUncertain)),
+        workspace: s.workspace,
+      }));
       if (opts.out) await savePlan(opts.out, renderPlanJson(plan));
       const color = useColor(io, opts);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
@@ -55,3 +67,8 @@ async function savePlan(path: string, json: string): Promise<void> {
   }
 }
 
+
+/** `--timeout`: the whole command's budget for talking to the services. */
+export function timeoutOption(defaultMs: number): Option {
+  return new Option('--timeout <DURATION>', 'time budget for all requests of the command (like 90s, 10m)').argParser(parseDuration).default(defaultMs, formatDuration(defaultMs));
+}

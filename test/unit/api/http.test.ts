@@ -505,13 +505,23 @@ describe('retries', () => {
     expect(sleeps[0]).toBeGreaterThanOrEqual(3000);
   });
 
-  it('caps an HTTP-date Retry-After at 60 s', async () => {
-    const { mock, client, sleeps } = setup();
-    const later = new Date(Date.now() + 3_600_000).toUTCString();
-    mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': later } });
+  it('waits as long as Retry-After asks when the command has the time', async () => {
+    const { mock, client, sleeps } = setup({ deadline: Date.now() + 3_700_000 });
+    mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': '3600' } });
     mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
     await client.request({ method: 'GET', path: '/v1/a', operation: 'a' });
-    expect(sleeps).toEqual([60_000]);
+    expect(sleeps).toEqual([3_600_000]);
+  });
+
+  it('fails at once, naming the wait, when Retry-After is beyond the command budget', async () => {
+    const { mock, client, sleeps } = setup({ deadline: Date.now() + 120_000 });
+    const later = new Date(Date.now() + 3_600_000).toUTCString();
+    mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': later } });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/^read a: the review service answered HTTP 429 and asked to wait (3599|3600) s \(Retry-After\), longer than the 1[12]\d s left of this command's time budget$/);
+    expect(err.hint).toContain('--timeout');
+    expect(sleeps).toEqual([]);
   });
 
   it('retries 503 and then succeeds, with jittered exponential backoff', async () => {

@@ -82,10 +82,10 @@ describe('backoffDelay', () => {
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
-  it('reads seconds and HTTP dates, capped at 60 s', () => {
+  it('reads seconds and HTTP dates as they are (the command budget decides whether to wait)', () => {
     expect(parseRetryAfter('2', now)).toBe(2000);
     expect(parseRetryAfter('0.5', now)).toBe(500);
-    expect(parseRetryAfter('3600', now)).toBe(60_000);
+    expect(parseRetryAfter('3600', now)).toBe(3_600_000);
     expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000);
     expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeUndefined();

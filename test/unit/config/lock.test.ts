@@ -1,116 +1,168 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCK_FILE, emptyLock, lockLocation, readLock, writeLock, type LockFile } from '../../../src/config/lock.js';
+import {
+  EMULATOR_TARGET,
+  LOCK_FILE,
+  LockWriter,
+  agreementsTarget,
+  lockLocation,
+  lockSection,
+  parseLockText,
+  readLockDocument,
+  resolveLockTarget,
+  writeLock,
+  type LockFile,
+} from '../../../src/config/lock.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterEach(removeMadeDirs);
 
 const ATTACHMENT = { id: 'att-1', file: 'attachments/security.pdf', sha256: 'a'.repeat(64), description: 'Our security measures' };
 const TERM = { id: 'ct-1', file: 'custom-terms/consulting.docx', sha256: 'b'.repeat(64) };
+const PROD = agreementsTarget('https://api.commonpaper.com/', 'org-prod');
+const STAGING = agreementsTarget('https://api.commonpaper.com', 'org-staging');
 
-const lockOf = (files: LockFile['files']): LockFile => ({ version: 1, files });
+const lockOf = (files: LockFile['files']): LockFile => ({ files });
 
-async function json(path: string): Promise<unknown> {
-  return JSON.parse(await readFile(path, 'utf8'));
+async function read(root: string, target: string, environment?: string): Promise<LockFile> {
+  const location = lockLocation(root, { emulator: target === EMULATOR_TARGET, ...(environment ? { environment } : {}) });
+  const { doc, diagnostics } = await readLockDocument(location);
+  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return lockSection(doc, target, location);
 }
 
 describe('docket.lock.json', () => {
   it('a missing lock file reads as empty, without complaint', async () => {
     const root = await makeDir({});
-    const result = await readLock(lockLocation(root, { emulator: false }));
-    expect(result).toEqual({ lock: emptyLock(), diagnostics: [] });
+    expect(await readLockDocument(lockLocation(root, { emulator: false }))).toEqual({ doc: { version: 2, targets: {} }, diagnostics: [] });
   });
 
-  it('invalid JSON is an invalid-lock-file error at the lock file, and reads as empty', async () => {
-    const root = await makeDir({ [LOCK_FILE]: '{ "version": 1, "files": {' });
-    const { lock, diagnostics } = await readLock(lockLocation(root, { emulator: false }));
-    expect(lock).toEqual(emptyLock());
-    expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ severity: 'error', code: 'invalid-lock-file', file: 'docket.lock.json', line: 1 });
-    expect(diagnostics[0]!.message).toContain('not valid JSON');
+  it('invalid JSON, another version, or an entry without id/file/sha256 is an invalid-lock-file error at the file', async () => {
+    for (const text of ['{ "version": 2, "targets": {', JSON.stringify({ version: 3, targets: {} }), JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: 'att-1', file: 'x.pdf' } } } } })]) {
+      const { diagnostics } = parseLockText(text, LOCK_FILE);
+      expect(diagnostics).toHaveLength(1);
+      expect(diagnostics[0]).toMatchObject({ severity: 'error', code: 'invalid-lock-file', file: 'docket.lock.json', line: 1 });
+    }
+    expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: 'att-1', file: 'x.pdf' } } } } }), LOCK_FILE).diagnostics[0]!.message).toContain('attachment:X');
   });
 
-  it('another version, or an entry without id/file/sha256, is an invalid lock file too', async () => {
-    const wrongVersion = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 2, files: {} }) });
-    expect((await readLock(lockLocation(wrongVersion, { emulator: false }))).diagnostics.map((d) => d.code)).toEqual(['invalid-lock-file']);
-    const badEntry = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 1, files: { 'attachment:X': { id: 'att-1', file: 'x.pdf' } } }) });
-    const { diagnostics } = await readLock(lockLocation(badEntry, { emulator: false }));
-    expect(diagnostics.map((d) => d.code)).toEqual(['invalid-lock-file']);
-    expect(diagnostics[0]!.message).toContain('attachment:X');
+  it('an entry may hold only a pending upload (a create that was never confirmed), but the pending mark needs its file and digest', () => {
+    const pending = { file: 'x.pdf', sha256: 'c'.repeat(64), since: '2026-11-23T10:00:00.000Z' };
+    expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { pending } } } } }), LOCK_FILE).diagnostics).toEqual([]);
+    expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { pending: { since: 'now' } } } } } }), LOCK_FILE).diagnostics.map((d) => d.code)).toEqual(['invalid-lock-file']);
   });
 
-  it('write then read gives the same entries back; keys are sorted so the file diffs cleanly', async () => {
+  it('write then read gives the same entries back; keys are sorted so the file diffs cleanly, and rewriting is byte-identical', async () => {
     const root = await makeDir({});
     const location = lockLocation(root, { emulator: false });
-    await writeLock(location, lockOf({ 'custom-term:Consulting Terms': TERM, 'attachment:Security Exhibit': ATTACHMENT }));
+    await writeLock(location, PROD, lockOf({ 'custom-term:Consulting Terms': TERM, 'attachment:Security Exhibit': ATTACHMENT }));
     const text = await readFile(join(root, LOCK_FILE), 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
-    expect(Object.keys((JSON.parse(text) as LockFile).files)).toEqual(['attachment:Security Exhibit', 'custom-term:Consulting Terms']);
     expect(text.indexOf('attachment:Security Exhibit')).toBeLessThan(text.indexOf('custom-term:Consulting Terms'));
-    const { lock, diagnostics } = await readLock(location);
-    expect(diagnostics).toEqual([]);
-    expect(lock).toEqual(lockOf({ 'attachment:Security Exhibit': ATTACHMENT, 'custom-term:Consulting Terms': TERM }));
+    expect(await read(root, PROD)).toEqual(lockOf({ 'attachment:Security Exhibit': ATTACHMENT, 'custom-term:Consulting Terms': TERM }));
+    await writeLock(location, PROD, lockOf({ 'attachment:Security Exhibit': ATTACHMENT, 'custom-term:Consulting Terms': TERM }));
+    expect(await readFile(location.path, 'utf8')).toBe(text);
   });
 
-  it('writing the same entries twice gives byte-identical files, whatever their order', async () => {
+  it('keeps each target (service URL and organization) apart; the URL is the same with or without a trailing slash', async () => {
     const root = await makeDir({});
     const location = lockLocation(root, { emulator: false });
-    await writeLock(location, lockOf({ b: TERM, a: ATTACHMENT }));
-    const first = await readFile(location.path, 'utf8');
-    await writeLock(location, lockOf({ a: ATTACHMENT, b: TERM }));
-    expect(await readFile(location.path, 'utf8')).toBe(first);
+    await writeLock(location, PROD, lockOf({ 'attachment:Security Exhibit': ATTACHMENT }));
+    await writeLock(location, STAGING, lockOf({ 'custom-term:Consulting Terms': TERM }));
+    await writeLock(lockLocation(root, { emulator: true }), EMULATOR_TARGET, lockOf({}));
+    expect((await read(root, agreementsTarget('https://api.commonpaper.com', 'org-prod'))).files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
+    expect((await read(root, STAGING)).files).toEqual({ 'custom-term:Consulting Terms': TERM });
+    expect((await read(root, EMULATOR_TARGET)).files).toEqual({});
+    expect(Object.keys((JSON.parse(await readFile(location.path, 'utf8')) as { targets: object }).targets)).toEqual(['emulator', 'https://api.commonpaper.com org-prod', 'https://api.commonpaper.com org-staging']);
   });
 
-  it('each environment has its own section; writing one keeps the top level and the others', async () => {
-    const root = await makeDir({});
-    const production = lockLocation(root, { emulator: false });
-    const staging = lockLocation(root, { emulator: false, environment: 'staging' });
-    const qa = lockLocation(root, { emulator: false, environment: 'qa' });
-
-    await writeLock(production, lockOf({ 'attachment:Security Exhibit': ATTACHMENT }));
-    await writeLock(staging, lockOf({ 'custom-term:Consulting Terms': TERM }));
-    expect((await readLock(production)).lock.files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
-    expect((await readLock(staging)).lock.files).toEqual({ 'custom-term:Consulting Terms': TERM });
-    expect((await readLock(qa)).lock).toEqual(emptyLock());
-
-    // Writing the top level keeps the staging section, and vice versa.
-    const replaced = { ...ATTACHMENT, id: 'att-2' };
-    await writeLock(production, lockOf({ 'attachment:Security Exhibit': replaced }));
-    await writeLock(qa, lockOf({}));
-    expect((await readLock(staging)).lock.files).toEqual({ 'custom-term:Consulting Terms': TERM });
-    expect((await readLock(production)).lock.files).toEqual({ 'attachment:Security Exhibit': replaced });
-    expect(await json(production.path)).toEqual({
+  it('reads a version 1 file (sections per --env name) and moves a section to its target on the first write', async () => {
+    const v1 = {
       version: 1,
-      files: { 'attachment:Security Exhibit': replaced },
-      environments: { qa: { files: {} }, staging: { files: { 'custom-term:Consulting Terms': TERM } } },
+      files: { 'attachment:Security Exhibit': ATTACHMENT },
+      environments: { staging: { files: { 'custom-term:Consulting Terms': TERM } } },
+      emulator: { files: { 'attachment:Old': { ...ATTACHMENT, id: 'emu-1' } } },
+    };
+    const root = await makeDir({ [LOCK_FILE]: JSON.stringify(v1) });
+    // Until written, each run reads the section its --env (and --emulator) named.
+    expect((await read(root, PROD)).files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
+    expect((await read(root, STAGING, 'staging')).files).toEqual({ 'custom-term:Consulting Terms': TERM });
+    expect((await read(root, EMULATOR_TARGET)).files).toEqual({ 'attachment:Old': { ...ATTACHMENT, id: 'emu-1' } });
+
+    await writeLock(lockLocation(root, { emulator: false }), PROD, lockOf({ 'attachment:Security Exhibit': ATTACHMENT }));
+    const after = JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8')) as Record<string, unknown>;
+    expect(after).toEqual({
+      version: 2,
+      targets: { [PROD]: { files: { 'attachment:Security Exhibit': ATTACHMENT } } },
+      legacy: { environments: v1.environments, emulator: v1.emulator },
+    });
+    await writeLock(lockLocation(root, { emulator: false, environment: 'staging' }), STAGING, lockOf({ 'custom-term:Consulting Terms': TERM }));
+    await writeLock(lockLocation(root, { emulator: true }), EMULATOR_TARGET, lockOf({}));
+    expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'))).toEqual({
+      version: 2,
+      targets: { emulator: { files: {} }, [PROD]: { files: { 'attachment:Security Exhibit': ATTACHMENT } }, [STAGING]: { files: { 'custom-term:Consulting Terms': TERM } } },
     });
   });
 
-  it('an environment section that is invalid makes the whole file invalid', async () => {
-    const root = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 1, files: {}, environments: { staging: { files: { x: { id: 1 } } } } }) });
-    const { diagnostics } = await readLock(lockLocation(root, { emulator: false }));
-    expect(diagnostics.map((d) => d.code)).toEqual(['invalid-lock-file']);
+  it('a merge conflict whose sides do not contradict reads as both sides, with a warning at the marker', () => {
+    const ours = { 'attachment:A': ATTACHMENT };
+    const theirs = { 'custom-term:B': TERM };
+    const text = [
+      '{',
+      '  "version": 2,',
+      '  "targets": {',
+      `    "${PROD}": {`,
+      '      "files": {',
+      '<<<<<<< HEAD',
+      `        "attachment:A": ${JSON.stringify(ours['attachment:A'])}`,
+      '=======',
+      `        "custom-term:B": ${JSON.stringify(theirs['custom-term:B'])}`,
+      '>>>>>>> other-branch',
+      '      }',
+      '    }',
+      '  }',
+      '}',
+    ].join('\n');
+    const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
+    expect(diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict', line: 6 }]);
+    expect(doc.targets[PROD]!.files).toEqual({ ...ours, ...theirs });
   });
 
-  it('keeps the emulator entries in their own section of the same file, apart from production', async () => {
-    const root = await makeDir({});
-    const production = lockLocation(root, { emulator: false });
-    const emulator = lockLocation(root, { emulator: true });
-    expect(emulator).toEqual({ path: join(root, LOCK_FILE), label: LOCK_FILE, emulator: true });
-    await writeLock(production, lockOf({ 'custom-term:Data Terms': { id: 'prod-id', file: 'data.docx', sha256: 'a'.repeat(64) } }));
-    await writeLock(emulator, lockOf({ 'attachment:Security Exhibit': ATTACHMENT }));
-    expect((await readLock(production)).lock.files).toEqual({ 'custom-term:Data Terms': { id: 'prod-id', file: 'data.docx', sha256: 'a'.repeat(64) } });
-    expect((await readLock(emulator)).lock.files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
-    const onDisk = JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8')) as { emulator: { files: object } };
-    expect(Object.keys(onDisk.emulator.files)).toEqual(['attachment:Security Exhibit']);
+  it('a merge conflict whose sides record different files for one resource is an error at the marker, naming it', () => {
+    const side = (id: string) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, id } } } } }, null, 2);
+    const text = `<<<<<<< HEAD\n${side('att-1')}\n=======\n${side('att-2')}\n>>>>>>> other\n`;
+    const { diagnostics } = parseLockText(text, LOCK_FILE);
+    expect(diagnostics).toMatchObject([{ severity: 'error', code: 'invalid-lock-file', line: 1 }]);
+    expect(diagnostics[0]!.message).toContain('"attachment:A"');
+    expect(diagnostics[0]!.hint).toContain('keep the entry whose file is the one in the repository');
   });
 
-  it('keeps emulator environments apart too', async () => {
+  it('a write removes temporary files a killed writer left (their pid is gone) and leaves no temporary file of its own', async () => {
+    const root = await makeDir({ '.docket.lock.json.999999.abcd1234.tmp': '{"half": ' });
+    await writeLock(lockLocation(root, { emulator: false }), PROD, lockOf({ 'attachment:A': ATTACHMENT }));
+    expect((await readdir(root)).sort()).toEqual([LOCK_FILE]);
+  });
+
+  it('the target: the emulator’s own, the agreements URL and organization, or the one section known for that URL', async () => {
+    const doc = { version: 2 as const, targets: { [PROD]: { files: {} } } };
+    expect(await resolveLockTarget(doc, { emulator: true, agreementsUrl: 'x' })).toBe(EMULATOR_TARGET);
+    expect(await resolveLockTarget(doc, { emulator: false, agreementsUrl: 'https://api.commonpaper.com', organizationId: async () => 'org-new' })).toBe(agreementsTarget('https://api.commonpaper.com', 'org-new'));
+    expect(await resolveLockTarget(doc, { emulator: false, agreementsUrl: 'https://api.commonpaper.com' })).toBe(PROD);
+    const two = { version: 2 as const, targets: { [PROD]: { files: {} }, [STAGING]: { files: {} } } };
+    expect(await resolveLockTarget(two, { emulator: false, agreementsUrl: 'https://api.commonpaper.com' })).toBeUndefined();
+  });
+
+  it('the apply writer writes the latest state, one write at a time, and synchronously on a forced exit', async () => {
     const root = await makeDir({});
-    const staging = lockLocation(root, { emulator: true, environment: 'staging' });
-    await writeLock(staging, lockOf({ 'attachment:Security Exhibit': ATTACHMENT }));
-    expect((await readLock(lockLocation(root, { emulator: true }))).lock).toEqual(emptyLock());
-    expect((await readLock(staging)).lock.files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
+    const location = lockLocation(root, { emulator: false });
+    const writer = new LockWriter(location, PROD);
+    await Promise.all([writer.write(lockOf({ 'attachment:A': ATTACHMENT })), writer.write(lockOf({ 'attachment:A': ATTACHMENT, 'custom-term:B': TERM }))]);
+    expect((await read(root, PROD)).files).toEqual({ 'attachment:A': ATTACHMENT, 'custom-term:B': TERM });
+    void writer.write(lockOf({}));
+    writer.writeNow();
+    expect((await read(root, PROD)).files).toEqual({});
+    await writer.flush();
+    await writeFile(join(root, 'unrelated'), '');
   });
 });

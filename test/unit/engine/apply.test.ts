@@ -33,7 +33,7 @@ describe('applyPlan', () => {
       project: projectConfig(),
       desired: [desired],
       files: async () => new Uint8Array(),
-      lock: { version: 1, files: {} },
+      lock: { files: {} },
       clock: () => 0,
       concurrency: 1,
     });

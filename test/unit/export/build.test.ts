@@ -76,7 +76,7 @@ function input(objects: LiveResource[], kinds: string[] = [], overrides: Partial
       concurrency: 8,
     },
     source: SOURCE,
-    lock: { version: 1, files: {} },
+    lock: { files: {} },
     schema: (file) => SCHEMAS[file] ?? { properties: {} },
     paths,
     ...overrides,

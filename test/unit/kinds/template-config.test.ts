@@ -189,7 +189,7 @@ function exportTemplates(templates: TemplateData[]) {
     live: new Map([['template', live]]),
     project: {},
     source: { agreements: {}, review: {} } as unknown as ProjectConfig,
-    lock: { version: 1, files: {} },
+    lock: { files: {} },
     schema: (file) => JSON.parse(readFileSync(join(schemasDir(), file), 'utf8')) as unknown,
     paths: { outRoot: '/out', schemasDir: '/docket/schemas' },
   });

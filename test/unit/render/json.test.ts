@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../src/diagnostics.js';
-import { renderApplyReportJson, renderDiagnosticsJson, renderPlanJson } from '../../../src/render/json.js';
+import { jsonText, renderApplyReportJson, renderDiagnosticsJson, renderPlanJson } from '../../../src/render/json.js';
 import { change, mixedPlan, plan } from './fixtures.js';
 
 describe('renderPlanJson', () => {
@@ -44,8 +44,26 @@ describe('renderApplyReportJson', () => {
       done: 0,
       failed: 1,
       skipped: 1,
+      not_started: 0,
       ms: 7,
     });
+  });
+
+  it('says how many changes were not started and why the apply stopped', () => {
+    const p = plan([change('create', 'rule', 'P/R', { name: 'R' })]);
+    const out = JSON.parse(renderApplyReportJson(p, { results: [{ changeId: 'create:rule:P/R', status: 'not-started', ms: 0 }], done: 0, failed: 0, skipped: 0, notStarted: 1, stopped: 'SIGTERM', ms: 3 }));
+    expect(out).toMatchObject({ not_started: 1, stopped: 'SIGTERM', results: [{ status: 'not-started' }] });
+  });
+});
+
+describe('jsonText', () => {
+  it('escapes C1 controls and line separators, as the text output neutralises them, and stays the same JSON', () => {
+    const value = { name: 'evil\u009b31mred\u007f\u0085\u2028end', plain: 'é ✓' };
+    const text = jsonText(value);
+    expect(text).not.toMatch(/[\u007f-\u009f\u2028\u2029]/);
+    expect(text).toContain('evil\\u009b31mred\\u007f\\u0085\\u2028end');
+    expect(text).toContain('é ✓');
+    expect(JSON.parse(text)).toEqual(value);
   });
 });
 

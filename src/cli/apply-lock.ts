@@ -1,0 +1,135 @@
+/**
+ * The local advisory lock of an apply: `.docket/apply.lock` beside the configuration, holding the
+ * pid, host and start time of the apply that holds it. A second apply on the same checkout waits
+ * (`--lock-timeout`) or refuses. A lock left by a process that no longer runs on this host is taken
+ * over; one from another host cannot be checked and is only ever removed by hand.
+ */
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { readFileSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DocketError } from '../errors.js';
+import { formatDuration } from './duration.js';
+
+export interface ApplyLockHolder {
+  pid: number;
+  host: string;
+  started: string;
+}
+
+export interface HeldApplyLock {
+  /** Removes the lock (only if it is still this process's). */
+  release(): Promise<void>;
+  releaseSync(): void;
+}
+
+export interface ApplyLockOptions {
+  root: string;
+  timeoutMs: number;
+  /** Told once when the lock is busy and the apply waits for it. */
+  onWait?: (holder: ApplyLockHolder) => void;
+  sleep?: (ms: number) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+export function applyLockPath(root: string): string {
+  return join(root, '.docket', 'apply.lock');
+}
+
+export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldApplyLock> {
+  const path = applyLockPath(options.root);
+  const mine: ApplyLockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const giveUpAt = Date.now() + options.timeoutMs;
+  let told = false;
+  for (;;) {
+    if (await tryCreate(path, mine)) return held(path);
+    const holder = await readHolder(path);
+    if (holder && isStale(holder)) {
+      await rm(path, { force: true });
+      continue;
+    }
+    if (!holder) {
+      // Being written by its holder this instant, or unreadable: look again shortly.
+      await sleep(100);
+      if (Date.now() < giveUpAt || !(await readHolder(path))) continue;
+    }
+    if (Date.now() >= giveUpAt || options.signal?.aborted) throw busy(path, holder, options.timeoutMs);
+    if (!told && holder) options.onWait?.(holder);
+    told = true;
+    await sleep(Math.min(500, Math.max(10, giveUpAt - Date.now())));
+  }
+}
+
+async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean> {
+  await mkdir(dirname(path), { recursive: true });
+  try {
+    const file = await open(path, 'wx');
+    try {
+      await file.writeFile(`${JSON.stringify(holder)}\n`, 'utf8');
+    } finally {
+      await file.close();
+    }
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {
+  try {
+    const value = JSON.parse(await readFile(path, 'utf8')) as Partial<ApplyLockHolder>;
+    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.started === 'string') return value as ApplyLockHolder;
+  } catch {
+    // Missing, half-written or not ours: the caller looks again.
+  }
+  return undefined;
+}
+
+function isStale(holder: ApplyLockHolder): boolean {
+  if (holder.host !== hostname()) return false;
+  if (holder.pid === process.pid) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'EPERM';
+  }
+}
+
+function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: number): DocketError {
+  const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.started}` : 'a process docket cannot identify';
+  return new DocketError(
+    'apply-locked',
+    `another docket apply holds ${path} (${who})${timeoutMs > 0 ? `, still after waiting ${formatDuration(timeoutMs)}` : ''}`,
+    holder && holder.host !== hostname()
+      ? `wait for it, or pass --lock-timeout to wait longer; if no apply is running on ${holder.host}, delete ${path}`
+      : 'wait for it to finish, or pass --lock-timeout 5m to wait for it',
+  );
+}
+
+function held(path: string): HeldApplyLock {
+  const ours = (text: string): boolean => {
+    try {
+      return (JSON.parse(text) as ApplyLockHolder).pid === process.pid;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    async release() {
+      const text = await readFile(path, 'utf8').catch(() => '');
+      if (ours(text)) await rm(path, { force: true });
+    },
+    releaseSync() {
+      let text = '';
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch {
+        return;
+      }
+      if (ours(text)) rmSync(path, { force: true });
+    },
+  };
+}

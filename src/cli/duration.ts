@@ -1,0 +1,17 @@
+/** Durations on the command line: `90s`, `10m`, `1h`, `500ms`, or a bare number of seconds. */
+import { InvalidArgumentError } from 'commander';
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) throw new InvalidArgumentError(`"${text}" is not a duration (like 30s, 10m or 1h)`);
+  return Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!);
+}
+
+export function formatDuration(ms: number): string {
+  if (ms % 3_600_000 === 0 && ms > 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}

@@ -1,0 +1,73 @@
+/**
+ * Signals during a command. The first SIGINT or SIGTERM aborts `signal`: commands stop starting
+ * work, let what is in flight finish (bounded) and report. A second one runs the force handlers
+ * (which persist what must not be lost, synchronously) and exits at once.
+ */
+
+export type SignalName = 'SIGINT' | 'SIGTERM';
+
+export interface Interrupts {
+  /** Aborted at the first signal. */
+  readonly signal: AbortSignal;
+  /** The first signal received, if any. */
+  received(): SignalName | undefined;
+  /** Runs on the second signal, before the process exits; returns a function that removes it. */
+  onForce(fn: () => void): () => void;
+  /**
+   * Declares that the caller handles the first signal itself (it watches `signal`) until the
+   * returned release is called. Without a holder, the first signal exits at once.
+   */
+  hold(): () => void;
+}
+
+/** Interrupts that never fire (in-process runs, tests). */
+export function noInterrupts(): Interrupts {
+  return { signal: new AbortController().signal, received: () => undefined, onForce: () => () => {}, hold: () => () => {} };
+}
+
+/** Listens to the process's signals for the rest of its life (the CLI is one command per process). */
+export function processInterrupts(): Interrupts {
+  const controller = new AbortController();
+  const force = new Set<() => void>();
+  let holders = 0;
+  let first: SignalName | undefined;
+  const on = (name: SignalName) => () => {
+    if (first === undefined) {
+      first = name;
+      // Read before aborting: a holder may release in its abort listener, having handled the signal.
+      const handled = holders > 0;
+      controller.abort(new Error(name));
+      if (handled) return;
+      // Nothing under way that could stop cleanly: stop now (nothing was being changed).
+      process.stderr.write(`\nInterrupted (${name}).\n`);
+      process.exit(name === 'SIGTERM' ? 143 : 130);
+    }
+    for (const fn of force) {
+      try {
+        fn();
+      } catch {
+        // Exiting anyway: a failed persist must not keep the process alive.
+      }
+    }
+    process.stderr.write(`\n${name} again: stopped at once.\n`);
+    process.exit(first === 'SIGTERM' ? 143 : 130);
+  };
+  process.on('SIGINT', on('SIGINT'));
+  process.on('SIGTERM', on('SIGTERM'));
+  return {
+    signal: controller.signal,
+    received: () => first,
+    onForce(fn) {
+      force.add(fn);
+      return () => force.delete(fn);
+    },
+    hold() {
+      holders++;
+      let released = false;
+      return () => {
+        if (!released) holders--;
+        released = true;
+      };
+    },
+  };
+}

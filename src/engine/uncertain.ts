@@ -1,0 +1,45 @@
+/**
+ * Uploads an interrupted apply sent and never saw confirmed, which no read can settle
+ * (attachments cannot be listed). Sending the same file again could leave a second copy nobody
+ * can delete, so docket stops and says so, unless the person chose: pin the live one's `id:` and
+ * adopt it, or `--retry-uncertain`. An upload the configuration no longer wants is only reported.
+ */
+import type { Diagnostics } from '../diagnostics.js';
+import type { DesiredResource, LockUpdate, UncertainUpload } from './types.js';
+
+export interface UncertainOutcome {
+  /** Entries to rewrite: the pending mark dropped, because the person chose or nothing wants it. */
+  updates: LockUpdate[];
+  warnings: string[];
+}
+
+const short = (sha: string): string => sha.slice(0, 12);
+
+export function resolveUncertain(uncertain: readonly UncertainUpload[], desired: readonly DesiredResource[], retry: boolean, diagnostics: Diagnostics): UncertainOutcome {
+  const byKey = new Map(desired.map((d) => [`${d.kind}:${d.key}`, d]));
+  const updates: LockUpdate[] = [];
+  const warnings: string[] = [];
+  for (const u of uncertain) {
+    const d = byKey.get(`${u.kind}:${u.key}`);
+    const what = `${u.kind} "${u.key}": an upload of ${u.file} (sha256 ${short(u.sha256)}…) started ${u.since} was never confirmed`;
+    const drop = (reason: string): void => {
+      updates.push({ kind: u.kind, key: u.key, entry: u.settled, reason });
+    };
+    if (d?.pinId) {
+      drop(`${what}; the configuration pins id ${d.pinId}, so the pending mark is dropped`);
+    } else if (!d || d.fields[u.field] !== u.sha256) {
+      const why = d ? 'the configuration now names another file' : 'the configuration no longer declares it';
+      drop(`${what} and may exist live as an orphan (${why}); apply forgets it`);
+      warnings.push(`${what} and may exist live as an orphan docket cannot list or delete; ${why}, so apply drops the record of it`);
+    } else if (retry) {
+      drop(`${what}; --retry-uncertain uploads it again`);
+      warnings.push(`${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`);
+    } else {
+      diagnostics.error('uncertain-upload', `${what} (the apply was interrupted or its answer was lost); it may already exist live, and attachments cannot be listed over the API, so docket will not upload it again blindly`, {
+        ...(d.fieldSources[u.field] ?? d.source),
+        hint: `if it is live, add its id (from the app) as \`id:\` to this document and run \`docket apply --adopt-files\`; if it is not, or a second copy does not matter, run \`docket apply --retry-uncertain\``,
+      });
+    }
+  }
+  return { updates, warnings };
+}
