@@ -11,7 +11,7 @@ import { FormData, Pool, Response, request, type Dispatcher } from 'undici';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { isPlainObject } from '../util/plain.js';
-import { endpointKey, isArchived, isPageSizeRejection, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -376,7 +376,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     service,
     baseUrl: base.url,
     async request<T>(o: RequestOptions): Promise<T> {
-      return (await send(target(o))) as T;
+      const t = target(o);
+      const answer = await send(t);
+      const problem = bodyProblem(answer);
+      if (problem) {
+        throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered with a malformed body: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
+      }
+      return answer as T;
     },
     async create<T>(o: CreateOptions<T>): Promise<T> {
       const t = target(o);

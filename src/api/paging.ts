@@ -47,6 +47,20 @@ export function listProblem(body: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Why an answer that carries `data` is not a resource (or a list of them), or undefined when it is
+ * one, or carries no `data` at all (a 204, or an endpoint that is not JSON:API).
+ */
+export function bodyProblem(body: unknown): string | undefined {
+  if (!isPlainObject(body) || !('data' in body)) return undefined;
+  const data = body.data;
+  if (Array.isArray(data)) return listProblem(body);
+  if (!isPlainObject(data)) return `"data" is not an object (${describe(data)})`;
+  if (typeof data.id !== 'string' || data.id === '') return '"data" has no string "id"';
+  if (!isPlainObject(data.attributes)) return `"data" (id ${data.id.slice(0, 64)}) has no "attributes" object`;
+  return undefined;
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';

@@ -4,12 +4,13 @@
  * - `drop` performs the request, then closes the socket without answering (the ambiguous create);
  * - `hang` performs the request and never answers (commit, then silence);
  * - `silent` does not perform it and never answers (a dead server that accepts connections);
- * - `trickle` performs it and sends the answer one byte per `delay_ms` (default 1000).
+ * - `trickle` performs it and sends the answer one byte per `delay_ms` (default 1000);
+ * - `malformed` performs it and answers 200 with `body` instead (default `{"data": [null, 42]}`).
  */
 import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
 
 export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
-export const TRANSPORT_FAULTS = ['drop', 'hang', 'silent', 'trickle'] as const;
+export const TRANSPORT_FAULTS = ['drop', 'hang', 'silent', 'trickle', 'malformed'] as const;
 export type TransportFault = (typeof TRANSPORT_FAULTS)[number];
 export type FaultStatus = (typeof FAULT_STATUSES)[number] | TransportFault;
 
@@ -26,12 +27,15 @@ export interface FaultSpec {
   retry_after?: number;
   /** For `trickle`: milliseconds between bytes (default 1000). */
   delay_ms?: number;
+  /** For `malformed`: the JSON answered instead of the real one. */
+  body?: unknown;
 }
 
 export interface Fault {
   status: FaultStatus;
   retryAfter?: number;
   delayMs?: number;
+  body?: unknown;
 }
 
 export function isTransportFault(status: FaultStatus): status is TransportFault {
@@ -67,6 +71,7 @@ export class FaultQueue {
       status: rule.status,
       ...(rule.retry_after === undefined ? {} : { retryAfter: rule.retry_after }),
       ...(rule.delay_ms === undefined ? {} : { delayMs: rule.delay_ms }),
+      ...(rule.body === undefined ? {} : { body: rule.body }),
     };
   }
 }
@@ -98,5 +103,6 @@ export function parseFaultSpec(body: JsonBody): FaultSpec | FieldErrors {
   if (pathPattern !== undefined && pathPattern !== null) spec.path_pattern = pathPattern;
   if (retryAfter !== undefined) spec.retry_after = retryAfter;
   if (delayMs !== undefined) spec.delay_ms = delayMs;
+  if (body.body !== undefined) spec.body = body.body;
   return spec;
 }

@@ -288,7 +288,8 @@ class EmulatorServer implements EmulatorControls {
         const route = match.kind === 'found' ? match.route.template : undefined;
         this.log.add({ method, path, query: url.search.replace(/^\?/, ''), ...(route ? { route } : {}), status: result.status, ...loggedBody(req, rawBody) });
       }
-      if (transport?.status === 'trickle') trickle(res, result, path, requestId, transport.delayMs ?? 1000);
+      if (transport?.status === 'malformed') sendJson(res, 200, (transport.body ?? { data: [null, 42] }) as JsonBody);
+      else if (transport?.status === 'trickle') trickle(res, result, path, requestId, transport.delayMs ?? 1000);
       else if (result instanceof HttpProblem) sendProblem(res, result, path, requestId);
       else if (Buffer.isBuffer(result.body)) sendBytes(res, result.status, result.body, result.headers);
       else sendJson(res, result.status, result.body, result.headers);

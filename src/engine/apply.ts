@@ -9,7 +9,8 @@ import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { freshReads } from '../util/fresh-read.js';
 import { executePlan } from './execute.js';
-import type { ApplyReport, Change, ChangeResult, DesiredResource, Plan } from './types.js';
+import { lookBeforeCreate, settleAfterCreate } from './race.js';
+import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 
 /** Reads a data file for upload (the CLI reads it from the configuration directory). */
 export type FileReader = (path: string, sha256: string) => Promise<Uint8Array>;
@@ -95,17 +96,58 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     readAfterWrites: freshReads(),
     sleep: input.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
   };
+  // Creates whose duplicate check waits for the end (nothing in the apply refers to their ids).
+  const checkLater: Change[] = [];
   const report = await executePlan(plan, {
     concurrency: input.concurrency,
     clock: input.clock,
     run: async (change) => {
       const kind = kinds.get(change.kind);
       if (!kind) throw new Error(`the plan names kind ${change.kind}, which this docket does not know`);
-      return kind.execute(change, ctx);
+      const guard = CREATE_ACTIONS.includes(change.action) ? kind.race : undefined;
+      if (!guard) return kind.execute(change, ctx);
+      const existing = await lookBeforeCreate(guard, change, ctx);
+      if (existing) {
+        ctx.registerId(change.kind, change.key, existing.id);
+        return existing.note;
+      }
+      await kind.execute(change, ctx);
+      const mine = ids.get(`${change.kind}:${change.key}`);
+      if (!mine) return undefined;
+      if (guard.checkAtEnd) {
+        checkLater.push(change);
+        return undefined;
+      }
+      const settled = await settleAfterCreate(guard, change, mine, ctx);
+      ctx.registerId(change.kind, change.key, settled.id);
+      return settled.note;
     },
     ...(input.onResult ? { onResult: input.onResult } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
+  await settleLater(checkLater, report, { kinds, ids, ctx });
   return { report, lock, lockChanged };
+}
+
+/**
+ * The end-of-apply duplicate checks (rules): one fresh read per scope, shared by the creates in
+ * it. A failed check is said beside its change; the apply's outcome stays what it was.
+ */
+async function settleLater(changes: readonly Change[], report: ApplyReport, env: { kinds: Map<string, AnyKind>; ids: Map<string, string>; ctx: ExecContext }): Promise<void> {
+  const results = new Map(report.results.map((r) => [r.changeId, r]));
+  await Promise.all(
+    changes.map(async (change) => {
+      const guard = env.kinds.get(change.kind)?.race;
+      const mine = env.ids.get(`${change.kind}:${change.key}`);
+      const result = results.get(change.id);
+      if (!guard || !mine || !result) return;
+      try {
+        const settled = await settleAfterCreate(guard, change, mine, env.ctx);
+        if (settled.note) result.note = settled.note;
+      } catch (error) {
+        result.note = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
+      }
+    }),
+  );
 }

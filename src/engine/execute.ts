@@ -7,7 +7,8 @@ import type { ApplyReport, Change, ChangeResult, Plan } from './types.js';
 
 export interface ExecuteOptions {
   concurrency: number;
-  run: (change: Change) => Promise<void>;
+  /** Runs a change; a string it resolves to is a note for the report (what happened besides the change). */
+  run: (change: Change) => Promise<string | void>;
   /** Milliseconds, monotonic; injected so tests are deterministic. */
   clock: () => number;
   onResult?: (result: ChangeResult, change: Change) => void;
@@ -81,8 +82,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     const task: Promise<void> = options
       .run(change)
       .then(
-        () => {
-          finish(change, { changeId: change.id, status: 'done', ms: Math.round(options.clock() - t0) });
+        (note) => {
+          finish(change, { changeId: change.id, status: 'done', ...(typeof note === 'string' ? { note } : {}), ms: Math.round(options.clock() - t0) });
           complete(i, true);
         },
         (error: unknown) => {

@@ -4,6 +4,7 @@
  * them (`ctx.live`), and each kind is read once whoever asks first.
  */
 import type { LockFile } from '../config/lock.js';
+import { DocketError } from '../errors.js';
 import type { AnyKind, KindName } from '../kinds/index.js';
 import type { FetchContext, Services } from '../kinds/kind.js';
 import { mapLimit } from '../util/map-limit.js';
@@ -44,7 +45,9 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     if (!p) {
       const kind = known.get(name);
       if (!kind) return Promise.reject(new Error(`kind ${name} is not registered`));
-      p = kind.fetch(ctx);
+      p = kind.fetch(ctx).catch((error: unknown) => {
+        throw unexpectedShape(kind, error);
+      });
       perKind.set(name, p);
     }
     return p;
@@ -71,4 +74,17 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
   for (const [name, p] of perKind) byKind.set(name, await p);
   const byKey = (a: { kind: string; key: string }, b: { kind: string; key: string }): number => `${a.kind}:${a.key}`.localeCompare(`${b.kind}:${b.key}`);
   return { live: asked.flat(), byKind, lockUpdates: lockUpdates.sort(byKey), uncertain: uncertain.sort(byKey) };
+}
+
+/**
+ * The api layer checks every envelope; a value deeper inside that is not what a kind expects (a
+ * name that is a number) surfaces here as a typed error instead of a crash.
+ */
+function unexpectedShape(kind: AnyKind, error: unknown): unknown {
+  if (error instanceof DocketError || !(error instanceof TypeError)) return error;
+  return new DocketError(
+    'bad-response',
+    `reading ${kind.title.toLowerCase()}: the ${kind.service === 'both' ? 'services' : `${kind.service} service`} answered with a value docket cannot read (${error.message})`,
+    'run with -v to see the requests; if the service is the real one, please report this with that output',
+  );
 }

@@ -192,6 +192,8 @@ export interface ChangeResult {
   status: ResultStatus;
   /** Failure message, or for skipped: which failed change it depended on. */
   message?: string;
+  /** For done: what happened besides the change (another apply created the same object at the same time). */
+  note?: string;
   ms: number;
 }
 

@@ -12,6 +12,7 @@ import { declaredFilter } from './support/declared.js';
 import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, validateDefinition } from './support/definition.js';
 import { docSource, namesList, posOf } from './support/positions.js';
+import { asideName, siblingsOf } from './support/race.js';
 
 export const customTemplateKind: KindModule<'custom-template'> = {
   name: 'custom-template',
@@ -157,5 +158,17 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       default:
         throw new Error(`custom template cannot ${change.action}`);
     }
+  },
+
+  // NOTE(api): custom templates cannot be deleted over the API, so a duplicate is renamed out of the way.
+  race: {
+    lookFirst: true,
+    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-templates', () => ctx.services.agreements().listCustomTemplates())),
+    async setAside(duplicate, _change, ctx) {
+      const name = asideName(duplicate.key, duplicate.id);
+      const actor = actorOf(ctx);
+      await ctx.services.agreements().updateCustomTemplate(duplicate.id, { name, user_id: ctx.resolveId('agreements-user', normEmail(actor.email) ?? '') }, duplicate.key);
+      return `renamed aside to "${name}"`;
+    },
   },
 };

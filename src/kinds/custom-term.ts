@@ -12,6 +12,7 @@ import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { declaredFilter } from './support/declared.js';
 import { docSource, namesList, posOf } from './support/positions.js';
+import { asideName, siblingsOf } from './support/race.js';
 
 const CONTENT_KEYS = ['body', 'body_file', 'docx_file'] as const;
 
@@ -147,6 +148,17 @@ export const customTermKind: KindModule<'custom-term'> = {
       default:
         throw new Error(`custom term cannot ${change.action}`);
     }
+  },
+
+  // NOTE(api): custom terms cannot be deleted over the API, so a duplicate is renamed out of the way.
+  race: {
+    lookFirst: true,
+    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-terms', () => ctx.services.agreements().listCustomTerms())),
+    async setAside(duplicate, _change, ctx) {
+      const name = asideName(duplicate.key, duplicate.id);
+      await ctx.services.agreements().renameCustomTerm(duplicate.id, name, duplicate.key);
+      return `renamed aside to "${name}"`;
+    },
   },
 };
 

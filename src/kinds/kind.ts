@@ -47,6 +47,20 @@ export interface FetchContext {
   uncertain(upload: UncertainUpload): void;
 }
 
+/**
+ * How creates of a kind stay one object per identity when another apply creates at the same time
+ * (engine/race.ts). `siblings` reads the change's scope fresh (through `readAfterWrites`).
+ */
+export interface RaceGuard {
+  siblings(change: Change, ctx: ExecContext): Promise<{ id: string; key: string; createdAt?: string }[]>;
+  /** Takes this run's duplicate out of the identity; says what it did (`archived`, `deleted`, `renamed aside`). */
+  setAside(duplicate: { id: string; key: string }, change: Change, ctx: ExecContext): Promise<string>;
+  /** Read before creating too: the kind cannot remove a duplicate, only rename it aside. */
+  lookFirst?: boolean;
+  /** Nothing refers to the kind's ids within an apply, so its checks wait for the end (one read per scope). */
+  checkAtEnd?: boolean;
+}
+
 export interface ExecContext {
   services: Services;
   /** Project settings (`agreements.actor` and the like). */
@@ -160,6 +174,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   toConfig?(live: LiveResource, ctx: ConfigContext): ConfigDocument;
   /** A reference to a key of this kind that exists neither in the files nor live. */
   describeMissing?(key: string): { message: string; hint: string };
-  /** Runs one planned change against the service. */
-  execute(change: Change, ctx: ExecContext): Promise<void>;
+  /** Runs one planned change against the service; a string it resolves to is a note for the report. */
+  execute(change: Change, ctx: ExecContext): Promise<string | void>;
+  /** Creates that stay one per identity under concurrent applies; absent for kinds the services dedupe or cannot list. */
+  race?: RaceGuard;
 }

@@ -89,6 +89,13 @@ export const memberKind: KindModule<'member'> = {
       invitation = await api.createInvitation(change.key, typeof name === 'string' ? name : undefined);
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) {
+        // Another apply may have invited the same person since the plan: then the work is done.
+        const users = await ctx.readAfterWrites('review:users', () => api.listUsers());
+        const existing = users?.find((u) => normEmail(u.attributes.email) === change.key);
+        if (existing) {
+          ctx.registerId('member', change.key, existing.id);
+          return `already a member (invited since the plan, by another apply or by hand); user id ${existing.id}`;
+        }
         throw new DocketError(error.code, `${error.message}; if ${change.key} is already a member that docket could not see, ${PIN_HINT}`);
       }
       throw error;

@@ -7,6 +7,7 @@ import { normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
 import { docSource, namesList, posOf } from './support/positions.js';
 import { livePlaybooks } from './support/review-reads.js';
+import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
 
 export const playbookKind: KindModule<'playbook'> = {
@@ -79,5 +80,13 @@ export const playbookKind: KindModule<'playbook'> = {
       default:
         throw new Error(`playbook cannot ${change.action}`);
     }
+  },
+
+  race: {
+    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:playbooks', () => ctx.services.review().listPlaybooks())),
+    async setAside(duplicate, _change, ctx) {
+      await ctx.services.review().archivePlaybook(duplicate.id, duplicate.key);
+      return 'archived';
+    },
   },
 };

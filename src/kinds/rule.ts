@@ -5,6 +5,7 @@
 import type { DesiredResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
+import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
 import { namesList, posOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
@@ -171,5 +172,19 @@ export const ruleKind: KindModule<'rule'> = {
       default:
         throw new Error(`rule cannot ${change.action}`);
     }
+  },
+
+  race: {
+    // Nothing in an apply refers to a rule's id: one read per playbook at the end is enough.
+    checkAtEnd: true,
+    async siblings(change, ctx) {
+      const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);
+      return siblingsOf(await ctx.readAfterWrites(`race:rules:${playbookId}`, () => ctx.services.review().listRules(playbookId)), `${change.parent!.key}/`);
+    },
+    async setAside(duplicate, change, ctx) {
+      const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);
+      await ctx.services.review().deleteRule(playbookId, duplicate.id, duplicate.key);
+      return 'deleted';
+    },
   },
 };

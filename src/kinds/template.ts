@@ -11,6 +11,7 @@ import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types
 import { isPlainObject } from '../util/plain.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, namesList, posOf } from './support/positions.js';
+import { asideName, siblingsOf } from './support/race.js';
 import { templateDocument, type ParameterSchema } from './support/template-config.js';
 import {
   attachmentName,
@@ -254,6 +255,17 @@ export const templateKind: KindModule<'template'> = {
       default:
         throw new Error(`template cannot ${change.action}`);
     }
+  },
+
+  // NOTE(api): templates cannot be deleted over the API, so a duplicate is renamed out of the way.
+  race: {
+    lookFirst: true,
+    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:templates', () => ctx.services.agreements().listTemplates())),
+    async setAside(duplicate, _change, ctx) {
+      const name = asideName(duplicate.key, duplicate.id);
+      await ctx.services.agreements().updateTemplate(duplicate.id, { name }, duplicate.key);
+      return `renamed aside to "${name}"`;
+    },
   },
 };
 

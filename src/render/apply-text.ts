@@ -35,7 +35,7 @@ function skipReason(r: ChangeResult, byId: Map<string, Change>): string {
 
 function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint): string {
   const what = describe(byId.get(r.changeId), r.changeId);
-  if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})`;
+  if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})${r.note ? `\n    ${paint('yellow', 'note:')} ${message(r.note)}` : ''}`;
   if (r.status === 'failed') return `${paint('red', '✗')} ${what}: ${message(r.message ?? 'failed')}`;
   if (r.status === 'not-started') return `${paint('yellow', '-')} not started: ${what}`;
   return `${paint('yellow', '-')} skipped ${what}: ${skipReason(r, byId)}`;

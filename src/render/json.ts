@@ -25,6 +25,7 @@ export interface ApplyResultJson {
   name: string | null;
   status: ResultStatus;
   message?: string;
+  note?: string;
   ms: number;
 }
 
@@ -59,6 +60,7 @@ export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJso
         name: c?.name ?? null,
         status: r.status,
         ...(r.message !== undefined ? { message: r.message } : {}),
+        ...(r.note !== undefined ? { note: r.note } : {}),
         ms: r.ms,
       };
     }),

@@ -121,9 +121,27 @@ describe('requests', () => {
     expect(client.baseUrl).toBe(`${EMULATOR}/review`);
     const paths: string[] = [];
     // Matchers see a normalised path; the reply callback sees what was sent.
-    mock.intercept({ path: anyPath, method: 'GET' }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: {} } }));
+    mock.intercept({ path: anyPath, method: 'GET' }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: [] } }));
     await client.request({ method: 'GET', path: '/v1/things', query: { 'page[number]': 2, full: true, skip: undefined }, operation: 'get things' });
     expect(paths[0]).toBe('/review/v1/things?page%5Bnumber%5D=2&full=true');
+  });
+
+  it('turns a malformed single resource into a bad-response error naming the service, method, path (without query) and what was wrong', async () => {
+    const cases: [unknown, string][] = [
+      [{ data: null }, '"data" is not an object (null)'],
+      [{ data: 42 }, '"data" is not an object (number)'],
+      [{ data: { attributes: {} } }, '"data" has no string "id"'],
+      [{ data: { id: 'p1' } }, '"data" (id p1) has no "attributes" object'],
+      [{ data: [null, 42] }, 'item 0 of "data" is not an object (null)'],
+      [{ data: [{ id: 'a', attributes: {} }, { id: 'b' }] }, 'item 1 of "data" (id b) has no "attributes" object'],
+    ];
+    for (const [body, problem] of cases) {
+      const { mock, client } = setup();
+      mock.intercept({ path: anyPath }).reply(200, body as object);
+      const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', query: { token: 'secret-ish' }, operation: 'read a' }))) as DocketError;
+      expect(err.code).toBe('bad-response');
+      expect(err.message).toBe(`read a: review service GET /v1/a answered with a malformed body: ${problem}`);
+    }
   });
 
   it('turns a non-JSON 2xx body into a bad-response error', async () => {

@@ -1,0 +1,59 @@
+/**
+ * Two applies on one organization at once (a laptop during a CI apply) with no lock on the
+ * services: after a create, docket reads the object's scope again; when two live objects share
+ * the identity, every run picks the same one to keep (the earliest `created_at`, then the smaller
+ * id), and only the run that created the other sets it aside (archive, delete, or a rename out of
+ * the way for kinds that cannot be removed). Kinds whose duplicates cannot be removed also look
+ * before creating, and use an object another run created meanwhile.
+ */
+import type { ExecContext, RaceGuard } from '../kinds/kind.js';
+import type { Change } from './types.js';
+
+export interface Sibling {
+  id: string;
+  key: string;
+  /** ISO 8601, as the service gives it. */
+  createdAt?: string;
+}
+
+/** The object every run keeps: earliest `created_at` (unknown counts as latest), then the smaller id. */
+export function keeperOf(objects: readonly Sibling[]): Sibling | undefined {
+  let best: Sibling | undefined;
+  for (const o of objects) {
+    if (!best || earlier(o, best)) best = o;
+  }
+  return best;
+}
+
+function earlier(a: Sibling, b: Sibling): boolean {
+  const ta = a.createdAt ? Date.parse(a.createdAt) : Number.POSITIVE_INFINITY;
+  const tb = b.createdAt ? Date.parse(b.createdAt) : Number.POSITIVE_INFINITY;
+  if (ta !== tb) return (Number.isNaN(ta) ? Infinity : ta) < (Number.isNaN(tb) ? Infinity : tb);
+  return a.id < b.id;
+}
+
+export interface RaceOutcome {
+  /** The id dependents should use. */
+  id: string;
+  /** Said in the report beside the change. */
+  note?: string;
+}
+
+/** Before a create: an object with the identity that appeared since the plan (kinds that cannot remove duplicates). */
+export async function lookBeforeCreate(guard: RaceGuard, change: Change, ctx: ExecContext): Promise<RaceOutcome | undefined> {
+  if (!guard.lookFirst) return undefined;
+  const same = (await guard.siblings(change, ctx)).filter((o) => o.key === change.key);
+  const keeper = keeperOf(same);
+  if (!keeper) return undefined;
+  return { id: keeper.id, note: `another apply created it since the plan (id ${keeper.id}); docket uses that one` };
+}
+
+/** After a create of `mine`: the keeper, with this run's duplicate set aside when it is not. */
+export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: string, ctx: ExecContext): Promise<RaceOutcome> {
+  const same = (await guard.siblings(change, ctx)).filter((o) => o.key === change.key);
+  if (same.length < 2 || !same.some((o) => o.id === mine)) return { id: mine };
+  const keeper = keeperOf(same)!;
+  if (keeper.id === mine) return { id: mine };
+  const how = await guard.setAside({ id: mine, key: change.key }, change, ctx);
+  return { id: keeper.id, note: `another apply created it at the same time; docket keeps that one (id ${keeper.id}) and ${how} the one it created (id ${mine})` };
+}

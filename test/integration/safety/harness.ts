@@ -1,0 +1,73 @@
+/**
+ * Runs that do not end normally: the real bin as a child process (so it can be killed or signalled
+ * at a chosen moment) against an emulator in this process (so faults are placed exactly and its
+ * state is read directly).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { DEFAULT_ORGANIZATION_ID } from '../../../src/emulator/server.js';
+import { runBin, type BinResult } from '../../helpers/bin.js';
+import type { TestEmulator } from '../../helpers/emulator.js';
+
+export const BIN = fileURLToPath(new URL('../../../bin/docket.js', import.meta.url));
+
+export interface Running {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal's name when killed by one). */
+  exited: Promise<number | string>;
+}
+
+export function spawnBin(args: string[], env: Record<string, string>): Running {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Polls `check` until it is true; fails naming `what` after `timeoutMs`. */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export function bin(t: TestEmulator) {
+  return (...args: string[]): Promise<BinResult> => runBin(args, t.env);
+}
+
+export function agreementsOf(t: TestEmulator) {
+  return t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!.agreements;
+}
+
+export function reviewOf(t: TestEmulator) {
+  return t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
+}
+
+/** docket.lock.json is whole JSON of version 2 and nothing half-written lies beside it. */
+export async function expectLockIntact(dir: string): Promise<Record<string, Record<string, Record<string, unknown>>>> {
+  const names = await readdir(dir);
+  expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  if (!names.includes('docket.lock.json')) return {};
+  const doc = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { version: number; targets: Record<string, { files: Record<string, Record<string, unknown>> }> };
+  expect(doc.version).toBe(2);
+  return Object.fromEntries(Object.entries(doc.targets).map(([k, v]) => [k, v.files]));
+}
+
+/** The plan on `dir` shows no changes (exit 0 with --detailed-exitcode). */
+export async function expectConverged(run: (...args: string[]) => Promise<BinResult>, dir: string): Promise<BinResult> {
+  const plan = await run('plan', '-C', dir, '--detailed-exitcode');
+  expect(plan.stderr).toBe('');
+  expect(plan.stdout).toContain('No changes.');
+  expect(plan.code).toBe(0);
+  return plan;
+}

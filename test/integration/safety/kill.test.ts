@@ -1,0 +1,157 @@
+/**
+ * kill -9 in the middle of an apply, at the moments that matter: after the service did an upload
+ * and before docket heard, and at arbitrary points. The re-run must adopt what was done (no second
+ * version of a Word term, no second PDF), the lock must stay whole, and a final plan shows nothing.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
+import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
+import { agreementsOf, bin, expectConverged, expectLockIntact, reviewOf, spawnBin, waitUntil } from './harness.js';
+
+let t: TestEmulator;
+afterEach(async () => {
+  await t?.emulator.close();
+  await removeMadeDirs();
+});
+
+const PLAYBOOK = 'kind: Playbook\nname: Vendor MSA\nrules:\n  - name: Term\n    actions: REJECT if the term is over 3 years\n  - name: Fees\n    actions: REJECT if payment is due in under 30 days\n';
+
+async function wordTermDir(): Promise<string> {
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'playbooks/msa.yaml': PLAYBOOK });
+  await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
+  return dir;
+}
+
+const terms = (name: string) => Object.values(agreementsOf(t).custom_terms).filter((x) => x.name === name);
+
+/** Starts an apply, waits until the service has done what `done` checks, and kills the process. */
+async function killWhen(dir: string, done: () => boolean, what: string): Promise<void> {
+  const run = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+  await waitUntil(done, what);
+  run.child.kill('SIGKILL');
+  expect(await run.exited).toBe('SIGKILL');
+}
+
+describe('kill -9 after the service did an upload, before docket heard', () => {
+  it('a created Word term is adopted by the re-run: one term, one version, recorded in the lock', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const dir = await wordTermDir();
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/custom_terms', status: 'hang' });
+    await killWhen(dir, () => terms('Data Terms').length === 1, 'the term to exist');
+    const before = await expectLockIntact(dir);
+    expect(Object.values(before)[0]!['custom-term:Data Terms']).toMatchObject({ pending: { file: 'terms/data.docx', version: 1 } });
+
+    const run = bin(t);
+    const again = await run('apply', '-C', dir, '--auto-approve');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('was published (version 1) by an apply that was interrupted');
+    expect(terms('Data Terms')).toHaveLength(1);
+    expect(terms('Data Terms')[0]!.versions).toHaveLength(1);
+    const after = await expectLockIntact(dir);
+    expect(Object.values(after)[0]!['custom-term:Data Terms']).toEqual({ id: terms('Data Terms')[0]!.id, file: 'terms/data.docx', sha256: expect.any(String) });
+    await expectConverged(run, dir);
+  });
+
+  it('a published version is not published again', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const dir = await wordTermDir();
+    const run = bin(t);
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
+    await killWhen(dir, () => terms('Data Terms')[0]!.versions.length === 2, 'version 2');
+    await expectLockIntact(dir);
+
+    const again = await run('apply', '-C', dir, '--auto-approve');
+    expect(again.code).toBe(0);
+    expect(terms('Data Terms')[0]!.versions).toHaveLength(2);
+    await expectConverged(run, dir);
+  });
+
+  it('a publish that never reached the service is made by the re-run, once', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const dir = await wordTermDir();
+    const run = bin(t);
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
+    // A dead server: the request is neither performed nor answered.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'silent' });
+    const started = t.emulator.stats().faults_injected;
+    await killWhen(dir, () => t.emulator.stats().faults_injected > started, 'the publish to be sent');
+    expect(terms('Data Terms')[0]!.versions).toHaveLength(1);
+
+    const again = await run('apply', '-C', dir, '--auto-approve');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('did not happen');
+    expect(terms('Data Terms')[0]!.versions).toHaveLength(2);
+    await expectConverged(run, dir);
+  });
+
+  it('an attachment upload that may have happened is not sent again blindly; pinning its id adopts it', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
+    const attachments = () => Object.values(agreementsOf(t).attachments);
+    await killWhen(dir, () => attachments().length === 1, 'the upload');
+    await expectLockIntact(dir);
+
+    const run = bin(t);
+    const refused = await run('apply', '-C', dir, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('attachments/security.yaml:4:1 error uncertain-upload attachment "Security Exhibit": an upload of attachments/security.pdf');
+    expect(refused.stderr).toContain('docket apply --retry-uncertain');
+    expect(refused.stderr).not.toMatch(/Internal error|    at /);
+    expect(attachments()).toHaveLength(1);
+
+    // The person looked it up in the app: pin it and record the file as live.
+    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${attachments()[0]!.id}\n` });
+    const adopted = await run('apply', '-C', dir, '--auto-approve', '--adopt-files');
+    expect(adopted.code).toBe(0);
+    expect(attachments()).toHaveLength(1);
+    await expectConverged(run, dir);
+  });
+
+  it('--retry-uncertain uploads it again when the person says so', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'silent' });
+    const started = t.emulator.stats().faults_injected;
+    await killWhen(dir, () => t.emulator.stats().faults_injected > started, 'the upload to be sent');
+    const run = bin(t);
+    const retried = await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain');
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toContain('--retry-uncertain: apply uploads it again');
+    expect(Object.values(agreementsOf(t).attachments)).toHaveLength(1);
+    await expectConverged(run, dir);
+  });
+});
+
+describe('kill -9 at arbitrary points of a larger apply', () => {
+  const TEXT_TERM = 'kind: CustomTerm\nname: Consulting Terms\nbody: Consultant performs the services.\n';
+  for (const after of [1, 4, 8, 13]) {
+    it(`killed after ${after} requests, the re-run converges with one object per identity and one version per term`, async () => {
+      t = await startTestEmulator({ latencyMs: 15 });
+      const dir = await wordTermDir();
+      await writeFiles(dir, { 'terms/consulting.yaml': TEXT_TERM, 'playbooks/nda.yaml': PLAYBOOK.replace('Vendor MSA', 'Inbound NDA') });
+      await killWhen(dir, () => t.emulator.requests().length >= after, `${after} requests`);
+      await expectLockIntact(dir);
+
+      const run = bin(t);
+      const again = await run('apply', '-C', dir, '--auto-approve');
+      expect(again.stderr).not.toMatch(/Internal error|    at /);
+      expect(again.code).toBe(0);
+      await expectConverged(run, dir);
+      expect(terms('Data Terms')).toHaveLength(1);
+      expect(terms('Data Terms')[0]!.versions).toHaveLength(1);
+      expect(terms('Consulting Terms')).toHaveLength(1);
+      const playbooks = Object.values(reviewOf(t).playbooks).filter((p) => !p.archived_at);
+      expect(playbooks.map((p) => p.name).sort()).toEqual(['Inbound NDA', 'Vendor MSA']);
+      for (const p of playbooks) expect(t.emulator.store.rulesOf(reviewOf(t), p.id).map((r) => r.name).sort()).toEqual(['Fees', 'Term']);
+    });
+  }
+});
