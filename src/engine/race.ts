@@ -55,5 +55,5 @@ export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: 
   const keeper = keeperOf(same)!;
   if (keeper.id === mine) return { id: mine };
   const how = await guard.setAside({ id: mine, key: change.key }, change, ctx);
-  return { id: keeper.id, note: `another apply created it at the same time; docket keeps that one (id ${keeper.id}) and ${how} the one it created (id ${mine})` };
+  return { id: keeper.id, note: `another apply created it at the same time; docket keeps that one (id ${keeper.id}), and the one this apply created (id ${mine}) was ${how}` };
 }

@@ -157,7 +157,7 @@ export const customTermKind: KindModule<'custom-term'> = {
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().renameCustomTerm(duplicate.id, name, duplicate.key);
-      return `renamed aside to "${name}"`;
+      return `renamed aside as "${name}"`;
     },
   },
 };

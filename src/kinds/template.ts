@@ -264,7 +264,7 @@ export const templateKind: KindModule<'template'> = {
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().updateTemplate(duplicate.id, { name }, duplicate.key);
-      return `renamed aside to "${name}"`;
+      return `renamed aside as "${name}"`;
     },
   },
 };

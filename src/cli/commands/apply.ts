@@ -5,7 +5,7 @@
  * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { sha256 } from '../../engine/canonical.js';
 import { applyPlan, type FileReader } from '../../engine/apply.js';
@@ -74,7 +74,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const env = opts.env ?? saved?.environment;
       const interrupts = interruptsOf(io);
       const applyLock = await acquireApplyLock({
-        root: join(io.cwd, opts.dir),
+        root: resolve(io.cwd, opts.dir),
         timeoutMs: opts.lockTimeout,
         signal: interrupts.signal,
         onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout to finish (pid ${h.pid}, started ${h.started})…\n`),

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../../src/emulator/server.js';
-import { runBin, type BinResult } from '../../helpers/bin.js';
+import { runCli, type CliResult } from '../../helpers/cli.js';
 import type { TestEmulator } from '../../helpers/emulator.js';
 
 export const BIN = fileURLToPath(new URL('../../../bin/docket.js', import.meta.url));
@@ -41,8 +41,9 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
   }
 }
 
+/** The follow-up runs, which end normally: the CLI program in this process (cheaper than a process each). */
 export function bin(t: TestEmulator) {
-  return (...args: string[]): Promise<BinResult> => runBin(args, t.env);
+  return (...args: string[]): Promise<CliResult> => runCli(args, { env: t.env });
 }
 
 export function agreementsOf(t: TestEmulator) {
@@ -64,7 +65,7 @@ export async function expectLockIntact(dir: string): Promise<Record<string, Reco
 }
 
 /** The plan on `dir` shows no changes (exit 0 with --detailed-exitcode). */
-export async function expectConverged(run: (...args: string[]) => Promise<BinResult>, dir: string): Promise<BinResult> {
+export async function expectConverged(run: (...args: string[]) => Promise<CliResult>, dir: string): Promise<CliResult> {
   const plan = await run('plan', '-C', dir, '--detailed-exitcode');
   expect(plan.stderr).toBe('');
   expect(plan.stdout).toContain('No changes.');

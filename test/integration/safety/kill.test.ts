@@ -133,7 +133,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
 
 describe('kill -9 at arbitrary points of a larger apply', () => {
   const TEXT_TERM = 'kind: CustomTerm\nname: Consulting Terms\nbody: Consultant performs the services.\n';
-  for (const after of [1, 4, 8, 13]) {
+  for (const after of [3, 10]) {
     it(`killed after ${after} requests, the re-run converges with one object per identity and one version per term`, async () => {
       t = await startTestEmulator({ latencyMs: 15 });
       const dir = await wordTermDir();

@@ -158,7 +158,7 @@ describe('file custom terms', () => {
       const first = await startAgreements({ conversionDelayMs: 60_000, stateFile });
       const term = one(await createFileTerm(first));
       await first.emu.close();
-      const second = await startAgreements({ conversionDelayMs: 5, stateFile });
+      const second = await startAgreements({ conversionDelayMs: 400, stateFile });
       expect(await statusOf(second, term.id)).toBe('processing');
       await waitFor(() => statusOf(second, term.id), (s) => s === 'ready');
     } finally {

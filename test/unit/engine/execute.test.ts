@@ -239,3 +239,49 @@ describe('executePlan: report', () => {
     expect(report).toMatchObject({ results: [], done: 0, failed: 0, skipped: 0 });
   });
 });
+
+describe('executePlan: stopping', () => {
+  it('once the signal aborts, starts nothing new, lets what runs finish, and reports the rest as not started', async () => {
+    const r = controlledRunner();
+    const controller = new AbortController();
+    const done = executePlan(planOf(independent(5)), { concurrency: 2, clock: tickingClock(), run: r.run, signal: controller.signal });
+    await settle();
+    expect(r.open()).toEqual(['update:playbook:P0', 'update:playbook:P1']);
+    controller.abort(new Error('SIGTERM'));
+    await settle();
+    r.op('update:playbook:P0').resolve();
+    r.op('update:playbook:P1').resolve();
+    const report = await done;
+    expect(r.started).toHaveLength(2);
+    expect(report.results.map((x) => x.status)).toEqual(['done', 'done', 'not-started', 'not-started', 'not-started']);
+    expect(report).toMatchObject({ done: 2, failed: 0, skipped: 0, notStarted: 3, stopped: 'SIGTERM' });
+  });
+
+  it('an operation still running after the grace is reported failed with an unknown outcome', async () => {
+    const r = controlledRunner();
+    const controller = new AbortController();
+    let graceAsked = 0;
+    const done = executePlan(planOf(independent(2)), {
+      concurrency: 1,
+      clock: tickingClock(),
+      run: r.run,
+      signal: controller.signal,
+      graceMs: 1234,
+      wait: async (ms) => {
+        graceAsked = ms;
+      },
+    });
+    await settle();
+    controller.abort(new Error('SIGINT'));
+    const report = await done;
+    expect(graceAsked).toBe(1234);
+    expect(report.results[0]).toMatchObject({ status: 'failed', message: expect.stringContaining('outcome is unknown') });
+    expect(report.results[1]).toMatchObject({ status: 'not-started' });
+    r.op('update:playbook:P0').resolve();
+  });
+
+  it('a note an operation returns is kept on its result', async () => {
+    const report = await executePlan(planOf(independent(1)), { concurrency: 1, clock: tickingClock(), run: async () => 'adopted' });
+    expect(report.results[0]).toMatchObject({ status: 'done', note: 'adopted' });
+  });
+});

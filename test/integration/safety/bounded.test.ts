@@ -1,0 +1,109 @@
+/**
+ * Waits are bounded and say why: a server that trickles its answer, one that never answers, and
+ * one that asks to wait an hour all end within the command's budget with a clear message; a
+ * malformed answer is a typed error naming the endpoint.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hostname } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { bin, reviewOf, spawnBin, waitUntil } from './harness.js';
+
+let t: TestEmulator;
+afterEach(async () => {
+  await t?.emulator.close();
+  await removeMadeDirs();
+});
+
+const config = () => makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\n' });
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const started = Date.now();
+  const value = await fn();
+  return [value, Date.now() - started];
+}
+
+describe('bounded waits', () => {
+  it('a server that trickles its answer one byte a second ends within --timeout, saying so', async () => {
+    t = await startTestEmulator();
+    const dir = await config();
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'trickle', delay_ms: 1000, count: 10 });
+    const [plan, ms] = await timed(() => bin(t)('plan', '-C', dir, '--timeout', '3s'));
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/list playbooks: .*time budget|no complete answer within 3 s/);
+    expect(plan.stderr).toContain('--timeout');
+    expect(ms).toBeLessThan(15_000);
+  });
+
+  it('a server that never answers ends within --timeout', async () => {
+    t = await startTestEmulator();
+    const dir = await config();
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'silent', count: 10 });
+    const [plan, ms] = await timed(() => bin(t)('plan', '-C', dir, '--timeout', '2s'));
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('--timeout');
+    expect(plan.stderr).not.toMatch(/Internal error|    at /);
+    expect(ms).toBeLessThan(12_000);
+  });
+
+  it('Retry-After beyond the budget fails at once, naming the wait', async () => {
+    t = await startTestEmulator();
+    const dir = await config();
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 429, retry_after: 3600 });
+    const [plan, ms] = await timed(() => bin(t)('plan', '-C', dir));
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/list playbooks: the review service answered HTTP 429 and asked to wait 3600 s \(Retry-After\), longer than the 1\d\d s left of this command's time budget/);
+    expect(ms).toBeLessThan(8_000);
+  });
+});
+
+describe('malformed answers', () => {
+  for (const [what, body, problem] of [
+    ['an item without attributes', { data: [{ id: 'p1', type: 'playbook' }] }, 'item 0 of "data" (id p1) has no "attributes" object'],
+    ['items that are not objects', { data: [null, 42] }, 'item 0 of "data" is not an object (null)'],
+  ] as const) {
+    it(`${what} is a bad-response error naming the service, method, path and item`, async () => {
+      t = await startTestEmulator();
+      const dir = await config();
+      t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'malformed', body });
+      const plan = await bin(t)('plan', '-C', dir);
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain(`Error: list playbooks: review service GET /v1/organizations/00000000-0000-4000-8000-000000000001/playbooks answered with a malformed list: ${problem}`);
+      expect(plan.stderr).not.toMatch(/Internal error|TypeError|    at /);
+    });
+  }
+});
+
+describe('one apply per checkout at a time (.docket/apply.lock)', () => {
+  it('a second apply refuses at once, naming the holder; with --lock-timeout it waits', async () => {
+    t = await startTestEmulator();
+    const dir = await config();
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 'hang' });
+    const first = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+    await waitUntil(() => Object.keys(reviewOf(t).playbooks).length === 1, 'the first apply to create');
+    const b = bin(t);
+    const refused = await b('apply', '-C', dir, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`another docket apply holds ${join(dir, '.docket', 'apply.lock')} (pid ${first.child.pid} on ${hostname()}`);
+    expect(refused.stderr).toContain('--lock-timeout');
+
+    const [waited, ms] = await timed(() => b('apply', '-C', dir, '--auto-approve', '--lock-timeout', '1s'));
+    expect(waited.code).toBe(1);
+    expect(waited.stderr).toContain('still after waiting 1s');
+    expect(ms).toBeGreaterThanOrEqual(1000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+  });
+
+  it('a lock left by a killed apply is taken over', async () => {
+    t = await startTestEmulator();
+    const dir = await config();
+    await mkdir(join(dir, '.docket'), { recursive: true });
+    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), started: '2026-01-01T00:00:00.000Z' }));
+    const applied = await bin(t)('apply', '-C', dir, '--auto-approve');
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { keeperOf, lookBeforeCreate, settleAfterCreate, type Sibling } from '../../../src/engine/race.js';
+import type { ExecContext, RaceGuard } from '../../../src/kinds/kind.js';
+import { change } from './builders.js';
+
+const ctx = {} as ExecContext;
+const create = change('create', 'playbook', 'NDA');
+
+function guard(siblings: Sibling[], options: Partial<RaceGuard> = {}) {
+  const setAside: string[] = [];
+  const g: RaceGuard = {
+    siblings: async () => siblings,
+    setAside: async (d) => {
+      setAside.push(d.id);
+      return 'archived';
+    },
+    ...options,
+  };
+  return { g, setAside };
+}
+
+describe('keeperOf', () => {
+  it('keeps the earliest created_at, then the smaller id; an unknown or unreadable time counts as latest', () => {
+    expect(keeperOf([{ id: 'b', key: 'k', createdAt: '2026-01-01T00:00:01.000Z' }, { id: 'a', key: 'k', createdAt: '2026-01-01T00:00:02.000Z' }])?.id).toBe('b');
+    expect(keeperOf([{ id: 'b', key: 'k', createdAt: '2026-01-01T00:00:01Z' }, { id: 'a', key: 'k', createdAt: '2026-01-01T00:00:01Z' }])?.id).toBe('a');
+    expect(keeperOf([{ id: 'a', key: 'k' }, { id: 'b', key: 'k', createdAt: '2026-01-01T00:00:01Z' }])?.id).toBe('b');
+    expect(keeperOf([{ id: 'a', key: 'k', createdAt: 'soon' }, { id: 'b', key: 'k', createdAt: '2026-01-01T00:00:01Z' }])?.id).toBe('b');
+    expect(keeperOf([])).toBeUndefined();
+  });
+
+  it('is the same whichever order the two runs list the objects in', () => {
+    const objects: Sibling[] = [
+      { id: 'x1', key: 'k', createdAt: '2026-01-01T00:00:00.500Z' },
+      { id: 'x2', key: 'k', createdAt: '2026-01-01T00:00:00.400Z' },
+      { id: 'x0', key: 'k', createdAt: '2026-01-01T00:00:00.400Z' },
+    ];
+    expect(keeperOf(objects)?.id).toBe('x0');
+    expect(keeperOf([...objects].reverse())?.id).toBe('x0');
+  });
+});
+
+describe('settleAfterCreate', () => {
+  it('keeps its own object when it is the only one or the keeper', async () => {
+    const alone = guard([{ id: 'mine', key: 'NDA' }, { id: 'other', key: 'MSA' }]);
+    expect(await settleAfterCreate(alone.g, create, 'mine', ctx)).toEqual({ id: 'mine' });
+    const first = guard([{ id: 'mine', key: 'NDA', createdAt: '2026-01-01T00:00:00Z' }, { id: 'theirs', key: 'NDA', createdAt: '2026-01-01T00:00:01Z' }]);
+    expect(await settleAfterCreate(first.g, create, 'mine', ctx)).toEqual({ id: 'mine' });
+    expect(first.setAside).toEqual([]);
+  });
+
+  it('sets its own duplicate aside and hands dependents the keeper when the other run was first', async () => {
+    const later = guard([{ id: 'mine', key: 'NDA', createdAt: '2026-01-01T00:00:02Z' }, { id: 'theirs', key: 'NDA', createdAt: '2026-01-01T00:00:01Z' }]);
+    const outcome = await settleAfterCreate(later.g, create, 'mine', ctx);
+    expect(outcome.id).toBe('theirs');
+    expect(outcome.note).toBe('another apply created it at the same time; docket keeps that one (id theirs), and the one this apply created (id mine) was archived');
+    expect(later.setAside).toEqual(['mine']);
+  });
+
+  it('leaves objects alone when its own is not in the read yet', async () => {
+    const lagging = guard([{ id: 'a', key: 'NDA' }, { id: 'b', key: 'NDA' }]);
+    expect(await settleAfterCreate(lagging.g, create, 'mine', ctx)).toEqual({ id: 'mine' });
+    expect(lagging.setAside).toEqual([]);
+  });
+});
+
+describe('lookBeforeCreate', () => {
+  it('only for kinds that cannot remove a duplicate: uses an object created since the plan', async () => {
+    const found = [{ id: 'theirs', key: 'NDA' }];
+    expect(await lookBeforeCreate(guard(found).g, create, ctx)).toBeUndefined();
+    expect(await lookBeforeCreate(guard(found, { lookFirst: true }).g, create, ctx)).toEqual({ id: 'theirs', note: 'another apply created it since the plan (id theirs); docket uses that one' });
+    expect(await lookBeforeCreate(guard([{ id: 'x', key: 'MSA' }], { lookFirst: true }).g, create, ctx)).toBeUndefined();
+  });
+});

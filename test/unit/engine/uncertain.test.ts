@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { Diagnostics } from '../../../src/diagnostics.js';
+import { resolveUncertain } from '../../../src/engine/uncertain.js';
+import type { DesiredResource, UncertainUpload } from '../../../src/engine/types.js';
+
+const SHA = 'a'.repeat(64);
+const upload: UncertainUpload = { kind: 'attachment', key: 'Security Exhibit', field: 'sha256', file: 'attachments/security.pdf', sha256: SHA, since: '2026-11-23T10:00:00.000Z', settled: null };
+
+function desired(fields: Record<string, unknown>, pinId?: string): DesiredResource {
+  return {
+    kind: 'attachment',
+    key: 'Security Exhibit',
+    name: 'Security Exhibit',
+    fields: { name: 'Security Exhibit', ...fields },
+    partial: false,
+    refs: [],
+    renamedFrom: [],
+    source: { file: 'attachments/security.yaml', line: 1, col: 1 },
+    fieldSources: { sha256: { file: 'attachments/security.yaml', line: 4, col: 1 } },
+    ...(pinId ? { pinId } : {}),
+  };
+}
+
+describe('resolveUncertain', () => {
+  it('is an error at the file line when the configuration still wants that very file, so nothing is uploaded twice blindly', () => {
+    const diagnostics = new Diagnostics();
+    const out = resolveUncertain([upload], [desired({ sha256: SHA })], false, diagnostics);
+    expect(out).toEqual({ updates: [], warnings: [] });
+    expect(diagnostics.items).toMatchObject([{ severity: 'error', code: 'uncertain-upload', file: 'attachments/security.yaml', line: 4 }]);
+    expect(diagnostics.items[0]!.message).toContain('attachments/security.pdf (sha256 aaaaaaaaaaaa…) started 2026-11-23T10:00:00.000Z was never confirmed');
+    expect(diagnostics.items[0]!.hint).toContain('--retry-uncertain');
+  });
+
+  it('--retry-uncertain drops the mark with a warning that a first copy may be an orphan', () => {
+    const diagnostics = new Diagnostics();
+    const out = resolveUncertain([upload], [desired({ sha256: SHA })], true, diagnostics);
+    expect(diagnostics.items).toEqual([]);
+    expect(out.updates).toMatchObject([{ kind: 'attachment', key: 'Security Exhibit', entry: null }]);
+    expect(out.warnings[0]).toContain('apply uploads it again');
+  });
+
+  it('an id: pin settles it; another file or no declaration only warns, naming the possible orphan', () => {
+    for (const [d, warns] of [
+      [[desired({ sha256: SHA }, 'att-9')], 0],
+      [[desired({ sha256: 'b'.repeat(64) })], 1],
+      [[], 1],
+    ] as const) {
+      const diagnostics = new Diagnostics();
+      const out = resolveUncertain([upload], [...d], false, diagnostics);
+      expect(diagnostics.items).toEqual([]);
+      expect(out.updates).toHaveLength(1);
+      expect(out.warnings).toHaveLength(warns);
+      if (warns) expect(out.warnings[0]).toContain('may exist live as an orphan');
+    }
+  });
+});
