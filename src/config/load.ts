@@ -15,7 +15,8 @@ import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
-import { parseYamlFile, pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
+import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
+import { parseYamlFile } from './yaml-read.js';
 
 export { schemasDir } from './schema.js';
 
@@ -102,15 +103,17 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   parsed.forEach((file, i) => {
     if (dataFiles.has(file.file)) yamlData.set(file.file, { text: texts[i]!, parsed: file });
   });
-  for (const file of parsed) {
+  parsed.forEach((file, i) => {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
-    if (isProjectFile(file.file) || dataFiles.has(file.file)) continue;
+    if (isProjectFile(file.file) || dataFiles.has(file.file)) return;
     diagnostics.push(...file.diagnostics);
+    // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
+    const placeholders = texts[i]!.includes('$');
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, processEnv, diagnostics });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, processEnv, diagnostics, placeholders });
       if (resource) documents.push(resource);
     }
-  }
+  });
 
   diagnostics.sort(compareDiagnostics);
   // With errors the config still carries every resource document, so the kinds' own rules can
@@ -177,6 +180,8 @@ interface CheckContext {
   vars: Record<string, string> | undefined;
   processEnv: Record<string, string | undefined>;
   diagnostics: Diagnostic[];
+  /** False when the file has no `$`, so no substitution to make. */
+  placeholders: boolean;
 }
 
 /** One document of a resource file: its kind, its variables, its schema. */
@@ -210,10 +215,12 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     return undefined;
   }
 
-  const interpolated = interpolateTree(value, '', {
-    ctx: { vars: ctx.vars, env: ctx.processEnv, allowVars: true },
-    isPlain: (p) => doc.positions.isPlain(p),
-  });
+  const interpolated = ctx.placeholders
+    ? interpolateTree(value, '', {
+        ctx: { vars: ctx.vars, env: ctx.processEnv, allowVars: true },
+        isPlain: (p) => doc.positions.isPlain(p),
+      })
+    : { value, problems: [], unresolved: new Set<string>() };
   for (const problem of interpolated.problems) {
     diagnostics.push({
       severity: 'error',
@@ -232,6 +239,18 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved }),
     );
   }
-  return { kind: info.yamlKind, file: doc.file, line: doc.start.line, col: doc.start.col, body, positions: doc.positions };
+  // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).
+  return {
+    kind: info.yamlKind,
+    file: doc.file,
+    get line() {
+      return doc.start.line;
+    },
+    get col() {
+      return doc.start.col;
+    },
+    body,
+    positions: doc.positions,
+  };
 }
 

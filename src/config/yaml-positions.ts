@@ -6,6 +6,7 @@ import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type D
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Positions } from './types.js';
 
+
 export interface LineCol {
   line: number;
   col: number;
@@ -66,8 +67,13 @@ export class DocPositions implements Positions {
 
   constructor(
     readonly file: string,
-    readonly start: LineCol,
+    private readonly startsAt: LineCol,
   ) {}
+
+  /** Where the document's content starts. */
+  get start(): LineCol {
+    return this.startsAt;
+  }
 
   /** @internal used while walking the YAML tree. */
   set(pointer: string, entry: Entry): void {
@@ -93,7 +99,7 @@ export class DocPositions implements Positions {
     return this.entries.get(pointer)?.plain ?? false;
   }
 
-  private nearest(pointer: string): Entry | undefined {
+  protected nearest(pointer: string): Entry | undefined {
     let p = pointer;
     for (;;) {
       const entry = this.entries.get(p);
@@ -103,7 +109,7 @@ export class DocPositions implements Positions {
     }
   }
 
-  private pos(lc: LineCol): SourcePos {
+  protected pos(lc: LineCol): SourcePos {
     return { file: this.file, line: lc.line, col: lc.col };
   }
 }
@@ -130,8 +136,8 @@ export interface ParsedFile {
 // Aliases can nest (`*a` inside an anchored node); this stops a pathological file from recursing forever.
 const MAX_DEPTH = 200;
 
-/** Parses every document of one file. Documents holding only comments are left out. */
-export function parseYamlFile(text: string, file: string): ParsedFile {
+/** The full parser: values and every position at once, and the YAML diagnostics. */
+export function parseWithPositions(text: string, file: string): ParsedFile {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const diagnostics: Diagnostic[] = [];

@@ -229,8 +229,41 @@ export class EmulatorStore {
     return Object.values(org.playbooks).filter((p) => p.archived_at === null);
   }
 
+  /** A playbook's rules in creation order, from an index kept per organization (built on first use). */
   rulesOf(org: OrganizationRecord, playbookId: string): RuleRecord[] {
-    return Object.values(org.rules).filter((r) => r.playbook_id === playbookId);
+    return [...(this.ruleIndex(org).get(playbookId)?.values() ?? [])];
+  }
+
+  /** Rules are added and removed here, so the index stays true. */
+  addRule(org: OrganizationRecord, rule: RuleRecord): void {
+    org.rules[rule.id] = rule;
+    const index = this.rulesByPlaybook.get(org);
+    if (!index) return;
+    let rules = index.get(rule.playbook_id);
+    if (!rules) index.set(rule.playbook_id, (rules = new Map()));
+    rules.set(rule.id, rule);
+  }
+
+  removeRule(org: OrganizationRecord, rule: RuleRecord): void {
+    delete org.rules[rule.id];
+    this.rulesByPlaybook.get(org)?.get(rule.playbook_id)?.delete(rule.id);
+  }
+
+  // Keyed by the organization object: a reset or a loaded state makes new ones, and a new index.
+  private readonly rulesByPlaybook = new WeakMap<OrganizationRecord, Map<string, Map<string, RuleRecord>>>();
+
+  private ruleIndex(org: OrganizationRecord): Map<string, Map<string, RuleRecord>> {
+    let index = this.rulesByPlaybook.get(org);
+    if (!index) {
+      index = new Map();
+      for (const rule of Object.values(org.rules)) {
+        let rules = index.get(rule.playbook_id);
+        if (!rules) index.set(rule.playbook_id, (rules = new Map()));
+        rules.set(rule.id, rule);
+      }
+      this.rulesByPlaybook.set(org, index);
+    }
+    return index;
   }
 }
 

@@ -1,21 +1,43 @@
 /** Canonical JSON (sorted keys) for digests and equality, so key order never causes a diff. */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 
+/** JSON.stringify of the value with every object's keys sorted (and `undefined` members left out). */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  return write(value) ?? 'null';
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
-    }
-    return out;
+// Written directly (no sorted copy of the tree): digests run over every declared resource.
+function write(value: unknown): string | undefined {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'object':
+      break;
+    default:
+      // undefined, functions and symbols are left out of objects and are null in arrays, as JSON.stringify does.
+      return typeof value === 'bigint' ? JSON.stringify(value) : undefined;
   }
-  return value;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (write(value[i]) ?? 'null');
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const json = (record as { toJSON?: () => unknown }).toJSON;
+  if (typeof json === 'function') return write(json.call(record));
+  let out = '{';
+  let first = true;
+  for (const key of Object.keys(record).sort()) {
+    const v = write(record[key]);
+    if (v === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${v}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 export function sha256(text: string | Uint8Array): string {
@@ -26,7 +48,28 @@ export function digest(value: unknown): string {
   return sha256(canonicalJson(value));
 }
 
+/**
+ * `digest({ [listKey]: list, ...rest })`, built piece by piece so the canonical text of a long list
+ * (every declared resource) is never held whole. `listKey` must sort before every key of `rest`.
+ */
+export function digestWithList(listKey: string, list: Iterable<unknown>, rest: Record<string, unknown>): string {
+  const hash: Hash = createHash('sha256');
+  hash.update(`{${JSON.stringify(listKey)}:[`);
+  let first = true;
+  for (const item of list) {
+    hash.update(`${first ? '' : ','}${write(item) ?? 'null'}`);
+    first = false;
+  }
+  const tail = canonicalJson(rest).slice(1);
+  return hash.update(tail === '}' ? ']}' : `],${tail}`).digest('hex');
+}
+
 /** Structural equality of normalised values (`undefined` and missing keys are the same). */
 export function sameValue(a: unknown, b: unknown): boolean {
-  return canonicalJson(a ?? null) === canonicalJson(b ?? null);
+  const x = a ?? null;
+  const y = b ?? null;
+  if (x === y) return true;
+  // Most compared values are strings or null: only structures (and NaN, -0) need the canonical form.
+  if (typeof x !== 'object' && typeof y !== 'object' && (typeof x !== 'number' || typeof y !== 'number')) return false;
+  return canonicalJson(x) === canonicalJson(y);
 }

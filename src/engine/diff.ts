@@ -76,10 +76,13 @@ export function diff(input: DiffInput): DiffResult {
   /** Objects this plan replaces with new ones (a re-uploaded attachment): whatever names them is re-pointed. */
   const replaced = new Set<string>();
 
+  // Grouped once, and looked up by identity below: no scan per resource (one playbook may hold 20,000 rules).
+  const desiredByKind = groupBy(input.desired, (d) => d.kind);
+  const liveByKind = groupBy(input.live, (l) => l.kind);
   for (const kind of input.kinds) {
     const isChild = Boolean(kind.parentKind);
-    const desired = input.desired.filter((d) => d.kind === kind.name);
-    const live = input.live.filter((l) => l.kind === kind.name);
+    const desired = desiredByKind.get(kind.name) ?? [];
+    const live = liveByKind.get(kind.name) ?? [];
     for (const l of live) ids[refKey(kind.name, l.key)] ??= l.id;
     if (kind.internal) continue;
 
@@ -88,18 +91,27 @@ export function diff(input: DiffInput): DiffResult {
       d.parent ? parentMatches?.get(d.parent.key)?.id : '';
     const scopeOfLive = (l: LiveResource): string => l.parentId ?? '';
 
-    const liveByScope = new Map<string, LiveResource[]>();
+    // scope → local name → live objects, in live order.
+    const liveByName = new Map<string, Map<string, LiveResource[]>>();
+    const liveById = new Map<string, LiveResource>();
     for (const l of live) {
-      const list = liveByScope.get(scopeOfLive(l)) ?? [];
-      list.push(l);
-      liveByScope.set(scopeOfLive(l), list);
+      liveById.set(l.id, l);
+      let names = liveByName.get(scopeOfLive(l));
+      if (!names) liveByName.set(scopeOfLive(l), (names = new Map()));
+      const name = localName(l, isChild);
+      const list = names.get(name);
+      if (list) list.push(l);
+      else names.set(name, [l]);
     }
 
     const used = new Set<string>();
     const matched = new Map<string, LiveResource>();
 
-    const candidates = (scope: string | undefined, name: string): LiveResource[] =>
-      scope === undefined ? [] : (liveByScope.get(scope) ?? []).filter((l) => !used.has(l.id) && localName(l, isChild) === name);
+    const candidates = (scope: string | undefined, name: string): LiveResource[] => {
+      if (scope === undefined) return [];
+      const list = liveByName.get(scope)?.get(name);
+      return list ? list.filter((l) => !used.has(l.id)) : [];
+    };
 
     const claim = (d: DesiredResource, l: LiveResource): void => {
       used.add(l.id);
@@ -111,7 +123,8 @@ export function diff(input: DiffInput): DiffResult {
     for (const d of desired) {
       if (!d.pinId) continue;
       const scope = scopeOfDesired(d);
-      const l = live.find((x) => x.id === d.pinId && (scope === undefined || !isChild || scopeOfLive(x) === scope));
+      const pinned = liveById.get(d.pinId);
+      const l = pinned && (scope === undefined || !isChild || scopeOfLive(pinned) === scope) ? pinned : undefined;
       if (!l) {
         diagnostics.error('pinned-id-not-found', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, which does not exist live`, {
           ...d.source,
@@ -173,12 +186,14 @@ export function diff(input: DiffInput): DiffResult {
     const unmatched = live.filter((l) => !used.has(l.id));
     if (isChild) {
       const declaredParents = new Set([...(parentMatches?.values() ?? [])].map((p) => p.id));
+      const parentsDeclared = new Map((desiredByKind.get(kind.parentKind!) ?? []).map((d) => [d.key, d]));
+      const parentById = new Map([...(parentMatches ?? [])].map(([key, l]) => [l.id, { kind: l.kind, key, liveId: l.id }]));
       for (const l of unmatched) {
         if (!l.parentId || !declaredParents.has(l.parentId)) continue;
         if (kind.deletion !== 'delete') continue;
-        const parent = parentKeyOf(parentMatches, l.parentId);
+        const parent = parentById.get(l.parentId);
         // A removed child has no line of its own: it points at the parent that no longer lists it.
-        const declaredBy = input.desired.find((d) => d.kind === kind.parentKind && d.key === parent?.key)?.source;
+        const declaredBy = parent ? parentsDeclared.get(parent.key)?.source : undefined;
         changes.push({ ...removeChange(kind, l, 'delete', parent), ...(declaredBy ? { source: declaredBy } : {}) });
       }
     } else if (!kind.singleton) {
@@ -215,11 +230,6 @@ function unknownFiles(kind: KindMeta, d: DesiredResource, l: LiveResource): Adop
     out.push({ kind: kind.name, key: d.key, liveId: l.id, field, file, sha256, reason });
   }
   return out;
-}
-
-function parentKeyOf(parents: Map<string, LiveResource> | undefined, parentId: string): { kind: KindName; key: string; liveId: string } | undefined {
-  for (const [key, l] of parents ?? []) if (l.id === parentId) return { kind: l.kind, key, liveId: l.id };
-  return undefined;
 }
 
 function changeId(action: string, kind: KindName, key: string): string {
@@ -276,8 +286,13 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     name: d.name,
     liveId: l.id,
     ...(parent ? { parent } : {}),
-    desired: storable(kind, { ...d.fields, ...d.payload }),
-    fingerprint: fingerprint(l),
+    // Both only matter when there is a change: worked out once, on the first one.
+    get desired() {
+      return storable(kind, { ...d.fields, ...d.payload });
+    },
+    get fingerprint() {
+      return fingerprint(l);
+    },
   };
   const sourceOf = (field: string) => d.fieldSources[field] ?? d.source;
   const updates: FieldChange[] = [];
@@ -375,4 +390,15 @@ function removeChange(kind: KindMeta, l: LiveResource, action: 'delete' | 'archi
     fingerprint: fingerprint(l),
     ...(action === 'delete' ? { irreversible: true } : {}),
   };
+}
+
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const list = out.get(key);
+    if (list) list.push(item);
+    else out.set(key, [item]);
+  }
+  return out;
 }

@@ -276,7 +276,7 @@ function createRule(ctx: RequestContext): RouteResult {
   checkRule(ctx, org, fields, sent);
   const now = ctx.store.timestamp();
   const rule: RuleRecord = { id: ctx.store.newId(), playbook_id: pb.id, ...fields, created_at: now, updated_at: now };
-  org.rules[rule.id] = rule;
+  ctx.store.addRule(org, rule);
   return ok(ruleView(ctx.store, org, rule), 201);
 }
 
@@ -293,6 +293,6 @@ function updateRule(ctx: RequestContext): RouteResult {
 function deleteRule(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
   const rule = ruleOf(ctx, org, playbookOf(ctx, org));
-  delete org.rules[rule.id];
+  ctx.store.removeRule(org, rule);
   return { status: 204 };
 }

@@ -10,7 +10,8 @@ import type { Diagnostic, Diagnostics, SourcePos } from '../../diagnostics.js';
 import { schemaDiagnostics, schemaValidator } from '../../config/schema.js';
 import { didYouMean } from '../../config/suggest.js';
 import type { Positions } from '../../config/types.js';
-import { DocPositions, joinPointer, parseYamlFile, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
+import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
+import { parseYamlFile } from '../../config/yaml-read.js';
 import { checkDefinitionRules } from './definition-rules.js';
 import { CHOICE_INPUTS, DEFINITION_SCHEMA, isRecord, withoutDates } from './definition-model.js';
 

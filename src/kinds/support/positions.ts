@@ -1,13 +1,15 @@
 /** Small helpers kinds share to turn a document into desired resources with positions. */
 import type { SourcePos } from '../../diagnostics.js';
 import type { ResourceDoc } from '../../config/types.js';
+import { lazyPos } from '../../config/yaml-read.js';
 
 export function posOf(doc: ResourceDoc, pointer: string): SourcePos {
   return doc.positions.at(pointer);
 }
 
+/** Where the document starts; read lazily, as positions are (config/yaml-read.ts). */
 export function docSource(doc: ResourceDoc): SourcePos {
-  return { file: doc.file, line: doc.line, col: doc.col };
+  return lazyPos(doc.file, () => ({ line: doc.line, col: doc.col }));
 }
 
 /** `renamed_from` may be one name or a list. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseYamlFile, pointerLabel, pointerToPath } from '../../../src/config/yaml-positions.js';
+import { pointerLabel, pointerToPath } from '../../../src/config/yaml-positions.js';
+import { parseYamlFile } from '../../../src/config/yaml-read.js';
 import { lines } from './helpers.js';
 
 describe('parseYamlFile', () => {

@@ -1,5 +1,5 @@
 /** Shared fixtures for the definition tests: run the validator on a file or an inline definition. */
-import { parseYamlFile } from '../../../src/config/yaml-positions.js';
+import { parseYamlFile } from '../../../src/config/yaml-read.js';
 import { Diagnostics, type Diagnostic } from '../../../src/diagnostics.js';
 import { parseDefinitionFile, validateDefinition } from '../../../src/kinds/support/definition.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, digest, sameValue, sha256 } from '../../../src/engine/canonical.js';
+import { canonicalJson, digest, digestWithList, sameValue, sha256 } from '../../../src/engine/canonical.js';
 
 describe('canonical JSON', () => {
   it('does not depend on key order, at any depth', () => {
@@ -30,5 +30,34 @@ describe('canonical JSON', () => {
   it('digests are sha256 hex', () => {
     expect(sha256('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     expect(digest({ a: 1 })).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+describe("canonical JSON, written directly", () => {
+  it('is JSON.stringify with sorted keys, undefined members left out and null in arrays', () => {
+    const value = { b: [1, undefined, 'x', { d: null, c: true }], a: 'é"\n', skip: undefined, n: -0, nan: Number.NaN };
+    expect(canonicalJson(value)).toBe('{"a":"é\\"\\n","b":[1,null,"x",{"c":true,"d":null}],"n":0,"nan":null}');
+    expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
+    expect(canonicalJson(undefined)).toBe('null');
+  });
+
+  it('a digest built piece by piece equals the digest of the whole value', () => {
+    const content = [{ kind: 'rule', key: 'P/R', fields: { b: 1, a: [2] } }, { kind: 'playbook', key: 'P' }];
+    for (const settings of [{ review: { url: 'x' }, prune: {} }, undefined]) {
+      expect(digestWithList('content', content, { settings })).toBe(digest({ content, settings }));
+    }
+    expect(digestWithList('content', [], { settings: 1 })).toBe(digest({ content: [], settings: 1 }));
+  });
+});
+
+describe('sameValue', () => {
+  it('compares structure, not key order; null and undefined are the same; strings compare exactly', () => {
+    expect(sameValue({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBe(true);
+    expect(sameValue(undefined, null)).toBe(true);
+    expect(sameValue({ a: undefined }, {})).toBe(true);
+    expect(sameValue('1', 1)).toBe(false);
+    expect(sameValue('a', 'a ')).toBe(false);
+    expect(sameValue([1, 2], [2, 1])).toBe(false);
+    expect(sameValue(null, 'null')).toBe(false);
+    expect(sameValue(0, -0)).toBe(true);
   });
 });

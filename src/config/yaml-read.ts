@@ -1,0 +1,125 @@
+/**
+ * Reading YAML files: js-yaml (core schema, as the full parser in yaml-positions.ts uses) for the
+ * values, positions on demand; the full parser for anything js-yaml might read differently.
+ */
+import jsYaml from 'js-yaml';
+import type { SourcePos } from '../diagnostics.js';
+import { DocPositions, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
+
+/**
+ * A tag (`!foo`, `!!str`) or anchor (`&a`) property: it can only start a node, so it follows a
+ * line start, a space or a flow indicator. Text that merely looks like one ("R &D") only costs the
+ * full parser.
+ */
+const PROPERTY = /(?:^|[\s[{,])[!&][^\s]/m;
+
+/**
+ * Parses every document of one file. Documents holding only comments are left out.
+ *
+ * A file that js-yaml reads plainly (no error, no tag or anchor, no empty document, no node
+ * reached twice) is read by it, several times faster, and its positions are worked out by the
+ * full parser only if something asks for one (a diagnostic, a planned change). Anything else
+ * takes the full parser at once, so every diagnostic is the one it gives.
+ */
+export function parseYamlFile(text: string, file: string): ParsedFile {
+  return parseFast(text, file) ?? parseWithPositions(text, file);
+}
+
+function parseFast(text: string, file: string): ParsedFile | undefined {
+  if (PROPERTY.test(text)) return undefined;
+  const values: unknown[] = [];
+  try {
+    jsYaml.loadAll(text, (doc) => values.push(doc), { schema: jsYaml.CORE_SCHEMA, filename: file });
+  } catch {
+    return undefined;
+  }
+  if (values.some((v) => v === null || v === undefined) || values.some((v) => reachedTwice(v))) return undefined;
+  // Positions come from the full parser, once per file, the first time one is asked for.
+  let parsed: ParsedFile | undefined;
+  const load = (): ParsedFile => (parsed ??= parseWithPositions(text, file));
+  const documents: ParsedDocument[] = values.map((value, index) => {
+    const positions = new LazyDocPositions(file, value, () => load().documents[index]?.positions);
+    return {
+      file,
+      index,
+      value,
+      get start() {
+        return positions.start;
+      },
+      positions,
+      ok: true,
+    };
+  });
+  return { file, documents, diagnostics: [] };
+}
+
+function reachedTwice(root: unknown): boolean {
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (seen.has(v)) return true;
+    seen.add(v);
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else for (const k in v) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return false;
+}
+
+/** A SourcePos whose line and column are worked out when first read. */
+export function lazyPos(file: string, resolve: () => LineCol): SourcePos {
+  let at: LineCol | undefined;
+  return {
+    file,
+    get line() {
+      return (at ??= resolve()).line;
+    },
+    get col() {
+      return (at ??= resolve()).col;
+    },
+  };
+}
+
+/** Positions answered by the full parser on first use; `has` is answered from the value. */
+class LazyDocPositions extends DocPositions {
+  private real: DocPositions | undefined;
+
+  constructor(
+    file: string,
+    private readonly value: unknown,
+    private readonly loadReal: () => DocPositions | undefined,
+  ) {
+    super(file, { line: 1, col: 1 });
+  }
+
+  private get loaded(): DocPositions {
+    return (this.real ??= this.loadReal() ?? new DocPositions(this.file, { line: 1, col: 1 }));
+  }
+
+  override get start(): LineCol {
+    return this.loaded.start;
+  }
+
+  override has(pointer: string): boolean {
+    let node: unknown = this.value;
+    for (const segment of splitPointer(pointer)) {
+      if (Array.isArray(node)) node = node[Number(segment)];
+      else if (node !== null && typeof node === 'object' && Object.hasOwn(node, segment)) node = (node as Record<string, unknown>)[segment];
+      else return false;
+    }
+    return true;
+  }
+
+  override at(pointer: string): SourcePos {
+    return lazyPos(this.file, () => this.loaded.at(pointer));
+  }
+
+  override valueAt(pointer: string): SourcePos {
+    return lazyPos(this.file, () => this.loaded.valueAt(pointer));
+  }
+
+  override isPlain(pointer: string): boolean {
+    return this.loaded.isPlain(pointer);
+  }
+}
