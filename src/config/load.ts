@@ -5,6 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
@@ -63,7 +64,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
   const files = await discoverYamlFiles(root);
   const texts = await readFiles(root, files);
-  const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file));
+  const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, () => readFileSync(path.join(root, file), 'utf8')));
 
   const diagnostics: Diagnostic[] = [];
   const projectFile = PROJECT_FILES.find((f) => files.includes(f));

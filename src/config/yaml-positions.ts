@@ -89,6 +89,11 @@ export class DocPositions implements Positions {
     return this.pos(entry ? (entry.key ?? entry.value) : this.start);
   }
 
+  /** Where the document starts, as a SourcePos. */
+  startPos(): SourcePos {
+    return this.pos(this.start);
+  }
+
   /** Where the value itself starts (for "this value is wrong"), with the same fallback. */
   valueAt(pointer: string): SourcePos {
     const entry = this.nearest(pointer);

@@ -21,11 +21,16 @@ const PROPERTY = /(?:^|[\s[{,])[!&][^\s]/m;
  * full parser only if something asks for one (a diagnostic, a planned change). Anything else
  * takes the full parser at once, so every diagnostic is the one it gives.
  */
-export function parseYamlFile(text: string, file: string): ParsedFile {
-  return parseFast(text, file) ?? parseWithPositions(text, file);
+export function parseYamlFile(text: string, file: string, reread?: () => string): ParsedFile {
+  return parseFast(text, file, reread) ?? parseWithPositions(text, file);
 }
 
-function parseFast(text: string, file: string): ParsedFile | undefined {
+/**
+ * `reread` gives the text again when positions are wanted, so a large configuration's texts need
+ * not stay in memory for the few positions a run asks for (a file edited mid-run could only make
+ * a message point at the wrong line).
+ */
+function parseFast(text: string, file: string, reread?: () => string): ParsedFile | undefined {
   if (PROPERTY.test(text)) return undefined;
   const values: unknown[] = [];
   try {
@@ -36,7 +41,8 @@ function parseFast(text: string, file: string): ParsedFile | undefined {
   if (values.some((v) => v === null || v === undefined) || values.some((v) => reachedTwice(v))) return undefined;
   // Positions come from the full parser, once per file, the first time one is asked for.
   let parsed: ParsedFile | undefined;
-  const load = (): ParsedFile => (parsed ??= parseWithPositions(text, file));
+  const kept = reread ? undefined : text;
+  const load = (): ParsedFile => (parsed ??= parseWithPositions(kept ?? reread!(), file));
   const documents: ParsedDocument[] = values.map((value, index) => {
     const positions = new LazyDocPositions(file, value, () => load().documents[index]?.positions);
     return {
@@ -67,19 +73,49 @@ function reachedTwice(root: unknown): boolean {
   return false;
 }
 
-/** A SourcePos whose line and column are worked out when first read. */
-export function lazyPos(file: string, resolve: () => LineCol): SourcePos {
-  let at: LineCol | undefined;
-  return {
-    file,
-    get line() {
-      return (at ??= resolve()).line;
-    },
-    get col() {
-      return (at ??= resolve()).col;
-    },
-  };
+type Resolve = 'key' | 'value' | 'start';
+
+/**
+ * A SourcePos whose line and column are worked out when first read: own enumerable accessors (so
+ * spreading it or writing it as JSON gives the numbers) shared by every instance, and the state in
+ * private fields, so tens of thousands of them stay small.
+ */
+class LazyPos implements SourcePos {
+  declare readonly line: number;
+  declare readonly col: number;
+  readonly file: string;
+  #positions: LazyDocPositions;
+  #pointer: string;
+  #resolve: Resolve;
+  #at: LineCol | undefined;
+
+  constructor(positions: LazyDocPositions, pointer: string, resolve: Resolve) {
+    this.file = positions.file;
+    this.#positions = positions;
+    this.#pointer = pointer;
+    this.#resolve = resolve;
+    Object.defineProperties(this, LAZY_ACCESSORS);
+  }
+
+  static resolved(pos: LazyPos): LineCol {
+    return (pos.#at ??= pos.#positions.resolve(pos.#pointer, pos.#resolve));
+  }
 }
+
+const LAZY_ACCESSORS: PropertyDescriptorMap = {
+  line: {
+    enumerable: true,
+    get(this: LazyPos) {
+      return LazyPos.resolved(this).line;
+    },
+  },
+  col: {
+    enumerable: true,
+    get(this: LazyPos) {
+      return LazyPos.resolved(this).col;
+    },
+  },
+};
 
 /** Positions answered by the full parser on first use; `has` is answered from the value. */
 class LazyDocPositions extends DocPositions {
@@ -112,11 +148,21 @@ class LazyDocPositions extends DocPositions {
   }
 
   override at(pointer: string): SourcePos {
-    return lazyPos(this.file, () => this.loaded.at(pointer));
+    return new LazyPos(this, pointer, 'key');
   }
 
   override valueAt(pointer: string): SourcePos {
-    return lazyPos(this.file, () => this.loaded.valueAt(pointer));
+    return new LazyPos(this, pointer, 'value');
+  }
+
+  override startPos(): SourcePos {
+    return new LazyPos(this, '', 'start');
+  }
+
+  /** @internal for LazyPos. */
+  resolve(pointer: string, how: Resolve): LineCol {
+    const real = this.loaded;
+    return how === 'start' ? real.start : how === 'value' ? real.valueAt(pointer) : real.at(pointer);
   }
 
   override isPlain(pointer: string): boolean {

@@ -7,7 +7,7 @@ import { normEmail, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
-import { namesList, posOf } from './support/positions.js';
+import { fieldSourcesUnder, namesList, posOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
@@ -69,8 +69,7 @@ export const ruleKind: KindModule<'rule'> = {
       }
 
       const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: at('reviewer') }] : [];
-      const fieldSources: DesiredResource['fieldSources'] = {};
-      for (const f of Object.keys(fields)) fieldSources[f] = at(f);
+      const fieldSources = fieldSourcesUnder(doc, `/rules/${i}`, Object.keys(fields));
       out.push({
         kind: 'rule',
         key: `${playbook}/${name}`,
