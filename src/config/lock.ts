@@ -326,7 +326,12 @@ function render(doc: LockDocument): string {
 export async function writeLock(location: LockLocation, target: string, lock: LockFile): Promise<void> {
   await removeStaleTemps(location.path);
   const { doc } = await readLockDocument(location);
-  await writeFileAtomic(location.path, render(withSection(doc, target, lock, location)));
+  await writeFileAtomic(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) });
+}
+
+/** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
+function tempDirOf(path: string): string {
+  return join(dirname(path), '.docket');
 }
 
 /** The same, synchronously: for the moment a second Ctrl-C ends the process. */
@@ -338,7 +343,7 @@ export function writeLockSync(location: LockLocation, target: string, lock: Lock
     text = undefined;
   }
   const doc = text === undefined ? emptyDocument() : parseLockText(text, location.label).doc;
-  writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)));
+  writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) });
 }
 
 /**
@@ -346,18 +351,20 @@ export function writeLockSync(location: LockLocation, target: string, lock: Lock
  * pid in their name is not running any more.
  */
 async function removeStaleTemps(path: string): Promise<void> {
-  const dir = dirname(path);
   const prefix = `.${basename(path)}.`;
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length).split('.')[0]);
-    if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) await rm(join(dir, name), { force: true });
+  // Beside the lock too: versions before the temporary files moved to .docket/ wrote them there.
+  for (const dir of [tempDirOf(path), dirname(path)]) {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+      const pid = Number(name.slice(prefix.length).split('.')[0]);
+      if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) await rm(join(dir, name), { force: true });
+    }
   }
 }
 

@@ -4,14 +4,23 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Beside the target, so the rename never crosses a filesystem; the pid lets a later run spot leftovers. */
-function tempPath(file: string): string {
-  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+/**
+ * Beside the target by default (or in `tempDir`, on the same filesystem), so the rename never
+ * crosses one; the pid in the name lets a later run spot what a killed writer left.
+ */
+export function tempPath(file: string, tempDir = dirname(file)): string {
+  return join(tempDir, `.${basename(file)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
 }
 
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export interface AtomicWriteOptions {
+  /** Where the temporary file goes (a folder of the target's filesystem that users do not look at). */
+  tempDir?: string;
+}
+
+export async function writeFileAtomic(file: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const tmp = tempPath(file);
+  if (options.tempDir) await mkdir(options.tempDir, { recursive: true });
+  const tmp = tempPath(file, options.tempDir);
   try {
     await writeFile(tmp, text, 'utf8');
     await rename(tmp, file);
@@ -22,9 +31,10 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
 }
 
 /** The same, synchronously: for the last write before a forced exit. */
-export function writeFileAtomicSync(file: string, text: string): void {
+export function writeFileAtomicSync(file: string, text: string, options: AtomicWriteOptions = {}): void {
   mkdirSync(dirname(file), { recursive: true });
-  const tmp = tempPath(file);
+  if (options.tempDir) mkdirSync(options.tempDir, { recursive: true });
+  const tmp = tempPath(file, options.tempDir);
   try {
     writeFileSync(tmp, text, 'utf8');
     renameSync(tmp, file);

@@ -139,9 +139,10 @@ describe('docket.lock.json', () => {
   });
 
   it('a write removes temporary files a killed writer left (their pid is gone) and leaves no temporary file of its own', async () => {
-    const root = await makeDir({ '.docket.lock.json.999999.abcd1234.tmp': '{"half": ' });
+    const root = await makeDir({ '.docket.lock.json.999999.abcd1234.tmp': '{"half": ', '.docket/.docket.lock.json.999998.abcd1234.tmp': '{"half": ' });
     await writeLock(lockLocation(root, { emulator: false }), PROD, lockOf({ 'attachment:A': ATTACHMENT }));
-    expect((await readdir(root)).sort()).toEqual([LOCK_FILE]);
+    expect((await readdir(root)).sort()).toEqual(['.docket', LOCK_FILE]);
+    expect(await readdir(join(root, '.docket'))).toEqual([]);
   });
 
   it('the target: the emulator’s own, the agreements URL and organization, or the one section known for that URL', async () => {
