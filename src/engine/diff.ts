@@ -286,6 +286,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     name: d.name,
     liveId: l.id,
     ...(parent ? { parent } : {}),
+    ...(l.version !== undefined ? { liveVersion: l.version } : {}),
     // Both only matter when there is a change: worked out once, on the first one.
     get desired() {
       return storable(kind, { ...d.fields, ...d.payload });

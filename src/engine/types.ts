@@ -66,6 +66,8 @@ export interface LiveResource {
   unknownFields?: Record<string, string>;
   /** What the service says beyond the compared fields (a member's display name), for export. */
   extra?: Record<string, unknown>;
+  /** For versioned objects: the version number read, so a publish needs no read of its own. */
+  version?: number;
 }
 
 export type Action = 'create' | 'update' | 'rename' | 'publish' | 'delete' | 'archive' | 'invite' | 'upload';
@@ -103,6 +105,8 @@ export interface Change {
   irreversible?: boolean;
   /** Fingerprint of the live object when planned; `null` for creates (the key must still be free). */
   fingerprint: string | null;
+  /** For a publish: the live version number when planned (the new version is the next one). */
+  liveVersion?: number;
 }
 
 export interface UndeclaredSummary {

@@ -100,6 +100,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         name,
         fields: wanted(t.id, name) ? { name, definition: parsed.ok ? parsed.value : a.current_definition, custom_term: term } : { name },
         refIds: { custom_term: a.custom_term_id ?? null },
+        ...(typeof a.current_version_number === 'number' ? { version: a.current_version_number } : {}),
         refs: term ? [{ kind: 'custom-term' as const, key: term }] : [],
         // Exactly the live text, for export: publishing it again is then identical (and comments survive).
         extra: { definitionText: String(a.current_definition ?? ''), ...(a.custom_term_id && !termName.has(a.custom_term_id) ? { unknownTermId: a.custom_term_id } : {}) },
@@ -145,8 +146,9 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       case 'publish': {
         const fields = new Set(change.fields.map((f) => f.field));
         if (fields.has('definition')) {
-          const current = await api.getCustomTemplate(change.liveId!, change.key);
-          await api.publishCustomTemplateVersion(change.liveId!, change.key, text, actor, current.attributes.current_version_number + 1);
+          // The version read at plan time, when the plan has it: no read of its own.
+          const current = change.liveVersion ?? (await api.getCustomTemplate(change.liveId!, change.key)).attributes.current_version_number;
+          await api.publishCustomTemplateVersion(change.liveId!, change.key, text, actor, current + 1);
         }
         if (fields.has('custom_term')) {
           // NOTE(api): `""` unlinks the terms; the PATCH publishes a version on the service.

@@ -81,7 +81,8 @@ export const customTermKind: KindModule<'custom-term'> = {
     return ctx.parallel(terms, async (t) => {
       const name = normName(t.attributes.name);
       const locked = files.get(t.id);
-      const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [] };
+      const version = t.attributes.current_version_number;
+      const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [], ...(typeof version === 'number' ? { version } : {}) };
       if (!wanted(t.id, name)) return { ...base, fields: { name } };
       if (t.attributes.term_type === 'file') {
         const extra = { termType: 'file', ...(locked ? { sourceFile: locked.file } : {}) };
@@ -137,8 +138,9 @@ export const customTermKind: KindModule<'custom-term'> = {
         await api.renameCustomTerm(change.liveId!, change.name, change.key);
         return;
       case 'publish': {
-        const current = await api.getCustomTerm(change.liveId!, change.key);
-        const expected = current.attributes.current_version_number + 1;
+        // The version read at plan time, when the plan has it: no read of its own.
+        const current = change.liveVersion ?? (await api.getCustomTerm(change.liveId!, change.key)).attributes.current_version_number;
+        const expected = current + 1;
         const content = typeof docxPath === 'string' ? { docx: await docxUpload(change, ctx) } : { body: String(change.desired?.body ?? '') };
         if (typeof docxPath === 'string') await ctx.recordPending('custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected });
         await api.publishTermVersion(change.liveId!, change.key, content, actor, expected);

@@ -73,6 +73,12 @@ describe('custom templates', () => {
     await writeFiles(dir, { 't.cover.yaml': cover.replace('label: Scope', 'label: Scope of work') });
     const plan = await e.planned(dir);
     expect(plan.changes.map((c) => [c.id, c.irreversible, c.fields[0]!.summary])).toEqual([['publish:custom-template:Consulting', true, ['~ field scope.label: "Scope" → "Scope of work"']]]);
+    // The plan read the version number: the publish is one request, with no read of its own.
+    expect(plan.changes[0]!.liveVersion).toBe(1);
+    e.requests();
+    await e.apply(dir, plan);
+    expect(e.requests().map((r) => `${r.method} ${r.route}`)).toEqual(['POST /agreements/v1/custom_templates/:id/versions']);
+    expect(Object.values(e.org().agreements.custom_templates)[0]!.versions).toHaveLength(2);
   });
 });
 
