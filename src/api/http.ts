@@ -11,6 +11,7 @@ import { FormData, Pool, Response, request, type Dispatcher } from 'undici';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { isPlainObject } from '../util/plain.js';
+import { urlProblem } from '../config/url-policy.js';
 import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
@@ -424,37 +425,11 @@ interface BaseUrl {
 }
 
 function parseBaseUrl(raw: string, service: ServiceName): BaseUrl {
-  let u: URL;
-  try {
-    u = new URL(raw.trim());
-  } catch {
-    throw new DocketError('invalid-url', `the ${service} service URL "${truncate(oneLineText(raw), 200)}" is not a valid URL`, 'use a URL such as https://api.commonpaper.com');
-  }
-  // Credentials in a URL would end up in plan headers and messages.
-  if (u.username || u.password) {
-    throw new DocketError('invalid-url', `the ${service} service URL must not contain a user name or password`, 'pass the API key in the environment instead');
-  }
-  if (u.search || u.hash) {
-    throw new DocketError('invalid-url', `the ${service} service URL ${u.origin}${u.pathname} must not have a query or fragment`);
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    throw new DocketError('invalid-url', `the ${service} service URL must use https (got ${oneLineText(u.protocol)})`);
-  }
-  if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
-    throw new DocketError(
-      'insecure-url',
-      `refusing plain http for the ${service} service URL ${u.origin}${u.pathname}: the API key would travel unencrypted`,
-      'use https; plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1), such as the emulator',
-    );
-  }
+  const problem = urlProblem(raw, `the ${service} service URL`);
+  if (problem) throw new DocketError(problem.code, problem.message, problem.hint);
+  const u = new URL(raw.trim());
   const prefix = u.pathname.replace(/\/+$/, '');
   return { url: `${u.origin}${prefix}`, origin: u.origin, prefix };
-}
-
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 function checkApiKey(key: string, service: ServiceName): string {

@@ -3,7 +3,7 @@
  * `definition_file`), read once with their digests, YAML ones parsed once, so kinds can compare
  * them without doing I/O themselves.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../engine/canonical.js';
@@ -24,7 +24,7 @@ export interface DataFile {
 export type DataFiles = Map<string, DataFile>;
 
 export interface DataFileOptions {
-  /** The data fields of a document's kind (field → what the file holds). */
+  /** The data fields of a document's kind (field → what the file holds: `text`, `docx`, `pdf`, `yaml`). */
   fieldsOf(doc: ResourceDoc): Readonly<Record<string, unknown>>;
   /** YAML data files the loader already read and parsed. */
   yaml?: ReadonlyMap<string, { text: string; parsed: ParsedFile }>;
@@ -40,32 +40,60 @@ export function dataFilePath(doc: ResourceDoc, value: string): string {
   return resolveDataPath(doc.file, value);
 }
 
+/** `/etc/x`, `C:\\x`, `\\\\server\\x`: a data field names a file relative to its YAML file, never an absolute one. */
+export function isAbsoluteName(value: string): boolean {
+  return value.startsWith('/') || value.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(value);
+}
+
 export async function readDataFiles(root: string, documents: ResourceDoc[], options: DataFileOptions): Promise<{ files: DataFiles; diagnostics: Diagnostic[] }> {
-  const wanted = new Map<string, { doc: ResourceDoc; key: string }>();
+  const wanted = new Map<string, { doc: ResourceDoc; key: string; type: unknown }>();
   const diagnostics: Diagnostic[] = [];
+  const problem = (doc: ResourceDoc, key: string, code: string, message: string, hint?: string): void => {
+    diagnostics.push({ severity: 'error', code, message, ...doc.positions.at(`/${key}`), path: key, ...(hint ? { hint } : {}) });
+  };
   for (const doc of documents) {
-    for (const key of Object.keys(options.fieldsOf(doc))) {
+    for (const [key, type] of Object.entries(options.fieldsOf(doc))) {
       const value = doc.body[key];
       if (typeof value !== 'string' || value === '') continue;
-      const rel = dataFilePath(doc, value);
-      if (rel.startsWith('../') || path.posix.isAbsolute(rel)) {
-        diagnostics.push({ severity: 'error', code: 'file-outside-config', message: `\`${key}\` names ${value}, which is outside the configuration directory`, ...doc.positions.at(`/${key}`), path: key });
+      if (isAbsoluteName(value)) {
+        problem(doc, key, 'absolute-path', `\`${key}\` names ${quoted(value)}, an absolute path`, `name the file relative to ${doc.file}, inside the configuration directory`);
         continue;
       }
-      if (!wanted.has(rel)) wanted.set(rel, { doc, key });
+      const rel = dataFilePath(doc, value);
+      if (rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel)) {
+        problem(doc, key, 'file-outside-config', `\`${key}\` names ${quoted(value)}, which is outside the configuration directory`);
+        continue;
+      }
+      if (!wanted.has(rel)) wanted.set(rel, { doc, key, type });
     }
   }
+  const realRoot = await realpath(root).catch(() => root);
   const files: DataFiles = new Map();
   await Promise.all(
-    [...wanted].map(async ([rel, { doc, key }]) => {
+    [...wanted].map(async ([rel, { doc, key, type }]) => {
       const known = options.yaml?.get(rel);
       if (known) {
+        if (holdsResource(known.parsed)) {
+          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${rel}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
+          return;
+        }
         const bytes = Buffer.from(known.text, 'utf8');
         files.set(rel, { path: rel, bytes, sha256: sha256(bytes), text: known.text, parsed: known.parsed });
         return;
       }
       try {
-        const bytes = await readFile(path.join(root, rel));
+        // A symlink may point anywhere: what is read must be inside the configuration directory.
+        const real = await realpath(path.join(root, rel));
+        if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+          problem(doc, key, 'file-outside-config', `\`${key}\` names ${rel}, a link to ${real}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
+          return;
+        }
+        const bytes = await readFile(real);
+        const wrong = contentProblem(type, bytes, rel);
+        if (wrong) {
+          problem(doc, key, wrong.code, wrong.message, wrong.hint);
+          return;
+        }
         files.set(rel, { path: rel, bytes, sha256: sha256(bytes), text: bytes.toString('utf8') });
       } catch {
         diagnostics.push({
@@ -79,4 +107,32 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     }),
   );
   return { files, diagnostics };
+}
+
+function quoted(value: string): string {
+  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return `"${clean.length > 80 ? `${clean.slice(0, 77)}...` : clean}"`;
+}
+
+function holdsResource(parsed: ParsedFile): boolean {
+  return parsed.documents.some((d) => d.value !== null && typeof d.value === 'object' && !Array.isArray(d.value) && 'kind' in d.value);
+}
+
+const ZIP = [0x50, 0x4b, 0x03, 0x04];
+
+/** What a file of this type must look like: UTF-8 text without NUL, or a Word file (a zip). */
+function contentProblem(type: unknown, bytes: Uint8Array, rel: string): { code: string; message: string; hint?: string } | undefined {
+  if (type === 'text') {
+    if (bytes.includes(0)) return { code: 'binary-file', message: `${rel} is not a text file (it holds NUL bytes)`, hint: 'body_file names a Markdown or text file; a Word file goes in docx_file' };
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return { code: 'invalid-utf8', message: `${rel} is not valid UTF-8`, hint: 'save it as UTF-8' };
+    }
+  }
+  if (type === 'docx') {
+    if (bytes.length === 0) return { code: 'not-a-docx', message: `${rel} is empty`, hint: 'docx_file names a Word (.docx) file' };
+    if (!ZIP.every((b, i) => bytes[i] === b)) return { code: 'not-a-docx', message: `${rel} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
+  }
+  return undefined;
 }

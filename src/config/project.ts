@@ -8,6 +8,7 @@ import { interpolateTree, type InterpolationContext } from './interpolate.js';
 import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { ProjectConfig } from './types.js';
+import { urlProblem } from './url-policy.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 
 export const PROJECT_SCHEMA = 'docket.schema.json';
@@ -126,6 +127,22 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
 
   const overrides = await envOverrides(input.processEnv);
   diagnostics.push(...overrides.diagnostics);
+  // URLs are checked here, offline, so a bad one stops the run before any service is contacted.
+  for (const section of ['review', 'agreements'] as const) {
+    for (const pointer of [`/${section}/url`, ...(selected ? [`${selected}/${section}/url`] : [])]) {
+      const value = get(get(pointer.startsWith('/environments') ? get(get(pass.value, 'environments'), input.env!) : pass.value, section), 'url');
+      // Not what the schema already refused, a placeholder left for later, or a value the environment replaces.
+      if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
+      if (overrides.values.some((o) => o.section === section && o.key === 'url')) continue;
+      const problem = urlProblem(value, `\`${section}.url\``);
+      if (problem) error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);
+    }
+  }
+  for (const o of overrides.values) {
+    if (o.key !== 'url') continue;
+    const problem = urlProblem(o.value, `environment variable ${ENV_OVERRIDES.find((e) => e.section === o.section && e.key === 'url')!.variable}`);
+    if (problem) diagnostics.push({ severity: 'error', code: problem.code, message: problem.message, ...(problem.hint ? { hint: problem.hint } : {}) });
+  }
 
   const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars } : {}) };
   if (diagnostics.some((d) => d.severity === 'error')) return result;

@@ -138,23 +138,69 @@ export interface ParsedFile {
   diagnostics: Diagnostic[];
 }
 
-// Aliases can nest (`*a` inside an anchored node); this stops a pathological file from recursing forever.
-const MAX_DEPTH = 200;
+/** Deeper than any configuration needs, well short of the stack. */
+export const MAX_DEPTH = 100;
+
+/**
+ * What aliases may expand a document to, beyond the values written in it: enough for any real
+ * reuse, and a billion-laughs file fails at once instead of expanding (each alias re-walks its
+ * anchored node).
+ */
+export const MAX_ALIAS_EXPANSION = 10_000;
+
+/** A problem that stops reading a document (a value too deep, an alias bomb). */
+class StopReading extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly at: LineCol,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
+
+interface WalkState {
+  doc: Document.Parsed;
+  positions: DocPositions;
+  lc: (offset: number) => LineCol;
+  /** Values produced so far through aliases. */
+  expanded: number;
+  /** Set while walking inside an alias: where it was written. */
+  alias?: LineCol;
+  diagnostics: Diagnostic[];
+  file: string;
+}
 
 /** The full parser: values and every position at once, and the YAML diagnostics. */
 export function parseWithPositions(text: string, file: string): ParsedFile {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const diagnostics: Diagnostic[] = [];
+  let docs: Document.Parsed[];
+  try {
+    // `merge`: `<<: *shared` copies a mapping's keys, so rule text can be shared within a file.
+    docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true }) as Document.Parsed[];
+  } catch (error) {
+    // The parser recurses per nesting level: a file nested thousands deep overflows it.
+    if (!(error instanceof RangeError)) throw error;
+    return { file, documents: [], diagnostics: [tooDeep(file, deepestLine(text))] };
+  }
   const documents: ParsedDocument[] = [];
   const lc = (offset: number): LineCol => lineCounter.linePos(offset);
 
   docs.forEach((doc, index) => {
     // One mistake often trips several parser rules at the same spot; the first says it best.
     const reported = new Set<number>();
+    let overflowed = false;
     for (const error of doc.errors) {
       if (reported.has(error.pos[0])) continue;
       reported.add(error.pos[0]);
+      // The parser recurses per nesting level and reports its own stack overflow as an error.
+      if (/Maximum call stack size exceeded/.test(error.message)) {
+        if (!overflowed) diagnostics.push(tooDeep(file, deepestLine(text)));
+        overflowed = true;
+        continue;
+      }
       const at = lc(error.pos[0]);
       const duplicate = error.code === 'DUPLICATE_KEY';
       const hint = SYNTAX_HINTS[error.code];
@@ -168,14 +214,34 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       });
     }
     for (const warning of doc.warnings) {
-      diagnostics.push({ severity: 'warning', code: 'yaml-warning', message: firstLine(warning.message), file, ...lc(warning.pos[0]) });
+      // An unknown tag (`!include`) would be read as plain text: docket has no tags, so it is an error.
+      const tag = warning.code === 'TAG_RESOLVE_FAILED';
+      diagnostics.push({
+        severity: tag ? 'error' : 'warning',
+        code: tag ? 'unknown-tag' : 'yaml-warning',
+        message: tag ? `${firstLine(warning.message)}; docket reads plain YAML without tags` : firstLine(warning.message),
+        file,
+        ...lc(warning.pos[0]),
+        ...(tag ? { hint: 'remove the tag; to share text within a file, use an anchor and an alias (`&name` / `*name`) or a merge key (`<<: *name`)' } : {}),
+      });
     }
     const contents = doc.contents;
-    if (contents === null || isEmptyScalar(contents)) return;
+    if (overflowed || contents === null || isEmptyScalar(contents)) return;
     const start = lc(contents.range?.[0] ?? 0);
     const positions = new DocPositions(file, start);
-    const value = toPlain(contents, '', undefined, 0, doc, positions, lc);
-    documents.push({ file, index, value, start, positions, ok: doc.errors.length === 0 });
+    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file };
+    const before = diagnostics.length;
+    let value: unknown;
+    try {
+      value = toPlain(contents, '', undefined, 0, state);
+    } catch (error) {
+      if (!(error instanceof StopReading)) throw error;
+      diagnostics.push({ severity: 'error', code: error.code, message: error.message, file, ...error.at, hint: error.hint });
+      documents.push({ file, index, value: null, start, positions, ok: false });
+      return;
+    }
+    const walkErrors = diagnostics.slice(before).some((d) => d.severity === 'error');
+    documents.push({ file, index, value, start, positions, ok: doc.errors.length === 0 && !walkErrors && !doc.warnings.some((w) => w.code === 'TAG_RESOLVE_FAILED') });
   });
   return { file, documents, diagnostics };
 }
@@ -204,26 +270,39 @@ function quoteKeyAt(text: string, pos: [number, number]): string {
   return key && key.length <= 80 ? ` \`${key}\`` : '';
 }
 
-function toPlain(
-  node: Node | null,
-  pointer: string,
-  keyPos: LineCol | undefined,
-  depth: number,
-  doc: Document.Parsed,
-  positions: DocPositions,
-  lc: (offset: number) => LineCol,
-): unknown {
+function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined, depth: number, state: WalkState): unknown {
+  const { positions, lc } = state;
   if (node === null) {
     // `key:` with nothing after it: a null written at the key.
     if (keyPos) positions.set(pointer, { key: keyPos, value: keyPos, plain: false });
     return null;
   }
-  if (depth > MAX_DEPTH) return null;
-  if (isAlias(node)) {
-    const target = node.resolve(doc);
-    return toPlain((target as Node | undefined) ?? null, pointer, keyPos ?? lc(node.range?.[0] ?? 0), depth + 1, doc, positions, lc);
-  }
   const here = lc(node.range?.[0] ?? 0);
+  if (depth > MAX_DEPTH) {
+    throw new StopReading('yaml-too-deep', `this value is nested more than ${MAX_DEPTH} levels deep`, here, 'no docket file nests this deep; check the indentation or the brackets');
+  }
+  if (state.alias && ++state.expanded > MAX_ALIAS_EXPANSION) {
+    throw new StopReading(
+      'yaml-alias-expansion',
+      `aliases expand this document to more than ${MAX_ALIAS_EXPANSION} values (an alias bomb?)`,
+      state.alias,
+      'write the values out, or alias smaller nodes',
+    );
+  }
+  if (isAlias(node)) {
+    const target = node.resolve(state.doc) as Node | undefined;
+    if (!target) {
+      state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${node.source}\` names no anchor defined before it`, file: state.file, ...here, hint: `define \`&${node.source}\` on a value above this line` });
+      return null;
+    }
+    const outer = state.alias;
+    state.alias ??= here;
+    try {
+      return toPlain(target, pointer, keyPos ?? here, depth + 1, state);
+    } finally {
+      state.alias = outer;
+    }
+  }
   if (isScalar(node)) {
     const empty = node.value === null && node.source === '';
     positions.set(pointer, { key: keyPos, value: empty && keyPos ? keyPos : here, plain: node.type === 'PLAIN' });
@@ -234,18 +313,61 @@ function toPlain(
     const out: Record<string, unknown> = {};
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
+      // With `merge` on, the parser marks the merge key with a symbol.
+      if (isScalar(keyNode) && (typeof keyNode.value === 'symbol' || keyNode.source === '<<')) {
+        mergeInto(out, pair.value as Node | null, pointer, depth, state);
+        continue;
+      }
       const key = keyNode === null ? '' : isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
       const kp = keyNode?.range ? lc(keyNode.range[0]) : here;
-      const value = toPlain(pair.value as Node | null, joinPointer(pointer, key), kp, depth + 1, doc, positions, lc);
+      const value = toPlain(pair.value as Node | null, joinPointer(pointer, key), kp, depth + 1, state);
       // defineProperty: a `__proto__:` key must become data, not change the object's prototype.
       Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     }
     return out;
   }
   if (isSeq(node)) {
-    return node.items.map((item, i) => toPlain(item as Node | null, joinPointer(pointer, i), undefined, depth + 1, doc, positions, lc));
+    return node.items.map((item, i) => toPlain(item as Node | null, joinPointer(pointer, i), undefined, depth + 1, state));
   }
   return null;
+}
+
+/**
+ * `<<: *base` (or a list of them): the keys of the merged mappings that the mapping does not set
+ * itself, as YAML merge keys define (keys written in the mapping win, wherever they appear).
+ */
+function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: string, depth: number, state: WalkState): void {
+  const sources = source && isSeq(source) ? (source.items as (Node | null)[]) : [source];
+  const own = new Set(Object.keys(out));
+  for (const item of sources) {
+    const value = toPlain(item, pointer, undefined, depth + 1, state);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      const at = state.lc(item?.range?.[0] ?? 0);
+      state.diagnostics.push({ severity: 'error', code: 'yaml-merge', message: 'a merge key (`<<`) takes a mapping or a list of mappings', file: state.file, ...at });
+      continue;
+    }
+    for (const [k, v] of Object.entries(value)) {
+      if (own.has(k) || Object.hasOwn(out, k)) continue;
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    }
+  }
+}
+
+function tooDeep(file: string, line: number): Diagnostic {
+  return { severity: 'error', code: 'yaml-too-deep', message: `the YAML nests more than ${MAX_DEPTH} levels deep`, file, line, col: 1, hint: 'no docket file nests this deep; check the indentation or the brackets' };
+}
+
+/** The first line where flow brackets nest deeper than MAX_DEPTH (or 1). */
+function deepestLine(text: string): number {
+  let depth = 0;
+  let line = 1;
+  for (const ch of text) {
+    if (ch === '\n') line++;
+    else if (ch === '[' || ch === '{') {
+      if (++depth > MAX_DEPTH) return line;
+    } else if (ch === ']' || ch === '}') depth--;
+  }
+  return 1;
 }
 
 /** The core schema yields only JSON-like scalars; bigint cannot occur without `intAsBigInt`. */

@@ -31,7 +31,8 @@ export function parseYamlFile(text: string, file: string, reread?: () => string)
  * a message point at the wrong line).
  */
 function parseFast(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  if (PROPERTY.test(text)) return undefined;
+  // Merge keys (`<<`) are the full parser's too (js-yaml's core schema reads them as a plain key).
+  if (PROPERTY.test(text) || text.includes('<<')) return undefined;
   const values: unknown[] = [];
   try {
     jsYaml.loadAll(text, (doc) => values.push(doc), { schema: jsYaml.CORE_SCHEMA, filename: file });

@@ -41,16 +41,19 @@ describe('plan --annotations github', () => {
 
   it('warns at the playbook for a permanently deleted rule, and at a located configuration warning', async () => {
     expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
-    // Drop Residuals (a permanent delete), change Term's description, and add an unresolved YAML tag (a warning).
-    const edited = NDA.replace(/ {2}- name: Residuals\n.*\n/, '').replace('How long the agreement lasts', '!note How long it lasts');
-    await writeFiles(dir, { 'playbooks/nda.yaml': edited });
+    // Drop Residuals (a permanent delete), change Term's description, and leave a lock file with a
+    // merge conflict whose sides agree (a located warning).
+    const edited = NDA.replace(/ {2}- name: Residuals\n.*\n/, '').replace('How long the agreement lasts', 'How long it lasts');
+    const side = (key: string) => `        "${key}": { "id": "x-${key}", "file": "${key}.pdf", "sha256": "${'a'.repeat(64)}" }`;
+    const lock = ['{', '  "version": 2,', '  "targets": {', '    "other": {', '      "files": {', '<<<<<<< ours', side('attachment:A'), '=======', side('attachment:B'), '>>>>>>> theirs', '      }', '    }', '  }', '}', ''].join('\n');
+    await writeFiles(dir, { 'playbooks/nda.yaml': edited, 'docket.lock.json': lock });
 
     const plan = await runCli(['plan', '-C', dir, '--emulator', '--annotations', 'github', '--detailed-exitcode']);
     expect(plan.code).toBe(2);
     expect(annotationLines(plan.stdout)).toEqual([
       '::notice file=infra/docket/playbooks/nda.yaml,line=6,title=docket update::update rule "Inbound NDA/Term"',
       '::warning file=infra/docket/playbooks/nda.yaml,line=1,title=docket delete::delete rule "Inbound NDA/Residuals" (permanent: cannot be undone)',
-      '::warning file=infra/docket/playbooks/nda.yaml,line=6,title=docket warning::Unresolved tag: !note',
+      '::warning file=infra/docket/docket.lock.json,line=6,title=docket warning::docket.lock.json has a merge conflict; docket reads both sides, which do not contradict, and writes the file whole on the next apply',
     ]);
   });
 

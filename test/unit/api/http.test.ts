@@ -1,3 +1,4 @@
+import { isLoopback } from '../../../src/config/url-policy.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockAgent, errors as undiciErrors } from 'undici';
@@ -7,7 +8,6 @@ import {
   createLimiter,
   createServiceClient,
   encodeQuery,
-  isLoopback,
   type ClosableServiceClient,
   type ServiceClientOptions,
 } from '../../../src/api/http.js';

@@ -1,0 +1,44 @@
+/**
+ * What a service URL may be, checked offline by validate (at the docket.yaml line, or naming the
+ * DOCKET_*_URL variable) and again by the HTTP client: http(s), no credentials, no query or
+ * fragment, and https except on loopback hosts, because the API key travels with every request.
+ */
+
+export interface UrlProblem {
+  code: 'invalid-url' | 'insecure-url';
+  message: string;
+  hint?: string;
+}
+
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** Why `raw` cannot be a service URL (`what` names it in the message), or undefined. */
+export function urlProblem(raw: string, what: string): UrlProblem | undefined {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    return { code: 'invalid-url', message: `${what} "${shown(raw)}" is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
+  }
+  // Credentials in a URL would end up in plan headers and messages.
+  if (u.username || u.password) return { code: 'invalid-url', message: `${what} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
+  if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${u.origin}${u.pathname} must not have a query or fragment` };
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { code: 'invalid-url', message: `${what} must use https (got ${shown(u.protocol)})` };
+  if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
+    return {
+      code: 'insecure-url',
+      message: `refusing plain http for ${what} ${u.origin}${u.pathname}: the API key would travel unencrypted`,
+      hint: 'use https; plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1), such as the emulator',
+    };
+  }
+  return undefined;
+}
+
+function shown(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean;
+}
