@@ -3,17 +3,20 @@
  * sticky-comment marker are checked, every `docket` command in it is parsed by the real commander
  * definitions, and the comment script runs against a fake GitHub API.
  */
-import { readFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { parse } from 'yaml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { applyCommand } from '../../src/cli/commands/apply.js';
 import { initCommand } from '../../src/cli/commands/init.js';
 import { planCommand } from '../../src/cli/commands/plan.js';
 import { validateCommand } from '../../src/cli/commands/validate.js';
 import type { Io } from '../../src/cli/io.js';
 import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
 
 interface Step {
   name?: string;
@@ -36,6 +39,8 @@ interface Workflow {
   env?: Record<string, string>;
   jobs: Record<string, Job>;
 }
+
+afterAll(removeMadeDirs);
 
 const RECIPE = join(import.meta.dirname, '../../examples/ci/github-actions.yml');
 const workflow = parse(await readFile(RECIPE, 'utf8')) as Workflow;
@@ -116,7 +121,7 @@ function stepRunning(job: string, pattern: RegExp): Step {
 
 describe('examples/ci/github-actions.yml', () => {
   it('runs plan on pull requests, apply on pushes to main, and a daily drift check', () => {
-    expect(Object.keys(workflow.jobs).sort()).toEqual(['apply', 'drift', 'plan']);
+    expect(Object.keys(workflow.jobs).sort()).toEqual(['apply', 'drift', 'plan', 'validate-fork']);
     expect(workflow.on.pull_request !== undefined).toBe(true);
     expect(workflow.on.push?.branches).toEqual(['main']);
     expect(workflow.on.schedule?.[0]?.cron).toMatch(/^\d+ \d+ \* \* \*$/);
@@ -126,12 +131,31 @@ describe('examples/ci/github-actions.yml', () => {
     expect(workflow.jobs.drift!.if).toContain("github.event_name == 'schedule'");
   });
 
-  it('never runs two applies at once and never cancels one', () => {
+  it('never runs two applies at once, never cancels one, and never checks drift during one', () => {
     expect(workflow.jobs.apply!.concurrency).toEqual({ group: 'docket-apply', 'cancel-in-progress': false });
-    // Another job in that group would replace a waiting apply.
+    expect(workflow.jobs.drift!.concurrency).toEqual({ group: 'docket-apply', 'cancel-in-progress': false });
     for (const [name, job] of Object.entries(workflow.jobs)) {
-      if (name !== 'apply') expect(job.concurrency?.group).not.toBe('docket-apply');
+      if (name !== 'apply' && name !== 'drift') expect(job.concurrency?.group).not.toBe('docket-apply');
     }
+    // GitHub cancels a job at its timeout: later than docket's own 10-minute apply budget.
+    expect((workflow.jobs.apply as Job & { 'timeout-minutes'?: number })['timeout-minutes']).toBeGreaterThan(10);
+  });
+
+  it('checks pull requests from forks offline only: validate, with no secrets', () => {
+    const fork = workflow.jobs['validate-fork']!;
+    expect(fork.if).toContain('github.event.pull_request.head.repo.full_name != github.repository');
+    expect(workflow.jobs.plan!.if).toContain('github.event.pull_request.head.repo.full_name == github.repository');
+    expect(JSON.stringify(fork)).not.toContain('secrets.');
+    expect(fork.steps.map((s) => s.run ?? '').join('\n')).toMatch(/docket validate/);
+  });
+
+  it('commits docket.lock.json back after apply, also when apply failed', () => {
+    const steps = workflow.jobs.apply!.steps;
+    const apply = steps.findIndex((s) => /docket apply/.test(s.run ?? ''));
+    const commit = steps.findIndex((s) => s.name === 'Commit docket.lock.json');
+    expect(commit).toBeGreaterThan(apply);
+    expect(steps[commit]!.if).toBe("always() && steps.plan.outcome != 'skipped'");
+    expect(workflow.jobs.apply!.permissions).toMatchObject({ contents: 'write' });
   });
 
   it('installs with npm ci on Node 20 in every job', () => {
@@ -179,7 +203,7 @@ describe('examples/ci/github-actions.yml', () => {
 
   it('uses only commands and flags the CLI accepts', async () => {
     const commands = docketCommands();
-    expect(commands.map((c) => `${c.job}:${c.argv[0]}`)).toEqual(['plan:validate', 'plan:plan', 'apply:plan', 'apply:apply', 'drift:plan']);
+    expect(commands.map((c) => `${c.job}:${c.argv[0]}`)).toEqual(['validate-fork:validate', 'plan:validate', 'plan:plan', 'apply:plan', 'apply:apply', 'drift:plan']);
     for (const { argv } of commands) {
       await expect(parseWithCli(argv), argv.join(' ')).resolves.toBeUndefined();
       // And the program registers that command.
@@ -257,5 +281,75 @@ describe('the sticky pull-request comment', () => {
     expect(comments).toHaveLength(2);
     expect(comments[1]!.body).toContain('**The plan failed** for 0123456');
     expect(comments[1]!.body).toContain('https://github.com/acme/legal-config/actions/runs/42');
+  });
+});
+
+describe('the commit-back step, run for real against a git remote', () => {
+  const script = workflow.jobs.apply!.steps.find((s) => s.name === 'Commit docket.lock.json')!.run!;
+
+  /** A clone of a bare "origin" with main and a config dir; `hook` is origin's pre-receive hook. */
+  async function clone(hook?: string): Promise<{ work: string; origin: string }> {
+    const root = await makeDir({});
+    const origin = join(root, 'origin.git');
+    const work = join(root, 'work');
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' });
+    git(root, 'init', '-q', '--bare', '-b', 'main', origin);
+    git(root, 'init', '-q', '-b', 'main', work);
+    await writeFiles(work, { 'config/docket.yaml': 'version: 1\n', 'config/docket.lock.json': '{"version":2,"targets":{}}\n' });
+    git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', 'init');
+    git(work, 'add', '.');
+    git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'config');
+    git(work, 'remote', 'add', 'origin', origin);
+    git(work, 'push', '-q', 'origin', 'main');
+    if (hook) {
+      await writeFiles(origin, { 'hooks/pre-receive': hook });
+      await chmod(join(origin, 'hooks/pre-receive'), 0o755);
+    }
+    // What apply did: record an upload.
+    await writeFiles(work, { 'config/docket.lock.json': '{"version":2,"targets":{"emulator":{"files":{}}}}\n' });
+    return { work, origin };
+  }
+
+  function run(work: string, path = process.env.PATH ?? ''): { code: number; out: string } {
+    const result = spawnSync('bash', ['-e', '-c', script], {
+      cwd: work,
+      env: { PATH: path, HOME: work, DOCKET_DIR: 'config', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '99', GIT_TERMINAL_PROMPT: '0' },
+      encoding: 'utf8',
+    });
+    return { code: result.status ?? -1, out: `${result.stdout}${result.stderr}` };
+  }
+
+  it('pushes a commit holding only docket.lock.json to main', async () => {
+    const { work, origin } = await clone();
+    const { code, out } = run(work);
+    expect(out).toContain('Committed docket.lock.json to main');
+    expect(code).toBe(0);
+    const files = execFileSync('git', ['show', '--name-only', '--pretty=format:%s', 'main'], { cwd: origin, encoding: 'utf8' }).trim().split('\n');
+    expect(files).toEqual(['docket: record uploads in docket.lock.json [skip ci]', 'config/docket.lock.json']);
+  });
+
+  it('fails loudly, with an ::error:: naming the file, when nothing can be pushed', async () => {
+    const { work } = await clone('#!/bin/sh\necho "protected" >&2\nexit 1\n');
+    const { code, out } = run(work);
+    expect(code).toBe(1);
+    expect(out).toContain('::error file=config/docket.lock.json,title=docket.lock.json not saved::');
+  });
+
+  it('opens a pull request with it when main refuses the push', async () => {
+    const { work, origin } = await clone('#!/bin/sh\nwhile read old new ref; do [ "$ref" = refs/heads/main ] && exit 1; done\nexit 0\n');
+    // A stand-in for the GitHub CLI that records what it was asked.
+    const bin = await makeDir({ gh: '#!/bin/sh\necho "$@" > "$HOME/gh-args"\n' });
+    await chmod(join(bin, 'gh'), 0o755);
+    const { code, out } = run(work, `${bin}:${process.env.PATH ?? ''}`);
+    expect(out).toContain('::warning file=config/docket.lock.json,title=docket.lock.json in a pull request::');
+    expect(code).toBe(0);
+    expect(execFileSync('git', ['branch', '--list', 'docket-lock/99'], { cwd: origin, encoding: 'utf8' })).toContain('docket-lock/99');
+    expect(readFileSync(join(work, 'gh-args'), 'utf8')).toContain('pr create --head docket-lock/99 --base main');
+  });
+
+  it('does nothing when docket.lock.json did not change', async () => {
+    const { work } = await clone();
+    execFileSync('git', ['checkout', '-q', '--', 'config/docket.lock.json'], { cwd: work });
+    expect(run(work)).toEqual({ code: 0, out: 'docket.lock.json unchanged\n' });
   });
 });
