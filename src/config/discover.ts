@@ -39,10 +39,47 @@ async function isFile(file: string): Promise<boolean> {
   return (await stat(file).catch(() => undefined))?.isFile() ?? false;
 }
 
+/** A file's text, or where its bytes stop being UTF-8. */
+export type ReadText = { text: string } | { invalidAt: { line: number; col: number } };
+
+const STRICT = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * Reads files in parallel with a bound, so a repository with thousands of files neither waits on
- * them one by one nor runs out of file descriptors.
+ * them one by one nor runs out of file descriptors. Decoded strictly: a byte that is not UTF-8 is
+ * reported, not turned into U+FFFD.
  */
-export function readFiles(root: string, files: string[], limit = 64): Promise<string[]> {
-  return mapLimit(files, limit, (file) => readFile(path.join(root, file), 'utf8'));
+export function readFiles(root: string, files: string[], limit = 64): Promise<ReadText[]> {
+  return mapLimit(files, limit, async (file) => decodeStrict(await readFile(path.join(root, file))));
+}
+
+export function decodeStrict(bytes: Uint8Array): ReadText {
+  try {
+    return { text: STRICT.decode(bytes) };
+  } catch {
+    return { invalidAt: firstInvalid(bytes) };
+  }
+}
+
+/** Line and column (in characters) of the first byte sequence that is not UTF-8. */
+function firstInvalid(bytes: Uint8Array): { line: number; col: number } {
+  let line = 1;
+  let col = 1;
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const size = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (size === 0 || i + size > bytes.length) break;
+    try {
+      STRICT.decode(bytes.subarray(i, i + size));
+    } catch {
+      break;
+    }
+    if (b === 0x0a) {
+      line++;
+      col = 1;
+    } else col++;
+    i += size;
+  }
+  return { line, col };
 }

@@ -62,12 +62,24 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const missing = await checkRoot(root, options.dir);
   if (missing) return { diagnostics: [missing], yamlData: new Map() };
 
-  const files = await discoverYamlFiles(root);
-  const texts = await readFiles(root, files);
+  const discovered = await discoverYamlFiles(root);
+  const read = await readFiles(root, discovered);
+  const encodingProblems: Diagnostic[] = [];
+  const files: string[] = [];
+  const texts: string[] = [];
+  discovered.forEach((file, i) => {
+    const r = read[i]!;
+    if ('text' in r) {
+      files.push(file);
+      texts.push(r.text);
+    } else {
+      encodingProblems.push({ severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...r.invalidAt, hint: 'save the file as UTF-8' });
+    }
+  });
   const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, () => readFileSync(path.join(root, file), 'utf8')));
 
-  const diagnostics: Diagnostic[] = [];
-  const projectFile = PROJECT_FILES.find((f) => files.includes(f));
+  const diagnostics: Diagnostic[] = [...encodingProblems];
+  const projectFile = PROJECT_FILES.find((f) => files.includes(f) || discovered.includes(f));
   if (!projectFile) return { diagnostics: [noProjectFile(options.dir)], yamlData: new Map() }; // checkRoot saw one; it vanished or is not a regular file
   for (const other of PROJECT_FILES) {
     if (other !== projectFile && files.includes(other)) {
@@ -83,7 +95,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     }
   }
 
-  const projectParsed = parsed.find((p) => p.file === projectFile)!;
+  const projectParsed = parsed.find((p) => p.file === projectFile);
+  if (!projectParsed) return { diagnostics: diagnostics.sort(compareDiagnostics), yamlData: new Map() }; // not UTF-8: reported above
   const projectResult = await loadProjectSettings({
     root,
     file: projectFile,

@@ -51,6 +51,8 @@ function ajv(): Ajv {
     loadSchema: async (uri) => readSchemaFile(path.posix.basename(new URL(uri).pathname)),
   });
   addFormats(ajvInstance);
+  // The uuid format of ajv-formats also takes `urn:uuid:…`, which no service id ever matches.
+  ajvInstance.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   addSubfolderSchemas(ajvInstance, 'templates');
   return ajvInstance;
 }
@@ -186,7 +188,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
   const make = (code: string, message: string, at: string, hint?: string, valuePosition = true): Diagnostic => {
     const pos = valuePosition ? positions.valueAt(at) : positions.at(at);
     const path = pointerToPath(at);
-    return { severity: 'error', code, message, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) };
+    // A message about a value quotes it, unless it already says what it got.
+    const quoted = valuePosition && at === pointer && !/, not |\(got /.test(message) ? gotValue(e.data) : '';
+    return { severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) };
   };
 
   switch (e.keyword) {
@@ -244,6 +248,13 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
     default:
       return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer);
   }
+}
+
+/** ` (got "x")` for a single value, shortened and with control characters escaped; '' for a structure. */
+export function gotValue(data: unknown): string {
+  if (typeof data !== 'string' && typeof data !== 'number' && typeof data !== 'boolean') return '';
+  const text = typeof data === 'string' && data.length > 60 ? `${data.slice(0, 57)}...` : data;
+  return ` (got ${JSON.stringify(text).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)})`;
 }
 
 /** Above this many properties an unknown-key hint names the schema instead of listing them all. */

@@ -1,19 +1,25 @@
 /** "Did you mean" suggestions for misspelt keys, kinds, variables and environments. */
 
-/** Edit distance (insertions, deletions, substitutions), two rows of memory. */
+/**
+ * Edit distance (insertions, deletions, substitutions, and swapping two neighbours: `nmae` is one
+ * typo from `name`, not two), three rows of memory.
+ */
 export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
+  let before = new Array<number>(b.length + 1).fill(0);
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   let cur = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      cur[j] = d;
     }
-    [prev, cur] = [cur, prev];
+    [before, prev, cur] = [prev, cur, before];
   }
   return prev[b.length]!;
 }

@@ -2,7 +2,7 @@
  * YAML → plain values plus the line and column of every key and value, so that every later check
  * (schema, interpolation, references at plan time) can point at the exact place in the file.
  */
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import { LineCounter, isAlias, isMap, isNode, isScalar, isSeq, parseAllDocuments, visit, type Document, type Node } from 'yaml';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Positions } from './types.js';
 
@@ -201,6 +201,12 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
         overflowed = true;
         continue;
       }
+      // An unclosed quote or bracket is noticed where the parser gives up: point at where it opens.
+      const opened = unclosedAt(doc, error.pos[0], error.code, error.message);
+      if (opened) {
+        diagnostics.push({ severity: 'error', code: 'yaml-syntax', file, ...lc(opened.offset), message: opened.message, hint: opened.hint });
+        continue;
+      }
       const at = lc(error.pos[0]);
       const duplicate = error.code === 'DUPLICATE_KEY';
       const hint = SYNTAX_HINTS[error.code];
@@ -244,6 +250,23 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     documents.push({ file, index, value, start, positions, ok: doc.errors.length === 0 && !walkErrors && !doc.warnings.some((w) => w.code === 'TAG_RESOLVE_FAILED') });
   });
   return { file, documents, diagnostics };
+}
+
+/** The quoted string or flow collection that runs up to `offset`, where the parser stopped. */
+function unclosedAt(doc: Document.Parsed, offset: number, code: string, message: string): { offset: number; message: string; hint: string } | undefined {
+  if (code !== 'MISSING_CHAR' && !(code === 'BAD_INDENT' && /end with a [\]}]/.test(message))) return undefined;
+  let found: { offset: number; message: string; hint: string } | undefined;
+  visit(doc, (_key, node) => {
+    if (!isNode(node) || !node.range || node.range[0] >= offset || node.range[1] !== offset) return;
+    if (isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
+      const q = node.type === 'QUOTE_DOUBLE' ? '"' : "'";
+      found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed`, hint: `close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)` };
+    } else if ((isSeq(node) || isMap(node)) && node.flow) {
+      const [open, close] = isSeq(node) ? ['[', ']'] : ['{', '}'];
+      found = { offset: node.range[0], message: `this \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\`, or write it as indented ${isSeq(node) ? '`- item` lines' : '`key: value` lines'}` };
+    }
+  });
+  return found;
 }
 
 const SYNTAX_HINTS: Partial<Record<string, string>> = {

@@ -55,7 +55,7 @@ describe('discoverYamlFiles', () => {
     const found = await discoverYamlFiles(dir);
     const texts = await readFiles(dir, found, 8);
     expect(texts).toHaveLength(150);
-    expect(texts[0]).toBe('n: 0\n');
-    expect(texts[149]).toBe('n: 149\n');
+    expect(texts[0]).toEqual({ text: 'n: 0\n' });
+    expect(texts[149]).toEqual({ text: 'n: 149\n' });
   });
 });

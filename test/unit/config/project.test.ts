@@ -69,13 +69,13 @@ describe('docket.yaml', () => {
       ),
     });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
-      ['docket.yaml:1:10 invalid-value', '`version` must be 1'],
-      ['docket.yaml:3:8 invalid-value', '`url` must be an http(s) URL'],
+      ['docket.yaml:1:10 invalid-value', '`version` must be 1 (got 2)'],
+      ['docket.yaml:3:8 invalid-value', '`url` must be an http(s) URL (got "ftp://example.com")'],
       ['docket.yaml:4:20 invalid-value', '`organization_id` must be a string, not an integer'],
       ['docket.yaml:5:3 unknown-key', 'unknown key `organisation` in `review`, did you mean `organization_id`?'],
-      ['docket.yaml:7:10 invalid-value', '`actor` must be an e-mail address'],
-      ['docket.yaml:8:14 invalid-value', '`concurrency` must be at most 64'],
-      ['docket.yaml:9:32 invalid-value', '`max_delete_fraction` must be at most 1'],
+      ['docket.yaml:7:10 invalid-value', '`actor` must be an e-mail address (got "not-an-email")'],
+      ['docket.yaml:8:14 invalid-value', '`concurrency` must be at most 64 (got 100)'],
+      ['docket.yaml:9:32 invalid-value', '`max_delete_fraction` must be at most 1 (got 1.5)'],
       ['docket.yaml:10:1 unknown-key', 'unknown key `prunes` in docket.yaml, did you mean `prune`?'],
     ]);
     expect(r.config).toBeUndefined();

@@ -47,8 +47,8 @@ describe('schemas', () => {
     expect(props.id).toMatchObject({ type: 'string', format: 'uuid' });
   });
 
-  it('allows renamed_from on renameable kinds and on rules', () => {
-    expect(read('member.schema.json').properties).toHaveProperty('renamed_from');
+  it('allows renamed_from on renameable kinds and on rules, not on members (an e-mail is never renamed)', () => {
+    expect(read('member.schema.json').properties).not.toHaveProperty('renamed_from');
     const playbook = read('playbook.schema.json') as { properties: Schema; $defs: { rule: { properties: Schema } } };
     expect(playbook.properties).toHaveProperty('renamed_from');
     expect(playbook.$defs.rule.properties).toHaveProperty('renamed_from');

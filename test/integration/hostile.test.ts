@@ -1,0 +1,88 @@
+/**
+ * Broken and hostile configurations, as a careless pull request would write them: each is refused
+ * by `validate` with exit 1 at the right file:line, quoting what is wrong, and `plan` refuses it
+ * before any connection (the services below point at a port nobody listens on).
+ */
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+
+afterAll(removeMadeDirs);
+
+const DOCKET = 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n';
+const NOWHERE = { DOCKET_REVIEW_URL: 'http://127.0.0.1:9/review', DOCKET_AGREEMENTS_URL: 'http://127.0.0.1:9/agreements', DOCKET_API_KEY: 'k' };
+
+function bomb(levels: number): string {
+  const lines = ['  a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
+  for (let i = 1; i < levels; i++) {
+    const [n, p] = [String.fromCharCode(97 + i), String.fromCharCode(96 + i)];
+    lines.push(`  ${n}: &${n} [${Array(10).fill(`*${p}`).join(',')}]`);
+  }
+  return `kind: Playbook\nname: Bomb\ndescription: x\nx:\n${lines.join('\n')}\n`;
+}
+
+interface Case {
+  name: string;
+  files: Record<string, string | Buffer>;
+  /** `file:line` and the code. */
+  at: string;
+  /** Words the message must hold (the value or key it is about). */
+  says: string;
+  setup?: (dir: string) => Promise<void>;
+  /** The URL cases test docket.yaml's own URLs, which the environment would replace. */
+  ownUrls?: boolean;
+}
+
+const CASES: Case[] = [
+  { name: 'a billion-laughs alias bomb', files: { 'p.yaml': bomb(9) }, at: 'p.yaml:8 yaml-alias-expansion', says: 'more than 10000 values' },
+  { name: 'an alias bomb in a definition file', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': bomb(9).replace(/^kind.*\n.*\n.*\n/, 'title: T\n') }, at: 't.cover.yaml:6 yaml-alias-expansion', says: 'alias bomb' },
+  { name: 'nesting deeper than any file needs', files: { 'p.yaml': `kind: Playbook\nname: D\ndescription: ${'['.repeat(3000)}${']'.repeat(3000)}\n` }, at: 'p.yaml:3 yaml-too-deep', says: 'levels deep' },
+  { name: 'an undefined alias', files: { 'p.yaml': 'kind: Playbook\nname: A\ndescription: *nothing\n' }, at: 'p.yaml:3 yaml-undefined-alias', says: '`*nothing`' },
+  { name: 'an unknown tag', files: { 'p.yaml': 'kind: Playbook\nname: A\ndescription: !include other.yaml\n' }, at: 'p.yaml:3 unknown-tag', says: '!include' },
+  { name: 'an unclosed quote', files: { 'p.yaml': 'kind: Playbook\nname: "Inbound NDA\ndescription: x\n' }, at: 'p.yaml:2 yaml-syntax', says: 'never closed' },
+  { name: 'an unclosed bracket', files: { 'p.yaml': 'kind: Playbook\nname: A\nrenamed_from: [B, C\ndescription: x\n' }, at: 'p.yaml:3 yaml-syntax', says: '`[` is never closed' },
+  { name: 'a data file that links outside the directory', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n' }, setup: async (dir) => symlink('/etc/hostname', join(dir, 't.md')), at: 't.yaml:3 file-outside-config', says: 'a link to' },
+  { name: 'an absolute data file path', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: /etc/passwd\n' }, at: 't.yaml:3 absolute-path', says: '"/etc/passwd"' },
+  { name: 'a binary body_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n', 't.md': Buffer.from([0x41, 0x00, 0x42]) }, at: 't.yaml:3 binary-file', says: 't.md' },
+  { name: 'a docx_file that is not a Word file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': 'plain text' }, at: 't.yaml:3 not-a-docx', says: 't.docx' },
+  { name: 'an empty docx_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': '' }, at: 't.yaml:3 not-a-docx', says: 'empty' },
+  { name: 'a data file that is another resource', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: p.yaml\n', 'p.yaml': 'kind: Playbook\nname: P\n' }, at: 't.yaml:3 data-file-is-resource', says: 'p.yaml' },
+  { name: 'plain http to a remote host', files: { 'docket.yaml': `${DOCKET}review:\n  url: http://api.example.com\n` }, at: 'docket.yaml:5 insecure-url', says: 'http://api.example.com', ownUrls: true },
+  { name: 'credentials in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://me:secret@api.example.com\n` }, at: 'docket.yaml:5 invalid-url', says: 'user name or password', ownUrls: true },
+  { name: 'a query string in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://api.example.com/?key=x\n` }, at: 'docket.yaml:5 invalid-url', says: 'query or fragment', ownUrls: true },
+  { name: 'two resources renamed from one name', files: { 'a.yaml': 'kind: Playbook\nname: A\nrenamed_from: Old\n', 'b.yaml': 'kind: Playbook\nname: B\nrenamed_from: Old\n' }, at: 'b.yaml:1 duplicate-renamed-from', says: '"Old"' },
+  { name: 'one id pinned twice', files: { 'a.yaml': 'kind: Playbook\nname: A\nid: 6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n', 'b.yaml': 'kind: Playbook\nname: B\nid: 6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n' }, at: 'b.yaml:3 duplicate-pin', says: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' },
+  { name: 'renamed_from on a member', files: { 'm.yaml': 'kind: Member\nemail: a@acme.example\nrenamed_from: b@acme.example\n' }, at: 'm.yaml:3 unknown-key', says: '`renamed_from`' },
+  { name: 'a urn:uuid id', files: { 'a.yaml': 'kind: Playbook\nname: A\nid: urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n' }, at: 'a.yaml:3 invalid-value', says: '"urn:uuid:6f1c2d3e' },
+  { name: 'a file that is not UTF-8', files: { 'a.yaml': Buffer.from('kind: Playbook\nname: Caf\xe9\n', 'latin1') }, at: 'a.yaml:2 invalid-utf8', says: 'a.yaml' },
+  { name: 'a blank name', files: { 'a.yaml': 'kind: Playbook\nname: "   "\n' }, at: 'a.yaml:2 blank-name', says: '"   "' },
+  { name: 'a control character in a name', files: { 'a.yaml': 'kind: Playbook\nname: "Tab\\there"\n' }, at: 'a.yaml:2 control-character', says: '"Tab\\there"' },
+  { name: 'a name over the maximum length', files: { 'a.yaml': `kind: Playbook\nname: ${'N'.repeat(201)}\n` }, at: 'a.yaml:2 name-too-long', says: '201 characters' },
+  { name: 'a transposed key', files: { 'a.yaml': 'kind: Playbook\nnmae: A\n' }, at: 'a.yaml:2 unknown-key', says: 'did you mean `name`?' },
+];
+
+describe('hostile and broken configurations', () => {
+  for (const c of CASES) {
+    it(`${c.name}: an error at ${c.at}, before any connection`, async () => {
+      const dir = await makeDir({});
+      await writeFile(join(dir, 'docket.yaml'), DOCKET);
+      for (const [name, content] of Object.entries(c.files)) {
+        await mkdir(join(dir, name, '..'), { recursive: true });
+        await writeFile(join(dir, name), content);
+      }
+      await c.setup?.(dir);
+      const validate = await runCli(['validate', '-C', dir]);
+      expect(validate.code).toBe(1);
+      const [file, code] = c.at.split(' ');
+      const line = validate.stderr.split('\n').find((l) => l.startsWith(`${file}:`) && l.includes(` error ${code} `));
+      expect(line, validate.stderr).toBeDefined();
+      expect(line).toContain(c.says);
+      const plan = await runCli(['plan', '-C', dir], { env: c.ownUrls ? { DOCKET_API_KEY: 'k' } : NOWHERE });
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain(` error ${code} `);
+      expect(plan.stderr).not.toMatch(/ECONNREFUSED|unreachable|service answered|Internal error/);
+    }, 20_000);
+  }
+});
