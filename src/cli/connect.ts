@@ -12,7 +12,8 @@ import type { ProjectConfig } from '../config/types.js';
 import type { PlanTarget } from '../engine/types.js';
 import { UsageError } from '../errors.js';
 import type { Services } from '../kinds/kind.js';
-import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, startEmulator, type RunningEmulator } from '../emulator/server.js';
+import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, type RunningEmulator } from '../emulator/server.js';
+import { startEmulatorForCli } from './emulator-start.js';
 import type { Io, Logger } from './io.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
@@ -77,7 +78,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       () => true,
       () => false,
     ));
-    emulator = await startEmulator({ stateFile, seed });
+    emulator = await startEmulatorForCli({ stateFile, seed });
     // Save the seeded state at once: a plan saved now must find the same user ids when applied.
     if (freshEmulator) await emulator.store.persist();
     // The state may have been made for another organization id (docket.yaml or --env changed).

@@ -61,9 +61,12 @@ export interface OutputFlags {
   verbose?: boolean;
 }
 
+/** `--no-color` and NO_COLOR win; FORCE_COLOR (not `0`) colours CI logs that are not terminals. */
 export function useColor(io: Io, flags: OutputFlags): boolean {
   if (flags.color === false) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
   return io.isTTY;
 }
 

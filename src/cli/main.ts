@@ -14,8 +14,31 @@ import { emulatorCommand } from './commands/emulator.js';
 import { exportCommand } from './commands/export.js';
 import { initCommand } from './commands/init.js';
 import { planCommand } from './commands/plan.js';
+import { showCommand } from './commands/show.js';
+import { completionCommand } from './commands/completion.js';
 import { validateCommand } from './commands/validate.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
+
+const MAIN_HELP = `
+Common flags (every command that reads a configuration):
+  -C, --dir <DIR>     configuration directory (default .)
+  --env <NAME>        environment from docket.yaml \`environments:\`
+  --concurrency <N>   parallel requests and operations (default: docket.yaml or 8)
+  --no-color          never colour the output (also NO_COLOR; FORCE_COLOR forces it)
+  -q, --quiet         print only results and errors
+  -v, --verbose       log every request; list undeclared objects
+
+Environment:
+  DOCKET_REVIEW_API_KEY, DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY for both): API keys, never read from files
+  DOCKET_REVIEW_URL, DOCKET_AGREEMENTS_URL, DOCKET_ORGANIZATION_ID: override docket.yaml
+
+Exit codes:
+  0 success; 1 any error; 2 plan --detailed-exitcode found changes; 130/143 stopped by Ctrl-C/SIGTERM
+
+Examples:
+  docket plan -C config --emulator          what would change, against the local emulator
+  docket plan --out plan.json && docket apply plan.json
+`;
 
 export interface MainOptions {
   io?: Io;
@@ -34,14 +57,17 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     .version(VERSION, '--version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', MAIN_HELP);
   for (const command of [
     validateCommand(io, setExit),
     planCommand(io, setExit),
     applyCommand(io, setExit),
+    showCommand(io, setExit),
     exportCommand(io, setExit),
     emulatorCommand(io, options.waitForStop ?? (() => waitForSignal(io))),
     initCommand(io, setExit),
+    completionCommand(io, setExit, () => program),
   ]) {
     program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
   }

@@ -4,6 +4,16 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 
 export { writeFileAtomic };
 
+/** A state file the emulator cannot read (the CLI tells the user to delete it). */
+export class StateFileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The parsed JSON of `file`, or `undefined` when it does not exist. */
 export async function readJsonFile(file: string): Promise<unknown> {
   let text: string;
@@ -16,7 +26,7 @@ export async function readJsonFile(file: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new Error(`${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new StateFileError(file, `${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { agreementsFromSeed, normalizeAgreements, type AgreementsRecord } from './agreements-state.js';
-import { readJsonFile, SerialFileWriter } from './persist.js';
+import { readJsonFile, SerialFileWriter, StateFileError } from './persist.js';
 import { reviewCollectionsFromSeed } from './review-records.js';
 import { normalizeReviewCollections, type ReviewCollections } from './review-state.js';
 import type { EmulatorSeed, SeedOrganization } from './seed.js';
@@ -283,7 +283,7 @@ export function parseState(value: unknown, source: string): EmulatorState {
     typeof value.users === 'object' &&
     'organizations' in value &&
     typeof value.organizations === 'object';
-  if (!ok) throw new Error(`${source} is not a docket emulator state file (expected format "${STATE_FORMAT}")`);
+  if (!ok) throw new StateFileError(source, `${source} is not a docket emulator state file (expected format "${STATE_FORMAT}")`);
   return value as EmulatorState;
 }
 

@@ -51,12 +51,10 @@ export function renderApplyReportText(plan: Plan, report: ApplyReport, opts: { c
     const tally = `${report.done} done, ${paint(report.failed > 0 ? 'red' : 'bold', `${report.failed} failed`)}, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`;
     return `${[heading, '', ...lines, '', `${paint('bold', `${stoppedHeading(report.stopped)}:`)} ${tally}.`].join('\n')}\n`;
   }
-  const tally =
-    report.failed > 0 || report.skipped > 0
-      ? `${report.done} done, ${paint('red', `${report.failed} failed`)}, ${report.skipped} skipped`
-      : `${report.done} done`;
+  const failed = report.failed > 0 || report.skipped > 0;
+  const tally = failed ? `${report.done} done, ${paint('red', `${report.failed} failed`)}, ${report.skipped} skipped` : `${report.done} done`;
   if (lines.length > 0) lines.push('');
-  lines.push(`${paint('bold', 'Apply complete:')} ${tally}.`);
+  lines.push(`${paint('bold', failed ? 'Apply finished with errors:' : 'Apply complete:')} ${tally}.`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -232,7 +232,7 @@ describe('failures and retries', () => {
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 1 });
     const first = await cli('apply', '-C', dir, '--auto-approve');
     expect(first.code).toBe(1);
-    expect(first.stdout).toContain('Apply complete: 3 done, 1 failed, 2 skipped.');
+    expect(first.stdout).toContain('Apply finished with errors: 3 done, 1 failed, 2 skipped.');
     expect(first.stderr).toContain('1 operation(s) failed, 2 skipped');
     expect(t.emulator.store.activePlaybooks(org())).toHaveLength(1);
 

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { withCommon } from '../options.js';
-import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, startEmulator, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
+import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
+import { startEmulatorForCli } from '../emulator-start.js';
 import { parseSeed } from '../../emulator/seed.js';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
@@ -60,7 +61,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .addOption(new Option('--create-status <CODE>', 'status of a successful create').choices(['200', '201']))
     .action(async (opts: EmulatorOptions) => {
       const seed = opts.seed ? await readSeed(opts.seed) : defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS });
-      const emulator = await startEmulator({
+      const emulator = await startEmulatorForCli({
         host: opts.host,
         port: opts.port,
         ...(opts.state ? { stateFile: opts.state } : {}),

@@ -52,7 +52,8 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
       else io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
       if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
-      if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; apply it with: docket apply ${opts.out}\n`);
+      const dir = opts.dir && opts.dir !== '.' ? ` -C ${shellWord(opts.dir)}` : '';
+      if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; review it with: docket show ${shellWord(opts.out)}; apply it with: docket apply${dir} ${shellWord(opts.out)}\n`);
       setExit(opts.detailedExitcode && hasChanges(plan) ? 2 : 0);
     });
 }
@@ -71,4 +72,9 @@ async function savePlan(path: string, json: string): Promise<void> {
 /** `--timeout`: the whole command's budget for talking to the services. */
 export function timeoutOption(defaultMs: number): Option {
   return new Option('--timeout <DURATION>', 'time budget for all requests of the command (like 90s, 10m)').argParser(parseDuration).default(defaultMs, formatDuration(defaultMs));
+}
+
+/** A path as a shell word: quoted only when it needs to be. */
+function shellWord(text: string): string {
+  return /^[\w./@:+-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }

@@ -32,7 +32,7 @@ describe('renderApplyReportText', () => {
         '- skipped create rule "A/C": depends on update rule "A/B", which did not complete',
         '- skipped create rule "A/D": depends on failed create rule "A/C"',
         '',
-        'Apply complete: 1 done, 1 failed, 2 skipped.',
+        'Apply finished with errors: 1 done, 1 failed, 2 skipped.',
         '',
       ].join('\n'),
     );

@@ -1,0 +1,30 @@
+/** `docket show PLAN.json`: a saved plan as text, markdown or JSON, for a reviewer before the apply. */
+import { Command, Option } from 'commander';
+import { renderPlanJson } from '../../render/json.js';
+import { renderPlanMarkdown } from '../../render/markdown.js';
+import { renderPlanText } from '../../render/text.js';
+import { useColor, type Io } from '../io.js';
+import { readPlanFile } from '../plan-file.js';
+import { KIND_ORDER } from '../session.js';
+
+interface ShowFlags {
+  output: 'text' | 'json' | 'markdown';
+  color?: boolean;
+  verbose?: boolean;
+}
+
+export function showCommand(io: Io, setExit: (code: number) => void): Command {
+  return new Command('show')
+    .description('print a plan saved with `docket plan --out` (reads no service)')
+    .argument('<PLAN.json>', 'the saved plan')
+    .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
+    .option('--no-color', 'never colour the output')
+    .option('-v, --verbose', 'list undeclared objects')
+    .action(async (file: string, opts: ShowFlags) => {
+      const plan = await readPlanFile(file);
+      if (opts.output === 'json') io.stdout(renderPlanJson(plan));
+      else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
+      else io.stdout(renderPlanText(plan, { color: useColor(io, opts), verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+      setExit(0);
+    });
+}

@@ -1,0 +1,19 @@
+/** Starting the emulator from the CLI: a busy port or an unreadable state file is the user's to fix, not a bug. */
+import { DocketError } from '../errors.js';
+import { StateFileError } from '../emulator/persist.js';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../emulator/server.js';
+
+export async function startEmulatorForCli(options: EmulatorOptions): Promise<RunningEmulator> {
+  try {
+    return await startEmulator(options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const where = `${options.host ?? '127.0.0.1'}:${String(options.port ?? 0)}`;
+    if (code === 'EADDRINUSE') throw new DocketError('port-in-use', `cannot start the emulator: ${where} is already in use`, 'stop what listens there, or choose another port with --port (0 picks a free one)');
+    if (code === 'EACCES') throw new DocketError('port-denied', `cannot start the emulator: listening on ${where} is not permitted`, 'use a port above 1024, or 0 for a free one');
+    if (error instanceof StateFileError) {
+      throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, `the state is scratch data: delete ${error.file} to start again from the seed`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,99 @@
+/** The everyday surface: help, completion, show, colour, and emulator start-up problems as user errors. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/bin.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { DOCKET_YAML, NDA } from './fixtures.js';
+
+afterAll(removeMadeDirs);
+
+describe('help and completion', () => {
+  it('docket --help lists the common flags, the environment variables, the exit codes and examples', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    for (const text of ['--concurrency <N>', 'DOCKET_REVIEW_API_KEY', 'FORCE_COLOR', 'Exit codes:', '130/143', 'Examples:', 'show [options] <PLAN.json>', 'completion']) expect(help.stdout).toContain(text);
+  });
+
+  it('completes commands and each command’s own flags in bash', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    const complete = (words: string[]): string[] => {
+      const line = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _docket; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      return execFileSync('bash', ['-c', line], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    };
+    expect(complete(['docket', 'pl'])).toEqual(['plan']);
+    expect(complete(['docket', 'apply', '--lock'])).toEqual(['--lock-timeout']);
+    expect(complete(['docket', 'plan', '--detailed'])).toEqual(['--detailed-exitcode']);
+    expect(complete(['docket', 'validate', '--auto'])).toEqual([]);
+  });
+
+  it('prints a zsh script that zsh accepts, and refuses other shells', async () => {
+    const zsh = (await runCli(['completion', 'zsh'])).stdout;
+    expect(zsh.startsWith('#compdef docket')).toBe(true);
+    expect(spawnSync('bash', ['-n'], { input: (await runCli(['completion', 'bash'])).stdout }).status).toBe(0);
+    const fish = await runCli(['completion', 'fish']);
+    expect(fish.code).toBe(1);
+    expect(fish.stderr).toContain('bash and zsh');
+  });
+});
+
+describe('docket show', () => {
+  it('renders a saved plan as text, markdown and JSON without reading any service', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const out = join(dir, 'plan.json');
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--out', out]);
+    expect(plan.stderr).toContain(`review it with: docket show ${out}; apply it with: docket apply -C ${dir} ${out}`);
+    const text = await runCli(['show', out, '--no-color']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('+ create playbook "Inbound NDA"');
+    expect((await runCli(['show', out, '-o', 'markdown'])).stdout).toContain('### docket plan');
+    expect(JSON.parse((await runCli(['show', out, '-o', 'json'])).stdout)).toMatchObject({ format_version: 1 });
+    const missing = await runCli(['show', join(dir, 'nope.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cannot read the plan file');
+  });
+});
+
+describe('colour', () => {
+  it('FORCE_COLOR colours output that is not a terminal; NO_COLOR and --no-color win', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const esc = '\u001b[';
+    expect((await runCli(['plan', '-C', dir, '--emulator'], { env: { FORCE_COLOR: '1' } })).stdout).toContain(esc);
+    expect((await runCli(['plan', '-C', dir, '--emulator'])).stdout).not.toContain(esc);
+    expect((await runCli(['plan', '-C', dir, '--emulator'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toContain(esc);
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--no-color'], { env: { FORCE_COLOR: '1' } })).stdout).not.toContain(esc);
+  });
+});
+
+describe('emulator start-up problems are user errors', () => {
+  it('a port in use', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const run = await runBin(['emulator', '--port', String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`Error: cannot start the emulator: 127.0.0.1:${port} is already in use`);
+      expect(run.stderr).toContain('--port');
+      expect(run.stderr).not.toMatch(/Internal error|    at /);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('a corrupt state file, standalone and in-process', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML });
+    await mkdir(join(dir, '.docket'));
+    await writeFile(join(dir, '.docket', 'emulator.json'), '{broken');
+    const plan = await runCli(['plan', '-C', dir, '--emulator']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('cannot start the emulator:');
+    expect(plan.stderr).toContain(`delete ${join(dir, '.docket', 'emulator.json')} to start again from the seed`);
+    const standalone = await runBin(['emulator', '--port', '0', '--state', join(dir, '.docket', 'emulator.json')]);
+    expect(standalone.code).toBe(1);
+    expect(standalone.stderr).not.toMatch(/Internal error|    at /);
+  });
+});
