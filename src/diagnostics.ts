@@ -11,6 +11,8 @@ export interface SourcePos {
 }
 
 export interface Diagnostic {
+  /** In JSON output: the source line the diagnostic points at. */
+  excerpt?: string;
   severity: Severity;
   /** Stable, documented identifier such as `unknown-key`. */
   code: string;

@@ -19,10 +19,13 @@ export class DocketError extends Error {
 /** Invalid configuration: every problem found, with file:line. */
 export class ConfigError extends DocketError {
   readonly diagnostics: Diagnostic[];
+  /** The configuration directory the diagnostics' files are relative to (for source excerpts). */
+  readonly root: string | undefined;
 
-  constructor(diagnostics: Diagnostic[], message = 'the configuration is invalid') {
+  constructor(diagnostics: Diagnostic[], message = 'the configuration is invalid', root?: string) {
     super('invalid-config', message);
     this.diagnostics = diagnostics;
+    this.root = root;
   }
 }
 

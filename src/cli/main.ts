@@ -7,6 +7,8 @@
 import { Command, CommanderError } from 'commander';
 import { ApiError, ConfigError, DocketError, InterruptedError } from '../errors.js';
 import { renderDiagnosticsText } from '../render/text.js';
+import { renderErrorJson } from '../render/json.js';
+import { sourceLines } from './source-lines.js';
 import { stripControl } from '../render/sanitize.js';
 import { VERSION } from '../version.js';
 import { applyCommand } from './commands/apply.js';
@@ -47,7 +49,16 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  const io = options.io ?? processIo();
+  const given = options.io ?? processIo();
+  // Whether the command printed its result (an apply report): a failure after it adds no second JSON document.
+  let printed = false;
+  const io: Io = {
+    ...given,
+    stdout: (text) => {
+      printed = true;
+      given.stdout(text);
+    },
+  };
   let exitCode = 0;
   const setExit = (code: number) => {
     exitCode = code;
@@ -76,6 +87,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     await program.parseAsync(hoistCommonFlags(argv, program.commands.map((c) => c.name())));
     return exitCode;
   } catch (error) {
+    // `-o json` promises a JSON document on stdout whatever happens (as Terraform's -json does).
+    if (jsonOutput(argv) && !printed) io.stdout(renderErrorJson(error, error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined));
     return reportError(error, io, !argv.includes('--no-color'));
   }
 }
@@ -110,6 +123,14 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];
 }
 
+/** `plan`/`apply`/`show` with `-o json` (validate prints its own JSON for configuration errors). */
+function jsonOutput(argv: string[]): boolean {
+  const args = argv.slice(2);
+  const command = args.find((a) => ['plan', 'apply', 'show'].includes(a));
+  if (!command) return false;
+  return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson');
+}
+
 function reportError(error: unknown, io: Io, colorAllowed: boolean): number {
   if (error instanceof CommanderError) {
     // --help and --version end through here with exit code 0.
@@ -118,7 +139,7 @@ function reportError(error: unknown, io: Io, colorAllowed: boolean): number {
   const color = colorAllowed && useColor(io, {});
   if (error instanceof ConfigError) {
     io.stderr(`Error: ${error.message}\n`);
-    io.stderr(renderDiagnosticsText(error.diagnostics, { color }));
+    io.stderr(renderDiagnosticsText(error.diagnostics, { color, ...(io.stderrTTY && error.root ? { source: sourceLines(error.root) } : {}) }));
     return 1;
   }
   if (error instanceof InterruptedError) {

@@ -32,7 +32,7 @@ export async function planInSession(s: Session, targets: readonly string[], retr
     s.logger.debug(`read ${result.live.length} live objects in ${Math.round(performance.now() - started)} ms`);
     if (!result.plan) {
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
-      throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : 'the plan could not be made');
+      throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : 'the plan could not be made', p.root);
     }
     return result.plan;
   } finally {

@@ -44,7 +44,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   const root = resolve(options.dir);
   const env = options.env;
   const loaded = await loadConfig({ dir: root, kinds: schemaKinds, processEnv: options.processEnv, ...(env ? { env } : {}) });
-  if (!loaded.config) throw new ConfigError(loaded.diagnostics);
+  if (!loaded.config) throw new ConfigError(loaded.diagnostics, undefined, root);
   const location = lockLocation(root, { emulator: Boolean(options.emulator), ...(env ? { environment: env } : {}) });
   const byYaml = new Map(kinds.map((k) => [k.yamlKind, k]));
   const [data, locked] = await Promise.all([
@@ -54,7 +54,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   // Kind rules run even on documents that failed their schema, so one run reports everything.
   const { desired, diagnostics } = await buildDesired(loaded.config, kinds, data.files);
   const all = uniqueDiagnostics([...loaded.diagnostics, ...data.diagnostics, ...locked.diagnostics, ...diagnostics.items]).sort(compareDiagnostics);
-  if (all.some((d) => d.severity === 'error')) throw new ConfigError(all);
+  if (all.some((d) => d.severity === 'error')) throw new ConfigError(all, undefined, root);
   const p = loaded.config.project;
   const settings = { review: p.review, agreements: p.agreements, prune: p.prune, environment: p.environment ?? null };
   const warnings = all.filter((d) => d.severity === 'warning');

@@ -14,7 +14,10 @@ function clean(d: Diagnostic): Diagnostic {
   return out;
 }
 
-export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolean }): string {
+/** A line of a configuration file (1-based), or undefined when it cannot be read. */
+export type SourceLine = (file: string, line: number) => string | undefined;
+
+export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolean; source?: SourceLine }): string {
   const paint = painter(opts.color);
   const lines = [...diags].sort(compareDiagnostics).map((raw) => {
     const d = clean(raw);
@@ -23,10 +26,33 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolea
     const head = formatDiagnostic({ severity: d.severity, code: d.code, message: '', file: d.file, line: d.line, col: d.col });
     const at = head.length - `${d.severity} ${d.code} `.length;
     const word = paint(d.severity === 'error' ? 'red' : 'yellow', d.severity);
-    return `${text.slice(0, at)}${word}${text.slice(at + d.severity.length)}`;
+    const coloured = `${text.slice(0, at)}${word}${text.slice(at + d.severity.length)}`;
+    const excerpt = d.file && d.line && opts.source ? sourceExcerpt(opts.source(d.file, d.line), d.line, d.col ?? 1, paint) : undefined;
+    if (!excerpt) return coloured;
+    // The excerpt goes between the message and the hint, as rustc and Terraform show it.
+    const [first, ...rest] = coloured.split('\n');
+    return [first, excerpt, ...rest].join('\n');
   });
   const errors = diags.filter((d) => d.severity === 'error').length;
   const warnings = diags.length - errors;
   lines.push(`${plural(errors, 'error')}, ${plural(warnings, 'warning')}.`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `   7 |     reviewr: bob` and a caret under the column; tabs shown as spaces so the caret lines
+ * up, the line cut around the column when it is long, and nothing raw reaches the terminal.
+ */
+export function sourceExcerpt(text: string | undefined, line: number, col: number, paint: ReturnType<typeof painter>): string | undefined {
+  if (text === undefined) return undefined;
+  let shown = stripControl(text.replace(/\t/g, ' ')).replace(/\s+$/, '');
+  let caret = Math.max(0, Math.min(col - 1, shown.length));
+  const WIDTH = 100;
+  if (shown.length > WIDTH) {
+    const start = Math.max(0, Math.min(caret - 40, shown.length - WIDTH));
+    shown = `${start > 0 ? '…' : ''}${shown.slice(start, start + WIDTH)}${start + WIDTH < shown.length ? '…' : ''}`;
+    caret = caret - start + (start > 0 ? 1 : 0);
+  }
+  const gutter = String(line).padStart(4);
+  return `${paint('dim', `${gutter} |`)} ${shown}\n${paint('dim', `${' '.repeat(gutter.length)} |`)} ${' '.repeat(caret)}${paint('red', '^')}`;
 }

@@ -3,6 +3,7 @@
  * reads), so it is the Plan object unchanged; reports and diagnostics get a small stable envelope.
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { stripControl } from './sanitize.js';
 import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
 
 /**
@@ -84,13 +85,45 @@ export interface DiagnosticsJson {
   diagnostics: Diagnostic[];
 }
 
-export function renderDiagnosticsJson(diags: Diagnostic[]): string {
+export interface ErrorJson {
+  format_version: 1;
+  error: { code: string; message: string; hint?: string; exit_code: number };
+  /** The configuration's problems, when the error is that it is invalid. */
+  diagnostics: Diagnostic[];
+}
+
+/** What `plan -o json` and `apply -o json` print when they fail: the error and any diagnostics. */
+export function renderErrorJson(error: unknown, source?: (file: string, line: number) => string | undefined): string {
+  const e = error as { code?: unknown; message?: unknown; hint?: unknown; diagnostics?: unknown; exitCode?: unknown };
+  const code = typeof e.code === 'string' ? e.code : 'internal';
+  const body: ErrorJson = {
+    format_version: 1,
+    error: {
+      code,
+      message: stripControl(typeof e.message === 'string' ? e.message : String(error)),
+      ...(typeof e.hint === 'string' ? { hint: stripControl(e.hint) } : {}),
+      exit_code: typeof e.exitCode === 'number' ? e.exitCode : 1,
+    },
+    diagnostics: Array.isArray(e.diagnostics) ? withExcerpts(e.diagnostics as Diagnostic[], source) : [],
+  };
+  return jsonText(body);
+}
+
+/** Diagnostics as JSON, each with `excerpt` (the source line) when the file can be read. */
+export function withExcerpts(diags: readonly Diagnostic[], source?: (file: string, line: number) => string | undefined): Diagnostic[] {
+  return [...diags].sort(compareDiagnostics).map((d) => {
+    const excerpt = source && d.file && d.line ? source(d.file, d.line) : undefined;
+    return excerpt === undefined ? d : { ...d, excerpt };
+  });
+}
+
+export function renderDiagnosticsJson(diags: Diagnostic[], source?: (file: string, line: number) => string | undefined): string {
   const errors = diags.filter((d) => d.severity === 'error').length;
   const body: DiagnosticsJson = {
     valid: errors === 0,
     errors,
     warnings: diags.length - errors,
-    diagnostics: [...diags].sort(compareDiagnostics),
+    diagnostics: withExcerpts(diags, source),
   };
   return jsonText(body);
 }

@@ -26,6 +26,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
       stderr += t;
     },
     isTTY: options.tty ?? false,
+    stderrTTY: options.tty ?? false,
     canPrompt: options.answer !== undefined,
     prompt: async (q) => {
       stderr += q;

@@ -97,3 +97,28 @@ describe('emulator start-up problems are user errors', () => {
     expect(standalone.stderr).not.toMatch(/Internal error|    at /);
   });
 });
+
+describe('-o json on every outcome', () => {
+  it('plan -o json prints a JSON document with the error and the diagnostics, each with its source line', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: A\nrules:\n  - name: R\n    reviewr: bob\n' });
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '-o', 'json']);
+    expect(plan.code).toBe(1);
+    const doc = JSON.parse(plan.stdout) as { error: { code: string; exit_code: number }; diagnostics: { code: string; line: number; excerpt?: string }[] };
+    expect(doc.error).toMatchObject({ code: 'invalid-config', exit_code: 1 });
+    expect(doc.diagnostics.find((d) => d.code === 'unknown-key')).toMatchObject({ line: 5, excerpt: '    reviewr: bob' });
+  });
+
+  it('apply -o json prints a JSON document when it cannot start (no terminal to ask)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const apply = await runCli(['apply', '-C', dir, '--emulator', '-o', 'json']);
+    expect(apply.code).toBe(1);
+    expect(JSON.parse(apply.stdout.slice(apply.stdout.lastIndexOf('{\n  "format_version": 1,\n  "error"')))).toMatchObject({ error: { code: 'not-approved' } });
+  });
+
+  it('the terminal shows the source line with a caret under the column', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: A\nrules:\n  - name: R\n    reviewr: bob\n' });
+    const result = await runCli(['validate', '-C', dir, '--no-color'], { tty: true });
+    const text = result.stderr;
+    expect(text).toContain('playbooks/nda.yaml:5:5 error unknown-key unknown key `reviewr` in `rules[0]`, did you mean `reviewer`?\n   5 |     reviewr: bob\n     |     ^\n');
+  });
+});

@@ -6,6 +6,7 @@ import { renderDiagnosticsText } from '../../render/text.js';
 import { useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { loadWorkspace } from '../../engine/workspace.js';
+import { sourceLines } from '../source-lines.js';
 
 interface ValidateOptions extends CommonOptions {
   output: 'text' | 'json';
@@ -21,7 +22,7 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         const project = await loadWorkspace({ dir: opts.dir, processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) });
         const count = project.desired.length;
         if (opts.output === 'json') {
-          io.stdout(renderDiagnosticsJson(project.diagnostics));
+          io.stdout(renderDiagnosticsJson(project.diagnostics, sourceLines(project.config.project.root)));
         } else {
           if (project.diagnostics.length > 0 && !opts.quiet) io.stderr(renderDiagnosticsText(project.diagnostics, { color }));
           if (!opts.quiet) io.stdout(`The configuration is valid: ${count} resource${count === 1 ? '' : 's'}.\n`);
@@ -30,8 +31,8 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         // As JSON the diagnostics are the result (stdout); as text they are errors (stderr).
-        if (opts.output === 'json') io.stdout(renderDiagnosticsJson(error.diagnostics));
-        else io.stderr(renderDiagnosticsText(error.diagnostics, { color }));
+        if (opts.output === 'json') io.stdout(renderDiagnosticsJson(error.diagnostics, error.root ? sourceLines(error.root) : undefined));
+        else io.stderr(renderDiagnosticsText(error.diagnostics, { color, ...(io.stderrTTY && error.root ? { source: sourceLines(error.root) } : {}) }));
         setExit(1);
       }
     });
