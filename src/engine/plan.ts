@@ -3,6 +3,7 @@
  * digest of the configuration and a fingerprint of every live object it touches. Pure: the
  * clock and version come in as parameters.
  */
+import { didYouMean } from '../config/suggest.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList } from './canonical.js';
@@ -83,6 +84,12 @@ export function summarize(changes: Change[]): Plan['summary'] {
 function checkReferences(desired: DesiredResource[], ids: Record<string, string>, kinds: KindMeta[], diagnostics: Diagnostics): void {
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
   const byName = new Map(kinds.map((k) => [k.name, k]));
+  // Names a reference could have meant, per kind: declared or live (built only when one is missing).
+  let known: Map<string, string[]> | undefined;
+  const namesOf = (kind: string): string[] => {
+    known ??= groupKeys([...declared, ...Object.keys(ids)]);
+    return known.get(kind) ?? [];
+  };
   for (const d of desired) {
     for (const ref of d.refs) {
       const key = refKey(ref.kind, ref.key);
@@ -91,9 +98,22 @@ function checkReferences(desired: DesiredResource[], ids: Record<string, string>
         message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
       };
-      diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}`, { ...(ref.source ?? d.source), hint });
+      const suggestion = didYouMean(ref.key, namesOf(ref.kind));
+      diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}${suggestion}`, { ...(ref.source ?? d.source), hint });
     }
   }
+}
+
+/** `kind:key` strings as kind → keys, without duplicates. */
+function groupKeys(keys: Iterable<string>): Map<string, string[]> {
+  const out = new Map<string, Set<string>>();
+  for (const k of keys) {
+    const i = k.indexOf(':');
+    const kind = k.slice(0, i);
+    if (!out.has(kind)) out.set(kind, new Set());
+    out.get(kind)!.add(k.slice(i + 1));
+  }
+  return new Map([...out].map(([k, v]) => [k, [...v]]));
 }
 
 /** A plan never holds an action its kind cannot execute. */

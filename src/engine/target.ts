@@ -3,6 +3,7 @@
  * what their changes depend on. The syntax comes from the kinds: singletons take no name, children
  * are named inside their parent (`rule/PLAYBOOK/RULE`), and each kind normalises its identities. Pure.
  */
+import { didYouMean } from '../config/suggest.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { summarize } from './plan.js';
@@ -26,7 +27,10 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
   const name = slash < 0 ? text : text.slice(0, slash);
   const candidates = targetable(kinds);
   const kind = candidates.find((k) => k.name === name);
-  if (!kind) return { error: `unknown kind \`${name}\` in target "${text}" (kinds: ${candidates.map((k) => k.name).join(', ')})` };
+  if (!kind) {
+    const names = candidates.map((k) => k.name);
+    return { error: `unknown kind \`${name}\` in target "${text}"${didYouMean(name, names)} (kinds: ${names.join(', ')})` };
+  }
   if (kind.singleton) return { kind: kind.name, key: kind.name, text };
   const key = slash < 0 ? '' : text.slice(slash + 1);
   if (key === '') return { error: `target "${text}" needs a name: ${kind.name}/NAME` };
@@ -44,7 +48,8 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: 
   const known = new Set([...desired.map((d) => `${d.kind}:${d.key}`), ...Object.keys(plan.ids)]);
   for (const t of targets) {
     if (!known.has(`${t.kind}:${t.key}`)) {
-      diagnostics.error('unknown-target', `--target ${t.text}: no ${t.kind} "${t.key}" is declared or exists live`, {
+      const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
+      diagnostics.error('unknown-target', `--target ${t.text}: no ${t.kind} "${t.key}" is declared or exists live${didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`)}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
       });
     }

@@ -122,3 +122,17 @@ describe('-o json on every outcome', () => {
     expect(text).toContain('playbooks/nda.yaml:5:5 error unknown-key unknown key `reviewr` in `rules[0]`, did you mean `reviewer`?\n   5 |     reviewr: bob\n     |     ^\n');
   });
 });
+
+describe('did you mean, everywhere a name is looked up', () => {
+  it('for --target kinds and names, and for references', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const kind = await runCli(['plan', '-C', dir, '--emulator', '--target', 'playbok/Inbound NDA']);
+    expect(kind.stderr).toContain('unknown kind `playbok` in target "playbok/Inbound NDA", did you mean `playbook`?');
+    const name = await runCli(['plan', '-C', dir, '--emulator', '--target', 'playbook/Inbound NAD']);
+    expect(name.stderr).toContain('no playbook "Inbound NAD" is declared or exists live, did you mean `playbook/Inbound NDA`?');
+    const ref = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA.replace(/reviewer: \S+/, 'reviewer: alcie@acme.example') });
+    expect(NDA).toContain('reviewer: alice@acme.example');
+    const plan = await runCli(['plan', '-C', ref, '--emulator']);
+    expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
+  });
+});
