@@ -205,6 +205,8 @@ export function diff(input: DiffInput): DiffResult {
           kind: kind.name,
           count: unmatched.length,
           names: unmatched.map((l) => l.name).sort(),
+          ...(kind.deletion === 'archive' && kind.pruneKey !== undefined ? { prunable: true } : {}),
+          ...(kind.deletion === 'never' ? { quiet: true } : {}),
           reason:
             kind.deletion === 'archive'
               ? `prune is off (set prune.${kind.pruneKey} or pass --prune to archive them)`

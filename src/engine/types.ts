@@ -115,6 +115,10 @@ export interface UndeclaredSummary {
   names: string[];
   /** Why docket leaves them alone, e.g. `no delete over the API` or `prune is off`. */
   reason: string;
+  /** What a person may want to act on: `--prune` would archive them. Listed by name in the plan. */
+  prunable?: boolean;
+  /** Kinds docket never removes (members): counted only with -v, so seeded users are no surprise. */
+  quiet?: boolean;
 }
 
 /** A file docket cannot compare because it has no lock entry; `apply --adopt-files` records it as live. */

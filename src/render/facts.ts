@@ -156,8 +156,8 @@ export function warningSentences(plan: Plan, fmt: Fmt): string[] {
 }
 
 /** `3 live objects are not declared in any file and are left alone (members: 2, playbooks: 1).` */
-export function undeclaredSentence(plan: Plan): string | undefined {
-  const groups = plan.undeclared.filter((u) => u.count > 0);
+export function undeclaredSentence(plan: Plan, verbose = false): string | undefined {
+  const groups = plan.undeclared.filter((u) => u.count > 0 && (verbose || !u.quiet));
   const total = groups.reduce((n, u) => n + u.count, 0);
   if (total === 0) return undefined;
   const per = groups.map((u) => `${u.kind}s: ${u.count}`).join(', ');

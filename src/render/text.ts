@@ -90,6 +90,9 @@ const textFmt: Fmt = {
   text: (s) => stripControl(s).split('\n').join('\n  '),
 };
 
+/** Undeclared objects named without -v, per kind. */
+const MAX_NAMED = 10;
+
 export function renderPlanText(plan: Plan, opts: PlanTextOptions): string {
   const paint = painter(opts.color);
   const verbose = opts.verbose ?? false;
@@ -117,14 +120,14 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions): string {
     for (const w of warnings) lines.push(`${paint('yellow', 'Warning:')} ${w}`);
   }
 
-  const undeclared = undeclaredSentence(plan);
+  const undeclared = undeclaredSentence(plan, verbose);
   if (undeclared) {
     lines.push('', undeclared);
-    if (verbose) {
-      for (const u of plan.undeclared.filter((x) => x.count > 0)) {
-        const names = u.names.map(quote).join(', ');
-        lines.push(`  ${plural(u.count, u.kind)}: ${names} (${oneLine(u.reason)})`);
-      }
+    // Objects a person may act on (with --prune) are named without -v; the rest with it.
+    for (const u of plan.undeclared.filter((x) => x.count > 0 && (verbose || x.prunable))) {
+      const shown = verbose ? u.names : u.names.slice(0, MAX_NAMED);
+      const more = u.names.length - shown.length;
+      lines.push(`  ${plural(u.count, u.kind)}: ${shown.map(quote).join(', ')}${more > 0 ? ` and ${more} more (-v lists them)` : ''} (${oneLine(u.reason)})`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,6 @@
 /** The everyday surface: help, completion, show, colour, and emulator start-up problems as user errors. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm as removeFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -130,9 +130,20 @@ describe('did you mean, everywhere a name is looked up', () => {
     expect(kind.stderr).toContain('unknown kind `playbok` in target "playbok/Inbound NDA", did you mean `playbook`?');
     const name = await runCli(['plan', '-C', dir, '--emulator', '--target', 'playbook/Inbound NAD']);
     expect(name.stderr).toContain('no playbook "Inbound NAD" is declared or exists live, did you mean `playbook/Inbound NDA`?');
-    const ref = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA.replace(/reviewer: \S+/, 'reviewer: alcie@acme.example') });
-    expect(NDA).toContain('reviewer: alice@acme.example');
+    const ref = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: alcie@acme.example\n' });
     const plan = await runCli(['plan', '-C', ref, '--emulator']);
     expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
+  });
+});
+
+describe('what the plan says about live objects no file declares', () => {
+  it('names undeclared playbooks with the --prune hint, without -v', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/old.yaml': 'kind: Playbook\nname: Old Playbook\n' });
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    await removeFile(join(dir, 'playbooks/old.yaml'));
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--no-color']);
+    expect(plan.stdout).toContain('1 live object is not declared in any file and is left alone (playbooks: 1).');
+    expect(plan.stdout).toContain('  1 playbook: "Old Playbook" (prune is off (set prune.playbooks or pass --prune to archive them))');
+    expect(plan.stdout).not.toContain('members');
   });
 });

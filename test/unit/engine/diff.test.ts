@@ -177,7 +177,7 @@ describe('diff: members', () => {
       { playbooks: true },
     );
     expect(changes).toEqual([]);
-    expect(undeclared).toEqual([{ kind: 'member', count: 2, names: ['bob@acme.example', 'zed@acme.example'], reason: expect.any(String) }]);
+    expect(undeclared).toEqual([{ kind: 'member', count: 2, names: ['bob@acme.example', 'zed@acme.example'], reason: expect.any(String), quiet: true }]);
   });
 
   it('a changed create-only name never shows as a change', () => {
@@ -342,7 +342,7 @@ describe('diff: undeclared playbooks', () => {
   it('reports them with count and names when prune is off', () => {
     const { changes, undeclared } = run([desiredPlaybook(NDA.name)], live);
     expect(changes).toEqual([]);
-    expect(undeclared).toEqual([{ kind: 'playbook', count: 2, names: ['Alpha', 'Zeta'], reason: expect.stringContaining('prune') }]);
+    expect(undeclared).toEqual([{ kind: 'playbook', count: 2, names: ['Alpha', 'Zeta'], reason: expect.stringContaining('prune'), prunable: true }]);
   });
 
   it('archives them when prune.playbooks is on', () => {
