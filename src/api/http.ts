@@ -221,6 +221,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let status = 0;
     let retried = 0;
     let timeouts = 0;
+    let throttled = false;
     const reasons: string[] = [];
     try {
       for (let n = 0; ; n++) {
@@ -229,9 +230,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() >= deadline) {
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
-        const a = await limiter.run(() => attempt(t));
+        const a = await limiter.run(() => attempt(t), throttled);
+        throttled = false;
         status = a.kind === 'response' ? a.status : 0;
-        if (a.kind === 'response' && a.status >= 200 && a.status < 300) return parseBody(t, a);
+        if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
+          limiter.succeeded();
+          return parseBody(t, a);
+        }
 
         const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
@@ -242,6 +247,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined;
         const wait = Math.max(backoff, retryAfter ?? 0);
         checkBudget(t, a, wait, retryAfter);
+        // Too many requests: every request of both services pauses and the pace slows (limiter.ts).
+        if (a.kind === 'response' && a.status === 429) {
+          limiter.throttled(wait);
+          throttled = true;
+        }
         reasons.push(a.kind === 'response' ? `HTTP ${a.status}${a.headers['x-request-id'] ? ` (request ${clean(String(a.headers['x-request-id']))})` : ''}` : clean(a.failure.message));
         // Waiting before a recover read also gives a create still running on the server time to land.
         try {

@@ -1,40 +1,102 @@
 /**
- * A concurrency bound shared by both service clients: one permit per HTTP attempt, so the total
- * number of requests in flight never exceeds `--concurrency`, whichever service they go to.
+ * The pace of both service clients together: one permit per HTTP attempt, so the requests in
+ * flight never exceed `--concurrency`, whichever service they go to; and, once a service says
+ * "too many requests", a shared slowdown instead of every request retrying on its own.
+ *
+ * On a 429 every request waits for its Retry-After (nothing starts during the pause), the
+ * allowed concurrency halves, and request starts are spaced at 90 % of the rate the service
+ * actually served over the last seconds. Each success then grows both back slowly (about one
+ * more request a second per second, and one more in flight per round), up to `--concurrency`
+ * and `--max-rps`, until the next 429 finds the limit again. So a steady apply runs just under
+ * the service's limit with few refusals.
  */
 import { DocketError } from '../errors.js';
 
 export interface Limiter {
+  /** The most requests in flight (`--concurrency`). */
   readonly limit: number;
   /** Permits held right now (for tests and the benchmark report). */
   readonly active: number;
   /** Callers waiting for a permit. */
   readonly pending: number;
-  /** Runs `fn` once a permit is free and releases it when `fn` settles. */
-  run<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` once a permit is free (and the pace allows) and releases it when `fn` settles.
+   * `resumed`: the retry of a request that waited out the pause itself; it keeps its place in
+   * the pace rather than queueing behind the pause again.
+   */
+  run<T>(fn: () => Promise<T>, resumed?: boolean): Promise<T>;
+  /** The service refused a request for its rate: slow down, and start nothing for `pauseMs`. */
+  throttled(pauseMs: number): void;
+  /** A request succeeded: speed back up a little. */
+  succeeded(): void;
 }
 
-export function createLimiter(limit: number): Limiter {
+export interface LimiterOptions {
+  /** A ceiling on request starts per second (`--max-rps`, `max_rps:`), from the start. */
+  maxRps?: number;
+  /** Monotonic milliseconds; injected for tests. */
+  now?: () => number;
+  /** Told when docket slows down for a 429 (for `-v`). */
+  onSlowDown?: (message: string) => void;
+}
+
+/** How far back the served rate is measured. */
+const WINDOW_MS = 5_000;
+/** The share of the measured rate docket goes back to after a 429. */
+const BACK_OFF = 0.9;
+
+export function createLimiter(limit: number, options: LimiterOptions = {}): Limiter {
   if (!Number.isInteger(limit) || limit < 1) {
     throw new DocketError('invalid-concurrency', `concurrency must be a whole number of at least 1 (got ${String(limit)})`);
   }
+  if (options.maxRps !== undefined && !(options.maxRps > 0)) {
+    throw new DocketError('invalid-max-rps', `max_rps must be a positive number (got ${String(options.maxRps)})`);
+  }
+  const now = options.now ?? (() => performance.now());
+  const maxRps = options.maxRps ?? Infinity;
   let active = 0;
+  /** In-flight requests allowed now: `limit`, less after 429s. */
+  let allowed = limit;
+  /** Request starts per second allowed now (Infinity: no spacing). */
+  let rate = maxRps;
+  let nextStart = 0;
+  let pausedUntil = 0;
+  /** Successes in the window, oldest first (times). */
+  const served: number[] = [];
+  const started = now();
   // FIFO so that a long list cannot starve the writes queued behind it.
-  const waiting: (() => void)[] = [];
+  const waiting: { go: () => void; resumed: boolean }[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const acquire = (): Promise<void> => {
-    if (active < limit) {
+  const pump = (): void => {
+    while (waiting.length > 0 && active < Math.floor(allowed)) {
+      const t = now();
+      const at = waiting[0]!.resumed ? 0 : Math.max(pausedUntil, nextStart);
+      if (t < at) {
+        if (!timer) {
+          timer = setTimeout(() => {
+            timer = undefined;
+            pump();
+          }, at - t);
+        }
+        return;
+      }
       active++;
-      return Promise.resolve();
+      nextStart = Number.isFinite(rate) ? Math.max(t, nextStart) + 1000 / rate : 0;
+      waiting.shift()!.go();
     }
-    return new Promise<void>((resolve) => waiting.push(resolve));
   };
 
   const release = (): void => {
-    const next = waiting.shift();
-    // Hand the permit straight to the next waiter: `active` stays the same.
-    if (next) next();
-    else active--;
+    active--;
+    pump();
+  };
+
+  const servedRate = (t: number): number => {
+    while (served.length > 0 && served[0]! < t - WINDOW_MS) served.shift();
+    // At least a second: a burst the service let through at once is not its sustained rate.
+    const span = Math.max(1000, Math.min(WINDOW_MS, t - started));
+    return (served.length * 1000) / span;
   };
 
   return {
@@ -45,13 +107,39 @@ export function createLimiter(limit: number): Limiter {
     get pending() {
       return waiting.length;
     },
-    async run<T>(fn: () => Promise<T>): Promise<T> {
-      await acquire();
+    async run<T>(fn: () => Promise<T>, resumed = false): Promise<T> {
+      await new Promise<void>((resolve) => {
+        // A resumed retry goes first: it was first in line before the pause.
+        if (resumed) waiting.unshift({ go: resolve, resumed });
+        else waiting.push({ go: resolve, resumed });
+        pump();
+      });
       try {
         return await fn();
       } finally {
         release();
       }
+    },
+    throttled(pauseMs) {
+      const t = now();
+      // The requests already in flight when the first 429 came were sent at the old pace: one
+      // slowdown per pause, not one per refusal.
+      if (t >= pausedUntil) {
+        allowed = Math.max(1, Math.floor(allowed / 2));
+        rate = Math.min(maxRps, Math.max(1, servedRate(t) * BACK_OFF));
+        options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time, at most ${rate.toFixed(1)} per second, after a pause of ${Math.round(pauseMs)} ms`);
+      }
+      pausedUntil = Math.max(pausedUntil, t + Math.max(0, pauseMs));
+      nextStart = Math.max(nextStart, pausedUntil);
+      pump();
+    },
+    succeeded() {
+      const t = now();
+      served.push(t);
+      if (allowed < limit) allowed = Math.min(limit, allowed + 1 / Math.max(1, allowed));
+      // About one more request per second, per second of success.
+      if (rate < maxRps) rate = Math.min(maxRps, rate + 1 / Math.max(1, rate));
+      pump();
     },
   };
 }

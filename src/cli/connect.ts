@@ -48,6 +48,8 @@ export interface ConnectOptions {
   emulator: boolean;
   needs: Set<ServiceName>;
   concurrency: number;
+  /** A ceiling on requests per second, both services together. */
+  maxRps?: number;
   io: Io;
   logger: Logger;
   /** Told about every finished request (the progress line counts them). */
@@ -98,7 +100,10 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     }
   }
 
-  const limiter = createLimiter(options.concurrency);
+  const limiter = createLimiter(options.concurrency, {
+    ...(options.maxRps !== undefined ? { maxRps: options.maxRps } : {}),
+    onSlowDown: (message) => options.logger.debug(message),
+  });
   const onRequest = (e: RequestLogEntry) => {
     options.onRequest?.();
     options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || 'no response'} in ${e.ms} ms${e.retries ? ` after ${e.retries} retries (${(e.retryReasons ?? []).join('; ')})` : ''}`);

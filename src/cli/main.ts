@@ -26,6 +26,7 @@ Common flags (every command that reads a configuration):
   -C, --dir <DIR>     configuration directory (default .)
   --env <NAME>        environment from docket.yaml \`environments:\`
   --concurrency <N>   parallel requests and operations (default: docket.yaml or 8)
+  --max-rps <N>       at most N requests per second (default: docket.yaml max_rps; docket also slows down on 429)
   --no-color          never colour the output (also NO_COLOR; FORCE_COLOR forces it)
   -q, --quiet         print only results and errors
   -v, --verbose       log every request; list undeclared objects
@@ -94,7 +95,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 }
 
 const COMMON_FLAGS = new Set(['--no-color', '-q', '--quiet', '-v', '--verbose']);
-const COMMON_WITH_VALUE = new Set(['--concurrency', '-C', '--dir', '--env']);
+const COMMON_WITH_VALUE = new Set(['--concurrency', '--max-rps', '-C', '--dir', '--env']);
 
 /**
  * Common flags may also come before the command (`docket --no-color plan`): they are moved after
@@ -112,7 +113,7 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
     } else if (COMMON_WITH_VALUE.has(arg) && i + 1 < rest.length) {
       leading.push(arg, rest[i + 1]!);
       i += 2;
-    } else if (/^--(concurrency|dir|env)=/.test(arg)) {
+    } else if (/^--(concurrency|max-rps|dir|env)=/.test(arg)) {
       leading.push(arg);
       i += 1;
     } else {

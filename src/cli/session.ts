@@ -47,6 +47,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
   const workspace = await loadWorkspace({ dir: opts.dir, processEnv: io.env, emulator, ...(opts.env ? { env: opts.env } : {}) });
   const prune: PruneSwitches = opts.prune ? 'all' : workspace.config.project.prune;
   const concurrency = opts.concurrency ?? workspace.config.project.concurrency;
+  const maxRps = opts.maxRps ?? workspace.config.project.maxRps;
   const progress = new Progress(io, Boolean(io.stderrTTY) && !opts.quiet);
   const needs = opts.needs ? opts.needs(workspace, prune) : servicesNeeded(kindsToRead(workspace.desired, prune), workspace.desired);
   const connection = await connect({
@@ -55,6 +56,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     emulator,
     needs,
     concurrency,
+    ...(maxRps !== undefined ? { maxRps } : {}),
     io,
     logger,
     ...(opts.signal ? { signal: opts.signal } : {}),

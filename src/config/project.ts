@@ -163,6 +163,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     review,
     agreements,
     concurrency: typeof merged.concurrency === 'number' ? merged.concurrency : 8,
+    ...(typeof merged.max_rps === 'number' ? { maxRps: merged.max_rps } : {}),
     // The keys are the kinds' prune keys; the schema (made from the registry) lists them.
     prune: isPlainObject(merged.prune) ? Object.fromEntries(Object.entries(merged.prune).map(([k, v]) => [k, v === true])) : {},
     safety: { max_delete_fraction: (get(merged.safety, 'max_delete_fraction') as number | undefined) ?? 0.3 },

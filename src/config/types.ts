@@ -11,6 +11,8 @@ export interface ProjectConfig {
   review: { url?: string; organization_id?: string; path_style?: 'auto' | 'nested' | 'flat' };
   agreements: { url?: string; actor?: string; organization_id?: string };
   concurrency: number;
+  /** `max_rps:`: a ceiling on requests per second, both services together. */
+  maxRps?: number;
   /** `prune:` switches by each kind's prune key (`playbooks`). */
   prune: Record<string, boolean>;
   safety: { max_delete_fraction: number };

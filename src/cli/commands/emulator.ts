@@ -41,7 +41,7 @@ const wholeNumber = (min: number, max: number) => (value: string) => {
 };
 
 export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Command {
-  return withCommon(new Command('emulator'), { dir: false, env: false })
+  return withCommon(new Command('emulator'), { dir: false, env: false, services: false })
     .description('run the local emulator of the review and agreements services')
     .option('--host <HOST>', 'address to listen on', '127.0.0.1')
     .option('--port <PORT>', 'port to listen on', number(0, 65535), 4010)

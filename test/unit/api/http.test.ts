@@ -48,11 +48,14 @@ function setup(overrides: Partial<ServiceClientOptions> = {}, origin = REVIEW): 
   agents.push(agent);
   const sleeps: number[] = [];
   const logs: RequestLogEntry[] = [];
+  // The shared pace runs on its own clock; here every reading is far later, so it never waits.
+  let paceClock = 0;
   const client = createServiceClient({
     service: 'review',
     baseUrl: origin,
     apiKey: KEY,
     dispatcher: agent,
+    limiter: createLimiter(8, { now: () => (paceClock += 1_000_000) }),
     sleep: async (ms) => {
       sleeps.push(ms);
     },

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLimiter } from '../../../src/api/limiter.js';
 import { DocketError } from '../../../src/errors.js';
 
@@ -35,5 +35,119 @@ describe('createLimiter', () => {
   it('rejects a limit below 1', () => {
     expect(() => createLimiter(0)).toThrow(DocketError);
     expect(() => createLimiter(1.5)).toThrow(DocketError);
+  });
+});
+
+describe('the shared pace after a 429', () => {
+  /** vitest's fake clock: the limiter's readings and its timers move together, only when told. */
+  function paced(limit: number, options: { maxRps?: number } = {}) {
+    const messages: string[] = [];
+    const limiter = createLimiter(limit, { ...options, now: () => Date.now(), onSlowDown: (m) => messages.push(m) });
+    return {
+      limiter,
+      messages,
+      advance: async (ms: number) => {
+        await vi.advanceTimersByTimeAsync(ms);
+      },
+    };
+  }
+
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('pauses every new request for the Retry-After, halves concurrency, once per pause', async () => {
+    const { limiter, advance, messages } = paced(8);
+    limiter.throttled(1000);
+    limiter.throttled(1000); // a second 429 from the same burst: no second slowdown
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/4 request\(s\) at a time, at most 1\.0 per second, after a pause of 1000 ms/);
+    let ran = false;
+    const waiting = limiter.run(async () => {
+      ran = true;
+    });
+    await advance(999);
+    expect(ran).toBe(false);
+    await advance(1);
+    await waiting;
+    expect(ran).toBe(true);
+  });
+
+  it('lets the request that waited out the pause itself go first, without waiting again', async () => {
+    const { limiter } = paced(2);
+    limiter.throttled(5000);
+    let ran = false;
+    await limiter.run(async () => {
+      ran = true;
+    }, true);
+    expect(ran).toBe(true);
+  });
+
+  it('paces request starts at 90 % of the rate served before the 429, and grows back with successes', async () => {
+    const { limiter, advance } = paced(8);
+    // 20 requests served over 1 s, then refused.
+    for (let i = 0; i < 20; i++) limiter.succeeded();
+    await advance(1000);
+    limiter.throttled(0);
+    const starts: number[] = [];
+    let clock = 1000;
+    const run = () =>
+      limiter.run(async () => {
+        starts.push(clock);
+      });
+    const all = [run(), run(), run()];
+    for (let i = 0; i < 20; i++) {
+      await advance(10);
+      clock += 10;
+    }
+    await Promise.all(all);
+    // 18 per second: one start every ~55 ms.
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(50);
+    expect(starts[2]! - starts[1]!).toBeLessThanOrEqual(60);
+  });
+
+  it('never starts more than max-rps requests a second, from the start', async () => {
+    const { limiter, advance } = paced(8, { maxRps: 10 });
+    let started = 0;
+    const all = Array.from({ length: 5 }, () =>
+      limiter.run(async () => {
+        started++;
+      }),
+    );
+    await advance(0);
+    expect(started).toBe(1);
+    await advance(100);
+    expect(started).toBe(2);
+    await advance(300);
+    await Promise.all(all);
+    expect(started).toBe(5);
+    expect(() => createLimiter(8, { maxRps: 0 })).toThrow(DocketError);
+  });
+
+  it('halves concurrency down to 1, never below, and grows it back to the bound', async () => {
+    const { limiter, advance } = paced(8);
+    for (let i = 0; i < 4; i++) {
+      limiter.throttled(0);
+      await advance(1);
+    }
+    let inFlight = 0;
+    let peak = 0;
+    // Each request holds its permit for a second, so overlapping requests would show in `peak`.
+    const task = () =>
+      limiter.run(async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        inFlight--;
+      });
+    const first = [task(), task(), task()];
+    await advance(10_000);
+    await Promise.all(first);
+    expect(peak).toBe(1);
+    for (let i = 0; i < 200; i++) limiter.succeeded();
+    peak = 0;
+    const more = Array.from({ length: 8 }, task);
+    await advance(10_000);
+    await Promise.all(more);
+    expect(peak).toBeGreaterThan(4);
   });
 });
