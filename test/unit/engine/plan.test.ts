@@ -130,6 +130,18 @@ describe('buildPlan: references', () => {
     expect(p?.ids['member:ghost@acme.example']).toBe('u-7');
   });
 
+  it('a member that exists but whose id the service does not say is not invited again, and naming it is an error at the reviewer line', () => {
+    const invitedOnly: LiveResource = { ...liveMember('invited:ghost@acme.example', 'ghost@acme.example'), idUnknown: { message: 'whose id is not said', hint: 'pin its id' } };
+    const alone = plan([desiredMember('ghost@acme.example')], [invitedOnly]);
+    expect(alone.diagnostics).toEqual([]);
+    expect(alone.plan?.changes).toEqual([]);
+    const named = plan([desiredPlaybook(NDA.name), rule(), desiredMember('ghost@acme.example')], [livePlaybook(NDA.id, NDA.name), invitedOnly]);
+    expect(named.plan).toBeUndefined();
+    expect(named.diagnostics).toEqual([
+      expect.objectContaining({ code: 'unknown-id', file: 'playbooks/nda.yaml', line: 12, col: 15, message: '`reviewer` names ghost@acme.example, whose id is not said', hint: 'pin its id' }),
+    ]);
+  });
+
   it('checks the organization default reviewer too', () => {
     const { diagnostics } = plan(
       [desiredOrganization({ 'review.default_reviewer': 'ghost@acme.example' })],
