@@ -151,6 +151,37 @@ describe('buildPlan: references', () => {
   });
 });
 
+describe('changes the services cannot make are refused at plan time, at the file\'s line', () => {
+  it('a template whose type would change', () => {
+    const at = pos(3, 7, 'templates/nda.yaml');
+    const desired: DesiredResource = {
+      kind: 'template',
+      key: 'Mutual NDA',
+      name: 'Mutual NDA',
+      fields: { name: 'Mutual NDA', type: 'CSA' },
+      partial: true,
+      refs: [],
+      renamedFrom: [],
+      source: pos(1, 1, 'templates/nda.yaml'),
+      fieldSources: { type: at },
+    };
+    const live: LiveResource = { kind: 'template', id: 't-1', key: 'Mutual NDA', name: 'Mutual NDA', fields: { name: 'Mutual NDA', type: 'NDA' }, refs: [] };
+    const { plan: p, diagnostics } = plan([desired], [live]);
+    expect(p).toBeUndefined();
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'unsupported-change', file: 'templates/nda.yaml', line: 3, col: 7, message: 'template "Mutual NDA" is an NDA template on the service; its type cannot change to CSA' }),
+    ]);
+  });
+
+  it('clearing the organization\'s default reviewer (the service takes only a user id)', () => {
+    const desired = desiredOrganization({ 'review.default_reviewer': null }, { fieldSources: { 'review.default_reviewer': pos(4, 3, 'organization.yaml') } });
+    const { plan: p, diagnostics } = plan([desired], [liveOrganization('org-1', { 'review.default_reviewer': 'alice@acme.example' }), liveMember('u-1', 'alice@acme.example')]);
+    expect(p).toBeUndefined();
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'unsupported-change', file: 'organization.yaml', line: 4, col: 3 })]);
+    expect(diagnostics[0]!.message).toContain("cannot clear the organization's default reviewer (alice@acme.example)");
+  });
+});
+
 describe('configDigest', () => {
   const settings = { prune: { playbooks: false } };
   const config = (): DesiredResource[] => [
