@@ -74,7 +74,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     organizationId ??= DEFAULT_ORGANIZATION_ID;
     const users = [...EMULATOR_EXAMPLE_USERS];
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
-    const seed = defaultSeed({ organizationId, users });
+    const seed = defaultSeed({ organizationId, users, invited: true });
     const stateFile = join(project.root, '.docket', 'emulator.json');
     freshEmulator = !(await stat(stateFile).then(
       () => true,
