@@ -2,6 +2,7 @@
  * JSON Schema validation of documents (ajv, draft-07: the draft editors' YAML support implements)
  * and the translation of ajv's errors into diagnostics at the right line and column.
  */
+import { createRequire } from 'node:module';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../diagnostics.js';
 import { DocketError } from '../errors.js';
@@ -20,10 +21,11 @@ type ValidatorModule = Record<string, ValidateFunction | undefined>;
  */
 async function validatorsOf(name: string): Promise<ValidatorModule> {
   try {
-    const loaded = (await import(new URL(`../validators/${validatorModule(name)}`, import.meta.url).href)) as { default: ValidatorModule };
-    return loaded.default;
+    // require, not import(): importing CommonJS from ESM runs a lexer over the whole file first.
+    return createRequire(import.meta.url)(`../validators/${validatorModule(name)}`) as ValidatorModule;
   } catch (err) {
-    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    // Not built (the tests run from src/): compile below. A module that fails otherwise is a bug.
+    if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND' || !String((err as Error).message).includes(validatorModule(name))) throw err;
   }
   const { createAjv, SUBSCHEMAS } = await import('./ajv-setup.js');
   runtimeAjv ??= createAjv();
