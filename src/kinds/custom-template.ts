@@ -165,7 +165,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   // NOTE(api): custom templates cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-templates', () => ctx.services.agreements().listCustomTemplates())),
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-templates', () => ctx.services.agreements().listCustomTemplates()), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       const actor = actorOf(ctx);

@@ -52,6 +52,7 @@ export interface FetchContext {
  * (engine/race.ts). `siblings` reads the change's scope fresh (through `readAfterWrites`).
  */
 export interface RaceGuard {
+  /** The live objects with the change's identity, from a fresh read of its scope. */
   siblings(change: Change, ctx: ExecContext): Promise<{ id: string; key: string; createdAt?: string }[]>;
   /** Takes this run's duplicate out of the identity; says what it did (`archived`, `deleted`, `renamed aside`). */
   setAside(duplicate: { id: string; key: string }, change: Change, ctx: ExecContext): Promise<string>;

@@ -83,7 +83,7 @@ export const playbookKind: KindModule<'playbook'> = {
   },
 
   race: {
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:playbooks', () => ctx.services.review().listPlaybooks())),
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:playbooks', () => ctx.services.review().listPlaybooks()), change.key),
     async setAside(duplicate, _change, ctx) {
       await ctx.services.review().archivePlaybook(duplicate.id, duplicate.key);
       return 'archived';
