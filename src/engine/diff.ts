@@ -25,6 +25,11 @@ export interface KindMeta {
   changeAction?: Action;
   /** Read-only kinds docket never declares (agreements users): no changes, never counted as undeclared. */
   internal?: boolean;
+  /**
+   * Whether a field's live and desired values are the same, for fields compared in a way of their
+   * own (custom template definitions: as parsed YAML); undefined leaves it to the normalised equality.
+   */
+  sameField?(field: string, live: unknown, desired: unknown): boolean | undefined;
   /** A readable account of a structured field's change (template definitions). */
   describeField?(field: string, before: unknown, after: unknown): string[] | undefined;
   /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
@@ -306,7 +311,9 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     if (l.unknownFields?.[field] !== undefined) continue;
     const liveValue = l.fields[field] ?? null;
     const sensitive = kind.sensitiveFields?.includes(field) === true;
-    const same = sensitive ? digest(liveValue) === digest(desiredValue ?? null) : sameValue(liveValue, desiredValue) || sameReference(d, l, field, ids);
+    const same = sensitive
+      ? digest(liveValue) === digest(desiredValue ?? null)
+      : (kind.sameField?.(field, liveValue, desiredValue) ?? sameValue(liveValue, desiredValue)) || sameReference(d, l, field, ids);
     // A reference to an object this plan replaces must be sent again, even though its name is the same.
     const repoint = same && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
     if (same && !repoint) continue;
