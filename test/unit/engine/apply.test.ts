@@ -1,7 +1,8 @@
-/** applyPlan's context, for what no real kind exercises yet: sensitive values come from the files, never the plan. */
+/** applyPlan's context, for what the kinds' tests against the emulator do not show: sensitive values and the lock's pending marks. */
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../../src/engine/apply.js';
 import { buildPlan } from '../../../src/engine/plan.js';
+import type { LockFile } from '../../../src/config/lock.js';
 import type { DesiredResource } from '../../../src/engine/types.js';
 import type { AnyKind } from '../../../src/kinds/index.js';
 import type { KindModule } from '../../../src/kinds/kind.js';
@@ -39,5 +40,42 @@ describe('applyPlan', () => {
     });
     expect(report.done).toBe(1);
     expect(seen).toEqual([undefined, 's3cret']);
+  });
+
+  it('marks an upload pending, with the injected wall clock, before it is sent, and returns the lock it leaves', async () => {
+    const written: LockFile[] = [];
+    const uploadKind: KindModule<'attachment'> = {
+      name: 'attachment',
+      title: 'Files',
+      noun: ['file', 'files'],
+      service: 'agreements',
+      deletion: 'none',
+      actions: ['upload'],
+      createAction: 'upload',
+      fetch: async () => [],
+      async execute(change, ctx) {
+        await ctx.recordPending('attachment', change.key, { file: 'a.pdf', sha256: 'abc', description: null });
+        await ctx.recordFile('attachment', change.key, { id: 'f-1', file: 'a.pdf', sha256: 'abc', description: null });
+      },
+    };
+    const desired: DesiredResource = { ...desiredPlaybook('A'), kind: 'attachment', key: 'A', fields: { name: 'A' } };
+    const { plan } = buildPlan({ kinds: [uploadKind as AnyKind], desired: [desired], live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+    const result = await applyPlan(plan!, {
+      kinds: [uploadKind as AnyKind],
+      services: { review: () => undefined as never, agreements: () => undefined as never },
+      project: projectConfig(),
+      desired: [desired],
+      files: async () => new Uint8Array(),
+      lock: { files: {} },
+      clock: () => 0,
+      now: () => new Date('2026-11-23T10:00:00.000Z'),
+      concurrency: 1,
+      persistLock: async (lock) => void written.push(lock),
+    });
+    expect(written.map((l) => l.files['attachment:A'])).toEqual([
+      { pending: { file: 'a.pdf', sha256: 'abc', description: null, since: '2026-11-23T10:00:00.000Z' } },
+      { id: 'f-1', file: 'a.pdf', sha256: 'abc', description: null },
+    ]);
+    expect([result.lockChanged, result.lock.files['attachment:A']]).toEqual([true, { id: 'f-1', file: 'a.pdf', sha256: 'abc', description: null }]);
   });
 });
