@@ -3,7 +3,7 @@
  * emulator, the bundled example (plus a Word term) goes through a life cycle that should exercise
  * every action any kind declares; then, per kind: each declared action was executed, the kind's
  * own export plans to zero changes (toConfig ↔ toDesired), identities survive their
- * normalisation and `--target`, and the schemas know the kind.
+ * normalisation and `--target`, the services it names are all it reads, and the schemas know it.
  */
 import { EMULATOR_TARGET } from '../../../src/config/lock.js';
 import { lockFor } from '../../../src/engine/workspace.js';
@@ -17,9 +17,10 @@ import { fetchLive } from '../../../src/engine/live.js';
 import { servicesNeeded } from '../../../src/engine/project.js';
 import { parseTarget } from '../../../src/engine/target.js';
 import type { LiveResource, Plan } from '../../../src/engine/types.js';
-import { buildExport } from '../../../src/export/index.js';
+import { buildExport, type ExportResult } from '../../../src/export/index.js';
 import { exportKinds } from '../../../src/export/layout.js';
 import { KINDS, type AnyKind, type KindName } from '../../../src/kinds/index.js';
+import type { Services } from '../../../src/kinds/kind.js';
 import { startEngine, type Engine } from '../../helpers/engine.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { docx } from '../../integration/agreements-fixtures.js';
@@ -93,10 +94,11 @@ afterAll(async () => {
 });
 
 /** Exports the kinds into a fresh directory (with the source's lock) and plans it against the same emulator. */
-async function exportAndPlan(kinds: AnyKind[]): Promise<Plan> {
+async function exportAndPlan(kinds: AnyKind[]): Promise<{ plan: Plan; result: ExportResult }> {
   const out = await makeDir({});
-  const lock = lockFor((await engine.plan(dir)).workspace, EMULATOR_TARGET);
-  const { config } = (await engine.plan(dir)).workspace;
+  const { workspace } = await engine.plan(dir);
+  const lock = lockFor(workspace, EMULATOR_TARGET);
+  const { config } = workspace;
   const result = buildExport({
     kinds,
     registry: KINDS,
@@ -112,7 +114,7 @@ async function exportAndPlan(kinds: AnyKind[]): Promise<Plan> {
     await writeFile(join(out, f.path), f.content);
   }
   await writeFile(join(out, 'docket.lock.json'), await readFile(join(dir, 'docket.lock.json'), 'utf8'));
-  return engine.planned(out);
+  return { plan: await engine.planned(out), result };
 }
 
 describe.each(KINDS.map((k) => [k.name, k] as const))('kind %s', (_name, kind: AnyKind) => {
@@ -145,12 +147,26 @@ describe.each(KINDS.map((k) => [k.name, k] as const))('kind %s', (_name, kind: A
   });
 
   if (kind.layout !== undefined) it('exports to files that plan to zero changes', async () => {
-    const plan = await exportAndPlan(exportKinds([kind.name], KINDS));
+    const { plan } = await exportAndPlan(exportKinds([kind.name], KINDS));
     expect(plan.changes).toEqual([]);
   });
 
-  it('names the services it needs', () => {
-    const services = servicesNeeded([kind], []);
-    for (const s of services) expect(['review', 'agreements']).toContain(s);
+  if (kind.parentKind !== undefined && kind.layout === undefined) it('exports inside its parent, to files that plan to zero changes', async () => {
+    const { plan, result } = await exportAndPlan(exportKinds([kind.parentKind!], KINDS));
+    expect(result.parts.flatMap((p) => p.children).find((c) => c.kind === kind.name)?.count).toBeGreaterThan(0);
+    expect(plan.changes).toEqual([]);
+  });
+
+  it('reads with only the services it names, for plan and for export', async () => {
+    const { workspace } = await engine.plan(dir);
+    const lock = lockFor(workspace, EMULATOR_TARGET);
+    for (const declared of [workspace.desired, undefined]) {
+      const needs = servicesNeeded([kind], declared);
+      const check = (service: 'review' | 'agreements'): void => {
+        if (!needs.has(service)) throw new Error(`${kind.name} ${declared ? 'planned' : 'exported'} asked for the ${service} service, which it does not name`);
+      };
+      const services: Services = { review: () => (check('review'), engine.services.review()), agreements: () => (check('agreements'), engine.services.agreements()) };
+      await fetchLive({ kinds: [kind], known: KINDS, services, concurrency: 8, lock, ...(declared ? { declared } : {}) });
+    }
   });
 });
