@@ -7,7 +7,7 @@
  */
 import { EMULATOR_TARGET } from '../../../src/config/lock.js';
 import { lockFor } from '../../../src/engine/workspace.js';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { parseTarget } from '../../../src/engine/target.js';
 import type { LiveResource, Plan } from '../../../src/engine/types.js';
 import { buildExport, type ExportResult } from '../../../src/export/index.js';
 import { exportKinds } from '../../../src/export/layout.js';
+import { readSchema, writeExport } from '../../../src/export/write.js';
 import { KINDS, type AnyKind, type KindName } from '../../../src/kinds/index.js';
 import type { Services } from '../../../src/kinds/kind.js';
 import { startEngine, type Engine } from '../../helpers/engine.js';
@@ -93,7 +94,7 @@ afterAll(async () => {
   await removeMadeDirs();
 });
 
-/** Exports the kinds into a fresh directory (with the source's lock) and plans it against the same emulator. */
+/** Exports the kinds into a fresh directory (with the source's lock), as `docket export` does, and plans it against the same emulator. */
 async function exportAndPlan(kinds: AnyKind[]): Promise<{ plan: Plan; result: ExportResult }> {
   const out = await makeDir({});
   const { workspace } = await engine.plan(dir);
@@ -106,13 +107,10 @@ async function exportAndPlan(kinds: AnyKind[]): Promise<{ plan: Plan; result: Ex
     project: { agreements: { url: 'https://example.test', actor: 'legal-ops@acme.example' } },
     source: config.project,
     lock,
-    schema: (file) => JSON.parse(readFileSync(join(schemasDir(), file), 'utf8')) as unknown,
+    schema: readSchema,
     paths: { outRoot: out, schemasDir: schemasDir() },
   });
-  for (const f of result.files) {
-    await mkdir(join(out, f.path, '..'), { recursive: true });
-    await writeFile(join(out, f.path), f.content);
-  }
+  await writeExport(out, out, result.files, undefined);
   await writeFile(join(out, 'docket.lock.json'), await readFile(join(dir, 'docket.lock.json'), 'utf8'));
   return { plan: await engine.planned(out), result };
 }
