@@ -348,7 +348,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
       const next = nextFromBody(body);
       if (next.link !== undefined) {
-        const followed = followLink(first, current, next.link, size);
+        // A link to another host is rebuilt on the base only when there is no page number to use instead.
+        const followed = followLink(first, current, next.link, size, next.number === undefined);
         if (followed) {
           current = followed;
           continue;
@@ -371,11 +372,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   /**
    * The request for `links.next`, or undefined when it cannot be followed safely: a link to another
    * origin would carry the API key there, unless it names the same endpoint (a gateway's backend
-   * host), in which case its query is replayed on the configured base.
+   * host) and `rebuildForeign`, in which case its query is replayed on the configured base.
    * NOTE(api): whether links are absolute, and on which host, is not documented.
    */
-  function followLink(first: RequestTarget, current: RequestTarget, link: string, size: number | null | undefined): RequestTarget | undefined {
-    const resolved = resolveNextLink(link, base, first.path);
+  function followLink(first: RequestTarget, current: RequestTarget, link: string, size: number | null | undefined, rebuildForeign: boolean): RequestTarget | undefined {
+    const resolved = resolveNextLink(link, base, first.path, rebuildForeign);
     if (!resolved) return undefined;
     const [path, rawQuery] = resolved;
     // Keep asking for the chosen page size if the service's link forgot it.
@@ -453,9 +454,10 @@ function checkApiKey(key: string, service: ServiceName): string {
 
 /**
  * Resolves `links.next` to a path below the base URL and its raw query; undefined when it cannot
- * be read, or points to another origin and is not the same endpoint (`endpoint`, below the base).
+ * be read, or points to another origin and is not the same endpoint (`endpoint`, below the base)
+ * or may not be rebuilt.
  */
-function resolveNextLink(next: string, base: BaseUrl, endpoint: string): [string, string] | undefined {
+function resolveNextLink(next: string, base: BaseUrl, endpoint: string, rebuildForeign: boolean): [string, string] | undefined {
   let u: URL;
   try {
     u = new URL(next, `${base.origin}/`);
@@ -464,6 +466,7 @@ function resolveNextLink(next: string, base: BaseUrl, endpoint: string): [string
   }
   let path = u.pathname;
   if (u.origin !== base.origin) {
+    if (!rebuildForeign) return undefined;
     // A gateway's backend host: the same endpoint, rebuilt on the configured base.
     return path === endpoint || path.endsWith(endpoint) ? [endpoint, u.search.replace(/^\?/, '')] : undefined;
   }

@@ -56,6 +56,8 @@ export interface DiffInput {
 export interface DiffResult {
   changes: Change[];
   ids: Record<string, string>;
+  /** Objects that exist but whose ids the service does not say (refKey → why), for reference checks. */
+  unknownIds: Record<string, { message: string; hint: string }>;
   undeclared: UndeclaredSummary[];
   adoptable: AdoptableFile[];
   diagnostics: Diagnostics;
@@ -74,6 +76,7 @@ export function diff(input: DiffInput): DiffResult {
   const diagnostics = new Diagnostics();
   const changes: Change[] = [];
   const ids: Record<string, string> = {};
+  const unknownIds: DiffResult['unknownIds'] = {};
   const undeclared: UndeclaredSummary[] = [];
   const adoptable: AdoptableFile[] = [];
   /** desired key → matched live object, per kind (parents are looked up here by children). */
@@ -88,7 +91,10 @@ export function diff(input: DiffInput): DiffResult {
     const isChild = Boolean(kind.parentKind);
     const desired = desiredByKind.get(kind.name) ?? [];
     const live = liveByKind.get(kind.name) ?? [];
-    for (const l of live) ids[refKey(kind.name, l.key)] ??= l.id;
+    for (const l of live) {
+      if (l.idUnknown) unknownIds[refKey(kind.name, l.key)] ??= l.idUnknown;
+      else ids[refKey(kind.name, l.key)] ??= l.id;
+    }
     if (kind.internal) continue;
 
     const parentMatches = kind.parentKind ? matchedByKind.get(kind.parentKind) : undefined;
@@ -121,7 +127,7 @@ export function diff(input: DiffInput): DiffResult {
     const claim = (d: DesiredResource, l: LiveResource): void => {
       used.add(l.id);
       matched.set(d.key, l);
-      ids[refKey(kind.name, d.key)] = l.id;
+      if (!l.idUnknown) ids[refKey(kind.name, d.key)] = l.id;
     };
 
     // Pass 1: pinned ids win over names.
@@ -223,7 +229,7 @@ export function diff(input: DiffInput): DiffResult {
     }
   }
 
-  return { changes, ids, undeclared, adoptable, diagnostics };
+  return { changes, ids, unknownIds, undeclared, adoptable, diagnostics };
 }
 
 /** Files of a matched object that docket cannot compare (no lock entry). */

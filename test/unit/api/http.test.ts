@@ -328,6 +328,16 @@ describe('list', () => {
     expect(paths).toEqual(['/v1/x?page%5Bsize%5D=100', '/v1/x?page%5Bnumber%5D=2&page%5Bsize%5D=100']);
   });
 
+  it('uses meta.pagination.next rather than a next link to another host, when it has both', async () => {
+    const { mock, client } = setup();
+    const paths: string[] = [];
+    const foreign = 'http://backend.internal:3000/v1/x?cursor=abc';
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('1')], links: { next: foreign }, meta: { pagination: { next: 2 } } } }));
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('2')], links: { next: null }, meta: { pagination: { next: null } } } }));
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['1', '2']);
+    expect(paths).toEqual(['/v1/x?page%5Bsize%5D=100', '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2']);
+  });
+
   it('falls back to meta.pagination.next when links.next cannot be followed', async () => {
     const { mock, client } = setup();
     const paths: string[] = [];
