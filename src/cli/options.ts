@@ -1,6 +1,5 @@
 /** Options every command shares, parsed once so commands see typed values. */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { KINDS, type AnyKind } from '../kinds/index.js';
 
 export interface CommonOptions {
   dir: string;
@@ -22,12 +21,6 @@ export function parseConcurrency(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('must be an integer from 1 to 64');
   return n;
-}
-
-/** `--prune`'s help, from the kinds that declare a prune switch: `archive live playbooks that no file declares`. */
-export function pruneHelp(kinds: readonly AnyKind[] = KINDS): string {
-  const what = kinds.filter((k) => k.pruneKey).map((k) => `${k.deletion === 'archive' ? 'archive' : 'delete'} live ${k.noun[1]}`);
-  return `${what.join(', ')} that no file declares`;
 }
 
 /** Commander accumulator for repeatable options (`--target a --target b`). */

@@ -22,9 +22,9 @@ import { annotationsOption, printAnnotations, type AnnotationFormat } from '../a
 import { acquireApplyLock } from '../apply-lock.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
-import { collect, pruneHelp, withCommon, type CommonOptions } from '../options.js';
+import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
-import { planInSession } from '../plan-step.js';
+import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
 
 interface ApplyFlags extends CommonOptions {

@@ -9,8 +9,8 @@ import { renderPlanText } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { useColor, type Io } from '../io.js';
-import { collect, pruneHelp, withCommon, type CommonOptions } from '../options.js';
-import { planInSession } from '../plan-step.js';
+import { collect, withCommon, type CommonOptions } from '../options.js';
+import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession } from '../session.js';
 
 interface PlanFlags extends CommonOptions {
