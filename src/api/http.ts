@@ -12,7 +12,7 @@ import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
-import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -324,19 +324,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const ids = new Set<string>();
     const seen = new Set<string>();
     let current: RequestTarget | undefined = first;
-    for (let page = 1; current; page++) {
-      const key = `${current.path}?${current.query}`;
-      if (seen.has(key) || page > MAX_PAGES) {
-        throw new DocketError(
-          'bad-response',
-          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
-        );
-      }
-      seen.add(key);
-      const res = await send(current);
+    const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
+    /** Adds a page's items; returns its paging members. */
+    const take = (res: unknown, at: RequestTarget) => {
       const problem = listProblem(res);
       if (problem) {
-        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(current.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
+        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
       }
       const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
       let fresh = 0;
@@ -346,7 +339,27 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         fresh++;
         if (!isArchived(item)) out.push(item);
       }
-      const next = nextFromBody(body);
+      return { body, fresh, next: nextFromBody(body) };
+    };
+    for (let page = 1; current; page++) {
+      const key = `${current.path}?${current.query}`;
+      if (seen.has(key) || page > MAX_PAGES) {
+        throw new DocketError(
+          'bad-response',
+          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
+        );
+      }
+      seen.add(key);
+      let { body, fresh, next } = take(await send(current), current);
+      // The first page says how many there are: ask for the others at once, in page order.
+      const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;
+      if (last !== undefined && last > 2 && last <= MAX_PAGES) {
+        const targets = Array.from({ length: last - 1 }, (_, i) => pageTarget(i + 2));
+        for (const t of targets) seen.add(`${t.path}?${t.query}`);
+        const answers = await Promise.all(targets.map((t) => send(t)));
+        answers.forEach((res, i) => ({ body, fresh, next } = take(res, targets[i]!)));
+        page = last;
+      }
       if (next.link !== undefined) {
         // A link to another host is rebuilt on the base only when there is no page number to use instead.
         const followed = followLink(first, current, next.link, size, next.number === undefined);
@@ -356,12 +369,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
       }
       if (next.number !== undefined) {
-        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': next.number })) };
+        current = pageTarget(next.number);
       } else if (next.link !== undefined && !next.hasMeta) {
         throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or cannot be read, and it gave no page number to use instead; not following it`);
       } else if (size !== undefined && !next.pagingInfo && fresh > 0 && looksTruncated(body.data.length, size)) {
         // No paging members, and exactly a common default page size: ask whether there is more.
-        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': page + 1 })) };
+        current = pageTarget(page + 1);
       } else {
         current = undefined;
       }

@@ -292,6 +292,16 @@ interface CompareState {
 
 function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent'], state: CompareState): Change[] {
   const { ids, replaced, diagnostics } = state;
+  // Most matched objects are unchanged: find out before building anything (20,000 rules per plan).
+  let changed = false;
+  for (const field in d.fields) {
+    if (l.unknownFields?.[field] !== undefined) continue;
+    if (!sameField(kind, d, l, field, ids) || repointed(d, field, replaced)) {
+      changed = true;
+      break;
+    }
+  }
+  if (!changed) return [];
   const out: Change[] = [];
   const base = {
     kind: kind.name,
@@ -316,12 +326,8 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
   for (const [field, desiredValue] of Object.entries(d.fields)) {
     if (l.unknownFields?.[field] !== undefined) continue;
     const liveValue = l.fields[field] ?? null;
-    const sensitive = kind.sensitiveFields?.includes(field) === true;
-    const same = sensitive
-      ? digest(liveValue) === digest(desiredValue ?? null)
-      : (kind.sameField?.(field, liveValue, desiredValue) ?? sameValue(liveValue, desiredValue)) || sameReference(d, l, field, ids);
-    // A reference to an object this plan replaces must be sent again, even though its name is the same.
-    const repoint = same && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
+    const same = sameField(kind, d, l, field, ids);
+    const repoint = same && repointed(d, field, replaced);
     if (same && !repoint) continue;
     const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : liveValue);
     const after = shown(kind, field, desiredValue);
@@ -373,6 +379,18 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     });
   }
   return out;
+}
+
+function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: string, ids: Record<string, string>): boolean {
+  const liveValue = l.fields[field] ?? null;
+  const desiredValue = d.fields[field];
+  if (kind.sensitiveFields?.includes(field) === true) return digest(liveValue) === digest(desiredValue ?? null);
+  return (kind.sameField?.(field, liveValue, desiredValue) ?? sameValue(liveValue, desiredValue)) || sameReference(d, l, field, ids);
+}
+
+/** A reference to an object this plan replaces must be sent again, even though its name is the same. */
+function repointed(d: DesiredResource, field: string, replaced: ReadonlySet<string>): boolean {
+  return replaced.size > 0 && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
 }
 
 /** A reference field naming the object the live one already points at (renamed or not). */

@@ -18,7 +18,8 @@ export interface BuildPlanInput {
   desired: DesiredResource[];
   live: LiveResource[];
   prune: Record<string, boolean>;
-  configDigest: string;
+  /** The configuration digest, or how to work it out when the plan is first saved or read. */
+  configDigest: string | (() => string);
   target: PlanTarget;
   environment?: string;
   now: Date;
@@ -47,13 +48,17 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   diagnostics.items.push(...ordered.diagnostics.items);
   if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
 
+  let configDigest: string | undefined;
   const plan: Plan = {
     format_version: 1,
     docket_version: input.version,
     created_at: input.now.toISOString(),
     target: input.target,
     ...(input.environment ? { environment: input.environment } : {}),
-    config_digest: input.configDigest,
+    // A getter (enumerable, so JSON and spreads include it): a plan only printed never needs it.
+    get config_digest() {
+      return (configDigest ??= typeof input.configDigest === 'string' ? input.configDigest : input.configDigest());
+    },
     changes: ordered.changes,
     // Sorted so the same state always serialises the same way (golden files, plan diffs).
     ids: Object.fromEntries(Object.entries(result.ids).sort(([a], [b]) => a.localeCompare(b))),
