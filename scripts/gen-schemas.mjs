@@ -781,7 +781,7 @@ const LOI = [
   ),
 ];
 
-/** The ten types. Keep in step with TEMPLATE_TYPES in src/kinds/template-params.ts (a test compares them). */
+/** The ten types. Keep in step with TEMPLATE_TYPES in src/kinds/support/template-params.ts (a test compares them). */
 const TYPES = [
   { type: 'NDA', file: 'nda', agreement: 'Mutual Non-Disclosure Agreement', rows: NDA },
   { type: 'CSA', file: 'csa', agreement: 'Cloud Service Agreement', rows: CSA, renames: CSA_RENAMES },
@@ -961,7 +961,7 @@ function typeSchema(t) {
   const { properties: base, conds } = buildProperties([...COMMON, ...t.rows], t.type);
   let properties = base;
   if (t.renames) {
-    // Both spellings are known properties; src/kinds/template-params.ts reports the one that does
+    // Both spellings are known properties; src/kinds/support/template-params.ts reports the one that does
     // not fit the document's standard_version (the service answers 422 to it).
     properties = {};
     const renamed = new Map(t.renames);

@@ -3,6 +3,7 @@
  * its public docs). Thin: they know paths and bodies; where the routes are is review-location.ts,
  * and retries, paging and errors live in the client.
  */
+import { normEmail } from '../engine/normalize.js';
 import { ApiError } from '../errors.js';
 import { ReviewLocator, type PathStyleSetting, type ReviewLocation } from './review-location.js';
 import type { ApiResource, ServiceClient } from './types.js';
@@ -130,7 +131,7 @@ export class ReviewApi {
         body,
         operation: `invite member "${email}"`,
         recover: async () => {
-          const found = (await this.listInvitations()).find((i) => String(i.attributes.email).toLowerCase() === email.toLowerCase());
+          const found = (await this.listInvitations()).find((i) => normEmail(i.attributes.email) === normEmail(email));
           return found ? { data: found } : undefined;
         },
       });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { resolveDataPath } from './data-files.js';
+import { namedFiles } from './data-files.js';
 import { discoverYamlFiles, readFiles } from './discover.js';
 import { interpolateTree } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
@@ -172,23 +172,19 @@ function isProjectFile(file: string): boolean {
 
 /**
  * Files named by a resource's data fields (what its kind declares), as paths relative to the root.
- * The path in the field is relative to the naming document's directory.
+ * Before interpolation: a name with a placeholder is left to readDataFiles, after it.
  */
 function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>): Set<string> {
   const named = new Set<string>();
   for (const file of parsed) {
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
-      for (const field of Object.keys(kinds.get(doc.value.kind)?.dataFiles ?? {})) addNamed(named, file.file, doc.value[field]);
+      for (const f of namedFiles(file.file, doc.value, kinds.get(doc.value.kind)?.dataFiles ?? {})) {
+        if (f.problem === undefined && !f.value.includes('${')) named.add(f.path);
+      }
     }
   }
   return named;
-}
-
-function addNamed(named: Set<string>, from: string, name: unknown): void {
-  if (typeof name !== 'string' || name === '' || name.includes('${') || path.isAbsolute(name)) return;
-  const rel = resolveDataPath(from, name);
-  if (!rel.startsWith('../')) named.add(rel);
 }
 
 interface CheckContext {

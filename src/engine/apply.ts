@@ -26,6 +26,8 @@ export interface ApplyPlanInput {
   lock: LockFile;
   /** Monotonic milliseconds, for the report's timings. */
   clock: () => number;
+  /** The wall clock, for when an upload was sent (docket.lock.json's pending marks); default: now. */
+  now?: () => Date;
   concurrency: number;
   /** Record the files the plan could not compare as live, without uploading (`--adopt-files`). */
   adoptFiles?: boolean;
@@ -86,7 +88,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     readFile: input.files,
     async recordPending(kind, key, pending) {
       const current = lock.files[lockKey(kind, key)];
-      set(kind, key, { ...current, pending: { ...pending, since: new Date().toISOString() } });
+      set(kind, key, { ...current, pending: { ...pending, since: (input.now?.() ?? new Date()).toISOString() } });
       await changed();
     },
     async recordFile(kind, key, entry, replacesId) {

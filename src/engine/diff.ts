@@ -25,6 +25,11 @@ export interface KindMeta {
   changeAction?: Action;
   /** Read-only kinds docket never declares (agreements users): no changes, never counted as undeclared. */
   internal?: boolean;
+  /**
+   * Whether a field's live and desired values are the same, for fields compared in a way of their
+   * own (custom template definitions: as parsed YAML); undefined leaves it to the normalised equality.
+   */
+  sameField?(field: string, live: unknown, desired: unknown): boolean | undefined;
   /** A readable account of a structured field's change (template definitions). */
   describeField?(field: string, before: unknown, after: unknown): string[] | undefined;
   /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
@@ -380,7 +385,7 @@ function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: s
   const liveValue = l.fields[field] ?? null;
   const desiredValue = d.fields[field];
   if (kind.sensitiveFields?.includes(field) === true) return digest(liveValue) === digest(desiredValue ?? null);
-  return sameValue(liveValue, desiredValue) || sameReference(d, l, field, ids);
+  return (kind.sameField?.(field, liveValue, desiredValue) ?? sameValue(liveValue, desiredValue)) || sameReference(d, l, field, ids);
 }
 
 /** A reference to an object this plan replaces must be sent again, even though its name is the same. */

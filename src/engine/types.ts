@@ -161,6 +161,8 @@ export interface UncertainUpload {
   since: string;
   /** The entry once the uncertainty is given up (the confirmed part, or null). */
   settled: LockEntry | null;
+  /** Why no read can tell, in the kind's words (`attachments cannot be listed over the API`). */
+  unreadable: string;
 }
 
 export interface PlanTarget {

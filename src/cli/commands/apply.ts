@@ -24,7 +24,7 @@ import { formatDuration, parseDuration } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
-import { planInSession } from '../plan-step.js';
+import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
 
 interface ApplyFlags extends CommonOptions {
@@ -53,7 +53,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
     .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
     .option('--target <KIND/NAME>', 'limit the apply to a resource and what it needs (repeatable)', collect, [])
-    .option('--prune', 'archive live playbooks that no file declares')
+    .option('--prune', pruneHelp())
     .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
     .option('--retry-uncertain', 'upload again files an interrupted apply may or may not have uploaded (attachments)')

@@ -220,3 +220,17 @@ describe('configDigest', () => {
     expect(configDigest(moved, settings)).toBe(configDigest(config(), settings));
   });
 });
+
+describe('buildPlan: actions a kind declares', () => {
+  it('refuses a plan that would need an action its kind cannot execute, at the resource', () => {
+    // A playbook kind that can create and update but not rename: a rename plans as an error.
+    const kinds = KIND_META.map((k) => (k.name === 'playbook' ? { ...k, actions: ['create', 'update'] as const } : k));
+    const moved = { ...desiredPlaybook('Mutual NDA', { source: pos(3) }), renamedFrom: ['NDA'] };
+    const { plan: p, diagnostics } = plan([moved], [livePlaybook(NDA.id, NDA.name)], { kinds });
+    expect(p).toBeUndefined();
+    expect(diagnostics.map((d) => [d.code, d.message, d.line, d.hint])).toEqual([
+      ['unsupported-change', 'playbook "Mutual NDA" would need rename, which docket cannot do for a playbook', 3, 'a playbook can only create, update'],
+    ]);
+    expect(plan([moved], [livePlaybook(NDA.id, NDA.name)]).plan?.changes.map((c) => c.id)).toEqual(['rename:playbook:Mutual NDA']);
+  });
+});
