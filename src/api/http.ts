@@ -139,28 +139,42 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // One deadline for the whole answer: a server that trickles its body cannot keep docket waiting.
     const deadline = deadlineAt();
     const allowed = Math.max(1, Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - now()));
-    const timer = AbortSignal.timeout(allowed);
-    const signal = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
+    // One controller per attempt, its timer and its listener on the command's signal removed when
+    // the attempt ends: thousands of requests must not leave a listener or a timer each behind.
+    const controller = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      controller.abort(new Error('timeout'));
+    }, allowed);
+    const stop = (): void => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
     const timedOut = (afterHeaders: boolean): Attempt => ({
       kind: 'failure',
       failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true },
     });
-    let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal });
-    } catch (err) {
-      if (options.signal?.aborted) throw interrupted(t);
-      if (timer.aborted) return timedOut(false);
-      return { kind: 'failure', failure: classifyConnectionError(err) };
-    }
-    try {
-      const text = await res.body.text();
-      return { kind: 'response', status: res.statusCode, headers: res.headers, text };
-    } catch (err) {
-      if (options.signal?.aborted) throw interrupted(t);
-      if (timer.aborted) return timedOut(true);
-      // The answer was cut off: the request was processed, whatever its status said.
-      return { kind: 'failure', failure: classifyConnectionError(err, true) };
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: controller.signal });
+      } catch (err) {
+        if (options.signal?.aborted) throw interrupted(t);
+        if (expired) return timedOut(false);
+        return { kind: 'failure', failure: classifyConnectionError(err) };
+      }
+      try {
+        const text = await res.body.text();
+        return { kind: 'response', status: res.statusCode, headers: res.headers, text };
+      } catch (err) {
+        if (options.signal?.aborted) throw interrupted(t);
+        if (expired) return timedOut(true);
+        // The answer was cut off: the request was processed, whatever its status said.
+        return { kind: 'failure', failure: classifyConnectionError(err, true) };
+      }
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
     }
   }
 

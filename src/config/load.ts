@@ -55,6 +55,14 @@ export interface YamlData {
 
 export const PROJECT_FILES = ['docket.yaml', 'docket.yml'] as const;
 
+/**
+ * Reads a file again when a position is asked for. Made here, not inline in loadConfig: a closure
+ * there would share loadConfig's scope and keep every file's text alive for the whole run.
+ */
+function rereader(root: string, file: string): () => string {
+  return () => readFileSync(path.join(root, file), 'utf8');
+}
+
 export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const root = path.resolve(options.dir);
   const processEnv = options.processEnv ?? process.env;
@@ -76,7 +84,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
       encodingProblems.push({ severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...r.invalidAt, hint: 'save the file as UTF-8' });
     }
   });
-  const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, () => readFileSync(path.join(root, file), 'utf8')));
+  const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, rereader(root, file)));
 
   const diagnostics: Diagnostic[] = [...encodingProblems];
   const projectFile = PROJECT_FILES.find((f) => files.includes(f) || discovered.includes(f));
