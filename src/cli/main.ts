@@ -18,6 +18,7 @@ import { initCommand } from './commands/init.js';
 import { planCommand } from './commands/plan.js';
 import { showCommand } from './commands/show.js';
 import { completionCommand } from './commands/completion.js';
+import { testCommand } from './commands/test.js';
 import { validateCommand } from './commands/validate.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
 
@@ -76,6 +77,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     planCommand(io, setExit),
     applyCommand(io, setExit),
     showCommand(io, setExit),
+    testCommand(io, setExit),
     exportCommand(io, setExit),
     emulatorCommand(io, options.waitForStop ?? (() => waitForSignal(io))),
     initCommand(io, setExit),
@@ -127,7 +129,7 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
 /** `plan`/`apply`/`show` with `-o json` (validate prints its own JSON for configuration errors). */
 function jsonOutput(argv: string[]): boolean {
   const args = argv.slice(2);
-  const command = args.find((a) => ['plan', 'apply', 'show'].includes(a));
+  const command = args.find((a) => ['plan', 'apply', 'show', 'test'].includes(a));
   if (!command) return false;
   return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson');
 }
