@@ -12,6 +12,8 @@ import { normName } from '../engine/normalize.js';
 import type { Services } from '../kinds/kind.js';
 import { attributeReview, nameKey } from './match.js';
 import { reviewDone } from './poll.js';
+import { SCRATCH_PREFIX } from './digest.js';
+import type { PlaybookSubject } from '../kinds/support/test-subjects.js';
 import type { ReviewFacts } from './types.js';
 
 /**
@@ -27,6 +29,8 @@ export interface CaptureInput {
   name?: string;
   /** The contract's digest when the service does not give it (from a local copy). */
   sha256?: string;
+  /** The playbooks the configuration declares: their rules attribute results when the reviewed playbook cannot be read. */
+  declared?: Map<string, PlaybookSubject>;
 }
 
 export interface CapturedCase {
@@ -57,6 +61,10 @@ export async function captureCase(services: Services, input: CaptureInput): Prom
     }
   }
   if (!playbook) throw new DocketError('unknown-playbook', `review ${input.reviewId} names no playbook docket can read`, 'pass --playbook NAME');
+  // A review made by docket test names its scratch playbook: the case tests the playbook it copies.
+  const scratch = playbook.startsWith(SCRATCH_PREFIX) ? / @ [0-9a-f]{12}$/.exec(playbook) : null;
+  if (scratch) playbook = playbook.slice(SCRATCH_PREFIX.length, scratch.index);
+  if (rules.length === 0) rules = input.declared?.get(normName(playbook))?.rules ?? [];
   const facts = attributeReview(review.id, a, rules);
   const expect = expectationsOf(facts);
   if (Object.keys(expect).length === 0) throw new DocketError('nothing-recorded', `review ${input.reviewId} has no redline outcomes or flag decisions to capture`, 'record decisions on the review first, or write the case by hand');

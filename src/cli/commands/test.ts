@@ -232,18 +232,19 @@ interface CaptureFlags extends CommonOptions {
 }
 
 function captureCommand(io: Io, setExit: (code: number) => void): Command {
-  return withCommon(new Command('capture'))
+  // -C, --env, --emulator and the output flags are the parent's (`docket test capture -C DIR …`).
+  return new Command('capture')
     .description('write a PlaybookTest case from the decisions reviewers recorded on a real review')
     .requiredOption('--review <ID>', 'the review to capture')
     .requiredOption('--out <FILE>', 'the test file to write or append to (tests/….test.yaml)')
     .option('--playbook <NAME>', 'the playbook the case tests (default: the reviewed playbook)')
     .option('--name <CASE>', 'the case name (default: captured from review <ID>)')
     .option('--contract <FILE>', 'a local copy of the contract, when the service does not give its sha256 (only its digest is read)')
-    .option('--emulator', 'read from an in-process emulator (state in DIR/.docket/emulator.json)')
-    .action(async (opts: CaptureFlags) => {
+    .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
+      const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
       const digest = opts.contract ? sha256(await readFile(resolve(io.cwd, opts.contract))) : undefined;
       const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) =>
-        captureCase(s.connection.services, { reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) }),
+        captureCase(s.connection.services, { declared: declaredPlaybooks(s.workspace.desired), reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) }),
       );
       const how = await writeCapture(resolve(io.cwd, opts.out), captured);
       if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${opts.out}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
