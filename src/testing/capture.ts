@@ -114,7 +114,10 @@ export async function writeCapture(path: string, captured: CapturedCase): Promis
   }
   const docs = parseAllDocuments(text);
   if (docs.some((d) => 'errors' in d && d.errors.length > 0)) throw new DocketError('invalid-yaml', `${path} is not valid YAML; capture does not change it`);
-  const target = docs.find((d) => isMap(d.contents) && d.get('kind') === 'PlaybookTest' && nameKey(String(d.get('playbook'))) === nameKey(captured.playbook));
+  const target = docs.find((d) => {
+    const body = isMap(d.contents) ? (d.toJS() as { kind?: unknown; playbook?: unknown }) : {};
+    return body.kind === 'PlaybookTest' && nameKey(String(body.playbook)) === nameKey(captured.playbook);
+  });
   if (target) {
     const cases = target.get('cases');
     const names = isSeq(cases) ? cases.items.map((i) => (isMap(i) ? String(i.get('name')) : '')) : [];
