@@ -22,7 +22,7 @@ export async function planInSession(s: Session, targets: readonly string[], retr
       safety: p.safety,
       concurrency: s.concurrency,
       meta: {
-        configDigest: w.digest,
+        configDigest: () => w.digest,
         target: () => connection.target,
         ...(p.environment ? { environment: p.environment } : {}),
         version: VERSION,

@@ -109,8 +109,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const dataFiles = namedDataFiles(parsed, kindsByName);
+  // Only the schemas of the kinds the files use are loaded.
+  const used = new Set<string>();
+  for (const file of parsed) for (const doc of file.documents) if (doc.ok && isPlainObject(doc.value) && typeof doc.value.kind === 'string') used.add(doc.value.kind);
   const validators = new Map(
-    await Promise.all(options.kinds.map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)),
+    await Promise.all(options.kinds.filter((k) => used.has(k.yamlKind)).map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)),
   );
 
   const documents: ResourceDoc[] = [];

@@ -8,6 +8,7 @@ import { lockEntries, lockKey, type LockEntry, type LockFile } from '../config/l
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { freshReads } from '../util/fresh-read.js';
+import { DocketError } from '../errors.js';
 import { executePlan } from './execute.js';
 import { lookBeforeCreate, settleAfterCreate } from './race.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
@@ -50,6 +51,8 @@ export interface ApplyPlanResult {
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
+  /** Objects this apply created whose ids the service did not say. */
+  const unknownIds = new Map<string, { message: string; hint: string }>();
   const lock: LockFile = { files: { ...input.lock.files } };
   let lockChanged = false;
   const changed = async (): Promise<void> => {
@@ -69,11 +72,16 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     project: input.project,
     resolveId(kind, key) {
       const id = ids.get(`${kind}:${key}`);
+      const unknown = unknownIds.get(`${kind}:${key}`);
+      if (!id && unknown) throw new DocketError('unknown-id', `${kind} ${key}, ${unknown.message}: ${unknown.hint}`);
       if (!id) throw new Error(`${kind} "${key}" has no id yet (it was not created)`);
       return id;
     },
     registerId(kind, key, id) {
       ids.set(`${kind}:${key}`, id);
+    },
+    registerUnknownId(kind, key, why) {
+      unknownIds.set(`${kind}:${key}`, why);
     },
     readFile: input.files,
     async recordPending(kind, key, pending) {

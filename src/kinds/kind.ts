@@ -69,6 +69,8 @@ export interface ExecContext {
   resolveId(kind: KindName, key: string): string;
   /** Record the id of an object this change created, for the operations that depend on it. */
   registerId(kind: KindName, key: string, id: string): void;
+  /** Record that the object was created but the service did not say its id: dependents fail with `why`. */
+  registerUnknownId(kind: KindName, key: string, why: { message: string; hint: string }): void;
   /** Reads a data file for upload, refusing it when it changed since the plan. */
   readFile(path: string, sha256: string): Promise<Uint8Array>;
   /**
