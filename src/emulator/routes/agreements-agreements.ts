@@ -1,13 +1,15 @@
 /**
  * Agreements (seed 001): create (from a standard or custom template; owner and signer each by
  * exactly one of id or e-mail; `draft`; `agreement` with `test_agreement` and custom template
- * values), get, list (paged, filtered, sorted), void, history; agreement types and statuses.
+ * values; per-type override objects only for a matching template), get, list (paged, filtered,
+ * sorted), void, history; agreement types and statuses.
  * Status codes: 422 for the body's validation (as the emulator's other writes), 400 naming the
  * field for custom template values (seed 001), 403 past the monthly limit [public docs: "plan
  * limit"]. Draft updates, send, resend, reassign and the PDF are not emulated.
  */
 import { agreementTypeValue, agreementTypeViews, agreementView, historyView } from './agreements-agreement-views.js';
 import { checkAgreementFields } from '../agreement-fields.js';
+import { checkOverrideObjects } from '../agreement-overrides.js';
 import { csaMisspelling } from '../csa-versions.js';
 import { applyAgreementQuery, readAgreementQuery } from '../agreement-filters.js';
 import { customFieldValues } from '../agreement-values.js';
@@ -118,6 +120,7 @@ function createAgreement(ctx: RequestContext): RouteResult {
   if (!agreement) errors.add('agreement', 'is required (an object with the agreement fields)');
   else {
     checkAgreementFields(agreement, errors);
+    if (template) checkOverrideObjects(agreement, 'standard' in template ? template.standard.agreement_type : 'custom', errors);
     if (template && 'standard' in template && agreement.custom_field_values !== undefined) errors.add('agreement.custom_field_values', 'is only for custom templates');
     if (template && 'standard' in template && template.standard.agreement_type === 'CSA') checkCsaNames(agreement, template.standard.standard_version, errors);
     // NOTE(api): sending (not a draft, not sent outside the platform) needs someone to send to.
