@@ -2,7 +2,8 @@
  * Runs test files against the services: playbook cases through reviews of their contracts against
  * a scratch playbook (or the live one), from the cache when it has the runs; template cases through
  * draft test agreements, voided afterwards. Everything the run makes is removed in a `finally`,
- * and an interruption (the signal) stops it starting anything new.
+ * and an interruption (the signal) stops it starting anything new; what crashed runs left
+ * (scratch playbooks, test agreements) is swept once by the first run that needs that service.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +19,9 @@ import type { TestSubjects } from './load.js';
 import { attributeReview, checkAgreement, checkReview, type AgreementFacts } from './match.js';
 import { caseOutcome, caseWithout } from './outcome.js';
 import { awaitReview } from './poll.js';
-import { ScratchPlaybooks, type RunIdentity } from './scratch.js';
+import type { RunIdentity } from './run-owner.js';
+import { ScratchPlaybooks } from './scratch.js';
+import { TestAgreements, testAgreementObject } from './test-agreements.js';
 import type { CaseOutcome, PlaybookCase, PlaybookTestFile, ReviewFacts, SuiteOutcome, TemplateTestFile, TestFile, TestReport } from './types.js';
 
 export interface RunContext {
@@ -62,14 +65,17 @@ interface Variant {
 }
 
 export async function runTests(files: readonly TestFile[], ctx: RunContext, compare?: CompareTo): Promise<TestReport> {
-  const scratch = ctx.services ? new ScratchPlaybooks(ctx.services.review(), ctx.run, { concurrency: ctx.concurrency, now: ctx.now }) : undefined;
+  const services = ctx.services;
+  // Only the services the tests need are contacted: the review service for playbook tests.
+  const scratch = services && files.some((f) => f.kind === 'PlaybookTest') ? new ScratchPlaybooks(services.review(), ctx.run, { concurrency: ctx.concurrency, now: ctx.now }) : undefined;
   const reviews = new Reviews(ctx, scratch);
   const notes: string[] = [];
   const suites: SuiteOutcome[] = [];
+  const agreements = { made: undefined as TestAgreements | undefined };
   try {
     for (const file of files) {
       if (file.kind === 'PlaybookTest') suites.push(await playbookSuite(file, ctx, reviews, compare));
-      else suites.push(await templateSuite(file, ctx));
+      else suites.push(await templateSuite(file, ctx, agreements));
     }
   } finally {
     if (scratch) {
@@ -77,6 +83,13 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
       if (left.length > 0) notes.push(`could not archive ${left.map((n) => JSON.stringify(n)).join(', ')}; the next docket test archives it`);
       const swept = await scratch.sweep().catch(() => []);
       if (swept.length > 0) notes.push(`archived ${swept.length} scratch playbook(s) a crashed run left: ${swept.map((n) => JSON.stringify(n)).join(', ')}`);
+    }
+    if (agreements.made?.started) {
+      const swept = await agreements.made.sweep().catch((error: unknown) => {
+        notes.push(`could not look for draft test agreements a crashed run left: ${error instanceof Error ? error.message : String(error)}`);
+        return [];
+      });
+      if (swept.length > 0) notes.push(`voided ${swept.length} draft test agreement(s) a crashed run left: ${swept.join(', ')}`);
     }
   }
   return { target: ctx.target, suites, notes, ...(compare ? { compareTo: compare.ref } : {}) };
@@ -230,7 +243,7 @@ class Reviews {
   }
 }
 
-async function templateSuite(file: TemplateTestFile, ctx: RunContext): Promise<SuiteOutcome> {
+async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements: { made: TestAgreements | undefined }): Promise<SuiteOutcome> {
   const suite: SuiteOutcome = { kind: file.kind, file: file.file, subject: file.subject, cases: [], notes: [] };
   const subject = ctx.subjects.templates.get(file.subject);
   if (!ctx.services || !subject) {
@@ -252,6 +265,9 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext): Promise<S
     return suite;
   }
   const api = services.agreements().agreements;
+  agreements.made ??= new TestAgreements(api, ctx.run, { concurrency: ctx.concurrency, now: ctx.now });
+  // Before this run makes any; a failure to look is reported when the run ends.
+  await agreements.made.sweep().catch(() => undefined);
   const made: string[] = [];
   try {
     for (const c of file.cases) {
@@ -259,9 +275,7 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext): Promise<S
         suite.cases.push(caseWithout(c, 'error', 'interrupted before it ran'));
         continue;
       }
-      const values = c.values;
-      // The test flag is set last, so no value can turn a test agreement into a real one.
-      const agreement = subject.custom ? { custom_field_values: values, test_agreement: true } : { ...values, test_agreement: true };
+      const agreement = testAgreementObject(c.values, subject.custom, ctx.run);
       const body = { template_id: id, owner_email: ctx.subjects.actor, signer_email: ctx.subjects.actor, draft: true, agreement };
       let facts: AgreementFacts;
       try {

@@ -9,13 +9,9 @@ import type { ReviewApi } from '../api/review.js';
 import { scratchRuleBody, type PlaybookSubject, type SubjectRule } from '../kinds/support/test-subjects.js';
 import { mapLimit } from '../util/map-limit.js';
 import { SCRATCH_PREFIX, scratchName } from './digest.js';
+import { isLeftover, ownerText, processAlive, type RunIdentity } from './run-owner.js';
 
-export interface RunIdentity {
-  pid: number;
-  host: string;
-  /** When the run's time budget ends: after this its scratch playbooks are leftovers wherever it ran. */
-  until: Date;
-}
+export type { RunIdentity } from './run-owner.js';
 
 export interface ScratchPlaybook {
   id: string;
@@ -23,19 +19,8 @@ export interface ScratchPlaybook {
   rules: SubjectRule[];
 }
 
-const OWNER = /run of pid (\d+) on (\S+) until (\S+?)\.?(\s|$)/;
-
 export function scratchDescription(run: RunIdentity): string {
-  return `Made by docket test for one run of pid ${run.pid} on ${run.host} until ${run.until.toISOString()}. Archived when the run ends; a later docket test archives it if the run died.`;
-}
-
-/** Whether a scratch playbook (by its description) belongs to no living run. */
-export function isLeftover(description: string | null, me: RunIdentity, now: Date, alive: (pid: number) => boolean): boolean {
-  const m = OWNER.exec(description ?? '');
-  if (!m) return true;
-  const until = new Date(m[3]!);
-  if (Number.isNaN(until.getTime()) || until.getTime() < now.getTime()) return true;
-  return m[2] === me.host && Number(m[1]) !== me.pid && !alive(Number(m[1]));
+  return `Made by docket test for ${ownerText(run)}. Archived when the run ends; a later docket test archives it if the run died.`;
 }
 
 export class ScratchPlaybooks {
@@ -96,14 +81,5 @@ export class ScratchPlaybooks {
       }
     });
     return failed;
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -2,9 +2,10 @@
  * `docket test` through the real CLI against the emulator: the bundled example passes and a broken
  * rule fails the right case; scratch playbooks are archived after a run, after Ctrl-C and after a
  * crash; contracts are uploaded once; the cache replays without keys; repeat and flaky; compare-to;
- * capture; template accept/reject with the agreements voided.
+ * capture; template accept/reject with the agreements voided, and those of a crashed run voided by the next.
  */
 import { spawn, execFileSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,9 @@ import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { ACTOR, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { testAgreementMessage } from '../../src/testing/test-agreements.js';
+import type { RunIdentity } from '../../src/testing/run-owner.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
@@ -31,7 +34,10 @@ interface OrgState {
   playbooks: Record<string, { name: string; archived_at: string | null }>;
   reviews: Record<string, unknown>;
   imported_files: Record<string, unknown>;
-  agreements: { agreements: Record<string, { status: string; test_agreement: boolean; draft?: boolean }> };
+  agreements: {
+    templates: Record<string, { name: string }>;
+    agreements: Record<string, { status: string; test_agreement: boolean; fields: { message?: string } }>;
+  };
 }
 
 /** The in-process emulator's organization, as its state file holds it. */
@@ -180,6 +186,45 @@ describe('docket test against a standalone emulator', () => {
     const again = await runCli(['test', '-C', dir, out], { env: emu.env });
     expect(again.stdout).toContain('PASS  the perpetual NDA as reviewed');
     expect(again.code).toBe(0);
+  });
+
+  it('voids the draft test agreements a killed run left, and leaves a concurrent run’s alone', async () => {
+    const dir = await example();
+    const TEMPLATE = 'template/Mutual NDA';
+    expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: emu.env })).code).toBe(0);
+    const templateId = Object.entries(org().agreements.templates).find(([, t]) => t.name === 'Mutual NDA')![0];
+    const headers = { authorization: `Bearer ${emu.env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
+    const draft = async (agreement: Record<string, unknown>): Promise<string> => {
+      const body = { template_id: templateId, owner_email: ACTOR, signer_email: ACTOR, draft: true, agreement };
+      const res = await fetch(`${emu.env.DOCKET_AGREEMENTS_URL}/v1/agreements`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { data: { id: string } }).data.id;
+    };
+    const marked = (run: RunIdentity, test = true) => draft({ message: testAgreementMessage(run), test_agreement: test });
+    const exited = spawn(process.execPath, ['-e', '']);
+    await new Promise((res) => exited.on('exit', res));
+    const dead = exited.pid!;
+    const host = hostname();
+    const soon = new Date(Date.now() + 3_600_000);
+    const killed = await marked({ pid: dead, host, until: soon });
+    const expired = await marked({ pid: 1, host: 'ci-runner-7', until: new Date(Date.now() - 1000) });
+    const kept = [
+      await marked({ pid: process.ppid, host, until: soon }), // a run still going on this machine
+      await marked({ pid: dead, host: 'ci-runner-7', until: soon }), // another machine's run, within its budget
+      await marked({ pid: dead, host, until: soon }, false), // not a test agreement
+      await draft({ test_agreement: true, message: 'made by hand' }),
+    ];
+
+    const r = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Note: voided 2 draft test agreement(s) a crashed run left: ${killed}, ${expired}`);
+    const agreements = org().agreements.agreements;
+    expect([killed, expired].map((id) => agreements[id]!.status)).toEqual(['voided', 'voided']);
+    expect(kept.map((id) => agreements[id]!.status)).toEqual(['draft', 'draft', 'draft', 'draft']);
+    // What the run made carries its mark (so a crash would leave it findable) and is voided.
+    const own = Object.values(agreements).filter((a) => a.fields.message?.includes(`one run of pid ${process.pid} on ${host} until`));
+    expect(own.map((a) => [a.status, a.test_agreement, a.fields.message?.startsWith('docket-test: ')])).toEqual([['voided', true, true]]);
   });
 
   it('archives its scratch playbook on Ctrl-C, and the next run archives what a killed run left', async () => {
