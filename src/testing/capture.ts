@@ -60,7 +60,11 @@ export async function captureCase(services: Services, input: CaptureInput): Prom
       rules = (await api.listRules(live.id)).map((r) => ({ id: r.id, name: normName(r.attributes.name), description: r.attributes.description, actions: r.attributes.actions, questions: r.attributes.questions, generate_summary: r.attributes.generate_summary }));
     }
   }
-  if (!playbook) throw new DocketError('unknown-playbook', `review ${input.reviewId} names no playbook docket can read`, 'pass --playbook NAME');
+  if (!playbook) {
+    // Seed 000 shows no read of an archived playbook, and docket test archives its scratch playbooks when a run ends.
+    const what = typeof a.playbook_id === 'string' ? `was made against playbook ${a.playbook_id}, which docket cannot read (archived, as a docket test scratch playbook is once its run ends, or deleted)` : 'names no playbook';
+    throw new DocketError('unknown-playbook', `review ${input.reviewId} ${what}, so capture cannot tell which playbook the case tests`, 'pass --playbook NAME: the playbook, as declared in this repository, whose test file the case belongs to');
+  }
   // A review made by docket test names its scratch playbook: the case tests the playbook it copies.
   const scratch = playbook.startsWith(SCRATCH_PREFIX) ? / @ [0-9a-f]{12}$/.exec(playbook) : null;
   if (scratch) playbook = playbook.slice(SCRATCH_PREFIX.length, scratch.index);

@@ -177,6 +177,10 @@ describe('docket test against a standalone emulator', () => {
     await fetch(`${base}/flag_violations/${flags.data[0]!.id}`, { method: 'PATCH', headers, body: JSON.stringify({ decision: 'confirmed' }) });
 
     const out = join(dir, 'tests/captured.test.yaml');
+    const unnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out], { env: emu.env });
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain(`review ${reviewId} was made against playbook`);
+    expect(unnamed.stderr).toContain('pass --playbook NAME');
     const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--name', 'the perpetual NDA as reviewed', '--playbook', 'Inbound NDA'], { env: emu.env });
     // The review was made against a scratch playbook, archived since: --playbook names what the case tests.
     expect(captured.stderr).toContain('Wrote case "the perpetual NDA as reviewed" (PlaybookTest "Inbound NDA")');
