@@ -219,9 +219,12 @@ describe('docket test against a standalone emulator', () => {
       await draft({ test_agreement: true, message: 'made by hand' }),
     ];
 
+    emu.emulator.resetStats();
     const r = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu.env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
+    // Template tests need only the agreements service.
+    expect(Object.keys(emu.emulator.stats().requests.by_route).filter((route) => route.includes('/review/'))).toEqual([]);
     expect(r.stdout).toContain(`Note: voided 2 draft test agreement(s) a crashed run left: ${killed}, ${expired}`);
     const agreements = org().agreements.agreements;
     expect([killed, expired].map((id) => agreements[id]!.status)).toEqual(['voided', 'voided']);
