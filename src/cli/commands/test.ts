@@ -31,6 +31,7 @@ import type { TestFile, TestReport } from '../../testing/types.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { VERSION } from '../../version.js';
 import { annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
+import { applyInputOf } from '../apply-step.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
@@ -204,20 +205,7 @@ function selectTargets(files: TestFile[], targets: string[], subjects: TestSubje
 async function syncEmulatorTemplate(s: Session, subject: TemplateSubject): Promise<string | undefined> {
   const plan = await planInSession(s, [subject.target]);
   if (!hasChanges(plan)) return undefined;
-  const w = s.workspace;
-  const result = await applyPlan(plan, {
-    services: s.connection.services,
-    project: w.config.project,
-    desired: w.desired,
-    files: async (path, expected) => {
-      const bytes = await readFile(join(w.config.project.root, path));
-      if (sha256(bytes) !== expected) throw new Error(`${path} changed during the run`);
-      return bytes;
-    },
-    lock: s.lock,
-    clock: () => performance.now(),
-    concurrency: s.concurrency,
-  });
+  const result = await applyPlan(plan, applyInputOf(s));
   if (result.report.failed > 0) throw new DocketError('emulator-sync', `could not bring ${JSON.stringify(subject.name)} up to date in the emulator (${result.report.failed} change(s) failed)`);
   return `brought ${JSON.stringify(subject.name)} up to date in the emulator first (${plan.changes.length} change(s))`;
 }
