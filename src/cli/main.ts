@@ -26,6 +26,7 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<Command>> = {
   plan: async (c) => (await import('./commands/plan.js')).planCommand(c.io, c.setExit),
   apply: async (c) => (await import('./commands/apply.js')).applyCommand(c.io, c.setExit),
   show: async (c) => (await import('./commands/show.js')).showCommand(c.io, c.setExit),
+  test: async (c) => (await import('./commands/test.js')).testCommand(c.io, c.setExit),
   export: async (c) => (await import('./commands/export.js')).exportCommand(c.io, c.setExit),
   emulator: async (c) => (await import('./commands/emulator.js')).emulatorCommand(c.io, c.waitForStop),
   init: async (c) => (await import('./commands/init.js')).initCommand(c.io, c.setExit),
@@ -143,7 +144,7 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
 /** `plan`/`apply`/`show` with `-o json` (validate prints its own JSON for configuration errors). */
 function jsonOutput(argv: string[]): boolean {
   const args = argv.slice(2);
-  const command = args.find((a) => ['plan', 'apply', 'show'].includes(a));
+  const command = args.find((a) => ['plan', 'apply', 'show', 'test'].includes(a));
   if (!command) return false;
   return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson');
 }

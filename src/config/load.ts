@@ -10,7 +10,7 @@ import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { namedFiles } from './data-files.js';
-import { discoverYamlFiles, readFiles } from './discover.js';
+import { discoverYamlFiles, isTestFile, readFiles } from './discover.js';
 import { interpolateTree } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
@@ -70,7 +70,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const missing = await checkRoot(root, options.dir);
   if (missing) return { diagnostics: [missing], yamlData: new Map() };
 
-  const discovered = await discoverYamlFiles(root);
+  // Test files are read and checked by src/testing (and by `validate` through it).
+  const discovered = (await discoverYamlFiles(root)).filter((f) => !isTestFile(f));
   const read = await readFiles(root, discovered);
   const encodingProblems: Diagnostic[] = [];
   const files: string[] = [];
