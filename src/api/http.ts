@@ -298,12 +298,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const pageSizes = new Map<string, number | null>();
 
   async function list<A>(path: string, operation: string, options: ListOptions = {}): Promise<ApiResource<A>[]> {
-    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined);
+    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined, options.identity);
     const endpoint = endpointKey(path);
     for (;;) {
       const size = pageSizes.has(endpoint) ? pageSizes.get(endpoint)! : PAGE_SIZE;
       try {
-        return await readPages<A>(path, operation, options.query, size);
+        return await readPages<A>(path, operation, options.query, size, options.identity);
       } catch (error) {
         const smaller = isPageSizeRejection(error) ? smallerPageSize(size) : false;
         if (smaller === false) throw error;
@@ -317,7 +317,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * Reads every page: `size` undefined sends no paging parameters (a list documented as unpaged),
    * null lets the service choose the page size, a number asks for it on every page.
    */
-  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined): Promise<ApiResource<A>[]> {
+  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined): Promise<ApiResource<A>[]> {
     const sizeQuery: Query = typeof size === 'number' ? { 'page[size]': size } : {};
     const first = target({ method: 'GET', path, query, operation }, sizeQuery);
     const out: ApiResource<A>[] = [];
@@ -334,7 +334,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
       seen.add(key);
       const res = await send(current);
-      const problem = listProblem(res);
+      const problem = listProblem(res, identity);
       if (problem) {
         throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(current.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
       }

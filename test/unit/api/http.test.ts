@@ -382,6 +382,14 @@ describe('list', () => {
     expect(err.message).toBe('list x: review service GET /v1/x answered with a malformed list: item 1 of "data" (id b) has no "attributes" object');
   });
 
+  it('treats a listed item without the attribute it is matched by as malformed (it would look absent)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: anyPath }).reply(200, { data: [res('a'), { id: 'b', type: 'playbook', attributes: { name: null } }] });
+    const err = (await rejection(client.list('/v1/x', 'list x', { identity: 'name' }))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe('list x: review service GET /v1/x answered with a malformed list: item 1 of "data" (id b) has no "name" (null)');
+  });
+
   it('rejects a list answer without a data array', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: anyPath }).reply(200, { data: { id: '1' } });
