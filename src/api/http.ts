@@ -14,7 +14,7 @@ import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
 import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
-import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
+import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, type ConnectionFailure, type Method } from './retry.js';
 import type {
   ApiResource,
   CreateOptions,
@@ -56,6 +56,12 @@ export interface ServiceClientOptions {
   deadline?: number | (() => number | undefined);
   /** Aborts whatever is in flight (an interrupted plan). */
   signal?: AbortSignal;
+  /**
+   * Once aborted (the first Ctrl-C of an apply), a request the service refused or lost is not
+   * tried again: nothing new is sent. What is already on its way, and the read that learns the
+   * outcome of a create, still finish (until `signal`).
+   */
+  stop?: AbortSignal;
   now?: () => number;
   /** Called once per logical request when it has finished, successfully or not. */
   onRequest?: (entry: RequestLogEntry) => void;
@@ -100,7 +106,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const limiter = options.limiter ?? createLimiter(DEFAULTS.concurrency);
   const timeoutRetries = options.timeoutRetries ?? DEFAULTS.timeoutRetries;
-  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, options.signal ? { signal: options.signal } : undefined).then(() => undefined));
+  const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
+    options.sleep ? options.sleep(ms) : delay(ms, undefined, signal ? { signal } : undefined).then(() => undefined);
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const deadlineAt = (): number | undefined => (typeof options.deadline === 'function' ? options.deadline() : options.deadline);
@@ -168,24 +175,45 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return new DocketError('interrupted', `${t.operation}: interrupted`);
   }
 
+  function notTriedAgain(t: RequestTarget, a: Attempt): DocketError {
+    return new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, a)}`);
+  }
+
+  /** What went wrong with an attempt, as the start of a sentence. */
+  function failedAttempt(a: Attempt): string {
+    return a.kind === 'response' ? `the ${service} service answered HTTP ${a.status}` : `the request to the ${service} service failed (${clean(a.failure.message)})`;
+  }
+
+  /** Said of a POST whose outcome nobody knows: the next plan shows whether it was carried out. */
+  function maybeDone(t: RequestTarget, a: Attempt): string {
+    const unknown = t.method === 'POST' && (a.kind === 'response' ? RETRYABLE_STATUS.has(a.status) && !NOT_PROCESSED_STATUS.has(a.status) : a.failure.phase === 'unknown');
+    return unknown ? '; the service may have carried it out, and the next plan shows whether it did' : '';
+  }
+
   /** Fails at once when waiting `ms` would go past the command's budget, naming the wait. */
   function checkBudget(t: RequestTarget, a: Attempt, ms: number, retryAfter: number | undefined): void {
     const deadline = deadlineAt();
     if (deadline === undefined) return;
     const left = deadline - now();
     if (now() + ms <= deadline) return;
-    const why = a.kind === 'response' ? `HTTP ${a.status}` : a.failure.message;
-    const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `would have to wait ${seconds(ms)} to try again`;
+    const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
     throw new DocketError(
       'timeout',
-      `${t.operation}: the ${service} service answered ${clean(why)} and ${wait}, longer than the ${seconds(Math.max(0, left))} left of this command's time budget`,
+      `${t.operation}: ${failedAttempt(a)} and ${wait}, longer than the ${seconds(Math.max(0, left))} left of this command's time budget${maybeDone(t, a)}`,
       'try again later, or give the command more time with --timeout',
     );
   }
 
-  function apiError(t: RequestTarget, a: Attempt): ApiError {
+  /** The queue for a permit ends when the command is stopped or its budget is spent. */
+  function queueSignal(): AbortSignal | undefined {
+    const deadline = deadlineAt();
+    const signals = [options.signal, deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, deadline - now()))].filter((x): x is AbortSignal => x !== undefined);
+    return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  }
+
+  function apiError(t: RequestTarget, a: Attempt, attempts = 1): ApiError {
     if (a.kind === 'failure') {
-      const detail = truncate(clean(a.failure.message), 300);
+      const detail = `${truncate(clean(a.failure.message), 300)}${attempts > 1 ? ` (${attempts} attempts)` : ''}${maybeDone(t, a)}`;
       return new ApiError(
         { service, status: 0, method: t.method, path: t.path, operation: t.operation, detail },
         `check the ${service} service URL (${base.url}) and that the service is reachable from here`,
@@ -230,7 +258,22 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() >= deadline) {
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
-        const a = await limiter.run(() => attempt(t), throttled);
+        const waitSignal = queueSignal();
+        let a: Attempt;
+        try {
+          a = await limiter.run(() => attempt(t), throttled, waitSignal);
+        } catch (err) {
+          if (err instanceof DocketError) throw err;
+          if (options.signal?.aborted) throw interrupted(t);
+          if (waitSignal?.aborted) {
+            throw new DocketError(
+              'timeout',
+              `${t.operation}: this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time, and fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
+              'try again later, or give the command more time with --timeout',
+            );
+          }
+          throw err;
+        }
         throttled = false;
         status = a.kind === 'response' ? a.status : 0;
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
@@ -241,7 +284,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
         const canRetry = n < retries && timeouts <= timeoutRetries;
-        if (decision === 'fail' || (decision === 'retry' && !canRetry)) throw apiError(t, a);
+        if (decision === 'fail' || (decision === 'retry' && !canRetry)) throw apiError(t, a, n + 1);
+        // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
         const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
         const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined;
@@ -254,17 +299,20 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         reasons.push(a.kind === 'response' ? `HTTP ${a.status}${a.headers['x-request-id'] ? ` (request ${clean(String(a.headers['x-request-id']))})` : ''}` : clean(a.failure.message));
         // Waiting before a recover read also gives a create still running on the server time to land.
+        const cut = decision === 'retry' && options.stop && options.signal ? AbortSignal.any([options.signal, options.stop]) : decision === 'retry' ? (options.stop ?? options.signal) : options.signal;
         try {
-          await sleep(wait);
+          await sleep(wait, cut);
         } catch (err) {
           if (options.signal?.aborted) throw interrupted(t);
+          if (options.stop?.aborted) throw notTriedAgain(t, a);
           throw err;
         }
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
         if (decision === 'recover' && recover) {
           const found = await recover();
           if (found !== undefined) return found;
-          if (!canRetry) throw apiError(t, a);
+          if (!canRetry) throw apiError(t, a, n + 1);
         }
         retried++;
       }

@@ -79,13 +79,13 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         signal: interrupts.signal,
         onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout to finish (pid ${h.pid}, started ${h.started})…\n`),
       });
-      const releaseOnForce = interrupts.onForce(() => applyLock.releaseSync());
+      const releaseOnExit = interrupts.onExit(() => applyLock.releaseSync());
       // The time budget runs from the start, paused while a person reads the plan.
       let deadline = Date.now() + opts.timeout;
       // Aborted once the grace after an interrupt is over: requests still in flight end then.
       const hard = new AbortController();
       try {
-        await withSession(io, { ...opts, emulator, ...(env ? { env } : {}), signal: hard.signal, deadline: () => deadline }, async (s) => {
+        await withSession(io, { ...opts, emulator, ...(env ? { env } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, Boolean(opts.retryUncertain));
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
@@ -114,7 +114,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           setExit(0);
         });
       } finally {
-        releaseOnForce();
+        releaseOnExit();
         await applyLock.release();
       }
     });
@@ -134,7 +134,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const writer = s.lockTarget ? new LockWriter(w.lockLocation, s.lockTarget) : undefined;
   // From here a first signal stops the apply cleanly instead of ending the process.
   const release = interrupts.hold();
-  const dropForce = interrupts.onForce(() => writer?.writeNow());
+  const dropExit = interrupts.onExit(() => writer?.writeNow());
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`)), Math.max(0, settings.deadline() - Date.now()));
   timer.unref();
@@ -169,7 +169,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     // Every upload was written as it was confirmed; this waits for the last of those writes.
     await writer?.flush();
   } finally {
-    dropForce();
+    dropExit();
     release();
   }
   const report = result.report;

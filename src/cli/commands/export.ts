@@ -4,7 +4,7 @@
  * where their fields say everything, and the raw API where they do not) and writes the files that
  * src/export builds, all at once (a staging directory renamed into place), never over a file.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
@@ -20,7 +20,7 @@ import { renderExportSummary } from '../../export/summary.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
-import { useColor, type Io } from '../io.js';
+import { interruptsOf, useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { withSession } from '../session.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
@@ -74,7 +74,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           paths: { outRoot: out, schemasDir: schemasDir() },
         });
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
-        await writeExport(out, opts.out!, result.files, emulatorState);
+        await writeExport(out, opts.out!, result.files, emulatorState, io);
 
         const paint = painter(useColor(io, opts));
         const target = emulator
@@ -157,13 +157,15 @@ function isInside(child: string, parent: string): boolean {
  * Writes every file into a staging directory next to `out`, then renames it into place, so the
  * output appears whole or not at all; `wx` makes any overwrite an error.
  */
-async function writeExport(out: string, label: string, files: { path: string; content: string }[], emulatorState: string | undefined): Promise<void> {
+async function writeExport(out: string, label: string, files: { path: string; content: string }[], emulatorState: string | undefined, io: Io): Promise<void> {
   const parent = path.dirname(out);
   const staging = await mkdir(parent, { recursive: true })
     .then(() => mkdtemp(path.join(parent, `.${path.basename(out)}.export-`)))
     .catch((error: NodeJS.ErrnoException) => {
       throw new DocketError('write-failed', `cannot write the export to ${label} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
     });
+  // Ctrl-C while writing: the half-written staging directory goes too.
+  const dropOnExit = interruptsOf(io).onExit(() => rmSync(staging, { recursive: true, force: true }));
   try {
     for (const f of files) {
       const file = path.join(staging, ...f.path.split('/'));
@@ -182,5 +184,7 @@ async function writeExport(out: string, label: string, files: { path: string; co
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
+  } finally {
+    dropOnExit();
   }
 }

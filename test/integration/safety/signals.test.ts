@@ -4,6 +4,8 @@
  * cancels; plan and the emulator just stop. Never a stack trace.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
@@ -69,6 +71,35 @@ describe('a signal during apply', () => {
     expect(run.stderr()).toContain('SIGINT again: stopped at once.');
     expect(run.stderr()).not.toMatch(/Internal error|    at /);
     await expectLockIntact(dir);
+  });
+
+  it('a request waiting out a Retry-After is not sent again after the first signal', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(3);
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 429, retry_after: 20 });
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--concurrency', '1', '--no-color'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the 429');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stdout()).toContain('✗ create playbook "Playbook 01": create playbook "Playbook 01": interrupted, so not tried again after the review service answered HTTP 429');
+    expect(run.stdout()).toMatch(/Apply interrupted \(SIGINT\): 0 done, 1 failed, 0 skipped, 2 not started\./);
+    // The refused POST was the only one: it is not in the request log (faults are counted apart).
+    expect(t.emulator.stats().faults_injected).toBe(1);
+    expect(creates()).toBe(0);
+    expect(livePlaybooks()).toHaveLength(0);
+  });
+
+  it('a signal while apply is still planning ends it at once and leaves no .docket/apply.lock', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(1);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
+    expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(true);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(143);
+    expect(run.stderr()).toBe('\nInterrupted (SIGTERM).\n');
+    expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(false);
   });
 
   it('no apply.lock is left behind, so the next apply is not refused', async () => {

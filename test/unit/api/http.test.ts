@@ -639,6 +639,56 @@ describe('retries', () => {
   });
 });
 
+describe('stopping and the time budget', () => {
+  it('does not try again what the service refused once the command is stopped', async () => {
+    const stop = new AbortController();
+    const { mock, client, sleeps } = setup({ stop: stop.signal, sleep: async (ms) => void sleeps.push(ms) });
+    let posts = 0;
+    mock
+      .intercept({ path: '/v1/a', method: 'POST' })
+      .reply(() => {
+        posts++;
+        // The first Ctrl-C arrives while the service refuses the request.
+        stop.abort();
+        return { statusCode: 429, data: '', responseOptions: { headers: { 'retry-after': '20' } } };
+      })
+      .persist();
+    const err = (await rejection(client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' }))) as DocketError;
+    expect(err.code).toBe('interrupted');
+    expect(err.message).toBe('create a: interrupted, so not tried again after the review service answered HTTP 429');
+    expect(posts).toBe(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('still reads what became of a create whose answer was lost, after the stop', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const { mock, client } = setup({ stop: stop.signal });
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(502, '');
+    const found = await client.create({ method: 'POST', path: '/v1/x', body: { name: 'n' }, operation: 'create x', recover: async () => ({ data: res('x1') }) });
+    expect(found).toEqual({ data: res('x1') });
+  });
+
+  it('never waits for its turn past the budget, and says so', async () => {
+    const limiter = createLimiter(1);
+    // A 429 elsewhere paused every request for a minute.
+    limiter.throttled(60_000);
+    const { client } = setup({ limiter, deadline: Date.now() + 50 });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/^read a: this command's time budget ran out while the request waited for its turn/);
+    expect(limiter.pending).toBe(0);
+  });
+
+  it('says that a create whose answer was lost may have happened when the budget ends the retries', async () => {
+    const { mock, client } = setup({ deadline: Date.now() + 100 });
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(502, '');
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/^create x: the review service answered HTTP 502 and trying again would mean waiting .*; the service may have carried it out, and the next plan shows whether it did$/);
+  });
+});
+
 describe('create with unknown outcome', () => {
   it('recovers by reading when a create succeeds without saying the new id', async () => {
     const { mock, client } = setup();
