@@ -13,7 +13,7 @@ import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
 import type { Plan } from '../../engine/types.js';
-import { LockWriter } from '../../config/lock.js';
+import { LockWriter, settleLock, type LockFile } from '../../config/lock.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
@@ -94,6 +94,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
           const settling = plan.lock_updates ?? [];
           if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
+            await settleLockFile(s, s.lock, io, opts);
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             setExit(0);
             return;
@@ -168,6 +169,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   try {
     // Every upload was written as it was confirmed; this waits for the last of those writes.
     await writer?.flush();
+    await settleLockFile(s, result.lock, io, opts);
   } finally {
     dropExit();
     release();
@@ -189,6 +191,13 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   }
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
+}
+
+/** The lock file as this apply leaves it: also rewritten when only its form was out of date (a merge conflict, version 1). */
+async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags): Promise<void> {
+  if (!s.lockTarget) return;
+  const told = await settleLock(s.workspace.lockLocation, s.lockTarget, lock);
+  if (told && !opts.quiet) io.stderr(`${told}\n`);
 }
 
 async function checked(plan: Plan, s: Session): Promise<Plan> {
