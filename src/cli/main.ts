@@ -84,6 +84,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
   }
 
+  // A signal that ends the process before the command printed its result: still one JSON document.
+  const dropJsonOnExit = jsonOutput(argv)
+    ? interruptsOf(io).onExit(() => {
+        const signal = interruptsOf(io).received();
+        if (!printed && signal) io.stdout(renderErrorJson(new InterruptedError(signal)));
+      })
+    : undefined;
   try {
     await program.parseAsync(hoistCommonFlags(argv, program.commands.map((c) => c.name())));
     return exitCode;
@@ -91,6 +98,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     // `-o json` promises a JSON document on stdout whatever happens (as Terraform's -json does).
     if (jsonOutput(argv) && !printed) io.stdout(renderErrorJson(error, error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined));
     return reportError(error, io, !argv.includes('--no-color'));
+  } finally {
+    dropJsonOnExit?.();
   }
 }
 

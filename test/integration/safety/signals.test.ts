@@ -128,6 +128,17 @@ describe('a signal outside apply', () => {
     expect(run.stderr()).toBe('\nInterrupted (SIGINT).\n');
   });
 
+  it('with -o json, a signal still leaves one JSON document on stdout', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(1);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
+    const run = spawnBin(['plan', '-C', dir, '-o', 'json'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(143);
+    expect(JSON.parse(run.stdout())).toMatchObject({ error: { code: 'interrupted', message: 'interrupted by SIGTERM', exit_code: 143 } });
+  });
+
   it('the emulator closes on SIGTERM with exit 0', async () => {
     const run = spawnBin(['emulator', '--port', '0'], {});
     await waitUntil(() => run.stdout().includes('Press Ctrl-C'), 'the banner');
