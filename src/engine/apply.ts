@@ -94,7 +94,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       return d.fields[field];
     },
     readAfterWrites: freshReads(),
-    sleep: input.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    sleep: input.sleep ?? ((ms) => wait(ms, input.signal)),
+    stopping: () => input.signal?.aborted === true,
   };
   // Creates whose duplicate check waits for the end (nothing in the apply refers to their ids).
   const checkLater: Change[] = [];
@@ -150,4 +151,18 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
       }
     }),
   );
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts (the caller asks `stopping()` next). */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -5,10 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, docx } from '../agreements-fixtures.js';
 import { BIN, bin, expectConverged, expectLockIntact, reviewOf, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
@@ -87,6 +89,19 @@ describe('a signal during apply', () => {
     expect(t.emulator.stats().faults_injected).toBe(1);
     expect(creates()).toBe(0);
     expect(livePlaybooks()).toHaveLength(0);
+  });
+
+  it('a Word file uploaded before the signal is recorded at once, without waiting for its conversion', async () => {
+    t = await startTestEmulator({ conversionDelayMs: 600_000 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+    await writeFile(join(dir, 'terms/data.docx'), docx('one'));
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--no-color'], t.env);
+    const polls = () => t.emulator.requests().filter((r) => r.method === 'GET' && /\/custom_terms\/[^/]+$/.test(r.path)).length;
+    await waitUntil(() => polls() >= 2, 'the conversion to be polled');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stdout()).toContain('✓ create custom-term "Data Terms"');
+    expect(Object.values(await expectLockIntact(dir))[0]!['custom-term:Data Terms']).toMatchObject({ file: 'terms/data.docx' });
   });
 
   it('a signal while apply is still planning ends it at once and leaves no .docket/apply.lock', async () => {
