@@ -313,6 +313,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           const found = await recover();
           if (found !== undefined) return found;
           if (!canRetry) throw apiError(t, a, n + 1);
+          if (options.stop?.aborted) throw notTriedAgain(t, a);
         }
         retried++;
       }

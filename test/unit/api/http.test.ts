@@ -669,6 +669,23 @@ describe('stopping and the time budget', () => {
     expect(found).toEqual({ data: res('x1') });
   });
 
+  it('does not post a create again after the stop when the read did not find it', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const { mock, client } = setup({ stop: stop.signal });
+    let posts = 0;
+    mock
+      .intercept({ path: '/v1/x', method: 'POST' })
+      .reply(() => {
+        posts++;
+        return { statusCode: 502, data: '' };
+      })
+      .persist();
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
+    expect(err.message).toBe('create x: interrupted, so not tried again after the review service answered HTTP 502; the service may have carried it out, and the next plan shows whether it did');
+    expect(posts).toBe(1);
+  });
+
   it('never waits for its turn past the budget, and says so', async () => {
     const limiter = createLimiter(1);
     // A 429 elsewhere paused every request for a minute.
