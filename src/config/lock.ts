@@ -342,16 +342,16 @@ function tempDirOf(path: string): string {
  * At the end of an apply: writes `target`'s entries unless the file already says exactly that, so
  * a merge conflict docket could read, or a version 1 section, is rewritten even when nothing was
  * uploaded. Returns what it did worth telling (undefined: nothing, or a plain write). No file is
- * created for a target with nothing to record.
+ * created for a target with nothing to record, unless `create` (an interrupted apply leaves one).
  */
-export async function settleLock(location: LockLocation, target: string, lock: LockFile): Promise<string | undefined> {
+export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false): Promise<string | undefined> {
   let text: string | undefined;
   try {
     text = await readFile(location.path, 'utf8');
   } catch {
     text = undefined;
   }
-  if (text === undefined && Object.keys(lock.files).length === 0) return undefined;
+  if (text === undefined && Object.keys(lock.files).length === 0 && !create) return undefined;
   const read = text === undefined ? { doc: emptyDocument(), diagnostics: [] } : parseLockText(text, location.label);
   // A file docket cannot read is left for the person (the plan already said so).
   if (read.diagnostics.some((d) => d.severity === 'error')) return undefined;

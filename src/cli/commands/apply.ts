@@ -169,7 +169,8 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   try {
     // Every upload was written as it was confirmed; this waits for the last of those writes.
     await writer?.flush();
-    await settleLockFile(s, result.lock, io, opts);
+    // Stopped early, the lock is there to commit whatever was reached (CI commits it back).
+    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped));
   } finally {
     dropExit();
     release();
@@ -194,9 +195,9 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
 }
 
 /** The lock file as this apply leaves it: also rewritten when only its form was out of date (a merge conflict, version 1). */
-async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags): Promise<void> {
+async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create = false): Promise<void> {
   if (!s.lockTarget) return;
-  const told = await settleLock(s.workspace.lockLocation, s.lockTarget, lock);
+  const told = await settleLock(s.workspace.lockLocation, s.lockTarget, lock, create);
   if (told && !opts.quiet) io.stderr(`${told}\n`);
 }
 

@@ -159,10 +159,12 @@ describe('docket.lock.json', () => {
     expect(JSON.parse(await readFile(join(v1, LOCK_FILE), 'utf8'))).toEqual({ version: 2, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT } } } });
   });
 
-  it('settling creates no file when there is nothing to record, and leaves a file it cannot read to the person', async () => {
+  it('settling creates no file when there is nothing to record (unless the apply was interrupted), and leaves a file it cannot read to the person', async () => {
     const empty = await makeDir({});
     expect(await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}))).toBeUndefined();
     expect(await readdir(empty)).toEqual([]);
+    await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}), true);
+    expect(JSON.parse(await readFile(join(empty, LOCK_FILE), 'utf8'))).toEqual({ version: 2, targets: { [PROD]: { files: {} } } });
     const broken = await makeDir({ [LOCK_FILE]: '{"version": 2, "targ' });
     await settleLock(lockLocation(broken, { emulator: false }), PROD, lockOf({ 'attachment:A': ATTACHMENT }));
     expect(await readFile(join(broken, LOCK_FILE), 'utf8')).toBe('{"version": 2, "targ');
