@@ -12,7 +12,7 @@ import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
-import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -146,28 +146,42 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // One deadline for the whole answer: a server that trickles its body cannot keep docket waiting.
     const deadline = deadlineAt();
     const allowed = Math.max(1, Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - now()));
-    const timer = AbortSignal.timeout(allowed);
-    const signal = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
+    // One controller per attempt, its timer and its listener on the command's signal removed when
+    // the attempt ends: thousands of requests must not leave a listener or a timer each behind.
+    const controller = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      controller.abort(new Error('timeout'));
+    }, allowed);
+    const stop = (): void => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
     const timedOut = (afterHeaders: boolean): Attempt => ({
       kind: 'failure',
       failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true },
     });
-    let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal });
-    } catch (err) {
-      if (options.signal?.aborted) throw interrupted(t);
-      if (timer.aborted) return timedOut(false);
-      return { kind: 'failure', failure: classifyConnectionError(err) };
-    }
-    try {
-      const text = await res.body.text();
-      return { kind: 'response', status: res.statusCode, headers: res.headers, text };
-    } catch (err) {
-      if (options.signal?.aborted) throw interrupted(t);
-      if (timer.aborted) return timedOut(true);
-      // The answer was cut off: the request was processed, whatever its status said.
-      return { kind: 'failure', failure: classifyConnectionError(err, true) };
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: controller.signal });
+      } catch (err) {
+        if (options.signal?.aborted) throw interrupted(t);
+        if (expired) return timedOut(false);
+        return { kind: 'failure', failure: classifyConnectionError(err) };
+      }
+      try {
+        const text = await res.body.text();
+        return { kind: 'response', status: res.statusCode, headers: res.headers, text };
+      } catch (err) {
+        if (options.signal?.aborted) throw interrupted(t);
+        if (expired) return timedOut(true);
+        // The answer was cut off: the request was processed, whatever its status said.
+        return { kind: 'failure', failure: classifyConnectionError(err, true) };
+      }
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
     }
   }
 
@@ -204,11 +218,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     );
   }
 
-  /** The queue for a permit ends when the command is stopped or its budget is spent. */
-  function queueSignal(): AbortSignal | undefined {
+  /** The wait for a permit ends when the command is stopped or its budget is spent. */
+  function queueSignal(): Linked {
     const deadline = deadlineAt();
-    const signals = [options.signal, deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, deadline - now()))].filter((x): x is AbortSignal => x !== undefined);
-    return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    return linked([options.signal], deadline === undefined ? undefined : Math.max(0, deadline - now()));
   }
 
   function apiError(t: RequestTarget, a: Attempt, attempts = 1): ApiError {
@@ -258,14 +271,14 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() >= deadline) {
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
-        const waitSignal = queueSignal();
+        const queue = queueSignal();
         let a: Attempt;
         try {
-          a = await limiter.run(() => attempt(t), throttled, waitSignal);
+          a = await limiter.run(() => attempt(t), throttled, queue.signal);
         } catch (err) {
           if (err instanceof DocketError) throw err;
           if (options.signal?.aborted) throw interrupted(t);
-          if (waitSignal?.aborted) {
+          if (queue.signal.aborted) {
             throw new DocketError(
               'timeout',
               `${t.operation}: this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time, and fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
@@ -273,6 +286,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             );
           }
           throw err;
+        } finally {
+          queue.release();
         }
         throttled = false;
         status = a.kind === 'response' ? a.status : 0;
@@ -299,13 +314,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         reasons.push(a.kind === 'response' ? `HTTP ${a.status}${a.headers['x-request-id'] ? ` (request ${clean(String(a.headers['x-request-id']))})` : ''}` : clean(a.failure.message));
         // Waiting before a recover read also gives a create still running on the server time to land.
-        const cut = decision === 'retry' && options.stop && options.signal ? AbortSignal.any([options.signal, options.stop]) : decision === 'retry' ? (options.stop ?? options.signal) : options.signal;
+        const cut = linked(decision === 'retry' ? [options.signal, options.stop] : [options.signal]);
         try {
-          await sleep(wait, cut);
+          await sleep(wait, cut.signal);
         } catch (err) {
           if (options.signal?.aborted) throw interrupted(t);
           if (options.stop?.aborted) throw notTriedAgain(t, a);
           throw err;
+        } finally {
+          cut.release();
         }
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
@@ -373,19 +390,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const ids = new Set<string>();
     const seen = new Set<string>();
     let current: RequestTarget | undefined = first;
-    for (let page = 1; current; page++) {
-      const key = `${current.path}?${current.query}`;
-      if (seen.has(key) || page > MAX_PAGES) {
-        throw new DocketError(
-          'bad-response',
-          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
-        );
-      }
-      seen.add(key);
-      const res = await send(current);
+    const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
+    /** Adds a page's items; returns its paging members. */
+    const take = (res: unknown, at: RequestTarget) => {
       const problem = listProblem(res, identity);
       if (problem) {
-        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(current.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
+        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
       }
       const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
       let fresh = 0;
@@ -395,21 +405,42 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         fresh++;
         if (!isArchived(item)) out.push(item);
       }
-      const next = nextFromBody(body);
+      return { body, fresh, next: nextFromBody(body) };
+    };
+    for (let page = 1; current; page++) {
+      const key = `${current.path}?${current.query}`;
+      if (seen.has(key) || page > MAX_PAGES) {
+        throw new DocketError(
+          'bad-response',
+          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
+        );
+      }
+      seen.add(key);
+      let { body, fresh, next } = take(await send(current), current);
+      // The first page says how many there are: ask for the others at once, in page order.
+      const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;
+      if (last !== undefined && last > 2 && last <= MAX_PAGES) {
+        const targets = Array.from({ length: last - 1 }, (_, i) => pageTarget(i + 2));
+        for (const t of targets) seen.add(`${t.path}?${t.query}`);
+        const answers = await Promise.all(targets.map((t) => send(t)));
+        answers.forEach((res, i) => ({ body, fresh, next } = take(res, targets[i]!)));
+        page = last;
+      }
       if (next.link !== undefined) {
-        const followed = followLink(first, current, next.link, size);
+        // A link to another host is rebuilt on the base only when there is no page number to use instead.
+        const followed = followLink(first, current, next.link, size, next.number === undefined);
         if (followed) {
           current = followed;
           continue;
         }
       }
       if (next.number !== undefined) {
-        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': next.number })) };
+        current = pageTarget(next.number);
       } else if (next.link !== undefined && !next.hasMeta) {
         throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or cannot be read, and it gave no page number to use instead; not following it`);
       } else if (size !== undefined && !next.pagingInfo && fresh > 0 && looksTruncated(body.data.length, size)) {
         // No paging members, and exactly a common default page size: ask whether there is more.
-        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': page + 1 })) };
+        current = pageTarget(page + 1);
       } else {
         current = undefined;
       }
@@ -420,11 +451,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   /**
    * The request for `links.next`, or undefined when it cannot be followed safely: a link to another
    * origin would carry the API key there, unless it names the same endpoint (a gateway's backend
-   * host), in which case its query is replayed on the configured base.
+   * host) and `rebuildForeign`, in which case its query is replayed on the configured base.
    * NOTE(api): whether links are absolute, and on which host, is not documented.
    */
-  function followLink(first: RequestTarget, current: RequestTarget, link: string, size: number | null | undefined): RequestTarget | undefined {
-    const resolved = resolveNextLink(link, base, first.path);
+  function followLink(first: RequestTarget, current: RequestTarget, link: string, size: number | null | undefined, rebuildForeign: boolean): RequestTarget | undefined {
+    const resolved = resolveNextLink(link, base, first.path, rebuildForeign);
     if (!resolved) return undefined;
     const [path, rawQuery] = resolved;
     // Keep asking for the chosen page size if the service's link forgot it.
@@ -467,6 +498,32 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   };
 }
 
+interface Linked {
+  signal: AbortSignal;
+  /** Removes the listeners and the timer: a request must leave nothing behind. */
+  release(): void;
+}
+
+/** One signal for several (and, with `timeoutMs`, for a timer), undone by `release`. */
+function linked(sources: readonly (AbortSignal | undefined)[], timeoutMs?: number): Linked {
+  const controller = new AbortController();
+  const abort = (): void => controller.abort(new Error('stopped'));
+  const watched = sources.filter((s): s is AbortSignal => s !== undefined);
+  for (const s of watched) {
+    if (s.aborted) abort();
+    else s.addEventListener('abort', abort, { once: true });
+  }
+  // Beyond what a timer can hold (about 24 days) there is no budget worth keeping.
+  const timer = timeoutMs === undefined || timeoutMs > 2_147_483_647 ? undefined : setTimeout(abort, timeoutMs);
+  return {
+    signal: controller.signal,
+    release() {
+      clearTimeout(timer);
+      for (const s of watched) s.removeEventListener('abort', abort);
+    },
+  };
+}
+
 function seconds(ms: number): string {
   return ms >= 10_000 || ms % 1000 === 0 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
@@ -502,9 +559,10 @@ function checkApiKey(key: string, service: ServiceName): string {
 
 /**
  * Resolves `links.next` to a path below the base URL and its raw query; undefined when it cannot
- * be read, or points to another origin and is not the same endpoint (`endpoint`, below the base).
+ * be read, or points to another origin and is not the same endpoint (`endpoint`, below the base)
+ * or may not be rebuilt.
  */
-function resolveNextLink(next: string, base: BaseUrl, endpoint: string): [string, string] | undefined {
+function resolveNextLink(next: string, base: BaseUrl, endpoint: string, rebuildForeign: boolean): [string, string] | undefined {
   let u: URL;
   try {
     u = new URL(next, `${base.origin}/`);
@@ -513,6 +571,7 @@ function resolveNextLink(next: string, base: BaseUrl, endpoint: string): [string
   }
   let path = u.pathname;
   if (u.origin !== base.origin) {
+    if (!rebuildForeign) return undefined;
     // A gateway's backend host: the same endpoint, rebuilt on the configured base.
     return path === endpoint || path.endsWith(endpoint) ? [endpoint, u.search.replace(/^\?/, '')] : undefined;
   }

@@ -62,7 +62,7 @@ export interface PlanProjectInput {
   safety: { max_delete_fraction: number };
   concurrency: number;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
-  meta: { configDigest: string; target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
+  meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
 }
 
 export interface PlanProjectResult {
