@@ -146,17 +146,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // One deadline for the whole answer: a server that trickles its body cannot keep docket waiting.
     const deadline = deadlineAt();
     const allowed = Math.max(1, Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - now()));
-    // One controller per attempt, its timer and its listener on the command's signal removed when
-    // the attempt ends: thousands of requests must not leave a listener or a timer each behind.
-    const controller = new AbortController();
-    let expired = false;
-    const timer = setTimeout(() => {
-      expired = true;
-      controller.abort(new Error('timeout'));
-    }, allowed);
-    const stop = (): void => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener('abort', stop, { once: true });
-    if (options.signal?.aborted) stop();
+    // One link per attempt, its timer and its place removed when the attempt ends: thousands of
+    // requests must not leave a listener or a timer each behind.
+    const link = waitLink(allowed);
+    const expired = (): boolean => link.why() === 'timeout';
     const timedOut = (afterHeaders: boolean): Attempt => ({
       kind: 'failure',
       failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true },
@@ -164,10 +157,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     try {
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: controller.signal });
+        res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: link.signal });
       } catch (err) {
         if (options.signal?.aborted) throw interrupted(t);
-        if (expired) return timedOut(false);
+        if (expired()) return timedOut(false);
         return { kind: 'failure', failure: classifyConnectionError(err) };
       }
       try {
@@ -175,13 +168,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         return { kind: 'response', status: res.statusCode, headers: res.headers, text };
       } catch (err) {
         if (options.signal?.aborted) throw interrupted(t);
-        if (expired) return timedOut(true);
+        if (expired()) return timedOut(true);
         // The answer was cut off: the request was processed, whatever its status said.
         return { kind: 'failure', failure: classifyConnectionError(err, true) };
       }
     } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', stop);
+      link.release();
     }
   }
 
@@ -218,10 +210,39 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     );
   }
 
-  /** The wait for a permit ends when the command is stopped or its budget is spent. */
-  function queueSignal(): Linked {
+  /**
+   * Attempts and waits (for a permit, between attempts) end early: when the command is
+   * interrupted, when their time runs out (`timeoutMs`), and after the first signal of an apply
+   * when `onStop` says so.
+   * The command's signals reach them through one listener each for the whole client, not one per
+   * request: thousands of queued requests must not pile listeners on a signal.
+   */
+  const waits = new Set<{ controller: AbortController; onStop: (() => boolean) | undefined }>();
+  options.signal?.addEventListener('abort', () => waits.forEach((w) => w.controller.abort('interrupted')), { once: true });
+  options.stop?.addEventListener('abort', () => waits.forEach((w) => w.onStop?.() && w.controller.abort('stopped')), { once: true });
+
+  function waitLink(timeoutMs: number | undefined, onStop?: () => boolean): Wait {
+    const controller = new AbortController();
+    const entry = { controller, onStop };
+    if (options.signal?.aborted) controller.abort('interrupted');
+    else if (options.stop?.aborted && onStop?.()) controller.abort('stopped');
+    waits.add(entry);
+    // Beyond what a timer can hold (about 24 days) there is no budget worth keeping.
+    const timer = timeoutMs === undefined || timeoutMs > 2_147_483_647 ? undefined : setTimeout(() => controller.abort('timeout'), timeoutMs);
+    return {
+      signal: controller.signal,
+      why: () => (controller.signal.aborted ? (controller.signal.reason as WaitEnd) : undefined),
+      release() {
+        clearTimeout(timer);
+        waits.delete(entry);
+      },
+    };
+  }
+
+  /** The wait for a permit: not past the budget, and not through a 429's pause after the first signal. */
+  function queueWait(): Wait {
     const deadline = deadlineAt();
-    return linked([options.signal], deadline === undefined ? undefined : Math.max(0, deadline - now()));
+    return waitLink(deadline === undefined ? undefined : Math.max(0, deadline - now()), () => limiter.paused);
   }
 
   function apiError(t: RequestTarget, a: Attempt, attempts = 1): ApiError {
@@ -271,14 +292,17 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() >= deadline) {
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
-        const queue = queueSignal();
+        const queue = queueWait();
         let a: Attempt;
         try {
           a = await limiter.run(() => attempt(t), throttled, queue.signal);
         } catch (err) {
           if (err instanceof DocketError) throw err;
           if (options.signal?.aborted) throw interrupted(t);
-          if (queue.signal.aborted) {
+          if (queue.why() === 'stopped') {
+            throw new DocketError('interrupted', `${t.operation}: interrupted before it was sent (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`);
+          }
+          if (queue.why() === 'timeout') {
             throw new DocketError(
               'timeout',
               `${t.operation}: this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time, and fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
@@ -314,7 +338,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         reasons.push(a.kind === 'response' ? `HTTP ${a.status}${a.headers['x-request-id'] ? ` (request ${clean(String(a.headers['x-request-id']))})` : ''}` : clean(a.failure.message));
         // Waiting before a recover read also gives a create still running on the server time to land.
-        const cut = linked(decision === 'retry' ? [options.signal, options.stop] : [options.signal]);
+        const cut = waitLink(undefined, decision === 'retry' ? () => true : undefined);
         try {
           await sleep(wait, cut.signal);
         } catch (err) {
@@ -498,30 +522,14 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   };
 }
 
-interface Linked {
-  signal: AbortSignal;
-  /** Removes the listeners and the timer: a request must leave nothing behind. */
-  release(): void;
-}
+/** Why a wait ended early. */
+type WaitEnd = 'interrupted' | 'stopped' | 'timeout';
 
-/** One signal for several (and, with `timeoutMs`, for a timer), undone by `release`. */
-function linked(sources: readonly (AbortSignal | undefined)[], timeoutMs?: number): Linked {
-  const controller = new AbortController();
-  const abort = (): void => controller.abort(new Error('stopped'));
-  const watched = sources.filter((s): s is AbortSignal => s !== undefined);
-  for (const s of watched) {
-    if (s.aborted) abort();
-    else s.addEventListener('abort', abort, { once: true });
-  }
-  // Beyond what a timer can hold (about 24 days) there is no budget worth keeping.
-  const timer = timeoutMs === undefined || timeoutMs > 2_147_483_647 ? undefined : setTimeout(abort, timeoutMs);
-  return {
-    signal: controller.signal,
-    release() {
-      clearTimeout(timer);
-      for (const s of watched) s.removeEventListener('abort', abort);
-    },
-  };
+interface Wait {
+  signal: AbortSignal;
+  why(): WaitEnd | undefined;
+  /** Removes its timer and its place: a request must leave nothing behind. */
+  release(): void;
 }
 
 function seconds(ms: number): string {

@@ -19,6 +19,8 @@ export interface Limiter {
   readonly active: number;
   /** Callers waiting for a permit. */
   readonly pending: number;
+  /** Nothing starts now: a 429's Retry-After is being waited out. */
+  readonly paused: boolean;
   /**
    * Runs `fn` once a permit is free (and the pace allows) and releases it when `fn` settles.
    * `resumed`: the retry of a request that waited out the pause itself; it keeps its place in
@@ -118,6 +120,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     },
     get pending() {
       return waiting.length;
+    },
+    get paused() {
+      return now() < pausedUntil;
     },
     async run<T>(fn: () => Promise<T>, resumed = false, signal?: AbortSignal): Promise<T> {
       signal?.throwIfAborted();

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { isLoopback } from '../../../src/config/url-policy.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -714,6 +715,34 @@ describe('stopping and the time budget', () => {
     const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
     expect(err.message).toBe('create x: interrupted, so not tried again after the review service answered HTTP 502; the service may have carried it out, and the next plan shows whether it did');
     expect(posts).toBe(1);
+  });
+
+  it('after the stop, a request waiting out a 429 pause for its turn is not sent', async () => {
+    const limiter = createLimiter(1);
+    limiter.throttled(60_000);
+    const stop = new AbortController();
+    const { client } = setup({ limiter, stop: stop.signal });
+    const queued = client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' });
+    stop.abort();
+    const err = (await rejection(queued)) as DocketError;
+    expect(err.message).toBe('create a: interrupted before it was sent (requests were waiting out a 429 pause)');
+    expect(limiter.pending).toBe(0);
+  });
+
+  it('puts one listener on the command signal however many requests are in flight or queued', async () => {
+    const controller = new AbortController();
+    const { mock, client } = setup({ signal: controller.signal, limiter: createLimiter(32) });
+    let most = 0;
+    mock
+      .intercept({ path: anyPath })
+      .reply(200, async () => {
+        most = Math.max(most, getEventListeners(controller.signal, 'abort').length);
+        await new Promise((r) => setTimeout(r, 5));
+        return { ok: 1 };
+      })
+      .persist();
+    await Promise.all(Array.from({ length: 60 }, (_, i) => client.request({ method: 'GET', path: `/v1/a/${i}`, operation: 'a' })));
+    expect(most).toBe(1);
   });
 
   it('never waits for its turn past the budget, and says so', async () => {
