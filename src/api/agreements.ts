@@ -82,7 +82,7 @@ export class AgreementsApi {
   }
 
   listUsers(): Promise<ApiResource<AgreementsUserAttrs>[]> {
-    return this.client.list<AgreementsUserAttrs>('/v1/users', 'list agreements users');
+    return this.client.list<AgreementsUserAttrs>('/v1/users', 'list agreements users', { identity: 'email' });
   }
 
   /** The key's organization, read once per run (its id does not change while docket runs). */
@@ -136,7 +136,7 @@ export class AgreementsApi {
   }
 
   listCustomTerms(): Promise<ApiResource<CustomTermAttrs>[]> {
-    return this.client.list<CustomTermAttrs>('/v1/custom_terms', 'list custom terms');
+    return this.client.list<CustomTermAttrs>('/v1/custom_terms', 'list custom terms', { identity: 'name' });
   }
 
   async getCustomTerm(id: string, label: string): Promise<ApiResource<CustomTermAttrs>> {
@@ -200,7 +200,7 @@ export class AgreementsApi {
   }
 
   listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {
-    return this.client.list<CustomTemplateAttrs>('/v1/custom_templates', 'list custom templates');
+    return this.client.list<CustomTemplateAttrs>('/v1/custom_templates', 'list custom templates', { identity: 'name' });
   }
 
   async getCustomTemplate(id: string, label: string): Promise<ApiResource<CustomTemplateAttrs>> {
@@ -242,7 +242,7 @@ export class AgreementsApi {
   }
 
   listTemplates(): Promise<ApiResource<TemplateAttrs>[]> {
-    return this.client.list<TemplateAttrs>('/v1/templates', 'list templates', { query: { full: 'true' } });
+    return this.client.list<TemplateAttrs>('/v1/templates', 'list templates', { query: { full: 'true' }, identity: 'name' });
   }
 
   async createTemplate(body: Record<string, unknown>, label: string): Promise<ApiResource<TemplateAttrs>> {

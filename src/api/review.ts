@@ -133,7 +133,7 @@ export class ReviewApi {
   listUsers(): Promise<ApiResource<UserAttrs>[] | undefined> {
     return this.locator.run(async (w) => {
       try {
-        return await this.client.list<UserAttrs>(`${w.prefix}/users`, 'list users');
+        return await this.client.list<UserAttrs>(`${w.prefix}/users`, 'list users', { identity: 'email' });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return undefined;
         throw error;
@@ -142,7 +142,7 @@ export class ReviewApi {
   }
 
   listInvitations(): Promise<ApiResource<InvitationAttrs>[]> {
-    return this.locator.run((w) => this.client.list<InvitationAttrs>(`${w.prefix}/invitations`, 'list invitations'));
+    return this.locator.run((w) => this.client.list<InvitationAttrs>(`${w.prefix}/invitations`, 'list invitations', { identity: 'email' }));
   }
 
   async createInvitation(email: string, name: string | undefined): Promise<ApiResource<InvitationAttrs>> {
@@ -165,7 +165,7 @@ export class ReviewApi {
 
   /** NOTE(api): playbooks and rules are returned whole ("all"); no paging parameters are sent. */
   listPlaybooks(): Promise<ApiResource<PlaybookAttrs>[]> {
-    return this.locator.run((w) => this.client.list<PlaybookAttrs>(`${w.prefix}/playbooks`, 'list playbooks', { paged: false }));
+    return this.locator.run((w) => this.client.list<PlaybookAttrs>(`${w.prefix}/playbooks`, 'list playbooks', { paged: false, identity: 'name' }));
   }
 
   async createPlaybook(body: { name: string; description?: string }): Promise<ApiResource<PlaybookAttrs>> {
@@ -195,7 +195,7 @@ export class ReviewApi {
   }
 
   listRules(playbookId: string): Promise<ApiResource<RuleAttrs>[]> {
-    return this.locator.run((w) => this.client.list<RuleAttrs>(`${w.prefix}/playbooks/${playbookId}/playbook_rules`, 'list rules', { paged: false }));
+    return this.locator.run((w) => this.client.list<RuleAttrs>(`${w.prefix}/playbooks/${playbookId}/playbook_rules`, 'list rules', { paged: false, identity: 'name' }));
   }
 
   async createRule(playbookId: string, body: Record<string, unknown>, label: string): Promise<ApiResource<RuleAttrs>> {

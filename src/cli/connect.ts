@@ -55,6 +55,8 @@ export interface ConnectOptions {
   onRequest?: () => void;
   /** Aborts every request in flight (the command was interrupted). */
   signal?: AbortSignal;
+  /** Once aborted, a refused or lost request is not tried again (an apply's first Ctrl-C). */
+  stop?: AbortSignal;
   /** Epoch milliseconds by which the command's requests must be done (`--timeout`); asked per request. */
   deadline?: () => number | undefined;
 }
@@ -114,7 +116,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   };
   const onDebug = (message: string) => options.logger.debug(message);
   const clients: ClosableServiceClient[] = [];
-  const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
+  const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
   let review: ReviewApi | undefined;
   let agreements: AgreementsApi | undefined;
 

@@ -93,6 +93,16 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     .addHelpText('after', MAIN_HELP);
   const context: CommandContext = { io, setExit, waitForStop: options.waitForStop ?? (() => waitForSignal(io)), program: () => program };
 
+  // A signal that ends the process before the command printed its result: still one JSON document
+  // (render/json.ts's error document, written here because the exit cannot wait for an import).
+  const dropJsonOnExit = jsonOutput(argv)
+    ? interruptsOf(io).onExit(() => {
+        const signal = interruptsOf(io).received();
+        if (printed || !signal) return;
+        const error = new InterruptedError(signal);
+        io.stdout(`${JSON.stringify({ format_version: 1, error: { code: error.code, message: error.message, exit_code: error.exitCode }, diagnostics: [] }, null, 2)}\n`);
+      })
+    : undefined;
   try {
     const args = hoistCommonFlags(argv, Object.keys(COMMANDS));
     for (const name of commandsFor(args.slice(2))) {
@@ -108,6 +118,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       io.stdout(renderErrorJson(error, error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined));
     }
     return reportError(error, io, !argv.includes('--no-color'));
+  } finally {
+    dropJsonOnExit?.();
   }
 }
 

@@ -34,6 +34,8 @@ export interface SessionOptions extends CommonOptions {
   needs?: (workspace: Workspace, prune: PruneSwitches) => Set<ServiceName>;
   /** Aborts the requests in flight. */
   signal?: AbortSignal;
+  /** Once aborted, requests the services refused or lost are not tried again. */
+  stop?: AbortSignal;
   /** When the command's requests must be done by (epoch ms), asked per request. */
   deadline?: () => number | undefined;
 }
@@ -60,6 +62,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     io,
     logger,
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.stop ? { stop: opts.stop } : {}),
     ...(opts.deadline ? { deadline: opts.deadline } : {}),
   });
   try {

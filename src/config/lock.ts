@@ -276,9 +276,13 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
 export function lockSection(doc: LockDocument, target: string, location: LockLocation): LockFile {
   const own = doc.targets[target];
   if (own) return { files: { ...own.files } };
+  return { files: { ...legacyFiles(doc, location) } };
+}
+
+/** The version 1 section a run at `location` used (its `--env`, emulator or not). */
+function legacyFiles(doc: LockDocument, location: LockLocation): Files | undefined {
   const legacy = location.emulator ? doc.legacy?.emulator : doc.legacy;
-  const files = location.environment ? legacy?.environments?.[location.environment]?.files : legacy?.files;
-  return { files: { ...files } };
+  return location.environment ? legacy?.environments?.[location.environment]?.files : legacy?.files;
 }
 
 /**
@@ -332,6 +336,32 @@ export async function writeLock(location: LockLocation, target: string, lock: Lo
 /** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
 function tempDirOf(path: string): string {
   return join(dirname(path), '.docket');
+}
+
+/**
+ * At the end of an apply: writes `target`'s entries unless the file already says exactly that, so
+ * a merge conflict docket could read, or a version 1 section, is rewritten even when nothing was
+ * uploaded. Returns what it did worth telling (undefined: nothing, or a plain write). No file is
+ * created for a target with nothing to record, unless `create` (an interrupted apply leaves one).
+ */
+export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false): Promise<string | undefined> {
+  let text: string | undefined;
+  try {
+    text = await readFile(location.path, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined && Object.keys(lock.files).length === 0 && !create) return undefined;
+  const read = text === undefined ? { doc: emptyDocument(), diagnostics: [] } : parseLockText(text, location.label);
+  // A file docket cannot read is left for the person (the plan already said so).
+  if (read.diagnostics.some((d) => d.severity === 'error')) return undefined;
+  const next = render(withSection(read.doc, target, lock, location));
+  if (next === text) return undefined;
+  await removeStaleTemps(location.path);
+  await writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) });
+  if (text !== undefined && splitConflict(text)) return `${location.label}: its merge conflict is resolved (both sides' entries kept) and the file written whole`;
+  if (!read.doc.targets[target] && legacyFiles(read.doc, location) !== undefined) return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
+  return undefined;
 }
 
 /** The same, synchronously: for the moment a second Ctrl-C ends the process. */

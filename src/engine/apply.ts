@@ -105,7 +105,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       return d.fields[field];
     },
     readAfterWrites: freshReads(),
-    sleep: input.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    sleep: input.sleep ?? ((ms) => wait(ms, input.signal)),
+    stopping: () => input.signal?.aborted === true,
   };
   // The look before a create is for what another run created since the plan: one read per scope
   // per apply finds it (what is created during this apply, the check after the create settles).
@@ -174,5 +175,19 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
     } catch (error) {
       result.note = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
     }
+  });
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts (the caller asks `stopping()` next). */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 }

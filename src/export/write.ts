@@ -3,7 +3,7 @@
  * staging directory beside the output, renamed into place at the end, never over a file. And the
  * schemas kinds read while writing their documents. I/O at the edge of src/export.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { schemasDir } from '../config/schema.js';
@@ -44,13 +44,24 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
  * output appears whole or not at all; `wx` makes any overwrite an error. `emulatorState` is copied
  * along as `.docket/emulator.json` when given.
  */
-export async function writeExport(out: string, label: string, files: readonly ExportFile[], emulatorState: string | undefined): Promise<void> {
+/**
+ * `onExit` registers a synchronous cleanup for a signal that ends the process while the files are
+ * written (the caller knows the signals), and returns its release.
+ */
+export async function writeExport(
+  out: string,
+  label: string,
+  files: readonly ExportFile[],
+  emulatorState: string | undefined,
+  onExit?: (cleanup: () => void) => () => void,
+): Promise<void> {
   const parent = path.dirname(out);
   const staging = await mkdir(parent, { recursive: true })
     .then(() => mkdtemp(path.join(parent, `.${path.basename(out)}.export-`)))
     .catch((error: NodeJS.ErrnoException) => {
       throw new DocketError('write-failed', `cannot write the export to ${label} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
     });
+  const release = onExit?.(() => rmSync(staging, { recursive: true, force: true }));
   try {
     for (const f of files) {
       const file = path.join(staging, ...f.path.split('/'));
@@ -69,5 +80,7 @@ export async function writeExport(out: string, label: string, files: readonly Ex
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
+  } finally {
+    release?.();
   }
 }

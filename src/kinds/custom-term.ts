@@ -182,6 +182,8 @@ async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: Ex
       throw new Error(`custom term "${change.key}": the service could not convert ${String(change.desired?.docx_file)} to PDF (conversion_status: failed); fix the document and apply again`);
     }
     if (status !== 'processing') return;
+    // Stopping: the upload is recorded; a conversion that fails shows in the next plan, which publishes again.
+    if (ctx.stopping()) return;
     if (waited >= CONVERSION_POLL.timeoutMs) {
       throw new Error(`custom term "${change.key}": conversion still processing after ${Math.round(waited / 1000)} s; check it in the app, then plan again`);
     }

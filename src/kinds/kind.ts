@@ -91,8 +91,10 @@ export interface ExecContext {
    * sees every write the caller finished before asking, and callers asking at the same time share it.
    */
   readAfterWrites<T>(key: string, load: () => Promise<T>): Promise<T>;
-  /** Waits (polling for docx conversion); injected so tests need not wait. */
+  /** Waits (polling for docx conversion); injected so tests need not wait. Ends early once the apply is stopping. */
   sleep(ms: number): Promise<void>;
+  /** The apply was asked to stop (Ctrl-C, SIGTERM, its budget): waits that only confirm what is done end now. */
+  stopping(): boolean;
 }
 
 /** What a kind's `toConfig` gives export (and `pull`) for one live object. */

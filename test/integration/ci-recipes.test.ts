@@ -70,6 +70,7 @@ function shellCommands(script: string): string[][] {
     };
     const endCommand = () => {
       endWord();
+      if (words[0] === 'exec') words.shift();
       if (words.length > 0) commands.push(words);
       words = [];
     };
@@ -194,6 +195,11 @@ describe('examples/ci/github-actions.yml', () => {
     const apply = steps.findIndex((r) => /docket apply .*plan\.json/.test(r));
     expect(plan).toBeGreaterThanOrEqual(0);
     expect(apply).toBeGreaterThan(plan);
+  });
+
+  it("runs apply as the step's own process, so a cancelled job's signals reach docket", () => {
+    // The runner signals the step's process only; a shell in between would swallow them.
+    expect(stepRunning('apply', /docket apply/).run!.trim()).toMatch(/^exec docket apply /);
   });
 
   it('fails the drift check on exit code 2 with a message', () => {

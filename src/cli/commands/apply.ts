@@ -11,7 +11,7 @@ import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
 import type { Plan } from '../../engine/types.js';
-import { LockWriter } from '../../config/lock.js';
+import { LockWriter, settleLock, type LockFile } from '../../config/lock.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
@@ -78,13 +78,13 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         signal: interrupts.signal,
         onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout to finish (pid ${h.pid}, started ${h.started})…\n`),
       });
-      const releaseOnForce = interrupts.onForce(() => applyLock.releaseSync());
+      const releaseOnExit = interrupts.onExit(() => applyLock.releaseSync());
       // The time budget runs from the start, paused while a person reads the plan.
       let deadline = Date.now() + opts.timeout;
       // Aborted once the grace after an interrupt is over: requests still in flight end then.
       const hard = new AbortController();
       try {
-        await withSession(io, { ...opts, emulator, ...(env ? { env } : {}), signal: hard.signal, deadline: () => deadline }, async (s) => {
+        await withSession(io, { ...opts, emulator, ...(env ? { env } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, Boolean(opts.retryUncertain));
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
@@ -93,6 +93,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
           const settling = plan.lock_updates ?? [];
           if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
+            await settleLockFile(s, s.lock, io, opts);
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             setExit(0);
             return;
@@ -113,7 +114,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           setExit(0);
         });
       } finally {
-        releaseOnForce();
+        releaseOnExit();
         await applyLock.release();
       }
     });
@@ -133,7 +134,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const writer = s.lockTarget ? new LockWriter(w.lockLocation, s.lockTarget) : undefined;
   // From here a first signal stops the apply cleanly instead of ending the process.
   const release = interrupts.hold();
-  const dropForce = interrupts.onForce(() => writer?.writeNow());
+  const dropExit = interrupts.onExit(() => writer?.writeNow());
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`)), Math.max(0, settings.deadline() - Date.now()));
   timer.unref();
@@ -161,8 +162,10 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   try {
     // Every upload was written as it was confirmed; this waits for the last of those writes.
     await writer?.flush();
+    // Stopped early, the lock is there to commit whatever was reached (CI commits it back).
+    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped));
   } finally {
-    dropForce();
+    dropExit();
     release();
   }
   const report = result.report;
@@ -182,6 +185,13 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   }
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
+}
+
+/** The lock file as this apply leaves it: also rewritten when only its form was out of date (a merge conflict, version 1). */
+async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create = false): Promise<void> {
+  if (!s.lockTarget) return;
+  const told = await settleLock(s.workspace.lockLocation, s.lockTarget, lock, create);
+  if (told && !opts.quiet) io.stderr(`${told}\n`);
 }
 
 async function checked(plan: Plan, s: Session): Promise<Plan> {

@@ -19,7 +19,7 @@ import { checkOut, readSchema, writeExport } from '../../export/write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
-import { useColor, type Io } from '../io.js';
+import { interruptsOf, useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { withSession } from '../session.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
@@ -73,7 +73,8 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           paths: { outRoot: out, schemasDir: schemasDir() },
         });
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
-        await writeExport(out, opts.out!, result.files, emulatorState);
+        // Ctrl-C while writing: the half-written staging directory goes too.
+        await writeExport(out, opts.out!, result.files, emulatorState, (cleanup) => interruptsOf(io).onExit(cleanup));
 
         const paint = painter(useColor(io, opts));
         const target = emulator

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { executePlan } from '../../../src/engine/execute.js';
 import type { Change, ChangeResult } from '../../../src/engine/types.js';
@@ -278,6 +279,22 @@ describe('executePlan: stopping', () => {
     expect(report.results[0]).toMatchObject({ status: 'failed', message: expect.stringContaining('outcome is unknown') });
     expect(report.results[1]).toMatchObject({ status: 'not-started' });
     r.op('update:playbook:P0').resolve();
+  });
+
+  it('listens to the signal once, however many changes run (no listener piles up on a long apply)', async () => {
+    const controller = new AbortController();
+    let most = 0;
+    const report = await executePlan(planOf(independent(50)), {
+      concurrency: 2,
+      clock: tickingClock(),
+      signal: controller.signal,
+      run: async () => {
+        most = Math.max(most, getEventListeners(controller.signal, 'abort').length);
+        await settle();
+      },
+    });
+    expect(report.done).toBe(50);
+    expect(most).toBe(1);
   });
 
   it('a note an operation returns is kept on its result', async () => {
