@@ -21,6 +21,7 @@ export async function planInSession(s: Session, targets: readonly string[], retr
       retryUncertain,
       safety: p.safety,
       concurrency: s.concurrency,
+      sync: () => s.sync(),
       meta: {
         configDigest: w.digest,
         target: () => connection.target,

@@ -45,6 +45,8 @@ export interface ApplyPlanResult {
   /** The lock after the apply (what was uploaded is recorded, even when other operations failed). */
   lock: LockFile;
   lockChanged: boolean;
+  /** Every id known after the apply (the plan's, and those creates registered), `kind:key` → id. */
+  ids: ReadonlyMap<string, string>;
 }
 
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
@@ -127,7 +129,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
   await settleLater(checkLater, report, { kinds, ids, ctx });
-  return { report, lock, lockChanged };
+  return { report, lock, lockChanged, ids };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ServiceName } from '../api/types.js';
 import { describeViolation, massDeleteViolations } from './guard.js';
 import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
+import type { SyncState } from './sync.js';
 import { limitToTargets, parseTarget, type TargetSpec } from './target.js';
 import type { DesiredResource, KindName, LiveResource, Plan, PlanTarget } from './types.js';
 
@@ -61,6 +62,8 @@ export interface PlanProjectInput {
   retryUncertain?: boolean;
   safety: { max_delete_fraction: number };
   concurrency: number;
+  /** What docket last saw in sync (docket.lock.json), read once the target is known; gives changes their direction. */
+  sync?: () => SyncState | Promise<SyncState>;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
   meta: { configDigest: string; target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
 }
@@ -70,6 +73,8 @@ export interface PlanProjectResult {
   plan?: Plan;
   live: LiveResource[];
   diagnostics: Diagnostic[];
+  /** Top-level live objects no file declares. */
+  unmatched: LiveResource[];
 }
 
 /** Reads live state and plans: targets limit the plan, and the mass-delete guard is recorded in it. */
@@ -79,6 +84,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const read = kindsToRead(input.desired, input.prune, kinds);
   const { live, lockUpdates, uncertain } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
+  const sync = input.sync ? await input.sync() : undefined;
   const result = buildPlan({
     kinds: read,
     desired: input.desired,
@@ -93,12 +99,14 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     lockUpdates,
     uncertain,
     ...(input.retryUncertain ? { retryUncertain: true } : {}),
+    ...(sync ? { sync } : {}),
   });
-  if (!result.plan) return { live, diagnostics: result.diagnostics };
+  const unmatched = result.unmatched;
+  if (!result.plan) return { live, diagnostics: result.diagnostics, unmatched };
   let plan = result.plan;
   if (targets.length > 0) {
     const limited = limitToTargets(plan, input.desired, targets, kinds);
-    if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]) };
+    if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]), unmatched };
     plan = limited.plan;
   }
   const guard = massDeleteViolations(plan, live, input.safety.max_delete_fraction);
@@ -109,7 +117,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
       warnings: [...plan.warnings, ...guard.map((v) => `apply will refuse this plan: ${describeViolation(v)}; pass --force to apply it anyway`)],
     };
   }
-  return { plan, live, diagnostics: result.diagnostics };
+  return { plan, live, diagnostics: result.diagnostics, unmatched };
 }
 
 function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): TargetSpec[] {

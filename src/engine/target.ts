@@ -71,8 +71,10 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: 
   for (const c of plan.changes) if (wanted(c.kind, c.key)) visit(c.id);
 
   const changes = plan.changes.filter((c) => keep.has(c.id));
+  const held = plan.held?.filter((c) => wanted(c.kind, c.key));
+  const { held: _all, ...rest } = plan;
   return {
-    plan: { ...plan, changes, summary: summarize(changes), targets: targets.map((t) => t.text) },
+    plan: { ...rest, changes, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },
     diagnostics,
   };
 }

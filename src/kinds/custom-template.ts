@@ -13,6 +13,7 @@ import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, validateDefinition } from './support/definition.js';
 import { docSource, namesList, posOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
+import { updatedAt } from './support/updated.js';
 
 export const customTemplateKind: KindModule<'custom-template'> = {
   name: 'custom-template',
@@ -102,6 +103,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         refIds: { custom_term: a.custom_term_id ?? null },
         ...(typeof a.current_version_number === 'number' ? { version: a.current_version_number } : {}),
         refs: term ? [{ kind: 'custom-term' as const, key: term }] : [],
+        ...updatedAt(a),
         // Exactly the live text, for export: publishing it again is then identical (and comments survive).
         extra: { definitionText: String(a.current_definition ?? ''), ...(a.custom_term_id && !termName.has(a.custom_term_id) ? { unknownTermId: a.custom_term_id } : {}) },
       };

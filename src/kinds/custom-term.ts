@@ -13,6 +13,7 @@ import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreem
 import { declaredFilter } from './support/declared.js';
 import { docSource, namesList, posOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
+import { updatedAt } from './support/updated.js';
 
 const CONTENT_KEYS = ['body', 'body_file', 'docx_file'] as const;
 
@@ -82,7 +83,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       const name = normName(t.attributes.name);
       const locked = files.get(t.id);
       const version = t.attributes.current_version_number;
-      const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [], ...(typeof version === 'number' ? { version } : {}) };
+      const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [], ...(typeof version === 'number' ? { version } : {}), ...updatedAt(t.attributes) };
       if (!wanted(t.id, name)) return { ...base, fields: { name } };
       if (t.attributes.term_type === 'file') {
         const extra = { termType: 'file', ...(locked ? { sourceFile: locked.file } : {}) };

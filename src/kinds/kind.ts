@@ -145,6 +145,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   /** For counts: `1 playbook`, `2 playbooks`. */
   noun: readonly [one: string, many: string];
   service: ServiceName | 'both';
+  /** For a kind on both services: the service a field lives on (its sync record is kept there). */
+  fieldService?(field: string): ServiceName;
   /** File name in schemas/ validating this kind's documents. */
   schema?: string;
   deletion: Deletion;

@@ -12,6 +12,7 @@ import { isPlainObject } from '../util/plain.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, namesList, posOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
+import { updatedAt } from './support/updated.js';
 import { templateDocument, type ParameterSchema } from './support/template-config.js';
 import {
   attachmentName,
@@ -201,6 +202,7 @@ export const templateKind: KindModule<'template'> = {
         refIds,
         extra: { wireType: t.type, attributes },
         ...(unknownFields ? { unknownFields } : {}),
+        ...updatedAt(t.attributes),
       };
     });
   },
