@@ -53,7 +53,7 @@ describe('sync records', () => {
   it('split by the service each field lives on; several sections read back as one state', () => {
     const org = desiredOrganization({ 'review.name': 'Acme', 'agreements.city': 'Paris' });
     const updates = new Map([['organization:organization', recordOf(org, 'org-1', undefined)], ['playbook:NDA', recordOf(desiredPlaybook('NDA'), 'pb-1', undefined)]]);
-    const split = splitByService(updates, ['r', 'a'], (key, field) => (field.startsWith('agreements.') ? 'a' : 'r'));
+    const split = splitByService(updates, ['r', 'a'], (_key, field) => (field.startsWith('agreements.') ? 'a' : 'r'));
     expect(split.get('a')?.['playbook:NDA']).toBeNull();
     expect(split.get('a')?.['organization:organization']).toMatch(/^org-1 agreements\.city=/);
     const state = syncState([split.get('r') as Record<string, string>, { 'organization:organization': split.get('a')!['organization:organization']! }]);
