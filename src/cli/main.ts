@@ -12,6 +12,7 @@ import { sourceLines } from './source-lines.js';
 import { stripControl } from '../render/sanitize.js';
 import { VERSION } from '../version.js';
 import { applyCommand } from './commands/apply.js';
+import { driftCommand } from './commands/drift.js';
 import { emulatorCommand } from './commands/emulator.js';
 import { exportCommand } from './commands/export.js';
 import { initCommand } from './commands/init.js';
@@ -36,7 +37,7 @@ Environment:
   DOCKET_REVIEW_URL, DOCKET_AGREEMENTS_URL, DOCKET_ORGANIZATION_ID: override docket.yaml
 
 Exit codes:
-  0 success; 1 any error; 2 plan --detailed-exitcode found changes; 130/143 stopped by Ctrl-C/SIGTERM
+  0 success; 1 any error; 2 plan --detailed-exitcode found changes, or drift found drift; 130/143 stopped by Ctrl-C/SIGTERM
 
 Examples:
   docket plan -C config --emulator          what would change, against the local emulator
@@ -75,6 +76,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     validateCommand(io, setExit),
     planCommand(io, setExit),
     applyCommand(io, setExit),
+    driftCommand(io, setExit),
     showCommand(io, setExit),
     exportCommand(io, setExit),
     emulatorCommand(io, options.waitForStop ?? (() => waitForSignal(io))),
@@ -124,10 +126,10 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];
 }
 
-/** `plan`/`apply`/`show` with `-o json` (validate prints its own JSON for configuration errors). */
+/** `plan`/`apply`/`show`/`drift`/`pull` with `-o json` (validate prints its own JSON for configuration errors). */
 function jsonOutput(argv: string[]): boolean {
   const args = argv.slice(2);
-  const command = args.find((a) => ['plan', 'apply', 'show'].includes(a));
+  const command = args.find((a) => ['plan', 'apply', 'show', 'drift', 'pull'].includes(a));
   if (!command) return false;
   return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson');
 }

@@ -35,6 +35,14 @@ export function kindsToRead(desired: readonly DesiredResource[], prune: PruneSwi
   return kinds.filter((k) => names.has(k.name));
 }
 
+/** `read` plus the kinds named (and their children), in registry order. */
+export function withAlso(read: readonly AnyKind[], also: readonly KindName[], kinds: readonly AnyKind[] = KINDS): AnyKind[] {
+  if (also.length === 0) return [...read];
+  const names = new Set([...read.map((k) => k.name), ...also]);
+  for (const k of kinds) if (k.parentKind && names.has(k.parentKind)) names.add(k.name);
+  return kinds.filter((k) => names.has(k.name));
+}
+
 /** The services reading `kinds` (and what they read in turn) and writing the declared resources take. */
 export function servicesNeeded(read: readonly AnyKind[], desired: readonly DesiredResource[] | undefined, kinds: readonly AnyKind[] = KINDS): Set<ServiceName> {
   const byName = new Map(kinds.map((k) => [k.name, k]));
@@ -58,6 +66,8 @@ export interface PlanProjectInput {
   prune: PruneSwitches;
   /** `--target` values as written. */
   targets?: readonly string[];
+  /** Kinds to read even when no file declares any (`--kind` of drift and pull: objects made in the app). */
+  alsoRead?: readonly KindName[];
   /** Upload again what an interrupted apply may have uploaded (`--retry-uncertain`). */
   retryUncertain?: boolean;
   safety: { max_delete_fraction: number };
@@ -81,7 +91,7 @@ export interface PlanProjectResult {
 export async function planProject(input: PlanProjectInput): Promise<PlanProjectResult> {
   const kinds = input.kinds ?? KINDS;
   const targets = parseTargets(input.targets ?? [], kinds);
-  const read = kindsToRead(input.desired, input.prune, kinds);
+  const read = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
   const { live, lockUpdates, uncertain } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const sync = input.sync ? await input.sync() : undefined;

@@ -72,7 +72,7 @@ function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-function targetLine(plan: Plan): string {
+export function targetLine(plan: Plan): string {
   const t = plan.target;
   const code = (s: string): string => codeSpan(cap(s, HEADER_VALUE_CHARS));
   let line: string;
