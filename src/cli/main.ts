@@ -17,6 +17,7 @@ import { emulatorCommand } from './commands/emulator.js';
 import { exportCommand } from './commands/export.js';
 import { initCommand } from './commands/init.js';
 import { planCommand } from './commands/plan.js';
+import { pullCommand } from './commands/pull.js';
 import { showCommand } from './commands/show.js';
 import { completionCommand } from './commands/completion.js';
 import { validateCommand } from './commands/validate.js';
@@ -77,6 +78,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     planCommand(io, setExit),
     applyCommand(io, setExit),
     driftCommand(io, setExit),
+    pullCommand(io, setExit),
     showCommand(io, setExit),
     exportCommand(io, setExit),
     emulatorCommand(io, options.waitForStop ?? (() => waitForSignal(io))),

@@ -14,6 +14,8 @@ export interface PlanStepOptions {
   retryUncertain?: boolean;
   /** Kinds to read even when no file declares any (`--kind` of drift and pull). */
   alsoRead?: readonly KindName[];
+  /** Read undeclared objects in detail (pull). */
+  readAll?: boolean;
 }
 
 /** The plan with what drift and pull need besides: the live objects, and those no file declares. */
@@ -34,6 +36,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       targets,
       retryUncertain,
       ...(opts.alsoRead ? { alsoRead: opts.alsoRead } : {}),
+      ...(opts.readAll ? { readAll: true } : {}),
       safety: p.safety,
       concurrency: s.concurrency,
       sync: () => s.sync(),

@@ -68,6 +68,8 @@ export interface PlanProjectInput {
   targets?: readonly string[];
   /** Kinds to read even when no file declares any (`--kind` of drift and pull: objects made in the app). */
   alsoRead?: readonly KindName[];
+  /** Read undeclared objects in detail too (pull writes them into files). */
+  readAll?: boolean;
   /** Upload again what an interrupted apply may have uploaded (`--retry-uncertain`). */
   retryUncertain?: boolean;
   safety: { max_delete_fraction: number };
@@ -92,7 +94,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const kinds = input.kinds ?? KINDS;
   const targets = parseTargets(input.targets ?? [], kinds);
   const read = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
-  const { live, lockUpdates, uncertain } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired });
+  const { live, lockUpdates, uncertain } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const sync = input.sync ? await input.sync() : undefined;
   const result = buildPlan({

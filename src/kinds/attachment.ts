@@ -104,6 +104,12 @@ export const attachmentKind: KindModule<'attachment'> = {
     return { document: doc, missing: { name: `${ctx.slug}.pdf`, what: 'PDF', ...(sourceFile ? { sourceFile } : {}) }, notes: actorNotes(ctx.project) };
   },
 
+  pullField(field, live, written) {
+    if (field !== 'sha256') return undefined;
+    const file = typeof written.file === 'string' ? written.file : 'the PDF';
+    return { cannot: `the service cannot give a PDF back: put the file attachment "${live.name}" holds live at ${file}, then run \`docket apply --adopt-files\`` };
+  },
+
   async execute(change, ctx) {
     if (change.action !== 'upload') throw new Error(`attachment cannot ${change.action}`);
     const path = String(change.desired?.file);

@@ -88,7 +88,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   async fetch(ctx) {
     const [templates, terms] = await Promise.all([ctx.memo('agreements:custom-templates', () => ctx.services.agreements().listCustomTemplates()), liveCustomTerms(ctx)]);
     const termName = new Map(terms.map((t) => [t.id, normName(t.attributes.name)]));
-    const wanted = declaredFilter(ctx.declared, 'custom-template');
+    const wanted = declaredFilter(ctx, 'custom-template');
     return templates.map((t) => {
       const name = normName(t.attributes.name);
       const a = t.attributes;
@@ -126,6 +126,14 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         ...actorNotes(ctx.project),
       ],
     };
+  },
+
+  /** The definition as text, into its file (re-formatted only where it changed) or inline as YAML. */
+  pullField(field, live, written) {
+    if (field !== 'definition') return undefined;
+    const text = String(live.extra?.definitionText ?? '');
+    if (typeof written.definition_file === 'string') return { file: written.definition_file, text, yaml: true };
+    return { pointer: '/definition', value: live.fields.definition };
   },
 
   async execute(change, ctx) {

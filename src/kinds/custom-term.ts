@@ -77,7 +77,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   async fetch(ctx) {
     const api = ctx.services.agreements();
     const terms = await liveCustomTerms(ctx);
-    const wanted = declaredFilter(ctx.declared, 'custom-term');
+    const wanted = declaredFilter(ctx, 'custom-term');
     const files = await settledFiles(ctx, terms);
     return ctx.parallel(terms, async (t) => {
       const name = normName(t.attributes.name);
@@ -118,6 +118,18 @@ export const customTermKind: KindModule<'custom-term'> = {
       dataFiles: [{ name: `${ctx.slug}.md`, content: `${body.replace(/\n+$/, '')}\n` }],
       notes: [...(body ? [] : [`custom term "${live.name}" has an empty body live; docket needs some text in ${ctx.dir}/${ctx.slug}.md`]), ...actorNotes(ctx.project)],
     };
+  },
+
+  /** The body goes where the file keeps it (its markdown file, or `body:`); a Word file cannot come back. */
+  pullField(field, live, written) {
+    if (field === 'docx') {
+      const file = typeof written.docx_file === 'string' ? written.docx_file : 'the Word file';
+      return { cannot: `the service cannot give a Word file back: download version ${live.version ?? 'the current version'} of "${live.name}" from the app as ${file}, then run \`docket apply --adopt-files\`` };
+    }
+    if (field !== 'body') return undefined;
+    const body = typeof live.fields.body === 'string' ? live.fields.body : '';
+    if (typeof written.body_file === 'string') return { file: written.body_file, text: `${body}\n` };
+    return { pointer: '/body', value: body };
   },
 
   async execute(change, ctx) {

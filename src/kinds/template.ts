@@ -224,6 +224,12 @@ export const templateKind: KindModule<'template'> = {
     return { document: result.doc, notes };
   },
 
+  /** An attachment id keeps the form the file wrote it in (`{ attachment: <name> }` or the id). */
+  pullField(field, live) {
+    if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
+    return { pointer: `/${field.split('.').join('/')}`, value: live.fields[field] };
+  },
+
   async execute(change, ctx) {
     const api = ctx.services.agreements();
     const resolve = (v: unknown) => resolveAttachments(v, ctx);

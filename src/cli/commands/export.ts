@@ -108,7 +108,7 @@ function projectSettings(p: ProjectConfig, kinds: readonly AnyKind[], connection
 const schemaCache = new Map<string, unknown>();
 
 /** A schema of docket's schemas/ folder (template parameter defaults), read once. */
-function readSchema(file: string): unknown {
+export function readSchema(file: string): unknown {
   let schema = schemaCache.get(file);
   if (schema === undefined) {
     schema = JSON.parse(readFileSync(path.join(schemasDir(), ...file.split('/')), 'utf8')) as unknown;
