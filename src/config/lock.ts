@@ -48,6 +48,8 @@ export interface LockEntry {
   sha256?: string;
   /** For attachments: the description uploaded with the file. */
   description?: string | null;
+  /** For a Word term: the version the upload became (a later one live was published by someone else). */
+  version?: number;
   /** An upload that was started and not confirmed (a killed or interrupted apply). */
   pending?: PendingUpload;
 }
@@ -58,11 +60,18 @@ export interface ConfirmedUpload {
   file: string;
   sha256: string;
   description?: string | null;
+  version?: number;
 }
 
 export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload | undefined {
   if (!entry?.id || entry.file === undefined || entry.sha256 === undefined) return undefined;
-  return { id: entry.id, file: entry.file, sha256: entry.sha256, ...(entry.description !== undefined ? { description: entry.description } : {}) };
+  return {
+    id: entry.id,
+    file: entry.file,
+    sha256: entry.sha256,
+    ...(entry.description !== undefined ? { description: entry.description } : {}),
+    ...(typeof entry.version === 'number' ? { version: entry.version } : {}),
+  };
 }
 
 /** One target's entries: `kind:key` → entry. */

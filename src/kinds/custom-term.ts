@@ -89,6 +89,10 @@ export const customTermKind: KindModule<'custom-term'> = {
         const extra = { termType: 'file', ...(locked ? { sourceFile: locked.file } : {}) };
         // A version whose conversion failed is not live in any useful sense: plan to publish it again.
         if (t.attributes.conversion_status === 'failed') return { ...base, fields: { name, docx: `conversion failed (${locked?.sha256 ?? 'unknown file'})` }, extra: { ...extra, conversionFailed: true } };
+        // A later version than the one docket uploaded was published by someone else: the file docket has is not live.
+        if (locked?.version !== undefined && typeof version === 'number' && version > locked.version) {
+          return { ...base, fields: { name, docx: `version ${version}, published outside docket (docket uploaded version ${locked.version}, ${locked.sha256})` }, extra };
+        }
         return locked
           ? { ...base, fields: { name, docx: locked.sha256 }, extra }
           : { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' }, extra };
@@ -144,7 +148,7 @@ export const customTermKind: KindModule<'custom-term'> = {
             ? await api.createFileTerm(change.name, await docxUpload(change, ctx), actor)
             : await api.createTextTerm(change.name, String(change.desired?.body ?? ''), actor);
         ctx.registerId('custom-term', change.key, created.id);
-        if (typeof docxPath === 'string') await afterDocx(api, created.id, change, ctx);
+        if (typeof docxPath === 'string') await afterDocx(api, created.id, change, ctx, 1);
         return;
       }
       case 'rename':
@@ -157,7 +161,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         const content = typeof docxPath === 'string' ? { docx: await docxUpload(change, ctx) } : { body: String(change.desired?.body ?? '') };
         if (typeof docxPath === 'string') await ctx.recordPending('custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected });
         await api.publishTermVersion(change.liveId!, change.key, content, actor, expected);
-        if (typeof docxPath === 'string') await afterDocx(api, change.liveId!, change, ctx);
+        if (typeof docxPath === 'string') await afterDocx(api, change.liveId!, change, ctx, expected);
         return;
       }
       default:
@@ -184,8 +188,8 @@ async function docxUpload(change: Change, ctx: ExecContext): Promise<{ data: Uin
 }
 
 /** Records the upload, then waits for the PDF conversion and reports `failed` as this resource's error. */
-async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: ExecContext): Promise<void> {
-  await ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx) }, id);
+async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: ExecContext, version: number): Promise<void> {
+  await ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx), version }, id);
   let delay = CONVERSION_POLL.firstDelayMs;
   let waited = 0;
   for (;;) {
@@ -209,8 +213,8 @@ async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: Ex
  * interrupted apply started (a pending mark) is settled here by reading the term: its version
  * number says whether the publish happened, so a re-run records it instead of publishing again.
  */
-async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: { name: string; term_type: string; current_version_number?: number } }[]): Promise<Map<string, { file: string; sha256: string }>> {
-  const out = new Map<string, { file: string; sha256: string }>();
+async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: { name: string; term_type: string; current_version_number?: number } }[]): Promise<Map<string, { file: string; sha256: string; version?: number }>> {
+  const out = new Map<string, { file: string; sha256: string; version?: number }>();
   const byName = new Map(terms.map((t) => [normName(t.attributes.name), t]));
   for (const [key, entry] of lockEntries(ctx.lock.files, 'custom-term')) {
     const confirmed = confirmedUpload(entry);
@@ -223,8 +227,9 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
     const version = term ? (term.attributes.current_version_number ?? (await ctx.services.agreements().getCustomTerm(term.id, key)).attributes.current_version_number) : undefined;
     const happened = term !== undefined && term.attributes.term_type === 'file' && version !== undefined && version >= (pending.version ?? 1);
     if (happened) {
-      const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256 };
-      out.set(term.id, { file: pending.file, sha256: pending.sha256 });
+      const at = pending.version ?? version;
+      const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) };
+      out.set(term.id, { file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
       ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term "${key}": ${pending.file} was published (version ${version}) by an apply that was interrupted before recording it; apply records it in docket.lock.json` });
     } else {
       if (confirmed) out.set(confirmed.id, confirmed);

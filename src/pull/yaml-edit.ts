@@ -15,7 +15,7 @@
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
 import { diffArrays } from 'diff';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer } from '../config/yaml-positions.js';
 import { isPlainObject } from '../util/plain.js';
 import { blockYaml, flowYaml, indented, scalarSplice } from './yaml-render.js';
@@ -358,11 +358,11 @@ class DocumentEditor {
     return value?.range && value.range[1] > value.range[0] ? value.range[1] : (pair.key as Node).range![1];
   }
 
-  /** Where the `-` of a block sequence item is. */
-  private dashOf(item: Node): number {
-    const start = item.range![0];
-    const dash = this.text.lastIndexOf('-', start - 1);
-    return dash >= this.lineStart(start) ? dash : start;
+  /** Where the `-` of a block sequence's item is (an anchor or a line break may come between it and the item). */
+  private dashOf(seq: YAMLSeq, index: number): number {
+    const token = seq.srcToken as CST.BlockSequence | undefined;
+    const dash = token?.type === 'block-seq' ? token.items[index]?.start.find((t) => t.type === 'seq-item-ind') : undefined;
+    return dash?.offset ?? (seq.items[index] as Node).range![0];
   }
 
   // ---- edits ---------------------------------------------------------------------------------
@@ -444,8 +444,8 @@ class DocumentEditor {
       else this.splice(items.at(-1)!.range![1], items.at(-1)!.range![1], `, ${text}`);
       return;
     }
-    const text = indented(blockYaml([value]), this.column(this.dashOf(items[0]!)));
-    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(items[before]!))) : this.afterLine(items.at(-1)!.range![1]);
+    const text = indented(blockYaml([value]), this.column(this.dashOf(seq, 0)));
+    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.afterLine(items.at(-1)!.range![1]);
     this.splice(at, at, text);
   }
 
@@ -457,7 +457,7 @@ class DocumentEditor {
       else this.splice(items[index - 1]!.range![1], item.range![1], '');
       return;
     }
-    this.splice(this.lineStart(this.dashOf(item)), this.afterLine(item.range![1]), '');
+    this.splice(this.lineStart(this.dashOf(seq, index)), this.afterLine(item.range![1]), '');
   }
 
   /** A list that must hold nothing: `[]`, since an empty block list would read as null. */
