@@ -439,12 +439,13 @@ class DocumentEditor {
   private insertItem(seq: YAMLSeq, before: number, value: unknown): void {
     const items = seq.items as Node[];
     if (seq.flow) {
-      const text = flowYaml(value);
+      const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value);
       if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
       else this.splice(items.at(-1)!.range![1], items.at(-1)!.range![1], `, ${text}`);
       return;
     }
-    const text = indented(blockYaml([value]), this.column(this.dashOf(seq, 0)));
+    const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
+    const text = indented(like !== undefined ? `- ${like}\n` : blockYaml([value]), this.column(this.dashOf(seq, 0)));
     const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.afterLine(items.at(-1)!.range![1]);
     this.splice(at, at, text);
   }
@@ -469,6 +470,14 @@ class DocumentEditor {
     if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a list that is not a mapping value');
     this.splice((parent.pair.key as Node).range![1], this.afterLine(seq.range![1]), ': []\n');
   }
+}
+
+/** A one-line string quoted as its neighbour in the list is (`"Retainer"` beside `"Fixed fee"`). */
+function quotedLike(value: unknown, neighbour: Node | undefined): string | undefined {
+  if (typeof value !== 'string' || value.includes('\n') || !isScalar(neighbour)) return undefined;
+  if (neighbour.type === 'QUOTE_DOUBLE') return JSON.stringify(value);
+  if (neighbour.type === 'QUOTE_SINGLE') return `'${value.replace(/'/g, "''")}'`;
+  return undefined;
 }
 
 function isScalarValue(value: unknown): boolean {

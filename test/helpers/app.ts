@@ -78,6 +78,16 @@ export class App {
     await this.call('agreements', 'POST', `/custom_terms/${await this.find('agreements', '/custom_terms', name)}/versions`, { body, user_email: ACTOR });
   }
 
+  /** A new version of a Word term, uploaded as the app does (multipart). */
+  async publishTermDocx(name: string, docx: Uint8Array): Promise<void> {
+    const id = await this.find('agreements', '/custom_terms', name);
+    const form = new FormData();
+    form.set('docx', new Blob([docx]), 'terms.docx');
+    form.set('user_email', ACTOR);
+    const response = await fetch(`${this.env.DOCKET_AGREEMENTS_URL}/v1/custom_terms/${id}/versions`, { method: 'POST', headers: { authorization: `Bearer ${this.env.DOCKET_API_KEY}` }, body: form });
+    if (!response.ok) throw new Error(`publish docx: ${response.status} ${await response.text()}`);
+  }
+
   async createTerm(name: string, body: string): Promise<void> {
     await this.call('agreements', 'POST', '/custom_terms', { name, body, term_type: 'text', user_email: ACTOR });
   }
