@@ -88,6 +88,11 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       if (CREATE_ACTIONS.includes(c.action)) heldParents.add(refKey(c.kind, c.key));
       continue;
     }
+    // New in the files, or removed from them: the files' own change, applied whatever the policy.
+    if (c.direction === 'only-in-files' || c.direction === 'removed-in-files') {
+      kept.push(c);
+      continue;
+    }
     const back = c.fields.filter((f) => liveSide(f.direction));
     if (back.length === 0) {
       kept.push(c);

@@ -107,7 +107,8 @@ export const attachmentKind: KindModule<'attachment'> = {
   pullField(field, live, written) {
     if (field !== 'sha256') return undefined;
     const file = typeof written.file === 'string' ? written.file : 'the PDF';
-    return { cannot: `the service cannot give a PDF back: put the file attachment "${live.name}" holds live at ${file}, then run \`docket apply --adopt-files\`` };
+    const from = typeof live.extra?.sourceFile === 'string' ? ` (docket.lock.json says it was uploaded from ${live.extra.sourceFile})` : '';
+    return { cannot: `the service cannot give a PDF back: put the PDF attachment "${live.name}" holds live${from} at ${file}` };
   },
 
   async execute(change, ctx) {

@@ -128,7 +128,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   pullField(field, live, written) {
     if (field === 'docx') {
       const file = typeof written.docx_file === 'string' ? written.docx_file : 'the Word file';
-      return { cannot: `the service cannot give a Word file back: download version ${live.version ?? 'the current version'} of "${live.name}" from the app as ${file}, then run \`docket apply --adopt-files\`` };
+      return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of "${live.name}" from the app as ${file}; the next apply publishes it again as the next version` };
     }
     if (field !== 'body') return undefined;
     const body = typeof live.fields.body === 'string' ? live.fields.body : '';

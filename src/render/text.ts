@@ -60,7 +60,7 @@ function headline(c: Change, paint: Paint): string {
   const from = renamedFrom(c);
   const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}`;
   const tail: string[] = [];
-  if (c.action === 'delete' && c.irreversible) tail.push('(permanent)');
+  if (c.action === 'delete' && c.irreversible && !c.policy) tail.push('(permanent)');
   if (c.source) tail.push(`(${oneLine(c.source.file)}:${c.source.line})`);
   const direction = directionLabel(c);
   const line = `${paint(SYMBOL_STYLE[symbol] ?? 'bold', symbol)} ${c.action} ${c.kind}${what}`;

@@ -10,7 +10,8 @@ import { App } from '../../helpers/app.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { docx } from '../agreements-fixtures.js';
+import { lockFiles } from '../../helpers/lock.js';
+import { ATTACHMENT_YAML, docx, pdf } from '../agreements-fixtures.js';
 
 let em: TestEmulator;
 beforeAll(async () => {
@@ -146,8 +147,17 @@ describe('docket pull (agreements service)', () => {
       'custom-terms/consulting.yaml': 'kind: CustomTerm\nname: Data Terms\ndocx_file: data.docx\n',
       'custom-terms/data.docx': docx('version one'),
       'custom-templates/consulting.yaml': TEMPLATE.replace('Consulting Agreement', 'Consulting Agreement 2').replace('Consulting Terms', 'Data Terms'),
+      'attachments/security.yaml': ATTACHMENT_YAML,
+      'attachments/security.pdf': pdf('ours'),
     });
     await applyOk(cli, dir);
+    // Another checkout uploaded another PDF (its docket.lock.json, merged here, says so): live moved.
+    const lockPath = join(dir, 'docket.lock.json');
+    const lock = JSON.parse(await read(dir, 'docket.lock.json')) as { targets: Record<string, { files: Record<string, { sha256: string }> }> };
+    const entry = Object.values(lock.targets)[0]!.files['attachment:Security Exhibit']!;
+    expect((await lockFiles(dir))['attachment:Security Exhibit']?.sha256).toBe(entry.sha256);
+    entry.sha256 = 'b'.repeat(64);
+    await writeFile(lockPath, JSON.stringify(lock, null, 2));
     const app = new App(em.env);
     await app.publishTermDocx('Data Terms', docx('edited in the app'));
     await app.editTemplate('Mutual NDA 2', { purpose: 'Something else' });
@@ -156,8 +166,9 @@ describe('docket pull (agreements service)', () => {
     expect(plan.stdout).toContain('↑ publish custom-term "Data Terms" (custom-terms/consulting.yaml:3) · changed live');
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
-    expect(pulled.stdout).toContain('custom-term "Data Terms" docx (custom-terms/consulting.yaml:3): the service cannot give a Word file back: download version 2 of "Data Terms" from the app as data.docx, then run `docket apply --adopt-files`');
+    expect(pulled.stdout).toContain('custom-term "Data Terms" docx (custom-terms/consulting.yaml:3): the service cannot give a Word file back: save version 2 of "Data Terms" from the app as data.docx; the next apply publishes it again as the next version');
     expect(pulled.stdout).toContain('template "Mutual NDA 2" parameters.purpose (templates/nda.yaml:7): live value "Something else" differs from var.purpose; change the variable or the environment');
+    expect(pulled.stdout).toContain('attachment "Security Exhibit" sha256 (attachments/security.yaml:4): the service cannot give a PDF back: put the PDF attachment "Security Exhibit" holds live (docket.lock.json says it was uploaded from attachments/security.pdf) at security.pdf');
     expect(await read(dir, 'templates/nda.yaml')).toBe(NDA.replace('Mutual NDA', 'Mutual NDA 2'));
 
     // Changing the variable settles the template; replacing the Word file (and publishing it) the term.

@@ -99,3 +99,15 @@ describe('drift policies', () => {
     expect(plan([...base, rule], [...baseLive, liveTerm('ACCEPT', 'theirs')]).changes).toEqual([]);
   });
 });
+
+describe('drift policies and the files’ own changes', () => {
+  it('a policy never holds back what is new in the files', () => {
+    const playbook = withPolicy(desiredPlaybook(NDA.name), { drift: 'adopt' });
+    const p = plan([playbook, withPolicy(desiredRule(NDA.name, 'New'), { drift: 'adopt' })], []);
+    expect(p.changes.map((c) => [c.id, c.direction])).toEqual([
+      ['create:playbook:NDA', 'only-in-files'],
+      ['create:rule:NDA/New', 'only-in-files'],
+    ]);
+    expect(p.held).toBeUndefined();
+  });
+});
