@@ -416,18 +416,15 @@ class PullPlanner {
       .sort((a, b) => b.pointer.length - a.pointer.length)[0];
     const names = [...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!);
     const what = names.length > 0 ? names.join(', ') : p.written;
-    const field = owner ? p.pointer.slice(owner.pointer.length + 1).replace(/\//g, '.') : p.pointer;
-    if (owner) owner.entry.failed.add(owner.entry.fields.find((f) => f === field || field.startsWith(`${f}.`)) ?? '*');
-    this.notPulled.push({
-      kind: owner?.entry.change.kind ?? 'playbook',
-      key: owner?.entry.change.key ?? '',
-      name: owner?.entry.change.name ?? '',
-      direction: owner?.entry.change.direction ?? 'unknown',
-      fields: [field],
-      file,
-      line: p.line,
-      reason: `live value ${JSON.stringify(p.wanted)} differs from ${what}; change the variable or the environment`,
-    });
+    const reason = `live value ${JSON.stringify(p.wanted)} differs from ${what}; change the variable or the environment`;
+    if (!owner) {
+      this.notes.push(`${file}:${p.line}: ${reason}`);
+      return;
+    }
+    const field = p.pointer.slice(owner.pointer.length + 1).replace(/\//g, '.');
+    owner.entry.failed.add(owner.entry.fields.find((f) => f === field || field.startsWith(`${f}.`)) ?? '*');
+    const c = owner.entry.change;
+    this.notPulled.push({ kind: c.kind, key: c.key, name: c.name, direction: c.direction ?? 'unknown', fields: [field], file, line: p.line, reason });
   }
 
   private report(o: Pulling): void {
