@@ -3,7 +3,9 @@
  * connected (only those the configuration needs), a logger and a progress line, and the
  * connection always closed.
  */
-import { EMULATOR_TARGET, emptyLock, resolveLockTarget, serviceTarget, syncRecords, writeLock, writeSync, type LockFile } from '../config/lock.js';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EMULATOR_TARGET, emptyLock, readLockDocument, resolveLockTarget, serviceTarget, syncRecords, writeLock, writeSync, type LockFile, type LockLocation } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { splitByService, syncState, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
@@ -44,6 +46,9 @@ export interface SessionOptions extends CommonOptions {
   deadline?: () => number | undefined;
 }
 
+/** Where `--emulator` runs keep their sync records, under the configuration's .docket/. */
+export const EMULATOR_SYNC_FILE = 'emulator-sync.json';
+
 /** `KIND_ORDER` for the renderers: every kind's name and plural title, in registry order. */
 export const KIND_ORDER = KINDS.map((k) => ({ name: k.name, title: k.title }));
 
@@ -81,11 +86,13 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       lock = emptyLock();
       await writeLock(workspace.lockLocation, EMULATOR_TARGET, lock);
     }
-    const emulatorSync = Object.keys(workspace.lockDoc.synced ?? {}).filter((t) => t.startsWith(EMULATOR_TARGET));
-    if (connection.freshEmulator && emulatorSync.length > 0) {
-      // Nor any of the objects an earlier one held: what was in sync then says nothing now.
-      await writeSync(workspace.lockLocation, Object.fromEntries(emulatorSync.map((t) => [t, { records: {}, reset: true }])));
-      for (const t of emulatorSync) delete workspace.lockDoc.synced?.[t];
+    // The emulator's sync records live beside its state, in .docket/ (not in git): they describe that state.
+    const syncLocation: LockLocation = emulator ? { ...workspace.lockLocation, path: join(project.root, '.docket', EMULATOR_SYNC_FILE), label: `.docket/${EMULATOR_SYNC_FILE}` } : workspace.lockLocation;
+    const syncDoc = emulator ? (await readLockDocument(syncLocation)).doc : workspace.lockDoc;
+    if (connection.freshEmulator && Object.keys(syncDoc.synced ?? {}).length > 0) {
+      // A new emulator holds none of the objects an earlier one did: what was in sync then says nothing now.
+      await rm(syncLocation.path, { force: true });
+      delete syncDoc.synced;
     }
     if (lockTarget) logger.debug(`docket.lock.json section: ${lockTarget}`);
     /** The section of each service this run talks to (the emulator keeps one for both). */
@@ -100,7 +107,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       }
       return out;
     };
-    const sync = (): SyncState => syncState([...new Set(syncTargets().values())].map((t) => syncRecords(workspace.lockDoc, t)));
+    const sync = (): SyncState => syncState([...new Set(syncTargets().values())].map((t) => syncRecords(syncDoc, t)));
     const recordSync = async (updates: SyncUpdates): Promise<void> => {
       const targets = syncTargets();
       const sections = [...new Set(targets.values())];
@@ -113,7 +120,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
         return targets.get(service) ?? sections[0]!;
       };
       const split = splitByService(updates, sections, serviceOf);
-      await writeSync(workspace.lockLocation, Object.fromEntries([...split].map(([target, records]) => [target, { records }])));
+      await writeSync(syncLocation, Object.fromEntries([...split].map(([target, records]) => [target, { records }])));
     };
     return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, recordSync });
   } finally {

@@ -400,7 +400,8 @@ export async function writeSync(location: LockLocation, changes: Record<string, 
 
 /** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
 function tempDirOf(path: string): string {
-  return join(dirname(path), '.docket');
+  const dir = dirname(path);
+  return basename(dir) === '.docket' ? dir : join(dir, '.docket');
 }
 
 /** The same, synchronously: for the moment a second Ctrl-C ends the process. */
