@@ -150,7 +150,8 @@ export function configDigest(desired: DesiredResource[], settings: unknown): str
   // The same order localeCompare gives, with one collator instead of one per comparison.
   const collate = new Intl.Collator().compare;
   const sorted = desired.map((d) => ({ d, id: `${d.kind}:${d.key}` })).sort((a, b) => collate(a.id, b.id));
-  const content = sorted.map(({ d }) => ({ kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom }));
+  // A policy changes what a plan holds (drift it holds back, fields it ignores): it is part of what was planned.
+  const content = sorted.map(({ d }) => ({ kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom, ...(d.policy ? { policy: d.policy } : {}) }));
   return digestWithList('content', content, { settings });
 }
 
