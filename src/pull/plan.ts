@@ -266,8 +266,13 @@ class PullPlanner {
     }
     if (yaml) {
       // Only what changed is re-formatted: the file is edited to hold the live definition.
-      const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]) });
-      this.dataFiles.set(path, edited.text ?? '');
+      try {
+        const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]) });
+        this.dataFiles.set(path, edited.text ?? '');
+      } catch (error) {
+        o.failed.add(field);
+        this.notes.push(`docket could not edit ${path} safely (${error instanceof Error ? error.message : String(error)}); nothing was written to it`);
+      }
       return;
     }
     // The file's own line endings and final line break.
