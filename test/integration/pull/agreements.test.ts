@@ -145,11 +145,11 @@ describe('docket pull (agreements service)', () => {
       ...files(),
       'templates/nda.yaml': NDA.replace('Mutual NDA', 'Mutual NDA 2'),
       'custom-terms/consulting.yaml': 'kind: CustomTerm\nname: Data Terms\ndocx_file: data.docx\n',
-      'custom-terms/data.docx': docx('version one'),
       'custom-templates/consulting.yaml': TEMPLATE.replace('Consulting Agreement', 'Consulting Agreement 2').replace('Consulting Terms', 'Data Terms'),
       'attachments/security.yaml': ATTACHMENT_YAML,
-      'attachments/security.pdf': pdf('ours'),
     });
+    await writeFile(join(dir, 'custom-terms/data.docx'), docx('version one'));
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('ours'));
     await applyOk(cli, dir);
     // Another checkout uploaded another PDF (its docket.lock.json, merged here, says so): live moved.
     const lockPath = join(dir, 'docket.lock.json');
