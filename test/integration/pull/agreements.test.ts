@@ -83,7 +83,8 @@ type: NDA
 parameters:
   term: 2
   purpose: \${var.purpose}
-  governing_law_country: Germany   # where we are
+  governing_law_country: &country Germany   # where we are
+  chosen_courts_country: *country
 `;
 
 async function read(dir: string, file: string): Promise<string> {
@@ -133,7 +134,8 @@ describe('docket pull (agreements service)', () => {
     expect(await read(dir, 'custom-templates/consulting.cover.yaml')).toBe(
       COVER.replace('options: ["Fixed fee", "Time and materials"]', 'options: ["Fixed fee", "Time and materials", "Retainer"]').replace('label: Start date', 'label: First day'),
     );
-    expect(await read(dir, 'templates/nda.yaml')).toBe(NDA.replace('term: 2', 'term: 3').replace('Germany   #', 'Austria   #'));
+    // The courts stay in Germany: the alias that shared the old value gets it written out.
+    expect(await read(dir, 'templates/nda.yaml')).toBe(NDA.replace('term: 2', 'term: 3').replace('Germany   #', 'Austria   #').replace('*country', 'Germany'));
     expect(await read(dir, 'custom-terms/privacy-terms.md')).toBe('We protect personal data.\n');
     expect(await read(dir, 'templates/vendor-nda.yaml')).toContain('name: Vendor NDA\ntype: NDA\nparameters:\n  purpose: Buying from a vendor\n');
 

@@ -46,6 +46,14 @@ description: Old work
 `;
 
 describe('drift policies', () => {
+  it('are checked offline, at their line', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\ndrift: keep\nrules:\n  - name: Term\n    actions: X\n    ignore_fields: [name]\n' });
+    const result = await cli('validate', '-C', dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/playbooks\/nda\.yaml:3:8 error \S+ .*drift/);
+    expect(result.stderr).toMatch(/playbooks\/nda\.yaml:7:\d+ error \S+ .*ignore_fields/);
+  });
+
   it('adopt and ignore keep live edits out of the plan; drift reports them; pull adopts the adopt ones; apply reverts the rest', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'playbooks/two.yaml': TWO });
     await applyOk(cli, dir);
