@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EMULATOR_TARGET, emptyLock, readLockDocument, resolveLockTarget, serviceTarget, syncRecords, writeLock, writeSync, type LockFile, type LockLocation } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
-import { splitByService, syncState, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { splitByService, syncState, withMovedRecords, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
@@ -119,7 +119,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
         const service = kind?.service === 'both' ? (kind.fieldService?.(field) ?? 'review') : (kind?.service ?? 'review');
         return targets.get(service) ?? sections[0]!;
       };
-      const split = splitByService(updates, sections, serviceOf);
+      const split = splitByService(withMovedRecords(updates, sync()), sections, serviceOf);
       await writeSync(syncLocation, Object.fromEntries([...split].map(([target, records]) => [target, { records }])));
     };
     return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, recordSync });

@@ -128,6 +128,21 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
 }
 
 /**
+ * The updates, plus forgetting records of other identities that name the same live object (a
+ * playbook renamed: its record moves to the new name, so the old name reads as never synced).
+ */
+export function withMovedRecords(updates: SyncUpdates, state: SyncState): SyncUpdates {
+  const keysById = new Map<string, string[]>();
+  for (const [key, record] of state.byKey) keysById.set(record.id, [...(keysById.get(record.id) ?? []), key]);
+  const out: SyncUpdates = new Map(updates);
+  for (const [key, record] of updates) {
+    if (!record) continue;
+    for (const other of keysById.get(record.id) ?? []) if (other !== key && !out.has(other)) out.set(other, null);
+  }
+  return out;
+}
+
+/**
  * Record changes split by the service each field lives on (`serviceOf`): an object's record goes to
  * the target section of its service, and an organization's to both. Forgetting removes it from all.
  */

@@ -56,7 +56,8 @@ describe('drift policies', () => {
 
   it('adopt and ignore keep live edits out of the plan; drift reports them; pull adopts the adopt ones; apply reverts the rest', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'playbooks/two.yaml': TWO });
-    await applyOk(cli, dir);
+    // One at a time: rules are created in name order, which is then their live order.
+    await applyOk(cli, dir, '--concurrency', '1');
     const app = new App(em.env);
     await app.editRule('NDA', 'Adopted', { actions: 'ACCEPT with care', internal_notes: 'theirs' });
     await app.editRule('NDA', 'Reverted', { actions: 'REJECT' });

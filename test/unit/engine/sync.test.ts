@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, writeLock, writeSync } from '../../../src/config/lock.js';
-import { fieldHash, formatSyncRecord, parseSyncRecord, recordOf, splitByService, syncAfterApply, syncState } from '../../../src/engine/sync.js';
+import { fieldHash, formatSyncRecord, parseSyncRecord, recordOf, splitByService, syncAfterApply, syncState, withMovedRecords } from '../../../src/engine/sync.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { change, desiredOrganization, desiredPlaybook, desiredRule, planOf } from './builders.js';
 
@@ -96,5 +96,16 @@ describe('sync records in docket.lock.json', () => {
     const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
     expect(diagnostics.map((d) => d.severity)).toEqual(['warning']);
     expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=1' });
+  });
+});
+
+describe('moved records', () => {
+  it('a record written under a new identity forgets the old one for the same live object', () => {
+    const state = syncState([{ 'playbook:Old': 'pb-1 name=aa', 'playbook:Other': 'pb-2 name=bb' }]);
+    const updates = withMovedRecords(new Map([['playbook:New', { id: 'pb-1', fields: { name: 'cc' } }]]), state);
+    expect([...updates]).toEqual([
+      ['playbook:New', { id: 'pb-1', fields: { name: 'cc' } }],
+      ['playbook:Old', null],
+    ]);
   });
 });
