@@ -12,7 +12,7 @@ import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
 import { liveSide } from '../engine/direction.js';
 import { fieldHash, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
-import { refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan } from '../engine/types.js';
+import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
@@ -119,22 +119,24 @@ class PullPlanner {
   }
 
   run(): PullResult {
+    // Objects both sides have (fields to write), children made live (a delete the plan would make),
+    // objects removed live (a create the plan would make).
     const objects: Pulling[] = [];
-    const rulesToInsert: Pulling[] = [];
+    const childrenToInsert: Pulling[] = [];
     const toRemove: Pulling[] = [];
     for (const c of [...this.input.plan.changes, ...(this.input.plan.held ?? [])]) {
       const entry = this.consider(c);
       if (!entry) continue;
-      if (!c.liveId && ['create', 'invite', 'upload'].includes(c.action)) toRemove.push(entry);
-      else if (c.action === 'delete') rulesToInsert.push(entry);
+      if (!c.liveId && CREATE_ACTIONS.includes(c.action)) toRemove.push(entry);
+      else if (c.action === 'delete') childrenToInsert.push(entry);
       else objects.push(entry);
     }
     for (const o of objects) this.writeFields(o);
-    this.rebuildChildren(rulesToInsert, toRemove);
+    this.rebuildChildren(childrenToInsert, toRemove);
     for (const r of toRemove.filter((r) => !r.change.parent)) this.removeDocument(r);
     this.writeNewObjects();
     const files = this.render();
-    for (const o of [...objects, ...rulesToInsert, ...toRemove]) this.report(o);
+    for (const o of [...objects, ...childrenToInsert, ...toRemove]) this.report(o);
     // In registry order (parents before children), then by identity.
     const rank = new Map(this.input.kinds.map((k, i) => [k.name, i]));
     const order = (a: PullEntry, b: PullEntry): number => (rank.get(a.kind) ?? 0) - (rank.get(b.kind) ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -282,8 +284,9 @@ class PullPlanner {
   }
 
   /**
-   * Rules made live go into their playbook's `rules:` after the nearest rule before them in the live
-   * order that the file declares (or before the nearest one after them); rules removed live leave it.
+   * Children made live (rules) go into their parent's list (`rules:`) after the nearest sibling
+   * before them in the live order that the file declares (or before the nearest one after them);
+   * children removed live leave it.
    */
   private rebuildChildren(inserts: Pulling[], removals: Pulling[]): void {
     const byParent = new Map<string, { inserts: Pulling[]; removals: Pulling[] }>();
