@@ -78,6 +78,11 @@ export class AgreementsApi {
     private readonly options: AgreementsApiOptions = {},
   ) {}
 
+  /** Agreements (template tests create draft test agreements and void them). */
+  get agreements(): AgreementsAgreements {
+    return new AgreementsAgreements(this.client);
+  }
+
   listUsers(): Promise<ApiResource<AgreementsUserAttrs>[]> {
     return this.client.list<AgreementsUserAttrs>('/v1/users', 'list agreements users');
   }
@@ -285,6 +290,43 @@ export class AgreementsApi {
       },
     });
     return res.data;
+  }
+}
+
+/** NOTE(api): seed 001 shows no agreement response fields beyond the id; `status` where given. */
+export interface AgreementAttrs {
+  status?: string;
+  [attribute: string]: unknown;
+}
+
+export class AgreementsAgreements {
+  constructor(private readonly client: ServiceClient) {}
+
+  /** Creates an agreement (seed 001 body); never repeated blindly: an unknown outcome is an error. */
+  async create(body: Record<string, unknown>, label: string): Promise<ApiResource<AgreementAttrs>> {
+    const res = await this.client.create<One<AgreementAttrs>>({
+      method: 'POST',
+      path: '/v1/agreements',
+      body,
+      operation: `create agreement (${label})`,
+      recover: async () => {
+        throw new DocketError('unknown-outcome', `create agreement (${label}): no complete answer came back, so a draft test agreement may exist; docket did not send it again`, 'void it in the app if it appears (test agreements do not count against the monthly limit)');
+      },
+    });
+    return res.data;
+  }
+
+  /**
+   * The organization's draft agreements (seed 001: the list filters by status). NOTE(api): the
+   * filter is spelt `filter[status_eq]` [public docs] and the list shows each agreement's
+   * `test_agreement` and `message`; a service that ignores the filter returns more, which callers check.
+   */
+  listDrafts(): Promise<ApiResource<AgreementAttrs>[]> {
+    return this.client.list<AgreementAttrs>('/v1/agreements', 'list draft agreements', { query: { 'filter[status_eq]': 'draft' } });
+  }
+
+  async void(id: string): Promise<void> {
+    await this.client.request({ method: 'PATCH', path: `/v1/agreements/${id}/void`, operation: `void agreement ${id}` });
   }
 }
 

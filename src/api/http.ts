@@ -12,7 +12,7 @@ import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
-import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -139,28 +139,42 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // One deadline for the whole answer: a server that trickles its body cannot keep docket waiting.
     const deadline = deadlineAt();
     const allowed = Math.max(1, Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - now()));
-    const timer = AbortSignal.timeout(allowed);
-    const signal = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
+    // One controller per attempt, its timer and its listener on the command's signal removed when
+    // the attempt ends: thousands of requests must not leave a listener or a timer each behind.
+    const controller = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      controller.abort(new Error('timeout'));
+    }, allowed);
+    const stop = (): void => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
     const timedOut = (afterHeaders: boolean): Attempt => ({
       kind: 'failure',
       failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true },
     });
-    let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal });
-    } catch (err) {
-      if (options.signal?.aborted) throw interrupted(t);
-      if (timer.aborted) return timedOut(false);
-      return { kind: 'failure', failure: classifyConnectionError(err) };
-    }
-    try {
-      const text = await res.body.text();
-      return { kind: 'response', status: res.statusCode, headers: res.headers, text };
-    } catch (err) {
-      if (options.signal?.aborted) throw interrupted(t);
-      if (timer.aborted) return timedOut(true);
-      // The answer was cut off: the request was processed, whatever its status said.
-      return { kind: 'failure', failure: classifyConnectionError(err, true) };
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: controller.signal });
+      } catch (err) {
+        if (options.signal?.aborted) throw interrupted(t);
+        if (expired) return timedOut(false);
+        return { kind: 'failure', failure: classifyConnectionError(err) };
+      }
+      try {
+        const text = await res.body.text();
+        return { kind: 'response', status: res.statusCode, headers: res.headers, text };
+      } catch (err) {
+        if (options.signal?.aborted) throw interrupted(t);
+        if (expired) return timedOut(true);
+        // The answer was cut off: the request was processed, whatever its status said.
+        return { kind: 'failure', failure: classifyConnectionError(err, true) };
+      }
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
     }
   }
 
@@ -324,19 +338,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const ids = new Set<string>();
     const seen = new Set<string>();
     let current: RequestTarget | undefined = first;
-    for (let page = 1; current; page++) {
-      const key = `${current.path}?${current.query}`;
-      if (seen.has(key) || page > MAX_PAGES) {
-        throw new DocketError(
-          'bad-response',
-          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
-        );
-      }
-      seen.add(key);
-      const res = await send(current);
+    const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
+    /** Adds a page's items; returns its paging members. */
+    const take = (res: unknown, at: RequestTarget) => {
       const problem = listProblem(res);
       if (problem) {
-        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(current.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
+        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
       }
       const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
       let fresh = 0;
@@ -346,21 +353,42 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         fresh++;
         if (!isArchived(item)) out.push(item);
       }
-      const next = nextFromBody(body);
+      return { body, fresh, next: nextFromBody(body) };
+    };
+    for (let page = 1; current; page++) {
+      const key = `${current.path}?${current.query}`;
+      if (seen.has(key) || page > MAX_PAGES) {
+        throw new DocketError(
+          'bad-response',
+          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
+        );
+      }
+      seen.add(key);
+      let { body, fresh, next } = take(await send(current), current);
+      // The first page says how many there are: ask for the others at once, in page order.
+      const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;
+      if (last !== undefined && last > 2 && last <= MAX_PAGES) {
+        const targets = Array.from({ length: last - 1 }, (_, i) => pageTarget(i + 2));
+        for (const t of targets) seen.add(`${t.path}?${t.query}`);
+        const answers = await Promise.all(targets.map((t) => send(t)));
+        answers.forEach((res, i) => ({ body, fresh, next } = take(res, targets[i]!)));
+        page = last;
+      }
       if (next.link !== undefined) {
-        const followed = followLink(first, current, next.link, size);
+        // A link to another host is rebuilt on the base only when there is no page number to use instead.
+        const followed = followLink(first, current, next.link, size, next.number === undefined);
         if (followed) {
           current = followed;
           continue;
         }
       }
       if (next.number !== undefined) {
-        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': next.number })) };
+        current = pageTarget(next.number);
       } else if (next.link !== undefined && !next.hasMeta) {
         throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or cannot be read, and it gave no page number to use instead; not following it`);
       } else if (size !== undefined && !next.pagingInfo && fresh > 0 && looksTruncated(body.data.length, size)) {
         // No paging members, and exactly a common default page size: ask whether there is more.
-        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': page + 1 })) };
+        current = pageTarget(page + 1);
       } else {
         current = undefined;
       }
@@ -371,11 +399,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   /**
    * The request for `links.next`, or undefined when it cannot be followed safely: a link to another
    * origin would carry the API key there, unless it names the same endpoint (a gateway's backend
-   * host), in which case its query is replayed on the configured base.
+   * host) and `rebuildForeign`, in which case its query is replayed on the configured base.
    * NOTE(api): whether links are absolute, and on which host, is not documented.
    */
-  function followLink(first: RequestTarget, current: RequestTarget, link: string, size: number | null | undefined): RequestTarget | undefined {
-    const resolved = resolveNextLink(link, base, first.path);
+  function followLink(first: RequestTarget, current: RequestTarget, link: string, size: number | null | undefined, rebuildForeign: boolean): RequestTarget | undefined {
+    const resolved = resolveNextLink(link, base, first.path, rebuildForeign);
     if (!resolved) return undefined;
     const [path, rawQuery] = resolved;
     // Keep asking for the chosen page size if the service's link forgot it.
@@ -453,9 +481,10 @@ function checkApiKey(key: string, service: ServiceName): string {
 
 /**
  * Resolves `links.next` to a path below the base URL and its raw query; undefined when it cannot
- * be read, or points to another origin and is not the same endpoint (`endpoint`, below the base).
+ * be read, or points to another origin and is not the same endpoint (`endpoint`, below the base)
+ * or may not be rebuilt.
  */
-function resolveNextLink(next: string, base: BaseUrl, endpoint: string): [string, string] | undefined {
+function resolveNextLink(next: string, base: BaseUrl, endpoint: string, rebuildForeign: boolean): [string, string] | undefined {
   let u: URL;
   try {
     u = new URL(next, `${base.origin}/`);
@@ -464,6 +493,7 @@ function resolveNextLink(next: string, base: BaseUrl, endpoint: string): [string
   }
   let path = u.pathname;
   if (u.origin !== base.origin) {
+    if (!rebuildForeign) return undefined;
     // A gateway's backend host: the same endpoint, rebuilt on the configured base.
     return path === endpoint || path.endsWith(endpoint) ? [endpoint, u.search.replace(/^\?/, '')] : undefined;
   }

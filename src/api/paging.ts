@@ -100,6 +100,17 @@ export function nextFromBody(body: Record<string, unknown>): { link?: string; nu
 }
 
 /**
+ * The number of the last page, when `meta.pagination.last` gives it (api.md), so the pages after
+ * the first can be asked for at once. Paging by links alone is followed one page at a time.
+ */
+export function lastPageFromBody(body: Record<string, unknown>): number | undefined {
+  const meta = isPlainObject(body.meta) ? body.meta : undefined;
+  const last = meta && isPlainObject(meta.pagination) ? meta.pagination.last : undefined;
+  const n = typeof last === 'string' && /^[1-9]\d*$/.test(last) ? Number(last) : last;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
  * NOTE(api): page sizes services commonly use by default (15 in the skill, 30 in the official
  * docs). A list that says nothing about paging and holds exactly one of these many items, fewer
  * than docket asked for, may have been cut at the service's default: docket asks for the next page.

@@ -12,8 +12,7 @@ import type { ProjectConfig } from '../config/types.js';
 import type { PlanTarget } from '../engine/types.js';
 import { UsageError } from '../errors.js';
 import type { Services } from '../kinds/kind.js';
-import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, type RunningEmulator } from '../emulator/server.js';
-import { startEmulatorForCli } from './emulator-start.js';
+import type { RunningEmulator } from '../emulator/server.js';
 import type { Io, Logger } from './io.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
@@ -71,10 +70,15 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   let agreementsKey = serviceApiKey(io.env, 'agreements');
 
   if (options.emulator) {
+    // The emulator is loaded only when asked for: a run against the services never pays for it.
+    const [{ DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed }, { startEmulatorForCli }] = await Promise.all([
+      import('../emulator/seed.js'),
+      import('./emulator-start.js'),
+    ]);
     organizationId ??= DEFAULT_ORGANIZATION_ID;
     const users = [...EMULATOR_EXAMPLE_USERS];
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
-    const seed = defaultSeed({ organizationId, users });
+    const seed = defaultSeed({ organizationId, users, invited: true });
     const stateFile = join(project.root, '.docket', 'emulator.json');
     freshEmulator = !(await stat(stateFile).then(
       () => true,

@@ -1,5 +1,6 @@
-/** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings. */
+/** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
 import { planProject } from '../engine/project.js';
+import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { KindName, LiveResource, Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -41,7 +42,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       concurrency: s.concurrency,
       sync: () => s.sync(),
       meta: {
-        configDigest: w.digest,
+        configDigest: () => w.digest,
         target: () => connection.target,
         ...(p.environment ? { environment: p.environment } : {}),
         version: VERSION,
@@ -57,4 +58,10 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
   } finally {
     s.progress.stop();
   }
+}
+
+/** `--prune`'s help, from the kinds that declare a prune switch: `archive live playbooks that no file declares`. */
+export function pruneHelp(kinds: readonly AnyKind[] = KINDS): string {
+  const what = kinds.filter((k) => k.pruneKey).map((k) => `${k.deletion === 'archive' ? 'archive' : 'delete'} live ${k.noun[1]}`);
+  return `${what.join(', ')} that no file declares`;
 }

@@ -25,6 +25,11 @@ export interface KindMeta {
   changeAction?: Action;
   /** Read-only kinds docket never declares (agreements users): no changes, never counted as undeclared. */
   internal?: boolean;
+  /**
+   * Whether a field's live and desired values are the same, for fields compared in a way of their
+   * own (custom template definitions: as parsed YAML); undefined leaves it to the normalised equality.
+   */
+  sameField?(field: string, live: unknown, desired: unknown): boolean | undefined;
   /** A readable account of a structured field's change (template definitions). */
   describeField?(field: string, before: unknown, after: unknown): string[] | undefined;
   /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
@@ -56,6 +61,8 @@ export interface DiffInput {
 export interface DiffResult {
   changes: Change[];
   ids: Record<string, string>;
+  /** Objects that exist but whose ids the service does not say (refKey → why), for reference checks. */
+  unknownIds: Record<string, { message: string; hint: string }>;
   undeclared: UndeclaredSummary[];
   adoptable: AdoptableFile[];
   diagnostics: Diagnostics;
@@ -76,6 +83,7 @@ export function diff(input: DiffInput): DiffResult {
   const diagnostics = new Diagnostics();
   const changes: Change[] = [];
   const ids: Record<string, string> = {};
+  const unknownIds: DiffResult['unknownIds'] = {};
   const undeclared: UndeclaredSummary[] = [];
   const adoptable: AdoptableFile[] = [];
   const unmatchedTop: LiveResource[] = [];
@@ -91,7 +99,10 @@ export function diff(input: DiffInput): DiffResult {
     const isChild = Boolean(kind.parentKind);
     const desired = desiredByKind.get(kind.name) ?? [];
     const live = liveByKind.get(kind.name) ?? [];
-    for (const l of live) ids[refKey(kind.name, l.key)] ??= l.id;
+    for (const l of live) {
+      if (l.idUnknown) unknownIds[refKey(kind.name, l.key)] ??= l.idUnknown;
+      else ids[refKey(kind.name, l.key)] ??= l.id;
+    }
     if (kind.internal) continue;
 
     const parentMatches = kind.parentKind ? matchedByKind.get(kind.parentKind) : undefined;
@@ -124,7 +135,7 @@ export function diff(input: DiffInput): DiffResult {
     const claim = (d: DesiredResource, l: LiveResource): void => {
       used.add(l.id);
       matched.set(d.key, l);
-      ids[refKey(kind.name, d.key)] = l.id;
+      if (!l.idUnknown) ids[refKey(kind.name, d.key)] = l.id;
     };
 
     // Pass 1: pinned ids win over names.
@@ -240,7 +251,7 @@ export function diff(input: DiffInput): DiffResult {
     }
   }
 
-  return { changes, ids, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
+  return { changes, ids, unknownIds, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
 /** Files of a matched object that docket cannot compare (no lock entry). */
@@ -303,6 +314,16 @@ interface CompareState {
 
 function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent'], state: CompareState): Change[] {
   const { ids, replaced, diagnostics } = state;
+  // Most matched objects are unchanged: find out before building anything (20,000 rules per plan).
+  let changed = false;
+  for (const field in d.fields) {
+    if (l.unknownFields?.[field] !== undefined) continue;
+    if (!sameField(kind, d, l, field, ids) || repointed(d, field, replaced)) {
+      changed = true;
+      break;
+    }
+  }
+  if (!changed) return [];
   const out: Change[] = [];
   const base = {
     kind: kind.name,
@@ -329,10 +350,8 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     if (l.unknownFields?.[field] !== undefined) continue;
     if (ignored?.includes(field)) continue;
     const liveValue = l.fields[field] ?? null;
-    const sensitive = kind.sensitiveFields?.includes(field) === true;
-    const same = sensitive ? digest(liveValue) === digest(desiredValue ?? null) : sameValue(liveValue, desiredValue) || sameReference(d, l, field, ids);
-    // A reference to an object this plan replaces must be sent again, even though its name is the same.
-    const repoint = same && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
+    const same = sameField(kind, d, l, field, ids);
+    const repoint = same && repointed(d, field, replaced);
     if (same && !repoint) continue;
     const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : liveValue);
     const after = shown(kind, field, desiredValue);
@@ -384,6 +403,18 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     });
   }
   return out;
+}
+
+function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: string, ids: Record<string, string>): boolean {
+  const liveValue = l.fields[field] ?? null;
+  const desiredValue = d.fields[field];
+  if (kind.sensitiveFields?.includes(field) === true) return digest(liveValue) === digest(desiredValue ?? null);
+  return (kind.sameField?.(field, liveValue, desiredValue) ?? sameValue(liveValue, desiredValue)) || sameReference(d, l, field, ids);
+}
+
+/** A reference to an object this plan replaces must be sent again, even though its name is the same. */
+function repointed(d: DesiredResource, field: string, replaced: ReadonlySet<string>): boolean {
+  return replaced.size > 0 && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
 }
 
 /** A reference field naming the object the live one already points at (renamed or not). */

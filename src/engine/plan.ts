@@ -7,7 +7,7 @@ import { didYouMean } from '../config/suggest.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList } from './canonical.js';
-import { diff, type KindMeta } from './diff.js';
+import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { classifyChanges } from './direction.js';
 import { EMPTY_SYNC, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
@@ -20,7 +20,8 @@ export interface BuildPlanInput {
   desired: DesiredResource[];
   live: LiveResource[];
   prune: Record<string, boolean>;
-  configDigest: string;
+  /** The configuration digest, or how to work it out when the plan is first saved or read. */
+  configDigest: string | (() => string);
   target: PlanTarget;
   environment?: string;
   now: Date;
@@ -48,7 +49,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
-  checkReferences(input.desired, result.ids, input.kinds, diagnostics);
+  checkReferences(input.desired, result, input.kinds, diagnostics);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
     desired: input.desired,
@@ -62,13 +63,17 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   diagnostics.items.push(...ordered.diagnostics.items);
   if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 
+  let configDigest: string | undefined;
   const plan: Plan = {
     format_version: 1,
     docket_version: input.version,
     created_at: input.now.toISOString(),
     target: input.target,
     ...(input.environment ? { environment: input.environment } : {}),
-    config_digest: input.configDigest,
+    // A getter (enumerable, so JSON and spreads include it): a plan only printed never needs it.
+    get config_digest() {
+      return (configDigest ??= typeof input.configDigest === 'string' ? input.configDigest : input.configDigest());
+    },
     changes: ordered.changes,
     // Sorted so the same state always serialises the same way (golden files, plan diffs).
     ids: Object.fromEntries(Object.entries(result.ids).sort(([a], [b]) => a.localeCompare(b))),
@@ -96,8 +101,12 @@ export function summarize(changes: Change[]): Plan['summary'] {
   return summary;
 }
 
-/** A reference to something that exists neither in the files nor live is an error at its line. */
-function checkReferences(desired: DesiredResource[], ids: Record<string, string>, kinds: KindMeta[], diagnostics: Diagnostics): void {
+/**
+ * A reference to something that exists neither in the files nor live is an error at its line, and
+ * so is one to an object whose id the service does not say (the reference could not be sent).
+ */
+function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds'>, kinds: KindMeta[], diagnostics: Diagnostics): void {
+  const { ids, unknownIds } = found;
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
   const byName = new Map(kinds.map((k) => [k.name, k]));
   // Names a reference could have meant, per kind: declared or live (built only when one is missing).
@@ -109,6 +118,11 @@ function checkReferences(desired: DesiredResource[], ids: Record<string, string>
   for (const d of desired) {
     for (const ref of d.refs) {
       const key = refKey(ref.kind, ref.key);
+      const unknown = ids[key] ? undefined : unknownIds[key];
+      if (unknown) {
+        diagnostics.error('unknown-id', `\`${ref.field}\` names ${ref.key}, ${unknown.message}`, { ...(ref.source ?? d.source), hint: unknown.hint });
+        continue;
+      }
       if (declared.has(key) || ids[key]) continue;
       const { message, hint } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
         message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,

@@ -77,7 +77,7 @@ export interface PlanProjectInput {
   /** What docket last saw in sync (docket.lock.json), read once the target is known; gives changes their direction. */
   sync?: () => SyncState | Promise<SyncState>;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
-  meta: { configDigest: string; target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
+  meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
 }
 
 export interface PlanProjectResult {

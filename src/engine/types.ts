@@ -107,6 +107,11 @@ export interface LiveResource {
   unknownFields?: Record<string, string>;
   /** What the service says beyond the compared fields (a member's display name), for export. */
   extra?: Record<string, unknown>;
+  /**
+   * The object exists, but the service does not say the id references must send (a member seen only
+   * in an invitation that names no user): a reference to it is a plan error saying this.
+   */
+  idUnknown?: { message: string; hint: string };
   /** For versioned objects: the version number read, so a publish needs no read of its own. */
   version?: number;
   /** When the service says the object last changed (`updated_at`), for drift reports. */
@@ -207,6 +212,8 @@ export interface UncertainUpload {
   since: string;
   /** The entry once the uncertainty is given up (the confirmed part, or null). */
   settled: LockEntry | null;
+  /** Why no read can tell, in the kind's words (`attachments cannot be listed over the API`). */
+  unreadable: string;
 }
 
 export interface PlanTarget {

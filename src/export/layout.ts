@@ -23,6 +23,11 @@ export function exportKinds(values: readonly string[], kinds: readonly AnyKind[]
   return exportable.filter((k) => names.has(k.name));
 }
 
+/** What an export of `kinds` reads: the kinds, and the children their documents declare inline (a playbook's rules). */
+export function exportReads(kinds: readonly AnyKind[], registry: readonly AnyKind[]): AnyKind[] {
+  return [...kinds, ...registry.filter((k) => k.parentKind && kinds.some((p) => p.name === k.parentKind))];
+}
+
 /** A file-name-safe form of a name: lowercase, runs of anything but `a-z0-9` → `-`, trimmed. */
 export function slug(name: string): string {
   const s = name

@@ -64,7 +64,7 @@ export const attachmentKind: KindModule<'attachment'> = {
       if (locked.pending) {
         // An upload was sent and never confirmed; attachments cannot be listed, so no read can tell.
         const { file, sha256, since } = locked.pending;
-        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null });
+        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API' });
       }
       if (!entry) continue;
       const extra = { sourceFile: entry.file };

@@ -10,7 +10,7 @@ import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { declaredFilter } from './support/declared.js';
 import { definitionData } from './support/definition-model.js';
-import { definitionText, describeDefinitionChange, parseDefinitionFile, validateDefinition } from './support/definition.js';
+import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, validateDefinition } from './support/definition.js';
 import { docSource, namesList, posOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
 import { updatedAt } from './support/updated.js';
@@ -28,6 +28,11 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   versionedFields: ['definition', 'custom_term'],
   dataFiles: { definition_file: 'yaml' },
   layout: { folder: 'custom-templates' },
+
+  // Definitions are compared by one function, here and in describing a change: as parsed YAML.
+  sameField(field, live, desired) {
+    return field === 'definition' ? sameDefinition(live, desired) : undefined;
+  },
 
   describeField(field, before, after) {
     return field === 'definition' ? describeDefinitionChange(before, after) : undefined;
@@ -175,7 +180,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   // NOTE(api): custom templates cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-templates', () => ctx.services.agreements().listCustomTemplates())),
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-templates', () => ctx.services.agreements().listCustomTemplates()), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       const actor = actorOf(ctx);

@@ -172,7 +172,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   // NOTE(api): custom terms cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-terms', () => ctx.services.agreements().listCustomTerms())),
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-terms', () => ctx.services.agreements().listCustomTerms()), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().renameCustomTerm(duplicate.id, name, duplicate.key);

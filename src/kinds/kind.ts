@@ -54,6 +54,7 @@ export interface FetchContext {
  * (engine/race.ts). `siblings` reads the change's scope fresh (through `readAfterWrites`).
  */
 export interface RaceGuard {
+  /** The live objects with the change's identity, from a fresh read of its scope. */
   siblings(change: Change, ctx: ExecContext): Promise<{ id: string; key: string; createdAt?: string }[]>;
   /** Takes this run's duplicate out of the identity; says what it did (`archived`, `deleted`, `renamed aside`). */
   setAside(duplicate: { id: string; key: string }, change: Change, ctx: ExecContext): Promise<string>;
@@ -71,6 +72,8 @@ export interface ExecContext {
   resolveId(kind: KindName, key: string): string;
   /** Record the id of an object this change created, for the operations that depend on it. */
   registerId(kind: KindName, key: string, id: string): void;
+  /** Record that the object was created but the service did not say its id: dependents fail with `why`. */
+  registerUnknownId(kind: KindName, key: string, why: { message: string; hint: string }): void;
   /** Reads a data file for upload, refusing it when it changed since the plan. */
   readFile(path: string, sha256: string): Promise<Uint8Array>;
   /**

@@ -87,7 +87,10 @@ export const playbookKind: KindModule<'playbook'> = {
   },
 
   race: {
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:playbooks', () => ctx.services.review().listPlaybooks())),
+    // Checked once at the end of the apply (one list read): a duplicate is archived with the rules
+    // this run created in it, and the kept playbook has the other run's.
+    checkAtEnd: true,
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:playbooks', () => ctx.services.review().listPlaybooks()), change.key),
     async setAside(duplicate, _change, ctx) {
       await ctx.services.review().archivePlaybook(duplicate.id, duplicate.key);
       return 'archived';

@@ -183,7 +183,7 @@ export const ruleKind: KindModule<'rule'> = {
     checkAtEnd: true,
     async siblings(change, ctx) {
       const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);
-      return siblingsOf(await ctx.readAfterWrites(`race:rules:${playbookId}`, () => ctx.services.review().listRules(playbookId)), `${change.parent!.key}/`);
+      return siblingsOf(await ctx.readAfterWrites(`race:rules:${playbookId}`, () => ctx.services.review().listRules(playbookId)), change.key, `${change.parent!.key}/`);
     },
     async setAside(duplicate, change, ctx) {
       const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);

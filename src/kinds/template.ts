@@ -268,7 +268,7 @@ export const templateKind: KindModule<'template'> = {
   // NOTE(api): templates cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:templates', () => ctx.services.agreements().listTemplates())),
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:templates', () => ctx.services.agreements().listTemplates()), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().updateTemplate(duplicate.id, { name }, duplicate.key);

@@ -15,6 +15,7 @@ import { driftCommand } from '../../src/cli/commands/drift.js';
 import { pullCommand } from '../../src/cli/commands/pull.js';
 import { initCommand } from '../../src/cli/commands/init.js';
 import { planCommand } from '../../src/cli/commands/plan.js';
+import { testCommand } from '../../src/cli/commands/test.js';
 import { validateCommand } from '../../src/cli/commands/validate.js';
 import type { Io } from '../../src/cli/io.js';
 import { runCli } from '../helpers/cli.js';
@@ -55,6 +56,7 @@ const FACTORIES: Record<string, (io: Io, setExit: (code: number) => void) => Com
   drift: driftCommand,
   pull: pullCommand,
   init: initCommand,
+  test: testCommand,
 };
 
 /** Splits a `run:` script into simple commands (word lists), dropping redirections and comments. */
@@ -124,8 +126,8 @@ function stepRunning(job: string, pattern: RegExp): Step {
 }
 
 describe('examples/ci/github-actions.yml', () => {
-  it('runs plan on pull requests, apply on pushes to main, and a daily drift report or pull', () => {
-    expect(Object.keys(workflow.jobs).sort()).toEqual(['apply', 'drift', 'plan', 'pull', 'validate-fork']);
+  it('runs plan and test on pull requests, apply on pushes to main, and a daily drift report or pull', () => {
+    expect(Object.keys(workflow.jobs).sort()).toEqual(['apply', 'drift', 'plan', 'pull', 'test', 'test-fork', 'validate-fork']);
     expect(workflow.on.pull_request !== undefined).toBe(true);
     expect(workflow.on.push?.branches).toEqual(['main']);
     expect(workflow.on.schedule?.[0]?.cron).toMatch(/^\d+ \d+ \* \* \*$/);
@@ -163,6 +165,18 @@ describe('examples/ci/github-actions.yml', () => {
     expect(commit).toBeGreaterThan(apply);
     expect(steps[commit]!.if).toBe("always() && steps.plan.outcome != 'skipped'");
     expect(workflow.jobs.apply!.permissions).toMatchObject({ contents: 'write' });
+  });
+
+  it('tests pull requests against the base branch with a sticky matrix comment, and forks from the cache', () => {
+    const test = stepRunning('test', /docket test/);
+    expect(test.run).toMatch(/docket test -C "\$DOCKET_DIR" -o markdown --compare-to "origin\/\$BASE_REF" --annotations github --junit docket-test\.xml > test\.md/);
+    expect(workflow.jobs.test!.steps.find((s) => s.uses?.startsWith('actions/checkout@'))?.with?.['fetch-depth']).toBe(0);
+    const comment = workflow.jobs.test!.steps.find((s) => s.uses?.startsWith('actions/github-script@'))!;
+    expect(String(comment.with?.script)).toContain('<!-- docket-test -->');
+    expect(workflow.jobs.test!.steps.some((s) => s.uses?.startsWith('actions/cache@'))).toBe(true);
+    const fork = workflow.jobs['test-fork']!;
+    expect(JSON.stringify(fork)).not.toContain('secrets.');
+    expect(stepRunning('test-fork', /docket test/).run).toContain('--replay-only');
   });
 
   it('installs with npm ci on Node 20 in every job', () => {
@@ -209,7 +223,7 @@ describe('examples/ci/github-actions.yml', () => {
     expect(JSON.stringify(workflow.env ?? {})).not.toContain('secrets.');
     for (const { job, step } of docketCommands()) {
       const s = workflow.jobs[job]!.steps.find((x) => x.name === step)!;
-      if (s.run?.includes('docket validate')) expect(s.env, step).toBeUndefined();
+      if (s.run?.includes('docket validate') || s.run?.includes('--replay-only')) expect(s.env, step).toBeUndefined();
       else expect(s.env?.DOCKET_REVIEW_API_KEY, `${job}/${step}`).toBe('${{ secrets.DOCKET_REVIEW_API_KEY }}');
     }
     for (const job of Object.values(workflow.jobs)) {
@@ -220,7 +234,7 @@ describe('examples/ci/github-actions.yml', () => {
 
   it('uses only commands and flags the CLI accepts', async () => {
     const commands = docketCommands();
-    expect(commands.map((c) => `${c.job}:${c.argv[0]}`)).toEqual(['validate-fork:validate', 'plan:validate', 'plan:plan', 'apply:plan', 'apply:apply', 'drift:drift', 'pull:pull']);
+    expect(commands.map((c) => `${c.job}:${c.argv[0]}`)).toEqual(['validate-fork:validate', 'test-fork:test', 'plan:validate', 'plan:plan', 'test:test', 'apply:plan', 'apply:apply', 'drift:drift', 'pull:pull']);
     for (const { argv } of commands) {
       await expect(parseWithCli(argv), argv.join(' ')).resolves.toBeUndefined();
       // And the program registers that command.

@@ -4,11 +4,9 @@
  * it is not stale. One apply per checkout at a time (`.docket/apply.lock`); a first Ctrl-C or
  * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { sha256 } from '../../engine/canonical.js';
-import { applyPlan, type FileReader } from '../../engine/apply.js';
+import { applyPlan } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
@@ -22,11 +20,12 @@ import { painter } from '../../render/paint.js';
 import { renderApplyReportText, renderPlanText, targetLine } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { acquireApplyLock } from '../apply-lock.js';
+import { applyInputOf } from '../apply-step.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
-import { planInSession } from '../plan-step.js';
+import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
 
 interface ApplyFlags extends CommonOptions {
@@ -55,7 +54,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
     .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
     .option('--target <KIND/NAME>', 'limit the apply to a resource and what it needs (repeatable)', collect, [])
-    .option('--prune', 'archive live playbooks that no file declares')
+    .option('--prune', pruneHelp())
     .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
     .option('--retry-uncertain', 'upload again files an interrupted apply may or may not have uploaded (attachments)')
@@ -148,13 +147,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   let result;
   try {
     result = await applyPlan(plan, {
-      services: s.connection.services,
-      project: w.config.project,
-      desired: w.desired,
-      files: dataFileReader(w.config.project.root),
-      lock: s.lock,
-      clock: () => performance.now(),
-      concurrency: s.concurrency,
+      ...applyInputOf(s),
       adoptFiles: Boolean(opts.adoptFiles),
       onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
       persistLock: async (lock) => {
@@ -210,15 +203,6 @@ async function checked(plan: Plan, s: Session): Promise<Plan> {
   });
   if (stale.length > 0) throw new StalePlanError(stale);
   return plan;
-}
-
-/** Data files are read for upload from the configuration directory, and must be as planned. */
-function dataFileReader(root: string): FileReader {
-  return async (path, expected) => {
-    const bytes = await readFile(join(root, path));
-    if (sha256(bytes) !== expected) throw new Error(`${path} changed since the plan was made; plan again`);
-    return bytes;
-  };
 }
 
 async function confirm(io: Io, planJson: string | undefined): Promise<void> {

@@ -295,6 +295,26 @@ describe('list', () => {
     ]);
   });
 
+  it('asks for every later page at once when the first names the last, and keeps page order', async () => {
+    const { mock, client, logs } = setup();
+    /** Page number → how many requests had finished when it was sent. */
+    const finishedWhenSent = new Map<number, number>();
+    for (const n of [1, 2, 3, 4]) {
+      mock
+        .intercept({ path: (p) => (n === 1 ? !p.includes('number') : p.includes(`page%5Bnumber%5D=${n}`)) })
+        .reply(() => {
+          finishedWhenSent.set(n, logs.length);
+          return { statusCode: 200, data: { data: [res(`p${n}`)], meta: { pagination: { current: n, next: n < 4 ? n + 1 : null, last: 4, records: 4 } } } };
+        })
+        // Later pages answer in reverse order: page 4 first.
+        .delay(n === 1 ? 1 : (5 - n) * 5);
+    }
+    const out = await client.list('/v1/custom_terms', 'list custom terms');
+    expect(out.map((r) => r.id)).toEqual(['p1', 'p2', 'p3', 'p4']);
+    // Pages 2 to 4 went out together, as soon as page 1 had answered: not one after another.
+    expect(Object.fromEntries(finishedWhenSent)).toEqual({ 1: 0, 2: 1, 3: 1, 4: 1 });
+  });
+
   it('treats a list without pagination as complete', async () => {
     const { mock, client, logs } = setup();
     mock.intercept({ path: '/v1/organizations/o1/playbooks?page%5Bsize%5D=100' }).reply(200, { data: [res('a'), res('b')] });
@@ -326,6 +346,16 @@ describe('list', () => {
     mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('2')], links: { next: null } } }));
     expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['1', '2']);
     expect(paths).toEqual(['/v1/x?page%5Bsize%5D=100', '/v1/x?page%5Bnumber%5D=2&page%5Bsize%5D=100']);
+  });
+
+  it('uses meta.pagination.next rather than a next link to another host, when it has both', async () => {
+    const { mock, client } = setup();
+    const paths: string[] = [];
+    const foreign = 'http://backend.internal:3000/v1/x?cursor=abc';
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('1')], links: { next: foreign }, meta: { pagination: { next: 2 } } } }));
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('2')], links: { next: null }, meta: { pagination: { next: null } } } }));
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['1', '2']);
+    expect(paths).toEqual(['/v1/x?page%5Bsize%5D=100', '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2']);
   });
 
   it('falls back to meta.pagination.next when links.next cannot be followed', async () => {
