@@ -28,6 +28,7 @@ export interface CustomTermAttrs {
   conversion_status: 'processing' | 'ready' | 'failed' | null;
   /** Only on a single read: markdown of the released version, null for file terms. */
   body?: string | null;
+  updated_at?: string;
 }
 
 export interface CustomTemplateAttrs {
@@ -35,6 +36,7 @@ export interface CustomTemplateAttrs {
   current_definition: string;
   current_version_number: number;
   custom_term_id: string | null;
+  updated_at?: string;
 }
 
 export interface TemplateAttrs {

@@ -25,6 +25,8 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<Command>> = {
   validate: async (c) => (await import('./commands/validate.js')).validateCommand(c.io, c.setExit),
   plan: async (c) => (await import('./commands/plan.js')).planCommand(c.io, c.setExit),
   apply: async (c) => (await import('./commands/apply.js')).applyCommand(c.io, c.setExit),
+  drift: async (c) => (await import('./commands/drift.js')).driftCommand(c.io, c.setExit),
+  pull: async (c) => (await import('./commands/pull.js')).pullCommand(c.io, c.setExit),
   show: async (c) => (await import('./commands/show.js')).showCommand(c.io, c.setExit),
   test: async (c) => (await import('./commands/test.js')).testCommand(c.io, c.setExit),
   export: async (c) => (await import('./commands/export.js')).exportCommand(c.io, c.setExit),
@@ -56,7 +58,7 @@ Environment:
   DOCKET_REVIEW_URL, DOCKET_AGREEMENTS_URL, DOCKET_ORGANIZATION_ID: override docket.yaml
 
 Exit codes:
-  0 success; 1 any error; 2 plan --detailed-exitcode found changes; 130/143 stopped by Ctrl-C/SIGTERM
+  0 success; 1 any error; 2 plan --detailed-exitcode found changes, or drift found drift; 130/143 stopped by Ctrl-C/SIGTERM
 
 Examples:
   docket plan -C config --emulator          what would change, against the local emulator
@@ -153,10 +155,10 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];
 }
 
-/** `plan`/`apply`/`show` with `-o json` (validate prints its own JSON for configuration errors). */
+/** `plan`/`apply`/`show`/`test`/`drift`/`pull` with `-o json` (validate prints its own JSON for configuration errors). */
 function jsonOutput(argv: string[]): boolean {
   const args = argv.slice(2);
-  const command = args.find((a) => ['plan', 'apply', 'show', 'test'].includes(a));
+  const command = args.find((a) => ['plan', 'apply', 'show', 'test', 'drift', 'pull'].includes(a));
   if (!command) return false;
   return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson');
 }

@@ -265,6 +265,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   return {
     kind: info.yamlKind,
     file: doc.file,
+    index: doc.index,
     get line() {
       return doc.start.line;
     },

@@ -49,6 +49,8 @@ export interface ApplyPlanResult {
   /** The lock after the apply (what was uploaded is recorded, even when other operations failed). */
   lock: LockFile;
   lockChanged: boolean;
+  /** Every id known after the apply (the plan's, and those creates registered), `kind:key` → id. */
+  ids: ReadonlyMap<string, string>;
 }
 
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
@@ -142,7 +144,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
   await settleLater(checkLater, report, { kinds, ids, ctx, concurrency: input.concurrency });
-  return { report, lock, lockChanged };
+  return { report, lock, lockChanged, ids };
 }
 
 /**

@@ -51,6 +51,11 @@ export interface DiffInput {
   live: LiveResource[];
   /** `prune:` switches by key (e.g. `playbooks`). */
   prune: Record<string, boolean>;
+  /**
+   * The live id docket last synced an object under this identity (`kind:key`), if any: an object
+   * renamed in the app is matched by it, so the plan shows a rename rather than a create and a delete.
+   */
+  recordedId?: (kindKey: string) => string | undefined;
 }
 
 export interface DiffResult {
@@ -61,6 +66,8 @@ export interface DiffResult {
   undeclared: UndeclaredSummary[];
   adoptable: AdoptableFile[];
   diagnostics: Diagnostics;
+  /** Top-level live objects no file declares (not internal kinds, not singletons). */
+  unmatched: LiveResource[];
 }
 
 export function fingerprint(live: LiveResource): string {
@@ -79,6 +86,7 @@ export function diff(input: DiffInput): DiffResult {
   const unknownIds: DiffResult['unknownIds'] = {};
   const undeclared: UndeclaredSummary[] = [];
   const adoptable: AdoptableFile[] = [];
+  const unmatchedTop: LiveResource[] = [];
   /** desired key → matched live object, per kind (parents are looked up here by children). */
   const matchedByKind = new Map<KindName, Map<string, LiveResource>>();
   /** Objects this plan replaces with new ones (a re-uploaded attachment): whatever names them is re-pointed. */
@@ -174,6 +182,19 @@ export function diff(input: DiffInput): DiffResult {
       }
       if (found[0]) claim(d, found[0]);
     }
+    // Pass 4: the object last synced under this identity, renamed in the app since (after identity,
+    // so a live object that has the name wins).
+    if (input.recordedId) {
+      for (const d of desired) {
+        if (matched.has(d.key) || d.pinId) continue;
+        const id = input.recordedId(refKey(kind.name, d.key));
+        const l = id ? liveById.get(id) : undefined;
+        if (!l || used.has(l.id)) continue;
+        const scope = scopeOfDesired(d);
+        if (scope === undefined || scopeOfLive(l) !== scope) continue;
+        claim(d, l);
+      }
+    }
     matchedByKind.set(kind.name, matched);
 
     for (const d of desired) {
@@ -208,6 +229,7 @@ export function diff(input: DiffInput): DiffResult {
         changes.push({ ...removeChange(kind, l, 'delete', parent), ...(declaredBy ? { source: declaredBy } : {}) });
       }
     } else if (!kind.singleton) {
+      unmatchedTop.push(...unmatched);
       const prunable = kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true;
       if (prunable) {
         for (const l of unmatched) changes.push(removeChange(kind, l, 'archive'));
@@ -229,7 +251,7 @@ export function diff(input: DiffInput): DiffResult {
     }
   }
 
-  return { changes, ids, unknownIds, undeclared, adoptable, diagnostics };
+  return { changes, ids, unknownIds, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
 /** Files of a matched object that docket cannot compare (no lock entry). */
@@ -323,8 +345,10 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
   const publishes: FieldChange[] = [];
   let renamed = false;
 
+  const ignored = d.policy?.ignoreFields;
   for (const [field, desiredValue] of Object.entries(d.fields)) {
     if (l.unknownFields?.[field] !== undefined) continue;
+    if (ignored?.includes(field)) continue;
     const liveValue = l.fields[field] ?? null;
     const same = sameField(kind, d, l, field, ids);
     const repoint = same && repointed(d, field, replaced);

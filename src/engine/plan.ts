@@ -8,6 +8,8 @@ import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList } from './canonical.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
+import { classifyChanges } from './direction.js';
+import { EMPTY_SYNC, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
 import type { Action, Change, DesiredResource, LiveResource, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
@@ -30,23 +32,36 @@ export interface BuildPlanInput {
   /** Interrupted uploads no read can settle; an error unless `retryUncertain`. */
   uncertain?: UncertainUpload[];
   retryUncertain?: boolean;
+  /** What docket last saw in sync (docket.lock.json): gives every change its direction. */
+  sync?: SyncState;
 }
 
 export interface BuildPlanResult {
   plan?: Plan;
   diagnostics: Diagnostic[];
+  /** Top-level live objects no file declares (for drift reports). */
+  unmatched: LiveResource[];
 }
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
-  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune });
+  const sync = input.sync ?? EMPTY_SYNC;
+  const recordedId = sync.byKey.size > 0 ? (kindKey: string) => sync.byKey.get(kindKey)?.id : undefined;
+  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
   const diagnostics = result.diagnostics;
+  const unmatched = result.unmatched;
   checkReferences(input.desired, result, input.kinds, diagnostics);
-  checkActions(result.changes, input.kinds, diagnostics);
+  const classified = classifyChanges(result.changes, {
+    sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
+    desired: input.desired,
+    live: input.live,
+    sync,
+  });
+  checkActions(classified.changes, input.kinds, diagnostics);
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics);
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
-  const ordered = orderChanges(result.changes, input.kinds, input.live);
+  const ordered = orderChanges(classified.changes, input.kinds, input.live);
   diagnostics.items.push(...ordered.diagnostics.items);
-  if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
+  if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 
   let configDigest: string | undefined;
   const plan: Plan = {
@@ -74,8 +89,9 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
     ...(lockUpdates.length > 0 ? { lock_updates: lockUpdates } : {}),
+    ...(classified.held.length > 0 ? { held: classified.held } : {}),
   };
-  return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
+  return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 }
 
 /** How many changes of each action a plan holds (actions it does not hold are left out). */
@@ -148,7 +164,8 @@ export function configDigest(desired: DesiredResource[], settings: unknown): str
   // The same order localeCompare gives, with one collator instead of one per comparison.
   const collate = new Intl.Collator().compare;
   const sorted = desired.map((d) => ({ d, id: `${d.kind}:${d.key}` })).sort((a, b) => collate(a.id, b.id));
-  const content = sorted.map(({ d }) => ({ kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom }));
+  // A policy changes what a plan holds (drift it holds back, fields it ignores): it is part of what was planned.
+  const content = sorted.map(({ d }) => ({ kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom, ...(d.policy ? { policy: d.policy } : {}) }));
   return digestWithList('content', content, { settings });
 }
 

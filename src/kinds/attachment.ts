@@ -104,6 +104,13 @@ export const attachmentKind: KindModule<'attachment'> = {
     return { document: doc, missing: { name: `${ctx.slug}.pdf`, what: 'PDF', ...(sourceFile ? { sourceFile } : {}) }, notes: actorNotes(ctx.project) };
   },
 
+  pullField(field, live, written) {
+    if (field !== 'sha256') return undefined;
+    const file = typeof written.file === 'string' ? written.file : 'the PDF';
+    const from = typeof live.extra?.sourceFile === 'string' ? ` (docket.lock.json says it was uploaded from ${live.extra.sourceFile})` : '';
+    return { cannot: `the service cannot give a PDF back: put the PDF attachment "${live.name}" holds live${from} at ${file}` };
+  },
+
   async execute(change, ctx) {
     if (change.action !== 'upload') throw new Error(`attachment cannot ${change.action}`);
     const path = String(change.desired?.file);

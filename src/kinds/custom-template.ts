@@ -13,6 +13,7 @@ import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, validateDefinition } from './support/definition.js';
 import { docSource, namesList, posOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
+import { updatedAt } from './support/updated.js';
 
 export const customTemplateKind: KindModule<'custom-template'> = {
   name: 'custom-template',
@@ -92,7 +93,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   async fetch(ctx) {
     const [templates, terms] = await Promise.all([ctx.memo('agreements:custom-templates', () => ctx.services.agreements().listCustomTemplates()), liveCustomTerms(ctx)]);
     const termName = new Map(terms.map((t) => [t.id, normName(t.attributes.name)]));
-    const wanted = declaredFilter(ctx.declared, 'custom-template');
+    const wanted = declaredFilter(ctx, 'custom-template');
     return templates.map((t) => {
       const name = normName(t.attributes.name);
       const a = t.attributes;
@@ -107,6 +108,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         refIds: { custom_term: a.custom_term_id ?? null },
         ...(typeof a.current_version_number === 'number' ? { version: a.current_version_number } : {}),
         refs: term ? [{ kind: 'custom-term' as const, key: term }] : [],
+        ...updatedAt(a),
         // Exactly the live text, for export: publishing it again is then identical (and comments survive).
         extra: { definitionText: String(a.current_definition ?? ''), ...(a.custom_term_id && !termName.has(a.custom_term_id) ? { unknownTermId: a.custom_term_id } : {}) },
       };
@@ -129,6 +131,14 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         ...actorNotes(ctx.project),
       ],
     };
+  },
+
+  /** The definition as text, into its file (re-formatted only where it changed) or inline as YAML. */
+  pullField(field, live, written) {
+    if (field !== 'definition') return undefined;
+    const text = String(live.extra?.definitionText ?? '');
+    if (typeof written.definition_file === 'string') return { file: written.definition_file, text, yaml: true };
+    return { pointer: '/definition', value: live.fields.definition };
   },
 
   async execute(change, ctx) {

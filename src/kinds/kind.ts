@@ -33,6 +33,8 @@ export interface FetchContext {
   services: Services;
   /** The desired resources, so a kind can skip reads nobody needs; undefined means read everything (export). */
   declared?: DesiredResource[];
+  /** Read every object in detail even so (pull writes the undeclared ones into files). */
+  readAll?: boolean;
   /** docket.lock.json: what docket uploaded before (files the services cannot give back). */
   lock: LockFile;
   /** Another kind's live objects, read once per command; a kind lists the kinds it asks for in `reads`. */
@@ -125,6 +127,13 @@ export interface ConfigContext {
   schema(file: string): unknown;
 }
 
+/**
+ * Where `docket pull` writes one changed field of a live object: a value at a pointer of the
+ * object's own document (`/rules/3` for a rule is the base), a data file's new text (named by the
+ * document, relative to its folder), or why it cannot.
+ */
+export type PullField = { pointer: string; value: unknown } | { file: string; text: string; yaml?: boolean } | { cannot: string };
+
 /** Fields of a document that name a data file, and what the file must hold. */
 export type DataFileContent = 'text' | 'yaml' | 'docx' | 'pdf';
 
@@ -150,6 +159,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   /** For counts: `1 playbook`, `2 playbooks`. */
   noun: readonly [one: string, many: string];
   service: ServiceName | 'both';
+  /** For a kind on both services: the service a field lives on (its sync record is kept there). */
+  fieldService?(field: string): ServiceName;
   /** File name in schemas/ validating this kind's documents. */
   schema?: string;
   deletion: Deletion;
@@ -177,6 +188,12 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   fetch(ctx: FetchContext): Promise<LiveResource[]>;
   /** One live object as the document (and data files) that declare it, so that plan on it shows no change. */
   toConfig?(live: LiveResource, ctx: ConfigContext): ConfigDocument;
+  /**
+   * Where `docket pull` writes a changed field, given the document as written (default: toConfig's
+   * value at the field's path, `a.b` as `/a/b`; absent there, none for an owned kind and the live
+   * value for a partial one).
+   */
+  pullField?(field: string, live: LiveResource, written: Record<string, unknown>, ctx: ConfigContext): PullField | undefined;
   /** A reference to a key of this kind that exists neither in the files nor live. */
   describeMissing?(key: string): { message: string; hint: string };
   /** Runs one planned change against the service; a string it resolves to is a note for the report. */

@@ -10,6 +10,8 @@ import { applyPlan } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
+import { syncAfterApply } from '../../engine/sync.js';
+import { KINDS } from '../../kinds/index.js';
 import type { Plan } from '../../engine/types.js';
 import { LockWriter, settleLock, type LockFile } from '../../config/lock.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
@@ -94,6 +96,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const settling = plan.lock_updates ?? [];
           if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
             await settleLockFile(s, s.lock, io, opts);
+            // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
+            await s.recordSync(syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS }));
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             setExit(0);
             return;
@@ -164,6 +168,8 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     await writer?.flush();
     // Stopped early, the lock is there to commit whatever was reached (CI commits it back).
     await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped));
+    // Then what the apply left in sync with the files (after the uploads: a crash between loses only directions).
+    await s.recordSync(syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS }));
   } finally {
     dropExit();
     release();

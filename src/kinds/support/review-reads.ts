@@ -40,8 +40,8 @@ export function reviewOrganization(ctx: FetchContext): Promise<ApiResource<Organ
 export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResource<PlaybookAttrs>; rules: ApiResource<RuleAttrs>[] }[]> {
   return ctx.memo('review:rules', async () => {
     const playbooks = await livePlaybooks(ctx);
-    // Rules of playbooks no file declares are never touched, so they are not read either.
-    const wanted = declaredFilter(ctx.declared, 'playbook');
+    // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
+    const wanted = declaredFilter(ctx, 'playbook');
     const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
     return ctx.parallel(read, async (playbook) => ({ playbook, rules: await ctx.services.review().listRules(playbook.id) }));
   });
