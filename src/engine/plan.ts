@@ -45,7 +45,7 @@ export interface BuildPlanResult {
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const sync = input.sync ?? EMPTY_SYNC;
-  const recordedId = sync.byKey.size > 0 ? (kindKey: string) => sync.byKey.get(kindKey)?.id : undefined;
+  const recordedId = sync.byKey.size > 0 ? (kindKey: string) => sync.idOf(kindKey) : undefined;
   const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;

@@ -16,13 +16,23 @@ export interface SyncRecord {
   fields: Record<string, string>;
 }
 
-/** Every recorded object, by `kind:key` and by live id. */
-export interface SyncState {
-  byKey: ReadonlyMap<string, SyncRecord>;
-  byId: ReadonlyMap<string, SyncRecord & { key: string }>;
+/** Lookups over the records; a record is read from its text only when it is asked for. */
+export interface RecordLookup<V> {
+  readonly size: number;
+  get(key: string): V | undefined;
+  has(key: string): boolean;
+  entries(): IterableIterator<[string, V]>;
 }
 
-export const EMPTY_SYNC: SyncState = { byKey: new Map(), byId: new Map() };
+/** Every recorded object, by `kind:key` and by live id. */
+export interface SyncState {
+  /** The live id recorded for `kind:key`, without reading the rest of its record. */
+  idOf(key: string): string | undefined;
+  byKey: RecordLookup<SyncRecord>;
+  byId: RecordLookup<SyncRecord & { key: string }>;
+}
+
+export const EMPTY_SYNC: SyncState = { idOf: () => undefined, byKey: new Map(), byId: new Map() };
 
 /** Short: records only ever compare one object's own values with each other. */
 const HASH_LENGTH = 10;
@@ -54,20 +64,66 @@ export function parseSyncRecord(text: string): SyncRecord | undefined {
 /**
  * The records of several targets (an object whose fields live on two services, the organization,
  * has a record in each) as one state. Records that cannot be read are left out: unknown direction.
+ * A plan asks only about the objects it changes, so twenty thousand records are indexed by their
+ * first word (the id) and read whole only when asked for.
  */
 export function syncState(sections: readonly SyncRecords[]): SyncState {
-  const byKey = new Map<string, SyncRecord>();
+  const texts = new Map<string, string[]>();
+  const keyById = new Map<string, string>();
   for (const section of sections) {
     for (const [key, text] of Object.entries(section)) {
-      const record = parseSyncRecord(text);
-      if (!record) continue;
-      const seen = byKey.get(key);
-      byKey.set(key, seen ? { id: seen.id, fields: { ...seen.fields, ...record.fields } } : record);
+      const list = texts.get(key);
+      if (list) list.push(text);
+      else texts.set(key, [text]);
+      const space = text.indexOf(' ');
+      const id = (space === -1 ? text : text.slice(0, space)).trim();
+      if (id && !keyById.has(id)) keyById.set(id, key);
     }
   }
-  const byId = new Map<string, SyncRecord & { key: string }>();
-  for (const [key, record] of byKey) byId.set(record.id, { ...record, key });
-  return { byKey, byId };
+  const parsed = new Map<string, SyncRecord | null>();
+  const recordAt = (key: string): SyncRecord | undefined => {
+    const known = parsed.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const read = (texts.get(key) ?? []).map(parseSyncRecord).filter((r): r is SyncRecord => r !== undefined);
+    const record = read.length === 0 ? null : { id: read[0]!.id, fields: Object.assign({}, ...read.map((r) => r.fields)) as Record<string, string> };
+    parsed.set(key, record);
+    return record ?? undefined;
+  };
+  const byKey: RecordLookup<SyncRecord> = {
+    size: texts.size,
+    get: recordAt,
+    has: (key) => recordAt(key) !== undefined,
+    *entries() {
+      for (const key of texts.keys()) {
+        const record = recordAt(key);
+        if (record) yield [key, record];
+      }
+    },
+  };
+  const byId: RecordLookup<SyncRecord & { key: string }> = {
+    size: keyById.size,
+    get(id) {
+      const key = keyById.get(id);
+      if (key === undefined) return undefined;
+      const record = recordAt(key);
+      if (!record || record.id !== id) return undefined;
+      return { id: record.id, fields: record.fields, key };
+    },
+    has: (id) => byId.get(id) !== undefined,
+    *entries() {
+      for (const id of keyById.keys()) {
+        const record = byId.get(id);
+        if (record) yield [id, record];
+      }
+    },
+  };
+  const idOf = (key: string): string | undefined => {
+    const text = texts.get(key)?.[0];
+    if (text === undefined) return undefined;
+    const space = text.indexOf(' ');
+    return (space === -1 ? text : text.slice(0, space)).trim() || undefined;
+  };
+  return { idOf, byKey, byId };
 }
 
 /** What kinds tell the records: fields never recorded (sensitive ones) and where each field lives. */
@@ -133,7 +189,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
  */
 export function withMovedRecords(updates: SyncUpdates, state: SyncState): SyncUpdates {
   const keysById = new Map<string, string[]>();
-  for (const [key, record] of state.byKey) keysById.set(record.id, [...(keysById.get(record.id) ?? []), key]);
+  for (const [key, record] of state.byKey.entries()) keysById.set(record.id, [...(keysById.get(record.id) ?? []), key]);
   const out: SyncUpdates = new Map(updates);
   for (const [key, record] of updates) {
     if (!record) continue;
