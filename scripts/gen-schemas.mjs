@@ -1104,14 +1104,112 @@ function docketSchema(kinds) {
   return schema;
 }
 
+// ---------------------------------------------------------------------------------------------
+// What docket accepts, the editor accepts: any typed value of a file docket fills variables into
+// may be written as `${var.NAME}` / `${env.NAME}` (docket checks the value it becomes).
+
+const VARIABLE_REF = '#/$defs/variable';
+const VARIABLE = {
+  description: 'A value docket fills in when it runs: ${var.NAME} from `vars:` in docket.yaml, or ${env.NAME} from the environment (checked once filled in).',
+  type: 'string',
+  pattern: '\\$\\{(var|env)\\.[A-Za-z_][A-Za-z0-9_-]*\\}',
+};
+/** What stays on the wrapper, where editors look for it (hover text, completion defaults). */
+const OUTER_KEYS = ['description', 'title', 'default', 'examples'];
+/** Keys whose value is never a variable: docket reads them before it fills any in. */
+const LITERAL_PROPERTIES = new Set(['kind', 'version']);
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isVariableRef = (v) => isObject(v) && v.$ref === VARIABLE_REF;
+
+/** A leaf whose type, format, pattern or choices a placeholder string would fail. */
+function typedLeaf(node) {
+  if (!isObject(node) || ['$ref', 'anyOf', 'oneOf', 'allOf', 'if', 'not'].some((k) => k in node)) return false;
+  const types = node.type === undefined ? [] : [].concat(node.type);
+  if (types.some((t) => t === 'integer' || t === 'number' || t === 'boolean')) return true;
+  if ('enum' in node || 'const' in node) return true;
+  return types.includes('string') && ('format' in node || 'pattern' in node);
+}
+
+function wrapLeaf(node) {
+  const outer = {};
+  const inner = {};
+  for (const [k, v] of Object.entries(node)) (OUTER_KEYS.includes(k) ? outer : inner)[k] = v;
+  return { ...outer, anyOf: [inner, { $ref: VARIABLE_REF }] };
+}
+
+/** The schema with every typed leaf also taking a placeholder (idempotent); `state.used` says whether any did. */
+function withVariables(node, state, propertyName) {
+  if (Array.isArray(node)) return node.map((n) => withVariables(n, state));
+  if (!isObject(node)) return node;
+  if (typedLeaf(node) && !LITERAL_PROPERTIES.has(propertyName)) {
+    state.used = true;
+    return wrapLeaf(node);
+  }
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    // `if` only tests values and `not`/`propertyNames` restrict them: left as written.
+    if (key === 'if' || key === 'not' || key === 'propertyNames' || key === 'enum' || key === 'const' || key === 'default' || key === 'examples') out[key] = value;
+    else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value) && value.some(isVariableRef)) {
+      state.used = true;
+      out[key] = value;
+    } else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value) && value.some(typedLeaf)) {
+      // Alternatives already: the placeholder is one more, beside them (not one per alternative).
+      state.used = true;
+      out[key] = [...value.map((v) => (typedLeaf(v) ? v : withVariables(v, state))), { $ref: VARIABLE_REF }];
+    } else if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, v]) => [name, withVariables(v, state, name)]));
+    else if (key === '$defs' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).filter(([name]) => name !== 'variable').map(([name, v]) => [name, withVariables(v, state)]));
+    else out[key] = withVariables(value, state);
+  }
+  return out;
+}
+
+/** A schema of a file docket fills variables into, with placeholders accepted and defined once. */
+function acceptVariables(schema) {
+  const state = { used: false };
+  const out = withVariables(schema, state);
+  if (state.used) out.$defs = { ...(out.$defs ?? {}), variable: VARIABLE };
+  return out;
+}
+
+/**
+ * resource.schema.json: one schema for every document of a configuration, choosing the kind's
+ * schema by `kind`, so one `yaml.schemas` glob covers a repository. Documents without a `kind`
+ * (docket.yaml, data files) are left to their own schemas.
+ */
+function resourceSchema(kinds) {
+  const declared = kinds.filter((k) => k.yamlKind && k.schema);
+  const names = [...declared.map((k) => k.yamlKind), 'PlaybookTest', 'TemplateTest'];
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'docket configuration document',
+    description: 'Any docket document, checked against the schema of its `kind`. Map it to every YAML file of a configuration; docket.yaml and data files (no `kind`) are left to their own schemas.',
+    type: 'object',
+    properties: { kind: { description: 'What the document declares.', enum: names } },
+    allOf: [
+      ...declared.map((k) => ({ if: { required: ['kind'], properties: { kind: { const: k.yamlKind } } }, then: { $ref: k.schema } })),
+      { if: { required: ['kind'], properties: { kind: { enum: ['PlaybookTest', 'TemplateTest'] } } }, then: { $ref: 'test.schema.json' } },
+    ],
+  };
+}
+
 /** Every generated file and its text; `kinds` is the registry (src/kinds/index.ts KINDS). */
 export function generateSchemas(kinds) {
-  return [
+  const generated = new Map([
     [path.join(ROOT, 'schemas', 'template.schema.json'), templateSchema()],
     ...TYPES.map((t) => [path.join(OUT, `${t.file}.schema.json`), typeSchema(t)]),
     [path.join(ROOT, 'schemas', 'plan.schema.json'), planSchema(kinds)],
     [path.join(ROOT, 'schemas', 'docket.schema.json'), docketSchema(kinds)],
-  ].map(([file, schema]) => ({ file, text: `${format(schema)}\n` }));
+    [path.join(ROOT, 'schemas', 'resource.schema.json'), resourceSchema(kinds)],
+  ]);
+  // The files docket fills variables into: docket.yaml, each kind's, and the template types'.
+  const interpolated = [
+    path.join(ROOT, 'schemas', 'docket.schema.json'),
+    ...kinds.filter((k) => k.schema).map((k) => path.join(ROOT, 'schemas', k.schema)),
+    ...TYPES.map((t) => path.join(OUT, `${t.file}.schema.json`)),
+  ];
+  for (const file of interpolated) generated.set(file, acceptVariables(generated.get(file) ?? readJson(file)));
+  return [...generated].map(([file, schema]) => ({ file, text: `${format(schema)}\n` }));
 }
 
 async function main() {

@@ -48,3 +48,35 @@ export function schemasDir(): string {
     dir = parent;
   }
 }
+
+/** The folder a `$schema` modeline should point into, and whether docket is found there now. */
+export interface SchemaHome {
+  dir: string;
+  /** False: the path is right for a repository that pins docket, but nothing is installed there yet. */
+  installed: boolean;
+}
+
+/**
+ * Where the `# yaml-language-server: $schema=…` lines that `init`, `export` and `pull` write
+ * point, so they resolve for every teammate and in CI, not only on the machine that wrote them:
+ * - inside docket's own package (its bundled examples): its `schemas/`;
+ * - anywhere else: `node_modules/docket/schemas/` of the repository that pins docket as a
+ *   devDependency, the nearest folder at or above the configuration holding a `package.json`
+ *   (else a `.git`, else the configuration folder itself). `npm ci` puts the schemas there.
+ */
+export function schemaHome(configRoot: string): SchemaHome {
+  const own = schemasDir();
+  const root = path.resolve(configRoot);
+  const pkg = path.dirname(own);
+  if (root === pkg || root.startsWith(`${pkg}${path.sep}`)) return { dir: own, installed: true };
+  const project = nearestAbove(root, 'package.json') ?? nearestAbove(root, '.git') ?? root;
+  const dir = path.join(project, 'node_modules', 'docket', 'schemas');
+  return { dir, installed: existsSync(dir) };
+}
+
+function nearestAbove(start: string, name: string): string | undefined {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, name))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}

@@ -77,6 +77,11 @@ export interface SchemaDiagnosticOptions {
   unresolved?: Set<string>;
 }
 
+/** How the schemas mark a value that may be a `${var.NAME}` placeholder (scripts/gen-schemas.mjs). */
+const VARIABLE_REF = '#/$defs/variable';
+/** The placeholder's pattern there (a test keeps the two equal). */
+export const VARIABLE_PATTERN = '\\$\\{(var|env)\\.[A-Za-z_][A-Za-z0-9_-]*\\}';
+
 /** Turns ajv's errors into one diagnostic per real problem, at the key or value it is about. */
 export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefined, options: SchemaDiagnosticOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -99,8 +104,17 @@ export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefi
  */
 function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
   const dropped = new Set<ErrorObject>();
+  // A typed value that may also be written as `${var.NAME}` (the editor's side of the schema):
+  // docket checks values once filled in, so only the typed alternative's errors are the user's.
+  // With more alternatives than the typed one, the composite is judged below as usual.
+  for (const e of errors) {
+    const alternatives = Array.isArray(e.schema) ? (e.schema as AnySchemaObject[]) : [];
+    if ((e.keyword === 'anyOf' || e.keyword === 'oneOf') && alternatives.length === 2 && alternatives.some((s) => s.$ref === VARIABLE_REF)) dropped.add(e);
+    // An error inside the referenced placeholder schema has a path relative to it: known by its pattern.
+    else if ((e.parentSchema as AnySchemaObject | undefined)?.pattern === VARIABLE_PATTERN) dropped.add(e);
+  }
   const composites = errors
-    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .filter((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && !dropped.has(e))
     .sort((a, b) => b.instancePath.length - a.instancePath.length || b.schemaPath.length - a.schemaPath.length);
   for (const c of composites) {
     const within = (e: ErrorObject): boolean =>

@@ -11,6 +11,7 @@ import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreem
 import { declaredFilter } from './support/declared.js';
 import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, validateDefinition } from './support/definition.js';
+import { publishedFileText } from './support/definition-text.js';
 import { docSource, namesList, posOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
 import { updatedAt } from './support/updated.js';
@@ -62,8 +63,8 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         if (!parsed.diagnostics.some((d) => d.severity === 'error')) await validateDefinition(parsed.value, parsed.positions, diag, '');
         const data = definitionData(parsed.value);
         fields.definition = data.ok ? data.value : parsed.value;
-        // The file's own text is what gets published (comments and layout included).
-        payload.definition_text = file.text.replace(/\r\n?/g, '\n');
+        // The file's own text is what gets published (comments and layout included, the editor's modeline not).
+        payload.definition_text = publishedFileText(file.text);
       }
     }
     const term = typeof doc.body.custom_term === 'string' && doc.body.custom_term !== '' ? normName(doc.body.custom_term) : null;

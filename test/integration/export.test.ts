@@ -77,7 +77,8 @@ rules:
   'terms/consulting.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody_file: consulting.md\n',
   'terms/consulting.md': TERM_MD,
   'cover/consulting.yaml': 'kind: CustomTemplate\nname: Consulting Agreement\ncustom_term: Consulting Terms\ndefinition_file: consulting.cover.yaml\n',
-  'cover/consulting.cover.yaml': `# the cover page, comments and all\n${DEFINITION}`,
+  // The editor's modeline is the repository's, not the service's: it is not published, so export does not bring it back.
+  'cover/consulting.cover.yaml': `# yaml-language-server: $schema=../../schemas/custom-template-definition.schema.json\n# the cover page, comments and all\n${DEFINITION}`,
   'templates/nda.yaml': `kind: Template
 name: Mutual NDA
 type: NDA

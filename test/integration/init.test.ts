@@ -1,10 +1,11 @@
 /** `docket init`: a starter directory that validates, plans and applies cleanly, and never overwrites. */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { schemasDir } from '../../src/config/schema-names.js';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
 
@@ -32,19 +33,25 @@ async function runIn(cwd: string, args: string[]): Promise<{ code: number; stdou
 
 describe('docket init', () => {
   it('creates DIR with docket.yaml, an example playbook, .gitignore and schema comments, then validates', async () => {
-    const dir = join(await makeDir({}), 'nested', 'config');
+    // A repository that pins docket as a devDependency: the schema comments point into its node_modules.
+    const repo = await makeDir({ 'package.json': '{"devDependencies":{"docket":"*"}}\n' });
+    await mkdir(join(repo, 'node_modules', 'docket'), { recursive: true });
+    await symlink(schemasDir(), join(repo, 'node_modules', 'docket', 'schemas'));
+    const dir = join(repo, 'nested', 'config');
     const init = await runCli(['init', dir]);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
     for (const f of [...YAML_FILES, '.gitignore']) expect(init.stdout).toContain(`created  ${join(dir, f)}`);
     expect(init.stdout).toContain(`docket validate -C ${dir}`);
     expect(init.stdout).toContain(`docket plan -C ${dir} --emulator`);
+    expect(init.stdout).not.toContain('npm install --save-dev docket');
 
     for (const f of YAML_FILES) {
       const text = await readFile(join(dir, f), 'utf8');
       const m = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text);
       expect(m, f).not.toBeNull();
       expect(m![1]).not.toMatch(/^\//); // relative, so it survives a checkout elsewhere
+      expect(m![1]).toMatch(/^(\.\.\/)+node_modules\/docket\/schemas\//); // the same for every teammate after npm ci
       expect(existsSync(resolve(dirname(join(dir, f)), m![1]!)), `${f} → ${m![1]}`).toBe(true);
     }
     expect(await readFile(join(dir, 'playbooks/example.yaml'), 'utf8')).toMatch(/playbook\.schema\.json\n/);
@@ -54,6 +61,15 @@ describe('docket init', () => {
     expect(validate.stderr).toBe('');
     expect(validate.stdout).toBe('The configuration is valid: 3 resources.\n');
     expect(validate.code).toBe(0);
+  });
+
+  it('points the schema comments where a devDependency would put docket, and says how to get it there', async () => {
+    const dir = await makeDir({});
+    const init = await runCli(['init', dir]);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('npm install --save-dev docket');
+    expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=node_modules\/docket\/schemas\/docket\.schema\.json\n/);
+    expect(await readFile(join(dir, 'playbooks/example.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/playbook\.schema\.json\n/);
   });
 
   it('plans, applies to the emulator, and re-plans to no changes', async () => {

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import type { ServiceName } from '../../api/types.js';
-import { schemasDir } from '../../config/schema.js';
+import { schemaHome } from '../../config/schema-names.js';
 import type { ProjectConfig } from '../../config/types.js';
 import { fetchLive } from '../../engine/live.js';
 import { servicesNeeded } from '../../engine/project.js';
@@ -70,7 +70,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           source: w.config.project,
           lock: s.lock,
           schema: readSchema,
-          paths: { outRoot: out, schemasDir: schemasDir() },
+          paths: { outRoot: out, schemasDir: schemaHome(out).dir },
         });
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
         // Ctrl-C while writing: the half-written staging directory goes too.

@@ -8,7 +8,7 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { withCommon } from '../options.js';
 import { Command } from 'commander';
-import { schemasDir } from '../../config/schema.js';
+import { schemaHome } from '../../config/schema-names.js';
 import { UsageError } from '../../errors.js';
 import { GITIGNORE_ENTRY, docketYaml, examplePlaybook, gitignore } from '../init-templates.js';
 import type { Io } from '../io.js';
@@ -39,17 +39,24 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
         throw new UsageError(`${join(dir, 'docket.yaml')} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
       }
       const done: [string, string][] = [];
+      // Relative, into the repository's node_modules/docket: the comment resolves for everyone who installs it.
+      const home = schemaHome(root);
       for (const starter of STARTERS) {
         const file = join(root, starter.path);
-        // Relative, so the comment works wherever the repository is checked out.
-        const ref = (schema: string) => posixPath(relative(dirname(file), join(schemasDir(), schema)));
+        const ref = (schema: string) => posixPath(relative(dirname(file), join(home.dir, schema)));
         const written = await writeNew(file, starter.content(ref));
         done.push([written ? 'created' : 'kept (exists)', join(dir, starter.path)]);
       }
       done.push([await ensureGitignore(join(root, '.gitignore')), join(dir, '.gitignore')]);
-      if (!opts.quiet) io.stdout(`${table(done)}\n${nextSteps(dir)}`);
+      if (!opts.quiet) io.stdout(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`);
       setExit(0);
     });
+}
+
+/** Where the modelines point, when nothing is installed there yet. */
+function editorNote(schemas: string, root: string): string {
+  const where = posixPath(relative(root, schemas)) || '.';
+  return `Editor completion: the files' \`$schema\` comments point at ${where}; pin docket in this repository (\`npm install --save-dev docket\`) so they resolve for everyone.\n`;
 }
 
 /** Writes only when nothing is there (`wx` also closes the race with another writer). */

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { schemasDir } from '../../config/schema.js';
+import { schemaHome } from '../../config/schema-names.js';
 import { interpolateString } from '../../config/interpolate.js';
 import { limitToKinds, parseTarget } from '../../engine/target.js';
 import { KINDS } from '../../kinds/index.js';
@@ -66,7 +66,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           project,
           lock: s.lock,
           schema: readSchema,
-          paths: { outRoot: root, schemasDir: schemasDir() },
+          paths: { outRoot: root, schemasDir: schemaHome(root).dir },
         });
         if (!dryRun) {
           for (const f of result.files) {

@@ -17,3 +17,12 @@ export function definitionText(value: unknown): string {
     aliasDuplicateObjects: false, // a shared object is written out twice, never as an anchor/alias
   });
 }
+
+/**
+ * A definition file's text as published: line ends as `\n`, and without the editor's
+ * `# yaml-language-server: $schema=…` line, which only means something in the repository (the
+ * service would keep it, and export would bring it back to teams that never wrote one).
+ */
+export function publishedFileText(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*#[ \t]*yaml-language-server:[^\n]*\n)+/, '');
+}

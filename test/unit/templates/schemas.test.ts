@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { typedView } from '../../helpers/schema-view.js';
 import { schemasDir } from '../../../src/config/load.js';
 import { schemaValidator } from '../../../src/config/schema.js';
 import { KINDS } from '../../../src/kinds/index.js';
@@ -14,7 +15,8 @@ import { CSA_RENAMES, TEMPLATE_TYPES } from '../../../src/kinds/support/template
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; items?: Schema; allOf?: Schema[] };
 
 function read(name: string): Schema {
-  return JSON.parse(readFileSync(path.join(schemasDir(), name), 'utf8')) as Schema;
+  // What each field is typed as; the placeholder alternative every typed field has is tested on its own.
+  return typedView(JSON.parse(readFileSync(path.join(schemasDir(), name), 'utf8')) as Schema);
 }
 
 /** Every `properties` map anywhere in `schema`, with its location. */

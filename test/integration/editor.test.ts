@@ -1,0 +1,99 @@
+/**
+ * The bundled example as an editor sees it: yaml-language-server (the engine of the VS Code YAML
+ * extension) over stdio, with nothing but the files of the repository (each file's `$schema`
+ * modeline, relative refs between the schema files). Zero problems in every file, and completions
+ * where a user types: inside a rule, inside `parameters:` of each standard template type.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemasDir } from '../../src/config/schema-names.js';
+import { TEMPLATE_TYPES } from '../../src/kinds/support/template-params.js';
+import { YamlLanguageServer } from '../helpers/lsp.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
+
+const EXAMPLE = path.join(schemasDir(), '..', 'examples', 'acme-legal');
+let server: YamlLanguageServer;
+
+beforeAll(async () => {
+  server = await YamlLanguageServer.start(EXAMPLE);
+});
+afterAll(async () => {
+  await server.stop();
+  await removeMadeDirs();
+});
+
+describe('the bundled example in yaml-language-server', () => {
+  const files = readdirSync(EXAMPLE, { recursive: true, encoding: 'utf8' }).filter((f) => /\.ya?ml$/.test(f) && !f.startsWith('.docket'));
+
+  it('has a schema modeline on every file and no problem in any', async () => {
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) {
+      const text = readFileSync(path.join(EXAMPLE, f), 'utf8');
+      expect(text, f).toMatch(/^# yaml-language-server: \$schema=\S+\n/);
+      const problems = await server.open(path.join(EXAMPLE, f), text);
+      expect(problems.map((p) => `${f}:${p.range.start.line + 1} ${p.message}`)).toEqual([]);
+    }
+  });
+
+  it('completes the keys of a rule', async () => {
+    const file = path.join(EXAMPLE, 'playbooks', 'inbound-nda.yaml');
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    // A new rule at the end of the list, its second line being typed.
+    const item = lines.find((l) => /^\s*- name:/.test(l))!;
+    const indent = item.indexOf('-') + 2;
+    lines.push(`${' '.repeat(indent - 2)}- name: New rule`, ' '.repeat(indent));
+    const edited = path.join(path.dirname(file), 'completion-rule.yaml');
+    await server.open(edited, `${lines.join('\n')}\n`);
+    const labels = (await server.complete(edited, lines.length - 1, indent)).map((c) => c.label);
+    expect(labels).toEqual(expect.arrayContaining(['description', 'actions', 'questions', 'reviewer', 'generate_summary', 'internal_notes']));
+  });
+});
+
+describe('the umbrella schema (one glob for a whole configuration)', () => {
+  it('checks each document against its kind, and leaves documents without a kind alone', async () => {
+    const dir = await makeDir({});
+    const schema = path.relative(dir, path.join(schemasDir(), 'resource.schema.json')).split(path.sep).join('/');
+    const line = `# yaml-language-server: $schema=${schema}\n`;
+    const playbook = readFileSync(path.join(EXAMPLE, 'playbooks', 'inbound-nda.yaml'), 'utf8').replace(/^# yaml-language-server:[^\n]*\n/, line);
+    expect((await server.open(path.join(dir, 'nda.yaml'), playbook)).map((p) => p.message)).toEqual([]);
+    const broken = `${line}kind: Member\nemail: bob@acme.example\nnmae: Bob\n`;
+    expect((await server.open(path.join(dir, 'bob.yaml'), broken)).map((p) => p.message)).toEqual([expect.stringMatching(/nmae/)]);
+    const data = `${line}title: a definition file, no kind\n`;
+    expect((await server.open(path.join(dir, 'data.yaml'), data)).map((p) => p.message)).toEqual([]);
+  });
+});
+
+describe('parameters of every standard template type in yaml-language-server', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await makeDir({});
+  });
+
+  it.each(TEMPLATE_TYPES.map((t) => t.type))('%s: completions inside `parameters:`, and no problem', async (type) => {
+    const schema = path.relative(path.join(dir, 'templates'), path.join(schemasDir(), 'template.schema.json')).split(path.sep).join('/');
+    // A parameter written, the next one being typed.
+    const text = `# yaml-language-server: $schema=${schema}\nkind: Template\nname: Example\ntype: ${type}\nparameters:\n  governing_law_region: California\n  \n`;
+    const file = path.join(dir, 'templates', `${type.replace(/\W/g, '-')}.yaml`);
+    await writeFiles(dir, { [path.relative(dir, file)]: text });
+    const problems = await server.open(file, text);
+    expect(problems.map((p) => p.message)).toEqual([]);
+    const labels = (await server.complete(file, 6, 2)).map((c) => c.label);
+    const own = TEMPLATE_TYPES.find((t) => t.type === type)!;
+    // Offered: the type's own parameters (its nested objects among them), not the one already written.
+    expect(labels.length, type).toBeGreaterThan(5);
+    expect(labels).not.toContain('governing_law_region');
+    for (const nested of own.nested ?? []) expect(labels, `${type} ${nested}`).toContain(nested);
+  });
+
+  it('completes inside a nested object (the CSA order form)', async () => {
+    const schema = path.relative(path.join(dir, 'templates'), path.join(schemasDir(), 'template.schema.json')).split(path.sep).join('/');
+    const text = `# yaml-language-server: $schema=${schema}\nkind: Template\nname: Order form\ntype: CSA\nparameters:\n  template_csa_order_form_attributes:\n    cloud_service_description: Hosted analytics\n    fees_currency: EUR\n    \n`;
+    const file = path.join(dir, 'templates', 'order-form.yaml');
+    await writeFiles(dir, { 'templates/order-form.yaml': text });
+    expect((await server.open(file, text)).map((p) => p.message)).toEqual([]);
+    const labels = (await server.complete(file, 8, 4)).map((c) => c.label);
+    expect(labels.length).toBeGreaterThan(5);
+    expect(labels).not.toContain('fees_currency');
+  });
+});

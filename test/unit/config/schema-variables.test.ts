@@ -1,0 +1,60 @@
+/**
+ * What `docket validate` accepts, an editor accepts: the schema files take `${var.NAME}` and
+ * `${env.NAME}` wherever a typed value goes (the editor cannot know the value), while docket
+ * checks the value each placeholder becomes.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAjv, schemaFileNames, SCHEMA_BASE, schemasDir } from '../../../src/config/ajv-setup.js';
+import { VARIABLE_PATTERN } from '../../../src/config/schema.js';
+import { cleanup, load } from './helpers.js';
+
+afterEach(cleanup);
+
+/** The schema files as an editor reads them (no docket code in between). */
+const editor = createAjv();
+const valid = (name: string, doc: unknown): boolean => editor.getSchema(`${SCHEMA_BASE}${name}`)!(doc) as boolean;
+
+describe('schema files, as an editor reads them', () => {
+  it('take a placeholder for typed values of every kind docket fills variables into', () => {
+    expect(valid('docket.schema.json', { version: 1, concurrency: '${env.CONCURRENCY}', review: { organization_id: '${env.ORG}', url: '${var.url}' } })).toBe(true);
+    expect(valid('organization.schema.json', { kind: 'Organization', review: { default_reviewer: '${var.legal_lead}' } })).toBe(true);
+    expect(valid('member.schema.json', { kind: 'Member', email: '${var.legal_lead}' })).toBe(true);
+    expect(valid('playbook.schema.json', { kind: 'Playbook', name: 'P', rules: [{ name: 'R', actions: 'x', generate_summary: '${var.summaries}', reviewer: '${var.legal_lead}' }] })).toBe(true);
+    expect(valid('template.schema.json', { kind: 'Template', name: 'T', type: 'NDA', parameters: { term: '${var.term}', negotiations_allowed: '${env.NEGOTIATE}' } })).toBe(true);
+    expect(valid('template.schema.json', { kind: 'Template', name: 'T', type: 'CSA', parameters: { include_dpa_attachment_id: '${var.dpa}' } })).toBe(true);
+  });
+
+  it('still refuse what no placeholder excuses: a wrong literal value, a placeholder for the kind', () => {
+    expect(valid('organization.schema.json', { kind: 'Organization', review: { default_reviewer: 'not an e-mail' } })).toBe(false);
+    expect(valid('playbook.schema.json', { kind: 'Playbook', name: 'P', rules: [{ name: 'R', actions: 'x', generate_summary: 'yes please' }] })).toBe(false);
+    expect(valid('member.schema.json', { kind: '${var.kind}', email: 'a@b.example' })).toBe(false);
+    expect(valid('docket.schema.json', { version: 1, concurrency: '${nope}' })).toBe(false);
+  });
+
+  it('define the placeholder with the pattern docket recognises it by', () => {
+    let defining = 0;
+    for (const name of schemaFileNames()) {
+      const schema = JSON.parse(readFileSync(path.join(schemasDir(), name), 'utf8')) as { $defs?: { variable?: { pattern?: string } } };
+      if (!schema.$defs?.variable) continue;
+      defining++;
+      expect(schema.$defs.variable.pattern, name).toBe(VARIABLE_PATTERN);
+    }
+    // docket.yaml, seven kinds, ten template types.
+    expect(defining).toBe(18);
+  });
+});
+
+describe('docket, on the same files', () => {
+  it('checks the value a placeholder becomes, with the message a literal gets', async () => {
+    const result = await load({
+      'docket.yaml': 'version: 1\nvars:\n  lead: not-an-email\n',
+      'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: ${var.lead}\n',
+    });
+    const d = result.diagnostics.filter((x) => x.severity === 'error');
+    expect(d).toHaveLength(1);
+    expect(d[0]).toMatchObject({ file: 'organization.yaml', line: 3, code: 'invalid-value' });
+    expect(d[0]!.message).toMatch(/must be an e-mail address/);
+  });
+});
