@@ -7,7 +7,7 @@ import { normEmail, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
-import { fieldSourcesUnder, namesList, posOf } from './support/positions.js';
+import { fieldSourcesUnder, namesList, posOf, valueOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
@@ -68,8 +68,8 @@ export const ruleKind: KindModule<'rule'> = {
         seen.set(name, i);
       }
 
-      const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: at('reviewer') }] : [];
-      const fieldSources = fieldSourcesUnder(doc, `/rules/${i}`, Object.keys(fields));
+      const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: valueOf(doc, `/rules/${i}/reviewer`) }] : [];
+      const fieldSources = fieldSourcesUnder(doc, `/rules/${i}`, [...Object.keys(fields), 'id', 'renamed_from']);
       out.push({
         kind: 'rule',
         key: `${playbook}/${name}`,

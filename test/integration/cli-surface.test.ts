@@ -132,6 +132,8 @@ describe('did you mean, everywhere a name is looked up', () => {
     expect(name.stderr).toContain('no playbook "Inbound NAD" is declared or exists live, did you mean `playbook/Inbound NDA`?');
     const ref = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: alcie@acme.example\n' });
     const plan = await runCli(['plan', '-C', ref, '--emulator']);
+    // At the value's column: the value is what is wrong.
+    expect(plan.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names alcie@acme.example');
     expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
   });
 });
