@@ -28,6 +28,11 @@ describe('help and completion', () => {
     expect(complete(['docket', 'apply', '--lock'])).toEqual(['--lock-timeout']);
     expect(complete(['docket', 'plan', '--detailed'])).toEqual(['--detailed-exitcode']);
     expect(complete(['docket', 'validate', '--auto'])).toEqual([]);
+    // Flags that do nothing for a command are accepted but not offered.
+    expect(complete(['docket', 'init', '-'])).toEqual(['--help', '--quiet', '-q']);
+    expect(complete(['docket', 'validate', '--verb'])).toEqual([]);
+    expect((await runCli(['validate', '--help'])).stdout).not.toContain('--verbose');
+    expect((await runCli(['-v', 'init', '--help'])).code).toBe(0);
   });
 
   it('prints a zsh script that zsh accepts, and refuses other shells', async () => {
@@ -82,6 +87,17 @@ describe('emulator start-up problems are user errors', () => {
     } finally {
       busy.close();
     }
+  });
+
+  it('an address that is not this machine’s, and a state file that is a folder', async () => {
+    const remote = await runBin(['emulator', '--port', '0', '--host', '192.0.2.1']);
+    expect(remote.code).toBe(1);
+    expect(remote.stderr).toContain('192.0.2.1:0 is not an address of this machine');
+    const dir = await makeDir({});
+    const folder = await runBin(['emulator', '--port', '0', '--state', dir]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toContain(`${dir} is a folder, not a state file`);
+    for (const run of [remote, folder]) expect(run.stderr).not.toMatch(/Internal error|    at /);
   });
 
   it('a corrupt state file, standalone and in-process', async () => {

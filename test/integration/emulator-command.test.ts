@@ -12,10 +12,14 @@ afterAll(removeMadeDirs);
 
 const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
 
-it('serves a configuration with its own organization id and persists state to --state', async () => {
+it('serves a configuration with its own organization id, persists state to --state, and logs each request with -v', async () => {
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
   const state = join(dir, 'state', 'emulator.json');
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--state', state], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--state', state, '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
   try {
     const banner = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -37,6 +41,9 @@ it('serves a configuration with its own organization id and persists state to --
     const saved = JSON.parse(await readFile(state, 'utf8')) as { organizations: Record<string, { playbooks: Record<string, { name: string }> }> };
     const names = Object.values(saved.organizations['6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f']!.playbooks).map((p) => p.name);
     expect(names).toEqual(['Inbound NDA']);
+    // -v: one line per request, method, path, status, time and request id, never a key.
+    expect(log).toMatch(/^POST \/review\/v1\/organizations\/6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\/playbooks → 201 in \d+ ms \[request [0-9a-f-]{36}\]$/m);
+    expect(log).not.toContain(key);
   } finally {
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
