@@ -209,7 +209,7 @@ export function diff(input: DiffInput): DiffResult {
           ...(kind.deletion === 'never' ? { quiet: true } : {}),
           reason:
             kind.deletion === 'archive'
-              ? `prune is off (set prune.${kind.pruneKey} or pass --prune to archive them)`
+              ? `prune is off: set prune.${kind.pruneKey} or pass --prune to archive them`
               : kind.deletion === 'none'
                 ? 'the service has no delete for them'
                 : 'docket never removes them',

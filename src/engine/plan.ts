@@ -8,6 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList } from './canonical.js';
 import { diff, type KindMeta } from './diff.js';
+import { planHints } from './hints.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
 import type { Action, Change, DesiredResource, LiveResource, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
@@ -65,6 +66,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       ),
       ...(input.lockUpdates ?? []).map((u) => u.reason),
       ...uncertain.warnings,
+      ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids }),
     ],
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
