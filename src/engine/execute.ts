@@ -97,6 +97,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
 
   const signal = options.signal;
   const stopped = (): boolean => signal?.aborted === true;
+  // One listener for the whole run: one per wait would pile up (and Node warns past ten).
+  const stop = signal ? [aborted(signal)] : [];
   for (;;) {
     while (!stopped() && running.size < limit && ready.size > 0) {
       const i = ready.pop()!;
@@ -104,7 +106,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     }
     if (running.size === 0) break;
     if (stopped()) break;
-    await Promise.race([...running, ...(signal ? [aborted(signal)] : [])]);
+    await Promise.race([...running, ...stop]);
   }
   if (stopped() && running.size > 0) {
     // Let what is in flight finish, for a while: its outcome is then known and recorded.

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { executePlan } from '../../../src/engine/execute.js';
 import type { Change, ChangeResult } from '../../../src/engine/types.js';
@@ -283,5 +284,12 @@ describe('executePlan: stopping', () => {
   it('a note an operation returns is kept on its result', async () => {
     const report = await executePlan(planOf(independent(1)), { concurrency: 1, clock: tickingClock(), run: async () => 'adopted' });
     expect(report.results[0]).toMatchObject({ status: 'done', note: 'adopted' });
+  });
+
+  it('listens for a stop once per run, not once per operation (Node warns past ten listeners)', async () => {
+    const controller = new AbortController();
+    const report = await executePlan(planOf(independent(30)), { concurrency: 1, clock: tickingClock(), run: async () => undefined, signal: controller.signal });
+    expect(report.done).toBe(30);
+    expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(1);
   });
 });
