@@ -33,7 +33,7 @@ describe('without a users list', () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook });
     const refused = await cli('plan', '-C', dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('playbooks/nda.yaml:6:5 error unknown-reference `reviewer` names qa@acme.example, which is neither a user docket can see');
+    expect(refused.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names qa@acme.example, which is neither a user docket can see');
     expect(refused.stderr).toContain('add its `id:` to that Member document');
 
     const qa = t.emulator.store.userByEmail('qa@acme.example')!;
