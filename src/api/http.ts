@@ -12,9 +12,9 @@ import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
-import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
-import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, type ConnectionFailure, type Method } from './retry.js';
+import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, type ConnectionFailure, type Method } from './retry.js';
 import type {
   ApiResource,
   CreateOptions,
@@ -56,6 +56,12 @@ export interface ServiceClientOptions {
   deadline?: number | (() => number | undefined);
   /** Aborts whatever is in flight (an interrupted plan). */
   signal?: AbortSignal;
+  /**
+   * Once aborted (the first Ctrl-C of an apply), a request the service refused or lost is not
+   * tried again: nothing new is sent. What is already on its way, and the read that learns the
+   * outcome of a create, still finish (until `signal`).
+   */
+  stop?: AbortSignal;
   now?: () => number;
   /** Called once per logical request when it has finished, successfully or not. */
   onRequest?: (entry: RequestLogEntry) => void;
@@ -100,7 +106,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const limiter = options.limiter ?? createLimiter(DEFAULTS.concurrency);
   const timeoutRetries = options.timeoutRetries ?? DEFAULTS.timeoutRetries;
-  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, options.signal ? { signal: options.signal } : undefined).then(() => undefined));
+  const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
+    options.sleep ? options.sleep(ms) : delay(ms, undefined, signal ? { signal } : undefined).then(() => undefined);
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const deadlineAt = (): number | undefined => (typeof options.deadline === 'function' ? options.deadline() : options.deadline);
@@ -139,33 +146,54 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // One deadline for the whole answer: a server that trickles its body cannot keep docket waiting.
     const deadline = deadlineAt();
     const allowed = Math.max(1, Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - now()));
-    const timer = AbortSignal.timeout(allowed);
-    const signal = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
+    // One link per attempt, its timer and its place removed when the attempt ends: thousands of
+    // requests must not leave a listener or a timer each behind.
+    const link = waitLink(allowed);
+    const expired = (): boolean => link.why() === 'timeout';
     const timedOut = (afterHeaders: boolean): Attempt => ({
       kind: 'failure',
       failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true },
     });
-    let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal });
-    } catch (err) {
-      if (options.signal?.aborted) throw interrupted(t);
-      if (timer.aborted) return timedOut(false);
-      return { kind: 'failure', failure: classifyConnectionError(err) };
-    }
-    try {
-      const text = await res.body.text();
-      return { kind: 'response', status: res.statusCode, headers: res.headers, text };
-    } catch (err) {
-      if (options.signal?.aborted) throw interrupted(t);
-      if (timer.aborted) return timedOut(true);
-      // The answer was cut off: the request was processed, whatever its status said.
-      return { kind: 'failure', failure: classifyConnectionError(err, true) };
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: link.signal });
+      } catch (err) {
+        if (options.signal?.aborted) throw interrupted(t);
+        if (expired()) return timedOut(false);
+        return { kind: 'failure', failure: classifyConnectionError(err) };
+      }
+      try {
+        const text = await res.body.text();
+        return { kind: 'response', status: res.statusCode, headers: res.headers, text };
+      } catch (err) {
+        if (options.signal?.aborted) throw interrupted(t);
+        if (expired()) return timedOut(true);
+        // The answer was cut off: the request was processed, whatever its status said.
+        return { kind: 'failure', failure: classifyConnectionError(err, true) };
+      }
+    } finally {
+      link.release();
     }
   }
 
   function interrupted(t: RequestTarget): DocketError {
     return new DocketError('interrupted', `${t.operation}: interrupted`);
+  }
+
+  function notTriedAgain(t: RequestTarget, a: Attempt): DocketError {
+    return new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, a)}`);
+  }
+
+  /** What went wrong with an attempt, as the start of a sentence. */
+  function failedAttempt(a: Attempt): string {
+    return a.kind === 'response' ? `the ${service} service answered HTTP ${a.status}` : `the request to the ${service} service failed (${clean(a.failure.message)})`;
+  }
+
+  /** Said of a POST whose outcome nobody knows: the next plan shows whether it was carried out. */
+  function maybeDone(t: RequestTarget, a: Attempt): string {
+    const unknown = t.method === 'POST' && (a.kind === 'response' ? RETRYABLE_STATUS.has(a.status) && !NOT_PROCESSED_STATUS.has(a.status) : a.failure.phase === 'unknown');
+    return unknown ? '; the service may have carried it out, and the next plan shows whether it did' : '';
   }
 
   /** Fails at once when waiting `ms` would go past the command's budget, naming the wait. */
@@ -174,18 +202,52 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     if (deadline === undefined) return;
     const left = deadline - now();
     if (now() + ms <= deadline) return;
-    const why = a.kind === 'response' ? `HTTP ${a.status}` : a.failure.message;
-    const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `would have to wait ${seconds(ms)} to try again`;
+    const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
     throw new DocketError(
       'timeout',
-      `${t.operation}: the ${service} service answered ${clean(why)} and ${wait}, longer than the ${seconds(Math.max(0, left))} left of this command's time budget`,
+      `${t.operation}: ${failedAttempt(a)} and ${wait}, longer than the ${seconds(Math.max(0, left))} left of this command's time budget${maybeDone(t, a)}`,
       'try again later, or give the command more time with --timeout',
     );
   }
 
-  function apiError(t: RequestTarget, a: Attempt): ApiError {
+  /**
+   * Attempts and waits (for a permit, between attempts) end early: when the command is
+   * interrupted, when their time runs out (`timeoutMs`), and after the first signal of an apply
+   * when `onStop` says so.
+   * The command's signals reach them through one listener each for the whole client, not one per
+   * request: thousands of queued requests must not pile listeners on a signal.
+   */
+  const waits = new Set<{ controller: AbortController; onStop: (() => boolean) | undefined }>();
+  options.signal?.addEventListener('abort', () => waits.forEach((w) => w.controller.abort('interrupted')), { once: true });
+  options.stop?.addEventListener('abort', () => waits.forEach((w) => w.onStop?.() && w.controller.abort('stopped')), { once: true });
+
+  function waitLink(timeoutMs: number | undefined, onStop?: () => boolean): Wait {
+    const controller = new AbortController();
+    const entry = { controller, onStop };
+    if (options.signal?.aborted) controller.abort('interrupted');
+    else if (options.stop?.aborted && onStop?.()) controller.abort('stopped');
+    waits.add(entry);
+    // Beyond what a timer can hold (about 24 days) there is no budget worth keeping.
+    const timer = timeoutMs === undefined || timeoutMs > 2_147_483_647 ? undefined : setTimeout(() => controller.abort('timeout'), timeoutMs);
+    return {
+      signal: controller.signal,
+      why: () => (controller.signal.aborted ? (controller.signal.reason as WaitEnd) : undefined),
+      release() {
+        clearTimeout(timer);
+        waits.delete(entry);
+      },
+    };
+  }
+
+  /** The wait for a permit: not past the budget, and not through a 429's pause after the first signal. */
+  function queueWait(): Wait {
+    const deadline = deadlineAt();
+    return waitLink(deadline === undefined ? undefined : Math.max(0, deadline - now()), () => limiter.paused);
+  }
+
+  function apiError(t: RequestTarget, a: Attempt, attempts = 1): ApiError {
     if (a.kind === 'failure') {
-      const detail = truncate(clean(a.failure.message), 300);
+      const detail = `${truncate(clean(a.failure.message), 300)}${attempts > 1 ? ` (${attempts} attempts)` : ''}${maybeDone(t, a)}`;
       return new ApiError(
         { service, status: 0, method: t.method, path: t.path, operation: t.operation, detail },
         `check the ${service} service URL (${base.url}) and that the service is reachable from here`,
@@ -230,7 +292,27 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() >= deadline) {
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
-        const a = await limiter.run(() => attempt(t), throttled);
+        const queue = queueWait();
+        let a: Attempt;
+        try {
+          a = await limiter.run(() => attempt(t), throttled, queue.signal);
+        } catch (err) {
+          if (err instanceof DocketError) throw err;
+          if (options.signal?.aborted) throw interrupted(t);
+          if (queue.why() === 'stopped') {
+            throw new DocketError('interrupted', `${t.operation}: interrupted before it was sent (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`);
+          }
+          if (queue.why() === 'timeout') {
+            throw new DocketError(
+              'timeout',
+              `${t.operation}: this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time, and fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
+              'try again later, or give the command more time with --timeout',
+            );
+          }
+          throw err;
+        } finally {
+          queue.release();
+        }
         throttled = false;
         status = a.kind === 'response' ? a.status : 0;
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
@@ -241,7 +323,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
         const canRetry = n < retries && timeouts <= timeoutRetries;
-        if (decision === 'fail' || (decision === 'retry' && !canRetry)) throw apiError(t, a);
+        if (decision === 'fail' || (decision === 'retry' && !canRetry)) throw apiError(t, a, n + 1);
+        // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
         const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
         const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined;
@@ -254,17 +338,23 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         reasons.push(a.kind === 'response' ? `HTTP ${a.status}${a.headers['x-request-id'] ? ` (request ${clean(String(a.headers['x-request-id']))})` : ''}` : clean(a.failure.message));
         // Waiting before a recover read also gives a create still running on the server time to land.
+        const cut = waitLink(undefined, decision === 'retry' ? () => true : undefined);
         try {
-          await sleep(wait);
+          await sleep(wait, cut.signal);
         } catch (err) {
           if (options.signal?.aborted) throw interrupted(t);
+          if (options.stop?.aborted) throw notTriedAgain(t, a);
           throw err;
+        } finally {
+          cut.release();
         }
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
         if (decision === 'recover' && recover) {
           const found = await recover();
           if (found !== undefined) return found;
-          if (!canRetry) throw apiError(t, a);
+          if (!canRetry) throw apiError(t, a, n + 1);
+          if (options.stop?.aborted) throw notTriedAgain(t, a);
         }
         retried++;
       }
@@ -298,12 +388,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const pageSizes = new Map<string, number | null>();
 
   async function list<A>(path: string, operation: string, options: ListOptions = {}): Promise<ApiResource<A>[]> {
-    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined);
+    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined, options.identity);
     const endpoint = endpointKey(path);
     for (;;) {
       const size = pageSizes.has(endpoint) ? pageSizes.get(endpoint)! : PAGE_SIZE;
       try {
-        return await readPages<A>(path, operation, options.query, size);
+        return await readPages<A>(path, operation, options.query, size, options.identity);
       } catch (error) {
         const smaller = isPageSizeRejection(error) ? smallerPageSize(size) : false;
         if (smaller === false) throw error;
@@ -317,26 +407,19 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * Reads every page: `size` undefined sends no paging parameters (a list documented as unpaged),
    * null lets the service choose the page size, a number asks for it on every page.
    */
-  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined): Promise<ApiResource<A>[]> {
+  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined): Promise<ApiResource<A>[]> {
     const sizeQuery: Query = typeof size === 'number' ? { 'page[size]': size } : {};
     const first = target({ method: 'GET', path, query, operation }, sizeQuery);
     const out: ApiResource<A>[] = [];
     const ids = new Set<string>();
     const seen = new Set<string>();
     let current: RequestTarget | undefined = first;
-    for (let page = 1; current; page++) {
-      const key = `${current.path}?${current.query}`;
-      if (seen.has(key) || page > MAX_PAGES) {
-        throw new DocketError(
-          'bad-response',
-          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
-        );
-      }
-      seen.add(key);
-      const res = await send(current);
-      const problem = listProblem(res);
+    const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
+    /** Adds a page's items; returns its paging members. */
+    const take = (res: unknown, at: RequestTarget) => {
+      const problem = listProblem(res, identity);
       if (problem) {
-        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(current.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
+        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
       }
       const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
       let fresh = 0;
@@ -346,21 +429,42 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         fresh++;
         if (!isArchived(item)) out.push(item);
       }
-      const next = nextFromBody(body);
+      return { body, fresh, next: nextFromBody(body) };
+    };
+    for (let page = 1; current; page++) {
+      const key = `${current.path}?${current.query}`;
+      if (seen.has(key) || page > MAX_PAGES) {
+        throw new DocketError(
+          'bad-response',
+          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
+        );
+      }
+      seen.add(key);
+      let { body, fresh, next } = take(await send(current), current);
+      // The first page says how many there are: ask for the others at once, in page order.
+      const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;
+      if (last !== undefined && last > 2 && last <= MAX_PAGES) {
+        const targets = Array.from({ length: last - 1 }, (_, i) => pageTarget(i + 2));
+        for (const t of targets) seen.add(`${t.path}?${t.query}`);
+        const answers = await Promise.all(targets.map((t) => send(t)));
+        answers.forEach((res, i) => ({ body, fresh, next } = take(res, targets[i]!)));
+        page = last;
+      }
       if (next.link !== undefined) {
-        const followed = followLink(first, current, next.link, size);
+        // A link to another host is rebuilt on the base only when there is no page number to use instead.
+        const followed = followLink(first, current, next.link, size, next.number === undefined);
         if (followed) {
           current = followed;
           continue;
         }
       }
       if (next.number !== undefined) {
-        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': next.number })) };
+        current = pageTarget(next.number);
       } else if (next.link !== undefined && !next.hasMeta) {
         throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or cannot be read, and it gave no page number to use instead; not following it`);
       } else if (size !== undefined && !next.pagingInfo && fresh > 0 && looksTruncated(body.data.length, size)) {
         // No paging members, and exactly a common default page size: ask whether there is more.
-        current = { ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': page + 1 })) };
+        current = pageTarget(page + 1);
       } else {
         current = undefined;
       }
@@ -371,11 +475,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   /**
    * The request for `links.next`, or undefined when it cannot be followed safely: a link to another
    * origin would carry the API key there, unless it names the same endpoint (a gateway's backend
-   * host), in which case its query is replayed on the configured base.
+   * host) and `rebuildForeign`, in which case its query is replayed on the configured base.
    * NOTE(api): whether links are absolute, and on which host, is not documented.
    */
-  function followLink(first: RequestTarget, current: RequestTarget, link: string, size: number | null | undefined): RequestTarget | undefined {
-    const resolved = resolveNextLink(link, base, first.path);
+  function followLink(first: RequestTarget, current: RequestTarget, link: string, size: number | null | undefined, rebuildForeign: boolean): RequestTarget | undefined {
+    const resolved = resolveNextLink(link, base, first.path, rebuildForeign);
     if (!resolved) return undefined;
     const [path, rawQuery] = resolved;
     // Keep asking for the chosen page size if the service's link forgot it.
@@ -418,6 +522,16 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   };
 }
 
+/** Why a wait ended early. */
+type WaitEnd = 'interrupted' | 'stopped' | 'timeout';
+
+interface Wait {
+  signal: AbortSignal;
+  why(): WaitEnd | undefined;
+  /** Removes its timer and its place: a request must leave nothing behind. */
+  release(): void;
+}
+
 function seconds(ms: number): string {
   return ms >= 10_000 || ms % 1000 === 0 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
@@ -453,9 +567,10 @@ function checkApiKey(key: string, service: ServiceName): string {
 
 /**
  * Resolves `links.next` to a path below the base URL and its raw query; undefined when it cannot
- * be read, or points to another origin and is not the same endpoint (`endpoint`, below the base).
+ * be read, or points to another origin and is not the same endpoint (`endpoint`, below the base)
+ * or may not be rebuilt.
  */
-function resolveNextLink(next: string, base: BaseUrl, endpoint: string): [string, string] | undefined {
+function resolveNextLink(next: string, base: BaseUrl, endpoint: string, rebuildForeign: boolean): [string, string] | undefined {
   let u: URL;
   try {
     u = new URL(next, `${base.origin}/`);
@@ -464,6 +579,7 @@ function resolveNextLink(next: string, base: BaseUrl, endpoint: string): [string
   }
   let path = u.pathname;
   if (u.origin !== base.origin) {
+    if (!rebuildForeign) return undefined;
     // A gateway's backend host: the same endpoint, rebuilt on the configured base.
     return path === endpoint || path.endsWith(endpoint) ? [endpoint, u.search.replace(/^\?/, '')] : undefined;
   }

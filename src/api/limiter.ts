@@ -19,12 +19,16 @@ export interface Limiter {
   readonly active: number;
   /** Callers waiting for a permit. */
   readonly pending: number;
+  /** Nothing starts now: a 429's Retry-After is being waited out. */
+  readonly paused: boolean;
   /**
    * Runs `fn` once a permit is free (and the pace allows) and releases it when `fn` settles.
    * `resumed`: the retry of a request that waited out the pause itself; it keeps its place in
-   * the pace rather than queueing behind the pause again.
+   * the pace rather than queueing behind the pause again. `signal`: gives up the place in the
+   * queue (rejecting with the signal's reason) when aborted before a permit came, so a command
+   * stopped or out of time never waits for the pace.
    */
-  run<T>(fn: () => Promise<T>, resumed?: boolean): Promise<T>;
+  run<T>(fn: () => Promise<T>, resumed?: boolean, signal?: AbortSignal): Promise<T>;
   /** The service refused a request for its rate: slow down, and start nothing for `pauseMs`. */
   throttled(pauseMs: number): void;
   /** A request succeeded: speed back up a little. */
@@ -38,6 +42,11 @@ export interface LimiterOptions {
   now?: () => number;
   /** Told when docket slows down for a 429 (for `-v`). */
   onSlowDown?: (message: string) => void;
+}
+
+interface Waiter {
+  go: () => void;
+  resumed: boolean;
 }
 
 /** How far back the served rate is measured. */
@@ -65,10 +74,15 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   const served: number[] = [];
   const started = now();
   // FIFO so that a long list cannot starve the writes queued behind it.
-  const waiting: { go: () => void; resumed: boolean }[] = [];
+  const waiting: Waiter[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const pump = (): void => {
+    if (waiting.length === 0 && timer) {
+      // Nobody left to start: a pending timer must not keep the process alive.
+      clearTimeout(timer);
+      timer = undefined;
+    }
     while (waiting.length > 0 && active < Math.floor(allowed)) {
       const t = now();
       const at = waiting[0]!.resumed ? 0 : Math.max(pausedUntil, nextStart);
@@ -107,11 +121,29 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     get pending() {
       return waiting.length;
     },
-    async run<T>(fn: () => Promise<T>, resumed = false): Promise<T> {
-      await new Promise<void>((resolve) => {
+    get paused() {
+      return now() < pausedUntil;
+    },
+    async run<T>(fn: () => Promise<T>, resumed = false, signal?: AbortSignal): Promise<T> {
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = (): void => {
+          const at = waiting.indexOf(waiter);
+          if (at >= 0) waiting.splice(at, 1);
+          pump();
+          reject(signal!.reason);
+        };
+        const waiter: Waiter = {
+          go: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+          resumed,
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
         // A resumed retry goes first: it was first in line before the pause.
-        if (resumed) waiting.unshift({ go: resolve, resumed });
-        else waiting.push({ go: resolve, resumed });
+        if (resumed) waiting.unshift(waiter);
+        else waiting.push(waiter);
         pump();
       });
       try {

@@ -34,8 +34,12 @@ export function endpointKey(path: string): string {
   return path.replace(/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?=\/|$)/gi, '/:id');
 }
 
-/** Why a page is not a list of resources (index and what was wrong), or undefined when it is. */
-export function listProblem(body: unknown): string | undefined {
+/**
+ * Why a page is not a list of resources (index and what was wrong), or undefined when it is.
+ * `identity`: the attribute docket matches items by (`name`, `email`); an item without it would
+ * look absent, and be created again or deleted, so it is malformed too.
+ */
+export function listProblem(body: unknown, identity?: string): string | undefined {
   const data = isPlainObject(body) ? body.data : undefined;
   if (!Array.isArray(data)) return '"data" is not an array';
   for (let i = 0; i < data.length; i++) {
@@ -43,6 +47,10 @@ export function listProblem(body: unknown): string | undefined {
     if (!isPlainObject(item)) return `item ${i} of "data" is not an object (${describe(item)})`;
     if (typeof item.id !== 'string' || item.id === '') return `item ${i} of "data" has no string "id"`;
     if (!isPlainObject(item.attributes)) return `item ${i} of "data" (id ${item.id.slice(0, 64)}) has no "attributes" object`;
+    const key = identity === undefined ? undefined : item.attributes[identity];
+    if (identity !== undefined && (typeof key !== 'string' || key.trim() === '')) {
+      return `item ${i} of "data" (id ${item.id.slice(0, 64)}) has no "${identity}" (${key === undefined ? 'missing' : JSON.stringify(key)?.slice(0, 64) ?? describe(key)})`;
+    }
   }
   return undefined;
 }
@@ -97,6 +105,17 @@ export function nextFromBody(body: Record<string, unknown>): { link?: string; nu
   if (typeof n === 'number' && Number.isInteger(n) && n > 0) out.number = n;
   else if (typeof n === 'string' && /^[1-9]\d*$/.test(n)) out.number = Number(n);
   return out;
+}
+
+/**
+ * The number of the last page, when `meta.pagination.last` gives it (api.md), so the pages after
+ * the first can be asked for at once. Paging by links alone is followed one page at a time.
+ */
+export function lastPageFromBody(body: Record<string, unknown>): number | undefined {
+  const meta = isPlainObject(body.meta) ? body.meta : undefined;
+  const last = meta && isPlainObject(meta.pagination) ? meta.pagination.last : undefined;
+  const n = typeof last === 'string' && /^[1-9]\d*$/.test(last) ? Number(last) : last;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /**

@@ -127,7 +127,11 @@ export class ReviewLocator {
       );
     }
     if (this.setting === 'nested') {
-      throw new DocketError('unknown-organization', 'no review organization id is configured and the service does not list organizations (GET /v1/organizations answered 404)', 'set `review.organization_id` in docket.yaml or DOCKET_ORGANIZATION_ID');
+      throw new DocketError(
+        'unknown-organization',
+        'no review organization id is configured and the service does not list organizations (GET /v1/organizations answered 404)',
+        'set `review.organization_id` in docket.yaml or DOCKET_ORGANIZATION_ID; if the service has flat routes, set `review.path_style` to auto or flat instead',
+      );
     }
     return this.flat(after404);
   }
@@ -144,6 +148,13 @@ export class ReviewLocator {
           `check DOCKET_REVIEW_URL (it should be the API's base URL, e.g. https://api.gerri.commonpaper.com); ${HINT_PATH_STYLE}`,
         );
       }
+      if (error instanceof ApiError && error.status === 404) {
+        throw new DocketError(
+          'unknown-path-style',
+          `review.path_style is flat, but the review service at ${this.client.baseUrl} has no GET /v1/organization (404)`,
+          'set `review.path_style` to auto (or nested, with `review.organization_id`) if the service nests its routes under /v1/organizations/{id}',
+        );
+      }
       throw error;
     }
     const id = typeof org?.data?.id === 'string' ? org.data.id : '';
@@ -152,7 +163,7 @@ export class ReviewLocator {
       throw new DocketError(
         'unknown-organization',
         `review.organization_id is ${this.configuredId}, but the review API key belongs to organization ${id} (flat routes act on the key's own organization)`,
-        'remove `review.organization_id` (the flat routes do not need it) or use the key of that organization',
+        'remove `review.organization_id` and DOCKET_ORGANIZATION_ID (the flat routes do not need an id) or use the key of that organization',
       );
     }
     this.probedOrganization = org.data;

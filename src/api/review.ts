@@ -3,6 +3,7 @@
  * its public docs). Thin: they know paths and bodies; where the routes are is review-location.ts,
  * and retries, paging and errors live in the client.
  */
+import { normEmail } from '../engine/normalize.js';
 import { ApiError } from '../errors.js';
 import { ReviewLocator, type PathStyleSetting, type ReviewLocation } from './review-location.js';
 import type { ApiResource, ServiceClient } from './types.js';
@@ -51,6 +52,30 @@ export interface RuleAttrs {
 }
 
 type One<A> = { data: ApiResource<A> };
+
+/**
+ * A review (seed 000 shows `review_type` and the result lists; the rest is NOTE(api): `status`
+ * `processing|completed|failed`, `error`, `playbook_id`, `imported_file_id`, as the public docs'
+ * Information section and the emulator show them).
+ */
+export interface ReviewAttrs {
+  review_type?: string;
+  status?: string | null;
+  error?: string | null;
+  playbook_id?: string | null;
+  imported_file_id?: string | null;
+  redline_evaluations?: unknown[];
+  summary_positions?: unknown[];
+  flag_violations?: unknown[];
+  [attribute: string]: unknown;
+}
+
+/** NOTE(api): seed 000 shows an imported file's id and type only; `sha256` and `filename` where the service gives them. */
+export interface ImportedFileAttrs {
+  filename?: string | null;
+  sha256?: string | null;
+  [attribute: string]: unknown;
+}
 
 export interface ReviewApiOptions {
   /** Configured organization (`review.organization_id`); optional with `auto` and `flat`. */
@@ -108,7 +133,7 @@ export class ReviewApi {
   listUsers(): Promise<ApiResource<UserAttrs>[] | undefined> {
     return this.locator.run(async (w) => {
       try {
-        return await this.client.list<UserAttrs>(`${w.prefix}/users`, 'list users');
+        return await this.client.list<UserAttrs>(`${w.prefix}/users`, 'list users', { identity: 'email' });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return undefined;
         throw error;
@@ -117,7 +142,7 @@ export class ReviewApi {
   }
 
   listInvitations(): Promise<ApiResource<InvitationAttrs>[]> {
-    return this.locator.run((w) => this.client.list<InvitationAttrs>(`${w.prefix}/invitations`, 'list invitations'));
+    return this.locator.run((w) => this.client.list<InvitationAttrs>(`${w.prefix}/invitations`, 'list invitations', { identity: 'email' }));
   }
 
   async createInvitation(email: string, name: string | undefined): Promise<ApiResource<InvitationAttrs>> {
@@ -130,7 +155,7 @@ export class ReviewApi {
         body,
         operation: `invite member "${email}"`,
         recover: async () => {
-          const found = (await this.listInvitations()).find((i) => String(i.attributes.email).toLowerCase() === email.toLowerCase());
+          const found = (await this.listInvitations()).find((i) => normEmail(i.attributes.email) === normEmail(email));
           return found ? { data: found } : undefined;
         },
       });
@@ -140,7 +165,7 @@ export class ReviewApi {
 
   /** NOTE(api): playbooks and rules are returned whole ("all"); no paging parameters are sent. */
   listPlaybooks(): Promise<ApiResource<PlaybookAttrs>[]> {
-    return this.locator.run((w) => this.client.list<PlaybookAttrs>(`${w.prefix}/playbooks`, 'list playbooks', { paged: false }));
+    return this.locator.run((w) => this.client.list<PlaybookAttrs>(`${w.prefix}/playbooks`, 'list playbooks', { paged: false, identity: 'name' }));
   }
 
   async createPlaybook(body: { name: string; description?: string }): Promise<ApiResource<PlaybookAttrs>> {
@@ -170,7 +195,7 @@ export class ReviewApi {
   }
 
   listRules(playbookId: string): Promise<ApiResource<RuleAttrs>[]> {
-    return this.locator.run((w) => this.client.list<RuleAttrs>(`${w.prefix}/playbooks/${playbookId}/playbook_rules`, 'list rules', { paged: false }));
+    return this.locator.run((w) => this.client.list<RuleAttrs>(`${w.prefix}/playbooks/${playbookId}/playbook_rules`, 'list rules', { paged: false, identity: 'name' }));
   }
 
   async createRule(playbookId: string, body: Record<string, unknown>, label: string): Promise<ApiResource<RuleAttrs>> {
@@ -195,9 +220,59 @@ export class ReviewApi {
     );
   }
 
+  /**
+   * Uploads a contract once (NOTE(api): multipart part `file` on `…/imported_files`, as the public
+   * docs' upload and the emulator take it). An unknown outcome is looked for by its digest, where
+   * the service lists one; otherwise it is uploaded again (a second copy costs nothing but space).
+   */
+  async uploadImportedFile(file: { data: Uint8Array; filename: string; sha256: string }): Promise<ApiResource<ImportedFileAttrs>> {
+    return this.locator.run(async (w) => {
+      const res = await this.client.create<One<ImportedFileAttrs>>({
+        method: 'POST',
+        path: `${w.prefix}/imported_files`,
+        body: [{ name: 'file', value: { data: file.data, filename: file.filename, contentType: contentTypeOf(file.filename) } }],
+        operation: `upload contract ${file.filename}`,
+        recover: async () => {
+          const found = (await this.client.list<ImportedFileAttrs>(`${w.prefix}/imported_files`, 'list imported files')).find((f) => f.attributes.sha256 === file.sha256);
+          return found ? { data: found } : undefined;
+        },
+      });
+      return res.data;
+    });
+  }
+
+  async getImportedFile(id: string): Promise<ApiResource<ImportedFileAttrs>> {
+    return this.locator.run(async (w) => (await this.client.request<One<ImportedFileAttrs>>({ method: 'GET', path: `${w.prefix}/imported_files/${id}`, operation: `read imported file ${id}` })).data);
+  }
+
+  /** A review of an imported file against a playbook; a repeat after an unknown outcome only costs a second review. */
+  async createReview(body: { imported_file_id: string; playbook_id: string; review_type?: string }): Promise<ApiResource<ReviewAttrs>> {
+    return this.locator.run(async (w) => {
+      const res = await this.client.create<One<ReviewAttrs>>({ method: 'POST', path: `${w.prefix}/reviews`, body, operation: 'create review', recover: async () => undefined });
+      return res.data;
+    });
+  }
+
+  async getReview(id: string): Promise<ApiResource<ReviewAttrs>> {
+    return this.locator.run(async (w) => (await this.client.request<One<ReviewAttrs>>({ method: 'GET', path: `${w.prefix}/reviews/${id}`, operation: `read review ${id}` })).data);
+  }
+
+  async getPlaybook(id: string): Promise<ApiResource<PlaybookAttrs>> {
+    return this.locator.run(async (w) => (await this.client.request<One<PlaybookAttrs>>({ method: 'GET', path: `${w.prefix}/playbooks/${id}`, operation: `read playbook ${id}` })).data);
+  }
+
   async deleteRule(playbookId: string, ruleId: string, label: string): Promise<void> {
     await this.locator.run((w) =>
       this.client.request<undefined>({ method: 'DELETE', path: `${w.prefix}/playbooks/${playbookId}/playbook_rules/${ruleId}`, operation: `delete rule "${label}"` }),
     );
   }
+}
+
+/** The content type an upload is sent with, by extension (the service reads the bytes anyway). */
+function contentTypeOf(filename: string): string {
+  const ext = filename.toLowerCase().split('.').pop();
+  if (ext === 'pdf') return 'application/pdf';
+  if (ext === 'docx') return 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  if (ext === 'txt' || ext === 'md') return 'text/plain';
+  return 'application/octet-stream';
 }

@@ -19,6 +19,8 @@ export interface ListOptions {
   query?: Query;
   /** False for lists documented as unpaged: no paging parameters are sent. Default true. */
   paged?: boolean;
+  /** The attribute items are matched by (`name`): an item without it is a malformed answer. */
+  identity?: string;
 }
 
 /** One part of a multipart/form-data body. */

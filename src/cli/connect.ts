@@ -12,8 +12,7 @@ import type { ProjectConfig } from '../config/types.js';
 import type { PlanTarget } from '../engine/types.js';
 import { UsageError } from '../errors.js';
 import type { Services } from '../kinds/kind.js';
-import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, type RunningEmulator } from '../emulator/server.js';
-import { startEmulatorForCli } from './emulator-start.js';
+import type { RunningEmulator } from '../emulator/server.js';
 import type { Io, Logger } from './io.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
@@ -56,6 +55,8 @@ export interface ConnectOptions {
   onRequest?: () => void;
   /** Aborts every request in flight (the command was interrupted). */
   signal?: AbortSignal;
+  /** Once aborted, a refused or lost request is not tried again (an apply's first Ctrl-C). */
+  stop?: AbortSignal;
   /** Epoch milliseconds by which the command's requests must be done (`--timeout`); asked per request. */
   deadline?: () => number | undefined;
 }
@@ -71,10 +72,15 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   let agreementsKey = serviceApiKey(io.env, 'agreements');
 
   if (options.emulator) {
+    // The emulator is loaded only when asked for: a run against the services never pays for it.
+    const [{ DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed }, { startEmulatorForCli }] = await Promise.all([
+      import('../emulator/seed.js'),
+      import('./emulator-start.js'),
+    ]);
     organizationId ??= DEFAULT_ORGANIZATION_ID;
     const users = [...EMULATOR_EXAMPLE_USERS];
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
-    const seed = defaultSeed({ organizationId, users });
+    const seed = defaultSeed({ organizationId, users, invited: true });
     const stateFile = join(project.root, '.docket', 'emulator.json');
     freshEmulator = !(await stat(stateFile).then(
       () => true,
@@ -110,7 +116,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   };
   const onDebug = (message: string) => options.logger.debug(message);
   const clients: ClosableServiceClient[] = [];
-  const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
+  const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
   let review: ReviewApi | undefined;
   let agreements: AgreementsApi | undefined;
 

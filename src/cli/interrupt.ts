@@ -1,7 +1,8 @@
 /**
  * Signals during a command. The first SIGINT or SIGTERM aborts `signal`: commands stop starting
- * work, let what is in flight finish (bounded) and report. A second one runs the force handlers
- * (which persist what must not be lost, synchronously) and exits at once.
+ * work, let what is in flight finish (bounded) and report. A second one exits at once. Whenever a
+ * signal ends the process, the exit handlers run first (synchronously): they persist what must not
+ * be lost and remove what must not be left behind (the apply lock, a half-written export).
  */
 
 export type SignalName = 'SIGINT' | 'SIGTERM';
@@ -11,8 +12,11 @@ export interface Interrupts {
   readonly signal: AbortSignal;
   /** The first signal received, if any. */
   received(): SignalName | undefined;
-  /** Runs on the second signal, before the process exits; returns a function that removes it. */
-  onForce(fn: () => void): () => void;
+  /**
+   * Runs when a signal ends the process (a second signal, or a first one nothing holds), before
+   * it exits; returns a function that removes it.
+   */
+  onExit(fn: () => void): () => void;
   /**
    * Declares that the caller handles the first signal itself (it watches `signal`) until the
    * returned release is called. Without a holder, the first signal exits at once.
@@ -22,15 +26,24 @@ export interface Interrupts {
 
 /** Interrupts that never fire (in-process runs, tests). */
 export function noInterrupts(): Interrupts {
-  return { signal: new AbortController().signal, received: () => undefined, onForce: () => () => {}, hold: () => () => {} };
+  return { signal: new AbortController().signal, received: () => undefined, onExit: () => () => {}, hold: () => () => {} };
 }
 
 /** Listens to the process's signals for the rest of its life (the CLI is one command per process). */
 export function processInterrupts(): Interrupts {
   const controller = new AbortController();
-  const force = new Set<() => void>();
+  const exits = new Set<() => void>();
   let holders = 0;
   let first: SignalName | undefined;
+  const runExits = (): void => {
+    for (const fn of exits) {
+      try {
+        fn();
+      } catch {
+        // Exiting anyway: a failed persist must not keep the process alive.
+      }
+    }
+  };
   const on = (name: SignalName) => () => {
     if (first === undefined) {
       first = name;
@@ -39,16 +52,11 @@ export function processInterrupts(): Interrupts {
       controller.abort(new Error(name));
       if (handled) return;
       // Nothing under way that could stop cleanly: stop now (nothing was being changed).
+      runExits();
       process.stderr.write(`\nInterrupted (${name}).\n`);
       process.exit(name === 'SIGTERM' ? 143 : 130);
     }
-    for (const fn of force) {
-      try {
-        fn();
-      } catch {
-        // Exiting anyway: a failed persist must not keep the process alive.
-      }
-    }
+    runExits();
     process.stderr.write(`\n${name} again: stopped at once.\n`);
     process.exit(first === 'SIGTERM' ? 143 : 130);
   };
@@ -57,9 +65,9 @@ export function processInterrupts(): Interrupts {
   return {
     signal: controller.signal,
     received: () => first,
-    onForce(fn) {
-      force.add(fn);
-      return () => force.delete(fn);
+    onExit(fn) {
+      exits.add(fn);
+      return () => exits.delete(fn);
     },
     hold() {
       holders++;

@@ -6,20 +6,42 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ApiError, ConfigError, DocketError, InterruptedError } from '../errors.js';
-import { renderDiagnosticsText } from '../render/text.js';
-import { renderErrorJson } from '../render/json.js';
-import { sourceLines } from './source-lines.js';
 import { stripControl } from '../render/sanitize.js';
 import { VERSION } from '../version.js';
-import { applyCommand } from './commands/apply.js';
-import { emulatorCommand } from './commands/emulator.js';
-import { exportCommand } from './commands/export.js';
-import { initCommand } from './commands/init.js';
-import { planCommand } from './commands/plan.js';
-import { showCommand } from './commands/show.js';
-import { completionCommand } from './commands/completion.js';
-import { validateCommand } from './commands/validate.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
+
+interface CommandContext {
+  io: Io;
+  setExit: (code: number) => void;
+  waitForStop: () => Promise<void>;
+  program: () => Command;
+}
+
+/**
+ * Each command's module, loaded only when that command runs (or for help), so `docket --version`
+ * or `validate` do not pay for undici, the engine or the emulator.
+ */
+const COMMANDS: Record<string, (c: CommandContext) => Promise<Command>> = {
+  validate: async (c) => (await import('./commands/validate.js')).validateCommand(c.io, c.setExit),
+  plan: async (c) => (await import('./commands/plan.js')).planCommand(c.io, c.setExit),
+  apply: async (c) => (await import('./commands/apply.js')).applyCommand(c.io, c.setExit),
+  drift: async (c) => (await import('./commands/drift.js')).driftCommand(c.io, c.setExit),
+  pull: async (c) => (await import('./commands/pull.js')).pullCommand(c.io, c.setExit),
+  show: async (c) => (await import('./commands/show.js')).showCommand(c.io, c.setExit),
+  test: async (c) => (await import('./commands/test.js')).testCommand(c.io, c.setExit),
+  export: async (c) => (await import('./commands/export.js')).exportCommand(c.io, c.setExit),
+  emulator: async (c) => (await import('./commands/emulator.js')).emulatorCommand(c.io, c.waitForStop),
+  init: async (c) => (await import('./commands/init.js')).initCommand(c.io, c.setExit),
+  completion: async (c) => (await import('./commands/completion.js')).completionCommand(c.io, c.setExit, c.program),
+};
+
+/** The commands argv needs: the one it names, none for `--version`, all for help and mistakes. */
+function commandsFor(args: string[]): string[] {
+  const [first] = args;
+  if (first !== undefined && first !== 'completion' && first in COMMANDS) return [first];
+  if (args.length === 1 && first === '--version') return [];
+  return Object.keys(COMMANDS);
+}
 
 const MAIN_HELP = `
 Common flags (every command that reads a configuration):
@@ -36,7 +58,7 @@ Environment:
   DOCKET_REVIEW_URL, DOCKET_AGREEMENTS_URL, DOCKET_ORGANIZATION_ID: override docket.yaml
 
 Exit codes:
-  0 success; 1 any error; 2 plan --detailed-exitcode found changes; 130/143 stopped by Ctrl-C/SIGTERM
+  0 success; 1 any error; 2 plan --detailed-exitcode found changes, or drift found drift; 130/143 stopped by Ctrl-C/SIGTERM
 
 Examples:
   docket plan -C config --emulator          what would change, against the local emulator
@@ -71,26 +93,35 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', MAIN_HELP);
-  for (const command of [
-    validateCommand(io, setExit),
-    planCommand(io, setExit),
-    applyCommand(io, setExit),
-    showCommand(io, setExit),
-    exportCommand(io, setExit),
-    emulatorCommand(io, options.waitForStop ?? (() => waitForSignal(io))),
-    initCommand(io, setExit),
-    completionCommand(io, setExit, () => program),
-  ]) {
-    program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
-  }
+  const context: CommandContext = { io, setExit, waitForStop: options.waitForStop ?? (() => waitForSignal(io)), program: () => program };
 
+  // A signal that ends the process before the command printed its result: still one JSON document
+  // (render/json.ts's error document, written here because the exit cannot wait for an import).
+  const dropJsonOnExit = jsonOutput(argv)
+    ? interruptsOf(io).onExit(() => {
+        const signal = interruptsOf(io).received();
+        if (printed || !signal) return;
+        const error = new InterruptedError(signal);
+        io.stdout(`${JSON.stringify({ format_version: 1, error: { code: error.code, message: error.message, exit_code: error.exitCode }, diagnostics: [] }, null, 2)}\n`);
+      })
+    : undefined;
   try {
-    await program.parseAsync(hoistCommonFlags(argv, program.commands.map((c) => c.name())));
+    const args = hoistCommonFlags(argv, Object.keys(COMMANDS));
+    for (const name of commandsFor(args.slice(2))) {
+      const command = await COMMANDS[name]!(context);
+      program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
+    }
+    await program.parseAsync(args);
     return exitCode;
   } catch (error) {
     // `-o json` promises a JSON document on stdout whatever happens (as Terraform's -json does).
-    if (jsonOutput(argv) && !printed) io.stdout(renderErrorJson(error, error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined));
+    if (jsonOutput(argv) && !printed) {
+      const [{ renderErrorJson }, { sourceLines }] = await Promise.all([import('../render/json.js'), import('./source-lines.js')]);
+      io.stdout(renderErrorJson(error, error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined));
+    }
     return reportError(error, io, !argv.includes('--no-color'));
+  } finally {
+    dropJsonOnExit?.();
   }
 }
 
@@ -124,15 +155,15 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];
 }
 
-/** `plan`/`apply`/`show` with `-o json` (validate prints its own JSON for configuration errors). */
+/** `plan`/`apply`/`show`/`test`/`drift`/`pull` with `-o json` (validate prints its own JSON for configuration errors). */
 function jsonOutput(argv: string[]): boolean {
   const args = argv.slice(2);
-  const command = args.find((a) => ['plan', 'apply', 'show'].includes(a));
+  const command = args.find((a) => ['plan', 'apply', 'show', 'test', 'drift', 'pull'].includes(a));
   if (!command) return false;
   return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson');
 }
 
-function reportError(error: unknown, io: Io, colorAllowed: boolean): number {
+async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promise<number> {
   if (error instanceof CommanderError) {
     // --help and --version end through here with exit code 0.
     return error.exitCode === 0 ? 0 : 1;
@@ -140,6 +171,7 @@ function reportError(error: unknown, io: Io, colorAllowed: boolean): number {
   const color = colorAllowed && useColor(io, {});
   if (error instanceof ConfigError) {
     io.stderr(`Error: ${error.message}\n`);
+    const [{ renderDiagnosticsText }, { sourceLines }] = await Promise.all([import('../render/text.js'), import('./source-lines.js')]);
     io.stderr(renderDiagnosticsText(error.diagnostics, { color, ...(io.stderrTTY && error.root ? { source: sourceLines(error.root) } : {}) }));
     return 1;
   }

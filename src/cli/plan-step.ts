@@ -1,11 +1,28 @@
-/** The plan step of plan and apply: the engine's planProject with this session's services and settings. */
+/** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
 import { planProject } from '../engine/project.js';
-import type { Plan } from '../engine/types.js';
+import { KINDS, type AnyKind } from '../kinds/index.js';
+import type { KindName, LiveResource, Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
 
 export async function planInSession(s: Session, targets: readonly string[], retryUncertain = false): Promise<Plan> {
+  return (await planDetailsInSession(s, { targets, retryUncertain })).plan;
+}
+
+export interface PlanStepOptions {
+  targets: readonly string[];
+  retryUncertain?: boolean;
+  /** Kinds to read even when no file declares any (`--kind` of drift and pull). */
+  alsoRead?: readonly KindName[];
+  /** Read undeclared objects in detail (pull). */
+  readAll?: boolean;
+}
+
+/** The plan with what drift and pull need besides: the live objects, and those no file declares. */
+export async function planDetailsInSession(s: Session, opts: PlanStepOptions): Promise<{ plan: Plan; live: LiveResource[]; unmatched: LiveResource[] }> {
+  const { targets } = opts;
+  const retryUncertain = Boolean(opts.retryUncertain);
   const { workspace: w, connection } = s;
   const p = w.config.project;
   const started = performance.now();
@@ -19,10 +36,13 @@ export async function planInSession(s: Session, targets: readonly string[], retr
       prune: s.prune,
       targets,
       retryUncertain,
+      ...(opts.alsoRead ? { alsoRead: opts.alsoRead } : {}),
+      ...(opts.readAll ? { readAll: true } : {}),
       safety: p.safety,
       concurrency: s.concurrency,
+      sync: () => s.sync(),
       meta: {
-        configDigest: w.digest,
+        configDigest: () => w.digest,
         target: () => connection.target,
         ...(p.environment ? { environment: p.environment } : {}),
         version: VERSION,
@@ -34,8 +54,14 @@ export async function planInSession(s: Session, targets: readonly string[], retr
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
       throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : 'the plan could not be made', p.root);
     }
-    return result.plan;
+    return { plan: result.plan, live: result.live, unmatched: result.unmatched };
   } finally {
     s.progress.stop();
   }
+}
+
+/** `--prune`'s help, from the kinds that declare a prune switch: `archive live playbooks that no file declares`. */
+export function pruneHelp(kinds: readonly AnyKind[] = KINDS): string {
+  const what = kinds.filter((k) => k.pruneKey).map((k) => `${k.deletion === 'archive' ? 'archive' : 'delete'} live ${k.noun[1]}`);
+  return `${what.join(', ')} that no file declares`;
 }

@@ -3,12 +3,16 @@
  * connected (only those the configuration needs), a logger and a progress line, and the
  * connection always closed.
  */
-import { EMULATOR_TARGET, emptyLock, resolveLockTarget, writeLock, type LockFile } from '../config/lock.js';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EMULATOR_TARGET, emptyLock, readLockDocument, resolveLockTarget, serviceTarget, syncRecords, writeLock, writeSync, type LockFile, type LockLocation } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
+import { splitByService, syncState, withMovedRecords, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, kindNamed } from '../kinds/index.js';
 import { DEFAULT_AGREEMENTS_URL, connect, type Connection } from './connect.js';
+import { DEFAULT_ORGANIZATION_ID } from '../emulator/server.js';
 import { Logger, type Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { Progress } from './progress.js';
@@ -25,6 +29,10 @@ export interface Session {
   lock: LockFile;
   /** The lock section this run reads and writes (undefined: it cannot upload, so it writes none). */
   lockTarget: string | undefined;
+  /** What docket last saw in sync, from the sections of the services this run talks to (ask once they answered). */
+  sync(): SyncState;
+  /** Records sync changes in docket.lock.json, each field under the service it lives on. */
+  recordSync(updates: SyncUpdates): Promise<void>;
 }
 
 export interface SessionOptions extends CommonOptions {
@@ -34,9 +42,14 @@ export interface SessionOptions extends CommonOptions {
   needs?: (workspace: Workspace, prune: PruneSwitches) => Set<ServiceName>;
   /** Aborts the requests in flight. */
   signal?: AbortSignal;
+  /** Once aborted, requests the services refused or lost are not tried again. */
+  stop?: AbortSignal;
   /** When the command's requests must be done by (epoch ms), asked per request. */
   deadline?: () => number | undefined;
 }
+
+/** Where `--emulator` runs keep their sync records, under the configuration's .docket/. */
+export const EMULATOR_SYNC_FILE = 'emulator-sync.json';
 
 /** `KIND_ORDER` for the renderers: every kind's name and plural title, in registry order. */
 export const KIND_ORDER = KINDS.map((k) => ({ name: k.name, title: k.title }));
@@ -60,6 +73,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     io,
     logger,
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.stop ? { stop: opts.stop } : {}),
     ...(opts.deadline ? { deadline: opts.deadline } : {}),
   });
   try {
@@ -75,8 +89,43 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       lock = emptyLock();
       await writeLock(workspace.lockLocation, EMULATOR_TARGET, lock);
     }
+    // The emulator's sync records live beside its state, in .docket/ (not in git): they describe that state.
+    const syncLocation: LockLocation = emulator ? { ...workspace.lockLocation, path: join(project.root, '.docket', EMULATOR_SYNC_FILE), label: `.docket/${EMULATOR_SYNC_FILE}` } : workspace.lockLocation;
+    const syncDoc = emulator ? (await readLockDocument(syncLocation)).doc : workspace.lockDoc;
+    if (connection.freshEmulator && Object.keys(syncDoc.synced ?? {}).length > 0) {
+      // A new emulator holds none of the objects an earlier one did: what was in sync then says nothing now.
+      await rm(syncLocation.path, { force: true });
+      delete syncDoc.synced;
+    }
     if (lockTarget) logger.debug(`docket.lock.json section: ${lockTarget}`);
-    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget });
+    /** The section of each service this run talks to (the emulator keeps one for both). */
+    const syncTargets = (): Map<ServiceName, string> => {
+      const out = new Map<ServiceName, string>();
+      const target = connection.target;
+      for (const service of needs) {
+        // The emulator holds one organization per review organization id, both services' parts of it.
+        if (emulator) out.set(service, `${EMULATOR_TARGET} ${workspace.config.project.review.organization_id ?? DEFAULT_ORGANIZATION_ID}`);
+        else if (service === 'review' && target.review) out.set(service, serviceTarget(target.review.url, target.review.organization_id));
+        else if (service === 'agreements' && lockTarget) out.set(service, lockTarget);
+      }
+      return out;
+    };
+    const sync = (): SyncState => syncState([...new Set(syncTargets().values())].map((t) => syncRecords(syncDoc, t)));
+    const recordSync = async (updates: SyncUpdates): Promise<void> => {
+      const targets = syncTargets();
+      const sections = [...new Set(targets.values())];
+      if (sections.length === 0 || updates.size === 0) return;
+      // One section for every service (the emulator): records are not split.
+      const serviceOf = (kindKey: string, field: string): string => {
+        if (sections.length === 1) return sections[0]!;
+        const kind = kindNamed(kindKey.slice(0, kindKey.indexOf(':')));
+        const service = kind?.service === 'both' ? (kind.fieldService?.(field) ?? 'review') : (kind?.service ?? 'review');
+        return targets.get(service) ?? sections[0]!;
+      };
+      const split = splitByService(withMovedRecords(updates, sync()), sections, serviceOf);
+      await writeSync(syncLocation, Object.fromEntries([...split].map(([target, records]) => [target, { records }])));
+    };
+    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, recordSync });
   } finally {
     progress.stop();
     await connection.close();

@@ -46,6 +46,32 @@ export function isAbsoluteName(value: string): boolean {
   return value.startsWith('/') || value.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(value);
 }
 
+/** A data file a document names: the field, its value, and the root-relative path or why it has none. */
+export type NamedFile =
+  | { field: string; value: string; type: unknown; path: string; problem?: undefined }
+  | { field: string; value: string; type: unknown; problem: 'absolute' | 'outside' };
+
+/**
+ * The one walker of data fields: the files a document names through the fields its kind declares
+ * (`file`, `*_file`; field → what the file holds), each resolved against the document's folder.
+ * Fields that are not a non-empty string name no file. The loader uses it to tell data files from
+ * resources, readDataFiles to read them.
+ */
+export function namedFiles(from: string, body: Readonly<Record<string, unknown>>, fields: Readonly<Record<string, unknown>>): NamedFile[] {
+  const out: NamedFile[] = [];
+  for (const [field, type] of Object.entries(fields)) {
+    const value = body[field];
+    if (typeof value !== 'string' || value === '') continue;
+    if (isAbsoluteName(value)) {
+      out.push({ field, value, type, problem: 'absolute' });
+      continue;
+    }
+    const rel = resolveDataPath(from, value);
+    out.push(rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel) ? { field, value, type, problem: 'outside' } : { field, value, type, path: rel });
+  }
+  return out;
+}
+
 export async function readDataFiles(root: string, documents: ResourceDoc[], options: DataFileOptions): Promise<{ files: DataFiles; diagnostics: Diagnostic[] }> {
   const wanted = new Map<string, { doc: ResourceDoc; key: string; type: unknown }>();
   const diagnostics: Diagnostic[] = [];
@@ -54,19 +80,15 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     diagnostics.push({ severity: 'error', code, message, ...doc.positions.valueAt(`/${key}`), path: key, ...(hint ? { hint } : {}) });
   };
   for (const doc of documents) {
-    for (const [key, type] of Object.entries(options.fieldsOf(doc))) {
-      const value = doc.body[key];
-      if (typeof value !== 'string' || value === '') continue;
-      if (isAbsoluteName(value)) {
+    for (const named of namedFiles(doc.file, doc.body, options.fieldsOf(doc))) {
+      const { field: key, value } = named;
+      if (named.problem === undefined) {
+        if (!wanted.has(named.path)) wanted.set(named.path, { doc, key, type: named.type });
+      } else if (named.problem === 'absolute') {
         problem(doc, key, 'absolute-path', `\`${key}\` names ${quoted(value)}, an absolute path`, `name the file relative to ${doc.file}, inside the configuration directory`);
-        continue;
-      }
-      const rel = dataFilePath(doc, value);
-      if (rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel)) {
+      } else {
         problem(doc, key, 'file-outside-config', `\`${key}\` names ${quoted(value)}, which is outside the configuration directory`);
-        continue;
       }
-      if (!wanted.has(rel)) wanted.set(rel, { doc, key, type });
     }
   }
   const realRoot = await realpath(root).catch(() => root);

@@ -5,6 +5,13 @@ import { mapLimit } from '../util/map-limit.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 
+/** `*.test.yaml` files anywhere below the directory are `docket test` files, not resources. */
+const TEST_FILE = /\.test\.ya?ml$/i;
+
+export function isTestFile(file: string): boolean {
+  return TEST_FILE.test(file);
+}
+
 /** Dot-folders hold local scratch (`.docket/`, `.git/`); node_modules holds other people's YAML. */
 function skipDirectory(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { resolveDataPath } from './data-files.js';
-import { discoverYamlFiles, readFiles } from './discover.js';
+import { namedFiles } from './data-files.js';
+import { discoverYamlFiles, isTestFile, readFiles } from './discover.js';
 import { interpolateTree } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
@@ -56,6 +56,14 @@ export interface YamlData {
 
 export const PROJECT_FILES = ['docket.yaml', 'docket.yml'] as const;
 
+/**
+ * Reads a file again when a position is asked for. Made here, not inline in loadConfig: a closure
+ * there would share loadConfig's scope and keep every file's text alive for the whole run.
+ */
+function rereader(root: string, file: string): () => string {
+  return () => readFileSync(path.join(root, file), 'utf8');
+}
+
 export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const root = path.resolve(options.dir);
   const processEnv = options.processEnv ?? process.env;
@@ -63,7 +71,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const missing = await checkRoot(root, options.dir);
   if (missing) return { diagnostics: [missing], yamlData: new Map() };
 
-  const discovered = await discoverYamlFiles(root);
+  // Test files are read and checked by src/testing (and by `validate` through it).
+  const discovered = (await discoverYamlFiles(root)).filter((f) => !isTestFile(f));
   const read = await readFiles(root, discovered);
   const encodingProblems: Diagnostic[] = [];
   const files: string[] = [];
@@ -77,7 +86,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
       encodingProblems.push({ severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...r.invalidAt, hint: 'save the file as UTF-8' });
     }
   });
-  const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, () => readFileSync(path.join(root, file), 'utf8')));
+  const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, rereader(root, file)));
 
   const diagnostics: Diagnostic[] = [...encodingProblems];
   const projectFile = PROJECT_FILES.find((f) => files.includes(f) || discovered.includes(f));
@@ -109,8 +118,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const dataFiles = namedDataFiles(parsed, kindsByName);
+  // Only the schemas of the kinds the files use are loaded.
+  const used = new Set<string>();
+  for (const file of parsed) for (const doc of file.documents) if (doc.ok && isPlainObject(doc.value) && typeof doc.value.kind === 'string') used.add(doc.value.kind);
   const validators = new Map(
-    await Promise.all(options.kinds.map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)),
+    await Promise.all(options.kinds.filter((k) => used.has(k.yamlKind)).map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)),
   );
 
   const documents: ResourceDoc[] = [];
@@ -170,23 +182,19 @@ function isProjectFile(file: string): boolean {
 
 /**
  * Files named by a resource's data fields (what its kind declares), as paths relative to the root.
- * The path in the field is relative to the naming document's directory.
+ * Before interpolation: a name with a placeholder is left to readDataFiles, after it.
  */
 function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>): Set<string> {
   const named = new Set<string>();
   for (const file of parsed) {
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
-      for (const field of Object.keys(kinds.get(doc.value.kind)?.dataFiles ?? {})) addNamed(named, file.file, doc.value[field]);
+      for (const f of namedFiles(file.file, doc.value, kinds.get(doc.value.kind)?.dataFiles ?? {})) {
+        if (f.problem === undefined && !f.value.includes('${')) named.add(f.path);
+      }
     }
   }
   return named;
-}
-
-function addNamed(named: Set<string>, from: string, name: unknown): void {
-  if (typeof name !== 'string' || name === '' || name.includes('${') || path.isAbsolute(name)) return;
-  const rel = resolveDataPath(from, name);
-  if (!rel.startsWith('../')) named.add(rel);
 }
 
 interface CheckContext {
@@ -261,6 +269,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   return {
     kind: info.yamlKind,
     file: doc.file,
+    index: doc.index,
     get line() {
       return doc.start.line;
     },

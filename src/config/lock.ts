@@ -8,8 +8,12 @@
  * them). Runs against the in-process emulator keep theirs under `emulator`. Lock files of
  * version 1 (sections per `--env` name) are read and moved to their target on the next write.
  *
+ * Beside `targets`, `synced` holds per target what docket last saw in sync for each object
+ * (engine/sync.ts): written by apply and pull, read by plan to tell which side changed since.
+ *
  * A git merge conflict in the file is resolved here when the two sides do not contradict (each
- * side's entries are kept); when they do, it is an error at the conflict marker's line.
+ * side's entries are kept); when they do, it is an error at the conflict marker's line. Sync
+ * records the two sides disagree on are dropped (those objects' direction becomes unknown).
  */
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -44,6 +48,8 @@ export interface LockEntry {
   sha256?: string;
   /** For attachments: the description uploaded with the file. */
   description?: string | null;
+  /** For a Word term: the version the upload became (a later one live was published by someone else). */
+  version?: number;
   /** An upload that was started and not confirmed (a killed or interrupted apply). */
   pending?: PendingUpload;
 }
@@ -54,11 +60,18 @@ export interface ConfirmedUpload {
   file: string;
   sha256: string;
   description?: string | null;
+  version?: number;
 }
 
 export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload | undefined {
   if (!entry?.id || entry.file === undefined || entry.sha256 === undefined) return undefined;
-  return { id: entry.id, file: entry.file, sha256: entry.sha256, ...(entry.description !== undefined ? { description: entry.description } : {}) };
+  return {
+    id: entry.id,
+    file: entry.file,
+    sha256: entry.sha256,
+    ...(entry.description !== undefined ? { description: entry.description } : {}),
+    ...(typeof entry.version === 'number' ? { version: entry.version } : {}),
+  };
 }
 
 /** One target's entries: `kind:key` → entry. */
@@ -67,6 +80,9 @@ export interface LockFile {
 }
 
 type Files = Record<string, LockEntry>;
+
+/** Sync records of one target: `kind:key` → the record's text (engine/sync.ts reads and writes it). */
+export type SyncRecords = Record<string, string>;
 
 interface LegacySection {
   files?: Files;
@@ -79,6 +95,8 @@ export interface LockDocument {
   targets: Record<string, { files: Files }>;
   /** Sections of a version 1 file not moved to their target yet. */
   legacy?: LegacySection & { emulator?: LegacySection };
+  /** What docket last saw in sync, per target (the service a record's fields live on). */
+  synced?: Record<string, SyncRecords>;
 }
 
 /** Where a configuration's lock file is, and which legacy section a run would have used. */
@@ -98,10 +116,13 @@ export function lockLocation(root: string, options: { emulator: boolean; environ
   return { path: join(root, LOCK_FILE), label: LOCK_FILE, emulator: options.emulator, ...(options.environment ? { environment: options.environment } : {}) };
 }
 
-/** The target key of a real agreements service: its URL and the organization the key acts for. */
-export function agreementsTarget(url: string, organizationId: string): string {
+/** The target key of a real service: its URL and the organization the key acts for. */
+export function serviceTarget(url: string, organizationId: string): string {
   return `${url.replace(/\/+$/, '')} ${organizationId}`;
 }
+
+/** The target key of a real agreements service (its uploaded files are kept there). */
+export const agreementsTarget = serviceTarget;
 
 /** The key of a resource's entry: `kind:key`. */
 export function lockKey(kind: string, key: string): string {
@@ -196,6 +217,11 @@ function allSections(doc: LockDocument): [string, Files][] {
 }
 
 function checked(doc: LockDocument, label: string, line: number): { doc: LockDocument } | { error: Diagnostic } {
+  const synced: unknown = doc.synced;
+  if (synced !== undefined) {
+    const ok = isPlainObject(synced) && Object.values(synced).every((records) => isPlainObject(records) && Object.values(records).every((v) => typeof v === 'string'));
+    if (!ok) return { error: problem(label, line, `${label}: \`synced\` must map each target to \`kind:key\` → text`) };
+  }
   for (const [, files] of allSections(doc)) {
     if (!isPlainObject(files)) return { error: problem(label, line, `${label}: a section's files must be an object`) };
     for (const [key, entry] of Object.entries(files)) {
@@ -259,6 +285,15 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
       else into.files[key] = entry;
     }
   }
+  // A sync record the two sides changed differently tells nothing: without it the direction is unknown.
+  for (const [target, records] of Object.entries(b.doc.synced ?? {})) {
+    const into = ((merged.synced ??= {})[target] ??= {});
+    for (const [key, record] of Object.entries(records)) {
+      if (into[key] === undefined) into[key] = record;
+      else if (into[key] !== record) into[key] = '';
+    }
+    merged.synced[target] = Object.fromEntries(Object.entries(into).filter(([, v]) => v !== ''));
+  }
   if (b.doc.legacy && JSON.stringify(b.doc.legacy) !== JSON.stringify(a.doc.legacy ?? b.doc.legacy)) clashes.push('(version 1 sections)');
   merged.legacy ??= b.doc.legacy;
   if (merged.legacy === undefined) delete merged.legacy;
@@ -288,9 +323,13 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
 export function lockSection(doc: LockDocument, target: string, location: LockLocation): LockFile {
   const own = doc.targets[target];
   if (own) return { files: { ...own.files } };
+  return { files: { ...legacyFiles(doc, location) } };
+}
+
+/** The version 1 section a run at `location` used (its `--env`, emulator or not). */
+function legacyFiles(doc: LockDocument, location: LockLocation): Files | undefined {
   const legacy = location.emulator ? doc.legacy?.emulator : doc.legacy;
-  const files = location.environment ? legacy?.environments?.[location.environment]?.files : legacy?.files;
-  return { files: { ...files } };
+  return location.environment ? legacy?.environments?.[location.environment]?.files : legacy?.files;
 }
 
 /**
@@ -310,7 +349,12 @@ export async function resolveLockTarget(
   return known.length === 1 ? known[0] : undefined;
 }
 
-const sorted = (files: Files): Files => Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+/** The sync records of one target (none recorded: empty). */
+export function syncRecords(doc: LockDocument, target: string): SyncRecords {
+  return { ...doc.synced?.[target] };
+}
+
+const sorted = <T>(files: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** The document with `target`'s entries replaced, and the version 1 section it came from dropped. */
 export function withSection(doc: LockDocument, target: string, lock: LockFile, location: LockLocation): LockDocument {
@@ -327,6 +371,7 @@ export function withSection(doc: LockDocument, target: string, lock: LockFile, l
     if (legacy.emulator && Object.keys(legacy.emulator).length === 0) delete legacy.emulator;
     if (Object.keys(legacy).length > 0) out.legacy = legacy;
   }
+  if (doc.synced) out.synced = doc.synced;
   return out;
 }
 
@@ -341,9 +386,64 @@ export async function writeLock(location: LockLocation, target: string, lock: Lo
   await writeFileAtomic(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) });
 }
 
+/**
+ * Changes sync records, per target (`null` forgets a record; `reset` empties a target's records
+ * first), keeping everything else of the file. One atomic write, and none when nothing changes.
+ */
+export async function writeSync(location: LockLocation, changes: Record<string, { records: Record<string, string | null>; reset?: boolean }>): Promise<void> {
+  if (Object.values(changes).every((c) => Object.keys(c.records).length === 0 && !c.reset)) return;
+  await removeStaleTemps(location.path);
+  const before = await readFile(location.path, 'utf8').catch(() => undefined);
+  const doc = before === undefined ? emptyDocument() : parseLockText(before, location.label).doc;
+  const synced = { ...doc.synced };
+  for (const [target, change] of Object.entries(changes)) {
+    const records: SyncRecords = change.reset ? {} : { ...synced[target] };
+    for (const [key, record] of Object.entries(change.records)) {
+      if (record === null) delete records[key];
+      else records[key] = record;
+    }
+    if (Object.keys(records).length > 0) synced[target] = sorted(records);
+    else delete synced[target];
+  }
+  const out: LockDocument = { ...doc };
+  if (Object.keys(synced).length > 0) out.synced = sorted(synced);
+  else delete out.synced;
+  const text = render(out);
+  // Nothing new to record leaves the file as it was (no churn in git), or absent.
+  if (text === before || (before === undefined && !out.synced)) return;
+  await writeFileAtomic(location.path, text, { tempDir: tempDirOf(location.path) });
+}
+
 /** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
 function tempDirOf(path: string): string {
-  return join(dirname(path), '.docket');
+  const dir = dirname(path);
+  return basename(dir) === '.docket' ? dir : join(dir, '.docket');
+}
+
+/**
+ * At the end of an apply: writes `target`'s entries unless the file already says exactly that, so
+ * a merge conflict docket could read, or a version 1 section, is rewritten even when nothing was
+ * uploaded. Returns what it did worth telling (undefined: nothing, or a plain write). No file is
+ * created for a target with nothing to record, unless `create` (an interrupted apply leaves one).
+ */
+export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false): Promise<string | undefined> {
+  let text: string | undefined;
+  try {
+    text = await readFile(location.path, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined && Object.keys(lock.files).length === 0 && !create) return undefined;
+  const read = text === undefined ? { doc: emptyDocument(), diagnostics: [] } : parseLockText(text, location.label);
+  // A file docket cannot read is left for the person (the plan already said so).
+  if (read.diagnostics.some((d) => d.severity === 'error')) return undefined;
+  const next = render(withSection(read.doc, target, lock, location));
+  if (next === text) return undefined;
+  await removeStaleTemps(location.path);
+  await writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) });
+  if (text !== undefined && splitConflict(text)) return `${location.label}: its merge conflict is resolved (both sides' entries kept) and the file written whole`;
+  if (!read.doc.targets[target] && legacyFiles(read.doc, location) !== undefined) return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
+  return undefined;
 }
 
 /** The same, synchronously: for the moment a second Ctrl-C ends the process. */

@@ -62,11 +62,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const doc = documents[0];
   if (doc && !doc.ok) return { diagnostics }; // its YAML errors are reported with the file's other diagnostics
   const raw: unknown = doc ? doc.value : {};
-  const start = doc?.start ?? { line: 1, col: 1 };
   // An empty docket.yaml still gets "missing required field `version`", at 1:1.
-  const positions = doc?.positions ?? new DocPositions(file, start);
+  const positions = doc?.positions ?? new DocPositions(file, { line: 1, col: 1 });
   if (!isPlainObject(raw)) {
-    error('invalid-value', `${file} must be a mapping of settings`, start, 'see `docket init` for an example');
+    error('invalid-value', `${file} must be a mapping of settings`, doc?.start ?? { line: 1, col: 1 }, 'see `docket init` for an example');
     return { diagnostics };
   }
 

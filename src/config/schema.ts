@@ -2,113 +2,69 @@
  * JSON Schema validation of documents (ajv, draft-07: the draft editors' YAML support implements)
  * and the translation of ajv's errors into diagnostics at the right line and column.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../diagnostics.js';
 import { DocketError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
+import { SCHEMA_BASE, subschemaExport, validatorModule } from './schema-names.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 
-let schemasDirCache: string | undefined;
+export { schemasDir } from './schema-names.js';
+
+type ValidatorModule = Record<string, ValidateFunction | undefined>;
 
 /**
- * Absolute path of the repository's `schemas/` folder. Found by walking up from this module, so it
- * works from `src/` under vitest and from `dist/` after tsc (and from an installed package).
+ * The validators of one schema file: precompiled by the build (dist/validators/, no schema is
+ * compiled at run time); from the sources (the tests), compiled on first use with the same setup.
  */
-export function schemasDir(): string {
-  if (schemasDirCache) return schemasDirCache;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'schemas');
-    if (existsSync(path.join(dir, 'package.json')) && existsSync(candidate) && statSync(candidate).isDirectory()) {
-      schemasDirCache = candidate;
-      return candidate;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new DocketError('schemas-not-found', 'cannot find the schemas/ folder of the docket installation');
-    dir = parent;
-  }
-}
-
-// ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is module.exports.
-const addFormats = addFormatsModule.default;
-
-let ajvInstance: Ajv | undefined;
-
-function ajv(): Ajv {
-  if (ajvInstance) return ajvInstance;
-  ajvInstance = new Ajv({
-    allErrors: true, // every problem at once, never one per run
-    verbose: true, // errors carry the failing data and the parent schema (for "did you mean" among its properties)
-    strict: true,
-    allowUnionTypes: true, // `type: [string, "null"]` is how optional text is written
-    // A `$ref` to another schema file is resolved from schemas/ by its file name.
-    loadSchema: async (uri) => readSchemaFile(path.posix.basename(new URL(uri).pathname)),
-  });
-  addFormats(ajvInstance);
-  // The uuid format of ajv-formats also takes `urn:uuid:…`, which no service id ever matches.
-  ajvInstance.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-  addSubfolderSchemas(ajvInstance, 'templates');
-  return ajvInstance;
-}
-
-/**
- * Registers every schema of `schemas/<folder>/` before anything is compiled, so a relative `$ref`
- * such as `templates/nda.schema.json` resolves (loadSchema only knows top-level file names).
- */
-function addSubfolderSchemas(instance: Ajv, folder: string): void {
-  const dir = path.join(schemasDir(), folder);
-  if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
-    const file = path.join(dir, name);
-    try {
-      instance.addSchema(JSON.parse(readFileSync(file, 'utf8')) as AnySchemaObject);
-    } catch (err) {
-      throw new DocketError('invalid-schema', `cannot read schema ${folder}/${name}: ${(err as Error).message}`);
-    }
-  }
-}
-
-async function readSchemaFile(name: string): Promise<AnySchemaObject> {
-  const file = path.join(schemasDir(), name);
+async function validatorsOf(name: string): Promise<ValidatorModule> {
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as AnySchemaObject;
+    // require, not import(): importing CommonJS from ESM runs a lexer over the whole file first.
+    return createRequire(import.meta.url)(`../validators/${validatorModule(name)}`) as ValidatorModule;
   } catch (err) {
-    throw new DocketError('invalid-schema', `cannot read schema ${name}: ${(err as Error).message}`);
+    // Not built (the tests run from src/): compile below. A module that fails otherwise is a bug.
+    if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND' || !String((err as Error).message).includes(validatorModule(name))) throw err;
   }
+  const { createAjv, SUBSCHEMAS } = await import('./ajv-setup.js');
+  runtimeAjv ??= createAjv();
+  const ajv = runtimeAjv;
+  const id = `${SCHEMA_BASE}${name}`;
+  const root = ajv.getSchema(id);
+  if (!root) throw new DocketError('invalid-schema', `there is no schema ${name}`);
+  const parts = (SUBSCHEMAS[name] ?? []).map((fragment) => [subschemaExport(fragment), ajv.getSchema(`${id}${fragment}`)] as const);
+  return { validate: root, ...Object.fromEntries(parts) };
 }
 
-const validators = new Map<string, Promise<ValidateFunction>>();
+let runtimeAjv: import('ajv').Ajv | undefined;
 
-/** The compiled validator of `schemas/<name>`; each schema is compiled once per process. */
-export function schemaValidator(name: string): Promise<ValidateFunction> {
-  let v = validators.get(name);
-  if (!v) {
-    v = (async () => {
-      const schema = await readSchemaFile(name);
-      const existing = typeof schema.$id === 'string' ? ajv().getSchema(schema.$id) : undefined;
-      return existing ?? (await ajv().compileAsync(schema));
-    })();
-    // A failed compile is a bug in a schema file; do not cache it so the error is not sticky in tests.
-    v.catch(() => validators.delete(name));
-    validators.set(name, v);
+const modules = new Map<string, Promise<ValidatorModule>>();
+
+function moduleOf(name: string): Promise<ValidatorModule> {
+  let m = modules.get(name);
+  if (!m) {
+    m = validatorsOf(name);
+    // A failed load is a bug in a schema file; do not cache it so the error is not sticky in tests.
+    m.catch(() => modules.delete(name));
+    modules.set(name, m);
   }
+  return m;
+}
+
+/** The validator of `schemas/<name>`. */
+export async function schemaValidator(name: string): Promise<ValidateFunction> {
+  const v = (await moduleOf(name)).validate;
+  if (!v) throw new DocketError('invalid-schema', `there is no validator for schema ${name}`);
   return v;
 }
 
 /**
- * A validator for one definition of an already compiled schema, e.g.
- * `subschemaValidator('docket.schema.json', '#/$defs/httpUrl')`.
+ * A validator for one definition of a schema, e.g.
+ * `subschemaValidator('docket.schema.json', '#/$defs/httpUrl')` (listed in ajv-setup SUBSCHEMAS).
  */
 export async function subschemaValidator(name: string, fragment: string): Promise<ValidateFunction> {
-  const root = await schemaValidator(name);
-  const id = (root.schema as AnySchemaObject).$id as string;
-  const v = ajv().getSchema(`${id}${fragment}`);
+  const v = (await moduleOf(name))[subschemaExport(fragment)];
   if (!v) throw new DocketError('invalid-schema', `schema ${name} has no ${fragment}`);
   return v;
 }
@@ -310,7 +266,7 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>): string {
     case 'not':
       return 'has a value that is not allowed here';
     default:
-      return e.message ?? 'is not valid';
+      return `does not satisfy the schema's \`${e.keyword}\``;
   }
 }
 

@@ -39,6 +39,8 @@ export interface ResourceDoc {
   kind: string;
   /** Path relative to the configuration root, with `/` separators. */
   file: string;
+  /** 0-based index of the document in its file (counting empty ones), for edits by `docket pull`. */
+  index?: number;
   line: number;
   col: number;
   /** The document after `${var.X}`/`${env.X}` substitution. */

@@ -2,7 +2,18 @@
  * YAML → plain values plus the line and column of every key and value, so that every later check
  * (schema, interpolation, references at plan time) can point at the exact place in the file.
  */
-import { LineCounter, isAlias, isMap, isNode, isScalar, isSeq, parseAllDocuments, visit, type Document, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, Node } from 'yaml';
+
+type YamlLibrary = typeof import('yaml');
+let yamlLibrary: YamlLibrary | undefined;
+/**
+ * The full parser, loaded the first time a file needs it: most runs read every file with the
+ * faster reader (yaml-read.ts) and never ask for a position. (`yaml` is CommonJS for Node.)
+ */
+function yaml(): YamlLibrary {
+  return (yamlLibrary ??= createRequire(import.meta.url)('yaml') as YamlLibrary);
+}
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Positions } from './types.js';
 
@@ -174,12 +185,12 @@ interface WalkState {
 
 /** The full parser: values and every position at once, and the YAML diagnostics. */
 export function parseWithPositions(text: string, file: string): ParsedFile {
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yaml().LineCounter)();
   const diagnostics: Diagnostic[] = [];
   let docs: Document.Parsed[];
   try {
     // `merge`: `<<: *shared` copies a mapping's keys, so rule text can be shared within a file.
-    docs = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true }) as Document.Parsed[];
+    docs = yaml().parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true }) as Document.Parsed[];
   } catch (error) {
     // The parser recurses per nesting level: a file nested thousands deep overflows it.
     if (!(error instanceof RangeError)) throw error;
@@ -256,14 +267,14 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
 function unclosedAt(doc: Document.Parsed, offset: number, code: string, message: string): { offset: number; message: string; hint: string } | undefined {
   if (code !== 'MISSING_CHAR' && !(code === 'BAD_INDENT' && /end with a [\]}]/.test(message))) return undefined;
   let found: { offset: number; message: string; hint: string } | undefined;
-  visit(doc, (_key, node) => {
-    if (!isNode(node) || !node.range || node.range[0] >= offset || node.range[1] !== offset) return;
-    if (isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
+  yaml().visit(doc, (_key, node) => {
+    if (!yaml().isNode(node) || !node.range || node.range[0] >= offset || node.range[1] !== offset) return;
+    if (yaml().isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
       const q = node.type === 'QUOTE_DOUBLE' ? '"' : "'";
       found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed`, hint: `close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)` };
-    } else if ((isSeq(node) || isMap(node)) && node.flow) {
-      const [open, close] = isSeq(node) ? ['[', ']'] : ['{', '}'];
-      found = { offset: node.range[0], message: `this \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\`, or write it as indented ${isSeq(node) ? '`- item` lines' : '`key: value` lines'}` };
+    } else if ((yaml().isSeq(node) || yaml().isMap(node)) && node.flow) {
+      const [open, close] = yaml().isSeq(node) ? ['[', ']'] : ['{', '}'];
+      found = { offset: node.range[0], message: `this \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\`, or write it as indented ${yaml().isSeq(node) ? '`- item` lines' : '`key: value` lines'}` };
     }
   });
   return found;
@@ -289,7 +300,7 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
 
 /** A document with only comments (or only `---`) parses to an empty plain scalar. */
 function isEmptyScalar(node: Node): boolean {
-  return isScalar(node) && node.value === null && node.source === '' && !node.tag;
+  return yaml().isScalar(node) && node.value === null && node.source === '' && !node.tag;
 }
 
 function firstLine(message: string): string {
@@ -324,7 +335,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       'write the values out, or alias smaller nodes',
     );
   }
-  if (isAlias(node)) {
+  if (yaml().isAlias(node)) {
     const target = node.resolve(state.doc) as Node | undefined;
     if (!target) {
       state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${node.source}\` names no anchor defined before it`, file: state.file, ...here, hint: `define \`&${node.source}\` on a value above this line` });
@@ -338,7 +349,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       state.alias = outer;
     }
   }
-  if (isScalar(node)) {
+  if (yaml().isScalar(node)) {
     const empty = node.value === null && node.source === '';
     positions.set(pointer, { key: keyPos, value: empty && keyPos ? keyPos : here, plain: node.type === 'PLAIN' });
     if (node.value !== null && typeof node.value === 'object') {
@@ -349,16 +360,16 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     return normaliseScalar(node.value);
   }
   positions.set(pointer, { key: keyPos, value: here, plain: false });
-  if (isMap(node)) {
+  if (yaml().isMap(node)) {
     const out: Record<string, unknown> = {};
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       // With `merge` on, the parser marks the merge key with a symbol.
-      if (isScalar(keyNode) && (typeof keyNode.value === 'symbol' || keyNode.source === '<<')) {
+      if (yaml().isScalar(keyNode) && (typeof keyNode.value === 'symbol' || keyNode.source === '<<')) {
         mergeInto(out, pair.value as Node | null, pointer, depth, state);
         continue;
       }
-      const key = keyNode === null ? '' : isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+      const key = keyNode === null ? '' : yaml().isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
       const kp = keyNode?.range ? lc(keyNode.range[0]) : here;
       const value = toPlain(pair.value as Node | null, joinPointer(pointer, key), kp, depth + 1, state);
       // defineProperty: a `__proto__:` key must become data, not change the object's prototype.
@@ -366,7 +377,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     }
     return out;
   }
-  if (isSeq(node)) {
+  if (yaml().isSeq(node)) {
     return node.items.map((item, i) => toPlain(item as Node | null, joinPointer(pointer, i), undefined, depth + 1, state));
   }
   return null;
@@ -377,7 +388,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
  * itself, as YAML merge keys define (keys written in the mapping win, wherever they appear).
  */
 function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: string, depth: number, state: WalkState): void {
-  const sources = source && isSeq(source) ? (source.items as (Node | null)[]) : [source];
+  const sources = source && yaml().isSeq(source) ? (source.items as (Node | null)[]) : [source];
   const own = new Set(Object.keys(out));
   for (const item of sources) {
     const value = toPlain(item, pointer, undefined, depth + 1, state);

@@ -4,6 +4,7 @@
  */
 import jsYaml from 'js-yaml';
 import type { SourcePos } from '../diagnostics.js';
+import { fastPositions } from './yaml-fast-positions.js';
 import { DocPositions, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 
 /**
@@ -40,12 +41,17 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
     return undefined;
   }
   if (values.some((v) => v === null || v === undefined) || values.some((v) => reachedTwice(v))) return undefined;
-  // Positions come from the full parser, once per file, the first time one is asked for.
-  let parsed: ParsedFile | undefined;
+  // Positions are worked out once per file, the first time one is asked for: from a second
+  // js-yaml pass where it can be sure of them, else by the full parser.
+  let known: (DocPositions | undefined)[] | undefined;
   const kept = reread ? undefined : text;
-  const load = (): ParsedFile => (parsed ??= parseWithPositions(kept ?? reread!(), file));
+  const load = (): (DocPositions | undefined)[] => {
+    if (known) return known;
+    const source = kept ?? reread!();
+    return (known = fastPositions(source, file, values) ?? parseWithPositions(source, file).documents.map((d) => d.positions));
+  };
   const documents: ParsedDocument[] = values.map((value, index) => {
-    const positions = new LazyDocPositions(file, value, () => load().documents[index]?.positions);
+    const positions = new LazyDocPositions(file, value, () => load()[index]);
     return {
       file,
       index,

@@ -17,6 +17,8 @@ export interface SeedUser {
   name?: string;
   /** Shown as the user's `role`; `member` when omitted. */
   role?: string;
+  /** Joined by an invitation: the review service's invitations list shows it (with the user). */
+  invited?: boolean;
 }
 
 export interface SeedRule {
@@ -72,11 +74,15 @@ export const DEFAULT_ORGANIZATION_ID = '00000000-0000-4000-8000-000000000001';
 export const EMULATOR_ADMIN_EMAIL = 'admin@emulator.local';
 const DEFAULT_ORGANIZATION_NAME = 'Acme Legal (emulator)';
 
-export function defaultSeed(opts: { organizationId?: string; users?: { email: string; name?: string }[] } = {}): EmulatorSeed {
+/**
+ * `invited`: the users joined by invitation, as people other than an organization's creator do, so
+ * a review service without a users list still shows them (in its invitations list).
+ */
+export function defaultSeed(opts: { organizationId?: string; users?: { email: string; name?: string }[]; invited?: boolean } = {}): EmulatorSeed {
   const users: SeedUser[] = [{ email: EMULATOR_ADMIN_EMAIL, name: 'Emulator Admin', role: 'admin' }];
   for (const u of opts.users ?? []) {
     if (users.some((known) => known.email.toLowerCase() === u.email.toLowerCase())) continue;
-    users.push(u.name === undefined ? { email: u.email } : { email: u.email, name: u.name });
+    users.push({ email: u.email, ...(u.name === undefined ? {} : { name: u.name }), ...(opts.invited ? { invited: true } : {}) });
   }
   return {
     organizations: [
@@ -125,6 +131,7 @@ function checkOrganization(org: unknown, at: string, problems: string[]): void {
       if (!isObject(u)) return void problems.push(`${uat} must be an object`);
       requireString(u, 'email', uat, problems);
       for (const k of ['id', 'name', 'role']) optionalType(u, k, 'string', uat, problems);
+      optionalType(u, 'invited', 'boolean', uat, problems);
     });
   if (org.playbooks !== undefined) {
     if (!Array.isArray(org.playbooks)) problems.push(`${at}.playbooks must be an array`);

@@ -326,6 +326,14 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
     if (!memberByEmail.has(key)) org.members.push({ user_id: user.id, role: su.role ?? 'member', created_at: now });
     memberByEmail.set(key, user.id);
   }
+  const inviter = (so.users.find((u) => u.role === 'admin') ?? null)?.email ?? null;
+  const invited = new Set<string>();
+  for (const su of so.users) {
+    if (!su.invited || invited.has(su.email.toLowerCase())) continue;
+    invited.add(su.email.toLowerCase());
+    const id = randomUUID();
+    org.invitations[id] = { id, email: su.email, name: su.name ?? null, invited_by_email: inviter, user_id: memberByEmail.get(su.email.toLowerCase())!, created_at: now };
+  }
   const reviewer = (email: string, what: string): string => {
     const id = memberByEmail.get(email.toLowerCase());
     if (!id) throw new Error(`seed: ${what} ${email} is not a user of organization ${so.id}`);

@@ -8,8 +8,10 @@ import { lockEntries, lockKey, type LockEntry, type LockFile } from '../config/l
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { freshReads } from '../util/fresh-read.js';
+import { DocketError } from '../errors.js';
 import { executePlan } from './execute.js';
 import { lookBeforeCreate, settleAfterCreate } from './race.js';
+import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 
 /** Reads a data file for upload (the CLI reads it from the configuration directory). */
@@ -25,6 +27,8 @@ export interface ApplyPlanInput {
   lock: LockFile;
   /** Monotonic milliseconds, for the report's timings. */
   clock: () => number;
+  /** The wall clock, for when an upload was sent (docket.lock.json's pending marks); default: now. */
+  now?: () => Date;
   concurrency: number;
   /** Record the files the plan could not compare as live, without uploading (`--adopt-files`). */
   adoptFiles?: boolean;
@@ -45,11 +49,15 @@ export interface ApplyPlanResult {
   /** The lock after the apply (what was uploaded is recorded, even when other operations failed). */
   lock: LockFile;
   lockChanged: boolean;
+  /** Every id known after the apply (the plan's, and those creates registered), `kind:key` → id. */
+  ids: ReadonlyMap<string, string>;
 }
 
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
+  /** Objects this apply created whose ids the service did not say. */
+  const unknownIds = new Map<string, { message: string; hint: string }>();
   const lock: LockFile = { files: { ...input.lock.files } };
   let lockChanged = false;
   const changed = async (): Promise<void> => {
@@ -69,16 +77,21 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     project: input.project,
     resolveId(kind, key) {
       const id = ids.get(`${kind}:${key}`);
+      const unknown = unknownIds.get(`${kind}:${key}`);
+      if (!id && unknown) throw new DocketError('unknown-id', `${kind} ${key}, ${unknown.message}: ${unknown.hint}`);
       if (!id) throw new Error(`${kind} "${key}" has no id yet (it was not created)`);
       return id;
     },
     registerId(kind, key, id) {
       ids.set(`${kind}:${key}`, id);
     },
+    registerUnknownId(kind, key, why) {
+      unknownIds.set(`${kind}:${key}`, why);
+    },
     readFile: input.files,
     async recordPending(kind, key, pending) {
       const current = lock.files[lockKey(kind, key)];
-      set(kind, key, { ...current, pending: { ...pending, since: new Date().toISOString() } });
+      set(kind, key, { ...current, pending: { ...pending, since: (input.now?.() ?? new Date()).toISOString() } });
       await changed();
     },
     async recordFile(kind, key, entry, replacesId) {
@@ -94,8 +107,12 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       return d.fields[field];
     },
     readAfterWrites: freshReads(),
-    sleep: input.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    sleep: input.sleep ?? ((ms) => wait(ms, input.signal)),
+    stopping: () => input.signal?.aborted === true,
   };
+  // The look before a create is for what another run created since the plan: one read per scope
+  // per apply finds it (what is created during this apply, the check after the create settles).
+  const lookCtx: ExecContext = { ...ctx, readAfterWrites: onceReads() };
   // Creates whose duplicate check waits for the end (nothing in the apply refers to their ids).
   const checkLater: Change[] = [];
   const report = await executePlan(plan, {
@@ -106,7 +123,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       if (!kind) throw new Error(`the plan names kind ${change.kind}, which this docket does not know`);
       const guard = CREATE_ACTIONS.includes(change.action) ? kind.race : undefined;
       if (!guard) return kind.execute(change, ctx);
-      const existing = await lookBeforeCreate(guard, change, ctx);
+      const existing = await lookBeforeCreate(guard, change, lookCtx);
       if (existing) {
         ctx.registerId(change.kind, change.key, existing.id);
         return existing.note;
@@ -126,28 +143,53 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
-  await settleLater(checkLater, report, { kinds, ids, ctx });
-  return { report, lock, lockChanged };
+  await settleLater(checkLater, report, { kinds, ids, ctx, concurrency: input.concurrency });
+  return { report, lock, lockChanged, ids };
 }
 
 /**
  * The end-of-apply duplicate checks (rules): one fresh read per scope, shared by the creates in
  * it. A failed check is said beside its change; the apply's outcome stays what it was.
  */
-async function settleLater(changes: readonly Change[], report: ApplyReport, env: { kinds: Map<string, AnyKind>; ids: Map<string, string>; ctx: ExecContext }): Promise<void> {
+/** Reads shared by key for the rest of the apply (FreshRead's signature, without its freshness). */
+function onceReads(): ExecContext['readAfterWrites'] {
+  const reads = new Map<string, Promise<unknown>>();
+  return <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let read = reads.get(key) as Promise<T> | undefined;
+    if (!read) reads.set(key, (read = load()));
+    return read;
+  };
+}
+
+async function settleLater(changes: readonly Change[], report: ApplyReport, env: { kinds: Map<string, AnyKind>; ids: Map<string, string>; ctx: ExecContext; concurrency: number }): Promise<void> {
   const results = new Map(report.results.map((r) => [r.changeId, r]));
-  await Promise.all(
-    changes.map(async (change) => {
-      const guard = env.kinds.get(change.kind)?.race;
-      const mine = env.ids.get(`${change.kind}:${change.key}`);
-      const result = results.get(change.id);
-      if (!guard || !mine || !result) return;
-      try {
-        const settled = await settleAfterCreate(guard, change, mine, env.ctx);
-        if (settled.note) result.note = settled.note;
-      } catch (error) {
-        result.note = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
-      }
-    }),
-  );
+  // Every write of the apply is done: one read per scope now serves all its creates.
+  const ctx: ExecContext = { ...env.ctx, readAfterWrites: onceReads() };
+  // A bounded number at a time: twenty thousand pending checks would each hold their state at once.
+  await mapLimit(changes, Math.max(1, env.concurrency), async (change) => {
+    const guard = env.kinds.get(change.kind)?.race;
+    const mine = env.ids.get(`${change.kind}:${change.key}`);
+    const result = results.get(change.id);
+    if (!guard || !mine || !result) return;
+    try {
+      const settled = await settleAfterCreate(guard, change, mine, ctx);
+      if (settled.note) result.note = settled.note;
+    } catch (error) {
+      result.note = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
+    }
+  });
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts (the caller asks `stopping()` next). */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -43,11 +43,17 @@ export async function buildDesired(
     const kind = byYaml.get(doc.kind);
     if (!kind?.toDesired) continue; // unknown kinds were reported by the loader
     const ctx: DesiredContext = { project: config.project, files };
+    // One object per document, shared by every resource it declares (`docket pull` edits there).
+    const document = doc.index !== undefined ? { file: doc.file, index: doc.index } : undefined;
+    const declare = (r: DesiredResource): void => {
+      if (document) r.document = document;
+      add(r);
+    };
     const own = await kind.toDesired(doc, diagnostics, ctx);
-    own.forEach(add);
+    own.forEach(declare);
     for (const child of childrenOf(kind)) {
       const parent = own.find((r) => r.kind === kind.name);
-      (await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })).forEach(add);
+      (await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })).forEach(declare);
     }
   }
   checkClaims(desired, diagnostics);

@@ -26,6 +26,11 @@ export interface KindMeta {
   changeAction?: Action;
   /** Read-only kinds docket never declares (agreements users): no changes, never counted as undeclared. */
   internal?: boolean;
+  /**
+   * Whether a field's live and desired values are the same, for fields compared in a way of their
+   * own (custom template definitions: as parsed YAML); undefined leaves it to the normalised equality.
+   */
+  sameField?(field: string, live: unknown, desired: unknown): boolean | undefined;
   /** A readable account of a structured field's change (template definitions). */
   describeField?(field: string, before: unknown, after: unknown): string[] | undefined;
   /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
@@ -47,14 +52,23 @@ export interface DiffInput {
   live: LiveResource[];
   /** `prune:` switches by key (e.g. `playbooks`). */
   prune: Record<string, boolean>;
+  /**
+   * The live id docket last synced an object under this identity (`kind:key`), if any: an object
+   * renamed in the app is matched by it, so the plan shows a rename rather than a create and a delete.
+   */
+  recordedId?: (kindKey: string) => string | undefined;
 }
 
 export interface DiffResult {
   changes: Change[];
   ids: Record<string, string>;
+  /** Objects that exist but whose ids the service does not say (refKey → why), for reference checks. */
+  unknownIds: Record<string, { message: string; hint: string }>;
   undeclared: UndeclaredSummary[];
   adoptable: AdoptableFile[];
   diagnostics: Diagnostics;
+  /** Top-level live objects no file declares (not internal kinds, not singletons). */
+  unmatched: LiveResource[];
 }
 
 export function fingerprint(live: LiveResource): string {
@@ -70,8 +84,10 @@ export function diff(input: DiffInput): DiffResult {
   const diagnostics = new Diagnostics();
   const changes: Change[] = [];
   const ids: Record<string, string> = {};
+  const unknownIds: DiffResult['unknownIds'] = {};
   const undeclared: UndeclaredSummary[] = [];
   const adoptable: AdoptableFile[] = [];
+  const unmatchedTop: LiveResource[] = [];
   /** desired key → matched live object, per kind (parents are looked up here by children). */
   const matchedByKind = new Map<KindName, Map<string, LiveResource>>();
   /** Objects this plan replaces with new ones (a re-uploaded attachment): whatever names them is re-pointed. */
@@ -84,7 +100,10 @@ export function diff(input: DiffInput): DiffResult {
     const isChild = Boolean(kind.parentKind);
     const desired = desiredByKind.get(kind.name) ?? [];
     const live = liveByKind.get(kind.name) ?? [];
-    for (const l of live) ids[refKey(kind.name, l.key)] ??= l.id;
+    for (const l of live) {
+      if (l.idUnknown) unknownIds[refKey(kind.name, l.key)] ??= l.idUnknown;
+      else ids[refKey(kind.name, l.key)] ??= l.id;
+    }
     if (kind.internal) continue;
 
     const parentMatches = kind.parentKind ? matchedByKind.get(kind.parentKind) : undefined;
@@ -117,7 +136,7 @@ export function diff(input: DiffInput): DiffResult {
     const claim = (d: DesiredResource, l: LiveResource): void => {
       used.add(l.id);
       matched.set(d.key, l);
-      ids[refKey(kind.name, d.key)] = l.id;
+      if (!l.idUnknown) ids[refKey(kind.name, d.key)] = l.id;
     };
 
     // Pass 1: pinned ids win over names.
@@ -165,6 +184,19 @@ export function diff(input: DiffInput): DiffResult {
       }
       if (found[0]) claim(d, found[0]);
     }
+    // Pass 4: the object last synced under this identity, renamed in the app since (after identity,
+    // so a live object that has the name wins).
+    if (input.recordedId) {
+      for (const d of desired) {
+        if (matched.has(d.key) || d.pinId) continue;
+        const id = input.recordedId(refKey(kind.name, d.key));
+        const l = id ? liveById.get(id) : undefined;
+        if (!l || used.has(l.id)) continue;
+        const scope = scopeOfDesired(d);
+        if (scope === undefined || scopeOfLive(l) !== scope) continue;
+        claim(d, l);
+      }
+    }
     matchedByKind.set(kind.name, matched);
 
     for (const d of desired) {
@@ -199,6 +231,7 @@ export function diff(input: DiffInput): DiffResult {
         changes.push({ ...removeChange(kind, l, 'delete', parent), ...(declaredBy ? { source: declaredBy } : {}) });
       }
     } else if (!kind.singleton) {
+      unmatchedTop.push(...unmatched);
       const prunable = kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true;
       if (prunable) {
         for (const l of unmatched) changes.push(removeChange(kind, l, 'archive'));
@@ -220,7 +253,7 @@ export function diff(input: DiffInput): DiffResult {
     }
   }
 
-  return { changes, ids, undeclared, adoptable, diagnostics };
+  return { changes, ids, unknownIds, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
 /** Files of a matched object that docket cannot compare (no lock entry). */
@@ -283,6 +316,16 @@ interface CompareState {
 
 function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Change['parent'], state: CompareState): Change[] {
   const { ids, replaced, diagnostics } = state;
+  // Most matched objects are unchanged: find out before building anything (20,000 rules per plan).
+  let changed = false;
+  for (const field in d.fields) {
+    if (l.unknownFields?.[field] !== undefined) continue;
+    if (!sameField(kind, d, l, field, ids) || repointed(d, field, replaced)) {
+      changed = true;
+      break;
+    }
+  }
+  if (!changed) return [];
   const out: Change[] = [];
   const base = {
     kind: kind.name,
@@ -304,13 +347,13 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
   const publishes: FieldChange[] = [];
   let renamed = false;
 
+  const ignored = d.policy?.ignoreFields;
   for (const [field, desiredValue] of Object.entries(d.fields)) {
     if (l.unknownFields?.[field] !== undefined) continue;
+    if (ignored?.includes(field)) continue;
     const liveValue = l.fields[field] ?? null;
-    const sensitive = kind.sensitiveFields?.includes(field) === true;
-    const same = sensitive ? digest(liveValue) === digest(desiredValue ?? null) : sameValue(liveValue, desiredValue) || sameReference(d, l, field, ids);
-    // A reference to an object this plan replaces must be sent again, even though its name is the same.
-    const repoint = same && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
+    const same = sameField(kind, d, l, field, ids);
+    const repoint = same && repointed(d, field, replaced);
     if (same && !repoint) continue;
     const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : liveValue);
     const after = shown(kind, field, desiredValue);
@@ -362,6 +405,18 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     });
   }
   return out;
+}
+
+function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: string, ids: Record<string, string>): boolean {
+  const liveValue = l.fields[field] ?? null;
+  const desiredValue = d.fields[field];
+  if (kind.sensitiveFields?.includes(field) === true) return digest(liveValue) === digest(desiredValue ?? null);
+  return (kind.sameField?.(field, liveValue, desiredValue) ?? sameValue(liveValue, desiredValue)) || sameReference(d, l, field, ids);
+}
+
+/** A reference to an object this plan replaces must be sent again, even though its name is the same. */
+function repointed(d: DesiredResource, field: string, replaced: ReadonlySet<string>): boolean {
+  return replaced.size > 0 && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
 }
 
 /** A reference field naming the object the live one already points at (renamed or not). */

@@ -97,8 +97,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
 
   const signal = options.signal;
   const stopped = (): boolean => signal?.aborted === true;
-  // One listener for the whole run: one per wait would pile up (and Node warns past ten).
-  const stop = signal ? [aborted(signal)] : [];
+  // One listener for the whole apply: a new one per wait would pile up, one per change.
+  const stopping = signal ? [aborted(signal)] : [];
   for (;;) {
     while (!stopped() && running.size < limit && ready.size > 0) {
       const i = ready.pop()!;
@@ -106,7 +106,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     }
     if (running.size === 0) break;
     if (stopped()) break;
-    await Promise.race([...running, ...stop]);
+    await Promise.race([...running, ...stopping]);
   }
   if (stopped() && running.size > 0) {
     // Let what is in flight finish, for a while: its outcome is then known and recorded.

@@ -20,6 +20,8 @@ export interface FetchLiveOptions {
   lock: LockFile;
   /** Desired resources (lets kinds skip reads); undefined reads everything (export). */
   declared?: DesiredResource[];
+  /** Read every object in detail though resources are declared (pull). */
+  readAll?: boolean;
 }
 
 export interface LiveState {
@@ -56,6 +58,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     services: options.services,
     lock: options.lock,
     ...(options.declared ? { declared: options.declared } : {}),
+    ...(options.readAll ? { readAll: true } : {}),
     live: read,
     memo<T>(key: string, load: () => Promise<T>): Promise<T> {
       let p = memo.get(key) as Promise<T> | undefined;

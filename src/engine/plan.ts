@@ -7,8 +7,10 @@ import { didYouMean } from '../config/suggest.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList } from './canonical.js';
-import { diff, type KindMeta } from './diff.js';
+import { diff, type DiffResult, type KindMeta } from './diff.js';
+import { classifyChanges } from './direction.js';
 import { planHints } from './hints.js';
+import { EMPTY_SYNC, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
 import type { Action, Change, DesiredResource, LiveResource, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
@@ -19,7 +21,8 @@ export interface BuildPlanInput {
   desired: DesiredResource[];
   live: LiveResource[];
   prune: Record<string, boolean>;
-  configDigest: string;
+  /** The configuration digest, or how to work it out when the plan is first saved or read. */
+  configDigest: string | (() => string);
   target: PlanTarget;
   environment?: string;
   now: Date;
@@ -30,31 +33,48 @@ export interface BuildPlanInput {
   /** Interrupted uploads no read can settle; an error unless `retryUncertain`. */
   uncertain?: UncertainUpload[];
   retryUncertain?: boolean;
+  /** What docket last saw in sync (docket.lock.json): gives every change its direction. */
+  sync?: SyncState;
 }
 
 export interface BuildPlanResult {
   plan?: Plan;
   diagnostics: Diagnostic[];
+  /** Top-level live objects no file declares (for drift reports). */
+  unmatched: LiveResource[];
 }
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
-  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune });
+  const sync = input.sync ?? EMPTY_SYNC;
+  const recordedId = sync.byKey.size > 0 ? (kindKey: string) => sync.byKey.get(kindKey)?.id : undefined;
+  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
   const diagnostics = result.diagnostics;
-  checkReferences(input.desired, result.ids, input.kinds, diagnostics);
-  checkActions(result.changes, input.kinds, diagnostics);
+  const unmatched = result.unmatched;
+  checkReferences(input.desired, result, input.kinds, diagnostics);
+  const classified = classifyChanges(result.changes, {
+    sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
+    desired: input.desired,
+    live: input.live,
+    sync,
+  });
+  checkActions(classified.changes, input.kinds, diagnostics);
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics);
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
-  const ordered = orderChanges(result.changes, input.kinds, input.live);
+  const ordered = orderChanges(classified.changes, input.kinds, input.live);
   diagnostics.items.push(...ordered.diagnostics.items);
-  if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
+  if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 
+  let configDigest: string | undefined;
   const plan: Plan = {
     format_version: 1,
     docket_version: input.version,
     created_at: input.now.toISOString(),
     target: input.target,
     ...(input.environment ? { environment: input.environment } : {}),
-    config_digest: input.configDigest,
+    // A getter (enumerable, so JSON and spreads include it): a plan only printed never needs it.
+    get config_digest() {
+      return (configDigest ??= typeof input.configDigest === 'string' ? input.configDigest : input.configDigest());
+    },
     changes: ordered.changes,
     // Sorted so the same state always serialises the same way (golden files, plan diffs).
     ids: Object.fromEntries(Object.entries(result.ids).sort(([a], [b]) => a.localeCompare(b))),
@@ -71,8 +91,9 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
     ...(lockUpdates.length > 0 ? { lock_updates: lockUpdates } : {}),
+    ...(classified.held.length > 0 ? { held: classified.held } : {}),
   };
-  return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()) };
+  return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 }
 
 /** How many changes of each action a plan holds (actions it does not hold are left out). */
@@ -82,8 +103,12 @@ export function summarize(changes: Change[]): Plan['summary'] {
   return summary;
 }
 
-/** A reference to something that exists neither in the files nor live is an error at its line. */
-function checkReferences(desired: DesiredResource[], ids: Record<string, string>, kinds: KindMeta[], diagnostics: Diagnostics): void {
+/**
+ * A reference to something that exists neither in the files nor live is an error at its line, and
+ * so is one to an object whose id the service does not say (the reference could not be sent).
+ */
+function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds'>, kinds: KindMeta[], diagnostics: Diagnostics): void {
+  const { ids, unknownIds } = found;
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
   const byName = new Map(kinds.map((k) => [k.name, k]));
   // Names a reference could have meant, per kind: declared or live (built only when one is missing).
@@ -95,6 +120,11 @@ function checkReferences(desired: DesiredResource[], ids: Record<string, string>
   for (const d of desired) {
     for (const ref of d.refs) {
       const key = refKey(ref.kind, ref.key);
+      const unknown = ids[key] ? undefined : unknownIds[key];
+      if (unknown) {
+        diagnostics.error('unknown-id', `\`${ref.field}\` names ${ref.key}, ${unknown.message}`, { ...(ref.source ?? d.source), hint: unknown.hint });
+        continue;
+      }
       if (declared.has(key) || ids[key]) continue;
       const { message, hint } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
         message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,
@@ -136,7 +166,8 @@ export function configDigest(desired: DesiredResource[], settings: unknown): str
   // The same order localeCompare gives, with one collator instead of one per comparison.
   const collate = new Intl.Collator().compare;
   const sorted = desired.map((d) => ({ d, id: `${d.kind}:${d.key}` })).sort((a, b) => collate(a.id, b.id));
-  const content = sorted.map(({ d }) => ({ kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom }));
+  // A policy changes what a plan holds (drift it holds back, fields it ignores): it is part of what was planned.
+  const content = sorted.map(({ d }) => ({ kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom, ...(d.policy ? { policy: d.policy } : {}) }));
   return digestWithList('content', content, { settings });
 }
 

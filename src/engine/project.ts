@@ -12,6 +12,7 @@ import type { ServiceName } from '../api/types.js';
 import { describeViolation, massDeleteViolations } from './guard.js';
 import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
+import type { SyncState } from './sync.js';
 import { limitToTargets, parseTarget, type TargetSpec } from './target.js';
 import type { DesiredResource, KindName, LiveResource, Plan, PlanTarget } from './types.js';
 
@@ -30,6 +31,14 @@ export function kindsToRead(desired: readonly DesiredResource[], prune: PruneSwi
     for (const r of d.refs) names.add(r.kind);
   }
   for (const k of kinds) if (pruneOn(k, prune)) names.add(k.name);
+  for (const k of kinds) if (k.parentKind && names.has(k.parentKind)) names.add(k.name);
+  return kinds.filter((k) => names.has(k.name));
+}
+
+/** `read` plus the kinds named (and their children), in registry order. */
+export function withAlso(read: readonly AnyKind[], also: readonly KindName[], kinds: readonly AnyKind[] = KINDS): AnyKind[] {
+  if (also.length === 0) return [...read];
+  const names = new Set([...read.map((k) => k.name), ...also]);
   for (const k of kinds) if (k.parentKind && names.has(k.parentKind)) names.add(k.name);
   return kinds.filter((k) => names.has(k.name));
 }
@@ -57,12 +66,18 @@ export interface PlanProjectInput {
   prune: PruneSwitches;
   /** `--target` values as written. */
   targets?: readonly string[];
+  /** Kinds to read even when no file declares any (`--kind` of drift and pull: objects made in the app). */
+  alsoRead?: readonly KindName[];
+  /** Read undeclared objects in detail too (pull writes them into files). */
+  readAll?: boolean;
   /** Upload again what an interrupted apply may have uploaded (`--retry-uncertain`). */
   retryUncertain?: boolean;
   safety: { max_delete_fraction: number };
   concurrency: number;
+  /** What docket last saw in sync (docket.lock.json), read once the target is known; gives changes their direction. */
+  sync?: () => SyncState | Promise<SyncState>;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
-  meta: { configDigest: string; target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
+  meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
 }
 
 export interface PlanProjectResult {
@@ -70,15 +85,18 @@ export interface PlanProjectResult {
   plan?: Plan;
   live: LiveResource[];
   diagnostics: Diagnostic[];
+  /** Top-level live objects no file declares. */
+  unmatched: LiveResource[];
 }
 
 /** Reads live state and plans: targets limit the plan, and the mass-delete guard is recorded in it. */
 export async function planProject(input: PlanProjectInput): Promise<PlanProjectResult> {
   const kinds = input.kinds ?? KINDS;
   const targets = parseTargets(input.targets ?? [], kinds);
-  const read = kindsToRead(input.desired, input.prune, kinds);
-  const { live, lockUpdates, uncertain } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired });
+  const read = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
+  const { live, lockUpdates, uncertain } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
+  const sync = input.sync ? await input.sync() : undefined;
   const result = buildPlan({
     kinds: read,
     desired: input.desired,
@@ -93,12 +111,14 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     lockUpdates,
     uncertain,
     ...(input.retryUncertain ? { retryUncertain: true } : {}),
+    ...(sync ? { sync } : {}),
   });
-  if (!result.plan) return { live, diagnostics: result.diagnostics };
+  const unmatched = result.unmatched;
+  if (!result.plan) return { live, diagnostics: result.diagnostics, unmatched };
   let plan = result.plan;
   if (targets.length > 0) {
     const limited = limitToTargets(plan, input.desired, targets, kinds);
-    if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]) };
+    if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]), unmatched };
     plan = limited.plan;
   }
   const guard = massDeleteViolations(plan, live, input.safety.max_delete_fraction);
@@ -109,7 +129,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
       warnings: [...plan.warnings, ...guard.map((v) => `apply will refuse this plan: ${describeViolation(v)}; pass --force to apply it anyway`)],
     };
   }
-  return { plan, live, diagnostics: result.diagnostics };
+  return { plan, live, diagnostics: result.diagnostics, unmatched };
 }
 
 function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): TargetSpec[] {

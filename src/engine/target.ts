@@ -38,6 +38,16 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
   return { kind: kind.name, key: kind.keyOf ? kind.keyOf(key) : key, text };
 }
 
+/** A plan (and the live objects no file declares) limited to some kinds and their children (`--kind`). */
+export function limitToKinds<T extends { kind: KindName }>(plan: Plan, unmatched: readonly T[], names: ReadonlySet<KindName>, kinds: readonly AnyKind[]): { plan: Plan; unmatched: T[] } {
+  const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
+  const wanted = (kind: KindName): boolean => names.has(kind) || names.has(parentOf.get(kind) ?? kind);
+  const changes = plan.changes.filter((c) => wanted(c.kind));
+  const held = plan.held?.filter((c) => wanted(c.kind));
+  const { held: _all, ...rest } = plan;
+  return { plan: { ...rest, changes, summary: summarize(changes), ...(held?.length ? { held } : {}) }, unmatched: unmatched.filter((l) => wanted(l.kind)) };
+}
+
 export interface TargetResult {
   plan?: Plan;
   diagnostics: Diagnostics;
@@ -71,8 +81,10 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: 
   for (const c of plan.changes) if (wanted(c.kind, c.key)) visit(c.id);
 
   const changes = plan.changes.filter((c) => keep.has(c.id));
+  const held = plan.held?.filter((c) => wanted(c.kind, c.key));
+  const { held: _all, ...rest } = plan;
   return {
-    plan: { ...plan, changes, summary: summarize(changes), targets: targets.map((t) => t.text) },
+    plan: { ...rest, changes, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },
     diagnostics,
   };
 }

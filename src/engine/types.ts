@@ -20,6 +20,41 @@ export interface Ref {
   source?: SourcePos;
 }
 
+/**
+ * Which side moved since docket last saw an object in sync (an apply or a pull recorded it in
+ * docket.lock.json; engine/sync.ts). Drift is a change on the live side.
+ */
+export type Direction =
+  /** Both sides have it; live changed since the last sync, the files did not: drift. */
+  | 'changed-live'
+  /** Both sides have it; the files changed, live did not: pending, not drift. */
+  | 'changed-in-files'
+  /** Both sides have it and both changed since the last sync. */
+  | 'changed-both'
+  /** Both sides have it and docket has no record of the last sync, so it cannot tell. */
+  | 'unknown'
+  /** Live only, never synced (created in the app): drift. */
+  | 'only-live'
+  /** Live only, synced before: the files no longer declare it (pending). */
+  | 'removed-in-files'
+  /** Files only, never synced: new in the files (pending). */
+  | 'only-in-files'
+  /** Files only, synced before: removed in the app (drift). */
+  | 'removed-live';
+
+/** The direction of one changed field: which side differs from the last sync. */
+export type FieldDirection = 'live' | 'files' | 'both' | 'unknown';
+
+/** `drift:` of a playbook or rule: what plan, apply and pull do with live-side changes. */
+export type DriftPolicy = 'adopt' | 'revert' | 'ignore';
+
+export interface ResourcePolicy {
+  /** As written (own, or inherited from the parent); absent: the default, revert. */
+  drift?: DriftPolicy;
+  /** Fields never compared, sent (except on create) or pulled. */
+  ignoreFields?: readonly string[];
+}
+
 export interface DesiredResource {
   kind: KindName;
   /** Identity, unique within the kind (e.g. `Inbound NDA/Term` for a rule). */
@@ -44,6 +79,12 @@ export interface DesiredResource {
   source: SourcePos;
   /** Where each field was written, for annotations and errors. */
   fieldSources: Record<string, SourcePos>;
+  /** `drift:` and `ignore_fields:` of the resource (playbooks and rules). */
+  policy?: ResourcePolicy;
+  /** For a resource declared inside its document (a rule): its JSON pointer there (`/rules/3`). */
+  pointer?: string;
+  /** The document that declares it: file and 0-based index in the file (set when desired state is built). */
+  document?: { file: string; index: number };
 }
 
 export interface LiveResource {
@@ -66,8 +107,15 @@ export interface LiveResource {
   unknownFields?: Record<string, string>;
   /** What the service says beyond the compared fields (a member's display name), for export. */
   extra?: Record<string, unknown>;
+  /**
+   * The object exists, but the service does not say the id references must send (a member seen only
+   * in an invitation that names no user): a reference to it is a plan error saying this.
+   */
+  idUnknown?: { message: string; hint: string };
   /** For versioned objects: the version number read, so a publish needs no read of its own. */
   version?: number;
+  /** When the service says the object last changed (`updated_at`), for drift reports. */
+  updatedAt?: string;
 }
 
 export type Action = 'create' | 'update' | 'rename' | 'publish' | 'delete' | 'archive' | 'invite' | 'upload';
@@ -81,6 +129,8 @@ export interface FieldChange {
   after: unknown;
   /** A readable field-level account of a structured change (a template definition), shown instead of before → after. */
   summary?: string[];
+  /** Which side changed since the last sync (updates of objects both sides have). */
+  direction?: FieldDirection;
 }
 
 export interface Change {
@@ -107,6 +157,12 @@ export interface Change {
   fingerprint: string | null;
   /** For a publish: the live version number when planned (the new version is the next one). */
   liveVersion?: number;
+  /** Which side moved since docket last saw the object in sync. */
+  direction?: Direction;
+  /** When the live object last changed, as the service says (`updated_at`). */
+  liveUpdatedAt?: string;
+  /** For drift a `drift:` policy holds back from the plan (`Plan.held`): that policy. */
+  policy?: 'adopt' | 'ignore';
 }
 
 export interface UndeclaredSummary {
@@ -156,6 +212,8 @@ export interface UncertainUpload {
   since: string;
   /** The entry once the uncertainty is given up (the confirmed part, or null). */
   settled: LockEntry | null;
+  /** Why no read can tell, in the kind's words (`attachments cannot be listed over the API`). */
+  unreadable: string;
 }
 
 export interface PlanTarget {
@@ -186,6 +244,8 @@ export interface Plan {
   targets?: string[];
   /** Kinds whose removals exceed `safety.max_delete_fraction`: apply refuses them unless `--force`. */
   guard?: { kind: KindName; removals: number; live: number; threshold: number }[];
+  /** Live-side drift a `drift: adopt` or `drift: ignore` policy keeps out of `changes` (apply never makes these). */
+  held?: Change[];
 }
 
 export function refKey(kind: KindName, key: string): string {

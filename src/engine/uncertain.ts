@@ -1,6 +1,6 @@
 /**
- * Uploads an interrupted apply sent and never saw confirmed, which no read can settle
- * (attachments cannot be listed). Sending the same file again could leave a second copy nobody
+ * Uploads an interrupted apply sent and never saw confirmed, which no read can settle (the kind
+ * says why: its objects cannot be listed, say). Sending the same file again could leave a second copy nobody
  * can delete, so docket stops and says so, unless the person chose: pin the live one's `id:` and
  * adopt it, or `--retry-uncertain`. An upload the configuration no longer wants is only reported.
  */
@@ -35,7 +35,7 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       drop(`${what}; --retry-uncertain uploads it again`);
       warnings.push(`${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`);
     } else {
-      diagnostics.error('uncertain-upload', `${what} (the apply was interrupted or its answer was lost); it may already exist live, and attachments cannot be listed over the API, so docket will not upload it again blindly`, {
+      diagnostics.error('uncertain-upload', `${what} (the apply was interrupted or its answer was lost); it may already exist live, and ${u.unreadable}, so docket will not upload it again blindly`, {
         ...(d.fieldSources[u.field] ?? d.source),
         hint: `if it is live, add its id (from the app) as \`id:\` to this document and run \`docket apply --adopt-files\`; if it is not, or a second copy does not matter, run \`docket apply --retry-uncertain\``,
       });

@@ -58,13 +58,17 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   const p = loaded.config.project;
   const settings = { review: p.review, agreements: p.agreements, prune: p.prune, environment: p.environment ?? null };
   const warnings = all.filter((d) => d.severity === 'warning');
+  let digest: string | undefined;
   return {
     config: loaded.config,
     desired,
     files: data.files,
     lockDoc: locked.doc,
     lockLocation: location,
-    digest: configDigest(desired, settings),
+    // Worked out when a plan is saved or checked: a text plan of 20,000 rules never needs it.
+    get digest() {
+      return (digest ??= configDigest(desired, settings));
+    },
     diagnostics: warnings,
     warnings: warnings.map((d) => `${d.file}:${d.line}: ${d.message}`),
   };

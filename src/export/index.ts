@@ -39,6 +39,8 @@ export interface ExportInput {
   /** A schema of docket's schemas/ folder by file name (template parameter defaults). */
   schema(file: string): unknown;
   paths: SchemaPaths;
+  /** A slug whose files already exist in a folder (pull adds to a directory): the next free one is used. */
+  taken?: (folder: string, slug: string) => boolean;
 }
 
 export interface ExportResult {
@@ -71,7 +73,7 @@ export function buildExport(input: ExportInput): ExportResult {
 }
 
 function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
-  const part: ExportPart = { kind: kind.name, files: [], missing: [], notes: [...(kind.exportNotes ?? [])], count: 0, children: [] };
+  const part: ExportPart = { kind: kind.name, files: [], missing: [], notes: [...(kind.exportNotes ?? [])], count: 0, children: [], documents: {} };
   const layout = kind.layout;
   if (!layout || !kind.toConfig) return part;
   const objects = input.live.get(kind.name) ?? [];
@@ -104,11 +106,13 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
       part.count++;
     }
     if (docs.length > 0) part.files.push(resourceFile(layout.file, kind.schema ?? '', docs, input.paths));
+    for (const live of objects) part.documents[live.id] = layout.file;
     return part;
   }
 
   part.notes.push(...duplicateNameNotes(kind.title.toLowerCase(), objects.map((o) => o.name)));
-  for (const { item: live, slug } of assignSlugs(objects, (o) => o.name, (o) => o.id)) {
+  const taken = (s: string): boolean => input.taken?.(layout.folder, s) ?? false;
+  for (const { item: live, slug } of assignSlugs(objects, (o) => o.name, (o) => o.id, taken)) {
     const cfg = document(live, slug);
     part.notes.push(...(cfg.notes ?? []));
     if (cfg.empty) continue;
@@ -116,6 +120,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
     // A resource whose file the user must add is pending: docket reads only *.yaml, so the export plans clean.
     const path = cfg.missing ? `${file}.pending` : file;
     part.files.push(resourceFile(path, kind.schema ?? '', [cfg.document], input.paths));
+    part.documents[live.id] = path;
     for (const data of cfg.dataFiles ?? []) part.files.push({ path: `${layout.folder}/${data.name}`, content: data.content });
     if (cfg.missing) {
       part.missing.push({

@@ -23,6 +23,11 @@ export function exportKinds(values: readonly string[], kinds: readonly AnyKind[]
   return exportable.filter((k) => names.has(k.name));
 }
 
+/** What an export of `kinds` reads: the kinds, and the children their documents declare inline (a playbook's rules). */
+export function exportReads(kinds: readonly AnyKind[], registry: readonly AnyKind[]): AnyKind[] {
+  return [...kinds, ...registry.filter((k) => k.parentKind && kinds.some((p) => p.name === k.parentKind))];
+}
+
 /** A file-name-safe form of a name: lowercase, runs of anything but `a-z0-9` → `-`, trimmed. */
 export function slug(name: string): string {
   const s = name
@@ -39,13 +44,13 @@ export function slug(name: string): string {
  * id), so the same live state always gives the same names; the first keeps the plain slug and later
  * ones get `-2`, `-3`, …. Returns the items in that order with their slug.
  */
-export function assignSlugs<T>(items: readonly T[], name: (item: T) => string, tiebreak: (item: T) => string = () => ''): { item: T; slug: string }[] {
+export function assignSlugs<T>(items: readonly T[], name: (item: T) => string, tiebreak: (item: T) => string = () => '', taken: (slug: string) => boolean = () => false): { item: T; slug: string }[] {
   const sorted = [...items].sort((a, b) => compareText(name(a), name(b)) || compareText(tiebreak(a), tiebreak(b)));
   const used = new Set<string>();
   return sorted.map((item) => {
     const base = slug(name(item));
     let candidate = base;
-    for (let n = 2; used.has(candidate); n++) candidate = `${base}-${n}`;
+    for (let n = 2; used.has(candidate) || taken(candidate); n++) candidate = `${base}-${n}`;
     used.add(candidate);
     return { item, slug: candidate };
   });

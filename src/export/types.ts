@@ -27,6 +27,8 @@ export interface ExportPart {
   count: number;
   /** Children exported inside them (a playbook's rules), by kind. */
   children: { kind: KindName; count: number }[];
+  /** The document each live object was written to, by live id. */
+  documents: Record<string, string>;
 }
 
 export type { ExportFile, SchemaPaths };

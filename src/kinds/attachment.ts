@@ -64,7 +64,7 @@ export const attachmentKind: KindModule<'attachment'> = {
       if (locked.pending) {
         // An upload was sent and never confirmed; attachments cannot be listed, so no read can tell.
         const { file, sha256, since } = locked.pending;
-        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null });
+        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API' });
       }
       if (!entry) continue;
       const extra = { sourceFile: entry.file };
@@ -102,6 +102,13 @@ export const attachmentKind: KindModule<'attachment'> = {
     doc.file = `${ctx.slug}.pdf`;
     const sourceFile = typeof live.extra?.sourceFile === 'string' ? live.extra.sourceFile : undefined;
     return { document: doc, missing: { name: `${ctx.slug}.pdf`, what: 'PDF', ...(sourceFile ? { sourceFile } : {}) }, notes: actorNotes(ctx.project) };
+  },
+
+  pullField(field, live, written) {
+    if (field !== 'sha256') return undefined;
+    const file = typeof written.file === 'string' ? written.file : 'the PDF';
+    const from = typeof live.extra?.sourceFile === 'string' ? ` (docket.lock.json says it was uploaded from ${live.extra.sourceFile})` : '';
+    return { cannot: `the service cannot give a PDF back: put the PDF attachment "${live.name}" holds live${from} at ${file}` };
   },
 
   async execute(change, ctx) {

@@ -10,9 +10,10 @@ import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { declaredFilter } from './support/declared.js';
 import { definitionData } from './support/definition-model.js';
-import { definitionText, describeDefinitionChange, parseDefinitionFile, validateDefinition } from './support/definition.js';
+import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, validateDefinition } from './support/definition.js';
 import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
+import { updatedAt } from './support/updated.js';
 
 export const customTemplateKind: KindModule<'custom-template'> = {
   name: 'custom-template',
@@ -27,6 +28,11 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   versionedFields: ['definition', 'custom_term'],
   dataFiles: { definition_file: 'yaml' },
   layout: { folder: 'custom-templates' },
+
+  // Definitions are compared by one function, here and in describing a change: as parsed YAML.
+  sameField(field, live, desired) {
+    return field === 'definition' ? sameDefinition(live, desired) : undefined;
+  },
 
   describeField(field, before, after) {
     return field === 'definition' ? describeDefinitionChange(before, after) : undefined;
@@ -89,7 +95,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   async fetch(ctx) {
     const [templates, terms] = await Promise.all([ctx.memo('agreements:custom-templates', () => ctx.services.agreements().listCustomTemplates()), liveCustomTerms(ctx)]);
     const termName = new Map(terms.map((t) => [t.id, normName(t.attributes.name)]));
-    const wanted = declaredFilter(ctx.declared, 'custom-template');
+    const wanted = declaredFilter(ctx, 'custom-template');
     return templates.map((t) => {
       const name = normName(t.attributes.name);
       const a = t.attributes;
@@ -104,6 +110,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         refIds: { custom_term: a.custom_term_id ?? null },
         ...(typeof a.current_version_number === 'number' ? { version: a.current_version_number } : {}),
         refs: term ? [{ kind: 'custom-term' as const, key: term }] : [],
+        ...updatedAt(a),
         // Exactly the live text, for export: publishing it again is then identical (and comments survive).
         extra: { definitionText: String(a.current_definition ?? ''), ...(a.custom_term_id && !termName.has(a.custom_term_id) ? { unknownTermId: a.custom_term_id } : {}) },
       };
@@ -126,6 +133,14 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         ...actorNotes(ctx.project),
       ],
     };
+  },
+
+  /** The definition as text, into its file (re-formatted only where it changed) or inline as YAML. */
+  pullField(field, live, written) {
+    if (field !== 'definition') return undefined;
+    const text = String(live.extra?.definitionText ?? '');
+    if (typeof written.definition_file === 'string') return { file: written.definition_file, text, yaml: true };
+    return { pointer: '/definition', value: live.fields.definition };
   },
 
   async execute(change, ctx) {
@@ -167,7 +182,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   // NOTE(api): custom templates cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-templates', () => ctx.services.agreements().listCustomTemplates())),
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-templates', () => ctx.services.agreements().listCustomTemplates()), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       const actor = actorOf(ctx);

@@ -13,6 +13,7 @@ import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreem
 import { declaredFilter } from './support/declared.js';
 import { docSource, fieldSourcesAt, namesList, posOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
+import { updatedAt } from './support/updated.js';
 
 const CONTENT_KEYS = ['body', 'body_file', 'docx_file'] as const;
 
@@ -76,18 +77,22 @@ export const customTermKind: KindModule<'custom-term'> = {
   async fetch(ctx) {
     const api = ctx.services.agreements();
     const terms = await liveCustomTerms(ctx);
-    const wanted = declaredFilter(ctx.declared, 'custom-term');
+    const wanted = declaredFilter(ctx, 'custom-term');
     const files = await settledFiles(ctx, terms);
     return ctx.parallel(terms, async (t) => {
       const name = normName(t.attributes.name);
       const locked = files.get(t.id);
       const version = t.attributes.current_version_number;
-      const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [], ...(typeof version === 'number' ? { version } : {}) };
+      const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [], ...(typeof version === 'number' ? { version } : {}), ...updatedAt(t.attributes) };
       if (!wanted(t.id, name)) return { ...base, fields: { name } };
       if (t.attributes.term_type === 'file') {
         const extra = { termType: 'file', ...(locked ? { sourceFile: locked.file } : {}) };
         // A version whose conversion failed is not live in any useful sense: plan to publish it again.
         if (t.attributes.conversion_status === 'failed') return { ...base, fields: { name, docx: `conversion failed (${locked?.sha256 ?? 'unknown file'})` }, extra: { ...extra, conversionFailed: true } };
+        // A later version than the one docket uploaded was published by someone else: the file docket has is not live.
+        if (locked?.version !== undefined && typeof version === 'number' && version > locked.version) {
+          return { ...base, fields: { name, docx: `version ${version}, published outside docket (docket uploaded version ${locked.version}, ${locked.sha256})` }, extra };
+        }
         return locked
           ? { ...base, fields: { name, docx: locked.sha256 }, extra }
           : { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' }, extra };
@@ -119,6 +124,18 @@ export const customTermKind: KindModule<'custom-term'> = {
     };
   },
 
+  /** The body goes where the file keeps it (its markdown file, or `body:`); a Word file cannot come back. */
+  pullField(field, live, written) {
+    if (field === 'docx') {
+      const file = typeof written.docx_file === 'string' ? written.docx_file : 'the Word file';
+      return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of "${live.name}" from the app as ${file}; the next apply publishes it again as the next version` };
+    }
+    if (field !== 'body') return undefined;
+    const body = typeof live.fields.body === 'string' ? live.fields.body : '';
+    if (typeof written.body_file === 'string') return { file: written.body_file, text: `${body}\n` };
+    return { pointer: '/body', value: body };
+  },
+
   async execute(change, ctx) {
     const api = ctx.services.agreements();
     const actor = actorOf(ctx);
@@ -131,7 +148,7 @@ export const customTermKind: KindModule<'custom-term'> = {
             ? await api.createFileTerm(change.name, await docxUpload(change, ctx), actor)
             : await api.createTextTerm(change.name, String(change.desired?.body ?? ''), actor);
         ctx.registerId('custom-term', change.key, created.id);
-        if (typeof docxPath === 'string') await afterDocx(api, created.id, change, ctx);
+        if (typeof docxPath === 'string') await afterDocx(api, created.id, change, ctx, 1);
         return;
       }
       case 'rename':
@@ -144,7 +161,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         const content = typeof docxPath === 'string' ? { docx: await docxUpload(change, ctx) } : { body: String(change.desired?.body ?? '') };
         if (typeof docxPath === 'string') await ctx.recordPending('custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected });
         await api.publishTermVersion(change.liveId!, change.key, content, actor, expected);
-        if (typeof docxPath === 'string') await afterDocx(api, change.liveId!, change, ctx);
+        if (typeof docxPath === 'string') await afterDocx(api, change.liveId!, change, ctx, expected);
         return;
       }
       default:
@@ -155,7 +172,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   // NOTE(api): custom terms cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-terms', () => ctx.services.agreements().listCustomTerms())),
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:custom-terms', () => ctx.services.agreements().listCustomTerms()), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().renameCustomTerm(duplicate.id, name, duplicate.key);
@@ -171,8 +188,8 @@ async function docxUpload(change: Change, ctx: ExecContext): Promise<{ data: Uin
 }
 
 /** Records the upload, then waits for the PDF conversion and reports `failed` as this resource's error. */
-async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: ExecContext): Promise<void> {
-  await ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx) }, id);
+async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: ExecContext, version: number): Promise<void> {
+  await ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx), version }, id);
   let delay = CONVERSION_POLL.firstDelayMs;
   let waited = 0;
   for (;;) {
@@ -182,6 +199,8 @@ async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: Ex
       throw new Error(`custom term "${change.key}": the service could not convert ${String(change.desired?.docx_file)} to PDF (conversion_status: failed); fix the document and apply again`);
     }
     if (status !== 'processing') return;
+    // Stopping: the upload is recorded; a conversion that fails shows in the next plan, which publishes again.
+    if (ctx.stopping()) return;
     if (waited >= CONVERSION_POLL.timeoutMs) {
       throw new Error(`custom term "${change.key}": conversion still processing after ${Math.round(waited / 1000)} s; check it in the app, then plan again`);
     }
@@ -196,8 +215,8 @@ async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: Ex
  * interrupted apply started (a pending mark) is settled here by reading the term: its version
  * number says whether the publish happened, so a re-run records it instead of publishing again.
  */
-async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: { name: string; term_type: string; current_version_number?: number } }[]): Promise<Map<string, { file: string; sha256: string }>> {
-  const out = new Map<string, { file: string; sha256: string }>();
+async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: { name: string; term_type: string; current_version_number?: number } }[]): Promise<Map<string, { file: string; sha256: string; version?: number }>> {
+  const out = new Map<string, { file: string; sha256: string; version?: number }>();
   const byName = new Map(terms.map((t) => [normName(t.attributes.name), t]));
   for (const [key, entry] of lockEntries(ctx.lock.files, 'custom-term')) {
     const confirmed = confirmedUpload(entry);
@@ -210,8 +229,9 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
     const version = term ? (term.attributes.current_version_number ?? (await ctx.services.agreements().getCustomTerm(term.id, key)).attributes.current_version_number) : undefined;
     const happened = term !== undefined && term.attributes.term_type === 'file' && version !== undefined && version >= (pending.version ?? 1);
     if (happened) {
-      const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256 };
-      out.set(term.id, { file: pending.file, sha256: pending.sha256 });
+      const at = pending.version ?? version;
+      const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) };
+      out.set(term.id, { file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
       ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term "${key}": ${pending.file} was published (version ${version}) by an apply that was interrupted before recording it; apply records it in docket.lock.json` });
     } else {
       if (confirmed) out.set(confirmed.id, confirmed);

@@ -33,6 +33,8 @@ export interface FetchContext {
   services: Services;
   /** The desired resources, so a kind can skip reads nobody needs; undefined means read everything (export). */
   declared?: DesiredResource[];
+  /** Read every object in detail even so (pull writes the undeclared ones into files). */
+  readAll?: boolean;
   /** docket.lock.json: what docket uploaded before (files the services cannot give back). */
   lock: LockFile;
   /** Another kind's live objects, read once per command; a kind lists the kinds it asks for in `reads`. */
@@ -52,6 +54,7 @@ export interface FetchContext {
  * (engine/race.ts). `siblings` reads the change's scope fresh (through `readAfterWrites`).
  */
 export interface RaceGuard {
+  /** The live objects with the change's identity, from a fresh read of its scope. */
   siblings(change: Change, ctx: ExecContext): Promise<{ id: string; key: string; createdAt?: string }[]>;
   /** Takes this run's duplicate out of the identity; says what it did (`archived`, `deleted`, `renamed aside`). */
   setAside(duplicate: { id: string; key: string }, change: Change, ctx: ExecContext): Promise<string>;
@@ -69,6 +72,8 @@ export interface ExecContext {
   resolveId(kind: KindName, key: string): string;
   /** Record the id of an object this change created, for the operations that depend on it. */
   registerId(kind: KindName, key: string, id: string): void;
+  /** Record that the object was created but the service did not say its id: dependents fail with `why`. */
+  registerUnknownId(kind: KindName, key: string, why: { message: string; hint: string }): void;
   /** Reads a data file for upload, refusing it when it changed since the plan. */
   readFile(path: string, sha256: string): Promise<Uint8Array>;
   /**
@@ -88,8 +93,10 @@ export interface ExecContext {
    * sees every write the caller finished before asking, and callers asking at the same time share it.
    */
   readAfterWrites<T>(key: string, load: () => Promise<T>): Promise<T>;
-  /** Waits (polling for docx conversion); injected so tests need not wait. */
+  /** Waits (polling for docx conversion); injected so tests need not wait. Ends early once the apply is stopping. */
   sleep(ms: number): Promise<void>;
+  /** The apply was asked to stop (Ctrl-C, SIGTERM, its budget): waits that only confirm what is done end now. */
+  stopping(): boolean;
 }
 
 /** What a kind's `toConfig` gives export (and `pull`) for one live object. */
@@ -120,6 +127,13 @@ export interface ConfigContext {
   schema(file: string): unknown;
 }
 
+/**
+ * Where `docket pull` writes one changed field of a live object: a value at a pointer of the
+ * object's own document (`/rules/3` for a rule is the base), a data file's new text (named by the
+ * document, relative to its folder), or why it cannot.
+ */
+export type PullField = { pointer: string; value: unknown } | { file: string; text: string; yaml?: boolean } | { cannot: string };
+
 /** Fields of a document that name a data file, and what the file must hold. */
 export type DataFileContent = 'text' | 'yaml' | 'docx' | 'pdf';
 
@@ -145,6 +159,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   /** For counts: `1 playbook`, `2 playbooks`. */
   noun: readonly [one: string, many: string];
   service: ServiceName | 'both';
+  /** For a kind on both services: the service a field lives on (its sync record is kept there). */
+  fieldService?(field: string): ServiceName;
   /** File name in schemas/ validating this kind's documents. */
   schema?: string;
   deletion: Deletion;
@@ -172,6 +188,12 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   fetch(ctx: FetchContext): Promise<LiveResource[]>;
   /** One live object as the document (and data files) that declare it, so that plan on it shows no change. */
   toConfig?(live: LiveResource, ctx: ConfigContext): ConfigDocument;
+  /**
+   * Where `docket pull` writes a changed field, given the document as written (default: toConfig's
+   * value at the field's path, `a.b` as `/a/b`; absent there, none for an owned kind and the live
+   * value for a partial one).
+   */
+  pullField?(field: string, live: LiveResource, written: Record<string, unknown>, ctx: ConfigContext): PullField | undefined;
   /** A reference to a key of this kind that exists neither in the files nor live. */
   describeMissing?(key: string): { message: string; hint: string };
   /** Runs one planned change against the service; a string it resolves to is a note for the report. */

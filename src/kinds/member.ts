@@ -13,6 +13,12 @@ import { memberDirectory } from './support/review-reads.js';
 /** What to do when the service cannot show docket a user (it has no users list). */
 const PIN_HINT = 'add `id: <the user\'s uuid>` to the Member document, so docket knows the user without a users list';
 
+/** A member whose invitation names no user: it exists, but rules and the organization cannot name it. */
+const ID_UNKNOWN = {
+  message: "who is a member by invitation, but the review service does not say the user's id (it has no users list, and the invitation names no user)",
+  hint: PIN_HINT,
+};
+
 export const memberKind: KindModule<'member'> = {
   name: 'member',
   yamlKind: 'Member',
@@ -72,9 +78,16 @@ export const memberKind: KindModule<'member'> = {
     if (!directory.complete) {
       // Without a users list a pinned id is the only word on a user docket cannot see: trust it.
       const known = new Set(live.map((l) => l.id));
+      const pinned = new Set<string>();
       for (const d of ctx.declared ?? []) {
         if (d.kind !== 'member' || !d.pinId || known.has(d.pinId)) continue;
         live.push({ kind: 'member', id: d.pinId, key: d.key, name: d.key, fields: { email: d.key }, refs: [] });
+        pinned.add(d.key);
+      }
+      // Invited, so never invited again; but without an id nothing can name them.
+      for (const u of directory.unidentified) {
+        if (pinned.has(u.email)) continue;
+        live.push({ kind: 'member', id: `invited:${u.email}`, key: u.email, name: u.email, fields: { email: u.email }, refs: [], extra: { name: u.name }, idUnknown: ID_UNKNOWN });
       }
     }
     return live;
@@ -112,7 +125,9 @@ export const memberKind: KindModule<'member'> = {
       id = mine ? invitedUserId(mine) : undefined;
     }
     if (!id) {
-      throw new DocketError('unknown-user-id', `${change.key} was invited, but the review service did not say the new user's id (it has no users list, and the invitation names no user); ${PIN_HINT}, then run apply again`);
+      // The invitation is done; only what names this member needs the id, and fails saying so.
+      ctx.registerUnknownId('member', change.key, ID_UNKNOWN);
+      return `invited; the review service does not say the new user's id, so rules and the organization cannot name ${change.key} until its Member document has \`id:\``;
     }
     ctx.registerId('member', change.key, id);
   },

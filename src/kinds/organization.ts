@@ -10,6 +10,7 @@ import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
 import { docSource, posOf } from './support/positions.js';
 import { reviewOrganization } from './support/review-reads.js';
+import { latest, updatedAt } from './support/updated.js';
 
 const KEY = 'organization';
 
@@ -26,7 +27,7 @@ function partsOf(declared: DesiredResource[] | undefined): { review: boolean; ag
   return { review: fields.some((f) => f.startsWith('review.')), agreements: fields.some((f) => f.startsWith('agreements.')) };
 }
 
-async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; refs: LiveResource['refs'] }> {
+async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; refs: LiveResource['refs']; updatedAt?: string }> {
   const org = await reviewOrganization(ctx);
   const a = org.attributes;
   // The members only when the organization does not name the reviewer's e-mail itself.
@@ -36,14 +37,15 @@ async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields:
     id: org.id,
     fields: { 'review.name': normName(a.name), 'review.default_reviewer': reviewer },
     refs: reviewer ? [{ kind: 'member', key: reviewer }] : [],
+    ...updatedAt(a),
   };
 }
 
-async function fetchAgreementsPart(ctx: FetchContext): Promise<{ id: string; fields: Fields }> {
+async function fetchAgreementsPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; updatedAt?: string }> {
   const org = await ctx.services.agreements().getOrganization();
   const fields: Fields = {};
   for (const f of AGREEMENTS_ORG_FIELDS) fields[`agreements.${f}`] = normText(org.attributes[f]);
-  return { id: org.id, fields };
+  return { id: org.id, fields, ...updatedAt(org.attributes) };
 }
 
 export const organizationKind: KindModule<'organization'> = {
@@ -57,6 +59,7 @@ export const organizationKind: KindModule<'organization'> = {
   actions: ['update'],
   singleton: true,
   reads: ['member'],
+  fieldService: (field) => (field.startsWith('agreements.') ? 'agreements' : 'review'),
   layout: { file: 'organization.yaml' },
 
   refuseChange(field, before, after) {
@@ -130,6 +133,7 @@ export const organizationKind: KindModule<'organization'> = {
       name: KEY,
       fields: { ...review?.fields, ...agreements?.fields },
       refs: review?.refs ?? [],
+      ...latest(review, agreements),
     };
     return [live];
   },

@@ -5,6 +5,7 @@
  */
 import { normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
+import { policyOf } from './support/policy.js';
 import { docSource, fieldSourcesAt, namesList } from './support/positions.js';
 import { livePlaybooks } from './support/review-reads.js';
 import { siblingsOf } from './support/race.js';
@@ -25,6 +26,7 @@ export const playbookKind: KindModule<'playbook'> = {
 
   toDesired(doc) {
     const name = normName(doc.body.name);
+    const policy = policyOf(doc.body);
     return [
       {
         kind: 'playbook',
@@ -37,6 +39,7 @@ export const playbookKind: KindModule<'playbook'> = {
         source: docSource(doc),
         fieldSources: fieldSourcesAt(doc, { name: '/name', description: '/description', id: '/id', renamed_from: '/renamed_from' }),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
+        ...(policy ? { policy } : {}),
       },
     ];
   },
@@ -45,7 +48,8 @@ export const playbookKind: KindModule<'playbook'> = {
     const playbooks = await livePlaybooks(ctx);
     return playbooks.map((p) => {
       const name = normName(p.attributes.name);
-      return { kind: 'playbook' as const, id: p.id, key: name, name, fields: { name, description: normText(p.attributes.description) }, refs: [] };
+      const updatedAt = p.attributes.updated_at;
+      return { kind: 'playbook' as const, id: p.id, key: name, name, fields: { name, description: normText(p.attributes.description) }, refs: [], ...(updatedAt ? { updatedAt } : {}) };
     });
   },
 
@@ -83,7 +87,10 @@ export const playbookKind: KindModule<'playbook'> = {
   },
 
   race: {
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:playbooks', () => ctx.services.review().listPlaybooks())),
+    // Checked once at the end of the apply (one list read): a duplicate is archived with the rules
+    // this run created in it, and the kept playbook has the other run's.
+    checkAtEnd: true,
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:playbooks', () => ctx.services.review().listPlaybooks()), change.key),
     async setAside(duplicate, _change, ctx) {
       await ctx.services.review().archivePlaybook(duplicate.id, duplicate.key);
       return 'archived';

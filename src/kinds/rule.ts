@@ -7,6 +7,7 @@ import { normEmail, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
+import { policyOf } from './support/policy.js';
 import { fieldSourcesUnder, namesList, posOf, valueOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
 
@@ -70,6 +71,7 @@ export const ruleKind: KindModule<'rule'> = {
 
       const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: valueOf(doc, `/rules/${i}/reviewer`) }] : [];
       const fieldSources = fieldSourcesUnder(doc, `/rules/${i}`, [...Object.keys(fields), 'id', 'renamed_from']);
+      const policy = policyOf(rule, ctx.parent?.policy);
       out.push({
         kind: 'rule',
         key: `${playbook}/${name}`,
@@ -83,6 +85,8 @@ export const ruleKind: KindModule<'rule'> = {
         source: at(),
         fieldSources,
         ...(typeof rule.id === 'string' ? { pinId: rule.id } : {}),
+        ...(policy ? { policy } : {}),
+        pointer: `/rules/${i}`,
       });
     });
     return out;
@@ -112,6 +116,7 @@ export const ruleKind: KindModule<'rule'> = {
             reviewer,
           },
           refs: reviewer ? [{ kind: 'member' as const, key: reviewer }] : [],
+          ...(a.updated_at ? { updatedAt: a.updated_at } : {}),
         };
       }),
     );
@@ -178,7 +183,7 @@ export const ruleKind: KindModule<'rule'> = {
     checkAtEnd: true,
     async siblings(change, ctx) {
       const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);
-      return siblingsOf(await ctx.readAfterWrites(`race:rules:${playbookId}`, () => ctx.services.review().listRules(playbookId)), `${change.parent!.key}/`);
+      return siblingsOf(await ctx.readAfterWrites(`race:rules:${playbookId}`, () => ctx.services.review().listRules(playbookId)), change.key, `${change.parent!.key}/`);
     },
     async setAside(duplicate, change, ctx) {
       const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);

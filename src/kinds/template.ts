@@ -12,6 +12,7 @@ import { isPlainObject } from '../util/plain.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
+import { updatedAt } from './support/updated.js';
 import { templateDocument, type ParameterSchema } from './support/template-config.js';
 import {
   attachmentName,
@@ -201,6 +202,7 @@ export const templateKind: KindModule<'template'> = {
         refIds,
         extra: { wireType: t.type, attributes },
         ...(unknownFields ? { unknownFields } : {}),
+        ...updatedAt(t.attributes),
       };
     });
   },
@@ -220,6 +222,12 @@ export const templateKind: KindModule<'template'> = {
       notes.push('templates name attachments by id; once an attachment is managed here, write `{ attachment: <name> }` instead so a new PDF re-points them');
     }
     return { document: result.doc, notes };
+  },
+
+  /** An attachment id keeps the form the file wrote it in (`{ attachment: <name> }` or the id). */
+  pullField(field, live) {
+    if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
+    return { pointer: `/${field.split('.').join('/')}`, value: live.fields[field] };
   },
 
   async execute(change, ctx) {
@@ -260,7 +268,7 @@ export const templateKind: KindModule<'template'> = {
   // NOTE(api): templates cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (_change, ctx) => siblingsOf(await ctx.readAfterWrites('race:templates', () => ctx.services.agreements().listTemplates())),
+    siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:templates', () => ctx.services.agreements().listTemplates()), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().updateTemplate(duplicate.id, { name }, duplicate.key);

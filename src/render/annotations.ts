@@ -26,9 +26,9 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-type Level = 'notice' | 'warning';
+type Level = 'notice' | 'warning' | 'error';
 
-interface Annotation {
+export interface Annotation {
   level: Level;
   title: string;
   message: string;

@@ -3,6 +3,7 @@
  * undeclared note), built once so the two outputs never disagree. Strings come back raw or through
  * the caller's formatter: escaping is the renderer's job.
  */
+import { DIRECTION_LABEL } from '../engine/direction.js';
 import { CREATE_ACTIONS, type Action, type Change, type FieldChange, type KindName, type Plan } from '../engine/types.js';
 
 export interface KindTitle {
@@ -163,4 +164,28 @@ export function undeclaredSentence(plan: Plan, verbose = false): string | undefi
   const per = groups.map((u) => `${u.kind}s: ${u.count}`).join(', ');
   const verb = total === 1 ? 'is not declared in any file and is left alone' : 'are not declared in any file and are left alone';
   return `${plural(total, 'live object')} ${verb} (${per}).`;
+}
+
+/** What a change's headline says of its direction; nothing when docket cannot tell (see unknownNote). */
+export function directionLabel(c: Change): string | undefined {
+  return c.direction && c.direction !== 'unknown' ? DIRECTION_LABEL[c.direction] : undefined;
+}
+
+/** For an object changed on both sides: which side each field moved on (`in files`, `live`, `both`). */
+export function fieldDirectionLabel(c: Change, f: FieldChange): string | undefined {
+  if (c.direction !== 'changed-both' || !f.direction) return undefined;
+  return { live: 'live', files: 'in files', both: 'live and in files', unknown: 'unknown' }[f.direction];
+}
+
+/** How a held change's policy reads. */
+export function heldLabel(c: Change): string {
+  return c.policy === 'ignore' ? 'drift: ignore (left alone)' : 'drift: adopt (`docket pull` brings it into the files)';
+}
+
+/** The note under a plan whose changes include some docket cannot tell the direction of. */
+export function unknownNote(plan: Plan): string | undefined {
+  const n = plan.changes.filter((c) => c.direction === 'unknown').length;
+  if (n === 0) return undefined;
+  const they = n === 1 ? 'it was' : 'they were';
+  return `${plural(n, 'change')} ${n === 1 ? 'has' : 'have'} no sync record, so docket cannot tell whether ${they} made live or in the files (apply and pull record one).`;
 }

@@ -10,12 +10,16 @@ import {
   SYMBOL,
   changeLabel,
   countActions,
+  directionLabel,
+  fieldDirectionLabel,
   fieldSides,
+  heldLabel,
   groupByKind,
   isMultiline,
   isSingleton,
   renamedFrom,
   undeclaredSentence,
+  unknownNote,
   visibleFields,
   warningSentences,
   type Fmt,
@@ -68,7 +72,7 @@ function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-function targetLine(plan: Plan): string {
+export function targetLine(plan: Plan): string {
   const t = plan.target;
   const code = (s: string): string => codeSpan(cap(s, HEADER_VALUE_CHARS));
   let line: string;
@@ -85,14 +89,18 @@ function targetLine(plan: Plan): string {
 function changeHead(c: Change): string {
   const from = renamedFrom(c);
   const what = from ? ` ${codeSpan(from.label)} → ${codeSpan(changeLabel(c))}` : isSingleton(c) ? '' : ` ${codeSpan(changeLabel(c))}`;
-  const permanent = c.action === 'delete' && c.irreversible ? ' (permanent)' : '';
+  const permanent = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : '';
   const source = c.source ? ` · ${codeSpan(`${c.source.file}:${c.source.line}`)}` : '';
-  return `- \`${SYMBOL[c.action]}\` **${c.action}** ${c.kind}${what}${permanent}${source}`;
+  const label = directionLabel(c);
+  const direction = label ? ` · _${label}_` : '';
+  const held = c.policy ? ` · ${escapeMarkdown(heldLabel(c).replace(/`/g, ''))}` : '';
+  return `- \`${SYMBOL[c.action]}\` **${c.action}** ${c.kind}${what}${permanent}${source}${direction}${held}`;
 }
 
 /** Field lines as a nested list; multi-line text as a diff block indented into its list item. */
 function fieldLines(c: Change, f: FieldChange): string[] {
-  const name = codeSpan(f.field);
+  const side = fieldDirectionLabel(c, f);
+  const name = `${codeSpan(f.field)}${side ? ` (${side})` : ''}`;
   const sides = fieldSides(c);
   if (f.summary) return [`  - ${name}:`, ...f.summary.map((l) => `    - ${codeSpan(l)}`)];
   if (isMultiline(f)) {
@@ -107,14 +115,17 @@ function fieldLines(c: Change, f: FieldChange): string[] {
 }
 
 function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {
-  return groupByKind(plan.changes, kindOrder).map((g) => {
-    const changes = g.changes.map((c) => ({
+  const section = (title: string, list: Change[]): MdSection => {
+    const changes = list.map((c) => ({
       head: changeHead(c),
       details: visibleFields(c, false).flatMap((f) => fieldLines(c, f)),
     }));
     const detailChars = changes.reduce((n, c) => n + c.details.reduce((m, l) => m + l.length + 1, 0), 0);
-    return { title: g.title, changes, detailChars };
-  });
+    return { title, changes, detailChars };
+  };
+  const sections = groupByKind(plan.changes, kindOrder).map((g) => section(g.title, g.changes));
+  if (plan.held?.length) sections.push(section('Live changes the drift policy leaves alone', plan.held));
+  return sections;
 }
 
 function summaryTable(plan: Plan): string[] {
@@ -151,6 +162,8 @@ function render(plan: Plan, sections: MdSection[], layout: Layout, maxChars: num
   }
   const undeclared = undeclaredSentence(plan);
   if (undeclared) lines.push(escapeMarkdown(undeclared), '');
+  const unknown = unknownNote(plan);
+  if (unknown) lines.push(escapeMarkdown(unknown), '');
   if (layout.truncated) {
     lines.push(
       `_Output truncated to stay under the ${thousands(maxChars)}-character comment limit; run \`docket plan\` locally or use \`-o json\` for the full plan._`,

@@ -3,11 +3,15 @@
  * and source, field-level before/after, multi-line text as a unified diff, a summary line, then
  * warnings and the undeclared note. Pure: colour and verbosity come in as options.
  */
+import { isDrift } from '../engine/direction.js';
 import type { Change, FieldChange, Plan } from '../engine/types.js';
 import {
   SYMBOL,
   changeLabel,
+  directionLabel,
+  fieldDirectionLabel,
   fieldSides,
+  heldLabel,
   groupByKind,
   isMultiline,
   isSingleton,
@@ -15,6 +19,7 @@ import {
   renamedFrom,
   summaryParts,
   undeclaredSentence,
+  unknownNote,
   visibleFields,
   warningSentences,
   type Fmt,
@@ -55,14 +60,16 @@ function headline(c: Change, paint: Paint): string {
   const from = renamedFrom(c);
   const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}`;
   const tail: string[] = [];
-  if (c.action === 'delete' && c.irreversible) tail.push('(permanent)');
+  if (c.action === 'delete' && c.irreversible && !c.policy) tail.push('(permanent)');
   if (c.source) tail.push(`(${oneLine(c.source.file)}:${c.source.line})`);
+  const direction = directionLabel(c);
   const line = `${paint(SYMBOL_STYLE[symbol] ?? 'bold', symbol)} ${c.action} ${c.kind}${what}`;
-  return `${CHANGE_INDENT}${[line, ...tail].join(' ')}`;
+  return `${CHANGE_INDENT}${[line, ...tail].join(' ')}${direction ? ` · ${paint(isDrift(c.direction) ? 'magenta' : 'dim', direction)}` : ''}`;
 }
 
 function fieldLines(c: Change, f: FieldChange, paint: Paint): string[] {
-  const name = oneLine(f.field);
+  const side = fieldDirectionLabel(c, f);
+  const name = `${oneLine(f.field)}${side ? ` (${side})` : ''}`;
   const sides = fieldSides(c);
   if (f.summary) return [`${FIELD_INDENT}${name}:`, ...f.summary.map((l) => `${DIFF_INDENT}${paintDiffLine(oneLine(l), paint)}`)];
   if (isMultiline(f)) {
@@ -113,6 +120,16 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions): string {
     }
     lines.push(`${paint('bold', 'Plan:')} ${summaryParts(plan.changes).join(', ')}.`);
   }
+
+  if (plan.held?.length) {
+    lines.push('', paint('bold', `Live changes the drift policy leaves alone (${plan.held.length}):`));
+    for (const c of plan.held) {
+      lines.push(`${headline(c, paint)} · ${heldLabel(c)}`);
+      for (const f of visibleFields(c, verbose)) lines.push(...fieldLines(c, f, paint));
+    }
+  }
+  const unknown = unknownNote(plan);
+  if (unknown) lines.push('', unknown);
 
   const warnings = warningSentences(plan, textFmt);
   if (warnings.length > 0) {

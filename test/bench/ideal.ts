@@ -15,7 +15,8 @@
  *
  * Reads (plan, and apply before it applies), for the kinds the configuration declares:
  *   level 1  the playbook list (unpaged) and the review user list (rules name reviewers); the
- *            agreements user list (the actor is checked at plan time); page 1 of the custom
+ *            agreements user list (the actor is checked at plan time) and organization (the
+ *            lock file's section is keyed by it, and no fixture names it); page 1 of the custom
  *            term, custom template and (full) template lists. Paged lists give 100 a page.
  *   level 2  the other pages of those lists (their numbers are known from page 1's `last`); one
  *            rule list per live declared playbook; the body of each live term on page 1 (the
@@ -31,7 +32,8 @@
  * `apply PLAN.json` of the edit replaces the full read by one of what the plan touches (its
  * fingerprints must still hold): per edited rule its GET, or its playbook's rule list when fewer;
  * each edited term's GET; the edited custom templates and templates by GET or by list pages,
- * whichever is fewer. The plan carries every id it needs, so there is no other read.
+ * whichever is fewer, and the agreements organization (the lock section). The plan carries every
+ * id it needs, so there is no other read.
  */
 import { editCounts, hasAgreementsKinds, templateUsesAttachment, totalRules, type FixtureShape } from './shapes.js';
 
@@ -69,7 +71,7 @@ export function readLevels(shape: FixtureShape, live: boolean): Level[] {
   const second: Level = { label: 'rule lists, other pages, term bodies', requests: 0 };
   const third: Level = { label: 'term bodies (later pages)', requests: 0 };
   if (shape.playbooks > 0) first.requests += 1 + pages(SEEDED_USERS);
-  if (hasAgreementsKinds(shape)) first.requests += 1;
+  if (hasAgreementsKinds(shape)) first.requests += 2;
   const paged = (needed: boolean, items: number): void => {
     if (!needed) return;
     first.requests += 1;
@@ -105,6 +107,7 @@ export function editWriteLevels(shape: FixtureShape): Level[] {
 export function planFileReadLevels(shape: FixtureShape): Level[] {
   const e = editCounts(shape);
   const requests =
+    (hasAgreementsKinds(shape) ? 1 : 0) +
     Math.min(e.rules, e.playbooksTouched) + e.customTerms + Math.min(e.customTemplates, pages(shape.customTemplates)) + Math.min(e.templates, pages(shape.templates));
   return [{ label: 'read what the plan touches', requests }];
 }

@@ -4,15 +4,13 @@
  * and was sent. How the unit tests of kinds and the conformance suite drive docket. Lock entries
  * live in the `emulator` section, as with `--emulator`.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { AgreementsApi } from '../../src/api/agreements.js';
 import { createLimiter, createServiceClient, type ClosableServiceClient } from '../../src/api/http.js';
 import { ReviewApi } from '../../src/api/review.js';
 import { EMULATOR_TARGET, writeLock } from '../../src/config/lock.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
+import { dataFileReader } from '../../src/cli/apply-step.js';
 import { applyPlan, type ApplyPlanResult } from '../../src/engine/apply.js';
-import { sha256 } from '../../src/engine/canonical.js';
 import { planProject, type PruneSwitches } from '../../src/engine/project.js';
 import type { LiveResource, Plan, PlanTarget } from '../../src/engine/types.js';
 import { loadWorkspace, lockFor, type Workspace } from '../../src/engine/workspace.js';
@@ -94,11 +92,7 @@ export async function startEngine(options: TestEmulatorOptions = {}): Promise<En
       services: current.services,
       project: workspace.config.project,
       desired: workspace.desired,
-      files: async (path, expected) => {
-        const bytes = await readFile(join(workspace.config.project.root, path));
-        if (sha256(bytes) !== expected) throw new Error(`${path} changed since the plan`);
-        return bytes;
-      },
+      files: dataFileReader(workspace.config.project.root),
       lock: lockFor(workspace, EMULATOR_TARGET),
       clock: () => 0,
       concurrency: 8,

@@ -11,8 +11,11 @@ import type { Command } from 'commander';
 import { parse } from 'yaml';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { applyCommand } from '../../src/cli/commands/apply.js';
+import { driftCommand } from '../../src/cli/commands/drift.js';
+import { pullCommand } from '../../src/cli/commands/pull.js';
 import { initCommand } from '../../src/cli/commands/init.js';
 import { planCommand } from '../../src/cli/commands/plan.js';
+import { testCommand } from '../../src/cli/commands/test.js';
 import { validateCommand } from '../../src/cli/commands/validate.js';
 import type { Io } from '../../src/cli/io.js';
 import { runCli } from '../helpers/cli.js';
@@ -50,7 +53,10 @@ const FACTORIES: Record<string, (io: Io, setExit: (code: number) => void) => Com
   validate: validateCommand,
   plan: planCommand,
   apply: applyCommand,
+  drift: driftCommand,
+  pull: pullCommand,
   init: initCommand,
+  test: testCommand,
 };
 
 /** Splits a `run:` script into simple commands (word lists), dropping redirections and comments. */
@@ -68,6 +74,7 @@ function shellCommands(script: string): string[][] {
     };
     const endCommand = () => {
       endWord();
+      if (words[0] === 'exec') words.shift();
       if (words.length > 0) commands.push(words);
       words = [];
     };
@@ -120,8 +127,8 @@ function stepRunning(job: string, pattern: RegExp): Step {
 }
 
 describe('examples/ci/github-actions.yml', () => {
-  it('runs plan on pull requests, apply on pushes to main, and a daily drift check', () => {
-    expect(Object.keys(workflow.jobs).sort()).toEqual(['apply', 'drift', 'plan', 'validate-fork']);
+  it('runs plan and test on pull requests, apply on pushes to main, and a daily drift report or pull', () => {
+    expect(Object.keys(workflow.jobs).sort()).toEqual(['apply', 'drift', 'plan', 'pull', 'test', 'test-fork', 'validate-fork']);
     expect(workflow.on.pull_request !== undefined).toBe(true);
     expect(workflow.on.push?.branches).toEqual(['main']);
     expect(workflow.on.schedule?.[0]?.cron).toMatch(/^\d+ \d+ \* \* \*$/);
@@ -129,13 +136,16 @@ describe('examples/ci/github-actions.yml', () => {
     expect(workflow.jobs.apply!.if).toContain("github.event_name == 'push'");
     expect(workflow.jobs.apply!.if).toContain('refs/heads/main');
     expect(workflow.jobs.drift!.if).toContain("github.event_name == 'schedule'");
+    // One or the other, chosen by a repository variable: report (the default) or pull.
+    expect(workflow.jobs.drift!.if).toContain("vars.DOCKET_DRIFT != 'pull'");
+    expect(workflow.jobs.pull!.if).toContain("github.event_name == 'schedule'");
+    expect(workflow.jobs.pull!.if).toContain("vars.DOCKET_DRIFT == 'pull'");
   });
 
-  it('never runs two applies at once, never cancels one, and never checks drift during one', () => {
-    expect(workflow.jobs.apply!.concurrency).toEqual({ group: 'docket-apply', 'cancel-in-progress': false });
-    expect(workflow.jobs.drift!.concurrency).toEqual({ group: 'docket-apply', 'cancel-in-progress': false });
+  it('never runs two applies at once, never cancels one, and never reads drift during one', () => {
+    for (const name of ['apply', 'drift', 'pull']) expect(workflow.jobs[name]!.concurrency).toEqual({ group: 'docket-apply', 'cancel-in-progress': false });
     for (const [name, job] of Object.entries(workflow.jobs)) {
-      if (name !== 'apply' && name !== 'drift') expect(job.concurrency?.group).not.toBe('docket-apply');
+      if (!['apply', 'drift', 'pull'].includes(name)) expect(job.concurrency?.group).not.toBe('docket-apply');
     }
     // GitHub cancels a job at its timeout: later than docket's own 10-minute apply budget.
     expect((workflow.jobs.apply as Job & { 'timeout-minutes'?: number })['timeout-minutes']).toBeGreaterThan(10);
@@ -156,6 +166,18 @@ describe('examples/ci/github-actions.yml', () => {
     expect(commit).toBeGreaterThan(apply);
     expect(steps[commit]!.if).toBe("always() && steps.plan.outcome != 'skipped'");
     expect(workflow.jobs.apply!.permissions).toMatchObject({ contents: 'write' });
+  });
+
+  it('tests pull requests against the base branch with a sticky matrix comment, and forks from the cache', () => {
+    const test = stepRunning('test', /docket test/);
+    expect(test.run).toMatch(/docket test -C "\$DOCKET_DIR" -o markdown --compare-to "origin\/\$BASE_REF" --annotations github --junit docket-test\.xml > test\.md/);
+    expect(workflow.jobs.test!.steps.find((s) => s.uses?.startsWith('actions/checkout@'))?.with?.['fetch-depth']).toBe(0);
+    const comment = workflow.jobs.test!.steps.find((s) => s.uses?.startsWith('actions/github-script@'))!;
+    expect(String(comment.with?.script)).toContain('<!-- docket-test -->');
+    expect(workflow.jobs.test!.steps.some((s) => s.uses?.startsWith('actions/cache@'))).toBe(true);
+    const fork = workflow.jobs['test-fork']!;
+    expect(JSON.stringify(fork)).not.toContain('secrets.');
+    expect(stepRunning('test-fork', /docket test/).run).toContain('--replay-only');
   });
 
   it('installs with npm ci on Node 20 in every job', () => {
@@ -182,17 +204,32 @@ describe('examples/ci/github-actions.yml', () => {
     expect(apply).toBeGreaterThan(plan);
   });
 
-  it('fails the drift check on exit code 2 with a message', () => {
-    const drift = stepRunning('drift', /docket plan/);
-    expect(drift.run).toMatch(/docket plan .*--detailed-exitcode/);
+  it("runs apply as the step's own process, so a cancelled job's signals reach docket", () => {
+    // The runner signals the step's process only; a shell in between would swallow them.
+    expect(stepRunning('apply', /docket apply/).run!.trim()).toMatch(/^exec docket apply /);
+  });
+
+  it('fails the drift report on exit code 2 with a message, the report in the job summary', () => {
+    const drift = stepRunning('drift', /docket drift/);
+    expect(drift.run).toMatch(/docket drift .*-o markdown > "\$RUNNER_TEMP\/drift\.md"/);
+    expect(drift.run).toContain('>> "$GITHUB_STEP_SUMMARY"');
     expect(drift.run).toMatch(/"\$code" -eq 2 \]; then\n\s+echo "::error[^\n]*drift[^\n]*"\n\s+exit 1/);
+  });
+
+  it('pulls drift into one pull request, with the pull report as its body', () => {
+    const steps = workflow.jobs.pull!.steps;
+    const pull = steps.findIndex((s) => /docket pull .*-o markdown > "\$RUNNER_TEMP\/pull\.md"/.test(s.run ?? ''));
+    const pr = steps.findIndex((s) => s.name === 'Open or update the pull request');
+    expect(pull).toBeGreaterThanOrEqual(0);
+    expect(pr).toBeGreaterThan(pull);
+    expect(workflow.jobs.pull!.permissions).toEqual({ contents: 'write', 'pull-requests': 'write' });
   });
 
   it('gives the API keys only to the steps that call the services', () => {
     expect(JSON.stringify(workflow.env ?? {})).not.toContain('secrets.');
     for (const { job, step } of docketCommands()) {
       const s = workflow.jobs[job]!.steps.find((x) => x.name === step)!;
-      if (s.run?.includes('docket validate')) expect(s.env, step).toBeUndefined();
+      if (s.run?.includes('docket validate') || s.run?.includes('--replay-only')) expect(s.env, step).toBeUndefined();
       else expect(s.env?.DOCKET_REVIEW_API_KEY, `${job}/${step}`).toBe('${{ secrets.DOCKET_REVIEW_API_KEY }}');
     }
     for (const job of Object.values(workflow.jobs)) {
@@ -203,7 +240,7 @@ describe('examples/ci/github-actions.yml', () => {
 
   it('uses only commands and flags the CLI accepts', async () => {
     const commands = docketCommands();
-    expect(commands.map((c) => `${c.job}:${c.argv[0]}`)).toEqual(['validate-fork:validate', 'plan:validate', 'plan:plan', 'apply:plan', 'apply:apply', 'drift:plan']);
+    expect(commands.map((c) => `${c.job}:${c.argv[0]}`)).toEqual(['validate-fork:validate', 'test-fork:test', 'plan:validate', 'plan:plan', 'test:test', 'apply:plan', 'apply:apply', 'drift:drift', 'pull:pull']);
     for (const { argv } of commands) {
       await expect(parseWithCli(argv), argv.join(' ')).resolves.toBeUndefined();
       // And the program registers that command.
@@ -351,5 +388,53 @@ describe('the commit-back step, run for real against a git remote', () => {
     const { work } = await clone();
     execFileSync('git', ['checkout', '-q', '--', 'config/docket.lock.json'], { cwd: work });
     expect(run(work)).toEqual({ code: 0, out: 'docket.lock.json unchanged\n' });
+  });
+});
+
+describe('the pull job\'s pull request step, run for real against a git remote', () => {
+  const script = workflow.jobs.pull!.steps.find((s) => s.name === 'Open or update the pull request')!.run!;
+
+  async function setup(): Promise<{ work: string; origin: string; bin: string; temp: string }> {
+    const root = await makeDir({});
+    const origin = join(root, 'origin.git');
+    const work = join(root, 'work');
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' });
+    git(root, 'init', '-q', '--bare', '-b', 'main', origin);
+    git(root, 'init', '-q', '-b', 'main', work);
+    await writeFiles(work, { 'config/docket.yaml': 'version: 1\n', 'config/playbooks/nda.yaml': 'kind: Playbook\nname: NDA\n' });
+    git(work, 'add', '.');
+    git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'config');
+    git(work, 'remote', 'add', 'origin', origin);
+    git(work, 'push', '-q', 'origin', 'main');
+    // A stand-in for the GitHub CLI: no pull request yet; records what it is asked.
+    const bin = await makeDir({ gh: '#!/bin/sh\necho "$@" >> "$HOME/gh-args"\n[ "$2" = view ] && exit 1\nexit 0\n' });
+    await chmod(join(bin, 'gh'), 0o755);
+    const temp = await makeDir({ 'pull.md': '### docket pull\n' });
+    return { work, origin, bin, temp };
+  }
+
+  function run(work: string, bin: string, temp: string): { code: number; out: string } {
+    const result = spawnSync('bash', ['-e', '-c', script], {
+      cwd: work,
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: work, DOCKET_DIR: 'config', RUNNER_TEMP: temp, GIT_TERMINAL_PROMPT: '0' },
+      encoding: 'utf8',
+    });
+    return { code: result.status ?? -1, out: `${result.stdout}${result.stderr}` };
+  }
+
+  it('commits what docket pull wrote to the branch docket-pull and opens a pull request from it', async () => {
+    const { work, origin, bin, temp } = await setup();
+    await writeFiles(work, { 'config/playbooks/nda.yaml': 'kind: Playbook\nname: NDA\ndescription: made in the app\n' });
+    const { code, out } = run(work, bin, temp);
+    expect(out).toBe('');
+    expect(code).toBe(0);
+    const files = execFileSync('git', ['show', '--name-only', '--pretty=format:%s', 'docket-pull'], { cwd: origin, encoding: 'utf8' }).trim().split('\n');
+    expect(files).toEqual(['docket: adopt changes made in the app', 'config/playbooks/nda.yaml']);
+    expect(readFileSync(join(work, 'gh-args'), 'utf8')).toContain(`pr create --head docket-pull --base main --title docket: adopt changes made in the app --body-file ${temp}/pull.md`);
+  });
+
+  it('does nothing when the files already hold every live change', async () => {
+    const { work, bin, temp } = await setup();
+    expect(run(work, bin, temp)).toEqual({ code: 0, out: 'Nothing to pull: main holds every live change\n' });
   });
 });

@@ -1,6 +1,6 @@
 /** `docket emulator` as a process: prints how to reach it, serves docket, keeps state, stops on SIGTERM. */
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
@@ -11,43 +11,66 @@ import { DOCKET_YAML, NDA } from './fixtures.js';
 afterAll(removeMadeDirs);
 
 const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
 
-it('serves a configuration with its own organization id, persists state to --state, and logs each request with -v', async () => {
-  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-  const state = join(dir, 'state', 'emulator.json');
-  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--state', state, '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `docket emulator ARGS` until `use` is done, with its banner; then stops it with SIGTERM. */
+async function withEmulator(args: string[], use: (banner: string, env: Record<string, string>, log: () => string) => Promise<void>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  child.stderr.on('data', (chunk: Buffer) => {
+  child.stderr!.on('data', (chunk: Buffer) => {
     log += chunk.toString();
   });
   try {
     const banner = await new Promise<string>((resolve, reject) => {
       let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         if (out.includes('Press Ctrl-C')) resolve(out);
       });
       child.on('exit', (code) => reject(new Error(`emulator exited with ${code}: ${out}`)));
     });
-    const reviewUrl = /DOCKET_REVIEW_URL=(\S+)/.exec(banner)![1]!;
-    const key = /DOCKET_API_KEY=(\S+)/.exec(banner)![1]!;
-    const env = { DOCKET_REVIEW_URL: reviewUrl, DOCKET_API_KEY: key, DOCKET_ORGANIZATION_ID: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' };
-
-    const apply = await runCli(['apply', '-C', dir, '--auto-approve'], { env });
-    expect(apply.stderr).toBe('');
-    expect(apply.code).toBe(0);
-    const replan = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env });
-    expect(replan.code).toBe(0);
-    const saved = JSON.parse(await readFile(state, 'utf8')) as { organizations: Record<string, { playbooks: Record<string, { name: string }> }> };
-    const names = Object.values(saved.organizations['6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f']!.playbooks).map((p) => p.name);
-    expect(names).toEqual(['Inbound NDA']);
-    // -v: one line per request, method, path, status, time and request id, never a key.
-    expect(log).toMatch(/^POST \/review\/v1\/organizations\/6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\/playbooks → 201 in \d+ ms \[request [0-9a-f-]{36}\]$/m);
-    expect(log).not.toContain(key);
+    const variable = (name: string) => new RegExp(`${name}=(\\S+)`).exec(banner)![1]!;
+    await use(banner, { DOCKET_REVIEW_URL: variable('DOCKET_REVIEW_URL'), DOCKET_AGREEMENTS_URL: variable('DOCKET_AGREEMENTS_URL'), DOCKET_API_KEY: variable('DOCKET_API_KEY') }, () => log);
   } finally {
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     await exited;
   }
+  return child;
+}
+
+it('serves a configuration with its own organization id, persists state to --state, and logs each request with -v', async () => {
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  const state = join(dir, 'state', 'emulator.json');
+  const child = await withEmulator(['--state', state, '-v'], async (_banner, served, log) => {
+    const env = { ...served, DOCKET_ORGANIZATION_ID: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' };
+    const apply = await runCli(['apply', '-C', dir, '--auto-approve'], { env });
+    expect(apply.stderr).toBe('');
+    expect(apply.code).toBe(0);
+    const replan = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env });
+    expect(replan.code).toBe(0);
+    // -v: one line per request, method, path, status, time and request id, never a key.
+    expect(log()).toMatch(/^POST \/review\/v1\/organizations\/6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\/playbooks → 201 in \d+ ms \[request [0-9a-f-]{36}\]$/m);
+    expect(log()).not.toContain(served.DOCKET_API_KEY);
+  });
+  const saved = JSON.parse(await readFile(state, 'utf8')) as { organizations: Record<string, { playbooks: Record<string, { name: string }> }> };
+  const names = Object.values(saved.organizations['6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f']!.playbooks).map((p) => p.name);
+  expect(names).toEqual(['Inbound NDA']);
   expect(child.exitCode ?? 0).toBe(0);
+});
+
+it('plays the documented shapes its flags name, and the bundled example converges against them as the README runs it', async () => {
+  const dir = await makeDir({});
+  await cp(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes('.docket') && !src.endsWith('docket.lock.json') });
+  const flags = ['--review-paths', 'flat', '--no-review-users', '--template-types', 'generic', '--nested-read-names', '--max-page-size', '50', '--paging', 'meta', '--create-status', '200'];
+  await withEmulator(flags, async (banner, env) => {
+    expect(banner).toContain('shape: review_paths=flat, review_users=false, template_types=generic, nested_read_names=true, max_page_size=50, paging=meta, create_status=200');
+    // No organization id: flat routes act on the key's organization.
+    const apply = await runCli(['apply', '-C', dir, '--auto-approve'], { env });
+    expect(apply.stderr).toBe('');
+    expect(apply.stdout).toContain('(organization 00000000-0000-4000-8000-000000000001, flat paths)');
+    const replan = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env });
+    expect(replan.stdout).toContain('No changes.');
+    expect(replan.code).toBe(0);
+  });
 });

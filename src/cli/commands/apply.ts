@@ -4,27 +4,28 @@
  * it is not stale. One apply per checkout at a time (`.docket/apply.lock`); a first Ctrl-C or
  * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { sha256 } from '../../engine/canonical.js';
-import { applyPlan, type FileReader } from '../../engine/apply.js';
+import { applyPlan } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
+import { syncAfterApply } from '../../engine/sync.js';
+import { KINDS } from '../../kinds/index.js';
 import type { Plan } from '../../engine/types.js';
-import { LockWriter } from '../../config/lock.js';
+import { LockWriter, settleLock, type LockFile } from '../../config/lock.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { renderApplyReportText, renderPlanText, targetLine } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { acquireApplyLock } from '../apply-lock.js';
+import { applyInputOf } from '../apply-step.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
-import { planInSession } from '../plan-step.js';
+import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
 
 interface ApplyFlags extends CommonOptions {
@@ -53,7 +54,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
     .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
     .option('--target <KIND/NAME>', 'limit the apply to a resource and what it needs (repeatable)', collect, [])
-    .option('--prune', 'archive live playbooks that no file declares')
+    .option('--prune', pruneHelp())
     .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
     .option('--retry-uncertain', 'upload again files an interrupted apply may or may not have uploaded (attachments)')
@@ -79,13 +80,13 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         signal: interrupts.signal,
         onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout to finish (pid ${h.pid}, started ${h.started})…\n`),
       });
-      const releaseOnForce = interrupts.onForce(() => applyLock.releaseSync());
+      const releaseOnExit = interrupts.onExit(() => applyLock.releaseSync());
       // The time budget runs from the start, paused while a person reads the plan.
       let deadline = Date.now() + opts.timeout;
       // Aborted once the grace after an interrupt is over: requests still in flight end then.
       const hard = new AbortController();
       try {
-        await withSession(io, { ...opts, emulator, ...(env ? { env } : {}), signal: hard.signal, deadline: () => deadline }, async (s) => {
+        await withSession(io, { ...opts, emulator, ...(env ? { env } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, Boolean(opts.retryUncertain));
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
@@ -94,6 +95,9 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
           const settling = plan.lock_updates ?? [];
           if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
+            await settleLockFile(s, s.lock, io, opts);
+            // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
+            await s.recordSync(syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS }));
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             setExit(0);
             return;
@@ -114,7 +118,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           setExit(0);
         });
       } finally {
-        releaseOnForce();
+        releaseOnExit();
         await applyLock.release();
       }
     });
@@ -134,7 +138,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const writer = s.lockTarget ? new LockWriter(w.lockLocation, s.lockTarget) : undefined;
   // From here a first signal stops the apply cleanly instead of ending the process.
   const release = interrupts.hold();
-  const dropForce = interrupts.onForce(() => writer?.writeNow());
+  const dropExit = interrupts.onExit(() => writer?.writeNow());
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`)), Math.max(0, settings.deadline() - Date.now()));
   timer.unref();
@@ -144,13 +148,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   let result;
   try {
     result = await applyPlan(plan, {
-      services: s.connection.services,
-      project: w.config.project,
-      desired: w.desired,
-      files: dataFileReader(w.config.project.root),
-      lock: s.lock,
-      clock: () => performance.now(),
-      concurrency: s.concurrency,
+      ...applyInputOf(s),
       adoptFiles: Boolean(opts.adoptFiles),
       onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
       persistLock: async (lock) => {
@@ -168,8 +166,12 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   try {
     // Every upload was written as it was confirmed; this waits for the last of those writes.
     await writer?.flush();
+    // Stopped early, the lock is there to commit whatever was reached (CI commits it back).
+    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped));
+    // Then what the apply left in sync with the files (after the uploads: a crash between loses only directions).
+    await s.recordSync(syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS }));
   } finally {
-    dropForce();
+    dropExit();
     release();
   }
   const report = result.report;
@@ -191,6 +193,13 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
 }
 
+/** The lock file as this apply leaves it: also rewritten when only its form was out of date (a merge conflict, version 1). */
+async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create = false): Promise<void> {
+  if (!s.lockTarget) return;
+  const told = await settleLock(s.workspace.lockLocation, s.lockTarget, lock, create);
+  if (told && !opts.quiet) io.stderr(`${told}\n`);
+}
+
 async function checked(plan: Plan, s: Session): Promise<Plan> {
   const w = s.workspace;
   const stale = await checkSavedPlan(plan, {
@@ -204,15 +213,6 @@ async function checked(plan: Plan, s: Session): Promise<Plan> {
   });
   if (stale.length > 0) throw new StalePlanError(stale);
   return plan;
-}
-
-/** Data files are read for upload from the configuration directory, and must be as planned. */
-function dataFileReader(root: string): FileReader {
-  return async (path, expected) => {
-    const bytes = await readFile(join(root, path));
-    if (sha256(bytes) !== expected) throw new Error(`${path} changed since the plan was made; plan again`);
-    return bytes;
-  };
 }
 
 async function confirm(io: Io, planJson: string | undefined): Promise<void> {

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { withCommon } from '../options.js';
-import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
+import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
+import { variantsJson } from '../../emulator/variants.js';
 import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
 import { parseSeed } from '../../emulator/seed.js';
@@ -21,6 +22,7 @@ interface EmulatorOptions {
   rateLimit?: number;
   reviewPaths?: EmulatorVariants['reviewPaths'];
   reviewUsers: boolean;
+  invitationUser: boolean;
   templateTypes?: EmulatorVariants['templateTypes'];
   nestedReadNames?: boolean;
   nestedUpdate?: EmulatorVariants['nestedUpdate'];
@@ -54,6 +56,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .option('--rate-limit <RPS>', 'token-bucket rate limit, requests per second', number(0.1, 100_000))
     .addOption(new Option('--review-paths <STYLE>', 'review routes nested under /v1/organizations/{id}, or flat under /v1').choices(['nested', 'flat']))
     .option('--no-review-users', 'the review service has no users list (404), as in its public docs')
+    .option('--no-invitation-user', 'invitations do not name the user they created')
     .addOption(new Option('--template-types <FORM>', 'template type as wire names (template_nda) or a generic type with agreement_type').choices(['wire', 'generic']))
     .option('--nested-read-names', 'nested template objects read back as template_csa_order_form (writes take …_attributes)')
     .addOption(new Option('--nested-update <HOW>', 'a nested template object in an update merges key by key, or replaces the stored one').choices(['merge', 'replace']))
@@ -62,7 +65,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .addOption(new Option('--paging <STYLE>', 'paging members of paged lists (none: every item at once)').choices(['both', 'links', 'meta', 'none']))
     .addOption(new Option('--create-status <CODE>', 'status of a successful create').choices(['200', '201']))
     .action(async (opts: EmulatorOptions) => {
-      const seed = opts.seed ? await readSeed(opts.seed) : defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS });
+      const seed = opts.seed ? await readSeed(opts.seed) : defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS, invited: true });
       const emulator = await startEmulatorForCli({
         host: opts.host,
         port: opts.port,
@@ -80,14 +83,16 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
       const organizationId = seed.organizations[0]?.id ?? DEFAULT_ORGANIZATION_ID;
       const apiKey = seed.organizations[0]?.api_keys[0] ?? EMULATOR_API_KEY;
       const v = emulator.config().variants;
+      // Flat routes act on the key's own organization: another id is refused, not created.
+      const orgNote = v.reviewPaths === 'flat' ? 'optional: flat routes act on the API key\'s organization, this one' : 'any organization id works: it is created on first use';
       io.stdout(
         [
           `docket emulator listening on ${emulator.url}`,
           `  DOCKET_REVIEW_URL=${emulator.reviewUrl}`,
           `  DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
-          `  DOCKET_ORGANIZATION_ID=${organizationId}   (any organization id works: it is created on first use)`,
+          `  DOCKET_ORGANIZATION_ID=${organizationId}   (${orgNote})`,
           `  DOCKET_API_KEY=${apiKey}`,
-          `  review routes: ${v.reviewPaths}${v.reviewUsers ? '' : ', no users list'}; templates: ${v.templateTypes} types${v.nestedReadNames ? ', nested read names' : ''}; paging: ${v.paging}${v.maxPageSize ? `, page[size] at most ${v.maxPageSize}` : ''}`,
+          `  shape: ${describeVariants(v)}`,
           `  control routes: ${emulator.url}/_emulator/stats, /_emulator/reset, /_emulator/config, /_emulator/faults`,
           'Press Ctrl-C to stop.',
           '',
@@ -107,6 +112,7 @@ function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
   const v: Partial<EmulatorVariants> = {};
   if (opts.reviewPaths) v.reviewPaths = opts.reviewPaths;
   if (!opts.reviewUsers) v.reviewUsers = false;
+  if (!opts.invitationUser) v.invitationUser = false;
   if (opts.templateTypes) v.templateTypes = opts.templateTypes;
   if (opts.nestedReadNames) v.nestedReadNames = true;
   if (opts.nestedUpdate) v.nestedUpdate = opts.nestedUpdate;
@@ -115,6 +121,13 @@ function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
   if (opts.paging) v.paging = opts.paging;
   if (opts.createStatus) v.createStatus = opts.createStatus === '200' ? 200 : 201;
   return v;
+}
+
+/** The shape in one line: api.md's, or each variant that differs from it. */
+function describeVariants(v: EmulatorVariants): string {
+  const defaults = variantsJson(DEFAULT_VARIANTS);
+  const changed = Object.entries(variantsJson(v)).filter(([key, value]) => defaults[key] !== value);
+  return changed.length === 0 ? 'reference/api.md (no variant flags)' : changed.map(([key, value]) => `${key}=${String(value)}`).join(', ');
 }
 
 async function readSeed(file: string): Promise<EmulatorSeed> {

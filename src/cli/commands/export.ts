@@ -1,11 +1,9 @@
 /**
  * `docket export`: writes a configuration directory from the live state, such that `docket plan`
- * on it shows no changes. This is the shell: it reads the live state (through the kinds' fetch
- * where their fields say everything, and the raw API where they do not) and writes the files that
- * src/export builds, all at once (a staging directory renamed into place), never over a file.
+ * on it shows no changes. This is the shell: the kinds read the live state (fetch), write their
+ * documents (toConfig, laid out by src/export), and src/export's staged writer puts the files in
+ * place all at once, never over a file.
  */
-import { readFileSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import type { ServiceName } from '../../api/types.js';
@@ -13,14 +11,15 @@ import { schemasDir } from '../../config/schema.js';
 import type { ProjectConfig } from '../../config/types.js';
 import { fetchLive } from '../../engine/live.js';
 import { servicesNeeded } from '../../engine/project.js';
-import { DocketError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { buildExport, type ProjectSettings } from '../../export/index.js';
-import { exportKinds } from '../../export/layout.js';
+import { exportKinds, exportReads } from '../../export/layout.js';
 import { renderExportSummary } from '../../export/summary.js';
+import { checkOut, readSchema, writeExport } from '../../export/write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
-import { useColor, type Io } from '../io.js';
+import { interruptsOf, useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { withSession } from '../session.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
@@ -46,7 +45,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
       const out = path.resolve(io.cwd, opts.out!);
       await checkOut(out, opts.out!);
       const emulator = Boolean(opts.emulator);
-      const read = [...kinds, ...KINDS.filter((k) => k.parentKind && kinds.some((p) => p.name === k.parentKind))];
+      const read = exportReads(kinds, KINDS);
       const needs = servicesNeeded(read, undefined);
       if (!emulator) checkKeys(io, kinds, needs);
       await withSession(io, { ...opts, needs: () => needs, deadline: () => deadline }, async (s) => {
@@ -74,7 +73,8 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           paths: { outRoot: out, schemasDir: schemasDir() },
         });
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
-        await writeExport(out, opts.out!, result.files, emulatorState);
+        // Ctrl-C while writing: the half-written staging directory goes too.
+        await writeExport(out, opts.out!, result.files, emulatorState, (cleanup) => interruptsOf(io).onExit(cleanup));
 
         const paint = painter(useColor(io, opts));
         const target = emulator
@@ -105,35 +105,6 @@ function projectSettings(p: ProjectConfig, kinds: readonly AnyKind[], connection
   return settings;
 }
 
-const schemaCache = new Map<string, unknown>();
-
-/** A schema of docket's schemas/ folder (template parameter defaults), read once. */
-function readSchema(file: string): unknown {
-  let schema = schemaCache.get(file);
-  if (schema === undefined) {
-    schema = JSON.parse(readFileSync(path.join(schemasDir(), ...file.split('/')), 'utf8')) as unknown;
-    schemaCache.set(file, schema);
-  }
-  return schema;
-}
-
-/** `--out` must not exist, or be an empty directory: export never overwrites a file. */
-async function checkOut(out: string, label: string): Promise<'missing' | 'empty'> {
-  let entries: string[];
-  try {
-    const st = await stat(out);
-    if (!st.isDirectory()) throw new UsageError(`--out ${label} is a file`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
-    entries = await readdir(out);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw error;
-  }
-  if (entries.length > 0) {
-    throw new UsageError(`--out ${label} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
-  }
-  return 'empty';
-}
-
 /** A missing key is reported with the kinds that need it, since `--kind` can leave them out. */
 function checkKeys(io: Io, kinds: readonly AnyKind[], needs: Set<ServiceName>): void {
   const reads = (k: AnyKind, service: ServiceName) => servicesNeeded([k], undefined).has(service);
@@ -153,34 +124,3 @@ function isInside(child: string, parent: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
-/**
- * Writes every file into a staging directory next to `out`, then renames it into place, so the
- * output appears whole or not at all; `wx` makes any overwrite an error.
- */
-async function writeExport(out: string, label: string, files: { path: string; content: string }[], emulatorState: string | undefined): Promise<void> {
-  const parent = path.dirname(out);
-  const staging = await mkdir(parent, { recursive: true })
-    .then(() => mkdtemp(path.join(parent, `.${path.basename(out)}.export-`)))
-    .catch((error: NodeJS.ErrnoException) => {
-      throw new DocketError('write-failed', `cannot write the export to ${label} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
-    });
-  try {
-    for (const f of files) {
-      const file = path.join(staging, ...f.path.split('/'));
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, f.content, { encoding: 'utf8', flag: 'wx' });
-    }
-    if (emulatorState) {
-      // So `docket plan -C OUT --emulator` sees the organization that was exported.
-      await mkdir(path.join(staging, '.docket'), { recursive: true });
-      await copyFile(emulatorState, path.join(staging, '.docket', 'emulator.json')).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error; // nothing was ever written to it: the seed is all there is
-      });
-    }
-    if ((await checkOut(out, label)) === 'empty') await rmdir(out);
-    await rename(staging, out);
-  } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    throw error;
-  }
-}

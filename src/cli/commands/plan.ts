@@ -10,7 +10,7 @@ import { annotationsOption, printAnnotations, type AnnotationFormat } from '../a
 import { formatDuration, parseDuration } from '../duration.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
-import { planInSession } from '../plan-step.js';
+import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession } from '../session.js';
 
 interface PlanFlags extends CommonOptions {
@@ -34,7 +34,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--out <PLAN.json>', 'save the plan for `docket apply PLAN.json`')
     .option('--target <KIND/NAME>', 'limit the plan to a resource and what it needs (repeatable)', collect, [])
-    .option('--prune', 'archive live playbooks that no file declares')
+    .option('--prune', pruneHelp())
     .option('--detailed-exitcode', 'exit 2 when the plan has changes (0: none, 1: error)')
     .option('--retry-uncertain', 'plan to upload again files an interrupted apply may or may not have uploaded (attachments)')
     .addOption(timeoutOption(READ_TIMEOUT_MS))

@@ -7,6 +7,8 @@ import { useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { loadWorkspace } from '../../engine/workspace.js';
 import { sourceLines } from '../source-lines.js';
+import { declaredPlaybooks, declaredTemplates } from '../../kinds/support/test-subjects.js';
+import { loadTests } from '../../testing/load.js';
 
 interface ValidateOptions extends CommonOptions {
   output: 'text' | 'json';
@@ -21,11 +23,18 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
       try {
         const project = await loadWorkspace({ dir: opts.dir, processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) });
         const count = project.desired.length;
+        // The `*.test.yaml` files are checked against the configuration they test.
+        const actor = project.config.project.agreements.actor;
+        const tests = await loadTests(project.config.project.root, { playbooks: declaredPlaybooks(project.desired), templates: declaredTemplates(project.desired), actor });
+        if (tests.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError([...project.diagnostics, ...tests.diagnostics], 'the test files are invalid', project.config.project.root);
+        project.diagnostics.push(...tests.diagnostics);
         if (opts.output === 'json') {
           io.stdout(renderDiagnosticsJson(project.diagnostics, sourceLines(project.config.project.root)));
         } else {
           if (project.diagnostics.length > 0 && !opts.quiet) io.stderr(renderDiagnosticsText(project.diagnostics, { color }));
-          if (!opts.quiet) io.stdout(`The configuration is valid: ${count} resource${count === 1 ? '' : 's'}.\n`);
+          const cases = tests.files.reduce((n, f) => n + f.cases.length, 0);
+          const tested = tests.files.length > 0 ? `, ${tests.files.length} test suite${tests.files.length === 1 ? '' : 's'} with ${cases} case${cases === 1 ? '' : 's'}` : '';
+          if (!opts.quiet) io.stdout(`The configuration is valid: ${count} resource${count === 1 ? '' : 's'}${tested}.\n`);
         }
         setExit(0);
       } catch (error) {

@@ -1,13 +1,16 @@
 /**
  * Agreements (seed 001): create (from a standard or custom template; owner and signer each by
  * exactly one of id or e-mail; `draft`; `agreement` with `test_agreement` and custom template
- * values), get, list (paged, filtered, sorted), void, history; agreement types and statuses.
+ * values; per-type override objects only for a matching template), get, list (paged, filtered,
+ * sorted), void, history; agreement types and statuses.
  * Status codes: 422 for the body's validation (as the emulator's other writes), 400 naming the
  * field for custom template values (seed 001), 403 past the monthly limit [public docs: "plan
  * limit"]. Draft updates, send, resend, reassign and the PDF are not emulated.
  */
 import { agreementTypeValue, agreementTypeViews, agreementView, historyView } from './agreements-agreement-views.js';
 import { checkAgreementFields } from '../agreement-fields.js';
+import { checkOverrideObjects } from '../agreement-overrides.js';
+import { csaMisspelling } from '../csa-versions.js';
 import { applyAgreementQuery, readAgreementQuery } from '../agreement-filters.js';
 import { customFieldValues } from '../agreement-values.js';
 import { AGREEMENT_STATUSES, latest, type AgreementRecord, type CustomTemplateRecord, type TemplateRecord } from '../agreements-state.js';
@@ -117,7 +120,9 @@ function createAgreement(ctx: RequestContext): RouteResult {
   if (!agreement) errors.add('agreement', 'is required (an object with the agreement fields)');
   else {
     checkAgreementFields(agreement, errors);
+    if (template) checkOverrideObjects(agreement, 'standard' in template ? template.standard.agreement_type : 'custom', errors);
     if (template && 'standard' in template && agreement.custom_field_values !== undefined) errors.add('agreement.custom_field_values', 'is only for custom templates');
+    if (template && 'standard' in template && template.standard.agreement_type === 'CSA') checkCsaNames(agreement, template.standard.standard_version, errors);
     // NOTE(api): sending (not a draft, not sent outside the platform) needs someone to send to.
     if (!draft && agreement.manual_send !== true && agreement.recipient_email === undefined) {
       errors.add('agreement.recipient_email', "can't be blank when the agreement is sent (create it as a draft, or with manual_send)");
@@ -171,6 +176,22 @@ function createAgreement(ctx: RequestContext): RouteResult {
   record.history.push({ id: ctx.store.newId(), event: draft ? 'created' : 'sent', description, user_email: owner.email, created_at: now });
   org.agreements.agreements[record.id] = record;
   return ok(agreementView(record), 201);
+}
+
+/**
+ * Seed 001 "Versioning": a CSA agreement spells the renamed attributes as its `standard_version`
+ * does (422 for the other spelling). NOTE(api): the per-type override objects' keys are not shown,
+ * so the names are checked at the top of `agreement` and one object level down.
+ */
+function checkCsaNames(agreement: JsonBody, version: string | null, errors: FieldErrors): void {
+  const check = (object: JsonBody, at: string): void => {
+    for (const key of Object.keys(object)) {
+      const why = csaMisspelling(key, version);
+      if (why) errors.add(`${at}.${key}`, why);
+      else if (isObject(object[key]) && at === 'agreement') check(object[key] as JsonBody, `${at}.${key}`);
+    }
+  };
+  check(agreement, 'agreement');
 }
 
 /** Seed 001: test agreements do not count against the monthly limit. NOTE(api): drafts count; the month is UTC. */

@@ -3,10 +3,12 @@ import type { DesiredResource, KindName } from '../../engine/types.js';
 
 /**
  * Live objects worth a detailed read: the declared ones, by name, former name or pinned id.
- * `declared` undefined (export) wants every object.
+ * `declared` undefined (export) or `readAll` (pull, which writes undeclared objects into files)
+ * wants every object.
  */
-export function declaredFilter(declared: DesiredResource[] | undefined, kind: KindName): (id: string, name: string) => boolean {
-  if (!declared) return () => true;
+export function declaredFilter(ctx: { declared?: DesiredResource[]; readAll?: boolean }, kind: KindName): (id: string, name: string) => boolean {
+  const declared = ctx.declared;
+  if (!declared || ctx.readAll) return () => true;
   const ids = new Set<string>();
   const names = new Set<string>();
   for (const d of declared) {

@@ -147,8 +147,7 @@ export interface ParsedDefinitionFile {
   diagnostics: Diagnostic[];
 }
 
-/** Reads a definition file: exactly one YAML document, with positions for every value. */
-/** A definition file's one document; `parsed` when the loader parsed it already (it is parsed once). */
+/** A definition file's one document, with positions for every value; `parsed` when the loader parsed it already (it is parsed once). */
 export function parseDefinitionFile(text: string, file: string, parsed: ParsedFile = parseYamlFile(text, file)): ParsedDefinitionFile {
   const diagnostics = [...parsed.diagnostics];
   const [first, second] = parsed.documents;

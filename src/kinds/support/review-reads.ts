@@ -24,6 +24,8 @@ export interface MemberDirectory {
    * could find in invitations, the organization's default reviewer and the rules it read.
    */
   complete: boolean;
+  /** Without a users list: people whose invitations name no user, so only their e-mail is known. */
+  unidentified: { email: string; name: string | null }[];
 }
 
 export function livePlaybooks(ctx: FetchContext): Promise<ApiResource<PlaybookAttrs>[]> {
@@ -38,8 +40,8 @@ export function reviewOrganization(ctx: FetchContext): Promise<ApiResource<Organ
 export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResource<PlaybookAttrs>; rules: ApiResource<RuleAttrs>[] }[]> {
   return ctx.memo('review:rules', async () => {
     const playbooks = await livePlaybooks(ctx);
-    // Rules of playbooks no file declares are never touched, so they are not read either.
-    const wanted = declaredFilter(ctx.declared, 'playbook');
+    // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
+    const wanted = declaredFilter(ctx, 'playbook');
     const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
     return ctx.parallel(read, async (playbook) => ({ playbook, rules: await ctx.services.review().listRules(playbook.id) }));
   });
@@ -53,15 +55,19 @@ export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
       return directoryOf(
         users.map((u) => ({ id: u.id, email: String(u.attributes.email ?? ''), name: u.attributes.name ?? null })),
         true,
+        [],
       );
     }
     // NOTE(api): no users list in either edition of the public docs: the members docket can know
     // are those its invitations name, the default reviewer, and the reviewers of the rules it read.
     const [invitations, organization, rules] = await Promise.all([api.listInvitations(), reviewOrganization(ctx), declaredRules(ctx)]);
     const found: MemberEntry[] = [];
+    const unidentified: MemberDirectory['unidentified'] = [];
     for (const inv of invitations) {
       const id = invitedUserId(inv);
-      if (id) found.push({ id, email: String(inv.attributes.email ?? ''), name: inv.attributes.name ?? null });
+      const entry = { email: String(inv.attributes.email ?? ''), name: inv.attributes.name ?? null };
+      if (id) found.push({ id, ...entry });
+      else unidentified.push(entry);
     }
     const org = organization.attributes;
     if (org.default_reviewer_id && org.default_reviewer_email) found.push({ id: org.default_reviewer_id, email: org.default_reviewer_email, name: null });
@@ -72,11 +78,11 @@ export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
         if (a.reviewer_id && a.reviewer) found.push({ id: a.reviewer_id, email: a.reviewer, name: null });
       }
     }
-    return directoryOf(found, false);
+    return directoryOf(found, false, unidentified);
   });
 }
 
-function directoryOf(entries: MemberEntry[], complete: boolean): MemberDirectory {
+function directoryOf(entries: MemberEntry[], complete: boolean, invitedOnly: MemberDirectory['unidentified']): MemberDirectory {
   const byEmail = new Map<string, MemberEntry>();
   for (const e of entries) {
     const email = normEmail(e.email);
@@ -84,5 +90,10 @@ function directoryOf(entries: MemberEntry[], complete: boolean): MemberDirectory
     byEmail.set(email, { ...e, email });
   }
   const members = [...byEmail.values()];
-  return { members, emailById: new Map(members.map((m) => [m.id, m.email])), complete };
+  const unidentified = new Map<string, MemberDirectory['unidentified'][number]>();
+  for (const u of invitedOnly) {
+    const email = normEmail(u.email);
+    if (email && !byEmail.has(email) && !unidentified.has(email)) unidentified.set(email, { ...u, email });
+  }
+  return { members, emailById: new Map(members.map((m) => [m.id, m.email])), complete, unidentified: [...unidentified.values()] };
 }

@@ -180,20 +180,20 @@ function checkCsaNaming(doc: ResourceDoc, parameters: Record<string, unknown>, d
   const given = doc.body.standard_version;
   const version = typeof given === 'string' ? `standard_version ${given}` : `standard_version ${CSA_DEFAULT_STANDARD_VERSION} (the service default)`;
   for (const key of Object.keys(parameters)) {
-    const pointer = joinPointer('/parameters', key);
-    const at = { ...doc.positions.at(pointer), path: `parameters.${key}` };
+    // Positions are worked out only for a problem (yaml-read.ts: they may need the full parser).
+    const at = () => ({ ...doc.positions.at(joinPointer('/parameters', key)), path: `parameters.${key}` });
     if (newNames) {
       const renamed = CSA_RENAMES.get(key);
       if (renamed === undefined) continue;
       diag.error('csa-version-naming', `\`${key}\` is the pre-3.0 name; on standard_version 3.x write \`${renamed}\``, {
-        ...at,
+        ...at(),
         hint: `${version} uses the 3.x names; the service rejects the old spelling with 422`,
       });
     } else {
       const old = CSA_OLD_NAMES.get(key);
       if (old === undefined) continue;
       diag.error('csa-version-naming', `\`${key}\` is the 3.x name; on ${version} write \`${old}\``, {
-        ...at,
+        ...at(),
         hint: `the 3.x names apply only with \`standard_version: "3.0"\` or later; the service rejects them on earlier versions with 422`,
       });
     }

@@ -63,6 +63,8 @@ describe('malformed answers', () => {
   for (const [what, body, problem] of [
     ['an item without attributes', { data: [{ id: 'p1', type: 'playbook' }] }, 'item 0 of "data" (id p1) has no "attributes" object'],
     ['items that are not objects', { data: [null, 42] }, 'item 0 of "data" is not an object (null)'],
+    // Without its name the playbook would look absent, and apply would create a second one.
+    ['an item without its name', { data: [{ id: 'p1', type: 'playbook', attributes: { description: 'NDAs' } }] }, 'item 0 of "data" (id p1) has no "name" (missing)'],
   ] as const) {
     it(`${what} is a bad-response error naming the service, method, path and item`, async () => {
       t = await startTestEmulator();

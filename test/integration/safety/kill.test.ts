@@ -51,7 +51,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(terms('Data Terms')).toHaveLength(1);
     expect(terms('Data Terms')[0]!.versions).toHaveLength(1);
     const after = await expectLockIntact(dir);
-    expect(Object.values(after)[0]!['custom-term:Data Terms']).toEqual({ id: terms('Data Terms')[0]!.id, file: 'terms/data.docx', sha256: expect.any(String) });
+    expect(Object.values(after)[0]!['custom-term:Data Terms']).toEqual({ id: terms('Data Terms')[0]!.id, file: 'terms/data.docx', sha256: expect.any(String), version: 1 });
     await expectConverged(run, dir);
   });
 

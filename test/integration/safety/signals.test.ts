@@ -4,9 +4,13 @@
  * cancels; plan and the emulator just stop. Never a stack trace.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, docx } from '../agreements-fixtures.js';
 import { BIN, bin, expectConverged, expectLockIntact, reviewOf, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
@@ -71,6 +75,48 @@ describe('a signal during apply', () => {
     await expectLockIntact(dir);
   });
 
+  it('a request waiting out a Retry-After is not sent again after the first signal', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(3);
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 429, retry_after: 20 });
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--concurrency', '1', '--no-color'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the 429');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stdout()).toContain('✗ create playbook "Playbook 01": create playbook "Playbook 01": interrupted, so not tried again after the review service answered HTTP 429');
+    expect(run.stdout()).toMatch(/Apply interrupted \(SIGINT\): 0 done, 1 failed, 0 skipped, 2 not started\./);
+    // The refused POST was the only one: it is not in the request log (faults are counted apart).
+    expect(t.emulator.stats().faults_injected).toBe(1);
+    expect(creates()).toBe(0);
+    expect(livePlaybooks()).toHaveLength(0);
+  });
+
+  it('a Word file uploaded before the signal is recorded at once, without waiting for its conversion', async () => {
+    t = await startTestEmulator({ conversionDelayMs: 600_000 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+    await writeFile(join(dir, 'terms/data.docx'), docx('one'));
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--no-color'], t.env);
+    const polls = () => t.emulator.requests().filter((r) => r.method === 'GET' && /\/custom_terms\/[^/]+$/.test(r.path)).length;
+    await waitUntil(() => polls() >= 2, 'the conversion to be polled');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stdout()).toContain('✓ create custom-term "Data Terms"');
+    expect(Object.values(await expectLockIntact(dir))[0]!['custom-term:Data Terms']).toMatchObject({ file: 'terms/data.docx' });
+  });
+
+  it('a signal while apply is still planning ends it at once and leaves no .docket/apply.lock', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(1);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
+    expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(true);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(143);
+    expect(run.stderr()).toBe('\nInterrupted (SIGTERM).\n');
+    expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(false);
+  });
+
   it('no apply.lock is left behind, so the next apply is not refused', async () => {
     t = await startTestEmulator({ latencyMs: 50 });
     const dir = await manyPlaybooks(6);
@@ -95,6 +141,17 @@ describe('a signal outside apply', () => {
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(run.stderr()).toBe('\nInterrupted (SIGINT).\n');
+  });
+
+  it('with -o json, a signal still leaves one JSON document on stdout', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(1);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
+    const run = spawnBin(['plan', '-C', dir, '-o', 'json'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(143);
+    expect(JSON.parse(run.stdout())).toMatchObject({ error: { code: 'interrupted', message: 'interrupted by SIGTERM', exit_code: 143 } });
   });
 
   it('the emulator closes on SIGTERM with exit 0', async () => {

@@ -45,4 +45,28 @@ describe('without a users list', () => {
     expect(rule.reviewer_id).toBe(qa.id);
     await expectNoChanges(cli, dir);
   });
+
+  it('when invitations name no user either: a new member converges, and naming it is a plan error until its id is pinned', async () => {
+    t = await startVariant({ reviewUsers: false, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\n' });
+    const invited = await applyOk(cli, dir);
+    expect(invited.stdout).toContain("note: invited; the review service does not say the new user's id");
+    await expectNoChanges(cli, dir);
+
+    await writeFiles(dir, { 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: dave@acme.example\n' });
+    const refused = await cli('plan', '-C', dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("playbooks/nda.yaml:6:5 error unknown-id `reviewer` names dave@acme.example, who is a member by invitation, but the review service does not say the user's id");
+    expect(refused.stderr).toContain('add `id: <the user\'s uuid>` to the Member document');
+
+    const dave = t.emulator.store.userByEmail('dave@acme.example')!;
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: dave@acme.example\nid: ${dave.id}\n` });
+    await applyOk(cli, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA')!;
+    expect(Object.values(org.rules).find((r) => r.playbook_id === nda.id)!.reviewer_id).toBe(dave.id);
+    expect(Object.values(org.invitations).filter((i) => i.email === 'dave@acme.example')).toHaveLength(1);
+    await expectNoChanges(cli, dir);
+  });
 });

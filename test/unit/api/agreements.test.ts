@@ -58,16 +58,20 @@ describe('the agreements organization', () => {
 });
 
 describe('custom term bodies', () => {
-  it('creates text terms without term_type and sends term_type=file with a Word version', async () => {
+  it('creates text terms without term_type and sends term_type=file with a Word term\'s create and versions', async () => {
     const { mock, api } = setup();
     const bodies: string[] = [];
     const term = { data: { id: 't1', type: 'custom_term', attributes: { name: 'T', current_version_number: 1 } } };
-    mock.intercept({ path: '/v1/custom_terms', method: 'POST' }).reply((o) => (bodies.push(String(o.body)), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } }));
+    const text = (body: unknown) => (typeof body === 'string' ? body : Buffer.from(body as Buffer).toString('latin1'));
+    mock.intercept({ path: '/v1/custom_terms', method: 'POST' }).reply((o) => (bodies.push(text(o.body)), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } })).times(2);
     mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply((o) => (bodies.push(Buffer.from(o.body as Buffer).toString('latin1')), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } }));
     await api.createTextTerm('T', 'Body', { email: 'legal@acme.example' });
+    await api.createFileTerm('W', { data: new Uint8Array([0x50, 0x4b]), filename: 'w.docx' }, { email: 'legal@acme.example' });
     await api.publishTermVersion('t1', 'T', { docx: { data: new Uint8Array([0x50, 0x4b]), filename: 't.docx' } }, { email: 'legal@acme.example' }, 2);
     expect(JSON.parse(bodies[0]!)).toEqual({ name: 'T', body: 'Body', user_email: 'legal@acme.example' });
-    expect(bodies[1]).toMatch(/name="term_type"\r\n\r\nfile\r\n/);
-    expect(bodies[1]).toMatch(/name="docx"; filename="t.docx"/);
+    for (const [i, file] of [[1, 'w.docx'], [2, 't.docx']] as const) {
+      expect(bodies[i]).toMatch(/name="term_type"\r\n\r\nfile\r\n/);
+      expect(bodies[i]).toContain(`name="docx"; filename="${file}"`);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { isLoopback } from '../../../src/config/url-policy.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -295,6 +296,26 @@ describe('list', () => {
     ]);
   });
 
+  it('asks for every later page at once when the first names the last, and keeps page order', async () => {
+    const { mock, client, logs } = setup();
+    /** Page number → how many requests had finished when it was sent. */
+    const finishedWhenSent = new Map<number, number>();
+    for (const n of [1, 2, 3, 4]) {
+      mock
+        .intercept({ path: (p) => (n === 1 ? !p.includes('number') : p.includes(`page%5Bnumber%5D=${n}`)) })
+        .reply(() => {
+          finishedWhenSent.set(n, logs.length);
+          return { statusCode: 200, data: { data: [res(`p${n}`)], meta: { pagination: { current: n, next: n < 4 ? n + 1 : null, last: 4, records: 4 } } } };
+        })
+        // Later pages answer in reverse order: page 4 first.
+        .delay(n === 1 ? 1 : (5 - n) * 5);
+    }
+    const out = await client.list('/v1/custom_terms', 'list custom terms');
+    expect(out.map((r) => r.id)).toEqual(['p1', 'p2', 'p3', 'p4']);
+    // Pages 2 to 4 went out together, as soon as page 1 had answered: not one after another.
+    expect(Object.fromEntries(finishedWhenSent)).toEqual({ 1: 0, 2: 1, 3: 1, 4: 1 });
+  });
+
   it('treats a list without pagination as complete', async () => {
     const { mock, client, logs } = setup();
     mock.intercept({ path: '/v1/organizations/o1/playbooks?page%5Bsize%5D=100' }).reply(200, { data: [res('a'), res('b')] });
@@ -326,6 +347,16 @@ describe('list', () => {
     mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('2')], links: { next: null } } }));
     expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['1', '2']);
     expect(paths).toEqual(['/v1/x?page%5Bsize%5D=100', '/v1/x?page%5Bnumber%5D=2&page%5Bsize%5D=100']);
+  });
+
+  it('uses meta.pagination.next rather than a next link to another host, when it has both', async () => {
+    const { mock, client } = setup();
+    const paths: string[] = [];
+    const foreign = 'http://backend.internal:3000/v1/x?cursor=abc';
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('1')], links: { next: foreign }, meta: { pagination: { next: 2 } } } }));
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('2')], links: { next: null }, meta: { pagination: { next: null } } } }));
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['1', '2']);
+    expect(paths).toEqual(['/v1/x?page%5Bsize%5D=100', '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2']);
   });
 
   it('falls back to meta.pagination.next when links.next cannot be followed', async () => {
@@ -380,6 +411,14 @@ describe('list', () => {
     const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
     expect(err.code).toBe('bad-response');
     expect(err.message).toBe('list x: review service GET /v1/x answered with a malformed list: item 1 of "data" (id b) has no "attributes" object');
+  });
+
+  it('treats a listed item without the attribute it is matched by as malformed (it would look absent)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: anyPath }).reply(200, { data: [res('a'), { id: 'b', type: 'playbook', attributes: { name: null } }] });
+    const err = (await rejection(client.list('/v1/x', 'list x', { identity: 'name' }))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe('list x: review service GET /v1/x answered with a malformed list: item 1 of "data" (id b) has no "name" (null)');
   });
 
   it('rejects a list answer without a data array', async () => {
@@ -628,6 +667,101 @@ describe('retries', () => {
     });
     expect(await client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'post a' })).toEqual({ ok: 1 });
     expect(posts).toBe(1);
+  });
+});
+
+describe('stopping and the time budget', () => {
+  it('does not try again what the service refused once the command is stopped', async () => {
+    const stop = new AbortController();
+    const { mock, client, sleeps } = setup({ stop: stop.signal, sleep: async (ms) => void sleeps.push(ms) });
+    let posts = 0;
+    mock
+      .intercept({ path: '/v1/a', method: 'POST' })
+      .reply(() => {
+        posts++;
+        // The first Ctrl-C arrives while the service refuses the request.
+        stop.abort();
+        return { statusCode: 429, data: '', responseOptions: { headers: { 'retry-after': '20' } } };
+      })
+      .persist();
+    const err = (await rejection(client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' }))) as DocketError;
+    expect(err.code).toBe('interrupted');
+    expect(err.message).toBe('create a: interrupted, so not tried again after the review service answered HTTP 429');
+    expect(posts).toBe(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('still reads what became of a create whose answer was lost, after the stop', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const { mock, client } = setup({ stop: stop.signal });
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(502, '');
+    const found = await client.create({ method: 'POST', path: '/v1/x', body: { name: 'n' }, operation: 'create x', recover: async () => ({ data: res('x1') }) });
+    expect(found).toEqual({ data: res('x1') });
+  });
+
+  it('does not post a create again after the stop when the read did not find it', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const { mock, client } = setup({ stop: stop.signal });
+    let posts = 0;
+    mock
+      .intercept({ path: '/v1/x', method: 'POST' })
+      .reply(() => {
+        posts++;
+        return { statusCode: 502, data: '' };
+      })
+      .persist();
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
+    expect(err.message).toBe('create x: interrupted, so not tried again after the review service answered HTTP 502; the service may have carried it out, and the next plan shows whether it did');
+    expect(posts).toBe(1);
+  });
+
+  it('after the stop, a request waiting out a 429 pause for its turn is not sent', async () => {
+    const limiter = createLimiter(1);
+    limiter.throttled(60_000);
+    const stop = new AbortController();
+    const { client } = setup({ limiter, stop: stop.signal });
+    const queued = client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' });
+    stop.abort();
+    const err = (await rejection(queued)) as DocketError;
+    expect(err.message).toBe('create a: interrupted before it was sent (requests were waiting out a 429 pause)');
+    expect(limiter.pending).toBe(0);
+  });
+
+  it('puts one listener on the command signal however many requests are in flight or queued', async () => {
+    const controller = new AbortController();
+    const { mock, client } = setup({ signal: controller.signal, limiter: createLimiter(32) });
+    let most = 0;
+    mock
+      .intercept({ path: anyPath })
+      .reply(200, async () => {
+        most = Math.max(most, getEventListeners(controller.signal, 'abort').length);
+        await new Promise((r) => setTimeout(r, 5));
+        return { ok: 1 };
+      })
+      .persist();
+    await Promise.all(Array.from({ length: 60 }, (_, i) => client.request({ method: 'GET', path: `/v1/a/${i}`, operation: 'a' })));
+    expect(most).toBe(1);
+  });
+
+  it('never waits for its turn past the budget, and says so', async () => {
+    const limiter = createLimiter(1);
+    // A 429 elsewhere paused every request for a minute.
+    limiter.throttled(60_000);
+    const { client } = setup({ limiter, deadline: Date.now() + 50 });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/^read a: this command's time budget ran out while the request waited for its turn/);
+    expect(limiter.pending).toBe(0);
+  });
+
+  it('says that a create whose answer was lost may have happened when the budget ends the retries', async () => {
+    const { mock, client } = setup({ deadline: Date.now() + 100 });
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(502, '');
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/^create x: the review service answered HTTP 502 and trying again would mean waiting .*; the service may have carried it out, and the next plan shows whether it did$/);
   });
 });
 

@@ -150,4 +150,34 @@ describe('the shared pace after a 429', () => {
     await Promise.all(more);
     expect(peak).toBeGreaterThan(4);
   });
+
+  it('lets a request stopped while it waits leave the queue at once, and the others keep their order', async () => {
+    const { limiter, advance } = paced(1);
+    limiter.throttled(60_000);
+    const stop = new AbortController();
+    const order: string[] = [];
+    const stopped = limiter.run(async () => order.push('stopped'), false, stop.signal);
+    const after = limiter.run(async () => order.push('after'));
+    stop.abort(new Error('out of time'));
+    await expect(stopped).rejects.toThrow('out of time');
+    expect(limiter.pending).toBe(1);
+    await advance(60_000);
+    await after;
+    expect(order).toEqual(['after']);
+    // Aborted before it even queued: no place taken.
+    await expect(limiter.run(async () => 'never', false, stop.signal)).rejects.toThrow('out of time');
+    expect(limiter.pending).toBe(0);
+  });
+
+  it('keeps no timer once nobody waits, so a stopped command can end', async () => {
+    const { limiter } = paced(1);
+    limiter.throttled(60_000);
+    const stop = new AbortController();
+    const waiting = limiter.run(async () => undefined, false, stop.signal);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.getTimerCount()).toBe(1);
+    stop.abort(new Error('stopped'));
+    await expect(waiting).rejects.toThrow('stopped');
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

@@ -96,6 +96,17 @@ describe('review path style', () => {
     expect(error.message).toContain(`review.organization_id is ${OTHER_ORG}, but the review API key belongs to organization ${DEFAULT_ORGANIZATION_ID}`);
   });
 
+  it('a configured style the service does not have says which setting to change', async () => {
+    const flatOnNested = await setup({}, { pathStyle: 'flat' });
+    const flat = await failure(flatOnNested.review.listPlaybooks());
+    expect(flat.code).toBe('unknown-path-style');
+    expect(flat.hint).toContain('set `review.path_style` to auto');
+    const nestedOnFlat = await setup({ reviewPaths: 'flat' }, { pathStyle: 'nested' });
+    const nested = await failure(nestedOnFlat.review.listPlaybooks());
+    expect(nested.code).toBe('unknown-organization');
+    expect(nested.hint).toContain('set `review.path_style` to auto or flat');
+  });
+
   it('a real 404 on nested routes stays a 404 (the probe confirms nested routes)', async () => {
     const s = await setup({}, { organizationId: DEFAULT_ORGANIZATION_ID });
     const error = await failure(s.review.listRules('00000000-0000-4000-8000-00000000abcd'));

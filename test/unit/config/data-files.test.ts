@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataFilePath, readDataFiles } from '../../../src/config/data-files.js';
+import { dataFilePath, namedFiles, readDataFiles } from '../../../src/config/data-files.js';
 import { resourceDoc } from '../engine/builders.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
@@ -77,5 +77,14 @@ describe('data files', () => {
     const { files, diagnostics } = await readDataFiles(root, [a, b], FIELDS);
     expect(diagnostics).toEqual([]);
     expect([...files.keys()]).toEqual(['shared/terms.md']);
+  });
+
+  it('names files only through the fields the kind declares, each resolved or refused once', () => {
+    const body = { name: 'X', body_file: '../shared/x.md', docx_file: '/etc/x.docx', file: '../../x.pdf', definition_file: '', notes_file: 'n.md' };
+    expect(namedFiles('terms/x.yaml', body, { body_file: 'text', docx_file: 'docx', file: 'pdf', definition_file: 'yaml' })).toEqual([
+      { field: 'body_file', value: '../shared/x.md', type: 'text', path: 'shared/x.md' },
+      { field: 'docx_file', value: '/etc/x.docx', type: 'docx', problem: 'absolute' },
+      { field: 'file', value: '../../x.pdf', type: 'pdf', problem: 'outside' },
+    ]);
   });
 });

@@ -11,6 +11,7 @@ import {
   parseLockText,
   readLockDocument,
   resolveLockTarget,
+  settleLock,
   writeLock,
   type LockFile,
 } from '../../../src/config/lock.js';
@@ -136,6 +137,37 @@ describe('docket.lock.json', () => {
     expect(diagnostics).toMatchObject([{ severity: 'error', code: 'invalid-lock-file', line: 1 }]);
     expect(diagnostics[0]!.message).toContain('"attachment:A"');
     expect(diagnostics[0]!.hint).toContain('keep the entry whose file is the one in the repository');
+  });
+
+  it('settling at the end of an apply rewrites a readable merge conflict and a version 1 section, even with nothing uploaded', async () => {
+    const side = (files: Record<string, unknown>) => JSON.stringify({ version: 2, targets: { [PROD]: { files } } }, null, 2);
+    const conflicted = `<<<<<<< HEAD\n${side({ 'attachment:A': ATTACHMENT })}\n=======\n${side({ 'custom-term:B': TERM })}\n>>>>>>> other\n`;
+    const root = await makeDir({ [LOCK_FILE]: conflicted });
+    const location = lockLocation(root, { emulator: false });
+    const both = await read(root, PROD);
+    expect(await settleLock(location, PROD, both)).toContain('merge conflict is resolved');
+    const text = await readFile(join(root, LOCK_FILE), 'utf8');
+    expect(text).not.toContain('<<<<<<<');
+    expect(JSON.parse(text)).toEqual({ version: 2, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT, 'custom-term:B': TERM } } } });
+    // Already as docket writes it: left alone.
+    expect(await settleLock(location, PROD, both)).toBeUndefined();
+    expect(await readFile(join(root, LOCK_FILE), 'utf8')).toBe(text);
+
+    const v1 = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 1, files: { 'attachment:A': ATTACHMENT } }) });
+    const v1Location = lockLocation(v1, { emulator: false });
+    expect(await settleLock(v1Location, PROD, await read(v1, PROD))).toBe(`${LOCK_FILE}: this run's entries moved from the version 1 section to "${PROD}"`);
+    expect(JSON.parse(await readFile(join(v1, LOCK_FILE), 'utf8'))).toEqual({ version: 2, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT } } } });
+  });
+
+  it('settling creates no file when there is nothing to record (unless the apply was interrupted), and leaves a file it cannot read to the person', async () => {
+    const empty = await makeDir({});
+    expect(await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}))).toBeUndefined();
+    expect(await readdir(empty)).toEqual([]);
+    await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}), true);
+    expect(JSON.parse(await readFile(join(empty, LOCK_FILE), 'utf8'))).toEqual({ version: 2, targets: { [PROD]: { files: {} } } });
+    const broken = await makeDir({ [LOCK_FILE]: '{"version": 2, "targ' });
+    await settleLock(lockLocation(broken, { emulator: false }), PROD, lockOf({ 'attachment:A': ATTACHMENT }));
+    expect(await readFile(join(broken, LOCK_FILE), 'utf8')).toBe('{"version": 2, "targ');
   });
 
   it('a write removes temporary files a killed writer left (their pid is gone) and leaves no temporary file of its own', async () => {

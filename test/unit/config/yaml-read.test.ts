@@ -3,7 +3,12 @@
  * the same values, the same positions for every pointer, the same diagnostics (by declining).
  */
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import jsYaml from 'js-yaml';
+import { schemasDir } from '../../../src/config/schema-names.js';
 import { parseYamlFile } from '../../../src/config/yaml-read.js';
+import { fastPositions } from '../../../src/config/yaml-fast-positions.js';
 import { parseWithPositions, type ParsedFile } from '../../../src/config/yaml-positions.js';
 
 const CORPUS: Record<string, string> = {
@@ -17,6 +22,16 @@ const CORPUS: Record<string, string> = {
   proto: '__proto__: {polluted: true}\nname: x\n',
   unicode: 'name: "Zürich – ✓"\nemoji: 🎉\n',
   emptyDocs: '---\n# only a comment\n---\nkind: X\n',
+  // Shapes the positions pass walks: nested lists, comments between key and value, empty values
+  // in lists and at the end, indentation styles, quoted multi-line text, CRLF line ends.
+  nested: 'a:\n- - 1\n  - 2\n- [x, {y: z}]\nb: # note\n  # more\n  c: d\n',
+  emptyValues: 'list:\n  - a:\n    b: 1\n  -\n  - c\nlast:',
+  emptyKeys: 'a:\n  b:\n  c: ~\nd: ""\ne:\n',
+  indented: 'kind: Playbook\nrules:\n    -   name: A\n        actions: >-\n            one\n            two\n    -\n        name: B\n',
+  multiline: 'a: "one\n  two"\nb: plain\n  continued\nc: \'it\'\'s\'\n',
+  crlf: 'kind: Member\r\nemail: x@y.example\r\nrules:\r\n  - name: A\r\n',
+  explicitEnd: 'kind: A\n...\n---\nkind: B\n',
+  indexKeys: 'b: 1\n2: two\na: 3\n',
 };
 
 /** Every pointer a document's value has, plus a few it does not. */
@@ -57,6 +72,45 @@ describe('parseYamlFile (fast) against the full parser', () => {
     for (const text of ['a: &x {b: 1}\nc: *x\n', 'a: !!str 1\n', 'a: !include x.yaml\n', 'a: [1, 2\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n']) {
       expect(snapshot(parseYamlFile(text, 'f.yaml'))).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
     }
+  });
+
+  it('works out positions with js-yaml wherever it can be sure, and declines the rest', () => {
+    // Declined: a `? complex` key, index-like keys (an object reorders them), `__proto__`, an
+    // empty list item (js-yaml reports no node for it).
+    const declined = new Set(['keys', 'proto', 'indexKeys', 'emptyValues']);
+    for (const [name, text] of Object.entries(CORPUS)) {
+      const values: unknown[] = [];
+      jsYaml.loadAll(text, (v) => values.push(v), { schema: jsYaml.CORE_SCHEMA });
+      // The fast reader hands files with empty documents to the full parser before asking.
+      if (values.includes(null)) continue;
+      const fast = fastPositions(text, 'f.yaml', values);
+      if (declined.has(name)) {
+        expect(fast, name).toBeUndefined();
+        continue;
+      }
+      expect(fast, name).toBeDefined();
+      const full = parseWithPositions(text, 'f.yaml').documents;
+      fast!.forEach((positions, i) => {
+        const all = pointers(values[i]);
+        expect(all.map((p) => [positions.at(p), positions.valueAt(p), positions.isPlain(p)]), `${name} document ${i}`).toEqual(
+          all.map((p) => [full[i]!.positions.at(p), full[i]!.positions.valueAt(p), full[i]!.positions.isPlain(p)]),
+        );
+        expect(positions.start).toEqual(full[i]!.start);
+      });
+    }
+  });
+
+  it('gives the full parser\'s positions for every file of the bundled example', () => {
+    const root = path.join(schemasDir(), '..', 'examples');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => /\.ya?ml$/.test(f));
+    expect(files.length).toBeGreaterThan(10);
+    let checked = 0;
+    for (const f of files) {
+      const text = readFileSync(path.join(root, f), 'utf8');
+      expect(snapshot(parseYamlFile(text, f)), f).toEqual(snapshot(parseWithPositions(text, f)));
+      checked++;
+    }
+    expect(checked).toBe(files.length);
   });
 
   it('positions are not worked out until asked for', () => {

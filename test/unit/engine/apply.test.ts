@@ -1,43 +1,64 @@
-/** applyPlan's context, for what no real kind exercises yet: sensitive values come from the files, never the plan. */
+/** applyPlan's context, for what the kinds' tests against the emulator do not show: sensitive values and the lock's pending marks. */
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/engine/apply.js';
+import type { LockFile } from '../../../src/config/lock.js';
+import { applyPlan, type ApplyPlanInput } from '../../../src/engine/apply.js';
 import { buildPlan } from '../../../src/engine/plan.js';
-import type { DesiredResource } from '../../../src/engine/types.js';
+import type { DesiredResource, Plan } from '../../../src/engine/types.js';
 import type { AnyKind } from '../../../src/kinds/index.js';
 import type { KindModule } from '../../../src/kinds/kind.js';
 import { desiredPlaybook, projectConfig } from './builders.js';
 
+/** A playbook-named kind that only creates, running `execute` for each create. */
+function creatingKind(execute: KindModule<'playbook'>['execute'], more: Partial<KindModule<'playbook'>> = {}): AnyKind {
+  const kind: KindModule<'playbook'> = { name: 'playbook', title: 'Hooks', noun: ['hook', 'hooks'], service: 'review', deletion: 'none', actions: ['create'], fetch: async () => [], execute, ...more };
+  return kind as AnyKind;
+}
+
+/** Plans the desired resource as a create, then applies it with `more` of applyPlan's input. */
+async function planAndApply(kind: AnyKind, desired: DesiredResource, more: Partial<ApplyPlanInput> = {}): Promise<{ plan: Plan; applied: Awaited<ReturnType<typeof applyPlan>> }> {
+  const { plan } = buildPlan({ kinds: [kind], desired: [desired], live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+  const applied = await applyPlan(plan!, {
+    kinds: [kind],
+    services: { review: () => undefined as never, agreements: () => undefined as never },
+    project: projectConfig(),
+    desired: [desired],
+    files: async () => new Uint8Array(),
+    lock: { files: {} },
+    clock: () => 0,
+    concurrency: 1,
+    ...more,
+  });
+  return { plan: plan!, applied };
+}
+
 describe('applyPlan', () => {
   it('gives a kind its sensitive values from the desired resources, which the plan does not hold', async () => {
     const seen: unknown[] = [];
-    const secretKind: KindModule<'playbook'> = {
-      name: 'playbook',
-      title: 'Hooks',
-      noun: ['hook', 'hooks'],
-      service: 'review',
-      deletion: 'none',
-      actions: ['create'],
-      sensitiveFields: ['token'],
-      fetch: async () => [],
-      async execute(change, ctx) {
+    const kind = creatingKind(
+      async (change, ctx) => {
         seen.push(change.desired?.token, ctx.sensitive('playbook', change.key, 'token'));
         ctx.registerId('playbook', change.key, 'h-1');
       },
-    };
-    const desired: DesiredResource = { ...desiredPlaybook('Hook'), fields: { name: 'Hook', token: 's3cret' } };
-    const { plan } = buildPlan({ kinds: [secretKind as AnyKind], desired: [desired], live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+      { sensitiveFields: ['token'] },
+    );
+    const { plan, applied } = await planAndApply(kind, { ...desiredPlaybook('Hook'), fields: { name: 'Hook', token: 's3cret' } });
     expect(JSON.stringify(plan)).not.toMatch(/s3cret/);
-    const { report } = await applyPlan(plan!, {
-      kinds: [secretKind as AnyKind],
-      services: { review: () => undefined as never, agreements: () => undefined as never },
-      project: projectConfig(),
-      desired: [desired],
-      files: async () => new Uint8Array(),
-      lock: { files: {} },
-      clock: () => 0,
-      concurrency: 1,
-    });
-    expect(report.done).toBe(1);
+    expect(applied.report.done).toBe(1);
     expect(seen).toEqual([undefined, 's3cret']);
+  });
+
+  it('marks an upload pending, with the injected wall clock, before it is sent, and returns the lock it leaves', async () => {
+    const written: LockFile[] = [];
+    const entry = { id: 'f-1', file: 'a.pdf', sha256: 'abc', description: null };
+    const kind = creatingKind(async (change, ctx) => {
+      await ctx.recordPending('playbook', change.key, { file: 'a.pdf', sha256: 'abc', description: null });
+      await ctx.recordFile('playbook', change.key, entry);
+    });
+    const { applied } = await planAndApply(kind, desiredPlaybook('A'), {
+      now: () => new Date('2026-11-23T10:00:00.000Z'),
+      persistLock: async (lock) => void written.push(lock),
+    });
+    expect(written.map((l) => l.files['playbook:A'])).toEqual([{ pending: { file: 'a.pdf', sha256: 'abc', description: null, since: '2026-11-23T10:00:00.000Z' } }, entry]);
+    expect([applied.lockChanged, applied.lock.files['playbook:A']]).toEqual([true, entry]);
   });
 });

@@ -393,3 +393,12 @@ describe('diff: sensitive fields', () => {
     expect(JSON.stringify(create)).not.toMatch(/s3cret/);
   });
 });
+
+describe('diff: fields a kind compares itself', () => {
+  it('asks the kind first, and falls back to normalised equality where it has no opinion', () => {
+    const kind: KindMeta = { name: 'playbook', deletion: 'none', nameField: 'name', sameField: (field, a, b) => (field === 'description' ? String(a).toLowerCase() === String(b).toLowerCase() : undefined) };
+    const compare = (description: string) => diff({ kinds: [kind], desired: [desiredPlaybook('NDA', { description })], live: [livePlaybook('pb-1', 'NDA', 'Mutual NDAs')], prune: {} }).changes;
+    expect(compare('MUTUAL ndas')).toEqual([]);
+    expect(compare('One-way NDAs').map((c) => c.fields.map((f) => f.field))).toEqual([['description']]);
+  });
+});

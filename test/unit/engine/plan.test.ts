@@ -130,12 +130,55 @@ describe('buildPlan: references', () => {
     expect(p?.ids['member:ghost@acme.example']).toBe('u-7');
   });
 
+  it('a member that exists but whose id the service does not say is not invited again, and naming it is an error at the reviewer line', () => {
+    const invitedOnly: LiveResource = { ...liveMember('invited:ghost@acme.example', 'ghost@acme.example'), idUnknown: { message: 'whose id is not said', hint: 'pin its id' } };
+    const alone = plan([desiredMember('ghost@acme.example')], [invitedOnly]);
+    expect(alone.diagnostics).toEqual([]);
+    expect(alone.plan?.changes).toEqual([]);
+    const named = plan([desiredPlaybook(NDA.name), rule(), desiredMember('ghost@acme.example')], [livePlaybook(NDA.id, NDA.name), invitedOnly]);
+    expect(named.plan).toBeUndefined();
+    expect(named.diagnostics).toEqual([
+      expect.objectContaining({ code: 'unknown-id', file: 'playbooks/nda.yaml', line: 12, col: 15, message: '`reviewer` names ghost@acme.example, whose id is not said', hint: 'pin its id' }),
+    ]);
+  });
+
   it('checks the organization default reviewer too', () => {
     const { diagnostics } = plan(
       [desiredOrganization({ 'review.default_reviewer': 'ghost@acme.example' })],
       [liveOrganization('org-1', { 'review.default_reviewer': null })],
     );
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'unknown-reference', file: 'organization.yaml', line: 4, col: 21 })]);
+  });
+});
+
+describe('changes the services cannot make are refused at plan time, at the file\'s line', () => {
+  it('a template whose type would change', () => {
+    const at = pos(3, 7, 'templates/nda.yaml');
+    const desired: DesiredResource = {
+      kind: 'template',
+      key: 'Mutual NDA',
+      name: 'Mutual NDA',
+      fields: { name: 'Mutual NDA', type: 'CSA' },
+      partial: true,
+      refs: [],
+      renamedFrom: [],
+      source: pos(1, 1, 'templates/nda.yaml'),
+      fieldSources: { type: at },
+    };
+    const live: LiveResource = { kind: 'template', id: 't-1', key: 'Mutual NDA', name: 'Mutual NDA', fields: { name: 'Mutual NDA', type: 'NDA' }, refs: [] };
+    const { plan: p, diagnostics } = plan([desired], [live]);
+    expect(p).toBeUndefined();
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'unsupported-change', file: 'templates/nda.yaml', line: 3, col: 7, message: 'template "Mutual NDA" is an NDA template on the service; its type cannot change to CSA' }),
+    ]);
+  });
+
+  it('clearing the organization\'s default reviewer (the service takes only a user id)', () => {
+    const desired = desiredOrganization({ 'review.default_reviewer': null }, { fieldSources: { 'review.default_reviewer': pos(4, 3, 'organization.yaml') } });
+    const { plan: p, diagnostics } = plan([desired], [liveOrganization('org-1', { 'review.default_reviewer': 'alice@acme.example' }), liveMember('u-1', 'alice@acme.example')]);
+    expect(p).toBeUndefined();
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'unsupported-change', file: 'organization.yaml', line: 4, col: 3 })]);
+    expect(diagnostics[0]!.message).toContain("cannot clear the organization's default reviewer (alice@acme.example)");
   });
 });
 
@@ -175,5 +218,19 @@ describe('configDigest', () => {
       refs: d.refs.map((r) => ({ ...r, source: pos(77, 7) })),
     }));
     expect(configDigest(moved, settings)).toBe(configDigest(config(), settings));
+  });
+});
+
+describe('buildPlan: actions a kind declares', () => {
+  it('refuses a plan that would need an action its kind cannot execute, at the resource', () => {
+    // A playbook kind that can create and update but not rename: a rename plans as an error.
+    const kinds = KIND_META.map((k) => (k.name === 'playbook' ? { ...k, actions: ['create', 'update'] as const } : k));
+    const moved = { ...desiredPlaybook('Mutual NDA', { source: pos(3) }), renamedFrom: ['NDA'] };
+    const { plan: p, diagnostics } = plan([moved], [livePlaybook(NDA.id, NDA.name)], { kinds });
+    expect(p).toBeUndefined();
+    expect(diagnostics.map((d) => [d.code, d.message, d.line, d.hint])).toEqual([
+      ['unsupported-change', 'playbook "Mutual NDA" would need rename, which docket cannot do for a playbook', 3, 'a playbook can only create, update'],
+    ]);
+    expect(plan([moved], [livePlaybook(NDA.id, NDA.name)]).plan?.changes.map((c) => c.id)).toEqual(['rename:playbook:Mutual NDA']);
   });
 });

@@ -4,7 +4,7 @@ import { resolveUncertain } from '../../../src/engine/uncertain.js';
 import type { DesiredResource, UncertainUpload } from '../../../src/engine/types.js';
 
 const SHA = 'a'.repeat(64);
-const upload: UncertainUpload = { kind: 'attachment', key: 'Security Exhibit', field: 'sha256', file: 'attachments/security.pdf', sha256: SHA, since: '2026-11-23T10:00:00.000Z', settled: null };
+const upload: UncertainUpload = { kind: 'attachment', key: 'Security Exhibit', field: 'sha256', file: 'attachments/security.pdf', sha256: SHA, since: '2026-11-23T10:00:00.000Z', settled: null, unreadable: 'attachments cannot be listed over the API' };
 
 function desired(fields: Record<string, unknown>, pinId?: string): DesiredResource {
   return {
@@ -26,7 +26,7 @@ describe('resolveUncertain', () => {
     const diagnostics = new Diagnostics();
     const out = resolveUncertain([upload], [desired({ sha256: SHA })], false, diagnostics);
     expect(out).toEqual({ updates: [], warnings: [] });
-    expect(diagnostics.items).toMatchObject([{ severity: 'error', code: 'uncertain-upload', file: 'attachments/security.yaml', line: 4 }]);
+    expect(diagnostics.items).toMatchObject([{ severity: 'error', code: 'uncertain-upload', file: 'attachments/security.yaml', line: 4, message: expect.stringContaining('it may already exist live, and attachments cannot be listed over the API, so docket will not upload it again blindly') }]);
     expect(diagnostics.items[0]!.message).toContain('attachments/security.pdf (sha256 aaaaaaaaaaaa…) started 2026-11-23T10:00:00.000Z was never confirmed');
     expect(diagnostics.items[0]!.hint).toContain('--retry-uncertain');
   });

@@ -136,6 +136,18 @@ describe('standard templates', () => {
     });
     expect((await e.planned(dir)).changes).toEqual([]);
   });
+
+  it('refuse a type change at plan time, at the type line, since the service cannot make it', async () => {
+    const e = await start({ templates: [{ type: 'NDA', name: 'NDA', parameters: {} }] });
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'n.yaml': 'kind: Template\nname: NDA\ntype: DPA\n' });
+    e.requests();
+    const outcome = await e.plan(dir);
+    expect(outcome.plan).toBeUndefined();
+    expect(outcome.diagnostics.map((d) => [d.code, d.file, d.line, d.message])).toEqual([
+      ['unsupported-change', 'n.yaml', 3, 'template "NDA" is an NDA template on the service; its type cannot change to DPA'],
+    ]);
+    expect(e.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
 });
 
 describe('organization, agreements part', () => {

@@ -3,11 +3,11 @@
  * emulator, the bundled example (plus a Word term) goes through a life cycle that should exercise
  * every action any kind declares; then, per kind: each declared action was executed, the kind's
  * own export plans to zero changes (toConfig ↔ toDesired), identities survive their
- * normalisation and `--target`, and the schemas know the kind.
+ * normalisation and `--target`, the services it names are all it reads, and the schemas know it.
  */
 import { EMULATOR_TARGET } from '../../../src/config/lock.js';
 import { lockFor } from '../../../src/engine/workspace.js';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +17,11 @@ import { fetchLive } from '../../../src/engine/live.js';
 import { servicesNeeded } from '../../../src/engine/project.js';
 import { parseTarget } from '../../../src/engine/target.js';
 import type { LiveResource, Plan } from '../../../src/engine/types.js';
-import { buildExport } from '../../../src/export/index.js';
+import { buildExport, type ExportResult } from '../../../src/export/index.js';
 import { exportKinds } from '../../../src/export/layout.js';
+import { readSchema, writeExport } from '../../../src/export/write.js';
 import { KINDS, type AnyKind, type KindName } from '../../../src/kinds/index.js';
+import type { Services } from '../../../src/kinds/kind.js';
 import { startEngine, type Engine } from '../../helpers/engine.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { docx } from '../../integration/agreements-fixtures.js';
@@ -92,11 +94,12 @@ afterAll(async () => {
   await removeMadeDirs();
 });
 
-/** Exports the kinds into a fresh directory (with the source's lock) and plans it against the same emulator. */
-async function exportAndPlan(kinds: AnyKind[]): Promise<Plan> {
+/** Exports the kinds into a fresh directory (with the source's lock), as `docket export` does, and plans it against the same emulator. */
+async function exportAndPlan(kinds: AnyKind[]): Promise<{ plan: Plan; result: ExportResult }> {
   const out = await makeDir({});
-  const lock = lockFor((await engine.plan(dir)).workspace, EMULATOR_TARGET);
-  const { config } = (await engine.plan(dir)).workspace;
+  const { workspace } = await engine.plan(dir);
+  const lock = lockFor(workspace, EMULATOR_TARGET);
+  const { config } = workspace;
   const result = buildExport({
     kinds,
     registry: KINDS,
@@ -104,15 +107,12 @@ async function exportAndPlan(kinds: AnyKind[]): Promise<Plan> {
     project: { agreements: { url: 'https://example.test', actor: 'legal-ops@acme.example' } },
     source: config.project,
     lock,
-    schema: (file) => JSON.parse(readFileSync(join(schemasDir(), file), 'utf8')) as unknown,
+    schema: readSchema,
     paths: { outRoot: out, schemasDir: schemasDir() },
   });
-  for (const f of result.files) {
-    await mkdir(join(out, f.path, '..'), { recursive: true });
-    await writeFile(join(out, f.path), f.content);
-  }
+  await writeExport(out, out, result.files, undefined);
   await writeFile(join(out, 'docket.lock.json'), await readFile(join(dir, 'docket.lock.json'), 'utf8'));
-  return engine.planned(out);
+  return { plan: await engine.planned(out), result };
 }
 
 describe.each(KINDS.map((k) => [k.name, k] as const))('kind %s', (_name, kind: AnyKind) => {
@@ -138,19 +138,33 @@ describe.each(KINDS.map((k) => [k.name, k] as const))('kind %s', (_name, kind: A
     expect(target).toEqual({ kind: kind.name, key: o.key, text: expect.any(String) });
   });
 
-  if (kind.yamlKind !== undefined) it('has its schema, and the plan schema knows it', () => {
-    expect(existsSync(join(schemasDir(), kind.schema!))).toBe(true);
+  it('is known to the plan schema, and has its own schema when files declare it', () => {
+    if (kind.yamlKind !== undefined) expect(existsSync(join(schemasDir(), kind.schema!))).toBe(true);
     const plan = JSON.parse(readFileSync(join(schemasDir(), 'plan.schema.json'), 'utf8')) as { $defs: { kind: { enum: string[] } } };
     expect(plan.$defs.kind.enum).toContain(kind.name);
   });
 
   if (kind.layout !== undefined) it('exports to files that plan to zero changes', async () => {
-    const plan = await exportAndPlan(exportKinds([kind.name], KINDS));
+    const { plan } = await exportAndPlan(exportKinds([kind.name], KINDS));
     expect(plan.changes).toEqual([]);
   });
 
-  it('names the services it needs', () => {
-    const services = servicesNeeded([kind], []);
-    for (const s of services) expect(['review', 'agreements']).toContain(s);
+  if (kind.parentKind !== undefined && kind.layout === undefined) it('exports inside its parent, to files that plan to zero changes', async () => {
+    const { plan, result } = await exportAndPlan(exportKinds([kind.parentKind!], KINDS));
+    expect(result.parts.flatMap((p) => p.children).find((c) => c.kind === kind.name)?.count).toBeGreaterThan(0);
+    expect(plan.changes).toEqual([]);
+  });
+
+  it('reads with only the services it names, for plan and for export', async () => {
+    const { workspace } = await engine.plan(dir);
+    const lock = lockFor(workspace, EMULATOR_TARGET);
+    for (const declared of [workspace.desired, undefined]) {
+      const needs = servicesNeeded([kind], declared);
+      const check = (service: 'review' | 'agreements'): void => {
+        if (!needs.has(service)) throw new Error(`${kind.name} ${declared ? 'planned' : 'exported'} asked for the ${service} service, which it does not name`);
+      };
+      const services: Services = { review: () => (check('review'), engine.services.review()), agreements: () => (check('agreements'), engine.services.agreements()) };
+      await fetchLive({ kinds: [kind], known: KINDS, services, concurrency: 8, lock, ...(declared ? { declared } : {}) });
+    }
   });
 });

@@ -56,7 +56,8 @@ describe('template schema files', () => {
   it.each(FILES)('%s compiles and is documented for editors', async (name) => {
     const schema = read(name);
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
-    expect(schema.$id).toBe(`https://docket.dev/schemas/${name}`);
+    // No $id: an editor resolves the relative $refs next to the file it read, not on a host nobody runs.
+    expect(schema.$id).toBeUndefined();
     expect(typeof schema.title).toBe('string');
     expect(schema.additionalProperties).toBe(false);
     for (const [where, map] of propertyMaps(schema)) {

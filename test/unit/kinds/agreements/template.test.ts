@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Diagnostics } from '../../../../src/diagnostics.js';
 import type { DesiredResource } from '../../../../src/engine/types.js';
 import { templateKind } from '../../../../src/kinds/template.js';
+import { liveTemplateType } from '../../../../src/kinds/support/template-params.js';
 import { resourceDoc } from '../../engine/builders.js';
 import { agreementsProject } from './desired-helpers.js';
 
@@ -79,3 +80,23 @@ describe('Template toDesired', () => {
 });
 
 
+
+describe('a live template\'s type, however the service spells it', () => {
+  it.each([
+    [{ type: 'template_nda' }, 'NDA'],
+    [{ type: 'template', attributes: { agreement_type: 'nda' } }, 'NDA'],
+    [{ type: 'template', attributes: { agreement_type: 'NDA' } }, 'NDA'],
+    [{ type: 'template', attributes: { agreement_type: 'template_nda' } }, 'NDA'],
+    [{ type: 'template', attributes: { agreement_type: 'software_license' } }, 'Software License'],
+    [{ type: 'template', attributes: { agreement_type: 'Software License' } }, 'Software License'],
+    [{ type: 'template', attributes: { type: 'csa' } }, 'CSA'],
+    // A known wire name wins over the attributes.
+    [{ type: 'template_psa', attributes: { agreement_type: 'nda' } }, 'PSA'],
+  ])('%j is %s', (resource, type) => {
+    expect(liveTemplateType(resource)?.type).toBe(type);
+  });
+
+  it('is unknown when no spelling names a type docket knows', () => {
+    expect(liveTemplateType({ type: 'template', attributes: { agreement_type: 'mystery' } })).toBeUndefined();
+  });
+});

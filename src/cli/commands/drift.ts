@@ -1,0 +1,67 @@
+/**
+ * `docket drift`: the report for a scheduled CI job. Plans as `plan` does, then lists what moved
+ * on the live side (by direction and object, with when the service says it changed), apart from
+ * what the files change. Exit 2 when there is drift, 0 when there is none, 1 on error.
+ */
+import { Command, Option } from 'commander';
+import { driftReport } from '../../engine/drift.js';
+import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
+import type { Workspace } from '../../engine/workspace.js';
+import { limitToKinds } from '../../engine/target.js';
+import type { KindName } from '../../engine/types.js';
+import { exportKinds } from '../../export/layout.js';
+import { KINDS } from '../../kinds/index.js';
+import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
+import { useColor, type Io } from '../io.js';
+import { collect, withCommon, type CommonOptions } from '../options.js';
+import { planDetailsInSession } from '../plan-step.js';
+import { withSession, type SessionOptions } from '../session.js';
+import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
+
+interface DriftFlags extends CommonOptions {
+  output: 'text' | 'json' | 'markdown';
+  target: string[];
+  kind: string[];
+  emulator?: boolean;
+  timeout: number;
+}
+
+/** `--kind` values (those kinds only, read even when no file declares any), checked like export's. */
+export function kindOption(): Option {
+  const names = KINDS.filter((k) => k.layout && k.toConfig).map((k) => k.name);
+  return new Option('--kind <KIND>', `only this kind, read even when no file declares one (repeatable): ${names.join(', ')}`).argParser(collect).default([]);
+}
+
+export function kindNames(values: readonly string[]): KindName[] {
+  return values.length === 0 ? [] : exportKinds(values, KINDS).map((k) => k.name);
+}
+
+/** With `--kind`, the services of those kinds too (they may have no file yet). */
+export function servicesFor(kinds: readonly KindName[]): Pick<SessionOptions, 'needs'> {
+  if (kinds.length === 0) return {};
+  return { needs: (w: Workspace, prune: PruneSwitches) => servicesNeeded(withAlso(kindsToRead(w.desired, prune), kinds), w.desired) };
+}
+
+export function driftCommand(io: Io, setExit: (code: number) => void): Command {
+  return withCommon(new Command('drift'))
+    .description('report what changed on the live side since the files (exit 2 when anything did)')
+    .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
+    .option('--target <KIND/NAME>', 'only this resource (repeatable)', collect, [])
+    .addOption(kindOption())
+    .addOption(timeoutOption(READ_TIMEOUT_MS))
+    .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
+    .action(async (opts: DriftFlags) => {
+      const deadline = Date.now() + opts.timeout;
+      const kinds = kindNames(opts.kind);
+      const { plan, report } = await withSession(io, { ...opts, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
+        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds });
+        const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
+        const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: opts.target.length > 0 ? [] : limited.unmatched, sync: s.sync(), quiet }) };
+      });
+      if (opts.output === 'json') io.stdout(renderDriftJson(plan, report));
+      else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report));
+      else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts) }));
+      setExit(report.drift.length > 0 ? 2 : 0);
+    });
+}

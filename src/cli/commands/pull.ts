@@ -1,0 +1,121 @@
+/**
+ * `docket pull`: the other direction of apply. Reads the files and the live state and writes every
+ * live-side change into the files, in place (src/pull), so a team accepts drift as a reviewed pull
+ * request. `--dry-run` prints the diff of each file and writes nothing. Each file is written
+ * atomically, then the sync records of what was pulled: a run killed half-way leaves whole files,
+ * and pulling again converges.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { schemasDir } from '../../config/schema.js';
+import { interpolateString } from '../../config/interpolate.js';
+import { limitToKinds, parseTarget } from '../../engine/target.js';
+import { KINDS } from '../../kinds/index.js';
+import { planPull } from '../../pull/plan.js';
+import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { useColor, type Io } from '../io.js';
+import { collect, withCommon, type CommonOptions } from '../options.js';
+import { planDetailsInSession } from '../plan-step.js';
+import { withSession } from '../session.js';
+import { kindNames, kindOption, servicesFor } from './drift.js';
+import { readSchema } from '../../export/write.js';
+import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
+
+interface PullFlags extends CommonOptions {
+  output: 'text' | 'json' | 'markdown';
+  target: string[];
+  kind: string[];
+  dryRun?: boolean;
+  emulator?: boolean;
+  timeout: number;
+}
+
+export function pullCommand(io: Io, setExit: (code: number) => void): Command {
+  return withCommon(new Command('pull'))
+    .description('write live changes (drift) into the files, in place: only the changed lines change')
+    .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
+    .option('--target <KIND/NAME>', 'only this resource (repeatable)', collect, [])
+    .addOption(kindOption())
+    .option('--dry-run', 'print the diff of each file and write nothing')
+    .addOption(timeoutOption(READ_TIMEOUT_MS))
+    .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
+    .action(async (opts: PullFlags) => {
+      const deadline = Date.now() + opts.timeout;
+      const kinds = kindNames(opts.kind);
+      const dryRun = Boolean(opts.dryRun);
+      const { plan, result } = await withSession(io, { ...opts, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
+        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readAll: true });
+        const byKind = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
+        const targets = opts.target.map((t) => parseTarget(t, KINDS)).filter((t) => !('error' in t));
+        const unmatched = targets.length === 0 ? byKind.unmatched : byKind.unmatched.filter((l) => targets.some((t) => 'kind' in t && t.kind === l.kind && t.key === l.key));
+        const root = s.workspace.config.project.root;
+        const project = s.workspace.config.project;
+        const result = planPull({
+          plan: byKind.plan,
+          desired: s.workspace.desired,
+          live: details.live,
+          unmatched,
+          sync: s.sync(),
+          kinds: KINDS,
+          read: fileReader(root),
+          taken: takenSlugs(root),
+          expand: (text) => interpolateString(text, { vars: project.vars, env: io.env, allowVars: true }).value,
+          project,
+          lock: s.lock,
+          schema: readSchema,
+          paths: { outRoot: root, schemasDir: schemasDir() },
+        });
+        if (!dryRun) {
+          for (const f of result.files) {
+            const file = path.join(root, ...f.path.split('/'));
+            if (f.after === null) await rm(file, { force: true });
+            else await writeFileAtomic(file, f.after, { tempDir: path.join(root, '.docket') });
+          }
+          // After the files: a run killed between the two has pulled; only the directions wait for the next apply or pull.
+          await s.recordSync(result.sync);
+        }
+        return { plan: byKind.plan, result };
+      });
+      if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun }));
+      else if (opts.output === 'markdown') io.stdout(renderPullMarkdown(plan, result, { dryRun }));
+      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun }));
+      setExit(0);
+    });
+}
+
+/** Files of the configuration as text, read once each. */
+function fileReader(root: string): (file: string) => string | undefined {
+  const cache = new Map<string, string | undefined>();
+  return (file) => {
+    if (!cache.has(file)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(path.join(root, ...file.split('/')), 'utf8');
+      } catch {
+        text = undefined;
+      }
+      cache.set(file, text);
+    }
+    return cache.get(file);
+  };
+}
+
+/** Whether a folder has files named for a slug already (`<slug>.yaml`, `<slug>.md`, …). */
+function takenSlugs(root: string): (folder: string, slug: string) => boolean {
+  const listed = new Map<string, string[]>();
+  return (folder, slug) => {
+    if (!listed.has(folder)) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(path.join(root, folder));
+      } catch {
+        names = [];
+      }
+      listed.set(folder, names);
+    }
+    return listed.get(folder)!.some((n) => n.startsWith(`${slug}.`));
+  };
+}

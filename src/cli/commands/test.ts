@@ -1,0 +1,241 @@
+/**
+ * `docket test`: runs the configuration's `*.test.yaml` files (src/testing) and reports; and
+ * `docket test capture`, which writes a case from a real review. A thin shell: flags → session →
+ * runTests → renderers → exit code. The first Ctrl-C stops starting reviews and cleans up what the
+ * run made (scratch playbooks, test agreements) before exiting 130.
+ */
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Command, Option } from 'commander';
+import { agreementsTarget, EMULATOR_TARGET } from '../../config/lock.js';
+import { applyPlan } from '../../engine/apply.js';
+import { hasChanges } from '../../engine/plan.js';
+import { sha256 } from '../../engine/canonical.js';
+import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
+import { declaredPlaybooks, declaredTemplates, TEST_TARGET_KINDS, type TemplateSubject } from '../../kinds/support/test-subjects.js';
+import { renderTestAnnotations } from '../../render/test-annotations.js';
+import { renderTestJson } from '../../render/test-json.js';
+import { renderTestJunit } from '../../render/test-junit.js';
+import { renderTestMarkdown } from '../../render/test-markdown.js';
+import { renderTestText } from '../../render/test-text.js';
+import { CACHE_DIR, cachePartition, TestCache } from '../../testing/cache.js';
+import { captureCase, writeCapture } from '../../testing/capture.js';
+import { ContractStore } from '../../testing/contracts.js';
+import { playbooksAtRef } from '../../testing/git-ref.js';
+import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
+import { failed } from '../../testing/outcome.js';
+import { runTests, type CompareTo } from '../../testing/run.js';
+import type { TestFile, TestReport } from '../../testing/types.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { VERSION } from '../../version.js';
+import { annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
+import { applyInputOf } from '../apply-step.js';
+import { DEFAULT_REVIEW_URL } from '../connect.js';
+import { formatDuration, parseDuration } from '../duration.js';
+import { interruptsOf, useColor, type Io } from '../io.js';
+import { collect, withCommon, type CommonOptions } from '../options.js';
+import { planInSession } from '../plan-step.js';
+import { withSession, type Session } from '../session.js';
+import type { ServiceName } from '../../api/types.js';
+import { parseAllDocuments } from 'yaml';
+
+interface TestFlags extends CommonOptions {
+  output: 'text' | 'json' | 'markdown';
+  emulator?: boolean;
+  live?: boolean;
+  replayOnly?: boolean;
+  cache: boolean;
+  failOnWarn?: boolean;
+  junit?: string;
+  annotations?: AnnotationFormat;
+  compareTo?: string;
+  target: string[];
+  timeout: number;
+}
+
+/** The default time budget: reviews take minutes on the real service. */
+export const TEST_TIMEOUT_MS = 30 * 60_000;
+
+export function testCommand(io: Io, setExit: (code: number) => void): Command {
+  const command = withCommon(new Command('test'))
+    .description('run the *.test.yaml files: review known contracts against the playbooks as the files declare them, try templates with test agreements')
+    .argument('[FILES...]', 'test files to run (default: every *.test.yaml below the directory)')
+    .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
+    .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
+    .option('--live', 'test the live playbooks instead of the files’ versions (a drift check)')
+    .option('--replay-only', 'use only results recorded in .docket/test-cache/; contact no service (no keys needed)')
+    .option('--no-cache', 'review again even when the cache has results, and record the new ones')
+    .option('--compare-to <REF>', 'also run the cases against the playbooks as they are at this git ref, shown before → after')
+    .option('--target <KIND/NAME>', 'only the tests of this playbook or template (playbook/NAME, custom-template/NAME, template/NAME; repeatable)', collect, [])
+    .option('--junit <FILE>', 'also write a JUnit XML report')
+    .option('--fail-on-warn', 'exit 1 also for warn-level failures and flaky cases')
+    .addOption(new Option('--timeout <DURATION>', 'time budget of the whole run, reviews included').argParser(parseDuration).default(TEST_TIMEOUT_MS, formatDuration(TEST_TIMEOUT_MS)))
+    .addOption(annotationsOption())
+    .action(async (files: string[], opts: TestFlags) => {
+      setExit(await runTestCommand(io, files, opts));
+    });
+  command.addCommand(captureCommand(io, setExit).exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
+  return command;
+}
+
+/** The kinds of the test files, read cheaply before the session, to connect only the services they need. */
+async function neededServices(root: string, files: string[], opts: TestFlags): Promise<Set<ServiceName>> {
+  const needs = new Set<ServiceName>();
+  if (opts.replayOnly) return needs;
+  const all = await findTestFiles(root).catch(() => []);
+  for (const file of all.filter((f) => files.length === 0 || files.includes(f))) {
+    const text = await readFile(join(root, file), 'utf8').catch(() => '');
+    for (const doc of parseAllDocuments(text)) {
+      const kind = 'get' in doc ? doc.get('kind') : undefined;
+      if (kind === 'PlaybookTest') needs.add('review');
+      if (kind === 'TemplateTest') needs.add('agreements');
+    }
+  }
+  return needs;
+}
+
+async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise<number> {
+  if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
+  if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
+  const root = resolve(io.cwd, opts.dir);
+  const relFiles = files.map((f) => resolve(io.cwd, f)).map((f) => f.slice(root.length + 1).split('\\').join('/'));
+  const needs = await neededServices(root, relFiles, opts);
+  const interrupts = interruptsOf(io);
+  const release = interrupts.hold();
+  const started = new Date();
+  const deadline = Date.now() + opts.timeout;
+  // Aborted only after the run has cleaned up: the cleanup's own requests must not be cut short.
+  const hard = new AbortController();
+  let report: TestReport;
+  try {
+    report = await withSession(io, { ...opts, needs: () => needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
+      const project = s.workspace.config.project;
+      const subjects: TestSubjects = { playbooks: declaredPlaybooks(s.workspace.desired), templates: declaredTemplates(s.workspace.desired), ...(project.agreements.actor ? { actor: project.agreements.actor } : { actor: undefined }) };
+      const loaded = await loadTests(project.root, subjects, relFiles);
+      if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
+      for (const d of loaded.diagnostics) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
+      const selected = selectTargets(loaded.files, opts.target, subjects);
+      if (selected.length === 0) s.logger.info(`No test files found (${relFiles.length > 0 ? relFiles.join(', ') : '*.test.yaml below the directory'}).`);
+      const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, playbooks: await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }) } : undefined;
+      const emulator = Boolean(opts.emulator);
+      const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
+      s.progress.start('Testing');
+      return runTests(
+        selected,
+        {
+          root: project.root,
+          services: opts.replayOnly ? undefined : s.connection.services,
+          subjects,
+          cache: new TestCache(join(project.root, CACHE_DIR, cachePartition(emulator, reviewUrl))),
+          readCache: opts.cache,
+          live: Boolean(opts.live),
+          contracts: new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator)),
+          concurrency: s.concurrency,
+          run: { pid: process.pid, host: hostname(), until: new Date(deadline) },
+          signal: interrupts.signal,
+          deadline: () => deadline,
+          sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
+          now: () => new Date(),
+          progress: (text) => s.progress.update(text),
+          target: emulator ? 'local emulator' : targetText(s),
+          ...(emulator ? { prepareTemplate: (t: TemplateSubject) => syncEmulatorTemplate(s, t) } : {}),
+        },
+        compare,
+      );
+    });
+  } finally {
+    hard.abort();
+    release();
+  }
+  const isFailed = failed(report, Boolean(opts.failOnWarn));
+  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
+  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
+  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
+  if (opts.junit) {
+    const xml = renderTestJunit(report, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000 });
+    await writeFileAtomic(resolve(io.cwd, opts.junit), xml).catch((error: unknown) => {
+      throw new DocketError('write-failed', `cannot write the JUnit report to ${opts.junit} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+    });
+  }
+  if (opts.annotations === 'github') {
+    const text = renderTestAnnotations(report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd) });
+    if (opts.output === 'text') io.stdout(text);
+    else io.stderr(text);
+  }
+  const signal = interrupts.received();
+  if (signal) throw new InterruptedError(signal, `docket test interrupted by ${signal}; what the run made was cleaned up`);
+  return isFailed ? 1 : 0;
+}
+
+/** The lock section of imported files: the review service's URL and organization (known once located). */
+function reviewLockTarget(s: Session, emulator: boolean): string | undefined {
+  if (emulator) return EMULATOR_TARGET;
+  const review = s.connection.target.review;
+  return review && review.organization_id ? agreementsTarget(review.url, review.organization_id) : undefined;
+}
+
+function targetText(s: Session): string {
+  const t = s.connection.target;
+  const parts = [t.review ? `review ${t.review.url}` : '', t.agreements ? `agreements ${t.agreements.url}` : ''].filter((p) => p !== '');
+  return parts.length > 0 ? parts.join(', ') : 'none (replayed from the cache)';
+}
+
+/** `--target KIND/NAME`: the tests of those playbooks and templates. */
+function selectTargets(files: TestFile[], targets: string[], subjects: TestSubjects): TestFile[] {
+  if (targets.length === 0) return files;
+  const wanted = targets.map((t) => {
+    const slash = t.indexOf('/');
+    const kind = t.slice(0, slash);
+    const name = t.slice(slash + 1);
+    if (slash < 0 || !TEST_TARGET_KINDS.includes(kind)) throw new UsageError(`--target ${t}: docket test selects tests by ${TEST_TARGET_KINDS.map((k) => `${k}/NAME`).join(', ')}`);
+    const known = kind === TEST_TARGET_KINDS[0] ? subjects.playbooks.has(name) : [...subjects.templates.values()].some((x) => x.target === t);
+    if (!known) throw new UsageError(`--target ${t} names nothing declared in this configuration`);
+    return { playbook: kind === TEST_TARGET_KINDS[0], name };
+  });
+  return files.filter((f) => wanted.some((w) => w.name === f.subject && w.playbook === (f.kind === 'PlaybookTest')));
+}
+
+/**
+ * Template tests run against the live template. On the emulator (local scratch) docket first
+ * brings the tested template, and what it needs, up to date with the files, so the cases test
+ * the file's version; the real services are never changed by `docket test`.
+ */
+async function syncEmulatorTemplate(s: Session, subject: TemplateSubject): Promise<string | undefined> {
+  const plan = await planInSession(s, [subject.target]);
+  if (!hasChanges(plan)) return undefined;
+  const result = await applyPlan(plan, applyInputOf(s));
+  if (result.report.failed > 0) throw new DocketError('emulator-sync', `could not bring ${JSON.stringify(subject.name)} up to date in the emulator (${result.report.failed} change(s) failed)`);
+  return `brought ${JSON.stringify(subject.name)} up to date in the emulator first (${plan.changes.length} change(s))`;
+}
+
+interface CaptureFlags extends CommonOptions {
+  review: string;
+  out: string;
+  playbook?: string;
+  name?: string;
+  contract?: string;
+  emulator?: boolean;
+}
+
+function captureCommand(io: Io, setExit: (code: number) => void): Command {
+  // -C, --env, --emulator and the output flags are the parent's (`docket test capture -C DIR …`).
+  return new Command('capture')
+    .description('write a PlaybookTest case from the decisions reviewers recorded on a real review')
+    .requiredOption('--review <ID>', 'the review to capture')
+    .requiredOption('--out <FILE>', 'the test file to write or append to (tests/….test.yaml)')
+    .option('--playbook <NAME>', 'the playbook the case tests (default: the reviewed playbook)')
+    .option('--name <CASE>', 'the case name (default: captured from review <ID>)')
+    .option('--contract <FILE>', 'a local copy of the contract, when the service does not give its sha256 (only its digest is read)')
+    .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
+      const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
+      const digest = opts.contract ? sha256(await readFile(resolve(io.cwd, opts.contract))) : undefined;
+      const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) =>
+        captureCase(s.connection.services, { declared: declaredPlaybooks(s.workspace.desired), reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) }),
+      );
+      const how = await writeCapture(resolve(io.cwd, opts.out), captured);
+      if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${opts.out}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
+      setExit(0);
+    });
+}

@@ -1,0 +1,136 @@
+/**
+ * Direction: for every change, which side moved since docket last saw the object in sync (the
+ * sync records of engine/sync.ts), so a plan tells "someone edited the rule in the app" from
+ * "this change to the files edits the rule". Then the `drift:` policies: live-side changes of an
+ * object whose policy is `adopt` or `ignore` leave the plan (apply never reverts them) and are
+ * kept aside as held drift. Pure.
+ */
+import { CREATE_ACTIONS, refKey } from './types.js';
+import type { Change, DesiredResource, Direction, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
+import { fieldHash, type SyncRecord, type SyncState } from './sync.js';
+
+/** Changes on the live side: what `docket drift` reports and `docket pull` adopts. */
+export const DRIFT_DIRECTIONS: ReadonlySet<Direction> = new Set<Direction>(['changed-live', 'changed-both', 'unknown', 'only-live', 'removed-live']);
+
+/** How each direction reads in plans and reports. */
+export const DIRECTION_LABEL: Record<Direction, string> = {
+  'changed-live': 'changed live',
+  'changed-in-files': 'changed in files',
+  'changed-both': 'changed live and in files',
+  unknown: 'changed, direction unknown',
+  'only-live': 'only live',
+  'removed-in-files': 'removed from files',
+  'only-in-files': 'only in files',
+  'removed-live': 'removed live',
+};
+
+/** A field whose change may be live-side: unknown (or not known at all) counts, since nothing says the files moved. */
+export function liveSide(direction: FieldDirection | undefined): boolean {
+  return direction === undefined || direction === 'live' || direction === 'unknown';
+}
+
+export function isDrift(direction: Direction | undefined): boolean {
+  return direction !== undefined && DRIFT_DIRECTIONS.has(direction);
+}
+
+export interface ClassifyInput {
+  /** Fields of each kind that are never recorded (sensitive ones): their direction is unknown. */
+  sensitive: ReadonlyMap<KindName, readonly string[]>;
+  desired: readonly DesiredResource[];
+  live: readonly LiveResource[];
+  sync: SyncState;
+}
+
+export interface ClassifyResult {
+  /** The plan's changes, each with its direction; those a policy holds back are gone. */
+  changes: Change[];
+  /** Live-side drift held back by `drift: adopt` or `drift: ignore`. */
+  held: Change[];
+}
+
+export function classifyChanges(changes: readonly Change[], input: ClassifyInput): ClassifyResult {
+  const desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
+  const liveById = new Map(input.live.map((l) => [l.id, l]));
+  const kept: Change[] = [];
+  const held: Change[] = [];
+  /** Parents whose create a policy holds back: their children's creates cannot run either. */
+  const heldParents = new Set<string>();
+  for (const change of changes) {
+    const l = change.liveId ? liveById.get(change.liveId) : undefined;
+    const c: Change = { ...change, ...(l?.updatedAt ? { liveUpdatedAt: l.updatedAt } : {}) };
+    const own = desired.get(refKey(c.kind, c.key));
+    const parent = c.parent ? desired.get(refKey(c.parent.kind, c.parent.key)) : undefined;
+    if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
+      c.direction = input.sync.byKey.has(refKey(c.kind, c.key)) ? 'removed-live' : 'only-in-files';
+    } else if (c.action === 'delete' || c.action === 'archive') {
+      const record = (c.liveId ? input.sync.byId.get(c.liveId) : undefined) ?? input.sync.byKey.get(refKey(c.kind, c.key));
+      c.direction = record ? 'removed-in-files' : 'only-live';
+    } else if (own && l) {
+      const record = input.sync.byId.get(l.id) ?? input.sync.byKey.get(refKey(c.kind, own.key));
+      if (record) {
+        const sensitive = input.sensitive.get(c.kind) ?? [];
+        c.fields = c.fields.map((f) => ({ ...f, direction: sensitive.includes(f.field) ? 'unknown' : fieldDirection(f.field, own, l, record) }));
+      }
+      // Without a record no field says which side moved: the fields stay as diff made them.
+      c.direction = record ? objectDirection(c.fields) : 'unknown';
+    }
+
+    // The policy of the object itself, or for a removed child, of the parent that declares it.
+    const policy = (c.action === 'delete' ? parent : own)?.policy?.drift;
+    const holdParent = c.parent !== undefined && heldParents.has(refKey(c.parent.kind, c.parent.key));
+    if (policy !== 'adopt' && policy !== 'ignore' && !holdParent) {
+      kept.push(c);
+      continue;
+    }
+    const holding: 'adopt' | 'ignore' = policy === 'ignore' ? 'ignore' : 'adopt';
+    if (holdParent || c.direction === 'removed-live' || c.direction === 'only-live') {
+      held.push({ ...c, policy: holding });
+      if (CREATE_ACTIONS.includes(c.action)) heldParents.add(refKey(c.kind, c.key));
+      continue;
+    }
+    // New in the files, or removed from them: the files' own change, applied whatever the policy.
+    if (c.direction === 'only-in-files' || c.direction === 'removed-in-files') {
+      kept.push(c);
+      continue;
+    }
+    const back = c.fields.filter((f) => liveSide(f.direction));
+    if (back.length === 0) {
+      kept.push(c);
+      continue;
+    }
+    held.push({ ...c, fields: back, direction: objectDirection(back), policy: holding });
+    const rest = c.fields.filter((f) => !liveSide(f.direction));
+    if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
+  }
+  return { changes: dropDanglingDependencies(kept), held };
+}
+
+/** Which side moved for one field of an object both sides have. */
+export function fieldDirection(field: string, d: DesiredResource, l: LiveResource, record: SyncRecord | undefined): FieldDirection {
+  if (!record) return 'unknown';
+  const recorded = record.fields[field];
+  // A field the record does not hold: the files started to declare it (partial kinds) since.
+  if (recorded === undefined) return 'files';
+  const filesMoved = fieldHash(d.fields[field]) !== recorded;
+  const liveMoved = fieldHash(l.fields[field]) !== recorded;
+  if (filesMoved && liveMoved) return 'both';
+  if (liveMoved) return 'live';
+  if (filesMoved) return 'files';
+  // Neither differs from the record, yet the values differ: references compared by id, say.
+  return 'unknown';
+}
+
+/** An object's direction from its fields': one side, both, or unknown when no field says. */
+export function objectDirection(fields: readonly FieldChange[]): Direction {
+  const known = new Set(fields.map((f) => f.direction).filter((d) => d !== undefined && d !== 'unknown'));
+  if (known.size === 0) return 'unknown';
+  if (known.size === 1 && known.has('live')) return 'changed-live';
+  if (known.size === 1 && known.has('files')) return 'changed-in-files';
+  return 'changed-both';
+}
+
+/** A change held back leaves no dependency on it behind (a rename held, its update kept). */
+function dropDanglingDependencies(changes: Change[]): Change[] {
+  const ids = new Set(changes.map((c) => c.id));
+  return changes.map((c) => (c.dependsOn.every((d) => ids.has(d)) ? c : { ...c, dependsOn: c.dependsOn.filter((d) => ids.has(d)) }));
+}

@@ -1,0 +1,81 @@
+/**
+ * The drift report (`docket drift`): every difference between the files and the live services,
+ * sorted by which side moved, with when the service says the object last changed. Drift is a
+ * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
+ * covers is listed apart. Pure: built from a plan and the live objects no file declares.
+ */
+import { isDrift, liveSide } from './direction.js';
+import type { SyncState } from './sync.js';
+import { refKey, type Action, type Change, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
+import type { SourcePos } from '../diagnostics.js';
+
+export interface DriftItem {
+  kind: KindName;
+  key: string;
+  name: string;
+  direction: Direction;
+  /** What apply would do about it (absent for live objects apply leaves alone). */
+  action?: Action;
+  /** The changed fields and which side each moved on (for objects both sides have). */
+  fields: { field: string; direction?: FieldDirection }[];
+  source?: SourcePos;
+  /** When the service says the live object last changed. */
+  updated_at?: string;
+  /** The `drift:` policy when it is not the default: adopt (pull brings it in), ignore. */
+  policy?: 'adopt' | 'ignore';
+}
+
+export interface DriftReport {
+  /** Live-side changes: what `docket pull` adopts (and `apply` reverts, under the default policy). */
+  drift: DriftItem[];
+  /** Live-side changes a `drift: ignore` policy leaves alone: never counted as drift. */
+  ignored: DriftItem[];
+  /** Changes of the files not applied yet: not drift. */
+  pending: DriftItem[];
+}
+
+export interface DriftInput {
+  plan: Plan;
+  /** Top-level live objects no file declares. */
+  unmatched: readonly LiveResource[];
+  sync: SyncState;
+  /** Kinds whose undeclared objects are no news (members: every user of the organization). */
+  quiet: ReadonlySet<KindName>;
+}
+
+export function driftReport(input: DriftInput): DriftReport {
+  const report: DriftReport = { drift: [], ignored: [], pending: [] };
+  const item = (c: Change): DriftItem => ({
+    kind: c.kind,
+    key: c.key,
+    name: c.name,
+    direction: c.direction ?? 'unknown',
+    ...(c.policy ? {} : { action: c.action }),
+    // Fields only for objects both sides have: a whole object came or went otherwise.
+    fields: c.liveId && !['delete', 'archive'].includes(c.action) ? c.fields.map((f) => ({ field: f.field, ...(f.direction ? { direction: f.direction } : {}) })) : [],
+    ...(c.source ? { source: c.source } : {}),
+    ...(c.liveUpdatedAt ? { updated_at: c.liveUpdatedAt } : {}),
+    ...(c.policy ? { policy: c.policy } : {}),
+  });
+  for (const c of input.plan.changes) {
+    if (!isDrift(c.direction)) {
+      report.pending.push(item(c));
+      continue;
+    }
+    // Of an object both sides changed, the files' part is pending and the live part drift.
+    const live = c.direction === 'changed-both' ? c.fields.filter((f) => liveSide(f.direction) || f.direction === 'both') : c.fields;
+    report.drift.push(item({ ...c, fields: live }));
+    const files = c.direction === 'changed-both' ? c.fields.filter((f) => f.direction === 'files') : [];
+    if (files.length > 0) report.pending.push(item({ ...c, direction: 'changed-in-files', fields: files }));
+  }
+  for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? report.ignored : report.drift).push(item(c));
+  const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
+  for (const l of input.unmatched) {
+    if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
+    // Declared before and dropped from the files (a kind the services cannot delete): not drift.
+    const removed = input.sync.byId.has(l.id) || input.sync.byKey.has(refKey(l.kind, l.key));
+    const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
+    (removed ? report.pending : report.drift).push(entry);
+  }
+  return report;
+}

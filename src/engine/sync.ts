@@ -1,0 +1,168 @@
+/**
+ * Sync records: what docket last saw in sync for each object, so a plan can tell which side moved
+ * since (engine/direction.ts). An apply records every object it left matching the files, a pull
+ * every object it wrote back; both write them to docket.lock.json under the target the object
+ * lives on. A record holds the live id and a short digest of each compared field's value (never
+ * the value itself), as one line of text: `<id> <field>=<digest> …`. Pure.
+ */
+import type { SyncRecords } from '../config/lock.js';
+import { digest } from './canonical.js';
+import { refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from './types.js';
+
+export interface SyncRecord {
+  /** The live object the record is about (a rename keeps it). */
+  id: string;
+  /** Field → digest of its value when last in sync. */
+  fields: Record<string, string>;
+}
+
+/** Every recorded object, by `kind:key` and by live id. */
+export interface SyncState {
+  byKey: ReadonlyMap<string, SyncRecord>;
+  byId: ReadonlyMap<string, SyncRecord & { key: string }>;
+}
+
+export const EMPTY_SYNC: SyncState = { byKey: new Map(), byId: new Map() };
+
+/** Short: records only ever compare one object's own values with each other. */
+const HASH_LENGTH = 10;
+
+/** The digest a record keeps for one field's (normalised) value. */
+export function fieldHash(value: unknown): string {
+  return digest(value ?? null).slice(0, HASH_LENGTH);
+}
+
+export function formatSyncRecord(record: SyncRecord): string {
+  const fields = Object.keys(record.fields)
+    .sort()
+    .map((f) => `${encodeURIComponent(f)}=${record.fields[f]}`);
+  return [record.id, ...fields].join(' ');
+}
+
+export function parseSyncRecord(text: string): SyncRecord | undefined {
+  const [id, ...parts] = text.split(' ').filter((p) => p !== '');
+  if (!id) return undefined;
+  const fields: Record<string, string> = {};
+  for (const part of parts) {
+    const eq = part.lastIndexOf('=');
+    if (eq <= 0) return undefined;
+    fields[decodeURIComponent(part.slice(0, eq))] = part.slice(eq + 1);
+  }
+  return { id, fields };
+}
+
+/**
+ * The records of several targets (an object whose fields live on two services, the organization,
+ * has a record in each) as one state. Records that cannot be read are left out: unknown direction.
+ */
+export function syncState(sections: readonly SyncRecords[]): SyncState {
+  const byKey = new Map<string, SyncRecord>();
+  for (const section of sections) {
+    for (const [key, text] of Object.entries(section)) {
+      const record = parseSyncRecord(text);
+      if (!record) continue;
+      const seen = byKey.get(key);
+      byKey.set(key, seen ? { id: seen.id, fields: { ...seen.fields, ...record.fields } } : record);
+    }
+  }
+  const byId = new Map<string, SyncRecord & { key: string }>();
+  for (const [key, record] of byKey) byId.set(record.id, { ...record, key });
+  return { byKey, byId };
+}
+
+/** What kinds tell the records: fields never recorded (sensitive ones) and where each field lives. */
+export interface SyncKindInfo {
+  name: KindName;
+  sensitiveFields?: readonly string[];
+}
+
+/** The record of an object that now matches its files: the file's values, minus ignored and sensitive fields. */
+export function recordOf(d: DesiredResource, id: string, kind: SyncKindInfo | undefined): SyncRecord {
+  const skip = new Set([...(d.policy?.ignoreFields ?? []), ...(kind?.sensitiveFields ?? [])]);
+  const fields: Record<string, string> = {};
+  for (const [field, value] of Object.entries(d.fields)) if (!skip.has(field)) fields[field] = fieldHash(value);
+  return { id, fields };
+}
+
+/** Record changes, `kind:key` → the new record or null (forget it). */
+export type SyncUpdates = Map<string, SyncRecord | null>;
+
+export interface AfterApplyInput {
+  plan: Plan;
+  /** Undefined: nothing ran (a plan without changes); every object in the plan's scope is in sync. */
+  report?: ApplyReport;
+  desired: readonly DesiredResource[];
+  /** Ids known after the apply (plan ids plus those creates registered). */
+  ids: ReadonlyMap<string, string>;
+  kinds: readonly SyncKindInfo[];
+}
+
+/**
+ * After an apply: every declared object in the plan's scope whose changes all succeeded now
+ * matches its files (drift held back by a policy included: the record says what the files hold,
+ * so the next plan still sees that live moved); removed objects are forgotten.
+ */
+export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
+  const { plan, report } = input;
+  const kinds = new Map(input.kinds.map((k) => [k.name, k]));
+  const done = new Set((report?.results ?? []).filter((r) => r.status === 'done').map((r) => r.changeId));
+  const pending = new Map<string, boolean>();
+  for (const c of plan.changes) {
+    const key = refKey(c.kind, c.key);
+    pending.set(key, (pending.get(key) ?? true) && (report === undefined || done.has(c.id)));
+  }
+  const out: SyncUpdates = new Map();
+  for (const c of plan.changes) {
+    if ((c.action === 'delete' || c.action === 'archive') && done.has(c.id)) out.set(refKey(c.kind, c.key), null);
+  }
+  // With --target only what the plan touched is known to match; the rest was not looked at.
+  const inScope = (d: DesiredResource): boolean => !plan.targets?.length || pending.has(refKey(d.kind, d.key));
+  for (const d of input.desired) {
+    const key = refKey(d.kind, d.key);
+    if (!inScope(d) || pending.get(key) === false) continue;
+    const id = input.ids.get(key);
+    if (!id) continue;
+    out.set(key, recordOf(d, id, kinds.get(d.kind)));
+  }
+  return out;
+}
+
+/**
+ * The updates, plus forgetting records of other identities that name the same live object (a
+ * playbook renamed: its record moves to the new name, so the old name reads as never synced).
+ */
+export function withMovedRecords(updates: SyncUpdates, state: SyncState): SyncUpdates {
+  const keysById = new Map<string, string[]>();
+  for (const [key, record] of state.byKey) keysById.set(record.id, [...(keysById.get(record.id) ?? []), key]);
+  const out: SyncUpdates = new Map(updates);
+  for (const [key, record] of updates) {
+    if (!record) continue;
+    for (const other of keysById.get(record.id) ?? []) if (other !== key && !out.has(other)) out.set(other, null);
+  }
+  return out;
+}
+
+/**
+ * Record changes split by the service each field lives on (`serviceOf`): an object's record goes to
+ * the target section of its service, and an organization's to both. Forgetting removes it from all.
+ */
+export function splitByService<S extends string>(updates: SyncUpdates, services: readonly S[], serviceOf: (kindKey: string, field: string) => S): Map<S, Record<string, string | null>> {
+  const out = new Map<S, Record<string, string | null>>(services.map((s) => [s, {}]));
+  for (const [key, record] of updates) {
+    if (record === null) {
+      for (const s of services) out.get(s)![key] = null;
+      continue;
+    }
+    const parts = new Map<S, Record<string, string>>();
+    for (const [field, hash] of Object.entries(record.fields)) {
+      const s = serviceOf(key, field);
+      if (!parts.has(s)) parts.set(s, {});
+      parts.get(s)![field] = hash;
+    }
+    for (const s of services) {
+      const fields = parts.get(s);
+      out.get(s)![key] = fields ? formatSyncRecord({ id: record.id, fields }) : null;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+/**
+ * The one staged writer of an exported directory (export now, pull later): every file goes to a
+ * staging directory beside the output, renamed into place at the end, never over a file. And the
+ * schemas kinds read while writing their documents. I/O at the edge of src/export.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { schemasDir } from '../config/schema.js';
+import { DocketError, UsageError } from '../errors.js';
+import type { ExportFile } from './types.js';
+
+const schemaCache = new Map<string, unknown>();
+
+/** A schema of docket's schemas/ folder (template parameter defaults), read once. */
+export function readSchema(file: string): unknown {
+  let schema = schemaCache.get(file);
+  if (schema === undefined) {
+    schema = JSON.parse(readFileSync(path.join(schemasDir(), ...file.split('/')), 'utf8')) as unknown;
+    schemaCache.set(file, schema);
+  }
+  return schema;
+}
+
+/** `--out` must not exist, or be an empty directory: export never overwrites a file. */
+export async function checkOut(out: string, label: string): Promise<'missing' | 'empty'> {
+  let entries: string[];
+  try {
+    const st = await stat(out);
+    if (!st.isDirectory()) throw new UsageError(`--out ${label} is a file`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
+    entries = await readdir(out);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw error;
+  }
+  if (entries.length > 0) {
+    throw new UsageError(`--out ${label} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
+  }
+  return 'empty';
+}
+
+/**
+ * Writes every file into a staging directory next to `out`, then renames it into place, so the
+ * output appears whole or not at all; `wx` makes any overwrite an error. `emulatorState` is copied
+ * along as `.docket/emulator.json` when given.
+ */
+/**
+ * `onExit` registers a synchronous cleanup for a signal that ends the process while the files are
+ * written (the caller knows the signals), and returns its release.
+ */
+export async function writeExport(
+  out: string,
+  label: string,
+  files: readonly ExportFile[],
+  emulatorState: string | undefined,
+  onExit?: (cleanup: () => void) => () => void,
+): Promise<void> {
+  const parent = path.dirname(out);
+  const staging = await mkdir(parent, { recursive: true })
+    .then(() => mkdtemp(path.join(parent, `.${path.basename(out)}.export-`)))
+    .catch((error: NodeJS.ErrnoException) => {
+      throw new DocketError('write-failed', `cannot write the export to ${label} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
+    });
+  const release = onExit?.(() => rmSync(staging, { recursive: true, force: true }));
+  try {
+    for (const f of files) {
+      const file = path.join(staging, ...f.path.split('/'));
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, f.content, { encoding: 'utf8', flag: 'wx' });
+    }
+    if (emulatorState) {
+      // So `docket plan -C OUT --emulator` sees the organization that was exported.
+      await mkdir(path.join(staging, '.docket'), { recursive: true });
+      await copyFile(emulatorState, path.join(staging, '.docket', 'emulator.json')).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error; // nothing was ever written to it: the seed is all there is
+      });
+    }
+    if ((await checkOut(out, label)) === 'empty') await rmdir(out);
+    await rename(staging, out);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  } finally {
+    release?.();
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * What `docket test` needs to know about the kinds it tests, kept with the kinds: the playbooks and
+ * templates a configuration declares, the rules a scratch playbook is made of, and where the live
+ * ones are. src/testing/ asks these questions and never names a kind itself.
+ */
+import type { SourcePos } from '../../diagnostics.js';
+import { normName, normText } from '../../engine/normalize.js';
+import type { DesiredResource } from '../../engine/types.js';
+import type { Services } from '../kind.js';
+import { customTemplateKind } from '../custom-template.js';
+import { playbookKind } from '../playbook.js';
+import { ruleKind } from '../rule.js';
+import { templateKind } from '../template.js';
+
+/** A rule as a review uses it: what the reviewer reads. `id` is known once it exists live. */
+export interface SubjectRule {
+  id?: string;
+  name: string;
+  description: string | null;
+  actions: string | null;
+  questions: string | null;
+  generate_summary: boolean;
+}
+
+export interface PlaybookSubject {
+  name: string;
+  source?: SourcePos;
+  rules: SubjectRule[];
+}
+
+export interface TemplateSubject {
+  name: string;
+  /** A custom template (values go in `custom_field_values`) or a standard one. */
+  custom: boolean;
+  source: SourcePos;
+  /** The `--target` of plan that names it (`custom-template/NAME`). */
+  target: string;
+}
+
+/** The playbooks the configuration declares, with their rules, by name. */
+export function declaredPlaybooks(desired: readonly DesiredResource[]): Map<string, PlaybookSubject> {
+  const out = new Map<string, PlaybookSubject>();
+  for (const d of desired) if (d.kind === playbookKind.name) out.set(d.key, { name: d.name, source: d.source, rules: [] });
+  for (const d of desired) {
+    if (d.kind !== ruleKind.name || !d.parent) continue;
+    const f = d.fields;
+    out.get(d.parent.key)?.rules.push({
+      name: d.name,
+      description: normText(f.description),
+      actions: normText(f.actions),
+      questions: normText(f.questions),
+      generate_summary: f.generate_summary !== false,
+    });
+  }
+  return out;
+}
+
+/** The templates (custom and standard) the configuration declares, by name. */
+export function declaredTemplates(desired: readonly DesiredResource[]): Map<string, TemplateSubject> {
+  const out = new Map<string, TemplateSubject>();
+  for (const d of desired) {
+    if (d.kind !== customTemplateKind.name && d.kind !== templateKind.name) continue;
+    out.set(d.key, { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}` });
+  }
+  return out;
+}
+
+/** `--target` kinds that select tests: a playbook's tests, a template's. */
+export const TEST_TARGET_KINDS: readonly string[] = [playbookKind.name, customTemplateKind.name, templateKind.name];
+
+/** The fields of a rule create (seed 000) for a scratch playbook: what the reviewer reads, no reviewer and no notes. */
+export function scratchRuleBody(rule: SubjectRule): Record<string, unknown> {
+  const body: Record<string, unknown> = { name: rule.name, generate_summary: rule.generate_summary };
+  for (const field of ['description', 'actions', 'questions'] as const) if (rule[field] !== null) body[field] = rule[field];
+  return body;
+}
+
+/** A live playbook by name with its rules (ids included), or undefined. */
+export async function livePlaybookSubject(services: Services, name: string): Promise<{ id: string; subject: PlaybookSubject } | undefined> {
+  const api = services.review();
+  const playbook = (await api.listPlaybooks()).find((p) => normName(p.attributes.name) === normName(name));
+  if (!playbook) return undefined;
+  const rules = await api.listRules(playbook.id);
+  return {
+    id: playbook.id,
+    subject: {
+      name: normName(playbook.attributes.name),
+      rules: rules.map((r) => ({
+        id: r.id,
+        name: normName(r.attributes.name),
+        description: normText(r.attributes.description),
+        actions: normText(r.attributes.actions),
+        questions: normText(r.attributes.questions),
+        generate_summary: r.attributes.generate_summary !== false,
+      })),
+    },
+  };
+}
+
+/** The live id of a template by name (custom templates and standard templates are listed apart). */
+export async function liveTemplateId(services: Services, subject: TemplateSubject): Promise<string | undefined> {
+  const api = services.agreements();
+  const list = subject.custom ? await api.listCustomTemplates() : await api.listTemplates();
+  return list.find((t) => normName(t.attributes.name) === normName(subject.name))?.id;
+}

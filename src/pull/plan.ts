@@ -1,0 +1,476 @@
+/**
+ * `docket pull`, the pure part: which live-side differences to adopt, and the files that adopt
+ * them. Every field that moved live is written where the files declare it (the kind says where:
+ * `pullField`, else its export document's value at the field's path); a rule created live goes
+ * into its playbook's `rules:` where its live order puts it; one removed live leaves its file; an
+ * object no file declares gets a file of its own, named as `docket export` would. What cannot be
+ * pulled is said, never guessed: a `${var}` value, a Word file or PDF, a field both sides changed,
+ * an object whose `drift:` policy is revert or ignore. No I/O: files come in as text.
+ */
+import { resolveDataPath } from '../config/data-files.js';
+import type { LockFile } from '../config/lock.js';
+import type { ProjectConfig } from '../config/types.js';
+import { liveSide } from '../engine/direction.js';
+import { fieldHash, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan } from '../engine/types.js';
+import { buildExport, type SchemaPaths } from '../export/index.js';
+import type { AnyKind } from '../kinds/index.js';
+import type { ConfigContext, PullField } from '../kinds/kind.js';
+import { isPlainObject } from '../util/plain.js';
+import { parse as parseYaml } from 'yaml';
+import { parseWithPositions } from '../config/yaml-positions.js';
+import { setAt, valueAt } from './values.js';
+import { documentValue, editYaml, parseForEdit, type YamlEditProblem } from './yaml-edit.js';
+
+export interface PullInput {
+  plan: Plan;
+  desired: readonly DesiredResource[];
+  /** Every live object read, rules of undeclared playbooks included, in the services' order. */
+  live: readonly LiveResource[];
+  /** Top-level live objects no file declares. */
+  unmatched: readonly LiveResource[];
+  sync: SyncState;
+  kinds: readonly AnyKind[];
+  /** A file of the configuration as text (root-relative path), undefined when there is none. */
+  read(path: string): string | undefined;
+  /** Whether a folder already has files for this slug (a new object's file takes the next free name). */
+  taken(folder: string, slug: string): boolean;
+  /** What a `${var.X}`/`${env.X}` string stands for. */
+  expand(text: string): string;
+  project: ProjectConfig;
+  lock: LockFile;
+  schema(file: string): unknown;
+  paths: SchemaPaths;
+}
+
+/** One file pull writes: `before` null for a new file, `after` null for one it removes. */
+export interface FileChange {
+  path: string;
+  before: string | null;
+  after: string | null;
+}
+
+export interface PullEntry {
+  kind: KindName;
+  key: string;
+  name: string;
+  direction: Direction;
+  /** The fields pulled (or not) for an object both sides have. */
+  fields: string[];
+  /** Where it is now declared (or was, for one removed). */
+  file?: string;
+  line?: number;
+  /** A new file was written for it. */
+  newFile?: boolean;
+  /** Why it was not pulled. */
+  reason?: string;
+}
+
+export interface PullResult {
+  files: FileChange[];
+  pulled: PullEntry[];
+  notPulled: PullEntry[];
+  /** What the files of new objects could not express (as `docket export` says it). */
+  notes: string[];
+  /** Sync records of what was pulled: files and live now match. */
+  sync: SyncUpdates;
+}
+
+type FileEdit = { documents: Map<number, unknown>; remove: Set<number> };
+
+/** What one object contributes: its fields to write, or its whole self to add or remove. */
+interface Pulling {
+  change: Change;
+  d?: DesiredResource;
+  l?: LiveResource;
+  fields: string[];
+  /** Fields that could not be written (`*`: the object itself). */
+  failed: Set<string>;
+}
+
+export function planPull(input: PullInput): PullResult {
+  return new PullPlanner(input).run();
+}
+
+class PullPlanner {
+  private readonly desired: Map<string, DesiredResource>;
+  private readonly liveById: Map<string, LiveResource>;
+  private readonly liveByKind = new Map<KindName, LiveResource[]>();
+  private readonly kinds: Map<KindName, AnyKind>;
+  private readonly edits = new Map<string, FileEdit>();
+  private readonly dataFiles = new Map<string, string>();
+  private readonly newFiles: { path: string; content: string }[] = [];
+  private readonly pulled: PullEntry[] = [];
+  private readonly notPulled: PullEntry[] = [];
+  private readonly notes: string[] = [];
+  private readonly sync: SyncUpdates = new Map();
+  private readonly parsed = new Map<string, unknown[]>();
+  /** Objects being written, by where they are declared, so problems found in a file find their object. */
+  private readonly writing: { file: string; index: number; pointer: string; entry: Pulling }[] = [];
+
+  constructor(private readonly input: PullInput) {
+    this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
+    this.liveById = new Map(input.live.map((l) => [l.id, l]));
+    for (const l of input.live) {
+      if (!this.liveByKind.has(l.kind)) this.liveByKind.set(l.kind, []);
+      this.liveByKind.get(l.kind)!.push(l);
+    }
+    this.kinds = new Map(input.kinds.map((k) => [k.name, k]));
+  }
+
+  run(): PullResult {
+    // Objects both sides have (fields to write), children made live (a delete the plan would make),
+    // objects removed live (a create the plan would make).
+    const objects: Pulling[] = [];
+    const childrenToInsert: Pulling[] = [];
+    const toRemove: Pulling[] = [];
+    for (const c of [...this.input.plan.changes, ...(this.input.plan.held ?? [])]) {
+      const entry = this.consider(c);
+      if (!entry) continue;
+      if (!c.liveId && CREATE_ACTIONS.includes(c.action)) toRemove.push(entry);
+      else if (c.action === 'delete') childrenToInsert.push(entry);
+      else objects.push(entry);
+    }
+    for (const o of objects) this.writeFields(o);
+    this.rebuildChildren(childrenToInsert, toRemove);
+    for (const r of toRemove.filter((r) => !r.change.parent)) this.removeDocument(r);
+    this.writeNewObjects();
+    const files = this.render();
+    for (const o of [...objects, ...childrenToInsert, ...toRemove]) this.report(o);
+    // In registry order (parents before children), then by identity.
+    const rank = new Map(this.input.kinds.map((k, i) => [k.name, i]));
+    const order = (a: PullEntry, b: PullEntry): number => (rank.get(a.kind) ?? 0) - (rank.get(b.kind) ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    return { files, pulled: this.pulled.sort(order), notPulled: this.notPulled.sort(order), notes: this.notes, sync: this.sync };
+  }
+
+  // ---- what to pull ---------------------------------------------------------------------------
+
+  /** The part of a change pull adopts, or undefined (pending, not drift; or said why not). */
+  private consider(c: Change): Pulling | undefined {
+    const direction = c.direction ?? 'unknown';
+    if (direction === 'changed-in-files' || direction === 'only-in-files' || direction === 'removed-in-files') return undefined;
+    // Undeclared playbooks that prune would archive are new files, like every undeclared object.
+    if (c.action === 'archive') return undefined;
+    const d = this.desired.get(refKey(c.kind, c.key));
+    const governing = c.action === 'delete' && c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : d;
+    const policy = c.policy ?? governing?.policy?.drift;
+    const l = c.liveId ? this.liveById.get(c.liveId) : undefined;
+    if (policy === 'ignore' || policy === 'revert') {
+      const reason = policy === 'ignore' ? 'drift: ignore leaves it as it is on both sides' : 'drift: revert: `docket apply` puts the files’ value back';
+      this.notPulled.push(this.entryOf(c, direction, c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field), reason));
+      return undefined;
+    }
+    const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
+    const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
+    if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: keep one by hand'));
+    if (c.liveId && !['delete', 'archive'].includes(c.action) && fields.length === 0) return undefined;
+    return { change: c, ...(d ? { d } : {}), ...(l ? { l } : {}), fields, failed: new Set() };
+  }
+
+  private entryOf(c: Change, direction: Direction, fields: string[], reason?: string, d?: DesiredResource): PullEntry {
+    const source = c.source ?? d?.source;
+    return {
+      kind: c.kind,
+      key: c.key,
+      name: c.name,
+      direction,
+      fields,
+      ...(source ? { file: source.file, line: source.line } : {}),
+      ...(reason ? { reason } : {}),
+    };
+  }
+
+  // ---- writing --------------------------------------------------------------------------------
+
+  private docValues(file: string): unknown[] {
+    let docs = this.parsed.get(file);
+    if (!docs) {
+      const text = this.input.read(file);
+      docs = text === undefined ? [] : parseForEdit(text).map(documentValue);
+      this.parsed.set(file, docs);
+    }
+    return docs;
+  }
+
+  private editOf(file: string): FileEdit {
+    let edit = this.edits.get(file);
+    if (!edit) this.edits.set(file, (edit = { documents: new Map(), remove: new Set() }));
+    return edit;
+  }
+
+  /** The document as it will be written (edits so far included). */
+  private current(file: string, index: number): unknown {
+    const edit = this.edits.get(file);
+    return edit?.documents.has(index) ? edit.documents.get(index) : this.docValues(file)[index];
+  }
+
+  private configContext(d: DesiredResource | undefined): ConfigContext {
+    const slug = d?.document ? (d.document.file.split('/').pop() ?? '').replace(/\.ya?ml$/, '') : '';
+    return {
+      slug,
+      dir: d?.document ? d.document.file.split('/').slice(0, -1).join('/') : '',
+      project: this.input.project,
+      live: (kind) => this.liveByKind.get(kind) ?? [],
+      lock: this.input.lock,
+      schema: this.input.schema,
+    };
+  }
+
+  /** Writes the pulled fields of an object both sides have into the document that declares it. */
+  private writeFields(o: Pulling): void {
+    const { d, l } = o;
+    const kind = d ? this.kinds.get(d.kind) : undefined;
+    if (!d || !l || !kind || !d.document) {
+      o.failed.add('*');
+      this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', o.fields, 'docket cannot tell which document declares it'));
+      return;
+    }
+    const { file, index } = d.document;
+    const base = d.pointer ?? '';
+    this.writing.push({ file, index, pointer: base, entry: o });
+    const ctx = this.configContext(d);
+    let liveDoc: Record<string, unknown> | undefined;
+    const liveDocument = (): Record<string, unknown> => (liveDoc ??= kind.toConfig?.(l, ctx).document ?? {});
+    let doc = this.current(file, index);
+    for (const field of o.fields) {
+      const written = valueAt(doc, base);
+      const where: PullField = kind.pullField?.(field, l, isPlainObject(written) ? written : {}, ctx) ?? this.defaultField(field, l, d, liveDocument());
+      if ('cannot' in where) {
+        o.failed.add(field);
+        this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], where.cannot, d));
+        continue;
+      }
+      if ('file' in where) {
+        this.writeDataFile(resolveDataPath(file, where.file), where.text, Boolean(where.yaml), o, field);
+        continue;
+      }
+      const pointer = base + where.pointer;
+      const parent = valueAt(liveDocument(), where.pointer.slice(0, where.pointer.lastIndexOf('/')));
+      const order = isPlainObject(parent) ? Object.keys(parent) : [];
+      doc = setAt(doc, pointer, keepTextStyle(valueAt(doc, pointer), where.value), order);
+    }
+    this.editOf(file).documents.set(index, doc);
+  }
+
+  /** The field's value in the kind's export document; absent there, none (owned kinds) or the live value (partial ones). */
+  private defaultField(field: string, l: LiveResource, d: DesiredResource, liveDoc: Record<string, unknown>): PullField {
+    const pointer = `/${field.split('.').join('/')}`;
+    const value = valueAt(liveDoc, pointer);
+    return { pointer, value: value === undefined && d.partial ? l.fields[field] : value };
+  }
+
+  private writeDataFile(path: string, text: string, yaml: boolean, o: Pulling, field: string): void {
+    const before = this.dataFiles.get(path) ?? this.input.read(path);
+    if (before === undefined) {
+      o.failed.add(field);
+      this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', o.fields, `${path} cannot be read`, o.d));
+      return;
+    }
+    if (yaml) {
+      // Only what changed is re-formatted: the file is edited to hold the live definition.
+      try {
+        const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]) });
+        this.dataFiles.set(path, edited.text ?? '');
+      } catch (error) {
+        o.failed.add(field);
+        this.notes.push(`docket could not edit ${path} safely (${error instanceof Error ? error.message : String(error)}); nothing was written to it`);
+      }
+      return;
+    }
+    // The file's own line endings and final line break.
+    const crlf = before.includes('\r\n');
+    const body = text.replace(/\n+$/, '') + (before.endsWith('\n') || before === '' ? '\n' : '');
+    this.dataFiles.set(path, crlf ? body.replace(/\n/g, '\r\n') : body);
+  }
+
+  /**
+   * Children made live (rules) go into their parent's list (`rules:`) after the nearest sibling
+   * before them in the live order that the file declares (or before the nearest one after them);
+   * children removed live leave it.
+   */
+  private rebuildChildren(inserts: Pulling[], removals: Pulling[]): void {
+    const byParent = new Map<string, { inserts: Pulling[]; removals: Pulling[] }>();
+    const group = (o: Pulling) => {
+      const key = refKey(o.change.parent!.kind, o.change.parent!.key);
+      if (!byParent.has(key)) byParent.set(key, { inserts: [], removals: [] });
+      return byParent.get(key)!;
+    };
+    for (const o of inserts) if (o.change.parent) group(o).inserts.push(o);
+    for (const o of removals) if (o.change.parent) group(o).removals.push(o);
+    for (const [parentKey, work] of byParent) {
+      const parent = this.desired.get(parentKey);
+      const kind = parent ? this.kinds.get(parent.kind) : undefined;
+      const childKind = this.input.kinds.find((k) => k.parentKind === parent?.kind && k.parentField);
+      if (!parent?.document || !kind || !childKind?.parentField) {
+        for (const o of [...work.inserts, ...work.removals]) o.failed.add('*');
+        continue;
+      }
+      const field = `/${childKind.parentField}`;
+      const { file, index } = parent.document;
+      const doc = this.current(file, index);
+      const list = valueAt(doc, field);
+      const items = Array.isArray(list) ? list : [];
+      const parentLiveId = this.input.plan.ids[parentKey];
+      const siblings = this.input.live.filter((l) => l.kind === childKind.name && l.parentId === parentLiveId);
+      // Each item of the list with the live id it is matched to.
+      const idAt = new Map<number, string>();
+      for (const d of this.input.desired) {
+        if (d.kind !== childKind.name || d.parent?.key !== parent.key || !d.pointer) continue;
+        const id = this.input.plan.ids[refKey(d.kind, d.key)];
+        if (id) idAt.set(Number(d.pointer.slice(field.length + 1)), id);
+      }
+      const removed = new Set(work.removals.map((o) => Number(o.d?.pointer?.slice(field.length + 1))));
+      const entries = items.map((value, i) => ({ value, id: idAt.get(i) })).filter((_, i) => !removed.has(i));
+      for (const o of work.removals) this.writing.push({ file, index, pointer: o.d?.pointer ?? field, entry: o });
+      const ordered = work.inserts.filter((o) => o.l).sort((a, b) => siblings.indexOf(a.l!) - siblings.indexOf(b.l!));
+      for (const o of ordered) {
+        const at = siblings.indexOf(o.l!);
+        const before = siblings.slice(0, at).reverse().map((s) => entries.findIndex((e) => e.id === s.id)).find((i) => i >= 0);
+        const after = siblings.slice(at + 1).map((s) => entries.findIndex((e) => e.id === s.id)).find((i) => i >= 0);
+        const position = before !== undefined ? before + 1 : after !== undefined ? after : entries.length;
+        const value = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
+        entries.splice(position, 0, { value, id: o.l!.id });
+        this.writing.push({ file, index, pointer: `${field}/${position}`, entry: o });
+      }
+      this.editOf(file).documents.set(index, setAt(doc, field, entries.map((e) => e.value)));
+    }
+  }
+
+  private removeDocument(o: Pulling): void {
+    if (!o.d?.document) {
+      o.failed.add('*');
+      return;
+    }
+    this.editOf(o.d.document.file).remove.add(o.d.document.index);
+  }
+
+  /** Objects no file declares: a file each, as `docket export` lays it out (next free name). */
+  private writeNewObjects(): void {
+    const kinds = this.input.kinds;
+    const quiet = (k: AnyKind | undefined): boolean => !k || k.deletion === 'never' || Boolean(k.internal) || !k.layout || !k.toConfig;
+    const fresh = this.input.unmatched.filter((l) => !quiet(this.kinds.get(l.kind)) && !this.input.sync.byId.has(l.id) && !this.input.sync.byKey.has(refKey(l.kind, l.key)));
+    if (fresh.length === 0) return;
+    const ids = new Set(fresh.map((l) => l.id));
+    const live = new Map<KindName, LiveResource[]>();
+    for (const [kind, list] of this.liveByKind) live.set(kind, list);
+    for (const k of kinds) if (!k.parentKind && k.layout) live.set(k.name, fresh.filter((l) => l.kind === k.name));
+    for (const k of kinds) if (k.parentKind) live.set(k.name, (this.liveByKind.get(k.name) ?? []).filter((c) => c.parentId !== undefined && ids.has(c.parentId)));
+    const exportKinds = kinds.filter((k) => fresh.some((l) => l.kind === k.name));
+    const result = buildExport({
+      kinds: exportKinds,
+      registry: kinds,
+      live,
+      project: {},
+      source: this.input.project,
+      lock: this.input.lock,
+      schema: this.input.schema,
+      paths: this.input.paths,
+      taken: this.input.taken,
+    });
+    for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);
+    for (const l of fresh) {
+      const file = result.parts.find((p) => p.kind === l.kind)?.documents[l.id];
+      const missing = result.missing.find((m) => m.kind === l.kind && m.name === l.name);
+      this.pulled.push({
+        kind: l.kind,
+        key: l.key,
+        name: l.name,
+        direction: 'only-live',
+        fields: [],
+        newFile: true,
+        ...(file ? { file } : {}),
+        ...(missing ? { reason: `add ${missing.path} (${missing.what}), then rename ${missing.document} to .yaml: the service cannot give the file back` } : {}),
+      });
+      this.sync.set(refKey(l.kind, l.key), liveRecord(l, Object.keys(l.fields)));
+      for (const child of this.liveByKind.get(kinds.find((k) => k.parentKind === l.kind)?.name ?? ('' as KindName)) ?? []) {
+        if (child.parentId === l.id) this.sync.set(refKey(child.kind, child.key), liveRecord(child, Object.keys(child.fields)));
+      }
+    }
+    this.notes.push(...result.notes);
+  }
+
+  /** Every edited file's new text (problems found there become reports). */
+  private render(): FileChange[] {
+    const out: FileChange[] = [];
+    for (const [file, edit] of this.edits) {
+      const before = this.input.read(file) ?? '';
+      try {
+        const result = editYaml(before, { documents: edit.documents, remove: edit.remove, expand: this.input.expand });
+        // Lines as the file will read once written.
+        const positions = result.text === null ? [] : parseWithPositions(result.text, file).documents;
+        const removedBefore = (i: number): number => [...edit.remove].filter((r) => r < i).length;
+        for (const p of result.problems) {
+          const line = positions.find((d) => d.index === p.document - removedBefore(p.document))?.positions.valueAt(p.pointer).line ?? p.line;
+          this.problem(file, { ...p, line });
+        }
+        if (result.text !== before) out.push({ path: file, before, after: result.text });
+      } catch (error) {
+        for (const w of this.writing.filter((x) => x.file === file)) w.entry.failed.add('*');
+        this.notes.push(`docket could not edit ${file} safely (${error instanceof Error ? error.message : String(error)}); nothing was written to it`);
+      }
+    }
+    for (const [path, after] of this.dataFiles) {
+      const before = this.input.read(path) ?? null;
+      if (after !== before) out.push({ path, before, after });
+    }
+    for (const f of this.newFiles) out.push({ path: f.path, before: null, after: f.content });
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** A `${…}` value live no longer matches: said, with the variable to change. */
+  private problem(file: string, p: YamlEditProblem): void {
+    const owner = this.writing
+      .filter((w) => w.file === file && w.index === p.document && (p.pointer === w.pointer || p.pointer.startsWith(`${w.pointer}/`)))
+      .sort((a, b) => b.pointer.length - a.pointer.length)[0];
+    const names = [...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!);
+    const what = names.length > 0 ? names.join(', ') : p.written;
+    const reason = `live value ${JSON.stringify(p.wanted)} differs from ${what}; change the variable or the environment`;
+    if (!owner) {
+      this.notes.push(`${file}:${p.line}: ${reason}`);
+      return;
+    }
+    const field = p.pointer.slice(owner.pointer.length + 1).replace(/\//g, '.');
+    owner.entry.failed.add(owner.entry.fields.find((f) => f === field || field.startsWith(`${f}.`)) ?? '*');
+    const c = owner.entry.change;
+    this.notPulled.push({ kind: c.kind, key: c.key, name: c.name, direction: c.direction ?? 'unknown', fields: [field], file, line: p.line, reason });
+  }
+
+  private report(o: Pulling): void {
+    const c = o.change;
+    const direction = c.direction ?? 'unknown';
+    if (o.failed.has('*')) return;
+    const fields = o.fields.filter((f) => !o.failed.has(f));
+    const wholeObject = !c.liveId || c.action === 'delete';
+    if (!wholeObject && fields.length === 0) return;
+    const { line: _old, ...entry } = this.entryOf(c, direction, wholeObject ? [] : fields, undefined, o.d);
+    this.pulled.push(entry);
+    // What could not be pulled keeps the object's old record: the next plan still sees that side move.
+    if (o.failed.size > 0) return;
+    const key = refKey(c.kind, c.key);
+    if (!c.liveId) {
+      this.sync.set(key, null);
+    } else if (o.l) {
+      const fields = o.d ? Object.keys(o.d.fields).filter((f) => !o.d!.policy?.ignoreFields?.includes(f)) : Object.keys(o.l.fields);
+      // Under its live identity (a rename made live is now the files' name too).
+      const liveKey = c.parent ? `${c.parent.key}/${o.l.name}` : o.l.key;
+      if (liveKey !== c.key) this.sync.set(key, null);
+      this.sync.set(refKey(c.kind, liveKey), liveRecord(o.l, fields));
+    }
+  }
+}
+
+function liveRecord(l: LiveResource, fields: readonly string[]): SyncRecord {
+  return { id: l.id, fields: Object.fromEntries(fields.map((f) => [f, fieldHash(l.fields[f])])) };
+}
+
+/**
+ * Text keeps the file's convention for a trailing line break (docket compares text without it):
+ * a `|` block keeps its final break, a `|-` block or a one-line value none; new multi-line text gets one.
+ */
+export function keepTextStyle(current: unknown, value: unknown): unknown {
+  if (typeof value !== 'string' || typeof current !== 'string') return value;
+  const body = value.replace(/\n+$/, '');
+  if (current.endsWith('\n')) return `${body}\n`;
+  if (current.includes('\n')) return body;
+  return body.includes('\n') ? `${body}\n` : body;
+}

@@ -1,0 +1,70 @@
+/**
+ * Plain YAML values addressed by JSON pointer: what `docket pull` wants a document to hold is the
+ * document as it is, with live values set, removed or inserted at pointers. Pure, on copies.
+ */
+import { canonicalJson } from '../engine/canonical.js';
+import { isPlainObject } from '../util/plain.js';
+import { splitPointer } from '../config/yaml-positions.js';
+
+export function sameYaml(a: unknown, b: unknown): boolean {
+  return canonicalJson(a ?? null) === canonicalJson(b ?? null);
+}
+
+/** The value at a pointer, or undefined. */
+export function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const segment of splitPointer(pointer)) {
+    if (Array.isArray(node)) node = node[Number(segment)];
+    else if (isPlainObject(node) && Object.hasOwn(node, segment)) node = node[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+/** Sets (or with `undefined`, removes) the value at a pointer, creating mappings on the way; a new key goes where `order` puts it. */
+export function setAt(root: unknown, pointer: string, value: unknown, order: readonly string[] = []): unknown {
+  const segments = splitPointer(pointer);
+  if (segments.length === 0) return value;
+  const [head, ...rest] = segments as [string, ...string[]];
+  const restPointer = rest.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  if (Array.isArray(root)) {
+    const out = [...root];
+    const i = Number(head);
+    if (rest.length === 0 && value === undefined) out.splice(i, 1);
+    else out[i] = setAt(root[i], restPointer, value, order);
+    return out;
+  }
+  const obj = isPlainObject(root) ? root : {};
+  if (rest.length === 0 && value === undefined) {
+    const { [head]: _gone, ...kept } = obj;
+    return kept;
+  }
+  const next = setAt(obj[head], restPointer, value, order);
+  if (Object.hasOwn(obj, head)) return { ...obj, [head]: next };
+  return withKeyInOrder(obj, head, next, rest.length === 0 ? order : []);
+}
+
+/** Inserts an item into the list at a pointer (creating it), before index `before` or at the end. */
+export function insertAt(root: unknown, pointer: string, before: number | 'end', item: unknown, order: readonly string[] = []): unknown {
+  const list = valueAt(root, pointer);
+  const items = Array.isArray(list) ? [...list] : [];
+  items.splice(before === 'end' ? items.length : before, 0, item);
+  return setAt(root, pointer, items, order);
+}
+
+/** `obj` with `key` added after the last key that comes before it in `order` (at the end when none does). */
+function withKeyInOrder(obj: Record<string, unknown>, key: string, value: unknown, order: readonly string[]): Record<string, unknown> {
+  const rank = order.indexOf(key);
+  const keys = Object.keys(obj);
+  let at = keys.length;
+  if (rank >= 0) {
+    const after = keys.findLastIndex((k) => order.indexOf(k) >= 0 && order.indexOf(k) < rank);
+    const firstLater = keys.findIndex((k) => order.indexOf(k) > rank);
+    at = after >= 0 ? after + 1 : firstLater >= 0 ? firstLater : keys.length;
+  }
+  const out: Record<string, unknown> = {};
+  keys.slice(0, at).forEach((k) => (out[k] = obj[k]));
+  out[key] = value;
+  keys.slice(at).forEach((k) => (out[k] = obj[k]));
+  return out;
+}

@@ -1,0 +1,552 @@
+/**
+ * Edits a YAML file so that some of its documents hold new values, touching only what changes:
+ * every byte outside a changed node stays as it was (comments, key order, quoting, block styles,
+ * anchors, the other documents). The caller says what each document should hold; this finds the
+ * smallest set of text splices that gets there, from the positions the parser keeps:
+ *
+ * - a changed scalar is rewritten in place, in its own style (yaml-render.ts);
+ * - a key or list item that appears or goes is a line (or lines) added or removed, indented like
+ *   its siblings; in a flow collection, an item with its comma;
+ * - an alias (`*name`) whose value must now differ from its anchor's is written out where it is;
+ *   a key a merge (`<<: *name`) gives, whose value must differ, is written in the mapping itself;
+ * - a `${var.X}` or `${env.X}` value is never overwritten: when its expansion is not the wanted
+ *   value, it is a problem for the caller to report.
+ *
+ * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
+ */
+import { diffArrays } from 'diff';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { joinPointer } from '../config/yaml-positions.js';
+import { isPlainObject } from '../util/plain.js';
+import { blockYaml, flowYaml, indented, scalarSplice } from './yaml-render.js';
+import { canonicalJson } from '../engine/canonical.js';
+import { sameYaml, valueAt } from './values.js';
+
+export interface YamlEditRequest {
+  /** Document index → what the document should hold (plain values; unchanged parts as read). */
+  documents: ReadonlyMap<number, unknown>;
+  /** Documents to take out of the file. */
+  remove?: ReadonlySet<number>;
+  /** The value a `${…}` string stands for (variables substituted), to compare with what is wanted. */
+  expand?: (text: string) => string;
+}
+
+export interface YamlEditProblem {
+  document: number;
+  pointer: string;
+  line: number;
+  /** The text as written (`${var.legal_lead}`). */
+  written: string;
+  wanted: unknown;
+}
+
+export interface YamlEditResult {
+  /** The new text; null when every document was removed (the file should go). */
+  text: string | null;
+  /** Values held by a `${…}` placeholder that live no longer matches: left as written. */
+  problems: YamlEditProblem[];
+}
+
+interface Splice {
+  start: number;
+  end: number;
+  text: string;
+  seq: number;
+}
+
+type Parent = { kind: 'pair'; map: YAMLMap; pair: Pair } | { kind: 'item'; seq: YAMLSeq; index: number } | { kind: 'root' };
+
+/** The documents of a file as `yaml` reads them for editing (positions and source tokens kept). */
+export function parseForEdit(text: string): Document.Parsed[] {
+  return parseAllDocuments(text, { keepSourceTokens: true, merge: true, uniqueKeys: false }) as Document.Parsed[];
+}
+
+/** A document's value with aliases and merge keys resolved, as docket reads it. */
+export function documentValue(doc: Document.Parsed): unknown {
+  return doc.contents ? doc.contents.toJS(doc, { maxAliasCount: -1 }) : null;
+}
+
+export function editYaml(text: string, request: YamlEditRequest): YamlEditResult {
+  const docs = parseForEdit(text);
+  const lines = new LineCounter();
+  parseAllDocuments(text, { lineCounter: lines });
+  const splices: Splice[] = [];
+  const problems: YamlEditProblem[] = [];
+  const remove = request.remove ?? new Set<number>();
+  if (docs.length > 0 && docs.every((_, i) => remove.has(i))) return { text: null, problems };
+
+  docs.forEach((doc, index) => {
+    if (remove.has(index)) {
+      // The first document goes with the comments above it; a later one from its `---`.
+      splices.push({ start: index === 0 ? 0 : doc.range[0], end: docs[index + 1]?.range[0] ?? text.length, text: '', seq: splices.length });
+      return;
+    }
+    if (!request.documents.has(index) || !doc.contents) return;
+    const wanted = request.documents.get(index);
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, lines, expand: request.expand ?? ((s) => s), wanted });
+    editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
+  });
+
+  const out = applySplices(text, splices);
+  verify(out, request, problems);
+  return { text: out, problems };
+}
+
+function applySplices(text: string, splices: Splice[]): string {
+  // From the end, so earlier offsets stay valid; at one offset, a removal before an insertion,
+  // and insertions in the order they were made (applied last first).
+  const sorted = [...splices].sort((a, b) => b.start - a.start || b.end - a.end || b.seq - a.seq);
+  let out = text;
+  let limit = Infinity;
+  for (const s of sorted) {
+    if (s.end > limit) throw new Error(`overlapping YAML edits at offset ${s.start}`);
+    out = out.slice(0, s.start) + s.text + out.slice(s.end);
+    limit = s.start;
+  }
+  return out;
+}
+
+/** The edited text must read as wanted (placeholders left as written excepted). */
+function verify(text: string, request: YamlEditRequest, problems: YamlEditProblem[]): void {
+  const kept = parseForEdit(text);
+  const errors = kept.flatMap((d) => d.errors);
+  if (errors.length > 0) throw new Error(`the edited YAML does not parse: ${errors[0]!.message}`);
+  const removedBefore = (i: number): number => [...(request.remove ?? [])].filter((r) => r < i).length;
+  for (const [index, wanted] of request.documents) {
+    const doc = kept[index - removedBefore(index)];
+    if (!doc) throw new Error(`the edited YAML lost document ${index}`);
+    const got = documentValue(doc);
+    const mismatch = firstMismatch(got, wanted, '', request.expand ?? ((s) => s), problems.filter((p) => p.document === index));
+    if (mismatch !== undefined) throw new Error(`the edited YAML reads differently at ${mismatch || 'the document root'}`);
+  }
+}
+
+function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (s: string) => string, problems: YamlEditProblem[]): string | undefined {
+  if (typeof got === 'string' && got.includes('${') && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`))) return undefined;
+  if (typeof got === 'string' && got.includes('${') && expand(got) === wanted) return undefined;
+  if (Array.isArray(got) && Array.isArray(wanted) && got.length === wanted.length) {
+    for (let i = 0; i < got.length; i++) {
+      const m = firstMismatch(got[i], wanted[i], joinPointer(pointer, i), expand, problems);
+      if (m !== undefined) return m;
+    }
+    return undefined;
+  }
+  if (isPlainObject(got) && isPlainObject(wanted) && sameKeys(got, wanted)) {
+    for (const k of Object.keys(wanted)) {
+      const m = firstMismatch(got[k], wanted[k], joinPointer(pointer, k), expand, problems);
+      if (m !== undefined) return m;
+    }
+    return undefined;
+  }
+  return sameYaml(got, wanted) ? undefined : pointer;
+}
+
+function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
+}
+
+/** The identity of a list item, for lining up old and new lists: its name, key or heading. */
+function identityOf(item: unknown): string | undefined {
+  if (!isPlainObject(item)) return undefined;
+  for (const k of ['name', 'key', 'heading', 'label', 'import']) if (typeof item[k] === 'string') return `${k}=${item[k]}`;
+  return undefined;
+}
+
+interface EditorContext {
+  index: number;
+  splices: Splice[];
+  problems: YamlEditProblem[];
+  lines: LineCounter;
+  expand: (text: string) => string;
+  /** What the whole document must hold (an anchor's own edits count for its aliases). */
+  wanted: unknown;
+}
+
+class DocumentEditor {
+  /** Anchor name → the node it was last set on and its pointer (undefined inside a merge source). */
+  private readonly anchors = new Map<string, { pointer: string | undefined; node: Node }>();
+  /** Nodes with an alias (or merge key) somewhere inside: never skipped as unchanged, since their anchor may change. */
+  private readonly carriers = new Set<Node>();
+
+  constructor(
+    private readonly text: string,
+    private readonly doc: Document.Parsed,
+    private readonly ctx: EditorContext,
+  ) {
+    this.walk(doc.contents as Node | null, '');
+  }
+
+  /** Records anchors and alias carriers, in document order; true when `node` holds an alias. */
+  private walk(node: Node | null, pointer: string | undefined): boolean {
+    if (!node) return false;
+    if (node.anchor) this.anchors.set(node.anchor, { pointer, node });
+    let carries = isAlias(node);
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const merge = isMergeKey(pair);
+        carries = this.walk(pair.value as Node | null, merge || pointer === undefined ? undefined : joinPointer(pointer, keyOf(pair))) || carries;
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => {
+        carries = this.walk(item as Node, pointer === undefined ? undefined : joinPointer(pointer, i)) || carries;
+      });
+    }
+    if (carries) this.carriers.add(node);
+    return carries;
+  }
+
+  private resolved(node: Node | null): unknown {
+    return node ? node.toJS(this.doc, { maxAliasCount: -1 }) : null;
+  }
+
+  private splice(start: number, end: number, text: string): void {
+    this.ctx.splices.push({ start, end, text, seq: this.ctx.splices.length });
+  }
+
+  /** Makes `node` (at `pointer`, reached through `parent`) hold `wanted`. */
+  patch(node: Node | null, wanted: unknown, pointer: string, parent: Parent): void {
+    if (isAlias(node)) {
+      this.patchAlias(node, wanted, pointer, parent);
+      return;
+    }
+    if (!(node && this.carriers.has(node)) && sameYaml(this.resolved(node), wanted)) return;
+    if (isScalar(node) && typeof node.value === 'string' && node.value.includes('${')) {
+      if (this.ctx.expand(node.value) !== wanted) {
+        this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node.range![0]), written: node.value, wanted });
+      }
+      return;
+    }
+    if (isScalar(node) && isScalarValue(wanted) && node.srcToken && node.source !== '') {
+      const s = scalarSplice(node, wanted, this.inFlow(parent));
+      this.splice(s.start, s.end, s.text);
+      return;
+    }
+    if (isMap(node) && isPlainObject(wanted)) {
+      this.patchMap(node, wanted, pointer);
+      return;
+    }
+    if (isSeq(node) && Array.isArray(wanted)) {
+      this.patchSeq(node, wanted, pointer, parent);
+      return;
+    }
+    this.replace(node, wanted, parent);
+  }
+
+  /** An alias keeps pointing at its anchor while the two must hold the same; otherwise it is written out. */
+  private patchAlias(node: Node & { source: string }, wanted: unknown, _pointer: string, parent: Parent): void {
+    if (sameYaml(this.anchorWanted(node.source, node), wanted)) return;
+    this.replace(node, wanted, parent);
+  }
+
+  /** What an anchor's node will hold once the document is edited. */
+  private anchorWanted(name: string, fallback: Node): unknown {
+    const anchor = this.anchors.get(name);
+    return anchor?.pointer !== undefined ? valueAt(this.ctx.wanted, anchor.pointer) : this.resolved(anchor?.node ?? fallback);
+  }
+
+  private patchMap(map: YAMLMap, wanted: Record<string, unknown>, pointer: string): void {
+    const own = new Map<string, Pair>();
+    const merged: Record<string, unknown> = {};
+    for (const pair of map.items) {
+      if (isMergeKey(pair)) Object.assign(merged, this.mergedValues(pair));
+      else own.set(keyOf(pair), pair);
+    }
+    for (const pair of map.items) {
+      if (isMergeKey(pair)) continue;
+      const k = keyOf(pair);
+      const at = joinPointer(pointer, k);
+      if (Object.hasOwn(wanted, k)) this.patch(pair.value as Node | null, wanted[k], at, { kind: 'pair', map, pair });
+      // Without its own key, a merged value would show through: say none instead.
+      else if (Object.hasOwn(merged, k)) this.patch(pair.value as Node | null, null, at, { kind: 'pair', map, pair });
+      else this.removePair(map, pair);
+    }
+    let previous: Pair | undefined;
+    for (const k of Object.keys(wanted)) {
+      const pair = own.get(k);
+      if (pair) {
+        previous = pair;
+        continue;
+      }
+      // A key a merge gives is written in the mapping only when it must differ from the merged value.
+      if (Object.hasOwn(merged, k) && sameYaml(merged[k], wanted[k])) continue;
+      this.addPair(map, k, wanted[k], previous);
+    }
+    for (const k of Object.keys(merged)) {
+      if (!own.has(k) && !Object.hasOwn(wanted, k)) this.addPair(map, k, null, previous);
+    }
+  }
+
+  /** The values a merge key gives, as they will be (an anchor edited elsewhere in the document counts). */
+  private mergedValues(pair: Pair): Record<string, unknown> {
+    const sources = isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
+    const out: Record<string, unknown> = {};
+    // Earlier sources win (YAML merge keys): applied last.
+    for (const source of [...sources].reverse()) {
+      const value = isAlias(source) ? this.anchorWanted(source.source, source) : this.resolved(source);
+      if (isPlainObject(value)) Object.assign(out, value);
+    }
+    return out;
+  }
+
+  private patchSeq(seq: YAMLSeq, wanted: unknown[], pointer: string, parent: Parent): void {
+    const items = seq.items as Node[];
+    if (wanted.length === 0) {
+      if (items.length > 0) this.emptySeq(seq, parent);
+      return;
+    }
+    if (items.length === 0) {
+      this.replace(seq, wanted, parent);
+      return;
+    }
+    let nextOld = 0;
+    for (const [o, w] of align(items.map((n) => this.resolved(n)), wanted)) {
+      if (o !== undefined && w !== undefined) this.patch(items[o] ?? null, wanted[w], joinPointer(pointer, o), { kind: 'item', seq, index: o });
+      else if (o !== undefined) this.removeItem(seq, o);
+      else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w]);
+      if (o !== undefined) nextOld = o + 1;
+    }
+  }
+
+  // ---- text positions ------------------------------------------------------------------------
+
+  private lineOf(offset: number): number {
+    return this.ctx.lines.linePos(offset).line;
+  }
+
+  private lineStart(offset: number): number {
+    return this.text.lastIndexOf('\n', offset - 1) + 1;
+  }
+
+  /** The start of the line after the one `offset` is on (or `offset` itself when it starts a line). */
+  private afterLine(offset: number): number {
+    if (offset > 0 && this.text[offset - 1] === '\n') return offset;
+    const nl = this.text.indexOf('\n', offset);
+    return nl < 0 ? this.text.length : nl + 1;
+  }
+
+  private column(offset: number): number {
+    return offset - this.lineStart(offset);
+  }
+
+  /** Whether only spaces come before `offset` on its line. */
+  private startsLine(offset: number): boolean {
+    return /^[ \t]*$/.test(this.text.slice(this.lineStart(offset), offset));
+  }
+
+  /** Back over the comment lines right above a line, which belong to what follows them. */
+  private aboveComments(lineStart: number): number {
+    let start = lineStart;
+    while (start > 0) {
+      const prev = this.lineStart(start - 1);
+      if (!/^\s*#/.test(this.text.slice(prev, start))) break;
+      start = prev;
+    }
+    return start;
+  }
+
+  private inFlow(parent: Parent): boolean {
+    if (parent.kind === 'pair') return Boolean(parent.map.flow);
+    if (parent.kind === 'item') return Boolean(parent.seq.flow);
+    return false;
+  }
+
+  /** Where a pair's text ends: its value's end, or its key's when it has no value. */
+  private pairEnd(pair: Pair): number {
+    const value = pair.value as Node | null;
+    return value?.range && value.range[1] > value.range[0] ? value.range[1] : (pair.key as Node).range![1];
+  }
+
+  /** Where the `-` of a block sequence's item is (an anchor or a line break may come between it and the item). */
+  private dashOf(seq: YAMLSeq, index: number): number {
+    const token = seq.srcToken as CST.BlockSequence | undefined;
+    const dash = token?.type === 'block-seq' ? token.items[index]?.start.find((t) => t.type === 'seq-item-ind') : undefined;
+    return dash?.offset ?? (seq.items[index] as Node).range![0];
+  }
+
+  // ---- edits ---------------------------------------------------------------------------------
+
+  /** Writes `wanted` instead of a whole node (a type change, an alias written out, a missing value). */
+  private replace(node: Node | null, wanted: unknown, parent: Parent): void {
+    const inFlow = this.inFlow(parent);
+    const multiline = typeof wanted === 'string' && wanted.includes('\n');
+    const written = node?.range && node.range[1] > node.range[0];
+    // In the node's own place, on one line: anything inside a flow collection, a one-line scalar, `[]`, `{}`.
+    if (written && (inFlow || (isScalarValue(wanted) && !multiline) || isEmpty(wanted))) {
+      this.splice(node.range![0], node.range![1], flowYaml(wanted));
+      return;
+    }
+    if (parent.kind === 'pair') {
+      // After the key, as the export would write the pair (a block on the lines below); a comment
+      // that followed the value stays on the key's line.
+      const key = parent.pair.key as Node;
+      const end = this.pairEnd(parent.pair);
+      const lineEnd = this.afterLine(end);
+      const comment = /^[ \t]*#.*/.exec(this.text.slice(end, lineEnd))?.[0] ?? '';
+      const block = blockYaml({ [keyOf(parent.pair)]: wanted });
+      const text = indented(block.slice(block.indexOf(':')), this.column(key.range![0])).replace(/^ +/, '');
+      const first = text.indexOf('\n');
+      this.splice(key.range![1], lineEnd, comment && first >= 0 ? `${text.slice(0, first)}${comment}${text.slice(first)}` : text);
+      return;
+    }
+    if (parent.kind === 'item' && written) {
+      const text = indented(blockYaml(wanted), this.column(node.range![0])).replace(/^ +/, '');
+      this.splice(node.range![0], this.afterLine(node.range![1]), text);
+      return;
+    }
+    throw new Error('docket pull cannot rewrite a whole document in place');
+  }
+
+  private addPair(map: YAMLMap, key: string, value: unknown, after: Pair | undefined): void {
+    if (map.flow) {
+      const item = flowYaml({ [key]: value }).replace(/^\{ ?| ?\}$/g, '');
+      const first = map.items[0];
+      if (!first) this.splice(map.range![0], map.range![1], `{ ${item} }`);
+      else if (after) this.splice(this.pairEnd(after), this.pairEnd(after), `, ${item}`);
+      else this.splice((first.key as Node).range![0], (first.key as Node).range![0], `${item}, `);
+      return;
+    }
+    const first = map.items[0]!;
+    const firstKey = (first.key as Node).range![0];
+    const text = indented(blockYaml({ [key]: value }), this.column(firstKey));
+    // Never above the first key when it shares its line with a `- `.
+    const anchor = after ?? (this.startsLine(firstKey) ? undefined : first);
+    const at = anchor ? this.afterLine(this.pairEnd(anchor)) : this.aboveComments(this.lineStart(firstKey));
+    this.splice(at, at, text);
+  }
+
+  private removePair(map: YAMLMap, pair: Pair): void {
+    const key = (pair.key as Node).range![0];
+    const i = map.items.indexOf(pair);
+    const next = map.items[i + 1];
+    const prev = map.items[i - 1];
+    if (map.flow) {
+      if (next) this.splice(key, (next.key as Node).range![0], '');
+      else if (prev) this.splice(this.pairEnd(prev), this.pairEnd(pair), '');
+      else this.splice(map.range![0], map.range![1], '{}');
+      return;
+    }
+    if (!this.startsLine(key)) {
+      // The first key on a `- ` line: the next key moves up onto that line.
+      if (next) this.splice(key, (next.key as Node).range![0], '');
+      else this.splice(key, this.afterLine(this.pairEnd(pair)), '{}\n');
+      return;
+    }
+    this.splice(this.lineStart(key), this.afterLine(this.pairEnd(pair)), '');
+  }
+
+  private insertItem(seq: YAMLSeq, before: number, value: unknown): void {
+    const items = seq.items as Node[];
+    if (seq.flow) {
+      const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value);
+      if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
+      else this.splice(items.at(-1)!.range![1], items.at(-1)!.range![1], `, ${text}`);
+      return;
+    }
+    const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
+    const text = indented(like !== undefined ? `- ${like}\n` : blockYaml([value]), this.column(this.dashOf(seq, 0)));
+    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.afterLine(items.at(-1)!.range![1]);
+    this.splice(at, at, text);
+  }
+
+  private removeItem(seq: YAMLSeq, index: number): void {
+    const items = seq.items as Node[];
+    const item = items[index]!;
+    if (seq.flow) {
+      if (items[index + 1]) this.splice(item.range![0], items[index + 1]!.range![0], '');
+      else this.splice(items[index - 1]!.range![1], item.range![1], '');
+      return;
+    }
+    this.splice(this.lineStart(this.dashOf(seq, index)), this.afterLine(item.range![1]), '');
+  }
+
+  /** A list that must hold nothing: `[]`, since an empty block list would read as null. */
+  private emptySeq(seq: YAMLSeq, parent: Parent): void {
+    if (seq.flow) {
+      this.splice(seq.range![0], seq.range![1], '[]');
+      return;
+    }
+    if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a list that is not a mapping value');
+    this.splice((parent.pair.key as Node).range![1], this.afterLine(seq.range![1]), ': []\n');
+  }
+}
+
+/** A one-line string quoted as its neighbour in the list is (`"Retainer"` beside `"Fixed fee"`). */
+function quotedLike(value: unknown, neighbour: Node | undefined): string | undefined {
+  if (typeof value !== 'string' || value.includes('\n') || !isScalar(neighbour)) return undefined;
+  if (neighbour.type === 'QUOTE_DOUBLE') return JSON.stringify(value);
+  if (neighbour.type === 'QUOTE_SINGLE') return `'${value.replace(/'/g, "''")}'`;
+  return undefined;
+}
+
+function isScalarValue(value: unknown): boolean {
+  return !(isPlainObject(value) || Array.isArray(value));
+}
+
+function isEmpty(value: unknown): boolean {
+  return (Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0);
+}
+
+function isMergeKey(pair: Pair): boolean {
+  const key = pair.key;
+  return isScalar(key) && (typeof key.value === 'symbol' || (key as Scalar).source === '<<');
+}
+
+function keyOf(pair: Pair): string {
+  const key = pair.key;
+  if (key === null || key === undefined) return '';
+  return isScalar(key) ? String(key.value) : String(key);
+}
+
+/**
+ * Lines up two lists: pairs of indexes (old, wanted), `undefined` on one side for an item that goes
+ * or comes. Equal items are matched first (longest common subsequence); in the gaps between, items
+ * with the same identity (name, key, heading) are matched, then the rest by position when neither
+ * side has an identity.
+ */
+export function align(old: readonly unknown[], wanted: readonly unknown[]): [number | undefined, number | undefined][] {
+  const keyOld = old.map((v) => canonicalJson(v ?? null));
+  const keyNew = wanted.map((v) => canonicalJson(v ?? null));
+  const out: [number | undefined, number | undefined][] = [];
+  let i = 0;
+  let j = 0;
+  let gapOld: number[] = [];
+  let gapNew: number[] = [];
+  const flush = (): void => {
+    out.push(...alignGap(old, wanted, gapOld, gapNew));
+    gapOld = [];
+    gapNew = [];
+  };
+  // Myers' diff: equal items stay matched, in O((N+M)·D) for lists that differ in D items.
+  for (const part of diffArrays(keyOld, keyNew)) {
+    if (part.removed) for (let n = 0; n < part.count; n++) gapOld.push(i++);
+    else if (part.added) for (let n = 0; n < part.count; n++) gapNew.push(j++);
+    else {
+      flush();
+      for (let n = 0; n < part.count; n++) out.push([i++, j++]);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Between two runs of equal items: same identity (or, without one, same position) is a change, the rest go or come. */
+function alignGap(old: readonly unknown[], wanted: readonly unknown[], gapOld: number[], gapNew: number[]): [number | undefined, number | undefined][] {
+  const out: [number | undefined, number | undefined][] = [];
+  let next = 0;
+  for (const o of gapOld) {
+    const id = identityOf(old[o]);
+    // Pairs keep their order: only items after the last one paired.
+    const k = gapNew.findIndex((w, idx) => idx >= next && (id !== undefined ? identityOf(wanted[w]) === id : identityOf(wanted[w]) === undefined && isPlainObject(old[o]) === isPlainObject(wanted[w])));
+    if (k < 0) {
+      out.push([o, undefined]);
+      continue;
+    }
+    for (; next < k; next++) out.push([undefined, gapNew[next]]);
+    out.push([o, gapNew[k]]);
+    next = k + 1;
+  }
+  for (; next < gapNew.length; next++) out.push([undefined, gapNew[next]]);
+  return out;
+}

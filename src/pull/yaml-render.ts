@@ -1,0 +1,105 @@
+/**
+ * How `docket pull` writes new YAML text into an existing file: a scalar in the style the file
+ * already uses for it (plain, quoted, a `|` block with its chomping), a new key or list item as
+ * the export would write it, indented to sit where it goes. Pure.
+ */
+import { CST, Document, isScalar, parse, Scalar, visit, type Node } from 'yaml';
+
+const BLOCK_TYPES = new Set<Scalar.Type>([Scalar.BLOCK_LITERAL, Scalar.BLOCK_FOLDED]);
+
+/** Text as YAML writes a value: keys in order, multi-line text as `|` blocks, no line folding. */
+export function blockYaml(value: unknown): string {
+  const doc = new Document(value);
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.BLOCK_LITERAL;
+    },
+  });
+  return doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
+}
+
+/** A value on one line, as a flow collection or scalar (for a place inside `[…]` or `{…}`). */
+export function flowYaml(value: unknown): string {
+  const doc = new Document(value);
+  visit(doc, {
+    Map(_key, node) {
+      node.flow = true;
+    },
+    Seq(_key, node) {
+      node.flow = true;
+    },
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: true }).replace(/\n$/, '');
+}
+
+/** Every line of `text` indented by `indent` spaces (blank lines stay empty). */
+export function indented(text: string, indent: number): string {
+  const pad = ' '.repeat(indent);
+  return text
+    .split('\n')
+    .map((line, i, all) => (line === '' && i === all.length - 1 ? '' : line === '' ? '' : pad + line))
+    .join('\n');
+}
+
+/** Whether `text`, written plain where a value goes, reads back as exactly `value`. */
+function readsBack(text: string, value: unknown, inFlow: boolean): boolean {
+  try {
+    const parsed: unknown = parse(inFlow ? `[${text}]` : `k: ${text}`);
+    const got = inFlow ? (parsed as unknown[])[0] : (parsed as Record<string, unknown>).k;
+    return got === value;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The splice that makes a scalar's token hold `value`, in the style the node had where it can: a
+ * block stays a block, quotes stay quotes, plain stays plain unless the text would read back as
+ * something else. Multi-line text becomes a `|` block (in a flow collection, a double-quoted
+ * string). A block's chomping follows the value (trailing line break or not), so the text reads
+ * back exactly; callers keep a file's convention by passing its trailing line break along.
+ */
+export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean): { start: number; end: number; text: string } {
+  const token = node.srcToken as CST.FlowScalar | CST.BlockScalar;
+  const original = node.type ?? Scalar.PLAIN;
+  let text: string;
+  let type: Scalar.Type;
+  if (value === null || value === undefined) {
+    text = 'null';
+    type = Scalar.PLAIN;
+  } else if (typeof value !== 'string') {
+    text = String(value);
+    // A number written quoted stays quoted (a zip code): the comparison is by value.
+    type = original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE ? original : Scalar.PLAIN;
+  } else if (value.includes('\n')) {
+    type = inFlow ? Scalar.QUOTE_DOUBLE : original === Scalar.BLOCK_FOLDED ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
+    text = value;
+  } else if (BLOCK_TYPES.has(original) && !inFlow) {
+    type = original;
+    text = value;
+  } else if (original === Scalar.PLAIN || BLOCK_TYPES.has(original)) {
+    type = readsBack(value, value, inFlow) ? Scalar.PLAIN : Scalar.QUOTE_DOUBLE;
+    text = value;
+  } else {
+    type = original;
+    text = value;
+  }
+  const block = BLOCK_TYPES.has(type);
+  // A flow scalar's own text only (what follows it, a comment or a comma, stays); a block with its header.
+  const end = token.type === 'block-scalar' || block ? token.offset + CST.stringify(token).length : token.offset + token.source.length;
+  if (type === Scalar.QUOTE_DOUBLE && typeof value === 'string' && value.includes('\n')) {
+    // Written by hand: the library would fold the escaped text over several lines.
+    return { start: token.offset, end, text: JSON.stringify(value) };
+  }
+  const copy = structuredClone(token);
+  CST.setScalarValue(copy, text, { afterKey: true, inFlow, type });
+  return { start: token.offset, end, text: block || copy.type === 'block-scalar' ? CST.stringify(copy) : (copy as CST.FlowScalar).source };
+}
+
+/** Whether a node is a scalar that came from a block (`|`, `>`). */
+export function isBlockScalar(node: Node | null | undefined): boolean {
+  return isScalar(node) && BLOCK_TYPES.has(node.type ?? Scalar.PLAIN);
+}

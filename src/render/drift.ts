@@ -1,0 +1,110 @@
+/**
+ * The drift report as text (a CI log), markdown (an issue or PR comment) and JSON. Pure: every
+ * name is quoted or put in code, so nothing from a service can break a line or a comment.
+ */
+import { DIRECTION_LABEL } from '../engine/direction.js';
+import type { DriftItem, DriftReport } from '../engine/drift.js';
+import type { Direction, Plan } from '../engine/types.js';
+import { jsonText } from './json.js';
+import { targetLine as markdownTargetLine } from './markdown.js';
+import { painter } from './paint.js';
+import { codeSpan, escapeMarkdown } from './sanitize.js';
+import { targetLine } from './text.js';
+import { oneLine, quote } from './value.js';
+
+/** Drift groups, most common first. */
+const DRIFT_ORDER: readonly Direction[] = ['changed-live', 'changed-both', 'unknown', 'only-live', 'removed-live'];
+
+const SIGN: Partial<Record<Direction, string>> = { 'only-live': '+', 'removed-live': '-' };
+
+function groups(items: readonly DriftItem[]): { direction: Direction; title: string; items: DriftItem[] }[] {
+  return DRIFT_ORDER.map((direction) => {
+    const label = DIRECTION_LABEL[direction];
+    return { direction, title: `${label[0]!.toUpperCase()}${label.slice(1)}`, items: items.filter((i) => i.direction === direction) };
+  }).filter((g) => g.items.length > 0);
+}
+
+function fieldList(i: DriftItem, code: (s: string) => string): string {
+  return i.fields.map((f) => `${code(f.field)}${i.direction === 'changed-both' && f.direction ? ` (${f.direction === 'files' ? 'in files' : f.direction})` : ''}`).join(', ');
+}
+
+/** `3 objects (2 changed live, 1 only live)`. */
+export function driftCounts(items: readonly DriftItem[]): string {
+  const parts = groups(items).map((g) => `${g.items.length} ${DIRECTION_LABEL[g.direction]}`);
+  return `${items.length} ${items.length === 1 ? 'object' : 'objects'} (${parts.join(', ')})`;
+}
+
+export interface DriftTextOptions {
+  color: boolean;
+}
+
+export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftTextOptions): string {
+  const paint = painter(opts.color);
+  const lines = [`docket drift · ${targetLine(plan, paint)}`];
+  if (plan.environment) lines.push(`environment: ${oneLine(plan.environment)}`);
+  lines.push('');
+  const line = (i: DriftItem): string => {
+    const fields = fieldList(i, oneLine);
+    const at = i.source ? ` (${oneLine(i.source.file)}:${i.source.line})` : '';
+    const when = i.updated_at ? ` · updated ${oneLine(i.updated_at)}` : '';
+    const policy = i.policy ? ` · drift: ${i.policy}` : '';
+    return `  ${SIGN[i.direction] ?? '~'} ${i.kind} ${quote(i.key)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
+  };
+  for (const g of groups(report.drift)) {
+    lines.push(paint('bold', `${g.title} (${g.items.length})`), ...g.items.map(line), '');
+  }
+  if (report.ignored.length > 0) {
+    lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...report.ignored.map(line), '');
+  }
+  if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
+  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}. \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers.`);
+  if (report.pending.length > 0) lines.push(`${report.pending.length} ${report.pending.length === 1 ? 'change' : 'changes'} of the files ${report.pending.length === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows them.`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderDriftMarkdown(plan: Plan, report: DriftReport): string {
+  const lines = ['### docket drift', '', markdownTargetLine(plan), ''];
+  if (report.drift.length === 0) lines.push('**No drift.** The live services have not moved away from the files.', '');
+  else {
+    lines.push('| Direction | Objects |', '| --- | ---: |', ...groups(report.drift).map((g) => `| ${g.title} | ${g.items.length} |`), '');
+  }
+  const item = (i: DriftItem): string => {
+    const fields = fieldList(i, codeSpan);
+    const at = i.source ? ` · ${codeSpan(`${i.source.file}:${i.source.line}`)}` : '';
+    const when = i.updated_at ? ` · updated ${codeSpan(i.updated_at)}` : '';
+    const policy = i.policy ? ` · drift: ${i.policy}` : '';
+    return `- \`${SIGN[i.direction] ?? '~'}\` ${i.kind} ${codeSpan(i.key)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
+  };
+  for (const g of groups(report.drift)) lines.push(`**${escapeMarkdown(g.title)}**`, '', ...g.items.map(item), '');
+  if (report.ignored.length > 0) lines.push(`**Left alone by \`drift: ignore\`**`, '', ...report.ignored.map(item), '');
+  if (report.drift.length > 0) lines.push('Run `docket pull` to write the drift into the files as a pull request, or `docket apply` to revert it.', '');
+  if (report.pending.length > 0) lines.push(`_${report.pending.length} pending ${report.pending.length === 1 ? 'change' : 'changes'} of the files (not drift): see \`docket plan\`._`, '');
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+export interface DriftJson {
+  format_version: 1;
+  created_at: string;
+  target: Plan['target'];
+  environment?: string;
+  drift: DriftItem[];
+  ignored: DriftItem[];
+  pending: DriftItem[];
+  summary: { drift: number; ignored: number; pending: number; by_direction: Partial<Record<Direction, number>> };
+}
+
+export function renderDriftJson(plan: Plan, report: DriftReport): string {
+  const byDirection: Partial<Record<Direction, number>> = {};
+  for (const i of report.drift) byDirection[i.direction] = (byDirection[i.direction] ?? 0) + 1;
+  const body: DriftJson = {
+    format_version: 1,
+    created_at: plan.created_at,
+    target: plan.target,
+    ...(plan.environment ? { environment: plan.environment } : {}),
+    drift: report.drift,
+    ignored: report.ignored,
+    pending: report.pending,
+    summary: { drift: report.drift.length, ignored: report.ignored.length, pending: report.pending.length, by_direction: byDirection },
+  };
+  return jsonText(body);
+}

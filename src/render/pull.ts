@@ -1,0 +1,112 @@
+/**
+ * What `docket pull` prints: the unified diff of each file (with --dry-run), what it adopted into
+ * the files, what it could not and why, as text, markdown (a pull request's body) or JSON. Pure.
+ */
+import { createTwoFilesPatch } from 'diff';
+import { DIRECTION_LABEL } from '../engine/direction.js';
+import type { Plan } from '../engine/types.js';
+import type { FileChange, PullEntry, PullResult } from '../pull/plan.js';
+import { jsonText } from './json.js';
+import { targetLine as markdownTargetLine } from './markdown.js';
+import { painter } from './paint.js';
+import { codeSpan, escapeMarkdown, stripControl } from './sanitize.js';
+import { targetLine } from './text.js';
+import { oneLine, quote } from './value.js';
+
+const SIGN: Record<string, string> = { 'only-live': '+', 'removed-live': '-' };
+
+/** The unified diff of one file, `a/` and `b/` prefixed as git shows them. */
+export function fileDiff(f: FileChange): string {
+  const from = f.before === null ? '/dev/null' : `a/${f.path}`;
+  const to = f.after === null ? '/dev/null' : `b/${f.path}`;
+  const patch = createTwoFilesPatch(from, to, f.before ?? '', f.after ?? '', undefined, undefined, { context: 3 });
+  // The library's first line is an `Index:`-less `===` banner; git's form starts at `---`.
+  return patch.replace(/^={10,}\n/m, '').replace(/^Index: .*\n/m, '');
+}
+
+function changeOf(f: FileChange): 'created' | 'deleted' | 'modified' {
+  return f.before === null ? 'created' : f.after === null ? 'deleted' : 'modified';
+}
+
+function entryLine(e: PullEntry, fmt: { name: (s: string) => string; code: (s: string) => string }): string {
+  const at = e.file ? ` (${fmt.code(e.line ? `${e.file}:${e.line}` : e.file)})` : '';
+  const where = e.newFile && e.file ? ` → ${fmt.code(e.file)} (new file)` : at;
+  const fields = e.fields.length > 0 ? `: ${e.fields.map((f) => fmt.code(f)).join(', ')}` : '';
+  return `${SIGN[e.direction] ?? '~'} ${e.kind} ${fmt.name(e.key)}${where} · ${DIRECTION_LABEL[e.direction]}${fields}`;
+}
+
+export interface PullTextOptions {
+  color: boolean;
+  dryRun: boolean;
+}
+
+export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOptions): string {
+  const paint = painter(opts.color);
+  const fmt = { name: quote, code: oneLine };
+  const lines: string[] = [];
+  if (opts.dryRun) {
+    for (const f of result.files) {
+      for (const l of stripControl(fileDiff(f)).replace(/\n$/, '').split('\n')) {
+        lines.push(l.startsWith('+') && !l.startsWith('+++') ? paint('green', l) : l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l);
+      }
+    }
+    if (result.files.length > 0) lines.push('');
+  }
+  lines.push(`docket pull · ${targetLine(plan, paint)}`, '');
+  if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('Nothing to pull: the files hold every live change.');
+  if (result.pulled.length > 0) {
+    lines.push(paint('bold', `${opts.dryRun ? 'Would pull' : 'Pulled'} into the files (${result.pulled.length}):`));
+    for (const e of result.pulled) {
+      lines.push(`  ${entryLine(e, fmt)}`);
+      if (e.reason) lines.push(`      ${oneLine(e.reason)}`);
+    }
+    lines.push('');
+  }
+  if (result.notPulled.length > 0) {
+    lines.push(paint('bold', `Not pulled (${result.notPulled.length}):`));
+    for (const e of result.notPulled) lines.push(`  ${e.kind} ${quote(e.key)}${e.fields.length ? ` ${e.fields.map(oneLine).join(', ')}` : ''}${e.file ? ` (${oneLine(e.file)}${e.line ? `:${e.line}` : ''})` : ''}: ${oneLine(e.reason ?? '')}`);
+    lines.push('');
+  }
+  if (result.notes.length > 0) lines.push('Notes:', ...result.notes.map((n) => `  - ${oneLine(n)}`), '');
+  const paths = result.files.map((f) => `${oneLine(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`);
+  if (result.files.length > 0) {
+    lines.push(
+      opts.dryRun
+        ? `Dry run: would write ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} (${paths.join(', ')}); nothing was written.`
+        : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths.join(', ')}. Review them (git diff) and commit; \`docket plan\` now shows no changes for what was pulled.`,
+    );
+  }
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean }): string {
+  const fmt = { name: codeSpan, code: codeSpan };
+  const lines = ['### docket pull', '', markdownTargetLine(plan), ''];
+  if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('**Nothing to pull.** The files hold every live change.', '');
+  if (result.pulled.length > 0) {
+    lines.push(`${opts.dryRun ? 'Would adopt' : 'Adopted'} ${result.pulled.length} live ${result.pulled.length === 1 ? 'change' : 'changes'} into the files:`, '');
+    for (const e of result.pulled) lines.push(`- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`);
+    lines.push('');
+  }
+  if (result.notPulled.length > 0) {
+    lines.push('**Not pulled**', '');
+    for (const e of result.notPulled) lines.push(`- ${e.kind} ${codeSpan(e.key)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
+    lines.push('');
+  }
+  if (result.notes.length > 0) lines.push('**Notes**', '', ...result.notes.map((n) => `- ${escapeMarkdown(n)}`), '');
+  if (result.files.length > 0) lines.push(`Files: ${result.files.map((f) => `${codeSpan(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`).join(', ')}`, '');
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: boolean }): string {
+  return jsonText({
+    format_version: 1,
+    target: plan.target,
+    ...(plan.environment ? { environment: plan.environment } : {}),
+    dry_run: opts.dryRun,
+    pulled: result.pulled,
+    not_pulled: result.notPulled,
+    notes: result.notes,
+    files: result.files.map((f) => ({ path: f.path, change: changeOf(f), diff: fileDiff(f) })),
+  });
+}

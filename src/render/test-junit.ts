@@ -1,0 +1,79 @@
+/**
+ * `docket test --junit FILE`: JUnit XML in the Apache Ant form CI systems read (the Windy Road
+ * JUnit.xsd): a test file is a `testsuite`, a case a `testcase`; a failed case has a `failure`
+ * listing expected against found, a case that could not run an `error`, one not replayed
+ * `skipped`. Flaky and warned cases pass, saying so in `system-out`. Pure.
+ */
+import type { CaseOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
+
+export interface JunitOptions {
+  /** When the run started (the suites' timestamp). */
+  started: Date;
+  hostname: string;
+  /** Seconds the run took, spread evenly over the cases (the services give no per-case time). */
+  seconds: number;
+}
+
+/** XML 1.0 allows tab, newline, carriage return and characters from U+0020: everything else goes. */
+const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+export function xmlText(text: string): string {
+  return text.replace(NOT_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function xmlAttr(text: string): string {
+  return xmlText(text).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}
+
+function failureText(c: CaseOutcome): string {
+  return c.expectations
+    .filter((e) => e.held < e.runs)
+    .map((e) => `${e.at.file}:${e.at.line}:${e.at.col} ${e.severity === 'warn' ? '[warn] ' : ''}expected ${e.label}, got ${e.got}${e.runs > 1 ? ` (held in ${e.held} of ${e.runs} runs)` : ''}`)
+    .join('\n');
+}
+
+function testcase(suite: SuiteOutcome, c: CaseOutcome, seconds: string): string[] {
+  const head = `    <testcase name="${xmlAttr(c.name)}" classname="${xmlAttr(`${suite.kind}.${suite.subject}`)}" time="${seconds}"`;
+  switch (c.status) {
+    case 'fail': {
+      const broken = c.expectations.filter((e) => e.severity === 'error' && e.held < e.runs).length;
+      const message = c.runs > 1 ? `${c.passedRuns} of ${c.runs} runs passed (pass_rate ${c.passRate})` : `${broken} expectation(s) failed`;
+      return [`${head}>`, `      <failure message="${xmlAttr(message)}" type="expectation">${xmlText(failureText(c))}</failure>`, '    </testcase>'];
+    }
+    case 'error':
+      return [`${head}>`, `      <error message="${xmlAttr(c.reason ?? 'could not run')}" type="run"></error>`, '    </testcase>'];
+    case 'skipped':
+      return [`${head}>`, '      <skipped/>', '    </testcase>'];
+    default:
+      return [`${head}/>`];
+  }
+}
+
+/** The `T` form without a zone, as the schema's timestamp pattern wants. */
+function timestamp(d: Date): string {
+  return d.toISOString().slice(0, 19);
+}
+
+export function renderTestJunit(report: TestReport, options: JunitOptions): string {
+  const total = report.suites.reduce((n, s) => n + s.cases.length, 0);
+  const each = (total > 0 ? options.seconds / total : 0).toFixed(3);
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
+  report.suites.forEach((suite, id) => {
+    const count = (status: CaseOutcome['status']) => suite.cases.filter((c) => c.status === status).length;
+    const out = suite.cases.filter((c) => c.status === 'flaky' || c.status === 'warn' || (c.status === 'skipped' && c.reason)).map((c) => `${c.name}: ${c.status}${c.reason ? ` (${c.reason})` : c.status === 'flaky' ? ` (${c.passedRuns} of ${c.runs} runs passed)` : `\n${failureText(c)}`}`);
+    lines.push(
+      `  <testsuite package="${xmlAttr(suite.file)}" id="${id}" name="${xmlAttr(suite.subject)}" timestamp="${timestamp(options.started)}" hostname="${xmlAttr(options.hostname || 'localhost')}" tests="${suite.cases.length}" failures="${count('fail')}" errors="${count('error')}" skipped="${count('skipped')}" time="${(Number(each) * suite.cases.length).toFixed(3)}">`,
+      '    <properties>',
+      `      <property name="kind" value="${xmlAttr(suite.kind)}"/>`,
+      `      <property name="target" value="${xmlAttr(report.target)}"/>`,
+      ...(suite.digest ? [`      <property name="playbook_digest" value="${suite.digest}"/>`] : []),
+      '    </properties>',
+      ...suite.cases.flatMap((c) => testcase(suite, c, each)),
+      `    <system-out>${xmlText([...out, ...suite.notes].join('\n'))}</system-out>`,
+      '    <system-err></system-err>',
+      '  </testsuite>',
+    );
+  });
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,112 @@
+/**
+ * `docket test -o markdown`: a pull-request comment. A summary table, then per test file a matrix
+ * of case × expectation (with --compare-to, each cell reads before → after) and the failures with
+ * expected against found. All user text is escaped; the comment stays under the size limit by
+ * dropping failure details, then rows, always with a note saying what was cut. Pure.
+ */
+import { tally } from '../testing/outcome.js';
+import type { CaseOutcome, ExpectationOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
+import { codeSpan, escapeMarkdown } from './sanitize.js';
+
+const DEFAULT_MAX_CHARS = 60_000;
+/** Labels longer than this (all columns together) are numbered, with a legend under the table. */
+const INLINE_HEADER_CHARS = 100;
+
+const ICON = { pass: '✅', warn: '⚠️', flaky: '🔀', fail: '❌', error: '💥', skipped: '⏭️' } as const;
+
+export interface TestMarkdownOptions {
+  maxChars?: number;
+}
+
+function cell(c: CaseOutcome | undefined, label: string): string {
+  if (!c) return '·';
+  if (c.status === 'error' || c.status === 'skipped') return ICON[c.status];
+  const e = c.expectations.find((x) => x.label === label);
+  if (!e) return '–';
+  return expectationIcon(e);
+}
+
+function expectationIcon(e: ExpectationOutcome): string {
+  if (e.held === e.runs) return '✅';
+  if (e.severity === 'warn') return '⚠️';
+  return e.held > 0 ? `🔀 ${e.held}/${e.runs}` : '❌';
+}
+
+interface Layout {
+  details: boolean;
+  rows: number;
+}
+
+function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
+  const labels: string[] = [];
+  for (const c of suite.cases) for (const e of c.expectations) if (!labels.includes(e.label)) labels.push(e.label);
+  const inline = labels.join('').length <= INLINE_HEADER_CHARS;
+  const before = suite.before ? new Map(suite.before.cases.map((c) => [c.name, c])) : undefined;
+  const broken = suite.cases.filter((c) => c.status !== 'pass' && c.status !== 'skipped').length;
+  const head = `${escapeMarkdown(suite.subject, 'html')} · ${escapeMarkdown(suite.file, 'html')} · ${suite.cases.length} case${suite.cases.length === 1 ? '' : 's'}${broken > 0 ? `, ${broken} not passing` : ''}`;
+  const out = [`<details${broken > 0 ? ' open' : ''}><summary>${head}</summary>`, ''];
+  if (suite.before?.note) out.push(`_${escapeMarkdown(`${suite.before.ref}: ${suite.before.note}`)}_`, '');
+  const header = ['case', 'result', ...labels.map((l, i) => (inline ? escapeMarkdown(l) : String(i + 1)))];
+  out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
+  for (const c of suite.cases.slice(0, layout.rows)) {
+    const old = before?.get(c.name);
+    const pair = (f: (x: CaseOutcome | undefined) => string): string => (before ? `${f(old)} → ${f(c)}` : f(c));
+    out.push(`| ${escapeMarkdown(c.name)} | ${pair((x) => (x ? ICON[x.status] : '·'))} | ${labels.map((l) => pair((x) => cell(x, l))).join(' | ')} |`);
+  }
+  if (suite.cases.length > layout.rows) out.push('', `_…and ${suite.cases.length - layout.rows} more case(s), left out to keep this comment under the size limit._`);
+  if (!inline) out.push('', ...labels.map((l, i) => `${i + 1}. ${escapeMarkdown(l)}`));
+  if (layout.details) {
+    const lines: string[] = [];
+    for (const c of suite.cases) {
+      if (c.reason && c.status !== 'pass') lines.push(`- **${escapeMarkdown(c.name)}**: ${escapeMarkdown(c.reason)}`);
+      for (const e of c.expectations) {
+        if (e.held === e.runs || c.status === 'error' || c.status === 'skipped') continue;
+        lines.push(`- **${escapeMarkdown(c.name)}** (${escapeMarkdown(`${e.at.file}:${e.at.line}`)}${e.severity === 'warn' ? ', warn' : ''}): expected ${escapeMarkdown(e.label)}, got ${escapeMarkdown(e.got)}${e.runs > 1 ? ` (held in ${e.held} of ${e.runs} runs)` : ''}`);
+      }
+    }
+    if (lines.length > 0) out.push('', ...lines);
+  }
+  for (const note of suite.notes) out.push('', `_${escapeMarkdown(note)}_`);
+  out.push('', '</details>', '');
+  return out;
+}
+
+function render(report: TestReport, layout: Layout, suites: number): string {
+  const t = tally(report);
+  const out = ['### docket test', ''];
+  out.push(`**Target:** ${report.target === 'local emulator' ? '⚠️ **local emulator** (not the live services)' : codeSpan(report.target)}${report.compareTo ? ` · compared to ${codeSpan(report.compareTo)} (cells read before → after)` : ''}`, '');
+  out.push('| result | cases |', '|---|---:|');
+  for (const [icon, label, n] of [
+    [ICON.pass, 'passed', t.pass],
+    [ICON.fail, 'failed', t.fail],
+    [ICON.error, 'could not run', t.error],
+    [ICON.flaky, 'flaky', t.flaky],
+    [ICON.warn, 'passed with warnings', t.warn],
+    [ICON.skipped, 'not replayed', t.skipped],
+  ] as const) {
+    if (n > 0 || label === 'passed') out.push(`| ${icon} ${label} | ${n} |`);
+  }
+  out.push('');
+  for (const s of report.suites.slice(0, suites)) out.push(...suiteSection(s, layout));
+  if (suites < report.suites.length) out.push(`_…and ${report.suites.length - suites} more test file(s), left out to keep this comment under the size limit; the job log and --junit have them all._`, '');
+  for (const n of report.notes) out.push(`_${escapeMarkdown(n)}_`, '');
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+export function renderTestMarkdown(report: TestReport, options: TestMarkdownOptions = {}): string {
+  const max = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const most = Math.max(0, ...report.suites.map((s) => s.cases.length));
+  let text = render(report, { details: true, rows: most }, report.suites.length);
+  if (text.length < max) return text;
+  const note = '\n_This comment was cut to stay under GitHub’s size limit: failure details and some rows are left out. The job log and the --junit report have everything._\n';
+  // Halve the rows until it fits, then drop whole files.
+  for (let rows = most; rows >= 1; rows = Math.floor(rows / 2)) {
+    text = render(report, { details: false, rows }, report.suites.length);
+    if (text.length + note.length < max) return text + note;
+  }
+  for (let suites = report.suites.length - 1; suites >= 0; suites--) {
+    text = render(report, { details: false, rows: 1 }, suites);
+    if (text.length + note.length < max) return text + note;
+  }
+  return `### docket test\n\n${tally(report).cases} cases; the report is too large for a comment: see the job log.\n`;
+}

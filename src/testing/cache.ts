@@ -1,0 +1,63 @@
+/**
+ * Record and replay: each review's attributed results, kept in `.docket/test-cache/<service>/` by
+ * (contract sha256, effective playbook digest, review type). A file per key, written atomically;
+ * a later run (or `--replay-only`, with no keys) takes its runs from there instead of reviewing.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { canonicalJson, sha256 } from '../engine/canonical.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { isPlainObject } from '../util/plain.js';
+import type { ReviewFacts } from './types.js';
+
+export interface CacheKey {
+  contract_sha256: string;
+  playbook_digest: string;
+  /** `auto` when the case lets the service choose. */
+  review_type: string;
+}
+
+interface CacheFile {
+  version: 1;
+  key: CacheKey;
+  runs: { recorded_at: string; facts: ReviewFacts }[];
+}
+
+export const CACHE_DIR = join('.docket', 'test-cache');
+
+/** Results of one service are never replayed for another: the emulator's stand-in is not the real reviewer. */
+export function cachePartition(emulator: boolean, reviewUrl: string): string {
+  if (emulator) return 'emulator';
+  return reviewUrl.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_').replace(/^_+|_+$/g, '') || 'default';
+}
+
+export class TestCache {
+  constructor(
+    readonly dir: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private file(key: CacheKey): string {
+    return join(this.dir, `${sha256(canonicalJson(key)).slice(0, 32)}.json`);
+  }
+
+  /** The runs recorded for the key, oldest first; none when the file is missing or unreadable. */
+  async get(key: CacheKey): Promise<ReviewFacts[]> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(this.file(key), 'utf8'));
+    } catch {
+      return [];
+    }
+    if (!isPlainObject(parsed) || parsed.version !== 1 || !Array.isArray(parsed.runs) || canonicalJson(parsed.key) !== canonicalJson(key)) return [];
+    return (parsed.runs as CacheFile['runs']).filter((r) => isPlainObject(r) && isPlainObject(r.facts)).map((r) => r.facts);
+  }
+
+  /** Replaces the key's runs. */
+  async put(key: CacheKey, runs: ReviewFacts[]): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const at = this.now().toISOString();
+    const body: CacheFile = { version: 1, key, runs: runs.map((facts) => ({ recorded_at: at, facts })) };
+    await writeFileAtomic(this.file(key), `${JSON.stringify(body, null, 2)}\n`);
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * `docket test capture --review <id>`: a PlaybookTest case whose expectations are what reviewers
+ * recorded on a real review (redline outcomes, flag decisions), with the contract referenced by
+ * imported file id and sha256, so a confidential contract never needs to be committed. Appended
+ * to the PlaybookTest of that playbook in the output file (comments kept), or a new file.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isMap, isSeq, parseAllDocuments, stringify } from 'yaml';
+import { DocketError } from '../errors.js';
+import { normName } from '../engine/normalize.js';
+import type { Services } from '../kinds/kind.js';
+import { attributeReview, nameKey } from './match.js';
+import { reviewDone } from './poll.js';
+import { SCRATCH_PREFIX } from './digest.js';
+import type { PlaybookSubject } from '../kinds/support/test-subjects.js';
+import type { ReviewFacts } from './types.js';
+
+/**
+ * NOTE(api): the allowed flag decisions are not shown (seed 000). These mean the reviewer found
+ * the flag wrong (the rule should not have flagged); any other decision confirms it.
+ */
+const DISMISSED = /^(dismiss(ed)?|false[\s_-]?positive|ignored?|not[\s_-]?applicable|n\/a|invalid|rejected?|no[\s_-]?issue|overruled?)$/i;
+
+export interface CaptureInput {
+  reviewId: string;
+  /** The playbook's name in the test file; default: the reviewed playbook's live name. */
+  playbook?: string;
+  name?: string;
+  /** The contract's digest when the service does not give it (from a local copy). */
+  sha256?: string;
+  /** The playbooks the configuration declares: their rules attribute results when the reviewed playbook cannot be read. */
+  declared?: Map<string, PlaybookSubject>;
+}
+
+export interface CapturedCase {
+  playbook: string;
+  case: Record<string, unknown>;
+}
+
+export async function captureCase(services: Services, input: CaptureInput): Promise<CapturedCase> {
+  const api = services.review();
+  const review = await api.getReview(input.reviewId);
+  const a = review.attributes;
+  if (reviewDone(a) !== 'done') throw new DocketError('review-not-done', `review ${input.reviewId} is ${String(a.status ?? 'not completed')}; capture needs its results`, 'wait until it is completed');
+  const fileId = typeof a.imported_file_id === 'string' ? a.imported_file_id : undefined;
+  if (!fileId) throw new DocketError('no-imported-file', `review ${input.reviewId} names no imported file, so a case cannot refer to its contract`);
+  let sha = input.sha256;
+  if (!sha) {
+    const file = await api.getImportedFile(fileId);
+    sha = typeof file.attributes.sha256 === 'string' ? file.attributes.sha256 : undefined;
+  }
+  if (!sha) throw new DocketError('no-sha256', `the service does not give the sha256 of imported file ${fileId}`, 'pass --contract FILE with a local copy of the contract: docket reads its digest and never uploads or copies it');
+  let playbook = input.playbook;
+  let rules: { id?: string; name: string; description: string | null; actions: string | null; questions: string | null; generate_summary: boolean }[] = [];
+  if (typeof a.playbook_id === 'string') {
+    const live = await api.getPlaybook(a.playbook_id).catch(() => undefined);
+    if (live) {
+      playbook ??= normName(live.attributes.name);
+      rules = (await api.listRules(live.id)).map((r) => ({ id: r.id, name: normName(r.attributes.name), description: r.attributes.description, actions: r.attributes.actions, questions: r.attributes.questions, generate_summary: r.attributes.generate_summary }));
+    }
+  }
+  if (!playbook) {
+    // Seed 000 shows no read of an archived playbook, and docket test archives its scratch playbooks when a run ends.
+    const what = typeof a.playbook_id === 'string' ? `was made against playbook ${a.playbook_id}, which docket cannot read (archived, as a docket test scratch playbook is once its run ends, or deleted)` : 'names no playbook';
+    throw new DocketError('unknown-playbook', `review ${input.reviewId} ${what}, so capture cannot tell which playbook the case tests`, 'pass --playbook NAME: the playbook, as declared in this repository, whose test file the case belongs to');
+  }
+  // A review made by docket test names its scratch playbook: the case tests the playbook it copies.
+  const scratch = playbook.startsWith(SCRATCH_PREFIX) ? / @ [0-9a-f]{12}$/.exec(playbook) : null;
+  if (scratch) playbook = playbook.slice(SCRATCH_PREFIX.length, scratch.index);
+  if (rules.length === 0) rules = input.declared?.get(normName(playbook))?.rules ?? [];
+  const facts = attributeReview(review.id, a, rules);
+  const expect = expectationsOf(facts);
+  if (Object.keys(expect).length === 0) throw new DocketError('nothing-recorded', `review ${input.reviewId} has no redline outcomes or flag decisions to capture`, 'record decisions on the review first, or write the case by hand');
+  const doc: Record<string, unknown> = {
+    name: input.name ?? `captured from review ${input.reviewId}`,
+    contract: { imported_file: fileId, sha256: sha.toLowerCase() },
+    review_type: facts.review_type,
+    expect,
+  };
+  return { playbook, case: doc };
+}
+
+/** Expectations from the recorded decisions: every topic's outcomes, every decided flag. */
+export function expectationsOf(facts: ReviewFacts): Record<string, unknown> {
+  const expect: Record<string, unknown> = {};
+  const topics = new Map<string, { topic: string; outcomes: string[] }>();
+  for (const r of facts.redlines) {
+    if (r.evaluation === null) continue;
+    const t = topics.get(nameKey(r.topic)) ?? { topic: r.topic, outcomes: [] };
+    if (!t.outcomes.includes(r.evaluation)) t.outcomes.push(r.evaluation);
+    topics.set(nameKey(r.topic), t);
+  }
+  if (topics.size > 0) expect.redlines = [...topics.values()].map((t) => ({ topic: t.topic, evaluation: { in: t.outcomes } }));
+  const includes = new Set<string>();
+  const excludes = new Set<string>();
+  for (const f of facts.flags) {
+    if (f.decision === null || f.decision.trim() === '' || f.rule === null) continue;
+    (DISMISSED.test(f.decision.trim()) ? excludes : includes).add(f.rule);
+  }
+  for (const r of includes) excludes.delete(r);
+  if (includes.size > 0 || excludes.size > 0) expect.flags = { ...(includes.size > 0 ? { includes: [...includes] } : {}), ...(excludes.size > 0 ? { excludes: [...excludes] } : {}) };
+  return expect;
+}
+
+/** Appends the case to the file's PlaybookTest of that playbook (keeping comments), or adds one. */
+export async function writeCapture(path: string, captured: CapturedCase): Promise<'created' | 'appended'> {
+  let text: string | undefined;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined || text.trim() === '') {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, stringify({ kind: 'PlaybookTest', playbook: captured.playbook, cases: [captured.case] }));
+    return 'created';
+  }
+  const docs = parseAllDocuments(text);
+  if (docs.some((d) => 'errors' in d && d.errors.length > 0)) throw new DocketError('invalid-yaml', `${path} is not valid YAML; capture does not change it`);
+  const target = docs.find((d) => {
+    const body = isMap(d.contents) ? (d.toJS() as { kind?: unknown; playbook?: unknown }) : {};
+    return body.kind === 'PlaybookTest' && nameKey(String(body.playbook)) === nameKey(captured.playbook);
+  });
+  if (target) {
+    const cases = target.get('cases');
+    const names = isSeq(cases) ? cases.items.map((i) => (isMap(i) ? String(i.get('name')) : '')) : [];
+    if (names.includes(String(captured.case.name))) throw new DocketError('duplicate-case', `${path} already has a case named ${JSON.stringify(captured.case.name)}`, 'pass --name to name the new case');
+    if (isSeq(cases)) cases.add(target.createNode(captured.case));
+    else target.set('cases', target.createNode([captured.case]));
+    await writeFile(path, docs.map((d) => d.toString()).join(''));
+    return 'appended';
+  }
+  const added = stringify({ kind: 'PlaybookTest', playbook: captured.playbook, cases: [captured.case] });
+  await writeFile(path, `${text.replace(/\n*$/, '\n')}---\n${added}`);
+  return 'appended';
+}

@@ -1,0 +1,39 @@
+/**
+ * Upload once: each contract file's sha256 → the id of the imported file it became, recorded in
+ * docket.lock.json in the review service's section (its URL and organization; `emulator` for the
+ * in-process emulator), as `imported-file:<sha256>`. Later runs create reviews by that id.
+ */
+import { lockKey, lockSection, readLockDocument, writeLock, type LockLocation } from '../config/lock.js';
+
+const ENTRY_KIND = 'imported-file';
+
+export class ContractStore {
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly location: LockLocation,
+    /** The lock section; known once the review service has been located. */
+    private readonly target: () => string | undefined,
+  ) {}
+
+  async idFor(sha: string): Promise<string | undefined> {
+    const target = this.target();
+    if (!target) return undefined;
+    const { doc } = await readLockDocument(this.location);
+    return lockSection(doc, target, this.location).files[lockKey(ENTRY_KIND, sha)]?.id;
+  }
+
+  /** Records (or, with `id` undefined, forgets) an upload; writes are serialised and atomic. */
+  record(sha: string, id: string | undefined, file: string): Promise<void> {
+    const target = this.target();
+    if (!target) return Promise.resolve();
+    this.chain = this.chain.then(async () => {
+      const { doc } = await readLockDocument(this.location);
+      const lock = lockSection(doc, target, this.location);
+      if (id === undefined) delete lock.files[lockKey(ENTRY_KIND, sha)];
+      else lock.files[lockKey(ENTRY_KIND, sha)] = { id, file, sha256: sha };
+      await writeLock(this.location, target, lock);
+    });
+    return this.chain;
+  }
+}

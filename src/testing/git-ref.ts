@@ -1,0 +1,82 @@
+/**
+ * `--compare-to REF`: the playbooks as the configuration declared them at a git ref. The
+ * configuration directory's files at that ref are written to a temporary directory (from
+ * `git ls-tree` and `git cat-file --batch`, so nothing in the checkout changes) and loaded like
+ * any configuration.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { DocketError } from '../errors.js';
+import { loadWorkspace } from '../engine/workspace.js';
+import { declaredPlaybooks, type PlaybookSubject } from '../kinds/support/test-subjects.js';
+
+const run = promisify(execFile);
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  try {
+    return (await run('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' })).stdout;
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? (error as Error).message).trim().split('\n')[0];
+    throw new DocketError('git', `--compare-to: git ${args[0]} failed: ${stderr}`, 'run docket test in a git checkout that has the ref (in CI, fetch the base branch: actions/checkout with fetch-depth: 0)');
+  }
+}
+
+/** Every file of `prefix` at `ref`, by path relative to `prefix`. */
+async function filesAt(top: string, ref: string, prefix: string): Promise<Map<string, Buffer>> {
+  const listed = (await git(top, ['ls-tree', '-r', '-z', '--name-only', ref, '--', prefix === '' ? '.' : prefix])).split('\0').filter((f) => f !== '');
+  const out = new Map<string, Buffer>();
+  if (listed.length === 0) return out;
+  const child = spawn('git', ['cat-file', '--batch'], { cwd: top, stdio: ['pipe', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  const exited = new Promise<number>((res, rej) => {
+    child.on('error', rej);
+    child.on('close', (code) => res(code ?? 1));
+  });
+  child.stdin.end(listed.map((f) => `${ref}:${f}\n`).join(''));
+  if ((await exited) !== 0) throw new DocketError('git', `--compare-to: git cat-file could not read ${ref}`);
+  const all = Buffer.concat(chunks);
+  let at = 0;
+  for (const file of listed) {
+    const eol = all.indexOf(0x0a, at);
+    const header = all.subarray(at, eol).toString('utf8').split(' ');
+    const size = Number(header[2]);
+    out.set(prefix === '' ? file : file.slice(prefix.length + 1), all.subarray(eol + 1, eol + 1 + size));
+    at = eol + 1 + size + 1;
+  }
+  return out;
+}
+
+export interface RefOptions {
+  processEnv: Record<string, string | undefined>;
+  env?: string;
+}
+
+/** The playbooks declared at `ref` (none when the directory did not exist there). */
+export async function playbooksAtRef(root: string, ref: string, options: RefOptions): Promise<Map<string, PlaybookSubject>> {
+  const dir = resolve(root);
+  const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
+  await git(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  const prefix = relative(top, dir).split(sep).join('/');
+  const files = await filesAt(top, ref, prefix);
+  if (files.size === 0) return new Map();
+  const scratch = await mkdtemp(join(tmpdir(), 'docket-compare-'));
+  try {
+    for (const [file, bytes] of files) {
+      await mkdir(dirname(join(scratch, file)), { recursive: true });
+      await writeFile(join(scratch, file), bytes);
+    }
+    try {
+      const workspace = await loadWorkspace({ dir: scratch, processEnv: options.processEnv, ...(options.env ? { env: options.env } : {}) });
+      return declaredPlaybooks(workspace.desired);
+    } catch (error) {
+      if (error instanceof DocketError) throw new DocketError('compare-to', `--compare-to: the configuration at ${ref} cannot be loaded: ${error.message}`, 'compare to a ref whose configuration is valid');
+      throw error;
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * Loads `*.test.yaml` files: finds them anywhere below the configuration directory, checks them
+ * against schemas/test.schema.json and against the configuration (the playbook or template they
+ * test, its rules, the contract files, the regular expressions), and turns them into TestFiles.
+ * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { discoverYamlFiles, isTestFile } from '../config/discover.js';
+import { resolveDataPath } from '../config/data-files.js';
+import { gotValue, schemaDiagnostics, schemaValidator } from '../config/schema.js';
+import { didYouMean } from '../config/suggest.js';
+import { parseWithPositions, type DocPositions } from '../config/yaml-positions.js';
+import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
+import { normName } from '../engine/normalize.js';
+import type { PlaybookSubject, TemplateSubject } from '../kinds/support/test-subjects.js';
+import { isPlainObject } from '../util/plain.js';
+import { countLabel, outcomesLabel, textLabel } from './labels.js';
+import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
+
+export const TEST_SCHEMA = 'test.schema.json';
+
+/** The outcomes seed 000 and the public docs name; another value is allowed, with a warning. */
+export const KNOWN_OUTCOMES = ['accept', 'reject', 'needs_review', 'manual', 'counterpropose'];
+
+export interface TestSubjects {
+  playbooks: Map<string, PlaybookSubject>;
+  templates: Map<string, TemplateSubject>;
+  /** `agreements.actor`: the owner and signer of template tests' agreements. */
+  actor: string | undefined;
+}
+
+export interface LoadedTests {
+  files: TestFile[];
+  diagnostics: Diagnostic[];
+}
+
+/** Every test file below `root` (relative paths, sorted). */
+export async function findTestFiles(root: string): Promise<string[]> {
+  return (await discoverYamlFiles(root)).filter(isTestFile);
+}
+
+export async function loadTests(root: string, subjects: TestSubjects, only?: readonly string[]): Promise<LoadedTests> {
+  const found = await findTestFiles(root);
+  const files = only && only.length > 0 ? found.filter((f) => only.includes(f)) : found;
+  const validate = await schemaValidator(TEST_SCHEMA);
+  const diagnostics: Diagnostic[] = [];
+  const out: TestFile[] = [];
+  for (const file of files) {
+    const parsed = parseWithPositions(await readFile(path.join(root, file), 'utf8'), file);
+    diagnostics.push(...parsed.diagnostics);
+    for (const doc of parsed.documents) {
+      if (!doc.ok) continue;
+      const value: unknown = doc.value;
+      const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
+      if (!validate(value)) {
+        diagnostics.push(...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label }));
+        continue;
+      }
+      const checker = new Checker(root, file, doc.positions, subjects, diagnostics);
+      const loaded = await checker.document(value as Record<string, unknown>);
+      if (loaded) out.push(loaded);
+    }
+  }
+  return { files: out, diagnostics: diagnostics.sort(compareDiagnostics) };
+}
+
+/** The checks a schema cannot make, for one document that passed it. */
+class Checker {
+  constructor(
+    private readonly root: string,
+    private readonly file: string,
+    private readonly positions: DocPositions,
+    private readonly subjects: TestSubjects,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  private error(code: string, message: string, pointer: string, hint?: string, key = false): void {
+    const at = key ? this.positions.at(pointer) : this.positions.valueAt(pointer);
+    this.diagnostics.push({ severity: 'error', code, message, ...at, ...(hint ? { hint } : {}) });
+  }
+
+  private warning(code: string, message: string, pointer: string, hint?: string): void {
+    this.diagnostics.push({ severity: 'warning', code, message, ...this.positions.valueAt(pointer), ...(hint ? { hint } : {}) });
+  }
+
+  private at(pointer: string): SourcePos {
+    return this.positions.at(pointer);
+  }
+
+  async document(body: Record<string, unknown>): Promise<TestFile | undefined> {
+    const before = this.diagnostics.filter((d) => d.severity === 'error').length;
+    const defaults = isPlainObject(body.defaults) ? body.defaults : {};
+    const severity = (defaults.severity as Severity | undefined) ?? 'error';
+    const cases = body.cases as Record<string, unknown>[];
+    this.uniqueNames(cases);
+    let result: TestFile;
+    if (body.kind === 'PlaybookTest') {
+      const wanted = String(body.playbook);
+      const subject = this.subjects.playbooks.get(normName(wanted));
+      if (!subject) {
+        this.error('unknown-playbook', `no Playbook named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name))}`, '/playbook');
+      }
+      const rules = subject ? subject.rules.map((r) => r.name) : undefined;
+      const base = { repeat: (defaults.repeat as number | undefined) ?? 1, passRate: (defaults.pass_rate as number | undefined) ?? 1, severity, reviewType: (defaults.review_type as string | undefined) ?? null };
+      const loaded: PlaybookCase[] = [];
+      for (const [i, c] of cases.entries()) loaded.push(await this.playbookCase(c, `/cases/${i}`, base, rules));
+      result = { kind: 'PlaybookTest', file: this.file, subject: subject?.name ?? normName(wanted), at: this.at(''), cases: loaded };
+    } else {
+      const wanted = String(body.template);
+      const subject = this.subjects.templates.get(normName(wanted));
+      if (!subject) {
+        this.error('unknown-template', `no CustomTemplate or Template named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.templates.values()].map((t) => t.name))}`, '/template');
+      }
+      if (!this.subjects.actor) {
+        this.error('missing-actor', 'template tests create agreements owned and signed by `agreements.actor`, which docket.yaml does not set', '/template', 'set `agreements.actor` in docket.yaml to a user of the agreements service');
+      }
+      const loaded = cases.map((c, i) => this.templateCase(c, `/cases/${i}`, severity));
+      result = { kind: 'TemplateTest', file: this.file, subject: subject?.name ?? normName(wanted), at: this.at(''), cases: loaded };
+    }
+    return this.diagnostics.filter((d) => d.severity === 'error').length > before ? undefined : result;
+  }
+
+  private uniqueNames(cases: Record<string, unknown>[]): void {
+    const seen = new Map<string, number>();
+    cases.forEach((c, i) => {
+      const name = String(c.name);
+      const first = seen.get(name);
+      if (first !== undefined) this.error('duplicate-case', `case ${JSON.stringify(name)} is named twice in this file (first at line ${this.at(`/cases/${first}`).line})`, `/cases/${i}/name`);
+      else seen.set(name, i);
+    });
+  }
+
+  private async playbookCase(c: Record<string, unknown>, ptr: string, base: { repeat: number; passRate: number; severity: Severity; reviewType: string | null }, rules: string[] | undefined): Promise<PlaybookCase> {
+    const severity = (c.severity as Severity | undefined) ?? base.severity;
+    const expect = c.expect as Record<string, unknown>;
+    const specs: { spec: ExpectationSpec; pointer: string; severity: Severity }[] = [];
+    const ruleName = (value: unknown, pointer: string): string => {
+      const name = normName(value);
+      if (rules && !rules.some((r) => r.toLowerCase() === name.toLowerCase())) {
+        this.error('unknown-rule', `${JSON.stringify(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.join(', ')}` : undefined);
+      }
+      return name;
+    };
+    (Array.isArray(expect.redlines) ? (expect.redlines as Record<string, unknown>[]) : []).forEach((r, i) => {
+      const pointer = `${ptr}/expect/redlines/${i}`;
+      const evaluation = r.evaluation === undefined ? undefined : this.outcomes(r.evaluation, `${pointer}/evaluation`);
+      const commentary = r.commentary === undefined ? undefined : this.text(r.commentary, `${pointer}/commentary`);
+      const spec: ExpectationSpec = {
+        type: 'redline',
+        topic: ruleName(r.topic, `${pointer}/topic`),
+        ...(evaluation ? { evaluation } : {}),
+        ...(r.count !== undefined ? { count: this.count(r.count, `${pointer}/count`) } : {}),
+        ...(commentary ? { commentary } : {}),
+      };
+      specs.push({ spec, pointer, severity: (r.severity as Severity | undefined) ?? severity });
+    });
+    if (isPlainObject(expect.flags)) {
+      const flags = expect.flags;
+      const flagSeverity = (flags.severity as Severity | undefined) ?? severity;
+      for (const [list, type] of [['includes', 'flag-includes'], ['excludes', 'flag-excludes']] as const) {
+        (Array.isArray(flags[list]) ? (flags[list] as unknown[]) : []).forEach((name, i) => {
+          const pointer = `${ptr}/expect/flags/${list}/${i}`;
+          specs.push({ spec: { type, rule: ruleName(name, pointer) }, pointer, severity: flagSeverity });
+        });
+      }
+      if (flags.count !== undefined) specs.push({ spec: { type: 'flag-count', count: this.count(flags.count, `${ptr}/expect/flags/count`) }, pointer: `${ptr}/expect/flags/count`, severity: flagSeverity });
+    }
+    (Array.isArray(expect.positions) ? (expect.positions as Record<string, unknown>[]) : []).forEach((p, i) => {
+      const pointer = `${ptr}/expect/positions/${i}`;
+      const summary = p.summary === undefined ? undefined : this.text(p.summary, `${pointer}/summary`);
+      const explanation = p.detailed_explanation === undefined ? undefined : this.text(p.detailed_explanation, `${pointer}/detailed_explanation`);
+      const spec: ExpectationSpec = {
+        type: 'position',
+        ...(summary ? { summary } : {}),
+        ...(explanation ? { detailed_explanation: explanation } : {}),
+        count: p.count !== undefined ? this.count(p.count, `${pointer}/count`) : { min: 1 },
+      };
+      specs.push({ spec, pointer, severity: (p.severity as Severity | undefined) ?? severity });
+    });
+    return {
+      name: String(c.name),
+      at: this.at(ptr),
+      contract: await this.contract(c.contract as Record<string, unknown>, `${ptr}/contract`),
+      reviewType: (c.review_type as string | undefined) ?? base.reviewType,
+      repeat: (c.repeat as number | undefined) ?? base.repeat,
+      passRate: (c.pass_rate as number | undefined) ?? base.passRate,
+      expectations: this.labelled(specs),
+    };
+  }
+
+  private templateCase(c: Record<string, unknown>, ptr: string, base: Severity): TemplateCase {
+    const severity = (c.severity as Severity | undefined) ?? base;
+    const expect = c.expect;
+    const rejected = isPlainObject(expect) && isPlainObject(expect.rejected) ? expect.rejected : undefined;
+    const spec: ExpectationSpec = rejected ? { type: 'rejected', ...(typeof rejected.field === 'string' ? { field: rejected.field } : {}) } : { type: 'accepted' };
+    return { name: String(c.name), at: this.at(ptr), values: c.values as Record<string, unknown>, expectations: this.labelled([{ spec, pointer: `${ptr}/expect`, severity }]) };
+  }
+
+  /** Labels for reports, unique within the case (a repeated one gets ` (2)`). */
+  private labelled(specs: { spec: ExpectationSpec; pointer: string; severity: Severity }[]): Expectation[] {
+    const used = new Map<string, number>();
+    return specs.map(({ spec, pointer, severity }) => {
+      const base = expectationLabel(spec);
+      const n = (used.get(base) ?? 0) + 1;
+      used.set(base, n);
+      return { label: n === 1 ? base : `${base} (${n})`, severity, at: this.at(pointer), spec };
+    });
+  }
+
+  private async contract(c: Record<string, unknown>, ptr: string): Promise<ContractRef> {
+    const at = this.at(ptr);
+    if (typeof c.file !== 'string') return { importedFile: String(c.imported_file), sha256: String(c.sha256).toLowerCase(), at };
+    const rel = resolveDataPath(this.file, c.file);
+    if (path.isAbsolute(c.file) || rel.startsWith('../')) {
+      this.error('invalid-path', `contract file ${JSON.stringify(c.file)} is outside the configuration directory`, `${ptr}/file`, 'keep fixture contracts below the directory that holds docket.yaml');
+    } else if (!(await stat(path.join(this.root, rel)).then((s) => s.isFile(), () => false))) {
+      this.error('missing-file', `contract file ${JSON.stringify(c.file)} does not exist (looked for ${rel})`, `${ptr}/file`, 'paths are relative to the test file');
+    }
+    return { file: rel, at };
+  }
+
+  private count(value: unknown, ptr: string): Count {
+    if (typeof value === 'number') return { min: value, max: value };
+    const c = value as Count;
+    if (c.min !== undefined && c.max !== undefined && c.min > c.max) this.error('invalid-value', `\`count\` has min ${c.min} above max ${c.max}`, ptr);
+    return { ...(c.min !== undefined ? { min: c.min } : {}), ...(c.max !== undefined ? { max: c.max } : {}) };
+  }
+
+  private outcomes(value: unknown, ptr: string): OutcomeSet {
+    const set: OutcomeSet = typeof value === 'string' ? { in: [value] } : (value as OutcomeSet);
+    const values = 'in' in set ? set.in : set.not_in;
+    values.forEach((v, i) => {
+      if (!KNOWN_OUTCOMES.includes(v)) {
+        const pointer = typeof value === 'string' ? ptr : `${ptr}/${'in' in set ? 'in' : 'not_in'}/${i}`;
+        this.warning('unknown-outcome', `outcome ${JSON.stringify(v)} is none of ${KNOWN_OUTCOMES.join(', ')}${didYouMean(v, KNOWN_OUTCOMES)}`, pointer, 'the service may use other values; this one is kept as written');
+      }
+    });
+    return set;
+  }
+
+  private text(value: unknown, ptr: string): TextMatch | undefined {
+    if (typeof value === 'string') return { equals: value };
+    const v = value as Record<string, string>;
+    if (v.equals !== undefined) return { equals: v.equals };
+    if (v.contains !== undefined) return { contains: v.contains };
+    const compiled = compilePattern(v.matches!);
+    if ('error' in compiled) {
+      this.error('invalid-regex', `\`matches\` is not a valid regular expression: ${compiled.error}${gotValue(v.matches)}`, `${ptr}/matches`);
+      return undefined;
+    }
+    return { matches: compiled.source, flags: compiled.flags };
+  }
+}
+
+/**
+ * A pattern as written in a test file: JavaScript syntax, with leading inline flags as other
+ * engines write them (`(?i)five years`) turned into flags (`i`, `m`, `s`).
+ */
+export function compilePattern(pattern: string): { source: string; flags: string } | { error: string } {
+  const inline = /^\(\?([ims]+)\)/.exec(pattern);
+  const source = inline ? pattern.slice(inline[0].length) : pattern;
+  const flags = inline ? [...new Set(inline[1]!)].sort().join('') : '';
+  try {
+    new RegExp(source, flags);
+    return { source, flags };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error) };
+  }
+}
+
+export function expectationLabel(spec: ExpectationSpec): string {
+  switch (spec.type) {
+    case 'redline': {
+      const parts = [`redline ${JSON.stringify(spec.topic)}`];
+      if (spec.evaluation) parts.push(outcomesLabel(spec.evaluation));
+      if (spec.count) parts.push(`count ${countLabel(spec.count)}`);
+      if (spec.commentary) parts.push(`commentary ${textLabel(spec.commentary)}`);
+      return parts.join(' ');
+    }
+    case 'flag-includes':
+      return `flag ${JSON.stringify(spec.rule)}`;
+    case 'flag-excludes':
+      return `no flag ${JSON.stringify(spec.rule)}`;
+    case 'flag-count':
+      return `flags ${countLabel(spec.count)}`;
+    case 'position': {
+      const parts = ['position'];
+      if (spec.summary) parts.push(`summary ${textLabel(spec.summary)}`);
+      if (spec.detailed_explanation) parts.push(`explanation ${textLabel(spec.detailed_explanation)}`);
+      if (!(spec.count.min === 1 && spec.count.max === undefined)) parts.push(`count ${countLabel(spec.count)}`);
+      return parts.join(' ');
+    }
+    case 'accepted':
+      return 'accepted';
+    case 'rejected':
+      return spec.field ? `rejected: ${spec.field}` : 'rejected';
+  }
+}

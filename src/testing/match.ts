@@ -1,0 +1,150 @@
+/**
+ * The matchers: how a review's results are attributed to the rules of the playbook under test, and
+ * how each expectation is checked against them. Pure; the rules below are the README's
+ * "Matching rules", word for word in effect:
+ *
+ * - Names (rules, topics) compare after Unicode NFKC, collapsed whitespace and lower case.
+ * - A redline evaluation belongs to the rule whose id is its `relevant_rule_topic.id`, else the
+ *   rule named as its `relevant_rule_topic.name`; otherwise to no rule (it still counts under its
+ *   topic's name).
+ * - A flag violation belongs to the first rule found by: (1) `summary_review_flag_id` equal to the
+ *   rule's id; (2) its `rule` text equal to the rule's name; (3) equal to the rule's actions,
+ *   description or questions (seed 000: "the playbook rule text or summary that was evaluated");
+ *   (4) starting with the rule's name followed by `:`, `.`, ` -`, ` –` or ` —`; (5) the one rule
+ *   whose name appears in it as whole words, the longest such name when several do. Otherwise it
+ *   belongs to no rule: it counts in `count` but never satisfies `includes` nor breaks `excludes`.
+ */
+import type { SubjectRule } from '../kinds/support/test-subjects.js';
+import { isPlainObject } from '../util/plain.js';
+import { countLabel, quoteFound } from './labels.js';
+import type { Count, ExpectationResult, ExpectationSpec, FlagFact, PositionFact, RedlineFact, ReviewFacts, TextMatch } from './types.js';
+
+export function nameKey(text: string): string {
+  return text.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const items = (v: unknown): Record<string, unknown>[] =>
+  Array.isArray(v) ? v.filter(isPlainObject).map((x) => (isPlainObject(x.attributes) ? { id: x.id, ...x.attributes } : x)) : [];
+
+/** A review's results (the single-review attributes) attributed to the rules it was made with. */
+export function attributeReview(reviewId: string, attributes: Record<string, unknown>, rules: readonly SubjectRule[]): ReviewFacts {
+  const byId = new Map(rules.filter((r) => r.id).map((r) => [r.id!, r.name]));
+  const byName = new Map(rules.map((r) => [nameKey(r.name), r.name]));
+  const redlines: RedlineFact[] = items(attributes.redline_evaluations).map((e) => {
+    const topic = isPlainObject(e.relevant_rule_topic) ? e.relevant_rule_topic : {};
+    const name = str(topic.name) ?? '';
+    const rule = (typeof topic.id === 'string' ? byId.get(topic.id) : undefined) ?? byName.get(nameKey(name)) ?? null;
+    return { topic: rule ?? name, rule, evaluation: str(e.evaluation), commentary: str(e.commentary) };
+  });
+  const flags: FlagFact[] = items(attributes.flag_violations).map((v) => ({
+    rule: attributeFlag(str(v.rule), str(v.summary_review_flag_id), rules),
+    text: str(v.rule),
+    decision: str(v.decision),
+  }));
+  const positions: PositionFact[] = items(attributes.summary_positions).map((p) => ({ summary: str(p.summary), detailed_explanation: str(p.detailed_explanation) }));
+  return { review_id: reviewId, review_type: str(attributes.review_type) ?? 'unknown', redlines, flags, positions };
+}
+
+/** The rule a flag violation is about, by the rules in this module's comment, or null. */
+export function attributeFlag(text: string | null, flagId: string | null, rules: readonly SubjectRule[]): string | null {
+  if (flagId) {
+    const byId = rules.find((r) => r.id === flagId);
+    if (byId) return byId.name;
+  }
+  if (text === null) return null;
+  const key = nameKey(text);
+  const exact = rules.find((r) => nameKey(r.name) === key);
+  if (exact) return exact.name;
+  const byText = rules.find((r) => [r.actions, r.description, r.questions].some((t) => t !== null && nameKey(t) === key));
+  if (byText) return byText.name;
+  const headed = rules.find((r) => {
+    const name = nameKey(r.name);
+    return key.startsWith(name) && /^(:|\.|\s[-–—])/.test(key.slice(name.length));
+  });
+  if (headed) return headed.name;
+  const mentioned = rules.filter((r) => new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(nameKey(r.name))}($|[^\\p{L}\\p{N}])`, 'u').test(key));
+  const longest = Math.max(0, ...mentioned.map((r) => r.name.length));
+  const best = mentioned.filter((r) => r.name.length === longest);
+  return best.length === 1 ? best[0]!.name : null;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function inCount(n: number, c: Count): boolean {
+  return (c.min === undefined || n >= c.min) && (c.max === undefined || n <= c.max);
+}
+
+export function matchText(t: TextMatch, text: string | null): boolean {
+  if (text === null) return false;
+  if ('equals' in t) return text.trim() === t.equals.trim();
+  if ('contains' in t) return text.toLowerCase().includes(t.contains.toLowerCase());
+  return new RegExp(t.matches, t.flags).test(text);
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** Checks one review expectation against one review's attributed results. */
+export function checkReview(spec: ExpectationSpec, facts: ReviewFacts): ExpectationResult {
+  switch (spec.type) {
+    case 'redline': {
+      const mine = facts.redlines.filter((r) => nameKey(r.topic) === nameKey(spec.topic));
+      const outcomes = mine.map((r) => r.evaluation ?? 'none');
+      const got = mine.length === 0 ? `no evaluation of ${JSON.stringify(spec.topic)}${facts.review_type === 'SummaryReview' ? ' (a SummaryReview has none)' : ''}` : outcomes.join(', ');
+      const count = spec.count ?? { min: 1 };
+      if (!inCount(mine.length, count)) return { ok: false, got: mine.length === 0 ? got : `${plural(mine.length, 'evaluation')} (${got}), expected ${countLabel(count)}` };
+      if (spec.evaluation) {
+        const set = 'in' in spec.evaluation ? spec.evaluation.in : spec.evaluation.not_in;
+        const inSet = (o: string): boolean => set.includes(o);
+        const ok = 'in' in spec.evaluation ? outcomes.every(inSet) : !outcomes.some(inSet);
+        if (!ok) return { ok, got };
+      }
+      if (spec.commentary && mine.length > 0 && !mine.some((r) => matchText(spec.commentary!, r.commentary))) {
+        return { ok: false, got: `commentary ${quoteFound(mine[0]!.commentary)}` };
+      }
+      return { ok: true, got };
+    }
+    case 'flag-includes':
+    case 'flag-excludes': {
+      const flagged = facts.flags.some((f) => f.rule !== null && nameKey(f.rule) === nameKey(spec.rule));
+      return { ok: spec.type === 'flag-includes' ? flagged : !flagged, got: flagList(facts.flags) };
+    }
+    case 'flag-count':
+      return { ok: inCount(facts.flags.length, spec.count), got: `${plural(facts.flags.length, 'flag')}${facts.flags.length > 0 ? ` (${flagList(facts.flags)})` : ''}` };
+    case 'position': {
+      const matching = facts.positions.filter((p) => (!spec.summary || matchText(spec.summary, p.summary)) && (!spec.detailed_explanation || matchText(spec.detailed_explanation, p.detailed_explanation)));
+      const ok = inCount(matching.length, spec.count);
+      if (ok) return { ok, got: matching.length === 0 ? 'no matching position' : quoteFound(matching[0]!.summary) };
+      const shown = facts.positions.slice(0, 3).map((p) => quoteFound(p.summary, 60));
+      const more = facts.positions.length > 3 ? `, and ${facts.positions.length - 3} more` : '';
+      return { ok, got: `${plural(matching.length, 'matching position')} of ${facts.positions.length}${shown.length > 0 ? `: ${shown.join(', ')}${more}` : ''}` };
+    }
+    default:
+      return { ok: false, got: `not a review expectation (${spec.type})` };
+  }
+}
+
+function flagList(flags: FlagFact[]): string {
+  if (flags.length === 0) return 'no flags';
+  return flags.map((f) => f.rule ?? `unattributed ${quoteFound(f.text, 40)}`).join(', ');
+}
+
+/** What creating a test agreement gave: accepted, or rejected with the fields the error named. */
+export type AgreementFacts = { accepted: true; agreement_id: string } | { accepted: false; fields: string[]; detail: string };
+
+export function checkAgreement(spec: ExpectationSpec, facts: AgreementFacts): ExpectationResult {
+  const got = facts.accepted ? 'accepted' : `rejected${facts.fields.length > 0 ? ` (${facts.fields.join(', ')})` : ''}: ${facts.detail}`;
+  if (spec.type === 'accepted') return { ok: facts.accepted, got };
+  if (spec.type !== 'rejected') return { ok: false, got: `not a template expectation (${spec.type})` };
+  if (facts.accepted) return { ok: false, got };
+  return { ok: spec.field === undefined || facts.fields.some((f) => fieldNames(f, spec.field!)), got };
+}
+
+/** A field the service named (`hourly_rate`, `agreement.custom_field_values.hourly_rate`, `values[hourly_rate]`) is the expected one. */
+export function fieldNames(named: string, expected: string): boolean {
+  const a = named.toLowerCase();
+  const e = expected.toLowerCase();
+  return a === e || a.endsWith(`.${e}`) || a.endsWith(`[${e}]`);
+}

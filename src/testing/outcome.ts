@@ -1,0 +1,74 @@
+/**
+ * From runs to a verdict. A case runs `repeat` times; a run passes when every error-level
+ * expectation holds in it. The case passes when every run passed (warn: a warn-level one failed
+ * somewhere), is flaky when only some runs passed but at least `pass_rate` of them did, and fails
+ * otherwise. Pure.
+ */
+import type { SourcePos } from '../diagnostics.js';
+import type { CaseOutcome, CaseStatus, Expectation, ExpectationResult, TestReport } from './types.js';
+
+export interface CaseShape {
+  name: string;
+  at: SourcePos;
+  passRate?: number;
+  expectations: Expectation[];
+}
+
+export function caseOutcome(c: CaseShape, runs: ExpectationResult[][], extra: Pick<CaseOutcome, 'evidence'> & Partial<Pick<CaseOutcome, 'source'>>): CaseOutcome {
+  const passRate = c.passRate ?? 1;
+  const expectations = c.expectations.map((e, i) => {
+    const results = runs.map((r) => r[i]!);
+    const failed = results.find((r) => !r.ok);
+    return { label: e.label, severity: e.severity, at: e.at, held: results.filter((r) => r.ok).length, runs: runs.length, got: (failed ?? results[results.length - 1])?.got ?? '' };
+  });
+  const passedRuns = runs.filter((r) => r.every((x, i) => x.ok || c.expectations[i]!.severity !== 'error')).length;
+  const warned = runs.some((r) => r.some((x, i) => !x.ok && c.expectations[i]!.severity === 'warn'));
+  let status: CaseStatus;
+  if (passedRuns === runs.length) status = warned ? 'warn' : 'pass';
+  // A tiny tolerance: 0.8 of 5 runs is 4, whatever floating point says.
+  else if (passedRuns / runs.length >= passRate - 1e-9) status = 'flaky';
+  else status = 'fail';
+  return { name: c.name, at: c.at, status, runs: runs.length, passedRuns, passRate, expectations, ...extra };
+}
+
+/** A case that could not run (the review failed, the service refused) or was not run (not in the cache). */
+export function caseWithout(c: CaseShape, status: 'error' | 'skipped', reason: string): CaseOutcome {
+  return {
+    name: c.name,
+    at: c.at,
+    status,
+    reason,
+    runs: 0,
+    passedRuns: 0,
+    passRate: c.passRate ?? 1,
+    expectations: c.expectations.map((e) => ({ label: e.label, severity: e.severity, at: e.at, held: 0, runs: 0, got: '' })),
+    evidence: [],
+  };
+}
+
+export interface Tally {
+  cases: number;
+  pass: number;
+  warn: number;
+  flaky: number;
+  fail: number;
+  error: number;
+  skipped: number;
+}
+
+export function tally(report: TestReport): Tally {
+  const t: Tally = { cases: 0, pass: 0, warn: 0, flaky: 0, fail: 0, error: 0, skipped: 0 };
+  for (const s of report.suites) {
+    for (const c of s.cases) {
+      t.cases++;
+      t[c.status]++;
+    }
+  }
+  return t;
+}
+
+/** Exit 1 when an error-level expectation broke (or a case could not run); with --fail-on-warn also for warnings and flaky cases. */
+export function failed(report: TestReport, failOnWarn: boolean): boolean {
+  const t = tally(report);
+  return t.fail > 0 || t.error > 0 || (failOnWarn && (t.warn > 0 || t.flaky > 0));
+}

@@ -1,0 +1,42 @@
+/**
+ * Waiting for a review: polled until its results are there, with a growing interval, bounded by
+ * the run's time budget and stopped by Ctrl-C.
+ */
+import type { ReviewApi, ReviewAttrs } from '../api/review.js';
+import type { ApiResource } from '../api/types.js';
+import { DocketError } from '../errors.js';
+
+export interface PollOptions {
+  signal: AbortSignal;
+  /** Epoch ms by which the review must be done. */
+  deadline: () => number;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/**
+ * NOTE(api): seed 000 shows no processing states. A review is done when its `status` is
+ * `completed` or `failed` (the public docs' and the emulator's attribute), or, from a service that
+ * sends no status, once `redline_evaluations` or `summary_positions` is present.
+ */
+export function reviewDone(a: ReviewAttrs): 'done' | 'failed' | 'waiting' {
+  if (a.status === 'failed') return 'failed';
+  if (a.status === 'completed') return 'done';
+  if (a.status === undefined || a.status === null) return Array.isArray(a.redline_evaluations) || Array.isArray(a.summary_positions) ? 'done' : 'waiting';
+  return 'waiting';
+}
+
+export async function awaitReview(api: ReviewApi, id: string, options: PollOptions): Promise<ApiResource<ReviewAttrs>> {
+  let delay = options.firstDelayMs ?? 200;
+  for (;;) {
+    const review = await api.getReview(id);
+    const state = reviewDone(review.attributes);
+    if (state === 'done') return review;
+    if (state === 'failed') throw new DocketError('review-failed', `review ${id} failed${review.attributes.error ? `: ${String(review.attributes.error)}` : ''}`);
+    if (options.signal.aborted) throw new DocketError('interrupted', `review ${id}: interrupted while it was processing`);
+    if (Date.now() + delay > options.deadline()) throw new DocketError('timeout', `review ${id} was still processing when the time budget ran out`, 'give the run more time with --timeout');
+    await options.sleep(delay, options.signal);
+    delay = Math.min(options.maxDelayMs ?? 5000, Math.round(delay * 1.6));
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * Runs test files against the services: playbook cases through reviews of their contracts against
+ * a scratch playbook (or the live one), from the cache when it has the runs; template cases through
+ * draft test agreements, voided afterwards. Everything the run makes is removed in a `finally`,
+ * and an interruption (the signal) stops it starting anything new; what crashed runs left
+ * (scratch playbooks, test agreements) is swept once by the first run that needs that service.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError, DocketError } from '../errors.js';
+import { sha256 } from '../engine/canonical.js';
+import { livePlaybookSubject, liveTemplateId, type PlaybookSubject, type TemplateSubject } from '../kinds/support/test-subjects.js';
+import type { Services } from '../kinds/kind.js';
+import { mapLimit } from '../util/map-limit.js';
+import type { CacheKey, TestCache } from './cache.js';
+import type { ContractStore } from './contracts.js';
+import { playbookDigest } from './digest.js';
+import type { TestSubjects } from './load.js';
+import { attributeReview, checkAgreement, checkReview, type AgreementFacts } from './match.js';
+import { caseOutcome, caseWithout } from './outcome.js';
+import { awaitReview } from './poll.js';
+import type { RunIdentity } from './run-owner.js';
+import { ScratchPlaybooks } from './scratch.js';
+import { TestAgreements, testAgreementObject } from './test-agreements.js';
+import type { CaseOutcome, PlaybookCase, PlaybookTestFile, ReviewFacts, SuiteOutcome, TemplateTestFile, TestFile, TestReport } from './types.js';
+
+export interface RunContext {
+  root: string;
+  /** Undefined with --replay-only: nothing is contacted. */
+  services: Services | undefined;
+  subjects: TestSubjects;
+  cache: TestCache;
+  /** False with --no-cache: review again and record anew. */
+  readCache: boolean;
+  live: boolean;
+  contracts: ContractStore;
+  concurrency: number;
+  run: RunIdentity;
+  signal: AbortSignal;
+  deadline: () => number;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  now: () => Date;
+  /** Told how far the reviews are (`3/5 reviews`). */
+  progress?: (text: string) => void;
+  /** The target's description for the report header. */
+  target: string;
+  /** Checks (or, on the emulator, brings up to date) a template before its cases run; returns a note for the report. */
+  prepareTemplate?: (subject: TemplateSubject) => Promise<string | undefined>;
+  /** First poll delay (tests shorten it). */
+  pollFirstDelayMs?: number;
+}
+
+export interface CompareTo {
+  ref: string;
+  /** The playbooks as declared at the ref, by name. */
+  playbooks: Map<string, PlaybookSubject>;
+}
+
+/** Where a variant of a playbook lives for this run: a digest, and how to review against it. */
+interface Variant {
+  digest: string;
+  subject: PlaybookSubject;
+  /** The live playbook (`--live`), else a scratch playbook is made. */
+  liveId?: string;
+}
+
+export async function runTests(files: readonly TestFile[], ctx: RunContext, compare?: CompareTo): Promise<TestReport> {
+  const services = ctx.services;
+  // Only the services the tests need are contacted: the review service for playbook tests.
+  const scratch = services && files.some((f) => f.kind === 'PlaybookTest') ? new ScratchPlaybooks(services.review(), ctx.run, { concurrency: ctx.concurrency, now: ctx.now }) : undefined;
+  const reviews = new Reviews(ctx, scratch);
+  const notes: string[] = [];
+  const suites: SuiteOutcome[] = [];
+  const agreements = { made: undefined as TestAgreements | undefined };
+  try {
+    for (const file of files) {
+      if (file.kind === 'PlaybookTest') suites.push(await playbookSuite(file, ctx, reviews, compare));
+      else suites.push(await templateSuite(file, ctx, agreements));
+    }
+  } finally {
+    if (scratch) {
+      const left = await scratch.archiveAll();
+      if (left.length > 0) notes.push(`could not archive ${left.map((n) => JSON.stringify(n)).join(', ')}; the next docket test archives it`);
+      const swept = await scratch.sweep().catch(() => []);
+      if (swept.length > 0) notes.push(`archived ${swept.length} scratch playbook(s) a crashed run left: ${swept.map((n) => JSON.stringify(n)).join(', ')}`);
+    }
+    if (agreements.made?.started) {
+      const swept = await agreements.made.sweep().catch((error: unknown) => {
+        notes.push(`could not look for draft test agreements a crashed run left: ${error instanceof Error ? error.message : String(error)}`);
+        return [];
+      });
+      if (swept.length > 0) notes.push(`voided ${swept.length} draft test agreement(s) a crashed run left: ${swept.join(', ')}`);
+    }
+  }
+  return { target: ctx.target, suites, notes, ...(compare ? { compareTo: compare.ref } : {}) };
+}
+
+async function variantOf(subject: PlaybookSubject | undefined, ctx: RunContext, live: boolean, name: string): Promise<Variant | string> {
+  if (live) {
+    if (!ctx.services) return '--live reads the live playbook, which --replay-only cannot';
+    const found = await livePlaybookSubject(ctx.services, name);
+    if (!found) return `no live playbook is named ${JSON.stringify(name)}`;
+    return { digest: playbookDigest(found.subject.rules), subject: found.subject, liveId: found.id };
+  }
+  if (!subject) return `${JSON.stringify(name)} is not declared`;
+  return { digest: playbookDigest(subject.rules), subject };
+}
+
+async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: Reviews, compare: CompareTo | undefined): Promise<SuiteOutcome> {
+  const after = await variantOf(ctx.subjects.playbooks.get(file.subject), ctx, ctx.live, file.subject);
+  const suite: SuiteOutcome = { kind: file.kind, file: file.file, subject: file.subject, cases: [], notes: [] };
+  if (typeof after === 'string') {
+    suite.cases = file.cases.map((c) => caseWithout(c, 'error', after));
+    return suite;
+  }
+  suite.digest = after.digest;
+  suite.cases = await casesAgainst(file, after, ctx, reviews);
+  if (compare) {
+    const old = compare.playbooks.get(file.subject);
+    if (!old) suite.before = { ref: compare.ref, note: `not declared at ${compare.ref}`, cases: [] };
+    else {
+      const before = (await variantOf(old, ctx, false, file.subject)) as Variant;
+      suite.before = { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, ctx, reviews) };
+    }
+  }
+  return suite;
+}
+
+async function casesAgainst(file: PlaybookTestFile, variant: Variant, ctx: RunContext, reviews: Reviews): Promise<CaseOutcome[]> {
+  return mapLimit(file.cases, ctx.concurrency, async (c) => {
+    const got = await reviews.runsFor(c, variant, c.repeat);
+    if ('skipped' in got) return caseWithout(c, 'skipped', got.skipped);
+    if ('error' in got) return caseWithout(c, 'error', got.error);
+    const runs = got.facts.slice(0, c.repeat).map((facts) => c.expectations.map((e) => checkReview(e.spec, facts)));
+    return caseOutcome(c, runs, { evidence: got.facts.slice(0, c.repeat).map((f) => f.review_id), source: got.source });
+  });
+}
+
+type Runs = { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' } | { skipped: string } | { error: string };
+
+/** The reviews of the run: shared by every case with the same key, from the cache or made once. */
+class Reviews {
+  private readonly byKey = new Map<string, { needed: number; result: Promise<Runs> }>();
+  private readonly uploads = new Map<string, Promise<string>>();
+  private started = 0;
+  private done = 0;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly scratch: ScratchPlaybooks | undefined,
+  ) {}
+
+  async runsFor(c: PlaybookCase, variant: Variant, needed: number): Promise<Runs> {
+    const contract = await this.contractOf(c);
+    if ('error' in contract) return contract;
+    const key: CacheKey = { contract_sha256: contract.sha, playbook_digest: variant.digest, review_type: c.reviewType ?? 'auto' };
+    const id = JSON.stringify(key);
+    const known = this.byKey.get(id);
+    // A case needing more runs than an earlier one with the same key waits for it, then adds its own.
+    if (known && known.needed >= needed) return known.result;
+    const previous = known?.result;
+    const result = (async (): Promise<Runs> => {
+      const have = previous ? await previous : undefined;
+      return this.collect(key, c, variant, contract, needed, have && 'facts' in have ? have.facts : undefined);
+    })();
+    this.byKey.set(id, { needed, result });
+    return result;
+  }
+
+  private async contractOf(c: PlaybookCase): Promise<{ sha: string; bytes?: Uint8Array; file?: string; importedId?: string } | { error: string }> {
+    if ('importedFile' in c.contract) return { sha: c.contract.sha256, importedId: c.contract.importedFile };
+    try {
+      const bytes = await readFile(join(this.ctx.root, c.contract.file));
+      return { sha: sha256(bytes), bytes, file: c.contract.file };
+    } catch (error) {
+      return { error: `cannot read ${c.contract.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    }
+  }
+
+  private async collect(key: CacheKey, c: PlaybookCase, variant: Variant, contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, needed: number, fresh?: ReviewFacts[]): Promise<Runs> {
+    const ctx = this.ctx;
+    const cached = fresh ?? (ctx.readCache ? await ctx.cache.get(key) : []);
+    if (cached.length >= needed) return { facts: cached.slice(0, needed), source: fresh ? 'live' : 'cache' };
+    if (!ctx.services) return { skipped: `not in the cache (${cached.length} of ${needed} run${needed === 1 ? '' : 's'} recorded for this contract, playbook digest ${key.playbook_digest.slice(0, 12)} and review type ${key.review_type})` };
+    if (ctx.signal.aborted) return { error: 'interrupted before its reviews started' };
+    try {
+      const api = ctx.services.review();
+      const playbookId = variant.liveId ?? (await this.scratch!.ensure(variant.subject, variant.digest)).id;
+      const rules = variant.liveId ? variant.subject.rules : (await this.scratch!.ensure(variant.subject, variant.digest)).rules;
+      const missing = needed - cached.length;
+      this.started += missing;
+      this.report();
+      const made = await mapLimit(Array.from({ length: missing }, (_, i) => i), ctx.concurrency, async () => {
+        if (ctx.signal.aborted) throw new DocketError('interrupted', 'interrupted before its review was created');
+        const review = await this.createReview(contract, playbookId, c.reviewType);
+        const finished = await awaitReview(api, review.id, { signal: ctx.signal, deadline: ctx.deadline, sleep: ctx.sleep, ...(ctx.pollFirstDelayMs !== undefined ? { firstDelayMs: ctx.pollFirstDelayMs } : {}) });
+        this.done++;
+        this.report();
+        return attributeReview(review.id, finished.attributes, rules);
+      });
+      const all = [...cached, ...made];
+      await ctx.cache.put(key, all);
+      return { facts: all, source: cached.length > 0 ? 'mixed' : 'live' };
+    } catch (error) {
+      if (error instanceof DocketError) return { error: error.message };
+      throw error;
+    }
+  }
+
+  private report(): void {
+    this.ctx.progress?.(`${this.done}/${this.started} review${this.started === 1 ? '' : 's'} done`);
+  }
+
+  /** Creates a review by imported file id, uploading the contract first when no id is known (or the known one is gone). */
+  private async createReview(contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, playbookId: string, reviewType: string | null) {
+    const api = this.ctx.services!.review();
+    const body = (id: string) => ({ imported_file_id: id, playbook_id: playbookId, ...(reviewType ? { review_type: reviewType } : {}) });
+    if (contract.importedId) return api.createReview(body(contract.importedId));
+    const id = await this.upload(contract, false);
+    try {
+      return await api.createReview(body(id));
+    } catch (error) {
+      // The recorded file is gone (another organization's id, a reset emulator): upload again, once.
+      if (!(error instanceof ApiError) || !(error.status === 404 || (error.status === 422 && /imported_file/.test(error.message)))) throw error;
+      return api.createReview(body(await this.upload(contract, true)));
+    }
+  }
+
+  private upload(contract: { sha: string; bytes?: Uint8Array; file?: string }, again: boolean): Promise<string> {
+    let p = again ? undefined : this.uploads.get(contract.sha);
+    if (!p) {
+      p = (async () => {
+        const known = again ? undefined : await this.ctx.contracts.idFor(contract.sha);
+        if (known) return known;
+        const name = contract.file!.split('/').pop()!;
+        const created = await this.ctx.services!.review().uploadImportedFile({ data: contract.bytes!, filename: name, sha256: contract.sha });
+        await this.ctx.contracts.record(contract.sha, created.id, contract.file!);
+        return created.id;
+      })();
+      this.uploads.set(contract.sha, p);
+    }
+    return p;
+  }
+}
+
+async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements: { made: TestAgreements | undefined }): Promise<SuiteOutcome> {
+  const suite: SuiteOutcome = { kind: file.kind, file: file.file, subject: file.subject, cases: [], notes: [] };
+  const subject = ctx.subjects.templates.get(file.subject);
+  if (!ctx.services || !subject) {
+    suite.cases = file.cases.map((c) => caseWithout(c, 'skipped', 'template tests create agreements on the service; --replay-only cannot run them'));
+    return suite;
+  }
+  const services = ctx.services;
+  try {
+    const note = await ctx.prepareTemplate?.(subject);
+    if (note) suite.notes.push(note);
+  } catch (error) {
+    if (!(error instanceof DocketError)) throw error;
+    suite.cases = file.cases.map((c) => caseWithout(c, 'error', error.message));
+    return suite;
+  }
+  const id = await liveTemplateId(services, subject);
+  if (!id) {
+    suite.cases = file.cases.map((c) => caseWithout(c, 'error', `${JSON.stringify(subject.name)} is not live yet; run docket apply first`));
+    return suite;
+  }
+  const api = services.agreements().agreements;
+  agreements.made ??= new TestAgreements(api, ctx.run, { concurrency: ctx.concurrency, now: ctx.now });
+  // Before this run makes any; a failure to look is reported when the run ends.
+  await agreements.made.sweep().catch(() => undefined);
+  const made: string[] = [];
+  try {
+    for (const c of file.cases) {
+      if (ctx.signal.aborted) {
+        suite.cases.push(caseWithout(c, 'error', 'interrupted before it ran'));
+        continue;
+      }
+      const agreement = testAgreementObject(c.values, subject.custom, ctx.run);
+      const body = { template_id: id, owner_email: ctx.subjects.actor, signer_email: ctx.subjects.actor, draft: true, agreement };
+      let facts: AgreementFacts;
+      try {
+        const created = await api.create(body, `${file.subject} / ${c.name}`);
+        made.push(created.id);
+        facts = { accepted: true, agreement_id: created.id };
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) {
+          if (error instanceof DocketError) {
+            suite.cases.push(caseWithout(c, 'error', error.message));
+            continue;
+          }
+          throw error;
+        }
+        facts = { accepted: false, fields: (error.details.fieldErrors ?? []).map((f) => f.field), detail: error.details.detail ?? error.details.title ?? `HTTP ${error.status}` };
+      }
+      suite.cases.push(caseOutcome(c, [c.expectations.map((e) => checkAgreement(e.spec, facts))], { evidence: facts.accepted ? [facts.agreement_id] : [], source: 'live' }));
+    }
+  } finally {
+    for (const agreement of made) {
+      try {
+        await api.void(agreement);
+      } catch {
+        suite.notes.push(`could not void draft test agreement ${agreement}; void it in the app (it does not count against the monthly limit)`);
+      }
+    }
+  }
+  return suite;
+}

@@ -1,0 +1,181 @@
+/**
+ * docket pull, agreements service: terms, custom template definitions, standard templates and the
+ * organization, edited in the app (over HTTP, on the emulator), come back into their files, data
+ * files included, changing only what changed; what the service cannot give back is reported.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { App } from '../../helpers/app.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { lockFiles } from '../../helpers/lock.js';
+import { ATTACHMENT_YAML, docx, pdf } from '../agreements-fixtures.js';
+
+let em: TestEmulator;
+beforeAll(async () => {
+  em = await startTestEmulator();
+});
+afterAll(async () => {
+  await em.emulator.close();
+  await removeMadeDirs();
+});
+const cli = cliWith(() => em.env);
+
+const DOCKET = 'version: 1\nagreements:\n  actor: legal-ops@acme.example\nvars:\n  purpose: Evaluating a partnership\n';
+
+const ORGANIZATION = `kind: Organization
+agreements:
+  name: Acme, Inc.   # our legal name
+  city: Berlin
+`;
+
+const TERMS = `# Terms we attach to consulting work
+kind: CustomTerm
+name: Consulting Terms
+body_file: consulting.md
+---
+kind: CustomTerm
+name: Short Terms
+body: |
+  1. **Scope.** As agreed.
+  2. **Fees.** Net 30.
+`;
+
+const CONSULTING_MD = `1. **Services.** Consultant performs the services.
+2. **Fees.** Customer pays within 30 days.
+3. **Term.** One year.
+4. **Law.** German law.
+`;
+
+const TEMPLATE = `kind: CustomTemplate
+name: Consulting Agreement
+custom_term: Consulting Terms
+definition_file: consulting.cover.yaml
+`;
+
+const COVER = `# The cover page of our consulting agreement.
+title: Consulting Agreement
+terms_label: Statement of Work
+parties: { sender: Customer, recipient: Consultant }
+sections:
+  - heading: Engagement
+    required: true
+    fields:
+      # How we bill
+      billing_model:
+        label: Billing model
+        input: select
+        required: true
+        options: ["Fixed fee", "Time and materials"]
+      start_date:
+        label: Start date
+        input: date
+  - import: governing_law
+    required: true
+`;
+
+const NDA = `# The NDA we send
+kind: Template
+name: Mutual NDA
+type: NDA
+parameters:
+  term: 2
+  purpose: \${var.purpose}
+  governing_law_country: &country Germany   # where we are
+  chosen_courts_country: *country
+`;
+
+async function read(dir: string, file: string): Promise<string> {
+  return readFile(join(dir, file), 'utf8');
+}
+
+function files() {
+  return {
+    'docket.yaml': DOCKET,
+    'organization.yaml': ORGANIZATION,
+    'custom-terms/consulting.yaml': TERMS,
+    'custom-terms/consulting.md': CONSULTING_MD,
+    'custom-templates/consulting.yaml': TEMPLATE,
+    'custom-templates/consulting.cover.yaml': COVER,
+    'templates/nda.yaml': NDA,
+  };
+}
+
+describe('docket pull (agreements service)', () => {
+  it('writes terms, definitions, template parameters and the organization back, only where they changed', async () => {
+    const dir = await makeDir(files());
+    await applyOk(cli, dir, '--concurrency', '1');
+
+    const app = new App(em.env);
+    await app.editAgreementsOrganization({ city: 'Paris' });
+    await app.publishTerm('Consulting Terms', CONSULTING_MD.replace('within 30 days', 'within 45 days'));
+    await app.publishTerm('Short Terms', '1. **Scope.** As agreed.\n2. **Fees.** Net 45.');
+    await app.publishDefinition(
+      'Consulting Agreement',
+      COVER.replace('options: ["Fixed fee", "Time and materials"]', 'options: ["Fixed fee", "Time and materials", "Retainer"]').replace('label: Start date', 'label: First day'),
+    );
+    await app.editTemplate('Mutual NDA', { term: 3, governing_law_country: 'Austria' });
+    await app.createTerm('Privacy Terms', 'We protect personal data.');
+    await app.createTemplate({ type: 'NDA', name: 'Vendor NDA', purpose: 'Buying from a vendor', term: 1 });
+
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stderr).toBe('');
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('~ custom-template "Consulting Agreement" (custom-templates/consulting.yaml) · changed live: definition');
+    expect(pulled.stdout).toContain('+ custom-term "Privacy Terms" → custom-terms/privacy-terms.yaml (new file) · only live');
+    expect(pulled.stdout).toContain('+ template "Vendor NDA" → templates/vendor-nda.yaml (new file) · only live');
+
+    expect(await read(dir, 'organization.yaml')).toBe(ORGANIZATION.replace('city: Berlin', 'city: Paris'));
+    expect(await read(dir, 'custom-terms/consulting.yaml')).toBe(TERMS.replace('Net 30.', 'Net 45.'));
+    expect(await read(dir, 'custom-terms/consulting.md')).toBe(CONSULTING_MD.replace('within 30 days', 'within 45 days'));
+    expect(await read(dir, 'custom-templates/consulting.yaml')).toBe(TEMPLATE);
+    expect(await read(dir, 'custom-templates/consulting.cover.yaml')).toBe(
+      COVER.replace('options: ["Fixed fee", "Time and materials"]', 'options: ["Fixed fee", "Time and materials", "Retainer"]').replace('label: Start date', 'label: First day'),
+    );
+    // The courts stay in Germany: the alias that shared the old value gets it written out.
+    expect(await read(dir, 'templates/nda.yaml')).toBe(NDA.replace('term: 2', 'term: 3').replace('Germany   #', 'Austria   #').replace('*country', 'Germany'));
+    expect(await read(dir, 'custom-terms/privacy-terms.md')).toBe('We protect personal data.\n');
+    expect(await read(dir, 'templates/vendor-nda.yaml')).toContain('name: Vendor NDA\ntype: NDA\nparameters:\n  purpose: Buying from a vendor\n');
+
+    await expectNoChanges(cli, dir);
+  });
+
+  it('reports what it cannot write: a Word file, a value from a variable', async () => {
+    const dir = await makeDir({
+      ...files(),
+      'templates/nda.yaml': NDA.replace('Mutual NDA', 'Mutual NDA 2'),
+      'custom-terms/consulting.yaml': 'kind: CustomTerm\nname: Data Terms\ndocx_file: data.docx\n',
+      'custom-templates/consulting.yaml': TEMPLATE.replace('Consulting Agreement', 'Consulting Agreement 2').replace('Consulting Terms', 'Data Terms'),
+      'attachments/security.yaml': ATTACHMENT_YAML,
+    });
+    await writeFile(join(dir, 'custom-terms/data.docx'), docx('version one'));
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('ours'));
+    await applyOk(cli, dir);
+    // Another checkout uploaded another PDF (its docket.lock.json, merged here, says so): live moved.
+    const lockPath = join(dir, 'docket.lock.json');
+    const lock = JSON.parse(await read(dir, 'docket.lock.json')) as { targets: Record<string, { files: Record<string, { sha256: string }> }> };
+    const entry = Object.values(lock.targets)[0]!.files['attachment:Security Exhibit']!;
+    expect((await lockFiles(dir))['attachment:Security Exhibit']?.sha256).toBe(entry.sha256);
+    entry.sha256 = 'b'.repeat(64);
+    await writeFile(lockPath, JSON.stringify(lock, null, 2));
+    const app = new App(em.env);
+    await app.publishTermDocx('Data Terms', docx('edited in the app'));
+    await app.editTemplate('Mutual NDA 2', { purpose: 'Something else' });
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('↑ publish custom-term "Data Terms" (custom-terms/consulting.yaml:3) · changed live');
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('custom-term "Data Terms" docx (custom-terms/consulting.yaml:3): the service cannot give a Word file back: save version 2 of "Data Terms" from the app as data.docx; the next apply publishes it again as the next version');
+    expect(pulled.stdout).toContain('template "Mutual NDA 2" parameters.purpose (templates/nda.yaml:7): live value "Something else" differs from var.purpose; change the variable or the environment');
+    expect(pulled.stdout).toContain('attachment "Security Exhibit" sha256 (attachments/security.yaml:4): the service cannot give a PDF back: put the PDF attachment "Security Exhibit" holds live (docket.lock.json says it was uploaded from attachments/security.pdf) at security.pdf');
+    expect(await read(dir, 'templates/nda.yaml')).toBe(NDA.replace('Mutual NDA', 'Mutual NDA 2'));
+
+    // Changing the variable settles the template; replacing the Word file (and publishing it) the term.
+    await writeFile(join(dir, 'docket.yaml'), DOCKET.replace('Evaluating a partnership', 'Something else'));
+    const after = await cli('plan', '-C', dir);
+    expect(after.stdout).not.toContain('template');
+  });
+});

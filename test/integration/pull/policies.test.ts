@@ -1,0 +1,109 @@
+/**
+ * Drift policies (`drift: adopt | revert | ignore`, `ignore_fields`) as plan, drift, pull and apply
+ * see them, and a playbook removed in the app leaving its multi-document file.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { App } from '../../helpers/app.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+
+let em: TestEmulator;
+beforeAll(async () => {
+  em = await startTestEmulator();
+});
+afterAll(async () => {
+  await em.emulator.close();
+  await removeMadeDirs();
+});
+const cli = cliWith(() => em.env);
+
+const NDA = `kind: Playbook
+name: NDA
+drift: adopt            # reviewers tune these rules; we pull their edits
+ignore_fields: [internal_notes]
+rules:
+  - name: Adopted
+    actions: ACCEPT
+    internal_notes: ours
+  - name: Reverted
+    drift: revert
+    actions: ACCEPT
+  - name: Ignored
+    drift: ignore
+    actions: ACCEPT
+`;
+
+const TWO = `kind: Playbook
+name: Kept
+---
+# archived in the app
+kind: Playbook
+name: Retired
+description: Old work
+`;
+
+describe('drift policies', () => {
+  it('are checked offline, at their line', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\ndrift: keep\nrules:\n  - name: Term\n    actions: X\n    ignore_fields: [name]\n' });
+    const result = await cli('validate', '-C', dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/playbooks\/nda\.yaml:3:8 error \S+ .*drift/);
+    expect(result.stderr).toMatch(/playbooks\/nda\.yaml:7:\d+ error \S+ .*ignore_fields/);
+  });
+
+  it('adopt and ignore keep live edits out of the plan; drift reports them; pull adopts the adopt ones; apply reverts the rest', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'playbooks/two.yaml': TWO });
+    // One at a time: rules are created in name order, which is then their live order.
+    await applyOk(cli, dir, '--concurrency', '1');
+    const app = new App(em.env);
+    await app.editRule('NDA', 'Adopted', { actions: 'ACCEPT with care', internal_notes: 'theirs' });
+    await app.editRule('NDA', 'Reverted', { actions: 'REJECT' });
+    await app.editRule('NDA', 'Ignored', { actions: 'REJECT' });
+    await app.createRule('NDA', { name: 'Made live', actions: 'FLAG' });
+    await app.archivePlaybook('Retired');
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update rule "NDA/Reverted" (playbooks/nda.yaml:11) · changed live\n      actions: "REJECT" → "ACCEPT"');
+    expect(plan.stdout).toContain('+ create playbook "Retired" (playbooks/two.yaml:5) · removed live');
+    expect(plan.stdout).toContain('Live changes the drift policy leaves alone (3):');
+    expect(plan.stdout).toContain('~ update rule "NDA/Adopted" (playbooks/nda.yaml:7) · changed live · drift: adopt');
+    expect(plan.stdout).toContain('~ update rule "NDA/Ignored" (playbooks/nda.yaml:14) · changed live · drift: ignore (left alone)');
+    expect(plan.stdout).not.toContain('internal_notes');
+
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    expect(drift.code).toBe(2);
+    const report = JSON.parse(drift.stdout) as { drift: { key: string; direction: string; policy?: string }[]; ignored: { key: string }[]; summary: { by_direction: Record<string, number> } };
+    expect(report.drift.map((d) => [d.key, d.direction, d.policy ?? 'revert'])).toEqual([
+      ['Retired', 'removed-live', 'revert'],
+      ['NDA/Reverted', 'changed-live', 'revert'],
+      ['NDA/Adopted', 'changed-live', 'adopt'],
+      ['NDA/Made live', 'only-live', 'adopt'],
+    ]);
+    expect(report.ignored.map((d) => d.key)).toEqual(['NDA/Ignored']);
+    expect(report.summary.by_direction).toEqual({ 'removed-live': 1, 'changed-live': 2, 'only-live': 1 });
+
+    const pulled = await cli('pull', '-C', dir, '-o', 'json');
+    expect(pulled.code).toBe(0);
+    const result = JSON.parse(pulled.stdout) as { pulled: { key: string }[]; not_pulled: { key: string; reason: string }[]; files: { path: string; change: string }[] };
+    expect(result.pulled.map((p) => p.key)).toEqual(['Retired', 'NDA/Adopted', 'NDA/Made live']);
+    expect(result.not_pulled.map((p) => [p.key, p.reason])).toEqual([
+      ['NDA/Ignored', 'drift: ignore leaves it as it is on both sides'],
+      ['NDA/Reverted', 'drift: revert: `docket apply` puts the files’ value back'],
+    ]);
+    expect(result.files.map((f) => [f.path, f.change])).toEqual([['playbooks/nda.yaml', 'modified'], ['playbooks/two.yaml', 'modified']]);
+    // Live, the new rule comes after Reverted (rules are created in name order, then it): so in the file.
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(
+      NDA.replace('    actions: ACCEPT\n    internal_notes: ours\n', '    actions: ACCEPT with care\n    internal_notes: ours\n').replace('  - name: Ignored\n', '  - name: Made live\n    actions: FLAG\n  - name: Ignored\n'),
+    );
+    expect(await readFile(join(dir, 'playbooks/two.yaml'), 'utf8')).toBe('kind: Playbook\nname: Kept\n');
+
+    // apply reverts what is not adopted; what is ignored stays as it is live.
+    await applyOk(cli, dir);
+    const after = await expectNoChanges(cli, dir);
+    expect(after.stdout).toContain('~ update rule "NDA/Ignored" (playbooks/nda.yaml:16) · changed live · drift: ignore (left alone)');
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+  });
+});

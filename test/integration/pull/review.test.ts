@@ -1,0 +1,166 @@
+/**
+ * docket pull, review service: edits made in the app (over HTTP, on the emulator) come back into
+ * files that carry comments, anchors, aliases, merge keys, flow and block styles, several
+ * documents per file and ${var} values. Each file changes exactly where live changed, and the next
+ * plan shows no changes.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { App } from '../../helpers/app.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+
+let em: TestEmulator;
+beforeAll(async () => {
+  em = await startTestEmulator();
+});
+afterAll(async () => {
+  await em.emulator.close();
+  await removeMadeDirs();
+});
+const cli = cliWith(() => em.env);
+
+const DOCKET = 'version: 1\nvars:\n  lead: alice@acme.example\n';
+
+const ORGANIZATION = `# Acme's review settings
+kind: Organization
+review: { name: Acme Legal, default_reviewer: "\${var.lead}" }
+`;
+
+const MEMBERS = `# People who review
+kind: Member
+email: qa@acme.example
+---
+kind: Member
+email: bob@acme.example
+name: Bob Jones
+`;
+
+const NDA = `# Inbound NDAs: what we accept.
+kind: Playbook
+name: Inbound NDA
+description: &nda-desc NDAs we receive   # shown to reviewers
+rules:
+  # Term: agreed with sales in 2025
+  - name: Term
+    actions: |
+      ACCEPT a term of up to 3 years
+      COUNTERPROPOSE 2 years when longer
+    reviewer: \${var.lead}
+  - &residuals
+    name: Residuals
+    description: *nda-desc
+    actions: 'REJECT residuals clauses'
+    generate_summary: false
+  - <<: *residuals
+    name: Non-solicit
+    actions: >-
+      FLAG any non-solicitation clause
+  - { name: Law, actions: ACCEPT Delaware }
+`;
+
+const MORE = `# Vendor-side playbooks
+kind: Playbook
+name: Vendor MSA
+description: MSAs from vendors
+rules:
+  - name: Liability
+    actions: CAP at 12 months of fees
+---
+kind: Playbook
+name: DPA
+rules: []
+`;
+
+async function read(dir: string, file: string): Promise<string> {
+  return readFile(join(dir, file), 'utf8');
+}
+
+describe('docket pull (review service)', () => {
+  it('writes edits made in the app into the files, changing only their lines, and the next plan is empty', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION, 'members.yaml': MEMBERS, 'playbooks/nda.yaml': NDA, 'playbooks/more.yaml': MORE });
+    await applyOk(cli, dir, '--concurrency', '1');
+
+    const app = new App(em.env);
+    await app.editOrganization({ name: 'Acme Legal LLP' });
+    await app.editRule('Inbound NDA', 'Term', { actions: 'ACCEPT a term of up to 3 years\nCOUNTERPROPOSE 18 months when longer', internal_notes: 'Sales agreed 18 months' });
+    await app.editRule('Inbound NDA', 'Residuals', { description: 'Residuals clauses', generate_summary: true });
+    await app.editRule('Inbound NDA', 'Non-solicit', { actions: 'FLAG any non-solicitation clause longer than a year' });
+    await app.editRule('Inbound NDA', 'Law', { actions: 'ACCEPT Delaware or New York' });
+    await app.createRule('Inbound NDA', { name: 'Governing law', actions: 'FLAG anything but Delaware' });
+    await app.editPlaybook('Vendor MSA', { description: 'MSAs we receive from vendors' });
+    await app.editRule('Vendor MSA', 'Liability', { name: 'Limitation of liability' });
+    await app.createRule('DPA', { name: 'Subprocessors', actions: 'FLAG new subprocessors' });
+    const sideLetters = await app.createPlaybook({ name: 'Side letters', description: 'Made in the app' });
+    expect(sideLetters).not.toBe('');
+
+    const before = { nda: await read(dir, 'playbooks/nda.yaml'), more: await read(dir, 'playbooks/more.yaml') };
+    const dry = await cli('pull', '-C', dir, '--dry-run');
+    expect(dry.stderr).toBe('');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('--- a/playbooks/nda.yaml\n+++ b/playbooks/nda.yaml\n');
+    expect(dry.stdout).toContain('--- /dev/null\n+++ b/playbooks/side-letters.yaml\n');
+    expect(dry.stdout).toContain('nothing was written');
+    expect(await read(dir, 'playbooks/nda.yaml')).toBe(before.nda);
+
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stderr).toBe('');
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('~ rule "Inbound NDA/Term" (playbooks/nda.yaml) · changed live: actions, internal_notes');
+    expect(pulled.stdout).toContain('+ rule "Inbound NDA/Governing law" (playbooks/nda.yaml) · only live');
+    expect(pulled.stdout).toContain('~ rule "Vendor MSA/Liability" (playbooks/more.yaml) · changed live: name');
+    expect(pulled.stdout).toContain('+ playbook "Side letters" → playbooks/side-letters.yaml (new file) · only live');
+
+    expect(await read(dir, 'organization.yaml')).toBe(ORGANIZATION.replace('name: Acme Legal,', 'name: Acme Legal LLP,'));
+    expect(await read(dir, 'members.yaml')).toBe(MEMBERS);
+    expect(await read(dir, 'playbooks/nda.yaml')).toBe(`# Inbound NDAs: what we accept.
+kind: Playbook
+name: Inbound NDA
+description: &nda-desc NDAs we receive   # shown to reviewers
+rules:
+  # Term: agreed with sales in 2025
+  - name: Term
+    actions: |
+      ACCEPT a term of up to 3 years
+      COUNTERPROPOSE 18 months when longer
+    reviewer: \${var.lead}
+    internal_notes: Sales agreed 18 months
+  - name: Governing law
+    actions: FLAG anything but Delaware
+  - &residuals
+    name: Residuals
+    description: Residuals clauses
+    actions: 'REJECT residuals clauses'
+  - <<: *residuals
+    name: Non-solicit
+    description: NDAs we receive
+    actions: >-
+      FLAG any non-solicitation clause longer than a year
+    generate_summary: false
+  - { name: Law, actions: ACCEPT Delaware or New York }
+`);
+    expect(await read(dir, 'playbooks/more.yaml')).toBe(`# Vendor-side playbooks
+kind: Playbook
+name: Vendor MSA
+description: MSAs we receive from vendors
+rules:
+  - name: Limitation of liability
+    actions: CAP at 12 months of fees
+---
+kind: Playbook
+name: DPA
+rules:
+  - name: Subprocessors
+    actions: FLAG new subprocessors
+`);
+    expect(await read(dir, 'playbooks/side-letters.yaml')).toMatch(/^# yaml-language-server: \$schema=.*playbook\.schema\.json\nkind: Playbook\nname: Side letters\ndescription: Made in the app\nrules: \[\]\n$/);
+
+    await expectNoChanges(cli, dir);
+    // Pulled objects are in sync now: the drift report is empty.
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(0);
+    expect(drift.stdout).toContain('No drift');
+  });
+});

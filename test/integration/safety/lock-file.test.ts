@@ -1,0 +1,52 @@
+/**
+ * docket.lock.json in the forms it is found in after git has been at it: a merge conflict whose
+ * sides do not contradict, and a version 1 file keyed by --env. The next apply writes it whole
+ * and keyed by target, even when it has nothing to change, and the plan stays at no changes.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
+import { bin, expectConverged } from './harness.js';
+
+let t: TestEmulator;
+beforeAll(async () => {
+  t = await startTestEmulator();
+});
+afterAll(async () => {
+  await t.emulator.close();
+  await removeMadeDirs();
+});
+
+type Lock = { version: number; targets: Record<string, { files: Record<string, unknown> }> };
+
+it('a readable merge conflict and a version 1 file are rewritten by the next apply, with nothing to change', async () => {
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+  await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+  await writeFile(join(dir, 'terms/data.docx'), docx('one'));
+  const run = bin(t);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const path = join(dir, 'docket.lock.json');
+  const written = JSON.parse(await readFile(path, 'utf8')) as Lock;
+  const [target, section] = Object.entries(written.targets)[0]!;
+  const [[keyA, entryA], [keyB, entryB]] = Object.entries(section.files);
+
+  // Two branches each recorded one upload; git left both between markers.
+  const side = (key: string, entry: unknown) => JSON.stringify({ version: 2, targets: { [target]: { files: { [key]: entry } } } }, null, 2);
+  await writeFile(path, `<<<<<<< HEAD\n${side(keyA!, entryA)}\n=======\n${side(keyB!, entryB)}\n>>>>>>> other\n`);
+  const resolved = await run('apply', '-C', dir, '--auto-approve');
+  expect(resolved.code).toBe(0);
+  expect(resolved.stdout).toContain('No changes.');
+  expect(resolved.stderr).toContain('docket.lock.json: its merge conflict is resolved');
+  expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(written);
+
+  // The version 1 form keyed the same entries by --env name.
+  await writeFile(path, JSON.stringify({ version: 1, files: section.files }));
+  const moved = await run('apply', '-C', dir, '--auto-approve');
+  expect(moved.code).toBe(0);
+  expect(moved.stderr).toContain(`docket.lock.json: this run's entries moved from the version 1 section to "${target}"`);
+  expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(written);
+  await expectConverged(run, dir);
+});

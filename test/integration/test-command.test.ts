@@ -1,0 +1,311 @@
+/**
+ * `docket test` through the real CLI against the emulator: the bundled example passes and a broken
+ * rule fails the right case; scratch playbooks are archived after a run, after Ctrl-C and after a
+ * crash; contracts are uploaded once; the cache replays without keys; repeat and flaky; compare-to;
+ * capture; template accept/reject with the agreements voided, and those of a crashed run voided by the next.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { hostname } from 'node:os';
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { runCli } from '../helpers/cli.js';
+import { ACTOR, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { testAgreementMessage } from '../../src/testing/test-agreements.js';
+import type { RunIdentity } from '../../src/testing/run-owner.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
+const NDA = 'playbook/Inbound NDA';
+
+afterAll(removeMadeDirs);
+
+async function example(): Promise<string> {
+  const dir = await makeDir({});
+  await cp(EXAMPLE, dir, { recursive: true });
+  return dir;
+}
+
+interface OrgState {
+  playbooks: Record<string, { name: string; archived_at: string | null }>;
+  reviews: Record<string, unknown>;
+  imported_files: Record<string, unknown>;
+  agreements: {
+    templates: Record<string, { name: string }>;
+    agreements: Record<string, { status: string; test_agreement: boolean; fields: { message?: string } }>;
+  };
+}
+
+/** The in-process emulator's organization, as its state file holds it. */
+async function stateOf(dir: string): Promise<OrgState> {
+  const state = JSON.parse(await readFile(join(dir, '.docket/emulator.json'), 'utf8')) as { organizations: Record<string, OrgState> };
+  return state.organizations[DEFAULT_ORGANIZATION_ID]!;
+}
+
+const scratch = (org: Pick<OrgState, 'playbooks'>) => Object.values(org.playbooks).filter((p) => p.name.startsWith('docket-test: '));
+
+async function breakTermRule(dir: string): Promise<void> {
+  const file = join(dir, 'playbooks/inbound-nda.yaml');
+  await writeFile(file, (await readFile(file, 'utf8')).replace('NEEDS REVIEW when the term is perpetual', 'ACCEPT when the term is perpetual'));
+}
+
+describe('docket test on the bundled example (--emulator)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await example();
+  });
+
+  it('passes, leaves no scratch playbook active, voids its test agreements and records each upload', async () => {
+    const r = await runCli(['test', '-C', dir, '--emulator', '-o', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { ok: boolean; summary: { cases: number; pass: number }; suites: { kind: string; cases: { status: string; expectations: { got: string }[] }[] }[] };
+    const schema = JSON.parse(await readFile(fileURLToPath(new URL('../../schemas/test-report.schema.json', import.meta.url)), 'utf8')) as object;
+    const validate = new Ajv.default({ strict: false }).compile(schema);
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(report).toMatchObject({ ok: true, summary: { cases: 8, pass: 8 } });
+    const rejected = report.suites.find((s) => s.kind === 'TemplateTest')!.cases[1]!.expectations[0]!.got;
+    expect(rejected).toMatch(/^rejected \(hourly_rate\)/);
+
+    const org = await stateOf(dir);
+    expect(scratch(org).length).toBe(1);
+    expect(scratch(org).every((p) => p.archived_at !== null)).toBe(true);
+    expect(Object.values(org.agreements.agreements).map((a) => [a.status, a.test_agreement])).toEqual([
+      ['voided', true],
+      ['voided', true],
+    ]);
+    const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { targets: { emulator: { files: Record<string, { file: string }> } } };
+    const uploads = Object.entries(lock.targets.emulator.files).filter(([k]) => k.startsWith('imported-file:'));
+    expect(uploads.map(([, e]) => e.file).sort()).toEqual(['tests/fixtures/nda-louisiana.docx', 'tests/fixtures/nda-perpetual.docx', 'tests/fixtures/nda-standard.docx']);
+  });
+
+  it('replays an unchanged playbook from the cache, and uploads each contract only once', async () => {
+    const before = await stateOf(dir);
+    const again = await runCli(['test', '-C', dir, '--emulator', '--target', NDA]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('PASS  a standard NDA raises no flag (replayed)');
+    expect(Object.keys((await stateOf(dir)).reviews).length).toBe(Object.keys(before.reviews).length);
+
+    const fresh = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--no-cache']);
+    expect(fresh.code).toBe(0);
+    const after = await stateOf(dir);
+    expect(Object.keys(after.reviews).length).toBe(Object.keys(before.reviews).length + 3);
+    expect(Object.keys(after.imported_files).length).toBe(3);
+  });
+
+  it('fails the right case with a readable message when a rule breaks, at the expectation’s line', async () => {
+    await breakTermRule(dir);
+    const junit = join(dir, 'report.xml');
+    const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--junit', junit, '--annotations', 'github']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('PASS  a standard NDA raises no flag');
+    expect(r.stdout).toContain('FAIL  a perpetual NDA is flagged for its term\n      tests/inbound-nda.test.yaml:32:27 expected flag "Term", got no flags');
+    expect(r.stdout).toContain('3 cases: 2 passed, 1 failed.');
+    expect(r.stdout).toMatch(/::error file=[^,]*tests\/inbound-nda\.test\.yaml,line=32,title=docket test failed::Inbound NDA \/ a perpetual NDA is flagged for its term: expected flag "Term", got no flags/);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toContain('<testcase name="a perpetual NDA is flagged for its term" classname="PlaybookTest.Inbound NDA"');
+    expect(xml).toContain('failures="1"');
+  });
+});
+
+describe('docket test against a standalone emulator', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ reviewDelayMs: 20 });
+  });
+  afterAll(async () => {
+    await emu.emulator.close();
+  });
+  const org = () => emu.emulator.store.state.organizations[DEFAULT_ORGANIZATION_ID] as unknown as OrgState;
+
+  it('replays from the cache without keys, and says which cases it could not replay', async () => {
+    const dir = await example();
+    expect((await runCli(['test', '-C', dir, '--target', NDA], { env: emu.env })).code).toBe(0);
+    // A fork's CI: the service URL, no key, no agreements.
+    const env = { DOCKET_REVIEW_URL: emu.env.DOCKET_REVIEW_URL! };
+    const replay = await runCli(['test', '-C', dir, '--replay-only'], { env });
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toContain('PASS  Louisiana governing law is not accepted (replayed)');
+    expect(replay.stdout).toContain('SKIP  a complete consulting engagement is accepted: template tests create agreements on the service; --replay-only cannot run them');
+    await breakTermRule(dir);
+    const changed = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env });
+    expect(changed.code).toBe(0);
+    expect(changed.stdout).toMatch(/SKIP {2}a perpetual NDA is flagged for its term: not in the cache \(0 of 1 run recorded for this contract, playbook digest [0-9a-f]{12} and review type SummaryReview\)/);
+    expect(changed.stdout).toContain('3 cases: 0 passed, 3 not replayed.');
+  });
+
+  it('repeats a case and reports one that passes only sometimes as flaky', async () => {
+    const dir = await example();
+    const file = join(dir, 'tests/inbound-nda.test.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('defaults: { repeat: 1, pass_rate: 1.0, severity: error }', 'defaults: { repeat: 3, pass_rate: 0.6, severity: error }'));
+    const reviews = Object.keys(org().reviews).length;
+    const first = await runCli(['test', '-C', dir, '--target', NDA], { env: emu.env });
+    expect(first.stdout).toContain('PASS  a perpetual NDA is flagged for its term (3/3 runs passed, pass_rate 0.6)');
+    expect(Object.keys(org().reviews).length).toBe(reviews + 9);
+    // The stand-in is deterministic: make one recorded run of the perpetual NDA lose its flag.
+    const cacheDir = (await readdir(join(dir, '.docket/test-cache'))).map((d) => join(dir, '.docket/test-cache', d))[0]!;
+    for (const name of await readdir(cacheDir)) {
+      const path = join(cacheDir, name);
+      const entry = JSON.parse(await readFile(path, 'utf8')) as { runs: { facts: { flags: unknown[] } }[] };
+      if (!entry.runs[0]!.facts.flags.length) continue;
+      entry.runs[1]!.facts.flags = [];
+      await writeFile(path, JSON.stringify(entry));
+    }
+    const env = { DOCKET_REVIEW_URL: emu.env.DOCKET_REVIEW_URL! };
+    const flaky = await runCli(['test', '-C', dir, '--target', NDA, '--replay-only'], { env });
+    expect(flaky.code).toBe(0);
+    expect(flaky.stdout).toContain('FLAKY a perpetual NDA is flagged for its term (2/3 runs passed, pass_rate 0.6, replayed)\n      tests/inbound-nda.test.yaml:32:27 expected flag "Term", got no flags (held in 2 of 3 runs)');
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--replay-only', '--fail-on-warn'], { env })).code).toBe(1);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('pass_rate: 0.6', 'pass_rate: 1.0'));
+    const strict = await runCli(['test', '-C', dir, '--target', NDA, '--replay-only'], { env });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('FAIL  a perpetual NDA is flagged for its term (2/3 runs passed, replayed)');
+  });
+
+  it('captures a case from the decisions recorded on a review, which then passes', async () => {
+    const dir = await example();
+    const run = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu.env });
+    const report = JSON.parse(run.stdout) as { suites: { cases: { name: string; evidence: string[] }[] }[] };
+    const reviewId = report.suites[0]!.cases.find((c) => c.name.startsWith('a perpetual'))!.evidence[0]!;
+    const base = `${emu.env.DOCKET_REVIEW_URL}/v1/organizations/${DEFAULT_ORGANIZATION_ID}/reviews/${reviewId}`;
+    const headers = { authorization: `Bearer ${emu.env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
+    const flags = (await (await fetch(`${base}/flag_violations`, { headers })).json()) as { data: { id: string }[] };
+    await fetch(`${base}/flag_violations/${flags.data[0]!.id}`, { method: 'PATCH', headers, body: JSON.stringify({ decision: 'confirmed' }) });
+
+    const out = join(dir, 'tests/captured.test.yaml');
+    const unnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out], { env: emu.env });
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain(`review ${reviewId} was made against playbook`);
+    expect(unnamed.stderr).toContain('pass --playbook NAME');
+    const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--name', 'the perpetual NDA as reviewed', '--playbook', 'Inbound NDA'], { env: emu.env });
+    // The review was made against a scratch playbook, archived since: --playbook names what the case tests.
+    expect(captured.stderr).toContain('Wrote case "the perpetual NDA as reviewed" (PlaybookTest "Inbound NDA")');
+    const text = await readFile(out, 'utf8');
+    expect(text).toMatch(/imported_file: [0-9a-f-]{36}\n\s+sha256: [0-9a-f]{64}/);
+    expect(text).toContain('includes:\n          - Term');
+    const again = await runCli(['test', '-C', dir, out], { env: emu.env });
+    expect(again.stdout).toContain('PASS  the perpetual NDA as reviewed');
+    expect(again.code).toBe(0);
+  });
+
+  it('voids the draft test agreements a killed run left, and leaves a concurrent run’s alone', async () => {
+    const dir = await example();
+    const TEMPLATE = 'template/Mutual NDA';
+    expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: emu.env })).code).toBe(0);
+    const templateId = Object.entries(org().agreements.templates).find(([, t]) => t.name === 'Mutual NDA')![0];
+    const headers = { authorization: `Bearer ${emu.env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
+    const draft = async (agreement: Record<string, unknown>): Promise<string> => {
+      const body = { template_id: templateId, owner_email: ACTOR, signer_email: ACTOR, draft: true, agreement };
+      const res = await fetch(`${emu.env.DOCKET_AGREEMENTS_URL}/v1/agreements`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { data: { id: string } }).data.id;
+    };
+    const marked = (run: RunIdentity, test = true) => draft({ message: testAgreementMessage(run), test_agreement: test });
+    const exited = spawn(process.execPath, ['-e', '']);
+    await new Promise((res) => exited.on('exit', res));
+    const dead = exited.pid!;
+    const host = hostname();
+    const soon = new Date(Date.now() + 3_600_000);
+    const killed = await marked({ pid: dead, host, until: soon });
+    const expired = await marked({ pid: 1, host: 'ci-runner-7', until: new Date(Date.now() - 1000) });
+    const kept = [
+      await marked({ pid: process.ppid, host, until: soon }), // a run still going on this machine
+      await marked({ pid: dead, host: 'ci-runner-7', until: soon }), // another machine's run, within its budget
+      await marked({ pid: dead, host, until: soon }, false), // not a test agreement
+      await draft({ test_agreement: true, message: 'made by hand' }),
+    ];
+
+    emu.emulator.resetStats();
+    const r = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // Template tests need only the agreements service.
+    expect(Object.keys(emu.emulator.stats().requests.by_route).filter((route) => route.includes('/review/'))).toEqual([]);
+    expect(r.stdout).toContain(`Note: voided 2 draft test agreement(s) a crashed run left: ${killed}, ${expired}`);
+    const agreements = org().agreements.agreements;
+    expect([killed, expired].map((id) => agreements[id]!.status)).toEqual(['voided', 'voided']);
+    expect(kept.map((id) => agreements[id]!.status)).toEqual(['draft', 'draft', 'draft', 'draft']);
+    // What the run made carries its mark (so a crash would leave it findable) and is voided.
+    const own = Object.values(agreements).filter((a) => a.fields.message?.includes(`one run of pid ${process.pid} on ${host} until`));
+    expect(own.map((a) => [a.status, a.test_agreement, a.fields.message?.startsWith('docket-test: ')])).toEqual([['voided', true, true]]);
+  });
+
+  it('archives its scratch playbook on Ctrl-C, and the next run archives what a killed run left', async () => {
+    const dir = await example();
+    await fetch(`${emu.emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 60_000 }) });
+    try {
+      const start = (): { exit: Promise<number | null>; kill: (s: NodeJS.Signals) => void } => {
+        const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA], { env: { PATH: process.env.PATH ?? '', ...emu.env }, stdio: 'ignore' });
+        return { exit: new Promise((res) => child.on('exit', (code) => res(code))), kill: (s) => child.kill(s) };
+      };
+      const active = () => scratch(org()).filter((p) => p.archived_at === null);
+      const waitForScratch = async (): Promise<void> => {
+        for (let i = 0; i < 400 && active().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(active().length).toBe(1);
+      };
+
+      const interrupted = start();
+      await waitForScratch();
+      interrupted.kill('SIGINT');
+      expect(await interrupted.exit).toBe(130);
+      expect(active()).toEqual([]);
+
+      const crashed = start();
+      await waitForScratch();
+      crashed.kill('SIGKILL');
+      await crashed.exit;
+      expect(active().length).toBe(1);
+
+      await fetch(`${emu.emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
+      const next = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu.env });
+      expect(next.stdout).toMatch(/Note: archived 1 scratch playbook\(s\) a crashed run left: "docket-test: Inbound NDA @ [0-9a-f]{12}"/);
+      expect(active()).toEqual([]);
+    } finally {
+      await fetch(`${emu.emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
+    }
+  });
+});
+
+describe('docket test --compare-to', () => {
+  it('runs the same cases against the playbook at a git ref and shows before → after', async () => {
+    const dir = await example();
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'base');
+    await breakTermRule(dir);
+    const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'main', '-o', 'markdown']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('compared to `main` (cells read before → after)');
+    expect(r.stdout).toContain('| a perpetual NDA is flagged for its term | ✅ → ❌ |');
+    expect(r.stdout).toContain('| a standard NDA raises no flag | ✅ → ✅ |');
+    const text = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'main']);
+    expect(text.stdout).toContain('PASS → FAIL  a perpetual NDA is flagged for its term');
+    const bad = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'no-such-ref']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--compare-to: git rev-parse failed');
+  });
+});
+
+describe('test files in docket validate', () => {
+  it('reports every problem at file:line:col, quoting the value, before any network call', async () => {
+    const dir = await example();
+    await writeFile(
+      join(dir, 'tests/broken.test.yaml'),
+      ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: x', '    contract: { file: fixtures/none.docx }', '    expect:', '      flags: { includes: [Terms] }', '      positions:', '        - summary: { matches: "(?i)five (years" }', ''].join('\n'),
+    );
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/broken.test.yaml:5:23 error missing-file contract file "fixtures/none.docx" does not exist');
+    expect(r.stderr).toContain('tests/broken.test.yaml:7:27 error unknown-rule "Terms" is not a rule of the playbook, did you mean `Term`?');
+    expect(r.stderr).toContain('tests/broken.test.yaml:9:31 error invalid-regex `matches` is not a valid regular expression');
+    expect(r.stderr).toContain('(got "(?i)five (years")');
+    const t = await runCli(['test', '-C', dir, '--emulator']);
+    expect(t.code).toBe(1);
+    expect(t.stderr).toContain('Error: the test files are invalid');
+  });
+});

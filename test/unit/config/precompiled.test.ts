@@ -1,0 +1,79 @@
+/**
+ * The build compiles every schema ahead of time (scripts/compile-validators.mjs → dist/validators/);
+ * the tests, run from src/, compile them on first use. Both must judge a document alike, or what a
+ * user sees from `docket validate` would differ from what the tests prove.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv, SCHEMA_BASE, SUBSCHEMAS, schemaFileNames, schemasDir, subschemaExport, validatorModule } from '../../../src/config/ajv-setup.js';
+
+const ROOT = path.join(schemasDir(), '..');
+const DIST = path.join(ROOT, 'dist', 'validators');
+const require = createRequire(import.meta.url);
+const runtime = createAjv();
+
+/** Every document of the bundled example, by its kind. */
+function exampleDocuments(): Map<string, unknown[]> {
+  const byKind = new Map<string, unknown[]>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory() && !entry.name.startsWith('.')) walk(file);
+      else if (/\.ya?ml$/.test(entry.name)) {
+        for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+          const value = (doc as { toJS(): unknown }).toJS() as Record<string, unknown> | null;
+          const key = typeof value?.kind === 'string' ? value.kind : entry.name === 'docket.yaml' ? 'docket' : 'data';
+          byKind.set(key, [...(byKind.get(key) ?? []), value]);
+        }
+      }
+    }
+  };
+  walk(path.join(ROOT, 'examples', 'acme-legal'));
+  return byKind;
+}
+
+/** Valid documents and, from each, broken ones: a wrong type everywhere, an unknown key, nothing. */
+function samples(): unknown[] {
+  const docs = [...exampleDocuments().values()].flat();
+  const broken = docs.flatMap((d) => {
+    if (d === null || typeof d !== 'object') return [];
+    const o = d as Record<string, unknown>;
+    return [
+      { ...o, bogus_key: 1 },
+      Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === 'kind' ? v : typeof v === 'string' ? 42 : 'text'])),
+      { kind: o.kind },
+    ];
+  });
+  return [...docs, ...broken, {}, null, 'text', { kind: 'Template', name: 'x', type: 'CSA', parameters: { term: 'long', nope: 1 } }];
+}
+
+const shape = (errors: ErrorObject[] | null | undefined) =>
+  (errors ?? []).map((e) => [e.instancePath, e.schemaPath, e.keyword, JSON.stringify(e.params)]);
+
+describe('precompiled validators (dist/validators, written by npm run build)', () => {
+  it('exist for every schema file', () => {
+    for (const name of schemaFileNames()) expect(existsSync(path.join(DIST, validatorModule(name))), name).toBe(true);
+  });
+
+  it.each(schemaFileNames())('%s judges every sample as the validator compiled at run time does', (name) => {
+    const module = require(path.join(DIST, validatorModule(name))) as Record<string, ValidateFunction>;
+    const pairs: [ValidateFunction, ValidateFunction][] = [[module.validate!, runtime.getSchema(`${SCHEMA_BASE}${name}`)!]];
+    for (const fragment of SUBSCHEMAS[name] ?? []) pairs.push([module[subschemaExport(fragment)]!, runtime.getSchema(`${SCHEMA_BASE}${name}${fragment}`)!]);
+    let invalid = 0;
+    for (const [pre, run] of pairs) {
+      for (const sample of samples()) {
+        const a = pre(sample);
+        const b = run(sample);
+        expect(a).toBe(b);
+        expect(shape(pre.errors)).toEqual(shape(run.errors));
+        if (!a) invalid++;
+      }
+    }
+    // The samples really exercise the error paths.
+    expect(invalid).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../../src/engine/plan.js';
+import { EMPTY_SYNC, recordOf, syncState, formatSyncRecord } from '../../../src/engine/sync.js';
+import type { DesiredResource, LiveResource, ResourcePolicy } from '../../../src/engine/types.js';
+import { KIND_META, desiredPlaybook, desiredRule, livePlaybook, liveRule } from './builders.js';
+
+const NDA = { id: 'pb-1', name: 'NDA' };
+
+/** The sync records an apply would have written when the files said `synced`. */
+function recorded(synced: { d: DesiredResource; id: string }[]) {
+  return syncState([Object.fromEntries(synced.map(({ d, id }) => [`${d.kind}:${d.key}`, formatSyncRecord(recordOf(d, id, undefined))]))]);
+}
+
+function plan(desired: DesiredResource[], live: LiveResource[], sync = EMPTY_SYNC) {
+  const result = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync });
+  expect(result.diagnostics).toEqual([]);
+  return result.plan!;
+}
+
+function withPolicy(d: DesiredResource, policy: ResourcePolicy): DesiredResource {
+  return { ...d, policy };
+}
+
+const term = (actions: string, notes: string | null = null) => desiredRule(NDA.name, 'Term', { actions, internal_notes: notes });
+const liveTerm = (actions: string, notes: string | null = null) => liveRule('r-1', NDA, 'Term', { actions, internal_notes: notes });
+const base = [desiredPlaybook(NDA.name)];
+const baseLive = [livePlaybook(NDA.id, NDA.name)];
+const synced = (...rules: DesiredResource[]) => recorded([{ d: base[0]!, id: NDA.id }, ...rules.map((d) => ({ d, id: 'r-1' }))]);
+
+describe('directions', () => {
+  it('tells an edit in the app from an edit in the files, field by field', () => {
+    const sync = synced(term('ACCEPT', 'old note'));
+    const live = plan([...base, term('ACCEPT', 'old note')], [...baseLive, liveTerm('ACCEPT', 'reviewer note')], sync);
+    expect(live.changes.map((c) => [c.id, c.direction, c.fields.map((f) => f.direction)])).toEqual([['update:rule:NDA/Term', 'changed-live', ['live']]]);
+
+    const files = plan([...base, term('REJECT', 'old note')], [...baseLive, liveTerm('ACCEPT', 'old note')], sync);
+    expect(files.changes.map((c) => c.direction)).toEqual(['changed-in-files']);
+
+    const both = plan([...base, term('REJECT', 'old note')], [...baseLive, liveTerm('ACCEPT', 'reviewer note')], sync);
+    expect(both.changes.map((c) => [c.direction, c.fields.map((f) => [f.field, f.direction])])).toEqual([
+      ['changed-both', [['actions', 'files'], ['internal_notes', 'live']]],
+    ]);
+  });
+
+  it('is unknown without a sync record, and says nothing per field then', () => {
+    const p = plan([...base, term('REJECT')], [...baseLive, liveTerm('ACCEPT')]);
+    expect(p.changes.map((c) => [c.direction, c.fields.map((f) => f.direction)])).toEqual([['unknown', [undefined]]]);
+  });
+
+  it('types objects one side has: new in the files or removed live, created live or removed from the files', () => {
+    const other = desiredRule(NDA.name, 'Law');
+    const sync = recorded([{ d: base[0]!, id: NDA.id }, { d: other, id: 'r-2' }, { d: desiredRule(NDA.name, 'Old'), id: 'r-3' }]);
+    const p = plan([...base, other, desiredRule(NDA.name, 'New')], [...baseLive, liveRule('r-3', NDA, 'Old'), liveRule('r-4', NDA, 'Made live')], sync);
+    expect(Object.fromEntries(p.changes.map((c) => [c.id, c.direction]))).toEqual({
+      'create:rule:NDA/Law': 'removed-live',
+      'create:rule:NDA/New': 'only-in-files',
+      'delete:rule:NDA/Old': 'removed-in-files',
+      'delete:rule:NDA/Made live': 'only-live',
+    });
+  });
+
+  it('matches a rule renamed in the app by the id it was synced under: a rename, not a delete and a create', () => {
+    const sync = synced(term('ACCEPT'));
+    const p = plan([...base, term('ACCEPT')], [...baseLive, liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT' })], sync);
+    expect(p.changes.map((c) => [c.id, c.direction, c.fields])).toEqual([['rename:rule:NDA/Term', 'changed-live', [{ field: 'name', before: 'Duration', after: 'Term', direction: 'live' }]]]);
+  });
+});
+
+describe('drift policies', () => {
+  it('revert (the default) plans to undo the live edit', () => {
+    const p = plan([...base, term('ACCEPT')], [...baseLive, liveTerm('REJECT')], synced(term('ACCEPT')));
+    expect(p.changes.map((c) => c.id)).toEqual(['update:rule:NDA/Term']);
+    expect(p.held).toBeUndefined();
+  });
+
+  it('adopt and ignore hold live edits back from the plan, keeping the file-side part of the same change', () => {
+    for (const drift of ['adopt', 'ignore'] as const) {
+      const sync = synced(term('ACCEPT', 'old note'));
+      const p = plan([...base, withPolicy(term('REJECT', 'old note'), { drift })], [...baseLive, liveTerm('ACCEPT', 'reviewer note')], sync);
+      expect(p.changes.map((c) => [c.id, c.fields.map((f) => f.field), c.direction])).toEqual([['update:rule:NDA/Term', ['actions'], 'changed-in-files']]);
+      expect(p.held?.map((c) => [c.id, c.fields.map((f) => f.field), c.direction, c.policy])).toEqual([['update:rule:NDA/Term', ['internal_notes'], 'changed-live', drift]]);
+    }
+  });
+
+  it("a playbook's policy covers the rules created and removed in the app", () => {
+    const playbook = withPolicy(desiredPlaybook(NDA.name), { drift: 'adopt' });
+    const gone = desiredRule(NDA.name, 'Law');
+    const sync = recorded([{ d: playbook, id: NDA.id }, { d: gone, id: 'r-2' }]);
+    const p = plan([playbook, withPolicy(gone, { drift: 'adopt' })], [...baseLive, liveRule('r-5', NDA, 'Made live')], sync);
+    expect(p.changes).toEqual([]);
+    expect(p.held?.map((c) => [c.id, c.direction])).toEqual([
+      ['create:rule:NDA/Law', 'removed-live'],
+      ['delete:rule:NDA/Made live', 'only-live'],
+    ]);
+  });
+
+  it('ignore_fields are never compared', () => {
+    const rule = withPolicy(term('ACCEPT', 'ours'), { ignoreFields: ['internal_notes'] });
+    expect(plan([...base, rule], [...baseLive, liveTerm('ACCEPT', 'theirs')]).changes).toEqual([]);
+  });
+});
+
+describe('drift policies and the files’ own changes', () => {
+  it('a policy never holds back what is new in the files', () => {
+    const playbook = withPolicy(desiredPlaybook(NDA.name), { drift: 'adopt' });
+    const p = plan([playbook, withPolicy(desiredRule(NDA.name, 'New'), { drift: 'adopt' })], []);
+    expect(p.changes.map((c) => [c.id, c.direction])).toEqual([
+      ['create:playbook:NDA', 'only-in-files'],
+      ['create:rule:NDA/New', 'only-in-files'],
+    ]);
+    expect(p.held).toBeUndefined();
+  });
+});

@@ -1,0 +1,111 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, writeLock, writeSync } from '../../../src/config/lock.js';
+import { fieldHash, formatSyncRecord, parseSyncRecord, recordOf, splitByService, syncAfterApply, syncState, withMovedRecords } from '../../../src/engine/sync.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { change, desiredOrganization, desiredPlaybook, desiredRule, planOf } from './builders.js';
+
+afterEach(removeMadeDirs);
+
+describe('sync records', () => {
+  it('hold the live id and a digest per field, never a value, and read back as written', () => {
+    const rule = desiredRule('NDA', 'Term', { actions: 'ACCEPT a term of up to 3 years', internal_notes: 'secret-ish' });
+    const text = formatSyncRecord(recordOf({ ...rule, policy: { ignoreFields: ['internal_notes'] } }, 'r-1', undefined));
+    expect(text).toMatch(/^r-1 actions=[0-9a-f]{10} description=[0-9a-f]{10} generate_summary=/);
+    expect(text).not.toContain('ACCEPT');
+    expect(text).not.toContain('internal_notes');
+    expect(parseSyncRecord(text)).toEqual({ id: 'r-1', fields: expect.objectContaining({ actions: fieldHash('ACCEPT a term of up to 3 years') }) });
+    expect(parseSyncRecord('r-1 broken')).toBeUndefined();
+  });
+
+  it('after an apply: what succeeded matches the files, a failed change keeps the old record, removals are forgotten', () => {
+    const keep = desiredRule('NDA', 'Keep');
+    const failed = desiredRule('NDA', 'Failed', { actions: 'new' });
+    const created = desiredRule('NDA', 'New');
+    const plan = planOf([
+      change('update', 'rule', 'NDA/Failed', { liveId: 'r-2' }),
+      change('create', 'rule', 'NDA/New'),
+      change('delete', 'rule', 'NDA/Gone', { liveId: 'r-9' }),
+    ]);
+    const report = {
+      results: [
+        { changeId: 'update:rule:NDA/Failed', status: 'failed' as const, ms: 1 },
+        { changeId: 'create:rule:NDA/New', status: 'done' as const, ms: 1 },
+        { changeId: 'delete:rule:NDA/Gone', status: 'done' as const, ms: 1 },
+      ],
+      done: 2,
+      failed: 1,
+      skipped: 0,
+      ms: 3,
+    };
+    const ids = new Map([['rule:NDA/Keep', 'r-1'], ['rule:NDA/Failed', 'r-2'], ['rule:NDA/New', 'r-3']]);
+    const updates = syncAfterApply({ plan, report, desired: [keep, failed, created], ids, kinds: [] });
+    expect([...updates.keys()].sort()).toEqual(['rule:NDA/Gone', 'rule:NDA/Keep', 'rule:NDA/New']);
+    expect(updates.get('rule:NDA/Gone')).toBeNull();
+    expect(updates.get('rule:NDA/New')?.id).toBe('r-3');
+
+    // With --target, only what the plan touched is known to be in sync.
+    const partial = syncAfterApply({ plan: { ...plan, targets: ['rule/NDA/New'] }, report, desired: [keep, created], ids, kinds: [] });
+    expect([...partial.keys()].sort()).toEqual(['rule:NDA/Gone', 'rule:NDA/New']);
+  });
+
+  it('split by the service each field lives on; several sections read back as one state', () => {
+    const org = desiredOrganization({ 'review.name': 'Acme', 'agreements.city': 'Paris' });
+    const updates = new Map([['organization:organization', recordOf(org, 'org-1', undefined)], ['playbook:NDA', recordOf(desiredPlaybook('NDA'), 'pb-1', undefined)]]);
+    const split = splitByService(updates, ['r', 'a'], (_key, field) => (field.startsWith('agreements.') ? 'a' : 'r'));
+    expect(split.get('a')?.['playbook:NDA']).toBeNull();
+    expect(split.get('a')?.['organization:organization']).toMatch(/^org-1 agreements\.city=/);
+    const state = syncState([split.get('r') as Record<string, string>, { 'organization:organization': split.get('a')!['organization:organization']! }]);
+    expect(Object.keys(state.byKey.get('organization:organization')!.fields).sort()).toEqual(['agreements.city', 'review.name']);
+    expect(state.byId.get('pb-1')?.key).toBe('playbook:NDA');
+  });
+});
+
+describe('sync records in docket.lock.json', () => {
+  it('are kept beside the uploaded files, sorted, and a write that changes nothing leaves the file alone', async () => {
+    const root = await makeDir({});
+    const location = lockLocation(root, { emulator: false });
+    await writeSync(location, { t: { records: {} } });
+    await expect(stat(join(root, LOCK_FILE))).rejects.toThrow();
+
+    await writeLock(location, 'files-target', { files: { 'attachment:X': { id: 'a-1', file: 'x.pdf', sha256: 'c'.repeat(64) } } });
+    await writeSync(location, { t: { records: { 'rule:B': 'r-2 name=1', 'rule:A': 'r-1 name=2' } } });
+    const text = await readFile(join(root, LOCK_FILE), 'utf8');
+    expect(text.indexOf('"rule:A"')).toBeLessThan(text.indexOf('"rule:B"'));
+    const { doc } = await readLockDocument(location);
+    expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=2', 'rule:B': 'r-2 name=1' });
+    expect(doc.targets['files-target']?.files['attachment:X']?.id).toBe('a-1');
+
+    // An upload written later keeps the records; forgetting the last record of a target drops it.
+    await writeLock(location, 'files-target', { files: {} });
+    expect(syncRecords((await readLockDocument(location)).doc, 't')).toEqual({ 'rule:A': 'r-1 name=2', 'rule:B': 'r-2 name=1' });
+    const before = await readFile(join(root, LOCK_FILE), 'utf8');
+    await writeSync(location, { t: { records: { 'rule:A': 'r-1 name=2' } } });
+    expect(await readFile(join(root, LOCK_FILE), 'utf8')).toBe(before);
+    await writeSync(location, { t: { records: { 'rule:A': null, 'rule:B': null } } });
+    expect((await readLockDocument(location)).doc.synced).toBeUndefined();
+  });
+
+  it('a merge conflict keeps records both sides agree on and drops the ones they changed differently', () => {
+    const side = (b: string) => JSON.stringify({ version: 2, targets: {}, synced: { t: { 'rule:A': 'r-1 name=1', 'rule:B': b } } }, null, 2);
+    const ours = side('r-2 name=ours').split('\n');
+    const theirs = side('r-2 name=theirs').split('\n');
+    const at = ours.findIndex((l) => l.includes('rule:B'));
+    const text = [...ours.slice(0, at), '<<<<<<< HEAD', ours[at], '=======', theirs[at], '>>>>>>> other', ...ours.slice(at + 1)].join('\n');
+    const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
+    expect(diagnostics.map((d) => d.severity)).toEqual(['warning']);
+    expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=1' });
+  });
+});
+
+describe('moved records', () => {
+  it('a record written under a new identity forgets the old one for the same live object', () => {
+    const state = syncState([{ 'playbook:Old': 'pb-1 name=aa', 'playbook:Other': 'pb-2 name=bb' }]);
+    const updates = withMovedRecords(new Map([['playbook:New', { id: 'pb-1', fields: { name: 'cc' } }]]), state);
+    expect([...updates]).toEqual([
+      ['playbook:New', { id: 'pb-1', fields: { name: 'cc' } }],
+      ['playbook:Old', null],
+    ]);
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { driftReport } from '../../../src/engine/drift.js';
+import { EMPTY_SYNC } from '../../../src/engine/sync.js';
+import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
+import { KINDS } from '../../../src/kinds/index.js';
+import { keepTextStyle, planPull, type PullInput } from '../../../src/pull/plan.js';
+import { desiredRule, liveRule, planOf, projectConfig } from '../engine/builders.js';
+
+const NDA = { id: 'pb-1', name: 'NDA' };
+const FILE = `kind: Playbook
+name: NDA
+rules:
+  - name: Term
+    actions: ACCEPT   # short
+    reviewer: \${var.lead}
+`;
+
+function declared(d: DesiredResource, pointer: string): DesiredResource {
+  return { ...d, document: { file: 'playbooks/nda.yaml', index: 0 }, pointer };
+}
+
+function update(fields: Change['fields'], extra: Partial<Change> = {}): Change {
+  return { id: 'update:rule:NDA/Term', action: 'update', kind: 'rule', key: 'NDA/Term', name: 'Term', liveId: 'r-1', parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' }, fields, refs: [], dependsOn: [], fingerprint: 'f', direction: 'changed-live', ...extra };
+}
+
+function input(changes: Change[], desired: DesiredResource[], live: LiveResource[]): PullInput {
+  return {
+    plan: planOf(changes, { 'playbook:NDA': 'pb-1', 'rule:NDA/Term': 'r-1' }),
+    desired,
+    live,
+    unmatched: [],
+    sync: EMPTY_SYNC,
+    kinds: KINDS,
+    read: (path) => (path === 'playbooks/nda.yaml' ? FILE : undefined),
+    taken: () => false,
+    expand: (s) => s.replace('${var.lead}', 'alice@acme.example'),
+    project: projectConfig(),
+    lock: { files: {} },
+    schema: () => ({}),
+    paths: { outRoot: '/config', schemasDir: '/docket/schemas' },
+  };
+}
+
+describe('planPull', () => {
+  const term = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), '/rules/0');
+  const live = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: 'qa@acme.example' });
+
+  it('writes live values where the file declares them, and says which ones came from a variable', () => {
+    const change = update([
+      { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' },
+      { field: 'reviewer', before: 'qa@acme.example', after: 'alice@acme.example', direction: 'live' },
+    ]);
+    const result = planPull(input([change], [term], [live]));
+    expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: FILE, after: FILE.replace('ACCEPT   #', 'ACCEPT up to 2 years   #') }]);
+    expect(result.pulled.map((p) => [p.key, p.fields])).toEqual([['NDA/Term', ['actions']]]);
+    expect(result.notPulled).toEqual([
+      expect.objectContaining({ key: 'NDA/Term', fields: ['reviewer'], line: 6, reason: 'live value "qa@acme.example" differs from var.lead; change the variable or the environment' }),
+    ]);
+    // Not all of it came in: the object keeps its old sync record.
+    expect(result.sync.size).toBe(0);
+  });
+
+  it('leaves what the files changed, what both sides changed, and what a revert policy covers', () => {
+    const both = update([
+      { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'both' },
+      { field: 'reviewer', before: 'qa@acme.example', after: 'alice@acme.example', direction: 'files' },
+    ]);
+    const result = planPull(input([both], [term], [live]));
+    expect(result.files).toEqual([]);
+    expect(result.notPulled.map((p) => [p.fields, p.reason])).toEqual([[['actions'], 'changed live and in the files since the last sync: keep one by hand']]);
+
+    const reverted = planPull(input([update([{ field: 'actions', before: 'x', after: 'ACCEPT', direction: 'live' }])], [{ ...term, policy: { drift: 'revert' } }], [live]));
+    expect(reverted.files).toEqual([]);
+    expect(reverted.notPulled.map((p) => p.reason)).toEqual(['drift: revert: `docket apply` puts the files’ value back']);
+  });
+
+  it('keeps the trailing line break convention of the text it replaces', () => {
+    expect(keepTextStyle('a\nb\n', 'c\nd')).toBe('c\nd\n');
+    expect(keepTextStyle('a\nb', 'c\nd\n')).toBe('c\nd');
+    expect(keepTextStyle('a', 'c\nd')).toBe('c\nd\n');
+    expect(keepTextStyle('a', 'c')).toBe('c');
+    expect(keepTextStyle(3, 'c')).toBe('c');
+  });
+});
+
+describe('driftReport', () => {
+  it('sorts live-side changes from pending ones, splits a both-sides change, and lists undeclared objects', () => {
+    const changes: Change[] = [
+      update([{ field: 'actions', before: 'a', after: 'b', direction: 'live' }], { liveUpdatedAt: '2026-01-02T03:04:05.000Z' }),
+      update([{ field: 'actions', before: 'a', after: 'b', direction: 'files' }, { field: 'questions', before: 'a', after: 'b', direction: 'live' }], { id: 'update:rule:NDA/Law', key: 'NDA/Law', direction: 'changed-both' }),
+      { ...update([]), id: 'create:rule:NDA/New', action: 'create', key: 'NDA/New', direction: 'only-in-files', liveId: undefined as unknown as string },
+    ];
+    const undeclared: LiveResource = { kind: 'playbook', id: 'pb-9', key: 'Side', name: 'Side', fields: {}, refs: [], updatedAt: '2026-01-01T00:00:00.000Z' };
+    const member: LiveResource = { kind: 'member', id: 'u-1', key: 'x@acme.example', name: 'x@acme.example', fields: {}, refs: [] };
+    const report = driftReport({ plan: planOf(changes), unmatched: [undeclared, member], sync: EMPTY_SYNC, quiet: new Set(['member']) });
+    expect(report.drift.map((d) => [d.key, d.direction, d.fields.map((f) => f.field), d.updated_at])).toEqual([
+      ['NDA/Term', 'changed-live', ['actions'], '2026-01-02T03:04:05.000Z'],
+      ['NDA/Law', 'changed-both', ['questions'], undefined],
+      ['Side', 'only-live', [], '2026-01-01T00:00:00.000Z'],
+    ]);
+    expect(report.pending.map((d) => [d.key, d.direction])).toEqual([
+      ['NDA/Law', 'changed-in-files'],
+      ['NDA/New', 'only-in-files'],
+    ]);
+  });
+});

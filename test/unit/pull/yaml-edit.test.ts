@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { editYaml, parseForEdit, documentValue } from '../../../src/pull/yaml-edit.js';
+import { insertAt, setAt } from '../../../src/pull/values.js';
+
+/** Edits document `index` of `text` with `change` (applied to its current value). */
+function edit(text: string, change: (value: unknown) => unknown, index = 0, expand?: (s: string) => string) {
+  const value = documentValue(parseForEdit(text)[index]!);
+  return editYaml(text, { documents: new Map([[index, change(value)]]), ...(expand ? { expand } : {}) });
+}
+
+const PLAYBOOK = `# yaml-language-server: $schema=../schemas/playbook.schema.json
+kind: Playbook
+name: Inbound NDA   # the name reviewers see
+description: 'NDAs we receive'
+rules:
+  # Term: agreed with sales
+  - name: Term
+    actions: |
+      ACCEPT a term of up to 3 years
+      COUNTERPROPOSE 2 years when longer
+    reviewer: alice@acme.example
+  - name: Law
+    actions: |-
+      ACCEPT Delaware
+    tags_like: { a: 1, b: "x" }
+`;
+
+describe('editYaml', () => {
+  it('rewrites a scalar in its own style, keeping the comment after it and every other byte', () => {
+    const { text } = edit(PLAYBOOK, (v) => setAt(setAt(v, '/name', 'Inbound NDAs'), '/description', "NDAs we're sent"));
+    expect(text).toBe(PLAYBOOK.replace('name: Inbound NDA   #', 'name: Inbound NDAs   #').replace("description: 'NDAs we receive'", "description: 'NDAs we''re sent'"));
+  });
+
+  it('keeps a block a block, with its chomping, and changes only the lines of text that changed', () => {
+    const { text } = edit(PLAYBOOK, (v) =>
+      setAt(setAt(v, '/rules/0/actions', 'ACCEPT a term of up to 3 years\nCOUNTERPROPOSE 18 months when longer\n'), '/rules/1/actions', 'ACCEPT Delaware or New York'),
+    );
+    expect(text).toBe(PLAYBOOK.replace('COUNTERPROPOSE 2 years', 'COUNTERPROPOSE 18 months').replace('ACCEPT Delaware\n', 'ACCEPT Delaware or New York\n'));
+  });
+
+  it('adds a key where the key order puts it, and removes one with its line', () => {
+    const order = ['name', 'description', 'actions', 'questions', 'generate_summary', 'reviewer', 'internal_notes'];
+    const { text } = edit(PLAYBOOK, (v) => setAt(setAt(v, '/rules/0/description', 'How long it lasts', order), '/rules/0/reviewer', undefined));
+    expect(text).toBe(PLAYBOOK.replace('  - name: Term\n', '  - name: Term\n    description: How long it lasts\n').replace('    reviewer: alice@acme.example\n', ''));
+  });
+
+  it('inserts a list item above the comment of the item it goes before, and removes one', () => {
+    const rule = { name: 'Residuals', actions: 'REJECT residuals clauses\nFLAG them\n' };
+    const inserted = edit(PLAYBOOK, (v) => insertAt(v, '/rules', 0, rule)).text!;
+    expect(inserted).toBe(PLAYBOOK.replace('  # Term: agreed with sales\n', '  - name: Residuals\n    actions: |\n      REJECT residuals clauses\n      FLAG them\n  # Term: agreed with sales\n'));
+    const appended = edit(PLAYBOOK, (v) => insertAt(v, '/rules', 'end', { name: 'Residuals', actions: 'REJECT' })).text!;
+    expect(appended).toBe(`${PLAYBOOK}  - name: Residuals\n    actions: REJECT\n`);
+    const removed = edit(PLAYBOOK, (v) => setAt(v, '/rules/1', undefined)).text!;
+    expect(removed).toBe(PLAYBOOK.slice(0, PLAYBOOK.indexOf('  - name: Law')));
+  });
+
+  it('edits inside flow collections with their commas', () => {
+    const { text } = edit(PLAYBOOK, (v) => setAt(setAt(v, '/rules/1/tags_like/b', 'y z'), '/rules/1/tags_like/c', 3));
+    expect(text).toBe(PLAYBOOK.replace('{ a: 1, b: "x" }', '{ a: 1, b: "y z", c: 3 }'));
+    const list = 'kind: X\nitems: [a, b, c]\n';
+    expect(edit(list, (v) => setAt(v, '/items', ['a', 'c', 'd'])).text).toBe('kind: X\nitems: [a, c, d]\n');
+  });
+
+  it('an empty list becomes a block when it gets an item, and a list that loses its last item becomes []', () => {
+    const empty = 'kind: Playbook\nname: P\nrules: []   # none yet\n';
+    expect(edit(empty, (v) => insertAt(v, '/rules', 'end', { name: 'A', actions: 'X' })).text).toBe('kind: Playbook\nname: P\nrules:   # none yet\n  - name: A\n    actions: X\n');
+    const one = 'kind: Playbook\nname: P\nrules:\n  - name: A\n    actions: X\nafter: 1\n';
+    expect(edit(one, (v) => setAt(v, '/rules', [])).text).toBe('kind: Playbook\nname: P\nrules: []\nafter: 1\n');
+  });
+
+  it('writes an alias out where its value must differ from its anchor, and only there', () => {
+    const text = 'kind: P\na: &shared ACCEPT\nb: *shared\nc: *shared\n';
+    expect(edit(text, (v) => setAt(v, '/b', 'REJECT')).text).toBe('kind: P\na: &shared ACCEPT\nb: REJECT\nc: *shared\n');
+    // The anchor's own value changes: the aliases that must keep the old value get it written out.
+    expect(edit(text, (v) => setAt(v, '/a', 'FLAG')).text).toBe('kind: P\na: &shared FLAG\nb: ACCEPT\nc: ACCEPT\n');
+    expect(edit(text, (v) => setAt(setAt(v, '/a', 'FLAG'), '/c', 'FLAG')).text).toBe('kind: P\na: &shared FLAG\nb: ACCEPT\nc: *shared\n');
+  });
+
+  it('gives a mapping its own key where a merged one must differ', () => {
+    const text = 'kind: P\nrules:\n  - &base\n    name: A\n    reviewer: x@acme.example\n  - <<: *base\n    name: B\n';
+    expect(edit(text, (v) => setAt(v, '/rules/1/reviewer', 'y@acme.example')).text).toBe(
+      'kind: P\nrules:\n  - &base\n    name: A\n    reviewer: x@acme.example\n  - <<: *base\n    name: B\n    reviewer: y@acme.example\n',
+    );
+    expect(edit(text, (v) => setAt(v, '/rules/0/reviewer', 'y@acme.example')).text).toBe(
+      'kind: P\nrules:\n  - &base\n    name: A\n    reviewer: y@acme.example\n  - <<: *base\n    name: B\n    reviewer: x@acme.example\n',
+    );
+  });
+
+  it('never overwrites a ${var} or ${env} value: when its expansion is not what live holds, it is a problem', () => {
+    const text = 'kind: P\nreviewer: ${var.legal_lead}\nother: x\n';
+    const expand = (s: string) => s.replace('${var.legal_lead}', 'alice@acme.example');
+    const same = edit(text, (v) => setAt(v, '/reviewer', 'alice@acme.example'), 0, expand);
+    expect(same).toEqual({ text, problems: [] });
+    const differs = edit(text, (v) => setAt(setAt(v, '/reviewer', 'bob@acme.example'), '/other', 'y'), 0, expand);
+    expect(differs.text).toBe('kind: P\nreviewer: ${var.legal_lead}\nother: y\n');
+    expect(differs.problems).toEqual([{ document: 0, pointer: '/reviewer', line: 2, written: '${var.legal_lead}', wanted: 'bob@acme.example' }]);
+  });
+
+  it('leaves the other documents of the file byte for byte, and removes a whole document', () => {
+    const text = `# head\nkind: A\nname: one\n---\n# second\nkind: B\nname: two\n---\nkind: C\nname: three\n`;
+    expect(edit(text, (v) => setAt(v, '/name', 'TWO'), 1).text).toBe(text.replace('name: two', 'name: TWO'));
+    expect(editYaml(text, { documents: new Map(), remove: new Set([1]) }).text).toBe('# head\nkind: A\nname: one\n---\nkind: C\nname: three\n');
+    expect(editYaml(text, { documents: new Map(), remove: new Set([0]) }).text).toBe('---\n# second\nkind: B\nname: two\n---\nkind: C\nname: three\n');
+    expect(editYaml('kind: A\n', { documents: new Map(), remove: new Set([0]) }).text).toBeNull();
+  });
+
+  it('turns a one-line value into a block when it gains lines, and a key with no value gets one', () => {
+    const text = 'kind: P\nactions: ACCEPT\nnotes:\nlast: 1\n';
+    expect(edit(text, (v) => setAt(setAt(v, '/actions', 'ACCEPT\nFLAG'), '/notes', 'n')).text).toBe('kind: P\nactions: |-\n  ACCEPT\n  FLAG\nnotes: n\nlast: 1\n');
+  });
+});

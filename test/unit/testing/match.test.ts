@@ -1,0 +1,103 @@
+/** The matchers on their own: attribution of results to rules, and each expectation's check. */
+import { describe, expect, it } from 'vitest';
+import type { SubjectRule } from '../../../src/kinds/support/test-subjects.js';
+import { attributeFlag, attributeReview, checkAgreement, checkReview, fieldNames, matchText } from '../../../src/testing/match.js';
+import type { ReviewFacts } from '../../../src/testing/types.js';
+
+const rule = (name: string, extra: Partial<SubjectRule> = {}): SubjectRule => ({ name, description: null, actions: null, questions: null, generate_summary: true, ...extra });
+const RULES = [
+  rule('Term', { id: 'r-term', actions: 'ACCEPT a term of up to 3 years' }),
+  rule('Governing law', { id: 'r-law', description: 'Which law governs the agreement' }),
+  rule('Limitation of liability', { id: 'r-lol' }),
+  rule('Liability'),
+];
+
+describe('flag attribution', () => {
+  it('takes the rule whose id the flag names first', () => {
+    expect(attributeFlag('something else entirely', 'r-law', RULES)).toBe('Governing law');
+  });
+  it('matches the rule name, then the rule text, then a summary headed by the name', () => {
+    expect(attributeFlag('  TERM ', null, RULES)).toBe('Term');
+    expect(attributeFlag('accept a term of   up to 3 years', null, RULES)).toBe('Term');
+    expect(attributeFlag('Which law governs the agreement', null, RULES)).toBe('Governing law');
+    expect(attributeFlag('Governing law: Louisiana is not on the list', null, RULES)).toBe('Governing law');
+  });
+  it('takes the longest rule name mentioned as whole words, and nothing when it cannot tell', () => {
+    expect(attributeFlag('The limitation of liability is uncapped for data breaches', null, RULES)).toBe('Limitation of liability');
+    expect(attributeFlag('Terminology differs from ours', null, RULES)).toBeNull();
+    expect(attributeFlag(null, null, RULES)).toBeNull();
+    expect(attributeFlag('Term and Governing law both', null, [rule('Term'), rule('Law')])).toBe('Term');
+  });
+});
+
+describe('attributing a review', () => {
+  it('reads evaluations, flags and positions in both inline shapes', () => {
+    const facts = attributeReview(
+      'rv',
+      {
+        review_type: 'SummaryReview',
+        redline_evaluations: [{ relevant_rule_topic: { id: 'r-law', name: 'Jurisdiction' }, evaluation: 'reject', commentary: 'x' }, { relevant_rule_topic: { name: 'governing LAW' }, evaluation: 'accept' }],
+        flag_violations: [{ id: 'f', attributes: { rule: 'Term', decision: 'confirmed' } }],
+        summary_positions: [{ summary: 'Five years', detailed_explanation: null }],
+      },
+      RULES,
+    );
+    expect(facts.redlines.map((r) => [r.topic, r.evaluation])).toEqual([
+      ['Governing law', 'reject'],
+      ['Governing law', 'accept'],
+    ]);
+    expect(facts.flags).toEqual([{ rule: 'Term', text: 'Term', decision: 'confirmed' }]);
+    expect(facts.positions).toEqual([{ summary: 'Five years', detailed_explanation: null }]);
+  });
+});
+
+const facts: ReviewFacts = {
+  review_id: 'rv',
+  review_type: 'RedlineReview',
+  redlines: [
+    { topic: 'Governing law', rule: 'Governing law', evaluation: 'needs_review', commentary: 'Louisiana law is not on the list' },
+    { topic: 'Term', rule: 'Term', evaluation: 'accept', commentary: null },
+  ],
+  flags: [{ rule: 'Term', text: 'Term', decision: null }, { rule: null, text: 'odd', decision: null }],
+  positions: [{ summary: 'The term is five years.', detailed_explanation: 'Clause 2' }],
+};
+
+describe('checking expectations', () => {
+  it('redlines: every evaluation of the topic in the set, at least one unless a count says otherwise', () => {
+    expect(checkReview({ type: 'redline', topic: 'governing  law', evaluation: { in: ['reject', 'needs_review'] } }, facts)).toEqual({ ok: true, got: 'needs_review' });
+    expect(checkReview({ type: 'redline', topic: 'Term', evaluation: { in: ['reject'] } }, facts)).toEqual({ ok: false, got: 'accept' });
+    expect(checkReview({ type: 'redline', topic: 'Term', evaluation: { not_in: ['reject'] } }, facts).ok).toBe(true);
+    expect(checkReview({ type: 'redline', topic: 'Residuals' }, facts)).toEqual({ ok: false, got: 'no evaluation of "Residuals"' });
+    expect(checkReview({ type: 'redline', topic: 'Residuals', count: { max: 0 } }, facts).ok).toBe(true);
+    expect(checkReview({ type: 'redline', topic: 'Governing law', commentary: { contains: 'louisiana' } }, facts).ok).toBe(true);
+    expect(checkReview({ type: 'redline', topic: 'Governing law', commentary: { equals: 'no' } }, facts).ok).toBe(false);
+  });
+  it('flags: includes and excludes by attributed rule; count includes unattributed flags', () => {
+    expect(checkReview({ type: 'flag-includes', rule: 'term' }, facts).ok).toBe(true);
+    expect(checkReview({ type: 'flag-excludes', rule: 'Term' }, facts)).toEqual({ ok: false, got: 'Term, unattributed "odd"' });
+    expect(checkReview({ type: 'flag-excludes', rule: 'odd' }, facts).ok).toBe(true);
+    expect(checkReview({ type: 'flag-count', count: { max: 1 } }, facts)).toEqual({ ok: false, got: '2 flags (Term, unattributed "odd")' });
+  });
+  it('positions: by default at least one must match every text given', () => {
+    expect(checkReview({ type: 'position', summary: { matches: 'FIVE years', flags: 'i' }, count: { min: 1 } }, facts).ok).toBe(true);
+    expect(checkReview({ type: 'position', summary: { matches: 'FIVE years', flags: '' }, count: { min: 1 } }, facts)).toEqual({ ok: false, got: '0 matching positions of 1: "The term is five years."' });
+    expect(checkReview({ type: 'position', summary: { contains: 'five' }, detailed_explanation: { equals: 'Clause 3' }, count: { min: 1 } }, facts).ok).toBe(false);
+    expect(checkReview({ type: 'position', summary: { contains: 'perpetual' }, count: { max: 0 } }, facts).ok).toBe(true);
+  });
+  it('text matchers trim equals, ignore case in contains, and take regular expressions as written', () => {
+    expect(matchText({ equals: 'a' }, ' a ')).toBe(true);
+    expect(matchText({ contains: 'B' }, 'abc')).toBe(true);
+    expect(matchText({ matches: '^a.c$', flags: '' }, 'abc')).toBe(true);
+    expect(matchText({ contains: 'x' }, null)).toBe(false);
+  });
+  it('template expectations: accepted, or rejected naming the field (however the service paths it)', () => {
+    const rejected = { accepted: false as const, fields: ['agreement.include_expiration_type'], detail: 'bad' };
+    expect(checkAgreement({ type: 'accepted' }, { accepted: true, agreement_id: 'a' })).toEqual({ ok: true, got: 'accepted' });
+    expect(checkAgreement({ type: 'accepted' }, rejected)).toEqual({ ok: false, got: 'rejected (agreement.include_expiration_type): bad' });
+    expect(checkAgreement({ type: 'rejected', field: 'include_expiration_type' }, rejected).ok).toBe(true);
+    expect(checkAgreement({ type: 'rejected', field: 'hourly_rate' }, rejected).ok).toBe(false);
+    expect(checkAgreement({ type: 'rejected' }, { accepted: true, agreement_id: 'a' }).ok).toBe(false);
+    expect(fieldNames('values[Hourly_Rate]', 'hourly_rate')).toBe(true);
+    expect(fieldNames('hourly_rate_max', 'hourly_rate')).toBe(false);
+  });
+});
