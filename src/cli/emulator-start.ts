@@ -11,8 +11,10 @@ export async function startEmulatorForCli(options: EmulatorOptions): Promise<Run
     const where = `${options.host ?? '127.0.0.1'}:${String(options.port ?? 0)}`;
     if (code === 'EADDRINUSE') throw new DocketError('port-in-use', `cannot start the emulator: ${where} is already in use`, 'stop what listens there, or choose another port with --port (0 picks a free one)');
     if (code === 'EACCES') throw new DocketError('port-denied', `cannot start the emulator: listening on ${where} is not permitted`, 'use a port above 1024, or 0 for a free one');
+    if (code === 'EADDRNOTAVAIL') throw new DocketError('host-not-local', `cannot start the emulator: ${where} is not an address of this machine`, 'listen on 127.0.0.1 (the default), or on 0.0.0.0 for every address');
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new DocketError('host-not-found', `cannot start the emulator: the host name ${options.host ?? ''} does not resolve`, 'use an IP address such as 127.0.0.1');
     if (error instanceof StateFileError) {
-      throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, `the state is scratch data: delete ${error.file} to start again from the seed`);
+      throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, error.fix ?? `the state is scratch data: delete ${error.file} to start again from the seed`);
     }
     throw error;
   }

@@ -28,11 +28,21 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** What a command does with the output flags: `false` keeps a flag accepted but out of help and completion. */
+export interface OutputFlags {
+  color?: boolean;
+  quiet?: boolean;
+  /** What -v does for this command, or false when it does nothing. */
+  verbose?: string | false;
+}
+
 /**
- * Adds -C, --env, the request-pace flags and the output flags to a command; a command only gets
- * the flags that do something for it (validate talks to no service, so it has no pace flags).
+ * Adds -C, --env, the request-pace flags and the output flags to a command; a command only offers
+ * the flags that do something for it (validate talks to no service, so it has no pace flags). The
+ * output flags are accepted by every command (`docket -q init` works), but one that does nothing
+ * for a command is hidden from its help and from shell completion.
  */
-export function withCommon(command: Command, opts: { dir?: boolean; env?: boolean; services?: boolean } = {}): Command {
+export function withCommon(command: Command, opts: { dir?: boolean; env?: boolean; services?: boolean } & OutputFlags = {}): Command {
   if (opts.dir !== false) command.option('-C, --dir <DIR>', 'configuration directory', '.');
   if (opts.env !== false) command.option('--env <NAME>', 'environment from docket.yaml `environments:`');
   if (opts.services !== false) {
@@ -40,8 +50,9 @@ export function withCommon(command: Command, opts: { dir?: boolean; env?: boolea
       .addOption(new Option('--concurrency <N>', 'parallel requests and operations (default: docket.yaml or 8)').argParser(parseConcurrency))
       .addOption(new Option('--max-rps <N>', 'at most N requests per second to the services (default: docket.yaml max_rps, else none)').argParser(parseMaxRps));
   }
+  const flag = (option: Option, offered: boolean): Option => (offered ? option : option.hideHelp());
   return command
-    .option('--no-color', 'never colour the output')
-    .option('-q, --quiet', 'print only results and errors')
-    .option('-v, --verbose', 'log every request and list undeclared objects');
+    .addOption(flag(new Option('--no-color', 'never colour the output'), opts.color !== false))
+    .addOption(flag(new Option('-q, --quiet', 'print only results and errors'), opts.quiet !== false))
+    .addOption(flag(new Option('-v, --verbose', opts.verbose || 'log every request and list undeclared objects'), opts.verbose !== false));
 }

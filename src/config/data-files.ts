@@ -7,6 +7,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../engine/canonical.js';
+import { quoteValue } from './quote.js';
 import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
 
@@ -75,7 +76,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   const wanted = new Map<string, { doc: ResourceDoc; key: string; type: unknown }>();
   const diagnostics: Diagnostic[] = [];
   const problem = (doc: ResourceDoc, key: string, code: string, message: string, hint?: string): void => {
-    diagnostics.push({ severity: 'error', code, message, ...doc.positions.at(`/${key}`), path: key, ...(hint ? { hint } : {}) });
+    // The value is what is wrong, so the column is the value's.
+    diagnostics.push({ severity: 'error', code, message, ...doc.positions.valueAt(`/${key}`), path: key, ...(hint ? { hint } : {}) });
   };
   for (const doc of documents) {
     for (const named of namedFiles(doc.file, doc.body, options.fieldsOf(doc))) {
@@ -96,7 +98,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
       const known = options.yaml?.get(rel);
       if (known) {
         if (holdsResource(known.parsed)) {
-          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${rel}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
+          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
           return;
         }
         const bytes = Buffer.from(known.text, 'utf8');
@@ -107,7 +109,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         // A symlink may point anywhere: what is read must be inside the configuration directory.
         const real = await realpath(path.join(root, rel));
         if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
-          problem(doc, key, 'file-outside-config', `\`${key}\` names ${rel}, a link to ${real}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
+          problem(doc, key, 'file-outside-config', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(real)}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
           return;
         }
         const bytes = await readFile(real);
@@ -117,24 +119,19 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         files.set(rel, { path: rel, bytes, sha256: sha256(bytes), text: bytes.toString('utf8') });
-      } catch {
-        diagnostics.push({
-          severity: 'error',
-          code: 'missing-file',
-          message: `\`${key}\` names ${String(doc.body[key])}, which does not exist (looked for ${rel})`,
-          ...doc.positions.at(`/${key}`),
-          path: key,
-        });
+      } catch (error) {
+        const value = String(doc.body[key]);
+        const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
+        if ((error as NodeJS.ErrnoException).code === 'EISDIR') problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which is a folder, not a file${where}`);
+        else problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}`, 'file names are relative to the YAML file that holds them');
       }
     }),
   );
   return { files, diagnostics };
 }
 
-function quoted(value: string): string {
-  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return `"${clean.length > 80 ? `${clean.slice(0, 77)}...` : clean}"`;
-}
+/** File names are quoted like any value, with room for a long path. */
+const quoted = (value: string): string => quoteValue(value, 80);
 
 function holdsResource(parsed: ParsedFile): boolean {
   return parsed.documents.some((d) => d.value !== null && typeof d.value === 'object' && !Array.isArray(d.value) && 'kind' in d.value);
@@ -145,16 +142,16 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04];
 /** What a file of this type must look like: UTF-8 text without NUL, or a Word file (a zip). */
 function contentProblem(type: unknown, bytes: Uint8Array, rel: string): { code: string; message: string; hint?: string } | undefined {
   if (type === 'text') {
-    if (bytes.includes(0)) return { code: 'binary-file', message: `${rel} is not a text file (it holds NUL bytes)`, hint: 'body_file names a Markdown or text file; a Word file goes in docx_file' };
+    if (bytes.includes(0)) return { code: 'binary-file', message: `${quoted(rel)} is not a text file (it holds NUL bytes)`, hint: 'body_file names a Markdown or text file; a Word file goes in docx_file' };
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
-      return { code: 'invalid-utf8', message: `${rel} is not valid UTF-8`, hint: 'save it as UTF-8' };
+      return { code: 'invalid-utf8', message: `${quoted(rel)} is not valid UTF-8`, hint: 'save it as UTF-8' };
     }
   }
   if (type === 'docx') {
-    if (bytes.length === 0) return { code: 'not-a-docx', message: `${rel} is empty`, hint: 'docx_file names a Word (.docx) file' };
-    if (!ZIP.every((b, i) => bytes[i] === b)) return { code: 'not-a-docx', message: `${rel} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
+    if (bytes.length === 0) return { code: 'not-a-docx', message: `${quoted(rel)} is empty`, hint: 'docx_file names a Word (.docx) file' };
+    if (!ZIP.every((b, i) => bytes[i] === b)) return { code: 'not-a-docx', message: `${quoted(rel)} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
   }
   return undefined;
 }

@@ -15,6 +15,7 @@ import { interpolateTree } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
+import { textProblems } from './text-hygiene.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
@@ -256,6 +257,9 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
 
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
+  for (const problem of textProblems(body)) {
+    diagnostics.push({ severity: 'error', code: 'control-character', message: problem.message, ...doc.positions.valueAt(problem.pointer), path: pointerToPath(problem.pointer), hint: problem.hint });
+  }
   if (!validate(body)) {
     diagnostics.push(
       ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved }),

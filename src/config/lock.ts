@@ -168,16 +168,28 @@ export function parseLockText(text: string, label: string): ReadLockResult {
   return 'error' in parsed ? { doc: emptyDocument(), diagnostics: [parsed.error] } : { doc: parsed.doc, diagnostics: [] };
 }
 
-function problem(label: string, line: number, message: string, hint = 'restore it from git; docket writes it after apply'): Diagnostic {
-  return { severity: 'error', code: 'invalid-lock-file', message, file: label, line, col: 1, hint };
+function problem(label: string, line: number, message: string, hint = 'restore it from git; docket writes it after apply', col = 1): Diagnostic {
+  return { severity: 'error', code: 'invalid-lock-file', message, file: label, line, col, hint };
+}
+
+/** Where JSON.parse stopped (`… at position 16`), as a line and column counted from `line`. */
+function jsonErrorAt(error: unknown, text: string, line: number): { line: number; col: number; what: string } {
+  const message = error instanceof Error ? error.message : '';
+  const m = /at position (\d+)/.exec(message);
+  const what = message.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '').slice(0, 120);
+  if (!m) return { line, col: 1, what };
+  const before = text.slice(0, Number(m[1]));
+  const lines = before.split('\n');
+  return { line: line + lines.length - 1, col: lines[lines.length - 1]!.length + 1, what };
 }
 
 function parseDocument(text: string, label: string, line: number): { doc: LockDocument } | { error: Diagnostic } {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch {
-    return { error: problem(label, line, `${label} is not valid JSON`) };
+  } catch (error) {
+    const at = jsonErrorAt(error, text, line);
+    return { error: problem(label, at.line, `${label} is not valid JSON${at.what ? ` (${at.what})` : ''}`, 'restore it from git; docket writes it after apply', at.col) };
   }
   if (!isPlainObject(value)) return { error: problem(label, line, `${label} is not a docket lock file`) };
   if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), label, line);

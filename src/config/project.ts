@@ -8,7 +8,8 @@ import { interpolateTree, type InterpolationContext } from './interpolate.js';
 import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { ProjectConfig } from './types.js';
-import { urlProblem } from './url-policy.js';
+import { shown, urlProblem } from './url-policy.js';
+import { textProblems } from './text-hygiene.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 
 export const PROJECT_SCHEMA = 'docket.schema.json';
@@ -119,6 +120,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     error(problem.code, problem.message, pos, problem.hint, problem.pointer);
   }
 
+  for (const problem of textProblems(pass.value)) error('control-character', problem.message, positions.valueAt(problem.pointer), problem.hint, problem.pointer);
+
   const validate = await schemaValidator(PROJECT_SCHEMA);
   if (!validate(pass.value)) {
     diagnostics.push(...schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved }));
@@ -188,7 +191,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
       diagnostics.push({
         severity: 'error',
         code: 'invalid-value',
-        message: `environment variable ${o.variable} must be ${o.what}`,
+        message: `environment variable ${o.variable} must be ${o.what} (got "${shown(value)}")`,
         hint: `it sets \`${o.section}.${o.key}\`; fix or unset it`,
       });
   }

@@ -26,7 +26,10 @@ export interface ProjectConfig {
  * back to the nearest written ancestor, so an error about a missing key points at its parent.
  */
 export interface Positions {
+  /** Where the key was written (the line a reader looks for). */
   at(pointer: string): SourcePos;
+  /** Where the value starts (for "this value is wrong"). */
+  valueAt(pointer: string): SourcePos;
   /** True when the key was written in the file. */
   has(pointer: string): boolean;
 }
@@ -60,4 +63,13 @@ export function projectKeyPos(project: ProjectConfig, pointer: string): SourcePo
     if (positions.has(override)) return positions.at(override);
   }
   return positions.has(pointer) ? positions.at(pointer) : fallback;
+}
+
+/** Where a docket.yaml value was written (for an error about the value), with the same preference. */
+export function projectValuePos(project: ProjectConfig, pointer: string): SourcePos {
+  const positions = project.positions;
+  if (!positions) return { file: project.file, line: 1, col: 1 };
+  const override = project.environment ? `/environments/${project.environment}${pointer}` : undefined;
+  if (override && positions.has(override)) return positions.valueAt(override);
+  return positions.has(pointer) ? positions.valueAt(pointer) : projectKeyPos(project, pointer);
 }

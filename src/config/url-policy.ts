@@ -25,7 +25,7 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
     return { code: 'invalid-url', message: `${what} "${shown(raw)}" is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
   }
   // Credentials in a URL would end up in plan headers and messages.
-  if (u.username || u.password) return { code: 'invalid-url', message: `${what} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
+  if (u.username || u.password) return { code: 'invalid-url', message: `${what} "${u.protocol}//***@${u.host}${u.pathname}" must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
   if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${u.origin}${u.pathname} must not have a query or fragment` };
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return { code: 'invalid-url', message: `${what} must use https (got ${shown(u.protocol)})` };
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
@@ -38,7 +38,11 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   return undefined;
 }
 
-function shown(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+/**
+ * A URL-like value as it may appear in a message: one line, not endless, and without the
+ * `user:password@` part (the password must never reach the output).
+ */
+export function shown(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').replace(/\/\/[^/?#\s]*@/, '//***@');
   return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean;
 }

@@ -220,7 +220,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       }
       const at = lc(error.pos[0]);
       const duplicate = error.code === 'DUPLICATE_KEY';
-      const hint = SYNTAX_HINTS[error.code];
+      const hint = syntaxHint(error.code, error.message, text, error.pos[0]);
       diagnostics.push({
         severity: 'error',
         code: duplicate ? 'duplicate-key' : 'yaml-syntax',
@@ -280,11 +280,23 @@ function unclosedAt(doc: Document.Parsed, offset: number, code: string, message:
   return found;
 }
 
-const SYNTAX_HINTS: Partial<Record<string, string>> = {
-  TAB_AS_INDENT: 'indent with spaces',
-  BLOCK_AS_IMPLICIT_KEY: 'a value containing `: ` must be quoted',
-  MISSING_CHAR: 'a quote, bracket or brace was opened and not closed',
-};
+/** A hint that fits the mistake behind a parser error (most are indentation, or an unquoted `: `). */
+function syntaxHint(code: string, message: string, text: string, offset: number): string | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const rest = text.slice(offset, lineEnd < 0 ? undefined : lineEnd);
+  if (code === 'TAB_AS_INDENT') return 'indent with spaces';
+  if (code === 'BLOCK_AS_IMPLICIT_KEY') {
+    // `key: a: b` on one line, or a key indented under a plain value on the next.
+    return /:\s/.test(rest) ? 'a value containing `: ` must be quoted' : 'the next line is indented further than this key: keys of one mapping start at the same column';
+  }
+  if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return 'line this up with the lines above it: keys of one mapping start at the same column, list items at the same `-`';
+  if (/^Unexpected scalar at node end/.test(message)) return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
+  if (/Implicit map keys need to be followed by map values/.test(message)) return offset === lineStart ? 'a line here is neither `key: value` nor `- item`; check its indentation' : 'a key needs `:` after it';
+  if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : `a key needs \`:\` after it (\`${rest.trim().slice(0, 40)}:\`)`;
+  if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
+  return undefined;
+}
 
 /** A document with only comments (or only `---`) parses to an empty plain scalar. */
 function isEmptyScalar(node: Node): boolean {
@@ -340,6 +352,11 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   if (yaml().isScalar(node)) {
     const empty = node.value === null && node.source === '';
     positions.set(pointer, { key: keyPos, value: empty && keyPos ? keyPos : here, plain: node.type === 'PLAIN' });
+    if (node.value !== null && typeof node.value === 'object') {
+      // A tag the parser knows but JSON has no value for (`!!binary` gives bytes).
+      state.diagnostics.push({ severity: 'error', code: 'unknown-tag', message: `the tag \`${(node.tag ?? '?').replace('tag:yaml.org,2002:', '!!')}\` makes a value docket cannot use; docket reads plain YAML without tags`, file: state.file, ...here, hint: 'remove the tag and write the value as text' });
+      return null;
+    }
     return normaliseScalar(node.value);
   }
   positions.set(pointer, { key: keyPos, value: here, plain: false });

@@ -9,19 +9,26 @@ export class StateFileError extends Error {
   constructor(
     readonly file: string,
     message: string,
+    /** What to do; without it, the file is broken scratch data to delete. */
+    readonly fix?: string,
   ) {
     super(message);
   }
 }
 
-/** The parsed JSON of `file`, or `undefined` when it does not exist. */
+/**
+ * The parsed JSON of `file`, or `undefined` when it does not exist yet (the first write makes it,
+ * and its folder). Anything else is a StateFileError, found before serving a request.
+ */
 export async function readJsonFile(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return undefined;
-    throw err;
+    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'EISDIR') throw new StateFileError(file, `${file} is a folder, not a state file`, 'name a file inside it, such as emulator.json');
+    throw new StateFileError(file, `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, 'check its permissions');
   }
   try {
     return JSON.parse(text) as unknown;

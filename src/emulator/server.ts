@@ -90,6 +90,19 @@ export interface EmulatorOptions {
    */
   openOrganizations?: boolean;
   random?: () => number;
+  /** Told of every request once it is answered (or dropped): `docket emulator -v` prints these. */
+  onRequest?: (request: AnsweredRequest) => void;
+}
+
+/** One request as `docket emulator -v` shows it: never a header, so never a key. */
+export interface AnsweredRequest {
+  method: string;
+  /** Path and query as the client sent them. */
+  path: string;
+  /** The status sent, or undefined when no answer was sent (a dropped or hung request). */
+  status?: number;
+  ms: number;
+  requestId: string;
 }
 
 export interface RunningEmulator {
@@ -151,7 +164,11 @@ class EmulatorServer implements EmulatorControls {
   private readonly router: Router;
   private readonly conversions: ConversionScheduler;
   private readonly reviews: ReviewScheduler;
-  private readonly server = createServer((req, res) => void this.handle(req, res));
+  private readonly server = createServer((req, res) => {
+    if (this.onRequest) this.report(req, res, this.onRequest);
+    void this.handle(req, res);
+  });
+  private readonly onRequest: ((request: AnsweredRequest) => void) | undefined;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly pageSize: number;
@@ -163,6 +180,7 @@ class EmulatorServer implements EmulatorControls {
     private readonly store: EmulatorStore,
     options: EmulatorOptions,
   ) {
+    this.onRequest = options.onRequest;
     this.template = options.openOrganizations ? (options.seed ?? defaultSeed()).organizations[0] : undefined;
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => delay(ms).then(() => undefined));
@@ -252,6 +270,20 @@ class EmulatorServer implements EmulatorControls {
     }
     this.settings = next;
     return this.config();
+  }
+
+  /** Reports the request when its exchange ends, answered or not. */
+  private report(req: IncomingMessage, res: ServerResponse, onRequest: (request: AnsweredRequest) => void): void {
+    const started = performance.now();
+    res.once('close', () => {
+      onRequest({
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: req.url ?? '/',
+        ...(res.headersSent ? { status: res.statusCode } : {}),
+        ms: Math.round(performance.now() - started),
+        requestId: String(res.getHeader('x-request-id') ?? ''),
+      });
+    });
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -3,7 +3,9 @@
  * declared inside it, such as a playbook's rules), with duplicate identities reported at both
  * places. Pure.
  */
-import { Diagnostics, type SourcePos } from '../diagnostics.js';
+import { Diagnostics } from '../diagnostics.js';
+import { quoteValue } from '../config/quote.js';
+import { valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { DesiredContext } from '../kinds/kind.js';
@@ -20,8 +22,6 @@ export async function buildDesired(
   const byYaml = new Map(kinds.filter((k) => k.yamlKind).map((k) => [k.yamlKind!, k]));
   const childrenOf = (k: AnyKind) => kinds.filter((c) => c.parentKind === k.name && c.toDesired);
   const singletons = new Set(kinds.filter((k) => k.singleton).map((k) => k.name));
-  /** Where each pinned resource's `id:` is written (for top-level resources: their document's `/id`). */
-  const pinAt = new Map<DesiredResource, SourcePos>();
   const add = (resource: DesiredResource): void => {
     // A singleton (the organization) is not named by its file.
     if (!singletons.has(resource.kind) && !checkName(resource, diagnostics)) return;
@@ -50,14 +50,13 @@ export async function buildDesired(
       add(r);
     };
     const own = await kind.toDesired(doc, diagnostics, ctx);
-    for (const r of own) if (r.pinId && !r.parent) pinAt.set(r, doc.positions.at('/id'));
     own.forEach(declare);
     for (const child of childrenOf(kind)) {
       const parent = own.find((r) => r.kind === kind.name);
       (await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })).forEach(declare);
     }
   }
-  checkClaims(desired, diagnostics, pinAt);
+  checkClaims(desired, diagnostics);
   for (const kind of kinds.filter((k) => k.singleton)) {
     const all = desired.filter((d) => d.kind === kind.name);
     if (all.length > 1) diagnostics.error('duplicate-resource', `only one ${kind.name} may be declared`, all[1]!.source);
@@ -68,19 +67,16 @@ export async function buildDesired(
 /** Longer than any name a person gives a playbook or a term; the services' limits are not documented. */
 export const MAX_NAME_LENGTH = 200;
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-/** A name is one line of visible text: not blank, no control characters, not endless. */
+/** A name is visible text of a sensible length (config/text-hygiene.ts keeps it one line, without control characters). */
 function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean {
   const name = resource.name;
-  const at = resource.fieldSources.name ?? resource.fieldSources.email ?? resource.source;
-  const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 57)}...` : name).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const field = 'name' in resource.fieldSources ? 'name' : 'email';
+  // An empty or missing name is a schema error already.
+  if (name === '') return false;
+  const at = valueSourceOf(resource.fieldSources, field) ?? resource.source;
+  const shown = quoteValue(name);
   if (name.trim() === '') {
     diagnostics.error('blank-name', `${resource.kind} name ${shown} is blank`, { ...at, hint: 'give it a name with some visible text' });
-    return false;
-  }
-  if (CONTROL.test(name)) {
-    diagnostics.error('control-character', `${resource.kind} name ${shown} contains a control character`, { ...at, hint: 'names are one line of plain text; remove the character (a tab or line break, say)' });
     return false;
   }
   if (name.length > MAX_NAME_LENGTH) {
@@ -91,7 +87,7 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean
 }
 
 /** Two resources may not claim one live object: the same `id:` pin, or the same former name in one scope. */
-function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnostics, pinAt: ReadonlyMap<DesiredResource, SourcePos>): void {
+function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnostics): void {
   const pins = new Map<string, DesiredResource>();
   const former = new Map<string, DesiredResource>();
   for (const d of desired) {
@@ -99,8 +95,8 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       const key = `${d.kind}:${d.pinId.toLowerCase()}`;
       const first = pins.get(key);
       if (first) {
-        diagnostics.error('duplicate-pin', `${d.kind} "${d.name}" pins id ${d.pinId}, which ${d.kind} "${first.name}" pins too (${first.source.file}:${first.source.line})`, {
-          ...(pinAt.get(d) ?? d.source),
+        diagnostics.error('duplicate-pin', `${d.kind} "${d.name}" pins id ${d.pinId}, which ${d.kind} "${first.name}" pins too (${lineOf(first, 'id')})`, {
+          ...(valueSourceOf(d.fieldSources, 'id') ?? d.source),
           hint: 'an id names one live object: keep it on one of them',
         });
       } else pins.set(key, d);
@@ -110,11 +106,17 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       const key = `${scope}${old}`;
       const first = former.get(key);
       if (first && first !== d) {
-        diagnostics.error('duplicate-renamed-from', `${d.kind} "${d.name}" and ${d.kind} "${first.name}" (${first.source.file}:${first.source.line}) both say they were renamed from "${old}"`, {
-          ...d.source,
+        diagnostics.error('duplicate-renamed-from', `${d.kind} "${d.name}" and ${d.kind} "${first.name}" (${lineOf(first, 'renamed_from')}) both say they were renamed from "${old}"`, {
+          ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
           hint: 'one live object can become only one of them: keep `renamed_from` on one',
         });
       } else former.set(key, d);
     }
   }
+}
+
+/** `file:line` of a field's value, for "the other one is here". */
+function lineOf(d: DesiredResource, field: string): string {
+  const at = valueSourceOf(d.fieldSources, field) ?? d.source;
+  return `${at.file}:${at.line}`;
 }

@@ -3,6 +3,7 @@
  * `renamed_from`), compares their normalised fields, and emits one Change per action. Pure.
  */
 import { Diagnostics } from '../diagnostics.js';
+import { valueSourceOf } from '../kinds/support/positions.js';
 import { digest, sameValue } from './canonical.js';
 import { refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, Fields, KindName, LiveResource, UndeclaredSummary } from './types.js';
@@ -144,13 +145,14 @@ export function diff(input: DiffInput): DiffResult {
       const scope = scopeOfDesired(d);
       const pinned = liveById.get(d.pinId);
       const l = pinned && (scope === undefined || !isChild || scopeOfLive(pinned) === scope) ? pinned : undefined;
+      const pinAt = valueSourceOf(d.fieldSources, 'id') ?? d.source;
       if (!l) {
         diagnostics.error('pinned-id-not-found', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, which does not exist live`, {
-          ...d.source,
+          ...pinAt,
           hint: 'remove the `id:` line to match by name, or correct the id',
         });
       } else if (used.has(l.id)) {
-        diagnostics.error('duplicate-pin', `${kind.name} "${d.name}" pins id ${d.pinId}, which another resource already pins`, d.source);
+        diagnostics.error('duplicate-pin', `${kind.name} "${d.name}" pins id ${d.pinId}, which another resource already pins`, pinAt);
       } else {
         claim(d, l);
       }
@@ -242,7 +244,7 @@ export function diff(input: DiffInput): DiffResult {
           ...(kind.deletion === 'never' ? { quiet: true } : {}),
           reason:
             kind.deletion === 'archive'
-              ? `prune is off (set prune.${kind.pruneKey} or pass --prune to archive them)`
+              ? `prune is off: set prune.${kind.pruneKey} or pass --prune to archive them`
               : kind.deletion === 'none'
                 ? 'the service has no delete for them'
                 : 'docket never removes them',

@@ -9,6 +9,7 @@ import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList } from './canonical.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { classifyChanges } from './direction.js';
+import { planHints } from './hints.js';
 import { EMPTY_SYNC, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
@@ -85,6 +86,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       ),
       ...(input.lockUpdates ?? []).map((u) => u.reason),
       ...uncertain.warnings,
+      ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids }),
     ],
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),

@@ -10,7 +10,7 @@ import type { Fields, LiveResource } from '../engine/types.js';
 import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
 import { blockText } from './support/yaml-out.js';
-import { docSource, namesList, posOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, namesList, valueOf } from './support/positions.js';
 
 export const attachmentKind: KindModule<'attachment'> = {
   name: 'attachment',
@@ -36,7 +36,7 @@ export const attachmentKind: KindModule<'attachment'> = {
     const path = typeof doc.body.file === 'string' ? dataFilePath(doc, doc.body.file) : '';
     const file = ctx.files.get(path);
     if (file && !(file.bytes.length >= 5 && Buffer.from(file.bytes.subarray(0, 5)).toString('latin1') === '%PDF-')) {
-      diag.error('not-a-pdf', `attachment "${name}": ${path} is not a PDF (it does not start with %PDF-)`, posOf(doc, '/file'));
+      diag.error('not-a-pdf', `attachment "${name}": ${JSON.stringify(path)} is not a PDF (it does not start with %PDF-)`, valueOf(doc, '/file'));
     }
     const fields: Fields = { name, description: normText(doc.body.description), sha256: file?.sha256 ?? null };
     return [
@@ -50,7 +50,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         refs: actorRef(ctx.project, diag, docSource(doc), 'attachment'),
         renamedFrom: namesList(doc.body.renamed_from).map(normName),
         source: docSource(doc),
-        fieldSources: { name: posOf(doc, '/name'), description: posOf(doc, '/description'), sha256: posOf(doc, '/file') },
+        fieldSources: fieldSourcesAt(doc, { name: '/name', description: '/description', sha256: '/file', id: '/id', renamed_from: '/renamed_from' }),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
       },
     ];

@@ -12,7 +12,7 @@ import { declaredFilter } from './support/declared.js';
 import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, validateDefinition } from './support/definition.js';
 import { publishedFileText } from './support/definition-text.js';
-import { docSource, namesList, posOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 
@@ -70,7 +70,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
     const term = typeof doc.body.custom_term === 'string' && doc.body.custom_term !== '' ? normName(doc.body.custom_term) : null;
     fields.custom_term = term;
     const refs: Ref[] = [...actorRef(ctx.project, diag, docSource(doc), 'custom template')];
-    if (term) refs.push({ kind: 'custom-term', key: term, field: 'custom_term', source: posOf(doc, '/custom_term') });
+    if (term) refs.push({ kind: 'custom-term', key: term, field: 'custom_term', source: valueOf(doc, '/custom_term') });
     const resource: DesiredResource = {
       kind: 'custom-template',
       key: name,
@@ -81,11 +81,13 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       refs,
       renamedFrom: namesList(doc.body.renamed_from).map(normName),
       source: docSource(doc),
-      fieldSources: {
-        name: posOf(doc, '/name'),
-        definition: posOf(doc, inline !== undefined ? '/definition' : '/definition_file'),
-        custom_term: posOf(doc, '/custom_term'),
-      },
+      fieldSources: fieldSourcesAt(doc, {
+        name: '/name',
+        definition: inline !== undefined ? '/definition' : '/definition_file',
+        custom_term: '/custom_term',
+        id: '/id',
+        renamed_from: '/renamed_from',
+      }),
       ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
     };
     return [resource];

@@ -11,7 +11,7 @@ import type { Change, DesiredResource, Fields } from '../engine/types.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { declaredFilter } from './support/declared.js';
-import { docSource, namesList, posOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, namesList, posOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 
@@ -68,7 +68,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       refs: actorRef(ctx.project, diag, docSource(doc), 'custom term'),
       renamedFrom: namesList(doc.body.renamed_from).map(normName),
       source: docSource(doc),
-      fieldSources: { name: posOf(doc, '/name'), body: posOf(doc, `/${content ?? 'body'}`), docx: posOf(doc, '/docx_file') },
+      fieldSources: fieldSourcesAt(doc, { name: '/name', body: `/${content ?? 'body'}`, docx: '/docx_file', id: '/id', renamed_from: '/renamed_from' }),
       ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
     };
     return [resource];

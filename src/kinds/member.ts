@@ -7,7 +7,7 @@ import { invitedUserId } from '../api/review.js';
 import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
 import type { LiveResource } from '../engine/types.js';
-import { docSource, optionalString, posOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, optionalString } from './support/positions.js';
 import { memberDirectory } from './support/review-reads.js';
 
 /** What to do when the service cannot show docket a user (it has no users list). */
@@ -58,7 +58,7 @@ export const memberKind: KindModule<'member'> = {
         refs: [],
         renamedFrom: [],
         source: docSource(doc),
-        fieldSources: { email: posOf(doc, '/email') },
+        fieldSources: fieldSourcesAt(doc, { email: '/email', id: '/id' }),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
       },
     ];

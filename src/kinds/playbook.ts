@@ -6,7 +6,7 @@
 import { normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
 import { policyOf } from './support/policy.js';
-import { docSource, namesList, posOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, namesList } from './support/positions.js';
 import { livePlaybooks } from './support/review-reads.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -37,7 +37,7 @@ export const playbookKind: KindModule<'playbook'> = {
         refs: [],
         renamedFrom: namesList(doc.body.renamed_from).map(normName),
         source: docSource(doc),
-        fieldSources: { name: posOf(doc, '/name'), description: posOf(doc, '/description') },
+        fieldSources: fieldSourcesAt(doc, { name: '/name', description: '/description', id: '/id', renamed_from: '/renamed_from' }),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
         ...(policy ? { policy } : {}),
       },

@@ -8,7 +8,7 @@ import type { KindModule } from './kind.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
 import { policyOf } from './support/policy.js';
-import { fieldSourcesUnder, namesList, posOf } from './support/positions.js';
+import { fieldSourcesUnder, namesList, posOf, valueOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
@@ -69,8 +69,8 @@ export const ruleKind: KindModule<'rule'> = {
         seen.set(name, i);
       }
 
-      const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: at('reviewer') }] : [];
-      const fieldSources = fieldSourcesUnder(doc, `/rules/${i}`, Object.keys(fields));
+      const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: valueOf(doc, `/rules/${i}/reviewer`) }] : [];
+      const fieldSources = fieldSourcesUnder(doc, `/rules/${i}`, [...Object.keys(fields), 'id', 'renamed_from']);
       const policy = policyOf(rule, ctx.parent?.policy);
       out.push({
         kind: 'rule',

@@ -7,10 +7,10 @@
 import type { ApiResource } from '../api/types.js';
 import type { TemplateAttrs } from '../api/agreements.js';
 import { normDeep, normEmail, normName } from '../engine/normalize.js';
-import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
+import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import type { ExecContext, KindModule } from './kind.js';
-import { docSource, namesList, posOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { templateDocument, type ParameterSchema } from './support/template-config.js';
@@ -140,20 +140,20 @@ export const templateKind: KindModule<'template'> = {
     const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name'))) };
     if (doc.body.standard_version !== undefined) fields.standard_version = String(doc.body.standard_version);
     const refs: Ref[] = [];
-    const fieldSources: DesiredResource['fieldSources'] = { name: posOf(doc, '/name'), type: posOf(doc, '/type'), standard_version: posOf(doc, '/standard_version') };
-    for (const key of Object.keys(fields)) if (key.startsWith(PARAM)) fieldSources[key] = posOf(doc, `/parameters/${key.slice(PARAM.length).replace('.', '/')}`);
+    const pointers: Record<string, string> = { name: '/name', type: '/type', standard_version: '/standard_version', id: '/id', renamed_from: '/renamed_from' };
+    for (const key of Object.keys(fields)) if (key.startsWith(PARAM)) pointers[key] = `/parameters/${key.slice(PARAM.length).replace('.', '/')}`;
     if (Array.isArray(doc.body.attachments)) {
       const names = doc.body.attachments.map((n) => normName(n));
       fields.attachments = [...names].sort();
-      fieldSources.attachments = posOf(doc, '/attachments');
-      names.forEach((n, i) => refs.push({ kind: 'attachment', key: n, field: 'attachments', source: posOf(doc, `/attachments/${i}`) }));
+      pointers.attachments = '/attachments';
+      names.forEach((n, i) => refs.push({ kind: 'attachment', key: n, field: 'attachments', source: valueOf(doc, `/attachments/${i}`) }));
     }
     for (const ref of attachmentParameterRefs(parameters, '/parameters')) {
       const field = `${PARAM}${ref.pointer.split('/').slice(2, 4).join('.')}`;
-      refs.push({ kind: 'attachment', key: normName(ref.name), field, source: posOf(doc, ref.pointer) });
+      refs.push({ kind: 'attachment', key: normName(ref.name), field, source: valueOf(doc, `${ref.pointer}/attachment`) });
     }
     const signer = normEmail(parameters.default_signer_email);
-    if (signer) refs.push({ kind: 'agreements-user', key: signer, field: `${PARAM}default_signer_email`, source: posOf(doc, '/parameters/default_signer_email') });
+    if (signer) refs.push({ kind: 'agreements-user', key: signer, field: `${PARAM}default_signer_email`, source: valueOf(doc, '/parameters/default_signer_email') });
     return [
       {
         kind: 'template',
@@ -165,7 +165,7 @@ export const templateKind: KindModule<'template'> = {
         refs,
         renamedFrom: namesList(doc.body.renamed_from).map(normName),
         source: docSource(doc),
-        fieldSources,
+        fieldSources: fieldSourcesAt(doc, pointers),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
       },
     ];

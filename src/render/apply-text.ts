@@ -1,6 +1,6 @@
 /** The terminal apply report: one line per result, then what was done, failed and skipped. */
 import type { ApplyReport, Change, ChangeResult, Plan } from '../engine/types.js';
-import { changeLabel, isSingleton } from './facts.js';
+import { changeLabel, isSingleton, renamedFrom } from './facts.js';
 import { painter, type Paint } from './paint.js';
 import { stripControl } from './sanitize.js';
 import { quote } from './value.js';
@@ -12,6 +12,12 @@ export function formatMs(ms: number): string {
 function describe(c: Change | undefined, id: string): string {
   if (!c) return quote(id);
   return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${quote(changeLabel(c))}`;
+}
+
+/** As the plan showed it: a rename says old → new. */
+function headline(c: Change | undefined, id: string): string {
+  const from = c && renamedFrom(c);
+  return c && from ? `${c.action} ${c.kind} ${quote(from.label)} → ${quote(changeLabel(c))}` : describe(c, id);
 }
 
 /** Service messages can span lines; keep continuation lines under their result. */
@@ -33,10 +39,15 @@ function skipReason(r: ChangeResult, byId: Map<string, Change>): string {
   return text;
 }
 
+/** An error names the operation it came from; the line already says it (`create playbook "X": …`). */
+function withoutPrefix(text: string, what: string): string {
+  return text.startsWith(`${what}: `) ? text.slice(what.length + 2) : text;
+}
+
 function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint): string {
-  const what = describe(byId.get(r.changeId), r.changeId);
+  const what = headline(byId.get(r.changeId), r.changeId);
   if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})${r.note ? `\n    ${paint('yellow', 'note:')} ${message(r.note)}` : ''}`;
-  if (r.status === 'failed') return `${paint('red', '✗')} ${what}: ${message(r.message ?? 'failed')}`;
+  if (r.status === 'failed') return `${paint('red', '✗')} ${what}: ${message(withoutPrefix(r.message ?? 'failed', describe(byId.get(r.changeId), r.changeId)))}`;
   if (r.status === 'not-started') return `${paint('yellow', '-')} not started: ${what}`;
   return `${paint('yellow', '-')} skipped ${what}: ${skipReason(r, byId)}`;
 }

@@ -27,12 +27,12 @@ it('reports every agreements-kind problem in one run, each at its file:line:col'
   const lines = result.stderr.split('\n').filter((l) => / error /.test(l));
   const at = (prefix: string) => lines.find((l) => l.startsWith(prefix)) ?? `(nothing at ${prefix})`;
   expect(at('terms/both.yaml:4:1 error term-content')).toContain('exactly one of');
-  expect(at('terms/missing.yaml:3:1 error missing-file')).toContain('nowhere.md');
+  expect(at('terms/missing.yaml:3:12 error missing-file')).toContain('nowhere.md');
   expect(at('templates/consulting.cover.yaml:10:7 error missing-field')).toContain('options');
   expect(at('templates/consulting.cover.yaml:16:16 error invalid-value')).toContain('must be one of');
   expect(at('templates/nda.yaml:6:3 error unknown-key')).toContain('did you mean `purpose`');
   expect(at('templates/csa.yaml:6:3 error csa-version-naming')).toContain('include_supercap');
-  expect(at('attachments/a.yaml:3:1 error not-a-pdf')).toContain('exhibit.pdf');
+  expect(at('attachments/a.yaml:3:7 error not-a-pdf')).toContain('exhibit.pdf');
 });
 
 it('needs agreements.actor for term and template writes', async () => {

@@ -28,6 +28,11 @@ describe('help and completion', () => {
     expect(complete(['docket', 'apply', '--lock'])).toEqual(['--lock-timeout']);
     expect(complete(['docket', 'plan', '--detailed'])).toEqual(['--detailed-exitcode']);
     expect(complete(['docket', 'validate', '--auto'])).toEqual([]);
+    // Flags that do nothing for a command are accepted but not offered.
+    expect(complete(['docket', 'init', '-'])).toEqual(['--help', '--quiet', '-q']);
+    expect(complete(['docket', 'validate', '--verb'])).toEqual([]);
+    expect((await runCli(['validate', '--help'])).stdout).not.toContain('--verbose');
+    expect((await runCli(['-v', 'init', '--help'])).code).toBe(0);
   });
 
   it('prints a zsh script that zsh accepts, and refuses other shells', async () => {
@@ -84,6 +89,17 @@ describe('emulator start-up problems are user errors', () => {
     }
   });
 
+  it('an address that is not this machine’s, and a state file that is a folder', async () => {
+    const remote = await runBin(['emulator', '--port', '0', '--host', '192.0.2.1']);
+    expect(remote.code).toBe(1);
+    expect(remote.stderr).toContain('192.0.2.1:0 is not an address of this machine');
+    const dir = await makeDir({});
+    const folder = await runBin(['emulator', '--port', '0', '--state', dir]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toContain(`${dir} is a folder, not a state file`);
+    for (const run of [remote, folder]) expect(run.stderr).not.toMatch(/Internal error|    at /);
+  });
+
   it('a corrupt state file, standalone and in-process', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML });
     await mkdir(join(dir, '.docket'));
@@ -132,6 +148,8 @@ describe('did you mean, everywhere a name is looked up', () => {
     expect(name.stderr).toContain('no playbook "Inbound NAD" is declared or exists live, did you mean `playbook/Inbound NDA`?');
     const ref = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: alcie@acme.example\n' });
     const plan = await runCli(['plan', '-C', ref, '--emulator']);
+    // At the value's column: the value is what is wrong.
+    expect(plan.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names alcie@acme.example');
     expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
   });
 });
@@ -143,7 +161,47 @@ describe('what the plan says about live objects no file declares', () => {
     await removeFile(join(dir, 'playbooks/old.yaml'));
     const plan = await runCli(['plan', '-C', dir, '--emulator', '--no-color']);
     expect(plan.stdout).toContain('1 live object is not declared in any file and is left alone (playbooks: 1).');
-    expect(plan.stdout).toContain('  1 playbook: "Old Playbook" (prune is off (set prune.playbooks or pass --prune to archive them))');
+    expect(plan.stdout).toContain('  1 playbook: "Old Playbook" (prune is off: set prune.playbooks or pass --prune to archive them)');
     expect(plan.stdout).not.toContain('members');
+  });
+});
+
+describe('plans that point out likely mistakes', () => {
+  it('a playbook renamed without renamed_from looks like a rename; with it, the plan renames old → new', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    await writeFile(join(dir, 'playbooks/nda.yaml'), NDA.replace('name: Inbound NDA', 'name: Inbound NDAs'));
+    const hinted = await runCli(['plan', '-C', dir, '--emulator', '--no-color']);
+    expect(hinted.stdout).toContain(
+      'Warning: playbook "Inbound NDAs" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Inbound NDA" (the same content), but the plan creates "Inbound NDAs" beside it: if it was renamed, add `renamed_from: [Inbound NDA]`',
+    );
+    await writeFile(join(dir, 'playbooks/nda.yaml'), NDA.replace('name: Inbound NDA', 'name: Inbound NDAs\nrenamed_from: [Inbound NDA]'));
+    const renamed = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '--no-color']);
+    expect(renamed.stdout).toContain('~ rename playbook "Inbound NDA" → "Inbound NDAs"');
+    expect(renamed.stdout).toContain('✓ rename playbook "Inbound NDA" → "Inbound NDAs"');
+    expect(renamed.stdout).not.toContain('looks like a rename');
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('a member name that differs from the existing user is said not to be managed', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'members.yaml': 'kind: Member\nemail: alice@acme.example\nname: Alice\n' });
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--no-color', '--detailed-exitcode']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.stdout).toContain('`name` is set only when docket invites it, and is not managed for an existing one: it stays "Alice Moreau" live (the file says "Alice")');
+  });
+
+  it('merge keys share rule text within a file', async () => {
+    const shared = 'kind: Playbook\nname: Shared\nrules:\n  - &base\n    name: One\n    actions: ACCEPT the standard wording\n    questions: Is it standard?\n  - <<: *base\n    name: Two\n  - <<: [*base]\n    name: Three\n    questions: Is it the other one?\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/shared.yaml': shared });
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--no-color', '-o', 'json']);
+    const rules = (JSON.parse(plan.stdout) as { changes: { kind: string; name: string; desired: Record<string, unknown> }[] }).changes.filter((c) => c.kind === 'rule');
+    expect(rules.map((r) => [r.name, r.desired.actions, r.desired.questions])).toEqual([
+      ['One', 'ACCEPT the standard wording', 'Is it standard?'],
+      ['Three', 'ACCEPT the standard wording', 'Is it the other one?'],
+      ['Two', 'ACCEPT the standard wording', 'Is it standard?'],
+    ]);
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
   });
 });

@@ -14,8 +14,12 @@ const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
 const EXAMPLE = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
 
 /** Runs `docket emulator ARGS` until `use` is done, with its banner; then stops it with SIGTERM. */
-async function withEmulator(args: string[], use: (banner: string, env: Record<string, string>) => Promise<void>): Promise<ChildProcess> {
+async function withEmulator(args: string[], use: (banner: string, env: Record<string, string>, log: () => string) => Promise<void>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
   try {
     const banner = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -26,7 +30,7 @@ async function withEmulator(args: string[], use: (banner: string, env: Record<st
       child.on('exit', (code) => reject(new Error(`emulator exited with ${code}: ${out}`)));
     });
     const variable = (name: string) => new RegExp(`${name}=(\\S+)`).exec(banner)![1]!;
-    await use(banner, { DOCKET_REVIEW_URL: variable('DOCKET_REVIEW_URL'), DOCKET_AGREEMENTS_URL: variable('DOCKET_AGREEMENTS_URL'), DOCKET_API_KEY: variable('DOCKET_API_KEY') });
+    await use(banner, { DOCKET_REVIEW_URL: variable('DOCKET_REVIEW_URL'), DOCKET_AGREEMENTS_URL: variable('DOCKET_AGREEMENTS_URL'), DOCKET_API_KEY: variable('DOCKET_API_KEY') }, () => log);
   } finally {
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
@@ -35,16 +39,19 @@ async function withEmulator(args: string[], use: (banner: string, env: Record<st
   return child;
 }
 
-it('serves a configuration with its own organization id and persists state to --state', async () => {
+it('serves a configuration with its own organization id, persists state to --state, and logs each request with -v', async () => {
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
   const state = join(dir, 'state', 'emulator.json');
-  const child = await withEmulator(['--state', state], async (_banner, served) => {
+  const child = await withEmulator(['--state', state, '-v'], async (_banner, served, log) => {
     const env = { ...served, DOCKET_ORGANIZATION_ID: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' };
     const apply = await runCli(['apply', '-C', dir, '--auto-approve'], { env });
     expect(apply.stderr).toBe('');
     expect(apply.code).toBe(0);
     const replan = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env });
     expect(replan.code).toBe(0);
+    // -v: one line per request, method, path, status, time and request id, never a key.
+    expect(log()).toMatch(/^POST \/review\/v1\/organizations\/6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\/playbooks → 201 in \d+ ms \[request [0-9a-f-]{36}\]$/m);
+    expect(log()).not.toContain(served.DOCKET_API_KEY);
   });
   const saved = JSON.parse(await readFile(state, 'utf8')) as { organizations: Record<string, { playbooks: Record<string, { name: string }> }> };
   const names = Object.values(saved.organizations['6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f']!.playbooks).map((p) => p.name);

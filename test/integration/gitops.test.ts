@@ -1,4 +1,6 @@
 /** Targeting, pruning and the mass-delete guard, through the CLI against the emulator. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { expectNoChanges } from '../helpers/scenario.js';
@@ -117,6 +119,12 @@ describe('quiet output', () => {
     expect(result.stdout).not.toContain('Plan:');
     expect(result.stdout).toContain('Apply complete: 3 done.');
     expect(result.stderr).toBe('');
+    // export -q writes the directory and says nothing.
+    const out = join(dir, 'exported');
+    const exported = await cli('export', '-C', dir, '--out', out, '-q');
+    expect(exported.code).toBe(0);
+    expect([exported.stdout, exported.stderr]).toEqual(['', '']);
+    expect(existsSync(join(out, 'playbooks'))).toBe(true);
   });
 });
 

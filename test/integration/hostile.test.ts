@@ -30,6 +30,8 @@ interface Case {
   at: string;
   /** Words the message must hold (the value or key it is about). */
   says: string;
+  /** Words the hint under it must hold, when the hint is the point. */
+  hint?: string;
   setup?: (dir: string) => Promise<void>;
   /** The URL cases test docket.yaml's own URLs, which the environment would replace. */
   ownUrls?: boolean;
@@ -52,7 +54,7 @@ const CASES: Case[] = [
   { name: 'plain http to a remote host', files: { 'docket.yaml': `${DOCKET}review:\n  url: http://api.example.com\n` }, at: 'docket.yaml:5 insecure-url', says: 'http://api.example.com', ownUrls: true },
   { name: 'credentials in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://me:secret@api.example.com\n` }, at: 'docket.yaml:5 invalid-url', says: 'user name or password', ownUrls: true },
   { name: 'a query string in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://api.example.com/?key=x\n` }, at: 'docket.yaml:5 invalid-url', says: 'query or fragment', ownUrls: true },
-  { name: 'two resources renamed from one name', files: { 'a.yaml': 'kind: Playbook\nname: A\nrenamed_from: Old\n', 'b.yaml': 'kind: Playbook\nname: B\nrenamed_from: Old\n' }, at: 'b.yaml:1 duplicate-renamed-from', says: '"Old"' },
+  { name: 'two resources renamed from one name', files: { 'a.yaml': 'kind: Playbook\nname: A\nrenamed_from: Old\n', 'b.yaml': 'kind: Playbook\nname: B\nrenamed_from: Old\n' }, at: 'b.yaml:3 duplicate-renamed-from', says: '"Old"' },
   { name: 'one id pinned twice', files: { 'a.yaml': 'kind: Playbook\nname: A\nid: 6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n', 'b.yaml': 'kind: Playbook\nname: B\nid: 6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n' }, at: 'b.yaml:3 duplicate-pin', says: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' },
   { name: 'renamed_from on a member', files: { 'm.yaml': 'kind: Member\nemail: a@acme.example\nrenamed_from: b@acme.example\n' }, at: 'm.yaml:3 unknown-key', says: '`renamed_from`' },
   { name: 'a urn:uuid id', files: { 'a.yaml': 'kind: Playbook\nname: A\nid: urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n' }, at: 'a.yaml:3 invalid-value', says: '"urn:uuid:6f1c2d3e' },
@@ -61,7 +63,31 @@ const CASES: Case[] = [
   { name: 'a control character in a name', files: { 'a.yaml': 'kind: Playbook\nname: "Tab\\there"\n' }, at: 'a.yaml:2 control-character', says: '"Tab\\there"' },
   { name: 'a name over the maximum length', files: { 'a.yaml': `kind: Playbook\nname: ${'N'.repeat(201)}\n` }, at: 'a.yaml:2 name-too-long', says: '201 characters' },
   { name: 'a transposed key', files: { 'a.yaml': 'kind: Playbook\nnmae: A\n' }, at: 'a.yaml:2 unknown-key', says: 'did you mean `name`?' },
+  { name: 'an alias bomb in docket.yaml', files: { 'docket.yaml': `${DOCKET}vars:\n${bomb(9).split('\n').slice(4).join('\n')}` }, at: 'docket.yaml:8 yaml-alias-expansion', says: 'alias bomb' },
+  { name: 'an attachment that is not a PDF', files: { 'a.yaml': 'kind: Attachment\nname: A\nfile: a.pdf\n', 'a.pdf': 'hello' }, at: 'a.yaml:3:7 not-a-pdf', says: '"a.pdf"' },
+  { name: 'a data file that is a folder', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: terms\n', 'terms/x.md': 'x' }, at: 't.yaml:3:12 missing-file', says: 'a folder' },
+  { name: 'a C1 control character in a member name', files: { 'm.yaml': 'kind: Member\nemail: a@acme.example\nname: "Bob\\u0085Jones"\n' }, at: 'm.yaml:3:7 control-character', says: 'U+0085' },
+  { name: 'a NUL in a description', files: { 'p.yaml': 'kind: Playbook\nname: P\ndescription: "a\\0b"\n' }, at: 'p.yaml:3:14 control-character', says: '"a\\u0000b"' },
+  { name: 'a line break in a reviewer', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    reviewer: "a@acme.example\\nx"\n' }, at: 'p.yaml:6:15 control-character', says: 'must be one line' },
+  { name: 'a !!binary value', files: { 'p.yaml': 'kind: Playbook\nname: !!binary aGVsbG8=\n' }, at: 'p.yaml:2 unknown-tag', says: '`!!binary`' },
+  { name: 'a key indented under a plain value', files: { 'p.yaml': 'kind: Playbook\nname: P\n  description: x\n' }, at: 'p.yaml:2 yaml-syntax', says: 'compact', hint: 'indented further than this key' },
+  { name: 'a list item indented out of line', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n   actions: A\n' }, at: 'p.yaml:5 yaml-syntax', says: 'without - indicator', hint: 'line this up' },
+  { name: 'a key without its colon', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules\n  - name: R\n' }, at: 'p.yaml:3 yaml-syntax', says: 'single line', hint: 'a key needs `:` after it (`rules:`)' },
+  {
+    name: 'a lock file with a merge conflict whose sides disagree',
+    files: { 'docket.lock.json': lockConflict() },
+    at: 'docket.lock.json:6 invalid-lock-file',
+    says: 'merge conflict',
+    hint: 'remove the markers',
+  },
+  { name: 'a lock file that is not JSON', files: { 'docket.lock.json': '{\n  "version": 2,\n  "targets": {},\n}\n' }, at: 'docket.lock.json:4:1 invalid-lock-file', says: 'not valid JSON' },
 ];
+
+/** A docket.lock.json whose two sides record different files for one attachment. */
+function lockConflict(): string {
+  const entry = (id: string) => `        "attachment:A": { "id": "${id}", "file": "a.pdf", "sha256": "${'a'.repeat(64)}" }`;
+  return ['{', '  "version": 2,', '  "targets": {', '    "emulator": {', '      "files": {', '<<<<<<< ours', entry('one'), '=======', entry('two'), '>>>>>>> theirs', '      }', '    }', '  }', '}', ''].join('\n');
+}
 
 describe('hostile and broken configurations', () => {
   for (const c of CASES) {
@@ -76,13 +102,39 @@ describe('hostile and broken configurations', () => {
       const validate = await runCli(['validate', '-C', dir]);
       expect(validate.code).toBe(1);
       const [file, code] = c.at.split(' ');
-      const line = validate.stderr.split('\n').find((l) => l.startsWith(`${file}:`) && l.includes(` error ${code} `));
-      expect(line, validate.stderr).toBeDefined();
-      expect(line).toContain(c.says);
+      const lines = validate.stderr.split('\n');
+      const index = lines.findIndex((l) => (l.startsWith(`${file}:`) || l.startsWith(`${file} `)) && l.includes(` error ${code} `));
+      expect(index, validate.stderr).toBeGreaterThanOrEqual(0);
+      expect(lines[index]).toContain(c.says);
+      if (c.hint) expect(lines[index + 1]).toContain(c.hint);
       const plan = await runCli(['plan', '-C', dir], { env: c.ownUrls ? { DOCKET_API_KEY: 'k' } : NOWHERE });
       expect(plan.code).toBe(1);
       expect(plan.stderr).toContain(` error ${code} `);
       expect(plan.stderr).not.toMatch(/ECONNREFUSED|unreachable|service answered|Internal error/);
     }, 20_000);
+  }
+});
+
+/** DOCKET_* variables replace docket.yaml's keys and are checked like them, offline, naming the variable. */
+const ENV_CASES: { name: string; env: Record<string, string>; says: string[]; never?: string }[] = [
+  { name: 'plain http to a remote host', env: { DOCKET_REVIEW_URL: 'http://api.example.com' }, says: ['insecure-url', 'DOCKET_REVIEW_URL', 'http://api.example.com'] },
+  { name: 'credentials in a URL', env: { DOCKET_AGREEMENTS_URL: 'https://me:secret@api.example.com' }, says: ['invalid-url', 'DOCKET_AGREEMENTS_URL', '"https://***@api.example.com/"'], never: 'secret' },
+  { name: 'a query string in a URL', env: { DOCKET_REVIEW_URL: 'https://api.example.com/?key=x' }, says: ['invalid-url', 'query or fragment'], never: 'key=x' },
+  { name: 'an organization id that is no uuid', env: { DOCKET_ORGANIZATION_ID: 'acme' }, says: ['invalid-value', 'DOCKET_ORGANIZATION_ID', '(got "acme")'] },
+];
+
+describe('hostile environment variables', () => {
+  for (const c of ENV_CASES) {
+    it(`${c.name}: validate names the variable, plan refuses before any connection`, async () => {
+      const dir = await makeDir({ 'docket.yaml': DOCKET });
+      const validate = await runCli(['validate', '-C', dir], { env: c.env });
+      expect(validate.code).toBe(1);
+      for (const words of c.says) expect(validate.stderr).toContain(words);
+      if (c.never) expect(validate.stderr).not.toContain(c.never);
+      const plan = await runCli(['plan', '-C', dir], { env: { ...NOWHERE, ...c.env } });
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain(c.says[0]);
+      expect(plan.stderr).not.toMatch(/ECONNREFUSED|unreachable|service answered|Internal error/);
+    });
   }
 });

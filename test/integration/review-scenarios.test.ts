@@ -212,6 +212,9 @@ describe('failures and retries', () => {
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 429, count: 2, retry_after: 0 });
     t.emulator.faults.add({ method: 'GET', path_pattern: '/users', status: 503, count: 1 });
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 502, count: 1 });
+    // -v says why a request was retried, with the request id the service gave.
+    const verbose = await cli('plan', '-C', dir, '-v');
+    expect(verbose.stderr).toMatch(/GET \S*\/users\S* → 200 in \d+ ms after 1 retry \(HTTP 503 \(request [0-9a-f-]{36}\)\)/);
     await applyOk(cli, dir);
     expect(t.emulator.stats().faults_injected).toBe(4);
     expect(liveRules('Inbound NDA')).toHaveLength(2);

@@ -13,7 +13,7 @@ interface CommandWords {
 function wordsOf(program: Command): CommandWords[] {
   return program.commands.map((c) => ({
     name: c.name(),
-    flags: [...c.options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))), '--help'].sort(),
+    flags: [...c.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))), '--help'].sort(),
   }));
 }
 

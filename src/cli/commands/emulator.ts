@@ -2,8 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { withCommon } from '../options.js';
-import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
+import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
 import { variantsJson } from '../../emulator/variants.js';
+import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
 import { parseSeed } from '../../emulator/seed.js';
 import { UsageError } from '../../errors.js';
@@ -11,6 +12,7 @@ import type { Io } from '../io.js';
 import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
 
 interface EmulatorOptions {
+  verbose?: boolean;
   host: string;
   port: number;
   state?: string;
@@ -43,7 +45,7 @@ const wholeNumber = (min: number, max: number) => (value: string) => {
 };
 
 export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Command {
-  return withCommon(new Command('emulator'), { dir: false, env: false, services: false })
+  return withCommon(new Command('emulator'), { dir: false, env: false, services: false, color: false, quiet: false, verbose: 'log each request it answers (method, path, status, time; never a header or key)' })
     .description('run the local emulator of the review and agreements services')
     .option('--host <HOST>', 'address to listen on', '127.0.0.1')
     .option('--port <PORT>', 'port to listen on', number(0, 65535), 4010)
@@ -75,6 +77,8 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
         ...(opts.faultRate !== undefined ? { faultRate: opts.faultRate } : {}),
         ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
         variants: variantsOf(opts),
+        // Headers are never shown, so neither is a key.
+        ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r)}\n`) } : {}),
       });
       const organizationId = seed.organizations[0]?.id ?? DEFAULT_ORGANIZATION_ID;
       const apiKey = seed.organizations[0]?.api_keys[0] ?? EMULATOR_API_KEY;
@@ -97,6 +101,11 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
       await waitForStop();
       await emulator.close();
     });
+}
+
+/** `GET /review/v1/… → 200 in 3 ms [request …]`, like docket's own -v lines. */
+export function requestLine(r: AnsweredRequest): string {
+  return `${r.method} ${stripControl(r.path)} → ${r.status ?? 'no answer'} in ${r.ms} ms${r.requestId ? ` [request ${r.requestId}]` : ''}`;
 }
 
 function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {

@@ -33,7 +33,7 @@ interface ExportFlags extends CommonOptions {
 
 export function exportCommand(io: Io, setExit: (code: number) => void): Command {
   const exportable = KINDS.filter((k) => k.layout && k.toConfig).map((k) => k.name);
-  return withCommon(new Command('export'))
+  return withCommon(new Command('export'), { verbose: 'log every request' })
     .description('write a configuration directory from the live state (plan on it shows no changes)')
     .requiredOption('--out <DIR>', 'directory to write; must not exist or be empty')
     .option('--kind <KIND>', `export only this kind (repeatable): ${exportable.join(', ')}`, (v: string, previous: string[] = []) => [...previous, v])

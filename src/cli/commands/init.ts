@@ -28,8 +28,8 @@ const STARTERS: Starter[] = [
 ];
 
 export function initCommand(io: Io, setExit: (code: number) => void): Command {
-  // The common flags are accepted everywhere (DESIGN: common options); init uses -q.
-  return withCommon(new Command('init'), { dir: false, env: false, services: false })
+  // The common flags are accepted everywhere (DESIGN: common options); init offers only -q.
+  return withCommon(new Command('init'), { dir: false, env: false, services: false, color: false, verbose: false })
     .description('write a starter configuration directory (docket.yaml, an example playbook, .gitignore)')
     .argument('[DIR]', 'directory to write (created if missing)', '.')
     .action(async (dir: string, opts: InitOptions) => {

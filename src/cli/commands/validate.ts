@@ -15,7 +15,7 @@ interface ValidateOptions extends CommonOptions {
 }
 
 export function validateCommand(io: Io, setExit: (code: number) => void): Command {
-  return withCommon(new Command('validate'), { services: false })
+  return withCommon(new Command('validate'), { services: false, verbose: false })
     .description('check the configuration offline (schemas, references inside the files, seed rules)')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (opts: ValidateOptions) => {

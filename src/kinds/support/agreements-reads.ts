@@ -6,7 +6,7 @@ import type { ApiResource } from '../../api/types.js';
 import type { Actor, AgreementsUserAttrs, CustomTermAttrs } from '../../api/agreements.js';
 import { normEmail } from '../../engine/normalize.js';
 import type { Ref } from '../../engine/types.js';
-import { projectKeyPos, type ProjectConfig } from '../../config/types.js';
+import { projectValuePos, type ProjectConfig } from '../../config/types.js';
 import type { Diagnostics } from '../../diagnostics.js';
 import type { ExecContext, FetchContext } from '../kind.js';
 
@@ -38,7 +38,7 @@ export function actorRef(project: ProjectConfig, diag: Diagnostics, source: { fi
     });
     return [];
   }
-  return [{ kind: 'agreements-user', key: normEmail(actor) ?? '', field: 'agreements.actor', source: projectKeyPos(project, '/agreements/actor') }];
+  return [{ kind: 'agreements-user', key: normEmail(actor) ?? '', field: 'agreements.actor', source: projectValuePos(project, '/agreements/actor') }];
 }
 
 /** What export notes when the source configuration has no actor, which plan needs for these kinds. */

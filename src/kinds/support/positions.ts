@@ -7,6 +7,11 @@ export function posOf(doc: ResourceDoc, pointer: string): SourcePos {
   return doc.positions.at(pointer);
 }
 
+/** Where the value at `pointer` starts: for an error about the value, or a reference it makes. */
+export function valueOf(doc: ResourceDoc, pointer: string): SourcePos {
+  return doc.positions.valueAt(pointer);
+}
+
 /** Where the document starts; read lazily, as positions are (config/yaml-read.ts). */
 export function docSource(doc: ResourceDoc): SourcePos {
   const positions = doc.positions as Partial<DocPositions>;
@@ -23,29 +28,39 @@ export function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The document and the pointer under which a resource's fields were written (see fieldSourcesUnder). */
+/**
+ * The document and where a resource's fields were written: under `base` (`/rules/3/<field>`), or
+ * at the pointers given per field (see fieldSourcesAt).
+ */
 class FieldSourcesBase {
   #doc: ResourceDoc;
   #base: string;
+  #pointers: Readonly<Record<string, string>> | undefined;
 
-  constructor(doc: ResourceDoc, base: string) {
+  constructor(doc: ResourceDoc, base: string, pointers?: Readonly<Record<string, string>>) {
     this.#doc = doc;
     this.#base = base;
+    this.#pointers = pointers;
+  }
+
+  static pointer(self: FieldSourcesBase, field: string): string {
+    return self.#pointers?.[field] ?? `${self.#base}/${field}`;
   }
 
   static at(self: FieldSourcesBase, field: string): SourcePos {
-    return posOf(self.#doc, `${self.#base}/${field}`);
+    return posOf(self.#doc, FieldSourcesBase.pointer(self, field));
+  }
+
+  static valueAt(self: FieldSourcesBase, field: string): SourcePos {
+    return valueOf(self.#doc, FieldSourcesBase.pointer(self, field));
   }
 }
 
-const fieldSourceClasses = new Map<string, new (doc: ResourceDoc, base: string) => FieldSourcesBase>();
+type FieldSourcesClass = new (doc: ResourceDoc, base: string, pointers?: Readonly<Record<string, string>>) => FieldSourcesBase;
 
-/**
- * `fieldSources` for fields written under `base` (`/rules/3`): each position is looked up only
- * when asked for (a change or an error needs it), through getters shared by every resource with
- * the same fields, so twenty thousand rules cost twenty thousand small objects.
- */
-export function fieldSourcesUnder(doc: ResourceDoc, base: string, fields: readonly string[]): Record<string, SourcePos> {
+const fieldSourceClasses = new Map<string, FieldSourcesClass>();
+
+function classFor(fields: readonly string[]): FieldSourcesClass {
   const key = fields.join('\n');
   let Sources = fieldSourceClasses.get(key);
   if (!Sources) {
@@ -60,5 +75,28 @@ export function fieldSourcesUnder(doc: ResourceDoc, base: string, fields: readon
     }
     fieldSourceClasses.set(key, Sources);
   }
-  return new Sources(doc, base) as unknown as Record<string, SourcePos>;
+  return Sources;
+}
+
+/**
+ * `fieldSources` for fields written under `base` (`/rules/3`): each position is looked up only
+ * when asked for (a change or an error needs it), through getters shared by every resource with
+ * the same fields, so twenty thousand rules cost twenty thousand small objects.
+ */
+export function fieldSourcesUnder(doc: ResourceDoc, base: string, fields: readonly string[]): Record<string, SourcePos> {
+  return new (classFor(fields))(doc, base) as unknown as Record<string, SourcePos>;
+}
+
+/** `fieldSources` for fields written at the given pointers (`{ body: '/body_file' }`), looked up when asked for. */
+export function fieldSourcesAt(doc: ResourceDoc, pointers: Readonly<Record<string, string>>): Record<string, SourcePos> {
+  return new (classFor(Object.keys(pointers)))(doc, '', pointers) as unknown as Record<string, SourcePos>;
+}
+
+/**
+ * Where the value of a field starts (for an error about the value: a blank name, a repeated
+ * `renamed_from`), or where the field was written when only that is known.
+ */
+export function valueSourceOf(sources: Readonly<Record<string, SourcePos>>, field: string): SourcePos | undefined {
+  if (sources instanceof FieldSourcesBase) return field in sources ? FieldSourcesBase.valueAt(sources, field) : undefined;
+  return sources[field];
 }

@@ -83,7 +83,7 @@ describe('a signal during apply', () => {
     await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the 429');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
-    expect(run.stdout()).toContain('✗ create playbook "Playbook 01": create playbook "Playbook 01": interrupted, so not tried again after the review service answered HTTP 429');
+    expect(run.stdout()).toContain('✗ create playbook "Playbook 01": interrupted, so not tried again after the review service answered HTTP 429');
     expect(run.stdout()).toMatch(/Apply interrupted \(SIGINT\): 0 done, 1 failed, 0 skipped, 2 not started\./);
     // The refused POST was the only one: it is not in the request log (faults are counted apart).
     expect(t.emulator.stats().faults_injected).toBe(1);

@@ -203,8 +203,8 @@ describe('DOCKET_* environment variables', () => {
   it('are validated like the keys they replace', async () => {
     const r = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_ORGANIZATION_ID: 'acme', DOCKET_REVIEW_URL: 'review.example' } });
     expect(r.diagnostics.map((d) => [d.code, d.message, d.file])).toEqual([
-      ['invalid-value', 'environment variable DOCKET_REVIEW_URL must be an http(s) URL', undefined],
-      ['invalid-value', 'environment variable DOCKET_ORGANIZATION_ID must be a UUID', undefined],
+      ['invalid-value', 'environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "review.example")', undefined],
+      ['invalid-value', 'environment variable DOCKET_ORGANIZATION_ID must be a UUID (got "acme")', undefined],
     ]);
   });
 

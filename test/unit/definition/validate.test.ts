@@ -212,8 +212,8 @@ describe('validateDefinition: paths and inputs', () => {
     const text = withFields('x: { label: X, input: number, default: many }');
     const real = parseDefinitionFile(text, 'd.yaml').positions;
     const diag = new Diagnostics();
-    await validateDefinition(parseDefinitionFile(text, 'd.yaml').value, { at: (p) => real.at(p), has: (p) => real.has(p) }, diag);
-    // Without value positions, the key of the default is the closest place.
+    await validateDefinition(parseDefinitionFile(text, 'd.yaml').value, { at: (p) => real.at(p), valueAt: (p) => real.at(p), has: (p) => real.has(p) }, diag);
+    // Positions that know only keys: the key of the default is the closest place.
     expect(diag.items.map(brief)).toEqual([`${pos(text, 'x:', 'default')} invalid-default`]);
   });
 

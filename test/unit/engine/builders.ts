@@ -219,13 +219,11 @@ export function fixedPositions(file: string, docLine: number, lines: Record<stri
       if (p === '') return undefined;
     }
   };
-  return {
-    at(pointer) {
-      const hit = find(pointer);
-      return { file, line: hit === undefined ? docLine : lines[hit]!, col: hit === undefined ? 1 : 3 };
-    },
-    has: (pointer) => pointer in lines,
+  const at = (pointer: string) => {
+    const hit = find(pointer);
+    return { file, line: hit === undefined ? docLine : lines[hit]!, col: hit === undefined ? 1 : 3 };
   };
+  return { at, valueAt: at, has: (pointer) => pointer in lines };
 }
 
 export function resourceDoc(kind: string, body: Record<string, unknown>, lines: Record<string, number> = {}, file = 'playbooks/nda.yaml'): ResourceDoc {

@@ -15,7 +15,7 @@ describe('renderApplyReportText', () => {
     const report: ApplyReport = {
       results: [
         { changeId: 'create:playbook:X', status: 'done', ms: 120 },
-        { changeId: 'update:rule:A/B', status: 'failed', message: 'review service: 422 Unprocessable\ndetail: name is taken', ms: 80 },
+        { changeId: 'update:rule:A/B', status: 'failed', message: 'update rule "A/B": review service: 422 Unprocessable\ndetail: name is taken', ms: 80 },
         { changeId: 'create:rule:A/C', status: 'skipped', message: 'depends on update:rule:A/B, which did not complete', ms: 0 },
         { changeId: 'create:rule:A/D', status: 'skipped', message: 'create:rule:A/C', ms: 0 },
       ],
@@ -47,6 +47,12 @@ describe('renderApplyReportText', () => {
       ms: 2400,
     };
     expect(renderApplyReportText(p, report, { color: false })).toBe('✓ create playbook "X" (2.3 s)\n\nApply complete: 1 done.\n');
+  });
+
+  it('shows a rename as old → new, as the plan did', () => {
+    const renamed = plan([change('rename', 'playbook', 'New', { fields: { name: ['Old', 'New'] } })]);
+    const report: ApplyReport = { results: [{ changeId: 'rename:playbook:New', status: 'done', ms: 5 }], done: 1, failed: 0, skipped: 0, ms: 5 };
+    expect(renderApplyReportText(renamed, report, { color: false })).toContain('✓ rename playbook "Old" → "New" (5 ms)');
   });
 
   it('says there is nothing to apply for an empty plan', () => {

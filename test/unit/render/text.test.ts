@@ -190,7 +190,7 @@ describe('renderPlanText', () => {
     const p = plan([], {
       undeclared: [
         { kind: 'member', count: 2, names: ['a@acme.example', 'b@acme.example'], reason: 'docket never removes them' },
-        { kind: 'playbook', count: 1, names: ['Legacy'], reason: 'prune is off (set prune.playbooks or pass --prune to archive them)' },
+        { kind: 'playbook', count: 1, names: ['Legacy'], reason: 'prune is off: set prune.playbooks or pass --prune to archive them' },
       ],
     });
     expect(text(p)).toBe(
@@ -201,7 +201,7 @@ describe('renderPlanText', () => {
     expect(text(p, true)).toContain(
       '(members: 2, playbooks: 1).\n' +
         '  2 members: "a@acme.example", "b@acme.example" (docket never removes them)\n' +
-        '  1 playbook: "Legacy" (prune is off (set prune.playbooks or pass --prune to archive them))\n',
+        '  1 playbook: "Legacy" (prune is off: set prune.playbooks or pass --prune to archive them)\n',
     );
     const one = plan([], { undeclared: [{ kind: 'template', count: 1, names: ['X'], reason: 'the service has no delete for them' }] });
     expect(text(one)).toContain('1 live object is not declared in any file and is left alone (templates: 1).');

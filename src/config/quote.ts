@@ -1,0 +1,8 @@
+/**
+ * A value as a diagnostic quotes it: in double quotes, one line, every control character escaped
+ * (JSON escapes C0; DEL and C1 are escaped here too), and cut short so a huge value stays readable.
+ */
+export function quoteValue(text: string, max = 60): string {
+  const cut = text.length > max ? `${text.slice(0, max - 3)}...` : text;
+  return JSON.stringify(cut).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

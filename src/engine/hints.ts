@@ -1,0 +1,165 @@
+/**
+ * Likely mistakes a plan points out, as warnings. Pure.
+ * - A declared object with no live match, while a live object of its kind that no file declares
+ *   looks like it (the same content, the same children, or a close name), was probably renamed in
+ *   the file without `renamed_from`: the plan would create a second one (and, for a rule, delete
+ *   the first).
+ * - A value docket sends only when it creates an object (a member's display name) that differs
+ *   live is not changed; without a word the plan would say "No changes".
+ */
+import { suggest } from '../config/suggest.js';
+import { digest, sameValue } from './canonical.js';
+import type { KindMeta } from './diff.js';
+import { refKey } from './types.js';
+import { CREATE_ACTIONS } from './types.js';
+import type { Change, DesiredResource, LiveResource } from './types.js';
+
+export interface HintInput {
+  kinds: KindMeta[];
+  desired: DesiredResource[];
+  live: LiveResource[];
+  changes: Change[];
+  /** `kind:key` → live id, for what the diff matched. */
+  ids: Record<string, string>;
+}
+
+/** Above this many live candidates in one scope, close names are not looked for (content still is). */
+const MAX_NAME_CANDIDATES = 500;
+
+export function planHints(input: HintInput): string[] {
+  return [...renameHints(input), ...createOnlyHints(input)];
+}
+
+function renameHints({ kinds, desired, live, changes, ids }: HintInput): string[] {
+  const out: string[] = [];
+  const created = new Set(changes.filter((c) => CREATE_ACTIONS.includes(c.action)).map((c) => refKey(c.kind, c.key)));
+  const childKindOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.parentKind!, k.name]));
+  const desiredChildren = groupBy(desired.filter((d) => d.parent), (d) => refKey(d.parent!.kind, d.parent!.key));
+  const liveChildren = groupBy(live.filter((l) => l.parentId), (l) => `${l.kind}@${l.parentId!}`);
+
+  for (const kind of kinds) {
+    if (!kind.nameField || kind.internal || kind.singleton) continue;
+    const mine = desired.filter((d) => d.kind === kind.name);
+    const fresh = mine.filter((d) => created.has(refKey(kind.name, d.key)));
+    if (fresh.length === 0) continue;
+    const matched = new Set(mine.map((d) => ids[refKey(kind.name, d.key)]).filter(Boolean));
+    const childKind = childKindOf.get(kind.name);
+    // Live objects no file claims, by scope (a rule's playbook), with their content and children digests.
+    const scopes = new Map<string, Candidates>();
+    for (const l of live) {
+      if (l.kind !== kind.name || matched.has(l.id)) continue;
+      const scope = l.parentId ?? '';
+      let c = scopes.get(scope);
+      if (!c) scopes.set(scope, (c = { all: [], byContent: new Map(), byChildren: new Map() }));
+      c.all.push(l);
+      if (childKind) {
+        const children = (liveChildren.get(`${childKind}@${l.id}`) ?? []).map((x) => x.name);
+        if (children.length > 0) addTo(c.byChildren, digest([...children].sort()), l);
+      }
+    }
+    const taken = new Set<string>();
+    for (const d of fresh) {
+      const scope = d.parent ? ids[refKey(d.parent.kind, d.parent.key)] : '';
+      // A rule of a playbook that does not exist live yet cannot be a rename.
+      if (scope === undefined) continue;
+      const candidates = scopes.get(scope);
+      if (!candidates) continue;
+      const found = lookLike(d, kind, candidates, taken, childKind ? (desiredChildren.get(refKey(kind.name, d.key)) ?? []).map((x) => x.name) : []);
+      if (!found) continue;
+      taken.add(found.live.id);
+      out.push(renameSentence(kind, d, found.live, found.why));
+    }
+  }
+  return out;
+}
+
+interface Candidates {
+  all: LiveResource[];
+  /** Per set of compared fields (what the declared objects hold): content digest → live objects. */
+  byContent: Map<string, Map<string, LiveResource[]>>;
+  byChildren: Map<string, LiveResource[]>;
+}
+
+/** Live objects by the digest of the fields a declared object holds (built once per set of fields). */
+function contentIndex(c: Candidates, fields: readonly string[]): Map<string, LiveResource[]> {
+  const signature = fields.join('\n');
+  let index = c.byContent.get(signature);
+  if (!index) {
+    index = new Map();
+    for (const l of c.all) addTo(index, contentDigest(l.fields, fields), l);
+    c.byContent.set(signature, index);
+  }
+  return index;
+}
+
+function lookLike(d: DesiredResource, kind: KindMeta, c: Candidates, taken: ReadonlySet<string>, children: string[]): { live: LiveResource; why: string } | undefined {
+  const free = (list: LiveResource[] | undefined) => list?.find((l) => !taken.has(l.id));
+  // References are left out: what they name may be renamed in the same change (a term and its template).
+  const refs = new Set(d.refs.map((r) => r.field));
+  const fields = contentFields(d.fields, kind).filter((f) => !refs.has(f));
+  // Flags alone (`generate_summary: true`) say nothing about being another object.
+  const telling = fields.some((k) => typeof d.fields[k] !== 'boolean');
+  const content = telling ? free(contentIndex(c, fields).get(contentDigest(d.fields, fields))) : undefined;
+  if (content) return { live: content, why: 'the same content' };
+  const siblings = children.length > 0 ? free(c.byChildren.get(digest([...children].sort()))) : undefined;
+  if (siblings) return { live: siblings, why: `the same ${children.length === 1 ? 'child' : 'children'}` };
+  if (c.all.length > MAX_NAME_CANDIDATES) return undefined;
+  const names = c.all.filter((l) => !taken.has(l.id)).map((l) => l.name);
+  const close = suggest(d.name, names);
+  const byName = close === undefined ? undefined : c.all.find((l) => l.name === close && !taken.has(l.id));
+  return byName ? { live: byName, why: 'a close name' } : undefined;
+}
+
+/** The fields that make two objects "the same" whatever they are called: every one set but the name. */
+function contentFields(fields: Record<string, unknown>, kind: KindMeta): string[] {
+  return Object.keys(fields)
+    .filter((k) => k !== kind.nameField && fields[k] !== null && fields[k] !== undefined && fields[k] !== '' && fields[k] !== false)
+    .sort();
+}
+
+function contentDigest(values: Record<string, unknown>, fields: readonly string[]): string {
+  return digest(fields.map((k) => values[k] ?? null));
+}
+
+function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string): string {
+  const where = `${d.source.file}:${d.source.line}`;
+  const then = kind.deletion === 'delete' ? `the plan deletes "${l.name}" and creates "${d.name}"` : `the plan creates "${d.name}" beside it`;
+  return `${kind.name} "${d.name}" (${where}) looks like a rename of the live ${kind.name} "${l.name}" (${why}), but ${then}: if it was renamed, add \`renamed_from: [${yamlName(l.name)}]\``;
+}
+
+/** A name as it can be written inside `[...]` in YAML: plain when safe, else double-quoted. */
+function yamlName(name: string): string {
+  return /^[A-Za-z0-9][A-Za-z0-9 ._'()/-]*$/.test(name) && !/\s$/.test(name) ? name : JSON.stringify(name);
+}
+
+function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {
+  const out: string[] = [];
+  const byId = new Map(live.map((l) => [`${l.kind}@${l.id}`, l]));
+  const verbOf = new Map(kinds.map((k) => [k.name, `${k.createAction ?? 'create'}s`]));
+  for (const d of desired) {
+    if (!d.createOnly) continue;
+    const id = ids[refKey(d.kind, d.key)];
+    const l = id === undefined ? undefined : byId.get(`${d.kind}@${id}`);
+    if (!l?.extra) continue;
+    for (const [field, wanted] of Object.entries(d.createOnly)) {
+      const now = l.extra[field];
+      if (now === undefined || wanted === null || wanted === undefined || sameValue(now, wanted)) continue;
+      out.push(
+        `${d.kind} "${d.key}" (${d.source.file}:${d.source.line}): \`${field}\` is set only when docket ${verbOf.get(d.kind) ?? 'creates'} it, and is not managed for an existing one: it stays ${JSON.stringify(now)} live (the file says ${JSON.stringify(wanted)})`,
+      );
+    }
+  }
+  return out;
+}
+
+function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) addTo(out, key(item), item);
+  return out;
+}
+
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

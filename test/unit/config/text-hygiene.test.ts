@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { quoteValue } from '../../../src/config/quote.js';
+import { textProblems } from '../../../src/config/text-hygiene.js';
+
+describe('text hygiene', () => {
+  it('allows tabs and line breaks in text, never in names, e-mails or references', () => {
+    const doc = { kind: 'Playbook', name: 'P', description: 'one\ttwo\nthree', rules: [{ name: 'R\tS', actions: 'A\nB', reviewer: 'a@b.c' }], renamed_from: ['Old', 'Older\n'] };
+    expect(textProblems(doc).map((p) => p.pointer)).toEqual(['/rules/0/name', '/renamed_from/1']);
+  });
+
+  it('refuses NUL, escape and C1 characters anywhere, naming the code point', () => {
+    const problems = textProblems({ description: 'a\u0000b', rules: [{ actions: 'x\u001b[2Jy' }], parameters: { provider: 'Acme\u0085' } });
+    expect(problems.map((p) => [p.pointer, p.message.match(/U\+[0-9A-F]{4}/)?.[0]])).toEqual([
+      ['/description', 'U+0000'],
+      ['/rules/0/actions', 'U+001B'],
+      ['/parameters/provider', 'U+0085'],
+    ]);
+  });
+
+  it('quotes values on one line, escaped and cut short', () => {
+    expect(quoteValue('a\u0000b\u009bc')).toBe('"a\\u0000b\\u009bc"');
+    expect(quoteValue('x'.repeat(100))).toBe(`"${'x'.repeat(57)}..."`);
+  });
+});

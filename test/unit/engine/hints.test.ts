@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../../src/engine/plan.js';
+import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
+import { KIND_META, desiredMember, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
+
+function warnings(desired: DesiredResource[], live: LiveResource[]): string[] {
+  const { plan, diagnostics } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
+  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return plan!.warnings;
+}
+
+const NDA = { id: 'pb-1', name: 'NDA' };
+
+describe('plan hints', () => {
+  it('a new playbook with the same rules as an undeclared live one looks like a rename', () => {
+    const hints = warnings(
+      [desiredPlaybook('Mutual NDA'), desiredRule('Mutual NDA', 'Term'), desiredRule('Mutual NDA', 'Law')],
+      [livePlaybook('pb-1', 'NDA'), liveRule('r-1', NDA, 'Law'), liveRule('r-2', NDA, 'Term')],
+    );
+    expect(hints).toEqual([
+      'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same children), but the plan creates "Mutual NDA" beside it: if it was renamed, add `renamed_from: [NDA]`',
+    ]);
+  });
+
+  it('a new rule with the same text as a rule the plan deletes looks like a rename; so does a close name', () => {
+    const hints = warnings(
+      [desiredPlaybook('NDA'), desiredRule('NDA', 'Term length', { actions: 'ACCEPT 2 years' }), desiredRule('NDA', 'Governing law', { actions: 'ACCEPT Germany' })],
+      [livePlaybook('pb-1', 'NDA'), liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT 2 years' }), liveRule('r-2', NDA, 'Governing Law', { actions: 'ACCEPT France' })],
+    );
+    expect(hints).toEqual([
+      'rule "Term length" (playbooks/nda.yaml:10) looks like a rename of the live rule "Term" (the same content), but the plan deletes "Term" and creates "Term length": if it was renamed, add `renamed_from: [Term]`',
+      'rule "Governing law" (playbooks/nda.yaml:10) looks like a rename of the live rule "Governing Law" (a close name), but the plan deletes "Governing Law" and creates "Governing law": if it was renamed, add `renamed_from: [Governing Law]`',
+    ]);
+  });
+
+  it('says nothing when the new object is unlike every live one, or was renamed with renamed_from', () => {
+    expect(warnings([desiredPlaybook('Vendor MSA', { description: 'Suppliers' })], [livePlaybook('pb-1', 'NDA', 'Counterparties')])).toEqual([]);
+    expect(warnings([desiredPlaybook('Mutual NDA', { renamedFrom: ['NDA'] })], [livePlaybook('pb-1', 'NDA')])).toEqual([]);
+  });
+
+  it('quotes a suggested former name that YAML would misread', () => {
+    const [hint] = warnings([desiredPlaybook('NDA: mutual', { description: 'x' })], [livePlaybook('pb-1', 'NDA: one-way', 'x')]);
+    expect(hint).toContain('add `renamed_from: ["NDA: one-way"]`');
+  });
+
+  it('a member name that differs from the existing user is said to be unmanaged, not "no changes"', () => {
+    const live = { ...liveMember('u-1', 'bob@acme.example'), extra: { name: 'Bob Jones' } };
+    const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredMember('bob@acme.example', 'Robert Jones')], live: [live], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
+    expect(plan!.changes).toEqual([]);
+    expect(plan!.warnings).toEqual([
+      'member "bob@acme.example" (members.yaml:1): `name` is set only when docket invites it, and is not managed for an existing one: it stays "Bob Jones" live (the file says "Robert Jones")',
+    ]);
+    expect(warnings([desiredMember('bob@acme.example', 'Bob Jones')], [live])).toEqual([]);
+  });
+});
