@@ -223,7 +223,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
 /** ` (got "x")` for a single value, shortened and with control characters escaped; '' for a structure. */
 export function gotValue(data: unknown): string {
   if (typeof data !== 'string' && typeof data !== 'number' && typeof data !== 'boolean') return '';
-  const text = typeof data === 'string' && data.length > 60 ? `${data.slice(0, 57)}...` : data;
+  const safe = typeof data === 'string' ? data.replace(/\/\/[^/?#\s]*@/, '//***@') : data;
+  const text = typeof safe === 'string' && safe.length > 60 ? `${safe.slice(0, 57)}...` : safe;
   return ` (got ${JSON.stringify(text).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)})`;
 }
 
@@ -240,11 +241,11 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>): string {
   switch (e.keyword) {
     case 'type': {
       const types = String(params.type).split(',');
-      return `must be ${joinOr(types.map(typePhrase))}, not ${describeValue(e.data)}`;
+      return `must be ${joinOr(types.map(typePhrase))}, not ${describeValue(e.data)}${gotValue(e.data)}`;
     }
     case 'enum': {
       const allowed = ((params.allowedValues as unknown[]) ?? []).map((v) => String(v));
-      return `must be one of: ${allowed.join(', ')}${typeof e.data === 'string' ? didYouMean(e.data, allowed) : ''}`;
+      return `must be one of: ${allowed.join(', ')}${gotValue(e.data)}${typeof e.data === 'string' ? didYouMean(e.data, allowed).replace(/^, /, '; ') : ''}`;
     }
     case 'const':
       return `must be ${formatConst(params.allowedValue)}`;

@@ -186,11 +186,11 @@ describe('loadConfig: schema errors', () => {
       ),
     });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
-      ['p.yaml:2:5 invalid-value', '`id` must be a string, not an integer'],
+      ['p.yaml:2:5 invalid-value', '`id` must be a string, not an integer (got 42)'],
       ['p.yaml:3:7 invalid-value', '`name` must not be empty (got "")'],
-      ['p.yaml:4:21 invalid-value', '`renamed_from[1]` must be a string, not an integer'],
+      ['p.yaml:4:21 invalid-value', '`renamed_from[1]` must be a string, not an integer (got 3)'],
       ['p.yaml:7:15 invalid-value', '`reviewer` must be an e-mail address (got "bob")'],
-      ['p.yaml:8:23 invalid-value', '`generate_summary` must be true or false, not a string'],
+      ['p.yaml:8:23 invalid-value', '`generate_summary` must be true or false, not a string (got "no")'],
       ['p.yaml:9:9 invalid-value', '`id` must be a UUID (8-4-4-4-12 hex digits) (got "not-a-uuid")'],
       ['p.yaml:10:19 invalid-value', '`renamed_from` must be a string or a list of strings'],
     ]);

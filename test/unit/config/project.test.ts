@@ -53,6 +53,14 @@ describe('docket.yaml', () => {
     expect(r.config!.project).toMatchObject({ file: 'docket.yml', vars: { years: '3', strict: 'true' }, prune: { playbooks: true } });
   });
 
+  it('never repeats a password written into a URL', async () => {
+    const r = await load({ 'docket.yaml': lines('version: 1', 'review:', '  url: ftp://user:s3cret@x.example.com/v1', 'concurrency: 8') });
+    const messages = r.diagnostics.map((d) => `${d.message} ${d.hint ?? ''}`).join('\n');
+    expect(messages).toContain('must be an http(s) URL');
+    expect(messages).not.toContain('s3cret');
+    expect(messages).toContain('***@x.example.com');
+  });
+
   it('validates settings at their lines', async () => {
     const r = await load({
       'docket.yaml': lines(
@@ -71,7 +79,7 @@ describe('docket.yaml', () => {
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
       ['docket.yaml:1:10 invalid-value', '`version` must be 1 (got 2)'],
       ['docket.yaml:3:8 invalid-value', '`url` must be an http(s) URL (got "ftp://example.com")'],
-      ['docket.yaml:4:20 invalid-value', '`organization_id` must be a string, not an integer'],
+      ['docket.yaml:4:20 invalid-value', '`organization_id` must be a string, not an integer (got 1234)'],
       ['docket.yaml:5:3 unknown-key', 'unknown key `organisation` in `review`, did you mean `organization_id`?'],
       ['docket.yaml:7:10 invalid-value', '`actor` must be an e-mail address (got "not-an-email")'],
       ['docket.yaml:8:14 invalid-value', '`concurrency` must be at most 64 (got 100)'],
