@@ -1,10 +1,28 @@
-/** Builds dist/ once before the tests, so the tests that run the real bin test this source. */
+/**
+ * Builds dist/ once before the tests, so the tests that run the real bin test this source: tsc,
+ * and the precompiled schema validators when a schema is newer than them (they take seconds).
+ */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export default function setup(): void {
   // For quick runs of unit tests while dist/ is known to be current.
   if (process.env.DOCKET_SKIP_BUILD) return;
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit', cwd: ROOT });
+  if (validatorsStale()) execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'compile-validators.mjs')], { stdio: 'inherit', cwd: ROOT });
+}
+
+function validatorsStale(): boolean {
+  const out = path.join(ROOT, 'dist', 'validators');
+  if (!existsSync(out)) return true;
+  const built = Math.min(...readdirSync(out).map((f) => statSync(path.join(out, f)).mtimeMs));
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs)));
+  return newest(path.join(ROOT, 'schemas')) > built || statSync(path.join(ROOT, 'src', 'config', 'ajv-setup.ts')).mtimeMs > built;
 }

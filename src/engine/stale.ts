@@ -8,7 +8,7 @@ import type { Services } from '../kinds/kind.js';
 import { fingerprint } from './diff.js';
 import { fetchLive } from './live.js';
 import { kindsToRead, type PruneSwitches } from './project.js';
-import { CREATE_ACTIONS, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
+import { CREATE_ACTIONS, refKey, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
 export interface StaleCheck {
   /** The digest of the configuration as it is now. */
@@ -62,7 +62,11 @@ export interface SavedPlanCheck {
 export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise<string[]> {
   const kinds = input.kinds ?? KINDS;
   const planned = new Set(plan.changes.map((c) => c.kind));
-  const read = [...new Set([...kindsToRead(input.desired, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name))])];
-  const { live } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired });
+  // Only what the plan touches is read: its objects, and the parents they live in (a plan that
+  // edits 200 of 20,000 rules reads 200 rule lists, not 500). Kinds read whole lists anyway.
+  const touched = new Set(plan.changes.flatMap((c) => [refKey(c.kind, c.key), ...(c.parent ? [refKey(c.parent.kind, c.parent.key)] : [])]));
+  const declared = input.desired.filter((d) => touched.has(refKey(d.kind, d.key)));
+  const read = [...new Set([...kindsToRead(declared, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name))])];
+  const { live } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared });
   return staleReasons(plan, { configDigest: input.configDigest, target: input.target(), live });
 }

@@ -66,10 +66,9 @@ describe('a signal during apply', () => {
     await waitUntil(() => livePlaybooks().length === 1, 'the first create');
     run.child.kill('SIGINT');
     await new Promise((r) => setTimeout(r, 300));
-    const second = Date.now();
     run.child.kill('SIGINT');
+    // The create never answers: only the second signal, not the 30 s grace, can end the run in the test's time.
     expect(await run.exited).toBe(130);
-    expect(Date.now() - second).toBeLessThan(5_000);
     expect(run.stderr()).toContain('SIGINT again: stopped at once.');
     expect(run.stderr()).not.toMatch(/Internal error|    at /);
     await expectLockIntact(dir);

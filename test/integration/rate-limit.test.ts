@@ -1,0 +1,53 @@
+/**
+ * `--max-rps` and `max_rps:` against a service with a known quota: the emulator's token bucket.
+ * Paced below the quota from the first request, an apply is never refused; a bad value is refused
+ * before any request.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+
+let t: TestEmulator | undefined;
+afterEach(async () => {
+  await t?.emulator.close();
+  t = undefined;
+  await removeMadeDirs();
+});
+
+/** One playbook of `n` rules: 1 + n creates after the reads. */
+function playbook(n: number): string {
+  const rules = Array.from({ length: n }, (_, i) => `  - name: Rule ${i + 1}\n    actions: ACCEPT ${i + 1}\n`).join('');
+  return `kind: Playbook\nname: Paced\nrules:\n${rules}`;
+}
+
+describe('--max-rps', () => {
+  it('keeps an apply under a quota it knows: no request refused, where the same apply unpaced is', async () => {
+    // 5 requests a second, a burst of 5: twelve requests at once are refused in part.
+    t = await startTestEmulator({ rateLimit: 5 });
+    const env = t.env;
+    const unpaced = await makeDir({ 'docket.yaml': 'version: 1\n', 'nda.yaml': playbook(10) });
+    expect((await runCli(['apply', '-C', unpaced, '--auto-approve', '-q'], { env })).code).toBe(0);
+    expect(t.emulator.stats().rate_limited).toBeGreaterThan(0);
+
+    await t.emulator.reset();
+    t.emulator.resetStats();
+    const paced = await makeDir({ 'docket.yaml': 'version: 1\nmax_rps: 4\n', 'nda.yaml': playbook(10) });
+    const apply = await runCli(['apply', '-C', paced, '--auto-approve', '-q'], { env });
+    expect(apply.code).toBe(0);
+    expect(t.emulator.stats().rate_limited).toBe(0);
+    expect((await runCli(['plan', '-C', paced, '--detailed-exitcode'], { env })).code).toBe(0);
+  });
+
+  it('refuses a value that is not a positive number, before any request', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nmax_rps: 0\n', 'nda.yaml': playbook(1) });
+    const plan = await runCli(['plan', '-C', dir], { env: t.env });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/docket\.yaml:2:10 error invalid-value `max_rps` must be greater than 0 \(got 0\)/);
+    const flag = await runCli(['plan', '-C', dir, '--max-rps', 'lots'], { env: t.env });
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain("option '--max-rps <N>' argument 'lots' is invalid");
+    expect(t.emulator.stats().requests.total).toBe(0);
+  });
+});
