@@ -288,7 +288,7 @@ function storable(kind: KindMeta, values: Fields): Fields {
 
 function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent']): Change {
   const action = kind.createAction ?? 'create';
-  const all = { ...d.fields, ...d.createOnly };
+  const all = Object.assign({}, d.fields, d.createOnly);
   const fields: FieldChange[] = Object.entries(all)
     .filter(([, v]) => v !== null && v !== undefined)
     .map(([field, after]) => withSummary(kind, { field, before: null, after: shown(kind, field, after) }));
@@ -300,7 +300,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
     name: d.name,
     ...(parent ? { parent } : {}),
     fields,
-    desired: storable(kind, { ...all, ...d.payload }),
+    desired: storable(kind, Object.assign({}, all, d.payload)),
     refs: d.refs,
     dependsOn: [],
     source: d.source,
@@ -336,7 +336,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     ...(l.version !== undefined ? { liveVersion: l.version } : {}),
     // Both only matter when there is a change: worked out once, on the first one.
     get desired() {
-      return storable(kind, { ...d.fields, ...d.payload });
+      return storable(kind, Object.assign({}, d.fields, d.payload));
     },
     get fingerprint() {
       return fingerprint(l);
