@@ -11,7 +11,7 @@
  * guess. test/unit/config/yaml-read.test.ts holds both to the same answers.
  */
 import jsYaml from 'js-yaml';
-import { DocPositions, joinPointer, type LineCol } from './yaml-positions.js';
+import { DocPositions, joinPointer, type Entry, type LineCol } from './yaml-positions.js';
 
 interface Event {
   open: boolean;
@@ -31,22 +31,13 @@ export function fastPositions(text: string, file: string, values: readonly unkno
   } catch {
     return undefined;
   }
-  const lines = lineStarts(text);
-  const lc = (offset: number): LineCol => {
-    let lo = 0;
-    let hi = lines.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lines[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, col: offset - lines[lo]! + 1 };
-  };
+  // Made outside this scope: the positions keep it, and must not keep the events and the text too.
+  const lc = lineColumnOf(lineStarts(text));
   let i = 0;
   const out: DocPositions[] = [];
 
   /** Walks one node: its open event, what it holds, its close event. False when out of step. */
-  const walk = (value: unknown, pointer: string, keyPos: LineCol | undefined, positions: DocPositions): boolean => {
+  const walk = (value: unknown, pointer: string, keyOffset: number, positions: CompactPositions): boolean => {
     const open = events[i++];
     if (!open?.open) return false;
     const start = skipBlank(text, open.offset);
@@ -59,11 +50,11 @@ export function fastPositions(text: string, file: string, values: readonly unkno
       opens++;
     }
     if (value !== null && typeof value === 'object') {
-      positions.set(pointer, entry(keyPos, lc(start), false));
+      positions.add(pointer, keyOffset, start, false);
       if (Array.isArray(value)) {
         // An empty item (`-` alone) opens no node at all: its place cannot be told.
         if (value.includes(null)) return false;
-        for (let n = 0; n < value.length; n++) if (!walk(value[n], joinPointer(pointer, n), undefined, positions)) return false;
+        for (let n = 0; n < value.length; n++) if (!walk(value[n], joinPointer(pointer, n), -1, positions)) return false;
       } else {
         for (const key of Object.keys(value)) {
           // Index-like keys come first in a JavaScript object, whatever the file's order.
@@ -74,7 +65,7 @@ export function fastPositions(text: string, file: string, values: readonly unkno
           const keyStart = skipBlank(text, keyOpen.offset);
           // In step: the key is written there (or quoted there). `? complex` keys are the full parser's.
           if (!text.startsWith(key, keyStart) && text[keyStart] !== '"' && text[keyStart] !== "'") return false;
-          if (!walk((value as Record<string, unknown>)[key], joinPointer(pointer, key), lc(keyStart), positions)) return false;
+          if (!walk((value as Record<string, unknown>)[key], joinPointer(pointer, key), keyStart, positions)) return false;
         }
       }
     } else {
@@ -84,7 +75,7 @@ export function fastPositions(text: string, file: string, values: readonly unkno
       const plain = empty || !'"\'|>'.includes(text[start] ?? '');
       // In step: plain text starts with the value's first character.
       if (plain && !empty && typeof value === 'string' && value !== '' && text[start] !== value[0]) return false;
-      positions.set(pointer, entry(keyPos, empty && keyPos ? keyPos : lc(start), plain));
+      positions.add(pointer, keyOffset, empty && keyOffset >= 0 ? keyOffset : start, plain);
     }
     // js-yaml tries one more key where a mapping ends at a document marker: an empty open/close.
     while (events[i]?.open && events[i + 1] && !events[i + 1]!.open && events[i + 1]!.offset === events[i]!.offset) i += 2;
@@ -98,19 +89,75 @@ export function fastPositions(text: string, file: string, values: readonly unkno
   for (const value of values) {
     const open = events[i];
     if (!open?.open) return undefined;
-    const positions = new DocPositions(file, lc(skipBlank(text, open.offset)));
-    if (!walk(value, '', undefined, positions)) return undefined;
+    const positions = new CompactPositions(file, lc(skipBlank(text, open.offset)), lc);
+    if (!walk(value, '', -1, positions)) return undefined;
     out.push(positions);
   }
   return i === events.length ? out : undefined;
 }
 
 /**
- * One position entry, always with the same three properties: built with a conditional spread,
- * each of a file's thousands of entries got a hidden class of its own (22 MB for 20,000 rules).
+ * Positions kept as offsets in flat arrays, turned into lines and columns only when one is asked
+ * for: a configuration of 20,000 rules has some 140,000 of them, and an object or two each would
+ * be tens of megabytes held for the few a plan shows.
  */
-function entry(key: LineCol | undefined, value: LineCol, plain: boolean): { key: LineCol | undefined; value: LineCol; plain: boolean } {
-  return { key, value, plain };
+class CompactPositions extends DocPositions {
+  private readonly index = new Map<string, number>();
+  private readonly keys: number[] = [];
+  private readonly values: number[] = [];
+  private readonly plains: boolean[] = [];
+
+  constructor(
+    file: string,
+    start: LineCol,
+    private readonly lc: (offset: number) => LineCol,
+  ) {
+    super(file, start);
+  }
+
+  /** `keyOffset` -1: no key (a list item, the document). */
+  add(pointer: string, keyOffset: number, valueOffset: number, plain: boolean): void {
+    this.index.set(pointer, this.values.length);
+    this.keys.push(keyOffset);
+    this.values.push(valueOffset);
+    this.plains.push(plain);
+  }
+
+  override has(pointer: string): boolean {
+    return this.index.has(pointer);
+  }
+
+  override isPlain(pointer: string): boolean {
+    const i = this.index.get(pointer);
+    return i === undefined ? false : this.plains[i]!;
+  }
+
+  protected override nearest(pointer: string): Entry | undefined {
+    let p = pointer;
+    for (;;) {
+      const i = this.index.get(p);
+      if (i !== undefined) {
+        const key = this.keys[i]!;
+        return { key: key >= 0 ? this.lc(key) : undefined, value: this.lc(this.values[i]!), plain: this.plains[i]! };
+      }
+      if (p === '') return undefined;
+      p = p.slice(0, p.lastIndexOf('/'));
+    }
+  }
+}
+
+/** Offset → line and column (1-based), by binary search over where each line starts. */
+function lineColumnOf(lines: readonly number[]): (offset: number) => LineCol {
+  return (offset) => {
+    let lo = 0;
+    let hi = lines.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lines[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: offset - lines[lo]! + 1 };
+  };
 }
 
 function lineStarts(text: string): number[] {

@@ -23,7 +23,7 @@ export interface LineCol {
   col: number;
 }
 
-interface Entry {
+export interface Entry {
   /** Where the key was written (absent for sequence items). */
   key?: LineCol;
   /** Where the value starts; the key's position for an empty value (`description:`). */

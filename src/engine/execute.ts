@@ -91,14 +91,28 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           complete(i, false);
         },
       )
-      .finally(() => running.delete(task));
+      .finally(() => {
+        running.delete(task);
+        wake();
+      });
     running.add(task);
+  };
+
+  // The loop sleeps until a change finishes or a stop is asked for. (A Promise.race over what runs
+  // and a stop that never comes would add a reaction to that stop per change: 20,000 of them.)
+  let sleeper: (() => void) | undefined;
+  let woken = false;
+  const wake = (): void => {
+    woken = true;
+    const s = sleeper;
+    sleeper = undefined;
+    s?.();
   };
 
   const signal = options.signal;
   const stopped = (): boolean => signal?.aborted === true;
   // One listener for the whole apply: a new one per wait would pile up, one per change.
-  const stopping = signal ? [aborted(signal)] : [];
+  signal?.addEventListener('abort', wake, { once: true });
   for (;;) {
     while (!stopped() && running.size < limit && ready.size > 0) {
       const i = ready.pop()!;
@@ -106,8 +120,10 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     }
     if (running.size === 0) break;
     if (stopped()) break;
-    await Promise.race([...running, ...stopping]);
+    if (!woken) await new Promise<void>((resolve) => (sleeper = resolve));
+    woken = false;
   }
+  signal?.removeEventListener('abort', wake);
   if (stopped() && running.size > 0) {
     // Let what is in flight finish, for a while: its outcome is then known and recorded.
     const wait = options.wait ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
@@ -139,10 +155,6 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     ...(stopped() ? { notStarted, stopped: reasonOf(signal!) } : {}),
     ms: Math.round(options.clock() - started),
   };
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 }
 
 function reasonOf(signal: AbortSignal): string {
