@@ -7,7 +7,7 @@
 import { AgreementsApi } from '../../src/api/agreements.js';
 import { createLimiter, createServiceClient, type ClosableServiceClient } from '../../src/api/http.js';
 import { ReviewApi } from '../../src/api/review.js';
-import { EMULATOR_TARGET, writeLock } from '../../src/config/lock.js';
+import { EMULATOR_TARGET, LockWriter } from '../../src/config/lock.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { dataFileReader } from '../../src/cli/apply-step.js';
 import { applyPlan, type ApplyPlanResult } from '../../src/engine/apply.js';
@@ -88,6 +88,7 @@ export async function startEngine(options: TestEmulatorOptions = {}): Promise<En
   };
   const apply = async (dir: string, p: Plan, opts: { adoptFiles?: boolean } = {}): Promise<ApplyPlanResult> => {
     const workspace = await loadWorkspace({ dir, processEnv: {} });
+    const writer = new LockWriter(workspace.lockLocation, EMULATOR_TARGET);
     const result = await applyPlan(p, {
       services: current.services,
       project: workspace.config.project,
@@ -99,8 +100,10 @@ export async function startEngine(options: TestEmulatorOptions = {}): Promise<En
       ...(opts.adoptFiles ? { adoptFiles: true } : {}),
       sleep: async () => new Promise((r) => setTimeout(r, 5)),
       // As the CLI does: every change to the lock is on disk before the upload it announces.
-      persistLock: (lock) => writeLock(workspace.lockLocation, EMULATOR_TARGET, lock),
+      // Through one writer, in order: two writes racing to rename over the lock could land the older last.
+      persistLock: (lock) => writer.write(lock),
     });
+    await writer.flush();
     return result;
   };
   let seen = 0;

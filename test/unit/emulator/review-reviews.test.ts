@@ -96,7 +96,10 @@ describe.each(STYLES)('reviews (%s paths)', (style) => {
     for (let i = 0; i < 3; i++) ids.push(one(await h.review('POST', `${h.prefix}/reviews`, { imported_file_id: fileId })).id);
     await h.settled(ids[2] ?? '');
     const all = (await h.review('GET', `${h.prefix}/reviews`)).body as { data: { id: string; attributes: Record<string, unknown> }[]; meta: { pagination: unknown }; links: Record<string, string | null> };
-    expect(all.data.map((r) => r.id)).toEqual(ids);
+    // Oldest first; reviews made in the same millisecond come in id order.
+    expect([...all.data.map((r) => r.id)].sort()).toEqual([...ids].sort());
+    const times = all.data.map((r) => Date.parse(String(r.attributes.created_at)));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(all.data[0]?.attributes).not.toHaveProperty('summary_positions');
     expect(all.data[0]?.attributes).not.toHaveProperty('flag_violations');
     expect(all.links.current).toContain('page%5Bsize%5D=30');
