@@ -18,11 +18,27 @@ export interface StaleCheck {
   live: LiveResource[];
 }
 
+/**
+ * Whether the plan was made for another place. What this run has not had to find out yet (the
+ * review organization or path style, learnt from the first review request, when the plan touches
+ * nothing there) cannot tell a difference, and does not matter to a plan that makes no review call.
+ */
+function targetDiffers(planned: PlanTarget, now: PlanTarget): boolean {
+  if (planned.emulator !== now.emulator) return true;
+  if ((planned.agreements?.url ?? null) !== (now.agreements?.url ?? null)) return true;
+  const p = planned.review;
+  const n = now.review;
+  if (!p || !n) return Boolean(p) !== Boolean(n);
+  if (p.url !== n.url) return true;
+  if (n.organization_id !== '' && p.organization_id !== n.organization_id) return true;
+  return n.path_style !== undefined && p.path_style !== n.path_style;
+}
+
 /** Why a saved plan may not be applied any more: configuration, target or touched live objects changed. */
 export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const reasons: string[] = [];
   if (plan.config_digest !== now.configDigest) reasons.push('the configuration changed since the plan was made');
-  if (JSON.stringify(plan.target) !== JSON.stringify(now.target)) reasons.push('the plan was made for a different target');
+  if (targetDiffers(plan.target, now.target)) reasons.push('the plan was made for a different target');
   const byId = new Map(now.live.map((l) => [`${l.kind}:${l.id}`, l]));
   const kindsRead = new Set(now.live.map((l) => l.kind));
   // The ids the plan resolves references to must still be those objects' ids.

@@ -1,5 +1,5 @@
 /** `--env` selects an environment's overrides: its own organization and its own variables. */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -60,4 +60,28 @@ it('applies a plan saved against a fresh in-process emulator, with references to
   expect(apply.code).toBe(0);
   const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
   expect(replan.code).toBe(0);
+});
+
+it('applies a saved plan that changes nothing on the review service, and one that changes nothing at all', async () => {
+  // Review reads are only made for what a saved plan touches: a plan about a template alone must
+  // not look as if it were made for another review organization.
+  const dir = await makeDir({
+    'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
+    'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n',
+    'templates/nda.yaml': 'kind: Template\nname: NDA\ntype: NDA\nparameters:\n  term: 2\n',
+  });
+  expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '-q'])).code).toBe(0);
+  const none = await runCli(['plan', '-C', dir, '--emulator', '--out', join(dir, 'none.json'), '--detailed-exitcode']);
+  expect(none.code).toBe(0);
+  const applyNone = await runCli(['apply', '-C', dir, join(dir, 'none.json')]);
+  expect(applyNone.stderr).not.toContain('stale');
+  expect(applyNone.code).toBe(0);
+
+  await writeFile(join(dir, 'templates/nda.yaml'), 'kind: Template\nname: NDA\ntype: NDA\nparameters:\n  term: 3\n');
+  expect((await runCli(['plan', '-C', dir, '--emulator', '--out', join(dir, 'template.json')])).code).toBe(0);
+  const apply = await runCli(['apply', '-C', dir, join(dir, 'template.json')]);
+  expect(apply.stderr).not.toContain('stale');
+  expect(apply.stdout).toContain('Apply complete: 1 done.');
+  expect(apply.code).toBe(0);
+  expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
 });

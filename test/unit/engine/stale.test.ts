@@ -36,6 +36,15 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), { ...NOW, target: { emulator: false, review: { url: 'https://x', organization_id: 'o' } } })).toEqual(['the plan was made for a different target']);
   });
 
+  it('another review organization or path style, but not one this run has not had to find out', () => {
+    const at = (organization_id: string, path_style?: 'nested' | 'flat') => ({ emulator: false, review: { url: 'https://r', organization_id, ...(path_style ? { path_style } : {}) } });
+    const made = { ...plan(), target: at('org-a', 'nested') };
+    expect(staleReasons(made, { ...NOW, target: at('org-b', 'nested') })).toEqual(['the plan was made for a different target']);
+    expect(staleReasons(made, { ...NOW, target: at('org-a', 'flat') })).toEqual(['the plan was made for a different target']);
+    // No review request yet (the plan touches only the agreements service): nothing to compare.
+    expect(staleReasons(made, { ...NOW, target: at('') })).toEqual([]);
+  });
+
   it('an object it changes changed live', () => {
     const edited = { ...NDA, fields: { ...NDA.fields, description: 'Edited in the app' } };
     expect(staleReasons(plan(), { ...NOW, live: [edited, TERM, ALICE] })).toEqual(['playbook "NDA" changed live since the plan']);
