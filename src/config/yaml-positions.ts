@@ -177,8 +177,9 @@ interface WalkState {
   lc: (offset: number) => LineCol;
   /** Values produced so far through aliases. */
   expanded: number;
-  /** Set while walking inside an alias: where it was written. */
+  /** Set while walking inside an alias: where it was written, and its name. */
   alias?: LineCol;
+  aliasName?: string;
   diagnostics: Diagnostic[];
   file: string;
 }
@@ -213,7 +214,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
         continue;
       }
       // An unclosed quote or bracket is noticed where the parser gives up: point at where it opens.
-      const opened = unclosedAt(doc, error.pos[0], error.code, error.message);
+      const opened = unclosedAt(doc, text, error.pos[0], error.code, error.message);
       if (opened) {
         diagnostics.push({ severity: 'error', code: 'yaml-syntax', file, ...lc(opened.offset), message: opened.message, hint: opened.hint });
         continue;
@@ -264,20 +265,27 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
 }
 
 /** The quoted string or flow collection that runs up to `offset`, where the parser stopped. */
-function unclosedAt(doc: Document.Parsed, offset: number, code: string, message: string): { offset: number; message: string; hint: string } | undefined {
+function unclosedAt(doc: Document.Parsed, text: string, offset: number, code: string, message: string): { offset: number; message: string; hint: string } | undefined {
   if (code !== 'MISSING_CHAR' && !(code === 'BAD_INDENT' && /end with a [\]}]/.test(message))) return undefined;
   let found: { offset: number; message: string; hint: string } | undefined;
   yaml().visit(doc, (_key, node) => {
     if (!yaml().isNode(node) || !node.range || node.range[0] >= offset || node.range[1] !== offset) return;
     if (yaml().isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
       const q = node.type === 'QUOTE_DOUBLE' ? '"' : "'";
-      found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed`, hint: `close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)` };
+      found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed: ${quoteStart(text, node.range[0])}`, hint: `close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)` };
     } else if ((yaml().isSeq(node) || yaml().isMap(node)) && node.flow) {
       const [open, close] = yaml().isSeq(node) ? ['[', ']'] : ['{', '}'];
       found = { offset: node.range[0], message: `this \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\`, or write it as indented ${yaml().isSeq(node) ? '`- item` lines' : '`key: value` lines'}` };
     }
   });
   return found;
+}
+
+/** The first line of what starts at `offset`, shortened, as a message quotes it. */
+function quoteStart(text: string, offset: number): string {
+  const line = text.slice(offset, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset)).trimEnd();
+  const shown = line.length > 40 ? `${line.slice(0, 37)}...` : line;
+  return JSON.stringify(shown).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A hint that fits the mistake behind a parser error (most are indentation, or an unquoted `: `). */
@@ -330,7 +338,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   if (state.alias && ++state.expanded > MAX_ALIAS_EXPANSION) {
     throw new StopReading(
       'yaml-alias-expansion',
-      `aliases expand this document to more than ${MAX_ALIAS_EXPANSION} values (an alias bomb?)`,
+      `aliases expand this document to more than ${MAX_ALIAS_EXPANSION} values (an alias bomb?), from \`*${state.aliasName ?? ''}\``,
       state.alias,
       'write the values out, or alias smaller nodes',
     );
@@ -342,11 +350,16 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       return null;
     }
     const outer = state.alias;
-    state.alias ??= here;
+    const outerName = state.aliasName;
+    if (!state.alias) {
+      state.alias = here;
+      state.aliasName = node.source;
+    }
     try {
       return toPlain(target, pointer, keyPos ?? here, depth + 1, state);
     } finally {
       state.alias = outer;
+      state.aliasName = outerName;
     }
   }
   if (yaml().isScalar(node)) {

@@ -81,6 +81,9 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   // Only what the plan touches is read: its objects, and the parents they live in (a plan that
   // edits 200 of 20,000 rules reads 200 rule lists, not 500). Kinds read whole lists anyway.
   const touched = new Set(plan.changes.flatMap((c) => [refKey(c.kind, c.key), ...(c.parent ? [refKey(c.parent.kind, c.parent.key)] : [])]));
+  // And what those objects name (a template's attachment, a rule's reviewer): a kind reads a
+  // referenced object differently when it is declared (a pinned attachment without a lock entry).
+  for (const d of input.desired) if (touched.has(refKey(d.kind, d.key))) for (const r of d.refs) touched.add(refKey(r.kind, r.key));
   const declared = input.desired.filter((d) => touched.has(refKey(d.kind, d.key)));
   const read = [...new Set([...kindsToRead(declared, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name))])];
   const { live } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared });

@@ -1,5 +1,6 @@
 /** `--env` selects an environment's overrides: its own organization and its own variables. */
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -84,4 +85,28 @@ it('applies a saved plan that changes nothing on the review service, and one tha
   expect(apply.stdout).toContain('Apply complete: 1 done.');
   expect(apply.code).toBe(0);
   expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
+});
+
+it('applies a saved plan for a template that names a pinned attachment the lock file does not know', async () => {
+  // The saved plan reads only what it touches, and what that names: the attachment is declared,
+  // so it reads as the live attachment, not as a raw id that would make the template look changed.
+  const example = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
+  const dir = await makeDir({});
+  await cp(example, dir, { recursive: true, filter: (f) => !f.includes('.docket') && !f.endsWith('docket.lock.json') });
+  expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '-q'])).code).toBe(0);
+  const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { targets: Record<string, { files: Record<string, { id: string }> }> };
+  const files = Object.values(lock.targets)[0]!.files;
+  const key = Object.keys(files).find((k) => k.startsWith('attachment:'))!;
+  const id = files[key]!.id;
+  delete files[key];
+  await writeFile(join(dir, 'docket.lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+  const attachment = join(dir, 'attachments', 'security.yaml');
+  await writeFile(attachment, (await readFile(attachment, 'utf8')).replace('kind: Attachment\n', `kind: Attachment\nid: ${id}\n`));
+  const template = join(dir, 'templates', 'cloud-services.yaml');
+  await writeFile(template, (await readFile(template, 'utf8')).replace('provider: Acme, Inc.', 'provider: Acme Europe GmbH'));
+
+  expect((await runCli(['plan', '-C', dir, '--emulator', '--out', join(dir, 'p.json')])).code).toBe(0);
+  const apply = await runCli(['apply', '-C', dir, join(dir, 'p.json')]);
+  expect(apply.stderr).not.toContain('stale');
+  expect(apply.code).toBe(0);
 });
