@@ -24,5 +24,5 @@ function validatorsStale(): boolean {
   const built = Math.min(...readdirSync(out).map((f) => statSync(path.join(out, f)).mtimeMs));
   const newest = (dir: string): number =>
     Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs)));
-  return newest(path.join(ROOT, 'schemas')) > built || statSync(path.join(ROOT, 'src', 'config', 'ajv-setup.ts')).mtimeMs > built;
+  return newest(path.join(ROOT, 'schemas')) > built || ['ajv-setup.ts', 'schema-names.ts'].some((f) => statSync(path.join(ROOT, 'src', 'config', f)).mtimeMs > built);
 }

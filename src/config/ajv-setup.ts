@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Ajv, type AnySchemaObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DocketError } from '../errors.js';
-import { SCHEMA_BASE, schemasDir } from './schema-names.js';
+import { PLACEHOLDER_MARK, SCHEMA_BASE, schemasDir } from './schema-names.js';
 
 export { SCHEMA_BASE, SUBSCHEMAS, schemasDir, subschemaExport, validatorModule } from './schema-names.js';
 
@@ -54,6 +54,17 @@ export function createAjv(code?: Options['code']): Ajv {
   addFormats(ajv);
   // The uuid format of ajv-formats also takes `urn:uuid:…`, which no service id ever matches.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-  for (const name of schemaFileNames()) ajv.addSchema(readSchemaFile(name), `${SCHEMA_BASE}${name}`);
+  for (const name of schemaFileNames()) ajv.addSchema(withoutPlaceholders(readSchemaFile(name)), `${SCHEMA_BASE}${name}`);
   return ajv;
+}
+
+/**
+ * The files let an editor accept `${var.NAME}` for any typed value; docket validates what the
+ * placeholder became, so for it the alternative never matches: a literal `${…}` left in a typed
+ * value (written `$${…}`, or from an environment variable) is refused like any other wrong value.
+ */
+function withoutPlaceholders(schema: AnySchemaObject): AnySchemaObject {
+  const defs = schema.$defs as Record<string, unknown> | undefined;
+  if (!defs?.variable) return schema;
+  return { ...schema, $defs: { ...defs, variable: { $comment: PLACEHOLDER_MARK, not: {} } } };
 }

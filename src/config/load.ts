@@ -61,7 +61,8 @@ export const PROJECT_FILES = ['docket.yaml', 'docket.yml'] as const;
  * there would share loadConfig's scope and keep every file's text alive for the whole run.
  */
 function rereader(root: string, file: string): () => string {
-  return () => readFileSync(path.join(root, file), 'utf8');
+  // Without the byte-order mark, as the first read decoded it: columns on line 1 stay the same.
+  return () => readFileSync(path.join(root, file), 'utf8').replace(/^\uFEFF/, '');
 }
 
 export async function loadConfig(options: LoadOptions): Promise<LoadResult> {

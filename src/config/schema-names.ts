@@ -13,6 +13,9 @@ import { DocketError } from '../errors.js';
  */
 export const SCHEMA_BASE = 'https://docket.dev/schemas/';
 
+/** Marks the placeholder alternative as docket compiles it (ajv-setup.ts), so schema.ts drops its errors. */
+export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholders are filled in';
+
 /** Sub-schemas validated on their own (a `DOCKET_*` variable is checked like the key it replaces). */
 export const SUBSCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'docket.schema.json': ['#/$defs/httpUrl', '#/$defs/review/properties/organization_id'],
@@ -69,6 +72,9 @@ export function schemaHome(configRoot: string): SchemaHome {
   const root = path.resolve(configRoot);
   const pkg = path.dirname(own);
   if (root === pkg || root.startsWith(`${pkg}${path.sep}`)) return { dir: own, installed: true };
+  // Installed somewhere above (an npm workspace hoists it to the root): point there.
+  const installed = nearestAbove(root, path.join('node_modules', 'docket', 'schemas'));
+  if (installed) return { dir: path.join(installed, 'node_modules', 'docket', 'schemas'), installed: true };
   const project = nearestAbove(root, 'package.json') ?? nearestAbove(root, '.git') ?? root;
   const dir = path.join(project, 'node_modules', 'docket', 'schemas');
   return { dir, installed: existsSync(dir) };

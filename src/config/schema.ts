@@ -7,7 +7,7 @@ import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../diagnostics.js';
 import { DocketError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
-import { SCHEMA_BASE, subschemaExport, validatorModule } from './schema-names.js';
+import { PLACEHOLDER_MARK, SCHEMA_BASE, subschemaExport, validatorModule } from './schema-names.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 
@@ -111,7 +111,7 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
     const alternatives = Array.isArray(e.schema) ? (e.schema as AnySchemaObject[]) : [];
     if ((e.keyword === 'anyOf' || e.keyword === 'oneOf') && alternatives.length === 2 && alternatives.some((s) => s.$ref === VARIABLE_REF)) dropped.add(e);
     // An error inside the referenced placeholder schema has a path relative to it: known by its pattern.
-    else if ((e.parentSchema as AnySchemaObject | undefined)?.pattern === VARIABLE_PATTERN) dropped.add(e);
+    else if ((e.parentSchema as AnySchemaObject | undefined)?.$comment === PLACEHOLDER_MARK) dropped.add(e);
   }
   const composites = errors
     .filter((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && !dropped.has(e))
@@ -223,7 +223,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
 /** ` (got "x")` for a single value, shortened and with control characters escaped; '' for a structure. */
 export function gotValue(data: unknown): string {
   if (typeof data !== 'string' && typeof data !== 'number' && typeof data !== 'boolean') return '';
-  const safe = typeof data === 'string' ? data.replace(/\/\/[^/?#\s]*@/, '//***@') : data;
+  const safe = typeof data === 'string' ? data.replace(/\/\/[^/?#\s]*@/g, '//***@') : data;
   const text = typeof safe === 'string' && safe.length > 60 ? `${safe.slice(0, 57)}...` : safe;
   return ` (got ${JSON.stringify(text).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)})`;
 }

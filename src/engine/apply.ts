@@ -113,6 +113,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // The look before a create is for what another run created since the plan: one read per scope
   // per apply finds it (what is created during this apply, the check after the create settles).
   const lookCtx: ExecContext = { ...ctx, readAfterWrites: onceReads() };
+  const knownIds = new Set([...Object.values(plan.ids), ...plan.changes.flatMap((c) => (c.liveId ? [c.liveId] : []))]);
   // Creates whose duplicate check waits for the end (nothing in the apply refers to their ids).
   const checkLater: Change[] = [];
   const report = await executePlan(plan, {
@@ -123,7 +124,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       if (!kind) throw new Error(`the plan names kind ${change.kind}, which this docket does not know`);
       const guard = CREATE_ACTIONS.includes(change.action) ? kind.race : undefined;
       if (!guard) return kind.execute(change, ctx);
-      const existing = await lookBeforeCreate(guard, change, lookCtx);
+      const existing = await lookBeforeCreate(guard, change, lookCtx, knownIds);
       if (existing) {
         ctx.registerId(change.kind, change.key, existing.id);
         return existing.note;
@@ -143,7 +144,9 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
-  await settleLater(checkLater, report, { kinds, ids, ctx, concurrency: input.concurrency });
+  // Stopped by a signal or the time budget: start no new reads; the next plan shows any duplicate.
+  if (report.stopped) noteUnchecked(checkLater, report);
+  else await settleLater(checkLater, report, { kinds, ids, ctx, concurrency: input.concurrency });
   return { report, lock, lockChanged, ids };
 }
 
@@ -151,12 +154,25 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
  * The end-of-apply duplicate checks (rules): one fresh read per scope, shared by the creates in
  * it. A failed check is said beside its change; the apply's outcome stays what it was.
  */
+function noteUnchecked(changes: readonly Change[], report: ApplyReport): void {
+  const results = new Map(report.results.map((r) => [r.changeId, r]));
+  for (const change of changes) {
+    const result = results.get(change.id);
+    if (result?.status === 'done' && !result.note) result.note = 'not checked for a duplicate made by a concurrent apply (the apply was stopped); plan again to see';
+  }
+}
+
 /** Reads shared by key for the rest of the apply (FreshRead's signature, without its freshness). */
 function onceReads(): ExecContext['readAfterWrites'] {
   const reads = new Map<string, Promise<unknown>>();
   return <T>(key: string, load: () => Promise<T>): Promise<T> => {
     let read = reads.get(key) as Promise<T> | undefined;
-    if (!read) reads.set(key, (read = load()));
+    if (!read) {
+      read = load();
+      reads.set(key, read);
+      // A read that failed is tried again by the next caller, not handed to all of them.
+      read.catch(() => reads.delete(key));
+    }
     return read;
   };
 }

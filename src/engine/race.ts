@@ -40,9 +40,11 @@ export interface RaceOutcome {
 }
 
 /** Before a create: an object with the identity that appeared since the plan (kinds that cannot remove duplicates). */
-export async function lookBeforeCreate(guard: RaceGuard, change: Change, ctx: ExecContext): Promise<RaceOutcome | undefined> {
+export async function lookBeforeCreate(guard: RaceGuard, change: Change, ctx: ExecContext, known: ReadonlySet<string> = new Set()): Promise<RaceOutcome | undefined> {
   if (!guard.lookFirst) return undefined;
-  const same = (await guard.siblings(change, ctx)).filter((o) => o.key === change.key);
+  // An object the plan already knows is not another run's, even under this name (one this apply
+  // renames away, read before the rename landed).
+  const same = (await guard.siblings(change, ctx)).filter((o) => o.key === change.key && !known.has(o.id));
   const keeper = keeperOf(same);
   if (!keeper) return undefined;
   return { id: keeper.id, note: `another apply created it since the plan (id ${keeper.id}); docket uses that one` };

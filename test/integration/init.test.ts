@@ -63,6 +63,17 @@ describe('docket init', () => {
     expect(validate.code).toBe(0);
   });
 
+  it('points the schema comments at docket installed above, as an npm workspace hoists it', async () => {
+    const root = await makeDir({ 'package.json': '{"workspaces":["legal"]}\n', 'legal/package.json': '{"name":"legal"}\n' });
+    await mkdir(join(root, 'node_modules', 'docket'), { recursive: true });
+    await symlink(schemasDir(), join(root, 'node_modules', 'docket', 'schemas'));
+    const dir = join(root, 'legal', 'config');
+    const init = await runCli(['init', dir]);
+    expect(init.code).toBe(0);
+    expect(init.stdout).not.toContain('npm install --save-dev docket');
+    expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
+  });
+
   it('points the schema comments where a devDependency would put docket, and says how to get it there', async () => {
     const dir = await makeDir({});
     const init = await runCli(['init', dir]);

@@ -267,3 +267,12 @@ describe('loadConfig: collecting', () => {
     expect(r.config!.documents.map((d) => d.file).sort()).toEqual(['a.yaml', 'z.yaml']);
   });
 });
+
+describe('loadConfig: a byte-order mark', () => {
+  it('does not move the columns of line 1', async () => {
+    const plain = await load({ 'docket.yaml': PROJECT, 'p.yaml': 'bogus: 1\nkind: Playbook\nname: A\n' });
+    const bom = await load({ 'docket.yaml': PROJECT, 'p.yaml': '\uFEFFbogus: 1\nkind: Playbook\nname: A\n' });
+    expect(bom.diagnostics.map(brief)).toEqual(plain.diagnostics.map(brief));
+    expect(bom.diagnostics.map(brief)).toContain('p.yaml:1:1 unknown-key');
+  });
+});

@@ -6,14 +6,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAjv, schemaFileNames, SCHEMA_BASE, schemasDir } from '../../../src/config/ajv-setup.js';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { schemaFileNames, SCHEMA_BASE, schemasDir } from '../../../src/config/ajv-setup.js';
 import { VARIABLE_PATTERN } from '../../../src/config/schema.js';
 import { cleanup, load } from './helpers.js';
 
 afterEach(cleanup);
 
-/** The schema files as an editor reads them (no docket code in between). */
-const editor = createAjv();
+/** The schema files as an editor reads them (no docket code in between): the files as they are. */
+const editor = new Ajv({ strict: false, allowUnionTypes: true });
+addFormats.default(editor);
+for (const name of schemaFileNames()) editor.addSchema(JSON.parse(readFileSync(path.join(schemasDir(), name), 'utf8')) as object, `${SCHEMA_BASE}${name}`);
 const valid = (name: string, doc: unknown): boolean => editor.getSchema(`${SCHEMA_BASE}${name}`)!(doc) as boolean;
 
 describe('schema files, as an editor reads them', () => {
@@ -47,6 +51,18 @@ describe('schema files, as an editor reads them', () => {
 });
 
 describe('docket, on the same files', () => {
+  it('refuses a placeholder left as text in a typed value (written `$${…}`, or from the environment)', async () => {
+    const result = await load({
+      'docket.yaml': 'version: 1\nconcurrency: $${env.C}\n',
+      'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: ${env.LEAD}\n',
+    }, { processEnv: { LEAD: '${var.someone}' } });
+    const d = result.diagnostics.filter((x) => x.severity === 'error').map((x) => `${x.file}:${x.line} ${x.message}`);
+    expect(d).toEqual([
+      expect.stringMatching(/^docket\.yaml:2 `concurrency` must be an integer, not a string/),
+      expect.stringMatching(/^organization\.yaml:3 `default_reviewer` must be an e-mail address/),
+    ]);
+  });
+
   it('checks the value a placeholder becomes, with the message a literal gets', async () => {
     const result = await load({
       'docket.yaml': 'version: 1\nvars:\n  lead: not-an-email\n',

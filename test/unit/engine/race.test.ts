@@ -70,4 +70,10 @@ describe('lookBeforeCreate', () => {
     expect(await lookBeforeCreate(guard(found, { lookFirst: true }).g, create, ctx)).toEqual({ id: 'theirs', note: 'another apply created it since the plan (id theirs); docket uses that one' });
     expect(await lookBeforeCreate(guard([{ id: 'x', key: 'MSA' }], { lookFirst: true }).g, create, ctx)).toBeUndefined();
   });
+
+  it("never takes an object the plan knows for another run's (one this apply renames away)", async () => {
+    // Read before this apply's rename of "NDA" to "NDA (old)" landed: the old object still has the name.
+    const renamedAway = [{ id: 'ours', key: 'NDA' }];
+    expect(await lookBeforeCreate(guard(renamedAway, { lookFirst: true }).g, create, ctx, new Set(['ours']))).toBeUndefined();
+  });
 });
