@@ -168,6 +168,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     succeeded() {
       const t = now();
       served.push(t);
+      // Only the last few seconds count: a long apply without a 429 must not keep every success.
+      while (served.length > 0 && served[0]! < t - WINDOW_MS) served.shift();
       if (allowed < limit) allowed = Math.min(limit, allowed + 1 / Math.max(1, allowed));
       // About one more request per second, per second of success.
       if (rate < maxRps) rate = Math.min(maxRps, rate + 1 / Math.max(1, rate));

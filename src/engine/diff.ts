@@ -334,7 +334,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     liveId: l.id,
     ...(parent ? { parent } : {}),
     ...(l.version !== undefined ? { liveVersion: l.version } : {}),
-    // Both only matter when there is a change: worked out once, on the first one.
+    // Both only matter when there is a change: worked out when a change is built from this base.
     get desired() {
       return storable(kind, Object.assign({}, d.fields, d.payload));
     },
