@@ -109,4 +109,5 @@ it('applies a saved plan for a template that names a pinned attachment the lock 
   const apply = await runCli(['apply', '-C', dir, join(dir, 'p.json')]);
   expect(apply.stderr).not.toContain('stale');
   expect(apply.code).toBe(0);
+  expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
 });
