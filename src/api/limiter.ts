@@ -106,8 +106,13 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     pump();
   };
 
-  const servedRate = (t: number): number => {
+  /** Only the last few seconds count. */
+  const forgetOld = (t: number): void => {
     while (served.length > 0 && served[0]! < t - WINDOW_MS) served.shift();
+  };
+
+  const servedRate = (t: number): number => {
+    forgetOld(t);
     // At least a second: a burst the service let through at once is not its sustained rate.
     const span = Math.max(1000, Math.min(WINDOW_MS, t - started));
     return (served.length * 1000) / span;
@@ -168,8 +173,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     succeeded() {
       const t = now();
       served.push(t);
-      // Only the last few seconds count: a long apply without a 429 must not keep every success.
-      while (served.length > 0 && served[0]! < t - WINDOW_MS) served.shift();
+      // A long apply without a 429 must not keep every success.
+      forgetOld(t);
       if (allowed < limit) allowed = Math.min(limit, allowed + 1 / Math.max(1, allowed));
       // About one more request per second, per second of success.
       if (rate < maxRps) rate = Math.min(maxRps, rate + 1 / Math.max(1, rate));

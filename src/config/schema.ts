@@ -79,8 +79,6 @@ export interface SchemaDiagnosticOptions {
 
 /** How the schemas mark a value that may be a `${var.NAME}` placeholder (scripts/gen-schemas.mjs). */
 const VARIABLE_REF = '#/$defs/variable';
-/** The placeholder's pattern there (a test keeps the two equal). */
-export const VARIABLE_PATTERN = '\\$\\{(var|env)\\.[A-Za-z_][A-Za-z0-9_-]*\\}';
 
 /** Turns ajv's errors into one diagnostic per real problem, at the key or value it is about. */
 export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefined, options: SchemaDiagnosticOptions): Diagnostic[] {

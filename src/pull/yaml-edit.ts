@@ -18,7 +18,8 @@ import { diffArrays } from 'diff';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer } from '../config/yaml-positions.js';
 import { isPlainObject } from '../util/plain.js';
-import { blockYaml, flowYaml, indented, scalarSplice } from './yaml-render.js';
+import { toYaml } from '../export/yaml.js';
+import { flowYaml, indented, scalarSplice } from './yaml-render.js';
 import { canonicalJson } from '../engine/canonical.js';
 import { sameYaml, valueAt } from './values.js';
 
@@ -384,14 +385,14 @@ class DocumentEditor {
       const end = this.pairEnd(parent.pair);
       const lineEnd = this.afterLine(end);
       const comment = /^[ \t]*#.*/.exec(this.text.slice(end, lineEnd))?.[0] ?? '';
-      const block = blockYaml({ [keyOf(parent.pair)]: wanted });
+      const block = toYaml({ [keyOf(parent.pair)]: wanted });
       const text = indented(block.slice(block.indexOf(':')), this.column(key.range![0])).replace(/^ +/, '');
       const first = text.indexOf('\n');
       this.splice(key.range![1], lineEnd, comment && first >= 0 ? `${text.slice(0, first)}${comment}${text.slice(first)}` : text);
       return;
     }
     if (parent.kind === 'item' && written) {
-      const text = indented(blockYaml(wanted), this.column(node.range![0])).replace(/^ +/, '');
+      const text = indented(toYaml(wanted), this.column(node.range![0])).replace(/^ +/, '');
       this.splice(node.range![0], this.afterLine(node.range![1]), text);
       return;
     }
@@ -409,7 +410,7 @@ class DocumentEditor {
     }
     const first = map.items[0]!;
     const firstKey = (first.key as Node).range![0];
-    const text = indented(blockYaml({ [key]: value }), this.column(firstKey));
+    const text = indented(toYaml({ [key]: value }), this.column(firstKey));
     // Never above the first key when it shares its line with a `- `.
     const anchor = after ?? (this.startsLine(firstKey) ? undefined : first);
     const at = anchor ? this.afterLine(this.pairEnd(anchor)) : this.aboveComments(this.lineStart(firstKey));
@@ -445,7 +446,7 @@ class DocumentEditor {
       return;
     }
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
-    const text = indented(like !== undefined ? `- ${like}\n` : blockYaml([value]), this.column(this.dashOf(seq, 0)));
+    const text = indented(like !== undefined ? `- ${like}\n` : toYaml([value]), this.column(this.dashOf(seq, 0)));
     const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.afterLine(items.at(-1)!.range![1]);
     this.splice(at, at, text);
   }

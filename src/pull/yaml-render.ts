@@ -7,17 +7,6 @@ import { CST, Document, isScalar, parse, Scalar, visit, type Node } from 'yaml';
 
 const BLOCK_TYPES = new Set<Scalar.Type>([Scalar.BLOCK_LITERAL, Scalar.BLOCK_FOLDED]);
 
-/** Text as YAML writes a value: keys in order, multi-line text as `|` blocks, no line folding. */
-export function blockYaml(value: unknown): string {
-  const doc = new Document(value);
-  visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.BLOCK_LITERAL;
-    },
-  });
-  return doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
-}
-
 /** A value on one line, as a flow collection or scalar (for a place inside `[…]` or `{…}`). */
 export function flowYaml(value: unknown): string {
   const doc = new Document(value);

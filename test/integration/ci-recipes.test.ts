@@ -321,23 +321,33 @@ describe('the sticky pull-request comment', () => {
   });
 });
 
+/**
+ * A working copy whose main (`files`, committed as "config", after an empty "init" commit when
+ * asked) is pushed to a bare "origin" beside it: what a job sees after actions/checkout.
+ */
+async function pushedRepository(files: Record<string, string>, initCommit = false): Promise<{ work: string; origin: string }> {
+  const root = await makeDir({});
+  const origin = join(root, 'origin.git');
+  const work = join(root, 'work');
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' });
+  const commit = (...args: string[]) => git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', ...args);
+  git(root, 'init', '-q', '--bare', '-b', 'main', origin);
+  git(root, 'init', '-q', '-b', 'main', work);
+  await writeFiles(work, files);
+  if (initCommit) commit('--allow-empty', '-m', 'init');
+  git(work, 'add', '.');
+  commit('-m', 'config');
+  git(work, 'remote', 'add', 'origin', origin);
+  git(work, 'push', '-q', 'origin', 'main');
+  return { work, origin };
+}
+
 describe('the commit-back step, run for real against a git remote', () => {
   const script = workflow.jobs.apply!.steps.find((s) => s.name === 'Commit docket.lock.json')!.run!;
 
   /** A clone of a bare "origin" with main and a config dir; `hook` is origin's pre-receive hook. */
   async function clone(hook?: string): Promise<{ work: string; origin: string }> {
-    const root = await makeDir({});
-    const origin = join(root, 'origin.git');
-    const work = join(root, 'work');
-    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' });
-    git(root, 'init', '-q', '--bare', '-b', 'main', origin);
-    git(root, 'init', '-q', '-b', 'main', work);
-    await writeFiles(work, { 'config/docket.yaml': 'version: 1\n', 'config/docket.lock.json': '{"version":2,"targets":{}}\n' });
-    git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', 'init');
-    git(work, 'add', '.');
-    git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'config');
-    git(work, 'remote', 'add', 'origin', origin);
-    git(work, 'push', '-q', 'origin', 'main');
+    const { work, origin } = await pushedRepository({ 'config/docket.yaml': 'version: 1\n', 'config/docket.lock.json': '{"version":2,"targets":{}}\n' }, true);
     if (hook) {
       await writeFiles(origin, { 'hooks/pre-receive': hook });
       await chmod(join(origin, 'hooks/pre-receive'), 0o755);
@@ -395,17 +405,7 @@ describe('the pull job\'s pull request step, run for real against a git remote',
   const script = workflow.jobs.pull!.steps.find((s) => s.name === 'Open or update the pull request')!.run!;
 
   async function setup(): Promise<{ work: string; origin: string; bin: string; temp: string }> {
-    const root = await makeDir({});
-    const origin = join(root, 'origin.git');
-    const work = join(root, 'work');
-    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' });
-    git(root, 'init', '-q', '--bare', '-b', 'main', origin);
-    git(root, 'init', '-q', '-b', 'main', work);
-    await writeFiles(work, { 'config/docket.yaml': 'version: 1\n', 'config/playbooks/nda.yaml': 'kind: Playbook\nname: NDA\n' });
-    git(work, 'add', '.');
-    git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'config');
-    git(work, 'remote', 'add', 'origin', origin);
-    git(work, 'push', '-q', 'origin', 'main');
+    const { work, origin } = await pushedRepository({ 'config/docket.yaml': 'version: 1\n', 'config/playbooks/nda.yaml': 'kind: Playbook\nname: NDA\n' });
     // A stand-in for the GitHub CLI: no pull request yet; records what it is asked.
     const bin = await makeDir({ gh: '#!/bin/sh\necho "$@" >> "$HOME/gh-args"\n[ "$2" = view ] && exit 1\nexit 0\n' });
     await chmod(join(bin, 'gh'), 0o755);

@@ -5,23 +5,14 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
-import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir } from '../../helpers/tmpdir.js';
 import { lockFiles } from '../../helpers/lock.js';
 import { ATTACHMENT_YAML, docx, pdf } from '../agreements-fixtures.js';
 
-let em: TestEmulator;
-beforeAll(async () => {
-  em = await startTestEmulator();
-});
-afterAll(async () => {
-  await em.emulator.close();
-  await removeMadeDirs();
-});
-const cli = cliWith(() => em.env);
+const { emulator, cli } = emulatorForFile();
 
 const DOCKET = 'version: 1\nagreements:\n  actor: legal-ops@acme.example\nvars:\n  purpose: Evaluating a partnership\n';
 
@@ -108,7 +99,7 @@ describe('docket pull (agreements service)', () => {
     const dir = await makeDir(files());
     await applyOk(cli, dir, '--concurrency', '1');
 
-    const app = new App(em.env);
+    const app = new App(emulator().env);
     await app.editAgreementsOrganization({ city: 'Paris' });
     await app.publishTerm('Consulting Terms', CONSULTING_MD.replace('within 30 days', 'within 45 days'));
     await app.publishTerm('Short Terms', '1. **Scope.** As agreed.\n2. **Fees.** Net 45.');
@@ -160,7 +151,7 @@ describe('docket pull (agreements service)', () => {
     expect((await lockFiles(dir))['attachment:Security Exhibit']?.sha256).toBe(entry.sha256);
     entry.sha256 = 'b'.repeat(64);
     await writeFile(lockPath, JSON.stringify(lock, null, 2));
-    const app = new App(em.env);
+    const app = new App(emulator().env);
     await app.publishTermDocx('Data Terms', docx('edited in the app'));
     await app.editTemplate('Mutual NDA 2', { purpose: 'Something else' });
 

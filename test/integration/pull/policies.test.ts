@@ -4,21 +4,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
-import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir } from '../../helpers/tmpdir.js';
 
-let em: TestEmulator;
-beforeAll(async () => {
-  em = await startTestEmulator();
-});
-afterAll(async () => {
-  await em.emulator.close();
-  await removeMadeDirs();
-});
-const cli = cliWith(() => em.env);
+const { emulator, cli } = emulatorForFile();
 
 const NDA = `kind: Playbook
 name: NDA
@@ -58,7 +49,7 @@ describe('drift policies', () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'playbooks/two.yaml': TWO });
     // One at a time: rules are created in name order, which is then their live order.
     await applyOk(cli, dir, '--concurrency', '1');
-    const app = new App(em.env);
+    const app = new App(emulator().env);
     await app.editRule('NDA', 'Adopted', { actions: 'ACCEPT with care', internal_notes: 'theirs' });
     await app.editRule('NDA', 'Reverted', { actions: 'REJECT' });
     await app.editRule('NDA', 'Ignored', { actions: 'REJECT' });

@@ -6,21 +6,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
-import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir } from '../../helpers/tmpdir.js';
 
-let em: TestEmulator;
-beforeAll(async () => {
-  em = await startTestEmulator();
-});
-afterAll(async () => {
-  await em.emulator.close();
-  await removeMadeDirs();
-});
-const cli = cliWith(() => em.env);
+const { emulator, cli } = emulatorForFile();
 
 const DOCKET = 'version: 1\nvars:\n  lead: alice@acme.example\n';
 
@@ -83,7 +74,7 @@ describe('docket pull (review service)', () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION, 'members.yaml': MEMBERS, 'playbooks/nda.yaml': NDA, 'playbooks/more.yaml': MORE });
     await applyOk(cli, dir, '--concurrency', '1');
 
-    const app = new App(em.env);
+    const app = new App(emulator().env);
     await app.editOrganization({ name: 'Acme Legal LLP' });
     await app.editRule('Inbound NDA', 'Term', { actions: 'ACCEPT a term of up to 3 years\nCOUNTERPROPOSE 18 months when longer', internal_notes: 'Sales agreed 18 months' });
     await app.editRule('Inbound NDA', 'Residuals', { description: 'Residuals clauses', generate_summary: true });

@@ -5,20 +5,13 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { expect, it } from 'vitest';
+import { emulatorForFile } from '../../helpers/scenario.js';
+import { makeDir } from '../../helpers/tmpdir.js';
 import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
 import { bin, expectConverged } from './harness.js';
 
-let t: TestEmulator;
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(async () => {
-  await t.emulator.close();
-  await removeMadeDirs();
-});
+const { emulator } = emulatorForFile();
 
 type Lock = { version: number; targets: Record<string, { files: Record<string, unknown> }> };
 
@@ -26,7 +19,7 @@ it('a readable merge conflict and a version 1 file are rewritten by the next app
   const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
   await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
   await writeFile(join(dir, 'terms/data.docx'), docx('one'));
-  const run = bin(t);
+  const run = bin(emulator());
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   const path = join(dir, 'docket.lock.json');
   const written = JSON.parse(await readFile(path, 'utf8')) as Lock;
