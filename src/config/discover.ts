@@ -1,7 +1,7 @@
 /** Finds the YAML files of a configuration directory and reads them. */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { mapLimit } from '../util/map-limit.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 
@@ -52,12 +52,13 @@ export type ReadText = { text: string } | { invalidAt: { line: number; col: numb
 const STRICT = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Reads files in parallel with a bound, so a repository with thousands of files neither waits on
- * them one by one nor runs out of file descriptors. Decoded strictly: a byte that is not UTF-8 is
- * reported, not turned into U+FFFD.
+ * Reads files one after another, synchronously: for a checkout on a local disk, a few thousand
+ * small files read this way take a fraction of the CPU that as many promise-based reads (open,
+ * stat, read, close, each a round trip through the thread pool) do. Decoded strictly: a byte that
+ * is not UTF-8 is reported, not turned into U+FFFD.
  */
-export function readFiles(root: string, files: string[], limit = 64): Promise<ReadText[]> {
-  return mapLimit(files, limit, async (file) => decodeStrict(await readFile(path.join(root, file))));
+export function readFiles(root: string, files: string[]): ReadText[] {
+  return files.map((file) => decodeStrict(readFileSync(path.join(root, file))));
 }
 
 export function decodeStrict(bytes: Uint8Array): ReadText {

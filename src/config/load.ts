@@ -74,7 +74,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
   // Test files are read and checked by src/testing (and by `validate` through it).
   const discovered = (await discoverYamlFiles(root)).filter((f) => !isTestFile(f));
-  const read = await readFiles(root, discovered);
+  const read = readFiles(root, discovered);
   const encodingProblems: Diagnostic[] = [];
   const files: string[] = [];
   const texts: string[] = [];

@@ -2,18 +2,8 @@
  * YAML → plain values plus the line and column of every key and value, so that every later check
  * (schema, interpolation, references at plan time) can point at the exact place in the file.
  */
-import { createRequire } from 'node:module';
 import type { Document, Node } from 'yaml';
-
-type YamlLibrary = typeof import('yaml');
-let yamlLibrary: YamlLibrary | undefined;
-/**
- * The full parser, loaded the first time a file needs it: most runs read every file with the
- * faster reader (yaml-read.ts) and never ask for a position. (`yaml` is CommonJS for Node.)
- */
-function yaml(): YamlLibrary {
-  return (yamlLibrary ??= createRequire(import.meta.url)('yaml') as YamlLibrary);
-}
+import { yaml } from '../util/lazy-yaml.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Positions } from './types.js';
 

@@ -66,6 +66,21 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
   return { file, documents, diagnostics: [] };
 }
 
+/**
+ * The value of a one-document YAML text when js-yaml reads it plainly (the same test as a file's),
+ * else undefined: the caller then takes the full parser, which reads anything else.
+ */
+export function plainYamlValue(text: string): unknown {
+  if (PROPERTY.test(text) || text.includes('<<')) return undefined;
+  let value: unknown;
+  try {
+    value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
+  } catch {
+    return undefined;
+  }
+  return value === null || value === undefined || reachedTwice(value) ? undefined : value;
+}
+
 function reachedTwice(root: unknown): boolean {
   const seen = new Set<object>();
   const stack: unknown[] = [root];

@@ -101,13 +101,14 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       const name = normName(t.attributes.name);
       const a = t.attributes;
       const term = a.custom_term_id ? (termName.get(a.custom_term_id) ?? a.custom_term_id) : null;
-      const parsed = definitionData(a.current_definition);
+      const isWanted = wanted(t.id, name);
+      const parsed = isWanted ? definitionData(a.current_definition) : undefined;
       return {
         kind: 'custom-template' as const,
         id: t.id,
         key: name,
         name,
-        fields: wanted(t.id, name) ? { name, definition: parsed.ok ? parsed.value : a.current_definition, custom_term: term } : { name },
+        fields: parsed ? { name, definition: parsed.ok ? parsed.value : a.current_definition, custom_term: term } : { name },
         refIds: { custom_term: a.custom_term_id ?? null },
         ...(typeof a.current_version_number === 'number' ? { version: a.current_version_number } : {}),
         refs: term ? [{ kind: 'custom-term' as const, key: term }] : [],

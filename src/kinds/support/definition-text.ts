@@ -1,5 +1,5 @@
 /** The YAML text docket publishes for a definition written inline in a CustomTemplate document. */
-import { stringify } from 'yaml';
+import { yaml } from '../../util/lazy-yaml.js';
 import { withoutDates } from './definition-model.js';
 
 /**
@@ -8,7 +8,7 @@ import { withoutDates } from './definition-model.js';
  */
 export function definitionText(value: unknown): string {
   if (typeof value === 'string') return value;
-  return stringify(withoutDates(value), {
+  return yaml().stringify(withoutDates(value), {
     // NOTE(api): the service's YAML parser is unknown and may be YAML 1.1 (as Ruby's is), which reads
     // unquoted `yes`, `on`, `2026-01-01` as booleans and dates. Writing with the 1.1 schema quotes
     // such strings, so both 1.1 and 1.2 parsers read back exactly the strings docket validated.

@@ -48,12 +48,12 @@ describe('discoverYamlFiles', () => {
     expect(await discoverYamlFiles(dir)).toEqual(['docket.yaml', 'linked.yaml', 'real/a.yaml']);
   });
 
-  it('reads many files in parallel and keeps their order', async () => {
+  it('reads many files and keeps their order', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 150; i++) files[`f/${String(i).padStart(3, '0')}.yaml`] = `n: ${i}\n`;
     const dir = await tree(files);
     const found = await discoverYamlFiles(dir);
-    const texts = await readFiles(dir, found, 8);
+    const texts = readFiles(dir, found);
     expect(texts).toHaveLength(150);
     expect(texts[0]).toEqual({ text: 'n: 0\n' });
     expect(texts[149]).toEqual({ text: 'n: 149\n' });

@@ -1,4 +1,6 @@
-import { parse } from 'yaml';
+import { parse, parseDocument } from 'yaml';
+import { plainYamlValue } from '../../../src/config/yaml-read.js';
+import { definitionData } from '../../../src/kinds/support/definition-model.js';
 import { describe, expect, it } from 'vitest';
 import { definitionText, sameDefinition } from '../../../src/kinds/support/definition.js';
 import { FULL, lines } from './helpers.js';
@@ -98,5 +100,30 @@ describe('definitionText', () => {
     const spec = { label: 'X', input: 'text' };
     const text = definitionText({ title: 'T', sections: [{ heading: 'A', fields: { a: spec, b: spec } }] });
     expect(text).not.toMatch(/[&*]a\d*/);
+  });
+});
+
+describe('definitionData', () => {
+  it('reads plain definitions with the fast reader exactly as the full parser does, and hands it the rest', () => {
+    const texts = [
+      BLOCK,
+      'title: T\nflags: [yes, no, on, ~, 0x1F, 1e3, .inf, "007"]\n',
+      'base: &b {label: L, input: text}\nsections:\n  - fields: {a: *b}\n',
+      'defaults: &d {input: text}\nfield:\n  <<: *d\n  label: Merged\n',
+      'title: !!str 12\n',
+      '__proto__: {polluted: true}\ntitle: T\n',
+      'title: first\ntitle: second\n',
+      'just text',
+      '',
+      '- one\n---\n- two\n',
+    ];
+    for (const text of texts) {
+      const full = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+      const expected = full.errors.length > 0 ? { ok: false, text } : { ok: true, value: JSON.parse(JSON.stringify(full.toJS() ?? null)) };
+      const got = definitionData(text);
+      expect(got.ok ? { ok: true, value: JSON.parse(JSON.stringify(got.value)) } : got, text).toEqual(expected);
+    }
+    expect(plainYamlValue('base: &b {a: 1}\nuse: *b\n')).toBeUndefined();
+    expect(plainYamlValue('title: T\n')).toEqual({ title: 'T' });
   });
 });
