@@ -1,6 +1,7 @@
 /**
  * Builds dist/ once before the tests, so the tests that run the real bin test this source: tsc,
- * and the precompiled schema validators when a schema is newer than them (they take seconds).
+ * the precompiled schema validators when a schema is newer than them (they take seconds), and the
+ * bundle bin/docket.js loads.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -16,6 +17,8 @@ export default function setup(): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit', cwd: ROOT });
   if (validatorsStale()) execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'compile-validators.mjs')], { stdio: 'inherit', cwd: ROOT });
+  // bin/docket.js runs the bundle, so the tests that run it test this source.
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit', cwd: ROOT });
 }
 
 function validatorsStale(): boolean {
