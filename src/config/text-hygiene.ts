@@ -24,21 +24,36 @@ function codePoint(c: string): string {
 }
 
 /** Every string in `value` with a control character (or, under a one-line key, a tab or line break). */
-export function textProblems(value: unknown, pointer = '', oneLine = false, out: TextProblem[] = []): TextProblem[] {
-  if (typeof value === 'string') {
-    const bad = CONTROL.exec(value) ?? (oneLine ? LINE_BREAK_OR_TAB.exec(value) : null);
-    if (bad) {
-      const where = pointer === '' ? 'a value' : `\`${pointerToPath(pointer)}\``;
-      out.push(
-        CONTROL.test(bad[0])
-          ? { pointer, message: `${where} holds the control character ${codePoint(bad[0])}: ${quoteValue(value)}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters' }
-          : { pointer, message: `${where} must be one line, without tabs or line breaks: ${quoteValue(value)}`, hint: 'names, e-mails, ids and references are one line of plain text' },
-      );
+export function textProblems(value: unknown): TextProblem[] {
+  const out: TextProblem[] = [];
+  // The path is kept as segments and joined into a pointer only for a problem: most files have none.
+  const path: (string | number)[] = [];
+  const visit = (node: unknown, oneLine: boolean): void => {
+    if (typeof node === 'string') {
+      const bad = CONTROL.exec(node) ?? (oneLine ? LINE_BREAK_OR_TAB.exec(node) : null);
+      if (bad) out.push(problemAt(path.reduce<string>(joinPointer, ''), node, bad[0]));
+    } else if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        path.push(i);
+        visit(node[i], oneLine);
+        path.pop();
+      }
+    } else if (node !== null && typeof node === 'object') {
+      for (const key in node) {
+        if (!Object.prototype.hasOwnProperty.call(node, key)) continue;
+        path.push(key);
+        visit((node as Record<string, unknown>)[key], ONE_LINE_KEYS.has(key));
+        path.pop();
+      }
     }
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => textProblems(item, joinPointer(pointer, i), oneLine, out));
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) textProblems(item, joinPointer(pointer, key), ONE_LINE_KEYS.has(key), out);
-  }
+  };
+  visit(value, false);
   return out;
+}
+
+function problemAt(pointer: string, value: string, bad: string): TextProblem {
+  const where = pointer === '' ? 'a value' : `\`${pointerToPath(pointer)}\``;
+  return CONTROL.test(bad)
+    ? { pointer, message: `${where} holds the control character ${codePoint(bad)}: ${quoteValue(value)}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters' }
+    : { pointer, message: `${where} must be one line, without tabs or line breaks: ${quoteValue(value)}`, hint: 'names, e-mails, ids and references are one line of plain text' };
 }
