@@ -7,13 +7,25 @@ import { isPlainObject } from '../util/plain.js';
 /** Optional text: line endings to `\n`, trailing newlines removed, `""` equal to null. */
 export function normText(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  const text = String(value).replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+  const text = lineText(String(value));
   return text === '' ? null : text;
 }
 
 /** Required text (names): same line-ending rule, but empty stays empty. */
 export function normName(value: unknown): string {
-  return String(value ?? '').replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+  return lineText(String(value ?? ''));
+}
+
+/**
+ * Line endings to `\n` and trailing newlines removed. Called for every text field of every object
+ * on both sides of a plan, so without a regular expression where none is needed (most text has no
+ * `\r`, and `/\n+$/` tries a match at every line break).
+ */
+function lineText(text: string): string {
+  const unix = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+  let end = unix.length;
+  while (end > 0 && unix.charCodeAt(end - 1) === 10) end--;
+  return end === unix.length ? unix : unix.slice(0, end);
 }
 
 /** E-mails compare case-insensitively. */

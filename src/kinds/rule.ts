@@ -18,6 +18,8 @@ const RULE_FIELDS = ['name', ...TEXT_FIELDS, 'generate_summary', 'reviewer'] as 
  * only name, actions and description; docket sends the other fields only when the file has them.
  */
 const STATED_SUMMARY = 'generate_summary_stated';
+/** The fields a rule's positions are kept for: the compared ones, its pinned id and former names. */
+const SOURCE_FIELDS = [...RULE_FIELDS, 'id', 'renamed_from'] as const;
 
 /** Rule fields as the service expects them: reviewer e-mail → reviewer_id. */
 function toWire(field: string, value: unknown, resolveMember: (email: string) => string): [string, unknown] {
@@ -70,7 +72,7 @@ export const ruleKind: KindModule<'rule'> = {
       }
 
       const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: valueOf(doc, `/rules/${i}/reviewer`) }] : [];
-      const fieldSources = fieldSourcesUnder(doc, `/rules/${i}`, [...Object.keys(fields), 'id', 'renamed_from']);
+      const fieldSources = fieldSourcesUnder(doc, `/rules/${i}`, SOURCE_FIELDS);
       const policy = policyOf(rule, ctx.parent?.policy);
       out.push({
         kind: 'rule',

@@ -60,7 +60,12 @@ type FieldSourcesClass = new (doc: ResourceDoc, base: string, pointers?: Readonl
 
 const fieldSourceClasses = new Map<string, FieldSourcesClass>();
 
+/** By the list itself first: a kind passes the same constant list for each of its resources. */
+const classOfList = new WeakMap<readonly string[], FieldSourcesClass>();
+
 function classFor(fields: readonly string[]): FieldSourcesClass {
+  const same = classOfList.get(fields);
+  if (same) return same;
   const key = fields.join('\n');
   let Sources = fieldSourceClasses.get(key);
   if (!Sources) {
@@ -75,6 +80,7 @@ function classFor(fields: readonly string[]): FieldSourcesClass {
     }
     fieldSourceClasses.set(key, Sources);
   }
+  classOfList.set(fields, Sources);
   return Sources;
 }
 
