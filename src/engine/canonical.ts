@@ -1,5 +1,9 @@
 /** Canonical JSON (sorted keys) for digests and equality, so key order never causes a diff. */
+import * as crypto from 'node:crypto';
 import { createHash, type Hash } from 'node:crypto';
+
+/** One-shot hashing (Node 20.12 and later): a third of the cost of a Hash object for short texts. */
+const oneShot = (crypto as { hash?: typeof crypto.hash }).hash;
 
 /** JSON.stringify of the value with every object's keys sorted (and `undefined` members left out). */
 export function canonicalJson(value: unknown): string {
@@ -41,7 +45,7 @@ function write(value: unknown): string | undefined {
 }
 
 export function sha256(text: string | Uint8Array): string {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : createHash('sha256').update(text).digest('hex');
 }
 
 export function digest(value: unknown): string {

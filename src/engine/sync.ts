@@ -21,6 +21,8 @@ export interface RecordLookup<V> {
   readonly size: number;
   get(key: string): V | undefined;
   has(key: string): boolean;
+  /** Every key that has a record text, without reading the records. */
+  keys(): IterableIterator<string>;
   entries(): IterableIterator<[string, V]>;
 }
 
@@ -43,10 +45,17 @@ export function fieldHash(value: unknown): string {
 }
 
 export function formatSyncRecord(record: SyncRecord): string {
-  const fields = Object.keys(record.fields)
-    .sort()
-    .map((f) => `${encodeURIComponent(f)}=${record.fields[f]}`);
-  return [record.id, ...fields].join(' ');
+  let text = record.id;
+  for (const f of Object.keys(record.fields).sort()) text += ` ${encodedField(f)}=${record.fields[f]}`;
+  return text;
+}
+
+/** Field names are few and repeat in every record of an apply. */
+const encodedFields = new Map<string, string>();
+function encodedField(field: string): string {
+  let encoded = encodedFields.get(field);
+  if (encoded === undefined) encodedFields.set(field, (encoded = encodeURIComponent(field)));
+  return encoded;
 }
 
 export function parseSyncRecord(text: string): SyncRecord | undefined {
@@ -93,6 +102,7 @@ export function syncState(sections: readonly SyncRecords[]): SyncState {
     size: texts.size,
     get: recordAt,
     has: (key) => recordAt(key) !== undefined,
+    keys: () => texts.keys(),
     *entries() {
       for (const key of texts.keys()) {
         const record = recordAt(key);
@@ -110,6 +120,7 @@ export function syncState(sections: readonly SyncRecords[]): SyncState {
       return { id: record.id, fields: record.fields, key };
     },
     has: (id) => byId.get(id) !== undefined,
+    keys: () => keyById.keys(),
     *entries() {
       for (const id of keyById.keys()) {
         const record = byId.get(id);
@@ -134,9 +145,13 @@ export interface SyncKindInfo {
 
 /** The record of an object that now matches its files: the file's values, minus ignored and sensitive fields. */
 export function recordOf(d: DesiredResource, id: string, kind: SyncKindInfo | undefined): SyncRecord {
-  const skip = new Set([...(d.policy?.ignoreFields ?? []), ...(kind?.sensitiveFields ?? [])]);
+  const ignored = d.policy?.ignoreFields ?? [];
+  const sensitive = kind?.sensitiveFields ?? [];
   const fields: Record<string, string> = {};
-  for (const [field, value] of Object.entries(d.fields)) if (!skip.has(field)) fields[field] = fieldHash(value);
+  for (const field in d.fields) {
+    if (ignored.includes(field) || sensitive.includes(field)) continue;
+    fields[field] = fieldHash(d.fields[field]);
+  }
   return { id, fields };
 }
 
@@ -189,7 +204,14 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
  */
 export function withMovedRecords(updates: SyncUpdates, state: SyncState): SyncUpdates {
   const keysById = new Map<string, string[]>();
-  for (const [key, record] of state.byKey.entries()) keysById.set(record.id, [...(keysById.get(record.id) ?? []), key]);
+  // By the id each record text starts with: no record is read whole for this.
+  for (const key of state.byKey.keys()) {
+    const id = state.idOf(key);
+    if (id === undefined) continue;
+    const keys = keysById.get(id);
+    if (keys) keys.push(key);
+    else keysById.set(id, [key]);
+  }
   const out: SyncUpdates = new Map(updates);
   for (const [key, record] of updates) {
     if (!record) continue;
