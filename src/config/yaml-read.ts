@@ -15,6 +15,19 @@ import { DocPositions, parseWithPositions, splitPointer, type LineCol, type Pars
 const PROPERTY = /(?:^|[\s[{,])[!&][^\s]/m;
 
 /**
+ * Numbers js-yaml reads the YAML 1.1 way: binary, signed hex and octal are numbers to it and text
+ * in YAML 1.2's core schema; `-.5` is text to it and a number in 1.2. Text that merely contains
+ * one only costs the full parser.
+ */
+const NUMBER_1_1 = /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])/;
+
+/** Whether js-yaml might read `text` differently from the full parser: then the full parser reads it. */
+function needsFullParser(text: string): boolean {
+  // Merge keys (`<<`) are the full parser's too (js-yaml's core schema reads them as a plain key).
+  return PROPERTY.test(text) || text.includes('<<') || NUMBER_1_1.test(text);
+}
+
+/**
  * Parses every document of one file. Documents holding only comments are left out.
  *
  * A file that js-yaml reads plainly (no error, no tag or anchor, no empty document, no node
@@ -32,8 +45,7 @@ export function parseYamlFile(text: string, file: string, reread?: () => string)
  * a message point at the wrong line).
  */
 function parseFast(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  // Merge keys (`<<`) are the full parser's too (js-yaml's core schema reads them as a plain key).
-  if (PROPERTY.test(text) || text.includes('<<')) return undefined;
+  if (needsFullParser(text)) return undefined;
   const values: unknown[] = [];
   try {
     jsYaml.loadAll(text, (doc) => values.push(doc), { schema: jsYaml.CORE_SCHEMA, filename: file });
@@ -71,7 +83,7 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
  * else undefined: the caller then takes the full parser, which reads anything else.
  */
 export function plainYamlValue(text: string): unknown {
-  if (PROPERTY.test(text) || text.includes('<<')) return undefined;
+  if (needsFullParser(text)) return undefined;
   let value: unknown;
   try {
     value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });

@@ -32,6 +32,8 @@ const CORPUS: Record<string, string> = {
   crlf: 'kind: Member\r\nemail: x@y.example\r\nrules:\r\n  - name: A\r\n',
   explicitEnd: 'kind: A\n...\n---\nkind: B\n',
   indexKeys: 'b: 1\n2: two\na: 3\n',
+  // js-yaml reads these as numbers (YAML 1.1 habits); YAML 1.2's core schema, as text or as -0.5.
+  numbers11: 'a: 0b101\nb: -0b1\nc: -0x1F\nd: +0x1F\ne: +0o7\nf: -0o7\ng: -.5\nh: +.5\ni: [0b1, -.5]\n',
 };
 
 /** Every pointer a document's value has, plus a few it does not. */

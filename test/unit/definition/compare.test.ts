@@ -116,6 +116,7 @@ describe('definitionData', () => {
       'just text',
       '',
       '- one\n---\n- two\n',
+      'limits: [0b101, -0x1F, +0o7, -.5, +.5]\n',
     ];
     for (const text of texts) {
       const full = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
