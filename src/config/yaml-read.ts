@@ -21,10 +21,13 @@ const PROPERTY = /(?:^|[\s[{,])[!&][^\s]/m;
  */
 const NUMBER_1_1 = /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])/;
 
+/** A directive (`%YAML 1.1`) or an explicit key (`? [a, b]`): js-yaml ignores the one and joins the other. */
+const DIRECTIVE_OR_EXPLICIT_KEY = /^%|(?:^|[\s[{,])\?(?:[ \t]|$)/m;
+
 /** Whether js-yaml might read `text` differently from the full parser: then the full parser reads it. */
 function needsFullParser(text: string): boolean {
   // Merge keys (`<<`) are the full parser's too (js-yaml's core schema reads them as a plain key).
-  return PROPERTY.test(text) || text.includes('<<') || NUMBER_1_1.test(text);
+  return PROPERTY.test(text) || text.includes('<<') || NUMBER_1_1.test(text) || DIRECTIVE_OR_EXPLICIT_KEY.test(text);
 }
 
 /**

@@ -33,6 +33,8 @@ const CORPUS: Record<string, string> = {
   explicitEnd: 'kind: A\n...\n---\nkind: B\n',
   indexKeys: 'b: 1\n2: two\na: 3\n',
   // js-yaml reads these as numbers (YAML 1.1 habits); YAML 1.2's core schema, as text or as -0.5.
+  complexKey: '? [a, b]\n: c\nd: 1\n',
+  directive: '%YAML 1.1\n---\nn: yes\n',
   numbers11: 'a: 0b101\nb: -0b1\nc: -0x1F\nd: +0x1F\ne: +0o7\nf: -0o7\ng: -.5\nh: +.5\ni: [0b1, -.5]\n',
 };
 
@@ -79,8 +81,11 @@ describe('parseYamlFile (fast) against the full parser', () => {
   it('works out positions with js-yaml wherever it can be sure, and declines the rest', () => {
     // Declined: a `? complex` key, index-like keys (an object reorders them), `__proto__`, an
     // empty list item (js-yaml reports no node for it).
-    const declined = new Set(['keys', 'proto', 'indexKeys', 'emptyValues']);
+    const declined = new Set(['keys', 'complexKey', 'proto', 'indexKeys', 'emptyValues']);
+    // Read by the full parser from the start (js-yaml reads their values differently).
+    const handedOver = new Set(['directive', 'numbers11']);
     for (const [name, text] of Object.entries(CORPUS)) {
+      if (handedOver.has(name)) continue;
       const values: unknown[] = [];
       jsYaml.loadAll(text, (v) => values.push(v), { schema: jsYaml.CORE_SCHEMA });
       // The fast reader hands files with empty documents to the full parser before asking.

@@ -117,6 +117,7 @@ describe('definitionData', () => {
       '',
       '- one\n---\n- two\n',
       'limits: [0b101, -0x1F, +0o7, -.5, +.5]\n',
+      '%YAML 1.1\n---\nrequired: yes\n',
     ];
     for (const text of texts) {
       const full = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
