@@ -24,9 +24,11 @@ export interface Io {
 }
 
 export function processIo(): Io {
+  const stdout = closableOutput(process.stdout);
+  const stderr = closableOutput(process.stderr);
   return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout,
+    stderr,
     isTTY: Boolean(process.stdout.isTTY),
     stderrTTY: Boolean(process.stderr.isTTY),
     canPrompt: Boolean(process.stdin.isTTY),
@@ -39,7 +41,7 @@ export function processIo(): Io {
       try {
         return await rl.question(question, { signal: cancel.signal });
       } catch {
-        process.stderr.write('\n');
+        stderr('\n');
         return null;
       } finally {
         rl.close();
@@ -84,4 +86,20 @@ export class Logger {
   debug(text: string): void {
     if (this.flags.verbose && !this.flags.quiet) this.io.stderr(`${stripControl(text)}\n`);
   }
+}
+
+/**
+ * A stream whose reader may go away (`docket plan | head`): once a write fails with EPIPE, the rest
+ * of the output is dropped and the command carries on to its end, as if it had been written (an
+ * apply is never cut short because nobody reads its log). Any other write error is still thrown.
+ */
+function closableOutput(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
 }

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
 
 export interface BinResult {
   code: number;

@@ -1,8 +1,9 @@
 /** The real bin, as a process: exit codes, streams and the in-process emulator's persisted state. */
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBin } from '../helpers/bin.js';
+import { BIN, runBin } from '../helpers/bin.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
 
@@ -14,6 +15,17 @@ describe('docket bin', () => {
     const result = await runBin(['--version']);
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('finishes quietly when its reader goes away (`docket --help | head -1`)', async () => {
+    const child = spawn(process.execPath, [BIN, '--help'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader closes its end before docket writes: every write then fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('fails validate with exit 1 and file:line:col diagnostics, without any network configuration', async () => {
