@@ -27,6 +27,9 @@ await build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  // One copy of the full YAML parser, from node_modules: the plan path loads it lazily by require
+  // (src/util/lazy-yaml.ts), and an inlined second copy would be loaded beside it by pull and test.
+  external: ['yaml'],
   // Bundled CommonJS dependencies (undici, commander) call require(); ES modules have none.
   banner: { js: "import { createRequire as __docketCreateRequire } from 'node:module'; const require = __docketCreateRequire(import.meta.url);" },
 });

@@ -12,7 +12,7 @@ import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
 import { DEFAULT_AGREEMENTS_URL, connect, type Connection } from './connect.js';
-import { DEFAULT_ORGANIZATION_ID } from '../emulator/server.js';
+import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { Logger, type Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { Progress } from './progress.js';

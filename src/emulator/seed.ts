@@ -7,6 +7,9 @@ import { checkReviewsSeed, type SeedImportedFile, type SeedReview } from './seed
 import { FieldErrors } from './fields.js';
 import { isObject, optionalType, requireString } from './seed-checks.js';
 import { readVariants, type EmulatorVariants } from './variants.js';
+import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from './identity.js';
+
+export { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from './identity.js';
 
 export type { SeedAgreements, SeedAgreementsOrganization, SeedAttachment, SeedCustomTemplate, SeedCustomTerm, SeedTemplate } from './seed-agreements.js';
 export type { SeedFlagViolation, SeedImportedFile, SeedRedlineEvaluation, SeedReview, SeedSummaryPosition } from './seed-reviews.js';
@@ -69,8 +72,6 @@ export interface EmulatorSeed {
   organizations: SeedOrganization[];
 }
 
-export const EMULATOR_API_KEY = 'docket-emulator-key';
-export const DEFAULT_ORGANIZATION_ID = '00000000-0000-4000-8000-000000000001';
 export const EMULATOR_ADMIN_EMAIL = 'admin@emulator.local';
 const DEFAULT_ORGANIZATION_NAME = 'Acme Legal (emulator)';
 
