@@ -397,7 +397,7 @@ class PullPlanner {
       try {
         const result = editYaml(before, { documents: edit.documents, remove: edit.remove, expand: this.input.expand });
         // Lines as the file will read once written.
-        const positions = result.text === null ? [] : parseWithPositions(result.text, file).documents;
+        const positions = result.text === null || result.problems.length === 0 ? [] : parseWithPositions(result.text, file).documents;
         const removedBefore = (i: number): number => [...edit.remove].filter((r) => r < i).length;
         for (const p of result.problems) {
           const line = positions.find((d) => d.index === p.document - removedBefore(p.document))?.positions.valueAt(p.pointer).line ?? p.line;

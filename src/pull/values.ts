@@ -2,13 +2,8 @@
  * Plain YAML values addressed by JSON pointer: what `docket pull` wants a document to hold is the
  * document as it is, with live values set, removed or inserted at pointers. Pure, on copies.
  */
-import { canonicalJson } from '../engine/canonical.js';
 import { isPlainObject } from '../util/plain.js';
 import { splitPointer } from '../config/yaml-positions.js';
-
-export function sameYaml(a: unknown, b: unknown): boolean {
-  return canonicalJson(a ?? null) === canonicalJson(b ?? null);
-}
 
 /** The value at a pointer, or undefined. */
 export function valueAt(root: unknown, pointer: string): unknown {

@@ -21,7 +21,8 @@ import { isPlainObject } from '../util/plain.js';
 import { toYaml } from '../export/yaml.js';
 import { flowYaml, indented, scalarSplice } from './yaml-render.js';
 import { canonicalJson } from '../engine/canonical.js';
-import { sameYaml, valueAt } from './values.js';
+import { valueAt } from './values.js';
+import { sameValue } from '../engine/canonical.js';
 
 export interface YamlEditRequest {
   /** Document index → what the document should hold (plain values; unchanged parts as read). */
@@ -58,8 +59,8 @@ interface Splice {
 type Parent = { kind: 'pair'; map: YAMLMap; pair: Pair } | { kind: 'item'; seq: YAMLSeq; index: number } | { kind: 'root' };
 
 /** The documents of a file as `yaml` reads them for editing (positions and source tokens kept). */
-export function parseForEdit(text: string): Document.Parsed[] {
-  return parseAllDocuments(text, { keepSourceTokens: true, merge: true, uniqueKeys: false }) as Document.Parsed[];
+export function parseForEdit(text: string, lineCounter?: LineCounter): Document.Parsed[] {
+  return parseAllDocuments(text, { keepSourceTokens: true, merge: true, uniqueKeys: false, ...(lineCounter ? { lineCounter } : {}) }) as Document.Parsed[];
 }
 
 /** A document's value with aliases and merge keys resolved, as docket reads it. */
@@ -68,9 +69,8 @@ export function documentValue(doc: Document.Parsed): unknown {
 }
 
 export function editYaml(text: string, request: YamlEditRequest): YamlEditResult {
-  const docs = parseForEdit(text);
   const lines = new LineCounter();
-  parseAllDocuments(text, { lineCounter: lines });
+  const docs = parseForEdit(text, lines);
   const splices: Splice[] = [];
   const problems: YamlEditProblem[] = [];
   const remove = request.remove ?? new Set<number>();
@@ -139,7 +139,7 @@ function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (
     }
     return undefined;
   }
-  return sameYaml(got, wanted) ? undefined : pointer;
+  return sameValue(got, wanted) ? undefined : pointer;
 }
 
 function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -209,10 +209,10 @@ class DocumentEditor {
   /** Makes `node` (at `pointer`, reached through `parent`) hold `wanted`. */
   patch(node: Node | null, wanted: unknown, pointer: string, parent: Parent): void {
     if (isAlias(node)) {
-      this.patchAlias(node, wanted, pointer, parent);
+      this.patchAlias(node, wanted, parent);
       return;
     }
-    if (!(node && this.carriers.has(node)) && sameYaml(this.resolved(node), wanted)) return;
+    if (!(node && this.carriers.has(node)) && sameValue(this.resolved(node), wanted)) return;
     if (isScalar(node) && typeof node.value === 'string' && node.value.includes('${')) {
       if (this.ctx.expand(node.value) !== wanted) {
         this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node.range![0]), written: node.value, wanted });
@@ -236,8 +236,8 @@ class DocumentEditor {
   }
 
   /** An alias keeps pointing at its anchor while the two must hold the same; otherwise it is written out. */
-  private patchAlias(node: Node & { source: string }, wanted: unknown, _pointer: string, parent: Parent): void {
-    if (sameYaml(this.anchorWanted(node.source, node), wanted)) return;
+  private patchAlias(node: Node & { source: string }, wanted: unknown, parent: Parent): void {
+    if (sameValue(this.anchorWanted(node.source, node), wanted)) return;
     this.replace(node, wanted, parent);
   }
 
@@ -271,7 +271,7 @@ class DocumentEditor {
         continue;
       }
       // A key a merge gives is written in the mapping only when it must differ from the merged value.
-      if (Object.hasOwn(merged, k) && sameYaml(merged[k], wanted[k])) continue;
+      if (Object.hasOwn(merged, k) && sameValue(merged[k], wanted[k])) continue;
       this.addPair(map, k, wanted[k], previous);
     }
     for (const k of Object.keys(merged)) {

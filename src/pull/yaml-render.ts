@@ -3,7 +3,7 @@
  * already uses for it (plain, quoted, a `|` block with its chomping), a new key or list item as
  * the export would write it, indented to sit where it goes. Pure.
  */
-import { CST, Document, isScalar, parse, Scalar, visit, type Node } from 'yaml';
+import { CST, Document, parse, Scalar, visit } from 'yaml';
 
 const BLOCK_TYPES = new Set<Scalar.Type>([Scalar.BLOCK_LITERAL, Scalar.BLOCK_FOLDED]);
 
@@ -86,9 +86,4 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean): { s
   const copy = structuredClone(token);
   CST.setScalarValue(copy, text, { afterKey: true, inFlow, type });
   return { start: token.offset, end, text: block || copy.type === 'block-scalar' ? CST.stringify(copy) : (copy as CST.FlowScalar).source };
-}
-
-/** Whether a node is a scalar that came from a block (`|`, `>`). */
-export function isBlockScalar(node: Node | null | undefined): boolean {
-  return isScalar(node) && BLOCK_TYPES.has(node.type ?? Scalar.PLAIN);
 }
