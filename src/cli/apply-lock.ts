@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
 import { formatDuration } from './duration.js';
+import { processAlive } from '../util/process-alive.js';
 
 export interface ApplyLockHolder {
   pid: number;
@@ -90,12 +91,7 @@ async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {
 function isStale(holder: ApplyLockHolder): boolean {
   if (holder.host !== hostname()) return false;
   if (holder.pid === process.pid) return false;
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'EPERM';
-  }
+  return !processAlive(holder.pid);
 }
 
 function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: number): DocketError {

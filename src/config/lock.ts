@@ -17,6 +17,7 @@
  */
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { processAlive } from '../util/process-alive.js';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
@@ -475,17 +476,8 @@ async function removeStaleTemps(path: string): Promise<void> {
     for (const name of names) {
       if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
       const pid = Number(name.slice(prefix.length).split('.')[0]);
-      if (Number.isInteger(pid) && pid !== process.pid && !isRunning(pid)) await rm(join(dir, name), { force: true });
+      if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) await rm(join(dir, name), { force: true });
     }
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -3,6 +3,7 @@
  * the files to upload, the lock entries uploads make), run through the executor. The caller gets
  * the report and the lock as it should now be; it decides where to write it.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ProjectConfig } from '../config/types.js';
 import { lockEntries, lockKey, type LockEntry, type LockFile } from '../config/lock.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
@@ -198,14 +199,5 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
 
 /** Resolves after `ms`, or as soon as `signal` aborts (the caller asks `stopping()` next). */
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
+  return delay(ms, undefined, signal ? { signal } : undefined).catch(() => undefined);
 }

@@ -26,12 +26,3 @@ export function isLeftover(text: string | null, me: RunIdentity, now: Date, aliv
   if (Number.isNaN(until.getTime()) || until.getTime() < now.getTime()) return true;
   return m[2] === me.host && Number(m[1]) !== me.pid && !alive(Number(m[1]));
 }
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

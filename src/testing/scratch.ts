@@ -9,7 +9,8 @@ import type { ReviewApi } from '../api/review.js';
 import { scratchRuleBody, type PlaybookSubject, type SubjectRule } from '../kinds/support/test-subjects.js';
 import { mapLimit } from '../util/map-limit.js';
 import { SCRATCH_PREFIX, scratchName } from './digest.js';
-import { isLeftover, ownerText, processAlive, type RunIdentity } from './run-owner.js';
+import { isLeftover, ownerText, type RunIdentity } from './run-owner.js';
+import { processAlive } from '../util/process-alive.js';
 
 export type { RunIdentity } from './run-owner.js';
 

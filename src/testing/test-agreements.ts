@@ -7,7 +7,8 @@
 import type { AgreementsAgreements } from '../api/agreements.js';
 import { mapLimit } from '../util/map-limit.js';
 import { SCRATCH_PREFIX } from './digest.js';
-import { isLeftover, ownerText, processAlive, type RunIdentity } from './run-owner.js';
+import { isLeftover, ownerText, type RunIdentity } from './run-owner.js';
+import { processAlive } from '../util/process-alive.js';
 
 export function testAgreementMessage(run: RunIdentity): string {
   return `${SCRATCH_PREFIX}a draft test agreement made by docket test for ${ownerText(run)}. Voided when the run ends; a later docket test voids it if the run died.`;
