@@ -24,6 +24,11 @@ export const DIRECTION_LABEL: Record<Direction, string> = {
   'removed-live': 'removed live',
 };
 
+/** How a drift line starts: an object only live is added back to the files, one removed live taken out. */
+export function directionSign(direction: Direction): string {
+  return direction === 'only-live' ? '+' : direction === 'removed-live' ? '-' : '~';
+}
+
 /** A field whose change may be live-side: unknown (or not known at all) counts, since nothing says the files moved. */
 export function liveSide(direction: FieldDirection | undefined): boolean {
   return direction === undefined || direction === 'live' || direction === 'unknown';

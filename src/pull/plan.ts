@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { liveSide } from '../engine/direction.js';
+import { isDrift, liveSide } from '../engine/direction.js';
 import { fieldHash, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
@@ -148,7 +148,7 @@ class PullPlanner {
   /** The part of a change pull adopts, or undefined (pending, not drift; or said why not). */
   private consider(c: Change): Pulling | undefined {
     const direction = c.direction ?? 'unknown';
-    if (direction === 'changed-in-files' || direction === 'only-in-files' || direction === 'removed-in-files') return undefined;
+    if (!isDrift(direction)) return undefined;
     // Undeclared playbooks that prune would archive are new files, like every undeclared object.
     if (c.action === 'archive') return undefined;
     const d = this.desired.get(refKey(c.kind, c.key));

@@ -2,7 +2,7 @@
  * The drift report as text (a CI log), markdown (an issue or PR comment) and JSON. Pure: every
  * name is quoted or put in code, so nothing from a service can break a line or a comment.
  */
-import { DIRECTION_LABEL } from '../engine/direction.js';
+import { DIRECTION_LABEL, DRIFT_DIRECTIONS, directionSign } from '../engine/direction.js';
 import type { DriftItem, DriftReport } from '../engine/drift.js';
 import type { Direction, Plan } from '../engine/types.js';
 import { jsonText } from './json.js';
@@ -12,10 +12,8 @@ import { codeSpan, escapeMarkdown } from './sanitize.js';
 import { targetLine } from './text.js';
 import { oneLine, quote } from './value.js';
 
-/** Drift groups, most common first. */
-const DRIFT_ORDER: readonly Direction[] = ['changed-live', 'changed-both', 'unknown', 'only-live', 'removed-live'];
-
-const SIGN: Partial<Record<Direction, string>> = { 'only-live': '+', 'removed-live': '-' };
+/** Drift groups, most common first (the order DRIFT_DIRECTIONS lists them in). */
+const DRIFT_ORDER: readonly Direction[] = [...DRIFT_DIRECTIONS];
 
 function groups(items: readonly DriftItem[]): { direction: Direction; title: string; items: DriftItem[] }[] {
   return DRIFT_ORDER.map((direction) => {
@@ -48,7 +46,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     const at = i.source ? ` (${oneLine(i.source.file)}:${i.source.line})` : '';
     const when = i.updated_at ? ` · updated ${oneLine(i.updated_at)}` : '';
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
-    return `  ${SIGN[i.direction] ?? '~'} ${i.kind} ${quote(i.key)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
+    return `  ${directionSign(i.direction)} ${i.kind} ${quote(i.key)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   for (const g of groups(report.drift)) {
     lines.push(paint('bold', `${g.title} (${g.items.length})`), ...g.items.map(line), '');
@@ -73,7 +71,7 @@ export function renderDriftMarkdown(plan: Plan, report: DriftReport): string {
     const at = i.source ? ` · ${codeSpan(`${i.source.file}:${i.source.line}`)}` : '';
     const when = i.updated_at ? ` · updated ${codeSpan(i.updated_at)}` : '';
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
-    return `- \`${SIGN[i.direction] ?? '~'}\` ${i.kind} ${codeSpan(i.key)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
+    return `- \`${directionSign(i.direction)}\` ${i.kind} ${codeSpan(i.key)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   for (const g of groups(report.drift)) lines.push(`**${escapeMarkdown(g.title)}**`, '', ...g.items.map(item), '');
   if (report.ignored.length > 0) lines.push(`**Left alone by \`drift: ignore\`**`, '', ...report.ignored.map(item), '');

@@ -3,7 +3,7 @@
  * the files, what it could not and why, as text, markdown (a pull request's body) or JSON. Pure.
  */
 import { createTwoFilesPatch } from 'diff';
-import { DIRECTION_LABEL } from '../engine/direction.js';
+import { DIRECTION_LABEL, directionSign } from '../engine/direction.js';
 import type { Plan } from '../engine/types.js';
 import type { FileChange, PullEntry, PullResult } from '../pull/plan.js';
 import { jsonText } from './json.js';
@@ -12,8 +12,6 @@ import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown, stripControl } from './sanitize.js';
 import { targetLine } from './text.js';
 import { oneLine, quote } from './value.js';
-
-const SIGN: Record<string, string> = { 'only-live': '+', 'removed-live': '-' };
 
 /** The unified diff of one file, `a/` and `b/` prefixed as git shows them. */
 export function fileDiff(f: FileChange): string {
@@ -32,7 +30,7 @@ function entryLine(e: PullEntry, fmt: { name: (s: string) => string; code: (s: s
   const at = e.file ? ` (${fmt.code(e.line ? `${e.file}:${e.line}` : e.file)})` : '';
   const where = e.newFile && e.file ? ` → ${fmt.code(e.file)} (new file)` : at;
   const fields = e.fields.length > 0 ? `: ${e.fields.map((f) => fmt.code(f)).join(', ')}` : '';
-  return `${SIGN[e.direction] ?? '~'} ${e.kind} ${fmt.name(e.key)}${where} · ${DIRECTION_LABEL[e.direction]}${fields}`;
+  return `${directionSign(e.direction)} ${e.kind} ${fmt.name(e.key)}${where} · ${DIRECTION_LABEL[e.direction]}${fields}`;
 }
 
 export interface PullTextOptions {
