@@ -110,7 +110,15 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       }
       return out;
     };
-    const sync = (): SyncState => syncState([...new Set(syncTargets().values())].map((t) => syncRecords(syncDoc, t)));
+    // syncDoc does not change during a run (records are written to disk), so the index of the same
+    // sections is built once, however many steps ask for it.
+    let indexed: { sections: string; state: SyncState } | undefined;
+    const sync = (): SyncState => {
+      const targets = [...new Set(syncTargets().values())];
+      const sections = targets.join('\n');
+      if (indexed?.sections !== sections) indexed = { sections, state: syncState(targets.map((t) => syncRecords(syncDoc, t))) };
+      return indexed.state;
+    };
     const recordSync = async (updates: SyncUpdates): Promise<void> => {
       const targets = syncTargets();
       const sections = [...new Set(targets.values())];

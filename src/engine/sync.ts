@@ -70,6 +70,12 @@ export function parseSyncRecord(text: string): SyncRecord | undefined {
   return { id, fields };
 }
 
+/** The id a record text starts with, without reading the rest of it. */
+function recordId(text: string): string {
+  const space = text.indexOf(' ');
+  return (space === -1 ? text : text.slice(0, space)).trim();
+}
+
 /**
  * The records of several targets (an object whose fields live on two services, the organization,
  * has a record in each) as one state. Records that cannot be read are left out: unknown direction.
@@ -84,8 +90,7 @@ export function syncState(sections: readonly SyncRecords[]): SyncState {
       const list = texts.get(key);
       if (list) list.push(text);
       else texts.set(key, [text]);
-      const space = text.indexOf(' ');
-      const id = (space === -1 ? text : text.slice(0, space)).trim();
+      const id = recordId(text);
       if (id && !keyById.has(id)) keyById.set(id, key);
     }
   }
@@ -130,9 +135,7 @@ export function syncState(sections: readonly SyncRecords[]): SyncState {
   };
   const idOf = (key: string): string | undefined => {
     const text = texts.get(key)?.[0];
-    if (text === undefined) return undefined;
-    const space = text.indexOf(' ');
-    return (space === -1 ? text : text.slice(0, space)).trim() || undefined;
+    return text === undefined ? undefined : recordId(text) || undefined;
   };
   return { idOf, byKey, byId };
 }
