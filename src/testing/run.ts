@@ -185,8 +185,9 @@ class Reviews {
     if (ctx.signal.aborted) return { error: 'interrupted before its reviews started' };
     try {
       const api = ctx.services.review();
-      const playbookId = variant.liveId ?? (await this.scratch!.ensure(variant.subject, variant.digest)).id;
-      const rules = variant.liveId ? variant.subject.rules : (await this.scratch!.ensure(variant.subject, variant.digest)).rules;
+      const scratch = variant.liveId ? undefined : await this.scratch!.ensure(variant.subject, variant.digest);
+      const playbookId = variant.liveId ?? scratch!.id;
+      const rules = scratch ? scratch.rules : variant.subject.rules;
       const missing = needed - cached.length;
       this.started += missing;
       this.report();
