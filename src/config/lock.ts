@@ -246,6 +246,8 @@ interface ConflictSides {
 
 /** A file with git conflict markers, as the two whole files either side would have written. */
 function splitConflict(text: string): ConflictSides | undefined {
+  // The common case, looked for without splitting a lock of tens of thousands of lines.
+  if (!text.startsWith('<<<<<<<') && !text.includes('\n<<<<<<<')) return undefined;
   const lines = text.split('\n');
   const first = lines.findIndex((l) => l.startsWith('<<<<<<<'));
   if (first < 0) return undefined;
