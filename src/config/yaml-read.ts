@@ -8,26 +8,65 @@ import { fastPositions } from './yaml-fast-positions.js';
 import { DocPositions, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 
 /**
- * A tag (`!foo`, `!!str`) or anchor (`&a`) property: it can only start a node, so it follows a
- * line start, a space or a flow indicator. Text that merely looks like one ("R &D") only costs the
- * full parser.
- */
-const PROPERTY = /(?:^|[\s[{,])[!&][^\s]/m;
-
-/**
  * Numbers js-yaml reads the YAML 1.1 way: binary, signed hex and octal are numbers to it and text
  * in YAML 1.2's core schema; `-.5` is text to it and a number in 1.2. Text that merely contains
  * one only costs the full parser.
  */
 const NUMBER_1_1 = /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])/;
 
-/** A directive (`%YAML 1.1`) or an explicit key (`? [a, b]`): js-yaml ignores the one and joins the other. */
-const DIRECTIVE_OR_EXPLICIT_KEY = /^%|(?:^|[\s[{,])\?(?:[ \t]|$)/m;
+/**
+ * What js-yaml reads otherwise than the full parser, besides such numbers:
+ * - a tag (`!foo`, `!!str`) or anchor (`&a`) property: it can only start a node, so it follows a
+ *   line start, a space or a flow indicator, and is followed by a non-space;
+ * - a directive (`%YAML 1.1`, at a line start), which js-yaml ignores;
+ * - an explicit key (`? [a, b]`: a `?` where a node can start, then a space or the line's end),
+ *   which js-yaml joins.
+ * Text that merely looks like one ("R &D") only costs the full parser. A match of any of them
+ * holds one of these candidates at its start (a signed number: one character after it), and no
+ * candidate can start inside another, so one global search finds them all.
+ */
+const CANDIDATE = /[!&?%]|0[bxo]|[-+]\./g;
+const NUMBER_1_1_AT = new RegExp(NUMBER_1_1.source, 'y');
+const OPENS_NODE = /[\s[{,]/;
+const SPACE = /\s/;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
-/** Whether js-yaml might read `text` differently from the full parser: then the full parser reads it. */
-function needsFullParser(text: string): boolean {
+/**
+ * Whether js-yaml might read `text` differently from the full parser: then the full parser reads
+ * it. The answer of three regular expressions (the tests hold it to them) in one pass that looks
+ * closer only at the characters that could start a match: the expressions each tried a match at
+ * every character of the text, 13 MB in a large configuration.
+ */
+export function needsFullParser(text: string): boolean {
   // Merge keys (`<<`) are the full parser's too (js-yaml's core schema reads them as a plain key).
-  return PROPERTY.test(text) || text.includes('<<') || NUMBER_1_1.test(text) || DIRECTIVE_OR_EXPLICIT_KEY.test(text);
+  if (text.includes('<<')) return true;
+  CANDIDATE.lastIndex = 0;
+  for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
+    const i = m.index;
+    const before = i === 0 ? undefined : text[i - 1]!;
+    const after = text[i + 1];
+    switch (text[i]) {
+      case '!':
+      case '&':
+        if ((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after)) return true;
+        break;
+      case '?':
+        if ((before === undefined || OPENS_NODE.test(before)) && (after === undefined || after === ' ' || after === '\t' || LINE_BREAK.test(after))) return true;
+        break;
+      case '%':
+        if (before === undefined || LINE_BREAK.test(before)) return true;
+        break;
+      default:
+        if (numberAt(text, i - 1) || numberAt(text, i)) return true;
+    }
+  }
+  return false;
+}
+
+function numberAt(text: string, at: number): boolean {
+  if (at < 0) return false;
+  NUMBER_1_1_AT.lastIndex = at;
+  return NUMBER_1_1_AT.test(text);
 }
 
 /**

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import jsYaml from 'js-yaml';
 import { schemasDir } from '../../../src/config/schema-names.js';
-import { parseYamlFile } from '../../../src/config/yaml-read.js';
+import { needsFullParser, parseYamlFile } from '../../../src/config/yaml-read.js';
 import { fastPositions } from '../../../src/config/yaml-fast-positions.js';
 import { parseWithPositions, type ParsedFile } from '../../../src/config/yaml-positions.js';
 
@@ -126,5 +126,44 @@ describe('parseYamlFile (fast) against the full parser', () => {
     expect(pos.file).toBe('f.yaml');
     expect(pos.line).toBe(6);
     expect(JSON.parse(JSON.stringify(pos))).toEqual({ file: 'f.yaml', line: 6, col: 5 });
+  });
+});
+
+describe('needsFullParser', () => {
+  // The three expressions it stands for: a tag or anchor property, a YAML 1.1 number, a directive
+  // or explicit key (yaml-read.ts says why each goes to the full parser).
+  const oracle = (text: string): boolean =>
+    /(?:^|[\s[{,])[!&][^\s]/m.test(text) ||
+    text.includes('<<') ||
+    /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])/.test(text) ||
+    /^%|(?:^|[\s[{,])\?(?:[ \t]|$)/m.test(text);
+
+  it('answers as the expressions do, on texts made of the characters they look at', () => {
+    const alphabet = ['!', '&', '?', '%', '<', '0', '1', '5', 'b', 'x', 'o', 'F', '_', '-', '+', '.', 'a', ' ', '\t', '\n', '\r', '[', '{', ',', '#', '\u00a0', '\u2028'];
+    // A fixed linear congruential sequence: the same texts on every run.
+    let seed = 12345;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let needing = 0;
+    for (let n = 0; n < 30_000; n++) {
+      let text = '';
+      for (let len = next(10); len > 0; len--) text += alphabet[next(alphabet.length)];
+      expect(needsFullParser(text), JSON.stringify(text)).toBe(oracle(text));
+      if (oracle(text)) needing++;
+    }
+    // Both answers occur often enough for the comparison to mean something.
+    expect(needing).toBeGreaterThan(3_000);
+    expect(needing).toBeLessThan(27_000);
+  });
+
+  it('reads prose that merely looks like a property, number or key as plain', () => {
+    for (const text of ['name: R&D review\n', 'x: Terms & Conditions\n', 'q: Is it capped?\n', 'fee: 5% of 0x\n', 'v: 1.5 and -1\n', 'n: a-.5\n']) {
+      expect(needsFullParser(text), text).toBe(false);
+    }
+    for (const text of ['a: &x 1\n', 'a: !!str 1\n', '%YAML 1.2\n---\na: 1\n', '? [a, b]\n: 1\n', 'n: 0b101\n', 'n: -0x1F\n', 'n: -.5\n', 'a:\n  <<: *b\n']) {
+      expect(needsFullParser(text), text).toBe(true);
+    }
   });
 });
