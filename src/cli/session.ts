@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EMULATOR_TARGET, emptyLock, readLockDocument, resolveLockTarget, serviceTarget, syncRecords, writeLock, writeSync, type LockFile, type LockLocation } from '../config/lock.js';
+import { EMULATOR_TARGET, emptyLock, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { splitByService, syncState, withMovedRecords, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
@@ -33,6 +33,12 @@ export interface Session {
   sync(): SyncState;
   /** Records sync changes in docket.lock.json, each field under the service it lives on. */
   recordSync(updates: SyncUpdates): Promise<void>;
+  /**
+   * The end of an apply: this target's lock entries (`create`: write the file even with none) and
+   * the sync changes, in one atomic write when both live in docket.lock.json (all but
+   * `--emulator` runs). Returns what is worth telling about the lock file.
+   */
+  settle(lock: LockFile, create: boolean, updates: SyncUpdates): Promise<string | undefined>;
 }
 
 export interface SessionOptions extends CommonOptions {
@@ -119,10 +125,10 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       if (indexed?.sections !== sections) indexed = { sections, state: syncState(targets.map((t) => syncRecords(syncDoc, t))) };
       return indexed.state;
     };
-    const recordSync = async (updates: SyncUpdates): Promise<void> => {
+    const syncChanges = (updates: SyncUpdates): SyncChanges | undefined => {
       const targets = syncTargets();
       const sections = [...new Set(targets.values())];
-      if (sections.length === 0 || updates.size === 0) return;
+      if (sections.length === 0 || updates.size === 0) return undefined;
       // One section for every service (the emulator): records are not split.
       const serviceOf = (kindKey: string, field: string): string => {
         if (sections.length === 1) return sections[0]!;
@@ -131,9 +137,21 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
         return targets.get(service) ?? sections[0]!;
       };
       const split = splitByService(withMovedRecords(updates, sync()), sections, serviceOf);
-      await writeSync(syncLocation, Object.fromEntries([...split].map(([target, records]) => [target, { records }])));
+      return Object.fromEntries([...split].map(([target, records]) => [target, { records }]));
     };
-    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, recordSync });
+    const recordSync = async (updates: SyncUpdates): Promise<void> => {
+      const changes = syncChanges(updates);
+      if (changes) await writeSync(syncLocation, changes);
+    };
+    const settle = async (files: LockFile, create: boolean, updates: SyncUpdates): Promise<string | undefined> => {
+      const changes = syncChanges(updates);
+      const together = lockTarget !== undefined && syncLocation === workspace.lockLocation;
+      const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changes : undefined) : undefined;
+      // After the lock entries: a crash between loses only directions.
+      if (changes && !together) await writeSync(syncLocation, changes);
+      return told;
+    };
+    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, recordSync, settle });
   } finally {
     progress.stop();
     await connection.close();

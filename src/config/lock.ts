@@ -246,8 +246,9 @@ interface ConflictSides {
 
 /** A file with git conflict markers, as the two whole files either side would have written. */
 function splitConflict(text: string): ConflictSides | undefined {
-  // The common case, looked for without splitting a lock of tens of thousands of lines.
-  if (!text.startsWith('<<<<<<<') && !text.includes('\n<<<<<<<')) return undefined;
+  // The common case, told without splitting a lock of 300,000 lines (a search for the marker
+  // alone is ten times faster than one starting with a line break).
+  if (!text.includes('<<<<<<<')) return undefined;
   const lines = text.split('\n');
   const first = lines.findIndex((l) => l.startsWith('<<<<<<<'));
   if (first < 0) return undefined;
@@ -389,15 +390,15 @@ export async function writeLock(location: LockLocation, target: string, lock: Lo
   await writeFileAtomic(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) });
 }
 
-/**
- * Changes sync records, per target (`null` forgets a record; `reset` empties a target's records
- * first), keeping everything else of the file. One atomic write, and none when nothing changes.
- */
-export async function writeSync(location: LockLocation, changes: Record<string, { records: Record<string, string | null>; reset?: boolean }>): Promise<void> {
-  if (Object.values(changes).every((c) => Object.keys(c.records).length === 0 && !c.reset)) return;
-  await removeStaleTemps(location.path);
-  const before = await readFile(location.path, 'utf8').catch(() => undefined);
-  const doc = before === undefined ? emptyDocument() : parseLockText(before, location.label).doc;
+/** Sync record changes per target: `null` forgets a record; `reset` empties a target's records first. */
+export type SyncChanges = Record<string, { records: Record<string, string | null>; reset?: boolean }>;
+
+function hasSyncChanges(changes: SyncChanges | undefined): changes is SyncChanges {
+  return changes !== undefined && Object.values(changes).some((c) => Object.keys(c.records).length > 0 || c.reset);
+}
+
+/** The document with the sync records changed, everything else kept. */
+function withSync(doc: LockDocument, changes: SyncChanges): LockDocument {
   const synced = { ...doc.synced };
   for (const [target, change] of Object.entries(changes)) {
     const records: SyncRecords = change.reset ? {} : { ...synced[target] };
@@ -411,6 +412,19 @@ export async function writeSync(location: LockLocation, changes: Record<string, 
   const out: LockDocument = { ...doc };
   if (Object.keys(synced).length > 0) out.synced = sorted(synced);
   else delete out.synced;
+  return out;
+}
+
+/**
+ * Changes sync records, per target (`null` forgets a record; `reset` empties a target's records
+ * first), keeping everything else of the file. One atomic write, and none when nothing changes.
+ */
+export async function writeSync(location: LockLocation, changes: SyncChanges): Promise<void> {
+  if (!hasSyncChanges(changes)) return;
+  await removeStaleTemps(location.path);
+  const before = await readFile(location.path, 'utf8').catch(() => undefined);
+  const doc = before === undefined ? emptyDocument() : parseLockText(before, location.label).doc;
+  const out = withSync(doc, changes);
   const text = render(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
   if (text === before || (before === undefined && !out.synced)) return;
@@ -428,19 +442,24 @@ function tempDirOf(path: string): string {
  * a merge conflict docket could read, or a version 1 section, is rewritten even when nothing was
  * uploaded. Returns what it did worth telling (undefined: nothing, or a plain write). No file is
  * created for a target with nothing to record, unless `create` (an interrupted apply leaves one).
+ * `sync`: the apply's sync record changes, when they live in this file, written in the same
+ * write (one read, one render and one atomic write of a lock that may hold 20,000 records).
  */
-export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false): Promise<string | undefined> {
+export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false, sync?: SyncChanges): Promise<string | undefined> {
   let text: string | undefined;
   try {
     text = await readFile(location.path, 'utf8');
   } catch {
     text = undefined;
   }
-  if (text === undefined && Object.keys(lock.files).length === 0 && !create) return undefined;
+  const section = text !== undefined || Object.keys(lock.files).length > 0 || create;
+  const records = hasSyncChanges(sync) ? sync : undefined;
+  if (!section && !records) return undefined;
   const read = text === undefined ? { doc: emptyDocument(), diagnostics: [] } : parseLockText(text, location.label);
   // A file docket cannot read is left for the person (the plan already said so).
   if (read.diagnostics.some((d) => d.severity === 'error')) return undefined;
-  const next = render(withSection(read.doc, target, lock, location));
+  const settled = section ? withSection(read.doc, target, lock, location) : read.doc;
+  const next = render(records ? withSync(settled, records) : settled);
   if (next === text) return undefined;
   await removeStaleTemps(location.path);
   await writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) });

@@ -10,10 +10,10 @@ import { applyPlan } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
-import { syncAfterApply } from '../../engine/sync.js';
+import { syncAfterApply, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Plan } from '../../engine/types.js';
-import { LockWriter, settleLock, type LockFile } from '../../config/lock.js';
+import { LockWriter, type LockFile } from '../../config/lock.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
@@ -95,9 +95,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
           const settling = plan.lock_updates ?? [];
           if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
-            await settleLockFile(s, s.lock, io, opts);
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
-            await s.recordSync(syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS }));
+            await settleLockFile(s, s.lock, io, opts, false, syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS }));
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             setExit(0);
             return;
@@ -166,10 +165,9 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   try {
     // Every upload was written as it was confirmed; this waits for the last of those writes.
     await writer?.flush();
-    // Stopped early, the lock is there to commit whatever was reached (CI commits it back).
-    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped));
-    // Then what the apply left in sync with the files (after the uploads: a crash between loses only directions).
-    await s.recordSync(syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS }));
+    // Stopped early, the lock is there to commit whatever was reached (CI commits it back); with it,
+    // what the apply left in sync with the files.
+    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS }));
   } finally {
     dropExit();
     release();
@@ -193,10 +191,12 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
 }
 
-/** The lock file as this apply leaves it: also rewritten when only its form was out of date (a merge conflict, version 1). */
-async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create = false): Promise<void> {
-  if (!s.lockTarget) return;
-  const told = await settleLock(s.workspace.lockLocation, s.lockTarget, lock, create);
+/**
+ * The lock file as this apply leaves it, with the sync records: also rewritten when only its form
+ * was out of date (a merge conflict, version 1).
+ */
+async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create: boolean, updates: SyncUpdates): Promise<void> {
+  const told = await s.settle(lock, create, updates);
   if (told && !opts.quiet) io.stderr(`${told}\n`);
 }
 

@@ -170,6 +170,23 @@ describe('docket.lock.json', () => {
     expect(await readFile(join(broken, LOCK_FILE), 'utf8')).toBe('{"version": 2, "targ');
   });
 
+  it('settling writes the apply\'s sync records with the entries, as writing them after would have', async () => {
+    const REVIEW = 'https://review.example org-1';
+    const root = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 2, targets: {}, synced: { [REVIEW]: { 'rule:P/B': 'old', 'rule:P/Z': 'gone' } } }) });
+    const location = lockLocation(root, { emulator: false });
+    const sync = { [REVIEW]: { records: { 'rule:P/A': 'new', 'rule:P/Z': null } } };
+    await settleLock(location, PROD, lockOf({ 'attachment:A': ATTACHMENT }), false, sync);
+    const text = await readFile(join(root, LOCK_FILE), 'utf8');
+    expect(JSON.parse(text)).toEqual({ version: 2, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT } } }, synced: { [REVIEW]: { 'rule:P/A': 'new', 'rule:P/B': 'old' } } });
+    // Records are sorted by key, as every write of them is.
+    expect(Object.keys(JSON.parse(text).synced[REVIEW])).toEqual(['rule:P/A', 'rule:P/B']);
+
+    // With no lock file and no entries, the records alone make the file.
+    const empty = await makeDir({});
+    await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}), false, sync);
+    expect(JSON.parse(await readFile(join(empty, LOCK_FILE), 'utf8'))).toEqual({ version: 2, targets: {}, synced: { [REVIEW]: { 'rule:P/A': 'new' } } });
+  });
+
   it('a write removes temporary files a killed writer left (their pid is gone) and leaves no temporary file of its own', async () => {
     const root = await makeDir({ '.docket.lock.json.999999.abcd1234.tmp': '{"half": ', '.docket/.docket.lock.json.999998.abcd1234.tmp': '{"half": ' });
     await writeLock(lockLocation(root, { emulator: false }), PROD, lockOf({ 'attachment:A': ATTACHMENT }));
