@@ -6,16 +6,46 @@ import { badRequest, HttpProblem, PROBLEM_CONTENT_TYPE, problemDocument } from '
 /** Large enough for docx and PDF uploads of the agreements service. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new HttpProblem(413, `request body larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
+/** The whole body; by events rather than an async iterator, which costs more than a small body does. */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: unknown): void => {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      size += buf.length;
+      if (size > MAX_BODY_BYTES) {
+        done();
+        req.destroy();
+        reject(new HttpProblem(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      chunks.push(buf);
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error): void => {
+      done();
+      reject(err);
+    };
+    // A client that goes away before the end.
+    const onClose = (): void => {
+      done();
+      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /** Request bodies are flat JSON objects (reference/api.md); an empty body reads as `{}`. */

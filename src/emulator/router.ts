@@ -70,25 +70,31 @@ interface Compiled {
 }
 
 export class Router {
-  private readonly compiled: Compiled[];
+  /** By segment count, each in table order: a path is only tried against templates of its length. */
+  private readonly byLength = new Map<number, Compiled[]>();
 
   constructor(routes: Route[]) {
-    this.compiled = routes.map((route) => ({ route, segments: split(route.template) }));
+    for (const route of routes) {
+      const segments = split(route.template);
+      let bucket = this.byLength.get(segments.length);
+      if (!bucket) this.byLength.set(segments.length, (bucket = []));
+      bucket.push({ route, segments });
+    }
   }
 
   match(method: string, path: string, variants: EmulatorVariants): RouteMatch {
     const parts = split(path);
-    const allowed: string[] = [];
+    let allowed: string[] | undefined;
     let template: string | undefined;
-    for (const c of this.compiled) {
+    for (const c of this.byLength.get(parts.length) ?? []) {
       if (c.route.when && !c.route.when(variants)) continue;
       const params = matchSegments(c.segments, parts);
       if (!params) continue;
       if (c.route.method === method) return { kind: 'found', route: c.route, params };
-      allowed.push(c.route.method);
+      (allowed ??= []).push(c.route.method);
       template ??= c.route.template;
     }
-    return template === undefined ? { kind: 'none' } : { kind: 'wrong-method', template, allowed };
+    return template === undefined ? { kind: 'none' } : { kind: 'wrong-method', template, allowed: allowed ?? [] };
   }
 }
 
@@ -97,20 +103,19 @@ function split(path: string): string[] {
 }
 
 function matchSegments(template: string[], parts: string[]): Record<string, string> | undefined {
-  if (template.length !== parts.length) return undefined;
+  // Literal segments first: most templates of the right length differ in one, and need no decoding.
+  for (let i = 0; i < template.length; i++) {
+    const t = template[i] ?? '';
+    if (!t.startsWith(':') && t !== parts[i]) return undefined;
+  }
   const params: Record<string, string> = {};
   for (let i = 0; i < template.length; i++) {
     const t = template[i] ?? '';
+    if (!t.startsWith(':')) continue;
     const p = parts[i] ?? '';
-    if (t.startsWith(':')) {
-      let value: string;
-      try {
-        value = decodeURIComponent(p);
-      } catch {
-        return undefined;
-      }
-      params[t.slice(1)] = value;
-    } else if (t !== p) {
+    try {
+      params[t.slice(1)] = p.includes('%') ? decodeURIComponent(p) : p;
+    } catch {
       return undefined;
     }
   }

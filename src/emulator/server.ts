@@ -5,9 +5,8 @@
  * handler, persistence, and the answer (or a dropped connection).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { DocxConversion } from './agreements-state.js';
 import { ConversionScheduler } from './conversion.js';
 import { FaultQueue, isTransportFault, randomFault, type Fault } from './faults.js';
@@ -183,7 +182,7 @@ class EmulatorServer implements EmulatorControls {
     this.onRequest = options.onRequest;
     this.template = options.openOrganizations ? (options.seed ?? defaultSeed()).organizations[0] : undefined;
     this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? ((ms) => delay(ms).then(() => undefined));
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE)));
     this.settings = {
       latencyMs: 0,
@@ -290,10 +289,10 @@ class EmulatorServer implements EmulatorControls {
     const requestId = randomUUID();
     res.setHeader('x-request-id', requestId);
     const method = (req.method ?? 'GET').toUpperCase();
-    const url = requestUrl(req);
-    const path = url.pathname;
+    const target = requestTarget(req);
+    const path = target.path;
     try {
-      const rawBody = await readBody(req);
+      const rawBody = hasNoBody(req) ? EMPTY_BODY : await readBody(req);
       if (this.settings.latencyMs > 0) await this.sleep(this.settings.latencyMs);
       const match = this.router.match(method, path, this.settings.variants);
       const scope = match.kind === 'found' ? match.route.scope : scopeOfPath(path);
@@ -302,7 +301,7 @@ class EmulatorServer implements EmulatorControls {
       if (transport?.status === 'silent') return;
       let result: RouteResult | HttpProblem;
       try {
-        result = await this.dispatch(match, scope, this.context(req, method, url, rawBody, requestId));
+        result = await this.dispatch(match, scope, this.context(req, method, target, rawBody, requestId));
         if (shouldPersist(method, result)) await this.store.persist();
         // The variant where a create answers 200 instead of 201.
         if (result.status === 201 && scope !== 'control' && this.settings.variants.createStatus === 200) result = { ...result, status: 200 };
@@ -318,7 +317,8 @@ class EmulatorServer implements EmulatorControls {
       if (transport?.status === 'hang') return;
       if (scope === 'review' || scope === 'agreements') {
         const route = match.kind === 'found' ? match.route.template : undefined;
-        this.log.add({ method, path, query: url.search.replace(/^\?/, ''), ...(route ? { route } : {}), status: result.status, ...loggedBody(req, rawBody) });
+        const status = result.status;
+        this.log.add(() => ({ method, path, query: target.url().search.replace(/^\?/, ''), ...(route ? { route } : {}), status, ...loggedBody(req, rawBody) }));
       }
       if (transport?.status === 'malformed') sendJson(res, 200, (transport.body ?? { data: [null, 42] }) as JsonBody);
       else if (transport?.status === 'trickle') trickle(res, result, path, requestId, transport.delayMs ?? 1000);
@@ -379,24 +379,85 @@ class EmulatorServer implements EmulatorControls {
     void this.store.persist();
   }
 
-  private context(req: IncomingMessage, method: string, url: URL, rawBody: Buffer, requestId: string): RequestContext {
-    let parsed: JsonBody | undefined;
-    return {
-      method,
-      path: url.pathname,
-      url,
-      query: url.searchParams,
-      params: {},
-      headers: req.headers,
-      requestId,
-      rawBody,
-      json: () => (parsed ??= parseJsonObject(rawBody)),
-      principal: undefined,
-      store: this.store,
-      defaultPageSize: this.pageSize,
-      variants: this.settings.variants,
-    };
+  private context(req: IncomingMessage, method: string, target: RequestTarget, rawBody: Buffer, requestId: string): RequestContext {
+    return new Context(method, target, req.headers, requestId, rawBody, this.store, this.pageSize, this.settings.variants);
   }
+}
+
+/** A class, not an object literal: its getters live on the prototype instead of in every request. */
+class Context implements RequestContext {
+  params: Record<string, string> = {};
+  principal: Principal | undefined = undefined;
+  private parsed: JsonBody | undefined;
+
+  constructor(
+    readonly method: string,
+    private readonly target: RequestTarget,
+    readonly headers: IncomingHttpHeaders,
+    readonly requestId: string,
+    readonly rawBody: Buffer,
+    readonly store: EmulatorStore,
+    readonly defaultPageSize: number,
+    readonly variants: EmulatorVariants,
+  ) {}
+
+  get path(): string {
+    return this.target.path;
+  }
+
+  // Most requests never look at the URL object or the query; they are made on first use.
+  get url(): URL {
+    return this.target.url();
+  }
+
+  get query(): URLSearchParams {
+    return this.target.url().searchParams;
+  }
+
+  json(): JsonBody {
+    return (this.parsed ??= parseJsonObject(this.rawBody));
+  }
+}
+
+/** The path of a request, and its URL made only when something needs it. */
+interface RequestTarget {
+  /** `url().pathname`. */
+  path: string;
+  url(): URL;
+}
+
+const EMPTY_BODY = Buffer.alloc(0);
+
+/** HTTP/1.1: a request without Content-Length or Transfer-Encoding, or with a zero length, has no body. */
+function hasNoBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+}
+
+/** A path the URL parser keeps as it is: no dot segments, escapes, or characters it would encode. */
+const PLAIN_PATH = /^\/(?:[A-Za-z0-9_~-]+\/?)*$/;
+/** Host headers seen, and whether `http://HOST` parses (a bad one makes the URL `/`). */
+const hostParses = new Map<string, boolean>();
+
+function requestTarget(req: IncomingMessage): RequestTarget {
+  let url: URL | undefined;
+  const make = (): URL => (url ??= requestUrl(req));
+  const raw = req.url ?? '/';
+  const query = raw.indexOf('?');
+  const path = query === -1 ? raw : raw.slice(0, query);
+  // Parsing every URL costs more than the rest of routing; a plain path is its own pathname.
+  return PLAIN_PATH.test(path) && baseParses(req.headers.host) ? { path, url: make } : { path: make().pathname, url: make };
+}
+
+function baseParses(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  let ok = hostParses.get(host);
+  if (ok === undefined) {
+    ok = URL.canParse(`http://${host}`);
+    if (hostParses.size >= 64) hostParses.clear();
+    hostParses.set(host, ok);
+  }
+  return ok;
 }
 
 /** The URL as the client addressed it, so pagination links work with localhost or 127.0.0.1. */
