@@ -17,29 +17,20 @@ export interface LoggedRequest {
 
 const LIMIT = 500;
 
-/**
- * Entries are built when read (`list`), not when added: only tests read the log, so a request
- * pays for parsing its body a second time only when someone asks to see it.
- */
 export class RequestLog {
-  private entries: (() => LoggedRequest)[] = [];
+  private entries: LoggedRequest[] = [];
 
-  add(entry: () => LoggedRequest): void {
-    this.entries.push(once(entry));
+  add(entry: LoggedRequest): void {
+    this.entries.push(entry);
     // Trimmed in batches, so an add never shifts the whole log.
     if (this.entries.length >= 2 * LIMIT) this.entries = this.entries.slice(-LIMIT);
   }
 
   list(): LoggedRequest[] {
-    return this.entries.slice(-LIMIT).map((entry) => entry());
+    return this.entries.slice(-LIMIT);
   }
 
   clear(): void {
     this.entries = [];
   }
-}
-
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
 }

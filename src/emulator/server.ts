@@ -317,8 +317,8 @@ class EmulatorServer implements EmulatorControls {
       if (transport?.status === 'hang') return;
       if (scope === 'review' || scope === 'agreements') {
         const route = match.kind === 'found' ? match.route.template : undefined;
-        const status = result.status;
-        this.log.add(() => ({ method, path, query: target.url().search.replace(/^\?/, ''), ...(route ? { route } : {}), status, ...loggedBody(req, rawBody) }));
+        // Made now, not when read: an entry must not hold the request and its body (an upload) alive.
+        this.log.add({ method, path, query: queryOf(req), ...(route ? { route } : {}), status: result.status, ...loggedBody(req, rawBody) });
       }
       if (transport?.status === 'malformed') sendJson(res, 200, (transport.body ?? { data: [null, 42] }) as JsonBody);
       else if (transport?.status === 'trickle') trickle(res, result, path, requestId, transport.delayMs ?? 1000);
@@ -515,6 +515,13 @@ function trickle(res: ServerResponse, result: RouteResult | HttpProblem, path: s
 }
 
 /** What the request log keeps of a body: the JSON, or a multipart body's text parts and file names. */
+/** The raw query string, without `?` (as `URL.search` has it): the log needs no URL object. */
+function queryOf(req: IncomingMessage): string {
+  const raw = req.url ?? '';
+  const at = raw.indexOf('?');
+  return at === -1 ? '' : raw.slice(at + 1);
+}
+
 function loggedBody(req: IncomingMessage, raw: Buffer): { body?: unknown } {
   if (raw.length === 0) return {};
   const type = req.headers['content-type'];
