@@ -8,15 +8,25 @@ import { withoutDates } from './definition-model.js';
  */
 export function definitionText(value: unknown): string {
   if (typeof value === 'string') return value;
-  return yaml().stringify(withoutDates(value), {
-    // NOTE(api): the service's YAML parser is unknown and may be YAML 1.1 (as Ruby's is), which reads
-    // unquoted `yes`, `on`, `2026-01-01` as booleans and dates. Writing with the 1.1 schema quotes
-    // such strings, so both 1.1 and 1.2 parsers read back exactly the strings docket validated.
+  const { Document, visit } = yaml();
+  // NOTE(api): the service's YAML parser is unknown and may be YAML 1.1 (as Ruby's is), which reads
+  // unquoted `yes`, `on`, `2026-01-01` as booleans and dates. Writing with the 1.1 schema quotes
+  // such strings, so both 1.1 and 1.2 parsers read back exactly the strings docket validated.
+  const doc = new Document(withoutDates(value), {
     version: '1.1',
-    lineWidth: 0, // no folding: long labels stay on one line, diffs stay readable
     aliasDuplicateObjects: false, // a shared object is written out twice, never as an anchor/alias
   });
+  // The one kind of text 1.1 leaves plain that 1.2 (and docket's own reader) reads as a number.
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && OCTAL_1_2.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return doc.toString({ lineWidth: 0 }); // no folding: long labels stay on one line, diffs stay readable
 }
+
+/** YAML 1.2's octal integers (`0o17`), signed too (which some 1.2 readers also take as numbers). */
+const OCTAL_1_2 = /^[-+]?0o[0-7]+$/;
 
 /**
  * A definition file's text as published: line ends as `\n`, and without the editor's

@@ -91,6 +91,18 @@ describe('definitionText', () => {
     expect(parse(text, { version: '1.1' })).toEqual(value);
   });
 
+  it('quotes text a YAML 1.2 parser (and docket\'s own reader) would read as an octal number, which 1.1 leaves plain', () => {
+    const value = { title: 'T', code: '0o17', signed: '-0o7', '0o5': 'key', plain: '0o8' };
+    const text = definitionText(value);
+    for (const version of ['1.1', '1.2'] as const) expect(parse(text, { version })).toEqual(value);
+    expect(definitionData(text)).toEqual({ ok: true, value });
+    // js-yaml, the fast reader of plain definitions, reads it back too.
+    const unsigned = { code: '0o17', '0o5': 'key' };
+    expect(plainYamlValue(definitionText(unsigned))).toEqual(unsigned);
+    // Text that is no number stays plain.
+    expect(text).toContain('plain: 0o8\n');
+  });
+
   it('writes Dates as YYYY-MM-DD and returns text unchanged', () => {
     expect(definitionText({ title: 'T', date: new Date(Date.UTC(2026, 0, 1)) })).toBe('title: T\ndate: "2026-01-01"\n');
     expect(definitionText(BLOCK)).toBe(BLOCK);
