@@ -292,17 +292,18 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() >= deadline) {
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
-        const queue = queueWait();
+        // Made only if the request has to wait for a permit.
+        let queue: Wait | undefined;
         let a: Attempt;
         try {
-          a = await limiter.run(() => attempt(t), throttled, queue.signal);
+          a = await limiter.run(() => attempt(t), throttled, () => (queue = queueWait()).signal);
         } catch (err) {
           if (err instanceof DocketError) throw err;
           if (options.signal?.aborted) throw interrupted(t);
-          if (queue.why() === 'stopped') {
+          if (queue?.why() === 'stopped') {
             throw new DocketError('interrupted', `${t.operation}: interrupted before it was sent (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`);
           }
-          if (queue.why() === 'timeout') {
+          if (queue?.why() === 'timeout') {
             throw new DocketError(
               'timeout',
               `${t.operation}: this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time, and fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
@@ -311,7 +312,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           }
           throw err;
         } finally {
-          queue.release();
+          queue?.release();
         }
         throttled = false;
         status = a.kind === 'response' ? a.status : 0;

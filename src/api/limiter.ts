@@ -26,9 +26,10 @@ export interface Limiter {
    * `resumed`: the retry of a request that waited out the pause itself; it keeps its place in
    * the pace rather than queueing behind the pause again. `signal`: gives up the place in the
    * queue (rejecting with the signal's reason) when aborted before a permit came, so a command
-   * stopped or out of time never waits for the pace.
+   * stopped or out of time never waits for the pace; a function makes it only if the call has to
+   * wait (a signal and its timer per request cost more than a request that finds a free permit).
    */
-  run<T>(fn: () => Promise<T>, resumed?: boolean, signal?: AbortSignal): Promise<T>;
+  run<T>(fn: () => Promise<T>, resumed?: boolean, signal?: AbortSignal | (() => AbortSignal)): Promise<T>;
   /** The service refused a request for its rate: slow down, and start nothing for `pauseMs`. */
   throttled(pauseMs: number): void;
   /** A request succeeded: speed back up a little. */
@@ -129,7 +130,21 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     get paused() {
       return now() < pausedUntil;
     },
-    async run<T>(fn: () => Promise<T>, resumed = false, signal?: AbortSignal): Promise<T> {
+    async run<T>(fn: () => Promise<T>, resumed = false, waitSignal?: AbortSignal | (() => AbortSignal)): Promise<T> {
+      if (!resumed && typeof waitSignal !== 'object' && waiting.length === 0 && active < Math.floor(allowed)) {
+        const t = now();
+        if (t >= Math.max(pausedUntil, nextStart)) {
+          // A free permit and the pace allows it: nothing to wait for, so no signal to make.
+          active++;
+          nextStart = Number.isFinite(rate) ? Math.max(t, nextStart) + 1000 / rate : 0;
+          try {
+            return await fn();
+          } finally {
+            release();
+          }
+        }
+      }
+      const signal = typeof waitSignal === 'function' ? waitSignal() : waitSignal;
       signal?.throwIfAborted();
       await new Promise<void>((resolve, reject) => {
         const onAbort = (): void => {

@@ -32,6 +32,26 @@ describe('createLimiter', () => {
     expect(limiter.active).toBe(0);
   });
 
+  it('makes the wait signal only for a call that has to wait, and that call can still leave the queue', async () => {
+    const limiter = createLimiter(1);
+    const made: string[] = [];
+    const stop = new AbortController();
+    const signalFor = (name: string) => () => {
+      made.push(name);
+      return stop.signal;
+    };
+    let finish!: () => void;
+    const first = limiter.run(() => new Promise<string>((r) => (finish = () => r('first'))), false, signalFor('first'));
+    const second = limiter.run(async () => 'second', false, signalFor('second'));
+    expect(made).toEqual(['second']);
+    expect(limiter.pending).toBe(1);
+    stop.abort(new Error('stopped'));
+    await expect(second).rejects.toThrow('stopped');
+    finish();
+    expect(await first).toBe('first');
+    expect(limiter.active).toBe(0);
+  });
+
   it('rejects a limit below 1', () => {
     expect(() => createLimiter(0)).toThrow(DocketError);
     expect(() => createLimiter(1.5)).toThrow(DocketError);
