@@ -234,6 +234,22 @@ export function splitByService<S extends string>(updates: SyncUpdates, services:
       for (const s of services) out.get(s)![key] = null;
       continue;
     }
+    // Most objects live on one service: their record goes there whole, with no split made.
+    let single: S | undefined;
+    let mixed = false;
+    for (const field in record.fields) {
+      const s = serviceOf(key, field);
+      if (single === undefined) single = s;
+      else if (s !== single) {
+        mixed = true;
+        break;
+      }
+    }
+    if (!mixed) {
+      const text = single === undefined ? null : formatSyncRecord(record);
+      for (const s of services) out.get(s)![key] = s === single ? text : null;
+      continue;
+    }
     const parts = new Map<S, Record<string, string>>();
     for (const [field, hash] of Object.entries(record.fields)) {
       const s = serviceOf(key, field);
