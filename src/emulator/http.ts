@@ -22,7 +22,8 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
       size += buf.length;
       if (size > MAX_BODY_BYTES) {
         done();
-        req.destroy();
+        // The rest is read and thrown away, so the client gets the 413 rather than a reset connection.
+        req.resume();
         reject(new HttpProblem(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
         return;
       }

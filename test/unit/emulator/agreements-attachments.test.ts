@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMultipart } from '../../../src/emulator/multipart.js';
+import { MAX_BODY_BYTES } from '../../../src/emulator/http.js';
 import { HttpProblem } from '../../../src/emulator/problem.js';
 import { defaultSeed, parseSeed } from '../../../src/emulator/seed.js';
 import { stateFromSeed } from '../../../src/emulator/store.js';
@@ -35,6 +36,19 @@ describe('attachments', () => {
     expect(Object.keys(attachment.attributes).sort()).toEqual(['byte_size', 'created_at', 'description', 'filename', 'name', 'sha256']);
     expect(one(await h.ag('GET', `/v1/attachments/${attachment.id}`))).toEqual(attachment);
     expect((await h.ag('GET', '/v1/attachments/nope')).status).toBe(404);
+  });
+
+  it('answers 413 to a body over its limit, rather than dropping the connection', async () => {
+    const h = await startAgreements();
+    const big = new Uint8Array(MAX_BODY_BYTES + 1024 * 1024);
+    const res = await h.upload('POST', '/v1/attachments', [
+      { name: 'attachment[pdf]', file: big, filename: 'huge.pdf', type: 'application/pdf' },
+      { name: 'attachment[name]', value: 'Huge' },
+    ]);
+    expect(res.status).toBe(413);
+    expect(problem(res).detail).toContain('request body larger than');
+    // The connection is still good for the next request.
+    expect((await h.ag('GET', '/v1/custom_terms')).status).toBe(200);
   });
 
   it('rejects an upload without a name (422), without the file (422), or not multipart (400)', async () => {
