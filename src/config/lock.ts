@@ -459,7 +459,10 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   // A file docket cannot read is left for the person (the plan already said so).
   if (read.diagnostics.some((d) => d.severity === 'error')) return undefined;
   const settled = section ? withSection(read.doc, target, lock, location) : read.doc;
-  const next = render(records ? withSync(settled, records) : settled);
+  const out = records ? withSync(settled, records) : settled;
+  // Only forgotten records and no file: nothing to write (as writeSync would not).
+  if (!section && !out.synced) return undefined;
+  const next = render(out);
   if (next === text) return undefined;
   await removeStaleTemps(location.path);
   await writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) });

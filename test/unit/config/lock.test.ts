@@ -181,8 +181,10 @@ describe('docket.lock.json', () => {
     // Records are sorted by key, as every write of them is.
     expect(Object.keys(JSON.parse(text).synced[REVIEW])).toEqual(['rule:P/A', 'rule:P/B']);
 
-    // With no lock file and no entries, the records alone make the file.
+    // With no lock file and no entries, the records alone make the file; forgetting alone makes none.
     const empty = await makeDir({});
+    await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/Z': null } } });
+    expect(await readdir(empty)).toEqual([]);
     await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}), false, sync);
     expect(JSON.parse(await readFile(join(empty, LOCK_FILE), 'utf8'))).toEqual({ version: 2, targets: {}, synced: { [REVIEW]: { 'rule:P/A': 'new' } } });
   });
