@@ -514,7 +514,6 @@ function trickle(res: ServerResponse, result: RouteResult | HttpProblem, path: s
   next();
 }
 
-/** What the request log keeps of a body: the JSON, or a multipart body's text parts and file names. */
 /** The raw query string, without `?` (as `URL.search` has it): the log needs no URL object. */
 function queryOf(req: IncomingMessage): string {
   const raw = req.url ?? '';
@@ -522,6 +521,7 @@ function queryOf(req: IncomingMessage): string {
   return at === -1 ? '' : raw.slice(at + 1);
 }
 
+/** What the request log keeps of a body: the JSON, or a multipart body's text parts and file names. */
 function loggedBody(req: IncomingMessage, raw: Buffer): { body?: unknown } {
   if (raw.length === 0) return {};
   const type = req.headers['content-type'];
