@@ -96,10 +96,15 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         }
         return;
       }
-      active++;
-      nextStart = Number.isFinite(rate) ? Math.max(t, nextStart) + 1000 / rate : 0;
+      take(t);
       waiting.shift()!.go();
     }
+  };
+
+  /** A request starts at `t`: it holds a permit, and the next may start one pace step later. */
+  const take = (t: number): void => {
+    active++;
+    nextStart = Number.isFinite(rate) ? Math.max(t, nextStart) + 1000 / rate : 0;
   };
 
   const release = (): void => {
@@ -135,8 +140,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         const t = now();
         if (t >= Math.max(pausedUntil, nextStart)) {
           // A free permit and the pace allows it: nothing to wait for, so no signal to make.
-          active++;
-          nextStart = Number.isFinite(rate) ? Math.max(t, nextStart) + 1000 / rate : 0;
+          take(t);
           try {
             return await fn();
           } finally {

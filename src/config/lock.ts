@@ -454,13 +454,12 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   }
   const section = text !== undefined || Object.keys(lock.files).length > 0 || create;
   const records = hasSyncChanges(sync) ? sync : undefined;
-  if (!section && !records) return undefined;
   const read = text === undefined ? { doc: emptyDocument(), diagnostics: [] } : parseLockText(text, location.label);
   // A file docket cannot read is left for the person (the plan already said so).
   if (read.diagnostics.some((d) => d.severity === 'error')) return undefined;
   const settled = section ? withSection(read.doc, target, lock, location) : read.doc;
   const out = records ? withSync(settled, records) : settled;
-  // Only forgotten records and no file: nothing to write (as writeSync would not).
+  // No file, and nothing to record in it (no entries, no records to keep): none is made.
   if (!section && !out.synced) return undefined;
   const next = render(out);
   if (next === text) return undefined;

@@ -318,7 +318,7 @@ class EmulatorServer implements EmulatorControls {
       if (scope === 'review' || scope === 'agreements') {
         const route = match.kind === 'found' ? match.route.template : undefined;
         // Made now, not when read: an entry must not hold the request and its body (an upload) alive.
-        this.log.add({ method, path, query: queryOf(req), ...(route ? { route } : {}), status: result.status, ...loggedBody(req, rawBody) });
+        this.log.add({ method, path, query: target.query, ...(route ? { route } : {}), status: result.status, ...loggedBody(req, rawBody) });
       }
       if (transport?.status === 'malformed') sendJson(res, 200, (transport.body ?? { data: [null, 42] }) as JsonBody);
       else if (transport?.status === 'trickle') trickle(res, result, path, requestId, transport.delayMs ?? 1000);
@@ -419,10 +419,12 @@ class Context implements RequestContext {
   }
 }
 
-/** The path of a request, and its URL made only when something needs it. */
+/** The path of a request, its raw query, and its URL made only when something needs it. */
 interface RequestTarget {
   /** `url().pathname`. */
   path: string;
+  /** The query string as sent, without `?` (what the request log keeps). */
+  query: string;
   url(): URL;
 }
 
@@ -443,10 +445,11 @@ function requestTarget(req: IncomingMessage): RequestTarget {
   let url: URL | undefined;
   const make = (): URL => (url ??= requestUrl(req));
   const raw = req.url ?? '/';
-  const query = raw.indexOf('?');
-  const path = query === -1 ? raw : raw.slice(0, query);
+  const at = raw.indexOf('?');
+  const path = at === -1 ? raw : raw.slice(0, at);
+  const query = at === -1 ? '' : raw.slice(at + 1);
   // Parsing every URL costs more than the rest of routing; a plain path is its own pathname.
-  return PLAIN_PATH.test(path) && baseParses(req.headers.host) ? { path, url: make } : { path: make().pathname, url: make };
+  return { path: PLAIN_PATH.test(path) && baseParses(req.headers.host) ? path : make().pathname, query, url: make };
 }
 
 function baseParses(host: string | undefined): boolean {
@@ -512,13 +515,6 @@ function trickle(res: ServerResponse, result: RouteResult | HttpProblem, path: s
     setTimeout(next, delayMs).unref();
   };
   next();
-}
-
-/** The raw query string, without `?` (as `URL.search` has it): the log needs no URL object. */
-function queryOf(req: IncomingMessage): string {
-  const raw = req.url ?? '';
-  const at = raw.indexOf('?');
-  return at === -1 ? '' : raw.slice(at + 1);
 }
 
 /** What the request log keeps of a body: the JSON, or a multipart body's text parts and file names. */

@@ -234,31 +234,23 @@ export function splitByService<S extends string>(updates: SyncUpdates, services:
       for (const s of services) out.get(s)![key] = null;
       continue;
     }
+    const fields = Object.keys(record.fields);
+    const where = fields.map((field) => serviceOf(key, field));
     // Most objects live on one service: their record goes there whole, with no split made.
-    let single: S | undefined;
-    let mixed = false;
-    for (const field in record.fields) {
-      const s = serviceOf(key, field);
-      if (single === undefined) single = s;
-      else if (s !== single) {
-        mixed = true;
-        break;
-      }
-    }
-    if (!mixed) {
-      const text = single === undefined ? null : formatSyncRecord(record);
-      for (const s of services) out.get(s)![key] = s === single ? text : null;
+    if (where.every((s) => s === where[0])) {
+      const text = fields.length === 0 ? null : formatSyncRecord(record);
+      for (const s of services) out.get(s)![key] = s === where[0] ? text : null;
       continue;
     }
     const parts = new Map<S, Record<string, string>>();
-    for (const [field, hash] of Object.entries(record.fields)) {
-      const s = serviceOf(key, field);
+    fields.forEach((field, i) => {
+      const s = where[i]!;
       if (!parts.has(s)) parts.set(s, {});
-      parts.get(s)![field] = hash;
-    }
+      parts.get(s)![field] = record.fields[field]!;
+    });
     for (const s of services) {
-      const fields = parts.get(s);
-      out.get(s)![key] = fields ? formatSyncRecord({ id: record.id, fields }) : null;
+      const part = parts.get(s);
+      out.get(s)![key] = part ? formatSyncRecord({ id: record.id, fields: part }) : null;
     }
   }
   return out;

@@ -20,9 +20,8 @@ import { joinPointer } from '../config/yaml-positions.js';
 import { isPlainObject } from '../util/plain.js';
 import { toYaml } from '../export/yaml.js';
 import { flowYaml, indented, scalarSplice } from './yaml-render.js';
-import { canonicalJson } from '../engine/canonical.js';
+import { canonicalJson, sameValue } from '../engine/canonical.js';
 import { valueAt } from './values.js';
-import { sameValue } from '../engine/canonical.js';
 
 export interface YamlEditRequest {
   /** Document index → what the document should hold (plain values; unchanged parts as read). */
