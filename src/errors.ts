@@ -7,6 +7,12 @@ import type { Diagnostic } from './diagnostics.js';
 export class DocketError extends Error {
   readonly code: string;
   readonly hint: string | undefined;
+  /**
+   * Set by the HTTP client when the request this error ends surely changed nothing (never sent, or
+   * refused outright by every attempt): what a caller recorded before a write, such as an upload's
+   * pending mark in docket.lock.json, can be forgotten.
+   */
+  notCarriedOut = false;
 
   constructor(code: string, message: string, hint?: string) {
     super(message);
@@ -60,11 +66,6 @@ export class ApiError extends DocketError {
 
   get status(): number {
     return this.details.status;
-  }
-
-  /** A copy naming the operation that failed; the client does not know it, the caller does. */
-  withOperation(operation: string): ApiError {
-    return new ApiError({ ...this.details, operation }, this.hint);
   }
 }
 

@@ -14,7 +14,7 @@ import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
 import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
-import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, type ConnectionFailure, type Method } from './retry.js';
+import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
   ApiResource,
   CreateOptions,
@@ -285,6 +285,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let timeouts = 0;
     let throttled = false;
     const reasons: string[] = [];
+    let mayHaveLanded = false;
     try {
       for (let n = 0; ; n++) {
         if (options.signal?.aborted) throw interrupted(t);
@@ -316,6 +317,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         throttled = false;
         status = a.kind === 'response' ? a.status : 0;
+        if (!surelyNotCarriedOut(a.kind === 'response' ? a.status : a.failure)) mayHaveLanded = true;
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
           limiter.succeeded();
           return parseBody(t, a);
@@ -359,6 +361,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         retried++;
       }
+    } catch (err) {
+      if (err instanceof DocketError && !mayHaveLanded) err.notCarriedOut = true;
+      throw err;
     } finally {
       if (onRequest) {
         const entry: RequestLogEntry = {

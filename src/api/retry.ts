@@ -110,6 +110,15 @@ export function decide(
   return mode === 'create' ? 'recover' : 'fail';
 }
 
+/**
+ * Whether the service surely did not carry out an attempt (its status, or how it failed): it refused it (a 4xx, or 429/503 before
+ * handling it) or never received it. Anything else, a 2xx included, may have changed something.
+ */
+export function surelyNotCarriedOut(outcome: number | ConnectionFailure): boolean {
+  if (typeof outcome === 'number') return (outcome >= 400 && outcome < 500) || NOT_PROCESSED_STATUS.has(outcome);
+  return outcome.phase === 'not-sent';
+}
+
 /** Exponential backoff with full jitter: uniform in [0, min(max, base * 2^attempt)). */
 export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number): number {
   const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);

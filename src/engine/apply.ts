@@ -95,6 +95,13 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       set(kind, key, { ...current, pending: { ...pending, since: (input.now?.() ?? new Date()).toISOString() } });
       await changed();
     },
+    async forgetPending(kind, key) {
+      const current = lock.files[lockKey(kind, key)];
+      if (!current?.pending) return;
+      const { pending: _dropped, ...rest } = current;
+      set(kind, key, rest.id === undefined ? null : rest);
+      await changed();
+    },
     async recordFile(kind, key, entry, replacesId) {
       if (replacesId) {
         for (const [k, e] of lockEntries(lock.files, kind)) if (e.id === replacesId && k !== key) delete lock.files[lockKey(kind, k)];

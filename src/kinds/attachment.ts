@@ -10,6 +10,7 @@ import type { Fields, LiveResource } from '../engine/types.js';
 import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
 import { blockText } from './support/yaml-out.js';
+import { sendMarked } from './support/pending-upload.js';
 import { docSource, fieldSourcesAt, namesList, valueOf } from './support/positions.js';
 
 export const attachmentKind: KindModule<'attachment'> = {
@@ -117,10 +118,8 @@ export const attachmentKind: KindModule<'attachment'> = {
     const sha256 = String(change.desired?.sha256);
     const data = await ctx.readFile(path, sha256);
     const description = typeof change.desired?.description === 'string' ? change.desired.description : null;
-    await ctx.recordPending('attachment', change.key, { file: path, sha256, description });
-    const created = await ctx.services.agreements().uploadAttachment(
-      { data, filename: path.split('/').pop() ?? 'attachment.pdf' },
-      { name: change.name, description, uploadedBy: actorOf(ctx).email },
+    const created = await sendMarked(ctx, 'attachment', change.key, { file: path, sha256, description }, () =>
+      ctx.services.agreements().uploadAttachment({ data, filename: path.split('/').pop() ?? 'attachment.pdf' }, { name: change.name, description, uploadedBy: actorOf(ctx).email }),
     );
     ctx.registerId('attachment', change.key, created.id);
     await ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description }, change.liveId);

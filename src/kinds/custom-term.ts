@@ -11,6 +11,7 @@ import type { Change, DesiredResource, Fields } from '../engine/types.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { declaredFilter } from './support/declared.js';
+import { sendMarked } from './support/pending-upload.js';
 import { docSource, fieldSourcesAt, namesList, posOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
 import { updatedAt } from './support/updated.js';
@@ -142,11 +143,11 @@ export const customTermKind: KindModule<'custom-term'> = {
     const docxPath = change.desired?.docx_file;
     switch (change.action) {
       case 'create': {
-        if (typeof docxPath === 'string') await ctx.recordPending('custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: 1 });
-        const created =
-          typeof docxPath === 'string'
-            ? await api.createFileTerm(change.name, await docxUpload(change, ctx), actor)
-            : await api.createTextTerm(change.name, String(change.desired?.body ?? ''), actor);
+        let created: { id: string };
+        if (typeof docxPath === 'string') {
+          const docx = await docxUpload(change, ctx);
+          created = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: 1 }, () => api.createFileTerm(change.name, docx, actor));
+        } else created = await api.createTextTerm(change.name, String(change.desired?.body ?? ''), actor);
         ctx.registerId('custom-term', change.key, created.id);
         if (typeof docxPath === 'string') await afterDocx(api, created.id, change, ctx, 1);
         return;
@@ -159,8 +160,9 @@ export const customTermKind: KindModule<'custom-term'> = {
         const current = change.liveVersion ?? (await api.getCustomTerm(change.liveId!, change.key)).attributes.current_version_number;
         const expected = current + 1;
         const content = typeof docxPath === 'string' ? { docx: await docxUpload(change, ctx) } : { body: String(change.desired?.body ?? '') };
-        if (typeof docxPath === 'string') await ctx.recordPending('custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected });
-        await api.publishTermVersion(change.liveId!, change.key, content, actor, expected);
+        const publish = () => api.publishTermVersion(change.liveId!, change.key, content, actor, expected);
+        if (typeof docxPath === 'string') await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected }, publish);
+        else await publish();
         if (typeof docxPath === 'string') await afterDocx(api, change.liveId!, change, ctx, expected);
         return;
       }

@@ -82,6 +82,11 @@ export interface ExecContext {
    */
   recordPending(kind: KindName, key: string, pending: Omit<PendingUpload, 'since'>): Promise<void>;
   /**
+   * Drops the pending mark of an upload the service surely did not carry out (the error's
+   * `notCarriedOut`), so the next plan sees a plain upload, not one that may exist. Resolves once written.
+   */
+  forgetPending(kind: KindName, key: string): Promise<void>;
+  /**
    * Records an upload the service confirmed (clearing its pending mark), dropping the entry of the
    * upload it replaces. Resolves once written.
    */

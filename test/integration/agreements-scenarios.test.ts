@@ -4,7 +4,7 @@
  * must show zero changes.
  */
 import { lockFiles, lockTargets } from '../helpers/lock.js';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
@@ -274,6 +274,32 @@ describe('standard templates and attachments', () => {
     const lock = { files: await lockFiles(dir) };
     expect(Object.keys(lock.files)).toEqual(['attachment:Security Measures']);
     expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([lock.files['attachment:Security Measures']!.id]);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('leaves docket.lock.json as it was when the service refuses an upload, so the next plan is a plain upload', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    const lockText = async (): Promise<string> => readFile(join(dir, 'docket.lock.json'), 'utf8').catch(() => '');
+    // Over the emulator's 20 MB limit for a request body: answered 413, nothing stored.
+    const tooLarge = Buffer.concat([pdf('large'), Buffer.alloc(21 * 1024 * 1024, 32)]);
+    await writeFile(join(dir, 'attachments/security.pdf'), tooLarge);
+    const refused = await cli('apply', '-C', dir, '--auto-approve');
+    expect([refused.code, refused.stdout + refused.stderr]).toEqual([1, expect.stringContaining('HTTP 413')]);
+    expect(await lockText()).not.toContain('Security Exhibit');
+
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect(plan.stdout + plan.stderr).not.toMatch(/never confirmed|uncertain/);
+    await applyOk(cli, dir);
+    const confirmed = (await lockFiles(dir))['attachment:Security Exhibit'];
+
+    // A refused replacement keeps the upload confirmed before it.
+    await writeFile(join(dir, 'attachments/security.pdf'), tooLarge);
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+    expect((await lockFiles(dir))['attachment:Security Exhibit']).toEqual(confirmed);
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
     await expectNoChanges(cli, dir);
   });
 

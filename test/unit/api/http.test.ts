@@ -670,6 +670,37 @@ describe('retries', () => {
   });
 });
 
+describe('whether a failed write changed anything', () => {
+  const post = (client: ClosableServiceClient, path: string) => rejection(client.request({ method: 'POST', path, body: {}, operation: `post ${path}` })) as Promise<DocketError>;
+
+  it('says a write refused outright (4xx, or 429/503 then 4xx) or never sent was not carried out', async () => {
+    const signal = new AbortController();
+    const { mock, client } = setup({ signal: signal.signal });
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(422, { errors: [{ detail: 'bad' }] });
+    mock.intercept({ path: '/v1/b', method: 'POST' }).reply(503, '');
+    mock.intercept({ path: '/v1/b', method: 'POST' }).reply(413, '');
+    mock.intercept({ path: '/v1/c', method: 'POST' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).persist();
+    expect((await post(client, '/v1/a')).notCarriedOut).toBe(true);
+    expect((await post(client, '/v1/b')).notCarriedOut).toBe(true);
+    expect((await post(client, '/v1/c')).notCarriedOut).toBe(true);
+    signal.abort();
+    const interrupted = await post(client, '/v1/d');
+    expect([interrupted.code, interrupted.notCarriedOut]).toEqual(['interrupted', true]);
+  });
+
+  it('leaves it open when an attempt may have landed: a 5xx, a lost answer, a 2xx, or a create whose first answer was lost', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(500, '');
+    mock.intercept({ path: '/v1/b', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    mock.intercept({ path: '/v1/c', method: 'POST' }).reply(201, 'not json');
+    mock.intercept({ path: '/v1/d', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    mock.intercept({ path: '/v1/d', method: 'POST' }).reply(422, '');
+    for (const path of ['/v1/a', '/v1/b', '/v1/c']) expect([path, (await post(client, path)).notCarriedOut]).toEqual([path, false]);
+    const create = (await rejection(client.create({ method: 'POST', path: '/v1/d', body: {}, operation: 'create d', recover: async () => undefined }))) as ApiError;
+    expect([create.status, create.notCarriedOut]).toEqual([422, false]);
+  });
+});
+
 describe('stopping and the time budget', () => {
   it('does not try again what the service refused once the command is stopped', async () => {
     const stop = new AbortController();

@@ -61,4 +61,19 @@ describe('applyPlan', () => {
     expect(written.map((l) => l.files['playbook:A'])).toEqual([{ pending: { file: 'a.pdf', sha256: 'abc', description: null, since: '2026-11-23T10:00:00.000Z' } }, entry]);
     expect([applied.lockChanged, applied.lock.files['playbook:A']]).toEqual([true, entry]);
   });
+
+  it('forgets a pending mark again, back to the upload confirmed before it or to no entry', async () => {
+    const confirmed = { id: 'f-0', file: 'old.pdf', sha256: 'old', description: null };
+    const written: LockFile[] = [];
+    const kind = creatingKind(async (change, ctx) => {
+      await ctx.recordPending('playbook', change.key, { file: 'a.pdf', sha256: 'abc', description: null });
+      await ctx.forgetPending('playbook', change.key);
+      await ctx.forgetPending('playbook', 'never-marked');
+    });
+    const fresh = await planAndApply(kind, desiredPlaybook('A'), { persistLock: async (lock) => void written.push(lock) });
+    expect(written.map((l) => l.files['playbook:A'] === undefined)).toEqual([false, true]);
+    expect(fresh.applied.lock.files).toEqual({});
+    const again = await planAndApply(kind, desiredPlaybook('A'), { lock: { files: { 'playbook:A': confirmed } } });
+    expect(again.applied.lock.files).toEqual({ 'playbook:A': confirmed });
+  });
 });

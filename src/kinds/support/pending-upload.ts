@@ -1,0 +1,20 @@
+/**
+ * An upload the services may carry out without docket learning of it (a killed run, a lost
+ * answer): docket.lock.json marks it pending before it is sent, so the next plan looks for it
+ * instead of sending it again. A refusal is not such an upload: the mark goes again.
+ */
+import type { PendingUpload } from '../../config/lock.js';
+import type { KindName } from '../../engine/types.js';
+import { DocketError } from '../../errors.js';
+import type { ExecContext } from '../kind.js';
+
+/** Marks the upload pending, sends it, and drops the mark when the service surely did not carry it out. */
+export async function sendMarked<T>(ctx: ExecContext, kind: KindName, key: string, pending: Omit<PendingUpload, 'since'>, send: () => Promise<T>): Promise<T> {
+  await ctx.recordPending(kind, key, pending);
+  try {
+    return await send();
+  } catch (err) {
+    if (err instanceof DocketError && err.notCarriedOut) await ctx.forgetPending(kind, key);
+    throw err;
+  }
+}
