@@ -15,11 +15,14 @@ export function definitionText(value: unknown): string {
   const doc = new Document(withoutDates(value), {
     version: '1.1',
     aliasDuplicateObjects: false, // a shared object is written out twice, never as an anchor/alias
+    // Without this, a `<<` key is written plain whatever its type: a merge key to 1.1 readers and js-yaml.
+    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:merge'),
   });
-  // The one kind of text 1.1 leaves plain that 1.2 (and docket's own reader) reads as a number.
+  // Text 1.1 leaves plain that another reader takes for something else: YAML 1.2 (and docket's own
+  // reader) reads `0o17` as a number, and 1.1 readers and js-yaml read a `<<` key as a merge.
   visit(doc, {
     Scalar(_, node) {
-      if (typeof node.value === 'string' && OCTAL_1_2.test(node.value)) node.type = 'QUOTE_DOUBLE';
+      if (typeof node.value === 'string' && (OCTAL_1_2.test(node.value) || node.value === '<<')) node.type = 'QUOTE_DOUBLE';
     },
   });
   return doc.toString({ lineWidth: 0 }); // no folding: long labels stay on one line, diffs stay readable

@@ -1,3 +1,4 @@
+import jsYaml from 'js-yaml';
 import { parse, parseDocument } from 'yaml';
 import { plainYamlValue } from '../../../src/config/yaml-read.js';
 import { definitionData } from '../../../src/kinds/support/definition-model.js';
@@ -101,6 +102,14 @@ describe('definitionText', () => {
     expect(plainYamlValue(definitionText(unsigned))).toEqual(unsigned);
     // Text that is no number stays plain.
     expect(text).toContain('plain: 0o8\n');
+  });
+
+  it('quotes a `<<` key, which 1.1 readers and js-yaml would take for a merge', () => {
+    const value = { title: 'T', '<<': 'x', fields: { '<<': { label: '<<' } } };
+    const text = definitionText(value);
+    for (const version of ['1.1', '1.2'] as const) expect(parse(text, { version })).toEqual(value);
+    expect(jsYaml.load(text)).toEqual(value);
+    expect(definitionData(text)).toEqual({ ok: true, value });
   });
 
   it('writes Dates as YYYY-MM-DD and returns text unchanged', () => {
