@@ -15,7 +15,7 @@
  * side's entries are kept); when they do, it is an error at the conflict marker's line. Sync
  * records the two sides disagree on are dropped (those objects' direction becomes unknown).
  */
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { processAlive } from '../util/process-alive.js';
 import { basename, dirname, join } from 'node:path';
@@ -153,12 +153,50 @@ export interface ReadLockResult {
 
 /** Reads the whole file; a missing file is an empty document, a broken one a diagnostic. */
 export async function readLockDocument(location: LockLocation): Promise<ReadLockResult> {
+  // Told before the read: a file replaced in between then looks changed next time, never the reverse.
+  const stamp = await stampOf(location.path);
+  const hit = known.get(location.path);
+  if (stamp !== undefined && hit?.stamp === stamp) return hit.read;
   let text: string;
   try {
     text = await readFile(location.path, 'utf8');
   } catch {
     return { doc: emptyDocument(), diagnostics: [] };
   }
+  const read = parseLockText(text, location.label);
+  if (stamp !== undefined) known.set(location.path, { stamp, read });
+  return read;
+}
+
+/**
+ * The lock as this process last read or wrote it, by path, with the file's identity then. A lock
+ * of 20,000 objects is 9.5 MB: an apply that uploads files writes it after each upload, and would
+ * otherwise read and parse it again every time. Anyone else's write (an atomic rename makes a new
+ * inode; an edit in place a new size or time) changes the identity, and the file is read again.
+ * The documents kept here are shared: every function of this module makes new ones, never edits.
+ */
+const known = new Map<string, { stamp: string; read: ReadLockResult }>();
+
+async function stampOf(path: string): Promise<string | undefined> {
+  try {
+    const s = await stat(path, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What this process just wrote: the next read or write of the file needs no parse. */
+async function remember(path: string, doc: LockDocument): Promise<void> {
+  const stamp = await stampOf(path);
+  if (stamp === undefined) known.delete(path);
+  else known.set(path, { stamp, read: { doc, diagnostics: [] } });
+}
+
+/** The document of `text`, the file's content read just now, without a parse when it is the one known. */
+function parsedFrom(text: string, stamp: string | undefined, location: LockLocation): ReadLockResult {
+  const hit = known.get(location.path);
+  if (stamp !== undefined && hit?.stamp === stamp) return hit.read;
   return parseLockText(text, location.label);
 }
 
@@ -379,15 +417,32 @@ export function withSection(doc: LockDocument, target: string, lock: LockFile, l
   return out;
 }
 
-function render(doc: LockDocument): string {
-  return `${JSON.stringify(doc, null, 2)}\n`;
+/**
+ * The file's text: JSON with two-space indentation, `synced` last. The records are most of a large
+ * lock and the same object from write to write of an apply, so their text is made once per object.
+ */
+export function render(doc: LockDocument): string {
+  const { synced, ...rest } = doc;
+  const head = JSON.stringify(rest, null, 2);
+  if (synced === undefined) return `${head}\n`;
+  let records = renderedRecords.get(synced);
+  if (records === undefined) {
+    records = JSON.stringify(synced, null, 2).replaceAll('\n', '\n  ');
+    renderedRecords.set(synced, records);
+  }
+  // `head` ends with the closing brace of an object that has keys (version and targets, at least).
+  return `${head.slice(0, -2)},\n  "synced": ${records}\n}\n`;
 }
+
+const renderedRecords = new WeakMap<object, string>();
 
 /** Writes `target`'s entries, keeping the other targets; sorted keys so the file diffs cleanly in git. */
 export async function writeLock(location: LockLocation, target: string, lock: LockFile): Promise<void> {
   await removeStaleTemps(location.path);
   const { doc } = await readLockDocument(location);
-  await writeFileAtomic(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) });
+  const next = withSection(doc, target, lock, location);
+  await writeFileAtomic(location.path, render(next), { tempDir: tempDirOf(location.path) });
+  await remember(location.path, next);
 }
 
 /** Sync record changes per target: `null` forgets a record; `reset` empties a target's records first. */
@@ -422,13 +477,15 @@ function withSync(doc: LockDocument, changes: SyncChanges): LockDocument {
 export async function writeSync(location: LockLocation, changes: SyncChanges): Promise<void> {
   if (!hasSyncChanges(changes)) return;
   await removeStaleTemps(location.path);
+  const stamp = await stampOf(location.path);
   const before = await readFile(location.path, 'utf8').catch(() => undefined);
-  const doc = before === undefined ? emptyDocument() : parseLockText(before, location.label).doc;
+  const doc = before === undefined ? emptyDocument() : parsedFrom(before, stamp, location).doc;
   const out = withSync(doc, changes);
   const text = render(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
   if (text === before || (before === undefined && !out.synced)) return;
   await writeFileAtomic(location.path, text, { tempDir: tempDirOf(location.path) });
+  await remember(location.path, out);
 }
 
 /** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
@@ -446,6 +503,7 @@ function tempDirOf(path: string): string {
  * write (one read, one render and one atomic write of a lock that may hold 20,000 records).
  */
 export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false, sync?: SyncChanges): Promise<string | undefined> {
+  const stamp = await stampOf(location.path);
   let text: string | undefined;
   try {
     text = await readFile(location.path, 'utf8');
@@ -454,7 +512,7 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   }
   const section = text !== undefined || Object.keys(lock.files).length > 0 || create;
   const records = hasSyncChanges(sync) ? sync : undefined;
-  const read = text === undefined ? { doc: emptyDocument(), diagnostics: [] } : parseLockText(text, location.label);
+  const read = text === undefined ? { doc: emptyDocument(), diagnostics: [] } : parsedFrom(text, stamp, location);
   // A file docket cannot read is left for the person (the plan already said so).
   if (read.diagnostics.some((d) => d.severity === 'error')) return undefined;
   const settled = section ? withSection(read.doc, target, lock, location) : read.doc;
@@ -465,6 +523,7 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   if (next === text) return undefined;
   await removeStaleTemps(location.path);
   await writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) });
+  await remember(location.path, out);
   if (text !== undefined && splitConflict(text)) return `${location.label}: its merge conflict is resolved (both sides' entries kept) and the file written whole`;
   if (!read.doc.targets[target] && legacyFiles(read.doc, location) !== undefined) return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
   return undefined;
@@ -480,6 +539,7 @@ export function writeLockSync(location: LockLocation, target: string, lock: Lock
   }
   const doc = text === undefined ? emptyDocument() : parseLockText(text, location.label).doc;
   writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) });
+  known.delete(location.path);
 }
 
 /**

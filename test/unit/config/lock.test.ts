@@ -1,4 +1,4 @@
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +10,7 @@ import {
   lockSection,
   parseLockText,
   readLockDocument,
+  render,
   resolveLockTarget,
   settleLock,
   writeLock,
@@ -203,6 +204,36 @@ describe('docket.lock.json', () => {
     expect(await resolveLockTarget(doc, { emulator: false, agreementsUrl: 'https://api.commonpaper.com' })).toBe(PROD);
     const two = { version: 2 as const, targets: { [PROD]: { files: {} }, [STAGING]: { files: {} } } };
     expect(await resolveLockTarget(two, { emulator: false, agreementsUrl: 'https://api.commonpaper.com' })).toBeUndefined();
+  });
+
+  it('renders exactly JSON with two-space indentation, records last, however often the same records are rendered', () => {
+    const docs = [
+      { version: 2 as const, targets: {} },
+      { version: 2 as const, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT } } }, synced: {} },
+      { version: 2 as const, targets: {}, legacy: { files: { 'custom-term:B': TERM } }, synced: { [PROD]: {} } },
+      { version: 2 as const, targets: { [PROD]: { files: {} } }, synced: { [PROD]: { 'rule:P/"x"\n': 'id a=1 b=2', 'rule:Ü/€': 'id2' }, emulator: { 'member:a@b': 'x' } } },
+    ];
+    for (const doc of docs) {
+      expect(render(doc)).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+      expect(render({ ...doc, targets: { [STAGING]: { files: { 'attachment:A': ATTACHMENT } } } })).toBe(`${JSON.stringify({ ...doc, targets: { [STAGING]: { files: { 'attachment:A': ATTACHMENT } } } }, null, 2)}\n`);
+    }
+  });
+
+  it('the apply writer sees another process’s write between its own (a rename over the file, or an edit in place)', async () => {
+    const root = await makeDir({});
+    const location = lockLocation(root, { emulator: false });
+    const writer = new LockWriter(location, PROD);
+    await writer.write(lockOf({ 'attachment:A': ATTACHMENT }));
+    const theirs = { version: 2, targets: { [STAGING]: { files: { 'custom-term:B': TERM } } }, synced: { [STAGING]: { 'custom-term:B': 'ct-1 body=abc' } } };
+    await writeFile(join(root, 'other.json'), JSON.stringify(theirs));
+    await rename(join(root, 'other.json'), join(root, LOCK_FILE));
+    await writer.write(lockOf({ 'attachment:A': ATTACHMENT, 'custom-term:C': TERM }));
+    const after = JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'));
+    expect(after).toEqual({ ...theirs, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT, 'custom-term:C': TERM } }, [STAGING]: theirs.targets[STAGING] } });
+
+    await writeFile(join(root, LOCK_FILE), JSON.stringify({ ...after, synced: {} }));
+    await writer.write(lockOf({}));
+    expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8')).synced).toEqual({});
   });
 
   it('the apply writer writes the latest state, one write at a time, and synchronously on a forced exit', async () => {
