@@ -17,12 +17,13 @@ export interface AtomicWriteOptions {
   tempDir?: string;
 }
 
-export async function writeFileAtomic(file: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
+/** `content` may come in pieces (text and bytes), written one after another. */
+export async function writeFileAtomic(file: string, content: string | readonly (string | Uint8Array)[], options: AtomicWriteOptions = {}): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   if (options.tempDir) await mkdir(options.tempDir, { recursive: true });
   const tmp = tempPath(file, options.tempDir);
   try {
-    await writeFile(tmp, text, 'utf8');
+    await writeFile(tmp, content, 'utf8');
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true });

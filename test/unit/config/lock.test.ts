@@ -219,6 +219,16 @@ describe('docket.lock.json', () => {
     }
   });
 
+  it('writes during an apply give the same text as a render of the whole document', async () => {
+    const synced = { [PROD]: { 'custom-term:B': 'ct-1 body=abc', 'rule:Ü/€': 'id2' } };
+    const root = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 2, targets: {}, synced }) });
+    const writer = new LockWriter(lockLocation(root, { emulator: false }), PROD);
+    for (const files of [{ 'attachment:A': ATTACHMENT }, { 'attachment:A': ATTACHMENT, 'custom-term:B': TERM }]) {
+      await writer.write(lockOf(files));
+      expect(await readFile(join(root, LOCK_FILE), 'utf8')).toBe(`${JSON.stringify({ version: 2, targets: { [PROD]: { files } }, synced }, null, 2)}\n`);
+    }
+  });
+
   it('the apply writer sees another process’s write between its own (a rename over the file, or an edit in place)', async () => {
     const root = await makeDir({});
     const location = lockLocation(root, { emulator: false });
