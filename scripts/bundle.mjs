@@ -26,6 +26,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
+  minifyWhitespace: true,
   logLevel: 'warning',
   // One copy of the full YAML parser, from node_modules: the plan path loads it lazily by require
   // (src/util/lazy-yaml.ts), and an inlined second copy would be loaded beside it by pull and test.

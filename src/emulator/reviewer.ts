@@ -131,7 +131,7 @@ const ACTION_LINE = /^(accept|reject|needs[\s_-]+review|counter-?propose)\b[\s:,
 export function actionLines(actions: string | null): ActionLine[] {
   const out: ActionLine[] = [];
   for (const raw of (actions ?? '').split(/\r?\n/)) {
-    const line = raw.trim().replace(/^(?:[-*•]+|\d+[.)])\s*/, '');
+    const line = raw.trim().replace(/^(?:[-*\u2022]+|\d+[.)])\s*/, '');
     const m = ACTION_LINE.exec(line);
     if (!m) continue;
     const word = (m[1] ?? '').toUpperCase().replace(/[\s_-]+/g, ' ');

@@ -60,7 +60,7 @@ export function attributeFlag(text: string | null, flagId: string | null, rules:
   if (byText) return byText.name;
   const headed = rules.find((r) => {
     const name = nameKey(r.name);
-    return key.startsWith(name) && /^(:|\.|\s[-–—])/.test(key.slice(name.length));
+    return key.startsWith(name) && /^(:|\.|\s[-\u2013\u2014])/.test(key.slice(name.length));
   });
   if (headed) return headed.name;
   const mentioned = rules.filter((r) => new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(nameKey(r.name))}($|[^\\p{L}\\p{N}])`, 'u').test(key));
