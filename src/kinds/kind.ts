@@ -60,7 +60,10 @@ export interface RaceGuard {
   setAside(duplicate: { id: string; key: string }, change: Change, ctx: ExecContext): Promise<string>;
   /** Read before creating too: the kind cannot remove a duplicate, only rename it aside. */
   lookFirst?: boolean;
-  /** Nothing refers to the kind's ids within an apply, so its checks wait for the end (one read per scope). */
+  /**
+   * Nothing refers to the kind's ids within an apply, so its checks wait for the end (one read per
+   * scope). Other kinds' creates that no change of the apply refers to wait too.
+   */
   checkAtEnd?: boolean;
 }
 

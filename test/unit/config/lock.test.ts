@@ -14,6 +14,7 @@ import {
   resolveLockTarget,
   settleLock,
   writeLock,
+  type LockDocument,
   type LockFile,
 } from '../../../src/config/lock.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
@@ -207,7 +208,7 @@ describe('docket.lock.json', () => {
   });
 
   it('renders exactly JSON with two-space indentation, records last, however often the same records are rendered', () => {
-    const docs = [
+    const docs: LockDocument[] = [
       { version: 2 as const, targets: {} },
       { version: 2 as const, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT } } }, synced: {} },
       { version: 2 as const, targets: {}, legacy: { files: { 'custom-term:B': TERM } }, synced: { [PROD]: {} } },
@@ -223,7 +224,8 @@ describe('docket.lock.json', () => {
     const synced = { [PROD]: { 'custom-term:B': 'ct-1 body=abc', 'rule:Ü/€': 'id2' } };
     const root = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 2, targets: {}, synced }) });
     const writer = new LockWriter(lockLocation(root, { emulator: false }), PROD);
-    for (const files of [{ 'attachment:A': ATTACHMENT }, { 'attachment:A': ATTACHMENT, 'custom-term:B': TERM }]) {
+    const states: LockFile['files'][] = [{ 'attachment:A': ATTACHMENT }, { 'attachment:A': ATTACHMENT, 'custom-term:B': TERM }];
+    for (const files of states) {
       await writer.write(lockOf(files));
       expect(await readFile(join(root, LOCK_FILE), 'utf8')).toBe(`${JSON.stringify({ version: 2, targets: { [PROD]: { files } }, synced }, null, 2)}\n`);
     }

@@ -62,6 +62,38 @@ describe('applyPlan', () => {
     expect([applied.lockChanged, applied.lock.files['playbook:A']]).toEqual([true, entry]);
   });
 
+  it('checks right away for a duplicate only of a create another change refers to; the rest share one read at the end', async () => {
+    const events: string[] = [];
+    let reads = 0;
+    const kind = creatingKind(
+      async (change, ctx) => {
+        events.push(`create ${change.key}`);
+        ctx.registerId('playbook', change.key, `mine-${change.key}`);
+      },
+      {
+        race: {
+          siblings: async (change, ctx) => {
+            const live = await ctx.readAfterWrites('playbooks', async () => {
+              events.push(`read ${++reads}`);
+              // Another run created C first: its object stays, and this run's is set aside.
+              return [{ id: 'theirs-C', key: 'C', createdAt: '2026-01-01T00:00:00Z' }, ...['A', 'B', 'C'].map((k) => ({ id: `mine-${k}`, key: k, createdAt: '2026-01-02T00:00:00Z' }))];
+            });
+            return live.filter((o) => o.key === change.key);
+          },
+          setAside: async () => 'archived',
+        },
+      },
+    );
+    const desired = ['A', 'B', 'C'].map((n) => desiredPlaybook(n));
+    const { plan } = buildPlan({ kinds: [kind], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+    const [a, b, c] = plan!.changes;
+    const referring = { ...plan!, changes: [a!, b!, { ...c!, dependsOn: [a!.id] }] };
+    const applied = await applyPlan(referring, { kinds: [kind], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 1 });
+    expect(events).toEqual(['create A', 'read 1', 'create B', 'create C', 'read 2']);
+    expect(applied.ids.get('playbook:C')).toBe('theirs-C');
+    expect(applied.report.results.find((r) => r.changeId === c!.id)?.note).toContain('another apply created it at the same time');
+  });
+
   it('forgets a pending mark again, back to the upload confirmed before it or to no entry', async () => {
     const confirmed = { id: 'f-0', file: 'old.pdf', sha256: 'old', description: null };
     const written: LockFile[] = [];
