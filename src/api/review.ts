@@ -130,15 +130,15 @@ export class ReviewApi {
    * NOTE(api): neither edition of the public docs has a users endpoint; `…/users` with
    * `{email, name}` attributes is our guess, and its absence is expected.
    */
-  listUsers(): Promise<ApiResource<UserAttrs>[] | undefined> {
-    return this.locator.run(async (w) => {
-      try {
-        return await this.client.list<UserAttrs>(`${w.prefix}/users`, 'list users', { identity: 'email' });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return undefined;
-        throw error;
-      }
-    });
+  async listUsers(): Promise<ApiResource<UserAttrs>[] | undefined> {
+    // The 404 is taken for "no users list" outside the locator: when this read is the first request,
+    // its 404 is also what tells the locator that the routes may not be nested.
+    try {
+      return await this.locator.run((w) => this.client.list<UserAttrs>(`${w.prefix}/users`, 'list users', { identity: 'email' }));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
   }
 
   listInvitations(): Promise<ApiResource<InvitationAttrs>[]> {

@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EMULATOR_TARGET, emptyLock, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
-import { splitByService, syncState, withMovedRecords, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { splitByService, syncState, withChildrenForgotten, withMovedRecords, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
@@ -136,7 +136,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
         const service = kind?.service === 'both' ? (kind.fieldService?.(field) ?? 'review') : (kind?.service ?? 'review');
         return targets.get(service) ?? sections[0]!;
       };
-      const split = splitByService(withMovedRecords(updates, sync()), sections, serviceOf);
+      const split = splitByService(withMovedRecords(withChildrenForgotten(updates, sync(), KINDS), sync()), sections, serviceOf);
       return Object.fromEntries([...split].map(([target, records]) => [target, { records }]));
     };
     const recordSync = async (updates: SyncUpdates): Promise<void> => {

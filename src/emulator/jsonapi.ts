@@ -59,7 +59,8 @@ export function parsePage(query: URLSearchParams, defaultSize: number, maxSize: 
       throw badRequest(`unsupported page parameter "${key}"; ${PAGE_FORMAT_HINT}`);
     }
   }
-  return { number: number ?? 1, size: size ?? defaultSize };
+  // Its own default stays within its maximum, or the `next` links it writes would be refused.
+  return { number: number ?? 1, size: size ?? (maxSize === null ? defaultSize : Math.min(defaultSize, maxSize)) };
 }
 
 function positiveInteger(key: string, value: string): number {

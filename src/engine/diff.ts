@@ -359,7 +359,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parent: Ch
     const after = shown(kind, field, desiredValue);
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     if (refused) {
-      diagnostics.error('unsupported-change', refused.message, { ...sourceOf(field), ...(refused.hint ? { hint: refused.hint } : {}) });
+      diagnostics.error('unsupported-change', refused.message, { ...(valueSourceOf(d.fieldSources, field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
       continue;
     }
     if (field === kind.nameField) {

@@ -224,6 +224,29 @@ export function withMovedRecords(updates: SyncUpdates, state: SyncState): SyncUp
 }
 
 /**
+ * The updates, plus forgetting the records of the children of every object forgotten: an archived
+ * playbook takes its rules with it, with no change of their own, and their records left behind would
+ * make a playbook declared again under that name read its rules as removed live (and pull drop
+ * them from the file). A child's key is its parent's key, `/`, its own name; records the updates
+ * write again (a declared child of another parent whose key merely starts the same) are kept.
+ */
+export function withChildrenForgotten(updates: SyncUpdates, state: SyncState, kinds: readonly { name: KindName; parentKind?: KindName }[]): SyncUpdates {
+  const prefixes: string[] = [];
+  for (const [key, record] of updates) {
+    if (record !== null) continue;
+    const colon = key.indexOf(':');
+    const kind = key.slice(0, colon);
+    for (const child of kinds) if (child.parentKind === kind) prefixes.push(`${child.name}:${key.slice(colon + 1)}/`);
+  }
+  if (prefixes.length === 0) return updates;
+  const out: SyncUpdates = new Map(updates);
+  for (const key of state.byKey.keys()) {
+    if (!out.has(key) && prefixes.some((p) => key.startsWith(p))) out.set(key, null);
+  }
+  return out;
+}
+
+/**
  * Record changes split by the service each field lives on (`serviceOf`): an object's record goes to
  * the target section of its service, and an organization's to both. Forgetting removes it from all.
  */

@@ -119,6 +119,23 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a playbook archived with --prune and declared again has no drift: its rules are created, not removed live', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/msa.yaml'), '# no longer managed here\n');
+    await applyOk(cli, dir, '--prune');
+    expect(livePlaybook('Vendor MSA')).toBeUndefined();
+    await writeFiles(dir, { 'playbooks/msa.yaml': MSA });
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).not.toContain('Removed live');
+    expect(drift.code).toBe(0);
+    const pull = await cli('pull', '-C', dir, '--dry-run');
+    expect(pull.stdout).not.toContain('removed live');
+    expect(await applyOk(cli, dir)).toMatchObject({ stdout: expect.stringMatching(/create rule "Vendor MSA\/\S+.*· only in files/) });
+    expect(liveRules('Vendor MSA')).toHaveLength(2);
+    await expectNoChanges(cli, dir);
+  });
+
   it('invites a declared member before the rule and the organization that name them as reviewer', async () => {
     const dir = await makeDir({
       'docket.yaml': DOCKET_YAML,

@@ -65,6 +65,16 @@ describe('review path style', () => {
     expect(routes['GET /review/v1/invitations']).toBe(1);
   });
 
+  it('auto with a configured id finds flat routes when the first request is the users list, whose 404 also means "no users list"', async () => {
+    const s = await setup({ reviewPaths: 'flat', reviewUsers: false }, { organizationId: DEFAULT_ORGANIZATION_ID });
+    expect(await s.review.listUsers()).toBeUndefined();
+    expect(s.review.location).toMatchObject({ style: 'flat', prefix: '/v1' });
+    expect(await s.review.listInvitations()).toEqual(expect.any(Array));
+    const nested = await setup({ reviewUsers: false }, { organizationId: DEFAULT_ORGANIZATION_ID });
+    expect(await nested.review.listUsers()).toBeUndefined();
+    expect(nested.review.location).toMatchObject({ style: 'nested' });
+  });
+
   it('auto without an id uses the only organization the key sees (nested) or the key\'s own (flat)', async () => {
     const nested = await setup({}, {});
     await nested.review.listPlaybooks();

@@ -90,6 +90,16 @@ describe('paging', () => {
     expect(problem(reply).errors).toEqual([{ field: 'page[size]', message: 'must be at most 50' }]);
     expect((await h.ag('GET', '/v1/users?page[size]=50')).status).toBe(200);
   });
+
+  it('keeps its default page within a smaller maximum, so its own next links are accepted', async () => {
+    const users = Array.from({ length: 12 }, (_, i) => ({ email: `u${i}@acme.example` }));
+    const h = await startAgreements({ variants: { maxPageSize: 10 }, seed: defaultSeed({ users }) });
+    const first = (await h.ag('GET', '/v1/users')).body as { data: unknown[]; links: { next: string } };
+    expect(first.data).toHaveLength(10);
+    const next = new URL(first.links.next);
+    const second = await h.ag('GET', `${next.pathname.replace(/^\/agreements/, '')}${next.search}`);
+    expect(second.status).toBe(200);
+  });
 });
 
 describe('create status, config and seeds', () => {

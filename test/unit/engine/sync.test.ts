@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, writeLock, writeSync } from '../../../src/config/lock.js';
-import { fieldHash, formatSyncRecord, parseSyncRecord, recordOf, splitByService, syncAfterApply, syncState, withMovedRecords } from '../../../src/engine/sync.js';
+import { fieldHash, formatSyncRecord, parseSyncRecord, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { change, desiredOrganization, desiredPlaybook, desiredRule, planOf } from './builders.js';
 
@@ -96,6 +96,16 @@ describe('sync records in docket.lock.json', () => {
     const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
     expect(diagnostics.map((d) => d.severity)).toEqual(['warning']);
     expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=1' });
+  });
+});
+
+describe('forgotten children', () => {
+  it('an archived playbook takes the records of its rules with it, and only its own', () => {
+    const state = syncState([{ 'playbook:NDA': 'pb-1 name=aa', 'rule:NDA/Term': 'r-1 name=bb', 'rule:NDA/Law': 'r-2 name=cc', 'rule:NDA/B/Term': 'r-3 name=dd', 'rule:NDAs/Term': 'r-4 name=ee' }]);
+    const kinds = [{ name: 'playbook' as const }, { name: 'rule' as const, parentKind: 'playbook' as const }];
+    // Playbook "NDA/B" is declared, so this apply writes its rule's record again.
+    const updates = withChildrenForgotten(new Map([['playbook:NDA', null], ['rule:NDA/B/Term', { id: 'r-3', fields: { name: 'dd' } }]]), state, kinds);
+    expect(Object.fromEntries(updates)).toEqual({ 'playbook:NDA': null, 'rule:NDA/Term': null, 'rule:NDA/Law': null, 'rule:NDA/B/Term': { id: 'r-3', fields: { name: 'dd' } } });
   });
 });
 

@@ -143,8 +143,9 @@ describe('standard templates', () => {
     e.requests();
     const outcome = await e.plan(dir);
     expect(outcome.plan).toBeUndefined();
-    expect(outcome.diagnostics.map((d) => [d.code, d.file, d.line, d.message])).toEqual([
-      ['unsupported-change', 'n.yaml', 3, 'template "NDA" is an NDA template on the service; its type cannot change to DPA'],
+    // At the value, which is what is wrong (`type: DPA`, column 7).
+    expect(outcome.diagnostics.map((d) => [d.code, d.file, d.line, d.col, d.message])).toEqual([
+      ['unsupported-change', 'n.yaml', 3, 7, 'template "NDA" is an NDA template on the service; its type cannot change to DPA'],
     ]);
     expect(e.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
