@@ -611,11 +611,19 @@ describe('retries', () => {
     expect(logs[0]).toMatchObject({ status: 502, retries: 4 });
   });
 
+  it('retries a 500 on a GET (a passing server fault)', async () => {
+    const { mock, client, sleeps } = setup({ random: () => 0.999 });
+    mock.intercept({ path: '/v1/a' }).reply(500, { title: 'Internal Server Error' });
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    expect(await client.request({ method: 'GET', path: '/v1/a', operation: 'a' })).toEqual({ ok: 1 });
+    expect(sleeps).toHaveLength(1);
+  });
+
   it('does not retry other errors', async () => {
     const { mock, client, sleeps } = setup();
-    mock.intercept({ path: '/v1/a' }).reply(500, { title: 'Internal Server Error' });
+    mock.intercept({ path: '/v1/a' }).reply(501, { title: 'Not Implemented' });
     const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'a' }))) as ApiError;
-    expect(e.status).toBe(500);
+    expect(e.status).toBe(501);
     expect(sleeps).toEqual([]);
   });
 
