@@ -317,6 +317,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         throttled = false;
         status = a.kind === 'response' ? a.status : 0;
+        // A DELETE tried again after an attempt that may have landed (its answer lost, a 5xx): "not
+        // found" now means that attempt removed it, which is what was asked.
+        if (t.method === 'DELETE' && a.kind === 'response' && a.status === 404 && mayHaveLanded) {
+          limiter.succeeded();
+          return undefined;
+        }
         if (!surelyNotCarriedOut(a.kind === 'response' ? a.status : a.failure)) mayHaveLanded = true;
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
           limiter.succeeded();

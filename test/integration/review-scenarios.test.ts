@@ -230,6 +230,19 @@ describe('failures and retries', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('counts a delete and an archive whose answers were lost as done when the retry finds them gone', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace(/  - name: Residuals\n.*\n/, '') });
+    await writeFile(join(dir, 'playbooks/msa.yaml'), '# no longer managed here\n');
+    t.emulator.faults.add({ method: 'DELETE', status: 'drop', count: 2 });
+    const apply = await applyOk(cli, dir, '--prune');
+    expect(apply.stdout).toContain('Apply complete: 2 done.');
+    expect(liveRules('Inbound NDA').map((r) => r.name)).toEqual(['Term']);
+    expect(livePlaybook('Vendor MSA')).toBeUndefined();
+    await expectNoChanges(cli, dir, '--prune');
+  });
+
   it('tries a read again after a 500, and looks a create up before repeating it', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 500, count: 1 });

@@ -643,6 +643,16 @@ describe('retries', () => {
     expect(await client.request({ method: 'PATCH', path: '/v1/a', body: { a: 1 }, operation: 'a' })).toEqual({ ok: 1 });
   });
 
+  it('takes a 404 to a DELETE tried again after a lost answer as done, and not after a 429', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a', method: 'DELETE' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    mock.intercept({ path: '/v1/a', method: 'DELETE' }).reply(404, { title: 'Not Found' });
+    expect(await client.request({ method: 'DELETE', path: '/v1/a', operation: 'delete a' })).toBeUndefined();
+    mock.intercept({ path: '/v1/b', method: 'DELETE' }).reply(429, '');
+    mock.intercept({ path: '/v1/b', method: 'DELETE' }).reply(404, { title: 'Not Found' });
+    expect(((await rejection(client.request({ method: 'DELETE', path: '/v1/b', operation: 'delete b' }))) as ApiError).status).toBe(404);
+  });
+
   it('does not retry a request() POST whose outcome is unknown', async () => {
     const { mock, client, sleeps } = setup();
     let posts = 0;
