@@ -151,20 +151,21 @@ export class AgreementsApi {
     return this.createTerm(name, { name, body, user_email: actor.email });
   }
 
-  async createFileTerm(name: string, docx: FileUpload, actor: Actor): Promise<ApiResource<CustomTermAttrs>> {
+  async createFileTerm(name: string, docx: FileUpload, actor: Actor, beforeSend?: () => Promise<void>): Promise<ApiResource<CustomTermAttrs>> {
     return this.createTerm(name, [
       { name: 'name', value: name },
       { name: 'term_type', value: 'file' },
       { name: 'docx', value: { data: docx.data, filename: docx.filename, contentType: DOCX } },
       { name: 'user_email', value: actor.email },
-    ]);
+    ], beforeSend);
   }
 
-  private async createTerm(name: string, body: Record<string, unknown> | FormPart[]): Promise<ApiResource<CustomTermAttrs>> {
+  private async createTerm(name: string, body: Record<string, unknown> | FormPart[], beforeSend?: () => Promise<void>): Promise<ApiResource<CustomTermAttrs>> {
     const res = await this.client.create<One<CustomTermAttrs>>({
       method: 'POST',
       path: '/v1/custom_terms',
       body,
+      ...(beforeSend ? { beforeSend } : {}),
       operation: `create custom term "${name}"`,
       recover: async () => {
         const found = (await this.listCustomTerms()).find((t) => t.attributes.name === name);
@@ -179,7 +180,7 @@ export class AgreementsApi {
   }
 
   /** Publishes version N+1; on an unknown outcome the version number tells whether it happened. */
-  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number): Promise<void> {
+  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number, beforeSend?: () => Promise<void>): Promise<void> {
     const body: Record<string, unknown> | FormPart[] =
       'body' in content
         ? { body: content.body, user_email: actor.email }
@@ -193,6 +194,7 @@ export class AgreementsApi {
       method: 'POST',
       path: `/v1/custom_terms/${id}/versions`,
       body,
+      ...(beforeSend ? { beforeSend } : {}),
       operation: `publish custom term "${label}"`,
       recover: async () => {
         const now = await this.getCustomTerm(id, label);
@@ -269,7 +271,7 @@ export class AgreementsApi {
    * Uploads a PDF. NOTE(api): attachments cannot be listed over REST, so an upload whose outcome
    * is unknown cannot be recovered by reading: it is reported, never sent again blindly.
    */
-  async uploadAttachment(file: FileUpload, meta: { name: string; description: string | null; uploadedBy: string }): Promise<ApiResource<AttachmentAttrs>> {
+  async uploadAttachment(file: FileUpload, meta: { name: string; description: string | null; uploadedBy: string }, beforeSend?: () => Promise<void>): Promise<ApiResource<AttachmentAttrs>> {
     const parts: FormPart[] = [
       { name: 'attachment[pdf]', value: { data: file.data, filename: file.filename, contentType: 'application/pdf' } },
       { name: 'attachment[name]', value: meta.name },
@@ -280,6 +282,7 @@ export class AgreementsApi {
       method: 'POST',
       path: '/v1/attachments',
       body: parts,
+      ...(beforeSend ? { beforeSend } : {}),
       operation: `upload attachment "${meta.name}"`,
       recover: async () => {
         throw new DocketError(

@@ -278,7 +278,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * One logical request: attempts (each holding a limiter permit), sleeps between them (holding
    * none), and for a create with unknown outcome the `recover` read before any repeat.
    */
-  async function send(t: RequestTarget, recover?: () => Promise<unknown>): Promise<unknown> {
+  async function send(t: RequestTarget, recover?: () => Promise<unknown>, beforeSend?: () => Promise<void>): Promise<unknown> {
     const started = performance.now();
     let status = 0;
     let retried = 0;
@@ -297,7 +297,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         let queue: Wait | undefined;
         let a: Attempt;
         try {
-          a = await limiter.run(() => attempt(t), throttled, () => (queue = queueWait()).signal);
+          const first = n === 0 ? beforeSend : undefined;
+          a = await limiter.run(async () => (first ? first().then(() => attempt(t)) : attempt(t)), throttled, () => (queue = queueWait()).signal);
         } catch (err) {
           if (err instanceof DocketError) throw err;
           if (options.signal?.aborted) throw interrupted(t);
@@ -317,6 +318,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         throttled = false;
         status = a.kind === 'response' ? a.status : 0;
+        // A DELETE tried again after an attempt that may have landed (its answer lost, a 5xx): "not
+        // found" now means that attempt removed it, which is what was asked.
+        if (t.method === 'DELETE' && a.kind === 'response' && a.status === 404 && mayHaveLanded) {
+          limiter.succeeded();
+          return undefined;
+        }
         if (!surelyNotCarriedOut(a.kind === 'response' ? a.status : a.failure)) mayHaveLanded = true;
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
           limiter.succeeded();
@@ -507,7 +514,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     },
     async create<T>(o: CreateOptions<T>): Promise<T> {
       const t = target(o);
-      const answer = await send(t, o.recover);
+      const answer = await send(t, o.recover, o.beforeSend);
       if (hasDataId(answer)) return answer as T;
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).

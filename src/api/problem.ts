@@ -122,6 +122,6 @@ export function hintForStatus(service: ServiceName, status: number, path: string
     return FEATURE_OFF_HINT;
   }
   if (status === 429) return 'the service is still rate limiting after several retries; lower --concurrency or try again later';
-  if (status === 502 || status === 503 || status === 504) return 'the service is unavailable; try again later (apply converges: running it again is safe)';
+  if (status === 500 || status === 502 || status === 503 || status === 504) return 'the service failed or is unavailable; try again later (apply converges: running it again is safe)';
   return undefined;
 }

@@ -3,12 +3,18 @@
  * which leave a create's outcome unknown, and how long to wait.
  */
 
-/** Statuses that mean "try again later"; every other non-2xx is final. */
-export const RETRYABLE_STATUS: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+/**
+ * Statuses that mean "try again later"; every other non-2xx is final. A 500 is a server fault, often
+ * passing (the emulator's `--fault-rate` answers one of every three faults with it): a read or a
+ * PATCH is repeated, a create is looked up first, and any other POST is not repeated (its outcome
+ * is unknown, as after a 502/504).
+ */
+export const RETRYABLE_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
 /**
  * Statuses after which a POST certainly was not processed: 429 (rate limited before handling) and
- * 503 (not served). A 502/504 comes from a gateway that may have passed the request on.
+ * 503 (not served). A 500 may come after the write, and a 502/504 from a gateway that may have
+ * passed the request on.
  */
 // NOTE(api): assumes the gateway in front of both services rejects with 429/503 before the
 // request reaches the application; neither service documents it.

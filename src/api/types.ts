@@ -47,6 +47,12 @@ export interface CreateOptions<T> extends RequestOptions {
    * the client never blindly repeats a create.
    */
   recover: () => Promise<T | undefined>;
+  /**
+   * Runs once, when the request has its turn and just before its first attempt is sent (an
+   * upload's pending mark in docket.lock.json): a request stopped or killed while it waited for
+   * its turn leaves nothing behind.
+   */
+  beforeSend?: () => Promise<void>;
 }
 
 export interface ServiceClient {

@@ -118,8 +118,8 @@ export const attachmentKind: KindModule<'attachment'> = {
     const sha256 = String(change.desired?.sha256);
     const data = await ctx.readFile(path, sha256);
     const description = typeof change.desired?.description === 'string' ? change.desired.description : null;
-    const created = await sendMarked(ctx, 'attachment', change.key, { file: path, sha256, description }, () =>
-      ctx.services.agreements().uploadAttachment({ data, filename: path.split('/').pop() ?? 'attachment.pdf' }, { name: change.name, description, uploadedBy: actorOf(ctx).email }),
+    const created = await sendMarked(ctx, 'attachment', change.key, { file: path, sha256, description }, (mark) =>
+      ctx.services.agreements().uploadAttachment({ data, filename: path.split('/').pop() ?? 'attachment.pdf' }, { name: change.name, description, uploadedBy: actorOf(ctx).email }, mark),
     );
     ctx.registerId('attachment', change.key, created.id);
     await ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description }, change.liveId);

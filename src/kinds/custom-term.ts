@@ -146,7 +146,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         let created: { id: string };
         if (typeof docxPath === 'string') {
           const docx = await docxUpload(change, ctx);
-          created = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: 1 }, () => api.createFileTerm(change.name, docx, actor));
+          created = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: 1 }, (mark) => api.createFileTerm(change.name, docx, actor, mark));
         } else created = await api.createTextTerm(change.name, String(change.desired?.body ?? ''), actor);
         ctx.registerId('custom-term', change.key, created.id);
         if (typeof docxPath === 'string') await afterDocx(api, created.id, change, ctx, 1);
@@ -160,7 +160,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         const current = change.liveVersion ?? (await api.getCustomTerm(change.liveId!, change.key)).attributes.current_version_number;
         const expected = current + 1;
         const content = typeof docxPath === 'string' ? { docx: await docxUpload(change, ctx) } : { body: String(change.desired?.body ?? '') };
-        const publish = () => api.publishTermVersion(change.liveId!, change.key, content, actor, expected);
+        const publish = (mark?: () => Promise<void>) => api.publishTermVersion(change.liveId!, change.key, content, actor, expected, mark);
         if (typeof docxPath === 'string') await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected }, publish);
         else await publish();
         if (typeof docxPath === 'string') await afterDocx(api, change.liveId!, change, ctx, expected);

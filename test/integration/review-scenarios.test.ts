@@ -247,10 +247,33 @@ describe('failures and retries', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('counts a delete and an archive whose answers were lost as done when the retry finds them gone', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace(/  - name: Residuals\n.*\n/, '') });
+    await writeFile(join(dir, 'playbooks/msa.yaml'), '# no longer managed here\n');
+    t.emulator.faults.add({ method: 'DELETE', status: 'drop', count: 2 });
+    const apply = await applyOk(cli, dir, '--prune');
+    expect(apply.stdout).toContain('Apply complete: 2 done.');
+    expect(liveRules('Inbound NDA').map((r) => r.name)).toEqual(['Term']);
+    expect(livePlaybook('Vendor MSA')).toBeUndefined();
+    await expectNoChanges(cli, dir, '--prune');
+  });
+
+  it('tries a read again after a 500, and looks a create up before repeating it', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 500, count: 1 });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 1 });
+    await applyOk(cli, dir);
+    expect(t.emulator.store.activePlaybooks(org()).filter((p) => p.name === 'Inbound NDA')).toHaveLength(1);
+    await expectNoChanges(cli, dir);
+  });
+
   it('skips what depends on a failed operation, finishes the rest, and a re-run converges', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 1 });
-    const first = await cli('apply', '-C', dir, '--auto-approve');
+    // Every attempt of the first playbook create fails (the first and its 4 retries; one at a time).
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 5 });
+    const first = await cli('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('Apply finished with errors: 3 done, 1 failed, 2 skipped.');
     expect(first.stderr).toContain('1 operation(s) failed, 2 skipped');

@@ -8,11 +8,14 @@ import type { KindName } from '../../engine/types.js';
 import { DocketError } from '../../errors.js';
 import type { ExecContext } from '../kind.js';
 
-/** Marks the upload pending, sends it, and drops the mark when the service surely did not carry it out. */
-export async function sendMarked<T>(ctx: ExecContext, kind: KindName, key: string, pending: Omit<PendingUpload, 'since'>, send: () => Promise<T>): Promise<T> {
-  await ctx.recordPending(kind, key, pending);
+/**
+ * Sends the upload, marking it pending once it has its turn (`send` passes `mark` to the client as
+ * `beforeSend`: an upload stopped or killed while it waited was never sent, and leaves no mark),
+ * and drops the mark when the service surely did not carry it out.
+ */
+export async function sendMarked<T>(ctx: ExecContext, kind: KindName, key: string, pending: Omit<PendingUpload, 'since'>, send: (mark: () => Promise<void>) => Promise<T>): Promise<T> {
   try {
-    return await send();
+    return await send(() => ctx.recordPending(kind, key, pending));
   } catch (err) {
     if (err instanceof DocketError && err.notCarriedOut) await ctx.forgetPending(kind, key);
     throw err;

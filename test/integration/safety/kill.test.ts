@@ -115,6 +115,27 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await expectConverged(run, dir);
   });
 
+  it('uploads still waiting for their turn leave no pending mark: only the one sent is uncertain', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const files: Record<string, string> = { 'docket.yaml': AGREEMENTS_DOCKET_YAML };
+    for (const n of [1, 2, 3]) files[`attachments/a${n}.yaml`] = `kind: Attachment\nname: Exhibit ${n}\nfile: a${n}.pdf\n`;
+    const dir = await makeDir(files);
+    for (const n of [1, 2, 3]) await writeFile(join(dir, `attachments/a${n}.pdf`), pdf(`exhibit ${n}`));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
+    // Two requests a second: the other two uploads wait for their turn while the first hangs.
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--max-rps', '2'], t.env);
+    await waitUntil(() => Object.values(agreementsOf(t).attachments).length === 1, 'the first upload');
+    run.child.kill('SIGKILL');
+    expect(await run.exited).toBe('SIGKILL');
+    const lock = Object.values(await expectLockIntact(dir))[0]!;
+    expect(Object.keys(lock)).toHaveLength(1);
+    expect(Object.values(agreementsOf(t).attachments)).toHaveLength(1);
+
+    const plan = await bin(t)('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr.match(/error uncertain-upload/g)).toHaveLength(1);
+  });
+
   it('--retry-uncertain uploads it again when the person says so', async () => {
     t = await startTestEmulator({ latencyMs: 20 });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });

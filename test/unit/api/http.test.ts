@@ -611,11 +611,19 @@ describe('retries', () => {
     expect(logs[0]).toMatchObject({ status: 502, retries: 4 });
   });
 
+  it('retries a 500 on a GET (a passing server fault)', async () => {
+    const { mock, client, sleeps } = setup({ random: () => 0.999 });
+    mock.intercept({ path: '/v1/a' }).reply(500, { title: 'Internal Server Error' });
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    expect(await client.request({ method: 'GET', path: '/v1/a', operation: 'a' })).toEqual({ ok: 1 });
+    expect(sleeps).toHaveLength(1);
+  });
+
   it('does not retry other errors', async () => {
     const { mock, client, sleeps } = setup();
-    mock.intercept({ path: '/v1/a' }).reply(500, { title: 'Internal Server Error' });
+    mock.intercept({ path: '/v1/a' }).reply(501, { title: 'Not Implemented' });
     const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'a' }))) as ApiError;
-    expect(e.status).toBe(500);
+    expect(e.status).toBe(501);
     expect(sleeps).toEqual([]);
   });
 
@@ -633,6 +641,16 @@ describe('retries', () => {
     mock.intercept({ path: '/v1/a', method: 'PATCH' }).replyWithError(new undiciErrors.SocketError('other side closed'));
     mock.intercept({ path: '/v1/a', method: 'PATCH' }).reply(200, { ok: 1 });
     expect(await client.request({ method: 'PATCH', path: '/v1/a', body: { a: 1 }, operation: 'a' })).toEqual({ ok: 1 });
+  });
+
+  it('takes a 404 to a DELETE tried again after a lost answer as done, and not after a 429', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a', method: 'DELETE' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    mock.intercept({ path: '/v1/a', method: 'DELETE' }).reply(404, { title: 'Not Found' });
+    expect(await client.request({ method: 'DELETE', path: '/v1/a', operation: 'delete a' })).toBeUndefined();
+    mock.intercept({ path: '/v1/b', method: 'DELETE' }).reply(429, '');
+    mock.intercept({ path: '/v1/b', method: 'DELETE' }).reply(404, { title: 'Not Found' });
+    expect(((await rejection(client.request({ method: 'DELETE', path: '/v1/b', operation: 'delete b' }))) as ApiError).status).toBe(404);
   });
 
   it('does not retry a request() POST whose outcome is unknown', async () => {

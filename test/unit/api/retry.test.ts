@@ -45,9 +45,9 @@ describe('decide', () => {
 
   it('retries idempotent methods on retryable statuses and failures', () => {
     for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-      for (const status of [429, 502, 503, 504]) expect(decide(method, 'request', { status })).toBe('retry');
+      for (const status of [429, 500, 502, 503, 504]) expect(decide(method, 'request', { status })).toBe('retry');
       expect(decide(method, 'request', { failure: unknown })).toBe('retry');
-      expect(decide(method, 'request', { status: 500 })).toBe('fail');
+      expect(decide(method, 'request', { status: 501 })).toBe('fail');
       expect(decide(method, 'request', { status: 422 })).toBe('fail');
     }
   });
@@ -56,12 +56,14 @@ describe('decide', () => {
     expect(decide('POST', 'request', { status: 429 })).toBe('retry');
     expect(decide('POST', 'request', { status: 503 })).toBe('retry');
     expect(decide('POST', 'request', { failure: notSent })).toBe('retry');
+    expect(decide('POST', 'request', { status: 500 })).toBe('fail');
     expect(decide('POST', 'request', { status: 502 })).toBe('fail');
     expect(decide('POST', 'request', { status: 504 })).toBe('fail');
     expect(decide('POST', 'request', { failure: unknown })).toBe('fail');
   });
 
   it('recovers a create whose outcome is unknown', () => {
+    expect(decide('POST', 'create', { status: 500 })).toBe('recover');
     expect(decide('POST', 'create', { status: 502 })).toBe('recover');
     expect(decide('POST', 'create', { status: 504 })).toBe('recover');
     expect(decide('POST', 'create', { failure: unknown })).toBe('recover');
