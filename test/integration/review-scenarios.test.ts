@@ -271,8 +271,8 @@ describe('failures and retries', () => {
 
   it('skips what depends on a failed operation, finishes the rest, and a re-run converges', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
-    // Every attempt of the first playbook create fails (the first and its 4 retries; one at a time).
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 5 });
+    // Every attempt of the first playbook create fails (the first and its 6 retries; one at a time).
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 7 });
     const first = await cli('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('Apply finished with errors: 3 done, 1 failed, 2 skipped.');

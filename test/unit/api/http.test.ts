@@ -606,9 +606,9 @@ describe('retries', () => {
     const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
     expect(e.status).toBe(502);
     expect(e.hint).toContain('unavailable');
-    expect(calls).toBe(5);
-    expect(sleeps).toEqual([250, 500, 1000, 1000]);
-    expect(logs[0]).toMatchObject({ status: 502, retries: 4 });
+    expect(calls).toBe(7);
+    expect(sleeps).toEqual([250, 500, 1000, 1000, 1000, 1000]);
+    expect(logs[0]).toMatchObject({ status: 502, retries: 6 });
   });
 
   it('retries a 500 on a GET (a passing server fault)', async () => {
