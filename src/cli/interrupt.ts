@@ -19,9 +19,10 @@ export interface Interrupts {
   onExit(fn: () => void): () => void;
   /**
    * Declares that the caller handles the first signal itself (it watches `signal`) until the
-   * returned release is called. Without a holder, the first signal exits at once.
+   * returned release is called. Without a holder, the first signal exits at once. `saying` is
+   * printed when the first signal arrives, so a wait for what is in flight is not silent.
    */
-  hold(): () => void;
+  hold(saying?: string): () => void;
 }
 
 /** Interrupts that never fire (in-process runs, tests). */
@@ -34,6 +35,8 @@ export function processInterrupts(): Interrupts {
   const controller = new AbortController();
   const exits = new Set<() => void>();
   let holders = 0;
+  /** What the latest holder still holding says at the first signal. */
+  const sayings: string[] = [];
   let first: SignalName | undefined;
   const runExits = (): void => {
     for (const fn of exits) {
@@ -49,8 +52,12 @@ export function processInterrupts(): Interrupts {
       first = name;
       // Read before aborting: a holder may release in its abort listener, having handled the signal.
       const handled = holders > 0;
+      const saying = sayings.at(-1);
       controller.abort(new Error(name));
-      if (handled) return;
+      if (handled) {
+        if (saying) process.stderr.write(`\n${name}: ${saying}; ${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again stops at once.\n`);
+        return;
+      }
       // Nothing under way that could stop cleanly: stop now (nothing was being changed).
       runExits();
       process.stderr.write(`\nInterrupted (${name}).\n`);
@@ -69,11 +76,15 @@ export function processInterrupts(): Interrupts {
       exits.add(fn);
       return () => exits.delete(fn);
     },
-    hold() {
+    hold(saying) {
       holders++;
+      if (saying) sayings.push(saying);
       let released = false;
       return () => {
-        if (!released) holders--;
+        if (!released) {
+          holders--;
+          if (saying) sayings.splice(sayings.lastIndexOf(saying), 1);
+        }
         released = true;
       };
     },

@@ -136,7 +136,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const w = s.workspace;
   const writer = s.lockTarget ? new LockWriter(w.lockLocation, s.lockTarget) : undefined;
   // From here a first signal stops the apply cleanly instead of ending the process.
-  const release = interrupts.hold();
+  const release = interrupts.hold(`stopping: no new change starts, and those under way get up to ${INTERRUPT_GRACE_MS / 1000} s to finish`);
   const dropExit = interrupts.onExit(() => writer?.writeNow());
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`)), Math.max(0, settings.deadline() - Date.now()));
