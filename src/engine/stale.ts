@@ -41,11 +41,13 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   if (targetDiffers(plan.target, now.target)) reasons.push('the plan was made for a different target');
   const byId = new Map(now.live.map((l) => [`${l.kind}:${l.id}`, l]));
   const kindsRead = new Set(now.live.map((l) => l.kind));
+  // An object the plan changes and that is gone is said once, below, not also for each reference to it.
+  const gone = new Set(plan.changes.filter((c) => c.liveId && !byId.has(`${c.kind}:${c.liveId}`)).map((c) => refKey(c.kind, c.key)));
   // The ids the plan resolves references to must still be those objects' ids.
   for (const c of plan.changes) {
     for (const ref of c.refs) {
       const id = plan.ids[`${ref.kind}:${ref.key}`];
-      if (id && kindsRead.has(ref.kind) && !byId.has(`${ref.kind}:${id}`)) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
+      if (id && kindsRead.has(ref.kind) && !byId.has(`${ref.kind}:${id}`) && !gone.has(refKey(ref.kind, ref.key))) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
     }
   }
   const taken = new Set(now.live.map((l) => (l.parentId ? `${l.kind}|${l.parentId}|${l.name}` : `${l.kind}|${l.key}`)));

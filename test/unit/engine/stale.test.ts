@@ -54,6 +54,11 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" no longer exists live']);
   });
 
+  it('an object it changes and another change refers to is said gone once, not also as a reference', () => {
+    const refers = planOf([...plan().changes, change('create', 'rule', 'NDA/Uses term', { parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' }, refs: [{ kind: 'rule', key: 'NDA/Term', field: 'x' }] })], plan().ids);
+    expect(staleReasons(refers, { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" no longer exists live']);
+  });
+
   it('an object it creates now exists live', () => {
     const cap = liveRule('r-2', { id: 'pb-1', name: 'NDA' }, 'Cap', { actions: 'A' });
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, ALICE, cap] })).toEqual(['rule "NDA/Cap" now exists live, so creating it would duplicate it']);
