@@ -56,7 +56,8 @@ describe('staleReasons', () => {
 
   it('an object it changes and another change refers to is said gone once, not also as a reference', () => {
     const refers = planOf([...plan().changes, change('create', 'rule', 'NDA/Uses term', { parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' }, refs: [{ kind: 'rule', key: 'NDA/Term', field: 'x' }] })], plan().ids);
-    expect(staleReasons(refers, { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" no longer exists live']);
+    const other = liveRule('r-3', { id: 'pb-1', name: 'NDA' }, 'Other', { actions: 'A' });
+    expect(staleReasons(refers, { ...NOW, live: [NDA, ALICE, other] })).toEqual(['rule "NDA/Term" no longer exists live']);
   });
 
   it('an object it creates now exists live', () => {
