@@ -11,7 +11,7 @@ import { docSource, fieldSourcesAt, optionalString } from './support/positions.j
 import { memberDirectory } from './support/review-reads.js';
 
 /** What to do when the service cannot show docket a user (it has no users list). */
-const PIN_HINT = 'add `id: <the user\'s uuid>` to the Member document, so docket knows the user without a users list';
+const PIN_HINT = 'add `id: <the user\'s uuid>` to the Member document of that e-mail (declare one, with `kind: Member`, `email:` and `id:`, if there is none), so docket knows the user without a users list';
 
 /** A member whose invitation names no user: it exists, but rules and the organization cannot name it. */
 const ID_UNKNOWN = {
