@@ -89,4 +89,13 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('tests/bell.test.yaml:4:11 error control-character `cases[0].name` holds the control character U+0007: "bell\\u0007"');
     expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
   });
+
+  it('prints one JSON document, the error, when the JUnit report cannot be written', async () => {
+    const dir = await example();
+    const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '-o', 'json', '--junit', join(dir, 'tests')]);
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { ok?: boolean; error?: { message: string } };
+    expect(doc.ok).toBeUndefined();
+    expect(doc.error?.message).toContain('cannot write the JUnit report');
+  });
 });

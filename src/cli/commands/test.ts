@@ -192,15 +192,16 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     release();
   }
   const isFailed = failed(report, Boolean(opts.failOnWarn));
-  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
-  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
-  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
+  // The JUnit file first: when it cannot be written, stdout holds the error (one JSON document with -o json), not a report that looks fine.
   if (opts.junit) {
     const xml = renderTestJunit(report, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000 });
     await writeFileAtomic(resolve(io.cwd, opts.junit), xml).catch((error: unknown) => {
       throw new DocketError('write-failed', `cannot write the JUnit report to ${opts.junit} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
     });
   }
+  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
+  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
+  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
   if (opts.annotations === 'github') {
     const text = renderTestAnnotations(report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd) });
     if (opts.output === 'text') io.stdout(text);
