@@ -90,6 +90,15 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
   });
 
+  it('says only that `kind` is missing when a test document lacks it (not the keys of both kinds)', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/kindless.test.yaml'), ['playbook: Inbound NDA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/kindless.test.yaml:1:1 error missing-field missing required field `kind` in test file');
+    expect(r.stderr).toContain('1 error, 0 warnings.');
+  });
+
   it('prints one JSON document, the error, when the JUnit report cannot be written', async () => {
     const dir = await example();
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '-o', 'json', '--junit', join(dir, 'tests')]);
