@@ -44,6 +44,8 @@ export interface Session {
 export interface SessionOptions extends CommonOptions {
   emulator?: boolean;
   prune?: boolean;
+  /** A command's own offline checks of the loaded files, before any connection (and before `needs`). */
+  check?: (workspace: Workspace) => Promise<void>;
   /** The services to connect; by default what the configuration's kinds need. */
   needs?: (workspace: Workspace, prune: PruneSwitches) => Set<ServiceName>;
   /** Aborts the requests in flight. */
@@ -67,6 +69,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
   const prune: PruneSwitches = opts.prune ? 'all' : workspace.config.project.prune;
   const concurrency = opts.concurrency ?? workspace.config.project.concurrency;
   const maxRps = opts.maxRps ?? workspace.config.project.maxRps;
+  await opts.check?.(workspace);
   const progress = new Progress(io, Boolean(io.stderrTTY) && !opts.quiet);
   const needs = opts.needs ? opts.needs(workspace, prune) : servicesNeeded(kindsToRead(workspace.desired, prune), workspace.desired);
   const connection = await connect({

@@ -9,7 +9,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { DocketError } from '../errors.js';
+import { ConfigError, DocketError } from '../errors.js';
 import { loadWorkspace } from '../engine/workspace.js';
 import { declaredPlaybooks, type PlaybookSubject } from '../kinds/support/test-subjects.js';
 
@@ -59,7 +59,10 @@ export interface RefOptions {
 export async function playbooksAtRef(root: string, ref: string, options: RefOptions): Promise<Map<string, PlaybookSubject>> {
   const dir = resolve(root);
   const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
-  await git(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  // --quiet: git says nothing about a ref it does not know, so the message is docket's.
+  await git(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => {
+    throw new DocketError('git', `--compare-to: ${JSON.stringify(ref)} names no commit of this repository`, 'name a branch, tag or commit that exists here (in CI, fetch the base branch: actions/checkout with fetch-depth: 0)');
+  });
   const prefix = relative(top, dir).split(sep).join('/');
   const files = await filesAt(top, ref, prefix);
   if (files.size === 0) return new Map();
@@ -73,7 +76,13 @@ export async function playbooksAtRef(root: string, ref: string, options: RefOpti
       const workspace = await loadWorkspace({ dir: scratch, processEnv: options.processEnv, ...(options.env ? { env: options.env } : {}) });
       return declaredPlaybooks(workspace.desired);
     } catch (error) {
-      if (error instanceof DocketError) throw new DocketError('compare-to', `--compare-to: the configuration at ${ref} cannot be loaded: ${error.message}`, 'compare to a ref whose configuration is valid');
+      if (error instanceof DocketError) {
+        // The files are a scratch copy the printed diagnostics could not show: the first problem is told here.
+        const first = error instanceof ConfigError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
+        const more = error instanceof ConfigError ? error.diagnostics.filter((d) => d.severity === 'error').length - 1 : 0;
+        const where = first ? `: ${first.file ? `${first.file}:${first.line}:${first.col} ` : ''}${first.code} ${first.message}${more > 0 ? ` (and ${more} more)` : ''}` : '';
+        throw new DocketError('compare-to', `--compare-to: the configuration at ${ref} cannot be loaded: ${error.message}${where}`, 'compare to a ref whose configuration is valid');
+      }
       throw error;
     }
   } finally {

@@ -4,13 +4,14 @@
  * test, its rules, the contract files, the regular expressions), and turns them into TestFiles.
  * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { discoverYamlFiles, isTestFile } from '../config/discover.js';
-import { resolveDataPath } from '../config/data-files.js';
+import { decodeStrict, discoverYamlFiles, isTestFile } from '../config/discover.js';
+import { isAbsoluteName, resolveDataPath } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics, schemaValidator } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
-import { parseWithPositions, type DocPositions } from '../config/yaml-positions.js';
+import { textProblems } from '../config/text-hygiene.js';
+import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { normName } from '../engine/normalize.js';
 import type { PlaybookSubject, TemplateSubject } from '../kinds/support/test-subjects.js';
@@ -47,11 +48,22 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
   const diagnostics: Diagnostic[] = [];
   const out: TestFile[] = [];
   for (const file of files) {
-    const parsed = parseWithPositions(await readFile(path.join(root, file), 'utf8'), file);
+    // Strictly, as resource files are: a byte that is not UTF-8 is reported, not read as U+FFFD.
+    const read = decodeStrict(await readFile(path.join(root, file)));
+    if (!('text' in read)) {
+      diagnostics.push({ severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...read.invalidAt, hint: 'save the file as UTF-8' });
+      continue;
+    }
+    const parsed = parseWithPositions(read.text, file);
     diagnostics.push(...parsed.diagnostics);
     for (const doc of parsed.documents) {
       if (!doc.ok) continue;
       const value: unknown = doc.value;
+      const hygiene = textProblems(value);
+      for (const problem of hygiene) {
+        diagnostics.push({ severity: 'error', code: 'control-character', message: problem.message, ...doc.positions.valueAt(problem.pointer), path: pointerToPath(problem.pointer), hint: problem.hint });
+      }
+      if (hygiene.length > 0) continue;
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
       if (!validate(value)) {
         diagnostics.push(...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label }));
@@ -212,10 +224,20 @@ class Checker {
     const at = this.at(ptr);
     if (typeof c.file !== 'string') return { importedFile: String(c.imported_file), sha256: String(c.sha256).toLowerCase(), at };
     const rel = resolveDataPath(this.file, c.file);
-    if (path.isAbsolute(c.file) || rel.startsWith('../')) {
-      this.error('invalid-path', `contract file ${JSON.stringify(c.file)} is outside the configuration directory`, `${ptr}/file`, 'keep fixture contracts below the directory that holds docket.yaml');
+    // The codes data files get (README, "What validate refuses").
+    if (isAbsoluteName(c.file)) {
+      this.error('absolute-path', `contract file ${JSON.stringify(c.file)} is an absolute path`, `${ptr}/file`, 'name the contract relative to the test file, below the directory that holds docket.yaml');
+    } else if (rel === '..' || rel.startsWith('../')) {
+      this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is outside the configuration directory`, `${ptr}/file`, 'keep fixture contracts below the directory that holds docket.yaml');
     } else if (!(await stat(path.join(this.root, rel)).then((s) => s.isFile(), () => false))) {
       this.error('missing-file', `contract file ${JSON.stringify(c.file)} does not exist (looked for ${rel})`, `${ptr}/file`, 'paths are relative to the test file');
+    } else {
+      // A symbolic link may point anywhere: what is uploaded must be inside the configuration directory.
+      const realRoot = await realpath(this.root).catch(() => this.root);
+      const real = await realpath(path.join(this.root, rel));
+      if (!real.startsWith(realRoot + path.sep)) {
+        this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
+      }
     }
     return { file: rel, at };
   }

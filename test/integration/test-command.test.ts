@@ -6,7 +6,7 @@
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { hostname } from 'node:os';
-import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
@@ -287,7 +287,14 @@ describe('docket test --compare-to', () => {
     expect(text.stdout).toContain('PASS → FAIL  a perpetual NDA is flagged for its term');
     const bad = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'no-such-ref']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('--compare-to: git rev-parse failed');
+    expect(bad.stderr).toContain('Error: --compare-to: "no-such-ref" names no commit of this repository');
+    await writeFile(join(dir, 'bogus.yaml'), 'kind: Bogus\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'a broken configuration');
+    await rm(join(dir, 'bogus.yaml'));
+    const broken = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'HEAD']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('Error: --compare-to: the configuration at HEAD cannot be loaded: the configuration is invalid: bogus.yaml:1:7 unknown-kind unknown kind `Bogus`');
   });
 });
 

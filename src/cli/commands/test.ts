@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Command, Option } from 'commander';
 import { agreementsTarget, EMULATOR_TARGET } from '../../config/lock.js';
@@ -25,6 +25,10 @@ import { captureCase, writeCapture } from '../../testing/capture.js';
 import { ContractStore } from '../../testing/contracts.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
 import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
+import { isTestFile } from '../../config/discover.js';
+import { didYouMean } from '../../config/suggest.js';
+import type { Diagnostic } from '../../diagnostics.js';
+import type { Workspace } from '../../engine/workspace.js';
 import { failed } from '../../testing/outcome.js';
 import { runTests, type CompareTo } from '../../testing/run.js';
 import type { TestFile, TestReport } from '../../testing/types.js';
@@ -39,7 +43,6 @@ import { collect, withCommon, type CommonOptions } from '../options.js';
 import { planInSession } from '../plan-step.js';
 import { withSession, type Session } from '../session.js';
 import type { ServiceName } from '../../api/types.js';
-import { parseAllDocuments } from 'yaml';
 
 interface TestFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -80,45 +83,84 @@ export function testCommand(io: Io, setExit: (code: number) => void): Command {
   return command;
 }
 
-/** The kinds of the test files, read cheaply before the session, to connect only the services they need. */
-async function neededServices(root: string, files: string[], opts: TestFlags): Promise<Set<ServiceName>> {
-  const needs = new Set<ServiceName>();
-  if (opts.replayOnly) return needs;
-  const all = await findTestFiles(root).catch(() => []);
-  for (const file of all.filter((f) => files.length === 0 || files.includes(f))) {
-    const text = await readFile(join(root, file), 'utf8').catch(() => '');
-    for (const doc of parseAllDocuments(text)) {
-      const kind = 'get' in doc ? doc.get('kind') : undefined;
-      if (kind === 'PlaybookTest') needs.add('review');
-      if (kind === 'TemplateTest') needs.add('agreements');
+/** What the run tests, read and checked offline before any connection. */
+interface PreparedTests {
+  subjects: TestSubjects;
+  selected: TestFile[];
+  warnings: Diagnostic[];
+  compare: CompareTo | undefined;
+  /** FILES, relative to the configuration directory. */
+  only: string[];
+}
+
+async function prepareTests(io: Io, workspace: Workspace, files: string[], opts: TestFlags): Promise<PreparedTests> {
+  const project = workspace.config.project;
+  const subjects: TestSubjects = { playbooks: declaredPlaybooks(workspace.desired), templates: declaredTemplates(workspace.desired), actor: project.agreements.actor };
+  const only = await namedTestFiles(io.cwd, project.root, files);
+  const loaded = await loadTests(project.root, subjects, only);
+  if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
+  const selected = selectTargets(loaded.files, opts.target, subjects);
+  const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, playbooks: await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }) } : undefined;
+  return { subjects, selected, warnings: loaded.diagnostics, compare, only };
+}
+
+/**
+ * FILES (relative to the current directory, or to the configuration directory) as paths relative to the latter.
+ * Each must be one of its test files: a typo must not turn into a run of zero cases that passes.
+ */
+async function namedTestFiles(cwd: string, root: string, files: string[]): Promise<string[]> {
+  if (files.length === 0) return [];
+  const found = await findTestFiles(root);
+  const shown = found.map((f) => relative(cwd, join(root, f)).split(sep).join('/'));
+  const inRoot = (file: string, base: string): string => relative(root, resolve(base, file)).split(sep).join('/');
+  return files.map((file) => {
+    // Relative to the current directory; a path relative to -C DIR is understood too (`-C config tests/x.test.yaml`).
+    const fromCwd = inRoot(file, cwd);
+    const fromRoot = inRoot(file, root);
+    const rel = found.includes(fromCwd) ? fromCwd : found.includes(fromRoot) || isOutside(fromCwd) ? fromRoot : fromCwd;
+    if (isOutside(rel)) {
+      throw new UsageError(`test file ${JSON.stringify(file)} is outside the configuration directory (${relative(cwd, root) || '.'})`, 'name test files relative to the current directory, below the directory given with -C');
     }
-  }
-  return needs;
+    if (!found.includes(rel)) {
+      const what = isTestFile(rel) ? 'no such test file' : 'not a test file (test files end in .test.yaml)';
+      const listed = shown.length > 0 ? `the test files here: ${shown.slice(0, 10).join(', ')}${shown.length > 10 ? ', …' : ''}` : 'this configuration has no *.test.yaml file';
+      throw new UsageError(`${JSON.stringify(file)}: ${what}${didYouMean(file, [...shown, ...found])}`, `${listed} (paths are relative to the current directory)`);
+    }
+    return rel;
+  });
+}
+
+function isOutside(rel: string): boolean {
+  return rel === '..' || rel.startsWith('../') || isAbsolute(rel);
+}
+
+/** Playbook tests need the review service, template tests the agreements service; a replay needs none. */
+function servicesFor(files: TestFile[], replayOnly: boolean): Set<ServiceName> {
+  return new Set(replayOnly ? [] : files.map((f): ServiceName => (f.kind === 'PlaybookTest' ? 'review' : 'agreements')));
 }
 
 async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise<number> {
   if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
   if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
-  const root = resolve(io.cwd, opts.dir);
-  const relFiles = files.map((f) => resolve(io.cwd, f)).map((f) => f.slice(root.length + 1).split('\\').join('/'));
-  const needs = await neededServices(root, relFiles, opts);
   const interrupts = interruptsOf(io);
   const release = interrupts.hold();
   const started = new Date();
   const deadline = Date.now() + opts.timeout;
   // Aborted only after the run has cleaned up: the cleanup's own requests must not be cut short.
   const hard = new AbortController();
+  // Set by `check`, which the session runs before it connects: broken test files never reach the network.
+  let prepared: PreparedTests | undefined;
   let report: TestReport;
   try {
-    report = await withSession(io, { ...opts, needs: () => needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
+    const check = async (workspace: Workspace): Promise<void> => {
+      prepared = await prepareTests(io, workspace, files, opts);
+    };
+    const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
+    report = await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
+      const { subjects, selected, warnings, compare, only } = prepared!;
       const project = s.workspace.config.project;
-      const subjects: TestSubjects = { playbooks: declaredPlaybooks(s.workspace.desired), templates: declaredTemplates(s.workspace.desired), ...(project.agreements.actor ? { actor: project.agreements.actor } : { actor: undefined }) };
-      const loaded = await loadTests(project.root, subjects, relFiles);
-      if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
-      for (const d of loaded.diagnostics) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
-      const selected = selectTargets(loaded.files, opts.target, subjects);
-      if (selected.length === 0) s.logger.info(`No test files found (${relFiles.length > 0 ? relFiles.join(', ') : '*.test.yaml below the directory'}).`);
-      const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, playbooks: await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }) } : undefined;
+      for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
+      if (selected.length === 0) s.logger.info(`No test files found (${only.length > 0 ? only.join(', ') : '*.test.yaml below the directory'}).`);
       const emulator = Boolean(opts.emulator);
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
       s.progress.start('Testing');
@@ -150,15 +192,16 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     release();
   }
   const isFailed = failed(report, Boolean(opts.failOnWarn));
-  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
-  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
-  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
+  // The JUnit file first: when it cannot be written, stdout holds the error (one JSON document with -o json), not a report that looks fine.
   if (opts.junit) {
     const xml = renderTestJunit(report, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000 });
     await writeFileAtomic(resolve(io.cwd, opts.junit), xml).catch((error: unknown) => {
       throw new DocketError('write-failed', `cannot write the JUnit report to ${opts.junit} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
     });
   }
+  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
+  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
+  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
   if (opts.annotations === 'github') {
     const text = renderTestAnnotations(report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd) });
     if (opts.output === 'text') io.stdout(text);

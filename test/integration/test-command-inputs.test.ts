@@ -1,0 +1,110 @@
+/**
+ * `docket test` given what a careless user gives it: a broken test file, FILES that name no test
+ * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
+ * clear error (exit 1) before any request, and --target contacts only the service it needs.
+ */
+import { access, cp, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
+const NDA = 'playbook/Inbound NDA';
+
+afterAll(removeMadeDirs);
+
+async function example(): Promise<string> {
+  const dir = await makeDir({});
+  await cp(EXAMPLE, dir, { recursive: true });
+  return dir;
+}
+
+const exists = (file: string) => access(file).then(
+  () => true,
+  () => false,
+);
+
+describe('docket test with broken inputs', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ reviewDelayMs: 20 });
+  });
+  afterAll(async () => {
+    await emu.emulator.close();
+  });
+  const requests = () => emu.emulator.stats().requests.total;
+
+  it('stops at a broken test file before any request to the services', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDAA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    const before = requests();
+    const r = await runCli(['test', '-C', dir], { env: emu.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/broken.test.yaml:2:11 error unknown-playbook no Playbook named "Inbound NDAA" is declared in this configuration, did you mean `Inbound NDA`?');
+    expect(requests()).toBe(before);
+  });
+
+  it('contacts only the review service for --target playbook/NAME (no agreements key needed)', async () => {
+    const dir = await example();
+    const env = { DOCKET_REVIEW_URL: emu.env.DOCKET_REVIEW_URL!, DOCKET_ORGANIZATION_ID: emu.env.DOCKET_ORGANIZATION_ID!, DOCKET_REVIEW_API_KEY: emu.env.DOCKET_API_KEY! };
+    const r = await runCli(['test', '-C', dir, '--target', NDA], { env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('3 cases: 3 passed.');
+  });
+
+  it('refuses FILES that name no test file of the configuration, instead of passing with no case', async () => {
+    const dir = await example();
+    const typo = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.tset.yaml']);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('Error: "tests/inbound-nda.tset.yaml": not a test file (test files end in .test.yaml), did you mean `tests/inbound-nda.test.yaml`?');
+    const missing = await runCli(['test', '-C', dir, '--emulator', join(dir, 'tests/none.test.yaml')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('none.test.yaml": no such test file');
+    const outside = await runCli(['test', '-C', dir, '--emulator', join(dir, '../elsewhere.test.yaml')]);
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toContain('elsewhere.test.yaml" is outside the configuration directory');
+    // Refused before the emulator started: nothing was written.
+    expect(await exists(join(dir, '.docket'))).toBe(false);
+    // A path relative to -C DIR names the file too.
+    const relative = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml']);
+    expect(relative.code).toBe(0);
+    expect(relative.stdout).toContain('3 cases: 3 passed.');
+  });
+
+  it('refuses a test file that is not UTF-8, a control character, and a contract linked from outside the directory', async () => {
+    const dir = await example();
+    const elsewhere = await makeDir({ 'secret.docx': 'not for upload' });
+    await symlink(join(elsewhere, 'secret.docx'), join(dir, 'tests/fixtures/linked.docx'));
+    const playbookTest = (name: string, file: string) => ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', `  - name: ${name}`, `    contract: { file: ${file} }`, '    expect: { flags: { count: 0 } }', ''].join('\n');
+    await writeFile(join(dir, 'tests/linked.test.yaml'), playbookTest('linked', 'fixtures/linked.docx'));
+    await writeFile(join(dir, 'tests/bell.test.yaml'), playbookTest('"bell\\u0007"', 'fixtures/nda-standard.docx'));
+    await writeFile(join(dir, 'tests/latin1.test.yaml'), Buffer.from(playbookTest('caf\u00e9', 'fixtures/nda-standard.docx'), 'latin1'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/latin1.test.yaml:4:14 error invalid-utf8 tests/latin1.test.yaml is not valid UTF-8');
+    expect(r.stderr).toContain('tests/bell.test.yaml:4:11 error control-character `cases[0].name` holds the control character U+0007: "bell\\u0007"');
+    expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
+  });
+
+  it('says only that `kind` is missing when a test document lacks it (not the keys of both kinds)', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/kindless.test.yaml'), ['playbook: Inbound NDA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/kindless.test.yaml:1:1 error missing-field missing required field `kind` in test file');
+    expect(r.stderr).toContain('1 error, 0 warnings.');
+  });
+
+  it('prints one JSON document, the error, when the JUnit report cannot be written', async () => {
+    const dir = await example();
+    const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '-o', 'json', '--junit', join(dir, 'tests')]);
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { ok?: boolean; error?: { message: string } };
+    expect(doc.ok).toBeUndefined();
+    expect(doc.error?.message).toContain('cannot write the JUnit report');
+  });
+});
