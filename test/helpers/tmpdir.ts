@@ -1,7 +1,8 @@
 /** Inline file trees in temporary directories, removed after each test file. */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const made: string[] = [];
 
@@ -21,4 +22,13 @@ export async function writeFiles(dir: string, files: Record<string, string>): Pr
 
 export async function removeMadeDirs(): Promise<void> {
   await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
+
+/** A made directory holding the bundled example, without what a run in the checkout left there (`npm run demo` writes its .docket). */
+export async function copyExample(): Promise<string> {
+  const dir = await makeDir({});
+  await cp(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes('.docket') && !src.endsWith('docket.lock.json') });
+  return dir;
 }

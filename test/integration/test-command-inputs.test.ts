@@ -3,25 +3,18 @@
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
-import { access, cp, symlink, writeFile } from 'node:fs/promises';
+import { access, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 
-const EXAMPLE = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
 const NDA = 'playbook/Inbound NDA';
 
 afterAll(removeMadeDirs);
 
-async function example(): Promise<string> {
-  const dir = await makeDir({});
-  // Without what a run in the checkout left (`npm run demo` writes examples/acme-legal/.docket).
-  await cp(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes('.docket') && !src.endsWith('docket.lock.json') });
-  return dir;
-}
+const example = copyExample;
 
 const exists = (file: string) => access(file).then(
   () => true,

@@ -6,7 +6,7 @@
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { hostname } from 'node:os';
-import { cp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
@@ -16,20 +16,14 @@ import { runCli } from '../helpers/cli.js';
 import { ACTOR, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { testAgreementMessage } from '../../src/testing/test-agreements.js';
 import type { RunIdentity } from '../../src/testing/run-owner.js';
-import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
 
-const EXAMPLE = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
 const NDA = 'playbook/Inbound NDA';
 
 afterAll(removeMadeDirs);
 
-async function example(): Promise<string> {
-  const dir = await makeDir({});
-  // Without what a run in the checkout left (`npm run demo` writes examples/acme-legal/.docket).
-  await cp(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes('.docket') && !src.endsWith('docket.lock.json') });
-  return dir;
-}
+const example = copyExample;
 
 interface OrgState {
   playbooks: Record<string, { name: string; archived_at: string | null }>;
