@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EMULATOR_TARGET, emptyLock, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
+import { EMULATOR_TARGET, emptyLock, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { splitByService, syncState, withChildrenForgotten, withMovedRecords, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
@@ -65,6 +65,7 @@ export const KIND_ORDER = KINDS.map((k) => ({ name: k.name, title: k.title }));
 export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Session) => Promise<T>): Promise<T> {
   const logger = new Logger(io, opts);
   const emulator = Boolean(opts.emulator);
+  forgetKnownLocks();
   const workspace = await loadWorkspace({ dir: opts.dir, processEnv: io.env, emulator, ...(opts.env ? { env: opts.env } : {}) });
   const prune: PruneSwitches = opts.prune ? 'all' : workspace.config.project.prune;
   const concurrency = opts.concurrency ?? workspace.config.project.concurrency;

@@ -169,7 +169,7 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
 }
 
 /**
- * The lock as this process last read or wrote it, by path, with the file's identity then. A lock
+ * The lock as this command last read or wrote it, by path, with the file's identity then. A lock
  * of 20,000 objects is 9.5 MB: an apply that uploads files writes it after each upload, and would
  * otherwise read and parse it again every time. Anyone else's write (an atomic rename makes a new
  * inode; an edit in place a new size or time) changes the identity, and the file is read again.
@@ -184,6 +184,15 @@ async function stampOf(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Forgets every lock file known: a command starts from the files as they are. Within a command only
+ * docket writes them, but a file's times may be as coarse as a clock tick, so an edit in place
+ * between two commands of one process (the tests) could keep inode, size and times.
+ */
+export function forgetKnownLocks(): void {
+  known.clear();
 }
 
 /** What this process just wrote: the next read or write of the file needs no parse. */
