@@ -300,7 +300,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         let a: Attempt;
         try {
           const first = n === 0 ? beforeSend : undefined;
-          a = await limiter.run(async () => (first ? first().then(() => attempt(t)) : attempt(t)), throttled, () => (queue = queueWait()).signal);
+          const go = first ? () => first().then(() => attempt(t)) : () => attempt(t);
+          a = await limiter.run(go, throttled, () => (queue = queueWait()).signal);
         } catch (err) {
           if (err instanceof DocketError) throw err;
           if (options.signal?.aborted) throw interrupted(t);

@@ -140,7 +140,8 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
         const service = kind?.service === 'both' ? (kind.fieldService?.(field) ?? 'review') : (kind?.service ?? 'review');
         return targets.get(service) ?? sections[0]!;
       };
-      const split = splitByService(withMovedRecords(withChildrenForgotten(updates, sync(), KINDS), sync()), sections, serviceOf);
+      const state = sync();
+      const split = splitByService(withMovedRecords(withChildrenForgotten(updates, state, KINDS), state), sections, serviceOf);
       return Object.fromEntries([...split].map(([target, records]) => [target, { records }]));
     };
     const recordSync = async (updates: SyncUpdates): Promise<void> => {

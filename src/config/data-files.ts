@@ -108,7 +108,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
       try {
         // A symlink may point anywhere: what is read must be inside the configuration directory.
         const real = await realpath(path.join(root, rel));
-        if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+        if (!isInside(realRoot, real)) {
           problem(doc, key, 'file-outside-config', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(real)}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
           return;
         }
@@ -128,6 +128,11 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     }),
   );
   return { files, diagnostics };
+}
+
+/** Whether a real path (symbolic links resolved) lies in the real configuration directory. */
+export function isInside(realRoot: string, real: string): boolean {
+  return real === realRoot || real.startsWith(realRoot + path.sep);
 }
 
 /** File names are quoted like any value, with room for a long path. */

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 
@@ -67,6 +68,11 @@ export function decodeStrict(bytes: Uint8Array): ReadText {
   } catch {
     return { invalidAt: firstInvalid(bytes) };
   }
+}
+
+/** The error for a YAML file that is not UTF-8, at its first bad byte. */
+export function invalidUtf8(file: string, at: { line: number; col: number }): Diagnostic {
+  return { severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...at, hint: 'save the file as UTF-8' };
 }
 
 /** Line and column (in characters) of the first byte sequence that is not UTF-8. */

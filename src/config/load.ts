@@ -10,12 +10,12 @@ import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { namedFiles } from './data-files.js';
-import { discoverYamlFiles, isTestFile, readFiles } from './discover.js';
+import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles } from './discover.js';
 import { interpolateTree } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
-import { textProblems } from './text-hygiene.js';
+import { textDiagnostics } from './text-hygiene.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
@@ -84,7 +84,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
       files.push(file);
       texts.push(r.text);
     } else {
-      encodingProblems.push({ severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...r.invalidAt, hint: 'save the file as UTF-8' });
+      encodingProblems.push(invalidUtf8(file, r.invalidAt));
     }
   });
   const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, rereader(root, file)));
@@ -258,9 +258,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
 
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
-  for (const problem of textProblems(body)) {
-    diagnostics.push({ severity: 'error', code: 'control-character', message: problem.message, ...doc.positions.valueAt(problem.pointer), path: pointerToPath(problem.pointer), hint: problem.hint });
-  }
+  diagnostics.push(...textDiagnostics(body, doc.positions));
   if (!validate(body)) {
     diagnostics.push(
       ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved }),

@@ -202,11 +202,17 @@ async function remember(path: string, doc: LockDocument): Promise<void> {
   else known.set(path, { stamp, read: { doc, diagnostics: [] } });
 }
 
-/** The document of `text`, the file's content read just now, without a parse when it is the one known. */
-function parsedFrom(text: string, stamp: string | undefined, location: LockLocation): ReadLockResult {
+/**
+ * The file's text (undefined: no file) and its document, for a write that compares what it would
+ * write with what is there: the text is read every time, the parse only when the file is not the
+ * one known.
+ */
+async function readForWrite(location: LockLocation): Promise<{ text: string | undefined; read: ReadLockResult }> {
+  const stamp = await stampOf(location.path);
+  const text = await readFile(location.path, 'utf8').catch(() => undefined);
+  if (text === undefined) return { text, read: { doc: emptyDocument(), diagnostics: [] } };
   const hit = known.get(location.path);
-  if (stamp !== undefined && hit?.stamp === stamp) return hit.read;
-  return parseLockText(text, location.label);
+  return { text, read: stamp !== undefined && hit?.stamp === stamp ? hit.read : parseLockText(text, location.label) };
 }
 
 export function parseLockText(text: string, label: string): ReadLockResult {
@@ -514,10 +520,8 @@ function withSync(doc: LockDocument, changes: SyncChanges): LockDocument {
 export async function writeSync(location: LockLocation, changes: SyncChanges): Promise<void> {
   if (!hasSyncChanges(changes)) return;
   await removeStaleTemps(location.path);
-  const stamp = await stampOf(location.path);
-  const before = await readFile(location.path, 'utf8').catch(() => undefined);
-  const doc = before === undefined ? emptyDocument() : parsedFrom(before, stamp, location).doc;
-  const out = withSync(doc, changes);
+  const { text: before, read } = await readForWrite(location);
+  const out = withSync(read.doc, changes);
   const text = render(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
   if (text === before || (before === undefined && !out.synced)) return;
@@ -540,16 +544,9 @@ function tempDirOf(path: string): string {
  * write (one read, one render and one atomic write of a lock that may hold 20,000 records).
  */
 export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false, sync?: SyncChanges): Promise<string | undefined> {
-  const stamp = await stampOf(location.path);
-  let text: string | undefined;
-  try {
-    text = await readFile(location.path, 'utf8');
-  } catch {
-    text = undefined;
-  }
+  const { text, read } = await readForWrite(location);
   const section = text !== undefined || Object.keys(lock.files).length > 0 || create;
   const records = hasSyncChanges(sync) ? sync : undefined;
-  const read = text === undefined ? { doc: emptyDocument(), diagnostics: [] } : parsedFrom(text, stamp, location);
   // A file docket cannot read is left for the person (the plan already said so).
   if (read.diagnostics.some((d) => d.severity === 'error')) return undefined;
   const settled = section ? withSection(read.doc, target, lock, location) : read.doc;

@@ -5,7 +5,8 @@
  * (a name, an e-mail, a reference, an id) holds no tab or line break either.
  */
 import { quoteValue } from './quote.js';
-import { joinPointer, pointerToPath } from './yaml-positions.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { joinPointer, pointerToPath, type DocPositions } from './yaml-positions.js';
 
 export interface TextProblem {
   pointer: string;
@@ -56,4 +57,9 @@ function problemAt(pointer: string, value: string, bad: string): TextProblem {
   return CONTROL.test(bad)
     ? { pointer, message: `${where} holds the control character ${codePoint(bad)}: ${quoteValue(value)}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters' }
     : { pointer, message: `${where} must be one line, without tabs or line breaks: ${quoteValue(value)}`, hint: 'names, e-mails, ids and references are one line of plain text' };
+}
+
+/** The problems of `value` as `control-character` errors at their values' positions. */
+export function textDiagnostics(value: unknown, positions: DocPositions): Diagnostic[] {
+  return textProblems(value).map((problem) => ({ severity: 'error', code: 'control-character', message: problem.message, ...positions.valueAt(problem.pointer), path: pointerToPath(problem.pointer), hint: problem.hint }));
 }

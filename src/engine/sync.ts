@@ -231,17 +231,23 @@ export function withMovedRecords(updates: SyncUpdates, state: SyncState): SyncUp
  * write again (a declared child of another parent whose key merely starts the same) are kept.
  */
 export function withChildrenForgotten(updates: SyncUpdates, state: SyncState, kinds: readonly { name: KindName; parentKind?: KindName }[]): SyncUpdates {
-  const prefixes: string[] = [];
+  const prefixes = new Set<string>();
   for (const [key, record] of updates) {
     if (record !== null) continue;
     const colon = key.indexOf(':');
     const kind = key.slice(0, colon);
-    for (const child of kinds) if (child.parentKind === kind) prefixes.push(`${child.name}:${key.slice(colon + 1)}/`);
+    for (const child of kinds) if (child.parentKind === kind) prefixes.add(`${child.name}:${key.slice(colon + 1)}/`);
   }
-  if (prefixes.length === 0) return updates;
+  if (prefixes.size === 0) return updates;
+  // Looked up at each `/` of a key (a parent's name may hold one), not tried one prefix at a time:
+  // archiving 500 playbooks would otherwise test 500 prefixes against each of 20,000 records.
+  const underForgotten = (key: string): boolean => {
+    for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) if (prefixes.has(key.slice(0, at + 1))) return true;
+    return false;
+  };
   const out: SyncUpdates = new Map(updates);
   for (const key of state.byKey.keys()) {
-    if (!out.has(key) && prefixes.some((p) => key.startsWith(p))) out.set(key, null);
+    if (!out.has(key) && underForgotten(key)) out.set(key, null);
   }
   return out;
 }

@@ -6,12 +6,12 @@
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeStrict, discoverYamlFiles, isTestFile } from '../config/discover.js';
-import { isAbsoluteName, resolveDataPath } from '../config/data-files.js';
+import { decodeStrict, discoverYamlFiles, invalidUtf8, isTestFile } from '../config/discover.js';
+import { isAbsoluteName, isInside, resolveDataPath } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics, schemaValidator } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
-import { textProblems } from '../config/text-hygiene.js';
-import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
+import { textDiagnostics } from '../config/text-hygiene.js';
+import { parseWithPositions, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { normName } from '../engine/normalize.js';
 import type { PlaybookSubject, TemplateSubject } from '../kinds/support/test-subjects.js';
@@ -51,7 +51,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     // Strictly, as resource files are: a byte that is not UTF-8 is reported, not read as U+FFFD.
     const read = decodeStrict(await readFile(path.join(root, file)));
     if (!('text' in read)) {
-      diagnostics.push({ severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...read.invalidAt, hint: 'save the file as UTF-8' });
+      diagnostics.push(invalidUtf8(file, read.invalidAt));
       continue;
     }
     const parsed = parseWithPositions(read.text, file);
@@ -59,10 +59,8 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     for (const doc of parsed.documents) {
       if (!doc.ok) continue;
       const value: unknown = doc.value;
-      const hygiene = textProblems(value);
-      for (const problem of hygiene) {
-        diagnostics.push({ severity: 'error', code: 'control-character', message: problem.message, ...doc.positions.valueAt(problem.pointer), path: pointerToPath(problem.pointer), hint: problem.hint });
-      }
+      const hygiene = textDiagnostics(value, doc.positions);
+      diagnostics.push(...hygiene);
       if (hygiene.length > 0) continue;
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
       if (!validate(value)) {
@@ -79,6 +77,9 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
 
 /** The checks a schema cannot make, for one document that passed it. */
 class Checker {
+  /** The configuration directory with its links resolved, found once per document. */
+  private realRoot: Promise<string> | undefined;
+
   constructor(
     private readonly root: string,
     private readonly file: string,
@@ -233,9 +234,9 @@ class Checker {
       this.error('missing-file', `contract file ${JSON.stringify(c.file)} does not exist (looked for ${rel})`, `${ptr}/file`, 'paths are relative to the test file');
     } else {
       // A symbolic link may point anywhere: what is uploaded must be inside the configuration directory.
-      const realRoot = await realpath(this.root).catch(() => this.root);
+      this.realRoot ??= realpath(this.root).catch(() => this.root);
       const real = await realpath(path.join(this.root, rel));
-      if (!real.startsWith(realRoot + path.sep)) {
+      if (!isInside(await this.realRoot, real)) {
         this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
       }
     }
