@@ -94,7 +94,7 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
   } catch {
     return undefined;
   }
-  if (values.some((v) => v === null || v === undefined) || values.some((v) => reachedTwice(v))) return undefined;
+  if (values.some((v) => v === null || v === undefined) || values.some((v) => reachedTwice(v, Boolean(reread)))) return undefined;
   // Positions are worked out once per file, the first time one is asked for: from a second
   // js-yaml pass where it can be sure of them, else by the full parser.
   let known: (DocPositions | undefined)[] | undefined;
@@ -132,10 +132,15 @@ export function plainYamlValue(text: string): unknown {
   } catch {
     return undefined;
   }
-  return value === null || value === undefined || reachedTwice(value) ? undefined : value;
+  return value === null || value === undefined || reachedTwice(value, false) ? undefined : value;
 }
 
-function reachedTwice(root: unknown): boolean {
+/**
+ * Whether a node is reached twice (an alias); with `detach`, long strings are also copied on the
+ * way. js-yaml's scalars are slices of the file's text, and V8 keeps a whole text alive for any one
+ * slice of it: the copies let the texts of a large configuration go (`reread` brings one back).
+ */
+function reachedTwice(root: unknown, detach: boolean): boolean {
   const seen = new Set<object>();
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -143,10 +148,30 @@ function reachedTwice(root: unknown): boolean {
     if (v === null || typeof v !== 'object') continue;
     if (seen.has(v)) return true;
     seen.add(v);
-    if (Array.isArray(v)) for (const x of v) stack.push(x);
-    else for (const k in v) stack.push((v as Record<string, unknown>)[k]);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (detach && typeof x === 'string' && x.length >= SLICED_MIN) v[i] = detached(x);
+        else stack.push(x);
+      }
+    } else {
+      const o = v as Record<string, unknown>;
+      for (const k in o) {
+        const x = o[k];
+        if (detach && typeof x === 'string' && x.length >= SLICED_MIN) o[k] = detached(x);
+        else stack.push(x);
+      }
+    }
   }
   return false;
+}
+
+/** V8 copies substrings shorter than this; longer ones are slices that keep their whole text. */
+const SLICED_MIN = 13;
+
+/** The same text in a string of its own: joining makes a new flat string, and a slice of it keeps only that. */
+function detached(text: string): string {
+  return (' ' + text).slice(1);
 }
 
 type Resolve = 'key' | 'value' | 'start';

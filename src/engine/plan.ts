@@ -64,6 +64,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   diagnostics.items.push(...ordered.diagnostics.items);
   if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 
+  // Only the digest's source is kept: the getter must not hold the live objects for the whole apply.
+  const digestSource = input.configDigest;
   let configDigest: string | undefined;
   const plan: Plan = {
     format_version: 1,
@@ -73,7 +75,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     ...(input.environment ? { environment: input.environment } : {}),
     // A getter (enumerable, so JSON and spreads include it): a plan only printed never needs it.
     get config_digest() {
-      return (configDigest ??= typeof input.configDigest === 'string' ? input.configDigest : input.configDigest());
+      return (configDigest ??= typeof digestSource === 'string' ? digestSource : digestSource());
     },
     changes: ordered.changes,
     // Sorted so the same state always serialises the same way (golden files, plan diffs).

@@ -72,6 +72,16 @@ describe('parseYamlFile (fast) against the full parser', () => {
     });
   }
 
+  it('gives the same values and positions when the text is read again for positions (its strings copied off it)', () => {
+    const long = 'text: "a value long enough to be a slice"\nlist:\n  - another value long enough\n  - {inner: "nested value long enough"}\n';
+    for (const [name, text] of Object.entries({ ...CORPUS, long })) {
+      let rereads = 0;
+      const parsed = parseYamlFile(text, 'f.yaml', () => (rereads++, text));
+      expect(snapshot(parsed), name).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
+      expect(rereads, name).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('hands files with anchors, tags, errors or duplicate keys to the full parser, so their diagnostics are the same', () => {
     for (const text of ['a: &x {b: 1}\nc: *x\n', 'a: !!str 1\n', 'a: !include x.yaml\n', 'a: [1, 2\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n']) {
       expect(snapshot(parseYamlFile(text, 'f.yaml'))).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
