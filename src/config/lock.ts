@@ -495,22 +495,51 @@ function hasSyncChanges(changes: SyncChanges | undefined): changes is SyncChange
   return changes !== undefined && Object.values(changes).some((c) => Object.keys(c.records).length > 0 || c.reset);
 }
 
-/** The document with the sync records changed, everything else kept. */
+/**
+ * The document with the sync records changed, everything else kept. An apply restates every
+ * record it leaves in sync, most of them as they were: a target none of whose records change is
+ * kept as it is (and so is the document when none does), and records are sorted only when a key
+ * is out of order.
+ */
 function withSync(doc: LockDocument, changes: SyncChanges): LockDocument {
   const synced = { ...doc.synced };
+  let changed = false;
   for (const [target, change] of Object.entries(changes)) {
-    const records: SyncRecords = change.reset ? {} : { ...synced[target] };
-    for (const [key, record] of Object.entries(change.records)) {
+    const before = synced[target];
+    const differing: [string, string | null][] = [];
+    for (const key in change.records) {
+      const record = change.records[key]!;
+      if (record === null ? before !== undefined && Object.hasOwn(before, key) : before?.[key] !== record) differing.push([key, record]);
+    }
+    if (!change.reset && differing.length === 0) {
+      // A section written out of order by hand is put in order all the same.
+      if (before !== undefined && inOrder(before) !== before) {
+        synced[target] = sorted(before);
+        changed = true;
+      }
+      continue;
+    }
+    changed = true;
+    const records: SyncRecords = change.reset ? {} : { ...before };
+    for (const [key, record] of change.reset ? Object.entries(change.records) : differing) {
       if (record === null) delete records[key];
       else records[key] = record;
     }
-    if (Object.keys(records).length > 0) synced[target] = sorted(records);
+    if (Object.keys(records).length > 0) synced[target] = inOrder(records);
     else delete synced[target];
   }
+  if (!changed) return doc;
   const out: LockDocument = { ...doc };
-  if (Object.keys(synced).length > 0) out.synced = sorted(synced);
+  if (Object.keys(synced).length > 0) out.synced = inOrder(synced);
   else delete out.synced;
   return out;
+}
+
+/** `sorted`, without the new object and the sort when the keys are in order already. */
+function inOrder<T>(records: Record<string, T>): Record<string, T> {
+  const keys = Object.keys(records);
+  for (let i = 1; i < keys.length; i++) if (!(keys[i - 1]! < keys[i]!)) return sorted(records);
+  return records;
 }
 
 /**

@@ -147,15 +147,29 @@ export interface SyncKindInfo {
 }
 
 /** The record of an object that now matches its files: the file's values, minus ignored and sensitive fields. */
-export function recordOf(d: DesiredResource, id: string, kind: SyncKindInfo | undefined): SyncRecord {
+export function recordOf(d: DesiredResource, id: string, kind: SyncKindInfo | undefined, hash: (value: unknown) => string = fieldHash): SyncRecord {
   const ignored = d.policy?.ignoreFields ?? [];
   const sensitive = kind?.sensitiveFields ?? [];
   const fields: Record<string, string> = {};
   for (const field in d.fields) {
     if (ignored.includes(field) || sensitive.includes(field)) continue;
-    fields[field] = fieldHash(d.fields[field]);
+    fields[field] = hash(d.fields[field]);
   }
   return { id, fields };
+}
+
+/** Longer text seldom repeats across objects; shorter values (flags, names of reviewers, enums) do. */
+const REMEMBERED_LENGTH = 80;
+
+/** fieldHash, remembering the digests of short values: an apply records every object it leaves in sync. */
+function rememberingFieldHash(): (value: unknown) => string {
+  const known = new Map<unknown, string>();
+  return (value) => {
+    if ((value !== null && typeof value === 'object') || (typeof value === 'string' && value.length > REMEMBERED_LENGTH)) return fieldHash(value);
+    let hash = known.get(value);
+    if (hash === undefined) known.set(value, (hash = fieldHash(value)));
+    return hash;
+  };
 }
 
 /** Record changes, `kind:key` → the new record or null (forget it). */
@@ -186,6 +200,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     pending.set(key, (pending.get(key) ?? true) && (report === undefined || done.has(c.id)));
   }
   const out: SyncUpdates = new Map();
+  const hash = rememberingFieldHash();
   for (const c of plan.changes) {
     if ((c.action === 'delete' || c.action === 'archive') && done.has(c.id)) out.set(refKey(c.kind, c.key), null);
   }
@@ -196,7 +211,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (!inScope(d) || pending.get(key) === false) continue;
     const id = input.ids.get(key);
     if (!id) continue;
-    out.set(key, recordOf(d, id, kinds.get(d.kind)));
+    out.set(key, recordOf(d, id, kinds.get(d.kind), hash));
   }
   return out;
 }

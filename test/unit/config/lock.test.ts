@@ -183,6 +183,15 @@ describe('docket.lock.json', () => {
     // Records are sorted by key, as every write of them is.
     expect(Object.keys(JSON.parse(text).synced[REVIEW])).toEqual(['rule:P/A', 'rule:P/B']);
 
+    // Records restated as they are leave the file alone; a section out of order is put in order.
+    const unsorted = JSON.stringify({ version: 2, targets: {}, synced: { [REVIEW]: { 'rule:P/B': 'b', 'rule:P/A': 'a' } } }, null, 2) + '\n';
+    const handEdited = await makeDir({ [LOCK_FILE]: unsorted });
+    await settleLock(lockLocation(handEdited, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/A': 'a', 'rule:P/B': 'b' } } });
+    expect(Object.keys(JSON.parse(await readFile(join(handEdited, LOCK_FILE), 'utf8')).synced[REVIEW])).toEqual(['rule:P/A', 'rule:P/B']);
+    const settled = await readFile(join(handEdited, LOCK_FILE), 'utf8');
+    await settleLock(lockLocation(handEdited, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/B': 'b', 'rule:P/C': null } } });
+    expect(await readFile(join(handEdited, LOCK_FILE), 'utf8')).toBe(settled);
+
     // With no lock file and no entries, the records alone make the file; forgetting alone makes none.
     const empty = await makeDir({});
     await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/Z': null } } });

@@ -19,6 +19,16 @@ describe('sync records', () => {
     expect(parseSyncRecord('r-1 broken')).toBeUndefined();
   });
 
+  it('after an apply, every record holds the digest of each field value, however often a value repeats across objects', () => {
+    const values = ['same reviewer', 'x'.repeat(200), 0, -0, '0', 1.5, true, 'true', false, null, ['same reviewer'], { k: 'same reviewer' }];
+    const desired = values.flatMap((value, i) => [desiredRule('NDA', `A${i}`, { reviewer: value as string }), desiredRule('NDA', `B${i}`, { reviewer: value as string })]);
+    const ids = new Map(desired.map((d, i) => [`rule:${d.key}`, `r-${i}`]));
+    const updates = syncAfterApply({ plan: planOf([]), desired, ids, kinds: [] });
+    desired.forEach((d, i) => expect(updates.get(`rule:${d.key}`), d.key).toEqual(recordOf(d, `r-${i}`, undefined)));
+    expect(updates.get('rule:NDA/A0')!.fields.reviewer).toBe(fieldHash('same reviewer'));
+    expect(updates.get('rule:NDA/A10')!.fields.reviewer).toBe(fieldHash(['same reviewer']));
+  });
+
   it('after an apply: what succeeded matches the files, a failed change keeps the old record, removals are forgotten', () => {
     const keep = desiredRule('NDA', 'Keep');
     const failed = desiredRule('NDA', 'Failed', { actions: 'new' });
