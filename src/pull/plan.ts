@@ -345,6 +345,8 @@ class PullPlanner {
       return;
     }
     this.editOf(o.d.document.file).remove.add(o.d.document.index);
+    // So a file that cannot be edited safely leaves it reported as not pulled, its record kept.
+    this.writing.push({ file: o.d.document.file, index: o.d.document.index, pointer: '', entry: o });
   }
 
   /** Objects no file declares: a file each, as `docket export` lays it out (next free name). */

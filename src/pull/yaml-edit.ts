@@ -113,6 +113,8 @@ function verify(text: string, request: YamlEditRequest, problems: YamlEditProble
   if (errors.length > 0) throw new Error(`the edited YAML does not parse: ${errors[0]!.message}`);
   const removedBefore = (i: number): number => [...(request.remove ?? [])].filter((r) => r < i).length;
   for (const [index, wanted] of request.documents) {
+    // A document edited and then taken out (its children's edits came first) is not there to read.
+    if (request.remove?.has(index)) continue;
     const doc = kept[index - removedBefore(index)];
     if (!doc) throw new Error(`the edited YAML lost document ${index}`);
     const got = documentValue(doc);

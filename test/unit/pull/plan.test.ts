@@ -4,7 +4,7 @@ import { EMPTY_SYNC } from '../../../src/engine/sync.js';
 import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { keepTextStyle, planPull, type PullInput } from '../../../src/pull/plan.js';
-import { desiredRule, liveRule, planOf, projectConfig } from '../engine/builders.js';
+import { desiredPlaybook, desiredRule, liveRule, planOf, projectConfig } from '../engine/builders.js';
 
 const NDA = { id: 'pb-1', name: 'NDA' };
 const FILE = `kind: Playbook
@@ -72,6 +72,30 @@ describe('planPull', () => {
     const reverted = planPull(input([update([{ field: 'actions', before: 'x', after: 'ACCEPT', direction: 'live' }])], [{ ...term, policy: { drift: 'revert' } }], [live]));
     expect(reverted.files).toEqual([]);
     expect(reverted.notPulled.map((p) => p.reason)).toEqual(['drift: revert: `docket apply` puts the files’ value back']);
+  });
+
+  it('takes a playbook archived live, with its rules, out of a file that declares another', () => {
+    const two = `${FILE}---\n# made for vendors\nkind: Playbook\nname: Vendor\nrules:\n  - name: Cap\n    actions: CAP\n`;
+    const vendor: DesiredResource = { ...desiredPlaybook('Vendor'), document: { file: 'playbooks/nda.yaml', index: 1 } };
+    const cap: DesiredResource = { ...desiredRule('Vendor', 'Cap', { actions: 'CAP' }), document: { file: 'playbooks/nda.yaml', index: 1 }, pointer: '/rules/0' };
+    const removed = (d: DesiredResource): Change => ({
+      id: `create:${d.kind}:${d.key}`, action: 'create', kind: d.kind, key: d.key, name: d.name, fields: [], refs: [], dependsOn: [], direction: 'removed-live',
+      ...(d.parent ? { parent: { kind: 'playbook', key: 'Vendor' } } : {}),
+    });
+    const base = input([removed(vendor), removed(cap)], [term, vendor, cap], [live]);
+    const result = planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? two : undefined) });
+    expect(result.notes).toEqual([]);
+    expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: two, after: FILE }]);
+    expect(result.pulled.map((p) => p.key)).toEqual(['Vendor', 'Vendor/Cap']);
+    expect(result.sync.get('playbook:Vendor')).toBeNull();
+
+    // A file it cannot edit safely is left alone, and what it held is neither reported as pulled nor forgotten.
+    const broken = `${two}---\nkind: [\n`;
+    const unsafe = planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? broken : undefined) });
+    expect(unsafe.files).toEqual([]);
+    expect(unsafe.notes[0]).toMatch(/^docket could not edit playbooks\/nda.yaml safely/);
+    expect(unsafe.pulled).toEqual([]);
+    expect(unsafe.sync.size).toBe(0);
   });
 
   it('keeps the trailing line break convention of the text it replaces', () => {
