@@ -167,7 +167,9 @@ class PullPlanner {
     const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
     if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: keep one by hand'));
     if (c.liveId && !['delete', 'archive'].includes(c.action) && fields.length === 0) return undefined;
-    return { change: c, ...(d ? { d } : {}), ...(l ? { l } : {}), fields, failed: new Set() };
+    // A field both sides changed is not pulled: the object keeps its old record, so the next plan
+    // still shows that field as changed on both sides.
+    return { change: c, ...(d ? { d } : {}), ...(l ? { l } : {}), fields, failed: new Set(conflicts) };
   }
 
   private entryOf(c: Change, direction: Direction, fields: string[], reason?: string, d?: DesiredResource): PullEntry {

@@ -69,6 +69,19 @@ describe('planPull', () => {
     expect(result.files).toEqual([]);
     expect(result.notPulled.map((p) => [p.fields, p.reason])).toEqual([[['actions'], 'changed live and in the files since the last sync: keep one by hand']]);
 
+    // The field live changed alone comes in; the object keeps its old record, so the next plan
+    // still shows the field both sides changed as changed on both sides.
+    const mixed = update([
+      { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'both' },
+      { field: 'questions', before: 'How long?', after: null, direction: 'live' },
+    ], { direction: 'changed-both' });
+    const asked = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: 'alice@acme.example', questions: 'How long?' });
+    const partly = planPull(input([mixed], [term], [asked]));
+    expect(partly.files[0]?.after).toBe(FILE.replace('    reviewer:', '    questions: How long?\n    reviewer:'));
+    expect(partly.pulled.map((p) => p.fields)).toEqual([['questions']]);
+    expect(partly.notPulled.map((p) => p.fields)).toEqual([['actions']]);
+    expect(partly.sync.size).toBe(0);
+
     const reverted = planPull(input([update([{ field: 'actions', before: 'x', after: 'ACCEPT', direction: 'live' }])], [{ ...term, policy: { drift: 'revert' } }], [live]));
     expect(reverted.files).toEqual([]);
     expect(reverted.notPulled.map((p) => p.reason)).toEqual(['drift: revert: `docket apply` puts the files’ value back']);
