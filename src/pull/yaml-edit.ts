@@ -87,6 +87,8 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
+  // What is written takes the file's line breaks (a file saved on Windows stays CRLF throughout).
+  if (text.includes('\r\n')) for (const s of splices) s.text = s.text.replace(/\r?\n/g, '\r\n');
   const out = applySplices(text, splices);
   verify(out, request, problems);
   return { text: out, problems };

@@ -63,6 +63,12 @@ describe('editYaml', () => {
     expect(replaced).toBe('rules:\n  - name: Term\n    actions: ACCEPT   # agreed\n  - name: Residuals\n    actions: REJECT\n');
   });
 
+  it('writes the line breaks the file uses (CRLF) in what it adds or rewrites', () => {
+    const text = PLAYBOOK.replace(/\n/g, '\r\n');
+    const { text: out } = edit(text, (v) => insertAt(setAt(v, '/rules/0/actions', 'ACCEPT up to 2 years\nFLAG longer\nREJECT forever\n'), '/rules', 'end', { name: 'New', actions: 'A\nB\n' }));
+    expect(out).toBe(`${PLAYBOOK.replace('COUNTERPROPOSE 2 years when longer\n', 'FLAG longer\n      REJECT forever\n').replace('ACCEPT a term of up to 3 years', 'ACCEPT up to 2 years')}  - name: New\n    actions: |\n      A\n      B\n`.replace(/\n/g, '\r\n'));
+  });
+
   it('edits inside flow collections with their commas', () => {
     const { text } = edit(PLAYBOOK, (v) => setAt(setAt(v, '/rules/1/tags_like/b', 'y z'), '/rules/1/tags_like/c', 3));
     expect(text).toBe(PLAYBOOK.replace('{ a: 1, b: "x" }', '{ a: 1, b: "y z", c: 3 }'));
