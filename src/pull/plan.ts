@@ -475,7 +475,10 @@ class PullPlanner {
     const wholeObject = !c.liveId || c.action === 'delete';
     if (!wholeObject && fields.length === 0) return;
     const { line: _old, ...entry } = this.entryOf(c, direction, wholeObject ? [] : fields, undefined, o.d);
-    this.pulled.push(entry);
+    // A rename and an update of one object (two changes) are one entry.
+    const same = this.pulled.find((p) => p.kind === entry.kind && p.key === entry.key && p.direction === entry.direction);
+    if (same) same.fields.push(...entry.fields.filter((f) => !same.fields.includes(f)));
+    else this.pulled.push(entry);
     // What could not be pulled keeps the object's old record: the next plan still sees that side move.
     if (o.failed.size > 0) return;
     const key = refKey(c.kind, c.key);

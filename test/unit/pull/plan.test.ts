@@ -92,7 +92,7 @@ describe('planPull', () => {
     const vendor: DesiredResource = { ...desiredPlaybook('Vendor'), document: { file: 'playbooks/nda.yaml', index: 1 } };
     const cap: DesiredResource = { ...desiredRule('Vendor', 'Cap', { actions: 'CAP' }), document: { file: 'playbooks/nda.yaml', index: 1 }, pointer: '/rules/0' };
     const removed = (d: DesiredResource): Change => ({
-      id: `create:${d.kind}:${d.key}`, action: 'create', kind: d.kind, key: d.key, name: d.name, fields: [], refs: [], dependsOn: [], direction: 'removed-live',
+      id: `create:${d.kind}:${d.key}`, action: 'create', kind: d.kind, key: d.key, name: d.name, fields: [], refs: [], dependsOn: [], fingerprint: '', direction: 'removed-live',
       ...(d.parent ? { parent: { kind: 'playbook', key: 'Vendor' } } : {}),
     });
     const base = input([removed(vendor), removed(cap)], [term, vendor, cap], [live]);
@@ -139,5 +139,17 @@ describe('driftReport', () => {
       ['NDA/Law', 'changed-in-files'],
       ['NDA/New', 'only-in-files'],
     ]);
+  });
+
+  it('counts a rule renamed and edited in the app once, in the drift report and in what pull writes', () => {
+    const rename = update([{ field: 'name', before: 'Duration', after: 'Term', direction: 'live' }], { id: 'rename:rule:NDA/Term', action: 'rename' });
+    const edit = update([{ field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' }]);
+    const report = driftReport({ plan: planOf([rename, edit]), unmatched: [], sync: EMPTY_SYNC, quiet: new Set() });
+    expect(report.drift.map((d) => [d.key, d.fields.map((f) => f.field)])).toEqual([['NDA/Term', ['name', 'actions']]]);
+    const renamed = liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT up to 2 years', reviewer: 'alice@acme.example' });
+    const term = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), '/rules/0');
+    const result = planPull(input([rename, edit], [term], [renamed]));
+    expect(result.pulled.map((p) => [p.key, p.fields])).toEqual([['NDA/Term', ['name', 'actions']]]);
+    expect(result.files[0]?.after).toBe(FILE.replace('name: Term', 'name: Duration').replace('ACCEPT   #', 'ACCEPT up to 2 years   #'));
   });
 });
