@@ -59,16 +59,16 @@ export function driftReport(input: DriftInput): DriftReport {
   });
   for (const c of input.plan.changes) {
     if (!isDrift(c.direction)) {
-      report.pending.push(item(c));
+      add(report.pending, item(c));
       continue;
     }
     // Of an object both sides changed, the files' part is pending and the live part drift.
     const live = c.direction === 'changed-both' ? c.fields.filter((f) => liveSide(f.direction) || f.direction === 'both') : c.fields;
-    report.drift.push(item({ ...c, fields: live }));
+    add(report.drift, item({ ...c, fields: live }));
     const files = c.direction === 'changed-both' ? c.fields.filter((f) => f.direction === 'files') : [];
-    if (files.length > 0) report.pending.push(item({ ...c, direction: 'changed-in-files', fields: files }));
+    if (files.length > 0) add(report.pending, item({ ...c, direction: 'changed-in-files', fields: files }));
   }
-  for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? report.ignored : report.drift).push(item(c));
+  for (const c of input.plan.held ?? []) add(c.policy === 'ignore' ? report.ignored : report.drift, item(c));
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   for (const l of input.unmatched) {
     if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
@@ -78,4 +78,11 @@ export function driftReport(input: DriftInput): DriftReport {
     (removed ? report.pending : report.drift).push(entry);
   }
   return report;
+}
+
+/** One item per object and direction: a rename and an update of one rule (two changes) are one object that moved. */
+function add(list: DriftItem[], entry: DriftItem): void {
+  const same = list.find((x) => x.kind === entry.kind && x.key === entry.key && x.direction === entry.direction);
+  if (same) same.fields.push(...entry.fields.filter((f) => !same.fields.some((g) => g.field === f.field)));
+  else list.push(entry);
 }

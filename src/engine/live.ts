@@ -7,6 +7,7 @@ import type { LockFile } from '../config/lock.js';
 import { DocketError } from '../errors.js';
 import type { AnyKind, KindName } from '../kinds/index.js';
 import type { FetchContext, Services } from '../kinds/kind.js';
+import type { SyncedIds } from '../kinds/support/declared.js';
 import { mapLimit } from '../util/map-limit.js';
 import type { DesiredResource, LiveResource, LockUpdate, UncertainUpload } from './types.js';
 
@@ -22,6 +23,8 @@ export interface FetchLiveOptions {
   declared?: DesiredResource[];
   /** Read every object in detail though resources are declared (pull). */
   readAll?: boolean;
+  /** The live ids last synced under declared identities: objects renamed in the app are read in detail too. */
+  synced?: () => SyncedIds | Promise<SyncedIds>;
 }
 
 export interface LiveState {
@@ -59,6 +62,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     lock: options.lock,
     ...(options.declared ? { declared: options.declared } : {}),
     ...(options.readAll ? { readAll: true } : {}),
+    ...(options.synced ? { synced: options.synced } : {}),
     live: read,
     memo<T>(key: string, load: () => Promise<T>): Promise<T> {
       let p = memo.get(key) as Promise<T> | undefined;

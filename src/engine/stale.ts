@@ -88,6 +88,7 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   for (const d of input.desired) if (touched.has(refKey(d.kind, d.key))) for (const r of d.refs) touched.add(refKey(r.kind, r.key));
   const declared = input.desired.filter((d) => touched.has(refKey(d.kind, d.key)));
   const read = [...new Set([...kindsToRead(declared, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name))])];
-  const { live } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared });
+  // The plan's ids find what was renamed in the app since it was matched.
+  const { live } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, synced: () => ({ idOf: (kindKey) => plan.ids[kindKey] }) });
   return staleReasons(plan, { configDigest: input.configDigest, target: input.target(), live });
 }

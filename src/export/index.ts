@@ -73,7 +73,7 @@ export function buildExport(input: ExportInput): ExportResult {
 }
 
 function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
-  const part: ExportPart = { kind: kind.name, files: [], missing: [], notes: [...(kind.exportNotes ?? [])], count: 0, children: [], documents: {} };
+  const part: ExportPart = { kind: kind.name, files: [], missing: [], notes: [...(kind.exportNotes ?? [])], count: 0, children: [], documents: {}, sameNames: 0 };
   const layout = kind.layout;
   if (!layout || !kind.toConfig) return part;
   const objects = input.live.get(kind.name) ?? [];
@@ -87,6 +87,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
       // Children are declared inline, in the order the service returned them.
       const kids = (input.live.get(c.name) ?? []).filter((x) => x.parentId === live.id);
       for (const dup of duplicateNames(kids.map((x) => x.name))) {
+        part.sameNames++;
         part.notes.push(`${kind.noun[0]} "${live.name}" has several ${c.noun[1]} named "${dup}": docket identifies ${c.noun[1]} by name, so plan will refuse the file until all but one are renamed`);
       }
       doc[c.parentField!] = kids.map((x) => c.toConfig!(x, contextOf(input, '', dir)).document);
@@ -110,7 +111,9 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
     return part;
   }
 
-  part.notes.push(...duplicateNameNotes(kind.title.toLowerCase(), objects.map((o) => o.name)));
+  const sameNames = duplicateNameNotes(kind.title.toLowerCase(), objects.map((o) => o.name));
+  part.sameNames += sameNames.length;
+  part.notes.push(...sameNames);
   const taken = (s: string): boolean => input.taken?.(layout.folder, s) ?? false;
   for (const { item: live, slug } of assignSlugs(objects, (o) => o.name, (o) => o.id, taken)) {
     const cfg = document(live, slug);

@@ -60,6 +60,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     lines.push('', `The emulator state was copied to ${clean(options.out)}/.docket/emulator.json, so --emulator runs there see the same organization.`);
   }
   lines.push('', 'Next steps:');
+  if (result.parts.some((p) => p.sameNames > 0)) lines.push('  rename all but one of the objects that share a name (see the notes), in the app and in its file; then');
   lines.push(`  docket plan -C ${dir}${flags}`);
   lines.push('  shows no changes.');
   if (result.missing.length > 0) {

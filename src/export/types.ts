@@ -29,6 +29,8 @@ export interface ExportPart {
   children: { kind: KindName; count: number }[];
   /** The document each live object was written to, by live id. */
   documents: Record<string, string>;
+  /** Names several live objects (or children of one) share: plan refuses them until they are renamed. */
+  sameNames: number;
 }
 
 export type { ExportFile, SchemaPaths };

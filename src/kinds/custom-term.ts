@@ -78,7 +78,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   async fetch(ctx) {
     const api = ctx.services.agreements();
     const terms = await liveCustomTerms(ctx);
-    const wanted = declaredFilter(ctx, 'custom-term');
+    const wanted = await declaredFilter(ctx, 'custom-term');
     const files = await settledFiles(ctx, terms);
     return ctx.parallel(terms, async (t) => {
       const name = normName(t.attributes.name);

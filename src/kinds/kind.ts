@@ -13,6 +13,7 @@ import type { ServiceName } from '../api/types.js';
 import type { ReviewApi } from '../api/review.js';
 import type { AgreementsApi } from '../api/agreements.js';
 import type { KindName } from './index.js';
+import type { SyncedIds } from './support/declared.js';
 
 /** The service clients a command has; a kind asks only for the service it lives on. */
 export interface Services {
@@ -35,6 +36,8 @@ export interface FetchContext {
   declared?: DesiredResource[];
   /** Read every object in detail even so (pull writes the undeclared ones into files). */
   readAll?: boolean;
+  /** The live ids docket last synced declared objects under (docket.lock.json), asked once the target is known. */
+  synced?: () => SyncedIds | Promise<SyncedIds>;
   /** docket.lock.json: what docket uploaded before (files the services cannot give back). */
   lock: LockFile;
   /** Another kind's live objects, read once per command; a kind lists the kinds it asks for in `reads`. */

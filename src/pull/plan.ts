@@ -107,6 +107,8 @@ class PullPlanner {
   private readonly parsed = new Map<string, unknown[]>();
   /** Objects being written, by where they are declared, so problems found in a file find their object. */
   private readonly writing: { file: string; index: number; pointer: string; entry: Pulling }[] = [];
+  /** Top-level objects whose rename made in the app was pulled, by kind: [old key, new key]. */
+  private readonly renamed = new Map<KindName, [string, string][]>();
 
   constructor(private readonly input: PullInput) {
     this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
@@ -137,6 +139,7 @@ class PullPlanner {
     this.writeNewObjects();
     const files = this.render();
     for (const o of [...objects, ...childrenToInsert, ...toRemove]) this.report(o);
+    this.moveChildRecords();
     // In registry order (parents before children), then by identity.
     const rank = new Map(this.input.kinds.map((k, i) => [k.name, i]));
     const order = (a: PullEntry, b: PullEntry): number => (rank.get(a.kind) ?? 0) - (rank.get(b.kind) ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -164,7 +167,9 @@ class PullPlanner {
     const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
     if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: keep one by hand'));
     if (c.liveId && !['delete', 'archive'].includes(c.action) && fields.length === 0) return undefined;
-    return { change: c, ...(d ? { d } : {}), ...(l ? { l } : {}), fields, failed: new Set() };
+    // A field both sides changed is not pulled: the object keeps its old record, so the next plan
+    // still shows that field as changed on both sides.
+    return { change: c, ...(d ? { d } : {}), ...(l ? { l } : {}), fields, failed: new Set(conflicts) };
   }
 
   private entryOf(c: Change, direction: Direction, fields: string[], reason?: string, d?: DesiredResource): PullEntry {
@@ -342,6 +347,8 @@ class PullPlanner {
       return;
     }
     this.editOf(o.d.document.file).remove.add(o.d.document.index);
+    // So a file that cannot be edited safely leaves it reported as not pulled, its record kept.
+    this.writing.push({ file: o.d.document.file, index: o.d.document.index, pointer: '', entry: o });
   }
 
   /** Objects no file declares: a file each, as `docket export` lays it out (next free name). */
@@ -435,6 +442,31 @@ class PullPlanner {
     this.notPulled.push({ kind: c.kind, key: c.key, name: c.name, direction: c.direction ?? 'unknown', fields: [field], file, line: p.line, reason });
   }
 
+  /**
+   * A parent renamed in the app and pulled takes its children's records to its new name: a rule's
+   * key starts with its playbook's, and records left under the old one would be forgotten with it
+   * (the rules then read as never synced).
+   */
+  private moveChildRecords(): void {
+    for (const [kind, renames] of this.renamed) {
+      for (const child of this.input.kinds.filter((k) => k.parentKind === kind)) {
+        for (const [from, to] of renames) {
+          const prefix = `${child.name}:${from}/`;
+          const moved = (key: string): string => `${child.name}:${to}/${key.slice(prefix.length)}`;
+          for (const [key, record] of [...this.sync]) {
+            if (!key.startsWith(prefix) || record === null) continue;
+            this.sync.delete(key);
+            this.sync.set(moved(key), record);
+          }
+          for (const key of this.input.sync.byKey.keys()) {
+            const record = key.startsWith(prefix) ? this.input.sync.byKey.get(key) : undefined;
+            if (record && !this.sync.has(moved(key))) this.sync.set(moved(key), record);
+          }
+        }
+      }
+    }
+  }
+
   private report(o: Pulling): void {
     const c = o.change;
     const direction = c.direction ?? 'unknown';
@@ -443,7 +475,10 @@ class PullPlanner {
     const wholeObject = !c.liveId || c.action === 'delete';
     if (!wholeObject && fields.length === 0) return;
     const { line: _old, ...entry } = this.entryOf(c, direction, wholeObject ? [] : fields, undefined, o.d);
-    this.pulled.push(entry);
+    // A rename and an update of one object (two changes) are one entry.
+    const same = this.pulled.find((p) => p.kind === entry.kind && p.key === entry.key && p.direction === entry.direction);
+    if (same) same.fields.push(...entry.fields.filter((f) => !same.fields.includes(f)));
+    else this.pulled.push(entry);
     // What could not be pulled keeps the object's old record: the next plan still sees that side move.
     if (o.failed.size > 0) return;
     const key = refKey(c.kind, c.key);
@@ -453,7 +488,10 @@ class PullPlanner {
       const fields = o.d ? Object.keys(o.d.fields).filter((f) => !o.d!.policy?.ignoreFields?.includes(f)) : Object.keys(o.l.fields);
       // Under its live identity (a rename made live is now the files' name too).
       const liveKey = c.parent ? `${c.parent.key}/${o.l.name}` : o.l.key;
-      if (liveKey !== c.key) this.sync.set(key, null);
+      if (liveKey !== c.key) {
+        this.sync.set(key, null);
+        if (!c.parent) this.renamed.set(c.kind, [...(this.renamed.get(c.kind) ?? []), [c.key, liveKey]]);
+      }
       this.sync.set(refKey(c.kind, liveKey), liveRecord(o.l, fields));
     }
   }

@@ -87,6 +87,8 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
+  // What is written takes the file's line breaks (a file saved on Windows stays CRLF throughout).
+  if (text.includes('\r\n')) for (const s of splices) s.text = s.text.replace(/\r?\n/g, '\r\n');
   const out = applySplices(text, splices);
   verify(out, request, problems);
   return { text: out, problems };
@@ -113,6 +115,8 @@ function verify(text: string, request: YamlEditRequest, problems: YamlEditProble
   if (errors.length > 0) throw new Error(`the edited YAML does not parse: ${errors[0]!.message}`);
   const removedBefore = (i: number): number => [...(request.remove ?? [])].filter((r) => r < i).length;
   for (const [index, wanted] of request.documents) {
+    // A document edited and then taken out (its children's edits came first) is not there to read.
+    if (request.remove?.has(index)) continue;
     const doc = kept[index - removedBefore(index)];
     if (!doc) throw new Error(`the edited YAML lost document ${index}`);
     const got = documentValue(doc);
@@ -531,14 +535,21 @@ export function align(old: readonly unknown[], wanted: readonly unknown[]): [num
   return out;
 }
 
-/** Between two runs of equal items: same identity (or, without one, same position) is a change, the rest go or come. */
+/**
+ * Between two runs of equal items: same identity (or, without one, same position) is a change, and
+ * so is a rename (an item whose identity went paired with one whose identity came, when most of
+ * their other keys agree), so the item keeps its place and comments; the rest go or come.
+ */
 function alignGap(old: readonly unknown[], wanted: readonly unknown[], gapOld: number[], gapNew: number[]): [number | undefined, number | undefined][] {
   const out: [number | undefined, number | undefined][] = [];
+  const renames = renamesIn(old, wanted, gapOld, gapNew);
   let next = 0;
   for (const o of gapOld) {
     const id = identityOf(old[o]);
+    const same = (w: number): boolean =>
+      id !== undefined ? identityOf(wanted[w]) === id || renames.get(o) === w : identityOf(wanted[w]) === undefined && isPlainObject(old[o]) === isPlainObject(wanted[w]);
     // Pairs keep their order: only items after the last one paired.
-    const k = gapNew.findIndex((w, idx) => idx >= next && (id !== undefined ? identityOf(wanted[w]) === id : identityOf(wanted[w]) === undefined && isPlainObject(old[o]) === isPlainObject(wanted[w])));
+    const k = gapNew.findIndex((w, idx) => idx >= next && same(w));
     if (k < 0) {
       out.push([o, undefined]);
       continue;
@@ -549,4 +560,38 @@ function alignGap(old: readonly unknown[], wanted: readonly unknown[], gapOld: n
   }
   for (; next < gapNew.length; next++) out.push([undefined, gapNew[next]]);
   return out;
+}
+
+/** Old item → the wanted item it was renamed to: identities on neither side's other, most other keys the same. */
+function renamesIn(old: readonly unknown[], wanted: readonly unknown[], gapOld: number[], gapNew: number[]): Map<number, number> {
+  const oldIds = new Set(gapOld.map((o) => identityOf(old[o])));
+  const newIds = new Set(gapNew.map((w) => identityOf(wanted[w])));
+  const gone = gapOld.filter((o) => identityOf(old[o]) !== undefined && !newIds.has(identityOf(old[o])));
+  const came = gapNew.filter((w) => identityOf(wanted[w]) !== undefined && !oldIds.has(identityOf(wanted[w])));
+  const out = new Map<number, number>();
+  const taken = new Set<number>();
+  for (const o of gone) {
+    const id = identityOf(old[o])!;
+    const idKey = id.slice(0, id.indexOf('='));
+    let best: { w: number; score: number } | undefined;
+    for (const w of came) {
+      if (taken.has(w) || !identityOf(wanted[w])!.startsWith(`${idKey}=`)) continue;
+      const score = likeness(old[o] as Record<string, unknown>, wanted[w] as Record<string, unknown>, idKey);
+      if (score >= 0.5 && (!best || score > best.score)) best = { w, score };
+    }
+    if (best) {
+      out.set(o, best.w);
+      taken.add(best.w);
+    }
+  }
+  return out;
+}
+
+/** The share of keys (the identity's aside) two mappings hold the same value under. */
+function likeness(a: Record<string, unknown>, b: Record<string, unknown>, except: string): number {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== except));
+  if (keys.size === 0) return 0;
+  let same = 0;
+  for (const k of keys) if (Object.hasOwn(a, k) && Object.hasOwn(b, k) && sameValue(a[k], b[k])) same++;
+  return same / keys.size;
 }

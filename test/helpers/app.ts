@@ -92,6 +92,14 @@ export class App {
     await this.call('agreements', 'POST', '/custom_terms', { name, body, term_type: 'text', user_email: ACTOR });
   }
 
+  async renameTerm(name: string, to: string): Promise<void> {
+    await this.call('agreements', 'PATCH', `/custom_terms/${await this.find('agreements', '/custom_terms', name)}`, { name: to });
+  }
+
+  async renameCustomTemplate(name: string, to: string): Promise<void> {
+    await this.call('agreements', 'PATCH', `/custom_templates/${await this.find('agreements', '/custom_templates', name)}`, { name: to });
+  }
+
   async publishDefinition(template: string, definition: string): Promise<void> {
     await this.call('agreements', 'POST', `/custom_templates/${await this.find('agreements', '/custom_templates', template)}/versions`, { definition, user_email: ACTOR });
   }

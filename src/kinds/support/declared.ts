@@ -1,14 +1,16 @@
 /** Which live objects a kind should read in detail: those the files declare. */
-import type { DesiredResource, KindName } from '../../engine/types.js';
+import { refKey, type DesiredResource, type KindName } from '../../engine/types.js';
 
 /**
- * Live objects worth a detailed read: the declared ones, by name, former name or pinned id.
- * `declared` undefined (export) or `readAll` (pull, which writes undeclared objects into files)
- * wants every object.
+ * Live objects worth a detailed read: the declared ones, by name, former name, pinned id, or the
+ * live id docket last synced them under (an object renamed in the app: without its details the
+ * plan would see its rules missing, or its body emptied). `declared` undefined (export) or
+ * `readAll` (pull, which writes undeclared objects into files) wants every object.
  */
-export function declaredFilter(ctx: { declared?: DesiredResource[]; readAll?: boolean }, kind: KindName): (id: string, name: string) => boolean {
+export async function declaredFilter(ctx: { declared?: DesiredResource[]; readAll?: boolean; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): Promise<(id: string, name: string) => boolean> {
   const declared = ctx.declared;
   if (!declared || ctx.readAll) return () => true;
+  const synced = await ctx.synced?.();
   const ids = new Set<string>();
   const names = new Set<string>();
   for (const d of declared) {
@@ -16,6 +18,13 @@ export function declaredFilter(ctx: { declared?: DesiredResource[]; readAll?: bo
     names.add(d.key);
     for (const old of d.renamedFrom) names.add(old);
     if (d.pinId) ids.add(d.pinId);
+    const recorded = synced?.idOf(refKey(d.kind, d.key));
+    if (recorded) ids.add(recorded);
   }
   return (id, name) => ids.has(id) || names.has(name);
+}
+
+/** The live id recorded for `kind:key` (engine/sync.ts's SyncState, or a saved plan's ids). */
+export interface SyncedIds {
+  idOf(kindKey: string): string | undefined;
 }

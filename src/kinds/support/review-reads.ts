@@ -41,7 +41,7 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
   return ctx.memo('review:rules', async () => {
     const playbooks = await livePlaybooks(ctx);
     // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
-    const wanted = declaredFilter(ctx, 'playbook');
+    const wanted = await declaredFilter(ctx, 'playbook');
     const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
     return ctx.parallel(read, async (playbook) => ({ playbook, rules: await ctx.services.review().listRules(playbook.id) }));
   });

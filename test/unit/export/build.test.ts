@@ -194,6 +194,9 @@ describe('playbooks and their rules', () => {
     expect(part.children).toEqual([{ kind: 'rule', count: 3 }]);
     expect(part.notes.some((n) => n.includes('several playbooks are named "Vendor MSA"'))).toBe(true);
     expect(part.notes.some((n) => n.includes('has several rules named "Term"'))).toBe(true);
+    // The next step says the plan refuses them, not that it shows no changes.
+    const text = renderExportSummary(result, { out: 'out', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS });
+    expect(text).toContain('Next steps:\n  rename all but one of the objects that share a name (see the notes), in the app and in its file; then\n  docket plan -C out\n  shows no changes.\n');
   });
 });
 

@@ -4,7 +4,7 @@ import { EMPTY_SYNC } from '../../../src/engine/sync.js';
 import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { keepTextStyle, planPull, type PullInput } from '../../../src/pull/plan.js';
-import { desiredRule, liveRule, planOf, projectConfig } from '../engine/builders.js';
+import { desiredPlaybook, desiredRule, liveRule, planOf, projectConfig } from '../engine/builders.js';
 
 const NDA = { id: 'pb-1', name: 'NDA' };
 const FILE = `kind: Playbook
@@ -69,9 +69,46 @@ describe('planPull', () => {
     expect(result.files).toEqual([]);
     expect(result.notPulled.map((p) => [p.fields, p.reason])).toEqual([[['actions'], 'changed live and in the files since the last sync: keep one by hand']]);
 
+    // The field live changed alone comes in; the object keeps its old record, so the next plan
+    // still shows the field both sides changed as changed on both sides.
+    const mixed = update([
+      { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'both' },
+      { field: 'questions', before: 'How long?', after: null, direction: 'live' },
+    ], { direction: 'changed-both' });
+    const asked = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: 'alice@acme.example', questions: 'How long?' });
+    const partly = planPull(input([mixed], [term], [asked]));
+    expect(partly.files[0]?.after).toBe(FILE.replace('    reviewer:', '    questions: How long?\n    reviewer:'));
+    expect(partly.pulled.map((p) => p.fields)).toEqual([['questions']]);
+    expect(partly.notPulled.map((p) => p.fields)).toEqual([['actions']]);
+    expect(partly.sync.size).toBe(0);
+
     const reverted = planPull(input([update([{ field: 'actions', before: 'x', after: 'ACCEPT', direction: 'live' }])], [{ ...term, policy: { drift: 'revert' } }], [live]));
     expect(reverted.files).toEqual([]);
     expect(reverted.notPulled.map((p) => p.reason)).toEqual(['drift: revert: `docket apply` puts the files’ value back']);
+  });
+
+  it('takes a playbook archived live, with its rules, out of a file that declares another', () => {
+    const two = `${FILE}---\n# made for vendors\nkind: Playbook\nname: Vendor\nrules:\n  - name: Cap\n    actions: CAP\n`;
+    const vendor: DesiredResource = { ...desiredPlaybook('Vendor'), document: { file: 'playbooks/nda.yaml', index: 1 } };
+    const cap: DesiredResource = { ...desiredRule('Vendor', 'Cap', { actions: 'CAP' }), document: { file: 'playbooks/nda.yaml', index: 1 }, pointer: '/rules/0' };
+    const removed = (d: DesiredResource): Change => ({
+      id: `create:${d.kind}:${d.key}`, action: 'create', kind: d.kind, key: d.key, name: d.name, fields: [], refs: [], dependsOn: [], fingerprint: '', direction: 'removed-live',
+      ...(d.parent ? { parent: { kind: 'playbook', key: 'Vendor' } } : {}),
+    });
+    const base = input([removed(vendor), removed(cap)], [term, vendor, cap], [live]);
+    const result = planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? two : undefined) });
+    expect(result.notes).toEqual([]);
+    expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: two, after: FILE }]);
+    expect(result.pulled.map((p) => p.key)).toEqual(['Vendor', 'Vendor/Cap']);
+    expect(result.sync.get('playbook:Vendor')).toBeNull();
+
+    // A file it cannot edit safely is left alone, and what it held is neither reported as pulled nor forgotten.
+    const broken = `${two}---\nkind: [\n`;
+    const unsafe = planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? broken : undefined) });
+    expect(unsafe.files).toEqual([]);
+    expect(unsafe.notes[0]).toMatch(/^docket could not edit playbooks\/nda.yaml safely/);
+    expect(unsafe.pulled).toEqual([]);
+    expect(unsafe.sync.size).toBe(0);
   });
 
   it('keeps the trailing line break convention of the text it replaces', () => {
@@ -102,5 +139,17 @@ describe('driftReport', () => {
       ['NDA/Law', 'changed-in-files'],
       ['NDA/New', 'only-in-files'],
     ]);
+  });
+
+  it('counts a rule renamed and edited in the app once, in the drift report and in what pull writes', () => {
+    const rename = update([{ field: 'name', before: 'Duration', after: 'Term', direction: 'live' }], { id: 'rename:rule:NDA/Term', action: 'rename' });
+    const edit = update([{ field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' }]);
+    const report = driftReport({ plan: planOf([rename, edit]), unmatched: [], sync: EMPTY_SYNC, quiet: new Set() });
+    expect(report.drift.map((d) => [d.key, d.fields.map((f) => f.field)])).toEqual([['NDA/Term', ['name', 'actions']]]);
+    const renamed = liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT up to 2 years', reviewer: 'alice@acme.example' });
+    const term = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), '/rules/0');
+    const result = planPull(input([rename, edit], [term], [renamed]));
+    expect(result.pulled.map((p) => [p.key, p.fields])).toEqual([['NDA/Term', ['name', 'actions']]]);
+    expect(result.files[0]?.after).toBe(FILE.replace('name: Term', 'name: Duration').replace('ACCEPT   #', 'ACCEPT up to 2 years   #'));
   });
 });

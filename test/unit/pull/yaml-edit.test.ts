@@ -54,6 +54,21 @@ describe('editYaml', () => {
     expect(removed).toBe(PLAYBOOK.slice(0, PLAYBOOK.indexOf('  - name: Law')));
   });
 
+  it('renames a list item in place, keeping its comments, beside an item that comes', () => {
+    const text = 'rules:\n  - name: Term\n    actions: ACCEPT   # agreed\n  - name: Law\n    actions: ACCEPT Delaware\n    generate_summary: false   # short clauses\n';
+    const renamed = edit(text, (v) => insertAt(setAt(v, '/rules/1/name', 'Choice of law'), '/rules', 1, { name: 'Residuals', actions: 'REJECT' })).text;
+    expect(renamed).toBe(text.replace('  - name: Law\n', '  - name: Residuals\n    actions: REJECT\n  - name: Choice of law\n'));
+    // An item that went and one that came with nothing in common are not a rename.
+    const replaced = edit(text, (v) => setAt(v, '/rules/1', { name: 'Residuals', actions: 'REJECT' })).text;
+    expect(replaced).toBe('rules:\n  - name: Term\n    actions: ACCEPT   # agreed\n  - name: Residuals\n    actions: REJECT\n');
+  });
+
+  it('writes the line breaks the file uses (CRLF) in what it adds or rewrites', () => {
+    const text = PLAYBOOK.replace(/\n/g, '\r\n');
+    const { text: out } = edit(text, (v) => insertAt(setAt(v, '/rules/0/actions', 'ACCEPT up to 2 years\nFLAG longer\nREJECT forever\n'), '/rules', 'end', { name: 'New', actions: 'A\nB\n' }));
+    expect(out).toBe(`${PLAYBOOK.replace('COUNTERPROPOSE 2 years when longer\n', 'FLAG longer\n      REJECT forever\n').replace('ACCEPT a term of up to 3 years', 'ACCEPT up to 2 years')}  - name: New\n    actions: |\n      A\n      B\n`.replace(/\n/g, '\r\n'));
+  });
+
   it('edits inside flow collections with their commas', () => {
     const { text } = edit(PLAYBOOK, (v) => setAt(setAt(v, '/rules/1/tags_like/b', 'y z'), '/rules/1/tags_like/c', 3));
     expect(text).toBe(PLAYBOOK.replace('{ a: 1, b: "x" }', '{ a: 1, b: "y z", c: 3 }'));

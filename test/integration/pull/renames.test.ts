@@ -1,0 +1,78 @@
+/**
+ * Objects renamed in the app: the plan matches them by the live id docket last synced, so it shows
+ * a rename and nothing else (the rules of a renamed playbook are still read, a renamed term's body
+ * still compared), drift counts one change each, and pull writes the new names, keeping the
+ * records of the playbook's rules under its new name.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { App } from '../../helpers/app.js';
+import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir } from '../../helpers/tmpdir.js';
+
+const { emulator, cli } = emulatorForFile();
+
+const NDA = `kind: Playbook
+name: Inbound NDA   # what reviewers see
+rules:
+  - name: Term
+    actions: ACCEPT up to 3 years   # agreed with sales
+  - name: Law
+    actions: ACCEPT Delaware
+    generate_summary: false   # short clauses
+`;
+
+const TERMS = 'kind: CustomTerm\nname: Consulting Terms\nbody_file: consulting.md\n';
+const TEMPLATE = 'kind: CustomTemplate\nname: Consulting Agreement\ndefinition_file: consulting.cover.yaml\n';
+const COVER = 'title: Consulting Agreement\nterms_label: Statement of Work\nparties: { sender: Customer, recipient: Consultant }\nsections:\n  - heading: Engagement\n    fields:\n      start_date: { label: Start date, input: date }\n';
+
+describe('objects renamed in the app', () => {
+  it('plan shows only the renames, drift counts each once, and pull writes the new names and keeps the rules in sync', async () => {
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
+      'playbooks/nda.yaml': NDA,
+      'custom-terms/consulting.yaml': TERMS,
+      'custom-terms/consulting.md': '1. **Services.** As agreed.\n',
+      'custom-templates/consulting.yaml': TEMPLATE,
+      'custom-templates/consulting.cover.yaml': COVER,
+    });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editPlaybook('Inbound NDA', { name: 'Inbound NDAs' });
+    await app.renameTerm('Consulting Terms', 'Consulting Terms 2026');
+    await app.renameCustomTemplate('Consulting Agreement', 'Consulting Agreement 2026');
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('~ rename playbook "Inbound NDAs" → "Inbound NDA" (playbooks/nda.yaml:2) · changed live');
+    expect(plan.stdout).toContain('Plan: 0 to create, 0 to update, 3 to rename, 0 to delete.');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('Drift: 3 objects (3 changed live).');
+
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stderr).toBe('');
+    expect(pulled.code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(NDA.replace('Inbound NDA   #', 'Inbound NDAs   #'));
+    expect(await readFile(join(dir, 'custom-terms/consulting.yaml'), 'utf8')).toBe(TERMS.replace('Consulting Terms', 'Consulting Terms 2026'));
+    expect(await readFile(join(dir, 'custom-templates/consulting.yaml'), 'utf8')).toBe(TEMPLATE.replace('Consulting Agreement', 'Consulting Agreement 2026'));
+    await expectNoChanges(cli, dir);
+
+    // The rules were synced under the old playbook name: their records moved with it, so an edit
+    // in the app reads as changed live; a rule renamed beside a new one keeps its lines.
+    await app.editRule('Inbound NDAs', 'Term', { actions: 'ACCEPT up to 5 years' });
+    await app.editRule('Inbound NDAs', 'Law', { name: 'Choice of law' });
+    await app.createRule('Inbound NDAs', { name: 'Residuals', actions: 'REJECT' });
+    const again = await cli('drift', '-C', dir);
+    expect(again.stdout).toContain('Changed live (2)');
+    expect(again.stdout).not.toContain('direction unknown');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(
+      NDA.replace('Inbound NDA   #', 'Inbound NDAs   #')
+        .replace('3 years', '5 years')
+        .replace('  - name: Law\n', '  - name: Residuals\n    actions: REJECT\n  - name: Choice of law\n'),
+    );
+    await expectNoChanges(cli, dir);
+  });
+});
