@@ -57,18 +57,21 @@ export function driftReport(input: DriftInput): DriftReport {
     ...(c.liveUpdatedAt ? { updated_at: c.liveUpdatedAt } : {}),
     ...(c.policy ? { policy: c.policy } : {}),
   });
+  const toDrift = adderTo(report.drift);
+  const toPending = adderTo(report.pending);
+  const toIgnored = adderTo(report.ignored);
   for (const c of input.plan.changes) {
     if (!isDrift(c.direction)) {
-      add(report.pending, item(c));
+      toPending(item(c));
       continue;
     }
     // Of an object both sides changed, the files' part is pending and the live part drift.
     const live = c.direction === 'changed-both' ? c.fields.filter((f) => liveSide(f.direction) || f.direction === 'both') : c.fields;
-    add(report.drift, item({ ...c, fields: live }));
+    toDrift(item({ ...c, fields: live }));
     const files = c.direction === 'changed-both' ? c.fields.filter((f) => f.direction === 'files') : [];
-    if (files.length > 0) add(report.pending, item({ ...c, direction: 'changed-in-files', fields: files }));
+    if (files.length > 0) toPending(item({ ...c, direction: 'changed-in-files', fields: files }));
   }
-  for (const c of input.plan.held ?? []) add(c.policy === 'ignore' ? report.ignored : report.drift, item(c));
+  for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? toIgnored : toDrift)(item(c));
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   for (const l of input.unmatched) {
     if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
@@ -80,9 +83,22 @@ export function driftReport(input: DriftInput): DriftReport {
   return report;
 }
 
-/** One item per object and direction: a rename and an update of one rule (two changes) are one object that moved. */
-function add(list: DriftItem[], entry: DriftItem): void {
-  const same = list.find((x) => x.kind === entry.kind && x.key === entry.key && x.direction === entry.direction);
-  if (same) same.fields.push(...entry.fields.filter((f) => !same.fields.some((g) => g.field === f.field)));
-  else list.push(entry);
+/**
+ * Adds to `list` one item per object and direction: a rename and an update of one rule (two
+ * changes) are one object that moved. Found by identity, not by a scan: a drift report can hold
+ * every object of a large organization.
+ */
+function adderTo(list: DriftItem[]): (entry: DriftItem) => void {
+  const byIdentity = new Map<string, DriftItem>();
+  return (entry) => {
+    const identity = `${entry.kind}\n${entry.key}\n${entry.direction}`;
+    const same = byIdentity.get(identity);
+    if (!same) {
+      byIdentity.set(identity, entry);
+      list.push(entry);
+      return;
+    }
+    const known = new Set(same.fields.map((f) => f.field));
+    same.fields.push(...entry.fields.filter((f) => !known.has(f.field)));
+  };
 }

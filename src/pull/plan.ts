@@ -101,6 +101,8 @@ class PullPlanner {
   private readonly dataFiles = new Map<string, string>();
   private readonly newFiles: { path: string; content: string }[] = [];
   private readonly pulled: PullEntry[] = [];
+  /** The entries of `report`, by object and direction (a rename and an update of one object are one entry). */
+  private readonly reported = new Map<string, PullEntry>();
   private readonly notPulled: PullEntry[] = [];
   private readonly notes: string[] = [];
   private readonly sync: SyncUpdates = new Map();
@@ -448,22 +450,34 @@ class PullPlanner {
    * (the rules then read as never synced).
    */
   private moveChildRecords(): void {
+    // `rule:Old/` → `rule:New/`, for every child kind of every renamed parent.
+    const moves = new Map<string, string>();
     for (const [kind, renames] of this.renamed) {
       for (const child of this.input.kinds.filter((k) => k.parentKind === kind)) {
-        for (const [from, to] of renames) {
-          const prefix = `${child.name}:${from}/`;
-          const moved = (key: string): string => `${child.name}:${to}/${key.slice(prefix.length)}`;
-          for (const [key, record] of [...this.sync]) {
-            if (!key.startsWith(prefix) || record === null) continue;
-            this.sync.delete(key);
-            this.sync.set(moved(key), record);
-          }
-          for (const key of this.input.sync.byKey.keys()) {
-            const record = key.startsWith(prefix) ? this.input.sync.byKey.get(key) : undefined;
-            if (record && !this.sync.has(moved(key))) this.sync.set(moved(key), record);
-          }
-        }
+        for (const [from, to] of renames) moves.set(`${child.name}:${from}/`, `${child.name}:${to}/`);
       }
+    }
+    if (moves.size === 0) return;
+    // Looked up at each `/` of a key (a parent's name may hold one), as withChildrenForgotten does:
+    // each record moves once, however many parents were renamed.
+    const movedKey = (key: string): string | undefined => {
+      for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) {
+        const to = moves.get(key.slice(0, at + 1));
+        if (to !== undefined) return to + key.slice(at + 1);
+      }
+      return undefined;
+    };
+    for (const [key, record] of [...this.sync]) {
+      const to = record === null ? undefined : movedKey(key);
+      if (to === undefined) continue;
+      this.sync.delete(key);
+      this.sync.set(to, record);
+    }
+    for (const key of this.input.sync.byKey.keys()) {
+      const to = movedKey(key);
+      if (to === undefined || this.sync.has(to)) continue;
+      const record = this.input.sync.byKey.get(key);
+      if (record) this.sync.set(to, record);
     }
   }
 
@@ -476,9 +490,13 @@ class PullPlanner {
     if (!wholeObject && fields.length === 0) return;
     const { line: _old, ...entry } = this.entryOf(c, direction, wholeObject ? [] : fields, undefined, o.d);
     // A rename and an update of one object (two changes) are one entry.
-    const same = this.pulled.find((p) => p.kind === entry.kind && p.key === entry.key && p.direction === entry.direction);
+    const identity = `${entry.kind}\n${entry.key}\n${entry.direction}`;
+    const same = this.reported.get(identity);
     if (same) same.fields.push(...entry.fields.filter((f) => !same.fields.includes(f)));
-    else this.pulled.push(entry);
+    else {
+      this.reported.set(identity, entry);
+      this.pulled.push(entry);
+    }
     // What could not be pulled keeps the object's old record: the next plan still sees that side move.
     if (o.failed.size > 0) return;
     const key = refKey(c.kind, c.key);
