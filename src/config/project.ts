@@ -156,6 +156,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const review = section('review') as ProjectConfig['review'];
   const agreements = section('agreements') as ProjectConfig['agreements'];
   for (const o of overrides.values) (o.section === 'review' ? review : agreements)[o.key as 'url'] = o.value;
+  // A UUID is one id whatever its letters' case; the services write them in lower case, as compared.
+  for (const part of [review, agreements]) if (typeof part.organization_id === 'string') part.organization_id = part.organization_id.toLowerCase();
 
   result.project = {
     root: input.root,

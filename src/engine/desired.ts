@@ -25,6 +25,8 @@ export async function buildDesired(
   const add = (resource: DesiredResource): void => {
     // A singleton (the organization) is not named by its file.
     if (!singletons.has(resource.kind) && !checkName(resource, diagnostics)) return;
+    // A UUID is one id whatever its letters' case; the services write them in lower case, as compared.
+    if (resource.pinId) resource.pinId = resource.pinId.toLowerCase();
     const id = `${resource.kind}:${resource.key}`;
     const first = seen.get(id);
     // Children repeated inside one parent are reported by the child's kind (e.g. duplicate-rule).
@@ -92,7 +94,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
   const former = new Map<string, DesiredResource>();
   for (const d of desired) {
     if (d.pinId) {
-      const key = `${d.kind}:${d.pinId.toLowerCase()}`;
+      const key = `${d.kind}:${d.pinId}`;
       const first = pins.get(key);
       if (first) {
         diagnostics.error('duplicate-pin', `${d.kind} "${d.name}" pins id ${d.pinId}, which ${d.kind} "${first.name}" pins too (${lineOf(first, 'id')})`, {
