@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../helpers/scenario.js';
 import { makeDir, writeFiles } from '../helpers/tmpdir.js';
 
