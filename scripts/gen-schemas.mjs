@@ -27,6 +27,9 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+// Editors (yaml-language-server) do not check `format: uuid`; the same rule as a pattern they do.
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'schemas', 'templates');
 
@@ -830,7 +833,7 @@ function attachmentIdSchema(description) {
   return {
     description,
     anyOf: [
-      { type: 'string', format: 'uuid' },
+      { type: 'string', format: 'uuid', pattern: UUID_PATTERN },
       {
         type: 'object',
         additionalProperties: false,
@@ -881,7 +884,7 @@ function propertySchema(name, r) {
     case 'uuid':
       return name.endsWith('_attachment_id')
         ? attachmentIdSchema(describe(name, r.note, [ATTACHMENT_TAIL]))
-        : { description: describe(name, r.note), type: 'string', format: 'uuid' };
+        : { description: describe(name, r.note), type: 'string', format: 'uuid', pattern: UUID_PATTERN };
     default:
       throw new Error(`unknown type ${String(t)} of ${name}`);
   }
@@ -1007,7 +1010,7 @@ function templateSchema() {
     required: ['kind', 'name', 'type'],
     properties: {
       kind: { description: 'Resource kind.', const: 'Template' },
-      id: { description: 'UUID of the live template, to pin this document to it.', type: 'string', format: 'uuid' },
+      id: { description: 'UUID of the live template, to pin this document to it.', type: 'string', format: 'uuid', pattern: UUID_PATTERN },
       renamed_from: {
         description:
           'Former names of this template: the live template found under one of them is renamed in place instead of a new one being created.',

@@ -22,6 +22,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
+import { quoteValue } from './quote.js';
 
 export const LOCK_FILE = 'docket.lock.json';
 
@@ -160,8 +161,12 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
   let text: string;
   try {
     text = await readFile(location.path, 'utf8');
-  } catch {
-    return { doc: emptyDocument(), diagnostics: [] };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { doc: emptyDocument(), diagnostics: [] };
+    // Read as empty, an apply would upload and then fail to record what it uploaded.
+    const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code ?? String(error)})`;
+    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, 'docket.lock.json is the file apply writes: remove what is there, or restore the file from git')] };
   }
   const read = parseLockText(text, location.label);
   if (stamp !== undefined) known.set(location.path, { stamp, read });
@@ -215,7 +220,9 @@ async function readForWrite(location: LockLocation): Promise<{ text: string | un
   return { text, read: stamp !== undefined && hit?.stamp === stamp ? hit.read : parseLockText(text, location.label) };
 }
 
-export function parseLockText(text: string, label: string): ReadLockResult {
+export function parseLockText(raw: string, label: string): ReadLockResult {
+  // An editor's byte-order mark is not part of the JSON (docket writes none).
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   const conflict = splitConflict(text);
   if (conflict) return mergeSides(conflict, label);
   const parsed = parseDocument(text, label, 1);
@@ -285,10 +292,18 @@ function checked(doc: LockDocument, label: string, line: number): { doc: LockDoc
       if (!(confirmed || (pending && e?.id === undefined))) {
         return { error: problem(label, line, `${label}: entry "${key}" needs id, file and sha256`) };
       }
+      // A hand-edited digest would only ever look like a changed file, and upload it again.
+      for (const digest of [confirmed ? entry.sha256 : undefined, pending ? entry.pending?.sha256 : undefined]) {
+        if (typeof digest === 'string' && !SHA256.test(digest)) {
+          return { error: problem(label, line, `${label}: entry "${key}" has sha256 ${quoteValue(digest)}, which is not 64 hex digits`) };
+        }
+      }
     }
   }
   return { doc };
 }
+
+const SHA256 = /^[0-9a-f]{64}$/i;
 
 interface ConflictSides {
   ours: string;

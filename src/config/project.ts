@@ -10,6 +10,7 @@ import { didYouMean } from './suggest.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem } from './url-policy.js';
 import { textProblems } from './text-hygiene.js';
+import { numberAsText } from './written-number.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 
 export const PROJECT_SCHEMA = 'docket.schema.json';
@@ -121,6 +122,16 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   }
 
   for (const problem of textProblems(pass.value)) error('control-character', problem.message, positions.valueAt(problem.pointer), problem.hint, problem.pointer);
+  // Every environment's, selected or not: a variable's value is text wherever it is used.
+  const varBlocks: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
+  for (const [name, block] of Object.entries(isPlainObject(get(raw, 'environments')) ? (get(raw, 'environments') as Plain) : {})) varBlocks.push([get(block, 'vars'), `/environments/${escapePointer(name)}/vars`]);
+  for (const [block, pointer] of varBlocks) {
+    if (!isPlainObject(block)) continue;
+    for (const [k, v] of Object.entries(block)) {
+      const problem = numberAsText(v, input.root, positions.valueAt(`${pointer}/${escapePointer(k)}`), k);
+      if (problem) diagnostics.push({ ...problem, path: pointerToPath(`${pointer}/${escapePointer(k)}`) });
+    }
+  }
 
   const validate = await schemaValidator(PROJECT_SCHEMA);
   if (!validate(pass.value)) {
@@ -156,6 +167,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const review = section('review') as ProjectConfig['review'];
   const agreements = section('agreements') as ProjectConfig['agreements'];
   for (const o of overrides.values) (o.section === 'review' ? review : agreements)[o.key as 'url'] = o.value;
+  // A UUID is one id whatever its letters' case; the services write them in lower case, as compared.
+  for (const part of [review, agreements]) if (typeof part.organization_id === 'string') part.organization_id = part.organization_id.toLowerCase();
 
   result.project = {
     root: input.root,

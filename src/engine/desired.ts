@@ -25,6 +25,8 @@ export async function buildDesired(
   const add = (resource: DesiredResource): void => {
     // A singleton (the organization) is not named by its file.
     if (!singletons.has(resource.kind) && !checkName(resource, diagnostics)) return;
+    // A UUID is one id whatever its letters' case; the services write them in lower case, as compared.
+    if (resource.pinId) resource.pinId = resource.pinId.toLowerCase();
     const id = `${resource.kind}:${resource.key}`;
     const first = seen.get(id);
     // Children repeated inside one parent are reported by the child's kind (e.g. duplicate-rule).
@@ -57,6 +59,7 @@ export async function buildDesired(
     }
   }
   checkClaims(desired, diagnostics);
+  checkLookAlikes(desired, diagnostics);
   for (const kind of kinds.filter((k) => k.singleton)) {
     const all = desired.filter((d) => d.kind === kind.name);
     if (all.length > 1) diagnostics.error('duplicate-resource', `only one ${kind.name} may be declared`, all[1]!.source);
@@ -92,7 +95,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
   const former = new Map<string, DesiredResource>();
   for (const d of desired) {
     if (d.pinId) {
-      const key = `${d.kind}:${d.pinId.toLowerCase()}`;
+      const key = `${d.kind}:${d.pinId}`;
       const first = pins.get(key);
       if (first) {
         diagnostics.error('duplicate-pin', `${d.kind} "${d.name}" pins id ${d.pinId}, which ${d.kind} "${first.name}" pins too (${lineOf(first, 'id')})`, {
@@ -113,6 +116,33 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       } else former.set(key, d);
     }
   }
+}
+
+/**
+ * Two names of one kind (rules: of one playbook) that differ only in white space, invisible
+ * characters or how Unicode encodes them (an accent as one character or two) are two live objects
+ * that every plan, the web app and `--target` show alike. Case is part of a name, and visible.
+ */
+function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagnostics): void {
+  const seen = new Map<string, DesiredResource>();
+  for (const d of desired) {
+    if (!('name' in d.fieldSources)) continue; // identities that are not names (a member's e-mail)
+    const key = `${d.kind}:${d.parent ? `${d.parent.key}/` : ''}${lookAlike(d.name)}`;
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, d);
+      continue;
+    }
+    diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(d.name)} looks like ${d.kind} ${quoteValue(first.name)} (${lineOf(first, 'name')}): they differ only in white space or in how Unicode encodes a character`, {
+      ...(valueSourceOf(d.fieldSources, 'name') ?? d.source),
+      hint: 'give them names that read differently, or declare one of them (retype the name to remove invisible characters)',
+    });
+  }
+}
+
+/** What a name looks like on screen: compatibility-normalised, invisible format characters dropped, white space collapsed. */
+function lookAlike(name: string): string {
+  return name.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/\s+/gu, ' ').trim();
 }
 
 /** `file:line` of a field's value, for "the other one is here". */

@@ -6,6 +6,7 @@
 import type { ServiceName } from '../api/types.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
+import { numberAsText } from '../config/written-number.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
 import { docSource, posOf } from './support/positions.js';
@@ -71,7 +72,7 @@ export const organizationKind: KindModule<'organization'> = {
     };
   },
 
-  toDesired(doc) {
+  toDesired(doc, diagnostics, ctx) {
     const review = mapping(doc.body.review);
     const agreements = mapping(doc.body.agreements);
     const fields: Fields = {};
@@ -91,6 +92,16 @@ export const organizationKind: KindModule<'organization'> = {
       if (!(f in agreements)) continue;
       fields[`agreements.${f}`] = normText(agreements[f]);
       fieldSources[`agreements.${f}`] = posOf(doc, `/agreements/${f}`);
+      const lossy = numberAsText(agreements[f], ctx.project.root, doc.positions.valueAt(`/agreements/${f}`), f);
+      if (lossy) diagnostics.add({ ...lossy, path: `agreements.${f}` });
+    }
+    if (Object.keys(fields).length === 0) {
+      // Nothing to compare: no service needs reading, and nothing can change.
+      diagnostics.warning('empty-organization', 'this Organization document writes no key, so docket manages nothing of the organization', {
+        ...docSource(doc),
+        hint: 'write the keys to manage under `review:` or `agreements:`, or delete the document',
+      });
+      return [];
     }
     return [
       {

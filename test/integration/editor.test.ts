@@ -50,6 +50,19 @@ describe('the bundled example in yaml-language-server', () => {
   });
 });
 
+describe('what validate refuses, the editor flags where a schema can say it', () => {
+  it('an id that is no plain UUID (braces, urn:uuid:) is flagged; one in capitals is not, as docket takes it', async () => {
+    const dir = await makeDir({});
+    const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
+    const docket = (id: string) => `${line('docket.schema.json')}version: 1\nreview:\n  organization_id: "${id}"\n`;
+    // Each text its own file: the server answers a second open of one file with the first one's problems.
+    expect(await server.open(path.join(dir, 'braces.yaml'), docket('{6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f}'))).toHaveLength(1);
+    expect(await server.open(path.join(dir, 'capitals.yaml'), docket('6F1C2D3E-8A4B-4C5D-9E6F-7A8B9C0D1E2F'))).toEqual([]);
+    const pinned = `${line('resource.schema.json')}kind: Playbook\nname: P\nid: urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n`;
+    expect((await server.open(path.join(dir, 'p.yaml'), pinned)).map((p) => p.range.start.line)).toEqual([3]);
+  });
+});
+
 describe('the umbrella schema (one glob for a whole configuration)', () => {
   it('checks each document against its kind, and leaves documents without a kind alone', async () => {
     const dir = await makeDir({});

@@ -12,6 +12,7 @@ import { didYouMean } from '../../config/suggest.js';
 import type { Positions } from '../../config/types.js';
 import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
 import { parseYamlFile } from '../../config/yaml-read.js';
+import { yaml } from '../../util/lazy-yaml.js';
 import { checkDefinitionRules } from './definition-rules.js';
 import { CHOICE_INPUTS, DEFINITION_SCHEMA, isRecord, withoutDates } from './definition-model.js';
 
@@ -175,5 +176,38 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
       hint: 'remove the `---` separator and what follows, or move it to its own file',
     });
   }
+  if (text.includes('<<') && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...mergeKeys(text, file));
   return { value: first.value, positions: first.positions, diagnostics };
+}
+
+/**
+ * Merge keys of a definition file. docket reads them, but publishes the file's text as written,
+ * and the agreements service reads it as plain YAML 1.2, where `<<` is an ordinary key: the field
+ * would be refused on apply (NOTE(api): the service's YAML reader is not documented; the emulator's
+ * has no merge keys). Anchors and aliases alone are plain YAML 1.2 and stay allowed.
+ */
+function mergeKeys(text: string, file: string): Diagnostic[] {
+  const lib = yaml();
+  const lineCounter = new lib.LineCounter();
+  const out: Diagnostic[] = [];
+  const [doc] = lib.parseAllDocuments(text, { lineCounter, merge: true }) as import('yaml').Document.Parsed[];
+  if (!doc) return out;
+  lib.visit(doc, {
+    Pair(_, pair) {
+      const key = pair.key;
+      if (!lib.isScalar(key) || !(typeof key.value === 'symbol' || key.source === '<<') || !key.range) return;
+      const at = lineCounter.linePos(key.range[0]);
+      const shown = text.slice(key.range[0], (lib.isNode(pair.value) && pair.value.range?.[1]) || key.range[1]).split('\n')[0]!.trim();
+      out.push({
+        severity: 'error',
+        code: 'definition-merge-key',
+        message: `a merge key (\`${shown}\`) in a definition file: docket publishes the file's text, and the agreements service reads \`<<\` as an ordinary key`,
+        file,
+        line: at.line,
+        col: at.col,
+        hint: 'write the keys out in this mapping (an alias alone, `label: *name`, is fine), or use an inline `definition:` in the resource, which docket writes out resolved',
+      });
+    },
+  });
+  return out;
 }

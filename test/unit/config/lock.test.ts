@@ -50,6 +50,21 @@ describe('docket.lock.json', () => {
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: 'att-1', file: 'x.pdf' } } } } }), LOCK_FILE).diagnostics[0]!.message).toContain('attachment:X');
   });
 
+  it('a lock file path that is a folder is an invalid-lock-file error, not an empty lock (an apply could not record its uploads)', async () => {
+    const root = await makeDir({ 'docket.lock.json/x': 'y' });
+    const { diagnostics } = await readLockDocument(lockLocation(root, { emulator: false }));
+    expect(diagnostics).toMatchObject([{ severity: 'error', code: 'invalid-lock-file', file: 'docket.lock.json', line: 1 }]);
+    expect(diagnostics[0]!.message).toContain('a folder');
+  });
+
+  it('a byte-order mark an editor added is read past; a digest that is not 64 hex digits is an error naming the entry', () => {
+    expect(parseLockText(`\uFEFF${JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': ATTACHMENT } } } })}`, LOCK_FILE).diagnostics).toEqual([]);
+    const bad = parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { ...ATTACHMENT, sha256: 'xyz' } } } } }), LOCK_FILE).diagnostics;
+    expect(bad).toMatchObject([{ code: 'invalid-lock-file' }]);
+    expect(bad[0]!.message).toContain('"attachment:X"');
+    expect(bad[0]!.message).toContain('"xyz"');
+  });
+
   it('an entry may hold only a pending upload (a create that was never confirmed), but the pending mark needs its file and digest', () => {
     const pending = { file: 'x.pdf', sha256: 'c'.repeat(64), since: '2026-11-23T10:00:00.000Z' };
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { pending } } } } }), LOCK_FILE).diagnostics).toEqual([]);

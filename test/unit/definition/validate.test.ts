@@ -249,4 +249,13 @@ describe('parseDefinitionFile', () => {
     expect(two.diagnostics.map(brief)).toEqual(['4:1 multiple-documents']);
     expect(two.value).toMatchObject({ title: 'A' });
   });
+
+  it('refuses a merge key, which the service reads as a plain `<<` key of the published text; anchors and aliases alone are fine', () => {
+    const merged = parseDefinitionFile(lines('title: A', 'sections:', '  - heading: H', '    fields:', '      f1: &f', '        label: F1', '        input: text', '      f2:', '        <<: *f', '        label: F2'), 'c.cover.yaml');
+    expect(merged.diagnostics.map(brief)).toEqual(['9:9 definition-merge-key']);
+    expect(merged.diagnostics[0]!.message).toContain('`<<: *f`');
+    const aliased = parseDefinitionFile(lines('title: A', 'sections:', '  - heading: &h H', '    fields:', '      f1:', '        label: *h', '        input: text'), 'c.cover.yaml');
+    expect(aliased.diagnostics).toEqual([]);
+    expect(parseDefinitionFile(lines('title: "A <<: b"', 'sections: []'), 'c.cover.yaml').diagnostics).toEqual([]);
+  });
 });

@@ -35,6 +35,30 @@ describe('buildDesired', () => {
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toContainEqual(['duplicate-resource', 'org2.yaml']);
   });
 
+  it('refuses two names of one kind that differ only in white space or Unicode normalisation: every plan would show them alike', async () => {
+    const { desired, diagnostics } = await build([
+      resourceDoc('Playbook', { name: 'Caf\u00e9' }, {}, 'a.yaml'),
+      resourceDoc('Playbook', { name: 'Cafe\u0301' }, {}, 'b.yaml'),
+      resourceDoc('Playbook', { name: 'Inbound NDA', rules: [{ name: 'Term', actions: 'A' }, { name: 'Term ', actions: 'B' }] }, {}, 'c.yaml'),
+      resourceDoc('Playbook', { name: 'Inbound\u00a0NDA' }, {}, 'd.yaml'),
+      // Case is part of a name: these two are different playbooks, and look it.
+      resourceDoc('Playbook', { name: 'cafe' }, {}, 'e.yaml'),
+    ]);
+    expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([
+      ['confusable-name', 'b.yaml'],
+      ['confusable-name', 'c.yaml'],
+      ['confusable-name', 'd.yaml'],
+    ]);
+    expect(diagnostics.errors[0]!.message).toContain('a.yaml:1');
+    expect(desired.map((d) => d.key)).toContain('cafe');
+  });
+
+  it('an Organization that writes no key manages nothing, and says so (the plan said the live organization could not be read)', async () => {
+    const { desired, diagnostics } = await build([resourceDoc('Organization', { review: {} }, {}, 'organization.yaml')]);
+    expect(desired).toEqual([]);
+    expect(diagnostics.items.map((d) => [d.severity, d.code, d.file])).toEqual([['warning', 'empty-organization', 'organization.yaml']]);
+  });
+
   it('ignores documents of kinds it does not know (the loader reported them)', async () => {
     const { desired, diagnostics } = await build([resourceDoc('Gizmo', { name: 'x' })]);
     expect(desired).toEqual([]);

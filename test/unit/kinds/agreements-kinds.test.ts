@@ -37,7 +37,7 @@ describe('custom terms', () => {
       'a.yaml': 'kind: CustomTerm\nname: Declared\nbody: A\n',
       'w.yaml': 'kind: CustomTerm\nname: Word\ndocx_file: w.docx\n',
       'w.docx': 'PK\u0003\u0004 word',
-      'docket.lock.json': JSON.stringify({ version: 1, files: { 'custom-term:Word': { id: word.id, file: 'w.docx', sha256: 'recorded' } } }),
+      'docket.lock.json': JSON.stringify({ version: 1, files: { 'custom-term:Word': { id: word.id, file: 'w.docx', sha256: 'f'.repeat(64) } } }),
     });
     e.requests();
     const plan = await e.planned(dir);

@@ -67,7 +67,7 @@ describe('Organization toDesired', () => {
   });
 
   it('keeps an id pin', () => {
-    const { resources } = toDesired(organizationKind, 'Organization', { id: 'org-1', review: {} });
+    const { resources } = toDesired(organizationKind, 'Organization', { id: 'org-1', review: { name: 'Acme' } });
     expect(resources[0]!.pinId).toBe('org-1');
   });
 });

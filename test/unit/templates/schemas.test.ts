@@ -135,7 +135,7 @@ describe('seed 002 coverage', () => {
     expect(p.effective_date!.anyOf).toEqual([{ format: 'date' }, { format: 'date-time' }]);
     expect(p.general_cap_preceding_amount!.type).toEqual(['number', 'string']);
     expect(p.general_cap_amount_type!.enum).toEqual(['preceding', 'base', 'unlimited']);
-    expect((p.include_ai_addendum_attachment_id!.anyOf as Schema[])[0]).toEqual({ type: 'string', format: 'uuid' });
+    expect((p.include_ai_addendum_attachment_id!.anyOf as Schema[])[0]).toEqual({ type: 'string', format: 'uuid', pattern: expect.stringMatching(/^\^\[0-9a-fA-F\]/) });
     for (const [oldName, newName] of CSA_RENAMES) {
       const { description: oldDescription, ...oldShape } = p[oldName]!;
       const { description: newDescription, ...newShape } = p[newName]!;

@@ -1,0 +1,27 @@
+/**
+ * Borderline but valid configurations, as a careless pull request writes them: accepted, applied,
+ * and re-planned with zero changes against one shared emulator.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'vitest';
+import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../helpers/scenario.js';
+import { makeDir, writeFiles } from '../helpers/tmpdir.js';
+
+const { emulator } = emulatorForFile({ openOrganizations: true });
+
+const DOCKET = 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n';
+const playbook = (name: string, extra = ''): string => `kind: Playbook\nname: ${name}\n${extra}rules:\n  - name: R\n    actions: ACCEPT all\n`;
+
+describe('borderline configurations', () => {
+  it('a UUID written in capitals (organization_id, an `id:` pin) is the same id: it matches, and re-plans to no changes', async () => {
+    // The standalone emulator makes the organization (with lower-case ids, as the services answer) on first use.
+    const upperOrg = cliWith(() => ({ ...emulator().env, DOCKET_ORGANIZATION_ID: '6F1C2D3E-8A4B-4C5D-9E6F-7A8B9C0D1E2F' }));
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': playbook('Upper') });
+    await applyOk(upperOrg, dir);
+    const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
+    const id = Object.values(lock.synced).flatMap((records) => Object.entries(records)).find(([k]) => k === 'playbook:Upper')![1].split(' ')[0]!;
+    await writeFiles(dir, { 'p.yaml': playbook('Upper', `id: ${id.toUpperCase()}\n`) });
+    await expectNoChanges(upperOrg, dir);
+  });
+});
