@@ -142,8 +142,13 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
 
 /** What a name looks like on screen: compatibility-normalised, invisible format characters dropped, white space collapsed. */
 function lookAlike(name: string): string {
+  // Most names are printable ASCII words with single spaces, which look like themselves: twenty
+  // thousand rules need not be normalised one by one.
+  if (PLAIN_NAME.test(name)) return name;
   return name.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/\s+/gu, ' ').trim();
 }
+
+const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 /** `file:line` of a field's value, for "the other one is here". */
 function lineOf(d: DesiredResource, field: string): string {
