@@ -2,6 +2,7 @@
 import type { ApplyReport, Change, ChangeResult, Plan } from '../engine/types.js';
 import { changeLabel, isSingleton, renamedFrom } from './facts.js';
 import { painter, type Paint } from './paint.js';
+import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
 import { quote } from './value.js';
 
@@ -53,20 +54,36 @@ function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint): s
 }
 
 export function renderApplyReportText(plan: Plan, report: ApplyReport, opts: { color: boolean }): string {
-  if (plan.changes.length === 0) return 'Nothing to apply. No changes.\n';
+  return `${[...applyReportLines(plan, report, opts)].join('\n')}\n`;
+}
+
+/** The same text a chunk at a time: one line per change of an apply that may hold twenty thousand. */
+export function writeApplyReportText(plan: Plan, report: ApplyReport, opts: { color: boolean }, write: (text: string) => void): void {
+  writeLines(applyReportLines(plan, report, opts), write);
+}
+
+function* applyReportLines(plan: Plan, report: ApplyReport, opts: { color: boolean }): Generator<string> {
+  if (plan.changes.length === 0) {
+    yield 'Nothing to apply. No changes.';
+    return;
+  }
   const paint = painter(opts.color);
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const lines = report.results.map((r) => resultLine(r, byId, paint));
   if (report.stopped) {
-    const heading = `${paint('bold', stoppedHeading(report.stopped))}: nothing new was started after it.`;
+    yield `${paint('bold', stoppedHeading(report.stopped))}: nothing new was started after it.`;
+    yield '';
+    yield* lines;
     const tally = `${report.done} done, ${paint(report.failed > 0 ? 'red' : 'bold', `${report.failed} failed`)}, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`;
-    return `${[heading, '', ...lines, '', `${paint('bold', `${stoppedHeading(report.stopped)}:`)} ${tally}.`].join('\n')}\n`;
+    yield '';
+    yield `${paint('bold', `${stoppedHeading(report.stopped)}:`)} ${tally}.`;
+    return;
   }
   const failed = report.failed > 0 || report.skipped > 0;
   const tally = failed ? `${report.done} done, ${paint('red', `${report.failed} failed`)}, ${report.skipped} skipped` : `${report.done} done`;
-  if (lines.length > 0) lines.push('');
-  lines.push(`${paint('bold', failed ? 'Apply finished with errors:' : 'Apply complete:')} ${tally}.`);
-  return `${lines.join('\n')}\n`;
+  yield* lines;
+  if (lines.length > 0) yield '';
+  yield `${paint('bold', failed ? 'Apply finished with errors:' : 'Apply complete:')} ${tally}.`;
 }
 
 /** `SIGINT` → "Apply interrupted (SIGINT)"; any other reason (the time budget) is said as it is. */

@@ -26,11 +26,12 @@ import {
   type KindTitle,
 } from './facts.js';
 import { painter, type Paint, type Style } from './paint.js';
+import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
 import { diffLines } from './textdiff.js';
 import { formatValue, oneLine, quote } from './value.js';
 
-export { renderApplyReportText } from './apply-text.js';
+export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
 export { renderDiagnosticsText } from './diagnostics-text.js';
 
 export interface PlanTextOptions {
@@ -101,51 +102,63 @@ const textFmt: Fmt = {
 const MAX_NAMED = 10;
 
 export function renderPlanText(plan: Plan, opts: PlanTextOptions): string {
+  return `${[...planTextLines(plan, opts)].join('\n')}\n`;
+}
+
+/**
+ * The same text, written a chunk at a time: the plan of a bootstrap (twenty thousand creates) is
+ * millions of characters, and held whole, with its lines, it was tens of megabytes at once.
+ */
+export function writePlanText(plan: Plan, opts: PlanTextOptions, write: (text: string) => void): void {
+  writeLines(planTextLines(plan, opts), write);
+}
+
+function* planTextLines(plan: Plan, opts: PlanTextOptions): Generator<string> {
   const paint = painter(opts.color);
   const verbose = opts.verbose ?? false;
-  const lines: string[] = [`docket plan · ${targetLine(plan, paint)}`];
-  if (plan.environment) lines.push(`environment: ${oneLine(plan.environment)}`);
-  lines.push('');
+  yield `docket plan · ${targetLine(plan, paint)}`;
+  if (plan.environment) yield `environment: ${oneLine(plan.environment)}`;
+  yield '';
 
   if (plan.changes.length === 0) {
-    lines.push('No changes. The live services match the configuration.');
+    yield 'No changes. The live services match the configuration.';
   } else {
     for (const group of groupByKind(plan.changes, opts.kindOrder)) {
-      lines.push(paint('bold', oneLine(group.title)));
+      yield paint('bold', oneLine(group.title));
       for (const c of group.changes) {
-        lines.push(headline(c, paint));
-        for (const f of visibleFields(c, verbose)) lines.push(...fieldLines(c, f, paint));
+        yield headline(c, paint);
+        for (const f of visibleFields(c, verbose)) yield* fieldLines(c, f, paint);
       }
-      lines.push('');
+      yield '';
     }
-    lines.push(`${paint('bold', 'Plan:')} ${summaryParts(plan.changes).join(', ')}.`);
+    yield `${paint('bold', 'Plan:')} ${summaryParts(plan.changes).join(', ')}.`;
   }
 
   if (plan.held?.length) {
-    lines.push('', paint('bold', `Live changes the drift policy leaves alone (${plan.held.length}):`));
+    yield '';
+    yield paint('bold', `Live changes the drift policy leaves alone (${plan.held.length}):`);
     for (const c of plan.held) {
-      lines.push(`${headline(c, paint)} · ${heldLabel(c)}`);
-      for (const f of visibleFields(c, verbose)) lines.push(...fieldLines(c, f, paint));
+      yield `${headline(c, paint)} · ${heldLabel(c)}`;
+      for (const f of visibleFields(c, verbose)) yield* fieldLines(c, f, paint);
     }
   }
   const unknown = unknownNote(plan);
-  if (unknown) lines.push('', unknown);
+  if (unknown) yield* ['', unknown];
 
   const warnings = warningSentences(plan, textFmt);
   if (warnings.length > 0) {
-    lines.push('');
-    for (const w of warnings) lines.push(`${paint('yellow', 'Warning:')} ${w}`);
+    yield '';
+    for (const w of warnings) yield `${paint('yellow', 'Warning:')} ${w}`;
   }
 
   const undeclared = undeclaredSentence(plan, verbose);
   if (undeclared) {
-    lines.push('', undeclared);
+    yield* ['', undeclared];
     // Objects a person may act on (with --prune) are named without -v; the rest with it.
     for (const u of plan.undeclared.filter((x) => x.count > 0 && (verbose || x.prunable))) {
       const shown = verbose ? u.names : u.names.slice(0, MAX_NAMED);
       const more = u.names.length - shown.length;
-      lines.push(`  ${plural(u.count, u.kind)}: ${shown.map(quote).join(', ')}${more > 0 ? ` and ${more} more (-v lists them)` : ''} (${oneLine(u.reason)})`);
+      yield `  ${plural(u.count, u.kind)}: ${shown.map(quote).join(', ')}${more > 0 ? ` and ${more} more (-v lists them)` : ''} (${oneLine(u.reason)})`;
     }
   }
-  return `${lines.join('\n')}\n`;
 }

@@ -17,7 +17,7 @@ import { LockWriter, type LockFile } from '../../config/lock.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
-import { renderApplyReportText, renderPlanText, targetLine } from '../../render/text.js';
+import { targetLine, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { acquireApplyLock } from '../apply-lock.js';
 import { applyInputOf } from '../apply-step.js';
@@ -89,7 +89,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         await withSession(io, { ...opts, emulator, ...(env ? { env } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, Boolean(opts.retryUncertain));
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
-          if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+          if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
           // Before applying, so the annotations are there even when an operation fails.
           if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.workspace, opts);
           const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
@@ -178,7 +178,11 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} left by an interrupted apply.\n`);
   // A saved plan was not printed, so its report names the target itself (`target: local emulator`).
   const header = opts.output === 'text' && (settings.saved || opts.quiet) ? `docket apply · ${targetLine(plan, painter(settings.color))}\n\n` : '';
-  if (plan.changes.length > 0 || opts.output === 'json') io.stdout(opts.output === 'json' ? renderApplyReportJson(plan, report) : header + renderApplyReportText(plan, report, { color: settings.color }));
+  if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report));
+  else if (plan.changes.length > 0) {
+    if (header) io.stdout(header);
+    writeApplyReportText(plan, report, { color: settings.color }, io.stdout);
+  }
   const signal = interrupts.received();
   if (report.stopped && signal) {
     throw new InterruptedError(

@@ -5,7 +5,7 @@ import { Command, Option } from 'commander';
 import { hasChanges } from '../../engine/plan.js';
 import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
-import { renderPlanText } from '../../render/text.js';
+import { writePlanText } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { useColor, type Io } from '../io.js';
@@ -50,7 +50,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       const color = useColor(io, opts);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
-      else io.stdout(renderPlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+      else writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
       if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
       const dir = opts.dir && opts.dir !== '.' ? ` -C ${shellWord(opts.dir)}` : '';
       if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; review it with: docket show ${shellWord(opts.out)}; apply it with: docket apply${dir} ${shellWord(opts.out)}\n`);

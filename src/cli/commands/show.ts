@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
-import { renderPlanText } from '../../render/text.js';
+import { writePlanText } from '../../render/text.js';
 import { useColor, type Io } from '../io.js';
 import { readPlanFile } from '../plan-file.js';
 import { KIND_ORDER } from '../session.js';
@@ -24,7 +24,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): Command {
       const plan = await readPlanFile(file);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
-      else io.stdout(renderPlanText(plan, { color: useColor(io, opts), verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }));
+      else writePlanText(plan, { color: useColor(io, opts), verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
       setExit(0);
     });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderPlanText } from '../../../src/render/text.js';
+import { renderApplyReportText, renderPlanText, writeApplyReportText, writePlanText } from '../../../src/render/text.js';
 import { KIND_ORDER, change, mixedPlan, plan } from './fixtures.js';
 
 const ANSI = /\x1b\[/;
@@ -219,5 +219,24 @@ describe('renderPlanText', () => {
       kindOrder: [{ name: 'playbook', title: 'Playbooks' }],
     });
     expect(out).toContain('Playbooks\n  + create playbook "P"\n\ntemplate\n  + create template "T"\n');
+  });
+
+  it('writes a long plan and its apply report in pieces of bounded size that make up the same text', () => {
+    const changes = Array.from({ length: 3000 }, (_, i) => change('create', 'rule', `P/Rule ${i}`, { parent: 'P', fields: { description: [null, `Clause ${i} → checked`] } }));
+    const p = plan(changes);
+    const opts = { color: false, kindOrder: KIND_ORDER };
+    const pieces: string[] = [];
+    writePlanText(p, opts, (t) => pieces.push(t));
+    expect(pieces.join('')).toBe(renderPlanText(p, opts));
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) {
+      expect(piece.length).toBeLessThan(70 * 1024);
+      expect(piece.endsWith('\n')).toBe(true);
+    }
+    const report = { results: changes.map((c) => ({ changeId: c.id, status: 'done' as const, ms: 5 })), done: changes.length, failed: 0, skipped: 0, ms: 10 };
+    const written: string[] = [];
+    writeApplyReportText(p, report, { color: false }, (t) => written.push(t));
+    expect(written.join('')).toBe(renderApplyReportText(p, report, { color: false }));
+    expect(written.join('')).toMatch(/✓ create rule "P\/Rule 2999" \(5 ms\)\n\nApply complete: 3000 done\.\n$/);
   });
 });
