@@ -72,6 +72,7 @@ export interface AgreementsApiOptions {
 
 export class AgreementsApi {
   private organization: Promise<ApiResource<AgreementsOrganizationAttrs>> | undefined;
+  private organizationFound: string | undefined;
 
   constructor(
     readonly client: ServiceClient,
@@ -89,8 +90,16 @@ export class AgreementsApi {
 
   /** The key's organization, read once per run (its id does not change while docket runs). */
   getOrganization(): Promise<ApiResource<AgreementsOrganizationAttrs>> {
-    this.organization ??= this.findOrganization();
+    this.organization ??= this.findOrganization().then((o) => {
+      this.organizationFound = o.id;
+      return o;
+    });
     return this.organization;
+  }
+
+  /** The id of the key's organization once getOrganization found it (a plan records where it applies). */
+  get organizationId(): string | undefined {
+    return this.organizationFound;
   }
 
   /**

@@ -156,7 +156,13 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
             },
           }
         : {}),
-      ...(options.needs.has('agreements') ? { agreements: { url: options.emulator ? 'emulator' : agreementsUrl } } : {}),
+      ...(options.needs.has('agreements')
+        ? {
+            agreements: options.emulator
+              ? { url: 'emulator' }
+              : { url: agreementsUrl, ...(agreements?.organizationId ? { organization_id: agreements.organizationId } : {}) },
+          }
+        : {}),
     };
   };
 

@@ -26,6 +26,10 @@ export interface StaleCheck {
 function targetDiffers(planned: PlanTarget, now: PlanTarget): boolean {
   if (planned.emulator !== now.emulator) return true;
   if ((planned.agreements?.url ?? null) !== (now.agreements?.url ?? null)) return true;
+  // Another agreements key at the same URL acts for another organization.
+  const plannedOrg = planned.agreements?.organization_id;
+  const nowOrg = now.agreements?.organization_id;
+  if (plannedOrg && nowOrg && plannedOrg.toLowerCase() !== nowOrg.toLowerCase()) return true;
   const p = planned.review;
   const n = now.review;
   if (!p || !n) return Boolean(p) !== Boolean(n);

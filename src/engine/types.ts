@@ -218,7 +218,8 @@ export interface UncertainUpload {
 
 export interface PlanTarget {
   review?: { url: string; organization_id: string; path_style?: 'nested' | 'flat' };
-  agreements?: { url: string };
+  /** `organization_id`: the agreements key's organization, once read (plans made before it was recorded lack it). */
+  agreements?: { url: string; organization_id?: string };
   emulator: boolean;
 }
 

@@ -80,7 +80,7 @@ export function targetLine(plan: Plan): string {
   else {
     const parts: string[] = [];
     if (t.review) parts.push(`review ${code(t.review.url)} (organization ${code(t.review.organization_id)}${t.review.path_style ? `, ${t.review.path_style} paths` : ''})`);
-    if (t.agreements) parts.push(`agreements ${code(t.agreements.url)}`);
+    if (t.agreements) parts.push(`agreements ${code(t.agreements.url)}${t.agreements.organization_id ? ` (organization ${code(t.agreements.organization_id)})` : ''}`);
     line = `**Target:** ${parts.length > 0 ? parts.join(' · ') : 'none'}`;
   }
   return plan.environment ? `${line} · **Environment:** ${code(plan.environment)}` : line;

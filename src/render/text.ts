@@ -52,7 +52,10 @@ export function targetLine(plan: Plan, paint: Paint): string {
   if (t.emulator) return `target: ${paint('yellow', 'local emulator')}`;
   const parts: string[] = [];
   if (t.review) parts.push(`${oneLine(t.review.url)} (organization ${oneLine(t.review.organization_id)}${t.review.path_style ? `, ${t.review.path_style} paths` : ''})`);
-  if (t.agreements) parts.push(t.review ? `agreements: ${oneLine(t.agreements.url)}` : `agreements ${oneLine(t.agreements.url)}`);
+  if (t.agreements) {
+    const org = t.agreements.organization_id ? ` (organization ${oneLine(t.agreements.organization_id)})` : '';
+    parts.push(`${t.review ? 'agreements:' : 'agreements'} ${oneLine(t.agreements.url)}${org}`);
+  }
   return `target: ${parts.length > 0 ? parts.join(' · ') : 'none'}`;
 }
 

@@ -314,6 +314,25 @@ describe('standard templates and attachments', () => {
   });
 });
 
+describe('saved plans', () => {
+  it('refuses a plan made for the organization another agreements key acts for', async () => {
+    const otherOrg = '00000000-0000-4000-8000-0000000000b2';
+    await start({ seed: (s) => void s.organizations.push({ id: otherOrg, name: 'Beta', api_keys: ['beta-key'], users: [{ email: 'legal-ops@acme.example' }] }) });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+    const planFile = join(dir, 'plan.json');
+    const plan = await cli('plan', '-C', dir, '--out', planFile);
+    expect(plan.stdout).toContain(`(organization ${DEFAULT_ORGANIZATION_ID})`);
+    // The same URL, another key: the reviewed plan was for the first organization, not this one.
+    const other = await runCli(['apply', '-C', dir, planFile], { env: { ...t.env, DOCKET_API_KEY: 'beta-key' } });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('the plan was made for a different target');
+    expect(Object.values(t.emulator.store.organization(otherOrg)!.agreements.custom_terms)).toEqual([]);
+    expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
+    expect(term('Consulting Terms')).toBeDefined();
+    await expectNoChanges(cli, dir);
+  });
+});
+
 describe('plan-time checks', () => {
   it('refuses an actor or a default signer that is not a user, at their file:line', async () => {
     await start();
