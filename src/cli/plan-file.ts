@@ -1,7 +1,14 @@
 /** Reading a saved plan file: refuses other formats and versions rather than guessing. */
 import { readFile } from 'node:fs/promises';
+import { schemaDiagnostics, schemaValidator } from '../config/schema.js';
+import { DocPositions } from '../config/yaml-positions.js';
 import type { Plan } from '../engine/types.js';
 import { UsageError } from '../errors.js';
+import { VERSION } from '../version.js';
+
+const PLAN_SCHEMA = 'plan.schema.json';
+/** A hand-edited plan can be wrong in many places; the first few say enough. */
+const LISTED_PROBLEMS = 3;
 
 export async function readPlanFile(path: string): Promise<Plan> {
   let text: string;
@@ -20,5 +27,25 @@ export async function readPlanFile(path: string): Promise<Plan> {
   if (!p || typeof p !== 'object' || p.format_version !== 1 || !Array.isArray(p.changes) || typeof p.config_digest !== 'string') {
     throw new UsageError(`${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
   }
-  return p as Plan;
+  // Everything below trusts the plan's shape (an unknown action would fail half-way through an apply).
+  const validate = await schemaValidator(PLAN_SCHEMA);
+  if (!validate(plan)) {
+    const problems = schemaDiagnostics(validate.errors, { positions: new DocPositions(path, { line: 1, col: 1 }), documentLabel: 'the plan' }).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
+    const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
+    throw new UsageError(
+      `${path} is not a valid docket plan file: ${problems.slice(0, LISTED_PROBLEMS).join('; ')}${more}`,
+      'a plan file is applied as docket wrote it; make a new one with `docket plan --out PLAN.json` instead of editing it',
+    );
+  }
+  return plan as Plan;
+}
+
+/** A plan is applied only by the docket that made it: another version may read its changes differently. */
+export function checkPlanVersion(plan: Plan, path: string): void {
+  if (plan.docket_version !== VERSION) {
+    throw new UsageError(
+      `${path} was made by docket ${plan.docket_version}, and this is docket ${VERSION}`,
+      'make the plan again with this docket: docket plan --out PLAN.json',
+    );
+  }
 }

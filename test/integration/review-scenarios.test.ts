@@ -201,6 +201,40 @@ describe('saved plans', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('refuses a plan file edited into another shape, or made by another docket version, and changes nothing', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const planFile = join(dir, 'plan.json');
+    await cli('plan', '-C', dir, '--out', planFile);
+    const saved = JSON.parse(await readFile(planFile, 'utf8'));
+    const edited = async (name: string, edit: (plan: any) => void): Promise<string> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- a plan file being broken on purpose
+      const copy = structuredClone(saved);
+      edit(copy);
+      await writeFile(join(dir, name), JSON.stringify(copy));
+      return join(dir, name);
+    };
+    const broken = [
+      [await edited('action.json', (p) => (p.changes.at(-1).action = 'explode')), '.action: `action` must be one of: create, update'],
+      [await edited('fields.json', (p) => (p.changes[0].fields = 'x')), 'changes[0].fields: `fields` must be a list'],
+      [await edited('ids.json', (p) => (p.ids = null)), 'ids: `ids` must be a mapping'],
+      [await edited('null.json', (p) => p.changes.push(null)), `changes[${saved.changes.length}]: `],
+    ];
+    for (const [file, message] of broken) {
+      for (const command of [['show', file!], ['apply', '-C', dir, file!]]) {
+        const result = await cli(...command);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(`${file} is not a valid docket plan file: `);
+        expect(result.stderr).toContain(message);
+        expect(result.stderr).not.toContain('bug');
+      }
+    }
+    const older = await cli('apply', '-C', dir, await edited('older.json', (p) => (p.docket_version = '0.0.1')));
+    expect(older.code).toBe(1);
+    expect(older.stderr).toContain('older.json was made by docket 0.0.1, and this is docket');
+    expect(livePlaybook('Inbound NDA')).toBeUndefined();
+    expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('refuses a saved plan when a live object it touches changed since, and names it', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);

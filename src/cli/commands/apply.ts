@@ -24,7 +24,7 @@ import { applyInputOf } from '../apply-step.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
-import { readPlanFile } from '../plan-file.js';
+import { checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
 
@@ -65,6 +65,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (planFile: string | undefined, opts: ApplyFlags) => {
       const color = useColor(io, opts);
       const saved = planFile ? await readPlanFile(planFile) : undefined;
+      if (saved && planFile) checkPlanVersion(saved, planFile);
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
       if (saved && opts.retryUncertain) throw new UsageError('--retry-uncertain cannot be combined with a saved plan', 'pass --retry-uncertain to `docket plan --out` instead');
       const emulator = Boolean(opts.emulator || saved?.target.emulator);
