@@ -3,6 +3,9 @@
  * (JSON escapes C0; DEL and C1 are escaped here too), and cut short so a huge value stays readable.
  */
 export function quoteValue(text: string, max = 60): string {
-  const cut = text.length > max ? `${text.slice(0, max - 3)}...` : text;
+  let end = max - 3;
+  // Never between the two halves of a surrogate pair (an emoji): half of one prints as `\ud83d`.
+  if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;
+  const cut = text.length > max ? `${text.slice(0, end)}...` : text;
   return JSON.stringify(cut).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

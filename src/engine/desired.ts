@@ -82,8 +82,10 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean
     diagnostics.error('blank-name', `${resource.kind} name ${shown} is blank`, { ...at, hint: 'give it a name with some visible text' });
     return false;
   }
-  if (name.length > MAX_NAME_LENGTH) {
-    diagnostics.error('name-too-long', `${resource.kind} name ${shown} is ${name.length} characters long; docket allows ${MAX_NAME_LENGTH}`, { ...at, hint: 'shorten it; a description can hold the rest' });
+  // Characters as a person (and an editor) counts them: an emoji is one, not its two UTF-16 units.
+  const length = [...name].length;
+  if (length > MAX_NAME_LENGTH) {
+    diagnostics.error('name-too-long', `${resource.kind} name ${shown} is ${length} characters long; docket allows ${MAX_NAME_LENGTH}`, { ...at, hint: 'shorten it; a description can hold the rest' });
     return false;
   }
   return true;

@@ -6,6 +6,7 @@ import { DIRECTION_LABEL, DRIFT_DIRECTIONS, directionSign } from '../engine/dire
 import type { DriftItem, DriftReport } from '../engine/drift.js';
 import type { Direction, Plan } from '../engine/types.js';
 import { jsonText } from './json.js';
+import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown } from './sanitize.js';
@@ -60,7 +61,11 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   return `${lines.join('\n')}\n`;
 }
 
-export function renderDriftMarkdown(plan: Plan, report: DriftReport): string {
+export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS): string {
+  return fitMarkdown((budget) => driftMarkdown(plan, report, budget, maxChars), maxChars);
+}
+
+function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number): string {
   const lines = ['### docket drift', '', markdownTargetLine(plan), ''];
   if (report.drift.length === 0) lines.push('**No drift.** The live services have not moved away from the files.', '');
   else {
@@ -73,10 +78,19 @@ export function renderDriftMarkdown(plan: Plan, report: DriftReport): string {
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
     return `- \`${directionSign(i.direction)}\` ${i.kind} ${codeSpan(i.key)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
-  for (const g of groups(report.drift)) lines.push(`**${escapeMarkdown(g.title)}**`, '', ...g.items.map(item), '');
-  if (report.ignored.length > 0) lines.push(`**Left alone by \`drift: ignore\`**`, '', ...report.ignored.map(item), '');
+  for (const g of groups(report.drift)) {
+    lines.push(`**${escapeMarkdown(g.title)}**`, '');
+    pushWithin(lines, g.items.map(item), budget);
+    lines.push('');
+  }
+  if (report.ignored.length > 0) {
+    lines.push(`**Left alone by \`drift: ignore\`**`, '');
+    pushWithin(lines, report.ignored.map(item), budget);
+    lines.push('');
+  }
   if (report.drift.length > 0) lines.push('Run `docket pull` to write the drift into the files as a pull request, or `docket apply` to revert it.', '');
   if (report.pending.length > 0) lines.push(`_${report.pending.length} pending ${report.pending.length === 1 ? 'change' : 'changes'} of the files (not drift): see \`docket plan\`._`, '');
+  if (budget.cut) lines.push(cutNote(maxChars), '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 

@@ -143,9 +143,10 @@ function sectionLines(s: MdSection, showDetails: boolean, shown: number): string
   const count = `${thousands(total)} ${total === 1 ? 'change' : 'changes'}`;
   const summary = escapeMarkdown(`${s.title} (${[count, ...notes].join(', ')})`, 'html');
   const lines = [`<details><summary>${summary}</summary>`, ''];
+  // Line by line, not push(...): a spread of a hundred thousand lines overflows the call stack.
   for (const c of s.changes.slice(0, shown)) {
     lines.push(c.head);
-    if (showDetails) lines.push(...c.details);
+    if (showDetails) for (const line of c.details) lines.push(line);
   }
   if (shown < total) lines.push(`- _… and ${thousands(total - shown)} more not listed_`);
   lines.push('', '</details>', '');
@@ -158,7 +159,9 @@ function render(plan: Plan, sections: MdSection[], layout: Layout, maxChars: num
     lines.push('> [!WARNING]', ...layout.warnings.map((w) => `> - ${w}`), '');
   }
   if (layout.sections) {
-    sections.forEach((s, i) => lines.push(...sectionLines(s, layout.showDetails[i] ?? true, layout.shown[i] ?? 0)));
+    sections.forEach((s, i) => {
+      for (const line of sectionLines(s, layout.showDetails[i] ?? true, layout.shown[i] ?? 0)) lines.push(line);
+    });
   }
   const undeclared = undeclaredSentence(plan);
   if (undeclared) lines.push(escapeMarkdown(undeclared), '');

@@ -7,6 +7,7 @@ import { DIRECTION_LABEL, directionSign } from '../engine/direction.js';
 import type { Plan } from '../engine/types.js';
 import type { FileChange, PullEntry, PullResult } from '../pull/plan.js';
 import { jsonText } from './json.js';
+import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown, stripControl } from './sanitize.js';
@@ -77,22 +78,32 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 
-export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean }): string {
+export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number }): string {
+  const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
+  return fitMarkdown((budget) => pullMarkdown(plan, result, opts.dryRun, budget, maxChars), maxChars);
+}
+
+function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number): string {
   const fmt = { name: codeSpan, code: codeSpan };
   const lines = ['### docket pull', '', markdownTargetLine(plan), ''];
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('**Nothing to pull.** The files hold every live change.', '');
   if (result.pulled.length > 0) {
-    lines.push(`${opts.dryRun ? 'Would adopt' : 'Adopted'} ${result.pulled.length} live ${result.pulled.length === 1 ? 'change' : 'changes'} into the files:`, '');
-    for (const e of result.pulled) lines.push(`- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`);
+    lines.push(`${dryRun ? 'Would adopt' : 'Adopted'} ${result.pulled.length} live ${result.pulled.length === 1 ? 'change' : 'changes'} into the files:`, '');
+    pushWithin(lines, result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`), budget);
     lines.push('');
   }
   if (result.notPulled.length > 0) {
     lines.push('**Not pulled**', '');
-    for (const e of result.notPulled) lines.push(`- ${e.kind} ${codeSpan(e.key)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
+    pushWithin(lines, result.notPulled.map((e) => `- ${e.kind} ${codeSpan(e.key)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}: ${escapeMarkdown(e.reason ?? '')}`), budget);
     lines.push('');
   }
-  if (result.notes.length > 0) lines.push('**Notes**', '', ...result.notes.map((n) => `- ${escapeMarkdown(n)}`), '');
-  if (result.files.length > 0) lines.push(`Files: ${result.files.map((f) => `${codeSpan(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`).join(', ')}`, '');
+  if (result.notes.length > 0) {
+    lines.push('**Notes**', '');
+    pushWithin(lines, result.notes.map((n) => `- ${escapeMarkdown(n)}`), budget);
+    lines.push('');
+  }
+  if (result.files.length > 0) lines.push(`Files: ${joinWithin(result.files.map((f) => `${codeSpan(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`), budget)}`, '');
+  if (budget.cut) lines.push(cutNote(maxChars), '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 

@@ -21,4 +21,9 @@ describe('text hygiene', () => {
     expect(quoteValue('a\u0000b\u009bc')).toBe('"a\\u0000b\\u009bc"');
     expect(quoteValue('x'.repeat(100))).toBe(`"${'x'.repeat(57)}..."`);
   });
+
+  it('cuts a long value between characters, never inside an emoji', () => {
+    expect(quoteValue(`${'x'.repeat(56)}${'\u{1F600}'.repeat(10)}`)).toBe(`"${'x'.repeat(56)}..."`);
+    expect(quoteValue(`${'x'.repeat(55)}${'\u{1F600}'.repeat(10)}`)).toBe(`"${'x'.repeat(55)}\u{1F600}..."`);
+  });
 });

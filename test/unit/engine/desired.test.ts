@@ -59,6 +59,14 @@ describe('buildDesired', () => {
     expect(diagnostics.items.map((d) => [d.severity, d.code, d.file])).toEqual([['warning', 'empty-organization', 'organization.yaml']]);
   });
 
+  it('counts a name\'s characters as a person does: 200 emoji are 200 characters, not 400', async () => {
+    const at200 = await build([resourceDoc('Playbook', { name: '\u{1F600}'.repeat(200) })]);
+    expect(at200.diagnostics.items).toEqual([]);
+    const at201 = await build([resourceDoc('Playbook', { name: `\u{1F600}${'\u00e9'.repeat(200)}` })]);
+    expect(at201.diagnostics.errors.map((d) => d.code)).toEqual(['name-too-long']);
+    expect(at201.diagnostics.errors[0]!.message).toContain('is 201 characters long');
+  });
+
   it('ignores documents of kinds it does not know (the loader reported them)', async () => {
     const { desired, diagnostics } = await build([resourceDoc('Gizmo', { name: 'x' })]);
     expect(desired).toEqual([]);

@@ -184,6 +184,18 @@ describe('renderPlanMarkdown', () => {
     expect(markdownShape(out).detailsCount).toBe(2);
   });
 
+  it('cuts a plan whose details run to 200,000 lines instead of crashing (a 20,000-rule plan did)', () => {
+    const changes = [
+      change('create', 'custom-term', 'Huge', { fields: { body: [null, 'clause\n'.repeat(200_000)] } }),
+      change('update', 'rule', 'P/R', { parent: 'P', fields: { actions: ['ACCEPT 3 years', 'ACCEPT 2 years'] } }),
+    ];
+    const out = md(plan(changes));
+    expect(out.length).toBeLessThan(60_000);
+    expect(out).toContain('- `~` **update** rule `P/R`');
+    expect(out).toContain(NOTE);
+    expectWellFormed(out);
+  });
+
   it('stays under a tiny limit even when the warnings alone are too long', () => {
     const warnings = Array.from({ length: 200 }, (_, i) => `warning ${i} ${'w'.repeat(500)}`);
     const out = md(plan([change('create', 'playbook', 'A', { fields: { name: [null, 'A'] } })], { warnings }), 3000);

@@ -1,0 +1,62 @@
+/**
+ * Keeps a markdown report (drift's issue body, pull's pull-request body) under the size GitHub
+ * accepts in one body (65,536 characters): its lists are cut, each with a line saying how many
+ * items it left out, and a note says the report was cut. Pure.
+ */
+
+/** The same limit `plan -o markdown` keeps to. */
+export const MARKDOWN_MAX_CHARS = 60_000;
+
+/** Characters the lists of one rendering may still use; `cut` once one of them was shortened. */
+export interface ListBudget {
+  left: number;
+  cut: boolean;
+}
+
+export function thousands(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Pushes as many of `items` as the budget holds, then one line saying how many were left out. */
+export function pushWithin(lines: string[], items: readonly string[], budget: ListBudget): void {
+  let shown = 0;
+  for (const item of items) {
+    if (item.length + 1 > budget.left) break;
+    budget.left -= item.length + 1;
+    lines.push(item);
+    shown++;
+  }
+  if (shown < items.length) {
+    budget.cut = true;
+    lines.push(`- _… and ${thousands(items.length - shown)} more not listed_`);
+  }
+}
+
+/** `items` joined with commas, as many as the budget holds, then how many were left out. */
+export function joinWithin(items: readonly string[], budget: ListBudget): string {
+  const shown: string[] = [];
+  for (const item of items) {
+    if (item.length + 2 > budget.left) break;
+    budget.left -= item.length + 2;
+    shown.push(item);
+  }
+  if (shown.length === items.length) return shown.join(', ');
+  budget.cut = true;
+  return [...shown, `… and ${thousands(items.length - shown.length)} more`].join(', ');
+}
+
+/** The note a cut report ends with. */
+export function cutNote(maxChars: number): string {
+  return `_Output truncated to stay under ${thousands(maxChars)} characters; use \`-o json\` or text output for the full report._`;
+}
+
+/**
+ * `build` renders the report with its lists within a budget. The whole report when it fits;
+ * else the fixed part (rendered with no list items) and as many items as the rest holds.
+ */
+export function fitMarkdown(build: (budget: ListBudget) => string, maxChars = MARKDOWN_MAX_CHARS): string {
+  const full = build({ left: Infinity, cut: false });
+  if (full.length < maxChars) return full;
+  const fixed = build({ left: 0, cut: false }).length;
+  return build({ left: Math.max(0, maxChars - fixed - 1), cut: false });
+}

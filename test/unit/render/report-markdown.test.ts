@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { DriftItem } from '../../../src/engine/drift.js';
+import type { PullEntry, PullResult } from '../../../src/pull/plan.js';
+import { renderDriftMarkdown } from '../../../src/render/drift.js';
+import { renderPullMarkdown } from '../../../src/render/pull.js';
+import { plan } from './fixtures.js';
+import { markdownShape } from './markdown-check.js';
+
+/** A GitHub issue or pull-request body holds at most 65,536 characters. */
+const GITHUB_BODY = 65_536;
+
+const onlyLive = (i: number): DriftItem => ({ kind: 'playbook', key: `Playbook ${i}`, name: `Playbook ${i}`, direction: 'only-live', fields: [], updated_at: '2026-01-01T00:00:00.000Z' });
+const pulled = (i: number): PullEntry => ({ kind: 'playbook', key: `Playbook ${i}`, name: `Playbook ${i}`, direction: 'only-live', fields: [], file: `playbooks/playbook-${i}.yaml`, newFile: true });
+
+describe('drift and pull markdown at scale', () => {
+  it('drift of 3,000 objects stays a body GitHub accepts: counts whole, list cut with how many are left out', () => {
+    const drift = Array.from({ length: 3000 }, (_, i) => onlyLive(i));
+    const out = renderDriftMarkdown(plan([]), { drift, ignored: [], pending: [] });
+    expect(out.length).toBeLessThan(GITHUB_BODY);
+    expect(out).toContain('| Only live | 3000 |');
+    expect(out).toContain('- `+` playbook `Playbook 0`');
+    expect(out).toMatch(/- _… and [\d,]+ more not listed_/);
+    expect(out).toContain('_Output truncated to stay under 60,000 characters');
+    expect(markdownShape(out).fencesClosed).toBe(true);
+  });
+
+  it('pull of 3,000 new files stays a body GitHub accepts, and a small pull is printed whole', () => {
+    const entries = Array.from({ length: 3000 }, (_, i) => pulled(i));
+    const result: PullResult = { pulled: entries, notPulled: [], notes: [], files: entries.map((e) => ({ path: e.file!, before: null, after: 'kind: Playbook\n' })), sync: new Map() };
+    const out = renderPullMarkdown(plan([]), result, { dryRun: true });
+    expect(out.length).toBeLessThan(GITHUB_BODY);
+    expect(out).toContain('Would adopt 3000 live changes into the files:');
+    expect(out).toMatch(/- _… and [\d,]+ more not listed_/);
+    expect(out).toMatch(/Files: .*… and [\d,]+ more/);
+    const small = renderPullMarkdown(plan([]), { ...result, pulled: entries.slice(0, 2), files: result.files.slice(0, 2) }, { dryRun: true });
+    expect(small).toContain('Files: `playbooks/playbook-0.yaml` (created), `playbooks/playbook-1.yaml` (created)');
+    expect(small).not.toContain('truncated');
+  });
+});
