@@ -83,7 +83,8 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean
     return false;
   }
   // Characters as a person (and an editor) counts them: an emoji is one, not its two UTF-16 units.
-  const length = [...name].length;
+  // (Never more than its UTF-16 units, so only a long name is counted again.)
+  const length = name.length > MAX_NAME_LENGTH ? [...name].length : name.length;
   if (length > MAX_NAME_LENGTH) {
     diagnostics.error('name-too-long', `${resource.kind} name ${shown} is ${length} characters long; docket allows ${MAX_NAME_LENGTH}`, { ...at, hint: 'shorten it; a description can hold the rest' });
     return false;
