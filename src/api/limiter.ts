@@ -5,7 +5,7 @@
  *
  * On a 429 every request waits for its Retry-After (nothing starts during the pause), the
  * allowed concurrency halves, and request starts are spaced at 90 % of the rate the service
- * actually served over the last seconds. Each success then grows both back slowly (about one
+ * actually served over the last seconds (of the time docket was not paused). Each success then grows both back slowly (about one
  * more request a second per second, and one more in flight per round), up to `--concurrency`
  * and `--max-rps`, until the next 429 finds the limit again. So a steady apply runs just under
  * the service's limit with few refusals.
@@ -73,6 +73,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   let pausedUntil = 0;
   /** Successes in the window, oldest first (times). */
   const served: number[] = [];
+  /** Pauses (from, to) that may overlap the window: time nothing could be served. */
+  const pauses: [number, number][] = [];
   const started = now();
   // FIFO so that a long list cannot starve the writes queued behind it.
   const waiting: Waiter[] = [];
@@ -115,12 +117,21 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   /** Only the last few seconds count. */
   const forgetOld = (t: number): void => {
     while (served.length > 0 && served[0]! < t - WINDOW_MS) served.shift();
+    while (pauses.length > 0 && pauses[0]![1] < t - WINDOW_MS) pauses.shift();
   };
 
+  /**
+   * Successes per second of the window's time docket could send: a pause is no measure of the
+   * service's rate. Counted in, the pauses of 429s that come at random (a faulty service, not a
+   * limit) pushed each slowdown lower than the last, down to a few requests a second.
+   */
   const servedRate = (t: number): number => {
     forgetOld(t);
+    const from = t - Math.min(WINDOW_MS, t - started);
+    let paused = 0;
+    for (const [a, b] of pauses) paused += Math.max(0, Math.min(b, t) - Math.max(a, from));
     // At least a second: a burst the service let through at once is not its sustained rate.
-    const span = Math.max(1000, Math.min(WINDOW_MS, t - started));
+    const span = Math.max(1000, t - from - paused);
     return (served.length * 1000) / span;
   };
 
@@ -185,7 +196,11 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         rate = Math.min(maxRps, Math.max(1, servedRate(t) * BACK_OFF));
         options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time, at most ${rate.toFixed(1)} per second, after a pause of ${Math.round(pauseMs)} ms`);
       }
-      pausedUntil = Math.max(pausedUntil, t + Math.max(0, pauseMs));
+      const until = Math.max(pausedUntil, t + Math.max(0, pauseMs));
+      const last = pauses[pauses.length - 1];
+      if (last && last[1] >= t) last[1] = until;
+      else if (until > t) pauses.push([t, until]);
+      pausedUntil = until;
       nextStart = Math.max(nextStart, pausedUntil);
       pump();
     },

@@ -125,6 +125,19 @@ describe('the shared pace after a 429', () => {
     expect(starts[2]! - starts[1]!).toBeLessThanOrEqual(60);
   });
 
+  it('measures the served rate over the time it could send: a pause does not count as a slow service', async () => {
+    const { limiter, messages, advance } = paced(8);
+    // 20 requests served over 1 s, then a 429 with a pause of 3 s, then another 429 as it ends.
+    for (let i = 0; i < 20; i++) limiter.succeeded();
+    await advance(1000);
+    limiter.throttled(3000);
+    await advance(3000);
+    limiter.throttled(0);
+    // Counting the pause, 20 in 4 s would be 5 a second, and 4.5 after the slowdown: each 429
+    // that came at random brought the next pace lower, down to a few requests a second.
+    expect(messages[1]).toContain('at most 18.0 per second');
+  });
+
   it('never starts more than max-rps requests a second, from the start', async () => {
     const { limiter, advance } = paced(8, { maxRps: 10 });
     let started = 0;
