@@ -548,7 +548,9 @@ interface Wait {
   release(): void;
 }
 
+/** A duration as a person reads it: under a second in ms ("waiting 0.0 s, longer than the 0 s left" said nothing). */
 function seconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
   return ms >= 10_000 || ms % 1000 === 0 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 

@@ -584,6 +584,14 @@ describe('retries', () => {
     expect(sleeps).toEqual([]);
   });
 
+  it('names a wait and a budget under a second in milliseconds', async () => {
+    const { mock, client } = setup({ deadline: Date.now() + 200, random: () => 0.999 });
+    mock.intercept({ path: '/v1/a' }).reply(503, '');
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/^read a: the review service answered HTTP 503 and trying again would mean waiting \d+ ms, longer than the \d+ ms left of this command's time budget/);
+  });
+
   it('retries 503 and then succeeds, with jittered exponential backoff', async () => {
     const { mock, client, sleeps, logs } = setup({ random: () => 0.999 });
     mock.intercept({ path: '/v1/a' }).reply(503, '').times(3);
