@@ -40,6 +40,18 @@ environments:
   expect(replan.code).toBe(0);
 });
 
+it('names the environment a saved plan was made for when it applies it', async () => {
+  const dir = await makeDir({
+    'docket.yaml': `version: 1\nenvironments:\n  staging:\n    review: { organization_id: ${STAGING_ORG} }\n`,
+    'playbook.yaml': 'kind: Playbook\nname: Staged\nrules: []\n',
+  });
+  expect((await runCli(['plan', '-C', dir, '--env', 'staging', '--emulator', '--out', join(dir, 'p.json')])).code).toBe(0);
+  const apply = await runCli(['apply', join(dir, 'p.json'), '-C', dir]);
+  expect(apply.code).toBe(0);
+  expect(apply.stdout).toMatch(/^docket apply · target: local emulator\nenvironment: staging\n\n/);
+  expect((await runCli(['plan', '-C', dir, '--env', 'staging', '--emulator', '--detailed-exitcode'])).code).toBe(0);
+});
+
 it('rejects an unknown environment with a suggestion', async () => {
   const dir = await makeDir({ 'docket.yaml': 'version: 1\nenvironments:\n  staging: {}\n' });
   const result = await runCli(['validate', '-C', dir, '--env', 'stagin']);

@@ -18,6 +18,7 @@ import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, U
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { targetLine, writeApplyReportText, writePlanText } from '../../render/text.js';
+import { oneLine } from '../../render/value.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { acquireApplyLock } from '../apply-lock.js';
 import { applyInputOf } from '../apply-step.js';
@@ -178,7 +179,9 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} left by an interrupted apply.\n`);
   // A saved plan was not printed, so its report names the target itself (`target: local emulator`).
-  const header = opts.output === 'text' && (settings.saved || opts.quiet) ? `docket apply · ${targetLine(plan, painter(settings.color))}\n\n` : '';
+  // As the plan showed them: its target, and the environment it was made for.
+  const environment = plan.environment ? `environment: ${oneLine(plan.environment)}\n` : '';
+  const header = opts.output === 'text' && (settings.saved || opts.quiet) ? `docket apply · ${targetLine(plan, painter(settings.color))}\n${environment}\n` : '';
   if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report));
   else if (plan.changes.length > 0) {
     if (header) io.stdout(header);
