@@ -143,12 +143,16 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
   }
 }
 
-/** What a name looks like on screen: compatibility-normalised, invisible format characters dropped, white space collapsed. */
+/**
+ * What a name looks like on screen: canonically composed (an accent as one character or two),
+ * invisible format characters dropped, white space collapsed. Not compatibility-normalised: that
+ * would also merge names that look different (`Schedule ²` and `Schedule 2`, full-width letters).
+ */
 function lookAlike(name: string): string {
   // Most names are printable ASCII words with single spaces, which look like themselves: twenty
   // thousand rules need not be normalised one by one.
   if (PLAIN_NAME.test(name)) return name;
-  return name.normalize('NFKC').replace(/\p{Cf}/gu, '').replace(/\s+/gu, ' ').trim();
+  return name.normalize('NFC').replace(/\p{Cf}/gu, '').replace(/\s+/gu, ' ').trim();
 }
 
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;

@@ -43,6 +43,11 @@ describe('buildDesired', () => {
       resourceDoc('Playbook', { name: 'Inbound\u00a0NDA' }, {}, 'd.yaml'),
       // Case is part of a name: these two are different playbooks, and look it.
       resourceDoc('Playbook', { name: 'cafe' }, {}, 'e.yaml'),
+      // So are a superscript and full-width letters: they read differently.
+      resourceDoc('Playbook', { name: 'Schedule 2' }, {}, 'f.yaml'),
+      resourceDoc('Playbook', { name: 'Schedule \u00b2' }, {}, 'g.yaml'),
+      resourceDoc('Playbook', { name: 'Notes' }, {}, 'h.yaml'),
+      resourceDoc('Playbook', { name: '\uff2e\uff4f\uff54\uff45\uff53' }, {}, 'i.yaml'),
     ]);
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([
       ['confusable-name', 'b.yaml'],
