@@ -5,9 +5,9 @@
  */
 import { access, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { emulatorForFile } from '../helpers/scenario.js';
 import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 
 const NDA = 'playbook/Inbound NDA';
@@ -22,20 +22,14 @@ const exists = (file: string) => access(file).then(
 );
 
 describe('docket test with broken inputs', () => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator({ reviewDelayMs: 20 });
-  });
-  afterAll(async () => {
-    await emu.emulator.close();
-  });
-  const requests = () => emu.emulator.stats().requests.total;
+  const { emulator: emu } = emulatorForFile({ reviewDelayMs: 20 });
+  const requests = () => emu().emulator.stats().requests.total;
 
   it('stops at a broken test file before any request to the services', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDAA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
     const before = requests();
-    const r = await runCli(['test', '-C', dir], { env: emu.env });
+    const r = await runCli(['test', '-C', dir], { env: emu().env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/broken.test.yaml:2:11 error unknown-playbook no Playbook named "Inbound NDAA" is declared in this configuration, did you mean `Inbound NDA`?');
     expect(requests()).toBe(before);
@@ -43,7 +37,7 @@ describe('docket test with broken inputs', () => {
 
   it('contacts only the review service for --target playbook/NAME (no agreements key needed)', async () => {
     const dir = await example();
-    const env = { DOCKET_REVIEW_URL: emu.env.DOCKET_REVIEW_URL!, DOCKET_ORGANIZATION_ID: emu.env.DOCKET_ORGANIZATION_ID!, DOCKET_REVIEW_API_KEY: emu.env.DOCKET_API_KEY! };
+    const env = { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL!, DOCKET_ORGANIZATION_ID: emu().env.DOCKET_ORGANIZATION_ID!, DOCKET_REVIEW_API_KEY: emu().env.DOCKET_API_KEY! };
     const r = await runCli(['test', '-C', dir, '--target', NDA], { env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

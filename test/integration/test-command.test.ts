@@ -13,7 +13,8 @@ import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
-import { ACTOR, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { ACTOR } from '../helpers/emulator.js';
+import { emulatorForFile } from '../helpers/scenario.js';
 import { testAgreementMessage } from '../../src/testing/test-agreements.js';
 import type { RunIdentity } from '../../src/testing/run-owner.js';
 import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
@@ -108,20 +109,14 @@ describe('docket test on the bundled example (--emulator)', () => {
 });
 
 describe('docket test against a standalone emulator', () => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator({ reviewDelayMs: 20 });
-  });
-  afterAll(async () => {
-    await emu.emulator.close();
-  });
-  const org = () => emu.emulator.store.state.organizations[DEFAULT_ORGANIZATION_ID] as unknown as OrgState;
+  const { emulator: emu } = emulatorForFile({ reviewDelayMs: 20 });
+  const org = () => emu().emulator.store.state.organizations[DEFAULT_ORGANIZATION_ID] as unknown as OrgState;
 
   it('replays from the cache without keys, and says which cases it could not replay', async () => {
     const dir = await example();
-    expect((await runCli(['test', '-C', dir, '--target', NDA], { env: emu.env })).code).toBe(0);
+    expect((await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env })).code).toBe(0);
     // A fork's CI: the service URL, no key, no agreements.
-    const env = { DOCKET_REVIEW_URL: emu.env.DOCKET_REVIEW_URL! };
+    const env = { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! };
     const replay = await runCli(['test', '-C', dir, '--replay-only'], { env });
     expect(replay.code).toBe(0);
     expect(replay.stdout).toContain('PASS  Louisiana governing law is not accepted (replayed)');
@@ -138,7 +133,7 @@ describe('docket test against a standalone emulator', () => {
     const file = join(dir, 'tests/inbound-nda.test.yaml');
     await writeFile(file, (await readFile(file, 'utf8')).replace('defaults: { repeat: 1, pass_rate: 1.0, severity: error }', 'defaults: { repeat: 3, pass_rate: 0.6, severity: error }'));
     const reviews = Object.keys(org().reviews).length;
-    const first = await runCli(['test', '-C', dir, '--target', NDA], { env: emu.env });
+    const first = await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env });
     expect(first.stdout).toContain('PASS  a perpetual NDA is flagged for its term (3/3 runs passed, pass_rate 0.6)');
     expect(Object.keys(org().reviews).length).toBe(reviews + 9);
     // The stand-in is deterministic: make one recorded run of the perpetual NDA lose its flag.
@@ -150,7 +145,7 @@ describe('docket test against a standalone emulator', () => {
       entry.runs[1]!.facts.flags = [];
       await writeFile(path, JSON.stringify(entry));
     }
-    const env = { DOCKET_REVIEW_URL: emu.env.DOCKET_REVIEW_URL! };
+    const env = { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! };
     const flaky = await runCli(['test', '-C', dir, '--target', NDA, '--replay-only'], { env });
     expect(flaky.code).toBe(0);
     expect(flaky.stdout).toContain('FLAKY a perpetual NDA is flagged for its term (2/3 runs passed, pass_rate 0.6, replayed)\n      tests/inbound-nda.test.yaml:32:27 expected flag "Term", got no flags (held in 2 of 3 runs)');
@@ -163,26 +158,26 @@ describe('docket test against a standalone emulator', () => {
 
   it('captures a case from the decisions recorded on a review, which then passes', async () => {
     const dir = await example();
-    const run = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu.env });
+    const run = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu().env });
     const report = JSON.parse(run.stdout) as { suites: { cases: { name: string; evidence: string[] }[] }[] };
     const reviewId = report.suites[0]!.cases.find((c) => c.name.startsWith('a perpetual'))!.evidence[0]!;
-    const base = `${emu.env.DOCKET_REVIEW_URL}/v1/organizations/${DEFAULT_ORGANIZATION_ID}/reviews/${reviewId}`;
-    const headers = { authorization: `Bearer ${emu.env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
+    const base = `${emu().env.DOCKET_REVIEW_URL}/v1/organizations/${DEFAULT_ORGANIZATION_ID}/reviews/${reviewId}`;
+    const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
     const flags = (await (await fetch(`${base}/flag_violations`, { headers })).json()) as { data: { id: string }[] };
     await fetch(`${base}/flag_violations/${flags.data[0]!.id}`, { method: 'PATCH', headers, body: JSON.stringify({ decision: 'confirmed' }) });
 
     const out = join(dir, 'tests/captured.test.yaml');
-    const unnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out], { env: emu.env });
+    const unnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out], { env: emu().env });
     expect(unnamed.code).toBe(1);
     expect(unnamed.stderr).toContain(`review ${reviewId} was made against playbook`);
     expect(unnamed.stderr).toContain('pass --playbook NAME');
-    const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--name', 'the perpetual NDA as reviewed', '--playbook', 'Inbound NDA'], { env: emu.env });
+    const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--name', 'the perpetual NDA as reviewed', '--playbook', 'Inbound NDA'], { env: emu().env });
     // The review was made against a scratch playbook, archived since: --playbook names what the case tests.
     expect(captured.stderr).toContain('Wrote case "the perpetual NDA as reviewed" (PlaybookTest "Inbound NDA")');
     const text = await readFile(out, 'utf8');
     expect(text).toMatch(/imported_file: [0-9a-f-]{36}\n\s+sha256: [0-9a-f]{64}/);
     expect(text).toContain('includes:\n          - Term');
-    const again = await runCli(['test', '-C', dir, out], { env: emu.env });
+    const again = await runCli(['test', '-C', dir, out], { env: emu().env });
     expect(again.stdout).toContain('PASS  the perpetual NDA as reviewed');
     expect(again.code).toBe(0);
   });
@@ -190,12 +185,12 @@ describe('docket test against a standalone emulator', () => {
   it('voids the draft test agreements a killed run left, and leaves a concurrent run’s alone', async () => {
     const dir = await example();
     const TEMPLATE = 'template/Mutual NDA';
-    expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: emu.env })).code).toBe(0);
+    expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: emu().env })).code).toBe(0);
     const templateId = Object.entries(org().agreements.templates).find(([, t]) => t.name === 'Mutual NDA')![0];
-    const headers = { authorization: `Bearer ${emu.env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
+    const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
     const draft = async (agreement: Record<string, unknown>): Promise<string> => {
       const body = { template_id: templateId, owner_email: ACTOR, signer_email: ACTOR, draft: true, agreement };
-      const res = await fetch(`${emu.env.DOCKET_AGREEMENTS_URL}/v1/agreements`, { method: 'POST', headers, body: JSON.stringify(body) });
+      const res = await fetch(`${emu().env.DOCKET_AGREEMENTS_URL}/v1/agreements`, { method: 'POST', headers, body: JSON.stringify(body) });
       expect(res.status).toBe(201);
       return ((await res.json()) as { data: { id: string } }).data.id;
     };
@@ -214,12 +209,12 @@ describe('docket test against a standalone emulator', () => {
       await draft({ test_agreement: true, message: 'made by hand' }),
     ];
 
-    emu.emulator.resetStats();
-    const r = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu.env });
+    emu().emulator.resetStats();
+    const r = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu().env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // Template tests need only the agreements service.
-    expect(Object.keys(emu.emulator.stats().requests.by_route).filter((route) => route.includes('/review/'))).toEqual([]);
+    expect(Object.keys(emu().emulator.stats().requests.by_route).filter((route) => route.includes('/review/'))).toEqual([]);
     expect(r.stdout).toContain(`Note: voided 2 draft test agreement(s) a crashed run left: ${killed}, ${expired}`);
     const agreements = org().agreements.agreements;
     expect([killed, expired].map((id) => agreements[id]!.status)).toEqual(['voided', 'voided']);
@@ -231,10 +226,10 @@ describe('docket test against a standalone emulator', () => {
 
   it('archives its scratch playbook on Ctrl-C, and the next run archives what a killed run left', async () => {
     const dir = await example();
-    await fetch(`${emu.emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 60_000 }) });
+    await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 60_000 }) });
     try {
       const start = (): { exit: Promise<number | null>; kill: (s: NodeJS.Signals) => void } => {
-        const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA], { env: { PATH: process.env.PATH ?? '', ...emu.env }, stdio: 'ignore' });
+        const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: 'ignore' });
         return { exit: new Promise((res) => child.on('exit', (code) => res(code))), kill: (s) => child.kill(s) };
       };
       const active = () => scratch(org()).filter((p) => p.archived_at === null);
@@ -255,12 +250,12 @@ describe('docket test against a standalone emulator', () => {
       await crashed.exit;
       expect(active().length).toBe(1);
 
-      await fetch(`${emu.emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
-      const next = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu.env });
+      await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
+      const next = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
       expect(next.stdout).toMatch(/Note: archived 1 scratch playbook\(s\) a crashed run left: "docket-test: Inbound NDA @ [0-9a-f]{12}"/);
       expect(active()).toEqual([]);
     } finally {
-      await fetch(`${emu.emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
+      await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
     }
   });
 });
