@@ -528,8 +528,9 @@ function withSync(doc: LockDocument, changes: SyncChanges): LockDocument {
     }
     if (!change.reset && differing.length === 0) {
       // A section written out of order by hand is put in order all the same.
-      if (before !== undefined && inOrder(before) !== before) {
-        synced[target] = sorted(before);
+      const ordered = before === undefined ? before : inOrder(before);
+      if (ordered !== before) {
+        synced[target] = ordered!;
         changed = true;
       }
       continue;

@@ -10,7 +10,7 @@ import { didYouMean } from './suggest.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem } from './url-policy.js';
 import { textProblems } from './text-hygiene.js';
-import { numberAsText } from './written-number.js';
+import { numberAsText, sourceLines } from './written-number.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 
 export const PROJECT_SCHEMA = 'docket.schema.json';
@@ -125,10 +125,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // Every environment's, selected or not: a variable's value is text wherever it is used.
   const varBlocks: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   for (const [name, block] of Object.entries(isPlainObject(get(raw, 'environments')) ? (get(raw, 'environments') as Plain) : {})) varBlocks.push([get(block, 'vars'), `/environments/${escapePointer(name)}/vars`]);
+  const lineAt = sourceLines(input.root);
   for (const [block, pointer] of varBlocks) {
     if (!isPlainObject(block)) continue;
     for (const [k, v] of Object.entries(block)) {
-      const problem = numberAsText(v, input.root, positions.valueAt(`${pointer}/${escapePointer(k)}`), k);
+      const problem = numberAsText(v, lineAt, positions.valueAt(`${pointer}/${escapePointer(k)}`), k);
       if (problem) diagnostics.push({ ...problem, path: pointerToPath(`${pointer}/${escapePointer(k)}`) });
     }
   }

@@ -7,15 +7,30 @@ import path from 'node:path';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { quoteValue } from './quote.js';
 
-/** The diagnostic when `value` is a number written (at `pos`, below `root`) as other text than it prints as. */
-export function numberAsText(value: unknown, root: string, pos: SourcePos, label: string): Diagnostic | undefined {
+/**
+ * Reads source lines of the files below `root`, each file once: a docket.yaml may hold thousands
+ * of variables.
+ */
+export function sourceLines(root: string): (pos: SourcePos) => string | undefined {
+  const files = new Map<string, string[] | undefined>();
+  return (pos) => {
+    if (!files.has(pos.file)) {
+      let lines: string[] | undefined;
+      try {
+        lines = readFileSync(path.join(root, pos.file), 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+      } catch {
+        lines = undefined;
+      }
+      files.set(pos.file, lines);
+    }
+    return files.get(pos.file)?.[pos.line - 1];
+  };
+}
+
+/** The diagnostic when `value` is a number written (at `pos`) as other text than it prints as. */
+export function numberAsText(value: unknown, lineAt: (pos: SourcePos) => string | undefined, pos: SourcePos, label: string): Diagnostic | undefined {
   if (typeof value !== 'number') return undefined;
-  let line: string | undefined;
-  try {
-    line = readFileSync(path.join(root, pos.file), 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[pos.line - 1];
-  } catch {
-    return undefined;
-  }
+  const line = lineAt(pos);
   // A plain scalar ends at a comment, a flow indicator or the line's end.
   const written = /^[^\s,\]}#]+/.exec(line?.slice(pos.col - 1) ?? '')?.[0];
   if (written === undefined || written === String(value) || written.startsWith('${')) return undefined;

@@ -6,7 +6,7 @@
 import type { ServiceName } from '../api/types.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
-import { numberAsText } from '../config/written-number.js';
+import { numberAsText, sourceLines } from '../config/written-number.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
 import { docSource, posOf } from './support/positions.js';
@@ -88,11 +88,12 @@ export const organizationKind: KindModule<'organization'> = {
       fieldSources['review.default_reviewer'] = posOf(doc, '/review/default_reviewer');
       if (email) refs.push({ kind: 'member', key: email, field: 'review.default_reviewer', source: fieldSources['review.default_reviewer'] });
     }
+    const lineAt = sourceLines(ctx.project.root);
     for (const f of AGREEMENTS_ORG_FIELDS) {
       if (!(f in agreements)) continue;
       fields[`agreements.${f}`] = normText(agreements[f]);
       fieldSources[`agreements.${f}`] = posOf(doc, `/agreements/${f}`);
-      const lossy = numberAsText(agreements[f], ctx.project.root, doc.positions.valueAt(`/agreements/${f}`), f);
+      const lossy = numberAsText(agreements[f], lineAt, doc.positions.valueAt(`/agreements/${f}`), f);
       if (lossy) diagnostics.add({ ...lossy, path: `agreements.${f}` });
     }
     if (Object.keys(fields).length === 0) {

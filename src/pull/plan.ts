@@ -11,7 +11,7 @@ import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
 import { isDrift, liveSide } from '../engine/direction.js';
-import { fieldHash, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -458,14 +458,10 @@ class PullPlanner {
       }
     }
     if (moves.size === 0) return;
-    // Looked up at each `/` of a key (a parent's name may hold one), as withChildrenForgotten does:
-    // each record moves once, however many parents were renamed.
+    // Each record moves once, however many parents were renamed.
     const movedKey = (key: string): string | undefined => {
-      for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) {
-        const to = moves.get(key.slice(0, at + 1));
-        if (to !== undefined) return to + key.slice(at + 1);
-      }
-      return undefined;
+      const from = parentPrefixOf(key, moves);
+      return from === undefined ? undefined : moves.get(from)! + key.slice(from.length);
     };
     for (const [key, record] of [...this.sync]) {
       const to = record === null ? undefined : movedKey(key);

@@ -4,7 +4,7 @@
  * items it left out, and a note says the report was cut. Pure.
  */
 
-/** The same limit `plan -o markdown` keeps to. */
+/** The limit every markdown report keeps to (`plan`, `drift`, `pull`). */
 export const MARKDOWN_MAX_CHARS = 60_000;
 
 /** Characters the lists of one rendering may still use; `cut` once one of them was shortened. */
@@ -14,7 +14,7 @@ export interface ListBudget {
 }
 
 export function thousands(n: number): string {
-  return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** Pushes as many of `items` as the budget holds, then one line saying how many were left out. */

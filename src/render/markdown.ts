@@ -25,6 +25,7 @@ import {
   type Fmt,
   type KindTitle,
 } from './facts.js';
+import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
 import { diffLines } from './textdiff.js';
 import { formatValue } from './value.js';
@@ -35,7 +36,6 @@ export interface PlanMarkdownOptions {
   maxChars?: number;
 }
 
-const DEFAULT_MAX_CHARS = 60_000;
 /** Header values are short in practice; a cap keeps the fixed part of the comment bounded. */
 const HEADER_VALUE_CHARS = 200;
 /** When even the fixed part is too big, warnings are cut to this many, each this long. */
@@ -66,10 +66,6 @@ const mdFmt: Fmt = { name: codeSpan, text: (s) => escapeMarkdown(s) };
 
 function cap(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
-}
-
-function thousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 export function targetLine(plan: Plan): string {
@@ -177,7 +173,7 @@ function render(plan: Plan, sections: MdSection[], layout: Layout, maxChars: num
 }
 
 export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): string {
-  const maxChars = opts.maxChars ?? DEFAULT_MAX_CHARS;
+  const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
   const sections = buildSections(plan, opts.kindOrder);
   const layout: Layout = {
     showDetails: sections.map(() => true),
