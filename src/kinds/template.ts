@@ -224,8 +224,14 @@ export const templateKind: KindModule<'template'> = {
     return { document: result.doc, notes };
   },
 
-  /** An attachment id keeps the form the file wrote it in (`{ attachment: <name> }` or the id). */
-  pullField(field, live) {
+  /**
+   * An attachment id keeps the form the file wrote it in (`{ attachment: <name> }` or the id). A
+   * required key of a nested object that live lost (a partial update the service took as a
+   * replacement) stays in the file: without it the file would not validate.
+   */
+  pullField(field, live, written, ctx) {
+    const missing = missingRequiredNested(field, live.fields[field], written, ctx.schema);
+    if (missing) return { cannot: missing };
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
     return { pointer: `/${field.split('.').join('/')}`, value: live.fields[field] };
   },
@@ -276,6 +282,18 @@ export const templateKind: KindModule<'template'> = {
     },
   },
 };
+
+/** Why a nested key's live value cannot be pulled: the type's schema requires it and live holds none. */
+function missingRequiredNested(field: string, value: unknown, written: Plain, schema: (file: string) => unknown): string | undefined {
+  if (value !== null && value !== undefined) return undefined;
+  const [object, key, ...rest] = field.startsWith(PARAM) ? field.slice(PARAM.length).split('.') : [];
+  if (!object || !key || rest.length > 0) return undefined;
+  const info = templateTypeInfo(written.type);
+  if (!info?.nested?.includes(object)) return undefined;
+  const required = (schema(info.schema) as ParameterSchema).properties?.[object]?.required ?? [];
+  if (!required.includes(key)) return undefined;
+  return `the live \`${object}\` has no \`${key}\`, which it requires; the file keeps its value, and \`docket apply\` sends it again`;
+}
 
 function article(word: string): string {
   return /^[AEIOU]|^(NDA|LOI)$/.test(word) ? 'an' : 'a';

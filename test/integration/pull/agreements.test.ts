@@ -133,6 +133,38 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('keeps a required nested key that an update replacing the nested object dropped live', async () => {
+    const csa = `kind: Template
+name: Cloud Service Agreement
+type: CSA
+parameters:
+  template_csa_order_form_attributes:
+    cloud_service_description: Our platform
+    subscription_period: 1
+    fees_currency: EUR
+`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa });
+    await applyOk(cli, dir);
+    const config = (variants: Record<string, unknown>) => fetch(`${emulator().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ variants }) });
+    await config({ nested_update: 'replace' });
+    try {
+      // Another client sent only the currency: the service kept only the currency.
+      await new App(emulator().env).editTemplate('Cloud Service Agreement', { template_csa_order_form_attributes: { fees_currency: 'USD' }, user_email: 'legal-ops@acme.example' });
+      const pulled = await cli('pull', '-C', dir);
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(pulled.stdout).toContain(
+        'template "Cloud Service Agreement" parameters.template_csa_order_form_attributes.cloud_service_description (templates/csa.yaml:6): the live `template_csa_order_form_attributes` has no `cloud_service_description`, which it requires',
+      );
+      expect(await read(dir, 'templates/csa.yaml')).toContain('  template_csa_order_form_attributes:\n    cloud_service_description: Our platform\n    fees_currency: USD\n');
+      // The file stays valid, and apply puts the required key back.
+      expect((await cli('validate', '-C', dir)).code).toBe(0);
+      await applyOk(cli, dir);
+      await expectNoChanges(cli, dir);
+    } finally {
+      await config({ nested_update: 'merge' });
+    }
+  });
+
   it('reports what it cannot write: a Word file, a value from a variable', async () => {
     const dir = await makeDir({
       ...files(),
