@@ -77,9 +77,23 @@ function parseFieldErrors(
   errors: unknown,
   str: (v: unknown, max: number) => string | undefined,
 ): { field: string; message: string }[] {
-  if (!Array.isArray(errors)) return [];
   const out: { field: string; message: string }[] = [];
+  // NOTE(api): neither service documents `errors` beyond RFC 9457; a gateway's or framework's
+  // plain messages (`["page[size] must be …"]`) and messages by field (`{"name": ["can't be blank"]}`)
+  // are read too, so what they say reaches the error (and a refused page size is recognised).
+  if (isPlainObject(errors)) {
+    for (const [field, messages] of Object.entries(errors).slice(0, 50)) {
+      for (const m of (Array.isArray(messages) ? messages : [messages]).slice(0, 10)) {
+        const message = str(m, 500);
+        if (message !== undefined) out.push({ field: str(field, 200) ?? '(body)', message });
+      }
+    }
+    return out;
+  }
+  if (!Array.isArray(errors)) return [];
   for (const e of errors.slice(0, 50)) {
+    const plain = str(e, 500);
+    if (plain !== undefined) out.push({ field: '(body)', message: plain });
     if (!isPlainObject(e)) continue;
     // NOTE(api): `[{field, message}]` is our decision (reference/api.md); the JSON:API shape
     // `{source: {pointer}, detail}` is accepted too in case a service uses it.

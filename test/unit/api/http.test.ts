@@ -382,6 +382,19 @@ describe('list', () => {
     expect(logs.map((l) => l.status)).toEqual([400, 400, 200, 200]);
   });
 
+  it('recognises a refused page size in plain or per-field `errors`, and names them in the error', async () => {
+    const { mock, client } = setup();
+    const refuse = (errors: unknown) => ({ statusCode: 400, data: { title: 'Bad Request', status: 400, detail: 'Request validation failed', errors }, responseOptions: { headers: PROBLEM_HEADERS } });
+    mock.intercept({ path: (p) => p.includes('size%5D=100') }).reply(() => refuse(["Query parameter 'page[size]' must be <= 50"]));
+    mock.intercept({ path: (p) => p.includes('size%5D=50') }).reply(() => refuse({ 'page[size]': ['must be at most 25'] }));
+    mock.intercept({ path: (p) => p.includes('size%5D=25') }).reply(200, { data: [res('a')] });
+    expect(await client.list('/v1/x', 'list x')).toHaveLength(1);
+
+    mock.intercept({ path: '/v1/y', method: 'POST' }).reply(422, { title: 'Unprocessable Entity', errors: { name: ["can't be blank", 'is too short'] } }, { headers: PROBLEM_HEADERS });
+    const e = (await rejection(client.request({ method: 'POST', path: '/v1/y', operation: 'create y' }))) as ApiError;
+    expect(e.message).toContain("name: can't be blank; name: is too short");
+  });
+
   it('drops archived items from a list, however they are marked', async () => {
     const { mock, client } = setup();
     const item = (id: string, attributes: Record<string, unknown>) => ({ id, type: 'playbook', attributes: { name: id, ...attributes } });
