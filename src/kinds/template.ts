@@ -13,7 +13,7 @@ import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
 import { updatedAt } from './support/updated.js';
-import { templateDocument, type ParameterSchema } from './support/template-config.js';
+import { requiredKeys, templateDocument, type ParameterSchema } from './support/template-config.js';
 import {
   attachmentName,
   attachmentParameterRefs,
@@ -226,14 +226,19 @@ export const templateKind: KindModule<'template'> = {
 
   /**
    * An attachment id keeps the form the file wrote it in (`{ attachment: <name> }` or the id). A
-   * required key of a nested object that live lost (a partial update the service took as a
-   * replacement) stays in the file: without it the file would not validate.
+   * parameter live holds no value for leaves the file (a parameter cannot be written as null),
+   * unless the file needs it: a required key (of a nested object that a partial update replaced,
+   * say) or one a value written requires (`general_cap_preceding_amount` with `preceding`).
    */
   pullField(field, live, written, ctx) {
-    const missing = missingRequiredNested(field, live.fields[field], written, ctx.schema);
-    if (missing) return { cannot: missing };
+    const pointer = `/${field.split('.').join('/')}`;
+    const value = live.fields[field];
+    if (field.startsWith(PARAM) && (value === null || value === undefined)) {
+      const needed = requiredParameter(field.slice(PARAM.length), written, ctx.schema);
+      return needed ? { cannot: needed } : { pointer, value: undefined };
+    }
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
-    return { pointer: `/${field.split('.').join('/')}`, value: live.fields[field] };
+    return { pointer, value };
   },
 
   async execute(change, ctx) {
@@ -283,16 +288,19 @@ export const templateKind: KindModule<'template'> = {
   },
 };
 
-/** Why a nested key's live value cannot be pulled: the type's schema requires it and live holds none. */
-function missingRequiredNested(field: string, value: unknown, written: Plain, schema: (file: string) => unknown): string | undefined {
-  if (value !== null && value !== undefined) return undefined;
-  const [object, key, ...rest] = field.startsWith(PARAM) ? field.slice(PARAM.length).split('.') : [];
-  if (!object || !key || rest.length > 0) return undefined;
+/** Why a parameter (`term`, `template_csa_order_form_attributes.fees_currency`) cannot leave the file, or undefined when it can. */
+function requiredParameter(path: string, written: Plain, schema: (file: string) => unknown): string | undefined {
   const info = templateTypeInfo(written.type);
-  if (!info?.nested?.includes(object)) return undefined;
-  const required = (schema(info.schema) as ParameterSchema).properties?.[object]?.required ?? [];
-  if (!required.includes(key)) return undefined;
-  return `the live \`${object}\` has no \`${key}\`, which it requires; the file keeps its value, and \`docket apply\` sends it again`;
+  if (!info) return undefined;
+  const parameters = isPlainObject(written.parameters) ? written.parameters : {};
+  const [first, nested, ...rest] = path.split('.') as [string, string | undefined, ...string[]];
+  if (rest.length > 0) return undefined;
+  const types = schema(info.schema) as ParameterSchema;
+  const owner = nested === undefined ? types : types.properties?.[first];
+  const values = nested === undefined ? parameters : parameters[first];
+  const key = nested ?? first;
+  if (!owner || !requiredKeys(owner, isPlainObject(values) ? values : {}).includes(key)) return undefined;
+  return `live holds no \`${path}\`, which the file requires here; the file keeps its value, and \`docket apply\` sends it again`;
 }
 
 function article(word: string): string {

@@ -85,11 +85,7 @@ function restoreConditional(out: Plain, live: Plain, schema: ParameterSchema, ct
     changed = false;
     for (const rule of schema.allOf ?? []) {
       const cond = rule.if;
-      if (!cond?.properties) continue;
-      const holds =
-        (cond.required ?? []).every((k) => k in out) &&
-        Object.entries(cond.properties).every(([k, c]) => !(k in out) || !('const' in c) || equalsDefault(out[k], c.const));
-      if (!holds) continue;
+      if (!cond?.properties || !conditionHolds(cond, out)) continue;
       for (const r of rule.then?.required ?? []) {
         if (r in out) continue;
         const v = live[r];
@@ -106,6 +102,22 @@ function restoreConditional(out: Plain, live: Plain, schema: ParameterSchema, ct
       }
     }
   }
+}
+
+type Condition = NonNullable<NonNullable<ParameterSchema['allOf']>[number]['if']>;
+
+/** Whether an `if` of the schema holds for what is written. */
+function conditionHolds(cond: Condition, written: Plain): boolean {
+  return (
+    (cond.required ?? []).every((k) => k in written) &&
+    Object.entries(cond.properties ?? {}).every(([k, c]) => !(k in written) || !('const' in c) || equalsDefault(written[k], c.const))
+  );
+}
+
+/** The keys an object's schema requires given what is written: `required`, and each `then` whose `if` holds. */
+export function requiredKeys(schema: ParameterSchema, written: Plain): string[] {
+  const conditional = (schema.allOf ?? []).filter((rule) => rule.if?.properties && conditionHolds(rule.if, written)).flatMap((rule) => rule.then?.required ?? []);
+  return [...(schema.required ?? []), ...conditional];
 }
 
 interface Reduced {

@@ -133,11 +133,14 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
-  it('keeps a required nested key that an update replacing the nested object dropped live', async () => {
+  it('drops a parameter live holds no value for, and keeps one the file requires', async () => {
     const csa = `kind: Template
 name: Cloud Service Agreement
 type: CSA
 parameters:
+  provider: Acme
+  general_cap_amount_type: preceding
+  general_cap_preceding_amount: 12
   template_csa_order_form_attributes:
     cloud_service_description: Our platform
     subscription_period: 1
@@ -148,15 +151,21 @@ parameters:
     const config = (variants: Record<string, unknown>) => fetch(`${emulator().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ variants }) });
     await config({ nested_update: 'replace' });
     try {
-      // Another client sent only the currency: the service kept only the currency.
-      await new App(emulator().env).editTemplate('Cloud Service Agreement', { template_csa_order_form_attributes: { fees_currency: 'USD' }, user_email: 'legal-ops@acme.example' });
-      const pulled = await cli('pull', '-C', dir);
+      // Cleared in the app, and another client sent only the currency, which replaced the order form.
+      await new App(emulator().env).editTemplate('Cloud Service Agreement', {
+        provider: null,
+        general_cap_preceding_amount: null,
+        template_csa_order_form_attributes: { fees_currency: 'USD' },
+      });
+      const pulled = await cli('pull', '-C', dir, '--target', 'template/Cloud Service Agreement');
       expect(pulled.code, pulled.stderr).toBe(0);
-      expect(pulled.stdout).toContain(
-        'template "Cloud Service Agreement" parameters.template_csa_order_form_attributes.cloud_service_description (templates/csa.yaml:6): the live `template_csa_order_form_attributes` has no `cloud_service_description`, which it requires',
+      for (const path of ['general_cap_preceding_amount', 'template_csa_order_form_attributes.cloud_service_description']) {
+        expect(pulled.stdout).toContain(`template "Cloud Service Agreement" parameters.${path} (templates/csa.yaml:5): live holds no \`${path}\`, which the file requires here`);
+      }
+      expect(await read(dir, 'templates/csa.yaml')).toBe(
+        csa.replace('  provider: Acme\n', '').replace('    subscription_period: 1\n', '').replace('EUR', 'USD'),
       );
-      expect(await read(dir, 'templates/csa.yaml')).toContain('  template_csa_order_form_attributes:\n    cloud_service_description: Our platform\n    fees_currency: USD\n');
-      // The file stays valid, and apply puts the required key back.
+      // The file stays valid, and apply sends what it kept.
       expect((await cli('validate', '-C', dir)).code).toBe(0);
       await applyOk(cli, dir);
       await expectNoChanges(cli, dir);
