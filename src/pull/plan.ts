@@ -136,6 +136,7 @@ class PullPlanner {
       else objects.push(entry);
     }
     for (const o of objects) this.writeFields(o);
+    for (const o of objects) this.repointReferences(o);
     this.rebuildChildren(childrenToInsert, toRemove);
     for (const r of toRemove.filter((r) => !r.change.parent)) this.removeDocument(r);
     this.writeNewObjects();
@@ -257,6 +258,32 @@ class PullPlanner {
       doc = setAt(doc, pointer, keepTextStyle(valueAt(doc, pointer), where.value), order);
     }
     this.editOf(file).documents.set(index, doc);
+  }
+
+  /**
+   * An object renamed in the app is renamed in the documents that name it too (a custom template's
+   * `custom_term`), else the next plan cannot resolve them. A name written through a variable is
+   * reported instead.
+   */
+  private repointReferences(o: Pulling): void {
+    const { change: c, l } = o;
+    if (c.action !== 'rename' || c.parent || !l || o.failed.has('name') || o.failed.has('*')) return;
+    for (const d of this.input.desired) {
+      if (!d.document) continue;
+      for (const ref of d.refs ?? []) {
+        if (ref.kind !== c.kind || ref.key !== c.key) continue;
+        const { file, index } = d.document;
+        const pointer = `${d.pointer ?? ''}/${ref.field.split('.').join('/')}`;
+        const doc = this.current(file, index);
+        const written = valueAt(doc, pointer);
+        if (typeof written === 'string' && this.input.expand(written) === written) {
+          this.editOf(file).documents.set(index, setAt(doc, pointer, l.name));
+        } else {
+          const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
+          this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} "${c.key}", renamed "${l.name}" in the app; write the new name there`);
+        }
+      }
+    }
   }
 
   /** The field's value in the kind's export document; absent there, none (owned kinds) or the live value (partial ones). */

@@ -210,4 +210,21 @@ parameters:
     const after = await cli('plan', '-C', dir);
     expect(after.stdout).not.toContain('template');
   });
+
+  it('renames the references to an object renamed in the app, so the next plan resolves them', async () => {
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'custom-terms/advisory.yaml': 'kind: CustomTerm\nname: Advisory Terms\nbody: "1. **Advice.** As agreed."\n',
+      'custom-templates/advisory.yaml': TEMPLATE.replace('Consulting Agreement', 'Advisory Agreement').replace('Consulting Terms', 'Advisory Terms'),
+      'custom-templates/consulting.cover.yaml': COVER,
+    });
+    await applyOk(cli, dir);
+    await new App(emulator().env).renameTerm('Advisory Terms', 'Advisory Terms (2027)');
+
+    const pulled = await cli('pull', '-C', dir, '--target', 'custom-term/Advisory Terms', '--target', 'custom-template/Advisory Agreement');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(await read(dir, 'custom-terms/advisory.yaml')).toContain('name: Advisory Terms (2027)\n');
+    expect(await read(dir, 'custom-templates/advisory.yaml')).toContain('custom_term: Advisory Terms (2027)\n');
+    await expectNoChanges(cli, dir);
+  });
 });
