@@ -5,6 +5,7 @@
 import { DIRECTION_LABEL, DRIFT_DIRECTIONS, directionSign } from '../engine/direction.js';
 import type { DriftItem, DriftReport } from '../engine/drift.js';
 import type { Direction, Plan } from '../engine/types.js';
+import { subject } from './facts.js';
 import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
@@ -47,7 +48,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     const at = i.source ? ` (${oneLine(i.source.file)}:${i.source.line})` : '';
     const when = i.updated_at ? ` · updated ${oneLine(i.updated_at)}` : '';
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
-    return `  ${directionSign(i.direction)} ${i.kind} ${quote(i.key)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
+    return `  ${directionSign(i.direction)} ${subject(i, quote)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   for (const g of groups(report.drift)) {
     lines.push(paint('bold', `${g.title} (${g.items.length})`), ...g.items.map(line), '');
@@ -76,7 +77,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     const at = i.source ? ` · ${codeSpan(`${i.source.file}:${i.source.line}`)}` : '';
     const when = i.updated_at ? ` · updated ${codeSpan(i.updated_at)}` : '';
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
-    return `- \`${directionSign(i.direction)}\` ${i.kind} ${codeSpan(i.key)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
+    return `- \`${directionSign(i.direction)}\` ${subject(i, codeSpan)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   for (const g of groups(report.drift)) {
     lines.push(`**${escapeMarkdown(g.title)}**`, '');

@@ -75,8 +75,13 @@ export function changeLabel(c: Change): string {
 }
 
 /** Singletons (the organization) carry their kind as key; a quoted `"organization"` would be noise. */
-export function isSingleton(c: Change): boolean {
+export function isSingleton(c: { kind: string; key: string }): boolean {
   return c.key === c.kind;
+}
+
+/** `playbook "Inbound NDA"`, or just `organization` for a singleton (drift and pull reports). */
+export function subject(o: { kind: string; key: string }, name: (key: string) => string): string {
+  return isSingleton(o) ? o.kind : `${o.kind} ${name(o.key)}`;
 }
 
 /** For a rename: the old label and the name field, so the headline reads `"Old" → "New"`. */

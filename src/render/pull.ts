@@ -6,6 +6,7 @@ import { createTwoFilesPatch } from 'diff';
 import { DIRECTION_LABEL, directionSign } from '../engine/direction.js';
 import type { Plan } from '../engine/types.js';
 import type { FileChange, PullEntry, PullResult } from '../pull/plan.js';
+import { subject } from './facts.js';
 import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
@@ -31,7 +32,7 @@ function entryLine(e: PullEntry, fmt: { name: (s: string) => string; code: (s: s
   const at = e.file ? ` (${fmt.code(e.line ? `${e.file}:${e.line}` : e.file)})` : '';
   const where = e.newFile && e.file ? ` → ${fmt.code(e.file)} (new file)` : at;
   const fields = e.fields.length > 0 ? `: ${e.fields.map((f) => fmt.code(f)).join(', ')}` : '';
-  return `${directionSign(e.direction)} ${e.kind} ${fmt.name(e.key)}${where} · ${DIRECTION_LABEL[e.direction]}${fields}`;
+  return `${directionSign(e.direction)} ${subject(e, fmt.name)}${where} · ${DIRECTION_LABEL[e.direction]}${fields}`;
 }
 
 export interface PullTextOptions {
@@ -63,7 +64,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   }
   if (result.notPulled.length > 0) {
     lines.push(paint('bold', `Not pulled (${result.notPulled.length}):`));
-    for (const e of result.notPulled) lines.push(`  ${e.kind} ${quote(e.key)}${e.fields.length ? ` ${e.fields.map(oneLine).join(', ')}` : ''}${e.file ? ` (${oneLine(e.file)}${e.line ? `:${e.line}` : ''})` : ''}: ${oneLine(e.reason ?? '')}`);
+    for (const e of result.notPulled) lines.push(`  ${subject(e, quote)}${e.fields.length ? ` ${e.fields.map(oneLine).join(', ')}` : ''}${e.file ? ` (${oneLine(e.file)}${e.line ? `:${e.line}` : ''})` : ''}: ${oneLine(e.reason ?? '')}`);
     lines.push('');
   }
   if (result.notes.length > 0) lines.push('Notes:', ...result.notes.map((n) => `  - ${oneLine(n)}`), '');
@@ -94,7 +95,7 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   }
   if (result.notPulled.length > 0) {
     lines.push('**Not pulled**', '');
-    pushWithin(lines, result.notPulled.map((e) => `- ${e.kind} ${codeSpan(e.key)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}: ${escapeMarkdown(e.reason ?? '')}`), budget);
+    pushWithin(lines, result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}: ${escapeMarkdown(e.reason ?? '')}`), budget);
     lines.push('');
   }
   if (result.notes.length > 0) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DriftItem } from '../../../src/engine/drift.js';
 import type { PullEntry, PullResult } from '../../../src/pull/plan.js';
-import { renderDriftMarkdown } from '../../../src/render/drift.js';
-import { renderPullMarkdown } from '../../../src/render/pull.js';
+import { renderDriftMarkdown, renderDriftText } from '../../../src/render/drift.js';
+import { renderPullMarkdown, renderPullText } from '../../../src/render/pull.js';
 import { plan } from './fixtures.js';
 import { markdownShape } from './markdown-check.js';
 
@@ -35,5 +35,15 @@ describe('drift and pull markdown at scale', () => {
     const small = renderPullMarkdown(plan([]), { ...result, pulled: entries.slice(0, 2), files: result.files.slice(0, 2) }, { dryRun: true });
     expect(small).toContain('Files: `playbooks/playbook-0.yaml` (created), `playbooks/playbook-1.yaml` (created)');
     expect(small).not.toContain('truncated');
+  });
+  it('names the organization by its kind alone, as the plan does', () => {
+    const organization = { kind: 'organization' as const, key: 'organization', name: 'organization', direction: 'changed-live' as const };
+    const drift = { drift: [{ ...organization, fields: [{ field: 'review.name' }] }], ignored: [], pending: [] };
+    const entry = { ...organization, fields: ['review.name'] };
+    const result: PullResult = { pulled: [{ ...entry, file: 'organization.yaml' }], notPulled: [{ ...entry, reason: 'why' }], notes: [], files: [], sync: new Map() };
+    for (const out of [renderDriftText(plan([]), drift, { color: false }), renderDriftMarkdown(plan([]), drift), renderPullText(plan([]), result, { color: false, dryRun: false }), renderPullMarkdown(plan([]), result, { dryRun: false })]) {
+      expect(out).toMatch(/organization[ `(]/);
+      expect(out).not.toMatch(/organization "organization"|organization `organization`/);
+    }
   });
 });
