@@ -111,12 +111,14 @@ export function summarize(changes: Change[]): Plan['summary'] {
  */
 function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds'>, kinds: KindMeta[], diagnostics: Diagnostics): void {
   const { ids, unknownIds } = found;
-  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  // Most references name something live: what is declared is indexed only when one does not.
+  let declaredKeys: Set<string> | undefined;
+  const declared = (): Set<string> => (declaredKeys ??= new Set(desired.map((d) => refKey(d.kind, d.key))));
   const byName = new Map(kinds.map((k) => [k.name, k]));
   // Names a reference could have meant, per kind: declared or live (built only when one is missing).
   let known: Map<string, string[]> | undefined;
   const namesOf = (kind: string): string[] => {
-    known ??= groupKeys([...declared, ...Object.keys(ids)]);
+    known ??= groupKeys([...declared(), ...Object.keys(ids)]);
     return known.get(kind) ?? [];
   };
   for (const d of desired) {
@@ -127,7 +129,7 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
         diagnostics.error('unknown-id', `\`${ref.field}\` names ${ref.key}, ${unknown.message}`, { ...(ref.source ?? d.source), hint: unknown.hint });
         continue;
       }
-      if (declared.has(key) || ids[key]) continue;
+      if (ids[key] || declared().has(key)) continue;
       const { message, hint } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
         message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
