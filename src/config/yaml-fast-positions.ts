@@ -18,25 +18,56 @@ import { DocPositions, joinPointer, type Entry, type LineCol } from './yaml-posi
  * string is under 2^29 characters, so a code fits 31 bits): a plan showing 200 edited playbooks
  * reads some 300,000 of them, and an object each was an eighth of what finding positions allocated.
  */
-class Events {
-  private readonly codes: number[] = [];
+export class NodeEvents {
+  // A typed array, not a list of numbers: the events a whole configuration's files keep (from
+  // reading until a plan is shown) take 4 bytes each, not 8.
+  private codes = new Int32Array(64);
+  private count = 0;
+
+  /**
+   * A js-yaml `listener` that records the events of nodes at most `maxDepth` deep (a document's
+   * root is at depth 1). js-yaml opens a scalar in a list twice at one offset: past the depth, the
+   * inner pair is not recorded, and the walk below expects exactly that.
+   */
+  static recorder(maxDepth = Infinity): { events: NodeEvents; listener: (kind: 'open' | 'close', state: { position: number }) => void } {
+    const events = new NodeEvents();
+    let depth = 0;
+    const listener = (kind: 'open' | 'close', state: { position: number }): void => {
+      if (kind === 'open') {
+        if (depth < maxDepth) events.push(true, state.position);
+        depth++;
+      } else {
+        depth--;
+        if (depth < maxDepth) events.push(false, state.position);
+      }
+    };
+    return { events, listener };
+  }
 
   push(open: boolean, offset: number): void {
-    this.codes.push(offset * 2 + (open ? 1 : 0));
+    if (this.count === this.codes.length) {
+      const grown = new Int32Array(this.codes.length * 2);
+      grown.set(this.codes);
+      this.codes = grown;
+    }
+    this.codes[this.count++] = offset * 2 + (open ? 1 : 0);
+  }
+
+  /** Gives back the room recorded events did not use. */
+  trim(): void {
+    if (this.count < this.codes.length) this.codes = this.codes.slice(0, this.count);
   }
 
   get length(): number {
-    return this.codes.length;
+    return this.count;
   }
 
   isOpen(i: number): boolean {
-    const code = this.codes[i];
-    return code !== undefined && (code & 1) === 1;
+    return i < this.count && (this.codes[i]! & 1) === 1;
   }
 
   isClose(i: number): boolean {
-    const code = this.codes[i];
-    return code !== undefined && (code & 1) === 0;
+    return i < this.count && (this.codes[i]! & 1) === 0;
   }
 
   offset(i: number): number {
@@ -46,24 +77,27 @@ class Events {
 
 /** The positions of each document of `text` (whose values are `values`), or undefined. */
 export function fastPositions(text: string, file: string, values: readonly unknown[]): DocPositions[] | undefined {
-  const events = new Events();
+  const { events, listener } = NodeEvents.recorder();
   try {
-    jsYaml.loadAll(text, () => undefined, {
-      schema: jsYaml.CORE_SCHEMA,
-      listener(kind, state) {
-        events.push(kind === 'open', state.position);
-      },
-    });
+    jsYaml.loadAll(text, () => undefined, { schema: jsYaml.CORE_SCHEMA, listener });
   } catch {
     return undefined;
   }
+  return walkPositions(text, file, values, events);
+}
+
+/**
+ * The positions of the nodes the events cover (every node, or those at most `maxDepth` deep, as
+ * recorded), walked alongside the values; undefined when the walk is not sure of them.
+ */
+export function walkPositions(text: string, file: string, values: readonly unknown[], events: NodeEvents, maxDepth = Infinity): DocPositions[] | undefined {
   // Made outside this scope: the positions keep it, and must not keep the events and the text too.
   const lc = lineColumnOf(lineStarts(text));
   let i = 0;
   const out: DocPositions[] = [];
 
   /** Walks one node: its open event, what it holds, its close event. False when out of step. */
-  const walk = (value: unknown, pointer: string, keyOffset: number, positions: CompactPositions): boolean => {
+  const walk = (value: unknown, pointer: string, keyOffset: number, positions: CompactPositions, depth: number): boolean => {
     if (!events.isOpen(i)) return false;
     const openOffset = events.offset(i++);
     const start = skipBlank(text, openOffset);
@@ -77,22 +111,8 @@ export function fastPositions(text: string, file: string, values: readonly unkno
     }
     if (value !== null && typeof value === 'object') {
       positions.add(pointer, keyOffset, start, false);
-      if (Array.isArray(value)) {
-        // An empty item (`-` alone) opens no node at all: its place cannot be told.
-        if (value.includes(null)) return false;
-        for (let n = 0; n < value.length; n++) if (!walk(value[n], joinPointer(pointer, n), -1, positions)) return false;
-      } else {
-        for (const key of Object.keys(value)) {
-          // Index-like keys come first in a JavaScript object, whatever the file's order.
-          if (/^(0|[1-9]\d*)$/.test(key) || key === '__proto__') return false;
-          if (!events.isOpen(i) || !events.isClose(i + 1)) return false;
-          const keyStart = skipBlank(text, events.offset(i));
-          i += 2;
-          // In step: the key is written there (or quoted there). `? complex` keys are the full parser's.
-          if (!text.startsWith(key, keyStart) && text[keyStart] !== '"' && text[keyStart] !== "'") return false;
-          if (!walk((value as Record<string, unknown>)[key], joinPointer(pointer, key), keyStart, positions)) return false;
-        }
-      }
+      // Deeper than the events were recorded, what it holds has none to walk.
+      if (depth < maxDepth && !walkInside(value, pointer, positions, depth)) return false;
     } else {
       // `key:` with nothing after it is a null written at the key.
       const empty = value === null && i < events.length && text.slice(start, Math.max(start, events.offset(i))).trim() === '';
@@ -107,10 +127,31 @@ export function fastPositions(text: string, file: string, values: readonly unkno
     return true;
   };
 
+  /** The items of a list, or the keys and values of a mapping. */
+  const walkInside = (value: object, pointer: string, positions: CompactPositions, depth: number): boolean => {
+    if (Array.isArray(value)) {
+      // An empty item (`-` alone) opens no node at all: its place cannot be told.
+      if (value.includes(null)) return false;
+      for (let n = 0; n < value.length; n++) if (!walk(value[n], joinPointer(pointer, n), -1, positions, depth + 1)) return false;
+      return true;
+    }
+    for (const key of Object.keys(value)) {
+      // Index-like keys come first in a JavaScript object, whatever the file's order.
+      if (/^(0|[1-9]\d*)$/.test(key) || key === '__proto__') return false;
+      if (!events.isOpen(i) || !events.isClose(i + 1)) return false;
+      const keyStart = skipBlank(text, events.offset(i));
+      i += 2;
+      // In step: the key is written there (or quoted there). `? complex` keys are the full parser's.
+      if (!text.startsWith(key, keyStart) && text[keyStart] !== '"' && text[keyStart] !== "'") return false;
+      if (!walk((value as Record<string, unknown>)[key], joinPointer(pointer, key), keyStart, positions, depth + 1)) return false;
+    }
+    return true;
+  };
+
   for (const value of values) {
     if (!events.isOpen(i)) return undefined;
     const positions = new CompactPositions(file, lc(skipBlank(text, events.offset(i))), lc);
-    if (!walk(value, '', -1, positions)) return undefined;
+    if (!walk(value, '', -1, positions, 1)) return undefined;
     out.push(positions);
   }
   return i === events.length ? out : undefined;
