@@ -1,6 +1,7 @@
 /** Canonical JSON (sorted keys) for digests and equality, so key order never causes a diff. */
 import * as crypto from 'node:crypto';
 import { createHash, type Hash } from 'node:crypto';
+import { sortNamesInPlace } from '../util/sort-names.js';
 
 /** One-shot hashing (Node 20.12 and later): a third of the cost of a Hash object for short texts. */
 const oneShot = (crypto as { hash?: typeof crypto.hash }).hash;
@@ -35,29 +36,13 @@ function write(value: unknown): string | undefined {
   if (typeof json === 'function') return write(json.call(record));
   let out = '{';
   let first = true;
-  for (const key of sortedKeys(record)) {
+  for (const key of sortNamesInPlace(Object.keys(record))) {
     const v = write(record[key]);
     if (v === undefined) continue;
     out += `${first ? '' : ','}${quotedKey(key)}:${v}`;
     first = false;
   }
   return `${out}}`;
-}
-
-/**
- * An object's keys in order. Most objects have a few keys, put in order by hand: Array#sort
- * allocates its own work space on every call, and a configuration digest sorts some 60,000.
- */
-function sortedKeys(record: Record<string, unknown>): string[] {
-  const keys = Object.keys(record);
-  if (keys.length > 16) return keys.sort();
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i]!;
-    let j = i - 1;
-    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
-    keys[j + 1] = key;
-  }
-  return keys;
 }
 
 /** Keys repeat in every object of a kind (`description`, `reviewer`): each is quoted once. */

@@ -7,6 +7,7 @@
  */
 import type { SyncRecords } from '../config/lock.js';
 import { digest } from './canonical.js';
+import { sortNamesInPlace } from '../util/sort-names.js';
 import { refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from './types.js';
 
 export interface SyncRecord {
@@ -47,26 +48,12 @@ export function fieldHash(value: unknown): string {
 }
 
 export function formatSyncRecord(record: SyncRecord): string {
-  const names = sortedInPlace(Object.keys(record.fields));
+  const names = sortNamesInPlace(Object.keys(record.fields));
   // Joined once, flat: added piece by piece, the text is a chain of pieces until it is compared.
   const parts = new Array<string>(names.length + 1);
   parts[0] = record.id;
   for (let i = 0; i < names.length; i++) parts[i + 1] = `${encodedField(names[i]!)}=${record.fields[names[i]!]}`;
   return parts.join(' ');
-}
-
-/**
- * A record's few field names in order. An apply formats 20,000 records, and Array#sort allocates
- * its own work space on every call (a fifth of what settling an apply allocated).
- */
-function sortedInPlace(names: string[]): string[] {
-  for (let i = 1; i < names.length; i++) {
-    const name = names[i]!;
-    let j = i - 1;
-    for (; j >= 0 && names[j]! > name; j--) names[j + 1] = names[j]!;
-    names[j + 1] = name;
-  }
-  return names;
 }
 
 /** Field names are few and repeat in every record of an apply. */
