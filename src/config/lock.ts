@@ -421,9 +421,9 @@ export async function resolveLockTarget(
   return known.length === 1 ? known[0] : undefined;
 }
 
-/** The sync records of one target (none recorded: empty). */
-export function syncRecords(doc: LockDocument, target: string): SyncRecords {
-  return { ...doc.synced?.[target] };
+/** The sync records of one target (none recorded: empty), as read: not copied, for they are 20,000 and only read. */
+export function syncRecords(doc: LockDocument, target: string): Readonly<SyncRecords> {
+  return doc.synced?.[target] ?? {};
 }
 
 const sorted = <T>(files: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -13,84 +13,145 @@
 import jsYaml from 'js-yaml';
 import { DocPositions, joinPointer, type Entry, type LineCol } from './yaml-positions.js';
 
-interface Event {
-  open: boolean;
-  offset: number;
+/**
+ * Where each node opens and closes, as numbers (`offset * 2 + 1` opens, `offset * 2` closes; a
+ * string is under 2^29 characters, so a code fits 31 bits): a plan showing 200 edited playbooks
+ * reads some 300,000 of them, and an object each was an eighth of what finding positions allocated.
+ */
+export class NodeEvents {
+  // A typed array, not a list of numbers: the events a whole configuration's files keep (from
+  // reading until a plan is shown) take 4 bytes each, not 8.
+  private codes = new Int32Array(64);
+  private count = 0;
+
+  /**
+   * A js-yaml `listener` that records the events of nodes at most `maxDepth` deep (a document's
+   * root is at depth 1). js-yaml opens a scalar in a list twice at one offset: past the depth, the
+   * inner pair is not recorded, and the walk below expects exactly that.
+   */
+  static recorder(maxDepth = Infinity): { events: NodeEvents; listener: (kind: 'open' | 'close', state: { position: number }) => void } {
+    const events = new NodeEvents();
+    let depth = 0;
+    const listener = (kind: 'open' | 'close', state: { position: number }): void => {
+      if (kind === 'open') {
+        if (depth < maxDepth) events.push(true, state.position);
+        depth++;
+      } else {
+        depth--;
+        if (depth < maxDepth) events.push(false, state.position);
+      }
+    };
+    return { events, listener };
+  }
+
+  push(open: boolean, offset: number): void {
+    if (this.count === this.codes.length) {
+      const grown = new Int32Array(this.codes.length * 2);
+      grown.set(this.codes);
+      this.codes = grown;
+    }
+    this.codes[this.count++] = offset * 2 + (open ? 1 : 0);
+  }
+
+  /** Gives back the room recorded events did not use. */
+  trim(): void {
+    if (this.count < this.codes.length) this.codes = this.codes.slice(0, this.count);
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  isOpen(i: number): boolean {
+    return i < this.count && (this.codes[i]! & 1) === 1;
+  }
+
+  isClose(i: number): boolean {
+    return i < this.count && (this.codes[i]! & 1) === 0;
+  }
+
+  offset(i: number): number {
+    return this.codes[i]! >>> 1;
+  }
 }
 
 /** The positions of each document of `text` (whose values are `values`), or undefined. */
 export function fastPositions(text: string, file: string, values: readonly unknown[]): DocPositions[] | undefined {
-  const events: Event[] = [];
+  const { events, listener } = NodeEvents.recorder();
   try {
-    jsYaml.loadAll(text, () => undefined, {
-      schema: jsYaml.CORE_SCHEMA,
-      listener(kind, state) {
-        events.push({ open: kind === 'open', offset: state.position });
-      },
-    });
+    jsYaml.loadAll(text, () => undefined, { schema: jsYaml.CORE_SCHEMA, listener });
   } catch {
     return undefined;
   }
+  return walkPositions(text, file, values, events);
+}
+
+/**
+ * The positions of the nodes the events cover (every node, or those at most `maxDepth` deep, as
+ * recorded), walked alongside the values; undefined when the walk is not sure of them.
+ */
+export function walkPositions(text: string, file: string, values: readonly unknown[], events: NodeEvents, maxDepth = Infinity): DocPositions[] | undefined {
   // Made outside this scope: the positions keep it, and must not keep the events and the text too.
   const lc = lineColumnOf(lineStarts(text));
   let i = 0;
   const out: DocPositions[] = [];
 
   /** Walks one node: its open event, what it holds, its close event. False when out of step. */
-  const walk = (value: unknown, pointer: string, keyOffset: number, positions: CompactPositions): boolean => {
-    const open = events[i++];
-    if (!open?.open) return false;
-    const start = skipBlank(text, open.offset);
+  const walk = (value: unknown, pointer: string, keyOffset: number, positions: CompactPositions, depth: number): boolean => {
+    if (!events.isOpen(i)) return false;
+    const openOffset = events.offset(i++);
+    const start = skipBlank(text, openOffset);
     const blockMapping = value !== null && typeof value === 'object' && !Array.isArray(value) && text[start] !== '{';
     // js-yaml opens a scalar or a flow collection in a list twice at one offset (and closes it
     // twice); a block mapping's first key opens where the mapping does, and is not a repeat.
     let opens = 1;
-    while (!blockMapping && events[i]?.open && events[i]!.offset === open.offset) {
+    while (!blockMapping && events.isOpen(i) && events.offset(i) === openOffset) {
       i++;
       opens++;
     }
     if (value !== null && typeof value === 'object') {
       positions.add(pointer, keyOffset, start, false);
-      if (Array.isArray(value)) {
-        // An empty item (`-` alone) opens no node at all: its place cannot be told.
-        if (value.includes(null)) return false;
-        for (let n = 0; n < value.length; n++) if (!walk(value[n], joinPointer(pointer, n), -1, positions)) return false;
-      } else {
-        for (const key of Object.keys(value)) {
-          // Index-like keys come first in a JavaScript object, whatever the file's order.
-          if (/^(0|[1-9]\d*)$/.test(key) || key === '__proto__') return false;
-          const keyOpen = events[i++];
-          const keyClose = events[i++];
-          if (!keyOpen?.open || !keyClose || keyClose.open) return false;
-          const keyStart = skipBlank(text, keyOpen.offset);
-          // In step: the key is written there (or quoted there). `? complex` keys are the full parser's.
-          if (!text.startsWith(key, keyStart) && text[keyStart] !== '"' && text[keyStart] !== "'") return false;
-          if (!walk((value as Record<string, unknown>)[key], joinPointer(pointer, key), keyStart, positions)) return false;
-        }
-      }
+      // Deeper than the events were recorded, what it holds has none to walk.
+      if (depth < maxDepth && !walkInside(value, pointer, positions, depth)) return false;
     } else {
-      const close = events[i];
       // `key:` with nothing after it is a null written at the key.
-      const empty = value === null && close !== undefined && text.slice(start, Math.max(start, close.offset)).trim() === '';
+      const empty = value === null && i < events.length && text.slice(start, Math.max(start, events.offset(i))).trim() === '';
       const plain = empty || !'"\'|>'.includes(text[start] ?? '');
       // In step: plain text starts with the value's first character.
       if (plain && !empty && typeof value === 'string' && value !== '' && text[start] !== value[0]) return false;
       positions.add(pointer, keyOffset, empty && keyOffset >= 0 ? keyOffset : start, plain);
     }
     // js-yaml tries one more key where a mapping ends at a document marker: an empty open/close.
-    while (events[i]?.open && events[i + 1] && !events[i + 1]!.open && events[i + 1]!.offset === events[i]!.offset) i += 2;
-    for (; opens > 0; opens--) {
-      const close = events[i++];
-      if (close === undefined || close.open) return false;
+    while (events.isOpen(i) && events.isClose(i + 1) && events.offset(i + 1) === events.offset(i)) i += 2;
+    for (; opens > 0; opens--) if (!events.isClose(i++)) return false;
+    return true;
+  };
+
+  /** The items of a list, or the keys and values of a mapping. */
+  const walkInside = (value: object, pointer: string, positions: CompactPositions, depth: number): boolean => {
+    if (Array.isArray(value)) {
+      // An empty item (`-` alone) opens no node at all: its place cannot be told.
+      if (value.includes(null)) return false;
+      for (let n = 0; n < value.length; n++) if (!walk(value[n], joinPointer(pointer, n), -1, positions, depth + 1)) return false;
+      return true;
+    }
+    for (const key of Object.keys(value)) {
+      // Index-like keys come first in a JavaScript object, whatever the file's order.
+      if (/^(0|[1-9]\d*)$/.test(key) || key === '__proto__') return false;
+      if (!events.isOpen(i) || !events.isClose(i + 1)) return false;
+      const keyStart = skipBlank(text, events.offset(i));
+      i += 2;
+      // In step: the key is written there (or quoted there). `? complex` keys are the full parser's.
+      if (!text.startsWith(key, keyStart) && text[keyStart] !== '"' && text[keyStart] !== "'") return false;
+      if (!walk((value as Record<string, unknown>)[key], joinPointer(pointer, key), keyStart, positions, depth + 1)) return false;
     }
     return true;
   };
 
   for (const value of values) {
-    const open = events[i];
-    if (!open?.open) return undefined;
-    const positions = new CompactPositions(file, lc(skipBlank(text, open.offset)), lc);
-    if (!walk(value, '', -1, positions)) return undefined;
+    if (!events.isOpen(i)) return undefined;
+    const positions = new CompactPositions(file, lc(skipBlank(text, events.offset(i))), lc);
+    if (!walk(value, '', -1, positions, 1)) return undefined;
     out.push(positions);
   }
   return i === events.length ? out : undefined;

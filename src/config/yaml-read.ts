@@ -4,7 +4,7 @@
  */
 import jsYaml from 'js-yaml';
 import type { SourcePos } from '../diagnostics.js';
-import { fastPositions } from './yaml-fast-positions.js';
+import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
 import { DocPositions, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 
 /**
@@ -89,23 +89,37 @@ export function parseYamlFile(text: string, file: string, reread?: () => string)
 function parseFast(text: string, file: string, reread?: () => string): ParsedFile | undefined {
   if (needsFullParser(text)) return undefined;
   const values: unknown[] = [];
+  // Where the shallow nodes are (a document, its keys, a rule of its list) is noted while it is
+  // read, at almost no cost: what a plan shows of a changed object needs no second pass.
+  const { events, listener } = NodeEvents.recorder(SHALLOW_DEPTH);
   try {
-    jsYaml.loadAll(text, (doc) => values.push(doc), { schema: jsYaml.CORE_SCHEMA, filename: file });
+    jsYaml.loadAll(text, (doc) => values.push(doc), { schema: jsYaml.CORE_SCHEMA, filename: file, listener });
   } catch {
     return undefined;
   }
   if (values.some((v) => v === null || v === undefined) || values.some((v) => reachedTwice(v, Boolean(reread)))) return undefined;
-  // Positions are worked out once per file, the first time one is asked for: from a second
-  // js-yaml pass where it can be sure of them, else by the full parser.
+  events.trim();
+  // Positions are worked out once per file, the first time one is asked for: the shallow ones from
+  // the noted events, the others from a second js-yaml pass where it can be sure of them, else by
+  // the full parser.
   let known: (DocPositions | undefined)[] | undefined;
+  let shallow: (DocPositions | undefined)[] | null | undefined;
   const kept = reread ? undefined : text;
   const load = (): (DocPositions | undefined)[] => {
     if (known) return known;
     const source = kept ?? reread!();
     return (known = fastPositions(source, file, values) ?? parseWithPositions(source, file).documents.map((d) => d.positions));
   };
+  let noted: NodeEvents | undefined = events;
+  const loadShallow = (): (DocPositions | undefined)[] | undefined => {
+    if (shallow === undefined) {
+      shallow = walkPositions(kept ?? reread!(), file, values, noted!, SHALLOW_DEPTH) ?? null;
+      noted = undefined;
+    }
+    return shallow ?? undefined;
+  };
   const documents: ParsedDocument[] = values.map((value, index) => {
-    const positions = new LazyDocPositions(file, value, () => load()[index]);
+    const positions = new LazyDocPositions(file, value, () => load()[index], () => loadShallow()?.[index]);
     return {
       file,
       index,
@@ -218,7 +232,17 @@ const LAZY_ACCESSORS: PropertyDescriptorMap = {
   },
 };
 
-/** Positions answered by the full parser on first use; `has` is answered from the value. */
+/**
+ * How deep the positions noted while a file is read go: the document (1), its keys and values (2),
+ * the items of its lists (3) and their keys and values (4): a rule, and each of its fields, which
+ * is what a plan shows a change at.
+ */
+const SHALLOW_DEPTH = 4;
+
+/**
+ * Positions answered on first use: a shallow node's from the events noted while the file was read,
+ * any other's by a full pass; `has` is answered from the value.
+ */
 class LazyDocPositions extends DocPositions {
   private real: DocPositions | undefined;
 
@@ -226,6 +250,7 @@ class LazyDocPositions extends DocPositions {
     file: string,
     private readonly value: unknown,
     private readonly loadReal: () => DocPositions | undefined,
+    private readonly loadShallow: () => DocPositions | undefined,
   ) {
     super(file, { line: 1, col: 1 });
   }
@@ -234,8 +259,15 @@ class LazyDocPositions extends DocPositions {
     return (this.real ??= this.loadReal() ?? new DocPositions(this.file, { line: 1, col: 1 }));
   }
 
+  /** The shallow positions when they hold `pointer` itself (not an ancestor of it), and no full pass was made. */
+  private shallowFor(pointer: string): DocPositions | undefined {
+    if (this.real) return undefined;
+    const shallow = this.loadShallow();
+    return shallow?.has(pointer) ? shallow : undefined;
+  }
+
   override get start(): LineCol {
-    return this.loaded.start;
+    return (this.shallowFor('') ?? this.loaded).start;
   }
 
   override has(pointer: string): boolean {
@@ -262,7 +294,7 @@ class LazyDocPositions extends DocPositions {
 
   /** @internal for LazyPos. */
   resolve(pointer: string, how: Resolve): LineCol {
-    const real = this.loaded;
+    const real = this.shallowFor(pointer) ?? this.loaded;
     return how === 'start' ? real.start : how === 'value' ? real.valueAt(pointer) : real.at(pointer);
   }
 

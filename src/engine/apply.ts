@@ -72,7 +72,10 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   for (const u of plan.lock_updates ?? []) set(u.kind, u.key, u.entry);
   if (input.adoptFiles) for (const a of plan.adoptable ?? []) set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256 });
   if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) await changed();
-  const desired = new Map(input.desired.map((d) => [`${d.kind}:${d.key}`, d]));
+  // Indexed when first asked (a sensitive value, a create's look): most applies of 20,000 declared
+  // objects ask neither.
+  let desiredIndex: Map<string, DesiredResource> | undefined;
+  const desiredAt = (kindKey: string): DesiredResource | undefined => (desiredIndex ??= new Map(input.desired.map((d) => [`${d.kind}:${d.key}`, d]))).get(kindKey);
   const ctx: ExecContext = {
     services: input.services,
     project: input.project,
@@ -110,7 +113,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       await changed();
     },
     sensitive(kind, key, field) {
-      const d = desired.get(`${kind}:${key}`);
+      const d = desiredAt(`${kind}:${key}`);
       if (!d) throw new Error(`${kind} "${key}" is not declared any more; plan again`);
       return d.fields[field];
     },
@@ -121,7 +124,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // The look before a create is for what another run created since the plan: one read per scope
   // per apply finds it (what is created during this apply, the check after the create settles).
   const lookCtx: ExecContext = { ...ctx, readAfterWrites: onceReads() };
-  const knownIds = new Set([...Object.values(plan.ids), ...plan.changes.flatMap((c) => (c.liveId ? [c.liveId] : []))]);
+  let knownIds: Set<string> | undefined;
+  const known = (): Set<string> => (knownIds ??= new Set([...Object.values(plan.ids), ...plan.changes.flatMap((c) => (c.liveId ? [c.liveId] : []))]));
   // Creates whose duplicate check waits for the end: nothing in the apply refers to their ids (one
   // read per scope then, not one after every few creates: 2,000 terms read the list 260 times).
   const checkLater: Change[] = [];
@@ -134,7 +138,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       if (!kind) throw new Error(`the plan names kind ${change.kind}, which this docket does not know`);
       const guard = CREATE_ACTIONS.includes(change.action) ? kind.race : undefined;
       if (!guard) return kind.execute(change, ctx);
-      const existing = await lookBeforeCreate(guard, change, lookCtx, knownIds);
+      const existing = await lookBeforeCreate(guard, change, lookCtx, known());
       if (existing) {
         ctx.registerId(change.kind, change.key, existing.id);
         return existing.note;

@@ -3,7 +3,7 @@
  * declared inside it, such as a playbook's rules), with duplicate identities reported at both
  * places. Pure.
  */
-import { Diagnostics } from '../diagnostics.js';
+import { Diagnostics, type SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig } from '../config/types.js';
@@ -76,17 +76,17 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean
   const field = 'name' in resource.fieldSources ? 'name' : 'email';
   // An empty or missing name is a schema error already.
   if (name === '') return false;
-  const at = valueSourceOf(resource.fieldSources, field) ?? resource.source;
-  const shown = quoteValue(name);
+  // Where and how the name is shown only when it is wrong: 20,000 names are checked on every run.
+  const at = (): SourcePos => valueSourceOf(resource.fieldSources, field) ?? resource.source;
   if (name.trim() === '') {
-    diagnostics.error('blank-name', `${resource.kind} name ${shown} is blank`, { ...at, hint: 'give it a name with some visible text' });
+    diagnostics.error('blank-name', `${resource.kind} name ${quoteValue(name)} is blank`, { ...at(), hint: 'give it a name with some visible text' });
     return false;
   }
   // Characters as a person (and an editor) counts them: an emoji is one, not its two UTF-16 units.
   // (Never more than its UTF-16 units, so only a long name is counted again.)
   const length = name.length > MAX_NAME_LENGTH ? [...name].length : name.length;
   if (length > MAX_NAME_LENGTH) {
-    diagnostics.error('name-too-long', `${resource.kind} name ${shown} is ${length} characters long; docket allows ${MAX_NAME_LENGTH}`, { ...at, hint: 'shorten it; a description can hold the rest' });
+    diagnostics.error('name-too-long', `${resource.kind} name ${quoteValue(name)} is ${length} characters long; docket allows ${MAX_NAME_LENGTH}`, { ...at(), hint: 'shorten it; a description can hold the rest' });
     return false;
   }
   return true;

@@ -54,8 +54,9 @@ export interface ClassifyResult {
 }
 
 export function classifyChanges(changes: readonly Change[], input: ClassifyInput): ClassifyResult {
-  const desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
-  const liveById = new Map(input.live.map((l) => [l.id, l]));
+  // No change to classify: the indexes below would cover 20,000 declared and live objects for nothing.
+  if (changes.length === 0) return { changes: [], held: [] };
+  const { desired, liveById } = indexFor(changes, input);
   const kept: Change[] = [];
   const held: Change[] = [];
   /** Parents whose create a policy holds back: their children's creates cannot run either. */
@@ -108,6 +109,25 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
   }
   return { changes: dropDanglingDependencies(kept), held };
+}
+
+/**
+ * The declared and live objects the changes name (their own, their parents'), indexed: a plan of
+ * 200 changes among 20,000 objects indexes 400, and builds no key for the rest.
+ */
+function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: Map<string, DesiredResource>; liveById: Map<string, LiveResource> } {
+  const keys = new Set<string>();
+  const ids = new Set<string>();
+  for (const c of changes) {
+    keys.add(c.key);
+    if (c.parent) keys.add(c.parent.key);
+    if (c.liveId) ids.add(c.liveId);
+  }
+  const desired = new Map<string, DesiredResource>();
+  for (const d of input.desired) if (keys.has(d.key)) desired.set(refKey(d.kind, d.key), d);
+  const liveById = new Map<string, LiveResource>();
+  for (const l of input.live) if (ids.has(l.id)) liveById.set(l.id, l);
+  return { desired, liveById };
 }
 
 /** Which side moved for one field of an object both sides have. */

@@ -33,6 +33,8 @@ export function planHints(input: HintInput): string[] {
 function renameHints({ kinds, desired, live, changes, ids }: HintInput): string[] {
   const out: string[] = [];
   const created = new Set(changes.filter((c) => CREATE_ACTIONS.includes(c.action)).map((c) => refKey(c.kind, c.key)));
+  // Nothing created, nothing that could be a rename: the indexes below cover every declared and live object.
+  if (created.size === 0) return out;
   const childKindOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.parentKind!, k.name]));
   const desiredChildren = groupBy(desired.filter((d) => d.parent), (d) => refKey(d.parent!.kind, d.parent!.key));
   const liveChildren = groupBy(live.filter((l) => l.parentId), (l) => `${l.kind}@${l.parentId!}`);
@@ -134,12 +136,14 @@ function yamlName(name: string): string {
 
 function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {
   const out: string[] = [];
-  const byId = new Map(live.map((l) => [`${l.kind}@${l.id}`, l]));
+  // Indexed when a declared object first has such a value (members): not for 20,000 rules.
+  let byId: Map<string, LiveResource> | undefined;
+  const liveAt = (kind: string, id: string): LiveResource | undefined => (byId ??= new Map(live.map((l) => [`${l.kind}@${l.id}`, l]))).get(`${kind}@${id}`);
   const verbOf = new Map(kinds.map((k) => [k.name, `${k.createAction ?? 'create'}s`]));
   for (const d of desired) {
     if (!d.createOnly) continue;
     const id = ids[refKey(d.kind, d.key)];
-    const l = id === undefined ? undefined : byId.get(`${d.kind}@${id}`);
+    const l = id === undefined ? undefined : liveAt(d.kind, id);
     if (!l?.extra) continue;
     for (const [field, wanted] of Object.entries(d.createOnly)) {
       const now = l.extra[field];

@@ -51,14 +51,17 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
     for (const f of freed.get(`${scopeOf(c)}|${taken}`) ?? []) depend(c, f);
   }
 
-  // Deletes after whatever stopped referencing the deleted object (indexed once: plans can be large).
-  const referrers = new Map<string, string[]>();
-  for (const l of live) for (const r of l.refs) push(referrers, `${r.kind}:${r.key}`, l.id);
-  const changesOf = new Map<string, Change[]>();
-  for (const c of changes) if (c.liveId && c.action !== 'delete') push(changesOf, c.liveId, c);
-  for (const c of changes) {
-    if (c.action !== 'delete' && c.action !== 'archive') continue;
-    for (const id of referrers.get(`${c.kind}:${c.key}`) ?? []) for (const other of changesOf.get(id) ?? []) depend(c, other);
+  // Deletes after whatever stopped referencing the deleted object (indexed once: plans can be large;
+  // and only when something is removed: the index covers every live reference).
+  const removals = changes.filter((c) => c.action === 'delete' || c.action === 'archive');
+  if (removals.length > 0) {
+    const referrers = new Map<string, string[]>();
+    for (const l of live) for (const r of l.refs) push(referrers, `${r.kind}:${r.key}`, l.id);
+    const changesOf = new Map<string, Change[]>();
+    for (const c of changes) if (c.liveId && c.action !== 'delete') push(changesOf, c.liveId, c);
+    for (const c of removals) {
+      for (const id of referrers.get(`${c.kind}:${c.key}`) ?? []) for (const other of changesOf.get(id) ?? []) depend(c, other);
+    }
   }
 
   for (const c of changes) c.dependsOn = c.dependsOn.filter((id) => byId.has(id)).sort();

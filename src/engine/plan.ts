@@ -6,7 +6,7 @@
 import { didYouMean } from '../config/suggest.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
-import { digestWithList } from './canonical.js';
+import { digestWithList, digestWithListInSlices } from './canonical.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { classifyChanges } from './direction.js';
 import { planHints } from './hints.js';
@@ -111,12 +111,14 @@ export function summarize(changes: Change[]): Plan['summary'] {
  */
 function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds'>, kinds: KindMeta[], diagnostics: Diagnostics): void {
   const { ids, unknownIds } = found;
-  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  // Most references name something live: what is declared is indexed only when one does not.
+  let declaredKeys: Set<string> | undefined;
+  const declared = (): Set<string> => (declaredKeys ??= new Set(desired.map((d) => refKey(d.kind, d.key))));
   const byName = new Map(kinds.map((k) => [k.name, k]));
   // Names a reference could have meant, per kind: declared or live (built only when one is missing).
   let known: Map<string, string[]> | undefined;
   const namesOf = (kind: string): string[] => {
-    known ??= groupKeys([...declared, ...Object.keys(ids)]);
+    known ??= groupKeys([...declared(), ...Object.keys(ids)]);
     return known.get(kind) ?? [];
   };
   for (const d of desired) {
@@ -127,7 +129,7 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
         diagnostics.error('unknown-id', `\`${ref.field}\` names ${ref.key}, ${unknown.message}`, { ...(ref.source ?? d.source), hint: unknown.hint });
         continue;
       }
-      if (declared.has(key) || ids[key]) continue;
+      if (ids[key] || declared().has(key)) continue;
       const { message, hint } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
         message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
@@ -165,12 +167,21 @@ function checkActions(changes: Change[], kinds: KindMeta[], diagnostics: Diagnos
 
 /** The configuration digest: what the plan was computed from, without positions or comments. */
 export function configDigest(desired: DesiredResource[], settings: unknown): string {
-  // The same order localeCompare gives, with one collator instead of one per comparison.
-  const collate = new Intl.Collator().compare;
-  const sorted = desired.map((d) => ({ d, id: `${d.kind}:${d.key}` })).sort((a, b) => collate(a.id, b.id));
+  return digestWithList('content', digestContent(desired), { settings });
+}
+
+/** configDigest, worked out a slice at a time (see digestWithListInSlices): the same digest. */
+export function configDigestInSlices(desired: DesiredResource[], settings: unknown): Promise<string> {
+  return digestWithListInSlices('content', digestContent(desired), { settings });
+}
+
+/** What the digest covers, resource by resource in identity order. */
+function* digestContent(desired: readonly DesiredResource[]): Generator<unknown> {
+  // Code-unit order: total over distinct identities (a collator ranks some distinct texts, such as
+  // two Unicode spellings of one name, as equal, leaving their order to the files) and cheap.
+  const sorted = desired.map((d) => ({ d, id: `${d.kind}:${d.key}` })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   // A policy changes what a plan holds (drift it holds back, fields it ignores): it is part of what was planned.
-  const content = sorted.map(({ d }) => ({ kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom, ...(d.policy ? { policy: d.policy } : {}) }));
-  return digestWithList('content', content, { settings });
+  for (const { d } of sorted) yield { kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom, ...(d.policy ? { policy: d.policy } : {}) };
 }
 
 export function hasChanges(plan: Plan): boolean {

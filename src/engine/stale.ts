@@ -76,7 +76,8 @@ export interface SavedPlanCheck {
   lock: LockFile;
   prune: PruneSwitches;
   concurrency: number;
-  configDigest: string;
+  /** The configuration's digest now; asked for once the reads are under way. */
+  configDigest: string | (() => Promise<string>);
   target: () => PlanTarget;
 }
 
@@ -93,6 +94,7 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const declared = input.desired.filter((d) => touched.has(refKey(d.kind, d.key)));
   const read = [...new Set([...kindsToRead(declared, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name))])];
   // The plan's ids find what was renamed in the app since it was matched.
-  const { live } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, synced: () => ({ idOf: (kindKey) => plan.ids[kindKey] }) });
-  return staleReasons(plan, { configDigest: input.configDigest, target: input.target(), live });
+  const reading = fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, synced: () => ({ idOf: (kindKey) => plan.ids[kindKey] }) });
+  const [{ live }, configDigest] = await Promise.all([reading, typeof input.configDigest === 'string' ? input.configDigest : input.configDigest()]);
+  return staleReasons(plan, { configDigest, target: input.target(), live });
 }

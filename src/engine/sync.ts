@@ -7,6 +7,7 @@
  */
 import type { SyncRecords } from '../config/lock.js';
 import { digest } from './canonical.js';
+import { sortNamesInPlace } from '../util/sort-names.js';
 import { refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from './types.js';
 
 export interface SyncRecord {
@@ -30,11 +31,13 @@ export interface RecordLookup<V> {
 export interface SyncState {
   /** The live id recorded for `kind:key`, without reading the rest of its record. */
   idOf(key: string): string | undefined;
+  /** Every `kind:key` whose record names this live id, without reading the records. */
+  keysWithId(id: string): readonly string[];
   byKey: RecordLookup<SyncRecord>;
   byId: RecordLookup<SyncRecord & { key: string }>;
 }
 
-export const EMPTY_SYNC: SyncState = { idOf: () => undefined, byKey: new Map(), byId: new Map() };
+export const EMPTY_SYNC: SyncState = { idOf: () => undefined, keysWithId: () => [], byKey: new Map(), byId: new Map() };
 
 /** Short: records only ever compare one object's own values with each other. */
 const HASH_LENGTH = 10;
@@ -45,9 +48,12 @@ export function fieldHash(value: unknown): string {
 }
 
 export function formatSyncRecord(record: SyncRecord): string {
-  let text = record.id;
-  for (const f of Object.keys(record.fields).sort()) text += ` ${encodedField(f)}=${record.fields[f]}`;
-  return text;
+  const names = sortNamesInPlace(Object.keys(record.fields));
+  // Joined once, flat: added piece by piece, the text is a chain of pieces until it is compared.
+  const parts = new Array<string>(names.length + 1);
+  parts[0] = record.id;
+  for (let i = 0; i < names.length; i++) parts[i + 1] = `${encodedField(names[i]!)}=${record.fields[names[i]!]}`;
+  return parts.join(' ');
 }
 
 /** Field names are few and repeat in every record of an apply. */
@@ -82,18 +88,32 @@ function recordId(text: string): string {
  * A plan asks only about the objects it changes, so twenty thousand records are indexed by their
  * first word (the id) and read whole only when asked for.
  */
-export function syncState(sections: readonly SyncRecords[]): SyncState {
+export function syncState(sections: readonly Readonly<SyncRecords>[]): SyncState {
   const texts = new Map<string, string[]>();
-  const keyById = new Map<string, string>();
   for (const section of sections) {
     for (const [key, text] of Object.entries(section)) {
       const list = texts.get(key);
       if (list) list.push(text);
       else texts.set(key, [text]);
-      const id = recordId(text);
-      if (id && !keyById.has(id)) keyById.set(id, key);
     }
   }
+  // Live id → the keys whose records name it, the first one first. Built when first asked: a plan
+  // with no changes never asks, and the plan's reads wait for this state.
+  let keysById: Map<string, string[]> | undefined;
+  const idIndex = (): Map<string, string[]> => {
+    if (keysById) return keysById;
+    keysById = new Map();
+    for (const section of sections) {
+      for (const [key, text] of Object.entries(section)) {
+        const id = recordId(text);
+        if (!id) continue;
+        const keys = keysById.get(id);
+        if (!keys) keysById.set(id, [key]);
+        else if (!keys.includes(key)) keys.push(key);
+      }
+    }
+    return keysById;
+  };
   const parsed = new Map<string, SyncRecord | null>();
   const recordAt = (key: string): SyncRecord | undefined => {
     const known = parsed.get(key);
@@ -116,18 +136,20 @@ export function syncState(sections: readonly SyncRecords[]): SyncState {
     },
   };
   const byId: RecordLookup<SyncRecord & { key: string }> = {
-    size: keyById.size,
+    get size() {
+      return idIndex().size;
+    },
     get(id) {
-      const key = keyById.get(id);
+      const key = idIndex().get(id)?.[0];
       if (key === undefined) return undefined;
       const record = recordAt(key);
       if (!record || record.id !== id) return undefined;
       return { id: record.id, fields: record.fields, key };
     },
     has: (id) => byId.get(id) !== undefined,
-    keys: () => keyById.keys(),
+    keys: () => idIndex().keys(),
     *entries() {
-      for (const id of keyById.keys()) {
+      for (const id of idIndex().keys()) {
         const record = byId.get(id);
         if (record) yield [id, record];
       }
@@ -137,7 +159,7 @@ export function syncState(sections: readonly SyncRecords[]): SyncState {
     const text = texts.get(key)?.[0];
     return text === undefined ? undefined : recordId(text) || undefined;
   };
-  return { idOf, byKey, byId };
+  return { idOf, keysWithId: (id) => idIndex().get(id) ?? [], byKey, byId };
 }
 
 /** What kinds tell the records: fields never recorded (sensitive ones) and where each field lives. */
@@ -221,21 +243,16 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
  * playbook renamed: its record moves to the new name, so the old name reads as never synced).
  */
 export function withMovedRecords(updates: SyncUpdates, state: SyncState): SyncUpdates {
-  const keysById = new Map<string, string[]>();
-  // By the id each record text starts with: no record is read whole for this.
-  for (const key of state.byKey.keys()) {
-    const id = state.idOf(key);
-    if (id === undefined) continue;
-    const keys = keysById.get(id);
-    if (keys) keys.push(key);
-    else keysById.set(id, [key]);
-  }
-  const out: SyncUpdates = new Map(updates);
+  let out: SyncUpdates | undefined;
   for (const [key, record] of updates) {
     if (!record) continue;
-    for (const other of keysById.get(record.id) ?? []) if (other !== key && !out.has(other)) out.set(other, null);
+    for (const other of state.keysWithId(record.id)) {
+      if (other === key || updates.has(other) || out?.has(other)) continue;
+      out ??= new Map(updates);
+      out.set(other, null);
+    }
   }
-  return out;
+  return out ?? updates;
 }
 
 /**
@@ -285,24 +302,34 @@ export function splitByService<S extends string>(updates: SyncUpdates, services:
       for (const s of services) out.get(s)![key] = null;
       continue;
     }
-    const fields = Object.keys(record.fields);
-    const where = fields.map((field) => serviceOf(key, field));
+    const whole = serviceOfWhole(key, record, serviceOf);
     // Most objects live on one service: their record goes there whole, with no split made.
-    if (where.every((s) => s === where[0])) {
-      const text = fields.length === 0 ? null : formatSyncRecord(record);
-      for (const s of services) out.get(s)![key] = s === where[0] ? text : null;
+    if (whole !== false) {
+      const text = whole === undefined ? null : formatSyncRecord(record);
+      for (const s of services) out.get(s)![key] = s === whole ? text : null;
       continue;
     }
     const parts = new Map<S, Record<string, string>>();
-    fields.forEach((field, i) => {
-      const s = where[i]!;
+    for (const field in record.fields) {
+      const s = serviceOf(key, field);
       if (!parts.has(s)) parts.set(s, {});
       parts.get(s)![field] = record.fields[field]!;
-    });
+    }
     for (const s of services) {
       const part = parts.get(s);
       out.get(s)![key] = part ? formatSyncRecord({ id: record.id, fields: part }) : null;
     }
   }
   return out;
+}
+
+/** The one service all of a record's fields live on; undefined for a record of no fields, false when they are split. */
+function serviceOfWhole<S extends string>(key: string, record: SyncRecord, serviceOf: (kindKey: string, field: string) => S): S | undefined | false {
+  let whole: S | undefined;
+  for (const field of Object.keys(record.fields)) {
+    const s = serviceOf(key, field);
+    if (whole === undefined) whole = s;
+    else if (s !== whole) return false;
+  }
+  return whole;
 }

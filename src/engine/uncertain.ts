@@ -16,9 +16,11 @@ export interface UncertainOutcome {
 const short = (sha: string): string => sha.slice(0, 12);
 
 export function resolveUncertain(uncertain: readonly UncertainUpload[], desired: readonly DesiredResource[], retry: boolean, diagnostics: Diagnostics): UncertainOutcome {
-  const byKey = new Map(desired.map((d) => [`${d.kind}:${d.key}`, d]));
   const updates: LockUpdate[] = [];
   const warnings: string[] = [];
+  // Almost always none: no index of every declared object for them.
+  if (uncertain.length === 0) return { updates, warnings };
+  const byKey = new Map(desired.map((d) => [`${d.kind}:${d.key}`, d]));
   for (const u of uncertain) {
     const d = byKey.get(`${u.kind}:${u.key}`);
     const what = `${u.kind} "${u.key}": an upload of ${u.file} (sha256 ${short(u.sha256)}…) started ${u.since} was never confirmed`;

@@ -12,7 +12,7 @@ import { compareDiagnostics, uniqueDiagnostics, type Diagnostic } from '../diagn
 import { ConfigError } from '../errors.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import { buildDesired } from './desired.js';
-import { configDigest } from './plan.js';
+import { configDigest, configDigestInSlices } from './plan.js';
 import type { DesiredResource } from './types.js';
 
 export interface Workspace {
@@ -23,6 +23,8 @@ export interface Workspace {
   lockDoc: LockDocument;
   lockLocation: LockLocation;
   digest: string;
+  /** The same digest, worked out in slices while requests are in flight (a saved plan's check). */
+  digestInSlices(): Promise<string>;
   /** Warnings found while loading (errors are thrown as ConfigError). */
   diagnostics: Diagnostic[];
   warnings: string[];
@@ -68,6 +70,9 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
     // Worked out when a plan is saved or checked: a text plan of 20,000 rules never needs it.
     get digest() {
       return (digest ??= configDigest(desired, settings));
+    },
+    async digestInSlices() {
+      return (digest ??= await configDigestInSlices(desired, settings));
     },
     diagnostics: warnings,
     warnings: warnings.map((d) => `${d.file}:${d.line}: ${d.message}`),

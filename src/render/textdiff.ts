@@ -16,7 +16,12 @@ function sideText(v: unknown): string {
 }
 
 export function diffLines(before: unknown, after: unknown): string[] {
-  const patch = structuredPatch('before', 'after', sideText(before), sideText(after), undefined, undefined, { context: 3 });
+  const oldText = sideText(before);
+  const newText = sideText(after);
+  // A value created or removed is all one side: what the diff would say, without running it (the
+  // plan of a bootstrap shows 20,000 rules' actions).
+  if (oldText === '' || newText === '') return wholeSide(oldText === '' ? newText : oldText, oldText === '' ? '+' : '-');
+  const patch = structuredPatch('before', 'after', oldText, newText, undefined, undefined, { context: 3 });
   const out: string[] = [];
   for (const h of patch.hunks) {
     // Unified-diff convention (as jsdiff's own formatPatch): an empty side starts at the line before.
@@ -27,4 +32,12 @@ export function diffLines(before: unknown, after: unknown): string[] {
     for (const line of h.lines) if (!line.startsWith('\\')) out.push(line);
   }
   return out;
+}
+
+/** The hunk of a side that is all added (`+`) or all removed (`-`); nothing when it is empty. */
+function wholeSide(text: string, sign: '+' | '-'): string[] {
+  if (text === '') return [];
+  const lines = text.slice(0, -1).split('\n');
+  const header = sign === '+' ? `@@ -0,0 +1,${lines.length} @@` : `@@ -1,${lines.length} +0,0 @@`;
+  return [header, ...lines.map((line) => sign + line)];
 }

@@ -216,7 +216,7 @@ async function checked(plan: Plan, s: Session): Promise<Plan> {
     lock: s.lock,
     prune: s.prune,
     concurrency: s.concurrency,
-    configDigest: w.digest,
+    configDigest: () => w.digestInSlices(),
     target: () => s.connection.target,
   });
   if (stale.length > 0) throw new StalePlanError(stale);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, digest, digestWithList, sameValue, sha256 } from '../../../src/engine/canonical.js';
+import { canonicalJson, digest, digestWithList, digestWithListInSlices, sameValue, sha256 } from '../../../src/engine/canonical.js';
 
 describe('canonical JSON', () => {
   it('does not depend on key order, at any depth', () => {
@@ -46,6 +46,27 @@ describe("canonical JSON, written directly", () => {
       expect(digestWithList('content', content, { settings })).toBe(digest({ content, settings }));
     }
     expect(digestWithList('content', [], { settings: 1 })).toBe(digest({ content: [], settings: 1 }));
+  });
+
+  it('a digest worked out in slices is the same digest, and lets other work run between slices', async () => {
+    const content = Array.from({ length: 50 }, (_, i) => ({ kind: 'rule', key: `P/R${i}`, fields: { b: i, a: [String(i)] } }));
+    let ranBetween = false;
+    setImmediate(() => (ranBetween = true));
+    // A zero-length slice hands the event loop back after every item.
+    const sliced = await digestWithListInSlices('content', content, { settings: { prune: {} } }, 0);
+    expect(sliced).toBe(digest({ content, settings: { prune: {} } }));
+    expect(ranBetween).toBe(true);
+    expect(await digestWithListInSlices('content', [], { settings: 1 })).toBe(digest({ content: [], settings: 1 }));
+  });
+
+  it('keys are written in code-unit order, however many and however they come', () => {
+    const keys = ['zeta', 'Beta', 'a b', 'alpha', 'é', 'a', '_x', '10', '9'];
+    for (const n of [2, keys.length, 40]) {
+      const names = Array.from({ length: n }, (_, i) => `${keys[i % keys.length]}${i >= keys.length ? i : ''}`);
+      const value = Object.fromEntries([...names].reverse().map((k, i) => [k, i]));
+      const sorted = Object.keys(value).sort();
+      expect(canonicalJson(value)).toBe(`{${sorted.map((k) => `${JSON.stringify(k)}:${value[k]}`).join(',')}}`);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/engine/diff.js';
-import { buildPlan, configDigest, hasChanges } from '../../../src/engine/plan.js';
+import { buildPlan, configDigest, configDigestInSlices, hasChanges } from '../../../src/engine/plan.js';
 import type { BuildPlanInput } from '../../../src/engine/plan.js';
 import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import {
@@ -190,8 +190,9 @@ describe('configDigest', () => {
     desiredMember('alice@acme.example', 'Alice'),
   ];
 
-  it('is stable when the resources come in another order', () => {
+  it('is stable when the resources come in another order, and the same when worked out in slices', async () => {
     expect(configDigest(config().reverse(), settings)).toBe(configDigest(config(), settings));
+    expect(await configDigestInSlices(config().reverse(), settings)).toBe(configDigest(config(), settings));
   });
 
   it('changes when a field changes', () => {

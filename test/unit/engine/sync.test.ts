@@ -19,6 +19,12 @@ describe('sync records', () => {
     expect(parseSyncRecord('r-1 broken')).toBeUndefined();
   });
 
+  it('list their fields in name order whatever order the object holds them in, so the file diffs cleanly', () => {
+    const fields = { zeta: 'z', 'a b': 's', mid: 'm', alpha: 'a', Beta: 'b' };
+    expect(formatSyncRecord({ id: 'r-1', fields })).toBe('r-1 Beta=b a%20b=s alpha=a mid=m zeta=z');
+    expect(formatSyncRecord({ id: 'r-1', fields: {} })).toBe('r-1');
+  });
+
   it('after an apply, every record holds the digest of each field value, however often a value repeats across objects', () => {
     const values = ['same reviewer', 'x'.repeat(200), 0, -0, '0', 1.5, true, 'true', false, null, ['same reviewer'], { k: 'same reviewer' }];
     const desired = values.flatMap((value, i) => [desiredRule('NDA', `A${i}`, { reviewer: value as string }), desiredRule('NDA', `B${i}`, { reviewer: value as string })]);

@@ -1,0 +1,26 @@
+import { structuredPatch } from 'diff';
+import { describe, expect, it } from 'vitest';
+import { diffLines } from '../../../src/render/textdiff.js';
+
+/** What jsdiff's own patch says for two texts, as diffLines shows it. */
+function patchLines(before: string, after: string): string[] {
+  const patch = structuredPatch('before', 'after', before, after, undefined, undefined, { context: 3 });
+  return patch.hunks.flatMap((h) => [`@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`, ...h.lines]);
+}
+
+describe('diffLines', () => {
+  const texts = ['one line', 'ACCEPT 3 years\nCOUNTER 2 years', 'a\n\nb', '\n', ' lead\ntrail ', Array.from({ length: 12 }, (_, i) => `line ${i}`).join('\n'), '@@ -1 +1 @@\n+plus\n-minus', 'é\n😀'];
+
+  it('a value created or removed is one hunk of its lines, as the diff itself would say', () => {
+    for (const text of texts) {
+      expect(diffLines(null, text)).toEqual(patchLines('', `${text}\n`));
+      expect(diffLines(text, null)).toEqual(patchLines(`${text}\n`, ''));
+    }
+    expect(diffLines(null, '')).toEqual([]);
+    expect(diffLines(null, null)).toEqual([]);
+  });
+
+  it('a value changed on both sides shows its changed lines with context', () => {
+    expect(diffLines('a\nb\nc', 'a\nB\nc')).toEqual(['@@ -1,3 +1,3 @@', ' a', '-b', '+B', ' c']);
+  });
+});
