@@ -12,7 +12,7 @@ import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
 import { isDrift, liveSide } from '../engine/direction.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
-import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan } from '../engine/types.js';
+import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
@@ -268,22 +268,36 @@ class PullPlanner {
   private repointReferences(o: Pulling): void {
     const { change: c, l } = o;
     if (c.action !== 'rename' || c.parent || !l || o.failed.has('name') || o.failed.has('*')) return;
-    for (const d of this.input.desired) {
+    for (const { d, ref } of this.referencesTo(c.kind, c.key)) {
       if (!d.document) continue;
-      for (const ref of d.refs ?? []) {
-        if (ref.kind !== c.kind || ref.key !== c.key) continue;
-        const { file, index } = d.document;
-        const pointer = `${d.pointer ?? ''}/${ref.field.split('.').join('/')}`;
-        const doc = this.current(file, index);
-        const written = valueAt(doc, pointer);
-        if (typeof written === 'string' && this.input.expand(written) === written) {
-          this.editOf(file).documents.set(index, setAt(doc, pointer, l.name));
-        } else {
-          const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
-          this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} "${c.key}", renamed "${l.name}" in the app; write the new name there`);
+      const { file, index } = d.document;
+      const pointer = `${d.pointer ?? ''}/${ref.field.split('.').join('/')}`;
+      const doc = this.current(file, index);
+      const written = valueAt(doc, pointer);
+      if (typeof written === 'string' && this.input.expand(written) === written) {
+        this.editOf(file).documents.set(index, setAt(doc, pointer, l.name));
+      } else {
+        const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
+        this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} "${c.key}", renamed "${l.name}" in the app; write the new name there`);
+      }
+    }
+  }
+
+  /** Declared references, by what they name: indexed once, when the first object renamed in the app asks. */
+  private referrers: Map<string, { d: DesiredResource; ref: Ref }[]> | undefined;
+  private referencesTo(kind: KindName, key: string): readonly { d: DesiredResource; ref: Ref }[] {
+    if (!this.referrers) {
+      this.referrers = new Map();
+      for (const d of this.input.desired) {
+        for (const ref of d.refs ?? []) {
+          const at = refKey(ref.kind, ref.key);
+          const list = this.referrers.get(at);
+          if (list) list.push({ d, ref });
+          else this.referrers.set(at, [{ d, ref }]);
         }
       }
     }
+    return this.referrers.get(refKey(kind, key)) ?? [];
   }
 
   /** The field's value in the kind's export document; absent there, none (owned kinds) or the live value (partial ones). */
