@@ -87,7 +87,9 @@ export function parseYamlFile(text: string, file: string, reread?: () => string)
  * a message point at the wrong line).
  */
 function parseFast(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  if (needsFullParser(text)) return undefined;
+  // A byte-order mark left in the text (a file that starts with two): js-yaml drops it, and counts
+  // its offsets without it, so every position would be one character early.
+  if (text.startsWith('\uFEFF') || needsFullParser(text)) return undefined;
   const values: unknown[] = [];
   // Where the shallow nodes are (a document, its keys, a rule of its list) is noted while it is
   // read, at almost no cost: what a plan shows of a changed object needs no second pass.
