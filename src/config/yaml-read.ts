@@ -113,9 +113,14 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
     return (known = fastPositions(source, file, values) ?? parseWithPositions(source, file).documents.map((d) => d.positions));
   };
   let noted: NodeEvents | undefined = events;
+  const length = text.length;
   const loadShallow = (): (DocPositions | undefined)[] | undefined => {
     if (shallow === undefined) {
-      shallow = walkPositions(kept ?? reread!(), file, values, noted!, SHALLOW_DEPTH) ?? null;
+      const source = kept ?? reread!();
+      // The events hold offsets into the text as first read: in a file since edited to another
+      // length they would land beside the nodes, and the walk can still be in step (`1` made `12`
+      // puts the next key's value on its colon). The full pass reads the new text afresh.
+      shallow = (source.length === length ? walkPositions(source, file, values, noted!, SHALLOW_DEPTH) : undefined) ?? null;
       noted = undefined;
     }
     return shallow ?? undefined;

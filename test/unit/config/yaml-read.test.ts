@@ -161,6 +161,17 @@ describe('parseYamlFile (fast) against the full parser', () => {
     expect(answered).toEqual(Object.keys(CORPUS).filter((n) => !fullParser.includes(n) && !declined.includes(n)));
   });
 
+  it('places a file edited between the read and the question as the full parser places the text read again', () => {
+    // One character longer on line 1: the offsets noted while reading would put `rules` on its own colon.
+    const text = 'version: 1\nrules:\n  - b: 2\n';
+    const edited = text.replace('1', '12');
+    const parsed = parseYamlFile(text, 'f.yaml', () => edited).documents[0]!;
+    const full = parseWithPositions(edited, 'f.yaml').documents[0]!;
+    for (const p of ['/version', '/rules', '/rules/0', '/rules/0/b']) {
+      expect({ ...parsed.positions.valueAt(p) }, p).toEqual(full.positions.valueAt(p));
+    }
+  });
+
   it('positions are not worked out until asked for', () => {
     const parsed = parseYamlFile(CORPUS.playbook!, 'f.yaml');
     const pos = parsed.documents[0]!.positions.at('/rules/0/actions');
