@@ -86,6 +86,8 @@ describe('a signal during apply', () => {
     expect(await run.exited).toBe(130);
     expect(run.stdout()).toContain('✗ create playbook "Playbook 01": interrupted, so not tried again after the review service answered HTTP 429');
     expect(run.stdout()).toMatch(/Apply interrupted \(SIGINT\): 0 done, 1 failed, 0 skipped, 2 not started\./);
+    // The error line counts as the report does (skipped included), so its numbers add up.
+    expect(run.stderr()).toContain('apply interrupted by SIGINT: 0 done, 1 failed, 0 skipped, 2 not started');
     // The refused POST was the only one: it is not in the request log (faults are counted apart).
     expect(t.emulator.stats().faults_injected).toBe(1);
     expect(creates()).toBe(0);
