@@ -2,9 +2,11 @@
  * The local advisory lock of an apply: `.docket/apply.lock` beside the configuration, holding the
  * pid, host and start time of the apply that holds it. A second apply on the same checkout waits
  * (`--lock-timeout`) or refuses. A lock left by a process that no longer runs on this host is taken
- * over; one from another host cannot be checked and is only ever removed by hand.
+ * over, and so is one left unreadable (a holder killed between creating the file and writing it,
+ * or a crash that left it empty); one from another host cannot be checked and is only ever
+ * removed by hand.
  */
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,17 +45,22 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const giveUpAt = Date.now() + options.timeoutMs;
   let told = false;
+  let lookedAgain = false;
   for (;;) {
     if (await tryCreate(path, mine)) return held(path);
     const holder = await readHolder(path);
-    if (holder && isStale(holder)) {
+    const unreadable = holder ? undefined : await unreadableAge(path);
+    // Released in between: try to create it again.
+    if (unreadable === 'gone') continue;
+    if (holder ? isStale(holder) : unreadable === 'old') {
       await rm(path, { force: true });
       continue;
     }
-    if (!holder) {
-      // Being written by its holder this instant, or unreadable: look again shortly.
+    if (!holder && !lookedAgain) {
+      // Most likely being written by its holder this instant: look again once, to name it.
+      lookedAgain = true;
       await sleep(100);
-      if (Date.now() < giveUpAt || !(await readHolder(path))) continue;
+      continue;
     }
     if (Date.now() >= giveUpAt || options.signal?.aborted) throw busy(path, holder, options.timeoutMs);
     if (!told && holder) options.onWait?.(holder);
@@ -88,6 +95,20 @@ async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {
   return undefined;
 }
 
+/**
+ * A holder writes its pid the moment it creates the file, so one still unreadable after that long
+ * was left half-written (killed in between, or a crash that left it empty): nobody holds it.
+ */
+const UNREADABLE_GRACE_MS = 2000;
+
+async function unreadableAge(path: string): Promise<'fresh' | 'old' | 'gone'> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs > UNREADABLE_GRACE_MS ? 'old' : 'fresh';
+  } catch {
+    return 'gone';
+  }
+}
+
 function isStale(holder: ApplyLockHolder): boolean {
   if (holder.host !== hostname()) return false;
   if (holder.pid === process.pid) return false;
@@ -95,13 +116,15 @@ function isStale(holder: ApplyLockHolder): boolean {
 }
 
 function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: number): DocketError {
-  const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.started}` : 'a process docket cannot identify';
+  const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.started}` : 'a process docket cannot identify: the file is being written, or was left half-written';
   return new DocketError(
     'apply-locked',
     `another docket apply holds ${path} (${who})${timeoutMs > 0 ? `, still after waiting ${formatDuration(timeoutMs)}` : ''}`,
-    holder && holder.host !== hostname()
-      ? `wait for it, or pass --lock-timeout to wait longer; if no apply is running on ${holder.host}, delete ${path}`
-      : 'wait for it to finish, or pass --lock-timeout 5m to wait for it',
+    !holder
+      ? `run apply again in a few seconds (a lock left half-written is taken over), or pass --lock-timeout 5m to wait`
+      : holder.host !== hostname()
+        ? `wait for it, or pass --lock-timeout to wait longer; if no apply is running on ${holder.host}, delete ${path}`
+        : 'wait for it to finish, or pass --lock-timeout 5m to wait for it',
   );
 }
 

@@ -15,12 +15,11 @@
  * side's entries are kept); when they do, it is an error at the conflict marker's line. Sync
  * records the two sides disagree on are dropped (those objects' direction becomes unknown).
  */
-import { readFile, readdir, rm, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { processAlive } from '../util/process-alive.js';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
+import { removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
 import { quoteValue } from './quote.js';
 
@@ -496,7 +495,7 @@ const recordBytes = new WeakMap<object, Buffer>();
 
 /** Writes `target`'s entries, keeping the other targets; sorted keys so the file diffs cleanly in git. */
 export async function writeLock(location: LockLocation, target: string, lock: LockFile): Promise<void> {
-  await removeStaleTemps(location.path);
+  await removeStaleTempsOf(location.path);
   const { doc } = await readLockDocument(location);
   const next = withSection(doc, target, lock, location);
   await writeFileAtomic(location.path, renderBytes(next), { tempDir: tempDirOf(location.path) });
@@ -564,7 +563,7 @@ function inOrder<T>(records: Record<string, T>): Record<string, T> {
  */
 export async function writeSync(location: LockLocation, changes: SyncChanges): Promise<void> {
   if (!hasSyncChanges(changes)) return;
-  await removeStaleTemps(location.path);
+  await removeStaleTempsOf(location.path);
   const { text: before, read } = await readForWrite(location);
   const out = withSync(read.doc, changes);
   const text = render(out);
@@ -578,6 +577,11 @@ export async function writeSync(location: LockLocation, changes: SyncChanges): P
 function tempDirOf(path: string): string {
   const dir = dirname(path);
   return basename(dir) === '.docket' ? dir : join(dir, '.docket');
+}
+
+/** Beside the lock too: versions before the temporary files moved to .docket/ wrote them there. */
+function removeStaleTempsOf(path: string): Promise<void> {
+  return removeStaleTemps(path, [tempDirOf(path), dirname(path)]);
 }
 
 /**
@@ -600,7 +604,7 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   if (!section && !out.synced) return undefined;
   const next = render(out);
   if (next === text) return undefined;
-  await removeStaleTemps(location.path);
+  await removeStaleTempsOf(location.path);
   await writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) });
   await remember(location.path, out);
   if (text !== undefined && splitConflict(text)) return `${location.label}: its merge conflict is resolved (both sides' entries kept) and the file written whole`;
@@ -619,28 +623,6 @@ export function writeLockSync(location: LockLocation, target: string, lock: Lock
   const doc = text === undefined ? emptyDocument() : parseLockText(text, location.label).doc;
   writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) });
   known.delete(location.path);
-}
-
-/**
- * Temp files of writes that never finished (a process killed between writing and renaming): the
- * pid in their name is not running any more.
- */
-async function removeStaleTemps(path: string): Promise<void> {
-  const prefix = `.${basename(path)}.`;
-  // Beside the lock too: versions before the temporary files moved to .docket/ wrote them there.
-  for (const dir of [tempDirOf(path), dirname(path)]) {
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-      const pid = Number(name.slice(prefix.length).split('.')[0]);
-      if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) await rm(join(dir, name), { force: true });
-    }
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Atomic JSON persistence: write a temp file in the same directory, then rename over the target. */
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
 
 export { writeFileAtomic };
 
@@ -21,6 +21,8 @@ export class StateFileError extends Error {
  * and its folder). Anything else is a StateFileError, found before serving a request.
  */
 export async function readJsonFile(file: string): Promise<unknown> {
+  // What an emulator killed in the middle of a write left beside it (a whole copy of the state each).
+  await removeStaleTemps(file);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -10,7 +10,7 @@ import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { freshReads } from '../util/fresh-read.js';
 import { DocketError } from '../errors.js';
-import { executePlan } from './execute.js';
+import { DEFAULT_GRACE_MS, executePlan, reasonOf } from './execute.js';
 import { lookBeforeCreate, settleAfterCreate } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
@@ -160,7 +160,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   });
   // Stopped by a signal or the time budget: start no new reads; the next plan shows any duplicate.
   if (report.stopped) noteUnchecked(checkLater, report);
-  else await settleLater(checkLater, report, { kinds, ids, ctx, concurrency: input.concurrency });
+  else await settleLater(checkLater, report, { kinds, ids, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
   return { report, lock, lockChanged, ids };
 }
 
@@ -191,25 +191,72 @@ function onceReads(): ExecContext['readAfterWrites'] {
   };
 }
 
-async function settleLater(changes: readonly Change[], report: ApplyReport, env: { kinds: Map<string, AnyKind>; ids: Map<string, string>; ctx: ExecContext; concurrency: number }): Promise<void> {
+interface SettleEnv {
+  kinds: Map<string, AnyKind>;
+  ids: Map<string, string>;
+  ctx: ExecContext;
+  concurrency: number;
+  /** A stop while the checks run: none starts after it, and those under way get `graceMs`. */
+  signal: AbortSignal | undefined;
+  graceMs: number;
+}
+
+async function settleLater(changes: readonly Change[], report: ApplyReport, env: SettleEnv): Promise<void> {
   const results = new Map(report.results.map((r) => [r.changeId, r]));
   // Every write of the apply is done: one read per scope now serves all its creates.
   const ctx: ExecContext = { ...env.ctx, readAfterWrites: onceReads() };
+  const checked = new Set<Change>();
   // A bounded number at a time: twenty thousand pending checks would each hold their state at once.
-  await mapLimit(changes, Math.max(1, env.concurrency), async (change) => {
-    const guard = env.kinds.get(change.kind)?.race;
-    const mine = env.ids.get(`${change.kind}:${change.key}`);
-    const result = results.get(change.id);
-    if (!guard || !mine || !result) return;
-    try {
-      const settled = await settleAfterCreate(guard, change, mine, ctx);
-      // The object that stays (the other run's, when it was first) is the one the lock and sync records name.
-      ctx.registerId(change.kind, change.key, settled.id);
-      if (settled.note) result.note = settled.note;
-    } catch (error) {
-      result.note = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
-    }
+  const checks = mapLimit(changes, Math.max(1, env.concurrency), async (change) => {
+    if (env.signal?.aborted) return;
+    await settleOne(change, results.get(change.id), ctx, env);
+    checked.add(change);
   });
+  if (await withinGrace(checks, env.signal, env.graceMs)) return;
+  // Stopped during the checks: the apply is reported stopped as it would have been a moment earlier.
+  report.stopped = reasonOf(env.signal!);
+  report.notStarted = 0;
+  noteUnchecked(
+    changes.filter((c) => !checked.has(c)),
+    report,
+  );
+}
+
+/**
+ * Waits for `work`, or, once `signal` aborts, for at most `graceMs` more. Whether it ended on its
+ * own (false also when it ended after the stop: what it left unfinished is for the caller to say).
+ */
+async function withinGrace(work: Promise<unknown>, signal: AbortSignal | undefined, graceMs: number): Promise<boolean> {
+  if (!signal) {
+    await work;
+    return true;
+  }
+  const done = new AbortController();
+  const gaveUp = new Promise<void>((resolve) => {
+    const grace = (): void => void delay(graceMs, undefined, { signal: done.signal }).then(resolve, () => undefined);
+    if (signal.aborted) grace();
+    else signal.addEventListener('abort', grace, { once: true, signal: done.signal });
+  });
+  try {
+    await Promise.race([work, gaveUp]);
+  } finally {
+    done.abort();
+  }
+  return !signal.aborted;
+}
+
+async function settleOne(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv): Promise<void> {
+  const guard = env.kinds.get(change.kind)?.race;
+  const mine = env.ids.get(`${change.kind}:${change.key}`);
+  if (!guard || !mine || !result) return;
+  try {
+    const settled = await settleAfterCreate(guard, change, mine, ctx);
+    // The object that stays (the other run's, when it was first) is the one the lock and sync records name.
+    ctx.registerId(change.kind, change.key, settled.id);
+    if (settled.note) result.note = settled.note;
+  } catch (error) {
+    result.note = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
+  }
 }
 
 /** Resolves after `ms`, or as soon as `signal` aborts (the caller asks `stopping()` next). */

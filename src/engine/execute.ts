@@ -20,7 +20,7 @@ export interface ExecuteOptions {
   wait?: (ms: number) => Promise<void>;
 }
 
-const DEFAULT_GRACE_MS = 30_000;
+export const DEFAULT_GRACE_MS = 30_000;
 
 export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<ApplyReport> {
   const started = options.clock();
@@ -157,7 +157,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   };
 }
 
-function reasonOf(signal: AbortSignal): string {
+export function reasonOf(signal: AbortSignal): string {
   const r: unknown = signal.reason;
   return r instanceof Error ? r.message : typeof r === 'string' ? r : 'stopped';
 }

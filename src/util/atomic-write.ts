@@ -1,8 +1,9 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { processAlive } from './process-alive.js';
 
 /**
  * Beside the target by default (or in `tempDir`, on the same filesystem), so the rename never
@@ -42,5 +43,26 @@ export function writeFileAtomicSync(file: string, text: string, options: AtomicW
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+/**
+ * Removes the temporary files of writes of `file` that never finished (a process killed between
+ * writing and renaming), in `dirs` (default: beside it): the pid in their name runs no more.
+ */
+export async function removeStaleTemps(file: string, dirs: readonly string[] = [dirname(file)]): Promise<void> {
+  const prefix = `.${basename(file)}.`;
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+      const pid = Number(name.slice(prefix.length).split('.')[0]);
+      if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) await rm(join(dir, name), { force: true });
+    }
   }
 }

@@ -191,7 +191,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   if (report.stopped && signal) {
     throw new InterruptedError(
       signal,
-      `apply interrupted by ${signal}: ${report.done} done, ${report.failed} failed, ${report.notStarted ?? 0} not started`,
+      `apply interrupted by ${signal}: ${report.done} done, ${report.failed} failed, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`,
       'docket.lock.json records every upload that was confirmed; run apply again to finish',
     );
   }

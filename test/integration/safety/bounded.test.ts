@@ -3,7 +3,8 @@
  * one that asks to wait an hour all end within the command's budget with a clear message; a
  * malformed answer is a typed error naming the endpoint.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,5 +99,30 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     const applied = await bin(t)('apply', '-C', dir, '--auto-approve');
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
+  });
+
+  it('a lock left half-written is taken over; one that may be being written is refused at once, not waited on for ever', async () => {
+    t = await startTestEmulator();
+    const dir = await config();
+    const lock = join(dir, '.docket', 'apply.lock');
+    await mkdir(join(dir, '.docket'), { recursive: true });
+    await writeFile(lock, '');
+    // A process of its own, killed if it hangs: the lock loop once spun on an unreadable lock for ever.
+    const fresh = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+    const hung = setTimeout(() => fresh.child.kill('SIGKILL'), 10_000);
+    expect(await fresh.exited).toBe(1);
+    clearTimeout(hung);
+    expect(fresh.stderr()).toContain('(a process docket cannot identify: the file is being written, or was left half-written)');
+    expect(Object.keys(reviewOf(t).playbooks)).toEqual([]);
+
+    await writeFile(lock, '{"pid": 12');
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await utimes(lock, minuteAgo, minuteAgo);
+    const b = bin(t);
+    const applied = await b('apply', '-C', dir, '--auto-approve');
+    expect(applied.stderr).toBe('');
+    expect(applied.code).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+    expect((await b('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
   });
 });

@@ -2,12 +2,15 @@
  * docket.lock.json in the forms it is found in after git has been at it: a merge conflict whose
  * sides do not contradict, and a version 1 file keyed by --env. The next apply writes it whole
  * and keyed by target, even when it has nothing to change, and the plan stays at no changes.
+ * And what a killed run leaves in .docket/ does not pile up.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { emulatorForFile } from '../../helpers/scenario.js';
 import { makeDir } from '../../helpers/tmpdir.js';
+import { runCli } from '../../helpers/cli.js';
 import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
 import { bin, expectConverged } from './harness.js';
 
@@ -42,4 +45,16 @@ it('a readable merge conflict and a version 1 file are rewritten by the next app
   expect(moved.stderr).toContain(`docket.lock.json: this run's entries moved from the version 1 section to "${target}"`);
   expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(written);
   await expectConverged(run, dir);
+});
+
+it('a copy of the emulator state a killed run left half-written in .docket/ is removed when the emulator next starts', async () => {
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\n' });
+  // Named as a write names it, by a pid above the kernel's limit: a process that no longer runs.
+  const stale = join(dir, '.docket', `.emulator.json.${2 ** 22 + 12345}.abcd1234.tmp`);
+  await mkdir(join(dir, '.docket'), { recursive: true });
+  await writeFile(stale, '{"format": "docket-emulator-state/1", "organiz');
+  const run = (...args: string[]) => runCli(args);
+  expect((await run('apply', '-C', dir, '--emulator', '--auto-approve')).code).toBe(0);
+  expect(existsSync(stale)).toBe(false);
+  await expectConverged(async (...args: string[]) => run(...args, '--emulator'), dir);
 });

@@ -86,10 +86,27 @@ describe('a signal during apply', () => {
     expect(await run.exited).toBe(130);
     expect(run.stdout()).toContain('✗ create playbook "Playbook 01": interrupted, so not tried again after the review service answered HTTP 429');
     expect(run.stdout()).toMatch(/Apply interrupted \(SIGINT\): 0 done, 1 failed, 0 skipped, 2 not started\./);
+    // The error line counts as the report does (skipped included), so its numbers add up.
+    expect(run.stderr()).toContain('apply interrupted by SIGINT: 0 done, 1 failed, 0 skipped, 2 not started');
     // The refused POST was the only one: it is not in the request log (faults are counted apart).
     expect(t.emulator.stats().faults_injected).toBe(1);
     expect(creates()).toBe(0);
     expect(livePlaybooks()).toHaveLength(0);
+  });
+
+  it('a signal during the duplicate checks after the last change stops them too: interrupted, exit 130', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/p.yaml': `${playbook(1)}rules:\n  - name: Term\n    actions: ACCEPT\n` });
+    // The rule list is read only by the check after the creates; it is asked to wait 20 s.
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 429, retry_after: 20 });
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--no-color'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the check to be asked to wait');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stdout()).toMatch(/Apply interrupted \(SIGINT\): 2 done, 0 failed, 0 skipped, 0 not started\./);
+    expect(run.stderr()).toContain('apply interrupted by SIGINT');
+    await expectLockIntact(dir);
+    await expectConverged(bin(t), dir);
   });
 
   it('a Word file uploaded before the signal is recorded at once, without waiting for its conversion', async () => {
