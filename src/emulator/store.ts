@@ -202,7 +202,7 @@ export class EmulatorStore {
       const user = this.user(membership.user_id);
       if (user) rows.push({ user, membership });
     }
-    return rows.sort((a, b) => compareCreated(a.membership.created_at, a.user.id, b.membership.created_at, b.user.id));
+    return rows.sort((a, b) => compareCreated(a.membership.created_at, b.membership.created_at) || (a.user.id < b.user.id ? -1 : a.user.id > b.user.id ? 1 : 0));
   }
 
   /** Adds the user with that e-mail to the organization, creating the user when absent. */
@@ -267,9 +267,13 @@ export class EmulatorStore {
   }
 }
 
-export function compareCreated(aCreated: string, aId: string, bCreated: string, bId: string): number {
-  if (aCreated !== bCreated) return aCreated < bCreated ? -1 : 1;
-  return aId < bId ? -1 : aId > bId ? 1 : 0;
+/**
+ * Oldest first. Records made in the same millisecond keep the order they were made in (the order
+ * they were inserted, which a stable sort keeps): ordered by their random ids, two files uploaded
+ * at once listed in either order.
+ */
+export function compareCreated(aCreated: string, bCreated: string): number {
+  return aCreated === bCreated ? 0 : aCreated < bCreated ? -1 : 1;
 }
 
 /** Minimal shape check of a loaded state file; a wrong file fails loudly instead of half-loading. */

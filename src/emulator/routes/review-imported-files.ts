@@ -24,7 +24,7 @@ export function importedFileRoutes(prefix: string, r: StyleRoute): Route[] {
 }
 
 function listImportedFiles(ctx: RequestContext): RouteResult {
-  const files = Object.values(organizationOf(ctx).imported_files).sort((a, b) => compareCreated(a.created_at, a.id, b.created_at, b.id));
+  const files = Object.values(organizationOf(ctx).imported_files).sort((a, b) => compareCreated(a.created_at, b.created_at));
   return { status: 200, body: listResponse(ctx, files.map(importedFileView)) };
 }
 

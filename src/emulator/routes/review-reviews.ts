@@ -42,7 +42,7 @@ export function reviewUploadRoutes(deps: ReviewDeps): Route[] {
 
 function listReviews(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
-  const reviews = Object.values(org.reviews).sort((a, b) => compareCreated(a.created_at, a.id, b.created_at, b.id));
+  const reviews = Object.values(org.reviews).sort((a, b) => compareCreated(a.created_at, b.created_at));
   return { status: 200, body: listResponse({ query: ctx.query, url: ctx.url, variants: ctx.variants, defaultPageSize: REVIEWS_PAGE_SIZE }, reviews.map((rv) => reviewView(org, rv, false))) };
 }
 

@@ -130,7 +130,7 @@ function listUsers(ctx: RequestContext): RouteResult {
 
 function listInvitations(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
-  const sorted = Object.values(org.invitations).sort((a, b) => compareCreated(a.created_at, a.id, b.created_at, b.id));
+  const sorted = Object.values(org.invitations).sort((a, b) => compareCreated(a.created_at, b.created_at));
   return { status: 200, body: listResponse(ctx, sorted.map((i) => invitationView(i, ctx.variants.invitationUser))) };
 }
 

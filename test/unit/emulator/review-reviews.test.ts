@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSeed } from '../../../src/emulator/seed.js';
+import { compareCreated } from '../../../src/emulator/store.js';
 import { closeAll, fields, list, one, problem } from './harness.js';
 import { docx, pdf } from './documents.js';
 import { CONTRACT, DOCX_TYPE, RULES, STYLES, startReviews } from './reviews-harness.js';
@@ -26,6 +27,12 @@ describe.each(STYLES)('imported files (%s paths)', (style) => {
     expect(second.map((f) => [f.attributes.filename, f.attributes.content_type])).toEqual([['b.pdf', 'application/pdf']]);
     expect(one(await h.review('GET', `${h.prefix}/imported_files/${file.id}`)).id).toBe(file.id);
     expect((await h.review('GET', `${h.prefix}/imported_files/nope`)).status).toBe(404);
+  });
+
+  it('lists records made in the same millisecond in the order they were made, not by their random ids', () => {
+    const made = ['c-id', 'a-id', 'b-id'].map((id) => ({ id, created_at: '2026-01-01T00:00:00.000Z' }));
+    expect([...made].sort((a, b) => compareCreated(a.created_at, b.created_at)).map((r) => r.id)).toEqual(['c-id', 'a-id', 'b-id']);
+    expect(compareCreated('2026-01-01T00:00:00.001Z', '2026-01-01T00:00:00.000Z')).toBe(1);
   });
 
   it('refuses a body that is not multipart (400) and a missing, textual or empty file part (422)', async () => {
