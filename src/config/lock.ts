@@ -51,6 +51,11 @@ export interface LockEntry {
   description?: string | null;
   /** For a Word term: the version the upload became (a later one live was published by someone else). */
   version?: number;
+  /**
+   * For an attachment whose document pins `id:` (as export writes it): that id, which this upload
+   * replaced, so the document still means this upload until its `id:` is edited.
+   */
+  pinned?: string;
   /** An upload that was started and not confirmed (a killed or interrupted apply). */
   pending?: PendingUpload;
 }
@@ -62,6 +67,7 @@ export interface ConfirmedUpload {
   sha256: string;
   description?: string | null;
   version?: number;
+  pinned?: string;
 }
 
 export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload | undefined {
@@ -72,6 +78,7 @@ export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload |
     sha256: entry.sha256,
     ...(entry.description !== undefined ? { description: entry.description } : {}),
     ...(typeof entry.version === 'number' ? { version: entry.version } : {}),
+    ...(typeof entry.pinned === 'string' ? { pinned: entry.pinned } : {}),
   };
 }
 

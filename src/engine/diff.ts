@@ -119,6 +119,7 @@ export function diff(input: DiffInput): DiffResult {
     const liveById = new Map<string, LiveResource>();
     for (const l of live) {
       liveById.set(l.id, l);
+      for (const alias of l.pinnedAs ?? []) if (!liveById.has(alias)) liveById.set(alias, l);
       let names = liveByName.get(scopeOfLive(l));
       if (!names) liveByName.set(scopeOfLive(l), (names = new Map()));
       const name = localName(l, isChild);

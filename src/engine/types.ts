@@ -116,6 +116,8 @@ export interface LiveResource {
   version?: number;
   /** When the service says the object last changed (`updated_at`), for drift reports. */
   updatedAt?: string;
+  /** Other ids a file's `id:` may pin to mean this object (an attachment upload that replaced the pinned one). */
+  pinnedAs?: string[];
 }
 
 export type Action = 'create' | 'update' | 'rename' | 'publish' | 'delete' | 'archive' | 'invite' | 'upload';

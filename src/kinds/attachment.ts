@@ -46,7 +46,8 @@ export const attachmentKind: KindModule<'attachment'> = {
         key: name,
         name,
         fields,
-        payload: { file: path },
+        // The pinned id goes along so an upload records which pinned attachment it replaced.
+        payload: { file: path, ...(typeof doc.body.id === 'string' ? { pinned: doc.body.id.toLowerCase() } : {}) },
         partial: false,
         refs: actorRef(ctx.project, diag, docSource(doc), 'attachment'),
         renamedFrom: namesList(doc.body.renamed_from).map(normName),
@@ -69,16 +70,17 @@ export const attachmentKind: KindModule<'attachment'> = {
       }
       if (!entry) continue;
       const extra = { sourceFile: entry.file };
+      const pinnedAs = entry.pinned ? { pinnedAs: [entry.pinned] } : {};
       // An entry recorded by `apply --adopt-files` has no description: the live one is unknown, not "none".
       if (entry.description === undefined) {
-        live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, sha256: entry.sha256 }, refs: [], unknownFields: { description: 'not readable over the API' }, extra });
+        live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, sha256: entry.sha256 }, refs: [], unknownFields: { description: 'not readable over the API' }, extra, ...pinnedAs });
         continue;
       }
-      live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, description: normText(entry.description), sha256: entry.sha256 }, refs: [], extra });
+      live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, description: normText(entry.description), sha256: entry.sha256 }, refs: [], extra, ...pinnedAs });
     }
     // A pinned attachment without a lock entry exists, but its content cannot be compared.
     for (const d of ctx.declared ?? []) {
-      if (d.kind !== 'attachment' || !d.pinId || live.some((l) => l.id === d.pinId)) continue;
+      if (d.kind !== 'attachment' || !d.pinId || live.some((l) => l.id === d.pinId || l.pinnedAs?.includes(d.pinId!))) continue;
       live.push({
         kind: 'attachment',
         id: d.pinId,
@@ -122,6 +124,7 @@ export const attachmentKind: KindModule<'attachment'> = {
       ctx.services.agreements().uploadAttachment({ data, filename: path.split('/').pop() ?? 'attachment.pdf' }, { name: change.name, description, uploadedBy: actorOf(ctx).email }, mark),
     );
     ctx.registerId('attachment', change.key, created.id);
-    await ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description }, change.liveId);
+    const pinned = typeof change.desired?.pinned === 'string' && change.desired.pinned !== created.id ? { pinned: change.desired.pinned } : {};
+    await ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description, ...pinned }, change.liveId);
   },
 };

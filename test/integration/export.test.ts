@@ -312,6 +312,18 @@ describe('docket export', () => {
     expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
     const replan = await expectNoChanges(emulatorCli, out);
     expect(replan.stdout).not.toContain('cannot compare');
+
+    // From then on a changed PDF uploads a new attachment, as usual, while the document still pins
+    // the exported id: the upload stands for that pinned attachment, twice over.
+    for (const version of ['second', 'third']) {
+      await writeFile(join(out, 'attachments/security-exhibit.pdf'), pdf(version));
+      const upload = await emulatorCli('apply', '-C', out, '--auto-approve');
+      expect(upload.stdout).toContain('✓ upload attachment "Security Exhibit"');
+      expect(upload.code).toBe(0);
+      const after = await expectNoChanges(emulatorCli, out);
+      expect(after.stdout).not.toContain('cannot compare');
+      expect(after.stdout).not.toContain('not declared');
+    }
   });
 
   it('writes into an existing empty directory', async () => {
