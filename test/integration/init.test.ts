@@ -120,6 +120,15 @@ describe('docket init', () => {
     expect(existsSync(join(dir, '.gitignore'))).toBe(false);
   });
 
+  it('refuses a directory whose project file is docket.yml, which a docket.yaml beside it would make invalid', async () => {
+    const dir = await makeDir({ 'docket.yml': 'version: 1\n' });
+    const result = await runCli(['init', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('docket.yml already exists; nothing was written');
+    expect(existsSync(join(dir, 'docket.yaml'))).toBe(false);
+    expect(existsSync(join(dir, 'playbooks'))).toBe(false);
+  });
+
   it('refuses a DIR that is a file', async () => {
     const dir = await makeDir({ taken: 'x' });
     const result = await runCli(['init', join(dir, 'taken')]);

@@ -1,6 +1,6 @@
 /**
  * `docket init [DIR]`: a starter configuration directory. It never overwrites a file: it refuses a
- * directory that already has a docket.yaml, skips other files that exist, and only appends
+ * directory that already has a docket.yaml (or docket.yml), skips other files that exist, and only appends
  * `.docket/` to an existing .gitignore.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { withCommon } from '../options.js';
 import { Command } from 'commander';
+import { PROJECT_FILES } from '../../config/load.js';
 import { schemaHome } from '../../config/schema-names.js';
 import { UsageError } from '../../errors.js';
 import { GITIGNORE_ENTRY, docketYaml, examplePlaybook, gitignore } from '../init-templates.js';
@@ -35,8 +36,10 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (dir: string, opts: InitOptions) => {
       const root = resolve(io.cwd, dir);
       if (existsSync(root) && !statSync(root).isDirectory()) throw new UsageError(`${dir} exists and is not a directory`);
-      if (existsSync(join(root, 'docket.yaml'))) {
-        throw new UsageError(`${join(dir, 'docket.yaml')} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
+      // Either name is the project file: a docket.yaml beside a docket.yml would not validate.
+      const existing = PROJECT_FILES.find((name) => existsSync(join(root, name)));
+      if (existing) {
+        throw new UsageError(`${join(dir, existing)} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
       }
       const done: [string, string][] = [];
       // Relative, into the repository's node_modules/docket: the comment resolves for everyone who installs it.
