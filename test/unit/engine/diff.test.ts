@@ -290,6 +290,17 @@ describe('diff: pins and ambiguity', () => {
     expect(error.hint).toContain('pb-2');
   });
 
+  it('a pin names the object that answers to it when no object has that id', () => {
+    const replacement = { ...livePlaybook('pb-3', 'NDA'), pinnedAs: ['pb-2'] };
+    const { changes, diagnostics, ids: known } = run([desiredPlaybook('NDA', { pinId: 'pb-2' })], [replacement]);
+    expect(diagnostics.items).toEqual([]);
+    expect(changes).toEqual([]);
+    expect(known['playbook:NDA']).toBe('pb-3');
+    // An object that has the pinned id itself still wins.
+    const both = run([desiredPlaybook('NDA', { pinId: 'pb-2' })], [replacement, livePlaybook('pb-2', 'Old NDA')]);
+    expect(both.changes[0]!.liveId).toBe('pb-2');
+  });
+
   it('a pin resolves the ambiguity', () => {
     const { changes, diagnostics } = run([desiredPlaybook('NDA', { pinId: 'pb-2' })], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')]);
     expect(diagnostics.items).toEqual([]);
