@@ -186,6 +186,11 @@ describe('saved plans', () => {
     expect(apply.stdout).toContain('Apply complete: 3 done.');
     expect(apply.stdout).toMatch(/^docket apply · target: http:\/\/127\.0\.0\.1:\d+\/review/);
     await expectNoChanges(cli, dir);
+    // A saved plan with nothing to do (a merge that changed nothing live) still reports, as CI logs it.
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    const idle = await cli('apply', '-C', dir, planFile);
+    expect(idle.code).toBe(0);
+    expect(idle.stdout).toMatch(/^docket apply · target: http:\/\/127\.0\.0\.1:\d+\/review.*\n\nNo changes\. The live services match the configuration\.\n$/);
   });
 
   it('refuses a saved plan when the configuration changed since', async () => {

@@ -100,6 +100,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
             await settleLockFile(s, s.lock, io, opts, false, syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS }));
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
+            // A saved plan is not printed: its report still names the target, and says there was nothing to do.
+            else if (saved) io.stdout(`${reportHeader(plan, color)}No changes. The live services match the configuration.\n`);
             setExit(0);
             return;
           }
@@ -123,6 +125,15 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         await applyLock.release();
       }
     });
+}
+
+/**
+ * A saved plan was not printed, so its report names the target itself (`target: local emulator`):
+ * as the plan showed them, its target and the environment it was made for.
+ */
+function reportHeader(plan: Plan, color: boolean): string {
+  const environment = plan.environment ? `environment: ${oneLine(plan.environment)}\n` : '';
+  return `docket apply · ${targetLine(plan, painter(color))}\n${environment}\n`;
 }
 
 interface ExecuteSettings {
@@ -178,10 +189,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   if (settings.adopting.length > 0 && !opts.quiet) io.stderr(`Recorded ${settings.adopting.length} file(s) in docket.lock.json as live: ${settings.adopting.join(', ')}\n`);
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} left by an interrupted apply.\n`);
-  // A saved plan was not printed, so its report names the target itself (`target: local emulator`).
-  // As the plan showed them: its target, and the environment it was made for.
-  const environment = plan.environment ? `environment: ${oneLine(plan.environment)}\n` : '';
-  const header = opts.output === 'text' && (settings.saved || opts.quiet) ? `docket apply · ${targetLine(plan, painter(settings.color))}\n${environment}\n` : '';
+  const header = opts.output === 'text' && (settings.saved || opts.quiet) ? reportHeader(plan, settings.color) : '';
   if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report));
   else if (plan.changes.length > 0) {
     if (header) io.stdout(header);
