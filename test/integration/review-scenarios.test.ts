@@ -316,11 +316,26 @@ describe('failures and retries', () => {
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('Apply finished with errors: 3 done, 1 failed, 2 skipped.');
     expect(first.stderr).toContain('1 operation(s) failed, 2 skipped');
+    expect(first.stderr).toContain('fix the cause and run apply again: it converges');
     expect(t.emulator.store.activePlaybooks(org())).toHaveLength(1);
 
     const second = await cli('apply', '-C', dir, '--auto-approve');
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('Apply complete: 3 done.');
+    await expectNoChanges(cli, dir);
+  });
+
+  it('after a saved plan fails part-way, says to make a new plan: the same file is stale once part of it ran', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 7 });
+    const first = await cli('apply', '-C', dir, planFile, '--concurrency', '1');
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain('fix the cause and make a new plan (docket plan --out PLAN.json) and apply that one: it converges');
+    expect((await cli('apply', '-C', dir, planFile)).code).toBe(1);
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
     await expectNoChanges(cli, dir);
   });
 });

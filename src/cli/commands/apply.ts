@@ -196,15 +196,18 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     writeApplyReportText(plan, report, { color: settings.color }, io.stdout);
   }
   const signal = interrupts.received();
+  // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
+  const again = settings.saved ? 'make a new plan (docket plan --out PLAN.json) and apply that one' : 'run apply again';
   if (report.stopped && signal) {
     throw new InterruptedError(
       signal,
       `apply interrupted by ${signal}: ${report.done} done, ${report.failed} failed, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`,
-      'docket.lock.json records every upload that was confirmed; run apply again to finish',
+      `docket.lock.json records every upload that was confirmed; ${again} to finish`,
     );
   }
-  if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped);
-  if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped);
+  const fix = `fix the cause and ${again}: it converges`;
+  if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
+  if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
 }
 
 /**
