@@ -2,7 +2,8 @@
  * `docket test --junit FILE`: JUnit XML in the Apache Ant form CI systems read (the Windy Road
  * JUnit.xsd): a test file is a `testsuite`, a case a `testcase`; a failed case has a `failure`
  * listing expected against found, a case that could not run an `error`, one not replayed
- * `skipped`. Flaky and warned cases pass, saying so in `system-out`. Pure.
+ * `skipped`. Flaky and warned cases pass, saying so in `system-out`; with `--fail-on-warn`, which
+ * makes them fail the run, they are `failure`s too, so the report says what failed the job. Pure.
  */
 import type { CaseOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
 
@@ -12,6 +13,8 @@ export interface JunitOptions {
   hostname: string;
   /** Seconds the run took, spread evenly over the cases (the services give no per-case time). */
   seconds: number;
+  /** `--fail-on-warn`: warned and flaky cases fail the run, and are failures here too. */
+  failOnWarn?: boolean;
 }
 
 /** XML 1.0 allows tab, newline, carriage return and characters from U+0020: everything else goes. */
@@ -32,8 +35,17 @@ function failureText(c: CaseOutcome): string {
     .join('\n');
 }
 
-function testcase(suite: SuiteOutcome, c: CaseOutcome, seconds: string): string[] {
+/** Whether a case counts as a failure: failed, or warned or flaky under `--fail-on-warn`. */
+function failing(c: CaseOutcome, failOnWarn: boolean): boolean {
+  return c.status === 'fail' || (failOnWarn && (c.status === 'warn' || c.status === 'flaky'));
+}
+
+function testcase(suite: SuiteOutcome, c: CaseOutcome, seconds: string, failOnWarn: boolean): string[] {
   const head = `    <testcase name="${xmlAttr(c.name)}" classname="${xmlAttr(`${suite.kind}.${suite.subject}`)}" time="${seconds}"`;
+  if (c.status !== 'fail' && failing(c, failOnWarn)) {
+    const message = c.status === 'flaky' ? `flaky: ${c.passedRuns} of ${c.runs} runs passed (--fail-on-warn)` : 'warn-level expectation(s) failed (--fail-on-warn)';
+    return [`${head}>`, `      <failure message="${xmlAttr(message)}" type="${c.status}">${xmlText(failureText(c))}</failure>`, '    </testcase>'];
+  }
   switch (c.status) {
     case 'fail': {
       const broken = c.expectations.filter((e) => e.severity === 'error' && e.held < e.runs).length;
@@ -59,16 +71,18 @@ export function renderTestJunit(report: TestReport, options: JunitOptions): stri
   const each = (total > 0 ? options.seconds / total : 0).toFixed(3);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
   report.suites.forEach((suite, id) => {
+    const failOnWarn = Boolean(options.failOnWarn);
     const count = (status: CaseOutcome['status']) => suite.cases.filter((c) => c.status === status).length;
-    const out = suite.cases.filter((c) => c.status === 'flaky' || c.status === 'warn' || (c.status === 'skipped' && c.reason)).map((c) => `${c.name}: ${c.status}${c.reason ? ` (${c.reason})` : c.status === 'flaky' ? ` (${c.passedRuns} of ${c.runs} runs passed)` : `\n${failureText(c)}`}`);
+    const failures = suite.cases.filter((c) => failing(c, failOnWarn)).length;
+    const out = suite.cases.filter((c) => ((c.status === 'flaky' || c.status === 'warn') && !failOnWarn) || (c.status === 'skipped' && c.reason)).map((c) => `${c.name}: ${c.status}${c.reason ? ` (${c.reason})` : c.status === 'flaky' ? ` (${c.passedRuns} of ${c.runs} runs passed)` : `\n${failureText(c)}`}`);
     lines.push(
-      `  <testsuite package="${xmlAttr(suite.file)}" id="${id}" name="${xmlAttr(suite.subject)}" timestamp="${timestamp(options.started)}" hostname="${xmlAttr(options.hostname || 'localhost')}" tests="${suite.cases.length}" failures="${count('fail')}" errors="${count('error')}" skipped="${count('skipped')}" time="${(Number(each) * suite.cases.length).toFixed(3)}">`,
+      `  <testsuite package="${xmlAttr(suite.file)}" id="${id}" name="${xmlAttr(suite.subject)}" timestamp="${timestamp(options.started)}" hostname="${xmlAttr(options.hostname || 'localhost')}" tests="${suite.cases.length}" failures="${failures}" errors="${count('error')}" skipped="${count('skipped')}" time="${(Number(each) * suite.cases.length).toFixed(3)}">`,
       '    <properties>',
       `      <property name="kind" value="${xmlAttr(suite.kind)}"/>`,
       `      <property name="target" value="${xmlAttr(report.target)}"/>`,
       ...(suite.digest ? [`      <property name="playbook_digest" value="${suite.digest}"/>`] : []),
       '    </properties>',
-      ...suite.cases.flatMap((c) => testcase(suite, c, each)),
+      ...suite.cases.flatMap((c) => testcase(suite, c, each, failOnWarn)),
       `    <system-out>${xmlText([...out, ...suite.notes].join('\n'))}</system-out>`,
       '    <system-err></system-err>',
       '  </testsuite>',

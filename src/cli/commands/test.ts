@@ -194,7 +194,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   const isFailed = failed(report, Boolean(opts.failOnWarn));
   // The JUnit file first: when it cannot be written, stdout holds the error (one JSON document with -o json), not a report that looks fine.
   if (opts.junit) {
-    const xml = renderTestJunit(report, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000 });
+    const xml = renderTestJunit(report, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
     await writeFileAtomic(resolve(io.cwd, opts.junit), xml).catch((error: unknown) => {
       throw new DocketError('write-failed', `cannot write the JUnit report to ${opts.junit} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
     });

@@ -71,6 +71,21 @@ describe('JUnit', () => {
     expect(xml).toContain('expected redline "Governing law" in {reject, needs_review}, got accept');
     expect(xml).not.toContain('\u0007');
   });
+  it('with --fail-on-warn, warned and flaky cases are failures too, as they fail the run', async () => {
+    const warned = kase('warns', 'warn', { expectations: [{ label: 'flag "Term"', severity: 'warn', at: at(12), held: 0, runs: 1, got: 'no flags' }] });
+    const suites = [{ ...report.suites[0]!, cases: [report.suites[0]!.cases[0]!, report.suites[0]!.cases[2]!, warned] }];
+    const strict = renderTestJunit({ ...report, suites }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 1, failOnWarn: true });
+    expect(strict).toContain('tests="3" failures="2" errors="0"');
+    expect(strict).toContain('<failure message="flaky: 2 of 3 runs passed (--fail-on-warn)" type="flaky">');
+    expect(strict).toContain('type="warn">tests/nda.test.yaml:12:7 [warn] expected flag "Term", got no flags</failure>');
+    const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: strict }], schema: [{ fileName: 'junit.xsd', contents: await antJunitSchema() }] });
+    expect(result.errors).toEqual([]);
+    // Without it they pass, and say so.
+    const lenient = renderTestJunit({ ...report, suites }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 1 });
+    expect(lenient).toContain('tests="3" failures="0" errors="0"');
+    expect(lenient).toContain('warns: warn');
+  });
+
   it('the schema catches a broken report (the check can fail)', async () => {
     const xml = renderTestJunit(report, { started: new Date(), hostname: 'ci', seconds: 1 }).replace(' hostname="ci"', '');
     const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: await antJunitSchema() }] });
