@@ -45,9 +45,10 @@ function withoutPrefix(text: string, what: string): string {
   return text.startsWith(`${what}: `) ? text.slice(what.length + 2) : text;
 }
 
-function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint): string {
+function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint, shared: ReadonlySet<string>): string {
   const what = headline(byId.get(r.changeId), r.changeId);
-  if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})${r.note ? `\n    ${paint('yellow', 'note:')} ${message(r.note)}` : ''}`;
+  const note = r.note && !shared.has(r.note) ? `\n    ${paint('yellow', 'note:')} ${message(r.note)}` : '';
+  if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})${note}`;
   if (r.status === 'failed') return `${paint('red', '✗')} ${what}: ${message(withoutPrefix(r.message ?? 'failed', describe(byId.get(r.changeId), r.changeId)))}`;
   if (r.status === 'not-started') return `${paint('yellow', '-')} not started: ${what}`;
   return `${paint('yellow', '-')} skipped ${what}: ${skipReason(r, byId)}`;
@@ -69,7 +70,10 @@ function* applyReportLines(plan: Plan, report: ApplyReport, opts: { color: boole
   }
   const paint = painter(opts.color);
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
-  const lines = report.results.map((r) => resultLine(r, byId, paint));
+  const shared = sharedNotes(report);
+  const sharedTexts = new Set(shared.keys());
+  const lines = report.results.map((r) => resultLine(r, byId, paint, sharedTexts));
+  for (const [note, count] of shared) lines.push('', `${paint('yellow', 'note:')} ${count} of the changes above: ${message(note)}`);
   if (report.stopped) {
     yield `${paint('bold', stoppedHeading(report.stopped))}: nothing new was started after it.`;
     yield '';
@@ -84,6 +88,19 @@ function* applyReportLines(plan: Plan, report: ApplyReport, opts: { color: boole
   yield* lines;
   if (lines.length > 0) yield '';
   yield `${paint('bold', failed ? 'Apply finished with errors:' : 'Apply complete:')} ${tally}.`;
+}
+
+/** Above this many changes with the very same note, it is said once after them, with the count. */
+const SHARED_NOTE = 3;
+
+/**
+ * Notes that many results carry word for word (an apply stopped before its duplicate checks gives
+ * every create the same one: hundreds of repeated lines), by how many carry each.
+ */
+function sharedNotes(report: ApplyReport): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of report.results) if (r.status === 'done' && r.note) counts.set(r.note, (counts.get(r.note) ?? 0) + 1);
+  return new Map([...counts].filter(([, n]) => n > SHARED_NOTE));
 }
 
 /** `SIGINT` → "Apply interrupted (SIGINT)"; any other reason (the time budget) is said as it is. */

@@ -11,6 +11,29 @@ describe('renderApplyReportText', () => {
     change('create', 'rule', 'A/D', { parent: 'A', dependsOn: ['create:rule:A/C'] }),
   ]);
 
+  it('says a note that many results share once, after them, with how many share it', () => {
+    const rules = Array.from({ length: 5 }, (_, i) => change('create', 'rule', `A/R${i}`, { parent: 'A' }));
+    const unchecked = 'not checked for a duplicate made by a concurrent apply (the apply was stopped); plan again to see';
+    const report: ApplyReport = {
+      results: [
+        ...rules.map((c) => ({ changeId: c.id, status: 'done' as const, ms: 10, note: unchecked })),
+        { changeId: 'create:playbook:X', status: 'done', ms: 10, note: 'a duplicate made by another apply was archived' },
+      ],
+      done: 6,
+      failed: 0,
+      skipped: 0,
+      notStarted: 0,
+      stopped: 'SIGINT',
+      ms: 100,
+    };
+    const text = renderApplyReportText(plan([...rules, change('create', 'playbook', 'X')]), report, { color: false });
+    expect(text.split(unchecked)).toHaveLength(2);
+    expect(text).toContain(`\nnote: 5 of the changes above: ${unchecked}\n`);
+    expect(text).toContain('✓ create rule "A/R0" (10 ms)\n✓ create rule "A/R1" (10 ms)');
+    // A note of its own stays under its change.
+    expect(text).toContain('✓ create playbook "X" (10 ms)\n    note: a duplicate made by another apply was archived');
+  });
+
   it('prints one line per result and the totals', () => {
     const report: ApplyReport = {
       results: [
