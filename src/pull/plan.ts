@@ -545,7 +545,11 @@ class PullPlanner {
       const liveKey = c.parent ? `${c.parent.key}/${o.l.name}` : o.l.key;
       if (liveKey !== c.key) {
         this.sync.set(key, null);
-        if (!c.parent) this.renamed.set(c.kind, [...(this.renamed.get(c.kind) ?? []), [c.key, liveKey]]);
+        if (!c.parent) {
+          const renames = this.renamed.get(c.kind);
+          if (renames) renames.push([c.key, liveKey]);
+          else this.renamed.set(c.kind, [[c.key, liveKey]]);
+        }
       }
       this.sync.set(refKey(c.kind, liveKey), liveRecord(o.l, fields));
     }

@@ -11,7 +11,7 @@ import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget }
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown } from './sanitize.js';
-import { targetLine } from './text.js';
+import { headerLines } from './text.js';
 import { oneLine, quote } from './value.js';
 
 /** Drift groups, most common first (the order DRIFT_DIRECTIONS lists them in). */
@@ -40,9 +40,7 @@ export interface DriftTextOptions {
 
 export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftTextOptions): string {
   const paint = painter(opts.color);
-  const lines = [`docket drift · ${targetLine(plan, paint)}`];
-  if (plan.environment) lines.push(`environment: ${oneLine(plan.environment)}`);
-  lines.push('');
+  const lines = [...headerLines('drift', plan, paint), ''];
   const line = (i: DriftItem): string => {
     const fields = fieldList(i, oneLine);
     const at = i.source ? ` (${oneLine(i.source.file)}:${i.source.line})` : '';

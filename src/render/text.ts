@@ -116,11 +116,15 @@ export function writePlanText(plan: Plan, opts: PlanTextOptions, write: (text: s
   writeLines(planTextLines(plan, opts), write);
 }
 
+/** A report's first lines: the command and the plan's target, then the environment it was made for. */
+export function headerLines(command: string, plan: Plan, paint: Paint): string[] {
+  return [`docket ${command} · ${targetLine(plan, paint)}`, ...(plan.environment ? [`environment: ${oneLine(plan.environment)}`] : [])];
+}
+
 function* planTextLines(plan: Plan, opts: PlanTextOptions): Generator<string> {
   const paint = painter(opts.color);
   const verbose = opts.verbose ?? false;
-  yield `docket plan · ${targetLine(plan, paint)}`;
-  if (plan.environment) yield `environment: ${oneLine(plan.environment)}`;
+  yield* headerLines('plan', plan, paint);
   yield '';
 
   if (plan.changes.length === 0) {

@@ -17,8 +17,7 @@ import { LockWriter, type LockFile } from '../../config/lock.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
-import { targetLine, writeApplyReportText, writePlanText } from '../../render/text.js';
-import { oneLine } from '../../render/value.js';
+import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { acquireApplyLock } from '../apply-lock.js';
 import { applyInputOf } from '../apply-step.js';
@@ -132,8 +131,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
  * as the plan showed them, its target and the environment it was made for.
  */
 function reportHeader(plan: Plan, color: boolean): string {
-  const environment = plan.environment ? `environment: ${oneLine(plan.environment)}\n` : '';
-  return `docket apply · ${targetLine(plan, painter(color))}\n${environment}\n`;
+  return `${headerLines('apply', plan, painter(color)).join('\n')}\n\n`;
 }
 
 interface ExecuteSettings {
