@@ -46,7 +46,7 @@ export interface BuildPlanResult {
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const sync = input.sync ?? EMPTY_SYNC;
-  const recordedId = sync.byKey.size > 0 ? (kindKey: string) => sync.idOf(kindKey) : undefined;
+  const recordedId = sync === EMPTY_SYNC ? undefined : (kindKey: string) => sync.idOf(kindKey);
   const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
