@@ -78,8 +78,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       return (configDigest ??= typeof digestSource === 'string' ? digestSource : digestSource());
     },
     changes: ordered.changes,
-    // Sorted so the same state always serialises the same way (golden files, plan diffs).
-    ids: Object.fromEntries(Object.entries(result.ids).sort(([a], [b]) => a.localeCompare(b))),
+    // Sorted where it is written (render/json.ts): a plan only printed never needs the order.
+    ids: result.ids,
     summary: summarize(ordered.changes),
     warnings: [
       ...(input.warnings ?? []),
