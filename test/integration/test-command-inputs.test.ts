@@ -3,11 +3,12 @@
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
-import { access, symlink, writeFile } from 'node:fs/promises';
+import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { emulatorForFile } from '../helpers/scenario.js';
+import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
 import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 
 const NDA = 'playbook/Inbound NDA';
@@ -29,10 +30,32 @@ describe('docket test with broken inputs', () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDAA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
     const before = requests();
-    const r = await runCli(['test', '-C', dir], { env: emu().env });
+    const junit = join(dir, 'junit.xml');
+    const r = await runCli(['test', '-C', dir, '-o', 'json', '--junit', junit], { env: emu().env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/broken.test.yaml:2:11 error unknown-playbook no Playbook named "Inbound NDAA" is declared in this configuration, did you mean `Inbound NDA`?');
     expect(requests()).toBe(before);
+    // CI reporters still get their reports, saying why.
+    const doc = JSON.parse(r.stdout) as unknown;
+    expect(await testReportErrors(doc)).toEqual([]);
+    expect(doc).toMatchObject({ ok: false, suites: [], error: { code: 'invalid-config', exit_code: 1 }, diagnostics: [{ code: 'unknown-playbook', file: 'tests/broken.test.yaml', line: 2, col: 11 }] });
+    const xml = await readFile(junit, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain('<testcase name="tests/broken.test.yaml:2:11 unknown-playbook" classname="docket test" time="0.000">');
+  });
+
+  it('writes its JUnit and JSON reports, saying why, when the run cannot start for want of a key', async () => {
+    const dir = await example();
+    const junit = join(dir, 'junit.xml');
+    const r = await runCli(['test', '-C', dir, '-o', 'json', '--junit', junit], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error: no API key for the review service');
+    const doc = JSON.parse(r.stdout) as unknown;
+    expect(await testReportErrors(doc)).toEqual([]);
+    expect(doc).toMatchObject({ ok: false, error: { message: 'no API key for the review service' } });
+    const xml = await readFile(junit, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain('<error message="no API key for the review service" type="usage">');
   });
 
   it('contacts only the review service for --target playbook/NAME (no agreements key needed)', async () => {
@@ -91,8 +114,11 @@ describe('docket test with broken inputs', () => {
     const dir = await example();
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '-o', 'json', '--junit', join(dir, 'tests')]);
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { ok?: boolean; error?: { message: string } };
-    expect(doc.ok).toBeUndefined();
+    // The report, not ok, with the error: what ran is not lost.
+    const doc = JSON.parse(r.stdout) as { ok?: boolean; summary: { pass: number }; error?: { message: string } };
+    expect(await testReportErrors(doc)).toEqual([]);
+    expect(doc.ok).toBe(false);
+    expect(doc.summary.pass).toBe(3);
     expect(doc.error?.message).toContain('cannot write the JUnit report');
   });
 });

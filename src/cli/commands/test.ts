@@ -16,8 +16,9 @@ import { sha256 } from '../../engine/canonical.js';
 import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
 import { declaredPlaybooks, declaredTemplates, TEST_TARGET_KINDS, type TemplateSubject } from '../../kinds/support/test-subjects.js';
 import { renderTestAnnotations } from '../../render/test-annotations.js';
-import { renderTestJson } from '../../render/test-json.js';
-import { renderTestJunit } from '../../render/test-junit.js';
+import { errorJson } from '../../render/json.js';
+import { renderTestErrorJson, renderTestJson } from '../../render/test-json.js';
+import { renderErrorJunit, renderTestJunit } from '../../render/test-junit.js';
 import { renderTestMarkdown } from '../../render/test-markdown.js';
 import { renderTestText } from '../../render/test-text.js';
 import { CACHE_DIR, cachePartition, TestCache } from '../../testing/cache.js';
@@ -140,23 +141,63 @@ function servicesFor(files: TestFile[], replayOnly: boolean): Set<ServiceName> {
 }
 
 async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise<number> {
+  const started = new Date();
+  const interrupts = interruptsOf(io);
+  let report: TestReport;
+  try {
+    report = await runAndReport(io, files, opts);
+  } catch (error) {
+    // CI reporters read the JUnit file whatever happened: one that could not run says why in it.
+    if (opts.junit) await writeJunit(io, opts.junit, renderErrorJunit(errorJson(error), { started, hostname: hostname() })).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
+    throw error;
+  }
+  const isFailed = failed(report, Boolean(opts.failOnWarn));
+  // The JUnit file first: when it cannot be written, stdout holds the error (in the report with -o json), not a report that looks fine.
+  if (opts.junit) {
+    const xml = renderTestJunit(report, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
+    try {
+      await writeJunit(io, opts.junit, xml);
+    } catch (error) {
+      if (opts.output === 'json') io.stdout(renderTestErrorJson(errorJson(error), report));
+      throw error;
+    }
+  }
+  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
+  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
+  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
+  if (opts.annotations === 'github') {
+    const text = renderTestAnnotations(report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd) });
+    if (opts.output === 'text') io.stdout(text);
+    else io.stderr(text);
+  }
+  const signal = interrupts.received();
+  if (signal) throw new InterruptedError(signal, `docket test interrupted by ${signal}; what the run made was cleaned up`);
+  return isFailed ? 1 : 0;
+}
+
+async function writeJunit(io: Io, file: string, xml: string): Promise<void> {
+  await writeFileAtomic(resolve(io.cwd, file), xml).catch((error: unknown) => {
+    throw new DocketError('write-failed', `cannot write the JUnit report to ${file} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+  });
+}
+
+/** Checks the flags and the test files, connects, runs the cases and cleans up: the report, or why there is none. */
+async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<TestReport> {
   if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
   if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
   const interrupts = interruptsOf(io);
   const release = interrupts.hold();
-  const started = new Date();
   const deadline = Date.now() + opts.timeout;
   // Aborted only after the run has cleaned up: the cleanup's own requests must not be cut short.
   const hard = new AbortController();
   // Set by `check`, which the session runs before it connects: broken test files never reach the network.
   let prepared: PreparedTests | undefined;
-  let report: TestReport;
   try {
     const check = async (workspace: Workspace): Promise<void> => {
       prepared = await prepareTests(io, workspace, files, opts);
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
-    report = await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
+    return await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
       const { subjects, selected, warnings, compare, only } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
@@ -191,25 +232,6 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     hard.abort();
     release();
   }
-  const isFailed = failed(report, Boolean(opts.failOnWarn));
-  // The JUnit file first: when it cannot be written, stdout holds the error (one JSON document with -o json), not a report that looks fine.
-  if (opts.junit) {
-    const xml = renderTestJunit(report, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
-    await writeFileAtomic(resolve(io.cwd, opts.junit), xml).catch((error: unknown) => {
-      throw new DocketError('write-failed', `cannot write the JUnit report to ${opts.junit} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
-    });
-  }
-  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
-  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
-  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
-  if (opts.annotations === 'github') {
-    const text = renderTestAnnotations(report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd) });
-    if (opts.output === 'text') io.stdout(text);
-    else io.stderr(text);
-  }
-  const signal = interrupts.received();
-  if (signal) throw new InterruptedError(signal, `docket test interrupted by ${signal}; what the run made was cleaned up`);
-  return isFailed ? 1 : 0;
 }
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */
