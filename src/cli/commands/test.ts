@@ -33,7 +33,7 @@ import type { Workspace } from '../../engine/workspace.js';
 import { failed } from '../../testing/outcome.js';
 import { runTests, type CompareTo } from '../../testing/run.js';
 import type { TestFile, TestReport } from '../../testing/types.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../../util/atomic-write.js';
 import { VERSION } from '../../version.js';
 import { annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
 import { applyInputOf } from '../apply-step.js';
@@ -143,14 +143,24 @@ function servicesFor(files: TestFile[], replayOnly: boolean): Set<ServiceName> {
 async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise<number> {
   const started = new Date();
   const interrupts = interruptsOf(io);
+  const junit = opts.junit;
+  // CI reporters read the JUnit file whatever happened: one that could not run says why in it,
+  // also when a second signal (CI's SIGTERM after its SIGINT) ends the process at once.
+  const dropJunitOnExit = junit
+    ? interrupts.onExit(() => {
+        const signal = interrupts.received();
+        if (signal) writeFileAtomicSync(resolve(io.cwd, junit), renderErrorJunit(errorJson(new InterruptedError(signal, `docket test stopped by ${signal} before it could report`)), { started, hostname: hostname() }));
+      })
+    : undefined;
   let report: TestReport;
   try {
     report = await runAndReport(io, files, opts);
   } catch (error) {
-    // CI reporters read the JUnit file whatever happened: one that could not run says why in it.
-    if (opts.junit) await writeJunit(io, opts.junit, renderErrorJunit(errorJson(error), { started, hostname: hostname() })).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
+    dropJunitOnExit?.();
+    if (junit) await writeJunit(io, junit, renderErrorJunit(errorJson(error), { started, hostname: hostname() })).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
     throw error;
   }
+  dropJunitOnExit?.();
   const isFailed = failed(report, Boolean(opts.failOnWarn));
   // The JUnit file first: when it cannot be written, stdout holds the error (in the report with -o json), not a report that looks fine.
   if (opts.junit) {
