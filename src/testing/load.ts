@@ -230,9 +230,7 @@ class Checker {
       this.error('absolute-path', `contract file ${JSON.stringify(c.file)} is an absolute path`, `${ptr}/file`, 'name the contract relative to the test file, below the directory that holds docket.yaml');
     } else if (rel === '..' || rel.startsWith('../')) {
       this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is outside the configuration directory`, `${ptr}/file`, 'keep fixture contracts below the directory that holds docket.yaml');
-    } else if (!(await stat(path.join(this.root, rel)).then((s) => s.isFile(), () => false))) {
-      this.error('missing-file', `contract file ${JSON.stringify(c.file)} does not exist (looked for ${rel})`, `${ptr}/file`, 'paths are relative to the test file');
-    } else {
+    } else if (await this.isFile(c.file, rel, `${ptr}/file`)) {
       // A symbolic link may point anywhere: what is uploaded must be inside the configuration directory.
       this.realRoot ??= realpath(this.root).catch(() => this.root);
       const real = await realpath(path.join(this.root, rel));
@@ -241,6 +239,14 @@ class Checker {
       }
     }
     return { file: rel, at };
+  }
+
+  /** Whether the contract file is there; when it is not (or is a folder), says so. */
+  private async isFile(name: string, rel: string, ptr: string): Promise<boolean> {
+    const found = await stat(path.join(this.root, rel)).catch(() => undefined);
+    if (found?.isFile()) return true;
+    this.error('missing-file', `contract file ${JSON.stringify(name)} ${found?.isDirectory() ? 'is a folder, not a file' : 'does not exist'} (looked for ${rel})`, ptr, 'paths are relative to the test file');
+    return false;
   }
 
   private count(value: unknown, ptr: string): Count {

@@ -101,6 +101,19 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
   });
 
+  it('says what is wrong with a contract: a folder named as its file, or both a file and an imported id', async () => {
+    const dir = await example();
+    const contracts = ['{ file: fixtures }', `{ file: fixtures/nda-standard.docx, imported_file: 4f1c6a5e-0000-4000-8000-000000000000, sha256: ${'a'.repeat(64)} }`];
+    // One document each: a document the schema refuses gets no further checks.
+    const docs = contracts.map((c) => ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', `    contract: ${c}`, '    expect: { flags: { count: 0 } }'].join('\n'));
+    await writeFile(join(dir, 'tests/contracts.test.yaml'), `${docs.join('\n---\n')}\n`);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/contracts.test.yaml:5:23 error missing-file contract file "fixtures" is a folder, not a file (looked for tests/fixtures)');
+    expect(r.stderr).toContain('tests/contracts.test.yaml:12:15 error invalid-value `contract` has a value that is not allowed here');
+    expect(r.stderr).toContain('hint: Give `file` (a contract in this directory) or `imported_file` with `sha256` (one already imported), not both.');
+  });
+
   it('says only that `kind` is missing when a test document lacks it (not the keys of both kinds)', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/kindless.test.yaml'), ['playbook: Inbound NDA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
