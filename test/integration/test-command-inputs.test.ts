@@ -67,7 +67,7 @@ describe('docket test with broken inputs', () => {
     expect(r.stdout).toContain('3 cases: 3 passed.');
   });
 
-  it('refuses FILES that name no test file of the configuration, instead of passing with no case', async () => {
+  it('refuses FILES or a --target that name nothing of the configuration, instead of passing with no case', async () => {
     const dir = await example();
     const typo = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.tset.yaml']);
     expect(typo.code).toBe(1);
@@ -78,6 +78,9 @@ describe('docket test with broken inputs', () => {
     const outside = await runCli(['test', '-C', dir, '--emulator', join(dir, '../elsewhere.test.yaml')]);
     expect(outside.code).toBe(1);
     expect(outside.stderr).toContain('elsewhere.test.yaml" is outside the configuration directory');
+    const target = await runCli(['test', '-C', dir, '--emulator', '--target', 'template/Consulting Agreement']);
+    expect(target.code).toBe(1);
+    expect(target.stderr).toContain('Error: --target template/Consulting Agreement names nothing declared in this configuration, did you mean `custom-template/Consulting Agreement`?');
     // Refused before the emulator started: nothing was written.
     expect(await exists(join(dir, '.docket'))).toBe(false);
     // A path relative to -C DIR names the file too.

@@ -266,7 +266,10 @@ function selectTargets(files: TestFile[], targets: string[], subjects: TestSubje
     const name = t.slice(slash + 1);
     if (slash < 0 || !TEST_TARGET_KINDS.includes(kind)) throw new UsageError(`--target ${t}: docket test selects tests by ${TEST_TARGET_KINDS.map((k) => `${k}/NAME`).join(', ')}`);
     const known = kind === TEST_TARGET_KINDS[0] ? subjects.playbooks.has(name) : [...subjects.templates.values()].some((x) => x.target === t);
-    if (!known) throw new UsageError(`--target ${t} names nothing declared in this configuration`);
+    if (!known) {
+      const declared = [...[...subjects.playbooks.values()].map((p) => `${TEST_TARGET_KINDS[0]}/${p.name}`), ...[...subjects.templates.values()].map((x) => x.target)];
+      throw new UsageError(`--target ${t} names nothing declared in this configuration${didYouMean(t, declared)}`);
+    }
     return { playbook: kind === TEST_TARGET_KINDS[0], name };
   });
   return files.filter((f) => wanted.some((w) => w.name === f.subject && w.playbook === (f.kind === 'PlaybookTest')));
