@@ -76,7 +76,7 @@ export function testCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--junit <FILE>', 'also write a JUnit XML report')
     .option('--fail-on-warn', 'exit 1 also for warn-level failures and flaky cases')
     .addOption(new Option('--timeout <DURATION>', 'time budget of the whole run, reviews included').argParser(parseDuration).default(TEST_TIMEOUT_MS, formatDuration(TEST_TIMEOUT_MS)))
-    .addOption(annotationsOption())
+    .addOption(annotationsOption('broken expectation'))
     .action(async (files: string[], opts: TestFlags) => {
       setExit(await runTestCommand(io, files, opts));
     });
