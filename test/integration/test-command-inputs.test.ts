@@ -58,6 +58,16 @@ describe('docket test with broken inputs', () => {
     expect(xml).toContain('<error message="no API key for the review service" type="usage">');
   });
 
+  it('says why nothing ran: no test of the target, or a named test file that declares none', async () => {
+    const dir = await example();
+    const untested = await runCli(['test', '-C', dir, '--target', 'playbook/Vendor MSA'], { env: emu().env });
+    expect(untested.stderr).toBe('No test file tests playbook/Vendor MSA.\n');
+    await writeFile(join(dir, 'tests/todo.test.yaml'), '# cases to come\n');
+    const empty = await runCli(['test', '-C', dir, 'tests/todo.test.yaml'], { env: emu().env });
+    expect(empty.stderr).toBe('tests/todo.test.yaml declares no test (an empty file, or only comments).\n');
+    expect([untested.code, empty.code]).toEqual([0, 0]);
+  });
+
   it('contacts only the review service for --target playbook/NAME (no agreements key needed)', async () => {
     const dir = await example();
     const env = { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL!, DOCKET_ORGANIZATION_ID: emu().env.DOCKET_ORGANIZATION_ID!, DOCKET_REVIEW_API_KEY: emu().env.DOCKET_API_KEY! };

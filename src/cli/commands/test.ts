@@ -90,8 +90,8 @@ interface PreparedTests {
   selected: TestFile[];
   warnings: Diagnostic[];
   compare: CompareTo | undefined;
-  /** FILES, relative to the configuration directory. */
-  only: string[];
+  /** Why nothing runs, when the selection is empty. */
+  none: string | undefined;
 }
 
 async function prepareTests(io: Io, workspace: Workspace, files: string[], opts: TestFlags): Promise<PreparedTests> {
@@ -102,7 +102,16 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
   const selected = selectTargets(loaded.files, opts.target, subjects);
   const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, playbooks: await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }) } : undefined;
-  return { subjects, selected, warnings: loaded.diagnostics, compare, only };
+  const none = selected.length > 0 ? undefined : await whyNoTests(project.root, only, opts.target, loaded.files.length);
+  return { subjects, selected, warnings: loaded.diagnostics, compare, none };
+}
+
+/** Says which it is: no test file at all, files (named or found) that declare no test, or no test of the targets. */
+async function whyNoTests(root: string, only: string[], targets: string[], loaded: number): Promise<string> {
+  if (loaded > 0) return `No test file tests ${targets.join(', ')}.`;
+  if (only.length > 0) return `${only.join(', ')} declare${only.length === 1 ? 's' : ''} no test (an empty file, or only comments).`;
+  const found = await findTestFiles(root);
+  return found.length === 0 ? 'No test files found (*.test.yaml below the directory).' : `The test files declare no test (${found.join(', ')}: empty, or only comments).`;
 }
 
 /**
@@ -208,10 +217,10 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
     return await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
-      const { subjects, selected, warnings, compare, only } = prepared!;
+      const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
-      if (selected.length === 0) s.logger.info(`No test files found (${only.length > 0 ? only.join(', ') : '*.test.yaml below the directory'}).`);
+      if (none) s.logger.info(none);
       const emulator = Boolean(opts.emulator);
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
       s.progress.start('Testing');
