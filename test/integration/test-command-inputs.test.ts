@@ -127,6 +127,17 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('hint: Give `file` (a contract in this directory) or `imported_file` with `sha256` (one already imported), not both.');
   });
 
+  it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
+    const dir = await example();
+    const doc = (playbook: string, names: string[]) => ['kind: PlaybookTest', `playbook: ${playbook}`, 'cases:', ...names.flatMap((n) => [`  - name: ${n}`, '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }'])].join('\n');
+    await writeFile(join(dir, 'tests/twice.test.yaml'), `${[doc('Inbound NDA', ['a', 'b', 'a']), doc('Inbound NDA', ['b']), doc('Vendor MSA', ['a'])].join('\n---\n')}\n`);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/twice.test.yaml:10:11 error duplicate-case case "a" is named twice in this file (first at line 4)');
+    expect(r.stderr).toContain('tests/twice.test.yaml:17:11 error duplicate-case case "b" is named twice in this file (first at line 7)');
+    expect(r.stderr).toContain('2 errors, 0 warnings.');
+  });
+
   it('says only that `kind` is missing when a test document lacks it (not the keys of both kinds)', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/kindless.test.yaml'), ['playbook: Inbound NDA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
