@@ -162,7 +162,9 @@ function jsonOutput(argv: string[]): string | undefined {
   const args = argv.slice(2);
   const command = args.find((a) => ['plan', 'apply', 'show', 'test', 'drift', 'pull'].includes(a));
   if (!command) return undefined;
-  return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson') ? command : undefined;
+  // `test capture` writes a file, not a test report: its errors get the common document.
+  const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
+  return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson') ? name : undefined;
 }
 
 /** The error as the command's JSON: `docket test`'s is its report (schemas/test-report.schema.json) holding the error. */

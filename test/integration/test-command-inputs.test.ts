@@ -56,6 +56,9 @@ describe('docket test with broken inputs', () => {
     const xml = await readFile(junit, 'utf8');
     expect(await junitErrors(xml)).toEqual([]);
     expect(xml).toContain('<error message="no API key for the review service" type="usage">');
+    // `test capture` makes no test report: its error is the common document.
+    const capture = await runCli(['test', '-C', dir, '-o', 'json', 'capture', '--review', 'r1', '--out', join(dir, 'tests/c.test.yaml')], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect(JSON.parse(capture.stdout)).toEqual({ format_version: 1, error: expect.objectContaining({ message: 'no API key for the review service' }) as unknown, diagnostics: [] });
   });
 
   it('says why nothing ran: no test of the target, or a named test file that declares none', async () => {
