@@ -153,34 +153,35 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   const started = new Date();
   const interrupts = interruptsOf(io);
   const junit = opts.junit;
+  let report: TestReport | undefined;
+  const reportXml = (r: TestReport): string => renderTestJunit(r, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
+  const errorXml = (error: unknown): string => renderErrorJunit(errorJson(error), { started, hostname: hostname() });
   // CI reporters read the JUnit file whatever happened: one that could not run says why in it,
   // also when a second signal (CI's SIGTERM after its SIGINT) ends the process at once.
   const dropJunitOnExit = junit
     ? interrupts.onExit(() => {
         const signal = interrupts.received();
-        if (signal) writeFileAtomicSync(resolve(io.cwd, junit), renderErrorJunit(errorJson(new InterruptedError(signal, `docket test stopped by ${signal} before it could report`)), { started, hostname: hostname() }));
+        if (signal) writeFileAtomicSync(resolve(io.cwd, junit), report ? reportXml(report) : errorXml(new InterruptedError(signal, `docket test stopped by ${signal} before it could report`)));
       })
     : undefined;
-  let report: TestReport;
   try {
-    report = await runAndReport(io, files, opts);
-  } catch (error) {
-    dropJunitOnExit?.();
-    if (junit) await writeJunit(io, junit, renderErrorJunit(errorJson(error), { started, hostname: hostname() })).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
-    throw error;
-  }
-  dropJunitOnExit?.();
-  const isFailed = failed(report, Boolean(opts.failOnWarn));
-  // The JUnit file first: when it cannot be written, stdout holds the error (in the report with -o json), not a report that looks fine.
-  if (opts.junit) {
-    const xml = renderTestJunit(report, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
     try {
-      await writeJunit(io, opts.junit, xml);
+      report = await runAndReport(io, files, opts);
     } catch (error) {
-      if (opts.output === 'json') io.stdout(renderTestErrorJson(errorJson(error), report));
+      if (junit) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
       throw error;
     }
+    // The JUnit file first: when it cannot be written, stdout holds the error (in the report with -o json), not a report that looks fine.
+    if (junit) {
+      await writeJunit(io, junit, reportXml(report)).catch((error: unknown) => {
+        if (opts.output === 'json') io.stdout(renderTestErrorJson(errorJson(error), report));
+        throw error;
+      });
+    }
+  } finally {
+    dropJunitOnExit?.();
   }
+  const isFailed = failed(report, Boolean(opts.failOnWarn));
   if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
   else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
   else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
