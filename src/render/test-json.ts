@@ -5,7 +5,7 @@
  */
 import { tally } from '../testing/outcome.js';
 import type { CaseOutcome, TestReport } from '../testing/types.js';
-import type { ErrorJson } from './json.js';
+import { jsonText, type ErrorJson } from './json.js';
 import { stripControl } from './sanitize.js';
 
 /** A run that produced no suites: what the error document reports around the error. */
@@ -53,7 +53,7 @@ export function renderTestJson(report: TestReport, failed: boolean, error?: Erro
     notes: report.notes.map(stripControl),
     ...(error ? { error: error.error, diagnostics: error.diagnostics } : {}),
   };
-  return `${JSON.stringify(body, null, 2)}\n`;
+  return jsonText(body);
 }
 
 /** What `docket test -o json` prints when it could not run: no suites, `ok: false`, the error. */
