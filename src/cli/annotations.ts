@@ -13,8 +13,8 @@ import type { Workspace } from '../engine/workspace.js';
 
 export type AnnotationFormat = 'github';
 
-export function annotationsOption(): Option {
-  return new Option('--annotations <FORMAT>', 'also print CI annotations pointing at the file and line of each change').choices(['github']);
+export function annotationsOption(what = 'change'): Option {
+  return new Option('--annotations <FORMAT>', `also print CI annotations pointing at the file and line of each ${what}`).choices(['github']);
 }
 
 /** The nearest folder at or above `dir` holding `.git` (a folder, or a file in worktrees and submodules). */

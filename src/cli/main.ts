@@ -6,7 +6,9 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ApiError, ConfigError, DocketError, InterruptedError } from '../errors.js';
+import { errorJson, jsonText } from '../render/json.js';
 import { stripControl } from '../render/sanitize.js';
+import { renderTestErrorJson } from '../render/test-json.js';
 import { VERSION } from '../version.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
 
@@ -96,13 +98,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const context: CommandContext = { io, setExit, waitForStop: options.waitForStop ?? (() => waitForSignal(io)), program: () => program };
 
   // A signal that ends the process before the command printed its result: still one JSON document
-  // (render/json.ts's error document, written here because the exit cannot wait for an import).
-  const dropJsonOnExit = jsonOutput(argv)
+  // (its renderers are imported up front because the exit cannot wait for an import).
+  const json = jsonOutput(argv);
+  const dropJsonOnExit = json
     ? interruptsOf(io).onExit(() => {
         const signal = interruptsOf(io).received();
         if (printed || !signal) return;
-        const error = new InterruptedError(signal);
-        io.stdout(`${JSON.stringify({ format_version: 1, error: { code: error.code, message: error.message, exit_code: error.exitCode }, diagnostics: [] }, null, 2)}\n`);
+        io.stdout(errorDocument(json, new InterruptedError(signal)));
       })
     : undefined;
   try {
@@ -115,9 +117,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     return exitCode;
   } catch (error) {
     // `-o json` promises a JSON document on stdout whatever happens (as Terraform's -json does).
-    if (jsonOutput(argv) && !printed) {
-      const [{ renderErrorJson }, { sourceLines }] = await Promise.all([import('../render/json.js'), import('./source-lines.js')]);
-      io.stdout(renderErrorJson(error, error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined));
+    if (json && !printed) {
+      const { sourceLines } = await import('./source-lines.js');
+      io.stdout(errorDocument(json, error, error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined));
     }
     return reportError(error, io, !argv.includes('--no-color'));
   } finally {
@@ -155,12 +157,20 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];
 }
 
-/** `plan`/`apply`/`show`/`test`/`drift`/`pull` with `-o json` (validate prints its own JSON for configuration errors). */
-function jsonOutput(argv: string[]): boolean {
+/** The command, when `plan`/`apply`/`show`/`test`/`drift`/`pull` runs with `-o json` (validate prints its own JSON for configuration errors). */
+function jsonOutput(argv: string[]): string | undefined {
   const args = argv.slice(2);
   const command = args.find((a) => ['plan', 'apply', 'show', 'test', 'drift', 'pull'].includes(a));
-  if (!command) return false;
-  return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson');
+  if (!command) return undefined;
+  // `test capture` writes a file, not a test report: its errors get the common document.
+  const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
+  return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson') ? name : undefined;
+}
+
+/** The error as the command's JSON: `docket test`'s is its report (schemas/test-report.schema.json) holding the error. */
+function errorDocument(command: string, error: unknown, source?: (file: string, line: number) => string | undefined): string {
+  const body = errorJson(error, source);
+  return command === 'test' ? renderTestErrorJson(body) : jsonText(body);
 }
 
 async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promise<number> {

@@ -98,9 +98,14 @@ export interface ErrorJson {
 
 /** What `plan -o json` and `apply -o json` print when they fail: the error and any diagnostics. */
 export function renderErrorJson(error: unknown, source?: (file: string, line: number) => string | undefined): string {
+  return jsonText(errorJson(error, source));
+}
+
+/** An error (a DocketError, or anything thrown) as the error document's fields. */
+export function errorJson(error: unknown, source?: (file: string, line: number) => string | undefined): ErrorJson {
   const e = error as { code?: unknown; message?: unknown; hint?: unknown; diagnostics?: unknown; exitCode?: unknown };
   const code = typeof e.code === 'string' ? e.code : 'internal';
-  const body: ErrorJson = {
+  return {
     format_version: 1,
     error: {
       code,
@@ -110,7 +115,6 @@ export function renderErrorJson(error: unknown, source?: (file: string, line: nu
     },
     diagnostics: Array.isArray(e.diagnostics) ? withExcerpts(e.diagnostics as Diagnostic[], source) : [],
   };
-  return jsonText(body);
 }
 
 /** Diagnostics as JSON, each with `excerpt` (the source line) when the file can be read. */

@@ -1,9 +1,18 @@
-/** `docket test -o json`: the report as documented by schemas/test-report.schema.json. Pure. */
+/**
+ * `docket test -o json`: the report as documented by schemas/test-report.schema.json, also when
+ * the run could not start or finish (`ok: false` with the error and its diagnostics, so a CI
+ * step reading the report never meets a second document shape). Pure.
+ */
 import { tally } from '../testing/outcome.js';
 import type { CaseOutcome, TestReport } from '../testing/types.js';
+import { jsonText, type ErrorJson } from './json.js';
 import { stripControl } from './sanitize.js';
 
-export function renderTestJson(report: TestReport, failed: boolean): string {
+/** A run that produced no suites: what the error document reports around the error. */
+const NO_RUN: TestReport = { target: '', suites: [], notes: [] };
+
+/** The report, or with `error` the error that stopped the run (after `report`'s suites, when there are any). */
+export function renderTestJson(report: TestReport, failed: boolean, error?: ErrorJson): string {
   const caseJson = (c: CaseOutcome) => ({
     name: stripControl(c.name),
     file: c.at.file,
@@ -28,7 +37,7 @@ export function renderTestJson(report: TestReport, failed: boolean): string {
   });
   const body = {
     format_version: 1,
-    ok: !failed,
+    ok: !failed && !error,
     target: stripControl(report.target),
     ...(report.compareTo ? { compare_to: report.compareTo } : {}),
     summary: tally(report),
@@ -42,6 +51,12 @@ export function renderTestJson(report: TestReport, failed: boolean): string {
       notes: s.notes.map(stripControl),
     })),
     notes: report.notes.map(stripControl),
+    ...(error ? { error: error.error, diagnostics: error.diagnostics } : {}),
   };
-  return `${JSON.stringify(body, null, 2)}\n`;
+  return jsonText(body);
+}
+
+/** What `docket test -o json` prints when it could not run: no suites, `ok: false`, the error. */
+export function renderTestErrorJson(error: ErrorJson, report: TestReport = NO_RUN): string {
+  return renderTestJson(report, true, error);
 }

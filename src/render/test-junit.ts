@@ -3,9 +3,13 @@
  * JUnit.xsd): a test file is a `testsuite`, a case a `testcase`; a failed case has a `failure`
  * listing expected against found, a case that could not run an `error`, one not replayed
  * `skipped`. Flaky and warned cases pass, saying so in `system-out`; with `--fail-on-warn`, which
- * makes them fail the run, they are `failure`s too, so the report says what failed the job. Pure.
+ * makes them fail the run, they are `failure`s too, so the report says what failed the job. When
+ * the run could not start (invalid test files, no key, a service down) the report is still
+ * written, with an `error` per problem, so the CI reporter shows why instead of a missing file. Pure.
  */
+import type { Diagnostic } from '../diagnostics.js';
 import type { CaseOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
+import type { ErrorJson } from './json.js';
 
 export interface JunitOptions {
   /** When the run started (the suites' timestamp). */
@@ -84,6 +88,38 @@ export function renderTestJunit(report: TestReport, options: JunitOptions): stri
       '    </properties>',
       ...suite.cases.flatMap((c) => testcase(suite, c, each, failOnWarn)),
       `    <system-out>${xmlText([...out, ...suite.notes].join('\n'))}</system-out>`,
+      '    <system-err></system-err>',
+      '  </testsuite>',
+    );
+  });
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Where a diagnostic points, as the text output says it (`file:line:col`, or the file, or nothing). */
+function where(d: Diagnostic): string {
+  return [d.file, d.line, d.col].filter((p) => p !== undefined).join(':');
+}
+
+/**
+ * The report of a run that could not start: a suite per file with errors, a case per error (its
+ * name is where it is), each an `error`; an error about no file is one case of a `docket test` suite.
+ */
+export function renderErrorJunit(error: ErrorJson, options: Pick<JunitOptions, 'started' | 'hostname'>): string {
+  const errors = error.diagnostics.filter((d) => d.severity === 'error');
+  const cases: { suite: string; name: string; message: string; type: string; text: string }[] =
+    errors.length > 0
+      ? errors.map((d) => ({ suite: d.file ?? 'docket test', name: `${where(d) || 'configuration'} ${d.code}`, message: d.message, type: d.code, text: [`${where(d)}${where(d) ? ' ' : ''}error ${d.code} ${d.message}`, ...(d.hint ? [`hint: ${d.hint}`] : [])].join('\n') }))
+      : [{ suite: 'docket test', name: 'docket test could not run', message: error.error.message, type: error.error.code, text: [error.error.message, ...(error.error.hint ? [`hint: ${error.error.hint}`] : [])].join('\n') }];
+  const suites = [...new Set(cases.map((c) => c.suite))];
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
+  suites.forEach((suite, id) => {
+    const own = cases.filter((c) => c.suite === suite);
+    lines.push(
+      `  <testsuite package="${xmlAttr(suite)}" id="${id}" name="${xmlAttr(suite)}" timestamp="${timestamp(options.started)}" hostname="${xmlAttr(options.hostname || 'localhost')}" tests="${own.length}" failures="0" errors="${own.length}" skipped="0" time="0.000">`,
+      '    <properties/>',
+      ...own.flatMap((c) => [`    <testcase name="${xmlAttr(c.name)}" classname="docket test" time="0.000">`, `      <error message="${xmlAttr(c.message)}" type="${xmlAttr(c.type)}">${xmlText(c.text)}</error>`, '    </testcase>']),
+      `    <system-out>${xmlText(error.error.message)}</system-out>`,
       '    <system-err></system-err>',
       '  </testsuite>',
     );

@@ -48,6 +48,8 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
   const diagnostics: Diagnostic[] = [];
   const out: TestFile[] = [];
   for (const file of files) {
+    // Case names by subject, across the file's documents: the reports could not tell two apart.
+    const caseLines = new Map<string, number>();
     // Strictly, as resource files are: a byte that is not UTF-8 is reported, not read as U+FFFD.
     const read = decodeStrict(await readFile(path.join(root, file)));
     if (!('text' in read)) {
@@ -67,7 +69,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
         diagnostics.push(...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label }));
         continue;
       }
-      const checker = new Checker(root, file, doc.positions, subjects, diagnostics);
+      const checker = new Checker(root, file, doc.positions, subjects, diagnostics, caseLines);
       const loaded = await checker.document(value as Record<string, unknown>);
       if (loaded) out.push(loaded);
     }
@@ -86,6 +88,8 @@ class Checker {
     private readonly positions: DocPositions,
     private readonly subjects: TestSubjects,
     private readonly diagnostics: Diagnostic[],
+    /** The line of each case name seen in this file, by subject and name. */
+    private readonly caseLines: Map<string, number>,
   ) {}
 
   private error(code: string, message: string, pointer: string, hint?: string, key = false): void {
@@ -106,7 +110,7 @@ class Checker {
     const defaults = isPlainObject(body.defaults) ? body.defaults : {};
     const severity = (defaults.severity as Severity | undefined) ?? 'error';
     const cases = body.cases as Record<string, unknown>[];
-    this.uniqueNames(cases);
+    this.uniqueNames(cases, `${String(body.kind)}\0${normName(String(body.playbook ?? body.template))}`);
     let result: TestFile;
     if (body.kind === 'PlaybookTest') {
       const wanted = String(body.playbook);
@@ -134,13 +138,13 @@ class Checker {
     return this.diagnostics.filter((d) => d.severity === 'error').length > before ? undefined : result;
   }
 
-  private uniqueNames(cases: Record<string, unknown>[]): void {
-    const seen = new Map<string, number>();
+  /** `subject`: the kind and tested name, so a file may test two playbooks with cases of the same name. */
+  private uniqueNames(cases: Record<string, unknown>[], subject: string): void {
     cases.forEach((c, i) => {
       const name = String(c.name);
-      const first = seen.get(name);
-      if (first !== undefined) this.error('duplicate-case', `case ${JSON.stringify(name)} is named twice in this file (first at line ${this.at(`/cases/${first}`).line})`, `/cases/${i}/name`);
-      else seen.set(name, i);
+      const first = this.caseLines.get(`${subject}\0${name}`);
+      if (first !== undefined) this.error('duplicate-case', `case ${JSON.stringify(name)} is named twice in this file (first at line ${first})`, `/cases/${i}/name`);
+      else this.caseLines.set(`${subject}\0${name}`, this.at(`/cases/${i}`).line);
     });
   }
 
@@ -230,9 +234,7 @@ class Checker {
       this.error('absolute-path', `contract file ${JSON.stringify(c.file)} is an absolute path`, `${ptr}/file`, 'name the contract relative to the test file, below the directory that holds docket.yaml');
     } else if (rel === '..' || rel.startsWith('../')) {
       this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is outside the configuration directory`, `${ptr}/file`, 'keep fixture contracts below the directory that holds docket.yaml');
-    } else if (!(await stat(path.join(this.root, rel)).then((s) => s.isFile(), () => false))) {
-      this.error('missing-file', `contract file ${JSON.stringify(c.file)} does not exist (looked for ${rel})`, `${ptr}/file`, 'paths are relative to the test file');
-    } else {
+    } else if (await this.isFile(c.file, rel, `${ptr}/file`)) {
       // A symbolic link may point anywhere: what is uploaded must be inside the configuration directory.
       this.realRoot ??= realpath(this.root).catch(() => this.root);
       const real = await realpath(path.join(this.root, rel));
@@ -241,6 +243,14 @@ class Checker {
       }
     }
     return { file: rel, at };
+  }
+
+  /** Whether the contract file is there; when it is not (or is a folder), says so. */
+  private async isFile(name: string, rel: string, ptr: string): Promise<boolean> {
+    const found = await stat(path.join(this.root, rel)).catch(() => undefined);
+    if (found?.isFile()) return true;
+    this.error('missing-file', `contract file ${JSON.stringify(name)} ${found?.isDirectory() ? 'is a folder, not a file' : 'does not exist'} (looked for ${rel})`, ptr, 'paths are relative to the test file');
+    return false;
   }
 
   private count(value: unknown, ptr: string): Count {

@@ -16,6 +16,8 @@ describe('help and completion', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     for (const text of ['--concurrency <N>', 'DOCKET_REVIEW_API_KEY', 'FORCE_COLOR', 'Exit codes:', '130/143', 'Examples:', 'show [options] <PLAN.json>', 'completion']) expect(help.stdout).toContain(text);
+    // docket test annotates broken expectations, not changes.
+    expect((await runCli(['test', '--help'])).stdout.replace(/\s+/g, ' ')).toContain('CI annotations pointing at the file and line of each broken expectation');
   });
 
   it('completes commands and each command’s own flags in bash', async () => {

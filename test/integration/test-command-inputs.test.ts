@@ -3,11 +3,12 @@
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
-import { access, symlink, writeFile } from 'node:fs/promises';
+import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { emulatorForFile } from '../helpers/scenario.js';
+import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
 import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 
 const NDA = 'playbook/Inbound NDA';
@@ -29,10 +30,45 @@ describe('docket test with broken inputs', () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDAA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
     const before = requests();
-    const r = await runCli(['test', '-C', dir], { env: emu().env });
+    const junit = join(dir, 'junit.xml');
+    const r = await runCli(['test', '-C', dir, '-o', 'json', '--junit', junit], { env: emu().env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/broken.test.yaml:2:11 error unknown-playbook no Playbook named "Inbound NDAA" is declared in this configuration, did you mean `Inbound NDA`?');
     expect(requests()).toBe(before);
+    // CI reporters still get their reports, saying why.
+    const doc = JSON.parse(r.stdout) as unknown;
+    expect(await testReportErrors(doc)).toEqual([]);
+    expect(doc).toMatchObject({ ok: false, suites: [], error: { code: 'invalid-config', exit_code: 1 }, diagnostics: [{ code: 'unknown-playbook', file: 'tests/broken.test.yaml', line: 2, col: 11 }] });
+    const xml = await readFile(junit, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain('<testcase name="tests/broken.test.yaml:2:11 unknown-playbook" classname="docket test" time="0.000">');
+  });
+
+  it('writes its JUnit and JSON reports, saying why, when the run cannot start for want of a key', async () => {
+    const dir = await example();
+    const junit = join(dir, 'junit.xml');
+    const r = await runCli(['test', '-C', dir, '-o', 'json', '--junit', junit], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error: no API key for the review service');
+    const doc = JSON.parse(r.stdout) as unknown;
+    expect(await testReportErrors(doc)).toEqual([]);
+    expect(doc).toMatchObject({ ok: false, error: { message: 'no API key for the review service' } });
+    const xml = await readFile(junit, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain('<error message="no API key for the review service" type="usage">');
+    // `test capture` makes no test report: its error is the common document.
+    const capture = await runCli(['test', '-C', dir, '-o', 'json', 'capture', '--review', 'r1', '--out', join(dir, 'tests/c.test.yaml')], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect(JSON.parse(capture.stdout)).toEqual({ format_version: 1, error: expect.objectContaining({ message: 'no API key for the review service' }) as unknown, diagnostics: [] });
+  });
+
+  it('says why nothing ran: no test of the target, or a named test file that declares none', async () => {
+    const dir = await example();
+    const untested = await runCli(['test', '-C', dir, '--target', 'playbook/Vendor MSA'], { env: emu().env });
+    expect(untested.stderr).toBe('No test file tests playbook/Vendor MSA.\n');
+    await writeFile(join(dir, 'tests/todo.test.yaml'), '# cases to come\n');
+    const empty = await runCli(['test', '-C', dir, 'tests/todo.test.yaml'], { env: emu().env });
+    expect(empty.stderr).toBe('tests/todo.test.yaml declares no test (an empty file, or only comments).\n');
+    expect([untested.code, empty.code]).toEqual([0, 0]);
   });
 
   it('contacts only the review service for --target playbook/NAME (no agreements key needed)', async () => {
@@ -44,7 +80,7 @@ describe('docket test with broken inputs', () => {
     expect(r.stdout).toContain('3 cases: 3 passed.');
   });
 
-  it('refuses FILES that name no test file of the configuration, instead of passing with no case', async () => {
+  it('refuses FILES or a --target that name nothing of the configuration, instead of passing with no case', async () => {
     const dir = await example();
     const typo = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.tset.yaml']);
     expect(typo.code).toBe(1);
@@ -55,6 +91,9 @@ describe('docket test with broken inputs', () => {
     const outside = await runCli(['test', '-C', dir, '--emulator', join(dir, '../elsewhere.test.yaml')]);
     expect(outside.code).toBe(1);
     expect(outside.stderr).toContain('elsewhere.test.yaml" is outside the configuration directory');
+    const target = await runCli(['test', '-C', dir, '--emulator', '--target', 'template/Consulting Agreement']);
+    expect(target.code).toBe(1);
+    expect(target.stderr).toContain('Error: --target template/Consulting Agreement names nothing declared in this configuration, did you mean `custom-template/Consulting Agreement`?');
     // Refused before the emulator started: nothing was written.
     expect(await exists(join(dir, '.docket'))).toBe(false);
     // A path relative to -C DIR names the file too.
@@ -78,6 +117,30 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
   });
 
+  it('says what is wrong with a contract: a folder named as its file, or both a file and an imported id', async () => {
+    const dir = await example();
+    const contracts = ['{ file: fixtures }', `{ file: fixtures/nda-standard.docx, imported_file: 4f1c6a5e-0000-4000-8000-000000000000, sha256: ${'a'.repeat(64)} }`];
+    // One document each: a document the schema refuses gets no further checks.
+    const docs = contracts.map((c) => ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', `    contract: ${c}`, '    expect: { flags: { count: 0 } }'].join('\n'));
+    await writeFile(join(dir, 'tests/contracts.test.yaml'), `${docs.join('\n---\n')}\n`);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/contracts.test.yaml:5:23 error missing-file contract file "fixtures" is a folder, not a file (looked for tests/fixtures)');
+    expect(r.stderr).toContain('tests/contracts.test.yaml:12:15 error invalid-value `contract` has a value that is not allowed here');
+    expect(r.stderr).toContain('hint: Give `file` (a contract in this directory) or `imported_file` with `sha256` (one already imported), not both.');
+  });
+
+  it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
+    const dir = await example();
+    const doc = (playbook: string, names: string[]) => ['kind: PlaybookTest', `playbook: ${playbook}`, 'cases:', ...names.flatMap((n) => [`  - name: ${n}`, '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }'])].join('\n');
+    await writeFile(join(dir, 'tests/twice.test.yaml'), `${[doc('Inbound NDA', ['a', 'b', 'a']), doc('Inbound NDA', ['b']), doc('Vendor MSA', ['a'])].join('\n---\n')}\n`);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/twice.test.yaml:10:11 error duplicate-case case "a" is named twice in this file (first at line 4)');
+    expect(r.stderr).toContain('tests/twice.test.yaml:17:11 error duplicate-case case "b" is named twice in this file (first at line 7)');
+    expect(r.stderr).toContain('2 errors, 0 warnings.');
+  });
+
   it('says only that `kind` is missing when a test document lacks it (not the keys of both kinds)', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/kindless.test.yaml'), ['playbook: Inbound NDA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
@@ -91,8 +154,11 @@ describe('docket test with broken inputs', () => {
     const dir = await example();
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '-o', 'json', '--junit', join(dir, 'tests')]);
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { ok?: boolean; error?: { message: string } };
-    expect(doc.ok).toBeUndefined();
+    // The report, not ok, with the error: what ran is not lost.
+    const doc = JSON.parse(r.stdout) as { ok?: boolean; summary: { pass: number }; error?: { message: string } };
+    expect(await testReportErrors(doc)).toEqual([]);
+    expect(doc.ok).toBe(false);
+    expect(doc.summary.pass).toBe(3);
     expect(doc.error?.message).toContain('cannot write the JUnit report');
   });
 });

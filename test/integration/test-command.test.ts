@@ -9,12 +9,12 @@ import { hostname } from 'node:os';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
 import { ACTOR } from '../helpers/emulator.js';
 import { emulatorForFile } from '../helpers/scenario.js';
+import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
 import { testAgreementMessage } from '../../src/testing/test-agreements.js';
 import type { RunIdentity } from '../../src/testing/run-owner.js';
 import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
@@ -60,9 +60,7 @@ describe('docket test on the bundled example (--emulator)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { ok: boolean; summary: { cases: number; pass: number }; suites: { kind: string; cases: { status: string; expectations: { got: string }[] }[] }[] };
-    const schema = JSON.parse(await readFile(fileURLToPath(new URL('../../schemas/test-report.schema.json', import.meta.url)), 'utf8')) as object;
-    const validate = new Ajv.default({ strict: false }).compile(schema);
-    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(await testReportErrors(report)).toEqual([]);
     expect(report).toMatchObject({ ok: true, summary: { cases: 8, pass: 8 } });
     const rejected = report.suites.find((s) => s.kind === 'TemplateTest')!.cases[1]!.expectations[0]!.got;
     expect(rejected).toMatch(/^rejected \(hourly_rate\)/);
@@ -224,13 +222,15 @@ describe('docket test against a standalone emulator', () => {
     expect(own.map((a) => [a.status, a.test_agreement, a.fields.message?.startsWith('docket-test: ')])).toEqual([['voided', true, true]]);
   });
 
-  it('archives its scratch playbook on Ctrl-C, and the next run archives what a killed run left', async () => {
+  it('archives its scratch playbook on Ctrl-C, and the next run archives what a run stopped at once left', async () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 60_000 }) });
     try {
-      const start = (): { exit: Promise<number | null>; kill: (s: NodeJS.Signals) => void } => {
-        const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: 'ignore' });
-        return { exit: new Promise((res) => child.on('exit', (code) => res(code))), kill: (s) => child.kill(s) };
+      const start = (...flags: string[]): { exit: Promise<number | null>; kill: (s: NodeJS.Signals) => void; stdout: () => string } => {
+        const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, ...flags], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'ignore'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        return { exit: new Promise((res) => child.on('close', (code) => res(code))), kill: (s) => child.kill(s), stdout: () => out };
       };
       const active = () => scratch(org()).filter((p) => p.archived_at === null);
       const waitForScratch = async (): Promise<void> => {
@@ -244,11 +244,27 @@ describe('docket test against a standalone emulator', () => {
       expect(await interrupted.exit).toBe(130);
       expect(active()).toEqual([]);
 
-      const crashed = start();
+      // CI's cancel: SIGTERM, then SIGTERM again before the cleanup ends: it stops at once, leaving
+      // its scratch playbook, and its reports still say why.
+      const junit = join(dir, 'cancelled.xml');
+      const cancelled = start('-o', 'json', '--junit', junit);
       await waitForScratch();
-      crashed.kill('SIGKILL');
-      await crashed.exit;
+      // Its archive request is left unanswered, so the second signal comes while it cleans up.
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'DELETE', path_pattern: '/playbooks/', status: 'silent', count: 1 }) });
+      const archives = () => Object.entries(emu().emulator.stats().requests.by_route).reduce((n, [route, count]) => (route.startsWith('DELETE ') && route.includes('/playbooks/') ? n + count : n), 0);
+      const before = archives();
+      cancelled.kill('SIGTERM');
+      for (let i = 0; i < 400 && archives() === before; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(archives()).toBe(before + 1);
+      cancelled.kill('SIGTERM');
+      expect(await cancelled.exit).toBe(143);
       expect(active().length).toBe(1);
+      const doc = JSON.parse(cancelled.stdout()) as unknown;
+      expect(await testReportErrors(doc)).toEqual([]);
+      expect(doc).toMatchObject({ ok: false, error: { code: 'interrupted', exit_code: 143 } });
+      const xml = await readFile(junit, 'utf8');
+      expect(await junitErrors(xml)).toEqual([]);
+      expect(xml).toContain('<error message="docket test stopped by SIGTERM before it could report" type="interrupted">');
 
       await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
       const next = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });

@@ -16,8 +16,9 @@ import { sha256 } from '../../engine/canonical.js';
 import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
 import { declaredPlaybooks, declaredTemplates, TEST_TARGET_KINDS, type TemplateSubject } from '../../kinds/support/test-subjects.js';
 import { renderTestAnnotations } from '../../render/test-annotations.js';
-import { renderTestJson } from '../../render/test-json.js';
-import { renderTestJunit } from '../../render/test-junit.js';
+import { errorJson } from '../../render/json.js';
+import { renderTestErrorJson, renderTestJson } from '../../render/test-json.js';
+import { renderErrorJunit, renderTestJunit } from '../../render/test-junit.js';
 import { renderTestMarkdown } from '../../render/test-markdown.js';
 import { renderTestText } from '../../render/test-text.js';
 import { CACHE_DIR, cachePartition, TestCache } from '../../testing/cache.js';
@@ -32,7 +33,7 @@ import type { Workspace } from '../../engine/workspace.js';
 import { failed } from '../../testing/outcome.js';
 import { runTests, type CompareTo } from '../../testing/run.js';
 import type { TestFile, TestReport } from '../../testing/types.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../../util/atomic-write.js';
 import { VERSION } from '../../version.js';
 import { annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
 import { applyInputOf } from '../apply-step.js';
@@ -75,7 +76,7 @@ export function testCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--junit <FILE>', 'also write a JUnit XML report')
     .option('--fail-on-warn', 'exit 1 also for warn-level failures and flaky cases')
     .addOption(new Option('--timeout <DURATION>', 'time budget of the whole run, reviews included').argParser(parseDuration).default(TEST_TIMEOUT_MS, formatDuration(TEST_TIMEOUT_MS)))
-    .addOption(annotationsOption())
+    .addOption(annotationsOption('broken expectation'))
     .action(async (files: string[], opts: TestFlags) => {
       setExit(await runTestCommand(io, files, opts));
     });
@@ -89,8 +90,8 @@ interface PreparedTests {
   selected: TestFile[];
   warnings: Diagnostic[];
   compare: CompareTo | undefined;
-  /** FILES, relative to the configuration directory. */
-  only: string[];
+  /** Why nothing runs, when the selection is empty. */
+  none: string | undefined;
 }
 
 async function prepareTests(io: Io, workspace: Workspace, files: string[], opts: TestFlags): Promise<PreparedTests> {
@@ -101,7 +102,16 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
   const selected = selectTargets(loaded.files, opts.target, subjects);
   const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, playbooks: await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }) } : undefined;
-  return { subjects, selected, warnings: loaded.diagnostics, compare, only };
+  const none = selected.length > 0 ? undefined : await whyNoTests(project.root, only, opts.target, loaded.files.length);
+  return { subjects, selected, warnings: loaded.diagnostics, compare, none };
+}
+
+/** Says which it is: no test file at all, files (named or found) that declare no test, or no test of the targets. */
+async function whyNoTests(root: string, only: string[], targets: string[], loaded: number): Promise<string> {
+  if (loaded > 0) return `No test file tests ${targets.join(', ')}.`;
+  if (only.length > 0) return `${only.join(', ')} declare${only.length === 1 ? 's' : ''} no test (an empty file, or only comments).`;
+  const found = await findTestFiles(root);
+  return found.length === 0 ? 'No test files found (*.test.yaml below the directory).' : `The test files declare no test (${found.join(', ')}: empty, or only comments).`;
 }
 
 /**
@@ -140,27 +150,78 @@ function servicesFor(files: TestFile[], replayOnly: boolean): Set<ServiceName> {
 }
 
 async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise<number> {
+  const started = new Date();
+  const interrupts = interruptsOf(io);
+  const junit = opts.junit;
+  let report: TestReport | undefined;
+  const reportXml = (r: TestReport): string => renderTestJunit(r, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
+  const errorXml = (error: unknown): string => renderErrorJunit(errorJson(error), { started, hostname: hostname() });
+  // CI reporters read the JUnit file whatever happened: one that could not run says why in it,
+  // also when a second signal (CI's SIGTERM after its SIGINT) ends the process at once.
+  const dropJunitOnExit = junit
+    ? interrupts.onExit(() => {
+        const signal = interrupts.received();
+        if (signal) writeFileAtomicSync(resolve(io.cwd, junit), report ? reportXml(report) : errorXml(new InterruptedError(signal, `docket test stopped by ${signal} before it could report`)));
+      })
+    : undefined;
+  try {
+    try {
+      report = await runAndReport(io, files, opts);
+    } catch (error) {
+      if (junit) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
+      throw error;
+    }
+    // The JUnit file first: when it cannot be written, stdout holds the error (in the report with -o json), not a report that looks fine.
+    if (junit) {
+      await writeJunit(io, junit, reportXml(report)).catch((error: unknown) => {
+        if (opts.output === 'json') io.stdout(renderTestErrorJson(errorJson(error), report));
+        throw error;
+      });
+    }
+  } finally {
+    dropJunitOnExit?.();
+  }
+  const isFailed = failed(report, Boolean(opts.failOnWarn));
+  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
+  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
+  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
+  if (opts.annotations === 'github') {
+    const text = renderTestAnnotations(report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd) });
+    if (opts.output === 'text') io.stdout(text);
+    else io.stderr(text);
+  }
+  const signal = interrupts.received();
+  if (signal) throw new InterruptedError(signal, `docket test interrupted by ${signal}; what the run made was cleaned up`);
+  return isFailed ? 1 : 0;
+}
+
+async function writeJunit(io: Io, file: string, xml: string): Promise<void> {
+  await writeFileAtomic(resolve(io.cwd, file), xml).catch((error: unknown) => {
+    throw new DocketError('write-failed', `cannot write the JUnit report to ${file} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+  });
+}
+
+/** Checks the flags and the test files, connects, runs the cases and cleans up: the report, or why there is none. */
+async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<TestReport> {
   if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
   if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
   const interrupts = interruptsOf(io);
   const release = interrupts.hold();
-  const started = new Date();
   const deadline = Date.now() + opts.timeout;
   // Aborted only after the run has cleaned up: the cleanup's own requests must not be cut short.
   const hard = new AbortController();
   // Set by `check`, which the session runs before it connects: broken test files never reach the network.
   let prepared: PreparedTests | undefined;
-  let report: TestReport;
   try {
     const check = async (workspace: Workspace): Promise<void> => {
       prepared = await prepareTests(io, workspace, files, opts);
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
-    report = await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
-      const { subjects, selected, warnings, compare, only } = prepared!;
+    return await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
+      const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
-      if (selected.length === 0) s.logger.info(`No test files found (${only.length > 0 ? only.join(', ') : '*.test.yaml below the directory'}).`);
+      if (none) s.logger.info(none);
       const emulator = Boolean(opts.emulator);
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
       s.progress.start('Testing');
@@ -191,25 +252,6 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     hard.abort();
     release();
   }
-  const isFailed = failed(report, Boolean(opts.failOnWarn));
-  // The JUnit file first: when it cannot be written, stdout holds the error (one JSON document with -o json), not a report that looks fine.
-  if (opts.junit) {
-    const xml = renderTestJunit(report, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
-    await writeFileAtomic(resolve(io.cwd, opts.junit), xml).catch((error: unknown) => {
-      throw new DocketError('write-failed', `cannot write the JUnit report to ${opts.junit} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
-    });
-  }
-  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
-  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
-  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
-  if (opts.annotations === 'github') {
-    const text = renderTestAnnotations(report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd) });
-    if (opts.output === 'text') io.stdout(text);
-    else io.stderr(text);
-  }
-  const signal = interrupts.received();
-  if (signal) throw new InterruptedError(signal, `docket test interrupted by ${signal}; what the run made was cleaned up`);
-  return isFailed ? 1 : 0;
 }
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */
@@ -234,7 +276,10 @@ function selectTargets(files: TestFile[], targets: string[], subjects: TestSubje
     const name = t.slice(slash + 1);
     if (slash < 0 || !TEST_TARGET_KINDS.includes(kind)) throw new UsageError(`--target ${t}: docket test selects tests by ${TEST_TARGET_KINDS.map((k) => `${k}/NAME`).join(', ')}`);
     const known = kind === TEST_TARGET_KINDS[0] ? subjects.playbooks.has(name) : [...subjects.templates.values()].some((x) => x.target === t);
-    if (!known) throw new UsageError(`--target ${t} names nothing declared in this configuration`);
+    if (!known) {
+      const declared = [...[...subjects.playbooks.values()].map((p) => `${TEST_TARGET_KINDS[0]}/${p.name}`), ...[...subjects.templates.values()].map((x) => x.target)];
+      throw new UsageError(`--target ${t} names nothing declared in this configuration${didYouMean(t, declared)}`);
+    }
     return { playbook: kind === TEST_TARGET_KINDS[0], name };
   });
   return files.filter((f) => wanted.some((w) => w.name === f.subject && w.playbook === (f.kind === 'PlaybookTest')));

@@ -2,15 +2,16 @@
  * The test reports: JUnit XML valid against the Apache Ant JUnit schema, the PR comment escaped
  * and kept under its size limit, annotations at the test file's lines.
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { describe, expect, it } from 'vitest';
 import { renderTestAnnotations } from '../../../src/render/test-annotations.js';
-import { renderTestJunit } from '../../../src/render/test-junit.js';
+import { errorJson } from '../../../src/render/json.js';
+import { renderTestErrorJson } from '../../../src/render/test-json.js';
+import { renderErrorJunit, renderTestJunit } from '../../../src/render/test-junit.js';
+import { ConfigError, DocketError } from '../../../src/errors.js';
 import { renderTestMarkdown } from '../../../src/render/test-markdown.js';
 import type { CaseOutcome, TestReport } from '../../../src/testing/types.js';
+import { antJunitSchema, junitErrors, testReportErrors } from '../../helpers/test-reports.js';
 
 const at = (line: number) => ({ file: 'tests/nda.test.yaml', line, col: 7 });
 const kase = (name: string, status: CaseOutcome['status'], extra: Partial<CaseOutcome> = {}): CaseOutcome => ({
@@ -46,18 +47,6 @@ const report: TestReport = {
   ],
 };
 
-/**
- * The Apache Ant JUnit schema (Windy Road's JUnit.xsd) as the junit-xml package ships it for its
- * own tests, with the `skipped` element and attribute that the schema's later revision added.
- */
-async function antJunitSchema(): Promise<string> {
-  const source = await readFile(join(dirname(createRequire(import.meta.url).resolve('junit-xml/package.json')), 'src/index.test.ts'), 'utf8');
-  const literal = /const antJunitSchema = '((?:[^'\\]|\\.)*)';/.exec(source)![1]!.replace(/\\'/g, "'");
-  return literal
-    .replace('<xs:choice minOccurs="0"><xs:element name="error">', '<xs:choice minOccurs="0"><xs:element name="skipped"/><xs:element name="error">')
-    .replace('<xs:attribute name="time" type="xs:decimal" use="required"><xs:annotation><xs:documentation xml:lang="en">Time taken (in seconds) to execute the tests in the suite', '<xs:attribute name="skipped" type="xs:int" use="optional"/><xs:attribute name="time" type="xs:decimal" use="required"><xs:annotation><xs:documentation xml:lang="en">Time taken (in seconds) to execute the tests in the suite');
-}
-
 describe('JUnit', () => {
   it('is valid against the Ant JUnit schema, with a suite per test file and a case per case', async () => {
     const xml = renderTestJunit(report, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 2.5 });
@@ -86,10 +75,38 @@ describe('JUnit', () => {
     expect(lenient).toContain('warns: warn');
   });
 
+  it('says why when the run could not start: an error per problem at its file:line, or the one error', async () => {
+    const started = new Date('2026-11-24T10:00:00Z');
+    const invalid = errorJson(new ConfigError([{ severity: 'error', code: 'unknown-playbook', message: 'no Playbook named "Inbound NDAA" <is> declared', file: 'tests/nda.test.yaml', line: 2, col: 11, hint: 'did you mean `Inbound NDA`?' }, { severity: 'warning', code: 'unknown-outcome', message: 'kept', file: 'tests/nda.test.yaml', line: 9, col: 3 }, { severity: 'error', code: 'duplicate-case', message: 'case "a" is named twice', file: 'tests/b.test.yaml', line: 7, col: 11 }], 'the test files are invalid'));
+    const xml = renderErrorJunit(invalid, { started, hostname: 'ci' });
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain('<testsuite package="tests/nda.test.yaml" id="1" name="tests/nda.test.yaml" timestamp="2026-11-24T10:00:00" hostname="ci" tests="1" failures="0" errors="1"');
+    expect(xml).toContain('<error message="no Playbook named &quot;Inbound NDAA&quot; &lt;is&gt; declared" type="unknown-playbook">tests/nda.test.yaml:2:11 error unknown-playbook');
+    expect(xml).toContain('<testcase name="tests/b.test.yaml:7:11 duplicate-case"');
+    expect(xml).not.toContain('unknown-outcome');
+    const down = renderErrorJunit(errorJson(new DocketError('network', 'review service GET /v1/playbooks failed with no response', 'check the URL')), { started, hostname: 'ci' });
+    expect(await junitErrors(down)).toEqual([]);
+    expect(down).toContain('<testcase name="docket test could not run" classname="docket test" time="0.000">');
+    expect(down).toContain('<error message="review service GET /v1/playbooks failed with no response" type="network">');
+  });
+
   it('the schema catches a broken report (the check can fail)', async () => {
     const xml = renderTestJunit(report, { started: new Date(), hostname: 'ci', seconds: 1 }).replace(' hostname="ci"', '');
     const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: await antJunitSchema() }] });
     expect(result.valid).toBe(false);
+  });
+});
+
+describe('the JSON report of a run that could not start', () => {
+  it('is a report (no suites, not ok) holding the error, valid against the schema', async () => {
+    const doc = JSON.parse(renderTestErrorJson(errorJson(new DocketError('usage', 'no API key for the review service', 'set DOCKET_REVIEW_API_KEY')))) as Record<string, unknown>;
+    expect(await testReportErrors(doc)).toEqual([]);
+    expect(doc).toMatchObject({ ok: false, suites: [], summary: { cases: 0 }, error: { code: 'usage', message: 'no API key for the review service', exit_code: 1 }, diagnostics: [] });
+    // A source line quoted from a test file cannot drive the terminal that shows the JSON.
+    const quoted = renderTestErrorJson(errorJson(new ConfigError([{ severity: 'error', code: 'x', message: 'y', file: 'tests/a.test.yaml', line: 1, col: 1 }]), () => 'name: \u009b31m'));
+    expect(quoted).toContain('"excerpt": "name: \\u009b31m"');
+    // The schema can fail: the common error document is not a test report.
+    expect(await testReportErrors(errorJson(new DocketError('usage', 'x')))).not.toEqual([]);
   });
 });
 
