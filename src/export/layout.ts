@@ -2,14 +2,37 @@
  * Where `docket export` puts things: which kinds it exports (their modules say where), and
  * deterministic file names (a slug of the name; collisions get `-2`, `-3`, … in name order).
  */
+import type { ServiceName } from '../api/types.js';
 import { didYouMean } from '../config/suggest.js';
+import type { ProjectConfig } from '../config/types.js';
+import { escapePointer } from '../config/yaml-positions.js';
 import { UsageError } from '../errors.js';
 import type { AnyKind } from '../kinds/index.js';
 
-/** `--kind` values → the kinds to export (none given: every kind with a layout). Unknown names are a usage error with a suggestion. */
-export function exportKinds(values: readonly string[], kinds: readonly AnyKind[]): AnyKind[] {
+const SERVICES: readonly ServiceName[] = ['review', 'agreements'];
+
+/**
+ * The services a configuration names: a `review:` or `agreements:` section (docket.yaml, the
+ * selected environment's) or a DOCKET_* variable that sets one. One that names neither means both
+ * (the default URLs), so a bare `version: 1` still exports everything.
+ */
+export function namedServices(project: ProjectConfig): Set<ServiceName> {
+  const written = (s: ServiceName): boolean =>
+    Object.keys(project[s]).length > 0 ||
+    Boolean(project.positions?.has(`/${s}`)) ||
+    Boolean(project.environment !== undefined && project.positions?.has(`/environments/${escapePointer(project.environment)}/${s}`));
+  const named = SERVICES.filter(written);
+  return new Set(named.length > 0 ? named : SERVICES);
+}
+
+/**
+ * `--kind` values → the kinds to export. None given: every kind with a layout that lives on one of
+ * `services` (a kind on both services is exported with the parts those hold). Unknown names are a
+ * usage error with a suggestion.
+ */
+export function exportKinds(values: readonly string[], kinds: readonly AnyKind[], services: ReadonlySet<ServiceName> = new Set(SERVICES)): AnyKind[] {
   const exportable = kinds.filter((k) => k.layout && k.toConfig);
-  if (values.length === 0) return exportable;
+  if (values.length === 0) return exportable.filter((k) => k.service === 'both' || services.has(k.service));
   const names = new Set<string>();
   for (const value of values) {
     const child = kinds.find((k) => k.name === value && k.parentKind);

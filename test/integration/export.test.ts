@@ -220,6 +220,22 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('reads only the service the source configuration names: a review-only docket.yaml exports with a review key alone', async () => {
+    const { exportFrom } = await seed();
+    await writeFile(join(exportFrom, 'docket.yaml'), `version: 1\nreview:\n  url: ${t!.env.DOCKET_REVIEW_URL}\n  organization_id: ${DEFAULT_ORGANIZATION_ID}\n`);
+    const reviewOnly = (...args: string[]) => runCli(args, { env: { DOCKET_REVIEW_API_KEY: t!.env.DOCKET_API_KEY } });
+    const out = join(await makeDir({}), 'acme');
+    const result = await reviewOnly('export', '-C', exportFrom, '--out', out);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const files = await tree(out);
+    expect(Object.keys(files).sort()).toEqual(['docket.yaml', 'members.yaml', 'organization.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
+    expect(files['docket.yaml']).not.toContain('agreements');
+    expect(files['organization.yaml']).toContain('name: Acme Legal');
+    expect(files['organization.yaml']).not.toContain('agreements:');
+    await expectNoChanges(reviewOnly, out);
+  });
+
   it('writes a Word term as a pending document that plan ignores, and adopts its Word file once added and renamed', async () => {
     const { exportFrom } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
     const { out, result } = await exportTo(exportFrom, '--kind', 'custom-term');
