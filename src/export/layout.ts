@@ -51,15 +51,39 @@ export function exportReads(kinds: readonly AnyKind[], registry: readonly AnyKin
   return [...kinds, ...registry.filter((k) => k.parentKind && kinds.some((p) => p.name === k.parentKind))];
 }
 
-/** A file-name-safe form of a name: lowercase, runs of anything but `a-z0-9` → `-`, trimmed. */
+/** Longest slug, in UTF-8 bytes: `<slug>-NN.yaml.pending` stays far below the 255 bytes file systems allow. */
+export const SLUG_MAX_BYTES = 100;
+
+/** Names Windows reserves for devices, with any extension (`con.yaml`). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/;
+
+/**
+ * A file-name-safe form of a name, the same on every file system: NFC, lower case, letters and
+ * digits of any script kept (with their combining marks: Devanagari, Arabic vowels), every run of
+ * anything else (spaces, punctuation, the characters Windows reserves, symbols) → `-`, trimmed, so
+ * no trailing dot or space. Cut at a whole character to SLUG_MAX_BYTES; a Windows device name gets
+ * a `_` (`con_`). Empty → `unnamed`.
+ */
 export function slug(name: string): string {
-  const s = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '') // é → e, so accented names keep their letters
+  let s = name
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return s === '' ? 'unnamed' : s;
+    .normalize('NFC') // lower-casing may decompose (İ → i̇)
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^[-\p{M}]+|-+$/gu, '');
+  if (Buffer.byteLength(s) > SLUG_MAX_BYTES) s = truncate(s, SLUG_MAX_BYTES).replace(/-+$/, '');
+  if (s === '') return 'unnamed';
+  return WINDOWS_DEVICE.test(s) ? `${s}_` : s;
+}
+
+/** The longest prefix of whole characters (a letter with its marks) within `max` UTF-8 bytes. */
+function truncate(text: string, max: number): string {
+  let out = '';
+  for (const { segment } of new Intl.Segmenter('und', { granularity: 'grapheme' }).segment(text)) {
+    if (Buffer.byteLength(out + segment) > max) break;
+    out += segment;
+  }
+  return out;
 }
 
 /**

@@ -116,6 +116,7 @@ function takenSlugs(root: string): (folder: string, slug: string) => boolean {
       }
       listed.set(folder, names);
     }
-    return listed.get(folder)!.some((n) => n.startsWith(`${slug}.`));
+    // As a case- and normalization-insensitive file system (macOS, Windows) compares names.
+    return listed.get(folder)!.some((n) => n.normalize('NFC').toLowerCase().startsWith(`${slug}.`));
   };
 }
