@@ -13,6 +13,21 @@ import { blockText } from './support/yaml-out.js';
 import { sendMarked } from './support/pending-upload.js';
 import { docSource, fieldSourcesAt, namesList, valueOf } from './support/positions.js';
 
+/**
+ * The attachment ids docket knows exist in this target: uploaded or adopted here (docket.lock.json),
+ * and the pinned ids such uploads replaced. Not an id only a document pins: attachments cannot be
+ * read, so a pin the lock does not confirm may be another organization's (an export's).
+ */
+export function knownAttachmentIds(live: readonly LiveResource[]): Set<string> {
+  const ids = new Set<string>();
+  for (const l of live) {
+    if (l.kind !== 'attachment' || l.extra?.pinOnly) continue;
+    ids.add(l.id);
+    for (const alias of l.pinnedAs ?? []) ids.add(alias);
+  }
+  return ids;
+}
+
 export const attachmentKind: KindModule<'attachment'> = {
   name: 'attachment',
   yamlKind: 'Attachment',
@@ -89,6 +104,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         fields: { name: d.name },
         refs: [],
         unknownFields: { sha256: 'docket.lock.json has no entry for it; the service cannot give a PDF back', description: 'not readable over the API' },
+        extra: { pinOnly: true },
       });
     }
     return live;

@@ -236,6 +236,39 @@ describe('docket export', () => {
     await expectNoChanges(reviewOnly, out);
   });
 
+  it('refuses, before any write, a template that would send another organization’s attachment id, and converges once it names the attachment', async () => {
+    const { exportFrom } = await seed();
+    const { out } = await exportTo(exportFrom, '--kind', 'attachment', '--kind', 'template');
+    await addFile(out, 'attachments/security-exhibit.pdf', pdf('security'), 'attachments/security-exhibit.yaml.pending');
+    const pinned = await readFile(join(out, 'attachments/security-exhibit.yaml'), 'utf8');
+    const id = /\nid: (\S+)\n/.exec(pinned)![1]!;
+
+    // Another, empty organization: the exported ids mean nothing there, and the service would refuse them.
+    const other = await startTestEmulator();
+    try {
+      const otherCli = (...args: string[]) => runCli(args, { env: other.env });
+      const refused = await otherCli('plan', '-C', out);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(new RegExp(`templates/cloud-service-agreement\\.yaml:\\d+:\\d+ error unsupported-change .*names attachment id ${id}`));
+      expect(refused.stderr).toContain('delete that `id:` line');
+      const apply = await otherCli('apply', '-C', out, '--auto-approve');
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain('the plan could not be made');
+
+      // As the error says: upload the PDF here, and name the attachment instead of its id.
+      await writeFile(join(out, 'attachments/security-exhibit.yaml'), pinned.replace(`id: ${id}\n`, ''));
+      const template = await readFile(join(out, 'templates/cloud-service-agreement.yaml'), 'utf8');
+      await writeFile(join(out, 'templates/cloud-service-agreement.yaml'), template.replace(id, '{ attachment: Security Exhibit }'));
+      const applied = await otherCli('apply', '-C', out, '--auto-approve');
+      expect(applied.stdout).toContain('✓ upload attachment "Security Exhibit"');
+      expect(applied.stdout).toContain('✓ create template "Mutual NDA"'); // the refused apply wrote nothing
+      expect(applied.code).toBe(0);
+      await expectNoChanges(otherCli, out);
+    } finally {
+      await other.emulator.close();
+    }
+  });
+
   it('writes a Word term as a pending document that plan ignores, and adopts its Word file once added and renamed', async () => {
     const { exportFrom } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
     const { out, result } = await exportTo(exportFrom, '--kind', 'custom-term');
