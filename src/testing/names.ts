@@ -14,14 +14,11 @@ export interface TestNames {
   parts: { name: string; pointer: string }[];
 }
 
-const SUBJECT_FIELD: Record<TestKind, string> = { PlaybookTest: 'playbook', TemplateTest: 'template' };
-
 /** The names a test document writes; undefined for a document that is not a test (or not one docket can read). */
 export function testNames(doc: unknown): TestNames | undefined {
   if (!isPlainObject(doc) || (doc.kind !== 'PlaybookTest' && doc.kind !== 'TemplateTest')) return undefined;
   const test: TestKind = doc.kind;
-  const field = SUBJECT_FIELD[test];
-  const subject = doc[field];
+  const [subject, pointer] = test === 'PlaybookTest' ? [doc.playbook, '/playbook'] : [doc.template, '/template'];
   if (typeof subject !== 'string') return undefined;
   const parts: TestNames['parts'] = [];
   const cases = test === 'PlaybookTest' && Array.isArray(doc.cases) ? doc.cases : [];
@@ -38,5 +35,5 @@ export function testNames(doc: unknown): TestNames | undefined {
       });
     }
   });
-  return { test, subject: { name: subject, pointer: `/${field}` }, parts };
+  return { test, subject: { name: subject, pointer }, parts };
 }

@@ -233,6 +233,7 @@ describe('docket export', () => {
     expect(files['docket.yaml']).not.toContain('agreements');
     expect(files['organization.yaml']).toContain('name: Acme Legal');
     expect(files['organization.yaml']).not.toContain('agreements:');
+    expect(result.stdout).toContain('the agreements service was not read: the source configuration names only the other one');
     await expectNoChanges(reviewOnly, out);
   });
 

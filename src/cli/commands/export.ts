@@ -80,6 +80,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           schema: readSchema,
           paths: { outRoot: out, schemasDir: schemaHome(out).dir },
         });
+        result.notes.unshift(...scope(w).notes);
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
         // Ctrl-C while writing: the half-written staging directory goes too.
         await writeExport(out, opts.out!, result.files, emulatorState, (cleanup) => interruptsOf(io).onExit(cleanup));
@@ -105,7 +106,11 @@ interface ExportScope {
   services: Set<ServiceName>;
   /** The services contacted. */
   needs: Set<ServiceName>;
+  /** Why a service was left out, for the summary's notes. */
+  notes: string[];
 }
+
+const NAMES_SERVICE: Record<ServiceName, string> = { review: 'DOCKET_REVIEW_URL or DOCKET_ORGANIZATION_ID', agreements: 'DOCKET_AGREEMENTS_URL' };
 
 /**
  * What an export reads. Without `--kind`, the kinds of the services the configuration names (a user
@@ -119,7 +124,9 @@ function exportScope(values: readonly string[], project: ProjectConfig): ExportS
   const read = exportReads(kinds, KINDS);
   // A kind on both services reads only the parts of these (and what those parts read).
   const needs = new Set([...servicesNeeded(read, undefined)].filter((x) => services.has(x)));
-  return { kinds, read, services, needs };
+  const left = values.length > 0 ? [] : (Object.keys(NAMES_SERVICE) as ServiceName[]).filter((x) => !services.has(x));
+  const notes = left.map((x) => `the ${x} service was not read: the source configuration names only the other one (write a \`${x}:\` section in its docket.yaml, or set ${NAMES_SERVICE[x]}, to export its kinds too)`);
+  return { kinds, read, services, needs, notes };
 }
 
 /** The exported docket.yaml: the effective target (URLs, the organization the routes act on), never a key. */
