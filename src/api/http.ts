@@ -79,6 +79,13 @@ export interface ClosableServiceClient extends ServiceClient {
 // Six retries: a service failing two requests in five (the emulator's --fault-rate 0.4) still
 // fails one request in 600, where four left one in 100 and a plan of 60 reads failed half the time.
 const DEFAULTS = { retries: 6, baseDelayMs: 250, maxDelayMs: 8000, timeoutMs: 30_000, timeoutRetries: 1, concurrency: 8 };
+/**
+ * Requests in a row that failed every attempt on a server fault or a broken connection, after which
+ * the service counts as down for the rest of the command: each further request would spend its whole
+ * backoff (about 8 s) failing again, so an apply of a thousand creates against a dead service would
+ * run to its time budget. Random faults reset the count with every answer in between.
+ */
+export const DOWN_AFTER_FAILURES = 3;
 /** A list longer than this is a paging bug, not data: 10 000 pages of 100 is a million objects. */
 const MAX_PAGES = 10_000;
 
@@ -113,6 +120,18 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const deadlineAt = (): number | undefined => (typeof options.deadline === 'function' ? options.deadline() : options.deadline);
+
+  // Requests in a row that gave up on a server fault or a broken connection; the last one's reason.
+  let failedInARow = 0;
+  let down: string | undefined;
+  const serviceAnswered = (status: number): void => {
+    if (status < 500 && status !== 429) failedInARow = 0;
+  };
+  const gaveUp = (a: Attempt): void => {
+    // Refused for pace, not broken: the limiter deals with it.
+    if (a.kind === 'response' && a.status === 429) return;
+    if (++failedInARow >= DOWN_AFTER_FAILURES) down ??= failedAttempt(a);
+  };
 
   let ownPool: Pool | undefined;
   const dispatcher = (): Dispatcher => {
@@ -289,6 +308,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const reasons: string[] = [];
     let mayHaveLanded = false;
     try {
+      if (down !== undefined) {
+        throw new DocketError(
+          'service-down',
+          `${t.operation}: not sent: ${DOWN_AFTER_FAILURES} requests in a row failed every attempt (the last: ${down}), so this command sends the ${service} service nothing more`,
+          `check that the ${service} service is up (${base.url}), then run the command again: what was not sent is planned again`,
+        );
+      }
       for (let n = 0; ; n++) {
         if (options.signal?.aborted) throw interrupted(t);
         const deadline = deadlineAt();
@@ -321,6 +347,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         throttled = false;
         status = a.kind === 'response' ? a.status : 0;
+        if (a.kind === 'response') serviceAnswered(a.status);
         // A DELETE tried again after an attempt that may have landed (its answer lost, a 5xx): "not
         // found" now means that attempt removed it, which is what was asked.
         if (t.method === 'DELETE' && a.kind === 'response' && a.status === 404 && mayHaveLanded) {
@@ -336,7 +363,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
         const canRetry = n < retries && timeouts <= timeoutRetries;
-        if (decision === 'fail' || (decision === 'retry' && !canRetry)) throw apiError(t, a, n + 1);
+        if (decision === 'fail') throw apiError(t, a, n + 1);
+        if (decision === 'retry' && !canRetry) {
+          gaveUp(a);
+          throw apiError(t, a, n + 1);
+        }
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
@@ -366,7 +397,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'recover' && recover) {
           const found = await recover();
           if (found !== undefined) return found;
-          if (!canRetry) throw apiError(t, a, n + 1);
+          if (!canRetry) {
+            gaveUp(a);
+            throw apiError(t, a, n + 1);
+          }
           if (options.stop?.aborted) throw notTriedAgain(t, a);
         }
         retried++;

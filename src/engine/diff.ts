@@ -173,7 +173,7 @@ export function diff(input: DiffInput): DiffResult {
     // Pass 2: renames, for resources whose own name is not live yet. Before identity, so a new
     // resource that takes the old name (rename A→B, create A) does not claim the renamed object.
     for (const d of desired) {
-      if (matched.has(d.key) || d.pinId) continue;
+      if (d.renamedFrom.length === 0 || matched.has(d.key) || d.pinId) continue;
       if (candidates(scopeOfDesired(d), localName(d, isChild)).length > 0) continue;
       for (const old of d.renamedFrom) {
         const found = candidates(scopeOfDesired(d), old);

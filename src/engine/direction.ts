@@ -53,6 +53,17 @@ export interface ClassifyResult {
   held: Change[];
 }
 
+/**
+ * The record of a live object: the one its own identity keeps when that names this object (asked
+ * first: finding the others needs an index of every record by id), else one another identity
+ * keeps for it (renamed in the app), else its identity's record of another object.
+ */
+function recordOf(sync: SyncState, liveId: string | undefined, key: string): SyncRecord | undefined {
+  const own = sync.byKey.get(key);
+  if (own && own.id === liveId) return own;
+  return (liveId ? sync.byId.get(liveId) : undefined) ?? own;
+}
+
 export function classifyChanges(changes: readonly Change[], input: ClassifyInput): ClassifyResult {
   // No change to classify: the indexes below would cover 20,000 declared and live objects for nothing.
   if (changes.length === 0) return { changes: [], held: [] };
@@ -69,10 +80,10 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
       c.direction = input.sync.byKey.has(refKey(c.kind, c.key)) ? 'removed-live' : 'only-in-files';
     } else if (c.action === 'delete' || c.action === 'archive') {
-      const record = (c.liveId ? input.sync.byId.get(c.liveId) : undefined) ?? input.sync.byKey.get(refKey(c.kind, c.key));
+      const record = recordOf(input.sync, c.liveId, refKey(c.kind, c.key));
       c.direction = record ? 'removed-in-files' : 'only-live';
     } else if (own && l) {
-      const record = input.sync.byId.get(l.id) ?? input.sync.byKey.get(refKey(c.kind, own.key));
+      const record = recordOf(input.sync, l.id, refKey(c.kind, own.key));
       if (record) {
         const sensitive = input.sensitive.get(c.kind) ?? [];
         c.fields = c.fields.map((f) => ({ ...f, direction: sensitive.includes(f.field) ? 'unknown' : fieldDirection(f.field, own, l, record) }));

@@ -14,7 +14,7 @@ import { planHints } from './hints.js';
 import { EMPTY_SYNC, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
-import type { Action, Change, DesiredResource, LiveResource, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
+import type { Action, AdoptableFile, Change, DesiredResource, LiveResource, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
 
 export interface BuildPlanInput {
@@ -47,7 +47,7 @@ export interface BuildPlanResult {
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const sync = input.sync ?? EMPTY_SYNC;
-  const recordedId = sync.byKey.size > 0 ? (kindKey: string) => sync.idOf(kindKey) : undefined;
+  const recordedId = sync === EMPTY_SYNC ? undefined : (kindKey: string) => sync.idOf(kindKey);
   const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
@@ -80,14 +80,12 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       return (configDigest ??= typeof digestSource === 'string' ? digestSource : digestSource());
     },
     changes: ordered.changes,
-    // Sorted so the same state always serialises the same way (golden files, plan diffs).
-    ids: Object.fromEntries(Object.entries(result.ids).sort(([a], [b]) => a.localeCompare(b))),
+    // Sorted where it is written (render/json.ts): a plan only printed never needs the order.
+    ids: result.ids,
     summary: summarize(ordered.changes),
     warnings: [
       ...(input.warnings ?? []),
-      ...result.adoptable.map(
-        (a) => `${a.kind} "${a.key}": cannot compare ${a.file} (${a.reason}); run \`docket apply --adopt-files\` to record the current file as live`,
-      ),
+      ...result.adoptable.map(adoptableWarning),
       ...(input.lockUpdates ?? []).map((u) => u.reason),
       ...uncertain.warnings,
       ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids }),
@@ -98,6 +96,21 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     ...(classified.held.length > 0 ? { held: classified.held } : {}),
   };
   return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
+}
+
+/** The warning a file the plan cannot compare gives (apply --adopt-files leaves it out: it does what it says). */
+export function adoptableWarning(a: AdoptableFile): string {
+  return `${a.kind} "${a.key}": cannot compare ${a.file} (${a.reason}); run \`docket apply --adopt-files\` to record the current file as live`;
+}
+
+/** The plan as `apply --adopt-files` shows it: without the warnings that ask for what it is doing. */
+export function withoutAdoptWarnings(plan: Plan): Plan {
+  if (!plan.adoptable?.length) return plan;
+  const told = new Set(plan.adoptable.map(adoptableWarning));
+  // Copied by descriptors: a spread would work out the configuration digest (a getter) for nothing.
+  const shown = Object.defineProperties({}, Object.getOwnPropertyDescriptors(plan)) as Plan;
+  shown.warnings = plan.warnings.filter((w) => !told.has(w));
+  return shown;
 }
 
 /** How many changes of each action a plan holds (actions it does not hold are left out). */

@@ -19,30 +19,36 @@ export interface StaleCheck {
 }
 
 /**
- * Whether the plan was made for another place. What this run has not had to find out yet (the
- * review organization or path style, learnt from the first review request, when the plan touches
- * nothing there) cannot tell a difference, and does not matter to a plan that makes no review call.
+ * How the place the plan was made for differs from where it would apply now, as "what (then, now)";
+ * undefined when it does not. What this run has not had to find out yet (the review organization or
+ * path style, learnt from the first review request, when the plan touches nothing there) cannot
+ * tell a difference, and does not matter to a plan that makes no review call.
  */
-function targetDiffers(planned: PlanTarget, now: PlanTarget): boolean {
-  if (planned.emulator !== now.emulator) return true;
-  if ((planned.agreements?.url ?? null) !== (now.agreements?.url ?? null)) return true;
+function targetDifference(planned: PlanTarget, now: PlanTarget): string | undefined {
+  const was = (then: string, current: string): string => `${then} then, ${current} now`;
+  if (planned.emulator !== now.emulator) return planned.emulator ? was('the emulator', 'the services') : was('the services', 'the emulator');
+  const plannedUrl = planned.agreements?.url ?? null;
+  const nowUrl = now.agreements?.url ?? null;
+  if (plannedUrl !== nowUrl) return `agreements service: ${was(plannedUrl ?? 'not used', nowUrl ?? 'not used')}`;
   // Another agreements key at the same URL acts for another organization.
   const plannedOrg = planned.agreements?.organization_id;
   const nowOrg = now.agreements?.organization_id;
-  if (plannedOrg && nowOrg && plannedOrg.toLowerCase() !== nowOrg.toLowerCase()) return true;
+  if (plannedOrg && nowOrg && plannedOrg.toLowerCase() !== nowOrg.toLowerCase()) return `agreements organization: ${was(plannedOrg, nowOrg)}`;
   const p = planned.review;
   const n = now.review;
-  if (!p || !n) return Boolean(p) !== Boolean(n);
-  if (p.url !== n.url) return true;
-  if (n.organization_id !== '' && p.organization_id !== n.organization_id) return true;
-  return n.path_style !== undefined && p.path_style !== n.path_style;
+  if (!p || !n) return Boolean(p) !== Boolean(n) ? `review service: ${was(p?.url ?? 'not used', n?.url ?? 'not used')}` : undefined;
+  if (p.url !== n.url) return `review service: ${was(p.url, n.url)}`;
+  if (n.organization_id !== '' && p.organization_id !== n.organization_id) return `review organization: ${was(p.organization_id || 'not known', n.organization_id)}`;
+  if (n.path_style !== undefined && p.path_style !== n.path_style) return `review paths: ${was(p.path_style ?? 'not known', n.path_style)}`;
+  return undefined;
 }
 
 /** Why a saved plan may not be applied any more: configuration, target or touched live objects changed. */
 export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const reasons: string[] = [];
   if (plan.config_digest !== now.configDigest) reasons.push('the configuration changed since the plan was made');
-  if (targetDiffers(plan.target, now.target)) reasons.push('the plan was made for a different target');
+  const moved = targetDifference(plan.target, now.target);
+  if (moved) reasons.push(`the plan was made for a different target (${moved})`);
   const byId = new Map(now.live.map((l) => [`${l.kind}:${l.id}`, l]));
   const kindsRead = new Set(now.live.map((l) => l.kind));
   // An object the plan changes and that is gone is said once, below, not also for each reference to it.

@@ -1,6 +1,6 @@
 /**
  * Machine output. The plan JSON is the plan file format itself (what `--out` saves and `apply`
- * reads), so it is the Plan object unchanged; reports and diagnostics get a small stable envelope.
+ * reads), so it is the Plan object with its ids sorted; reports and diagnostics get a small stable envelope.
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
@@ -15,7 +15,11 @@ export function jsonText(value: unknown): string {
 }
 
 export function renderPlanJson(plan: Plan): string {
-  return jsonText(plan);
+  // Copied by descriptors, so the configuration digest (a getter) is worked out only as it is written.
+  const written = Object.defineProperties({}, Object.getOwnPropertyDescriptors(plan)) as Plan;
+  // Sorted, so the same state always serialises the same way (golden files, plan diffs).
+  written.ids = Object.fromEntries(Object.entries(plan.ids).sort(([a], [b]) => a.localeCompare(b)));
+  return jsonText(written);
 }
 
 export interface ApplyResultJson {

@@ -632,6 +632,51 @@ describe('retries', () => {
     expect(logs[0]).toMatchObject({ status: 502, retries: 6 });
   });
 
+  it('sends a service nothing more once three requests in a row failed every attempt', async () => {
+    const { mock, client } = setup({ maxDelayMs: 1 });
+    let calls = 0;
+    mock
+      .intercept({ path: /^\/v1\// })
+      .reply(() => {
+        calls++;
+        return { statusCode: 503, data: {} };
+      })
+      .persist();
+    const read = (n: number) => rejection(client.request({ method: 'GET', path: `/v1/${n}`, operation: `read ${n}` }));
+    for (const n of [1, 2, 3]) expect(((await read(n)) as ApiError).status).toBe(503);
+    expect(calls).toBe(21);
+    const e = (await rejection(client.request({ method: 'POST', path: '/v1/4', body: {}, operation: 'create thing' }))) as DocketError;
+    expect(calls).toBe(21);
+    expect(e.code).toBe('service-down');
+    expect(e.message).toBe('create thing: not sent: 3 requests in a row failed every attempt (the last: the review service answered HTTP 503), so this command sends the review service nothing more');
+    expect(e.hint).toContain('run the command again');
+    expect(e.notCarriedOut).toBe(true);
+  });
+
+  it('keeps sending when answers come between requests that failed every attempt, or when they were only refused for pace', async () => {
+    const { mock, client } = setup({ maxDelayMs: 1 });
+    const sent: string[] = [];
+    const reply = (path: string, statusCode: number) =>
+      mock
+        .intercept({ path })
+        .reply(() => {
+          sent.push(path);
+          return { statusCode, data: {} };
+        })
+        .persist();
+    reply('/v1/ok', 200);
+    reply('/v1/busy', 429);
+    reply('/v1/down', 502);
+    const get = (path: string) => client.request({ method: 'GET', path, operation: path }).catch((e: unknown) => e);
+    // Four gave up, but an answer came between; three 429s that gave up count neither way.
+    for (const path of ['/v1/down', '/v1/down', '/v1/ok', '/v1/down', '/v1/down', '/v1/busy', '/v1/busy', '/v1/busy']) await get(path);
+    expect(sent.filter((p) => p === '/v1/down')).toHaveLength(28);
+    expect(await get('/v1/down')).toBeInstanceOf(ApiError);
+    expect(sent.filter((p) => p === '/v1/down')).toHaveLength(35);
+    expect(((await get('/v1/ok')) as DocketError).code).toBe('service-down');
+    expect(sent.at(-1)).toBe('/v1/down');
+  });
+
   it('retries a 500 on a GET (a passing server fault)', async () => {
     const { mock, client, sleeps } = setup({ random: () => 0.999 });
     mock.intercept({ path: '/v1/a' }).reply(500, { title: 'Internal Server Error' });

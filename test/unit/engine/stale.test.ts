@@ -33,14 +33,28 @@ describe('staleReasons', () => {
   });
 
   it('the plan was made for a different target', () => {
-    expect(staleReasons(plan(), { ...NOW, target: { emulator: false, review: { url: 'https://x', organization_id: 'o' } } })).toEqual(['the plan was made for a different target']);
+    expect(staleReasons(plan(), { ...NOW, target: { emulator: false, review: { url: 'https://x', organization_id: 'o' } } })).toEqual([
+      'the plan was made for a different target (the emulator then, the services now)',
+    ]);
+    const services = (agreements: { url: string; organization_id?: string } | undefined, review?: string) => ({
+      emulator: false,
+      ...(agreements ? { agreements } : {}),
+      ...(review ? { review: { url: review, organization_id: 'o' } } : {}),
+    });
+    const made = { ...plan(), target: services({ url: 'https://a', organization_id: 'AG-1' }, 'https://r') };
+    const reason = (target: StaleCheck['target']) => staleReasons(made, { ...NOW, target });
+    expect(reason(services({ url: 'https://b' }, 'https://r'))).toEqual(['the plan was made for a different target (agreements service: https://a then, https://b now)']);
+    expect(reason(services({ url: 'https://a', organization_id: 'ag-2' }, 'https://r'))).toEqual(['the plan was made for a different target (agreements organization: AG-1 then, ag-2 now)']);
+    expect(reason(services({ url: 'https://a', organization_id: 'ag-1' }, 'https://r'))).toEqual([]);
+    expect(reason(services({ url: 'https://a' }, 'https://r2'))).toEqual(['the plan was made for a different target (review service: https://r then, https://r2 now)']);
+    expect(reason(services({ url: 'https://a' }))).toEqual(['the plan was made for a different target (review service: https://r then, not used now)']);
   });
 
   it('another review organization or path style, but not one this run has not had to find out', () => {
     const at = (organization_id: string, path_style?: 'nested' | 'flat') => ({ emulator: false, review: { url: 'https://r', organization_id, ...(path_style ? { path_style } : {}) } });
     const made = { ...plan(), target: at('org-a', 'nested') };
-    expect(staleReasons(made, { ...NOW, target: at('org-b', 'nested') })).toEqual(['the plan was made for a different target']);
-    expect(staleReasons(made, { ...NOW, target: at('org-a', 'flat') })).toEqual(['the plan was made for a different target']);
+    expect(staleReasons(made, { ...NOW, target: at('org-b', 'nested') })).toEqual(['the plan was made for a different target (review organization: org-a then, org-b now)']);
+    expect(staleReasons(made, { ...NOW, target: at('org-a', 'flat') })).toEqual(['the plan was made for a different target (review paths: nested then, flat now)']);
     // No review request yet (the plan touches only the agreements service): nothing to compare.
     expect(staleReasons(made, { ...NOW, target: at('') })).toEqual([]);
   });

@@ -76,6 +76,18 @@ describe('sync records', () => {
     expect(Object.keys(state.byKey.get('organization:organization')!.fields).sort()).toEqual(['agreements.city', 'review.name']);
     expect(state.byId.get('pb-1')?.key).toBe('playbook:NDA');
   });
+
+  it('reads keys across sections once each, first section first, and knows nothing of names objects inherit', () => {
+    const state = syncState([JSON.parse('{"rule:A": "r-1 name=aa", "playbook:P": "pb-1 name=bb"}') as Record<string, string>, JSON.parse('{"playbook:P": "pb-1 notes=cc", "rule:B": "r-2 name=dd"}') as Record<string, string>]);
+    expect([...state.byKey.keys()]).toEqual(['rule:A', 'playbook:P', 'rule:B']);
+    expect(state.byKey.size).toBe(3);
+    expect(state.byKey.get('playbook:P')?.fields).toEqual({ name: 'bb', notes: 'cc' });
+    expect(state.idOf('rule:B')).toBe('r-2');
+    for (const inherited of ['constructor', 'toString', '__proto__']) {
+      expect(state.idOf(inherited)).toBeUndefined();
+      expect(state.byKey.get(inherited)).toBeUndefined();
+    }
+  });
 });
 
 describe('sync records in docket.lock.json', () => {

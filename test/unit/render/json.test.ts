@@ -13,6 +13,15 @@ describe('renderPlanJson', () => {
     expect(JSON.parse(out)).toEqual(p);
   });
 
+  it('writes the ids sorted and keeps the order of the plan\'s own keys, whatever order the plan holds them in', () => {
+    const p = plan([]);
+    p.ids = { 'rule:NDA/Term': 'r-1', 'member:b@x': 'u-2', 'playbook:NDA': 'p-1', 'member:a@x': 'u-1' };
+    const out = renderPlanJson(p);
+    expect(Object.keys((JSON.parse(out) as { ids: object }).ids)).toEqual(['member:a@x', 'member:b@x', 'playbook:NDA', 'rule:NDA/Term']);
+    expect(Object.keys(JSON.parse(out) as object)).toEqual(Object.keys(p));
+    expect(Object.keys(p.ids)[0]).toBe('rule:NDA/Term');
+  });
+
   it('keeps user text byte for byte (it is the plan file, not terminal output)', () => {
     const p = plan([change('update', 'playbook', 'P', { fields: { description: ['a\x1b[31m', 'b\n@team'] } })]);
     expect(JSON.parse(renderPlanJson(p))).toEqual(p);
