@@ -93,9 +93,11 @@ export const attachmentKind: KindModule<'attachment'> = {
       }
       live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, description: normText(entry.description), sha256: entry.sha256 }, refs: [], extra, ...pinnedAs });
     }
-    // A pinned attachment without a lock entry exists, but its content cannot be compared.
+    // A pinned attachment without a lock entry exists, but its content cannot be compared; unless
+    // the lock records that id for another organization (an export's pin, applied elsewhere).
     for (const d of ctx.declared ?? []) {
       if (d.kind !== 'attachment' || !d.pinId || live.some((l) => l.id === d.pinId || l.pinnedAs?.includes(d.pinId!))) continue;
+      if (ctx.lock.elsewhere?.has(d.pinId)) continue;
       live.push({
         kind: 'attachment',
         id: d.pinId,

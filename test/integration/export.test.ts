@@ -243,6 +243,7 @@ describe('docket export', () => {
     await addFile(out, 'attachments/security-exhibit.pdf', pdf('security'), 'attachments/security-exhibit.yaml.pending');
     const pinned = await readFile(join(out, 'attachments/security-exhibit.yaml'), 'utf8');
     const id = /\nid: (\S+)\n/.exec(pinned)![1]!;
+    expect((await cli('apply', '-C', out, '--auto-approve', '--adopt-files')).code).toBe(0);
 
     // Another, empty organization: the exported ids mean nothing there, and the service would refuse them.
     const other = await startTestEmulator();
@@ -252,6 +253,8 @@ describe('docket export', () => {
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(new RegExp(`templates/cloud-service-agreement\\.yaml:\\d+:\\d+ error unsupported-change .*names attachment id ${id}`));
       expect(refused.stderr).toContain('delete that `id:` line');
+      // docket.lock.json records that id for the source organization: the pin is not adopted here either.
+      expect(refused.stderr).toMatch(new RegExp(`attachments/security-exhibit\\.yaml:\\d+:\\d+ error pinned-id-not-found attachment "Security Exhibit" is pinned to id ${id}`));
       const apply = await otherCli('apply', '-C', out, '--auto-approve');
       expect(apply.code).toBe(1);
       expect(apply.stderr).toContain('the plan could not be made');
@@ -265,6 +268,8 @@ describe('docket export', () => {
       expect(applied.stdout).toContain('✓ create template "Mutual NDA"'); // the refused apply wrote nothing
       expect(applied.code).toBe(0);
       await expectNoChanges(otherCli, out);
+      // The source organization still matches: its lock entry names the attachment, its id the template's.
+      await expectNoChanges(cli, out);
     } finally {
       await other.emulator.close();
     }
