@@ -85,6 +85,11 @@ export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload |
 /** One target's entries: `kind:key` → entry. */
 export interface LockFile {
   files: Record<string, LockEntry>;
+  /**
+   * The live ids the other targets' sections record (and the pins they replaced): ids belong to
+   * one organization, so an id recorded only there is not one of this target's.
+   */
+  elsewhere?: ReadonlySet<string>;
 }
 
 type Files = Record<string, LockEntry>;
@@ -400,8 +405,21 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
 /** The entries of one target, falling back to the version 1 section this run would have used. */
 export function lockSection(doc: LockDocument, target: string, location: LockLocation): LockFile {
   const own = doc.targets[target];
-  if (own) return { files: { ...own.files } };
-  return { files: { ...legacyFiles(doc, location) } };
+  // Only when the target is known: without it, every section could be this one.
+  const elsewhere = target === '' ? undefined : otherIds(doc, target);
+  const files = own ? own.files : legacyFiles(doc, location);
+  return { files: { ...files }, ...(elsewhere && elsewhere.size > 0 ? { elsewhere } : {}) };
+}
+
+function otherIds(doc: LockDocument, target: string): Set<string> {
+  const ids = new Set<string>();
+  for (const [key, section] of Object.entries(doc.targets)) {
+    if (key === target) continue;
+    for (const entry of Object.values(section.files)) for (const id of [entry.id, entry.pinned]) if (id) ids.add(id);
+  }
+  // An id this target records too (two URLs of one organization) is its own.
+  for (const entry of Object.values(doc.targets[target]?.files ?? {})) for (const id of [entry.id, entry.pinned]) if (id) ids.delete(id);
+  return ids;
 }
 
 /** The version 1 section a run at `location` used (its `--env`, emulator or not). */

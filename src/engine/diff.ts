@@ -40,6 +40,12 @@ export interface KindMeta {
    * its message becomes a plan error at the field's line, so apply never tries it.
    */
   refuseChange?(field: string, before: unknown, after: unknown, name: string): { message: string; hint?: string } | undefined;
+  /**
+   * A value a create or update would send that the target cannot take (a template naming an
+   * attachment id this organization does not know): a plan error at the field's line, before any
+   * write, instead of an apply that fails the same way every time. `live`: every object read.
+   */
+  refuseSend?(field: string, value: unknown, name: string, live: readonly LiveResource[]): { message: string; hint?: string } | undefined;
   /** A reference to a key of this kind that exists neither in the files nor live. */
   describeMissing?(key: string): { message: string; hint: string };
 }

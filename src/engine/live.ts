@@ -3,6 +3,7 @@
  * memoised reads and one concurrency bound. A kind that needs another kind's live objects asks for
  * them (`ctx.live`), and each kind is read once whoever asks first.
  */
+import type { ServiceName } from '../api/types.js';
 import type { LockFile } from '../config/lock.js';
 import { DocketError } from '../errors.js';
 import type { AnyKind, KindName } from '../kinds/index.js';
@@ -23,6 +24,8 @@ export interface FetchLiveOptions {
   declared?: DesiredResource[];
   /** Read every object in detail though resources are declared (pull). */
   readAll?: boolean;
+  /** Export: the services the source configuration names (a kind on both reads only their parts). */
+  exportServices?: ReadonlySet<ServiceName>;
   /** The live ids last synced under declared identities: objects renamed in the app are read in detail too. */
   synced?: () => SyncedIds | Promise<SyncedIds>;
 }
@@ -62,6 +65,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     lock: options.lock,
     ...(options.declared ? { declared: options.declared } : {}),
     ...(options.readAll ? { readAll: true } : {}),
+    ...(options.exportServices ? { exportServices: options.exportServices } : {}),
     ...(options.synced ? { synced: options.synced } : {}),
     live: read,
     memo<T>(key: string, load: () => Promise<T>): Promise<T> {

@@ -7,6 +7,7 @@ import { didYouMean } from '../config/suggest.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList, digestWithListInSlices } from './canonical.js';
+import { valueSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { classifyChanges } from './direction.js';
 import { planHints } from './hints.js';
@@ -58,6 +59,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     sync,
   });
   checkActions(classified.changes, input.kinds, diagnostics);
+  checkSends(classified.changes, input, diagnostics);
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics);
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live);
@@ -175,6 +177,24 @@ function checkActions(changes: Change[], kinds: KindMeta[], diagnostics: Diagnos
       ...(c.source ?? {}),
       hint: `a ${c.kind} can only ${actions.join(', ') || 'be read'}`,
     });
+  }
+}
+
+/** What a create or update sends must be something the target can take (the kinds say: `refuseSend`). */
+function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'desired' | 'live'>, diagnostics: Diagnostics): void {
+  const byName = new Map(input.kinds.filter((k) => k.refuseSend).map((k) => [k.name, k]));
+  if (byName.size === 0) return;
+  let desired: Map<string, DesiredResource> | undefined;
+  for (const c of changes) {
+    const kind = byName.get(c.kind);
+    if (!kind || !['create', 'update'].includes(c.action)) continue;
+    desired ??= new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
+    const d = desired.get(refKey(c.kind, c.key));
+    if (!d) continue;
+    for (const f of c.fields) {
+      const refused = kind.refuseSend!(f.field, d.fields[f.field], d.name, input.live);
+      if (refused) diagnostics.error('unsupported-change', refused.message, { ...(valueSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
+    }
   }
 }
 

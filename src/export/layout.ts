@@ -2,14 +2,37 @@
  * Where `docket export` puts things: which kinds it exports (their modules say where), and
  * deterministic file names (a slug of the name; collisions get `-2`, `-3`, … in name order).
  */
+import type { ServiceName } from '../api/types.js';
 import { didYouMean } from '../config/suggest.js';
+import type { ProjectConfig } from '../config/types.js';
+import { escapePointer } from '../config/yaml-positions.js';
 import { UsageError } from '../errors.js';
 import type { AnyKind } from '../kinds/index.js';
 
-/** `--kind` values → the kinds to export (none given: every kind with a layout). Unknown names are a usage error with a suggestion. */
-export function exportKinds(values: readonly string[], kinds: readonly AnyKind[]): AnyKind[] {
+const SERVICES: readonly ServiceName[] = ['review', 'agreements'];
+
+/**
+ * The services a configuration names: a `review:` or `agreements:` section (docket.yaml, the
+ * selected environment's) or a DOCKET_* variable that sets one. One that names neither means both
+ * (the default URLs), so a bare `version: 1` still exports everything.
+ */
+export function namedServices(project: ProjectConfig): Set<ServiceName> {
+  const written = (s: ServiceName): boolean =>
+    Object.keys(project[s]).length > 0 ||
+    Boolean(project.positions?.has(`/${s}`)) ||
+    Boolean(project.environment !== undefined && project.positions?.has(`/environments/${escapePointer(project.environment)}/${s}`));
+  const named = SERVICES.filter(written);
+  return new Set(named.length > 0 ? named : SERVICES);
+}
+
+/**
+ * `--kind` values → the kinds to export. None given: every kind with a layout that lives on one of
+ * `services` (a kind on both services is exported with the parts those hold). Unknown names are a
+ * usage error with a suggestion.
+ */
+export function exportKinds(values: readonly string[], kinds: readonly AnyKind[], services: ReadonlySet<ServiceName> = new Set(SERVICES)): AnyKind[] {
   const exportable = kinds.filter((k) => k.layout && k.toConfig);
-  if (values.length === 0) return exportable;
+  if (values.length === 0) return exportable.filter((k) => k.service === 'both' || services.has(k.service));
   const names = new Set<string>();
   for (const value of values) {
     const child = kinds.find((k) => k.name === value && k.parentKind);
@@ -28,15 +51,39 @@ export function exportReads(kinds: readonly AnyKind[], registry: readonly AnyKin
   return [...kinds, ...registry.filter((k) => k.parentKind && kinds.some((p) => p.name === k.parentKind))];
 }
 
-/** A file-name-safe form of a name: lowercase, runs of anything but `a-z0-9` → `-`, trimmed. */
+/** Longest slug, in UTF-8 bytes: `<slug>-NN.yaml.pending` stays far below the 255 bytes file systems allow. */
+export const SLUG_MAX_BYTES = 100;
+
+/** Names Windows reserves for devices, with any extension (`con.yaml`). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/;
+
+/**
+ * A file-name-safe form of a name, the same on every file system: NFC, lower case, letters and
+ * digits of any script kept (with their combining marks: Devanagari, Arabic vowels), every run of
+ * anything else (spaces, punctuation, the characters Windows reserves, symbols) → `-`, trimmed, so
+ * no trailing dot or space. Cut at a whole character to SLUG_MAX_BYTES; a Windows device name gets
+ * a `_` (`con_`). Empty → `unnamed`.
+ */
 export function slug(name: string): string {
-  const s = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '') // é → e, so accented names keep their letters
+  let s = name
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return s === '' ? 'unnamed' : s;
+    .normalize('NFC') // lower-casing may decompose (İ → i̇)
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^[-\p{M}]+|-+$/gu, '');
+  if (Buffer.byteLength(s) > SLUG_MAX_BYTES) s = truncate(s, SLUG_MAX_BYTES).replace(/-+$/, '');
+  if (s === '') return 'unnamed';
+  return WINDOWS_DEVICE.test(s) ? `${s}_` : s;
+}
+
+/** The longest prefix of whole characters (a letter with its marks) within `max` UTF-8 bytes. */
+function truncate(text: string, max: number): string {
+  let out = '';
+  for (const { segment } of new Intl.Segmenter('und', { granularity: 'grapheme' }).segment(text)) {
+    if (Buffer.byteLength(out + segment) > max) break;
+    out += segment;
+  }
+  return out;
 }
 
 /**

@@ -13,6 +13,21 @@ import { blockText } from './support/yaml-out.js';
 import { sendMarked } from './support/pending-upload.js';
 import { docSource, fieldSourcesAt, namesList, valueOf } from './support/positions.js';
 
+/**
+ * The attachment ids docket knows exist in this target: uploaded or adopted here (docket.lock.json),
+ * and the pinned ids such uploads replaced. Not an id only a document pins: attachments cannot be
+ * read, so a pin the lock does not confirm may be another organization's (an export's).
+ */
+export function knownAttachmentIds(live: readonly LiveResource[]): Set<string> {
+  const ids = new Set<string>();
+  for (const l of live) {
+    if (l.kind !== 'attachment' || l.extra?.pinOnly) continue;
+    ids.add(l.id);
+    for (const alias of l.pinnedAs ?? []) ids.add(alias);
+  }
+  return ids;
+}
+
 export const attachmentKind: KindModule<'attachment'> = {
   name: 'attachment',
   yamlKind: 'Attachment',
@@ -78,9 +93,11 @@ export const attachmentKind: KindModule<'attachment'> = {
       }
       live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, description: normText(entry.description), sha256: entry.sha256 }, refs: [], extra, ...pinnedAs });
     }
-    // A pinned attachment without a lock entry exists, but its content cannot be compared.
+    // A pinned attachment without a lock entry exists, but its content cannot be compared; unless
+    // the lock records that id for another organization (an export's pin, applied elsewhere).
     for (const d of ctx.declared ?? []) {
       if (d.kind !== 'attachment' || !d.pinId || live.some((l) => l.id === d.pinId || l.pinnedAs?.includes(d.pinId!))) continue;
+      if (ctx.lock.elsewhere?.has(d.pinId)) continue;
       live.push({
         kind: 'attachment',
         id: d.pinId,
@@ -89,6 +106,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         fields: { name: d.name },
         refs: [],
         unknownFields: { sha256: 'docket.lock.json has no entry for it; the service cannot give a PDF back', description: 'not readable over the API' },
+        extra: { pinOnly: true },
       });
     }
     return live;

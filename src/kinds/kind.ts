@@ -36,6 +36,8 @@ export interface FetchContext {
   declared?: DesiredResource[];
   /** Read every object in detail even so (pull writes the undeclared ones into files). */
   readAll?: boolean;
+  /** Export: the services the source configuration names; a kind on both reads only their parts. */
+  exportServices?: ReadonlySet<ServiceName>;
   /** The live ids docket last synced declared objects under (docket.lock.json), asked once the target is known. */
   synced?: () => SyncedIds | Promise<SyncedIds>;
   /** docket.lock.json: what docket uploaded before (files the services cannot give back). */

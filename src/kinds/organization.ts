@@ -130,8 +130,9 @@ export const organizationKind: KindModule<'organization'> = {
   },
 
   async fetch(ctx) {
-    // Without declared resources (export) both parts are read.
-    const parts = ctx.declared ? partsOf(ctx.declared) : { review: true, agreements: true };
+    // Without declared resources (export) the parts of the services the configuration names are read.
+    const named = (s: ServiceName): boolean => ctx.exportServices?.has(s) ?? true;
+    const parts = ctx.declared ? partsOf(ctx.declared) : { review: named('review'), agreements: named('agreements') };
     const [review, agreements] = await Promise.all([
       parts.review ? fetchReviewPart(ctx) : undefined,
       parts.agreements ? fetchAgreementsPart(ctx) : undefined,

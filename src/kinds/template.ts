@@ -9,6 +9,7 @@ import type { TemplateAttrs } from '../api/agreements.js';
 import { normDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
+import { knownAttachmentIds } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
@@ -128,6 +129,24 @@ export const templateKind: KindModule<'template'> = {
     return {
       message: `template "${name}" is ${article(String(before))} ${String(before)} template on the service; its type cannot change to ${String(after)}`,
       hint: `the service cannot change a template's type: set \`type: ${String(before)}\` again, or declare the ${String(after)} template under a new name`,
+    };
+  },
+
+  /**
+   * An attachment id written as such must be one this organization has: the service refuses any
+   * other (422), so every apply would fail again. An export keeps the source organization's ids,
+   * which mean nothing in another one. Known: an upload or adoption docket.lock.json records here,
+   * or an id a live template here already names.
+   */
+  refuseSend(field, value, name, live) {
+    if (!field.endsWith('_attachment_id') || typeof value !== 'string' || value === '') return undefined;
+    const id = value.toLowerCase();
+    if (knownAttachmentIds(live).has(id)) return undefined;
+    const named = (v: unknown): boolean => (Array.isArray(v) ? v.some(named) : typeof v === 'string' && v.toLowerCase() === id);
+    if (live.some((l) => l.kind === 'template' && Object.values(l.refIds ?? {}).some(named))) return undefined;
+    return {
+      message: `template "${name}": \`${field.slice(PARAM.length)}\` names attachment id ${value}, which this organization has no record of (docket.lock.json records no upload or adoption of it for this target, and no template here names it); the service would refuse it`,
+      hint: `write \`{ attachment: <name> }\` naming the Attachment document whose PDF docket uploads here (a document exported with \`id: ${value}\` pins the source organization's attachment: delete that \`id:\` line so the PDF is uploaded here); if ${value} is an attachment of this organization, pin it in an Attachment document with its PDF and run \`docket apply --adopt-files\``,
     };
   },
 

@@ -19,6 +19,9 @@ import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml } from 'yaml';
 import { parseWithPositions } from '../config/yaml-positions.js';
+import { normName } from '../engine/normalize.js';
+import { testNamesOf } from '../kinds/support/test-subjects.js';
+import { testNames } from '../testing/names.js';
 import { setAt, valueAt } from './values.js';
 import { documentValue, editYaml, parseForEdit, type YamlEditProblem } from './yaml-edit.js';
 
@@ -41,6 +44,8 @@ export interface PullInput {
   lock: LockFile;
   schema(file: string): unknown;
   paths: SchemaPaths;
+  /** The test files (`*.test.yaml`, root-relative): the names they test follow renames made in the app. */
+  tests?: readonly string[];
 }
 
 /** One file pull writes: `before` null for a new file, `after` null for one it removes. */
@@ -137,6 +142,7 @@ class PullPlanner {
     }
     for (const o of objects) this.writeFields(o);
     for (const o of objects) this.repointReferences(o);
+    for (const o of objects) this.renameInTests(o);
     this.rebuildChildren(childrenToInsert, toRemove);
     for (const r of toRemove.filter((r) => !r.change.parent)) this.removeDocument(r);
     this.writeNewObjects();
@@ -281,6 +287,44 @@ class PullPlanner {
         this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} "${c.key}", renamed "${l.name}" in the app; write the new name there`);
       }
     }
+  }
+
+  /**
+   * A playbook, template or rule renamed in the app is renamed in the test files that name it too
+   * (`playbook:`, `template:`, a rule in a case's expectations), else `docket test` and `validate`
+   * refuse them. Each one is said in the notes.
+   */
+  private renameInTests(o: Pulling): void {
+    const { change: c, l } = o;
+    const role = testNamesOf(c.kind);
+    if (c.action !== 'rename' || !l || !role || o.failed.has('name') || o.failed.has('*')) return;
+    const from = c.parent ? c.key.slice(c.parent.key.length + 1) : c.key;
+    // A rule's tests name its playbook by its files' name, or by its new one when that was renamed too.
+    const parents = c.parent ? new Set([c.parent.key, normName(this.liveById.get(l.parentId ?? '')?.name)]) : undefined;
+    const same = (a: string, b: string): boolean => normName(a).toLowerCase() === b.toLowerCase();
+    for (const file of this.input.tests ?? []) {
+      this.docValues(file).forEach((_, index) => {
+        let doc = this.current(file, index);
+        const names = testNames(doc);
+        if (!names || names.test !== role.test) return;
+        const found = role.part
+          ? parents!.has(normName(names.subject.name)) ? names.parts.filter((p) => same(p.name, from)) : []
+          : normName(names.subject.name) === c.key ? [names.subject] : [];
+        for (const at of found) {
+          doc = setAt(doc, at.pointer, l.name);
+          this.notes.push(`${file}:${this.lineOf(file, index, at.pointer)}: now names ${c.kind} "${l.name}", renamed in the app from "${from}"`);
+        }
+        if (found.length > 0) this.editOf(file).documents.set(index, doc);
+      });
+    }
+  }
+
+  private readonly positions = new Map<string, ReturnType<typeof parseWithPositions>['documents']>();
+  /** The line a value is written on in a file as read. */
+  private lineOf(file: string, index: number, pointer: string): number {
+    let docs = this.positions.get(file);
+    if (!docs) this.positions.set(file, (docs = parseWithPositions(this.input.read(file) ?? '', file).documents));
+    return docs.find((d) => d.index === index)?.positions.valueAt(pointer).line ?? 1;
   }
 
   /** Declared references, by what they name: indexed once, when the first object renamed in the app asks. */

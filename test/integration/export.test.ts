@@ -220,6 +220,61 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('reads only the service the source configuration names: a review-only docket.yaml exports with a review key alone', async () => {
+    const { exportFrom } = await seed();
+    await writeFile(join(exportFrom, 'docket.yaml'), `version: 1\nreview:\n  url: ${t!.env.DOCKET_REVIEW_URL}\n  organization_id: ${DEFAULT_ORGANIZATION_ID}\n`);
+    const reviewOnly = (...args: string[]) => runCli(args, { env: { DOCKET_REVIEW_API_KEY: t!.env.DOCKET_API_KEY } });
+    const out = join(await makeDir({}), 'acme');
+    const result = await reviewOnly('export', '-C', exportFrom, '--out', out);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const files = await tree(out);
+    expect(Object.keys(files).sort()).toEqual(['docket.yaml', 'members.yaml', 'organization.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
+    expect(files['docket.yaml']).not.toContain('agreements');
+    expect(files['organization.yaml']).toContain('name: Acme Legal');
+    expect(files['organization.yaml']).not.toContain('agreements:');
+    expect(result.stdout).toContain('the agreements service was not read: the source configuration names only the other one');
+    await expectNoChanges(reviewOnly, out);
+  });
+
+  it('refuses, before any write, a template that would send another organization’s attachment id, and converges once it names the attachment', async () => {
+    const { exportFrom } = await seed();
+    const { out } = await exportTo(exportFrom, '--kind', 'attachment', '--kind', 'template');
+    await addFile(out, 'attachments/security-exhibit.pdf', pdf('security'), 'attachments/security-exhibit.yaml.pending');
+    const pinned = await readFile(join(out, 'attachments/security-exhibit.yaml'), 'utf8');
+    const id = /\nid: (\S+)\n/.exec(pinned)![1]!;
+    expect((await cli('apply', '-C', out, '--auto-approve', '--adopt-files')).code).toBe(0);
+
+    // Another, empty organization: the exported ids mean nothing there, and the service would refuse them.
+    const other = await startTestEmulator();
+    try {
+      const otherCli = (...args: string[]) => runCli(args, { env: other.env });
+      const refused = await otherCli('plan', '-C', out);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(new RegExp(`templates/cloud-service-agreement\\.yaml:\\d+:\\d+ error unsupported-change .*names attachment id ${id}`));
+      expect(refused.stderr).toContain('delete that `id:` line');
+      // docket.lock.json records that id for the source organization: the pin is not adopted here either.
+      expect(refused.stderr).toMatch(new RegExp(`attachments/security-exhibit\\.yaml:\\d+:\\d+ error pinned-id-not-found attachment "Security Exhibit" is pinned to id ${id}`));
+      const apply = await otherCli('apply', '-C', out, '--auto-approve');
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain('the plan could not be made');
+
+      // As the error says: upload the PDF here, and name the attachment instead of its id.
+      await writeFile(join(out, 'attachments/security-exhibit.yaml'), pinned.replace(`id: ${id}\n`, ''));
+      const template = await readFile(join(out, 'templates/cloud-service-agreement.yaml'), 'utf8');
+      await writeFile(join(out, 'templates/cloud-service-agreement.yaml'), template.replace(id, '{ attachment: Security Exhibit }'));
+      const applied = await otherCli('apply', '-C', out, '--auto-approve');
+      expect(applied.stdout).toContain('✓ upload attachment "Security Exhibit"');
+      expect(applied.stdout).toContain('✓ create template "Mutual NDA"'); // the refused apply wrote nothing
+      expect(applied.code).toBe(0);
+      await expectNoChanges(otherCli, out);
+      // The source organization still matches: its lock entry names the attachment, its id the template's.
+      await expectNoChanges(cli, out);
+    } finally {
+      await other.emulator.close();
+    }
+  });
+
   it('writes a Word term as a pending document that plan ignores, and adopts its Word file once added and renamed', async () => {
     const { exportFrom } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
     const { out, result } = await exportTo(exportFrom, '--kind', 'custom-term');

@@ -10,10 +10,11 @@ import type { ServiceName } from '../../api/types.js';
 import { schemaHome } from '../../config/schema-names.js';
 import type { ProjectConfig } from '../../config/types.js';
 import { fetchLive } from '../../engine/live.js';
+import type { Workspace } from '../../engine/workspace.js';
 import { servicesNeeded } from '../../engine/project.js';
 import { UsageError } from '../../errors.js';
 import { buildExport, type ProjectSettings } from '../../export/index.js';
-import { exportKinds, exportReads } from '../../export/layout.js';
+import { exportKinds, exportReads, namedServices } from '../../export/layout.js';
 import { renderExportSummary } from '../../export/summary.js';
 import { checkOut, readSchema, writeExport } from '../../export/write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
@@ -41,15 +42,22 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
     .addOption(timeoutOption(READ_TIMEOUT_MS))
     .action(async (opts: ExportFlags) => {
       const deadline = Date.now() + opts.timeout;
-      const kinds = exportKinds(opts.kind ?? [], KINDS);
+      exportKinds(opts.kind ?? [], KINDS); // a bad --kind is refused before the configuration is read
       const out = path.resolve(io.cwd, opts.out!);
       await checkOut(out, opts.out!);
       const emulator = Boolean(opts.emulator);
-      const read = exportReads(kinds, KINDS);
-      const needs = servicesNeeded(read, undefined);
-      if (!emulator) checkKeys(io, kinds, needs);
-      await withSession(io, { ...opts, needs: () => needs, deadline: () => deadline }, async (s) => {
+      let what: ExportScope | undefined;
+      // The configuration says which services to read, so the scope is known once it is loaded.
+      const scope = (w: Workspace): ExportScope => {
+        if (!what) {
+          what = exportScope(opts.kind ?? [], w.config.project);
+          if (!emulator) checkKeys(io, what.kinds, what.needs);
+        }
+        return what;
+      };
+      await withSession(io, { ...opts, needs: (w) => scope(w).needs, deadline: () => deadline }, async (s) => {
         const w = s.workspace;
+        const { kinds, read, services, needs } = scope(w);
         const root = w.config.project.root;
         if (isInside(out, root)) {
           s.logger.info(`Warning: ${opts.out} is inside the source configuration ${opts.dir}; docket reads every YAML file below it, so the source would declare everything twice`);
@@ -58,7 +66,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         let byKind;
         try {
           // Every object of the kind (no declared resources): export reads everything.
-          ({ byKind } = await fetchLive({ kinds: read, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock }));
+          ({ byKind } = await fetchLive({ kinds: read, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock, exportServices: services }));
         } finally {
           s.progress.stop();
         }
@@ -66,12 +74,13 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           kinds,
           registry: KINDS,
           live: byKind,
-          project: projectSettings(w.config.project, kinds, s.connection),
+          project: projectSettings(w.config.project, kinds, services, s.connection),
           source: w.config.project,
           lock: s.lock,
           schema: readSchema,
           paths: { outRoot: out, schemasDir: schemaHome(out).dir },
         });
+        result.notes.unshift(...scope(w).notes);
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
         // Ctrl-C while writing: the half-written staging directory goes too.
         await writeExport(out, opts.out!, result.files, emulatorState, (cleanup) => interruptsOf(io).onExit(cleanup));
@@ -89,16 +98,47 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
     });
 }
 
+interface ExportScope {
+  kinds: AnyKind[];
+  /** The kinds and the children their documents declare. */
+  read: AnyKind[];
+  /** The services the source configuration names, and those `--kind` asks for. */
+  services: Set<ServiceName>;
+  /** The services contacted. */
+  needs: Set<ServiceName>;
+  /** Why a service was left out, for the summary's notes. */
+  notes: string[];
+}
+
+const NAMES_SERVICE: Record<ServiceName, string> = { review: 'DOCKET_REVIEW_URL or DOCKET_ORGANIZATION_ID', agreements: 'DOCKET_AGREEMENTS_URL' };
+
+/**
+ * What an export reads. Without `--kind`, the kinds of the services the configuration names (a user
+ * with only a review key exports from a docket.yaml that names only `review:`); a kind named with
+ * `--kind` is read from its service whatever the configuration names.
+ */
+function exportScope(values: readonly string[], project: ProjectConfig): ExportScope {
+  const services = namedServices(project);
+  const kinds = exportKinds(values, KINDS, services);
+  for (const k of kinds) if (k.service !== 'both') services.add(k.service);
+  const read = exportReads(kinds, KINDS);
+  // A kind on both services reads only the parts of these (and what those parts read).
+  const needs = new Set([...servicesNeeded(read, undefined)].filter((x) => services.has(x)));
+  const left = values.length > 0 ? [] : (Object.keys(NAMES_SERVICE) as ServiceName[]).filter((x) => !services.has(x));
+  const notes = left.map((x) => `the ${x} service was not read: the source configuration names only the other one (write a \`${x}:\` section in its docket.yaml, or set ${NAMES_SERVICE[x]}, to export its kinds too)`);
+  return { kinds, read, services, needs, notes };
+}
+
 /** The exported docket.yaml: the effective target (URLs, the organization the routes act on), never a key. */
-function projectSettings(p: ProjectConfig, kinds: readonly AnyKind[], connection: Connection): ProjectSettings {
+function projectSettings(p: ProjectConfig, kinds: readonly AnyKind[], services: ReadonlySet<ServiceName>, connection: Connection): ProjectSettings {
   const settings: ProjectSettings = {};
-  const services = servicesNeeded(kinds, undefined);
-  if (services.has('review')) {
+  const on = (service: ServiceName): boolean => services.has(service) && kinds.some((k) => k.service === service || k.service === 'both');
+  if (on('review')) {
     const located = connection.target.review?.organization_id || p.review.organization_id;
     settings.review = { url: p.review.url ?? DEFAULT_REVIEW_URL, ...(located ? { organization_id: located } : {}) };
   }
   // Attachments are read from the lock file but written to the agreements service.
-  if (services.has('agreements') || kinds.some((k) => k.service === 'agreements')) {
+  if (on('agreements')) {
     settings.agreements = { url: p.agreements.url ?? DEFAULT_AGREEMENTS_URL, ...(p.agreements.actor ? { actor: p.agreements.actor } : {}) };
   }
   if (p.concurrency !== undefined) settings.concurrency = p.concurrency;

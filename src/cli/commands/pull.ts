@@ -14,6 +14,7 @@ import { interpolateString } from '../../config/interpolate.js';
 import { limitToKinds, parseTarget } from '../../engine/target.js';
 import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
+import { findTestFiles } from '../../testing/load.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { useColor, type Io } from '../io.js';
@@ -67,6 +68,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           lock: s.lock,
           schema: readSchema,
           paths: { outRoot: root, schemasDir: schemaHome(root).dir },
+          tests: await findTestFiles(root),
         });
         if (!dryRun) {
           for (const f of result.files) {
@@ -116,6 +118,7 @@ function takenSlugs(root: string): (folder: string, slug: string) => boolean {
       }
       listed.set(folder, names);
     }
-    return listed.get(folder)!.some((n) => n.startsWith(`${slug}.`));
+    // As a case- and normalization-insensitive file system (macOS, Windows) compares names.
+    return listed.get(folder)!.some((n) => n.normalize('NFC').toLowerCase().startsWith(`${slug}.`));
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { SourcePos } from '../../diagnostics.js';
 import { normName, normText } from '../../engine/normalize.js';
-import type { DesiredResource } from '../../engine/types.js';
+import type { DesiredResource, KindName } from '../../engine/types.js';
+import type { TestKind } from '../../testing/names.js';
 import type { Services } from '../kind.js';
 import { customTemplateKind } from '../custom-template.js';
 import { playbookKind } from '../playbook.js';
@@ -63,6 +64,17 @@ export function declaredTemplates(desired: readonly DesiredResource[]): Map<stri
     out.set(d.key, { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}` });
   }
   return out;
+}
+
+/**
+ * Which names of test documents follow a rename of an object of this kind (`docket pull`): the
+ * subject of one kind of test, or (a rule) a part of its playbook's tests.
+ */
+export function testNamesOf(kind: KindName): { test: TestKind; part: boolean } | undefined {
+  if (kind === playbookKind.name) return { test: 'PlaybookTest', part: false };
+  if (kind === customTemplateKind.name || kind === templateKind.name) return { test: 'TemplateTest', part: false };
+  if (kind === ruleKind.name) return { test: 'PlaybookTest', part: true };
+  return undefined;
 }
 
 /** `--target` kinds that select tests: a playbook's tests, a template's. */

@@ -1,8 +1,8 @@
 /**
  * Objects renamed in the app: the plan matches them by the live id docket last synced, so it shows
  * a rename and nothing else (the rules of a renamed playbook are still read, a renamed term's body
- * still compared), drift counts one change each, and pull writes the new names, keeping the
- * records of the playbook's rules under its new name.
+ * still compared), drift counts one change each, and pull writes the new names (in the test files
+ * that name them too), keeping the records of the playbook's rules under its new name.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,6 +27,20 @@ const TERMS = 'kind: CustomTerm\nname: Consulting Terms\nbody_file: consulting.m
 const TEMPLATE = 'kind: CustomTemplate\nname: Consulting Agreement\ndefinition_file: consulting.cover.yaml\n';
 const COVER = 'title: Consulting Agreement\nterms_label: Statement of Work\nparties: { sender: Customer, recipient: Consultant }\nsections:\n  - heading: Engagement\n    fields:\n      start_date: { label: Start date, input: date }\n';
 
+const NDA_TEST = `# Regression tests of the NDA playbook
+kind: PlaybookTest
+playbook: Inbound NDA   # by name
+cases:
+  - name: a standard NDA
+    contract: { file: nda.txt }
+    expect:
+      redlines:
+        - topic: Law
+          evaluation: accept
+      flags: { includes: [Term], excludes: [law] }
+`;
+const COVER_TEST = 'kind: TemplateTest\ntemplate: "Consulting Agreement"\ncases:\n  - name: a start date\n    values: { start_date: 2027-01-15 }\n    expect: accepted\n';
+
 describe('objects renamed in the app', () => {
   it('plan shows only the renames, drift counts each once, and pull writes the new names and keeps the rules in sync', async () => {
     const dir = await makeDir({
@@ -36,6 +50,9 @@ describe('objects renamed in the app', () => {
       'custom-terms/consulting.md': '1. **Services.** As agreed.\n',
       'custom-templates/consulting.yaml': TEMPLATE,
       'custom-templates/consulting.cover.yaml': COVER,
+      'tests/nda.test.yaml': NDA_TEST,
+      'tests/nda.txt': 'This NDA is governed by the laws of Delaware.\n',
+      'tests/consulting.test.yaml': COVER_TEST,
     });
     await applyOk(cli, dir);
     const app = new App(emulator().env);
@@ -57,6 +74,12 @@ describe('objects renamed in the app', () => {
     expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(NDA.replace('Inbound NDA   #', 'Inbound NDAs   #'));
     expect(await readFile(join(dir, 'custom-terms/consulting.yaml'), 'utf8')).toBe(TERMS.replace('Consulting Terms', 'Consulting Terms 2026'));
     expect(await readFile(join(dir, 'custom-templates/consulting.yaml'), 'utf8')).toBe(TEMPLATE.replace('Consulting Agreement', 'Consulting Agreement 2026'));
+    // The tests name what they test by its new name too, and say so.
+    expect(await readFile(join(dir, 'tests/nda.test.yaml'), 'utf8')).toBe(NDA_TEST.replace('Inbound NDA   #', 'Inbound NDAs   #'));
+    expect(await readFile(join(dir, 'tests/consulting.test.yaml'), 'utf8')).toBe(COVER_TEST.replace('"Consulting Agreement"', '"Consulting Agreement 2026"'));
+    expect(pulled.stdout).toContain('tests/nda.test.yaml:3: now names playbook "Inbound NDAs", renamed in the app from "Inbound NDA"');
+    expect(pulled.stdout).toContain('tests/consulting.test.yaml:2: now names custom-template "Consulting Agreement 2026"');
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
     await expectNoChanges(cli, dir);
 
     // The rules were synced under the old playbook name: their records moved with it, so an edit
@@ -73,6 +96,11 @@ describe('objects renamed in the app', () => {
         .replace('3 years', '5 years')
         .replace('  - name: Law\n', '  - name: Residuals\n    actions: REJECT\n  - name: Choice of law\n'),
     );
+    // A renamed rule, wherever the tests name it (rule names match whatever their case).
+    expect(await readFile(join(dir, 'tests/nda.test.yaml'), 'utf8')).toBe(
+      NDA_TEST.replace('Inbound NDA   #', 'Inbound NDAs   #').replace('topic: Law', 'topic: Choice of law').replace('excludes: [law]', 'excludes: [Choice of law]'),
+    );
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
     await expectNoChanges(cli, dir);
   });
 });

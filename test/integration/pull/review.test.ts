@@ -86,6 +86,9 @@ describe('docket pull (review service)', () => {
     await app.createRule('DPA', { name: 'Subprocessors', actions: 'FLAG new subprocessors' });
     const sideLetters = await app.createPlaybook({ name: 'Side letters', description: 'Made in the app' });
     expect(sideLetters).not.toBe('');
+    // Named in another script: the new file keeps the letters, a clash gets -2 (as export names files).
+    await app.createPlaybook({ name: '秘密保持契約', description: 'Japanese NDAs' });
+    await app.createPlaybook({ name: '秘密保持契約!', description: 'Urgent Japanese NDAs' });
 
     const before = { nda: await read(dir, 'playbooks/nda.yaml'), more: await read(dir, 'playbooks/more.yaml') };
     const dry = await cli('pull', '-C', dir, '--dry-run');
@@ -103,6 +106,8 @@ describe('docket pull (review service)', () => {
     expect(pulled.stdout).toContain('+ rule "Inbound NDA/Governing law" (playbooks/nda.yaml) · only live');
     expect(pulled.stdout).toContain('~ rule "Vendor MSA/Liability" (playbooks/more.yaml) · changed live: name');
     expect(pulled.stdout).toContain('+ playbook "Side letters" → playbooks/side-letters.yaml (new file) · only live');
+    expect(pulled.stdout).toContain('+ playbook "秘密保持契約" → playbooks/秘密保持契約.yaml (new file) · only live');
+    expect(pulled.stdout).toContain('+ playbook "秘密保持契約!" → playbooks/秘密保持契約-2.yaml (new file) · only live');
 
     expect(await read(dir, 'organization.yaml')).toBe(ORGANIZATION.replace('name: Acme Legal,', 'name: Acme Legal LLP,'));
     expect(await read(dir, 'members.yaml')).toBe(MEMBERS);

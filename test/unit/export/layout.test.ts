@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { assignSlugs, duplicateNames, exportKinds, slug } from '../../../src/export/layout.js';
+import { SLUG_MAX_BYTES, assignSlugs, duplicateNames, exportKinds, slug } from '../../../src/export/layout.js';
 import { KINDS } from '../../../src/kinds/index.js';
 
 describe('slug', () => {
@@ -11,10 +11,29 @@ describe('slug', () => {
     expect(slug('Data_Processing/Agreement')).toBe('data-processing-agreement');
   });
 
-  it('keeps the letters of accented names and never returns an empty name', () => {
-    expect(slug('Café Crème')).toBe('cafe-creme');
+  it('keeps the letters and digits of any script, in NFC, and never returns an empty name', () => {
+    expect(slug('Café Crème')).toBe('café-crème');
+    expect(slug('Cafe\u0301')).toBe('café'); // decomposed input: the same name as composed
+    expect(slug('秘密保持契約 (NDA)')).toBe('秘密保持契約-nda');
+    expect(slug('הסכם סודיות')).toBe('הסכם-סודיות');
+    expect(slug('اتفاقية عدم الإفصاح')).toBe('اتفاقية-عدم-الإفصاح');
+    expect(slug('हिन्दी अनुबंध')).toBe('हिन्दी-अनुबंध'); // combining vowel signs stay with their letters
+    expect(slug('ΣΥΜΒΑΣΗ ٣')).toBe('συμβαση-٣');
     expect(slug('***')).toBe('unnamed');
-    expect(slug('日本')).toBe('unnamed');
+    expect(slug('🙂')).toBe('unnamed');
+  });
+
+  it('is safe on Windows, macOS and Linux: no reserved characters, trailing dots or spaces, device names, or overlong names', () => {
+    expect(slug('a<b>c:d"e/f\\g|h?i*j')).toBe('a-b-c-d-e-f-g-h-i-j');
+    expect(slug('Terms v2. ')).toBe('terms-v2');
+    expect(slug('CON')).toBe('con_');
+    expect(slug('com1')).toBe('com1_');
+    expect(slug('Console')).toBe('console');
+    const long = slug('契'.repeat(200));
+    expect(Buffer.byteLength(long)).toBeLessThanOrEqual(SLUG_MAX_BYTES);
+    expect(long).toBe('契'.repeat(Math.floor(SLUG_MAX_BYTES / 3)));
+    // Cut at a whole character: a letter never loses its vowel sign.
+    expect(slug(`${'a'.repeat(SLUG_MAX_BYTES - 4)}कि`)).toBe('a'.repeat(SLUG_MAX_BYTES - 4));
   });
 });
 
