@@ -111,6 +111,21 @@ function liveFields(t: ApiResource<TemplateAttrs>, a: Plain, nameOf: (id: string
   };
 }
 
+/** Attachment ids this organization knows (recorded, or named by a live template), per live state: asked once per template field. */
+const sendable = new WeakMap<readonly LiveResource[], Set<string>>();
+function sendableAttachmentIds(live: readonly LiveResource[]): Set<string> {
+  let ids = sendable.get(live);
+  if (ids) return ids;
+  ids = knownAttachmentIds(live);
+  const add = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(add);
+    else if (typeof v === 'string') ids!.add(v.toLowerCase());
+  };
+  for (const l of live) if (l.kind === 'template') Object.values(l.refIds ?? {}).forEach(add);
+  sendable.set(live, ids);
+  return ids;
+}
+
 export const templateKind: KindModule<'template'> = {
   name: 'template',
   yamlKind: 'Template',
@@ -140,10 +155,7 @@ export const templateKind: KindModule<'template'> = {
    */
   refuseSend(field, value, name, live) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string' || value === '') return undefined;
-    const id = value.toLowerCase();
-    if (knownAttachmentIds(live).has(id)) return undefined;
-    const named = (v: unknown): boolean => (Array.isArray(v) ? v.some(named) : typeof v === 'string' && v.toLowerCase() === id);
-    if (live.some((l) => l.kind === 'template' && Object.values(l.refIds ?? {}).some(named))) return undefined;
+    if (sendableAttachmentIds(live).has(value.toLowerCase())) return undefined;
     return {
       message: `template "${name}": \`${field.slice(PARAM.length)}\` names attachment id ${value}, which this organization has no record of (docket.lock.json records no upload or adoption of it for this target, and no template here names it); the service would refuse it`,
       hint: `write \`{ attachment: <name> }\` naming the Attachment document whose PDF docket uploads here (a document exported with \`id: ${value}\` pins the source organization's attachment: delete that \`id:\` line so the PDF is uploaded here); if ${value} is an attachment of this organization, pin it in an Attachment document with its PDF and run \`docket apply --adopt-files\``,
