@@ -1,0 +1,27 @@
+/** Claims of README.md checked as a user would run them, where an audit found the CLI and the README apart. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+
+afterAll(removeMadeDirs);
+
+describe('validate prints every problem at once', () => {
+  it('reports the resource files’ problems beside an error in docket.yaml', async () => {
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\nconcurrency: 99\nagreements:\n  actor: legal-ops@acme.example\n',
+      'organization.yaml': 'kind: Organization\nagreements:\n  zipcode: 01067\n',
+      'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: A\n    actions: ACCEPT\n  - name: A\n    actions: ACCEPT\n',
+    });
+    const r = await runCli(['validate', '-C', dir, '-o', 'json']);
+    expect(r.code).toBe(1);
+    const found = (JSON.parse(r.stdout) as { diagnostics: { code: string; file: string; line: number }[] }).diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`);
+    expect(found).toEqual(['docket.yaml:2 invalid-value', 'organization.yaml:3 number-as-text', 'playbooks/nda.yaml:6 duplicate-rule']);
+  });
+
+  it('does not also call a mistyped setting missing', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: 123\n', 'terms.yaml': 'kind: CustomTerm\nname: T\nbody: hello\n' });
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.stderr).toContain('docket.yaml:3:10 error invalid-value');
+    expect(r.stderr).not.toContain('missing-actor');
+  });
+});
