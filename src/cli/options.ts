@@ -23,9 +23,9 @@ export function parseConcurrency(value: string): number {
   return n;
 }
 
-/** Commander accumulator for repeatable options (`--target a --target b`). */
+/** Commander accumulator for repeatable options (`--target a --target b`); a value given twice counts once. */
 export function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+  return previous.includes(value) ? previous : [...previous, value];
 }
 
 /** What a command does with the output flags: `false` keeps a flag accepted but out of help and completion. */

@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { DOCKET_YAML, NDA } from './fixtures.js';
 
 afterAll(removeMadeDirs);
 
@@ -23,5 +24,14 @@ describe('validate prints every problem at once', () => {
     const r = await runCli(['validate', '-C', dir]);
     expect(r.stderr).toContain('docket.yaml:3:10 error invalid-value');
     expect(r.stderr).not.toContain('missing-actor');
+  });
+});
+
+describe('repeated flags', () => {
+  it('a --target given twice limits the plan once', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const r = await runCli(['plan', '-C', dir, '--emulator', '--target', 'playbook/Inbound NDA', '--target=playbook/Inbound NDA']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('only "playbook/Inbound NDA" and what it depends on');
   });
 });
