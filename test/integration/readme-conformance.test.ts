@@ -1,4 +1,5 @@
 /** Claims of README.md checked as a user would run them, where an audit found the CLI and the README apart. */
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
@@ -33,5 +34,22 @@ describe('repeated flags', () => {
     const r = await runCli(['plan', '-C', dir, '--emulator', '--target', 'playbook/Inbound NDA', '--target=playbook/Inbound NDA']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('only "playbook/Inbound NDA" and what it depends on');
+  });
+});
+
+describe('a saved plan and --env', () => {
+  it('applies to the environment it was made for; another --env, or one the plan was made without, is an error', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nenvironments:\n  staging: {}\n', 'playbooks/nda.yaml': NDA });
+    const plain = join(dir, 'plain.json');
+    const staging = join(dir, 'staging.json');
+    await runCli(['plan', '-C', dir, '--emulator', '--out', plain]);
+    await runCli(['plan', '-C', dir, '--emulator', '--env', 'staging', '--out', staging]);
+    const without = await runCli(['apply', '-C', dir, plain, '--env', 'staging']);
+    expect([without.code, without.stderr]).toEqual([1, expect.stringContaining('the plan was made without --env, not --env staging')]);
+    const other = await runCli(['apply', '-C', dir, staging, '--env', 'production']);
+    expect([other.code, other.stderr]).toEqual([1, expect.stringContaining('the plan was made for --env staging, not --env production')]);
+    const applied = await runCli(['apply', '-C', dir, staging]);
+    expect([applied.code, applied.stdout]).toEqual([0, expect.stringContaining('environment: staging')]);
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--env', 'staging', '--detailed-exitcode'])).code).toBe(0);
   });
 });

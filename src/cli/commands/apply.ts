@@ -70,8 +70,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       if (saved && opts.retryUncertain) throw new UsageError('--retry-uncertain cannot be combined with a saved plan', 'pass --retry-uncertain to `docket plan --out` instead');
       const emulator = Boolean(opts.emulator || saved?.target.emulator);
       // A saved plan knows its environment, as it knows whether it was made for the emulator.
-      if (saved?.environment && opts.env && opts.env !== saved.environment) {
-        throw new UsageError(`the plan was made for --env ${saved.environment}, not --env ${opts.env}`);
+      if (saved && opts.env !== undefined && opts.env !== saved.environment) {
+        throw new UsageError(`the plan was made ${saved.environment ? `for --env ${saved.environment}` : 'without --env'}, not --env ${opts.env}`, 'apply it without --env: it applies to the environment it was made for');
       }
       const env = opts.env ?? saved?.environment;
       const interrupts = interruptsOf(io);
