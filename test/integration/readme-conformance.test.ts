@@ -53,3 +53,21 @@ describe('a saved plan and --env', () => {
     expect((await runCli(['plan', '-C', dir, '--emulator', '--env', 'staging', '--detailed-exitcode'])).code).toBe(0);
   });
 });
+
+describe('the common flags', () => {
+  it('every command accepts them, also where its help does not offer them', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const plan = join(dir, 'plan.json');
+    await runCli(['plan', '-C', dir, '--emulator', '--out', plan]);
+    const runs = [
+      ['--concurrency', '4', 'validate', '-C', dir],
+      ['validate', '-C', dir, '--max-rps', '5', '-v'],
+      ['init', join(dir, 'new'), '--concurrency', '2', '--no-color', '-v'],
+      ['-q', 'show', plan, '--max-rps=3'],
+      ['completion', 'bash', '-q', '--no-color', '--concurrency', '2'],
+    ];
+    for (const args of runs) expect([args.join(' '), (await runCli(args)).code]).toEqual([args.join(' '), 0]);
+    // Still checked where they do nothing.
+    expect((await runCli(['validate', '-C', dir, '--concurrency', '0'])).code).toBe(1);
+  });
+});
