@@ -71,3 +71,14 @@ describe('the common flags', () => {
     expect((await runCli(['validate', '-C', dir, '--concurrency', '0'])).code).toBe(1);
   });
 });
+
+describe('apply -q --auto-approve', () => {
+  it('prints just the apply report, also when there is nothing to change', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const first = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '-q']);
+    expect(first.stdout).not.toContain('Plan:');
+    expect(first.stdout).toContain('Apply complete: 3 done.');
+    const again = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '-q']);
+    expect([again.code, again.stdout]).toEqual([0, 'docket apply · target: local emulator\n\nNo changes. The live services match the configuration.\n']);
+  });
+});
