@@ -1,11 +1,15 @@
 /** Claims of README.md checked as a user would run them, where an audit found the CLI and the README apart. */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { App } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
+import { applyOk, emulatorForFile, expectNoChanges } from '../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
 
 afterAll(removeMadeDirs);
+
+const { emulator, cli } = emulatorForFile();
 
 describe('validate prints every problem at once', () => {
   it('reports the resource files’ problems beside an error in docket.yaml', async () => {
@@ -80,5 +84,19 @@ describe('apply -q --auto-approve', () => {
     expect(first.stdout).toContain('Apply complete: 3 done.');
     const again = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '-q']);
     expect([again.code, again.stdout]).toEqual([0, 'docket apply · target: local emulator\n\nNo changes. The live services match the configuration.\n']);
+  });
+});
+
+describe('drift --target', () => {
+  it('reports a playbook made in the app when the target names it, as pull writes it', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    await new App(emulator().env).createPlaybook({ name: 'Side letters', description: 'Made in the app' });
+    const named = await cli('drift', '-C', dir, '--target', 'playbook/Side letters');
+    expect([named.code, named.stdout]).toEqual([2, expect.stringContaining('+ playbook "Side letters"')]);
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Inbound NDA')).code).toBe(0);
+    expect((await cli('pull', '-C', dir, '--target', 'playbook/Side letters')).code).toBe(0);
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+    await expectNoChanges(cli, dir);
   });
 });
