@@ -1,4 +1,5 @@
 /** Claims of README.md checked as a user would run them, where an audit found the CLI and the README apart. */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { App } from '../helpers/app.js';
@@ -98,5 +99,37 @@ describe('drift --target', () => {
     expect((await cli('pull', '-C', dir, '--target', 'playbook/Side letters')).code).toBe(0);
     expect((await cli('drift', '-C', dir)).code).toBe(0);
     await expectNoChanges(cli, dir);
+  });
+});
+
+describe('the README’s configuration examples', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const block = (start: string): string => {
+    const found = blocks.find((b) => b.startsWith(start));
+    if (!found) throw new Error(`README.md has no yaml example starting with ${JSON.stringify(start)}`);
+    return found;
+  };
+  const cover = readFileSync(new URL('../../examples/acme-legal/custom-templates/consulting.cover.yaml', import.meta.url), 'utf8');
+
+  it('docket.yaml and the kinds, copied as they are, validate, apply and re-plan to no changes', async () => {
+    const dir = await makeDir({
+      'docket.yaml': block('version: 1\nreview:'),
+      'acme.yaml': block('kind: Organization'),
+      'consulting.md': 'The consulting terms.\n',
+      'consulting.cover.yaml': cover,
+      'security.pdf': '%PDF-1.4\n%%EOF\n',
+    });
+    expect((await runCli(['validate', '-C', dir])).stderr).toBe('');
+    expect((await runCli(['validate', '-C', dir, '--env', 'staging'])).code).toBe(0);
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('the drift policies example, copied as it is, validates and applies', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'nda.yaml': block('kind: Playbook\nname: Inbound NDA\ndrift: adopt') });
+    expect((await runCli(['validate', '-C', dir])).stderr).toBe('');
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
   });
 });
