@@ -133,3 +133,19 @@ describe('the README’s configuration examples', () => {
     expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
   });
 });
+
+describe('only the services the configuration declares', () => {
+  it('an organization that declares only its agreements part needs no review key and never calls the review service', async () => {
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
+      'organization.yaml': 'kind: Organization\nagreements:\n  city: Lisbon\n',
+    });
+    const { DOCKET_API_KEY: key, ...env } = emulator().env;
+    const agreementsOnly = { ...env, DOCKET_AGREEMENTS_API_KEY: key!, DOCKET_REVIEW_URL: 'http://127.0.0.1:9/review' };
+    const applied = await runCli(['apply', '-C', dir, '--auto-approve'], { env: agreementsOnly });
+    expect([applied.code, applied.stderr]).toEqual([0, '']);
+    expect(applied.stdout).toContain('agreements.city');
+    const again = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: agreementsOnly });
+    expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
+  });
+});
