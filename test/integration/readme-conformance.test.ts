@@ -42,6 +42,17 @@ describe('repeated flags', () => {
   });
 });
 
+describe('--kind', () => {
+  it('names the kind to use for rules in words that fit drift and pull, not only export', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML });
+    for (const args of [['drift'], ['pull'], ['export', '--out', join(dir, 'out')]]) {
+      const command = args[0];
+      const r = await runCli([...args, '-C', dir, '--emulator', '--kind', 'rule']);
+      expect([command, r.code, r.stderr]).toEqual([command, 1, 'Error: rules come with their playbook\n  hint: use --kind playbook\n']);
+    }
+  });
+});
+
 describe('a saved plan and --env', () => {
   it('applies to the environment it was made for; another --env, or one the plan was made without, is an error', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\nenvironments:\n  staging: {}\n', 'playbooks/nda.yaml': NDA });
