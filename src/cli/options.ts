@@ -23,9 +23,9 @@ export function parseConcurrency(value: string): number {
   return n;
 }
 
-/** Commander accumulator for repeatable options (`--target a --target b`). */
+/** Commander accumulator for repeatable options (`--target a --target b`); a value given twice counts once. */
 export function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+  return previous.includes(value) ? previous : [...previous, value];
 }
 
 /** What a command does with the output flags: `false` keeps a flag accepted but out of help and completion. */
@@ -39,18 +39,18 @@ export interface OutputFlags {
 /**
  * Adds -C, --env, the request-pace flags and the output flags to a command; a command only offers
  * the flags that do something for it (validate talks to no service, so it has no pace flags). The
- * output flags are accepted by every command (`docket -q init` works), but one that does nothing
- * for a command is hidden from its help and from shell completion.
+ * pace and output flags are accepted by every command (`docket -q init`, `docket --concurrency 4
+ * validate` work), but one that does nothing for a command is hidden from its help and from shell
+ * completion.
  */
 export function withCommon(command: Command, opts: { dir?: boolean; env?: boolean; services?: boolean } & OutputFlags = {}): Command {
   if (opts.dir !== false) command.option('-C, --dir <DIR>', 'configuration directory', '.');
   if (opts.env !== false) command.option('--env <NAME>', 'environment from docket.yaml `environments:`');
-  if (opts.services !== false) {
-    command
-      .addOption(new Option('--concurrency <N>', 'parallel requests and operations (default: docket.yaml or 8)').argParser(parseConcurrency))
-      .addOption(new Option('--max-rps <N>', 'at most N requests per second to the services (default: docket.yaml max_rps, else none)').argParser(parseMaxRps));
-  }
   const flag = (option: Option, offered: boolean): Option => (offered ? option : option.hideHelp());
+  const services = opts.services !== false;
+  command
+    .addOption(flag(new Option('--concurrency <N>', 'parallel requests and operations (default: docket.yaml or 8)').argParser(parseConcurrency), services))
+    .addOption(flag(new Option('--max-rps <N>', 'at most N requests per second to the services (default: docket.yaml max_rps, else none)').argParser(parseMaxRps), services));
   return command
     .addOption(flag(new Option('--no-color', 'never colour the output'), opts.color !== false))
     .addOption(flag(new Option('-q, --quiet', 'print only results and errors'), opts.quiet !== false))

@@ -158,13 +158,18 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     if (problem) diagnostics.push({ severity: 'error', code: problem.code, message: problem.message, ...(problem.hint ? { hint: problem.hint } : {}) });
   }
 
+  // With errors the settings are still built, from the values that have the right type, so the
+  // kinds' own rules check the resource files in the same run (every problem at once); the errors
+  // are thrown before anything could use them to reach a service.
   const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars } : {}) };
-  if (diagnostics.some((d) => d.severity === 'error')) return result;
 
   const value = pass.value as Plain;
   const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;
   const merged = deepMerge(omit(value, 'environments'), isPlainObject(envResolved) ? envResolved : {});
-  const section = (name: string): Plain => (isPlainObject(merged[name]) ? { ...(merged[name] as Plain) } : {});
+  // A number or boolean where text belongs (already an error) stays as text, so it is not also reported missing.
+  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
+  const section = (name: string): Plain =>
+    isPlainObject(merged[name]) ? Object.fromEntries(Object.entries(merged[name] as Plain).flatMap(([k, v]) => (text(v) === undefined ? [] : [[k, text(v)]]))) : {};
   const review = section('review') as ProjectConfig['review'];
   const agreements = section('agreements') as ProjectConfig['agreements'];
   for (const o of overrides.values) (o.section === 'review' ? review : agreements)[o.key as 'url'] = o.value;
@@ -182,7 +187,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     ...(typeof merged.max_rps === 'number' ? { maxRps: merged.max_rps } : {}),
     // The keys are the kinds' prune keys; the schema (made from the registry) lists them.
     prune: isPlainObject(merged.prune) ? Object.fromEntries(Object.entries(merged.prune).map(([k, v]) => [k, v === true])) : {},
-    safety: { max_delete_fraction: (get(merged.safety, 'max_delete_fraction') as number | undefined) ?? 0.3 },
+    safety: { max_delete_fraction: typeof get(merged.safety, 'max_delete_fraction') === 'number' ? (get(merged.safety, 'max_delete_fraction') as number) : 0.3 },
     vars,
     positions,
   };

@@ -43,17 +43,28 @@ export function withAlso(read: readonly AnyKind[], also: readonly KindName[], ki
   return kinds.filter((k) => names.has(k.name));
 }
 
-/** The services reading `kinds` (and what they read in turn) and writing the declared resources take. */
+/**
+ * The services reading `kinds` (and what they read in turn) and writing the declared resources take.
+ * A kind reads another to name its objects in its own service's writes (a rule's reviewer is a
+ * member's user id), so what it reads counts only when that kind's declared parts use the same
+ * service: an organization that declares only its agreements part needs no review members.
+ */
 export function servicesNeeded(read: readonly AnyKind[], desired: readonly DesiredResource[] | undefined, kinds: readonly AnyKind[] = KINDS): Set<ServiceName> {
   const byName = new Map(kinds.map((k) => [k.name, k]));
-  const all = new Map(read.map((k) => [k.name, k]));
-  for (const k of read) for (const r of k.reads ?? []) if (byName.has(r)) all.set(r, byName.get(r)!);
-  const needs = new Set<ServiceName>();
-  for (const k of all.values()) {
+  const servicesOf = (k: AnyKind): ServiceName[] => {
     const declared = desired?.filter((d) => d.kind === k.name);
-    const services = k.servicesFor ? k.servicesFor(declared) : k.service === 'both' ? [] : [k.service];
-    for (const s of services) needs.add(s);
+    return k.servicesFor ? k.servicesFor(declared) : k.service === 'both' ? [] : [k.service];
+  };
+  const all = new Map(read.map((k) => [k.name, k]));
+  for (const k of read) {
+    const own = servicesOf(k);
+    for (const r of k.reads ?? []) {
+      const other = byName.get(r);
+      if (other && servicesOf(other).some((s) => own.includes(s))) all.set(r, other);
+    }
   }
+  const needs = new Set<ServiceName>();
+  for (const k of all.values()) for (const s of servicesOf(k)) needs.add(s);
   return needs;
 }
 

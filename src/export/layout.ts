@@ -36,7 +36,7 @@ export function exportKinds(values: readonly string[], kinds: readonly AnyKind[]
   const names = new Set<string>();
   for (const value of values) {
     const child = kinds.find((k) => k.name === value && k.parentKind);
-    if (child) throw new UsageError(`${child.noun[1]} are exported with their ${child.parentKind}`, `use --kind ${child.parentKind}`);
+    if (child) throw new UsageError(`${child.noun[1]} come with their ${child.parentKind}`, `use --kind ${child.parentKind}`);
     if (!exportable.some((k) => k.name === value)) {
       const list = exportable.map((k) => k.name);
       throw new UsageError(`unknown kind \`${value}\`${didYouMean(value, list)}`, `kinds: ${list.join(', ')}`);

@@ -70,8 +70,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       if (saved && opts.retryUncertain) throw new UsageError('--retry-uncertain cannot be combined with a saved plan', 'pass --retry-uncertain to `docket plan --out` instead');
       const emulator = Boolean(opts.emulator || saved?.target.emulator);
       // A saved plan knows its environment, as it knows whether it was made for the emulator.
-      if (saved?.environment && opts.env && opts.env !== saved.environment) {
-        throw new UsageError(`the plan was made for --env ${saved.environment}, not --env ${opts.env}`);
+      if (saved && opts.env !== undefined && opts.env !== saved.environment) {
+        throw new UsageError(`the plan was made ${saved.environment ? `for --env ${saved.environment}` : 'without --env'}, not --env ${opts.env}`, 'apply it without --env: it applies to the environment it was made for');
       }
       const env = opts.env ?? saved?.environment;
       const interrupts = interruptsOf(io);
@@ -90,7 +90,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         await withSession(io, { ...opts, emulator, ...(env ? { env } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, Boolean(opts.retryUncertain));
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
-          if (!saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove)) writePlanText(opts.adoptFiles ? withoutAdoptWarnings(plan) : plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
+          const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
+          if (planShown) writePlanText(opts.adoptFiles ? withoutAdoptWarnings(plan) : plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
           // Before applying, so the annotations are there even when an operation fails.
           if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.workspace, opts);
           const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
@@ -99,8 +100,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
             await settleLockFile(s, s.lock, io, opts, false, syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS }));
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
-            // A saved plan is not printed: its report still names the target, and says there was nothing to do.
-            else if (saved) io.stdout(`${reportHeader(plan, color)}No changes. The live services match the configuration.\n`);
+            // A plan not printed (saved, or -q): the report still names the target, and says there was nothing to do.
+            else if (!planShown) io.stdout(`${reportHeader(plan, color)}No changes. The live services match the configuration.\n`);
             setExit(0);
             return;
           }

@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import type { Io } from '../io.js';
+import { withCommon } from '../options.js';
 
 interface CommandWords {
   name: string;
@@ -58,7 +59,7 @@ compdef _docket docket
 }
 
 export function completionCommand(io: Io, setExit: (code: number) => void, program: () => Command): Command {
-  return new Command('completion')
+  return withCommon(new Command('completion'), { dir: false, env: false, services: false, color: false, quiet: false, verbose: false })
     .description('print a shell completion script (bash or zsh)')
     .argument('<SHELL>', 'bash or zsh')
     .action((shell: string) => {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { schemaHome } from '../../config/schema-names.js';
 import { interpolateString } from '../../config/interpolate.js';
-import { limitToKinds, parseTarget } from '../../engine/target.js';
+import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
 import { findTestFiles } from '../../testing/load.js';
@@ -50,8 +50,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const { plan, result } = await withSession(io, { ...opts, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
         const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readAll: true });
         const byKind = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
-        const targets = opts.target.map((t) => parseTarget(t, KINDS)).filter((t) => !('error' in t));
-        const unmatched = targets.length === 0 ? byKind.unmatched : byKind.unmatched.filter((l) => targets.some((t) => 'kind' in t && t.kind === l.kind && t.key === l.key));
+        const unmatched = unmatchedInTargets(byKind.unmatched, opts.target, KINDS);
         const root = s.workspace.config.project.root;
         const project = s.workspace.config.project;
         const result = planPull({

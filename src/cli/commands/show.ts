@@ -4,6 +4,7 @@ import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { writePlanText } from '../../render/text.js';
 import { useColor, type Io } from '../io.js';
+import { withCommon } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
 import { KIND_ORDER } from '../session.js';
 
@@ -14,12 +15,10 @@ interface ShowFlags {
 }
 
 export function showCommand(io: Io, setExit: (code: number) => void): Command {
-  return new Command('show')
+  return withCommon(new Command('show'), { dir: false, env: false, services: false, quiet: false, verbose: 'list undeclared objects' })
     .description('print a plan saved with `docket plan --out` (reads no service)')
     .argument('<PLAN.json>', 'the saved plan')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
-    .option('--no-color', 'never colour the output')
-    .option('-v, --verbose', 'list undeclared objects')
     .action(async (file: string, opts: ShowFlags) => {
       const plan = await readPlanFile(file);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
