@@ -51,9 +51,14 @@ export function withAlso(read: readonly AnyKind[], also: readonly KindName[], ki
  */
 export function servicesNeeded(read: readonly AnyKind[], desired: readonly DesiredResource[] | undefined, kinds: readonly AnyKind[] = KINDS): Set<ServiceName> {
   const byName = new Map(kinds.map((k) => [k.name, k]));
+  const known = new Map<string, ServiceName[]>();
   const servicesOf = (k: AnyKind): ServiceName[] => {
-    const declared = desired?.filter((d) => d.kind === k.name);
-    return k.servicesFor ? k.servicesFor(declared) : k.service === 'both' ? [] : [k.service];
+    let services = known.get(k.name);
+    if (!services) {
+      const declared = k.servicesFor ? desired?.filter((d) => d.kind === k.name) : undefined;
+      known.set(k.name, (services = k.servicesFor ? k.servicesFor(declared) : k.service === 'both' ? [] : [k.service]));
+    }
+    return services;
   };
   const all = new Map(read.map((k) => [k.name, k]));
   for (const k of read) {
