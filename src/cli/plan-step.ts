@@ -6,13 +6,15 @@ import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
 
-export async function planInSession(s: Session, targets: readonly string[], retryUncertain = false): Promise<Plan> {
-  return (await planDetailsInSession(s, { targets, retryUncertain })).plan;
+export async function planInSession(s: Session, targets: readonly string[], flags: Pick<PlanStepOptions, 'retryUncertain' | 'adoptFiles'> = {}): Promise<Plan> {
+  return (await planDetailsInSession(s, { targets, ...flags })).plan;
 }
 
 export interface PlanStepOptions {
   targets: readonly string[];
   retryUncertain?: boolean;
+  /** `apply --adopt-files`: the files the plan cannot compare are recorded as live in this run. */
+  adoptFiles?: boolean;
   /** Kinds to read even when no file declares any (`--kind` of drift and pull). */
   alsoRead?: readonly KindName[];
   /** Read undeclared objects in detail (pull). */
@@ -36,6 +38,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       prune: s.prune,
       targets,
       retryUncertain,
+      ...(opts.adoptFiles ? { adoptFiles: true } : {}),
       ...(opts.alsoRead ? { alsoRead: opts.alsoRead } : {}),
       ...(opts.readAll ? { readAll: true } : {}),
       safety: p.safety,

@@ -43,9 +43,10 @@ export interface KindMeta {
   /**
    * A value a create or update would send that the target cannot take (a template naming an
    * attachment id this organization does not know): a plan error at the field's line, before any
-   * write, instead of an apply that fails the same way every time. `live`: every object read.
+   * write, instead of an apply that fails the same way every time. `live`: every object read;
+   * `adopting`: the live ids (lower case) `apply --adopt-files` records in this run.
    */
-  refuseSend?(field: string, value: unknown, name: string, live: readonly LiveResource[]): { message: string; hint?: string } | undefined;
+  refuseSend?(field: string, value: unknown, name: string, live: readonly LiveResource[], adopting: ReadonlySet<string>): { message: string; hint?: string } | undefined;
   /** A reference to a key of this kind that exists neither in the files nor live. */
   describeMissing?(key: string): { message: string; hint: string };
 }

@@ -34,6 +34,11 @@ export interface BuildPlanInput {
   /** Interrupted uploads no read can settle; an error unless `retryUncertain`. */
   uncertain?: UncertainUpload[];
   retryUncertain?: boolean;
+  /**
+   * `apply --adopt-files`: this run records the files the plan cannot compare as live, so their
+   * ids are ones the target has for the send checks (a template naming a pinned attachment by id).
+   */
+  adoptFiles?: boolean;
   /** What docket last saw in sync (docket.lock.json): gives every change its direction. */
   sync?: SyncState;
 }
@@ -59,7 +64,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     sync,
   });
   checkActions(classified.changes, input.kinds, diagnostics);
-  checkSends(classified.changes, input, diagnostics);
+  checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics);
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics);
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live);
@@ -181,7 +186,7 @@ function checkActions(changes: Change[], kinds: KindMeta[], diagnostics: Diagnos
 }
 
 /** What a create or update sends must be something the target can take (the kinds say: `refuseSend`). */
-function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'desired' | 'live'>, diagnostics: Diagnostics): void {
+function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'desired' | 'live'>, adopting: ReadonlySet<string>, diagnostics: Diagnostics): void {
   const byName = new Map(input.kinds.filter((k) => k.refuseSend).map((k) => [k.name, k]));
   if (byName.size === 0) return;
   let desired: Map<string, DesiredResource> | undefined;
@@ -192,7 +197,7 @@ function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'de
     const d = desired.get(refKey(c.kind, c.key));
     if (!d) continue;
     for (const f of c.fields) {
-      const refused = kind.refuseSend!(f.field, d.fields[f.field], d.name, input.live);
+      const refused = kind.refuseSend!(f.field, d.fields[f.field], d.name, input.live, adopting);
       if (refused) diagnostics.error('unsupported-change', refused.message, { ...(valueSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
     }
   }

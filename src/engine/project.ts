@@ -88,6 +88,8 @@ export interface PlanProjectInput {
   readAll?: boolean;
   /** Upload again what an interrupted apply may have uploaded (`--retry-uncertain`). */
   retryUncertain?: boolean;
+  /** `apply --adopt-files`: what the plan cannot compare is recorded as live in this run. */
+  adoptFiles?: boolean;
   safety: { max_delete_fraction: number };
   concurrency: number;
   /** What docket last saw in sync (docket.lock.json), read once the target is known; gives changes their direction. */
@@ -127,6 +129,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     lockUpdates,
     uncertain,
     ...(input.retryUncertain ? { retryUncertain: true } : {}),
+    ...(input.adoptFiles ? { adoptFiles: true } : {}),
     ...(sync ? { sync } : {}),
   });
   const unmatched = result.unmatched;

@@ -153,9 +153,10 @@ export const templateKind: KindModule<'template'> = {
    * which mean nothing in another one. Known: an upload or adoption docket.lock.json records here,
    * or an id a live template here already names.
    */
-  refuseSend(field, value, name, live) {
+  refuseSend(field, value, name, live, adopting) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string' || value === '') return undefined;
-    if (sendableAttachmentIds(live).has(value.toLowerCase())) return undefined;
+    // Adopted in this run (a pin the user asserts is this organization's, as the hint below asks).
+    if (sendableAttachmentIds(live).has(value.toLowerCase()) || adopting.has(value.toLowerCase())) return undefined;
     return {
       message: `template "${name}": \`${field.slice(PARAM.length)}\` names attachment id ${value}, which this organization has no record of (docket.lock.json records no upload or adoption of it for this target, and no template here names it); the service would refuse it`,
       hint: `write \`{ attachment: <name> }\` naming the Attachment document whose PDF docket uploads here (a document exported with \`id: ${value}\` pins the source organization's attachment: delete that \`id:\` line so the PDF is uploaded here); if ${value} is an attachment of this organization, pin it in an Attachment document with its PDF and run \`docket apply --adopt-files\``,

@@ -43,7 +43,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (opts: PlanFlags) => {
       const deadline = Date.now() + opts.timeout;
       const { plan, workspace } = await withSession(io, { ...opts, deadline: () => deadline }, async (s) => ({
-        plan: await planInSession(s, opts.target, Boolean(opts.retryUncertain)),
+        plan: await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain) }),
         workspace: s.workspace,
       }));
       if (opts.out) await savePlan(opts.out, renderPlanJson(plan));

@@ -173,6 +173,29 @@ describe('changes the services cannot make are refused at plan time, at the file
     ]);
   });
 
+  it('a template naming a pinned attachment by id: refused until apply --adopt-files records the pin in the same run', () => {
+    const ID = 'ad19f439-0843-4c28-9a33-dc3fb78cc27a';
+    const attachment: DesiredResource = {
+      kind: 'attachment', key: 'Exhibit', name: 'Exhibit', fields: { name: 'Exhibit', sha256: 'abc' }, payload: { file: 'attachments/exhibit.pdf', pinned: ID },
+      pinId: ID, refs: [], renamedFrom: [], source: pos(1, 1, 'attachments/exhibit.yaml'), fieldSources: { id: pos(2, 5, 'attachments/exhibit.yaml') },
+    };
+    const pinOnly: LiveResource = {
+      kind: 'attachment', id: ID, key: 'Exhibit', name: 'Exhibit', fields: { name: 'Exhibit' }, refs: [], extra: { pinOnly: true },
+      unknownFields: { sha256: 'docket.lock.json has no entry for it' },
+    };
+    const template: DesiredResource = {
+      kind: 'template', key: 'CSA', name: 'CSA', fields: { name: 'CSA', type: 'CSA', 'parameters.include_security_policy_attachment_id': ID.toUpperCase() },
+      partial: true, refs: [], renamedFrom: [], source: pos(1, 1, 'templates/csa.yaml'), fieldSources: { 'parameters.include_security_policy_attachment_id': pos(5, 40, 'templates/csa.yaml') },
+    };
+    const planned = plan([attachment, template], [pinOnly]);
+    expect(planned.diagnostics).toEqual([expect.objectContaining({ code: 'unsupported-change', file: 'templates/csa.yaml', line: 5 })]);
+    // The hint's way out: the pin, adopted in this run, is an id of this organization.
+    const adopting = plan([attachment, template], [pinOnly], { adoptFiles: true });
+    expect(adopting.diagnostics).toEqual([]);
+    expect(adopting.plan?.summary).toEqual({ create: 1 });
+    expect(adopting.plan?.adoptable).toEqual([expect.objectContaining({ kind: 'attachment', liveId: ID })]);
+  });
+
   it('clearing the organization\'s default reviewer (the service takes only a user id)', () => {
     const desired = desiredOrganization({ 'review.default_reviewer': null }, { fieldSources: { 'review.default_reviewer': pos(4, 3, 'organization.yaml') } });
     const { plan: p, diagnostics } = plan([desired], [liveOrganization('org-1', { 'review.default_reviewer': 'alice@acme.example' }), liveMember('u-1', 'alice@acme.example')]);
