@@ -86,6 +86,12 @@ const DEFAULTS = { retries: 6, baseDelayMs: 250, maxDelayMs: 8000, timeoutMs: 30
  * run to its time budget. Random faults reset the count with every answer in between.
  */
 export const DOWN_AFTER_FAILURES = 3;
+/**
+ * ...and only once the service has not answered for this long: a restart of a few seconds fails
+ * the requests under way (full jitter lets seven attempts fit in two seconds), and must not drop
+ * every change after them. Longer than one request's own retries wait (16 s at most).
+ */
+export const DOWN_AFTER_SILENCE_MS = 30_000;
 /** A list longer than this is a paging bug, not data: 10 000 pages of 100 is a million objects. */
 const MAX_PAGES = 10_000;
 
@@ -121,16 +127,20 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const now = options.now ?? Date.now;
   const deadlineAt = (): number | undefined => (typeof options.deadline === 'function' ? options.deadline() : options.deadline);
 
-  // Requests in a row that gave up on a server fault or a broken connection; the last one's reason.
+  // Requests in a row that gave up on a server fault or a broken connection; when the service last
+  // answered other than with a server fault (a 429 too: it is up); the reason it is down.
   let failedInARow = 0;
+  let heardAt = now();
   let down: string | undefined;
   const serviceAnswered = (status: number): void => {
-    if (status < 500 && status !== 429) failedInARow = 0;
+    if (status >= 500) return;
+    heardAt = now();
+    if (status !== 429) failedInARow = 0;
   };
   const gaveUp = (a: Attempt): void => {
     // Refused for pace, not broken: the limiter deals with it.
     if (a.kind === 'response' && a.status === 429) return;
-    if (++failedInARow >= DOWN_AFTER_FAILURES) down ??= failedAttempt(a);
+    if (++failedInARow >= DOWN_AFTER_FAILURES && now() - heardAt >= DOWN_AFTER_SILENCE_MS) down ??= failedAttempt(a);
   };
 
   let ownPool: Pool | undefined;

@@ -632,8 +632,15 @@ describe('retries', () => {
     expect(logs[0]).toMatchObject({ status: 502, retries: 6 });
   });
 
-  it('sends a service nothing more once three requests in a row failed every attempt', async () => {
-    const { mock, client } = setup({ maxDelayMs: 1 });
+  /** The client's clock, moved on by its sleeps: how long the service has been silent. */
+  function sleepingClock(): Pick<ServiceClientOptions, 'now' | 'sleep'> {
+    let t = 1_000_000;
+    return { now: () => t, sleep: async (ms) => void (t += ms) };
+  }
+
+  it('sends a service nothing more once three requests in a row failed every attempt and it has not answered for 30 s', async () => {
+    // Seven attempts a request, 15.75 s of backoff: three give up 47 s into the silence.
+    const { mock, client } = setup({ random: () => 1, ...sleepingClock() });
     let calls = 0;
     mock
       .intercept({ path: /^\/v1\// })
@@ -653,8 +660,27 @@ describe('retries', () => {
     expect(e.notCarriedOut).toBe(true);
   });
 
+  it('keeps sending after a restart of a few seconds that failed three requests in a row', async () => {
+    // Full jitter: seven attempts can fit in under two seconds, so a short restart fails the requests under way.
+    const { mock, client } = setup({ random: () => 0.1, ...sleepingClock() });
+    let down = true;
+    const sent: string[] = [];
+    mock
+      .intercept({ path: /^\/v1\// })
+      .reply((o) => {
+        sent.push(o.path);
+        return { statusCode: down ? 503 : 200, data: {} };
+      })
+      .persist();
+    const get = (path: string) => client.request({ method: 'GET', path, operation: path }).catch((e: unknown) => e);
+    for (const n of [1, 2, 3]) expect(((await get(`/v1/${n}`)) as ApiError).status).toBe(503);
+    down = false;
+    expect(await get('/v1/4')).toEqual({});
+    expect(sent.at(-1)).toBe('/v1/4');
+  });
+
   it('keeps sending when answers come between requests that failed every attempt, or when they were only refused for pace', async () => {
-    const { mock, client } = setup({ maxDelayMs: 1 });
+    const { mock, client } = setup({ random: () => 1, ...sleepingClock() });
     const sent: string[] = [];
     const reply = (path: string, statusCode: number) =>
       mock
@@ -668,11 +694,12 @@ describe('retries', () => {
     reply('/v1/busy', 429);
     reply('/v1/down', 502);
     const get = (path: string) => client.request({ method: 'GET', path, operation: path }).catch((e: unknown) => e);
-    // Four gave up, but an answer came between; three 429s that gave up count neither way.
-    for (const path of ['/v1/down', '/v1/down', '/v1/ok', '/v1/down', '/v1/down', '/v1/busy', '/v1/busy', '/v1/busy']) await get(path);
-    expect(sent.filter((p) => p === '/v1/down')).toHaveLength(28);
-    expect(await get('/v1/down')).toBeInstanceOf(ApiError);
+    // Four gave up, but an answer came between; three 429s that gave up do not count, though they
+    // show the service is up: the third in a row after them comes only 16 s into a silence.
+    for (const path of ['/v1/down', '/v1/down', '/v1/ok', '/v1/down', '/v1/down', '/v1/busy', '/v1/busy', '/v1/busy', '/v1/down']) await get(path);
     expect(sent.filter((p) => p === '/v1/down')).toHaveLength(35);
+    expect(await get('/v1/down')).toBeInstanceOf(ApiError);
+    expect(sent.filter((p) => p === '/v1/down')).toHaveLength(42);
     expect(((await get('/v1/ok')) as DocketError).code).toBe('service-down');
     expect(sent.at(-1)).toBe('/v1/down');
   });
