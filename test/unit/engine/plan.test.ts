@@ -176,7 +176,7 @@ describe('changes the services cannot make are refused at plan time, at the file
   it('a template naming a pinned attachment by id: refused until apply --adopt-files records the pin in the same run', () => {
     const ID = 'ad19f439-0843-4c28-9a33-dc3fb78cc27a';
     const attachment: DesiredResource = {
-      kind: 'attachment', key: 'Exhibit', name: 'Exhibit', fields: { name: 'Exhibit', sha256: 'abc' }, payload: { file: 'attachments/exhibit.pdf', pinned: ID },
+      kind: 'attachment', key: 'Exhibit', name: 'Exhibit', fields: { name: 'Exhibit', sha256: 'abc' }, payload: { file: 'attachments/exhibit.pdf', pinned: ID }, partial: false,
       pinId: ID, refs: [], renamedFrom: [], source: pos(1, 1, 'attachments/exhibit.yaml'), fieldSources: { id: pos(2, 5, 'attachments/exhibit.yaml') },
     };
     const pinOnly: LiveResource = {
