@@ -34,7 +34,10 @@ async function withEmulator(args: string[], use: (banner: string, env: Record<st
   } finally {
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
+    // An emulator that ignores SIGTERM fails the test (its signalCode says SIGKILL) instead of outliving it.
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
     await exited;
+    clearTimeout(kill);
   }
   return child;
 }
@@ -73,4 +76,16 @@ it('plays the documented shapes its flags name, and the bundled example converge
     expect(replan.stdout).toContain('No changes.');
     expect(replan.code).toBe(0);
   });
+});
+
+it('answers a path it has no route for, however long, and still stops on SIGTERM', async () => {
+  const child = await withEmulator([], async (_banner, env) => {
+    // An id pasted with its JSON quotes (jq without -r), after a long plain prefix: a 404, not a busy loop.
+    const id = '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f';
+    const url = `${env.DOCKET_REVIEW_URL}/v1/organizations/${id}/playbooks/"${id}"`;
+    const res = await fetch(url, { headers: { authorization: `Bearer ${env.DOCKET_API_KEY}` }, signal: AbortSignal.timeout(10_000) });
+    expect(res.status).toBe(404);
+  });
+  expect(child.signalCode).toBeNull();
+  expect(child.exitCode).toBe(0);
 });
