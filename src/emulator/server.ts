@@ -174,6 +174,9 @@ class EmulatorServer implements EmulatorControls {
   private settings: EmulatorConfig;
   private limiter: TokenBucket | undefined;
   private readonly template: SeedOrganization | undefined;
+  /** Ends each latency wait under way: a stopped emulator neither lingers for them nor runs their requests. */
+  private readonly waits = new Set<() => void>();
+  private closed = false;
 
   constructor(
     private readonly store: EmulatorStore,
@@ -182,7 +185,7 @@ class EmulatorServer implements EmulatorControls {
     this.onRequest = options.onRequest;
     this.template = options.openOrganizations ? (options.seed ?? defaultSeed()).organizations[0] : undefined;
     this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.sleep = options.sleep ?? ((ms) => this.wait(ms));
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE)));
     this.settings = {
       latencyMs: 0,
@@ -221,6 +224,8 @@ class EmulatorServer implements EmulatorControls {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    for (const end of this.waits) end();
     this.conversions.cancelAll();
     this.reviews.cancelAll();
     await new Promise<void>((resolve) => {
@@ -228,6 +233,19 @@ class EmulatorServer implements EmulatorControls {
       this.server.closeAllConnections();
     });
     await this.store.flush();
+  }
+
+  /** The added latency, on a timer close() clears (one left running kept the process up to a minute past SIGTERM). */
+  private wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const end = (): void => {
+        clearTimeout(timer);
+        this.waits.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      this.waits.add(end);
+    });
   }
 
   stats(): EmulatorStats {
@@ -294,6 +312,8 @@ class EmulatorServer implements EmulatorControls {
     try {
       const rawBody = hasNoBody(req) ? EMPTY_BODY : await readBody(req);
       if (this.settings.latencyMs > 0) await this.sleep(this.settings.latencyMs);
+      // Closed meanwhile: its connection is gone, and a stopped server changes nothing.
+      if (this.closed) return;
       const match = this.router.match(method, path, this.settings.variants);
       const scope = match.kind === 'found' ? match.route.scope : scopeOfPath(path);
       const transport = scope === 'control' ? undefined : this.admit(method, path, match);
@@ -436,8 +456,13 @@ function hasNoBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
 }
 
-/** A path the URL parser keeps as it is: no dot segments, escapes, or characters it would encode. */
-const PLAIN_PATH = /^\/(?:[A-Za-z0-9_~-]+\/?)*$/;
+/**
+ * A path the URL parser keeps as it is: no dot segments, escapes, or characters it would encode.
+ * Each segment ends at a `/` or at the end, so a path that is not plain fails in one pass. With the
+ * slash optional (`(?:[…]+\/?)*`) the engine tried every split of the letters before failing, twice
+ * the time per letter: one `%` or `"` after an id hung the emulator, deaf to SIGTERM.
+ */
+const PLAIN_PATH = /^\/(?:[A-Za-z0-9_~-]+\/)*[A-Za-z0-9_~-]*$/;
 /** Host headers seen, and whether `http://HOST` parses (a bad one makes the URL `/`). */
 const hostParses = new Map<string, boolean>();
 

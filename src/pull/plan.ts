@@ -172,6 +172,17 @@ class PullPlanner {
       this.notPulled.push(this.entryOf(c, direction, c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field), reason));
       return undefined;
     }
+    if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
+      // Gone from its name, but the object last synced under it is still live elsewhere: renamed or
+      // moved in the app to a name the files declare too (two playbooks that swapped names). Taken
+      // out of the files, it would be lost from both.
+      const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
+      const now = recorded ? this.liveById.get(recorded) : undefined;
+      if (now && now.kind === c.kind) {
+        this.notPulled.push(this.entryOf(c, direction, [], `still live as ${now.kind} "${now.key}", renamed or moved in the app to a name the files declare too; rename it in the files by hand`));
+        return undefined;
+      }
+    }
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
     const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
     if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: keep one by hand'));

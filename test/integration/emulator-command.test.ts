@@ -1,5 +1,5 @@
 /** `docket emulator` as a process: prints how to reach it, serves docket, keeps state, stops on SIGTERM. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,8 @@ afterAll(removeMadeDirs);
 const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
 const EXAMPLE = fileURLToPath(new URL('../../examples/acme-legal', import.meta.url));
 
-/** Runs `docket emulator ARGS` until `use` is done, with its banner; then stops it with SIGTERM. */
-async function withEmulator(args: string[], use: (banner: string, env: Record<string, string>, log: () => string) => Promise<void>): Promise<ChildProcess> {
+/** Runs `docket emulator ARGS` until `use` is done, with its banner; then stops it with SIGTERM, which must end it (exit 0). */
+async function withEmulator(args: string[], use: (banner: string, env: Record<string, string>, log: () => string) => Promise<void>): Promise<void> {
   const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -34,15 +34,19 @@ async function withEmulator(args: string[], use: (banner: string, env: Record<st
   } finally {
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
+    // An emulator that ignores SIGTERM fails the test (its signalCode says SIGKILL) instead of outliving it.
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
     await exited;
+    clearTimeout(kill);
   }
-  return child;
+  expect(child.signalCode).toBeNull();
+  expect(child.exitCode).toBe(0);
 }
 
 it('serves a configuration with its own organization id, persists state to --state, and logs each request with -v', async () => {
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
   const state = join(dir, 'state', 'emulator.json');
-  const child = await withEmulator(['--state', state, '-v'], async (_banner, served, log) => {
+  await withEmulator(['--state', state, '-v'], async (_banner, served, log) => {
     const env = { ...served, DOCKET_ORGANIZATION_ID: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' };
     const apply = await runCli(['apply', '-C', dir, '--auto-approve'], { env });
     expect(apply.stderr).toBe('');
@@ -56,7 +60,6 @@ it('serves a configuration with its own organization id, persists state to --sta
   const saved = JSON.parse(await readFile(state, 'utf8')) as { organizations: Record<string, { playbooks: Record<string, { name: string }> }> };
   const names = Object.values(saved.organizations['6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f']!.playbooks).map((p) => p.name);
   expect(names).toEqual(['Inbound NDA']);
-  expect(child.exitCode ?? 0).toBe(0);
 });
 
 it('plays the documented shapes its flags name, and the bundled example converges against them as the README runs it', async () => {
@@ -72,5 +75,15 @@ it('plays the documented shapes its flags name, and the bundled example converge
     const replan = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env });
     expect(replan.stdout).toContain('No changes.');
     expect(replan.code).toBe(0);
+  });
+});
+
+it('answers a path it has no route for, however long, and still stops on SIGTERM', async () => {
+  await withEmulator([], async (_banner, env) => {
+    // An id pasted with its JSON quotes (jq without -r), after a long plain prefix: a 404, not a busy loop.
+    const id = '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f';
+    const url = `${env.DOCKET_REVIEW_URL}/v1/organizations/${id}/playbooks/"${id}"`;
+    const res = await fetch(url, { headers: { authorization: `Bearer ${env.DOCKET_API_KEY}` }, signal: AbortSignal.timeout(10_000) });
+    expect(res.status).toBe(404);
   });
 });

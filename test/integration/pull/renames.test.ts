@@ -4,7 +4,7 @@
  * still compared), drift counts one change each, and pull writes the new names (in the test files
  * that name them too), keeping the records of the playbook's rules under its new name.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
@@ -101,6 +101,30 @@ describe('objects renamed in the app', () => {
       NDA_TEST.replace('Inbound NDA   #', 'Inbound NDAs   #').replace('topic: Law', 'topic: Choice of law').replace('excludes: [law]', 'excludes: [Choice of law]'),
     );
     expect((await cli('validate', '-C', dir)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+  it('leaves the files alone when two playbooks swap names in the app, saying where each rule now is', async () => {
+    const alpha = 'kind: Playbook\nname: Alpha\nrules:\n  - name: a1\n    actions: do a1\n  - name: a2\n    actions: do a2\n';
+    const beta = 'kind: Playbook\nname: Beta\nrules:\n  - name: b1\n    actions: do b1\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': alpha, 'playbooks/beta.yaml': beta });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editPlaybook('Alpha', { name: 'Swapping' });
+    await app.editPlaybook('Beta', { name: 'Alpha' });
+    await app.editPlaybook('Swapping', { name: 'Beta' });
+
+    // Each file's rules were in sync under its name and are still live, under the other name: not
+    // removed, so not taken out of the files (which would lose them from both).
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/alpha.yaml'), 'utf8')).toBe(alpha);
+    expect(await readFile(join(dir, 'playbooks/beta.yaml'), 'utf8')).toBe(beta);
+    expect(pulled.stdout).toContain('still live as rule "Beta/a1", renamed or moved in the app to a name the files declare too');
+    expect(pulled.stdout).toContain('still live as rule "Alpha/b1"');
+
+    // Renamed by hand as the note says, the files match live again.
+    await writeFile(join(dir, 'playbooks/alpha.yaml'), alpha.replace('name: Alpha', 'name: Beta'));
+    await writeFile(join(dir, 'playbooks/beta.yaml'), beta.replace('name: Beta', 'name: Alpha'));
     await expectNoChanges(cli, dir);
   });
 });

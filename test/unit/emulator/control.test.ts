@@ -141,4 +141,19 @@ describe('rate limit and latency', () => {
     await h.review('GET', PLAYBOOKS);
     expect(waits).toEqual([120]);
   });
+
+  it('does not perform a request still in its latency when it is closed', async () => {
+    let release = (): void => {};
+    let waiting = (): void => {};
+    const reached = new Promise<void>((resolve) => (waiting = resolve));
+    const h = await start({ latencyMs: 60_000, sleep: () => new Promise<void>((resolve) => ((release = resolve), waiting())) });
+    const create = h.review('POST', PLAYBOOKS, { name: 'Too late' }).catch((error: unknown) => error);
+    await reached;
+    await h.emu.close();
+    expect(await create).toBeInstanceOf(Error);
+    release();
+    // Every microtask the handler would still run comes before the next turn of the loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(Object.values(h.emu.store.organization(ORG)!.playbooks).map((p) => p.name)).not.toContain('Too late');
+  });
 });
