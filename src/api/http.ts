@@ -87,7 +87,7 @@ const DEFAULTS = { retries: 6, baseDelayMs: 250, maxDelayMs: 8000, timeoutMs: 30
  */
 export const DOWN_AFTER_FAILURES = 3;
 /**
- * ...and only once the service has not answered for this long: a restart of a few seconds fails
+ * ...and only once every attempt has failed so for this long: a restart of a few seconds fails
  * the requests under way (full jitter lets seven attempts fit in two seconds), and must not drop
  * every change after them. Longer than one request's own retries wait (16 s at most).
  */
@@ -127,20 +127,25 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const now = options.now ?? Date.now;
   const deadlineAt = (): number | undefined => (typeof options.deadline === 'function' ? options.deadline() : options.deadline);
 
-  // Requests in a row that gave up on a server fault or a broken connection; when the service last
-  // answered other than with a server fault (a 429 too: it is up); the reason it is down.
+  // Requests in a row that gave up on a server fault or a broken connection; since when every
+  // attempt has failed so (not since the last answer: a quiet spell, such as the wait for a person
+  // to approve the plan, is not silence); the reason the service is down.
   let failedInARow = 0;
-  let heardAt = now();
+  let silentSince: number | undefined;
   let down: string | undefined;
-  const serviceAnswered = (status: number): void => {
-    if (status >= 500) return;
-    heardAt = now();
-    if (status !== 429) failedInARow = 0;
+  const heard = (a: Attempt): void => {
+    if (a.kind === 'failure' || a.status >= 500) {
+      silentSince ??= now();
+      return;
+    }
+    // A 429 is an answer too: the service is up.
+    silentSince = undefined;
+    if (a.status !== 429) failedInARow = 0;
   };
   const gaveUp = (a: Attempt): void => {
     // Refused for pace, not broken: the limiter deals with it.
     if (a.kind === 'response' && a.status === 429) return;
-    if (++failedInARow >= DOWN_AFTER_FAILURES && now() - heardAt >= DOWN_AFTER_SILENCE_MS) down ??= failedAttempt(a);
+    if (++failedInARow >= DOWN_AFTER_FAILURES && silentSince !== undefined && now() - silentSince >= DOWN_AFTER_SILENCE_MS) down ??= failedAttempt(a);
   };
 
   let ownPool: Pool | undefined;
@@ -357,7 +362,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         throttled = false;
         status = a.kind === 'response' ? a.status : 0;
-        if (a.kind === 'response') serviceAnswered(a.status);
+        heard(a);
         // A DELETE tried again after an attempt that may have landed (its answer lost, a 5xx): "not
         // found" now means that attempt removed it, which is what was asked.
         if (t.method === 'DELETE' && a.kind === 'response' && a.status === 404 && mayHaveLanded) {

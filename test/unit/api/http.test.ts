@@ -660,10 +660,11 @@ describe('retries', () => {
     expect(e.notCarriedOut).toBe(true);
   });
 
-  it('keeps sending after a restart of a few seconds that failed three requests in a row', async () => {
+  it('keeps sending after a restart of a few seconds that failed three requests in a row, however long the quiet before it', async () => {
     // Full jitter: seven attempts can fit in under two seconds, so a short restart fails the requests under way.
-    const { mock, client } = setup({ random: () => 0.1, ...sleepingClock() });
-    let down = true;
+    const clock = sleepingClock();
+    const { mock, client } = setup({ random: () => 0.1, ...clock });
+    let down = false;
     const sent: string[] = [];
     mock
       .intercept({ path: /^\/v1\// })
@@ -673,6 +674,10 @@ describe('retries', () => {
       })
       .persist();
     const get = (path: string) => client.request({ method: 'GET', path, operation: path }).catch((e: unknown) => e);
+    expect(await get('/v1/0')).toEqual({});
+    // Ten minutes without a request (a person reading the plan), then the restart.
+    await clock.sleep!(600_000);
+    down = true;
     for (const n of [1, 2, 3]) expect(((await get(`/v1/${n}`)) as ApiError).status).toBe(503);
     down = false;
     expect(await get('/v1/4')).toEqual({});
