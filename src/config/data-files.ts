@@ -3,6 +3,8 @@
  * `definition_file`), read once with their digests, YAML ones parsed once, so kinds can compare
  * them without doing I/O themselves.
  */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -14,10 +16,14 @@ import type { ParsedFile } from './yaml-positions.js';
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
   path: string;
-  bytes: Uint8Array;
+  /** The first bytes (up to HEAD_BYTES): enough to check what format the file is. */
+  head: Uint8Array;
   sha256: string;
-  /** UTF-8 text with line endings as written. */
-  text: string;
+  /**
+   * UTF-8 text with line endings as written. Binary files (a PDF, a Word file) have none and are
+   * not held: apply reads them again, checking the digest, when it uploads them.
+   */
+  text?: string;
   /** For a YAML data file: its documents, as the loader parsed them. */
   parsed?: ParsedFile;
 }
@@ -102,7 +108,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         const bytes = Buffer.from(known.text, 'utf8');
-        files.set(rel, { path: rel, bytes, sha256: sha256(bytes), text: known.text, parsed: known.parsed });
+        files.set(rel, { path: rel, head: bytes.subarray(0, HEAD_BYTES), sha256: sha256(bytes), text: known.text, parsed: known.parsed });
         return;
       }
       try {
@@ -112,13 +118,21 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           problem(doc, key, 'file-outside-config', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(real)}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
           return;
         }
+        if (BINARY.has(type)) {
+          // Hundreds of multi-megabyte PDFs: hash them as they stream by rather than hold them.
+          const { head, size, sha256: digest } = await hashFile(real);
+          const wrong = binaryProblem(type, head, size, rel);
+          if (wrong) problem(doc, key, wrong.code, wrong.message, wrong.hint);
+          else files.set(rel, { path: rel, head, sha256: digest });
+          return;
+        }
         const bytes = await readFile(real);
-        const wrong = contentProblem(type, bytes, rel);
+        const wrong = textProblem(type, bytes, rel);
         if (wrong) {
           problem(doc, key, wrong.code, wrong.message, wrong.hint);
           return;
         }
-        files.set(rel, { path: rel, bytes, sha256: sha256(bytes), text: bytes.toString('utf8') });
+        files.set(rel, { path: rel, head: bytes.subarray(0, HEAD_BYTES), sha256: sha256(bytes), text: bytes.toString('utf8') });
       } catch (error) {
         const value = String(doc.body[key]);
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
@@ -143,9 +157,35 @@ function holdsResource(parsed: ParsedFile): boolean {
 }
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
+const HEAD_BYTES = 8;
+/** Data file types that are uploaded as bytes, never read as text. */
+const BINARY = new Set<unknown>(['pdf', 'docx']);
 
-/** What a file of this type must look like: UTF-8 text without NUL, or a Word file (a zip). */
-function contentProblem(type: unknown, bytes: Uint8Array, rel: string): { code: string; message: string; hint?: string } | undefined {
+type ContentProblem = { code: string; message: string; hint?: string } | undefined;
+
+async function hashFile(real: string): Promise<{ head: Uint8Array; size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let head = new Uint8Array(0);
+  let size = 0;
+  for await (const chunk of createReadStream(real) as AsyncIterable<Buffer>) {
+    if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
+    size += chunk.length;
+    hash.update(chunk);
+  }
+  return { head, size, sha256: hash.digest('hex') };
+}
+
+/** What a Word file must look like: a zip. */
+function binaryProblem(type: unknown, head: Uint8Array, size: number, rel: string): ContentProblem {
+  if (type === 'docx') {
+    if (size === 0) return { code: 'not-a-docx', message: `${quoted(rel)} is empty`, hint: 'docx_file names a Word (.docx) file' };
+    if (!ZIP.every((b, i) => head[i] === b)) return { code: 'not-a-docx', message: `${quoted(rel)} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
+  }
+  return undefined;
+}
+
+/** What a text file must look like: UTF-8 without NUL. */
+function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProblem {
   if (type === 'text') {
     if (bytes.includes(0)) return { code: 'binary-file', message: `${quoted(rel)} is not a text file (it holds NUL bytes)`, hint: 'body_file names a Markdown or text file; a Word file goes in docx_file' };
     try {
@@ -153,10 +193,6 @@ function contentProblem(type: unknown, bytes: Uint8Array, rel: string): { code: 
     } catch {
       return { code: 'invalid-utf8', message: `${quoted(rel)} is not valid UTF-8`, hint: 'save it as UTF-8' };
     }
-  }
-  if (type === 'docx') {
-    if (bytes.length === 0) return { code: 'not-a-docx', message: `${quoted(rel)} is empty`, hint: 'docx_file names a Word (.docx) file' };
-    if (!ZIP.every((b, i) => bytes[i] === b)) return { code: 'not-a-docx', message: `${quoted(rel)} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
   }
   return undefined;
 }

@@ -51,7 +51,7 @@ export const attachmentKind: KindModule<'attachment'> = {
     const name = normName(doc.body.name);
     const path = typeof doc.body.file === 'string' ? dataFilePath(doc, doc.body.file) : '';
     const file = ctx.files.get(path);
-    if (file && !(file.bytes.length >= 5 && Buffer.from(file.bytes.subarray(0, 5)).toString('latin1') === '%PDF-')) {
+    if (file && Buffer.from(file.head.subarray(0, 5)).toString('latin1') !== '%PDF-') {
       diag.error('not-a-pdf', `attachment "${name}": ${JSON.stringify(path)} is not a PDF (it does not start with %PDF-)`, valueOf(doc, '/file'));
     }
     const fields: Fields = { name, description: normText(doc.body.description), sha256: file?.sha256 ?? null };

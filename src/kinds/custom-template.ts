@@ -57,7 +57,8 @@ export const customTemplateKind: KindModule<'custom-template'> = {
     } else if (typeof fileName === 'string') {
       const path = dataFilePath(doc, fileName);
       const file = ctx.files.get(path);
-      if (file) {
+      // A YAML data file always has its text (only binary files have none).
+      if (file?.text !== undefined) {
         const parsed = parseDefinitionFile(file.text, path, file.parsed);
         for (const d of parsed.diagnostics) diag.add(d);
         if (!parsed.diagnostics.some((d) => d.severity === 'error')) await validateDefinition(parsed.value, parsed.positions, diag, '');

@@ -23,7 +23,9 @@ export function sha(bytes: Uint8Array | string): string {
 /** A data file as readDataFiles would have read it. */
 export function dataFile(path: string, content: string | Uint8Array): DataFile {
   const bytes = typeof content === 'string' ? new Uint8Array(Buffer.from(content, 'utf8')) : content;
-  return { path, bytes, sha256: sha(bytes), text: Buffer.from(bytes).toString('utf8') };
+  const head = bytes.subarray(0, 8);
+  // Binary files (a string content here is text) carry no text, as readDataFiles reads them.
+  return typeof content === 'string' ? { path, head, sha256: sha(bytes), text: content } : { path, head, sha256: sha(bytes) };
 }
 
 export function dataFiles(...files: DataFile[]): DataFiles {
