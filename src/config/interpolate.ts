@@ -57,8 +57,12 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       continue;
     }
     if (!s.startsWith('${', i)) {
-      out += s[i];
-      i += 1;
+      // The text up to the next `$` at once: appended a character at a time, a 100 KB rule text
+      // became a string of 100,000 pieces (3 MB, and 450 MB for 200 such rules).
+      const next = s.indexOf('$', i + 1);
+      const stop = next < 0 ? s.length : next;
+      out += s.slice(i, stop);
+      i = stop;
       literal = true;
       continue;
     }
