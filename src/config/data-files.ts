@@ -108,7 +108,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         const bytes = Buffer.from(known.text, 'utf8');
-        files.set(rel, { path: rel, head: bytes.subarray(0, HEAD_BYTES), sha256: sha256(bytes), text: known.text, parsed: known.parsed });
+        files.set(rel, { path: rel, head: headOf(bytes), sha256: sha256(bytes), text: known.text, parsed: known.parsed });
         return;
       }
       try {
@@ -132,7 +132,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           problem(doc, key, wrong.code, wrong.message, wrong.hint);
           return;
         }
-        files.set(rel, { path: rel, head: bytes.subarray(0, HEAD_BYTES), sha256: sha256(bytes), text: bytes.toString('utf8') });
+        files.set(rel, { path: rel, head: headOf(bytes), sha256: sha256(bytes), text: bytes.toString('utf8') });
       } catch (error) {
         const value = String(doc.body[key]);
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
@@ -160,6 +160,9 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const HEAD_BYTES = 8;
 /** Data file types that are uploaded as bytes, never read as text. */
 const BINARY = new Set<unknown>(['pdf', 'docx']);
+
+/** A copy, so the file's bytes are not kept alive by a view of them (the text is what is kept). */
+const headOf = (bytes: Uint8Array): Uint8Array => Uint8Array.from(bytes.subarray(0, HEAD_BYTES));
 
 type ContentProblem = { code: string; message: string; hint?: string } | undefined;
 
