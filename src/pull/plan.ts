@@ -18,6 +18,7 @@ import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml } from 'yaml';
+import { quoteValue } from '../config/quote.js';
 import { parseWithPositions } from '../config/yaml-positions.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
@@ -527,9 +528,11 @@ class PullPlanner {
     const owner = this.writing
       .filter((w) => w.file === file && w.index === p.document && (p.pointer === w.pointer || p.pointer.startsWith(`${w.pointer}/`)))
       .sort((a, b) => b.pointer.length - a.pointer.length)[0];
-    const names = [...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!);
-    const what = names.length > 0 ? names.join(', ') : p.written;
-    const reason = `live value ${JSON.stringify(p.wanted)} differs from ${what}; change the variable or the environment`;
+    // Each variable once, and the live value quoted short: a long rule text may use one many times.
+    const names = [...new Set([...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!))];
+    const what = names.length > 0 ? names.join(', ') : quoteValue(p.written);
+    const wanted = typeof p.wanted === 'string' ? quoteValue(p.wanted) : JSON.stringify(p.wanted);
+    const reason = `live value ${wanted} differs from ${what}; change the variable or the environment`;
     if (!owner) {
       this.notes.push(`${file}:${p.line}: ${reason}`);
       return;

@@ -60,6 +60,21 @@ describe('planPull', () => {
     expect(result.sync.size).toBe(0);
   });
 
+  it('says briefly why a long value built from a variable is not pulled: the live value cut, each variable once', () => {
+    // A 100 KB rule text with one variable used 3,000 times made a 174 KB line per rule.
+    const file = FILE.replace('ACCEPT   # short', `"${'ACCEPT ${var.lead} '.repeat(3_000)}"`);
+    const longLive = 'REJECT '.repeat(15_000);
+    const change = update([{ field: 'actions', before: longLive, after: 'x', direction: 'live' }]);
+    const result = planPull({
+      ...input([change], [term], [liveRule('r-1', NDA, 'Term', { actions: longLive, reviewer: 'alice@acme.example' })]),
+      read: (path) => (path === 'playbooks/nda.yaml' ? file : undefined),
+      expand: (s) => s.replaceAll('${var.lead}', 'alice@acme.example'),
+    });
+    expect(result.notPulled.map((p) => [p.fields, p.reason])).toEqual([
+      [['actions'], `live value "${longLive.slice(0, 57)}..." differs from var.lead; change the variable or the environment`],
+    ]);
+  });
+
   it('leaves what the files changed, what both sides changed, and what a revert policy covers', () => {
     const both = update([
       { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'both' },
