@@ -90,7 +90,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     summary: summarize(ordered.changes),
     warnings: [
       ...(input.warnings ?? []),
-      ...result.adoptable.map(adoptableWarning),
+      // `apply --adopt-files` records them in this run: no warning asks for what it is doing.
+      ...(input.adoptFiles ? [] : result.adoptable.map(adoptableWarning)),
       ...(input.lockUpdates ?? []).map((u) => u.reason),
       ...uncertain.warnings,
       ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids }),
@@ -103,19 +104,9 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 }
 
-/** The warning a file the plan cannot compare gives (apply --adopt-files leaves it out: it does what it says). */
-export function adoptableWarning(a: AdoptableFile): string {
+/** The warning a file the plan cannot compare gives. */
+function adoptableWarning(a: AdoptableFile): string {
   return `${a.kind} "${a.key}": cannot compare ${a.file} (${a.reason}); run \`docket apply --adopt-files\` to record the current file as live`;
-}
-
-/** The plan as `apply --adopt-files` shows it: without the warnings that ask for what it is doing. */
-export function withoutAdoptWarnings(plan: Plan): Plan {
-  if (!plan.adoptable?.length) return plan;
-  const told = new Set(plan.adoptable.map(adoptableWarning));
-  // Copied by descriptors: a spread would work out the configuration digest (a getter) for nothing.
-  const shown = Object.defineProperties({}, Object.getOwnPropertyDescriptors(plan)) as Plan;
-  shown.warnings = plan.warnings.filter((w) => !told.has(w));
-  return shown;
 }
 
 /** How many changes of each action a plan holds (actions it does not hold are left out). */

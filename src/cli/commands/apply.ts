@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { applyPlan } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
-import { hasChanges, withoutAdoptWarnings } from '../../engine/plan.js';
+import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
 import { syncAfterApply, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
@@ -91,7 +91,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
-          if (planShown) writePlanText(opts.adoptFiles ? withoutAdoptWarnings(plan) : plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
+          if (planShown) writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
           // Before applying, so the annotations are there even when an operation fails.
           if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.workspace, opts);
           const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
