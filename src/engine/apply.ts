@@ -10,7 +10,7 @@ import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { freshReads } from '../util/fresh-read.js';
 import { DocketError } from '../errors.js';
-import { DEFAULT_GRACE_MS, executePlan, reasonOf } from './execute.js';
+import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
 import { lookBeforeCreate, settleAfterCreate } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
@@ -220,29 +220,6 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
     changes.filter((c) => !checked.has(c)),
     report,
   );
-}
-
-/**
- * Waits for `work`, or, once `signal` aborts, for at most `graceMs` more. Whether it ended on its
- * own (false also when it ended after the stop: what it left unfinished is for the caller to say).
- */
-async function withinGrace(work: Promise<unknown>, signal: AbortSignal | undefined, graceMs: number): Promise<boolean> {
-  if (!signal) {
-    await work;
-    return true;
-  }
-  const done = new AbortController();
-  const gaveUp = new Promise<void>((resolve) => {
-    const grace = (): void => void delay(graceMs, undefined, { signal: done.signal }).then(resolve, () => undefined);
-    if (signal.aborted) grace();
-    else signal.addEventListener('abort', grace, { once: true, signal: done.signal });
-  });
-  try {
-    await Promise.race([work, gaveUp]);
-  } finally {
-    done.abort();
-  }
-  return !signal.aborted;
 }
 
 async function settleOne(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv): Promise<void> {

@@ -2,6 +2,7 @@
  * The executor: runs a plan's changes with bounded parallelism. A change starts once everything it
  * depends on is done; when one fails, its dependents are skipped and the rest goes on.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { MinHeap } from './heap.js';
 import type { ApplyReport, Change, ChangeResult, Plan } from './types.js';
 
@@ -21,6 +22,35 @@ export interface ExecuteOptions {
 }
 
 export const DEFAULT_GRACE_MS = 30_000;
+
+/**
+ * Waits for `work`, or, once `signal` aborts, for at most `graceMs` more (`wait` sleeps; it may
+ * ignore `cancel`, which ends the sleep when the work ends first). Whether it ended on its own
+ * (false also when it ended after the stop: what it left unfinished is for the caller to say).
+ */
+export async function withinGrace(
+  work: Promise<unknown>,
+  signal: AbortSignal | undefined,
+  graceMs: number,
+  wait: (ms: number, cancel: AbortSignal) => Promise<void> = (ms, cancel) => delay(ms, undefined, { signal: cancel }),
+): Promise<boolean> {
+  if (!signal) {
+    await work;
+    return true;
+  }
+  const done = new AbortController();
+  const gaveUp = new Promise<void>((resolve) => {
+    const grace = (): void => void wait(graceMs, done.signal).then(resolve, () => undefined);
+    if (signal.aborted) grace();
+    else signal.addEventListener('abort', grace, { once: true, signal: done.signal });
+  });
+  try {
+    await Promise.race([work, gaveUp]);
+  } finally {
+    done.abort();
+  }
+  return !signal.aborted;
+}
 
 export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<ApplyReport> {
   const started = options.clock();
@@ -126,8 +156,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   signal?.removeEventListener('abort', wake);
   if (stopped() && running.size > 0) {
     // Let what is in flight finish, for a while: its outcome is then known and recorded.
-    const wait = options.wait ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
-    await Promise.race([Promise.allSettled([...running]), wait(options.graceMs ?? DEFAULT_GRACE_MS)]);
+    await withinGrace(Promise.allSettled([...running]), signal, options.graceMs ?? DEFAULT_GRACE_MS, options.wait);
   }
   for (const change of changes) {
     if (results.has(change.id)) continue;
