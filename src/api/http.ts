@@ -142,10 +142,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     silentSince = undefined;
     if (a.status !== 429) failedInARow = 0;
   };
-  const gaveUp = (a: Attempt): void => {
-    // Refused for pace, not broken: the limiter deals with it.
-    if (a.kind === 'response' && a.status === 429) return;
-    if (++failedInARow >= DOWN_AFTER_FAILURES && silentSince !== undefined && now() - silentSince >= DOWN_AFTER_SILENCE_MS) down ??= failedAttempt(a);
+  /** The error of a request that failed every attempt, counted towards the service being down. */
+  const gaveUp = (t: RequestTarget, a: Attempt, attempts: number): ApiError => {
+    // A 429 is refused for pace, not broken: the limiter deals with it.
+    const broken = a.kind === 'failure' || a.status !== 429;
+    if (broken && ++failedInARow >= DOWN_AFTER_FAILURES && silentSince !== undefined && now() - silentSince >= DOWN_AFTER_SILENCE_MS) down ??= failedAttempt(a);
+    return apiError(t, a, attempts);
   };
 
   let ownPool: Pool | undefined;
@@ -379,10 +381,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
         const canRetry = n < retries && timeouts <= timeoutRetries;
         if (decision === 'fail') throw apiError(t, a, n + 1);
-        if (decision === 'retry' && !canRetry) {
-          gaveUp(a);
-          throw apiError(t, a, n + 1);
-        }
+        if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1);
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
@@ -412,10 +411,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'recover' && recover) {
           const found = await recover();
           if (found !== undefined) return found;
-          if (!canRetry) {
-            gaveUp(a);
-            throw apiError(t, a, n + 1);
-          }
+          if (!canRetry) throw gaveUp(t, a, n + 1);
           if (options.stop?.aborted) throw notTriedAgain(t, a);
         }
         retried++;
