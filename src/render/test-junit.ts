@@ -70,6 +70,14 @@ function timestamp(d: Date): string {
   return d.toISOString().slice(0, 19);
 }
 
+/** A `testsuite` start tag, with the attributes the schema requires in its order. */
+function suiteTag(
+  s: { file: string; id: number; name: string; tests: number; failures: number; errors: number; skipped: number; time: string },
+  options: Pick<JunitOptions, 'started' | 'hostname'>,
+): string {
+  return `  <testsuite package="${xmlAttr(s.file)}" id="${s.id}" name="${xmlAttr(s.name)}" timestamp="${timestamp(options.started)}" hostname="${xmlAttr(options.hostname || 'localhost')}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="${s.skipped}" time="${s.time}">`;
+}
+
 export function renderTestJunit(report: TestReport, options: JunitOptions): string {
   const total = report.suites.reduce((n, s) => n + s.cases.length, 0);
   const each = (total > 0 ? options.seconds / total : 0).toFixed(3);
@@ -80,7 +88,7 @@ export function renderTestJunit(report: TestReport, options: JunitOptions): stri
     const failures = suite.cases.filter((c) => failing(c, failOnWarn)).length;
     const out = suite.cases.filter((c) => ((c.status === 'flaky' || c.status === 'warn') && !failOnWarn) || (c.status === 'skipped' && c.reason)).map((c) => `${c.name}: ${c.status}${c.reason ? ` (${c.reason})` : c.status === 'flaky' ? ` (${c.passedRuns} of ${c.runs} runs passed)` : `\n${failureText(c)}`}`);
     lines.push(
-      `  <testsuite package="${xmlAttr(suite.file)}" id="${id}" name="${xmlAttr(suite.subject)}" timestamp="${timestamp(options.started)}" hostname="${xmlAttr(options.hostname || 'localhost')}" tests="${suite.cases.length}" failures="${failures}" errors="${count('error')}" skipped="${count('skipped')}" time="${(Number(each) * suite.cases.length).toFixed(3)}">`,
+      suiteTag({ file: suite.file, id, name: suite.subject, tests: suite.cases.length, failures, errors: count('error'), skipped: count('skipped'), time: (Number(each) * suite.cases.length).toFixed(3) }, options),
       '    <properties>',
       `      <property name="kind" value="${xmlAttr(suite.kind)}"/>`,
       `      <property name="target" value="${xmlAttr(report.target)}"/>`,
@@ -116,7 +124,7 @@ export function renderErrorJunit(error: ErrorJson, options: Pick<JunitOptions, '
   suites.forEach((suite, id) => {
     const own = cases.filter((c) => c.suite === suite);
     lines.push(
-      `  <testsuite package="${xmlAttr(suite)}" id="${id}" name="${xmlAttr(suite)}" timestamp="${timestamp(options.started)}" hostname="${xmlAttr(options.hostname || 'localhost')}" tests="${own.length}" failures="0" errors="${own.length}" skipped="0" time="0.000">`,
+      suiteTag({ file: suite, id, name: suite, tests: own.length, failures: 0, errors: own.length, skipped: 0, time: '0.000' }, options),
       '    <properties/>',
       ...own.flatMap((c) => [`    <testcase name="${xmlAttr(c.name)}" classname="docket test" time="0.000">`, `      <error message="${xmlAttr(c.message)}" type="${xmlAttr(c.type)}">${xmlText(c.text)}</error>`, '    </testcase>']),
       `    <system-out>${xmlText(error.error.message)}</system-out>`,
