@@ -193,12 +193,14 @@ describe('plans that point out likely mistakes', () => {
     expect(plan.stdout).toContain('`name` is set only when docket invites it, and is not managed for an existing one: it stays "Alice Moreau" live (the file says "Alice")');
   });
 
-  it('merge keys share rule text within a file', async () => {
-    const shared = 'kind: Playbook\nname: Shared\nrules:\n  - &base\n    name: One\n    actions: ACCEPT the standard wording\n    questions: Is it standard?\n  - <<: *base\n    name: Two\n  - <<: [*base]\n    name: Three\n    questions: Is it the other one?\n';
+  it('merge keys share rule text within a file, in block and flow style', async () => {
+    // Flow mappings are read by the bundled js-yaml that scripts/bundle.mjs patches: merged keys in one must still be overridable.
+    const shared = 'kind: Playbook\nname: Shared\nrules:\n  - &base\n    name: One\n    actions: ACCEPT the standard wording\n    questions: Is it standard?\n  - <<: *base\n    name: Two\n  - <<: [*base]\n    name: Three\n    questions: Is it the other one?\n  - {<<: *base, name: Four, questions: "Four?"}\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/shared.yaml': shared });
     const plan = await runCli(['plan', '-C', dir, '--emulator', '--no-color', '-o', 'json']);
     const rules = (JSON.parse(plan.stdout) as { changes: { kind: string; name: string; desired: Record<string, unknown> }[] }).changes.filter((c) => c.kind === 'rule');
     expect(rules.map((r) => [r.name, r.desired.actions, r.desired.questions])).toEqual([
+      ['Four', 'ACCEPT the standard wording', 'Four?'],
       ['One', 'ACCEPT the standard wording', 'Is it standard?'],
       ['Three', 'ACCEPT the standard wording', 'Is it the other one?'],
       ['Two', 'ACCEPT the standard wording', 'Is it standard?'],

@@ -116,10 +116,15 @@ export function templateAttributes(resource: { attributes?: unknown; standard_ve
  * `template_csa_order_form`, writes take `template_csa_order_form_attributes`; either is read.
  */
 export function nestedWriteName(key: string): string | undefined {
-  if (/^template_\w+_attributes$/.test(key)) return key;
-  const written = `${key}_attributes`;
-  return TEMPLATE_TYPES.some((t) => t.nested?.includes(written)) ? written : undefined;
+  if (NESTED_WRITE_NAMES.has(key) || /^template_\w+_attributes$/.test(key)) return key;
+  // Asked for every key of every template read: a plain key is looked up once, not built into a name.
+  return NESTED_BY_READ_NAME.get(key);
 }
+
+const NESTED_WRITE_NAMES: ReadonlySet<string> = new Set(TEMPLATE_TYPES.flatMap((t) => t.nested ?? []));
+const NESTED_BY_READ_NAME: ReadonlyMap<string, string> = new Map(
+  [...NESTED_WRITE_NAMES].filter((name) => name.endsWith('_attributes')).map((name) => [name.slice(0, -'_attributes'.length), name]),
+);
 
 /**
  * Seed 001 "Versioning": CSA attributes renamed in standard_version 3.x, pre-3.0 name → 3.x name.
