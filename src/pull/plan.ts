@@ -148,7 +148,9 @@ class PullPlanner {
     for (const r of toRemove.filter((r) => !r.change.parent)) this.removeDocument(r);
     this.writeNewObjects();
     const files = this.render();
-    for (const r of toRemove) this.removedFromTests(r);
+    // A rule of a playbook removed too is said once, by its playbook's note.
+    const removed = new Set(toRemove.map((r) => refKey(r.change.kind, r.change.key)));
+    for (const r of toRemove) if (!r.change.parent || !removed.has(refKey(r.change.parent.kind, r.change.parent.key))) this.removedFromTests(r);
     for (const o of [...objects, ...childrenToInsert, ...toRemove]) this.report(o);
     this.moveChildRecords();
     // In registry order (parents before children), then by identity.

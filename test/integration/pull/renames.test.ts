@@ -117,6 +117,7 @@ describe('objects renamed in the app', () => {
     await app.archivePlaybook('Inbound NDA');
     const playbook = await cli('pull', '-C', dir);
     expect(playbook.stdout).toContain('tests/nda.test.yaml:3: names playbook "Inbound NDA", removed in the app; remove the test');
+    expect(playbook.stdout).not.toContain('names rule');
     await expectNoChanges(cli, dir);
   });
   it('leaves the files alone when two playbooks swap names in the app, saying where each rule now is', async () => {
