@@ -214,10 +214,12 @@ export class ReviewApi {
     });
   }
 
-  async updateRule(playbookId: string, ruleId: string, body: Record<string, unknown>, label: string): Promise<void> {
-    await this.locator.run((w) =>
-      this.client.request({ method: 'PATCH', path: `${w.prefix}/playbooks/${playbookId}/playbook_rules/${ruleId}`, body, operation: `update rule "${label}"` }),
+  /** The rule as the service answered (undefined for an empty answer). */
+  async updateRule(playbookId: string, ruleId: string, body: Record<string, unknown>, label: string): Promise<ApiResource<RuleAttrs> | undefined> {
+    const res = await this.locator.run((w) =>
+      this.client.request<One<RuleAttrs> | undefined>({ method: 'PATCH', path: `${w.prefix}/playbooks/${playbookId}/playbook_rules/${ruleId}`, body, operation: `update rule "${label}"` }),
     );
+    return res?.data;
   }
 
   /**

@@ -27,6 +27,21 @@ function toWire(field: string, value: unknown, resolveMember: (email: string) =>
   return [field, value];
 }
 
+/**
+ * The fields of a write the service's answer holds otherwise (only those it shows), as a note:
+ * NOTE(api): the public docs document only name, actions and description, so a service may drop
+ * the rest silently, and every later plan would show them again without saying why.
+ */
+export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined): string | undefined {
+  if (!answer) return undefined;
+  const same = (k: string, a: unknown, b: unknown): boolean =>
+    k === 'name' ? normName(a) === normName(b) : (TEXT_FIELDS as readonly string[]).includes(k) ? normText(a) === normText(b) : (a ?? null) === (b ?? null);
+  const lost = Object.keys(sent).filter((k) => k in answer && !same(k, sent[k], answer[k]));
+  if (lost.length === 0) return undefined;
+  const held = lost.map((k) => JSON.stringify(answer[k] ?? null)?.slice(0, 60)).join(', ');
+  return `the service answered without ${lost.map((k) => `\`${k}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
+}
+
 export const ruleKind: KindModule<'rule'> = {
   name: 'rule',
   title: 'Rules',
@@ -160,7 +175,7 @@ export const ruleKind: KindModule<'rule'> = {
         }
         const created = await api.createRule(playbookId, body, change.key);
         ctx.registerId('rule', change.key, created.id);
-        return;
+        return unkeptNote(body, created.attributes as unknown as Record<string, unknown>);
       }
       case 'rename':
       case 'update': {
@@ -169,8 +184,8 @@ export const ruleKind: KindModule<'rule'> = {
           const [k, v] = toWire(f.field, f.after, resolveMember);
           body[k] = v;
         }
-        await api.updateRule(playbookId, change.liveId!, body, change.key);
-        return;
+        const updated = await api.updateRule(playbookId, change.liveId!, body, change.key);
+        return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined);
       }
       case 'delete':
         await api.deleteRule(playbookId, change.liveId!, change.key);

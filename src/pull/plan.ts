@@ -148,6 +148,9 @@ class PullPlanner {
     for (const r of toRemove.filter((r) => !r.change.parent)) this.removeDocument(r);
     this.writeNewObjects();
     const files = this.render();
+    // A rule of a playbook removed too is said once, by its playbook's note.
+    const removed = new Set(toRemove.map((r) => refKey(r.change.kind, r.change.key)));
+    for (const r of toRemove) if (!r.change.parent || !removed.has(refKey(r.change.parent.kind, r.change.parent.key))) this.removedFromTests(r);
     for (const o of [...objects, ...childrenToInsert, ...toRemove]) this.report(o);
     this.moveChildRecords();
     // In registry order (parents before children), then by identity.
@@ -308,27 +311,52 @@ class PullPlanner {
    */
   private renameInTests(o: Pulling): void {
     const { change: c, l } = o;
-    const role = testNamesOf(c.kind);
-    if (c.action !== 'rename' || !l || !role || o.failed.has('name') || o.failed.has('*')) return;
+    if (c.action !== 'rename' || !l || o.failed.has('name') || o.failed.has('*')) return;
     const from = c.parent ? c.key.slice(c.parent.key.length + 1) : c.key;
     // A rule's tests name its playbook by its files' name, or by its new one when that was renamed too.
     const parents = c.parent ? new Set([c.parent.key, normName(this.liveById.get(l.parentId ?? '')?.name)]) : undefined;
+    for (const [file, mentions] of this.testsNaming(c.kind, from, parents)) {
+      for (const { index, pointer } of mentions) {
+        this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, l.name));
+        this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: now names ${c.kind} "${l.name}", renamed in the app from "${from}"`);
+      }
+    }
+  }
+
+  /**
+   * A playbook or rule removed in the app leaves its file, but a test naming it would then be
+   * refused by `validate` and `docket test`: each such place is said in the notes (a test is the
+   * team's to drop, so pull does not edit it).
+   */
+  private removedFromTests(o: Pulling): void {
+    const { change: c } = o;
+    if (o.failed.size > 0) return;
+    const name = c.parent ? c.key.slice(c.parent.key.length + 1) : c.key;
+    const what = c.parent ? 'remove it from the test' : 'remove the test';
+    for (const [file, mentions] of this.testsNaming(c.kind, name, c.parent ? new Set([c.parent.key]) : undefined)) {
+      for (const { index, pointer } of mentions) {
+        this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: names ${c.kind} "${c.key}", removed in the app; ${what} (validate and docket test refuse it)`);
+      }
+    }
+  }
+
+  /** Where the test files name an object: a playbook or template as the subject, a rule (of one of `parents`) in the expectations. */
+  private testsNaming(kind: KindName, name: string, parents: Set<string> | undefined): Map<string, { index: number; pointer: string }[]> {
+    const out = new Map<string, { index: number; pointer: string }[]>();
+    const role = testNamesOf(kind);
+    if (!role) return out;
     const same = (a: string, b: string): boolean => normName(a).toLowerCase() === b.toLowerCase();
     for (const file of this.input.tests ?? []) {
       this.docValues(file).forEach((_, index) => {
-        let doc = this.current(file, index);
-        const names = testNames(doc);
+        const names = testNames(this.current(file, index));
         if (!names || names.test !== role.test) return;
         const found = role.part
-          ? parents!.has(normName(names.subject.name)) ? names.parts.filter((p) => same(p.name, from)) : []
-          : normName(names.subject.name) === c.key ? [names.subject] : [];
-        for (const at of found) {
-          doc = setAt(doc, at.pointer, l.name);
-          this.notes.push(`${file}:${this.lineOf(file, index, at.pointer)}: now names ${c.kind} "${l.name}", renamed in the app from "${from}"`);
-        }
-        if (found.length > 0) this.editOf(file).documents.set(index, doc);
+          ? parents?.has(normName(names.subject.name)) ? names.parts.filter((p) => same(p.name, name)) : []
+          : normName(names.subject.name) === name ? [names.subject] : [];
+        if (found.length > 0) out.set(file, [...(out.get(file) ?? []), ...found.map((f) => ({ index, pointer: f.pointer }))]);
       });
     }
+    return out;
   }
 
   private readonly positions = new Map<string, ReturnType<typeof parseWithPositions>['documents']>();

@@ -93,7 +93,11 @@ function directoryOf(entries: MemberEntry[], complete: boolean, invitedOnly: Mem
   const unidentified = new Map<string, MemberDirectory['unidentified'][number]>();
   for (const u of invitedOnly) {
     const email = normEmail(u.email);
-    if (email && !byEmail.has(email) && !unidentified.has(email)) unidentified.set(email, { ...u, email });
+    if (!email) continue;
+    const known = byEmail.get(email);
+    // A rule or the default reviewer gives the id but no name; the invitation has the name.
+    if (known) known.name ??= u.name;
+    else if (!unidentified.has(email)) unidentified.set(email, { ...u, email });
   }
   return { members, emailById: new Map(members.map((m) => [m.id, m.email])), complete, unidentified: [...unidentified.values()] };
 }

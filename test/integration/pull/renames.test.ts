@@ -2,7 +2,8 @@
  * Objects renamed in the app: the plan matches them by the live id docket last synced, so it shows
  * a rename and nothing else (the rules of a renamed playbook are still read, a renamed term's body
  * still compared), drift counts one change each, and pull writes the new names (in the test files
- * that name them too), keeping the records of the playbook's rules under its new name.
+ * that name them too), keeping the records of the playbook's rules under its new name. Objects
+ * removed in the app are named in the notes where a test names them.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -101,6 +102,22 @@ describe('objects renamed in the app', () => {
       NDA_TEST.replace('Inbound NDA   #', 'Inbound NDAs   #').replace('topic: Law', 'topic: Choice of law').replace('excludes: [law]', 'excludes: [Choice of law]'),
     );
     expect((await cli('validate', '-C', dir)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+  it('says which tests name a rule or playbook removed in the app, since validate then refuses them', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'tests/nda.test.yaml': NDA_TEST, 'tests/nda.txt': 'Delaware.\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.deleteRule('Inbound NDA', 'Law');
+    const rule = await cli('pull', '-C', dir);
+    expect(rule.code).toBe(0);
+    expect(rule.stdout).toContain('tests/nda.test.yaml:9: names rule "Inbound NDA/Law", removed in the app; remove it from the test');
+    expect(rule.stdout).toContain('tests/nda.test.yaml:11: names rule "Inbound NDA/Law"');
+
+    await app.archivePlaybook('Inbound NDA');
+    const playbook = await cli('pull', '-C', dir);
+    expect(playbook.stdout).toContain('tests/nda.test.yaml:3: names playbook "Inbound NDA", removed in the app; remove the test');
+    expect(playbook.stdout).not.toContain('names rule');
     await expectNoChanges(cli, dir);
   });
   it('leaves the files alone when two playbooks swap names in the app, saying where each rule now is', async () => {

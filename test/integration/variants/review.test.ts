@@ -49,7 +49,7 @@ describe('without a users list', () => {
   it('when invitations name no user either: a new member converges, and naming it is a plan error until its id is pinned', async () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\n' });
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\nname: Dave Okafor\n' });
     const invited = await applyOk(cli, dir);
     expect(invited.stdout).toContain("note: invited; the review service does not say the new user's id");
     await expectNoChanges(cli, dir);
@@ -61,12 +61,14 @@ describe('without a users list', () => {
     expect(refused.stderr).toContain('add `id: <the user\'s uuid>` to the Member document');
 
     const dave = t.emulator.store.userByEmail('dave@acme.example')!;
-    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: dave@acme.example\nid: ${dave.id}\n` });
+    // The rule now names dave, and his invitation still names him: no warning that his name "stays null".
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: dave@acme.example\nname: Dave Okafor\nid: ${dave.id}\n` });
     await applyOk(cli, dir);
     const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
     const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA')!;
     expect(Object.values(org.rules).find((r) => r.playbook_id === nda.id)!.reviewer_id).toBe(dave.id);
     expect(Object.values(org.invitations).filter((i) => i.email === 'dave@acme.example')).toHaveLength(1);
-    await expectNoChanges(cli, dir);
+    const clean = await expectNoChanges(cli, dir);
+    expect(clean.stdout).not.toContain('Warning');
   });
 });
