@@ -376,6 +376,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           limiter.succeeded();
           return parseBody(t, a);
         }
+        if (a.kind === 'response' && a.status !== 429) limiter.answered();
 
         const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;

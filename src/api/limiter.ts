@@ -34,6 +34,11 @@ export interface Limiter {
   throttled(pauseMs: number): void;
   /** A request succeeded: speed back up a little. */
   succeeded(): void;
+  /**
+   * The service answered a request, but not with a success or a 429 (a 5xx, a 404): it served it
+   * all the same, so it counts toward the rate the service serves; it does not speed up the pace.
+   */
+  answered(): void;
 }
 
 export interface LimiterOptions {
@@ -71,7 +76,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   let rate = maxRps;
   let nextStart = 0;
   let pausedUntil = 0;
-  /** Successes in the window, oldest first (times). */
+  /** Answers other than 429 in the window, oldest first (times). */
   const served: number[] = [];
   /** Pauses (from, to) that may overlap the window: time nothing could be served. */
   const pauses: [number, number][] = [];
@@ -121,9 +126,11 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   };
 
   /**
-   * Successes per second of the window's time docket could send: a pause is no measure of the
+   * Answers per second of the window's time docket could send: a pause is no measure of the
    * service's rate. Counted in, the pauses of 429s that come at random (a faulty service, not a
-   * limit) pushed each slowdown lower than the last, down to a few requests a second.
+   * limit) pushed each slowdown lower than the last, down to a few requests a second; so did
+   * counting only successes, when one answer in five was a 5xx (each slowdown then took 72 % of
+   * the pace, not 90 %: 2,100 creates at `--fault-rate 0.2` ran 10 minutes at 3.5 requests a second).
    */
   const servedRate = (t: number): number => {
     forgetOld(t);
@@ -203,6 +210,11 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       pausedUntil = until;
       nextStart = Math.max(nextStart, pausedUntil);
       pump();
+    },
+    answered() {
+      const t = now();
+      served.push(t);
+      forgetOld(t);
     },
     succeeded() {
       const t = now();

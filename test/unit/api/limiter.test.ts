@@ -138,6 +138,16 @@ describe('the shared pace after a 429', () => {
     expect(messages[1]).toContain('at most 18.0 per second');
   });
 
+  it('counts every answer but a 429 as served: a service that fails one request in five is not read as a slower one', async () => {
+    const { limiter, messages, advance } = paced(8);
+    // 20 answers over 1 s, 4 of them 5xx, then a 429.
+    for (let i = 0; i < 16; i++) limiter.succeeded();
+    for (let i = 0; i < 4; i++) limiter.answered();
+    await advance(1000);
+    limiter.throttled(0);
+    expect(messages[0]).toContain('at most 18.0 per second');
+  });
+
   it('never starts more than max-rps requests a second, from the start', async () => {
     const { limiter, advance } = paced(8, { maxRps: 10 });
     let started = 0;
