@@ -57,6 +57,11 @@ interface Waiter {
 
 /** How far back the served rate is measured. */
 const WINDOW_MS = 5_000;
+/**
+ * Fewer answers in the window than this measure no rate: a 429 among the first few requests of a
+ * run set a pace of one request a second, which successes then raised by about one a second.
+ */
+const MIN_MEASURED = 10;
 /** The share of the measured rate docket goes back to after a 429. */
 const BACK_OFF = 0.9;
 
@@ -200,8 +205,10 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       // slowdown per pause, not one per refusal.
       if (t >= pausedUntil) {
         allowed = Math.max(1, Math.floor(allowed / 2));
-        rate = Math.min(maxRps, Math.max(1, servedRate(t) * BACK_OFF));
-        options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time, at most ${rate.toFixed(1)} per second, after a pause of ${Math.round(pauseMs)} ms`);
+        forgetOld(t);
+        if (served.length >= MIN_MEASURED) rate = Math.min(maxRps, Math.max(1, servedRate(t) * BACK_OFF));
+        const pace = Number.isFinite(rate) ? `, at most ${rate.toFixed(1)} per second` : '';
+        options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}, after a pause of ${Math.round(pauseMs)} ms`);
       }
       const until = Math.max(pausedUntil, t + Math.max(0, pauseMs));
       const last = pauses[pauses.length - 1];

@@ -80,7 +80,8 @@ describe('the shared pace after a 429', () => {
     limiter.throttled(1000);
     limiter.throttled(1000); // a second 429 from the same burst: no second slowdown
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatch(/4 request\(s\) at a time, at most 1\.0 per second, after a pause of 1000 ms/);
+    // Nothing served yet measures no rate: concurrency halves, and no pace is set.
+    expect(messages[0]).toMatch(/4 request\(s\) at a time, after a pause of 1000 ms/);
     let ran = false;
     const waiting = limiter.run(async () => {
       ran = true;
@@ -135,6 +136,19 @@ describe('the shared pace after a 429', () => {
     limiter.throttled(0);
     // Counting the pause, 20 in 4 s would be 5 a second, and 4.5 after the slowdown: each 429
     // that came at random brought the next pace lower, down to a few requests a second.
+    expect(messages[1]).toContain('at most 18.0 per second');
+  });
+
+  it('sets no pace from a handful of answers: a 429 among the first requests only halves concurrency', async () => {
+    const { limiter, messages, advance } = paced(8);
+    for (let i = 0; i < 3; i++) limiter.succeeded();
+    await advance(100);
+    limiter.throttled(0);
+    expect(messages[0]).toBe('the service is rate limiting: 4 request(s) at a time, after a pause of 0 ms');
+    // Once the window holds enough answers, the next 429 paces at 90 % of them.
+    for (let i = 0; i < 17; i++) limiter.succeeded();
+    await advance(900);
+    limiter.throttled(0);
     expect(messages[1]).toContain('at most 18.0 per second');
   });
 
