@@ -152,6 +152,27 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
   });
 });
 
+describe('an upload whose answer was lost', () => {
+  it('fails without claiming a plain re-run converges: the hint names the ways on, and --retry-uncertain converges', async () => {
+    t = await startTestEmulator({ latencyMs: 0 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    // Performed, then the connection closes: the upload arrived, docket cannot know.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'drop' });
+    const run = bin(t);
+    const failed = await run('apply', '-C', dir, '--auto-approve');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('the service may have received security.pdf');
+    expect(failed.stderr).not.toContain('it converges');
+    expect(failed.stderr).toMatch(/hint: .*--adopt-files.*--retry-uncertain/);
+    expect((await run('plan', '-C', dir)).stderr).toContain('error uncertain-upload');
+
+    const retried = await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain');
+    expect(retried.code).toBe(0);
+    await expectConverged(run, dir);
+  });
+});
+
 describe('kill -9 at arbitrary points of a larger apply', () => {
   const TEXT_TERM = 'kind: CustomTerm\nname: Consulting Terms\nbody: Consultant performs the services.\n';
   for (const after of [3, 10]) {
