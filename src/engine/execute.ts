@@ -117,7 +117,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           complete(i, true);
         },
         (error: unknown) => {
-          finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ms: Math.round(options.clock() - t0) });
+          const unknown = (error as { code?: unknown } | null)?.code === 'unknown-outcome';
+          finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(unknown ? { outcomeUnknown: true as const } : {}), ms: Math.round(options.clock() - t0) });
           complete(i, false);
         },
       )

@@ -265,6 +265,8 @@ export interface ChangeResult {
   message?: string;
   /** For done: what happened besides the change (another apply created the same object at the same time). */
   note?: string;
+  /** For failed: the service may have done it and nothing can read it back (an attachment upload), so a plain re-run stops at it. */
+  outcomeUnknown?: true;
   ms: number;
 }
 

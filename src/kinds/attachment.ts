@@ -7,6 +7,7 @@ import { dataFilePath } from '../config/data-files.js';
 import { confirmedUpload, lockEntries } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { Fields, LiveResource } from '../engine/types.js';
+import { DocketError } from '../errors.js';
 import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
 import { blockText } from './support/yaml-out.js';
@@ -138,9 +139,18 @@ export const attachmentKind: KindModule<'attachment'> = {
     const sha256 = String(change.desired?.sha256);
     const data = await ctx.readFile(path, sha256);
     const description = typeof change.desired?.description === 'string' ? change.desired.description : null;
+    let marked = false;
     const created = await sendMarked(ctx, 'attachment', change.key, { file: path, sha256, description }, (mark) =>
-      ctx.services.agreements().uploadAttachment({ data, filename: path.split('/').pop() ?? 'attachment.pdf' }, { name: change.name, description, uploadedBy: actorOf(ctx).email }, mark),
-    );
+      ctx.services.agreements().uploadAttachment({ data, filename: path.split('/').pop() ?? 'attachment.pdf' }, { name: change.name, description, uploadedBy: actorOf(ctx).email }, async () => {
+        marked = true;
+        await mark();
+      }),
+    ).catch((err: unknown) => {
+      // Sent and neither confirmed nor surely refused: its pending mark stays, and the next plan stops
+      // at it (nothing can read an attachment back), so the apply must not promise a plain re-run converges.
+      if (!marked || (err instanceof DocketError && (err.notCarriedOut || err.code === 'unknown-outcome'))) throw err;
+      throw new DocketError('unknown-outcome', err instanceof Error ? err.message : String(err));
+    });
     ctx.registerId('attachment', change.key, created.id);
     const pinned = typeof change.desired?.pinned === 'string' && change.desired.pinned !== created.id ? { pinned: change.desired.pinned } : {};
     await ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description, ...pinned }, change.liveId);

@@ -204,7 +204,11 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       `docket.lock.json records every upload that was confirmed; ${again} to finish`,
     );
   }
-  const fix = `fix the cause and ${again}: it converges`;
+  // An upload that may have arrived stops the next plan until the person says which it was.
+  const uncertain = report.results.some((r) => r.outcomeUnknown);
+  const fix = uncertain
+    ? `fix the cause and ${again}; the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with \`id:\` and apply with --adopt-files, otherwise apply with --retry-uncertain`
+    : `fix the cause and ${again}: it converges`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
 }

@@ -152,6 +152,31 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
   });
 });
 
+describe('an attachment upload whose answer never came', () => {
+  // Performed, then the connection closes; or performed and never answered until the budget ends.
+  const cases = [
+    { lost: 'dropped', status: 'drop', flags: [] as string[] },
+    { lost: 'cut off by --timeout', status: 'hang', flags: ['--timeout', '1s'] },
+  ] as const;
+  for (const { lost, status, flags } of cases) it(`${lost}: fails without claiming a plain re-run converges; the hint names the ways on, and --retry-uncertain converges`, async () => {
+    t = await startTestEmulator({ latencyMs: 0 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status });
+    const run = bin(t);
+    const failed = await run('apply', '-C', dir, '--auto-approve', ...flags);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('✗ upload attachment "Security Exhibit"');
+    expect(failed.stderr).not.toContain('it converges');
+    expect(failed.stderr).toMatch(/hint: .*--adopt-files.*--retry-uncertain/);
+    expect((await run('plan', '-C', dir)).stderr).toContain('error uncertain-upload');
+
+    const retried = await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain');
+    expect(retried.code).toBe(0);
+    await expectConverged(run, dir);
+  });
+});
+
 describe('kill -9 at arbitrary points of a larger apply', () => {
   const TEXT_TERM = 'kind: CustomTerm\nname: Consulting Terms\nbody: Consultant performs the services.\n';
   for (const after of [3, 10]) {
