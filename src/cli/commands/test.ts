@@ -61,6 +61,8 @@ interface TestFlags extends CommonOptions {
 
 /** The default time budget: reviews take minutes on the real service. */
 export const TEST_TIMEOUT_MS = 30 * 60_000;
+/** How long the cleanup of a run may take past its time budget (the grace apply gives what is in flight on Ctrl-C). */
+const CLEANUP_BUDGET_MS = 30_000;
 
 export function testCommand(io: Io, setExit: (code: number) => void): Command {
   const command = withCommon(new Command('test'))
@@ -208,6 +210,19 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
   const interrupts = interruptsOf(io);
   const release = interrupts.hold();
   const deadline = Date.now() + opts.timeout;
+  // Removing what the run made (scratch playbooks, draft test agreements) gets its own time after
+  // the budget: a run whose budget a hung request spent must still clean up, as the README says.
+  let cleaning = 0;
+  let cleanupUntil = 0;
+  const requestDeadline = (): number => (cleaning > 0 ? Math.max(deadline, cleanupUntil) : deadline);
+  const cleanup = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (cleaning++ === 0) cleanupUntil = Date.now() + CLEANUP_BUDGET_MS;
+    try {
+      return await work();
+    } finally {
+      cleaning--;
+    }
+  };
   // Aborted only after the run has cleaned up: the cleanup's own requests must not be cut short.
   const hard = new AbortController();
   // Set by `check`, which the session runs before it connects: broken test files never reach the network.
@@ -217,7 +232,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
       prepared = await prepareTests(io, workspace, files, opts);
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
-    return await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
+    return await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: requestDeadline }, async (s) => {
       const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
@@ -239,6 +254,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
           run: { pid: process.pid, host: hostname(), until: new Date(deadline) },
           signal: interrupts.signal,
           deadline: () => deadline,
+          cleanup,
           sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
           now: () => new Date(),
           progress: (text) => s.progress.update(text),
