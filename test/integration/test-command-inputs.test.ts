@@ -100,6 +100,13 @@ describe('docket test with broken inputs', () => {
     const relative = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml']);
     expect(relative.code).toBe(0);
     expect(relative.stdout).toContain('3 cases: 3 passed.');
+    // A folder names the test files below it, as pytest, conftest and promptfoo take folders.
+    const folder = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, 'tests/']);
+    expect(folder.code).toBe(0);
+    expect(folder.stdout).toContain('3 cases: 3 passed.');
+    const empty = await runCli(['test', '-C', dir, '--emulator', 'playbooks']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('Error: "playbooks": a folder with no test file');
   });
 
   it('refuses a test file that is not UTF-8, a control character, and a contract linked from outside the directory', async () => {

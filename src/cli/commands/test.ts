@@ -4,7 +4,7 @@
  * runTests → renderers → exit code. The first Ctrl-C stops starting reviews and cleans up what the
  * run made (scratch playbooks, test agreements) before exiting 130.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -125,10 +125,18 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
   const found = await findTestFiles(root);
   const shown = found.map((f) => relative(cwd, join(root, f)).split(sep).join('/'));
   const inRoot = (file: string, base: string): string => relative(root, resolve(base, file)).split(sep).join('/');
-  return files.map((file) => {
+  const below = (folder: string): string[] => (folder === '' ? found : found.filter((f) => f.startsWith(`${folder}/`)));
+  const isFolder = async (rel: string): Promise<boolean> => !isOutside(rel) && (await stat(join(root, rel)).then((s) => s.isDirectory(), () => false));
+  const named = await Promise.all(files.map(async (file) => {
     // Relative to the current directory; a path relative to -C DIR is understood too (`-C config tests/x.test.yaml`).
     const fromCwd = inRoot(file, cwd);
     const fromRoot = inRoot(file, root);
+    // A folder names the test files below it (`docket test tests/`).
+    const folder = (await isFolder(fromCwd)) ? fromCwd : (await isFolder(fromRoot)) ? fromRoot : undefined;
+    if (folder !== undefined) {
+      if (below(folder).length === 0) throw new UsageError(`${JSON.stringify(file)}: a folder with no test file (*.test.yaml) below it`);
+      return below(folder);
+    }
     const rel = found.includes(fromCwd) ? fromCwd : found.includes(fromRoot) || isOutside(fromCwd) ? fromRoot : fromCwd;
     if (isOutside(rel)) {
       throw new UsageError(`test file ${JSON.stringify(file)} is outside the configuration directory (${relative(cwd, root) || '.'})`, 'name test files relative to the current directory, below the directory given with -C');
@@ -138,8 +146,9 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
       const listed = shown.length > 0 ? `the test files here: ${shown.slice(0, 10).join(', ')}${shown.length > 10 ? ', …' : ''}` : 'this configuration has no *.test.yaml file';
       throw new UsageError(`${JSON.stringify(file)}: ${what}${didYouMean(file, [...shown, ...found])}`, `${listed} (paths are relative to the current directory)`);
     }
-    return rel;
-  });
+    return [rel];
+  }));
+  return [...new Set(named.flat())];
 }
 
 function isOutside(rel: string): boolean {
