@@ -67,7 +67,7 @@ const CLEANUP_BUDGET_MS = 30_000;
 export function testCommand(io: Io, setExit: (code: number) => void): Command {
   const command = withCommon(new Command('test'))
     .description('run the *.test.yaml files: review known contracts against the playbooks as the files declare them, try templates with test agreements')
-    .argument('[FILES...]', 'test files to run (default: every *.test.yaml below the directory)')
+    .argument('[FILES...]', 'test files, or folders of them, to run (default: every *.test.yaml below the directory)')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .option('--live', 'test the live playbooks instead of the files’ versions (a drift check)')
