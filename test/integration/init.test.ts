@@ -129,6 +129,14 @@ describe('docket init', () => {
     expect(existsSync(join(dir, 'playbooks'))).toBe(false);
   });
 
+  it('refuses a DIR inside another configuration directory, whose files it would break', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const result = await runCli(['init', join(dir, 'teams/sales')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: ${join(dir, 'teams/sales')} is inside the configuration directory ${dir}`);
+    expect((await runCli(['validate', '-C', dir])).code).toBe(0);
+  });
+
   it('refuses a DIR that is a file', async () => {
     const dir = await makeDir({ taken: 'x' });
     const result = await runCli(['init', join(dir, 'taken')]);

@@ -5,9 +5,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { withCommon } from '../options.js';
 import { Command } from 'commander';
+import { skipDirectory } from '../../config/discover.js';
 import { PROJECT_FILES } from '../../config/load.js';
 import { schemaHome } from '../../config/schema-names.js';
 import { UsageError } from '../../errors.js';
@@ -41,6 +42,13 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       if (existing) {
         throw new UsageError(`${join(dir, existing)} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
       }
+      const outer = enclosingConfig(root);
+      if (outer) {
+        throw new UsageError(
+          `${dir} is inside the configuration directory ${isAbsolute(dir) ? outer : relative(io.cwd, outer) || '.'}, which would read its files as its own (and refuse its docket.yaml)`,
+          'pass a DIR outside it (or inside a dot-folder), or use `environments:` in that docket.yaml for another organization',
+        );
+      }
       const done: [string, string][] = [];
       // Relative, into the repository's node_modules/docket: the comment resolves for everyone who installs it.
       const home = schemaHome(root);
@@ -54,6 +62,16 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       if (!opts.quiet) io.stdout(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`);
       setExit(0);
     });
+}
+
+/** The nearest folder above `root` with a project file, when that configuration would read `root`'s files. */
+function enclosingConfig(root: string): string | undefined {
+  for (let dir = dirname(root), below = root; dir !== below; below = dir, dir = dirname(dir)) {
+    // A configuration skips dot-folders and node_modules: a DIR below one of those is not read.
+    if (skipDirectory(basename(below))) return undefined;
+    if (PROJECT_FILES.some((name) => existsSync(join(dir, name)))) return dir;
+  }
+  return undefined;
 }
 
 /** Where the modelines point, when nothing is installed there yet. */
