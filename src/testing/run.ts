@@ -75,6 +75,9 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
   const suites: SuiteOutcome[] = [];
   const agreements = { made: undefined as TestAgreements | undefined };
   try {
+    // First, as it lists the playbooks: a review service that cannot be reached stops the run
+    // before any case (the run could not start), instead of failing every case with the same error.
+    await scratch?.sweep();
     for (const file of files) {
       if (file.kind === 'PlaybookTest') suites.push(await playbookSuite(file, ctx, reviews, compare));
       else suites.push(await templateSuite(file, ctx, agreements));
