@@ -129,12 +129,13 @@ describe('docket init', () => {
     expect(existsSync(join(dir, 'playbooks'))).toBe(false);
   });
 
-  it('refuses a DIR inside another configuration directory, whose files it would break', async () => {
+  it('warns that a DIR inside another configuration directory breaks that configuration', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n' });
     const result = await runCli(['init', join(dir, 'teams/sales')]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`Error: ${join(dir, 'teams/sales')} is inside the configuration directory ${dir}`);
-    expect((await runCli(['validate', '-C', dir])).code).toBe(0);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Warning: ${join(dir, 'teams/sales')} is inside the configuration directory ${dir}, which reads every YAML file below it`);
+    expect((await runCli(['validate', '-C', dir])).code).toBe(1);
+    expect((await runCli(['init', join(dir, '.scratch/new')])).stderr).toBe('');
   });
 
   it('refuses a DIR that is a file', async () => {

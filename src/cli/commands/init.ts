@@ -42,13 +42,6 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       if (existing) {
         throw new UsageError(`${join(dir, existing)} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
       }
-      const outer = enclosingConfig(root);
-      if (outer) {
-        throw new UsageError(
-          `${dir} is inside the configuration directory ${isAbsolute(dir) ? outer : relative(io.cwd, outer) || '.'}, which would read its files as its own (and refuse its docket.yaml)`,
-          'pass a DIR outside it (or inside a dot-folder), or use `environments:` in that docket.yaml for another organization',
-        );
-      }
       const done: [string, string][] = [];
       // Relative, into the repository's node_modules/docket: the comment resolves for everyone who installs it.
       const home = schemaHome(root);
@@ -60,6 +53,12 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       }
       done.push([await ensureGitignore(join(root, '.gitignore')), join(dir, '.gitignore')]);
       if (!opts.quiet) io.stdout(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`);
+      // Written all the same (a user may move it), but that configuration now reads these files as its own.
+      const outer = enclosingConfig(root);
+      if (outer) {
+        const where = isAbsolute(dir) ? outer : relative(io.cwd, outer) || '.';
+        io.stderr(`Warning: ${dir} is inside the configuration directory ${where}, which reads every YAML file below it: \`docket validate -C ${where}\` now fails on ${join(dir, 'docket.yaml')}. Move ${dir} out of it (or into a dot-folder).\n`);
+      }
       setExit(0);
     });
 }
