@@ -334,4 +334,13 @@ describe('test files in docket validate', () => {
     expect(t.code).toBe(1);
     expect(t.stderr).toContain('Error: the test files are invalid');
   });
+
+  it('knows a rule by any spelling the matching accepts: case, blanks and Unicode compatibility forms', async () => {
+    const dir = await example();
+    const file = join(dir, 'tests/inbound-nda.test.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('includes: [Term]', 'includes: ["  TERM ", "ｔｅｒｍ"]').replace('- topic: Governing law', '- topic: "Governing   LAW"'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
 });
