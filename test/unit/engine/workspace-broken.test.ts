@@ -1,0 +1,32 @@
+/**
+ * Broken configurations found by a black-box pass (issue 11's corpus, second round), loaded the way
+ * every command loads them: each must be refused offline at its file:line, quoting the value.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/errors.js';
+import { loadWorkspace } from '../../../src/engine/workspace.js';
+import { cleanup, lines, tree } from '../config/helpers.js';
+
+afterEach(cleanup);
+
+const PROJECT = lines('version: 1', 'agreements:', '  actor: legal-ops@acme.example');
+
+/** The diagnostics loadWorkspace refuses `files` with, as `file:line:col code message`. */
+async function refused(files: Record<string, string>): Promise<string[]> {
+  const dir = await tree({ 'docket.yaml': PROJECT, ...files });
+  const error = await loadWorkspace({ dir, processEnv: {} }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as ConfigError).diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.message}`);
+}
+
+describe('loadWorkspace refuses', () => {
+  it('a data field that names the very file that declares it, instead of swallowing the resource', async () => {
+    // `body_file: consulting.yaml` in consulting.yaml made the term vanish: validate said valid,
+    // and plan then failed on the template's reference to a term "neither declared nor live".
+    const found = await refused({ 'terms/consulting.yaml': lines('kind: CustomTerm', 'name: Consulting Terms', 'body_file: consulting.yaml') });
+    expect(found).toEqual([expect.stringMatching(/^terms\/consulting\.yaml:3:12 data-file-is-resource .*"terms\/consulting\.yaml"/)]);
+  });
+});
