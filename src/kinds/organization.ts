@@ -9,7 +9,7 @@ import { normEmail, normName, normText } from '../engine/normalize.js';
 import { numberAsText, sourceLines } from '../config/written-number.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
-import { docSource, posOf } from './support/positions.js';
+import { docSource, posOf, valueOf } from './support/positions.js';
 import { reviewOrganization } from './support/review-reads.js';
 import { latest, updatedAt } from './support/updated.js';
 
@@ -86,7 +86,8 @@ export const organizationKind: KindModule<'organization'> = {
       const email = normEmail(review.default_reviewer);
       fields['review.default_reviewer'] = email;
       fieldSources['review.default_reviewer'] = posOf(doc, '/review/default_reviewer');
-      if (email) refs.push({ kind: 'member', key: email, field: 'review.default_reviewer', source: fieldSources['review.default_reviewer'] });
+      // At the value, as every reference: the e-mail is what is wrong when no user has it.
+      if (email) refs.push({ kind: 'member', key: email, field: 'review.default_reviewer', source: valueOf(doc, '/review/default_reviewer') });
     }
     const lineAt = sourceLines(ctx.project.root);
     for (const f of AGREEMENTS_ORG_FIELDS) {

@@ -158,7 +158,7 @@ describe('did you mean, everywhere a name is looked up', () => {
     const ref = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: alcie@acme.example\n' });
     const plan = await runCli(['plan', '-C', ref, '--emulator']);
     // At the value's column: the value is what is wrong.
-    expect(plan.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names alcie@acme.example');
+    expect(plan.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names "alcie@acme.example"');
     expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
   });
 });

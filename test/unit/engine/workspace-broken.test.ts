@@ -30,3 +30,11 @@ describe('loadWorkspace refuses', () => {
     expect(found).toEqual([expect.stringMatching(/^terms\/consulting\.yaml:3:12 data-file-is-resource .*"terms\/consulting\.yaml"/)]);
   });
 });
+
+describe('loadWorkspace, references', () => {
+  it('the organization\'s default_reviewer is referenced at its value, as a rule\'s reviewer is: plan reports an unknown one there', async () => {
+    const dir = await tree({ 'docket.yaml': PROJECT, 'organization.yaml': lines('kind: Organization', 'review:', '  default_reviewer: zed@acme.example') });
+    const { desired } = await loadWorkspace({ dir, processEnv: {} });
+    expect(desired.find((d) => d.kind === 'organization')!.refs).toEqual([{ kind: 'member', key: 'zed@acme.example', field: 'review.default_reviewer', source: { file: 'organization.yaml', line: 3, col: 21 } }]);
+  });
+});
