@@ -31,6 +31,18 @@ describe('loadWorkspace refuses', () => {
   });
 });
 
+describe('loadWorkspace, custom terms', () => {
+  it('a body of nothing but blanks is as empty as an empty one, at the value', async () => {
+    // An empty body_file was refused, one holding "  \n\n" published a blank term.
+    const found = await refused({
+      'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: a.md'),
+      'terms/a.md': '  \n\n',
+      'terms/b.yaml': lines('kind: CustomTerm', 'name: B', 'body: "   "'),
+    });
+    expect(found).toEqual(['terms/a.yaml:3:12 term-content custom term "A" has an empty body', 'terms/b.yaml:3:7 term-content custom term "B" has an empty body']);
+  });
+});
+
 describe('loadWorkspace, references', () => {
   it('the organization\'s default_reviewer is referenced at its value, as a rule\'s reviewer is: plan reports an unknown one there', async () => {
     const dir = await tree({ 'docket.yaml': PROJECT, 'organization.yaml': lines('kind: Organization', 'review:', '  default_reviewer: zed@acme.example') });
