@@ -30,7 +30,16 @@ export async function buildDesired(
     const id = `${resource.kind}:${resource.key}`;
     const first = seen.get(id);
     // Children repeated inside one parent are reported by the child's kind (e.g. duplicate-rule).
-    if (first && resource.parent) return;
+    if (first && resource.parent && first.parent?.key === resource.parent.key) return;
+    if (first?.parent && resource.parent) {
+      // `A` with rule `B/C` and `A/B` with rule `C`: one key, so one of them would silently vanish.
+      const [one, other] = [resource, first].map((r) => `${r.kind} ${quoteValue(r.name)} of ${r.parent!.kind} ${quoteValue(r.parent!.key)}`);
+      diagnostics.error('duplicate-resource', `${one} and ${other} (${first.source.file}:${first.source.line}) are both ${resource.kind} ${quoteValue(resource.key)}: a \`/\` in their names makes them one`, {
+        ...resource.source,
+        hint: 'rename one of them so that they differ other than by where the `/` is',
+      });
+      return;
+    }
     if (first) {
       diagnostics.error('duplicate-resource', `${resource.kind} "${resource.name}" is declared twice (also at ${first.source.file}:${first.source.line})`, {
         ...resource.source,

@@ -31,6 +31,18 @@ describe('loadWorkspace refuses', () => {
   });
 });
 
+describe('loadWorkspace, rules', () => {
+  it('two rules whose playbook/rule names read the same are refused: the second one silently vanished', async () => {
+    const found = await refused({
+      'playbooks/a.yaml': lines('kind: Playbook', 'name: A', 'rules:', '  - name: B/C', '    actions: first'),
+      'playbooks/ab.yaml': lines('kind: Playbook', 'name: A/B', 'rules:', '  - name: C', '    actions: second'),
+    });
+    expect(found).toEqual([
+      'playbooks/ab.yaml:4:5 duplicate-resource rule "C" of playbook "A/B" and rule "B/C" of playbook "A" (playbooks/a.yaml:4) are both rule "A/B/C": a `/` in their names makes them one',
+    ]);
+  });
+});
+
 describe('loadWorkspace, custom terms', () => {
   it('a body of nothing but blanks is as empty as an empty one, at the value', async () => {
     // An empty body_file was refused, one holding "  \n\n" published a blank term.
