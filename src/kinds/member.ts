@@ -7,7 +7,8 @@ import { invitedUserId } from '../api/review.js';
 import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
 import type { LiveResource } from '../engine/types.js';
-import { docSource, fieldSourcesAt, optionalString } from './support/positions.js';
+import { docSource, fieldSourcesAt, optionalString, valueOf } from './support/positions.js';
+import { nameProblem } from '../engine/desired.js';
 import { memberDirectory } from './support/review-reads.js';
 import { quoteValue } from '../config/quote.js';
 
@@ -45,9 +46,11 @@ export const memberKind: KindModule<'member'> = {
     return { document: { kind: 'Member', email: live.key, ...(typeof name === 'string' && name !== '' ? { name } : {}) } };
   },
 
-  toDesired(doc) {
+  toDesired(doc, diag) {
     const email = normEmail(doc.body.email) ?? '';
     const name = optionalString(doc.body.name);
+    const wrong = typeof doc.body.name === 'string' ? nameProblem('member name', doc.body.name) : undefined;
+    if (wrong) diag.error(wrong.code, wrong.message, { ...valueOf(doc, '/name'), hint: wrong.hint });
     return [
       {
         kind: 'member',

@@ -11,6 +11,7 @@ import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
 import { docSource, posOf, valueOf } from './support/positions.js';
 import { reviewOrganization } from './support/review-reads.js';
+import { nameProblem } from '../engine/desired.js';
 import { latest, updatedAt } from './support/updated.js';
 
 const KEY = 'organization';
@@ -78,6 +79,11 @@ export const organizationKind: KindModule<'organization'> = {
     const fields: Fields = {};
     const fieldSources: DesiredResource['fieldSources'] = {};
     const refs: Ref[] = [];
+    // The organization's names are names: not blank, and of a sensible length.
+    for (const [part, pointer] of [[review, '/review/name'], [agreements, '/agreements/name']] as const) {
+      const wrong = typeof part.name === 'string' ? nameProblem('organization name', part.name) : undefined;
+      if (wrong) diagnostics.error(wrong.code, wrong.message, { ...valueOf(doc, pointer), hint: wrong.hint });
+    }
     if ('name' in review) {
       fields['review.name'] = normName(review.name);
       fieldSources['review.name'] = posOf(doc, '/review/name');

@@ -43,6 +43,20 @@ describe('loadWorkspace, rules', () => {
   });
 });
 
+describe('loadWorkspace, names that are not the identity', () => {
+  it('a member\'s or the organization\'s name is not blank and at most 200 characters either', async () => {
+    const found = await refused({
+      'members.yaml': lines('kind: Member', 'email: bob@acme.example', 'name: "   "'),
+      'organization.yaml': lines('kind: Organization', 'review:', `  name: ${'N'.repeat(201)}`, 'agreements:', '  name: " "'),
+    });
+    expect(found).toEqual([
+      'members.yaml:3:7 blank-name member name "   " is blank',
+      'organization.yaml:3:9 name-too-long organization name "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN..." is 201 characters long; docket allows 200',
+      'organization.yaml:5:9 blank-name organization name " " is blank',
+    ]);
+  });
+});
+
 describe('loadWorkspace, custom terms', () => {
   it('a body of nothing but blanks is as empty as an empty one, at the value', async () => {
     // An empty body_file was refused, one holding "  \n\n" published a blank term.
