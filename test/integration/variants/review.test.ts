@@ -57,7 +57,7 @@ describe('without a users list', () => {
     await writeFiles(dir, { 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: dave@acme.example\n' });
     const refused = await cli('plan', '-C', dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("playbooks/nda.yaml:6:15 error unknown-id `reviewer` names "dave@acme.example", who is a member by invitation, but the review service does not say the user's id");
+    expect(refused.stderr).toContain("playbooks/nda.yaml:6:15 error unknown-id `reviewer` names \"dave@acme.example\", who is a member by invitation, but the review service does not say the user's id");
     expect(refused.stderr).toContain('add `id: <the user\'s uuid>` to the Member document');
 
     const dave = t.emulator.store.userByEmail('dave@acme.example')!;
