@@ -85,20 +85,20 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean
   const field = 'name' in resource.fieldSources ? 'name' : 'email';
   // An empty or missing name is a schema error already.
   if (name === '') return false;
-  const problem = nameProblem(`${resource.kind} name`, name);
+  const problem = nameProblem(resource.kind, name);
   if (!problem) return true;
   // Where the name is worked out only when it is wrong: 20,000 names are checked on every run.
   diagnostics.error(problem.code, problem.message, { ...(valueSourceOf(resource.fieldSources, field) ?? resource.source), hint: problem.hint });
   return false;
 }
 
-/** Why `name` is no name (blank, or longer than docket allows), in words that start with `label`. */
-export function nameProblem(label: string, name: string): { code: string; message: string; hint: string } | undefined {
-  if (name.trim() === '') return { code: 'blank-name', message: `${label} ${quoteValue(name)} is blank`, hint: 'give it a name with some visible text' };
+/** Why `name` is no name (blank, or longer than docket allows), in words about the name of a `kind`. */
+export function nameProblem(kind: string, name: string): { code: string; message: string; hint: string } | undefined {
+  if (name.trim() === '') return { code: 'blank-name', message: `${kind} name ${quoteValue(name)} is blank`, hint: 'give it a name with some visible text' };
   // Characters as a person (and an editor) counts them: an emoji is one, not its two UTF-16 units.
   // (Never more than its UTF-16 units, so only a long name is counted again.)
   const length = name.length > MAX_NAME_LENGTH ? [...name].length : name.length;
-  if (length > MAX_NAME_LENGTH) return { code: 'name-too-long', message: `${label} ${quoteValue(name)} is ${length} characters long; docket allows ${MAX_NAME_LENGTH}`, hint: 'shorten it; a description can hold the rest' };
+  if (length > MAX_NAME_LENGTH) return { code: 'name-too-long', message: `${kind} name ${quoteValue(name)} is ${length} characters long; docket allows ${MAX_NAME_LENGTH}`, hint: 'shorten it; a description can hold the rest' };
   return undefined;
 }
 

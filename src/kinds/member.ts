@@ -49,7 +49,7 @@ export const memberKind: KindModule<'member'> = {
   toDesired(doc, diag) {
     const email = normEmail(doc.body.email) ?? '';
     const name = optionalString(doc.body.name);
-    const wrong = typeof doc.body.name === 'string' ? nameProblem('member name', doc.body.name) : undefined;
+    const wrong = typeof doc.body.name === 'string' ? nameProblem('member', doc.body.name) : undefined;
     if (wrong) diag.error(wrong.code, wrong.message, { ...valueOf(doc, '/name'), hint: wrong.hint });
     return [
       {

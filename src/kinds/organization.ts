@@ -81,7 +81,7 @@ export const organizationKind: KindModule<'organization'> = {
     const refs: Ref[] = [];
     // The organization's names are names: not blank, and of a sensible length.
     for (const [part, pointer] of [[review, '/review/name'], [agreements, '/agreements/name']] as const) {
-      const wrong = typeof part.name === 'string' ? nameProblem('organization name', part.name) : undefined;
+      const wrong = typeof part.name === 'string' ? nameProblem('organization', part.name) : undefined;
       if (wrong) diagnostics.error(wrong.code, wrong.message, { ...valueOf(doc, pointer), hint: wrong.hint });
     }
     if ('name' in review) {
