@@ -19,7 +19,8 @@ export async function readPlanFile(path: string): Promise<Plan> {
   }
   let plan: unknown;
   try {
-    plan = JSON.parse(text);
+    // A byte-order mark an editor saved it with (Windows Notepad) is no reason to refuse it; the lock file reads past one too.
+    plan = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
     throw new UsageError(`${path} is not a docket plan file (not JSON)`);
   }
@@ -29,8 +30,11 @@ export async function readPlanFile(path: string): Promise<Plan> {
   }
   // Everything below trusts the plan's shape (an unknown action would fail half-way through an apply).
   const validate = await schemaValidator(PLAN_SCHEMA);
-  if (!validate(plan)) {
-    const problems = schemaDiagnostics(validate.errors, { positions: new DocPositions(path, { line: 1, col: 1 }), documentLabel: 'the plan' }).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
+  const valid = validate(plan);
+  const problems = valid
+    ? changeProblems((plan as Plan).changes)
+    : schemaDiagnostics(validate.errors, { positions: new DocPositions(path, { line: 1, col: 1 }), documentLabel: 'the plan' }).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
+  if (problems.length > 0) {
     const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
     throw new UsageError(
       `${path} is not a valid docket plan file: ${problems.slice(0, LISTED_PROBLEMS).join('; ')}${more}`,
@@ -38,6 +42,22 @@ export async function readPlanFile(path: string): Promise<Plan> {
     );
   }
   return plan as Plan;
+}
+
+/**
+ * What the schema cannot say about a hand-edited plan: a change listed twice would be applied
+ * twice (a playbook created twice), and a dependency on no change of the plan would be ignored.
+ */
+function changeProblems(changes: Plan['changes']): string[] {
+  const ids = new Set(changes.map((c) => c.id));
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  changes.forEach((change, i) => {
+    if (seen.has(change.id)) problems.push(`changes[${i}]: change ${JSON.stringify(change.id)} is in the plan twice`);
+    seen.add(change.id);
+    for (const dep of change.dependsOn) if (!ids.has(dep)) problems.push(`changes[${i}].dependsOn: ${JSON.stringify(dep)} is no change of this plan`);
+  });
+  return problems;
 }
 
 /** A plan is applied only by the docket that made it: another version may read its changes differently. */

@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EMULATOR_TARGET, emptyLock, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
+import { parseTarget } from '../engine/target.js';
 import { splitByService, syncState, withChildrenForgotten, withMovedRecords, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
@@ -16,6 +17,7 @@ import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { Logger, type Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { Progress } from './progress.js';
+import { UsageError } from '../errors.js';
 
 export interface Session {
   workspace: Workspace;
@@ -44,6 +46,8 @@ export interface Session {
 export interface SessionOptions extends CommonOptions {
   emulator?: boolean;
   prune?: boolean;
+  /** `--target`: its kinds and syntax are checked before anything is read. */
+  targets?: readonly string[];
   /** A command's own offline checks of the loaded files, before any connection (and before `needs`). */
   check?: (workspace: Workspace) => Promise<void>;
   /** The services to connect; by default what the configuration's kinds need. */
@@ -66,6 +70,10 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
   const logger = new Logger(io, opts);
   const emulator = Boolean(opts.emulator);
   forgetKnownLocks();
+  for (const text of opts.targets ?? []) {
+    const target = parseTarget(text, KINDS);
+    if ('error' in target) throw new UsageError(target.error);
+  }
   const workspace = await loadWorkspace({ dir: opts.dir, processEnv: io.env, emulator, ...(opts.env ? { env: opts.env } : {}) });
   const prune: PruneSwitches = opts.prune ? 'all' : workspace.config.project.prune;
   const concurrency = opts.concurrency ?? workspace.config.project.concurrency;

@@ -136,7 +136,9 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
       } catch (error) {
         const value = String(doc.body[key]);
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
-        if ((error as NodeJS.ErrnoException).code === 'EISDIR') problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which is a folder, not a file${where}`);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EACCES' || code === 'EPERM') problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (permission denied)${where}`, 'make it readable by the user that runs docket');
+        else if (code === 'EISDIR') problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which is a folder, not a file${where}`);
         else problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}`, 'file names are relative to the YAML file that holds them');
       }
     }),
@@ -152,7 +154,8 @@ export function isInside(realRoot: string, real: string): boolean {
 /** File names are quoted like any value, with room for a long path. */
 const quoted = (value: string): string => quoteValue(value, 80);
 
-function holdsResource(parsed: ParsedFile): boolean {
+/** True when a YAML file holds a `kind:` document: a resource, never data. */
+export function holdsResource(parsed: ParsedFile): boolean {
   return parsed.documents.some((d) => d.value !== null && typeof d.value === 'object' && !Array.isArray(d.value) && 'kind' in d.value);
 }
 

@@ -18,20 +18,32 @@ export function skipDirectory(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 
+/** The YAML files below a directory, and the folders and links that could not be read. */
+export interface Discovered {
+  files: string[];
+  problems: Diagnostic[];
+}
+
 /**
  * Every `*.yaml`/`*.yml` below `root`, as paths relative to it with `/` separators, sorted so
- * that output is the same on every machine. Sibling directories are listed in parallel.
+ * that output is the same on every machine. Sibling directories are listed in parallel. A folder
+ * that cannot be listed, or a `*.yaml` link that leads nowhere, is a problem: skipping it would
+ * silently drop what it declares.
  */
-export async function discoverYamlFiles(root: string): Promise<string[]> {
+export async function discoverYamlFiles(root: string): Promise<Discovered> {
   const found: string[] = [];
+  const problems: Diagnostic[] = [];
   async function walk(relDir: string): Promise<void> {
-    const entries = await readdir(path.join(root, relDir), { withFileTypes: true });
+    const entries = await readdir(path.join(root, relDir), { withFileTypes: true }).catch((error: unknown) => {
+      problems.push(unreadableFile(relDir === '' ? '.' : relDir, error));
+      return [];
+    });
     const subdirs: Promise<void>[] = [];
     for (const entry of entries) {
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!skipDirectory(entry.name)) subdirs.push(walk(rel));
-      } else if (YAML_FILE.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isFile(path.join(root, rel)))))) {
+      } else if (YAML_FILE.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, problems))))) {
         // A symlinked file is read like any other; symlinked folders are not followed (they can loop).
         found.push(rel);
       }
@@ -40,15 +52,45 @@ export async function discoverYamlFiles(root: string): Promise<string[]> {
   }
   await walk('');
   // Plain code-unit order, not locale order: the same on every machine and CI runner.
-  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files: found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), problems };
 }
 
-async function isFile(file: string): Promise<boolean> {
-  return (await stat(file).catch(() => undefined))?.isFile() ?? false;
+/** Whether a `*.yaml` link leads to a file; a link that loops or dangles is a problem. */
+async function isLinkedFile(root: string, rel: string, problems: Diagnostic[]): Promise<boolean> {
+  try {
+    return (await stat(path.join(root, rel))).isFile();
+  } catch (error) {
+    problems.push(unreadableFile(rel, error));
+    return false;
+  }
+}
+
+const REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'it is a symbolic link that loops',
+  ENOENT: 'it is a symbolic link to something that does not exist',
+};
+
+/** The error for a file or folder of the configuration that cannot be read. */
+export function unreadableFile(file: string, error: unknown): Diagnostic {
+  const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+  return {
+    severity: 'error',
+    code: 'unreadable-file',
+    message: `${file} cannot be read (${REASONS[code] ?? code})`,
+    file,
+    line: 1,
+    col: 1,
+    hint: 'make it readable, fix or remove the link, or move it out of the configuration directory',
+  };
 }
 
 /** A file's text, or where its bytes stop being UTF-8. */
-export type ReadText = { text: string } | { invalidAt: { line: number; col: number } };
+export type DecodedText = { text: string } | { invalidAt: { line: number; col: number } };
+
+/** Decoded text, or why the file could not be read. */
+export type ReadText = DecodedText | { unreadable: unknown };
 
 const STRICT = new TextDecoder('utf-8', { fatal: true });
 
@@ -59,10 +101,16 @@ const STRICT = new TextDecoder('utf-8', { fatal: true });
  * is not UTF-8 is reported, not turned into U+FFFD.
  */
 export function readFiles(root: string, files: string[]): ReadText[] {
-  return files.map((file) => decodeStrict(readFileSync(path.join(root, file))));
+  return files.map((file) => {
+    try {
+      return decodeStrict(readFileSync(path.join(root, file)));
+    } catch (error) {
+      return { unreadable: error };
+    }
+  });
 }
 
-export function decodeStrict(bytes: Uint8Array): ReadText {
+export function decodeStrict(bytes: Uint8Array): DecodedText {
   try {
     return { text: STRICT.decode(bytes) };
   } catch {

@@ -32,6 +32,9 @@ export interface InterpolatedString {
 
 const NAME = /^(var|env)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
 
+/** The variables that hold API keys (cli/connect.ts reads them): a key in a value would be sent and printed. */
+const API_KEY_VARIABLES = new Set(['DOCKET_API_KEY', 'DOCKET_REVIEW_API_KEY', 'DOCKET_AGREEMENTS_API_KEY']);
+
 /** True when the string contains something `interpolateString` would act on. */
 export function hasPlaceholder(s: string): boolean {
   return s.includes('${');
@@ -116,12 +119,19 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         });
         keep(raw);
       }
+    } else if (API_KEY_VARIABLES.has(name)) {
+      problems.push({
+        code: 'invalid-placeholder',
+        message: `\`${raw}\` is an API key, which docket never puts into the configuration`,
+        hint: 'remove it: docket reads the keys from the environment itself, and keeps them out of every request body, plan and output',
+      });
+      keep(raw);
     } else {
       const value = ctx.env[name];
       if (value !== undefined) {
         out += value;
       } else {
-        const names = Object.keys(ctx.env).filter((k) => ctx.env[k] !== undefined);
+        const names = Object.keys(ctx.env).filter((k) => ctx.env[k] !== undefined && !API_KEY_VARIABLES.has(k));
         problems.push({
           code: 'undefined-variable',
           message: `undefined variable \`env.${name}\`${didYouMean(name, names, (n) => `env.${n}`)}`,

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { namedFiles } from './data-files.js';
-import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles } from './discover.js';
+import { holdsResource, namedFiles } from './data-files.js';
+import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, unreadableFile } from './discover.js';
 import { interpolateTree } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
@@ -73,9 +73,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   if (missing) return { diagnostics: [missing], yamlData: new Map() };
 
   // Test files are read and checked by src/testing (and by `validate` through it).
-  const discovered = (await discoverYamlFiles(root)).filter((f) => !isTestFile(f));
+  const found = await discoverYamlFiles(root);
+  const discovered = found.files.filter((f) => !isTestFile(f));
   const read = readFiles(root, discovered);
-  const encodingProblems: Diagnostic[] = [];
+  const encodingProblems: Diagnostic[] = [...found.problems];
   const files: string[] = [];
   const texts: string[] = [];
   discovered.forEach((file, i) => {
@@ -84,7 +85,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
       files.push(file);
       texts.push(r.text);
     } else {
-      encodingProblems.push(invalidUtf8(file, r.invalidAt));
+      encodingProblems.push('invalidAt' in r ? invalidUtf8(file, r.invalidAt) : unreadableFile(file, r.unreadable));
     }
   });
   const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, rereader(root, file)));
@@ -133,7 +134,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   });
   parsed.forEach((file, i) => {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
-    if (isProjectFile(file.file) || dataFiles.has(file.file)) return;
+    // A file holding a resource stays one (readDataFiles refuses naming it), even one that names itself.
+    if (isProjectFile(file.file) || (dataFiles.has(file.file) && !holdsResource(file))) return;
     diagnostics.push(...file.diagnostics);
     // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
     const placeholders = texts[i]!.includes('$');

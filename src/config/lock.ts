@@ -299,9 +299,12 @@ function checked(doc: LockDocument, label: string, line: number): { doc: LockDoc
     for (const [key, entry] of Object.entries(files)) {
       const e = entry as LockEntry | null;
       const confirmed = isPlainObject(e) && typeof e.id === 'string' && typeof e.file === 'string' && typeof e.sha256 === 'string';
-      const pending = isPlainObject(e) && isPlainObject(e.pending) && typeof e.pending.file === 'string' && typeof e.pending.sha256 === 'string';
+      const pending = isPlainObject(e) && isPlainObject(e.pending) && typeof e.pending.file === 'string' && typeof e.pending.sha256 === 'string' && typeof e.pending.since === 'string';
       if (!(confirmed || (pending && e?.id === undefined))) {
         return { error: problem(label, line, `${label}: entry "${key}" needs id, file and sha256`) };
+      }
+      if (e?.pending !== undefined && !pending) {
+        return { error: problem(label, line, `${label}: entry "${key}" has a \`pending\` mark without its file, sha256 and since`) };
       }
       // A hand-edited digest would only ever look like a changed file, and upload it again.
       for (const digest of [confirmed ? entry.sha256 : undefined, pending ? entry.pending?.sha256 : undefined]) {

@@ -141,12 +141,17 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
 
   const overrides = await envOverrides(input.processEnv);
   diagnostics.push(...overrides.diagnostics);
-  // URLs are checked here, offline, so a bad one stops the run before any service is contacted.
+  // URLs are checked here, offline, so a bad one stops the run before any service is contacted;
+  // every environment's, selected or not, as the run that selects it would refuse it.
+  const resolvedEnvironments = get(pass.value, 'environments');
+  const blocks: [unknown, string][] = [[pass.value, ''], ...Object.entries(isPlainObject(resolvedEnvironments) ? resolvedEnvironments : {}).map(([name, block]): [unknown, string] => [block, `/environments/${escapePointer(name)}`])];
   for (const section of ['review', 'agreements'] as const) {
-    for (const pointer of [`/${section}/url`, ...(selected ? [`${selected}/${section}/url`] : [])]) {
-      const value = get(get(pointer.startsWith('/environments') ? get(get(pass.value, 'environments'), input.env!) : pass.value, section), 'url');
-      // Not what the schema already refused, a placeholder left for later, or a value the environment replaces.
-      if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
+    for (const [block, at] of blocks) {
+      const pointer = `${at}/${section}/url`;
+      const value = get(get(block, section), 'url');
+      // Not what the schema already refused, a placeholder left for later (or in an environment not
+      // resolved), or a value the environment replaces.
+      if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || value.includes('${') || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
       if (overrides.values.some((o) => o.section === section && o.key === 'url')) continue;
       const problem = urlProblem(value, `\`${section}.url\``);
       if (problem) error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);

@@ -10,6 +10,7 @@ import { isPlainObject } from '../util/plain.js';
 import { PLACEHOLDER_MARK, SCHEMA_BASE, subschemaExport, validatorModule } from './schema-names.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
+import { quoteValue } from './quote.js';
 
 export { schemasDir } from './schema-names.js';
 
@@ -221,6 +222,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
 /** ` (got "x")` for a single value, shortened and with control characters escaped; '' for a structure. */
 export function gotValue(data: unknown): string {
   if (typeof data !== 'string' && typeof data !== 'number' && typeof data !== 'boolean') return '';
+  // As YAML writes them: JSON has no NaN or infinity (it prints `null`).
+  if (typeof data === 'number' && !Number.isFinite(data)) return ` (got ${Number.isNaN(data) ? '.nan' : data > 0 ? '.inf' : '-.inf'})`;
   const safe = typeof data === 'string' ? data.replace(/\/\/[^/?#\s]*@/g, '//***@') : data;
   const text = typeof safe === 'string' && safe.length > 60 ? `${safe.slice(0, 57)}...` : safe;
   return ` (got ${JSON.stringify(text).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)})`;
@@ -268,7 +271,11 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>): string {
     case 'maxItems':
       return `must have at most ${String(params.limit)} items`;
     case 'uniqueItems':
-      return `must not list the same value twice (items ${String(params.j)} and ${String(params.i)})`;
+      {
+        const item: unknown = Array.isArray(e.data) ? e.data[Number(params.i)] : undefined;
+        const shown = typeof item === 'string' ? `${quoteValue(item)}, ` : '';
+        return `must not list the same value twice (${shown}items ${String(params.j)} and ${String(params.i)})`;
+      }
     case 'minProperties':
       return params.limit === 1 ? 'must not be empty' : `must have at least ${String(params.limit)} keys`;
     case 'maxProperties':

@@ -3,7 +3,7 @@
  * declared inside it, such as a playbook's rules), with duplicate identities reported at both
  * places. Pure.
  */
-import { Diagnostics, type SourcePos } from '../diagnostics.js';
+import { Diagnostics } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig } from '../config/types.js';
@@ -30,7 +30,16 @@ export async function buildDesired(
     const id = `${resource.kind}:${resource.key}`;
     const first = seen.get(id);
     // Children repeated inside one parent are reported by the child's kind (e.g. duplicate-rule).
-    if (first && resource.parent) return;
+    if (first && resource.parent && first.parent?.key === resource.parent.key) return;
+    if (first?.parent && resource.parent) {
+      // `A` with rule `B/C` and `A/B` with rule `C`: one key, so one of them would silently vanish.
+      const [one, other] = [resource, first].map((r) => `${r.kind} ${quoteValue(r.name)} of ${r.parent!.kind} ${quoteValue(r.parent!.key)}`);
+      diagnostics.error('duplicate-resource', `${one} and ${other} (${first.source.file}:${first.source.line}) are both ${resource.kind} ${quoteValue(resource.key)}: a \`/\` in their names makes them one`, {
+        ...resource.source,
+        hint: 'rename one of them so that they differ other than by where the `/` is',
+      });
+      return;
+    }
     if (first) {
       diagnostics.error('duplicate-resource', `${resource.kind} "${resource.name}" is declared twice (also at ${first.source.file}:${first.source.line})`, {
         ...resource.source,
@@ -76,20 +85,21 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean
   const field = 'name' in resource.fieldSources ? 'name' : 'email';
   // An empty or missing name is a schema error already.
   if (name === '') return false;
-  // Where and how the name is shown only when it is wrong: 20,000 names are checked on every run.
-  const at = (): SourcePos => valueSourceOf(resource.fieldSources, field) ?? resource.source;
-  if (name.trim() === '') {
-    diagnostics.error('blank-name', `${resource.kind} name ${quoteValue(name)} is blank`, { ...at(), hint: 'give it a name with some visible text' });
-    return false;
-  }
+  const problem = nameProblem(resource.kind, name);
+  if (!problem) return true;
+  // Where the name is worked out only when it is wrong: 20,000 names are checked on every run.
+  diagnostics.error(problem.code, problem.message, { ...(valueSourceOf(resource.fieldSources, field) ?? resource.source), hint: problem.hint });
+  return false;
+}
+
+/** Why `name` is no name (blank, or longer than docket allows), in words about the name of a `kind`. */
+export function nameProblem(kind: string, name: string): { code: string; message: string; hint: string } | undefined {
+  if (name.trim() === '') return { code: 'blank-name', message: `${kind} name ${quoteValue(name)} is blank`, hint: 'give it a name with some visible text' };
   // Characters as a person (and an editor) counts them: an emoji is one, not its two UTF-16 units.
   // (Never more than its UTF-16 units, so only a long name is counted again.)
   const length = name.length > MAX_NAME_LENGTH ? [...name].length : name.length;
-  if (length > MAX_NAME_LENGTH) {
-    diagnostics.error('name-too-long', `${resource.kind} name ${quoteValue(name)} is ${length} characters long; docket allows ${MAX_NAME_LENGTH}`, { ...at(), hint: 'shorten it; a description can hold the rest' });
-    return false;
-  }
-  return true;
+  if (length > MAX_NAME_LENGTH) return { code: 'name-too-long', message: `${kind} name ${quoteValue(name)} is ${length} characters long; docket allows ${MAX_NAME_LENGTH}`, hint: 'shorten it; a description can hold the rest' };
+  return undefined;
 }
 
 /** Two resources may not claim one live object: the same `id:` pin, or the same former name in one scope. */

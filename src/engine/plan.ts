@@ -16,6 +16,7 @@ import { orderChanges } from './order.js';
 import { refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, LiveResource, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
+import { quoteValue } from '../config/quote.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -137,7 +138,7 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
       const key = refKey(ref.kind, ref.key);
       const unknown = ids[key] ? undefined : unknownIds[key];
       if (unknown) {
-        diagnostics.error('unknown-id', `\`${ref.field}\` names ${ref.key}, ${unknown.message}`, { ...(ref.source ?? d.source), hint: unknown.hint });
+        diagnostics.error('unknown-id', `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, { ...(ref.source ?? d.source), hint: unknown.hint });
         continue;
       }
       if (ids[key] || declared().has(key)) continue;

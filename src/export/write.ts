@@ -4,7 +4,7 @@
  * schemas kinds read while writing their documents. I/O at the edge of src/export.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { schemasDir } from '../config/schema.js';
 import { DocketError, UsageError } from '../errors.js';
@@ -26,12 +26,16 @@ export function readSchema(file: string): unknown {
 export async function checkOut(out: string, label: string): Promise<'missing' | 'empty'> {
   let entries: string[];
   try {
-    const st = await stat(out);
+    // Not followed: a link that dangles passed as missing, and the final rename then failed.
+    const st = await lstat(out);
+    if (st.isSymbolicLink()) throw new UsageError(`--out ${label} is a symbolic link`, 'name the directory itself: a path that does not exist or an empty directory');
     if (!st.isDirectory()) throw new UsageError(`--out ${label} is a file`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
     entries = await readdir(out);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw error;
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'missing';
+    throw new UsageError(`--out ${label} cannot be used (${code ?? 'unknown error'})`, 'choose a path that does not exist or an empty directory, in a folder you may write');
   }
   if (entries.length > 0) {
     throw new UsageError(`--out ${label} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');

@@ -5,6 +5,7 @@
 import { normEmail } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
 import { agreementsUsers } from './support/agreements-reads.js';
+import { quoteValue } from '../config/quote.js';
 
 export const agreementsUserKind: KindModule<'agreements-user'> = {
   name: 'agreements-user',
@@ -17,7 +18,7 @@ export const agreementsUserKind: KindModule<'agreements-user'> = {
   keyOf: (text) => normEmail(text) ?? '',
 
   describeMissing(key) {
-    return { message: `${key}, which is not a user of the agreements service`, hint: 'use the e-mail of an existing user, or invite them in Common Paper first' };
+    return { message: `${quoteValue(key)}, which is not a user of the agreements service`, hint: 'use the e-mail of an existing user, or invite them in Common Paper first' };
   },
 
   async fetch(ctx) {

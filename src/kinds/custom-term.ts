@@ -12,7 +12,7 @@ import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { declaredFilter } from './support/declared.js';
 import { sendMarked } from './support/pending-upload.js';
-import { docSource, fieldSourcesAt, namesList, posOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 
@@ -58,7 +58,8 @@ export const customTermKind: KindModule<'custom-term'> = {
       if (file) fields.docx = file.sha256;
       payload.docx_file = path;
     }
-    if ('body' in fields && fields.body === null) diag.error('term-content', `custom term "${name}" has an empty body`, posOf(doc, `/${content}`));
+    // Blanks alone are no terms either; the value (the text, or the file's name) is what is wrong.
+    if ('body' in fields && (typeof fields.body !== 'string' || fields.body.trim() === '')) diag.error('term-content', `custom term "${name}" has an empty body`, valueOf(doc, `/${content}`));
     const resource: DesiredResource = {
       kind: 'custom-term',
       key: name,

@@ -7,8 +7,10 @@ import { invitedUserId } from '../api/review.js';
 import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
 import type { LiveResource } from '../engine/types.js';
-import { docSource, fieldSourcesAt, optionalString } from './support/positions.js';
+import { docSource, fieldSourcesAt, optionalString, valueOf } from './support/positions.js';
+import { nameProblem } from '../engine/desired.js';
 import { memberDirectory } from './support/review-reads.js';
+import { quoteValue } from '../config/quote.js';
 
 /** What to do when the service cannot show docket a user (it has no users list). */
 const PIN_HINT = 'add `id: <the user\'s uuid>` to the Member document of that e-mail (declare one, with `kind: Member`, `email:` and `id:`, if there is none), so docket knows the user without a users list';
@@ -34,7 +36,7 @@ export const memberKind: KindModule<'member'> = {
 
   describeMissing(key) {
     return {
-      message: `${key}, which is neither a user docket can see in the organization nor declared as a Member`,
+      message: `${quoteValue(key)}, which is neither a user docket can see in the organization nor declared as a Member`,
       hint: `declare it with \`kind: Member\` and \`email: ${key}\` so docket invites it first; if it is already a member and the review service has no users list, add its \`id:\` to that Member document`,
     };
   },
@@ -44,9 +46,11 @@ export const memberKind: KindModule<'member'> = {
     return { document: { kind: 'Member', email: live.key, ...(typeof name === 'string' && name !== '' ? { name } : {}) } };
   },
 
-  toDesired(doc) {
+  toDesired(doc, diag) {
     const email = normEmail(doc.body.email) ?? '';
     const name = optionalString(doc.body.name);
+    const wrong = typeof doc.body.name === 'string' ? nameProblem('member', doc.body.name) : undefined;
+    if (wrong) diag.error(wrong.code, wrong.message, { ...valueOf(doc, '/name'), hint: wrong.hint });
     return [
       {
         kind: 'member',

@@ -9,8 +9,9 @@ import { normEmail, normName, normText } from '../engine/normalize.js';
 import { numberAsText, sourceLines } from '../config/written-number.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
-import { docSource, posOf } from './support/positions.js';
+import { docSource, posOf, valueOf } from './support/positions.js';
 import { reviewOrganization } from './support/review-reads.js';
+import { nameProblem } from '../engine/desired.js';
 import { latest, updatedAt } from './support/updated.js';
 
 const KEY = 'organization';
@@ -78,6 +79,11 @@ export const organizationKind: KindModule<'organization'> = {
     const fields: Fields = {};
     const fieldSources: DesiredResource['fieldSources'] = {};
     const refs: Ref[] = [];
+    // The organization's names are names: not blank, and of a sensible length.
+    for (const [part, pointer] of [[review, '/review/name'], [agreements, '/agreements/name']] as const) {
+      const wrong = typeof part.name === 'string' ? nameProblem('organization', part.name) : undefined;
+      if (wrong) diagnostics.error(wrong.code, wrong.message, { ...valueOf(doc, pointer), hint: wrong.hint });
+    }
     if ('name' in review) {
       fields['review.name'] = normName(review.name);
       fieldSources['review.name'] = posOf(doc, '/review/name');
@@ -86,7 +92,8 @@ export const organizationKind: KindModule<'organization'> = {
       const email = normEmail(review.default_reviewer);
       fields['review.default_reviewer'] = email;
       fieldSources['review.default_reviewer'] = posOf(doc, '/review/default_reviewer');
-      if (email) refs.push({ kind: 'member', key: email, field: 'review.default_reviewer', source: fieldSources['review.default_reviewer'] });
+      // At the value, as every reference: the e-mail is what is wrong when no user has it.
+      if (email) refs.push({ kind: 'member', key: email, field: 'review.default_reviewer', source: valueOf(doc, '/review/default_reviewer') });
     }
     const lineAt = sourceLines(ctx.project.root);
     for (const f of AGREEMENTS_ORG_FIELDS) {

@@ -6,7 +6,7 @@
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeStrict, discoverYamlFiles, invalidUtf8, isTestFile } from '../config/discover.js';
+import { decodeStrict, discoverYamlFiles, invalidUtf8, isTestFile, unreadableFile } from '../config/discover.js';
 import { isAbsoluteName, isInside, resolveDataPath } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics, schemaValidator } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
@@ -39,7 +39,8 @@ export interface LoadedTests {
 
 /** Every test file below `root` (relative paths, sorted). */
 export async function findTestFiles(root: string): Promise<string[]> {
-  return (await discoverYamlFiles(root)).filter(isTestFile);
+  // A folder or link that cannot be read is reported by the configuration's own loading.
+  return (await discoverYamlFiles(root)).files.filter(isTestFile);
 }
 
 export async function loadTests(root: string, subjects: TestSubjects, only?: readonly string[]): Promise<LoadedTests> {
@@ -52,7 +53,12 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     // Case names by subject, across the file's documents: the reports could not tell two apart.
     const caseLines = new Map<string, number>();
     // Strictly, as resource files are: a byte that is not UTF-8 is reported, not read as U+FFFD.
-    const read = decodeStrict(await readFile(path.join(root, file)));
+    const bytes = await readFile(path.join(root, file)).catch((error: unknown) => {
+      diagnostics.push(unreadableFile(file, error));
+      return undefined;
+    });
+    if (!bytes) continue;
+    const read = decodeStrict(bytes);
     if (!('text' in read)) {
       diagnostics.push(invalidUtf8(file, read.invalidAt));
       continue;

@@ -347,8 +347,8 @@ describe('plan-time checks', () => {
     });
     const plan = await cli('plan', '-C', dir);
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain('docket.yaml:3:10 error unknown-reference `agreements.actor` names ghost@acme.example, which is not a user of the agreements service');
-    expect(plan.stderr).toContain('templates/nda.yaml:7:25 error unknown-reference `parameters.default_signer_email` names nobody@acme.example');
+    expect(plan.stderr).toContain('docket.yaml:3:10 error unknown-reference `agreements.actor` names "ghost@acme.example", which is not a user of the agreements service');
+    expect(plan.stderr).toContain('templates/nda.yaml:7:25 error unknown-reference `parameters.default_signer_email` names "nobody@acme.example"');
     expect(t.emulator.stats().requests.by_route['POST /agreements/v1/custom_terms']).toBeUndefined();
     // Two terms name the same actor: the problem is reported once.
     expect(plan.stderr.split('`agreements.actor` names').length - 1).toBe(1);

@@ -151,14 +151,21 @@ describe('-o json on every outcome', () => {
 describe('did you mean, everywhere a name is looked up', () => {
   it('for --target kinds and names, and for references', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-    const kind = await runCli(['plan', '-C', dir, '--emulator', '--target', 'playbok/Inbound NDA']);
-    expect(kind.stderr).toContain('unknown kind `playbok` in target "playbok/Inbound NDA", did you mean `playbook`?');
+    // A kind is known offline: the typo is refused before any connection (nothing listens on port
+    // 9), also when the agreements service must first say which organization its key acts for.
+    await writeFile(join(dir, 'organization.yaml'), 'kind: Organization\nagreements:\n  city: Berlin\n');
+    const nowhere = { DOCKET_REVIEW_URL: 'http://127.0.0.1:9/review', DOCKET_AGREEMENTS_URL: 'http://127.0.0.1:9/agreements', DOCKET_API_KEY: 'k' };
+    for (const command of ['plan', 'apply', 'drift', 'pull']) {
+      const kind = await runCli([command, '-C', dir, '--target', 'playbok/Inbound NDA'], { env: nowhere });
+      expect(kind.code).toBe(1);
+      expect(kind.stderr).toBe('Error: unknown kind `playbok` in target "playbok/Inbound NDA", did you mean `playbook`? (kinds: organization, member, playbook, rule, custom-term, custom-template, attachment, template)\n');
+    }
     const name = await runCli(['plan', '-C', dir, '--emulator', '--target', 'playbook/Inbound NAD']);
     expect(name.stderr).toContain('no playbook "Inbound NAD" is declared or exists live, did you mean `playbook/Inbound NDA`?');
     const ref = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: alcie@acme.example\n' });
     const plan = await runCli(['plan', '-C', ref, '--emulator']);
     // At the value's column: the value is what is wrong.
-    expect(plan.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names alcie@acme.example');
+    expect(plan.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names "alcie@acme.example"');
     expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
   });
 });

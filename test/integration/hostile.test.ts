@@ -86,6 +86,8 @@ const CASES: Case[] = [
   { name: 'two rule names that differ only in a trailing space', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: Term\n    actions: A\n  - name: "Term "\n    actions: B\n' }, at: 'p.yaml:6:11 confusable-name', says: '"Term "' },
   { name: 'a lock file path that is a folder', files: { 'docket.lock.json/keep': '' }, at: 'docket.lock.json:1:1 invalid-lock-file', says: 'is a folder' },
   { name: 'a merge key in a definition file', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': 'title: T\nsections:\n  - heading: H\n    fields:\n      a: &a { label: A, input: text }\n      b: { <<: *a, label: B }\n' }, at: 't.cover.yaml:6:12 definition-merge-key', says: '`<<: *a`' },
+  { name: 'a *.yaml link whose target is gone', files: {}, setup: async (dir) => symlink('gone.yaml', join(dir, 'p.yaml')), at: 'p.yaml:1 unreadable-file', says: 'a symbolic link to something that does not exist' },
+  { name: 'a data file that is the file naming it', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.yaml\n' }, at: 't.yaml:3 data-file-is-resource', says: '"t.yaml"' },
   { name: 'a lock file that is not JSON', files: { 'docket.lock.json': '{\n  "version": 2,\n  "targets": {},\n}\n' }, at: 'docket.lock.json:4:1 invalid-lock-file', says: 'not valid JSON' },
 ];
 

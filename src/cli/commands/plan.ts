@@ -42,7 +42,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(annotationsOption())
     .action(async (opts: PlanFlags) => {
       const deadline = Date.now() + opts.timeout;
-      const { plan, workspace } = await withSession(io, { ...opts, deadline: () => deadline }, async (s) => ({
+      const { plan, workspace } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline }, async (s) => ({
         plan: await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain) }),
         workspace: s.workspace,
       }));

@@ -33,7 +33,7 @@ describe('without a users list', () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook });
     const refused = await cli('plan', '-C', dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names qa@acme.example, which is neither a user docket can see');
+    expect(refused.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names "qa@acme.example", which is neither a user docket can see');
     expect(refused.stderr).toContain('add its `id:` to that Member document');
 
     const qa = t.emulator.store.userByEmail('qa@acme.example')!;
@@ -57,7 +57,7 @@ describe('without a users list', () => {
     await writeFiles(dir, { 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: dave@acme.example\n' });
     const refused = await cli('plan', '-C', dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("playbooks/nda.yaml:6:15 error unknown-id `reviewer` names dave@acme.example, who is a member by invitation, but the review service does not say the user's id");
+    expect(refused.stderr).toContain("playbooks/nda.yaml:6:15 error unknown-id `reviewer` names \"dave@acme.example\", who is a member by invitation, but the review service does not say the user's id");
     expect(refused.stderr).toContain('add `id: <the user\'s uuid>` to the Member document');
 
     const dave = t.emulator.store.userByEmail('dave@acme.example')!;

@@ -17,7 +17,7 @@ describe('discoverYamlFiles', () => {
       'attachments/security.pdf': '',
       'README.md': '',
     });
-    expect(await discoverYamlFiles(dir)).toEqual([
+    expect((await discoverYamlFiles(dir)).files).toEqual([
       'docket.yaml',
       'members.yaml',
       'playbooks/a.yaml',
@@ -37,7 +37,7 @@ describe('discoverYamlFiles', () => {
       'playbooks/.dotfile.yaml': '',
     });
     // A dot-file is still a file: only dot-folders are scratch space.
-    expect(await discoverYamlFiles(dir)).toEqual(['docket.yaml', 'playbooks/.dotfile.yaml']);
+    expect((await discoverYamlFiles(dir)).files).toEqual(['docket.yaml', 'playbooks/.dotfile.yaml']);
   });
 
   it('reads symlinked files but does not follow symlinked folders', async () => {
@@ -45,17 +45,36 @@ describe('discoverYamlFiles', () => {
     await symlink(path.join(dir, 'real/a.yaml'), path.join(dir, 'linked.yaml'));
     await mkdir(path.join(dir, 'loop'));
     await symlink(dir, path.join(dir, 'loop/back'));
-    expect(await discoverYamlFiles(dir)).toEqual(['docket.yaml', 'linked.yaml', 'real/a.yaml']);
+    expect(await discoverYamlFiles(dir)).toEqual({ files: ['docket.yaml', 'linked.yaml', 'real/a.yaml'], problems: [] });
   });
 
   it('reads many files and keeps their order', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 150; i++) files[`f/${String(i).padStart(3, '0')}.yaml`] = `n: ${i}\n`;
     const dir = await tree(files);
-    const found = await discoverYamlFiles(dir);
+    const { files: found } = await discoverYamlFiles(dir);
     const texts = readFiles(dir, found);
     expect(texts).toHaveLength(150);
     expect(texts[0]).toEqual({ text: 'n: 0\n' });
     expect(texts[149]).toEqual({ text: 'n: 149\n' });
+  });
+
+  it('reports a *.yaml link that dangles or loops, instead of silently dropping what it declared', async () => {
+    const dir = await tree({ 'docket.yaml': '' });
+    await symlink('gone.yaml', path.join(dir, 'dangling.yaml'));
+    await symlink('b.yaml', path.join(dir, 'a.yaml'));
+    await symlink('a.yaml', path.join(dir, 'b.yaml'));
+    const { files, problems } = await discoverYamlFiles(dir);
+    expect(files).toEqual(['docket.yaml']);
+    expect(problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.code} ${p.message}`).sort()).toEqual([
+      'a.yaml:1:1 unreadable-file a.yaml cannot be read (it is a symbolic link that loops)',
+      'b.yaml:1:1 unreadable-file b.yaml cannot be read (it is a symbolic link that loops)',
+      'dangling.yaml:1:1 unreadable-file dangling.yaml cannot be read (it is a symbolic link to something that does not exist)',
+    ]);
+  });
+
+  it('reads a file it cannot open as a problem of that file, not a crash', () => {
+    // A folder stands in for a file that cannot be opened (root reads any file, whatever its mode).
+    expect(readFiles(path.dirname(import.meta.dirname), ['config'])).toEqual([{ unreadable: expect.objectContaining({ code: 'EISDIR' }) }]);
   });
 });

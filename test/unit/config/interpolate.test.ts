@@ -31,6 +31,15 @@ describe('interpolateString', () => {
     expect(interpolateString('${env.REGON}', ctx).problems[0]?.message).toBe('undefined variable `env.REGON`, did you mean `env.REGION`?');
   });
 
+  it('never puts an API key into the configuration, where plan would print it and apply send it', () => {
+    const keys: InterpolationContext = { ...ctx, env: { DOCKET_API_KEY: 's3cret', DOCKET_REVIEW_API_KEY: 's3cret', DOCKET_AGREEMENTS_API_KEY: 's3cret' } };
+    for (const name of ['DOCKET_API_KEY', 'DOCKET_REVIEW_API_KEY', 'DOCKET_AGREEMENTS_API_KEY']) {
+      const r = interpolateString(`key: \${env.${name}}`, keys);
+      expect(r.value).not.toContain('s3cret');
+      expect(r.problems).toEqual([expect.objectContaining({ code: 'invalid-placeholder', message: `\`\${env.${name}}\` is an API key, which docket never puts into the configuration` })]);
+    }
+  });
+
   it('reports malformed placeholders', () => {
     for (const bad of ['${foo}', '${var.}', '${env}', '${var.a b}', '${ var.x }', 'x ${var.x']) {
       expect(interpolateString(bad, ctx).problems.map((p) => p.code), bad).toEqual(['invalid-placeholder']);

@@ -177,22 +177,29 @@ describe('loadConfig: schema errors', () => {
         'id: 42',
         'name: ""',
         'renamed_from: [Old, 3]',
+        'ignore_fields: [actions, reviewer, actions]',
         'rules:',
         '  - name: Term',
         '    reviewer: bob',
         '    generate_summary: "no"',
         '    id: not-a-uuid',
         '    renamed_from: {a: 1}',
+        '  - name: .nan',
+        '    generate_summary: -.inf',
       ),
     });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
       ['p.yaml:2:5 invalid-value', '`id` must be a string, not an integer (got 42)'],
       ['p.yaml:3:7 invalid-value', '`name` must not be empty (got "")'],
       ['p.yaml:4:21 invalid-value', '`renamed_from[1]` must be a string, not an integer (got 3)'],
-      ['p.yaml:7:15 invalid-value', '`reviewer` must be an e-mail address (got "bob")'],
-      ['p.yaml:8:23 invalid-value', '`generate_summary` must be true or false, not a string (got "no")'],
-      ['p.yaml:9:9 invalid-value', '`id` must be a UUID (8-4-4-4-12 hex digits) (got "not-a-uuid")'],
-      ['p.yaml:10:19 invalid-value', '`renamed_from` must be a string or a list of strings'],
+      ['p.yaml:5:16 invalid-value', '`ignore_fields` must not list the same value twice ("actions", items 0 and 2)'],
+      ['p.yaml:8:15 invalid-value', '`reviewer` must be an e-mail address (got "bob")'],
+      ['p.yaml:9:23 invalid-value', '`generate_summary` must be true or false, not a string (got "no")'],
+      ['p.yaml:10:9 invalid-value', '`id` must be a UUID (8-4-4-4-12 hex digits) (got "not-a-uuid")'],
+      ['p.yaml:11:19 invalid-value', '`renamed_from` must be a string or a list of strings'],
+      // Quoted as YAML wrote them: JSON has no NaN or infinity, and printed `null`.
+      ['p.yaml:12:11 invalid-value', '`name` must be a string, not a number (got .nan)'],
+      ['p.yaml:13:23 invalid-value', '`generate_summary` must be true or false, not a number (got -.inf)'],
     ]);
   });
 

@@ -82,6 +82,13 @@ describe('docket.lock.json', () => {
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { pending: { since: 'now' } } } } } }), LOCK_FILE).diagnostics.map((d) => d.code)).toEqual(['invalid-lock-file']);
   });
 
+  it('a pending mark beside a confirmed upload is checked too: a hand-edited one passed validate and crashed plan', () => {
+    for (const pending of [5, 'x', { file: 3 }, { file: 'x.pdf', sha256: 'c'.repeat(64) }]) {
+      const { diagnostics } = parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { ...ATTACHMENT, pending } } } } }), LOCK_FILE);
+      expect(diagnostics.map((d) => d.message)).toEqual(['docket.lock.json: entry "attachment:X" has a `pending` mark without its file, sha256 and since']);
+    }
+  });
+
   it('write then read gives the same entries back; keys are sorted so the file diffs cleanly, and rewriting is byte-identical', async () => {
     const root = await makeDir({});
     const location = lockLocation(root, { emulator: false });

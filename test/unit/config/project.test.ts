@@ -183,6 +183,28 @@ describe('environments', () => {
     expect(none.diagnostics.map((d) => [brief(d), d.hint])).toEqual([['docket.yaml:1:1 unknown-environment', 'define it under `environments:` in docket.yaml']]);
   });
 
+  it('check the URLs every environment writes out, selected or not: CI for that environment would send the key in the clear', async () => {
+    const docket = lines(
+      'version: 1',
+      'environments:',
+      '  staging:',
+      '    agreements: { url: "http://agreements.example.com" }',
+      '  production:',
+      '    review: { url: "https://me:pw@review.example.com" }',
+      '  local:',
+      '    review: { url: "http://127.0.0.1:4010/review" }',
+      '  later:',
+      '    review: { url: "http://${env.HOST}" }',
+    );
+    for (const env of [undefined, 'local']) {
+      const r = await load({ 'docket.yaml': docket }, env ? { env } : {});
+      expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
+        'docket.yaml:4:24 insecure-url refusing plain http for `agreements.url` http://agreements.example.com/: the API key would travel unencrypted',
+        'docket.yaml:6:20 invalid-url `review.url` "https://***@review.example.com/" must not contain a user name or password',
+      ]);
+    }
+  });
+
   it('check the keys of every environment', async () => {
     const r = await load({ 'docket.yaml': lines('version: 1', 'environments:', '  staging:', '    reviw: {}') });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([

@@ -113,7 +113,7 @@ describe('buildPlan: references', () => {
     expect(p).toBeUndefined();
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ severity: 'error', code: 'unknown-reference', file: 'playbooks/nda.yaml', line: 12, col: 15 });
-    expect(diagnostics[0]!.message).toContain('ghost@acme.example');
+    expect(diagnostics[0]!.message).toContain('`reviewer` names "ghost@acme.example", which is neither');
     expect(diagnostics[0]!.hint).toContain('kind: Member');
   });
 
@@ -138,7 +138,7 @@ describe('buildPlan: references', () => {
     const named = plan([desiredPlaybook(NDA.name), rule(), desiredMember('ghost@acme.example')], [livePlaybook(NDA.id, NDA.name), invitedOnly]);
     expect(named.plan).toBeUndefined();
     expect(named.diagnostics).toEqual([
-      expect.objectContaining({ code: 'unknown-id', file: 'playbooks/nda.yaml', line: 12, col: 15, message: '`reviewer` names ghost@acme.example, whose id is not said', hint: 'pin its id' }),
+      expect.objectContaining({ code: 'unknown-id', file: 'playbooks/nda.yaml', line: 12, col: 15, message: '`reviewer` names "ghost@acme.example", whose id is not said', hint: 'pin its id' }),
     ]);
   });
 

@@ -1,0 +1,115 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readPlanFile } from "../../../src/cli/plan-file.js";
+import { makeDir, removeMadeDirs } from "../../helpers/tmpdir.js";
+
+afterAll(removeMadeDirs);
+
+/** A plan of one playbook and its rule, as `docket plan --out` saved it. */
+const SAVED = {
+  format_version: 1,
+  docket_version: "0.1.0",
+  created_at: "2026-01-01T00:00:00.000Z",
+  target: {
+    emulator: false,
+    review: {
+      url: "http://127.0.0.1:4010/review",
+      organization_id: "00000000-0000-4000-8000-000000000001",
+      path_style: "nested",
+    },
+  },
+  config_digest:
+    "0000000000000000000000000000000000000000000000000000000000000000",
+  changes: [
+    {
+      id: "create:playbook:Dup",
+      action: "create",
+      kind: "playbook",
+      key: "Dup",
+      name: "Dup",
+      fields: [{ field: "name", before: null, after: "Dup" }],
+      desired: { name: "Dup", description: null },
+      refs: [],
+      dependsOn: [],
+      source: { file: "playbooks/p.yaml", line: 1, col: 1 },
+      fingerprint: null,
+      direction: "only-in-files",
+    },
+    {
+      id: "create:rule:Dup/R",
+      action: "create",
+      kind: "rule",
+      key: "Dup/R",
+      name: "R",
+      parent: { kind: "playbook", key: "Dup" },
+      fields: [
+        { field: "name", before: null, after: "R" },
+        { field: "actions", before: null, after: "x" },
+        { field: "generate_summary", before: null, after: true },
+      ],
+      desired: {
+        name: "R",
+        description: null,
+        actions: "x",
+        internal_notes: null,
+        questions: null,
+        generate_summary: true,
+        reviewer: null,
+        generate_summary_stated: false,
+      },
+      refs: [],
+      dependsOn: ["create:playbook:Dup"],
+      source: { file: "playbooks/p.yaml", line: 4, col: 5 },
+      fingerprint: null,
+      direction: "only-in-files",
+    },
+  ],
+  ids: {},
+  summary: { create: 2 },
+  warnings: [],
+  undeclared: [],
+};
+
+type Change = (typeof SAVED.changes)[number];
+
+/** Writes a copy of the saved plan with `edit` made, and reads it back. */
+async function readEdited(edit: (changes: Change[]) => void): Promise<unknown> {
+  const plan = structuredClone(SAVED);
+  edit(plan.changes);
+  const file = join(await makeDir({}), "plan.json");
+  await writeFile(file, JSON.stringify(plan));
+  return readPlanFile(file).catch((error: unknown) => (error as Error).message);
+}
+
+describe("readPlanFile", () => {
+  it("reads a plan as saved", async () => {
+    expect(await readEdited(() => {})).toEqual(SAVED);
+  });
+
+  it("reads a plan saved with a byte-order mark, as an editor on Windows saves it", async () => {
+    const file = join(await makeDir({}), "plan.json");
+    await writeFile(file, `\uFEFF${JSON.stringify(SAVED)}`);
+    expect(await readPlanFile(file)).toEqual(SAVED);
+  });
+
+  it("refuses a change that is in the plan twice: apply created the playbook twice", async () => {
+    expect(
+      await readEdited((changes) =>
+        changes.splice(1, 0, structuredClone(changes[0]!)),
+      ),
+    ).toMatch(
+      /plan\.json is not a valid docket plan file: changes\[1\]: change "create:playbook:Dup" is in the plan twice$/,
+    );
+  });
+
+  it("refuses a dependency on a change the plan does not hold: apply ignored it", async () => {
+    expect(
+      await readEdited(
+        (changes) => (changes[1]!.dependsOn = ["create:playbook:Gone"]),
+      ),
+    ).toMatch(
+      /plan\.json is not a valid docket plan file: changes\[1\]\.dependsOn: "create:playbook:Gone" is no change of this plan$/,
+    );
+  });
+});

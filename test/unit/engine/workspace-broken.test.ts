@@ -1,0 +1,78 @@
+/**
+ * Broken configurations found by a black-box pass (issue 11's corpus, second round), loaded the way
+ * every command loads them: each must be refused offline at its file:line, quoting the value.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/errors.js';
+import { loadWorkspace } from '../../../src/engine/workspace.js';
+import { cleanup, lines, tree } from '../config/helpers.js';
+
+afterEach(cleanup);
+
+const PROJECT = lines('version: 1', 'agreements:', '  actor: legal-ops@acme.example');
+
+/** The diagnostics loadWorkspace refuses `files` with, as `file:line:col code message`. */
+async function refused(files: Record<string, string>): Promise<string[]> {
+  const dir = await tree({ 'docket.yaml': PROJECT, ...files });
+  const error = await loadWorkspace({ dir, processEnv: {} }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return (error as ConfigError).diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.message}`);
+}
+
+describe('loadWorkspace refuses', () => {
+  it('a data field that names the very file that declares it, instead of swallowing the resource', async () => {
+    // `body_file: consulting.yaml` in consulting.yaml made the term vanish: validate said valid,
+    // and plan then failed on the template's reference to a term "neither declared nor live".
+    const found = await refused({ 'terms/consulting.yaml': lines('kind: CustomTerm', 'name: Consulting Terms', 'body_file: consulting.yaml') });
+    expect(found).toEqual([expect.stringMatching(/^terms\/consulting\.yaml:3:12 data-file-is-resource .*"terms\/consulting\.yaml"/)]);
+  });
+});
+
+describe('loadWorkspace, rules', () => {
+  it('two rules whose playbook/rule names read the same are refused: the second one silently vanished', async () => {
+    const found = await refused({
+      'playbooks/a.yaml': lines('kind: Playbook', 'name: A', 'rules:', '  - name: B/C', '    actions: first'),
+      'playbooks/ab.yaml': lines('kind: Playbook', 'name: A/B', 'rules:', '  - name: C', '    actions: second'),
+    });
+    expect(found).toEqual([
+      'playbooks/ab.yaml:4:5 duplicate-resource rule "C" of playbook "A/B" and rule "B/C" of playbook "A" (playbooks/a.yaml:4) are both rule "A/B/C": a `/` in their names makes them one',
+    ]);
+  });
+});
+
+describe('loadWorkspace, names that are not the identity', () => {
+  it('a member\'s or the organization\'s name is not blank and at most 200 characters either', async () => {
+    const found = await refused({
+      'members.yaml': lines('kind: Member', 'email: bob@acme.example', 'name: "   "'),
+      'organization.yaml': lines('kind: Organization', 'review:', `  name: ${'N'.repeat(201)}`, 'agreements:', '  name: " "'),
+    });
+    expect(found).toEqual([
+      'members.yaml:3:7 blank-name member name "   " is blank',
+      'organization.yaml:3:9 name-too-long organization name "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN..." is 201 characters long; docket allows 200',
+      'organization.yaml:5:9 blank-name organization name " " is blank',
+    ]);
+  });
+});
+
+describe('loadWorkspace, custom terms', () => {
+  it('a body of nothing but blanks is as empty as an empty one, at the value', async () => {
+    // An empty body_file was refused, one holding "  \n\n" published a blank term.
+    const found = await refused({
+      'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: a.md'),
+      'terms/a.md': '  \n\n',
+      'terms/b.yaml': lines('kind: CustomTerm', 'name: B', 'body: "   "'),
+    });
+    expect(found).toEqual(['terms/a.yaml:3:12 term-content custom term "A" has an empty body', 'terms/b.yaml:3:7 term-content custom term "B" has an empty body']);
+  });
+});
+
+describe('loadWorkspace, references', () => {
+  it('the organization\'s default_reviewer is referenced at its value, as a rule\'s reviewer is: plan reports an unknown one there', async () => {
+    const dir = await tree({ 'docket.yaml': PROJECT, 'organization.yaml': lines('kind: Organization', 'review:', '  default_reviewer: zed@acme.example') });
+    const { desired } = await loadWorkspace({ dir, processEnv: {} });
+    expect(desired.find((d) => d.kind === 'organization')!.refs).toEqual([{ kind: 'member', key: 'zed@acme.example', field: 'review.default_reviewer', source: { file: 'organization.yaml', line: 3, col: 21 } }]);
+  });
+});

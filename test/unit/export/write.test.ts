@@ -1,0 +1,31 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkOut } from '../../../src/export/write.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+
+afterAll(removeMadeDirs);
+
+/** What checkOut says of `--out`: where export may write, or the usage error it refuses with. */
+const said = (out: string): Promise<string> => checkOut(out, 'OUT').catch((error: unknown) => `${(error as Error).name}: ${(error as Error).message}`);
+
+describe('export --out', () => {
+  it('may be a path that does not exist, or an empty folder', async () => {
+    const dir = await makeDir({});
+    await mkdir(join(dir, 'empty'));
+    expect(await said(join(dir, 'new'))).toBe('missing');
+    expect(await said(join(dir, 'empty'))).toBe('empty');
+  });
+
+  it('is refused as a usage error, not a crash after every object was read, when it is a link or lies below a file', async () => {
+    // A dangling link passed as "missing", and the final rename then failed with ENOTDIR.
+    const dir = await makeDir({});
+    await mkdir(join(dir, 'empty'));
+    await symlink(join(dir, 'gone'), join(dir, 'dangling'));
+    await symlink(join(dir, 'empty'), join(dir, 'linked'));
+    await writeFile(join(dir, 'file'), 'x');
+    expect(await said(join(dir, 'dangling'))).toBe('UsageError: --out OUT is a symbolic link');
+    expect(await said(join(dir, 'linked'))).toBe('UsageError: --out OUT is a symbolic link');
+    expect(await said(join(dir, 'file', 'below'))).toBe('UsageError: --out OUT cannot be used (ENOTDIR)');
+  });
+});
