@@ -56,12 +56,20 @@ function flattenParameters(parameters: Plain): Fields {
   const out: Fields = {};
   for (const [key, value] of Object.entries(parameters)) {
     if (key.startsWith('template_') && key.endsWith('_attributes') && isPlainObject(value)) {
-      for (const [nested, v] of Object.entries(value)) out[`${PARAM}${key}.${nested}`] = normParameter(nested, v);
+      for (const [nested, v] of Object.entries(value)) out[fieldName(`${key}.${nested}`)] = normParameter(nested, v);
     } else {
-      out[`${PARAM}${key}`] = normParameter(key, value);
+      out[fieldName(key)] = normParameter(key, value);
     }
   }
   return out;
+}
+
+/** `parameters.<key>`, made once per key: every template, desired and live, has the same hundred-odd. */
+const fieldNames = new Map<string, string>();
+function fieldName(key: string): string {
+  let name = fieldNames.get(key);
+  if (name === undefined) fieldNames.set(key, (name = PARAM + key));
+  return name;
 }
 
 /**
