@@ -41,6 +41,7 @@ import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
+import { checkOutputFile } from '../output-file.js';
 import { planInSession } from '../plan-step.js';
 import { withSession, type Session } from '../session.js';
 import type { ServiceName } from '../../api/types.js';
@@ -153,6 +154,8 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   const started = new Date();
   const interrupts = interruptsOf(io);
   const junit = opts.junit;
+  // Before any case runs (reviews cost money): a report that cannot be written is not worth the run.
+  if (junit !== undefined) await checkOutputFile(io.cwd, junit, '--junit', 'junit.xml');
   let report: TestReport | undefined;
   const reportXml = (r: TestReport): string => renderTestJunit(r, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
   const errorXml = (error: unknown): string => renderErrorJunit(errorJson(error), { started, hostname: hostname() });

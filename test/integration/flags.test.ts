@@ -1,0 +1,65 @@
+/**
+ * Flags and environment variables given wrong values: each is a clear error before any request,
+ * never an ignored flag, a stack trace or a key sent in vain. The "service" here counts requests.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { DOCKET_YAML, NDA } from './fixtures.js';
+
+let server: Server;
+let requests = 0;
+let env: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    requests += 1;
+    res.writeHead(500).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  env = { DOCKET_REVIEW_URL: `${url}/review`, DOCKET_ORGANIZATION_ID: '00000000-0000-4000-8000-000000000001', DOCKET_API_KEY: 'k' };
+  dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'a-file': 'x' });
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await removeMadeDirs();
+});
+
+/** Runs docket and says how many requests reached the service meanwhile (give it `--timeout 2s`: a bug must not wait out retries). */
+async function run(args: string[], extraEnv: Record<string, string> = {}) {
+  const before = requests;
+  const result = await runCli(args, { env: { ...env, ...extraEnv } });
+  return { ...result, requests: requests - before };
+}
+
+describe('a file the command writes at its end is checked at its start', () => {
+  it('plan --out: a directory, a path below a file, or nothing', async () => {
+    for (const [out, message] of [
+      [dir, `--out ${dir} is a directory`],
+      [join(dir, 'a-file', 'plan.json'), 'a-file is a file, not a folder'],
+      ['', '--out needs a file name'],
+    ] as const) {
+      const r = await run(['plan', '-C', dir, '--out', out, '-o', 'json', '--timeout', '2s']);
+      expect(r.code).toBe(1);
+      expect(r.requests).toBe(0);
+      expect(JSON.parse(r.stdout).error.message).toContain(message);
+    }
+  });
+
+  it('test --junit: a directory or nothing', async () => {
+    for (const [out, message] of [
+      [dir, `--junit ${dir} is a directory`],
+      ['', '--junit needs a file name'],
+    ] as const) {
+      const r = await run(['test', '-C', dir, '--junit', out]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(message);
+    }
+  });
+});
