@@ -12,13 +12,15 @@ import { DOCKET_YAML, NDA } from './fixtures.js';
 
 let server: Server;
 let requests = 0;
+let lastAuthorization: string | undefined;
 let env: Record<string, string>;
 let dir: string;
 
 beforeAll(async () => {
-  server = createServer((_req, res) => {
+  server = createServer((req, res) => {
     requests += 1;
-    res.writeHead(500).end();
+    lastAuthorization = req.headers.authorization;
+    res.writeHead(401).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -61,5 +63,18 @@ describe('a file the command writes at its end is checked at its start', () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(message);
     }
+  });
+});
+
+describe('environment variables', () => {
+  it('an API key of only spaces counts as unset: no request goes out with it', async () => {
+    const r = await run(['plan', '-C', dir, '--timeout', '2s'], { DOCKET_API_KEY: ' \t ' });
+    expect(r.code).toBe(1);
+    expect(r.requests).toBe(0);
+    expect(r.stderr).toContain('no API key for the review service');
+    // A blank specific key gives way to DOCKET_API_KEY, as an empty one does.
+    const specific = await run(['plan', '-C', dir, '--timeout', '2s'], { DOCKET_REVIEW_API_KEY: '  ', DOCKET_API_KEY: 'k' });
+    expect(specific.requests).toBeGreaterThan(0);
+    expect(lastAuthorization).toBe('Bearer k');
   });
 });
