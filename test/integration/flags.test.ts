@@ -78,3 +78,14 @@ describe('environment variables', () => {
     expect(lastAuthorization).toBe('Bearer k');
   });
 });
+
+describe('flag values', () => {
+  it('--env "" (an unset CI variable) is an error, not the base configuration', async () => {
+    for (const command of ['plan', 'validate']) {
+      const r = await run([command, '-C', dir, '--env', '']);
+      expect(r.code).toBe(1);
+      expect(r.requests).toBe(0);
+      expect(r.stderr).toContain("option '--env <NAME>' argument '' is invalid");
+    }
+  });
+});
