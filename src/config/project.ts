@@ -8,7 +8,7 @@ import { interpolateTree, type InterpolationContext } from './interpolate.js';
 import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { ProjectConfig } from './types.js';
-import { shown, urlProblem } from './url-policy.js';
+import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
 import { textProblems } from './text-hygiene.js';
 import { numberAsText, sourceLines } from './written-number.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
@@ -216,7 +216,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
         severity: 'error',
         code: 'invalid-value',
         message: `environment variable ${o.variable} must be ${o.what} (got "${shown(value)}")`,
-        hint: `it sets \`${o.section}.${o.key}\`; fix or unset it`,
+        hint: `it sets \`${o.section}.${o.key}\`; ${(o.key === 'url' && urlSpellingHint(value)) || 'fix or unset it'}`,
       });
   }
   return { values, diagnostics };

@@ -43,6 +43,18 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
  * `user:password@` part (the password must never reach the output).
  */
 export function shown(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').replace(/\/\/[^/?#\s]*@/, '//***@');
+  const clean = withoutCredentials(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'));
   return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean;
+}
+
+/** A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`). */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/+)?)[^/?#\s]*@/, '$1***@').replace(/\/\/[^/?#\s]*@/g, '//***@');
+}
+
+/** What is wrong with the spelling of a URL that is not `http(s)://…`, when it is only its spelling. */
+export function urlSpellingHint(url: string): string | undefined {
+  if (url !== url.trim()) return 'remove the spaces around it';
+  if (/^https?:\/\//i.test(url)) return 'write the scheme in lower case: http:// or https://';
+  return undefined;
 }

@@ -239,6 +239,19 @@ describe('DOCKET_* environment variables', () => {
     ]);
   });
 
+  it('never quote the password of a URL, with or without its scheme, and say when only the spelling is wrong', async () => {
+    const r = await load(
+      { 'docket.yaml': lines('version: 1', 'review:', '  url: "bob:pw-in-file@review.example/x"') },
+      { processEnv: { DOCKET_AGREEMENTS_URL: 'ftp:bob:pw-in-env@agreements.example', DOCKET_REVIEW_URL: 'HTTPS://review.example' } },
+    );
+    expect(JSON.stringify(r.diagnostics)).not.toMatch(/pw-in-/);
+    expect(r.diagnostics.map((d) => [d.message, d.hint])).toEqual([
+      ['environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "HTTPS://review.example")', 'it sets `review.url`; write the scheme in lower case: http:// or https://'],
+      ['environment variable DOCKET_AGREEMENTS_URL must be an http(s) URL (got "***@agreements.example")', 'it sets `agreements.url`; fix or unset it'],
+      ['`url` must be an http(s) URL (got "***@review.example/x")', undefined],
+    ]);
+  });
+
   it('never carry API keys into the configuration', async () => {
     const r = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_API_KEY: 'secret-key-123', DOCKET_REVIEW_API_KEY: 'secret-key-456' } });
     expect(JSON.stringify(r.config)).not.toContain('secret-key');
