@@ -80,6 +80,15 @@ describe('environment variables', () => {
 });
 
 describe('flag values', () => {
+  it('docket emulator --port takes a whole number, not a fraction (a stack trace) or nothing', async () => {
+    for (const port of ['1.5', '']) {
+      const r = await run(['emulator', '--port', port]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("option '--port <PORT>' argument");
+      expect(r.stderr).not.toContain('Internal error');
+    }
+  });
+
   it('--env "" (an unset CI variable) is an error, not the base configuration', async () => {
     for (const command of ['plan', 'validate']) {
       const r = await run([command, '-C', dir, '--env', '']);
