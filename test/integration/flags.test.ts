@@ -97,4 +97,12 @@ describe('flag values', () => {
       expect(r.stderr).toContain("option '--env <NAME>' argument '' is invalid");
     }
   });
+
+  it('apply PLAN.json --prune is refused: the saved plan decided what it archives', async () => {
+    const plan = join(dir, '.docket', 'plan.json');
+    expect((await run(['plan', '-C', dir, '--emulator', '--out', plan, '-q'])).code).toBe(0);
+    const r = await run(['apply', '-C', dir, plan, '--prune']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--prune cannot be combined with a saved plan');
+  });
 });

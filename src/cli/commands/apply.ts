@@ -67,6 +67,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const saved = planFile ? await readPlanFile(planFile) : undefined;
       if (saved && planFile) checkPlanVersion(saved, planFile);
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
+      // The saved plan already holds (or leaves out) its archives: a --prune here would be ignored.
+      if (saved && opts.prune) throw new UsageError('--prune cannot be combined with a saved plan', 'pass --prune to `docket plan --out` instead');
       if (saved && opts.retryUncertain) throw new UsageError('--retry-uncertain cannot be combined with a saved plan', 'pass --retry-uncertain to `docket plan --out` instead');
       const emulator = Boolean(opts.emulator || saved?.target.emulator);
       // A saved plan knows its environment, as it knows whether it was made for the emulator.
