@@ -105,4 +105,10 @@ describe('flag values', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--prune cannot be combined with a saved plan');
   });
+
+  it('the last -o wins for the error document too, as it does for the result', async () => {
+    const missing = join(dir, 'missing');
+    expect((await run(['plan', '-C', missing, '-o', 'json', '-o', 'text'])).stdout).toBe('');
+    expect(JSON.parse((await run(['plan', '-C', missing, '-o', 'text', '--output=json'])).stdout).error.code).toBe('invalid-config');
+  });
 });
