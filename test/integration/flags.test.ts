@@ -111,4 +111,13 @@ describe('flag values', () => {
     expect((await run(['plan', '-C', missing, '-o', 'json', '-o', 'text'])).stdout).toBe('');
     expect(JSON.parse((await run(['plan', '-C', missing, '-o', 'text', '--output=json'])).stdout).error.code).toBe('invalid-config');
   });
+
+  it('test capture: a contract that cannot be read and an --out that cannot be written are errors before the review is read', async () => {
+    const contract = await run(['test', 'capture', '-C', dir, '--emulator', '--review', 'r1', '--out', join(dir, 'tests', 'c.test.yaml'), '--contract', join(dir, 'missing.pdf')]);
+    expect(contract.code).toBe(1);
+    expect(contract.stderr).toContain('--contract');
+    expect(contract.stderr).not.toContain('Internal error');
+    const out = await run(['test', 'capture', '-C', dir, '--emulator', '--review', 'r1', '--out', dir]);
+    expect(out.stderr).toContain(`--out ${dir} is a directory`);
+  });
 });
