@@ -113,6 +113,12 @@ describe('docket.yaml', () => {
     expect(gone.diagnostics.map((d) => d.code)).toEqual(['missing-project-file']);
     expect(gone.diagnostics[0]!.hint).toContain('docket init');
   });
+
+  it('run in a folder of a configuration, points -C at the configuration instead of suggesting init', async () => {
+    const dir = await tree({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+    const r = await loadConfig({ dir: path.join(dir, 'playbooks'), kinds: KINDS, processEnv: {} });
+    expect(r.diagnostics[0]!.hint).toBe(`it is a folder of the configuration of ${path.join(dir, 'docket.yaml')}: pass -C ${dir}`);
+  });
 });
 
 describe('vars in docket.yaml', () => {
