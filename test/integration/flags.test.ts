@@ -54,6 +54,12 @@ describe('a file the command writes at its end is checked at its start', () => {
     }
   });
 
+  it('export --out "" says it needs a name (it was "--out  is not empty")', async () => {
+    const r = await run(['export', '-C', dir, '--emulator', '--out', '']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--out needs a directory name');
+  });
+
   it('test --junit: a directory or nothing', async () => {
     for (const [out, message] of [
       [dir, `--junit ${dir} is a directory`],
