@@ -232,6 +232,10 @@ describe('DOCKET_* environment variables', () => {
     expect(r.config!.project.review).toEqual({ url: 'http://127.0.0.1:4010', organization_id: ORG_A });
     // Empty counts as unset.
     expect(r.config!.project.agreements.url).toBe('https://api.commonpaper.com');
+    // So do only spaces, as for the key variables.
+    const blank = await load({ 'docket.yaml': DOCKET }, { processEnv: { DOCKET_ORGANIZATION_ID: ' ', DOCKET_REVIEW_URL: '\t' } });
+    expect(blank.diagnostics).toEqual([]);
+    expect(blank.config!.project.review.organization_id).toBe(ORG_A);
 
     const filled = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_AGREEMENTS_URL: 'https://agreements.example' } });
     expect(filled.config!.project.agreements).toEqual({ url: 'https://agreements.example' });
