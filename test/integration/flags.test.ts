@@ -121,4 +121,11 @@ describe('flag values', () => {
     const out = await run(['test', 'capture', '-C', dir, '--emulator', '--review', 'r1', '--out', dir]);
     expect(out.stderr).toContain(`--out ${dir} is a directory`);
   });
+
+  it('apply --timeout 600h is a long budget, not one that runs out at once (setTimeout overflows past 24.8 days)', async () => {
+    const fresh = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const r = await run(['apply', '-C', fresh, '--emulator', '--auto-approve', '-q', '--timeout', '600h']);
+    expect(r.stdout).toContain('Apply complete');
+    expect(r.code).toBe(0);
+  });
 });
