@@ -114,7 +114,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
     }
     await program.parseAsync(args);
-    return exitCode;
+    // Output that never arrived (a full disk) is a failed run, whatever the command did.
+    return exitCode === 0 && given.outputFailure?.() ? 1 : exitCode;
   } catch (error) {
     // `-o json` promises a JSON document on stdout whatever happens (as Terraform's -json does).
     if (json && !printed) {

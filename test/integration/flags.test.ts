@@ -2,10 +2,13 @@
  * Flags and environment variables given wrong values: each is a clear error before any request,
  * never an ignored flag, a stack trace or a key sent in vain. The "service" here counts requests.
  */
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/bin.js';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
@@ -127,5 +130,16 @@ describe('flag values', () => {
     const r = await run(['apply', '-C', fresh, '--emulator', '--auto-approve', '-q', '--timeout', '600h']);
     expect(r.stdout).toContain('Apply complete');
     expect(r.code).toBe(0);
+  });
+
+  it('stdout on a full disk fails the run with one line, not a stack trace', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'validate', '-C', dir], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      expect(r.stderr).toBe('Error: cannot write the output (ENOSPC)\n');
+      expect(r.status).toBe(1);
+    } finally {
+      closeSync(full);
+    }
   });
 });
