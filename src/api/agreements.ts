@@ -146,13 +146,13 @@ export class AgreementsApi {
     await this.client.request({ method: 'PATCH', path: `/v1/organizations/${id}`, body, operation: 'update agreements organization' });
   }
 
-  listCustomTerms(): Promise<ApiResource<CustomTermAttrs>[]> {
-    return this.client.list<CustomTermAttrs>('/v1/custom_terms', 'list custom terms', { identity: 'name' });
+  async listCustomTerms(): Promise<ApiResource<CustomTermAttrs>[]> {
+    return (await this.client.list<CustomTermAttrs>('/v1/custom_terms', 'list custom terms', { identity: 'name' })).map(withNumericVersion);
   }
 
   async getCustomTerm(id: string, label: string): Promise<ApiResource<CustomTermAttrs>> {
     const res = await this.client.request<One<CustomTermAttrs>>({ method: 'GET', path: `/v1/custom_terms/${id}`, operation: `read custom term "${label}"` });
-    return res.data;
+    return withNumericVersion(res.data);
   }
 
   async createTextTerm(name: string, body: string, actor: Actor): Promise<ApiResource<CustomTermAttrs>> {
@@ -181,7 +181,7 @@ export class AgreementsApi {
         return found ? { data: found } : undefined;
       },
     });
-    return res.data;
+    return withNumericVersion(res.data);
   }
 
   async renameCustomTerm(id: string, name: string, label: string): Promise<void> {
@@ -212,13 +212,13 @@ export class AgreementsApi {
     });
   }
 
-  listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {
-    return this.client.list<CustomTemplateAttrs>('/v1/custom_templates', 'list custom templates', { identity: 'name' });
+  async listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {
+    return (await this.client.list<CustomTemplateAttrs>('/v1/custom_templates', 'list custom templates', { identity: 'name' })).map(withNumericVersion);
   }
 
   async getCustomTemplate(id: string, label: string): Promise<ApiResource<CustomTemplateAttrs>> {
     const res = await this.client.request<One<CustomTemplateAttrs>>({ method: 'GET', path: `/v1/custom_templates/${id}`, operation: `read custom template "${label}"` });
-    return res.data;
+    return withNumericVersion(res.data);
   }
 
   async createCustomTemplate(body: { name: string; definition: string; custom_term_id?: string }, actor: Actor): Promise<ApiResource<CustomTemplateAttrs>> {
@@ -232,7 +232,7 @@ export class AgreementsApi {
         return found ? { data: found } : undefined;
       },
     });
-    return res.data;
+    return withNumericVersion(res.data);
   }
 
   /** Renames and/or relinks terms (`""` unlinks); a relink publishes a version on the service. */
@@ -346,4 +346,15 @@ function describeOrganizations(orgs: ApiResource<AgreementsOrganizationAttrs>[])
   if (orgs.length === 0) return 'none';
   const shown = orgs.slice(0, 10).map((o) => (typeof o.attributes.name === 'string' ? `${o.id} (${o.attributes.name})` : o.id));
   return `${shown.join(', ')}${orgs.length > 10 ? `, and ${orgs.length - 10} more` : ''}`;
+}
+
+/**
+ * NOTE(api): the docs show `current_version_number` as a number. One sent as a numeric string
+ * (`"2"`) is read as the number: the next version would otherwise be `"2" + 1`, that is `"21"`,
+ * in the publish's recovery check and in the lock.
+ */
+function withNumericVersion<T extends { current_version_number: number }>(resource: ApiResource<T>): ApiResource<T> {
+  const version: unknown = resource?.attributes?.current_version_number;
+  if (typeof version === 'string' && /^\s*\d+\s*$/.test(version)) resource.attributes.current_version_number = Number(version);
+  return resource;
 }

@@ -390,9 +390,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined;
         const wait = Math.max(backoff, retryAfter ?? 0);
         checkBudget(t, a, wait, retryAfter);
-        // Too many requests: every request of both services pauses and the pace slows (limiter.ts).
+        // Too many requests: every request of both services pauses for what the service asked
+        // (this one's own backoff, longer after several failures, is its alone) and the pace slows (limiter.ts).
         if (a.kind === 'response' && a.status === 429) {
-          limiter.throttled(wait);
+          limiter.throttled(retryAfter ?? wait);
           throttled = true;
         }
         reasons.push(a.kind === 'response' ? `HTTP ${a.status}${a.headers['x-request-id'] ? ` (request ${clean(String(a.headers['x-request-id']))})` : ''}` : clean(a.failure.message));

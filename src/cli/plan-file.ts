@@ -19,7 +19,8 @@ export async function readPlanFile(path: string): Promise<Plan> {
   }
   let plan: unknown;
   try {
-    plan = JSON.parse(text);
+    // A byte-order mark an editor saved it with (Windows Notepad) is no reason to refuse it; the lock file reads past one too.
+    plan = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
     throw new UsageError(`${path} is not a docket plan file (not JSON)`);
   }

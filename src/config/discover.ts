@@ -14,7 +14,7 @@ export function isTestFile(file: string): boolean {
 }
 
 /** Dot-folders hold local scratch (`.docket/`, `.git/`); node_modules holds other people's YAML. */
-function skipDirectory(name: string): boolean {
+export function skipDirectory(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 

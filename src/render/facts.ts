@@ -4,7 +4,7 @@
  * the caller's formatter: escaping is the renderer's job.
  */
 import { DIRECTION_LABEL } from '../engine/direction.js';
-import { CREATE_ACTIONS, type Action, type Change, type FieldChange, type KindName, type Plan } from '../engine/types.js';
+import { CREATE_ACTIONS, type Action, type Change, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
 
 export interface KindTitle {
   name: KindName;
@@ -176,10 +176,13 @@ export function directionLabel(c: Change): string | undefined {
   return c.direction && c.direction !== 'unknown' ? DIRECTION_LABEL[c.direction] : undefined;
 }
 
-/** For an object changed on both sides: which side each field moved on (`in files`, `live`, `both`). */
+/** How a field's side reads (`in files`, `live`, `live and in files`): plan and drift say it alike. */
+export const FIELD_DIRECTION_LABEL: Record<FieldDirection, string> = { live: 'live', files: 'in files', both: 'live and in files', unknown: 'unknown' };
+
+/** For an object changed on both sides: which side each field moved on. */
 export function fieldDirectionLabel(c: Change, f: FieldChange): string | undefined {
   if (c.direction !== 'changed-both' || !f.direction) return undefined;
-  return { live: 'live', files: 'in files', both: 'live and in files', unknown: 'unknown' }[f.direction];
+  return FIELD_DIRECTION_LABEL[f.direction];
 }
 
 /** How a held change's policy reads. */

@@ -16,12 +16,19 @@ const ESCAPE_SEQUENCES = new RegExp(
   'g',
 );
 
-/** C0 except tab and newline, DEL, C1. */
-const CONTROL_CHARS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+/**
+ * C0 except tab and newline, DEL, C1; and the bidirectional embeddings, overrides and isolates,
+ * which reorder what a reader sees ("Trojan Source"): a name could show a reviewer other words
+ * than it holds.
+ */
+const CONTROL_CHARS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
-/** Removes escape sequences and control characters, keeping `\n` and `\t`. */
+/** A control character goes; a bidirectional one is shown as what it is, so the text says it holds one. */
+const shownControl = (c: string): string => (c < '\u2000' ? '' : `<U+${c.charCodeAt(0).toString(16).toUpperCase()}>`);
+
+/** Removes escape sequences and control characters, keeping `\n` and `\t`; shows bidirectional controls as `<U+202E>`. */
 export function stripControl(text: string): string {
-  return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROL_CHARS, '');
+  return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROL_CHARS, shownControl);
 }
 
 /** Zero-width space: breaks `@mention` and `#123` detection without changing what readers see. */

@@ -17,6 +17,7 @@ import { normName } from '../engine/normalize.js';
 import type { PlaybookSubject, TemplateSubject } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
+import { nameKey } from './match.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
 
 export const TEST_SCHEMA = 'test.schema.json';
@@ -160,7 +161,8 @@ class Checker {
     const specs: { spec: ExpectationSpec; pointer: string; severity: Severity }[] = [];
     const ruleName = (value: unknown, pointer: string): string => {
       const name = normName(value);
-      if (rules && !rules.some((r) => r.toLowerCase() === name.toLowerCase())) {
+      // As the matching compares them (README: Matching rules), or a name it would accept is refused here.
+      if (rules && !rules.some((r) => nameKey(r) === nameKey(name))) {
         this.error('unknown-rule', `${JSON.stringify(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.join(', ')}` : undefined);
       }
       return name;

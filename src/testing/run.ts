@@ -48,6 +48,8 @@ export interface RunContext {
   prepareTemplate?: (subject: TemplateSubject) => Promise<string | undefined>;
   /** First poll delay (tests shorten it). */
   pollFirstDelayMs?: number;
+  /** Runs the removal of what the run made; its requests may outlast the time budget (default: just runs it). */
+  cleanup?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 export interface CompareTo {
@@ -73,26 +75,35 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
   const suites: SuiteOutcome[] = [];
   const agreements = { made: undefined as TestAgreements | undefined };
   try {
+    // First, as it lists the playbooks: a review service that cannot be reached stops the run
+    // before any case (the run could not start), instead of failing every case with the same error.
+    await scratch?.sweep();
     for (const file of files) {
       if (file.kind === 'PlaybookTest') suites.push(await playbookSuite(file, ctx, reviews, compare));
       else suites.push(await templateSuite(file, ctx, agreements));
     }
   } finally {
-    if (scratch) {
-      const left = await scratch.archiveAll();
-      if (left.length > 0) notes.push(`could not archive ${left.map((n) => JSON.stringify(n)).join(', ')}; the next docket test archives it`);
-      const swept = await scratch.sweep().catch(() => []);
-      if (swept.length > 0) notes.push(`archived ${swept.length} scratch playbook(s) a crashed run left: ${swept.map((n) => JSON.stringify(n)).join(', ')}`);
-    }
-    if (agreements.made?.started) {
-      const swept = await agreements.made.sweep().catch((error: unknown) => {
-        notes.push(`could not look for draft test agreements a crashed run left: ${error instanceof Error ? error.message : String(error)}`);
-        return [];
-      });
-      if (swept.length > 0) notes.push(`voided ${swept.length} draft test agreement(s) a crashed run left: ${swept.join(', ')}`);
-    }
+    await cleanupOf(ctx)(async () => {
+      if (scratch) {
+        const left = await scratch.archiveAll();
+        if (left.length > 0) notes.push(`could not archive ${left.map((n) => JSON.stringify(n)).join(', ')}; the next docket test archives it`);
+        const swept = await scratch.sweep().catch(() => []);
+        if (swept.length > 0) notes.push(`archived ${swept.length} scratch playbook(s) a crashed run left: ${swept.map((n) => JSON.stringify(n)).join(', ')}`);
+      }
+      if (agreements.made?.started) {
+        const swept = await agreements.made.sweep().catch((error: unknown) => {
+          notes.push(`could not look for draft test agreements a crashed run left: ${error instanceof Error ? error.message : String(error)}`);
+          return [];
+        });
+        if (swept.length > 0) notes.push(`voided ${swept.length} draft test agreement(s) a crashed run left: ${swept.join(', ')}`);
+      }
+    });
   }
   return { target: ctx.target, suites, notes, ...(compare ? { compareTo: compare.ref } : {}) };
+}
+
+function cleanupOf(ctx: RunContext): <T>(work: () => Promise<T>) => Promise<T> {
+  return ctx.cleanup ?? ((work) => work());
 }
 
 async function variantOf(subject: PlaybookSubject | undefined, ctx: RunContext, live: boolean, name: string): Promise<Variant | string> {
@@ -296,13 +307,15 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
       suite.cases.push(caseOutcome(c, [c.expectations.map((e) => checkAgreement(e.spec, facts))], { evidence: facts.accepted ? [facts.agreement_id] : [], source: 'live' }));
     }
   } finally {
-    for (const agreement of made) {
-      try {
-        await api.void(agreement);
-      } catch {
-        suite.notes.push(`could not void draft test agreement ${agreement}; void it in the app (it does not count against the monthly limit)`);
+    await cleanupOf(ctx)(async () => {
+      for (const agreement of made) {
+        try {
+          await api.void(agreement);
+        } catch {
+          suite.notes.push(`could not void draft test agreement ${agreement}; void it in the app (it does not count against the monthly limit)`);
+        }
       }
-    }
+    });
   }
   return suite;
 }

@@ -1,6 +1,6 @@
 /** The everyday surface: help, completion, show, colour, and emulator start-up problems as user errors. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, rm as removeFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm as removeFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,13 @@ describe('docket show', () => {
     expect(text.stdout).toContain('+ create playbook "Inbound NDA"');
     expect((await runCli(['show', out, '-o', 'markdown'])).stdout).toContain('### docket plan');
     expect(JSON.parse((await runCli(['show', out, '-o', 'json'])).stdout)).toMatchObject({ format_version: 1 });
+    // Another version's plan is shown, and the reviewer is told that this docket will not apply it.
+    const older = join(dir, 'older.json');
+    await writeFile(older, JSON.stringify({ ...JSON.parse(await readFile(out, 'utf8')), docket_version: '0.0.1' }));
+    const shown = await runCli(['show', older, '-o', 'json']);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ docket_version: '0.0.1' });
+    expect(shown.stderr).toContain(`Note: ${older} was made by docket 0.0.1; only that version applies it (this is docket `);
     const missing = await runCli(['show', join(dir, 'nope.json')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('cannot read the plan file');

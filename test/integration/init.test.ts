@@ -129,6 +129,15 @@ describe('docket init', () => {
     expect(existsSync(join(dir, 'playbooks'))).toBe(false);
   });
 
+  it('warns that a DIR inside another configuration directory breaks that configuration', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const result = await runCli(['init', join(dir, 'teams/sales')]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Warning: ${join(dir, 'teams/sales')} is inside the configuration directory ${dir}, which reads every YAML file below it`);
+    expect((await runCli(['validate', '-C', dir])).code).toBe(1);
+    expect((await runCli(['init', join(dir, '.scratch/new')])).stderr).toBe('');
+  });
+
   it('refuses a DIR that is a file', async () => {
     const dir = await makeDir({ taken: 'x' });
     const result = await runCli(['init', join(dir, 'taken')]);

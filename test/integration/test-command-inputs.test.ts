@@ -61,6 +61,21 @@ describe('docket test with broken inputs', () => {
     expect(JSON.parse(capture.stdout)).toEqual({ format_version: 1, error: expect.objectContaining({ message: 'no API key for the review service' }) as unknown, diagnostics: [] });
   });
 
+  it('reports a review service it cannot reach as a run that could not start, not as each case failing', async () => {
+    const dir = await example();
+    const junit = join(dir, 'junit.xml');
+    const down = { DOCKET_REVIEW_URL: 'http://127.0.0.1:1/review', DOCKET_API_KEY: 'k' };
+    const r = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json', '--junit', junit, '--timeout', '1s'], { env: down });
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { suites: unknown[] };
+    expect(await testReportErrors(doc)).toEqual([]);
+    expect(doc).toMatchObject({ ok: false, error: { code: 'timeout', exit_code: 1 } });
+    expect(doc.suites).toEqual([]);
+    const xml = await readFile(junit, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain('name="docket test could not run"');
+  });
+
   it('says why nothing ran: no test of the target, or a named test file that declares none', async () => {
     const dir = await example();
     const untested = await runCli(['test', '-C', dir, '--target', 'playbook/Vendor MSA'], { env: emu().env });
@@ -100,6 +115,13 @@ describe('docket test with broken inputs', () => {
     const relative = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml']);
     expect(relative.code).toBe(0);
     expect(relative.stdout).toContain('3 cases: 3 passed.');
+    // A folder names the test files below it, as pytest, conftest and promptfoo take folders.
+    const folder = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, 'tests/']);
+    expect(folder.code).toBe(0);
+    expect(folder.stdout).toContain('3 cases: 3 passed.');
+    const empty = await runCli(['test', '-C', dir, '--emulator', 'playbooks']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('Error: "playbooks": a folder with no test file');
   });
 
   it('refuses a test file that is not UTF-8, a control character, and a contract linked from outside the directory', async () => {

@@ -274,6 +274,19 @@ describe('docket test against a standalone emulator', () => {
       await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
     }
   });
+  it('archives its scratch playbook also when the time budget runs out in a request the service never answers', async () => {
+    const dir = await example();
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/reviews/:review', status: 'hang', count: 100 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache', '--timeout', '1s'], { env: emu().env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('ERROR a standard NDA raises no flag');
+      expect(r.stdout).not.toContain('could not archive');
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
 });
 
 describe('docket test --compare-to', () => {
@@ -320,5 +333,14 @@ describe('test files in docket validate', () => {
     const t = await runCli(['test', '-C', dir, '--emulator']);
     expect(t.code).toBe(1);
     expect(t.stderr).toContain('Error: the test files are invalid');
+  });
+
+  it('knows a rule by any spelling the matching accepts: case, blanks and Unicode compatibility forms', async () => {
+    const dir = await example();
+    const file = join(dir, 'tests/inbound-nda.test.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('includes: [Term]', 'includes: ["  TERM ", "ｔｅｒｍ"]').replace('- topic: Governing law', '- topic: "Governing   LAW"'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import { useColor, type Io } from '../io.js';
 import { withCommon } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
 import { KIND_ORDER } from '../session.js';
+import { VERSION } from '../../version.js';
 
 interface ShowFlags {
   output: 'text' | 'json' | 'markdown';
@@ -21,6 +22,8 @@ export function showCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
     .action(async (file: string, opts: ShowFlags) => {
       const plan = await readPlanFile(file);
+      // Shown all the same, but the reviewer learns now, not at the apply, that this docket refuses it.
+      if (plan.docket_version !== VERSION) io.stderr(`Note: ${file} was made by docket ${plan.docket_version}; only that version applies it (this is docket ${VERSION})\n`);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
       else writePlanText(plan, { color: useColor(io, opts), verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);

@@ -4,7 +4,7 @@
  * runTests → renderers → exit code. The first Ctrl-C stops starting reviews and cleans up what the
  * run made (scratch playbooks, test agreements) before exiting 130.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -62,11 +62,13 @@ interface TestFlags extends CommonOptions {
 
 /** The default time budget: reviews take minutes on the real service. */
 export const TEST_TIMEOUT_MS = 30 * 60_000;
+/** How long the cleanup of a run may take past its time budget (the grace apply gives what is in flight on Ctrl-C). */
+const CLEANUP_BUDGET_MS = 30_000;
 
 export function testCommand(io: Io, setExit: (code: number) => void): Command {
   const command = withCommon(new Command('test'))
     .description('run the *.test.yaml files: review known contracts against the playbooks as the files declare them, try templates with test agreements')
-    .argument('[FILES...]', 'test files to run (default: every *.test.yaml below the directory)')
+    .argument('[FILES...]', 'test files, or folders of them, to run (default: every *.test.yaml below the directory)')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .option('--live', 'test the live playbooks instead of the files’ versions (a drift check)')
@@ -124,10 +126,18 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
   const found = await findTestFiles(root);
   const shown = found.map((f) => relative(cwd, join(root, f)).split(sep).join('/'));
   const inRoot = (file: string, base: string): string => relative(root, resolve(base, file)).split(sep).join('/');
-  return files.map((file) => {
+  const below = (folder: string): string[] => (folder === '' ? found : found.filter((f) => f.startsWith(`${folder}/`)));
+  const isFolder = async (rel: string): Promise<boolean> => !isOutside(rel) && (await stat(join(root, rel)).then((s) => s.isDirectory(), () => false));
+  const named = await Promise.all(files.map(async (file) => {
     // Relative to the current directory; a path relative to -C DIR is understood too (`-C config tests/x.test.yaml`).
     const fromCwd = inRoot(file, cwd);
     const fromRoot = inRoot(file, root);
+    // A folder names the test files below it (`docket test tests/`).
+    const folder = (await isFolder(fromCwd)) ? fromCwd : (await isFolder(fromRoot)) ? fromRoot : undefined;
+    if (folder !== undefined) {
+      if (below(folder).length === 0) throw new UsageError(`${JSON.stringify(file)}: a folder with no test file (*.test.yaml) below it`);
+      return below(folder);
+    }
     const rel = found.includes(fromCwd) ? fromCwd : found.includes(fromRoot) || isOutside(fromCwd) ? fromRoot : fromCwd;
     if (isOutside(rel)) {
       throw new UsageError(`test file ${JSON.stringify(file)} is outside the configuration directory (${relative(cwd, root) || '.'})`, 'name test files relative to the current directory, below the directory given with -C');
@@ -137,8 +147,9 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
       const listed = shown.length > 0 ? `the test files here: ${shown.slice(0, 10).join(', ')}${shown.length > 10 ? ', …' : ''}` : 'this configuration has no *.test.yaml file';
       throw new UsageError(`${JSON.stringify(file)}: ${what}${didYouMean(file, [...shown, ...found])}`, `${listed} (paths are relative to the current directory)`);
     }
-    return rel;
-  });
+    return [rel];
+  }));
+  return [...new Set(named.flat())];
 }
 
 function isOutside(rel: string): boolean {
@@ -211,6 +222,19 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
   const interrupts = interruptsOf(io);
   const release = interrupts.hold();
   const deadline = Date.now() + opts.timeout;
+  // Removing what the run made (scratch playbooks, draft test agreements) gets its own time after
+  // the budget: a run whose budget a hung request spent must still clean up, as the README says.
+  let cleaning = 0;
+  let cleanupUntil = 0;
+  const requestDeadline = (): number => (cleaning > 0 ? Math.max(deadline, cleanupUntil) : deadline);
+  const cleanup = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (cleaning++ === 0) cleanupUntil = Date.now() + CLEANUP_BUDGET_MS;
+    try {
+      return await work();
+    } finally {
+      cleaning--;
+    }
+  };
   // Aborted only after the run has cleaned up: the cleanup's own requests must not be cut short.
   const hard = new AbortController();
   // Set by `check`, which the session runs before it connects: broken test files never reach the network.
@@ -220,7 +244,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
       prepared = await prepareTests(io, workspace, files, opts);
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
-    return await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: () => deadline }, async (s) => {
+    return await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: requestDeadline }, async (s) => {
       const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
@@ -242,6 +266,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
           run: { pid: process.pid, host: hostname(), until: new Date(deadline) },
           signal: interrupts.signal,
           deadline: () => deadline,
+          cleanup,
           sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
           now: () => new Date(),
           progress: (text) => s.progress.update(text),

@@ -12,6 +12,7 @@ import {
   type ClosableServiceClient,
   type ServiceClientOptions,
 } from '../../../src/api/http.js';
+import type { Limiter } from '../../../src/api/limiter.js';
 import type { RequestLogEntry } from '../../../src/api/types.js';
 
 const REVIEW = 'https://api.gerri.commonpaper.com';
@@ -576,6 +577,21 @@ describe('retries', () => {
     expect(await client.request({ method: 'GET', path: '/v1/a', operation: 'a' })).toEqual({ ok: 1 });
     expect(sleeps).toHaveLength(1);
     expect(sleeps[0]).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('pauses the other requests for the Retry-After only; a request several failures in waits its own longer backoff alone', async () => {
+    const pauses: number[] = [];
+    let paceClock = 0;
+    const shared = createLimiter(8, { now: () => (paceClock += 1_000_000) });
+    const limiter: Limiter = Object.assign(Object.create(shared) as Limiter, { throttled: (ms: number) => (pauses.push(ms), shared.throttled(ms)) });
+    const { mock, client, sleeps } = setup({ limiter, random: () => 1 });
+    for (let i = 0; i < 4; i++) mock.intercept({ path: '/v1/a' }).reply(500, '');
+    mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': '1' } });
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    expect(await client.request({ method: 'GET', path: '/v1/a', operation: 'a' })).toEqual({ ok: 1 });
+    // The fifth attempt's backoff is 250 ms × 2^4 = 4 s: that is this request's wait, not everyone's.
+    expect(sleeps.at(-1)).toBe(4000);
+    expect(pauses).toEqual([1000]);
   });
 
   it('waits as long as Retry-After asks when the command has the time', async () => {

@@ -87,6 +87,12 @@ describe("readPlanFile", () => {
     expect(await readEdited(() => {})).toEqual(SAVED);
   });
 
+  it("reads a plan saved with a byte-order mark, as an editor on Windows saves it", async () => {
+    const file = join(await makeDir({}), "plan.json");
+    await writeFile(file, `\uFEFF${JSON.stringify(SAVED)}`);
+    expect(await readPlanFile(file)).toEqual(SAVED);
+  });
+
   it("refuses a change that is in the plan twice: apply created the playbook twice", async () => {
     expect(
       await readEdited((changes) =>

@@ -36,6 +36,13 @@ describe('drift and pull markdown at scale', () => {
     expect(small).toContain('Files: `playbooks/playbook-0.yaml` (created), `playbooks/playbook-1.yaml` (created)');
     expect(small).not.toContain('truncated');
   });
+  it('says which side moved each field of an object changed on both sides, in the words the plan uses', () => {
+    const rule: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-both', fields: [{ field: 'internal_notes', direction: 'both' }, { field: 'actions', direction: 'live' }] };
+    const drift = { drift: [rule], ignored: [], pending: [] };
+    for (const out of [renderDriftText(plan([]), drift, { color: false }), renderDriftMarkdown(plan([]), drift)]) {
+      expect(out).toMatch(/internal_notes`? \(live and in files\), `?actions`? \(live\)/);
+    }
+  });
   it('names the organization by its kind alone, as the plan does', () => {
     const organization = { kind: 'organization' as const, key: 'organization', name: 'organization', direction: 'changed-live' as const };
     const drift = { drift: [{ ...organization, fields: [{ field: 'review.name' }] }], ignored: [], pending: [] };

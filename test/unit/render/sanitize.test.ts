@@ -15,6 +15,9 @@ describe('stripControl', () => {
   it('removes C0 (except newline and tab), DEL and C1', () => {
     expect(stripControl('a\x00b\x07c\rd\x08e\x7ff\x85g\x9fh')).toBe('abcdefgh');
     expect(stripControl('line 1\n\tline 2')).toBe('line 1\n\tline 2');
+    // A right-to-left override would show a reviewer "Approve all" backwards around the rest.
+    expect(stripControl('Approve \u202Ell\u202C and \u2067x\u2069')).toBe('Approve <U+202E>ll<U+202C> and <U+2067>x<U+2069>');
+    expect(escapeMarkdown('a\u202Eb')).toBe('a&lt;U+202E&gt;b');
   });
 
   it('keeps ordinary Unicode', () => {
