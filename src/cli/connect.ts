@@ -29,8 +29,10 @@ export const EMULATOR_EXAMPLE_USERS = [
 /** Each service's own key variable; DOCKET_API_KEY serves whichever has none. Keys never come from files. */
 export const API_KEY_VARIABLES: Record<ServiceName, string> = { review: 'DOCKET_REVIEW_API_KEY', agreements: 'DOCKET_AGREEMENTS_API_KEY' };
 
+/** A variable set to nothing but spaces is unset, as an empty one is (else an empty key would be sent). */
 export function serviceApiKey(env: Record<string, string | undefined>, service: ServiceName): string | undefined {
-  return env[API_KEY_VARIABLES[service]] || env.DOCKET_API_KEY;
+  const given = (name: string): string | undefined => (env[name]?.trim() ? env[name] : undefined);
+  return given(API_KEY_VARIABLES[service]) ?? given('DOCKET_API_KEY');
 }
 
 export interface Connection {

@@ -21,12 +21,21 @@ export interface Io {
   cwd: string;
   /** Ctrl-C and SIGTERM (none in-process). */
   interrupts?: Interrupts;
+  /** Why stdout could not be written (a full disk), when it could not: the run then fails. */
+  outputFailure?: () => string | undefined;
 }
 
 export function processIo(): Io {
-  const stdout = closableOutput(process.stdout);
-  const stderr = closableOutput(process.stderr);
+  let failure: string | undefined;
+  const stderr = closableOutput(process.stderr, () => undefined);
+  const stdout = closableOutput(process.stdout, (code) => {
+    failure ??= code;
+    stderr(`Error: cannot write the output (${code})\n`);
+    // The failure often arrives after main() returned its code (writes are asynchronous).
+    process.exitCode = 1;
+  });
   return {
+    outputFailure: () => failure,
     stdout,
     stderr,
     isTTY: Boolean(process.stdout.isTTY),
@@ -91,13 +100,15 @@ export class Logger {
 /**
  * A stream whose reader may go away (`docket plan | head`): once a write fails with EPIPE, the rest
  * of the output is dropped and the command carries on to its end, as if it had been written (an
- * apply is never cut short because nobody reads its log). Any other write error is still thrown.
+ * apply is never cut short because nobody reads its log). Any other write error (a full disk) is
+ * told to `failed` once, which makes the run fail at its end, instead of a crash with a stack trace.
  */
-function closableOutput(stream: NodeJS.WriteStream): (text: string) => void {
+function closableOutput(stream: NodeJS.WriteStream, failed: (code: string) => void): (text: string) => void {
   let closed = false;
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (closed) return;
     closed = true;
+    if (error.code !== 'EPIPE') failed(error.code ?? 'unknown error');
   });
   return (text) => {
     if (!closed) stream.write(text);

@@ -114,7 +114,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
     }
     await program.parseAsync(args);
-    return exitCode;
+    // Output that never arrived (a full disk) is a failed run, whatever the command did.
+    return exitCode === 0 && given.outputFailure?.() ? 1 : exitCode;
   } catch (error) {
     // `-o json` promises a JSON document on stdout whatever happens (as Terraform's -json does).
     if (json && !printed) {
@@ -164,7 +165,18 @@ function jsonOutput(argv: string[]): string | undefined {
   if (!command) return undefined;
   // `test capture` writes a file, not a test report: its errors get the common document.
   const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
-  return args.some((a, i) => ((a === '-o' || a === '--output') && args[i + 1] === 'json') || a === '--output=json' || a === '-ojson') ? name : undefined;
+  return outputFormat(args) === 'json' ? name : undefined;
+}
+
+/** The value of the last `-o`/`--output` in any of its spellings, as commander takes the last one. */
+function outputFormat(args: string[]): string | undefined {
+  let format: string | undefined;
+  args.forEach((a, i) => {
+    if (a === '-o' || a === '--output') format = args[i + 1];
+    else if (a.startsWith('--output=')) format = a.slice('--output='.length);
+    else if (/^-o[^-=]/.test(a)) format = a.slice(2);
+  });
+  return format;
 }
 
 /** The error as the command's JSON: `docket test`'s is its report (schemas/test-report.schema.json) holding the error. */

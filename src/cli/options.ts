@@ -23,6 +23,12 @@ export function parseConcurrency(value: string): number {
   return n;
 }
 
+/** `--env ""` (an unset CI variable) must not quietly mean the base configuration. */
+export function parseEnvName(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('needs the name of an environment from docket.yaml `environments:`');
+  return value;
+}
+
 /** Commander accumulator for repeatable options (`--target a --target b`); a value given twice counts once. */
 export function collect(value: string, previous: string[]): string[] {
   return previous.includes(value) ? previous : [...previous, value];
@@ -45,7 +51,7 @@ export interface OutputFlags {
  */
 export function withCommon(command: Command, opts: { dir?: boolean; env?: boolean; services?: boolean } & OutputFlags = {}): Command {
   if (opts.dir !== false) command.option('-C, --dir <DIR>', 'configuration directory', '.');
-  if (opts.env !== false) command.option('--env <NAME>', 'environment from docket.yaml `environments:`');
+  if (opts.env !== false) command.option('--env <NAME>', 'environment from docket.yaml `environments:`', parseEnvName);
   const flag = (option: Option, offered: boolean): Option => (offered ? option : option.hideHelp());
   const services = opts.services !== false;
   command

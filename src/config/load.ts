@@ -163,19 +163,36 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
       hint: info ? `use -C ${path.dirname(shown) || '.'}` : `create one with \`docket init ${shown}\`, or point -C at an existing one`,
     };
   }
-  for (const name of PROJECT_FILES) {
-    const f = await stat(path.join(root, name)).catch(() => undefined);
-    if (f?.isFile()) return undefined;
-  }
-  return noProjectFile(shown);
+  if (await projectFileIn(root)) return undefined;
+  return noProjectFile(shown, await enclosingProject(root, shown));
 }
 
-function noProjectFile(shown: string): Diagnostic {
+async function projectFileIn(dir: string): Promise<string | undefined> {
+  for (const name of PROJECT_FILES) {
+    const f = await stat(path.join(dir, name)).catch(() => undefined);
+    if (f?.isFile()) return name;
+  }
+  return undefined;
+}
+
+/** The project file of a configuration `root` lies inside (as the user would write its path), if any. */
+async function enclosingProject(root: string, shown: string): Promise<string | undefined> {
+  for (let dir = path.dirname(root); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const name = await projectFileIn(dir);
+    if (name) return path.join(shown, path.relative(root, dir), name);
+  }
+  return undefined;
+}
+
+function noProjectFile(shown: string, enclosing?: string): Diagnostic {
   return {
     severity: 'error',
     code: 'missing-project-file',
     message: `${shown} has no docket.yaml, so it is not a docket configuration directory`,
-    hint: 'run `docket init` to create one, or point -C at the directory that holds docket.yaml',
+    // Run from a folder of a configuration (playbooks/): init there would start a second one inside it.
+    hint: enclosing
+      ? `it is a folder of the configuration of ${enclosing}: pass -C ${path.dirname(enclosing)}`
+      : 'run `docket init` to create one, or point -C at the directory that holds docket.yaml',
   };
 }
 

@@ -8,7 +8,7 @@ import { interpolateTree, type InterpolationContext } from './interpolate.js';
 import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { ProjectConfig } from './types.js';
-import { shown, urlProblem } from './url-policy.js';
+import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
 import { textProblems } from './text-hygiene.js';
 import { numberAsText, sourceLines } from './written-number.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
@@ -199,7 +199,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   return result;
 }
 
-/** The DOCKET_* variables that are set (empty counts as unset), checked like the keys they replace. */
+/** The DOCKET_* variables that are set (empty or only spaces counts as unset, as for the keys), checked like the keys they replace. */
 async function envOverrides(processEnv: Record<string, string | undefined>): Promise<{
   values: { section: 'review' | 'agreements'; key: string; value: string }[];
   diagnostics: Diagnostic[];
@@ -208,7 +208,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
   const diagnostics: Diagnostic[] = [];
   for (const o of ENV_OVERRIDES) {
     const value = processEnv[o.variable];
-    if (value === undefined || value === '') continue;
+    if (value === undefined || value.trim() === '') continue;
     const check = await subschemaValidator(PROJECT_SCHEMA, o.fragment);
     if (check(value)) values.push({ section: o.section, key: o.key, value });
     else
@@ -216,7 +216,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
         severity: 'error',
         code: 'invalid-value',
         message: `environment variable ${o.variable} must be ${o.what} (got "${shown(value)}")`,
-        hint: `it sets \`${o.section}.${o.key}\`; fix or unset it`,
+        hint: `it sets \`${o.section}.${o.key}\`; ${(o.key === 'url' && urlSpellingHint(value)) || 'fix or unset it'}`,
       });
   }
   return { values, diagnostics };

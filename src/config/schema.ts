@@ -11,6 +11,7 @@ import { PLACEHOLDER_MARK, SCHEMA_BASE, subschemaExport, validatorModule } from 
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue } from './quote.js';
+import { urlSpellingHint, withoutCredentials } from './url-policy.js';
 
 export { schemasDir } from './schema-names.js';
 
@@ -192,7 +193,10 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
           false,
         );
       }
-      if (params.pattern === '^https?://') return make('invalid-value', `${label} must be an http(s) URL`, pointer);
+      if (params.pattern === '^https?://') {
+        const url = String(e.data);
+        return make('invalid-value', `${label} must be an http(s) URL${gotValue(withoutCredentials(url))}`, pointer, urlSpellingHint(url));
+      }
       if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${JSON.stringify(e.data)}`, pointer);
       if (params.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${JSON.stringify(e.data)}`, pointer);
       return make('invalid-value', `${label} must match the pattern \`${String(params.pattern)}\``, pointer);

@@ -26,6 +26,8 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   }
   // Credentials in a URL would end up in plan headers and messages.
   if (u.username || u.password) return { code: 'invalid-url', message: `${what} "${u.protocol}//***@${u.host}${u.pathname}" must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
+  // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
+  if (u.port === '0') return { code: 'invalid-url', message: `${what} ${u.protocol}//${u.hostname}:0${u.pathname} names port 0, where no service listens`, hint: 'use the port the service (or `docket emulator`) printed' };
   if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${u.origin}${u.pathname} must not have a query or fragment` };
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return { code: 'invalid-url', message: `${what} must use https (got ${shown(u.protocol)})` };
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
@@ -43,6 +45,18 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
  * `user:password@` part (the password must never reach the output).
  */
 export function shown(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').replace(/\/\/[^/?#\s]*@/, '//***@');
+  const clean = withoutCredentials(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'));
   return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean;
+}
+
+/** A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`). */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/+)?)[^/?#\s]*@/, '$1***@').replace(/\/\/[^/?#\s]*@/g, '//***@');
+}
+
+/** What is wrong with the spelling of a URL that is not `http(s)://…`, when it is only its spelling. */
+export function urlSpellingHint(url: string): string | undefined {
+  if (url !== url.trim()) return 'remove the spaces around it';
+  if (/^https?:\/\//i.test(url)) return 'write the scheme in lower case: http:// or https://';
+  return undefined;
 }

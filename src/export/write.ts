@@ -24,6 +24,8 @@ export function readSchema(file: string): unknown {
 
 /** `--out` must not exist, or be an empty directory: export never overwrites a file. */
 export async function checkOut(out: string, label: string): Promise<'missing' | 'empty'> {
+  // `--out ""` (an unset variable) is the current directory, which is never empty: say what is wrong.
+  if (label.trim() === '') throw new UsageError('--out needs a directory name (got "")', 'name a directory that does not exist or is empty');
   let entries: string[];
   try {
     // Not followed: a link that dangles passed as missing, and the final rename then failed.

@@ -172,15 +172,15 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('1 error, 0 warnings.');
   });
 
-  it('prints one JSON document, the error, when the JUnit report cannot be written', async () => {
+  it('prints one JSON document, the error, when the JUnit report cannot be written, before any case runs', async () => {
     const dir = await example();
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '-o', 'json', '--junit', join(dir, 'tests')]);
     expect(r.code).toBe(1);
-    // The report, not ok, with the error: what ran is not lost.
-    const doc = JSON.parse(r.stdout) as { ok?: boolean; summary: { pass: number }; error?: { message: string } };
+    const doc = JSON.parse(r.stdout) as { ok?: boolean; summary: { cases: number }; error?: { message: string } };
     expect(await testReportErrors(doc)).toEqual([]);
     expect(doc.ok).toBe(false);
-    expect(doc.summary.pass).toBe(3);
-    expect(doc.error?.message).toContain('cannot write the JUnit report');
+    // Checked first: no review is paid for a report that cannot be written.
+    expect(doc.summary.cases).toBe(0);
+    expect(doc.error?.message).toContain(`--junit ${join(dir, 'tests')} is a directory`);
   });
 });

@@ -44,6 +44,8 @@ interface ApplyFlags extends CommonOptions {
 
 /** The defaults the README states. */
 export const APPLY_TIMEOUT_MS = 10 * 60_000;
+/** The longest delay setTimeout keeps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How long operations in flight may take to finish after the first Ctrl-C or SIGTERM. */
 export const INTERRUPT_GRACE_MS = 30_000;
 
@@ -67,6 +69,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const saved = planFile ? await readPlanFile(planFile) : undefined;
       if (saved && planFile) checkPlanVersion(saved, planFile);
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
+      // The saved plan already holds (or leaves out) its archives: a --prune here would be ignored.
+      if (saved && opts.prune) throw new UsageError('--prune cannot be combined with a saved plan', 'pass --prune to `docket plan --out` instead');
       if (saved && opts.retryUncertain) throw new UsageError('--retry-uncertain cannot be combined with a saved plan', 'pass --retry-uncertain to `docket plan --out` instead');
       const emulator = Boolean(opts.emulator || saved?.target.emulator);
       // A saved plan knows its environment, as it knows whether it was made for the emulator.
@@ -151,8 +155,10 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const release = interrupts.hold(`stopping: no new change starts, and those under way get up to ${INTERRUPT_GRACE_MS / 1000} s to finish`);
   const dropExit = interrupts.onExit(() => writer?.writeNow());
   const budget = new AbortController();
-  const timer = setTimeout(() => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`)), Math.max(0, settings.deadline() - Date.now()));
-  timer.unref();
+  const left = Math.max(0, settings.deadline() - Date.now());
+  // setTimeout fires at once for more than 2^31-1 ms (24.8 days): a budget that long never runs out.
+  const timer = left > MAX_TIMER_MS ? undefined : setTimeout(() => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`)), left);
+  timer?.unref();
   let finished = 0;
   s.progress.start('Applying');
   s.progress.update(`0/${plan.changes.length} changes`);

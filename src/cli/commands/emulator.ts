@@ -34,7 +34,8 @@ interface EmulatorOptions {
 
 const number = (min: number, max: number) => (value: string) => {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`must be a number from ${min} to ${max}`);
+  // Number('') is 0: an empty value (an unset variable) must not pick a port or turn a setting off.
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`must be a number from ${min} to ${max}`);
   return n;
 };
 
@@ -48,7 +49,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
   return withCommon(new Command('emulator'), { dir: false, env: false, services: false, color: false, quiet: false, verbose: 'log each request it answers (method, path, status, time; never a header or key)' })
     .description('run the local emulator of the review and agreements services')
     .option('--host <HOST>', 'address to listen on', '127.0.0.1')
-    .option('--port <PORT>', 'port to listen on', number(0, 65535), 4010)
+    .option('--port <PORT>', 'port to listen on', wholeNumber(0, 65535), 4010)
     .option('--state <FILE>', 'keep state in this JSON file (written atomically after every write)')
     .option('--seed <FILE>', 'start from this seed (organizations, users, objects, variants) instead of the built-in one')
     .option('--latency <MS>', 'added latency per request', number(0, 60_000))

@@ -10,6 +10,7 @@ import { annotationsOption, printAnnotations, type AnnotationFormat } from '../a
 import { formatDuration, parseDuration } from '../duration.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
+import { checkOutputFile } from '../output-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession } from '../session.js';
 
@@ -41,12 +42,14 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())
     .action(async (opts: PlanFlags) => {
+      // Before the services are read: a plan that cannot be saved is not worth making.
+      const out = opts.out === undefined ? undefined : await checkOutputFile(io.cwd, opts.out, '--out', 'plan.json');
       const deadline = Date.now() + opts.timeout;
       const { plan, workspace } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline }, async (s) => ({
         plan: await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain) }),
         workspace: s.workspace,
       }));
-      if (opts.out) await savePlan(opts.out, renderPlanJson(plan));
+      if (out) await savePlan(out, opts.out!, renderPlanJson(plan));
       const color = useColor(io, opts);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
@@ -59,12 +62,12 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
 }
 
 /** Saves the plan (creating its folder), or explains why it cannot. */
-async function savePlan(path: string, json: string): Promise<void> {
+async function savePlan(path: string, label: string, json: string): Promise<void> {
   try {
     await writeFileAtomic(path, json);
   } catch (error) {
     const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
-    throw new DocketError('write-failed', `cannot write the plan to ${path} (${reason})`, 'check that the folder can be created and written');
+    throw new DocketError('write-failed', `cannot write the plan to ${label} (${reason})`, 'check that the folder can be created and written');
   }
 }
 

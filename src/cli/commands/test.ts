@@ -41,6 +41,7 @@ import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseDuration } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
+import { checkOutputFile } from '../output-file.js';
 import { planInSession } from '../plan-step.js';
 import { withSession, type Session } from '../session.js';
 import type { ServiceName } from '../../api/types.js';
@@ -164,6 +165,8 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   const started = new Date();
   const interrupts = interruptsOf(io);
   const junit = opts.junit;
+  // Before any case runs (reviews cost money): a report that cannot be written is not worth the run.
+  if (junit !== undefined) await checkOutputFile(io.cwd, junit, '--junit', 'junit.xml');
   let report: TestReport | undefined;
   const reportXml = (r: TestReport): string => renderTestJunit(r, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
   const errorXml = (error: unknown): string => renderErrorJunit(errorJson(error), { started, hostname: hostname() });
@@ -332,6 +335,14 @@ interface CaptureFlags extends CommonOptions {
   emulator?: boolean;
 }
 
+async function readContract(cwd: string, file: string): Promise<Buffer> {
+  try {
+    return await readFile(resolve(cwd, file));
+  } catch (error) {
+    throw new UsageError(`--contract ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`, 'name the contract file the review was made of');
+  }
+}
+
 function captureCommand(io: Io, setExit: (code: number) => void): Command {
   // -C, --env, --emulator and the output flags are the parent's (`docket test capture -C DIR …`).
   return new Command('capture')
@@ -343,11 +354,13 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--contract <FILE>', 'a local copy of the contract, when the service does not give its sha256 (only its digest is read)')
     .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
       const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
-      const digest = opts.contract ? sha256(await readFile(resolve(io.cwd, opts.contract))) : undefined;
+      // Both before the review is read: a case that cannot be written is not worth fetching.
+      const out = await checkOutputFile(io.cwd, opts.out, '--out', 'tests/captured.test.yaml');
+      const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
       const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) =>
         captureCase(s.connection.services, { declared: declaredPlaybooks(s.workspace.desired), reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) }),
       );
-      const how = await writeCapture(resolve(io.cwd, opts.out), captured);
+      const how = await writeCapture(out, captured);
       if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${opts.out}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
       setExit(0);
     });

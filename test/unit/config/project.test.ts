@@ -113,6 +113,12 @@ describe('docket.yaml', () => {
     expect(gone.diagnostics.map((d) => d.code)).toEqual(['missing-project-file']);
     expect(gone.diagnostics[0]!.hint).toContain('docket init');
   });
+
+  it('run in a folder of a configuration, points -C at the configuration instead of suggesting init', async () => {
+    const dir = await tree({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+    const r = await loadConfig({ dir: path.join(dir, 'playbooks'), kinds: KINDS, processEnv: {} });
+    expect(r.diagnostics[0]!.hint).toBe(`it is a folder of the configuration of ${path.join(dir, 'docket.yaml')}: pass -C ${dir}`);
+  });
 });
 
 describe('vars in docket.yaml', () => {
@@ -226,6 +232,10 @@ describe('DOCKET_* environment variables', () => {
     expect(r.config!.project.review).toEqual({ url: 'http://127.0.0.1:4010', organization_id: ORG_A });
     // Empty counts as unset.
     expect(r.config!.project.agreements.url).toBe('https://api.commonpaper.com');
+    // So do only spaces, as for the key variables.
+    const blank = await load({ 'docket.yaml': DOCKET }, { processEnv: { DOCKET_ORGANIZATION_ID: ' ', DOCKET_REVIEW_URL: '\t' } });
+    expect(blank.diagnostics).toEqual([]);
+    expect(blank.config!.project.review.organization_id).toBe(ORG_A);
 
     const filled = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_AGREEMENTS_URL: 'https://agreements.example' } });
     expect(filled.config!.project.agreements).toEqual({ url: 'https://agreements.example' });
@@ -236,6 +246,19 @@ describe('DOCKET_* environment variables', () => {
     expect(r.diagnostics.map((d) => [d.code, d.message, d.file])).toEqual([
       ['invalid-value', 'environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "review.example")', undefined],
       ['invalid-value', 'environment variable DOCKET_ORGANIZATION_ID must be a UUID (got "acme")', undefined],
+    ]);
+  });
+
+  it('never quote the password of a URL, with or without its scheme, and say when only the spelling is wrong', async () => {
+    const r = await load(
+      { 'docket.yaml': lines('version: 1', 'review:', '  url: "bob:pw-in-file@review.example/x"') },
+      { processEnv: { DOCKET_AGREEMENTS_URL: 'ftp:bob:pw-in-env@agreements.example', DOCKET_REVIEW_URL: 'HTTPS://review.example' } },
+    );
+    expect(JSON.stringify(r.diagnostics)).not.toMatch(/pw-in-/);
+    expect(r.diagnostics.map((d) => [d.message, d.hint])).toEqual([
+      ['environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "HTTPS://review.example")', 'it sets `review.url`; write the scheme in lower case: http:// or https://'],
+      ['environment variable DOCKET_AGREEMENTS_URL must be an http(s) URL (got "***@agreements.example")', 'it sets `agreements.url`; fix or unset it'],
+      ['`url` must be an http(s) URL (got "***@review.example/x")', undefined],
     ]);
   });
 

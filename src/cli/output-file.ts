@@ -1,0 +1,33 @@
+/**
+ * A file a command writes at its end (`plan --out`, `test --junit`), checked at its start: a path
+ * that cannot be written fails before the services are read (or reviews paid for), not after.
+ */
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+
+/** The absolute path of `file` (relative to `cwd`), or a usage error naming `flag` when it cannot be written; `example` is a file name for the hint. */
+export async function checkOutputFile(cwd: string, file: string, flag: string, example: string): Promise<string> {
+  if (file.trim() === '') throw new UsageError(`${flag} needs a file name (got "")`);
+  const path = resolve(cwd, file);
+  const target = await stat(path).catch(() => undefined);
+  if (target?.isDirectory()) throw new UsageError(`${flag} ${file} is a directory`, `name a file, such as ${flag} ${join(file, example)}`);
+  // The nearest folder that exists: the write creates the missing ones below it.
+  let folder = dirname(path);
+  for (;;) {
+    const st = await stat(folder).catch(() => undefined);
+    if (st) {
+      if (!st.isDirectory()) throw new UsageError(`${flag} ${file} cannot be written: ${folder} is a file, not a folder`);
+      break;
+    }
+    if (dirname(folder) === folder) break;
+    folder = dirname(folder);
+  }
+  const writable = await access(target ? path : folder, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!writable) throw new UsageError(`${flag} ${file} cannot be written: ${target ? 'the file' : folder} is not writable`);
+  return path;
+}

@@ -1,0 +1,145 @@
+/**
+ * Flags and environment variables given wrong values: each is a clear error before any request,
+ * never an ignored flag, a stack trace or a key sent in vain. The "service" here counts requests.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/bin.js';
+import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { DOCKET_YAML, NDA } from './fixtures.js';
+
+let server: Server;
+let requests = 0;
+let lastAuthorization: string | undefined;
+let env: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    requests += 1;
+    lastAuthorization = req.headers.authorization;
+    res.writeHead(401).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  env = { DOCKET_REVIEW_URL: `${url}/review`, DOCKET_ORGANIZATION_ID: '00000000-0000-4000-8000-000000000001', DOCKET_API_KEY: 'k' };
+  dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'a-file': 'x' });
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await removeMadeDirs();
+});
+
+/** Runs docket and says how many requests reached the service meanwhile (give it `--timeout 2s`: a bug must not wait out retries). */
+async function run(args: string[], extraEnv: Record<string, string> = {}) {
+  const before = requests;
+  const result = await runCli(args, { env: { ...env, ...extraEnv } });
+  return { ...result, requests: requests - before };
+}
+
+describe('a file the command writes at its end is checked at its start', () => {
+  it('plan --out: a directory, a path below a file, or nothing', async () => {
+    for (const [out, message] of [
+      [dir, `--out ${dir} is a directory`],
+      [join(dir, 'a-file', 'plan.json'), 'a-file is a file, not a folder'],
+      ['', '--out needs a file name'],
+    ] as const) {
+      const r = await run(['plan', '-C', dir, '--out', out, '-o', 'json', '--timeout', '2s']);
+      expect(r.code).toBe(1);
+      expect(r.requests).toBe(0);
+      expect(JSON.parse(r.stdout).error.message).toContain(message);
+    }
+  });
+
+  it('export --out "" says it needs a name (it was "--out  is not empty")', async () => {
+    const r = await run(['export', '-C', dir, '--emulator', '--out', '']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--out needs a directory name');
+  });
+
+  it('test --junit "" is an error, not a run without the report (a directory: test-command-inputs)', async () => {
+    const r = await run(['test', '-C', dir, '--junit', '']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--junit needs a file name');
+  });
+});
+
+describe('environment variables', () => {
+  it('an API key of only spaces counts as unset: no request goes out with it', async () => {
+    const r = await run(['plan', '-C', dir, '--timeout', '2s'], { DOCKET_API_KEY: ' \t ' });
+    expect(r.code).toBe(1);
+    expect(r.requests).toBe(0);
+    expect(r.stderr).toContain('no API key for the review service');
+    // A blank specific key gives way to DOCKET_API_KEY, as an empty one does.
+    const specific = await run(['plan', '-C', dir, '--timeout', '2s'], { DOCKET_REVIEW_API_KEY: '  ', DOCKET_API_KEY: 'k' });
+    expect(specific.requests).toBeGreaterThan(0);
+    expect(lastAuthorization).toBe('Bearer k');
+  });
+});
+
+describe('flag values', () => {
+  it('docket emulator --port takes a whole number, not a fraction (a stack trace) or nothing', async () => {
+    for (const port of ['1.5', '']) {
+      const r = await run(['emulator', '--port', port]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("option '--port <PORT>' argument");
+      expect(r.stderr).not.toContain('Internal error');
+    }
+  });
+
+  it('--env "" (an unset CI variable) is an error, not the base configuration', async () => {
+    for (const command of ['plan', 'validate']) {
+      const r = await run([command, '-C', dir, '--env', '']);
+      expect(r.code).toBe(1);
+      expect(r.requests).toBe(0);
+      expect(r.stderr).toContain("option '--env <NAME>' argument '' is invalid");
+    }
+  });
+
+  it('apply PLAN.json --prune is refused: the saved plan decided what it archives', async () => {
+    const plan = join(dir, '.docket', 'plan.json');
+    expect((await run(['plan', '-C', dir, '--emulator', '--out', plan, '-q'])).code).toBe(0);
+    const r = await run(['apply', '-C', dir, plan, '--prune']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--prune cannot be combined with a saved plan');
+  });
+
+  it('the last -o wins for the error document too, as it does for the result', async () => {
+    const missing = join(dir, 'missing');
+    expect((await run(['plan', '-C', missing, '-o', 'json', '-o', 'text'])).stdout).toBe('');
+    expect(JSON.parse((await run(['plan', '-C', missing, '-o', 'text', '--output=json'])).stdout).error.code).toBe('invalid-config');
+  });
+
+  it('test capture: a contract that cannot be read and an --out that cannot be written are errors before the review is read', async () => {
+    const contract = await run(['test', 'capture', '-C', dir, '--emulator', '--review', 'r1', '--out', join(dir, 'tests', 'c.test.yaml'), '--contract', join(dir, 'missing.pdf')]);
+    expect(contract.code).toBe(1);
+    expect(contract.stderr).toContain('--contract');
+    expect(contract.stderr).not.toContain('Internal error');
+    const out = await run(['test', 'capture', '-C', dir, '--emulator', '--review', 'r1', '--out', dir]);
+    expect(out.stderr).toContain(`--out ${dir} is a directory`);
+  });
+
+  it('apply --timeout 600h is a long budget, not one that runs out at once (setTimeout overflows past 24.8 days)', async () => {
+    const fresh = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const r = await run(['apply', '-C', fresh, '--emulator', '--auto-approve', '-q', '--timeout', '600h']);
+    expect(r.stdout).toContain('Apply complete');
+    expect(r.code).toBe(0);
+  });
+
+  it('stdout on a full disk fails the run with one line, not a stack trace', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'validate', '-C', dir], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      expect(r.stderr).toBe('Error: cannot write the output (ENOSPC)\n');
+      expect(r.status).toBe(1);
+    } finally {
+      closeSync(full);
+    }
+  });
+});
