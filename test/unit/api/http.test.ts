@@ -148,6 +148,23 @@ describe('requests', () => {
     }
   });
 
+  it('turns a read of one object that answers no object (empty, no "data", a list) into a bad-response error, not an internal one', async () => {
+    const cases: [string, string][] = [
+      ['', 'the body is empty'],
+      ['{"meta": {}}', 'it has no "data"'],
+      ['{"data": []}', '"data" is a list, not one object'],
+      ['[]', 'the body is not an object (a list)'],
+      ['"ok"', 'the body is not an object (string)'],
+    ];
+    for (const [body, problem] of cases) {
+      const { mock, client } = setup();
+      mock.intercept({ path: anyPath }).reply(200, body, { headers: JSON_HEADERS });
+      const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a', resource: true }))) as DocketError;
+      expect(err.code).toBe('bad-response');
+      expect(err.message).toBe(`read a: review service GET /v1/a answered with a malformed body: ${problem}`);
+    }
+  });
+
   it('turns a non-JSON 2xx body into a bad-response error', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/a' }).reply(200, '<html>login</html>', { headers: { 'content-type': 'text/html' } });
