@@ -296,7 +296,7 @@ export class AgreementsApi {
       recover: async () => {
         throw new DocketError(
           'unknown-outcome',
-          `upload attachment "${meta.name}": the service may have received ${file.filename} (no complete answer came back), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
+          `upload attachment "${meta.name}": the service may have received ${file.filename} (no answer naming the new attachment came back), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
           'run plan: it says the upload is uncertain, and how to go on',
         );
       },
