@@ -512,6 +512,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         answers.forEach((res, i) => ({ body, fresh, next } = take(res, targets[i]!)));
         page = last;
       }
+      // A later page with nothing new that still names a next one: an empty page ends the list; one
+      // that only repeats earlier items means the service's paging does not advance, and following it
+      // would read MAX_PAGES pages (minutes against a real service) to end in the same error.
+      if (page > 1 && fresh === 0 && (next.link !== undefined || next.number !== undefined)) {
+        if (body.data.length > 0) {
+          throw new DocketError('bad-response', `${operation}: ${service} service paging did not end (page ${page} repeated only items of earlier pages, and named a next page)`);
+        }
+        break;
+      }
       if (next.link !== undefined) {
         // A link to another host is rebuilt on the base only when there is no page number to use instead.
         const followed = followLink(first, current, next.link, size, next.number === undefined);

@@ -349,6 +349,29 @@ describe('list', () => {
     expect((err as DocketError).message).toContain('list x');
   });
 
+  it('stops at the first page that repeats only earlier items yet names a next page, instead of reading thousands', async () => {
+    const { mock, client, logs } = setup();
+    // Every page is the first one again, with a next page number that never runs out.
+    mock.intercept({ path: anyPath }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      return { statusCode: 200, data: { data: [res('a'), res('b')], meta: { pagination: { current: n, next: n + 1 } } } };
+    }).persist();
+    const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe('list x: review service paging did not end (page 2 repeated only items of earlier pages, and named a next page)');
+    expect(logs).toHaveLength(2);
+  });
+
+  it('ends a list at an empty page even when it names a next page', async () => {
+    const { mock, client, logs } = setup();
+    mock.intercept({ path: anyPath }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      return { statusCode: 200, data: { data: n === 1 ? [res('a')] : [], meta: { pagination: { current: n, next: n + 1 } } } };
+    }).persist();
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['a']);
+    expect(logs).toHaveLength(2);
+  });
+
   it('refuses to follow a next link to another origin and another path (the key would go there)', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: anyPath }).reply(200, { data: [res('1')], links: { next: 'https://evil.example/steal?page=2' } });
