@@ -362,6 +362,13 @@ describe('list', () => {
     expect(logs).toHaveLength(2);
   });
 
+  it('lists an item that two pages both hold once (an insert shifted the pages)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: (p) => !p.includes('number') }).reply(200, { data: [res('a'), res('b')], meta: { pagination: { current: 1, next: 2 } } });
+    mock.intercept({ path: (p) => p.includes('page%5Bnumber%5D=2') }).reply(200, { data: [res('b'), res('c')], meta: { pagination: { current: 2, next: null } } });
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['a', 'b', 'c']);
+  });
+
   it('ends a list at an empty page even when it names a next page', async () => {
     const { mock, client, logs } = setup();
     mock.intercept({ path: anyPath }).reply((opts) => {
