@@ -152,6 +152,15 @@ export class AgreementsApi {
 
   async getCustomTerm(id: string, label: string): Promise<ApiResource<CustomTermAttrs>> {
     const res = await this.client.request<One<CustomTermAttrs>>({ method: 'GET', path: `/v1/custom_terms/${id}`, operation: `read custom term "${label}"`, resource: true });
+    // Read without its text, a text term would look empty and be published again over what is live.
+    const body: unknown = res.data.attributes.body;
+    if (res.data.attributes.term_type !== 'file' && typeof body !== 'string') {
+      throw new DocketError(
+        'bad-response',
+        `read custom term "${label}": agreements service GET /v1/custom_terms/${id} answered a text term without its "body" (${body === undefined ? 'missing' : String(JSON.stringify(body)).slice(0, 64)})`,
+        'docket publishes nothing over a term it could not read; run plan again, and if this persists the service is not answering as documented',
+      );
+    }
     return res.data;
   }
 
