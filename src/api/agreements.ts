@@ -151,7 +151,16 @@ export class AgreementsApi {
   }
 
   async getCustomTerm(id: string, label: string): Promise<ApiResource<CustomTermAttrs>> {
-    const res = await this.client.request<One<CustomTermAttrs>>({ method: 'GET', path: `/v1/custom_terms/${id}`, operation: `read custom term "${label}"` });
+    const res = await this.client.request<One<CustomTermAttrs>>({ method: 'GET', path: `/v1/custom_terms/${id}`, operation: `read custom term "${label}"`, resource: true });
+    // Read without its text, a text term would look empty and be published again over what is live.
+    const body: unknown = res.data.attributes.body;
+    if (res.data.attributes.term_type !== 'file' && typeof body !== 'string') {
+      throw new DocketError(
+        'bad-response',
+        `read custom term "${label}": agreements service GET /v1/custom_terms/${id} answered a text term without its "body" (${body === undefined ? 'missing' : String(JSON.stringify(body)).slice(0, 64)})`,
+        'docket publishes nothing over a term it could not read; run plan again, and if this persists the service is not answering as documented',
+      );
+    }
     return withNumericVersion(res.data);
   }
 
@@ -217,7 +226,7 @@ export class AgreementsApi {
   }
 
   async getCustomTemplate(id: string, label: string): Promise<ApiResource<CustomTemplateAttrs>> {
-    const res = await this.client.request<One<CustomTemplateAttrs>>({ method: 'GET', path: `/v1/custom_templates/${id}`, operation: `read custom template "${label}"` });
+    const res = await this.client.request<One<CustomTemplateAttrs>>({ method: 'GET', path: `/v1/custom_templates/${id}`, operation: `read custom template "${label}"`, resource: true });
     return withNumericVersion(res.data);
   }
 
@@ -296,7 +305,7 @@ export class AgreementsApi {
       recover: async () => {
         throw new DocketError(
           'unknown-outcome',
-          `upload attachment "${meta.name}": the service may have received ${file.filename} (no complete answer came back), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
+          `upload attachment "${meta.name}": the service may have received ${file.filename} (no answer naming the new attachment came back), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
           'run plan: it says the upload is uncertain, and how to go on',
         );
       },

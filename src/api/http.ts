@@ -12,7 +12,7 @@ import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
-import { bodyProblem, endpointKey, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { bodyProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -513,6 +513,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         answers.forEach((res, i) => ({ body, fresh, next } = take(res, targets[i]!)));
         page = last;
       }
+      // A later page with nothing new that still names a next one: an empty page ends the list; one
+      // that only repeats earlier items means the service's paging does not advance, and following it
+      // would read MAX_PAGES pages (minutes against a real service) to end in the same error.
+      if (page > 1 && fresh === 0 && (next.link !== undefined || next.number !== undefined)) {
+        if (body.data.length > 0) {
+          throw new DocketError('bad-response', `${operation}: ${service} service paging did not end (page ${page} repeated only items of earlier pages, and named a next page)`);
+        }
+        break;
+      }
       if (next.link !== undefined) {
         // A link to another host is rebuilt on the base only when there is no page number to use instead.
         const followed = followLink(first, current, next.link, size, next.number === undefined);
@@ -556,7 +565,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     async request<T>(o: RequestOptions): Promise<T> {
       const t = target(o);
       const answer = await send(t);
-      const problem = bodyProblem(answer);
+      const problem = o.resource ? resourceProblem(answer) : bodyProblem(answer);
       if (problem) {
         throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered with a malformed body: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
       }

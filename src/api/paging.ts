@@ -69,6 +69,18 @@ export function bodyProblem(body: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Why an answer is not one resource (what a read of one object must return), or undefined when
+ * it is: an empty body or one without `data` would otherwise reach the kind as `undefined`.
+ */
+export function resourceProblem(body: unknown): string | undefined {
+  if (body === undefined) return 'the body is empty';
+  if (!isPlainObject(body)) return `the body is not an object (${describe(body)})`;
+  if (!('data' in body)) return 'it has no "data"';
+  if (Array.isArray(body.data)) return '"data" is a list, not one object';
+  return bodyProblem(body);
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';

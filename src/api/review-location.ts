@@ -139,7 +139,7 @@ export class ReviewLocator {
   private async flat(after404?: ApiError): Promise<ReviewLocation> {
     let org: One;
     try {
-      org = await this.client.request<One>({ method: 'GET', path: '/v1/organization', operation: 'read organization' });
+      org = await this.client.request<One>({ method: 'GET', path: '/v1/organization', operation: 'read organization', resource: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404 && this.setting === 'auto') {
         throw new DocketError(

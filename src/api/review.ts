@@ -116,7 +116,7 @@ export class ReviewApi {
     return this.locator.run(async (w) => {
       const probed = this.locator.takeProbedOrganization();
       if (probed) return probed as ApiResource<OrganizationAttrs>;
-      const res = await this.client.request<One<OrganizationAttrs>>({ method: 'GET', path: w.organizationPath, operation: 'read organization' });
+      const res = await this.client.request<One<OrganizationAttrs>>({ method: 'GET', path: w.organizationPath, operation: 'read organization', resource: true });
       return res.data;
     });
   }
@@ -244,7 +244,7 @@ export class ReviewApi {
   }
 
   async getImportedFile(id: string): Promise<ApiResource<ImportedFileAttrs>> {
-    return this.locator.run(async (w) => (await this.client.request<One<ImportedFileAttrs>>({ method: 'GET', path: `${w.prefix}/imported_files/${id}`, operation: `read imported file ${id}` })).data);
+    return this.locator.run(async (w) => (await this.client.request<One<ImportedFileAttrs>>({ method: 'GET', path: `${w.prefix}/imported_files/${id}`, operation: `read imported file ${id}`, resource: true })).data);
   }
 
   /** A review of an imported file against a playbook; a repeat after an unknown outcome only costs a second review. */
@@ -256,11 +256,11 @@ export class ReviewApi {
   }
 
   async getReview(id: string): Promise<ApiResource<ReviewAttrs>> {
-    return this.locator.run(async (w) => (await this.client.request<One<ReviewAttrs>>({ method: 'GET', path: `${w.prefix}/reviews/${id}`, operation: `read review ${id}` })).data);
+    return this.locator.run(async (w) => (await this.client.request<One<ReviewAttrs>>({ method: 'GET', path: `${w.prefix}/reviews/${id}`, operation: `read review ${id}`, resource: true })).data);
   }
 
   async getPlaybook(id: string): Promise<ApiResource<PlaybookAttrs>> {
-    return this.locator.run(async (w) => (await this.client.request<One<PlaybookAttrs>>({ method: 'GET', path: `${w.prefix}/playbooks/${id}`, operation: `read playbook ${id}` })).data);
+    return this.locator.run(async (w) => (await this.client.request<One<PlaybookAttrs>>({ method: 'GET', path: `${w.prefix}/playbooks/${id}`, operation: `read playbook ${id}`, resource: true })).data);
   }
 
   async deleteRule(playbookId: string, ruleId: string, label: string): Promise<void> {

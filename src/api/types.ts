@@ -38,6 +38,8 @@ export interface RequestOptions {
   body?: Record<string, unknown> | FormPart[];
   /** What docket was doing, e.g. `create rule "Inbound NDA/Term"`; used in errors and logs. */
   operation: string;
+  /** The answer must be one object (`{"data": {id, attributes}}`, a read of one): anything else is malformed. */
+  resource?: boolean;
 }
 
 export interface CreateOptions<T> extends RequestOptions {

@@ -69,6 +69,16 @@ describe('malformed answers', () => {
       expect(plan.stderr).not.toMatch(/Internal error|TypeError|    at /);
     });
   }
+
+  it('a read of one object that answers no "data" is a bad-response error naming the read', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\n' });
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/review/v1/organizations/:org', status: 'malformed', body: { meta: {} } });
+    const plan = await bin(t)('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('Error: read organization: review service GET /v1/organizations/00000000-0000-4000-8000-000000000001 answered with a malformed body: it has no "data"');
+    expect(plan.stderr).not.toMatch(/cannot read|TypeError|    at /);
+  });
 });
 
 describe('one apply per checkout at a time (.docket/apply.lock)', () => {

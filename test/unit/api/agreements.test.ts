@@ -79,7 +79,7 @@ describe('custom term bodies', () => {
 describe('version numbers', () => {
   it('reads a current_version_number sent as a numeric string as the number: the next version is 3, not "21"', async () => {
     const { mock, api } = setup();
-    const term = { id: 't1', type: 'custom_term', attributes: { name: 'T', term_type: 'text', current_version_number: '2' } };
+    const term = { id: 't1', type: 'custom_term', attributes: { name: 'T', term_type: 'text', body: 'Text', current_version_number: '2' } };
     const template = { id: 'c1', type: 'custom_template', attributes: { name: 'C', current_definition: '', current_version_number: ' 7 ' } };
     mock.intercept({ path: (p) => p.startsWith('/v1/custom_terms') }).reply(200, { data: [term] }, { headers: JSON_HEADERS });
     mock.intercept({ path: '/v1/custom_terms/t1' }).reply(200, { data: term }, { headers: JSON_HEADERS });
@@ -88,5 +88,17 @@ describe('version numbers', () => {
     expect(listed!.attributes.current_version_number + 1).toBe(3);
     expect((await api.getCustomTerm('t1', 'T')).attributes.current_version_number).toBe(2);
     expect((await api.listCustomTemplates())[0]!.attributes.current_version_number).toBe(7);
+  });
+});
+
+describe('attachment uploads', () => {
+  it('that succeed without the new id fail as uncertain, without claiming that no answer came', async () => {
+    const { mock, api } = setup();
+    mock.intercept({ path: '/v1/attachments', method: 'POST' }).reply(201, {}, { headers: JSON_HEADERS });
+    const file = { data: Buffer.from('%PDF-1.4'), filename: 'security.pdf' };
+    const error = (await api.uploadAttachment(file, { name: 'Security', description: null, uploadedBy: 'a@x' }).catch((e: unknown) => e)) as DocketError;
+    expect(error.code).toBe('unknown-outcome');
+    expect(error.message).toContain('security.pdf');
+    expect(error.message).not.toContain('no complete answer');
   });
 });

@@ -149,6 +149,23 @@ describe('requests', () => {
     }
   });
 
+  it('turns a read of one object that answers no object (empty, no "data", a list) into a bad-response error, not an internal one', async () => {
+    const cases: [string, string][] = [
+      ['', 'the body is empty'],
+      ['{"meta": {}}', 'it has no "data"'],
+      ['{"data": []}', '"data" is a list, not one object'],
+      ['[]', 'the body is not an object (a list)'],
+      ['"ok"', 'the body is not an object (string)'],
+    ];
+    for (const [body, problem] of cases) {
+      const { mock, client } = setup();
+      mock.intercept({ path: anyPath }).reply(200, body, { headers: JSON_HEADERS });
+      const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a', resource: true }))) as DocketError;
+      expect(err.code).toBe('bad-response');
+      expect(err.message).toBe(`read a: review service GET /v1/a answered with a malformed body: ${problem}`);
+    }
+  });
+
   it('turns a non-JSON 2xx body into a bad-response error', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/a' }).reply(200, '<html>login</html>', { headers: { 'content-type': 'text/html' } });
@@ -331,6 +348,36 @@ describe('list', () => {
     const err = await rejection(client.list('/v1/x', 'list x'));
     expect((err as DocketError).code).toBe('bad-response');
     expect((err as DocketError).message).toContain('list x');
+  });
+
+  it('stops at the first page that repeats only earlier items yet names a next page, instead of reading thousands', async () => {
+    const { mock, client, logs } = setup();
+    // Every page is the first one again, with a next page number that never runs out.
+    mock.intercept({ path: anyPath }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      return { statusCode: 200, data: { data: [res('a'), res('b')], meta: { pagination: { current: n, next: n + 1 } } } };
+    }).persist();
+    const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe('list x: review service paging did not end (page 2 repeated only items of earlier pages, and named a next page)');
+    expect(logs).toHaveLength(2);
+  });
+
+  it('lists an item that two pages both hold once (an insert shifted the pages)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: (p) => !p.includes('number') }).reply(200, { data: [res('a'), res('b')], meta: { pagination: { current: 1, next: 2 } } });
+    mock.intercept({ path: (p) => p.includes('page%5Bnumber%5D=2') }).reply(200, { data: [res('b'), res('c')], meta: { pagination: { current: 2, next: null } } });
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('ends a list at an empty page even when it names a next page', async () => {
+    const { mock, client, logs } = setup();
+    mock.intercept({ path: anyPath }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      return { statusCode: 200, data: { data: n === 1 ? [res('a')] : [], meta: { pagination: { current: n, next: n + 1 } } } };
+    }).persist();
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['a']);
+    expect(logs).toHaveLength(2);
   });
 
   it('refuses to follow a next link to another origin and another path (the key would go there)', async () => {

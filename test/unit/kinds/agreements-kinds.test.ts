@@ -47,6 +47,17 @@ describe('custom terms', () => {
     expect(reads.map((r) => r.path)).toEqual([`/agreements/v1/custom_terms/${Object.values(e.org().agreements.custom_terms).find((t) => t.name === 'Declared')!.id}`]);
   });
 
+  it('fail as a bad response, not a publish, when a text term is read back without its body', async () => {
+    const e = await start({ custom_terms: [{ name: 'Declared', body: 'A' }] });
+    const term = Object.values(e.org().agreements.custom_terms)[0]!;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'a.yaml': 'kind: CustomTerm\nname: Declared\nbody: A\n' });
+    const body = { data: { id: term.id, type: 'custom_term', attributes: { name: 'Declared', term_type: 'text', current_version_number: 1 } } };
+    e.t.emulator.faults.add({ method: 'GET', path_pattern: '/agreements/v1/custom_terms/:id', status: 'malformed', body });
+    const error = await e.plan(dir).catch((err: unknown) => err);
+    expect(error).toMatchObject({ code: 'bad-response' });
+    expect((error as Error).message).toBe(`read custom term "Declared": agreements service GET /v1/custom_terms/${term.id} answered a text term without its "body" (missing)`);
+  });
+
   it('create text terms as the actor, without term_type', async () => {
     const e = await start();
     const dir = await makeDir({ 'docket.yaml': DOCKET, 't.yaml': 'kind: CustomTerm\nname: Terms\nbody: |\n  1. Scope\n' });
