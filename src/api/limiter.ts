@@ -147,6 +147,13 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     return (served.length * 1000) / span;
   };
 
+  /** An answer other than a 429, for the served rate; a long apply without a 429 must not keep every one. */
+  const answer = (): void => {
+    const t = now();
+    served.push(t);
+    forgetOld(t);
+  };
+
   return {
     limit,
     get active() {
@@ -218,16 +225,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       nextStart = Math.max(nextStart, pausedUntil);
       pump();
     },
-    answered() {
-      const t = now();
-      served.push(t);
-      forgetOld(t);
-    },
+    answered: answer,
     succeeded() {
-      const t = now();
-      served.push(t);
-      // A long apply without a 429 must not keep every success.
-      forgetOld(t);
+      answer();
       if (allowed < limit) allowed = Math.min(limit, allowed + 1 / Math.max(1, allowed));
       // About one more request per second, per second of success.
       if (rate < maxRps) rate = Math.min(maxRps, rate + 1 / Math.max(1, rate));

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles } from './data-files.js';
-import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, unreadableFile } from './discover.js';
+import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, skipDirectory, unreadableFile } from './discover.js';
 import { interpolateTree } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
@@ -177,9 +177,20 @@ async function projectFileIn(dir: string): Promise<string | undefined> {
 
 /** The project file of a configuration `root` lies inside (as the user would write its path), if any. */
 async function enclosingProject(root: string, shown: string): Promise<string | undefined> {
-  for (let dir = path.dirname(root); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+  const found = await enclosingConfiguration(root);
+  return found && path.join(shown, path.relative(root, found.dir), found.name);
+}
+
+/**
+ * The nearest folder above `root` holding a project file, and that file's name. With `readsIt`,
+ * only a configuration that reads `root`'s files counts: none does across a dot-folder or
+ * node_modules, which discovery skips.
+ */
+export async function enclosingConfiguration(root: string, readsIt = false): Promise<{ dir: string; name: string } | undefined> {
+  for (let below = root, dir = path.dirname(root); dir !== below; below = dir, dir = path.dirname(dir)) {
+    if (readsIt && skipDirectory(path.basename(below))) return undefined;
     const name = await projectFileIn(dir);
-    if (name) return path.join(shown, path.relative(root, dir), name);
+    if (name) return { dir, name };
   }
   return undefined;
 }

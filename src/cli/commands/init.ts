@@ -5,11 +5,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { withCommon } from '../options.js';
 import { Command } from 'commander';
-import { skipDirectory } from '../../config/discover.js';
-import { PROJECT_FILES } from '../../config/load.js';
+import { enclosingConfiguration, PROJECT_FILES } from '../../config/load.js';
 import { schemaHome } from '../../config/schema-names.js';
 import { UsageError } from '../../errors.js';
 import { GITIGNORE_ENTRY, docketYaml, examplePlaybook, gitignore } from '../init-templates.js';
@@ -54,7 +53,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       done.push([await ensureGitignore(join(root, '.gitignore')), join(dir, '.gitignore')]);
       if (!opts.quiet) io.stdout(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`);
       // Written all the same (a user may move it), but that configuration now reads these files as its own.
-      const outer = enclosingConfig(root);
+      const outer = (await enclosingConfiguration(root, true))?.dir;
       if (outer) {
         const where = isAbsolute(dir) ? outer : relative(io.cwd, outer) || '.';
         io.stderr(`Warning: ${dir} is inside the configuration directory ${where}, which reads every YAML file below it: \`docket validate -C ${where}\` now fails on ${join(dir, 'docket.yaml')}. Move ${dir} out of it (or into a dot-folder).\n`);
@@ -63,15 +62,6 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
     });
 }
 
-/** The nearest folder above `root` with a project file, when that configuration would read `root`'s files. */
-function enclosingConfig(root: string): string | undefined {
-  for (let dir = dirname(root), below = root; dir !== below; below = dir, dir = dirname(dir)) {
-    // A configuration skips dot-folders and node_modules: a DIR below one of those is not read.
-    if (skipDirectory(basename(below))) return undefined;
-    if (PROJECT_FILES.some((name) => existsSync(join(dir, name)))) return dir;
-  }
-  return undefined;
-}
 
 /** Where the modelines point, when nothing is installed there yet. */
 function editorNote(schemas: string, root: string): string {
