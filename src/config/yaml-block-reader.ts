@@ -52,6 +52,9 @@ const PLUS = 0x2b;
 /** Thrown (one object, never an Error: no stack to capture) when the text is not in the subset. */
 const DECLINE: unique symbol = Symbol('decline');
 
+/** Deeper than this, a file is the full parser's (which reports nesting deeper than any file needs). */
+const MAX_DEPTH = 64;
+
 /** V8 copies substrings shorter than this; longer ones are slices that keep their whole text. */
 const SLICED_MIN = 13;
 
@@ -85,6 +88,8 @@ class BlockReader {
   private at: At = At.End;
   /** Where the last node read ends: a collection closes there. */
   private lastEnd = 0;
+  /** How many collections the cursor is in. */
+  private depth = 0;
   private readonly state = { position: 0 };
   private readonly colons: NextOf;
   private readonly hashes: NextOf;
@@ -182,6 +187,16 @@ class BlockReader {
 
   /** A block collection starting on the cursor's line. */
   private node(): unknown {
+    // Nesting no configuration needs: the full parser's, which says so at its line.
+    if (++this.depth > MAX_DEPTH) throw DECLINE;
+    try {
+      return this.collection();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private collection(): unknown {
     const start = this.line + this.indent;
     if (this.isItem(start)) return this.sequence(this.indent);
     const colon = this.keyColon(start, this.lineEnd);
@@ -453,8 +468,11 @@ class BlockReader {
       if (this.isItem(at)) throw DECLINE;
       const known = this.knownKeyColon(at - this.line, 0, at);
       const colon = known >= 0 ? known : this.keyColon(at, end);
-      if (colon >= 0) out.push(this.mapping(at - this.line, at, colon));
-      else {
+      if (colon >= 0) {
+        if (++this.depth > MAX_DEPTH) throw DECLINE;
+        out.push(this.mapping(at - this.line, at, colon));
+        this.depth--;
+      } else {
         const c = t.charCodeAt(at);
         // A quoted key (`- "a": 1`) is declined: only a quoted scalar item is read here.
         if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) this.quotedItemIsNotKey(at);

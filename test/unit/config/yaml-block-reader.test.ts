@@ -245,4 +245,14 @@ describe('readBlockYaml', () => {
     ];
     for (const text of declined) expect(readBlockYaml(text), JSON.stringify(text)).toBeUndefined();
   });
+
+  it('declines nesting no configuration needs, for the full parser to report, instead of running out of stack', () => {
+    const levels = 5000;
+    const mappings = Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n');
+    const items = Array.from({ length: levels }, (_, i) => `${' '.repeat(2 * i)}- k${i}:`).join('\n');
+    for (const text of [`${mappings} x\n`, `${items} x\n`]) expect(readBlockYaml(text)).toBeUndefined();
+    // Nesting a configuration does have is read.
+    expect(readBlockYaml('a:\n  b:\n    - c: 1\n      d:\n        e: [x]\n')).toBeUndefined();
+    expect(readBlockYaml('a:\n  b:\n    - c: 1\n      d:\n        e: x\n')).toStrictEqual([{ a: { b: [{ c: 1, d: { e: 'x' } }] } }]);
+  });
 });
