@@ -310,8 +310,8 @@ describe('failures and retries', () => {
 
   it('skips what depends on a failed operation, finishes the rest, and a re-run converges', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
-    // Every attempt of the first playbook create fails (the first and its 6 retries; one at a time).
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 7 });
+    // The first playbook create is refused, finally (a 422 is not tried again; one at a time).
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 422, count: 1 });
     const first = await cli('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('Apply finished with errors: 3 done, 1 failed, 2 skipped.');
@@ -329,7 +329,7 @@ describe('failures and retries', () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
     const planFile = join(dir, 'plan.json');
     expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 500, count: 7 });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 422, count: 1 });
     const first = await cli('apply', '-C', dir, planFile, '--concurrency', '1');
     expect(first.code).toBe(1);
     expect(first.stderr).toContain('fix the cause and make a new plan (docket plan --out PLAN.json) and apply that one: it converges');
