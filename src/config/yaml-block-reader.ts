@@ -9,14 +9,22 @@
  * carriage returns, quoted or typed keys, duplicate keys, empty documents or items, indentation
  * indicators. test/unit/config/yaml-block-reader.test.ts holds it to js-yaml on generated files.
  *
- * While reading it reports where each node opens and closes, as js-yaml's `listener` does, in the
- * form the position walk (yaml-fast-positions.ts) reads: a node opens at its first character (a
- * block sequence at its first `-`), a key opens and closes around its text, and a value written
- * as nothing (`key:`) opens and closes right after the colon.
+ * While reading it notes where each node opens and closes, as js-yaml's `listener` does (down to
+ * `maxDepth`, as NodeEvents.recorder notes them), in the form the position walk
+ * (yaml-fast-positions.ts) reads: a node opens at its first character (a block sequence at its
+ * first `-`), a key opens and closes around its text, and a value written as nothing (`key:`)
+ * opens and closes right after the colon.
  */
 import jsYaml from 'js-yaml';
+import type { NodeEvents } from './yaml-fast-positions.js';
 
-export type NodeListener = (kind: 'open' | 'close', state: { position: number }) => void;
+export interface BlockReadOptions {
+  /** Where nodes open and close is noted here, for nodes at most `maxDepth` deep (a document's root is at depth 1). */
+  events?: NodeEvents;
+  maxDepth?: number;
+  /** Copy each long string off the text, so the values do not keep it alive. */
+  detach?: boolean;
+}
 
 interface ImplicitType {
   resolve(data: string): boolean;
@@ -58,14 +66,11 @@ const MAX_DEPTH = 64;
 /** V8 copies substrings shorter than this; longer ones are slices that keep their whole text. */
 const SLICED_MIN = 13;
 
-/**
- * Every document of `text`, or undefined when the text is not in the subset. `detach` copies each
- * long string off the text, so the values do not keep it alive.
- */
-export function readBlockYaml(text: string, listener?: NodeListener, detach = false): unknown[] | undefined {
+/** Every document of `text`, or undefined when the text is not in the subset. */
+export function readBlockYaml(text: string, options: BlockReadOptions = {}): unknown[] | undefined {
   if (DECLINED_OR_SURROGATE.test(text) && DECLINED_CHARACTER.test(text)) return undefined;
   try {
-    return new BlockReader(text, listener, detach).documents();
+    return new BlockReader(text, options.events, options.maxDepth ?? Infinity, options.detach ?? false).documents();
   } catch (e) {
     if (e === DECLINE) return undefined;
     throw e;
@@ -90,7 +95,8 @@ class BlockReader {
   private lastEnd = 0;
   /** How many collections the cursor is in. */
   private depth = 0;
-  private readonly state = { position: 0 };
+  /** How many nodes are open, for the events (a node deeper than `maxDepth` is not noted). */
+  private openNodes = 0;
   private readonly colons: NextOf;
   private readonly hashes: NextOf;
   /**
@@ -102,7 +108,8 @@ class BlockReader {
 
   constructor(
     private readonly text: string,
-    private readonly listener: NodeListener | undefined,
+    private readonly events: NodeEvents | undefined,
+    private readonly maxDepth: number,
     private readonly detach: boolean,
   ) {
     this.colons = new NextOf(text, ':');
@@ -172,17 +179,11 @@ class BlockReader {
   }
 
   private open(position: number): void {
-    if (this.listener) {
-      this.state.position = position;
-      this.listener('open', this.state);
-    }
+    if (this.openNodes++ < this.maxDepth) this.events?.push(true, position);
   }
 
   private close(position: number): void {
-    if (this.listener) {
-      this.state.position = position;
-      this.listener('close', this.state);
-    }
+    if (--this.openNodes < this.maxDepth) this.events?.push(false, position);
   }
 
   /** A block collection starting on the cursor's line. */

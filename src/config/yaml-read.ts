@@ -93,11 +93,12 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
   if (text.startsWith('\uFEFF') || needsFullParser(text)) return undefined;
   // Where the shallow nodes are (a document, its keys, a rule of its list) is noted while it is
   // read, at almost no cost: what a plan shows of a changed object needs no second pass.
-  let { events, listener } = NodeEvents.recorder(SHALLOW_DEPTH);
+  let events = new NodeEvents();
   // Files written in plain block style (most) are read by the block reader, several times faster;
   // it gives what js-yaml gives, and declines everything else.
-  let values = readBlockYaml(text, listener, Boolean(reread));
+  let values = readBlockYaml(text, { events, maxDepth: SHALLOW_DEPTH, detach: Boolean(reread) });
   if (values === undefined) {
+    let listener;
     ({ events, listener } = NodeEvents.recorder(SHALLOW_DEPTH));
     const read: unknown[] = [];
     try {

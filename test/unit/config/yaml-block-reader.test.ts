@@ -173,12 +173,12 @@ describe('readBlockYaml', () => {
     let compared = 0;
     for (let n = 0; n < 2000; n++) {
       const text = file(rng);
-      const ours = NodeEvents.recorder(4);
-      const values = readBlockYaml(text, ours.listener);
+      const ours = new NodeEvents();
+      const values = readBlockYaml(text, { events: ours, maxDepth: 4 });
       if (values === undefined) continue;
       const theirs = NodeEvents.recorder(4);
       jsYaml.loadAll(text, () => undefined, { schema: jsYaml.CORE_SCHEMA, listener: theirs.listener });
-      const a = walkPositions(text, 'f.yaml', values, ours.events, 4);
+      const a = walkPositions(text, 'f.yaml', values, ours, 4);
       const b = walkPositions(text, 'f.yaml', values, theirs.events, 4);
       if (b === undefined) continue;
       expect(a, JSON.stringify(text)).toBeDefined();
