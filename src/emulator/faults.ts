@@ -9,7 +9,8 @@
  */
 import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
 
-export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
+/** Statuses a fault answers with without performing the request: passing ones, and final refusals. */
+export const FAULT_STATUSES = [400, 403, 404, 409, 422, 429, 500, 502, 503, 504] as const;
 export const TRANSPORT_FAULTS = ['drop', 'hang', 'silent', 'trickle', 'malformed'] as const;
 export type TransportFault = (typeof TRANSPORT_FAULTS)[number];
 export type FaultStatus = (typeof FAULT_STATUSES)[number] | TransportFault;

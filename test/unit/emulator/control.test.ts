@@ -81,6 +81,16 @@ describe('faults', () => {
     expect(fields(bad)).toEqual(['status']);
   });
 
+  it('a final refusal (422) answers without performing the request', async () => {
+    const h = await start();
+    expect((await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/playbooks', status: 422 })).status).toBe(201);
+    const refused = await h.review('POST', PLAYBOOKS, { name: 'Refused' });
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect(list(await h.review('GET', PLAYBOOKS))).toEqual([]);
+    expect((await h.review('POST', PLAYBOOKS, { name: 'Made' })).status).toBe(201);
+  });
+
   it('"drop" performs the create and closes the connection without an answer', async () => {
     const h = await start();
     await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/playbooks', status: 'drop' });
