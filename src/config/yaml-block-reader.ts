@@ -60,8 +60,12 @@ const PLUS = 0x2b;
 /** Thrown (one object, never an Error: no stack to capture) when the text is not in the subset. */
 const DECLINE: unique symbol = Symbol('decline');
 
-/** Deeper than this, a file is the full parser's (which reports nesting deeper than any file needs). */
-const MAX_DEPTH = 64;
+/**
+ * Collections nested deeper than this are left to js-yaml and the full parser: far more than any
+ * configuration needs, and well within the depth at which the full parser reports `yaml-too-deep`
+ * (so that error is never the reader's to give or to miss).
+ */
+const MAX_DEPTH = 32;
 
 /** V8 copies substrings shorter than this; longer ones are slices that keep their whole text. */
 const SLICED_MIN = 13;
@@ -93,7 +97,7 @@ class BlockReader {
   private at: At = At.End;
   /** Where the last node read ends: a collection closes there. */
   private lastEnd = 0;
-  /** How many collections the cursor is in. */
+  /** How many collections (mappings and lists) the cursor is in. */
   private depth = 0;
   /** How many nodes are open, for the events (a node deeper than `maxDepth` is not noted). */
   private openNodes = 0;
@@ -188,16 +192,6 @@ class BlockReader {
 
   /** A block collection starting on the cursor's line. */
   private node(): unknown {
-    // Nesting no configuration needs: the full parser's, which says so at its line.
-    if (++this.depth > MAX_DEPTH) throw DECLINE;
-    try {
-      return this.collection();
-    } finally {
-      this.depth--;
-    }
-  }
-
-  private collection(): unknown {
     const start = this.line + this.indent;
     if (this.isItem(start)) return this.sequence(this.indent);
     const colon = this.keyColon(start, this.lineEnd);
@@ -245,6 +239,7 @@ class BlockReader {
 
   /** A block mapping whose keys are at column `indent`; the first key starts at `first`, its colon at `colon`. */
   private mapping(indent: number, first: number, colon: number): Record<string, unknown> {
+    this.enter();
     const t = this.text;
     const out: Record<string, unknown> = {};
     const known = (this.keysAt[indent] ??= []);
@@ -278,6 +273,7 @@ class BlockReader {
       }
     }
     this.close(this.lastEnd);
+    this.depth--;
     return out;
   }
 
@@ -456,6 +452,7 @@ class BlockReader {
 
   /** A block sequence whose `-` indicators are at column `indent`; the cursor is on its first item. */
   private sequence(indent: number): unknown[] {
+    this.enter();
     const t = this.text;
     const out: unknown[] = [];
     this.open(this.line + indent);
@@ -469,11 +466,8 @@ class BlockReader {
       if (this.isItem(at)) throw DECLINE;
       const known = this.knownKeyColon(at - this.line, 0, at);
       const colon = known >= 0 ? known : this.keyColon(at, end);
-      if (colon >= 0) {
-        if (++this.depth > MAX_DEPTH) throw DECLINE;
-        out.push(this.mapping(at - this.line, at, colon));
-        this.depth--;
-      } else {
+      if (colon >= 0) out.push(this.mapping(at - this.line, at, colon));
+      else {
         const c = t.charCodeAt(at);
         // A quoted key (`- "a": 1`) is declined: only a quoted scalar item is read here.
         if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) this.quotedItemIsNotKey(at);
@@ -484,7 +478,13 @@ class BlockReader {
       if (!this.isItem(this.line + indent)) break;
     }
     this.close(this.lastEnd);
+    this.depth--;
     return out;
+  }
+
+  /** One collection deeper; nesting no configuration needs is left to the full parser, which reports it at its line. */
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) throw DECLINE;
   }
 
   private quotedItemIsNotKey(at: number): void {

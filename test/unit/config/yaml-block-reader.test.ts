@@ -246,13 +246,25 @@ describe('readBlockYaml', () => {
     for (const text of declined) expect(readBlockYaml(text), JSON.stringify(text)).toBeUndefined();
   });
 
-  it('declines nesting no configuration needs, for the full parser to report, instead of running out of stack', () => {
-    const levels = 5000;
-    const mappings = Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n');
-    const items = Array.from({ length: levels }, (_, i) => `${' '.repeat(2 * i)}- k${i}:`).join('\n');
-    for (const text of [`${mappings} x\n`, `${items} x\n`]) expect(readBlockYaml(text)).toBeUndefined();
-    // Nesting a configuration does have is read.
-    expect(readBlockYaml('a:\n  b:\n    - c: 1\n      d:\n        e: [x]\n')).toBeUndefined();
-    expect(readBlockYaml('a:\n  b:\n    - c: 1\n      d:\n        e: x\n')).toStrictEqual([{ a: { b: [{ c: 1, d: { e: 'x' } }] } }]);
+  it('leaves nesting no configuration needs to the full parser, which reports it, however the lists are written', () => {
+    // Each form nests `levels` collections: mappings, lists indented under their key, lists at their key's column.
+    const forms: Record<string, (levels: number) => string> = {
+      mappings: (n) => Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k${i}:${i === n - 1 ? ' x' : ''}`).join('\n'),
+      indented: (n) => Array.from({ length: n / 2 }, (_, i) => `${' '.repeat(4 * i)}k${i}:\n${' '.repeat(4 * i + 2)}-${i === n / 2 - 1 ? ' x' : ''}`).join('\n').replace(/-\n */g, '- '),
+      atKeyColumn: (n) => ['top:', ...Array.from({ length: n / 2 }, (_, i) => `${' '.repeat(2 * i)}- a:${i === n / 2 - 1 ? ' x' : ''}`)].join('\n'),
+    };
+    const depthOf = (value: unknown): number => (value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0);
+    for (const [name, make] of Object.entries(forms)) {
+      for (const levels of [10, 32, 34, 60, 98, 100, 102, 140]) {
+        const text = `${make(levels)}\n`;
+        const read = readBlockYaml(text);
+        const full = parseWithPositions(text, 'f.yaml');
+        if (read) expect(depthOf(read[0]), `${name} ${levels}`).toBeLessThanOrEqual(32);
+        // Whoever reads it, the file means what the full parser says, errors included.
+        expect(snapshot(parseYamlFile(text, 'f.yaml')), `${name} ${levels}`).toEqual(snapshot(full));
+      }
+    }
+    // Far past any limit: declined, not a stack overflow.
+    expect(readBlockYaml(`${forms.mappings!(5000)}\n`)).toBeUndefined();
   });
 });
