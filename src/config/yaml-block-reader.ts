@@ -231,10 +231,11 @@ class BlockReader {
   /** The colon after the key the last mapping at `column` had as its key number `n`, when that key is at `at`; else -1. */
   private knownKeyColon(column: number, n: number, at: number): number {
     const key = this.keysAt[column]?.[n];
-    if (key === undefined || !this.text.startsWith(key, at)) return -1;
+    if (key === undefined) return -1;
+    const t = this.text;
     const colon = at + key.length;
-    const after = this.text.charCodeAt(colon + 1);
-    return this.text.charCodeAt(colon) === COLON && (colon + 1 === this.lineEnd || after === SPACE) ? colon : -1;
+    if (t.charCodeAt(colon) !== COLON || !(colon + 1 === this.lineEnd || t.charCodeAt(colon + 1) === SPACE)) return -1;
+    return isAt(t, key, at) ? colon : -1;
   }
 
   /** A block mapping whose keys are at column `indent`; the first key starts at `first`, its colon at `colon`. */
@@ -249,7 +250,7 @@ class BlockReader {
     let keyStart = first;
     for (let n = 0; ; n++) {
       let key = known[n];
-      if (!(asKnown && key !== undefined && colon === keyStart + key.length && t.startsWith(key, keyStart))) {
+      if (!(asKnown && key !== undefined && colon === keyStart + key.length && isAt(t, key, keyStart))) {
         let keyEnd = colon;
         while (keyEnd > keyStart && t.charCodeAt(keyEnd - 1) === SPACE) keyEnd--;
         key = t.slice(keyStart, keyEnd);
@@ -543,6 +544,12 @@ function plainScalar(text: string): unknown {
   if (c >= 128 || TYPED_STARTS[c] !== 1) return text;
   for (const type of IMPLICIT) if (type.resolve(text)) return type.construct(text);
   return text;
+}
+
+/** Whether `text` holds `part` at `at` (keys are short: a loop costs less than startsWith's call). */
+function isAt(text: string, part: string, at: number): boolean {
+  for (let i = 0; i < part.length; i++) if (text.charCodeAt(at + i) !== part.charCodeAt(i)) return false;
+  return true;
 }
 
 function skipSpaces(t: string, from: number, end: number): number {

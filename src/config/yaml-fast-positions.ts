@@ -21,8 +21,13 @@ import { DocPositions, joinPointer, type Entry, type LineCol } from './yaml-posi
 export class NodeEvents {
   // A typed array, not a list of numbers: the events a whole configuration's files keep (from
   // reading until a plan is shown) take 4 bytes each, not 8.
-  private codes = new Int32Array(64);
+  private codes: Int32Array;
   private count = 0;
+
+  /** `expected`: about how many events will be noted (the room is grown as needed). */
+  constructor(expected = 64) {
+    this.codes = new Int32Array(Math.max(16, expected));
+  }
 
   /**
    * A js-yaml `listener` that records the events of nodes at most `maxDepth` deep (a document's
