@@ -2,7 +2,7 @@
  * JSON Schema validation of documents (ajv, draft-07: the draft editors' YAML support implements)
  * and the translation of ajv's errors into diagnostics at the right line and column.
  */
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../diagnostics.js';
 import { DocketError } from '../errors.js';
@@ -11,6 +11,7 @@ import { PLACEHOLDER_MARK, SCHEMA_BASE, subschemaExport, validatorModule } from 
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue } from './quote.js';
+import { loadValidatorModule } from './validator-module.js';
 import { urlSpellingHint, withoutCredentials } from './url-policy.js';
 
 export { schemasDir } from './schema-names.js';
@@ -22,12 +23,14 @@ type ValidatorModule = Record<string, ValidateFunction | undefined>;
  * compiled at run time); from the sources (the tests), compiled on first use with the same setup.
  */
 async function validatorsOf(name: string): Promise<ValidatorModule> {
+  const file = fileURLToPath(new URL(`../validators/${validatorModule(name)}`, import.meta.url));
   try {
-    // require, not import(): importing CommonJS from ESM runs a lexer over the whole file first.
-    return createRequire(import.meta.url)(`../validators/${validatorModule(name)}`) as ValidatorModule;
+    // Not import(): importing CommonJS from ESM runs a lexer over the whole file first.
+    return loadValidatorModule(file) as ValidatorModule;
   } catch (err) {
     // Not built (the tests run from src/): compile below. A module that fails otherwise is a bug.
-    if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND' || !String((err as Error).message).includes(validatorModule(name))) throw err;
+    const { code, path } = err as NodeJS.ErrnoException;
+    if (code !== 'ENOENT' || path !== file) throw err;
   }
   const { createAjv, SUBSCHEMAS } = await import('./ajv-setup.js');
   runtimeAjv ??= createAjv();

@@ -10,6 +10,7 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv, SCHEMA_BASE, SUBSCHEMAS, schemaFileNames, schemasDir, subschemaExport, validatorModule } from '../../../src/config/ajv-setup.js';
+import { codeCacheOf, loadValidatorModule, runModuleFile } from '../../../src/config/validator-module.js';
 
 const ROOT = path.join(schemasDir(), '..');
 const DIST = path.join(ROOT, 'dist', 'validators');
@@ -59,8 +60,26 @@ describe('precompiled validators (dist/validators, written by npm run build)', (
     for (const name of schemaFileNames()) expect(existsSync(path.join(DIST, validatorModule(name))), name).toBe(true);
   });
 
+  it('come with a V8 code cache that this Node.js accepts, and load as require would load them', () => {
+    for (const name of schemaFileNames()) {
+      const file = path.join(DIST, validatorModule(name));
+      expect(existsSync(codeCacheOf(file)), name).toBe(true);
+      const { script, exports } = runModuleFile(file, readFileSync(codeCacheOf(file)));
+      expect(script.cachedDataRejected, name).toBe(false);
+      expect(Object.keys(exports).sort(), name).toEqual(Object.keys(require(file) as object).sort());
+    }
+  });
+
+  it('load from their source when the code cache is not V8\'s to take (another Node.js, a damaged file)', () => {
+    const file = path.join(DIST, validatorModule('playbook.schema.json'));
+    const { script, exports } = runModuleFile(file, Buffer.from('not a code cache'));
+    expect(script.cachedDataRejected).toBe(true);
+    expect((exports.validate as ValidateFunction)({ kind: 'Playbook', name: 'P' })).toBe(true);
+  });
+
   it.each(schemaFileNames())('%s judges every sample as the validator compiled at run time does', (name) => {
-    const module = require(path.join(DIST, validatorModule(name))) as Record<string, ValidateFunction>;
+    // Loaded as a run loads it: through its code cache.
+    const module = loadValidatorModule(path.join(DIST, validatorModule(name))) as Record<string, ValidateFunction>;
     const pairs: [ValidateFunction, ValidateFunction][] = [[module.validate!, runtime.getSchema(`${SCHEMA_BASE}${name}`)!]];
     for (const fragment of SUBSCHEMAS[name] ?? []) pairs.push([module[subschemaExport(fragment)]!, runtime.getSchema(`${SCHEMA_BASE}${name}${fragment}`)!]);
     let invalid = 0;
