@@ -1,4 +1,4 @@
-import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -222,7 +222,14 @@ describe('docket.lock.json', () => {
     await settleLock(lockLocation(handEdited, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/A': 'a', 'rule:P/B': 'b' } } });
     expect(Object.keys(JSON.parse(await readFile(join(handEdited, LOCK_FILE), 'utf8')).synced[REVIEW])).toEqual(['rule:P/A', 'rule:P/B']);
     const settled = await readFile(join(handEdited, LOCK_FILE), 'utf8');
+    const written = (await stat(join(handEdited, LOCK_FILE))).ino;
     await settleLock(lockLocation(handEdited, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/B': 'b', 'rule:P/C': null } } });
+    expect(await readFile(join(handEdited, LOCK_FILE), 'utf8')).toBe(settled);
+    // Not even written again with the same text (a write is a rename: a new inode).
+    expect((await stat(join(handEdited, LOCK_FILE))).ino).toBe(written);
+    // One character more at the end is not the same text: written again, as docket writes it.
+    await writeFile(join(handEdited, LOCK_FILE), `${settled} `);
+    await settleLock(lockLocation(handEdited, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/B': 'b' } } });
     expect(await readFile(join(handEdited, LOCK_FILE), 'utf8')).toBe(settled);
 
     // With no lock file and no entries, the records alone make the file; forgetting alone makes none.
