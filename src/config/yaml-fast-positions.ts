@@ -93,9 +93,11 @@ export function fastPositions(text: string, file: string, values: readonly unkno
 
 /**
  * The positions of the nodes the events cover (every node, or those at most `maxDepth` deep, as
- * recorded), walked alongside the values; undefined when the walk is not sure of them.
+ * recorded), walked alongside the values; undefined when the walk is not sure of them. Nodes
+ * deeper than `keepDepth` are walked (the walk stays as sure) but not kept: a plan showing a rule
+ * needs where the rule is, not its fields, and keeping every field of a file was most of the work.
  */
-export function walkPositions(text: string, file: string, values: readonly unknown[], events: NodeEvents, maxDepth = Infinity): DocPositions[] | undefined {
+export function walkPositions(text: string, file: string, values: readonly unknown[], events: NodeEvents, maxDepth = Infinity, keepDepth = maxDepth): DocPositions[] | undefined {
   // Made outside this scope: the positions keep it, and must not keep the events and the text too.
   const lc = lineColumnOf(lineStarts(text));
   let i = 0;
@@ -114,8 +116,9 @@ export function walkPositions(text: string, file: string, values: readonly unkno
       i++;
       opens++;
     }
+    const kept = depth <= keepDepth;
     if (value !== null && typeof value === 'object') {
-      positions.add(pointer, keyOffset, start, false);
+      if (kept) positions.add(pointer, keyOffset, start, false);
       // Deeper than the events were recorded, what it holds has none to walk.
       if (depth < maxDepth && !walkInside(value, pointer, positions, depth)) return false;
     } else {
@@ -124,7 +127,7 @@ export function walkPositions(text: string, file: string, values: readonly unkno
       const plain = empty || !'"\'|>'.includes(text[start] ?? '');
       // In step: plain text starts with the value's first character.
       if (plain && !empty && typeof value === 'string' && value !== '' && text[start] !== value[0]) return false;
-      positions.add(pointer, keyOffset, empty && keyOffset >= 0 ? keyOffset : start, plain);
+      if (kept) positions.add(pointer, keyOffset, empty && keyOffset >= 0 ? keyOffset : start, plain);
     }
     // js-yaml tries one more key where a mapping ends at a document marker: an empty open/close.
     while (events.isOpen(i) && events.isClose(i + 1) && events.offset(i + 1) === events.offset(i)) i += 2;
@@ -137,7 +140,8 @@ export function walkPositions(text: string, file: string, values: readonly unkno
     if (Array.isArray(value)) {
       // An empty item (`-` alone) opens no node at all: its place cannot be told.
       if (value.includes(null)) return false;
-      for (let n = 0; n < value.length; n++) if (!walk(value[n], joinPointer(pointer, n), -1, positions, depth + 1)) return false;
+      const keep = depth < keepDepth;
+      for (let n = 0; n < value.length; n++) if (!walk(value[n], keep ? joinPointer(pointer, n) : '', -1, positions, depth + 1)) return false;
       return true;
     }
     for (const key of Object.keys(value)) {
@@ -148,7 +152,7 @@ export function walkPositions(text: string, file: string, values: readonly unkno
       i += 2;
       // In step: the key is written there (or quoted there). `? complex` keys are the full parser's.
       if (!text.startsWith(key, keyStart) && text[keyStart] !== '"' && text[keyStart] !== "'") return false;
-      if (!walk((value as Record<string, unknown>)[key], joinPointer(pointer, key), keyStart, positions, depth + 1)) return false;
+      if (!walk((value as Record<string, unknown>)[key], depth < keepDepth ? joinPointer(pointer, key) : '', keyStart, positions, depth + 1)) return false;
     }
     return true;
   };

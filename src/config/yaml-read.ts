@@ -115,7 +115,10 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
   // the noted events, the others from a second js-yaml pass where it can be sure of them, else by
   // the full parser.
   let known: (DocPositions | undefined)[] | undefined;
-  let shallow: (DocPositions | undefined)[] | null | undefined;
+  // By the depth kept: where a rule is answers most of what a plan shows, and keeping its fields
+  // too was most of the walk's work.
+  const shallow = new Map<number, (DocPositions | undefined)[]>();
+  let walkFailed = false;
   const kept = reread ? undefined : text;
   const load = (): (DocPositions | undefined)[] => {
     if (known) return known;
@@ -124,19 +127,23 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
   };
   let noted: NodeEvents | undefined = events;
   const length = text.length;
-  const loadShallow = (): (DocPositions | undefined)[] | undefined => {
-    if (shallow === undefined) {
-      const source = kept ?? reread!();
-      // The events hold offsets into the text as first read: in a file since edited to another
-      // length they would land beside the nodes, and the walk can still be in step (`1` made `12`
-      // puts the next key's value on its colon). The full pass reads the new text afresh.
-      shallow = (source.length === length ? walkPositions(source, file, values, noted!, SHALLOW_DEPTH) : undefined) ?? null;
-      noted = undefined;
-    }
-    return shallow ?? undefined;
+  const loadShallow = (keep: number): (DocPositions | undefined)[] | undefined => {
+    // Positions kept deeper answer for shallower nodes too.
+    const walked = shallow.get(SHALLOW_DEPTH) ?? shallow.get(keep);
+    if (walked || walkFailed || !noted) return walked;
+    const source = kept ?? reread!();
+    // The events hold offsets into the text as first read: in a file since edited to another
+    // length they would land beside the nodes, and the walk can still be in step (`1` made `12`
+    // puts the next key's value on its colon). The full pass reads the new text afresh.
+    const positions = source.length === length ? walkPositions(source, file, values, noted, SHALLOW_DEPTH, keep) : undefined;
+    if (!positions) walkFailed = true;
+    else shallow.set(keep, positions);
+    // Once every depth is kept, the events are not needed again.
+    if (!positions || keep === SHALLOW_DEPTH) noted = undefined;
+    return positions;
   };
   const documents: ParsedDocument[] = values.map((value, index) => {
-    const positions = new LazyDocPositions(file, value, () => load()[index], () => loadShallow()?.[index]);
+    const positions = new LazyDocPositions(file, value, () => load()[index], (keep) => loadShallow(keep)?.[index]);
     return {
       file,
       index,
@@ -259,6 +266,16 @@ const COL_ACCESSOR: PropertyDescriptor = {
  */
 const SHALLOW_DEPTH = 4;
 
+/** Kept by a first walk: down to the items of a document's lists (a rule), not their fields. */
+const ITEM_DEPTH = 3;
+
+/** How deep a pointer's node is: the document is 1, `/rules` 2, `/rules/3` 3. */
+function depthOf(pointer: string): number {
+  let depth = 1;
+  for (let at = pointer.indexOf('/'); at !== -1; at = pointer.indexOf('/', at + 1)) depth++;
+  return depth;
+}
+
 /**
  * Positions answered on first use: a shallow node's from the events noted while the file was read,
  * any other's by a full pass; `has` is answered from the value.
@@ -270,7 +287,7 @@ class LazyDocPositions extends DocPositions {
     file: string,
     private readonly value: unknown,
     private readonly loadReal: () => DocPositions | undefined,
-    private readonly loadShallow: () => DocPositions | undefined,
+    private readonly loadShallow: (keep: number) => DocPositions | undefined,
   ) {
     super(file, { line: 1, col: 1 });
   }
@@ -282,7 +299,9 @@ class LazyDocPositions extends DocPositions {
   /** The shallow positions when they hold `pointer` itself (not an ancestor of it), and no full pass was made. */
   private shallowFor(pointer: string): DocPositions | undefined {
     if (this.real) return undefined;
-    const shallow = this.loadShallow();
+    const depth = depthOf(pointer);
+    if (depth > SHALLOW_DEPTH) return undefined;
+    const shallow = this.loadShallow(depth <= ITEM_DEPTH ? ITEM_DEPTH : SHALLOW_DEPTH);
     return shallow?.has(pointer) ? shallow : undefined;
   }
 

@@ -84,8 +84,8 @@ describe('parseYamlFile (fast) against the full parser', () => {
       let rereads = 0;
       const parsed = parseYamlFile(text, 'f.yaml', () => (rereads++, text));
       expect(snapshot(parsed), name).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
-      // Once for the positions noted while reading, once for a full pass.
-      expect(rereads, name).toBeLessThanOrEqual(2);
+      // Once for each depth of the positions noted while reading (a rule, then its fields), once for a full pass.
+      expect(rereads, name).toBeLessThanOrEqual(3);
     }
   });
 
@@ -137,7 +137,7 @@ describe('parseYamlFile (fast) against the full parser', () => {
     expect(checked).toBe(files.length);
   });
 
-  it('answers where a document, its keys, the items of its lists and their keys are from what was noted while reading, with no second pass', () => {
+  it('answers where a document, its keys, the items of its lists and their keys are from what was noted while reading, with no full pass', () => {
     // Four levels: the document, `rules`, a rule, a rule's field.
     const shallowOnly = (value: unknown): string[] => pointers(value).filter((p) => p.split('/').length <= 4);
     const answered: string[] = [];
@@ -145,17 +145,25 @@ describe('parseYamlFile (fast) against the full parser', () => {
       let rereads = 0;
       const parsed = parseYamlFile(text, 'f.yaml', () => (rereads++, text));
       const full = parseWithPositions(text, 'f.yaml');
-      parsed.documents.forEach((d, i) => {
-        const want = full.documents[i]!;
-        const all = shallowOnly(d.value);
-        expect({ start: { ...d.start }, at: all.map((p) => ({ ...d.positions.at(p) })), valueAt: all.map((p) => ({ ...d.positions.valueAt(p) })) }, `${name} document ${i}`).toEqual({
-          start: { ...want.start },
-          at: all.map((p) => ({ ...want.positions.at(p) })),
-          valueAt: all.map((p) => ({ ...want.positions.valueAt(p) })),
+      // Where the rules are first (what a plan shows), then their fields.
+      const rulesAndFields = [(p: string) => p.split('/').length <= 3, (p: string) => p.split('/').length === 4];
+      const readsFor = rulesAndFields.map((depth) => {
+        const before = rereads;
+        parsed.documents.forEach((d, i) => {
+          const want = full.documents[i]!;
+          const all = shallowOnly(d.value).filter(depth);
+          expect({ start: { ...d.start }, at: all.map((p) => ({ ...d.positions.at(p) })), valueAt: all.map((p) => ({ ...d.positions.valueAt(p) })) }, `${name} document ${i}`).toEqual({
+            start: { ...want.start },
+            at: all.map((p) => ({ ...want.positions.at(p) })),
+            valueAt: all.map((p) => ({ ...want.positions.valueAt(p) })),
+          });
         });
+        return rereads - before;
       });
-      // Read once for the noted positions; a second time would be the full pass.
-      if (rereads === 1) answered.push(name);
+      // Read once for the noted positions down to a rule, once more for a rule's fields when any
+      // are asked for; one more time would be the full pass.
+      const fieldsAsked = parsed.documents.some((d) => shallowOnly(d.value).some(rulesAndFields[1]!));
+      if (readsFor[0] === 1 && readsFor[1] === (fieldsAsked ? 1 : 0)) answered.push(name);
     }
     // All but the files the full parser reads from the start and the shapes the walk declines:
     // those it declines anyway, and a list in a list (js-yaml opens the inner one twice, so what it
@@ -174,6 +182,22 @@ describe('parseYamlFile (fast) against the full parser', () => {
     for (const p of ['/version', '/rules', '/rules/0', '/rules/0/b']) {
       expect({ ...parsed.positions.valueAt(p) }, p).toEqual(full.positions.valueAt(p));
     }
+  });
+
+  it('where a rule is takes one read of the text again, its fields one more, each answered as the full parser does', () => {
+    const text = 'name: P\nrules:\n  - name: A\n    actions: [flag]\n  - name: B\n    reviewer: qa@acme.example\n';
+    const full = parseWithPositions(text, 'f.yaml').documents[0]!;
+    let rereads = 0;
+    const parsed = parseYamlFile(text, 'f.yaml', () => (rereads++, text)).documents[0]!;
+    for (const p of ['/rules/1', '/rules/0', '/name', '/rules']) expect({ ...parsed.positions.at(p) }, p).toEqual(full.positions.at(p));
+    expect({ ...parsed.start }).toEqual({ ...full.start });
+    expect(rereads).toBe(1);
+    for (const p of ['/rules/1/reviewer', '/rules/0/actions']) expect({ ...parsed.positions.valueAt(p) }, p).toEqual(full.positions.valueAt(p));
+    expect(rereads).toBe(2);
+    // Kept once for every depth, the positions answer without reading it again.
+    expect({ ...parsed.positions.at('/rules/0/name') }).toEqual(full.positions.at('/rules/0/name'));
+    expect({ ...parsed.positions.at('/rules/1') }).toEqual(full.positions.at('/rules/1'));
+    expect(rereads).toBe(2);
   });
 
   it('positions are not worked out until asked for', () => {
