@@ -5,10 +5,10 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EMULATOR_TARGET, emptyLock, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
+import { EMULATOR_TARGET, emptyLock, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
-import { splitByService, syncState, withChildrenForgotten, withMovedRecords, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
@@ -38,10 +38,14 @@ export interface Session {
   /**
    * The end of an apply: this target's lock entries (`create`: write the file even with none) and
    * the sync changes, in one atomic write when both live in docket.lock.json (all but
-   * `--emulator` runs). Returns what is worth telling about the lock file.
+   * `--emulator` runs). `updatesOf` makes the changes once the file is read, leaving out the
+   * records it holds already (`held`). Returns what is worth telling about the lock file.
    */
-  settle(lock: LockFile, create: boolean, updates: SyncUpdates): Promise<string | undefined>;
+  settle(lock: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined>;
 }
+
+/** Whether the sync records as read hold this record as it would be written (engine/sync.ts recordHeld). */
+export type RecordHeld = (key: string, record: SyncRecord) => boolean;
 
 export interface SessionOptions extends CommonOptions {
   emulator?: boolean;
@@ -137,10 +141,10 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       if (indexed?.sections !== sections) indexed = { sections, state: syncState(targets.map((t) => syncRecords(syncDoc, t))) };
       return indexed.state;
     };
-    const syncChanges = (updates: SyncUpdates): SyncChanges | undefined => {
+    /** The section of each target records go to, and the one a field of an object goes to. */
+    const sectionsNow = (): { sections: string[]; serviceOf: (kindKey: string, field: string) => string } => {
       const targets = syncTargets();
       const sections = [...new Set(targets.values())];
-      if (sections.length === 0 || updates.size === 0) return undefined;
       // One section for every service (the emulator): records are not split.
       const serviceOf = (kindKey: string, field: string): string => {
         if (sections.length === 1) return sections[0]!;
@@ -148,20 +152,35 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
         const service = kind?.service === 'both' ? (kind.fieldService?.(field) ?? 'review') : (kind?.service ?? 'review');
         return targets.get(service) ?? sections[0]!;
       };
+      return { sections, serviceOf };
+    };
+    const syncChanges = (updates: SyncUpdates): SyncChanges | undefined => {
+      const { sections, serviceOf } = sectionsNow();
+      if (sections.length === 0 || updates.size === 0) return undefined;
       const state = sync();
       const split = splitByService(withMovedRecords(withChildrenForgotten(updates, state, KINDS), state), sections, serviceOf);
       return Object.fromEntries([...split].map(([target, records]) => [target, { records }]));
+    };
+    /** Against the records of `doc`, the file as read for the write: exactly what a write would keep. */
+    const heldIn = (doc: LockDocument): RecordHeld => {
+      const { sections, serviceOf } = sectionsNow();
+      const records = new Map(sections.map((t) => [t, syncRecords(doc, t)]));
+      const state = sync();
+      return (key, record) => recordHeld(key, record, records, serviceOf, state);
     };
     const recordSync = async (updates: SyncUpdates): Promise<void> => {
       const changes = syncChanges(updates);
       if (changes) await writeSync(syncLocation, changes);
     };
-    const settle = async (files: LockFile, create: boolean, updates: SyncUpdates): Promise<string | undefined> => {
-      const changes = syncChanges(updates);
+    const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined> => {
+      // With every record held already, the sections are still named: one written out of order by
+      // hand is put in order, as restating its records did.
+      const changesIn = (doc: LockDocument): SyncChanges | undefined =>
+        syncChanges(updatesOf(heldIn(doc))) ?? Object.fromEntries(sectionsNow().sections.map((target) => [target, { records: {} }]));
       const together = lockTarget !== undefined && syncLocation === workspace.lockLocation;
-      const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changes : undefined) : undefined;
+      const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changesIn : undefined) : undefined;
       // After the lock entries: a crash between loses only directions.
-      if (changes && !together) await writeSync(syncLocation, changes);
+      if (!together) await writeSync(syncLocation, changesIn);
       return told;
     };
     return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, recordSync, settle });

@@ -609,14 +609,19 @@ function inOrder<T>(records: Record<string, T>): Record<string, T> {
   return records;
 }
 
+/** Sync changes, or how to make them from the document as read for the write. */
+export type SyncChangesOf = SyncChanges | ((doc: LockDocument) => SyncChanges | undefined);
+
 /**
  * Changes sync records, per target (`null` forgets a record; `reset` empties a target's records
  * first), keeping everything else of the file. One atomic write, and none when nothing changes.
  */
-export async function writeSync(location: LockLocation, changes: SyncChanges): Promise<void> {
-  if (!hasSyncChanges(changes)) return;
-  await removeStaleTempsOf(location.path);
+export async function writeSync(location: LockLocation, changesOf: SyncChangesOf): Promise<void> {
+  if (typeof changesOf !== 'function' && !hasSyncChanges(changesOf)) return;
   const { text: before, read } = await readForWrite(location);
+  const changes = typeof changesOf === 'function' ? changesOf(read.doc) : changesOf;
+  if (changes === undefined) return;
+  await removeStaleTempsOf(location.path);
   const out = withSync(read.doc, changes);
   const pieces = renderPieces(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
@@ -644,14 +649,15 @@ function removeStaleTempsOf(path: string): Promise<void> {
  * `sync`: the apply's sync record changes, when they live in this file, written in the same
  * write (one read, one render and one atomic write of a lock that may hold 20,000 records).
  */
-export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false, sync?: SyncChanges): Promise<string | undefined> {
+export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false, sync?: SyncChangesOf): Promise<string | undefined> {
   const { text, read } = await readForWrite(location);
   const section = text !== undefined || Object.keys(lock.files).length > 0 || create;
-  const records = hasSyncChanges(sync) ? sync : undefined;
   // A file docket cannot read is left for the person (the plan already said so).
   if (read.diagnostics.some((d) => d.severity === 'error')) return undefined;
+  // Changes with no records still put a section written out of order by hand in order (withSync).
+  const changes = typeof sync === 'function' ? sync(read.doc) : sync;
   const settled = section ? withSection(read.doc, target, lock, location) : read.doc;
-  const out = records ? withSync(settled, records) : settled;
+  const out = changes ? withSync(settled, changes) : settled;
   // No file, and nothing to record in it (no entries, no records to keep): none is made.
   if (!section && !out.synced) return undefined;
   const next = renderPieces(out);

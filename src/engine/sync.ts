@@ -171,10 +171,11 @@ export function syncState(sections: readonly Readonly<SyncRecords>[]): SyncState
   return { idOf, keysWithId: (id) => idIndex().get(id) ?? [], byKey, byId };
 }
 
-/** What kinds tell the records: fields never recorded (sensitive ones) and where each field lives. */
+/** What kinds tell the records: fields never recorded (sensitive ones), and the kind a child's parent is. */
 export interface SyncKindInfo {
   name: KindName;
   sensitiveFields?: readonly string[];
+  parentKind?: KindName;
 }
 
 /** The record of an object that now matches its files: the file's values, minus ignored and sensitive fields. */
@@ -214,6 +215,12 @@ export interface AfterApplyInput {
   /** Ids known after the apply (plan ids plus those creates registered). */
   ids: ReadonlyMap<string, string>;
   kinds: readonly SyncKindInfo[];
+  /**
+   * Whether the lock already holds this record exactly as the updates would write it (see
+   * recordHeld): such records are left out. An apply leaves most of twenty thousand records as
+   * they were, and holding them all until the lock is written was the peak of its memory.
+   */
+  held?: (key: string, record: SyncRecord) => boolean;
 }
 
 /**
@@ -235,6 +242,9 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   for (const c of plan.changes) {
     if ((c.action === 'delete' || c.action === 'archive') && done.has(c.id)) out.set(refKey(c.kind, c.key), null);
   }
+  // A child of an object forgotten is forgotten with it unless the updates write it again
+  // (withChildrenForgotten): its record is restated even when the lock holds it as it is.
+  const forgotten = forgottenParents(out, input.kinds);
   // With --target only what the plan touched is known to match; the rest was not looked at.
   const inScope = (d: DesiredResource): boolean => !plan.targets?.length || pending.has(refKey(d.kind, d.key));
   for (const d of input.desired) {
@@ -242,9 +252,29 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (!inScope(d) || pending.get(key) === false) continue;
     const id = input.ids.get(key);
     if (!id) continue;
-    out.set(key, recordOf(d, id, kinds.get(d.kind), hash));
+    const record = recordOf(d, id, kinds.get(d.kind), hash);
+    if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
+    out.set(key, record);
   }
   return out;
+}
+
+/**
+ * Whether `sections` (the records of each target, as `splitByService` names them) hold `record`
+ * for `key` exactly as the updates would write it: whole, in the section of the service its
+ * fields live on and in no other, with no other key naming its object (withMovedRecords would
+ * forget that one). Writing it again would change nothing.
+ */
+export function recordHeld<S extends string>(key: string, record: SyncRecord, sections: ReadonlyMap<S, Readonly<SyncRecords>>, serviceOf: (kindKey: string, field: string) => S, state: SyncState): boolean {
+  const whole = serviceOfWhole(key, record, serviceOf);
+  if (whole === undefined || whole === false) return false;
+  for (const [service, records] of sections) {
+    const there = Object.hasOwn(records, key);
+    if (service === whole ? !there || records[key] !== formatSyncRecord(record) : there) return false;
+  }
+  if (!sections.has(whole)) return false;
+  const named = state.keysWithId(record.id);
+  return named.length === 1 && named[0] === key;
 }
 
 /**
@@ -272,6 +302,17 @@ export function withMovedRecords(updates: SyncUpdates, state: SyncState): SyncUp
  * write again (a declared child of another parent whose key merely starts the same) are kept.
  */
 export function withChildrenForgotten(updates: SyncUpdates, state: SyncState, kinds: readonly { name: KindName; parentKind?: KindName }[]): SyncUpdates {
+  const prefixes = forgottenParents(updates, kinds);
+  if (prefixes.size === 0) return updates;
+  const out: SyncUpdates = new Map(updates);
+  for (const key of state.byKey.keys()) {
+    if (!out.has(key) && parentPrefixOf(key, prefixes) !== undefined) out.set(key, null);
+  }
+  return out;
+}
+
+/** The start of the keys of the children (`rule:Parent/`) of every object the updates forget. */
+function forgottenParents(updates: SyncUpdates, kinds: readonly { name: KindName; parentKind?: KindName }[]): Set<string> {
   const prefixes = new Set<string>();
   for (const [key, record] of updates) {
     if (record !== null) continue;
@@ -279,12 +320,7 @@ export function withChildrenForgotten(updates: SyncUpdates, state: SyncState, ki
     const kind = key.slice(0, colon);
     for (const child of kinds) if (child.parentKind === kind) prefixes.add(`${child.name}:${key.slice(colon + 1)}/`);
   }
-  if (prefixes.size === 0) return updates;
-  const out: SyncUpdates = new Map(updates);
-  for (const key of state.byKey.keys()) {
-    if (!out.has(key) && parentPrefixOf(key, prefixes) !== undefined) out.set(key, null);
-  }
-  return out;
+  return prefixes;
 }
 
 /**

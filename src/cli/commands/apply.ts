@@ -26,7 +26,7 @@ import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
-import { KIND_ORDER, withSession, type Session } from '../session.js';
+import { KIND_ORDER, withSession, type RecordHeld, type Session } from '../session.js';
 
 interface ApplyFlags extends CommonOptions {
   output: 'text' | 'json';
@@ -102,7 +102,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const settling = plan.lock_updates ?? [];
           if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
-            await settleLockFile(s, s.lock, io, opts, false, syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS }));
+            await settleLockFile(s, s.lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held }));
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             // A plan not printed (saved, or -q): the report still names the target, and says there was nothing to do.
             else if (!planShown) io.stdout(`${reportHeader(plan, color)}No changes. The live services match the configuration.\n`);
@@ -185,7 +185,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     await writer?.flush();
     // Stopped early, the lock is there to commit whatever was reached (CI commits it back); with it,
     // what the apply left in sync with the files.
-    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS }));
+    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS, held }));
   } finally {
     dropExit();
     release();
@@ -223,8 +223,8 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
  * The lock file as this apply leaves it, with the sync records: also rewritten when only its form
  * was out of date (a merge conflict, version 1).
  */
-async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create: boolean, updates: SyncUpdates): Promise<void> {
-  const told = await s.settle(lock, create, updates);
+async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<void> {
+  const told = await s.settle(lock, create, updatesOf);
   if (told && !opts.quiet) io.stderr(`${told}\n`);
 }
 

@@ -12,6 +12,7 @@ import { emulatorForFile } from '../../helpers/scenario.js';
 import { makeDir } from '../../helpers/tmpdir.js';
 import { runCli } from '../../helpers/cli.js';
 import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
+import { DOCKET_YAML, MSA, NDA } from '../fixtures.js';
 import { bin, expectConverged } from './harness.js';
 
 const { emulator } = emulatorForFile();
@@ -44,6 +45,33 @@ it('a readable merge conflict and a version 1 file are rewritten by the next app
   expect(moved.code).toBe(0);
   expect(moved.stderr).toContain(`docket.lock.json: this run's entries moved from the version 1 section to "${target}"`);
   expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(written);
+  await expectConverged(run, dir);
+});
+
+it('an apply rewrites only the sync records of what it changed, and puts a section sorted out of order by hand back in order', async () => {
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+  const run = bin(emulator());
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const path = join(dir, 'docket.lock.json');
+  type Synced = { synced: Record<string, Record<string, string>> };
+  const first = (JSON.parse(await readFile(path, 'utf8')) as Synced).synced;
+  const [review, records] = Object.entries(first).find(([, r]) => 'rule:Inbound NDA/Term' in r)!;
+
+  await writeFile(join(dir, 'playbooks/nda.yaml'), NDA.replace('How long the agreement lasts', 'How long it lasts'));
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const edited = await readFile(path, 'utf8');
+  const after = (JSON.parse(edited) as Synced).synced[review]!;
+  const changed = Object.keys(after).filter((key) => after[key] !== records[key]);
+  expect(changed).toEqual(['rule:Inbound NDA/Term']);
+  expect(Object.keys(after)).toEqual(Object.keys(records));
+
+  // Nothing to change, and every record as it is: the section is still written in key order.
+  const reversed = JSON.parse(edited) as Synced;
+  reversed.synced[review] = Object.fromEntries(Object.entries(after).reverse());
+  await writeFile(path, `${JSON.stringify(reversed, null, 2)}\n`);
+  const settled = await run('apply', '-C', dir, '--auto-approve');
+  expect(settled.stdout).toContain('No changes.');
+  expect(await readFile(path, 'utf8')).toBe(edited);
   await expectConverged(run, dir);
 });
 

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, writeLock, writeSync } from '../../../src/config/lock.js';
-import { fieldHash, formatSyncRecord, parseSyncRecord, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
+import { fieldHash, formatSyncRecord, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { change, desiredOrganization, desiredPlaybook, desiredRule, planOf } from './builders.js';
 
@@ -134,6 +134,47 @@ describe('forgotten children', () => {
     // Playbook "NDA/B" is declared, so this apply writes its rule's record again.
     const updates = withChildrenForgotten(new Map([['playbook:NDA', null], ['rule:NDA/B/Term', { id: 'r-3', fields: { name: 'dd' } }]]), state, kinds);
     expect(Object.fromEntries(updates)).toEqual({ 'playbook:NDA': null, 'rule:NDA/Term': null, 'rule:NDA/Law': null, 'rule:NDA/B/Term': { id: 'r-3', fields: { name: 'dd' } } });
+  });
+});
+
+describe('records the lock holds already', () => {
+  const serviceOf = (_key: string, field: string): string => (field.startsWith('agreements.') ? 'a' : 'r');
+  const term = recordOf(desiredRule('NDA', 'Term'), 'r-1', undefined);
+  const termText = formatSyncRecord(term);
+
+  it('are held only when written whole in their service\'s section, in no other, and no other key names the object', () => {
+    const held = (sections: Record<string, Record<string, string>>): boolean => {
+      const state = syncState(Object.values(sections));
+      return recordHeld('rule:NDA/Term', term, new Map(Object.entries(sections)), serviceOf, state);
+    };
+    expect(held({ r: { 'rule:NDA/Term': termText }, a: {} })).toBe(true);
+    // A field's digest changed, the object is another, or the record is missing: restated.
+    expect(held({ r: { 'rule:NDA/Term': termText.replace(/name=\w+/, 'name=0000000000') }, a: {} })).toBe(false);
+    expect(held({ r: { 'rule:NDA/Term': termText.replace('r-1', 'r-2') }, a: {} })).toBe(false);
+    expect(held({ r: {}, a: {} })).toBe(false);
+    // Also in the other service's section (it would be forgotten there), or only there.
+    expect(held({ r: { 'rule:NDA/Term': termText }, a: { 'rule:NDA/Term': termText } })).toBe(false);
+    expect(held({ a: { 'rule:NDA/Term': termText } })).toBe(false);
+    // Another key names the same object (a rename's old name): writing forgets that one.
+    expect(held({ r: { 'rule:NDA/Term': termText, 'rule:NDA/Old': 'r-1 name=aa' }, a: {} })).toBe(false);
+    // Fields on two services: the record is split, never held whole.
+    const org = recordOf(desiredOrganization({ 'review.name': 'Acme', 'agreements.city': 'Paris' }), 'org-1', undefined);
+    const orgSections = new Map<string, Record<string, string>>([['r', { 'organization:organization': formatSyncRecord(org) }], ['a', {}]]);
+    expect(recordHeld('organization:organization', org, orgSections, serviceOf, syncState([...orgSections.values()]))).toBe(false);
+  });
+
+  it('are left out of an apply\'s updates, unless their parent is forgotten by it (the child is restated, or it would go with its parent)', () => {
+    const kinds = [{ name: 'playbook' as const }, { name: 'rule' as const, parentKind: 'playbook' as const }];
+    const kept = desiredRule('NDA', 'Term');
+    const underArchived = desiredRule('Old/B', 'Term');
+    const plan = planOf([change('archive', 'playbook', 'Old', { liveId: 'pb-9' })]);
+    const report = { results: [{ changeId: 'archive:playbook:Old', status: 'done' as const, ms: 1 }], done: 1, failed: 0, skipped: 0, ms: 1 };
+    const ids = new Map([['rule:NDA/Term', 'r-1'], ['rule:Old/B/Term', 'r-2']]);
+    const asked: string[] = [];
+    const updates = syncAfterApply({ plan, report, desired: [kept, underArchived], ids, kinds, held: (key) => (asked.push(key), true) });
+    expect(asked).toEqual(['rule:NDA/Term']);
+    expect([...updates.keys()].sort()).toEqual(['playbook:Old', 'rule:Old/B/Term']);
+    expect(updates.get('rule:Old/B/Term')).toEqual(recordOf(underArchived, 'r-2', undefined));
   });
 });
 
