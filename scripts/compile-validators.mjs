@@ -38,7 +38,7 @@ for (const name of setup.schemaFileNames()) {
  * made after its validators ran on every document of the bundled example, so that the functions
  * a run calls are in it compiled, not only the module's outer code.
  */
-const { runModuleFile, codeCacheOf } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'validator-module.js')).href);
+const { runModuleFile, codeCacheOf, sealedCodeCache } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'validator-module.js')).href);
 const samples = exampleDocuments(path.join(ROOT, 'examples', 'acme-legal'));
 for (const name of setup.schemaFileNames()) {
   const file = path.join(OUT, setup.validatorModule(name));
@@ -47,7 +47,7 @@ for (const name of setup.schemaFileNames()) {
     if (typeof validate !== 'function') continue;
     for (const doc of samples) validate(doc);
   }
-  writeFileSync(codeCacheOf(file), script.createCachedData());
+  writeFileSync(codeCacheOf(file), sealedCodeCache(readFileSync(file, 'utf8'), script.createCachedData()));
 }
 
 /** Every YAML document under `dir` (docket.yaml, resources, definitions, tests), and an empty one. */

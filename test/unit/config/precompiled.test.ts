@@ -3,14 +3,14 @@
  * the tests, run from src/, compile them on first use. Both must judge a document alike, or what a
  * user sees from `docket validate` would differ from what the tests prove.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv, SCHEMA_BASE, SUBSCHEMAS, schemaFileNames, schemasDir, subschemaExport, validatorModule } from '../../../src/config/ajv-setup.js';
-import { codeCacheOf, loadValidatorModule, runModuleFile } from '../../../src/config/validator-module.js';
+import { codeCacheOf, loadValidatorModule, openedCodeCache, runModuleFile } from '../../../src/config/validator-module.js';
 
 const ROOT = path.join(schemasDir(), '..');
 const DIST = path.join(ROOT, 'dist', 'validators');
@@ -55,6 +55,11 @@ function samples(): unknown[] {
 const shape = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map((e) => [e.instancePath, e.schemaPath, e.keyword, JSON.stringify(e.params)]);
 
+const copies: string[] = [];
+afterEach(() => {
+  for (const file of copies.splice(0)) rmSync(file, { force: true });
+});
+
 describe('precompiled validators (dist/validators, written by npm run build)', () => {
   it('exist for every schema file', () => {
     for (const name of schemaFileNames()) expect(existsSync(path.join(DIST, validatorModule(name))), name).toBe(true);
@@ -64,7 +69,9 @@ describe('precompiled validators (dist/validators, written by npm run build)', (
     for (const name of schemaFileNames()) {
       const file = path.join(DIST, validatorModule(name));
       expect(existsSync(codeCacheOf(file)), name).toBe(true);
-      const { script, exports } = runModuleFile(file, readFileSync(codeCacheOf(file)));
+      const v8Bytes = openedCodeCache(readFileSync(file, 'utf8'), readFileSync(codeCacheOf(file)));
+      expect(v8Bytes, name).toBeDefined();
+      const { script, exports } = runModuleFile(file, v8Bytes);
       expect(script.cachedDataRejected, name).toBe(false);
       expect(Object.keys(exports).sort(), name).toEqual(Object.keys(require(file) as object).sort());
     }
@@ -75,6 +82,34 @@ describe('precompiled validators (dist/validators, written by npm run build)', (
     const { script, exports } = runModuleFile(file, Buffer.from('not a code cache'));
     expect(script.cachedDataRejected).toBe(true);
     expect((exports.validate as ValidateFunction)({ kind: 'Playbook', name: 'P' })).toBe(true);
+  });
+
+  it('never hand V8 a cache that is damaged past its header or was made from another text of the same length', () => {
+    // V8 checks neither: a damaged byte aborts the process, a same-length edit runs the old code.
+    // Beside the others, where its require() of ajv's runtime resolves.
+    const file = path.join(DIST, `copy-${process.pid}.cjs`);
+    copies.push(file, codeCacheOf(file));
+    copyFileSync(path.join(DIST, validatorModule('playbook.schema.json')), file);
+    const sealed = readFileSync(codeCacheOf(path.join(DIST, validatorModule('playbook.schema.json'))));
+    const damaged = Buffer.from(sealed);
+    damaged[64 + 24]! ^= 0xff;
+    writeFileSync(codeCacheOf(file), damaged);
+    expect(openedCodeCache(readFileSync(file, 'utf8'), damaged)).toBeUndefined();
+    expect((loadValidatorModule(file).validate as ValidateFunction)({ kind: 'Playbook', name: 'P' })).toBe(true);
+
+    const source = readFileSync(file, 'utf8');
+    const edited = source.replace('if("Playbook"!==data0)', 'if("Playbooc"!==data0)');
+    expect(edited.length).toBe(source.length);
+    expect(edited).not.toBe(source);
+    writeFileSync(file, edited);
+    writeFileSync(codeCacheOf(file), sealed);
+    expect(openedCodeCache(edited, sealed)).toBeUndefined();
+    // The edited text is what runs: it wants the other kind.
+    const validate = loadValidatorModule(file).validate as ValidateFunction;
+    expect(validate({ kind: 'Playbook', name: 'P' })).toBe(false);
+    expect(validate({ kind: 'Playbooc', name: 'P' })).toBe(true);
+    // A file too short to hold its digests is not a cache either.
+    expect(openedCodeCache(source, sealed.subarray(0, 64))).toBeUndefined();
   });
 
   it.each(schemaFileNames())('%s judges every sample as the validator compiled at run time does', (name) => {
