@@ -42,12 +42,13 @@ const { runModuleFile, codeCacheOf, sealedCodeCache } = await import(pathToFileU
 const samples = exampleDocuments(path.join(ROOT, 'examples', 'acme-legal'));
 for (const name of setup.schemaFileNames()) {
   const file = path.join(OUT, setup.validatorModule(name));
-  const { script, exports } = runModuleFile(file);
+  const source = readFileSync(file, 'utf8');
+  const { script, exports } = runModuleFile(file, undefined, source);
   for (const validate of Object.values(exports)) {
     if (typeof validate !== 'function') continue;
     for (const doc of samples) validate(doc);
   }
-  writeFileSync(codeCacheOf(file), sealedCodeCache(readFileSync(file, 'utf8'), script.createCachedData()));
+  writeFileSync(codeCacheOf(file), sealedCodeCache(source, script.createCachedData()));
 }
 
 /** Every YAML document under `dir` (docket.yaml, resources, definitions, tests), and an empty one. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { EMULATOR_TARGET, emptyLock, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
-import { recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
@@ -43,9 +43,6 @@ export interface Session {
    */
   settle(lock: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined>;
 }
-
-/** Whether the sync records as read hold this record as it would be written (engine/sync.ts recordHeld). */
-export type RecordHeld = (key: string, record: SyncRecord) => boolean;
 
 export interface SessionOptions extends CommonOptions {
   emulator?: boolean;
@@ -142,7 +139,8 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       return indexed.state;
     };
     /** The section of each target records go to, and the one a field of an object goes to. */
-    const sectionsNow = (): { sections: string[]; serviceOf: (kindKey: string, field: string) => string } => {
+    type Sections = { sections: string[]; serviceOf: (kindKey: string, field: string) => string };
+    const sectionsNow = (): Sections => {
       const targets = syncTargets();
       const sections = [...new Set(targets.values())];
       // One section for every service (the emulator): records are not split.
@@ -154,16 +152,14 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       };
       return { sections, serviceOf };
     };
-    const syncChanges = (updates: SyncUpdates): SyncChanges | undefined => {
-      const { sections, serviceOf } = sectionsNow();
+    const syncChanges = (updates: SyncUpdates, { sections, serviceOf }: Sections = sectionsNow()): SyncChanges | undefined => {
       if (sections.length === 0 || updates.size === 0) return undefined;
       const state = sync();
       const split = splitByService(withMovedRecords(withChildrenForgotten(updates, state, KINDS), state), sections, serviceOf);
       return Object.fromEntries([...split].map(([target, records]) => [target, { records }]));
     };
     /** Against the records of `doc`, the file as read for the write: exactly what a write would keep. */
-    const heldIn = (doc: LockDocument): RecordHeld => {
-      const { sections, serviceOf } = sectionsNow();
+    const heldIn = (doc: LockDocument, { sections, serviceOf }: Sections): RecordHeld => {
       const records = new Map(sections.map((t) => [t, syncRecords(doc, t)]));
       const state = sync();
       return (key, record) => recordHeld(key, record, records, serviceOf, state);
@@ -175,8 +171,10 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined> => {
       // With every record held already, the sections are still named: one written out of order by
       // hand is put in order, as restating its records did.
-      const changesIn = (doc: LockDocument): SyncChanges | undefined =>
-        syncChanges(updatesOf(heldIn(doc))) ?? Object.fromEntries(sectionsNow().sections.map((target) => [target, { records: {} }]));
+      const changesIn = (doc: LockDocument): SyncChanges | undefined => {
+        const where = sectionsNow();
+        return syncChanges(updatesOf(heldIn(doc, where)), where) ?? Object.fromEntries(where.sections.map((target) => [target, { records: {} }]));
+      };
       const together = lockTarget !== undefined && syncLocation === workspace.lockLocation;
       const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changesIn : undefined) : undefined;
       // After the lock entries: a crash between loses only directions.

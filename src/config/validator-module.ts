@@ -11,11 +11,11 @@
  * old code. So the file is sealed: the SHA-256 of the source it was made from and of its own V8
  * bytes come first, and a cache whose digests do not match is never handed to V8.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
+import { sha256 } from '../engine/canonical.js';
 
 export type ModuleExports = Record<string, unknown>;
 
@@ -30,21 +30,17 @@ function wrapped(source: string): string {
 
 const DIGEST_BYTES = 32;
 
-function sha256(data: string | Buffer): Buffer {
-  return createHash('sha256').update(data).digest();
-}
-
 /** The cache file's bytes: the digest of the module's source, of V8's bytes, then V8's bytes. */
 export function sealedCodeCache(source: string, v8Bytes: Buffer): Buffer {
-  return Buffer.concat([sha256(source), sha256(v8Bytes), v8Bytes]);
+  return Buffer.concat([Buffer.from(sha256(source), 'hex'), Buffer.from(sha256(v8Bytes), 'hex'), v8Bytes]);
 }
 
 /** V8's bytes of a sealed cache made from exactly this source, else undefined (damaged, stale, not one). */
 export function openedCodeCache(source: string, sealed: Buffer): Buffer | undefined {
   if (sealed.length <= 2 * DIGEST_BYTES) return undefined;
   const v8Bytes = sealed.subarray(2 * DIGEST_BYTES);
-  if (!sealed.subarray(0, DIGEST_BYTES).equals(sha256(source))) return undefined;
-  if (!sealed.subarray(DIGEST_BYTES, 2 * DIGEST_BYTES).equals(sha256(v8Bytes))) return undefined;
+  if (sealed.toString('hex', 0, DIGEST_BYTES) !== sha256(source)) return undefined;
+  if (sealed.toString('hex', DIGEST_BYTES, 2 * DIGEST_BYTES) !== sha256(v8Bytes)) return undefined;
   return v8Bytes;
 }
 

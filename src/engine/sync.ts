@@ -216,12 +216,15 @@ export interface AfterApplyInput {
   ids: ReadonlyMap<string, string>;
   kinds: readonly SyncKindInfo[];
   /**
-   * Whether the lock already holds this record exactly as the updates would write it (see
-   * recordHeld): such records are left out. An apply leaves most of twenty thousand records as
-   * they were, and holding them all until the lock is written was the peak of its memory.
+   * Records the lock already holds exactly as the updates would write them (see recordHeld) are
+   * left out. An apply leaves most of twenty thousand records as they were, and holding them all
+   * until the lock is written was the peak of its memory.
    */
-  held?: (key: string, record: SyncRecord) => boolean;
+  held?: RecordHeld;
 }
+
+/** Whether the sync records as read hold this record for this key as it would be written. */
+export type RecordHeld = (key: string, record: SyncRecord) => boolean;
 
 /**
  * After an apply: every declared object in the plan's scope whose changes all succeeded now
@@ -267,12 +270,11 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
  */
 export function recordHeld<S extends string>(key: string, record: SyncRecord, sections: ReadonlyMap<S, Readonly<SyncRecords>>, serviceOf: (kindKey: string, field: string) => S, state: SyncState): boolean {
   const whole = serviceOfWhole(key, record, serviceOf);
-  if (whole === undefined || whole === false) return false;
+  if (whole === undefined || whole === false || !sections.has(whole)) return false;
   for (const [service, records] of sections) {
     const there = Object.hasOwn(records, key);
     if (service === whole ? !there || records[key] !== formatSyncRecord(record) : there) return false;
   }
-  if (!sections.has(whole)) return false;
   const named = state.keysWithId(record.id);
   return named.length === 1 && named[0] === key;
 }

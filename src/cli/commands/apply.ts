@@ -10,7 +10,7 @@ import { applyPlan } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
-import { syncAfterApply, type SyncUpdates } from '../../engine/sync.js';
+import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Plan } from '../../engine/types.js';
 import { LockWriter, type LockFile } from '../../config/lock.js';
@@ -26,7 +26,7 @@ import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
-import { KIND_ORDER, withSession, type RecordHeld, type Session } from '../session.js';
+import { KIND_ORDER, withSession, type Session } from '../session.js';
 
 interface ApplyFlags extends CommonOptions {
   output: 'text' | 'json';
