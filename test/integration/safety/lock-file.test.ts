@@ -4,10 +4,11 @@
  * and keyed by target, even when it has nothing to change, and the plan stays at no changes.
  * And what a killed run leaves in .docket/ does not pile up.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import type { AnsweredRequest } from '../../../src/emulator/server.js';
 import { emulatorForFile } from '../../helpers/scenario.js';
 import { makeDir } from '../../helpers/tmpdir.js';
 import { runCli } from '../../helpers/cli.js';
@@ -15,9 +16,12 @@ import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } fr
 import { DOCKET_YAML, MSA, NDA } from '../fixtures.js';
 import { bin, expectConverged } from './harness.js';
 
-const { emulator } = emulatorForFile();
+/** Told of each request the emulator answers, while a test sets it. */
+let onAnswered: ((request: AnsweredRequest) => void) | undefined;
+const { emulator } = emulatorForFile({ onRequest: (request) => onAnswered?.(request) });
 
 type Lock = { version: number; targets: Record<string, { files: Record<string, unknown> }> };
+type Synced = { synced: Record<string, Record<string, string>> };
 
 it('a readable merge conflict and a version 1 file are rewritten by the next apply, with nothing to change', async () => {
   const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
@@ -53,7 +57,6 @@ it('an apply rewrites only the sync records of what it changed, and puts a secti
   const run = bin(emulator());
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   const path = join(dir, 'docket.lock.json');
-  type Synced = { synced: Record<string, Record<string, string>> };
   const first = (JSON.parse(await readFile(path, 'utf8')) as Synced).synced;
   const [review, records] = Object.entries(first).find(([, r]) => 'rule:Inbound NDA/Term' in r)!;
 
@@ -72,6 +75,38 @@ it('an apply rewrites only the sync records of what it changed, and puts a secti
   const settled = await run('apply', '-C', dir, '--auto-approve');
   expect(settled.stdout).toContain('No changes.');
   expect(await readFile(path, 'utf8')).toBe(edited);
+  await expectConverged(run, dir);
+});
+
+it('records found unchanged while the apply ran are written again when someone changed the lock in the meantime', async () => {
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+  const run = bin(emulator());
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const path = join(dir, 'docket.lock.json');
+  const capKey = 'rule:Vendor MSA/Liability cap';
+  const [review, records] = Object.entries((JSON.parse(await readFile(path, 'utf8')) as Synced).synced).find(([, r]) => capKey in r)!;
+  const cap = records[capKey]!;
+
+  // While the apply creates a playbook (its rule waits for the playbook's id), the lock is
+  // rewritten with the untouched cap rule's record damaged.
+  await writeFile(join(dir, 'playbooks/dpa.yaml'), 'kind: Playbook\nname: DPA\nrules:\n  - name: Transfers\n    actions: ACCEPT standard contractual clauses\n');
+  let damaged = false;
+  onAnswered = (request) => {
+    if (damaged || request.method !== 'POST' || !request.path.endsWith('/playbooks')) return;
+    damaged = true;
+    const doc = JSON.parse(readFileSync(path, 'utf8')) as Synced;
+    doc.synced[review]![capKey] = cap.replace(/=\w+/, '=0000000000');
+    writeFileSync(path, `${JSON.stringify(doc, null, 2)}\n`);
+  };
+  try {
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  } finally {
+    onAnswered = undefined;
+  }
+  expect(damaged).toBe(true);
+  const after = (JSON.parse(await readFile(path, 'utf8')) as Synced).synced[review]!;
+  expect(after[capKey]).toBe(cap);
+  expect(Object.keys(after)).toContain('rule:DPA/Transfers');
   await expectConverged(run, dir);
 });
 
