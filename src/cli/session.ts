@@ -41,12 +41,7 @@ export interface Session {
    * `--emulator` runs). `updatesOf` makes the changes once the file is read, leaving out the
    * records it holds already (`held`). Returns what is worth telling about the lock file.
    */
-  settle(lock: LockFile, create: boolean, updatesOf: (held: RecordHeld, unchanged: boolean) => SyncUpdates): Promise<string | undefined>;
-  /**
-   * `held` against the records as they are now, before the apply writes anything; settle's
-   * `unchanged` then says whether the file still holds exactly these records.
-   */
-  heldAtStart(): RecordHeld;
+  settle(lock: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined>;
 }
 
 export interface SessionOptions extends CommonOptions {
@@ -169,26 +164,16 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       const state = sync();
       return (key, record) => recordHeld(key, record, records, serviceOf, state);
     };
-    // The sections heldAtStart judged against, as settle compares them.
-    let startSections: string | undefined;
-    const heldAtStart = (): RecordHeld => {
-      const where = sectionsNow();
-      startSections = where.sections.join('\n');
-      return heldIn(syncDoc, where);
-    };
-    /** The lock module never edits a document it read, so the same records object means the same records. */
-    const unchangedSince = (doc: LockDocument, where: Sections): boolean =>
-      startSections === where.sections.join('\n') && where.sections.every((t) => syncDoc.synced?.[t] !== undefined && doc.synced?.[t] === syncDoc.synced[t]);
     const recordSync = async (updates: SyncUpdates): Promise<void> => {
       const changes = syncChanges(updates);
       if (changes) await writeSync(syncLocation, changes);
     };
-    const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld, unchanged: boolean) => SyncUpdates): Promise<string | undefined> => {
+    const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined> => {
       // With every record held already, the sections are still named: one written out of order by
       // hand is put in order, as restating its records did.
       const changesIn = (doc: LockDocument): SyncChanges | undefined => {
         const where = sectionsNow();
-        return syncChanges(updatesOf(heldIn(doc, where), unchangedSince(doc, where)), where) ?? Object.fromEntries(where.sections.map((target) => [target, { records: {} }]));
+        return syncChanges(updatesOf(heldIn(doc, where)), where) ?? Object.fromEntries(where.sections.map((target) => [target, { records: {} }]));
       };
       const together = lockTarget !== undefined && syncLocation === workspace.lockLocation;
       const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changesIn : undefined) : undefined;
@@ -196,7 +181,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       if (!together) await writeSync(syncLocation, changesIn);
       return told;
     };
-    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, recordSync, settle, heldAtStart });
+    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, recordSync, settle });
   } finally {
     progress.stop();
     await connection.close();

@@ -221,12 +221,6 @@ export interface AfterApplyInput {
    * until the lock is written was the peak of its memory.
    */
   held?: RecordHeld;
-  /**
-   * Objects no change touched whose records were held already when the apply started
-   * (heldUntouched), by `kind:key` → the id they were recorded with. Given only when the file's
-   * records are still the ones that was worked out against.
-   */
-  heldBefore?: ReadonlyMap<string, string>;
 }
 
 /** Whether the sync records as read hold this record for this key as it would be written. */
@@ -261,54 +255,9 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (!inScope(d) || pending.get(key) === false) continue;
     const id = input.ids.get(key);
     if (!id) continue;
-    const keepable = forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined;
-    if (keepable && !pending.has(key) && input.heldBefore?.get(key) === id) continue;
     const record = recordOf(d, id, kinds.get(d.kind), hash);
-    if (input.held && keepable && input.held(key, record)) continue;
+    if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
-  }
-  return out;
-}
-
-export interface HeldUntouchedInput {
-  plan: Plan;
-  desired: readonly DesiredResource[];
-  /** The ids the plan knows, `kind:key` → id. */
-  ids: Readonly<Record<string, string>>;
-  kinds: readonly SyncKindInfo[];
-  /** Against the records as the apply starts. */
-  held: RecordHeld;
-}
-
-/**
- * syncAfterApply's work for the objects no change touches, done while the apply's requests are in
- * flight: their records depend only on the files and the plan's ids, and hashing twenty thousand
- * objects' fields after the last answer was most of an edit apply's end. Hands the event loop back
- * every few milliseconds. Children of an object the plan deletes or archives are left to the end
- * (they may be forgotten with it), as is everything under `--target` (out of scope). Stopped by
- * `signal`, it returns what it found so far.
- */
-export async function heldUntouched(input: HeldUntouchedInput, signal?: AbortSignal, sliceMs = 4): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const { plan } = input;
-  if (plan.targets?.length) return out;
-  const touched = new Set(plan.changes.map((c) => refKey(c.kind, c.key)));
-  const removed: SyncUpdates = new Map();
-  for (const c of plan.changes) if (c.action === 'delete' || c.action === 'archive') removed.set(refKey(c.kind, c.key), null);
-  const parents = forgottenParents(removed, input.kinds);
-  const kinds = new Map(input.kinds.map((k) => [k.name, k]));
-  const hash = rememberingFieldHash();
-  let sliceStart = performance.now();
-  for (const d of input.desired) {
-    const key = refKey(d.kind, d.key);
-    const id = input.ids[key];
-    if (id && !touched.has(key) && (parents.size === 0 || parentPrefixOf(key, parents) === undefined) && input.held(key, recordOf(d, id, kinds.get(d.kind), hash))) out.set(key, id);
-    if (performance.now() - sliceStart >= sliceMs) {
-      await new Promise((resolve) => setImmediate(resolve));
-      // What is found so far holds on its own: the end works out the rest.
-      if (signal?.aborted) return out;
-      sliceStart = performance.now();
-    }
   }
   return out;
 }

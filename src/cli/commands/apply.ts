@@ -10,7 +10,7 @@ import { applyPlan } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
-import { heldUntouched, syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
+import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Plan } from '../../engine/types.js';
 import { LockWriter, type LockFile } from '../../config/lock.js';
@@ -159,9 +159,6 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   // setTimeout fires at once for more than 2^31-1 ms (24.8 days): a budget that long never runs out.
   const timer = left > MAX_TIMER_MS ? undefined : setTimeout(() => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`)), left);
   timer?.unref();
-  // The records of what no change touches, worked out while the requests are in flight.
-  const untouched = new AbortController();
-  const heldBefore = heldUntouched({ plan, desired: w.desired, ids: plan.ids, kinds: KINDS, held: s.heldAtStart() }, untouched.signal).catch(() => undefined);
   let finished = 0;
   s.progress.start('Applying');
   s.progress.update(`0/${plan.changes.length} changes`);
@@ -182,18 +179,13 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     s.progress.stop();
     // Whatever is still in flight after the grace is abandoned now.
     settings.hard.abort();
-    // Failed or stopped, it must not keep the command waiting.
-    if (!result || result.report.stopped) untouched.abort();
   }
   try {
     // Every upload was written as it was confirmed; this waits for the last of those writes.
     await writer?.flush();
     // Stopped early, the lock is there to commit whatever was reached (CI commits it back); with it,
     // what the apply left in sync with the files.
-    const before = await heldBefore;
-    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held, unchanged) =>
-      syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS, held, ...(unchanged && before ? { heldBefore: before } : {}) }),
-    );
+    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS, held }));
   } finally {
     dropExit();
     release();
@@ -231,7 +223,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
  * The lock file as this apply leaves it, with the sync records: also rewritten when only its form
  * was out of date (a merge conflict, version 1).
  */
-async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create: boolean, updatesOf: (held: RecordHeld, unchanged: boolean) => SyncUpdates): Promise<void> {
+async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<void> {
   const told = await s.settle(lock, create, updatesOf);
   if (told && !opts.quiet) io.stderr(`${told}\n`);
 }

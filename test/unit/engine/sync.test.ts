@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, writeLock, writeSync } from '../../../src/config/lock.js';
-import { fieldHash, formatSyncRecord, heldUntouched, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld } from '../../../src/engine/sync.js';
+import { fieldHash, formatSyncRecord, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { change, desiredOrganization, desiredPlaybook, desiredRule, planOf } from './builders.js';
 
@@ -175,56 +175,6 @@ describe('records the lock holds already', () => {
     expect(asked).toEqual(['rule:NDA/Term']);
     expect([...updates.keys()].sort()).toEqual(['playbook:Old', 'rule:Old/B/Term']);
     expect(updates.get('rule:Old/B/Term')).toEqual(recordOf(underArchived, 'r-2', undefined));
-  });
-});
-
-describe('records worked out while the apply runs', () => {
-  const kinds = [{ name: 'playbook' as const }, { name: 'rule' as const, parentKind: 'playbook' as const }];
-  const term = desiredRule('NDA', 'Term');
-  const law = desiredRule('NDA', 'Law');
-  const edited = desiredRule('NDA', 'Edited');
-  const underArchived = desiredRule('Old', 'Term');
-  const noId = desiredRule('NDA', 'New');
-  const desired = [term, law, edited, underArchived, noId];
-  const ids = { 'rule:NDA/Term': 'r-1', 'rule:NDA/Law': 'r-2', 'rule:NDA/Edited': 'r-3', 'rule:Old/Term': 'r-4', 'playbook:Old': 'pb-9' };
-  // As the lock was read: every record as it would be written, but Law's, which is stale. Edited's
-  // is held too, but a change touches it, so it is judged only at the end.
-  const texts: Record<string, string> = {
-    'rule:NDA/Term': formatSyncRecord(recordOf(term, 'r-1', undefined)),
-    'rule:NDA/Law': 'r-2 name=0000000000',
-    'rule:NDA/Edited': formatSyncRecord(recordOf(edited, 'r-3', undefined)),
-    'rule:Old/Term': formatSyncRecord(recordOf(underArchived, 'r-4', undefined)),
-  };
-  const held: RecordHeld = (key, record) => texts[key] === formatSyncRecord(record);
-  const plan = planOf([change('update', 'rule', 'NDA/Edited', { liveId: 'r-3' }), change('archive', 'playbook', 'Old', { liveId: 'pb-9' })], ids);
-  const report = { results: plan.changes.map((c) => ({ changeId: c.id, status: 'done' as const, ms: 1 })), done: 2, failed: 0, skipped: 0, ms: 1 };
-  const after = (heldBefore?: ReadonlyMap<string, string>) => syncAfterApply({ plan, report, desired, ids: new Map(Object.entries(ids)), kinds, held, ...(heldBefore ? { heldBefore } : {}) });
-
-  it('are the held records of objects no change touches, never of a child of what the plan archives, and none under --target', async () => {
-    const found = await heldUntouched({ plan, desired, ids, kinds, held });
-    expect(Object.fromEntries(found)).toEqual({ 'rule:NDA/Term': 'r-1' });
-    expect((await heldUntouched({ plan: { ...plan, targets: ['rule/NDA/Term'] }, desired, ids, kinds, held })).size).toBe(0);
-  });
-
-  it('leave an apply\'s updates exactly as working them out at the end does, even when stopped part-way', async () => {
-    const whole = after();
-    // Edited's record already says what the files say (the change was made live): it stays as it is.
-    expect([...whole.keys()].sort()).toEqual(['playbook:Old', 'rule:NDA/Law', 'rule:Old/Term']);
-    expect(after(await heldUntouched({ plan, desired, ids, kinds, held }))).toEqual(whole);
-    const stopped = new AbortController();
-    stopped.abort();
-    const part = await heldUntouched({ plan, desired, ids, kinds, held }, stopped.signal, 0);
-    expect(part.size).toBeLessThanOrEqual(1);
-    expect(after(part)).toEqual(whole);
-  });
-
-  it('are worked out again for an object whose id is not the one they were found with', () => {
-    const asked: string[] = [];
-    const updates = syncAfterApply({ plan, report, desired: [term], ids: new Map([['rule:NDA/Term', 'r-1b']]), kinds, held: (key) => (asked.push(key), false), heldBefore: new Map([['rule:NDA/Term', 'r-1']]) });
-    expect(asked).toEqual(['rule:NDA/Term']);
-    expect(updates.get('rule:NDA/Term')).toEqual(recordOf(term, 'r-1b', undefined));
-    // With the same id, the record found held is not worked out again.
-    expect(syncAfterApply({ plan, report, desired: [term], ids: new Map([['rule:NDA/Term', 'r-1']]), kinds, held: () => false, heldBefore: new Map([['rule:NDA/Term', 'r-1']]) }).size).toBe(1);
   });
 });
 
