@@ -9,6 +9,13 @@ export function parseDuration(text: string): number {
   return Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!);
 }
 
+/** A time budget: a duration longer than nothing (a budget of 0 would fail the first request). */
+export function parseTimeBudget(text: string): number {
+  const ms = parseDuration(text);
+  if (ms <= 0) throw new InvalidArgumentError(`a time budget must be longer than 0 (got "${text}")`);
+  return ms;
+}
+
 export function formatDuration(ms: number): string {
   if (ms % 3_600_000 === 0 && ms > 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`;

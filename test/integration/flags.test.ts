@@ -132,6 +132,16 @@ describe('flag values', () => {
     expect(r.code).toBe(0);
   });
 
+  it('a --timeout of 0 is refused before any request, and --lock-timeout 0 is the default it documents', async () => {
+    for (const command of ['plan', 'apply', 'drift', 'pull', 'export', 'test']) {
+      const r = await run([command, '-C', dir, '--timeout', '0s', ...(command === 'export' ? ['--out', join(dir, 'out')] : [])]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`option '--timeout <DURATION>' argument '0s' is invalid. a time budget must be longer than 0 (got "0s")`);
+      expect(r.requests).toBe(0);
+    }
+    expect((await run(['apply', '-C', dir, '--emulator', '--auto-approve', '-q', '--lock-timeout', '0'])).code).toBe(0);
+  });
+
   it('stdout on a full disk fails the run with one line, not a stack trace', () => {
     const full = openSync('/dev/full', 'w');
     try {

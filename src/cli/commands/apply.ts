@@ -21,7 +21,7 @@ import { headerLines, writeApplyReportText, writePlanText } from '../../render/t
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { acquireApplyLock } from '../apply-lock.js';
 import { applyInputOf } from '../apply-step.js';
-import { formatDuration, parseDuration } from '../duration.js';
+import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkPlanVersion, readPlanFile } from '../plan-file.js';
@@ -60,7 +60,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
     .option('--retry-uncertain', 'upload again files an interrupted apply may or may not have uploaded (attachments)')
-    .addOption(new Option('--timeout <DURATION>', 'time budget for the whole apply, not counting the approval prompt').argParser(parseDuration).default(APPLY_TIMEOUT_MS, '10m'))
+    .addOption(new Option('--timeout <DURATION>', 'time budget for the whole apply, not counting the approval prompt').argParser(parseTimeBudget).default(APPLY_TIMEOUT_MS, '10m'))
     .addOption(new Option('--lock-timeout <DURATION>', 'wait this long for another apply of this checkout to finish').argParser(parseDuration).default(0, '0s: refuse at once'))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())

@@ -91,7 +91,8 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
           `docket emulator listening on ${emulator.url}`,
           `  DOCKET_REVIEW_URL=${emulator.reviewUrl}`,
           `  DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
-          `  DOCKET_ORGANIZATION_ID=${organizationId}   (${orgNote})`,
+          // A shell comment: the lines can be pasted after `export`.
+          `  DOCKET_ORGANIZATION_ID=${organizationId}   # ${orgNote}`,
           `  DOCKET_API_KEY=${apiKey}`,
           `  shape: ${describeVariants(v)}`,
           `  control routes: ${emulator.url}/_emulator/stats, /_emulator/reset, /_emulator/config, /_emulator/faults`,

@@ -7,7 +7,7 @@ import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { writePlanText } from '../../render/text.js';
 import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
-import { formatDuration, parseDuration } from '../duration.js';
+import { formatDuration, parseTimeBudget } from '../duration.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile } from '../output-file.js';
@@ -74,7 +74,7 @@ async function savePlan(path: string, label: string, json: string): Promise<void
 
 /** `--timeout`: the whole command's budget for talking to the services. */
 export function timeoutOption(defaultMs: number): Option {
-  return new Option('--timeout <DURATION>', 'time budget for all requests of the command (like 90s, 10m)').argParser(parseDuration).default(defaultMs, formatDuration(defaultMs));
+  return new Option('--timeout <DURATION>', 'time budget for all requests of the command (like 90s, 10m)').argParser(parseTimeBudget).default(defaultMs, formatDuration(defaultMs));
 }
 
 /** A path as a shell word: quoted only when it needs to be. */

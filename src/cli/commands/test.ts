@@ -38,7 +38,7 @@ import { VERSION } from '../../version.js';
 import { annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
 import { applyInputOf } from '../apply-step.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
-import { formatDuration, parseDuration } from '../duration.js';
+import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile } from '../output-file.js';
@@ -78,7 +78,7 @@ export function testCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--target <KIND/NAME>', 'only the tests of this playbook or template (playbook/NAME, custom-template/NAME, template/NAME; repeatable)', collect, [])
     .option('--junit <FILE>', 'also write a JUnit XML report')
     .option('--fail-on-warn', 'exit 1 also for warn-level failures and flaky cases')
-    .addOption(new Option('--timeout <DURATION>', 'time budget of the whole run, reviews included').argParser(parseDuration).default(TEST_TIMEOUT_MS, formatDuration(TEST_TIMEOUT_MS)))
+    .addOption(new Option('--timeout <DURATION>', 'time budget of the whole run, reviews included').argParser(parseTimeBudget).default(TEST_TIMEOUT_MS, formatDuration(TEST_TIMEOUT_MS)))
     .addOption(annotationsOption('broken expectation'))
     .action(async (files: string[], opts: TestFlags) => {
       setExit(await runTestCommand(io, files, opts));
