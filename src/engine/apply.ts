@@ -231,6 +231,7 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     // The object that stays (the other run's, when it was first) is the one the lock and sync records name.
     ctx.registerId(change.kind, change.key, settled.id);
     if (settled.note) result.note = settled.note;
+    if (settled.id !== mine) result.keptOther = true;
   } catch (error) {
     result.note = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
   }

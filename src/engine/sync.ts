@@ -221,6 +221,12 @@ export interface AfterApplyInput {
    * until the lock is written was the peak of its memory.
    */
   held?: RecordHeld;
+  /**
+   * The records as the apply started: a removed object's record is found by its id wherever it is
+   * filed (under the old name of a parent renamed in the same apply), and the records of names an
+   * object was renamed from are forgotten.
+   */
+  state?: Pick<SyncState, 'idOf' | 'keysWithId'>;
 }
 
 /** Whether the sync records as read hold this record for this key as it would be written. */
@@ -243,18 +249,32 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const out: SyncUpdates = new Map();
   const hash = rememberingFieldHash();
   for (const c of plan.changes) {
-    if ((c.action === 'delete' || c.action === 'archive') && done.has(c.id)) out.set(refKey(c.kind, c.key), null);
+    if ((c.action !== 'delete' && c.action !== 'archive') || !done.has(c.id)) continue;
+    out.set(refKey(c.kind, c.key), null);
+    // A rule deleted from a playbook renamed in the same apply is recorded under the old name.
+    if (c.liveId) for (const other of input.state?.keysWithId(c.liveId) ?? []) out.set(other, null);
   }
   // A child of an object forgotten is forgotten with it unless the updates write it again
   // (withChildrenForgotten): its record is restated even when the lock holds it as it is.
   const forgotten = forgottenParents(out, input.kinds);
+  // The children of an object a concurrent apply also created, whose copy was kept: this run's
+  // children went aside with its own copy, and the ids it knows are theirs, not the kept ones'.
+  const keptOther = keptOtherParents(plan, report, input.kinds);
   // With --target only what the plan touched is known to match; the rest was not looked at.
   const inScope = (d: DesiredResource): boolean => !plan.targets?.length || pending.has(refKey(d.kind, d.key));
+  const declared = new Set(input.desired.map((d) => refKey(d.kind, d.key)));
   for (const d of input.desired) {
     const key = refKey(d.kind, d.key);
     if (!inScope(d) || pending.get(key) === false) continue;
     const id = input.ids.get(key);
     if (!id) continue;
+    if (keptOther.size > 0 && parentPrefixOf(key, keptOther) !== undefined) continue;
+    // Renamed, it is recorded under its name: a record left under an old one would read a new
+    // object given that name as removed live (an attachment renamed is a new upload, another id).
+    for (const old of d.renamedFrom) {
+      const oldKey = refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old);
+      if (!declared.has(oldKey) && input.state?.idOf(oldKey) !== undefined) out.set(oldKey, null);
+    }
     const record = recordOf(d, id, kinds.get(d.kind), hash);
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
@@ -311,6 +331,18 @@ export function withChildrenForgotten(updates: SyncUpdates, state: SyncState, ki
     if (!out.has(key) && parentPrefixOf(key, prefixes) !== undefined) out.set(key, null);
   }
   return out;
+}
+
+/** The start of the keys of the children of every object whose create kept a concurrent apply's copy. */
+function keptOtherParents(plan: Plan, report: ApplyReport | undefined, kinds: readonly { name: KindName; parentKind?: KindName }[]): Set<string> {
+  const prefixes = new Set<string>();
+  const kept = new Set((report?.results ?? []).filter((r) => r.keptOther).map((r) => r.changeId));
+  if (kept.size === 0) return prefixes;
+  for (const c of plan.changes) {
+    if (!kept.has(c.id)) continue;
+    for (const child of kinds) if (child.parentKind === c.kind) prefixes.add(`${child.name}:${c.key}/`);
+  }
+  return prefixes;
 }
 
 /** The start of the keys of the children (`rule:Parent/`) of every object the updates forget. */

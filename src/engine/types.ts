@@ -267,6 +267,8 @@ export interface ChangeResult {
   note?: string;
   /** For failed: the service may have done it and nothing can read it back (an attachment upload), so a plain re-run stops at it. */
   outcomeUnknown?: true;
+  /** For a done create: a concurrent apply created the same object, and its copy is the one kept. */
+  keptOther?: true;
   ms: number;
 }
 

@@ -136,6 +136,23 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a rule removed while its playbook is renamed leaves no record under the old name: a new playbook taking that name has no drift', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('name: Inbound NDA\n', 'name: Incoming NDA\nrenamed_from: Inbound NDA\n').replace(/  - name: Residuals\n.*\n/, '') });
+    await applyOk(cli, dir);
+    const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+    expect(lock).not.toContain('Inbound NDA');
+    // The old name declared again, with the removed rule's name.
+    await writeFiles(dir, { 'playbooks/old.yaml': NDA });
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).not.toContain('Removed live');
+    expect(drift.code).toBe(0);
+    expect(await applyOk(cli, dir)).toMatchObject({ stdout: expect.stringMatching(/create rule "Inbound NDA\/Residuals".*· only in files/) });
+    expect(liveRules('Inbound NDA').map((r) => r.name).sort()).toEqual(['Residuals', 'Term']);
+    await expectNoChanges(cli, dir);
+  });
+
   it('invites a declared member before the rule and the organization that name them as reviewer', async () => {
     const dir = await makeDir({
       'docket.yaml': DOCKET_YAML,

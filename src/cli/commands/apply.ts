@@ -102,7 +102,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const settling = plan.lock_updates ?? [];
           if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
-            await settleLockFile(s, s.lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held }));
+            await settleLockFile(s, s.lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }));
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             // A plan not printed (saved, or -q): the report still names the target, and says there was nothing to do.
             else if (!planShown) io.stdout(`${reportHeader(plan, color)}No changes. The live services match the configuration.\n`);
@@ -185,7 +185,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     await writer?.flush();
     // Stopped early, the lock is there to commit whatever was reached (CI commits it back); with it,
     // what the apply left in sync with the files.
-    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS, held }));
+    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, kinds: KINDS, held, state: s.sync() }));
   } finally {
     dropExit();
     release();

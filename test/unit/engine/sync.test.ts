@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, writeLock, writeSync } from '../../../src/config/lock.js';
 import { fieldHash, formatSyncRecord, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
+import type { ApplyReport } from '../../../src/engine/types.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { change, desiredOrganization, desiredPlaybook, desiredRule, planOf } from './builders.js';
 
@@ -175,6 +176,49 @@ describe('records the lock holds already', () => {
     expect(asked).toEqual(['rule:NDA/Term']);
     expect([...updates.keys()].sort()).toEqual(['playbook:Old', 'rule:Old/B/Term']);
     expect(updates.get('rule:Old/B/Term')).toEqual(recordOf(underArchived, 'r-2', undefined));
+  });
+});
+
+describe('records of names an apply leaves behind', () => {
+  const kinds = [{ name: 'playbook' as const }, { name: 'rule' as const, parentKind: 'playbook' as const }, { name: 'attachment' as const }];
+  const doneAll = (plan: ReturnType<typeof planOf>): ApplyReport => ({ results: plan.changes.map((c) => ({ changeId: c.id, status: 'done', ms: 1 })), done: plan.changes.length, failed: 0, skipped: 0, ms: 1 });
+
+  it('a rule deleted from a playbook renamed in the same apply is forgotten under the old name too, and so is the old name', () => {
+    const state = syncState([{ 'playbook:P': 'pb-1 name=aa', 'rule:P/a': 'r-1 name=bb', 'rule:P/b': 'r-2 name=cc' }]);
+    const q = desiredPlaybook('Q', { renamedFrom: ['P'] });
+    const a = desiredRule('Q', 'a');
+    const plan = planOf([change('rename', 'playbook', 'Q', { liveId: 'pb-1' }), change('delete', 'rule', 'Q/b', { liveId: 'r-2', parent: { kind: 'playbook', key: 'Q' } })]);
+    const ids = new Map([['playbook:Q', 'pb-1'], ['rule:Q/a', 'r-1']]);
+    const updates = syncAfterApply({ plan, report: doneAll(plan), desired: [q, a], ids, kinds, state });
+    expect(updates.get('rule:Q/b')).toBeNull();
+    expect(updates.get('rule:P/b')).toBeNull();
+    expect(updates.get('playbook:P')).toBeNull();
+    expect(updates.get('playbook:Q')).toEqual(recordOf(q, 'pb-1', undefined));
+  });
+
+  it('an attachment renamed (a new upload) forgets the old name\'s record, unless that name is declared again or the upload failed', () => {
+    const state = syncState([{ 'attachment:Exhibit': 'att-1 name=aa sha256=bb' }]);
+    const annex = { ...desiredPlaybook('Annex', { renamedFrom: ['Exhibit'] }), kind: 'attachment' as const };
+    const plan = planOf([change('upload', 'attachment', 'Annex')]);
+    const ids = new Map([['attachment:Annex', 'att-2']]);
+    expect(syncAfterApply({ plan, report: doneAll(plan), desired: [annex], ids, kinds, state }).get('attachment:Exhibit')).toBeNull();
+    const exhibitAgain = { ...desiredPlaybook('Exhibit'), kind: 'attachment' as const };
+    expect(syncAfterApply({ plan, report: doneAll(plan), desired: [annex, exhibitAgain], ids, kinds, state }).has('attachment:Exhibit')).toBe(false);
+    const failed = { results: [{ changeId: plan.changes[0]!.id, status: 'failed' as const, ms: 1 }], done: 0, failed: 1, skipped: 0, ms: 1 };
+    expect(syncAfterApply({ plan, report: failed, desired: [annex], ids, kinds, state }).size).toBe(0);
+  });
+
+  it('the children of a playbook whose concurrent copy was kept get no record: the ids this run knows are of the copies it archived', () => {
+    const nda = desiredPlaybook('NDA');
+    const term = desiredRule('NDA', 'Term');
+    const plan = planOf([change('create', 'playbook', 'NDA'), change('create', 'rule', 'NDA/Term', { parent: { kind: 'playbook', key: 'NDA' } })]);
+    const report = doneAll(plan);
+    const ids = new Map([['playbook:NDA', 'pb-kept'], ['rule:NDA/Term', 'r-mine']]);
+    expect([...syncAfterApply({ plan, report, desired: [nda, term], ids, kinds }).keys()].sort()).toEqual(['playbook:NDA', 'rule:NDA/Term']);
+    report.results[0] = { ...report.results[0]!, keptOther: true };
+    const updates = syncAfterApply({ plan, report, desired: [nda, term], ids, kinds });
+    expect([...updates.keys()]).toEqual(['playbook:NDA']);
+    expect(updates.get('playbook:NDA')!.id).toBe('pb-kept');
   });
 });
 
