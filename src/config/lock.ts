@@ -237,7 +237,7 @@ export function parseLockText(raw: string, label: string): ReadLockResult {
   const conflict = splitConflict(text);
   if (conflict) return mergeSides(conflict, label);
   const parsed = parseDocument(text, label, 1);
-  return 'error' in parsed ? { doc: emptyDocument(), diagnostics: [parsed.error] } : { doc: parsed.doc, diagnostics: [] };
+  return 'errors' in parsed ? { doc: emptyDocument(), diagnostics: parsed.errors } : { doc: parsed.doc, diagnostics: [] };
 }
 
 function problem(label: string, line: number, message: string, hint = 'restore it from git; docket writes it after apply', col = 1): Diagnostic {
@@ -255,18 +255,25 @@ function jsonErrorAt(error: unknown, text: string, line: number): { line: number
   return { line: line + lines.length - 1, col: lines[lines.length - 1]!.length + 1, what };
 }
 
-function parseDocument(text: string, label: string, line: number): { doc: LockDocument } | { error: Diagnostic } {
+function parseDocument(text: string, label: string, line: number): { doc: LockDocument } | { errors: Diagnostic[] } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const at = jsonErrorAt(error, text, line);
-    return { error: problem(label, at.line, `${label} is not valid JSON${at.what ? ` (${at.what})` : ''}`, 'restore it from git; docket writes it after apply', at.col) };
+    return { errors: [problem(label, at.line, `${label} is not valid JSON${at.what ? ` (${at.what})` : ''}`, 'restore it from git; docket writes it after apply', at.col)] };
   }
-  if (!isPlainObject(value)) return { error: problem(label, line, `${label} is not a docket lock file`) };
-  if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), label, line);
-  if (value.version === 2 && isPlainObject(value.targets)) return checked(value as unknown as LockDocument, label, line);
-  return { error: problem(label, line, `${label} is not a docket lock file of version 1 or 2`) };
+  if (!isPlainObject(value)) return { errors: [problem(label, line, `${label} is not a docket lock file`)] };
+  // Problems are found by path, and placed in the text only when there are any.
+  const found = (problems: LockProblem[]): Diagnostic[] =>
+    problems.map((p) => {
+      // A side of a merge conflict is not the file's text: its problems are at the conflict.
+      const at = line === 1 ? pathPosition(text, p.path) : { line, col: 1 };
+      return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
+    });
+  if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], found);
+  if (value.version === 2 && isPlainObject(value.targets)) return checked(value as unknown as LockDocument, ['legacy'], found);
+  return { errors: [problem(label, line, `${label} is not a docket lock file of version 1 or 2`)] };
 }
 
 function fromVersion1(v1: LegacySection & { emulator?: LegacySection }): LockDocument {
@@ -277,44 +284,91 @@ function fromVersion1(v1: LegacySection & { emulator?: LegacySection }): LockDoc
   return Object.keys(legacy).length > 0 ? { version: 2, targets: {}, legacy } : emptyDocument();
 }
 
-function allSections(doc: LockDocument): [string, Files][] {
-  const out: [string, Files][] = Object.entries(doc.targets).map(([k, s]) => [k, s.files ?? {}]);
+/** Each section's files, with the path of its `files` in the file (`legacyAt`: where the version 1 sections are). */
+function allSections(doc: LockDocument, legacyAt: readonly string[] = ['legacy']): [string[], Files][] {
+  const out: [string[], Files][] = Object.entries(doc.targets).map(([k, s]) => [['targets', k, 'files'], s.files ?? {}]);
   const legacy = doc.legacy;
-  for (const [name, section] of [['', legacy], ['emulator ', legacy?.emulator]] as const) {
+  for (const [at, section] of [[legacyAt, legacy], [[...legacyAt, 'emulator'], legacy?.emulator]] as const) {
     if (!section) continue;
-    out.push([`${name}files`, section.files ?? {}]);
-    for (const [env, s] of Object.entries(section.environments ?? {})) out.push([`${name}${env}`, s?.files ?? {}]);
+    out.push([[...at, 'files'], section.files ?? {}]);
+    for (const [env, s] of Object.entries(section.environments ?? {})) out.push([[...at, 'environments', env, 'files'], s?.files ?? {}]);
   }
   return out;
 }
 
-function checked(doc: LockDocument, label: string, line: number): { doc: LockDocument } | { error: Diagnostic } {
+/** What is wrong with a lock file, and the path of the value in it. */
+interface LockProblem {
+  path: string[];
+  message: string;
+}
+
+/** Every problem of the document at once, each at its value (see `found`). */
+function checked(doc: LockDocument, legacyAt: readonly string[], found: (problems: LockProblem[]) => Diagnostic[]): { doc: LockDocument } | { errors: Diagnostic[] } {
+  const problems: LockProblem[] = [];
   const synced: unknown = doc.synced;
-  if (synced !== undefined) {
-    const ok = isPlainObject(synced) && Object.values(synced).every((records) => isPlainObject(records) && Object.values(records).every((v) => typeof v === 'string'));
-    if (!ok) return { error: problem(label, line, `${label}: \`synced\` must map each target to \`kind:key\` → text`) };
+  if (synced !== undefined && !isPlainObject(synced)) problems.push({ path: ['synced'], message: '`synced` must map each target to `kind:key` → text' });
+  else if (synced !== undefined) {
+    for (const [target, records] of Object.entries(synced)) {
+      if (!isPlainObject(records)) {
+        problems.push({ path: ['synced', target], message: `\`synced\` target "${target}" must map \`kind:key\` → text` });
+        continue;
+      }
+      for (const [key, record] of Object.entries(records)) {
+        if (typeof record !== 'string') problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be text (got ${JSON.stringify(record) ?? String(record)})` });
+      }
+    }
   }
-  for (const [, files] of allSections(doc)) {
-    if (!isPlainObject(files)) return { error: problem(label, line, `${label}: a section's files must be an object`) };
+  for (const [at, files] of allSections(doc, legacyAt)) {
+    if (!isPlainObject(files)) {
+      problems.push({ path: at, message: "a section's files must be an object" });
+      continue;
+    }
     for (const [key, entry] of Object.entries(files)) {
       const e = entry as LockEntry | null;
       const confirmed = isPlainObject(e) && typeof e.id === 'string' && typeof e.file === 'string' && typeof e.sha256 === 'string';
       const pending = isPlainObject(e) && isPlainObject(e.pending) && typeof e.pending.file === 'string' && typeof e.pending.sha256 === 'string' && typeof e.pending.since === 'string';
       if (!(confirmed || (pending && e?.id === undefined))) {
-        return { error: problem(label, line, `${label}: entry "${key}" needs id, file and sha256`) };
+        problems.push({ path: [...at, key], message: `entry "${key}" needs id, file and sha256` });
+        continue;
       }
-      if (e?.pending !== undefined && !pending) {
-        return { error: problem(label, line, `${label}: entry "${key}" has a \`pending\` mark without its file, sha256 and since`) };
-      }
+      if (e?.pending !== undefined && !pending) problems.push({ path: [...at, key, 'pending'], message: `entry "${key}" has a \`pending\` mark without its file, sha256 and since` });
       // A hand-edited digest would only ever look like a changed file, and upload it again.
-      for (const digest of [confirmed ? entry.sha256 : undefined, pending ? entry.pending?.sha256 : undefined]) {
-        if (typeof digest === 'string' && !SHA256.test(digest)) {
-          return { error: problem(label, line, `${label}: entry "${key}" has sha256 ${quoteValue(digest)}, which is not 64 hex digits`) };
-        }
+      for (const [digest, where] of [
+        [confirmed ? entry.sha256 : undefined, ['sha256']],
+        [pending ? entry.pending?.sha256 : undefined, ['pending', 'sha256']],
+      ] as const) {
+        if (typeof digest === 'string' && !SHA256.test(digest)) problems.push({ path: [...at, key, ...where], message: `entry "${key}" has sha256 ${quoteValue(digest)}, which is not 64 hex digits` });
       }
     }
   }
-  return { doc };
+  return problems.length > 0 ? { errors: found(problems) } : { doc };
+}
+
+/**
+ * Where the value at `path` starts in JSON `text`, as a line and column: each key looked for, as
+ * JSON writes it, after the one before. Only asked when a problem is found. A key written with
+ * other escapes than JSON's own is not found: the problem is then at the last key found.
+ */
+function pathPosition(text: string, path: readonly string[]): { line: number; col: number } {
+  let at = 0;
+  let found = 0;
+  for (const key of path) {
+    const quoted = JSON.stringify(key);
+    let next = text.indexOf(quoted, at);
+    while (next !== -1 && !/^\s*:/.test(text.slice(next + quoted.length, next + quoted.length + 32))) next = text.indexOf(quoted, next + 1);
+    if (next === -1) break;
+    at = next + quoted.length;
+    found = next;
+  }
+  if (at > 0) {
+    // At the value of the last key found.
+    const colon = text.indexOf(':', at);
+    const value = colon === -1 ? -1 : text.slice(colon + 1).search(/\S/);
+    if (value !== -1) found = colon + 1 + value;
+  }
+  const before = text.slice(0, found);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, col: found - lineStart + 1 };
 }
 
 const SHA256 = /^[0-9a-f]{64}$/i;
@@ -358,7 +412,7 @@ const CONFLICT_HINT =
 function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   const a = parseDocument(sides.ours, label, sides.line);
   const b = parseDocument(sides.theirs, label, sides.line);
-  if ('error' in a || 'error' in b) {
+  if ('errors' in a || 'errors' in b) {
     return { doc: emptyDocument(), diagnostics: [problem(label, sides.line, `${label} has a merge conflict that docket cannot read (a side is not a lock file)`, CONFLICT_HINT)] };
   }
   const merged = structuredClone(a.doc);

@@ -61,6 +61,29 @@ describe('docket.lock.json', () => {
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: 'att-1', file: 'x.pdf' } } } } }), LOCK_FILE).diagnostics[0]!.message).toContain('attachment:X');
   });
 
+  it('every problem of a lock file is told at once, each at the line and column of its value, quoting it', () => {
+    const doc = {
+      version: 2,
+      targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, sha256: 'xyz' }, 'attachment:B': { ...ATTACHMENT, pending: { file: 'b.pdf' } }, 'custom-term:T': { id: 't', file: 't.docx' } } } },
+      synced: { [PROD]: { 'attachment:Att 7': 7, 'rule:P/R': 'r-1 name=aa' } },
+    };
+    const text = `${JSON.stringify(doc, null, 2)}\n`;
+    const lines = text.split('\n');
+    /** Where the value of the key written as `"key": ` starts. */
+    const valueOf = (key: string): string => {
+      const line = lines.findIndex((l) => l.includes(`"${key}": `));
+      return `${line + 1}:${lines[line]!.indexOf(`"${key}": `) + key.length + 5}`;
+    };
+    const told = parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`);
+    expect(told).toEqual([
+      `${valueOf('attachment:Att 7')} docket.lock.json: sync record "attachment:Att 7" must be text (got 7)`,
+      // attachment:A's digest is the first in the file.
+      `${valueOf('sha256')} docket.lock.json: entry "attachment:A" has sha256 "xyz", which is not 64 hex digits`,
+      `${valueOf('pending')} docket.lock.json: entry "attachment:B" has a \`pending\` mark without its file, sha256 and since`,
+      `${valueOf('custom-term:T')} docket.lock.json: entry "custom-term:T" needs id, file and sha256`,
+    ]);
+  });
+
   it('a lock file path that is a folder is an invalid-lock-file error, not an empty lock (an apply could not record its uploads)', async () => {
     const root = await makeDir({ 'docket.lock.json/x': 'y' });
     const { diagnostics } = await readLockDocument(lockLocation(root, { emulator: false }));
