@@ -226,7 +226,7 @@ export interface AfterApplyInput {
    * filed (under the old name of a parent renamed in the same apply), and the records of names an
    * object was renamed from are forgotten.
    */
-  state?: Pick<SyncState, 'idOf' | 'keysWithId'>;
+  state?: Pick<SyncState, 'idOf' | 'keysWithId' | 'byKey'>;
 }
 
 /** Whether the sync records as read hold this record for this key as it would be written. */
@@ -254,6 +254,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     // A rule deleted from a playbook renamed in the same apply is recorded under the old name.
     if (c.liveId) for (const other of input.state?.keysWithId(c.liveId) ?? []) out.set(other, null);
   }
+  if (input.state && !plan.targets?.length) for (const key of goneUndeclared(input.state, plan, input.desired, input.kinds)) out.set(key, null);
   // A child of an object forgotten is forgotten with it unless the updates write it again
   // (withChildrenForgotten): its record is restated even when the lock holds it as it is.
   const forgotten = forgottenParents(out, input.kinds);
@@ -329,6 +330,36 @@ export function withChildrenForgotten(updates: SyncUpdates, state: SyncState, ki
   const out: SyncUpdates = new Map(updates);
   for (const key of state.byKey.keys()) {
     if (!out.has(key) && parentPrefixOf(key, prefixes) !== undefined) out.set(key, null);
+  }
+  return out;
+}
+
+/**
+ * The records of objects no file declares and no read found (removed from the files and deleted
+ * in the app alike, or by a version of docket that left their records behind), where this apply
+ * read everything such an object could be in: a kind some file declares (its list is read), a
+ * child of a playbook declared and live (its rules are read). Left, such a record would read an
+ * object given that name again as removed live.
+ */
+function goneUndeclared(state: Pick<SyncState, 'idOf' | 'byKey'>, plan: Plan, desired: readonly DesiredResource[], kinds: readonly { name: KindName; parentKind?: KindName }[]): string[] {
+  const liveIds = new Set(Object.values(plan.ids));
+  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  const declaredKinds = new Set(desired.map((d) => d.kind));
+  const parentKindOf = new Map(kinds.flatMap((k) => (k.parentKind ? [[k.name as string, k.parentKind]] : [])));
+  const readParents = new Set<string>();
+  for (const d of desired) {
+    const key = refKey(d.kind, d.key);
+    if (!plan.ids[key]) continue;
+    for (const child of kinds) if (child.parentKind === d.kind) readParents.add(`${child.name}:${d.key}/`);
+  }
+  const out: string[] = [];
+  for (const key of state.byKey.keys()) {
+    if (declared.has(key)) continue;
+    const id = state.idOf(key);
+    if (id === undefined || liveIds.has(id)) continue;
+    const kind = key.slice(0, key.indexOf(':'));
+    const read = parentKindOf.has(kind) ? parentPrefixOf(key, readParents) !== undefined : declaredKinds.has(kind as KindName);
+    if (read) out.push(key);
   }
   return out;
 }

@@ -153,6 +153,19 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a rule deleted in the app and removed from the files leaves no record: declared again, it is new, not removed live', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    t.emulator.store.removeRule(org(), liveRules('Inbound NDA').find((r) => r.name === 'Residuals')!);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace(/  - name: Residuals\n.*\n/, '') });
+    expect((await applyOk(cli, dir)).stdout).toContain('No changes.');
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('Inbound NDA/Residuals');
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA });
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+    expect(await applyOk(cli, dir)).toMatchObject({ stdout: expect.stringMatching(/create rule "Inbound NDA\/Residuals".*· only in files/) });
+    await expectNoChanges(cli, dir);
+  });
+
   it('invites a declared member before the rule and the organization that name them as reviewer', async () => {
     const dir = await makeDir({
       'docket.yaml': DOCKET_YAML,

@@ -199,13 +199,38 @@ describe('records of names an apply leaves behind', () => {
   it('an attachment renamed (a new upload) forgets the old name\'s record, unless that name is declared again or the upload failed', () => {
     const state = syncState([{ 'attachment:Exhibit': 'att-1 name=aa sha256=bb' }]);
     const annex = { ...desiredPlaybook('Annex', { renamedFrom: ['Exhibit'] }), kind: 'attachment' as const };
-    const plan = planOf([change('upload', 'attachment', 'Annex')]);
+    // The old upload is live as far as the plan knows (docket.lock.json recorded it).
+    const plan = planOf([change('upload', 'attachment', 'Annex')], { 'attachment:Exhibit': 'att-1' });
     const ids = new Map([['attachment:Annex', 'att-2']]);
     expect(syncAfterApply({ plan, report: doneAll(plan), desired: [annex], ids, kinds, state }).get('attachment:Exhibit')).toBeNull();
     const exhibitAgain = { ...desiredPlaybook('Exhibit'), kind: 'attachment' as const };
     expect(syncAfterApply({ plan, report: doneAll(plan), desired: [annex, exhibitAgain], ids, kinds, state }).has('attachment:Exhibit')).toBe(false);
     const failed = { results: [{ changeId: plan.changes[0]!.id, status: 'failed' as const, ms: 1 }], done: 0, failed: 1, skipped: 0, ms: 1 };
     expect(syncAfterApply({ plan, report: failed, desired: [annex], ids, kinds, state }).size).toBe(0);
+  });
+
+  it('records of objects neither declared nor live are forgotten, where the apply read all such objects could be', () => {
+    const allKinds = [...kinds, { name: 'custom-term' as const }, { name: 'template' as const }];
+    const state = syncState([
+      {
+        'playbook:P': 'pb-1 name=aa',
+        'rule:P/a': 'r-1 name=bb',
+        'rule:P/c': 'r-9 name=cc',
+        'rule:X/d': 'r-8 name=dd',
+        'custom-term:Old': 't-9 name=ee',
+        'custom-term:Kept': 't-2 name=ff',
+        'template:T': 'tp-9 name=gg',
+      },
+    ]);
+    const desired = [desiredPlaybook('P'), desiredRule('P', 'a'), { ...desiredPlaybook('Terms'), kind: 'custom-term' as const }];
+    // Live as the plan read it: P and its rule a, and the custom term Kept, which no file declares.
+    const plan = planOf([], { 'playbook:P': 'pb-1', 'rule:P/a': 'r-1', 'custom-term:Kept': 't-2', 'custom-term:Terms': 't-1' });
+    const ids = new Map(Object.entries(plan.ids));
+    const updates = syncAfterApply({ plan, desired, ids, kinds: allKinds, state });
+    // Gone: P's rule c (P's rules were read) and the term Old (terms were read). Not known to be
+    // gone: X's rule (X's rules were not read) and the template (templates were not read).
+    expect([...updates].filter(([, r]) => r === null).map(([k]) => k).sort()).toEqual(['custom-term:Old', 'rule:P/c']);
+    expect(syncAfterApply({ plan: { ...plan, targets: ['playbook/P'] }, desired, ids, kinds: allKinds, state }).size).toBe(0);
   });
 
   it('the children of a playbook whose concurrent copy was kept get no record: the ids this run knows are of the copies it archived', () => {
