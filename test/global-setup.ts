@@ -5,7 +5,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,8 +13,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export default function setup(): void {
   // For quick runs of unit tests while dist/ is known to be current.
   if (process.env.DOCKET_SKIP_BUILD) return;
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit', cwd: ROOT });
+  // Incremental, and whole when the build info is older than what is in dist/ (scripts/tsc-dist.mjs).
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'tsc-dist.mjs')], { stdio: 'inherit', cwd: ROOT });
   if (validatorsStale()) execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'compile-validators.mjs')], { stdio: 'inherit', cwd: ROOT });
   // bin/docket.js runs the bundle, so the tests that run it test this source.
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit', cwd: ROOT });

@@ -265,12 +265,15 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   }
   if (!isPlainObject(value)) return { errors: [problem(label, line, `${label} is not a docket lock file`)] };
   // Problems are found by path, and placed in the text only when there are any.
-  const found = (problems: LockProblem[]): Diagnostic[] =>
-    problems.map((p) => {
+  const found = (problems: LockProblem[]): Diagnostic[] => {
+    const told = problems.slice(0, MAX_LOCK_PROBLEMS).map((p) => {
       // A side of a merge conflict is not the file's text: its problems are at the conflict.
       const at = line === 1 ? pathPosition(text, p.path) : { line, col: 1 };
       return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
     });
+    const more = problems.length - told.length;
+    return more > 0 ? [...told, problem(label, line, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`)] : told;
+  };
   if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], found);
   if (value.version === 2 && isPlainObject(value.targets)) return checked(value as unknown as LockDocument, ['legacy'], found);
   return { errors: [problem(label, line, `${label} is not a docket lock file of version 1 or 2`)] };
@@ -286,7 +289,7 @@ function fromVersion1(v1: LegacySection & { emulator?: LegacySection }): LockDoc
 
 /** Each section's files, with the path of its `files` in the file (`legacyAt`: where the version 1 sections are). */
 function allSections(doc: LockDocument, legacyAt: readonly string[] = ['legacy']): [string[], Files][] {
-  const out: [string[], Files][] = Object.entries(doc.targets).map(([k, s]) => [['targets', k, 'files'], s.files ?? {}]);
+  const out: [string[], Files][] = Object.entries(doc.targets).flatMap(([k, s]): [string[], Files][] => (isPlainObject(s) ? [[['targets', k, 'files'], s.files ?? {}]] : []));
   const legacy = doc.legacy;
   for (const [at, section] of [[legacyAt, legacy], [[...legacyAt, 'emulator'], legacy?.emulator]] as const) {
     if (!section) continue;
@@ -318,6 +321,9 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
       }
     }
   }
+  for (const [target, section] of Object.entries(doc.targets)) {
+    if (!isPlainObject(section)) problems.push({ path: ['targets', target], message: `target "${target}" must be an object holding its \`files\`` });
+  }
   for (const [at, files] of allSections(doc, legacyAt)) {
     if (!isPlainObject(files)) {
       problems.push({ path: at, message: "a section's files must be an object" });
@@ -344,31 +350,74 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
   return problems.length > 0 ? { errors: found(problems) } : { doc };
 }
 
+/** A lock written wrong throughout is told by its first problems, not by one per record. */
+const MAX_LOCK_PROBLEMS = 20;
+
 /**
- * Where the value at `path` starts in JSON `text`, as a line and column: each key looked for, as
- * JSON writes it, after the one before. Only asked when a problem is found. A key written with
- * other escapes than JSON's own is not found: the problem is then at the last key found.
+ * Where the value at `path` starts in JSON `text` (valid: JSON.parse read it), as a line and
+ * column: the members of each object walked in turn, the last of a repeated key taken (as
+ * JSON.parse does). A path that goes further than the text stops at the last value found.
  */
 function pathPosition(text: string, path: readonly string[]): { line: number; col: number } {
-  let at = 0;
-  let found = 0;
+  let at = skipSpace(text, 0);
   for (const key of path) {
-    const quoted = JSON.stringify(key);
-    let next = text.indexOf(quoted, at);
-    while (next !== -1 && !/^\s*:/.test(text.slice(next + quoted.length, next + quoted.length + 32))) next = text.indexOf(quoted, next + 1);
-    if (next === -1) break;
-    at = next + quoted.length;
-    found = next;
+    const value = memberValue(text, at, key);
+    if (value === -1) break;
+    at = value;
   }
-  if (at > 0) {
-    // At the value of the last key found.
-    const colon = text.indexOf(':', at);
-    const value = colon === -1 ? -1 : text.slice(colon + 1).search(/\S/);
-    if (value !== -1) found = colon + 1 + value;
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  return { line, col: at - lineStart + 1 };
+}
+
+/** The start of the value of `key` in the object starting at `at`; -1 when it has none. */
+function memberValue(text: string, at: number, key: string): number {
+  if (text[at] !== '{') return -1;
+  let found = -1;
+  let i = skipSpace(text, at + 1);
+  while (i < text.length && text[i] === '"') {
+    const keyEnd = skipString(text, i);
+    const name = JSON.parse(text.slice(i, keyEnd)) as string;
+    const value = skipSpace(text, skipSpace(text, keyEnd) + 1);
+    if (name === key) found = value;
+    i = skipSpace(text, skipValue(text, value));
+    if (text[i] === ',') i = skipSpace(text, i + 1);
   }
-  const before = text.slice(0, found);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length, col: found - lineStart + 1 };
+  return found;
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
+  return i;
+}
+
+/** Past the string starting at `i` (its closing quote). */
+function skipString(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    if (text[j] === '\\') j++;
+    else if (text[j] === '"') return j + 1;
+  }
+  return text.length;
+}
+
+/** Past the value starting at `i`. */
+function skipValue(text: string, i: number): number {
+  const c = text[i];
+  if (c === '"') return skipString(text, i);
+  if (c === '{' || c === '[') {
+    let depth = 0;
+    for (let j = i; j < text.length; j++) {
+      const d = text[j];
+      if (d === '"') j = skipString(text, j) - 1;
+      else if (d === '{' || d === '[') depth++;
+      else if ((d === '}' || d === ']') && --depth === 0) return j + 1;
+    }
+    return text.length;
+  }
+  let j = i;
+  while (j < text.length && !',}] \t\r\n'.includes(text[j]!)) j++;
+  return j;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/i;

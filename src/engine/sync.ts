@@ -255,28 +255,28 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (c.liveId) for (const other of input.state?.keysWithId(c.liveId) ?? []) out.set(other, null);
   }
   if (input.state && !plan.targets?.length) for (const key of goneUndeclared(input.state, plan, input.desired, input.kinds)) out.set(key, null);
+  // With --target only what the plan touched is known to match; the rest was not looked at.
+  const inScope = (d: DesiredResource): boolean => !plan.targets?.length || pending.has(refKey(d.kind, d.key));
+  const inSync = input.desired.filter((d) => inScope(d) && pending.get(refKey(d.kind, d.key)) !== false && input.ids.has(refKey(d.kind, d.key)));
+  // Renamed, an object is recorded under its name: a record left under an old one would read a new
+  // object given that name as removed live (an attachment renamed is a new upload, another id).
+  const declared = new Set(input.desired.map((d) => refKey(d.kind, d.key)));
+  for (const d of inSync) {
+    for (const old of d.renamedFrom) {
+      const oldKey = refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old);
+      if (!declared.has(oldKey) && input.state?.idOf(oldKey) !== undefined) out.set(oldKey, null);
+    }
+  }
   // A child of an object forgotten is forgotten with it unless the updates write it again
   // (withChildrenForgotten): its record is restated even when the lock holds it as it is.
   const forgotten = forgottenParents(out, input.kinds);
   // The children of an object a concurrent apply also created, whose copy was kept: this run's
   // children went aside with its own copy, and the ids it knows are theirs, not the kept ones'.
-  const keptOther = keptOtherParents(plan, report, input.kinds);
-  // With --target only what the plan touched is known to match; the rest was not looked at.
-  const inScope = (d: DesiredResource): boolean => !plan.targets?.length || pending.has(refKey(d.kind, d.key));
-  const declared = new Set(input.desired.map((d) => refKey(d.kind, d.key)));
-  for (const d of input.desired) {
+  const keptOther = keptOtherParents(plan, report);
+  for (const d of inSync) {
     const key = refKey(d.kind, d.key);
-    if (!inScope(d) || pending.get(key) === false) continue;
-    const id = input.ids.get(key);
-    if (!id) continue;
-    if (keptOther.size > 0 && parentPrefixOf(key, keptOther) !== undefined) continue;
-    // Renamed, it is recorded under its name: a record left under an old one would read a new
-    // object given that name as removed live (an attachment renamed is a new upload, another id).
-    for (const old of d.renamedFrom) {
-      const oldKey = refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old);
-      if (!declared.has(oldKey) && input.state?.idOf(oldKey) !== undefined) out.set(oldKey, null);
-    }
-    const record = recordOf(d, id, kinds.get(d.kind), hash);
+    if (d.parent && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
+    const record = recordOf(d, input.ids.get(key)!, kinds.get(d.kind), hash);
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
@@ -364,16 +364,10 @@ function goneUndeclared(state: Pick<SyncState, 'idOf' | 'byKey'>, plan: Plan, de
   return out;
 }
 
-/** The start of the keys of the children of every object whose create kept a concurrent apply's copy. */
-function keptOtherParents(plan: Plan, report: ApplyReport | undefined, kinds: readonly { name: KindName; parentKind?: KindName }[]): Set<string> {
-  const prefixes = new Set<string>();
+/** The objects (`kind:key`) whose create kept a concurrent apply's copy. */
+function keptOtherParents(plan: Plan, report: ApplyReport | undefined): Set<string> {
   const kept = new Set((report?.results ?? []).filter((r) => r.keptOther).map((r) => r.changeId));
-  if (kept.size === 0) return prefixes;
-  for (const c of plan.changes) {
-    if (!kept.has(c.id)) continue;
-    for (const child of kinds) if (child.parentKind === c.kind) prefixes.add(`${child.name}:${c.key}/`);
-  }
-  return prefixes;
+  return new Set(plan.changes.filter((c) => kept.has(c.id)).map((c) => refKey(c.kind, c.key)));
 }
 
 /** The start of the keys of the children (`rule:Parent/`) of every object the updates forget. */

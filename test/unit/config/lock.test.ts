@@ -84,6 +84,26 @@ describe('docket.lock.json', () => {
     ]);
   });
 
+  it('places a problem at its own value whatever the order of sections, and at the last of a repeated key (the one JSON reads)', () => {
+    const entry = (sha256: string) => ({ id: 'att-1', file: 'a.pdf', sha256 });
+    const v1 = `{"version":1,\n"environments":{"staging":{"files":{"attachment:A":${JSON.stringify(entry('bad2'))}}}},\n"files":{"attachment:A":${JSON.stringify(entry('bad'))}}}`;
+    const told = parseLockText(v1, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message.slice(d.message.indexOf('sha256'))}`);
+    const col = (line: string, value: string) => line.indexOf(value) + 1;
+    const lines = v1.split('\n');
+    expect(told.sort()).toEqual([`2:${col(lines[1]!, '"bad2"')} sha256 "bad2", which is not 64 hex digits`, `3:${col(lines[2]!, '"bad"')} sha256 "bad", which is not 64 hex digits`].sort());
+    const repeated = `{"version":2,"targets":{"t":{"files":{\n"attachment:A":${JSON.stringify(entry('c'.repeat(64)))},\n"attachment:A":${JSON.stringify(entry('alsobad'))}}}}}`;
+    expect(parseLockText(repeated, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col}`)).toEqual([`3:${col(repeated.split('\n')[2]!, '"alsobad"')}`]);
+  });
+
+  it('a target that is not an object is a problem, not a crash; a lock wrong throughout is told by its first 20 problems', () => {
+    expect(parseLockText('{"version":2,"targets":{"T":null}}', LOCK_FILE).diagnostics.map((d) => d.message)).toEqual(['docket.lock.json: target "T" must be an object holding its `files`']);
+    const records = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`rule:P/R${i}`, { id: 'x' }]));
+    const told = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { t: records } }, null, 2), LOCK_FILE).diagnostics;
+    expect(told).toHaveLength(21);
+    expect(told[0]!.message).toBe('docket.lock.json: sync record "rule:P/R0" must be text (got {"id":"x"})');
+    expect(told[20]!.message).toBe('docket.lock.json: 4980 more problems like these');
+  });
+
   it('a lock file path that is a folder is an invalid-lock-file error, not an empty lock (an apply could not record its uploads)', async () => {
     const root = await makeDir({ 'docket.lock.json/x': 'y' });
     const { diagnostics } = await readLockDocument(lockLocation(root, { emulator: false }));

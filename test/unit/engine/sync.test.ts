@@ -233,6 +233,21 @@ describe('records of names an apply leaves behind', () => {
     expect(syncAfterApply({ plan: { ...plan, targets: ['playbook/P'] }, desired, ids, kinds: allKinds, state }).size).toBe(0);
   });
 
+  it('a playbook renamed away from a name that starts another declared playbook\'s name leaves that one\'s rules recorded', () => {
+    const state = syncState([{ 'playbook:Old': 'pb-1 name=aa', 'rule:Old/r1': 'r-1 name=bb', 'playbook:Old/2': 'pb-2 name=cc', 'rule:Old/2/x': 'r-2 name=dd' }]);
+    const renamed = desiredPlaybook('New', { renamedFrom: ['Old'] });
+    const other = desiredRule('Old/2', 'x');
+    const desired = [renamed, desiredRule('New', 'r1'), desiredPlaybook('Old/2'), other];
+    const plan = planOf([change('rename', 'playbook', 'New', { liveId: 'pb-1' })], { 'playbook:Old': 'pb-1', 'playbook:New': 'pb-1', 'rule:Old/r1': 'r-1', 'rule:New/r1': 'r-1', 'playbook:Old/2': 'pb-2', 'rule:Old/2/x': 'r-2' });
+    const ids = new Map([['playbook:New', 'pb-1'], ['rule:New/r1', 'r-1'], ['playbook:Old/2', 'pb-2'], ['rule:Old/2/x', 'r-2']]);
+    // Every record as the lock holds it is held: only what changes is written.
+    const updates = syncAfterApply({ plan, report: doneAll(plan), desired, ids, kinds, state, held: () => true });
+    const written = withChildrenForgotten(updates, state, kinds);
+    expect(written.get('playbook:Old')).toBeNull();
+    expect(written.get('rule:Old/r1')).toBeNull();
+    expect(written.get('rule:Old/2/x')).toEqual(recordOf(other, 'r-2', undefined));
+  });
+
   it('the children of a playbook whose concurrent copy was kept get no record: the ids this run knows are of the copies it archived', () => {
     const nda = desiredPlaybook('NDA');
     const term = desiredRule('NDA', 'Term');
@@ -244,6 +259,10 @@ describe('records of names an apply leaves behind', () => {
     const updates = syncAfterApply({ plan, report, desired: [nda, term], ids, kinds });
     expect([...updates.keys()]).toEqual(['playbook:NDA']);
     expect(updates.get('playbook:NDA')!.id).toBe('pb-kept');
+    // Only its own: a rule of playbook "NDA/B" is recorded.
+    const nested = desiredRule('NDA/B', 'x');
+    const withNested = syncAfterApply({ plan, report, desired: [nda, term, nested], ids: new Map([...ids, ['rule:NDA/B/x', 'r-x']]), kinds });
+    expect(withNested.get('rule:NDA/B/x')).toEqual(recordOf(nested, 'r-x', undefined));
   });
 });
 
