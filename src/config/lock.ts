@@ -21,7 +21,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
-import { quoteValue } from './quote.js';
+import { quoteValue, showJson } from './quote.js';
 
 export const LOCK_FILE = 'docket.lock.json';
 
@@ -313,20 +313,20 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
   else if (synced !== undefined) {
     for (const [target, records] of Object.entries(synced)) {
       if (!isPlainObject(records)) {
-        problems.push({ path: ['synced', target], message: `\`synced\` target "${target}" must map \`kind:key\` → text` });
+        problems.push({ path: ['synced', target], message: `\`synced\` target "${target}" must map \`kind:key\` → text (got ${showJson(records)})` });
         continue;
       }
       for (const [key, record] of Object.entries(records)) {
-        if (typeof record !== 'string') problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be text (got ${JSON.stringify(record) ?? String(record)})` });
+        if (typeof record !== 'string') problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be text (got ${showJson(record)})` });
       }
     }
   }
   for (const [target, section] of Object.entries(doc.targets)) {
-    if (!isPlainObject(section)) problems.push({ path: ['targets', target], message: `target "${target}" must be an object holding its \`files\`` });
+    if (!isPlainObject(section)) problems.push({ path: ['targets', target], message: `target "${target}" must be an object holding its \`files\` (got ${showJson(section)})` });
   }
   for (const [at, files] of allSections(doc, legacyAt)) {
     if (!isPlainObject(files)) {
-      problems.push({ path: at, message: "a section's files must be an object" });
+      problems.push({ path: at, message: `a section's files must be an object (got ${showJson(files)})` });
       continue;
     }
     for (const [key, entry] of Object.entries(files)) {

@@ -96,7 +96,7 @@ describe('docket.lock.json', () => {
   });
 
   it('a target that is not an object is a problem, not a crash; a lock wrong throughout is told by its first 20 problems', () => {
-    expect(parseLockText('{"version":2,"targets":{"T":null}}', LOCK_FILE).diagnostics.map((d) => d.message)).toEqual(['docket.lock.json: target "T" must be an object holding its `files`']);
+    expect(parseLockText('{"version":2,"targets":{"T":null}}', LOCK_FILE).diagnostics.map((d) => d.message)).toEqual(['docket.lock.json: target "T" must be an object holding its `files` (got null)']);
     const records = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`rule:P/R${i}`, { id: 'x' }]));
     const told = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { t: records } }, null, 2), LOCK_FILE).diagnostics;
     expect(told).toHaveLength(21);
