@@ -21,6 +21,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
+import { lineColumnsOf } from '../util/line-columns.js';
 import { quoteValue, showJson } from './quote.js';
 
 export const LOCK_FILE = 'docket.lock.json';
@@ -250,9 +251,8 @@ function jsonErrorAt(error: unknown, text: string, line: number): { line: number
   const m = /at position (\d+)/.exec(message);
   const what = message.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '').slice(0, 120);
   if (!m) return { line, col: 1, what };
-  const before = text.slice(0, Number(m[1]));
-  const lines = before.split('\n');
-  return { line: line + lines.length - 1, col: lines[lines.length - 1]!.length + 1, what };
+  const at = lineColumnsOf(text)(Number(m[1]));
+  return { line: line + at.line - 1, col: at.col, what };
 }
 
 function parseDocument(text: string, label: string, line: number): { doc: LockDocument } | { errors: Diagnostic[] } {
@@ -266,9 +266,10 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   if (!isPlainObject(value)) return { errors: [problem(label, line, `${label} is not a docket lock file`)] };
   // Problems are found by path, and placed in the text only when there are any.
   const found = (problems: LockProblem[]): Diagnostic[] => {
+    const lc = lineColumnsOf(text);
     const told = problems.slice(0, MAX_LOCK_PROBLEMS).map((p) => {
       // A side of a merge conflict is not the file's text: its problems are at the conflict.
-      const at = line === 1 ? pathPosition(text, p.path) : { line, col: 1 };
+      const at = line === 1 ? lc(valueOffset(text, p.path)) : { line, col: 1 };
       return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
     });
     const more = problems.length - told.length;
@@ -288,7 +289,7 @@ function fromVersion1(v1: LegacySection & { emulator?: LegacySection }): LockDoc
 }
 
 /** Each section's files, with the path of its `files` in the file (`legacyAt`: where the version 1 sections are). */
-function allSections(doc: LockDocument, legacyAt: readonly string[] = ['legacy']): [string[], Files][] {
+function allSections(doc: LockDocument, legacyAt: readonly string[]): [string[], Files][] {
   const out: [string[], Files][] = Object.entries(doc.targets).flatMap(([k, s]): [string[], Files][] => (isPlainObject(s) ? [[['targets', k, 'files'], s.files ?? {}]] : []));
   const legacy = doc.legacy;
   for (const [at, section] of [[legacyAt, legacy], [[...legacyAt, 'emulator'], legacy?.emulator]] as const) {
@@ -354,21 +355,18 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
 const MAX_LOCK_PROBLEMS = 20;
 
 /**
- * Where the value at `path` starts in JSON `text` (valid: JSON.parse read it), as a line and
- * column: the members of each object walked in turn, the last of a repeated key taken (as
- * JSON.parse does). A path that goes further than the text stops at the last value found.
+ * Where the value at `path` starts in JSON `text` (valid: JSON.parse read it): the members of each
+ * object walked in turn, the last of a repeated key taken (as JSON.parse does). A path that goes
+ * further than the text stops at the last value found.
  */
-function pathPosition(text: string, path: readonly string[]): { line: number; col: number } {
+function valueOffset(text: string, path: readonly string[]): number {
   let at = skipSpace(text, 0);
   for (const key of path) {
     const value = memberValue(text, at, key);
     if (value === -1) break;
     at = value;
   }
-  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
-  return { line, col: at - lineStart + 1 };
+  return at;
 }
 
 /** The start of the value of `key` in the object starting at `at`; -1 when it has none. */

@@ -11,6 +11,7 @@
  * guess. test/unit/config/yaml-read.test.ts holds both to the same answers.
  */
 import jsYaml from 'js-yaml';
+import { lineColumnsOf } from '../util/line-columns.js';
 import { DocPositions, joinPointer, type Entry, type LineCol } from './yaml-positions.js';
 
 /**
@@ -98,8 +99,8 @@ export function fastPositions(text: string, file: string, values: readonly unkno
  * needs where the rule is, not its fields, and keeping every field of a file was most of the work.
  */
 export function walkPositions(text: string, file: string, values: readonly unknown[], events: NodeEvents, maxDepth = Infinity, keepDepth = maxDepth): DocPositions[] | undefined {
-  // Made outside this scope: the positions keep it, and must not keep the events and the text too.
-  const lc = lineColumnOf(lineStarts(text));
+  // The positions keep it, and must not keep the events and the text too (it keeps neither).
+  const lc = lineColumnsOf(text);
   let i = 0;
   const out: DocPositions[] = [];
 
@@ -214,26 +215,6 @@ class CompactPositions extends DocPositions {
       p = p.slice(0, p.lastIndexOf('/'));
     }
   }
-}
-
-/** Offset → line and column (1-based), by binary search over where each line starts. */
-function lineColumnOf(lines: readonly number[]): (offset: number) => LineCol {
-  return (offset) => {
-    let lo = 0;
-    let hi = lines.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lines[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, col: offset - lines[lo]! + 1 };
-  };
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-  return starts;
 }
 
 /** The first offset from `at` that is not a space, a line break, a document marker or a comment. */

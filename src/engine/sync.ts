@@ -254,14 +254,15 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     // A rule deleted from a playbook renamed in the same apply is recorded under the old name.
     if (c.liveId) for (const other of input.state?.keysWithId(c.liveId) ?? []) out.set(other, null);
   }
-  if (input.state && !plan.targets?.length) for (const key of goneUndeclared(input.state, plan, input.desired, input.kinds)) out.set(key, null);
+  const keyed = input.desired.map((d) => [d, refKey(d.kind, d.key)] as const);
+  const declared = new Set(keyed.map(([, key]) => key));
+  if (input.state && !plan.targets?.length) for (const key of goneUndeclared(input.state, plan, keyed, declared, input.kinds)) out.set(key, null);
   // With --target only what the plan touched is known to match; the rest was not looked at.
-  const inScope = (d: DesiredResource): boolean => !plan.targets?.length || pending.has(refKey(d.kind, d.key));
-  const inSync = input.desired.filter((d) => inScope(d) && pending.get(refKey(d.kind, d.key)) !== false && input.ids.has(refKey(d.kind, d.key)));
+  const scoped = !plan.targets?.length;
+  const inSync = keyed.filter(([, key]) => (scoped || pending.has(key)) && pending.get(key) !== false && input.ids.has(key));
   // Renamed, an object is recorded under its name: a record left under an old one would read a new
   // object given that name as removed live (an attachment renamed is a new upload, another id).
-  const declared = new Set(input.desired.map((d) => refKey(d.kind, d.key)));
-  for (const d of inSync) {
+  for (const [d] of inSync) {
     for (const old of d.renamedFrom) {
       const oldKey = refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old);
       if (!declared.has(oldKey) && input.state?.idOf(oldKey) !== undefined) out.set(oldKey, null);
@@ -273,8 +274,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   // The children of an object a concurrent apply also created, whose copy was kept: this run's
   // children went aside with its own copy, and the ids it knows are theirs, not the kept ones'.
   const keptOther = keptOtherParents(plan, report);
-  for (const d of inSync) {
-    const key = refKey(d.kind, d.key);
+  for (const [d, key] of inSync) {
     if (d.parent && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
     const record = recordOf(d, input.ids.get(key)!, kinds.get(d.kind), hash);
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
@@ -324,7 +324,7 @@ export function withMovedRecords(updates: SyncUpdates, state: SyncState): SyncUp
  * them from the file). A child's key is its parent's key, `/`, its own name; records the updates
  * write again (a declared child of another parent whose key merely starts the same) are kept.
  */
-export function withChildrenForgotten(updates: SyncUpdates, state: SyncState, kinds: readonly { name: KindName; parentKind?: KindName }[]): SyncUpdates {
+export function withChildrenForgotten(updates: SyncUpdates, state: SyncState, kinds: readonly KindParent[]): SyncUpdates {
   const prefixes = forgottenParents(updates, kinds);
   if (prefixes.size === 0) return updates;
   const out: SyncUpdates = new Map(updates);
@@ -341,27 +341,29 @@ export function withChildrenForgotten(updates: SyncUpdates, state: SyncState, ki
  * child of a playbook declared and live (its rules are read). Left, such a record would read an
  * object given that name again as removed live.
  */
-function goneUndeclared(state: Pick<SyncState, 'idOf' | 'byKey'>, plan: Plan, desired: readonly DesiredResource[], kinds: readonly { name: KindName; parentKind?: KindName }[]): string[] {
+function goneUndeclared(state: Pick<SyncState, 'idOf' | 'byKey'>, plan: Plan, keyed: readonly (readonly [DesiredResource, string])[], declared: ReadonlySet<string>, kinds: readonly KindParent[]): string[] {
   const liveIds = new Set(Object.values(plan.ids));
-  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
-  const declaredKinds = new Set(desired.map((d) => d.kind));
-  const parentKindOf = new Map(kinds.flatMap((k) => (k.parentKind ? [[k.name as string, k.parentKind]] : [])));
+  const declaredKinds = new Set<string>(keyed.map(([d]) => d.kind));
+  const childKinds = new Set<string>(kinds.filter((k) => k.parentKind).map((k) => k.name));
   const readParents = new Set<string>();
-  for (const d of desired) {
-    const key = refKey(d.kind, d.key);
-    if (!plan.ids[key]) continue;
-    for (const child of kinds) if (child.parentKind === d.kind) readParents.add(`${child.name}:${d.key}/`);
-  }
+  for (const [d, key] of keyed) if (plan.ids[key]) addChildPrefixes(readParents, d.kind, d.key, kinds);
   const out: string[] = [];
   for (const key of state.byKey.keys()) {
     if (declared.has(key)) continue;
     const id = state.idOf(key);
     if (id === undefined || liveIds.has(id)) continue;
     const kind = key.slice(0, key.indexOf(':'));
-    const read = parentKindOf.has(kind) ? parentPrefixOf(key, readParents) !== undefined : declaredKinds.has(kind as KindName);
+    const read = childKinds.has(kind) ? parentPrefixOf(key, readParents) !== undefined : declaredKinds.has(kind);
     if (read) out.push(key);
   }
   return out;
+}
+
+type KindParent = { name: KindName; parentKind?: KindName };
+
+/** The start of the keys of the children (`rule:Parent/`) of the object `kind` `key`. */
+function addChildPrefixes(prefixes: Set<string>, kind: string, key: string, kinds: readonly KindParent[]): void {
+  for (const child of kinds) if (child.parentKind === kind) prefixes.add(`${child.name}:${key}/`);
 }
 
 /** The objects (`kind:key`) whose create kept a concurrent apply's copy. */
@@ -371,13 +373,12 @@ function keptOtherParents(plan: Plan, report: ApplyReport | undefined): Set<stri
 }
 
 /** The start of the keys of the children (`rule:Parent/`) of every object the updates forget. */
-function forgottenParents(updates: SyncUpdates, kinds: readonly { name: KindName; parentKind?: KindName }[]): Set<string> {
+function forgottenParents(updates: SyncUpdates, kinds: readonly KindParent[]): Set<string> {
   const prefixes = new Set<string>();
   for (const [key, record] of updates) {
     if (record !== null) continue;
     const colon = key.indexOf(':');
-    const kind = key.slice(0, colon);
-    for (const child of kinds) if (child.parentKind === kind) prefixes.add(`${child.name}:${key.slice(colon + 1)}/`);
+    addChildPrefixes(prefixes, key.slice(0, colon), key.slice(colon + 1), kinds);
   }
   return prefixes;
 }

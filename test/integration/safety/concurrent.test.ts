@@ -27,6 +27,12 @@ async function checkout(): Promise<string> {
   return dir;
 }
 
+/** The live ids the sync records of a checkout's rules name. */
+async function ruleRecordIds(dir: string): Promise<string[]> {
+  const { synced } = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
+  return Object.values(synced).flatMap((records) => Object.entries(records).filter(([key]) => key.startsWith('rule:')).map(([, text]) => text.split(' ')[0]!));
+}
+
 const names = (items: { name: string }[]) => items.map((i) => i.name).filter((n) => !n.includes('(duplicate ')).sort();
 const unique = (list: string[]) => [...new Set(list)];
 
@@ -53,11 +59,7 @@ it('two applies at once end with one object per identity, and converge', async (
   // Each checkout's sync records name the rules that stayed, never those archived with a
   // playbook set aside as a duplicate (whose ids the run that made them knows).
   const liveRuleIds = new Set(playbooks.flatMap((p) => t.emulator.store.rulesOf(org, p.id).map((r) => r.id)));
-  for (const dir of [a, b]) {
-    const { synced } = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
-    const ruleIds = Object.values(synced).flatMap((records) => Object.entries(records).filter(([key]) => key.startsWith('rule:')).map(([, text]) => text.split(' ')[0]!));
-    expect(ruleIds.filter((id) => !liveRuleIds.has(id))).toEqual([]);
-  }
+  for (const dir of [a, b]) expect((await ruleRecordIds(dir)).filter((id) => !liveRuleIds.has(id))).toEqual([]);
   // What each run said about a duplicate it set aside is in its report.
   const notes = runs.map((r) => r.stdout()).join('\n');
   const setAside = Object.values(org.playbooks).filter((p) => p.archived_at).length;
@@ -96,13 +98,9 @@ it('a playbook another apply created first is kept: this run archives its own co
   const kept = Object.values(org.playbooks).filter((p) => !p.archived_at);
   expect(kept.map((p) => p.created_at)).toEqual(['2000-01-01T00:00:00.000Z']);
   const keptRules = new Set(t.emulator.store.rulesOf(org, kept[0]!.id).map((r) => r.id));
-  const ruleRecords = async (): Promise<string[]> => {
-    const { synced } = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
-    return Object.values(synced).flatMap((records) => Object.entries(records).filter(([key]) => key.startsWith('rule:')).map(([, text]) => text.split(' ')[0]!));
-  };
-  expect((await ruleRecords()).filter((id) => !keptRules.has(id))).toEqual([]);
+  expect((await ruleRecordIds(dir)).filter((id) => !keptRules.has(id))).toEqual([]);
   // The next apply makes the kept rules say what the files say, and records them.
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
-  expect((await ruleRecords()).sort()).toEqual([...keptRules].sort());
+  expect((await ruleRecordIds(dir)).sort()).toEqual([...keptRules].sort());
   await expectConverged(run, dir);
 });

@@ -23,6 +23,16 @@ const { emulator } = emulatorForFile({ onRequest: (request) => onAnswered?.(requ
 type Lock = { version: number; targets: Record<string, { files: Record<string, unknown> }> };
 type Synced = { synced: Record<string, Record<string, string>> };
 
+/** The NDA and the MSA applied: the lock, and the review service's section of its sync records. */
+async function appliedWithRecords() {
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+  const run = bin(emulator());
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const path = join(dir, 'docket.lock.json');
+  const [review, records] = Object.entries((JSON.parse(await readFile(path, 'utf8')) as Synced).synced).find(([, r]) => 'rule:Inbound NDA/Term' in r)!;
+  return { dir, run, path, review, records };
+}
+
 it('a readable merge conflict and a version 1 file are rewritten by the next apply, with nothing to change', async () => {
   const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
   await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
@@ -53,12 +63,7 @@ it('a readable merge conflict and a version 1 file are rewritten by the next app
 });
 
 it('an apply rewrites only the sync records of what it changed, and puts a section sorted out of order by hand back in order', async () => {
-  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
-  const run = bin(emulator());
-  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
-  const path = join(dir, 'docket.lock.json');
-  const first = (JSON.parse(await readFile(path, 'utf8')) as Synced).synced;
-  const [review, records] = Object.entries(first).find(([, r]) => 'rule:Inbound NDA/Term' in r)!;
+  const { dir, run, path, review, records } = await appliedWithRecords();
 
   await writeFile(join(dir, 'playbooks/nda.yaml'), NDA.replace('How long the agreement lasts', 'How long it lasts'));
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
@@ -78,13 +83,9 @@ it('an apply rewrites only the sync records of what it changed, and puts a secti
   await expectConverged(run, dir);
 });
 
-it('records found unchanged while the apply ran are written again when someone changed the lock in the meantime', async () => {
-  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
-  const run = bin(emulator());
-  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
-  const path = join(dir, 'docket.lock.json');
+it('a lock someone rewrites during an apply has its records judged as they are then: a record damaged meanwhile is written again', async () => {
+  const { dir, run, path, review, records } = await appliedWithRecords();
   const capKey = 'rule:Vendor MSA/Liability cap';
-  const [review, records] = Object.entries((JSON.parse(await readFile(path, 'utf8')) as Synced).synced).find(([, r]) => capKey in r)!;
   const cap = records[capKey]!;
 
   // While the apply creates a playbook (its rule waits for the playbook's id), the lock is
