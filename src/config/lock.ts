@@ -57,6 +57,11 @@ export interface LockEntry {
    * replaced, so the document still means this upload until its `id:` is edited.
    */
   pinned?: string;
+  /**
+   * For an attachment: the ids of earlier uploads this one replaced, newest first, so a template
+   * still naming one reads as a re-point left undone, not as a change made live.
+   */
+  superseded?: string[];
   /** An upload that was started and not confirmed (a killed or interrupted apply). */
   pending?: PendingUpload;
 }
@@ -69,6 +74,15 @@ export interface ConfirmedUpload {
   description?: string | null;
   version?: number;
   pinned?: string;
+  superseded?: string[];
+}
+
+/** Earlier uploads an entry remembers: a template left pointing further back reads as changed live. */
+const MAX_SUPERSEDED = 10;
+
+/** The superseded ids of an upload that replaced `replacedId`, whose entry remembered `earlier`. */
+export function supersededBy(replacedId: string, earlier: readonly string[] | undefined): string[] {
+  return [...new Set([replacedId, ...(earlier ?? [])])].slice(0, MAX_SUPERSEDED);
 }
 
 export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload | undefined {
@@ -80,6 +94,7 @@ export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload |
     ...(entry.description !== undefined ? { description: entry.description } : {}),
     ...(typeof entry.version === 'number' ? { version: entry.version } : {}),
     ...(typeof entry.pinned === 'string' ? { pinned: entry.pinned } : {}),
+    ...(Array.isArray(entry.superseded) && entry.superseded.length > 0 ? { superseded: entry.superseded } : {}),
   };
 }
 
@@ -337,6 +352,9 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
       if (!(confirmed || (pending && e?.id === undefined))) {
         problems.push({ path: [...at, key], message: `entry "${key}" needs id, file and sha256` });
         continue;
+      }
+      if (e?.superseded !== undefined && !(Array.isArray(e.superseded) && e.superseded.every((id) => typeof id === 'string'))) {
+        problems.push({ path: [...at, key, 'superseded'], message: `entry "${key}" has superseded ${showJson(e.superseded)}, which is not a list of ids` });
       }
       if (e?.pending !== undefined && !pending) problems.push({ path: [...at, key, 'pending'], message: `entry "${key}" has a \`pending\` mark without its file, sha256 and since` });
       // A hand-edited digest would only ever look like a changed file, and upload it again.

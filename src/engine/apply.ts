@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ProjectConfig } from '../config/types.js';
-import { lockEntries, lockKey, type LockEntry, type LockFile } from '../config/lock.js';
+import { lockEntries, lockKey, supersededBy, type LockEntry, type LockFile } from '../config/lock.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { freshReads } from '../util/fresh-read.js';
@@ -106,10 +106,17 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       await changed();
     },
     async recordFile(kind, key, entry, replacesId) {
+      let superseded: string[] | undefined;
       if (replacesId) {
-        for (const [k, e] of lockEntries(lock.files, kind)) if (e.id === replacesId && k !== key) delete lock.files[lockKey(kind, k)];
+        for (const [k, e] of lockEntries(lock.files, kind)) {
+          if (e.id !== replacesId) continue;
+          if (replacesId !== entry.id) superseded = supersededBy(replacesId, e.superseded);
+          if (k !== key) delete lock.files[lockKey(kind, k)];
+        }
+        // A pinned object no entry recorded (an export's attachment) is replaced all the same.
+        if (replacesId !== entry.id) superseded ??= [replacesId];
       }
-      set(kind, key, entry);
+      set(kind, key, superseded ? { ...entry, superseded } : entry);
       await changed();
     },
     sensitive(kind, key, field) {

@@ -335,7 +335,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
   let changed = false;
   for (const field in d.fields) {
     if (l.unknownFields?.[field] !== undefined) continue;
-    if (!sameField(kind, d, l, field, ids) || repointed(d, field, replaced)) {
+    if (!sameField(kind, d, l, field, ids) || repointed(d, l, field, replaced)) {
       changed = true;
       break;
     }
@@ -369,7 +369,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     if (ignored?.includes(field)) continue;
     const liveValue = l.fields[field] ?? null;
     const same = sameField(kind, d, l, field, ids);
-    const repoint = same && repointed(d, field, replaced);
+    const repoint = same && repointed(d, l, field, replaced);
     if (same && !repoint) continue;
     const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : liveValue);
     const after = shown(kind, field, desiredValue);
@@ -430,8 +430,12 @@ function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: s
   return (kind.sameField?.(field, liveValue, desiredValue) ?? sameValue(liveValue, desiredValue)) || sameReference(d, l, field, ids);
 }
 
-/** A reference to an object this plan replaces must be sent again, even though its name is the same. */
-function repointed(d: DesiredResource, field: string, replaced: ReadonlySet<string>): boolean {
+/**
+ * A reference to an object this plan replaces, or to one an earlier apply replaced (a re-point it
+ * left undone), must be sent again, even though its name is the same.
+ */
+function repointed(d: DesiredResource, l: LiveResource, field: string, replaced: ReadonlySet<string>): boolean {
+  if (l.staleRefs?.includes(field) === true) return true;
   return replaced.size > 0 && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
 }
 

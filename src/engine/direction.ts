@@ -144,6 +144,8 @@ function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: 
 /** Which side moved for one field of an object both sides have. */
 export function fieldDirection(field: string, d: DesiredResource, l: LiveResource, record: SyncRecord | undefined): FieldDirection {
   if (!record) return 'unknown';
+  // It names what docket itself replaced since (an attachment's earlier upload): the files' re-point, still owed.
+  if (l.staleRefs?.includes(field) === true) return 'files';
   const recorded = record.fields[field];
   // A field the record does not hold: the files started to declare it (partial kinds) since.
   if (recorded === undefined) return 'files';

@@ -103,6 +103,11 @@ export interface LiveResource {
    * being renamed; a reference to an object this plan replaces shows these ids as "before".
    */
   refIds?: Record<string, unknown>;
+  /**
+   * Reference fields that name, by id, an object docket itself replaced since (an attachment's
+   * earlier upload): shown by the name of what replaced it, and re-pointed as the files' change.
+   */
+  staleRefs?: string[];
   /** Fields the service cannot give back and docket has no record of (field → reason); never compared. */
   unknownFields?: Record<string, string>;
   /** What the service says beyond the compared fields (a member's display name), for export. */

@@ -16,7 +16,7 @@ import { docSource, fieldSourcesAt, namesList, valueOf } from './support/positio
 
 /**
  * The attachment ids docket knows exist in this target: uploaded or adopted here (docket.lock.json),
- * and the pinned ids such uploads replaced. Not an id only a document pins: attachments cannot be
+ * and the pinned ids and earlier uploads such uploads replaced. Not an id only a document pins: attachments cannot be
  * read, so a pin the lock does not confirm may be another organization's (an export's).
  */
 export function knownAttachmentIds(live: readonly LiveResource[]): Set<string> {
@@ -25,8 +25,15 @@ export function knownAttachmentIds(live: readonly LiveResource[]): Set<string> {
     if (l.kind !== 'attachment' || l.extra?.pinOnly) continue;
     ids.add(l.id);
     for (const alias of l.pinnedAs ?? []) ids.add(alias);
+    for (const earlier of supersededUploads(l)) ids.add(earlier);
   }
   return ids;
+}
+
+/** The ids of earlier uploads of a live attachment that docket replaced (newest first). */
+export function supersededUploads(l: LiveResource): readonly string[] {
+  const ids = l.extra?.superseded;
+  return Array.isArray(ids) ? (ids as string[]) : [];
 }
 
 export const attachmentKind: KindModule<'attachment'> = {
@@ -85,7 +92,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API' });
       }
       if (!entry) continue;
-      const extra = { sourceFile: entry.file };
+      const extra = { sourceFile: entry.file, ...(entry.superseded ? { superseded: entry.superseded } : {}) };
       const pinnedAs = entry.pinned ? { pinnedAs: [entry.pinned] } : {};
       // An entry recorded by `apply --adopt-files` has no description: the live one is unknown, not "none".
       if (entry.description === undefined) {

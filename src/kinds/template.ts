@@ -9,7 +9,7 @@ import type { TemplateAttrs } from '../api/agreements.js';
 import { normDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
-import { knownAttachmentIds } from './attachment.js';
+import { knownAttachmentIds, supersededUploads } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
@@ -215,6 +215,15 @@ export const templateKind: KindModule<'template'> = {
     const [templates, attachments] = await Promise.all([ctx.services.agreements().listTemplates(), ctx.live('attachment')]);
     // An id an attachment has live is shown by name; a re-upload in the same plan re-points it (the engine sees to that).
     const names = new Map(attachments.map((a) => [a.id, a.key]));
+    // So is an earlier upload docket replaced: a re-point an interrupted or refused apply left undone.
+    const superseded = new Set<string>();
+    for (const a of attachments) {
+      for (const id of supersededUploads(a)) {
+        if (names.has(id)) continue;
+        names.set(id, a.key);
+        superseded.add(id);
+      }
+    }
     const nameOf = (id: string): unknown => (names.has(id) ? { attachment: names.get(id) } : id);
     const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
     return templates.map((t): LiveResource => {
@@ -223,15 +232,19 @@ export const templateKind: KindModule<'template'> = {
       const unknownFields = 'type' in fields ? undefined : { type: 'the service did not say which type of template it is' };
       const refIds: Record<string, unknown> = {};
       const refs = new Set<string>();
+      const staleRefs: string[] = [];
       for (const [field, value] of Object.entries(flattenParameters(parametersOf(attributes)))) {
         if (field.endsWith('_attachment_id') && typeof value === 'string') {
           refIds[field] = value;
           if (names.has(value)) refs.add(names.get(value)!);
+          // Shown by name only where the file names it; an id the file writes itself is what it says.
+          if (superseded.has(value) && isPlainObject(fields[field])) staleRefs.push(field);
         }
       }
       const ids = Array.isArray(attributes.attachment_ids) ? attributes.attachment_ids.map(String) : [];
       refIds.attachments = [...ids].sort();
       for (const id of ids) if (names.has(id)) refs.add(names.get(id)!);
+      if (ids.some((id) => superseded.has(id))) staleRefs.push('attachments');
       return {
         kind: 'template',
         id: t.id,
@@ -240,6 +253,7 @@ export const templateKind: KindModule<'template'> = {
         fields,
         refs: [...refs].map((key) => ({ kind: 'attachment' as const, key })),
         refIds,
+        ...(staleRefs.length > 0 ? { staleRefs } : {}),
         extra: { wireType: t.type, attributes },
         ...(unknownFields ? { unknownFields } : {}),
         ...updatedAt(t.attributes),

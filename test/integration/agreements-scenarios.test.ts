@@ -279,6 +279,37 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a re-point left undone after a new upload is the files\' change still owed: not drift, not pulled, made by the next apply', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const firstId = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+
+    // The new PDF is uploaded, and the template update that would re-point at it is refused.
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: '/v1/templates/', status: 422 });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+    const { id: secondId, superseded } = (await lockFiles(dir))['attachment:Security Exhibit']!;
+    expect(secondId).not.toBe(firstId);
+    expect(superseded).toEqual([firstId]);
+    expect(template('Cloud Service Agreement')!.parameters.include_security_policy_attachment_id).toBe(firstId);
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
+    expect(plan.stdout).toContain('changed in files');
+    expect(plan.stdout).not.toContain('changed live');
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+    const before = await readFile(join(dir, 'templates/csa.yaml'), 'utf8');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'templates/csa.yaml'), 'utf8')).toBe(before);
+
+    await applyOk(cli, dir);
+    expect(template('Cloud Service Agreement')!.parameters.include_security_policy_attachment_id).toBe(secondId);
+    expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([secondId]);
+    await expectNoChanges(cli, dir);
+  });
+
   it('leaves docket.lock.json as it was when the service refuses an upload, so the next plan is a plain upload', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });

@@ -125,6 +125,14 @@ describe('docket.lock.json', () => {
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { pending: { since: 'now' } } } } } }), LOCK_FILE).diagnostics.map((d) => d.code)).toEqual(['invalid-lock-file']);
   });
 
+  it('an attachment remembers the uploads it superseded as a list of ids; anything else there is an error quoting it', () => {
+    const read = (superseded: unknown) => parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { ...ATTACHMENT, superseded } } } } }), LOCK_FILE).diagnostics;
+    expect(read(['e6a0c3d4-0000-4000-8000-000000000001'])).toEqual([]);
+    for (const [superseded, shown] of [['x', '"x"'], [[1], '[1]'], [{ id: 'x' }, '{"id":"x"}']] as const) {
+      expect(read(superseded).map((d) => d.message)).toEqual([`docket.lock.json: entry "attachment:X" has superseded ${shown}, which is not a list of ids`]);
+    }
+  });
+
   it('a pending mark beside a confirmed upload is checked too: a hand-edited one passed validate and crashed plan', () => {
     for (const pending of [5, 'x', { file: 3 }, { file: 'x.pdf', sha256: 'c'.repeat(64) }]) {
       const { diagnostics } = parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { ...ATTACHMENT, pending } } } } }), LOCK_FILE);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC, recordOf, syncState, formatSyncRecord } from '../../../src/engine/sync.js';
 import type { DesiredResource, LiveResource, ResourcePolicy } from '../../../src/engine/types.js';
-import { KIND_META, desiredPlaybook, desiredRule, livePlaybook, liveRule } from './builders.js';
+import { KIND_META, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
 
 const NDA = { id: 'pb-1', name: 'NDA' };
 
@@ -57,6 +57,21 @@ describe('directions', () => {
       'delete:rule:NDA/Old': 'removed-in-files',
       'delete:rule:NDA/Made live': 'only-live',
     });
+  });
+
+  it('a reference naming what docket replaced since is re-pointed as the files’ change, shown by the id it holds', () => {
+    const d = desiredRule(NDA.name, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
+    const l = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
+    const stale: LiveResource = { ...l, refIds: { reviewer: 'u-earlier' }, staleRefs: ['reviewer'] };
+    const members = [liveMember('u-1', 'qa@acme.example')];
+    const sync = synced(d);
+    expect(plan([...base, d], [...baseLive, ...members, l], sync).changes).toEqual([]);
+    const p = plan([...base, d], [...baseLive, ...members, stale], sync);
+    expect(p.changes.map((c) => [c.id, c.direction, c.fields])).toEqual([
+      ['update:rule:NDA/Term', 'changed-in-files', [{ field: 'reviewer', before: 'u-earlier', after: 'qa@acme.example', direction: 'files' }]],
+    ]);
+    // Without a sync record nothing says which side moved.
+    expect(plan([...base, d], [...baseLive, ...members, stale]).changes.map((c) => c.direction)).toEqual(['unknown']);
   });
 
   it('matches a rule renamed in the app by the id it was synced under: a rename, not a delete and a create', () => {
