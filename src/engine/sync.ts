@@ -179,27 +179,43 @@ export interface SyncKindInfo {
 }
 
 /** The record of an object that now matches its files: the file's values, minus ignored and sensitive fields. */
-export function recordOf(d: DesiredResource, id: string, kind: SyncKindInfo | undefined, hash: (value: unknown) => string = fieldHash): SyncRecord {
-  const ignored = d.policy?.ignoreFields ?? [];
-  const sensitive = kind?.sensitiveFields ?? [];
+export function recordOf(d: DesiredResource, id: string, kind: SyncKindInfo | undefined, hash: (value: unknown, field: string) => string = fieldHash): SyncRecord {
+  const ignored = d.policy?.ignoreFields;
+  const sensitive = kind?.sensitiveFields;
   const fields: Record<string, string> = {};
   for (const field in d.fields) {
-    if (ignored.includes(field) || sensitive.includes(field)) continue;
-    fields[field] = hash(d.fields[field]);
+    if (ignored?.includes(field) === true || sensitive?.includes(field) === true) continue;
+    fields[field] = hash(d.fields[field], field);
   }
   return { id, fields };
 }
 
 /** Longer text seldom repeats across objects; shorter values (flags, names of reviewers, enums) do. */
 const REMEMBERED_LENGTH = 80;
+/** Values of a field looked up before it is judged: one that seldom repeats (names) stops being remembered. */
+const TRIAL_LOOKUPS = 256;
 
-/** fieldHash, remembering the digests of short values: an apply records every object it leaves in sync. */
-function rememberingFieldHash(): (value: unknown) => string {
-  const known = new Map<unknown, string>();
-  return (value) => {
+/**
+ * fieldHash, remembering the digests of short values of the fields whose values repeat (flags,
+ * reviewers, enums): an apply records every object it leaves in sync. Unique values (twenty
+ * thousand rule names) are not kept: remembering them cost more than hashing them.
+ */
+function rememberingFieldHash(): (value: unknown, field: string) => string {
+  const byField = new Map<string, { known: Map<unknown, string> | undefined; lookups: number; hits: number }>();
+  return (value, field) => {
     if ((value !== null && typeof value === 'object') || (typeof value === 'string' && value.length > REMEMBERED_LENGTH)) return fieldHash(value);
-    let hash = known.get(value);
-    if (hash === undefined) known.set(value, (hash = fieldHash(value)));
+    let seen = byField.get(field);
+    if (!seen) byField.set(field, (seen = { known: new Map(), lookups: 0, hits: 0 }));
+    if (!seen.known) return fieldHash(value);
+    seen.lookups += 1;
+    let hash = seen.known.get(value);
+    if (hash !== undefined) {
+      seen.hits += 1;
+      return hash;
+    }
+    hash = fieldHash(value);
+    if (seen.lookups >= TRIAL_LOOKUPS && seen.hits * 2 < seen.lookups) seen.known = undefined;
+    else seen.known.set(value, hash);
     return hash;
   };
 }
@@ -275,7 +291,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   // children went aside with its own copy, and the ids it knows are theirs, not the kept ones'.
   const keptOther = keptOtherParents(plan, report);
   for (const [d, key] of inSync) {
-    if (d.parent && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
+    if (d.parent && keptOther.size > 0 && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
     const record = recordOf(d, input.ids.get(key)!, kinds.get(d.kind), hash);
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
@@ -346,7 +362,8 @@ function goneUndeclared(state: Pick<SyncState, 'idOf' | 'byKey'>, plan: Plan, ke
   const declaredKinds = new Set<string>(keyed.map(([d]) => d.kind));
   const childKinds = new Set<string>(kinds.filter((k) => k.parentKind).map((k) => k.name));
   const readParents = new Set<string>();
-  for (const [d, key] of keyed) if (plan.ids[key]) addChildPrefixes(readParents, d.kind, d.key, kinds);
+  const parentKinds = new Set<string>(kinds.flatMap((k) => (k.parentKind ? [k.parentKind] : [])));
+  for (const [d, key] of keyed) if (parentKinds.has(d.kind) && plan.ids[key]) addChildPrefixes(readParents, d.kind, d.key, kinds);
   const out: string[] = [];
   for (const key of state.byKey.keys()) {
     if (declared.has(key)) continue;
