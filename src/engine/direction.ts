@@ -144,8 +144,6 @@ function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: 
 /** Which side moved for one field of an object both sides have. */
 export function fieldDirection(field: string, d: DesiredResource, l: LiveResource, record: SyncRecord | undefined): FieldDirection {
   if (!record) return 'unknown';
-  // It names what docket itself replaced since (an attachment's earlier upload): the files' re-point, still owed.
-  if (l.staleRefs?.includes(field) === true) return 'files';
   const recorded = record.fields[field];
   // A field the record does not hold: the files started to declare it (partial kinds) since.
   if (recorded === undefined) return 'files';
@@ -154,6 +152,8 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
   if (filesMoved && liveMoved) return 'both';
   if (liveMoved) return 'live';
   if (filesMoved) return 'files';
+  // It names, by id, what docket itself replaced since (an attachment's earlier upload): the re-point is the files' change, still owed.
+  if (l.staleRefs?.includes(field) === true) return 'files';
   // Neither differs from the record, yet the values differ: references compared by id, say.
   return 'unknown';
 }

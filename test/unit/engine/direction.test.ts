@@ -72,6 +72,10 @@ describe('directions', () => {
     ]);
     // Without a sync record nothing says which side moved.
     expect(plan([...base, d], [...baseLive, ...members, stale]).changes.map((c) => c.direction)).toEqual(['unknown']);
+    // Pointed live at another object's earlier incarnation: that is a change made live.
+    const elsewhere: LiveResource = { ...liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), refIds: { reviewer: 'u-earlier' }, staleRefs: ['reviewer'] };
+    const moved = plan([...base, d], [...baseLive, ...members, liveMember('u-2', 'alice@acme.example'), elsewhere], sync);
+    expect(moved.changes.map((c) => [c.direction, c.fields.map((f) => f.direction)])).toEqual([['changed-live', ['live']]]);
   });
 
   it('matches a rule renamed in the app by the id it was synced under: a rename, not a delete and a create', () => {
