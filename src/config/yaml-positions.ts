@@ -24,6 +24,8 @@ export interface Entry {
 
 /** `~` and `/` are escaped in JSON pointers (RFC 6901). */
 export function escapePointer(segment: string): string {
+  // Most segments (keys, list indexes) hold neither: no new string for them.
+  if (!segment.includes('~') && !segment.includes('/')) return segment;
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
