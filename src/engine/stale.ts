@@ -60,20 +60,34 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       if (id && kindsRead.has(ref.kind) && !byId.has(`${ref.kind}:${id}`) && !gone.has(refKey(ref.kind, ref.key))) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
     }
   }
-  const taken = new Set(now.live.map((l) => (l.parentId ? `${l.kind}|${l.parentId}|${l.name}` : `${l.kind}|${l.key}`)));
+  // Each name live, in its scope, with the ids that hold it.
+  const holders = new Map<string, string[]>();
+  for (const l of now.live) {
+    const slot = l.parentId ? `${l.kind}|${l.parentId}|${l.name}` : `${l.kind}|${l.key}`;
+    const ids = holders.get(slot);
+    if (ids) ids.push(l.id);
+    else holders.set(slot, [l.id]);
+  }
+  const heldBy = (c: Plan['changes'][number]): string[] => {
+    const scope = c.parent ? (c.parent.liveId ?? plan.ids[`${c.parent.kind}:${c.parent.key}`]) : undefined;
+    return holders.get(c.parent ? `${c.kind}|${scope}|${c.name}` : `${c.kind}|${c.key}`) ?? [];
+  };
   for (const c of plan.changes) {
     const label = `${c.kind} "${c.key}"`;
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
       if (!live) reasons.push(`${label} no longer exists live`);
       else if (c.fingerprint !== null && fingerprint(live) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
+      // Another object given the new name since: renaming onto it would make two of that name.
+      if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${label} now exists live, so renaming ${quoteName(live.name)} to it would duplicate it`);
     } else if (CREATE_ACTIONS.includes(c.action)) {
-      const scope = c.parent ? plan.ids[`${c.parent.kind}:${c.parent.key}`] : undefined;
-      if (taken.has(c.parent ? `${c.kind}|${scope}|${c.name}` : `${c.kind}|${c.key}`)) reasons.push(`${label} now exists live, so creating it would duplicate it`);
+      if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so creating it would duplicate it`);
     }
   }
   return [...new Set(reasons)];
 }
+
+const quoteName = (name: string): string => JSON.stringify(name);
 
 export interface SavedPlanCheck {
   desired: DesiredResource[];

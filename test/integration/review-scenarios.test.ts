@@ -355,6 +355,25 @@ describe('failures and retries', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('refuses a saved plan that renames onto a name someone has since given another playbook, and changes nothing', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('name: Inbound NDA', 'name: NDA Inbound\nrenamed_from: Inbound NDA') });
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    const at = '2026-11-28T00:00:00.000Z';
+    const id = t.emulator.store.newId();
+    org().playbooks[id] = { id, name: 'NDA Inbound', description: null, archived_at: null, created_at: at, updated_at: at };
+    const stale = await cli('apply', '-C', dir, planFile);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('playbook "NDA Inbound" now exists live, so renaming "Inbound NDA" to it would duplicate it');
+    expect(t.emulator.store.activePlaybooks(org()).map((p) => p.name).sort()).toEqual(['Inbound NDA', 'NDA Inbound']);
+    // A new plan takes the playbook of that name for the file's.
+    await applyOk(cli, dir);
+    expect(t.emulator.store.activePlaybooks(org()).filter((p) => p.name === 'NDA Inbound')).toHaveLength(1);
+    await expectNoChanges(cli, dir);
+  });
+
   it('after a saved plan fails part-way, says to make a new plan: the same file is stale once part of it ran', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
     const planFile = join(dir, 'plan.json');

@@ -79,6 +79,24 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, ALICE, cap] })).toEqual(['rule "NDA/Cap" now exists live, so creating it would duplicate it']);
   });
 
+  it('the name an object is renamed to is now taken live by another: renaming onto it would make two', () => {
+    const renames = planOf(
+      [
+        { ...change('rename', 'playbook', 'NDA v2', { liveId: 'pb-1' }), fingerprint: fingerprint(NDA) },
+        { ...change('rename', 'rule', 'NDA/Duration', { liveId: 'r-1', parent: { kind: 'playbook', key: 'NDA v2', liveId: 'pb-1' } }), fingerprint: fingerprint(TERM) },
+      ],
+      { 'playbook:NDA v2': 'pb-1', 'rule:NDA/Duration': 'r-1' },
+    );
+    expect(staleReasons(renames, NOW)).toEqual([]);
+    const taken = [livePlaybook('pb-2', 'NDA v2'), liveRule('r-2', { id: 'pb-1', name: 'NDA' }, 'Duration', { actions: 'A' })];
+    expect(staleReasons(renames, { ...NOW, live: [...NOW.live, ...taken] })).toEqual([
+      'playbook "NDA v2" now exists live, so renaming "NDA" to it would duplicate it',
+      'rule "NDA/Duration" now exists live, so renaming "Term" to it would duplicate it',
+    ]);
+    // The same name in another playbook is no collision.
+    expect(staleReasons(renames, { ...NOW, live: [...NOW.live, liveRule('r-3', { id: 'pb-9', name: 'Other' }, 'Duration')] })).toEqual([]);
+  });
+
   it('an object it references no longer has the id it recorded', () => {
     const alice = liveMember('u-9', 'alice@acme.example');
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, alice] })).toEqual(['member "alice@acme.example" no longer has the id the plan recorded']);
