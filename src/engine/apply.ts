@@ -70,7 +70,14 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     else delete lock.files[lockKey(kind, key)];
   };
   for (const u of plan.lock_updates ?? []) set(u.kind, u.key, u.entry);
-  if (input.adoptFiles) for (const a of plan.adoptable ?? []) set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256 });
+  if (input.adoptFiles) {
+    for (const a of plan.adoptable ?? []) {
+      // Adopted in place of the upload recorded (an uncertain one's id, pinned): what named that one is owed a re-point.
+      const before = lock.files[lockKey(a.kind, a.key)];
+      const superseded = before?.id && before.id !== a.liveId ? supersededBy(before.id, before.superseded) : before?.superseded;
+      set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256, ...(superseded ? { superseded } : {}) });
+    }
+  }
   if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) await changed();
   // Indexed when first asked (a sensitive value, a create's look): most applies of 20,000 declared
   // objects ask neither.

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
-import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
+import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, CSA_TEMPLATE_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
 import { agreementsOf, bin, expectConverged, expectLockIntact, reviewOf, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
@@ -113,6 +113,34 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     const adopted = await run('apply', '-C', dir, '--auto-approve', '--adopt-files');
     expect(adopted.code).toBe(0);
     expect(attachments()).toHaveLength(1);
+    await expectConverged(run, dir);
+  });
+
+  it('a new PDF whose upload may have happened, adopted by its pinned id: the templates naming the earlier upload are re-pointed as a change of the files', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    const run = bin(t);
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const attachments = () => Object.values(agreementsOf(t).attachments);
+    const csa = () => Object.values(agreementsOf(t).templates).find((x) => x.name === 'Cloud Service Agreement')!;
+    const first = attachments()[0]!.id;
+
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('two'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
+    await killWhen(dir, () => attachments().length === 2, 'the second upload');
+    const second = attachments().find((a) => a.id !== first)!.id;
+    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${second}\n` });
+    expect((await run('apply', '-C', dir, '--auto-approve', '--adopt-files')).code).toBe(0);
+    expect(csa().parameters.include_security_policy_attachment_id).toBe(first);
+
+    const plan = await run('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
+    expect(plan.stdout).toContain('changed in files');
+    expect((await run('drift', '-C', dir)).code).toBe(0);
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    expect(csa().parameters.include_security_policy_attachment_id).toBe(second);
+    expect(attachments()).toHaveLength(2);
     await expectConverged(run, dir);
   });
 
