@@ -10,6 +10,7 @@ import { docSource, fieldSourcesAt, namesList } from './support/positions.js';
 import { livePlaybooks } from './support/review-reads.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
+import { listedOrGone, removeOrFindGone } from './support/gone.js';
 
 export const playbookKind: KindModule<'playbook'> = {
   name: 'playbook',
@@ -79,8 +80,11 @@ export const playbookKind: KindModule<'playbook'> = {
         return;
       }
       case 'archive':
-        await api.archivePlaybook(change.liveId!, label);
-        return;
+        return removeOrFindGone(
+          () => api.archivePlaybook(change.liveId!, label),
+          () => listedOrGone(() => api.listPlaybooks(), (p) => p.id === change.liveId),
+          'archived',
+        );
       default:
         throw new Error(`playbook cannot ${change.action}`);
     }

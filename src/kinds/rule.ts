@@ -10,6 +10,7 @@ import { blockText } from './support/yaml-out.js';
 import { policyOf } from './support/policy.js';
 import { fieldSourcesUnder, namesList, posOf, valueOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
+import { listedOrGone, removeOrFindGone } from './support/gone.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
 const RULE_FIELDS = ['name', ...TEXT_FIELDS, 'generate_summary', 'reviewer'] as const;
@@ -188,8 +189,11 @@ export const ruleKind: KindModule<'rule'> = {
         return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined);
       }
       case 'delete':
-        await api.deleteRule(playbookId, change.liveId!, change.key);
-        return;
+        return removeOrFindGone(
+          () => api.deleteRule(playbookId, change.liveId!, change.key),
+          () => listedOrGone(() => api.listRules(playbookId), (r) => r.id === change.liveId),
+          'deleted',
+        );
       default:
         throw new Error(`rule cannot ${change.action}`);
     }

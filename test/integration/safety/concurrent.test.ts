@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { DOCKET_YAML, NDA } from '../fixtures.js';
-import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { DOCKET_YAML, MSA, NDA } from '../fixtures.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
 import { agreementsOf, bin, expectConverged, reviewOf, spawnBin } from './harness.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/acme-legal', import.meta.url));
@@ -102,5 +102,46 @@ it('a playbook another apply created first is kept: this run archives its own co
   // The next apply makes the kept rules say what the files say, and records them.
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   expect((await ruleRecordIds(dir)).sort()).toEqual([...keptRules].sort());
+  await expectConverged(run, dir);
+});
+
+it('a rule and a playbook another apply removed first (answered 404) are done once a read finds them gone; a 404 for something still there stays an error', async () => {
+  let removeNow: ((path: string) => void) | undefined;
+  t = await startTestEmulator({
+    // Answered the plan's read of a list: the objects it will remove go before this run gets to them.
+    onRequest: (request) => {
+      if (request.method === 'GET') removeNow?.(request.path);
+    },
+  });
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+  const run = bin(t);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const org = reviewOf(t);
+  const active = (name: string) => Object.values(org.playbooks).find((p) => p.name === name && !p.archived_at);
+  await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace(/  - name: Residuals\n.*\n/, ''), 'playbooks/msa.yaml': '# no longer managed here\n' });
+  const nda = active('Inbound NDA')!;
+  const msa = active('Vendor MSA')!;
+  removeNow = (path) => {
+    if (path.endsWith('/playbooks')) msa.archived_at = new Date().toISOString();
+    const residuals = t.emulator.store.rulesOf(org, nda.id).find((r) => r.name === 'Residuals');
+    if (path.includes(`/playbooks/${nda.id}/playbook_rules`) && residuals) t.emulator.store.removeRule(org, residuals);
+    if (msa.archived_at && !t.emulator.store.rulesOf(org, nda.id).some((r) => r.name === 'Residuals')) removeNow = undefined;
+  };
+  const apply = await run('apply', '-C', dir, '--auto-approve', '--prune');
+  expect(apply.code).toBe(0);
+  expect(apply.stdout).toContain('Apply complete: 2 done.');
+  expect(apply.stdout).toContain('deleted already (by another apply, or in the app)');
+  expect(apply.stdout).toContain('archived already (by another apply, or in the app)');
+  await expectConverged(run, dir);
+
+  // A 404 on a delete of a rule that is still there is the error it was.
+  await writeFiles(dir, { 'playbooks/nda.yaml': NDA });
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace(/  - name: Residuals\n.*\n/, '') });
+  t.emulator.faults.add({ method: 'DELETE', path_pattern: '/playbook_rules/', status: 404 });
+  const refused = await run('apply', '-C', dir, '--auto-approve');
+  expect(refused.code).toBe(1);
+  expect(refused.stdout + refused.stderr).toContain('HTTP 404');
+  await run('apply', '-C', dir, '--auto-approve');
   await expectConverged(run, dir);
 });
