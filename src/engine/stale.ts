@@ -76,7 +76,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
     const label = `${c.kind} "${c.key}"`;
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
-      if (!live) reasons.push(`${label} no longer exists live`);
+      if (!live) reasons.push(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
       else if (c.fingerprint !== null && fingerprint(live) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it would make two of that name.
       if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${label} now exists live, so renaming ${quoteName(live.name)} to it would duplicate it`);

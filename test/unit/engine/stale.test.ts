@@ -64,8 +64,10 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), { ...NOW, live: [edited, TERM, ALICE] })).toEqual(['playbook "NDA" changed live since the plan']);
   });
 
-  it('an object it changes no longer exists live', () => {
+  it('an object it changes no longer exists live, or another of its name took its place', () => {
     expect(staleReasons(plan(), { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" no longer exists live']);
+    const anotherTerm = liveRule('r-9', { id: 'pb-1', name: 'NDA' }, 'Term', { actions: 'A' });
+    expect(staleReasons(plan(), { ...NOW, live: [NDA, ALICE, anotherTerm] })).toEqual(['rule "NDA/Term" was replaced since the plan (another object of that name is live now)']);
   });
 
   it('an object it changes and another change refers to is said gone once, not also as a reference', () => {
