@@ -224,6 +224,12 @@ export const templateKind: KindModule<'template'> = {
         superseded.add(id);
       }
     }
+    // And the upload recorded for an attachment the files now pin to another id (adopting that one).
+    const pins = new Map((ctx.declared ?? []).filter((d) => d.kind === 'attachment' && d.pinId).map((d) => [d.key, d.pinId!.toLowerCase()]));
+    for (const a of attachments) {
+      const pin = pins.get(a.key);
+      if (pin !== undefined && a.id.toLowerCase() !== pin && !a.pinnedAs?.includes(pin)) superseded.add(a.id);
+    }
     const nameOf = (id: string): unknown => (names.has(id) ? { attachment: names.get(id) } : id);
     const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
     return templates.map((t): LiveResource => {
