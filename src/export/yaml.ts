@@ -31,13 +31,15 @@ export function schemaComment(file: string, schema: string, paths: SchemaPaths):
 
 /**
  * One YAML document for `value`. Strings with a newline become literal block scalars (the library
- * falls back to quoting when a block cannot hold the text exactly, e.g. a carriage return).
+ * falls back to quoting when a block cannot hold the text exactly, e.g. a carriage return), and
+ * those `quote` picks are double-quoted.
  */
-export function toYaml(value: unknown): string {
+export function toYaml(value: unknown, quote?: (text: string) => boolean): string {
   const doc = new Document(value);
   visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.BLOCK_LITERAL;
+      else if (quote && typeof node.value === 'string' && quote(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
   return doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });

@@ -276,7 +276,7 @@ class PullPlanner {
       const pointer = base + where.pointer;
       const parent = valueAt(liveDocument(), where.pointer.slice(0, where.pointer.lastIndexOf('/')));
       const order = isPlainObject(parent) ? Object.keys(parent) : [];
-      doc = setAt(doc, pointer, keepTextStyle(valueAt(doc, pointer), where.value), order);
+      doc = setAt(doc, pointer, kind.exactText === true ? where.value : keepTextStyle(valueAt(doc, pointer), where.value), order);
     }
     this.editOf(file).documents.set(index, doc);
   }
@@ -401,7 +401,7 @@ class PullPlanner {
     if (yaml) {
       // Only what changed is re-formatted: the file is edited to hold the live definition.
       try {
-        const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]) });
+        const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]), bothVersions: true });
         this.dataFiles.set(path, edited.text ?? '');
       } catch (error) {
         o.failed.add(field);

@@ -19,7 +19,7 @@ import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type C
 import { joinPointer } from '../config/yaml-positions.js';
 import { isPlainObject } from '../util/plain.js';
 import { toYaml } from '../export/yaml.js';
-import { flowYaml, indented, scalarSplice } from './yaml-render.js';
+import { flowYaml, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
 import { valueAt } from './values.js';
 
@@ -30,6 +30,11 @@ export interface YamlEditRequest {
   remove?: ReadonlySet<number>;
   /** The value a `${…}` string stands for (variables substituted), to compare with what is wanted. */
   expand?: (text: string) => string;
+  /**
+   * YAML 1.1 readers read the file too (a custom template definition, published as written): what
+   * is written is quoted where either version would read it as something else.
+   */
+  bothVersions?: boolean;
 }
 
 export interface YamlEditProblem {
@@ -83,7 +88,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, lines, expand: request.expand ?? ((s) => s), wanted });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, lines, expand: request.expand ?? ((s) => s), wanted, bothVersions: request.bothVersions === true });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
@@ -166,6 +171,7 @@ interface EditorContext {
   expand: (text: string) => string;
   /** What the whole document must hold (an anchor's own edits count for its aliases). */
   wanted: unknown;
+  bothVersions: boolean;
 }
 
 class DocumentEditor {
@@ -174,11 +180,15 @@ class DocumentEditor {
   /** Nodes with an alias (or merge key) somewhere inside: never skipped as unchanged, since their anchor may change. */
   private readonly carriers = new Set<Node>();
 
+  /** New text for a file YAML 1.1 readers read too quotes what either version reads otherwise. */
+  private readonly quote: ((text: string) => boolean) | undefined;
+
   constructor(
     private readonly text: string,
     private readonly doc: Document.Parsed,
     private readonly ctx: EditorContext,
   ) {
+    this.quote = ctx.bothVersions ? plainReadsOtherwise : undefined;
     this.walk(doc.contents as Node | null, '');
   }
 
@@ -223,7 +233,7 @@ class DocumentEditor {
       return;
     }
     if (isScalar(node) && isScalarValue(wanted) && node.srcToken && node.source !== '') {
-      const s = scalarSplice(node, wanted, this.inFlow(parent));
+      const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.bothVersions);
       this.splice(s.start, s.end, s.text);
       return;
     }
@@ -378,7 +388,7 @@ class DocumentEditor {
     const written = node?.range && node.range[1] > node.range[0];
     // In the node's own place, on one line: anything inside a flow collection, a one-line scalar, `[]`, `{}`.
     if (written && (inFlow || (isScalarValue(wanted) && !multiline) || isEmpty(wanted))) {
-      this.splice(node.range![0], node.range![1], flowYaml(wanted));
+      this.splice(node.range![0], node.range![1], flowYaml(wanted, this.quote));
       return;
     }
     if (parent.kind === 'pair') {
@@ -388,14 +398,14 @@ class DocumentEditor {
       const end = this.pairEnd(parent.pair);
       const lineEnd = this.afterLine(end);
       const comment = /^[ \t]*#.*/.exec(this.text.slice(end, lineEnd))?.[0] ?? '';
-      const block = toYaml({ [keyOf(parent.pair)]: wanted });
+      const block = toYaml({ [keyOf(parent.pair)]: wanted }, this.quote);
       const text = indented(block.slice(block.indexOf(':')), this.column(key.range![0])).replace(/^ +/, '');
       const first = text.indexOf('\n');
       this.splice(key.range![1], lineEnd, comment && first >= 0 ? `${text.slice(0, first)}${comment}${text.slice(first)}` : text);
       return;
     }
     if (parent.kind === 'item' && written) {
-      const text = indented(toYaml(wanted), this.column(node.range![0])).replace(/^ +/, '');
+      const text = indented(toYaml(wanted, this.quote), this.column(node.range![0])).replace(/^ +/, '');
       this.splice(node.range![0], this.afterLine(node.range![1]), text);
       return;
     }
@@ -404,7 +414,7 @@ class DocumentEditor {
 
   private addPair(map: YAMLMap, key: string, value: unknown, after: Pair | undefined): void {
     if (map.flow) {
-      const item = flowYaml({ [key]: value }).replace(/^\{ ?| ?\}$/g, '');
+      const item = flowYaml({ [key]: value }, this.quote).replace(/^\{ ?| ?\}$/g, '');
       const first = map.items[0];
       if (!first) this.splice(map.range![0], map.range![1], `{ ${item} }`);
       else if (after) this.splice(this.pairEnd(after), this.pairEnd(after), `, ${item}`);
@@ -413,7 +423,7 @@ class DocumentEditor {
     }
     const first = map.items[0]!;
     const firstKey = (first.key as Node).range![0];
-    const text = indented(toYaml({ [key]: value }), this.column(firstKey));
+    const text = indented(toYaml({ [key]: value }, this.quote), this.column(firstKey));
     // Never above the first key when it shares its line with a `- `.
     const anchor = after ?? (this.startsLine(firstKey) ? undefined : first);
     const at = anchor ? this.afterLine(this.pairEnd(anchor)) : this.aboveComments(this.lineStart(firstKey));
@@ -443,13 +453,13 @@ class DocumentEditor {
   private insertItem(seq: YAMLSeq, before: number, value: unknown): void {
     const items = seq.items as Node[];
     if (seq.flow) {
-      const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value);
+      const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.quote);
       if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
       else this.splice(items.at(-1)!.range![1], items.at(-1)!.range![1], `, ${text}`);
       return;
     }
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
-    const text = indented(like !== undefined ? `- ${like}\n` : toYaml([value]), this.column(this.dashOf(seq, 0)));
+    const text = indented(like !== undefined ? `- ${like}\n` : toYaml([value], this.quote), this.column(this.dashOf(seq, 0)));
     const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.afterLine(items.at(-1)!.range![1]);
     this.splice(at, at, text);
   }

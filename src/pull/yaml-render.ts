@@ -7,8 +7,8 @@ import { CST, Document, parse, Scalar, visit } from 'yaml';
 
 const BLOCK_TYPES = new Set<Scalar.Type>([Scalar.BLOCK_LITERAL, Scalar.BLOCK_FOLDED]);
 
-/** A value on one line, as a flow collection or scalar (for a place inside `[…]` or `{…}`). */
-export function flowYaml(value: unknown): string {
+/** A value on one line, as a flow collection or scalar (for a place inside `[…]` or `{…}`); strings `quote` picks double-quoted. */
+export function flowYaml(value: unknown, quote?: (text: string) => boolean): string {
   const doc = new Document(value);
   visit(doc, {
     Map(_key, node) {
@@ -18,10 +18,19 @@ export function flowYaml(value: unknown): string {
       node.flow = true;
     },
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.QUOTE_DOUBLE;
+      if (typeof node.value === 'string' && (node.value.includes('\n') || quote?.(node.value) === true)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
   return doc.toString({ lineWidth: 0, flowCollectionPadding: true }).replace(/\n$/, '');
+}
+
+/**
+ * Whether text written plain reads as a string other than itself to a YAML 1.1 reader, or to a
+ * 1.2 one (`yes`, `on`, `2026-01-01` to 1.1; `0o17` to 1.2; `<<`, a merge key, to 1.1 readers and
+ * js-yaml): such text in a file both may read (a custom template definition) is quoted.
+ */
+export function plainReadsOtherwise(text: string): boolean {
+  return text === '<<' || !readsBack(text, text, false) || !readsBack(text, text, false, '1.1');
 }
 
 /** Every line of `text` indented by `indent` spaces (blank lines stay empty). */
@@ -34,9 +43,9 @@ export function indented(text: string, indent: number): string {
 }
 
 /** Whether `text`, written plain where a value goes, reads back as exactly `value`. */
-function readsBack(text: string, value: unknown, inFlow: boolean): boolean {
+function readsBack(text: string, value: unknown, inFlow: boolean, version: '1.1' | '1.2' = '1.2'): boolean {
   try {
-    const parsed: unknown = parse(inFlow ? `[${text}]` : `k: ${text}`);
+    const parsed: unknown = parse(inFlow ? `[${text}]` : `k: ${text}`, { version });
     const got = inFlow ? (parsed as unknown[])[0] : (parsed as Record<string, unknown>).k;
     return got === value;
   } catch {
@@ -49,9 +58,10 @@ function readsBack(text: string, value: unknown, inFlow: boolean): boolean {
  * block stays a block, quotes stay quotes, plain stays plain unless the text would read back as
  * something else. Multi-line text becomes a `|` block (in a flow collection, a double-quoted
  * string). A block's chomping follows the value (trailing line break or not), so the text reads
- * back exactly; callers keep a file's convention by passing its trailing line break along.
+ * back exactly; callers keep a file's convention by passing its trailing line break along. With
+ * `bothVersions`, text is plain only where YAML 1.1 and 1.2 readers both read it back.
  */
-export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean): { start: number; end: number; text: string } {
+export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, bothVersions = false): { start: number; end: number; text: string } {
   const token = node.srcToken as CST.FlowScalar | CST.BlockScalar;
   const original = node.type ?? Scalar.PLAIN;
   let text: string;
@@ -70,7 +80,7 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean): { s
     type = original;
     text = value;
   } else if (original === Scalar.PLAIN || BLOCK_TYPES.has(original)) {
-    type = readsBack(value, value, inFlow) ? Scalar.PLAIN : Scalar.QUOTE_DOUBLE;
+    type = readsBack(value, value, inFlow) && !(bothVersions && plainReadsOtherwise(value)) ? Scalar.PLAIN : Scalar.QUOTE_DOUBLE;
     text = value;
   } else {
     type = original;

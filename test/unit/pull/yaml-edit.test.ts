@@ -69,6 +69,15 @@ describe('editYaml', () => {
     expect(out).toBe(`${PLAYBOOK.replace('COUNTERPROPOSE 2 years when longer\n', 'FLAG longer\n      REJECT forever\n').replace('ACCEPT a term of up to 3 years', 'ACCEPT up to 2 years')}  - name: New\n    actions: |\n      A\n      B\n`.replace(/\n/g, '\r\n'));
   });
 
+  it('in a file YAML 1.1 readers read too (a definition), quotes what either version would read as something else', () => {
+    const definition = 'title: Consulting\nfields:\n  start:\n    label: Start\n    options: [Fixed]\n';
+    const change = (v: unknown) => insertAt(setAt(setAt(v, '/fields/start/label', 'yes'), '/fields/end', { label: 'on', default: '2026-01-01', n: 'y' }), '/fields/start/options', 'end', 'off');
+    const both = editYaml(definition, { documents: new Map([[0, change(documentValue(parseForEdit(definition)[0]!))]]), bothVersions: true }).text;
+    expect(both).toBe('title: Consulting\nfields:\n  start:\n    label: "yes"\n    options: [Fixed, "off"]\n  end:\n    label: "on"\n    default: "2026-01-01"\n    "n": "y"\n');
+    // Elsewhere (docket reads YAML 1.2 only) they stay plain.
+    expect(edit(definition, change).text).toBe('title: Consulting\nfields:\n  start:\n    label: yes\n    options: [Fixed, off]\n  end:\n    label: on\n    default: 2026-01-01\n    n: y\n');
+  });
+
   it('edits inside flow collections with their commas', () => {
     const { text } = edit(PLAYBOOK, (v) => setAt(setAt(v, '/rules/1/tags_like/b', 'y z'), '/rules/1/tags_like/c', 3));
     expect(text).toBe(PLAYBOOK.replace('{ a: 1, b: "x" }', '{ a: 1, b: "y z", c: 3 }'));
