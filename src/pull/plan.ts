@@ -405,7 +405,7 @@ class PullPlanner {
         this.dataFiles.set(path, edited.text ?? '');
       } catch (error) {
         o.failed.add(field);
-        this.notes.push(`docket could not edit ${path} safely (${error instanceof Error ? error.message : String(error)}); nothing was written to it`);
+        this.notes.push(`docket could not edit ${path} safely (${firstLine(error)}); nothing was written to it`);
       }
       return;
     }
@@ -539,8 +539,14 @@ class PullPlanner {
         }
         if (result.text !== before) out.push({ path: file, before, after: result.text });
       } catch (error) {
-        for (const w of this.writing.filter((x) => x.file === file)) w.entry.failed.add('*');
-        this.notes.push(`docket could not edit ${file} safely (${error instanceof Error ? error.message : String(error)}); nothing was written to it`);
+        const reason = `docket could not edit ${file} safely (${firstLine(error)}); nothing was written to it`;
+        // Each object whose change was to go there is told as not pulled, once.
+        const entries = new Set(this.writing.filter((x) => x.file === file).map((w) => w.entry));
+        for (const entry of entries) {
+          entry.failed.add('*');
+          this.notPulled.push(this.entryOf(entry.change, entry.change.direction ?? 'unknown', entry.fields, reason, entry.d));
+        }
+        if (entries.size === 0) this.notes.push(reason);
       }
     }
     for (const [path, after] of this.dataFiles) {
@@ -640,6 +646,11 @@ class PullPlanner {
       this.sync.set(refKey(c.kind, liveKey), liveRecord(o.l, fields));
     }
   }
+}
+
+/** An error's message without the code frame a YAML parser adds below it. */
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/:$/, '');
 }
 
 function liveRecord(l: LiveResource, fields: readonly string[]): SyncRecord {

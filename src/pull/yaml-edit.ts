@@ -21,7 +21,6 @@ import { isPlainObject } from '../util/plain.js';
 import { toYaml } from '../export/yaml.js';
 import { flowYaml, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
-import { valueAt } from './values.js';
 
 export interface YamlEditRequest {
   /** Document index → what the document should hold (plain values; unchanged parts as read). */
@@ -88,7 +87,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, lines, expand: request.expand ?? ((s) => s), wanted, bothVersions: request.bothVersions === true });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, lines, expand: request.expand ?? ((s) => s), bothVersions: request.bothVersions === true });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
@@ -169,14 +168,17 @@ interface EditorContext {
   problems: YamlEditProblem[];
   lines: LineCounter;
   expand: (text: string) => string;
-  /** What the whole document must hold (an anchor's own edits count for its aliases). */
-  wanted: unknown;
   bothVersions: boolean;
 }
 
 class DocumentEditor {
-  /** Anchor name → the node it was last set on and its pointer (undefined inside a merge source). */
-  private readonly anchors = new Map<string, { pointer: string | undefined; node: Node }>();
+  /**
+   * Anchor name → what its node will hold, set as the edit reaches it in document order (so an
+   * alias, which follows its anchor, finds the definition it refers to, wherever items moved).
+   */
+  private readonly anchorValues = new Map<string, unknown>();
+  /** Nodes with an anchor somewhere inside (themselves included). */
+  private readonly anchorHolders = new Set<Node>();
   /** Nodes with an alias (or merge key) somewhere inside: never skipped as unchanged, since their anchor may change. */
   private readonly carriers = new Set<Node>();
 
@@ -189,26 +191,30 @@ class DocumentEditor {
     private readonly ctx: EditorContext,
   ) {
     this.quote = ctx.bothVersions ? plainReadsOtherwise : undefined;
-    this.walk(doc.contents as Node | null, '');
+    this.walk(doc.contents as Node | null);
   }
 
-  /** Records anchors and alias carriers, in document order; true when `node` holds an alias. */
-  private walk(node: Node | null, pointer: string | undefined): boolean {
+  /** Records alias carriers and anchor holders; true when `node` holds an alias. */
+  private walk(node: Node | null): boolean {
     if (!node) return false;
-    if (node.anchor) this.anchors.set(node.anchor, { pointer, node });
     let carries = isAlias(node);
-    if (isMap(node)) {
-      for (const pair of node.items) {
-        const merge = isMergeKey(pair);
-        carries = this.walk(pair.value as Node | null, merge || pointer === undefined ? undefined : joinPointer(pointer, keyOf(pair))) || carries;
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, i) => {
-        carries = this.walk(item as Node, pointer === undefined ? undefined : joinPointer(pointer, i)) || carries;
-      });
+    let anchored = Boolean(node.anchor);
+    const children = isMap(node) ? node.items.map((pair) => pair.value as Node | null) : isSeq(node) ? (node.items as Node[]) : [];
+    for (const child of children) {
+      carries = this.walk(child) || carries;
+      anchored = (child !== null && this.anchorHolders.has(child)) || anchored;
     }
     if (carries) this.carriers.add(node);
+    if (anchored) this.anchorHolders.add(node);
     return carries;
+  }
+
+  /** The anchors inside a node the edit leaves as it is hold what they hold now. */
+  private noteAnchorsIn(node: Node | null): void {
+    if (!node || !this.anchorHolders.has(node)) return;
+    if (node.anchor) this.anchorValues.set(node.anchor, this.resolved(node));
+    const children = isMap(node) ? node.items.map((pair) => pair.value as Node | null) : isSeq(node) ? (node.items as Node[]) : [];
+    for (const child of children) this.noteAnchorsIn(child);
   }
 
   private resolved(node: Node | null): unknown {
@@ -221,11 +227,17 @@ class DocumentEditor {
 
   /** Makes `node` (at `pointer`, reached through `parent`) hold `wanted`. */
   patch(node: Node | null, wanted: unknown, pointer: string, parent: Parent): void {
+    // What the anchor will hold, for the aliases after it: its pointer in the file may no longer
+    // be its place in what is wanted (an item inserted before it).
+    if (node?.anchor) this.anchorValues.set(node.anchor, wanted);
     if (isAlias(node)) {
       this.patchAlias(node, wanted, parent);
       return;
     }
-    if (!(node && this.carriers.has(node)) && sameValue(this.resolved(node), wanted)) return;
+    if (!(node && this.carriers.has(node)) && sameValue(this.resolved(node), wanted)) {
+      this.noteAnchorsIn(node);
+      return;
+    }
     if (isScalar(node) && typeof node.value === 'string' && node.value.includes('${')) {
       if (this.ctx.expand(node.value) !== wanted) {
         this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node.range![0]), written: node.value, wanted });
@@ -254,10 +266,9 @@ class DocumentEditor {
     this.replace(node, wanted, parent);
   }
 
-  /** What an anchor's node will hold once the document is edited. */
-  private anchorWanted(name: string, fallback: Node): unknown {
-    const anchor = this.anchors.get(name);
-    return anchor?.pointer !== undefined ? valueAt(this.ctx.wanted, anchor.pointer) : this.resolved(anchor?.node ?? fallback);
+  /** What the anchor an alias names will hold once the document is edited (as now, if the edit has not reached it). */
+  private anchorWanted(name: string, alias: Node): unknown {
+    return this.anchorValues.has(name) ? this.anchorValues.get(name) : this.resolved(alias);
   }
 
   private patchMap(map: YAMLMap, wanted: Record<string, unknown>, pointer: string): void {

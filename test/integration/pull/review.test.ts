@@ -159,4 +159,30 @@ rules:
     expect(drift.code).toBe(0);
     expect(drift.stdout).toContain('No drift');
   });
+
+  it('a rule made in the app goes in before an anchored rule without writing out what its aliases and merges share', async () => {
+    const file = `kind: Playbook
+name: Side letters
+rules:
+  - name: Term
+    actions: &shared ACCEPT what was agreed
+  - name: Cap
+    actions: *shared
+  - &base
+    name: Law
+    actions: ACCEPT Germany
+  - <<: *base
+    name: Courts
+    questions: Which courts?
+`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/side.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).createRule('Side letters', { name: 'Extra', actions: 'ACCEPT extra' });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(pulled.stdout).toContain('+ rule "Side letters/Extra" (playbooks/side.yaml) · only live');
+    const after = await read(dir, 'playbooks/side.yaml');
+    expect(after.replace('  - name: Extra\n    actions: ACCEPT extra\n', '')).toBe(file);
+    await expectNoChanges(cli, dir);
+  });
 });

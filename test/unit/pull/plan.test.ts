@@ -117,11 +117,15 @@ describe('planPull', () => {
     expect(result.pulled.map((p) => p.key)).toEqual(['Vendor', 'Vendor/Cap']);
     expect(result.sync.get('playbook:Vendor')).toBeNull();
 
-    // A file it cannot edit safely is left alone, and what it held is neither reported as pulled nor forgotten.
+    // A file it cannot edit safely is left alone, what it held is not pulled (said per object, with why), and nothing is forgotten.
     const broken = `${two}---\nkind: [\n`;
     const unsafe = planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? broken : undefined) });
     expect(unsafe.files).toEqual([]);
-    expect(unsafe.notes[0]).toMatch(/^docket could not edit playbooks\/nda.yaml safely/);
+    expect(unsafe.notes).toEqual([]);
+    expect(unsafe.notPulled.map((p) => [p.key, p.reason?.replace(/ \(.*\)/, '')])).toEqual([
+      ['Vendor', 'docket could not edit playbooks/nda.yaml safely; nothing was written to it'],
+      ['Vendor/Cap', 'docket could not edit playbooks/nda.yaml safely; nothing was written to it'],
+    ]);
     expect(unsafe.pulled).toEqual([]);
     expect(unsafe.sync.size).toBe(0);
   });

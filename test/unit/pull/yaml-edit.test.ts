@@ -100,6 +100,14 @@ describe('editYaml', () => {
     expect(edit(text, (v) => setAt(setAt(v, '/a', 'FLAG'), '/c', 'FLAG')).text).toBe('kind: P\na: &shared FLAG\nb: ACCEPT\nc: *shared\n');
   });
 
+  it('an item inserted before an anchor leaves its aliases and merges as they are', () => {
+    const rules = 'rules:\n  - name: Term\n    description: &shared Shared text\n  - name: Cap\n    description: *shared\n  - &base\n    name: Law\n    actions: ACCEPT Germany\n  - <<: *base\n    name: Courts\n';
+    const { text } = edit(rules, (v) => insertAt(v, '/rules', 0, { name: 'Extra', actions: 'ACCEPT extra' }));
+    expect(text).toBe(rules.replace('rules:\n', 'rules:\n  - name: Extra\n    actions: ACCEPT extra\n'));
+    const middle = edit(rules, (v) => insertAt(v, '/rules', 2, { name: 'Extra' })).text;
+    expect(middle).toBe(rules.replace('  - &base', '  - name: Extra\n  - &base'));
+  });
+
   it('gives a mapping its own key where a merged one must differ', () => {
     const text = 'kind: P\nrules:\n  - &base\n    name: A\n    reviewer: x@acme.example\n  - <<: *base\n    name: B\n';
     expect(edit(text, (v) => setAt(v, '/rules/1/reviewer', 'y@acme.example')).text).toBe(
