@@ -171,6 +171,9 @@ interface EditorContext {
   bothVersions: boolean;
 }
 
+/** What an anchor holds once the edit takes it out (its node removed or written anew): an alias of it must be written out. */
+const GONE = Symbol('anchor gone');
+
 class DocumentEditor {
   /**
    * Anchor name → what its node will hold, set as the edit reaches it in document order (so an
@@ -209,12 +212,12 @@ class DocumentEditor {
     return carries;
   }
 
-  /** The anchors inside a node the edit leaves as it is hold what they hold now. */
-  private noteAnchorsIn(node: Node | null): void {
+  /** The anchors inside a node the edit leaves as it is hold what they hold now; inside one it takes out or rewrites, nothing. */
+  private noteAnchorsIn(node: Node | null, gone = false): void {
     if (!node || !this.anchorHolders.has(node)) return;
-    if (node.anchor) this.anchorValues.set(node.anchor, this.resolved(node));
+    if (node.anchor) this.anchorValues.set(node.anchor, gone ? GONE : this.resolved(node));
     const children = isMap(node) ? node.items.map((pair) => pair.value as Node | null) : isSeq(node) ? (node.items as Node[]) : [];
-    for (const child of children) this.noteAnchorsIn(child);
+    for (const child of children) this.noteAnchorsIn(child, gone);
   }
 
   private resolved(node: Node | null): unknown {
@@ -260,26 +263,36 @@ class DocumentEditor {
     this.replace(node, wanted, parent);
   }
 
-  /** An alias keeps pointing at its anchor while the two must hold the same; otherwise it is written out. */
+  /** An alias keeps pointing at its anchor while the two must hold the same (and the anchor stays); otherwise it is written out. */
   private patchAlias(node: Node & { source: string }, wanted: unknown, parent: Parent): void {
-    if (sameValue(this.anchorWanted(node.source, node), wanted)) return;
+    const anchor = this.anchorWanted(node.source, node);
+    if (anchor !== GONE && sameValue(anchor, wanted)) return;
     this.replace(node, wanted, parent);
   }
 
-  /** What the anchor an alias names will hold once the document is edited (as now, if the edit has not reached it). */
+  /**
+   * What the anchor an alias names will hold once the document is edited: as now if the edit has
+   * not reached it, GONE if the edit takes it out.
+   */
   private anchorWanted(name: string, alias: Node): unknown {
     return this.anchorValues.has(name) ? this.anchorValues.get(name) : this.resolved(alias);
   }
 
   private patchMap(map: YAMLMap, wanted: Record<string, unknown>, pointer: string): void {
     const own = new Map<string, Pair>();
-    const merged: Record<string, unknown> = {};
-    for (const pair of map.items) {
-      if (isMergeKey(pair)) Object.assign(merged, this.mergedValues(pair));
-      else own.set(keyOf(pair), pair);
+    for (const pair of map.items) if (!isMergeKey(pair)) own.set(keyOf(pair), pair);
+    // A merge key of this mapping may name an anchor in one of its own values: those go first.
+    const early = new Set<Pair>();
+    for (const pair of own.values()) {
+      const k = keyOf(pair);
+      if (!this.anchorHolders.has(pair.value as Node) || !Object.hasOwn(wanted, k)) continue;
+      this.patch(pair.value as Node | null, wanted[k], joinPointer(pointer, k), { kind: 'pair', map, pair });
+      early.add(pair);
     }
+    const merged: Record<string, unknown> = {};
+    for (const pair of map.items) if (isMergeKey(pair)) Object.assign(merged, this.mergedValues(pair));
     for (const pair of map.items) {
-      if (isMergeKey(pair)) continue;
+      if (isMergeKey(pair) || early.has(pair)) continue;
       const k = keyOf(pair);
       const at = joinPointer(pointer, k);
       if (Object.hasOwn(wanted, k)) this.patch(pair.value as Node | null, wanted[k], at, { kind: 'pair', map, pair });
@@ -310,7 +323,7 @@ class DocumentEditor {
     // Earlier sources win (YAML merge keys): applied last.
     for (const source of [...sources].reverse()) {
       const value = isAlias(source) ? this.anchorWanted(source.source, source) : this.resolved(source);
-      if (isPlainObject(value)) Object.assign(out, value);
+      if (value !== GONE && isPlainObject(value)) Object.assign(out, value);
     }
     return out;
   }
@@ -394,6 +407,7 @@ class DocumentEditor {
 
   /** Writes `wanted` instead of a whole node (a type change, an alias written out, a missing value). */
   private replace(node: Node | null, wanted: unknown, parent: Parent): void {
+    this.noteAnchorsIn(node, true);
     const inFlow = this.inFlow(parent);
     const multiline = typeof wanted === 'string' && wanted.includes('\n');
     const written = node?.range && node.range[1] > node.range[0];
@@ -442,6 +456,7 @@ class DocumentEditor {
   }
 
   private removePair(map: YAMLMap, pair: Pair): void {
+    this.noteAnchorsIn(pair.value as Node | null, true);
     const key = (pair.key as Node).range![0];
     const i = map.items.indexOf(pair);
     const next = map.items[i + 1];
@@ -478,6 +493,7 @@ class DocumentEditor {
   private removeItem(seq: YAMLSeq, index: number): void {
     const items = seq.items as Node[];
     const item = items[index]!;
+    this.noteAnchorsIn(item, true);
     if (seq.flow) {
       if (items[index + 1]) this.splice(item.range![0], items[index + 1]!.range![0], '');
       else this.splice(items[index - 1]!.range![1], item.range![1], '');
@@ -488,6 +504,7 @@ class DocumentEditor {
 
   /** A list that must hold nothing: `[]`, since an empty block list would read as null. */
   private emptySeq(seq: YAMLSeq, parent: Parent): void {
+    this.noteAnchorsIn(seq, true);
     if (seq.flow) {
       this.splice(seq.range![0], seq.range![1], '[]');
       return;

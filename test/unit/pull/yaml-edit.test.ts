@@ -108,6 +108,17 @@ describe('editYaml', () => {
     expect(middle).toBe(rules.replace('  - &base', '  - name: Extra\n  - &base'));
   });
 
+  it('writes an alias out where the edit takes its anchor out: a key or an item removed, or a value cleared', () => {
+    expect(edit('a: &x one\nb: *x\n', (v) => setAt(v, '/a', undefined)).text).toBe('b: one\n');
+    const rules = 'rules:\n  - name: T\n    notes: &n N\n  - name: U\n    notes: *n\n';
+    expect(edit(rules, (v) => setAt(v, '/rules', [(v as { rules: unknown[] }).rules[1]])).text).toBe('rules:\n  - name: U\n    notes: N\n');
+    expect(edit(rules, (v) => setAt(v, '/rules/0/notes', undefined)).text).toBe('rules:\n  - name: T\n  - name: U\n    notes: N\n');
+  });
+
+  it('a merge key follows an anchor in a value of its own mapping as that value is edited', () => {
+    expect(edit('x:\n  base: &s { k: 1 }\n  <<: *s\n', (v) => setAt(v, '/x/base/k', 2)).text).toBe('x:\n  base: &s { k: 2 }\n  k: 1\n  <<: *s\n');
+  });
+
   it('gives a mapping its own key where a merged one must differ', () => {
     const text = 'kind: P\nrules:\n  - &base\n    name: A\n    reviewer: x@acme.example\n  - <<: *base\n    name: B\n';
     expect(edit(text, (v) => setAt(v, '/rules/1/reviewer', 'y@acme.example')).text).toBe(
