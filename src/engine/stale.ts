@@ -60,9 +60,12 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       if (id && kindsRead.has(ref.kind) && !byId.has(`${ref.kind}:${id}`) && !gone.has(refKey(ref.kind, ref.key))) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
     }
   }
-  // Each name live, in its scope, with the ids that hold it.
+  // Each name live, in its scope, with the ids that hold it; not the objects the plan itself renames
+  // away or removes (their fingerprints say they still hold their planned names).
+  const vacated = new Set(plan.changes.filter((c) => c.liveId && (c.action === 'rename' || c.action === 'delete' || c.action === 'archive')).map((c) => `${c.kind}:${c.liveId}`));
   const holders = new Map<string, string[]>();
   for (const l of now.live) {
+    if (vacated.has(`${l.kind}:${l.id}`)) continue;
     const slot = l.parentId ? `${l.kind}|${l.parentId}|${l.name}` : `${l.kind}|${l.key}`;
     const ids = holders.get(slot);
     if (ids) ids.push(l.id);

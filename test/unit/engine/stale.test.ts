@@ -99,6 +99,21 @@ describe('staleReasons', () => {
     expect(staleReasons(renames, { ...NOW, live: [...NOW.live, liveRule('r-3', { id: 'pb-9', name: 'Other' }, 'Duration')] })).toEqual([]);
   });
 
+  it('a name the plan itself frees (renamed away, deleted) is no collision: a chain of renames, a create in a renamed one\'s place', () => {
+    const a = liveRule('r-1', { id: 'pb-1', name: 'NDA' }, 'A', { actions: 'A' });
+    const b = liveRule('r-2', { id: 'pb-1', name: 'NDA' }, 'B', { actions: 'B' });
+    const parent = { kind: 'playbook' as const, key: 'NDA', liveId: 'pb-1' };
+    const chain = planOf(
+      [
+        { ...change('rename', 'rule', 'NDA/C', { liveId: 'r-2', parent }), fingerprint: fingerprint(b) },
+        { ...change('rename', 'rule', 'NDA/B', { liveId: 'r-1', parent }), fingerprint: fingerprint(a) },
+        change('create', 'rule', 'NDA/A', { parent }),
+      ],
+      { 'playbook:NDA': 'pb-1' },
+    );
+    expect(staleReasons(chain, { ...NOW, live: [NDA, ALICE, a, b] })).toEqual([]);
+  });
+
   it('an object it references no longer has the id it recorded', () => {
     const alice = liveMember('u-9', 'alice@acme.example');
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, alice] })).toEqual(['member "alice@acme.example" no longer has the id the plan recorded']);
