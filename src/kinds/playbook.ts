@@ -82,7 +82,7 @@ export const playbookKind: KindModule<'playbook'> = {
       case 'archive':
         return removeOrFindGone(
           () => api.archivePlaybook(change.liveId!, label),
-          () => listedOrGone(() => api.listPlaybooks(), (p) => p.id === change.liveId),
+          () => listedOrGone(() => ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()), (p) => p.id === change.liveId),
           'archived',
         );
       default:

@@ -191,7 +191,7 @@ export const ruleKind: KindModule<'rule'> = {
       case 'delete':
         return removeOrFindGone(
           () => api.deleteRule(playbookId, change.liveId!, change.key),
-          () => listedOrGone(() => api.listRules(playbookId), (r) => r.id === change.liveId),
+          () => listedOrGone(() => ctx.readAfterWrites(`race:rules:${playbookId}`, () => api.listRules(playbookId)), (r) => r.id === change.liveId),
           'deleted',
         );
       default:

@@ -1,7 +1,8 @@
 /**
  * A delete or archive answered `404`: another apply (or someone in the app) removed the object
  * first, which is what was asked. Counted as done only when a read confirms the object is gone: a
- * `404` that meant anything else (a path the service does not know) stays the error it was.
+ * `404` that meant anything else (a path the service does not know) stays the error it was. The
+ * read goes through `readAfterWrites`, so the 404s of one scope share one read.
  */
 import { ApiError } from '../../errors.js';
 
