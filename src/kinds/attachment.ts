@@ -6,7 +6,7 @@
 import { dataFilePath } from '../config/data-files.js';
 import { confirmedUpload, lockEntries } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
-import type { Fields, LiveResource } from '../engine/types.js';
+import type { DesiredResource, Fields, LiveResource } from '../engine/types.js';
 import { DocketError } from '../errors.js';
 import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
@@ -31,9 +31,26 @@ export function knownAttachmentIds(live: readonly LiveResource[]): Set<string> {
 }
 
 /** The ids of earlier uploads of a live attachment that docket replaced (newest first). */
-export function supersededUploads(l: LiveResource): readonly string[] {
+function supersededUploads(l: LiveResource): readonly string[] {
   const ids = l.extra?.superseded;
   return Array.isArray(ids) ? (ids as string[]) : [];
+}
+
+/**
+ * Earlier uploads of the live attachments, id → the attachment's name: those docket.lock.json
+ * says a later upload superseded, and the upload it records for an attachment the files now pin to
+ * another id (adopting that one). What names one is owed a re-point.
+ */
+export function earlierUploads(live: readonly LiveResource[], declared: readonly DesiredResource[]): Map<string, string> {
+  const current = new Set(live.map((a) => a.id));
+  const out = new Map<string, string>();
+  for (const a of live) for (const id of supersededUploads(a)) if (!current.has(id) && !out.has(id)) out.set(id, a.key);
+  const pins = new Map(declared.filter((d) => d.kind === 'attachment' && d.pinId).map((d) => [d.key, d.pinId!.toLowerCase()]));
+  for (const a of live) {
+    const pin = pins.get(a.key);
+    if (pin !== undefined && a.id.toLowerCase() !== pin && !a.pinnedAs?.includes(pin)) out.set(a.id, a.key);
+  }
+  return out;
 }
 
 export const attachmentKind: KindModule<'attachment'> = {

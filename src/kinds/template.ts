@@ -9,7 +9,7 @@ import type { TemplateAttrs } from '../api/agreements.js';
 import { normDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
-import { knownAttachmentIds, supersededUploads } from './attachment.js';
+import { earlierUploads, knownAttachmentIds } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
@@ -216,21 +216,9 @@ export const templateKind: KindModule<'template'> = {
     const [templates, attachments] = await Promise.all([ctx.services.agreements().listTemplates(), ctx.live('attachment')]);
     // An id an attachment has live is shown by name; a re-upload in the same plan re-points it (the engine sees to that).
     const names = new Map(attachments.map((a) => [a.id, a.key]));
-    // So is an earlier upload docket replaced: a re-point an interrupted or refused apply left undone.
-    const superseded = new Set<string>();
-    for (const a of attachments) {
-      for (const id of supersededUploads(a)) {
-        if (names.has(id)) continue;
-        names.set(id, a.key);
-        superseded.add(id);
-      }
-    }
-    // And the upload recorded for an attachment the files now pin to another id (adopting that one).
-    const pins = new Map((ctx.declared ?? []).filter((d) => d.kind === 'attachment' && d.pinId).map((d) => [d.key, d.pinId!.toLowerCase()]));
-    for (const a of attachments) {
-      const pin = pins.get(a.key);
-      if (pin !== undefined && a.id.toLowerCase() !== pin && !a.pinnedAs?.includes(pin)) superseded.add(a.id);
-    }
+    // So is an earlier upload of one: a template naming it is owed a re-point (an apply left it undone).
+    const superseded = earlierUploads(attachments, ctx.declared ?? []);
+    for (const [id, name] of superseded) names.set(id, name);
     const nameOf = (id: string): unknown => (names.has(id) ? { attachment: names.get(id) } : id);
     const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
     return templates.map((t): LiveResource => {
