@@ -105,6 +105,8 @@ class PullPlanner {
   private readonly kinds: Map<KindName, AnyKind>;
   private readonly edits = new Map<string, FileEdit>();
   private readonly dataFiles = new Map<string, string>();
+  /** Which objects' changes each data file holds: not written when one of them cannot be pulled. */
+  private readonly dataFileOwners = new Map<string, Pulling[]>();
   private readonly newFiles: { path: string; content: string }[] = [];
   private readonly pulled: PullEntry[] = [];
   /** The entries of `report`, by object and direction (a rename and an update of one object are one entry). */
@@ -392,6 +394,7 @@ class PullPlanner {
   }
 
   private writeDataFile(path: string, text: string, yaml: boolean, o: Pulling, field: string): void {
+    this.dataFileOwners.set(path, [...(this.dataFileOwners.get(path) ?? []), o]);
     const before = this.dataFiles.get(path) ?? this.input.read(path);
     if (before === undefined) {
       o.failed.add(field);
@@ -543,13 +546,17 @@ class PullPlanner {
         // Each object whose change was to go there is told as not pulled, once.
         const entries = new Set(this.writing.filter((x) => x.file === file).map((w) => w.entry));
         for (const entry of entries) {
+          // Fields already told as not pulled (a variable, a file the service cannot give) are not told twice.
+          const rest = entry.failed.has('*') ? [] : entry.fields.filter((f) => !entry.failed.has(f));
           entry.failed.add('*');
-          this.notPulled.push(this.entryOf(entry.change, entry.change.direction ?? 'unknown', entry.fields, reason, entry.d));
+          if (rest.length > 0) this.notPulled.push(this.entryOf(entry.change, entry.change.direction ?? 'unknown', rest, reason, entry.d));
         }
         if (entries.size === 0) this.notes.push(reason);
       }
     }
     for (const [path, after] of this.dataFiles) {
+      // The object's document could not be edited: its data file stays as it is too.
+      if (this.dataFileOwners.get(path)?.some((o) => o.failed.has('*'))) continue;
       const before = this.input.read(path) ?? null;
       if (after !== before) out.push({ path, before, after });
     }
