@@ -547,9 +547,10 @@ class PullPlanner {
         const entries = new Set(this.writing.filter((x) => x.file === file).map((w) => w.entry));
         for (const entry of entries) {
           // Fields already told as not pulled (a variable, a file the service cannot give) are not told twice.
-          const rest = entry.failed.has('*') ? [] : entry.fields.filter((f) => !entry.failed.has(f));
+          const told = entry.failed.has('*') || (entry.fields.length > 0 && entry.fields.every((f) => entry.failed.has(f)));
+          const rest = entry.fields.filter((f) => !entry.failed.has(f));
           entry.failed.add('*');
-          if (rest.length > 0) this.notPulled.push(this.entryOf(entry.change, entry.change.direction ?? 'unknown', rest, reason, entry.d));
+          if (!told) this.notPulled.push(this.entryOf(entry.change, entry.change.direction ?? 'unknown', rest, reason, entry.d));
         }
         if (entries.size === 0) this.notes.push(reason);
       }
