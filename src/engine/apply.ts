@@ -175,7 +175,27 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // Stopped by a signal or the time budget: start no new reads; the next plan shows any duplicate.
   if (report.stopped) noteUnchecked(checkLater, report);
   else await settleLater(checkLater, report, { kinds, ids, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
+  if (forgetSuperseded(plan, report, lock)) lockChanged = true;
   return { report, lock, lockChanged, ids };
+}
+
+/**
+ * Earlier uploads are remembered only while something may still name them: after an apply that
+ * looked at everything (no --target) and made every change referring to the object, nothing
+ * declared does. Kept, a template pointed back at one in the app would read as a re-point owed.
+ */
+function forgetSuperseded(plan: Plan, report: ApplyReport, lock: LockFile): boolean {
+  if (plan.targets?.length) return false;
+  const done = new Set(report.results.filter((r) => r.status === 'done').map((r) => r.changeId));
+  const owed = new Set(plan.changes.filter((c) => !done.has(c.id)).flatMap((c) => c.refs.map((r) => lockKey(r.kind, r.key))));
+  let forgot = false;
+  for (const [key, entry] of Object.entries(lock.files)) {
+    if (!entry.superseded || owed.has(key)) continue;
+    const { superseded: _earlier, ...rest } = entry;
+    lock.files[key] = rest;
+    forgot = true;
+  }
+  return forgot;
 }
 
 /**

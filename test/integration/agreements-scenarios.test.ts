@@ -307,6 +307,14 @@ describe('standard templates and attachments', () => {
     await applyOk(cli, dir);
     expect(template('Cloud Service Agreement')!.parameters.include_security_policy_attachment_id).toBe(secondId);
     expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([secondId]);
+    // Re-pointed: the earlier upload is forgotten, so a template pointed back at it in the app is a change made live.
+    expect((await lockFiles(dir))['attachment:Security Exhibit']!.superseded).toBeUndefined();
+    await expectNoChanges(cli, dir);
+    const csa = template('Cloud Service Agreement')!;
+    csa.parameters.include_security_policy_attachment_id = firstId;
+    expect((await cli('plan', '-C', dir)).stdout).toContain('changed live');
+    expect((await cli('drift', '-C', dir)).code).toBe(2);
+    await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
 
