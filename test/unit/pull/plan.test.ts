@@ -130,6 +130,21 @@ describe('planPull', () => {
     expect(unsafe.sync.size).toBe(0);
   });
 
+  it('a document it cannot edit keeps its data file too: nothing of the object is written, and it is told once', () => {
+    const yaml = 'kind: CustomTerm\nname: Consulting Terms\nbody_file: c.md\n---\nkind: [\n';
+    const d: DesiredResource = {
+      kind: 'custom-term', key: 'Consulting Terms', name: 'Consulting Terms', fields: { name: 'Consulting Terms', body: 'Old body' }, partial: false, refs: [], renamedFrom: [],
+      source: { file: 'custom-terms/c.yaml', line: 1, col: 1 }, fieldSources: {}, document: { file: 'custom-terms/c.yaml', index: 0 }, pointer: '',
+    };
+    const l: LiveResource = { kind: 'custom-term', id: 't-1', key: 'Consulting Terms', name: 'Consulting Terms', fields: { name: 'Consulting Terms', body: 'New body' }, refs: [], extra: { termType: 'text' } };
+    const edit: Change = { id: 'update:custom-term:Consulting Terms', action: 'update', kind: 'custom-term', key: 'Consulting Terms', name: 'Consulting Terms', liveId: 't-1', fields: [{ field: 'body', before: 'Old body', after: 'New body' }, { field: 'name', before: 'x', after: 'Consulting Terms' }], refs: [], dependsOn: [], fingerprint: 'f', direction: 'changed-live' };
+    const files: Record<string, string> = { 'custom-terms/c.yaml': yaml, 'custom-terms/c.md': 'Old body\n' };
+    const result = planPull({ ...input([edit], [d], [l]), read: (path) => files[path] });
+    expect(result.files).toEqual([]);
+    expect(result.pulled).toEqual([]);
+    expect(result.notPulled.map((p) => [p.key, p.fields])).toEqual([['Consulting Terms', ['body', 'name']]]);
+  });
+
   it('keeps the trailing line break convention of the text it replaces', () => {
     expect(keepTextStyle('a\nb\n', 'c\nd')).toBe('c\nd\n');
     expect(keepTextStyle('a\nb', 'c\nd\n')).toBe('c\nd');
