@@ -292,6 +292,8 @@ class DocumentEditor {
     const merged: Record<string, unknown> = {};
     for (const pair of map.items) if (isMergeKey(pair)) Object.assign(merged, this.mergedValues(pair));
     for (const pair of map.items) {
+      // A merge of an anchor the edit took out goes too: what it gave is written in the mapping below.
+      if (isMergeKey(pair) && this.mergesOnlyGone(pair)) this.removePair(map, pair);
       if (isMergeKey(pair) || early.has(pair)) continue;
       const k = keyOf(pair);
       const at = joinPointer(pointer, k);
@@ -317,6 +319,12 @@ class DocumentEditor {
   }
 
   /** The values a merge key gives, as they will be (an anchor edited elsewhere in the document counts). */
+  /** Whether every source of a merge key is an alias of an anchor the edit takes out. */
+  private mergesOnlyGone(pair: Pair): boolean {
+    const sources = isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
+    return sources.every((source) => isAlias(source) && this.anchorWanted(source.source, source) === GONE);
+  }
+
   private mergedValues(pair: Pair): Record<string, unknown> {
     const sources = isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
     const out: Record<string, unknown> = {};

@@ -115,6 +115,12 @@ describe('editYaml', () => {
     expect(edit(rules, (v) => setAt(v, '/rules/0/notes', undefined)).text).toBe('rules:\n  - name: T\n  - name: U\n    notes: N\n');
   });
 
+  it('a merge of an anchor the edit takes out goes, and what it gave is written in the mapping', () => {
+    const rules = 'rules:\n  - &base\n    name: Law\n    actions: ACCEPT Germany\n  - <<: *base\n    name: Courts\n    questions: Which?\n';
+    expect(edit(rules, (v) => ({ rules: [(v as { rules: unknown[] }).rules[1]] })).text).toBe('rules:\n  - name: Courts\n    actions: ACCEPT Germany\n    questions: Which?\n');
+    expect(edit('a: &x { k: 1, j: 2 }\nb:\n  <<: *x\n  j: 3\n', (v) => ({ b: (v as { b: unknown }).b })).text).toBe('b:\n  k: 1\n  j: 3\n');
+  });
+
   it('a merge key follows an anchor in a value of its own mapping as that value is edited', () => {
     expect(edit('x:\n  base: &s { k: 1 }\n  <<: *s\n', (v) => setAt(v, '/x/base/k', 2)).text).toBe('x:\n  base: &s { k: 2 }\n  k: 1\n  <<: *s\n');
   });
