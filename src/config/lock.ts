@@ -80,9 +80,13 @@ export interface ConfirmedUpload {
 /** Earlier uploads an entry remembers: a template left pointing further back reads as changed live. */
 const MAX_SUPERSEDED = 10;
 
-/** The superseded ids of an upload that replaced `replacedId`, whose entry remembered `earlier`. */
-export function supersededBy(replacedId: string, earlier: readonly string[] | undefined): string[] {
-  return [...new Set([replacedId, ...(earlier ?? [])])].slice(0, MAX_SUPERSEDED);
+/**
+ * What the entry of upload `id` remembers as superseded when it takes the place of `replaced` (the
+ * entry recorded before, or just the id of what it replaced): that one too, unless it is the same.
+ */
+export function supersededBy(id: string, replaced: Pick<LockEntry, 'id' | 'superseded'> | undefined): string[] | undefined {
+  if (!replaced?.id || replaced.id === id) return replaced?.superseded;
+  return [...new Set([replaced.id, ...(replaced.superseded ?? [])])].slice(0, MAX_SUPERSEDED);
 }
 
 export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload | undefined {

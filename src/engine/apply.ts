@@ -73,8 +73,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (input.adoptFiles) {
     for (const a of plan.adoptable ?? []) {
       // Adopted in place of the upload recorded (an uncertain one's id, pinned): what named that one is owed a re-point.
-      const before = lock.files[lockKey(a.kind, a.key)];
-      const superseded = before?.id && before.id !== a.liveId ? supersededBy(before.id, before.superseded) : before?.superseded;
+      const superseded = supersededBy(a.liveId, lock.files[lockKey(a.kind, a.key)]);
       set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256, ...(superseded ? { superseded } : {}) });
     }
   }
@@ -113,16 +112,16 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       await changed();
     },
     async recordFile(kind, key, entry, replacesId) {
-      let superseded: string[] | undefined;
+      let replaced: LockEntry | undefined;
       if (replacesId) {
         for (const [k, e] of lockEntries(lock.files, kind)) {
           if (e.id !== replacesId) continue;
-          if (replacesId !== entry.id) superseded = supersededBy(replacesId, e.superseded);
+          replaced = e;
           if (k !== key) delete lock.files[lockKey(kind, k)];
         }
-        // A pinned object no entry recorded (an export's attachment) is replaced all the same.
-        if (replacesId !== entry.id) superseded ??= [replacesId];
       }
+      // A pinned object no entry recorded (an export's attachment) is replaced all the same.
+      const superseded = replacesId ? supersededBy(entry.id, replaced ?? { id: replacesId }) : undefined;
       set(kind, key, superseded ? { ...entry, superseded } : entry);
       await changed();
     },

@@ -3,12 +3,13 @@
  * must be as they were when it was made. Reads live state; the comparison itself is pure.
  */
 import type { LockFile } from '../config/lock.js';
+import { quoteValue } from '../config/quote.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
 import { fingerprint } from './diff.js';
 import { fetchLive } from './live.js';
 import { kindsToRead, type PruneSwitches } from './project.js';
-import { CREATE_ACTIONS, refKey, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
+import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
 export interface StaleCheck {
   /** The digest of the configuration as it is now. */
@@ -71,7 +72,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
     if (ids) ids.push(l.id);
     else holders.set(slot, [l.id]);
   }
-  const heldBy = (c: Plan['changes'][number]): string[] => {
+  const heldBy = (c: Change): string[] => {
     const scope = c.parent ? (c.parent.liveId ?? plan.ids[`${c.parent.kind}:${c.parent.key}`]) : undefined;
     return holders.get(c.parent ? `${c.kind}|${scope}|${c.name}` : `${c.kind}|${c.key}`) ?? [];
   };
@@ -82,15 +83,13 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       if (!live) reasons.push(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
       else if (c.fingerprint !== null && fingerprint(live) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it would make two of that name.
-      if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${label} now exists live, so renaming ${quoteName(live.name)} to it would duplicate it`);
+      if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${label} now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
     } else if (CREATE_ACTIONS.includes(c.action)) {
       if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so creating it would duplicate it`);
     }
   }
   return [...new Set(reasons)];
 }
-
-const quoteName = (name: string): string => JSON.stringify(name);
 
 export interface SavedPlanCheck {
   desired: DesiredResource[];

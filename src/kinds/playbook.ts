@@ -10,7 +10,7 @@ import { docSource, fieldSourcesAt, namesList } from './support/positions.js';
 import { livePlaybooks } from './support/review-reads.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
-import { listedOrGone, removeOrFindGone } from './support/gone.js';
+import { removeOrFindGone } from './support/gone.js';
 
 export const playbookKind: KindModule<'playbook'> = {
   name: 'playbook',
@@ -82,7 +82,8 @@ export const playbookKind: KindModule<'playbook'> = {
       case 'archive':
         return removeOrFindGone(
           () => api.archivePlaybook(change.liveId!, label),
-          () => listedOrGone(() => ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()), (p) => p.id === change.liveId),
+          () => ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()),
+          (p) => p.id === change.liveId,
           'archived',
         );
       default:

@@ -10,7 +10,7 @@ import { blockText } from './support/yaml-out.js';
 import { policyOf } from './support/policy.js';
 import { fieldSourcesUnder, namesList, posOf, valueOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
-import { listedOrGone, removeOrFindGone } from './support/gone.js';
+import { removeOrFindGone } from './support/gone.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
 const RULE_FIELDS = ['name', ...TEXT_FIELDS, 'generate_summary', 'reviewer'] as const;
@@ -191,7 +191,8 @@ export const ruleKind: KindModule<'rule'> = {
       case 'delete':
         return removeOrFindGone(
           () => api.deleteRule(playbookId, change.liveId!, change.key),
-          () => listedOrGone(() => ctx.readAfterWrites(`race:rules:${playbookId}`, () => api.listRules(playbookId)), (r) => r.id === change.liveId),
+          () => ctx.readAfterWrites(`race:rules:${playbookId}`, () => api.listRules(playbookId)),
+          (r) => r.id === change.liveId,
           'deleted',
         );
       default:

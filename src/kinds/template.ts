@@ -217,8 +217,8 @@ export const templateKind: KindModule<'template'> = {
     // An id an attachment has live is shown by name; a re-upload in the same plan re-points it (the engine sees to that).
     const names = new Map(attachments.map((a) => [a.id, a.key]));
     // So is an earlier upload of one: a template naming it is owed a re-point (an apply left it undone).
-    const superseded = earlierUploads(attachments, ctx.declared ?? []);
-    for (const [id, name] of superseded) names.set(id, name);
+    const earlier = earlierUploads(attachments, ctx.declared ?? []);
+    for (const [id, name] of earlier) names.set(id, name);
     const nameOf = (id: string): unknown => (names.has(id) ? { attachment: names.get(id) } : id);
     const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
     return templates.map((t): LiveResource => {
@@ -233,13 +233,13 @@ export const templateKind: KindModule<'template'> = {
           refIds[field] = value;
           if (names.has(value)) refs.add(names.get(value)!);
           // Shown by name only where the file names it; an id the file writes itself is what it says.
-          if (superseded.has(value) && isPlainObject(fields[field])) staleRefs.push(field);
+          if (earlier.has(value) && isPlainObject(fields[field])) staleRefs.push(field);
         }
       }
       const ids = Array.isArray(attributes.attachment_ids) ? attributes.attachment_ids.map(String) : [];
       refIds.attachments = [...ids].sort();
       for (const id of ids) if (names.has(id)) refs.add(names.get(id)!);
-      if (ids.some((id) => superseded.has(id))) staleRefs.push('attachments');
+      if (ids.some((id) => earlier.has(id))) staleRefs.push('attachments');
       return {
         kind: 'template',
         id: t.id,

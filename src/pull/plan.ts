@@ -394,7 +394,9 @@ class PullPlanner {
   }
 
   private writeDataFile(path: string, text: string, yaml: boolean, o: Pulling, field: string): void {
-    this.dataFileOwners.set(path, [...(this.dataFileOwners.get(path) ?? []), o]);
+    const owners = this.dataFileOwners.get(path);
+    if (owners) owners.push(o);
+    else this.dataFileOwners.set(path, [o]);
     const before = this.dataFiles.get(path) ?? this.input.read(path);
     if (before === undefined) {
       o.failed.add(field);

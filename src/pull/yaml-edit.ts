@@ -87,7 +87,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, lines, expand: request.expand ?? ((s) => s), bothVersions: request.bothVersions === true });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, lines, expand: request.expand ?? ((s) => s), ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
@@ -168,7 +168,18 @@ interface EditorContext {
   problems: YamlEditProblem[];
   lines: LineCounter;
   expand: (text: string) => string;
-  bothVersions: boolean;
+  /** Text to write quoted even where YAML 1.2 would read it plain (see `bothVersions`). */
+  quote?: (text: string) => boolean;
+}
+
+/** The values a mapping or list holds (a mapping's by key order), none for a scalar. */
+function childrenOf(node: Node): (Node | null)[] {
+  return isMap(node) ? node.items.map((pair) => pair.value as Node | null) : isSeq(node) ? (node.items as Node[]) : [];
+}
+
+/** The nodes a merge key (`<<: *a` or `<<: [*a, *b]`) merges. */
+function mergeSources(pair: Pair): Node[] {
+  return isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
 }
 
 /** What an anchor holds once the edit takes it out (its node removed or written anew): an alias of it must be written out. */
@@ -185,15 +196,11 @@ class DocumentEditor {
   /** Nodes with an alias (or merge key) somewhere inside: never skipped as unchanged, since their anchor may change. */
   private readonly carriers = new Set<Node>();
 
-  /** New text for a file YAML 1.1 readers read too quotes what either version reads otherwise. */
-  private readonly quote: ((text: string) => boolean) | undefined;
-
   constructor(
     private readonly text: string,
     private readonly doc: Document.Parsed,
     private readonly ctx: EditorContext,
   ) {
-    this.quote = ctx.bothVersions ? plainReadsOtherwise : undefined;
     this.walk(doc.contents as Node | null);
   }
 
@@ -202,8 +209,7 @@ class DocumentEditor {
     if (!node) return false;
     let carries = isAlias(node);
     let anchored = Boolean(node.anchor);
-    const children = isMap(node) ? node.items.map((pair) => pair.value as Node | null) : isSeq(node) ? (node.items as Node[]) : [];
-    for (const child of children) {
+    for (const child of childrenOf(node)) {
       carries = this.walk(child) || carries;
       anchored = (child !== null && this.anchorHolders.has(child)) || anchored;
     }
@@ -216,8 +222,7 @@ class DocumentEditor {
   private noteAnchorsIn(node: Node | null, gone = false): void {
     if (!node || !this.anchorHolders.has(node)) return;
     if (node.anchor) this.anchorValues.set(node.anchor, gone ? GONE : this.resolved(node));
-    const children = isMap(node) ? node.items.map((pair) => pair.value as Node | null) : isSeq(node) ? (node.items as Node[]) : [];
-    for (const child of children) this.noteAnchorsIn(child, gone);
+    for (const child of childrenOf(node)) this.noteAnchorsIn(child, gone);
   }
 
   private resolved(node: Node | null): unknown {
@@ -248,7 +253,7 @@ class DocumentEditor {
       return;
     }
     if (isScalar(node) && isScalarValue(wanted) && node.srcToken && node.source !== '') {
-      const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.bothVersions);
+      const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.quote);
       this.splice(s.start, s.end, s.text);
       return;
     }
@@ -318,18 +323,16 @@ class DocumentEditor {
     }
   }
 
-  /** The values a merge key gives, as they will be (an anchor edited elsewhere in the document counts). */
   /** Whether every source of a merge key is an alias of an anchor the edit takes out. */
   private mergesOnlyGone(pair: Pair): boolean {
-    const sources = isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
-    return sources.every((source) => isAlias(source) && this.anchorWanted(source.source, source) === GONE);
+    return mergeSources(pair).every((source) => isAlias(source) && this.anchorWanted(source.source, source) === GONE);
   }
 
+  /** The values a merge key gives, as they will be (an anchor edited elsewhere in the document counts). */
   private mergedValues(pair: Pair): Record<string, unknown> {
-    const sources = isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
     const out: Record<string, unknown> = {};
     // Earlier sources win (YAML merge keys): applied last.
-    for (const source of [...sources].reverse()) {
+    for (const source of [...mergeSources(pair)].reverse()) {
       const value = isAlias(source) ? this.anchorWanted(source.source, source) : this.resolved(source);
       if (value !== GONE && isPlainObject(value)) Object.assign(out, value);
     }
@@ -421,7 +424,7 @@ class DocumentEditor {
     const written = node?.range && node.range[1] > node.range[0];
     // In the node's own place, on one line: anything inside a flow collection, a one-line scalar, `[]`, `{}`.
     if (written && (inFlow || (isScalarValue(wanted) && !multiline) || isEmpty(wanted))) {
-      this.splice(node.range![0], node.range![1], flowYaml(wanted, this.quote));
+      this.splice(node.range![0], node.range![1], flowYaml(wanted, this.ctx.quote));
       return;
     }
     if (parent.kind === 'pair') {
@@ -431,14 +434,14 @@ class DocumentEditor {
       const end = this.pairEnd(parent.pair);
       const lineEnd = this.afterLine(end);
       const comment = /^[ \t]*#.*/.exec(this.text.slice(end, lineEnd))?.[0] ?? '';
-      const block = toYaml({ [keyOf(parent.pair)]: wanted }, this.quote);
+      const block = toYaml({ [keyOf(parent.pair)]: wanted }, this.ctx.quote);
       const text = indented(block.slice(block.indexOf(':')), this.column(key.range![0])).replace(/^ +/, '');
       const first = text.indexOf('\n');
       this.splice(key.range![1], lineEnd, comment && first >= 0 ? `${text.slice(0, first)}${comment}${text.slice(first)}` : text);
       return;
     }
     if (parent.kind === 'item' && written) {
-      const text = indented(toYaml(wanted, this.quote), this.column(node.range![0])).replace(/^ +/, '');
+      const text = indented(toYaml(wanted, this.ctx.quote), this.column(node.range![0])).replace(/^ +/, '');
       this.splice(node.range![0], this.afterLine(node.range![1]), text);
       return;
     }
@@ -447,7 +450,7 @@ class DocumentEditor {
 
   private addPair(map: YAMLMap, key: string, value: unknown, after: Pair | undefined): void {
     if (map.flow) {
-      const item = flowYaml({ [key]: value }, this.quote).replace(/^\{ ?| ?\}$/g, '');
+      const item = flowYaml({ [key]: value }, this.ctx.quote).replace(/^\{ ?| ?\}$/g, '');
       const first = map.items[0];
       if (!first) this.splice(map.range![0], map.range![1], `{ ${item} }`);
       else if (after) this.splice(this.pairEnd(after), this.pairEnd(after), `, ${item}`);
@@ -456,7 +459,7 @@ class DocumentEditor {
     }
     const first = map.items[0]!;
     const firstKey = (first.key as Node).range![0];
-    const text = indented(toYaml({ [key]: value }, this.quote), this.column(firstKey));
+    const text = indented(toYaml({ [key]: value }, this.ctx.quote), this.column(firstKey));
     // Never above the first key when it shares its line with a `- `.
     const anchor = after ?? (this.startsLine(firstKey) ? undefined : first);
     const at = anchor ? this.afterLine(this.pairEnd(anchor)) : this.aboveComments(this.lineStart(firstKey));
@@ -487,13 +490,13 @@ class DocumentEditor {
   private insertItem(seq: YAMLSeq, before: number, value: unknown): void {
     const items = seq.items as Node[];
     if (seq.flow) {
-      const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.quote);
+      const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.ctx.quote);
       if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
       else this.splice(items.at(-1)!.range![1], items.at(-1)!.range![1], `, ${text}`);
       return;
     }
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
-    const text = indented(like !== undefined ? `- ${like}\n` : toYaml([value], this.quote), this.column(this.dashOf(seq, 0)));
+    const text = indented(like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote), this.column(this.dashOf(seq, 0)));
     const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.afterLine(items.at(-1)!.range![1]);
     this.splice(at, at, text);
   }

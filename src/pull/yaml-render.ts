@@ -58,10 +58,10 @@ function readsBack(text: string, value: unknown, inFlow: boolean, version: '1.1'
  * block stays a block, quotes stay quotes, plain stays plain unless the text would read back as
  * something else. Multi-line text becomes a `|` block (in a flow collection, a double-quoted
  * string). A block's chomping follows the value (trailing line break or not), so the text reads
- * back exactly; callers keep a file's convention by passing its trailing line break along. With
- * `bothVersions`, text is plain only where YAML 1.1 and 1.2 readers both read it back.
+ * back exactly; callers keep a file's convention by passing its trailing line break along. Text
+ * `quote` picks is never plain (in a file YAML 1.1 readers read too).
  */
-export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, bothVersions = false): { start: number; end: number; text: string } {
+export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quote?: (text: string) => boolean): { start: number; end: number; text: string } {
   const token = node.srcToken as CST.FlowScalar | CST.BlockScalar;
   const original = node.type ?? Scalar.PLAIN;
   let text: string;
@@ -80,7 +80,7 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, both
     type = original;
     text = value;
   } else if (original === Scalar.PLAIN || BLOCK_TYPES.has(original)) {
-    type = readsBack(value, value, inFlow) && !(bothVersions && plainReadsOtherwise(value)) ? Scalar.PLAIN : Scalar.QUOTE_DOUBLE;
+    type = readsBack(value, value, inFlow) && quote?.(value) !== true ? Scalar.PLAIN : Scalar.QUOTE_DOUBLE;
     text = value;
   } else {
     type = original;
