@@ -24,7 +24,7 @@ import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { testNames } from '../testing/names.js';
 import { setAt, valueAt } from './values.js';
-import { documentValue, editYaml, parseForEdit, type YamlEditProblem } from './yaml-edit.js';
+import { documentValues, editYaml, type YamlEditProblem } from './yaml-edit.js';
 
 export interface PullInput {
   plan: Plan;
@@ -217,7 +217,7 @@ class PullPlanner {
     let docs = this.parsed.get(file);
     if (!docs) {
       const text = this.input.read(file);
-      docs = text === undefined ? [] : parseForEdit(text).map(documentValue);
+      docs = text === undefined ? [] : documentValues(text);
       this.parsed.set(file, docs);
     }
     return docs;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editYaml, parseForEdit, documentValue } from '../../../src/pull/yaml-edit.js';
+import { documentValue, documentValues, editYaml, parseForEdit } from '../../../src/pull/yaml-edit.js';
 import { insertAt, setAt } from '../../../src/pull/values.js';
 
 /** Edits document `index` of `text` with `change` (applied to its current value). */
@@ -157,4 +157,25 @@ describe('editYaml', () => {
     const text = 'kind: P\nactions: ACCEPT\nnotes:\nlast: 1\n';
     expect(edit(text, (v) => setAt(setAt(v, '/actions', 'ACCEPT\nFLAG'), '/notes', 'n')).text).toBe('kind: P\nactions: |-\n  ACCEPT\n  FLAG\nnotes: n\nlast: 1\n');
   });
+});
+
+describe('documentValues', () => {
+  // Read fast where the fast readers can, the values must be the full parser's, document for document.
+  const texts = {
+    'a block file': PLAYBOOK,
+    'several documents': 'kind: A\nname: one\n---\n# c\nkind: B\nlist: [1, 2]\n',
+    'anchors and a merge key': 'base: &b {x: 1}\nuse:\n  <<: *b\n  y: 2\n',
+    'YAML 1.1 numbers': 'octal: 0o17\nbinary: 0b101\nsigned_hex: +0x1F\nhalf: -.5\nsexagesimal: 1:20\n',
+    'words YAML 1.1 reads as booleans': 'a: yes\nb: On\nc: ~\nd: True\ne: .inf\n',
+    'an empty document between two': 'a: 1\n---\n---\nb: 2\n',
+    'only comments': '# nothing here\n',
+    'a byte-order mark': '\uFEFFa: 1\n',
+    'a tag': 'a: !!str 12\nb: 12\n',
+    'a quoted key and a duplicate key': '"a b": 1\nc: 2\nc: 3\n',
+  };
+  for (const [what, text] of Object.entries(texts)) {
+    it(`reads ${what} as the full parser does`, () => {
+      expect(documentValues(text)).toEqual(parseForEdit(text).map(documentValue));
+    });
+  }
 });
