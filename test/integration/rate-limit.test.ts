@@ -23,9 +23,9 @@ function playbook(n: number): string {
 
 describe('--max-rps', () => {
   it('keeps an apply under a quota it knows: no request refused', async () => {
-    // 5 requests a second (a burst of 5); paced at 4 a second from the first request.
-    t = await startTestEmulator({ rateLimit: 5 });
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\nmax_rps: 4\n', 'nda.yaml': playbook(10) });
+    // 10 requests a second (a burst of 10); paced at 8 a second from the first request.
+    t = await startTestEmulator({ rateLimit: 10 });
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nmax_rps: 8\n', 'nda.yaml': playbook(16) });
     const apply = await runCli(['apply', '-C', dir, '--auto-approve', '-q'], { env: t.env });
     expect(apply.code).toBe(0);
     expect(t.emulator.stats().requests.total).toBeGreaterThan(10);
@@ -35,8 +35,8 @@ describe('--max-rps', () => {
 
   it('without it, the same apply meets the quota and slows down by itself, and still converges', async () => {
     // A quota far below what docket sends at once: some requests are refused, then paced.
-    t = await startTestEmulator({ rateLimit: 2 });
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'nda.yaml': playbook(5) });
+    t = await startTestEmulator({ rateLimit: 5 });
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'nda.yaml': playbook(8) });
     const apply = await runCli(['apply', '-C', dir, '--auto-approve', '-v'], { env: t.env });
     expect(apply.code).toBe(0);
     expect(t.emulator.stats().rate_limited).toBeGreaterThan(0);
