@@ -64,10 +64,32 @@ function recordOf(sync: SyncState, liveId: string | undefined, key: string): Syn
   return (liveId ? sync.byId.get(liveId) : undefined) ?? own;
 }
 
+/**
+ * The identity (`kind:key`) the live object `liveId`, matched by name to `d`, was last in sync
+ * under, when that is another identity the files still declare and `d` does not carry over (no
+ * `renamed_from` or pinned id naming it): the object was renamed in the app onto the name of
+ * another declared object (two objects swapping names). Its record is that object's history, not
+ * what the files were last in sync with at this name.
+ */
+export function renamedOnto(sync: SyncState, d: DesiredResource, liveId: string, declared: (kindKey: string) => boolean): string | undefined {
+  const key = refKey(d.kind, d.key);
+  if (sync.idOf(key) === liveId) return undefined;
+  const other = sync.byId.get(liveId);
+  return other && other.key !== key && declared(other.key) && !carriesOver(d, other.key, liveId) ? other.key : undefined;
+}
+
+/** Whether the declared object takes over the identity `kindKey` of live object `liveId`. */
+function carriesOver(d: DesiredResource, kindKey: string, liveId: string): boolean {
+  if (d.pinId === liveId) return true;
+  return d.renamedFrom.some((old) => refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old) === kindKey);
+}
+
 export function classifyChanges(changes: readonly Change[], input: ClassifyInput): ClassifyResult {
   // No change to classify: the indexes below would cover 20,000 declared and live objects for nothing.
   if (changes.length === 0) return { changes: [], held: [] };
   const { desired, liveById } = indexFor(changes, input);
+  let declaredKeys: Set<string> | undefined;
+  const declared = (kindKey: string): boolean => (declaredKeys ??= new Set(input.desired.map((d) => refKey(d.kind, d.key)))).has(kindKey);
   const kept: Change[] = [];
   const held: Change[] = [];
   /** Parents whose create a policy holds back: their children's creates cannot run either. */
@@ -83,7 +105,9 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       const record = recordOf(input.sync, c.liveId, refKey(c.kind, c.key));
       c.direction = record ? 'removed-in-files' : 'only-live';
     } else if (own && l) {
-      const record = recordOf(input.sync, l.id, refKey(c.kind, own.key));
+      const key = refKey(c.kind, own.key);
+      // Renamed in the app onto this name: the name's own record (none: unknown) says what moved.
+      const record = renamedOnto(input.sync, own, l.id, declared) ? input.sync.byKey.get(key) : recordOf(input.sync, l.id, key);
       if (record) {
         const sensitive = input.sensitive.get(c.kind) ?? [];
         c.fields = c.fields.map((f) => ({ ...f, direction: sensitive.includes(f.field) ? 'unknown' : fieldDirection(f.field, own, l, record) }));

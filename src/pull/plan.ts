@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { isDrift, liveSide } from '../engine/direction.js';
+import { isDrift, liveSide, renamedOnto } from '../engine/direction.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
@@ -188,6 +188,14 @@ class PullPlanner {
         this.notPulled.push(this.entryOf(c, direction, [], `still live as ${now.kind} "${now.key}", renamed or moved in the app to a name the files declare too; rename it in the files by hand`));
         return undefined;
       }
+    }
+    // The live object at this name was last in sync as another object the files declare: written
+    // here, its values would take that object's place in this one's document.
+    const was = d && l ? renamedOnto(this.input.sync, d, l.id, (kindKey) => this.desired.has(kindKey)) : undefined;
+    if (was !== undefined) {
+      const named = was.slice(was.indexOf(':') + 1);
+      this.notPulled.push(this.entryOf(c, direction, c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field), `the live ${c.kind} of this name was "${named}" when last in sync: renamed in the app onto a name the files declare too; rename them in the files by hand`));
+      return undefined;
     }
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
     const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);

@@ -144,4 +144,32 @@ describe('objects renamed in the app', () => {
     await writeFile(join(dir, 'playbooks/beta.yaml'), beta.replace('name: Beta', 'name: Alpha'));
     await expectNoChanges(cli, dir);
   });
+
+  it('two terms that swap names in the app are drift, not the files\' change, and pull says to rename them by hand', async () => {
+    const terms = 'kind: CustomTerm\nname: Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Beta\nbody: Beta body\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'terms.yaml': terms });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.renameTerm('Alpha', 'Swapping');
+    await app.renameTerm('Beta', 'Alpha');
+    await app.renameTerm('Swapping', 'Beta');
+
+    // Each name now holds the other term: compared with the other term's record, the files read as
+    // the side that moved, and the nightly drift check passed.
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('Changed live (2)');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('↑ publish custom-term "Alpha" (terms.yaml:3) · changed live');
+    expect(plan.stdout).not.toContain('changed in files');
+
+    // Written into the files, each name's body would take the other term's place in its document.
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(await readFile(join(dir, 'terms.yaml'), 'utf8')).toBe(terms);
+    expect(pulled.stdout).toContain('custom-term "Alpha" body (terms.yaml:3): the live custom-term of this name was "Beta" when last in sync: renamed in the app onto a name the files declare too; rename them in the files by hand');
+
+    await writeFile(join(dir, 'terms.yaml'), terms.replace('name: Alpha', 'name: Swapped').replace('name: Beta', 'name: Alpha').replace('name: Swapped', 'name: Beta'));
+    await expectNoChanges(cli, dir);
+  });
 });

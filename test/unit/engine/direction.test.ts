@@ -85,6 +85,27 @@ describe('directions', () => {
   });
 });
 
+describe('objects renamed in the app onto a name the files declare too', () => {
+  const alpha = (actions: string, renamedFrom: string[] = []) => desiredRule(NDA.name, 'Alpha', { actions }, { renamedFrom });
+  const beta = (actions: string) => desiredRule(NDA.name, 'Beta', { actions });
+  const sync = recorded([{ d: base[0]!, id: NDA.id }, { d: alpha('A'), id: 'r-1' }, { d: beta('B'), id: 'r-2' }]);
+
+  it('two rules that swap names are changed live, read against what each name held', () => {
+    const p = plan([...base, alpha('A'), beta('B')], [...baseLive, liveRule('r-1', NDA, 'Beta', { actions: 'A' }), liveRule('r-2', NDA, 'Alpha', { actions: 'B' })], sync);
+    expect(p.changes.map((c) => [c.id, c.direction, c.fields.map((f) => [f.field, f.direction])])).toEqual([
+      ['update:rule:NDA/Alpha', 'changed-live', [['actions', 'live']]],
+      ['update:rule:NDA/Beta', 'changed-live', [['actions', 'live']]],
+    ]);
+  });
+
+  it('a rename in the files (renamed_from) still reads the renamed object against its own record', () => {
+    const gamma = desiredRule(NDA.name, 'Gamma', { actions: 'A, edited' }, { renamedFrom: ['Alpha'] });
+    const p = plan([...base, gamma, alpha('New'), beta('B')], [...baseLive, liveRule('r-1', NDA, 'Alpha', { actions: 'A' }), liveRule('r-2', NDA, 'Beta', { actions: 'B' })], sync);
+    const renamed = p.changes.find((c) => c.key === 'NDA/Gamma' && c.action === 'update');
+    expect([renamed?.direction, renamed?.fields.map((f) => [f.field, f.direction])]).toEqual(['changed-in-files', [['actions', 'files']]]);
+  });
+});
+
 describe('drift policies', () => {
   it('revert (the default) plans to undo the live edit', () => {
     const p = plan([...base, term('ACCEPT')], [...baseLive, liveTerm('REJECT')], synced(term('ACCEPT')));
