@@ -49,6 +49,12 @@ export interface KindMeta {
   refuseSend?(field: string, value: unknown, name: string, live: readonly LiveResource[], adopting: ReadonlySet<string>): { message: string; hint?: string } | undefined;
   /** A reference to a key of this kind that exists neither in the files nor live. */
   describeMissing?(key: string): { message: string; hint: string };
+  /**
+   * Why nothing can name an object of this kind the plan creates, judging by the objects read (a
+   * member invited where invitations name no user: its id will not be known), if so: a reference
+   * to one is then a plan error, not an apply that stops half-way.
+   */
+  createdIdUnknown?(live: readonly LiveResource[]): { message: string; hint: string } | undefined;
 }
 
 export interface DiffInput {
@@ -223,6 +229,8 @@ export function diff(input: DiffInput): DiffResult {
           continue;
         }
         changes.push(createChange(kind, d, parentOf()));
+        const unknownOnceCreated = kind.createdIdUnknown?.(live);
+        if (unknownOnceCreated) unknownIds[refKey(kind.name, d.key)] ??= unknownOnceCreated;
         continue;
       }
       const compared = compare(kind, d, l, parentOf, { ids, replaced, diagnostics });

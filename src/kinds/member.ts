@@ -21,6 +21,12 @@ const ID_UNKNOWN = {
   hint: PIN_HINT,
 };
 
+/** A member this apply invites, where invitations name no user (see ID_UNKNOWN). */
+const INVITED_ID_UNKNOWN = {
+  message: "whom this apply invites; the review service's invitations do not say the user's id (it has no users list, and the invitations it holds name no user), so nothing can name the member in the same apply",
+  hint: 'apply the invitation first without naming the member, then add `id: <the user\'s uuid>` to its Member document and name it',
+};
+
 export const memberKind: KindModule<'member'> = {
   name: 'member',
   yamlKind: 'Member',
@@ -39,6 +45,11 @@ export const memberKind: KindModule<'member'> = {
       message: `${quoteValue(key)}, which is neither a user docket can see in the organization nor declared as a Member`,
       hint: `declare it with \`kind: Member\` and \`email: ${key}\` so docket invites it first; if it is already a member and the review service has no users list, add its \`id:\` to that Member document`,
     };
+  },
+
+  createdIdUnknown(live) {
+    // Members read by invitations that name no user: the invitations this apply sends will not either.
+    return live.some((l) => l.idUnknown) ? INVITED_ID_UNKNOWN : undefined;
   },
 
   toConfig(live) {

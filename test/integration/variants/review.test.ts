@@ -71,4 +71,28 @@ describe('without a users list', () => {
     const clean = await expectNoChanges(cli, dir);
     expect(clean.stdout).not.toContain('Warning');
   });
+
+  it('when invitations name no user: naming a member the same apply invites is a plan error once an invitation shows it, and nothing is sent', async () => {
+    t = await startVariant({ reviewUsers: false, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    // An invitation the service holds names no user: so will the next one.
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\n' });
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: erin@acme.example\n',
+      'members.yaml': 'kind: Member\nemail: dave@acme.example\n---\nkind: Member\nemail: erin@acme.example\n',
+    });
+    const before = t.emulator.stats().requests.by_route;
+    const refused = await cli('apply', '-C', dir, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('organization.yaml:3:21 error unknown-id `review.default_reviewer` names "erin@acme.example", whom this apply invites');
+    expect(refused.stderr).toContain('apply the invitation first without naming the member');
+    const writes = (counts: Record<string, number>): number => Object.entries(counts).reduce((n, [route, count]) => (route.startsWith('GET ') ? n : n + count), 0);
+    expect(writes(t.emulator.stats().requests.by_route)).toBe(writes(before));
+
+    // Invited first, as the hint says, it converges.
+    await writeFiles(dir, { 'organization.yaml': 'kind: Organization\n' });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 });
