@@ -91,8 +91,8 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
 
   docs.forEach((doc, index) => {
     if (remove.has(index)) {
-      // The first document goes with the comments above it; a later one from its `---`.
-      splices.push({ start: index === 0 ? 0 : doc.range[0], end: docs[index + 1]?.range[0] ?? text.length, text: '', seq: splices.length });
+      // The first document goes with the comments right above it (not the file's header); a later one from its `---`.
+      splices.push({ start: index === 0 ? headerEnd(text) : doc.range[0], end: docs[index + 1]?.range[0] ?? text.length, text: '', seq: splices.length });
       return;
     }
     if (!request.documents.has(index) || !doc.contents) return;
@@ -107,6 +107,25 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   verify(out, request, problems, docs.length);
   return { text: out, problems };
 }
+
+/**
+ * Where a file's header ends: its leading comment lines up to the last blank line or editor
+ * modeline among them. The comments after that, right above the first document, are its own.
+ */
+function headerEnd(text: string): number {
+  let end = 0;
+  for (let at = 0; at < text.length; ) {
+    const next = text.indexOf('\n', at);
+    const lineEnd = next === -1 ? text.length : next + 1;
+    const line = text.slice(at, lineEnd).trim();
+    if (line === '' || MODELINE.test(line)) end = lineEnd;
+    else if (!line.startsWith('#')) break;
+    at = lineEnd;
+  }
+  return end;
+}
+
+const MODELINE = /^#\s*yaml-language-server:/;
 
 function applySplices(text: string, splices: Splice[]): string {
   // From the end, so earlier offsets stay valid; at one offset, a removal before an insertion,

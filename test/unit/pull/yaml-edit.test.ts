@@ -153,6 +153,13 @@ describe('editYaml', () => {
     expect(editYaml('kind: A\n', { documents: new Map(), remove: new Set([0]) }).text).toBeNull();
   });
 
+  it("keeps the file's header (comments up to a blank line, the editor modeline) when its first document goes", () => {
+    const members = '# Team members, managed by legal ops.\n# Keep sorted by e-mail.\n\n# Frank: counsel\nkind: Member\nemail: frank@acme.example\n---\nkind: Member\nemail: grace@acme.example\n';
+    expect(editYaml(members, { documents: new Map(), remove: new Set([0]) }).text).toBe('# Team members, managed by legal ops.\n# Keep sorted by e-mail.\n\n---\nkind: Member\nemail: grace@acme.example\n');
+    const modeline = '# yaml-language-server: $schema=../schemas/docket.schema.json\nkind: Member\nemail: frank@acme.example\n---\nkind: Member\nemail: grace@acme.example\n';
+    expect(editYaml(modeline, { documents: new Map(), remove: new Set([0]) }).text).toBe('# yaml-language-server: $schema=../schemas/docket.schema.json\n---\nkind: Member\nemail: grace@acme.example\n');
+  });
+
   it('turns a one-line value into a block when it gains lines, and a key with no value gets one', () => {
     const text = 'kind: P\nactions: ACCEPT\nnotes:\nlast: 1\n';
     expect(edit(text, (v) => setAt(setAt(v, '/actions', 'ACCEPT\nFLAG'), '/notes', 'n')).text).toBe('kind: P\nactions: |-\n  ACCEPT\n  FLAG\nnotes: n\nlast: 1\n');
