@@ -4,6 +4,7 @@
  * places. Pure.
  */
 import { Diagnostics } from '../diagnostics.js';
+import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig } from '../config/types.js';
@@ -41,8 +42,9 @@ export async function buildDesired(
       return;
     }
     if (first) {
-      diagnostics.error('duplicate-resource', `${resource.kind} "${resource.name}" is declared twice (also at ${first.source.file}:${first.source.line})`, {
-        ...resource.source,
+      const at = identitySource(first);
+      diagnostics.error('duplicate-resource', `${resource.kind} ${quoteValue(resource.name)} is declared twice (also at ${at.file}:${at.line})`, {
+        ...identitySource(resource),
         hint: 'each resource must be declared once; identities are case-sensitive except e-mails',
       });
       return;
@@ -80,9 +82,18 @@ export async function buildDesired(
 export const MAX_NAME_LENGTH = 200;
 
 /** A name is visible text of a sensible length (config/text-hygiene.ts keeps it one line, without control characters). */
+/** Where the value that names a resource is written (its `name:`, a member's `email:`), else where it starts. */
+function identitySource(resource: DesiredResource): SourcePos {
+  return valueSourceOf(resource.fieldSources, identityField(resource)) ?? resource.source;
+}
+
+function identityField(resource: DesiredResource): string {
+  return 'name' in resource.fieldSources ? 'name' : 'email';
+}
+
 function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean {
   const name = resource.name;
-  const field = 'name' in resource.fieldSources ? 'name' : 'email';
+  const field = identityField(resource);
   // An empty or missing name is a schema error already.
   if (name === '') return false;
   const problem = nameProblem(resource.kind, name);

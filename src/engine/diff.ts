@@ -225,7 +225,8 @@ export function diff(input: DiffInput): DiffResult {
       const parentOf = (): Change['parent'] => (d.parent ? { kind: d.parent.kind, key: d.parent.key, liveId: parentMatches?.get(d.parent.key)?.id } : undefined);
       if (!l) {
         if (kind.singleton) {
-          diagnostics.error('missing-singleton', `the live ${kind.name} could not be read`, d.source);
+          // A pin no live object has is reported as that already.
+          if (!d.pinId) diagnostics.error('missing-singleton', `the live ${kind.name} could not be read`, d.source);
           continue;
         }
         changes.push(createChange(kind, d, parentOf()));

@@ -84,6 +84,8 @@ export const organizationKind: KindModule<'organization'> = {
       const wrong = typeof part.name === 'string' ? nameProblem('organization', part.name) : undefined;
       if (wrong) diagnostics.error(wrong.code, wrong.message, { ...valueOf(doc, pointer), hint: wrong.hint });
     }
+    // Where a pinned id is written, for an error about it (no such organization).
+    if (typeof doc.body.id === 'string') fieldSources.id = valueOf(doc, '/id');
     if ('name' in review) {
       fields['review.name'] = normName(review.name);
       fieldSources['review.name'] = posOf(doc, '/review/name');

@@ -281,6 +281,12 @@ describe('diff: pins and ambiguity', () => {
     ]);
   });
 
+  it('the organization pinned to an id it does not have is that error alone, at the id', () => {
+    const org = desiredOrganization({ 'review.name': 'Acme' }, { pinId: 'org-missing', fieldSources: { id: pos(2, 5, 'organization.yaml') } });
+    const { diagnostics } = run([org], [liveOrganization('org-1', { 'review.name': 'Acme' })]);
+    expect(diagnostics.errors.map((e) => [e.code, e.file, e.line, e.col])).toEqual([['pinned-id-not-found', 'organization.yaml', 2, 5]]);
+  });
+
   it('two live objects with the same name are ambiguous', () => {
     const { diagnostics } = run([desiredPlaybook('NDA', { source: pos(3) })], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')]);
     expect(diagnostics.errors).toHaveLength(1);

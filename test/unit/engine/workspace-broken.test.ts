@@ -31,6 +31,20 @@ describe('loadWorkspace refuses', () => {
   });
 });
 
+describe('loadWorkspace, objects declared twice', () => {
+  it('points at the value that names the second, and the first by the line of its own', async () => {
+    const found = await refused({
+      'members.yaml': lines('kind: Member', 'email: bob@acme.example', '---', '# Bob again, in capitals', 'kind: Member', 'name: Bob', 'email: BOB@acme.example'),
+      'playbooks/nda.yaml': lines('# the NDA playbook', 'kind: Playbook', 'name: NDA'),
+      'playbooks/nda-2.yaml': lines('kind: Playbook', 'description: the same', 'name: NDA'),
+    });
+    expect(found).toEqual([
+      'members.yaml:7:8 duplicate-resource member "bob@acme.example" is declared twice (also at members.yaml:2)',
+      'playbooks/nda.yaml:3:7 duplicate-resource playbook "NDA" is declared twice (also at playbooks/nda-2.yaml:3)',
+    ]);
+  });
+});
+
 describe('loadWorkspace, rules', () => {
   it('two rules whose playbook/rule names read the same are refused: the second one silently vanished', async () => {
     const found = await refused({
