@@ -47,6 +47,15 @@ export const memberKind: KindModule<'member'> = {
     };
   },
 
+  refuseChange(field, before, after) {
+    // Matched by its pinned id to a user of another e-mail: an e-mail cannot be changed, and the pin is most likely wrong.
+    if (field !== 'email') return undefined;
+    return {
+      message: `member ${quoteValue(String(after))} is pinned to the id of the user ${quoteValue(String(before))}; a member's e-mail cannot be changed`,
+      hint: 'correct the `id:` to the uuid of that e-mail\'s user, or remove it to match by e-mail',
+    };
+  },
+
   createdIdUnknown(live) {
     // Members read by invitations that name no user: the invitations this apply sends will not either.
     return live.some((l) => l.idUnknown) ? INVITED_ID_UNKNOWN : undefined;
