@@ -4,7 +4,7 @@
  * and retries, paging and errors live in the client.
  */
 import { normEmail } from '../engine/normalize.js';
-import { ApiError } from '../errors.js';
+import { ApiError, DocketError } from '../errors.js';
 import { ReviewLocator, type PathStyleSetting, type ReviewLocation } from './review-location.js';
 import type { ApiResource, ServiceClient } from './types.js';
 
@@ -247,10 +247,21 @@ export class ReviewApi {
     return this.locator.run(async (w) => (await this.client.request<One<ImportedFileAttrs>>({ method: 'GET', path: `${w.prefix}/imported_files/${id}`, operation: `read imported file ${id}`, resource: true })).data);
   }
 
-  /** A review of an imported file against a playbook; a repeat after an unknown outcome only costs a second review. */
-  async createReview(body: { imported_file_id: string; playbook_id: string; review_type?: string }): Promise<ApiResource<ReviewAttrs>> {
+  /**
+   * A review of an imported file against a playbook. A review is billed, so one whose answer was
+   * lost is not asked for again blindly: `recognise`, asked then, gives what picks from the
+   * organization's reviews one this create made (none found: it was not made, and is sent again).
+   * Without it nothing can tell that review from others, and the create is not repeated.
+   */
+  async createReview(body: { imported_file_id: string; playbook_id: string; review_type?: string }, recognise?: () => ((review: ApiResource<ReviewAttrs>) => boolean) | undefined): Promise<ApiResource<ReviewAttrs>> {
     return this.locator.run(async (w) => {
-      const res = await this.client.create<One<ReviewAttrs>>({ method: 'POST', path: `${w.prefix}/reviews`, body, operation: 'create review', recover: async () => undefined });
+      const recover = async (): Promise<One<ReviewAttrs> | undefined> => {
+        const mine = recognise?.();
+        if (!mine) throw new DocketError('unknown-outcome', 'create review: the service did not answer, and it may have made the review; not asked for again, since a second review is billed too', 'run docket test again');
+        const found = (await this.client.list<ReviewAttrs>(`${w.prefix}/reviews`, 'list reviews')).find(mine);
+        return found ? { data: found } : undefined;
+      };
+      const res = await this.client.create<One<ReviewAttrs>>({ method: 'POST', path: `${w.prefix}/reviews`, body, operation: 'create review', recover });
       return res.data;
     });
   }

@@ -11,6 +11,7 @@ import { ApiError, DocketError } from '../errors.js';
 import { sha256 } from '../engine/canonical.js';
 import { livePlaybookSubject, liveTemplateId, type PlaybookSubject, type TemplateSubject } from '../kinds/support/test-subjects.js';
 import type { Services } from '../kinds/kind.js';
+import type { ReviewAttrs } from '../api/review.js';
 import { mapLimit } from '../util/map-limit.js';
 import type { CacheKey, TestCache } from './cache.js';
 import type { ContractStore } from './contracts.js';
@@ -153,6 +154,9 @@ type Runs = { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' } | { ski
 class Reviews {
   private readonly byKey = new Map<string, { needed: number; result: Promise<Runs> }>();
   private readonly uploads = new Map<string, Promise<string>>();
+  /** Reviews this run made, and creates on their way per playbook and file (`<playbook> <file>`). */
+  private readonly reviews = new Set<string>();
+  private readonly creating = new Map<string, number>();
   private started = 0;
   private done = 0;
 
@@ -204,7 +208,7 @@ class Reviews {
       this.report();
       const made = await mapLimit(Array.from({ length: missing }, (_, i) => i), ctx.concurrency, async () => {
         if (ctx.signal.aborted) throw new DocketError('interrupted', 'interrupted before its review was created');
-        const review = await this.createReview(contract, playbookId, c.reviewType);
+        const review = await this.createReview(contract, playbookId, c.reviewType, scratch !== undefined);
         const finished = await awaitReview(api, review.id, { signal: ctx.signal, deadline: ctx.deadline, sleep: ctx.sleep, ...(ctx.pollFirstDelayMs !== undefined ? { firstDelayMs: ctx.pollFirstDelayMs } : {}) });
         this.done++;
         this.report();
@@ -224,17 +228,31 @@ class Reviews {
   }
 
   /** Creates a review by imported file id, uploading the contract first when no id is known (or the known one is gone). */
-  private async createReview(contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, playbookId: string, reviewType: string | null) {
+  private async createReview(contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, playbookId: string, reviewType: string | null, scratch: boolean) {
     const api = this.ctx.services!.review();
-    const body = (id: string) => ({ imported_file_id: id, playbook_id: playbookId, ...(reviewType ? { review_type: reviewType } : {}) });
-    if (contract.importedId) return api.createReview(body(contract.importedId));
+    const create = async (id: string) => {
+      const body = { imported_file_id: id, playbook_id: playbookId, ...(reviewType ? { review_type: reviewType } : {}) };
+      const pair = `${playbookId} ${id}`;
+      this.creating.set(pair, (this.creating.get(pair) ?? 0) + 1);
+      try {
+        // Only this run reviews with its scratch playbook: a review of it and this file that the run
+        // did not get back is the one whose answer was lost, unless another of the pair is on its way.
+        const recognise = () => (scratch && this.creating.get(pair) === 1 ? (r: { id: string; attributes: ReviewAttrs }) => r.attributes.playbook_id === playbookId && r.attributes.imported_file_id === id && !this.reviews.has(r.id) : undefined);
+        const review = await api.createReview(body, recognise);
+        this.reviews.add(review.id);
+        return review;
+      } finally {
+        this.creating.set(pair, this.creating.get(pair)! - 1);
+      }
+    };
+    if (contract.importedId) return create(contract.importedId);
     const id = await this.upload(contract, false);
     try {
-      return await api.createReview(body(id));
+      return await create(id);
     } catch (error) {
       // The recorded file is gone (another organization's id, a reset emulator): upload again, once.
       if (!(error instanceof ApiError) || !(error.status === 404 || (error.status === 422 && /imported_file/.test(error.message)))) throw error;
-      return api.createReview(body(await this.upload(contract, true)));
+      return create(await this.upload(contract, true));
     }
   }
 

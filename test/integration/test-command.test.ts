@@ -274,6 +274,25 @@ describe('docket test against a standalone emulator', () => {
       await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
     }
   });
+  it('a review whose answer was lost is found among the reviews, not asked for (and billed) twice', async () => {
+    const dir = await example();
+    const reviews = () => Object.keys(org().reviews).length;
+    let before = reviews();
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).code).toBe(0);
+    const perRun = reviews() - before;
+    before = reviews();
+    // The service makes the first review, then closes the connection without answering.
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 'drop', count: 1 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(0);
+      expect(reviews() - before).toBe(perRun);
+      expect(emu().emulator.stats().faults_injected).toBeGreaterThan(0);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+
   it('archives its scratch playbook also when the time budget runs out in a request the service never answers', async () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/reviews/:review', status: 'hang', count: 100 }) });
