@@ -145,6 +145,21 @@ describe('docket init', () => {
     expect(result.stderr).toContain('is not a directory');
   });
 
+  it('refuses, before writing anything, a file where a folder must be or a folder where a file must be', async () => {
+    for (const [files, target, blocker] of [
+      [{ 'new/playbooks': 'a file' }, 'new', 'new/playbooks is a file, not a folder'],
+      [{ 'new/.gitignore/x': 'a folder' }, 'new', 'new/.gitignore is a folder, not a file'],
+      [{ taken: 'a file' }, 'taken/sub', 'taken is a file, not a folder'],
+    ] as const) {
+      const dir = await makeDir(files);
+      const result = await runCli(['init', join(dir, target)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`${blocker}; nothing was written`);
+      expect(result.stderr).not.toContain('Internal error');
+      expect(existsSync(join(dir, target, 'docket.yaml'))).toBe(false);
+    }
+  });
+
   it('keeps existing files and appends .docket/ to an existing .gitignore only when missing', async () => {
     const dir = await makeDir({ '.gitignore': 'node_modules/', 'playbooks/example.yaml': 'mine\n' });
     const result = await runCli(['init', dir]);

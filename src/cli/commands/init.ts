@@ -36,6 +36,12 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (dir: string, opts: InitOptions) => {
       const root = resolve(io.cwd, dir);
       if (existsSync(root) && !statSync(root).isDirectory()) throw new UsageError(`${dir} exists and is not a directory`);
+      // Checked before anything is written: a half-written directory would refuse the next init.
+      const blocked = blockerOf(root, [...STARTERS.map((s) => s.path), '.gitignore']);
+      if (blocked) {
+        const shown = relative(io.cwd, blocked.path);
+        throw new UsageError(`${shown === '' || shown.startsWith('..') ? blocked.path : shown} ${blocked.why}; nothing was written`, 'move it aside, or pass another DIR');
+      }
       // Either name is the project file: a docket.yaml beside a docket.yml would not validate.
       const existing = PROJECT_FILES.find((name) => existsSync(join(root, name)));
       if (existing) {
@@ -62,6 +68,31 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
     });
 }
 
+
+/**
+ * The first path in the way of writing `files` under `root`: a file where a folder must be (the
+ * root's or a starter's), or a folder where a file must be.
+ */
+function blockerOf(root: string, files: readonly string[]): { path: string; why: string } | undefined {
+  for (let at = root; ; at = dirname(at)) {
+    if (existsSync(at)) {
+      if (!statSync(at).isDirectory()) return { path: at, why: 'is a file, not a folder' };
+      break;
+    }
+    if (dirname(at) === at) break;
+  }
+  for (const file of files) {
+    const parts = file.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const path = join(root, ...parts.slice(0, i));
+      if (!existsSync(path)) break;
+      const folder = statSync(path).isDirectory();
+      if (i < parts.length && !folder) return { path, why: 'is a file, not a folder' };
+      if (i === parts.length && folder) return { path, why: 'is a folder, not a file' };
+    }
+  }
+  return undefined;
+}
 
 /** Where the modelines point, when nothing is installed there yet. */
 function editorNote(schemas: string, root: string): string {
