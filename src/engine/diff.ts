@@ -288,7 +288,7 @@ function unknownFiles(kind: KindMeta, d: DesiredResource, l: LiveResource): Adop
     const file = pathKey ? d.payload?.[pathKey] : undefined;
     const sha256 = d.fields[field];
     if (typeof file !== 'string' || typeof sha256 !== 'string') continue;
-    out.push({ kind: kind.name, key: d.key, liveId: l.id, field, file, sha256, reason });
+    out.push({ kind: kind.name, key: d.key, liveId: l.id, field, file, sha256, ...(l.version !== undefined ? { version: l.version } : {}), reason });
   }
   return out;
 }

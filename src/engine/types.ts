@@ -192,6 +192,8 @@ export interface AdoptableFile {
   field: string;
   file: string;
   sha256: string;
+  /** The version live holds (a Word term's), recorded as the one the file became. */
+  version?: number;
   reason: string;
 }
 

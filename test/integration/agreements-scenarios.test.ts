@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { applyOk, expectNoChanges } from '../helpers/scenario.js';
+import { App } from '../helpers/app.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator, type TestEmulatorOptions } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
@@ -132,6 +133,13 @@ describe('custom terms', () => {
     const replan = await cli('plan', '-C', dir, '--detailed-exitcode');
     expect(replan.stdout).not.toContain('cannot compare');
     expect(replan.code).toBe(0);
+
+    // Adopted as the version live held: a version published in the app since is a change made live.
+    expect((await lockFiles(dir))['custom-term:Data Terms']).toMatchObject({ version: 1 });
+    await new App(t!.env).publishTermDocx('Data Terms', docx('from the app'));
+    const moved = await cli('plan', '-C', dir, '--detailed-exitcode');
+    expect(moved.code).toBe(2);
+    expect(moved.stdout).toContain('↑ publish custom-term "Data Terms"');
   });
 
   it('explains in plain words when custom terms are not enabled for the organization', async () => {
