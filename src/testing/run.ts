@@ -75,6 +75,7 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
   const notes: string[] = [];
   const suites: SuiteOutcome[] = [];
   const agreements = { made: undefined as TestAgreements | undefined };
+  const leftBehind: string[] = [];
   try {
     // First, as it lists the playbooks: a review service that cannot be reached stops the run
     // before any case (the run could not start), instead of failing every case with the same error.
@@ -88,6 +89,7 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
       if (scratch) {
         const left = await scratch.archiveAll();
         if (left.length > 0) notes.push(`could not archive ${left.map((n) => JSON.stringify(n)).join(', ')}; the next docket test archives it`);
+        leftBehind.push(...left);
         const swept = await scratch.sweep().catch(() => []);
         if (swept.length > 0) notes.push(`archived ${swept.length} scratch playbook(s) a crashed run left: ${swept.map((n) => JSON.stringify(n)).join(', ')}`);
       }
@@ -100,7 +102,7 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
       }
     });
   }
-  return { target: ctx.target, suites, notes, ...(compare ? { compareTo: compare.ref } : {}) };
+  return { target: ctx.target, suites, notes, ...(compare ? { compareTo: compare.ref } : {}), ...(leftBehind.length > 0 ? { leftBehind } : {}) };
 }
 
 function cleanupOf(ctx: RunContext): <T>(work: () => Promise<T>) => Promise<T> {

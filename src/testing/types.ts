@@ -157,4 +157,6 @@ export interface TestReport {
   suites: SuiteOutcome[];
   compareTo?: string;
   notes: string[];
+  /** Scratch playbooks the run made and could not archive (the next run archives them). */
+  leftBehind?: string[];
 }

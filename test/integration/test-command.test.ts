@@ -274,6 +274,43 @@ describe('docket test against a standalone emulator', () => {
       await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
     }
   });
+  it('after Ctrl-C sends no review again that the service refused, and still archives its scratch playbook', async () => {
+    const dir = await example();
+    const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 503, count: 1000 }) });
+    try {
+      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+      const before = posts();
+      for (let i = 0; i < 400 && posts() === before; i++) await new Promise((r) => setTimeout(r, 25));
+      child.kill('SIGINT');
+      const atSignal = posts();
+      expect(await exit).toBe(130);
+      // Each refused review waits to be tried again: none is, beyond one already on its way.
+      expect(posts() - atSignal).toBeLessThanOrEqual(1);
+      expect(stderr).toContain('docket test interrupted by SIGINT; what the run made was cleaned up');
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
+
+      // The archive refused too: the run says what it left, not that it cleaned up.
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'DELETE', path_pattern: '/playbooks/', status: 500, count: 1 }) });
+      const again = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let said = '';
+      again.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      const ended = new Promise<number | null>((res) => again.on('close', (code) => res(code)));
+      const sent = posts();
+      for (let i = 0; i < 400 && posts() === sent; i++) await new Promise((r) => setTimeout(r, 25));
+      again.kill('SIGINT');
+      expect(await ended).toBe(130);
+      expect(said).toContain('docket test interrupted by SIGINT; it could not archive 1 scratch playbook (see the notes), which the next docket test archives');
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toHaveLength(1);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) a crashed run left');
+  });
+
   it('a review whose answer was lost is found among the reviews, not asked for (and billed) twice', async () => {
     const dir = await example();
     const reviews = () => Object.keys(org().reviews).length;

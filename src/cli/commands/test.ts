@@ -205,7 +205,10 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     else io.stderr(text);
   }
   const signal = interrupts.received();
-  if (signal) throw new InterruptedError(signal, `docket test interrupted by ${signal}; what the run made was cleaned up`);
+  if (signal) {
+    const left = report.leftBehind?.length ?? 0;
+    throw new InterruptedError(signal, `docket test interrupted by ${signal}; ${left === 0 ? 'what the run made was cleaned up' : `it could not archive ${left} scratch playbook${left === 1 ? '' : 's'} (see the notes), which the next docket test archives`}`);
+  }
   return isFailed ? 1 : 0;
 }
 
@@ -244,7 +247,9 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
       prepared = await prepareTests(io, workspace, files, opts);
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
-    return await withSession(io, { ...opts, check, needs, signal: hard.signal, deadline: requestDeadline }, async (s) => {
+    // After the first Ctrl-C nothing the service refused or lost is sent again (the cleanup's own
+    // requests go out once): a review retried after the signal was made, and waited for, in vain.
+    return await withSession(io, { ...opts, check, needs, signal: hard.signal, stop: interrupts.signal, deadline: requestDeadline }, async (s) => {
       const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
