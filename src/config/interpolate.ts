@@ -128,7 +128,15 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       keep(raw);
     } else {
       const value = ctx.env[name];
-      if (value !== undefined) {
+      const key = value === undefined ? undefined : keyIn(value, ctx.env);
+      if (key !== undefined) {
+        problems.push({
+          code: 'invalid-placeholder',
+          message: `\`${raw}\` holds the value of ${key}, an API key, which docket never puts into the configuration`,
+          hint: `set ${name} to something else: docket reads the keys from the environment itself, and keeps them out of every request body, plan and output`,
+        });
+        keep(raw);
+      } else if (value !== undefined) {
         out += value;
       } else {
         const names = Object.keys(ctx.env).filter((k) => ctx.env[k] !== undefined && !API_KEY_VARIABLES.has(k));
@@ -142,6 +150,18 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
     }
   }
   return { value: out, problems, whole: placeholders === 1 && !literal, unresolved };
+}
+
+/** Shorter values than this are not taken for a key found inside another value (a key is far longer). */
+const KEY_MIN_LENGTH = 8;
+
+/** The API key variable whose (non-trivial) value `value` holds, if any. */
+function keyIn(value: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  for (const name of API_KEY_VARIABLES) {
+    const key = env[name];
+    if (key !== undefined && key.length >= KEY_MIN_LENGTH && value.includes(key)) return name;
+  }
+  return undefined;
 }
 
 export interface TreeProblem extends InterpolationProblem {

@@ -40,6 +40,18 @@ describe('interpolateString', () => {
     }
   });
 
+  it('nor a key that reaches it through another variable', () => {
+    const env = { DOCKET_REVIEW_API_KEY: 'rk_live_0123456789', MYKEY: 'rk_live_0123456789', NOTE: 'key rk_live_0123456789 here', SHORT: 'abc', REGION: 'eu' };
+    const keys: InterpolationContext = { ...ctx, env: { ...env, DOCKET_AGREEMENTS_API_KEY: 'abc' } };
+    for (const name of ['MYKEY', 'NOTE']) {
+      const r = interpolateString(`\${env.${name}}`, keys);
+      expect(r.value).not.toContain('rk_live_0123456789');
+      expect(r.problems).toEqual([expect.objectContaining({ code: 'invalid-placeholder', message: `\`\${env.${name}}\` holds the value of DOCKET_REVIEW_API_KEY, an API key, which docket never puts into the configuration` })]);
+    }
+    // A short value is no key, even where a key variable happens to hold it.
+    expect(interpolateString('${env.SHORT} ${env.REGION}', keys)).toMatchObject({ value: 'abc eu', problems: [] });
+  });
+
   it('reports malformed placeholders', () => {
     for (const bad of ['${foo}', '${var.}', '${env}', '${var.a b}', '${ var.x }', 'x ${var.x']) {
       expect(interpolateString(bad, ctx).problems.map((p) => p.code), bad).toEqual(['invalid-placeholder']);
