@@ -3,6 +3,7 @@ import { stripControl } from '../render/sanitize.js';
 import type { Paint } from '../render/paint.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ExportResult } from './index.js';
+import type { Diagnostic } from '../diagnostics.js';
 
 export interface SummaryOptions {
   /** The output directory as the user wrote it (shown in commands). */
@@ -16,7 +17,12 @@ export interface SummaryOptions {
   paint: Paint;
   /** The kinds, for their titles and nouns. */
   kinds: readonly AnyKind[];
+  /** What validate refuses in the written directory: what the services hold that docket does not allow. */
+  refused?: readonly Diagnostic[];
 }
+
+/** Refusals listed before the rest is left to `docket validate`. */
+const REFUSED_SHOWN = 10;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -59,7 +65,14 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   if (options.copiedEmulatorState) {
     lines.push('', `The emulator state was copied to ${clean(options.out)}/.docket/emulator.json, so --emulator runs there see the same organization.`);
   }
+  const refused = options.refused ?? [];
+  if (refused.length > 0) {
+    lines.push('', paint('yellow', `docket validate refuses ${plural(refused.length, 'value', 'values')} the services hold (docket allows less than they do):`));
+    for (const d of refused.slice(0, REFUSED_SHOWN)) lines.push(`  ${clean(d.file ?? '')}:${d.line ?? 1}:${d.col ?? 1} ${clean(d.message)}`);
+    if (refused.length > REFUSED_SHOWN) lines.push(`  … and ${refused.length - REFUSED_SHOWN} more: docket validate -C ${shellArg(options.out)}`);
+  }
   lines.push('', 'Next steps:');
+  if (refused.length > 0) lines.push('  change these in the app (and export again) or in the files; then');
   if (result.parts.some((p) => p.sameNames > 0)) lines.push('  rename all but one of the objects that share a name (see the notes), in the app and in its file; then');
   lines.push(`  docket plan -C ${dir}${flags}`);
   lines.push('  shows no changes.');

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { expectNoChanges } from '../helpers/scenario.js';
+import { App } from '../helpers/app.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
@@ -135,6 +136,7 @@ describe('docket export', () => {
     const { out, result } = await exportTo(exportFrom);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('docket validate refuses');
 
     const files = await tree(out);
     expect(Object.keys(files).sort()).toEqual([
@@ -207,6 +209,20 @@ describe('docket export', () => {
     expect(replan.stdout).not.toContain('cannot compare');
     expect(await readFile(join(out, 'attachments/security-exhibit.yaml'), 'utf8')).toContain(`id: ${attachmentId}`);
     expect(await readFile(join(out, 'templates/cloud-service-agreement.yaml'), 'utf8')).toBe(csa);
+  });
+
+  it('says what docket will refuse among what the services hold, instead of promising a plan with no changes', async () => {
+    const { exportFrom } = await seed();
+    const app = new App(t!.env);
+    await app.createPlaybook({ name: `Long ${'x'.repeat(245)}` });
+    await app.createRule('Inbound NDA', { name: 'Term ', actions: 'ACCEPT' });
+    const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('docket validate refuses 2 values the services hold (docket allows less than they do):');
+    expect(result.stdout).toMatch(/ {2}playbooks\/long-x+\.yaml:\d+:7 playbook name "Long x+.*" is 250 characters long; docket allows 200/);
+    expect(result.stdout).toMatch(/ {2}playbooks\/inbound-nda\.yaml:\d+:\d+ .*"Term "/);
+    expect(result.stdout).toContain('change these in the app (and export again) or in the files; then');
+    expect((await cli('validate', '-C', out)).code).toBe(1);
   });
 
   it('limits the export to the kinds given with --kind', async () => {

@@ -10,9 +10,10 @@ import type { ServiceName } from '../../api/types.js';
 import { schemaHome } from '../../config/schema-names.js';
 import type { ProjectConfig } from '../../config/types.js';
 import { fetchLive } from '../../engine/live.js';
-import type { Workspace } from '../../engine/workspace.js';
+import { loadWorkspace, type Workspace } from '../../engine/workspace.js';
 import { servicesNeeded } from '../../engine/project.js';
-import { UsageError } from '../../errors.js';
+import { ConfigError, UsageError } from '../../errors.js';
+import type { Diagnostic } from '../../diagnostics.js';
 import { buildExport, type ProjectSettings } from '../../export/index.js';
 import { exportKinds, exportReads, namedServices } from '../../export/layout.js';
 import { renderExportSummary } from '../../export/summary.js';
@@ -92,7 +93,10 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
               ...(needs.has('review') ? [`${s.connection.target.review?.url} (organization ${s.connection.target.review?.organization_id})`] : []),
               ...(needs.has('agreements') ? [`agreements: ${s.connection.target.agreements?.url}`] : []),
             ].join(' · ') || 'none (attachments come from docket.lock.json)'}`;
-        if (!opts.quiet) io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS }));
+        // The services take names and values docket does not (a name too long, two that read alike):
+        // what validate would refuse in the written directory is said, not a plan with no changes.
+        const refused = await refusedIn(out, io.env);
+        if (!opts.quiet) io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused }));
       });
       setExit(0);
     });
@@ -164,3 +168,14 @@ function isInside(child: string, parent: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
+
+/** The errors validate finds in the written directory (none: `docket plan` there shows no changes). */
+async function refusedIn(dir: string, env: Readonly<Record<string, string | undefined>>): Promise<Diagnostic[]> {
+  try {
+    await loadWorkspace({ dir, processEnv: env });
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.diagnostics.filter((d) => d.severity === 'error');
+    throw error;
+  }
+}
