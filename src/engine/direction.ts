@@ -66,16 +66,26 @@ function recordOf(sync: SyncState, liveId: string | undefined, key: string): Syn
 
 /**
  * The identity (`kind:key`) the live object `liveId`, matched by name to `d`, was last in sync
- * under, when that is another identity the files still declare and `d` does not carry over (no
- * `renamed_from` or pinned id naming it): the object was renamed in the app onto the name of
- * another declared object (two objects swapping names). Its record is that object's history, not
- * what the files were last in sync with at this name.
+ * under, when the object was renamed in the app onto the name of another object the files declare
+ * (two objects swapping names): that identity is still declared, `d` does not carry it over (no
+ * `renamed_from` or pinned id naming it), and the files still hold at this name exactly what the
+ * name held when last in sync. Its record is then the other object's history, and what moved is
+ * live. Files that changed here since (the swap followed by hand in the files, before an apply
+ * recorded it) read against the live object's own record, as any rename.
  */
 export function renamedOnto(sync: SyncState, d: DesiredResource, liveId: string, declared: (kindKey: string) => boolean): string | undefined {
   const key = refKey(d.kind, d.key);
   if (sync.idOf(key) === liveId) return undefined;
   const other = sync.byId.get(liveId);
-  return other && other.key !== key && declared(other.key) && !carriesOver(d, other.key, liveId) ? other.key : undefined;
+  if (!other || other.key === key || !declared(other.key) || carriesOver(d, other.key, liveId)) return undefined;
+  const own = sync.byKey.get(key);
+  return own !== undefined && filesAsRecorded(d, own) ? other.key : undefined;
+}
+
+/** Whether every field the record holds still has the recorded value in the files. */
+function filesAsRecorded(d: DesiredResource, record: SyncRecord): boolean {
+  for (const field in record.fields) if (fieldHash(d.fields[field]) !== record.fields[field]) return false;
+  return true;
 }
 
 /** Whether the declared object takes over the identity `kindKey` of live object `liveId`. */

@@ -98,6 +98,19 @@ describe('objects renamed in the app onto a name the files declare too', () => {
     ]);
   });
 
+  it('the swap followed by hand in the files, then edited, reads as the files\' change until an apply records it', () => {
+    const followed = [desiredRule(NDA.name, 'Beta', { actions: 'A, edited' }), desiredRule(NDA.name, 'Alpha', { actions: 'B' })];
+    const p = plan([...base, ...followed], [...baseLive, liveRule('r-1', NDA, 'Beta', { actions: 'A' }), liveRule('r-2', NDA, 'Alpha', { actions: 'B' })], sync);
+    expect(p.changes.map((c) => [c.id, c.direction, c.fields.map((f) => [f.field, f.direction])])).toEqual([['update:rule:NDA/Beta', 'changed-in-files', [['actions', 'files']]]]);
+  });
+
+  it('a pinned id takes the object over: read against its own record, whatever the name held', () => {
+    const pinned = desiredRule(NDA.name, 'Alpha', { actions: 'A' }, { pinId: 'r-2' });
+    const p = plan([...base, pinned, beta('B')], [...baseLive, liveRule('r-1', NDA, 'Gone', { actions: 'A' }), liveRule('r-2', NDA, 'Alpha', { actions: 'B' })], sync);
+    const taken = p.changes.find((c) => c.key === 'NDA/Alpha');
+    expect([taken?.direction, taken?.fields.map((f) => [f.field, f.direction])]).toEqual(['changed-in-files', [['actions', 'files']]]);
+  });
+
   it('a rename in the files (renamed_from) still reads the renamed object against its own record', () => {
     const gamma = desiredRule(NDA.name, 'Gamma', { actions: 'A, edited' }, { renamedFrom: ['Alpha'] });
     const p = plan([...base, gamma, alpha('New'), beta('B')], [...baseLive, liveRule('r-1', NDA, 'Alpha', { actions: 'A' }), liveRule('r-2', NDA, 'Beta', { actions: 'B' })], sync);
