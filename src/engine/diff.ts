@@ -218,6 +218,8 @@ export function diff(input: DiffInput): DiffResult {
       }
     }
     matchedByKind.set(kind.name, matched);
+    /** Why an object of this kind the plan creates cannot be named (asked once, at the first create). */
+    let createdUnknown: { message: string; hint: string } | null | undefined;
 
     for (const d of desired) {
       const l = matched.get(d.key);
@@ -230,8 +232,8 @@ export function diff(input: DiffInput): DiffResult {
           continue;
         }
         changes.push(createChange(kind, d, parentOf()));
-        const unknownOnceCreated = kind.createdIdUnknown?.(live);
-        if (unknownOnceCreated) unknownIds[refKey(kind.name, d.key)] ??= unknownOnceCreated;
+        createdUnknown ??= kind.createdIdUnknown?.(live) ?? null;
+        if (createdUnknown) unknownIds[refKey(kind.name, d.key)] ??= createdUnknown;
         continue;
       }
       const compared = compare(kind, d, l, parentOf, { ids, replaced, diagnostics });

@@ -57,8 +57,8 @@ export const memberKind: KindModule<'member'> = {
   },
 
   createdIdUnknown(live) {
-    // Members read by invitations that name no user: the invitations this apply sends will not either.
-    return live.some((l) => l.idUnknown) ? INVITED_ID_UNKNOWN : undefined;
+    // Invitations read that name no user (pinned members' too): the ones this apply sends will not either.
+    return live.some((l) => l.idUnknown || l.extra?.invitedWithoutUser === true) ? INVITED_ID_UNKNOWN : undefined;
   },
 
   toConfig(live) {
@@ -103,9 +103,12 @@ export const memberKind: KindModule<'member'> = {
       // Without a users list a pinned id is the only word on a user docket cannot see: trust it.
       const known = new Set(live.map((l) => l.id));
       const pinned = new Set<string>();
+      const unidentified = new Set(directory.unidentified.map((u) => u.email));
       for (const d of ctx.declared ?? []) {
         if (d.kind !== 'member' || !d.pinId || known.has(d.pinId)) continue;
-        live.push({ kind: 'member', id: d.pinId, key: d.key, name: d.key, fields: { email: d.key }, refs: [] });
+        // Still evidence, once pinned, that the service's invitations name no user.
+        const extra = unidentified.has(d.key) ? { invitedWithoutUser: true } : undefined;
+        live.push({ kind: 'member', id: d.pinId, key: d.key, name: d.key, fields: { email: d.key }, refs: [], ...(extra ? { extra } : {}) });
         pinned.add(d.key);
       }
       // Invited, so never invited again; but without an id nothing can name them.

@@ -78,9 +78,11 @@ describe('without a users list', () => {
     // An invitation the service holds names no user: so will the next one.
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\n' });
     await applyOk(cli, dir);
+    // Pinned as the hint of such errors says, dave's invitation still shows it.
+    const dave = t.emulator.store.userByEmail('dave@acme.example')!;
     await writeFiles(dir, {
       'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: erin@acme.example\n',
-      'members.yaml': 'kind: Member\nemail: dave@acme.example\n---\nkind: Member\nemail: erin@acme.example\n',
+      'members.yaml': `kind: Member\nemail: dave@acme.example\nid: ${dave.id}\n---\nkind: Member\nemail: erin@acme.example\n`,
     });
     const before = t.emulator.stats().requests.by_route;
     const refused = await cli('apply', '-C', dir, '--auto-approve');
