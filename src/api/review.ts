@@ -248,18 +248,25 @@ export class ReviewApi {
   }
 
   /**
-   * A review of an imported file against a playbook. A review is billed, so one whose answer was
-   * lost is not asked for again blindly: `recognise`, asked then, gives what picks from the
-   * organization's reviews one this create made (none found: it was not made, and is sent again).
-   * Without it nothing can tell that review from others, and the create is not repeated.
+   * A review of an imported file against a playbook. A review is billed, so one whose outcome is
+   * unknown (no answer, or an answer without its id) is not asked for again blindly: `recognise`,
+   * asked once the organization's reviews are read, picks the ones this create may have made; one
+   * found is it, none means it was not made (sent again). Without `recognise`, or when it finds
+   * several, nothing tells that review from others, and the create is not repeated. The read pages
+   * through every review of the organization: only a lost answer costs it.
    */
   async createReview(body: { imported_file_id: string; playbook_id: string; review_type?: string }, recognise?: () => ((review: ApiResource<ReviewAttrs>) => boolean) | undefined): Promise<ApiResource<ReviewAttrs>> {
     return this.locator.run(async (w) => {
+      const notRepeated = (): DocketError =>
+        new DocketError('unknown-outcome', 'create review: the service did not say which review it made, if any; not asked for again, since a second review is billed too', 'run docket test again');
       const recover = async (): Promise<One<ReviewAttrs> | undefined> => {
-        const mine = recognise?.();
-        if (!mine) throw new DocketError('unknown-outcome', 'create review: the service did not answer, and it may have made the review; not asked for again, since a second review is billed too', 'run docket test again');
-        const found = (await this.client.list<ReviewAttrs>(`${w.prefix}/reviews`, 'list reviews')).find(mine);
-        return found ? { data: found } : undefined;
+        if (!recognise?.()) throw notRepeated();
+        const reviews = await this.client.list<ReviewAttrs>(`${w.prefix}/reviews`, 'list reviews');
+        // Asked again after the read: another create of the pair may have started meanwhile.
+        const mine = recognise();
+        const found = mine ? reviews.filter(mine) : [];
+        if (!mine || found.length > 1) throw notRepeated();
+        return found[0] ? { data: found[0] } : undefined;
       };
       const res = await this.client.create<One<ReviewAttrs>>({ method: 'POST', path: `${w.prefix}/reviews`, body, operation: 'create review', recover });
       return res.data;
