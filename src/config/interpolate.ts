@@ -158,7 +158,8 @@ const KEY_MIN_LENGTH = 8;
 /** The API key variable whose (non-trivial) value `value` holds, if any. */
 function keyIn(value: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
   for (const name of API_KEY_VARIABLES) {
-    const key = env[name];
+    // A secret pasted into CI often ends with a line break the key itself does not have.
+    const key = env[name]?.trim();
     if (key !== undefined && key.length >= KEY_MIN_LENGTH && value.includes(key)) return name;
   }
   return undefined;

@@ -3,6 +3,7 @@ import { stripControl } from '../render/sanitize.js';
 import type { Paint } from '../render/paint.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ExportResult } from './index.js';
+import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 
 export interface SummaryOptions {
@@ -68,7 +69,9 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   const refused = options.refused ?? [];
   if (refused.length > 0) {
     lines.push('', paint('yellow', `docket validate refuses ${plural(refused.length, 'value', 'values')} the services hold (docket allows less than they do):`));
-    for (const d of refused.slice(0, REFUSED_SHOWN)) lines.push(`  ${clean(d.file ?? '')}:${d.line ?? 1}:${d.col ?? 1} ${clean(d.message)}`);
+    // Where the user runs the next commands from: under the output directory.
+    const at = (d: Diagnostic): string => (d.file ? `${clean(path.join(options.out, d.file))}:${d.line ?? 1}:${d.col ?? 1} ` : '');
+    for (const d of refused.slice(0, REFUSED_SHOWN)) lines.push(`  ${at(d)}${clean(d.message)}`);
     if (refused.length > REFUSED_SHOWN) lines.push(`  … and ${refused.length - REFUSED_SHOWN} more: docket validate -C ${shellArg(options.out)}`);
   }
   lines.push('', 'Next steps:');

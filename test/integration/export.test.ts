@@ -219,8 +219,8 @@ describe('docket export', () => {
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('docket validate refuses 2 values the services hold (docket allows less than they do):');
-    expect(result.stdout).toMatch(/ {2}playbooks\/long-x+\.yaml:\d+:7 playbook name "Long x+.*" is 250 characters long; docket allows 200/);
-    expect(result.stdout).toMatch(/ {2}playbooks\/inbound-nda\.yaml:\d+:\d+ .*"Term "/);
+    expect(result.stdout).toMatch(/ {2}\S*acme\/playbooks\/long-x+\.yaml:\d+:7 playbook name "Long x+.*" is 250 characters long; docket allows 200/);
+    expect(result.stdout).toMatch(/ {2}\S*acme\/playbooks\/inbound-nda\.yaml:\d+:\d+ .*"Term "/);
     expect(result.stdout).toContain('change these in the app (and export again) or in the files; then');
     expect((await cli('validate', '-C', out)).code).toBe(1);
   });

@@ -95,8 +95,10 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
             ].join(' · ') || 'none (attachments come from docket.lock.json)'}`;
         // The services take names and values docket does not (a name too long, two that read alike):
         // what validate would refuse in the written directory is said, not a plan with no changes.
-        const refused = await refusedIn(out, io.env);
-        if (!opts.quiet) io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused }));
+        if (!opts.quiet) {
+          const refused = await refusedIn(out, io.env);
+          io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused }));
+        }
       });
       setExit(0);
     });
@@ -169,13 +171,16 @@ function isInside(child: string, parent: string): boolean {
 }
 
 
-/** The errors validate finds in the written directory (none: `docket plan` there shows no changes). */
+/**
+ * The errors validate finds in the written directory (none: `docket plan` there shows no changes).
+ * The files are written whatever it finds: a check that cannot run is one note, not a failed export.
+ */
 async function refusedIn(dir: string, env: Readonly<Record<string, string | undefined>>): Promise<Diagnostic[]> {
   try {
     await loadWorkspace({ dir, processEnv: env });
     return [];
   } catch (error) {
     if (error instanceof ConfigError) return error.diagnostics.filter((d) => d.severity === 'error');
-    throw error;
+    return [{ severity: 'error', code: 'check-failed', message: `the written files could not be checked (${error instanceof Error ? error.message : String(error)}); run docket validate on them` }];
   }
 }

@@ -41,7 +41,7 @@ describe('interpolateString', () => {
   });
 
   it('nor a key that reaches it through another variable', () => {
-    const env = { DOCKET_REVIEW_API_KEY: 'rk_live_0123456789', MYKEY: 'rk_live_0123456789', NOTE: 'key rk_live_0123456789 here', SHORT: 'abc', REGION: 'eu' };
+    const env = { DOCKET_REVIEW_API_KEY: 'rk_live_0123456789\n', MYKEY: 'rk_live_0123456789', NOTE: 'key rk_live_0123456789 here', SHORT: 'abc', REGION: 'eu' };
     const keys: InterpolationContext = { ...ctx, env: { ...env, DOCKET_AGREEMENTS_API_KEY: 'abc' } };
     for (const name of ['MYKEY', 'NOTE']) {
       const r = interpolateString(`\${env.${name}}`, keys);
