@@ -52,6 +52,9 @@ export function schemasDir(): string {
   }
 }
 
+/** How an editor's `# yaml-language-server: …` modeline line starts (as a regular expression). */
+export const MODELINE_START = '[ \\t]*#[ \\t]*yaml-language-server:';
+
 /** The folder a `$schema` modeline should point into, and whether docket is found there now. */
 export interface SchemaHome {
   dir: string;

@@ -88,9 +88,7 @@ export function parseYamlFile(text: string, file: string, reread?: () => string)
  * a message point at the wrong line).
  */
 function parseFast(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  // A byte-order mark left in the text (a file that starts with two): js-yaml drops it, and counts
-  // its offsets without it, so every position would be one character early.
-  if (text.startsWith('\uFEFF') || needsFullParser(text)) return undefined;
+  if (!fastReadable(text)) return undefined;
   // Where the shallow nodes are (a document, its keys, a rule of its list) is noted while it is
   // read, at almost no cost: what a plan shows of a changed object needs no second pass.
   // A noted node takes about 8 characters of a rule-shaped file: room for the events at once.
@@ -107,7 +105,7 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
     } catch {
       return undefined;
     }
-    if (read.some((v) => v === null || v === undefined) || read.some((v) => reachedTwice(v, Boolean(reread)))) return undefined;
+    if (!plainDocuments(read, Boolean(reread))) return undefined;
     values = read;
   }
   events.trim();
@@ -173,7 +171,7 @@ export function plainYamlValue(text: string): unknown {
  * For values only, with no positions: several times faster than the full parser.
  */
 export function plainYamlDocuments(text: string): unknown[] | undefined {
-  if (text.startsWith('\uFEFF') || needsFullParser(text)) return undefined;
+  if (!fastReadable(text)) return undefined;
   const block = readBlockYaml(text);
   if (block !== undefined) return block.length > 0 ? block : undefined;
   const read: unknown[] = [];
@@ -182,7 +180,21 @@ export function plainYamlDocuments(text: string): unknown[] | undefined {
   } catch {
     return undefined;
   }
-  return read.length === 0 || read.some((v) => v === null || v === undefined || reachedTwice(v, false)) ? undefined : read;
+  return read.length > 0 && plainDocuments(read, false) ? read : undefined;
+}
+
+/**
+ * Whether the fast readers may read `text` at all: no byte-order mark left in it (a file that
+ * starts with two: js-yaml drops it and counts its offsets without it, so every position would be
+ * one character early), and nothing they might read otherwise than the full parser.
+ */
+function fastReadable(text: string): boolean {
+  return !text.startsWith('\uFEFF') && !needsFullParser(text);
+}
+
+/** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice (`detach`: see reachedTwice). */
+function plainDocuments(read: readonly unknown[], detach: boolean): boolean {
+  return !read.some((v) => v === null || v === undefined || reachedTwice(v, detach));
 }
 
 /**

@@ -81,25 +81,20 @@ export async function buildDesired(
 /** Longer than any name a person gives a playbook or a term; the services' limits are not documented. */
 export const MAX_NAME_LENGTH = 200;
 
-/** A name is visible text of a sensible length (config/text-hygiene.ts keeps it one line, without control characters). */
 /** Where the value that names a resource is written (its `name:`, a member's `email:`), else where it starts. */
 function identitySource(resource: DesiredResource): SourcePos {
-  return valueSourceOf(resource.fieldSources, identityField(resource)) ?? resource.source;
+  return valueSourceOf(resource.fieldSources, 'name' in resource.fieldSources ? 'name' : 'email') ?? resource.source;
 }
 
-function identityField(resource: DesiredResource): string {
-  return 'name' in resource.fieldSources ? 'name' : 'email';
-}
-
+/** A name is visible text of a sensible length (config/text-hygiene.ts keeps it one line, without control characters). */
 function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean {
   const name = resource.name;
-  const field = identityField(resource);
   // An empty or missing name is a schema error already.
   if (name === '') return false;
   const problem = nameProblem(resource.kind, name);
   if (!problem) return true;
   // Where the name is worked out only when it is wrong: 20,000 names are checked on every run.
-  diagnostics.error(problem.code, problem.message, { ...(valueSourceOf(resource.fieldSources, field) ?? resource.source), hint: problem.hint });
+  diagnostics.error(problem.code, problem.message, { ...identitySource(resource), hint: problem.hint });
   return false;
 }
 

@@ -18,6 +18,7 @@ import { diffArrays } from 'diff';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer } from '../config/yaml-positions.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
+import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
 import { toYaml } from '../export/yaml.js';
 import { flowYaml, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
@@ -74,8 +75,8 @@ export function documentValue(doc: Document.Parsed): unknown {
 
 /**
  * The value of every document of a file as docket reads them: by the fast readers where they read
- * the text exactly as the full parser does (several times faster: a pull of 200 playbooks read
- * each file twice with the full parser), else by the full parser.
+ * the text exactly as the full parser does (several times faster; only the edit itself needs the
+ * full parser's positions), else by the full parser.
  */
 export function documentValues(text: string): unknown[] {
   return plainYamlDocuments(text) ?? parseForEdit(text).map(documentValue);
@@ -125,7 +126,7 @@ function headerEnd(text: string): number {
   return end;
 }
 
-const MODELINE = /^#\s*yaml-language-server:/;
+const MODELINE = new RegExp(`^${MODELINE_START}`);
 
 function applySplices(text: string, splices: Splice[]): string {
   // From the end, so earlier offsets stay valid; at one offset, a removal before an insertion,

@@ -142,7 +142,7 @@ describe('docket init', () => {
     const dir = await makeDir({ taken: 'x' });
     const result = await runCli(['init', join(dir, 'taken')]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('is not a directory');
+    expect(result.stderr).toContain('taken is a file, not a folder; nothing was written');
   });
 
   it('refuses, before writing anything, a file where a folder must be or a folder where a file must be', async () => {

@@ -35,7 +35,6 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
     .argument('[DIR]', 'directory to write (created if missing)', '.')
     .action(async (dir: string, opts: InitOptions) => {
       const root = resolve(io.cwd, dir);
-      if (existsSync(root) && !statSync(root).isDirectory()) throw new UsageError(`${dir} exists and is not a directory`);
       // Checked before anything is written: a half-written directory would refuse the next init.
       const blocked = blockerOf(root, [...STARTERS.map((s) => s.path), '.gitignore']);
       if (blocked) {

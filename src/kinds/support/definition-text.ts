@@ -1,5 +1,6 @@
 /** The YAML text docket publishes for a definition written inline in a CustomTemplate document. */
 import { yaml } from '../../util/lazy-yaml.js';
+import { MODELINE_START } from '../../config/schema-names.js';
 import { withoutDates } from './definition-model.js';
 
 /**
@@ -37,5 +38,7 @@ const OCTAL_1_2 = /^[-+]?0o[0-7]+$/;
  * service would keep it, and export would bring it back to teams that never wrote one).
  */
 export function publishedFileText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*#[ \t]*yaml-language-server:[^\n]*\n)+/, '');
+  return text.replace(/\r\n?/g, '\n').replace(MODELINES, '');
 }
+
+const MODELINES = new RegExp(`^(?:${MODELINE_START}[^\\n]*\\n)+`);

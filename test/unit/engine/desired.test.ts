@@ -20,10 +20,11 @@ describe('buildDesired', () => {
 
   it('reports a resource declared twice at the second place, naming the first', async () => {
     const first = resourceDoc('Member', { email: 'bob@acme.example' }, {}, 'members.yaml');
-    const second = resourceDoc('Member', { email: 'BOB@acme.example' }, {}, 'more-members.yaml');
+    const second = resourceDoc('Member', { email: 'BOB@acme.example' }, { '/email': 9 }, 'more-members.yaml');
     const { desired, diagnostics } = await build([first, second]);
     expect(desired).toHaveLength(1);
-    expect(diagnostics.errors).toEqual([expect.objectContaining({ code: 'duplicate-resource', file: 'more-members.yaml' })]);
+    // At the e-mail, which is what repeats.
+    expect(diagnostics.errors).toEqual([expect.objectContaining({ code: 'duplicate-resource', file: 'more-members.yaml', line: 9 })]);
     expect(diagnostics.errors[0]!.message).toContain('members.yaml:1');
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentValue, documentValues, editYaml, parseForEdit } from '../../../src/pull/yaml-edit.js';
 import { insertAt, setAt } from '../../../src/pull/values.js';
+import { plainYamlDocuments } from '../../../src/config/yaml-read.js';
 
 /** Edits document `index` of `text` with `change` (applied to its current value). */
 function edit(text: string, change: (value: unknown) => unknown, index = 0, expand?: (s: string) => string) {
@@ -180,6 +181,10 @@ describe('documentValues', () => {
     'a tag': 'a: !!str 12\nb: 12\n',
     'a quoted key and a duplicate key': '"a b": 1\nc: 2\nc: 3\n',
   };
+  it('reads a plain block file without the full parser', () => {
+    expect(plainYamlDocuments(PLAYBOOK)).toEqual(parseForEdit(PLAYBOOK).map(documentValue));
+  });
+
   for (const [what, text] of Object.entries(texts)) {
     it(`reads ${what} as the full parser does`, () => {
       expect(documentValues(text)).toEqual(parseForEdit(text).map(documentValue));
