@@ -168,7 +168,8 @@ export class ReviewApi {
     return this.locator.run((w) => this.client.list<PlaybookAttrs>(`${w.prefix}/playbooks`, 'list playbooks', { paged: false, identity: 'name' }));
   }
 
-  async createPlaybook(body: { name: string; description?: string }): Promise<ApiResource<PlaybookAttrs>> {
+  /** `byDescription`: a create whose outcome is unknown is found by name and description (a scratch playbook's names its run), not by name alone. */
+  async createPlaybook(body: { name: string; description?: string }, byDescription = false): Promise<ApiResource<PlaybookAttrs>> {
     return this.locator.run(async (w) => {
       const res = await this.client.create<One<PlaybookAttrs>>({
         method: 'POST',
@@ -176,7 +177,7 @@ export class ReviewApi {
         body,
         operation: `create playbook "${body.name}"`,
         recover: async () => {
-          const found = (await this.listPlaybooks()).find((p) => p.attributes.name === body.name);
+          const found = (await this.listPlaybooks()).find((p) => p.attributes.name === body.name && (!byDescription || p.attributes.description === body.description));
           return found ? { data: found } : undefined;
         },
       });

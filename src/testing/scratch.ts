@@ -60,7 +60,8 @@ export class ScratchPlaybooks {
   private async create(subject: PlaybookSubject, digest: string): Promise<ScratchPlaybook> {
     await this.sweep();
     const name = scratchName(subject.name, digest);
-    const created = await this.api.createPlaybook({ name, description: scratchDescription(this.run) });
+    // A concurrent run testing the same playbook makes one of the same name: its run tells them apart.
+    const created = await this.api.createPlaybook({ name, description: scratchDescription(this.run) }, true);
     // Registered before its rules: a failure part-way still archives it.
     this.archive.set(created.id, name);
     const rules = await mapLimit(subject.rules, this.options.concurrency, async (rule) => {

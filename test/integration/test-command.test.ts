@@ -14,8 +14,10 @@ import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
 import { ACTOR } from '../helpers/emulator.js';
 import { emulatorForFile } from '../helpers/scenario.js';
+import { App } from '../helpers/app.js';
 import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
 import { testAgreementMessage } from '../../src/testing/test-agreements.js';
+import { scratchDescription } from '../../src/testing/scratch.js';
 import type { RunIdentity } from '../../src/testing/run-owner.js';
 import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
 
@@ -310,6 +312,24 @@ describe('docket test against a standalone emulator', () => {
       await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
     }
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) a crashed run left');
+  });
+
+  it("a scratch playbook whose answer was lost is found by its run, not taken for a concurrent run's of the same name", async () => {
+    const dir = await example();
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).code).toBe(0);
+    const name = scratch(org()).at(-1)!.name;
+    // Another run, testing the same playbook at the same time, holds a scratch playbook of that name.
+    const other = await new App(emu().env).createPlaybook({ name, description: scratchDescription({ pid: process.pid, host: hostname(), until: new Date(Date.now() + 3_600_000) }) });
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'drop', count: 1 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(0);
+      expect(org().playbooks[other]!.archived_at).toBeNull();
+      expect(scratch(org()).filter((p) => p.archived_at === null).map((p) => p.name)).toEqual([name]);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+    await new App(emu().env).archivePlaybook(name);
   });
 
   it('a review whose answer was lost is found among the reviews, not asked for (and billed) twice', async () => {
