@@ -4,7 +4,7 @@
  * definitions, and the comment script runs against a fake GitHub API.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -18,6 +18,9 @@ import { planCommand } from '../../src/cli/commands/plan.js';
 import { testCommand } from '../../src/cli/commands/test.js';
 import { validateCommand } from '../../src/cli/commands/validate.js';
 import type { Io } from '../../src/cli/io.js';
+import type { DriftItem } from '../../src/engine/drift.js';
+import { renderDriftMarkdown } from '../../src/render/drift.js';
+import { plan as planFixture } from '../unit/render/fixtures.js';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
 
@@ -214,6 +217,21 @@ describe('examples/ci/github-actions.yml', () => {
     expect(drift.run).toMatch(/docket drift .*-o markdown > "\$RUNNER_TEMP\/drift\.md"/);
     expect(drift.run).toContain('>> "$GITHUB_STEP_SUMMARY"');
     expect(drift.run).toMatch(/"\$code" -eq 2 \]; then\n\s+echo "::error[^\n]*drift[^\n]*"\n\s+exit 1/);
+  });
+
+  it('fails the drift report on changes of main never applied too, found in the report as docket writes it', async () => {
+    const drift = stepRunning('drift', /docket drift/);
+    const pattern = /grep -q '([^']+)' "\$RUNNER_TEMP\/drift\.md"/.exec(drift.run!)?.[1];
+    expect(pattern).toBeDefined();
+    expect(drift.run).toMatch(/echo "::error[^\n]*never applied[^\n]*"\n\s+exit 1/);
+    const item: DriftItem = { kind: 'playbook', key: 'NDA', name: 'NDA', direction: 'changed-in-files', fields: [{ field: 'description', direction: 'files' }] };
+    const dir = await makeDir({});
+    const found = (pending: DriftItem[]): number | null => {
+      const file = join(dir, `drift-${pending.length}.md`);
+      writeFileSync(file, renderDriftMarkdown(planFixture([]), { drift: [], ignored: [], pending }));
+      return spawnSync('grep', ['-q', pattern!, file]).status;
+    };
+    expect([found([item]), found([item, { ...item, key: 'MSA', name: 'MSA' }]), found([])]).toEqual([0, 0, 1]);
   });
 
   it('pulls drift into one pull request, with the pull report as its body', () => {
