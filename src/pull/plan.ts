@@ -19,6 +19,8 @@ import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml } from 'yaml';
 import { quoteValue } from '../config/quote.js';
+import { textProblems } from '../config/text-hygiene.js';
+import { nameProblem } from '../engine/desired.js';
 import { parseWithPositions } from '../config/yaml-positions.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
@@ -198,6 +200,13 @@ class PullPlanner {
       return undefined;
     }
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
+    // What the files would then hold must be what validate takes: the app takes text docket refuses.
+    const adding = c.action === 'delete';
+    const refused = l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields) : undefined;
+    if (refused) {
+      this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, `${refused}, which docket refuses in the files; change it in the app, then pull again`, d));
+      return undefined;
+    }
     const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
     if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: keep one by hand'));
     if (c.liveId && !['delete', 'archive'].includes(c.action) && fields.length === 0) return undefined;
@@ -495,7 +504,14 @@ class PullPlanner {
   private writeNewObjects(): void {
     const kinds = this.input.kinds;
     const quiet = (k: AnyKind | undefined): boolean => !k || k.deletion === 'never' || Boolean(k.internal) || !k.layout || !k.toConfig;
-    const fresh = this.input.unmatched.filter((l) => !quiet(this.kinds.get(l.kind)) && !this.input.sync.byId.has(l.id) && !this.input.sync.byKey.has(refKey(l.kind, l.key)));
+    const childrenOf = (l: LiveResource): LiveResource[] => (this.liveByKind.get(kinds.find((k) => k.parentKind === l.kind)?.name ?? ('' as KindName)) ?? []).filter((c) => c.parentId === l.id);
+    const fresh = this.input.unmatched.filter((l) => {
+      if (quiet(this.kinds.get(l.kind)) || this.input.sync.byId.has(l.id) || this.input.sync.byKey.has(refKey(l.kind, l.key))) return false;
+      // A new file validate would refuse (a rule's text with a control character) is not written.
+      const refused = [l, ...childrenOf(l)].map((o) => [o, refusedLiveValue(o, Object.keys(o.fields))] as const).find(([, why]) => why !== undefined);
+      if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}, which docket refuses in the files; change it in the app, then pull again` });
+      return !refused;
+    });
     if (fresh.length === 0) return;
     const ids = new Set(fresh.map((l) => l.id));
     const live = new Map<KindName, LiveResource[]>();
@@ -529,9 +545,7 @@ class PullPlanner {
         ...(missing ? { reason: `add ${missing.path} (${missing.what}), then rename ${missing.document} to .yaml: the service cannot give the file back` } : {}),
       });
       this.sync.set(refKey(l.kind, l.key), liveRecord(l, Object.keys(l.fields)));
-      for (const child of this.liveByKind.get(kinds.find((k) => k.parentKind === l.kind)?.name ?? ('' as KindName)) ?? []) {
-        if (child.parentId === l.id) this.sync.set(refKey(child.kind, child.key), liveRecord(child, Object.keys(child.fields)));
-      }
+      for (const child of childrenOf(l)) this.sync.set(refKey(child.kind, child.key), liveRecord(child, Object.keys(child.fields)));
     }
     this.notes.push(...result.notes);
   }
@@ -685,4 +699,13 @@ export function keepTextStyle(current: unknown, value: unknown): unknown {
   if (current.endsWith('\n')) return `${body}\n`;
   if (current.includes('\n')) return body;
   return body.includes('\n') ? `${body}\n` : body;
+}
+
+/** Why a live value pull would write is one docket refuses in a file (a control character, a name of two lines or of 300 characters), if so. */
+function refusedLiveValue(l: LiveResource, fields: readonly string[]): string | undefined {
+  const values: Record<string, unknown> = {};
+  for (const field of fields) if (Object.hasOwn(l.fields, field)) values[field] = l.fields[field];
+  const problem = textProblems(values)[0];
+  if (problem) return problem.message;
+  return typeof values.name === 'string' ? nameProblem(l.kind, values.name)?.message : undefined;
 }

@@ -185,4 +185,19 @@ rules:
     expect(after.replace('  - name: Extra\n    actions: ACCEPT extra\n', '')).toBe(file);
     await expectNoChanges(cli, dir);
   });
+  it('writes no value docket would refuse in the files (text pasted into the app with control characters), and says why', async () => {
+    const nda = 'kind: Playbook\nname: Paste\nrules:\n  - name: Term\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/paste.yaml': nda });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('Paste', 'Term', { actions: 'ACCEPT x\u000bpasted from Word\u000c page' });
+    await app.createPlaybook({ name: 'Evil\r\n::error title=x::injected' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('rule "Paste/Term" actions (playbooks/paste.yaml:5): `actions` holds the control character U+000B');
+    expect(pulled.stdout).toContain('must be one line, without tabs or line breaks');
+    expect(pulled.stdout).toContain('which docket refuses in the files; change it in the app, then pull again');
+    expect(await readFile(join(dir, 'playbooks/paste.yaml'), 'utf8')).toBe(nda);
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+  });
 });
