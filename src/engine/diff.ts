@@ -307,7 +307,7 @@ function shown(kind: KindMeta, field: string, value: unknown): unknown {
 }
 
 /** The desired values a plan may hold: everything but the sensitive fields (apply reads those from the files). */
-function storable(kind: KindMeta, values: Fields): Fields {
+export function storable(kind: KindMeta, values: Fields): Fields {
   if (!kind.sensitiveFields?.length) return values;
   return Object.fromEntries(Object.entries(values).filter(([k]) => !kind.sensitiveFields!.includes(k)));
 }

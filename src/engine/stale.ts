@@ -6,7 +6,8 @@ import type { LockFile } from '../config/lock.js';
 import { quoteValue } from '../config/quote.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
-import { fingerprint } from './diff.js';
+import { fingerprint, storable, type KindMeta } from './diff.js';
+import { canonicalJson } from './canonical.js';
 import { fetchLive } from './live.js';
 import { kindsToRead, type PruneSwitches } from './project.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
@@ -91,6 +92,27 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   return [...new Set(reasons)];
 }
 
+/**
+ * Changes of a saved plan whose values are not what the configuration declares. The configuration
+ * is the one the plan was made from (its digest says so), so a difference is an edit of the plan
+ * file: applied, it would go live and then read as a change made in the app.
+ */
+export function editedChanges(plan: Plan, desired: readonly DesiredResource[], kinds: readonly KindMeta[]): string[] {
+  const byKey = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+  const kindOf = new Map(kinds.map((k) => [k.name, k]));
+  const out: string[] = [];
+  for (const c of plan.changes) {
+    const d = byKey.get(refKey(c.kind, c.key));
+    const kind = kindOf.get(c.kind);
+    if (!c.desired || !d || !kind) continue;
+    const declared = Object.assign({}, d.fields, !c.liveId && CREATE_ACTIONS.includes(c.action) ? d.createOnly : undefined, d.payload);
+    // As the plan file holds it: through JSON.
+    const expected: unknown = JSON.parse(JSON.stringify(storable(kind, declared)));
+    if (canonicalJson(expected) !== canonicalJson(c.desired)) out.push(`${c.kind} "${c.key}": the plan's values are not what the configuration declares (was PLAN.json edited?)`);
+  }
+  return out;
+}
+
 export interface SavedPlanCheck {
   desired: DesiredResource[];
   kinds?: readonly AnyKind[];
@@ -118,5 +140,7 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   // The plan's ids find what was renamed in the app since it was matched.
   const reading = fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, synced: () => ({ idOf: (kindKey) => plan.ids[kindKey] }) });
   const [{ live }, configDigest] = await Promise.all([reading, typeof input.configDigest === 'string' ? input.configDigest : input.configDigest()]);
-  return staleReasons(plan, { configDigest, target: input.target(), live });
+  const reasons = staleReasons(plan, { configDigest, target: input.target(), live });
+  // Worth comparing only against the configuration the plan was made from.
+  return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds)] : reasons;
 }

@@ -1,9 +1,11 @@
 /** Every reason a saved plan goes stale, one by one (staleReasons is pure). */
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/engine/diff.js';
-import { staleReasons, type StaleCheck } from '../../../src/engine/stale.js';
+import { editedChanges, staleReasons, type StaleCheck } from '../../../src/engine/stale.js';
+import { buildPlan } from '../../../src/engine/plan.js';
+import { EMPTY_SYNC } from '../../../src/engine/sync.js';
 import type { Plan } from '../../../src/engine/types.js';
-import { change, liveMember, livePlaybook, liveRule, planOf } from './builders.js';
+import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule, planOf } from './builders.js';
 
 const NDA = livePlaybook('pb-1', 'NDA', 'Old');
 const TERM = liveRule('r-1', { id: 'pb-1', name: 'NDA' }, 'Term', { actions: 'A' });
@@ -117,5 +119,32 @@ describe('staleReasons', () => {
   it('an object it references no longer has the id it recorded', () => {
     const alice = liveMember('u-9', 'alice@acme.example');
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, alice] })).toEqual(['member "alice@acme.example" no longer has the id the plan recorded']);
+  });
+});
+
+describe('editedChanges', () => {
+  const made = () => {
+    const desired = [desiredPlaybook('NDA', { description: 'from files' }), desiredRule('NDA', 'Cap', { actions: 'ACCEPT a cap' })];
+    const result = buildPlan({ kinds: KIND_META, desired, live: [NDA], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync: EMPTY_SYNC });
+    // As a saved plan file holds it.
+    return { desired, saved: JSON.parse(JSON.stringify(result.plan!)) as Plan };
+  };
+
+  it('finds none in a plan as docket wrote it', () => {
+    const { desired, saved } = made();
+    expect(saved.changes.map((c) => c.id).sort()).toEqual(['create:rule:NDA/Cap', 'update:playbook:NDA']);
+    expect(editedChanges(saved, desired, KIND_META)).toEqual([]);
+  });
+
+  it('names each change whose values were edited in the file: applied, they would read as changed in the app', () => {
+    const { desired, saved } = made();
+    const update = saved.changes.find((c) => c.id === 'update:playbook:NDA')!;
+    update.desired = { ...update.desired, description: 'INJECTED' };
+    const create = saved.changes.find((c) => c.id === 'create:rule:NDA/Cap')!;
+    create.desired = { ...create.desired, actions: 'ACCEPT anything' };
+    expect(editedChanges(saved, desired, KIND_META)).toEqual([
+      'playbook "NDA": the plan\'s values are not what the configuration declares (was PLAN.json edited?)',
+      'rule "NDA/Cap": the plan\'s values are not what the configuration declares (was PLAN.json edited?)',
+    ]);
   });
 });
