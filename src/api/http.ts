@@ -636,6 +636,10 @@ function checkApiKey(key: string, service: ServiceName): string {
   if (/[\s\u0000-\u001f\u007f-\u009f]/.test(k)) {
     throw new DocketError('invalid-api-key', `the ${service} service API key contains spaces or control characters`, 'check how the key was copied into the environment');
   }
+  // An HTTP header holds Latin-1 only: undici refused such a key as a connection failure.
+  if (/[^\u0000-\u00ff]/.test(k)) {
+    throw new DocketError('invalid-api-key', `the ${service} service API key contains characters an HTTP header cannot hold (such as € or a curly quote)`, 'check how the key was copied into the environment');
+  }
   return k;
 }
 

@@ -148,6 +148,25 @@ describe('-o json on every outcome', () => {
   });
 });
 
+describe('API keys that cannot be sent', () => {
+  it('are user errors naming what is wrong with them, before any connection', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    // Nothing listens there: a key refused after connecting would be a network error.
+    const env = { DOCKET_REVIEW_URL: 'http://127.0.0.1:9/review', DOCKET_ORGANIZATION_ID: '00000000-0000-4000-8000-000000000001' };
+    for (const [key, says] of [
+      ['Key\u20ac-123456789', 'characters an HTTP header cannot hold'],
+      ['key 123456789', 'spaces or control characters'],
+    ] as const) {
+      const plan = await runCli(['plan', '-C', dir, '-o', 'json'], { env: { ...env, DOCKET_API_KEY: key } });
+      expect(plan.code).toBe(1);
+      const doc = JSON.parse(plan.stdout) as { error: { code: string; message: string } };
+      expect(doc.error.code).toBe('invalid-api-key');
+      expect(doc.error.message).toContain(says);
+      expect(plan.stdout + plan.stderr).not.toContain(key);
+    }
+  });
+});
+
 describe('did you mean, everywhere a name is looked up', () => {
   it('for --target kinds and names, and for references', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
