@@ -7,7 +7,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Option } from 'commander';
 import type { SourcePos } from '../diagnostics.js';
 import { refKey, type Change, type Plan } from '../engine/types.js';
-import { renderGithubAnnotations } from '../render/annotations.js';
+import { renderDiagnosticAnnotations, renderGithubAnnotations } from '../render/annotations.js';
+import { ConfigError } from '../errors.js';
 import type { Io } from './io.js';
 import type { Workspace } from '../engine/workspace.js';
 
@@ -48,4 +49,18 @@ export function printAnnotations(io: Io, plan: Plan, workspace: Workspace, opts:
 function parentLocator(workspace: Workspace): (c: Change) => SourcePos | undefined {
   const sources = new Map(workspace.desired.map((d) => [refKey(d.kind, d.key), d.source]));
   return (c) => (c.parent ? sources.get(refKey(c.parent.kind, c.parent.key)) : undefined);
+}
+
+/**
+ * Runs `work`; when it stops at problems of the configuration (a reference to nothing, a change the
+ * service cannot make), annotates their lines before the error goes on to be reported. On stderr:
+ * the error output is there too.
+ */
+export async function annotatingProblems<T>(io: Io, opts: { dir: string; annotations?: AnnotationFormat }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (opts.annotations === 'github' && error instanceof ConfigError) io.stderr(renderDiagnosticAnnotations(error.diagnostics, repoPathPrefix(opts.dir, io.cwd)));
+    throw error;
+  }
 }

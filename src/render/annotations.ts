@@ -4,7 +4,7 @@
  * repository root through `pathPrefix`.
  */
 import { posix } from 'node:path';
-import type { SourcePos } from '../diagnostics.js';
+import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Change, Plan } from '../engine/types.js';
 import { changeLabel, isSingleton } from './facts.js';
 import { stripControl } from './sanitize.js';
@@ -74,6 +74,20 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
     const m = LOCATED_WARNING.exec(w);
     if (!m) continue; // Unlocated warnings are already in the plan output; an annotation adds nothing.
     lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: stripControl(m[3]!), at: { file: repoPath(m[1]!), line: Number(m[2]) } }));
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+/**
+ * The problems that stopped a plan (or an apply's plan) at their files and lines: `::error` for
+ * errors, `::warning` for warnings; those with no file are left to the error output.
+ */
+export function renderDiagnosticAnnotations(diagnostics: readonly Diagnostic[], pathPrefix: string): string {
+  const lines: string[] = [];
+  for (const d of diagnostics) {
+    if (!d.file) continue;
+    const file = pathPrefix ? posix.join(pathPrefix, d.file) : d.file;
+    lines.push(formatAnnotation({ level: d.severity === 'error' ? 'error' : 'warning', title: `docket ${d.code}`, message: stripControl(d.message), at: { file, ...(d.line !== undefined ? { line: d.line } : {}) } }));
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

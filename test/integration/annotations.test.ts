@@ -57,6 +57,21 @@ describe('plan --annotations github', () => {
     ]);
   });
 
+  it('annotates the problems that stop a plan or an apply (errors found only against the services too), on stderr', async () => {
+    const broken = await makeDir({});
+    await mkdir(join(broken, '.git'));
+    const at = join(broken, 'config');
+    await writeFiles(at, { 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: bobb@acme.example\n' });
+    for (const command of ['plan', 'apply']) {
+      const run = await runCli([command, '-C', at, '--emulator', '--auto-approve', '--annotations', 'github'].filter((a) => command === 'apply' || a !== '--auto-approve'));
+      expect(run.code).toBe(1);
+      expect(annotationLines(run.stderr)).toEqual([expect.stringMatching(/^::error file=config\/playbooks\/nda\.yaml,line=6,title=docket unknown-reference::`reviewer` names "bobb@acme\.example"/)]);
+    }
+    await writeFiles(at, { 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    reviewr: x\n' });
+    const invalid = await runCli(['plan', '-C', at, '--emulator', '--annotations', 'github']);
+    expect(annotationLines(invalid.stderr)).toEqual(expect.arrayContaining([expect.stringMatching(/^::error file=config\/playbooks\/nda\.yaml,line=5,title=docket unknown-key::/)]));
+  });
+
   it('keeps stdout a document with -o json and -o markdown: annotations go to stderr', async () => {
     const json = await runCli(['plan', '-C', dir, '--emulator', '-o', 'json', '--annotations', 'github']);
     expect(json.code).toBe(0);

@@ -18,7 +18,7 @@ import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, U
 import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
-import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
+import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { acquireApplyLock } from '../apply-lock.js';
 import { applyInputOf } from '../apply-step.js';
 import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
@@ -91,7 +91,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       // Aborted once the grace after an interrupt is over: requests still in flight end then.
       const hard = new AbortController();
       try {
-        await withSession(io, { ...opts, targets: opts.target, emulator, ...(env ? { env } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
+        await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, ...(env ? { env } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
@@ -123,7 +123,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           }
           await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
           setExit(0);
-        });
+        }));
       } finally {
         releaseOnExit();
         await applyLock.release();

@@ -6,7 +6,7 @@ import { hasChanges } from '../../engine/plan.js';
 import { renderPlanJson } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { writePlanText } from '../../render/text.js';
-import { annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
+import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
@@ -45,10 +45,12 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       // Before the services are read: a plan that cannot be saved is not worth making.
       const out = opts.out === undefined ? undefined : await checkOutputFile(io.cwd, opts.out, '--out', 'plan.json');
       const deadline = Date.now() + opts.timeout;
-      const { plan, workspace } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline }, async (s) => ({
-        plan: await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain) }),
-        workspace: s.workspace,
-      }));
+      const { plan, workspace } = await annotatingProblems(io, opts, () =>
+        withSession(io, { ...opts, targets: opts.target, deadline: () => deadline }, async (s) => ({
+          plan: await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain) }),
+          workspace: s.workspace,
+        })),
+      );
       if (out) await savePlan(out, opts.out!, renderPlanJson(plan));
       const color = useColor(io, opts);
       if (opts.output === 'json') io.stdout(renderPlanJson(plan));
