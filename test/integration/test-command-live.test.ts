@@ -1,0 +1,288 @@
+/**
+ * `docket test` through the real CLI against a standalone emulator: the cache replays without keys;
+ * repeat and flaky; scratch playbooks and test agreements archived and voided after a run, after
+ * Ctrl-C and after a crash (and by the next run); answers the service loses. Apart from
+ * test-command.test.ts so that the two run side by side.
+ */
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { runCli } from '../helpers/cli.js';
+import { ACTOR } from '../helpers/emulator.js';
+import { emulatorForFile } from '../helpers/scenario.js';
+import { App } from '../helpers/app.js';
+import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
+import { testAgreementMessage } from '../../src/testing/test-agreements.js';
+import { scratchDescription } from '../../src/testing/scratch.js';
+import type { RunIdentity } from '../../src/testing/run-owner.js';
+import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
+import { breakTermRule, scratch, type OrgState } from '../helpers/test-runs.js';
+
+const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
+const NDA = 'playbook/Inbound NDA';
+
+afterAll(removeMadeDirs);
+
+const example = copyExample;
+
+describe('docket test against a standalone emulator', () => {
+  const { emulator: emu } = emulatorForFile({ reviewDelayMs: 20 });
+  const org = () => emu().emulator.store.state.organizations[DEFAULT_ORGANIZATION_ID] as unknown as OrgState;
+
+  it('replays from the cache without keys, and says which cases it could not replay', async () => {
+    const dir = await example();
+    expect((await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env })).code).toBe(0);
+    // A fork's CI: the service URL, no key, no agreements.
+    const env = { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! };
+    const replay = await runCli(['test', '-C', dir, '--replay-only'], { env });
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toContain('PASS  Louisiana governing law is not accepted (replayed)');
+    expect(replay.stdout).toContain('SKIP  a complete consulting engagement is accepted: template tests create agreements on the service; --replay-only cannot run them');
+    await breakTermRule(dir);
+    const changed = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env });
+    expect(changed.code).toBe(0);
+    expect(changed.stdout).toMatch(/SKIP {2}a perpetual NDA is flagged for its term: not in the cache \(0 of 1 run recorded for this contract, playbook digest [0-9a-f]{12} and review type SummaryReview\)/);
+    expect(changed.stdout).toContain('3 cases: 0 passed, 3 not replayed.');
+  });
+
+  it('repeats a case and reports one that passes only sometimes as flaky', async () => {
+    const dir = await example();
+    const file = join(dir, 'tests/inbound-nda.test.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('defaults: { repeat: 1, pass_rate: 1.0, severity: error }', 'defaults: { repeat: 3, pass_rate: 0.6, severity: error }'));
+    const reviews = Object.keys(org().reviews).length;
+    const first = await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env });
+    expect(first.stdout).toContain('PASS  a perpetual NDA is flagged for its term (3/3 runs passed, pass_rate 0.6)');
+    expect(Object.keys(org().reviews).length).toBe(reviews + 9);
+    // The stand-in is deterministic: make one recorded run of the perpetual NDA lose its flag.
+    const cacheDir = (await readdir(join(dir, '.docket/test-cache'))).map((d) => join(dir, '.docket/test-cache', d))[0]!;
+    for (const name of await readdir(cacheDir)) {
+      const path = join(cacheDir, name);
+      const entry = JSON.parse(await readFile(path, 'utf8')) as { runs: { facts: { flags: unknown[] } }[] };
+      if (!entry.runs[0]!.facts.flags.length) continue;
+      entry.runs[1]!.facts.flags = [];
+      await writeFile(path, JSON.stringify(entry));
+    }
+    const env = { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! };
+    const flaky = await runCli(['test', '-C', dir, '--target', NDA, '--replay-only'], { env });
+    expect(flaky.code).toBe(0);
+    expect(flaky.stdout).toContain('FLAKY a perpetual NDA is flagged for its term (2/3 runs passed, pass_rate 0.6, replayed)\n      tests/inbound-nda.test.yaml:32:27 expected flag "Term", got no flags (held in 2 of 3 runs)');
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--replay-only', '--fail-on-warn'], { env })).code).toBe(1);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('pass_rate: 0.6', 'pass_rate: 1.0'));
+    const strict = await runCli(['test', '-C', dir, '--target', NDA, '--replay-only'], { env });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('FAIL  a perpetual NDA is flagged for its term (2/3 runs passed, replayed)');
+  });
+
+  it('captures a case from the decisions recorded on a review, which then passes', async () => {
+    const dir = await example();
+    const run = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu().env });
+    const report = JSON.parse(run.stdout) as { suites: { cases: { name: string; evidence: string[] }[] }[] };
+    const reviewId = report.suites[0]!.cases.find((c) => c.name.startsWith('a perpetual'))!.evidence[0]!;
+    const base = `${emu().env.DOCKET_REVIEW_URL}/v1/organizations/${DEFAULT_ORGANIZATION_ID}/reviews/${reviewId}`;
+    const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
+    const flags = (await (await fetch(`${base}/flag_violations`, { headers })).json()) as { data: { id: string }[] };
+    await fetch(`${base}/flag_violations/${flags.data[0]!.id}`, { method: 'PATCH', headers, body: JSON.stringify({ decision: 'confirmed' }) });
+
+    const out = join(dir, 'tests/captured.test.yaml');
+    const unnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out], { env: emu().env });
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain(`review ${reviewId} was made against playbook`);
+    expect(unnamed.stderr).toContain('pass --playbook NAME');
+    const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--name', 'the perpetual NDA as reviewed', '--playbook', 'Inbound NDA'], { env: emu().env });
+    // The review was made against a scratch playbook, archived since: --playbook names what the case tests.
+    expect(captured.stderr).toContain('Wrote case "the perpetual NDA as reviewed" (PlaybookTest "Inbound NDA")');
+    const text = await readFile(out, 'utf8');
+    expect(text).toMatch(/imported_file: [0-9a-f-]{36}\n\s+sha256: [0-9a-f]{64}/);
+    expect(text).toContain('includes:\n          - Term');
+    const again = await runCli(['test', '-C', dir, out], { env: emu().env });
+    expect(again.stdout).toContain('PASS  the perpetual NDA as reviewed');
+    expect(again.code).toBe(0);
+  });
+
+  it('voids the draft test agreements a killed run left, and leaves a concurrent run’s alone', async () => {
+    const dir = await example();
+    const TEMPLATE = 'template/Mutual NDA';
+    expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const templateId = Object.entries(org().agreements.templates).find(([, t]) => t.name === 'Mutual NDA')![0];
+    const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
+    const draft = async (agreement: Record<string, unknown>): Promise<string> => {
+      const body = { template_id: templateId, owner_email: ACTOR, signer_email: ACTOR, draft: true, agreement };
+      const res = await fetch(`${emu().env.DOCKET_AGREEMENTS_URL}/v1/agreements`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { data: { id: string } }).data.id;
+    };
+    const marked = (run: RunIdentity, test = true) => draft({ message: testAgreementMessage(run), test_agreement: test });
+    const exited = spawn(process.execPath, ['-e', '']);
+    await new Promise((res) => exited.on('exit', res));
+    const dead = exited.pid!;
+    const host = hostname();
+    const soon = new Date(Date.now() + 3_600_000);
+    const killed = await marked({ pid: dead, host, until: soon });
+    const expired = await marked({ pid: 1, host: 'ci-runner-7', until: new Date(Date.now() - 1000) });
+    const kept = [
+      await marked({ pid: process.ppid, host, until: soon }), // a run still going on this machine
+      await marked({ pid: dead, host: 'ci-runner-7', until: soon }), // another machine's run, within its budget
+      await marked({ pid: dead, host, until: soon }, false), // not a test agreement
+      await draft({ test_agreement: true, message: 'made by hand' }),
+    ];
+
+    emu().emulator.resetStats();
+    const r = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu().env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // Template tests need only the agreements service.
+    expect(Object.keys(emu().emulator.stats().requests.by_route).filter((route) => route.includes('/review/'))).toEqual([]);
+    expect(r.stdout).toContain(`Note: voided 2 draft test agreement(s) a crashed run left: ${killed}, ${expired}`);
+    const agreements = org().agreements.agreements;
+    expect([killed, expired].map((id) => agreements[id]!.status)).toEqual(['voided', 'voided']);
+    expect(kept.map((id) => agreements[id]!.status)).toEqual(['draft', 'draft', 'draft', 'draft']);
+    // What the run made carries its mark (so a crash would leave it findable) and is voided.
+    const own = Object.values(agreements).filter((a) => a.fields.message?.includes(`one run of pid ${process.pid} on ${host} until`));
+    expect(own.map((a) => [a.status, a.test_agreement, a.fields.message?.startsWith('docket-test: ')])).toEqual([['voided', true, true]]);
+  });
+
+  it('archives its scratch playbook on Ctrl-C, and the next run archives what a run stopped at once left', async () => {
+    const dir = await example();
+    await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 60_000 }) });
+    try {
+      const start = (...flags: string[]): { exit: Promise<number | null>; kill: (s: NodeJS.Signals) => void; stdout: () => string } => {
+        const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, ...flags], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'ignore'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        return { exit: new Promise((res) => child.on('close', (code) => res(code))), kill: (s) => child.kill(s), stdout: () => out };
+      };
+      const active = () => scratch(org()).filter((p) => p.archived_at === null);
+      const waitForScratch = async (): Promise<void> => {
+        for (let i = 0; i < 400 && active().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(active().length).toBe(1);
+      };
+
+      const interrupted = start();
+      await waitForScratch();
+      interrupted.kill('SIGINT');
+      expect(await interrupted.exit).toBe(130);
+      expect(active()).toEqual([]);
+
+      // CI's cancel: SIGTERM, then SIGTERM again before the cleanup ends: it stops at once, leaving
+      // its scratch playbook, and its reports still say why.
+      const junit = join(dir, 'cancelled.xml');
+      const cancelled = start('-o', 'json', '--junit', junit);
+      await waitForScratch();
+      // Its archive request is left unanswered, so the second signal comes while it cleans up.
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'DELETE', path_pattern: '/playbooks/', status: 'silent', count: 1 }) });
+      const archives = () => Object.entries(emu().emulator.stats().requests.by_route).reduce((n, [route, count]) => (route.startsWith('DELETE ') && route.includes('/playbooks/') ? n + count : n), 0);
+      const before = archives();
+      cancelled.kill('SIGTERM');
+      for (let i = 0; i < 400 && archives() === before; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(archives()).toBe(before + 1);
+      cancelled.kill('SIGTERM');
+      expect(await cancelled.exit).toBe(143);
+      expect(active().length).toBe(1);
+      const doc = JSON.parse(cancelled.stdout()) as unknown;
+      expect(await testReportErrors(doc)).toEqual([]);
+      expect(doc).toMatchObject({ ok: false, error: { code: 'interrupted', exit_code: 143 } });
+      const xml = await readFile(junit, 'utf8');
+      expect(await junitErrors(xml)).toEqual([]);
+      expect(xml).toContain('<error message="docket test stopped by SIGTERM before it could report" type="interrupted">');
+
+      await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
+      const next = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
+      expect(next.stdout).toMatch(/Note: archived 1 scratch playbook\(s\) a crashed run left: "docket-test: Inbound NDA @ [0-9a-f]{12}"/);
+      expect(active()).toEqual([]);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
+    }
+  });
+  it('after Ctrl-C sends no review again that the service refused, and still archives its scratch playbook', async () => {
+    const dir = await example();
+    const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 503, count: 1000 }) });
+    try {
+      // One request at a time: at the signal at most one is on its way.
+      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache', '--concurrency', '1'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+      const before = posts();
+      for (let i = 0; i < 400 && posts() === before; i++) await new Promise((r) => setTimeout(r, 25));
+      child.kill('SIGINT');
+      const atSignal = posts();
+      expect(await exit).toBe(130);
+      // Each refused review waits to be tried again: none is, beyond one already on its way.
+      expect(posts() - atSignal).toBeLessThanOrEqual(1);
+      expect(stderr).toContain('docket test interrupted by SIGINT; what the run made was cleaned up');
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
+
+      // The archive refused too: the run says what it left, not that it cleaned up.
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'DELETE', path_pattern: '/playbooks/', status: 500, count: 1 }) });
+      const again = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let said = '';
+      again.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      const ended = new Promise<number | null>((res) => again.on('close', (code) => res(code)));
+      const sent = posts();
+      for (let i = 0; i < 400 && posts() === sent; i++) await new Promise((r) => setTimeout(r, 25));
+      again.kill('SIGINT');
+      expect(await ended).toBe(130);
+      expect(said).toContain('docket test interrupted by SIGINT; it could not archive 1 scratch playbook (see the notes), which the next docket test archives');
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toHaveLength(1);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) a crashed run left');
+  });
+
+  it("a scratch playbook whose answer was lost is found by its run, not taken for a concurrent run's of the same name", async () => {
+    const dir = await example();
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).code).toBe(0);
+    const name = scratch(org()).at(-1)!.name;
+    // Another run, testing the same playbook at the same time, holds a scratch playbook of that name.
+    const other = await new App(emu().env).createPlaybook({ name, description: scratchDescription({ pid: process.pid, host: hostname(), until: new Date(Date.now() + 3_600_000) }) });
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'drop', count: 1 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(0);
+      expect(org().playbooks[other]!.archived_at).toBeNull();
+      expect(scratch(org()).filter((p) => p.archived_at === null).map((p) => p.name)).toEqual([name]);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+    await new App(emu().env).archivePlaybook(name);
+  });
+
+  it('a review whose answer was lost is found among the reviews, not asked for (and billed) twice', async () => {
+    const dir = await example();
+    const reviews = () => Object.keys(org().reviews).length;
+    let before = reviews();
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).code).toBe(0);
+    const perRun = reviews() - before;
+    before = reviews();
+    // The service makes the first review, then closes the connection without answering.
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 'drop', count: 1 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(0);
+      expect(reviews() - before).toBe(perRun);
+      expect(emu().emulator.stats().faults_injected).toBeGreaterThan(0);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+
+  it('archives its scratch playbook also when the time budget runs out in a request the service never answers', async () => {
+    const dir = await example();
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/reviews/:review', status: 'hang', count: 100 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache', '--timeout', '1s'], { env: emu().env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('ERROR a standard NDA raises no flag');
+      expect(r.stdout).not.toContain('could not archive');
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+});
