@@ -24,7 +24,11 @@ export async function readPlanFile(path: string): Promise<Plan> {
   } catch {
     throw new UsageError(`${path} is not a docket plan file (not JSON)`);
   }
-  const p = plan as Partial<Plan>;
+  const p = plan as Partial<Plan> & { error?: unknown };
+  // What `plan -o json` prints when it fails: the error, and no plan.
+  if (p && typeof p === 'object' && p.format_version === 1 && p.error !== undefined && !Array.isArray(p.changes)) {
+    throw new UsageError(`${path} is the error document of a plan that could not be made, not a plan`, 'fix what it says, then make the plan again with `docket plan --out PLAN.json`');
+  }
   if (!p || typeof p !== 'object' || p.format_version !== 1 || !Array.isArray(p.changes) || typeof p.config_digest !== 'string') {
     throw new UsageError(`${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
   }

@@ -68,6 +68,13 @@ describe('docket show', () => {
     const missing = await runCli(['show', join(dir, 'nope.json')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('cannot read the plan file');
+    // What `plan -o json` prints when the plan could not be made, saved by a CI step as the plan.
+    const failed = join(dir, 'failed.json');
+    const broken = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: A\nreviewr: x\n' });
+    await writeFile(failed, (await runCli(['plan', '-C', broken, '--emulator', '-o', 'json'])).stdout);
+    const error = await runCli(['show', failed]);
+    expect(error.code).toBe(1);
+    expect(error.stderr).toContain(`${failed} is the error document of a plan that could not be made, not a plan`);
   });
 });
 
