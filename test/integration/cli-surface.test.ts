@@ -35,6 +35,13 @@ describe('help and completion', () => {
     expect(complete(['docket', 'validate', '--verb'])).toEqual([]);
     expect((await runCli(['validate', '--help'])).stdout).not.toContain('--verbose');
     expect((await runCli(['-v', 'init', '--help'])).code).toBe(0);
+    // A common flag before the command, the values a flag takes, a command's words and subcommand flags.
+    expect(complete(['docket', '--no-color', 'plan', '--det'])).toEqual(['--detailed-exitcode']);
+    expect(complete(['docket', 'plan', '-o', ''])).toEqual(['text', 'json', 'markdown']);
+    expect(complete(['docket', 'apply', '--annotations', 'g'])).toEqual(['github']);
+    expect(complete(['docket', 'completion', 'z'])).toEqual(['zsh']);
+    expect(complete(['docket', 'test', 'cap'])).toEqual(['capture']);
+    expect(complete(['docket', 'test', 'capture', '--rev'])).toEqual(['--review']);
   });
 
   it('prints a zsh script that zsh accepts, and refuses other shells', async () => {

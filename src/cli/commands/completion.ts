@@ -6,35 +6,79 @@ import { Command } from 'commander';
 import type { Io } from '../io.js';
 import { withCommon } from '../options.js';
 
+interface FlagWords {
+  /** `-o` and `--output`. */
+  names: string[];
+  /** The values it takes, when they are a fixed list (`text json markdown`). */
+  values?: string[];
+}
+
 interface CommandWords {
   name: string;
   flags: string[];
+  /** Flags that take a value, with the values when they are a fixed list. */
+  valued: FlagWords[];
+  /** Words that may follow the command: its subcommands, or the values of its argument. */
+  words: string[];
 }
 
+/** The shells `docket completion` writes for (its argument's values). */
+export const SHELLS = ['bash', 'zsh'] as const;
+
+/** Every command, and each subcommand as `command sub` (`test capture`). */
 function wordsOf(program: Command): CommandWords[] {
-  return program.commands.map((c) => ({
-    name: c.name(),
-    flags: [...c.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))), '--help'].sort(),
-  }));
+  const of = (c: Command, name: string): CommandWords => {
+    const options = c.options.filter((o) => !o.hidden);
+    return {
+      name,
+      flags: [...options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))), '--help'].sort(),
+      valued: options
+        .filter((o) => o.required || o.optional)
+        .map((o) => ({ names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(o.argChoices ? { values: [...o.argChoices] } : {}) })),
+      words: c.name() === 'completion' ? [...SHELLS] : c.commands.map((sub) => sub.name()),
+    };
+  };
+  return program.commands.flatMap((c) => [of(c, c.name()), ...c.commands.map((sub) => of(sub, `${c.name()} ${sub.name()}`))]);
 }
 
 export function bashScript(commands: CommandWords[]): string {
-  const cases = commands.map((c) => `    ${c.name}) opts="${c.flags.join(' ')}" ;;`).join('\n');
+  const top = commands.filter((c) => !c.name.includes(' '));
+  const names = top.map((c) => c.name).join('|');
+  const subs = commands.filter((c) => c.name.includes(' ')).map((c) => `"${c.name}"`);
+  const cases = commands.map((c) => `    "${c.name}") opts="${c.flags.join(' ')}"; words="${c.words.join(' ')}" ;;`).join('\n');
+  // The value a flag takes: its fixed list, else a file (a directory, a plan file, a number).
+  const values = commands
+    .flatMap((c) => c.valued.filter((f) => f.values).map((f) => `    ${f.names.map((n) => `"${c.name} ${n}"`).join('|')}) COMPREPLY=( $(compgen -W "${f.values!.join(' ')}" -- "$cur") ); return ;;`))
+    .join('\n');
   return `# docket completion for bash: eval "$(docket completion bash)" (e.g. in ~/.bashrc)
 _docket() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" cmd="\${COMP_WORDS[1]}" opts
-  if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W "${commands.map((c) => c.name).join(' ')} --help --version" -- "$cur") )
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" opts words i
+  # The command is the first of its names on the line: common flags may come before it.
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    case "\${COMP_WORDS[i]}" in
+      ${names}) cmd="\${COMP_WORDS[i]}"; break ;;
+    esac
+  done
+  if [ -z "$cmd" ]; then
+    COMPREPLY=( $(compgen -W "${top.map((c) => c.name).join(' ')} --help --version" -- "$cur") )
     return
   fi
+  for ((i = i + 1; i < COMP_CWORD; i++)); do
+    case "$cmd \${COMP_WORDS[i]}" in
+      ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${COMP_WORDS[i]}"; break ;;
+    esac
+  done
+  case "$cmd $prev" in
+${values}
+  esac
   case "$cmd" in
 ${cases}
-    *) opts="" ;;
+    *) opts=""; words="" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
   else
-    COMPREPLY=( $(compgen -f -- "$cur") )
+    COMPREPLY=( $(compgen -W "$words" -- "$cur") $(compgen -f -- "$cur") )
   fi
 }
 complete -o filenames -F _docket docket
@@ -42,15 +86,31 @@ complete -o filenames -F _docket docket
 }
 
 export function zshScript(commands: CommandWords[]): string {
-  const cases = commands.map((c) => `    ${c.name}) _arguments '*:file:_files' ${c.flags.map((f) => `'${f}'`).join(' ')} ;;`).join('\n');
+  const spec = (c: CommandWords, flag: string): string => {
+    const valued = c.valued.find((f) => f.names.includes(flag));
+    if (!valued) return `'${flag}'`;
+    return `'${flag}:value:${valued.values ? `(${valued.values.join(' ')})` : '_files'}'`;
+  };
+  const cases = commands
+    .filter((c) => !c.name.includes(' '))
+    // Files are what most commands take (`test` takes test files beside `capture`); `completion` a shell.
+    .map((c) => `    ${c.name}) _arguments '*:${c.name === 'completion' ? `shell:(${c.words.join(' ')})` : 'file:_files'}' ${c.flags.map((f) => spec(c, f)).join(' ')} ;;`)
+    .join('\n');
   return `#compdef docket
 # docket completion for zsh: eval "$(docket completion zsh)" (e.g. in ~/.zshrc, after compinit)
 _docket() {
-  if (( CURRENT == 2 )); then
-    compadd -- ${commands.map((c) => c.name).join(' ')}
+  local cmd="" i
+  # The command is the first of its names on the line: common flags may come before it.
+  for ((i = 2; i < CURRENT; i++)); do
+    case "\${words[i]}" in
+      ${commands.filter((c) => !c.name.includes(' ')).map((c) => c.name).join('|')}) cmd="\${words[i]}"; break ;;
+    esac
+  done
+  if [[ -z "$cmd" ]]; then
+    compadd -- ${commands.filter((c) => !c.name.includes(' ')).map((c) => c.name).join(' ')}
     return
   fi
-  case "\${words[2]}" in
+  case "$cmd" in
 ${cases}
   esac
 }
