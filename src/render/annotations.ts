@@ -54,6 +54,9 @@ const PERMANENCE: Partial<Record<Change['action'], string>> = {
 /** A plan warning that starts with `file:line: ` (configuration warnings do). */
 const LOCATED_WARNING = /^(.+?):(\d+): ([\s\S]*)$/;
 
+/** The first `(file.yaml:line)` in a plan warning: where the object it is about is declared. */
+const DECLARED_AT = /\(([^()\n]+?\.ya?ml):(\d+)\)/;
+
 export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions): string {
   const repoPath = (file: string): string => (options.pathPrefix ? posix.join(options.pathPrefix, file) : file);
   const lines: string[] = [];
@@ -72,8 +75,14 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
   }
   for (const w of plan.warnings) {
     const m = LOCATED_WARNING.exec(w);
-    if (!m) continue; // Unlocated warnings are already in the plan output; an annotation adds nothing.
-    lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: stripControl(m[3]!), at: { file: repoPath(m[1]!), line: Number(m[2]) } }));
+    if (m) {
+      lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: stripControl(m[3]!), at: { file: repoPath(m[1]!), line: Number(m[2]) } }));
+      continue;
+    }
+    // A warning about an object names where it is declared: `playbook "X" (playbooks/x.yaml:2) …`.
+    const about = DECLARED_AT.exec(w);
+    // Unlocated warnings are already in the plan output; an annotation adds nothing.
+    if (about) lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: stripControl(w), at: { file: repoPath(about[1]!), line: Number(about[2]) } }));
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

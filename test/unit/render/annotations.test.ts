@@ -88,6 +88,15 @@ describe('renderGithubAnnotations', () => {
     );
   });
 
+  it('annotates a warning about an object at the file:line where it is declared', () => {
+    const p = plan([], {
+      warnings: ['playbook "Vendor MSAs" (playbooks/vendor-msa.yaml:2) looks like a rename of the live playbook "Vendor MSA" (same rules), but it has none: if it was renamed, add `renamed_from: [Vendor MSA]`'],
+    });
+    expect(renderGithubAnnotations(p, { pathPrefix: 'cfg' })).toBe(
+      '::warning file=cfg/playbooks/vendor-msa.yaml,line=2,title=docket warning::playbook "Vendor MSAs" (playbooks/vendor-msa.yaml:2) looks like a rename of the live playbook "Vendor MSA" (same rules), but it has none: if it was renamed, add `renamed_from: [Vendor MSA]`\n',
+    );
+  });
+
   it('prints nothing for a plan without changes or located warnings', () => {
     expect(renderGithubAnnotations(plan([]), { pathPrefix: '' })).toBe('');
   });
