@@ -175,9 +175,10 @@ class PullPlanner {
     const governing = c.action === 'delete' && c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : d;
     const policy = c.policy ?? governing?.policy?.drift;
     const l = c.liveId ? this.liveById.get(c.liveId) : undefined;
+    const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
     if (policy === 'ignore' || policy === 'revert') {
       const reason = policy === 'ignore' ? 'drift: ignore leaves it as it is on both sides' : 'drift: revert: `docket apply` puts the files’ value back';
-      this.notPulled.push(this.entryOf(c, direction, c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field), reason));
+      this.notPulled.push(this.entryOf(c, direction, fields, reason));
       return undefined;
     }
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
@@ -196,15 +197,14 @@ class PullPlanner {
     const was = d && l ? renamedOnto(this.input.sync, d, l.id, (kindKey) => this.desired.has(kindKey)) : undefined;
     if (was !== undefined) {
       const named = was.slice(was.indexOf(':') + 1);
-      this.notPulled.push(this.entryOf(c, direction, c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field), `the live ${c.kind} of this name was "${named}" when last in sync: renamed in the app onto a name the files declare too; rename them in the files by hand`));
+      this.notPulled.push(this.entryOf(c, direction, fields, `the live ${c.kind} of this name was "${named}" when last in sync: renamed in the app onto a name the files declare too; rename them in the files by hand`));
       return undefined;
     }
-    const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
     // What the files would then hold must be what validate takes: the app takes text docket refuses.
     const adding = c.action === 'delete';
     const refused = l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields) : undefined;
     if (refused) {
-      this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, `${refused}, which docket refuses in the files; change it in the app, then pull again`, d));
+      this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
       return undefined;
     }
     const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
@@ -509,7 +509,7 @@ class PullPlanner {
       if (quiet(this.kinds.get(l.kind)) || this.input.sync.byId.has(l.id) || this.input.sync.byKey.has(refKey(l.kind, l.key))) return false;
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const refused = [l, ...childrenOf(l)].map((o) => [o, refusedLiveValue(o, Object.keys(o.fields))] as const).find(([, why]) => why !== undefined);
-      if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}, which docket refuses in the files; change it in the app, then pull again` });
+      if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });
     if (fresh.length === 0) return;
@@ -701,11 +701,13 @@ export function keepTextStyle(current: unknown, value: unknown): unknown {
   return body.includes('\n') ? `${body}\n` : body;
 }
 
-/** Why a live value pull would write is one docket refuses in a file (a control character, a name of two lines or of 300 characters), if so. */
+/**
+ * Why a live value pull would write is one docket refuses in a file (a control character, a name of
+ * two lines or of 300 characters), said as the reason it is not pulled; undefined when none is.
+ */
 function refusedLiveValue(l: LiveResource, fields: readonly string[]): string | undefined {
   const values: Record<string, unknown> = {};
   for (const field of fields) if (Object.hasOwn(l.fields, field)) values[field] = l.fields[field];
-  const problem = textProblems(values)[0];
-  if (problem) return problem.message;
-  return typeof values.name === 'string' ? nameProblem(l.kind, values.name)?.message : undefined;
+  const why = textProblems(values)[0]?.message ?? (typeof values.name === 'string' ? nameProblem(l.kind, values.name)?.message : undefined);
+  return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
 }

@@ -57,8 +57,18 @@ const LOCATED_WARNING = /^(.+?):(\d+): ([\s\S]*)$/;
 /** The first `(file.yaml:line)` in a plan warning: where the object it is about is declared. */
 const DECLARED_AT = /\(([^()\n]+?\.ya?ml):(\d+)\)/;
 
+/** A path relative to the configuration directory, made relative to the repository root. */
+function inRepository(pathPrefix: string, file: string): string {
+  return pathPrefix ? posix.join(pathPrefix, file) : file;
+}
+
+/** Workflow commands as printed: one per line, nothing at all for none. */
+function commandLines(lines: readonly string[]): string {
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
 export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions): string {
-  const repoPath = (file: string): string => (options.pathPrefix ? posix.join(options.pathPrefix, file) : file);
+  const repoPath = (file: string): string => inRepository(options.pathPrefix, file);
   const lines: string[] = [];
   for (const c of plan.changes) {
     const source = c.source ?? options.locate?.(c);
@@ -74,17 +84,15 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
     );
   }
   for (const w of plan.warnings) {
+    // `file:line: message`, or a warning about an object naming where it is declared
+    // (`playbook "X" (playbooks/x.yaml:2) …`), said whole.
     const m = LOCATED_WARNING.exec(w);
-    if (m) {
-      lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: stripControl(m[3]!), at: { file: repoPath(m[1]!), line: Number(m[2]) } }));
-      continue;
-    }
-    // A warning about an object names where it is declared: `playbook "X" (playbooks/x.yaml:2) …`.
-    const about = DECLARED_AT.exec(w);
+    const about = m ? undefined : DECLARED_AT.exec(w);
+    const at = m ?? about;
     // Unlocated warnings are already in the plan output; an annotation adds nothing.
-    if (about) lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: stripControl(w), at: { file: repoPath(about[1]!), line: Number(about[2]) } }));
+    if (at) lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: stripControl(m ? m[3]! : w), at: { file: repoPath(at[1]!), line: Number(at[2]) } }));
   }
-  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  return commandLines(lines);
 }
 
 /**
@@ -95,8 +103,7 @@ export function renderDiagnosticAnnotations(diagnostics: readonly Diagnostic[], 
   const lines: string[] = [];
   for (const d of diagnostics) {
     if (!d.file) continue;
-    const file = pathPrefix ? posix.join(pathPrefix, d.file) : d.file;
-    lines.push(formatAnnotation({ level: d.severity === 'error' ? 'error' : 'warning', title: `docket ${d.code}`, message: stripControl(d.message), at: { file, ...(d.line !== undefined ? { line: d.line } : {}) } }));
+    lines.push(formatAnnotation({ level: d.severity === 'error' ? 'error' : 'warning', title: `docket ${d.code}`, message: stripControl(d.message), at: { file: inRepository(pathPrefix, d.file), ...(d.line !== undefined ? { line: d.line } : {}) } }));
   }
-  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  return commandLines(lines);
 }
