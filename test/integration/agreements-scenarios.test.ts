@@ -140,6 +140,8 @@ describe('custom terms', () => {
     const moved = await cli('plan', '-C', dir, '--detailed-exitcode');
     expect(moved.code).toBe(2);
     expect(moved.stdout).toContain('↑ publish custom-term "Data Terms"');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('explains in plain words when custom terms are not enabled for the organization', async () => {

@@ -223,6 +223,13 @@ describe('docket export', () => {
     expect(result.stdout).toMatch(/ {2}\S*acme\/playbooks\/inbound-nda\.yaml:\d+:\d+ .*"Term "/);
     expect(result.stdout).toContain('change these in the app (and export again) or in the files; then');
     expect((await cli('validate', '-C', out)).code).toBe(1);
+
+    // Changed in the app as it says, exported again: nothing refused, and no changes.
+    await app.archivePlaybook(`Long ${'x'.repeat(245)}`);
+    await app.deleteRule('Inbound NDA', 'Term ');
+    const again = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(again.result.stdout).not.toContain('docket validate refuses');
+    await expectNoChanges(cli, again.out);
   });
 
   it('limits the export to the kinds given with --kind', async () => {

@@ -199,5 +199,8 @@ rules:
     expect(pulled.stdout).toContain('which docket refuses in the files; change it in the app, then pull again');
     expect(await readFile(join(dir, 'playbooks/paste.yaml'), 'utf8')).toBe(nda);
     expect((await cli('validate', '-C', dir)).code).toBe(0);
+    // apply puts the files' text back; the playbook made in the app stays undeclared.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 });
