@@ -51,6 +51,20 @@ describe('help and completion', () => {
     const fish = await runCli(['completion', 'fish']);
     expect(fish.code).toBe(1);
     expect(fish.stderr).toContain('bash and zsh');
+    // Each subcommand has its own flags in the script, whether or not this machine has zsh to run it.
+    expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--review:value:_files'/);
+    if (spawnSync('zsh', ['-f', '-c', 'true']).status !== 0) return;
+    // zsh's completion builtins stood in for by functions that print what they were given.
+    const offered = (words: string[]): string => {
+      const stubs = `compdef() { :; }; _arguments() { print -r -- "$@"; }; compadd() { print -r -- "$@"; }`;
+      const line = `${stubs}\n${zsh}\nwords=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _docket`;
+      return execFileSync('zsh', ['-f', '-c', line], { encoding: 'utf8' });
+    };
+    expect(offered(['docket', 'pl'])).toContain('plan');
+    expect(offered(['docket', '--no-color', 'plan', '--det'])).toContain('--detailed-exitcode');
+    expect(offered(['docket', 'test', 'capture', '--rev'])).toContain('--review:value:_files');
+    expect(offered(['docket', 'test', 'capture', '--rev'])).not.toContain('--junit');
+    expect(offered(['docket', 'test', ''])).toContain('compadd -- capture');
   });
 });
 

@@ -91,11 +91,15 @@ export function zshScript(commands: CommandWords[]): string {
     if (!valued) return `'${flag}'`;
     return `'${flag}:value:${valued.values ? `(${valued.values.join(' ')})` : '_files'}'`;
   };
-  const cases = commands
-    .filter((c) => !c.name.includes(' '))
-    // Files are what most commands take (`test` takes test files beside `capture`); `completion` a shell.
-    .map((c) => `    ${c.name}) _arguments '*:${c.name === 'completion' ? `shell:(${c.words.join(' ')})` : 'file:_files'}' ${c.flags.map((f) => spec(c, f)).join(' ')} ;;`)
-    .join('\n');
+  // Files are what most commands take; `completion` a shell; `test` test files or `capture`.
+  const operand = (c: CommandWords): string => {
+    if (c.name === 'completion') return `shell:(${c.words.join(' ')})`;
+    if (c.words.length > 0) return `file:{_files; compadd -- ${c.words.join(' ')}}`;
+    return 'file:_files';
+  };
+  const top = commands.filter((c) => !c.name.includes(' ')).map((c) => c.name);
+  const subs = commands.filter((c) => c.name.includes(' ')).map((c) => `"${c.name}"`);
+  const cases = commands.map((c) => `    "${c.name}") _arguments '*:${operand(c)}' ${c.flags.map((f) => spec(c, f)).join(' ')} ;;`).join('\n');
   return `#compdef docket
 # docket completion for zsh: eval "$(docket completion zsh)" (e.g. in ~/.zshrc, after compinit)
 _docket() {
@@ -103,13 +107,18 @@ _docket() {
   # The command is the first of its names on the line: common flags may come before it.
   for ((i = 2; i < CURRENT; i++)); do
     case "\${words[i]}" in
-      ${commands.filter((c) => !c.name.includes(' ')).map((c) => c.name).join('|')}) cmd="\${words[i]}"; break ;;
+      ${top.join('|')}) cmd="\${words[i]}"; break ;;
     esac
   done
   if [[ -z "$cmd" ]]; then
-    compadd -- ${commands.filter((c) => !c.name.includes(' ')).map((c) => c.name).join(' ')}
+    compadd -- ${top.join(' ')}
     return
   fi
+  for ((i = i + 1; i < CURRENT; i++)); do
+    case "$cmd \${words[i]}" in
+      ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${words[i]}"; break ;;
+    esac
+  done
   case "$cmd" in
 ${cases}
   esac
