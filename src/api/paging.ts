@@ -133,10 +133,14 @@ export function lastPageFromBody(body: Record<string, unknown>): number | undefi
 /**
  * NOTE(api): page sizes services commonly use by default (15 in the skill, 30 in the official
  * docs). A list that says nothing about paging and holds exactly one of these many items, fewer
- * than docket asked for, may have been cut at the service's default: docket asks for the next page.
+ * than docket asked for, may have been cut at the service's default; one that holds exactly as
+ * many as docket asked for may be a full page of a list that pages without saying so. Either
+ * way docket asks for the next page (a service that does not page answers the same items again,
+ * which ends the list).
  */
 export const COMMON_DEFAULT_PAGE_SIZES: ReadonlySet<number> = new Set([15, 30]);
 
 export function looksTruncated(count: number, askedSize: number | null): boolean {
+  if (askedSize !== null && count === askedSize) return true;
   return COMMON_DEFAULT_PAGE_SIZES.has(count) && (askedSize === null || count < askedSize);
 }

@@ -103,7 +103,17 @@ export function listResponse(ctx: ListContext, items: ResourceObject[]): unknown
   const page = parsePage(ctx.query, ctx.defaultPageSize, ctx.variants.maxPageSize);
   if (ctx.variants.paging === 'none') return many(items);
   const body = paged(items, page, ctx.url);
-  if (ctx.variants.paging === 'links') return { data: body.data, links: body.links };
+  const links = ctx.variants.linksOrigin === 'other' ? onBackendHost(body.links) : body.links;
+  if (ctx.variants.paging === 'hidden') return { data: body.data };
+  if (ctx.variants.paging === 'links') return { data: body.data, links };
   if (ctx.variants.paging === 'meta') return { data: body.data, meta: body.meta };
-  return body;
+  return { ...body, links };
+}
+
+/** The host a gateway's backend might put in its links: not one a client can or should reach. */
+export const BACKEND_ORIGIN = 'http://backend.internal:8080';
+
+function onBackendHost(links: PagedCollection['links']): PagedCollection['links'] {
+  const move = (href: string): string => BACKEND_ORIGIN + href.slice(new URL(href).origin.length);
+  return { self: move(links.self), current: move(links.current), next: links.next === null ? null : move(links.next), last: move(links.last) };
 }

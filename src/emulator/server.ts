@@ -323,8 +323,9 @@ class EmulatorServer implements EmulatorControls {
       try {
         result = await this.dispatch(match, scope, this.context(req, method, target, rawBody, requestId));
         if (shouldPersist(method, result)) await this.store.persist();
-        // The variant where a create answers 200 instead of 201.
-        if (result.status === 201 && scope !== 'control' && this.settings.variants.createStatus === 200) result = { ...result, status: 200 };
+        // The variants where a create answers 200, or 204 with no body, instead of 201.
+        const createStatus = this.settings.variants.createStatus;
+        if (result.status === 201 && scope !== 'control' && createStatus !== 201) result = createStatus === 204 ? { status: 204 } : { ...result, status: createStatus };
       } catch (err) {
         result = toProblem(err);
       }

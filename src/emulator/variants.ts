@@ -11,38 +11,54 @@ export interface EmulatorVariants {
   reviewPaths: 'nested' | 'flat';
   /** Whether the review service has a users list; without one `…/users` answers 404. */
   reviewUsers: boolean;
-  /** Whether an invitation names the user it created (`relationships.user`). */
+  /** Whether an invitation names the user it created. */
   invitationUser: boolean;
+  /** Where it names it: `relationships.user` (default) or `attributes.user_id`. */
+  invitationUserAt: 'relationships' | 'attribute';
   /**
    * How templates show their type: `wire` (`type: template_nda` with `agreement_type`) or
-   * `generic` (`type: template`, a lower-case `agreement_type`, `standard_version` beside `attributes`).
+   * `generic` (`type: template`, a lower-case `agreement_type`, `standard_version` beside `attributes`)
+   * or `attribute` (`type: template`, the type only as `attributes.type`: `Software License`).
    */
-  templateTypes: 'wire' | 'generic';
+  templateTypes: 'wire' | 'generic' | 'attribute';
   /** Nested template objects read back as `template_csa_order_form` (writes still take `…_attributes`). */
   nestedReadNames: boolean;
   /** A nested template object in an update is merged key by key (default) or replaces the stored one. */
   nestedUpdate: 'merge' | 'replace';
   /** Archived playbooks stay in the playbook list, with `archived_at` set. */
   listArchived: boolean;
+  /** How a listed playbook says it is archived: `archived_at` (default), `archived: true`, or `status: archived`. */
+  archivedMarker: 'archived_at' | 'archived' | 'status';
   /** A `page[size]` above this is refused with 400 naming `page[size]`; null: sizes above 100 are cut to 100. */
   maxPageSize: number | null;
-  /** Paging members of paged lists: both `links` and `meta` (default), one of them, or none (every item at once). */
-  paging: 'both' | 'links' | 'meta' | 'none';
-  /** Status of a successful create: 201 (default) or 200. */
-  createStatus: 200 | 201;
+  /**
+   * Paging members of paged lists: both `links` and `meta` (default), one of them, none (every item
+   * at once), or `hidden`: still paged, with neither member (only page[number] reaches the rest).
+   */
+  paging: 'both' | 'links' | 'meta' | 'none' | 'hidden';
+  /** The origin of paging links: the request's own (default), or a backend host behind a gateway. */
+  linksOrigin: 'same' | 'other';
+  /** Status of a successful create: 201 (default), 200, or 204 with no body. */
+  createStatus: 200 | 201 | 204;
+  /** Rule writes keep every field (default), or only the documented `name`, `actions` and `description`, silently. */
+  ruleFields: 'all' | 'documented';
 }
 
 export const DEFAULT_VARIANTS: EmulatorVariants = {
   reviewPaths: 'nested',
   reviewUsers: true,
   invitationUser: true,
+  invitationUserAt: 'relationships',
   templateTypes: 'wire',
   nestedReadNames: false,
   nestedUpdate: 'merge',
   listArchived: false,
+  archivedMarker: 'archived_at',
   maxPageSize: null,
   paging: 'both',
+  linksOrigin: 'same',
   createStatus: 201,
+  ruleFields: 'all',
 };
 
 /** How each variant is spelt in JSON (seed files, `PUT /_emulator/config`) and what it accepts. */
@@ -50,13 +66,17 @@ const SPEC: { [K in keyof EmulatorVariants]: { json: string; values?: readonly E
   reviewPaths: { json: 'review_paths', values: ['nested', 'flat'] },
   reviewUsers: { json: 'review_users', kind: 'boolean' },
   invitationUser: { json: 'invitation_user', kind: 'boolean' },
-  templateTypes: { json: 'template_types', values: ['wire', 'generic'] },
+  invitationUserAt: { json: 'invitation_user_at', values: ['relationships', 'attribute'] },
+  templateTypes: { json: 'template_types', values: ['wire', 'generic', 'attribute'] },
   nestedReadNames: { json: 'nested_read_names', kind: 'boolean' },
   nestedUpdate: { json: 'nested_update', values: ['merge', 'replace'] },
   listArchived: { json: 'list_archived', kind: 'boolean' },
+  archivedMarker: { json: 'archived_marker', values: ['archived_at', 'archived', 'status'] },
   maxPageSize: { json: 'max_page_size', kind: 'size' },
-  paging: { json: 'paging', values: ['both', 'links', 'meta', 'none'] },
-  createStatus: { json: 'create_status', values: [200, 201] },
+  paging: { json: 'paging', values: ['both', 'links', 'meta', 'none', 'hidden'] },
+  linksOrigin: { json: 'links_origin', values: ['same', 'other'] },
+  createStatus: { json: 'create_status', values: [200, 201, 204] },
+  ruleFields: { json: 'rule_fields', values: ['all', 'documented'] },
 };
 
 /** Reads `{review_paths: "flat", …}`; every problem is recorded under `at.key`. */

@@ -156,16 +156,17 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
         ctx.registerId(change.kind, change.key, existing.id);
         return existing.note;
       }
-      await kind.execute(change, ctx);
+      // What the write itself noted (a field that did not stick) stays unless a concurrent run's object replaces it.
+      const written = await kind.execute(change, ctx);
       const mine = ids.get(`${change.kind}:${change.key}`);
-      if (!mine) return undefined;
+      if (!mine) return written;
       if (guard.checkAtEnd || !referredTo.has(change.id)) {
         checkLater.push(change);
-        return undefined;
+        return written;
       }
       const settled = await settleAfterCreate(guard, change, mine, ctx);
       ctx.registerId(change.kind, change.key, settled.id);
-      return settled.note;
+      return settled.note ?? written;
     },
     ...(input.onResult ? { onResult: input.onResult } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
@@ -205,7 +206,9 @@ function noteUnchecked(changes: readonly Change[], report: ApplyReport): void {
   const results = new Map(report.results.map((r) => [r.changeId, r]));
   for (const change of changes) {
     const result = results.get(change.id);
-    if (result?.status === 'done' && !result.note) result.note = 'not checked for a duplicate made by a concurrent apply (the apply was stopped); plan again to see';
+    if (result?.status !== 'done') continue;
+    const unchecked = 'not checked for a duplicate made by a concurrent apply (the apply was stopped); plan again to see';
+    result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
   }
 }
 

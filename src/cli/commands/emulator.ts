@@ -23,13 +23,17 @@ interface EmulatorOptions {
   reviewPaths?: EmulatorVariants['reviewPaths'];
   reviewUsers: boolean;
   invitationUser: boolean;
+  invitationUserAt?: EmulatorVariants['invitationUserAt'];
   templateTypes?: EmulatorVariants['templateTypes'];
   nestedReadNames?: boolean;
   nestedUpdate?: EmulatorVariants['nestedUpdate'];
   listArchived?: boolean;
+  archivedMarker?: EmulatorVariants['archivedMarker'];
   maxPageSize?: number;
   paging?: EmulatorVariants['paging'];
+  linksOrigin?: EmulatorVariants['linksOrigin'];
   createStatus?: string;
+  ruleFields?: EmulatorVariants['ruleFields'];
 }
 
 const number = (min: number, max: number) => (value: string) => {
@@ -58,13 +62,17 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .addOption(new Option('--review-paths <STYLE>', 'review routes nested under /v1/organizations/{id}, or flat under /v1').choices(['nested', 'flat']))
     .option('--no-review-users', 'the review service has no users list (404), as in its public docs')
     .option('--no-invitation-user', 'invitations do not name the user they created')
-    .addOption(new Option('--template-types <FORM>', 'template type as wire names (template_nda) or a generic type with agreement_type').choices(['wire', 'generic']))
+    .addOption(new Option('--invitation-user-at <WHERE>', 'where an invitation names its user: relationships.user, or attributes.user_id').choices(['relationships', 'attribute']))
+    .addOption(new Option('--template-types <FORM>', 'template type as wire names (template_nda), a generic type with agreement_type, or only attributes.type').choices(['wire', 'generic', 'attribute']))
     .option('--nested-read-names', 'nested template objects read back as template_csa_order_form (writes take …_attributes)')
     .addOption(new Option('--nested-update <HOW>', 'a nested template object in an update merges key by key, or replaces the stored one').choices(['merge', 'replace']))
     .option('--list-archived', 'archived playbooks stay in the playbook list, with archived_at set')
+    .addOption(new Option('--archived-marker <FIELD>', 'how a listed playbook says it is archived (with --list-archived)').choices(['archived_at', 'archived', 'status']))
     .option('--max-page-size <N>', 'refuse a larger page[size] with 400', wholeNumber(1, 100))
-    .addOption(new Option('--paging <STYLE>', 'paging members of paged lists (none: every item at once)').choices(['both', 'links', 'meta', 'none']))
-    .addOption(new Option('--create-status <CODE>', 'status of a successful create').choices(['200', '201']))
+    .addOption(new Option('--paging <STYLE>', 'paging members of paged lists (none: every item at once; hidden: paged, without either member)').choices(['both', 'links', 'meta', 'none', 'hidden']))
+    .addOption(new Option('--links-origin <ORIGIN>', 'paging links on the request\'s own origin, or on a backend host behind a gateway').choices(['same', 'other']))
+    .addOption(new Option('--create-status <CODE>', 'status of a successful create (204: with no body)').choices(['200', '201', '204']))
+    .addOption(new Option('--rule-fields <WHICH>', 'rule writes keep every field, or only name, actions and description (the rest dropped silently)').choices(['all', 'documented']))
     .action(async (opts: EmulatorOptions) => {
       const seed = opts.seed ? await readSeed(opts.seed) : defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS, invited: true });
       const emulator = await startEmulatorForCli({
@@ -115,13 +123,17 @@ function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
   if (opts.reviewPaths) v.reviewPaths = opts.reviewPaths;
   if (!opts.reviewUsers) v.reviewUsers = false;
   if (!opts.invitationUser) v.invitationUser = false;
+  if (opts.invitationUserAt) v.invitationUserAt = opts.invitationUserAt;
   if (opts.templateTypes) v.templateTypes = opts.templateTypes;
   if (opts.nestedReadNames) v.nestedReadNames = true;
   if (opts.nestedUpdate) v.nestedUpdate = opts.nestedUpdate;
   if (opts.listArchived) v.listArchived = true;
+  if (opts.archivedMarker) v.archivedMarker = opts.archivedMarker;
   if (opts.maxPageSize !== undefined) v.maxPageSize = opts.maxPageSize;
   if (opts.paging) v.paging = opts.paging;
-  if (opts.createStatus) v.createStatus = opts.createStatus === '200' ? 200 : 201;
+  if (opts.linksOrigin) v.linksOrigin = opts.linksOrigin;
+  if (opts.createStatus) v.createStatus = Number(opts.createStatus) as EmulatorVariants['createStatus'];
+  if (opts.ruleFields) v.ruleFields = opts.ruleFields;
   return v;
 }
 

@@ -81,14 +81,15 @@ export function customTemplateVersionView(v: CustomTemplateVersionRecord): Resou
 /**
  * Compact: name, standard_version, agreement_type and timestamps; `full` adds every stored
  * parameter. The variants: `generic` types (`type: template`, a lower-case `agreement_type`,
- * `standard_version` beside `attributes`) and nested objects read back without `_attributes`.
+ * `standard_version` beside `attributes`), `attribute` types (`type: template`, the type only as
+ * `attributes.type`), and nested objects read back without `_attributes`.
  */
 export function templateView(t: TemplateRecord, full: boolean, organizationId: string, variants: EmulatorVariants): ResourceObject {
-  const generic = variants.templateTypes === 'generic';
+  const form = variants.templateTypes;
   const attributes: Record<string, unknown> = {
     name: t.name,
-    ...(generic ? {} : { standard_version: t.standard_version }),
-    agreement_type: generic ? t.agreement_type.toLowerCase().replace(/ /g, '_') : t.agreement_type,
+    ...(form === 'generic' ? {} : { standard_version: t.standard_version }),
+    ...(form === 'attribute' ? { type: t.agreement_type } : { agreement_type: form === 'generic' ? t.agreement_type.toLowerCase().replace(/ /g, '_') : t.agreement_type }),
     organization_id: organizationId,
   };
   if (full) {
@@ -98,8 +99,8 @@ export function templateView(t: TemplateRecord, full: boolean, organizationId: s
   }
   attributes.created_at = t.created_at;
   attributes.updated_at = t.updated_at;
-  const resource: ResourceObject = { id: t.id, type: generic ? 'template' : templateResourceType(t.agreement_type), attributes };
-  if (generic) resource.standard_version = t.standard_version;
+  const resource: ResourceObject = { id: t.id, type: form === 'wire' ? templateResourceType(t.agreement_type) : 'template', attributes };
+  if (form === 'generic') resource.standard_version = t.standard_version;
   return resource;
 }
 

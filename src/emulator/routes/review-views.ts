@@ -1,5 +1,6 @@
 /** How the review service shows its objects: JSON:API resource objects (reference/api.md). */
 import type { ResourceObject } from '../jsonapi.js';
+import type { EmulatorVariants } from '../variants.js';
 import type { EmulatorStore, InvitationRecord, MembershipRecord, OrganizationRecord, PlaybookRecord, RuleRecord, UserRecord } from '../store.js';
 
 export function organizationView(store: EmulatorStore, org: OrganizationRecord): ResourceObject {
@@ -23,21 +24,20 @@ export function userView(user: UserRecord, membership: MembershipRecord): Resour
 }
 
 /**
- * NOTE(api): the invited user as a JSON:API relationship; the public docs show no invitation
- * attributes, so the `invitation_user: false` variant leaves it out.
+ * NOTE(api): the invited user as a JSON:API relationship, or as `attributes.user_id`; the public
+ * docs show no invitation attributes, so the `invitation_user: false` variant leaves it out.
  */
-export function invitationView(inv: InvitationRecord, withUser = true): ResourceObject {
-  const view: ResourceObject = {
-    id: inv.id,
-    type: 'invitation',
-    attributes: { email: inv.email, name: inv.name, invited_by_email: inv.invited_by_email, created_at: inv.created_at },
-  };
-  if (withUser) view.relationships = { user: { data: inv.user_id ? { type: 'user', id: inv.user_id } : null } };
+export function invitationView(inv: InvitationRecord, variants: EmulatorVariants): ResourceObject {
+  const attributes: Record<string, unknown> = { email: inv.email, name: inv.name, invited_by_email: inv.invited_by_email, created_at: inv.created_at };
+  const view: ResourceObject = { id: inv.id, type: 'invitation', attributes };
+  if (!variants.invitationUser) return view;
+  if (variants.invitationUserAt === 'attribute') attributes.user_id = inv.user_id;
+  else view.relationships = { user: { data: inv.user_id ? { type: 'user', id: inv.user_id } : null } };
   return view;
 }
 
-/** `withArchivedAt`: the `list_archived` variant, where playbooks say whether they are archived. */
-export function playbookView(org: OrganizationRecord, pb: PlaybookRecord, withArchivedAt = false): ResourceObject {
+/** The `list_archived` variant's playbooks say whether they are archived, in its `archived_marker` form. */
+export function playbookView(org: OrganizationRecord, pb: PlaybookRecord, variants: EmulatorVariants): ResourceObject {
   return {
     id: pb.id,
     type: 'playbook',
@@ -46,11 +46,17 @@ export function playbookView(org: OrganizationRecord, pb: PlaybookRecord, withAr
       name: pb.name,
       description: pb.description,
       organization_id: org.id,
-      ...(withArchivedAt ? { archived_at: pb.archived_at } : {}),
+      ...(variants.listArchived ? archivedMarker(pb, variants.archivedMarker) : {}),
       created_at: pb.created_at,
       updated_at: pb.updated_at,
     },
   };
+}
+
+function archivedMarker(pb: PlaybookRecord, marker: EmulatorVariants['archivedMarker']): Record<string, unknown> {
+  if (marker === 'archived') return { archived: pb.archived_at !== null };
+  if (marker === 'status') return { status: pb.archived_at === null ? 'active' : 'archived' };
+  return { archived_at: pb.archived_at };
 }
 
 export function ruleView(store: EmulatorStore, org: OrganizationRecord, rule: RuleRecord): ResourceObject {

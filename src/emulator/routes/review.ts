@@ -56,7 +56,7 @@ function organizationRoutes(prefix: string, self: string, when: When, deps: Revi
     r('POST', `${prefix}/playbooks`, createPlaybook),
     r('GET', PLAYBOOK, (ctx) => {
       const org = organizationOf(ctx);
-      return ok(playbookView(org, playbookOf(ctx, org), ctx.variants.listArchived));
+      return ok(playbookView(org, playbookOf(ctx, org), ctx.variants));
     }),
     r('PATCH', PLAYBOOK, updatePlaybook),
     r('DELETE', PLAYBOOK, archivePlaybook),
@@ -131,7 +131,7 @@ function listUsers(ctx: RequestContext): RouteResult {
 function listInvitations(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
   const sorted = Object.values(org.invitations).sort((a, b) => compareCreated(a.created_at, b.created_at));
-  return { status: 200, body: listResponse(ctx, sorted.map((i) => invitationView(i, ctx.variants.invitationUser))) };
+  return { status: 200, body: listResponse(ctx, sorted.map((i) => invitationView(i, ctx.variants))) };
 }
 
 function getInvitation(ctx: RequestContext): RouteResult {
@@ -139,7 +139,7 @@ function getInvitation(ctx: RequestContext): RouteResult {
   const id = ctx.params.invitation ?? '';
   const inv = Object.hasOwn(org.invitations, id) ? org.invitations[id] : undefined;
   if (!inv) throw notFound(`invitation ${id} not found`);
-  return ok(invitationView(inv, ctx.variants.invitationUser));
+  return ok(invitationView(inv, ctx.variants));
 }
 
 function createInvitation(ctx: RequestContext): RouteResult {
@@ -158,7 +158,7 @@ function createInvitation(ctx: RequestContext): RouteResult {
   const user = ctx.store.addMember(org, address, name ?? null, 'member');
   const inv = { id: ctx.store.newId(), email: address, name: name ?? null, invited_by_email: ctx.store.firstAdminEmail(org), user_id: user.id, created_at: ctx.store.timestamp() };
   org.invitations[inv.id] = inv;
-  return ok(invitationView(inv, ctx.variants.invitationUser), 201);
+  return ok(invitationView(inv, ctx.variants), 201);
 }
 
 // ---- playbooks -----------------------------------------------------------------------------
@@ -168,7 +168,7 @@ function listPlaybooks(ctx: RequestContext): RouteResult {
   // NOTE(api): unpaged, as seed 000 shows `{ data: [Playbook] }`; archived playbooks are left out
   // unless the `list_archived` variant keeps them (with `archived_at` set).
   const listed = ctx.variants.listArchived ? Object.values(org.playbooks) : ctx.store.activePlaybooks(org);
-  return { status: 200, body: many(listed.map((p) => playbookView(org, p, ctx.variants.listArchived))) };
+  return { status: 200, body: many(listed.map((p) => playbookView(org, p, ctx.variants))) };
 }
 
 function readPlaybookFields(body: JsonBody, creating: boolean): { name?: string; description?: string | null } {
@@ -198,7 +198,7 @@ function createPlaybook(ctx: RequestContext): RouteResult {
     updated_at: now,
   };
   org.playbooks[pb.id] = pb;
-  return ok(playbookView(org, pb, ctx.variants.listArchived), 201);
+  return ok(playbookView(org, pb, ctx.variants), 201);
 }
 
 function updatePlaybook(ctx: RequestContext): RouteResult {
@@ -206,7 +206,7 @@ function updatePlaybook(ctx: RequestContext): RouteResult {
   const pb = playbookOf(ctx, org);
   const fields = readPlaybookFields(ctx.json(), false);
   Object.assign(pb, fields, { updated_at: ctx.store.timestamp() });
-  return ok(playbookView(org, pb, ctx.variants.listArchived));
+  return ok(playbookView(org, pb, ctx.variants));
 }
 
 function archivePlaybook(ctx: RequestContext): RouteResult {
@@ -223,7 +223,18 @@ function archivePlaybook(ctx: RequestContext): RouteResult {
 type RuleFields = Pick<RuleRecord, 'name' | 'description' | 'actions' | 'internal_notes' | 'questions' | 'generate_summary' | 'reviewer_id'>;
 const RULE_TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
 
-/** The fields a body sends, after type checks (a 422 naming each mistyped field). */
+/**
+ * The fields a body sends that the service keeps, after type checks (a 422 naming each mistyped
+ * field). The `rule_fields: documented` variant keeps only the fields its public docs name, and
+ * drops the others without a word.
+ */
+function keptRuleFields(ctx: RequestContext): Partial<RuleFields> {
+  const sent = readRuleFields(ctx.json());
+  if (ctx.variants.ruleFields === 'all') return sent;
+  const { name, description, actions } = sent;
+  return { ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}), ...(actions !== undefined ? { actions } : {}) };
+}
+
 function readRuleFields(body: JsonBody): Partial<RuleFields> {
   const errors = new FieldErrors();
   const out: Partial<RuleFields> = {};
@@ -263,7 +274,7 @@ function listRules(ctx: RequestContext): RouteResult {
 function createRule(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
   const pb = playbookOf(ctx, org);
-  const sent = readRuleFields(ctx.json());
+  const sent = keptRuleFields(ctx);
   const fields: RuleFields = {
     name: sent.name ?? '',
     description: sent.description ?? null,
@@ -283,7 +294,7 @@ function createRule(ctx: RequestContext): RouteResult {
 function updateRule(ctx: RequestContext): RouteResult {
   const org = organizationOf(ctx);
   const rule = ruleOf(ctx, org, playbookOf(ctx, org));
-  const sent = readRuleFields(ctx.json());
+  const sent = keptRuleFields(ctx);
   const merged: RuleFields = { ...rule, ...sent };
   checkRule(ctx, org, merged, sent);
   Object.assign(rule, sent, { updated_at: ctx.store.timestamp() });

@@ -1,7 +1,8 @@
 /** The bundled example against the agreements-service and paging shapes of the public docs. */
-import { afterAll, afterEach, describe, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { TestEmulator } from '../../helpers/emulator.js';
-import { removeMadeDirs } from '../../helpers/tmpdir.js';
+import { cliWith, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { runExampleScenario, startVariant } from './scenario.js';
 
 let t: TestEmulator | undefined;
@@ -19,6 +20,8 @@ describe('the bundled example converges against each agreements and paging shape
     ['links-only paging', { paging: 'links' as const }],
     ['meta-only paging', { paging: 'meta' as const }],
     ['no paging (every item at once)', { paging: 'none' as const }],
+    ['templates typed only by attributes.type, lists paged without saying so', { templateTypes: 'attribute' as const, paging: 'hidden' as const }],
+    ['links-only paging on a backend host behind the gateway', { paging: 'links' as const, linksOrigin: 'other' as const }],
     [
       'flat routes + no users list + generic types + nested read names + page[size] at most 50',
       { reviewPaths: 'flat' as const, reviewUsers: false, templateTypes: 'generic' as const, nestedReadNames: true, nestedUpdate: 'replace' as const, maxPageSize: 50 },
@@ -26,5 +29,17 @@ describe('the bundled example converges against each agreements and paging shape
   ])('%s', async (_name, variants) => {
     t = await startVariant(variants);
     await runExampleScenario(t);
+  });
+});
+
+describe('a list that pages without saying so', () => {
+  it('is read to its end: the member last in the users list (its second page of 100) is known, not invited again', async () => {
+    t = await startVariant({ paging: 'hidden' });
+    const cli = cliWith(() => t!.env);
+    const members = t.emulator.store.members(t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!);
+    expect(members.length).toBeGreaterThan(100);
+    const last = members[members.length - 1]!.user;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': `kind: Member\nemail: ${last.email}\nname: ${last.name}\n` });
+    await expectNoChanges(cli, dir);
   });
 });

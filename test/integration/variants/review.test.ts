@@ -19,6 +19,10 @@ describe('the bundled example converges against each review-service shape', () =
     ['no users list', { reviewUsers: false }],
     ['archived playbooks kept in the list', { listArchived: true }],
     ['200 instead of 201 on creates', { createStatus: 200 as const }],
+    [
+      'no users list, invitations naming their user as attributes.user_id, archived playbooks listed with status: archived',
+      { reviewUsers: false, invitationUserAt: 'attribute' as const, listArchived: true, archivedMarker: 'status' as const },
+    ],
   ])('%s', async (_name, variants) => {
     t = await startVariant(variants);
     await runExampleScenario(t);
@@ -96,5 +100,45 @@ describe('without a users list', () => {
     await writeFiles(dir, { 'organization.yaml': 'kind: Organization\n' });
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+  });
+});
+
+describe('rule fields the service drops without a word', () => {
+  it('says so under the create and the update that sent them, and converges once the files leave them out', async () => {
+    t = await startVariant({ ruleFields: 'documented' });
+    const cli = cliWith(() => t!.env);
+    const playbook = (actions: string, notes?: string) => `kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ${actions}\n${notes ? `    internal_notes: ${notes}\n` : ''}`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('ACCEPT', 'keep me') });
+    const created = await applyOk(cli, dir);
+    expect(created.stdout).toMatch(/create rule "P\/R"[^\n]*\n\s+note: the service answered without `internal_notes` as sent/);
+
+    await writeFiles(dir, { 'playbooks/p.yaml': playbook('ACCEPT up to 3 years', 'keep me too') });
+    const updated = await applyOk(cli, dir);
+    expect(updated.stdout).toMatch(/update rule "P\/R"[^\n]*\n\s+note: the service answered without `internal_notes` as sent/);
+
+    await writeFiles(dir, { 'playbooks/p.yaml': playbook('ACCEPT up to 3 years') });
+    await expectNoChanges(cli, dir);
+  });
+});
+
+describe('creates answered 204 with no body', () => {
+  it('finds each object it created by reading, and converges with no duplicates', async () => {
+    t = await startVariant({ createStatus: 204 });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
+      'members.yaml': 'kind: Member\nemail: dave@acme.example\n',
+      'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: dave@acme.example\n',
+      'custom-terms/t.yaml': 'kind: CustomTerm\nname: T\nbody: Terms.\n',
+      'templates/nda.yaml': 'kind: Template\nname: N\ntype: NDA\nparameters:\n  term: 2\n',
+    });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    expect(Object.values(org.playbooks).filter((p) => p.name === 'P')).toHaveLength(1);
+    expect(Object.values(org.rules).filter((r) => r.name === 'R')).toHaveLength(1);
+    expect(Object.values(org.agreements.custom_terms)).toHaveLength(1);
+    expect(Object.values(org.agreements.templates).filter((x) => x.name === 'N')).toHaveLength(1);
+    expect(Object.values(org.invitations).filter((i) => i.email === 'dave@acme.example')).toHaveLength(1);
   });
 });

@@ -466,6 +466,23 @@ describe('list', () => {
     expect(await client.list('/v1/x', 'list x')).toHaveLength(19);
   });
 
+  it('asks for the next page when a list without paging members is exactly as long as the page docket asked for', async () => {
+    const { mock, client } = setup();
+    const many = (from: number, n: number) => Array.from({ length: n }, (_, i) => res(`r${from + i}`));
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100' }).reply(200, { data: many(0, 100) });
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2' }).reply(200, { data: many(100, 100) });
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=3' }).reply(200, { data: many(200, 7) });
+    expect(await client.list('/v1/x', 'list x')).toHaveLength(207);
+  });
+
+  it('ends a full list without paging members when the next page only repeats it (a service that does not page)', async () => {
+    const { mock, client } = setup();
+    const all = Array.from({ length: 100 }, (_, i) => res(`r${i}`));
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100' }).reply(200, { data: all });
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2' }).reply(200, { data: all });
+    expect(await client.list('/v1/x', 'list x')).toHaveLength(100);
+  });
+
   it('names the item and what is wrong when a list item is malformed', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: anyPath }).reply(200, { data: [res('a'), { id: 'b', type: 'x' }] });

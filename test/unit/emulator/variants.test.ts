@@ -43,6 +43,41 @@ describe('review path styles', () => {
   });
 });
 
+describe('more review shapes', () => {
+  it('names the invited user as attributes.user_id when asked to', async () => {
+    const h = await startAgreements({ variants: { reviewUsers: false, invitationUserAt: 'attribute' } });
+    const inv = one(await h.review('POST', `${ORG_PATH}/invitations`, { email: 'dave@acme.example' }));
+    expect(inv.attributes.user_id).toBe(h.emu.store.userByEmail('dave@acme.example')!.id);
+    expect(inv).not.toHaveProperty('relationships');
+  });
+
+  it('marks listed archived playbooks with archived: true or status: archived when asked to', async () => {
+    for (const [marker, archived, active] of [
+      ['archived', { archived: true }, { archived: false }],
+      ['status', { status: 'archived' }, { status: 'active' }],
+    ] as const) {
+      const h = await startAgreements({ variants: { listArchived: true, archivedMarker: marker } });
+      const old = one(await h.review('POST', `${ORG_PATH}/playbooks`, { name: 'Old' }));
+      one(await h.review('POST', `${ORG_PATH}/playbooks`, { name: 'New' }));
+      await h.review('DELETE', `${ORG_PATH}/playbooks/${old.id}`);
+      const listed = list(await h.review('GET', `${ORG_PATH}/playbooks`));
+      expect(listed.find((p) => p.id === old.id)!.attributes).toMatchObject(archived);
+      expect(listed.find((p) => p.id !== old.id)!.attributes).toMatchObject(active);
+      expect(listed[0]!.attributes).not.toHaveProperty('archived_at');
+    }
+  });
+
+  it('keeps only the documented rule fields when asked to, dropping the others without a word', async () => {
+    const h = await startAgreements({ variants: { ruleFields: 'documented' } });
+    const pb = one(await h.review('POST', `${ORG_PATH}/playbooks`, { name: 'NDA' }));
+    const created = await h.review('POST', `${ORG_PATH}/playbooks/${pb.id}/playbook_rules`, { name: 'Term', actions: 'ACCEPT', internal_notes: 'kept?', generate_summary: false });
+    expect(created.status).toBe(201);
+    expect(one(created).attributes).toMatchObject({ name: 'Term', actions: 'ACCEPT', internal_notes: null, generate_summary: true });
+    const patched = one(await h.review('PATCH', `${ORG_PATH}/playbooks/${pb.id}/playbook_rules/${one(created).id}`, { description: 'd', questions: 'q?' }));
+    expect(patched.attributes).toMatchObject({ description: 'd', questions: null });
+  });
+});
+
 describe('templates', () => {
   it('generic types: type `template`, a lower-case agreement_type and standard_version beside the attributes', async () => {
     const h = await startAgreements({ variants: { templateTypes: 'generic' } });
@@ -53,6 +88,14 @@ describe('templates', () => {
     expect(t.attributes.agreement_type).toBe('software_license');
     expect(t.attributes).not.toHaveProperty('standard_version');
     expect(t).toHaveProperty('standard_version', null);
+  });
+
+  it('attribute types: type `template`, the type only as attributes.type', async () => {
+    const h = await startAgreements({ variants: { templateTypes: 'attribute' } });
+    const t = one(await h.ag('POST', TEMPLATES, { type: 'Software License', name: 'SLA' })) as { type: string; attributes: Record<string, unknown> };
+    expect(t.type).toBe('template');
+    expect(t.attributes.type).toBe('Software License');
+    expect(t.attributes).not.toHaveProperty('agreement_type');
   });
 
   it('nested objects read under their read names and, when asked, replaced whole on update', async () => {
@@ -81,6 +124,20 @@ describe('paging', () => {
     const none = await users('none');
     expect(Object.keys(none)).toEqual(['data']);
     expect((none.data as unknown[]).length).toBeGreaterThan(1);
+  });
+
+  it('pages without saying so when hidden, and puts its links on a backend host when asked to', async () => {
+    const seed = defaultSeed({ users: [{ email: 'a@acme.example' }, { email: 'b@acme.example' }] });
+    const hidden = await startAgreements({ variants: { paging: 'hidden' }, seed });
+    const first = (await hidden.ag('GET', '/v1/users?page[size]=1')).body as Record<string, unknown[]>;
+    expect(Object.keys(first)).toEqual(['data']);
+    expect(first.data).toHaveLength(1);
+    const second = (await hidden.ag('GET', '/v1/users?page[size]=1&page[number]=2')).body as Record<string, { id: string }[]>;
+    expect(second.data![0]!.id).not.toBe((first.data![0] as { id: string }).id);
+    const other = await startAgreements({ variants: { linksOrigin: 'other' }, seed });
+    const links = ((await other.ag('GET', '/v1/users?page[size]=1')).body as { links: Record<string, string> }).links;
+    expect(new URL(links.next!).origin).toBe('http://backend.internal:8080');
+    expect(new URL(links.next!).pathname).toBe('/agreements/v1/users');
   });
 
   it('refuses a page size above the maximum with a 400 naming page[size]', async () => {
@@ -114,9 +171,17 @@ describe('create status, config and seeds', () => {
     expect(problem(bad).errors?.map((e) => e.field).sort()).toEqual(['variants.colour', 'variants.paging']);
   });
 
+  it('answers creates with 204 and no body when asked to', async () => {
+    const h = await startAgreements({ variants: { createStatus: 204 } });
+    const reply = await h.review('POST', `${ORG_PATH}/playbooks`, { name: 'A' });
+    expect(reply.status).toBe(204);
+    expect(reply.body).toBeUndefined();
+    expect(h.emu.store.activePlaybooks(h.emu.store.organization(ORG)!).map((p) => p.name)).toEqual(['A']);
+  });
+
   it('reads variants from a seed file, in snake_case', () => {
     const seed = parseSeed({ variants: { review_paths: 'flat', review_users: false, max_page_size: 25 }, organizations: [] });
     expect(seed.variants).toEqual({ reviewPaths: 'flat', reviewUsers: false, maxPageSize: 25 });
-    expect(() => parseSeed({ variants: { create_status: 204 }, organizations: [] })).toThrow(/variants.create_status must be one of: 200, 201/);
+    expect(() => parseSeed({ variants: { create_status: 202 }, organizations: [] })).toThrow(/variants.create_status must be one of: 200, 201, 204/);
   });
 });
