@@ -121,6 +121,11 @@ class PullPlanner {
   private readonly writing: { file: string; index: number; pointer: string; entry: Pulling }[] = [];
   /** Top-level objects whose rename made in the app was pulled, by kind: [old key, new key]. */
   private readonly renamed = new Map<KindName, [string, string][]>();
+  /**
+   * Fields of a live object (by id) that are not pulled. An object renamed and edited in the app
+   * is two changes: what one of them pulls must not record the other's unpulled fields as in sync.
+   */
+  private readonly unpulled = new Map<string, Set<string>>();
 
   constructor(private readonly input: PullInput) {
     this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
@@ -155,6 +160,8 @@ class PullPlanner {
     // A rule of a playbook removed too is said once, by its playbook's note.
     const removed = new Set(toRemove.map((r) => refKey(r.change.kind, r.change.key)));
     for (const r of toRemove) if (!r.change.parent || !removed.has(refKey(r.change.parent.kind, r.change.parent.key))) this.removedFromTests(r);
+    // Every failure is known before any record is made (a rename may be reported before its object's update).
+    for (const o of objects) if (o.failed.size > 0) this.noteUnpulled(o.change, o.failed.has('*') ? o.fields : [...o.failed]);
     for (const o of [...objects, ...childrenToInsert, ...toRemove]) this.report(o);
     this.moveChildRecords();
     // In registry order (parents before children), then by identity.
@@ -179,6 +186,7 @@ class PullPlanner {
     if (policy === 'ignore' || policy === 'revert') {
       const reason = policy === 'ignore' ? 'drift: ignore leaves it as it is on both sides' : 'drift: revert: `docket apply` puts the files’ value back';
       this.notPulled.push(this.entryOf(c, direction, fields, reason));
+      this.noteUnpulled(c, fields);
       return undefined;
     }
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
@@ -198,6 +206,7 @@ class PullPlanner {
     if (was !== undefined) {
       const named = was.slice(was.indexOf(':') + 1);
       this.notPulled.push(this.entryOf(c, direction, fields, `the live ${c.kind} of this name was "${named}" when last in sync: renamed in the app onto a name the files declare too; rename them in the files by hand`));
+      this.noteUnpulled(c, fields);
       return undefined;
     }
     // What the files would then hold must be what validate takes: the app takes text docket refuses.
@@ -205,14 +214,23 @@ class PullPlanner {
     const refused = l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields) : undefined;
     if (refused) {
       this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
+      this.noteUnpulled(c, fields);
       return undefined;
     }
     const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
     if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: keep one by hand'));
+    this.noteUnpulled(c, conflicts);
     if (c.liveId && !['delete', 'archive'].includes(c.action) && fields.length === 0) return undefined;
     // A field both sides changed is not pulled: the object keeps its old record, so the next plan
     // still shows that field as changed on both sides.
     return { change: c, ...(d ? { d } : {}), ...(l ? { l } : {}), fields, failed: new Set(conflicts) };
+  }
+
+  private noteUnpulled(c: Change, fields: readonly string[]): void {
+    if (!c.liveId || fields.length === 0) return;
+    let set = this.unpulled.get(c.liveId);
+    if (!set) this.unpulled.set(c.liveId, (set = new Set()));
+    for (const f of fields) set.add(f.split('.')[0]!);
   }
 
   private entryOf(c: Change, direction: Direction, fields: string[], reason?: string, d?: DesiredResource): PullEntry {
@@ -591,9 +609,15 @@ class PullPlanner {
 
   /** A `${…}` value live no longer matches: said, with the variable to change. */
   private problem(file: string, p: YamlEditProblem): void {
-    const owner = this.writing
+    const fieldOf = (w: { pointer: string; entry: Pulling }): string | undefined => {
+      const field = p.pointer.slice(w.pointer.length + 1).replace(/\//g, '.');
+      return w.entry.fields.find((f) => f === field || field.startsWith(`${f}.`));
+    };
+    const candidates = this.writing
       .filter((w) => w.file === file && w.index === p.document && (p.pointer === w.pointer || p.pointer.startsWith(`${w.pointer}/`)))
-      .sort((a, b) => b.pointer.length - a.pointer.length)[0];
+      .sort((a, b) => b.pointer.length - a.pointer.length);
+    // An object renamed and edited in the app is written by two changes: the one that wrote this field owns it.
+    const owner = candidates.find((w) => w.pointer === candidates[0]!.pointer && fieldOf(w) !== undefined) ?? candidates[0];
     // Each variable once, and the live value quoted short: a long rule text may use one many times.
     const names = [...new Set([...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!))];
     const what = names.length > 0 ? names.join(', ') : quoteValue(p.written);
@@ -604,7 +628,7 @@ class PullPlanner {
       return;
     }
     const field = p.pointer.slice(owner.pointer.length + 1).replace(/\//g, '.');
-    owner.entry.failed.add(owner.entry.fields.find((f) => f === field || field.startsWith(`${f}.`)) ?? '*');
+    owner.entry.failed.add(fieldOf(owner) ?? '*');
     const c = owner.entry.change;
     this.notPulled.push({ kind: c.kind, key: c.key, name: c.name, direction: c.direction ?? 'unknown', fields: [field], file, line: p.line, reason });
   }
@@ -658,15 +682,15 @@ class PullPlanner {
       this.reported.set(identity, entry);
       this.pulled.push(entry);
     }
-    // What could not be pulled keeps the object's old record: the next plan still sees that side move.
-    if (o.failed.size > 0) return;
+    // What could not be pulled keeps its old record (liveRecord): the next plan still sees that side move.
     const key = refKey(c.kind, c.key);
     if (!c.liveId) {
       this.sync.set(key, null);
     } else if (o.l) {
       const fields = o.d ? Object.keys(o.d.fields).filter((f) => !o.d!.policy?.ignoreFields?.includes(f)) : Object.keys(o.l.fields);
-      // Under its live identity (a rename made live is now the files' name too).
-      const liveKey = c.parent ? `${c.parent.key}/${o.l.name}` : o.l.key;
+      const unpulled = this.unpulled.get(o.l.id);
+      // Under its live identity (a rename made live is now the files' name too), unless the name was not pulled.
+      const liveKey = unpulled?.has('name') ? c.key : c.parent ? `${c.parent.key}/${o.l.name}` : o.l.key;
       if (liveKey !== c.key) {
         this.sync.set(key, null);
         if (!c.parent) {
@@ -675,7 +699,7 @@ class PullPlanner {
           else this.renamed.set(c.kind, [[c.key, liveKey]]);
         }
       }
-      this.sync.set(refKey(c.kind, liveKey), liveRecord(o.l, fields));
+      this.sync.set(refKey(c.kind, liveKey), liveRecord(o.l, fields, unpulled, this.input.sync.byKey.get(key)));
     }
   }
 }
@@ -685,8 +709,14 @@ function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/:$/, '');
 }
 
-function liveRecord(l: LiveResource, fields: readonly string[]): SyncRecord {
-  return { id: l.id, fields: Object.fromEntries(fields.map((f) => [f, fieldHash(l.fields[f])])) };
+/** The record of what pull wrote; a field it did not pull keeps its old record, so the next plan still sees it move. */
+function liveRecord(l: LiveResource, fields: readonly string[], unpulled?: ReadonlySet<string>, old?: SyncRecord | null): SyncRecord {
+  const hashes: Record<string, string> = {};
+  for (const f of fields) {
+    if (!unpulled?.has(f)) hashes[f] = fieldHash(l.fields[f]);
+    else if (old?.fields[f] !== undefined) hashes[f] = old.fields[f];
+  }
+  return { id: l.id, fields: hashes };
 }
 
 /**

@@ -104,6 +104,39 @@ describe('objects renamed in the app', () => {
     expect((await cli('validate', '-C', dir)).code).toBe(0);
     await expectNoChanges(cli, dir);
   });
+  it('records a rule renamed and edited in the app as in sync only in what it pulled: the edit it could not pull is still drift', async () => {
+    const playbook = 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT x\n    reviewer: ${var.lead}\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars: { lead: alice@acme.example }\n', 'playbooks/p.yaml': playbook });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('P', 'R', { reviewer_id: await app.userId('qa@acme.example') });
+    await app.editRule('P', 'R', { name: 'R2' });
+
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('differs from var.lead');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook.replace('name: R\n', 'name: R2\n'));
+    // The reviewer changed in the app and was not pulled: still drift, still the app's change.
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('Changed live (1)');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toMatch(/~ update rule "P\/R2"[^\n]*· changed live/);
+
+    // Put back in the app as the files have it, it converges.
+    await app.editRule('P', 'R2', { reviewer_id: await app.userId('alice@acme.example') });
+    await expectNoChanges(cli, dir);
+
+    // Renamed again, beside text docket refuses: the rename is pulled, the text is still drift.
+    await app.editRule('P', 'R2', { name: 'R3', actions: 'ACCEPT\u0007 y' });
+    const again = await cli('pull', '-C', dir);
+    expect(again.stdout).toContain('which docket refuses in the files');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook.replace('name: R\n', 'name: R3\n'));
+    expect((await cli('drift', '-C', dir)).code).toBe(2);
+    await app.editRule('P', 'R3', { actions: 'ACCEPT x' });
+    await expectNoChanges(cli, dir);
+  });
+
   it('says which tests name a rule or playbook removed in the app, since validate then refuses them', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'tests/nda.test.yaml': NDA_TEST, 'tests/nda.txt': 'Delaware.\n' });
     await applyOk(cli, dir);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { driftReport } from '../../../src/engine/drift.js';
-import { EMPTY_SYNC } from '../../../src/engine/sync.js';
+import { EMPTY_SYNC, fieldHash, formatSyncRecord, syncState } from '../../../src/engine/sync.js';
 import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { keepTextStyle, planPull, type PullInput } from '../../../src/pull/plan.js';
@@ -50,14 +50,17 @@ describe('planPull', () => {
       { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' },
       { field: 'reviewer', before: 'qa@acme.example', after: 'alice@acme.example', direction: 'live' },
     ]);
-    const result = planPull(input([change], [term], [live]));
+    const synced = { id: 'r-1', fields: { name: fieldHash('Term'), actions: fieldHash('ACCEPT'), reviewer: fieldHash('alice@acme.example') } };
+    const result = planPull({ ...input([change], [term], [live]), sync: syncState([{ 'rule:NDA/Term': formatSyncRecord(synced) }]) });
     expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: FILE, after: FILE.replace('ACCEPT   #', 'ACCEPT up to 2 years   #') }]);
     expect(result.pulled.map((p) => [p.key, p.fields])).toEqual([['NDA/Term', ['actions']]]);
     expect(result.notPulled).toEqual([
       expect.objectContaining({ key: 'NDA/Term', fields: ['reviewer'], line: 6, reason: 'live value "qa@acme.example" differs from var.lead; change the variable or the environment' }),
     ]);
-    // Not all of it came in: the object keeps its old sync record.
-    expect(result.sync.size).toBe(0);
+    // What came in is in sync; the reviewer keeps its old record, so the next plan still sees it changed live.
+    const record = result.sync.get('rule:NDA/Term')!;
+    expect(record.fields.actions).toBe(fieldHash('ACCEPT up to 2 years'));
+    expect(record.fields.reviewer).toBe(synced.fields.reviewer);
   });
 
   it('says briefly why a long value built from a variable is not pulled: the live value cut, each variable once', () => {
@@ -84,8 +87,8 @@ describe('planPull', () => {
     expect(result.files).toEqual([]);
     expect(result.notPulled.map((p) => [p.fields, p.reason])).toEqual([[['actions'], 'changed live and in the files since the last sync: keep one by hand']]);
 
-    // The field live changed alone comes in; the object keeps its old record, so the next plan
-    // still shows the field both sides changed as changed on both sides.
+    // The field live changed alone comes in; the field both sides changed keeps its old record, so
+    // the next plan still shows it as changed on both sides.
     const mixed = update([
       { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'both' },
       { field: 'questions', before: 'How long?', after: null, direction: 'live' },
@@ -95,7 +98,9 @@ describe('planPull', () => {
     expect(partly.files[0]?.after).toBe(FILE.replace('    reviewer:', '    questions: How long?\n    reviewer:'));
     expect(partly.pulled.map((p) => p.fields)).toEqual([['questions']]);
     expect(partly.notPulled.map((p) => p.fields)).toEqual([['actions']]);
-    expect(partly.sync.size).toBe(0);
+    expect(partly.sync.get('rule:NDA/Term')!.fields.questions).toBe(fieldHash('How long?'));
+    // No record of it before: none now either (its direction stays unknown, never "in sync").
+    expect(partly.sync.get('rule:NDA/Term')!.fields).not.toHaveProperty('actions');
 
     const reverted = planPull(input([update([{ field: 'actions', before: 'x', after: 'ACCEPT', direction: 'live' }])], [{ ...term, policy: { drift: 'revert' } }], [live]));
     expect(reverted.files).toEqual([]);
