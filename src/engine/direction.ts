@@ -104,6 +104,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const held: Change[] = [];
   /** Parents whose create a policy holds back: their children's creates cannot run either. */
   const heldParents = new Set<string>();
+  /** The direction of each create and upload so far, by what it makes: a re-point to it takes its side. */
+  const directionOf = new Map<string, Direction>();
   for (const change of changes) {
     const l = change.liveId ? liveById.get(change.liveId) : undefined;
     const c: Change = { ...change, ...(l?.updatedAt ? { liveUpdatedAt: l.updatedAt } : {}) };
@@ -120,11 +122,16 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       const record = renamedOnto(input.sync, own, l.id, declared) ? input.sync.byKey.get(key) : recordOf(input.sync, l.id, key);
       if (record) {
         const sensitive = input.sensitive.get(c.kind) ?? [];
-        c.fields = c.fields.map((f) => ({ ...f, direction: sensitive.includes(f.field) ? 'unknown' : fieldDirection(f.field, own, l, record) }));
+        c.fields = c.fields.map((f) => {
+          if (sensitive.includes(f.field)) return { ...f, direction: 'unknown' };
+          const direction = fieldDirection(f.field, own, l, record);
+          return { ...f, direction: direction === 'unknown' ? (repointedBy(c, f.field, directionOf) ?? direction) : direction };
+        });
       }
       // Without a record no field says which side moved: the fields stay as diff made them.
       c.direction = record ? objectDirection(c.fields) : 'unknown';
     }
+    if (c.direction && CREATE_ACTIONS.includes(c.action)) directionOf.set(refKey(c.kind, c.key), c.direction);
 
     // The policy of the object itself, or for a removed child, of the parent that declares it.
     const policy = (c.action === 'delete' ? parent : own)?.policy?.drift;
@@ -190,6 +197,21 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
   if (l.staleRefs?.includes(field) === true) return 'files';
   // Neither differs from the record, yet the values differ: references compared by id, say.
   return 'unknown';
+}
+
+/**
+ * The side that moved for a reference field whose value is what was last synced on both sides yet
+ * changes: it names an object this plan creates or uploads again (a PDF changed in the files), and
+ * the re-point follows that change's side. Plans list what is referred to first, so it is known.
+ */
+function repointedBy(c: Change, field: string, directionOf: ReadonlyMap<string, Direction>): FieldDirection | undefined {
+  for (const ref of c.refs) {
+    if (ref.field !== field) continue;
+    const side = directionOf.get(refKey(ref.kind, ref.key));
+    if (side === 'changed-in-files' || side === 'only-in-files') return 'files';
+    if (side === 'changed-live' || side === 'removed-live') return 'live';
+  }
+  return undefined;
 }
 
 /** An object's direction from its fields': one side, both, or unknown when no field says. */

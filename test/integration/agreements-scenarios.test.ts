@@ -289,6 +289,27 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a new PDF in the files, not yet uploaded, is the files\' change, and so is the re-point of the templates that name it', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toMatch(/~ update template "Cloud Service Agreement" \([^)]*\) · changed in files/);
+    expect(plan.stdout).not.toContain('direction unknown');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(0);
+    expect(drift.stdout).toContain('No drift');
+    const before = await readFile(join(dir, 'templates/csa.yaml'), 'utf8');
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).not.toContain('Pulled into the files');
+    expect(await readFile(join(dir, 'templates/csa.yaml'), 'utf8')).toBe(before);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a re-point left undone after a new upload is the files\' change still owed: not drift, not pulled, made by the next apply', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
