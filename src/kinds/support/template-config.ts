@@ -120,6 +120,10 @@ export function requiredKeys(schema: ParameterSchema, written: Plain): string[] 
   return [...(schema.required ?? []), ...conditional];
 }
 
+function isForbidden(prop: { not?: unknown }): boolean {
+  return isPlainObject(prop.not) && Object.keys(prop.not).length === 0;
+}
+
 interface Reduced {
   value?: Plain;
   notes: string[];
@@ -144,7 +148,10 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
       else if (!skip(key, value)) notes.push(`\`${where}${key}\` is not a parameter docket knows for this type; not exported`);
       continue;
     }
-    if (prop.not !== undefined || skip(key, value)) continue;
+    // `not: {}`: a key the document writes elsewhere (`name`, `attachment_ids`), never a parameter.
+    if (isForbidden(prop) || skip(key, value)) continue;
+    // A parameter whose type the docs do not give has no documented default: an empty text is taken as unset.
+    if (prop.not !== undefined && value === '') continue;
     if (prop.properties && isPlainObject(value)) {
       const nested = reduceObject(value, prop, ctx, `${where}${key}.`, (k) => NESTED_BOOKKEEPING.has(k));
       notes.push(...nested.notes);

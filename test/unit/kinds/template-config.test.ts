@@ -56,6 +56,13 @@ describe('templateDocument: dropping defaults', () => {
     expect(written).toEqual([...written].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
   });
 
+  it('keeps parameters whose type the docs do not give (no documented default), but not an empty text', () => {
+    const result = doc(live('PSA', { provider: 'Acme Consulting', customer_description: '' }));
+    expect(result.doc.parameters).toEqual({ provider: 'Acme Consulting' });
+    expect(result.notes).toEqual([]);
+    expect(doc(live('Pilot', { general_cap_preceding_amount: 6 })).doc.parameters).toMatchObject({ general_cap_preceding_amount: 6 });
+  });
+
   it('compares numbers and numeric strings by value, as the plan does', () => {
     expect(equalsDefault('1', 1)).toBe(true);
     expect(equalsDefault('1.0', 1)).toBe(true);
