@@ -30,7 +30,19 @@ export interface TestSubjects {
   templates: Map<string, TemplateSubject>;
   /** `agreements.actor`: the owner and signer of template tests' agreements. */
   actor: string | undefined;
+  /**
+   * The configuration could not be read (validate still checks the test files, to report every
+   * problem at once): what the tests name is not checked against it.
+   */
+  unknown?: boolean;
 }
+
+/**
+ * Schema errors after which a document still has the shape the checks below read (a key too
+ * many, an empty object; `if` only wraps its `then`'s): their problems are reported beside the
+ * schema's, not after its fix.
+ */
+const SHAPE_KEEPING_ERRORS: ReadonlySet<string> = new Set(['additionalProperties', 'minProperties', 'if']);
 
 export interface LoadedTests {
   files: TestFile[];
@@ -72,13 +84,15 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       diagnostics.push(...hygiene);
       if (hygiene.length > 0) continue;
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
+      let valid = true;
       if (!validate(value)) {
         diagnostics.push(...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label }));
-        continue;
+        if (!(validate.errors ?? []).every((e) => SHAPE_KEEPING_ERRORS.has(e.keyword))) continue;
+        valid = false;
       }
       const checker = new Checker(root, file, doc.positions, subjects, diagnostics, caseLines);
       const loaded = await checker.document(value as Record<string, unknown>);
-      if (loaded) out.push(loaded);
+      if (loaded && valid) out.push(loaded);
     }
   }
   return { files: out, diagnostics: diagnostics.sort(compareDiagnostics) };
@@ -122,7 +136,7 @@ class Checker {
     if (body.kind === 'PlaybookTest') {
       const wanted = String(body.playbook);
       const subject = this.subjects.playbooks.get(normName(wanted));
-      if (!subject) {
+      if (!subject && !this.subjects.unknown) {
         this.error('unknown-playbook', `no Playbook named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name))}`, '/playbook');
       }
       const rules = subject ? subject.rules.map((r) => r.name) : undefined;
@@ -133,10 +147,10 @@ class Checker {
     } else {
       const wanted = String(body.template);
       const subject = this.subjects.templates.get(normName(wanted));
-      if (!subject) {
+      if (!subject && !this.subjects.unknown) {
         this.error('unknown-template', `no CustomTemplate or Template named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.templates.values()].map((t) => t.name))}`, '/template');
       }
-      if (!this.subjects.actor) {
+      if (!this.subjects.actor && !this.subjects.unknown) {
         this.error('missing-actor', 'template tests create agreements owned and signed by `agreements.actor`, which docket.yaml does not set', '/template', 'set `agreements.actor` in docket.yaml to a user of the agreements service');
       }
       const loaded = cases.map((c, i) => this.templateCase(c, `/cases/${i}`, severity));

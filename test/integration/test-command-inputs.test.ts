@@ -163,6 +163,39 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('2 errors, 0 warnings.');
   });
 
+  it('reports every problem of a test file at once: a key too many or an empty expect hides none of the others', async () => {
+    const dir = await example();
+    const doc = [
+      'kind: PlaybookTest',
+      'playbook: Inbound NDA',
+      'cases:',
+      '  - name: one',
+      '    contract: { file: fixtures/nda-standard.docx }',
+      '    expect: { flags: { includes: [Nope] } }',
+      '  - name: one',
+      '    contract: { file: missing.docx }',
+      '    expect: {}',
+      '    repaet: 3',
+      '',
+    ].join('\n');
+    await writeFile(join(dir, 'tests/many.test.yaml'), doc);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    for (const problem of ['tests/many.test.yaml:10:5 error unknown-key', 'tests/many.test.yaml:9:13 error', 'error unknown-rule "Nope"', 'tests/many.test.yaml:7:11 error duplicate-case', 'missing.docx']) expect(r.stderr).toContain(problem);
+  });
+
+  it('checks the test files of a configuration it refuses, so every problem is said at once', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'playbooks/broken.yaml'), 'kind: Playbook\nname: Broken\nrules:\n  - name: R\n    actions: x\n    reviewer: not-an-email\n');
+    await writeFile(join(dir, 'tests/y.test.yaml'), 'kind: PlaybookTest\nplaybok: Inbound NDA\n');
+    await writeFile(join(dir, 'tests/x.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: x\n    contract: { file: nope.docx }\n    expect: { flags: { includes: [Term] } }\n');
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('playbooks/broken.yaml:6:15 error');
+    expect(r.stderr).toContain('tests/y.test.yaml:2:1 error unknown-key');
+    expect(r.stderr).toMatch(/tests\/x\.test\.yaml:5:\d+ error [\w-]+ .*nope\.docx/);
+  });
+
   it('says only that `kind` is missing when a test document lacks it (not the keys of both kinds)', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/kindless.test.yaml'), ['playbook: Inbound NDA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));

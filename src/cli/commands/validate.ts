@@ -21,7 +21,7 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
     .action(async (opts: ValidateOptions) => {
       const color = useColor(io, opts);
       try {
-        const project = await loadWorkspace({ dir: opts.dir, processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) });
+        const project = await loadWorkspace({ dir: opts.dir, processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }).catch(withTestProblems);
         const count = project.desired.length;
         // The `*.test.yaml` files are checked against the configuration they test.
         const actor = project.config.project.agreements.actor;
@@ -45,4 +45,15 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         setExit(1);
       }
     });
+}
+
+/**
+ * A configuration that cannot be read is refused with its test files' own problems too (every
+ * problem at once), checked without what they name, which is unknown.
+ */
+async function withTestProblems(error: unknown): Promise<never> {
+  if (!(error instanceof ConfigError) || !error.root) throw error;
+  const tests = await loadTests(error.root, { playbooks: new Map(), templates: new Map(), actor: undefined, unknown: true }).catch(() => undefined);
+  if (!tests || tests.diagnostics.length === 0) throw error;
+  throw new ConfigError([...error.diagnostics, ...tests.diagnostics], error.message, error.root);
 }
