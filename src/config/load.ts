@@ -15,6 +15,7 @@ import { interpolateTree } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
+import { showJson, showName } from './quote.js';
 import { textDiagnostics } from './text-hygiene.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
@@ -261,7 +262,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     diagnostics.push({
       severity: 'error',
       code: 'unknown-kind',
-      message: `unknown kind \`${String(kind)}\`${typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
+      message: `unknown kind ${typeof kind === 'string' ? showName(kind) : showJson(kind)}${typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
       ...doc.positions.valueAt('/kind'),
       path: 'kind',
       hint: `kinds: ${kinds.join(', ')}`,

@@ -7,6 +7,7 @@ import { isPlainObject } from '../util/plain.js';
 import { interpolateTree, type InterpolationContext } from './interpolate.js';
 import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
+import { showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
 import { textProblems } from './text-hygiene.js';
@@ -82,7 +83,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       const at = positions.at('/environments');
       error(
         'unknown-environment',
-        `unknown environment \`${input.env}\`${didYouMean(input.env, names)}`,
+        `unknown environment ${showName(input.env)}${didYouMean(input.env, names)}`,
         at,
         names.length > 0 ? `environments in ${file}: ${names.join(', ')}` : `define it under \`environments:\` in ${file}`,
       );

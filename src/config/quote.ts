@@ -24,3 +24,22 @@ function cutShort(text: string, max: number): string {
 function escapeC1(json: string): string {
   return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Short, one line, nothing to escape: shown as written. */
+function isPlain(text: string, max = 60): boolean {
+  return text.length <= max && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/.test(text);
+}
+
+/**
+ * A name a message shows (a key, a kind, an environment): in backticks as written when it is
+ * short and plain, else quoted as a value is, so a control character or a line break in it
+ * cannot reach a terminal or break the line.
+ */
+export function showName(text: string): string {
+  return isPlain(text) ? `\`${text}\`` : quoteValue(text);
+}
+
+/** As showName, for text a message shows bare (`--target playbook/X`). */
+export function showText(text: string): string {
+  return isPlain(text) ? text : quoteValue(text);
+}

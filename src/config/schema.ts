@@ -10,7 +10,7 @@ import { isPlainObject } from '../util/plain.js';
 import { PLACEHOLDER_MARK, SCHEMA_BASE, subschemaExport, validatorModule } from './schema-names.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
-import { quoteValue } from './quote.js';
+import { quoteValue, showName } from './quote.js';
 import { loadValidatorModule } from './validator-module.js';
 import { urlSpellingHint, withoutCredentials } from './url-policy.js';
 
@@ -177,7 +177,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
           : known.length > 0
             ? `allowed keys here: ${known.join(', ')}`
             : undefined;
-      return make('unknown-key', `unknown key \`${key}\` in ${where}${didYouMean(key, known)}`, joinPointer(pointer, key), hint, false);
+      return make('unknown-key', `unknown key ${showName(key)} in ${where}${didYouMean(key, known)}`, joinPointer(pointer, key), hint, false);
     }
     case 'required': {
       const field = String(params.missingProperty);

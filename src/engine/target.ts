@@ -4,6 +4,7 @@
  * are named inside their parent (`rule/PLAYBOOK/RULE`), and each kind normalises its identities. Pure.
  */
 import { didYouMean } from '../config/suggest.js';
+import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { summarize } from './plan.js';
@@ -29,12 +30,12 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
   const kind = candidates.find((k) => k.name === name);
   if (!kind) {
     const names = candidates.map((k) => k.name);
-    return { error: `unknown kind \`${name}\` in target "${text}"${didYouMean(name, names)} (kinds: ${names.join(', ')})` };
+    return { error: `unknown kind ${showName(name)} in target ${quoteValue(text)}${didYouMean(name, names)} (kinds: ${names.join(', ')})` };
   }
   if (kind.singleton) return { kind: kind.name, key: kind.name, text };
   const key = slash < 0 ? '' : text.slice(slash + 1);
-  if (key === '') return { error: `target "${text}" needs a name: ${kind.name}/NAME` };
-  if (kind.parentKind && !key.includes('/')) return { error: `target "${text}" names a ${kind.name} as ${kind.name}/${kind.parentKind.toUpperCase()}/${kind.name.toUpperCase()}` };
+  if (key === '') return { error: `target ${quoteValue(text)} needs a name: ${kind.name}/NAME` };
+  if (kind.parentKind && !key.includes('/')) return { error: `target ${quoteValue(text)} names a ${kind.name} as ${kind.name}/${kind.parentKind.toUpperCase()}/${kind.name.toUpperCase()}` };
   return { kind: kind.name, key: kind.keyOf ? kind.keyOf(key) : key, text };
 }
 
@@ -66,7 +67,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: 
   for (const t of targets) {
     if (!known.has(`${t.kind}:${t.key}`)) {
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
-      diagnostics.error('unknown-target', `--target ${t.text}: no ${t.kind} "${t.key}" is declared or exists live${didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`)}`, {
+      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared or exists live${didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`)}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
       });
     }

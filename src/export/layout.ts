@@ -4,6 +4,7 @@
  */
 import type { ServiceName } from '../api/types.js';
 import { didYouMean } from '../config/suggest.js';
+import { showName } from '../config/quote.js';
 import type { ProjectConfig } from '../config/types.js';
 import { escapePointer } from '../config/yaml-positions.js';
 import { UsageError } from '../errors.js';
@@ -39,7 +40,7 @@ export function exportKinds(values: readonly string[], kinds: readonly AnyKind[]
     if (child) throw new UsageError(`${child.noun[1]} come with their ${child.parentKind}`, `use --kind ${child.parentKind}`);
     if (!exportable.some((k) => k.name === value)) {
       const list = exportable.map((k) => k.name);
-      throw new UsageError(`unknown kind \`${value}\`${didYouMean(value, list)}`, `kinds: ${list.join(', ')}`);
+      throw new UsageError(`unknown kind ${showName(value)}${didYouMean(value, list)}`, `kinds: ${list.join(', ')}`);
     }
     names.add(value);
   }

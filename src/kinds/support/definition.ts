@@ -9,6 +9,7 @@ import type { ErrorObject } from 'ajv';
 import type { Diagnostic, Diagnostics, SourcePos } from '../../diagnostics.js';
 import { schemaDiagnostics, schemaValidator } from '../../config/schema.js';
 import { didYouMean } from '../../config/suggest.js';
+import { showName } from '../../config/quote.js';
 import type { Positions } from '../../config/types.js';
 import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
 import { parseYamlFile } from '../../config/yaml-read.js';
@@ -92,7 +93,7 @@ function reportOwnSchemaErrors(errors: ErrorObject[], data: unknown, positions: 
       if (e.keyword === 'additionalProperties') {
         const key = String(params.additionalProperty);
         if (didYouMean(key, ['import']) !== '') {
-          at(joinPointer(e.instancePath, key), 'unknown-key', `unknown key \`${key}\` in ${where(e.instancePath)}${didYouMean(key, ['import'])}`, 'a section has `heading` and `fields`, or is `import: governing_law`');
+          at(joinPointer(e.instancePath, key), 'unknown-key', `unknown key ${showName(key)} in ${where(e.instancePath)}${didYouMean(key, ['import'])}`, 'a section has `heading` and `fields`, or is `import: governing_law`');
           return false;
         }
       }

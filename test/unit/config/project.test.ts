@@ -185,6 +185,8 @@ describe('environments', () => {
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
       ['docket.yaml:11:1 unknown-environment', 'unknown environment `stagin`, did you mean `staging`?', 'environments in docket.yaml: staging, production'],
     ]);
+    const odd = await load({ 'docket.yaml': DOCKET }, { env: 'e\n1\u001b' });
+    expect(odd.diagnostics[0]!.message).toBe('unknown environment "e\\n1\\u001b"');
     const none = await load({ 'docket.yaml': 'version: 1\n' }, { env: 'prod' });
     expect(none.diagnostics.map((d) => [brief(d), d.hint])).toEqual([['docket.yaml:1:1 unknown-environment', 'define it under `environments:` in docket.yaml']]);
   });

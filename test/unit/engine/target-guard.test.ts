@@ -22,6 +22,13 @@ describe('parseTarget', () => {
     expect(parseTarget('playbok/X', KINDS)).toEqual({ error: expect.stringContaining('unknown kind `playbok`') });
     expect(parseTarget('playbook', KINDS)).toEqual({ error: expect.stringContaining('needs a name') });
     expect(parseTarget('rule/Term', KINDS)).toEqual({ error: expect.stringContaining('rule/PLAYBOOK/RULE') });
+    // What the user typed is quoted one line, control characters escaped.
+    expect(parseTarget('play\nbook\u001b/X', KINDS)).toEqual({ error: expect.stringContaining('unknown kind "play\\nbook\\u001b" in target "play\\nbook\\u001b/X"') });
+  });
+
+  it('names a target that matches nothing one line, whatever it holds', () => {
+    const result = limitToTargets(planOf([], {}), [], [target('playbook/Inbound\nNDA\u001b[31m')], KINDS);
+    expect(result.diagnostics.items.map((d) => d.message)[0]).toContain('no playbook "Inbound\\nNDA\\u001b[31m" is declared');
   });
 });
 
