@@ -30,7 +30,7 @@ export interface Discovered {
  * that cannot be listed, or a `*.yaml` link that leads nowhere, is a problem: skipping it would
  * silently drop what it declares.
  */
-export async function discoverYamlFiles(root: string): Promise<Discovered> {
+export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE): Promise<Discovered> {
   const found: string[] = [];
   const problems: Diagnostic[] = [];
   async function walk(relDir: string): Promise<void> {
@@ -43,7 +43,7 @@ export async function discoverYamlFiles(root: string): Promise<Discovered> {
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!skipDirectory(entry.name)) subdirs.push(walk(rel));
-      } else if (YAML_FILE.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, problems))))) {
+      } else if (match.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, problems))))) {
         // A symlinked file is read like any other; symlinked folders are not followed (they can loop).
         found.push(rel);
       }

@@ -25,6 +25,15 @@ export interface DriftItem {
   policy?: 'adopt' | 'ignore';
 }
 
+/** A live object a pending document names (`docket export` wrote it; its file is still to add). */
+export interface AdoptingItem {
+  kind: KindName;
+  key: string;
+  name: string;
+  /** The pending document, relative to the configuration directory. */
+  file: string;
+}
+
 export interface DriftReport {
   /** Live-side changes: what `docket pull` adopts (and `apply` reverts, under the default policy). */
   drift: DriftItem[];
@@ -32,6 +41,8 @@ export interface DriftReport {
   ignored: DriftItem[];
   /** Changes of the files not applied yet: not drift. */
   pending: DriftItem[];
+  /** Live objects named by pending documents: being adopted, not drift. */
+  adopting?: AdoptingItem[];
 }
 
 export interface DriftInput {
@@ -41,10 +52,12 @@ export interface DriftInput {
   sync: SyncState;
   /** Kinds whose undeclared objects are no news (members: every user of the organization). */
   quiet: ReadonlySet<KindName>;
+  /** The pending document naming each live object being adopted, by `kind:key`. */
+  pendingDocuments?: ReadonlyMap<string, string>;
 }
 
 export function driftReport(input: DriftInput): DriftReport {
-  const report: DriftReport = { drift: [], ignored: [], pending: [] };
+  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [] };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
     key: c.key,
@@ -75,6 +88,11 @@ export function driftReport(input: DriftInput): DriftReport {
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   for (const l of input.unmatched) {
     if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
+    const pendingIn = input.pendingDocuments?.get(refKey(l.kind, l.key));
+    if (pendingIn !== undefined) {
+      (report.adopting ??= []).push({ kind: l.kind, key: l.key, name: l.name, file: pendingIn });
+      continue;
+    }
     // Declared before and dropped from the files (a kind the services cannot delete): not drift.
     const removed = input.sync.byId.has(l.id) || input.sync.byKey.has(refKey(l.kind, l.key));
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };

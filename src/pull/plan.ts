@@ -35,6 +35,8 @@ export interface PullInput {
   live: readonly LiveResource[];
   /** Top-level live objects no file declares. */
   unmatched: readonly LiveResource[];
+  /** The pending document naming each live object being adopted, by `kind:key`: not written again. */
+  pendingDocuments?: ReadonlyMap<string, string>;
   sync: SyncState;
   kinds: readonly AnyKind[];
   /** A file of the configuration as text (root-relative path), undefined when there is none. */
@@ -525,6 +527,11 @@ class PullPlanner {
     const childrenOf = (l: LiveResource): LiveResource[] => (this.liveByKind.get(kinds.find((k) => k.parentKind === l.kind)?.name ?? ('' as KindName)) ?? []).filter((c) => c.parentId === l.id);
     const fresh = this.input.unmatched.filter((l) => {
       if (quiet(this.kinds.get(l.kind)) || this.input.sync.byId.has(l.id) || this.input.sync.byKey.has(refKey(l.kind, l.key))) return false;
+      const pendingIn = this.input.pendingDocuments?.get(refKey(l.kind, l.key));
+      if (pendingIn !== undefined) {
+        this.notes.push(`${pendingIn}: names ${l.kind} "${l.name}", which is live: add the file it names, rename it to .yaml, then \`docket apply --adopt-files\` (not written again)`);
+        return false;
+      }
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const refused = [l, ...childrenOf(l)].map((o) => [o, refusedLiveValue(o, Object.keys(o.fields))] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });

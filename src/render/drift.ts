@@ -3,7 +3,7 @@
  * name is quoted or put in code, so nothing from a service can break a line or a comment.
  */
 import { DIRECTION_LABEL, DRIFT_DIRECTIONS, directionSign } from '../engine/direction.js';
-import type { DriftItem, DriftReport } from '../engine/drift.js';
+import type { AdoptingItem, DriftItem, DriftReport } from '../engine/drift.js';
 import type { Direction, Plan } from '../engine/types.js';
 import { FIELD_DIRECTION_LABEL, subject } from './facts.js';
 import { jsonText } from './json.js';
@@ -57,7 +57,14 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
   else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}. \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers.`);
   if (report.pending.length > 0) lines.push(`${report.pending.length} ${report.pending.length === 1 ? 'change' : 'changes'} of the files ${report.pending.length === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows them.`);
+  if (report.adopting?.length) lines.push(adoptingLine(report.adopting, (a) => `${subject(a, quote)} (${oneLine(a.file)})`));
   return `${lines.join('\n')}\n`;
+}
+
+/** Live objects named by pending documents: said once, with what adopting them takes. */
+function adoptingLine(items: readonly AdoptingItem[], show: (a: AdoptingItem) => string): string {
+  const n = items.length;
+  return `${n} live ${n === 1 ? 'object is' : 'objects are'} named by a pending document (not drift; add the file it names, rename it to .yaml, then \`docket apply --adopt-files\`): ${items.map(show).join(', ')}.`;
 }
 
 export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS): string {
@@ -89,6 +96,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
   }
   if (report.drift.length > 0) lines.push('Run `docket pull` to write the drift into the files as a pull request, or `docket apply` to revert it.', '');
   if (report.pending.length > 0) lines.push(`_${report.pending.length} pending ${report.pending.length === 1 ? 'change' : 'changes'} of the files (not drift): see \`docket plan\`._`, '');
+  if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');
   if (budget.cut) lines.push(cutNote(maxChars), '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
@@ -101,7 +109,8 @@ export interface DriftJson {
   drift: DriftItem[];
   ignored: DriftItem[];
   pending: DriftItem[];
-  summary: { drift: number; ignored: number; pending: number; by_direction: Partial<Record<Direction, number>> };
+  adopting: AdoptingItem[];
+  summary: { drift: number; ignored: number; pending: number; adopting: number; by_direction: Partial<Record<Direction, number>> };
 }
 
 export function renderDriftJson(plan: Plan, report: DriftReport): string {
@@ -115,7 +124,8 @@ export function renderDriftJson(plan: Plan, report: DriftReport): string {
     drift: report.drift,
     ignored: report.ignored,
     pending: report.pending,
-    summary: { drift: report.drift.length, ignored: report.ignored.length, pending: report.pending.length, by_direction: byDirection },
+    adopting: report.adopting ?? [],
+    summary: { drift: report.drift.length, ignored: report.ignored.length, pending: report.pending.length, adopting: report.adopting?.length ?? 0, by_direction: byDirection },
   };
   return jsonText(body);
 }

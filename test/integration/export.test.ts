@@ -317,6 +317,16 @@ describe('docket export', () => {
     const fresh = await expectNoChanges(cli, out);
     expect(fresh.stdout).not.toContain('data-terms');
     expect(fresh.stdout).not.toContain('cannot compare');
+    // Nor is it drift, and pull does not write it a second time: it is being adopted.
+    const drift = await cli('drift', '-C', out);
+    expect(drift.code).toBe(0);
+    expect(drift.stdout).toContain('1 live object is named by a pending document (not drift; add the file it names, rename it to .yaml, then `docket apply --adopt-files`): custom-term "Data Terms" (custom-terms/data-terms.yaml.pending).');
+    const driftJson = JSON.parse((await cli('drift', '-C', out, '-o', 'json')).stdout) as { adopting: unknown[] };
+    expect(driftJson.adopting).toEqual([{ kind: 'custom-term', key: 'Data Terms', name: 'Data Terms', file: 'custom-terms/data-terms.yaml.pending' }]);
+    const pulled = await cli('pull', '-C', out);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('custom-terms/data-terms.yaml.pending: names custom-term "Data Terms", which is live');
+    expect(Object.keys(await tree(out)).filter((f) => f.startsWith('custom-terms/')).sort()).toEqual(['custom-terms/consulting-terms.md', 'custom-terms/consulting-terms.yaml', 'custom-terms/data-terms.yaml.pending']);
 
     await addFile(out, 'custom-terms/data-terms.docx', docx('data'), 'custom-terms/data-terms.yaml.pending');
     const plan = await expectNoChanges(cli, out);

@@ -8,6 +8,7 @@ import { driftReport } from '../../engine/drift.js';
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
+import { pendingByKey } from '../pending-documents.js';
 import type { KindName } from '../../engine/types.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
@@ -57,7 +58,8 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds });
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), quiet }) };
+        const pendingDocuments = await pendingByKey(s.workspace.config.project.root, KINDS);
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), quiet, pendingDocuments }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report));

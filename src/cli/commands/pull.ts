@@ -12,6 +12,7 @@ import { Command, Option } from 'commander';
 import { schemaHome } from '../../config/schema-names.js';
 import { interpolateString } from '../../config/interpolate.js';
 import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
+import { pendingByKey } from '../pending-documents.js';
 import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
 import { findTestFiles } from '../../testing/load.js';
@@ -58,6 +59,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           desired: s.workspace.desired,
           live: details.live,
           unmatched,
+          pendingDocuments: await pendingByKey(root, KINDS),
           sync: s.sync(),
           kinds: KINDS,
           read: fileReader(root),

@@ -1,0 +1,33 @@
+/**
+ * Pending documents (`*.yaml.pending`): what `docket export` wrote for a Word term or an attachment
+ * whose file the services cannot give back. docket does not read them as resources, but the live
+ * objects they name are being adopted, not drift: `drift` and `pull` leave them to the user.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isPlainObject } from '../util/plain.js';
+import { discoverYamlFiles } from './discover.js';
+import { plainYamlDocuments } from './yaml-read.js';
+
+const PENDING_FILE = /\.ya?ml\.pending$/i;
+
+export interface PendingDocument {
+  /** The kind as its document writes it (`CustomTerm`). */
+  yamlKind: string;
+  name: string;
+  /** Relative to the configuration directory. */
+  file: string;
+}
+
+/** Every pending document below `root` that names a kind and a name; one that cannot be read is left out. */
+export async function pendingDocuments(root: string): Promise<PendingDocument[]> {
+  const { files } = await discoverYamlFiles(root, PENDING_FILE);
+  const out: PendingDocument[] = [];
+  for (const file of files) {
+    const text = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
+    for (const doc of (text === undefined ? undefined : plainYamlDocuments(text)) ?? []) {
+      if (isPlainObject(doc) && typeof doc.kind === 'string' && typeof doc.name === 'string') out.push({ yamlKind: doc.kind, name: doc.name, file });
+    }
+  }
+  return out;
+}
