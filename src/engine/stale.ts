@@ -55,11 +55,17 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const kindsRead = new Set(now.live.map((l) => l.kind));
   // An object the plan changes and that is gone is said once, below, not also for each reference to it.
   const gone = new Set(plan.changes.filter((c) => c.liveId && !byId.has(`${c.kind}:${c.liveId}`)).map((c) => refKey(c.kind, c.key)));
-  // The ids the plan resolves references to must still be those objects' ids.
+  // The ids the plan resolves references to must still be those objects' ids, and theirs, not
+  // another object's (an edited plan file would send it): an object the plan itself renames is
+  // live under its old name.
+  const renaming = new Set(plan.changes.filter((c) => c.action === 'rename' && c.liveId).map((c) => `${refKey(c.kind, c.key)}|${c.liveId}`));
   for (const c of plan.changes) {
     for (const ref of c.refs) {
       const id = plan.ids[`${ref.kind}:${ref.key}`];
-      if (id && kindsRead.has(ref.kind) && !byId.has(`${ref.kind}:${id}`) && !gone.has(refKey(ref.kind, ref.key))) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
+      if (!id || !kindsRead.has(ref.kind) || gone.has(refKey(ref.kind, ref.key))) continue;
+      const holder = byId.get(`${ref.kind}:${id}`);
+      if (!holder) reasons.push(`${ref.kind} "${ref.key}" no longer has the id the plan recorded`);
+      else if (holder.key !== ref.key && !renaming.has(`${refKey(ref.kind, ref.key)}|${id}`)) reasons.push(`${ref.kind} "${ref.key}" has another id than the plan records for it (${id} is ${ref.kind} "${holder.key}")`);
     }
   }
   // Each name live, in its scope, with the ids that hold it; not the objects the plan itself renames

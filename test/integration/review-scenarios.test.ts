@@ -270,6 +270,25 @@ describe('saved plans', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('refuses a saved plan whose ids name another object than the one referenced (a hand-edited ids map)', async () => {
+    const rule = (reviewer: string) => `kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: ${reviewer}\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/p.yaml': rule('alice@acme.example') });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/p.yaml': rule('qa@acme.example') });
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    const saved = JSON.parse(await readFile(planFile, 'utf8')) as { ids: Record<string, string> };
+    saved.ids['member:qa@acme.example'] = saved.ids['member:alice@acme.example'] ?? t.emulator.store.userByEmail('alice@acme.example')!.id;
+    await writeFile(planFile, JSON.stringify(saved));
+    const refused = await cli('apply', '-C', dir, planFile);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('member "qa@acme.example" has another id than the plan records for it');
+    const org = t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
+    expect(Object.values(org.rules).find((r) => r.name === 'R')!.reviewer_id).toBe(t.emulator.store.userByEmail('alice@acme.example')!.id);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('refuses a saved plan when a live object it touches changed since, and names it', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);

@@ -120,6 +120,25 @@ describe('staleReasons', () => {
     const alice = liveMember('u-9', 'alice@acme.example');
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, alice] })).toEqual(['member "alice@acme.example" no longer has the id the plan recorded']);
   });
+
+  it('an object it references has another object\'s id in the plan file (edited: the rule would go live reviewed by bob)', () => {
+    const bob = liveMember('u-2', 'bob@acme.example');
+    const edited = plan();
+    edited.ids['member:alice@acme.example'] = 'u-2';
+    expect(staleReasons(edited, { ...NOW, live: [NDA, TERM, ALICE, bob] })).toEqual(['member "alice@acme.example" has another id than the plan records for it (u-2 is member "bob@acme.example")']);
+  });
+
+  it('an object the plan itself renames is live under its old name: its id is still its own', () => {
+    const renamed = livePlaybook('pb-2', 'Old name', '');
+    const made = planOf(
+      [
+        { ...change('rename', 'playbook', 'New name', { liveId: 'pb-2' }), fingerprint: fingerprint(renamed) },
+        change('create', 'rule', 'X/Cap', { parent: { kind: 'playbook', key: 'X' }, refs: [{ kind: 'playbook', key: 'New name', field: 'x' }] }),
+      ],
+      { 'playbook:New name': 'pb-2' },
+    );
+    expect(staleReasons(made, { ...NOW, live: [renamed] })).toEqual([]);
+  });
 });
 
 describe('editedChanges', () => {
