@@ -3,7 +3,7 @@
  * loading one restores everything. Queries shared by the route modules live here; rules about
  * what a request may do live in the routes.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { agreementsFromSeed, normalizeAgreements, type AgreementsRecord } from './agreements-state.js';
 import { readJsonFile, SerialFileWriter, StateFileError } from './persist.js';
 import { reviewCollectionsFromSeed } from './review-records.js';
@@ -291,6 +291,17 @@ export function parseState(value: unknown, source: string): EmulatorState {
   return value as EmulatorState;
 }
 
+/**
+ * The id of an object a seed makes without one: the same on every start from that seed, so an
+ * emulator restarted before its first write (its state file not written yet) hands out the ids
+ * it handed out before.
+ */
+function seedId(...parts: string[]): string {
+  const hex = createHash('sha256').update(parts.join('\0')).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** Builds a fresh state; throws when the seed contradicts itself (e.g. an unknown reviewer). */
 export function stateFromSeed(seed: EmulatorSeed, now: string): EmulatorState {
   const state: EmulatorState = { format: STATE_FORMAT, users: {}, organizations: {} };
@@ -324,7 +335,7 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
     const key = su.email.toLowerCase();
     let user = Object.values(state.users).find((u) => u.email.toLowerCase() === key);
     if (!user) {
-      user = { id: su.id ?? randomUUID(), email: su.email, name: su.name ?? null, created_at: now, updated_at: now };
+      user = { id: su.id ?? seedId('user', key), email: su.email, name: su.name ?? null, created_at: now, updated_at: now };
       state.users[user.id] = user;
     }
     if (!memberByEmail.has(key)) org.members.push({ user_id: user.id, role: su.role ?? 'member', created_at: now });
@@ -335,7 +346,7 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
   for (const su of so.users) {
     if (!su.invited || invited.has(su.email.toLowerCase())) continue;
     invited.add(su.email.toLowerCase());
-    const id = randomUUID();
+    const id = seedId('invitation', so.id, su.email.toLowerCase());
     org.invitations[id] = { id, email: su.email, name: su.name ?? null, invited_by_email: inviter, user_id: memberByEmail.get(su.email.toLowerCase())!, created_at: now };
   }
   const reviewer = (email: string, what: string): string => {
@@ -344,8 +355,8 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
     return id;
   };
   if (so.default_reviewer_email) org.default_reviewer_id = reviewer(so.default_reviewer_email, 'default_reviewer_email');
-  for (const sp of so.playbooks ?? []) {
-    const pid = sp.id ?? randomUUID();
+  for (const [p, sp] of (so.playbooks ?? []).entries()) {
+    const pid = sp.id ?? seedId('playbook', so.id, String(p));
     org.playbooks[pid] = {
       id: pid,
       name: sp.name,
@@ -354,8 +365,8 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
       created_at: now,
       updated_at: now,
     };
-    for (const sr of sp.rules ?? []) {
-      const rid = sr.id ?? randomUUID();
+    for (const [r, sr] of (sp.rules ?? []).entries()) {
+      const rid = sr.id ?? seedId('rule', so.id, String(p), String(r));
       org.rules[rid] = {
         id: rid,
         playbook_id: pid,

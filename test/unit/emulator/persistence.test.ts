@@ -41,6 +41,20 @@ describe('state file', () => {
     expect(second.emu.store.state.organizations[ORG]?.playbooks[archived.id]?.archived_at).toBeTruthy();
   });
 
+  it('hands out the seed\'s ids again after a restart before any write (nothing written yet)', async () => {
+    const stateFile = join(dir, 'state.json');
+    const ids = async (): Promise<string[]> => {
+      const h = await start({ stateFile });
+      const users = list(await h.review('GET', `${ORG_PATH}/users`)).map((u) => u.id).sort();
+      await h.emu.close();
+      return users;
+    };
+    const first = await ids();
+    expect(first.length).toBeGreaterThan(0);
+    expect(await ids()).toEqual(first);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('is not written by reads or rejected writes', async () => {
     const stateFile = join(dir, 'state.json');
     const h = await start({ stateFile });
