@@ -45,7 +45,8 @@ export function indented(text: string, indent: number): string {
 /** Whether `text`, written plain where a value goes, reads back as exactly `value`. */
 function readsBack(text: string, value: unknown, inFlow: boolean, version: '1.1' | '1.2' = '1.2'): boolean {
   try {
-    const parsed: unknown = parse(inFlow ? `[${text}]` : `k: ${text}`, { version });
+    // Silent: a text that reads as a tag (`!bang`) is what this finds out, not news for the user.
+    const parsed: unknown = parse(inFlow ? `[${text}]` : `k: ${text}`, { version, logLevel: 'silent' });
     const got = inFlow ? (parsed as unknown[])[0] : (parsed as Record<string, unknown>).k;
     return got === value;
   } catch {

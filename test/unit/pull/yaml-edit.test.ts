@@ -70,6 +70,21 @@ describe('editYaml', () => {
     expect(out).toBe(`${PLAYBOOK.replace('COUNTERPROPOSE 2 years when longer\n', 'FLAG longer\n      REJECT forever\n').replace('ACCEPT a term of up to 3 years', 'ACCEPT up to 2 years')}  - name: New\n    actions: |\n      A\n      B\n`.replace(/\n/g, '\r\n'));
   });
 
+  it('quotes a text that would read as a tag, without a warning on stderr', async () => {
+    const warnings: unknown[] = [];
+    const listen = (w: unknown): void => void warnings.push(w);
+    process.on('warning', listen);
+    try {
+      const { text: out } = edit(PLAYBOOK, (v) => setAt(v, '/name', '!bang'));
+      expect(out).toContain('name: "!bang"   # the name reviewers see');
+      // Node emits warnings on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('in a file YAML 1.1 readers read too (a definition), quotes what either version would read as something else', () => {
     const definition = 'title: Consulting\nfields:\n  start:\n    label: Start\n    options: [Fixed]\n';
     const change = (v: unknown) => insertAt(setAt(setAt(v, '/fields/start/label', 'yes'), '/fields/end', { label: 'on', default: '2026-01-01', n: 'y' }), '/fields/start/options', 'end', 'off');
