@@ -24,6 +24,7 @@ import { nameProblem } from '../engine/desired.js';
 import { parseWithPositions } from '../config/yaml-positions.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
+import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { setAt, valueAt } from './values.js';
 import { documentValues, editYaml, type YamlEditProblem } from './yaml-edit.js';
@@ -384,7 +385,8 @@ class PullPlanner {
     const out = new Map<string, { index: number; pointer: string }[]>();
     const role = testNamesOf(kind);
     if (!role) return out;
-    const same = (a: string, b: string): boolean => normName(a).toLowerCase() === b.toLowerCase();
+    // Rules as the tests match them (README: Matching rules): a name validate takes is a name renamed here.
+    const same = (a: string, b: string): boolean => nameKey(a) === nameKey(b);
     for (const file of this.input.tests ?? []) {
       this.docValues(file).forEach((_, index) => {
         const names = testNames(this.current(file, index));
