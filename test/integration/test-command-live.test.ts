@@ -87,6 +87,10 @@ describe('docket test against a standalone emulator', () => {
     const flags = (await (await fetch(`${base}/flag_violations`, { headers })).json()) as { data: { id: string }[] };
     await fetch(`${base}/flag_violations/${flags.data[0]!.id}`, { method: 'PATCH', headers, body: JSON.stringify({ decision: 'confirmed' }) });
 
+    // A name docket would read as a resource file is refused before the review is read.
+    const misnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', join(dir, 'tests/captured.yaml')], { env: emu().env });
+    expect(misnamed.code).toBe(1);
+    expect(misnamed.stderr).toContain('is not a test file: docket reads *.test.yaml files as tests');
     const out = join(dir, 'tests/captured.test.yaml');
     const unnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out], { env: emu().env });
     expect(unnamed.code).toBe(1);

@@ -27,6 +27,7 @@ import { ContractStore } from '../../testing/contracts.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
 import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
 import { isTestFile } from '../../config/discover.js';
+import { quoteValue } from '../../config/quote.js';
 import { didYouMean } from '../../config/suggest.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { Workspace } from '../../engine/workspace.js';
@@ -359,7 +360,9 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--contract <FILE>', 'a local copy of the contract, when the service does not give its sha256 (only its digest is read)')
     .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
       const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
-      // Both before the review is read: a case that cannot be written is not worth fetching.
+      // All before the review is read: a case that cannot be written is not worth fetching.
+      // Any other name would be read as a resource file, which every later command refuses.
+      if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, 'name it like tests/captured.test.yaml');
       const out = await checkOutputFile(io.cwd, opts.out, '--out', 'tests/captured.test.yaml');
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
       const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) =>
