@@ -323,6 +323,8 @@ function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'boolean') return 'a boolean';
+  // YAML's .inf and .nan are numbers to JavaScript, not to a schema.
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : 'infinity';
   if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
   return 'a string';
 }

@@ -198,9 +198,12 @@ describe('loadConfig: schema errors', () => {
       ['p.yaml:10:9 invalid-value', '`id` must be a UUID (8-4-4-4-12 hex digits) (got "not-a-uuid")'],
       ['p.yaml:11:19 invalid-value', '`renamed_from` must be a string or a list of strings'],
       // Quoted as YAML wrote them: JSON has no NaN or infinity, and printed `null`.
-      ['p.yaml:12:11 invalid-value', '`name` must be a string, not a number (got .nan)'],
-      ['p.yaml:13:23 invalid-value', '`generate_summary` must be true or false, not a number (got -.inf)'],
+      ['p.yaml:12:11 invalid-value', '`name` must be a string, not NaN (got .nan)'],
+      ['p.yaml:13:23 invalid-value', '`generate_summary` must be true or false, not infinity (got -.inf)'],
     ]);
+    // Where a number is wanted, .inf is still not one.
+    const inf = await load({ 'docket.yaml': 'version: 1\nmax_rps: .inf\n' });
+    expect(inf.diagnostics.map((d) => d.message)).toEqual(['`max_rps` must be a number, not infinity (got .inf)']);
   });
 
   it('accepts null for optional text and reviewer, and a single renamed_from', async () => {
