@@ -29,6 +29,12 @@ export function parseEnvName(value: string): string {
   return value;
 }
 
+/** `-C ""` (an unset CI variable) must not quietly mean the current directory. */
+export function parseDir(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('needs a directory (`.` for the current one)');
+  return value;
+}
+
 /** Commander accumulator for repeatable options (`--target a --target b`); a value given twice counts once. */
 export function collect(value: string, previous: string[]): string[] {
   return previous.includes(value) ? previous : [...previous, value];
@@ -50,7 +56,7 @@ export interface OutputFlags {
  * completion.
  */
 export function withCommon(command: Command, opts: { dir?: boolean; env?: boolean; services?: boolean } & OutputFlags = {}): Command {
-  if (opts.dir !== false) command.option('-C, --dir <DIR>', 'configuration directory', '.');
+  if (opts.dir !== false) command.option('-C, --dir <DIR>', 'configuration directory', parseDir, '.');
   if (opts.env !== false) command.option('--env <NAME>', 'environment from docket.yaml `environments:`', parseEnvName);
   const flag = (option: Option, offered: boolean): Option => (offered ? option : option.hideHelp());
   const services = opts.services !== false;

@@ -102,6 +102,15 @@ describe('flag values', () => {
     }
   });
 
+  it('-C "" and init "" (an unset CI variable) are errors, not the current directory', async () => {
+    for (const args of [['plan', '-C', ''], ['validate', '-C', ''], ['init', '']]) {
+      const r = await run(args);
+      expect(r.code).toBe(1);
+      expect(r.requests).toBe(0);
+      expect(r.stderr).toContain('needs a directory (`.` for the current one)');
+    }
+  });
+
   it('apply PLAN.json --prune is refused: the saved plan decided what it archives', async () => {
     const plan = join(dir, '.docket', 'plan.json');
     expect((await run(['plan', '-C', dir, '--emulator', '--out', plan, '-q'])).code).toBe(0);

@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { withCommon } from '../options.js';
+import { parseDir, withCommon } from '../options.js';
 import { Command } from 'commander';
 import { enclosingConfiguration, PROJECT_FILES } from '../../config/load.js';
 import { schemaHome } from '../../config/schema-names.js';
@@ -32,7 +32,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
   // The common flags are accepted everywhere (DESIGN: common options); init offers only -q.
   return withCommon(new Command('init'), { dir: false, env: false, services: false, color: false, verbose: false })
     .description('write a starter configuration directory (docket.yaml, an example playbook, .gitignore)')
-    .argument('[DIR]', 'directory to write (created if missing)', '.')
+    .argument('[DIR]', 'directory to write (created if missing)', parseDir, '.')
     .action(async (dir: string, opts: InitOptions) => {
       const root = resolve(io.cwd, dir);
       // Checked before anything is written: a half-written directory would refuse the next init.

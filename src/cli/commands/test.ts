@@ -361,9 +361,9 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
       const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
       // All before the review is read: a case that cannot be written is not worth fetching.
+      const out = await checkOutputFile(io.cwd, opts.out, '--out', 'tests/captured.test.yaml');
       // Any other name would be read as a resource file, which every later command refuses.
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, 'name it like tests/captured.test.yaml');
-      const out = await checkOutputFile(io.cwd, opts.out, '--out', 'tests/captured.test.yaml');
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
       const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) =>
         captureCase(s.connection.services, { declared: declaredPlaybooks(s.workspace.desired), reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) }),
