@@ -296,6 +296,13 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   };
   if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], found);
   if (value.version === 2 && isPlainObject(value.targets)) return checked(value as unknown as LockDocument, ['legacy'], found);
+  // At the version it names, quoted, when that is what is wrong.
+  const version = 'version' in value ? value.version : undefined;
+  if (version !== 1 && version !== 2) {
+    const at = line === 1 && version !== undefined ? lineColumnsOf(text)(valueOffset(text, ['version'])) : { line, col: 1 };
+    const got = version === undefined ? 'it has no `version`' : `its \`version\` is ${showJson(version)}`;
+    return { errors: [problem(label, at.line, `${label} is not a docket lock file of version 1 or 2: ${got}`, undefined, at.col)] };
+  }
   return { errors: [problem(label, line, `${label} is not a docket lock file of version 1 or 2`)] };
 }
 

@@ -59,6 +59,8 @@ describe('docket.lock.json', () => {
       expect(diagnostics[0]).toMatchObject({ severity: 'error', code: 'invalid-lock-file', file: 'docket.lock.json', line: 1 });
     }
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: 'att-1', file: 'x.pdf' } } } } }), LOCK_FILE).diagnostics[0]!.message).toContain('attachment:X');
+    // Another version is said at its value, quoted.
+    expect(parseLockText('{\n  "version": 3,\n  "targets": {}\n}\n', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 2, col: 14, message: 'docket.lock.json is not a docket lock file of version 1 or 2: its `version` is 3' });
   });
 
   it('every problem of a lock file is told at once, each at the line and column of its value, quoting it', () => {
