@@ -280,6 +280,12 @@ function quoteStart(text: string, offset: number): string {
   return JSON.stringify(shown).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** `name A` as the key and value it most likely meant (`name: A`); else the text with `:` after it. */
+function keyed(line: string): string {
+  const words = /^([A-Za-z_][\w-]*)\s+(\S.*)$/.exec(line);
+  return words ? `${words[1]}: ${words[2]!.slice(0, 40)}` : `${line.slice(0, 40)}:`;
+}
+
 /** A hint that fits the mistake behind a parser error (most are indentation, or an unquoted `: `). */
 function syntaxHint(code: string, message: string, text: string, offset: number): string | undefined {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
@@ -293,7 +299,7 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
   if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return 'line this up with the lines above it: keys of one mapping start at the same column, list items at the same `-`';
   if (/^Unexpected scalar at node end/.test(message)) return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
   if (/Implicit map keys need to be followed by map values/.test(message)) return offset === lineStart ? 'a line here is neither `key: value` nor `- item`; check its indentation' : 'a key needs `:` after it';
-  if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : `a key needs \`:\` after it (\`${rest.trim().slice(0, 40)}:\`)`;
+  if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`;
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
   return undefined;
 }

@@ -76,6 +76,7 @@ const CASES: Case[] = [
   { name: 'a key indented under a plain value', files: { 'p.yaml': 'kind: Playbook\nname: P\n  description: x\n' }, at: 'p.yaml:2 yaml-syntax', says: 'compact', hint: 'indented further than this key' },
   { name: 'a list item indented out of line', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n   actions: A\n' }, at: 'p.yaml:5 yaml-syntax', says: 'without - indicator', hint: 'line this up' },
   { name: 'a key without its colon', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules\n  - name: R\n' }, at: 'p.yaml:3 yaml-syntax', says: 'single line', hint: 'a key needs `:` after it (`rules:`)' },
+  { name: 'a key and its value without the colon', files: { 'p.yaml': 'kind: Playbook\ndescription: x\nname P\n  more\n' }, at: 'p.yaml:3 yaml-syntax', says: 'single line', hint: 'a key needs `:` after it (`name: P`)' },
   {
     name: 'a lock file with a merge conflict whose sides disagree',
     files: { 'docket.lock.json': lockConflict() },
