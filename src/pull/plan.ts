@@ -571,8 +571,8 @@ class PullPlanner {
         ...(file ? { file } : {}),
         ...(missing ? { reason: `add ${missing.path} (${missing.what}), then rename ${missing.document} to .yaml: the service cannot give the file back` } : {}),
       });
-      this.sync.set(refKey(l.kind, l.key), liveRecord(l, Object.keys(l.fields)));
-      for (const child of childrenOf(l)) this.sync.set(refKey(child.kind, child.key), liveRecord(child, Object.keys(child.fields)));
+      this.sync.set(refKey(l.kind, l.key), wholeRecord(l));
+      for (const child of childrenOf(l)) this.sync.set(refKey(child.kind, child.key), wholeRecord(child));
     }
     this.notes.push(...result.notes);
   }
@@ -698,6 +698,10 @@ class PullPlanner {
     } else if (o.l) {
       const fields = o.d ? Object.keys(o.d.fields).filter((f) => !o.d!.policy?.ignoreFields?.includes(f)) : Object.keys(o.l.fields);
       const unpulled = this.unpulled.get(o.l.id);
+      const own = this.input.sync.byKey.get(key);
+      const record = liveRecord(o.l, fields, unpulled, own?.id === o.l.id ? own : (this.input.sync.byId.get(o.l.id) ?? own));
+      // An unpulled field with no record to keep would read as the files' change: the object keeps what it had.
+      if (!record) return;
       // Under its live identity (a rename made live is now the files' name too), unless the name was not pulled.
       const liveKey = unpulled?.has('name') ? c.key : c.parent ? `${c.parent.key}/${o.l.name}` : o.l.key;
       if (liveKey !== c.key) {
@@ -708,7 +712,7 @@ class PullPlanner {
           else this.renamed.set(c.kind, [[c.key, liveKey]]);
         }
       }
-      this.sync.set(refKey(c.kind, liveKey), liveRecord(o.l, fields, unpulled, this.input.sync.byKey.get(key)));
+      this.sync.set(refKey(c.kind, liveKey), record);
     }
   }
 }
@@ -718,12 +722,22 @@ function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/:$/, '');
 }
 
-/** The record of what pull wrote; a field it did not pull keeps its old record, so the next plan still sees it move. */
-function liveRecord(l: LiveResource, fields: readonly string[], unpulled?: ReadonlySet<string>, old?: SyncRecord | null): SyncRecord {
+/** The record of an object pulled whole (a new file). */
+function wholeRecord(l: LiveResource): SyncRecord {
+  return { id: l.id, fields: Object.fromEntries(Object.keys(l.fields).map((f) => [f, fieldHash(l.fields[f])])) };
+}
+
+/**
+ * The record of what pull wrote; a field it did not pull keeps its old record, so the next plan
+ * still sees it move. Undefined when such a field has no old record: left out, it would read as
+ * the files' change (a field the record does not hold), so no new record is made.
+ */
+function liveRecord(l: LiveResource, fields: readonly string[], unpulled?: ReadonlySet<string>, old?: SyncRecord | null): SyncRecord | undefined {
   const hashes: Record<string, string> = {};
   for (const f of fields) {
     if (!unpulled?.has(f)) hashes[f] = fieldHash(l.fields[f]);
     else if (old?.fields[f] !== undefined) hashes[f] = old.fields[f];
+    else return undefined;
   }
   return { id: l.id, fields: hashes };
 }

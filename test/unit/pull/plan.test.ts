@@ -98,9 +98,21 @@ describe('planPull', () => {
     expect(partly.files[0]?.after).toBe(FILE.replace('    reviewer:', '    questions: How long?\n    reviewer:'));
     expect(partly.pulled.map((p) => p.fields)).toEqual([['questions']]);
     expect(partly.notPulled.map((p) => p.fields)).toEqual([['actions']]);
-    expect(partly.sync.get('rule:NDA/Term')!.fields.questions).toBe(fieldHash('How long?'));
-    // No record of it before: none now either (its direction stays unknown, never "in sync").
-    expect(partly.sync.get('rule:NDA/Term')!.fields).not.toHaveProperty('actions');
+    // No record of the object before: none is made (a record without `actions` would read it as the files' change).
+    expect(partly.sync.has('rule:NDA/Term')).toBe(false);
+    // With one, what came in is in sync and the field both sides changed keeps its old value there.
+    const synced = { id: 'r-1', fields: { name: fieldHash('Term'), actions: fieldHash('ACCEPT'), questions: fieldHash(null), reviewer: fieldHash('alice@acme.example') } };
+    const recorded = planPull({ ...input([mixed], [term], [asked]), sync: syncState([{ 'rule:NDA/Term': formatSyncRecord(synced) }]) });
+    expect(recorded.sync.get('rule:NDA/Term')!.fields).toMatchObject({ questions: fieldHash('How long?'), actions: synced.fields.actions });
+
+    // Unpulled without a record (a variable live no longer matches): no record, so the next plan
+    // still cannot call it the files' change.
+    const unrecorded = planPull(input([update([
+      { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'unknown' },
+      { field: 'reviewer', before: 'qa@acme.example', after: 'alice@acme.example', direction: 'unknown' },
+    ], { direction: 'unknown' })], [term], [live]));
+    expect(unrecorded.notPulled.map((p) => p.fields)).toEqual([['reviewer']]);
+    expect(unrecorded.sync.has('rule:NDA/Term')).toBe(false);
 
     const reverted = planPull(input([update([{ field: 'actions', before: 'x', after: 'ACCEPT', direction: 'live' }])], [{ ...term, policy: { drift: 'revert' } }], [live]));
     expect(reverted.files).toEqual([]);
