@@ -194,6 +194,10 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('playbooks/broken.yaml:6:15 error');
     expect(r.stderr).toContain('tests/y.test.yaml:2:1 error unknown-key');
     expect(r.stderr).toMatch(/tests\/x\.test\.yaml:5:\d+ error [\w-]+ .*nope\.docx/);
+    // Above a configuration (no docket.yaml here), other projects' test files are not read.
+    const above = await runCli(['validate', '-C', join(dir, '..')]);
+    expect(above.code).toBe(1);
+    expect(above.stderr).not.toContain('test.yaml');
   });
 
   it('says only that `kind` is missing when a test document lacks it (not the keys of both kinds)', async () => {

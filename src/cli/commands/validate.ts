@@ -9,6 +9,9 @@ import { loadWorkspace } from '../../engine/workspace.js';
 import { sourceLines } from '../source-lines.js';
 import { declaredPlaybooks, declaredTemplates } from '../../kinds/support/test-subjects.js';
 import { loadTests } from '../../testing/load.js';
+import { PROJECT_FILES } from '../../config/load.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 interface ValidateOptions extends CommonOptions {
   output: 'text' | 'json';
@@ -52,7 +55,8 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
  * problem at once), checked without what they name, which is unknown.
  */
 async function withTestProblems(error: unknown): Promise<never> {
-  if (!(error instanceof ConfigError) || !error.root) throw error;
+  // Only in a configuration directory: above one, the walk would read other projects' tests.
+  if (!(error instanceof ConfigError) || !error.root || !PROJECT_FILES.some((f) => existsSync(join(error.root!, f)))) throw error;
   const tests = await loadTests(error.root, { playbooks: new Map(), templates: new Map(), actor: undefined, unknown: true }).catch(() => undefined);
   if (!tests || tests.diagnostics.length === 0) throw error;
   throw new ConfigError([...error.diagnostics, ...tests.diagnostics], error.message, error.root);
