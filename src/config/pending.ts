@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isPlainObject } from '../util/plain.js';
 import { discoverYamlFiles } from './discover.js';
-import { plainYamlDocuments } from './yaml-read.js';
+import { parseYamlFile } from './yaml-read.js';
 
 const PENDING_FILE = /\.ya?ml\.pending$/i;
 
@@ -25,8 +25,10 @@ export async function pendingDocuments(root: string): Promise<PendingDocument[]>
   const out: PendingDocument[] = [];
   for (const file of files) {
     const text = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
-    for (const doc of (text === undefined ? undefined : plainYamlDocuments(text)) ?? []) {
-      if (isPlainObject(doc) && typeof doc.kind === 'string' && typeof doc.name === 'string') out.push({ yamlKind: doc.kind, name: doc.name, file });
+    // Read as any configuration file is (an id like 0e12… or a `<<` in a name needs the full parser).
+    for (const doc of text === undefined ? [] : parseYamlFile(text, file).documents) {
+      const value: unknown = doc.ok ? doc.value : undefined;
+      if (isPlainObject(value) && typeof value.kind === 'string' && typeof value.name === 'string') out.push({ yamlKind: value.kind, name: value.name, file });
     }
   }
   return out;
