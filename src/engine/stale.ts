@@ -56,9 +56,9 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   // An object the plan changes and that is gone is said once, below, not also for each reference to it.
   const gone = new Set(plan.changes.filter((c) => c.liveId && !byId.has(`${c.kind}:${c.liveId}`)).map((c) => refKey(c.kind, c.key)));
   // The ids the plan resolves references to must still be those objects' ids, and theirs, not
-  // another object's (an edited plan file would send it): an object the plan itself renames is
-  // live under its old name.
-  const renaming = new Set(plan.changes.filter((c) => c.action === 'rename' && c.liveId).map((c) => `${refKey(c.kind, c.key)}|${c.liveId}`));
+  // another object's (an edited plan file would send it): an object the plan renames, or whose
+  // rename in the app a policy holds, is live under another name.
+  const renaming = new Set([...plan.changes, ...(plan.held ?? [])].filter((c) => c.action === 'rename' && c.liveId).map((c) => `${refKey(c.kind, c.key)}|${c.liveId}`));
   for (const c of plan.changes) {
     for (const ref of c.refs) {
       const id = plan.ids[`${ref.kind}:${ref.key}`];

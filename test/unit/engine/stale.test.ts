@@ -138,6 +138,9 @@ describe('staleReasons', () => {
       { 'playbook:New name': 'pb-2' },
     );
     expect(staleReasons(made, { ...NOW, live: [renamed] })).toEqual([]);
+    // Renamed in the app, the rename held by a `drift: adopt` policy: the same object still.
+    const held: Plan = { ...made, changes: made.changes.slice(1), held: [{ ...made.changes[0]!, policy: 'adopt' }] };
+    expect(staleReasons(held, { ...NOW, live: [renamed] })).toEqual([]);
   });
 });
 
