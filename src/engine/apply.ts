@@ -269,7 +269,8 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     if (settled.note) result.note = settled.note;
     if (settled.id !== mine) result.keptOther = true;
   } catch (error) {
-    result.note = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
+    const unchecked = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
+    result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
   }
 }
 
