@@ -477,6 +477,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const ids = new Set<string>();
     const seen = new Set<string>();
     let current: RequestTarget | undefined = first;
+    /** The page asked for only because the last one was full and said nothing about paging. */
+    let probing = false;
     const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
     /** Adds a page's items; returns its paging members. */
     const take = (res: unknown, at: RequestTarget) => {
@@ -503,7 +505,16 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         );
       }
       seen.add(key);
-      let { body, fresh, next } = take(await send(current), current);
+      let answer: unknown;
+      try {
+        answer = await send(current);
+      } catch (error) {
+        // A service that does not page, or has no such page, may refuse the page asked for on a guess: the list has ended.
+        if (probing && error instanceof ApiError && [400, 404, 422].includes(error.status ?? 0)) break;
+        throw error;
+      }
+      probing = false;
+      let { body, fresh, next } = take(answer, current);
       // The first page says how many there are: ask for the others at once, in page order.
       const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;
       if (last !== undefined && last > 2 && last <= MAX_PAGES) {
@@ -535,8 +546,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       } else if (next.link !== undefined && !next.hasMeta) {
         throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or cannot be read, and it gave no page number to use instead; not following it`);
       } else if (size !== undefined && !next.pagingInfo && fresh > 0 && looksTruncated(body.data.length, size)) {
-        // No paging members, and exactly a common default page size: ask whether there is more.
+        // No paging members, and a page that may have been cut (see looksTruncated): ask whether there is more.
         current = pageTarget(page + 1);
+        probing = true;
       } else {
         current = undefined;
       }

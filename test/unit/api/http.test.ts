@@ -475,6 +475,16 @@ describe('list', () => {
     expect(await client.list('/v1/x', 'list x')).toHaveLength(207);
   });
 
+  it('ends a full list without paging members when the page after it, asked for on a guess, is refused', async () => {
+    for (const status of [400, 404, 422]) {
+      const { mock, client } = setup();
+      const all = Array.from({ length: 100 }, (_, i) => res(`r${i}`));
+      mock.intercept({ path: '/v1/x?page%5Bsize%5D=100' }).reply(200, { data: all });
+      mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2' }).reply(status, { title: 'page[number] is out of range' }, { headers: PROBLEM_HEADERS });
+      expect(await client.list('/v1/x', 'list x')).toHaveLength(100);
+    }
+  });
+
   it('ends a full list without paging members when the next page only repeats it (a service that does not page)', async () => {
     const { mock, client } = setup();
     const all = Array.from({ length: 100 }, (_, i) => res(`r${i}`));
