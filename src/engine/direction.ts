@@ -104,13 +104,12 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const held: Change[] = [];
   /** Parents whose create a policy holds back: their children's creates cannot run either. */
   const heldParents = new Set<string>();
-  /** The direction of each create and upload so far, by what it makes: a re-point to it takes its side. */
+  /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */
   const directionOf = new Map<string, Direction>();
-  for (const change of changes) {
+  const classify = (change: Change): Change => {
     const l = change.liveId ? liveById.get(change.liveId) : undefined;
     const c: Change = { ...change, ...(l?.updatedAt ? { liveUpdatedAt: l.updatedAt } : {}) };
     const own = desired.get(refKey(c.kind, c.key));
-    const parent = c.parent ? desired.get(refKey(c.parent.kind, c.parent.key)) : undefined;
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
       c.direction = input.sync.byKey.has(refKey(c.kind, c.key)) ? 'removed-live' : 'only-in-files';
     } else if (c.action === 'delete' || c.action === 'archive') {
@@ -131,7 +130,20 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       // Without a record no field says which side moved: the fields stay as diff made them.
       c.direction = record ? objectDirection(c.fields) : 'unknown';
     }
-    if (c.direction && CREATE_ACTIONS.includes(c.action)) directionOf.set(refKey(c.kind, c.key), c.direction);
+    return c;
+  };
+  // Creates and uploads first, whatever the order of the changes: the re-points to them need their side.
+  const classified = new Map<Change, Change>();
+  for (const change of changes) {
+    if (!CREATE_ACTIONS.includes(change.action)) continue;
+    const c = classify(change);
+    classified.set(change, c);
+    if (c.direction) directionOf.set(refKey(c.kind, c.key), c.direction);
+  }
+  for (const change of changes) {
+    const c = classified.get(change) ?? classify(change);
+    const own = desired.get(refKey(c.kind, c.key));
+    const parent = c.parent ? desired.get(refKey(c.parent.kind, c.parent.key)) : undefined;
 
     // The policy of the object itself, or for a removed child, of the parent that declares it.
     const policy = (c.action === 'delete' ? parent : own)?.policy?.drift;
@@ -202,7 +214,7 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
 /**
  * The side that moved for a reference field whose value is what was last synced on both sides yet
  * changes: it names an object this plan creates or uploads again (a PDF changed in the files), and
- * the re-point follows that change's side. Plans list what is referred to first, so it is known.
+ * the re-point follows that change's side (classified first, so it is known).
  */
 function repointedBy(c: Change, field: string, directionOf: ReadonlyMap<string, Direction>): FieldDirection | undefined {
   for (const ref of c.refs) {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC, recordOf, syncState, formatSyncRecord } from '../../../src/engine/sync.js';
 import type { DesiredResource, LiveResource, ResourcePolicy } from '../../../src/engine/types.js';
-import { KIND_META, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
+import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
+import { classifyChanges } from '../../../src/engine/direction.js';
 
 const NDA = { id: 'pb-1', name: 'NDA' };
 
@@ -76,6 +77,18 @@ describe('directions', () => {
     const elsewhere: LiveResource = { ...liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), refIds: { reviewer: 'u-earlier' }, staleRefs: ['reviewer'] };
     const moved = plan([...base, d], [...baseLive, ...members, liveMember('u-2', 'alice@acme.example'), elsewhere], sync);
     expect(moved.changes.map((c) => [c.direction, c.fields.map((f) => f.direction)])).toEqual([['changed-live', ['live']]]);
+  });
+
+  it('a re-point to what the plan uploads again takes that upload\'s side, in whatever order the changes come', () => {
+    const d = desiredRule(NDA.name, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
+    const l = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
+    const repoint = change('update', 'rule', 'NDA/Term', { liveId: 'r-1', parent: { kind: 'playbook', key: NDA.name, liveId: NDA.id }, fields: [{ field: 'reviewer', before: 'u-1', after: 'qa@acme.example' }], refs: [{ kind: 'member', key: 'qa@acme.example', field: 'reviewer' }] });
+    const invite = change('invite', 'member', 'qa@acme.example');
+    const input = { sensitive: new Map(), desired: [...base, d], live: [...baseLive, l], sync: synced(d) };
+    for (const order of [[repoint, invite], [invite, repoint]]) {
+      const { changes } = classifyChanges(order, input);
+      expect(changes.find((c) => c.kind === 'rule')).toMatchObject({ direction: 'changed-in-files', fields: [{ field: 'reviewer', direction: 'files' }] });
+    }
   });
 
   it('matches a rule renamed in the app by the id it was synced under: a rename, not a delete and a create', () => {
