@@ -150,8 +150,9 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
     }
     // `not: {}`: a key the document writes elsewhere (`name`, `attachment_ids`), never a parameter.
     if (isForbidden(prop) || skip(key, value)) continue;
-    // A parameter whose type the docs do not give has no documented default: an empty text is taken as unset.
-    if (prop.not !== undefined && value === '') continue;
+    // A parameter whose type the docs do not give has no documented default: an empty text or
+    // false is taken as unset (a service may answer every such `include_*` with false).
+    if (prop.not !== undefined && (value === '' || value === false)) continue;
     if (prop.properties && isPlainObject(value)) {
       const nested = reduceObject(value, prop, ctx, `${where}${key}.`, (k) => NESTED_BOOKKEEPING.has(k));
       notes.push(...nested.notes);

@@ -56,8 +56,8 @@ describe('templateDocument: dropping defaults', () => {
     expect(written).toEqual([...written].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
   });
 
-  it('keeps parameters whose type the docs do not give (no documented default), but not an empty text', () => {
-    const result = doc(live('PSA', { provider: 'Acme Consulting', customer_description: '' }));
+  it('keeps parameters whose type the docs do not give (no documented default), but not an empty text or false', () => {
+    const result = doc(live('PSA', { provider: 'Acme Consulting', customer_description: '', include_increased_claims_indemnification_obligation: false }));
     expect(result.doc.parameters).toEqual({ provider: 'Acme Consulting' });
     expect(result.notes).toEqual([]);
     expect(doc(live('Pilot', { general_cap_preceding_amount: 6 })).doc.parameters).toMatchObject({ general_cap_preceding_amount: 6 });
