@@ -531,7 +531,7 @@ class PullPlanner {
       if (quiet(this.kinds.get(l.kind)) || this.input.sync.byId.has(l.id) || this.input.sync.byKey.has(refKey(l.kind, l.key))) return false;
       const pendingIn = this.input.pendingDocuments?.get(refKey(l.kind, l.key));
       if (pendingIn !== undefined) {
-        this.notes.push(`${pendingIn}: names ${l.kind} "${l.name}", which is live: add the file it names, rename it to .yaml, then \`docket apply --adopt-files\` (not written again)`);
+        this.notes.push(`${pendingIn}: names ${l.kind} ${quoteValue(l.name)}, which is live: add the file it names, rename it to .yaml, then \`docket apply --adopt-files\` (not written again)`);
         return false;
       }
       // A new file validate would refuse (a rule's text with a control character) is not written.

@@ -27,7 +27,7 @@ import { ContractStore } from '../../testing/contracts.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
 import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
 import { isTestFile } from '../../config/discover.js';
-import { quoteValue } from '../../config/quote.js';
+import { quoteValue, showText } from '../../config/quote.js';
 import { didYouMean } from '../../config/suggest.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { Workspace } from '../../engine/workspace.js';
@@ -308,11 +308,11 @@ function selectTargets(files: TestFile[], targets: string[], subjects: TestSubje
     const slash = t.indexOf('/');
     const kind = t.slice(0, slash);
     const name = t.slice(slash + 1);
-    if (slash < 0 || !TEST_TARGET_KINDS.includes(kind)) throw new UsageError(`--target ${t}: docket test selects tests by ${TEST_TARGET_KINDS.map((k) => `${k}/NAME`).join(', ')}`);
+    if (slash < 0 || !TEST_TARGET_KINDS.includes(kind)) throw new UsageError(`--target ${showText(t)}: docket test selects tests by ${TEST_TARGET_KINDS.map((k) => `${k}/NAME`).join(', ')}`);
     const known = kind === TEST_TARGET_KINDS[0] ? subjects.playbooks.has(name) : [...subjects.templates.values()].some((x) => x.target === t);
     if (!known) {
       const declared = [...[...subjects.playbooks.values()].map((p) => `${TEST_TARGET_KINDS[0]}/${p.name}`), ...[...subjects.templates.values()].map((x) => x.target)];
-      throw new UsageError(`--target ${t} names nothing declared in this configuration${didYouMean(t, declared)}`);
+      throw new UsageError(`--target ${showText(t)} names nothing declared in this configuration${didYouMean(t, declared)}`);
     }
     return { playbook: kind === TEST_TARGET_KINDS[0], name };
   });
