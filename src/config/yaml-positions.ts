@@ -282,8 +282,8 @@ function quoteStart(text: string, offset: number): string {
 
 /** `name A` as the key and value it most likely meant (`name: A`); else the text with `:` after it. */
 function keyed(line: string): string {
-  const words = /^([A-Za-z_][\w-]*)\s+(\S.*)$/.exec(line);
-  return words ? `${words[1]}: ${words[2]!.slice(0, 40)}` : `${line.slice(0, 40)}:`;
+  const words = /^(- )?([A-Za-z_][\w-]*)\s+(\S.*)$/.exec(line);
+  return words ? `${words[1] ?? ''}${words[2]}: ${words[3]!.slice(0, 40)}` : `${line.slice(0, 40)}:`;
 }
 
 /** A hint that fits the mistake behind a parser error (most are indentation, or an unquoted `: `). */

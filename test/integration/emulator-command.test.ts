@@ -65,10 +65,10 @@ it('serves a configuration with its own organization id, persists state to --sta
 it('plays the documented shapes its flags name, and the bundled example converges against them as the README runs it', async () => {
   const dir = await makeDir({});
   await cp(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes('.docket') && !src.endsWith('docket.lock.json') });
-  const flags = ['--review-paths', 'flat', '--no-review-users', '--invitation-user-at', 'attribute', '--template-types', 'generic', '--nested-read-names', '--list-archived', '--archived-marker', 'status', '--max-page-size', '50', '--paging', 'meta', '--links-origin', 'other', '--create-status', '200'];
+  const flags = ['--review-paths', 'flat', '--no-review-users', '--invitation-user-at', 'attribute', '--template-types', 'generic', '--nested-read-names', '--archived-marker', 'status', '--max-page-size', '50', '--paging', 'links', '--links-origin', 'other', '--create-status', '200'];
   await withEmulator(flags, async (banner, env) => {
     expect(banner).toContain(
-      'shape: review_paths=flat, review_users=false, invitation_user_at=attribute, template_types=generic, nested_read_names=true, list_archived=true, archived_marker=status, max_page_size=50, paging=meta, links_origin=other, create_status=200',
+      'shape: review_paths=flat, review_users=false, invitation_user_at=attribute, template_types=generic, nested_read_names=true, list_archived=true, archived_marker=status, max_page_size=50, paging=links, links_origin=other, create_status=200',
     );
     // No organization id: flat routes act on the key's organization.
     const apply = await runCli(['apply', '-C', dir, '--auto-approve'], { env });

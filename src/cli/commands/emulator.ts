@@ -67,7 +67,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .option('--nested-read-names', 'nested template objects read back as template_csa_order_form (writes take …_attributes)')
     .addOption(new Option('--nested-update <HOW>', 'a nested template object in an update merges key by key, or replaces the stored one').choices(['merge', 'replace']))
     .option('--list-archived', 'archived playbooks stay in the playbook list, with archived_at set')
-    .addOption(new Option('--archived-marker <FIELD>', 'how a listed playbook says it is archived (with --list-archived)').choices(['archived_at', 'archived', 'status']))
+    .addOption(new Option('--archived-marker <FIELD>', 'how a listed playbook says it is archived (implies --list-archived)').choices(['archived_at', 'archived', 'status']))
     .option('--max-page-size <N>', 'refuse a larger page[size] with 400', wholeNumber(1, 100))
     .addOption(new Option('--paging <STYLE>', 'paging members of paged lists (none: every item at once; hidden: paged, without either member)').choices(['both', 'links', 'meta', 'none', 'hidden']))
     .addOption(new Option('--links-origin <ORIGIN>', 'paging links on the request\'s own origin, or on a backend host behind a gateway').choices(['same', 'other']))
@@ -128,7 +128,8 @@ function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
   if (opts.nestedReadNames) v.nestedReadNames = true;
   if (opts.nestedUpdate) v.nestedUpdate = opts.nestedUpdate;
   if (opts.listArchived) v.listArchived = true;
-  if (opts.archivedMarker) v.archivedMarker = opts.archivedMarker;
+  // A marker shows only on listed archived playbooks: the flag lists them.
+  if (opts.archivedMarker) Object.assign(v, { archivedMarker: opts.archivedMarker, listArchived: true });
   if (opts.maxPageSize !== undefined) v.maxPageSize = opts.maxPageSize;
   if (opts.paging) v.paging = opts.paging;
   if (opts.linksOrigin) v.linksOrigin = opts.linksOrigin;
