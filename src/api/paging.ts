@@ -134,7 +134,8 @@ export function lastPageFromBody(body: Record<string, unknown>): number | undefi
  * NOTE(api): page sizes services commonly use by default (15 in the skill, 30 in the official
  * docs). A list that says nothing about paging and holds exactly one of these many items, fewer
  * than docket asked for, may have been cut at the service's default; one that holds exactly as
- * many as docket asked for may be a full page of a list that pages without saying so. Either
+ * many as docket asked for may be a full page of a list that pages without saying so, and so may
+ * any page of fewer than 25 items when the service refused every size docket asked for. Either
  * way docket asks for the next page (a service that does not page answers the same items again,
  * which ends the list).
  */
@@ -142,5 +143,7 @@ export const COMMON_DEFAULT_PAGE_SIZES: ReadonlySet<number> = new Set([15, 30]);
 
 export function looksTruncated(count: number, askedSize: number | null): boolean {
   if (askedSize !== null && count === askedSize) return true;
+  // Asked with no size only after the service refused 25: its own page may be any size below that.
+  if (askedSize === null && count > 0 && count < 25) return true;
   return COMMON_DEFAULT_PAGE_SIZES.has(count) && (askedSize === null || count < askedSize);
 }
