@@ -52,11 +52,14 @@ export interface ApplyPlanResult {
   lockChanged: boolean;
   /** Every id known after the apply (the plan's, and those creates registered), `kind:key` → id. */
   ids: ReadonlyMap<string, string>;
+  /** Fields whose write did not stick, by `kind:key`: left out of the sync records. */
+  unkept: ReadonlyMap<string, readonly string[]>;
 }
 
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
+  const unkept = new Map<string, string[]>();
   /** Objects this apply created whose ids the service did not say. */
   const unknownIds = new Map<string, { message: string; hint: string }>();
   const lock: LockFile = { files: { ...input.lock.files } };
@@ -97,6 +100,9 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     },
     registerUnknownId(kind, key, why) {
       unknownIds.set(`${kind}:${key}`, why);
+    },
+    registerUnkept(kind, key, fields) {
+      unkept.set(`${kind}:${key}`, [...(unkept.get(`${kind}:${key}`) ?? []), ...fields]);
     },
     readFile: input.files,
     async recordPending(kind, key, pending) {
@@ -176,7 +182,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (report.stopped) noteUnchecked(checkLater, report);
   else await settleLater(checkLater, report, { kinds, ids, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
-  return { report, lock, lockChanged, ids };
+  return { report, lock, lockChanged, ids, unkept };
 }
 
 /**

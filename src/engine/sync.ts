@@ -230,6 +230,8 @@ export interface AfterApplyInput {
   desired: readonly DesiredResource[];
   /** Ids known after the apply (plan ids plus those creates registered). */
   ids: ReadonlyMap<string, string>;
+  /** Fields whose write did not stick, by `kind:key` (ApplyPlanResult.unkept). */
+  unkept?: ReadonlyMap<string, readonly string[]>;
   kinds: readonly SyncKindInfo[];
   /**
    * Records the lock already holds exactly as the updates would write them (see recordHeld) are
@@ -253,6 +255,12 @@ export type RecordHeld = (key: string, record: SyncRecord) => boolean;
  * matches its files (drift held back by a policy included: the record says what the files hold,
  * so the next plan still sees that live moved); removed objects are forgotten.
  */
+/** A record without the fields a write did not make stick: read as the files' change next time, not the app's. */
+function withoutFields(record: SyncRecord, fields: readonly string[] | undefined): SyncRecord {
+  if (!fields?.length) return record;
+  return { id: record.id, fields: Object.fromEntries(Object.entries(record.fields).filter(([f]) => !fields.includes(f))) };
+}
+
 export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const { plan, report } = input;
   const kinds = new Map(input.kinds.map((k) => [k.name, k]));
@@ -292,7 +300,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const keptOther = keptOtherParents(plan, report);
   for (const [d, key] of inSync) {
     if (d.parent && keptOther.size > 0 && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
-    const record = recordOf(d, input.ids.get(key)!, kinds.get(d.kind), hash);
+    const record = withoutFields(recordOf(d, input.ids.get(key)!, kinds.get(d.kind), hash), input.unkept?.get(key));
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }

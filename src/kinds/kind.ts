@@ -82,6 +82,11 @@ export interface ExecContext {
   registerId(kind: KindName, key: string, id: string): void;
   /** Record that the object was created but the service did not say its id: dependents fail with `why`. */
   registerUnknownId(kind: KindName, key: string, why: { message: string; hint: string }): void;
+  /**
+   * Record fields a write's answer holds otherwise than sent: they are not in sync, so the sync
+   * record leaves them out (the next plan reads them as the files' change, not the app's).
+   */
+  registerUnkept?(kind: KindName, key: string, fields: readonly string[]): void;
   /** Reads a data file for upload, refusing it when it changed since the plan. */
   readFile(path: string, sha256: string): Promise<Uint8Array>;
   /**

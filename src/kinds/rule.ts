@@ -33,12 +33,14 @@ function toWire(field: string, value: unknown, resolveMember: (email: string) =>
  * NOTE(api): the public docs document only name, actions and description, so a service may drop
  * the rest silently, and every later plan would show them again without saying why.
  */
-export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined): string | undefined {
+export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined, unkept?: (fields: string[]) => void): string | undefined {
   if (!answer) return undefined;
   const same = (k: string, a: unknown, b: unknown): boolean =>
     k === 'name' ? normName(a) === normName(b) : (TEXT_FIELDS as readonly string[]).includes(k) ? normText(a) === normText(b) : (a ?? null) === (b ?? null);
   const lost = Object.keys(sent).filter((k) => k in answer && !same(k, sent[k], answer[k]));
   if (lost.length === 0) return undefined;
+  // As the files name them: the reviewer is sent as its id.
+  unkept?.(lost.map((k) => (k === 'reviewer_id' ? 'reviewer' : k)));
   const held = lost.map((k) => JSON.stringify(answer[k] ?? null)?.slice(0, 60)).join(', ');
   return `the service answered without ${lost.map((k) => `\`${k}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
 }
@@ -176,7 +178,7 @@ export const ruleKind: KindModule<'rule'> = {
         }
         const created = await api.createRule(playbookId, body, change.key);
         ctx.registerId('rule', change.key, created.id);
-        return unkeptNote(body, created.attributes as unknown as Record<string, unknown>);
+        return unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (fields) => ctx.registerUnkept?.('rule', change.key, fields));
       }
       case 'rename':
       case 'update': {
@@ -186,7 +188,7 @@ export const ruleKind: KindModule<'rule'> = {
           body[k] = v;
         }
         const updated = await api.updateRule(playbookId, change.liveId!, body, change.key);
-        return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined);
+        return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (fields) => ctx.registerUnkept?.('rule', change.key, fields));
       }
       case 'delete':
         return removeOrFindGone(

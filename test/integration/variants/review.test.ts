@@ -111,6 +111,11 @@ describe('rule fields the service drops without a word', () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('ACCEPT', 'keep me') });
     const created = await applyOk(cli, dir);
     expect(created.stdout).toMatch(/create rule "P\/R"[^\n]*\n\s+note: the service answered without `internal_notes` as sent/);
+    // Not in sync, so not recorded as such: still the files' change, not drift pull would write back.
+    expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed in files/);
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(0);
+    expect(drift.stdout).toContain('1 change of the files is pending');
 
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('ACCEPT up to 3 years', 'keep me too') });
     const updated = await applyOk(cli, dir);
