@@ -58,7 +58,7 @@ export interface ClassifyResult {
  * first: finding the others needs an index of every record by id), else one another identity
  * keeps for it (renamed in the app), else its identity's record of another object.
  */
-function recordOf(sync: SyncState, liveId: string | undefined, key: string): SyncRecord | undefined {
+export function syncedRecordOf(sync: SyncState, liveId: string | undefined, key: string): SyncRecord | undefined {
   const own = sync.byKey.get(key);
   if (own && own.id === liveId) return own;
   return (liveId ? sync.byId.get(liveId) : undefined) ?? own;
@@ -113,12 +113,12 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
       c.direction = input.sync.byKey.has(refKey(c.kind, c.key)) ? 'removed-live' : 'only-in-files';
     } else if (c.action === 'delete' || c.action === 'archive') {
-      const record = recordOf(input.sync, c.liveId, refKey(c.kind, c.key));
+      const record = syncedRecordOf(input.sync, c.liveId, refKey(c.kind, c.key));
       c.direction = record ? 'removed-in-files' : 'only-live';
     } else if (own && l) {
       const key = refKey(c.kind, own.key);
       // Renamed in the app onto this name: the name's own record (none: unknown) says what moved.
-      const record = renamedOnto(input.sync, own, l.id, declared) ? input.sync.byKey.get(key) : recordOf(input.sync, l.id, key);
+      const record = renamedOnto(input.sync, own, l.id, declared) ? input.sync.byKey.get(key) : syncedRecordOf(input.sync, l.id, key);
       if (record) {
         const sensitive = input.sensitive.get(c.kind) ?? [];
         c.fields = c.fields.map((f) => {

@@ -22,6 +22,11 @@ const STATED_SUMMARY = 'generate_summary_stated';
 /** The fields a rule's positions are kept for: the compared ones, its pinned id and former names. */
 const SOURCE_FIELDS = [...RULE_FIELDS, 'id', 'renamed_from'] as const;
 
+/** The rule field a key of the service's names (reviewer_id → reviewer), as toWire maps it the other way. */
+function fromWire(key: string): string {
+  return key === 'reviewer_id' ? 'reviewer' : key;
+}
+
 /** Rule fields as the service expects them: reviewer e-mail → reviewer_id. */
 function toWire(field: string, value: unknown, resolveMember: (email: string) => string): [string, unknown] {
   if (field === 'reviewer') return ['reviewer_id', value === null ? null : resolveMember(String(value))];
@@ -40,7 +45,7 @@ export function unkeptNote(sent: Record<string, unknown>, answer: Record<string,
   const lost = Object.keys(sent).filter((k) => k in answer && !same(k, sent[k], answer[k]));
   if (lost.length === 0) return undefined;
   // As the files name them: the reviewer is sent as its id.
-  unkept?.(lost.map((k) => (k === 'reviewer_id' ? 'reviewer' : k)));
+  unkept?.(lost.map(fromWire));
   const held = lost.map((k) => JSON.stringify(answer[k] ?? null)?.slice(0, 60)).join(', ');
   return `the service answered without ${lost.map((k) => `\`${k}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
 }

@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { isDrift, liveSide, renamedOnto } from '../engine/direction.js';
+import { isDrift, liveSide, renamedOnto, syncedRecordOf } from '../engine/direction.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
@@ -698,8 +698,7 @@ class PullPlanner {
     } else if (o.l) {
       const fields = o.d ? Object.keys(o.d.fields).filter((f) => !o.d!.policy?.ignoreFields?.includes(f)) : Object.keys(o.l.fields);
       const unpulled = this.unpulled.get(o.l.id);
-      const own = this.input.sync.byKey.get(key);
-      const record = liveRecord(o.l, fields, unpulled, own?.id === o.l.id ? own : (this.input.sync.byId.get(o.l.id) ?? own));
+      const record = liveRecord(o.l, fields, unpulled, syncedRecordOf(this.input.sync, o.l.id, key));
       // An unpulled field with no record to keep would read as the files' change: the object keeps what it had.
       if (!record) return;
       // Under its live identity (a rename made live is now the files' name too), unless the name was not pulled.
