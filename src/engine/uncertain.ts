@@ -37,7 +37,7 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       drop(`${what}; --retry-uncertain uploads it again`);
       warnings.push(`${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`);
     } else {
-      diagnostics.error('uncertain-upload', `${what} (the apply was interrupted or its answer was lost); it may already exist live, and ${u.unreadable}, so docket will not upload it again blindly`, {
+      diagnostics.error('uncertain-upload', `${what} (the apply was interrupted, or the service's answer was lost or did not name the new ${u.kind}); it may already exist live, and ${u.unreadable}, so docket will not upload it again blindly`, {
         ...(d.fieldSources[u.field] ?? d.source),
         hint: `if it is live, add its id (from the app) as \`id:\` to this document and run \`docket apply --adopt-files\`; if it is not, or a second copy does not matter, run \`docket apply --retry-uncertain\``,
       });

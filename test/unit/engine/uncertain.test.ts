@@ -28,6 +28,8 @@ describe('resolveUncertain', () => {
     expect(out).toEqual({ updates: [], warnings: [] });
     expect(diagnostics.items).toMatchObject([{ severity: 'error', code: 'uncertain-upload', file: 'attachments/security.yaml', line: 4, message: expect.stringContaining('it may already exist live, and attachments cannot be listed over the API, so docket will not upload it again blindly') }]);
     expect(diagnostics.items[0]!.message).toContain('attachments/security.pdf (sha256 aaaaaaaaaaaa…) started 2026-11-23T10:00:00.000Z was never confirmed');
+    // A service that answers a create with 204 and no body never names the new attachment either.
+    expect(diagnostics.items[0]!.message).toContain('or the service\'s answer was lost or did not name the new attachment');
     expect(diagnostics.items[0]!.hint).toContain('--retry-uncertain');
   });
 
