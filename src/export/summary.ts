@@ -20,6 +20,8 @@ export interface SummaryOptions {
   kinds: readonly AnyKind[];
   /** What validate refuses in the written directory: what the services hold that docket does not allow. */
   refused?: readonly Diagnostic[];
+  /** The objects recorded as in sync in the written docket.lock.json, or why none were. */
+  records?: { recorded: number; file: string } | { skipped: string };
 }
 
 /** Refusals listed before the rest is left to `docket validate`. */
@@ -73,6 +75,12 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     const at = (d: Diagnostic): string => (d.file ? `${clean(path.join(options.out, d.file))}:${d.line ?? 1}:${d.col ?? 1} ` : '');
     for (const d of refused.slice(0, REFUSED_SHOWN)) lines.push(`  ${at(d)}${clean(d.message)}`);
     if (refused.length > REFUSED_SHOWN) lines.push(`  … and ${refused.length - REFUSED_SHOWN} more: docket validate -C ${shellArg(options.out)}`);
+  }
+  const records = options.records;
+  if (records && 'recorded' in records && records.recorded > 0) {
+    lines.push('', `Recorded ${plural(records.recorded, 'object', 'objects')} as in sync in ${clean(records.file)}, so drift and pull see what changes in the app from now on.`);
+  } else if (records && 'skipped' in records) {
+    lines.push('', paint('yellow', `No sync records were written (${clean(records.skipped)}): the first apply records what it finds in sync.`));
   }
   lines.push('', 'Next steps:');
   if (refused.length > 0) lines.push('  change these in the app (and export again) or in the files; then');

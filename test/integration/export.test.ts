@@ -145,6 +145,7 @@ describe('docket export', () => {
       'custom-templates/consulting-agreement.yaml',
       'custom-terms/consulting-terms.md',
       'custom-terms/consulting-terms.yaml',
+      'docket.lock.json',
       'docket.yaml',
       'members.yaml',
       'organization.yaml',
@@ -180,7 +181,24 @@ describe('docket export', () => {
     expect(csa).toContain(`include_security_policy_attachment_id: ${attachmentId}\n`);
     expect(csa).not.toContain('Security Exhibit');
     expect(csa).not.toMatch(/^attachments:/m);
-    expect(files['docket.lock.json']).toBeUndefined();
+    // What was written is recorded as in sync (ids and digests, no values), as an apply with nothing to change would.
+    const synced = (JSON.parse(files['docket.lock.json']!) as { synced: Record<string, Record<string, string>> }).synced;
+    const records = Object.assign({}, ...Object.values(synced)) as Record<string, string>;
+    const keys = Object.keys(records);
+    expect(keys.filter((k) => !/^(member|rule):/.test(k)).sort()).toEqual([
+      'custom-template:Consulting Agreement',
+      'custom-term:Consulting Terms',
+      'organization:organization',
+      'playbook:Inbound NDA',
+      'playbook:Vendor MSA',
+      'template:Cloud Service Agreement',
+      'template:Mutual NDA',
+    ]);
+    // One per member and rule written (the attachment is pending: nothing declares it yet).
+    expect(keys.filter((k) => k.startsWith('member:')).length).toBe((files['members.yaml']!.match(/^kind: Member$/gm) ?? []).length);
+    expect(keys.filter((k) => k.startsWith('rule:')).length).toBe((files['playbooks/inbound-nda.yaml']! + files['playbooks/vendor-msa.yaml']!).match(/^ {2}- name: /gm)!.length);
+    expect(files['docket.lock.json']).not.toContain('ACCEPT');
+    expect(result.stdout).toMatch(/Recorded \d+ objects as in sync in docket\.lock\.json/);
 
     expect(result.stdout).toContain('attachments/security-exhibit.pdf  PDF of attachment "Security Exhibit"; the source configuration uploaded attachments/security.pdf');
     expect(result.stdout).toContain('templates name attachments by id');
@@ -232,11 +250,27 @@ describe('docket export', () => {
     await expectNoChanges(cli, again.out);
   });
 
+  it('records what it wrote as in sync, so a playbook archived in the app before the first apply is drift, and pull takes it', async () => {
+    const { exportFrom } = await seed();
+    const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(result.code).toBe(0);
+    const app = new App(t!.env);
+    await app.archivePlaybook('Vendor MSA');
+    const drift = await cli('drift', '-C', out);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('Removed live');
+    expect(drift.stdout).toContain('- playbook "Vendor MSA" (playbooks/vendor-msa.yaml:2)');
+    const pulled = await cli('pull', '-C', out);
+    expect(pulled.code).toBe(0);
+    expect(Object.keys(await tree(out))).not.toContain('playbooks/vendor-msa.yaml');
+    await expectNoChanges(cli, out);
+  });
+
   it('limits the export to the kinds given with --kind', async () => {
     const { exportFrom } = await seed();
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
     expect(result.code).toBe(0);
-    expect(Object.keys(await tree(out)).sort()).toEqual(['docket.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
+    expect(Object.keys(await tree(out)).sort()).toEqual(['docket.lock.json', 'docket.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
     const project = await readFile(join(out, 'docket.yaml'), 'utf8');
     expect(project).toContain('review:');
     expect(project).not.toContain('agreements:');
@@ -252,7 +286,7 @@ describe('docket export', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const files = await tree(out);
-    expect(Object.keys(files).sort()).toEqual(['docket.yaml', 'members.yaml', 'organization.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
+    expect(Object.keys(files).sort()).toEqual(['docket.lock.json', 'docket.yaml', 'members.yaml', 'organization.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
     expect(files['docket.yaml']).not.toContain('agreements');
     expect(files['organization.yaml']).toContain('name: Acme Legal');
     expect(files['organization.yaml']).not.toContain('agreements:');
@@ -306,6 +340,7 @@ describe('docket export', () => {
       'custom-terms/consulting-terms.md',
       'custom-terms/consulting-terms.yaml',
       'custom-terms/data-terms.yaml.pending',
+      'docket.lock.json',
       'docket.yaml',
     ]);
     expect(await readFile(join(out, 'custom-terms/data-terms.yaml.pending'), 'utf8')).toContain('docx_file: data-terms.docx');
@@ -419,7 +454,7 @@ describe('docket export', () => {
     const out = await makeDir({});
     const result = await cli('export', '-C', exportFrom, '--out', out, '--kind', 'member');
     expect(result.code).toBe(0);
-    expect(Object.keys(await tree(out)).sort()).toEqual(['docket.yaml', 'members.yaml']);
+    expect(Object.keys(await tree(out)).sort()).toEqual(['docket.lock.json', 'docket.yaml', 'members.yaml']);
     expect(await readFile(join(out, 'members.yaml'), 'utf8')).toMatch(/email: alice@acme\.example[\s\S]*email: bob@acme\.example[\s\S]*name: Bob Jones[\s\S]*email: carol@acme\.example/);
     await expectNoChanges(cli, out);
   });

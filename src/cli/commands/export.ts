@@ -12,7 +12,7 @@ import type { ProjectConfig } from '../../config/types.js';
 import { fetchLive } from '../../engine/live.js';
 import { loadWorkspace, type Workspace } from '../../engine/workspace.js';
 import { servicesNeeded } from '../../engine/project.js';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import { buildExport, type ProjectSettings } from '../../export/index.js';
 import { exportKinds, exportReads, namedServices } from '../../export/layout.js';
@@ -21,6 +21,7 @@ import { checkOut, readSchema, writeExport } from '../../export/write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
+import { recordExported, type ExportRecords, type RecordOptions } from '../export-records.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { withSession } from '../session.js';
@@ -95,9 +96,10 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
             ].join(' · ') || 'none (attachments come from docket.lock.json)'}`;
         // The services take names and values docket does not (a name too long, two that read alike):
         // what validate would refuse in the written directory is said, not a plan with no changes.
+        const refused = await refusedIn(out, io.env);
+        const records = refused.length > 0 ? { skipped: 'docket validate refuses values in the written files' } : await recordOrSay(io, out, { emulator, deadline: () => deadline, ...pick(opts) });
         if (!opts.quiet) {
-          const refused = await refusedIn(out, io.env);
-          io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused }));
+          io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused, records }));
         }
       });
       setExit(0);
@@ -163,6 +165,20 @@ function checkKeys(io: Io, kinds: readonly AnyKind[], needs: Set<ServiceName>): 
       `set ${API_KEY_VARIABLES[service]} (or DOCKET_API_KEY); keys are never read from files${others.length > 0 ? `. Or export only the other kinds: ${others.map((k) => `--kind ${k}`).join(' ')}` : ''}`,
     );
   }
+}
+
+/** The files are written whatever happens here: a failed read is said in the summary, not a failed export. */
+async function recordOrSay(io: Io, out: string, opts: RecordOptions): Promise<ExportRecords> {
+  try {
+    return await recordExported(io, out, opts);
+  } catch (error) {
+    if (error instanceof InterruptedError || !(error instanceof DocketError)) throw error;
+    return { skipped: error.message };
+  }
+}
+
+function pick(opts: ExportFlags): Pick<RecordOptions, 'concurrency' | 'maxRps' | 'verbose'> {
+  return { ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}), ...(opts.maxRps !== undefined ? { maxRps: opts.maxRps } : {}), ...(opts.verbose ? { verbose: true } : {}) };
 }
 
 function isInside(child: string, parent: string): boolean {

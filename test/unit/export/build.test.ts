@@ -198,6 +198,14 @@ describe('playbooks and their rules', () => {
     const text = renderExportSummary(result, { out: 'out', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS });
     expect(text).toContain('Next steps:\n  rename all but one of the objects that share a name (see the notes), in the app and in its file; then\n  docket plan -C out\n  shows no changes.\n');
   });
+
+  it('says how many objects it recorded as in sync, or why it recorded none', () => {
+    const result = buildExport(input([playbook('p1', 'Inbound NDA')], ['playbook']));
+    const summary = (records: Parameters<typeof renderExportSummary>[1]['records']) => renderExportSummary(result, { out: 'out', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS, ...(records ? { records } : {}) });
+    expect(summary({ recorded: 3, file: 'docket.lock.json' })).toContain('\nRecorded 3 objects as in sync in docket.lock.json, so drift and pull see what changes in the app from now on.\n\nNext steps:');
+    expect(summary({ skipped: 'a plan of the written directory shows 1 change(s)' })).toContain('No sync records were written (a plan of the written directory shows 1 change(s)): the first apply records what it finds in sync.');
+    expect(summary({ recorded: 0, file: 'docket.lock.json' })).not.toContain('Recorded');
+  });
 });
 
 describe('organization and members', () => {

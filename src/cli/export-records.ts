@@ -1,0 +1,42 @@
+/**
+ * After `docket export` writes a directory: what it wrote is in sync with the live state, so it is
+ * recorded in that directory's docket.lock.json as an apply with nothing to change would record it
+ * (engine/sync.ts). Without records, an object deleted or archived in the app before the first
+ * apply read as the files' own addition, pending, and drift and pull did not see it.
+ */
+import { hasChanges } from '../engine/plan.js';
+import { syncAfterApply } from '../engine/sync.js';
+import { KINDS } from '../kinds/index.js';
+import type { Io } from './io.js';
+import type { CommonOptions } from './options.js';
+import { planInSession } from './plan-step.js';
+import { EMULATOR_SYNC_FILE, withSession } from './session.js';
+
+/** How many objects were recorded and in which file, or why none were. */
+export type ExportRecords = { recorded: number; file: string } | { skipped: string };
+
+export interface RecordOptions extends Pick<CommonOptions, 'concurrency' | 'maxRps' | 'verbose'> {
+  emulator: boolean;
+  deadline: () => number | undefined;
+}
+
+/**
+ * Plans the written directory against the services and, when that shows no changes, writes the
+ * records. The live state is read again: a change made in the app since the export's read is then
+ * a change of this plan, and nothing is recorded that was not seen in sync.
+ */
+export async function recordExported(io: Io, dir: string, opts: RecordOptions): Promise<ExportRecords> {
+  return await withSession(io, { dir, quiet: true, ...opts }, async (s) => {
+    const plan = await planInSession(s, []);
+    if (hasChanges(plan)) {
+      return { skipped: `a plan of the written directory shows ${plan.changes.length} change(s) (the live state moved while export read it)` };
+    }
+    let recorded = 0;
+    await s.settle(s.lock, false, (held) => {
+      const updates = syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() });
+      recorded = updates.size;
+      return updates;
+    });
+    return { recorded, file: opts.emulator ? `.docket/${EMULATOR_SYNC_FILE}` : 'docket.lock.json' };
+  });
+}
