@@ -240,6 +240,8 @@ describe('docket export', () => {
     expect(result.stdout).toMatch(/ {2}\S*acme\/playbooks\/long-x+\.yaml:\d+:7 playbook name "Long x+.*" is 250 characters long; docket allows 200/);
     expect(result.stdout).toMatch(/ {2}\S*acme\/playbooks\/inbound-nda\.yaml:\d+:\d+ .*"Term "/);
     expect(result.stdout).toContain('change these in the app (and export again) or in the files; then');
+    expect(result.stdout).toContain('No sync records were written (docket validate refuses values in the written files): the first apply records what it finds in sync.');
+    expect(Object.keys(await tree(out))).not.toContain('docket.lock.json');
     expect((await cli('validate', '-C', out)).code).toBe(1);
 
     // Changed in the app as it says, exported again: nothing refused, and no changes.
