@@ -1,9 +1,37 @@
-/** Whether a process with this pid runs on this host (one we may not signal still runs). */
+import { readFileSync } from 'node:fs';
+
+/**
+ * Whether a process with this pid runs on this host (one we may not signal still runs). A zombie
+ * does not: a docket killed with SIGKILL whose parent has not reaped it yet (a killed `timeout`, a
+ * container without an init) still answers signal 0, and its apply lock would be refused.
+ */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !endedOnLinux(pid);
+}
+
+/** /proc/PID/stat is `pid (comm) state …`, and comm may hold spaces and parentheses. */
+function endedOnLinux(pid: number): boolean {
+  if (process.platform !== 'linux') return false; // no /proc: signal 0 is all there is
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch (error) {
+    // Gone since the signal; anything else (a /proc not mounted) says nothing.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' && readableProc();
+  }
+  return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+}
+
+function readableProc(): boolean {
+  try {
+    readFileSync('/proc/self/stat', 'latin1');
+    return true;
+  } catch {
+    return false;
   }
 }
