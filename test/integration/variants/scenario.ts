@@ -2,8 +2,8 @@
  * The bundled example's full life cycle against an emulator playing one documented variant of the
  * real services: apply from empty, a clean re-plan, one step of edits across every kind (term
  * text, a Word term version, a definition, template parameters including a nested one, a new
- * attachment PDF, rule edits, a new member who then reviews a rule), apply, a clean re-plan, and
- * no duplicate objects anywhere.
+ * attachment PDF, rule edits, a new member who then reviews a rule), apply, a clean re-plan, no
+ * duplicate objects anywhere, and an export that plans with no changes and records its objects.
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -133,4 +133,11 @@ export async function runExampleScenario(t: TestEmulator): Promise<void> {
   expect(csa.parameters.template_csa_order_form_attributes).toMatchObject({ fees_currency: 'USD', cloud_service_description: 'The Acme contract analytics platform' });
   const dave = t.emulator.store.userByEmail('dave@acme.example')!;
   expect(Object.values(o.rules).find((r) => r.name === 'Subcontracting')!.reviewer_id).toBe(dave.id);
+
+  // Exported, the organization plans with no changes there, and what was written is recorded in sync.
+  const out = join(await makeDir({}), 'exported');
+  const exported = await cli('export', '-C', dir, '--out', out);
+  expect(exported.code, exported.stderr).toBe(0);
+  expect(exported.stdout).toMatch(/Recorded \d+ objects as in sync in docket\.lock\.json/);
+  await expectNoChanges(cli, out);
 }
