@@ -14,6 +14,7 @@ import { UsageError } from '../errors.js';
 import type { Services } from '../kinds/kind.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import type { Io, Logger } from './io.js';
+import { API_KEY_VARIABLES } from './redact.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
 export const DEFAULT_REVIEW_URL = 'https://api.gerri.commonpaper.com';
@@ -26,8 +27,7 @@ export const EMULATOR_EXAMPLE_USERS = [
   { email: 'legal-ops@acme.example', name: 'Legal Ops' },
 ];
 
-/** Each service's own key variable; DOCKET_API_KEY serves whichever has none. Keys never come from files. */
-export const API_KEY_VARIABLES: Record<ServiceName, string> = { review: 'DOCKET_REVIEW_API_KEY', agreements: 'DOCKET_AGREEMENTS_API_KEY' };
+export { API_KEY_VARIABLES } from './redact.js';
 
 /** A variable set to nothing but spaces is unset, as an empty one is (else an empty key would be sent). */
 export function serviceApiKey(env: Record<string, string | undefined>, service: ServiceName): string | undefined {

@@ -11,6 +11,7 @@ import { stripControl } from '../render/sanitize.js';
 import { renderTestErrorJson } from '../render/test-json.js';
 import { VERSION } from '../version.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
+import { redactingIo } from './redact.js';
 
 interface CommandContext {
   io: Io;
@@ -75,7 +76,7 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  const given = options.io ?? processIo();
+  const given = redactingIo(options.io ?? processIo());
   // Whether the command printed its result (an apply report): a failure after it adds no second JSON document.
   let printed = false;
   const io: Io = {

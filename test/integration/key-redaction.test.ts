@@ -1,0 +1,35 @@
+/**
+ * A key set by mistake in another variable (a CI secret mapped to the wrong name) is quoted by the
+ * messages that refuse that variable's value: the key never reaches the output all the same.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { redact } from '../../src/cli/redact.js';
+import { runCli } from '../helpers/cli.js';
+import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+
+const KEY = 'zqSECRETkey7731xyz';
+
+afterEach(removeMadeDirs);
+
+describe('API keys in output', () => {
+  it('are replaced in every message, also where another variable holds one', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\n' });
+    const cases: Record<string, string | undefined>[] = [
+      { DOCKET_ORGANIZATION_ID: KEY },
+      { DOCKET_REVIEW_URL: KEY },
+      { DOCKET_AGREEMENTS_URL: `https://${KEY}` },
+    ];
+    for (const extra of cases) {
+      for (const args of [['plan', '-C', dir], ['validate', '-C', dir, '-o', 'json']]) {
+        const result = await runCli(args, { env: { DOCKET_API_KEY: KEY, ...extra } });
+        expect(result.stdout + result.stderr).not.toContain(KEY);
+      }
+    }
+    const refused = await runCli(['plan', '-C', dir], { env: { DOCKET_REVIEW_API_KEY: KEY, DOCKET_ORGANIZATION_ID: KEY } });
+    expect(refused.stderr).toContain('DOCKET_ORGANIZATION_ID must be a UUID (got "[redacted]")');
+  });
+
+  it('replaces the longest key first and leaves short values alone', () => {
+    expect(redact('a zqSECRETkey7731xyz-more b', ['zqSECRETkey7731xyz-more', 'zqSECRETkey7731xyz'])).toBe('a [redacted] b');
+  });
+});
