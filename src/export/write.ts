@@ -4,7 +4,7 @@
  * schemas kinds read while writing their documents. I/O at the edge of src/export.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { schemasDir } from '../config/schema.js';
 import { DocketError, UsageError } from '../errors.js';
@@ -64,6 +64,8 @@ export async function writeExport(
   const parent = path.dirname(out);
   const staging = await mkdir(parent, { recursive: true })
     .then(() => mkdtemp(path.join(parent, `.${path.basename(out)}.export-`)))
+    // mkdtemp makes it 0700; the directory it becomes is the user's, as `mkdir` would make it.
+    .then(async (dir) => (await chmod(dir, 0o777 & ~process.umask()), dir))
     .catch((error: NodeJS.ErrnoException) => {
       throw new DocketError('write-failed', `cannot write the export to ${label} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
     });

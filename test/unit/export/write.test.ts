@@ -1,7 +1,7 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkOut } from '../../../src/export/write.js';
+import { checkOut, writeExport } from '../../../src/export/write.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterAll(removeMadeDirs);
@@ -27,5 +27,14 @@ describe('export --out', () => {
     expect(await said(join(dir, 'dangling'))).toBe('UsageError: --out OUT is a symbolic link');
     expect(await said(join(dir, 'linked'))).toBe('UsageError: --out OUT is a symbolic link');
     expect(await said(join(dir, 'file', 'below'))).toBe('UsageError: --out OUT cannot be used (ENOTDIR)');
+  });
+});
+
+describe('writeExport', () => {
+  it('makes the directory with the mode mkdir gives (not the 0700 of its staging directory)', async () => {
+    const dir = await makeDir({});
+    await mkdir(join(dir, 'plain'));
+    await writeExport(join(dir, 'out'), 'out', [{ path: 'docket.yaml', content: 'version: 1\n' }], undefined);
+    expect((await stat(join(dir, 'out'))).mode & 0o777).toBe((await stat(join(dir, 'plain'))).mode & 0o777);
   });
 });
