@@ -18,8 +18,9 @@ describe('processAlive', () => {
   // A docket killed with SIGKILL whose parent does not reap it (a killed `timeout`, a container
   // without an init) is a zombie: signal 0 still reaches it, but it holds no apply lock.
   it.runIf(process.platform === 'linux')('is false for a zombie, which still answers signal 0', async () => {
-    // The shell starts `true` and becomes `sleep`, which never reaps it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // The shell starts a short sleep and becomes a long one, which never reaps it: the short one
+    // outlives the exec, so the shell cannot reap it first.
+    const parent = spawn('sh', ['-c', 'sleep 0.5 & echo $!; exec sleep 10'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
       const pid = Number(line.toString().trim());
@@ -27,7 +28,7 @@ describe('processAlive', () => {
         const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
         return stat.charAt(stat.lastIndexOf(')') + 2);
       };
-      for (let i = 0; i < 100 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
       expect(state()).toBe('Z');
       expect(() => process.kill(pid, 0)).not.toThrow();
       expect(processAlive(pid)).toBe(false);
