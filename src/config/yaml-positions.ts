@@ -174,6 +174,8 @@ interface WalkState {
   aliasName?: string;
   diagnostics: Diagnostic[];
   file: string;
+  /** Anchored nodes by name, in document order: made at the first alias (Alias.resolve walks the whole document for each). */
+  anchors?: Map<string, Node[]>;
 }
 
 /** The full parser: values and every position at once, and the YAML diagnostics. */
@@ -322,6 +324,27 @@ function quoteKeyAt(text: string, pos: [number, number]): string {
   return key && key.length <= 80 ? ` \`${key}\`` : '';
 }
 
+/** What an alias names, as Alias.resolve finds it: the last node anchored with that name before the alias. */
+function anchoredBefore(name: string, offset: number, state: WalkState): Node | undefined {
+  if (!state.anchors) {
+    const anchors = new Map<string, Node[]>();
+    yaml().visit(state.doc, (_key, n) => {
+      if ((yaml().isScalar(n) || yaml().isCollection(n)) && n.anchor) {
+        const list = anchors.get(n.anchor);
+        if (list) list.push(n);
+        else anchors.set(n.anchor, [n]);
+      }
+    });
+    state.anchors = anchors;
+  }
+  let found: Node | undefined;
+  for (const n of state.anchors.get(name) ?? []) {
+    if ((n.range?.[0] ?? 0) >= offset) break;
+    found = n;
+  }
+  return found;
+}
+
 function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined, depth: number, state: WalkState): unknown {
   const { positions, lc } = state;
   if (node === null) {
@@ -342,7 +365,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     );
   }
   if (yaml().isAlias(node)) {
-    const target = node.resolve(state.doc) as Node | undefined;
+    const target = anchoredBefore(node.source, node.range?.[0] ?? 0, state);
     if (!target) {
       state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${node.source}\` names no anchor defined before it`, file: state.file, ...here, hint: `define \`&${node.source}\` on a value above this line` });
       return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pointerLabel, pointerToPath } from '../../../src/config/yaml-positions.js';
+import { parseWithPositions, pointerLabel, pointerToPath } from '../../../src/config/yaml-positions.js';
 import { parseYamlFile } from '../../../src/config/yaml-read.js';
 import { lines } from './helpers.js';
 
@@ -81,3 +81,13 @@ describe('parseYamlFile', () => {
     expect(pointerLabel('')).toBe('the document');
   });
 });
+
+describe('aliases', () => {
+  it('name the last node anchored with their name before them; one defined only after is an error', () => {
+    const text = lines('a: &x first', 'b: *x', 'c: &x second', 'd: *x', 'e: *y', 'f: &y late');
+    const parsed = parseWithPositions(text, 'f.yaml');
+    expect(parsed.documents[0]!.value).toEqual({ a: 'first', b: 'first', c: 'second', d: 'second', e: null, f: 'late' });
+    expect(parsed.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-undefined-alias', 5]]);
+  });
+});
+
