@@ -10,6 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { FormData, Pool, Response, request, type Dispatcher } from 'undici';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
+import { markFound } from './found.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
 import { bodyProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
@@ -585,12 +586,18 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     },
     async create<T>(o: CreateOptions<T>): Promise<T> {
       const t = target(o);
-      const answer = await send(t, o.recover, o.beforeSend);
-      if (hasDataId(answer)) return answer as T;
+      let read = false;
+      const recover = async (): Promise<T | undefined> => {
+        const found = await o.recover();
+        if (found !== undefined) read = true;
+        return found;
+      };
+      const answer = await send(t, recover, o.beforeSend);
+      if (hasDataId(answer)) return (read ? markFound(answer) : answer) as T;
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).
       const found = await o.recover();
-      if (found !== undefined) return found;
+      if (found !== undefined) return markFound(found);
       throw new DocketError(
         'bad-response',
         `${t.operation}: ${service} service ${t.method} ${clean(t.path)} succeeded without the new object's id, and reading the collection did not find it`,

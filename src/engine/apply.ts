@@ -8,6 +8,7 @@ import type { ProjectConfig } from '../config/types.js';
 import { lockEntries, lockKey, supersededBy, type LockEntry, type LockFile } from '../config/lock.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
+import { foundByReading } from '../api/found.js';
 import { freshReads } from '../util/fresh-read.js';
 import { DocketError } from '../errors.js';
 import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
@@ -60,6 +61,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
   const unkept = new Map<string, string[]>();
+  /** Creates whose object a read found by name (the answer was lost or named no id): maybe another run's copy. */
+  const found = new Set<string>();
   /** Objects this apply created whose ids the service did not say. */
   const unknownIds = new Map<string, { message: string; hint: string }>();
   const lock: LockFile = { files: { ...input.lock.files } };
@@ -97,6 +100,10 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     },
     registerId(kind, key, id) {
       ids.set(`${kind}:${key}`, id);
+    },
+    registerCreated(kind, key, created) {
+      ids.set(`${kind}:${key}`, created.id);
+      if (foundByReading(created)) found.add(`${kind}:${key}`);
     },
     registerUnknownId(kind, key, why) {
       unknownIds.set(`${kind}:${key}`, why);
@@ -149,6 +156,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // read per scope then, not one after every few creates: 2,000 terms read the list 260 times).
   const checkLater: Change[] = [];
   const referredTo = new Set(plan.changes.flatMap((c) => c.dependsOn));
+  const foundBy = (change: Change): { known: ReadonlySet<string> } | undefined => (found.has(`${change.kind}:${change.key}`) ? { known: known() } : undefined);
   const report = await executePlan(plan, {
     concurrency: input.concurrency,
     clock: input.clock,
@@ -170,7 +178,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
         checkLater.push(change);
         return written;
       }
-      const settled = await settleAfterCreate(guard, change, mine, ctx);
+      const settled = await settleAfterCreate(guard, change, mine, ctx, foundBy(change));
       ctx.registerId(change.kind, change.key, settled.id);
       return settled.note ?? written;
     },
@@ -180,7 +188,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   });
   // Stopped by a signal or the time budget: start no new reads; the next plan shows any duplicate.
   if (report.stopped) noteUnchecked(checkLater, report);
-  else await settleLater(checkLater, report, { kinds, ids, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
+  else await settleLater(checkLater, report, { kinds, ids, foundBy, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
   return { report, lock, lockChanged, ids, unkept };
 }
@@ -236,6 +244,7 @@ function onceReads(): ExecContext['readAfterWrites'] {
 interface SettleEnv {
   kinds: Map<string, AnyKind>;
   ids: Map<string, string>;
+  foundBy: (change: Change) => { known: ReadonlySet<string> } | undefined;
   ctx: ExecContext;
   concurrency: number;
   /** A stop while the checks run: none starts after it, and those under way get `graceMs`. */
@@ -269,7 +278,7 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
   const mine = env.ids.get(`${change.kind}:${change.key}`);
   if (!guard || !mine || !result) return;
   try {
-    const settled = await settleAfterCreate(guard, change, mine, ctx);
+    const settled = await settleAfterCreate(guard, change, mine, ctx, env.foundBy(change));
     // The object that stays (the other run's, when it was first) is the one the lock and sync records name.
     ctx.registerId(change.kind, change.key, settled.id);
     if (settled.note) result.note = settled.note;

@@ -50,12 +50,33 @@ export async function lookBeforeCreate(guard: RaceGuard, change: Change, ctx: Ex
   return { id: keeper.id, note: `another apply created it since the plan (id ${keeper.id}); docket uses that one` };
 }
 
-/** After a create of `mine`: the keeper, with this run's duplicate set aside when it is not. */
-export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: string, ctx: ExecContext): Promise<RaceOutcome> {
+/**
+ * After a create of `mine`: the keeper, with this run's duplicate set aside when it is not.
+ * `foundByReading`: the create's answer did not name `mine` (lost, or no id), and a read found it by
+ * name, so it may be another run's copy and this run's own may be any other. Every copy the plan
+ * did not know (`known`) except the keeper is then set aside: each is a duplicate whoever made it,
+ * and every run agrees on the keeper.
+ */
+export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: string, ctx: ExecContext, foundByReading?: { known: ReadonlySet<string> }): Promise<RaceOutcome> {
   const same = (await guard.siblings(change, ctx)).filter((o) => o.key === change.key);
+  if (foundByReading) return settleFound(guard, change, mine, ctx, same.filter((o) => !foundByReading.known.has(o.id)));
   if (same.length < 2 || !same.some((o) => o.id === mine)) return { id: mine };
   const keeper = keeperOf(same)!;
   if (keeper.id === mine) return { id: mine };
   const how = await guard.setAside({ id: mine, key: change.key }, change, ctx);
   return { id: keeper.id, note: `another apply created it at the same time; docket keeps that one (id ${keeper.id}), and the one this apply created (id ${mine}) was ${how}` };
+}
+
+async function settleFound(guard: RaceGuard, change: Change, mine: string, ctx: ExecContext, same: readonly Sibling[]): Promise<RaceOutcome> {
+  const keeper = keeperOf(same);
+  if (!keeper || same.length < 2) return { id: keeper?.id ?? mine };
+  const setAside: string[] = [];
+  // One at a time: a scope's duplicates are few, and a failure then leaves the rest for the next plan to show.
+  for (const o of same) {
+    if (o.id !== keeper.id) setAside.push(`${o.id} (${await guard.setAside({ id: o.id, key: change.key }, change, ctx)})`);
+  }
+  return {
+    id: keeper.id,
+    note: `the service's answer did not name the object this apply created, and ${same.length} were live (another apply created one at the same time); docket keeps the earliest (id ${keeper.id}) and set the others aside: ${setAside.join(', ')}`,
+  };
 }

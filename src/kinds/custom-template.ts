@@ -157,7 +157,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       case 'create': {
         const term = change.desired?.custom_term;
         const created = await api.createCustomTemplate({ name: change.name, definition: text, ...(typeof term === 'string' ? { custom_term_id: termId(term) } : {}) }, actor);
-        ctx.registerId('custom-template', change.key, created.id);
+        ctx.registerCreated('custom-template', change.key, created);
         return;
       }
       case 'rename':

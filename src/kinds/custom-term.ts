@@ -149,7 +149,7 @@ export const customTermKind: KindModule<'custom-term'> = {
           const docx = await docxUpload(change, ctx);
           created = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: 1 }, (mark) => api.createFileTerm(change.name, docx, actor, mark));
         } else created = await api.createTextTerm(change.name, String(change.desired?.body ?? ''), actor);
-        ctx.registerId('custom-term', change.key, created.id);
+        ctx.registerCreated('custom-term', change.key, created);
         if (typeof docxPath === 'string') await afterDocx(api, created.id, change, ctx, 1);
         return;
       }

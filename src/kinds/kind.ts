@@ -80,6 +80,12 @@ export interface ExecContext {
   resolveId(kind: KindName, key: string): string;
   /** Record the id of an object this change created, for the operations that depend on it. */
   registerId(kind: KindName, key: string, id: string): void;
+  /**
+   * Record the object a create returned. One the API client found by reading (the create's answer
+   * was lost or named no id) may be another apply's copy: its race check then sets aside every
+   * newer copy, not only its own.
+   */
+  registerCreated(kind: KindName, key: string, created: { id: string }): void;
   /** Record that the object was created but the service did not say its id: dependents fail with `why`. */
   registerUnknownId(kind: KindName, key: string, why: { message: string; hint: string }): void;
   /**

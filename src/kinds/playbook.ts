@@ -68,7 +68,7 @@ export const playbookKind: KindModule<'playbook'> = {
       case 'create': {
         const description = change.desired?.description;
         const created = await api.createPlaybook({ name: change.name, ...(typeof description === 'string' ? { description } : {}) });
-        ctx.registerId('playbook', change.key, created.id);
+        ctx.registerCreated('playbook', change.key, created);
         return;
       }
       case 'rename':
@@ -97,8 +97,10 @@ export const playbookKind: KindModule<'playbook'> = {
     checkAtEnd: true,
     siblings: async (change, ctx) => siblingsOf(await ctx.readAfterWrites('race:playbooks', () => ctx.services.review().listPlaybooks()), change.key),
     async setAside(duplicate, _change, ctx) {
-      await ctx.services.review().archivePlaybook(duplicate.id, duplicate.key);
-      return 'archived';
+      const api = ctx.services.review();
+      // Another run may set the same copy aside (both found it by reading): its archive first is this one's done.
+      const gone = await removeOrFindGone(() => api.archivePlaybook(duplicate.id, duplicate.key), () => api.listPlaybooks(), (p) => p.id === duplicate.id, 'archived');
+      return gone ?? 'archived';
     },
   },
 };

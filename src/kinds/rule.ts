@@ -182,7 +182,7 @@ export const ruleKind: KindModule<'rule'> = {
           body[k] = v;
         }
         const created = await api.createRule(playbookId, body, change.key);
-        ctx.registerId('rule', change.key, created.id);
+        ctx.registerCreated('rule', change.key, created);
         return unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (fields) => ctx.registerUnkept?.('rule', change.key, fields));
       }
       case 'rename':
@@ -216,8 +216,9 @@ export const ruleKind: KindModule<'rule'> = {
     },
     async setAside(duplicate, change, ctx) {
       const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);
-      await ctx.services.review().deleteRule(playbookId, duplicate.id, duplicate.key);
-      return 'deleted';
+      const api = ctx.services.review();
+      const gone = await removeOrFindGone(() => api.deleteRule(playbookId, duplicate.id, duplicate.key), () => api.listRules(playbookId), (r) => r.id === duplicate.id, 'deleted');
+      return gone ?? 'deleted';
     },
   },
 };

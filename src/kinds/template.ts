@@ -303,7 +303,7 @@ export const templateKind: KindModule<'template'> = {
         if (typeof d.standard_version === 'string') body.standard_version = d.standard_version;
         if (Array.isArray(d.attachments)) body.attachment_ids = attachmentIds(d.attachments);
         const created = await api.createTemplate(body, change.key);
-        ctx.registerId('template', change.key, created.id);
+        ctx.registerCreated('template', change.key, created);
         return;
       }
       case 'rename':

@@ -145,3 +145,24 @@ it('a rule and a playbook another apply removed first (answered 404) are done on
   await run('apply', '-C', dir, '--auto-approve');
   await expectConverged(run, dir);
 });
+
+it('two applies at once whose creates are not answered with an id end with one object per identity: a run that found its object by name cannot tell it from the other run\'s, and sets aside every newer copy', async () => {
+  // 204 with no body: each run finds what it created by reading the list, where both runs' copies may already be.
+  t = await startTestEmulator({ latencyMs: 150, variants: { createStatus: 204 } });
+  const files = { 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA };
+  const [a, b] = [await makeDir(files), await makeDir(files)];
+  const runs = [spawnBin(['apply', '-C', a, '--auto-approve'], t.env), spawnBin(['apply', '-C', b, '--auto-approve'], t.env)];
+  const codes = await Promise.all(runs.map((r) => r.exited));
+  for (const r of runs) expect(r.stderr()).not.toMatch(/Internal error|    at /);
+  expect(codes).toEqual([0, 0]);
+
+  const org = reviewOf(t);
+  const playbooks = Object.values(org.playbooks).filter((p) => !p.archived_at);
+  expect(names(playbooks)).toEqual(['Inbound NDA', 'Vendor MSA']);
+  for (const p of playbooks) {
+    const rules = t.emulator.store.rulesOf(org, p.id);
+    expect(names(rules)).toEqual(unique(names(rules)));
+  }
+  const run = bin(t);
+  for (const dir of [a, b]) await expectConverged(run, dir);
+});

@@ -13,7 +13,8 @@ import {
   type ServiceClientOptions,
 } from '../../../src/api/http.js';
 import type { Limiter } from '../../../src/api/limiter.js';
-import type { RequestLogEntry } from '../../../src/api/types.js';
+import type { ApiResource, RequestLogEntry } from '../../../src/api/types.js';
+import { foundByReading } from '../../../src/api/found.js';
 
 const REVIEW = 'https://api.gerri.commonpaper.com';
 const AGREEMENTS = 'https://api.commonpaper.com';
@@ -1003,6 +1004,17 @@ describe('stopping and the time budget', () => {
 });
 
 describe('create with unknown outcome', () => {
+  it('marks an object found by reading (lost answer, or no id in it) so the race check knows it may be another run\'s copy', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/named', method: 'POST' }).reply(201, { data: res('named') });
+    mock.intercept({ path: '/v1/empty', method: 'POST' }).reply(204, '');
+    mock.intercept({ path: '/v1/lost', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    const create = async (path: string) => (await client.create<{ data: ApiResource<unknown> }>({ method: 'POST', path, body: {}, operation: `create ${path}`, recover: async () => ({ data: res(`found${path}`) }) })).data;
+    expect(foundByReading(await create('/v1/named'))).toBe(false);
+    expect(foundByReading(await create('/v1/empty'))).toBe(true);
+    expect(foundByReading(await create('/v1/lost'))).toBe(true);
+  });
+
   it('recovers by reading when a create succeeds without saying the new id', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/x', method: 'POST' }).reply(201, '');

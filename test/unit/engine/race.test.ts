@@ -63,6 +63,30 @@ describe('settleAfterCreate', () => {
   });
 });
 
+describe('settleAfterCreate, when a read found the object (the answer named none)', () => {
+  const copies: Sibling[] = [
+    { id: 'first', key: 'NDA', createdAt: '2026-01-01T00:00:01Z' },
+    { id: 'second', key: 'NDA', createdAt: '2026-01-01T00:00:02Z' },
+    { id: 'third', key: 'NDA', createdAt: '2026-01-01T00:00:03Z' },
+  ];
+
+  it('sets aside every copy but the earliest, even when what it found is the keeper: its own may be any of them', async () => {
+    const g = guard(copies);
+    const outcome = await settleAfterCreate(g.g, create, 'first', ctx, { known: new Set() });
+    expect(outcome.id).toBe('first');
+    expect(g.setAside).toEqual(['second', 'third']);
+    expect(outcome.note).toBe(
+      "the service's answer did not name the object this apply created, and 3 were live (another apply created one at the same time); docket keeps the earliest (id first) and set the others aside: second (archived), third (archived)",
+    );
+  });
+
+  it('never sets aside an object the plan knew, and keeps what it found when it is the only copy', async () => {
+    const renamedAway = guard([{ id: 'old', key: 'NDA', createdAt: '2020-01-01T00:00:00Z' }, copies[1]!]);
+    expect(await settleAfterCreate(renamedAway.g, create, 'second', ctx, { known: new Set(['old']) })).toEqual({ id: 'second' });
+    expect(renamedAway.setAside).toEqual([]);
+  });
+});
+
 describe('lookBeforeCreate', () => {
   it('only for kinds that cannot remove a duplicate: uses an object created since the plan', async () => {
     const found = [{ id: 'theirs', key: 'NDA' }];

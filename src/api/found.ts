@@ -1,0 +1,22 @@
+/**
+ * Which created objects the API client found by reading rather than by the create's answer: kept
+ * beside the object, so what a create returns stays the service's resource.
+ */
+import { isPlainObject } from '../util/plain.js';
+
+/** Objects a create returned because a read found them by identity: the create's answer did not name them. */
+const foundByRead = new WeakSet<object>();
+
+export function markFound<T>(answer: T): T {
+  const data = isPlainObject(answer) ? answer.data : undefined;
+  if (isPlainObject(data)) foundByRead.add(data);
+  return answer;
+}
+
+/**
+ * Whether a created object was found by reading after the create's answer was lost or named no
+ * id: it has the identity asked for, but may be another client's copy made at the same time.
+ */
+export function foundByReading(resource: object): boolean {
+  return foundByRead.has(resource);
+}
