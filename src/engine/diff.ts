@@ -31,6 +31,11 @@ export interface KindMeta {
    * own (custom template definitions: as parsed YAML); undefined leaves it to the normalised equality.
    */
   sameField?(field: string, live: unknown, desired: unknown): boolean | undefined;
+  /**
+   * Live values an update of `updated` must send again unchanged (the undeclared keys of a nested
+   * object the service may replace whole), as the change's `resend`; undefined when none.
+   */
+  resend?(updated: readonly string[], d: DesiredResource, l: LiveResource): Record<string, unknown> | undefined;
   /** A readable account of a structured field's change (template definitions). */
   describeField?(field: string, before: unknown, after: unknown): string[] | undefined;
   /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
@@ -409,11 +414,13 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
   const after = renamed ? [changeId('rename', kind.name, d.key)] : [];
   const changeAction = kind.changeAction ?? 'update';
   if (updates.length > 0) {
+    const resend = kind.resend?.(updates.map((u) => u.field), d, l);
     out.push({
       ...base,
       id: changeId(changeAction, kind.name, d.key),
       action: changeAction,
       fields: updates,
+      ...(resend ? { resend } : {}),
       refs: d.refs.filter((r) => updates.some((u) => u.field === r.field)),
       dependsOn: [...after],
       source: sourceOf(updates[0]!.field),

@@ -155,6 +155,11 @@ export interface Change {
   fields: FieldChange[];
   /** Full desired fields, for operations that need more than what changed (creates). */
   desired?: Fields;
+  /**
+   * Live values, as the service gave them when planned, that an update sends again unchanged: the
+   * keys a file leaves out of a nested object the service may replace whole on update.
+   */
+  resend?: Record<string, unknown>;
   refs: Ref[];
   dependsOn: string[];
   source?: SourcePos;

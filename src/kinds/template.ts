@@ -88,6 +88,31 @@ function bodyOf(fields: [string, unknown][], written: Plain, resolve: (v: unknow
   return body;
 }
 
+/** What a nested object's update leaves out: bookkeeping the service keeps itself. */
+const NOT_RESENT: ReadonlySet<string> = new Set(['created_at', 'updated_at']);
+
+/**
+ * The live keys of each nested object an update changes that the file does not declare, as the
+ * service gave them. NOTE(api): a service that replaces a nested object whole on update (Rails
+ * nested attributes without an id) would otherwise drop them; sent again, a merge keeps them too.
+ */
+function undeclaredNested(updated: readonly string[], declared: Fields, attributes: unknown): Plain | undefined {
+  if (!isPlainObject(attributes)) return undefined;
+  const out: Plain = {};
+  for (const field of updated) {
+    if (!field.startsWith(PARAM)) continue;
+    const [key, nested] = field.slice(PARAM.length).split('.') as [string, string | undefined];
+    const live = attributes[key];
+    if (nested === undefined || key in out || !isPlainObject(live)) continue;
+    const keep: Plain = {};
+    for (const [name, value] of Object.entries(live)) {
+      if (!NOT_RESENT.has(name) && !(fieldName(`${key}.${name}`) in declared)) keep[name] = value;
+    }
+    if (Object.keys(keep).length > 0) out[key] = keep;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /** `{attachment: name}` anywhere in a value → the attachment's id at apply time. */
 function resolveAttachments(value: unknown, ctx: ExecContext): unknown {
   if (Array.isArray(value)) return value.map((v) => resolveAttachments(v, ctx));
@@ -162,6 +187,10 @@ export const templateKind: KindModule<'template'> = {
    * which mean nothing in another one. Known: an upload or adoption docket.lock.json records here,
    * or an id a live template here already names.
    */
+  resend(updated, d, l) {
+    return undeclaredNested(updated, d.fields, l.extra?.attributes);
+  },
+
   refuseSend(field, value, name, live, adopting) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string' || value === '') return undefined;
     // Adopted in this run (a pin the user asserts is this organization's, as the hint below asks).
@@ -313,6 +342,9 @@ export const templateKind: KindModule<'template'> = {
         // The values as written, not the compared ones (normalisation turns a zip code "01099" into 1099).
         const written = isPlainObject(change.desired?.parameters) ? change.desired.parameters : {};
         const body = bodyOf(change.fields.map((f) => [f.field, writtenParameter(written, f.field) ?? f.after]), written, resolve);
+        for (const [key, kept] of Object.entries(change.resend ?? {})) {
+          if (isPlainObject(body[key]) && isPlainObject(kept)) body[key] = { ...kept, ...body[key] };
+        }
         for (const f of change.fields) {
           if (f.field === 'standard_version') body.standard_version = f.after;
           if (f.field === 'attachments') body.attachment_ids = attachmentIds(f.after);

@@ -1,7 +1,10 @@
 /** The bundled example against the agreements-service and paging shapes of the public docs. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../helpers/app.js';
 import type { TestEmulator } from '../../helpers/emulator.js';
-import { cliWith, expectNoChanges } from '../../helpers/scenario.js';
+import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { runExampleScenario, startVariant } from './scenario.js';
 
@@ -40,6 +43,32 @@ describe('a list that pages without saying so', () => {
     expect(members.length).toBeGreaterThan(100);
     const last = members[members.length - 1]!.user;
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': `kind: Member\nemail: ${last.email}\nname: ${last.name}\n` });
+    await expectNoChanges(cli, dir);
+  });
+});
+
+describe('a service that replaces nested objects whole on update', () => {
+  it('keeps the nested keys live holds that the file leaves out when one declared key changes', async () => {
+    t = await startVariant({ nestedUpdate: 'replace', nestedReadNames: true });
+    const cli = cliWith(() => t!.env);
+    const csa = (currency: string) => `kind: Template
+name: Cloud Service Agreement
+type: CSA
+parameters:
+  provider: Acme
+  template_csa_order_form_attributes:
+    cloud_service_description: Our platform
+    fees_currency: ${currency}
+`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'templates/csa.yaml': csa('EUR') });
+    await applyOk(cli, dir);
+    // Set in the app: keys of the order form no file declares.
+    await new App(t.env).editTemplate('Cloud Service Agreement', { template_csa_order_form_attributes: { cloud_service_description: 'Our platform', fees_currency: 'EUR', subscription_period: 3, max_users: 50 } });
+    await writeFile(join(dir, 'templates/csa.yaml'), csa('USD'));
+    await applyOk(cli, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const live = Object.values(org.agreements.templates).find((x) => x.name === 'Cloud Service Agreement')!;
+    expect(live.parameters.template_csa_order_form_attributes).toEqual({ cloud_service_description: 'Our platform', fees_currency: 'USD', subscription_period: 3, max_users: 50 });
     await expectNoChanges(cli, dir);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Diagnostics } from '../../../../src/diagnostics.js';
-import type { DesiredResource } from '../../../../src/engine/types.js';
+import type { DesiredResource, LiveResource } from '../../../../src/engine/types.js';
 import { templateKind } from '../../../../src/kinds/template.js';
 import { liveTemplateType } from '../../../../src/kinds/support/template-params.js';
 import { resourceDoc } from '../../engine/builders.js';
@@ -98,5 +98,29 @@ describe('a live template\'s type, however the service spells it', () => {
 
   it('is unknown when no spelling names a type docket knows', () => {
     expect(liveTemplateType({ type: 'template', attributes: { agreement_type: 'mystery' } })).toBeUndefined();
+  });
+});
+
+describe('an update of a nested parameter', () => {
+  it('sends again the live keys of that nested object the file leaves out, as the service gave them, and nothing of an object it does not change', () => {
+    const { resource } = toDesired({ parameters: { provider: 'Acme', template_csa_order_form_attributes: { fees_currency: 'USD' } } });
+    const live: LiveResource = {
+      kind: 'template',
+      id: 't1',
+      key: 'Cloud Service Agreement',
+      name: 'Cloud Service Agreement',
+      fields: {},
+      refs: [],
+      extra: {
+        attributes: {
+          provider: 'Acme',
+          template_csa_order_form_attributes: { fees_currency: 'EUR', subscription_period: '03', created_at: '2026-01-01T00:00:00Z' },
+          template_other_attributes: { kept: true },
+        },
+      },
+    };
+    const changed = ['parameters.template_csa_order_form_attributes.fees_currency'];
+    expect(templateKind.resend!(changed, resource, live)).toEqual({ template_csa_order_form_attributes: { subscription_period: '03' } });
+    expect(templateKind.resend!(['parameters.provider'], resource, live)).toBeUndefined();
   });
 });
