@@ -11,9 +11,19 @@ export function normText(value: unknown): string | null {
   return text === '' ? null : text;
 }
 
-/** Required text (names): same line-ending rule, but empty stays empty. */
+/**
+ * Required text (names): same line-ending rule, but empty stays empty, and canonically composed:
+ * an accent typed as one character or as a letter and a combining mark (a macOS file name, another
+ * editor) is one name, as the web app shows it.
+ */
 export function normName(value: unknown): string {
-  return lineText(String(value ?? ''));
+  return composed(lineText(String(value ?? '')));
+}
+
+/** NFC, asked only of text with a character past ASCII: twenty thousand plain names need no ICU call. */
+function composed(text: string): string {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return text.normalize('NFC');
+  return text;
 }
 
 /**

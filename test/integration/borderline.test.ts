@@ -24,4 +24,20 @@ describe('borderline configurations', () => {
     await writeFiles(dir, { 'p.yaml': playbook('Upper', `id: ${id.toUpperCase()}\n`) });
     await expectNoChanges(upperOrg, dir);
   });
+
+  it('a name whose accents another editor encoded otherwise (decomposed, NFD) is the same name: no second playbook, rule or term is created', async () => {
+    const cli = cliWith(() => ({ ...emulator().env, DOCKET_ORGANIZATION_ID: '1a2b3c4d-0000-4000-8000-00000000c0de' }));
+    const composed = 'Caf\u00e9 r\u00e8gles';
+    const decomposed = composed.normalize('NFD');
+    const files = (name: string) => ({
+      'docket.yaml': DOCKET,
+      'p.yaml': `kind: Playbook\nname: ${name}\nrules:\n  - name: ${name}\n    actions: ACCEPT all\n`,
+      't.yaml': `kind: CustomTerm\nname: ${name}\nbody: Terms\n`,
+    });
+    const dir = await makeDir(files(composed));
+    await applyOk(cli, dir);
+    // The same names as a macOS file name or another editor writes them.
+    await writeFiles(dir, files(decomposed));
+    await expectNoChanges(cli, dir);
+  });
 });

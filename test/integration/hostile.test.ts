@@ -86,7 +86,7 @@ const CASES: Case[] = [
   },
   { name: 'a zip code with a leading zero, unquoted', files: { 'o.yaml': 'kind: Organization\nagreements:\n  zipcode: 01067   # Dresden\n' }, at: 'o.yaml:3:12 number-as-text', says: 'YAML reads "01067" as the number 1067', hint: 'quote it' },
   { name: 'a variable whose number prints otherwise', files: { 'docket.yaml': `${DOCKET}environments:\n  staging:\n    vars: { code: 1.10 }\n` }, at: 'docket.yaml:6:19 number-as-text', says: '"1.10" as the number 1.1' },
-  { name: 'two playbook names that differ only in how an accent is encoded', files: { 'a.yaml': 'kind: Playbook\nname: Caf\u00e9\n', 'b.yaml': 'kind: Playbook\nname: Cafe\u0301\n' }, at: 'b.yaml:2:7 confusable-name', says: '(a.yaml:2)' },
+  { name: 'two playbook names that differ only in how an accent is encoded', files: { 'a.yaml': 'kind: Playbook\nname: Caf\u00e9\n', 'b.yaml': 'kind: Playbook\nname: Cafe\u0301\n' }, at: 'b.yaml:2:7 duplicate-resource', says: '(also at a.yaml:2)' },
   { name: 'two rule names that differ only in a trailing space', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: Term\n    actions: A\n  - name: "Term "\n    actions: B\n' }, at: 'p.yaml:6:11 confusable-name', says: '"Term "' },
   { name: 'a lock file path that is a folder', files: { 'docket.lock.json/keep': '' }, at: 'docket.lock.json:1:1 invalid-lock-file', says: 'is a folder' },
   { name: 'a merge key in a definition file', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': 'title: T\nsections:\n  - heading: H\n    fields:\n      a: &a { label: A, input: text }\n      b: { <<: *a, label: B }\n' }, at: 't.cover.yaml:6:12 definition-merge-key', says: '`<<: *a`' },

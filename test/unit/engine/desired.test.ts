@@ -50,8 +50,9 @@ describe('buildDesired', () => {
       resourceDoc('Playbook', { name: 'Notes' }, {}, 'h.yaml'),
       resourceDoc('Playbook', { name: '\uff2e\uff4f\uff54\uff45\uff53' }, {}, 'i.yaml'),
     ]);
+    // An accent encoded either way is one name (NFC): declared twice, not merely alike.
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([
-      ['confusable-name', 'b.yaml'],
+      ['duplicate-resource', 'b.yaml'],
       ['confusable-name', 'c.yaml'],
       ['confusable-name', 'd.yaml'],
     ]);
