@@ -4,6 +4,7 @@
  */
 import type { DesiredResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
+import { quoteValue } from '../config/quote.js';
 import type { KindModule } from './kind.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -50,6 +51,23 @@ export function unkeptNote(sent: Record<string, unknown>, answer: Record<string,
   return `the service answered without ${lost.map((k) => `\`${k}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
 }
 
+/** Text of white space only, or none: what the service takes as no value. */
+function isBlank(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Where a rule's missing actions are best shown: at blank text written for them (or for its questions), else at the rule. */
+function missingActions(rule: Record<string, unknown>): { field?: string; detail: string } {
+  const { actions, questions } = rule;
+  if (typeof actions === 'string' && actions !== '' && actions.trim() === '' && !/^\n+$/.test(actions)) {
+    return { field: 'actions', detail: `: ${quoteValue(actions)} is only white space, which the service takes as none` };
+  }
+  if (rule.generate_summary !== false && typeof questions === 'string' && questions.trim() === '' && questions !== '') {
+    return { field: 'questions', detail: `: its \`questions\` ${quoteValue(questions)} are only white space, which the service takes as none` };
+  }
+  return { detail: '' };
+}
+
 export const ruleKind: KindModule<'rule'> = {
   name: 'rule',
   title: 'Rules',
@@ -81,10 +99,12 @@ export const ruleKind: KindModule<'rule'> = {
       fields.reviewer = reviewer;
 
       // Seed 000: actions are required unless the rule only summarises (generate_summary + questions).
-      if (fields.actions === null && !(fields.generate_summary === true && fields.questions !== null)) {
-        diag.error('missing-actions', `rule "${name}" needs \`actions\` (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
-          ...at(),
-          path: `rules[${i}]`,
+      // NOTE(api): text of white space only counts as none (as the emulator's 422 has it, after Rails' `blank?`).
+      if (isBlank(fields.actions) && !(fields.generate_summary === true && !isBlank(fields.questions))) {
+        const why = missingActions(rule);
+        diag.error('missing-actions', `rule "${name}" needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
+          ...at(why.field),
+          path: why.field ? `rules[${i}].${why.field}` : `rules[${i}]`,
         });
       }
       const first = seen.get(name);
