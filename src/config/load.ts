@@ -123,7 +123,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const dataFiles = namedDataFiles(parsed, kindsByName);
   // Only the schemas of the kinds the files use are loaded.
   const used = new Set<string>();
-  for (const file of parsed) for (const doc of file.documents) if (doc.ok && isPlainObject(doc.value) && typeof doc.value.kind === 'string') used.add(doc.value.kind);
+  for (const file of parsed) for (const doc of file.documents) if ((doc.ok || doc.readable) && isPlainObject(doc.value) && typeof doc.value.kind === 'string') used.add(doc.value.kind);
   const validators = new Map(
     await Promise.all(options.kinds.filter((k) => used.has(k.yamlKind)).map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)),
   );
@@ -242,7 +242,7 @@ interface CheckContext {
 /** One document of a resource file: its kind, its variables, its schema. */
 function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | undefined {
   const { diagnostics } = ctx;
-  if (!doc.ok) return undefined; // the YAML errors are reported; a partial document would only add noise
+  if (!doc.ok && !doc.readable) return undefined; // the YAML errors are reported; a partial document would only add noise
   const kinds = [...ctx.kindsByName.keys()];
   const value = doc.value;
   if (!isPlainObject(value) || value.kind === undefined || value.kind === null) {

@@ -83,6 +83,12 @@ export class DocPositions implements Positions {
     this.entries.set(pointer, entry);
   }
 
+  /** @internal The positions `from` holds at `pointer` and below it (the keys a merge key brought in). */
+  adopt(from: DocPositions, pointer: string): void {
+    const below = `${pointer}/`;
+    for (const [p, entry] of from.entries) if (p === pointer || p.startsWith(below)) this.entries.set(p, entry);
+  }
+
   has(pointer: string): boolean {
     return this.entries.has(pointer);
   }
@@ -133,6 +139,12 @@ export interface ParsedDocument {
   positions: DocPositions;
   /** False when the YAML had errors: the value may be partial and must not be validated. */
   ok: boolean;
+  /**
+   * Not ok, but only for mistakes that leave every value readable (a key written twice: the last
+   * stands; a merge key of something not a mapping: skipped): checked all the same, so the rest of
+   * the document's problems are reported in the same run.
+   */
+  readable?: boolean;
 }
 
 export interface ParsedFile {
@@ -178,6 +190,9 @@ interface WalkState {
   anchors?: Map<string, Node[]>;
 }
 
+/** Errors after which every value of the document is still what it says (see `ParsedDocument.readable`). */
+const READABLE_DESPITE: ReadonlySet<string> = new Set(['duplicate-key', 'yaml-merge']);
+
 /** The full parser: values and every position at once, and the YAML diagnostics. */
 export function parseWithPositions(text: string, file: string): ParsedFile {
   const lineCounter = new (yaml().LineCounter)();
@@ -198,6 +213,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     // One mistake often trips several parser rules at the same spot; the first says it best.
     const reported = new Set<number>();
     let overflowed = false;
+    const firstOfDocument = diagnostics.length;
     for (const error of doc.errors) {
       if (reported.has(error.pos[0])) continue;
       reported.add(error.pos[0]);
@@ -253,7 +269,9 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       return;
     }
     const walkErrors = diagnostics.slice(before).some((d) => d.severity === 'error');
-    documents.push({ file, index, value, start, positions, ok: doc.errors.length === 0 && !walkErrors && !doc.warnings.some((w) => w.code === 'TAG_RESOLVE_FAILED') });
+    const ok = doc.errors.length === 0 && !walkErrors && !doc.warnings.some((w) => w.code === 'TAG_RESOLVE_FAILED');
+    const readable = !ok && diagnostics.slice(firstOfDocument).every((d) => d.severity !== 'error' || READABLE_DESPITE.has(d.code));
+    documents.push({ file, index, value, start, positions, ok, ...(readable ? { readable } : {}) });
   });
   return { file, documents, diagnostics };
 }
@@ -425,7 +443,16 @@ function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: s
   const sources = source && yaml().isSeq(source) ? (source.items as (Node | null)[]) : [source];
   const own = new Set(Object.keys(out));
   for (const item of sources) {
-    const value = toPlain(item, pointer, undefined, depth + 1, state);
+    // Walked apart: the mapping's own position, and those of keys it writes itself, stay theirs.
+    const into = state.positions;
+    const merged = new DocPositions(state.file, into.start);
+    state.positions = merged;
+    let value: unknown;
+    try {
+      value = toPlain(item, pointer, undefined, depth + 1, state);
+    } finally {
+      state.positions = into;
+    }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       const at = state.lc(item?.range?.[0] ?? 0);
       state.diagnostics.push({ severity: 'error', code: 'yaml-merge', message: 'a merge key (`<<`) takes a mapping or a list of mappings', file: state.file, ...at });
@@ -434,6 +461,7 @@ function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: s
     for (const [k, v] of Object.entries(value)) {
       if (own.has(k) || Object.hasOwn(out, k)) continue;
       Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      into.adopt(merged, joinPointer(pointer, k));
     }
   }
 }

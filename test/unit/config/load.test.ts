@@ -136,6 +136,15 @@ describe('loadConfig: documents', () => {
     ]);
     expect(r.diagnostics[0]!.message).toBe('duplicate key `email`: each key may appear once in a mapping');
   });
+
+  it('checks the rest of a document whose only YAML mistakes leave its values readable (a key twice, a merge key of a scalar)', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'm.yaml': lines('kind: Member', 'email: a@b.example', 'email: c@d.example', 'nmae: X'),
+      'p.yaml': lines('kind: Playbook', 'name: P', 'extra: { <<: 5 }', 'rules:', '  - descriptio: x', '    <<: { name: T, actions: A }'),
+    });
+    expect(r.diagnostics.map(brief)).toEqual(['m.yaml:3:1 duplicate-key', 'm.yaml:4:1 unknown-key', 'p.yaml:3:1 unknown-key', 'p.yaml:3:14 yaml-merge', 'p.yaml:5:5 unknown-key']);
+  });
 });
 
 describe('loadConfig: schema errors', () => {
