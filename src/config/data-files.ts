@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../engine/canonical.js';
 import { quoteValue } from './quote.js';
+import { CONTROL_CHARACTER, codePointOf } from './text-hygiene.js';
 import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
 
@@ -128,11 +129,15 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         }
         const bytes = await readFile(real);
         const wrong = textProblem(type, bytes, rel);
+        if (wrong?.at) {
+          diagnostics.push({ severity: 'error', code: wrong.code, message: wrong.message, file: rel, ...wrong.at, ...(wrong.hint ? { hint: wrong.hint } : {}) });
+          return;
+        }
         if (wrong) {
           problem(doc, key, wrong.code, wrong.message, wrong.hint);
           return;
         }
-        files.set(rel, { path: rel, head: headOf(bytes), sha256: sha256(bytes), text: bytes.toString('utf8') });
+        files.set(rel, { path: rel, head: headOf(bytes), sha256: sha256(bytes), text: withoutByteOrderMark(bytes.toString('utf8')) });
       } catch (error) {
         const value = String(doc.body[key]);
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
@@ -167,7 +172,13 @@ const BINARY = new Set<unknown>(['pdf', 'docx']);
 /** A copy, so the file's bytes are not kept alive by a view of them (the text is what is kept). */
 const headOf = (bytes: Uint8Array): Uint8Array => Uint8Array.from(bytes.subarray(0, HEAD_BYTES));
 
-type ContentProblem = { code: string; message: string; hint?: string } | undefined;
+/** What is wrong with a file's content; `at`: where in the file itself (a character in a text file). */
+type ContentProblem = { code: string; message: string; hint?: string; at?: { line: number; col: number } } | undefined;
+
+/** An editor's byte-order mark (Windows Notepad) says how the file is encoded; it is no part of the text. */
+function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 async function hashFile(real: string): Promise<{ head: Uint8Array; size: number; sha256: string }> {
   const hash = createHash('sha256');
@@ -194,10 +205,23 @@ function binaryProblem(type: unknown, head: Uint8Array, size: number, rel: strin
 function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProblem {
   if (type === 'text') {
     if (bytes.includes(0)) return { code: 'binary-file', message: `${quoted(rel)} is not a text file (it holds NUL bytes)`, hint: 'body_file names a Markdown or text file; a Word file goes in docx_file' };
+    let text: string;
     try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
       return { code: 'invalid-utf8', message: `${quoted(rel)} is not valid UTF-8`, hint: 'save it as UTF-8' };
+    }
+    const control = CONTROL_CHARACTER.exec(text);
+    if (control) {
+      const lineStart = text.lastIndexOf('\n', control.index) + 1;
+      const lineEnd = text.indexOf('\n', control.index);
+      const line = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\r$/, '');
+      return {
+        code: 'control-character',
+        message: `${quoted(rel)} holds the control character ${codePointOf(control[0])}: ${quoteValue(line)}`,
+        hint: 'remove it; text may hold tabs and line breaks, but no other control characters',
+        at: { line: text.slice(0, control.index).split('\n').length, col: control.index - lineStart + 1 },
+      };
     }
   }
   return undefined;

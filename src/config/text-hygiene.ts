@@ -17,10 +17,11 @@ export interface TextProblem {
 /** Keys whose values are one line of text wherever they appear. */
 const ONE_LINE_KEYS = new Set(['kind', 'name', 'email', 'id', 'renamed_from', 'reviewer', 'default_reviewer', 'custom_term', 'attachments', 'actor', 'type', 'standard_version', 'file', 'body_file', 'docx_file', 'definition_file', 'url', 'organization_id']);
 
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+/** A control character no text needs: C0 but tab, line feed and carriage return; DEL; C1. */
+export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LINE_BREAK_OR_TAB = /[\t\n\r\u0085\u2028\u2029]/;
 
-function codePoint(c: string): string {
+export function codePointOf(c: string): string {
   return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
@@ -31,7 +32,7 @@ export function textProblems(value: unknown): TextProblem[] {
   const path: (string | number)[] = [];
   const visit = (node: unknown, oneLine: boolean): void => {
     if (typeof node === 'string') {
-      const bad = CONTROL.exec(node) ?? (oneLine ? LINE_BREAK_OR_TAB.exec(node) : null);
+      const bad = CONTROL_CHARACTER.exec(node) ?? (oneLine ? LINE_BREAK_OR_TAB.exec(node) : null);
       if (bad) out.push(problemAt(path.reduce<string>(joinPointer, ''), node, bad[0]));
     } else if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
@@ -54,8 +55,8 @@ export function textProblems(value: unknown): TextProblem[] {
 
 function problemAt(pointer: string, value: string, bad: string): TextProblem {
   const where = pointer === '' ? 'a value' : `\`${pointerToPath(pointer)}\``;
-  return CONTROL.test(bad)
-    ? { pointer, message: `${where} holds the control character ${codePoint(bad)}: ${quoteValue(value)}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters' }
+  return CONTROL_CHARACTER.test(bad)
+    ? { pointer, message: `${where} holds the control character ${codePointOf(bad)}: ${quoteValue(value)}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters' }
     : { pointer, message: `${where} must be one line, without tabs or line breaks: ${quoteValue(value)}`, hint: 'names, e-mails, ids and references are one line of plain text' };
 }
 

@@ -28,6 +28,24 @@ describe('data files', () => {
     expect(file.text).toBe(body);
   });
 
+  it('reads a text file past the byte-order mark an editor saved it with: the mark is no part of the terms', async () => {
+    const root = await makeDir({ 'terms.md': '\uFEFF# Terms\n' });
+    const doc = resourceDoc('CustomTerm', { name: 'T', body_file: 'terms.md' }, {}, 'terms.yaml');
+    const { files, diagnostics } = await readDataFiles(root, [doc], FIELDS);
+    expect(diagnostics).toEqual([]);
+    expect(files.get('terms.md')!.text).toBe('# Terms\n');
+  });
+
+  it('refuses a control character in a text file at its line and column in that file, quoting the line', async () => {
+    const root = await makeDir({ 'terms.md': '# Terms\n\n1. Scope \u0007bell\n' });
+    const doc = resourceDoc('CustomTerm', { name: 'T', body_file: 'terms.md' }, { '/body_file': 3 }, 'terms.yaml');
+    const { files, diagnostics } = await readDataFiles(root, [doc], FIELDS);
+    expect(files.has('terms.md')).toBe(false);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'control-character', file: 'terms.md', line: 3, col: 10, message: '"terms.md" holds the control character U+0007: "1. Scope \\u0007bell"' }),
+    ]);
+  });
+
   it('hashes a binary file byte for byte without holding it: its digest and first bytes, no text', async () => {
     // 200 attachments of 2-5 MB each once took 2 GB: every PDF held, and decoded as UTF-8 too.
     const root = await makeDir({});
