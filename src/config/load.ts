@@ -17,6 +17,7 @@ import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { showJson, showName } from './quote.js';
 import { textDiagnostics } from './text-hygiene.js';
+import { plainScalarIn } from './written-number.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
@@ -141,7 +142,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
     const placeholders = texts[i]!.includes('$');
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, processEnv, diagnostics, placeholders });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, processEnv, diagnostics, placeholders, text: texts[i]! });
       if (resource) documents.push(resource);
     }
   });
@@ -237,6 +238,8 @@ interface CheckContext {
   diagnostics: Diagnostic[];
   /** False when the file has no `$`, so no substitution to make. */
   placeholders: boolean;
+  /** The file's text, to quote a value as written. */
+  text: string;
 }
 
 /** One document of a resource file: its kind, its variables, its schema. */
@@ -292,7 +295,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   diagnostics.push(...textDiagnostics(body, doc.positions));
   if (!validate(body)) {
     diagnostics.push(
-      ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved }),
+      ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written: (pos) => plainScalarIn(ctx.text, pos) }),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).

@@ -80,6 +80,8 @@ export interface SchemaDiagnosticOptions {
   documentLabel: string;
   /** Errors about a value at one of these pointers are dropped (its placeholder was not resolved). */
   unresolved?: Set<string>;
+  /** A plain scalar as written at a value's position (`0x1F`, read as 31), to quote it as written. */
+  written?: (pos: { line: number; col: number }) => string | undefined;
 }
 
 /** How the schemas mark a value that may be a `${var.NAME}` placeholder (scripts/gen-schemas.mjs). */
@@ -152,7 +154,7 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
   );
 }
 
-function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagnosticOptions): Diagnostic {
+function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: SchemaDiagnosticOptions): Diagnostic {
   const pointer = e.instancePath;
   const label = `\`${pointerLabel(pointer)}\``;
   const where = pointer === '' ? documentLabel : `\`${pointerToPath(pointer)}\``;
@@ -219,7 +221,13 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel }: SchemaDiagno
     case 'type': {
       const expected = String(params.type).split(',');
       const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
-      return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer, unquoted ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined);
+      const hint = unquoted ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined;
+      // A number or boolean that prints otherwise than it is written is quoted as written.
+      const source = (typeof e.data === 'number' && Number.isFinite(e.data)) || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
+      if (source !== undefined && source !== String(e.data)) {
+        return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not ${describeValue(e.data)} (written ${quoteValue(source)}, which YAML reads as ${String(e.data)})`, pointer, hint);
+      }
+      return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer, hint);
     }
     default:
       return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer);

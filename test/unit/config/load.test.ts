@@ -148,6 +148,18 @@ describe('loadConfig: documents', () => {
 });
 
 describe('loadConfig: schema errors', () => {
+  it('quotes a number as it is written when YAML reads it as another (0x1F is 31), and as it prints otherwise', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'p.yaml': lines('kind: Playbook', 'name: 0x1F', 'rules:', '  - {name: 1e3, actions: A}', '  - name: 12', '    actions: A'),
+    });
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
+      'p.yaml:2:7 invalid-value `name` must be a string, not an integer (written "0x1F", which YAML reads as 31)',
+      'p.yaml:4:12 invalid-value `name` must be a string, not an integer (written "1e3", which YAML reads as 1000)',
+      'p.yaml:5:11 invalid-value `name` must be a string, not an integer (got 12)',
+    ]);
+  });
+
   it('reports an unknown key at the key, with "did you mean"', async () => {
     const r = await load({
       'docket.yaml': PROJECT,
