@@ -6,6 +6,7 @@ import type { Document, Node } from 'yaml';
 import { yaml } from '../util/lazy-yaml.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Positions } from './types.js';
+import { quoteValue } from './quote.js';
 
 
 export interface LineCol {
@@ -214,9 +215,25 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     const reported = new Set<number>();
     let overflowed = false;
     const firstOfDocument = diagnostics.length;
+    // Where an unquoted placeholder in a flow collection opened a mapping: what the parser says after it follows from it.
+    let explainedFrom: number | undefined;
     for (const error of doc.errors) {
       if (reported.has(error.pos[0])) continue;
       reported.add(error.pos[0]);
+      if (explainedFrom !== undefined && error.pos[0] >= explainedFrom) continue;
+      const placeholder = placeholderInFlow(text, error.pos[0]);
+      if (placeholder) {
+        explainedFrom = placeholder.offset;
+        diagnostics.push({
+          severity: 'error',
+          code: 'yaml-syntax',
+          file,
+          ...lc(placeholder.offset),
+          message: `${quoteValue(placeholder.text)} is inside \`[…]\` or \`{…}\`, where YAML reads its \`{\` and \`}\` as brackets`,
+          hint: `quote it: ${JSON.stringify(placeholder.text)}`,
+        });
+        continue;
+      }
       // The parser recurses per nesting level and reports its own stack overflow as an error.
       if (/Maximum call stack size exceeded/.test(error.message)) {
         if (!overflowed) diagnostics.push(tooDeep(file, deepestLine(text)));
@@ -304,6 +321,35 @@ function quoteStart(text: string, offset: number): string {
 function keyed(line: string): string {
   const words = /^(- )?([A-Za-z_][\w-]*)\s+(\S.*)$/.exec(line);
   return words ? `${words[1] ?? ''}${words[2]}: ${words[3]!.slice(0, 40)}` : `${line.slice(0, 40)}:`;
+}
+
+/**
+ * An unquoted `${…}` on the line of `offset` after a `[` or `{` that is still open there: in a flow
+ * collection YAML reads its braces as a mapping, and the parser's own errors say nothing of it.
+ */
+function placeholderInFlow(text: string, offset: number): { offset: number; text: string } | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const line = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+  if (!line.includes('${')) return undefined;
+  let open = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return undefined;
+    // A quote opens a quoted scalar only where one may start (`it's` is plain text).
+    if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(line[i - 1]!))) quote = c;
+    else if (c === '$' && line[i + 1] === '{' && open > 0) {
+      const end = line.indexOf('}', i);
+      return { offset: lineStart + i, text: line.slice(i, end < 0 ? undefined : end + 1) };
+    } else if (c === '[' || c === '{') open++;
+    else if ((c === ']' || c === '}') && open > 0) open--;
+  }
+  return undefined;
 }
 
 /** A hint that fits the mistake behind a parser error (most are indentation, or an unquoted `: `). */

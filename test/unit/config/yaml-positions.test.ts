@@ -67,6 +67,15 @@ describe('parseYamlFile', () => {
     ]);
   });
 
+  it('says an unquoted placeholder in a flow collection must be quoted, once, instead of the parser\'s errors about its braces', () => {
+    const flow = parseYamlFile(lines('kind: Playbook', 'name: P', "rules: [{name: it's ${var.y}, actions: A}]", 'description: ${var.x}'), 'f.yaml');
+    expect(flow.diagnostics).toEqual([
+      { severity: 'error', code: 'yaml-syntax', file: 'f.yaml', line: 3, col: 21, message: '"${var.y}" is inside `[…]` or `{…}`, where YAML reads its `{` and `}` as brackets', hint: 'quote it: "${var.y}"' },
+    ]);
+    // Quoted, or in block style, a placeholder is plain text.
+    expect(parseYamlFile(lines('kind: Playbook', 'name: P', 'rules: [{name: "${var.y}", actions: A}]', 'description: ${var.x}'), 'q.yaml').diagnostics).toEqual([]);
+  });
+
   it('keeps a __proto__ key as data', () => {
     const [doc] = parseYamlFile('__proto__: {polluted: true}\n', 'x.yaml').documents;
     const value = doc!.value as Record<string, unknown>;
