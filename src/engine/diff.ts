@@ -171,7 +171,13 @@ export function diff(input: DiffInput): DiffResult {
       const pinned = liveById.get(d.pinId);
       const l = pinned && (scope === undefined || !isChild || scopeOfLive(pinned) === scope) ? pinned : undefined;
       const pinAt = valueSourceOf(d.fieldSources, 'id') ?? d.source;
-      if (!l) {
+      if (!l && pinned) {
+        // A rule cannot move between playbooks: its id names a rule of another one.
+        diagnostics.error('pinned-id-not-found', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, which is ${kind.name} "${pinned.key}" live, of another ${kind.parentKind ?? 'parent'}`, {
+          ...pinAt,
+          hint: `a ${kind.name} cannot move to another ${kind.parentKind ?? 'parent'}: remove the \`id:\` line to create it here, or declare it in the ${kind.parentKind ?? 'parent'} that holds it`,
+        });
+      } else if (!l) {
         diagnostics.error('pinned-id-not-found', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, which does not exist live`, {
           ...pinAt,
           hint: 'remove the `id:` line to match by name, or correct the id',

@@ -281,6 +281,22 @@ describe('diff: pins and ambiguity', () => {
     ]);
   });
 
+  it('a rule pinned to the id of a rule of another playbook says so: rules cannot move between playbooks', () => {
+    const MSA = { id: 'pb-2', name: 'Vendor MSA' };
+    const { diagnostics } = run(
+      [desiredPlaybook(NDA.name), desiredPlaybook(MSA.name), desiredRule(NDA.name, 'Term', {}, { pinId: 'r-9', source: pos(9, 5, 'playbooks/nda.yaml') })],
+      [livePlaybook(NDA.id, NDA.name), livePlaybook(MSA.id, MSA.name), liveRule('r-9', MSA, 'Cap')],
+    );
+    expect(diagnostics.errors).toEqual([
+      expect.objectContaining({
+        code: 'pinned-id-not-found',
+        line: 9,
+        message: 'rule "Term" is pinned to id r-9, which is rule "Vendor MSA/Cap" live, of another playbook',
+        hint: 'a rule cannot move to another playbook: remove the `id:` line to create it here, or declare it in the playbook that holds it',
+      }),
+    ]);
+  });
+
   it('the organization pinned to an id it does not have is that error alone, at the id', () => {
     const org = desiredOrganization({ 'review.name': 'Acme' }, { pinId: 'org-missing', fieldSources: { id: pos(2, 5, 'organization.yaml') } });
     const { diagnostics } = run([org], [liveOrganization('org-1', { 'review.name': 'Acme' })]);
