@@ -192,7 +192,17 @@ export function diff(input: DiffInput): DiffResult {
     // resource that takes the old name (rename A→B, create A) does not claim the renamed object.
     for (const d of desired) {
       if (d.renamedFrom.length === 0 || matched.has(d.key) || d.pinId) continue;
-      if (candidates(scopeOfDesired(d), localName(d, isChild)).length > 0) continue;
+      if (candidates(scopeOfDesired(d), localName(d, isChild)).length > 0) {
+        // Both names live: the file's name is matched, and the former one is left as it is.
+        const former = d.renamedFrom.find((old) => candidates(scopeOfDesired(d), old).length > 0);
+        if (former !== undefined) {
+          diagnostics.warning('rename-target-live', `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and leaves "${former}" as it is`, {
+            ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
+            hint: `remove "${former}" from \`renamed_from\`, or remove the live one (in the app, or with --prune where docket can)`,
+          });
+        }
+        continue;
+      }
       for (const old of d.renamedFrom) {
         const found = candidates(scopeOfDesired(d), old);
         if (found.length === 1 && found[0]) {

@@ -281,6 +281,20 @@ describe('diff: pins and ambiguity', () => {
     ]);
   });
 
+  it('renamed_from when both names are live: the file\'s name is matched, the former left alone, and a warning says so', () => {
+    const d = desiredPlaybook('NDA 2025', { renamedFrom: ['NDA'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/nda.yaml') } });
+    const { changes, diagnostics } = run([d], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA 2025')]);
+    expect(ids(changes)).toEqual([]);
+    expect(diagnostics.warnings).toEqual([
+      expect.objectContaining({
+        code: 'rename-target-live',
+        line: 3,
+        col: 15,
+        message: 'playbook "NDA 2025" says it was renamed from "NDA", but both are live: docket matches the live "NDA 2025" and leaves "NDA" as it is',
+      }),
+    ]);
+  });
+
   it('a rule pinned to the id of a rule of another playbook says so: rules cannot move between playbooks', () => {
     const MSA = { id: 'pb-2', name: 'Vendor MSA' };
     const { diagnostics } = run(
