@@ -36,7 +36,8 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
   const key = slash < 0 ? '' : text.slice(slash + 1);
   if (key === '') return { error: `target ${quoteValue(text)} needs a name: ${kind.name}/NAME` };
   if (kind.parentKind && !key.includes('/')) return { error: `target ${quoteValue(text)} names a ${kind.name} as ${kind.name}/${kind.parentKind.toUpperCase()}/${kind.name.toUpperCase()}` };
-  return { kind: kind.name, key: kind.keyOf ? kind.keyOf(key) : key, text };
+  // Names are keys in NFC (normalize.ts): an accent pasted decomposed still names the object.
+  return { kind: kind.name, key: kind.keyOf ? kind.keyOf(key) : key.normalize('NFC'), text };
 }
 
 /** A plan (and the live objects no file declares) limited to some kinds and their children (`--kind`). */

@@ -16,6 +16,8 @@ describe('parseTarget', () => {
     expect(target('rule/Inbound NDA/Term')).toMatchObject({ kind: 'rule', key: 'Inbound NDA/Term' });
     expect(target('member/Bob@Acme.example')).toMatchObject({ kind: 'member', key: 'bob@acme.example' });
     expect(target('organization')).toMatchObject({ kind: 'organization', key: 'organization' });
+    // Keys are names in NFC: an accent pasted decomposed names the same playbook.
+    expect(target('playbook/Cafe\u0301')).toMatchObject({ key: 'Caf\u00e9' });
   });
 
   it('explains malformed targets', () => {
