@@ -33,16 +33,22 @@ async function ruleRecordIds(dir: string): Promise<string[]> {
   return Object.values(synced).flatMap((records) => Object.entries(records).filter(([key]) => key.startsWith('rule:')).map(([, text]) => text.split(' ')[0]!));
 }
 
+/** Applies both checkouts at once; both must end well. */
+async function applyBoth(a: string, b: string) {
+  const runs = [spawnBin(['apply', '-C', a, '--auto-approve'], t.env), spawnBin(['apply', '-C', b, '--auto-approve'], t.env)];
+  const codes = await Promise.all(runs.map((r) => r.exited));
+  for (const r of runs) expect(r.stderr()).not.toMatch(/Internal error|    at /);
+  expect(codes).toEqual([0, 0]);
+  return runs;
+}
+
 const names = (items: { name: string }[]) => items.map((i) => i.name).filter((n) => !n.includes('(duplicate ')).sort();
 const unique = (list: string[]) => [...new Set(list)];
 
 it('two applies at once end with one object per identity, and converge', async () => {
   t = await startTestEmulator({ latencyMs: 25 });
   const [a, b] = [await checkout(), await checkout()];
-  const runs = [spawnBin(['apply', '-C', a, '--auto-approve'], t.env), spawnBin(['apply', '-C', b, '--auto-approve'], t.env)];
-  const codes = await Promise.all(runs.map((r) => r.exited));
-  for (const r of runs) expect(r.stderr()).not.toMatch(/Internal error|    at /);
-  expect(codes).toEqual([0, 0]);
+  const runs = await applyBoth(a, b);
 
   const org = reviewOf(t);
   const playbooks = Object.values(org.playbooks).filter((p) => !p.archived_at);
@@ -151,10 +157,7 @@ it('two applies at once whose creates are not answered with an id end with one o
   t = await startTestEmulator({ latencyMs: 150, variants: { createStatus: 204 } });
   const files = { 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA };
   const [a, b] = [await makeDir(files), await makeDir(files)];
-  const runs = [spawnBin(['apply', '-C', a, '--auto-approve'], t.env), spawnBin(['apply', '-C', b, '--auto-approve'], t.env)];
-  const codes = await Promise.all(runs.map((r) => r.exited));
-  for (const r of runs) expect(r.stderr()).not.toMatch(/Internal error|    at /);
-  expect(codes).toEqual([0, 0]);
+  await applyBoth(a, b);
 
   const org = reviewOf(t);
   const playbooks = Object.values(org.playbooks).filter((p) => !p.archived_at);
