@@ -326,6 +326,21 @@ function allSections(doc: LockDocument, legacyAt: readonly string[]): [string[],
   return out;
 }
 
+/**
+ * Keys as names are now compared, canonically composed (NFC): one an earlier docket recorded as a
+ * file wrote it, an accent decomposed, still finds its object (an attachment's upload, above all,
+ * which the services cannot list). A key already there in NFC keeps its own entry.
+ */
+function composeKeys(entries: Record<string, unknown>): void {
+  for (const key of Object.keys(entries)) {
+    if (!/[^\x00-\x7f]/.test(key)) continue;
+    const composed = key.normalize('NFC');
+    if (composed === key) continue;
+    if (!Object.hasOwn(entries, composed)) entries[composed] = entries[key];
+    delete entries[key];
+  }
+}
+
 /** What is wrong with a lock file, and the path of the value in it. */
 interface LockProblem {
   path: string[];
@@ -377,7 +392,10 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
       }
     }
   }
-  return problems.length > 0 ? { errors: found(problems) } : { doc };
+  if (problems.length > 0) return { errors: found(problems) };
+  for (const [, files] of allSections(doc, legacyAt)) composeKeys(files);
+  for (const records of Object.values(doc.synced ?? {})) composeKeys(records);
+  return { doc };
 }
 
 /** A lock written wrong throughout is told by its first problems, not by one per record. */

@@ -191,6 +191,9 @@ interface WalkState {
   anchors?: Map<string, Node[]>;
 }
 
+/** What the parser says of everything after a point where it lost the document's structure. */
+const PARSER_GAVE_UP: ReadonlySet<string> = new Set(['UNEXPECTED_TOKEN', 'BAD_INDENT', 'MISSING_CHAR']);
+
 /** Errors after which every value of the document is still what it says (see `ParsedDocument.readable`). */
 const READABLE_DESPITE: ReadonlySet<string> = new Set(['duplicate-key', 'yaml-merge']);
 
@@ -220,7 +223,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     for (const error of doc.errors) {
       if (reported.has(error.pos[0])) continue;
       reported.add(error.pos[0]);
-      if (explainedFrom !== undefined && error.pos[0] >= explainedFrom) continue;
+      if (explainedFrom !== undefined && error.pos[0] >= explainedFrom && PARSER_GAVE_UP.has(error.code)) continue;
       const placeholder = placeholderInFlow(text, error.pos[0]);
       if (placeholder) {
         explainedFrom = placeholder.offset;
@@ -337,15 +340,20 @@ function placeholderInFlow(text: string, offset: number): { offset: number; text
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (quote) {
-      if (c === quote) quote = undefined;
+      if (quote === '"' && c === '\\') i++; // an escape: `\"` does not end the value
+      else if (quote === "'" && c === "'" && line[i + 1] === "'") i++; // `''` is a quote inside it
+      else if (c === quote) quote = undefined;
       continue;
     }
     if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return undefined;
     // A quote opens a quoted scalar only where one may start (`it's` is plain text).
     if ((c === '"' || c === "'") && (i === 0 || /[\s[{,:]/.test(line[i - 1]!))) quote = c;
     else if (c === '$' && line[i + 1] === '{' && open > 0) {
+      // From the first `$` of a `$${` escape: quoted, it stays the escape it was.
+      let start = i;
+      while (start > 0 && line[start - 1] === '$') start--;
       const end = line.indexOf('}', i);
-      return { offset: lineStart + i, text: line.slice(i, end < 0 ? undefined : end + 1) };
+      return { offset: lineStart + start, text: line.slice(start, end < 0 ? undefined : end + 1) };
     } else if (c === '[' || c === '{') open++;
     else if ((c === ']' || c === '}') && open > 0) open--;
   }

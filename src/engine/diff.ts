@@ -169,7 +169,8 @@ export function diff(input: DiffInput): DiffResult {
       if (!d.pinId) continue;
       const scope = scopeOfDesired(d);
       const pinned = liveById.get(d.pinId);
-      const l = pinned && (scope === undefined || !isChild || scopeOfLive(pinned) === scope) ? pinned : undefined;
+      // A child's pin holds only in its parent's live object (a parent not live yet has none of them).
+      const l = pinned && (!isChild || (scope !== undefined && scopeOfLive(pinned) === scope)) ? pinned : undefined;
       const pinAt = valueSourceOf(d.fieldSources, 'id') ?? d.source;
       if (!l && pinned) {
         // A rule cannot move between playbooks: its id names a rule of another one.
@@ -188,13 +189,15 @@ export function diff(input: DiffInput): DiffResult {
         claim(d, l);
       }
     }
+    const declaredNames = new Set(desired.map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`));
     // Pass 2: renames, for resources whose own name is not live yet. Before identity, so a new
     // resource that takes the old name (rename A→B, create A) does not claim the renamed object.
     for (const d of desired) {
       if (d.renamedFrom.length === 0 || matched.has(d.key) || d.pinId) continue;
       if (candidates(scopeOfDesired(d), localName(d, isChild)).length > 0) {
-        // Both names live: the file's name is matched, and the former one is left as it is.
-        const former = d.renamedFrom.find((old) => candidates(scopeOfDesired(d), old).length > 0);
+        // Both names live: the file's name is matched, and the former one is left as it is (said
+        // unless a file declares the former name too: a rename A→B, then a new A).
+        const former = d.renamedFrom.find((old) => candidates(scopeOfDesired(d), old).length > 0 && !declaredNames.has(`${d.parent?.key ?? ''}\u0000${old}`));
         if (former !== undefined) {
           diagnostics.warning('rename-target-live', `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and leaves "${former}" as it is`, {
             ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),

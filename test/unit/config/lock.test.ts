@@ -63,6 +63,18 @@ describe('docket.lock.json', () => {
     expect(parseLockText('{\n  "version": 3,\n  "targets": {}\n}\n', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 2, col: 14, message: 'docket.lock.json is not a docket lock file of version 1 or 2: its `version` is 3' });
   });
 
+  it('reads a key an earlier docket recorded with an accent decomposed (NFD) under the composed name names now have', () => {
+    const doc = {
+      version: 2,
+      targets: { [PROD]: { files: { 'attachment:Se\u0301curite\u0301': ATTACHMENT, 'custom-term:Caf\u00e9': TERM, 'custom-term:Cafe\u0301': { ...TERM, id: 'older' } } } },
+      synced: { [PROD]: { 'rule:Caf\u0065\u0301/R': 'r-1 name=aa' } },
+    };
+    const read = parseLockText(JSON.stringify(doc), LOCK_FILE);
+    expect(read.diagnostics).toEqual([]);
+    expect(read.doc.targets[PROD]!.files).toEqual({ 'attachment:S\u00e9curit\u00e9': ATTACHMENT, 'custom-term:Caf\u00e9': TERM });
+    expect(read.doc.synced![PROD]).toEqual({ 'rule:Caf\u00e9/R': 'r-1 name=aa' });
+  });
+
   it('every problem of a lock file is told at once, each at the line and column of its value, quoting it', () => {
     const doc = {
       version: 2,

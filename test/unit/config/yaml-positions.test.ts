@@ -72,6 +72,11 @@ describe('parseYamlFile', () => {
     expect(flow.diagnostics).toEqual([
       { severity: 'error', code: 'yaml-syntax', file: 'f.yaml', line: 3, col: 21, message: '"${var.y}" is inside `[…]` or `{…}`, where YAML reads its `{` and `}` as brackets', hint: 'quote it: "${var.y}"' },
     ]);
+    // An escape is quoted as written, and a quote inside a quoted value does not end it.
+    expect(parseYamlFile(lines('a: [$${literal}]'), 'e.yaml').diagnostics.map((d) => d.hint)).toEqual(['quote it: "$${literal}"']);
+    expect(parseYamlFile(lines('a: ["x\\" ${y}", \'it\'\'s ${z}\', ${w}]'), 'x.yaml').diagnostics.map((d) => d.message)).toEqual([
+      '"${w}" is inside `[…]` or `{…}`, where YAML reads its `{` and `}` as brackets',
+    ]);
     // Quoted, or in block style, a placeholder is plain text.
     expect(parseYamlFile(lines('kind: Playbook', 'name: P', 'rules: [{name: "${var.y}", actions: A}]', 'description: ${var.x}'), 'q.yaml').diagnostics).toEqual([]);
   });

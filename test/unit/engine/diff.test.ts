@@ -285,6 +285,9 @@ describe('diff: pins and ambiguity', () => {
     const d = desiredPlaybook('NDA 2025', { renamedFrom: ['NDA'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/nda.yaml') } });
     const { changes, diagnostics } = run([d], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA 2025')]);
     expect(ids(changes)).toEqual([]);
+    // A rename A→B, then a new A: both live and both declared, which is no reason to warn.
+    const after = run([d, desiredPlaybook('NDA')], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA 2025')]);
+    expect(after.diagnostics.items).toEqual([]);
     expect(diagnostics.warnings).toEqual([
       expect.objectContaining({
         code: 'rename-target-live',
@@ -301,6 +304,12 @@ describe('diff: pins and ambiguity', () => {
       [desiredPlaybook(NDA.name), desiredPlaybook(MSA.name), desiredRule(NDA.name, 'Term', {}, { pinId: 'r-9', source: pos(9, 5, 'playbooks/nda.yaml') })],
       [livePlaybook(NDA.id, NDA.name), livePlaybook(MSA.id, MSA.name), liveRule('r-9', MSA, 'Cap')],
     );
+    // Nor may it be taken into a playbook the plan creates.
+    const created = run(
+      [desiredPlaybook('New'), desiredPlaybook(MSA.name), desiredRule('New', 'Term', {}, { pinId: 'r-9' })],
+      [livePlaybook(MSA.id, MSA.name), liveRule('r-9', MSA, 'Cap')],
+    );
+    expect(created.diagnostics.errors.map((e) => e.message)).toEqual(['rule "Term" is pinned to id r-9, which is rule "Vendor MSA/Cap" live, of another playbook']);
     expect(diagnostics.errors).toEqual([
       expect.objectContaining({
         code: 'pinned-id-not-found',
