@@ -95,6 +95,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       ...(input.adoptFiles ? [] : result.adoptable.map(adoptableWarning)),
       ...(input.lockUpdates ?? []).map((u) => u.reason),
       ...uncertain.warnings,
+      // What the match itself warns of (a `renamed_from` whose new name is live too): said with the plan.
+      ...diagnostics.warnings.map(warningText),
       ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids }),
     ],
     undeclared: result.undeclared,
@@ -103,6 +105,12 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     ...(classified.held.length > 0 ? { held: classified.held } : {}),
   };
   return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
+}
+
+/** A warning found while matching, as the plan's warnings say them: at its file:line, with what to do. */
+function warningText(d: Diagnostic): string {
+  const at = d.file ? ` (${d.file}${d.line ? `:${d.line}` : ''})` : '';
+  return `${d.message}${at}${d.hint ? `: ${d.hint}` : ''}`;
 }
 
 /** The warning a file the plan cannot compare gives. */

@@ -61,6 +61,14 @@ describe('buildPlan', () => {
     expect(hasChanges(p!)).toBe(false);
   });
 
+  it('says what the match warns of with the plan\'s warnings, at its file and line', () => {
+    const renamed = desiredPlaybook('NDA 2025', { renamedFrom: ['NDA'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/nda.yaml') } });
+    const { plan: p } = plan([renamed], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA 2025')]);
+    expect(p?.warnings).toContain(
+      'playbook "NDA 2025" says it was renamed from "NDA", but both are live: docket matches the live "NDA 2025" and leaves "NDA" as it is (playbooks/nda.yaml:3): remove "NDA" from `renamed_from`, or remove the live one (in the app, or with --prune where docket can)',
+    );
+  });
+
   it('records the clock, version, digest, environment and known ids it was given', () => {
     const { plan: p } = plan([desiredPlaybook(NDA.name)], [livePlaybook(NDA.id, NDA.name)], {
       environment: 'staging',
