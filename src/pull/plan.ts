@@ -129,6 +129,8 @@ class PullPlanner {
    * is two changes: what one of them pulls must not record the other's unpulled fields as in sync.
    */
   private readonly unpulled = new Map<string, Set<string>>();
+  /** Objects removed live that stay in the files, whole: edited there since the last sync, or a child of theirs was (named). */
+  private readonly keptWhole = new Map<string, string[]>();
 
   constructor(private readonly input: PullInput) {
     this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
@@ -153,6 +155,7 @@ class PullPlanner {
       else if (c.action === 'delete') childrenToInsert.push(entry);
       else objects.push(entry);
     }
+    this.keepEditedRemovals(toRemove);
     for (const o of objects) this.writeFields(o);
     for (const o of objects) this.repointReferences(o);
     for (const o of objects) this.renameInTests(o);
@@ -202,6 +205,15 @@ class PullPlanner {
         this.notPulled.push(this.entryOf(c, direction, [], `still live as ${now.kind} "${now.key}", renamed or moved in the app to a name the files declare too; rename it in the files by hand`));
         return undefined;
       }
+      // Removed live, but edited in the files since the last sync: taking it out would lose the edit.
+      const record = this.input.sync.byKey.get(refKey(c.kind, c.key));
+      const edited = d && record ? changedSince(d, record) : [];
+      if (edited.length > 0) {
+        this.notPulled.push(this.entryOf(c, direction, edited, removedButEdited()));
+        this.keptWhole.set(refKey(c.kind, c.key), []);
+        if (c.parent) this.keptWhole.set(refKey(c.parent.kind, c.parent.key), [...(this.keptWhole.get(refKey(c.parent.kind, c.parent.key)) ?? []), `${c.kind} "${c.key}"`]);
+        return undefined;
+      }
     }
     // The live object at this name was last in sync as another object the files declare: written
     // here, its values would take that object's place in this one's document.
@@ -227,6 +239,23 @@ class PullPlanner {
     // A field both sides changed is not pulled: the object keeps its old record, so the next plan
     // still shows that field as changed on both sides.
     return { change: c, ...(d ? { d } : {}), ...(l ? { l } : {}), fields, failed: new Set(conflicts) };
+  }
+
+  /**
+   * Takes out of `toRemove` what stays in the files: an object edited there since the last sync,
+   * and the parent of a child that was, with all its children (a playbook archived in the app whose
+   * rules the files changed: apply creates it again as the files say).
+   */
+  private keepEditedRemovals(toRemove: Pulling[]): void {
+    if (this.keptWhole.size === 0) return;
+    const kept = (c: Change): boolean => this.keptWhole.has(refKey(c.kind, c.key)) || (c.parent !== undefined && this.keptWhole.has(refKey(c.parent.kind, c.parent.key)));
+    for (const r of toRemove) {
+      if (r.change.parent || !kept(r.change)) continue;
+      const children = this.keptWhole.get(refKey(r.change.kind, r.change.key)) ?? [];
+      this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], removedButEdited(children)));
+    }
+    const stays = toRemove.filter((r) => kept(r.change));
+    toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !stays.includes(r)));
   }
 
   private noteUnpulled(c: Change, fields: readonly string[]): void {
@@ -717,6 +746,17 @@ class PullPlanner {
 }
 
 /** An error's message without the code frame a YAML parser adds below it. */
+/** Why an object removed live stays in the files (`children`: those of its the files changed). */
+function removedButEdited(children: readonly string[] = []): string {
+  const what = children.length > 0 ? `what it holds since the last sync (${children.join(', ')})` : 'it since the last sync';
+  return `removed live, but the files changed ${what}: apply creates it again as they say, or remove it from the files by hand`;
+}
+
+/** The fields whose declared value is not what the record says was in sync. */
+function changedSince(d: DesiredResource, record: SyncRecord): string[] {
+  return Object.keys(record.fields).filter((field) => fieldHash(d.fields[field]) !== record.fields[field]);
+}
+
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/:$/, '');
 }

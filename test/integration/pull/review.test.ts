@@ -4,7 +4,7 @@
  * documents per file and ${var} values. Each file changes exactly where live changed, and the next
  * plan shows no changes.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
@@ -200,6 +200,34 @@ rules:
     expect(await readFile(join(dir, 'playbooks/paste.yaml'), 'utf8')).toBe(nda);
     expect((await cli('validate', '-C', dir)).code).toBe(0);
     // apply puts the files' text back; the playbook made in the app stays undeclared.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('keeps what the files changed since the last sync of an object removed in the app: a rule deleted, a playbook archived, each with edits not applied yet', async () => {
+    // Names of their own: the emulator is shared by the tests of this file.
+    const nda = NDA.replace('name: Inbound NDA', 'name: Kept NDA');
+    const msa = MORE.replace('name: Vendor MSA', 'name: Kept MSA').replace('name: DPA', 'name: Kept DPA');
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/more.yaml': msa, 'playbooks/nda.yaml': nda });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    // Edited in the files, not applied; meanwhile removed in the app.
+    const edited = (await read(dir, 'playbooks/nda.yaml')).replace('up to 3 years', 'up to 9 years');
+    await writeFile(join(dir, 'playbooks/nda.yaml'), edited);
+    await app.deleteRule('Kept NDA', 'Term');
+    const more = (await read(dir, 'playbooks/more.yaml')).replace('CAP at 12 months', 'CAP at 24 months');
+    await writeFile(join(dir, 'playbooks/more.yaml'), more);
+    await app.archivePlaybook('Kept MSA');
+
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(await read(dir, 'playbooks/nda.yaml')).toBe(edited);
+    expect(await read(dir, 'playbooks/more.yaml')).toBe(more);
+    expect(pulled.stdout).toContain(
+      'rule "Kept NDA/Term" actions (playbooks/nda.yaml:7): removed live, but the files changed it since the last sync: apply creates it again as they say, or remove it from the files by hand',
+    );
+    expect(pulled.stdout).toContain('playbook "Kept MSA" (playbooks/more.yaml:2): removed live, but the files changed what it holds since the last sync (rule "Kept MSA/Liability"): apply creates');
+    // Apply puts them back as the files say.
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
