@@ -95,7 +95,8 @@ export class StalePlanError extends DocketError {
     super(
       'stale-plan',
       `the saved plan is stale:\n${stale.map((s) => `  - ${s}`).join('\n')}`,
-      'run `docket plan --out PLAN.json` again and review the new plan',
+      // The plan's own earlier apply reads the same as an edit in the app: both changed what it touches.
+      'a saved plan applies once: after it was applied (whole or in part), or the app or the files changed, run `docket plan --out PLAN.json` again and review the new plan',
     );
     this.stale = stale;
   }
