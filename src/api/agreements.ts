@@ -302,7 +302,14 @@ export class AgreementsApi {
       body: parts,
       ...(beforeSend ? { beforeSend } : {}),
       operation: `upload attachment "${meta.name}"`,
-      recover: async () => {
+      recover: async (why) => {
+        if (why === 'no-id') {
+          throw new DocketError(
+            'unnamed-upload',
+            `upload attachment "${meta.name}": the service took ${file.filename} but its answer did not name the new attachment, and attachments cannot be listed to find it`,
+            "find the attachment's id in the app, add it as `id:` to its document, and run `docket apply --adopt-files`",
+          );
+        }
         throw new DocketError(
           'unknown-outcome',
           `upload attachment "${meta.name}": the service may have received ${file.filename} (no answer naming the new attachment came back), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,

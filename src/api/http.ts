@@ -588,7 +588,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const t = target(o);
       let read = false;
       const recover = async (): Promise<T | undefined> => {
-        const found = await o.recover();
+        const found = await o.recover('no-answer');
         if (found !== undefined) read = true;
         return found;
       };
@@ -596,7 +596,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (hasDataId(answer)) return (read ? markFound(answer) : answer) as T;
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).
-      const found = await o.recover();
+      const found = await o.recover('no-id');
       if (found !== undefined) return markFound(found);
       throw new DocketError(
         'bad-response',

@@ -45,10 +45,11 @@ export interface RequestOptions {
 export interface CreateOptions<T> extends RequestOptions {
   /**
    * Called when the outcome of the request is unknown (timeout or connection lost after the
-   * request was sent). It reads the collection and returns the object if the create happened, so
-   * the client never blindly repeats a create.
+   * request was sent: `no-answer`), or the service answered 2xx without the new object's id
+   * (`no-id`: it surely happened). It reads the collection and returns the object if the create
+   * happened, so the client never blindly repeats a create.
    */
-  recover: () => Promise<T | undefined>;
+  recover: (why: 'no-answer' | 'no-id') => Promise<T | undefined>;
   /**
    * Runs once, when the request has its turn and just before its first attempt is sent (an
    * upload's pending mark in docket.lock.json): a request stopped or killed while it waited for

@@ -36,6 +36,8 @@ export interface PendingUpload {
   description?: string | null;
   /** When it was started (ISO 8601). */
   since: string;
+  /** The service answered it without naming what it made: it surely happened. */
+  answered?: true;
 }
 
 /**

@@ -117,7 +117,9 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           complete(i, true);
         },
         (error: unknown) => {
-          const unknown = (error as { code?: unknown } | null)?.code === 'unknown-outcome';
+          // An upload that may have arrived, or arrived unnamed: the next plan stops at it.
+          const code = (error as { code?: unknown } | null)?.code;
+          const unknown = code === 'unknown-outcome' || code === 'unnamed-upload';
           finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(unknown ? { outcomeUnknown: true as const } : {}), ms: Math.round(options.clock() - t0) });
           complete(i, false);
         },

@@ -228,6 +228,8 @@ export interface UncertainUpload {
   settled: LockEntry | null;
   /** Why no read can tell, in the kind's words (`attachments cannot be listed over the API`). */
   unreadable: string;
+  /** The service answered the upload without naming what it made: it is live, its id unknown. */
+  answered?: true;
 }
 
 export interface PlanTarget {

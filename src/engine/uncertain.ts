@@ -36,6 +36,11 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     } else if (retry) {
       drop(`${what}; --retry-uncertain uploads it again`);
       warnings.push(`${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`);
+    } else if (u.answered) {
+      diagnostics.error('uncertain-upload', `${u.kind} "${u.key}": the service took the upload of ${u.file} (sha256 ${short(u.sha256)}…) on ${u.since} but did not name the new ${u.kind}, and ${u.unreadable}, so docket cannot learn its id`, {
+        ...(d.fieldSources[u.field] ?? d.source),
+        hint: `find its id in the app, add it as \`id:\` to this document and run \`docket apply --adopt-files\` (\`--retry-uncertain\` would upload another copy the service may not name either)`,
+      });
     } else {
       diagnostics.error('uncertain-upload', `${what} (the apply was interrupted, or the service's answer was lost or did not name the new ${u.kind}); it may already exist live, and ${u.unreadable}, so docket will not upload it again blindly`, {
         ...(d.fieldSources[u.field] ?? d.source),

@@ -106,7 +106,8 @@ export const attachmentKind: KindModule<'attachment'> = {
       if (locked.pending) {
         // An upload was sent and never confirmed; attachments cannot be listed, so no read can tell.
         const { file, sha256, since } = locked.pending;
-        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API' });
+        const answered = locked.pending.answered === true ? { answered: true as const } : {};
+        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API', ...answered });
       }
       if (!entry) continue;
       const extra = { sourceFile: entry.file, ...(entry.superseded ? { superseded: entry.superseded } : {}) };
@@ -169,7 +170,12 @@ export const attachmentKind: KindModule<'attachment'> = {
         marked = true;
         await mark();
       }),
-    ).catch((err: unknown) => {
+    ).catch(async (err: unknown) => {
+      // Taken, but not named: the next plan says it is live, not that it may be.
+      if (err instanceof DocketError && err.code === 'unnamed-upload') {
+        await ctx.recordPending('attachment', change.key, { file: path, sha256, description, answered: true });
+        throw err;
+      }
       // Sent and neither confirmed nor surely refused: its pending mark stays, and the next plan stops
       // at it (nothing can read an attachment back), so the apply must not promise a plain re-run converges.
       if (!marked || (err instanceof DocketError && (err.notCarriedOut || err.code === 'unknown-outcome'))) throw err;

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
+import { ATTACHMENT_YAML, pdf } from '../agreements-fixtures.js';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
@@ -69,6 +70,31 @@ parameters:
     const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
     const live = Object.values(org.agreements.templates).find((x) => x.name === 'Cloud Service Agreement')!;
     expect(live.parameters.template_csa_order_form_attributes).toEqual({ cloud_service_description: 'Our platform', fees_currency: 'USD', subscription_period: 3, max_users: 50 });
+    await expectNoChanges(cli, dir);
+  });
+});
+
+describe('uploads answered 204 with no body', () => {
+  it('an attachment the service took without naming it stops the next plan saying so, and an `id:` from the app with --adopt-files settles it', async () => {
+    t = await startVariant({ createStatus: 204 });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('ours'));
+    const apply = await cli('apply', '-C', dir, '--auto-approve');
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toContain('upload attachment "Security Exhibit": the service took security.pdf but its answer did not name the new attachment');
+    expect(apply.stderr).toContain('pin its id with `id:`');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('but did not name the new attachment, and attachments cannot be listed over the API, so docket cannot learn its id');
+    expect(plan.stderr).toContain('find its id in the app');
+    // One copy went up, and it is the one the file now names.
+    const uploaded = Object.values(t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!.agreements.attachments);
+    expect(uploaded).toHaveLength(1);
+    await writeFile(join(dir, 'attachments/security.yaml'), `${ATTACHMENT_YAML}id: ${uploaded[0]!.id}\n`);
+    const adopted = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files');
+    expect(adopted.code, adopted.stderr).toBe(0);
+    expect(adopted.stderr).toContain('Recorded 1 file(s) in docket.lock.json as live: attachments/security.pdf');
     await expectNoChanges(cli, dir);
   });
 });

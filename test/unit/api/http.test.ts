@@ -1009,10 +1009,25 @@ describe('create with unknown outcome', () => {
     mock.intercept({ path: '/v1/named', method: 'POST' }).reply(201, { data: res('named') });
     mock.intercept({ path: '/v1/empty', method: 'POST' }).reply(204, '');
     mock.intercept({ path: '/v1/lost', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
-    const create = async (path: string) => (await client.create<{ data: ApiResource<unknown> }>({ method: 'POST', path, body: {}, operation: `create ${path}`, recover: async () => ({ data: res(`found${path}`) }) })).data;
+    const asked: string[] = [];
+    const create = async (path: string) =>
+      (
+        await client.create<{ data: ApiResource<unknown> }>({
+          method: 'POST',
+          path,
+          body: {},
+          operation: `create ${path}`,
+          recover: async (why) => {
+            asked.push(`${path} ${why}`);
+            return { data: res(`found${path}`) };
+          },
+        })
+      ).data;
     expect(foundByReading(await create('/v1/named'))).toBe(false);
     expect(foundByReading(await create('/v1/empty'))).toBe(true);
     expect(foundByReading(await create('/v1/lost'))).toBe(true);
+    // Whether the service answered (the create surely happened) or not.
+    expect(asked).toEqual(['/v1/empty no-id', '/v1/lost no-answer']);
   });
 
   it('recovers by reading when a create succeeds without saying the new id', async () => {

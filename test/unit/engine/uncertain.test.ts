@@ -33,6 +33,20 @@ describe('resolveUncertain', () => {
     expect(diagnostics.items[0]!.hint).toContain('--retry-uncertain');
   });
 
+  it('one the service took without naming it is live for sure: the error says so and points at `id:` with --adopt-files', () => {
+    const diagnostics = new Diagnostics();
+    resolveUncertain([{ ...upload, answered: true }], [desired({ sha256: SHA })], false, diagnostics);
+    expect(diagnostics.items).toMatchObject([
+      {
+        code: 'uncertain-upload',
+        line: 4,
+        message:
+          'attachment "Security Exhibit": the service took the upload of attachments/security.pdf (sha256 aaaaaaaaaaaa…) on 2026-11-23T10:00:00.000Z but did not name the new attachment, and attachments cannot be listed over the API, so docket cannot learn its id',
+      },
+    ]);
+    expect(diagnostics.items[0]!.hint).toMatch(/^find its id in the app, add it as `id:`/);
+  });
+
   it('--retry-uncertain drops the mark with a warning that a first copy may be an orphan', () => {
     const diagnostics = new Diagnostics();
     const out = resolveUncertain([upload], [desired({ sha256: SHA })], true, diagnostics);
