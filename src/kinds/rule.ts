@@ -48,7 +48,7 @@ export function unkeptNote(sent: Record<string, unknown>, answer: Record<string,
   // As the files name them: the reviewer is sent as its id.
   unkept?.(lost.map(fromWire));
   const held = lost.map((k) => JSON.stringify(answer[k] ?? null)?.slice(0, 60)).join(', ');
-  return `the service answered without ${lost.map((k) => `\`${k}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
+  return `the service answered without ${lost.map((k) => `\`${fromWire(k)}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
 }
 
 /** Text of white space only, or none: what the service takes as no value. */

@@ -135,13 +135,14 @@ describe('rule writes', () => {
   it('says when the service answers a rule write without a field it was sent (every plan would show it again)', async () => {
     const e = await start((seed) => void (seed.organizations[0]!.playbooks = [{ name: 'NDA', rules: [{ name: 'Term', actions: 'ACCEPT' }] }]));
     const id = rules(e, 'NDA')[0]!.id;
-    const dir = await makeDir({ 'docket.yaml': DOCKET, 'nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    internal_notes: Agreed with sales\n' });
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    internal_notes: Agreed with sales\n    reviewer: qa@acme.example\n' });
     // The docs document only name, actions and description: a service may drop the rest silently.
-    const answer = { data: { id, type: 'playbook_rule', attributes: { name: 'Term', actions: 'ACCEPT', internal_notes: null } } };
+    const answer = { data: { id, type: 'playbook_rule', attributes: { name: 'Term', actions: 'ACCEPT', internal_notes: null, reviewer_id: null } } };
     e.t.emulator.faults.add({ method: 'PATCH', path_pattern: 'playbook_rules', status: 'malformed', body: answer });
     const { report } = await e.apply(dir, await e.planned(dir));
     expect(report.failed).toBe(0);
-    expect(report.results.map((r) => r.note)).toContain('the service answered without `internal_notes` as sent (it holds null): the next plan will show it again');
+    // Named as the files name them: the reviewer, not the `reviewer_id` it is sent as.
+    expect(report.results.map((r) => r.note)).toContain('the service answered without `internal_notes`, `reviewer` as sent (it holds null, null): the next plan will show them again');
   });
 });
 
