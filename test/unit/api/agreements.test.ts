@@ -92,13 +92,13 @@ describe('version numbers', () => {
 });
 
 describe('attachment uploads', () => {
-  it('that succeed without the new id fail as uncertain, without claiming that no answer came', async () => {
+  it('that succeed without the new id fail as taken but not named, without claiming that no answer came', async () => {
     const { mock, api } = setup();
     mock.intercept({ path: '/v1/attachments', method: 'POST' }).reply(201, {}, { headers: JSON_HEADERS });
     const file = { data: Buffer.from('%PDF-1.4'), filename: 'security.pdf' };
     const error = (await api.uploadAttachment(file, { name: 'Security', description: null, uploadedBy: 'a@x' }).catch((e: unknown) => e)) as DocketError;
-    expect(error.code).toBe('unknown-outcome');
-    expect(error.message).toContain('security.pdf');
-    expect(error.message).not.toContain('no complete answer');
+    expect(error.code).toBe('unnamed-upload');
+    expect(error.message).toBe('upload attachment "Security": the service took security.pdf but its answer did not name the new attachment, and attachments cannot be listed to find it');
+    expect(error.hint).toContain('`id:`');
   });
 });
