@@ -192,6 +192,16 @@ describe('driftReport', () => {
     ]);
   });
 
+  it('a playbook renamed in the app while another was made under its old name is drift, not a removal from the files', () => {
+    const sync = syncState([{ 'playbook:MSA': formatSyncRecord({ id: 'pb-old', fields: {} }), 'playbook:Gone': formatSyncRecord({ id: 'pb-gone', fields: {} }) }]);
+    const renamed: LiveResource = { kind: 'playbook', id: 'pb-old', key: 'MSA old', name: 'MSA old', fields: {}, refs: [] };
+    const dropped: LiveResource = { kind: 'playbook', id: 'pb-gone', key: 'Gone', name: 'Gone', fields: {}, refs: [] };
+    // The files' "MSA" matched the new playbook of that name.
+    const report = driftReport({ plan: planOf([], { 'playbook:MSA': 'pb-new' }), unmatched: [renamed, dropped], sync, quiet: new Set() });
+    expect(report.drift.map((d) => [d.key, d.direction])).toEqual([['MSA old', 'only-live']]);
+    expect(report.pending.map((d) => [d.key, d.direction])).toEqual([['Gone', 'removed-in-files']]);
+  });
+
   it('counts a rule renamed and edited in the app once, in the drift report and in what pull writes', () => {
     const rename = update([{ field: 'name', before: 'Duration', after: 'Term', direction: 'live' }], { id: 'rename:rule:NDA/Term', action: 'rename' });
     const edit = update([{ field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' }]);
