@@ -242,6 +242,15 @@ interface CheckContext {
   text: string;
 }
 
+/**
+ * Reads a value as written from a file's text. Made here, not inline in checkDocument: a closure
+ * there would share its scope with the getters of the document it returns, and keep every file's
+ * text alive for the whole run.
+ */
+function writtenIn(text: string): (pos: { line: number; col: number }) => string | undefined {
+  return (pos) => plainScalarIn(text, pos);
+}
+
 /** One document of a resource file: its kind, its variables, its schema. */
 function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | undefined {
   const { diagnostics } = ctx;
@@ -295,7 +304,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   diagnostics.push(...textDiagnostics(body, doc.positions));
   if (!validate(body)) {
     diagnostics.push(
-      ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written: (pos) => plainScalarIn(ctx.text, pos) }),
+      ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written: writtenIn(ctx.text) }),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).
