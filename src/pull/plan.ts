@@ -129,8 +129,10 @@ class PullPlanner {
    * is two changes: what one of them pulls must not record the other's unpulled fields as in sync.
    */
   private readonly unpulled = new Map<string, Set<string>>();
-  /** Objects removed live that stay in the files, whole: edited there since the last sync, or a child of theirs was (named). */
-  private readonly keptWhole = new Map<string, string[]>();
+  /** Objects removed live that stay in the files: edited there since the last sync. */
+  private readonly editedRemovals = new Set<string>();
+  /** Of those, the children, by their parent's key (a parent removed too stays, whole, for them). */
+  private readonly editedChildren = new Map<string, string[]>();
 
   constructor(private readonly input: PullInput) {
     this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
@@ -210,8 +212,11 @@ class PullPlanner {
       const edited = d && record ? changedSince(d, record) : [];
       if (edited.length > 0) {
         this.notPulled.push(this.entryOf(c, direction, edited, removedButEdited()));
-        this.keptWhole.set(refKey(c.kind, c.key), []);
-        if (c.parent) this.keptWhole.set(refKey(c.parent.kind, c.parent.key), [...(this.keptWhole.get(refKey(c.parent.kind, c.parent.key)) ?? []), `${c.kind} "${c.key}"`]);
+        this.editedRemovals.add(refKey(c.kind, c.key));
+        if (c.parent) {
+          const parent = refKey(c.parent.kind, c.parent.key);
+          this.editedChildren.set(parent, [...(this.editedChildren.get(parent) ?? []), `${c.kind} "${c.key}"`]);
+        }
         return undefined;
       }
     }
@@ -247,15 +252,20 @@ class PullPlanner {
    * rules the files changed: apply creates it again as the files say).
    */
   private keepEditedRemovals(toRemove: Pulling[]): void {
-    if (this.keptWhole.size === 0) return;
-    const kept = (c: Change): boolean => this.keptWhole.has(refKey(c.kind, c.key)) || (c.parent !== undefined && this.keptWhole.has(refKey(c.parent.kind, c.parent.key)));
+    if (this.editedRemovals.size === 0) return;
+    // Parents removed live that stay for a child the files edited (a parent edited itself never reached toRemove).
+    const keptParents = new Set<string>();
     for (const r of toRemove) {
-      if (r.change.parent || !kept(r.change)) continue;
-      const children = this.keptWhole.get(refKey(r.change.kind, r.change.key)) ?? [];
+      const key = refKey(r.change.kind, r.change.key);
+      const children = this.editedChildren.get(key);
+      if (r.change.parent || !children) continue;
+      keptParents.add(key);
       this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], removedButEdited(children)));
     }
-    const stays = toRemove.filter((r) => kept(r.change));
-    toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !stays.includes(r)));
+    // An object edited itself stays with all it holds.
+    for (const key of this.editedRemovals) keptParents.add(key);
+    const stays = (c: Change): boolean => c.parent !== undefined && keptParents.has(refKey(c.parent.kind, c.parent.key));
+    toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !keptParents.has(refKey(r.change.kind, r.change.key)) && !stays(r.change)));
   }
 
   private noteUnpulled(c: Change, fields: readonly string[]): void {
@@ -745,7 +755,6 @@ class PullPlanner {
   }
 }
 
-/** An error's message without the code frame a YAML parser adds below it. */
 /** Why an object removed live stays in the files (`children`: those of its the files changed). */
 function removedButEdited(children: readonly string[] = []): string {
   const what = children.length > 0 ? `what it holds since the last sync (${children.join(', ')})` : 'it since the last sync';
@@ -757,6 +766,7 @@ function changedSince(d: DesiredResource, record: SyncRecord): string[] {
   return Object.keys(record.fields).filter((field) => fieldHash(d.fields[field]) !== record.fields[field]);
 }
 
+/** An error's message without the code frame a YAML parser adds below it. */
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.replace(/:$/, '');
 }
