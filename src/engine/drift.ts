@@ -97,7 +97,8 @@ export function driftReport(input: DriftInput): DriftReport {
     // Unless the identity it was in sync under is declared still and held by another live object:
     // renamed in the app, and another made under its old name (the files matched that one).
     const record = input.sync.byId.get(l.id);
-    const heldByAnother = record !== undefined && input.plan.ids[record.key] !== undefined && input.plan.ids[record.key] !== l.id;
+    const renamedLive = record !== undefined && record.key !== refKey(l.kind, l.key);
+    const heldByAnother = renamedLive && input.plan.ids[record.key] !== undefined && input.plan.ids[record.key] !== l.id;
     const removed = !heldByAnother && (record !== undefined || input.sync.byKey.has(refKey(l.kind, l.key)));
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
     (removed ? report.pending : report.drift).push(entry);
