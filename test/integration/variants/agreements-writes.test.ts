@@ -1,0 +1,67 @@
+/** Agreements-service shapes whose writes need more than the bundled example shows: nested objects replaced whole, uploads answered without an id. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../helpers/app.js';
+import type { TestEmulator } from '../../helpers/emulator.js';
+import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { ATTACHMENT_YAML, pdf } from '../agreements-fixtures.js';
+import { startVariant } from './scenario.js';
+
+let t: TestEmulator | undefined;
+afterEach(async () => {
+  await t?.emulator.close();
+  t = undefined;
+});
+afterAll(removeMadeDirs);
+describe('a service that replaces nested objects whole on update', () => {
+  it('keeps the nested keys live holds that the file leaves out when one declared key changes', async () => {
+    t = await startVariant({ nestedUpdate: 'replace', nestedReadNames: true });
+    const cli = cliWith(() => t!.env);
+    const csa = (currency: string) => `kind: Template
+name: Cloud Service Agreement
+type: CSA
+parameters:
+  provider: Acme
+  template_csa_order_form_attributes:
+    cloud_service_description: Our platform
+    fees_currency: ${currency}
+`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'templates/csa.yaml': csa('EUR') });
+    await applyOk(cli, dir);
+    // Set in the app: keys of the order form no file declares.
+    await new App(t.env).editTemplate('Cloud Service Agreement', { template_csa_order_form_attributes: { cloud_service_description: 'Our platform', fees_currency: 'EUR', subscription_period: 3, max_users: 50 } });
+    await writeFile(join(dir, 'templates/csa.yaml'), csa('USD'));
+    await applyOk(cli, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const live = Object.values(org.agreements.templates).find((x) => x.name === 'Cloud Service Agreement')!;
+    expect(live.parameters.template_csa_order_form_attributes).toEqual({ cloud_service_description: 'Our platform', fees_currency: 'USD', subscription_period: 3, max_users: 50 });
+    await expectNoChanges(cli, dir);
+  });
+});
+
+describe('uploads answered 204 with no body', () => {
+  it('an attachment the service took without naming it stops the next plan saying so, and an `id:` from the app with --adopt-files settles it', async () => {
+    t = await startVariant({ createStatus: 204 });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('ours'));
+    const apply = await cli('apply', '-C', dir, '--auto-approve');
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toContain('upload attachment "Security Exhibit": the service took security.pdf but its answer did not name the new attachment');
+    expect(apply.stderr).toContain('pin its id with `id:`');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('but did not name the new attachment, and attachments cannot be listed over the API, so docket cannot learn its id');
+    expect(plan.stderr).toContain('find its id in the app');
+    // One copy went up, and it is the one the file now names.
+    const uploaded = Object.values(t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!.agreements.attachments);
+    expect(uploaded).toHaveLength(1);
+    await writeFile(join(dir, 'attachments/security.yaml'), `${ATTACHMENT_YAML}id: ${uploaded[0]!.id}\n`);
+    const adopted = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files');
+    expect(adopted.code, adopted.stderr).toBe(0);
+    expect(adopted.stderr).toContain('Recorded 1 file(s) in docket.lock.json as live: attachments/security.pdf');
+    await expectNoChanges(cli, dir);
+  });
+});
