@@ -62,7 +62,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     error('multiple-documents', `${file} must hold exactly one document`, extra.start, 'put resources in their own files');
   }
   const doc = documents[0];
-  if (doc && !doc.ok) return { diagnostics }; // its YAML errors are reported with the file's other diagnostics
+  // Its YAML errors are reported with the file's other diagnostics; a readable document (a key
+  // twice) is checked all the same, so the rest of its problems come in the same run.
+  if (doc && !doc.ok && !doc.readable) return { diagnostics };
   const raw: unknown = doc ? doc.value : {};
   // An empty docket.yaml still gets "missing required field `version`", at 1:1.
   const positions = doc?.positions ?? new DocPositions(file, { line: 1, col: 1 });

@@ -143,6 +143,8 @@ describe('loadConfig: documents', () => {
       'm.yaml': lines('kind: Member', 'email: a@b.example', 'email: c@d.example', 'nmae: X'),
       'p.yaml': lines('kind: Playbook', 'name: P', 'extra: { <<: 5 }', 'rules:', '  - descriptio: x', '    <<: { name: T, actions: A }'),
     });
+    const project = await load({ 'docket.yaml': lines('version: 1', 'version: 1', 'concurency: 4') });
+    expect(project.diagnostics.map(brief)).toEqual(['docket.yaml:2:1 duplicate-key', 'docket.yaml:3:1 unknown-key']);
     expect(r.diagnostics.map(brief)).toEqual(['m.yaml:3:1 duplicate-key', 'm.yaml:4:1 unknown-key', 'p.yaml:3:1 unknown-key', 'p.yaml:3:14 yaml-merge', 'p.yaml:5:5 unknown-key']);
   });
 });
