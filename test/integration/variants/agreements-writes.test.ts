@@ -1,24 +1,28 @@
 /** Agreements-service shapes whose writes need more than the bundled example shows: nested objects replaced whole, uploads answered without an id. */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { App } from '../../helpers/app.js';
+import type { EmulatorVariants } from '../../../src/emulator/variants.js';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { ATTACHMENT_YAML, pdf } from '../agreements-fixtures.js';
 import { startVariant } from './scenario.js';
 
-let t: TestEmulator | undefined;
-afterEach(async () => {
-  await t?.emulator.close();
-  t = undefined;
-});
 afterAll(removeMadeDirs);
+
+/** An emulator playing `variants` for the test under way, closed when it ends. */
+async function emulatorFor(variants: Partial<EmulatorVariants>): Promise<TestEmulator> {
+  const t = await startVariant(variants);
+  onTestFinished(() => t.emulator.close());
+  return t;
+}
+
 describe('a service that replaces nested objects whole on update', () => {
   it('keeps the nested keys live holds that the file leaves out when one declared key changes', async () => {
-    t = await startVariant({ nestedUpdate: 'replace', nestedReadNames: true });
-    const cli = cliWith(() => t!.env);
+    const t = await emulatorFor({ nestedUpdate: 'replace', nestedReadNames: true });
+    const cli = cliWith(() => t.env);
     const csa = (currency: string) => `kind: Template
 name: Cloud Service Agreement
 type: CSA
@@ -43,8 +47,8 @@ parameters:
 
 describe('uploads answered 204 with no body', () => {
   it('an attachment the service took without naming it stops the next plan saying so, and an `id:` from the app with --adopt-files settles it', async () => {
-    t = await startVariant({ createStatus: 204 });
-    const cli = cliWith(() => t!.env);
+    const t = await emulatorFor({ createStatus: 204 });
+    const cli = cliWith(() => t.env);
     const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'attachments/security.yaml': ATTACHMENT_YAML });
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('ours'));
     const apply = await cli('apply', '-C', dir, '--auto-approve');
