@@ -235,3 +235,19 @@ export function retype(s: string): unknown {
   if (YAML_NUMBER.test(s)) return Number(s);
   return s;
 }
+
+/**
+ * A value from the services as a YAML document must hold it so that reading substitutes nothing:
+ * every literal `${` written `$${`. Text typed in the web app may hold `${env.SECRET}`, which
+ * written as is would be expanded in CI and sent live.
+ */
+export function literalPlaceholders<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('${') ? value.split('${').join('$${') : value) as T;
+  if (Array.isArray(value)) return value.map(literalPlaceholders) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: literalPlaceholders(v), enumerable: true, writable: true, configurable: true });
+    return out as T;
+  }
+  return value;
+}

@@ -4,6 +4,7 @@
  * out (where each kind says, with deterministic file names), adds the children a parent declares
  * inline, and collects the files the user must add and the notes. No I/O here.
  */
+import { literalPlaceholders } from '../config/interpolate.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
 import type { LiveResource } from '../engine/types.js';
@@ -103,7 +104,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
       const cfg = document(live, '');
       part.notes.push(...(cfg.notes ?? []));
       if (cfg.empty) continue;
-      docs.push(cfg.document);
+      docs.push(literalPlaceholders(cfg.document));
       part.count++;
     }
     if (docs.length > 0) part.files.push(resourceFile(layout.file, kind.schema ?? '', docs, input.paths));
@@ -122,7 +123,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
     const file = `${layout.folder}/${slug}.yaml`;
     // A resource whose file the user must add is pending: docket reads only *.yaml, so the export plans clean.
     const path = cfg.missing ? `${file}.pending` : file;
-    part.files.push(resourceFile(path, kind.schema ?? '', [cfg.document], input.paths));
+    part.files.push(resourceFile(path, kind.schema ?? '', [literalPlaceholders(cfg.document)], input.paths));
     part.documents[live.id] = path;
     for (const data of cfg.dataFiles ?? []) part.files.push({ path: `${layout.folder}/${data.name}`, content: data.content });
     if (cfg.missing) {

@@ -19,6 +19,7 @@ import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml } from 'yaml';
 import { quoteValue } from '../config/quote.js';
+import { literalPlaceholders } from '../config/interpolate.js';
 import { textProblems } from '../config/text-hygiene.js';
 import { nameProblem } from '../engine/desired.js';
 import { parseWithPositions } from '../config/yaml-positions.js';
@@ -355,7 +356,9 @@ class PullPlanner {
       const pointer = base + where.pointer;
       const parent = valueAt(liveDocument(), where.pointer.slice(0, where.pointer.lastIndexOf('/')));
       const order = isPlainObject(parent) ? Object.keys(parent) : [];
-      doc = setAt(doc, pointer, kind.exactText === true ? where.value : keepTextStyle(valueAt(doc, pointer), where.value), order);
+      // Live text is written literally: a `${` typed in the app is no placeholder.
+      const value = literalPlaceholders(where.value);
+      doc = setAt(doc, pointer, kind.exactText === true ? value : keepTextStyle(valueAt(doc, pointer), value), order);
     }
     this.editOf(file).documents.set(index, doc);
   }
@@ -375,7 +378,7 @@ class PullPlanner {
       const doc = this.current(file, index);
       const written = valueAt(doc, pointer);
       if (typeof written === 'string' && this.input.expand(written) === written) {
-        this.editOf(file).documents.set(index, setAt(doc, pointer, l.name));
+        this.editOf(file).documents.set(index, setAt(doc, pointer, literalPlaceholders(l.name)));
       } else {
         const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
         this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} "${c.key}", renamed "${l.name}" in the app; write the new name there`);
@@ -396,7 +399,7 @@ class PullPlanner {
     const parents = c.parent ? new Set([c.parent.key, normName(this.liveById.get(l.parentId ?? '')?.name)]) : undefined;
     for (const [file, mentions] of this.testsNaming(c.kind, from, parents)) {
       for (const { index, pointer } of mentions) {
-        this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, l.name));
+        this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, literalPlaceholders(l.name)));
         this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: now names ${c.kind} "${l.name}", renamed in the app from "${from}"`);
       }
     }
@@ -543,7 +546,7 @@ class PullPlanner {
         const before = siblings.slice(0, at).reverse().map((s) => entries.findIndex((e) => e.id === s.id)).find((i) => i >= 0);
         const after = siblings.slice(at + 1).map((s) => entries.findIndex((e) => e.id === s.id)).find((i) => i >= 0);
         const position = before !== undefined ? before + 1 : after !== undefined ? after : entries.length;
-        const value = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
+        const value = literalPlaceholders(childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name });
         entries.splice(position, 0, { value, id: o.l!.id });
         this.writing.push({ file, index, pointer: `${field}/${position}`, entry: o });
       }

@@ -252,6 +252,17 @@ describe('docket export', () => {
     await expectNoChanges(cli, again.out);
   });
 
+  it('writes text with `${` from the app literally, so the export reads back the same and validates', async () => {
+    const { exportFrom } = await seed();
+    const app = new App(t!.env);
+    await app.createRule('Inbound NDA', { name: 'Fee ${var.x}', actions: 'Pay ${env.HOME}' });
+    const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('docket validate refuses');
+    expect(await readFile(join(out, 'playbooks/inbound-nda.yaml'), 'utf8')).toContain('name: Fee $${var.x}\n    actions: Pay $${env.HOME}');
+    await expectNoChanges(cli, out);
+  });
+
   it('records what it wrote as in sync, so a playbook archived in the app before the first apply is drift, and pull takes it', async () => {
     const { exportFrom } = await seed();
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');

@@ -233,4 +233,21 @@ rules:
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
+
+  it('writes text typed in the app with `${` literally (`$${`): it is never read back as a variable or the environment', async () => {
+    const file = 'kind: Playbook\nname: Literal\nrules:\n  - name: Fee\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/literal.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('Literal', 'Fee', { actions: 'Pay ${var.lead} and ${env.HOME}', description: 'cost is $${x}' });
+    await app.createRule('Literal', { name: 'Cap ${nope}', actions: 'ACCEPT' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const written = await read(dir, 'playbooks/literal.yaml');
+    expect(written).toContain('actions: Pay $${var.lead} and $${env.HOME}');
+    expect(written).toContain('description: cost is $$${x}');
+    expect(written).toContain('name: Cap $${nope}');
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpolateString, interpolateTree, retype, type InterpolationContext } from '../../../src/config/interpolate.js';
+import { interpolateString, interpolateTree, literalPlaceholders, retype, type InterpolationContext } from '../../../src/config/interpolate.js';
 
 const ctx: InterpolationContext = {
   vars: { legal_lead: 'alice@acme.example', term: '3' },
@@ -103,5 +103,18 @@ describe('interpolateTree', () => {
     const r = interpolateTree({ keep: '${env.MISSING}', bad: '${oops}' }, '', { ctx, skip: () => true });
     expect(r.value).toEqual({ keep: '${env.MISSING}', bad: '${oops}' });
     expect(r.problems.map((p) => [p.pointer, p.code])).toEqual([['/bad', 'invalid-placeholder']]);
+  });
+});
+
+describe('literalPlaceholders', () => {
+  it('writes text so that reading it back substitutes nothing and gives the text', () => {
+    const ctx: InterpolationContext = { vars: { lead: 'alice@acme.example' }, env: { HOME: '/root' }, allowVars: true };
+    for (const text of ['Pay ${var.lead} and ${env.HOME}', 'cost is $${x}', 'a$${', '${', '$$${y}}', 'no placeholder', '$ {x}']) {
+      const written = literalPlaceholders(text);
+      const read = interpolateString(written, ctx);
+      expect(read.problems).toEqual([]);
+      expect(read.value).toBe(text);
+    }
+    expect(literalPlaceholders({ rules: [{ actions: 'x ${env.SECRET}' }], n: 1 })).toEqual({ rules: [{ actions: 'x $${env.SECRET}' }], n: 1 });
   });
 });
