@@ -140,10 +140,16 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     classified.set(change, c);
     if (c.direction) directionOf.set(refKey(c.kind, c.key), c.direction);
   }
+  const revived = revivedRemovals([...classified.values()], desired, input.sync);
   for (const change of changes) {
     const c = classified.get(change) ?? classify(change);
     const own = desired.get(refKey(c.kind, c.key));
     const parent = c.parent ? desired.get(refKey(c.parent.kind, c.parent.key)) : undefined;
+    // Removed live, but edited in the files since: the files' edit, applied whatever the policy.
+    if (revived.has(refKey(c.kind, c.key)) || (c.parent !== undefined && CREATE_ACTIONS.includes(c.action) && revived.has(refKey(c.parent.kind, c.parent.key)))) {
+      kept.push(c);
+      continue;
+    }
 
     // The policy of the object itself, or for a removed child, of the parent that declares it.
     const policy = (c.action === 'delete' ? parent : own)?.policy?.drift;
@@ -173,6 +179,25 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
   }
   return { changes: dropDanglingDependencies(kept), held };
+}
+
+/**
+ * Creates of objects removed live that the files edited since the last sync: those objects, and a
+ * parent removed live whose child the files edited (it comes back with all it holds).
+ */
+function revivedRemovals(creates: readonly Change[], desired: ReadonlyMap<string, DesiredResource>, sync: SyncState): Set<string> {
+  const removed = new Set(creates.filter((c) => c.direction === 'removed-live').map((c) => refKey(c.kind, c.key)));
+  const revived = new Set<string>();
+  for (const c of creates) {
+    const key = refKey(c.kind, c.key);
+    if (!removed.has(key)) continue;
+    const d = desired.get(key);
+    const record = sync.byKey.get(key);
+    if (!d || !record || filesAsRecorded(d, record)) continue;
+    revived.add(key);
+    if (c.parent && removed.has(refKey(c.parent.kind, c.parent.key))) revived.add(refKey(c.parent.kind, c.parent.key));
+  }
+  return revived;
 }
 
 /**

@@ -176,4 +176,27 @@ describe('drift policies and the files’ own changes', () => {
     ]);
     expect(p.held).toBeUndefined();
   });
+
+  it('a policy never holds back an object removed live that the files edited since: apply creates it again, with all its parent holds', () => {
+    const playbook = withPolicy(desiredPlaybook(NDA.name), { drift: 'adopt' });
+    const kept = withPolicy(desiredRule(NDA.name, 'Law', { actions: 'ACCEPT' }), { drift: 'adopt' });
+    const edited = withPolicy(desiredRule(NDA.name, 'Term', { actions: 'ACCEPT 2 years' }), { drift: 'adopt' });
+    const sync = recorded([
+      { d: playbook, id: NDA.id },
+      { d: kept, id: 'r-2' },
+      { d: desiredRule(NDA.name, 'Term', { actions: 'ACCEPT 1 year' }), id: 'r-1' },
+    ]);
+    // The playbook was archived in the app; the files changed Term since the last sync.
+    const p = plan([playbook, kept, edited], [], sync);
+    expect(p.changes.map((c) => [c.id, c.direction])).toEqual([
+      ['create:playbook:NDA', 'removed-live'],
+      ['create:rule:NDA/Law', 'removed-live'],
+      ['create:rule:NDA/Term', 'removed-live'],
+    ]);
+    expect(p.held).toBeUndefined();
+    // Only Law removed live, untouched in the files: the policy holds it as ever.
+    const alone = plan([playbook, kept, withPolicy(desiredRule(NDA.name, 'Term', { actions: 'ACCEPT 1 year' }), { drift: 'adopt' })], [...baseLive, liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT 1 year' })], sync);
+    expect(alone.changes).toEqual([]);
+    expect(alone.held?.map((c) => c.id)).toEqual(['create:rule:NDA/Law']);
+  });
 });
