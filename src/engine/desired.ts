@@ -164,7 +164,7 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
  * invisible format characters dropped, white space collapsed. Not compatibility-normalised: that
  * would also merge names that look different (`Schedule ²` and `Schedule 2`, full-width letters).
  */
-function lookAlike(name: string): string {
+export function lookAlike(name: string): string {
   // Most names are printable ASCII words with single spaces, which look like themselves: twenty
   // thousand rules need not be normalised one by one.
   if (PLAIN_NAME.test(name)) return name;

@@ -21,7 +21,7 @@ import { parse as parseYaml } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders } from '../config/interpolate.js';
 import { textProblems } from '../config/text-hygiene.js';
-import { nameProblem } from '../engine/desired.js';
+import { lookAlike, nameProblem } from '../engine/desired.js';
 import { parseWithPositions } from '../config/yaml-positions.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
@@ -232,7 +232,9 @@ class PullPlanner {
     }
     // What the files would then hold must be what validate takes: the app takes text docket refuses.
     const adding = c.action === 'delete';
-    const refused = l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields) : undefined;
+    const renaming = fields.includes('name');
+    const alike = l && (adding || renaming) ? this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) : undefined;
+    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields) : undefined) ?? alike;
     if (refused) {
       this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
       this.noteUnpulled(c, fields);
@@ -267,6 +269,21 @@ class PullPlanner {
     for (const key of this.editedRemovals) keptParents.add(key);
     const stays = (c: Change): boolean => c.parent !== undefined && keptParents.has(refKey(c.parent.kind, c.parent.key));
     toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !keptParents.has(refKey(r.change.kind, r.change.key)) && !stays(r.change)));
+  }
+
+  /** Declared objects by what their names look like (kind, parent, look-alike), made when first asked. */
+  private declaredLooks: Map<string, DesiredResource> | undefined;
+
+  /**
+   * Why a live name may not be written: it looks like the name of another object the files declare
+   * in its scope (a trailing space, a zero-width character typed in the app), which validate refuses.
+   */
+  private lookAlikeDeclared(kind: KindName, parentKey: string | undefined, name: string, self?: DesiredResource): string | undefined {
+    const slot = (k: string, parent: string | undefined, n: string): string => `${k}\u0000${parent ?? ''}\u0000${lookAlike(n)}`;
+    this.declaredLooks ??= new Map(this.input.desired.map((d) => [slot(d.kind, d.parent?.key, d.name), d]));
+    const other = this.declaredLooks.get(slot(kind, parentKey, name));
+    if (!other || other === self || other.name === name) return undefined;
+    return `its name ${quoteValue(name)} looks like ${kind} ${quoteValue(other.name)}, which the files declare (they differ only in white space or how Unicode encodes a character), so validate would refuse it; rename it in the app, then pull again`;
   }
 
   private noteUnpulled(c: Change, fields: readonly string[]): void {
@@ -577,7 +594,8 @@ class PullPlanner {
         return false;
       }
       // A new file validate would refuse (a rule's text with a control character) is not written.
-      const refused = [l, ...childrenOf(l)].map((o) => [o, refusedLiveValue(o, Object.keys(o.fields))] as const).find(([, why]) => why !== undefined);
+      const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? refusedLiveValue(o, Object.keys(o.fields))] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });

@@ -250,4 +250,19 @@ rules:
     expect((await cli('validate', '-C', dir)).code).toBe(0);
     await expectNoChanges(cli, dir);
   });
+
+  it('does not write a name made in the app that looks like one the files declare (a trailing space, a zero-width character), and says why', async () => {
+    const file = 'kind: Playbook\nname: Alike\nrules:\n  - name: T1\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/alike.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.createRule('Alike', { name: 'T1 ', actions: 'ACCEPT too' });
+    await app.createPlaybook({ name: 'Al\u200bike' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('its name "T1 " looks like rule "T1", which the files declare');
+    expect(pulled.stdout).toContain('looks like playbook "Alike", which the files declare');
+    expect(await read(dir, 'playbooks/alike.yaml')).toBe(file);
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+  });
 });
