@@ -9,6 +9,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../engine/canonical.js';
+import { lineColumnsOf } from '../util/line-columns.js';
 import { quoteValue } from './quote.js';
 import { CONTROL_CHARACTER, codePointOf } from './text-hygiene.js';
 import type { ResourceDoc } from './types.js';
@@ -220,7 +221,7 @@ function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProb
         code: 'control-character',
         message: `${quoted(rel)} holds the control character ${codePointOf(control[0])}: ${quoteValue(line)}`,
         hint: 'remove it; text may hold tabs and line breaks, but no other control characters',
-        at: { line: text.slice(0, control.index).split('\n').length, col: control.index - lineStart + 1 },
+        at: lineColumnsOf(text)(control.index),
       };
     }
   }

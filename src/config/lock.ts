@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
+import { composed } from '../util/nfc.js';
 import { isPlainObject } from '../util/plain.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { quoteValue, showJson } from './quote.js';
@@ -335,10 +336,9 @@ function allSections(doc: LockDocument, legacyAt: readonly string[]): [string[],
  */
 function composeKeys(entries: Record<string, unknown>): void {
   for (const key of Object.keys(entries)) {
-    if (!/[^\x00-\x7f]/.test(key)) continue;
-    const composed = key.normalize('NFC');
-    if (composed === key) continue;
-    if (!Object.hasOwn(entries, composed)) entries[composed] = entries[key];
+    const nfc = composed(key);
+    if (nfc === key) continue;
+    if (!Object.hasOwn(entries, nfc)) entries[nfc] = entries[key];
     delete entries[key];
   }
 }

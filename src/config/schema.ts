@@ -224,10 +224,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const hint = unquoted ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined;
       // A number or boolean that prints otherwise than it is written is quoted as written.
       const source = (typeof e.data === 'number' && Number.isFinite(e.data)) || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
-      if (source !== undefined && source !== String(e.data)) {
-        return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not ${describeValue(e.data)} (written ${quoteValue(source)}, which YAML reads as ${String(e.data)})`, pointer, hint);
-      }
-      return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer, hint);
+      const got = source !== undefined && source !== String(e.data) ? ` (written ${quoteValue(source)}, which YAML reads as ${String(e.data)})` : undefined;
+      return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint);
     }
     default:
       return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer);
@@ -253,11 +251,12 @@ const DECIMAL_PATTERN = '^-?(\\d+(\\.\\d*)?|\\.\\d+)$';
 const INTEGER_PATTERN = '^-?(0|[1-9]\\d*)$';
 
 /** The rest of "`x` must …" for the keywords about one value. */
-function valueMessage(e: ErrorObject, params: Record<string, unknown>): string {
+/** `got`: how the value is quoted, when not as it reads (`(got 31)`). */
+function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = gotValue(e.data)): string {
   switch (e.keyword) {
     case 'type': {
       const types = String(params.type).split(',');
-      return `must be ${joinOr(types.map(typePhrase))}, not ${describeValue(e.data)}${gotValue(e.data)}`;
+      return `must be ${joinOr(types.map(typePhrase))}, not ${describeValue(e.data)}${got}`;
     }
     case 'enum': {
       const allowed = ((params.allowedValues as unknown[]) ?? []).map((v) => String(v));

@@ -84,8 +84,12 @@ export function renamedOnto(sync: SyncState, d: DesiredResource, liveId: string,
 
 /** Whether every field the record holds still has the recorded value in the files. */
 function filesAsRecorded(d: DesiredResource, record: SyncRecord): boolean {
-  for (const field in record.fields) if (fieldHash(d.fields[field]) !== record.fields[field]) return false;
-  return true;
+  return changedSinceRecord(d, record).length === 0;
+}
+
+/** The fields the record holds whose value in the files is no longer the recorded one. */
+export function changedSinceRecord(d: DesiredResource, record: SyncRecord): string[] {
+  return Object.keys(record.fields).filter((field) => fieldHash(d.fields[field]) !== record.fields[field]);
 }
 
 /** Whether the declared object takes over the identity `kindKey` of live object `liveId`. */

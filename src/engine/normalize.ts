@@ -2,6 +2,7 @@
  * The normalisation the services apply, so a configuration that was just applied plans to zero
  * changes (DESIGN "No phantom diffs"). Kinds call these on both desired and live values.
  */
+import { composed } from '../util/nfc.js';
 import { isPlainObject } from '../util/plain.js';
 
 /** Optional text: line endings to `\n`, trailing newlines removed, `""` equal to null. */
@@ -18,12 +19,6 @@ export function normText(value: unknown): string | null {
  */
 export function normName(value: unknown): string {
   return composed(lineText(String(value ?? '')));
-}
-
-/** NFC, asked only of text with a character past ASCII: twenty thousand plain names need no ICU call. */
-function composed(text: string): string {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return text.normalize('NFC');
-  return text;
 }
 
 /**

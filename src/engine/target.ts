@@ -3,6 +3,7 @@
  * what their changes depend on. The syntax comes from the kinds: singletons take no name, children
  * are named inside their parent (`rule/PLAYBOOK/RULE`), and each kind normalises its identities. Pure.
  */
+import { composed } from '../util/nfc.js';
 import { didYouMean } from '../config/suggest.js';
 import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
@@ -37,7 +38,7 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
   if (key === '') return { error: `target ${quoteValue(text)} needs a name: ${kind.name}/NAME` };
   if (kind.parentKind && !key.includes('/')) return { error: `target ${quoteValue(text)} names a ${kind.name} as ${kind.name}/${kind.parentKind.toUpperCase()}/${kind.name.toUpperCase()}` };
   // Names are keys in NFC (normalize.ts): an accent pasted decomposed still names the object.
-  return { kind: kind.name, key: kind.keyOf ? kind.keyOf(key) : key.normalize('NFC'), text };
+  return { kind: kind.name, key: kind.keyOf ? kind.keyOf(key) : composed(key), text };
 }
 
 /** A plan (and the live objects no file declares) limited to some kinds and their children (`--kind`). */

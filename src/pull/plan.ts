@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { isDrift, liveSide, renamedOnto, syncedRecordOf } from '../engine/direction.js';
+import { changedSinceRecord, isDrift, liveSide, renamedOnto, syncedRecordOf } from '../engine/direction.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
@@ -210,7 +210,7 @@ class PullPlanner {
       }
       // Removed live, but edited in the files since the last sync: taking it out would lose the edit.
       const record = this.input.sync.byKey.get(refKey(c.kind, c.key));
-      const edited = d && record ? changedSince(d, record) : [];
+      const edited = d && record ? changedSinceRecord(d, record) : [];
       if (edited.length > 0) {
         this.notPulled.push(this.entryOf(c, direction, edited, removedButEdited()));
         this.editedRemovals.add(refKey(c.kind, c.key));
@@ -780,11 +780,6 @@ class PullPlanner {
 function removedButEdited(children: readonly string[] = []): string {
   const what = children.length > 0 ? `what it holds since the last sync (${children.join(', ')})` : 'it since the last sync';
   return `removed live, but the files changed ${what}: apply creates it again as they say, or remove it from the files by hand`;
-}
-
-/** The fields whose declared value is not what the record says was in sync. */
-function changedSince(d: DesiredResource, record: SyncRecord): string[] {
-  return Object.keys(record.fields).filter((field) => fieldHash(d.fields[field]) !== record.fields[field]);
 }
 
 /** An error's message without the code frame a YAML parser adds below it. */
