@@ -231,17 +231,22 @@ export function diff(input: DiffInput): DiffResult {
       }
       if (found[0]) claim(d, found[0]);
     }
-    // Pass 4: the object last synced under this identity, renamed in the app since (after identity,
-    // so a live object that has the name wins).
+    // Pass 4: the object last synced under this identity, or under a name it was renamed from,
+    // renamed in the app since (after identity, so a live object that has the name wins).
     if (input.recordedId) {
+      const recordedId = input.recordedId;
+      const keyOf = (d: DesiredResource, name: string): string => refKey(kind.name, d.parent ? `${d.parent.key}/${name}` : name);
       for (const d of desired) {
         if (matched.has(d.key) || d.pinId) continue;
-        const id = input.recordedId(refKey(kind.name, d.key));
-        const l = id ? liveById.get(id) : undefined;
-        if (!l || used.has(l.id)) continue;
         const scope = scopeOfDesired(d);
-        if (scope === undefined || scopeOfLive(l) !== scope) continue;
-        claim(d, l);
+        if (scope === undefined) continue;
+        for (const key of [refKey(kind.name, d.key), ...d.renamedFrom.map((old) => keyOf(d, old))]) {
+          const id = recordedId(key);
+          const l = id ? liveById.get(id) : undefined;
+          if (!l || used.has(l.id) || scopeOfLive(l) !== scope) continue;
+          claim(d, l);
+          break;
+        }
       }
     }
     matchedByKind.set(kind.name, matched);

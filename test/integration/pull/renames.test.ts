@@ -137,6 +137,25 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a rule renamed in the app and otherwise in the files is one rename on both sides: drift names it, pull leaves it, apply renames it', async () => {
+    const playbook = 'kind: Playbook\nname: P\nrules:\n  - name: Term\n    actions: ACCEPT x\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('P', 'Term', { name: 'Duration' });
+    await writeFile(join(dir, 'playbooks/p.yaml'), playbook.replace('name: Term\n', 'name: Length\n    renamed_from: [Term]\n'));
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ rename rule "P/Duration" → "P/Length" (playbooks/p.yaml:4) · changed live and in files');
+    expect(plan.stdout).not.toContain('delete rule');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('rule "P/Length" (playbooks/p.yaml:4): name (live and in files)');
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('changed live and in the files since the last sync: keep one by hand');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says which tests name a rule or playbook removed in the app, since validate then refuses them', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'tests/nda.test.yaml': NDA_TEST, 'tests/nda.txt': 'Delaware.\n' });
     await applyOk(cli, dir);

@@ -96,6 +96,14 @@ describe('directions', () => {
     const p = plan([...base, term('ACCEPT')], [...baseLive, liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT' })], sync);
     expect(p.changes.map((c) => [c.id, c.direction, c.fields])).toEqual([['rename:rule:NDA/Term', 'changed-live', [{ field: 'name', before: 'Duration', after: 'Term', direction: 'live' }]]]);
   });
+
+  it('a rule renamed in the app and otherwise in the files (`renamed_from` its synced name) is one rename, changed on both sides', () => {
+    const length = desiredRule(NDA.name, 'Length', { actions: 'ACCEPT' }, { renamedFrom: ['Term'] });
+    const p = plan([...base, length], [...baseLive, liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT' })], synced(term('ACCEPT')));
+    expect(p.changes.map((c) => [c.id, c.liveId, c.direction, c.fields])).toEqual([
+      ['rename:rule:NDA/Length', 'r-1', 'changed-both', [{ field: 'name', before: 'Duration', after: 'Length', direction: 'both' }]],
+    ]);
+  });
 });
 
 describe('objects renamed in the app onto a name the files declare too', () => {
