@@ -1,0 +1,20 @@
+/**
+ * A full garbage collection at a phase boundary of a large run. Between the plan and the apply,
+ * and between the apply and the lock file, most of the heap is garbage (parsed files, pages read,
+ * answers); V8 would grow the heap over it instead, and the next phase's peak lands on top
+ * (the edit apply of 20,000 rules: 227 MB peak RSS without these two collections, 194 MB with).
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+let gc: (() => void) | undefined;
+
+export function collectGarbage(): void {
+  if (!gc) {
+    // V8's collector without starting Node with --expose-gc: set at run time, the flag gives `gc`
+    // to contexts made after it.
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+}
