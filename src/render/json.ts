@@ -6,20 +6,56 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
 import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
 
+/** C1 controls (U+007F–U+009F) and the line separators, escaped: see `jsonText`. */
+function escapeControls(json: string): string {
+  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * JSON as docket prints it: C1 controls (U+007F–U+009F) and the line separators escaped, so a
  * value from a service cannot drive a terminal or a log viewer that shows the JSON raw.
  */
 export function jsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  return `${escapeControls(JSON.stringify(value, null, 2))}\n`;
 }
 
-export function renderPlanJson(plan: Plan): string {
+/** Where `changes` sits in the plan's JSON: a key of the top level, so at two spaces. */
+const CHANGES_SLOT = '\n  "changes": []';
+/** About what one write takes at once (see chunks.ts). */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * The plan file's text, in pieces of about 64 KB: byte for byte `jsonText` of the plan with its
+ * ids sorted, without ever holding the whole text (21,000 creates make 47 MB of it).
+ */
+export function* planJsonChunks(plan: Plan): Generator<string> {
   // Copied by descriptors, so the configuration digest (a getter) is worked out only as it is written.
   const written = Object.defineProperties({}, Object.getOwnPropertyDescriptors(plan)) as Plan;
   // Sorted, so the same state always serialises the same way (golden files, plan diffs).
   written.ids = Object.fromEntries(Object.entries(plan.ids).sort(([a], [b]) => a.localeCompare(b)));
-  return jsonText(written);
+  const changes = written.changes;
+  written.changes = [];
+  const outline = jsonText(written);
+  const at = outline.indexOf(CHANGES_SLOT);
+  if (changes.length === 0 || at < 0) {
+    written.changes = changes;
+    yield jsonText(written);
+    return;
+  }
+  let batch = `${outline.slice(0, at)}\n  "changes": [`;
+  for (let i = 0; i < changes.length; i++) {
+    // An element of a list at depth two: its own JSON, each line indented four more spaces.
+    batch += `\n    ${escapeControls(JSON.stringify(changes[i], null, 2)).replaceAll('\n', '\n    ')}${i < changes.length - 1 ? ',' : ''}`;
+    if (batch.length >= CHUNK_CHARS) {
+      yield batch;
+      batch = '';
+    }
+  }
+  yield `${batch}\n  ]${outline.slice(at + CHANGES_SLOT.length)}`;
+}
+
+export function renderPlanJson(plan: Plan): string {
+  return [...planJsonChunks(plan)].join('');
 }
 
 export interface ApplyResultJson {

@@ -18,8 +18,8 @@ export interface AtomicWriteOptions {
   tempDir?: string;
 }
 
-/** `content` may come in pieces (text and bytes), written one after another. */
-export async function writeFileAtomic(file: string, content: string | readonly (string | Uint8Array)[], options: AtomicWriteOptions = {}): Promise<void> {
+/** `content` may come in pieces (text and bytes), written one after another as they are made. */
+export async function writeFileAtomic(file: string, content: string | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   if (options.tempDir) await mkdir(options.tempDir, { recursive: true });
   const tmp = tempPath(file, options.tempDir);

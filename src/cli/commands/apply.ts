@@ -16,7 +16,7 @@ import type { Plan } from '../../engine/types.js';
 import { LockWriter, type LockFile } from '../../config/lock.js';
 import { collectGarbage } from '../../util/collect.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
-import { renderApplyReportJson, renderPlanJson } from '../../render/json.js';
+import { planJsonChunks, renderApplyReportJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
@@ -119,7 +119,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           // Only changes to the services need a person's yes; recording what is already live does not.
           if (!saved && !opts.autoApprove && hasChanges(plan)) {
             const asked = Date.now();
-            await confirm(io, opts.output === 'json' ? renderPlanJson(plan) : undefined);
+            await confirm(io, opts.output === 'json' ? planJsonChunks(plan) : undefined);
             deadline += Date.now() - asked;
           }
           await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
@@ -246,11 +246,11 @@ async function checked(plan: Plan, s: Session): Promise<Plan> {
   return plan;
 }
 
-async function confirm(io: Io, planJson: string | undefined): Promise<void> {
+async function confirm(io: Io, planJson: Iterable<string> | undefined): Promise<void> {
   if (!io.canPrompt) {
     throw new NotApprovedError('apply needs approval and there is no terminal to ask', 'pass --auto-approve, or apply a saved plan: docket plan --out PLAN.json && docket apply PLAN.json');
   }
-  if (planJson) io.stderr(planJson);
+  if (planJson) for (const chunk of planJson) io.stderr(chunk);
   const answer = await io.prompt('\nDo you want to apply these changes? Only `yes` is accepted: ');
   if (answer === null) throw new NotApprovedError('cancelled; nothing was changed');
   if (answer.trim() !== 'yes') throw new NotApprovedError('apply cancelled; nothing was changed');

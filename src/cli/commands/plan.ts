@@ -3,7 +3,7 @@ import { writeFileAtomic } from '../../util/atomic-write.js';
 import { DocketError } from '../../errors.js';
 import { Command, Option } from 'commander';
 import { hasChanges } from '../../engine/plan.js';
-import { renderPlanJson } from '../../render/json.js';
+import { planJsonChunks } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { writePlanText } from '../../render/text.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
@@ -51,9 +51,9 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
           workspace: s.workspace,
         })),
       );
-      if (out) await savePlan(out, opts.out!, renderPlanJson(plan));
+      if (out) await savePlan(out, opts.out!, planJsonChunks(plan));
       const color = useColor(io, opts);
-      if (opts.output === 'json') io.stdout(renderPlanJson(plan));
+      if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
       else writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
       if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
@@ -64,7 +64,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
 }
 
 /** Saves the plan (creating its folder), or explains why it cannot. */
-async function savePlan(path: string, label: string, json: string): Promise<void> {
+async function savePlan(path: string, label: string, json: Iterable<string>): Promise<void> {
   try {
     await writeFileAtomic(path, json);
   } catch (error) {

@@ -1,6 +1,6 @@
 /** `docket show PLAN.json`: a saved plan as text, markdown or JSON, for a reviewer before the apply. */
 import { Command, Option } from 'commander';
-import { renderPlanJson } from '../../render/json.js';
+import { planJsonChunks } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { writePlanText } from '../../render/text.js';
 import { useColor, type Io } from '../io.js';
@@ -24,7 +24,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): Command {
       const plan = await readPlanFile(file);
       // Shown all the same, but the reviewer learns now, not at the apply, that this docket refuses it.
       if (plan.docket_version !== VERSION) io.stderr(`Note: ${file} was made by docket ${plan.docket_version}; only that version applies it (this is docket ${VERSION})\n`);
-      if (opts.output === 'json') io.stdout(renderPlanJson(plan));
+      if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
       else writePlanText(plan, { color: useColor(io, opts), verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
       setExit(0);

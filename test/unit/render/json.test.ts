@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../src/diagnostics.js';
-import { jsonText, renderApplyReportJson, renderDiagnosticsJson, renderPlanJson } from '../../../src/render/json.js';
+import { jsonText, planJsonChunks, renderApplyReportJson, renderDiagnosticsJson, renderPlanJson } from '../../../src/render/json.js';
 import { change, mixedPlan, plan } from './fixtures.js';
 
 describe('renderPlanJson', () => {
@@ -25,6 +25,26 @@ describe('renderPlanJson', () => {
   it('keeps user text byte for byte (it is the plan file, not terminal output)', () => {
     const p = plan([change('update', 'playbook', 'P', { fields: { description: ['a\x1b[31m', 'b\n@team'] } })]);
     expect(JSON.parse(renderPlanJson(p))).toEqual(p);
+  });
+});
+
+describe('planJsonChunks', () => {
+  it('is the plan\'s JSON byte for byte, in pieces of about 64 KB, whatever its changes hold', () => {
+    const long = 'x'.repeat(3000);
+    const changes = Array.from({ length: 60 }, (_, i) =>
+      change('update', 'playbook', `P${i}`, { fields: { description: [`${long}\u0085\u2028 "changes": []`, `b\n  "changes": []\n`], name: [null, `P${i}`] } }),
+    );
+    for (const p of [mixedPlan(), plan([]), plan(changes)]) {
+      p.ids = { 'rule:b': 'r-2', 'playbook:a': 'p-1' };
+      const pieces = [...planJsonChunks(p)];
+      const whole = jsonText({ ...p, ids: { 'playbook:a': 'p-1', 'rule:b': 'r-2' } });
+      expect(pieces.join('')).toBe(whole);
+      expect(renderPlanJson(p)).toBe(whole);
+      if (p.changes.length === 60) {
+        expect(pieces.length).toBeGreaterThan(2);
+        for (const piece of pieces.slice(0, -1)) expect(piece.length).toBeLessThan(80 * 1024);
+      }
+    }
   });
 });
 
