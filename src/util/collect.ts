@@ -12,9 +12,11 @@ let gc: (() => void) | undefined;
 export function collectGarbage(): void {
   if (!gc) {
     // V8's collector without starting Node with --expose-gc: set at run time, the flag gives `gc`
-    // to contexts made after it.
+    // to contexts made after it. Set back at once: V8 refuses code caches (the precompiled
+    // validators') made under other flags.
     setFlagsFromString('--expose-gc');
     gc = runInNewContext('gc') as () => void;
+    setFlagsFromString('--no-expose-gc');
   }
   gc();
 }

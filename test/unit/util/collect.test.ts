@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { setImmediate as turn } from 'node:timers/promises';
+import { Script } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { collectGarbage } from '../../../src/util/collect.js';
+
+const SOURCE = 'function answer() { return 6 * 7; } answer();';
+
+describe('collectGarbage', () => {
+  it('collects what nothing holds', async () => {
+    const held = new WeakRef({ big: new Array(1000).fill('x') });
+    // A WeakRef holds its target until the current turn ends.
+    await turn();
+    collectGarbage();
+    expect(held.deref()).toBeUndefined();
+  });
+
+  it('leaves V8 taking code caches made by a process with the default flags (the precompiled validators\')', () => {
+    const made = execFileSync(process.execPath, ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(SOURCE)}).createCachedData().toString('base64'))`], { encoding: 'utf8' });
+    collectGarbage();
+    expect(new Script(SOURCE, { cachedData: Buffer.from(made, 'base64') }).cachedDataRejected).toBe(false);
+  });
+});
