@@ -231,23 +231,26 @@ export function diff(input: DiffInput): DiffResult {
       }
       if (found[0]) claim(d, found[0]);
     }
-    // Pass 4: the object last synced under this identity, or under a name it was renamed from,
-    // renamed in the app since (after identity, so a live object that has the name wins).
+    // Pass 4: the object last synced under a name the file says it was renamed from, then under
+    // its own identity, renamed in the app since (after identity, so a live object that has the name
+    // wins; renames first, as in pass 2, so a new object that takes the old name does not claim it).
     if (input.recordedId) {
       const recordedId = input.recordedId;
-      const keyOf = (d: DesiredResource, name: string): string => refKey(kind.name, d.parent ? `${d.parent.key}/${name}` : name);
-      for (const d of desired) {
-        if (matched.has(d.key) || d.pinId) continue;
+      const claimRecorded = (d: DesiredResource, keys: readonly string[]): void => {
         const scope = scopeOfDesired(d);
-        if (scope === undefined) continue;
-        for (const key of [refKey(kind.name, d.key), ...d.renamedFrom.map((old) => keyOf(d, old))]) {
-          const id = recordedId(key);
+        if (scope === undefined) return;
+        for (const key of keys) {
+          const id = recordedId(refKey(kind.name, key));
           const l = id ? liveById.get(id) : undefined;
           if (!l || used.has(l.id) || scopeOfLive(l) !== scope) continue;
           claim(d, l);
-          break;
+          return;
         }
+      };
+      for (const d of desired) {
+        if (d.renamedFrom.length > 0 && !matched.has(d.key) && !d.pinId) claimRecorded(d, d.renamedFrom.map((old) => (d.parent ? `${d.parent.key}/${old}` : old)));
       }
+      for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [d.key]);
     }
     matchedByKind.set(kind.name, matched);
     /** Why an object of this kind the plan creates cannot be named (asked once, at the first create). */

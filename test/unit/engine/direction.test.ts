@@ -103,6 +103,12 @@ describe('directions', () => {
     expect(p.changes.map((c) => [c.id, c.liveId, c.direction, c.fields])).toEqual([
       ['rename:rule:NDA/Length', 'r-1', 'changed-both', [{ field: 'name', before: 'Duration', after: 'Length', direction: 'both' }]],
     ]);
+    // A new rule that takes the old name, declared first, does not take the renamed one over.
+    const again = plan([...base, term('REJECT'), length], [...baseLive, liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT' })], synced(term('ACCEPT')));
+    expect(again.changes.map((c) => [c.id, c.liveId ?? null])).toEqual([
+      ['rename:rule:NDA/Length', 'r-1'],
+      ['create:rule:NDA/Term', null],
+    ]);
   });
 });
 
