@@ -25,8 +25,9 @@ export function caseOutcome(c: CaseShape, runs: ExpectationResult[][], extra: Pi
   const warned = runs.some((r) => r.some((x, i) => !x.ok && c.expectations[i]!.severity === 'warn'));
   let status: CaseStatus;
   if (passedRuns === runs.length) status = warned ? 'warn' : 'pass';
-  // A tiny tolerance: 0.8 of 5 runs is 4, whatever floating point says.
-  else if (passedRuns / runs.length >= passRate - 1e-9) status = 'flaky';
+  // A tiny tolerance: 0.8 of 5 runs is 4, whatever floating point says. No run passing is a
+  // failure, whatever `pass_rate` allows: flaky means it sometimes works.
+  else if (passedRuns > 0 && passedRuns / runs.length >= passRate - 1e-9) status = 'flaky';
   else status = 'fail';
   return { name: c.name, at: c.at, status, runs: runs.length, passedRuns, passRate, expectations, ...extra };
 }

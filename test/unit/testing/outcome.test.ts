@@ -21,6 +21,11 @@ describe('case outcomes', () => {
     expect(caseOutcome(shape(0.8), runs, { evidence: [] }).status).toBe('fail');
     expect(caseOutcome(shape(1), [[r(false), r(true)]], { evidence: [] }).status).toBe('fail');
   });
+  it('fails when no run passed, even with pass_rate 0: flaky means it sometimes works', () => {
+    const none = [[r(false), r(true)], [r(false), r(true)]];
+    expect(caseOutcome(shape(0), none, { evidence: [] })).toMatchObject({ status: 'fail', passedRuns: 0 });
+    expect(caseOutcome(shape(0), [[r(false), r(true)], [r(true), r(true)]], { evidence: [] }).status).toBe('flaky');
+  });
   it('exits 1 on failures and errors, and with --fail-on-warn on warnings and flaky cases', () => {
     const report = (status: 'pass' | 'warn' | 'flaky' | 'fail' | 'error' | 'skipped') => ({
       target: 't',
