@@ -206,10 +206,12 @@ describe('docket test against a standalone emulator', () => {
     const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;
     await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 503, count: 1000 }) });
     /** Starts `docket test`, and stops it with SIGINT once its first review was refused. */
-    const interruptedRun = async (): Promise<{ code: number | null; stderr: string; postsAfterSignal: number }> => {
+    const interruptedRun = async (): Promise<{ code: number | null; stdout: string; stderr: string; postsAfterSignal: number }> => {
       // One request at a time: at the signal at most one is on its way.
-      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache', '--concurrency', '1'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache', '--concurrency', '1', '-o', 'json'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
       let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
       const before = posts();
@@ -217,7 +219,7 @@ describe('docket test against a standalone emulator', () => {
       child.kill('SIGINT');
       const atSignal = posts();
       const code = await exit;
-      return { code, stderr, postsAfterSignal: posts() - atSignal };
+      return { code, stdout, stderr, postsAfterSignal: posts() - atSignal };
     };
     try {
       const first = await interruptedRun();
@@ -225,6 +227,8 @@ describe('docket test against a standalone emulator', () => {
       // Each refused review waits to be tried again: none is, beyond one already on its way.
       expect(first.postsAfterSignal).toBeLessThanOrEqual(1);
       expect(first.stderr).toContain('docket test interrupted by SIGINT; what the run made was cleaned up');
+      // The one JSON document says the run was stopped, beside the cases it reached.
+      expect(JSON.parse(first.stdout)).toMatchObject({ ok: false, error: { code: 'interrupted', exit_code: 130 }, suites: [{ subject: 'Inbound NDA' }] });
       expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
 
       // The archive refused too: the run says what it left, not that it cleaned up.

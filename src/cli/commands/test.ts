@@ -197,7 +197,13 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     dropJunitOnExit?.();
   }
   const isFailed = failed(report, Boolean(opts.failOnWarn));
-  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed));
+  const signal = interrupts.received();
+  const left = report.leftBehind?.length ?? 0;
+  const stopped = signal
+    ? new InterruptedError(signal, `docket test interrupted by ${signal}; ${left === 0 ? 'what the run made was cleaned up' : `it could not archive ${left} scratch playbook${left === 1 ? '' : 's'} (see the notes), which the next docket test archives`}`)
+    : undefined;
+  // Stopped, the report says so itself: the one JSON document a CI step reads holds the error.
+  if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed, stopped ? errorJson(stopped) : undefined));
   else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
   else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
   if (opts.annotations === 'github') {
@@ -205,11 +211,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     if (opts.output === 'text') io.stdout(text);
     else io.stderr(text);
   }
-  const signal = interrupts.received();
-  if (signal) {
-    const left = report.leftBehind?.length ?? 0;
-    throw new InterruptedError(signal, `docket test interrupted by ${signal}; ${left === 0 ? 'what the run made was cleaned up' : `it could not archive ${left} scratch playbook${left === 1 ? '' : 's'} (see the notes), which the next docket test archives`}`);
-  }
+  if (stopped) throw stopped;
   return isFailed ? 1 : 0;
 }
 
