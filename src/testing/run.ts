@@ -301,6 +301,8 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
   // Before this run makes any; a failure to look is reported when the run ends.
   await agreements.made.sweep().catch(() => undefined);
   const made: string[] = [];
+  // A create that got no answer may have made its agreement: the end of the suite looks for it.
+  let unanswered = false;
   try {
     for (const c of file.cases) {
       if (ctx.signal.aborted) {
@@ -317,6 +319,7 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
       } catch (error) {
         if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) {
           if (error instanceof DocketError) {
+            if (!(error instanceof ApiError && error.status >= 400 && error.status < 500)) unanswered = true;
             suite.cases.push(caseWithout(c, 'error', error.message));
             continue;
           }
@@ -334,6 +337,12 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
         } catch {
           suite.notes.push(`could not void draft test agreement ${agreement}; void it in the app (it does not count against the monthly limit)`);
         }
+      }
+      if (unanswered) {
+        await agreements.made!.voidUnanswered(made).then(
+          (voided) => voided.length > 0 && suite.notes.push(`voided ${voided.length} draft test agreement(s) this run made without hearing back: ${voided.join(', ')}`),
+          () => suite.notes.push('could not look for the draft test agreements whose create got no answer; the next docket test voids them'),
+        );
       }
     });
   }

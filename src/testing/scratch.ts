@@ -6,6 +6,7 @@
  * run past its time budget anywhere) and leaves a concurrent run's alone.
  */
 import type { ReviewApi } from '../api/review.js';
+import { ApiError } from '../errors.js';
 import { scratchRuleBody, type PlaybookSubject, type SubjectRule } from '../kinds/support/test-subjects.js';
 import { mapLimit } from '../util/map-limit.js';
 import { SCRATCH_PREFIX, scratchName } from './digest.js';
@@ -27,6 +28,8 @@ export function scratchDescription(run: RunIdentity): string {
 export class ScratchPlaybooks {
   private readonly made = new Map<string, Promise<ScratchPlaybook>>();
   private readonly archive = new Map<string, string>();
+  /** Names whose create got no answer (a hang, the time budget): the service may have made them. */
+  private readonly unanswered = new Set<string>();
   private swept: Promise<string[]> | undefined;
 
   constructor(
@@ -61,7 +64,14 @@ export class ScratchPlaybooks {
     await this.sweep();
     const name = scratchName(subject.name, digest);
     // A concurrent run testing the same playbook makes one of the same name: its run tells them apart.
-    const created = await this.api.createPlaybook({ name, description: scratchDescription(this.run) }, true);
+    let created;
+    try {
+      created = await this.api.createPlaybook({ name, description: scratchDescription(this.run) }, true);
+    } catch (error) {
+      // Refused outright (a 4xx), nothing was made; otherwise the run's end looks for it.
+      if (!(error instanceof ApiError && error.status >= 400 && error.status < 500)) this.unanswered.add(name);
+      throw error;
+    }
     // Registered before its rules: a failure part-way still archives it.
     this.archive.set(created.id, name);
     const rules = await mapLimit(subject.rules, this.options.concurrency, async (rule) => {
@@ -74,6 +84,18 @@ export class ScratchPlaybooks {
   /** Archives every scratch playbook this run made; returns the names it could not archive. */
   async archiveAll(): Promise<string[]> {
     const failed: string[] = [];
+    if (this.unanswered.size > 0) {
+      // Made by this run though it never heard so: its name, with this run's description.
+      const mine = scratchDescription(this.run);
+      try {
+        for (const p of await this.api.listPlaybooks()) {
+          if (this.unanswered.has(p.attributes.name) && p.attributes.description === mine && !this.archive.has(p.id)) this.archive.set(p.id, p.attributes.name);
+        }
+        this.unanswered.clear();
+      } catch {
+        failed.push(...this.unanswered);
+      }
+    }
     await mapLimit([...this.archive], this.options.concurrency, async ([id, name]) => {
       try {
         await this.api.archivePlaybook(id, name);

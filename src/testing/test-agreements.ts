@@ -34,6 +34,17 @@ export class TestAgreements {
     return this.swept !== undefined;
   }
 
+  /**
+   * Voids the draft test agreements this run made but never heard of (a create that got no
+   * answer): drafts with this run's mark that `known` does not hold. Returns their ids.
+   */
+  async voidUnanswered(known: readonly string[]): Promise<string[]> {
+    const mine = testAgreementMessage(this.run);
+    const left = (await this.api.listDrafts()).filter((a) => a.attributes.test_agreement === true && a.attributes.message === mine && !known.includes(a.id));
+    await mapLimit(left, this.options.concurrency, (a) => this.api.void(a.id));
+    return left.map((a) => a.id);
+  }
+
   /** Voids the draft test agreements crashed runs left (once per run); returns their ids. */
   sweep(): Promise<string[]> {
     this.swept ??= (async () => {

@@ -243,6 +243,27 @@ describe('docket test against a standalone emulator', () => {
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) a crashed run left');
   });
 
+  it('a create that never gets its answer (a hang, then the time budget) still has its scratch playbook archived and its test agreement voided by the run', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const faults = `${emu().emulator.url}/_emulator/faults`;
+    const run = (target: string) => runCli(['test', '-C', dir, '--target', target, '--no-cache', '--timeout', '2s'], { env: emu().env });
+    try {
+      await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'hang', count: 1 }) });
+      const review = await run(NDA);
+      expect(review.code).toBe(1);
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
+
+      await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/agreements/v1/agreements', status: 'hang', count: 1 }) });
+      const template = await run('template/Mutual NDA');
+      expect(template.code).toBe(1);
+      expect(template.stdout).toMatch(/voided 1 draft test agreement\(s\) this run made without hearing back/);
+      expect(Object.values(org().agreements.agreements).filter((a) => a.status === 'draft' && a.test_agreement)).toEqual([]);
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
+  });
+
   it("a scratch playbook whose answer was lost is found by its run, not taken for a concurrent run's of the same name", async () => {
     const dir = await example();
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).code).toBe(0);
