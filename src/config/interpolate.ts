@@ -16,7 +16,7 @@ export interface InterpolationContext {
 }
 
 export interface InterpolationProblem {
-  code: 'undefined-variable' | 'invalid-placeholder';
+  code: 'undefined-variable' | 'invalid-placeholder' | 'api-key-in-file';
   message: string;
   hint?: string;
 }
@@ -163,6 +163,30 @@ function keyIn(value: string, env: Readonly<Record<string, string | undefined>>)
     if (key !== undefined && key.length >= KEY_MIN_LENGTH && value.includes(key)) return name;
   }
   return undefined;
+}
+
+/** The API keys set in `env` (8 characters or more), by variable: what no value may hold. */
+export function keysOf(env: Readonly<Record<string, string | undefined>>): [string, string][] {
+  return [...API_KEY_VARIABLES].flatMap((name): [string, string][] => {
+    const key = env[name]?.trim();
+    return key !== undefined && key.length >= KEY_MIN_LENGTH ? [[name, key]] : [];
+  });
+}
+
+/**
+ * The strings of `value` that hold an API key's value, typed into a file (a token pasted into a
+ * description, say): sent live as text, digested into the lock and written into a saved plan.
+ */
+export function keysIn(value: unknown, keys: readonly [string, string][], pointer = ''): TreeProblem[] {
+  if (typeof value === 'string') {
+    const found = keys.find(([, key]) => value.includes(key));
+    return found
+      ? [{ pointer, code: 'api-key-in-file', message: `this value holds the value of ${found[0]}, an API key, which docket never puts into the configuration`, hint: 'remove it: docket reads the keys from the environment itself, and keeps them out of every request body, plan and output' }]
+      : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, i) => keysIn(item, keys, joinPointer(pointer, i)));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => keysIn(v, keys, joinPointer(pointer, k)));
+  return [];
 }
 
 export interface TreeProblem extends InterpolationProblem {

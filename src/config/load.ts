@@ -11,7 +11,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, skipDirectory, unreadableFile } from './discover.js';
-import { interpolateTree } from './interpolate.js';
+import { interpolateTree, keysIn, keysOf } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
@@ -288,7 +288,9 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
         isPlain: (p) => doc.positions.isPlain(p),
       })
     : { value, problems: [], unresolved: new Set<string>() };
-  for (const problem of interpolated.problems) {
+  // Only a file whose text holds a key is walked (a `${env.X}` holding one is refused above).
+  const keys = keysOf(ctx.processEnv).filter(([, key]) => ctx.text.includes(key));
+  for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysIn(value, keys) : [])]) {
     diagnostics.push({
       severity: 'error',
       code: problem.code,

@@ -282,6 +282,25 @@ describe('loadConfig: interpolation', () => {
   });
 });
 
+describe('loadConfig: API keys typed into a file', () => {
+  it('refuses a value that holds a key, at that value, naming the variable and not the key', async () => {
+    const key = 'sk-live-0123456789abcdef';
+    const r = await load(
+      {
+        'docket.yaml': PROJECT,
+        'p.yaml': lines('kind: Playbook', `name: Deploy ${key}`, 'rules:', '  - name: Term', `    actions: ACCEPT, token ${key}`),
+        'q.yaml': lines('kind: Playbook', 'name: Q', 'rules:', '  - name: Term', '    actions: ACCEPT sk-live'),
+      },
+      { processEnv: { DOCKET_REVIEW_API_KEY: `${key}\n` } },
+    );
+    expect(r.diagnostics.map((d) => [brief(d), d.path, d.message])).toEqual([
+      ['p.yaml:2:7 api-key-in-file', 'name', 'this value holds the value of DOCKET_REVIEW_API_KEY, an API key, which docket never puts into the configuration'],
+      ['p.yaml:5:14 api-key-in-file', 'rules[0].actions', 'this value holds the value of DOCKET_REVIEW_API_KEY, an API key, which docket never puts into the configuration'],
+    ]);
+    expect(JSON.stringify(r.diagnostics)).not.toContain(key);
+  });
+});
+
 describe('loadConfig: collecting', () => {
   it('reports every problem of every file in one run, sorted', async () => {
     const r = await load({
