@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Change, Plan } from '../engine/types.js';
 import { changeLabel, isSingleton } from './facts.js';
-import { stripControl } from './sanitize.js';
+import { escapeData, escapeProperty, stripControl } from './sanitize.js';
 
 export interface AnnotationOptions {
   /** Path from the repository root to the configuration directory, with `/`; `''` when they are the same. */
@@ -16,15 +16,7 @@ export interface AnnotationOptions {
   locate?: (change: Change) => SourcePos | undefined;
 }
 
-/** Workflow-command message escaping (as @actions/core does): `%`, CR and LF. */
-export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** Property values also end at `:` and `,`, so those are escaped too. */
-export function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
+export { escapeData, escapeProperty } from './sanitize.js';
 
 type Level = 'notice' | 'warning' | 'error';
 

@@ -100,3 +100,13 @@ export function fencedBlock(text: string, info = ''): string {
   const safeInfo = info.replace(/[`\n]/g, '');
   return `${fence}${safeInfo}\n${body}\n${fence}`;
 }
+
+/** Workflow-command message escaping (as @actions/core does): `%`, CR and LF. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Property values also end at `:` and `,`, so those are escaped too. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

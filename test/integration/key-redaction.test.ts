@@ -3,7 +3,8 @@
  * messages that refuse that variable's value: the key never reaches the output all the same.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { redact } from '../../src/cli/redact.js';
+import { keyValues, redact } from '../../src/cli/redact.js';
+import { escapeData, escapeMarkdown, escapeProperty } from '../../src/render/sanitize.js';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 
@@ -27,6 +28,21 @@ describe('API keys in output', () => {
     }
     const refused = await runCli(['plan', '-C', dir], { env: { DOCKET_REVIEW_API_KEY: KEY, DOCKET_ORGANIZATION_ID: KEY } });
     expect(refused.stderr).toContain('DOCKET_ORGANIZATION_ID must be a UUID (got "[redacted]")');
+  });
+
+  it('are replaced as each output escapes them too: JSON and quoted values, markdown, annotations', async () => {
+    const key = 'k3y"(a+b)*\\d[x]_%:,7';
+    const secrets = keyValues({ DOCKET_API_KEY: key });
+    const text = `pre ${key} post`;
+    for (const shown of [text, JSON.stringify({ description: text }, null, 2), `description: ${JSON.stringify(text)}`, escapeMarkdown(text), JSON.stringify(escapeMarkdown(text)), escapeMarkdown(text, 'html'), escapeData(text), escapeProperty(text)]) {
+      const out = redact(shown, secrets);
+      expect(out, shown).toContain('[redacted]');
+      expect(out).not.toMatch(/k3y|\(a\+b\)/);
+    }
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\n' });
+    const json = await runCli(['plan', '-C', dir, '-o', 'json'], { env: { DOCKET_API_KEY: key, DOCKET_ORGANIZATION_ID: key } });
+    expect(json.stdout).toContain('[redacted]');
+    expect(json.stdout + json.stderr).not.toContain('k3y');
   });
 
   it('replaces the longest key first and leaves short values alone', () => {
