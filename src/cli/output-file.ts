@@ -13,6 +13,8 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   const path = resolve(cwd, file);
   const target = await stat(path).catch(() => undefined);
   if (target?.isDirectory()) throw new UsageError(`${flag} ${file} is a directory`, `name a file, such as ${flag} ${join(file, example)}`);
+  // `out/` (or `out/.`) names a folder even while none exists: resolved, it would be written as a file `out`.
+  if (/[\\/]\.?$|^\.\.?$|[\\/]\.\.$/.test(file)) throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${join(file, example)}`);
   // The nearest folder that exists: the write creates the missing ones below it.
   let folder = dirname(path);
   for (;;) {

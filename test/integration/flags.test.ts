@@ -49,6 +49,8 @@ describe('a file the command writes at its end is checked at its start', () => {
       [dir, `--out ${dir} is a directory`],
       [join(dir, 'a-file', 'plan.json'), 'a-file is a file, not a folder'],
       ['', '--out needs a file name'],
+      // A folder not made yet: it was written as a file of the folder's name.
+      [`${join(dir, 'plans')}/`, `--out ${join(dir, 'plans')}/ names a folder`],
     ] as const) {
       const r = await run(['plan', '-C', dir, '--out', out, '-o', 'json', '--timeout', '2s']);
       expect(r.code).toBe(1);
