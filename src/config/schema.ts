@@ -224,7 +224,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const hint = unquoted ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined;
       // A number or boolean that prints otherwise than it is written is quoted as written.
       const source = (typeof e.data === 'number' && Number.isFinite(e.data)) || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
-      const got = source !== undefined && source !== String(e.data) ? ` (written ${quoteValue(source)}, which YAML reads as ${String(e.data)})` : undefined;
+      // A placeholder's value came from its variable, not from how YAML read the text.
+      const got = source !== undefined && source !== String(e.data) && !source.startsWith('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${String(e.data)})` : undefined;
       return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint);
     }
     default:

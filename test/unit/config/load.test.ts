@@ -160,6 +160,9 @@ describe('loadConfig: schema errors', () => {
       'p.yaml:4:12 invalid-value `name` must be a string, not an integer (written "1e3", which YAML reads as 1000)',
       'p.yaml:5:11 invalid-value `name` must be a string, not an integer (got 12)',
     ]);
+    // A placeholder's number came from its variable: not said to be how YAML read the text.
+    const typed = await load({ 'docket.yaml': lines('version: 1', 'vars:', '  n: 1'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: T', '    actions: A', '    generate_summary: ${var.n}') });
+    expect(typed.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['p.yaml:6:23 invalid-value `generate_summary` must be true or false, not an integer (got 1)']);
   });
 
   it('reports an unknown key at the key, with "did you mean"', async () => {
