@@ -108,6 +108,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const held: Change[] = [];
   /** Parents whose create a policy holds back: their children's creates cannot run either. */
   const heldParents = new Set<string>();
+  let liveIds: Set<string> | undefined;
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */
   const directionOf = new Map<string, Direction>();
   const classify = (change: Change): Change => {
@@ -115,7 +116,10 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const c: Change = { ...change, ...(l?.updatedAt ? { liveUpdatedAt: l.updatedAt } : {}) };
     const own = desired.get(refKey(c.kind, c.key));
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
-      c.direction = input.sync.byKey.has(refKey(c.kind, c.key)) ? 'removed-live' : 'only-in-files';
+      // Last synced here, and that object still live: another declared object took it over (a
+      // `renamed_from` naming this name, a pinned id), so the files make a new one here.
+      const recorded = input.sync.byKey.get(refKey(c.kind, c.key));
+      c.direction = recorded && !(liveIds ??= new Set(input.live.map((x) => x.id))).has(recorded.id) ? 'removed-live' : 'only-in-files';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const record = syncedRecordOf(input.sync, c.liveId, refKey(c.kind, c.key));
       c.direction = record ? 'removed-in-files' : 'only-live';

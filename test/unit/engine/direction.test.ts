@@ -112,6 +112,19 @@ describe('directions', () => {
   });
 });
 
+describe('a rename in the files, and a new object under the old name', () => {
+  it('creates the new one as new in the files, not as removed live: the old one is live, renamed', () => {
+    const length = desiredRule(NDA.name, 'Length', { actions: 'ACCEPT' }, { renamedFrom: ['Term'] });
+    const p = plan([...base, length, term('REJECT')], [...baseLive, liveTerm('ACCEPT')], synced(term('ACCEPT')));
+    expect(p.changes.map((c) => [c.id, c.direction])).toEqual([
+      ['rename:rule:NDA/Length', 'changed-in-files'],
+      ['create:rule:NDA/Term', 'only-in-files'],
+    ]);
+    // Gone from the app, it is removed live.
+    expect(plan([...base, term('REJECT')], baseLive, synced(term('ACCEPT'))).changes.map((c) => [c.id, c.direction])).toEqual([['create:rule:NDA/Term', 'removed-live']]);
+  });
+});
+
 describe('objects renamed in the app onto a name the files declare too', () => {
   const alpha = (actions: string, renamedFrom: string[] = []) => desiredRule(NDA.name, 'Alpha', { actions }, { renamedFrom });
   const beta = (actions: string) => desiredRule(NDA.name, 'Beta', { actions });
