@@ -23,6 +23,23 @@ export class ContractStore {
     return lockSection(doc, target, this.location).files[lockKey(ENTRY_KIND, sha)]?.id;
   }
 
+  /**
+   * Why an `imported_file` id with a stated sha256 contradicts what this lock recorded of uploads
+   * (that digest uploaded as another id, or that id uploaded with another digest), if it does:
+   * its reviews would be cached under another file's digest, and replayed for that file.
+   */
+  async conflictOf(sha: string, id: string): Promise<string | undefined> {
+    const target = this.target();
+    if (!target) return undefined;
+    const { doc } = await readLockDocument(this.location);
+    const files = lockSection(doc, target, this.location).files;
+    const bySha = files[lockKey(ENTRY_KIND, sha)];
+    if (bySha && bySha.id !== id) return `sha256 ${sha} is the digest of ${bySha.file ?? 'a file'}, uploaded as imported file ${bySha.id}, not ${id}`;
+    const byId = Object.entries(files).find(([key, entry]) => key.startsWith(`${ENTRY_KIND}:`) && entry.id === id);
+    if (byId && byId[1].sha256 !== sha) return `imported file ${id} was uploaded from ${byId[1].file ?? 'a file'}, whose sha256 is ${byId[1].sha256}, not ${sha}`;
+    return undefined;
+  }
+
   /** Records (or, with `id` undefined, forgets) an upload; writes are serialised and atomic. */
   record(sha: string, id: string | undefined, file: string): Promise<void> {
     const target = this.target();

@@ -185,7 +185,12 @@ class Reviews {
   }
 
   private async contractOf(c: PlaybookCase): Promise<{ sha: string; bytes?: Uint8Array; file?: string; importedId?: string } | { error: string }> {
-    if ('importedFile' in c.contract) return { sha: c.contract.sha256, importedId: c.contract.importedFile };
+    if ('importedFile' in c.contract) {
+      // The service does not say an imported file's digest: only this checkout's uploads can contradict it.
+      const conflict = await this.ctx.contracts.conflictOf(c.contract.sha256, c.contract.importedFile);
+      if (conflict) return { error: `${conflict}: correct the case's sha256 (docket test capture writes both)` };
+      return { sha: c.contract.sha256, importedId: c.contract.importedFile };
+    }
     try {
       const bytes = await readFile(join(this.ctx.root, c.contract.file));
       return { sha: sha256(bytes), bytes, file: c.contract.file };

@@ -5,6 +5,7 @@
  * test-command.test.ts so that the two run side by side.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -105,6 +106,14 @@ describe('docket test against a standalone emulator', () => {
     const again = await runCli(['test', '-C', dir, out], { env: emu().env });
     expect(again.stdout).toContain('PASS  the perpetual NDA as reviewed');
     expect(again.code).toBe(0);
+
+    // The digest of another uploaded contract: its reviews would be cached for that contract.
+    const standard = createHash('sha256').update(await readFile(join(dir, 'tests/fixtures/nda-standard.docx'))).digest('hex');
+    await writeFile(out, text.replace(/sha256: [0-9a-f]{64}/, `sha256: ${standard}`));
+    const slip = await runCli(['test', '-C', dir, out, '--no-cache'], { env: emu().env });
+    expect(slip.code).toBe(1);
+    expect(slip.stdout).toContain(`ERROR the perpetual NDA as reviewed: sha256 ${standard} is the digest of tests/fixtures/nda-standard.docx`);
+    expect((await runCli(['test', '-C', dir, join(dir, 'tests/inbound-nda.test.yaml')], { env: emu().env })).code).toBe(0);
   });
 
   it('voids the draft test agreements a killed run left, and leaves a concurrent run’s alone', async () => {
