@@ -108,7 +108,16 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const held: Change[] = [];
   /** Parents whose create a policy holds back: their children's creates cannot run either. */
   const heldParents = new Set<string>();
-  let liveIds: Set<string> | undefined;
+  let carried: { keys: Set<string>; pins: Set<string>; live: Set<string> } | undefined;
+  /** Whether a declared object carries over identity `kindKey` of live object `liveId`, which is still live. */
+  const takenOver = (kindKey: string, liveId: string): boolean => {
+    carried ??= {
+      keys: new Set(input.desired.flatMap((d) => d.renamedFrom.map((old) => refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old)))),
+      pins: new Set(input.desired.flatMap((d) => (d.pinId ? [d.pinId] : []))),
+      live: new Set(input.live.map((l) => l.id)),
+    };
+    return (carried.keys.has(kindKey) || carried.pins.has(liveId)) && carried.live.has(liveId);
+  };
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */
   const directionOf = new Map<string, Direction>();
   const classify = (change: Change): Change => {
@@ -116,10 +125,10 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const c: Change = { ...change, ...(l?.updatedAt ? { liveUpdatedAt: l.updatedAt } : {}) };
     const own = desired.get(refKey(c.kind, c.key));
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
-      // Last synced here, and that object still live: another declared object took it over (a
-      // `renamed_from` naming this name, a pinned id), so the files make a new one here.
+      // Last synced here, and that object still live but taken over by another declared object
+      // (a `renamed_from` naming this name, a pinned id): the files make a new one here.
       const recorded = input.sync.byKey.get(refKey(c.kind, c.key));
-      c.direction = recorded && !(liveIds ??= new Set(input.live.map((x) => x.id))).has(recorded.id) ? 'removed-live' : 'only-in-files';
+      c.direction = !recorded || takenOver(refKey(c.kind, c.key), recorded.id) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const record = syncedRecordOf(input.sync, c.liveId, refKey(c.kind, c.key));
       c.direction = record ? 'removed-in-files' : 'only-live';
