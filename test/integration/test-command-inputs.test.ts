@@ -83,7 +83,10 @@ describe('docket test with broken inputs', () => {
     await writeFile(join(dir, 'tests/todo.test.yaml'), '# cases to come\n');
     const empty = await runCli(['test', '-C', dir, 'tests/todo.test.yaml'], { env: emu().env });
     expect(empty.stderr).toBe('tests/todo.test.yaml declares no test (an empty file, or only comments).\n');
-    expect([untested.code, empty.code]).toEqual([0, 0]);
+    // Named files that test something else: the target's own test file was not among them.
+    const others = await runCli(['test', '-C', dir, 'tests/consulting.test.yaml', '--target', 'playbook/Inbound NDA'], { env: emu().env });
+    expect(others.stderr).toBe('None of tests/consulting.test.yaml tests playbook/Inbound NDA; without FILES every test file is read.\n');
+    expect([untested.code, empty.code, others.code]).toEqual([0, 0, 0]);
   });
 
   it('contacts only the review service for --target playbook/NAME (no agreements key needed)', async () => {

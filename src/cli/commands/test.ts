@@ -112,7 +112,7 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
 
 /** Says which it is: no test file at all, files (named or found) that declare no test, or no test of the targets. */
 async function whyNoTests(root: string, only: string[], targets: string[], loaded: number): Promise<string> {
-  if (loaded > 0) return `No test file tests ${targets.join(', ')}.`;
+  if (loaded > 0) return only.length > 0 ? `None of ${only.join(', ')} tests ${targets.join(', ')}; without FILES every test file is read.` : `No test file tests ${targets.join(', ')}.`;
   if (only.length > 0) return `${only.join(', ')} declare${only.length === 1 ? 's' : ''} no test (an empty file, or only comments).`;
   const found = await findTestFiles(root);
   return found.length === 0 ? 'No test files found (*.test.yaml below the directory).' : `The test files declare no test (${found.join(', ')}: empty, or only comments).`;
