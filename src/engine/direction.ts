@@ -109,7 +109,10 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   /** Parents whose create a policy holds back: their children's creates cannot run either. */
   const heldParents = new Set<string>();
   let carried: { keys: Set<string>; pins: Set<string>; live: Set<string> } | undefined;
-  /** Whether a declared object carries over identity `kindKey` of live object `liveId`, which is still live. */
+  /**
+   * Whether a declared object carries over identity `kindKey` (of the object, or of its parent: a
+   * rule moved with its renamed playbook) from live object `liveId`, which is still live.
+   */
   const takenOver = (kindKey: string, liveId: string): boolean => {
     carried ??= {
       keys: new Set(input.desired.flatMap((d) => d.renamedFrom.map((old) => refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old)))),
@@ -128,7 +131,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       // Last synced here, and that object still live but taken over by another declared object
       // (a `renamed_from` naming this name, a pinned id): the files make a new one here.
       const recorded = input.sync.byKey.get(refKey(c.kind, c.key));
-      c.direction = !recorded || takenOver(refKey(c.kind, c.key), recorded.id) ? 'only-in-files' : 'removed-live';
+      c.direction = !recorded || takenOver(refKey(c.kind, c.key), recorded.id) || (c.parent !== undefined && takenOver(refKey(c.parent.kind, c.parent.key), recorded.id)) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const record = syncedRecordOf(input.sync, c.liveId, refKey(c.kind, c.key));
       c.direction = record ? 'removed-in-files' : 'only-live';

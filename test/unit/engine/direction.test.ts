@@ -120,6 +120,16 @@ describe('a rename in the files, and a new object under the old name', () => {
       ['rename:rule:NDA/Length', 'changed-in-files'],
       ['create:rule:NDA/Term', 'only-in-files'],
     ]);
+    // A new playbook under the old name of one renamed in the files: its rule is new too, not held by its policy.
+    const renamed = desiredPlaybook('NDA 2', { renamedFrom: ['NDA'] });
+    const fresh = withPolicy(desiredPlaybook(NDA.name), { drift: 'adopt' });
+    const newTerm = withPolicy(term('ACCEPT'), { drift: 'adopt' });
+    const moved = buildPlan({ kinds: KIND_META, desired: [renamed, desiredRule('NDA 2', 'Term', { actions: 'ACCEPT' }), fresh, newTerm], live: [...baseLive, liveTerm('ACCEPT')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync: synced(term('ACCEPT')) }).plan!;
+    expect(moved.changes.map((c) => [c.id, c.direction])).toEqual([
+      ['rename:playbook:NDA 2', 'changed-in-files'],
+      ['create:playbook:NDA', 'only-in-files'],
+      ['create:rule:NDA/Term', 'only-in-files'],
+    ]);
     // Gone from the app, it is removed live.
     expect(plan([...base, term('REJECT')], baseLive, synced(term('ACCEPT'))).changes.map((c) => [c.id, c.direction])).toEqual([['create:rule:NDA/Term', 'removed-live']]);
   });
