@@ -337,6 +337,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (options.signal?.aborted) throw interrupted(t);
         const deadline = deadlineAt();
         if (deadline !== undefined && now() >= deadline) {
+          // Before a first attempt nothing was sent: said so, not taken for an unanswered request.
+          if (n === 0) throw new DocketError('timeout', `${t.operation}: not sent: this command's time budget ran out before its turn came`, 'give the command more time with --timeout; what was not sent is planned again');
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
         // Made only if the request has to wait for a permit.
@@ -355,7 +357,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (queue?.why() === 'timeout') {
             throw new DocketError(
               'timeout',
-              `${t.operation}: this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time, and fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
+              `${t.operation}: ${n === 0 ? 'not sent: ' : ''}this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time, and fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
               'try again later, or give the command more time with --timeout',
             );
           }

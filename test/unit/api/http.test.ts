@@ -990,8 +990,15 @@ describe('stopping and the time budget', () => {
     const { client } = setup({ limiter, deadline: Date.now() + 50 });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
     expect(err.code).toBe('timeout');
-    expect(err.message).toMatch(/^read a: this command's time budget ran out while the request waited for its turn/);
+    expect(err.message).toMatch(/^read a: not sent: this command's time budget ran out while the request waited for its turn/);
     expect(limiter.pending).toBe(0);
+  });
+
+  it('a create whose budget ran out before its first attempt says it was not sent, and changed nothing', async () => {
+    const { client } = setup({ deadline: Date.now() - 1 });
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
+    expect(err.message).toBe("create x: not sent: this command's time budget ran out before its turn came");
+    expect(err.notCarriedOut).toBe(true);
   });
 
   it('says that a create whose answer was lost may have happened when the budget ends the retries', async () => {
