@@ -243,6 +243,14 @@ interface CheckContext {
 }
 
 /**
+ * The API keys `text` holds. Made here, not as a closure in `checkDocument`: that would share its
+ * scope with the returned document's getters and keep every file's text alive.
+ */
+function keysWritten(env: Record<string, string | undefined>, text: string): [string, string][] {
+  return keysOf(env).filter(([, key]) => text.includes(key));
+}
+
+/**
  * Reads a value as written from a file's text. Made here, not inline in checkDocument: a closure
  * there would share its scope with the getters of the document it returns, and keep every file's
  * text alive for the whole run.
@@ -289,7 +297,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       })
     : { value, problems: [], unresolved: new Set<string>() };
   // Only a file whose text holds a key is walked (a `${env.X}` holding one is refused above).
-  const keys = keysOf(ctx.processEnv).filter(([, key]) => ctx.text.includes(key));
+  const keys = keysWritten(ctx.processEnv, ctx.text);
   for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysIn(value, keys) : [])]) {
     diagnostics.push({
       severity: 'error',
