@@ -206,18 +206,18 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const signal = interrupts.received();
   // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
   const again = settings.saved ? 'make a new plan (docket plan --out PLAN.json) and apply that one' : 'run apply again';
+  // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
+  // until the person says which it was: a plain re-run does not finish then.
+  const uncertain = report.results.some((r) => r.outcomeUnknown) || Object.values(result.lock.files).some((e) => e.pending !== undefined);
+  const unknownUpload = 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
   if (report.stopped && signal) {
     throw new InterruptedError(
       signal,
       `apply interrupted by ${signal}: ${report.done} done, ${report.failed} failed, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`,
-      `docket.lock.json records every upload that was confirmed; ${again} to finish`,
+      uncertain ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}` : `docket.lock.json records every upload that was confirmed; ${again} to finish`,
     );
   }
-  // An upload that may have arrived stops the next plan until the person says which it was.
-  const uncertain = report.results.some((r) => r.outcomeUnknown);
-  const fix = uncertain
-    ? `fix the cause and ${again}; the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with \`id:\` and apply with --adopt-files, otherwise apply with --retry-uncertain`
-    : `fix the cause and ${again}: it converges`;
+  const fix = uncertain ? `fix the cause and ${again}; ${unknownUpload}` : `fix the cause and ${again}: it converges`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
 }
