@@ -164,7 +164,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   s.progress.start('Applying');
   s.progress.update(`0/${plan.changes.length} changes`);
   let result;
-  collectGarbage();
+  collectGarbage(w.desired.length);
   try {
     result = await applyPlan(plan, {
       ...applyInputOf(s),
@@ -185,7 +185,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   try {
     // Every upload was written as it was confirmed; this waits for the last of those writes.
     await writer?.flush();
-    collectGarbage();
+    collectGarbage(w.desired.length);
     // Stopped early, the lock is there to commit whatever was reached (CI commits it back); with it,
     // what the apply left in sync with the files.
     await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, unkept: result.unkept, kinds: KINDS, held, state: s.sync() }));

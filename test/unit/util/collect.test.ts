@@ -11,13 +11,13 @@ describe('collectGarbage', () => {
     const held = new WeakRef({ big: new Array(1000).fill('x') });
     // A WeakRef holds its target until the current turn ends.
     await turn();
-    collectGarbage();
+    collectGarbage(20_000);
     expect(held.deref()).toBeUndefined();
   });
 
   it('leaves V8 taking code caches made by a process with the default flags (the precompiled validators\')', () => {
     const made = execFileSync(process.execPath, ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(SOURCE)}).createCachedData().toString('base64'))`], { encoding: 'utf8' });
-    collectGarbage();
+    collectGarbage(20_000);
     expect(new Script(SOURCE, { cachedData: Buffer.from(made, 'base64') }).cachedDataRejected).toBe(false);
   });
 });

@@ -1,0 +1,102 @@
+/**
+ * `docket test` against a standalone emulator when the service loses answers or never gives one:
+ * what the run made is still archived or voided, and nothing is asked for (and billed) twice.
+ * Apart from test-command-live.test.ts so that the two run side by side.
+ */
+import { hostname } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { runCli } from '../helpers/cli.js';
+import { emulatorForFile } from '../helpers/scenario.js';
+import { App } from '../helpers/app.js';
+import { scratchDescription } from '../../src/testing/scratch.js';
+import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
+import { scratch, type OrgState } from '../helpers/test-runs.js';
+
+const NDA = 'playbook/Inbound NDA';
+
+afterAll(removeMadeDirs);
+
+const example = copyExample;
+
+describe('docket test when answers are lost', () => {
+  const { emulator: emu } = emulatorForFile({ reviewDelayMs: 20 });
+  const org = () => emu().emulator.store.state.organizations[DEFAULT_ORGANIZATION_ID] as unknown as OrgState;
+
+  it('a create that never gets its answer (a hang, then the time budget) still has its scratch playbook archived and its test agreement voided by the run', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const faults = `${emu().emulator.url}/_emulator/faults`;
+    const run = (target: string) => runCli(['test', '-C', dir, '--target', target, '--no-cache', '--timeout', '2s'], { env: emu().env });
+    try {
+      const active = () => scratch(org()).filter((p) => p.archived_at === null).length;
+      const activeBefore = active();
+      await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'hang', count: 1 }) });
+      const review = await run(NDA);
+      expect(review.code).toBe(1);
+      expect(active()).toBe(activeBefore);
+
+      // Other tests of this file leave drafts of other runs: none may be added.
+      const drafts = () => Object.entries(org().agreements.agreements).filter(([, a]) => a.status === 'draft' && a.test_agreement).map(([id]) => id);
+      const before = drafts();
+      await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/agreements/v1/agreements', status: 'hang', count: 1 }) });
+      const template = await run('template/Mutual NDA');
+      expect(template.code).toBe(1);
+      expect(template.stdout).toMatch(/voided 1 draft test agreement\(s\) this run made without hearing back/);
+      expect(drafts()).toEqual(before);
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
+  });
+
+  it("a scratch playbook whose answer was lost is found by its run, not taken for a concurrent run's of the same name", async () => {
+    const dir = await example();
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).code).toBe(0);
+    const name = scratch(org()).at(-1)!.name;
+    // Another run, testing the same playbook at the same time, holds a scratch playbook of that name.
+    const other = await new App(emu().env).createPlaybook({ name, description: scratchDescription({ pid: process.pid, host: hostname(), until: new Date(Date.now() + 3_600_000) }) });
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'drop', count: 1 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(0);
+      expect(org().playbooks[other]!.archived_at).toBeNull();
+      expect(scratch(org()).filter((p) => p.archived_at === null).map((p) => p.name)).toEqual([name]);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+    await new App(emu().env).archivePlaybook(name);
+  });
+
+  it('a review whose answer was lost is found among the reviews, not asked for (and billed) twice', async () => {
+    const dir = await example();
+    const reviews = () => Object.keys(org().reviews).length;
+    let before = reviews();
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).code).toBe(0);
+    const perRun = reviews() - before;
+    before = reviews();
+    // The service makes the first review, then closes the connection without answering.
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 'drop', count: 1 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(0);
+      expect(reviews() - before).toBe(perRun);
+      expect(emu().emulator.stats().faults_injected).toBeGreaterThan(0);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+
+  it('archives its scratch playbook also when the time budget runs out in a request the service never answers', async () => {
+    const dir = await example();
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/reviews/:review', status: 'hang', count: 100 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache', '--timeout', '1s'], { env: emu().env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('ERROR a standard NDA raises no flag');
+      expect(r.stdout).not.toContain('could not archive');
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+});
