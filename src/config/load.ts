@@ -243,11 +243,11 @@ interface CheckContext {
 }
 
 /**
- * The API keys `text` holds. Made here, not as a closure in `checkDocument`: that would share its
+ * The API keys `text` may hold once substituted. Made here, not as a closure in `checkDocument`: that would share its
  * scope with the returned document's getters and keep every file's text alive.
  */
-function keysWritten(env: Record<string, string | undefined>, text: string): [string, string][] {
-  return keysOf(env).filter(([, key]) => text.includes(key));
+function keysWritten(env: Record<string, string | undefined>, text: string, placeholders: boolean): [string, string][] {
+  return keysOf(env).filter(([, key]) => placeholders || text.includes(key));
 }
 
 /**
@@ -296,9 +296,10 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
         isPlain: (p) => doc.positions.isPlain(p),
       })
     : { value, problems: [], unresolved: new Set<string>() };
-  // Only a file whose text holds a key is walked (a `${env.X}` holding one is refused above).
-  const keys = keysWritten(ctx.processEnv, ctx.text);
-  for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysIn(value, keys) : [])]) {
+  // Only a file whose text holds a key, or a placeholder (a `var` may hold one), is walked; a
+  // `${env.X}` holding one is refused above and kept as written.
+  const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
+  for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysIn(interpolated.value, keys) : [])]) {
     diagnostics.push({
       severity: 'error',
       code: problem.code,

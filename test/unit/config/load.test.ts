@@ -301,6 +301,12 @@ describe('loadConfig: API keys typed into a file', () => {
       ['p.yaml:5:14 api-key-in-file', 'rules[0].actions', 'this value holds the value of DOCKET_REVIEW_API_KEY, an API key, which docket never puts into the configuration'],
     ]);
     expect(JSON.stringify(r.diagnostics)).not.toContain(key);
+    // Through a variable of docket.yaml, into a description.
+    const viaVar = await load(
+      { 'docket.yaml': lines('version: 1', 'vars:', `  token: ${key}`), 'p.yaml': lines('kind: Playbook', 'name: P', 'description: uses ${var.token}') },
+      { processEnv: { DOCKET_API_KEY: key } },
+    );
+    expect(viaVar.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['p.yaml:3:14 api-key-in-file description']);
   });
 });
 
