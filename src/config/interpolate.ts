@@ -157,17 +157,13 @@ const KEY_MIN_LENGTH = 8;
 
 /** The API key variable whose (non-trivial) value `value` holds, if any. */
 function keyIn(value: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  for (const name of API_KEY_VARIABLES) {
-    // A secret pasted into CI often ends with a line break the key itself does not have.
-    const key = env[name]?.trim();
-    if (key !== undefined && key.length >= KEY_MIN_LENGTH && value.includes(key)) return name;
-  }
-  return undefined;
+  return keysOf(env).find(([, key]) => value.includes(key))?.[0];
 }
 
 /** The API keys set in `env` (8 characters or more), by variable: what no value may hold. */
 export function keysOf(env: Readonly<Record<string, string | undefined>>): [string, string][] {
   return [...API_KEY_VARIABLES].flatMap((name): [string, string][] => {
+    // A secret pasted into CI often ends with a line break the key itself does not have.
     const key = env[name]?.trim();
     return key !== undefined && key.length >= KEY_MIN_LENGTH ? [[name, key]] : [];
   });

@@ -5,7 +5,7 @@
 import { Diagnostics } from '../diagnostics.js';
 import { valueSourceOf } from '../kinds/support/positions.js';
 import { digest, sameValue } from './canonical.js';
-import { refKey } from './types.js';
+import { formerKeys, refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, Fields, KindName, LiveResource, UndeclaredSummary } from './types.js';
 
 /** What diff needs to know about a kind; KindModule satisfies it. */
@@ -236,11 +236,11 @@ export function diff(input: DiffInput): DiffResult {
     // wins; renames first, as in pass 2, so a new object that takes the old name does not claim it).
     if (input.recordedId) {
       const recordedId = input.recordedId;
-      const claimRecorded = (d: DesiredResource, keys: readonly string[]): void => {
+      const claimRecorded = (d: DesiredResource, kindKeys: readonly string[]): void => {
         const scope = scopeOfDesired(d);
         if (scope === undefined) return;
-        for (const key of keys) {
-          const id = recordedId(refKey(kind.name, key));
+        for (const kindKey of kindKeys) {
+          const id = recordedId(kindKey);
           const l = id ? liveById.get(id) : undefined;
           if (!l || used.has(l.id) || scopeOfLive(l) !== scope) continue;
           claim(d, l);
@@ -248,9 +248,9 @@ export function diff(input: DiffInput): DiffResult {
         }
       };
       for (const d of desired) {
-        if (d.renamedFrom.length > 0 && !matched.has(d.key) && !d.pinId) claimRecorded(d, d.renamedFrom.map((old) => (d.parent ? `${d.parent.key}/${old}` : old)));
+        if (d.renamedFrom.length > 0 && !matched.has(d.key) && !d.pinId) claimRecorded(d, formerKeys(d));
       }
-      for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [d.key]);
+      for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [refKey(kind.name, d.key)]);
     }
     matchedByKind.set(kind.name, matched);
     /** Why an object of this kind the plan creates cannot be named (asked once, at the first create). */

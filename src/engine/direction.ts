@@ -5,7 +5,7 @@
  * object whose policy is `adopt` or `ignore` leave the plan (apply never reverts them) and are
  * kept aside as held drift. Pure.
  */
-import { CREATE_ACTIONS, refKey } from './types.js';
+import { CREATE_ACTIONS, formerKeys, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
 import { fieldHash, type SyncRecord, type SyncState } from './sync.js';
 
@@ -95,7 +95,7 @@ export function changedSinceRecord(d: DesiredResource, record: SyncRecord): stri
 /** Whether the declared object takes over the identity `kindKey` of live object `liveId`. */
 function carriesOver(d: DesiredResource, kindKey: string, liveId: string): boolean {
   if (d.pinId === liveId) return true;
-  return d.renamedFrom.some((old) => refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old) === kindKey);
+  return formerKeys(d).includes(kindKey);
 }
 
 export function classifyChanges(changes: readonly Change[], input: ClassifyInput): ClassifyResult {
@@ -115,7 +115,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
    */
   const takenOver = (kindKey: string, liveId: string): boolean => {
     carried ??= {
-      keys: new Set(input.desired.flatMap((d) => d.renamedFrom.map((old) => refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old)))),
+      keys: new Set(input.desired.flatMap(formerKeys)),
       pins: new Set(input.desired.flatMap((d) => (d.pinId ? [d.pinId] : []))),
       live: new Set(input.live.map((l) => l.id)),
     };

@@ -8,7 +8,7 @@
 import type { SyncRecords } from '../config/lock.js';
 import { digest } from './canonical.js';
 import { sortNamesInPlace } from '../util/sort-names.js';
-import { refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from './types.js';
+import { formerKeys, refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from './types.js';
 
 export interface SyncRecord {
   /** The live object the record is about (a rename keeps it). */
@@ -287,8 +287,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   // Renamed, an object is recorded under its name: a record left under an old one would read a new
   // object given that name as removed live (an attachment renamed is a new upload, another id).
   for (const [d] of inSync) {
-    for (const old of d.renamedFrom) {
-      const oldKey = refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old);
+    for (const oldKey of formerKeys(d)) {
       if (!declared.has(oldKey) && input.state?.idOf(oldKey) !== undefined) out.set(oldKey, null);
     }
   }

@@ -269,6 +269,11 @@ export function refKey(kind: KindName, key: string): string {
   return `${kind}:${key}`;
 }
 
+/** The `kind:key` identities a declared object had under the names its `renamed_from` gives. */
+export function formerKeys(d: Pick<DesiredResource, 'kind' | 'parent' | 'renamedFrom'>): string[] {
+  return d.renamedFrom.map((old) => refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old));
+}
+
 /** `not-started`: the apply was interrupted (or ran out of time) before it could start the change. */
 export type ResultStatus = 'done' | 'failed' | 'skipped' | 'not-started';
 

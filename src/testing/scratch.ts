@@ -6,7 +6,7 @@
  * run past its time budget anywhere) and leaves a concurrent run's alone.
  */
 import type { ReviewApi } from '../api/review.js';
-import { ApiError } from '../errors.js';
+import { DocketError } from '../errors.js';
 import { scratchRuleBody, type PlaybookSubject, type SubjectRule } from '../kinds/support/test-subjects.js';
 import { mapLimit } from '../util/map-limit.js';
 import { SCRATCH_PREFIX, scratchName } from './digest.js';
@@ -68,8 +68,8 @@ export class ScratchPlaybooks {
     try {
       created = await this.api.createPlaybook({ name, description: scratchDescription(this.run) }, true);
     } catch (error) {
-      // Refused outright (a 4xx), nothing was made; otherwise the run's end looks for it.
-      if (!(error instanceof ApiError && error.status >= 400 && error.status < 500)) this.unanswered.add(name);
+      // Unless surely not carried out (never sent, refused outright), the run's end looks for it.
+      if (!(error instanceof DocketError && error.notCarriedOut)) this.unanswered.add(name);
       throw error;
     }
     // Registered before its rules: a failure part-way still archives it.
