@@ -4,14 +4,9 @@
  * (`DOCKET_ORGANIZATION_ID`, a URL's path) would be quoted with it.
  */
 import type { Io } from './io.js';
+import { keysOf } from '../config/api-keys.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../render/sanitize.js';
 
-/** Each service's own key variable; DOCKET_API_KEY serves whichever has none. Keys never come from files. */
-export const API_KEY_VARIABLES = { review: 'DOCKET_REVIEW_API_KEY', agreements: 'DOCKET_AGREEMENTS_API_KEY' } as const;
-const KEY_VARIABLES = ['DOCKET_API_KEY', ...Object.values(API_KEY_VARIABLES)];
-
-/** Shorter values are not replaced: they would also match ordinary words. */
-const MIN_SECRET_LENGTH = 8;
 export const REDACTED = '[redacted]';
 
 /**
@@ -19,7 +14,7 @@ export const REDACTED = '[redacted]';
  * quoted values escape `"` and `\`, markdown its punctuation, annotations `%`, `:` and `,`).
  */
 export function keyValues(env: Readonly<Record<string, string | undefined>>): string[] {
-  const keys = KEY_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((v) => v.length >= MIN_SECRET_LENGTH);
+  const keys = keysOf(env).map(([, key]) => key);
   const json = (v: string): string => JSON.stringify(v).slice(1, -1);
   const values = keys.flatMap((k) => [k, json(k), escapeMarkdown(k), json(escapeMarkdown(k)), escapeMarkdown(k, 'html'), escapeData(k), escapeProperty(k)]);
   // Longest first, so a key that holds another is replaced whole.

@@ -2,6 +2,7 @@
  * `${var.NAME}` and `${env.NAME}` substitution in string values. `$${` writes a literal `${`.
  * Substitution happens on parsed values (never on YAML text), so a value can never inject YAML.
  */
+import { isKeyVariable, keysOf } from './api-keys.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer } from './yaml-positions.js';
 
@@ -31,9 +32,6 @@ export interface InterpolatedString {
 }
 
 const NAME = /^(var|env)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
-
-/** The variables that hold API keys (cli/connect.ts reads them): a key in a value would be sent and printed. */
-const API_KEY_VARIABLES = new Set(['DOCKET_API_KEY', 'DOCKET_REVIEW_API_KEY', 'DOCKET_AGREEMENTS_API_KEY']);
 
 /** True when the string contains something `interpolateString` would act on. */
 export function hasPlaceholder(s: string): boolean {
@@ -119,7 +117,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         });
         keep(raw);
       }
-    } else if (API_KEY_VARIABLES.has(name)) {
+    } else if (isKeyVariable(name)) {
       problems.push({
         code: 'invalid-placeholder',
         message: `\`${raw}\` is an API key, which docket never puts into the configuration`,
@@ -139,7 +137,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       } else if (value !== undefined) {
         out += value;
       } else {
-        const names = Object.keys(ctx.env).filter((k) => ctx.env[k] !== undefined && !API_KEY_VARIABLES.has(k));
+        const names = Object.keys(ctx.env).filter((k) => ctx.env[k] !== undefined && !isKeyVariable(k));
         problems.push({
           code: 'undefined-variable',
           message: `undefined variable \`env.${name}\`${didYouMean(name, names, (n) => `env.${n}`)}`,
@@ -152,21 +150,9 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
   return { value: out, problems, whole: placeholders === 1 && !literal, unresolved };
 }
 
-/** Shorter values than this are not taken for a key found inside another value (a key is far longer). */
-const KEY_MIN_LENGTH = 8;
-
 /** The API key variable whose (non-trivial) value `value` holds, if any. */
 function keyIn(value: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
   return keysOf(env).find(([, key]) => value.includes(key))?.[0];
-}
-
-/** The API keys set in `env` (8 characters or more), by variable: what no value may hold. */
-export function keysOf(env: Readonly<Record<string, string | undefined>>): [string, string][] {
-  return [...API_KEY_VARIABLES].flatMap((name): [string, string][] => {
-    // A secret pasted into CI often ends with a line break the key itself does not have.
-    const key = env[name]?.trim();
-    return key !== undefined && key.length >= KEY_MIN_LENGTH ? [[name, key]] : [];
-  });
 }
 
 /**

@@ -1,0 +1,24 @@
+/**
+ * The environment variables that hold API keys, and which of their values count as keys. Keys
+ * never come from files: the loader refuses a value holding one, and output replaces them.
+ */
+
+/** Each service's own key variable; DOCKET_API_KEY serves whichever has none. */
+export const API_KEY_VARIABLES = { review: 'DOCKET_REVIEW_API_KEY', agreements: 'DOCKET_AGREEMENTS_API_KEY' } as const;
+const KEY_VARIABLES: readonly string[] = ['DOCKET_API_KEY', ...Object.values(API_KEY_VARIABLES)];
+
+/** Shorter values are not taken for a key found inside other text: they would match ordinary words. */
+const KEY_MIN_LENGTH = 8;
+
+export function isKeyVariable(name: string): boolean {
+  return KEY_VARIABLES.includes(name);
+}
+
+/** The API keys set in `env` (8 characters or more), by variable. */
+export function keysOf(env: Readonly<Record<string, string | undefined>>): [string, string][] {
+  return KEY_VARIABLES.flatMap((name): [string, string][] => {
+    // A secret pasted into CI often ends with a line break the key itself does not have.
+    const key = env[name]?.trim();
+    return key !== undefined && key.length >= KEY_MIN_LENGTH ? [[name, key]] : [];
+  });
+}
