@@ -43,7 +43,10 @@ export async function buildDesired(
     }
     if (first) {
       const at = identitySource(first);
-      diagnostics.error('duplicate-resource', `${resource.kind} ${quoteValue(resource.name)} is declared twice (also at ${at.file}:${at.line})`, {
+      const message = singletons.has(resource.kind)
+        ? `only one ${resource.kind} may be declared (the first is at ${at.file}:${at.line})`
+        : `${resource.kind} ${quoteValue(resource.name)} is declared twice (also at ${at.file}:${at.line})`;
+      diagnostics.error('duplicate-resource', message, {
         ...identitySource(resource),
         hint: 'each resource must be declared once; identities are case-sensitive except e-mails',
       });
@@ -71,10 +74,6 @@ export async function buildDesired(
   }
   checkClaims(desired, diagnostics);
   checkLookAlikes(desired, diagnostics);
-  for (const kind of kinds.filter((k) => k.singleton)) {
-    const all = desired.filter((d) => d.kind === kind.name);
-    if (all.length > 1) diagnostics.error('duplicate-resource', `only one ${kind.name} may be declared`, all[1]!.source);
-  }
   return { desired, diagnostics };
 }
 

@@ -28,12 +28,17 @@ describe('buildDesired', () => {
     expect(diagnostics.errors[0]!.message).toContain('members.yaml:1');
   });
 
-  it('allows only one Organization', async () => {
+  it('allows only one Organization, and reports every extra one at its own file', async () => {
     const { diagnostics } = await build([
       resourceDoc('Organization', { review: { name: 'A' } }, {}, 'organization.yaml'),
       resourceDoc('Organization', { review: { name: 'B' } }, {}, 'org2.yaml'),
+      resourceDoc('Organization', { review: { name: 'C' } }, {}, 'org3.yaml'),
     ]);
-    expect(diagnostics.errors.map((d) => [d.code, d.file])).toContainEqual(['duplicate-resource', 'org2.yaml']);
+    expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([
+      ['duplicate-resource', 'org2.yaml'],
+      ['duplicate-resource', 'org3.yaml'],
+    ]);
+    expect(diagnostics.errors[1]!.message).toMatch(/^only one organization may be declared \(the first is at organization\.yaml:\d+\)$/);
   });
 
   it('refuses two names of one kind that differ only in white space or Unicode normalisation: every plan would show them alike', async () => {
