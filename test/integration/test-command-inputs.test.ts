@@ -3,7 +3,7 @@
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
-import { access, readFile, symlink, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -106,6 +106,12 @@ describe('docket test with broken inputs', () => {
     const missing = await runCli(['test', '-C', dir, '--emulator', join(dir, 'tests/none.test.yaml')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('none.test.yaml": no such test file');
+    // One that exists, in a folder docket never reads, is not called missing.
+    await mkdir(join(dir, '.drafts'));
+    await copyFile(join(dir, 'tests/inbound-nda.test.yaml'), join(dir, '.drafts/inbound-nda.test.yaml'));
+    const hidden = await runCli(['test', '-C', dir, '--emulator', join(dir, '.drafts/inbound-nda.test.yaml')]);
+    expect(hidden.code).toBe(1);
+    expect(hidden.stderr).toContain('inbound-nda.test.yaml": in .drafts/, a folder docket does not read');
     const outside = await runCli(['test', '-C', dir, '--emulator', join(dir, '../elsewhere.test.yaml')]);
     expect(outside.code).toBe(1);
     expect(outside.stderr).toContain('elsewhere.test.yaml" is outside the configuration directory');

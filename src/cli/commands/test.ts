@@ -26,7 +26,7 @@ import { captureCase, writeCapture } from '../../testing/capture.js';
 import { ContractStore } from '../../testing/contracts.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
 import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
-import { isTestFile } from '../../config/discover.js';
+import { isTestFile, skipDirectory } from '../../config/discover.js';
 import { quoteValue, showText } from '../../config/quote.js';
 import { didYouMean } from '../../config/suggest.js';
 import type { Diagnostic } from '../../diagnostics.js';
@@ -144,6 +144,10 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
       throw new UsageError(`test file ${JSON.stringify(file)} is outside the configuration directory (${relative(cwd, root) || '.'})`, 'name test files relative to the current directory, below the directory given with -C');
     }
     if (!found.includes(rel)) {
+      const skipped = rel.split('/').slice(0, -1).find(skipDirectory);
+      if (skipped !== undefined && isTestFile(rel) && (await stat(join(root, rel)).then((s) => s.isFile(), () => false))) {
+        throw new UsageError(`${JSON.stringify(file)}: in ${skipped}/, a folder docket does not read (dot-folders and node_modules hold local or other people's files)`, 'move the test file to a folder of the configuration, such as tests/');
+      }
       const what = isTestFile(rel) ? 'no such test file' : 'not a test file (test files end in .test.yaml)';
       const listed = shown.length > 0 ? `the test files here: ${shown.slice(0, 10).join(', ')}${shown.length > 10 ? ', …' : ''}` : 'this configuration has no *.test.yaml file';
       throw new UsageError(`${JSON.stringify(file)}: ${what}${didYouMean(file, [...shown, ...found])}`, `${listed} (paths are relative to the current directory)`);
