@@ -44,6 +44,16 @@ describe('docket test with broken inputs', () => {
     expect(xml).toContain('<testcase name="tests/broken.test.yaml:2:11 unknown-playbook" classname="docket test" time="0.000">');
   });
 
+  it('annotates a broken test file\'s lines for GitHub, as plan annotates a broken configuration', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDAA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    // The configuration is its repository's root: annotation paths are relative to that.
+    await mkdir(join(dir, '.git'));
+    const r = await runCli(['test', '-C', dir, '--annotations', 'github'], { env: emu().env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('::error file=tests/broken.test.yaml,line=2,title=docket unknown-playbook::no Playbook named "Inbound NDAA"');
+  });
+
   it('writes its JUnit and JSON reports, saying why, when the run cannot start for want of a key', async () => {
     const dir = await example();
     const junit = join(dir, 'junit.xml');

@@ -36,7 +36,7 @@ import { runTests, type CompareTo } from '../../testing/run.js';
 import type { TestFile, TestReport } from '../../testing/types.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../../util/atomic-write.js';
 import { VERSION } from '../../version.js';
-import { annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
+import { annotatingProblems, annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
 import { applyInputOf } from '../apply-step.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
@@ -185,7 +185,8 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     : undefined;
   try {
     try {
-      report = await runAndReport(io, files, opts);
+      // Invalid test files or configuration: their lines are annotated as plan annotates a broken configuration's.
+      report = await annotatingProblems(io, opts, () => runAndReport(io, files, opts));
     } catch (error) {
       if (junit) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
       throw error;
