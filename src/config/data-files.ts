@@ -37,6 +37,8 @@ export interface DataFileOptions {
   fieldsOf(doc: ResourceDoc): Readonly<Record<string, unknown>>;
   /** YAML data files the loader already read and parsed. */
   yaml?: ReadonlyMap<string, { text: string; parsed: ParsedFile }>;
+  /** The API keys set (`keysOf`): no text file may hold one. */
+  keys?: readonly [string, string][];
 }
 
 /** The root-relative path a file field names, relative to the folder of the YAML file `from`. */
@@ -110,6 +112,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         const bytes = Buffer.from(known.text, 'utf8');
+        const holdsKey = keyIn(rel, known.text, options.keys);
+        if (holdsKey) diagnostics.push(holdsKey);
         files.set(rel, { path: rel, head: headOf(bytes), sha256: sha256(bytes), text: known.text, parsed: known.parsed });
         return;
       }
@@ -138,7 +142,10 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           problem(doc, key, wrong.code, wrong.message, wrong.hint);
           return;
         }
-        files.set(rel, { path: rel, head: headOf(bytes), sha256: sha256(bytes), text: withoutByteOrderMark(bytes.toString('utf8')) });
+        const text = withoutByteOrderMark(bytes.toString('utf8'));
+        const holdsKey = keyIn(rel, text, options.keys);
+        if (holdsKey) diagnostics.push(holdsKey);
+        files.set(rel, { path: rel, head: headOf(bytes), sha256: sha256(bytes), text });
       } catch (error) {
         const value = String(doc.body[key]);
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
@@ -150,6 +157,30 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     }),
   );
   return { files, diagnostics };
+}
+
+/**
+ * A key typed into a text file (a token pasted into a term's body) would be sent as the text and
+ * shown in plans, as a key typed into a resource file would: refused at where it is.
+ */
+function keyIn(file: string, text: string, keys: readonly [string, string][] | undefined): Diagnostic | undefined {
+  for (const [name, key] of keys ?? []) {
+    const at = text.indexOf(key);
+    if (at < 0) continue;
+    const before = text.slice(0, at);
+    const line = before.split('\n').length;
+    const col = at - before.lastIndexOf('\n');
+    return {
+      severity: 'error',
+      code: 'api-key-in-file',
+      message: `${file} holds the value of ${name}, an API key, which docket never puts into the configuration`,
+      file,
+      line,
+      col,
+      hint: 'remove it: docket reads the keys from the environment itself, and keeps them out of every request body, plan and output',
+    };
+  }
+  return undefined;
 }
 
 /** Whether a real path (symbolic links resolved) lies in the real configuration directory. */

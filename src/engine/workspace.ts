@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { readDataFiles, type DataFiles } from '../config/data-files.js';
+import { keysOf } from '../config/api-keys.js';
 import { loadConfig } from '../config/load.js';
 import { lockLocation, lockSection, readLockDocument, type LockDocument, type LockFile, type LockLocation } from '../config/lock.js';
 import type { LoadedConfig } from '../config/types.js';
@@ -50,7 +51,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   const location = lockLocation(root, { emulator: Boolean(options.emulator), ...(env ? { environment: env } : {}) });
   const byYaml = new Map(kinds.map((k) => [k.yamlKind, k]));
   const [data, locked] = await Promise.all([
-    readDataFiles(root, loaded.config.documents, { fieldsOf: (doc) => byYaml.get(doc.kind)?.dataFiles ?? {}, yaml: loaded.yamlData }),
+    readDataFiles(root, loaded.config.documents, { fieldsOf: (doc) => byYaml.get(doc.kind)?.dataFiles ?? {}, yaml: loaded.yamlData, keys: keysOf(options.processEnv) }),
     readLockDocument(location),
   ]);
   // Kind rules run even on documents that failed their schema, so one run reports everything.

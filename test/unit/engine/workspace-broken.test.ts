@@ -12,9 +12,9 @@ afterEach(cleanup);
 const PROJECT = lines('version: 1', 'agreements:', '  actor: legal-ops@acme.example');
 
 /** The diagnostics loadWorkspace refuses `files` with, as `file:line:col code message`. */
-async function refused(files: Record<string, string>): Promise<string[]> {
+async function refused(files: Record<string, string>, processEnv: Record<string, string> = {}): Promise<string[]> {
   const dir = await tree({ 'docket.yaml': PROJECT, ...files });
-  const error = await loadWorkspace({ dir, processEnv: {} }).then(
+  const error = await loadWorkspace({ dir, processEnv }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -28,6 +28,25 @@ describe('loadWorkspace refuses', () => {
     // and plan then failed on the template's reference to a term "neither declared nor live".
     const found = await refused({ 'terms/consulting.yaml': lines('kind: CustomTerm', 'name: Consulting Terms', 'body_file: consulting.yaml') });
     expect(found).toEqual([expect.stringMatching(/^terms\/consulting\.yaml:3:12 data-file-is-resource .*"terms\/consulting\.yaml"/)]);
+  });
+});
+
+describe('loadWorkspace, a key written into a data file', () => {
+  it('refuses a term body and a template definition holding an API key, at where the key is', async () => {
+    // Sent live as the text, and written into a saved plan, which `docket show` prints without a key.
+    const found = await refused(
+      {
+        'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: a.md'),
+        'terms/a.md': lines('# Terms', '', 'Use token sk-live-0123456789 here.'),
+        'templates/t.yaml': lines('kind: CustomTemplate', 'name: T', 'custom_term: A', 'definition_file: t.cover.yaml'),
+        'templates/t.cover.yaml': lines('title: T', 'terms_label: sk-live-0123456789'),
+      },
+      { DOCKET_AGREEMENTS_API_KEY: 'sk-live-0123456789\n' },
+    );
+    expect(found).toEqual(expect.arrayContaining([
+      'templates/t.cover.yaml:2:14 api-key-in-file templates/t.cover.yaml holds the value of DOCKET_AGREEMENTS_API_KEY, an API key, which docket never puts into the configuration',
+      'terms/a.md:3:11 api-key-in-file terms/a.md holds the value of DOCKET_AGREEMENTS_API_KEY, an API key, which docket never puts into the configuration',
+    ]));
   });
 });
 
