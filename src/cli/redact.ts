@@ -27,6 +27,14 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * Pieces of a long output redacted one by one. Sound only when no piece ends inside a key: the
+ * plan's JSON and text are cut between lines, and a key holds no line break.
+ */
+export function* redactEach(pieces: Iterable<string>, secrets: readonly string[]): Generator<string> {
+  for (const piece of pieces) yield redact(piece, secrets);
+}
+
 export function redactingIo(io: Io): Io {
   const secrets = keyValues(io.env);
   if (secrets.length === 0) return io;

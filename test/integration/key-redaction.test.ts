@@ -3,10 +3,15 @@
  * messages that refuse that variable's value: the key never reaches the output all the same.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { keyValues, redact } from '../../src/cli/redact.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../../src/render/sanitize.js';
+import { App } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
+import { applyOk, emulatorForFile, expectNoChanges } from '../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { DOCKET_YAML, NDA } from './fixtures.js';
 
 const KEY = 'zqSECRETkey7731xyz';
 
@@ -47,5 +52,32 @@ describe('API keys in output', () => {
 
   it('replaces the longest key first and leaves short values alone', () => {
     expect(redact('a zqSECRETkey7731xyz-more b', ['zqSECRETkey7731xyz-more', 'zqSECRETkey7731xyz'])).toBe('a [redacted] b');
+  });
+});
+
+describe('API keys in a saved plan', () => {
+  const { emulator, cli } = emulatorForFile();
+
+  it('are replaced in the file, where a value read live holds one, and the plan still applies', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    // Someone pasted the key into the app: a rule edited, another created.
+    const key = emulator().env.DOCKET_API_KEY!;
+    const app = new App(emulator().env);
+    await app.editRule('Inbound NDA', 'Term', { actions: `use token ${key} now` });
+    await app.createRule('Inbound NDA', { name: `Live ${key} rule`, actions: `ACCEPT ${key}` });
+    const out = join(dir, 'plan.json');
+    const plan = await cli('plan', '-C', dir, '--out', out);
+    expect(plan.code).toBe(0);
+    const saved = await readFile(out, 'utf8');
+    expect(saved).not.toContain(key);
+    expect(saved).toContain('use token [redacted] now');
+    // `docket show` needs no key, so the file is all that keeps it from whoever reads the plan.
+    const shown = await runCli(['show', out], { env: {} });
+    expect(shown.stdout).toContain('delete rule "Inbound NDA/Live [redacted] rule"');
+    expect(shown.stdout + shown.stderr).not.toContain(key);
+    const applied = await cli('apply', '-C', dir, out);
+    expect(applied.code).toBe(0);
+    await expectNoChanges(cli, dir);
   });
 });

@@ -11,6 +11,7 @@ import { formatDuration, parseTimeBudget } from '../duration.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile } from '../output-file.js';
+import { keyValues, redactEach } from '../redact.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession } from '../session.js';
 
@@ -51,7 +52,9 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
           workspace: s.workspace,
         })),
       );
-      if (out) await savePlan(out, opts.out!, planJsonChunks(plan));
+      // A saved plan is output too: a key someone pasted into an object in the app is read with
+      // it, and `docket show` prints the file to whoever has it, key or not.
+      if (out) await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), keyValues(io.env)));
       const color = useColor(io, opts);
       if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
