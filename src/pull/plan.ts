@@ -19,7 +19,7 @@ import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml } from 'yaml';
 import { quoteValue } from '../config/quote.js';
-import { literalPlaceholders } from '../config/interpolate.js';
+import { keysIn, literalPlaceholders } from '../config/interpolate.js';
 import { textProblems } from '../config/text-hygiene.js';
 import { lookAlike, nameProblem } from '../engine/desired.js';
 import { parseWithPositions } from '../config/yaml-positions.js';
@@ -53,6 +53,8 @@ export interface PullInput {
   paths: SchemaPaths;
   /** The test files (`*.test.yaml`, root-relative): the names they test follow renames made in the app. */
   tests?: readonly string[];
+  /** The API keys set (`keysOf`): a live value holding one is not written into a file. */
+  keys?: readonly [string, string][];
 }
 
 /** One file pull writes: `before` null for a new file, `after` null for one it removes. */
@@ -234,7 +236,7 @@ class PullPlanner {
     const adding = c.action === 'delete';
     const renaming = fields.includes('name');
     const alike = l && (adding || renaming) ? this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) : undefined;
-    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields) : undefined) ?? alike;
+    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys) : undefined) ?? alike;
     if (refused) {
       this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
       this.noteUnpulled(c, fields);
@@ -595,7 +597,7 @@ class PullPlanner {
       }
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? refusedLiveValue(o, Object.keys(o.fields))] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });
@@ -823,9 +825,12 @@ export function keepTextStyle(current: unknown, value: unknown): unknown {
  * Why a live value pull would write is one docket refuses in a file (a control character, a name of
  * two lines or of 300 characters), said as the reason it is not pulled; undefined when none is.
  */
-function refusedLiveValue(l: LiveResource, fields: readonly string[]): string | undefined {
+function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: readonly [string, string][] = []): string | undefined {
   const values: Record<string, unknown> = {};
   for (const field of fields) if (Object.hasOwn(l.fields, field)) values[field] = l.fields[field];
+  // A key pasted into the app: written into a file, it would be committed with it.
+  const key = keys.length > 0 ? keysIn(values, keys)[0] : undefined;
+  if (key) return `its ${key.pointer.slice(1).split('/')[0]} holds the value of an API key, which docket never writes into the files; change it in the app, then pull again`;
   const why = textProblems(values)[0]?.message ?? (typeof values.name === 'string' ? nameProblem(l.kind, values.name)?.message : undefined);
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
 }

@@ -15,6 +15,7 @@ import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
+import { keysOf } from '../../config/api-keys.js';
 import { findTestFiles } from '../../testing/load.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
@@ -70,6 +71,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           schema: readSchema,
           paths: { outRoot: root, schemasDir: schemaHome(root).dir },
           tests: await findTestFiles(root),
+          keys: keysOf(io.env),
         });
         if (!dryRun) {
           for (const f of result.files) {

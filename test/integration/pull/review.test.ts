@@ -204,6 +204,25 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('writes no API key someone pasted into the app into the files, where it would be committed, and says why', async () => {
+    const nda = 'kind: Playbook\nname: Keyed\nrules:\n  - name: Term\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/keyed.yaml': nda });
+    await applyOk(cli, dir);
+    const key = emulator().env.DOCKET_API_KEY!;
+    const app = new App(emulator().env);
+    await app.editRule('Keyed', 'Term', { actions: `use token ${key} now` });
+    await app.createRule('Keyed', { name: 'Token', actions: 'ACCEPT', description: `key: ${key}` });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('rule "Keyed/Term" actions (playbooks/keyed.yaml:5): its actions holds the value of an API key, which docket never writes into the files');
+    expect(pulled.stdout).toContain('its description holds the value of an API key');
+    expect(pulled.stdout + pulled.stderr).not.toContain(key);
+    expect(await readFile(join(dir, 'playbooks/keyed.yaml'), 'utf8')).toBe(nda);
+    await app.deleteRule('Keyed', 'Token');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('keeps what the files changed since the last sync of an object removed in the app: a rule deleted, a playbook archived, each with edits not applied yet', async () => {
     // Names of their own: the emulator is shared by the tests of this file.
     const nda = NDA.replace('name: Inbound NDA', 'name: Kept NDA');
