@@ -133,8 +133,12 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       const recorded = input.sync.byKey.get(refKey(c.kind, c.key));
       c.direction = !recorded || takenOver(refKey(c.kind, c.key), recorded.id) || (c.parent !== undefined && takenOver(refKey(c.parent.kind, c.parent.key), recorded.id)) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
-      const record = syncedRecordOf(input.sync, c.liveId, refKey(c.kind, c.key));
-      c.direction = record ? 'removed-in-files' : 'only-live';
+      const key = refKey(c.kind, c.key);
+      const record = syncedRecordOf(input.sync, c.liveId, key);
+      // Last in sync under another name the files still declare: it moved in the app (its
+      // playbook swapped names with another), and the files removed nothing.
+      const was = c.liveId ? input.sync.byId.get(c.liveId)?.key : undefined;
+      c.direction = !record ? 'only-live' : was !== undefined && was !== key && declared(was) ? 'changed-live' : 'removed-in-files';
     } else if (own && l) {
       const key = refKey(c.kind, own.key);
       // Renamed in the app onto this name: the name's own record (none: unknown) says what moved.

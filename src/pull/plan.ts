@@ -223,6 +223,13 @@ class PullPlanner {
         return undefined;
       }
     }
+    // Only live here, but last in sync as an object the files still declare (its playbook swapped
+    // names with another in the app): written here too, it would be declared twice.
+    const synced = c.action === 'delete' && c.liveId ? this.input.sync.byId.get(c.liveId)?.key : undefined;
+    if (synced !== undefined && synced !== refKey(c.kind, c.key) && this.desired.has(synced)) {
+      this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${synced.slice(synced.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
+      return undefined;
+    }
     // The live object at this name was last in sync as another object the files declare: written
     // here, its values would take that object's place in this one's document.
     const was = d && l ? renamedOnto(this.input.sync, d, l.id, (kindKey) => this.desired.has(kindKey)) : undefined;

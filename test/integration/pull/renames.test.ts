@@ -182,14 +182,25 @@ describe('objects renamed in the app', () => {
     await app.editPlaybook('Beta', { name: 'Alpha' });
     await app.editPlaybook('Swapping', { name: 'Beta' });
 
+    // The rules moved with their playbooks in the app; the files removed nothing.
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('delete rule "Alpha/b1" (permanent) (playbooks/alpha.yaml:1) · changed live');
+    expect(plan.stdout).not.toContain('removed from files');
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    const report = JSON.parse(drift.stdout) as { pending: unknown[]; drift: { key: string; direction: string }[] };
+    expect(report.pending).toEqual([]);
+    expect(report.drift.filter((d) => d.direction === 'changed-live').map((d) => d.key).sort()).toEqual(['Alpha/b1', 'Beta/a1', 'Beta/a2']);
+
     // Each file's rules were in sync under its name and are still live, under the other name: not
-    // removed, so not taken out of the files (which would lose them from both).
+    // removed, so not taken out of the files (which would lose them from both), and not added
+    // where they are live now (which would declare them twice).
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
     expect(await readFile(join(dir, 'playbooks/alpha.yaml'), 'utf8')).toBe(alpha);
     expect(await readFile(join(dir, 'playbooks/beta.yaml'), 'utf8')).toBe(beta);
     expect(pulled.stdout).toContain('still live as rule "Beta/a1", renamed or moved in the app to a name the files declare too');
     expect(pulled.stdout).toContain('still live as rule "Alpha/b1"');
+    expect(pulled.stdout).toContain('rule "Alpha/b1" (playbooks/alpha.yaml:1): was rule "Beta/b1" when last in sync, which the files still declare');
 
     // Renamed by hand as the note says, the files match live again.
     await writeFile(join(dir, 'playbooks/alpha.yaml'), alpha.replace('name: Alpha', 'name: Beta'));

@@ -148,6 +148,23 @@ describe('objects renamed in the app onto a name the files declare too', () => {
     ]);
   });
 
+  it('rules that moved with two playbooks swapping names are changed live, not removed from the files', () => {
+    const A = { id: 'pb-a', name: 'A' };
+    const B = { id: 'pb-b', name: 'B' };
+    const files = [desiredPlaybook('A'), desiredRule('A', 'a1', { actions: 'x' }), desiredPlaybook('B'), desiredRule('B', 'b1', { actions: 'y' })];
+    const was = recorded([{ d: files[0]!, id: A.id }, { d: files[1]!, id: 'r-a' }, { d: files[2]!, id: B.id }, { d: files[3]!, id: 'r-b' }]);
+    // In the app: A renamed B and B renamed A; each rule is live under the other name.
+    const live = [livePlaybook(B.id, 'A'), livePlaybook(A.id, 'B'), liveRule('r-a', { id: A.id, name: 'B' }, 'a1', { actions: 'x' }), liveRule('r-b', { id: B.id, name: 'A' }, 'b1', { actions: 'y' })];
+    const p = plan(files, live, was);
+    expect(p.changes.filter((c) => c.action === 'delete').map((c) => [c.id, c.direction])).toEqual([
+      ['delete:rule:A/b1', 'changed-live'],
+      ['delete:rule:B/a1', 'changed-live'],
+    ]);
+    // A rule the files did take out is still their change.
+    const removed = plan(files.slice(0, 3), [livePlaybook(A.id, 'A'), livePlaybook(B.id, 'B'), liveRule('r-a', A, 'a1', { actions: 'x' }), liveRule('r-b', B, 'b1', { actions: 'y' })], was);
+    expect(removed.changes.map((c) => [c.id, c.direction])).toEqual([['delete:rule:B/b1', 'removed-in-files']]);
+  });
+
   it('the swap followed by hand in the files, then edited, reads as the files\' change until an apply records it', () => {
     const followed = [desiredRule(NDA.name, 'Beta', { actions: 'A, edited' }), desiredRule(NDA.name, 'Alpha', { actions: 'B' })];
     const p = plan([...base, ...followed], [...baseLive, liveRule('r-1', NDA, 'Beta', { actions: 'A' }), liveRule('r-2', NDA, 'Alpha', { actions: 'B' })], sync);
