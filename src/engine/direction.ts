@@ -183,7 +183,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       continue;
     }
     const holding: 'adopt' | 'ignore' = policy === 'ignore' ? 'ignore' : 'adopt';
-    if (holdParent || c.direction === 'removed-live' || c.direction === 'only-live') {
+    // A delete changed live is of an object moved in the app (see classify): held like one only live.
+    if (holdParent || c.direction === 'removed-live' || c.direction === 'only-live' || (c.action === 'delete' && c.direction === 'changed-live')) {
       held.push({ ...c, policy: holding });
       if (CREATE_ACTIONS.includes(c.action)) heldParents.add(refKey(c.kind, c.key));
       continue;

@@ -160,6 +160,15 @@ describe('objects renamed in the app onto a name the files declare too', () => {
       ['delete:rule:A/b1', 'changed-live'],
       ['delete:rule:B/a1', 'changed-live'],
     ]);
+    // Under `drift: adopt` the app's move stays: nothing is deleted or created again.
+    const adopting = plan(files.map((d) => withPolicy(d, { drift: 'adopt' })), live, was);
+    expect(adopting.changes).toEqual([]);
+    expect(adopting.held?.map((c) => [c.id, c.direction]).sort()).toEqual([
+      ['create:rule:A/a1', 'removed-live'],
+      ['create:rule:B/b1', 'removed-live'],
+      ['delete:rule:A/b1', 'changed-live'],
+      ['delete:rule:B/a1', 'changed-live'],
+    ]);
     // A rule the files did take out is still their change.
     const removed = plan(files.slice(0, 3), [livePlaybook(A.id, 'A'), livePlaybook(B.id, 'B'), liveRule('r-a', A, 'a1', { actions: 'x' }), liveRule('r-b', B, 'b1', { actions: 'y' })], was);
     expect(removed.changes.map((c) => [c.id, c.direction])).toEqual([['delete:rule:B/b1', 'removed-in-files']]);
