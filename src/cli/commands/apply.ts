@@ -214,7 +214,11 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     throw new InterruptedError(
       signal,
       `apply interrupted by ${signal}: ${report.done} done, ${report.failed} failed, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`,
-      uncertain ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}` : `docket.lock.json records every upload that was confirmed; ${again} to finish`,
+      uncertain
+        ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}`
+        : plan.changes.some((c) => c.action === 'upload')
+          ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
+          : `what was done is live; ${again} to finish`,
     );
   }
   const fix = uncertain ? `fix the cause and ${again}; ${unknownUpload}` : `fix the cause and ${again}: it converges`;

@@ -44,6 +44,8 @@ describe('a signal during apply', () => {
       expect(run.stdout()).toMatch(new RegExp(`Apply interrupted \\(${signal}\\): \\d+ done, 0 failed, 0 skipped, \\d+ not started\\.`));
       expect(run.stdout()).toContain('- not started: create playbook');
       expect(run.stderr()).toContain(`apply interrupted by ${signal}`);
+      // Playbooks only: no upload for the lock to speak of.
+      expect(run.stderr()).toContain('  what was done is live; run apply again to finish');
       // Said at once, before the wait for what is in flight.
       expect(run.stderr()).toContain(`${signal}: stopping: no new change starts, and those under way get up to 30 s to finish; ${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again stops at once.`);
       expect(run.stderr()).not.toMatch(/Internal error|    at /);
