@@ -84,18 +84,26 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
     return holders.get(c.parent ? `${c.kind}|${scope}|${c.name}` : `${c.kind}|${c.key}`) ?? [];
   };
   for (const c of plan.changes) {
-    const label = `${c.kind} "${c.key}"`;
+    const label = c.action === 'rename' ? renameLabel(c) : `${c.kind} "${c.key}"`;
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
       if (!live) reasons.push(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
       else if (c.fingerprint !== null && fingerprint(live) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it would make two of that name.
-      if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${label} now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
+      if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} "${c.key}" now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
     } else if (CREATE_ACTIONS.includes(c.action)) {
       if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so creating it would duplicate it`);
     }
   }
   return [...new Set(reasons)];
+}
+
+/** A rename is of the object under its old name, which is what a person finds live (or not). */
+function renameLabel(c: Change): string {
+  const from = c.fields.find((f) => f.field === 'name')?.before;
+  if (typeof from !== 'string') return `${c.kind} "${c.key}"`;
+  const scope = c.parent ? `${c.parent.key}/` : '';
+  return `${c.kind} "${scope}${from}" (renamed to ${quoteValue(c.name)} by the plan)`;
 }
 
 /**

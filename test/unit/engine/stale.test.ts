@@ -83,6 +83,15 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, ALICE, cap] })).toEqual(['rule "NDA/Cap" now exists live, so creating it would duplicate it']);
   });
 
+  it('an object the plan renames and that is gone is named by the name it had, which is what was live', () => {
+    const renames = planOf(
+      [{ ...change('rename', 'rule', 'NDA/Duration', { liveId: 'r-1', parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' }, fields: [{ field: 'name', before: 'Term', after: 'Duration' }] }), fingerprint: fingerprint(TERM) }],
+      { 'rule:NDA/Duration': 'r-1' },
+    );
+    expect(staleReasons(renames, { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "Duration" by the plan) no longer exists live']);
+    expect(staleReasons(renames, { ...NOW, live: [NDA, { ...TERM, fields: { ...TERM.fields, actions: 'B' } }, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "Duration" by the plan) changed live since the plan']);
+  });
+
   it('the name an object is renamed to is now taken live by another: renaming onto it would make two', () => {
     const renames = planOf(
       [
