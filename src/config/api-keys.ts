@@ -3,6 +3,8 @@
  * never come from files: the loader refuses a value holding one, and output replaces them.
  */
 
+import { EMULATOR_API_KEY } from '../emulator/identity.js';
+
 /** Each service's own key variable; DOCKET_API_KEY serves whichever has none. */
 export const API_KEY_VARIABLES = { review: 'DOCKET_REVIEW_API_KEY', agreements: 'DOCKET_AGREEMENTS_API_KEY' } as const;
 const KEY_VARIABLES: readonly string[] = ['DOCKET_API_KEY', ...Object.values(API_KEY_VARIABLES)];
@@ -19,6 +21,7 @@ export function keysOf(env: Readonly<Record<string, string | undefined>>): [stri
   return KEY_VARIABLES.flatMap((name): [string, string][] => {
     // A secret pasted into CI often ends with a line break the key itself does not have.
     const key = env[name]?.trim();
-    return key !== undefined && key.length >= KEY_MIN_LENGTH ? [[name, key]] : [];
+    // The emulator's key is printed in the README and its banner: no secret to keep.
+    return key !== undefined && key.length >= KEY_MIN_LENGTH && key !== EMULATOR_API_KEY ? [[name, key]] : [];
   });
 }

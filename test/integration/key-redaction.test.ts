@@ -56,14 +56,18 @@ describe('API keys in output', () => {
 });
 
 describe('API keys in a saved plan', () => {
-  const { emulator, cli } = emulatorForFile();
+  // A key of the organization's own: the emulator's public key is not redacted.
+  const SECRET = 'sk-live-7f3a9c21d0e4';
+  const { emulator } = emulatorForFile({ seed: (s) => void s.organizations[0]!.api_keys.push(SECRET) });
+  const env = (): Record<string, string> => ({ ...emulator().env, DOCKET_API_KEY: SECRET });
+  const cli = (...args: string[]) => runCli(args, { env: env() });
 
   it('are replaced in the file, where a value read live holds one, and the plan still applies', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);
     // Someone pasted the key into the app: a rule edited, another created.
-    const key = emulator().env.DOCKET_API_KEY!;
-    const app = new App(emulator().env);
+    const key = SECRET;
+    const app = new App(env());
     await app.editRule('Inbound NDA', 'Term', { actions: `use token ${key} now` });
     await app.createRule('Inbound NDA', { name: `Live ${key} rule`, actions: `ACCEPT ${key}` });
     const out = join(dir, 'plan.json');
