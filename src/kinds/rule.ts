@@ -5,6 +5,7 @@
 import type { DesiredResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
 import { quoteValue } from '../config/quote.js';
+import { ApiError } from '../errors.js';
 import type { KindModule } from './kind.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -201,7 +202,15 @@ export const ruleKind: KindModule<'rule'> = {
           const [k, v] = toWire(field, value, resolveMember);
           body[k] = v;
         }
-        const created = await api.createRule(playbookId, body, change.key);
+        const created = await api.createRule(playbookId, body, change.key).catch(async (err: unknown) => {
+          // The playbook went while the apply ran (archived in the app, or set aside by another
+          // apply that made the same playbook at the same time): say so, not a bare 404.
+          if (err instanceof ApiError && err.status === 404) {
+            const live = await ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()).then((all) => all.some((p) => p.id === playbookId), () => true);
+            if (!live) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; run apply again)`;
+          }
+          throw err;
+        });
         ctx.registerCreated('rule', change.key, created);
         return unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (fields) => ctx.registerUnkept?.('rule', change.key, fields));
       }

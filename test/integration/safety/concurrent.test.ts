@@ -169,3 +169,29 @@ it('two applies at once whose creates are not answered with an id end with one o
   const run = bin(t);
   for (const dir of [a, b]) await expectConverged(run, dir);
 });
+
+it('a rule whose playbook was archived while the apply ran says so, and the next apply converges', async () => {
+  let archiveNow = false;
+  t = await startTestEmulator({
+    // The create of the new rule arrives just after the playbook went (in the app, or set aside by another apply).
+    onRequest: (request) => {
+      if (!archiveNow || request.method !== 'POST' || !request.path.endsWith('/playbook_rules')) return;
+      const nda = Object.values(reviewOf(t).playbooks).find((p) => p.name === 'Inbound NDA' && !p.archived_at);
+      if (nda) nda.archived_at = new Date().toISOString();
+      archiveNow = false;
+    },
+  });
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  const run = bin(t);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await writeFiles(dir, { 'playbooks/nda.yaml': `${NDA}  - name: Audit\n    actions: ACCEPT audits once a year\n` });
+  archiveNow = true;
+  // Whether the service takes a rule into an archived playbook is not documented; the
+  // emulator does, so the 404 a service may give is injected.
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 404, count: 1 });
+  const apply = await run('apply', '-C', dir, '--auto-approve');
+  expect(apply.code).toBe(1);
+  expect(apply.stdout).toContain('(playbook "Inbound NDA" is no longer live: archived in the app or by another apply at the same time; run apply again)');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, dir);
+});
