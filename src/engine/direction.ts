@@ -137,7 +137,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       const record = syncedRecordOf(input.sync, c.liveId, key);
       // Last in sync under another name the files still declare: it moved in the app (its
       // playbook swapped names with another), and the files removed nothing.
-      const was = c.liveId ? input.sync.byId.get(c.liveId)?.key : undefined;
+      // (The index by id is built only when the name's own record is of another object.)
+      const was = input.sync.byKey.get(key)?.id === c.liveId ? key : c.liveId ? input.sync.byId.get(c.liveId)?.key : undefined;
       c.direction = !record ? 'only-live' : was !== undefined && was !== key && declared(was) ? 'changed-live' : 'removed-in-files';
     } else if (own && l) {
       const key = refKey(c.kind, own.key);
