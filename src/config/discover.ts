@@ -1,8 +1,10 @@
 /** Finds the YAML files of a configuration directory and reads them. */
 import { readFileSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
+import { isInside } from './data-files.js';
+import { quoteValue } from './quote.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 
@@ -33,6 +35,8 @@ export interface Discovered {
 export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE): Promise<Discovered> {
   const found: string[] = [];
   const problems: Diagnostic[] = [];
+  let realRoot: Promise<string> | undefined;
+  const rootReal = (): Promise<string> => (realRoot ??= realpath(root).catch(() => root));
   async function walk(relDir: string): Promise<void> {
     const entries = await readdir(path.join(root, relDir), { withFileTypes: true }).catch((error: unknown) => {
       problems.push(unreadableFile(relDir === '' ? '.' : relDir, error));
@@ -43,7 +47,7 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!skipDirectory(entry.name)) subdirs.push(walk(rel));
-      } else if (match.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, problems))))) {
+      } else if (match.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, rootReal, problems))))) {
         // A symlinked file is read like any other; symlinked folders are not followed (they can loop).
         found.push(rel);
       }
@@ -55,10 +59,27 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
   return { files: found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), problems };
 }
 
-/** Whether a `*.yaml` link leads to a file; a link that loops or dangles is a problem. */
-async function isLinkedFile(root: string, rel: string, problems: Diagnostic[]): Promise<boolean> {
+/**
+ * Whether a `*.yaml` link leads to a file inside the configuration directory. A link that loops or
+ * dangles is a problem, and so is one that leads out of the directory: a pull request could
+ * otherwise have validate print a CI runner's files (`/proc/self/environ`) in its messages.
+ */
+async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<string>, problems: Diagnostic[]): Promise<boolean> {
   try {
-    return (await stat(path.join(root, rel))).isFile();
+    const target = path.join(root, rel);
+    if (!(await stat(target)).isFile()) return false;
+    const real = await realpath(target);
+    if (isInside(await rootReal(), real)) return true;
+    problems.push({
+      severity: 'error',
+      code: 'file-outside-config',
+      message: `${rel} is a link to ${quoteValue(real)}, which is outside the configuration directory`,
+      file: rel,
+      line: 1,
+      col: 1,
+      hint: 'copy the file into the configuration directory instead of linking to it',
+    });
+    return false;
   } catch (error) {
     problems.push(unreadableFile(rel, error));
     return false;

@@ -48,6 +48,19 @@ describe('discoverYamlFiles', () => {
     expect(await discoverYamlFiles(dir)).toEqual({ files: ['docket.yaml', 'linked.yaml', 'real/a.yaml'], problems: [] });
   });
 
+  it('refuses a *.yaml link that leads out of the directory: its text would be printed in messages', async () => {
+    const outside = await tree({ 'secret.env': 'TOKEN=abc123\n', 'pb.yaml': 'kind: Playbook\nname: Outside\n' });
+    const dir = await tree({ 'docket.yaml': '' });
+    await symlink(path.join(outside, 'secret.env'), path.join(dir, 'env.yaml'));
+    await symlink(path.join(outside, 'pb.yaml'), path.join(dir, 'pb.yaml'));
+    const { files, problems } = await discoverYamlFiles(dir);
+    expect(files).toEqual(['docket.yaml']);
+    expect(problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.code} ${p.message}`).sort()).toEqual([
+      `env.yaml:1:1 file-outside-config env.yaml is a link to "${path.join(outside, 'secret.env')}", which is outside the configuration directory`,
+      `pb.yaml:1:1 file-outside-config pb.yaml is a link to "${path.join(outside, 'pb.yaml')}", which is outside the configuration directory`,
+    ]);
+  });
+
   it('reads many files and keeps their order', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 150; i++) files[`f/${String(i).padStart(3, '0')}.yaml`] = `n: ${i}\n`;
