@@ -153,9 +153,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       const pointer = `${at}/${section}/url`;
       const value = get(get(block, section), 'url');
       // Not what the schema already refused, a placeholder left for later (or in an environment not
-      // resolved), or a value the environment replaces.
+      // resolved), or a value the environment replaces. A DOCKET_*_URL set in CI does not excuse
+      // the file's: a URL with a password in it is committed all the same.
       if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || value.includes('${') || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
-      if (overrides.values.some((o) => o.section === section && o.key === 'url')) continue;
       const problem = urlProblem(value, `\`${section}.url\``);
       if (problem) error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);
     }

@@ -204,8 +204,10 @@ describe('environments', () => {
       '  later:',
       '    review: { url: "http://${env.HOST}" }',
     );
-    for (const env of [undefined, 'local']) {
-      const r = await load({ 'docket.yaml': docket }, env ? { env } : {});
+    // Also when CI sets the URLs: the file's are committed whatever replaces them at run time.
+    const ci = { DOCKET_REVIEW_URL: 'https://review.example.com', DOCKET_AGREEMENTS_URL: 'https://agreements.example.com' };
+    for (const [env, processEnv] of [[undefined, {}], ['local', {}], [undefined, ci], ['local', ci]] as const) {
+      const r = await load({ 'docket.yaml': docket }, { ...(env ? { env } : {}), processEnv });
       expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
         'docket.yaml:4:24 insecure-url refusing plain http for `agreements.url` http://agreements.example.com/: the API key would travel unencrypted',
         'docket.yaml:6:20 invalid-url `review.url` "https://***@review.example.com/" must not contain a user name or password',
