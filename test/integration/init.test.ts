@@ -160,6 +160,20 @@ describe('docket init', () => {
     }
   });
 
+  it('undoes what it wrote when a later file cannot be written, and says which, without a stack trace', async () => {
+    // A folder no one can write into, not even root (tests may run as root, which ignores modes).
+    const dir = await makeDir({});
+    const target = join(dir, 'new');
+    await mkdir(target);
+    await symlink('/proc/self', join(target, 'playbooks'));
+    const result = await runCli(['init', target]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Error: cannot write \S*new\/playbooks\/example\.yaml \(\w+\); nothing was written$/m);
+    expect(result.stderr).not.toContain('Internal error');
+    expect(existsSync(join(target, 'docket.yaml'))).toBe(false);
+    expect(existsSync(join(target, '.gitignore'))).toBe(false);
+  });
+
   it('keeps existing files and appends .docket/ to an existing .gitignore only when missing', async () => {
     const dir = await makeDir({ '.gitignore': 'node_modules/', 'playbooks/example.yaml': 'mine\n' });
     const result = await runCli(['init', dir]);

@@ -4,13 +4,13 @@
  * `.docket/` to an existing .gitignore.
  */
 import { existsSync, statSync } from 'node:fs';
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDir, withCommon } from '../options.js';
 import { Command } from 'commander';
 import { enclosingConfiguration, PROJECT_FILES } from '../../config/load.js';
 import { schemaHome } from '../../config/schema-names.js';
-import { UsageError } from '../../errors.js';
+import { DocketError, UsageError } from '../../errors.js';
 import { GITIGNORE_ENTRY, docketYaml, examplePlaybook, gitignore } from '../init-templates.js';
 import type { Io } from '../io.js';
 
@@ -49,13 +49,23 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       const done: [string, string][] = [];
       // Relative, into the repository's node_modules/docket: the comment resolves for everyone who installs it.
       const home = schemaHome(root);
-      for (const starter of STARTERS) {
-        const file = join(root, starter.path);
-        const ref = (schema: string) => posixPath(relative(dirname(file), join(home.dir, schema)));
-        const written = await writeNew(file, starter.content(ref));
-        done.push([written ? 'created' : 'kept (exists)', join(dir, starter.path)]);
+      // What was written so far, undone when a later write fails: "nothing was written" holds then too.
+      const undo: (() => Promise<unknown>)[] = [];
+      try {
+        for (const starter of STARTERS) {
+          const file = join(root, starter.path);
+          const ref = (schema: string) => posixPath(relative(dirname(file), join(home.dir, schema)));
+          const written = await writeNew(file, starter.content(ref), undo);
+          done.push([written ? 'created' : 'kept (exists)', join(dir, starter.path)]);
+        }
+        done.push([await ensureGitignore(join(root, '.gitignore'), undo), join(dir, '.gitignore')]);
+      } catch (error) {
+        for (const step of undo.reverse()) await step().catch(() => undefined);
+        const failed = error as NodeJS.ErrnoException;
+        const at = failed.path ? relative(io.cwd, failed.path) || failed.path : dir;
+        const why = failed.code === 'EACCES' || failed.code === 'EPERM' ? 'permission denied' : (failed.code ?? failed.message);
+        throw new DocketError('write-failed', `cannot write ${at} (${why}); nothing was written`, 'make the folder writable by the user that runs docket, or pass another DIR');
       }
-      done.push([await ensureGitignore(join(root, '.gitignore')), join(dir, '.gitignore')]);
       if (!opts.quiet) io.stdout(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`);
       // Written all the same (a user may move it), but that configuration now reads these files as its own.
       const outer = (await enclosingConfiguration(root, true))?.dir;
@@ -99,11 +109,13 @@ function editorNote(schemas: string, root: string): string {
   return `Editor completion: the files' \`$schema\` comments point at ${where}; pin docket in this repository (\`npm install --save-dev docket\`) so they resolve for everyone.\n`;
 }
 
-/** Writes only when nothing is there (`wx` also closes the race with another writer). */
-async function writeNew(file: string, content: string): Promise<boolean> {
-  await mkdir(dirname(file), { recursive: true });
+/** Writes only when nothing is there (`wx` also closes the race with another writer); adds to `undo` what it made. */
+async function writeNew(file: string, content: string, undo: (() => Promise<unknown>)[]): Promise<boolean> {
+  const made = await mkdir(dirname(file), { recursive: true });
+  if (made) undo.push(() => rm(made, { recursive: true, force: true }));
   try {
     await writeFile(file, content, { flag: 'wx' });
+    undo.push(() => rm(file, { force: true }));
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -112,8 +124,8 @@ async function writeNew(file: string, content: string): Promise<boolean> {
 }
 
 /** Creates .gitignore, or appends `.docket/` to one that lacks it. Returns the verb to print. */
-async function ensureGitignore(file: string): Promise<string> {
-  if (await writeNew(file, gitignore())) return 'created';
+async function ensureGitignore(file: string, undo: (() => Promise<unknown>)[]): Promise<string> {
+  if (await writeNew(file, gitignore(), undo)) return 'created';
   const text = await readFile(file, 'utf8');
   const ignored = text.split(/\r?\n/).some((l) => ['.docket', '.docket/', '/.docket', '/.docket/'].includes(l.trim()));
   if (ignored) return 'kept (has .docket/)';
