@@ -43,6 +43,8 @@ export interface ApplyPlanInput {
   sleep?: (ms: number) => Promise<void>;
   /** Once aborted, nothing new starts; what is running may finish within `graceMs`. */
   signal?: AbortSignal;
+  /** Asked before each change starts (see ExecuteOptions.beforeStart). */
+  beforeStart?: () => void;
   graceMs?: number;
 }
 
@@ -184,6 +186,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     },
     ...(input.onResult ? { onResult: input.onResult } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.beforeStart ? { beforeStart: input.beforeStart } : {}),
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
   // Stopped by a signal or the time budget: start no new reads; the next plan shows any duplicate.

@@ -15,6 +15,11 @@ export interface ExecuteOptions {
   onResult?: (result: ChangeResult, change: Change) => void;
   /** Once aborted, nothing new starts; what is running may finish within `graceMs`. The reason is reported. */
   signal?: AbortSignal;
+  /**
+   * Asked before each change starts; may abort `signal` (a time budget that ran out while its timer
+   * waited behind busy work: changes started then would fail at once, "not sent").
+   */
+  beforeStart?: () => void;
   /** How long running changes may take to finish after `signal` (default 30 s). */
   graceMs?: number;
   /** Waits `ms` or until the returned promise is settled by the caller; injected for tests. */
@@ -148,6 +153,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
   signal?.addEventListener('abort', wake, { once: true });
   for (;;) {
     while (!stopped() && running.size < limit && ready.size > 0) {
+      options.beforeStart?.();
+      if (stopped()) break;
       const i = ready.pop()!;
       if (!results.has(changes[i]!.id)) start(i);
     }

@@ -158,7 +158,8 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const budget = new AbortController();
   const left = Math.max(0, settings.deadline() - Date.now());
   // setTimeout fires at once for more than 2^31-1 ms (24.8 days): a budget that long never runs out.
-  const timer = left > MAX_TIMER_MS ? undefined : setTimeout(() => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`)), left);
+  const runOut = (): void => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`));
+  const timer = left > MAX_TIMER_MS ? undefined : setTimeout(runOut, left);
   timer?.unref();
   let finished = 0;
   s.progress.start('Applying');
@@ -174,6 +175,11 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
         if (writer) await writer.write(lock);
       },
       signal: AbortSignal.any([interrupts.signal, budget.signal]),
+      // The timer fires late when the event loop is busy: a change started past the deadline would
+      // fail at once, unsent, and free its slot for the next one to do the same.
+      beforeStart: () => {
+        if (!budget.signal.aborted && Date.now() >= settings.deadline()) runOut();
+      },
       graceMs: INTERRUPT_GRACE_MS,
     });
   } finally {

@@ -258,6 +258,27 @@ describe('executePlan: stopping', () => {
     expect(report).toMatchObject({ done: 2, failed: 0, skipped: 0, notStarted: 3, stopped: 'SIGTERM' });
   });
 
+  it('asks before each start whether to stop: a budget past its deadline stops the next start, though its timer has not fired', async () => {
+    const controller = new AbortController();
+    let started = 0;
+    // Each change fails at once (as a request refused for want of budget would): without the check
+    // the freed slot would start the next one, and every change would fail the same way.
+    const report = await executePlan(planOf(independent(6)), {
+      concurrency: 2,
+      clock: tickingClock(),
+      run: async () => {
+        started++;
+        throw new Error('not sent');
+      },
+      signal: controller.signal,
+      beforeStart: () => {
+        if (started >= 2) controller.abort(new Error('its time budget ran out'));
+      },
+    });
+    expect(started).toBe(2);
+    expect(report).toMatchObject({ failed: 2, notStarted: 4, stopped: 'its time budget ran out' });
+  });
+
   it('an operation still running after the grace is reported failed with an unknown outcome', async () => {
     const r = controlledRunner();
     const controller = new AbortController();
