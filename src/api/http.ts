@@ -13,7 +13,7 @@ import { createLimiter, type Limiter } from './limiter.js';
 import { markFound } from './found.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
-import { bodyProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -490,6 +490,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
       }
       const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
+      const miscounted = countProblem(body, body.data.length);
+      if (miscounted) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a list that contradicts itself: ${clean(miscounted)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
       let fresh = 0;
       for (const item of body.data) {
         if (ids.has(item.id)) continue;

@@ -56,6 +56,20 @@ export function listProblem(body: unknown, identity?: string): string | undefine
 }
 
 /**
+ * NOTE(api): `meta.pagination.records` counts the items a list holds (api.md), archived ones
+ * included only where they are listed. A list of one page whose items are not that count
+ * contradicts itself (an empty `data` that says 7 records): read as it is, nothing would look live,
+ * and every object would be created again.
+ */
+export function countProblem(body: Record<string, unknown>, items: number): string | undefined {
+  const meta = isPlainObject(body.meta) ? body.meta : undefined;
+  const p = meta && isPlainObject(meta.pagination) ? meta.pagination : undefined;
+  if (!p || typeof p.records !== 'number' || !Number.isInteger(p.records)) return undefined;
+  const onlyPage = (p.current === undefined || p.current === 1) && p.last === 1 && (p.next === null || p.next === undefined);
+  return onlyPage && p.records !== items ? `"data" holds ${items} item${items === 1 ? '' : 's'}, but "meta.pagination.records" says the list holds ${p.records}` : undefined;
+}
+
+/**
  * Why an answer that carries `data` is not a resource (or a list of them), or undefined when it is
  * one, or carries no `data` at all (a 204, or an endpoint that is not JSON:API).
  */

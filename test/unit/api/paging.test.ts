@@ -1,6 +1,6 @@
 /** When a list without paging members may have been cut, so docket asks for its next page. */
 import { describe, expect, it } from 'vitest';
-import { looksTruncated } from '../../../src/api/paging.js';
+import { countProblem, looksTruncated } from '../../../src/api/paging.js';
 
 describe('looksTruncated', () => {
   it('a page of a common default size, fewer than asked for, or exactly as many as asked for', () => {
@@ -16,5 +16,24 @@ describe('looksTruncated', () => {
     expect(looksTruncated(0, null)).toBe(false);
     expect(looksTruncated(27, null)).toBe(false);
     expect(looksTruncated(10, 100)).toBe(false);
+  });
+});
+
+describe('countProblem', () => {
+  const page = (data: unknown[], pagination: Record<string, unknown>) => ({ data, meta: { pagination } });
+  const listProblem = (body: { data: unknown[] } & Record<string, unknown>) => countProblem(body, body.data.length);
+  const item = (id: string) => ({ id, type: 'playbook', attributes: { name: id } });
+
+  it('refuses a one-page list whose items are not the count it gives: read as empty, everything would be created again', () => {
+    expect(listProblem(page([], { current: 1, next: null, last: 1, records: 7 }))).toBe('"data" holds 0 items, but "meta.pagination.records" says the list holds 7');
+    expect(listProblem(page([item('a')], { current: 1, next: null, last: 1, records: 2 }))).toBe('"data" holds 1 item, but "meta.pagination.records" says the list holds 2');
+  });
+
+  it('takes a list whose count agrees, a page of several, and one that gives no count', () => {
+    expect(listProblem(page([item('a'), item('b')], { current: 1, next: null, last: 1, records: 2 }))).toBeUndefined();
+    expect(listProblem(page([], { current: 1, next: null, last: 1, records: 0 }))).toBeUndefined();
+    // A page of several: the others hold the rest (and may change while they are read).
+    expect(listProblem(page([item('a')], { current: 1, next: 2, last: 2, records: 30 }))).toBeUndefined();
+    expect(listProblem({ data: [item('a')] })).toBeUndefined();
   });
 });
