@@ -21,13 +21,21 @@ function cutShort(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, end)}...` : text;
 }
 
+/**
+ * DEL, C1, the line separators, and what prints as nothing or as a plain space (a no-break space,
+ * zero-width and direction marks, a soft hyphen, the byte-order mark): quoted raw, a value holding
+ * one would read as the very value it is refused for looking unlike ("alice@acme.example").
+ */
+const ESCAPED = /[\u007f-\u00a0\u00ad\u200b-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\ufeff]/g;
+
 function escapeC1(json: string): string {
-  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Short, one line, nothing to escape: shown as written. */
 function isPlain(text: string, max = 60): boolean {
-  return text.length <= max && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/.test(text);
+  ESCAPED.lastIndex = 0;
+  return text.length <= max && !/[\u0000-\u001f`]/.test(text) && !ESCAPED.test(text);
 }
 
 /**

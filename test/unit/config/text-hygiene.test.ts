@@ -20,6 +20,11 @@ describe('text hygiene', () => {
   it('quotes values on one line, escaped and cut short', () => {
     expect(quoteValue('a\u0000b\u009bc')).toBe('"a\\u0000b\\u009bc"');
     expect(quoteValue('x'.repeat(100))).toBe(`"${'x'.repeat(57)}..."`);
+    // What prints as nothing or as a space is escaped too: raw, the value would look valid.
+    expect(quoteValue('alice@acme.example\u200b')).toBe('"alice@acme.example\\u200b"');
+    expect(quoteValue('\u00a0')).toBe('"\\u00a0"');
+    expect(quoteValue('Te\u200dr\u202em\ufeff')).toBe('"Te\\u200dr\\u202em\\ufeff"');
+    expect(quoteValue('Café — naïve')).toBe('"Café — naïve"');
   });
 
   it('cuts a long value between characters, never inside an emoji', () => {

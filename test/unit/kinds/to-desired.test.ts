@@ -186,13 +186,14 @@ describe('Rule toDesired', () => {
     });
 
     it('treats actions or questions of white space only (spaces, tabs, a no-break space) like absent ones, quoting them at their line', () => {
-      for (const blank of ['   ', '\t\n', '\u00a0']) {
+      // Each as quoted: the no-break space escaped, since raw it reads as a plain space.
+      for (const [blank, quoted] of [['   ', '"   "'], ['\t\n', '"\\t\\n"'], ['\u00a0', '"\\u00a0"']] as const) {
         const { diagnostics } = playbook({ rules: [{ name: 'Term', actions: blank }] }, { '/rules/0': 5, '/rules/0/actions': 6 });
         expect(diagnostics.errors).toEqual([expect.objectContaining({ code: 'missing-actions', line: 6 })]);
-        expect(diagnostics.errors[0]!.message).toBe(`rule "Term" needs \`actions\`: ${JSON.stringify(blank)} is only white space, which the service takes as none (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`);
+        expect(diagnostics.errors[0]!.message).toBe(`rule "Term" needs \`actions\`: ${quoted} is only white space, which the service takes as none (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`);
         const summary = playbook({ rules: [{ name: 'Term', questions: blank }] }, { '/rules/0': 5, '/rules/0/questions': 7 });
         expect(summary.diagnostics.errors).toEqual([expect.objectContaining({ code: 'missing-actions', line: 7 })]);
-        expect(summary.diagnostics.errors[0]!.message).toContain(`\`questions\` ${JSON.stringify(blank)} are only white space`);
+        expect(summary.diagnostics.errors[0]!.message).toContain(`\`questions\` ${quoted} are only white space`);
       }
       // Blank actions beside questions that are there: a summary-only rule, as the service takes it.
       expect(playbook({ rules: [{ name: 'Term', actions: '  ', questions: 'What is the term?' }] }).diagnostics.items).toEqual([]);
