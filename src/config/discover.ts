@@ -114,6 +114,7 @@ export type DecodedText = { text: string } | { invalidAt: { line: number; col: n
 export type ReadText = DecodedText | { unreadable: unknown };
 
 const STRICT = new TextDecoder('utf-8', { fatal: true });
+const LATER_DOCUMENT_BOM = /^((?:---|\.\.\.)(?:[ \t][^\n]*)?\r?\n)\ufeff/gm;
 
 /**
  * Reads files one after another, synchronously: for a checkout on a local disk, a few thousand
@@ -133,7 +134,11 @@ export function readFiles(root: string, files: string[]): ReadText[] {
 
 export function decodeStrict(bytes: Uint8Array): DecodedText {
   try {
-    return { text: STRICT.decode(bytes) };
+    const text = STRICT.decode(bytes);
+    // The decoder drops a byte-order mark that starts the file; YAML allows one at the start of
+    // every document of a stream too (files concatenated by a tool), where the parser would take it
+    // for text of the first key.
+    return { text: text.includes('\ufeff') ? text.replace(LATER_DOCUMENT_BOM, '$1') : text };
   } catch {
     return { invalidAt: firstInvalid(bytes) };
   }

@@ -197,6 +197,9 @@ const PARSER_GAVE_UP: ReadonlySet<string> = new Set(['UNEXPECTED_TOKEN', 'BAD_IN
 /** Errors after which every value of the document is still what it says (see `ParsedDocument.readable`). */
 const READABLE_DESPITE: ReadonlySet<string> = new Set(['duplicate-key', 'yaml-merge']);
 
+/** Collection tags of YAML 1.1 the parser builds kinds of their own for (ordered maps, sets, pairs). */
+const ODD_COLLECTIONS: ReadonlySet<string> = new Set(['tag:yaml.org,2002:omap', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:pairs']);
+
 /** The full parser: values and every position at once, and the YAML diagnostics. */
 export function parseWithPositions(text: string, file: string): ParsedFile {
   const lineCounter = new (yaml().LineCounter)();
@@ -459,11 +462,21 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     const empty = node.value === null && node.source === '';
     positions.set(pointer, { key: keyPos, value: empty && keyPos ? keyPos : here, plain: node.type === 'PLAIN' });
     if (node.value !== null && typeof node.value === 'object') {
-      // A tag the parser knows but JSON has no value for (`!!binary` gives bytes).
-      state.diagnostics.push({ severity: 'error', code: 'unknown-tag', message: `the tag \`${(node.tag ?? '?').replace('tag:yaml.org,2002:', '!!')}\` makes a value docket cannot use; docket reads plain YAML without tags`, file: state.file, ...here, hint: 'remove the tag and write the value as text' });
+      // A tag the parser knows but JSON has no value for (`!!binary` gives bytes); without a tag,
+      // a `%YAML 1.1` document's plain date or binary.
+      const message = node.tag
+        ? `the tag \`${node.tag.replace('tag:yaml.org,2002:', '!!')}\` makes a value docket cannot use; docket reads plain YAML without tags`
+        : `${quoteValue(node.source ?? '')} is read as ${node.value instanceof Date ? 'a date' : 'a value that is not text'} in this \`%YAML 1.1\` document, which docket cannot use`;
+      state.diagnostics.push({ severity: 'error', code: 'unknown-tag', message, file: state.file, ...here, hint: node.tag ? 'remove the tag and write the value as text' : 'quote it to keep it as text' });
       return null;
     }
     return normaliseScalar(node.value);
+  }
+  // `!!omap`, `!!set` and `!!pairs` make collections of their own kinds, which docket has no use for.
+  const tag = (node as { tag?: string }).tag;
+  if (tag !== undefined && ODD_COLLECTIONS.has(tag)) {
+    state.diagnostics.push({ severity: 'error', code: 'unknown-tag', message: `the tag \`${tag.replace('tag:yaml.org,2002:', '!!')}\` makes a value docket cannot use; docket reads plain YAML without tags`, file: state.file, ...here, hint: 'remove the tag: write a plain list or mapping' });
+    return null;
   }
   positions.set(pointer, { key: keyPos, value: here, plain: false });
   if (yaml().isMap(node)) {

@@ -1,7 +1,7 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discoverYamlFiles, readFiles } from '../../../src/config/discover.js';
+import { decodeStrict, discoverYamlFiles, readFiles } from '../../../src/config/discover.js';
 import { cleanup, tree } from './helpers.js';
 
 afterEach(cleanup);
@@ -84,6 +84,11 @@ describe('discoverYamlFiles', () => {
       'b.yaml:1:1 unreadable-file b.yaml cannot be read (it is a symbolic link that loops)',
       'dangling.yaml:1:1 unreadable-file dangling.yaml cannot be read (it is a symbolic link to something that does not exist)',
     ]);
+  });
+
+  it('drops a byte-order mark that starts any document of the stream, as YAML allows, and keeps one inside text', () => {
+    const bytes = new TextEncoder().encode('\ufeffkind: A\n---\n\ufeffkind: B\n--- # c\r\n\ufeffkind: C\ntext: "a\ufeffb"\n');
+    expect(decodeStrict(bytes)).toEqual({ text: 'kind: A\n---\nkind: B\n--- # c\r\nkind: C\ntext: "a\ufeffb"\n' });
   });
 
   it('reads a file it cannot open as a problem of that file, not a crash', () => {
