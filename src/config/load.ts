@@ -167,6 +167,10 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
     };
   }
   if (await projectFileIn(root)) return undefined;
+  const folder = (await Promise.all(PROJECT_FILES.map((name) => stat(path.join(root, name)).then((f) => (f.isDirectory() ? name : undefined), () => undefined)))).find(Boolean);
+  if (folder) {
+    return { severity: 'error', code: 'missing-project-file', message: `${path.join(shown, folder)} is a folder, not a file`, hint: `move the folder aside and write ${folder} as a file (\`docket init ${shown}\` writes a starter)` };
+  }
   return noProjectFile(shown, await enclosingProject(root, shown));
 }
 

@@ -110,7 +110,8 @@ export const ruleKind: KindModule<'rule'> = {
       }
       const first = seen.get(name);
       if (first !== undefined) {
-        diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, at('name'));
+        // At the name, as duplicate-resource points: the value is what is repeated.
+        diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, valueOf(doc, `/rules/${i}/name`));
       } else {
         seen.set(name, i);
       }

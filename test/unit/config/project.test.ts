@@ -114,6 +114,12 @@ describe('docket.yaml', () => {
     expect(gone.diagnostics[0]!.hint).toContain('docket init');
   });
 
+  it('says a docket.yaml that is a folder is one, rather than that there is none', async () => {
+    const dir = await tree({ 'docket.yaml/x.txt': 'x' });
+    const r = await loadConfig({ dir, kinds: KINDS, processEnv: {} });
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([['missing-project-file', `${path.join(dir, 'docket.yaml')} is a folder, not a file`]]);
+  });
+
   it('run in a folder of a configuration, points -C at the configuration instead of suggesting init', async () => {
     const dir = await tree({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
     const r = await loadConfig({ dir: path.join(dir, 'playbooks'), kinds: KINDS, processEnv: {} });

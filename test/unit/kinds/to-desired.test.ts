@@ -209,8 +209,9 @@ describe('Rule toDesired', () => {
           { name: 'Term', actions: 'B' },
         ],
       },
-      { '/rules/0': 5, '/rules/2': 14, '/rules/2/name': 14 },
+      { '/rules/0': 5, '/rules/2': 13, '/rules/2/name': 14 },
     );
+    // At the repeated name, not where its rule starts.
     expect(diagnostics.errors).toEqual([expect.objectContaining({ code: 'duplicate-rule', line: 14 })]);
     expect(diagnostics.errors[0]!.message).toContain('line 5');
   });
