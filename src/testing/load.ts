@@ -39,10 +39,10 @@ export interface TestSubjects {
 
 /**
  * Schema errors after which a document still has the shape the checks below read (a key too
- * many, an empty object; `if` only wraps its `then`'s): their problems are reported beside the
- * schema's, not after its fix.
+ * many, an empty object, a number out of range, a word not in its list; `if` only wraps its
+ * `then`'s): their problems are reported beside the schema's, not after its fix.
  */
-const SHAPE_KEEPING_ERRORS: ReadonlySet<string> = new Set(['additionalProperties', 'minProperties', 'if']);
+const SHAPE_KEEPING_ERRORS: ReadonlySet<string> = new Set(['additionalProperties', 'minProperties', 'if', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'enum']);
 
 export interface LoadedTests {
   files: TestFile[];

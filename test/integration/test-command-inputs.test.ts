@@ -201,6 +201,11 @@ describe('docket test with broken inputs', () => {
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
     for (const problem of ['tests/many.test.yaml:10:5 error unknown-key', 'tests/many.test.yaml:9:13 error', 'error unknown-rule "Nope"', 'tests/many.test.yaml:7:11 error duplicate-case', 'missing.docx']) expect(r.stderr).toContain(problem);
+
+    // Numbers out of range and words not in their list hide none of the others either.
+    await writeFile(join(dir, 'tests/many.test.yaml'), doc.replace('playbook: Inbound NDA', 'playbook: Inbound NDA\ndefaults: { repeat: 0, severity: fatal }').replace('    repaet: 3\n', ''));
+    const ranges = await runCli(['validate', '-C', dir]);
+    for (const problem of ['`repeat` must be at least 1', '`severity` must be one of', 'error unknown-rule "Nope"', 'error duplicate-case', 'missing.docx']) expect(ranges.stderr).toContain(problem);
   });
 
   it('checks the test files of a configuration it refuses, so every problem is said at once', async () => {
