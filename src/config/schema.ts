@@ -226,6 +226,11 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const source = (typeof e.data === 'number' && Number.isFinite(e.data)) || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
       // A placeholder's value came from its variable, not from how YAML read the text.
       const got = source !== undefined && source !== String(e.data) && !source.startsWith('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${String(e.data)})` : undefined;
+      // `null` or `~` written out is no value to YAML, not an empty one: said as written.
+      const nullWord = e.data === null ? written?.(positions.valueAt(pointer)) : undefined;
+      if (nullWord !== undefined && /^(null|Null|NULL|~)$/.test(nullWord)) {
+        return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null (written ${quoteValue(nullWord)})`, pointer, 'YAML reads `null` and `~` as no value; quote it ("null") to mean the word');
+      }
       return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint);
     }
     default:
