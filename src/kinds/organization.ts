@@ -81,7 +81,8 @@ export const organizationKind: KindModule<'organization'> = {
     const refs: Ref[] = [];
     // The organization's names are names: not blank, and of a sensible length.
     for (const [part, pointer] of [[review, '/review/name'], [agreements, '/agreements/name']] as const) {
-      const wrong = typeof part.name === 'string' ? nameProblem('organization', part.name) : undefined;
+      // An empty one is the schema's `must not be empty`: said once.
+      const wrong = typeof part.name === 'string' && part.name !== '' ? nameProblem('organization', part.name) : undefined;
       if (wrong) diagnostics.error(wrong.code, wrong.message, { ...valueOf(doc, pointer), hint: wrong.hint });
     }
     // Where a pinned id is written, for an error about it (no such organization).

@@ -87,6 +87,9 @@ describe('loadWorkspace, names that are not the identity', () => {
       'organization.yaml:3:9 name-too-long organization name "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN..." is 201 characters long; docket allows 200',
       'organization.yaml:5:9 blank-name organization name " " is blank',
     ]);
+    // An empty one is said once, by the schema.
+    const empty = await refused({ 'organization.yaml': lines('kind: Organization', 'review:', '  name: ""') });
+    expect(empty).toEqual(['organization.yaml:3:9 invalid-value `name` must not be empty (got "")']);
   });
 });
 
