@@ -4,6 +4,7 @@
  * signal ends the process, the exit handlers run first (synchronously): they persist what must not
  * be lost and remove what must not be left behind (the apply lock, a half-written export).
  */
+import { setMaxListeners } from 'node:events';
 
 export type SignalName = 'SIGINT' | 'SIGTERM';
 
@@ -33,6 +34,9 @@ export function noInterrupts(): Interrupts {
 /** Listens to the process's signals for the rest of its life (the CLI is one command per process). */
 export function processInterrupts(): Interrupts {
   const controller = new AbortController();
+  // Every wait of the run listens to it (a test run polls dozens of reviews at once): many
+  // listeners are expected, not a leak, and Node would warn about them on stderr.
+  setMaxListeners(0, controller.signal);
   const exits = new Set<() => void>();
   let holders = 0;
   /** What the latest holder still holding says at the first signal. */
@@ -64,7 +68,8 @@ export function processInterrupts(): Interrupts {
       process.exit(name === 'SIGTERM' ? 143 : 130);
     }
     runExits();
-    process.stderr.write(`\n${name} again: stopped at once.\n`);
+    // The exit code is the first signal's, which the first message already announced.
+    process.stderr.write(`\n${name === first ? `${name} again` : `${name} after ${first}`}: stopped at once.\n`);
     process.exit(first === 'SIGTERM' ? 143 : 130);
   };
   process.on('SIGINT', on('SIGINT'));

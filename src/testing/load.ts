@@ -10,6 +10,7 @@ import { decodeStrict, discoverYamlFiles, invalidUtf8, isTestFile, unreadableFil
 import { isAbsoluteName, isInside, resolveDataPath } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics, schemaValidator } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
+import { quoteValue } from '../config/quote.js';
 import { textDiagnostics } from '../config/text-hygiene.js';
 import { parseWithPositions, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
@@ -163,6 +164,8 @@ class Checker {
   private uniqueNames(cases: Record<string, unknown>[], subject: string): void {
     cases.forEach((c, i) => {
       const name = String(c.name);
+      // Reports name cases by it (a JUnit testcase, an annotation): one of blanks names nothing.
+      if (typeof c.name === 'string' && name.trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank`, `/cases/${i}/name`, 'name the case by what it checks');
       const first = this.caseLines.get(`${subject}\0${name}`);
       if (first !== undefined) this.error('duplicate-case', `case ${JSON.stringify(name)} is named twice in this file (first at line ${first})`, `/cases/${i}/name`);
       else this.caseLines.set(`${subject}\0${name}`, this.at(`/cases/${i}`).line);
@@ -249,7 +252,7 @@ class Checker {
 
   private async contract(c: Record<string, unknown>, ptr: string): Promise<ContractRef> {
     const at = this.at(ptr);
-    if (typeof c.file !== 'string') return { importedFile: String(c.imported_file), sha256: String(c.sha256).toLowerCase(), at };
+    if (typeof c.file !== 'string') return { importedFile: String(c.imported_file).toLowerCase(), sha256: String(c.sha256).toLowerCase(), at };
     const rel = resolveDataPath(this.file, c.file);
     // The codes data files get (README, "What validate refuses").
     if (isAbsoluteName(c.file)) {

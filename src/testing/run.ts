@@ -131,7 +131,7 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
   suite.cases = await casesAgainst(file, after, ctx, reviews);
   if (compare) {
     const old = compare.playbooks.get(file.subject);
-    if (!old) suite.before = { ref: compare.ref, note: `not declared at ${compare.ref}`, cases: [] };
+    if (!old) suite.before = { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref: nothing to compare with`, cases: [] };
     else {
       const before = (await variantOf(old, ctx, false, file.subject)) as Variant;
       suite.before = { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, ctx, reviews) };

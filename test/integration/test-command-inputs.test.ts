@@ -202,6 +202,11 @@ describe('docket test with broken inputs', () => {
     expect(r.code).toBe(1);
     for (const problem of ['tests/many.test.yaml:10:5 error unknown-key', 'tests/many.test.yaml:9:13 error', 'error unknown-rule "Nope"', 'tests/many.test.yaml:7:11 error duplicate-case', 'missing.docx']) expect(r.stderr).toContain(problem);
 
+    // A case name of blanks names nothing in the reports (a JUnit testcase, an annotation).
+    await writeFile(join(dir, 'tests/many.test.yaml'), doc.replace('  - name: one\n    contract: { file: missing.docx }', '  - name: "  "\n    contract: { file: missing.docx }'));
+    const blank = await runCli(['validate', '-C', dir]);
+    expect(blank.stderr).toContain('tests/many.test.yaml:7:11 error blank-name case name "  " is blank');
+
     // Numbers out of range and words not in their list hide none of the others either.
     await writeFile(join(dir, 'tests/many.test.yaml'), doc.replace('playbook: Inbound NDA', 'playbook: Inbound NDA\ndefaults: { repeat: 0, severity: fatal }').replace('    repaet: 3\n', ''));
     const ranges = await runCli(['validate', '-C', dir]);

@@ -5,6 +5,7 @@
  * service loses, test-command-faults.test.ts) so that they run side by side.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
@@ -91,6 +92,14 @@ describe('docket test against a standalone emulator', () => {
     expect(misnamed.code).toBe(1);
     expect(misnamed.stderr).toContain('is not a test file: docket reads *.test.yaml files as tests');
     const out = join(dir, 'tests/captured.test.yaml');
+    // A file docket test would never read, or a playbook the configuration does not declare, neither.
+    const outside = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', join(dir, '../elsewhere.test.yaml'), '--playbook', 'Inbound NDA'], { env: emu().env });
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toContain('is not in the configuration directory');
+    const undeclared = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--playbook', 'Inbound NDAA'], { env: emu().env });
+    expect(undeclared.code).toBe(1);
+    expect(undeclared.stderr).toContain('--playbook "Inbound NDAA" is not a playbook this configuration declares, did you mean `Inbound NDA`?');
+    expect(existsSync(out)).toBe(false);
     const unnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out], { env: emu().env });
     expect(unnamed.code).toBe(1);
     expect(unnamed.stderr).toContain(`review ${reviewId} was made against playbook`);
@@ -111,6 +120,10 @@ describe('docket test against a standalone emulator', () => {
     const slip = await runCli(['test', '-C', dir, out, '--no-cache'], { env: emu().env });
     expect(slip.code).toBe(1);
     expect(slip.stdout).toContain(`ERROR the perpetual NDA as reviewed: sha256 ${standard} is the digest of tests/fixtures/nda-standard.docx`);
+    // The id in upper case is the same id (the schema takes either case).
+    await writeFile(out, text.replace(/imported_file: ([0-9a-f-]{36})/, (_, id: string) => `imported_file: ${id.toUpperCase()}`));
+    const upper = await runCli(['test', '-C', dir, out, '--no-cache'], { env: emu().env });
+    expect(upper.stdout).toContain('PASS  the perpetual NDA as reviewed');
     expect((await runCli(['test', '-C', dir, join(dir, 'tests/inbound-nda.test.yaml')], { env: emu().env })).code).toBe(0);
   });
 

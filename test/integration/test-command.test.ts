@@ -101,6 +101,14 @@ describe('docket test --compare-to', () => {
     const broken = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'HEAD']);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('Error: --compare-to: the configuration at HEAD cannot be loaded: the configuration is invalid: bogus.yaml:1:7 unknown-kind unknown kind `Bogus`');
+
+    // A ref where the playbook is not declared: said by its name.
+    git('checkout', '-q', '-f', '-b', 'without', 'HEAD~1');
+    git('rm', '-q', 'playbooks/inbound-nda.yaml');
+    git('commit', '-q', '-m', 'no NDA playbook');
+    git('checkout', '-q', 'without~1');
+    const missing = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'without']);
+    expect(missing.stdout).toContain('without: Playbook "Inbound NDA" is not declared at this ref: nothing to compare with');
   });
 });
 

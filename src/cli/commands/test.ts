@@ -14,6 +14,7 @@ import { applyPlan } from '../../engine/apply.js';
 import { hasChanges } from '../../engine/plan.js';
 import { sha256 } from '../../engine/canonical.js';
 import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
+import { normName } from '../../engine/normalize.js';
 import { declaredPlaybooks, declaredTemplates, TEST_TARGET_KINDS, type TemplateSubject } from '../../kinds/support/test-subjects.js';
 import { renderTestAnnotations } from '../../render/test-annotations.js';
 import { errorJson } from '../../render/json.js';
@@ -372,9 +373,24 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       // Any other name would be read as a resource file, which every later command refuses.
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, 'name it like tests/captured.test.yaml');
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
-      const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) =>
-        captureCase(s.connection.services, { declared: declaredPlaybooks(s.workspace.desired), reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) }),
-      );
+      const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, async (s) => {
+        const root = s.workspace.config.project.root;
+        const declared = declaredPlaybooks(s.workspace.desired);
+        // A case docket test would never read, or one every later command refuses, is not worth writing.
+        const where = relative(root, out).split(sep).join('/');
+        if (isOutside(where) || where.split('/').slice(0, -1).some(skipDirectory)) {
+          throw new UsageError(`--out ${quoteValue(opts.out)} is not in the configuration directory (${relative(io.cwd, root) || '.'}), where docket test reads test files`, 'write it below that directory, such as tests/captured.test.yaml');
+        }
+        const names = [...declared.values()].map((p) => p.name);
+        if (opts.playbook !== undefined && !declared.has(normName(opts.playbook))) {
+          throw new UsageError(`--playbook ${quoteValue(opts.playbook)} is not a playbook this configuration declares${didYouMean(opts.playbook, names)}`);
+        }
+        const made = await captureCase(s.connection.services, { declared, reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) });
+        if (!declared.has(normName(made.playbook))) {
+          throw new DocketError('unknown-playbook', `review ${opts.review} was made against playbook ${quoteValue(made.playbook)}, which this configuration does not declare`, 'pass --playbook NAME: the declared playbook whose test file the case belongs to');
+        }
+        return made;
+      });
       const how = await writeCapture(out, captured);
       if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${opts.out}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
       setExit(0);

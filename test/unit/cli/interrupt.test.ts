@@ -1,0 +1,26 @@
+/** The process's interrupt signal: every wait of a run listens to it at once. */
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, expect, it } from 'vitest';
+import { processInterrupts } from '../../../src/cli/interrupt.js';
+
+const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+
+afterEach(() => {
+  // Only the handlers this test added go; the runner's own stay.
+  for (const name of ['SIGINT', 'SIGTERM'] as const) for (const l of process.listeners(name)) if (!before[name].includes(l)) process.removeListener(name, l);
+});
+
+it('takes many listeners without Node warning of a leak (a test run polls dozens of reviews at once)', async () => {
+  const warnings: Error[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w);
+  process.on('warning', onWarning);
+  try {
+    const { signal } = processInterrupts();
+    await Promise.all(Array.from({ length: 25 }, () => delay(5, undefined, { signal })));
+    // Warnings are emitted on the next tick.
+    await delay(10);
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  } finally {
+    process.removeListener('warning', onWarning);
+  }
+});
