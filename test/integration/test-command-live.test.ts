@@ -99,6 +99,10 @@ describe('docket test against a standalone emulator', () => {
     const undeclared = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--playbook', 'Inbound NDAA'], { env: emu().env });
     expect(undeclared.code).toBe(1);
     expect(undeclared.stderr).toContain('--playbook "Inbound NDAA" is not a playbook this configuration declares, did you mean `Inbound NDA`?');
+    // A local copy of another contract than the one reviewed (the lock recorded which was uploaded).
+    const otherCopy = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--playbook', 'Inbound NDA', '--contract', join(dir, 'tests/fixtures/nda-standard.docx')], { env: emu().env });
+    expect(otherCopy.code).toBe(1);
+    expect(otherCopy.stderr).toContain(`is not the contract review ${reviewId} read: sha256`);
     expect(existsSync(out)).toBe(false);
     const unnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out], { env: emu().env });
     expect(unnamed.code).toBe(1);

@@ -389,6 +389,10 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
         if (!declared.has(normName(made.playbook))) {
           throw new DocketError('unknown-playbook', `review ${opts.review} was made against playbook ${quoteValue(made.playbook)}, which this configuration does not declare`, 'pass --playbook NAME: the declared playbook whose test file the case belongs to');
         }
+        // A local copy of another contract than the one reviewed: the lock, which recorded the upload, says so.
+        const contract = made.case.contract as { imported_file?: string; sha256?: string };
+        const conflict = digest && contract.imported_file && contract.sha256 ? await new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, Boolean(opts.emulator))).conflictOf(contract.sha256, contract.imported_file) : undefined;
+        if (conflict) throw new DocketError('contract-mismatch', `--contract ${quoteValue(opts.contract ?? '')} is not the contract review ${opts.review} read: ${conflict}`, 'pass the local copy of the contract that was reviewed');
         return made;
       });
       const how = await writeCapture(out, captured);
