@@ -23,7 +23,7 @@ import { renderErrorJunit, renderTestJunit } from '../../render/test-junit.js';
 import { renderTestMarkdown } from '../../render/test-markdown.js';
 import { renderTestText } from '../../render/test-text.js';
 import { CACHE_DIR, cachePartition, TestCache } from '../../testing/cache.js';
-import { captureCase, writeCapture } from '../../testing/capture.js';
+import { captureCase, writeCapture, type CapturedCase } from '../../testing/capture.js';
 import { ContractStore } from '../../testing/contracts.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
 import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
@@ -373,30 +373,37 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       // Any other name would be read as a resource file, which every later command refuses.
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, 'name it like tests/captured.test.yaml');
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
-      const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, async (s) => {
-        const root = s.workspace.config.project.root;
-        const declared = declaredPlaybooks(s.workspace.desired);
-        // A case docket test would never read, or one every later command refuses, is not worth writing.
-        const where = relative(root, out).split(sep).join('/');
-        if (isOutside(where) || where.split('/').slice(0, -1).some(skipDirectory)) {
-          throw new UsageError(`--out ${quoteValue(opts.out)} is not in the configuration directory (${relative(io.cwd, root) || '.'}), where docket test reads test files`, 'write it below that directory, such as tests/captured.test.yaml');
-        }
-        const names = [...declared.values()].map((p) => p.name);
-        if (opts.playbook !== undefined && !declared.has(normName(opts.playbook))) {
-          throw new UsageError(`--playbook ${quoteValue(opts.playbook)} is not a playbook this configuration declares${didYouMean(opts.playbook, names)}`);
-        }
-        const made = await captureCase(s.connection.services, { declared, reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) });
-        if (!declared.has(normName(made.playbook))) {
-          throw new DocketError('unknown-playbook', `review ${opts.review} was made against playbook ${quoteValue(made.playbook)}, which this configuration does not declare`, 'pass --playbook NAME: the declared playbook whose test file the case belongs to');
-        }
-        // A local copy of another contract than the one reviewed: the lock, which recorded the upload, says so.
-        const contract = made.case.contract as { imported_file?: string; sha256?: string };
-        const conflict = digest && contract.imported_file && contract.sha256 ? await new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, Boolean(opts.emulator))).conflictOf(contract.sha256, contract.imported_file) : undefined;
-        if (conflict) throw new DocketError('contract-mismatch', `--contract ${quoteValue(opts.contract ?? '')} is not the contract review ${opts.review} read: ${conflict}`, 'pass the local copy of the contract that was reviewed');
-        return made;
-      });
+      const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) => captureChecked(s, io, opts, out, digest));
       const how = await writeCapture(out, captured);
       if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${opts.out}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
       setExit(0);
     });
+}
+
+/**
+ * Reads the review into a case, refusing first what would make a case docket test never reads or
+ * every later command refuses: an --out outside the configuration, an undeclared playbook, a
+ * --contract the lock records as another contract than the one reviewed.
+ */
+async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: string, digest: string | undefined): Promise<CapturedCase> {
+  const root = s.workspace.config.project.root;
+  const declared = declaredPlaybooks(s.workspace.desired);
+  // A case docket test would never read, or one every later command refuses, is not worth writing.
+  const where = relative(root, out).split(sep).join('/');
+  if (isOutside(where) || where.split('/').slice(0, -1).some(skipDirectory)) {
+    throw new UsageError(`--out ${quoteValue(opts.out)} is not in the configuration directory (${relative(io.cwd, root) || '.'}), where docket test reads test files`, 'write it below that directory, such as tests/captured.test.yaml');
+  }
+  const names = [...declared.values()].map((p) => p.name);
+  if (opts.playbook !== undefined && !declared.has(normName(opts.playbook))) {
+    throw new UsageError(`--playbook ${quoteValue(opts.playbook)} is not a playbook this configuration declares${didYouMean(opts.playbook, names)}`);
+  }
+  const made = await captureCase(s.connection.services, { declared, reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) });
+  if (!declared.has(normName(made.playbook))) {
+    throw new DocketError('unknown-playbook', `review ${opts.review} was made against playbook ${quoteValue(made.playbook)}, which this configuration does not declare`, 'pass --playbook NAME: the declared playbook whose test file the case belongs to');
+  }
+  // A local copy of another contract than the one reviewed: the lock, which recorded the upload, says so.
+  const contract = made.case.contract as { imported_file?: string; sha256?: string };
+  const conflict = digest && contract.imported_file && contract.sha256 ? await new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, Boolean(opts.emulator))).conflictOf(contract.sha256, contract.imported_file) : undefined;
+  if (conflict) throw new DocketError('contract-mismatch', `--contract ${quoteValue(opts.contract ?? '')} is not the contract review ${opts.review} read: ${conflict}`, 'pass the local copy of the contract that was reviewed');
+  return made;
 }
