@@ -57,10 +57,25 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
       throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : 'the plan could not be made', p.root);
     }
+    const lockless = lockKnowsNothing(s, result.plan);
+    if (lockless) result.plan.warnings.push(lockless);
     return { plan: result.plan, live: result.live, unmatched: result.unmatched };
   } finally {
     s.progress.stop();
   }
+}
+
+/**
+ * Uploads planned while docket.lock.json records nothing for this target (deleted, or made for
+ * another organization) although the organization already holds the templates the files declare:
+ * the service cannot list attachments, so they read as new, and would be uploaded a second time.
+ */
+function lockKnowsNothing(s: Session, plan: Plan): string | undefined {
+  const uploads = plan.changes.filter((c) => c.action === 'upload').length;
+  if (uploads === 0 || Object.keys(s.lock.files).length > 0 || s.sync().byKey.size > 0) return undefined;
+  // Templates are what attachments are uploaded for: one already live names its attachments.
+  if (!Object.keys(plan.ids).some((key) => key.startsWith('template:'))) return undefined;
+  return `docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the ${uploads === 1 ? 'upload' : `${uploads} uploads`} above may be of files that are live already (the service cannot list them); to keep a live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
 }
 
 /** `--prune`'s help, from the kinds that declare a prune switch: `archive live playbooks that no file declares`. */

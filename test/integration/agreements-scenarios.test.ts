@@ -250,6 +250,22 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says so when docket.lock.json knows nothing of an organization whose templates are live: its uploads may be live already', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    // A first apply to an organization without the template: nothing to say.
+    const first = await cli('apply', '-C', dir, '--auto-approve');
+    expect(first.stdout).not.toContain('records nothing for this target');
+    await rm(join(dir, 'docket.lock.json'));
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect(plan.stdout).toContain('Warning: docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the upload above may be of files that are live already');
+    // Applied all the same, it uploads the file again and re-points the template: it converges.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('uploads an attachment, points templates at it, and re-points them when the PDF changes', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
