@@ -9,6 +9,9 @@ import { EMULATOR_API_KEY } from '../emulator/identity.js';
 export const API_KEY_VARIABLES = { review: 'DOCKET_REVIEW_API_KEY', agreements: 'DOCKET_AGREEMENTS_API_KEY' } as const;
 const KEY_VARIABLES: readonly string[] = ['DOCKET_API_KEY', ...Object.values(API_KEY_VARIABLES)];
 
+/** Why no key belongs in the configuration, as the errors that refuse one say it. */
+export const KEYS_STAY_OUT = 'docket reads the keys from the environment itself, and keeps them out of every request body, plan and output';
+
 /** Shorter values are not taken for a key found inside other text: they would match ordinary words. */
 const KEY_MIN_LENGTH = 8;
 

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
+import { KEYS_STAY_OUT } from './api-keys.js';
 import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { quoteValue } from './quote.js';
@@ -177,7 +178,7 @@ function keyIn(file: string, text: string, keys: readonly [string, string][] | u
       file,
       line,
       col,
-      hint: 'remove it: docket reads the keys from the environment itself, and keeps them out of every request body, plan and output',
+      hint: `remove it: ${KEYS_STAY_OUT}`,
     };
   }
   return undefined;

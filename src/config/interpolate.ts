@@ -2,7 +2,7 @@
  * `${var.NAME}` and `${env.NAME}` substitution in string values. `$${` writes a literal `${`.
  * Substitution happens on parsed values (never on YAML text), so a value can never inject YAML.
  */
-import { isKeyVariable, keysOf } from './api-keys.js';
+import { isKeyVariable, keysOf, KEYS_STAY_OUT } from './api-keys.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer } from './yaml-positions.js';
 
@@ -121,7 +121,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       problems.push({
         code: 'invalid-placeholder',
         message: `\`${raw}\` is an API key, which docket never puts into the configuration`,
-        hint: 'remove it: docket reads the keys from the environment itself, and keeps them out of every request body, plan and output',
+        hint: `remove it: ${KEYS_STAY_OUT}`,
       });
       keep(raw);
     } else {
@@ -131,7 +131,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         problems.push({
           code: 'invalid-placeholder',
           message: `\`${raw}\` holds the value of ${key}, an API key, which docket never puts into the configuration`,
-          hint: `set ${name} to something else: docket reads the keys from the environment itself, and keeps them out of every request body, plan and output`,
+          hint: `set ${name} to something else: ${KEYS_STAY_OUT}`,
         });
         keep(raw);
       } else if (value !== undefined) {
@@ -163,7 +163,7 @@ export function keysIn(value: unknown, keys: readonly [string, string][], pointe
   if (typeof value === 'string') {
     const found = keys.find(([, key]) => value.includes(key));
     return found
-      ? [{ pointer, code: 'api-key-in-file', message: `this value holds the value of ${found[0]}, an API key, which docket never puts into the configuration`, hint: 'remove it: docket reads the keys from the environment itself, and keeps them out of every request body, plan and output' }]
+      ? [{ pointer, code: 'api-key-in-file', message: `this value holds the value of ${found[0]}, an API key, which docket never puts into the configuration`, hint: `remove it: ${KEYS_STAY_OUT}` }]
       : [];
   }
   if (Array.isArray(value)) return value.flatMap((item, i) => keysIn(item, keys, joinPointer(pointer, i)));

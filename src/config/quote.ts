@@ -26,16 +26,18 @@ function cutShort(text: string, max: number): string {
  * zero-width and direction marks, a soft hyphen, the byte-order mark): quoted raw, a value holding
  * one would read as the very value it is refused for looking unlike ("alice@acme.example").
  */
-const ESCAPED = /[\u007f-\u00a0\u00ad\u200b-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\ufeff]/g;
+const ESCAPED = '\\u007f-\\u00a0\\u00ad\\u200b-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\ufeff';
+const EACH_ESCAPED = new RegExp(`[${ESCAPED}]`, 'g');
+/** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
+const NOT_PLAIN = new RegExp(`[\\u0000-\\u001f\`${ESCAPED}]`);
 
 function escapeC1(json: string): string {
-  return json.replace(ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(EACH_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Short, one line, nothing to escape: shown as written. */
 function isPlain(text: string, max = 60): boolean {
-  ESCAPED.lastIndex = 0;
-  return text.length <= max && !/[\u0000-\u001f`]/.test(text) && !ESCAPED.test(text);
+  return text.length <= max && !NOT_PLAIN.test(text);
 }
 
 /**

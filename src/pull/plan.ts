@@ -223,10 +223,10 @@ class PullPlanner {
         return undefined;
       }
     }
-    // Only live here, but last in sync as an object the files still declare (its playbook swapped
-    // names with another in the app): written here too, it would be declared twice.
-    const synced = c.action === 'delete' && c.liveId ? this.input.sync.byId.get(c.liveId)?.key : undefined;
-    if (synced !== undefined && synced !== refKey(c.kind, c.key) && this.desired.has(synced)) {
+    // A delete changed live is of an object moved in the app (engine/direction.ts): last in sync
+    // as an object the files still declare, it would be declared twice if written here too.
+    const synced = c.action === 'delete' && direction === 'changed-live' && c.liveId ? this.input.sync.byId.get(c.liveId)?.key : undefined;
+    if (synced !== undefined) {
       this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${synced.slice(synced.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
       return undefined;
     }

@@ -3,12 +3,17 @@
  * docket.lock.json in the review service's section (its URL and organization; `emulator` for the
  * in-process emulator), as `imported-file:<sha256>`. Later runs create reviews by that id.
  */
-import { lockKey, lockSection, readLockDocument, writeLock, type LockLocation } from '../config/lock.js';
+import { lockKey, lockSection, readLockDocument, writeLock, type LockFile, type LockLocation } from '../config/lock.js';
 
 const ENTRY_KIND = 'imported-file';
 
 export class ContractStore {
   private chain: Promise<void> = Promise.resolve();
+  /**
+   * The section as this run last read or wrote it, for the checks of every imported case: the
+   * lock also holds the sync records of the whole configuration, too much to parse once per case.
+   */
+  private known: Promise<LockFile['files']> | undefined;
 
   constructor(
     private readonly location: LockLocation,
@@ -16,11 +21,16 @@ export class ContractStore {
     private readonly target: () => string | undefined,
   ) {}
 
+  /** Read afresh: another run may have uploaded the contract since. */
   async idFor(sha: string): Promise<string | undefined> {
     const target = this.target();
     if (!target) return undefined;
+    return (await this.read(target))[lockKey(ENTRY_KIND, sha)]?.id;
+  }
+
+  private async read(target: string): Promise<LockFile['files']> {
     const { doc } = await readLockDocument(this.location);
-    return lockSection(doc, target, this.location).files[lockKey(ENTRY_KIND, sha)]?.id;
+    return lockSection(doc, target, this.location).files;
   }
 
   /**
@@ -31,8 +41,7 @@ export class ContractStore {
   async conflictOf(sha: string, id: string): Promise<string | undefined> {
     const target = this.target();
     if (!target) return undefined;
-    const { doc } = await readLockDocument(this.location);
-    const files = lockSection(doc, target, this.location).files;
+    const files = await (this.known ??= this.read(target));
     const bySha = files[lockKey(ENTRY_KIND, sha)];
     if (bySha && bySha.id !== id) return `sha256 ${sha} is the digest of ${bySha.file ?? 'a file'}, uploaded as imported file ${bySha.id}, not ${id}`;
     const byId = Object.entries(files).find(([key, entry]) => key.startsWith(`${ENTRY_KIND}:`) && entry.id === id);
@@ -50,6 +59,7 @@ export class ContractStore {
       if (id === undefined) delete lock.files[lockKey(ENTRY_KIND, sha)];
       else lock.files[lockKey(ENTRY_KIND, sha)] = { id, file, sha256: sha };
       await writeLock(this.location, target, lock);
+      this.known = Promise.resolve(lock.files);
     });
     return this.chain;
   }

@@ -5,13 +5,11 @@
  */
 import { hostname } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
-import { emulatorForFile } from '../helpers/scenario.js';
 import { App } from '../helpers/app.js';
 import { scratchDescription } from '../../src/testing/scratch.js';
 import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
-import { scratch, type OrgState } from '../helpers/test-runs.js';
+import { reviewingEmulatorForFile, scratch } from '../helpers/test-runs.js';
 
 const NDA = 'playbook/Inbound NDA';
 
@@ -20,8 +18,7 @@ afterAll(removeMadeDirs);
 const example = copyExample;
 
 describe('docket test when answers are lost', () => {
-  const { emulator: emu } = emulatorForFile({ reviewDelayMs: 20 });
-  const org = () => emu().emulator.store.state.organizations[DEFAULT_ORGANIZATION_ID] as unknown as OrgState;
+  const { emu, org } = reviewingEmulatorForFile();
 
   it('a create that never gets its answer (a hang, then the time budget) still has its scratch playbook archived and its test agreement voided by the run', async () => {
     const dir = await example();

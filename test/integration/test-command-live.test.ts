@@ -15,12 +15,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
 import { ACTOR } from '../helpers/emulator.js';
-import { emulatorForFile } from '../helpers/scenario.js';
 import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
 import { testAgreementMessage } from '../../src/testing/test-agreements.js';
 import type { RunIdentity } from '../../src/testing/run-owner.js';
 import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
-import { breakTermRule, scratch, type OrgState } from '../helpers/test-runs.js';
+import { breakTermRule, reviewingEmulatorForFile, scratch } from '../helpers/test-runs.js';
 
 const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
 const NDA = 'playbook/Inbound NDA';
@@ -30,8 +29,7 @@ afterAll(removeMadeDirs);
 const example = copyExample;
 
 describe('docket test against a standalone emulator', () => {
-  const { emulator: emu } = emulatorForFile({ reviewDelayMs: 20 });
-  const org = () => emu().emulator.store.state.organizations[DEFAULT_ORGANIZATION_ID] as unknown as OrgState;
+  const { emu, org } = reviewingEmulatorForFile();
 
   it('replays from the cache without keys, and says which cases it could not replay', async () => {
     const dir = await example();

@@ -145,7 +145,7 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
       throw new UsageError(`test file ${JSON.stringify(file)} is outside the configuration directory (${relative(cwd, root) || '.'})`, 'name test files relative to the current directory, below the directory given with -C');
     }
     if (!found.includes(rel)) {
-      const skipped = rel.split('/').slice(0, -1).find(skipDirectory);
+      const skipped = skippedFolderOf(rel);
       if (skipped !== undefined && isTestFile(rel) && (await stat(join(root, rel)).then((s) => s.isFile(), () => false))) {
         throw new UsageError(`${JSON.stringify(file)}: in ${skipped}/, a folder docket does not read (dot-folders and node_modules hold local or other people's files)`, 'move the test file to a folder of the configuration, such as tests/');
       }
@@ -156,6 +156,11 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
     return [rel];
   }));
   return [...new Set(named.flat())];
+}
+
+/** The folder of a root-relative path that discovery skips (a dot-folder, node_modules), if any: no test file there is read. */
+function skippedFolderOf(rel: string): string | undefined {
+  return rel.split('/').slice(0, -1).find(skipDirectory);
 }
 
 function isOutside(rel: string): boolean {
@@ -275,7 +280,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
           cache: new TestCache(join(project.root, CACHE_DIR, cachePartition(emulator, reviewUrl))),
           readCache: opts.cache,
           live: Boolean(opts.live),
-          contracts: new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator)),
+          contracts: contractStoreOf(s, emulator),
           concurrency: s.concurrency,
           run: { pid: process.pid, host: hostname(), until: new Date(deadline) },
           signal: interrupts.signal,
@@ -294,6 +299,11 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
     hard.abort();
     release();
   }
+}
+
+/** The contracts this checkout uploaded, in the lock section of imported files. */
+function contractStoreOf(s: Session, emulator: boolean): ContractStore {
+  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator));
 }
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */
@@ -390,7 +400,7 @@ async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: strin
   const declared = declaredPlaybooks(s.workspace.desired);
   // A case docket test would never read, or one every later command refuses, is not worth writing.
   const where = relative(root, out).split(sep).join('/');
-  if (isOutside(where) || where.split('/').slice(0, -1).some(skipDirectory)) {
+  if (isOutside(where) || skippedFolderOf(where) !== undefined) {
     throw new UsageError(`--out ${quoteValue(opts.out)} is not in the configuration directory (${relative(io.cwd, root) || '.'}), where docket test reads test files`, 'write it below that directory, such as tests/captured.test.yaml');
   }
   const names = [...declared.values()].map((p) => p.name);
@@ -403,7 +413,7 @@ async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: strin
   }
   // A local copy of another contract than the one reviewed: the lock, which recorded the upload, says so.
   const contract = made.case.contract as { imported_file?: string; sha256?: string };
-  const conflict = digest && contract.imported_file && contract.sha256 ? await new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, Boolean(opts.emulator))).conflictOf(contract.sha256, contract.imported_file) : undefined;
+  const conflict = digest && contract.imported_file && contract.sha256 ? await contractStoreOf(s, Boolean(opts.emulator)).conflictOf(contract.sha256, contract.imported_file) : undefined;
   if (conflict) throw new DocketError('contract-mismatch', `--contract ${quoteValue(opts.contract ?? '')} is not the contract review ${opts.review} read: ${conflict}`, 'pass the local copy of the contract that was reviewed');
   return made;
 }
