@@ -3,6 +3,7 @@
  * organization is the one the API key belongs to; every term and template write names the actor.
  */
 import { DocketError } from '../errors.js';
+import { firstMade } from './found.js';
 import type { ApiResource, FormPart, ServiceClient } from './types.js';
 
 export interface AgreementsUserAttrs {
@@ -186,8 +187,7 @@ export class AgreementsApi {
       ...(beforeSend ? { beforeSend } : {}),
       operation: `create custom term "${name}"`,
       recover: async () => {
-        const found = (await this.listCustomTerms()).find((t) => t.attributes.name === name);
-        return found ? { data: found } : undefined;
+        return firstMade(await this.listCustomTerms(), (t) => t.attributes.name === name);
       },
     });
     return withNumericVersion(res.data);
@@ -237,8 +237,7 @@ export class AgreementsApi {
       body: { ...body, user_email: actor.email },
       operation: `create custom template "${body.name}"`,
       recover: async () => {
-        const found = (await this.listCustomTemplates()).find((t) => t.attributes.name === body.name);
-        return found ? { data: found } : undefined;
+        return firstMade(await this.listCustomTemplates(), (t) => t.attributes.name === body.name);
       },
     });
     return withNumericVersion(res.data);
@@ -274,8 +273,7 @@ export class AgreementsApi {
       body,
       operation: `create template "${label}"`,
       recover: async () => {
-        const found = (await this.listTemplates()).find((t) => t.attributes.name === body.name);
-        return found ? { data: found } : undefined;
+        return firstMade(await this.listTemplates(), (t) => t.attributes.name === body.name);
       },
     });
     return res.data;

@@ -2,7 +2,9 @@
  * Which created objects the API client found by reading rather than by the create's answer: kept
  * beside the object, so what a create returns stays the service's resource.
  */
+import { earliestMade } from '../util/earliest.js';
 import { isPlainObject } from '../util/plain.js';
+import type { ApiResource } from './types.js';
 
 /** Objects a create returned because a read found them by identity: the create's answer did not name them. */
 const foundByRead = new WeakSet<object>();
@@ -19,4 +21,20 @@ export function markFound<T>(answer: T): T {
  */
 export function foundByReading(resource: object): boolean {
   return foundByRead.has(resource);
+}
+
+/**
+ * The object a create whose answer did not name it is taken to be, among those with its identity:
+ * the earliest made, as the duplicate check after the create picks (another apply's copy may be
+ * live too, and the list's order is the service's).
+ */
+export function firstMade<A>(items: readonly ApiResource<A>[], sameIdentity: (item: ApiResource<A>) => boolean): { data: ApiResource<A> } | undefined {
+  const found = earliestMade(
+    items.filter(sameIdentity),
+    (item) => {
+      const created = (item.attributes as { created_at?: unknown }).created_at;
+      return typeof created === 'string' ? created : undefined;
+    },
+  );
+  return found ? { data: found } : undefined;
 }

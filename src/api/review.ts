@@ -5,6 +5,7 @@
  */
 import { normEmail } from '../engine/normalize.js';
 import { ApiError, DocketError } from '../errors.js';
+import { firstMade } from './found.js';
 import { ReviewLocator, type PathStyleSetting, type ReviewLocation } from './review-location.js';
 import type { ApiResource, ServiceClient } from './types.js';
 
@@ -155,8 +156,7 @@ export class ReviewApi {
         body,
         operation: `invite member "${email}"`,
         recover: async () => {
-          const found = (await this.listInvitations()).find((i) => normEmail(i.attributes.email) === normEmail(email));
-          return found ? { data: found } : undefined;
+          return firstMade(await this.listInvitations(), (i) => normEmail(i.attributes.email) === normEmail(email));
         },
       });
       return res.data;
@@ -177,8 +177,7 @@ export class ReviewApi {
         body,
         operation: `create playbook "${body.name}"`,
         recover: async () => {
-          const found = (await this.listPlaybooks()).find((p) => p.attributes.name === body.name && (!byDescription || p.attributes.description === body.description));
-          return found ? { data: found } : undefined;
+          return firstMade(await this.listPlaybooks(), (p) => p.attributes.name === body.name && (!byDescription || p.attributes.description === body.description));
         },
       });
       return res.data;
@@ -207,8 +206,7 @@ export class ReviewApi {
         body,
         operation: `create rule "${label}"`,
         recover: async () => {
-          const found = (await this.listRules(playbookId)).find((r) => r.attributes.name === body.name);
-          return found ? { data: found } : undefined;
+          return firstMade(await this.listRules(playbookId), (r) => r.attributes.name === body.name);
         },
       });
       return res.data;
@@ -236,8 +234,7 @@ export class ReviewApi {
         body: [{ name: 'file', value: { data: file.data, filename: file.filename, contentType: contentTypeOf(file.filename) } }],
         operation: `upload contract ${file.filename}`,
         recover: async () => {
-          const found = (await this.client.list<ImportedFileAttrs>(`${w.prefix}/imported_files`, 'list imported files')).find((f) => f.attributes.sha256 === file.sha256);
-          return found ? { data: found } : undefined;
+          return firstMade(await this.client.list<ImportedFileAttrs>(`${w.prefix}/imported_files`, 'list imported files'), (f) => f.attributes.sha256 === file.sha256);
         },
       });
       return res.data;

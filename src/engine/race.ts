@@ -8,6 +8,7 @@
  */
 import type { ExecContext, RaceGuard } from '../kinds/kind.js';
 import type { Change } from './types.js';
+import { earliestMade } from '../util/earliest.js';
 
 export interface Sibling {
   id: string;
@@ -18,18 +19,7 @@ export interface Sibling {
 
 /** The object every run keeps: earliest `created_at` (unknown counts as latest), then the smaller id. */
 export function keeperOf(objects: readonly Sibling[]): Sibling | undefined {
-  let best: Sibling | undefined;
-  for (const o of objects) {
-    if (!best || earlier(o, best)) best = o;
-  }
-  return best;
-}
-
-function earlier(a: Sibling, b: Sibling): boolean {
-  const ta = a.createdAt ? Date.parse(a.createdAt) : Number.POSITIVE_INFINITY;
-  const tb = b.createdAt ? Date.parse(b.createdAt) : Number.POSITIVE_INFINITY;
-  if (ta !== tb) return (Number.isNaN(ta) ? Infinity : ta) < (Number.isNaN(tb) ? Infinity : tb);
-  return a.id < b.id;
+  return earliestMade(objects, (o) => o.createdAt);
 }
 
 export interface RaceOutcome {

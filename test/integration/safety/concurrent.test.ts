@@ -111,6 +111,31 @@ it('a playbook another apply created first is kept: this run archives its own co
   await expectConverged(run, dir);
 });
 
+it('a create not answered with an id takes the earliest made copy, as the duplicate check does, whatever order the list gives: the rules go where they are kept', async () => {
+  let injected = false;
+  t = await startTestEmulator({
+    variants: { createStatus: 204 },
+    // Another run's copy, made in the same millisecond with a smaller id, lands just after this
+    // run's own, so the list this run reads to find what it created names its own first.
+    onRequest: (request) => {
+      if (injected || request.method !== 'POST' || !request.path.endsWith('/playbooks')) return;
+      injected = true;
+      const own = Object.values(reviewOf(t).playbooks)[0]!;
+      const id = '00000000-0000-4000-8000-0000000000aa';
+      reviewOf(t).playbooks[id] = { ...own, id };
+    },
+  });
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  const run = bin(t);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  expect(injected).toBe(true);
+  const org = reviewOf(t);
+  const kept = Object.values(org.playbooks).filter((p) => !p.archived_at);
+  expect(kept.map((p) => p.id)).toEqual(['00000000-0000-4000-8000-0000000000aa']);
+  expect(names(t.emulator.store.rulesOf(org, kept[0]!.id))).toEqual(['Residuals', 'Term']);
+  await expectConverged(run, dir);
+});
+
 it('a rule and a playbook another apply removed first (answered 404) are done once a read finds them gone; a 404 for something still there stays an error', async () => {
   let removeNow: ((path: string) => void) | undefined;
   t = await startTestEmulator({
