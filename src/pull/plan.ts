@@ -299,7 +299,7 @@ class PullPlanner {
     if (!c.liveId || fields.length === 0) return;
     let set = this.unpulled.get(c.liveId);
     if (!set) this.unpulled.set(c.liveId, (set = new Set()));
-    for (const f of fields) set.add(f.split('.')[0]!);
+    for (const f of fields) set.add(f);
   }
 
   private entryOf(c: Change, direction: Direction, fields: string[], reason?: string, d?: DesiredResource): PullEntry {
@@ -809,11 +809,21 @@ function wholeRecord(l: LiveResource): SyncRecord {
 function liveRecord(l: LiveResource, fields: readonly string[], unpulled?: ReadonlySet<string>, old?: SyncRecord | null): SyncRecord | undefined {
   const hashes: Record<string, string> = {};
   for (const f of fields) {
-    if (!unpulled?.has(f)) hashes[f] = fieldHash(l.fields[f]);
+    if (!unpulled || !holdsUnpulled(f, unpulled)) hashes[f] = fieldHash(l.fields[f]);
     else if (old?.fields[f] !== undefined) hashes[f] = old.fields[f];
     else return undefined;
   }
   return { id: l.id, fields: hashes };
+}
+
+/**
+ * Whether a record's field is one pull left, or holds or lies inside one: records keep some fields
+ * whole (`review.default_reviewer`, `parameters.term`) where a change may name a part, or the whole.
+ */
+function holdsUnpulled(field: string, unpulled: ReadonlySet<string>): boolean {
+  if (unpulled.has(field)) return true;
+  for (const u of unpulled) if (u.startsWith(`${field}.`) || field.startsWith(`${u}.`)) return true;
+  return false;
 }
 
 /**

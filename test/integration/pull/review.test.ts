@@ -163,6 +163,29 @@ rules:
     expect(drift.stdout).toContain('No drift');
   });
 
+  it('leaves a nested field it did not pull (written as a variable) changed live, while it pulls its neighbour: drift still reports it and apply would not call the revert the files\' change', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION, 'members.yaml': MEMBERS });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editOrganization({ name: 'Acme Legal LLP', default_reviewer_id: await app.userId('qa@acme.example') });
+
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('changed live: review.name');
+    expect(pulled.stdout).toMatch(/review\.default_reviewer \(organization\.yaml:3\): live value "qa@acme\.example" differs from var\.lead/);
+    expect(await read(dir, 'organization.yaml')).toBe(ORGANIZATION.replace('name: Acme Legal,', 'name: Acme Legal LLP,'));
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('review.default_reviewer: "qa@acme.example" → "alice@acme.example"');
+    expect(plan.stdout).toContain('· changed live');
+    expect(plan.stdout).not.toContain('· changed in files');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('review.default_reviewer');
+    // A second pull still says what it leaves, rather than nothing.
+    expect((await cli('pull', '-C', dir)).stdout).toContain('review.default_reviewer');
+  });
+
   it('a rule made in the app goes in before an anchored rule without writing out what its aliases and merges share', async () => {
     const file = `kind: Playbook
 name: Side letters
