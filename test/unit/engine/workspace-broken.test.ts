@@ -90,6 +90,11 @@ describe('loadWorkspace, names that are not the identity', () => {
     // An empty one is said once, by the schema.
     const empty = await refused({ 'organization.yaml': lines('kind: Organization', 'review:', '  name: ""') });
     expect(empty).toEqual(['organization.yaml:3:9 invalid-value `name` must not be empty (got "")']);
+    // The agreements service needs its name too: neither empty nor cleared (it answered 422 on apply).
+    const agreements = await refused({ 'organization.yaml': lines('kind: Organization', 'agreements:', '  name: ""', '  city: null') });
+    expect(agreements).toEqual(['organization.yaml:3:9 invalid-value `name` must not be empty (got "")']);
+    const cleared = await refused({ 'organization.yaml': lines('kind: Organization', 'agreements:', '  name: null') });
+    expect(cleared).toEqual(['organization.yaml:3:9 invalid-value `name` must be a string or a number, not null (written "null")']);
   });
 });
 
