@@ -481,10 +481,18 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   positions.set(pointer, { key: keyPos, value: here, plain: false });
   if (yaml().isMap(node)) {
     const out: Record<string, unknown> = {};
+    let merged = false;
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       // With `merge` on, the parser marks the merge key with a symbol.
       if (yaml().isScalar(keyNode) && (typeof keyNode.value === 'symbol' || keyNode.source === '<<')) {
+        // The parser takes a second `<<` silently (the first wins; other readers let the last win).
+        if (merged) {
+          const at = keyNode.range ? lc(keyNode.range[0]) : here;
+          state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: 'duplicate key `<<`: each key may appear once in a mapping', file: state.file, ...at, hint: 'merge several mappings with one key and a list: `<<: [*first, *second]` (the first one listed wins)' });
+          continue;
+        }
+        merged = true;
         mergeInto(out, pair.value as Node | null, pointer, depth, state);
         continue;
       }

@@ -65,6 +65,9 @@ describe('parseYamlFile', () => {
     expect(dup.diagnostics).toEqual([
       expect.objectContaining({ code: 'duplicate-key', file: 'd.yaml', line: 3, col: 1, message: expect.stringContaining('`email`') }),
     ]);
+    // Two merge keys: the parser kept the first silently, where other readers (and editors) differ.
+    const merges = parseYamlFile(lines('kind: Playbook', 'name: P', 'rules:', '  - &a {name: a, actions: A}', '  - &b {name: b, actions: B}', '  - <<: *a', '    <<: *b', '    name: d'), 'm.yaml');
+    expect(merges.diagnostics).toEqual([expect.objectContaining({ code: 'duplicate-key', file: 'm.yaml', line: 7, col: 5, message: expect.stringContaining('`<<`') })]);
   });
 
   it('says an unquoted placeholder in a flow collection must be quoted, once, instead of the parser\'s errors about its braces', () => {
