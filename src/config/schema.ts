@@ -223,9 +223,11 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
       const hint = unquoted ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined;
       // A number or boolean that prints otherwise than it is written is quoted as written.
-      const source = (typeof e.data === 'number' && Number.isFinite(e.data)) || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
+      const source = typeof e.data === 'number' || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
+      // `1e999` overflows to infinity, said as YAML writes it (`.inf`) unless that is how it is written.
+      const read = typeof e.data === 'number' && !Number.isFinite(e.data) ? gotValue(e.data).slice(' (got '.length, -1) : String(e.data);
       // A placeholder's value came from its variable, not from how YAML read the text.
-      const got = source !== undefined && source !== String(e.data) && !source.startsWith('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${String(e.data)})` : undefined;
+      const got = source !== undefined && source !== read && !source.startsWith('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${read})` : undefined;
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = e.data === null ? written?.(positions.valueAt(pointer)) : undefined;
       if (nullWord !== undefined && /^(null|Null|NULL|~)$/.test(nullWord)) {

@@ -15,7 +15,7 @@
  * first `-`), a key opens and closes around its text, and a value written as nothing (`key:`)
  * opens and closes right after the colon.
  */
-import jsYaml from 'js-yaml';
+import { CORE_SCHEMA } from './yaml-core-schema.js';
 import type { NodeEvents } from './yaml-fast-positions.js';
 
 export interface BlockReadOptions {
@@ -32,7 +32,7 @@ interface ImplicitType {
 }
 
 /** js-yaml's plain-scalar types of the core schema (null, bool, int, float), in its order. */
-const IMPLICIT = (jsYaml.CORE_SCHEMA as unknown as { compiledImplicit: ImplicitType[] }).compiledImplicit;
+const IMPLICIT = (CORE_SCHEMA as unknown as { compiledImplicit: ImplicitType[] }).compiledImplicit;
 
 /**
  * Characters this reader never reads: tabs and carriage returns (indentation and line ends it

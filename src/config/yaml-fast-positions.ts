@@ -11,6 +11,7 @@
  * guess. test/unit/config/yaml-read.test.ts holds both to the same answers.
  */
 import jsYaml from 'js-yaml';
+import { CORE_SCHEMA } from './yaml-core-schema.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { DocPositions, joinPointer, type Entry, type LineCol } from './yaml-positions.js';
 
@@ -85,7 +86,7 @@ export class NodeEvents {
 export function fastPositions(text: string, file: string, values: readonly unknown[]): DocPositions[] | undefined {
   const { events, listener } = NodeEvents.recorder();
   try {
-    jsYaml.loadAll(text, () => undefined, { schema: jsYaml.CORE_SCHEMA, listener });
+    jsYaml.loadAll(text, () => undefined, { schema: CORE_SCHEMA, listener });
   } catch {
     return undefined;
   }

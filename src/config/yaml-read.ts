@@ -3,6 +3,7 @@
  * values, positions on demand; the full parser for anything js-yaml might read differently.
  */
 import jsYaml from 'js-yaml';
+import { CORE_SCHEMA } from './yaml-core-schema.js';
 import type { SourcePos } from '../diagnostics.js';
 import { readBlockYaml } from './yaml-block-reader.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
@@ -101,7 +102,7 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
     ({ events, listener } = NodeEvents.recorder(SHALLOW_DEPTH));
     const read: unknown[] = [];
     try {
-      jsYaml.loadAll(text, (doc) => read.push(doc), { schema: jsYaml.CORE_SCHEMA, filename: file, listener });
+      jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA, filename: file, listener });
     } catch {
       return undefined;
     }
@@ -176,7 +177,7 @@ export function plainYamlDocuments(text: string): unknown[] | undefined {
   if (block !== undefined) return block.length > 0 ? block : undefined;
   const read: unknown[] = [];
   try {
-    jsYaml.loadAll(text, (doc) => read.push(doc), { schema: jsYaml.CORE_SCHEMA });
+    jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA });
   } catch {
     return undefined;
   }

@@ -207,6 +207,22 @@ describe('readBlockYaml', () => {
     expect(compared).toBeGreaterThan(150);
   });
 
+  it('reads a float too large for a double as the infinity it overflows to, whichever reader reads the file', () => {
+    // js-yaml keeps `1e999` as text, the full parser (and editors) read infinity: a file's meaning
+    // depended on whether it held an anchor.
+    const texts = {
+      block: 'description: 1e999\nrules:\n  - name: -1e400\n',
+      flow: 'description: 1e999\nrules: [{name: -1e400}]\n',
+      full: 'description: &d 1e999\nrules:\n  - name: -1e400\n',
+    };
+    for (const [reader, text] of Object.entries(texts)) {
+      const [doc] = parseYamlFile(text, 'f.yaml', () => text).documents;
+      expect(doc!.value, reader).toEqual({ description: Number.POSITIVE_INFINITY, rules: [{ name: Number.NEGATIVE_INFINITY }] });
+    }
+    // Finite floats and text are what they were.
+    expect(readBlockYaml('a: 1e5\nb: 1e999x\nc: .inf\n')).toEqual([{ a: 100000, b: '1e999x', c: Number.POSITIVE_INFINITY }]);
+  });
+
   it('reads a playbook as written by hand', () => {
     const text = [
       '# The inbound NDA playbook',
