@@ -38,13 +38,6 @@ export interface TestSubjects {
   unknown?: boolean;
 }
 
-/**
- * Schema errors after which a document still has the shape the checks below read (a key too
- * many, an empty object, a number out of range, a word not in its list; `if` only wraps its
- * `then`'s): their problems are reported beside the schema's, not after its fix.
- */
-const SHAPE_KEEPING_ERRORS: ReadonlySet<string> = new Set(['additionalProperties', 'minProperties', 'if', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'enum']);
-
 export interface LoadedTests {
   files: TestFile[];
   diagnostics: Diagnostic[];
@@ -85,12 +78,11 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       diagnostics.push(...hygiene);
       if (hygiene.length > 0) continue;
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
-      let valid = true;
-      if (!validate(value)) {
-        diagnostics.push(...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label }));
-        if (!(validate.errors ?? []).every((e) => SHAPE_KEEPING_ERRORS.has(e.keyword))) continue;
-        valid = false;
-      }
+      const valid = validate(value);
+      if (!valid) diagnostics.push(...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label }));
+      // The checks below run on a document the schema refused too (each reads only values of the
+      // right type), so one run reports every problem, not the schema's first and then the rest.
+      if (!isPlainObject(value) || (value.kind !== 'PlaybookTest' && value.kind !== 'TemplateTest')) continue;
       const checker = new Checker(root, file, doc.positions, subjects, diagnostics, caseLines);
       const loaded = await checker.document(value as Record<string, unknown>);
       if (loaded && valid) out.push(loaded);
@@ -99,7 +91,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
   return { files: out, diagnostics: diagnostics.sort(compareDiagnostics) };
 }
 
-/** The checks a schema cannot make, for one document that passed it. */
+/** The checks a schema cannot make, for one document of either kind, valid or not: they read only values of the right type. */
 class Checker {
   /** The configuration directory with its links resolved, found once per document. */
   private realRoot: Promise<string> | undefined;
@@ -130,42 +122,43 @@ class Checker {
   async document(body: Record<string, unknown>): Promise<TestFile | undefined> {
     const before = this.diagnostics.filter((d) => d.severity === 'error').length;
     const defaults = isPlainObject(body.defaults) ? body.defaults : {};
-    const severity = (defaults.severity as Severity | undefined) ?? 'error';
-    const cases = body.cases as Record<string, unknown>[];
+    const severity = severityOf(defaults.severity) ?? 'error';
+    const cases = Array.isArray(body.cases) ? (body.cases as unknown[]) : [];
     this.uniqueNames(cases, `${String(body.kind)}\0${normName(String(body.playbook ?? body.template))}`);
     let result: TestFile;
     if (body.kind === 'PlaybookTest') {
       const wanted = String(body.playbook);
       const subject = this.subjects.playbooks.get(normName(wanted));
-      if (!subject && !this.subjects.unknown) {
+      if (!subject && !this.subjects.unknown && typeof body.playbook === 'string') {
         this.error('unknown-playbook', `no Playbook named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name))}`, '/playbook');
       }
       const rules = subject ? subject.rules.map((r) => r.name) : undefined;
-      const base = { repeat: (defaults.repeat as number | undefined) ?? 1, passRate: (defaults.pass_rate as number | undefined) ?? 1, severity, reviewType: (defaults.review_type as string | undefined) ?? null };
+      const base = { repeat: numberOr(defaults.repeat, 1), passRate: numberOr(defaults.pass_rate, 1), severity, reviewType: typeof defaults.review_type === 'string' ? defaults.review_type : null };
       const loaded: PlaybookCase[] = [];
-      for (const [i, c] of cases.entries()) loaded.push(await this.playbookCase(c, `/cases/${i}`, base, rules));
+      for (const [i, c] of cases.entries()) if (isPlainObject(c)) loaded.push(await this.playbookCase(c, `/cases/${i}`, base, rules));
       result = { kind: 'PlaybookTest', file: this.file, subject: subject?.name ?? normName(wanted), at: this.at(''), cases: loaded };
     } else {
       const wanted = String(body.template);
       const subject = this.subjects.templates.get(normName(wanted));
-      if (!subject && !this.subjects.unknown) {
+      if (!subject && !this.subjects.unknown && typeof body.template === 'string') {
         this.error('unknown-template', `no CustomTemplate or Template named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.templates.values()].map((t) => t.name))}`, '/template');
       }
       if (!this.subjects.actor && !this.subjects.unknown) {
         this.error('missing-actor', 'template tests create agreements owned and signed by `agreements.actor`, which docket.yaml does not set', '/template', 'set `agreements.actor` in docket.yaml to a user of the agreements service');
       }
-      const loaded = cases.map((c, i) => this.templateCase(c, `/cases/${i}`, severity));
+      const loaded = cases.flatMap((c, i) => (isPlainObject(c) ? [this.templateCase(c, `/cases/${i}`, severity)] : []));
       result = { kind: 'TemplateTest', file: this.file, subject: subject?.name ?? normName(wanted), at: this.at(''), cases: loaded };
     }
     return this.diagnostics.filter((d) => d.severity === 'error').length > before ? undefined : result;
   }
 
   /** `subject`: the kind and tested name, so a file may test two playbooks with cases of the same name. */
-  private uniqueNames(cases: Record<string, unknown>[], subject: string): void {
+  private uniqueNames(cases: unknown[], subject: string): void {
     cases.forEach((c, i) => {
-      const name = String(c.name);
+      if (!isPlainObject(c) || typeof c.name !== 'string') return;
+      const name = c.name;
       // Reports name cases by it (a JUnit testcase, an annotation): one of blanks names nothing.
-      if (typeof c.name === 'string' && name.trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank`, `/cases/${i}/name`, 'name the case by what it checks');
+      if (name.trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank`, `/cases/${i}/name`, 'name the case by what it checks');
       const first = this.caseLines.get(`${subject}\0${name}`);
       if (first !== undefined) this.error('duplicate-case', `case ${JSON.stringify(name)} is named twice in this file (first at line ${first})`, `/cases/${i}/name`);
       else this.caseLines.set(`${subject}\0${name}`, this.at(`/cases/${i}`).line);
@@ -173,18 +166,19 @@ class Checker {
   }
 
   private async playbookCase(c: Record<string, unknown>, ptr: string, base: { repeat: number; passRate: number; severity: Severity; reviewType: string | null }, rules: string[] | undefined): Promise<PlaybookCase> {
-    const severity = (c.severity as Severity | undefined) ?? base.severity;
-    const expect = c.expect as Record<string, unknown>;
+    const severity = severityOf(c.severity) ?? base.severity;
+    const expect = isPlainObject(c.expect) ? c.expect : {};
     const specs: { spec: ExpectationSpec; pointer: string; severity: Severity }[] = [];
     const ruleName = (value: unknown, pointer: string): string => {
       const name = normName(value);
       // As the matching compares them (README: Matching rules), or a name it would accept is refused here.
-      if (rules && !rules.some((r) => nameKey(r) === nameKey(name))) {
+      if (rules && typeof value === 'string' && !rules.some((r) => nameKey(r) === nameKey(name))) {
         this.error('unknown-rule', `${JSON.stringify(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.join(', ')}` : undefined);
       }
       return name;
     };
-    (Array.isArray(expect.redlines) ? (expect.redlines as Record<string, unknown>[]) : []).forEach((r, i) => {
+    (Array.isArray(expect.redlines) ? (expect.redlines as unknown[]) : []).forEach((r, i) => {
+      if (!isPlainObject(r)) return;
       const pointer = `${ptr}/expect/redlines/${i}`;
       const evaluation = r.evaluation === undefined ? undefined : this.outcomes(r.evaluation, `${pointer}/evaluation`);
       const commentary = r.commentary === undefined ? undefined : this.text(r.commentary, `${pointer}/commentary`);
@@ -195,11 +189,11 @@ class Checker {
         ...(r.count !== undefined ? { count: this.count(r.count, `${pointer}/count`) } : {}),
         ...(commentary ? { commentary } : {}),
       };
-      specs.push({ spec, pointer, severity: (r.severity as Severity | undefined) ?? severity });
+      specs.push({ spec, pointer, severity: severityOf(r.severity) ?? severity });
     });
     if (isPlainObject(expect.flags)) {
       const flags = expect.flags;
-      const flagSeverity = (flags.severity as Severity | undefined) ?? severity;
+      const flagSeverity = severityOf(flags.severity) ?? severity;
       for (const [list, type] of [['includes', 'flag-includes'], ['excludes', 'flag-excludes']] as const) {
         (Array.isArray(flags[list]) ? (flags[list] as unknown[]) : []).forEach((name, i) => {
           const pointer = `${ptr}/expect/flags/${list}/${i}`;
@@ -208,7 +202,8 @@ class Checker {
       }
       if (flags.count !== undefined) specs.push({ spec: { type: 'flag-count', count: this.count(flags.count, `${ptr}/expect/flags/count`) }, pointer: `${ptr}/expect/flags/count`, severity: flagSeverity });
     }
-    (Array.isArray(expect.positions) ? (expect.positions as Record<string, unknown>[]) : []).forEach((p, i) => {
+    (Array.isArray(expect.positions) ? (expect.positions as unknown[]) : []).forEach((p, i) => {
+      if (!isPlainObject(p)) return;
       const pointer = `${ptr}/expect/positions/${i}`;
       const summary = p.summary === undefined ? undefined : this.text(p.summary, `${pointer}/summary`);
       const explanation = p.detailed_explanation === undefined ? undefined : this.text(p.detailed_explanation, `${pointer}/detailed_explanation`);
@@ -218,21 +213,21 @@ class Checker {
         ...(explanation ? { detailed_explanation: explanation } : {}),
         count: p.count !== undefined ? this.count(p.count, `${pointer}/count`) : { min: 1 },
       };
-      specs.push({ spec, pointer, severity: (p.severity as Severity | undefined) ?? severity });
+      specs.push({ spec, pointer, severity: severityOf(p.severity) ?? severity });
     });
     return {
       name: String(c.name),
       at: this.at(ptr),
-      contract: await this.contract(c.contract as Record<string, unknown>, `${ptr}/contract`),
-      reviewType: (c.review_type as string | undefined) ?? base.reviewType,
-      repeat: (c.repeat as number | undefined) ?? base.repeat,
-      passRate: (c.pass_rate as number | undefined) ?? base.passRate,
+      contract: await this.contract(isPlainObject(c.contract) ? c.contract : {}, `${ptr}/contract`),
+      reviewType: typeof c.review_type === 'string' ? c.review_type : base.reviewType,
+      repeat: numberOr(c.repeat, base.repeat),
+      passRate: numberOr(c.pass_rate, base.passRate),
       expectations: this.labelled(specs),
     };
   }
 
   private templateCase(c: Record<string, unknown>, ptr: string, base: Severity): TemplateCase {
-    const severity = (c.severity as Severity | undefined) ?? base;
+    const severity = severityOf(c.severity) ?? base;
     const expect = c.expect;
     const rejected = isPlainObject(expect) && isPlainObject(expect.rejected) ? expect.rejected : undefined;
     const spec: ExpectationSpec = rejected ? { type: 'rejected', ...(typeof rejected.field === 'string' ? { field: rejected.field } : {}) } : { type: 'accepted' };
@@ -280,16 +275,17 @@ class Checker {
 
   private count(value: unknown, ptr: string): Count {
     if (typeof value === 'number') return { min: value, max: value };
-    const c = value as Count;
+    if (!isPlainObject(value)) return {};
+    const c: Count = { ...(typeof value.min === 'number' ? { min: value.min } : {}), ...(typeof value.max === 'number' ? { max: value.max } : {}) };
     if (c.min !== undefined && c.max !== undefined && c.min > c.max) this.error('invalid-value', `\`count\` has min ${c.min} above max ${c.max}`, ptr);
     return { ...(c.min !== undefined ? { min: c.min } : {}), ...(c.max !== undefined ? { max: c.max } : {}) };
   }
 
   private outcomes(value: unknown, ptr: string): OutcomeSet {
-    const set: OutcomeSet = typeof value === 'string' ? { in: [value] } : (value as OutcomeSet);
+    const set: OutcomeSet = typeof value === 'string' ? { in: [value] } : isPlainObject(value) && 'in' in value ? { in: listOf(value.in) } : { not_in: listOf(isPlainObject(value) ? value.not_in : undefined) };
     const values = 'in' in set ? set.in : set.not_in;
     values.forEach((v, i) => {
-      if (!KNOWN_OUTCOMES.includes(v)) {
+      if (typeof v === 'string' && !KNOWN_OUTCOMES.includes(v)) {
         const pointer = typeof value === 'string' ? ptr : `${ptr}/${'in' in set ? 'in' : 'not_in'}/${i}`;
         this.warning('unknown-outcome', `outcome ${JSON.stringify(v)} is none of ${KNOWN_OUTCOMES.join(', ')}${didYouMean(v, KNOWN_OUTCOMES)}`, pointer, 'the service may use other values; this one is kept as written');
       }
@@ -299,16 +295,31 @@ class Checker {
 
   private text(value: unknown, ptr: string): TextMatch | undefined {
     if (typeof value === 'string') return { equals: value };
+    if (!isPlainObject(value)) return undefined;
     const v = value as Record<string, string>;
     if (v.equals !== undefined) return { equals: v.equals };
     if (v.contains !== undefined) return { contains: v.contains };
-    const compiled = compilePattern(v.matches!);
+    if (typeof v.matches !== 'string') return undefined;
+    const compiled = compilePattern(v.matches);
     if ('error' in compiled) {
       this.error('invalid-regex', `\`matches\` is not a valid regular expression: ${compiled.error}${gotValue(v.matches)}`, `${ptr}/matches`);
       return undefined;
     }
     return { matches: compiled.source, flags: compiled.flags };
   }
+}
+
+function severityOf(value: unknown): Severity | undefined {
+  return value === 'error' || value === 'warn' ? value : undefined;
+}
+
+function numberOr(value: unknown, otherwise: number): number {
+  return typeof value === 'number' ? value : otherwise;
+}
+
+/** A list as written, of whatever it holds (each item is looked at by type). */
+function listOf(value: unknown): string[] {
+  return Array.isArray(value) ? (value as string[]) : [];
 }
 
 /**

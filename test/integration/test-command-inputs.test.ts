@@ -211,6 +211,19 @@ describe('docket test with broken inputs', () => {
     await writeFile(join(dir, 'tests/many.test.yaml'), doc.replace('playbook: Inbound NDA', 'playbook: Inbound NDA\ndefaults: { repeat: 0, severity: fatal }').replace('    repaet: 3\n', ''));
     const ranges = await runCli(['validate', '-C', dir]);
     for (const problem of ['`repeat` must be at least 1', '`severity` must be one of', 'error unknown-rule "Nope"', 'error duplicate-case', 'missing.docx']) expect(ranges.stderr).toContain(problem);
+
+    // Nor does a key missing, or a value of the wrong type: the checks read what has the right type.
+    await writeFile(
+      join(dir, 'tests/many.test.yaml'),
+      ['kind: PlaybookTest', 'playbook: Inbound ND', 'cases:', '  - name: one', '    contract: { file: missing.docx }', '  - name: two', '    contract: fixtures/nda-standard.docx', '    expect: { redlines: [{ topic: Term, count: lots }, 7], flags: { includes: [Nope, 3] } }', ''].join('\n'),
+    );
+    const shapes = await runCli(['validate', '-C', dir]);
+    expect(shapes.code).toBe(1);
+    for (const problem of ['tests/many.test.yaml:4:5 error missing-field', 'tests/many.test.yaml:2:11 error unknown-playbook', 'did you mean `Inbound NDA`', 'tests/many.test.yaml:5:23 error missing-file', 'tests/many.test.yaml:7:15 error', 'tests/many.test.yaml:8:48 error invalid-value `count`', 'tests/many.test.yaml:8:86 error']) expect(shapes.stderr).toContain(problem);
+    expect(shapes.stderr).not.toContain('Internal error');
+    // With the playbook known, a rule it lacks is named beside the wrong types.
+    await writeFile(join(dir, 'tests/many.test.yaml'), (await readFile(join(dir, 'tests/many.test.yaml'), 'utf8')).replace('Inbound ND\n', 'Inbound NDA\n'));
+    expect((await runCli(['validate', '-C', dir])).stderr).toContain('tests/many.test.yaml:8:80 error unknown-rule "Nope"');
   });
 
   it('checks the test files of a configuration it refuses, so every problem is said at once', async () => {
