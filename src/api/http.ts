@@ -229,6 +229,24 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return a.kind === 'response' ? `the ${service} service answered HTTP ${a.status}` : `the request to the ${service} service failed (${clean(a.failure.message)})`;
   }
 
+  /**
+   * A create's read after an answer that did not settle it: its failure says what the create's
+   * outcome is, not only that a list could not be read (which read as if nothing was created).
+   */
+  async function readingFailed<T>(read: () => Promise<T>, context: string, outcome: string): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      // A read that could not be made, not what a kind's recovery says of the outcome itself.
+      const readFailed = error instanceof ApiError || (error instanceof DocketError && READ_FAILURES.has(error.code));
+      if (!readFailed) throw error;
+      // The read's own request may have changed nothing; the create it reads for may have.
+      error.notCarriedOut = false;
+      error.message = `${context}: ${error.message}${outcome}`;
+      throw error;
+    }
+  }
+
   /** Said of a POST whose outcome nobody knows: the next plan shows whether it was carried out. */
   function maybeDone(t: RequestTarget, a: Attempt): string {
     const unknown = t.method === 'POST' && (a.kind === 'response' ? RETRYABLE_STATUS.has(a.status) && !NOT_PROCESSED_STATUS.has(a.status) : a.failure.phase === 'unknown');
@@ -414,7 +432,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
         if (decision === 'recover' && recover) {
-          const found = await recover();
+          const found = await readingFailed(recover, `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
           if (found !== undefined) return found;
           if (!canRetry) throw gaveUp(t, a, n + 1);
           if (options.stop?.aborted) throw notTriedAgain(t, a);
@@ -600,7 +618,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (hasDataId(answer)) return (read ? markFound(answer) : answer) as T;
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).
-      const found = await o.recover('no-id');
+      const found = await readingFailed(() => o.recover('no-id'), `${t.operation}: the service took it without saying the new object's id, and the read to find it failed`, '; the next plan shows it');
       if (found !== undefined) return markFound(found);
       throw new DocketError(
         'bad-response',
@@ -616,6 +634,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     },
   };
 }
+
+/** Codes of a read that could not be made (besides ApiError's): it says nothing of what it read for. */
+const READ_FAILURES: ReadonlySet<string> = new Set(['timeout', 'bad-response']);
 
 /** Why a wait ended early. */
 type WaitEnd = 'interrupted' | 'stopped' | 'timeout';

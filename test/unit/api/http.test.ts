@@ -1048,6 +1048,24 @@ describe('create with unknown outcome', () => {
     expect(err.message).toBe("create /v1/y: review service POST /v1/y succeeded without the new object's id, and reading the collection did not find it");
   });
 
+  it('says a create may have been carried out when the read after its lost answer fails, and keeps what was recorded before it', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/x', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    mock.intercept({ path: '/v1/y', method: 'POST' }).reply(201, '');
+    const listFailed = (): Promise<never> => {
+      const error = new ApiError({ service: 'review', status: 500, method: 'GET', path: '/v1/x', operation: 'list x' });
+      error.notCarriedOut = true;
+      return Promise.reject(error);
+    };
+    const lost = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: listFailed }))) as DocketError;
+    expect(lost.message).toMatch(/^create x: the request to the review service failed \(.*other side closed.*\), and the read to find whether it was carried out failed: list x: review service GET \/v1\/x failed with HTTP 500; the service may have carried it out, and the next plan shows whether it did$/);
+    // The read changed nothing, but the create may have: a pending upload's mark stays.
+    expect(lost.notCarriedOut).toBe(false);
+    const noId = (await rejection(client.create({ method: 'POST', path: '/v1/y', body: {}, operation: 'create y', recover: listFailed }))) as DocketError;
+    expect(noId.message).toMatch(/^create y: the service took it without saying the new object's id, and the read to find it failed: list x: review service GET \/v1\/x failed with HTTP 500.*; the next plan shows it$/);
+    expect(noId.notCarriedOut).toBe(false);
+  });
+
   it('calls recover and returns what it found without posting again', async () => {
     const { mock, client, logs } = setup();
     let posts = 0;
