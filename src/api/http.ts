@@ -247,6 +247,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     }
   }
 
+  /** One bad answer may be a passing fault of the service or a proxy; every answer bad is a wrong URL. */
+  function badAnswerHint(): string {
+    return `run the command again; if the answer is bad again, check that ${base.url} is the ${service} service's API base URL`;
+  }
+
   /** Said of a POST whose outcome nobody knows: the next plan shows whether it was carried out. */
   function maybeDone(t: RequestTarget, a: Attempt): string {
     const unknown = t.method === 'POST' && (a.kind === 'response' ? RETRYABLE_STATUS.has(a.status) && !NOT_PROCESSED_STATUS.has(a.status) : a.failure.phase === 'unknown');
@@ -326,7 +331,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       throw new DocketError(
         'bad-response',
         `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not JSON (${truncate(type, 100)})`,
-        `check that ${base.url} is the ${service} service's API base URL`,
+        badAnswerHint(),
       );
     }
   }
@@ -505,7 +510,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const take = (res: unknown, at: RequestTarget) => {
       const problem = listProblem(res, identity);
       if (problem) {
-        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
+        throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, badAnswerHint());
       }
       const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
       const miscounted = countProblem(body, body.data.length);
@@ -602,7 +607,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const answer = await send(t);
       const problem = o.resource ? resourceProblem(answer) : bodyProblem(answer);
       if (problem) {
-        throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered with a malformed body: ${clean(problem)}`, `check that ${base.url} is the ${service} service's API base URL`);
+        throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered with a malformed body: ${clean(problem)}`, badAnswerHint());
       }
       return answer as T;
     },
