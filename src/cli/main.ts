@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ApiError, ConfigError, DocketError, InterruptedError } from '../errors.js';
-import { errorJson, jsonText } from '../render/json.js';
+import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
 import { stripControl } from '../render/sanitize.js';
 import { renderTestErrorJson } from '../render/test-json.js';
 import { VERSION } from '../version.js';
@@ -160,10 +160,10 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];
 }
 
-/** The command, when `plan`/`apply`/`show`/`test`/`drift`/`pull` runs with `-o json` (validate prints its own JSON for configuration errors). */
+/** The command, when `plan`/`apply`/`show`/`test`/`drift`/`pull`/`validate` runs with `-o json` (validate prints its own JSON for configuration errors). */
 function jsonOutput(argv: string[]): string | undefined {
   const args = argv.slice(2);
-  const command = args.find((a) => ['plan', 'apply', 'show', 'test', 'drift', 'pull'].includes(a));
+  const command = args.find((a) => ['plan', 'apply', 'show', 'test', 'drift', 'pull', 'validate'].includes(a));
   if (!command) return undefined;
   // `test capture` writes a file, not a test report: its errors get the common document.
   const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
@@ -184,6 +184,11 @@ function outputFormat(args: string[]): string | undefined {
 /** The error as the command's JSON: `docket test`'s is its report (schemas/test-report.schema.json) holding the error. */
 function errorDocument(command: string, error: unknown, source?: (file: string, line: number) => string | undefined): string {
   const body = errorJson(error, source);
+  if (command === 'validate') {
+    // Its report's own shape: the error (a bad flag) is its one problem, with no position.
+    const { code, message, hint } = body.error;
+    return renderDiagnosticsJson(body.diagnostics.length > 0 ? body.diagnostics : [{ severity: 'error', code, message, ...(hint ? { hint } : {}) }]);
+  }
   return command === 'test' ? renderTestErrorJson(body) : jsonText(body);
 }
 

@@ -140,7 +140,8 @@ export function renderErrorJson(error: unknown, source?: (file: string, line: nu
 /** An error (a DocketError, or anything thrown) as the error document's fields. */
 export function errorJson(error: unknown, source?: (file: string, line: number) => string | undefined): ErrorJson {
   const e = error as { code?: unknown; message?: unknown; hint?: unknown; diagnostics?: unknown; exitCode?: unknown };
-  const code = typeof e.code === 'string' ? e.code : 'internal';
+  // commander's own codes (`commander.invalidArgument`) are a library's names: to a user they are usage errors.
+  const code = typeof e.code !== 'string' ? 'internal' : e.code.startsWith('commander.') ? 'usage' : e.code;
   return {
     format_version: 1,
     error: {

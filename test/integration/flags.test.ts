@@ -127,6 +127,17 @@ describe('flag values', () => {
     expect(JSON.parse((await run(['plan', '-C', missing, '-o', 'text', '--output=json'])).stdout).error.code).toBe('invalid-config');
   });
 
+  it('a bad flag with -o json is still one JSON document on stdout, validate\'s report included, with the code `usage`', async () => {
+    for (const args of [['--bogus'], ['-C', ''], ['--concurrency', '0']]) {
+      const plan = await run(['plan', ...args, '-o', 'json']);
+      expect(plan.code).toBe(1);
+      expect(JSON.parse(plan.stdout).error).toMatchObject({ code: 'usage', exit_code: 1 });
+      const validate = await run(['validate', ...args, '-o', 'json']);
+      expect(validate.code).toBe(1);
+      expect(JSON.parse(validate.stdout)).toMatchObject({ valid: false, errors: 1, warnings: 0, diagnostics: [{ severity: 'error', code: 'usage' }] });
+    }
+  });
+
   it('test capture: a contract that cannot be read and an --out that cannot be written are errors before the review is read', async () => {
     const contract = await run(['test', 'capture', '-C', dir, '--emulator', '--review', 'r1', '--out', join(dir, 'tests', 'c.test.yaml'), '--contract', join(dir, 'missing.pdf')]);
     expect(contract.code).toBe(1);
