@@ -6,7 +6,7 @@
 import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
-import { valueSourceOf } from '../kinds/support/positions.js';
+import { problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { DesiredContext } from '../kinds/kind.js';
@@ -36,7 +36,7 @@ export async function buildDesired(
       // `A` with rule `B/C` and `A/B` with rule `C`: one key, so one of them would silently vanish.
       const [one, other] = [resource, first].map((r) => `${r.kind} ${quoteValue(r.name)} of ${r.parent!.kind} ${quoteValue(r.parent!.key)}`);
       diagnostics.error('duplicate-resource', `${one} and ${other} (${first.source.file}:${first.source.line}) are both ${resource.kind} ${quoteValue(resource.key)}: a \`/\` in their names makes them one`, {
-        ...resource.source,
+        ...identitySource(resource),
         hint: 'rename one of them so that they differ other than by where the `/` is',
       });
       return;
@@ -82,7 +82,7 @@ export const MAX_NAME_LENGTH = 200;
 
 /** Where the value that names a resource is written (its `name:`, a member's `email:`), else where it starts. */
 function identitySource(resource: DesiredResource): SourcePos {
-  return valueSourceOf(resource.fieldSources, 'name' in resource.fieldSources ? 'name' : 'email') ?? resource.source;
+  return problemSourceOf(resource.fieldSources, 'name' in resource.fieldSources ? 'name' : 'email') ?? resource.source;
 }
 
 /** A name is visible text of a sensible length (config/text-hygiene.ts keeps it one line, without control characters). */
@@ -117,7 +117,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       const first = pins.get(key);
       if (first) {
         diagnostics.error('duplicate-pin', `${d.kind} "${d.name}" pins id ${d.pinId}, which ${d.kind} "${first.name}" pins too (${lineOf(first, 'id')})`, {
-          ...(valueSourceOf(d.fieldSources, 'id') ?? d.source),
+          ...(problemSourceOf(d.fieldSources, 'id') ?? d.source),
           hint: 'an id names one live object: keep it on one of them',
         });
       } else pins.set(key, d);
@@ -128,7 +128,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       const first = former.get(key);
       if (first && first !== d) {
         diagnostics.error('duplicate-renamed-from', `${d.kind} "${d.name}" and ${d.kind} "${first.name}" (${lineOf(first, 'renamed_from')}) both say they were renamed from "${old}"`, {
-          ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
+          ...(problemSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
           hint: 'one live object can become only one of them: keep `renamed_from` on one',
         });
       } else former.set(key, d);
@@ -152,7 +152,7 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
       continue;
     }
     diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(d.name)} looks like ${d.kind} ${quoteValue(first.name)} (${lineOf(first, 'name')}): they differ only in white space or in how Unicode encodes a character`, {
-      ...(valueSourceOf(d.fieldSources, 'name') ?? d.source),
+      ...(problemSourceOf(d.fieldSources, 'name') ?? d.source),
       hint: 'give them names that read differently, or declare one of them (retype the name to remove invisible characters)',
     });
   }

@@ -12,7 +12,7 @@ import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
 import { blockText } from './support/yaml-out.js';
 import { sendMarked } from './support/pending-upload.js';
-import { docSource, fieldSourcesAt, namesList, valueOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, namesList, problemAt } from './support/positions.js';
 
 /**
  * The attachment ids docket knows exist in this target: uploaded or adopted here (docket.lock.json),
@@ -77,7 +77,7 @@ export const attachmentKind: KindModule<'attachment'> = {
     const path = typeof doc.body.file === 'string' ? dataFilePath(doc, doc.body.file) : '';
     const file = ctx.files.get(path);
     if (file && Buffer.from(file.head.subarray(0, 5)).toString('latin1') !== '%PDF-') {
-      diag.error('not-a-pdf', `attachment "${name}": ${JSON.stringify(path)} is not a PDF (it does not start with %PDF-)`, valueOf(doc, '/file'));
+      diag.error('not-a-pdf', `attachment "${name}": ${JSON.stringify(path)} is not a PDF (it does not start with %PDF-)`, problemAt(doc, '/file'));
     }
     const fields: Fields = { name, description: normText(doc.body.description), sha256: file?.sha256 ?? null };
     return [

@@ -12,7 +12,7 @@ import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { declaredFilter } from './support/declared.js';
 import { sendMarked } from './support/pending-upload.js';
-import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, namesList, posOf, problemAt } from './support/positions.js';
 import { asideName, siblingsOf } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 
@@ -41,7 +41,7 @@ export const customTermKind: KindModule<'custom-term'> = {
     const given = CONTENT_KEYS.filter((k) => doc.body[k] !== undefined && doc.body[k] !== null);
     if (given.length !== 1) {
       diag.error('term-content', `custom term "${name}" needs exactly one of \`body\`, \`body_file\` or \`docx_file\`${given.length > 1 ? ` (it has ${given.join(', ')})` : ''}`, {
-        ...(given.length > 1 ? posOf(doc, `/${given[1]}`) : docSource(doc)),
+        ...(given.length > 1 ? { ...posOf(doc, `/${given[1]}`), path: given[1] } : docSource(doc)),
       });
     }
     const fields: Fields = { name };
@@ -59,7 +59,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       payload.docx_file = path;
     }
     // Blanks alone are no terms either; the value (the text, or the file's name) is what is wrong.
-    if ('body' in fields && (typeof fields.body !== 'string' || fields.body.trim() === '')) diag.error('term-content', `custom term "${name}" has an empty body`, valueOf(doc, `/${content}`));
+    if ('body' in fields && (typeof fields.body !== 'string' || fields.body.trim() === '')) diag.error('term-content', `custom term "${name}" has an empty body`, problemAt(doc, `/${content}`));
     const resource: DesiredResource = {
       kind: 'custom-term',
       key: name,

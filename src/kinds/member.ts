@@ -7,7 +7,7 @@ import { invitedUserId } from '../api/review.js';
 import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
 import type { LiveResource } from '../engine/types.js';
-import { docSource, fieldSourcesAt, optionalString, valueOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, optionalString, problemAt } from './support/positions.js';
 import { nameProblem } from '../engine/desired.js';
 import { memberDirectory } from './support/review-reads.js';
 import { quoteValue } from '../config/quote.js';
@@ -70,7 +70,7 @@ export const memberKind: KindModule<'member'> = {
     const email = normEmail(doc.body.email) ?? '';
     const name = optionalString(doc.body.name);
     const wrong = typeof doc.body.name === 'string' ? nameProblem('member', doc.body.name) : undefined;
-    if (wrong) diag.error(wrong.code, wrong.message, { ...valueOf(doc, '/name'), hint: wrong.hint });
+    if (wrong) diag.error(wrong.code, wrong.message, { ...problemAt(doc, '/name'), hint: wrong.hint });
     return [
       {
         kind: 'member',

@@ -9,7 +9,7 @@ import { normEmail, normName, normText } from '../engine/normalize.js';
 import { numberAsText, sourceLines } from '../config/written-number.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
-import { docSource, posOf, valueOf } from './support/positions.js';
+import { docSource, posOf, problemAt, valueOf } from './support/positions.js';
 import { reviewOrganization } from './support/review-reads.js';
 import { nameProblem } from '../engine/desired.js';
 import { latest, updatedAt } from './support/updated.js';
@@ -83,7 +83,7 @@ export const organizationKind: KindModule<'organization'> = {
     for (const [part, pointer] of [[review, '/review/name'], [agreements, '/agreements/name']] as const) {
       // An empty one is the schema's `must not be empty`: said once.
       const wrong = typeof part.name === 'string' && part.name !== '' ? nameProblem('organization', part.name) : undefined;
-      if (wrong) diagnostics.error(wrong.code, wrong.message, { ...valueOf(doc, pointer), hint: wrong.hint });
+      if (wrong) diagnostics.error(wrong.code, wrong.message, { ...problemAt(doc, pointer), hint: wrong.hint });
     }
     // Where a pinned id is written, for an error about it (no such organization).
     if (typeof doc.body.id === 'string') fieldSources.id = valueOf(doc, '/id');

@@ -10,7 +10,7 @@ import type { KindModule } from './kind.js';
 import { siblingsOf } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
 import { policyOf } from './support/policy.js';
-import { fieldSourcesUnder, namesList, posOf, valueOf } from './support/positions.js';
+import { fieldSourcesUnder, namesList, posOf, problemAt, valueOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
 import { removeOrFindGone } from './support/gone.js';
 
@@ -111,7 +111,7 @@ export const ruleKind: KindModule<'rule'> = {
       const first = seen.get(name);
       if (first !== undefined) {
         // At the name, as duplicate-resource points: the value is what is repeated.
-        diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, valueOf(doc, `/rules/${i}/name`));
+        diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, problemAt(doc, `/rules/${i}/name`));
       } else {
         seen.set(name, i);
       }

@@ -1,7 +1,7 @@
 /** Small helpers kinds share to turn a document into desired resources with positions. */
 import type { SourcePos } from '../../diagnostics.js';
 import type { ResourceDoc } from '../../config/types.js';
-import type { DocPositions } from '../../config/yaml-positions.js';
+import { pointerToPath, type DocPositions } from '../../config/yaml-positions.js';
 
 export function posOf(doc: ResourceDoc, pointer: string): SourcePos {
   return doc.positions.at(pointer);
@@ -105,4 +105,17 @@ export function fieldSourcesAt(doc: ResourceDoc, pointers: Readonly<Record<strin
 export function valueSourceOf(sources: Readonly<Record<string, SourcePos>>, field: string): SourcePos | undefined {
   if (sources instanceof FieldSourcesBase) return field in sources ? FieldSourcesBase.valueAt(sources, field) : undefined;
   return sources[field];
+}
+
+/** valueSourceOf for a diagnostic: with the field's `path` (`rules[3].name`) where the sources know where it was written. */
+export function problemSourceOf(sources: Readonly<Record<string, SourcePos>>, field: string): (SourcePos & { path?: string }) | undefined {
+  const at = valueSourceOf(sources, field);
+  if (!at || !(sources instanceof FieldSourcesBase)) return at;
+  return { ...at, path: pointerToPath(FieldSourcesBase.pointer(sources, field)) };
+}
+
+/** Where the value at `pointer` starts, with its `path`: for a diagnostic about the value. */
+export function problemAt(doc: ResourceDoc, pointer: string): SourcePos & { path?: string } {
+  const path = pointerToPath(pointer);
+  return { ...valueOf(doc, pointer), ...(path ? { path } : {}) };
 }

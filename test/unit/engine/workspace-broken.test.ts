@@ -22,6 +22,31 @@ async function refused(files: Record<string, string>, processEnv: Record<string,
   return (error as ConfigError).diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.message}`);
 }
 
+/** The `path` of each diagnostic loadWorkspace refuses `files` with, as `file:line code path`. */
+async function pathsOf(files: Record<string, string>): Promise<string[]> {
+  const dir = await tree({ 'docket.yaml': PROJECT, ...files });
+  const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+  return error.diagnostics.map((d) => `${d.file}:${d.line} ${d.code} ${d.path ?? '(none)'}`);
+}
+
+describe('loadWorkspace: the path of each problem at a value', () => {
+  it('names the value a kind or the identity checks refuse, as the schema\'s problems do (validate -o json)', async () => {
+    const found = await pathsOf({
+      'playbooks/a.yaml': lines('kind: Playbook', 'name: A', 'rules:', '  - name: R', '    actions: x', '  - name: R', '    actions: y', '  - name: B/C', '    actions: z', '  - name: "Dup "', '    actions: w', '  - name: Dup', '    actions: v'),
+      'playbooks/ab.yaml': lines('kind: Playbook', 'name: A/B', 'rules:', '  - name: C', '    actions: second'),
+      'terms/t.yaml': lines('kind: CustomTerm', 'name: T', 'body: "  "'),
+      'members.yaml': lines('kind: Member', 'email: bob@acme.example', 'name: "   "'),
+    });
+    expect(found).toEqual([
+      'members.yaml:3 blank-name name',
+      'playbooks/a.yaml:6 duplicate-rule rules[1].name',
+      'playbooks/a.yaml:12 confusable-name rules[4].name',
+      'playbooks/ab.yaml:4 duplicate-resource rules[0].name',
+      'terms/t.yaml:3 term-content body',
+    ]);
+  });
+});
+
 describe('loadWorkspace refuses', () => {
   it('a data field that names the very file that declares it, instead of swallowing the resource', async () => {
     // `body_file: consulting.yaml` in consulting.yaml made the term vanish: validate said valid,
@@ -71,7 +96,7 @@ describe('loadWorkspace, rules', () => {
       'playbooks/ab.yaml': lines('kind: Playbook', 'name: A/B', 'rules:', '  - name: C', '    actions: second'),
     });
     expect(found).toEqual([
-      'playbooks/ab.yaml:4:5 duplicate-resource rule "C" of playbook "A/B" and rule "B/C" of playbook "A" (playbooks/a.yaml:4) are both rule "A/B/C": a `/` in their names makes them one',
+      'playbooks/ab.yaml:4:11 duplicate-resource rule "C" of playbook "A/B" and rule "B/C" of playbook "A" (playbooks/a.yaml:4) are both rule "A/B/C": a `/` in their names makes them one',
     ]);
   });
 });
