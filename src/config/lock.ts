@@ -378,7 +378,19 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
       const confirmed = isPlainObject(e) && typeof e.id === 'string' && typeof e.file === 'string' && typeof e.sha256 === 'string';
       const pending = isPlainObject(e) && isPlainObject(e.pending) && typeof e.pending.file === 'string' && typeof e.pending.sha256 === 'string' && typeof e.pending.since === 'string';
       if (!(confirmed || (pending && e?.id === undefined))) {
-        problems.push({ path: [...at, key], message: `entry "${key}" needs id, file and sha256` });
+        // Each field that is missing or not text, at its own value: "needs id, file and sha256" said neither which nor why.
+        // An entry of only a pending mark (a create never confirmed) is told by that mark's problem.
+        if (isPlainObject(e) && e.pending !== undefined && e.id === undefined) {
+          problems.push({ path: [...at, key, 'pending'], message: `entry "${key}" has a \`pending\` mark without its file, sha256 and since` });
+          continue;
+        }
+        const fields = isPlainObject(e) ? (['id', 'file', 'sha256'] as const).filter((f) => typeof e[f] !== 'string') : [];
+        if (fields.length === 0) problems.push({ path: [...at, key], message: `entry "${key}" needs id, file and sha256${isPlainObject(e) ? '' : ` (got ${showJson(e)})`}` });
+        for (const f of fields) {
+          const value = (e as unknown as Record<string, unknown>)[f];
+          problems.push(value === undefined ? { path: [...at, key], message: `entry "${key}" has no \`${f}\`` } : { path: [...at, key, f], message: `entry "${key}" has ${f} ${showJson(value)}, which is not text` });
+        }
+        if (isPlainObject(e) && typeof e.sha256 === 'string' && !SHA256.test(e.sha256)) problems.push({ path: [...at, key, 'sha256'], message: `entry "${key}" has sha256 ${quoteValue(e.sha256)}, which is not 64 hex digits` });
         continue;
       }
       if (e?.superseded !== undefined && !(Array.isArray(e.superseded) && e.superseded.every((id) => typeof id === 'string'))) {

@@ -78,7 +78,7 @@ describe('docket.lock.json', () => {
   it('every problem of a lock file is told at once, each at the line and column of its value, quoting it', () => {
     const doc = {
       version: 2,
-      targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, sha256: 'xyz' }, 'attachment:B': { ...ATTACHMENT, pending: { file: 'b.pdf' } }, 'custom-term:T': { id: 't', file: 't.docx' } } } },
+      targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, sha256: 'xyz' }, 'attachment:B': { ...ATTACHMENT, pending: { file: 'b.pdf' } }, 'custom-term:T': { id: 't', file: 't.docx' }, 'attachment:C': { id: 42, file: 'c.pdf', sha256: 'nothex' } } } },
       synced: { [PROD]: { 'attachment:Att 7': 7, 'rule:P/R': 'r-1 name=aa' } },
     };
     const text = `${JSON.stringify(doc, null, 2)}\n`;
@@ -94,7 +94,10 @@ describe('docket.lock.json', () => {
       // attachment:A's digest is the first in the file.
       `${valueOf('sha256')} docket.lock.json: entry "attachment:A" has sha256 "xyz", which is not 64 hex digits`,
       `${valueOf('pending')} docket.lock.json: entry "attachment:B" has a \`pending\` mark without its file, sha256 and since`,
-      `${valueOf('custom-term:T')} docket.lock.json: entry "custom-term:T" needs id, file and sha256`,
+      `${valueOf('custom-term:T')} docket.lock.json: entry "custom-term:T" has no \`sha256\``,
+      // Each wrong field at its own value, quoted: not "needs id, file and sha256" at the entry.
+      `${lines.findIndex((l) => l.includes('"id": 42')) + 1}:${lines.find((l) => l.includes('"id": 42'))!.indexOf('42') + 1} docket.lock.json: entry "attachment:C" has id 42, which is not text`,
+      `${lines.findIndex((l) => l.includes('"nothex"')) + 1}:${lines.find((l) => l.includes('"nothex"'))!.indexOf('"nothex"') + 1} docket.lock.json: entry "attachment:C" has sha256 "nothex", which is not 64 hex digits`,
     ]);
   });
 
