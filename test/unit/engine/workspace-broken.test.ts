@@ -29,6 +29,16 @@ async function pathsOf(files: Record<string, string>): Promise<string[]> {
   return error.diagnostics.map((d) => `${d.file}:${d.line} ${d.code} ${d.path ?? '(none)'}`);
 }
 
+describe('loadWorkspace, a data file named by a placeholder that cannot be filled in', () => {
+  it('says the variable is undefined, not also that a file named "${var.x}" is missing', async () => {
+    const found = await refused({ 'terms/t.yaml': lines('kind: CustomTerm', 'name: T', 'body_file: ${var.pdf}'), 'terms/u.yaml': lines('kind: CustomTerm', 'name: U', 'body_file: "u-${var.pdf}.md"') });
+    expect(found).toEqual([
+      'terms/t.yaml:3:12 undefined-variable undefined variable `var.pdf`',
+      'terms/u.yaml:3:12 undefined-variable undefined variable `var.pdf`',
+    ]);
+  });
+});
+
 describe('loadWorkspace: the path of each problem at a value', () => {
   it('names the value a kind or the identity checks refuse, as the schema\'s problems do (validate -o json)', async () => {
     const found = await pathsOf({
