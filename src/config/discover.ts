@@ -114,7 +114,11 @@ export type DecodedText = { text: string } | { invalidAt: { line: number; col: n
 export type ReadText = DecodedText | { unreadable: unknown };
 
 const STRICT = new TextDecoder('utf-8', { fatal: true });
-const LATER_DOCUMENT_BOM = /^((?:---|\.\.\.)(?:[ \t][^\n]*)?\r?\n)\ufeff/gm;
+/**
+ * A byte-order mark at the start of a line that only a document marker, comments and blank lines
+ * come before in its document (a header comment joined before a file an editor saved with one).
+ */
+const DOCUMENT_PREFIX_BOM = /^((?:(?:---|\.\.\.)(?:[ \t][^\n]*)?\r?\n)?(?:[ \t]*(?:#[^\n]*)?\r?\n)*)\ufeff/gm;
 
 /**
  * Reads files one after another, synchronously: for a checkout on a local disk, a few thousand
@@ -132,13 +136,22 @@ export function readFiles(root: string, files: string[]): ReadText[] {
   });
 }
 
+/** Each byte-order mark that starts a document's content (see DOCUMENT_PREFIX_BOM), dropped. */
+function stripDocumentBoms(text: string): string {
+  return text.replace(DOCUMENT_PREFIX_BOM, (whole: string, prefix: string, offset: number) => {
+    // Only in a document's prefix: the lines before must reach the file's start or a marker line.
+    if (offset === 0 || /^(?:---|\.\.\.)(?:[ \t]|\r?\n)/.test(prefix) || text[offset - 1] === '\n' && /(?:^|\n)(?:---|\.\.\.)(?:[ \t][^\n]*)?\r?\n$/.test(text.slice(Math.max(0, offset - 200), offset))) return prefix;
+    return whole;
+  });
+}
+
 export function decodeStrict(bytes: Uint8Array): DecodedText {
   try {
     const text = STRICT.decode(bytes);
     // The decoder drops a byte-order mark that starts the file; YAML allows one at the start of
     // every document of a stream too (files concatenated by a tool), where the parser would take it
     // for text of the first key.
-    return { text: text.includes('\ufeff') ? text.replace(LATER_DOCUMENT_BOM, '$1') : text };
+    return { text: text.includes('\ufeff') ? stripDocumentBoms(text) : text };
   } catch {
     return { invalidAt: firstInvalid(bytes) };
   }

@@ -89,6 +89,9 @@ describe('discoverYamlFiles', () => {
   it('drops a byte-order mark that starts any document of the stream, as YAML allows, and keeps one inside text', () => {
     const bytes = new TextEncoder().encode('\ufeffkind: A\n---\n\ufeffkind: B\n--- # c\r\n\ufeffkind: C\ntext: "a\ufeffb"\n');
     expect(decodeStrict(bytes)).toEqual({ text: 'kind: A\n---\nkind: B\n--- # c\r\nkind: C\ntext: "a\ufeffb"\n' });
+    // After the comments and blank lines a document may open with (a header joined before a file an editor saved with a mark).
+    const joined = new TextEncoder().encode('# header\n\ufeffkind: A\n---\n# c\n\n\ufeffkind: B\nx: 1\n# d\n\ufeffy: 2\n');
+    expect(decodeStrict(joined)).toEqual({ text: '# header\nkind: A\n---\n# c\n\nkind: B\nx: 1\n# d\n\ufeffy: 2\n' });
   });
 
   it('reads a file it cannot open as a problem of that file, not a crash', () => {
