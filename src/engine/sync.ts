@@ -303,7 +303,29 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
+  if (input.state && forgotten.size > 0) keepUnsettledChildren(out, keyed, { ids: input.ids, state: input.state, forgotten, keptOther });
   return out;
+}
+
+/**
+ * A child whose changes did not all succeed (failed, or not started when the apply stopped) keeps
+ * the record it had, under its key now: filed under the old name of a parent renamed in this apply,
+ * it went with that name, and its changes still owed lost their direction (a `pull` then took the
+ * files' edits for the app's and wrote the old values back).
+ */
+function keepUnsettledChildren(
+  out: SyncUpdates,
+  keyed: readonly (readonly [DesiredResource, string])[],
+  env: { ids: ReadonlyMap<string, string>; state: Pick<SyncState, 'keysWithId' | 'byKey'>; forgotten: ReadonlySet<string>; keptOther: ReadonlySet<string> },
+): void {
+  for (const [d, key] of keyed) {
+    if (!d.parent || out.has(key) || env.keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
+    const id = env.ids.get(key);
+    if (!id) continue;
+    const filed = env.state.keysWithId(id).find((other) => other !== key && parentPrefixOf(other, env.forgotten) !== undefined);
+    const record = filed === undefined ? undefined : env.state.byKey.get(filed);
+    if (record) out.set(key, record);
+  }
 }
 
 /**

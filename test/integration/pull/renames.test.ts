@@ -156,6 +156,29 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a rule whose change failed in the apply that renamed its playbook keeps its record: its change is still the files\', and pull does not undo it', async () => {
+    // Its record was filed under the playbook's old name and went with it; the next plan could not
+    // tell which side moved, and pull wrote the old live value back over the edit.
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/nda.yaml'), NDA.replace('name: Inbound NDA   # what reviewers see', 'name: NDA Inbound\nrenamed_from: [Inbound NDA]').replace('ACCEPT up to 3 years', 'ACCEPT up to 2 years'));
+    emulator().emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 422, count: 1 });
+    const failed = await cli('apply', '-C', dir, '--auto-approve');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/✓ rename playbook "Inbound NDA" → "NDA Inbound"/);
+    expect(failed.stdout).toMatch(/✗ update rule "NDA Inbound\/Term"/);
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update rule "NDA Inbound/Term" (playbooks/nda.yaml:6) · changed in files');
+    expect(plan.stdout).not.toContain('no sync record');
+    // (Other tests of this file share the emulator: only this playbook's drift is looked at.)
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/NDA Inbound')).stdout).toContain('No drift');
+    const pull = await cli('pull', '-C', dir, '--dry-run');
+    expect(pull.stdout).not.toContain('ACCEPT up to 3 years');
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says which tests name a rule or playbook removed in the app, since validate then refuses them', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'tests/nda.test.yaml': NDA_TEST, 'tests/nda.txt': 'Delaware.\n' });
     await applyOk(cli, dir);
