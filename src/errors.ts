@@ -3,6 +3,7 @@
  * printed messages. Every error carries a stable `code` and, where it helps, a `hint`.
  */
 import type { Diagnostic } from './diagnostics.js';
+import type { DesiredResource } from './engine/types.js';
 
 export class DocketError extends Error {
   readonly code: string;
@@ -27,6 +28,13 @@ export class ConfigError extends DocketError {
   readonly diagnostics: Diagnostic[];
   /** The configuration directory the diagnostics' files are relative to (for source excerpts). */
   readonly root: string | undefined;
+
+  /**
+   * What the configuration declares though it is invalid, when every document of it could be read
+   * (a YAML error, an unknown kind or an unreadable file hides what a document declares): `validate`
+   * checks the test files' names against it.
+   */
+  declared?: { desired: readonly DesiredResource[]; actor: string | undefined };
 
   constructor(diagnostics: Diagnostic[], message = 'the configuration is invalid', root?: string) {
     super('invalid-config', message);

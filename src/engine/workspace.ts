@@ -40,6 +40,9 @@ export interface WorkspaceOptions {
   kinds?: readonly AnyKind[];
 }
 
+/** Problems after which some document's declarations are unknown: its text could not be read as a resource. */
+const HIDES_DECLARATIONS: ReadonlySet<string> = new Set(['yaml-syntax', 'yaml-too-deep', 'yaml-merge', 'unknown-tag', 'invalid-utf8', 'unreadable-file', 'not-a-resource', 'unknown-kind', 'control-character', 'file-outside-config']);
+
 /** Loads and checks everything; every problem found is thrown at once as a ConfigError. */
 export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspace> {
   const kinds = options.kinds ?? KINDS;
@@ -57,7 +60,11 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   // Kind rules run even on documents that failed their schema, so one run reports everything.
   const { desired, diagnostics } = await buildDesired(loaded.config, kinds, data.files);
   const all = uniqueDiagnostics([...loaded.diagnostics, ...data.diagnostics, ...locked.diagnostics, ...diagnostics.items]).sort(compareDiagnostics);
-  if (all.some((d) => d.severity === 'error')) throw new ConfigError(all, undefined, root);
+  if (all.some((d) => d.severity === 'error')) {
+    const error = new ConfigError(all, undefined, root);
+    if (!all.some((d) => d.severity === 'error' && HIDES_DECLARATIONS.has(d.code))) error.declared = { desired, actor: loaded.config.project.agreements.actor };
+    throw error;
+  }
   const p = loaded.config.project;
   const settings = { review: p.review, agreements: p.agreements, prune: p.prune, environment: p.environment ?? null };
   const warnings = all.filter((d) => d.severity === 'warning');

@@ -236,6 +236,15 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('playbooks/broken.yaml:6:15 error');
     expect(r.stderr).toContain('tests/y.test.yaml:2:1 error unknown-key');
     expect(r.stderr).toMatch(/tests\/x\.test\.yaml:5:\d+ error [\w-]+ .*nope\.docx/);
+    // What the tests name is checked against what the configuration declares, as every document of it could be read.
+    await writeFile(join(dir, 'tests/z.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound ND\ncases:\n  - name: z\n    contract: { file: fixtures/nda-standard.docx }\n    expect: { flags: { includes: [Term] } }\n');
+    const named = await runCli(['validate', '-C', dir]);
+    expect(named.stderr).toContain('tests/z.test.yaml:2:11 error unknown-playbook no Playbook named "Inbound ND" is declared in this configuration, did you mean `Inbound NDA`?');
+    // A document that cannot be read hides what it declares: no test is refused for naming it.
+    await writeFile(join(dir, 'playbooks/unreadable.yaml'), 'kind: Playbook\nname: "Inbound ND\nrules: []\n');
+    const unread = await runCli(['validate', '-C', dir]);
+    expect(unread.stderr).toContain('playbooks/unreadable.yaml:2:7 error yaml-syntax');
+    expect(unread.stderr).not.toContain('unknown-playbook');
     // Above a configuration (no docket.yaml here), other projects' test files are not read.
     const above = await runCli(['validate', '-C', join(dir, '..')]);
     expect(above.code).toBe(1);

@@ -52,12 +52,17 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
 
 /**
  * A configuration that cannot be read is refused with its test files' own problems too (every
- * problem at once), checked without what they name, which is unknown.
+ * problem at once), checked against what the configuration declares where every document of it
+ * could be read, and otherwise without what they name, which is unknown.
  */
 async function withTestProblems(error: unknown): Promise<never> {
   // Only in a configuration directory: above one, the walk would read other projects' tests.
   if (!(error instanceof ConfigError) || !error.root || !PROJECT_FILES.some((f) => existsSync(join(error.root!, f)))) throw error;
-  const tests = await loadTests(error.root, { playbooks: new Map(), templates: new Map(), actor: undefined, unknown: true }).catch(() => undefined);
+  const declared = error.declared;
+  const subjects = declared
+    ? { playbooks: declaredPlaybooks(declared.desired), templates: declaredTemplates(declared.desired), actor: declared.actor }
+    : { playbooks: new Map(), templates: new Map(), actor: undefined, unknown: true };
+  const tests = await loadTests(error.root, subjects).catch(() => undefined);
   if (!tests || tests.diagnostics.length === 0) throw error;
   throw new ConfigError([...error.diagnostics, ...tests.diagnostics], error.message, error.root);
 }
