@@ -263,6 +263,19 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('writes nothing when an object in the app holds the value of an API key, which would be committed with the files, and says where', async () => {
+    const { exportFrom } = await seed();
+    const key = 'sk-live-5b2e8d10c7a4';
+    t!.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!.api_keys.push(key);
+    await new App(t!.env).createRule('Inbound NDA', { name: 'Token', actions: `use token ${key} now` });
+    const out = join(await makeDir({}), 'acme');
+    const result = await runCli(['export', '-C', exportFrom, '--out', out, '--kind', 'playbook'], { env: { ...t!.env, DOCKET_API_KEY: key } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the live state holds the value of an API key (DOCKET_API_KEY), which export would write into playbooks/inbound-nda.yaml; nothing was written');
+    expect(result.stdout + result.stderr).not.toContain(key);
+    await expect(readdir(out)).rejects.toThrow();
+  });
+
   it('records what it wrote as in sync, so a playbook archived in the app before the first apply is drift, and pull takes it', async () => {
     const { exportFrom } = await seed();
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');

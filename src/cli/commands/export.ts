@@ -15,6 +15,8 @@ import { servicesNeeded } from '../../engine/project.js';
 import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import { buildExport, type ProjectSettings } from '../../export/index.js';
+import { filesHoldingKeys, keysInLiveState } from '../../export/keys.js';
+import { keysOf } from '../../config/api-keys.js';
 import { exportKinds, exportReads, namedServices } from '../../export/layout.js';
 import { renderExportSummary } from '../../export/summary.js';
 import { checkOut, readSchema, writeExport } from '../../export/write.js';
@@ -83,6 +85,8 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           paths: { outRoot: out, schemasDir: schemaHome(out).dir },
         });
         result.notes.unshift(...scope(w).notes);
+        const keyed = filesHoldingKeys(result.files, keysOf(io.env));
+        if (keyed.length > 0) throw keysInLiveState(keyed);
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
         // Ctrl-C while writing: the half-written staging directory goes too.
         await writeExport(out, opts.out!, result.files, emulatorState, (cleanup) => interruptsOf(io).onExit(cleanup));
