@@ -303,25 +303,31 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
-  if (input.state && forgotten.size > 0) keepUnsettledChildren(out, keyed, { ids: input.ids, state: input.state, forgotten, keptOther });
+  if (input.state && forgotten.size > 0) {
+    const children = keyed.flatMap(([d, key]) => (d.parent ? [{ key, parentKey: refKey(d.parent.kind, d.parent.key), id: input.ids.get(key) }] : []));
+    // A child removed from the files whose delete did not happen (failed, or never started) is still live and owed.
+    for (const c of plan.changes) {
+      if ((c.action === 'delete' || c.action === 'archive') && c.parent && !done.has(c.id)) children.push({ key: refKey(c.kind, c.key), parentKey: refKey(c.parent.kind, c.parent.key), id: c.liveId });
+    }
+    keepUnsettledChildren(out, children, { state: input.state, forgotten, keptOther });
+  }
   return out;
 }
 
 /**
- * A child whose changes did not all succeed (failed, or not started when the apply stopped) keeps
- * the record it had, under its key now: filed under the old name of a parent renamed in this apply,
- * it went with that name, and its changes still owed lost their direction (a `pull` then took the
- * files' edits for the app's and wrote the old values back).
+ * A child whose changes did not all succeed (failed, or not started when the apply stopped), or
+ * whose removal did not happen, keeps the record it had, under its key now: filed under the old
+ * name of a parent renamed in this apply, it went with that name, and its changes still owed lost
+ * their direction (a `pull` then took the files' edits for the app's and wrote the old values
+ * back, or a rule removed from the files back in).
  */
 function keepUnsettledChildren(
   out: SyncUpdates,
-  keyed: readonly (readonly [DesiredResource, string])[],
-  env: { ids: ReadonlyMap<string, string>; state: Pick<SyncState, 'keysWithId' | 'byKey'>; forgotten: ReadonlySet<string>; keptOther: ReadonlySet<string> },
+  children: readonly { key: string; parentKey: string; id: string | undefined }[],
+  env: { state: Pick<SyncState, 'keysWithId' | 'byKey'>; forgotten: ReadonlySet<string>; keptOther: ReadonlySet<string> },
 ): void {
-  for (const [d, key] of keyed) {
-    if (!d.parent || out.has(key) || env.keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
-    const id = env.ids.get(key);
-    if (!id) continue;
+  for (const { key, parentKey, id } of children) {
+    if (!id || out.has(key) || env.keptOther.has(parentKey)) continue;
     const filed = env.state.keysWithId(id).find((other) => other !== key && parentPrefixOf(other, env.forgotten) !== undefined);
     const record = filed === undefined ? undefined : env.state.byKey.get(filed);
     if (record) out.set(key, record);

@@ -179,6 +179,24 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a rule removed from the files whose delete failed in the apply that renamed its playbook stays removed from the files: pull does not write it back', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Outbound NDA') });
+    await applyOk(cli, dir);
+    const renamed = NDA.replace('name: Inbound NDA   # what reviewers see', 'name: NDA Outbound\nrenamed_from: [Outbound NDA]').replace(/  - name: Law\n.*\n.*\n/, '');
+    await writeFile(join(dir, 'playbooks/nda.yaml'), renamed);
+    emulator().emulator.faults.add({ method: 'DELETE', path_pattern: '/playbook_rules/', status: 422, count: 1 });
+    const failed = await cli('apply', '-C', dir, '--auto-approve');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/✗ delete rule "NDA Outbound\/Law"/);
+
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('- delete rule "NDA Outbound/Law" (permanent) (playbooks/nda.yaml:1) · removed from files');
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/NDA Outbound')).stdout).toContain('No drift');
+    expect((await cli('pull', '-C', dir, '--dry-run', '--target', 'playbook/NDA Outbound')).stdout).not.toContain('name: Law');
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says which tests name a rule or playbook removed in the app, since validate then refuses them', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'tests/nda.test.yaml': NDA_TEST, 'tests/nda.txt': 'Delaware.\n' });
     await applyOk(cli, dir);
