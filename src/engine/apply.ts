@@ -57,12 +57,15 @@ export interface ApplyPlanResult {
   ids: ReadonlyMap<string, string>;
   /** Fields whose write did not stick, by `kind:key`: left out of the sync records. */
   unkept: ReadonlyMap<string, readonly string[]>;
+  /** Fields written by a change that then failed, by `kind:key` (ExecContext.registerWritten). */
+  written: ReadonlyMap<string, readonly string[]>;
 }
 
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
   const unkept = new Map<string, string[]>();
+  const written = new Map<string, string[]>();
   /** Creates whose object a read found by name (the answer was lost or named no id): maybe another run's copy. */
   const found = new Set<string>();
   /** Objects this apply created whose ids the service did not say. */
@@ -112,6 +115,9 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     },
     registerUnkept(kind, key, fields) {
       unkept.set(`${kind}:${key}`, [...(unkept.get(`${kind}:${key}`) ?? []), ...fields]);
+    },
+    registerWritten(kind, key, fields) {
+      written.set(`${kind}:${key}`, [...(written.get(`${kind}:${key}`) ?? []), ...fields]);
     },
     readFile: input.files,
     async recordPending(kind, key, pending) {
@@ -193,7 +199,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (report.stopped) noteUnchecked(checkLater, report);
   else await settleLater(checkLater, report, { kinds, ids, foundBy, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
-  return { report, lock, lockChanged, ids, unkept };
+  return { report, lock, lockChanged, ids, unkept, written };
 }
 
 /**

@@ -232,6 +232,8 @@ export interface AfterApplyInput {
   ids: ReadonlyMap<string, string>;
   /** Fields whose write did not stick, by `kind:key` (ApplyPlanResult.unkept). */
   unkept?: ReadonlyMap<string, readonly string[]>;
+  /** Fields a change wrote before a later request of it failed, by `kind:key` (ApplyPlanResult.written). */
+  written?: ReadonlyMap<string, readonly string[]>;
   kinds: readonly SyncKindInfo[];
   /**
    * Records the lock already holds exactly as the updates would write them (see recordHeld) are
@@ -303,6 +305,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
+  if (input.state && input.written?.size) learnWritten(out, keyed, { ...input, written: input.written, state: input.state, pending, kinds, hash });
   if (input.state && forgotten.size > 0) {
     const children = keyed.flatMap(([d, key]) => (d.parent ? [{ key, parentKey: refKey(d.parent.kind, d.parent.key), id: input.ids.get(key) }] : []));
     // A child removed from the files whose delete did not happen (failed, or never started) is still live and owed.
@@ -312,6 +315,29 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     keepUnsettledChildren(out, children, { state: input.state, forgotten, keptOther });
   }
   return out;
+}
+
+/**
+ * An object whose change failed after some of its requests succeeded (the review half of an
+ * organization's update, a custom template's definition before its term link): its record learns
+ * the fields written, and keeps the rest as it was.
+ */
+function learnWritten(
+  out: SyncUpdates,
+  keyed: readonly (readonly [DesiredResource, string])[],
+  env: { written: ReadonlyMap<string, readonly string[]>; ids: ReadonlyMap<string, string>; state: Pick<SyncState, 'byKey'>; pending: ReadonlyMap<string, boolean>; kinds: ReadonlyMap<string, SyncKindInfo>; hash: (value: unknown, field: string) => string },
+): void {
+  for (const [d, key] of keyed) {
+    const fields = env.written.get(key);
+    const id = env.ids.get(key);
+    if (!fields || !id || env.pending.get(key) !== false || out.has(key)) continue;
+    const old = env.state.byKey.get(key);
+    if (!old || old.id !== id) continue;
+    const now = recordOf(d, id, env.kinds.get(d.kind), env.hash).fields;
+    const learned = { ...old.fields };
+    for (const f of fields) if (now[f] !== undefined) learned[f] = now[f];
+    out.set(key, { id, fields: learned });
+  }
 }
 
 /**

@@ -169,6 +169,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
           // The version read at plan time, when the plan has it: no read of its own.
           const current = change.liveVersion ?? (await api.getCustomTemplate(change.liveId!, change.key)).attributes.current_version_number;
           await api.publishCustomTemplateVersion(change.liveId!, change.key, text, actor, current + 1);
+          ctx.registerWritten?.('custom-template', change.key, ['definition']);
         }
         if (fields.has('custom_term')) {
           // NOTE(api): `""` unlinks the terms; the PATCH publishes a version on the service.

@@ -93,6 +93,12 @@ export interface ExecContext {
    * record leaves them out (the next plan reads them as the files' change, not the app's).
    */
   registerUnkept?(kind: KindName, key: string, fields: readonly string[]): void;
+  /**
+   * Record fields a change made of several requests has written, as each request succeeds: when a
+   * later one fails, the sync record still learns them (else the next plan reads a later edit in
+   * the app to them as made on both sides, and pull will not take it).
+   */
+  registerWritten?(kind: KindName, key: string, fields: readonly string[]): void;
   /** Reads a data file for upload, refusing it when it changed since the plan. */
   readFile(path: string, sha256: string): Promise<Uint8Array>;
   /**

@@ -192,7 +192,10 @@ export const organizationKind: KindModule<'organization'> = {
       // NOTE(api): the agreements organization PATCH takes flat attributes; null clears a text field.
       else if (f.field.startsWith('agreements.')) agreements[f.field.slice('agreements.'.length)] = f.after;
     }
-    if (Object.keys(review).length > 0) await ctx.services.review().updateOrganization(review);
+    if (Object.keys(review).length > 0) {
+      await ctx.services.review().updateOrganization(review);
+      ctx.registerWritten?.('organization', change.key, change.fields.filter((f) => f.field.startsWith('review.')).map((f) => f.field));
+    }
     if (Object.keys(agreements).length > 0) {
       const api = ctx.services.agreements();
       const org = await api.getOrganization();

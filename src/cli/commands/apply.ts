@@ -194,7 +194,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     collectGarbage(w.desired.length);
     // Stopped early, the lock is there to commit whatever was reached (CI commits it back); with it,
     // what the apply left in sync with the files.
-    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, unkept: result.unkept, kinds: KINDS, held, state: s.sync() }));
+    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, unkept: result.unkept, written: result.written, kinds: KINDS, held, state: s.sync() }));
   } finally {
     dropExit();
     release();

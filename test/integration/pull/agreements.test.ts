@@ -225,6 +225,25 @@ parameters:
     expect(after.stdout).not.toContain('template');
   });
 
+  it('an organization update whose review half succeeded and agreements half failed records the review half: a later edit in the app is changed live, and pull takes it', async () => {
+    const both = 'kind: Organization\nreview:\n  name: Acme Legal\nagreements:\n  name: Acme, Inc.\n  city: Berlin\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': both });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'organization.yaml'), both.replace('name: Acme Legal', 'name: Acme Legal GmbH').replace('Berlin', 'Munich'));
+    emulator().emulator.faults.add({ method: 'PATCH', path_pattern: '/agreements/v1/organizations/', status: 422, count: 1 });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+
+    await new App(emulator().env).editOrganization({ name: 'Acme Legal Team' });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('review.name (live): "Acme Legal Team" → "Acme Legal GmbH"');
+    expect(plan.stdout).toContain('agreements.city (in files): "Berlin" → "Munich"');
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toContain('name: Acme Legal Team\n');
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('renames the references to an object renamed in the app, so the next plan resolves them', async () => {
     const dir = await makeDir({
       'docket.yaml': DOCKET,

@@ -67,6 +67,20 @@ describe('sync records', () => {
     expect([...partial.keys()].sort()).toEqual(['rule:NDA/Gone', 'rule:NDA/New']);
   });
 
+  it('a change that failed after some of its requests succeeded records the fields written, and keeps the rest as they were', () => {
+    const org = desiredOrganization({ 'review.name': 'Acme GmbH', 'agreements.city': 'Munich' });
+    const plan = planOf([change('update', 'organization', 'organization', { liveId: 'org-1' })]);
+    const report = { results: [{ changeId: 'update:organization:organization', status: 'failed' as const, ms: 1 }], done: 0, failed: 1, skipped: 0, ms: 1 };
+    const old = { id: 'org-1', fields: { 'review.name': fieldHash('Acme'), 'agreements.city': fieldHash('Berlin') } };
+    const state = syncState([{ 'organization:organization': formatSyncRecord(old) }]);
+    const ids = new Map([['organization:organization', 'org-1']]);
+    const input = { plan, report, desired: [org], ids, kinds: [], state };
+    // Without what was written, the failed change keeps the old record whole.
+    expect(syncAfterApply(input).has('organization:organization')).toBe(false);
+    const learned = syncAfterApply({ ...input, written: new Map([['organization:organization', ['review.name']]]) }).get('organization:organization');
+    expect(learned).toEqual({ id: 'org-1', fields: { 'review.name': fieldHash('Acme GmbH'), 'agreements.city': fieldHash('Berlin') } });
+  });
+
   it('split by the service each field lives on; several sections read back as one state', () => {
     const org = desiredOrganization({ 'review.name': 'Acme', 'agreements.city': 'Paris' });
     const updates = new Map([['organization:organization', recordOf(org, 'org-1', undefined)], ['playbook:NDA', recordOf(desiredPlaybook('NDA'), 'pb-1', undefined)]]);
