@@ -325,13 +325,15 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
 function learnWritten(
   out: SyncUpdates,
   keyed: readonly (readonly [DesiredResource, string])[],
-  env: { written: ReadonlyMap<string, readonly string[]>; ids: ReadonlyMap<string, string>; state: Pick<SyncState, 'byKey'>; pending: ReadonlyMap<string, boolean>; kinds: ReadonlyMap<string, SyncKindInfo>; hash: (value: unknown, field: string) => string },
+  env: { written: ReadonlyMap<string, readonly string[]>; ids: ReadonlyMap<string, string>; state: Pick<SyncState, 'byKey' | 'keysWithId'>; pending: ReadonlyMap<string, boolean>; kinds: ReadonlyMap<string, SyncKindInfo>; hash: (value: unknown, field: string) => string },
 ): void {
   for (const [d, key] of keyed) {
     const fields = env.written.get(key);
     const id = env.ids.get(key);
     if (!fields || !id || env.pending.get(key) !== false || out.has(key)) continue;
-    const old = env.state.byKey.get(key);
+    // Under its name, or under the one it had (renamed in this apply: the record moves to the new one).
+    const filed = env.state.byKey.get(key)?.id === id ? key : env.state.keysWithId(id)[0];
+    const old = filed === undefined ? undefined : env.state.byKey.get(filed);
     if (!old || old.id !== id) continue;
     const now = recordOf(d, id, env.kinds.get(d.kind), env.hash).fields;
     const learned = { ...old.fields };

@@ -79,6 +79,10 @@ describe('sync records', () => {
     expect(syncAfterApply(input).has('organization:organization')).toBe(false);
     const learned = syncAfterApply({ ...input, written: new Map([['organization:organization', ['review.name']]]) }).get('organization:organization');
     expect(learned).toEqual({ id: 'org-1', fields: { 'review.name': fieldHash('Acme GmbH'), 'agreements.city': fieldHash('Berlin') } });
+    // Filed under the name the object had (renamed in the same apply): learned under its name now.
+    const renamed = { ...org, key: 'org', name: 'org' };
+    const moved = syncAfterApply({ ...input, desired: [renamed], ids: new Map([['organization:org', 'org-1']]), plan: planOf([change('update', 'organization', 'org', { liveId: 'org-1' })]), report: { ...report, results: [{ changeId: 'update:organization:org', status: 'failed' as const, ms: 1 }] }, written: new Map([['organization:org', ['review.name']]]) });
+    expect(moved.get('organization:org')).toEqual(learned);
   });
 
   it('split by the service each field lives on; several sections read back as one state', () => {
