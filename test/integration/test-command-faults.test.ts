@@ -3,7 +3,9 @@
  * what the run made is still archived or voided, and nothing is asked for (and billed) twice.
  * Apart from test-command-live.test.ts so that the two run side by side.
  */
+import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { App } from '../helpers/app.js';
@@ -78,6 +80,25 @@ describe('docket test when answers are lost', () => {
       expect(r.code).toBe(0);
       expect(reviews() - before).toBe(perRun);
       expect(emu().emulator.stats().faults_injected).toBeGreaterThan(0);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+
+  it('ends as the signal\'s (exit 130, code interrupted) when Ctrl-C comes while it still reads the playbooks, before any case runs', async () => {
+    const dir = await example();
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'hang', count: 1 }) });
+    try {
+      const bin = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
+      const child = spawn(process.execPath, [bin, 'test', '-C', dir, '--target', NDA, '--no-cache', '--timeout', '3s', '-o', 'json'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+      const hung = () => emu().emulator.stats().requests.by_route['GET /review/v1/organizations/:org/playbooks'] ?? 0;
+      for (let i = 0; i < 400 && hung() === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      child.kill('SIGINT');
+      expect(await exit).toBe(130);
+      expect(JSON.parse(out).error).toMatchObject({ code: 'interrupted', exit_code: 130, message: expect.stringMatching(/^docket test interrupted by SIGINT: list playbooks/) });
     } finally {
       await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
     }

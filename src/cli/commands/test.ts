@@ -295,6 +295,12 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
         compare,
       );
     });
+  } catch (error) {
+    // A request the first signal kept from being tried again (the reads before any case runs) ends
+    // the run as the signal's, exit 130 or 143, as plan's reads do.
+    const signal = interrupts.received();
+    if (signal && error instanceof DocketError && !(error instanceof InterruptedError) && error.code === 'interrupted') throw new InterruptedError(signal, `docket test interrupted by ${signal}: ${error.message}`);
+    throw error;
   } finally {
     hard.abort();
     release();
