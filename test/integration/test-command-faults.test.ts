@@ -89,13 +89,16 @@ describe('docket test when answers are lost', () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'hang', count: 1 }) });
     try {
+      // Other tests of this file read the playbooks too: the hung read is the one after these.
+      const hung = () => emu().emulator.stats().requests.by_route['GET /review/v1/organizations/:org/playbooks'] ?? 0;
+      const before = hung();
       const bin = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
       const child = spawn(process.execPath, [bin, 'test', '-C', dir, '--target', NDA, '--no-cache', '--timeout', '3s', '-o', 'json'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'ignore'] });
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
-      const hung = () => emu().emulator.stats().requests.by_route['GET /review/v1/organizations/:org/playbooks'] ?? 0;
-      for (let i = 0; i < 400 && hung() === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 400 && hung() === before; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(hung()).toBe(before + 1);
       child.kill('SIGINT');
       expect(await exit).toBe(130);
       expect(JSON.parse(out).error).toMatchObject({ code: 'interrupted', exit_code: 130, message: expect.stringMatching(/^docket test interrupted by SIGINT: list playbooks/) });
