@@ -40,11 +40,6 @@ export interface DataFileOptions {
   yaml?: ReadonlyMap<string, { text: string; parsed: ParsedFile }>;
   /** The API keys set (`keysOf`): no text file may hold one. */
   keys?: readonly [string, string][];
-  /**
-   * Where a placeholder could not be filled in (`file:line:col`, as its diagnostic says): a file
-   * named there is not looked for, as a "missing file" beside the undefined variable said nothing new.
-   */
-  unresolved?: ReadonlySet<string>;
 }
 
 /** The root-relative path a file field names, relative to the folder of the YAML file `from`. */
@@ -95,15 +90,11 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     // The value is what is wrong, so the column is the value's.
     diagnostics.push({ severity: 'error', code, message, ...doc.positions.valueAt(`/${key}`), path: key, ...(hint ? { hint } : {}) });
   };
-  const unresolvedAt = (doc: ResourceDoc, key: string): boolean => {
-    if (!options.unresolved?.size) return false;
-    const at = doc.positions.valueAt(`/${key}`);
-    return options.unresolved.has(`${at.file}:${at.line}:${at.col}`);
-  };
   for (const doc of documents) {
     for (const named of namedFiles(doc.file, doc.body, options.fieldsOf(doc))) {
       const { field: key, value } = named;
-      if (unresolvedAt(doc, key)) continue;
+      // A name whose placeholder could not be filled in: "missing file" beside its error would say nothing new.
+      if (doc.unresolved?.has(`/${key}`)) continue;
       if (named.problem === undefined) {
         if (!wanted.has(named.path)) wanted.set(named.path, { doc, key, type: named.type });
       } else if (named.problem === 'absolute') {

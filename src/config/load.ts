@@ -336,6 +336,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     },
     body,
     positions: doc.positions,
+    ...(interpolated.unresolved.size > 0 ? { unresolved: interpolated.unresolved } : {}),
   };
 }
 

@@ -46,6 +46,8 @@ export interface ResourceDoc {
   /** The document after `${var.X}`/`${env.X}` substitution. */
   body: Record<string, unknown>;
   positions: Positions;
+  /** Pointers of values that still hold a placeholder that could not be filled in (its error is said already). */
+  unresolved?: ReadonlySet<string>;
 }
 
 export interface LoadedConfig {

@@ -54,7 +54,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   const location = lockLocation(root, { emulator: Boolean(options.emulator), ...(env ? { environment: env } : {}) });
   const byYaml = new Map(kinds.map((k) => [k.yamlKind, k]));
   const [data, locked] = await Promise.all([
-    readDataFiles(root, loaded.config.documents, { fieldsOf: (doc) => byYaml.get(doc.kind)?.dataFiles ?? {}, yaml: loaded.yamlData, keys: keysOf(options.processEnv), unresolved: unresolvedPlaceholders(loaded.diagnostics) }),
+    readDataFiles(root, loaded.config.documents, { fieldsOf: (doc) => byYaml.get(doc.kind)?.dataFiles ?? {}, yaml: loaded.yamlData, keys: keysOf(options.processEnv) }),
     readLockDocument(location),
   ]);
   // Kind rules run even on documents that failed their schema, so one run reports everything.
@@ -90,11 +90,4 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
 /** The lock entries of one target (undefined: none known, as with no agreements service). */
 export function lockFor(workspace: Workspace, target: string | undefined): LockFile {
   return lockSection(workspace.lockDoc, target ?? '', workspace.lockLocation);
-}
-
-/** Where a placeholder could not be filled in, as `file:line:col`. */
-function unresolvedPlaceholders(diagnostics: readonly Diagnostic[]): Set<string> {
-  const at = new Set<string>();
-  for (const d of diagnostics) if ((d.code === 'undefined-variable' || d.code === 'invalid-placeholder') && d.file) at.add(`${d.file}:${d.line}:${d.col}`);
-  return at;
 }
