@@ -29,12 +29,12 @@ export function foundByReading(resource: object): boolean {
  * live too, and the list's order is the service's).
  */
 export function firstMade<A>(items: readonly ApiResource<A>[], sameIdentity: (item: ApiResource<A>) => boolean): { data: ApiResource<A> } | undefined {
-  const found = earliestMade(
-    items.filter(sameIdentity),
-    (item) => {
-      const created = (item.attributes as { created_at?: unknown }).created_at;
-      return typeof created === 'string' ? created : undefined;
-    },
-  );
+  const found = earliestMade(items.filter(sameIdentity), createdAtOf);
   return found ? { data: found } : undefined;
+}
+
+/** When the service says the object was made (`created_at`, ISO 8601), if it says. */
+export function createdAtOf(resource: ApiResource<unknown>): string | undefined {
+  const created = (resource.attributes as { created_at?: unknown }).created_at;
+  return typeof created === 'string' ? created : undefined;
 }

@@ -139,9 +139,9 @@ export function readFiles(root: string, files: string[]): ReadText[] {
 /** Each byte-order mark that starts a document's content (see DOCUMENT_PREFIX_BOM), dropped. */
 function stripDocumentBoms(text: string): string {
   return text.replace(DOCUMENT_PREFIX_BOM, (whole: string, prefix: string, offset: number) => {
-    // Only in a document's prefix: the lines before must reach the file's start or a marker line.
-    if (offset === 0 || /^(?:---|\.\.\.)(?:[ \t]|\r?\n)/.test(prefix) || text[offset - 1] === '\n' && /(?:^|\n)(?:---|\.\.\.)(?:[ \t][^\n]*)?\r?\n$/.test(text.slice(Math.max(0, offset - 200), offset))) return prefix;
-    return whole;
+    // Only in a document's prefix: the lines before reach the file's start or a marker line (a match
+    // starts at the earliest line of the prefix it can, so a marker before it is in it).
+    return offset === 0 || /^(?:---|\.\.\.)(?:[ \t]|\r?\n)/.test(prefix) ? prefix : whole;
   });
 }
 

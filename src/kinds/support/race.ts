@@ -1,4 +1,5 @@
 /** What the race guards of several kinds share: live objects as siblings, and the name a duplicate is renamed aside to. */
+import { createdAtOf } from '../../api/found.js';
 import type { ApiResource } from '../../api/types.js';
 import { normName } from '../../engine/normalize.js';
 import type { Sibling } from '../../engine/race.js';
@@ -15,8 +16,8 @@ export function siblingsOf(items: readonly ApiResource<{ name: string }>[], key:
   if (!index) {
     index = new Map();
     for (const i of items) {
-      const created = (i.attributes as { created_at?: unknown }).created_at;
-      const sibling: Sibling = { id: i.id, key: `${prefix}${normName(i.attributes.name)}`, ...(typeof created === 'string' ? { createdAt: created } : {}) };
+      const created = createdAtOf(i);
+      const sibling: Sibling = { id: i.id, key: `${prefix}${normName(i.attributes.name)}`, ...(created !== undefined ? { createdAt: created } : {}) };
       const same = index.get(sibling.key);
       if (same) same.push(sibling);
       else index.set(sibling.key, [sibling]);
