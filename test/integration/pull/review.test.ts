@@ -184,6 +184,9 @@ rules:
     expect(drift.stdout).toContain('review.default_reviewer');
     // A second pull still says what it leaves, rather than nothing.
     expect((await cli('pull', '-C', dir)).stdout).toContain('review.default_reviewer');
+    // The files keep the variable: apply sets it live again, and the plan is empty after.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('a rule made in the app goes in before an anchored rule without writing out what its aliases and merges share', async () => {
