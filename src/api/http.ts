@@ -641,8 +641,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   };
 }
 
-/** Codes of a read that could not be made (besides ApiError's): it says nothing of what it read for. */
-const READ_FAILURES: ReadonlySet<string> = new Set(['timeout', 'bad-response']);
+/**
+ * Codes of a read that could not be made (besides ApiError's): it says nothing of what it read for.
+ * `interrupted`: a stop (or Ctrl-C) during the read, whose own request was not sent again.
+ */
+const READ_FAILURES: ReadonlySet<string> = new Set(['timeout', 'bad-response', 'interrupted']);
 
 /** Why a wait ended early. */
 type WaitEnd = 'interrupted' | 'stopped' | 'timeout';

@@ -1068,6 +1068,18 @@ describe('create with unknown outcome', () => {
     expect(noId.notCarriedOut).toBe(false);
   });
 
+  it('says a stopped create may have been carried out when its read is stopped too, so a pending upload keeps its mark', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const { mock, client } = setup({ stop: stop.signal });
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(502, '');
+    mock.intercept({ path: (p: string) => p.startsWith('/v1/x'), method: 'GET' }).reply(503, '');
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => ({ data: await client.list('/v1/x', 'list x') }) }))) as DocketError;
+    expect(err.code).toBe('interrupted');
+    expect(err.notCarriedOut).toBe(false);
+    expect(err.message).toMatch(/^create x: the review service answered HTTP 502, and the read to find whether it was carried out failed: list x: interrupted, .*HTTP 503.*; the service may have carried it out, and the next plan shows whether it did$/);
+  });
+
   it('calls recover and returns what it found without posting again', async () => {
     const { mock, client, logs } = setup();
     let posts = 0;
