@@ -305,7 +305,8 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
-  if (input.state && input.written?.size) learnWritten(out, keyed, { ...input, written: input.written, state: input.state, pending, kinds, hash });
+  const written = writtenByUnsettled(plan, done, pending, input.written);
+  if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
   if (input.state && forgotten.size > 0) {
     const children = keyed.flatMap(([d, key]) => (d.parent ? [{ key, parentKey: refKey(d.parent.kind, d.parent.key), id: input.ids.get(key) }] : []));
     // A child removed from the files whose delete did not happen (failed, or never started) is still live and owed.
@@ -313,6 +314,21 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
       if ((c.action === 'delete' || c.action === 'archive') && c.parent && !done.has(c.id)) children.push({ key: refKey(c.kind, c.key), parentKey: refKey(c.parent.kind, c.parent.key), id: c.liveId });
     }
     keepUnsettledChildren(out, children, { state: input.state, forgotten, keptOther });
+  }
+  return out;
+}
+
+/**
+ * The fields written to each object not left in sync: those its failed changes wrote before they
+ * failed (`written`), and those of its changes that succeeded (a rename done, then its publish
+ * failed: the name is the files' now, and a later rename in the app is the app's alone).
+ */
+function writtenByUnsettled(plan: Plan, done: ReadonlySet<string>, pending: ReadonlyMap<string, boolean>, written: ReadonlyMap<string, readonly string[]> | undefined): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>(written);
+  for (const c of plan.changes) {
+    const key = refKey(c.kind, c.key);
+    if (!done.has(c.id) || pending.get(key) !== false || c.action === 'delete' || c.action === 'archive') continue;
+    out.set(key, [...(out.get(key) ?? []), ...c.fields.map((f) => f.field)]);
   }
   return out;
 }

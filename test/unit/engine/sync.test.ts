@@ -85,6 +85,20 @@ describe('sync records', () => {
     expect(moved.get('organization:org')).toEqual(learned);
   });
 
+  it('an object renamed whose later change failed records the name written under its name now, and keeps the rest as it was', () => {
+    const renamed = desiredPlaybook('Two', { renamedFrom: ['One'], description: 'new' });
+    const plan = planOf([
+      change('rename', 'playbook', 'Two', { liveId: 'pb-1', fields: [{ field: 'name', before: 'One', after: 'Two' }] }),
+      change('update', 'playbook', 'Two', { liveId: 'pb-1', fields: [{ field: 'description', before: 'old', after: 'new' }] }),
+    ]);
+    const report = { results: [{ changeId: 'rename:playbook:Two', status: 'done' as const, ms: 1 }, { changeId: 'update:playbook:Two', status: 'failed' as const, ms: 1 }], done: 1, failed: 1, skipped: 0, ms: 2 };
+    const old = { id: 'pb-1', fields: { name: fieldHash('One'), description: fieldHash('old') } };
+    const state = syncState([{ 'playbook:One': formatSyncRecord(old) }]);
+    const updates = syncAfterApply({ plan, report, desired: [renamed], ids: new Map([['playbook:Two', 'pb-1']]), kinds: [], state });
+    // The name is the files' now: an app rename later is the app's alone, not "changed live and in files".
+    expect(updates.get('playbook:Two')).toEqual({ id: 'pb-1', fields: { name: fieldHash('Two'), description: fieldHash('old') } });
+  });
+
   it('split by the service each field lives on; several sections read back as one state', () => {
     const org = desiredOrganization({ 'review.name': 'Acme', 'agreements.city': 'Paris' });
     const updates = new Map([['organization:organization', recordOf(org, 'org-1', undefined)], ['playbook:NDA', recordOf(desiredPlaybook('NDA'), 'pb-1', undefined)]]);
