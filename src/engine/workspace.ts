@@ -43,6 +43,30 @@ export interface WorkspaceOptions {
 /** Problems after which some document's declarations are unknown: its text could not be read as a resource. */
 const HIDES_DECLARATIONS: ReadonlySet<string> = new Set(['yaml-syntax', 'yaml-too-deep', 'yaml-merge', 'unknown-tag', 'invalid-utf8', 'unreadable-file', 'not-a-resource', 'unknown-kind', 'control-character', 'file-outside-config']);
 
+/**
+ * Whether a document declares something whose name is not known: missing, not text, blank, or a
+ * placeholder not filled in (a variable set only under an environment not selected). What it
+ * declares cannot be told apart from what no document declares.
+ */
+function someIdentityUnknown(documents: LoadedConfig['documents'], kinds: readonly AnyKind[]): boolean {
+  const byYaml = new Map(kinds.map((k) => [k.yamlKind, k]));
+  for (const doc of documents) {
+    const unknown = (value: unknown, pointer: string): boolean => typeof value !== 'string' || value.trim() === '' || doc.unresolved?.has(pointer) === true;
+    const kind = byYaml.get(doc.kind);
+    if (!kind) continue;
+    if (kind.nameField && unknown(doc.body[kind.nameField], `/${kind.nameField}`)) return true;
+    for (const child of kinds) {
+      if (child.parentKind !== kind.name || !child.parentField || !child.nameField) continue;
+      const list = doc.body[child.parentField];
+      if (!Array.isArray(list)) continue;
+      for (const [i, item] of list.entries()) {
+        if (unknown((item as Record<string, unknown> | null)?.[child.nameField], `/${child.parentField}/${i}/${child.nameField}`)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** Loads and checks everything; every problem found is thrown at once as a ConfigError. */
 export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspace> {
   const kinds = options.kinds ?? KINDS;
@@ -62,7 +86,9 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   const all = uniqueDiagnostics([...loaded.diagnostics, ...data.diagnostics, ...locked.diagnostics, ...diagnostics.items]).sort(compareDiagnostics);
   if (all.some((d) => d.severity === 'error')) {
     const error = new ConfigError(all, undefined, root);
-    if (!all.some((d) => d.severity === 'error' && HIDES_DECLARATIONS.has(d.code))) error.declared = { desired, actor: loaded.config.project.agreements.actor };
+    if (!all.some((d) => d.severity === 'error' && HIDES_DECLARATIONS.has(d.code)) && !someIdentityUnknown(loaded.config.documents, kinds)) {
+      error.declared = { desired, actor: loaded.config.project.agreements.actor };
+    }
     throw error;
   }
   const p = loaded.config.project;

@@ -251,6 +251,31 @@ describe('docket test with broken inputs', () => {
     expect(above.stderr).not.toContain('test.yaml');
   });
 
+  it('refuses no test for naming a playbook whose name the configuration leaves unknown', async () => {
+    const dir = await example();
+    const file = join(dir, 'playbooks/inbound-nda.yaml');
+    const original = await readFile(file, 'utf8');
+    // A name from a variable set only under an environment not selected, a name left out, a rule's name from one.
+    for (const [edit, code] of [
+      [original.replace('name: Inbound NDA\n', 'name: ${var.nda_name}\n'), 'undefined-variable'],
+      [original.replace('name: Inbound NDA\n', ''), 'missing-field'],
+    ] as const) {
+      expect(edit).not.toBe(original);
+      await writeFile(file, edit);
+      const r = await runCli(['validate', '-C', dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`playbooks/inbound-nda.yaml`);
+      expect(r.stderr).toContain(` error ${code} `);
+      expect(r.stderr).not.toContain('unknown-playbook');
+    }
+    // Every name known: a test naming a playbook no document declares is refused as before.
+    await writeFile(file, original.replace('name: Inbound NDA\n', 'name: Inbound NDA 2\n'));
+    await writeFile(join(dir, 'playbooks/broken.yaml'), 'kind: Playbook\nname: Broken\nrules:\n  - name: ${var.rule_name}\n    actions: x\n');
+    expect((await runCli(['validate', '-C', dir])).stderr).not.toContain('unknown-playbook');
+    await writeFile(join(dir, 'playbooks/broken.yaml'), 'kind: Playbook\nname: Broken\nrules:\n  - name: R\n    actions: ${var.actions}\n');
+    expect((await runCli(['validate', '-C', dir])).stderr).toContain('tests/inbound-nda.test.yaml:5:11 error unknown-playbook');
+  });
+
   it('says only that `kind` is missing when a test document lacks it (not the keys of both kinds)', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/kindless.test.yaml'), ['playbook: Inbound NDA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
