@@ -125,7 +125,9 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       });
       keep(raw);
     } else {
-      const value = ctx.env[name];
+      // Own strings only: `${env.constructor}` is not an environment variable, whatever the object inherits.
+      const own = Object.hasOwn(ctx.env, name) ? ctx.env[name] : undefined;
+      const value = typeof own === 'string' ? own : undefined;
       const key = value === undefined ? undefined : keyIn(value, ctx.env);
       if (key !== undefined) {
         problems.push({

@@ -31,6 +31,15 @@ describe('interpolateString', () => {
     expect(interpolateString('${env.REGON}', ctx).problems[0]?.message).toBe('undefined variable `env.REGON`, did you mean `env.REGION`?');
   });
 
+  it('reads only the environment\'s own variables, never what its object inherits', () => {
+    const env: InterpolationContext = { ...ctx, env: process.env };
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const r = interpolateString(`[\${env.${name}}]`, env);
+      expect(r.problems).toEqual([expect.objectContaining({ code: 'undefined-variable' })]);
+      expect(r.value).toBe(`[\${env.${name}}]`);
+    }
+  });
+
   it('never puts an API key into the configuration, where plan would print it and apply send it', () => {
     const keys: InterpolationContext = { ...ctx, env: { DOCKET_API_KEY: 's3cret', DOCKET_REVIEW_API_KEY: 's3cret', DOCKET_AGREEMENTS_API_KEY: 's3cret' } };
     for (const name of ['DOCKET_API_KEY', 'DOCKET_REVIEW_API_KEY', 'DOCKET_AGREEMENTS_API_KEY']) {
