@@ -182,13 +182,55 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): strin
     sections: true,
     truncated: false,
   };
+  const full = render(plan, sections, layout, maxChars);
+  if (full.length < maxChars) return full;
+  layout.truncated = true;
+  const cut = cutToFit(plan, sections, layout, maxChars);
+  if (cut) return cut;
+
+  // 3. The warnings leave no room for the changes (hundreds of look-alike renames): as many as fit
+  // in half the comment, each shortened, and a count of the rest; then the changes as above.
+  const short = warningSentences(plan, {
+    name: (s) => codeSpan(cap(s, FALLBACK_WARNING_CHARS)),
+    text: (s) => escapeMarkdown(cap(s, FALLBACK_WARNING_CHARS)),
+  });
+  layout.warnings = warningsWithin(short, Math.floor(maxChars / 2));
+  layout.showDetails = sections.map(() => true);
+  layout.shown = sections.map((s) => s.changes.length);
+  const fewer = cutToFit(plan, sections, layout, maxChars);
+  if (fewer) return fewer;
+
+  // 4. The fixed part alone is too big: keep the table and a few warnings.
+  layout.sections = false;
+  layout.warnings = warningsWithin(short.slice(0, FALLBACK_WARNINGS), maxChars, short.length - FALLBACK_WARNINGS);
+  const fallback = render(plan, sections, layout, maxChars);
+  if (fallback.length < maxChars) return fallback;
+  layout.warnings = [];
+  return render(plan, sections, layout, maxChars);
+}
+
+/** The first warnings that fit in `budget` characters, and a line counting the ones left out. */
+function warningsWithin(warnings: readonly string[], budget: number, alsoLeftOut = 0): string[] {
+  const kept: string[] = [];
+  let used = 0;
+  for (const w of warnings) {
+    if (used + w.length + 5 > budget) break;
+    used += w.length + 5;
+    kept.push(w);
+  }
+  const left = warnings.length - kept.length + Math.max(0, alsoLeftOut);
+  if (left > 0) kept.push(`_… and ${thousands(left)} more ${left === 1 ? 'warning' : 'warnings'} not listed_`);
+  return kept;
+}
+
+/** Steps 1 and 2 of cutting the comment to size; undefined when even the fixed part is too big. */
+function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: number): string | undefined {
   const fits = (): string | undefined => {
     const out = render(plan, sections, layout, maxChars);
     return out.length < maxChars ? out : undefined;
   };
-  const full = fits();
-  if (full) return full;
-  layout.truncated = true;
+  const whole = fits();
+  if (whole) return whole;
 
   // 1. Field details go first, biggest kind first: the list of what changes matters most.
   const bySize = sections.map((_, i) => i).sort((a, b) => (sections[b]?.detailChars ?? 0) - (sections[a]?.detailChars ?? 0));
@@ -202,40 +244,28 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): strin
   // 2. List entries: a prefix of each kind, taken round-robin so every kind (deletes too) shows some.
   layout.shown = sections.map(() => 0);
   const base = render(plan, sections, layout, maxChars);
-  if (base.length < maxChars) {
-    let budget = maxChars - 1 - base.length;
-    const open = new Set(sections.keys());
-    while (open.size > 0) {
-      for (const i of [...open]) {
-        const n = layout.shown[i] ?? 0;
-        const next = sections[i]?.changes[n];
-        const cost = next ? next.head.length + 1 : Infinity;
-        if (cost > budget) {
-          open.delete(i);
-          continue;
-        }
-        budget -= cost;
-        layout.shown[i] = n + 1;
+  if (base.length >= maxChars) return undefined;
+  let budget = maxChars - 1 - base.length;
+  const open = new Set(sections.keys());
+  while (open.size > 0) {
+    for (const i of [...open]) {
+      const n = layout.shown[i] ?? 0;
+      const next = sections[i]?.changes[n];
+      const cost = next ? next.head.length + 1 : Infinity;
+      if (cost > budget) {
+        open.delete(i);
+        continue;
       }
-    }
-    // The estimate is an upper bound; this only guards against a miscount.
-    for (;;) {
-      const out = fits();
-      if (out) return out;
-      const last = layout.shown.findLastIndex((n) => n > 0);
-      if (last < 0) break;
-      layout.shown[last] = (layout.shown[last] ?? 1) - 1;
+      budget -= cost;
+      layout.shown[i] = n + 1;
     }
   }
-
-  // 3. The fixed part alone is too big (a flood of warnings): keep the table and a few warnings.
-  layout.sections = false;
-  layout.warnings = warningSentences(plan, {
-    name: (s) => codeSpan(cap(s, FALLBACK_WARNING_CHARS)),
-    text: (s) => escapeMarkdown(cap(s, FALLBACK_WARNING_CHARS)),
-  }).slice(0, FALLBACK_WARNINGS);
-  const fallback = fits();
-  if (fallback) return fallback;
-  layout.warnings = [];
-  return render(plan, sections, layout, maxChars);
+  // The estimate is an upper bound; this only guards against a miscount.
+  for (;;) {
+    const out = fits();
+    if (out) return out;
+    const last = layout.shown.findLastIndex((n) => n > 0);
+    if (last < 0) return undefined;
+    layout.shown[last] = (layout.shown[last] ?? 1) - 1;
+  }
 }

@@ -196,6 +196,21 @@ describe('renderPlanMarkdown', () => {
     expectWellFormed(out);
   });
 
+  it('keeps the changes listed when warnings would fill the comment, and counts the warnings left out', () => {
+    const warnings = Array.from({ length: 400 }, (_, i) => `playbook "Beta ${i}" looks like a rename of "Alpha ${i}" ${'w'.repeat(150)}`);
+    const creates = Array.from({ length: 800 }, (_, i) => change('create', 'playbook', `Beta ${i}`, { fields: { name: [null, `Beta ${i}`] } }));
+    const out = md(plan(creates, { warnings }), 60_000);
+    expect(out.length).toBeLessThan(60_000);
+    expectWellFormed(out);
+    const listed = out.split('\n').filter((l) => l.startsWith('> - playbook')).length;
+    expect(listed).toBeGreaterThan(50);
+    expect(out).toContain(`> - _… and ${400 - listed} more warnings not listed_`);
+    // The changes still have their section, with as many listed as fit.
+    expect(out).toMatch(/<details><summary>Playbooks \(800 changes[^)]*\)<\/summary>/);
+    expect(out.split('\n').filter((l) => l.startsWith('- `+`')).length).toBeGreaterThan(50);
+    expect(out).toContain(NOTE);
+  });
+
   it('stays under a tiny limit even when the warnings alone are too long', () => {
     const warnings = Array.from({ length: 200 }, (_, i) => `warning ${i} ${'w'.repeat(500)}`);
     const out = md(plan([change('create', 'playbook', 'A', { fields: { name: [null, 'A'] } })], { warnings }), 3000);
