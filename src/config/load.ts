@@ -317,7 +317,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
 
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
-  diagnostics.push(...textDiagnostics(body, doc.positions));
+  diagnostics.push(...textDiagnostics(body, doc.positions, writtenIn(ctx.text)));
   if (!validate(body)) {
     diagnostics.push(
       ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written: writtenIn(ctx.text) }),

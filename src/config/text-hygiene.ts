@@ -2,7 +2,9 @@
  * Text hygiene of a document's values, checked offline: no string holds NUL or another control
  * character (C0 but tab, line feed and carriage return; DEL; C1), which no contract text needs and
  * which would reach the services and every terminal that shows the value; and a one-line value
- * (a name, an e-mail, a reference, an id) holds no tab or line break either.
+ * (a name, an e-mail, a reference, an id) holds no tab or line break either. And no whole number
+ * is past what JavaScript, and JSON readers like it, hold exactly: 2^53 + 1 is read as 2^53 and
+ * would be sent as a value nobody wrote.
  */
 import { quoteValue } from './quote.js';
 import type { Diagnostic } from '../diagnostics.js';
@@ -10,6 +12,8 @@ import { joinPointer, pointerToPath, type DocPositions } from './yaml-positions.
 
 export interface TextProblem {
   pointer: string;
+  /** Default `control-character`. */
+  code?: 'unsafe-number';
   message: string;
   hint: string;
 }
@@ -34,6 +38,8 @@ export function textProblems(value: unknown): TextProblem[] {
     if (typeof node === 'string') {
       const bad = CONTROL_CHARACTER.exec(node) ?? (oneLine ? LINE_BREAK_OR_TAB.exec(node) : null);
       if (bad) out.push(problemAt(path.reduce<string>(joinPointer, ''), node, bad[0]));
+    } else if (typeof node === 'number') {
+      if (Number.isInteger(node) && !Number.isSafeInteger(node)) out.push(unsafeNumberAt(path.reduce<string>(joinPointer, ''), node));
     } else if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         path.push(i);
@@ -60,7 +66,22 @@ function problemAt(pointer: string, value: string, bad: string): TextProblem {
     : { pointer, message: `${where} must be one line, without tabs or line breaks: ${quoteValue(value)}`, hint: 'names, e-mails, ids and references are one line of plain text' };
 }
 
-/** The problems of `value` as `control-character` errors at their values' positions. */
-export function textDiagnostics(value: unknown, positions: DocPositions): Diagnostic[] {
-  return textProblems(value).map((problem) => ({ severity: 'error', code: 'control-character', message: problem.message, ...positions.valueAt(problem.pointer), path: pointerToPath(problem.pointer), hint: problem.hint }));
+function unsafeNumberAt(pointer: string, value: number): TextProblem {
+  const where = pointer === '' ? 'a value' : `\`${pointerToPath(pointer)}\``;
+  return {
+    pointer,
+    code: 'unsafe-number',
+    message: `${where} is a whole number past ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')} and is not held exactly (read as ${String(value)})`,
+    hint: 'write a smaller number, or quote it where text is allowed',
+  };
+}
+
+/** The problems of `value` as errors at their values' positions; `written` quotes a number as the file has it. */
+export function textDiagnostics(value: unknown, positions: DocPositions, written?: (pos: { line: number; col: number }) => string | undefined): Diagnostic[] {
+  return textProblems(value).map((problem) => {
+    const at = positions.valueAt(problem.pointer);
+    const source = problem.code === 'unsafe-number' ? written?.(at) : undefined;
+    const message = source === undefined ? problem.message : problem.message.replace(' is a whole number', ` is ${quoteValue(source)}, a whole number`);
+    return { severity: 'error', code: problem.code ?? 'control-character', message, ...at, path: pointerToPath(problem.pointer), hint: problem.hint };
+  });
 }

@@ -165,6 +165,18 @@ describe('loadConfig: schema errors', () => {
     expect(typed.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['p.yaml:6:23 invalid-value `generate_summary` must be true or false, not an integer (got 1)']);
   });
 
+  it('refuses a whole number YAML cannot hold exactly, quoting it as written, wherever it is', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: T', '    actions: 99999999999999999999', '    questions: 9007199254740993', '    description: 9007199254740991'),
+    });
+    const unsafe = r.diagnostics.filter((d) => d.code === 'unsafe-number').map((d) => `${brief(d)} ${d.message}`);
+    expect(unsafe).toEqual([
+      'p.yaml:5:14 unsafe-number `rules[0].actions` is "99999999999999999999", a whole number past 9,007,199,254,740,991 and is not held exactly (read as 100000000000000000000)',
+      'p.yaml:6:16 unsafe-number `rules[0].questions` is "9007199254740993", a whole number past 9,007,199,254,740,991 and is not held exactly (read as 9007199254740992)',
+    ]);
+  });
+
   it('reports an unknown key at the key, with "did you mean"', async () => {
     const r = await load({
       'docket.yaml': PROJECT,
