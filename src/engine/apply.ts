@@ -84,8 +84,13 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (input.adoptFiles) {
     for (const a of plan.adoptable ?? []) {
       // Adopted in place of the upload recorded (an uncertain one's id, pinned): what named that one is owed a re-point.
-      const superseded = supersededBy(a.liveId, lock.files[lockKey(a.kind, a.key)]);
-      set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256, ...(a.version !== undefined ? { version: a.version } : {}), ...(superseded ? { superseded } : {}) });
+      const recorded = lock.files[lockKey(a.kind, a.key)];
+      if (a.valuesOnly) {
+        if (recorded?.id === a.liveId) set(a.kind, a.key, { ...recorded, ...a.values });
+        continue;
+      }
+      const superseded = supersededBy(a.liveId, recorded);
+      set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256, ...a.values, ...(a.version !== undefined ? { version: a.version } : {}), ...(superseded ? { superseded } : {}) });
     }
   }
   if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) await changed();

@@ -274,7 +274,7 @@ export function diff(input: DiffInput): DiffResult {
       const compared = compare(kind, d, l, parentOf, { ids, replaced, diagnostics });
       if (compared.some((c) => c.action === 'upload')) replaced.add(refKey(kind.name, d.key));
       for (const c of compared) changes.push(c);
-      if (l.unknownFields) adoptable.push(...unknownFiles(kind, d, l));
+      if (l.unknownFields) adoptable.push(...unknownFiles(kind, d, l, compared.some((c) => c.action === 'upload')));
     }
 
     // Live objects no file declares.
@@ -318,14 +318,30 @@ export function diff(input: DiffInput): DiffResult {
 }
 
 /** Files of a matched object that docket cannot compare (no lock entry). */
-function unknownFiles(kind: KindMeta, d: DesiredResource, l: LiveResource): AdoptableFile[] {
+/**
+ * What `apply --adopt-files` would record of an object the plan could not compare: its files, and
+ * the files' values of its other unknown fields. An upload planned records all of them itself.
+ */
+function unknownFiles(kind: KindMeta, d: DesiredResource, l: LiveResource, uploading: boolean): AdoptableFile[] {
+  const unknown = Object.entries(l.unknownFields ?? {});
+  const others = unknown.filter(([field]) => !kind.fileFields?.[field]);
+  const values = others.length > 0 ? Object.fromEntries(others.map(([field]) => [field, d.fields[field] ?? null])) : undefined;
   const out: AdoptableFile[] = [];
-  for (const [field, reason] of Object.entries(l.unknownFields ?? {})) {
+  for (const [field, reason] of unknown) {
     const pathKey = kind.fileFields?.[field];
     const file = pathKey ? d.payload?.[pathKey] : undefined;
     const sha256 = d.fields[field];
     if (typeof file !== 'string' || typeof sha256 !== 'string') continue;
-    out.push({ kind: kind.name, key: d.key, liveId: l.id, field, file, sha256, ...(l.version !== undefined ? { version: l.version } : {}), reason });
+    out.push({ kind: kind.name, key: d.key, liveId: l.id, field, file, sha256, ...(l.version !== undefined ? { version: l.version } : {}), reason, ...(values ? { values } : {}) });
+  }
+  // The file is known (recorded by an adoption that did not record these): only the values are owed.
+  if (out.length === 0 && values && !uploading) {
+    const [[field, reason]] = others as [[string, string]];
+    const fileField = Object.keys(kind.fileFields ?? {})[0];
+    const pathKey = fileField ? kind.fileFields?.[fileField] : undefined;
+    const file = pathKey ? d.payload?.[pathKey] : undefined;
+    const sha256 = fileField ? l.fields[fileField] : undefined;
+    if (typeof file === 'string' && typeof sha256 === 'string') out.push({ kind: kind.name, key: d.key, liveId: l.id, field, file, sha256, reason, values, valuesOnly: true });
   }
   return out;
 }

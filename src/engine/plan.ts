@@ -115,6 +115,10 @@ function warningText(d: Diagnostic): string {
 
 /** The warning a file the plan cannot compare gives. */
 function adoptableWarning(a: AdoptableFile): string {
+  if (a.valuesOnly) {
+    const fields = Object.keys(a.values ?? {}).join(', ');
+    return `${a.kind} "${a.key}": cannot compare its ${fields} (${a.reason}), so a change to it is not seen; run \`docket apply --adopt-files\` to record the files' ${fields} as live`;
+  }
   return `${a.kind} "${a.key}": cannot compare ${a.file} (${a.reason}); run \`docket apply --adopt-files\` to record the current file as live`;
 }
 

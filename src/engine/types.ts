@@ -200,6 +200,13 @@ export interface AdoptableFile {
   /** The version live holds (a Word term's), recorded as the one the file became. */
   version?: number;
   reason: string;
+  /**
+   * The files' values of the other fields the plan could not compare (an attachment's
+   * description), recorded with the file, as the lock entry's fields of those names.
+   */
+  values?: Record<string, unknown>;
+  /** Only `values` are unknown: the file is recorded already, and they are added to its entry. */
+  valuesOnly?: boolean;
 }
 
 /**

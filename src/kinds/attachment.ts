@@ -114,7 +114,7 @@ export const attachmentKind: KindModule<'attachment'> = {
       const pinnedAs = entry.pinned ? { pinnedAs: [entry.pinned] } : {};
       // An entry recorded by `apply --adopt-files` has no description: the live one is unknown, not "none".
       if (entry.description === undefined) {
-        live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, sha256: entry.sha256 }, refs: [], unknownFields: { description: 'not readable over the API' }, extra, ...pinnedAs });
+        live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, sha256: entry.sha256 }, refs: [], unknownFields: { description: 'not readable over the API, and docket.lock.json records none for it' }, extra, ...pinnedAs });
         continue;
       }
       live.push({ kind: 'attachment', id: entry.id, key: name, name, fields: { name, description: normText(entry.description), sha256: entry.sha256 }, refs: [], extra, ...pinnedAs });

@@ -266,6 +266,34 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says it cannot compare the description of an attachment adopted without one, and records it with --adopt-files', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    // As an adoption by an earlier docket left it: the file recorded, its description not.
+    const lockPath = join(dir, 'docket.lock.json');
+    const lock = JSON.parse(await readFile(lockPath, 'utf8')) as { targets: Record<string, { files: Record<string, { description?: unknown }> }> };
+    for (const target of Object.values(lock.targets)) delete target.files['attachment:Security Exhibit']!.description;
+    await writeFile(lockPath, JSON.stringify(lock, null, 2));
+
+    const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('attachment "Security Exhibit": cannot compare its description (not readable over the API, and docket.lock.json records none for it), so a change to it is not seen; run `docket apply --adopt-files`');
+    const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files');
+    expect(adopt.code).toBe(0);
+    expect((await lockFiles(dir))['attachment:Security Exhibit']).toMatchObject({ description: 'Our security measures', file: 'attachments/security.pdf' });
+    const replan = await expectNoChanges(cli, dir);
+    expect(replan.stdout).not.toContain('cannot compare');
+
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('Our security measures', 'Our measures') });
+    const edited = await cli('plan', '-C', dir, '--detailed-exitcode');
+    expect(edited.code).toBe(2);
+    expect(edited.stdout).toContain('+ upload attachment "Security Exhibit"');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('uploads an attachment, points templates at it, and re-points them when the PDF changes', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });

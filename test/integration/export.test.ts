@@ -227,6 +227,14 @@ describe('docket export', () => {
     expect(replan.stdout).not.toContain('cannot compare');
     expect(await readFile(join(out, 'attachments/security-exhibit.yaml'), 'utf8')).toContain(`id: ${attachmentId}`);
     expect(await readFile(join(out, 'templates/cloud-service-agreement.yaml'), 'utf8')).toBe(csa);
+    // The description the file declares was recorded with it: an edit to it is a change, not unseen.
+    const doc = join(out, 'attachments/security-exhibit.yaml');
+    const text = await readFile(doc, 'utf8');
+    expect(text).toMatch(/^description: /m);
+    await writeFile(doc, text.replace(/^description: .*$/m, 'description: Reworded exhibit'));
+    const edited = await cli('plan', '-C', out, '--detailed-exitcode');
+    expect(edited.code).toBe(2);
+    expect(edited.stdout).toMatch(/upload attachment "Security Exhibit"/);
   });
 
   it('says what docket will refuse among what the services hold, instead of promising a plan with no changes', async () => {
