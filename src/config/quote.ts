@@ -23,10 +23,11 @@ function cutShort(text: string, max: number): string {
 
 /**
  * DEL, C1, the line separators, and what prints as nothing or as a plain space (a no-break space,
- * zero-width and direction marks, a soft hyphen, the byte-order mark): quoted raw, a value holding
- * one would read as the very value it is refused for looking unlike ("alice@acme.example").
+ * wide and narrow spaces, zero-width and direction marks, a soft hyphen, Hangul fillers, the
+ * byte-order mark): quoted raw, a value holding one would read as the very value it is refused for
+ * looking unlike ("alice@acme.example").
  */
-const ESCAPED = '\\u007f-\\u00a0\\u00ad\\u200b-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\ufeff';
+const ESCAPED = '\\u007f-\\u00a0\\u00ad\\u115f\\u1160\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u3000\\u3164\\ufeff\\uffa0';
 const EACH_ESCAPED = new RegExp(`[${ESCAPED}]`, 'g');
 /** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
 const NOT_PLAIN = new RegExp(`[\\u0000-\\u001f\`${ESCAPED}]`);

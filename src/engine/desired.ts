@@ -97,9 +97,15 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean
   return false;
 }
 
+/** Nothing but spaces and characters that show as nothing (zero-width ones, a Hangul filler). */
+function isBlank(name: string): boolean {
+  if (name.trim() === '') return true;
+  return !/^[\x20-\x7e]*$/.test(name) && name.replace(/[\s\p{Default_Ignorable_Code_Point}]/gu, '') === '';
+}
+
 /** Why `name` is no name (blank, or longer than docket allows), in words about the name of a `kind`. */
 export function nameProblem(kind: string, name: string): { code: string; message: string; hint: string } | undefined {
-  if (name.trim() === '') return { code: 'blank-name', message: `${kind} name ${quoteValue(name)} is blank`, hint: 'give it a name with some visible text' };
+  if (isBlank(name)) return { code: 'blank-name', message: `${kind} name ${quoteValue(name)} is blank`, hint: 'give it a name with some visible text' };
   // Characters as a person (and an editor) counts them: an emoji is one, not its two UTF-16 units.
   // (Never more than its UTF-16 units, so only a long name is counted again.)
   const length = name.length > MAX_NAME_LENGTH ? [...name].length : name.length;
@@ -116,7 +122,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       const key = `${d.kind}:${d.pinId}`;
       const first = pins.get(key);
       if (first) {
-        diagnostics.error('duplicate-pin', `${d.kind} "${d.name}" pins id ${d.pinId}, which ${d.kind} "${first.name}" pins too (${lineOf(first, 'id')})`, {
+        diagnostics.error('duplicate-pin', `${d.kind} ${quoteValue(d.name, 200)} pins id ${d.pinId}, which ${d.kind} ${quoteValue(first.name, 200)} pins too (${lineOf(first, 'id')})`, {
           ...(problemSourceOf(d.fieldSources, 'id') ?? d.source),
           hint: 'an id names one live object: keep it on one of them',
         });
@@ -127,7 +133,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       const key = `${scope}${old}`;
       const first = former.get(key);
       if (first && first !== d) {
-        diagnostics.error('duplicate-renamed-from', `${d.kind} "${d.name}" and ${d.kind} "${first.name}" (${lineOf(first, 'renamed_from')}) both say they were renamed from "${old}"`, {
+        diagnostics.error('duplicate-renamed-from', `${d.kind} ${quoteValue(d.name, 200)} and ${d.kind} ${quoteValue(first.name, 200)} (${lineOf(first, 'renamed_from')}) both say they were renamed from ${quoteValue(old, 200)}`, {
           ...(problemSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
           hint: 'one live object can become only one of them: keep `renamed_from` on one',
         });

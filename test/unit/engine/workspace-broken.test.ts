@@ -111,6 +111,22 @@ describe('loadWorkspace, rules', () => {
   });
 });
 
+describe('loadWorkspace, names that show as nothing', () => {
+  it('a name of zero-width characters or fillers is blank, like one of spaces; one with visible text is not', async () => {
+    const found = await refused({
+      'playbooks/a.yaml': lines('kind: Playbook', 'name: "\\u200b"', 'rules:', '  - name: "\\u3164 \\u2060"', '    actions: A', '  - name: "Term\\u200b"', '    actions: B'),
+    });
+    expect(found).toEqual(['playbooks/a.yaml:2:7 blank-name playbook name "\\u200b" is blank', 'playbooks/a.yaml:4:11 blank-name rule name "\\u3164 \\u2060" is blank']);
+    // Two names that look alike are told apart in messages: what shows as nothing is escaped.
+    const id = '11111111-1111-4111-8111-111111111111';
+    const pins = await refused({
+      'playbooks/a.yaml': lines('kind: Playbook', 'name: Same', `id: ${id}`, 'rules: []'),
+      'playbooks/b.yaml': lines('kind: Playbook', 'name: "Same\\u3000"', `id: ${id}`, 'rules: []'),
+    });
+    expect(pins.find((p) => p.includes('duplicate-pin'))).toContain(`playbook "Same\\u3000" pins id ${id}, which playbook "Same" pins too`);
+  });
+});
+
 describe('loadWorkspace, names that are not the identity', () => {
   it('a member\'s or the organization\'s name is not blank and at most 200 characters either', async () => {
     const found = await refused({
