@@ -102,7 +102,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // Pass 1: the variables, top level then the environment's (they may use env, not other vars).
   // Its problems are dropped: pass 2 reports them at their positions.
   const envOnly: InterpolationContext = { vars: undefined, env: input.processEnv, allowVars: false };
-  const vars: Record<string, string> = {};
+  // No prototype: a variable named `__proto__` is a variable like any other, not the object's prototype.
+  const vars: Record<string, string> = Object.create(null) as Record<string, string>;
   const varSources: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   if (selected) varSources.push([get(envBlock, 'vars'), `${selected}/vars`]);
   for (const [source, pointer] of varSources) {

@@ -53,6 +53,16 @@ describe('docket.yaml', () => {
     expect(r.config!.project).toMatchObject({ file: 'docket.yml', vars: { years: '3', strict: 'true' }, prune: { playbooks: true } });
   });
 
+  it('takes a variable named like a property every object has as a variable like any other', async () => {
+    const r = await load({
+      'docket.yaml': lines('version: 1', 'vars:', '  __proto__: alice@acme.example', '  constructor: Legal', 'agreements:', '  actor: ${var.__proto__}'),
+      'p.yaml': lines('kind: Playbook', 'name: ${var.constructor}', 'rules: []'),
+    });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.config!.project.agreements.actor).toBe('alice@acme.example');
+    expect(r.config!.documents[0]!.body.name).toBe('Legal');
+  });
+
   it('never repeats a password written into a URL', async () => {
     const r = await load({ 'docket.yaml': lines('version: 1', 'review:', '  url: ftp://user:s3cret@x.example.com/v1', 'concurrency: 8') });
     const messages = r.diagnostics.map((d) => `${d.message} ${d.hint ?? ''}`).join('\n');
