@@ -157,9 +157,20 @@ export function errorJson(error: unknown, source?: (file: string, line: number) 
 /** Diagnostics as JSON, each with `excerpt` (the source line) when the file can be read. */
 export function withExcerpts(diags: readonly Diagnostic[], source?: (file: string, line: number) => string | undefined): Diagnostic[] {
   return [...diags].sort(compareDiagnostics).map((d) => {
-    const excerpt = source && d.file && d.line ? source(d.file, d.line) : undefined;
-    return excerpt === undefined ? d : { ...d, excerpt };
+    const line = source && d.file && d.line ? source(d.file, d.line) : undefined;
+    return line === undefined ? d : { ...d, excerpt: excerptAround(line, d.col ?? 1) };
   });
+}
+
+/** Longer lines are cut to this many characters around the column: one value can be a megabyte on one line. */
+const EXCERPT_CHARS = 500;
+
+/** The line, or the part of a long one around `col`, with `…` where it was cut. */
+export function excerptAround(line: string, col: number): string {
+  if (line.length <= EXCERPT_CHARS) return line;
+  const start = Math.max(0, Math.min(col - 1 - EXCERPT_CHARS / 2, line.length - EXCERPT_CHARS));
+  const end = start + EXCERPT_CHARS;
+  return `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
 }
 
 export function renderDiagnosticsJson(diags: Diagnostic[], source?: (file: string, line: number) => string | undefined): string {

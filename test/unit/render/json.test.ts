@@ -108,3 +108,15 @@ describe('renderDiagnosticsJson', () => {
     expect(JSON.parse(renderDiagnosticsJson([diags[0]!])).valid).toBe(true);
   });
 });
+
+describe('diagnostics JSON excerpts', () => {
+  it('carry the source line, or of a long one the part around the column, marked where cut', () => {
+    const d: Diagnostic = { severity: 'error', code: 'x', message: 'm', file: 'p.yaml', line: 1, col: 100_003 };
+    const long = `a: ${'x'.repeat(100_000)}BAD${'y'.repeat(100_000)}`;
+    const [cut] = (JSON.parse(renderDiagnosticsJson([d], () => long)) as { diagnostics: { excerpt: string }[] }).diagnostics;
+    expect(cut!.excerpt.length).toBe(502);
+    expect(cut!.excerpt).toMatch(/^…x+BADy+…$/);
+    const [short] = (JSON.parse(renderDiagnosticsJson([{ ...d, col: 4 }], () => 'a: BAD')) as { diagnostics: { excerpt: string }[] }).diagnostics;
+    expect(short!.excerpt).toBe('a: BAD');
+  });
+});
