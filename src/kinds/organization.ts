@@ -9,7 +9,7 @@ import { normEmail, normName, normText } from '../engine/normalize.js';
 import { numberAsText, sourceLines } from '../config/written-number.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
-import { docSource, posOf, problemAt, valueOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, problemAt, valueOf } from './support/positions.js';
 import { reviewOrganization } from './support/review-reads.js';
 import { nameProblem } from '../engine/desired.js';
 import { latest, updatedAt } from './support/updated.js';
@@ -68,7 +68,7 @@ export const organizationKind: KindModule<'organization'> = {
     if (field !== 'review.default_reviewer' || after !== null || before === null) return undefined;
     // NOTE(api): "if sent, the value must be a canonical UUID string": null cannot clear it.
     return {
-      message: `the review service cannot clear the organization's default reviewer (${String(before)}): it takes \`default_reviewer_id\` only as a user id`,
+      message: `\`review.default_reviewer\` is empty, but the review service cannot clear the organization's default reviewer (${String(before)} live): it takes \`default_reviewer_id\` only as a user id`,
       hint: 'remove `default_reviewer` from the file to leave it as it is, or name the user who should be the default reviewer',
     };
   },
@@ -77,7 +77,8 @@ export const organizationKind: KindModule<'organization'> = {
     const review = mapping(doc.body.review);
     const agreements = mapping(doc.body.agreements);
     const fields: Fields = {};
-    const fieldSources: DesiredResource['fieldSources'] = {};
+    // Where each field is written (`/review/name`), its positions looked up only when asked for.
+    const pointers: Record<string, string> = {};
     const refs: Ref[] = [];
     // The organization's names are names: not blank, and of a sensible length.
     for (const [part, pointer] of [[review, '/review/name'], [agreements, '/agreements/name']] as const) {
@@ -86,15 +87,15 @@ export const organizationKind: KindModule<'organization'> = {
       if (wrong) diagnostics.error(wrong.code, wrong.message, { ...problemAt(doc, pointer), hint: wrong.hint });
     }
     // Where a pinned id is written, for an error about it (no such organization).
-    if (typeof doc.body.id === 'string') fieldSources.id = valueOf(doc, '/id');
+    if (typeof doc.body.id === 'string') pointers.id = '/id';
     if ('name' in review) {
       fields['review.name'] = normName(review.name);
-      fieldSources['review.name'] = posOf(doc, '/review/name');
+      pointers['review.name'] = '/review/name';
     }
     if ('default_reviewer' in review) {
       const email = normEmail(review.default_reviewer);
       fields['review.default_reviewer'] = email;
-      fieldSources['review.default_reviewer'] = posOf(doc, '/review/default_reviewer');
+      pointers['review.default_reviewer'] = '/review/default_reviewer';
       // At the value, as every reference: the e-mail is what is wrong when no user has it.
       if (email) refs.push({ kind: 'member', key: email, field: 'review.default_reviewer', source: valueOf(doc, '/review/default_reviewer') });
     }
@@ -102,7 +103,7 @@ export const organizationKind: KindModule<'organization'> = {
     for (const f of AGREEMENTS_ORG_FIELDS) {
       if (!(f in agreements)) continue;
       fields[`agreements.${f}`] = normText(agreements[f]);
-      fieldSources[`agreements.${f}`] = posOf(doc, `/agreements/${f}`);
+      pointers[`agreements.${f}`] = `/agreements/${f}`;
       const lossy = numberAsText(agreements[f], lineAt, doc.positions.valueAt(`/agreements/${f}`), f);
       if (lossy) diagnostics.add({ ...lossy, path: `agreements.${f}` });
     }
@@ -124,7 +125,7 @@ export const organizationKind: KindModule<'organization'> = {
         refs,
         renamedFrom: [],
         source: docSource(doc),
-        fieldSources,
+        fieldSources: fieldSourcesAt(doc, pointers),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
       },
     ];

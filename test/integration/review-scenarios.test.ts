@@ -190,6 +190,15 @@ describe('review service scenarios', () => {
     expect(org().default_reviewer_id).toBe(dave.id);
     expect(org().name).toBe('Acme Legal');
     await expectNoChanges(cli, dir);
+
+    // The service cannot clear it: refused at the value written, which the message names.
+    await writeFiles(dir, { 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: null\n' });
+    const cleared = await cli('plan', '-C', dir);
+    expect(cleared.code).toBe(1);
+    expect(cleared.stderr).toContain('organization.yaml:4:21 error unsupported-change `review.default_reviewer` is empty, but the review service cannot clear');
+    expect(org().default_reviewer_id).toBe(dave.id);
+    await writeFiles(dir, { 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\n' });
+    await expectNoChanges(cli, dir);
   });
 
   it('refuses a reviewer that is neither declared nor a user, at its file:line, before any write', async () => {

@@ -209,7 +209,7 @@ describe('changes the services cannot make are refused at plan time, at the file
     const { plan: p, diagnostics } = plan([desired], [liveOrganization('org-1', { 'review.default_reviewer': 'alice@acme.example' }), liveMember('u-1', 'alice@acme.example')]);
     expect(p).toBeUndefined();
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'unsupported-change', file: 'organization.yaml', line: 4, col: 3 })]);
-    expect(diagnostics[0]!.message).toContain("cannot clear the organization's default reviewer (alice@acme.example)");
+    expect(diagnostics[0]!.message).toContain("`review.default_reviewer` is empty, but the review service cannot clear the organization's default reviewer (alice@acme.example live)");
   });
 });
 
