@@ -65,6 +65,8 @@ export const attachmentKind: KindModule<'attachment'> = {
   createAction: 'upload',
   changeAction: 'upload',
   fileFields: { sha256: 'file' },
+  // Attachments cannot be listed (see fetch): an upload whose answer was lost stays uncertain.
+  uploadsUnreadable: true,
   dataFiles: { file: 'pdf' },
   layout: { folder: 'attachments' },
   exportNotes: ['attachments cannot be listed over the API: only those the source docket.lock.json records are exported'],

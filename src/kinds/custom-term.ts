@@ -235,14 +235,14 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
       const at = pending.version ?? version;
       const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) };
       out.set(term.id, { file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
-      ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term "${key}": ${pending.file} was published (version ${version}) by an apply that was interrupted before recording it; apply records it in docket.lock.json (the service does not say who published a version: if version ${at} in the app is not this file, save the file again so the next apply publishes it)` });
+      ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term "${key}": ${pending.file} was published (version ${version}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json (the service does not say who published a version: if version ${at} in the app is not this file, save the file again so the next apply publishes it)` });
     } else {
       if (confirmed) out.set(confirmed.id, confirmed);
       ctx.settle({
         kind: 'custom-term',
         key,
         entry: confirmed ?? null,
-        reason: `custom term "${key}": the ${confirmed ? 'publish' : 'create'} of ${pending.file} an interrupted apply started did not happen; apply forgets it`,
+        reason: `custom term "${key}": the ${confirmed ? 'publish' : 'create'} of ${pending.file} that an earlier apply started did not happen; apply forgets it`,
       });
     }
   }

@@ -200,6 +200,12 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   reads?: readonly KindName[];
   /** Document fields that name data files (relative to the document), and what each must hold. */
   dataFiles?: Readonly<Record<string, DataFileContent>>;
+  /**
+   * An upload whose answer was lost cannot be read back (attachments cannot be listed): the next
+   * plan stops at its pending mark until the person says whether it is live. Other kinds' marks
+   * are settled by the next plan's read.
+   */
+  uploadsUnreadable?: true;
   /** Fields never rendered or saved in a plan; compared by digest, read from the files at apply time. */
   sensitiveFields?: readonly string[];
   /** An identity as written on the command line or in a reference → the key it matches (e-mails: lower case). */

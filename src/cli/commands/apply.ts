@@ -214,7 +214,9 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const again = settings.saved ? 'make a new plan (docket plan --out PLAN.json) and apply that one' : 'run apply again';
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
-  const uncertain = report.results.some((r) => r.outcomeUnknown) || Object.values(result.lock.files).some((e) => e.pending !== undefined);
+  // Other kinds' marks (a Word term's publish) are settled by the next plan's read: a re-run converges.
+  const unreadable = new Set(KINDS.filter((k) => k.uploadsUnreadable).map((k) => `${k.name}:`));
+  const uncertain = report.results.some((r) => r.outcomeUnknown) || Object.entries(result.lock.files).some(([key, e]) => e.pending !== undefined && unreadable.has(key.slice(0, key.indexOf(':') + 1)));
   const unknownUpload = 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
   if (report.stopped && signal) {
     throw new InterruptedError(

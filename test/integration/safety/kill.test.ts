@@ -47,7 +47,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     const run = bin(t);
     const again = await run('apply', '-C', dir, '--auto-approve');
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain('was published (version 1) by an apply that was interrupted');
+    expect(again.stdout).toContain('was published (version 1) by an earlier apply that stopped before recording it');
     expect(again.stdout).toContain('if version 1 in the app is not this file, save the file again so the next apply publishes it');
     expect(terms('Data Terms')).toHaveLength(1);
     expect(terms('Data Terms')[0]!.versions).toHaveLength(1);

@@ -124,6 +124,23 @@ describe('a signal during apply', () => {
     expect(Object.values(await expectLockIntact(dir))[0]!['custom-term:Data Terms']).toMatchObject({ file: 'terms/data.docx' });
   });
 
+  it('a Word term publish cut short says a re-run settles it, not the steps of an attachment nothing can read back', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+    await writeFile(join(dir, 'terms/data.docx'), docx('one'));
+    const b = bin(t);
+    expect((await b('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFile(join(dir, 'terms/data.docx'), docx('two'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
+    const cut = await b('apply', '-C', dir, '--auto-approve', '--timeout', '2s');
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toContain('run apply again');
+    expect(cut.stderr).not.toContain('--retry-uncertain');
+    expect(cut.stderr).not.toContain('--adopt-files');
+    t.emulator.faults.clear();
+    await expectConverged(b, dir);
+  });
+
   it('a signal while apply is still planning ends it at once and leaves no .docket/apply.lock', async () => {
     t = await startTestEmulator();
     const dir = await manyPlaybooks(1);
