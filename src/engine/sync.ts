@@ -305,7 +305,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
-  const written = writtenByUnsettled(plan, done, pending, input.written);
+  const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
   if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
   if (input.state && forgotten.size > 0) {
     const children = keyed.flatMap(([d, key]) => (d.parent ? [{ key, parentKey: refKey(d.parent.kind, d.parent.key), id: input.ids.get(key) }] : []));
@@ -323,12 +323,20 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
  * failed (`written`), and those of its changes that succeeded (a rename done, then its publish
  * failed: the name is the files' now, and a later rename in the app is the app's alone).
  */
-function writtenByUnsettled(plan: Plan, done: ReadonlySet<string>, pending: ReadonlyMap<string, boolean>, written: ReadonlyMap<string, readonly string[]> | undefined): Map<string, readonly string[]> {
+function writtenByUnsettled(
+  plan: Plan,
+  done: ReadonlySet<string>,
+  pending: ReadonlyMap<string, boolean>,
+  written: ReadonlyMap<string, readonly string[]> | undefined,
+  unkept: ReadonlyMap<string, readonly string[]> | undefined,
+): Map<string, readonly string[]> {
   const out = new Map<string, readonly string[]>(written);
   for (const c of plan.changes) {
     const key = refKey(c.kind, c.key);
     if (!done.has(c.id) || pending.get(key) !== false || c.action === 'delete' || c.action === 'archive') continue;
-    out.set(key, [...(out.get(key) ?? []), ...c.fields.map((f) => f.field)]);
+    // A write the service did not keep is not the files' value live.
+    const lost = unkept?.get(key);
+    out.set(key, [...(out.get(key) ?? []), ...c.fields.map((f) => f.field).filter((f) => !lost?.includes(f))]);
   }
   return out;
 }

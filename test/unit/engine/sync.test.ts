@@ -97,6 +97,9 @@ describe('sync records', () => {
     const updates = syncAfterApply({ plan, report, desired: [renamed], ids: new Map([['playbook:Two', 'pb-1']]), kinds: [], state });
     // The name is the files' now: an app rename later is the app's alone, not "changed live and in files".
     expect(updates.get('playbook:Two')).toEqual({ id: 'pb-1', fields: { name: fieldHash('Two'), description: fieldHash('old') } });
+    // A write the service did not keep is not learned.
+    const unkept = syncAfterApply({ plan, report, desired: [renamed], ids: new Map([['playbook:Two', 'pb-1']]), kinds: [], state, unkept: new Map([['playbook:Two', ['name']]]) });
+    expect(unkept.get('playbook:Two')).toEqual({ id: 'pb-1', fields: { name: fieldHash('One'), description: fieldHash('old') } });
   });
 
   it('split by the service each field lives on; several sections read back as one state', () => {
