@@ -167,7 +167,7 @@ function parsedValues(text: string): unknown[] {
 }
 
 function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (s: string) => string, problems: YamlEditProblem[]): string | undefined {
-  if (typeof got === 'string' && got.includes('${') && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`))) return undefined;
+  if (typeof got === 'string' && got.includes('${') && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`) || leftAsWritten(p, got, wanted, pointer))) return undefined;
   if (typeof got === 'string' && got.includes('${') && expand(got) === wanted) return undefined;
   if (Array.isArray(got) && Array.isArray(wanted) && got.length === wanted.length) {
     for (let i = 0; i < got.length; i++) {
@@ -184,6 +184,14 @@ function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (
     return undefined;
   }
   return sameValue(got, wanted) ? undefined : pointer;
+}
+
+/**
+ * The problem of this value, found by what it is rather than where it was: a problem's pointer is
+ * the document's before the edit, and an item removed before it in its list moved it.
+ */
+function leftAsWritten(p: YamlEditProblem, got: string, wanted: unknown, pointer: string): boolean {
+  return p.written === got && sameValue(p.wanted, wanted) && p.pointer.slice(p.pointer.lastIndexOf('/')) === pointer.slice(pointer.lastIndexOf('/'));
 }
 
 function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {

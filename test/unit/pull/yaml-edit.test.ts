@@ -161,6 +161,14 @@ describe('editYaml', () => {
     expect(differs.problems).toEqual([{ document: 0, pointer: '/reviewer', line: 2, written: '${var.legal_lead}', wanted: 'bob@acme.example' }]);
   });
 
+  it('keeps a ${var} value a later list item holds when an item before it is removed', () => {
+    const text = 'kind: P\nrules:\n  - name: Holder\n    actions: hold\n  - name: VarRule\n    actions: "Escalate to ${var.lead} always"\n';
+    const expand = (s: string) => s.replace('${var.lead}', 'alice');
+    const out = edit(text, () => ({ kind: 'P', rules: [{ name: 'VarRule', actions: 'Escalate to qa always' }] }), 0, expand);
+    expect(out.text).toBe('kind: P\nrules:\n  - name: VarRule\n    actions: "Escalate to ${var.lead} always"\n');
+    expect(out.problems).toEqual([expect.objectContaining({ written: 'Escalate to ${var.lead} always', wanted: 'Escalate to qa always' })]);
+  });
+
   it('leaves the other documents of the file byte for byte, and removes a whole document', () => {
     const text = `# head\nkind: A\nname: one\n---\n# second\nkind: B\nname: two\n---\nkind: C\nname: three\n`;
     expect(edit(text, (v) => setAt(v, '/name', 'TWO'), 1).text).toBe(text.replace('name: two', 'name: TWO'));
