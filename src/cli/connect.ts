@@ -14,7 +14,7 @@ import { UsageError } from '../errors.js';
 import type { Services } from '../kinds/kind.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import type { Io, Logger } from './io.js';
-import { API_KEY_VARIABLES } from '../config/api-keys.js';
+import { serviceApiKey } from '../config/api-keys.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
 export const DEFAULT_REVIEW_URL = 'https://api.gerri.commonpaper.com';
@@ -27,13 +27,8 @@ export const EMULATOR_EXAMPLE_USERS = [
   { email: 'legal-ops@acme.example', name: 'Legal Ops' },
 ];
 
-export { API_KEY_VARIABLES } from '../config/api-keys.js';
+export { API_KEY_VARIABLES, serviceApiKey } from '../config/api-keys.js';
 
-/** A variable set to nothing but spaces is unset, as an empty one is (else an empty key would be sent). */
-export function serviceApiKey(env: Record<string, string | undefined>, service: ServiceName): string | undefined {
-  const given = (name: string): string | undefined => (env[name]?.trim() ? env[name] : undefined);
-  return given(API_KEY_VARIABLES[service]) ?? given('DOCKET_API_KEY');
-}
 
 export interface Connection {
   services: Services;

@@ -2,7 +2,10 @@
 import { readFile } from 'node:fs/promises';
 import { schemaDiagnostics, schemaValidator } from '../config/schema.js';
 import { DocPositions } from '../config/yaml-positions.js';
-import type { Plan } from '../engine/types.js';
+import { planSeal, sealProblem } from '../engine/seal.js';
+import type { Plan, PlanTarget } from '../engine/types.js';
+import { EMULATOR_API_KEY } from '../emulator/identity.js';
+import { serviceApiKey } from '../config/api-keys.js';
 import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 
@@ -71,5 +74,24 @@ export function checkPlanVersion(plan: Plan, path: string): void {
       `${path} was made by docket ${plan.docket_version}, and this is docket ${VERSION}`,
       'make the plan again with this docket: docket plan --out PLAN.json',
     );
+  }
+}
+
+/** The seal's key: the API keys of the services the plan targets, as this run would send them. */
+function sealKey(target: PlanTarget, env: Record<string, string | undefined>): string {
+  const key = (service: 'review' | 'agreements'): string => (target.emulator ? EMULATOR_API_KEY : (serviceApiKey(env, service) ?? ''));
+  return [target.review ? key('review') : '', target.agreements ? key('agreements') : ''].join('\n');
+}
+
+/** Seals a plan about to be saved; `redact` as the file is written. */
+export function sealPlan(plan: Plan, env: Record<string, string | undefined>, redact: (text: string) => string): void {
+  plan.seal = planSeal(plan, sealKey(plan.target, env), redact);
+}
+
+/** A saved plan is applied only as `plan --out` wrote it: refused before anything is read otherwise. */
+export function checkPlanSeal(plan: Plan, path: string, env: Record<string, string | undefined>): void {
+  const problem = sealProblem(plan, sealKey(plan.target, env));
+  if (problem) {
+    throw new UsageError(`${path} cannot be applied: ${problem}`, 'a plan file is applied as docket wrote it; make a new one with `docket plan --out PLAN.json` and apply that');
   }
 }

@@ -28,3 +28,9 @@ export function keysOf(env: Readonly<Record<string, string | undefined>>): [stri
     return key !== undefined && key.length >= KEY_MIN_LENGTH && key !== EMULATOR_API_KEY ? [[name, key]] : [];
   });
 }
+
+/** The key a run sends to `service`. A variable set to nothing but spaces is unset, as an empty one is (else an empty key would be sent). */
+export function serviceApiKey(env: Readonly<Record<string, string | undefined>>, service: keyof typeof API_KEY_VARIABLES): string | undefined {
+  const given = (name: string): string | undefined => (env[name]?.trim() ? env[name] : undefined);
+  return given(API_KEY_VARIABLES[service]) ?? given('DOCKET_API_KEY');
+}

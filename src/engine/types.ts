@@ -270,6 +270,8 @@ export interface Plan {
   guard?: { kind: KindName; removals: number; live: number; threshold: number }[];
   /** Live-side drift a `drift: adopt` or `drift: ignore` policy keeps out of `changes` (apply never makes these). */
   held?: Change[];
+  /** Set by `plan --out`: an HMAC of the rest under the targeted services' API keys (engine/seal.ts). */
+  seal?: string;
 }
 
 export function refKey(kind: KindName, key: string): string {

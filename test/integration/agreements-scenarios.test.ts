@@ -441,7 +441,7 @@ describe('saved plans', () => {
     // The same URL, another key: the reviewed plan was for the first organization, not this one.
     const other = await runCli(['apply', '-C', dir, planFile], { env: { ...t.env, DOCKET_API_KEY: 'beta-key' } });
     expect(other.code).toBe(1);
-    expect(other.stderr).toContain('the plan was made for a different target');
+    expect(other.stderr).toContain('cannot be applied: its seal does not match: it was edited after `docket plan --out` saved it, or saved with other API keys than this run has');
     expect(Object.values(t.emulator.store.organization(otherOrg)!.agreements.custom_terms)).toEqual([]);
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
     expect(term('Consulting Terms')).toBeDefined();

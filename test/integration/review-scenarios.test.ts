@@ -279,22 +279,38 @@ describe('saved plans', () => {
     await expectNoChanges(cli, dir);
   });
 
-  it('refuses a saved plan whose ids name another object than the one referenced (a hand-edited ids map)', async () => {
+  it('refuses a saved plan edited after it was saved, whatever the edit, and applies one written again unedited', async () => {
     const rule = (reviewer: string) => `kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: ${reviewer}\n`;
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/p.yaml': rule('alice@acme.example') });
     await applyOk(cli, dir);
     await writeFiles(dir, { 'playbooks/p.yaml': rule('qa@acme.example') });
     const planFile = join(dir, 'plan.json');
     expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
-    const saved = JSON.parse(await readFile(planFile, 'utf8')) as { ids: Record<string, string> };
-    saved.ids['member:qa@acme.example'] = saved.ids['member:alice@acme.example'] ?? t.emulator.store.userByEmail('alice@acme.example')!.id;
-    await writeFile(planFile, JSON.stringify(saved));
-    const refused = await cli('apply', '-C', dir, planFile);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('member "qa@acme.example" has another id than the plan records for it');
+    const text = await readFile(planFile, 'utf8');
+    type Saved = { ids: Record<string, string>; changes: { action: string; id: string; fields: { after: unknown }[] }[]; seal?: string };
     const org = t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
-    expect(Object.values(org.rules).find((r) => r.name === 'R')!.reviewer_id).toBe(t.emulator.store.userByEmail('alice@acme.example')!.id);
-    await applyOk(cli, dir);
+    const alice = t.emulator.store.userByEmail('alice@acme.example')!.id;
+    // Edits that keep to the schema, each of which the configuration and live checks cannot see.
+    const edits: [string, (p: Saved) => void][] = [
+      ['an id swapped', (p) => void (p.ids['member:qa@acme.example'] = p.ids['member:alice@acme.example'] ?? alice)],
+      ['an update turned into a delete', (p) => Object.assign(p.changes[0]!, { action: 'delete', id: p.changes[0]!.id.replace(/^update/, 'delete'), fields: [] })],
+      ['what the plan shows, not what it sends', (p) => void (p.changes[0]!.fields[0]!.after = 'HACKED')],
+      ['its seal taken out', (p) => void delete p.seal],
+    ];
+    for (const [what, edit] of edits) {
+      const saved = JSON.parse(text) as Saved;
+      edit(saved);
+      await writeFile(planFile, JSON.stringify(saved, null, 2));
+      const refused = await cli('apply', '-C', dir, planFile);
+      expect([what, refused.code]).toEqual([what, 1]);
+      expect(refused.stderr).toContain(`${planFile} cannot be applied: `);
+      expect(Object.values(org.rules).find((r) => r.name === 'R')!.reviewer_id).toBe(alice);
+    }
+    // Written again unedited (another layout, keys in another order), it is the same plan.
+    const same = JSON.parse(text) as Record<string, unknown>;
+    await writeFile(planFile, JSON.stringify(Object.fromEntries(Object.entries(same).reverse())));
+    expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
+    expect(Object.values(org.rules).find((r) => r.name === 'R')!.reviewer_id).toBe(t.emulator.store.userByEmail('qa@acme.example')!.id);
     await expectNoChanges(cli, dir);
   });
 

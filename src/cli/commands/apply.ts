@@ -25,7 +25,7 @@ import { applyInputOf } from '../apply-step.js';
 import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
-import { checkPlanVersion, readPlanFile } from '../plan-file.js';
+import { checkPlanSeal, checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
 
@@ -69,6 +69,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const color = useColor(io, opts);
       const saved = planFile ? await readPlanFile(planFile) : undefined;
       if (saved && planFile) checkPlanVersion(saved, planFile);
+      if (saved && planFile) checkPlanSeal(saved, planFile, io.env);
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
       // The saved plan already holds (or leaves out) its archives: a --prune here would be ignored.
       if (saved && opts.prune) throw new UsageError('--prune cannot be combined with a saved plan', 'pass --prune to `docket plan --out` instead');

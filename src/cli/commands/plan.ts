@@ -11,7 +11,8 @@ import { formatDuration, parseTimeBudget } from '../duration.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile } from '../output-file.js';
-import { keyValues, redactEach } from '../redact.js';
+import { keyValues, redact, redactEach } from '../redact.js';
+import { sealPlan } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession } from '../session.js';
 
@@ -54,7 +55,11 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       );
       // A saved plan is output too: a key someone pasted into an object in the app is read with
       // it, and `docket show` prints the file to whoever has it, key or not.
-      if (out) await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), keyValues(io.env)));
+      if (out) {
+        const secrets = keyValues(io.env);
+        sealPlan(plan, io.env, (text) => redact(text, secrets));
+        await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets));
+      }
       const color = useColor(io, opts);
       if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
