@@ -596,12 +596,14 @@ class PullPlanner {
     const quiet = (k: AnyKind | undefined): boolean => !k || k.deletion === 'never' || Boolean(k.internal) || !k.layout || !k.toConfig;
     const childrenOf = (l: LiveResource): LiveResource[] => (this.liveByKind.get(kinds.find((k) => k.parentKind === l.kind)?.name ?? ('' as KindName)) ?? []).filter((c) => c.parentId === l.id);
     const fresh = this.input.unmatched.filter((l) => {
-      if (quiet(this.kinds.get(l.kind)) || this.input.sync.byId.has(l.id) || this.input.sync.byKey.has(refKey(l.kind, l.key))) return false;
+      if (quiet(this.kinds.get(l.kind))) return false;
+      // Said on every pull until it is adopted, recorded in sync or not (the pull that wrote it records it).
       const pendingIn = this.input.pendingDocuments?.get(refKey(l.kind, l.key));
       if (pendingIn !== undefined) {
         this.notes.push(`${pendingIn}: names ${l.kind} ${quoteValue(l.name)}, which is live: add the file it names, rename it to .yaml, then \`docket apply --adopt-files\` (not written again)`);
         return false;
       }
+      if (this.input.sync.byId.has(l.id) || this.input.sync.byKey.has(refKey(l.kind, l.key))) return false;
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
       const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);

@@ -188,6 +188,22 @@ parameters:
     }
   });
 
+  it('writes a Word term made elsewhere as a pending document once, and says so on every pull until it is adopted', async () => {
+    const other = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/word.yaml': 'kind: CustomTerm\nname: Word Only\ndocx_file: word.docx\n' });
+    await writeFile(join(other, 'custom-terms/word.docx'), docx('made elsewhere'));
+    await applyOk(cli, other);
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/other.yaml': 'kind: CustomTerm\nname: Other Only\nbody: Other terms.\n' });
+    await applyOk(cli, dir);
+    const first = await cli('pull', '-C', dir);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('custom-term "Word Only" → custom-terms/word-only.yaml.pending (new file)');
+    const again = await cli('pull', '-C', dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('custom-terms/word-only.yaml.pending: names custom-term "Word Only", which is live: add the file it names, rename it to .yaml, then `docket apply --adopt-files` (not written again)');
+    expect(again.stdout).not.toContain('(new file)');
+    await expectNoChanges(cli, dir);
+  });
+
   it('reports what it cannot write: a Word file, a value from a variable', async () => {
     const dir = await makeDir({
       ...files(),
