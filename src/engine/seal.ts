@@ -12,23 +12,37 @@ import type { Plan } from './types.js';
 const ALGORITHM = 'hmac-sha256';
 
 /**
- * The seal of `plan` under `secret`. `redact` is applied to the text as the saved file is (a key
- * pasted into an object in the app is written `[redacted]`), so the seal is of what the file holds.
+ * The seal of `plan` under `secret`. `redact` is applied to every text and name as the saved file
+ * has them (a key pasted into an object in the app is written `[redacted]`), before the names are
+ * put in order, so the seal is of what the file holds.
  */
-export function planSeal(plan: Plan, secret: string, redact: (text: string) => string = (text) => text): string {
+export function planSeal(plan: Plan, secret: string, redact?: (text: string) => string): string {
   const mac = createHmac('sha256', secret);
   const fields = plan as unknown as Record<string, unknown>;
+  const canonical = (value: unknown): string => canonicalJson(redact ? redacted(value, redact) : value);
   for (const key of Object.keys(fields).sort()) {
     if (key === 'seal') continue;
     const value = fields[key];
     if (value === undefined) continue;
     mac.update(`${JSON.stringify(key)}:`);
     // A list piece by piece: the changes of a large plan are never one string.
-    if (Array.isArray(value)) for (const item of value) mac.update(`${redact(canonicalJson(item))},`);
-    else mac.update(redact(canonicalJson(value)));
+    if (Array.isArray(value)) for (const item of value) mac.update(`${canonical(item)},`);
+    else mac.update(canonical(value));
     mac.update(';');
   }
   return `${ALGORITHM}:${mac.digest('hex')}`;
+}
+
+/** `value` with `redact` applied to every string and every object key. */
+function redacted(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redacted(v, redact));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redact(k)] = redacted(v, redact);
+    return out;
+  }
+  return value;
 }
 
 /** Why a saved plan's seal does not hold; undefined when it does. */

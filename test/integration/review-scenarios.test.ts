@@ -314,6 +314,17 @@ describe('saved plans', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('applies a saved plan with the key it was made with, whatever space a CI secret adds, and asks for a key that is missing', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const planFile = join(dir, 'plan.json');
+    expect((await runCli(['plan', '-C', dir, '--out', planFile], { env: { ...t.env, DOCKET_API_KEY: `${t.env.DOCKET_API_KEY}\n` } })).code).toBe(0);
+    const keyless = await runCli(['apply', '-C', dir, planFile], { env: { ...t.env, DOCKET_API_KEY: '' } });
+    expect(keyless.code).toBe(1);
+    expect(keyless.stderr).toContain('no API key for the review service');
+    expect((await runCli(['apply', '-C', dir, planFile], { env: { ...t.env, DOCKET_API_KEY: `  ${t.env.DOCKET_API_KEY}` } })).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('refuses a saved plan when a live object it touches changed since, and names it', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);

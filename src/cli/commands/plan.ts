@@ -57,7 +57,8 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       // it, and `docket show` prints the file to whoever has it, key or not.
       if (out) {
         const secrets = keyValues(io.env);
-        sealPlan(plan, io.env, (text) => redact(text, secrets));
+        // Texts and names as the file is written: only when there is a key to keep out.
+        sealPlan(plan, io.env, secrets.length > 0 ? (text) => redact(text, secrets) : undefined);
         await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets));
       }
       const color = useColor(io, opts);

@@ -41,8 +41,10 @@ describe('a saved plan\'s seal', () => {
     expect(sealProblem(unsealed, SECRET)).toMatch(/^it has no seal/);
   });
 
-  it('is of the file as written: a key pasted into a value is redacted there, and the seal still holds', () => {
-    const plan = planOf([change('update', 'rule', 'NDA/Term', { liveId: 'r-1', fields: [{ field: 'actions', before: 'key sk-live-0123456789', after: 'ACCEPT' }] })], {});
+  it('is of the file as written: a key pasted into a value or a name is redacted there, and the seal still holds', () => {
+    // Redacted, the name sorts before `playbook:a-book`; as it is, after.
+    const ids = { 'playbook:a-book': 'pb-1', 'playbook:sk-live-0123456789 book': 'pb-2' };
+    const plan = planOf([change('update', 'rule', 'NDA/Term', { liveId: 'r-1', fields: [{ field: 'actions', before: 'key sk-live-0123456789', after: 'ACCEPT' }] })], ids);
     const secrets = ['sk-live-0123456789'];
     plan.seal = planSeal(plan, SECRET, (text) => redact(text, secrets));
     const written = redact(renderPlanJson(plan), secrets);
