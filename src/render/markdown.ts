@@ -152,7 +152,10 @@ function sectionLines(s: MdSection, showDetails: boolean, shown: number): string
 function render(plan: Plan, sections: MdSection[], layout: Layout, maxChars: number): string {
   const lines = ['### docket plan', '', targetLine(plan), '', ...summaryTable(plan), ''];
   if (layout.warnings.length > 0) {
-    lines.push('> [!WARNING]', ...layout.warnings.map((w) => `> - ${w}`), '');
+    lines.push('> [!WARNING]');
+    // One by one, not push(...): a spread of a hundred thousand lines overflows the call stack.
+    for (const w of layout.warnings) lines.push(`> - ${w}`);
+    lines.push('');
   }
   if (layout.sections) {
     sections.forEach((s, i) => {
@@ -185,11 +188,15 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): strin
   const full = render(plan, sections, layout, maxChars);
   if (full.length < maxChars) return full;
   layout.truncated = true;
-  const cut = cutToFit(plan, sections, layout, maxChars);
-  if (cut) return cut;
+  // Warnings that would take more than half the comment leave too little room for the changes.
+  const warningChars = layout.warnings.reduce((n, w) => n + w.length + 5, 0);
+  if (warningChars <= maxChars / 2 || plan.changes.length === 0) {
+    const cut = cutToFit(plan, sections, layout, maxChars);
+    if (cut) return cut;
+  }
 
-  // 3. The warnings leave no room for the changes (hundreds of look-alike renames): as many as fit
-  // in half the comment, each shortened, and a count of the rest; then the changes as above.
+  // 3. The warnings would leave little room for the changes (hundreds of look-alike renames): as
+  // many as fit in half the comment, each shortened, and a count of the rest; then the changes as above.
   const short = warningSentences(plan, {
     name: (s) => codeSpan(cap(s, FALLBACK_WARNING_CHARS)),
     text: (s) => escapeMarkdown(cap(s, FALLBACK_WARNING_CHARS)),

@@ -211,6 +211,15 @@ describe('renderPlanMarkdown', () => {
     expect(out).toContain(NOTE);
   });
 
+  it('cuts warnings that would take most of the comment, though they fit, so the changes are listed', () => {
+    const warnings = Array.from({ length: 205 }, (_, i) => `warning ${i} ${'w'.repeat(270)}`);
+    const updates = Array.from({ length: 300 }, (_, i) => change('update', 'playbook', `P ${i}`, { fields: { description: ['a', 'b'] } }));
+    const out = md(plan(updates, { warnings }), 60_000);
+    expect(out.length).toBeLessThan(60_000);
+    expect(out.split('\n').filter((l) => l.startsWith('- `~`')).length).toBeGreaterThan(100);
+    expect(out).toMatch(/> - _… and \d+ more warnings not listed_/);
+  });
+
   it('stays under a tiny limit even when the warnings alone are too long', () => {
     const warnings = Array.from({ length: 200 }, (_, i) => `warning ${i} ${'w'.repeat(500)}`);
     const out = md(plan([change('create', 'playbook', 'A', { fields: { name: [null, 'A'] } })], { warnings }), 3000);
