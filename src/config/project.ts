@@ -125,7 +125,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     error(problem.code, problem.message, pos, problem.hint, problem.pointer);
   }
 
-  for (const problem of textProblems(pass.value)) error(problem.code ?? 'control-character', problem.message, positions.valueAt(problem.pointer), problem.hint, problem.pointer);
+  for (const problem of textProblems(pass.value)) error('control-character', problem.message, positions.valueAt(problem.pointer), problem.hint, problem.pointer);
   // Every environment's, selected or not: a variable's value is text wherever it is used.
   const varBlocks: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   for (const [name, block] of Object.entries(isPlainObject(get(raw, 'environments')) ? (get(raw, 'environments') as Plain) : {})) varBlocks.push([get(block, 'vars'), `/environments/${escapePointer(name)}/vars`]);

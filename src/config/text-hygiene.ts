@@ -29,8 +29,11 @@ export function codePointOf(c: string): string {
   return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** Every string in `value` with a control character (or, under a one-line key, a tab or line break). */
-export function textProblems(value: unknown): TextProblem[] {
+/**
+ * Every string in `value` with a control character (or, under a one-line key, a tab or line break);
+ * with `numbers`, every whole number past 2^53 − 1 too (textDiagnostics keeps those written as one).
+ */
+export function textProblems(value: unknown, numbers = false): TextProblem[] {
   const out: TextProblem[] = [];
   // The path is kept as segments and joined into a pointer only for a problem: most files have none.
   const path: (string | number)[] = [];
@@ -39,7 +42,7 @@ export function textProblems(value: unknown): TextProblem[] {
       const bad = CONTROL_CHARACTER.exec(node) ?? (oneLine ? LINE_BREAK_OR_TAB.exec(node) : null);
       if (bad) out.push(problemAt(path.reduce<string>(joinPointer, ''), node, bad[0]));
     } else if (typeof node === 'number') {
-      if (Number.isInteger(node) && !Number.isSafeInteger(node)) out.push(unsafeNumberAt(path.reduce<string>(joinPointer, ''), node));
+      if (numbers && Number.isInteger(node) && !Number.isSafeInteger(node)) out.push(unsafeNumberAt(path.reduce<string>(joinPointer, ''), node));
     } else if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         path.push(i);
@@ -76,12 +79,24 @@ function unsafeNumberAt(pointer: string, value: number): TextProblem {
   };
 }
 
-/** The problems of `value` as errors at their values' positions; `written` quotes a number as the file has it. */
+/** A whole number as YAML's core schema writes one: `123`, `-7`, `0x1F`, `0o17`. */
+const INTEGER_LITERAL = /^(?:[-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+
+/**
+ * The problems of `value` as errors at their values' positions. With `written` (the value as the
+ * file has it), whole numbers past 2^53 − 1 written as such: `1e20` is a float, held exactly.
+ */
 export function textDiagnostics(value: unknown, positions: DocPositions, written?: (pos: { line: number; col: number }) => string | undefined): Diagnostic[] {
-  return textProblems(value).map((problem) => {
+  const out: Diagnostic[] = [];
+  for (const problem of textProblems(value, written !== undefined)) {
     const at = positions.valueAt(problem.pointer);
-    const source = problem.code === 'unsafe-number' ? written?.(at) : undefined;
-    const message = source === undefined ? problem.message : problem.message.replace(' is a whole number', ` is ${quoteValue(source)}, a whole number`);
-    return { severity: 'error', code: problem.code ?? 'control-character', message, ...at, path: pointerToPath(problem.pointer), hint: problem.hint };
-  });
+    let message = problem.message;
+    if (problem.code === 'unsafe-number') {
+      const source = written?.(at);
+      if (source === undefined || !INTEGER_LITERAL.test(source)) continue;
+      message = message.replace(' is a whole number', ` is ${quoteValue(source)}, a whole number`);
+    }
+    out.push({ severity: 'error', code: problem.code ?? 'control-character', message, ...at, path: pointerToPath(problem.pointer), hint: problem.hint });
+  }
+  return out;
 }

@@ -32,18 +32,6 @@ export function plainScalarAt(line: string | undefined, col: number): string | u
   return /^[^\s,\]}#]+/.exec(line?.slice(col - 1) ?? '')?.[0];
 }
 
-/** The plain scalar written in `text` at `pos` (1-based line and column). */
-export function plainScalarIn(text: string, pos: { line: number; col: number }): string | undefined {
-  let start = 0;
-  for (let n = 1; n < pos.line; n++) {
-    const next = text.indexOf('\n', start);
-    if (next < 0) return undefined;
-    start = next + 1;
-  }
-  const end = text.indexOf('\n', start);
-  return plainScalarAt(text.slice(start, end < 0 ? undefined : end).replace(/\r$/, ''), pos.col);
-}
-
 /** The diagnostic when `value` is a number written (at `pos`) as other text than it prints as. */
 export function numberAsText(value: unknown, lineAt: (pos: SourcePos) => string | undefined, pos: SourcePos, label: string): Diagnostic | undefined {
   if (typeof value !== 'number') return undefined;

@@ -168,12 +168,14 @@ describe('loadConfig: schema errors', () => {
   it('refuses a whole number YAML cannot hold exactly, quoting it as written, wherever it is', async () => {
     const r = await load({
       'docket.yaml': PROJECT,
-      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: T', '    actions: 99999999999999999999', '    questions: 9007199254740993', '    description: 9007199254740991'),
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: T', '    actions: 99999999999999999999', '    questions: 9007199254740993', '    description: 9007199254740991', '  - name: U', '    actions: 1e20', '    questions: 0x20000000000001'),
     });
     const unsafe = r.diagnostics.filter((d) => d.code === 'unsafe-number').map((d) => `${brief(d)} ${d.message}`);
     expect(unsafe).toEqual([
       'p.yaml:5:14 unsafe-number `rules[0].actions` is "99999999999999999999", a whole number past 9,007,199,254,740,991 and is not held exactly (read as 100000000000000000000)',
       'p.yaml:6:16 unsafe-number `rules[0].questions` is "9007199254740993", a whole number past 9,007,199,254,740,991 and is not held exactly (read as 9007199254740992)',
+      // A float (1e20 is held exactly) is not a whole number as written; a hex one is.
+      'p.yaml:10:16 unsafe-number `rules[1].questions` is "0x20000000000001", a whole number past 9,007,199,254,740,991 and is not held exactly (read as 9007199254740992)',
     ]);
   });
 
