@@ -92,7 +92,9 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
     throw error;
   }
   const p = loaded.config.project;
-  const settings = { review: p.review, agreements: p.agreements, prune: p.prune, environment: p.environment ?? null };
+  // The services' URLs do not count for the emulator, which runs at its own (a DOCKET_*_URL set on one CI step only).
+  const served = <T extends { url?: string }>(section: T): T => (options.emulator ? { ...section, url: undefined } : section);
+  const settings = { review: served(p.review), agreements: served(p.agreements), prune: p.prune, environment: p.environment ?? null };
   const warnings = all.filter((d) => d.severity === 'warning');
   let digest: string | undefined;
   return {

@@ -68,7 +68,8 @@ it('applies a plan saved against a fresh in-process emulator, with references to
   });
   const plan = await runCli(['plan', '-C', dir, '--emulator', '--out', join(dir, 'p.json')]);
   expect(plan.code).toBe(0);
-  const apply = await runCli(['apply', '-C', dir, join(dir, 'p.json')]);
+  // A service URL set on the apply's step only: the emulator runs at its own, so the plan holds.
+  const apply = await runCli(['apply', '-C', dir, join(dir, 'p.json')], { env: { DOCKET_REVIEW_URL: 'https://review.example.com/v1' } });
   expect(apply.stdout).toContain('Apply complete: 3 done.');
   expect(apply.code).toBe(0);
   const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
