@@ -182,6 +182,8 @@ export interface InterpolatedTree {
   problems: TreeProblem[];
   /** Pointers of strings that still hold a placeholder: checks of their value would only add noise. */
   unresolved: Set<string>;
+  /** Values that were one placeholder and nothing else, quoted or not, as the text they became (see typedByField). */
+  wholes: Map<string, string>;
 }
 
 export interface TreeOptions {
@@ -200,6 +202,7 @@ export interface TreeOptions {
 export function interpolateTree(value: unknown, pointer: string, options: TreeOptions): InterpolatedTree {
   const problems: TreeProblem[] = [];
   const unresolved = new Set<string>();
+  const wholes = new Map<string, string>();
   const walk = (v: unknown, p: string, skipped: boolean): unknown => {
     const skipHere = skipped || (options.skip?.(p) ?? false);
     if (typeof v === 'string') {
@@ -215,7 +218,9 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
       for (const pr of r.problems) problems.push({ ...pr, pointer: p });
       if (r.unresolved) unresolved.add(p);
       if (r.problems.length > 0) return v;
-      return r.whole && (options.isPlain?.(p) ?? false) ? retype(r.value) : r.value;
+      if (!r.whole) return r.value;
+      wholes.set(p, r.value);
+      return options.isPlain?.(p) === true ? losslessRetype(r.value) : r.value;
     }
     if (Array.isArray(v)) return v.map((item, i) => walk(item, joinPointer(p, i), skipHere));
     if (v !== null && typeof v === 'object') {
@@ -227,7 +232,57 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
     }
     return v;
   };
-  return { value: walk(value, pointer, false), problems, unresolved };
+  return { value: walk(value, pointer, false), problems, unresolved, wholes };
+}
+
+/** A type error of the schema check, as ajv reports one. */
+interface TypeError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * A value that was one placeholder takes the type its field wants: `zipcode: ${var.zip}` stays the
+ * text "01067" (retyped it was 1067, sent as "1067"), and `"${var.flag}"`, quoted as flow style must
+ * be, is the boolean a boolean field wants. Mends `value` in place where the schema check (`errors`)
+ * found a type it can give; returns whether it mended anything, and so must be checked again.
+ */
+export function typedByField(value: unknown, errors: readonly TypeError[] | null | undefined, wholes: ReadonlyMap<string, string>): boolean {
+  let mended = false;
+  for (const e of errors ?? []) {
+    if (e.keyword !== 'type') continue;
+    const text = wholes.get(e.instancePath);
+    if (text === undefined) continue;
+    const wanted = new Set(String(e.params.type).split(','));
+    const typed = retype(text);
+    const current = valueAt(value, e.instancePath);
+    let next: unknown = current;
+    if (wanted.has('string') && typeof current !== 'string') next = text;
+    else if (typeof typed === 'boolean' && wanted.has('boolean')) next = typed;
+    else if (typeof typed === 'number' && (wanted.has('number') || (wanted.has('integer') && Number.isInteger(typed)))) next = typed;
+    if (next !== current && setValueAt(value, e.instancePath, next)) mended = true;
+  }
+  return mended;
+}
+
+function segmentsOf(pointer: string): string[] {
+  return pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let at: unknown = root;
+  for (const s of segmentsOf(pointer)) at = at !== null && typeof at === 'object' && Object.hasOwn(at, s) ? (at as Record<string, unknown>)[s] : undefined;
+  return at;
+}
+
+function setValueAt(root: unknown, pointer: string, next: unknown): boolean {
+  const segments = segmentsOf(pointer);
+  const last = segments.pop();
+  const parent = segments.length === 0 ? root : valueAt(root, `/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`);
+  if (last === undefined || parent === null || typeof parent !== 'object' || !Object.hasOwn(parent, last)) return false;
+  (parent as Record<string, unknown>)[last] = next;
+  return true;
 }
 
 const YAML_BOOL = /^(?:true|True|TRUE|false|False|FALSE)$/;
@@ -242,6 +297,16 @@ export function retype(s: string): unknown {
   if (YAML_BOOL.test(s)) return s.toLowerCase() === 'true';
   if (YAML_NUMBER.test(s)) return Number(s);
   return s;
+}
+
+/**
+ * retype, but a number that would print otherwise stays text (`01067`, `1.10`): a field that takes
+ * text or numbers (a zip code) would send it as "1067". A field that wants a number gets it from
+ * typedByField after the schema check.
+ */
+function losslessRetype(s: string): unknown {
+  const typed = retype(s);
+  return typeof typed === 'number' && String(typed) !== s ? s : typed;
 }
 
 /**

@@ -12,7 +12,7 @@ import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, skipDirectory, unreadableFile } from './discover.js';
 import { keysOf } from './api-keys.js';
-import { interpolateTree, keysIn } from './interpolate.js';
+import { interpolateTree, keysIn, typedByField } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
@@ -311,7 +311,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
         ctx: { vars: ctx.vars, env: ctx.processEnv, allowVars: true },
         isPlain: (p) => doc.positions.isPlain(p),
       })
-    : { value, problems: [], unresolved: new Set<string>() };
+    : { value, problems: [], unresolved: new Set<string>(), wholes: new Map<string, string>() };
   // Only a file whose text holds a key, or a placeholder (a `var` may hold one), is walked; a
   // `${env.X}` holding one is refused above and kept as written.
   const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
@@ -329,7 +329,8 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
   diagnostics.push(...textDiagnostics(body, doc.positions, writtenIn(ctx.text)));
-  if (!validate(body)) {
+  // A placeholder's value takes the type its field wants, then the document is checked again.
+  if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(
       ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written: writtenIn(ctx.text) }),
     );

@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { interpolateTree, type InterpolationContext } from './interpolate.js';
+import { interpolateTree, typedByField, type InterpolationContext } from './interpolate.js';
 import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { showName } from './quote.js';
@@ -139,7 +139,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   }
 
   const validate = await schemaValidator(PROJECT_SCHEMA);
-  if (!validate(pass.value)) {
+  // A placeholder's value takes the type its field wants, then the file is checked again.
+  if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
     diagnostics.push(...schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved }));
   }
 

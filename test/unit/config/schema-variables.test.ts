@@ -77,4 +77,23 @@ describe('docket, on the same files', () => {
     expect(d[0]).toMatchObject({ file: 'organization.yaml', line: 3, code: 'invalid-value' });
     expect(d[0]!.message).toMatch(/must be an e-mail address/);
   });
+
+  it('gives a value that is one placeholder the type its field wants, quoted or not, and never changes text', async () => {
+    const result = await load({
+      'docket.yaml': [
+        'version: 1',
+        'concurrency: ${var.c}',
+        'prune: { playbooks: "${var.p}" }',
+        'safety: { max_delete_fraction: "${var.f}" }',
+        'vars: { zip: "01067", year: "2024", yes: "true", c: "1e1", p: true, f: "0.5", ver: "3.0" }',
+      ].join('\n'),
+      'organization.yaml': 'kind: Organization\nreview:\n  name: ${var.year}\nagreements:\n  zipcode: ${var.zip}\n  city: ${env.CITY}\n',
+      'p.yaml': 'kind: Playbook\nname: P\ndescription: ${var.yes}\nrules:\n  - name: R\n    actions: ${var.year}\n    generate_summary: "${var.yes}"\n',
+    }, { processEnv: { CITY: '1.10' } });
+    expect(result.diagnostics.filter((x) => x.severity === 'error')).toEqual([]);
+    expect(result.config!.project).toMatchObject({ concurrency: 10, prune: { playbooks: true }, safety: { max_delete_fraction: 0.5 } });
+    const [org, playbook] = ['organization.yaml', 'p.yaml'].map((f) => result.config!.documents.find((d) => d.file === f)!.body);
+    expect(org).toMatchObject({ review: { name: '2024' }, agreements: { zipcode: '01067', city: '1.10' } });
+    expect(playbook).toMatchObject({ description: 'true', rules: [{ actions: '2024', generate_summary: true }] });
+  });
 });
