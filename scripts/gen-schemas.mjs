@@ -1115,7 +1115,8 @@ const VARIABLE_REF = '#/$defs/variable';
 const VARIABLE = {
   description: 'A value docket fills in when it runs: ${var.NAME} from `vars:` in docket.yaml, or ${env.NAME} from the environment (checked once filled in).',
   type: 'string',
-  pattern: '\\$\\{(var|env)\\.[A-Za-z_][A-Za-z0-9_-]*\\}',
+  // Not after a `$`: `$${var.x}` is the literal text `${var.x}`, no placeholder.
+  pattern: '(^|[^$])\\$\\{(var|env)\\.[A-Za-z_][A-Za-z0-9_-]*\\}',
 };
 /** What stays on the wrapper, where editors look for it (hover text, completion defaults). */
 const OUTER_KEYS = ['description', 'title', 'default', 'examples'];

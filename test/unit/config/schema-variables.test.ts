@@ -51,6 +51,8 @@ describe('schema files, as an editor reads them', () => {
     const pattern = new RegExp((JSON.parse([...definitions][0]!) as { pattern: string }).pattern);
     for (const text of ['${var.legal_lead}', '${env.DOCKET_N}', 'x-${var.a-b}']) expect(pattern.test(text), text).toBe(true);
     expect(pattern.test('${lead}')).toBe(false);
+    // `$${` writes a literal `${`: no placeholder, so not the editor's to accept for a typed value.
+    expect(pattern.test('$${var.flag}')).toBe(false);
   });
 });
 
