@@ -1,7 +1,7 @@
 /**
  * The parts of undici docket uses: a keep-alive Pool and `request`. undici's index also loads
- * fetch, WebSocket, caches, proxies and mocks, about 150 ms of CPU on every start that talks to a
- * service; these two modules load in a third of that. Pinned by the lock file, tested by every
+ * fetch, WebSocket, caches, proxies and mocks: about 40 ms of CPU on every command that talks to a
+ * service, in paired runs of a plan (README "Benchmarks", round twenty). Pinned by the lock file, tested by every
  * HTTP test (which run the same files through undici's MockAgent).
  */
 import type { Dispatcher } from 'undici';

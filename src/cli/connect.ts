@@ -10,11 +10,10 @@ import { ReviewApi } from '../api/review.js';
 import type { RequestLogEntry, ServiceName } from '../api/types.js';
 import type { ProjectConfig } from '../config/types.js';
 import type { PlanTarget } from '../engine/types.js';
-import { UsageError } from '../errors.js';
 import type { Services } from '../kinds/kind.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import type { Io, Logger } from './io.js';
-import { serviceApiKey } from '../config/api-keys.js';
+import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
 export const DEFAULT_REVIEW_URL = 'https://api.gerri.commonpaper.com';
@@ -93,14 +92,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     agreementsUrl = emulator.agreementsUrl;
     agreementsKey = EMULATOR_API_KEY;
   } else {
-    if (options.needs.has('review')) {
-      if (!reviewKey) {
-        throw new UsageError('no API key for the review service', 'set DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY); keys are never read from files');
-      }
-    }
-    if (options.needs.has('agreements') && !agreementsKey) {
-      throw new UsageError('no API key for the agreements service', 'set DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY); keys are never read from files');
-    }
+    if (options.needs.has('review') && !reviewKey) throw missingApiKey('review');
+    if (options.needs.has('agreements') && !agreementsKey) throw missingApiKey('agreements');
   }
 
   const limiter = createLimiter(options.concurrency, {

@@ -5,7 +5,7 @@ import { DocPositions } from '../config/yaml-positions.js';
 import { planSeal, sealProblem } from '../engine/seal.js';
 import type { Plan, PlanTarget } from '../engine/types.js';
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
-import { API_KEY_VARIABLES, serviceApiKey } from '../config/api-keys.js';
+import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
 import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 
@@ -77,15 +77,12 @@ export function checkPlanVersion(plan: Plan, path: string): void {
   }
 }
 
-/**
- * The seal's key: the API keys of the services the plan targets, as this run sends them (trimmed:
- * a CI secret often ends with a line break the key does not have).
- */
+/** The seal's key: the API keys of the services the plan targets, as this run sends them. */
 function sealKey(target: PlanTarget, env: Record<string, string | undefined>): string {
   const key = (service: 'review' | 'agreements'): string => {
     if (target.emulator) return EMULATOR_API_KEY;
-    const given = serviceApiKey(env, service)?.trim();
-    if (!given) throw new UsageError(`no API key for the ${service} service`, `set ${API_KEY_VARIABLES[service]} (or DOCKET_API_KEY); keys are never read from files`);
+    const given = serviceApiKey(env, service);
+    if (!given) throw missingApiKey(service);
     return given;
   };
   return [target.review ? key('review') : '', target.agreements ? key('agreements') : ''].join('\n');

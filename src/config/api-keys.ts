@@ -4,6 +4,7 @@
  */
 
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
+import { UsageError } from '../errors.js';
 
 /** Each service's own key variable; DOCKET_API_KEY serves whichever has none. */
 export const API_KEY_VARIABLES = { review: 'DOCKET_REVIEW_API_KEY', agreements: 'DOCKET_AGREEMENTS_API_KEY' } as const;
@@ -29,8 +30,16 @@ export function keysOf(env: Readonly<Record<string, string | undefined>>): [stri
   });
 }
 
-/** The key a run sends to `service`. A variable set to nothing but spaces is unset, as an empty one is (else an empty key would be sent). */
+/**
+ * The key a run sends to `service`, trimmed (a CI secret often ends with a line break the key does
+ * not have). A variable set to nothing but spaces is unset, as an empty one is (else an empty key would be sent).
+ */
 export function serviceApiKey(env: Readonly<Record<string, string | undefined>>, service: keyof typeof API_KEY_VARIABLES): string | undefined {
-  const given = (name: string): string | undefined => (env[name]?.trim() ? env[name] : undefined);
+  const given = (name: string): string | undefined => env[name]?.trim() || undefined;
   return given(API_KEY_VARIABLES[service]) ?? given('DOCKET_API_KEY');
+}
+
+/** The error of a run that needs `service` and has no key for it. */
+export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): UsageError {
+  return new UsageError(`no API key for the ${service} service`, `set ${API_KEY_VARIABLES[service]} (or DOCKET_API_KEY); keys are never read from files`);
 }

@@ -4,7 +4,7 @@
  */
 import { isKeyVariable, keysOf, KEYS_STAY_OUT } from './api-keys.js';
 import { didYouMean } from './suggest.js';
-import { joinPointer } from './yaml-positions.js';
+import { joinPointer, splitPointer } from './yaml-positions.js';
 
 export interface InterpolationContext {
   /** Variables after the environment's overrides; undefined when docket.yaml could not be read, so `var.` names cannot be checked. */
@@ -256,32 +256,28 @@ export function typedByField(value: unknown, errors: readonly TypeError[] | null
     if (text === undefined) continue;
     const wanted = new Set(String(e.params.type).split(','));
     const typed = retype(text);
-    const current = valueAt(value, e.instancePath);
-    let next: unknown = current;
-    if (wanted.has('string') && typeof current !== 'string') next = text;
-    else if (typeof typed === 'boolean' && wanted.has('boolean')) next = typed;
-    else if (typeof typed === 'number' && (wanted.has('number') || (wanted.has('integer') && Number.isInteger(typed)))) next = typed;
-    if (next !== current && setValueAt(value, e.instancePath, next)) mended = true;
+    const mend = (current: unknown): unknown => {
+      if (wanted.has('string') && typeof current !== 'string') return text;
+      if (typeof typed === 'boolean' && wanted.has('boolean')) return typed;
+      if (typeof typed === 'number' && (wanted.has('number') || (wanted.has('integer') && Number.isInteger(typed)))) return typed;
+      return current;
+    };
+    if (mendAt(value, e.instancePath, mend)) mended = true;
   }
   return mended;
 }
 
-function segmentsOf(pointer: string): string[] {
-  return pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let at: unknown = root;
-  for (const s of segmentsOf(pointer)) at = at !== null && typeof at === 'object' && Object.hasOwn(at, s) ? (at as Record<string, unknown>)[s] : undefined;
-  return at;
-}
-
-function setValueAt(root: unknown, pointer: string, next: unknown): boolean {
-  const segments = segmentsOf(pointer);
+/** Replaces the value at `pointer` (in place) with what `mend` makes of it; whether it changed. */
+function mendAt(root: unknown, pointer: string, mend: (current: unknown) => unknown): boolean {
+  const segments = splitPointer(pointer);
   const last = segments.pop();
-  const parent = segments.length === 0 ? root : valueAt(root, `/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`);
+  let parent = root;
+  for (const s of segments) parent = parent !== null && typeof parent === 'object' && Object.hasOwn(parent, s) ? (parent as Record<string, unknown>)[s] : undefined;
   if (last === undefined || parent === null || typeof parent !== 'object' || !Object.hasOwn(parent, last)) return false;
-  (parent as Record<string, unknown>)[last] = next;
+  const holder = parent as Record<string, unknown>;
+  const next = mend(holder[last]);
+  if (next === holder[last]) return false;
+  holder[last] = next;
   return true;
 }
 

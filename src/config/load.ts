@@ -328,11 +328,12 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
 
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
-  diagnostics.push(...textDiagnostics(body, doc.positions, writtenIn(ctx.text)));
+  const written = writtenIn(ctx.text);
+  diagnostics.push(...textDiagnostics(body, doc.positions, written));
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(
-      ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written: writtenIn(ctx.text) }),
+      ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written }),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).

@@ -13,7 +13,7 @@ import { checkSavedPlan } from '../../engine/stale.js';
 import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Plan } from '../../engine/types.js';
-import { LockWriter, type LockFile } from '../../config/lock.js';
+import { LockWriter, lockEntries, type LockFile } from '../../config/lock.js';
 import { collectGarbage } from '../../util/collect.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks, renderApplyReportJson } from '../../render/json.js';
@@ -216,8 +216,9 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
   // Other kinds' marks (a Word term's publish) are settled by the next plan's read: a re-run converges.
-  const unreadable = new Set(KINDS.filter((k) => k.uploadsUnreadable).map((k) => `${k.name}:`));
-  const uncertain = report.results.some((r) => r.outcomeUnknown) || Object.entries(result.lock.files).some(([key, e]) => e.pending !== undefined && unreadable.has(key.slice(0, key.indexOf(':') + 1)));
+  const uncertain =
+    report.results.some((r) => r.outcomeUnknown) ||
+    KINDS.some((k) => k.uploadsUnreadable && [...lockEntries(result.lock.files, k.name).values()].some((e) => e.pending !== undefined));
   const unknownUpload = 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
   if (report.stopped && signal) {
     throw new InterruptedError(
