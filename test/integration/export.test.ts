@@ -235,6 +235,8 @@ describe('docket export', () => {
     const edited = await cli('plan', '-C', out, '--detailed-exitcode');
     expect(edited.code).toBe(2);
     expect(edited.stdout).toMatch(/upload attachment "Security Exhibit"/);
+    expect((await cli('apply', '-C', out, '--auto-approve')).code).toBe(0);
+    await expectNoChanges(cli, out);
   });
 
   it('says what docket will refuse among what the services hold, instead of promising a plan with no changes', async () => {
