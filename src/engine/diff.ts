@@ -113,6 +113,8 @@ export function diff(input: DiffInput): DiffResult {
   const matchedByKind = new Map<KindName, Map<string, LiveResource>>();
   /** Objects this plan replaces with new ones (a re-uploaded attachment): whatever names them is re-pointed. */
   const replaced = new Set<string>();
+  /** live id → the refKey of the resource it was matched to under another name (a rename). */
+  const claimedAs = new Map<string, string>();
 
   // Grouped once, and looked up by identity below: no scan per resource (one playbook may hold 20,000 rules).
   const desiredByKind = groupBy(input.desired, (d) => d.kind);
@@ -161,7 +163,13 @@ export function diff(input: DiffInput): DiffResult {
     const claim = (d: DesiredResource, l: LiveResource): void => {
       used.add(l.id);
       matched.set(d.key, l);
-      if (!l.idUnknown) ids[refKey(kind.name, d.key)] = l.id;
+      if (l.idUnknown) return;
+      ids[refKey(kind.name, d.key)] = l.id;
+      if (l.key === d.key) return;
+      // Renamed: its former name no longer names it (a new object may take that name).
+      claimedAs.set(l.id, refKey(kind.name, d.key));
+      const former = refKey(kind.name, l.key);
+      if (ids[former] === l.id) delete ids[former];
     };
 
     // Pass 1: pinned ids win over names.
@@ -271,7 +279,7 @@ export function diff(input: DiffInput): DiffResult {
         if (createdUnknown) unknownIds[refKey(kind.name, d.key)] ??= createdUnknown;
         continue;
       }
-      const compared = compare(kind, d, l, parentOf, { ids, replaced, diagnostics });
+      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, replaced, diagnostics });
       if (compared.some((c) => c.action === 'upload')) replaced.add(refKey(kind.name, d.key));
       for (const c of compared) changes.push(c);
       if (l.unknownFields) adoptable.push(...unknownFiles(kind, d, l, compared.some((c) => c.action === 'upload')));
@@ -387,17 +395,18 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
 
 interface CompareState {
   ids: Record<string, string>;
+  claimedAs: ReadonlyMap<string, string>;
   replaced: ReadonlySet<string>;
   diagnostics: Diagnostics;
 }
 
 function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: () => Change['parent'], state: CompareState): readonly Change[] {
-  const { ids, replaced, diagnostics } = state;
+  const { replaced, diagnostics } = state;
   // Most matched objects are unchanged: find out before building anything (20,000 rules per plan).
   let changed = false;
   for (const field in d.fields) {
     if (l.unknownFields?.[field] !== undefined) continue;
-    if (!sameField(kind, d, l, field, ids) || repointed(d, l, field, replaced)) {
+    if (!sameField(kind, d, l, field, state) || repointed(d, l, field, replaced)) {
       changed = true;
       break;
     }
@@ -430,7 +439,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     if (l.unknownFields?.[field] !== undefined) continue;
     if (ignored?.includes(field)) continue;
     const liveValue = l.fields[field] ?? null;
-    const same = sameField(kind, d, l, field, ids);
+    const same = sameField(kind, d, l, field, state);
     const repoint = same && repointed(d, l, field, replaced);
     if (same && !repoint) continue;
     const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : liveValue);
@@ -487,11 +496,25 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
   return out;
 }
 
-function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: string, ids: Record<string, string>): boolean {
+function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: string, state: CompareState): boolean {
   const liveValue = l.fields[field] ?? null;
   const desiredValue = d.fields[field];
   if (kind.sensitiveFields?.includes(field) === true) return digest(liveValue) === digest(desiredValue ?? null);
-  return (kind.sameField?.(field, liveValue, desiredValue) ?? sameValue(liveValue, desiredValue)) || sameReference(d, l, field, ids);
+  if (pointsAway(d, l, field, state)) return false;
+  return (kind.sameField?.(field, liveValue, desiredValue) ?? sameValue(liveValue, desiredValue)) || sameReference(d, l, field, state.ids);
+}
+
+/**
+ * A reference whose live target this plan renames away from the name the file gives: the same
+ * name, another object (rename term A to B and create a new A: a template naming A is re-pointed).
+ */
+function pointsAway(d: DesiredResource, l: LiveResource, field: string, state: CompareState): boolean {
+  const liveId = l.refIds?.[field];
+  if (typeof liveId !== 'string') return false;
+  const claimed = state.claimedAs.get(liveId);
+  if (claimed === undefined) return false;
+  const ref = d.refs.find((r) => r.field === field);
+  return ref !== undefined && claimed !== refKey(ref.kind, ref.key);
 }
 
 /**

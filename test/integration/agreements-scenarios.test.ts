@@ -226,6 +226,26 @@ describe('custom templates', () => {
     expect(customTemplate('Consulting Agreement')!.versions).toHaveLength(1);
     await expectNoChanges(cli, dir);
   });
+  it('a template naming terms that are renamed away while new terms take their name is re-pointed to the new terms in the same apply', async () => {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    const old = term('Consulting Terms')!.id;
+    await writeFiles(dir, {
+      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms 2019\nrenamed_from: [Consulting Terms]'),
+      'terms/new.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody: New consulting terms.\n',
+    });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ rename custom-term "Consulting Terms" → "Consulting Terms 2019"');
+    expect(plan.stdout).toContain('+ create custom-term "Consulting Terms"');
+    expect(plan.stdout).toContain('custom-template "Consulting Agreement"');
+    await applyOk(cli, dir);
+    expect(customTemplate('Consulting Agreement')!.custom_term_id).toBe(term('Consulting Terms')!.id);
+    expect(term('Consulting Terms 2019')!.id).toBe(old);
+    await expectNoChanges(cli, dir);
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(0);
+  });
 });
 
 describe('standard templates and attachments', () => {
