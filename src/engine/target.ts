@@ -9,7 +9,7 @@ import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { summarize } from './plan.js';
-import type { DesiredResource, KindName, Plan } from './types.js';
+import { formerKeys, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
 
 export interface TargetSpec {
   kind: KindName;
@@ -63,9 +63,13 @@ export interface TargetResult {
   diagnostics: Diagnostics;
 }
 
-export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: TargetSpec[], kinds: readonly AnyKind[]): TargetResult {
+export function limitToTargets(plan: Plan, desired: DesiredResource[], written: TargetSpec[], kinds: readonly AnyKind[]): TargetResult {
   const diagnostics = new Diagnostics();
-  const known = new Set([...desired.map((d) => `${d.kind}:${d.key}`), ...Object.keys(plan.ids)]);
+  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  const known = new Set([...declared, ...Object.keys(plan.ids)]);
+  const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
+  const former = formerNames(plan, desired);
+  const targets = written.map((t) => underNewName(t, declared, former, parentOf));
   for (const t of targets) {
     if (!known.has(`${t.kind}:${t.key}`)) {
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
@@ -76,7 +80,6 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: 
   }
   if (diagnostics.hasErrors()) return { diagnostics };
 
-  const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
   const wanted = (kind: KindName, key: string): boolean =>
     targets.some((t) => (t.kind === kind && t.key === key) || (parentOf.get(kind) === t.kind && key.startsWith(`${t.key}/`)));
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
@@ -97,4 +100,34 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], targets: 
     plan: { ...rest, changes, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },
     diagnostics,
   };
+}
+
+/** `kind:key` of a name this plan renames away from (`renamed_from`, or a pin's rename) → the key it gets. */
+function formerNames(plan: Plan, desired: readonly DesiredResource[]): Map<string, string> {
+  const former = new Map<string, string>();
+  for (const d of desired) for (const k of formerKeys(d)) former.set(k, d.key);
+  for (const c of plan.changes) {
+    const before = c.action === 'rename' ? c.fields[0]?.before : undefined;
+    if (typeof before === 'string') former.set(refKey(c.kind, c.parent ? `${c.parent.key}/${composed(before)}` : composed(before)), c.key);
+  }
+  return former;
+}
+
+/**
+ * A target written with a name the plan renames away from names the renamed object (and, for a
+ * parent's former name, its children), unless a file declares that name for another object.
+ */
+function underNewName(t: TargetSpec, declared: ReadonlySet<string>, former: ReadonlyMap<string, string>, parentOf: ReadonlyMap<KindName, KindName>): TargetSpec {
+  if (declared.has(refKey(t.kind, t.key))) return t;
+  const renamed = former.get(refKey(t.kind, t.key));
+  if (renamed !== undefined) return { ...t, key: renamed };
+  const parent = parentOf.get(t.kind);
+  if (!parent) return t;
+  for (const [oldKey, newKey] of former) {
+    const oldParent = oldKey.startsWith(`${parent}:`) ? oldKey.slice(parent.length + 1) : undefined;
+    if (oldParent === undefined || !t.key.startsWith(`${oldParent}/`)) continue;
+    const key = `${newKey}/${t.key.slice(oldParent.length + 1)}`;
+    return { ...t, key: former.get(refKey(t.kind, key)) ?? key };
+  }
+  return t;
 }

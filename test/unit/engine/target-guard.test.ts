@@ -56,6 +56,26 @@ describe('limitToTargets', () => {
     expect(result.plan!.changes).toHaveLength(4);
   });
 
+  it('takes a name the plan renames away from as the renamed object, and its rules under it', () => {
+    const rename = change('rename', 'playbook', 'Supplier MSA', { liveId: 'pb-1', fields: [{ field: 'name', before: 'Vendor MSA', after: 'Supplier MSA' }] });
+    const parent = { kind: 'playbook' as const, key: 'Supplier MSA', liveId: 'pb-1' };
+    const ruleRename = change('rename', 'rule', 'Supplier MSA/Cap', { liveId: 'r-1', parent, dependsOn: [rename.id], fields: [{ field: 'name', before: 'Liability', after: 'Cap' }] });
+    const ruleEdit = change('update', 'rule', 'Supplier MSA/Term', { liveId: 'r-2', parent, dependsOn: [rename.id] });
+    const renames = planOf([rename, ruleRename, ruleEdit, other], { 'playbook:Supplier MSA': 'pb-1', 'playbook:MSA': 'pb-2' });
+    const declared = [
+      desiredPlaybook('Supplier MSA', { renamedFrom: ['Vendor MSA'] }),
+      desiredRule('Supplier MSA', 'Cap', {}, { renamedFrom: ['Liability'] }),
+      desiredRule('Supplier MSA', 'Term'),
+      desiredPlaybook('MSA'),
+    ];
+    const ids = (t: string): string[] => limitToTargets(renames, declared, [target(t)], KINDS).plan!.changes.map((c) => c.id);
+    expect(ids('playbook/Vendor MSA')).toEqual([rename.id, ruleRename.id, ruleEdit.id]);
+    expect(ids('rule/Vendor MSA/Liability')).toEqual([rename.id, ruleRename.id]);
+    expect(ids('rule/Vendor MSA/Term')).toEqual([rename.id, ruleEdit.id]);
+    // A former name a file declares again names that one.
+    expect(limitToTargets(renames, [...declared, desiredPlaybook('Vendor MSA')], [target('playbook/Vendor MSA')], KINDS).plan!.changes).toEqual([]);
+  });
+
   it('reports a target that is neither declared nor live', () => {
     const result = limitToTargets(plan, desired, [target('playbook/Nope')], KINDS);
     expect(result.plan).toBeUndefined();
