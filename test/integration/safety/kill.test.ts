@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { lockFiles } from '../../helpers/lock.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
 import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, CSA_TEMPLATE_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
 import { agreementsOf, bin, expectConverged, expectLockIntact, reviewOf, spawnBin, waitUntil } from './harness.js';
@@ -203,6 +204,27 @@ describe('an attachment upload whose answer never came', () => {
     const retried = await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain');
     expect(retried.code).toBe(0);
     await expectConverged(run, dir);
+  });
+
+  it('a document pinning the earlier upload (as export writes it) still stops at the unconfirmed replacement: nothing is uploaded again', async () => {
+    t = await startTestEmulator({ latencyMs: 0 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    const run = bin(t);
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const first = (await lockFiles(dir))['attachment:Security Exhibit']!.id!;
+    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${first}\n` });
+    await expectConverged(run, dir);
+
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('two'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'drop' });
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+    const uploads = Object.keys(agreementsOf(t).attachments).length;
+    const plan = await run('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('error uncertain-upload');
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+    expect(Object.keys(agreementsOf(t).attachments)).toHaveLength(uploads);
   });
 });
 

@@ -69,4 +69,14 @@ describe('resolveUncertain', () => {
       if (warns) expect(out.warnings[0]).toContain('may exist live as an orphan');
     }
   });
+
+  it('a pin of the upload the lock already records, or of one it replaced, settles nothing: the plan still stops at the file line', () => {
+    const settled = { id: 'att-1', file: 'attachments/security.pdf', sha256: 'c'.repeat(64), pinned: 'att-0', superseded: ['att-old'] };
+    for (const pin of ['att-1', 'ATT-0', 'att-old']) {
+      const diagnostics = new Diagnostics();
+      const out = resolveUncertain([{ ...upload, settled }], [desired({ sha256: SHA }, pin)], false, diagnostics);
+      expect(out.updates).toEqual([]);
+      expect(diagnostics.items).toMatchObject([{ code: 'uncertain-upload', line: 4 }]);
+    }
+  });
 });
