@@ -94,6 +94,19 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     }
   }
   if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) await changed();
+  /** A renamed object's file entry moves to its new name: a new object may take the old one (and its entry key). */
+  const kindsWithEntries = new Set(Object.keys(lock.files).map((k) => k.slice(0, k.indexOf(':'))));
+  const followRename = async (change: Change): Promise<void> => {
+    if (!kindsWithEntries.has(change.kind)) return;
+    let moved = false;
+    for (const [key, entry] of lockEntries(lock.files, change.kind)) {
+      if (key === change.key || entry.id === undefined || entry.id !== change.liveId || lock.files[lockKey(change.kind, change.key)]) continue;
+      set(change.kind, key, null);
+      set(change.kind, change.key, entry);
+      moved = true;
+    }
+    if (moved) await changed();
+  };
   // Indexed when first asked (a sensitive value, a create's look): most applies of 20,000 declared
   // objects ask neither.
   let desiredIndex: Map<string, DesiredResource> | undefined;
@@ -177,7 +190,11 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       const kind = kinds.get(change.kind);
       if (!kind) throw new Error(`the plan names kind ${change.kind}, which this docket does not know`);
       const guard = CREATE_ACTIONS.includes(change.action) ? kind.race : undefined;
-      if (!guard) return kind.execute(change, ctx);
+      if (!guard) {
+        const note = await kind.execute(change, ctx);
+        if (change.action === 'rename') await followRename(change);
+        return note;
+      }
       const existing = await lookBeforeCreate(guard, change, lookCtx, known());
       if (existing) {
         ctx.registerId(change.kind, change.key, existing.id);

@@ -95,6 +95,28 @@ describe('custom terms', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a renamed Word term keeps its file record when a new term takes its former name, so its next file is published', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+    await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'terms/data.yaml': DOCX_TERM_YAML.replace('name: Data Terms', 'name: Data Terms 2019\nrenamed_from: [Data Terms]') });
+    await applyOk(cli, dir);
+    expect(Object.keys(await lockFiles(dir))).toEqual(['custom-term:Data Terms 2019']);
+    await writeFiles(dir, { 'terms/new.yaml': 'kind: CustomTerm\nname: Data Terms\ndocx_file: new.docx\n' });
+    await writeFile(join(dir, 'terms/new.docx'), docx('new terms'));
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+
+    await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('↑ publish custom-term "Data Terms 2019"');
+    await applyOk(cli, dir);
+    expect(term('Data Terms 2019')!.versions).toHaveLength(2);
+    expect(term('Data Terms')!.versions).toHaveLength(1);
+    await expectNoChanges(cli, dir);
+  });
+
   it('reports a failed docx conversion as an error of that term, and publishes again once it can convert', async () => {
     await start({ docxConversion: 'failed' });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
