@@ -152,9 +152,40 @@ export function lockLocation(root: string, options: { emulator: boolean; environ
   return { path: join(root, LOCK_FILE), label: LOCK_FILE, emulator: options.emulator, ...(options.environment ? { environment: options.environment } : {}) };
 }
 
-/** The target key of a real service: its URL and the organization the key acts for. */
+/**
+ * The target key of a real service: its URL and the organization the key acts for. The URL as the
+ * service sees it (host in lower case, no default port, no trailing slash): `LOCALHOST` and
+ * `localhost:80` name one service, and its uploads must not be made again in a second section.
+ */
 export function serviceTarget(url: string, organizationId: string): string {
-  return `${url.replace(/\/+$/, '')} ${organizationId}`;
+  return `${canonicalUrl(url)} ${organizationId}`;
+}
+
+function canonicalUrl(url: string): string {
+  try {
+    const u = new URL(url.trim());
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return url.replace(/\/+$/, '');
+  }
+}
+
+/** A section key as an older docket wrote it (the URL as typed), as serviceTarget writes it now. */
+function canonicalTarget(key: string): string {
+  const space = key.lastIndexOf(' ');
+  return space < 0 ? key : serviceTarget(key.slice(0, space), key.slice(space + 1));
+}
+
+/** Sections by canonical key; two spellings of one target merged, the canonical one's entries first. */
+function canonicalSections<T extends object>(sections: Record<string, T>, merge: (into: T, from: T) => T): Record<string, T> {
+  const keys = Object.keys(sections);
+  if (keys.every((k) => canonicalTarget(k) === k)) return sections;
+  const out: Record<string, T> = {};
+  for (const k of [...keys.filter((k) => canonicalTarget(k) === k), ...keys.filter((k) => canonicalTarget(k) !== k)]) {
+    const c = canonicalTarget(k);
+    out[c] = out[c] === undefined ? sections[k]! : merge(out[c], sections[k]!);
+  }
+  return out;
 }
 
 /** The target key of a real agreements service (its uploaded files are kept there). */
@@ -407,6 +438,8 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
     }
   }
   if (problems.length > 0) return { errors: found(problems) };
+  doc.targets = canonicalSections(doc.targets, (into, from) => ({ ...into, files: { ...from.files, ...into.files } }));
+  if (doc.synced) doc.synced = canonicalSections(doc.synced, (into, from) => ({ ...from, ...into }));
   for (const [, files] of allSections(doc, legacyAt)) composeKeys(files);
   for (const records of Object.values(doc.synced ?? {})) composeKeys(records);
   return { doc };

@@ -75,6 +75,22 @@ describe('docket.lock.json', () => {
     expect(read.doc.synced![PROD]).toEqual({ 'rule:Caf\u00e9/R': 'r-1 name=aa' });
   });
 
+  it('names one service by one section however its URL is spelled, and reads a section an earlier docket keyed by the URL as typed', () => {
+    expect(agreementsTarget('HTTPS://API.CommonPaper.com:443/', 'org-prod')).toBe(PROD);
+    expect(agreementsTarget('http://LOCALHOST:80/agreements//', 'o')).toBe('http://localhost/agreements o');
+    // The path is the service's to read: its case stays.
+    expect(agreementsTarget('http://localhost:4010/Agreements', 'o')).toBe('http://localhost:4010/Agreements o');
+    const doc = {
+      version: 2,
+      targets: { 'https://API.commonpaper.com org-prod': { files: { 'attachment:A': ATTACHMENT, 'custom-term:T': { ...TERM, id: 'older' } } }, [PROD]: { files: { 'custom-term:T': TERM } } },
+      synced: { 'https://API.commonpaper.com/ org-prod': { 'playbook:P': 'p-1 name=aa' } },
+    };
+    const read = parseLockText(JSON.stringify(doc), LOCK_FILE);
+    expect(read.diagnostics).toEqual([]);
+    expect(read.doc.targets).toEqual({ [PROD]: { files: { 'attachment:A': ATTACHMENT, 'custom-term:T': TERM } } });
+    expect(read.doc.synced).toEqual({ [PROD]: { 'playbook:P': 'p-1 name=aa' } });
+  });
+
   it('every problem of a lock file is told at once, each at the line and column of its value, quoting it', () => {
     const doc = {
       version: 2,
