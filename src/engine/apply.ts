@@ -182,6 +182,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // read per scope then, not one after every few creates: 2,000 terms read the list 260 times).
   const checkLater: Change[] = [];
   const referredTo = new Set(plan.changes.flatMap((c) => c.dependsOn));
+  /** Creates that ended with an object this apply did not make: its fields are not known to be the files'. */
+  const keptOther = new Set<string>();
   const foundBy = (change: Change): { known: ReadonlySet<string> } | undefined => (found.has(`${change.kind}:${change.key}`) ? { known: known() } : undefined);
   const report = await executePlan(plan, {
     concurrency: input.concurrency,
@@ -198,6 +200,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       const existing = await lookBeforeCreate(guard, change, lookCtx, known());
       if (existing) {
         ctx.registerId(change.kind, change.key, existing.id);
+        keptOther.add(change.id);
         return existing.note;
       }
       // What the write itself noted (a field that did not stick) stays unless a concurrent run's object replaces it.
@@ -210,6 +213,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       }
       const settled = await settleAfterCreate(guard, change, mine, ctx, foundBy(change));
       ctx.registerId(change.kind, change.key, settled.id);
+      if (settled.id !== mine) keptOther.add(change.id);
       return settled.note ?? written;
     },
     ...(input.onResult ? { onResult: input.onResult } : {}),
@@ -217,6 +221,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     ...(input.beforeStart ? { beforeStart: input.beforeStart } : {}),
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
+  for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
   // Stopped by a signal or the time budget: start no new reads; the next plan shows any duplicate.
   if (report.stopped) noteUnchecked(checkLater, report);
   else await settleLater(checkLater, report, { kinds, ids, foundBy, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });

@@ -37,7 +37,7 @@ export async function lookBeforeCreate(guard: RaceGuard, change: Change, ctx: Ex
   const same = (await guard.siblings(change, ctx)).filter((o) => o.key === change.key && !known.has(o.id));
   const keeper = keeperOf(same);
   if (!keeper) return undefined;
-  return { id: keeper.id, note: `another apply created it since the plan (id ${keeper.id}); docket uses that one` };
+  return { id: keeper.id, note: `another apply (or someone in the app) created it since the plan (id ${keeper.id}); docket uses that one, whose fields may differ from the files: plan again to see` };
 }
 
 /**
@@ -54,7 +54,7 @@ export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: 
   const keeper = keeperOf(same)!;
   if (keeper.id === mine) return { id: mine };
   const how = await guard.setAside({ id: mine, key: change.key }, change, ctx);
-  return { id: keeper.id, note: `another apply created it at the same time; docket keeps that one (id ${keeper.id}), and the one this apply created (id ${mine}) was ${how}` };
+  return { id: keeper.id, note: `another apply (or someone in the app) created it at the same time; docket keeps that one (id ${keeper.id}), whose fields may differ from the files (plan again to see), and the one this apply created (id ${mine}) was ${how}` };
 }
 
 async function settleFound(guard: RaceGuard, change: Change, mine: string, ctx: ExecContext, same: readonly Sibling[]): Promise<RaceOutcome> {

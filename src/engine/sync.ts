@@ -300,7 +300,12 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   // children went aside with its own copy, and the ids it knows are theirs, not the kept ones'.
   const keptOther = keptOtherParents(plan, report);
   for (const [d, key] of inSync) {
-    if (d.parent && keptOther.size > 0 && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
+    if (keptOther.size > 0 && d.parent && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
+    // Another's copy was kept: what it holds is not known to match the files (someone in the app may have made it).
+    if (keptOther.size > 0 && keptOther.has(key)) {
+      out.set(key, null);
+      continue;
+    }
     const record = withoutFields(recordOf(d, input.ids.get(key)!, kinds.get(d.kind), hash), input.unkept?.get(key));
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);

@@ -29,7 +29,8 @@ async function checkout(): Promise<string> {
 
 /** The live ids the sync records of a checkout's rules name. */
 async function ruleRecordIds(dir: string): Promise<string[]> {
-  const { synced } = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
+  const text = await readFile(join(dir, 'docket.lock.json'), 'utf8').catch(() => '{"synced":{}}');
+  const { synced } = JSON.parse(text) as { synced: Record<string, Record<string, string>> };
   return Object.values(synced).flatMap((records) => Object.entries(records).filter(([key]) => key.startsWith('rule:')).map(([, text]) => text.split(' ')[0]!));
 }
 
@@ -69,7 +70,7 @@ it('two applies at once end with one object per identity, and converge', async (
   // What each run said about a duplicate it set aside is in its report.
   const notes = runs.map((r) => r.stdout()).join('\n');
   const setAside = Object.values(org.playbooks).filter((p) => p.archived_at).length;
-  if (setAside > 0) expect(notes).toContain('another apply created it at the same time');
+  if (setAside > 0) expect(notes).toContain('another apply (or someone in the app) created it at the same time');
 
   // Attachments cannot be listed: each run uploaded its own, and the README says so.
   const run = bin(t);
@@ -99,7 +100,7 @@ it('a playbook another apply created first is kept: this run archives its own co
   const first = await run('apply', '-C', dir, '--auto-approve');
   expect(first.code).toBe(0);
   expect(injected).toBe(true);
-  expect(first.stdout).toContain('another apply created it at the same time');
+  expect(first.stdout).toContain('another apply (or someone in the app) created it at the same time');
   const org = reviewOf(t);
   const kept = Object.values(org.playbooks).filter((p) => !p.archived_at);
   expect(kept.map((p) => p.created_at)).toEqual(['2000-01-01T00:00:00.000Z']);
@@ -108,6 +109,33 @@ it('a playbook another apply created first is kept: this run archives its own co
   // The next apply makes the kept rules say what the files say, and records them.
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   expect((await ruleRecordIds(dir)).sort()).toEqual([...keptRules].sort());
+  await expectConverged(run, dir);
+});
+
+it('a rule someone made in the app with other content while the apply ran is kept, not recorded as in sync: the next plan shows the files\' content to send', async () => {
+  let injected = false;
+  t = await startTestEmulator({
+    onRequest: (request) => {
+      if (injected || request.method !== 'POST' || !request.path.endsWith('/playbook_rules')) return;
+      const org = reviewOf(t);
+      const playbook = Object.values(org.playbooks).find((p) => p.name === 'Inbound NDA');
+      if (!playbook) return;
+      injected = true;
+      const at = '2000-01-01T00:00:00.000Z';
+      t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: playbook.id, name: 'Residuals', description: null, actions: 'ACCEPT from the app', internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at });
+    },
+  });
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  const run = bin(t);
+  const first = await run('apply', '-C', dir, '--auto-approve');
+  expect(first.code).toBe(0);
+  expect(injected).toBe(true);
+  expect(first.stdout).toContain('another apply (or someone in the app) created it at the same time');
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stdout).toContain('~ update rule "Inbound NDA/Residuals"');
+  expect(plan.stdout).not.toContain('changed live');
+  expect(plan.stdout).toContain('actions: "ACCEPT from the app" → null');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   await expectConverged(run, dir);
 });
 

@@ -91,7 +91,7 @@ describe('applyPlan', () => {
     const applied = await applyPlan(referring, { kinds: [kind], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 1 });
     expect(events).toEqual(['create A', 'read 1', 'create B', 'create C', 'read 2']);
     expect(applied.ids.get('playbook:C')).toBe('theirs-C');
-    expect(applied.report.results.find((r) => r.changeId === c!.id)?.note).toContain('another apply created it at the same time');
+    expect(applied.report.results.find((r) => r.changeId === c!.id)?.note).toContain('another apply (or someone in the app) created it at the same time');
   });
 
   it('forgets a pending mark again, back to the upload confirmed before it or to no entry', async () => {

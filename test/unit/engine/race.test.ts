@@ -52,7 +52,7 @@ describe('settleAfterCreate', () => {
     const later = guard([{ id: 'mine', key: 'NDA', createdAt: '2026-01-01T00:00:02Z' }, { id: 'theirs', key: 'NDA', createdAt: '2026-01-01T00:00:01Z' }]);
     const outcome = await settleAfterCreate(later.g, create, 'mine', ctx);
     expect(outcome.id).toBe('theirs');
-    expect(outcome.note).toBe('another apply created it at the same time; docket keeps that one (id theirs), and the one this apply created (id mine) was archived');
+    expect(outcome.note).toBe('another apply (or someone in the app) created it at the same time; docket keeps that one (id theirs), whose fields may differ from the files (plan again to see), and the one this apply created (id mine) was archived');
     expect(later.setAside).toEqual(['mine']);
   });
 
@@ -91,7 +91,7 @@ describe('lookBeforeCreate', () => {
   it('only for kinds that cannot remove a duplicate: uses an object created since the plan', async () => {
     const found = [{ id: 'theirs', key: 'NDA' }];
     expect(await lookBeforeCreate(guard(found).g, create, ctx)).toBeUndefined();
-    expect(await lookBeforeCreate(guard(found, { lookFirst: true }).g, create, ctx)).toEqual({ id: 'theirs', note: 'another apply created it since the plan (id theirs); docket uses that one' });
+    expect(await lookBeforeCreate(guard(found, { lookFirst: true }).g, create, ctx)).toEqual({ id: 'theirs', note: 'another apply (or someone in the app) created it since the plan (id theirs); docket uses that one, whose fields may differ from the files: plan again to see' });
     expect(await lookBeforeCreate(guard([{ id: 'x', key: 'MSA' }], { lookFirst: true }).g, create, ctx)).toBeUndefined();
   });
 
