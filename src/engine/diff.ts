@@ -14,6 +14,8 @@ export interface KindMeta {
   deletion: 'never' | 'none' | 'archive' | 'delete';
   /** The actions the kind can execute (checked when the plan is built). */
   actions?: readonly Action[];
+  /** Its objects cannot be listed (attachments): docket knows them only from docket.lock.json. */
+  uploadsUnreadable?: true;
   /** Fields compared by digest and never shown or saved in a plan. */
   sensitiveFields?: readonly string[];
   singleton?: boolean;

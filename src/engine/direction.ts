@@ -41,6 +41,11 @@ export function isDrift(direction: Direction | undefined): boolean {
 export interface ClassifyInput {
   /** Fields of each kind that are never recorded (sensitive ones): their direction is unknown. */
   sensitive: ReadonlyMap<KindName, readonly string[]>;
+  /**
+   * Kinds the services cannot list (attachments): docket knows their live objects only from its own
+   * records, so one missing says the record is gone, not that the object was removed live.
+   */
+  unlisted?: ReadonlySet<KindName>;
   desired: readonly DesiredResource[];
   live: readonly LiveResource[];
   sync: SyncState;
@@ -133,7 +138,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
       // Last synced here, and that object still live but taken over by another declared object
       // (a `renamed_from` naming this name, a pinned id): the files make a new one here.
-      const recorded = input.sync.byKey.get(refKey(c.kind, c.key));
+      const recorded = input.unlisted?.has(c.kind) ? undefined : input.sync.byKey.get(refKey(c.kind, c.key));
       c.direction = !recorded || takenOver(refKey(c.kind, c.key), recorded.id) || (c.parent !== undefined && takenOver(refKey(c.parent.kind, c.parent.key), recorded.id)) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const key = refKey(c.kind, c.key);

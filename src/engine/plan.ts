@@ -60,6 +60,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   checkReferences(input.desired, result, input.kinds, diagnostics);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
+    unlisted: new Set(input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name)),
     desired: input.desired,
     live: input.live,
     sync,

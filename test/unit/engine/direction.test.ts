@@ -60,6 +60,15 @@ describe('directions', () => {
     });
   });
 
+  it('an upload of a kind the services cannot list is new in the files even when a record names it: its lock entry is what went, not the object', () => {
+    const d: DesiredResource = { ...desiredPlaybook('Exhibit'), kind: 'attachment', key: 'Exhibit' };
+    const sync = recorded([{ d, id: 'att-1' }]);
+    const upload = change('upload', 'attachment', 'Exhibit');
+    const classify = (unlisted: ReadonlySet<string>) => classifyChanges([upload], { sensitive: new Map(), unlisted, desired: [d], live: [], sync }).changes[0]!.direction;
+    expect(classify(new Set())).toBe('removed-live');
+    expect(classify(new Set(['attachment']))).toBe('only-in-files');
+  });
+
   it('a reference naming what docket replaced since is re-pointed as the files’ change, shown by the id it holds', () => {
     const d = desiredRule(NDA.name, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
     const l = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
