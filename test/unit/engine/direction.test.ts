@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC, recordOf, syncState, formatSyncRecord } from '../../../src/engine/sync.js';
-import type { DesiredResource, LiveResource, ResourcePolicy } from '../../../src/engine/types.js';
+import type { DesiredResource, KindName, LiveResource, ResourcePolicy } from '../../../src/engine/types.js';
 import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
 import { classifyChanges } from '../../../src/engine/direction.js';
 
@@ -64,7 +64,7 @@ describe('directions', () => {
     const d: DesiredResource = { ...desiredPlaybook('Exhibit'), kind: 'attachment', key: 'Exhibit' };
     const sync = recorded([{ d, id: 'att-1' }]);
     const upload = change('upload', 'attachment', 'Exhibit');
-    const classify = (unlisted: ReadonlySet<string>) => classifyChanges([upload], { sensitive: new Map(), unlisted, desired: [d], live: [], sync }).changes[0]!.direction;
+    const classify = (unlisted: ReadonlySet<KindName>) => classifyChanges([upload], { sensitive: new Map(), unlisted, desired: [d], live: [], sync }).changes[0]!.direction;
     expect(classify(new Set())).toBe('removed-live');
     expect(classify(new Set(['attachment']))).toBe('only-in-files');
   });
