@@ -221,6 +221,15 @@ export function diff(input: DiffInput): DiffResult {
       }
       for (const old of d.renamedFrom) {
         const found = candidates(scopeOfDesired(d), old);
+        if (found.length > 1) {
+          // As for a name: which one the file means is the person's to say.
+          diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
+            ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
+            hint: `pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`,
+          });
+          for (const f of found) used.add(f.id);
+          break;
+        }
         if (found.length === 1 && found[0]) {
           claim(d, found[0]);
           break;

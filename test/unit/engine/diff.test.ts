@@ -335,6 +335,13 @@ describe('diff: pins and ambiguity', () => {
     expect(error.hint).toContain('pb-2');
   });
 
+  it('a former name two live objects hold is ambiguous too, at renamed_from: neither is taken, nothing is created', () => {
+    const d = desiredPlaybook('Ee', { renamedFrom: ['Dd'], fieldSources: { renamed_from: pos(4, 15) } });
+    const { diagnostics } = run([d], [livePlaybook('pb-1', 'Dd'), livePlaybook('pb-2', 'Dd')]);
+    expect(diagnostics.errors).toMatchObject([{ code: 'ambiguous-match', line: 4, col: 15, message: '2 live playbook objects are named "Dd", which playbook "Ee" says it was renamed from; docket cannot tell which one the file means' }]);
+    expect(diagnostics.errors[0]!.hint).toBe('pin one with `id:` (pb-1, pb-2)');
+  });
+
   it('a pin names the object that answers to it when no object has that id', () => {
     const replacement = { ...livePlaybook('pb-3', 'NDA'), pinnedAs: ['pb-2'] };
     const { changes, diagnostics, ids: known } = run([desiredPlaybook('NDA', { pinId: 'pb-2' })], [replacement]);
