@@ -272,6 +272,18 @@ export function diff(input: DiffInput): DiffResult {
       for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [refKey(kind.name, d.key)]);
     }
     matchedByKind.set(kind.name, matched);
+    // A pin renames its object to the file's name: another live object no file claims holding that
+    // name would then share it (terms cannot even be removed). renamed_from never does: it matches the holder.
+    for (const d of desired) {
+      const l = d.pinId ? matched.get(d.key) : undefined;
+      if (!l || localName(l, isChild) === localName(d, isChild)) continue;
+      const holder = candidates(scopeOfDesired(d), localName(d, isChild))[0];
+      if (!holder) continue;
+      diagnostics.error('rename-target-live', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, live "${l.name}": renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
+        ...(valueSourceOf(d.fieldSources, 'id') ?? d.source),
+        hint: `rename or remove the live "${d.name}" (id ${holder.id}) first, or declare it in a file under another name`,
+      });
+    }
     /** Why an object of this kind the plan creates cannot be named (asked once, at the first create). */
     let createdUnknown: { message: string; hint: string } | null | undefined;
 

@@ -342,6 +342,16 @@ describe('diff: pins and ambiguity', () => {
     expect(diagnostics.errors[0]!.hint).toBe('pin one with `id:` (pb-1, pb-2)');
   });
 
+  it('a pin that would rename its object onto a name another live object no file declares holds is refused at the id', () => {
+    const d = desiredPlaybook('Tea', { pinId: 'pb-b', fieldSources: { id: pos(3, 5) } });
+    const { diagnostics } = run([d], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')]);
+    expect(diagnostics.errors).toMatchObject([{ code: 'rename-target-live', line: 3, col: 5 }]);
+    expect(diagnostics.errors[0]!.message).toBe('playbook "Tea" is pinned to id pb-b, live "Beta": renaming it would make two live playbook objects named "Tea" (another, id pb-t, no file declares, has that name)');
+    // Declared under its own name (a swap through pins), the holder is renamed too: no error.
+    const swap = run([d, desiredPlaybook('Beta', { pinId: 'pb-t' })], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')]);
+    expect(swap.diagnostics.errors.filter((e) => e.code === 'rename-target-live')).toEqual([]);
+  });
+
   it('a pin names the object that answers to it when no object has that id', () => {
     const replacement = { ...livePlaybook('pb-3', 'NDA'), pinnedAs: ['pb-2'] };
     const { changes, diagnostics, ids: known } = run([desiredPlaybook('NDA', { pinId: 'pb-2' })], [replacement]);
