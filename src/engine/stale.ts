@@ -57,8 +57,9 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const gone = new Set(plan.changes.filter((c) => c.liveId && !byId.has(`${c.kind}:${c.liveId}`)).map((c) => refKey(c.kind, c.key)));
   // The ids the plan resolves references to must still be those objects' ids, and theirs, not
   // another object's (an edited plan file would send it): an object the plan renames, or whose
-  // rename in the app a policy holds, is live under another name.
-  const renaming = new Set([...plan.changes, ...(plan.held ?? [])].filter((c) => c.action === 'rename' && c.liveId).map((c) => `${refKey(c.kind, c.key)}|${c.liveId}`));
+  // rename in the app a policy holds, is live under another name; so is a pinned attachment the
+  // plan uploads again under a new name (an upload that names the object it replaces).
+  const renaming = new Set([...plan.changes, ...(plan.held ?? [])].filter((c) => (c.action === 'rename' || c.action === 'upload') && c.liveId).map((c) => `${refKey(c.kind, c.key)}|${c.liveId}`));
   for (const c of plan.changes) {
     for (const ref of c.refs) {
       const id = plan.ids[`${ref.kind}:${ref.key}`];

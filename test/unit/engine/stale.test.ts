@@ -30,6 +30,19 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), NOW)).toEqual([]);
   });
 
+  it('a pinned attachment uploaded again under a new name, and the template naming it by that name, are as planned', () => {
+    const exhibit = { kind: 'attachment' as const, id: 'att-1', key: 'U', name: 'U', fields: { name: 'U' }, refs: [] };
+    const template = { kind: 'template' as const, id: 'tpl-1', key: 'T', name: 'T', fields: { name: 'T', attachments: [{ attachment: 'U' }] }, refs: [] };
+    const renamed = planOf(
+      [
+        { ...change('upload', 'attachment', 'S', { liveId: 'att-1' }), fingerprint: fingerprint(exhibit) },
+        { ...change('update', 'template', 'T', { liveId: 'tpl-1', refs: [{ kind: 'attachment', key: 'S', field: 'attachments' }] }), fingerprint: fingerprint(template) },
+      ],
+      { 'attachment:S': 'att-1' },
+    );
+    expect(staleReasons(renamed, { ...NOW, live: [exhibit, template] })).toEqual([]);
+  });
+
   it('the configuration changed', () => {
     expect(staleReasons(plan(), { ...NOW, configDigest: 'other' })).toEqual(['the configuration changed since the plan was made']);
   });
