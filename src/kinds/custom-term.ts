@@ -36,6 +36,20 @@ export const customTermKind: KindModule<'custom-term'> = {
   dataFiles: { body_file: 'text', docx_file: 'docx' },
   layout: { folder: 'custom-terms' },
 
+  /**
+   * A term is text or Word from its create on: each type publishes its own kind of version.
+   * NOTE(api): seed 001 sets `term_type` only at create and has no update of it; the emulator
+   * refuses the other type's version (422).
+   */
+  refuseChange(field, before, after, name) {
+    if ((field !== 'body' && field !== 'docx') || before !== null || after === null || after === undefined) return undefined;
+    const [was, becomes, keep] = field === 'docx' ? ['text', 'Word', '`body_file:` (or `body:`)'] : ['Word', 'text', '`docx_file:`'];
+    return {
+      message: `custom term "${name}" is a ${was} term on the service; it cannot become a ${becomes} term`,
+      hint: `the service cannot change a term's type: keep ${keep}, or declare the ${becomes} term under another name`,
+    };
+  },
+
   toDesired(doc, diag, ctx) {
     const name = normName(doc.body.name);
     const given = CONTENT_KEYS.filter((k) => doc.body[k] !== undefined && doc.body[k] !== null);

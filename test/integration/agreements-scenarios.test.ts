@@ -117,6 +117,19 @@ describe('custom terms', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('refuses to switch a term between text and Word at the file line: the service keeps a term\'s type', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD, 'terms/data.yaml': DOCX_TERM_YAML });
+    await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'terms/consulting.yaml': TERM_YAML.replace('body_file: consulting.md', 'docx_file: data.docx'), 'terms/data.yaml': DOCX_TERM_YAML.replace('docx_file: data.docx', 'body: Now text.') });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('terms/consulting.yaml:3:12 error unsupported-change custom term "Consulting Terms" is a text term on the service; it cannot become a Word term');
+    expect(plan.stderr).toContain('terms/data.yaml:3:7 error unsupported-change custom term "Data Terms" is a Word term on the service; it cannot become a text term');
+    expect(Object.values(agreements().custom_terms).every((x) => x.versions.length === 1)).toBe(true);
+  });
+
   it('reports a failed docx conversion as an error of that term, and publishes again once it can convert', async () => {
     await start({ docxConversion: 'failed' });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
