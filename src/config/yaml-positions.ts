@@ -302,6 +302,8 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
 /** The quoted string or flow collection that runs up to `offset`, where the parser stopped. */
 function unclosedAt(doc: Document.Parsed, text: string, offset: number, code: string, message: string): { offset: number; message: string; hint: string } | undefined {
   if (code !== 'MISSING_CHAR' && !(code === 'BAD_INDENT' && /end with a [\]}]/.test(message))) return undefined;
+  // `"X"# note`: closed, but a comment must be set off by a space (the parser's own words say so).
+  if (/^Comments must be separated/.test(message)) return undefined;
   let found: { offset: number; message: string; hint: string } | undefined;
   yaml().visit(doc, (_key, node) => {
     if (!yaml().isNode(node) || !node.range || node.range[0] >= offset || node.range[1] !== offset) return;
@@ -377,6 +379,7 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
   if (/^Unexpected scalar at node end/.test(message)) return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
   if (/Implicit map keys need to be followed by map values/.test(message)) return offset === lineStart ? 'a line here is neither `key: value` nor `- item`; check its indentation' : 'a key needs `:` after it';
   if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`;
+  if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
   return undefined;
 }

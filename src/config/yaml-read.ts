@@ -22,14 +22,17 @@ const NUMBER_1_1 = /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])
  *   line start, a space or a flow indicator, and is followed by a non-space;
  * - a directive (`%YAML 1.1`, at a line start), which js-yaml ignores;
  * - an explicit key (`? [a, b]`: a `?` where a node can start, then a space or the line's end),
- *   which js-yaml joins.
+ *   which js-yaml joins;
+ * - a comment right after a quoted scalar or a flow collection (`"X"# note`, `[]# note`), which
+ *   js-yaml reads as a comment and YAML refuses (a comment is separated by a space).
  * Text that merely looks like one ("R &D") only costs the full parser. A match of any of them
  * holds one of these candidates at its start (a signed number: one character after it), and no
  * candidate can start inside another, so one global search finds them all.
  */
-const CANDIDATE = /[!&?%]|0[bxo]|[-+]\./g;
+const CANDIDATE = /[!&?%#]|0[bxo]|[-+]\./g;
 const NUMBER_1_1_AT = new RegExp(NUMBER_1_1.source, 'y');
 const OPENS_NODE = /[\s[{,]/;
+const CLOSES_NODE = /["'\]}]/;
 const SPACE = /\s/;
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
@@ -57,6 +60,9 @@ export function needsFullParser(text: string): boolean {
         break;
       case '%':
         if (before === undefined || LINE_BREAK.test(before)) return true;
+        break;
+      case '#':
+        if (before !== undefined && CLOSES_NODE.test(before)) return true;
         break;
       default:
         if (numberAt(text, i - 1) || numberAt(text, i)) return true;

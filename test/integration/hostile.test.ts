@@ -44,6 +44,8 @@ const CASES: Case[] = [
   { name: 'an undefined alias', files: { 'p.yaml': 'kind: Playbook\nname: A\ndescription: *nothing\n' }, at: 'p.yaml:3 yaml-undefined-alias', says: '`*nothing`' },
   { name: 'an unknown tag', files: { 'p.yaml': 'kind: Playbook\nname: A\ndescription: !include other.yaml\n' }, at: 'p.yaml:3 unknown-tag', says: '!include' },
   { name: 'an unclosed quote', files: { 'p.yaml': 'kind: Playbook\nname: "Inbound NDA\ndescription: x\n' }, at: 'p.yaml:2 yaml-syntax', says: 'never closed: "\\"Inbound NDA"' },
+  { name: 'a comment right after a closing quote', files: { 'p.yaml': 'kind: Playbook\nname: "X"# note\nrules: []\n' }, at: 'p.yaml:2 yaml-syntax', says: 'Comments must be separated', hint: 'put a space before `#`' },
+  { name: 'a comment right after a flow list', files: { 'p.yaml': 'kind: Playbook\nname: X\nrules: []# note\n' }, at: 'p.yaml:3 yaml-syntax', says: 'Comments must be separated', hint: 'put a space before `#`' },
   { name: 'an unclosed bracket', files: { 'p.yaml': 'kind: Playbook\nname: A\nrenamed_from: [B, C\ndescription: x\n' }, at: 'p.yaml:3 yaml-syntax', says: '`[` is never closed' },
   { name: 'a data file that links outside the directory', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n' }, setup: async (dir) => symlink('/etc/hostname', join(dir, 't.md')), at: 't.yaml:3 file-outside-config', says: 'a link to' },
   { name: 'an absolute data file path', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: /etc/passwd\n' }, at: 't.yaml:3 absolute-path', says: '"/etc/passwd"' },

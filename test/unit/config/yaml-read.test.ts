@@ -216,10 +216,11 @@ describe('needsFullParser', () => {
     /(?:^|[\s[{,])[!&][^\s]/m.test(text) ||
     text.includes('<<') ||
     /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])/.test(text) ||
-    /^%|(?:^|[\s[{,])\?(?:[ \t]|$)/m.test(text);
+    /^%|(?:^|[\s[{,])\?(?:[ \t]|$)/m.test(text) ||
+    /["'\]}]#/.test(text);
 
   it('answers as the expressions do, on texts made of the characters they look at', () => {
-    const alphabet = ['!', '&', '?', '%', '<', '0', '1', '5', 'b', 'x', 'o', 'F', '_', '-', '+', '.', 'a', ' ', '\t', '\n', '\r', '[', '{', ',', '#', '\u00a0', '\u2028'];
+    const alphabet = ['!', '&', '?', '%', '<', '0', '1', '5', 'b', 'x', 'o', 'F', '_', '-', '+', '.', 'a', ' ', '\t', '\n', '\r', '[', '{', ',', '#', '"', "'", ']', '}', '\u00a0', '\u2028'];
     // A fixed linear congruential sequence: the same texts on every run.
     let seed = 12345;
     const next = (n: number): number => {
@@ -242,7 +243,7 @@ describe('needsFullParser', () => {
     for (const text of ['name: R&D review\n', 'x: Terms & Conditions\n', 'q: Is it capped?\n', 'fee: 5% of 0x\n', 'v: 1.5 and -1\n', 'n: a-.5\n']) {
       expect(needsFullParser(text), text).toBe(false);
     }
-    for (const text of ['a: &x 1\n', 'a: !!str 1\n', '%YAML 1.2\n---\na: 1\n', '? [a, b]\n: 1\n', 'n: 0b101\n', 'n: -0x1F\n', 'n: -.5\n', 'a:\n  <<: *b\n']) {
+    for (const text of ['a: "X"# note\n', "a: 'X'# note\n", 'a: []# note\n', '{"a": {}}# note\n', 'a: &x 1\n', 'a: !!str 1\n', '%YAML 1.2\n---\na: 1\n', '? [a, b]\n: 1\n', 'n: 0b101\n', 'n: -0x1F\n', 'n: -.5\n', 'a:\n  <<: *b\n']) {
       expect(needsFullParser(text), text).toBe(true);
     }
   });
