@@ -335,8 +335,10 @@ describe('standard templates and attachments', () => {
     const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('attachment "Security Exhibit": cannot compare its description (not readable over the API, and docket.lock.json records none for it), so a change to it is not seen; run `docket apply --adopt-files`');
-    const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files');
+    const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '-q');
     expect(adopt.code).toBe(0);
+    // Only the lock changed: the report still names the target and says the services match.
+    expect(adopt.stdout).toMatch(/^docket apply · target: .*\nNo changes\. The live services match the configuration\.\n$/s);
     expect((await lockFiles(dir))['attachment:Security Exhibit']).toMatchObject({ description: 'Our security measures', file: 'attachments/security.pdf' });
     const replan = await expectNoChanges(cli, dir);
     expect(replan.stdout).not.toContain('cannot compare');

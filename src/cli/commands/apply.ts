@@ -209,6 +209,9 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   else if (plan.changes.length > 0) {
     if (header) io.stdout(header);
     writeApplyReportText(plan, report, { color: settings.color }, io.stdout);
+  } else if (header) {
+    // Only lock entries were recorded (an interrupted apply's, or --adopt-files): the services match.
+    io.stdout(`${header}No changes. The live services match the configuration.\n`);
   }
   const signal = interrupts.received();
   // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
