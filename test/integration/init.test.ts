@@ -120,6 +120,18 @@ describe('docket init', () => {
     expect(existsSync(join(dir, '.gitignore'))).toBe(false);
   });
 
+  it('refuses a project file that is a link to a missing file, whichever name it has, and writes nothing', async () => {
+    for (const name of ['docket.yaml', 'docket.yml']) {
+      const dir = await makeDir({});
+      await symlink(join(dir, 'nowhere.yaml'), join(dir, name));
+      const result = await runCli(['init', dir]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`${name} already exists; nothing was written`);
+      expect(existsSync(join(dir, 'playbooks'))).toBe(false);
+      expect(existsSync(join(dir, '.gitignore'))).toBe(false);
+    }
+  });
+
   it('refuses a directory whose project file is docket.yml, which a docket.yaml beside it would make invalid', async () => {
     const dir = await makeDir({ 'docket.yml': 'version: 1\n' });
     const result = await runCli(['init', dir]);

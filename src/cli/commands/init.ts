@@ -3,7 +3,7 @@
  * directory that already has a docket.yaml (or docket.yml), skips other files that exist, and only appends
  * `.docket/` to an existing .gitignore.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDir, withCommon } from '../options.js';
@@ -42,7 +42,8 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
         throw new UsageError(`${shown === '' || shown.startsWith('..') ? blocked.path : shown} ${blocked.why}; nothing was written`, 'move it aside, or pass another DIR');
       }
       // Either name is the project file: a docket.yaml beside a docket.yml would not validate.
-      const existing = PROJECT_FILES.find((name) => existsSync(join(root, name)));
+      // lstat, not exists: a link to a missing file is there too (existsSync follows it, and said no).
+      const existing = PROJECT_FILES.find((name) => isThere(join(root, name)));
       if (existing) {
         throw new UsageError(`${join(dir, existing)} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
       }
@@ -157,4 +158,13 @@ function nextSteps(dir: string): string {
     'Then set DOCKET_ORGANIZATION_ID and DOCKET_REVIEW_API_KEY and run `docket plan` against the real service.',
     '',
   ].join('\n');
+}
+
+function isThere(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
