@@ -220,7 +220,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
       diagnostics.push({
         severity: 'error',
         code: 'invalid-value',
-        message: `environment variable ${o.variable} must be ${o.what} (got "${shown(value)}")`,
+        message: `environment variable ${o.variable} must be ${o.what} (got ${shown(value)})`,
         hint: `it sets \`${o.section}.${o.key}\`; ${(o.key === 'url' && urlSpellingHint(value)) || 'fix or unset it'}`,
       });
   }

@@ -3,6 +3,7 @@
  * DOCKET_*_URL variable) and again by the HTTP client: http(s), no credentials, no query or
  * fragment, and https except on loopback hosts, because the API key travels with every request.
  */
+import { quoteValue } from './quote.js';
 
 export interface UrlProblem {
   code: 'invalid-url' | 'insecure-url';
@@ -22,10 +23,10 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   try {
     u = new URL(raw.trim());
   } catch {
-    return { code: 'invalid-url', message: `${what} "${shown(raw)}" is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
+    return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
   }
   // Credentials in a URL would end up in plan headers and messages.
-  if (u.username || u.password) return { code: 'invalid-url', message: `${what} "${u.protocol}//***@${u.host}${u.pathname}" must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
+  if (u.username || u.password) return { code: 'invalid-url', message: `${what} ${shown(`${u.protocol}//***@${u.host}${u.pathname}`)} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
   if (u.port === '0') return { code: 'invalid-url', message: `${what} ${u.protocol}//${u.hostname}:0${u.pathname} names port 0, where no service listens`, hint: 'use the port the service (or `docket emulator`) printed' };
   if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${u.origin}${u.pathname} must not have a query or fragment` };
@@ -41,12 +42,11 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
 }
 
 /**
- * A URL-like value as it may appear in a message: one line, not endless, and without the
- * `user:password@` part (the password must never reach the output).
+ * A URL-like value as a message quotes any value (one line, control characters escaped, cut at
+ * 60), without the `user:password@` part (the password must never reach the output).
  */
 export function shown(text: string): string {
-  const clean = withoutCredentials(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'));
-  return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean;
+  return quoteValue(withoutCredentials(text));
 }
 
 /** A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`). */

@@ -269,6 +269,14 @@ describe('DOCKET_* environment variables', () => {
     ]);
   });
 
+  it('are quoted as any value is: control characters escaped, cut at 60 characters', async () => {
+    const r = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_ORGANIZATION_ID: `${ORG_A}\n`, DOCKET_REVIEW_URL: `https://${'a'.repeat(150)}.example/\u0001` } });
+    expect(r.diagnostics.map((d) => d.message)).toEqual([
+      `environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "https://${'a'.repeat(49)}...")`,
+      `environment variable DOCKET_ORGANIZATION_ID must be a UUID (got "${ORG_A}\\n")`,
+    ]);
+  });
+
   it('never quote the password of a URL, with or without its scheme, and say when only the spelling is wrong', async () => {
     const r = await load(
       { 'docket.yaml': lines('version: 1', 'review:', '  url: "bob:pw-in-file@review.example/x"') },
