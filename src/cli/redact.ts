@@ -11,12 +11,14 @@ export const REDACTED = '[redacted]';
 
 /**
  * Each key as output may show it: as is, and as each renderer escapes text (JSON and the plan's
- * quoted values escape `"` and `\`, markdown its punctuation, annotations `%`, `:` and `,`).
+ * quoted values escape `"` and `\`, twice for a quoted value in JSON output, markdown its
+ * punctuation, annotations `%`, `:` and `,`).
  */
 export function keyValues(env: Readonly<Record<string, string | undefined>>): string[] {
   const keys = keysOf(env).map(([, key]) => key);
   const json = (v: string): string => JSON.stringify(v).slice(1, -1);
-  const values = keys.flatMap((k) => [k, json(k), escapeMarkdown(k), json(escapeMarkdown(k)), escapeMarkdown(k, 'html'), escapeData(k), escapeProperty(k)]);
+  // A message quotes a value JSON-escaped, and `-o json` escapes the message again: json(json(k)).
+  const values = keys.flatMap((k) => [k, json(k), json(json(k)), escapeMarkdown(k), json(escapeMarkdown(k)), escapeMarkdown(k, 'html'), escapeData(k), escapeProperty(k)]);
   // Longest first, so a key that holds another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }

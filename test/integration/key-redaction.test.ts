@@ -39,7 +39,7 @@ describe('API keys in output', () => {
     const key = 'k3y"(a+b)*\\d[x]_%:,7';
     const secrets = keyValues({ DOCKET_API_KEY: key });
     const text = `pre ${key} post`;
-    for (const shown of [text, JSON.stringify({ description: text }, null, 2), `description: ${JSON.stringify(text)}`, escapeMarkdown(text), JSON.stringify(escapeMarkdown(text)), escapeMarkdown(text, 'html'), escapeData(text), escapeProperty(text)]) {
+    for (const shown of [text, JSON.stringify({ description: text }, null, 2), JSON.stringify({ message: `got ${JSON.stringify(text)}` }), `description: ${JSON.stringify(text)}`, escapeMarkdown(text), JSON.stringify(escapeMarkdown(text)), escapeMarkdown(text, 'html'), escapeData(text), escapeProperty(text)]) {
       const out = redact(shown, secrets);
       expect(out, shown).toContain('[redacted]');
       expect(out).not.toMatch(/k3y|\(a\+b\)/);
