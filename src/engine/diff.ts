@@ -203,6 +203,8 @@ export function diff(input: DiffInput): DiffResult {
     let declaredNames: Set<string> | undefined;
     const declaresName = (parent: string, name: string): boolean =>
       (declaredNames ??= new Set(desired.map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`))).has(`${parent}\u0000${name}`);
+    /** A `renamed_from` whose former name is live beside the file's own: said once matching is done. */
+    const bothLive: { d: DesiredResource; former: string }[] = [];
     // Pass 2: renames, for resources whose own name is not live yet. Before identity, so a new
     // resource that takes the old name (rename A→B, create A) does not claim the renamed object.
     for (const d of desired) {
@@ -211,12 +213,7 @@ export function diff(input: DiffInput): DiffResult {
         // Both names live: the file's name is matched, and the former one is left as it is (said
         // unless a file declares the former name too: a rename A→B, then a new A).
         const former = d.renamedFrom.find((old) => candidates(scopeOfDesired(d), old).length > 0 && !declaresName(d.parent?.key ?? '', old));
-        if (former !== undefined) {
-          diagnostics.warning('rename-target-live', `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and leaves "${former}" as it is`, {
-            ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
-            hint: `remove "${former}" from \`renamed_from\`, or remove the live one (in the app, or with --prune where docket can)`,
-          });
-        }
+        if (former !== undefined) bothLive.push({ d, former });
         continue;
       }
       for (const old of d.renamedFrom) {
@@ -250,6 +247,17 @@ export function diff(input: DiffInput): DiffResult {
       }
       if (found[0]) claim(d, found[0]);
     }
+    // Pass 3b: a rename whose own name another rename took (B from A while C from B): from A after all.
+    for (const { d } of bothLive) {
+      if (matched.has(d.key)) continue;
+      for (const old of d.renamedFrom) {
+        const found = candidates(scopeOfDesired(d), old);
+        if (found.length === 1 && found[0]) {
+          claim(d, found[0]);
+          break;
+        }
+      }
+    }
     // Pass 4: the object last synced under a name the file says it was renamed from, then under
     // its own identity, renamed in the app since (after identity, so a live object that has the name
     // wins; renames first, as in pass 2, so a new object that takes the old name does not claim it).
@@ -270,6 +278,22 @@ export function diff(input: DiffInput): DiffResult {
         if (d.renamedFrom.length > 0 && !matched.has(d.key) && !d.pinId) claimRecorded(d, formerKeys(d));
       }
       for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [refKey(kind.name, d.key)]);
+    }
+    // Unless a later rename in the files took the former object (B from A while C from B).
+    for (const { d, former } of bothLive) {
+      if (candidates(scopeOfDesired(d), former).length === 0) continue;
+      // A declared playbook's rules no file declares are deleted: that one is not left as it is.
+      const deleted = isChild && kind.deletion === 'delete';
+      diagnostics.warning(
+        'rename-target-live',
+        `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${deleted ? `deletes "${former}", which no file declares` : `leaves "${former}" as it is`}`,
+        {
+          ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
+          hint: deleted
+            ? `remove "${former}" from \`renamed_from\`, or declare it to keep it`
+            : `remove "${former}" from \`renamed_from\`, or remove the live one (in the app, or with --prune where docket can)`,
+        },
+      );
     }
     matchedByKind.set(kind.name, matched);
     // A pin renames its object to the file's name: another live object no file claims holding that

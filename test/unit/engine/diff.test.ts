@@ -298,6 +298,19 @@ describe('diff: pins and ambiguity', () => {
     ]);
   });
 
+  it('renamed_from of rules with both names live says the former is deleted, and says nothing when a later rename takes the former', () => {
+    const nda = desiredPlaybook(NDA.name);
+    const live = [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'R1'), liveRule('r-2', NDA, 'R2')];
+    const r2 = desiredRule(NDA.name, 'R2', {}, { renamedFrom: ['R1'] });
+    const deleted = run([nda, r2], live);
+    expect(ids(deleted.changes)).toEqual([`delete:rule:${NDA.name}/R1`]);
+    expect(deleted.diagnostics.warnings.map((w) => w.message)).toEqual(['rule "R2" says it was renamed from "R1", but both are live: docket matches the live "R2" and deletes "R1", which no file declares']);
+    // B from A, declared before C from B: the plan renames B to C and A to B, and nothing is left behind.
+    const chain = run([nda, desiredRule(NDA.name, 'R2', {}, { renamedFrom: ['R1'] }), desiredRule(NDA.name, 'R3', {}, { renamedFrom: ['R2'] })], live);
+    expect(chain.diagnostics.warnings).toEqual([]);
+    expect(ids(chain.changes).sort()).toEqual([`rename:rule:${NDA.name}/R2`, `rename:rule:${NDA.name}/R3`]);
+  });
+
   it('a rule pinned to the id of a rule of another playbook says so: rules cannot move between playbooks', () => {
     const MSA = { id: 'pb-2', name: 'Vendor MSA' };
     const { diagnostics } = run(
