@@ -101,9 +101,9 @@ export function visibleFields(c: Change, verbose: boolean): FieldChange[] {
   return c.fields.filter((f) => f.field !== skip);
 }
 
-/** How a field shows: one side only for creates and removals. */
+/** How a field shows: one side only for creates and removals (an upload that replaces an object has both). */
 export function fieldSides(c: Change): 'after' | 'before' | 'both' {
-  if (CREATE_ACTIONS.includes(c.action)) return 'after';
+  if (CREATE_ACTIONS.includes(c.action) && !(c.action === 'upload' && c.liveId)) return 'after';
   if (c.action === 'delete' || c.action === 'archive') return 'before';
   return 'both';
 }

@@ -347,6 +347,8 @@ describe('standard templates and attachments', () => {
     const edited = await cli('plan', '-C', dir, '--detailed-exitcode');
     expect(edited.code).toBe(2);
     expect(edited.stdout).toContain('+ upload attachment "Security Exhibit"');
+    // It replaces the live one: both sides show, as for an update.
+    expect(edited.stdout).toContain('description: "Our security measures" → "Our measures"');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
