@@ -94,8 +94,15 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
   }
   if (ordered.length < changes.length) {
     const done = new Set(ordered);
-    const stuck = changes.filter((c) => !done.has(c)).map((c) => `${c.action} ${c.kind} "${c.key}"`);
+    const left = changes.filter((c) => !done.has(c));
+    const stuck = left.map((c) => {
+      const from = c.action === 'rename' ? c.fields.find((f) => f.field === 'name')?.before : undefined;
+      return typeof from === 'string' ? `rename ${c.kind} "${from}" → "${c.name}"` : `${c.action} ${c.kind} "${c.key}"`;
+    });
+    // At the first of them that a file declares: a plan error is told at its file:line.
+    const at = left.find((c) => c.source)?.source;
     diagnostics.error('dependency-cycle', `these changes depend on each other in a cycle: ${stuck.join(', ')}`, {
+      ...(at ?? {}),
       hint: 'break the cycle in the configuration, e.g. apply a rename first on its own',
     });
   }

@@ -93,12 +93,13 @@ describe('order: names are freed before they are taken', () => {
   });
 
   it('swapping two names is a cycle, reported with both renames', () => {
-    const ab = change('rename', 'playbook', 'B', { liveId: 'pb-1', fields: nameField('A', 'B') });
+    const ab = { ...change('rename', 'playbook', 'B', { liveId: 'pb-1', fields: nameField('A', 'B') }), source: { file: 'playbooks/b.yaml', line: 2, col: 7 } };
     const ba = change('rename', 'playbook', 'A', { liveId: 'pb-2', fields: nameField('B', 'A') });
     const { diagnostics } = order([ab, ba]);
     expect(diagnostics.errors.map((d) => d.code)).toEqual(['dependency-cycle']);
-    expect(diagnostics.errors[0]!.message).toContain('rename playbook "A"');
-    expect(diagnostics.errors[0]!.message).toContain('rename playbook "B"');
+    // Each rename by the name it has live and the one it gets, at the file line of one of them.
+    expect(diagnostics.errors[0]!.message).toBe('these changes depend on each other in a cycle: rename playbook "A" → "B", rename playbook "B" → "A"');
+    expect(diagnostics.errors[0]).toMatchObject({ file: 'playbooks/b.yaml', line: 2, col: 7 });
   });
 });
 
