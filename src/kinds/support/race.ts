@@ -4,26 +4,28 @@ import type { ApiResource } from '../../api/types.js';
 import { normName } from '../../engine/normalize.js';
 import type { Sibling } from '../../engine/race.js';
 
-/** One fresh read's objects by identity, built once per read and shared by every create it checks. */
-const indexes = new WeakMap<readonly ApiResource<{ name: string }>[], Map<string, Sibling[]>>();
+/** One fresh read's objects by identity (normalised name, plus a prefix for rules). */
+export type SiblingIndex = ReadonlyMap<string, Sibling[]>;
 
 /**
- * The objects of a fresh list with the identity `key` (normalised name, plus a prefix for rules).
- * A read of twenty thousand rules checks twenty thousand creates: index it, do not scan it each time.
+ * The index a fresh list read is kept as: a read of twenty thousand rules checks twenty thousand
+ * creates (index it, do not scan it each time), and an apply keeps one read per playbook until its
+ * checks end (the index of ids and names, not every rule's text).
  */
-export function siblingsOf(items: readonly ApiResource<{ name: string }>[], key: string, prefix = ''): Sibling[] {
-  let index = indexes.get(items);
-  if (!index) {
-    index = new Map();
-    for (const i of items) {
-      const created = createdAtOf(i);
-      const sibling: Sibling = { id: i.id, key: `${prefix}${normName(i.attributes.name)}`, ...(created !== undefined ? { createdAt: created } : {}) };
-      const same = index.get(sibling.key);
-      if (same) same.push(sibling);
-      else index.set(sibling.key, [sibling]);
-    }
-    indexes.set(items, index);
+export function siblingIndex(items: readonly ApiResource<{ name: string }>[], prefix = ''): SiblingIndex {
+  const index = new Map<string, Sibling[]>();
+  for (const i of items) {
+    const created = createdAtOf(i);
+    const sibling: Sibling = { id: i.id, key: `${prefix}${normName(i.attributes.name)}`, ...(created !== undefined ? { createdAt: created } : {}) };
+    const same = index.get(sibling.key);
+    if (same) same.push(sibling);
+    else index.set(sibling.key, [sibling]);
   }
+  return index;
+}
+
+/** The objects of an indexed read with the identity `key`. */
+export function siblingsIn(index: SiblingIndex, key: string): Sibling[] {
   return index.get(key) ?? [];
 }
 
