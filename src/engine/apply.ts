@@ -100,7 +100,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     if (!kindsWithEntries.has(change.kind)) return;
     let moved = false;
     for (const [key, entry] of lockEntries(lock.files, change.kind)) {
-      if (key === change.key || entry.id === undefined || entry.id !== change.liveId || lock.files[lockKey(change.kind, change.key)]) continue;
+      // An entry under the new name is an older docket's, left by a rename it did not follow: the renamed object holds the name now.
+      if (key === change.key || entry.id === undefined || entry.id !== change.liveId) continue;
       set(change.kind, key, null);
       set(change.kind, change.key, entry);
       moved = true;

@@ -84,6 +84,8 @@ export interface DiffResult {
   ids: Record<string, string>;
   /** Objects that exist but whose ids the service does not say (refKey → why), for reference checks. */
   unknownIds: Record<string, { message: string; hint: string }>;
+  /** Former names this plan renames objects away from (refKey → the refKey they get), for reference checks. */
+  renamedAway: Record<string, string>;
   undeclared: UndeclaredSummary[];
   adoptable: AdoptableFile[];
   diagnostics: Diagnostics;
@@ -108,6 +110,7 @@ export function diff(input: DiffInput): DiffResult {
   const changes: Change[] = [];
   const ids: Record<string, string> = {};
   const unknownIds: DiffResult['unknownIds'] = {};
+  const renamedAway: DiffResult['renamedAway'] = {};
   const undeclared: UndeclaredSummary[] = [];
   const adoptable: AdoptableFile[] = [];
   const unmatchedTop: LiveResource[] = [];
@@ -171,7 +174,10 @@ export function diff(input: DiffInput): DiffResult {
       // Renamed: its former name no longer names it (a new object may take that name).
       claimedAs.set(l.id, refKey(kind.name, d.key));
       const former = refKey(kind.name, l.key);
-      if (ids[former] === l.id) delete ids[former];
+      if (ids[former] === l.id) {
+        delete ids[former];
+        renamedAway[former] = refKey(kind.name, d.key);
+      }
     };
 
     // Pass 1: pinned ids win over names.
@@ -205,6 +211,24 @@ export function diff(input: DiffInput): DiffResult {
       (declaredNames ??= new Set(desired.map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`))).has(`${parent}\u0000${name}`);
     /** A `renamed_from` whose former name is live beside the file's own: said once matching is done. */
     const bothLive: { d: DesiredResource; former: string }[] = [];
+    /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
+    const claimFormer = (d: DesiredResource): void => {
+      for (const old of d.renamedFrom) {
+        const found = candidates(scopeOfDesired(d), old);
+        if (found.length > 1) {
+          diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
+            ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
+            hint: `pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`,
+          });
+          for (const f of found) used.add(f.id);
+          return;
+        }
+        if (found[0]) {
+          claim(d, found[0]);
+          return;
+        }
+      }
+    };
     // Pass 2: renames, for resources whose own name is not live yet. Before identity, so a new
     // resource that takes the old name (rename A→B, create A) does not claim the renamed object.
     for (const d of desired) {
@@ -216,22 +240,7 @@ export function diff(input: DiffInput): DiffResult {
         if (former !== undefined) bothLive.push({ d, former });
         continue;
       }
-      for (const old of d.renamedFrom) {
-        const found = candidates(scopeOfDesired(d), old);
-        if (found.length > 1) {
-          // As for a name: which one the file means is the person's to say.
-          diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
-            ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
-            hint: `pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`,
-          });
-          for (const f of found) used.add(f.id);
-          break;
-        }
-        if (found.length === 1 && found[0]) {
-          claim(d, found[0]);
-          break;
-        }
-      }
+      claimFormer(d);
     }
     // Pass 3: identity.
     for (const d of desired) {
@@ -248,16 +257,7 @@ export function diff(input: DiffInput): DiffResult {
       if (found[0]) claim(d, found[0]);
     }
     // Pass 3b: a rename whose own name another rename took (B from A while C from B): from A after all.
-    for (const { d } of bothLive) {
-      if (matched.has(d.key)) continue;
-      for (const old of d.renamedFrom) {
-        const found = candidates(scopeOfDesired(d), old);
-        if (found.length === 1 && found[0]) {
-          claim(d, found[0]);
-          break;
-        }
-      }
-    }
+    for (const { d } of bothLive) if (!matched.has(d.key)) claimFormer(d);
     // Pass 4: the object last synced under a name the file says it was renamed from, then under
     // its own identity, renamed in the app since (after identity, so a live object that has the name
     // wins; renames first, as in pass 2, so a new object that takes the old name does not claim it).
@@ -279,17 +279,18 @@ export function diff(input: DiffInput): DiffResult {
       }
       for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [refKey(kind.name, d.key)]);
     }
+    // What this plan does with a live object no file declares: a declared playbook's rules are
+    // deleted, playbooks archived under prune, the rest left as they are.
+    const removal = isChild && kind.deletion === 'delete' ? 'deletes' : kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true ? 'archives' : undefined;
     // Unless a later rename in the files took the former object (B from A while C from B).
     for (const { d, former } of bothLive) {
-      if (candidates(scopeOfDesired(d), former).length === 0) continue;
-      // A declared playbook's rules no file declares are deleted: that one is not left as it is.
-      const deleted = isChild && kind.deletion === 'delete';
+      if (matched.get(d.key) === undefined || candidates(scopeOfDesired(d), former).length === 0) continue;
       diagnostics.warning(
         'rename-target-live',
-        `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${deleted ? `deletes "${former}", which no file declares` : `leaves "${former}" as it is`}`,
+        `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${removal ? `${removal} "${former}", which no file declares` : `leaves "${former}" as it is`}`,
         {
           ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
-          hint: deleted
+          hint: removal
             ? `remove "${former}" from \`renamed_from\`, or declare it to keep it`
             : `remove "${former}" from \`renamed_from\`, or remove the live one (in the app, or with --prune where docket can)`,
         },
@@ -302,7 +303,8 @@ export function diff(input: DiffInput): DiffResult {
       const l = d.pinId ? matched.get(d.key) : undefined;
       if (!l || localName(l, isChild) === localName(d, isChild)) continue;
       const holder = candidates(scopeOfDesired(d), localName(d, isChild))[0];
-      if (!holder) continue;
+      // One the plan removes is gone before the rename (order.ts): no two share the name.
+      if (!holder || removal) continue;
       diagnostics.error('rename-target-live', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, live "${l.name}": renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
         ...(valueSourceOf(d.fieldSources, 'id') ?? d.source),
         hint: `rename or remove the live "${d.name}" (id ${holder.id}) first, or declare it in a file under another name`,
@@ -369,7 +371,9 @@ export function diff(input: DiffInput): DiffResult {
     }
   }
 
-  return { changes, ids, unknownIds, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
+  // A former name a later claim gave to another object names that one.
+  for (const key of Object.keys(renamedAway)) if (ids[key] !== undefined) delete renamedAway[key];
+  return { changes, ids, unknownIds, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
 /** Files of a matched object that docket cannot compare (no lock entry). */

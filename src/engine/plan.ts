@@ -134,7 +134,7 @@ export function summarize(changes: Change[]): Plan['summary'] {
  * A reference to something that exists neither in the files nor live is an error at its line, and
  * so is one to an object whose id the service does not say (the reference could not be sent).
  */
-function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds'>, kinds: KindMeta[], diagnostics: Diagnostics): void {
+function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>, kinds: KindMeta[], diagnostics: Diagnostics): void {
   const { ids, unknownIds } = found;
   // Most references name something live: what is declared is indexed only when one does not.
   let declaredKeys: Set<string> | undefined;
@@ -155,6 +155,15 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
         continue;
       }
       if (ids[key] || declared().has(key)) continue;
+      const renamedTo = found.renamedAway[key];
+      if (renamedTo !== undefined) {
+        const to = renamedTo.slice(renamedTo.indexOf(':') + 1);
+        diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which this plan renames to ${quoteValue(to)}`, {
+          ...(ref.source ?? d.source),
+          hint: `name it ${quoteValue(to)} here too`,
+        });
+        continue;
+      }
       const { message, hint } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
         message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,

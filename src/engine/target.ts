@@ -9,7 +9,7 @@ import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { summarize } from './plan.js';
-import { formerKeys, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
+import { refKey, type DesiredResource, type KindName, type Plan } from './types.js';
 
 export interface TargetSpec {
   kind: KindName;
@@ -68,7 +68,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
   const known = new Set([...declared, ...Object.keys(plan.ids)]);
   const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
-  const former = formerNames(plan, desired);
+  const former = formerNames(plan);
   const targets = written.map((t) => underNewName(t, declared, former, parentOf));
   for (const t of targets) {
     if (!known.has(`${t.kind}:${t.key}`)) {
@@ -102,10 +102,13 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   };
 }
 
-/** `kind:key` of a name this plan renames away from (`renamed_from`, or a pin's rename) → the key it gets. */
-function formerNames(plan: Plan, desired: readonly DesiredResource[]): Map<string, string> {
+/**
+ * `kind:key` of a name this plan renames an object away from → the key it gets: the renames the
+ * plan makes (`renamed_from` or a pin), not every `renamed_from` (whose former object may stay,
+ * or be removed, under its name).
+ */
+function formerNames(plan: Plan): Map<string, string> {
   const former = new Map<string, string>();
-  for (const d of desired) for (const k of formerKeys(d)) former.set(k, d.key);
   for (const c of plan.changes) {
     const before = c.action === 'rename' ? c.fields[0]?.before : undefined;
     if (typeof before === 'string') former.set(refKey(c.kind, c.parent ? `${c.parent.key}/${composed(before)}` : composed(before)), c.key);

@@ -261,6 +261,17 @@ describe('custom templates', () => {
     expect(customTemplate('Consulting Agreement')!.versions).toHaveLength(1);
     await expectNoChanges(cli, dir);
   });
+  it('a template still naming terms the files rename is refused at the reference, saying what the plan renames them to', async () => {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms 2019\nrenamed_from: [Consulting Terms]') });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('templates/consulting.yaml:3:14 error unknown-reference `custom_term` names custom-term "Consulting Terms", which this plan renames to "Consulting Terms 2019"');
+    expect(plan.stderr).toContain('hint: name it "Consulting Terms 2019" here too');
+  });
+
   it('a template naming terms that are renamed away while new terms take their name is re-pointed to the new terms in the same apply', async () => {
     await start();
     const dir = await project();

@@ -365,6 +365,33 @@ describe('diff: pins and ambiguity', () => {
     expect(swap.diagnostics.errors.filter((e) => e.code === 'rename-target-live')).toEqual([]);
   });
 
+  it('a pin may rename onto a name whose holder the same plan removes: the removal runs first', () => {
+    const rules = run(
+      [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'R2', {}, { pinId: 'r-1' })],
+      [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'R1'), liveRule('r-2', NDA, 'R2')],
+    );
+    expect(rules.diagnostics.errors).toEqual([]);
+    expect(ids(rules.changes)).toEqual([`delete:rule:${NDA.name}/R2`, `rename:rule:${NDA.name}/R2`]);
+    const pruned = run([desiredPlaybook('Tea', { pinId: 'pb-b' })], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')], { playbooks: true });
+    expect(pruned.diagnostics.errors).toEqual([]);
+    expect(ids(pruned.changes)).toEqual(['archive:playbook:Tea', 'rename:playbook:Tea']);
+  });
+
+  it('a rename chain whose first former name two live objects hold is ambiguous, and nothing is said of leaving it', () => {
+    const { diagnostics } = run(
+      [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('C', { renamedFrom: ['B'] })],
+      [livePlaybook('pb-a1', 'A'), livePlaybook('pb-a2', 'A'), livePlaybook('pb-b', 'B')],
+      { playbooks: true },
+    );
+    expect(diagnostics.errors.map((e) => e.code)).toEqual(['ambiguous-match']);
+    expect(diagnostics.warnings).toEqual([]);
+  });
+
+  it('under prune, the former name left beside a renamed_from is archived, and the warning says so', () => {
+    const { diagnostics } = run([desiredPlaybook('B', { renamedFrom: ['A'] })], [livePlaybook('pb-a', 'A'), livePlaybook('pb-b', 'B')], { playbooks: true });
+    expect(diagnostics.warnings.map((w) => w.message)).toEqual(['playbook "B" says it was renamed from "A", but both are live: docket matches the live "B" and archives "A", which no file declares']);
+  });
+
   it('a pin names the object that answers to it when no object has that id', () => {
     const replacement = { ...livePlaybook('pb-3', 'NDA'), pinnedAs: ['pb-2'] };
     const { changes, diagnostics, ids: known } = run([desiredPlaybook('NDA', { pinId: 'pb-2' })], [replacement]);

@@ -72,6 +72,10 @@ describe('limitToTargets', () => {
     expect(ids('playbook/Vendor MSA')).toEqual([rename.id, ruleRename.id, ruleEdit.id]);
     expect(ids('rule/Vendor MSA/Liability')).toEqual([rename.id, ruleRename.id]);
     expect(ids('rule/Vendor MSA/Term')).toEqual([rename.id, ruleEdit.id]);
+    // A renamed_from whose former object the plan does not rename (both live): that name is the former object's.
+    const archive = change('archive', 'playbook', 'Old', { liveId: 'pb-9' });
+    const kept = limitToTargets(planOf([archive], { 'playbook:Old': 'pb-9', 'playbook:New': 'pb-8' }), [desiredPlaybook('New', { renamedFrom: ['Old'] })], [target('playbook/Old')], KINDS);
+    expect(kept.plan!.changes.map((c) => c.id)).toEqual([archive.id]);
     // A former name a file declares again names that one.
     expect(limitToTargets(renames, [...declared, desiredPlaybook('Vendor MSA')], [target('playbook/Vendor MSA')], KINDS).plan!.changes).toEqual([]);
   });
