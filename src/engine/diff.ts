@@ -211,6 +211,11 @@ export function diff(input: DiffInput): DiffResult {
       (declaredNames ??= new Set(desired.map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`))).has(`${parent}\u0000${name}`);
     /** A `renamed_from` whose former name is live beside the file's own: said once matching is done. */
     const bothLive: { d: DesiredResource; former: string }[] = [];
+    const ownRecordLive = (d: DesiredResource): boolean => {
+      const id = input.recordedId?.(refKey(kind.name, d.key));
+      const l = id !== undefined ? liveById.get(id) : undefined;
+      return l !== undefined && !used.has(l.id) && scopeOfLive(l) === scopeOfDesired(d);
+    };
     /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
     const claimFormer = (d: DesiredResource): void => {
       for (const old of d.renamedFrom) {
@@ -240,6 +245,10 @@ export function diff(input: DiffInput): DiffResult {
         if (former !== undefined) bothLive.push({ d, former });
         continue;
       }
+      // Last synced under its own name, and that object still live (renamed in the app since):
+      // the rename in the files was made then, and pass 4 matches its record; the former name now
+      // belongs to whatever holds it (a new object the files declare under it).
+      if (ownRecordLive(d)) continue;
       claimFormer(d);
     }
     // Pass 3: identity.

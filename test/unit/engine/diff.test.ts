@@ -365,6 +365,22 @@ describe('diff: pins and ambiguity', () => {
     expect(swap.diagnostics.errors.filter((e) => e.code === 'rename-target-live')).toEqual([]);
   });
 
+  it('a renamed_from left in the file after its rename does not take the new object of the former name when the renamed one was renamed again in the app', () => {
+    const records: Record<string, string> = { 'playbook:B': 'pb-b', 'playbook:A': 'pb-new' };
+    const result = diff({
+      kinds: KIND_META,
+      desired: [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')],
+      live: [livePlaybook('pb-new', 'A'), livePlaybook('pb-b', 'B in the app')],
+      prune: {},
+      recordedId: (key) => records[key],
+    });
+    expect(result.diagnostics.items).toEqual([]);
+    expect(result.changes.map((c) => [c.id, c.liveId])).toEqual([['rename:playbook:B', 'pb-b']]);
+    // The first time (no record of B yet), the rename takes A's object, and the new A is created.
+    const first = diff({ kinds: KIND_META, desired: [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')], live: [livePlaybook('pb-a', 'A')], prune: {}, recordedId: (key) => (key === 'playbook:A' ? 'pb-a' : undefined) });
+    expect(ids(first.changes)).toEqual(['create:playbook:A', 'rename:playbook:B']);
+  });
+
   it('a pin may rename onto a name whose holder the same plan removes: the removal runs first', () => {
     const rules = run(
       [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'R2', {}, { pinId: 'r-1' })],
