@@ -77,6 +77,19 @@ describe('custom terms', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a text term renamed in the files and in the app is read in full by its record: the plan renames it, nothing else', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/q.yaml': 'kind: CustomTerm\nname: Q1\nbody: hello\n' });
+    await applyOk(cli, dir);
+    term('Q1')!.name = 'Q1 in the app';
+    await writeFiles(dir, { 'terms/q.yaml': 'kind: CustomTerm\nname: Q1 files\nrenamed_from: [Q1]\nbody: hello\n' });
+    const plan = await cli('plan', '-C', dir, '-o', 'json');
+    expect(plan.stderr).toBe('');
+    expect((JSON.parse(plan.stdout) as { changes: { id: string }[] }).changes.map((c) => c.id)).toEqual(['rename:custom-term:Q1 files']);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('uploads Word terms, waits for conversion, records them in docket.lock.json and publishes a changed file', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'terms/data.docx': '' });

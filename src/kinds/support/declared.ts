@@ -1,5 +1,5 @@
 /** Which live objects a kind should read in detail: those the files declare. */
-import { refKey, type DesiredResource, type KindName } from '../../engine/types.js';
+import { formerKeys, refKey, type DesiredResource, type KindName } from '../../engine/types.js';
 
 /**
  * Live objects worth a detailed read: the declared ones, by name, former name, pinned id, or the
@@ -18,8 +18,11 @@ export async function declaredFilter(ctx: { declared?: DesiredResource[]; readAl
     names.add(d.key);
     for (const old of d.renamedFrom) names.add(old);
     if (d.pinId) ids.add(d.pinId);
-    const recorded = synced?.idOf(refKey(d.kind, d.key));
-    if (recorded) ids.add(recorded);
+    // Under its own name or a former one: an object renamed in the files and in the app too is matched by that record.
+    for (const kindKey of [refKey(d.kind, d.key), ...formerKeys(d)]) {
+      const recorded = synced?.idOf(kindKey);
+      if (recorded) ids.add(recorded);
+    }
   }
   return (id, name) => ids.has(id) || names.has(name);
 }
