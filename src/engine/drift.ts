@@ -96,10 +96,7 @@ export function driftReport(input: DriftInput): DriftReport {
     // Declared before and dropped from the files (a kind the services cannot delete): not drift.
     // Unless the identity it was in sync under is declared still and held by another live object:
     // renamed in the app, and another made under its old name (the files matched that one).
-    const record = input.sync.byId.get(l.id);
-    const renamedLive = record !== undefined && record.key !== refKey(l.kind, l.key);
-    const heldByAnother = renamedLive && input.plan.ids[record.key] !== undefined && input.plan.ids[record.key] !== l.id;
-    const removed = !heldByAnother && (record !== undefined || input.sync.byKey.has(refKey(l.kind, l.key)));
+    const removed = !renamedAndReplaced(l, input.sync, input.plan.ids) && (input.sync.byId.has(l.id) || input.sync.byKey.has(refKey(l.kind, l.key)));
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
     (removed ? report.pending : report.drift).push(entry);
   }
@@ -124,4 +121,16 @@ function adderTo(list: DriftItem[]): (entry: DriftItem) => void {
     const known = new Set(same.fields.map((f) => f.field));
     same.fields.push(...entry.fields.filter((f) => !known.has(f.field)));
   };
+}
+
+/**
+ * A live object no file declares that was in sync under an identity the files still declare, now
+ * held by another live object: renamed in the app, and another made under its old name (the files
+ * matched that one). It is only live, not an object the files dropped.
+ */
+export function renamedAndReplaced(l: LiveResource, sync: Pick<SyncState, 'byId'>, ids: Readonly<Record<string, string>>): boolean {
+  const record = sync.byId.get(l.id);
+  if (record === undefined || record.key === refKey(l.kind, l.key)) return false;
+  const holder = ids[record.key];
+  return holder !== undefined && holder !== l.id;
 }

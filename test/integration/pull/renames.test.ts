@@ -104,6 +104,20 @@ describe('objects renamed in the app', () => {
     expect((await cli('validate', '-C', dir)).code).toBe(0);
     await expectNoChanges(cli, dir);
   });
+  it('a term renamed in the app with a new one made under its old name: one pull writes both, and drift is then clean', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'custom-terms/consulting.yaml': TERMS, 'custom-terms/consulting.md': '1. **Services.** As agreed.\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.renameTerm('Consulting Terms', 'Consulting Terms 2019');
+    await app.createTerm('Consulting Terms', 'New terms.');
+    const pull = await cli('pull', '-C', dir);
+    expect(pull.code).toBe(0);
+    expect(pull.stdout).toContain('+ custom-term "Consulting Terms 2019"');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code, drift.stdout).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('records a rule renamed and edited in the app as in sync only in what it pulled: the edit it could not pull is still drift', async () => {
     const playbook = 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT x\n    reviewer: ${var.lead}\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars: { lead: alice@acme.example }\n', 'playbooks/p.yaml': playbook });
