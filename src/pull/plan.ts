@@ -742,11 +742,13 @@ class PullPlanner {
       this.sync.delete(key);
       this.sync.set(to, record);
     }
+    // A child this pull also renamed was recorded under its new name: its old record is not moved as well.
+    const recordedNow = new Set([...this.sync.values()].flatMap((r) => (r ? [r.id] : [])));
     for (const key of this.input.sync.byKey.keys()) {
       const to = movedKey(key);
       if (to === undefined || this.sync.has(to)) continue;
       const record = this.input.sync.byKey.get(key);
-      if (record) this.sync.set(to, record);
+      if (record && !recordedNow.has(record.id)) this.sync.set(to, record);
     }
   }
 

@@ -151,6 +151,24 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a playbook and one of its rules renamed in the app together: one record per rule, so a new rule under the old name is new in the files', async () => {
+    const playbook = 'kind: Playbook\nname: P\nrules:\n  - name: r\n    actions: A\n  - name: k\n    actions: K\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editPlaybook('P', { name: 'Q' });
+    await app.editRule('Q', 'r', { name: 's' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    const { synced } = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
+    const ruleIds = Object.values(synced).flatMap((records) => Object.entries(records).filter(([key]) => key.startsWith('rule:')).map(([, text]) => text.split(' ')[0]));
+    expect(new Set(ruleIds).size).toBe(ruleIds.length);
+    await expectNoChanges(cli, dir);
+    await writeFile(join(dir, 'playbooks/p.yaml'), `${await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')}  - name: r\n    actions: new\n`);
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ create rule "Q/r"');
+    expect(plan.stdout).toContain('· only in files');
+  });
+
   it('a rule renamed in the app and otherwise in the files is one rename on both sides: drift names it, pull leaves it, apply renames it', async () => {
     const playbook = 'kind: Playbook\nname: P\nrules:\n  - name: Term\n    actions: ACCEPT x\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook });
