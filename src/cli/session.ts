@@ -59,6 +59,11 @@ export interface SessionOptions extends CommonOptions {
   stop?: AbortSignal;
   /** When the command's requests must be done by (epoch ms), asked per request. */
   deadline?: () => number | undefined;
+  /**
+   * The review organization a saved plan was made for: its records' section when this run makes no
+   * review request to learn it (an apply of agreements changes alone), not a section under no id.
+   */
+  reviewOrganization?: string;
 }
 
 /** Where `--emulator` runs keep their sync records, under the configuration's .docket/. */
@@ -124,7 +129,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       for (const service of needs) {
         // The emulator holds one organization per review organization id, both services' parts of it.
         if (emulator) out.set(service, `${EMULATOR_TARGET} ${workspace.config.project.review.organization_id ?? DEFAULT_ORGANIZATION_ID}`);
-        else if (service === 'review' && target.review) out.set(service, serviceTarget(target.review.url, target.review.organization_id));
+        else if (service === 'review' && target.review) out.set(service, serviceTarget(target.review.url, target.review.organization_id || (opts.reviewOrganization ?? '')));
         else if (service === 'agreements' && lockTarget) out.set(service, lockTarget);
       }
       return out;

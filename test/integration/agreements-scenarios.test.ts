@@ -90,6 +90,22 @@ describe('custom terms', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a saved plan of term changes alone, applied where the review organization is not configured, keeps the review records in their section', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD, 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+    const { DOCKET_ORGANIZATION_ID: _unset, ...env } = t.env;
+    const run = (...args: string[]) => runCli(args, { env });
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFiles(dir, { 'terms/consulting.md': TERM_MD.replace('30 days', '45 days') });
+    expect((await run('plan', '-C', dir, '--out', join(dir, 'plan.json'))).code).toBe(0);
+    expect((await run('apply', '-C', dir, join(dir, 'plan.json'))).code).toBe(0);
+    const { synced } = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
+    expect(Object.keys(synced).filter((target) => target.endsWith(' '))).toEqual([]);
+    expect(Object.entries(synced).filter(([, records]) => 'playbook:P' in records)).toHaveLength(1);
+    const again = await run('plan', '-C', dir, '--detailed-exitcode');
+    expect(again.code).toBe(0);
+  });
+
   it('uploads Word terms, waits for conversion, records them in docket.lock.json and publishes a changed file', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'terms/data.docx': '' });

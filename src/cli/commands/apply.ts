@@ -93,7 +93,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       // Aborted once the grace after an interrupt is over: requests still in flight end then.
       const hard = new AbortController();
       try {
-        await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, ...(env ? { env } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
+        await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
