@@ -28,9 +28,6 @@ export interface Io {
 export function processIo(): Io {
   let failure: string | undefined;
   const stderr = closableOutput(process.stderr, () => undefined);
-  // Results only: stderr carries progress and the emulator's request log, which a reader that
-  // never drains them (a test harness, `2>` to a pipe) must not be able to stop.
-  blockingPipe(process.stdout);
   const stdout = closableOutput(process.stdout, (code) => {
     failure ??= code;
     stderr(`Error: cannot write the output (${code})\n`);
@@ -116,16 +113,4 @@ function closableOutput(stream: NodeJS.WriteStream, failed: (code: string) => vo
   return (text) => {
     if (!closed) stream.write(text);
   };
-}
-
-/**
- * A pipe written as a file is: each write waits for the reader (`docket apply | tee log`). Node
- * queues what a pipe cannot take at once in memory, and a plan of 20,000 changes piped to a
- * reader (a CI log) held its whole text there: 35–80 MB more at the peak. A reader that stops
- * reading then pauses docket, as it does any program writing to it (Terraform's output too).
- * `setBlocking` is libuv's, on the pipe's handle; files and terminals have none or need none.
- */
-function blockingPipe(stream: NodeJS.WriteStream): void {
-  const handle = (stream as unknown as { _handle?: { setBlocking?: (blocking: boolean) => unknown } })._handle;
-  if (!stream.isTTY && typeof handle?.setBlocking === 'function') handle.setBlocking(true);
 }
