@@ -218,8 +218,14 @@ export function diff(input: DiffInput): DiffResult {
     };
     /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
     const claimFormer = (d: DesiredResource): void => {
+      const renamedBefore = input.recordedId?.(refKey(kind.name, d.key)) !== undefined;
       for (const old of d.renamedFrom) {
-        const found = candidates(scopeOfDesired(d), old);
+        // Synced under its own name already (renamed back then), its former name's holder is the
+        // object the files declare under that name, recorded as such: not this one, even when this
+        // one is gone live since.
+        const formerKey = refKey(kind.name, d.parent ? `${d.parent.key}/${old}` : old);
+        const heldAsDeclared = (l: LiveResource): boolean => renamedBefore && declaresName(d.parent?.key ?? '', old) && input.recordedId?.(formerKey) === l.id;
+        const found = candidates(scopeOfDesired(d), old).filter((l) => !heldAsDeclared(l));
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
             ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
@@ -291,15 +297,22 @@ export function diff(input: DiffInput): DiffResult {
     // What this plan does with a live object no file declares: a declared playbook's rules are
     // deleted, playbooks archived under prune, the rest left as they are.
     const removal = isChild && kind.deletion === 'delete' ? 'deletes' : kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true ? 'archives' : undefined;
+    /** A child's removal a `drift: adopt` or `ignore` of its parent holds back (direction.ts). */
+    const removalHeld = (d: DesiredResource): boolean => {
+      if (!d.parent) return false;
+      const policy = (desiredByKind.get(d.parent.kind) ?? []).find((p) => p.key === d.parent!.key)?.policy?.drift;
+      return policy === 'adopt' || policy === 'ignore';
+    };
     // Unless a later rename in the files took the former object (B from A while C from B).
     for (const { d, former } of bothLive) {
       if (matched.get(d.key) === undefined || candidates(scopeOfDesired(d), former).length === 0) continue;
+      const removes = removalHeld(d) ? undefined : removal;
       diagnostics.warning(
         'rename-target-live',
-        `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${removal ? `${removal} "${former}", which no file declares` : `leaves "${former}" as it is`}`,
+        `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${removes ? `${removes} "${former}", which no file declares` : `leaves "${former}" as it is`}`,
         {
           ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
-          hint: removal
+          hint: removes
             ? `remove "${former}" from \`renamed_from\`, or declare it to keep it`
             : `remove "${former}" from \`renamed_from\`, or remove the live one (in the app, or with --prune where docket can)`,
         },
@@ -312,8 +325,9 @@ export function diff(input: DiffInput): DiffResult {
       const l = d.pinId ? matched.get(d.key) : undefined;
       if (!l || localName(l, isChild) === localName(d, isChild)) continue;
       const holder = candidates(scopeOfDesired(d), localName(d, isChild))[0];
-      // One the plan removes is gone before the rename (order.ts): no two share the name.
-      if (!holder || removal) continue;
+      // One the plan removes is gone before the rename (order.ts): no two share the name. Not a
+      // rule whose playbook adopts or ignores drift: its delete is held, and the rule stays.
+      if (!holder || (removal && !removalHeld(d))) continue;
       diagnostics.error('rename-target-live', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, live "${l.name}": renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
         ...(valueSourceOf(d.fieldSources, 'id') ?? d.source),
         hint: `rename or remove the live "${d.name}" (id ${holder.id}) first, or declare it in a file under another name`,

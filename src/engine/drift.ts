@@ -50,6 +50,8 @@ export interface DriftInput {
   /** Top-level live objects no file declares. */
   unmatched: readonly LiveResource[];
   sync: SyncState;
+  /** The identities (`kind:key`) the files declare. */
+  declared: ReadonlySet<string>;
   /** Kinds whose undeclared objects are no news (members: every user of the organization). */
   quiet: ReadonlySet<KindName>;
   /** The pending document naming each live object being adopted, by `kind:key`. */
@@ -96,7 +98,7 @@ export function driftReport(input: DriftInput): DriftReport {
     // Declared before and dropped from the files (a kind the services cannot delete): not drift.
     // Unless the identity it was in sync under is declared still and held by another live object:
     // renamed in the app, and another made under its old name (the files matched that one).
-    const removed = !renamedAndReplaced(l, input.sync, input.plan.ids) && (input.sync.byId.has(l.id) || input.sync.byKey.has(refKey(l.kind, l.key)));
+    const removed = !renamedAndReplaced(l, input.sync, input.plan.ids, input.declared) && (input.sync.byId.has(l.id) || input.sync.byKey.has(refKey(l.kind, l.key)));
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
     (removed ? report.pending : report.drift).push(entry);
   }
@@ -128,9 +130,9 @@ function adderTo(list: DriftItem[]): (entry: DriftItem) => void {
  * held by another live object: renamed in the app, and another made under its old name (the files
  * matched that one). It is only live, not an object the files dropped.
  */
-export function renamedAndReplaced(l: LiveResource, sync: Pick<SyncState, 'byId'>, ids: Readonly<Record<string, string>>): boolean {
+export function renamedAndReplaced(l: LiveResource, sync: Pick<SyncState, 'byId'>, ids: Readonly<Record<string, string>>, declared: ReadonlySet<string>): boolean {
   const record = sync.byId.get(l.id);
-  if (record === undefined || record.key === refKey(l.kind, l.key)) return false;
+  if (record === undefined || record.key === refKey(l.kind, l.key) || !declared.has(record.key)) return false;
   const holder = ids[record.key];
   return holder !== undefined && holder !== l.id;
 }

@@ -109,6 +109,7 @@ export function planPull(input: PullInput): PullResult {
 
 class PullPlanner {
   private readonly desired: Map<string, DesiredResource>;
+  private readonly declaredKeys: ReadonlySet<string>;
   private readonly liveById: Map<string, LiveResource>;
   private readonly liveByKind = new Map<KindName, LiveResource[]>();
   private readonly kinds: Map<KindName, AnyKind>;
@@ -140,6 +141,7 @@ class PullPlanner {
 
   constructor(private readonly input: PullInput) {
     this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
+    this.declaredKeys = new Set(this.desired.keys());
     this.liveById = new Map(input.live.map((l) => [l.id, l]));
     for (const l of input.live) {
       if (!this.liveByKind.has(l.kind)) this.liveByKind.set(l.kind, []);
@@ -607,7 +609,7 @@ class PullPlanner {
       // Declared before and dropped from the files: not written. Unless renamed in the app and another
       // made under its old name: only live, as drift says.
       const dropped = this.input.sync.byId.has(l.id) || this.input.sync.byKey.has(refKey(l.kind, l.key));
-      if (dropped && !renamedAndReplaced(l, this.input.sync, this.input.plan.ids)) return false;
+      if (dropped && !renamedAndReplaced(l, this.input.sync, this.input.plan.ids, this.declaredKeys)) return false;
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
       const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);

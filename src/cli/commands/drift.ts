@@ -9,7 +9,7 @@ import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../..
 import type { Workspace } from '../../engine/workspace.js';
 import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
-import type { KindName } from '../../engine/types.js';
+import { refKey, type KindName } from '../../engine/types.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
@@ -59,7 +59,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
         const pendingDocuments = await pendingByKey(s.workspace.config.project.root, KINDS);
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), quiet, pendingDocuments }) };
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, pendingDocuments }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report));

@@ -376,6 +376,9 @@ describe('diff: pins and ambiguity', () => {
     });
     expect(result.diagnostics.items).toEqual([]);
     expect(result.changes.map((c) => [c.id, c.liveId])).toEqual([['rename:playbook:B', 'pb-b']]);
+    // Gone live since (archived in the app): B is created again, and the new A is left alone.
+    const gone = diff({ kinds: KIND_META, desired: [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')], live: [livePlaybook('pb-new', 'A')], prune: {}, recordedId: (key) => records[key] });
+    expect(ids(gone.changes)).toEqual(['create:playbook:B']);
     // The first time (no record of B yet), the rename takes A's object, and the new A is created.
     const first = diff({ kinds: KIND_META, desired: [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')], live: [livePlaybook('pb-a', 'A')], prune: {}, recordedId: (key) => (key === 'playbook:A' ? 'pb-a' : undefined) });
     expect(ids(first.changes)).toEqual(['create:playbook:A', 'rename:playbook:B']);
@@ -388,6 +391,12 @@ describe('diff: pins and ambiguity', () => {
     );
     expect(rules.diagnostics.errors).toEqual([]);
     expect(ids(rules.changes)).toEqual([`delete:rule:${NDA.name}/R2`, `rename:rule:${NDA.name}/R2`]);
+    // Not when the playbook adopts drift: the holder's delete is held, and it stays.
+    const adopting = run(
+      [{ ...desiredPlaybook(NDA.name), policy: { drift: 'adopt' } }, desiredRule(NDA.name, 'R2', {}, { pinId: 'r-1' })],
+      [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'R1'), liveRule('r-2', NDA, 'R2')],
+    );
+    expect(adopting.diagnostics.errors.map((e) => e.code)).toEqual(['rename-target-live']);
     const pruned = run([desiredPlaybook('Tea', { pinId: 'pb-b' })], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')], { playbooks: true });
     expect(pruned.diagnostics.errors).toEqual([]);
     expect(ids(pruned.changes)).toEqual(['archive:playbook:Tea', 'rename:playbook:Tea']);

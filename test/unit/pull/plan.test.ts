@@ -180,7 +180,7 @@ describe('driftReport', () => {
     ];
     const undeclared: LiveResource = { kind: 'playbook', id: 'pb-9', key: 'Side', name: 'Side', fields: {}, refs: [], updatedAt: '2026-01-01T00:00:00.000Z' };
     const member: LiveResource = { kind: 'member', id: 'u-1', key: 'x@acme.example', name: 'x@acme.example', fields: {}, refs: [] };
-    const report = driftReport({ plan: planOf(changes), unmatched: [undeclared, member], sync: EMPTY_SYNC, quiet: new Set(['member']) });
+    const report = driftReport({ plan: planOf(changes), unmatched: [undeclared, member], sync: EMPTY_SYNC, declared: new Set(), quiet: new Set(['member']) });
     expect(report.drift.map((d) => [d.key, d.direction, d.fields.map((f) => f.field), d.updated_at])).toEqual([
       ['NDA/Term', 'changed-live', ['actions'], '2026-01-02T03:04:05.000Z'],
       ['NDA/Law', 'changed-both', ['questions'], undefined],
@@ -197,15 +197,18 @@ describe('driftReport', () => {
     const renamed: LiveResource = { kind: 'playbook', id: 'pb-old', key: 'MSA old', name: 'MSA old', fields: {}, refs: [] };
     const dropped: LiveResource = { kind: 'playbook', id: 'pb-gone', key: 'Gone', name: 'Gone', fields: {}, refs: [] };
     // The files' "MSA" matched the new playbook of that name.
-    const report = driftReport({ plan: planOf([], { 'playbook:MSA': 'pb-new' }), unmatched: [renamed, dropped], sync, quiet: new Set() });
+    const report = driftReport({ plan: planOf([], { 'playbook:MSA': 'pb-new' }), unmatched: [renamed, dropped], sync, declared: new Set(['playbook:MSA']), quiet: new Set() });
     expect(report.drift.map((d) => [d.key, d.direction])).toEqual([['MSA old', 'only-live']]);
     expect(report.pending.map((d) => [d.key, d.direction])).toEqual([['Gone', 'removed-in-files']]);
+    // Dropped from the files before it was renamed in the app: removed from the files still, whoever holds its old name live.
+    const dropped2 = driftReport({ plan: planOf([], { 'playbook:MSA': 'pb-new' }), unmatched: [renamed], sync, declared: new Set(), quiet: new Set() });
+    expect(dropped2.pending.map((d) => [d.key, d.direction])).toEqual([['MSA old', 'removed-in-files']]);
   });
 
   it('counts a rule renamed and edited in the app once, in the drift report and in what pull writes', () => {
     const rename = update([{ field: 'name', before: 'Duration', after: 'Term', direction: 'live' }], { id: 'rename:rule:NDA/Term', action: 'rename' });
     const edit = update([{ field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' }]);
-    const report = driftReport({ plan: planOf([rename, edit]), unmatched: [], sync: EMPTY_SYNC, quiet: new Set() });
+    const report = driftReport({ plan: planOf([rename, edit]), unmatched: [], sync: EMPTY_SYNC, declared: new Set(), quiet: new Set() });
     expect(report.drift.map((d) => [d.key, d.fields.map((f) => f.field)])).toEqual([['NDA/Term', ['name', 'actions']]]);
     const renamed = liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT up to 2 years', reviewer: 'alice@acme.example' });
     const term = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), '/rules/0');
