@@ -23,12 +23,17 @@ export interface Io {
   interrupts?: Interrupts;
   /** Why stdout could not be written (a full disk), when it could not: the run then fails. */
   outputFailure?: () => string | undefined;
+  /**
+   * Resolves once stdout's reader has taken most of what was written (a pipe): long outputs wait
+   * on it between pieces instead of piling up in memory. Signals and timers still run meanwhile.
+   */
+  stdoutDrained?: () => Promise<void>;
 }
 
 export function processIo(): Io {
   let failure: string | undefined;
-  const stderr = closableOutput(process.stderr, () => undefined);
-  const stdout = closableOutput(process.stdout, (code) => {
+  const stderr = closableOutput(process.stderr, () => undefined).write;
+  const out = closableOutput(process.stdout, (code) => {
     failure ??= code;
     stderr(`Error: cannot write the output (${code})\n`);
     // The failure often arrives after main() returned its code (writes are asynchronous).
@@ -36,7 +41,8 @@ export function processIo(): Io {
   });
   return {
     outputFailure: () => failure,
-    stdout,
+    stdout: out.write,
+    stdoutDrained: out.drained,
     stderr,
     isTTY: Boolean(process.stdout.isTTY),
     stderrTTY: Boolean(process.stderr.isTTY),
@@ -103,14 +109,34 @@ export class Logger {
  * apply is never cut short because nobody reads its log). Any other write error (a full disk) is
  * told to `failed` once, which makes the run fail at its end, instead of a crash with a stack trace.
  */
-function closableOutput(stream: NodeJS.WriteStream, failed: (code: string) => void): (text: string) => void {
+function closableOutput(stream: NodeJS.WriteStream, failed: (code: string) => void): { write: (text: string) => void; drained: () => Promise<void> } {
   let closed = false;
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (closed) return;
     closed = true;
     if (error.code !== 'EPIPE') failed(error.code ?? 'unknown error');
   });
-  return (text) => {
-    if (!closed) stream.write(text);
+  return {
+    write: (text) => {
+      if (!closed) stream.write(text);
+    },
+    drained: () => {
+      if (closed || stream.writableLength < PACE_BYTES) return Promise.resolve();
+      // A reader that goes away ends the wait too (the rest is dropped, as above).
+      return new Promise((resolve) => {
+        const done = (): void => {
+          stream.off('drain', done);
+          stream.off('close', done);
+          stream.off('error', done);
+          resolve();
+        };
+        stream.once('drain', done);
+        stream.once('close', done);
+        stream.once('error', done);
+      });
+    },
   };
 }
+
+/** What stdout may hold unwritten before a long output waits for its reader. */
+const PACE_BYTES = 1024 * 1024;

@@ -59,8 +59,8 @@ export function renderApplyReportText(plan: Plan, report: ApplyReport, opts: { c
 }
 
 /** The same text a chunk at a time: one line per change of an apply that may hold twenty thousand. */
-export function writeApplyReportText(plan: Plan, report: ApplyReport, opts: { color: boolean }, write: (text: string) => void): void {
-  writeLines(applyReportLines(plan, report, opts), write);
+export function writeApplyReportText(plan: Plan, report: ApplyReport, opts: { color: boolean }, write: (text: string) => void, drained?: () => Promise<void>): Promise<void> {
+  return writeLines(applyReportLines(plan, report, opts), write, drained);
 }
 
 function* applyReportLines(plan: Plan, report: ApplyReport, opts: { color: boolean }): Generator<string> {

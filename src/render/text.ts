@@ -112,8 +112,8 @@ export function renderPlanText(plan: Plan, opts: PlanTextOptions): string {
  * The same text, written a chunk at a time: the plan of a bootstrap (twenty thousand creates) is
  * millions of characters, and held whole, with its lines, it was tens of megabytes at once.
  */
-export function writePlanText(plan: Plan, opts: PlanTextOptions, write: (text: string) => void): void {
-  writeLines(planTextLines(plan, opts), write);
+export function writePlanText(plan: Plan, opts: PlanTextOptions, write: (text: string) => void, drained?: () => Promise<void>): Promise<void> {
+  return writeLines(planTextLines(plan, opts), write, drained);
 }
 
 /** A report's first lines: the command and the plan's target, then the environment it was made for. */

@@ -97,7 +97,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
-          if (planShown) writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
+          if (planShown) await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
           // Before applying, so the annotations are there even when an operation fails.
           if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.workspace, opts);
           const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];
@@ -208,7 +208,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report));
   else if (plan.changes.length > 0) {
     if (header) io.stdout(header);
-    writeApplyReportText(plan, report, { color: settings.color }, io.stdout);
+    await writeApplyReportText(plan, report, { color: settings.color }, io.stdout, io.stdoutDrained);
   } else if (header) {
     // Only lock entries were recorded (an interrupted apply's, or --adopt-files): the services match.
     io.stdout(`${header}No changes. The live services match the configuration.\n`);

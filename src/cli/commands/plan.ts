@@ -64,7 +64,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       const color = useColor(io, opts);
       if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
-      else writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
+      else await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
       if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
       const dir = opts.dir && opts.dir !== '.' ? ` -C ${shellWord(opts.dir)}` : '';
       if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; review it with: docket show ${shellWord(opts.out)}; apply it with: docket apply${dir} ${shellWord(opts.out)}\n`);

@@ -26,7 +26,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): Command {
       if (plan.docket_version !== VERSION) io.stderr(`Note: ${file} was made by docket ${plan.docket_version}; only that version applies it (this is docket ${VERSION})\n`);
       if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
-      else writePlanText(plan, { color: useColor(io, opts), verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout);
+      else await writePlanText(plan, { color: useColor(io, opts), verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
       setExit(0);
     });
 }

@@ -221,12 +221,12 @@ describe('renderPlanText', () => {
     expect(out).toContain('Playbooks\n  + create playbook "P"\n\ntemplate\n  + create template "T"\n');
   });
 
-  it('writes a long plan and its apply report in pieces of bounded size that make up the same text', () => {
+  it('writes a long plan and its apply report in pieces of bounded size that make up the same text', async () => {
     const changes = Array.from({ length: 3000 }, (_, i) => change('create', 'rule', `P/Rule ${i}`, { parent: 'P', fields: { description: [null, `Clause ${i} → checked`] } }));
     const p = plan(changes);
     const opts = { color: false, kindOrder: KIND_ORDER };
     const pieces: string[] = [];
-    writePlanText(p, opts, (t) => pieces.push(t));
+    await writePlanText(p, opts, (t) => pieces.push(t));
     expect(pieces.join('')).toBe(renderPlanText(p, opts));
     expect(pieces.length).toBeGreaterThan(1);
     for (const piece of pieces) {
@@ -235,8 +235,23 @@ describe('renderPlanText', () => {
     }
     const report = { results: changes.map((c) => ({ changeId: c.id, status: 'done' as const, ms: 5 })), done: changes.length, failed: 0, skipped: 0, ms: 10 };
     const written: string[] = [];
-    writeApplyReportText(p, report, { color: false }, (t) => written.push(t));
+    await writeApplyReportText(p, report, { color: false }, (t) => written.push(t));
     expect(written.join('')).toBe(renderApplyReportText(p, report, { color: false }));
     expect(written.join('')).toMatch(/✓ create rule "P\/Rule 2999" \(5 ms\)\n\nApply complete: 3000 done\.\n$/);
+
+    // Paced by a reader: no piece is written before the one before it was taken.
+    const paced: string[] = [];
+    let release: (() => void) | undefined;
+    const writing = writePlanText(p, opts, (t) => paced.push(t), () => new Promise<void>((resolve) => (release = resolve)));
+    await Promise.resolve();
+    expect(paced).toHaveLength(1);
+    for (let i = 0; i < 100 && release; i++) {
+      const r = release;
+      release = undefined;
+      r();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await writing;
+    expect(paced.join('')).toBe(renderPlanText(p, opts));
   });
 });
