@@ -164,7 +164,9 @@ export function serviceTarget(url: string, organizationId: string): string {
 function canonicalUrl(url: string): string {
   try {
     const u = new URL(url.trim());
-    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+    // Only http(s) has an origin to compare (`emulator`, anything else, is kept as written).
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return url.replace(/\/+$/, '');
+    return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
   } catch {
     return url.replace(/\/+$/, '');
   }
@@ -178,11 +180,11 @@ function canonicalTarget(key: string): string {
 
 /** Sections by canonical key; two spellings of one target merged, the canonical one's entries first. */
 function canonicalSections<T extends object>(sections: Record<string, T>, merge: (into: T, from: T) => T): Record<string, T> {
-  const keys = Object.keys(sections);
-  if (keys.every((k) => canonicalTarget(k) === k)) return sections;
+  const keys = Object.keys(sections).map((k) => [k, canonicalTarget(k)] as const);
+  if (keys.every(([k, c]) => c === k)) return sections;
   const out: Record<string, T> = {};
-  for (const k of [...keys.filter((k) => canonicalTarget(k) === k), ...keys.filter((k) => canonicalTarget(k) !== k)]) {
-    const c = canonicalTarget(k);
+  // Canonical keys first: theirs are the entries kept when both spellings record one.
+  for (const [k, c] of [...keys.filter(([k, c]) => c === k), ...keys.filter(([k, c]) => c !== k)]) {
     out[c] = out[c] === undefined ? sections[k]! : merge(out[c], sections[k]!);
   }
   return out;

@@ -222,10 +222,10 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     ...(input.beforeStart ? { beforeStart: input.beforeStart } : {}),
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
-  for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
   // Stopped by a signal or the time budget: start no new reads; the next plan shows any duplicate.
   if (report.stopped) noteUnchecked(checkLater, report);
-  else await settleLater(checkLater, report, { kinds, ids, foundBy, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
+  else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
+  for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
   return { report, lock, lockChanged, ids, unkept, written };
 }
@@ -282,6 +282,8 @@ interface SettleEnv {
   kinds: Map<string, AnyKind>;
   ids: Map<string, string>;
   foundBy: (change: Change) => { known: ReadonlySet<string> } | undefined;
+  /** Creates that ended with another's copy (change ids). */
+  keptOther: Set<string>;
   ctx: ExecContext;
   concurrency: number;
   /** A stop while the checks run: none starts after it, and those under way get `graceMs`. */
@@ -319,7 +321,7 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     // The object that stays (the other run's, when it was first) is the one the lock and sync records name.
     ctx.registerId(change.kind, change.key, settled.id);
     if (settled.note) result.note = settled.note;
-    if (settled.id !== mine) result.keptOther = true;
+    if (settled.id !== mine) env.keptOther.add(change.id);
   } catch (error) {
     const unchecked = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
     result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;

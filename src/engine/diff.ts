@@ -298,9 +298,11 @@ export function diff(input: DiffInput): DiffResult {
     // deleted, playbooks archived under prune, the rest left as they are.
     const removal = isChild && kind.deletion === 'delete' ? 'deletes' : kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true ? 'archives' : undefined;
     /** A child's removal a `drift: adopt` or `ignore` of its parent holds back (direction.ts). */
+    let parentPolicies: Map<string, DesiredResource['policy']> | undefined;
     const removalHeld = (d: DesiredResource): boolean => {
       if (!d.parent) return false;
-      const policy = (desiredByKind.get(d.parent.kind) ?? []).find((p) => p.key === d.parent!.key)?.policy?.drift;
+      parentPolicies ??= new Map((desiredByKind.get(d.parent.kind) ?? []).map((p) => [p.key, p.policy]));
+      const policy = parentPolicies.get(d.parent.key)?.drift;
       return policy === 'adopt' || policy === 'ignore';
     };
     // Unless a later rename in the files took the former object (B from A while C from B).

@@ -96,9 +96,7 @@ export function driftReport(input: DriftInput): DriftReport {
       continue;
     }
     // Declared before and dropped from the files (a kind the services cannot delete): not drift.
-    // Unless the identity it was in sync under is declared still and held by another live object:
-    // renamed in the app, and another made under its old name (the files matched that one).
-    const removed = !renamedAndReplaced(l, input.sync, input.plan.ids, input.declared) && (input.sync.byId.has(l.id) || input.sync.byKey.has(refKey(l.kind, l.key)));
+    const removed = droppedFromFiles(l, input.sync, input.plan.ids, input.declared);
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
     (removed ? report.pending : report.drift).push(entry);
   }
@@ -126,13 +124,14 @@ function adderTo(list: DriftItem[]): (entry: DriftItem) => void {
 }
 
 /**
- * A live object no file declares that was in sync under an identity the files still declare, now
- * held by another live object: renamed in the app, and another made under its old name (the files
- * matched that one). It is only live, not an object the files dropped.
+ * A live object no file declares that was in sync: the files dropped it (not drift, not pulled).
+ * Unless the identity it was in sync under is declared still and held by another live object:
+ * renamed in the app, and another made under its old name (the files matched that one): only live.
  */
-export function renamedAndReplaced(l: LiveResource, sync: Pick<SyncState, 'byId'>, ids: Readonly<Record<string, string>>, declared: ReadonlySet<string>): boolean {
+export function droppedFromFiles(l: LiveResource, sync: Pick<SyncState, 'byId' | 'byKey'>, ids: Readonly<Record<string, string>>, declared: ReadonlySet<string>): boolean {
   const record = sync.byId.get(l.id);
-  if (record === undefined || record.key === refKey(l.kind, l.key) || !declared.has(record.key)) return false;
+  if (record === undefined) return sync.byKey.has(refKey(l.kind, l.key));
+  if (record.key === refKey(l.kind, l.key) || !declared.has(record.key)) return true;
   const holder = ids[record.key];
-  return holder !== undefined && holder !== l.id;
+  return holder === undefined || holder === l.id;
 }

@@ -13,7 +13,7 @@ import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, validateDefinition } from './support/definition.js';
 import { publishedFileText } from './support/definition-text.js';
 import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
-import { asideName, siblingIndex, siblingsIn } from './support/race.js';
+import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 
 export const customTemplateKind: KindModule<'custom-template'> = {
@@ -186,7 +186,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   // NOTE(api): custom templates cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (change, ctx) => siblingsIn(await ctx.readAfterWrites('race:custom-templates', async () => siblingIndex(await ctx.services.agreements().listCustomTemplates())), change.key),
+    siblings: (change, ctx) => freshSiblings(ctx, 'race:custom-templates', () => ctx.services.agreements().listCustomTemplates(), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       const actor = actorOf(ctx);

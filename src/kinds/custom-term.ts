@@ -13,7 +13,7 @@ import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreem
 import { declaredFilter } from './support/declared.js';
 import { sendMarked } from './support/pending-upload.js';
 import { docSource, fieldSourcesAt, namesList, posOf, problemAt } from './support/positions.js';
-import { asideName, siblingIndex, siblingsIn } from './support/race.js';
+import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 
 const CONTENT_KEYS = ['body', 'body_file', 'docx_file'] as const;
@@ -189,7 +189,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   // NOTE(api): custom terms cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (change, ctx) => siblingsIn(await ctx.readAfterWrites('race:custom-terms', async () => siblingIndex(await ctx.services.agreements().listCustomTerms())), change.key),
+    siblings: (change, ctx) => freshSiblings(ctx, 'race:custom-terms', () => ctx.services.agreements().listCustomTerms(), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().renameCustomTerm(duplicate.id, name, duplicate.key);

@@ -8,7 +8,7 @@ import type { KindModule } from './kind.js';
 import { policyOf } from './support/policy.js';
 import { docSource, fieldSourcesAt, namesList } from './support/positions.js';
 import { livePlaybooks } from './support/review-reads.js';
-import { siblingIndex, siblingsIn } from './support/race.js';
+import { freshSiblings } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
 import { removeOrFindGone } from './support/gone.js';
 
@@ -95,7 +95,7 @@ export const playbookKind: KindModule<'playbook'> = {
     // Checked once at the end of the apply (one list read): a duplicate is archived with the rules
     // this run created in it, and the kept playbook has the other run's.
     checkAtEnd: true,
-    siblings: async (change, ctx) => siblingsIn(await ctx.readAfterWrites('race:playbooks', async () => siblingIndex(await ctx.services.review().listPlaybooks())), change.key),
+    siblings: (change, ctx) => freshSiblings(ctx, 'race:playbooks', () => ctx.services.review().listPlaybooks(), change.key),
     async setAside(duplicate, _change, ctx) {
       const api = ctx.services.review();
       // Another run may set the same copy aside (both found it by reading): its archive first is this one's done.

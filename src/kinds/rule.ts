@@ -7,7 +7,7 @@ import { normEmail, normName, normText } from '../engine/normalize.js';
 import { quoteValue } from '../config/quote.js';
 import { ApiError } from '../errors.js';
 import type { KindModule } from './kind.js';
-import { siblingIndex, siblingsIn } from './support/race.js';
+import { freshSiblings } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
 import { policyOf } from './support/policy.js';
 import { fieldSourcesUnder, namesList, posOf, problemAt, valueOf } from './support/positions.js';
@@ -242,7 +242,7 @@ export const ruleKind: KindModule<'rule'> = {
     checkAtEnd: true,
     async siblings(change, ctx) {
       const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);
-      return siblingsIn(await ctx.readAfterWrites(`race:rules:${playbookId}`, async () => siblingIndex(await ctx.services.review().listRules(playbookId), `${change.parent!.key}/`)), change.key);
+      return freshSiblings(ctx, `race:rules:${playbookId}`, () => ctx.services.review().listRules(playbookId), change.key, `${change.parent!.key}/`);
     },
     async setAside(duplicate, change, ctx) {
       const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);

@@ -12,7 +12,7 @@ import { isPlainObject } from '../util/plain.js';
 import { earlierUploads, knownAttachmentIds } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
-import { asideName, siblingIndex, siblingsIn } from './support/race.js';
+import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { requiredKeys, templateDocument, type ParameterSchema } from './support/template-config.js';
 import {
@@ -360,7 +360,7 @@ export const templateKind: KindModule<'template'> = {
   // NOTE(api): templates cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: async (change, ctx) => siblingsIn(await ctx.readAfterWrites('race:templates', async () => siblingIndex(await ctx.services.agreements().listTemplates())), change.key),
+    siblings: (change, ctx) => freshSiblings(ctx, 'race:templates', () => ctx.services.agreements().listTemplates(), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().updateTemplate(duplicate.id, { name }, duplicate.key);

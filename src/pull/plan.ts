@@ -11,7 +11,7 @@ import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
 import { changedSinceRecord, isDrift, liveSide, renamedOnto, syncedRecordOf } from '../engine/direction.js';
-import { renamedAndReplaced } from '../engine/drift.js';
+import { droppedFromFiles } from '../engine/drift.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
@@ -606,10 +606,8 @@ class PullPlanner {
         this.notes.push(`${pendingIn}: names ${l.kind} ${quoteValue(l.name)}, which is live: add the file it names, rename it to .yaml, then \`docket apply --adopt-files\` (not written again)`);
         return false;
       }
-      // Declared before and dropped from the files: not written. Unless renamed in the app and another
-      // made under its old name: only live, as drift says.
-      const dropped = this.input.sync.byId.has(l.id) || this.input.sync.byKey.has(refKey(l.kind, l.key));
-      if (dropped && !renamedAndReplaced(l, this.input.sync, this.input.plan.ids, this.declaredKeys)) return false;
+      // Declared before and dropped from the files: not written (as drift says).
+      if (droppedFromFiles(l, this.input.sync, this.input.plan.ids, this.declaredKeys)) return false;
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
       const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);

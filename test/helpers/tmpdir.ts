@@ -6,14 +6,14 @@ import { fileURLToPath } from 'node:url';
 
 const made: string[] = [];
 
-export async function makeDir(files: Record<string, string>): Promise<string> {
+export async function makeDir(files: Record<string, string | Uint8Array>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'docket-test-'));
   made.push(dir);
   await writeFiles(dir, files);
   return dir;
 }
 
-export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+export async function writeFiles(dir: string, files: Record<string, string | Uint8Array>): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), content);

@@ -30,6 +30,9 @@ import {
 
 let t: TestEmulator;
 
+/** A Word term and its file. */
+const WORD_TERM = { 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'terms/data.docx': docx('version one') };
+
 async function start(options: TestEmulatorOptions = {}): Promise<void> {
   t = await startTestEmulator(options);
 }
@@ -108,8 +111,7 @@ describe('custom terms', () => {
 
   it('uploads Word terms, waits for conversion, records them in docket.lock.json and publishes a changed file', async () => {
     await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'terms/data.docx': '' });
-    await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
+    const dir = await makeDir(WORD_TERM);
     await applyOk(cli, dir);
     expect(term('Data Terms')!.conversion_status).toBe('ready');
     const lock = { files: await lockFiles(dir) };
@@ -126,14 +128,12 @@ describe('custom terms', () => {
 
   it('a renamed Word term keeps its file record when a new term takes its former name, so its next file is published', async () => {
     await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
-    await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
+    const dir = await makeDir(WORD_TERM);
     await applyOk(cli, dir);
     await writeFiles(dir, { 'terms/data.yaml': DOCX_TERM_YAML.replace('name: Data Terms', 'name: Data Terms 2019\nrenamed_from: [Data Terms]') });
     await applyOk(cli, dir);
     expect(Object.keys(await lockFiles(dir))).toEqual(['custom-term:Data Terms 2019']);
-    await writeFiles(dir, { 'terms/new.yaml': 'kind: CustomTerm\nname: Data Terms\ndocx_file: new.docx\n' });
-    await writeFile(join(dir, 'terms/new.docx'), docx('new terms'));
+    await writeFiles(dir, { 'terms/new.yaml': 'kind: CustomTerm\nname: Data Terms\ndocx_file: new.docx\n', 'terms/new.docx': docx('new terms') });
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
 
@@ -148,8 +148,7 @@ describe('custom terms', () => {
 
   it('refuses to switch a term between text and Word at the file line: the service keeps a term\'s type', async () => {
     await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD, 'terms/data.yaml': DOCX_TERM_YAML });
-    await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
+    const dir = await makeDir({ ...WORD_TERM, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
     await applyOk(cli, dir);
     await writeFiles(dir, { 'terms/consulting.yaml': TERM_YAML.replace('body_file: consulting.md', 'docx_file: data.docx'), 'terms/data.yaml': DOCX_TERM_YAML.replace('docx_file: data.docx', 'body: Now text.') });
     const plan = await cli('plan', '-C', dir);

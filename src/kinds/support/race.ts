@@ -3,16 +3,26 @@ import { createdAtOf } from '../../api/found.js';
 import type { ApiResource } from '../../api/types.js';
 import { normName } from '../../engine/normalize.js';
 import type { Sibling } from '../../engine/race.js';
-
-/** One fresh read's objects by identity (normalised name, plus a prefix for rules). */
-export type SiblingIndex = ReadonlyMap<string, Sibling[]>;
+import type { ExecContext } from '../kind.js';
 
 /**
- * The index a fresh list read is kept as: a read of twenty thousand rules checks twenty thousand
- * creates (index it, do not scan it each time), and an apply keeps one read per playbook until its
- * checks end (the index of ids and names, not every rule's text).
+ * The live objects with the identity `key` (normalised name, plus a prefix for rules), from a fresh
+ * read of the scope `scope` names. The read is kept as an index: one read of twenty thousand rules
+ * checks twenty thousand creates (no scan each time), and an apply keeps one read per playbook
+ * until its checks end (ids and names, not every rule's text).
  */
-export function siblingIndex(items: readonly ApiResource<{ name: string }>[], prefix = ''): SiblingIndex {
+export async function freshSiblings(
+  ctx: Pick<ExecContext, 'readAfterWrites'>,
+  scope: string,
+  list: () => Promise<readonly ApiResource<{ name: string }>[]>,
+  key: string,
+  prefix = '',
+): Promise<Sibling[]> {
+  const index = await ctx.readAfterWrites(scope, async () => indexByKey(await list(), prefix));
+  return index.get(key) ?? [];
+}
+
+function indexByKey(items: readonly ApiResource<{ name: string }>[], prefix: string): ReadonlyMap<string, Sibling[]> {
   const index = new Map<string, Sibling[]>();
   for (const i of items) {
     const created = createdAtOf(i);
@@ -22,11 +32,6 @@ export function siblingIndex(items: readonly ApiResource<{ name: string }>[], pr
     else index.set(sibling.key, [sibling]);
   }
   return index;
-}
-
-/** The objects of an indexed read with the identity `key`. */
-export function siblingsIn(index: SiblingIndex, key: string): Sibling[] {
-  return index.get(key) ?? [];
 }
 
 /** A name no configuration declares by accident, that says what the object is and which one it is. */

@@ -14,6 +14,13 @@ import { makeDir } from '../../helpers/tmpdir.js';
 
 const { emulator, cli } = emulatorForFile();
 
+/** `files` applied with an agreements actor, and the app to change what they made. */
+async function applied(files: Record<string, string>): Promise<{ dir: string; app: App }> {
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', ...files });
+  await applyOk(cli, dir);
+  return { dir, app: new App(emulator().env) };
+}
+
 const NDA = `kind: Playbook
 name: Inbound NDA   # what reviewers see
 rules:
@@ -44,8 +51,7 @@ const COVER_TEST = 'kind: TemplateTest\ntemplate: "Consulting Agreement"\ncases:
 
 describe('objects renamed in the app', () => {
   it('plan shows only the renames, drift counts each once, and pull writes the new names and keeps the rules in sync', async () => {
-    const dir = await makeDir({
-      'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
+    const { dir, app } = await applied({
       'playbooks/nda.yaml': NDA,
       'custom-terms/consulting.yaml': TERMS,
       'custom-terms/consulting.md': '1. **Services.** As agreed.\n',
@@ -55,8 +61,6 @@ describe('objects renamed in the app', () => {
       'tests/nda.txt': 'This NDA is governed by the laws of Delaware.\n',
       'tests/consulting.test.yaml': COVER_TEST,
     });
-    await applyOk(cli, dir);
-    const app = new App(emulator().env);
     await app.editPlaybook('Inbound NDA', { name: 'Inbound NDAs' });
     await app.renameTerm('Consulting Terms', 'Consulting Terms 2026');
     await app.renameCustomTemplate('Consulting Agreement', 'Consulting Agreement 2026');
@@ -105,9 +109,7 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
   it('a term renamed in the app with a new one made under its old name: one pull writes both, and drift is then clean', async () => {
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'custom-terms/consulting.yaml': TERMS, 'custom-terms/consulting.md': '1. **Services.** As agreed.\n' });
-    await applyOk(cli, dir);
-    const app = new App(emulator().env);
+    const { dir, app } = await applied({ 'custom-terms/consulting.yaml': TERMS, 'custom-terms/consulting.md': '1. **Services.** As agreed.\n' });
     await app.renameTerm('Consulting Terms', 'Consulting Terms 2019');
     await app.createTerm('Consulting Terms', 'New terms.');
     const pull = await cli('pull', '-C', dir);
@@ -283,9 +285,7 @@ describe('objects renamed in the app', () => {
 
   it('two terms that swap names in the app are drift, not the files\' change, and pull says to rename them by hand', async () => {
     const terms = 'kind: CustomTerm\nname: Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Beta\nbody: Beta body\n';
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'terms.yaml': terms });
-    await applyOk(cli, dir);
-    const app = new App(emulator().env);
+    const { dir, app } = await applied({ 'terms.yaml': terms });
     await app.renameTerm('Alpha', 'Swapping');
     await app.renameTerm('Beta', 'Alpha');
     await app.renameTerm('Swapping', 'Beta');

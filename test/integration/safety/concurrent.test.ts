@@ -34,6 +34,17 @@ async function ruleRecordIds(dir: string): Promise<string[]> {
   return Object.values(synced).flatMap((records) => Object.entries(records).filter(([key]) => key.startsWith('rule:')).map(([, text]) => text.split(' ')[0]!));
 }
 
+/** Applies NDA once while the emulator injects another copy: the apply ends well and says it kept that one. */
+async function applyKeepingOther(injected: () => boolean): Promise<{ dir: string; run: ReturnType<typeof bin> }> {
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  const run = bin(t);
+  const first = await run('apply', '-C', dir, '--auto-approve');
+  expect(first.code).toBe(0);
+  expect(injected()).toBe(true);
+  expect(first.stdout).toContain('another apply (or someone in the app) created it at the same time');
+  return { dir, run };
+}
+
 /** Applies both checkouts at once; both must end well. */
 async function applyBoth(a: string, b: string) {
   const runs = [spawnBin(['apply', '-C', a, '--auto-approve'], t.env), spawnBin(['apply', '-C', b, '--auto-approve'], t.env)];
@@ -95,12 +106,7 @@ it('a playbook another apply created first is kept: this run archives its own co
       }
     },
   });
-  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-  const run = bin(t);
-  const first = await run('apply', '-C', dir, '--auto-approve');
-  expect(first.code).toBe(0);
-  expect(injected).toBe(true);
-  expect(first.stdout).toContain('another apply (or someone in the app) created it at the same time');
+  const { dir, run } = await applyKeepingOther(() => injected);
   const org = reviewOf(t);
   const kept = Object.values(org.playbooks).filter((p) => !p.archived_at);
   expect(kept.map((p) => p.created_at)).toEqual(['2000-01-01T00:00:00.000Z']);
@@ -125,12 +131,7 @@ it('a rule someone made in the app with other content while the apply ran is kep
       t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: playbook.id, name: 'Residuals', description: null, actions: 'ACCEPT from the app', internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at });
     },
   });
-  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-  const run = bin(t);
-  const first = await run('apply', '-C', dir, '--auto-approve');
-  expect(first.code).toBe(0);
-  expect(injected).toBe(true);
-  expect(first.stdout).toContain('another apply (or someone in the app) created it at the same time');
+  const { dir, run } = await applyKeepingOther(() => injected);
   const plan = await run('plan', '-C', dir);
   expect(plan.stdout).toContain('~ update rule "Inbound NDA/Residuals"');
   expect(plan.stdout).not.toContain('changed live');
