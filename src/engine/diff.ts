@@ -2,6 +2,7 @@
  * Diff: matches desired resources to live objects (by pinned id, then identity, then
  * `renamed_from`), compares their normalised fields, and emits one Change per action. Pure.
  */
+import { quoteValue } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import { valueSourceOf } from '../kinds/support/positions.js';
 import { digest, sameValue } from './canonical.js';
@@ -330,7 +331,7 @@ export function diff(input: DiffInput): DiffResult {
       // One the plan removes is gone before the rename (order.ts): no two share the name. Not a
       // rule whose playbook adopts or ignores drift: its delete is held, and the rule stays.
       if (!holder || (removal && !removalHeld(d))) continue;
-      diagnostics.error('rename-target-live', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, live "${l.name}": renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
+      diagnostics.error('rename-target-live', `${kind.name} "${d.name}" is pinned to id ${d.pinId}, live ${quoteValue(l.name)}: renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
         ...(valueSourceOf(d.fieldSources, 'id') ?? d.source),
         hint: `rename or remove the live "${d.name}" (id ${holder.id}) first, or declare it in a file under another name`,
       });

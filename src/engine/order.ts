@@ -3,6 +3,7 @@
  * changes topologically (Kahn) with a deterministic tie-break. A cycle is an error naming its
  * members. Pure.
  */
+import { quoteValue } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { KindMeta } from './diff.js';
 import { MinHeap } from './heap.js';
@@ -97,7 +98,7 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
     const left = changes.filter((c) => !done.has(c));
     const stuck = left.map((c) => {
       const from = c.action === 'rename' ? c.fields.find((f) => f.field === 'name')?.before : undefined;
-      return typeof from === 'string' ? `rename ${c.kind} "${from}" → "${c.name}"` : `${c.action} ${c.kind} "${c.key}"`;
+      return typeof from === 'string' ? `rename ${c.kind} ${quoteValue(from)} → "${c.name}"` : `${c.action} ${c.kind} "${c.key}"`;
     });
     // At the first of them that a file declares: a plan error is told at its file:line.
     const at = left.find((c) => c.source)?.source;

@@ -156,6 +156,9 @@ describe('custom terms', () => {
     expect(plan.stderr).toContain('terms/consulting.yaml:3:12 error unsupported-change custom term "Consulting Terms" is a text term on the service; it cannot become a Word term');
     expect(plan.stderr).toContain('terms/data.yaml:3:7 error unsupported-change custom term "Data Terms" is a Word term on the service; it cannot become a text term');
     expect(Object.values(agreements().custom_terms).every((x) => x.versions.length === 1)).toBe(true);
+    // Nothing was sent: with the files as they were, there is nothing to do.
+    await writeFiles(dir, { 'terms/consulting.yaml': TERM_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+    await expectNoChanges(cli, dir);
   });
 
   it('reports a failed docx conversion as an error of that term, and publishes again once it can convert', async () => {
@@ -298,6 +301,11 @@ describe('custom templates', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain('templates/consulting.yaml:3:14 error unknown-reference `custom_term` names custom-term "Consulting Terms", which this plan renames to "Consulting Terms 2019"');
     expect(plan.stderr).toContain('hint: name it "Consulting Terms 2019" here too');
+    // Named so, the plan is the rename alone, and applied it converges.
+    await writeFiles(dir, { 'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Consulting Terms 2019') });
+    await applyOk(cli, dir);
+    expect(customTemplate('Consulting Agreement')!.custom_term_id).toBe(term('Consulting Terms 2019')!.id);
+    await expectNoChanges(cli, dir);
   });
 
   it('a template naming terms that are renamed away while new terms take their name is re-pointed to the new terms in the same apply', async () => {

@@ -169,6 +169,8 @@ describe('objects renamed in the app', () => {
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('+ create rule "Q/r"');
     expect(plan.stdout).toContain('· only in files');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('a rule renamed in the app and otherwise in the files is one rename on both sides: drift names it, pull leaves it, apply renames it', async () => {

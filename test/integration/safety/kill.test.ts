@@ -225,6 +225,9 @@ describe('an attachment upload whose answer never came', () => {
     expect(plan.stderr).toContain('error uncertain-upload');
     expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(1);
     expect(Object.keys(agreementsOf(t).attachments)).toHaveLength(uploads);
+    // The person's choice settles it: uploaded again, the next plan is clean.
+    expect((await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain')).code).toBe(0);
+    await expectConverged(run, dir);
   });
 });
 

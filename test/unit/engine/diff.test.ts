@@ -360,6 +360,9 @@ describe('diff: pins and ambiguity', () => {
     const { diagnostics } = run([d], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')]);
     expect(diagnostics.errors).toMatchObject([{ code: 'rename-target-live', line: 3, col: 5 }]);
     expect(diagnostics.errors[0]!.message).toBe('playbook "Tea" is pinned to id pb-b, live "Beta": renaming it would make two live playbook objects named "Tea" (another, id pb-t, no file declares, has that name)');
+    // A live name is quoted as any value: one line, escaped.
+    const tabbed = run([d], [livePlaybook('pb-b', 'Be\tta'), livePlaybook('pb-t', 'Tea')]);
+    expect(tabbed.diagnostics.errors[0]!.message).toContain('live "Be\\tta": renaming it');
     // Declared under its own name (a swap through pins), the holder is renamed too: no error.
     const swap = run([d, desiredPlaybook('Beta', { pinId: 'pb-t' })], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')]);
     expect(swap.diagnostics.errors.filter((e) => e.code === 'rename-target-live')).toEqual([]);
