@@ -6,7 +6,7 @@
 import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
-import { problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
+import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { DesiredContext } from '../kinds/kind.js';
@@ -116,7 +116,7 @@ export function nameProblem(kind: string, name: string): { code: string; message
 /** Two resources may not claim one live object: the same `id:` pin, or the same former name in one scope. */
 function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnostics): void {
   const pins = new Map<string, DesiredResource>();
-  const former = new Map<string, DesiredResource>();
+  const former = new Map<string, { resource: DesiredResource; index: number }>();
   for (const d of desired) {
     if (d.pinId) {
       const key = `${d.kind}:${d.pinId}`;
@@ -129,16 +129,17 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       } else pins.set(key, d);
     }
     const scope = `${d.kind}:${d.parent ? `${d.parent.key}/` : ''}`;
-    for (const old of d.renamedFrom) {
+    d.renamedFrom.forEach((old, index) => {
       const key = `${scope}${old}`;
       const first = former.get(key);
-      if (first && first !== d) {
-        diagnostics.error('duplicate-renamed-from', `${d.kind} ${quoteValue(d.name, 200)} and ${d.kind} ${quoteValue(first.name, 200)} (${lineOf(first, 'renamed_from')}) both say they were renamed from ${quoteValue(old, 200)}`, {
-          ...(problemSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
+      if (first && first.resource !== d) {
+        const firstAt = formerSource(first.resource, first.index) ?? first.resource.source;
+        diagnostics.error('duplicate-renamed-from', `${d.kind} ${quoteValue(d.name, 200)} and ${d.kind} ${quoteValue(first.resource.name, 200)} (${firstAt.file}:${firstAt.line}) both say they were renamed from ${quoteValue(old, 200)}`, {
+          ...(formerSource(d, index) ?? d.source),
           hint: 'one live object can become only one of them: keep `renamed_from` on one',
         });
-      } else former.set(key, d);
-    }
+      } else if (!first) former.set(key, { resource: d, index });
+    });
   }
 }
 
@@ -179,6 +180,11 @@ export function lookAlike(name: string): string {
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 /** `file:line` of a field's value, for "the other one is here". */
+/** Where the `index`th name of a resource's `renamed_from` was written (a list of more than one: the item). */
+function formerSource(d: DesiredResource, index: number): (SourcePos & { path?: string }) | undefined {
+  return itemProblemSourceOf(d.fieldSources, 'renamed_from', index, d.renamedFrom.length > 1);
+}
+
 function lineOf(d: DesiredResource, field: string): string {
   const at = valueSourceOf(d.fieldSources, field) ?? d.source;
   return `${at.file}:${at.line}`;

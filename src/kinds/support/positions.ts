@@ -54,6 +54,10 @@ class FieldSourcesBase {
   static valueAt(self: FieldSourcesBase, field: string): SourcePos {
     return valueOf(self.#doc, FieldSourcesBase.pointer(self, field));
   }
+
+  static valueAtPointer(self: FieldSourcesBase, pointer: string): SourcePos {
+    return valueOf(self.#doc, pointer);
+  }
 }
 
 type FieldSourcesClass = new (doc: ResourceDoc, base: string, pointers?: Readonly<Record<string, string>>) => FieldSourcesBase;
@@ -112,6 +116,16 @@ export function problemSourceOf(sources: Readonly<Record<string, SourcePos>>, fi
   const at = valueSourceOf(sources, field);
   if (!at || !(sources instanceof FieldSourcesBase)) return at;
   return { ...at, path: pointerToPath(FieldSourcesBase.pointer(sources, field)) };
+}
+
+/**
+ * problemSourceOf for one item of a list field (`renamed_from: [A, B]`): the item's line and path.
+ * `listed` says the field was written as a list; a single value is its own item.
+ */
+export function itemProblemSourceOf(sources: Readonly<Record<string, SourcePos>>, field: string, index: number, listed: boolean): (SourcePos & { path?: string }) | undefined {
+  if (!listed || !(sources instanceof FieldSourcesBase) || !(field in sources)) return problemSourceOf(sources, field);
+  const pointer = `${FieldSourcesBase.pointer(sources, field)}/${index}`;
+  return { ...FieldSourcesBase.valueAtPointer(sources, pointer), path: pointerToPath(pointer) };
 }
 
 /** Where the value at `pointer` starts, with its `path`: for a diagnostic about the value. */
