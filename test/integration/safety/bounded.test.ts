@@ -117,6 +117,9 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     const lock = join(dir, '.docket', 'apply.lock');
     await mkdir(join(dir, '.docket'), { recursive: true });
     await writeFile(lock, '');
+    // Written "now" however long the process takes to start on a busy machine (the grace is 2 s).
+    const soon = new Date(Date.now() + 30_000);
+    await utimes(lock, soon, soon);
     // A process of its own, killed if it hangs: the lock loop once spun on an unreadable lock for ever.
     const fresh = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
     const hung = setTimeout(() => fresh.child.kill('SIGKILL'), 10_000);
