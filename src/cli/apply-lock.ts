@@ -70,7 +70,11 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
 }
 
 async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean> {
-  await mkdir(dirname(path), { recursive: true });
+  try {
+    await mkdir(dirname(path), { recursive: true });
+  } catch (error) {
+    throw unusable(path, error, (error as NodeJS.ErrnoException).code === 'EEXIST' || (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? `${dirname(path)} is not a folder` : undefined);
+  }
   try {
     const file = await open(path, 'wx');
     try {
@@ -81,8 +85,17 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    throw unusable(path, error);
   }
+}
+
+/** The lock cannot be made at all (a file where its folder goes, no permission): not a bug of docket, and nothing to wait for. */
+function unusable(path: string, error: unknown, why?: string): DocketError {
+  return new DocketError(
+    'apply-lock-unusable',
+    `cannot create the apply lock ${path}: ${why ?? (error as Error).message}`,
+    `docket keeps its apply lock in ${dirname(path)}: make it a folder docket can write to (move the file that is in its way)`,
+  );
 }
 
 async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {
@@ -102,11 +115,15 @@ async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {
 const UNREADABLE_GRACE_MS = 2000;
 
 async function unreadableAge(path: string): Promise<'fresh' | 'old' | 'gone'> {
+  let info;
   try {
-    return Date.now() - (await stat(path)).mtimeMs > UNREADABLE_GRACE_MS ? 'old' : 'fresh';
+    info = await stat(path);
   } catch {
     return 'gone';
   }
+  // Never made by docket, and never removed by it: someone's folder is in the lock's place.
+  if (!info.isFile()) throw new DocketError('apply-lock-unusable', `the apply lock ${path} is not a file`, `docket keeps its apply lock there: move or delete what is in its place`);
+  return Date.now() - info.mtimeMs > UNREADABLE_GRACE_MS ? 'old' : 'fresh';
 }
 
 function isStale(holder: ApplyLockHolder): boolean {

@@ -138,4 +138,28 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     expect(existsSync(lock)).toBe(false);
     expect((await b('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
   });
+
+  it('a file where .docket goes, or a folder where the lock goes, is a plain error that changes nothing, not a crash', async () => {
+    t = await startTestEmulator();
+    const b = bin(t);
+    const fileInTheWay = await config();
+    await writeFile(join(fileInTheWay, '.docket'), 'notes\n');
+    const refused = await b('apply', '-C', fileInTheWay, '--auto-approve');
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(`Error: cannot create the apply lock ${join(fileInTheWay, '.docket', 'apply.lock')}: ${join(fileInTheWay, '.docket')} is not a folder`)]);
+    expect(refused.stderr).not.toMatch(/bug in docket|\n\s+at /);
+
+    const folderInTheWay = await config();
+    await mkdir(join(folderInTheWay, '.docket', 'apply.lock'), { recursive: true });
+    const old = new Date(Date.now() - 60_000);
+    await utimes(join(folderInTheWay, '.docket', 'apply.lock'), old, old);
+    const asJson = await b('apply', '-C', folderInTheWay, '--auto-approve', '-o', 'json');
+    expect(JSON.parse(asJson.stdout).error.code).toBe('apply-lock-unusable');
+    for (const run of [await b('apply', '-C', folderInTheWay, '--auto-approve'), asJson]) {
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).toMatch(/apply-lock-unusable|apply\.lock is not a file/);
+      expect(run.stdout + run.stderr).not.toMatch(/bug in docket|EISDIR/);
+    }
+    expect(existsSync(join(folderInTheWay, '.docket', 'apply.lock'))).toBe(true);
+    expect(Object.keys(reviewOf(t).playbooks)).toEqual([]);
+  });
 });
