@@ -9,7 +9,7 @@ export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 /** The whole body; by events rather than an async iterator, which costs more than a small body does. */
 export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] | undefined = [];
     let size = 0;
     const done = (): void => {
       req.off('data', onData);
@@ -20,18 +20,15 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     const onData = (chunk: unknown): void => {
       const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
       size += buf.length;
-      if (size > MAX_BODY_BYTES) {
-        done();
-        // The rest is read and thrown away, so the client gets the 413 rather than a reset connection.
-        req.resume();
-        reject(new HttpProblem(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(buf);
+      // Past the limit the rest is read and thrown away, and the 413 sent only at its end: a
+      // client still sending when it came could see a reset connection instead of the answer.
+      if (size > MAX_BODY_BYTES) chunks = undefined;
+      else chunks?.push(buf);
     };
     const onEnd = (): void => {
       done();
-      resolve(Buffer.concat(chunks, size));
+      if (chunks) resolve(Buffer.concat(chunks, size));
+      else reject(new HttpProblem(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
     };
     const onError = (err: Error): void => {
       done();
