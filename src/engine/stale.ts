@@ -104,7 +104,7 @@ function renameLabel(c: Change): string {
   const from = c.fields.find((f) => f.field === 'name')?.before;
   if (typeof from !== 'string') return `${c.kind} "${c.key}"`;
   const scope = c.parent ? `${c.parent.key}/` : '';
-  return `${c.kind} "${scope}${from}" (renamed to ${quoteValue(c.name)} by the plan)`;
+  return `${c.kind} "${scope}${from}" (renamed to ${quoteValue(c.key)} by the plan)`;
 }
 
 /**
