@@ -87,7 +87,7 @@ export function useColor(io: Io, flags: OutputFlags): boolean {
   return io.isTTY;
 }
 
-/** Logs for stderr: suppressed by -q, request lines only with -v. */
+/** Logs for stderr: notes suppressed by -q; request lines only with -v, which asks for them by name even with -q. */
 export class Logger {
   constructor(
     private readonly io: Io,
@@ -99,7 +99,7 @@ export class Logger {
   }
 
   debug(text: string): void {
-    if (this.flags.verbose && !this.flags.quiet) this.io.stderr(`${stripControl(text)}\n`);
+    if (this.flags.verbose) this.io.stderr(`${stripControl(text)}\n`);
   }
 }
 

@@ -97,6 +97,13 @@ describe('apply -q --auto-approve', () => {
     const again = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '-q']);
     expect([again.code, again.stdout]).toEqual([0, 'docket apply · target: local emulator\n\nNo changes. The live services match the configuration.\n']);
   });
+
+  it('with -v too, still logs each request on stderr (asked for by name)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const both = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '-q', '-v']);
+    expect(both.stdout).not.toContain('Plan:');
+    expect(both.stderr).toMatch(/^review POST \/v1\/\S+ → 20\d in \d+ ms$/m);
+  });
 });
 
 describe('drift --target', () => {
