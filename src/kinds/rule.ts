@@ -104,7 +104,8 @@ export const ruleKind: KindModule<'rule'> = {
       if (isBlank(fields.actions) && !(fields.generate_summary === true && !isBlank(fields.questions))) {
         const why = missingActions(rule);
         diag.error('missing-actions', `rule "${name}" needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
-          ...at(why.field),
+          // At the value when the value is what is wrong (white space only), else at the rule.
+          ...(why.field ? valueOf(doc, `/rules/${i}/${why.field}`) : at()),
           path: why.field ? `rules[${i}].${why.field}` : `rules[${i}]`,
         });
       }
