@@ -4,17 +4,17 @@
  * clock and version come in as parameters.
  */
 import { didYouMean } from '../config/suggest.js';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList, digestWithListInSlices } from './canonical.js';
-import { valueSourceOf } from '../kinds/support/positions.js';
+import { problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { classifyChanges } from './direction.js';
 import { planHints } from './hints.js';
 import { EMPTY_SYNC, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
-import type { Action, AdoptableFile, Change, DesiredResource, LiveResource, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
+import type { Action, AdoptableFile, Change, DesiredResource, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
 import { quoteValue } from '../config/quote.js';
 
@@ -108,6 +108,11 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 }
 
+/** Where a reference is written, with its `path` (`rules[3].reviewer`, `parameters.…`) as validate gives one. */
+function refAt(d: DesiredResource, ref: Ref): SourcePos & { path: string } {
+  return { ...(ref.source ?? d.source), path: problemSourceOf(d.fieldSources, ref.field)?.path ?? ref.field };
+}
+
 /** A warning found while matching, as the plan's warnings say them: at its file:line, with what to do. */
 function warningText(d: Diagnostic): string {
   const at = d.file ? ` (${d.file}${d.line ? `:${d.line}` : ''})` : '';
@@ -151,7 +156,7 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
       const key = refKey(ref.kind, ref.key);
       const unknown = ids[key] ? undefined : unknownIds[key];
       if (unknown) {
-        diagnostics.error('unknown-id', `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, { ...(ref.source ?? d.source), hint: unknown.hint });
+        diagnostics.error('unknown-id', `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, { ...refAt(d, ref), hint: unknown.hint });
         continue;
       }
       if (ids[key] || declared().has(key)) continue;
@@ -159,7 +164,7 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
       if (renamedTo !== undefined) {
         const to = renamedTo.slice(renamedTo.indexOf(':') + 1);
         diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which this plan renames to ${quoteValue(to)}`, {
-          ...(ref.source ?? d.source),
+          ...refAt(d, ref),
           hint: `name it ${quoteValue(to)} here too`,
         });
         continue;
@@ -169,7 +174,7 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
         hint: `declare the ${ref.kind} or fix the name`,
       };
       const suggestion = didYouMean(ref.key, namesOf(ref.kind));
-      diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}${suggestion}`, { ...(ref.source ?? d.source), hint });
+      diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}${suggestion}`, { ...refAt(d, ref), hint });
     }
   }
 }

@@ -216,6 +216,9 @@ describe('did you mean, everywhere a name is looked up', () => {
     // At the value's column: the value is what is wrong.
     expect(plan.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names "alcie@acme.example"');
     expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
+    // In JSON with the path of the value, as validate gives every diagnostic at a value.
+    const json = JSON.parse((await runCli(['plan', '-C', ref, '--emulator', '-o', 'json'])).stdout) as { diagnostics: { code: string; line: number; path?: string }[] };
+    expect(json.diagnostics).toEqual([expect.objectContaining({ code: 'unknown-reference', line: 6, path: 'rules[0].reviewer' })]);
   });
 });
 
