@@ -1,6 +1,7 @@
 /** Runs the real CLI program in-process with captured output, a fake terminal and a chosen environment. */
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/io.js';
+import type { Interrupts } from '../../src/cli/interrupt.js';
 
 export interface CliResult {
   code: number;
@@ -13,6 +14,8 @@ export interface CliOptions {
   /** Pretend stdin is a terminal and answer prompts with this text. */
   answer?: string;
   tty?: boolean;
+  /** Signals as the run sees them (none by default). */
+  interrupts?: Interrupts;
 }
 
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
@@ -34,6 +37,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     },
     env: { PATH: process.env.PATH, ...options.env },
     cwd: process.cwd(),
+    ...(options.interrupts ? { interrupts: options.interrupts } : {}),
   };
   const code = await main(['node', 'docket', ...args], { io });
   return { code, stdout, stderr };

@@ -12,7 +12,7 @@ import { hasChanges } from '../../engine/plan.js';
 import { checkSavedPlan } from '../../engine/stale.js';
 import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
-import type { Plan } from '../../engine/types.js';
+import type { ApplyReport, Plan } from '../../engine/types.js';
 import { LockWriter, lockEntries, type LockFile } from '../../config/lock.js';
 import { collectGarbage } from '../../util/collect.js';
 import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
@@ -24,6 +24,7 @@ import { acquireApplyLock } from '../apply-lock.js';
 import { applyInputOf } from '../apply-step.js';
 import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
+import type { SignalName } from '../interrupt.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkPlanSeal, checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
@@ -198,9 +199,24 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, unkept: result.unkept, written: result.written, kinds: KINDS, held, state: s.sync() }));
   } finally {
     dropExit();
-    release();
   }
   const report = result.report;
+  // A signal after the last change, while the lock was recorded: nothing was left to stop, but the
+  // stop was asked for and said: the report and the exit code say interrupted, with 0 not started.
+  const signalled = interrupts.received();
+  if (signalled && !report.stopped) report.stopped = signalled;
+  // From here a signal stops nothing: the report is what happened.
+  const printing = interrupts.hold('every change is done; the report is being written');
+  release();
+  try {
+    await reportApply(plan, report, result.lock, signalled, io, opts, settings);
+  } finally {
+    printing();
+  }
+}
+
+/** The apply's report, and its exit: `signal` is the one received before the report was decided. */
+async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, signal: SignalName | undefined, io: Io, opts: ApplyFlags, settings: ExecuteSettings): Promise<void> {
   if (settings.adopting.length > 0 && !opts.quiet) io.stderr(`Recorded ${settings.adopting.length} file(s) in docket.lock.json as live: ${settings.adopting.join(', ')}\n`);
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} left by an interrupted apply.\n`);
@@ -213,7 +229,6 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     // Only lock entries were recorded (an interrupted apply's, or --adopt-files): the services match.
     io.stdout(`${header}No changes. The live services match the configuration.\n`);
   }
-  const signal = interrupts.received();
   // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
   const again = settings.saved ? 'make a new plan (docket plan --out PLAN.json) and apply that one' : 'run apply again';
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
@@ -221,7 +236,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   // Other kinds' marks (a Word term's publish) are settled by the next plan's read: a re-run converges.
   const uncertain =
     report.results.some((r) => r.outcomeUnknown) ||
-    KINDS.some((k) => k.uploadsUnreadable && [...lockEntries(result.lock.files, k.name).values()].some((e) => e.pending !== undefined));
+    KINDS.some((k) => k.uploadsUnreadable && [...lockEntries(lock.files, k.name).values()].some((e) => e.pending !== undefined));
   const unknownUpload = 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
   if (report.stopped && signal) {
     throw new InterruptedError(

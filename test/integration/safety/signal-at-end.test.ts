@@ -1,0 +1,58 @@
+/**
+ * A signal that arrives after the last change, while the apply records docket.lock.json: the stop
+ * was asked for and acknowledged, so the report and the exit code both say interrupted (nothing
+ * was left not started), in text and in JSON; a re-plan shows no changes.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Interrupts, SignalName } from '../../../src/cli/interrupt.js';
+import { runCli } from '../../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+
+let t: TestEmulator;
+afterEach(async () => {
+  await t?.emulator.close();
+  await removeMadeDirs();
+});
+
+/**
+ * Interrupts whose first signal comes when the apply, still holding signals for itself, drops its
+ * exit handler: that is once every change is done and the lock file is written.
+ */
+function signalOnceTheLockIsWritten(name: SignalName): Interrupts & { sent: () => boolean } {
+  const controller = new AbortController();
+  let first: SignalName | undefined;
+  const held: string[] = [];
+  return {
+    signal: controller.signal,
+    received: () => first,
+    sent: () => first !== undefined,
+    onExit: () => () => {
+      if (first === undefined && held.some((s) => s.startsWith('stopping:'))) {
+        first = name;
+        controller.abort(new Error(name));
+      }
+    },
+    hold(saying = '') {
+      held.push(saying);
+      return () => void held.splice(held.indexOf(saying), 1);
+    },
+  };
+}
+
+describe('a signal once every change is done', () => {
+  for (const output of ['text', 'json'] as const) {
+    it(`reports the apply interrupted with nothing left not started, and exits 130 (-o ${output})`, async () => {
+      t = await startTestEmulator();
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: Accept up to 3 years.\n' });
+      const interrupts = signalOnceTheLockIsWritten('SIGINT');
+      const run = await runCli(['apply', '-C', dir, '--auto-approve', '-o', output], { env: t.env, interrupts });
+      expect(interrupts.sent()).toBe(true);
+      expect(run.code).toBe(130);
+      if (output === 'text') expect(run.stdout).toContain('Apply interrupted (SIGINT): 2 done, 0 failed, 0 skipped, 0 not started.');
+      else expect(JSON.parse(run.stdout)).toMatchObject({ done: 2, not_started: 0, stopped: 'SIGINT' });
+      await expectNoChanges((...args: string[]) => runCli(args, { env: t.env }), dir);
+    });
+  }
+});
