@@ -28,13 +28,13 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   // Credentials in a URL would end up in plan headers and messages.
   if (u.username || u.password) return { code: 'invalid-url', message: `${what} ${shown(`${u.protocol}//***@${u.host}${u.pathname}`)} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
-  if (u.port === '0') return { code: 'invalid-url', message: `${what} ${u.protocol}//${u.hostname}:0${u.pathname} names port 0, where no service listens`, hint: 'use the port the service (or `docket emulator`) printed' };
-  if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${u.origin}${u.pathname} must not have a query or fragment` };
+  if (u.port === '0') return { code: 'invalid-url', message: `${what} ${shown(`${u.protocol}//${u.hostname}:0${u.pathname}`)} names port 0, where no service listens`, hint: 'use the port the service (or `docket emulator`) printed' };
+  if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${shown(`${u.origin}${u.pathname}`)} must not have a query or fragment` };
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return { code: 'invalid-url', message: `${what} must use https (got ${shown(u.protocol)})` };
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
     return {
       code: 'insecure-url',
-      message: `refusing plain http for ${what} ${u.origin}${u.pathname}: the API key would travel unencrypted`,
+      message: `refusing plain http for ${what} ${shown(`${u.origin}${u.pathname}`)}: the API key would travel unencrypted`,
       hint: 'use https; plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1), such as the emulator',
     };
   }

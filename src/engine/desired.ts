@@ -122,7 +122,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       const key = `${d.kind}:${d.pinId}`;
       const first = pins.get(key);
       if (first) {
-        diagnostics.error('duplicate-pin', `${d.kind} ${quoteValue(d.name, 200)} pins id ${d.pinId}, which ${d.kind} ${quoteValue(first.name, 200)} pins too (${lineOf(first, 'id')})`, {
+        diagnostics.error('duplicate-pin', `${d.kind} ${quoteValue(d.name, 200)} pins id ${quoteValue(d.pinId)}, which ${d.kind} ${quoteValue(first.name, 200)} pins too (${lineOf(first, 'id')})`, {
           ...(problemSourceOf(d.fieldSources, 'id') ?? d.source),
           hint: 'an id names one live object: keep it on one of them',
         });

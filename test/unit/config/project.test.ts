@@ -225,7 +225,7 @@ describe('environments', () => {
     for (const [env, processEnv] of [[undefined, {}], ['local', {}], [undefined, ci], ['local', ci]] as const) {
       const r = await load({ 'docket.yaml': docket }, { ...(env ? { env } : {}), processEnv });
       expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
-        'docket.yaml:4:24 insecure-url refusing plain http for `agreements.url` http://agreements.example.com/: the API key would travel unencrypted',
+        'docket.yaml:4:24 insecure-url refusing plain http for `agreements.url` "http://agreements.example.com/": the API key would travel unencrypted',
         'docket.yaml:6:20 invalid-url `review.url` "https://***@review.example.com/" must not contain a user name or password',
       ]);
     }

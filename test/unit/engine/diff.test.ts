@@ -322,12 +322,12 @@ describe('diff: pins and ambiguity', () => {
       [desiredPlaybook('New'), desiredPlaybook(MSA.name), desiredRule('New', 'Term', {}, { pinId: 'r-9' })],
       [livePlaybook(MSA.id, MSA.name), liveRule('r-9', MSA, 'Cap')],
     );
-    expect(created.diagnostics.errors.map((e) => e.message)).toEqual(['rule "Term" is pinned to id r-9, which is rule "Vendor MSA/Cap" live, of another playbook']);
+    expect(created.diagnostics.errors.map((e) => e.message)).toEqual([`rule "Term" is pinned to id "r-9", which is rule "Vendor MSA/Cap" live, of another playbook`]);
     expect(diagnostics.errors).toEqual([
       expect.objectContaining({
         code: 'pinned-id-not-found',
         line: 9,
-        message: 'rule "Term" is pinned to id r-9, which is rule "Vendor MSA/Cap" live, of another playbook',
+        message: `rule "Term" is pinned to id "r-9", which is rule "Vendor MSA/Cap" live, of another playbook`,
         hint: 'a rule cannot move to another playbook: remove the `id:` line to create it here, or declare it in the playbook that holds it',
       }),
     ]);
@@ -359,7 +359,7 @@ describe('diff: pins and ambiguity', () => {
     const d = desiredPlaybook('Tea', { pinId: 'pb-b', fieldSources: { id: pos(3, 5) } });
     const { diagnostics } = run([d], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')]);
     expect(diagnostics.errors).toMatchObject([{ code: 'rename-target-live', line: 3, col: 5 }]);
-    expect(diagnostics.errors[0]!.message).toBe('playbook "Tea" is pinned to id pb-b, live "Beta": renaming it would make two live playbook objects named "Tea" (another, id pb-t, no file declares, has that name)');
+    expect(diagnostics.errors[0]!.message).toBe('playbook "Tea" is pinned to id "pb-b", live "Beta": renaming it would make two live playbook objects named "Tea" (another, id pb-t, no file declares, has that name)');
     // A live name is quoted as any value: one line, escaped.
     const tabbed = run([d], [livePlaybook('pb-b', 'Be\tta'), livePlaybook('pb-t', 'Tea')]);
     expect(tabbed.diagnostics.errors[0]!.message).toContain('live "Be\\tta": renaming it');

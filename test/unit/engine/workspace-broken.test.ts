@@ -123,7 +123,7 @@ describe('loadWorkspace, names that show as nothing', () => {
       'playbooks/a.yaml': lines('kind: Playbook', 'name: Same', `id: ${id}`, 'rules: []'),
       'playbooks/b.yaml': lines('kind: Playbook', 'name: "Same\\u3000"', `id: ${id}`, 'rules: []'),
     });
-    expect(pins.find((p) => p.includes('duplicate-pin'))).toContain(`playbook "Same\\u3000" pins id ${id}, which playbook "Same" pins too`);
+    expect(pins.find((p) => p.includes('duplicate-pin'))).toContain(`playbook "Same\\u3000" pins id "${id}", which playbook "Same" pins too`);
   });
 });
 
