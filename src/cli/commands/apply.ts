@@ -219,7 +219,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
 async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, signal: SignalName | undefined, io: Io, opts: ApplyFlags, settings: ExecuteSettings): Promise<void> {
   if (settings.adopting.length > 0 && !opts.quiet) io.stderr(`Recorded ${settings.adopting.length} file(s) in docket.lock.json as live: ${settings.adopting.join(', ')}\n`);
   const settled = plan.lock_updates ?? [];
-  if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} left by an interrupted apply.\n`);
+  if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} an earlier apply left unconfirmed (interrupted, or no answer came back).\n`);
   const header = opts.output === 'text' && (settings.saved || opts.quiet) ? reportHeader(plan, settings.color) : '';
   if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report));
   else if (plan.changes.length > 0) {
