@@ -179,12 +179,12 @@ export function lookAlike(name: string): string {
 
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
-/** `file:line` of a field's value, for "the other one is here". */
 /** Where the `index`th name of a resource's `renamed_from` was written (a list of more than one: the item). */
 function formerSource(d: DesiredResource, index: number): (SourcePos & { path?: string }) | undefined {
   return itemProblemSourceOf(d.fieldSources, 'renamed_from', index, d.renamedFrom.length > 1);
 }
 
+/** `file:line` of a field's value, for "the other one is here". */
 function lineOf(d: DesiredResource, field: string): string {
   const at = valueSourceOf(d.fieldSources, field) ?? d.source;
   return `${at.file}:${at.line}`;
