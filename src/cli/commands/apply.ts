@@ -98,7 +98,13 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
-          if (planShown) await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
+          if (planShown) {
+            // Like the approval question, the plan's printing is not the apply's work: a reader that
+            // takes it slowly (a CI log) must not use up the budget of the changes.
+            const printing = Date.now();
+            await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
+            deadline += Date.now() - printing;
+          }
           // Before applying, so the annotations are there even when an operation fails.
           if (!saved && opts.annotations === 'github') printAnnotations(io, plan, s.workspace, opts);
           const adopting = opts.adoptFiles ? (plan.adoptable ?? []) : [];

@@ -21,6 +21,21 @@ afterEach(async () => {
 const config = () => makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\n' });
 
 describe('bounded waits', () => {
+  it('a reader of stdout that takes the plan slowly does not use up the apply\'s --timeout', async () => {
+    t = await startTestEmulator();
+    // Plan text of about 1.5 MB: more than a pipe and docket's 1 MB of pacing hold, so printing waits for the reader.
+    const actions = 'Accept only what the standard allows. '.repeat(280);
+    const rules = Array.from({ length: 150 }, (_, i) => `  - name: Rule ${i}\n    actions: ${actions}\n`).join('');
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': `kind: Playbook\nname: Inbound NDA\nrules:\n${rules}` });
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--timeout', '3s'], t.env);
+    run.child.stdout!.pause();
+    await new Promise((r) => setTimeout(r, 4500));
+    run.child.stdout!.resume();
+    expect([await run.exited, run.stderr()]).toEqual([0, '']);
+    expect(run.stdout()).toContain('Apply complete: 151 done.');
+    expect((await bin(t)('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('a server that trickles its answer one byte a second ends within --timeout, saying so', async () => {
     t = await startTestEmulator();
     const dir = await config();
