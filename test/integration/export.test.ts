@@ -347,7 +347,7 @@ describe('docket export', () => {
       expect(refused.stderr).toMatch(new RegExp(`templates/cloud-service-agreement\\.yaml:\\d+:\\d+ error unsupported-change .*names attachment id ${id}`));
       expect(refused.stderr).toContain('delete that `id:` line');
       // docket.lock.json records that id for the source organization: the pin is not adopted here either.
-      expect(refused.stderr).toMatch(new RegExp(`attachments/security-exhibit\\.yaml:\\d+:\\d+ error pinned-id-not-found attachment "Security Exhibit" is pinned to id ${id}`));
+      expect(refused.stderr).toMatch(new RegExp(`attachments/security-exhibit\\.yaml:\\d+:\\d+ error pinned-id-not-found attachment "Security Exhibit" is pinned to id "${id}"`));
       const apply = await otherCli('apply', '-C', out, '--auto-approve');
       expect(apply.code).toBe(1);
       expect(apply.stderr).toContain('the plan could not be made');
