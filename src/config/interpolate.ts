@@ -12,8 +12,13 @@ export interface InterpolationContext {
   env: Record<string, string | undefined>;
   /** False inside docket.yaml's `vars`: a variable defined from another one would depend on ordering. */
   allowVars: boolean;
-  /** Only check the placeholders' syntax; leave every valid one as written. */
+  /**
+   * Leave every valid placeholder as written, checking only its syntax and, when `vars` is given,
+   * that a `var.` name is defined (names are known offline; environment variables are not).
+   */
   syntaxOnly?: boolean;
+  /** Variables whose own value is broken (reported where they are defined): a use of one is left unresolved, not checked again. */
+  brokenVars?: ReadonlySet<string>;
 }
 
 export interface InterpolationProblem {
@@ -94,7 +99,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
     }
     const scope = m[1] as 'var' | 'env';
     const name = m[2]!;
-    if (ctx.syntaxOnly && (scope === 'env' || ctx.allowVars)) {
+    if (ctx.syntaxOnly && (scope === 'env' || (ctx.allowVars && (ctx.vars === undefined || Object.hasOwn(ctx.vars, name))))) {
       keep(raw);
     } else if (scope === 'var') {
       if (!ctx.allowVars) {
@@ -109,6 +114,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         keep(raw);
       } else if (Object.hasOwn(ctx.vars, name)) {
         out += ctx.vars[name];
+        if (ctx.brokenVars?.has(name)) unresolved = true;
       } else {
         problems.push({
           code: 'undefined-variable',

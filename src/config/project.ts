@@ -104,19 +104,38 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const envOnly: InterpolationContext = { vars: undefined, env: input.processEnv, allowVars: false };
   // No prototype: a variable named `__proto__` is a variable like any other, not the object's prototype.
   const vars: Record<string, string> = Object.create(null) as Record<string, string>;
+  // Broken values (an unset env.NAME): reported where they are defined, and their uses left unchecked.
+  const brokenVars = new Set<string>();
   const varSources: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   if (selected) varSources.push([get(envBlock, 'vars'), `${selected}/vars`]);
   for (const [source, pointer] of varSources) {
-    const resolved = interpolateTree(source, pointer, { ctx: envOnly }).value;
-    if (!isPlainObject(resolved)) continue;
+    const resolved = interpolateTree(source, pointer, { ctx: envOnly });
+    for (const problem of resolved.problems) brokenVars.add(splitPointer(problem.pointer.slice(pointer.length))[0] ?? '');
+    if (!isPlainObject(resolved.value)) continue;
     // A broken value still defines its name, so its uses are not reported as undefined too.
-    for (const [k, v] of Object.entries(resolved)) vars[k] = v === null || typeof v === 'object' ? '' : String(v);
+    for (const [k, v] of Object.entries(resolved.value)) vars[k] = v === null || typeof v === 'object' ? '' : String(v);
   }
 
   // Pass 2: everything, vars included, so each problem is reported once at its own position.
-  const full: InterpolationContext = { vars: varsKnown ? vars : undefined, env: input.processEnv, allowVars: true };
+  const full: InterpolationContext = { vars: varsKnown ? vars : undefined, env: input.processEnv, allowVars: true, brokenVars };
+  // Another environment is not resolved, but the names of its `var.` placeholders are known offline:
+  // the run that selects it would refuse one it does not define.
+  const unselectedVars = new Map<string, InterpolationContext>();
+  const contextAt = (p: string): InterpolationContext => {
+    if (inVars(p)) return envOnly;
+    if (!varsKnown || !p.startsWith('/environments/')) return full;
+    const name = splitPointer(p)[1];
+    if (name === undefined || `/environments/${escapePointer(name)}` === selected) return full;
+    let ctx = unselectedVars.get(name);
+    if (!ctx) {
+      const defined: Record<string, string> = Object.create(null) as Record<string, string>;
+      for (const block of [get(raw, 'vars'), get(get(environments, name), 'vars')]) if (isPlainObject(block)) for (const k of Object.keys(block)) defined[k] = '';
+      unselectedVars.set(name, (ctx = { ...full, vars: defined }));
+    }
+    return ctx;
+  };
   const pass = interpolateTree(raw, '', {
-    ctx: (p) => (inVars(p) ? envOnly : full),
+    ctx: contextAt,
     skip,
     isPlain: (p) => positions.isPlain(p),
   });

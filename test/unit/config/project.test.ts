@@ -165,6 +165,24 @@ describe('vars in docket.yaml', () => {
 });
 
 describe('environments', () => {
+  it('check the var. names of every environment, selected or not (env. names only where the environment runs)', async () => {
+    const file = lines(
+      'version: 1',
+      'vars: { lead: alice@acme.example }',
+      'environments:',
+      '  staging:',
+      '    vars: { org: "${env.STG_ORG}" }',
+      '    review: { organization_id: "${var.org}" }',
+      '  production:',
+      '    review: { organization_id: "${var.prod_orgg}", url: "${env.PROD_URL}" }',
+    );
+    const base = await load({ 'docket.yaml': file });
+    expect(base.diagnostics.map((d) => [brief(d), d.message])).toEqual([['docket.yaml:8:32 undefined-variable', 'undefined variable `var.prod_orgg`']]);
+    // The staging organization is its variable's problem, said once where the variable is defined.
+    const staging = await load({ 'docket.yaml': file }, { env: 'staging' });
+    expect(staging.diagnostics.map(brief)).toEqual(['docket.yaml:5:18 undefined-variable', 'docket.yaml:8:32 undefined-variable']);
+  });
+
   it('deep-merge the selected environment over the top level', async () => {
     const r = await load(
       { 'docket.yaml': DOCKET, 'p.yaml': lines('kind: Playbook', 'name: ${var.team} NDA', 'rules:', '  - name: T', '    reviewer: ${var.legal_lead}') },
