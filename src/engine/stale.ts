@@ -29,20 +29,25 @@ export interface StaleCheck {
 function targetDifference(planned: PlanTarget, now: PlanTarget): string | undefined {
   const was = (then: string, current: string): string => `${then} then, ${current} now`;
   if (planned.emulator !== now.emulator) return planned.emulator ? was('the emulator', 'the services') : was('the services', 'the emulator');
+  // Every service that moved: the one the plan writes to may be the second.
+  const moved: string[] = [];
   const plannedUrl = planned.agreements?.url ?? null;
   const nowUrl = now.agreements?.url ?? null;
-  if (plannedUrl !== nowUrl) return `agreements service: ${was(plannedUrl ?? 'not used', nowUrl ?? 'not used')}`;
-  // Another agreements key at the same URL acts for another organization.
-  const plannedOrg = planned.agreements?.organization_id;
-  const nowOrg = now.agreements?.organization_id;
-  if (plannedOrg && nowOrg && plannedOrg.toLowerCase() !== nowOrg.toLowerCase()) return `agreements organization: ${was(plannedOrg, nowOrg)}`;
+  if (plannedUrl !== nowUrl) moved.push(`agreements service: ${was(plannedUrl ?? 'not used', nowUrl ?? 'not used')}`);
+  else {
+    // Another agreements key at the same URL acts for another organization.
+    const plannedOrg = planned.agreements?.organization_id;
+    const nowOrg = now.agreements?.organization_id;
+    if (plannedOrg && nowOrg && plannedOrg.toLowerCase() !== nowOrg.toLowerCase()) moved.push(`agreements organization: ${was(plannedOrg, nowOrg)}`);
+  }
   const p = planned.review;
   const n = now.review;
-  if (!p || !n) return Boolean(p) !== Boolean(n) ? `review service: ${was(p?.url ?? 'not used', n?.url ?? 'not used')}` : undefined;
-  if (p.url !== n.url) return `review service: ${was(p.url, n.url)}`;
-  if (n.organization_id !== '' && p.organization_id !== n.organization_id) return `review organization: ${was(p.organization_id || 'not known', n.organization_id)}`;
-  if (n.path_style !== undefined && p.path_style !== n.path_style) return `review paths: ${was(p.path_style ?? 'not known', n.path_style)}`;
-  return undefined;
+  if (!p || !n) {
+    if (Boolean(p) !== Boolean(n)) moved.push(`review service: ${was(p?.url ?? 'not used', n?.url ?? 'not used')}`);
+  } else if (p.url !== n.url) moved.push(`review service: ${was(p.url, n.url)}`);
+  else if (n.organization_id !== '' && p.organization_id !== n.organization_id) moved.push(`review organization: ${was(p.organization_id || 'not known', n.organization_id)}`);
+  else if (n.path_style !== undefined && p.path_style !== n.path_style) moved.push(`review paths: ${was(p.path_style ?? 'not known', n.path_style)}`);
+  return moved.length > 0 ? moved.join('; ') : undefined;
 }
 
 /** Why a saved plan may not be applied any more: configuration, target or touched live objects changed. */

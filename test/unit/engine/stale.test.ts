@@ -63,6 +63,8 @@ describe('staleReasons', () => {
     expect(reason(services({ url: 'https://a', organization_id: 'ag-1' }, 'https://r'))).toEqual([]);
     expect(reason(services({ url: 'https://a' }, 'https://r2'))).toEqual(['the plan was made for a different target (review service: https://r then, https://r2 now)']);
     expect(reason(services({ url: 'https://a' }))).toEqual(['the plan was made for a different target (review service: https://r then, not used now)']);
+    // Both moved: both said (the plan may write only to the second).
+    expect(reason(services({ url: 'https://b' }, 'https://r2'))).toEqual(['the plan was made for a different target (agreements service: https://a then, https://b now; review service: https://r then, https://r2 now)']);
   });
 
   it('another review organization or path style, but not one this run has not had to find out', () => {
