@@ -6,7 +6,7 @@ import { planSeal, sealProblem } from '../engine/seal.js';
 import type { Plan, PlanTarget } from '../engine/types.js';
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
 import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
-import { UsageError } from '../errors.js';
+import { DocketError } from '../errors.js';
 import { VERSION } from '../version.js';
 
 const PLAN_SCHEMA = 'plan.schema.json';
@@ -18,22 +18,22 @@ export async function readPlanFile(path: string): Promise<Plan> {
   try {
     text = await readFile(path, 'utf8');
   } catch {
-    throw new UsageError(`cannot read the plan file ${path}`, 'make one with `docket plan --out PLAN.json`');
+    throw new DocketError('invalid-plan-file', `cannot read the plan file ${path}`, 'make one with `docket plan --out PLAN.json`');
   }
   let plan: unknown;
   try {
     // A byte-order mark an editor saved it with (Windows Notepad) is no reason to refuse it; the lock file reads past one too.
     plan = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
-    throw new UsageError(`${path} is not a docket plan file (not JSON)`);
+    throw new DocketError('invalid-plan-file', `${path} is not a docket plan file (not JSON)`);
   }
   const p = plan as Partial<Plan> & { error?: unknown };
   // What `plan -o json` prints when it fails: the error, and no plan.
   if (p && typeof p === 'object' && p.format_version === 1 && p.error !== undefined && !Array.isArray(p.changes)) {
-    throw new UsageError(`${path} is the error document of a plan that could not be made, not a plan`, 'fix what it says, then make the plan again with `docket plan --out PLAN.json`');
+    throw new DocketError('invalid-plan-file', `${path} is the error document of a plan that could not be made, not a plan`, 'fix what it says, then make the plan again with `docket plan --out PLAN.json`');
   }
   if (!p || typeof p !== 'object' || p.format_version !== 1 || !Array.isArray(p.changes) || typeof p.config_digest !== 'string') {
-    throw new UsageError(`${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
+    throw new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
   }
   // Everything below trusts the plan's shape (an unknown action would fail half-way through an apply).
   const validate = await schemaValidator(PLAN_SCHEMA);
@@ -43,7 +43,8 @@ export async function readPlanFile(path: string): Promise<Plan> {
     : schemaDiagnostics(validate.errors, { positions: new DocPositions(path, { line: 1, col: 1 }), documentLabel: 'the plan' }).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
   if (problems.length > 0) {
     const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
-    throw new UsageError(
+    throw new DocketError(
+      'invalid-plan-file',
       `${path} is not a valid docket plan file: ${problems.slice(0, LISTED_PROBLEMS).join('; ')}${more}`,
       'a plan file is applied as docket wrote it; make a new one with `docket plan --out PLAN.json` instead of editing it',
     );
@@ -70,7 +71,8 @@ function changeProblems(changes: Plan['changes']): string[] {
 /** A plan is applied only by the docket that made it: another version may read its changes differently. */
 export function checkPlanVersion(plan: Plan, path: string): void {
   if (plan.docket_version !== VERSION) {
-    throw new UsageError(
+    throw new DocketError(
+      'plan-version',
       `${path} was made by docket ${plan.docket_version}, and this is docket ${VERSION}`,
       'make the plan again with this docket: docket plan --out PLAN.json',
     );
@@ -97,6 +99,6 @@ export function sealPlan(plan: Plan, env: Record<string, string | undefined>, re
 export function checkPlanSeal(plan: Plan, path: string, env: Record<string, string | undefined>): void {
   const problem = sealProblem(plan, sealKey(plan.target, env));
   if (problem) {
-    throw new UsageError(`${path} cannot be applied: ${problem}`, 'a plan file is applied as docket wrote it; make a new one with `docket plan --out PLAN.json` and apply that');
+    throw new DocketError('plan-seal', `${path} cannot be applied: ${problem}`, 'a plan file is applied as docket wrote it; make a new one with `docket plan --out PLAN.json` and apply that');
   }
 }

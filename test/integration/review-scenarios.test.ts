@@ -306,6 +306,16 @@ describe('saved plans', () => {
       expect(refused.stderr).toContain(`${planFile} cannot be applied: `);
       expect(Object.values(org.rules).find((r) => r.name === 'R')!.reviewer_id).toBe(alice);
     }
+    // A CI script tells a tampered plan, another docket's plan and a file that is no plan apart by code.
+    const asJson = async (content: string): Promise<unknown> => {
+      await writeFile(planFile, content);
+      return (JSON.parse((await cli('apply', '-C', dir, planFile, '-o', 'json')).stdout) as { error: { code: string } }).error.code;
+    };
+    const tampered = JSON.parse(text) as Saved;
+    tampered.changes[0]!.fields[0]!.after = 'HACKED';
+    expect(await asJson(JSON.stringify(tampered))).toBe('plan-seal');
+    expect(await asJson(JSON.stringify({ ...(JSON.parse(text) as object), docket_version: '0.0.1' }))).toBe('plan-version');
+    expect(await asJson('{}')).toBe('invalid-plan-file');
     // Written again unedited (another layout, keys in another order), it is the same plan.
     const same = JSON.parse(text) as Record<string, unknown>;
     await writeFile(planFile, JSON.stringify(Object.fromEntries(Object.entries(same).reverse())));
