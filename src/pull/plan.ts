@@ -658,7 +658,10 @@ class PullPlanner {
     for (const [file, edit] of this.edits) {
       const before = this.input.read(file) ?? '';
       try {
-        const result = editYaml(before, { documents: edit.documents, remove: edit.remove, expand: this.input.expand });
+        // Edited as if it ended its last line: what is added after it must not be glued onto it.
+        const ended = before === '' || before.endsWith('\n') ? before : `${before}\n`;
+        const result = editYaml(ended, { documents: edit.documents, remove: edit.remove, expand: this.input.expand });
+        if (result.text !== null && ended !== before) result.text = unended(before, result.text);
         // Lines as the file will read once written.
         const positions = result.text === null || result.problems.length === 0 ? [] : parseWithPositions(result.text, file).documents;
         const removedBefore = (i: number): number => [...edit.remove].filter((r) => r < i).length;
@@ -685,7 +688,8 @@ class PullPlanner {
       // The object's document could not be edited: its data file stays as it is too.
       if (this.dataFileOwners.get(path)?.some((o) => o.failed.has('*'))) continue;
       const before = this.input.read(path) ?? null;
-      if (after !== before) out.push({ path, before, after });
+      const written = before === null ? after : keptBom(before, after);
+      if (written !== before) out.push({ path, before, after: written });
     }
     for (const f of this.newFiles) out.push({ path: f.path, before: null, after: f.content });
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -858,4 +862,15 @@ function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: read
   if (key) return `its ${key.pointer.slice(1).split('/')[0]} holds the value of an API key, which docket never writes into the files; change it in the app, then pull again`;
   const why = textProblems(values)[0]?.message ?? (typeof values.name === 'string' ? nameProblem(l.kind, values.name)?.message : undefined);
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
+}
+
+/** A data file that started with a byte-order mark keeps it (editors and some tools on Windows want it). */
+function keptBom(before: string, after: string): string {
+  return before.startsWith('\uFEFF') && !after.startsWith('\uFEFF') ? `\uFEFF${after}` : after;
+}
+
+/** A file with no newline after its last line keeps it so when that line is still last and unchanged. */
+function unended(before: string, after: string): string {
+  const last = before.slice(before.lastIndexOf('\n') + 1);
+  return after.endsWith(`\n`) && after.slice(0, -1).endsWith(last) && (after.length === last.length + 1 || after[after.length - last.length - 2] === '\n') ? after.slice(0, -1) : after;
 }

@@ -83,6 +83,12 @@ export function documentValues(text: string): unknown[] {
 }
 
 export function editYaml(text: string, request: YamlEditRequest): YamlEditResult {
+  // A byte-order mark is no part of the first line (its indentation would count it): edited
+  // without it, and kept whatever document comes first.
+  if (text.startsWith('\uFEFF')) {
+    const edited = editYaml(text.slice(1), request);
+    return edited.text === null ? edited : { ...edited, text: `\uFEFF${edited.text}` };
+  }
   const lines = new LineCounter();
   const docs = parseForEdit(text, lines);
   const splices: Splice[] = [];

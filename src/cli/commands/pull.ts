@@ -6,7 +6,6 @@
  * and pulling again converges.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { schemaHome } from '../../config/schema-names.js';
@@ -18,7 +17,7 @@ import { planPull } from '../../pull/plan.js';
 import { keysOf } from '../../config/api-keys.js';
 import { findTestFiles } from '../../testing/load.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
+import { writePulledFiles } from '../pull-write.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { planDetailsInSession } from '../plan-step.js';
@@ -74,11 +73,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           keys: keysOf(io.env),
         });
         if (!dryRun) {
-          for (const f of result.files) {
-            const file = path.join(root, ...f.path.split('/'));
-            if (f.after === null) await rm(file, { force: true });
-            else await writeFileAtomic(file, f.after, { tempDir: path.join(root, '.docket') });
-          }
+          await writePulledFiles(root, result.files);
           // After the files: a run killed between the two has pulled; only the directions wait for the next apply or pull.
           await s.recordSync(result.sync);
         }

@@ -1,0 +1,85 @@
+/**
+ * Writing what `pull` changed. Every file is checked before the first is written, so one that
+ * cannot be written (read-only, in a folder docket may not write to) changes nothing. A file keeps
+ * its permission bits, and a file that is a link (validate reads only links that stay inside the
+ * configuration) is changed where the link leads: the link stays a link.
+ */
+import { constants } from 'node:fs';
+import { access, lstat, mkdir, realpath, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { DocketError } from '../errors.js';
+import type { FileChange } from '../pull/plan.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+
+interface Target {
+  change: FileChange;
+  /** Where the text goes: the file, or what its link leads to. */
+  real: string;
+  mode?: number;
+}
+
+export async function writePulledFiles(root: string, files: readonly FileChange[]): Promise<void> {
+  if (files.length === 0) return;
+  const tempDir = path.join(root, '.docket');
+  try {
+    await mkdir(tempDir, { recursive: true });
+  } catch (error) {
+    throw cannotWrite([`${tempDir} (${codeOf(error) === 'EEXIST' || codeOf(error) === 'ENOTDIR' ? 'not a folder' : codeOf(error)})`], `docket writes through ${tempDir}: make it a folder docket can write to`);
+  }
+  const targets: Target[] = [];
+  const problems: string[] = [];
+  for (const change of files) {
+    const file = path.join(root, ...change.path.split('/'));
+    try {
+      targets.push(await targetOf(change, file));
+    } catch (error) {
+      problems.push(`${change.path} (${codeOf(error)})`);
+    }
+  }
+  if (problems.length > 0) throw cannotWrite(problems, 'make them writable, or see the changes with --dry-run and make them by hand');
+  for (const t of targets) {
+    try {
+      const file = path.join(root, ...t.change.path.split('/'));
+      // A document removed with its file: a link goes, not what it leads to.
+      if (t.change.after === null) await rm(file, { force: true });
+      else await writeFileAtomic(t.real, t.change.after, { tempDir, ...(t.mode !== undefined ? { mode: t.mode } : {}) });
+    } catch (error) {
+      const written = targets.slice(0, targets.indexOf(t)).map((w) => w.change.path);
+      throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${written.length > 0 ? `; written before it: ${written.join(', ')}` : ''}`, 'fix what stops the write and run pull again: it converges');
+    }
+  }
+}
+
+/** Where a change goes, and the mode to keep; throws when it cannot be written there. */
+async function targetOf(change: FileChange, file: string): Promise<Target> {
+  const link = await lstat(file).catch(() => undefined);
+  if (!link) {
+    // A new file: its nearest folder that exists must take it.
+    await access(await nearestFolder(path.dirname(file)), constants.W_OK);
+    return { change, real: file };
+  }
+  const real = link.isSymbolicLink() ? await realpath(file) : file;
+  if (change.after === null) {
+    await access(path.dirname(file), constants.W_OK);
+    return { change, real };
+  }
+  const info = await stat(real);
+  await access(real, constants.W_OK);
+  await access(path.dirname(real), constants.W_OK);
+  return { change, real, mode: info.mode & 0o7777 };
+}
+
+async function nearestFolder(dir: string): Promise<string> {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (await stat(d).then((s) => s.isDirectory(), () => false)) return d;
+    if (path.dirname(d) === d) return d;
+  }
+}
+
+function codeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
+function cannotWrite(problems: string[], hint: string): DocketError {
+  return new DocketError('pull-cannot-write', `cannot write ${problems.join(', ')}: nothing was written`, hint);
+}

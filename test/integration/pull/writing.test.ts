@@ -1,0 +1,70 @@
+/**
+ * How `pull` writes what it changed: permission bits kept, a link written where it leads, a
+ * byte-order mark and a missing last newline kept, and a file it cannot write changing nothing.
+ */
+import { chmod, lstat, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { App } from '../../helpers/app.js';
+import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { makeDir } from '../../helpers/tmpdir.js';
+import { AGREEMENTS_DOCKET_YAML } from '../agreements-fixtures.js';
+
+const { emulator, cli } = emulatorForFile();
+
+const playbook = (name: string, actions: string): string => `kind: Playbook\nname: ${name}\nrules:\n  - name: Term\n    actions: ${actions}\n`;
+
+describe('pull writes files', () => {
+  it('keeps their permission bits, and changes a linked file where the link leads', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/private.yaml': playbook('Private', 'ACCEPT'), 'shared/linked.txt': playbook('Linked', 'ACCEPT') });
+    await chmod(join(dir, 'playbooks/private.yaml'), 0o600);
+    await symlink('../shared/linked.txt', join(dir, 'playbooks/linked.yaml'));
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('Private', 'Term', { actions: 'REJECT' });
+    await app.editRule('Linked', 'Term', { actions: 'FLAG' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect((await stat(join(dir, 'playbooks/private.yaml'))).mode & 0o777).toBe(0o600);
+    expect(await readFile(join(dir, 'playbooks/private.yaml'), 'utf8')).toContain('actions: REJECT');
+    expect((await lstat(join(dir, 'playbooks/linked.yaml'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(dir, 'shared/linked.txt'), 'utf8')).toBe(playbook('Linked', 'FLAG'));
+    await expectNoChanges(cli, dir);
+  });
+
+  it('keeps a byte-order mark, and a last line with no newline, and adds after such a line on a line of its own', async () => {
+    const dir = await makeDir({
+      'docket.yaml': AGREEMENTS_DOCKET_YAML,
+      'custom-terms/t.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n',
+      'custom-terms/t.md': '\uFEFFFirst line\r\nsecond\r\n',
+      'playbooks/noeol.yaml': 'kind: Playbook\nname: NoEOL\nrules:\n  - name: E1\n    actions: ACCEPT e1',
+      'playbooks/kept.yaml': '\uFEFFkind: Playbook\nname: Kept\n',
+      'playbooks/tail.yaml': 'kind: Playbook\nname: Tail\ndescription: old\nrules:\n  - name: T1\n    actions: ACCEPT t1',
+    });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.publishTerm('T', 'First line\nsecond, changed\n');
+    await app.createRule('NoEOL', { name: 'E2', actions: 'ACCEPT e2' });
+    await app.editPlaybook('Kept', { description: 'Said in the app' });
+    await app.editPlaybook('Tail', { description: 'new' });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stdout]).toEqual([0, expect.not.stringContaining('could not edit')]);
+    expect(await readFile(join(dir, 'custom-terms/t.md'), 'utf8')).toBe('\uFEFFFirst line\r\nsecond, changed\r\n');
+    expect(await readFile(join(dir, 'playbooks/kept.yaml'), 'utf8')).toMatch(/^\uFEFFkind: Playbook\n/);
+    expect(await readFile(join(dir, 'playbooks/noeol.yaml'), 'utf8')).toMatch(/^ {4}actions: ACCEPT e1\n {2}- name: E2\n {4}actions: ACCEPT e2\n?$/m);
+    expect(await readFile(join(dir, 'playbooks/tail.yaml'), 'utf8')).toBe('kind: Playbook\nname: Tail\ndescription: new\nrules:\n  - name: T1\n    actions: ACCEPT t1');
+    await expectNoChanges(cli, dir);
+  });
+
+  it('with .docket a file, says so and writes nothing, not a stack trace', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook('NDA', 'ACCEPT') });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('NDA', 'Term', { actions: 'REJECT' });
+    const sync = join(dir, '.docket');
+    await rename(sync, `${sync}.moved`);
+    await writeFile(sync, 'notes\n');
+    const refused = await cli('pull', '-C', dir);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(`cannot write ${sync} (not a folder): nothing was written`)]);
+    expect(refused.stderr).not.toMatch(/bug in docket|\n\s+at /);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(playbook('NDA', 'ACCEPT'));
+  });
+});
