@@ -72,7 +72,8 @@ export function driftReport(input: DriftInput): DriftReport {
     ...(c.liveUpdatedAt ? { updated_at: c.liveUpdatedAt } : {}),
     ...(c.policy ? { policy: c.policy } : {}),
   });
-  const toDrift = adderTo(report.drift);
+  // One object changed in the app is one item of drift, whatever changes the plan makes of it.
+  const toDrift = adderTo(report.drift, true);
   const toPending = adderTo(report.pending);
   const toIgnored = adderTo(report.ignored);
   for (const c of input.plan.changes) {
@@ -104,20 +105,22 @@ export function driftReport(input: DriftInput): DriftReport {
 }
 
 /**
- * Adds to `list` one item per object and direction: a rename and an update of one rule (two
- * changes) are one object that moved. Found by identity, not by a scan: a drift report can hold
+ * Adds to `list` one item per object and direction (`oneDirection`: per object): a rename and an
+ * update of one rule (two changes) are one object that moved. Found by identity, not by a scan: a drift report can hold
  * every object of a large organization.
  */
-function adderTo(list: DriftItem[]): (entry: DriftItem) => void {
+function adderTo(list: DriftItem[], oneDirection = false): (entry: DriftItem) => void {
   const byIdentity = new Map<string, DriftItem>();
   return (entry) => {
-    const identity = `${entry.kind}\n${entry.key}\n${entry.direction}`;
+    const identity = oneDirection ? `${entry.kind}\n${entry.key}` : `${entry.kind}\n${entry.key}\n${entry.direction}`;
     const same = byIdentity.get(identity);
     if (!same) {
       byIdentity.set(identity, entry);
       list.push(entry);
       return;
     }
+    // Renamed in the app (changed live) and edited on both sides: the object changed on both.
+    if (same.direction !== entry.direction && entry.direction === 'changed-both') same.direction = 'changed-both';
     const known = new Set(same.fields.map((f) => f.field));
     same.fields.push(...entry.fields.filter((f) => !known.has(f.field)));
   };

@@ -192,6 +192,15 @@ describe('driftReport', () => {
     ]);
   });
 
+  it('counts a rule renamed in the app and edited on both sides once, as changed on both', () => {
+    const changes: Change[] = [
+      update([{ field: 'name', before: 'Term', after: 'Duration', direction: 'live' }], { id: 'rename:rule:NDA/Term', action: 'rename' }),
+      update([{ field: 'actions', before: 'a', after: 'b', direction: 'both' }], { direction: 'changed-both' }),
+    ];
+    const report = driftReport({ plan: planOf(changes), unmatched: [], sync: EMPTY_SYNC, declared: new Set(), quiet: new Set() });
+    expect(report.drift.map((d) => [d.key, d.direction, d.fields.map((f) => f.field)])).toEqual([['NDA/Term', 'changed-both', ['name', 'actions']]]);
+  });
+
   it('a playbook renamed in the app while another was made under its old name is drift, not a removal from the files', () => {
     const sync = syncState([{ 'playbook:MSA': formatSyncRecord({ id: 'pb-old', fields: {} }), 'playbook:Gone': formatSyncRecord({ id: 'pb-gone', fields: {} }) }]);
     const renamed: LiveResource = { kind: 'playbook', id: 'pb-old', key: 'MSA old', name: 'MSA old', fields: {}, refs: [] };
