@@ -73,7 +73,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
     lines.push(
       opts.dryRun
         ? `Dry run: would write ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} (${paths.join(', ')}); nothing was written.`
-        : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths.join(', ')}. Review them (git diff) and commit; \`docket plan\` now shows no changes for what was pulled.`,
+        : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths.join(', ')}. Review them (git diff) and commit; \`docket plan\` now shows no changes for what was pulled${result.notes.length > 0 ? ', once the notes above are dealt with' : ''}.`,
     );
   }
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;

@@ -53,4 +53,12 @@ describe('drift and pull markdown at scale', () => {
       expect(out).not.toMatch(/organization "organization"|organization `organization`/);
     }
   });
+
+  it('promises a plan with no changes after a pull only once its notes are dealt with', () => {
+    const files = [{ path: 'custom-terms/t.yaml', before: 'a', after: 'b' }];
+    const base: PullResult = { pulled: [pulled(1)], notPulled: [], notes: [], files, sync: new Map() };
+    expect(renderPullText(plan([]), base, { color: false, dryRun: false })).toContain('`docket plan` now shows no changes for what was pulled.\n');
+    const noted = renderPullText(plan([]), { ...base, notes: ['set `agreements.actor` in docket.yaml'] }, { color: false, dryRun: false });
+    expect(noted).toContain('`docket plan` now shows no changes for what was pulled, once the notes above are dealt with.\n');
+  });
 });
