@@ -106,8 +106,8 @@ export function driftReport(input: DriftInput): DriftReport {
 
 /**
  * Adds to `list` one item per object and direction (`oneDirection`: per object): a rename and an
- * update of one rule (two changes) are one object that moved. Found by identity, not by a scan: a drift report can hold
- * every object of a large organization.
+ * update of one rule (two changes) are one object that moved. Found by identity, not by a scan: a
+ * drift report can hold every object of a large organization.
  */
 function adderTo(list: DriftItem[], oneDirection = false): (entry: DriftItem) => void {
   const byIdentity = new Map<string, DriftItem>();
