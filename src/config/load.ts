@@ -143,7 +143,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
     const placeholders = texts[i]!.includes('$');
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, processEnv, diagnostics, placeholders, text: texts[i]! });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), processEnv, diagnostics, placeholders, text: texts[i]! });
       if (resource) documents.push(resource);
     }
   });
@@ -239,6 +239,7 @@ interface CheckContext {
   kindsByName: Map<string, KindSchemaInfo>;
   validators: Map<string, ValidateFunction>;
   vars: Record<string, string> | undefined;
+  brokenVars?: ReadonlySet<string>;
   processEnv: Record<string, string | undefined>;
   diagnostics: Diagnostic[];
   /** False when the file has no `$`, so no substitution to make. */
@@ -308,7 +309,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
 
   const interpolated = ctx.placeholders
     ? interpolateTree(value, '', {
-        ctx: { vars: ctx.vars, env: ctx.processEnv, allowVars: true },
+        ctx: { vars: ctx.vars, env: ctx.processEnv, allowVars: true, ...(ctx.brokenVars ? { brokenVars: ctx.brokenVars } : {}) },
         isPlain: (p) => doc.positions.isPlain(p),
       })
     : { value, problems: [], unresolved: new Set<string>(), wholes: new Map<string, string>() };

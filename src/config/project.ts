@@ -31,6 +31,8 @@ export interface ProjectResult {
   project?: ProjectConfig;
   /** Variables for interpolating the other files; undefined when they cannot be known (so `var.` names are not checked). */
   vars?: Record<string, string>;
+  /** Variables whose own value is broken (reported in docket.yaml): a use of one in a file is not checked again. */
+  brokenVars?: ReadonlySet<string>;
   diagnostics: Diagnostic[];
 }
 
@@ -190,7 +192,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // With errors the settings are still built, from the values that have the right type, so the
   // kinds' own rules check the resource files in the same run (every problem at once); the errors
   // are thrown before anything could use them to reach a service.
-  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars } : {}) };
+  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars, brokenVars } : {}) };
 
   const value = pass.value as Plain;
   const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;

@@ -297,6 +297,17 @@ describe('loadConfig: interpolation', () => {
     ]);
     expect(r.diagnostics[0]!.path).toBe('rules[0].reviewer');
   });
+
+  it('reports a variable whose own value is broken once, where it is defined, not again in a file that uses it', async () => {
+    const r = await load(
+      {
+        'docket.yaml': lines('version: 1', 'vars:', '  lead: alice@acme.example', 'environments:', '  staging:', '    vars:', '      lead: ${env.STAGING_LEAD}'),
+        'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}'),
+      },
+      { env: 'staging' },
+    );
+    expect(r.diagnostics.map(brief)).toEqual(['docket.yaml:7:13 undefined-variable']);
+  });
 });
 
 describe('loadConfig: API keys typed into a file', () => {
