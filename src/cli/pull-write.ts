@@ -15,10 +15,10 @@ interface Target {
   change: FileChange;
   /** Where the text goes: the file, or what its link leads to. */
   real: string;
-  mode?: number;
 }
 
-export async function writePulledFiles(root: string, files: readonly FileChange[]): Promise<void> {
+/** `alsoWritten`: files the pull writes afterwards (its sync records), checked with the others. */
+export async function writePulledFiles(root: string, files: readonly FileChange[], alsoWritten: readonly string[] = []): Promise<void> {
   if (files.length === 0) return;
   const tempDir = path.join(root, '.docket');
   try {
@@ -36,13 +36,21 @@ export async function writePulledFiles(root: string, files: readonly FileChange[
       problems.push(`${change.path} (${codeOf(error)})`);
     }
   }
+  for (const file of alsoWritten) {
+    try {
+      await targetOf({ path: file, before: null, after: '' }, file);
+    } catch (error) {
+      problems.push(`${path.relative(root, file).split(path.sep).join('/')} (${codeOf(error)})`);
+    }
+  }
   if (problems.length > 0) throw cannotWrite(problems, 'make them writable, or see the changes with --dry-run and make them by hand');
   for (const t of targets) {
     try {
       const file = path.join(root, ...t.change.path.split('/'));
       // A document removed with its file: a link goes, not what it leads to.
       if (t.change.after === null) await rm(file, { force: true });
-      else await writeFileAtomic(t.real, t.change.after, { tempDir, ...(t.mode !== undefined ? { mode: t.mode } : {}) });
+      // writeFileAtomic keeps the permission bits of the file it replaces.
+      else await writeFileAtomic(t.real, t.change.after, { tempDir });
     } catch (error) {
       const written = targets.slice(0, targets.indexOf(t)).map((w) => w.change.path);
       throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${written.length > 0 ? `; written before it: ${written.join(', ')}` : ''}`, 'fix what stops the write and run pull again: it converges');
@@ -50,7 +58,7 @@ export async function writePulledFiles(root: string, files: readonly FileChange[
   }
 }
 
-/** Where a change goes, and the mode to keep; throws when it cannot be written there. */
+/** Where a change goes; throws when it cannot be written there. */
 async function targetOf(change: FileChange, file: string): Promise<Target> {
   const link = await lstat(file).catch(() => undefined);
   if (!link) {
@@ -63,10 +71,9 @@ async function targetOf(change: FileChange, file: string): Promise<Target> {
     await access(path.dirname(file), constants.W_OK);
     return { change, real };
   }
-  const info = await stat(real);
   await access(real, constants.W_OK);
   await access(path.dirname(real), constants.W_OK);
-  return { change, real, mode: info.mode & 0o7777 };
+  return { change, real };
 }
 
 async function nearestFolder(dir: string): Promise<string> {

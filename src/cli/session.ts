@@ -33,6 +33,8 @@ export interface Session {
   lockTarget: string | undefined;
   /** What docket last saw in sync, from the sections of the services this run talks to (ask once they answered). */
   sync(): SyncState;
+  /** The file recordSync writes (docket.lock.json, or the emulator's sync file). */
+  syncFile: string;
   /** Records sync changes in docket.lock.json, each field under the service it lives on. */
   recordSync(updates: SyncUpdates): Promise<void>;
   /**
@@ -186,7 +188,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       if (!together) await writeSync(syncLocation, changesIn);
       return told;
     };
-    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, recordSync, settle });
+    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, syncFile: syncLocation.path, recordSync, settle });
   } finally {
     progress.stop();
     await connection.close();

@@ -1,7 +1,7 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from './process-alive.js';
 
@@ -16,7 +16,7 @@ export function tempPath(file: string, tempDir = dirname(file)): string {
 export interface AtomicWriteOptions {
   /** Where the temporary file goes (a folder of the target's filesystem that users do not look at). */
   tempDir?: string;
-  /** Permission bits the file gets (those it had, when it is replaced); else what the umask gives a new file. */
+  /** Permission bits the file gets; by default those of the file it replaces (a new one: what the umask gives). */
   mode?: number;
 }
 
@@ -27,7 +27,9 @@ export async function writeFileAtomic(file: string, content: string | Iterable<s
   const tmp = tempPath(file, options.tempDir);
   try {
     await writeFile(tmp, content, 'utf8');
-    if (options.mode !== undefined) await chmod(tmp, options.mode);
+    // A file someone made private (or read-only) stays so: a rename would otherwise give it the umask's bits.
+    const mode = options.mode ?? (await stat(file).then((s) => s.mode & 0o7777, () => undefined));
+    if (mode !== undefined) await chmod(tmp, mode);
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true });

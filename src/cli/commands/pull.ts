@@ -73,7 +73,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           keys: keysOf(io.env),
         });
         if (!dryRun) {
-          await writePulledFiles(root, result.files);
+          // The sync records are written after the files: that file is checked with them.
+          await writePulledFiles(root, result.files, [s.syncFile]);
           // After the files: a run killed between the two has pulled; only the directions wait for the next apply or pull.
           await s.recordSync(result.sync);
         }

@@ -20,11 +20,14 @@ describe('pull writes files', () => {
     await chmod(join(dir, 'playbooks/private.yaml'), 0o600);
     await symlink('../shared/linked.txt', join(dir, 'playbooks/linked.yaml'));
     await applyOk(cli, dir);
+    // The lock too, which pull writes its sync records into (and apply its entries).
+    await chmod(join(dir, 'docket.lock.json'), 0o640);
     const app = new App(emulator().env);
     await app.editRule('Private', 'Term', { actions: 'REJECT' });
     await app.editRule('Linked', 'Term', { actions: 'FLAG' });
     expect((await cli('pull', '-C', dir)).code).toBe(0);
     expect((await stat(join(dir, 'playbooks/private.yaml'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, 'docket.lock.json'))).mode & 0o777).toBe(0o640);
     expect(await readFile(join(dir, 'playbooks/private.yaml'), 'utf8')).toContain('actions: REJECT');
     expect((await lstat(join(dir, 'playbooks/linked.yaml'))).isSymbolicLink()).toBe(true);
     expect(await readFile(join(dir, 'shared/linked.txt'), 'utf8')).toBe(playbook('Linked', 'FLAG'));
