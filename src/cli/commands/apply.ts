@@ -211,14 +211,11 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   // stop was asked for and said: the report and the exit code say interrupted, with 0 not started.
   const signalled = interrupts.received();
   if (signalled && !report.stopped) report.stopped = signalled;
-  // From here a signal stops nothing: the report is what happened.
-  const printing = interrupts.hold('every change is done; the report is being written');
+  // From here to the end of the process a signal stops nothing: the report is what happened, and
+  // its exit code is the apply's (held, never released: closing the connections still waits on I/O).
+  interrupts.hold('every change is done; the report is being written');
   release();
-  try {
-    await reportApply(plan, report, result.lock, signalled, io, opts, settings);
-  } finally {
-    printing();
-  }
+  await reportApply(plan, report, result.lock, signalled, io, opts, settings);
 }
 
 /** The apply's report, and its exit: `signal` is the one received before the report was decided. */

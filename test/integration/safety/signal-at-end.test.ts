@@ -20,7 +20,7 @@ afterEach(async () => {
  * Interrupts whose first signal comes when the apply, still holding signals for itself, drops its
  * exit handler: that is once every change is done and the lock file is written.
  */
-function signalOnceTheLockIsWritten(name: SignalName): Interrupts & { sent: () => boolean } {
+function signalOnceTheLockIsWritten(name: SignalName | undefined): Interrupts & { sent: () => boolean; held: () => readonly string[] } {
   const controller = new AbortController();
   let first: SignalName | undefined;
   const held: string[] = [];
@@ -28,8 +28,9 @@ function signalOnceTheLockIsWritten(name: SignalName): Interrupts & { sent: () =
     signal: controller.signal,
     received: () => first,
     sent: () => first !== undefined,
+    held: () => held,
     onExit: () => () => {
-      if (first === undefined && held.some((s) => s.startsWith('stopping:'))) {
+      if (name !== undefined && first === undefined && held.some((s) => s.startsWith('stopping:'))) {
         first = name;
         controller.abort(new Error(name));
       }
@@ -42,6 +43,16 @@ function signalOnceTheLockIsWritten(name: SignalName): Interrupts & { sent: () =
 }
 
 describe('a signal once every change is done', () => {
+  it('after the report, is held to the end of the process: the exit code stays the report\'s', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\n' });
+    const interrupts = signalOnceTheLockIsWritten(undefined);
+    const run = await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env, interrupts });
+    expect([run.code, run.stdout]).toEqual([0, expect.stringContaining('Apply complete: 1 done.')]);
+    // Nothing releases it: a signal now (the connections closing) is told, and stops nothing.
+    expect(interrupts.held()).toEqual(['every change is done; the report is being written']);
+  });
+
   for (const output of ['text', 'json'] as const) {
     it(`reports the apply interrupted with nothing left not started, and exits 130 (-o ${output})`, async () => {
       t = await startTestEmulator();
