@@ -99,6 +99,8 @@ function unusable(path: string, error: unknown, why?: string): DocketError {
 }
 
 async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {
+  // Not read unless it is a file: reading a named pipe would wait for a writer for ever.
+  if (!(await stat(path).then((s) => s.isFile(), () => true))) throw notAFile(path);
   try {
     const value = JSON.parse(await readFile(path, 'utf8')) as Partial<ApplyLockHolder>;
     if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.started === 'string') return value as ApplyLockHolder;
@@ -122,8 +124,12 @@ async function unreadableAge(path: string): Promise<'fresh' | 'old' | 'gone'> {
     return 'gone';
   }
   // Never made by docket, and never removed by it: someone's folder is in the lock's place.
-  if (!info.isFile()) throw new DocketError('apply-lock-unusable', `the apply lock ${path} is not a file`, `docket keeps its apply lock there: move or delete what is in its place`);
+  if (!info.isFile()) throw notAFile(path);
   return Date.now() - info.mtimeMs > UNREADABLE_GRACE_MS ? 'old' : 'fresh';
+}
+
+function notAFile(path: string): DocketError {
+  return new DocketError('apply-lock-unusable', `the apply lock ${path} is not a file`, `docket keeps its apply lock there: move or delete what is in its place`);
 }
 
 function isStale(holder: ApplyLockHolder): boolean {

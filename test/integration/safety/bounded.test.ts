@@ -5,6 +5,7 @@
  */
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -154,7 +155,7 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     expect((await b('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
   });
 
-  it('a file where .docket goes, or a folder where the lock goes, is a plain error that changes nothing, not a crash', async () => {
+  it('a file where .docket goes, or a folder or a named pipe where the lock goes, is a plain error that changes nothing, not a crash', async () => {
     t = await startTestEmulator();
     const b = bin(t);
     const fileInTheWay = await config();
@@ -175,6 +176,15 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
       expect(run.stdout + run.stderr).not.toMatch(/bug in docket|EISDIR/);
     }
     expect(existsSync(join(folderInTheWay, '.docket', 'apply.lock'))).toBe(true);
+
+    // A named pipe is not read (that would wait for a writer for ever).
+    const pipeInTheWay = await config();
+    await mkdir(join(pipeInTheWay, '.docket'), { recursive: true });
+    execFileSync('mkfifo', [join(pipeInTheWay, '.docket', 'apply.lock')]);
+    const piped = spawnBin(['apply', '-C', pipeInTheWay, '--auto-approve'], t.env);
+    const hung = setTimeout(() => piped.child.kill('SIGKILL'), 10_000);
+    expect([await piped.exited, piped.stderr()]).toEqual([1, expect.stringContaining('apply.lock is not a file')]);
+    clearTimeout(hung);
     expect(Object.keys(reviewOf(t).playbooks)).toEqual([]);
   });
 });
