@@ -1,5 +1,6 @@
 /** Atomic JSON persistence: write a temp file in the same directory, then rename over the target. */
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
 
 export { writeFileAtomic };
@@ -30,6 +31,8 @@ export async function readJsonFile(file: string): Promise<unknown> {
     const code = err instanceof Error && 'code' in err ? err.code : undefined;
     if (code === 'ENOENT') return undefined;
     if (code === 'EISDIR') throw new StateFileError(file, `${file} is a folder, not a state file`, 'name a file inside it, such as emulator.json');
+    // A file where one of its folders goes (`.docket` made by hand): permissions are not the problem.
+    if (code === 'ENOTDIR') throw new StateFileError(file, `cannot read ${file}: ${dirname(file)} is not a folder`, `move the file that is in its way: the state file goes inside ${dirname(file)}`);
     throw new StateFileError(file, `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, 'check its permissions');
   }
   try {

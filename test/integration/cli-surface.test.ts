@@ -139,6 +139,13 @@ describe('emulator start-up problems are user errors', () => {
     for (const run of [remote, folder]) expect(run.stderr).not.toMatch(/Internal error|    at /);
   });
 
+  it('a file where .docket goes is named as what is in the way, not as a permission problem', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, '.docket': 'notes\n' });
+    const run = await runCli(['plan', '-C', dir, '--emulator']);
+    expect([run.code, run.stderr]).toEqual([1, expect.stringContaining(`${join(dir, '.docket')} is not a folder`)]);
+    expect(run.stderr).toContain('hint: move the file that is in its way');
+  });
+
   it('a corrupt state file, standalone and in-process', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML });
     await mkdir(join(dir, '.docket'));
