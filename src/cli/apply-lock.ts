@@ -73,7 +73,9 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
   try {
     await mkdir(dirname(path), { recursive: true });
   } catch (error) {
-    throw unusable(path, error, (error as NodeJS.ErrnoException).code === 'EEXIST' || (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? `${dirname(path)} is not a folder` : undefined);
+    const code = (error as NodeJS.ErrnoException).code;
+    // A link to nothing (ENOENT from mkdir of a path that is there) is in the way as a file is.
+    throw unusable(path, error, code === 'EEXIST' || code === 'ENOTDIR' || code === 'ENOENT' ? `${dirname(path)} is not a folder` : undefined);
   }
   try {
     const file = await open(path, 'wx');

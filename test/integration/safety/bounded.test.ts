@@ -3,7 +3,7 @@
  * one that asks to wait an hour all end within the command's budget with a clear message; a
  * malformed answer is a typed error naming the endpoint.
  */
-import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -163,6 +163,10 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     const refused = await b('apply', '-C', fileInTheWay, '--auto-approve');
     expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(`Error: cannot create the apply lock ${join(fileInTheWay, '.docket', 'apply.lock')}: ${join(fileInTheWay, '.docket')} is not a folder`)]);
     expect(refused.stderr).not.toMatch(/bug in docket|\n\s+at /);
+    // A link to nothing is in the way as well.
+    const linkInTheWay = await config();
+    await symlink('gone', join(linkInTheWay, '.docket'));
+    expect((await b('apply', '-C', linkInTheWay, '--auto-approve')).stderr).toContain(`${join(linkInTheWay, '.docket')} is not a folder`);
 
     const folderInTheWay = await config();
     await mkdir(join(folderInTheWay, '.docket', 'apply.lock'), { recursive: true });
