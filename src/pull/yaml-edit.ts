@@ -561,7 +561,8 @@ class DocumentEditor {
       else this.splice(items[index - 1]!.range![1], item.range![1], '');
       return;
     }
-    this.splice(this.lineStart(this.dashOf(seq, index)), this.afterLine(item.range![1]), '');
+    // With the comment lines right above it, which are its own (an item added goes above them, too).
+    this.splice(this.aboveComments(this.lineStart(this.dashOf(seq, index))), this.afterLine(item.range![1]), '');
   }
 
   /** A list that must hold nothing: `[]`, since an empty block list would read as null. */

@@ -53,6 +53,9 @@ describe('editYaml', () => {
     expect(appended).toBe(`${PLAYBOOK}  - name: Residuals\n    actions: REJECT\n`);
     const removed = edit(PLAYBOOK, (v) => setAt(v, '/rules/1', undefined)).text!;
     expect(removed).toBe(PLAYBOOK.slice(0, PLAYBOOK.indexOf('  - name: Law')));
+    // An item goes with the comment lines right above it, as an item added goes above them.
+    const first = edit(PLAYBOOK, (v) => setAt(v, '/rules/0', undefined)).text!;
+    expect(first).toBe(PLAYBOOK.slice(0, PLAYBOOK.indexOf('  # Term')) + PLAYBOOK.slice(PLAYBOOK.indexOf('  - name: Law')));
   });
 
   it('renames a list item in place, keeping its comments, beside an item that comes', () => {
