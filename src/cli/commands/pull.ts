@@ -8,6 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import { DocketError } from '../../errors.js';
 import { schemaHome } from '../../config/schema-names.js';
 import { interpolateString } from '../../config/interpolate.js';
 import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
@@ -76,7 +77,11 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           // The sync records are written after the files: that file is checked with them.
           await writePulledFiles(root, result.files, [s.syncFile]);
           // After the files: a run killed between the two has pulled; only the directions wait for the next apply or pull.
-          await s.recordSync(result.sync);
+          await s.recordSync(result.sync).catch((error: unknown) => {
+            // Checked above when files were written; with none, this is the first write.
+            if (error instanceof DocketError) throw error;
+            throw new DocketError('pull-cannot-write', `cannot write the sync records to ${s.syncFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'make it writable and run pull again: it converges');
+          });
         }
         return { plan: byKind.plan, result };
       });
