@@ -245,7 +245,7 @@ class PullPlanner {
     // What the files would then hold must be what validate takes: the app takes text docket refuses.
     const adding = c.action === 'delete';
     const renaming = fields.includes('name');
-    const alike = l && (adding || renaming) ? this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) : undefined;
+    const alike = l && (adding || renaming) ? (this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) ?? (adding ? this.sharedLiveName(l) : undefined)) : undefined;
     const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys) : undefined) ?? alike;
     if (refused) {
       this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
@@ -281,6 +281,25 @@ class PullPlanner {
     for (const key of this.editedRemovals) keptParents.add(key);
     const stays = (c: Change): boolean => c.parent !== undefined && keptParents.has(refKey(c.parent.kind, c.parent.key));
     toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !keptParents.has(refKey(r.change.kind, r.change.key)) && !stays(r.change)));
+  }
+
+  /** How many live objects have each name as it looks (kind, parent, look-alike), made when first asked. */
+  private liveLooks: Map<string, number> | undefined;
+
+  /**
+   * Why a live object may not be written: others of its kind and scope have its name, or one that
+   * looks the same (made through the API, which takes them), and validate refuses two of one name.
+   */
+  private sharedLiveName(l: LiveResource): string | undefined {
+    const slot = (o: LiveResource): string => `${o.kind}\u0000${o.parentId ?? ''}\u0000${lookAlike(o.name)}`;
+    if (!this.liveLooks) {
+      this.liveLooks = new Map();
+      for (const list of this.liveByKind.values()) for (const o of list) this.liveLooks.set(slot(o), (this.liveLooks.get(slot(o)) ?? 0) + 1);
+    }
+    const count = this.liveLooks.get(slot(l)) ?? 0;
+    if (count < 2) return undefined;
+    const parent = l.parentId ? this.kinds.get(l.kind)?.parentKind : undefined;
+    return `${count} live ${l.kind} objects${parent ? ` of one ${parent}` : ''} are named ${quoteValue(l.name)} (or look so), which validate refuses in the files; rename all but one in the app, then pull again`;
   }
 
   /** Declared objects by what their names look like (kind, parent, look-alike), made when first asked. */
@@ -610,7 +629,7 @@ class PullPlanner {
       if (droppedFromFiles(l, this.input.sync, this.input.plan.ids, this.declaredKeys)) return false;
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? this.sharedLiveName(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });

@@ -58,6 +58,29 @@ describe('pull writes files', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('does not write two live objects of one name (validate would refuse the files), and writes both once one is renamed', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/k.yaml': playbook('K', 'ACCEPT') });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.createRule('K', { name: 'Twice', actions: 'FLAG one' });
+    await app.createRule('K', { name: 'Twice', actions: 'FLAG two' });
+    await app.createPlaybook({ name: 'Side' });
+    await app.createPlaybook({ name: 'Side' });
+    const refused = await cli('pull', '-C', dir);
+    expect(refused.code).toBe(0);
+    expect(refused.stdout).toContain('2 live rule objects of one playbook are named "Twice" (or look so), which validate refuses in the files');
+    expect(refused.stdout).toContain('2 live playbook objects are named "Side" (or look so)');
+    expect(await readFile(join(dir, 'playbooks/k.yaml'), 'utf8')).toBe(playbook('K', 'ACCEPT'));
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+
+    await app.editRule('K', 'Twice', { name: 'Twice again' });
+    await app.editPlaybook('Side', { name: 'Side again' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/k.yaml'), 'utf8')).toMatch(/name: Twice again[\s\S]*name: Twice\n|name: Twice\n[\s\S]*name: Twice again/);
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('with .docket a file, says so and writes nothing, not a stack trace', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook('NDA', 'ACCEPT') });
     await applyOk(cli, dir);
