@@ -4,8 +4,9 @@
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, parse, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { nearestExisting } from '../util/nearest-existing.js';
 
 /** The absolute path of `file` (relative to `cwd`), or a usage error naming `flag` when it cannot be written; `example` is a file name for the hint. */
 export async function checkOutputFile(cwd: string, file: string, flag: string, example: string): Promise<string> {
@@ -16,16 +17,9 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   // `out/` (or `out/.`) names a folder even while none exists: resolved, it would be written as a file `out`.
   if (/[\\/]\.?$|^\.\.?$|[\\/]\.\.$/.test(file)) throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${join(file, example)}`);
   // The nearest folder that exists: the write creates the missing ones below it.
-  let folder = dirname(path);
-  for (;;) {
-    const st = await stat(folder).catch(() => undefined);
-    if (st) {
-      if (!st.isDirectory()) throw new UsageError(`${flag} ${file} cannot be written: ${folder} is a file, not a folder`);
-      break;
-    }
-    if (dirname(folder) === folder) break;
-    folder = dirname(folder);
-  }
+  const nearest = await nearestExisting(dirname(path));
+  if (nearest && !nearest.stats.isDirectory()) throw new UsageError(`${flag} ${file} cannot be written: ${nearest.path} is a file, not a folder`);
+  const folder = nearest?.path ?? parse(path).root;
   const writable = await access(target ? path : folder, constants.W_OK).then(
     () => true,
     () => false,

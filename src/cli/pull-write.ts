@@ -5,11 +5,12 @@
  * configuration) is changed where the link leads: the link stays a link.
  */
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, realpath, rm, stat } from 'node:fs/promises';
+import { access, lstat, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError } from '../errors.js';
 import type { FileChange } from '../pull/plan.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { nearestExisting } from '../util/nearest-existing.js';
 
 interface Target {
   change: FileChange;
@@ -17,8 +18,28 @@ interface Target {
   real: string;
 }
 
-/** `alsoWritten`: files the pull writes afterwards (its sync records), checked with the others. */
-export async function writePulledFiles(root: string, files: readonly FileChange[], alsoWritten: readonly string[] = []): Promise<void> {
+/** What the pull records once its files are written: `file`, written by `write`. */
+export interface SyncWrite {
+  file: string;
+  write(): Promise<void>;
+}
+
+/**
+ * The pulled files, then the sync records (a run killed between the two has pulled; only the
+ * directions wait for the next apply or pull). The records' file is checked with the others.
+ */
+export async function writePulled(root: string, files: readonly FileChange[], sync: SyncWrite): Promise<void> {
+  await writePulledFiles(root, files, sync.file);
+  try {
+    await sync.write();
+  } catch (error) {
+    // Checked with the files when there were any; with none, this is the first write.
+    if (error instanceof DocketError) throw error;
+    throw new DocketError('pull-cannot-write', `cannot write the sync records to ${sync.file} (${codeOf(error)})`, 'make it writable and run pull again: it converges');
+  }
+}
+
+async function writePulledFiles(root: string, files: readonly FileChange[], syncFile: string): Promise<void> {
   if (files.length === 0) return;
   const tempDir = path.join(root, '.docket');
   try {
@@ -36,12 +57,10 @@ export async function writePulledFiles(root: string, files: readonly FileChange[
       problems.push(`${change.path} (${codeOf(error)})`);
     }
   }
-  for (const file of alsoWritten) {
-    try {
-      await targetOf({ path: file, before: null, after: '' }, file);
-    } catch (error) {
-      problems.push(`${path.relative(root, file).split(path.sep).join('/')} (${codeOf(error)})`);
-    }
+  try {
+    await targetOf({ path: syncFile, before: null, after: '' }, syncFile);
+  } catch (error) {
+    problems.push(`${path.relative(root, syncFile).split(path.sep).join('/')} (${codeOf(error)})`);
   }
   if (problems.length > 0) throw cannotWrite(problems, 'make them writable, or see the changes with --dry-run and make them by hand');
   for (const t of targets) {
@@ -63,7 +82,9 @@ async function targetOf(change: FileChange, file: string): Promise<Target> {
   const link = await lstat(file).catch(() => undefined);
   if (!link) {
     // A new file: its nearest folder that exists must take it.
-    await access(await nearestFolder(path.dirname(file)), constants.W_OK);
+    const nearest = await nearestExisting(path.dirname(file));
+    if (nearest && !nearest.stats.isDirectory()) throw Object.assign(new Error(`${nearest.path} is not a folder`), { code: 'ENOTDIR' });
+    await access(nearest?.path ?? path.parse(file).root, constants.W_OK);
     return { change, real: file };
   }
   const real = link.isSymbolicLink() ? await realpath(file) : file;
@@ -74,13 +95,6 @@ async function targetOf(change: FileChange, file: string): Promise<Target> {
   await access(real, constants.W_OK);
   await access(path.dirname(real), constants.W_OK);
   return { change, real };
-}
-
-async function nearestFolder(dir: string): Promise<string> {
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (await stat(d).then((s) => s.isDirectory(), () => false)) return d;
-    if (path.dirname(d) === d) return d;
-  }
 }
 
 function codeOf(error: unknown): string {

@@ -91,7 +91,7 @@ export const ruleKind: KindModule<'rule'> = {
       // Entries that are not mappings were reported by the schema; skip them, keep checking the rest.
       if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return;
       const rule = entry as Record<string, unknown>;
-      const at = (field?: string) => posOf(doc, field ? `/rules/${i}/${field}` : `/rules/${i}`);
+      const at = () => posOf(doc, `/rules/${i}`);
       const name = normName(rule.name);
       const fields: Record<string, unknown> = { name };
       for (const f of TEXT_FIELDS) fields[f] = normText(rule[f]);

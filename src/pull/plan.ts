@@ -891,5 +891,5 @@ function keptBom(before: string, after: string): string {
 /** A file with no newline after its last line keeps it so when that line is still last and unchanged. */
 function unended(before: string, after: string): string {
   const last = before.slice(before.lastIndexOf('\n') + 1);
-  return after.endsWith(`\n`) && after.slice(0, -1).endsWith(last) && (after.length === last.length + 1 || after[after.length - last.length - 2] === '\n') ? after.slice(0, -1) : after;
+  return `\n${after}`.endsWith(`\n${last}\n`) ? after.slice(0, -1) : after;
 }

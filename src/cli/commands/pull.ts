@@ -8,7 +8,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { DocketError } from '../../errors.js';
 import { schemaHome } from '../../config/schema-names.js';
 import { interpolateString } from '../../config/interpolate.js';
 import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
@@ -18,7 +17,7 @@ import { planPull } from '../../pull/plan.js';
 import { keysOf } from '../../config/api-keys.js';
 import { findTestFiles } from '../../testing/load.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
-import { writePulledFiles } from '../pull-write.js';
+import { writePulled } from '../pull-write.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { planDetailsInSession } from '../plan-step.js';
@@ -74,14 +73,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           keys: keysOf(io.env),
         });
         if (!dryRun) {
-          // The sync records are written after the files: that file is checked with them.
-          await writePulledFiles(root, result.files, [s.syncFile]);
-          // After the files: a run killed between the two has pulled; only the directions wait for the next apply or pull.
-          await s.recordSync(result.sync).catch((error: unknown) => {
-            // Checked above when files were written; with none, this is the first write.
-            if (error instanceof DocketError) throw error;
-            throw new DocketError('pull-cannot-write', `cannot write the sync records to ${s.syncFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'make it writable and run pull again: it converges');
-          });
+          await writePulled(root, result.files, { file: s.syncFile, write: () => s.recordSync(result.sync) });
         }
         return { plan: byKind.plan, result };
       });
