@@ -32,6 +32,14 @@ export async function readPlanFile(path: string): Promise<Plan> {
   if (p && typeof p === 'object' && p.format_version === 1 && p.error !== undefined && !Array.isArray(p.changes)) {
     throw new DocketError('invalid-plan-file', `${path} is the error document of a plan that could not be made, not a plan`, 'fix what it says, then make the plan again with `docket plan --out PLAN.json`');
   }
+  // A plan in another format a docket wrote (a later one): which docket to use says more than "not a plan".
+  if (p && typeof p === 'object' && Number.isInteger(p.format_version) && p.format_version !== 1 && typeof p.docket_version === 'string') {
+    throw new DocketError(
+      'plan-version',
+      `${path} is a plan of format version ${String(p.format_version)}, made by docket ${JSON.stringify(p.docket_version).slice(1, -1)}; this is docket ${VERSION}, which reads format version 1`,
+      'apply it with the docket that made it, or make the plan again with this docket: docket plan --out PLAN.json',
+    );
+  }
   if (!p || typeof p !== 'object' || p.format_version !== 1 || !Array.isArray(p.changes) || typeof p.config_digest !== 'string') {
     throw new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
   }

@@ -74,6 +74,8 @@ export interface ApplyReportJson {
   format_version: 1;
   /** Where the plan was applied (`emulator: true` for the local emulator). */
   target: Plan['target'];
+  /** The docket.yaml environment the plan was made for, as `plan -o json` has it. */
+  environment?: string;
   results: ApplyResultJson[];
   done: number;
   failed: number;
@@ -90,6 +92,7 @@ export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJso
   return {
     format_version: 1,
     target: plan.target,
+    ...(plan.environment ? { environment: plan.environment } : {}),
     results: report.results.map((r) => {
       const c = byId.get(r.changeId);
       return {

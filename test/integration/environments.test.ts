@@ -49,6 +49,12 @@ it('names the environment a saved plan was made for when it applies it', async (
   const apply = await runCli(['apply', join(dir, 'p.json'), '-C', dir]);
   expect(apply.code).toBe(0);
   expect(apply.stdout).toMatch(/^docket apply · target: local emulator\nenvironment: staging\n\n/);
+  // The JSON report says it too, as the plan's JSON does.
+  await writeFile(join(dir, 'playbook.yaml'), 'kind: Playbook\nname: Staged\ndescription: second\nrules: []\n');
+  expect((await runCli(['plan', '-C', dir, '--env', 'staging', '--emulator', '--out', join(dir, 'p.json')])).code).toBe(0);
+  const json = await runCli(['apply', join(dir, 'p.json'), '-C', dir, '-o', 'json']);
+  expect(json.code).toBe(0);
+  expect(JSON.parse(json.stdout)).toMatchObject({ environment: 'staging', done: 1 });
   expect((await runCli(['plan', '-C', dir, '--env', 'staging', '--emulator', '--detailed-exitcode'])).code).toBe(0);
 });
 

@@ -315,7 +315,9 @@ describe('saved plans', () => {
     tampered.changes[0]!.fields[0]!.after = 'HACKED';
     expect(await asJson(JSON.stringify(tampered))).toBe('plan-seal');
     expect(await asJson(JSON.stringify({ ...(JSON.parse(text) as object), docket_version: '0.0.1' }))).toBe('plan-version');
+    expect(await asJson(JSON.stringify({ ...(JSON.parse(text) as object), format_version: 2, docket_version: '9.0.0' }))).toBe('plan-version');
     expect(await asJson('{}')).toBe('invalid-plan-file');
+    expect(await asJson(JSON.stringify({ format_version: 2 }))).toBe('invalid-plan-file');
     // Written again unedited (another layout, keys in another order), it is the same plan.
     const same = JSON.parse(text) as Record<string, unknown>;
     await writeFile(planFile, JSON.stringify(Object.fromEntries(Object.entries(same).reverse())));
