@@ -83,11 +83,11 @@ export function driftReport(input: DriftInput): DriftReport {
     }
     // Of an object both sides changed, the files' part is pending and the live part drift.
     const live = c.direction === 'changed-both' ? c.fields.filter((f) => liveSide(f.direction) || f.direction === 'both') : c.fields;
-    toDrift(item({ ...c, fields: live }));
+    toDrift(item({ ...c, fields: live }), c.liveId);
     const files = c.direction === 'changed-both' ? c.fields.filter((f) => f.direction === 'files') : [];
-    if (files.length > 0) toPending(item({ ...c, direction: 'changed-in-files', fields: files }));
+    if (files.length > 0) toPending(item({ ...c, direction: 'changed-in-files', fields: files }), c.liveId);
   }
-  for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? toIgnored : toDrift)(item(c));
+  for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   for (const l of input.unmatched) {
     if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
@@ -107,12 +107,14 @@ export function driftReport(input: DriftInput): DriftReport {
 /**
  * Adds to `list` one item per object and direction (`oneDirection`: per object): a rename and an
  * update of one rule (two changes) are one object that moved. Found by identity, not by a scan: a
- * drift report can hold every object of a large organization.
+ * drift report can hold every object of a large organization. A live object is known by its id
+ * too: two can share a key (rule "X/Y" of playbook "K" and rule "Y" of playbook "K/X").
  */
-function adderTo(list: DriftItem[], oneDirection = false): (entry: DriftItem) => void {
+function adderTo(list: DriftItem[], oneDirection = false): (entry: DriftItem, liveId?: string) => void {
   const byIdentity = new Map<string, DriftItem>();
-  return (entry) => {
-    const identity = oneDirection ? `${entry.kind}\n${entry.key}` : `${entry.kind}\n${entry.key}\n${entry.direction}`;
+  return (entry, liveId) => {
+    const object = `${entry.key}\n${liveId ?? ''}`;
+    const identity = oneDirection ? `${entry.kind}\n${object}` : `${entry.kind}\n${object}\n${entry.direction}`;
     const same = byIdentity.get(identity);
     if (!same) {
       byIdentity.set(identity, entry);

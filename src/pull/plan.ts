@@ -283,23 +283,28 @@ class PullPlanner {
     toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !keptParents.has(refKey(r.change.kind, r.change.key)) && !stays(r.change)));
   }
 
-  /** How many live objects have each name as it looks (kind, parent, look-alike), made when first asked. */
+  /** How many live objects have each name as it looks (kind, parent, look-alike), and each key, made when first asked. */
   private liveLooks: Map<string, number> | undefined;
 
   /**
    * Why a live object may not be written: others of its kind and scope have its name, or one that
-   * looks the same (made through the API, which takes them), and validate refuses two of one name.
+   * looks the same (made through the API, which takes them), or others of its kind its key (a `/`
+   * in names: rule "X/Y" of playbook "K" and rule "Y" of playbook "K/X"), which validate refuses.
    */
   private sharedLiveName(l: LiveResource): string | undefined {
     const slot = (o: LiveResource): string => `${o.kind}\u0000${o.parentId ?? ''}\u0000${lookAlike(o.name)}`;
+    const keySlot = (o: LiveResource): string => `${o.kind}\u0000\u0000${lookAlike(o.key)}`;
     if (!this.liveLooks) {
-      this.liveLooks = new Map();
-      for (const list of this.liveByKind.values()) for (const o of list) this.liveLooks.set(slot(o), (this.liveLooks.get(slot(o)) ?? 0) + 1);
+      const looks = (this.liveLooks = new Map());
+      const count = (at: string): void => void looks.set(at, (looks.get(at) ?? 0) + 1);
+      for (const list of this.liveByKind.values()) for (const o of list) (count(slot(o)), o.parentId !== undefined && count(keySlot(o)));
     }
     const count = this.liveLooks.get(slot(l)) ?? 0;
-    if (count < 2) return undefined;
     const parent = l.parentId ? this.kinds.get(l.kind)?.parentKind : undefined;
-    return `${count} live ${l.kind} objects${parent ? ` of one ${parent}` : ''} are named ${quoteValue(l.name)} (or look so), which validate refuses in the files; rename all but one in the app, then pull again`;
+    if (count >= 2) return `${count} live ${l.kind} objects${parent ? ` of one ${parent}` : ''} are named ${quoteValue(l.name)} (or look so), which validate refuses in the files; rename all but one in the app, then pull again`;
+    const sharingKey = l.parentId !== undefined ? (this.liveLooks.get(keySlot(l)) ?? 0) : 0;
+    if (sharingKey < 2) return undefined;
+    return `${sharingKey} live ${l.kind} objects are ${l.kind} ${quoteValue(l.key)} (a \`/\` in the names of ${l.kind}s or ${parent}s makes them one), which validate refuses in the files; rename all but one in the app, then pull again`;
   }
 
   /** Declared objects by what their names look like (kind, parent, look-alike), made when first asked. */

@@ -81,6 +81,27 @@ describe('pull writes files', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('does not write two live rules that a `/` in their names makes one rule (K + X/Y, K/X + Y), and drift counts both', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/k.yaml': 'kind: Playbook\nname: K\n', 'playbooks/kx.yaml': 'kind: Playbook\nname: K/X\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.createRule('K', { name: 'X/Y', actions: 'FLAG one' });
+    await app.createRule('K/X', { name: 'Y', actions: 'FLAG two' });
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    // The organization is shared with this file's other tests: their playbooks are drift here too.
+    expect((JSON.parse(drift.stdout) as { drift: { kind: string; key: string }[] }).drift.filter((d) => d.kind === 'rule').map((d) => d.key)).toEqual(['K/X/Y', 'K/X/Y']);
+    const refused = await cli('pull', '-C', dir);
+    expect(refused.code).toBe(0);
+    expect(refused.stdout.match(/2 live rule objects are rule "K\/X\/Y" \(a `\/` in the names of rules or playbooks makes them one\)/g)).toHaveLength(2);
+    expect(await readFile(join(dir, 'playbooks/k.yaml'), 'utf8')).toBe('kind: Playbook\nname: K\n');
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+
+    await app.editRule('K', 'X/Y', { name: 'X-Y' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('with .docket a file, says so and writes nothing, not a stack trace', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook('NDA', 'ACCEPT') });
     await applyOk(cli, dir);
