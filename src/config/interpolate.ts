@@ -43,6 +43,20 @@ export function hasPlaceholder(s: string): boolean {
   return s.includes('${');
 }
 
+/** True when the string holds a placeholder: a `${` that is not part of the literal `$${` (as `interpolateString` reads them). */
+export function holdsPlaceholder(s: string): boolean {
+  let i = s.indexOf('$');
+  while (i >= 0) {
+    if (s.startsWith('$${', i)) {
+      i = s.indexOf('$', i + 3);
+      continue;
+    }
+    if (s.startsWith('${', i)) return true;
+    i = s.indexOf('$', i + 1);
+  }
+  return false;
+}
+
 export function interpolateString(s: string, ctx: InterpolationContext): InterpolatedString {
   if (!hasPlaceholder(s)) return { value: s, problems: [], whole: false, unresolved: false };
   const problems: InterpolationProblem[] = [];

@@ -17,6 +17,7 @@
 import { diffArrays } from 'diff';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer } from '../config/yaml-positions.js';
+import { holdsPlaceholder } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
@@ -173,8 +174,8 @@ function parsedValues(text: string): unknown[] {
 }
 
 function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (s: string) => string, problems: YamlEditProblem[]): string | undefined {
-  if (typeof got === 'string' && got.includes('${') && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`) || leftAsWritten(p, got, wanted, pointer))) return undefined;
-  if (typeof got === 'string' && got.includes('${') && expand(got) === wanted) return undefined;
+  if (typeof got === 'string' && holdsPlaceholder(got) && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`) || leftAsWritten(p, got, wanted, pointer))) return undefined;
+  if (typeof got === 'string' && holdsPlaceholder(got) && expand(got) === wanted) return undefined;
   if (Array.isArray(got) && Array.isArray(wanted) && got.length === wanted.length) {
     for (let i = 0; i < got.length; i++) {
       const m = firstMismatch(got[i], wanted[i], joinPointer(pointer, i), expand, problems);
@@ -297,7 +298,8 @@ class DocumentEditor {
       this.noteAnchorsIn(node);
       return;
     }
-    if (isScalar(node) && typeof node.value === 'string' && node.value.includes('${')) {
+    // Only a placeholder stands for a value; `$${` is the text `${`, overwritten as any text is.
+    if (isScalar(node) && typeof node.value === 'string' && holdsPlaceholder(node.value)) {
       if (this.ctx.expand(node.value) !== wanted) {
         this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node.range![0]), written: node.value, wanted });
       }

@@ -78,6 +78,18 @@ describe('planPull', () => {
     ]);
   });
 
+  it('overwrites text that only writes a literal `$${`: it is no placeholder', () => {
+    const file = FILE.replace('ACCEPT   # short', () => '"Use $${var.x} literally"   # short');
+    const change = update([{ field: 'actions', before: 'ACCEPT up to 5 years', after: 'Use ${var.x} literally', direction: 'live' }]);
+    const result = planPull({
+      ...input([change], [term], [liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 5 years', reviewer: 'alice@acme.example' })]),
+      read: (path) => (path === 'playbooks/nda.yaml' ? file : undefined),
+      expand: (s) => s.replaceAll('$${', '${'),
+    });
+    expect(result.notPulled).toEqual([]);
+    expect(result.files[0]?.after).toBe(file.replace('"Use $${var.x} literally"', () => '"ACCEPT up to 5 years"'));
+  });
+
   it('leaves what the files changed, what both sides changed, and what a revert policy covers', () => {
     const both = update([
       { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'both' },
