@@ -38,11 +38,20 @@ export function toYaml(value: unknown, quote?: (text: string) => boolean): strin
   const doc = new Document(value);
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.BLOCK_LITERAL;
+      if (typeof node.value === 'string' && blockHolds(node.value)) node.type = Scalar.BLOCK_LITERAL;
+      else if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.QUOTE_DOUBLE;
       else if (quote && typeof node.value === 'string' && quote(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
   return doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
+}
+
+/**
+ * Whether multi-line text is written as a `|` block. Not text of spaces and line breaks alone: a
+ * block's indentation is then its longest line, and the spaces would read back as nothing.
+ */
+export function blockHolds(text: string): boolean {
+  return text.includes('\n') && !(text.includes(' ') && /^[ \n]+$/.test(text));
 }
 
 /** A resource file: each document with its schema comment, separated by `---`. */

@@ -4,6 +4,7 @@
  * the export would write it, indented to sit where it goes. Pure.
  */
 import { CST, Document, parse, Scalar, visit } from 'yaml';
+import { blockHolds } from '../export/yaml.js';
 
 const BLOCK_TYPES = new Set<Scalar.Type>([Scalar.BLOCK_LITERAL, Scalar.BLOCK_FOLDED]);
 
@@ -75,7 +76,7 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     // A number written quoted stays quoted (a zip code): the comparison is by value.
     type = original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE ? original : Scalar.PLAIN;
   } else if (value.includes('\n')) {
-    type = inFlow ? Scalar.QUOTE_DOUBLE : original === Scalar.BLOCK_FOLDED ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
+    type = inFlow || !blockHolds(value) ? Scalar.QUOTE_DOUBLE : original === Scalar.BLOCK_FOLDED ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
     text = value;
   } else if (BLOCK_TYPES.has(original) && !inFlow) {
     type = original;

@@ -102,6 +102,23 @@ describe('pull writes files', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes text of spaces and line breaks alone so that it reads back (a `|` block read it as line breaks only), in pull and in export', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/w.yaml': 'kind: Playbook\nname: W\nrules:\n  - name: R\n    actions: ACCEPT\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('W', 'R', { internal_notes: '  \n  \n' });
+    await app.createRule('W', { name: 'S', actions: 'FLAG', questions: '   \n' });
+    expect((await cli('pull', '-C', dir, '--target', 'playbook/W')).code).toBe(0);
+    const written = await readFile(join(dir, 'playbooks/w.yaml'), 'utf8');
+    expect(written).not.toMatch(/\|\+?\n {4,}\n/);
+    await expectNoChanges(cli, dir, '--target', 'playbook/W');
+
+    const out = join(dir, 'exported');
+    expect((await cli('export', '-C', dir, '--out', out, '--kind', 'playbook')).stdout).toContain('docket plan -C');
+    expect(await readFile(join(out, 'playbooks/w.yaml'), 'utf8')).not.toMatch(/\|\+?\n {4,}\n/);
+    await expectNoChanges(cli, out, '--target', 'playbook/W');
+  });
+
   it('with .docket a file, says so and writes nothing, not a stack trace', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook('NDA', 'ACCEPT') });
     await applyOk(cli, dir);
