@@ -3,7 +3,6 @@
  * retries with backoff and full jitter, JSON:API paging and typed errors. Endpoint functions
  * (review.ts, agreements.ts) only know paths and bodies.
  */
-import { Blob } from 'node:buffer';
 import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -13,6 +12,7 @@ import { Pool, request } from './undici-parts.js';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, type Limiter } from './limiter.js';
 import { markFound } from './found.js';
+import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
 import { bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
@@ -176,7 +176,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     };
     let body: string | Buffer | undefined;
     if (Array.isArray(t.body)) {
-      const encoded = await encodeMultipart(t.body);
+      const encoded = encodeMultipart(t.body);
       body = encoded.body;
       headers['content-type'] = encoded.contentType;
     } else if (t.body !== undefined) {
@@ -767,19 +767,4 @@ export function encodeQuery(query: Query | undefined): string {
 
 function joinQuery(a: string, b: string): string {
   return a && b ? `${a}&${b}` : a || b;
-}
-
-/**
- * Encodes the parts to bytes up front: the body can be replayed on retry, has a length, and the
- * content type with its boundary is an ordinary header (visible to mocks and logs alike).
- */
-async function encodeMultipart(parts: FormPart[]): Promise<{ body: Buffer; contentType: string }> {
-  const form = new FormData();
-  for (const part of parts) {
-    if (typeof part.value === 'string') form.append(part.name, part.value);
-    else form.append(part.name, new Blob([part.value.data], { type: part.value.contentType }), part.value.filename);
-  }
-  const encoded = new Response(form);
-  const contentType = encoded.headers.get('content-type') ?? 'multipart/form-data';
-  return { body: Buffer.from(await encoded.arrayBuffer()), contentType };
 }

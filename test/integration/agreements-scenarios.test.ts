@@ -398,6 +398,12 @@ describe('standard templates and attachments', () => {
     expect(edited.stdout).toContain('description: "Our security measures" → "Our measures"');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+    // Sent as the file says it, line breaks and all (a FormData body made them CRLF).
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('Our security measures', '"Our measures,\\nin two lines"') });
+    await applyOk(cli, dir);
+    // Each description is a new upload: the newest is this one.
+    expect(Object.values(agreements().attachments).at(-1)?.description).toBe('Our measures,\nin two lines');
+    await expectNoChanges(cli, dir);
   });
 
   it('uploads an attachment, points templates at it, and re-points them when the PDF changes', async () => {

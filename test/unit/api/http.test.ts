@@ -205,6 +205,31 @@ describe('requests', () => {
     expect(body).toContain('MSA terms');
   });
 
+  it('sends multipart text as written: line breaks stay LF (FormData made them CRLF), names escaped', async () => {
+    const { mock, client } = setup({ service: 'agreements' }, AGREEMENTS);
+    const seen: Opts[] = [];
+    mock.intercept({ path: '/v1/attachments', method: 'POST' }).reply((opts) => {
+      seen.push(opts);
+      return { statusCode: 201, data: { data: { id: 'a1', type: 'attachment', attributes: {} } } };
+    });
+    await client.create({
+      method: 'POST',
+      path: '/v1/attachments',
+      body: [
+        { name: 'description', value: 'multi  \nline é\r\nkept' },
+        { name: 'file', value: { data: new Uint8Array([37, 80, 68, 70, 10]), filename: 'a "b".pdf', contentType: 'application/pdf' } },
+      ],
+      operation: 'create attachment "A"',
+      recover: async () => undefined,
+    });
+    const boundary = /boundary=(.+)$/.exec(header(seen[0]!, 'content-type') ?? '')?.[1];
+    expect(Buffer.from(bodyText(seen[0]!), 'latin1').toString('utf8')).toBe(
+      `--${boundary!}\r\nContent-Disposition: form-data; name="description"\r\n\r\nmulti  \nline é\r\nkept\r\n` +
+        `--${boundary!}\r\nContent-Disposition: form-data; name="file"; filename="a %22b%22.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF\n\r\n` +
+        `--${boundary!}--\r\n`,
+    );
+  });
+
   it('reports each logical request once to onRequest', async () => {
     const { mock, client, logs } = setup();
     mock.intercept({ path: anyPath }).reply(503, '');
