@@ -13,7 +13,7 @@ export function sourceLines(root: string): SourceLine {
       // Only files of the configuration: a diagnostic names nothing else, but never read outside it.
       if (path.startsWith(base + sep)) {
         try {
-          lines = readFileSync(path, 'utf8').split(/\r?\n/);
+          lines = readFileSync(path, 'utf8').split(/\r\n?|\n/);
         } catch {
           lines = undefined;
         }

@@ -17,7 +17,7 @@ export function sourceLines(root: string): (pos: SourcePos) => string | undefine
     if (!files.has(pos.file)) {
       let lines: string[] | undefined;
       try {
-        lines = readFileSync(path.join(root, pos.file), 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+        lines = readFileSync(path.join(root, pos.file), 'utf8').replace(/^\uFEFF/, '').split(/\r\n?|\n/);
       } catch {
         lines = undefined;
       }

@@ -223,10 +223,15 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     const firstOfDocument = diagnostics.length;
     // Where an unquoted placeholder in a flow collection opened a mapping: what the parser says after it follows from it.
     let explainedFrom: number | undefined;
+    // Once the parser has lost the structure, each later token is "unexpected in YAML stream": one
+    // line per key and value of the rest of the file, placed by a count that skips block text.
+    let broken = false;
     for (const error of doc.errors) {
       if (reported.has(error.pos[0])) continue;
       reported.add(error.pos[0]);
       if (explainedFrom !== undefined && error.pos[0] >= explainedFrom && PARSER_GAVE_UP.has(error.code)) continue;
+      if (broken && error.code === 'UNEXPECTED_TOKEN' && / in YAML stream/.test(error.message)) continue;
+      if (error.code !== 'DUPLICATE_KEY') broken = true;
       const placeholder = placeholderInFlow(text, error.pos[0]);
       if (placeholder) {
         explainedFrom = placeholder.offset;
@@ -376,11 +381,35 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
     return /:\s/.test(rest) ? 'a value containing `: ` must be quoted' : 'the next line is indented further than this key: keys of one mapping start at the same column';
   }
   if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return 'line this up with the lines above it: keys of one mapping start at the same column, list items at the same `-`';
-  if (/^Unexpected scalar at node end/.test(message)) return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
+  if (/^Unexpected scalar at node end/.test(message)) {
+    // At the start of a line, the line itself is where the lines above left it: an indentation slip.
+    if (text.slice(lineStart, offset).trim() !== '') return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
+    const above = lineAbove(text, lineStart);
+    const column = offset - lineStart + 1;
+    const which = above && above.column !== column ? `line ${above.line} starts at column ${above.column} and this one at column ${column}: ` : '';
+    return `${which}line them up (keys of one mapping start at the same column, list items at the same \`-\`)`;
+  }
   if (/Implicit map keys need to be followed by map values/.test(message)) return offset === lineStart ? 'a line here is neither `key: value` nor `- item`; check its indentation' : 'a key needs `:` after it';
   if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`;
   if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
+  return undefined;
+}
+
+/** The nearest line above `lineStart` with content (not blank, not a comment): its number and the column it starts at. */
+function lineAbove(text: string, lineStart: number): { line: number; column: number } | undefined {
+  let end = lineStart - 1;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end);
+    const content = line.search(/\S/);
+    if (content >= 0 && line[content] !== '#') {
+      let number = 1;
+      for (let i = text.indexOf('\n'); i >= 0 && i < start; i = text.indexOf('\n', i + 1)) number++;
+      return { line: number, column: content + 1 };
+    }
+    end = start - 1;
+  }
   return undefined;
 }
 

@@ -86,7 +86,17 @@ function numberAt(text: string, at: number): boolean {
  * takes the full parser at once, so every diagnostic is the one it gives.
  */
 export function parseYamlFile(text: string, file: string, reread?: () => string): ParsedFile {
-  return parseFast(text, file, reread) ?? parseWithPositions(text, file);
+  const read = crAsLf(text);
+  const again = reread && ((): string => crAsLf(reread()));
+  return parseFast(read, file, again) ?? parseWithPositions(read, file);
+}
+
+/**
+ * A lone CR (old Mac line ends) is a line break to YAML but not to the line counts: made LF, which
+ * YAML reads the same, every position counts it (the text keeps its length, so offsets hold).
+ */
+function crAsLf(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 
 /**

@@ -60,6 +60,9 @@ describe('parseYamlFile', () => {
       expect.objectContaining({ code: 'yaml-syntax', file: 's.yaml', line: 2, col: 7, hint: 'a value containing `: ` must be quoted' }),
     ]);
     expect(syntax.documents[0]!.ok).toBe(false);
+    // Old Mac line ends (a lone CR) are line breaks to YAML, and to the count of lines.
+    const cr = parseYamlFile('kind: Member\rname: x: y\r', 'cr.yaml');
+    expect(cr.diagnostics.map((d) => [d.line, d.col])).toEqual([[2, 7]]);
 
     const dup = parseYamlFile(lines('kind: Member', 'email: a@b.example', 'email: c@d.example'), 'd.yaml');
     expect(dup.diagnostics).toEqual([
@@ -68,6 +71,22 @@ describe('parseYamlFile', () => {
     // Two merge keys: the parser kept the first silently, where other readers (and editors) differ.
     const merges = parseYamlFile(lines('kind: Playbook', 'name: P', 'rules:', '  - &a {name: a, actions: A}', '  - &b {name: b, actions: B}', '  - <<: *a', '    <<: *b', '    name: d'), 'm.yaml');
     expect(merges.diagnostics).toEqual([expect.objectContaining({ code: 'duplicate-key', file: 'm.yaml', line: 7, col: 5, message: expect.stringContaining('`<<`') })]);
+  });
+
+  it('reports an indentation slip once, with the line it slipped from, not every token after it', () => {
+    const slipped = parseYamlFile(lines('# a comment', ' kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '      ACCEPT', '      FLAG', '    questions: Q'), 's.yaml');
+    expect(slipped.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'yaml-syntax',
+        line: 3,
+        col: 1,
+        hint: 'line 2 starts at column 2 and this one at column 1: line them up (keys of one mapping start at the same column, list items at the same `-`)',
+      }),
+    ]);
+    // Text after a closing quote is still said to be that.
+    expect(parseYamlFile(lines('kind: Playbook', 'name: "A" x'), 'q.yaml').diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([
+      [2, 11, 'text follows a closing quote or bracket: quote the whole value, or remove what follows'],
+    ]);
   });
 
   it('says an unquoted placeholder in a flow collection must be quoted, once, instead of the parser\'s errors about its braces', () => {
