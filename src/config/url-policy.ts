@@ -29,7 +29,11 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   if (u.username || u.password) return { code: 'invalid-url', message: `${what} ${shown(`${u.protocol}//***@${u.host}${u.pathname}`)} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
   if (u.port === '0') return { code: 'invalid-url', message: `${what} ${shown(`${u.protocol}//${u.hostname}:0${u.pathname}`)} names port 0, where no service listens`, hint: 'use the port the service (or `docket emulator`) printed' };
-  if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${shown(`${u.origin}${u.pathname}`)} must not have a query or fragment` };
+  // What follows `?` or `#` may be a token: shown as `…`, so the message still shows which is there.
+  if (u.search || u.hash) {
+    const tail = `${u.search ? '?…' : ''}${u.hash ? '#…' : ''}`;
+    return { code: 'invalid-url', message: `${what} ${shown(`${u.origin}${u.pathname}${tail}`)} must not have a query or fragment`, hint: 'remove what follows `?` or `#`; docket adds the paths and queries it needs' };
+  }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return { code: 'invalid-url', message: `${what} must use https (got ${shown(u.protocol)})` };
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
     return {
