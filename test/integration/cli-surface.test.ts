@@ -36,6 +36,8 @@ describe('help and completion', () => {
       [['docket', 'plan', '-o', ''], ['text', 'json', 'markdown']],
       [['docket', 'apply', '--annotations', 'g'], ['github']],
       [['docket', 'completion', 'z'], ['zsh']],
+      // A shell name only: no file names (this test runs where files are).
+      [['docket', 'completion', ''], ['bash', 'zsh']],
       [['docket', 'test', 'cap'], ['capture']],
       [['docket', 'test', 'capture', '--rev'], ['--review']],
     ];

@@ -77,6 +77,8 @@ ${cases}
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
+  elif [ "$cmd" = completion ]; then
+    COMPREPLY=( $(compgen -W "$words" -- "$cur") )
   else
     COMPREPLY=( $(compgen -W "$words" -- "$cur") $(compgen -f -- "$cur") )
   fi
