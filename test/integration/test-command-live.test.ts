@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
@@ -94,6 +94,10 @@ describe('docket test against a standalone emulator', () => {
     const outside = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', join(dir, '../elsewhere.test.yaml'), '--playbook', 'Inbound NDA'], { env: emu().env });
     expect(outside.code).toBe(1);
     expect(outside.stderr).toContain('is not in the configuration directory');
+    // The path it suggests is one it takes, from where the command ran.
+    expect(outside.stderr).toContain(`such as ${relative(process.cwd(), dir)}/tests/captured.test.yaml`);
+    const hidden = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', join(dir, '.local/x.test.yaml'), '--playbook', 'Inbound NDA'], { env: emu().env });
+    expect([hidden.code, hidden.stderr]).toEqual([1, expect.stringContaining('is in .local/, a folder docket does not read')]);
     const undeclared = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--playbook', 'Inbound NDAA'], { env: emu().env });
     expect(undeclared.code).toBe(1);
     expect(undeclared.stderr).toContain('--playbook "Inbound NDAA" is not a playbook this configuration declares, did you mean `Inbound NDA`?');

@@ -406,8 +406,14 @@ async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: strin
   const declared = declaredPlaybooks(s.workspace.desired);
   // A case docket test would never read, or one every later command refuses, is not worth writing.
   const where = relative(root, out).split(sep).join('/');
-  if (isOutside(where) || skippedFolderOf(where) !== undefined) {
-    throw new UsageError(`--out ${quoteValue(opts.out)} is not in the configuration directory (${relative(io.cwd, root) || '.'}), where docket test reads test files`, 'write it below that directory, such as tests/captured.test.yaml');
+  // The example path is said from where the user is (--out is read from the current directory).
+  const example = join(relative(io.cwd, root), 'tests', 'captured.test.yaml').split(sep).join('/');
+  if (isOutside(where)) {
+    throw new UsageError(`--out ${quoteValue(opts.out)} is not in the configuration directory (${relative(io.cwd, root) || '.'}), where docket test reads test files`, `write it below that directory, such as ${example}`);
+  }
+  const skipped = skippedFolderOf(where);
+  if (skipped !== undefined) {
+    throw new UsageError(`--out ${quoteValue(opts.out)} is in ${skipped}/, a folder docket does not read (dot-folders and node_modules hold local or other people's files)`, `write it to a folder of the configuration, such as ${example}`);
   }
   const names = [...declared.values()].map((p) => p.name);
   if (opts.playbook !== undefined && !declared.has(normName(opts.playbook))) {
