@@ -2,11 +2,14 @@
  * The local advisory lock of an apply: `.docket/apply.lock` beside the configuration, holding the
  * pid, host and start time of the apply that holds it. A second apply on the same checkout waits
  * (`--lock-timeout`) or refuses. A lock left by a process that no longer runs on this host is taken
- * over, and so is one left unreadable (a holder killed between creating the file and writing it,
- * or a crash that left it empty); one from another host cannot be checked and is only ever
- * removed by hand.
+ * over, and so is one left unreadable (an empty file of a crash, or of a docket that wrote the
+ * lock in place); one from another host cannot be checked and is only ever removed by hand.
+ *
+ * The lock is written whole to a file of this process's own, then linked into place, which fails
+ * if a lock is there: it is never seen empty, and a signal at any point of taking it leaves either
+ * nothing or a lock this process's exit removes (`releaseApplyLockSync`).
  */
-import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -69,6 +72,21 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
   }
 }
 
+/** This process's own file the lock is written to before it is linked into place. */
+function ownCopyOf(path: string): string {
+  return `${path}.${process.pid}`;
+}
+
+/**
+ * Removes what taking or holding the lock left of this process: its own copy, and the lock if it is
+ * this process's. Registered before the lock is taken, so an exit at any point of taking it cleans up.
+ */
+export function releaseApplyLockSync(root: string): void {
+  const path = applyLockPath(root);
+  rmSync(ownCopyOf(path), { force: true });
+  held(path).releaseSync();
+}
+
 async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean> {
   try {
     await mkdir(dirname(path), { recursive: true });
@@ -76,6 +94,19 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
     const code = (error as NodeJS.ErrnoException).code;
     // A link to nothing (ENOENT from mkdir of a path that is there) is in the way as a file is.
     throw unusable(path, error, code === 'EEXIST' || code === 'ENOTDIR' || code === 'ENOENT' ? `${dirname(path)} is not a folder` : undefined);
+  }
+  const copy = ownCopyOf(path);
+  try {
+    await writeFile(copy, `${JSON.stringify(holder)}\n`, 'utf8');
+    await link(copy, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // A file system without hard links: the lock is created in place (and is empty for an instant).
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw unusable(path, error);
+  } finally {
+    await rm(copy, { force: true });
   }
   try {
     const file = await open(path, 'wx');

@@ -20,7 +20,7 @@ import { planJsonChunks, renderApplyReportJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
-import { acquireApplyLock } from '../apply-lock.js';
+import { acquireApplyLock, releaseApplyLockSync } from '../apply-lock.js';
 import { applyInputOf } from '../apply-step.js';
 import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
@@ -82,13 +82,18 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       }
       const env = opts.env ?? saved?.environment;
       const interrupts = interruptsOf(io);
+      const root = resolve(io.cwd, opts.dir);
+      // Before the lock is taken: a signal while it is being taken must not leave it behind.
+      const releaseOnExit = interrupts.onExit(() => releaseApplyLockSync(root));
       const applyLock = await acquireApplyLock({
-        root: resolve(io.cwd, opts.dir),
+        root,
         timeoutMs: opts.lockTimeout,
         signal: interrupts.signal,
         onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout to finish (pid ${h.pid}, started ${h.started})…\n`),
+      }).catch((error: unknown) => {
+        releaseOnExit();
+        throw error;
       });
-      const releaseOnExit = interrupts.onExit(() => applyLock.releaseSync());
       // The time budget runs from the start, paused while a person reads the plan.
       let deadline = Date.now() + opts.timeout;
       // Aborted once the grace after an interrupt is over: requests still in flight end then.
