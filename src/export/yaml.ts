@@ -4,7 +4,8 @@
  * `# yaml-language-server: $schema=…` line editors use to complete and check a document.
  */
 import path from 'node:path';
-import { Document, Scalar, visit } from 'yaml';
+import { Document, parse, Scalar, visit } from 'yaml';
+import { canonicalJson } from '../engine/canonical.js';
 
 /** One file of the export, relative to the output directory (`/` separators). */
 export interface ExportFile {
@@ -43,7 +44,14 @@ export function toYaml(value: unknown, quote?: (text: string) => boolean): strin
       else if (quote && typeof node.value === 'string' && quote(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
-  return doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
+  const text = doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
+  // Every file docket writes whole is read back before it is written: a value the library writes
+  // so that it reads otherwise (spaces a block scalar drops) stops the command instead of changing data.
+  const read: unknown = parse(text, { logLevel: 'silent' });
+  if (canonicalJson(read ?? null) !== canonicalJson(JSON.parse(JSON.stringify(value ?? null)) as unknown)) {
+    throw new Error(`docket wrote YAML that reads back otherwise than the value it was given: ${JSON.stringify(text.slice(0, 200))}`);
+  }
+  return text;
 }
 
 /**
