@@ -56,7 +56,8 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
     // Released in between: try to create it again.
     if (unreadable === 'gone') continue;
     if (holder ? isStale(holder) : unreadable === 'old') {
-      await rm(path, { force: true });
+      // Busy: another apply is taking it over this instant; then it holds it, or it is free again.
+      if (!(await takeOverStale(path, holder))) await sleep(20);
       continue;
     }
     if (!holder && !lookedAgain) {
@@ -72,6 +73,43 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
   }
 }
 
+/** A takeover's own mutex left by a process killed while it held it (a few milliseconds) is this old at most. */
+const TAKEOVER_GRACE_MS = 5000;
+let holdingTakeover: string | undefined;
+
+/**
+ * Removes a lock found stale, if it still is. Two applies that found it stale would otherwise both
+ * remove "it", the later one the lock the earlier had just taken, and both would go on. Only the
+ * process that makes the takeover folder may remove it, and only after reading it again. False
+ * when another process is taking it over.
+ */
+export async function takeOverStale(path: string, found: ApplyLockHolder | undefined): Promise<boolean> {
+  const mutex = `${path}.takeover`;
+  try {
+    await mkdir(mutex);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(path, error);
+    const age = await stat(mutex).then((info) => Date.now() - info.mtimeMs, () => 0);
+    if (age > TAKEOVER_GRACE_MS) await rm(mutex, { recursive: true, force: true });
+    return false;
+  }
+  holdingTakeover = mutex;
+  try {
+    // Nobody else removes it meanwhile, and nobody can create one while it is there.
+    const now = await readHolder(path);
+    const still = now ? found !== undefined && sameHolder(now, found) && isStale(now) : found === undefined && (await unreadableAge(path)) === 'old';
+    if (still) await rm(path, { force: true });
+    return true;
+  } finally {
+    holdingTakeover = undefined;
+    await rm(mutex, { recursive: true, force: true });
+  }
+}
+
+function sameHolder(a: ApplyLockHolder, b: ApplyLockHolder): boolean {
+  return a.pid === b.pid && a.host === b.host && a.started === b.started;
+}
+
 /** This process's own file the lock is written to before it is linked into place. */
 function ownCopyOf(path: string): string {
   return `${path}.${process.pid}`;
@@ -84,6 +122,7 @@ function ownCopyOf(path: string): string {
 export function releaseApplyLockSync(root: string): void {
   const path = applyLockPath(root);
   rmSync(ownCopyOf(path), { force: true });
+  if (holdingTakeover) rmSync(holdingTakeover, { recursive: true, force: true });
   held(path).releaseSync();
 }
 

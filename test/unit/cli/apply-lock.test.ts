@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireApplyLock, applyLockPath, releaseApplyLockSync } from '../../../src/cli/apply-lock.js';
+import { acquireApplyLock, applyLockPath, releaseApplyLockSync, takeOverStale, type ApplyLockHolder } from '../../../src/cli/apply-lock.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterAll(removeMadeDirs);
@@ -30,6 +31,24 @@ describe('the apply lock', () => {
     watching = false;
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((text) => !/^\{"pid":\d+,"host":".*","started":".*"\}\n$/.test(text))).toEqual([]);
+  });
+
+  it('is taken over from a dead holder only while it is still that holder\'s (two racing applies both went on)', async () => {
+    const root = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const path = applyLockPath(root);
+    const dead: ApplyLockHolder = { pid: 2 ** 22 + 7, host: hostname(), started: '2026-01-01T00:00:00.000Z' };
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, JSON.stringify(dead));
+    // One apply takes it over; another, which found the same dead holder a moment before, comes to remove it late.
+    const first = await acquireApplyLock({ root, timeoutMs: 0 });
+    const held = readFileSync(path, 'utf8');
+    expect(await takeOverStale(path, dead)).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe(held);
+    await first.release();
+    // Still the dead holder's: removed.
+    await writeFile(path, JSON.stringify(dead));
+    expect(await takeOverStale(path, dead)).toBe(true);
+    expect([existsSync(path), existsSync(`${path}.takeover`)]).toEqual([false, false]);
   });
 
   it('is removed on exit with what taking it left, and only when it is this process\'s', async () => {
