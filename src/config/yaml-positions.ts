@@ -223,14 +223,15 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     const firstOfDocument = diagnostics.length;
     // Where an unquoted placeholder in a flow collection opened a mapping: what the parser says after it follows from it.
     let explainedFrom: number | undefined;
-    // Once the parser has lost the structure, each later token is "unexpected in YAML stream": one
-    // line per key and value of the rest of the file, placed by a count that skips block text.
+    // Once the parser has lost the structure, what it says of the rest of the document follows from
+    // the first mistake (a line per key after a tab or a slip, "unexpected in YAML stream", placed
+    // by a count that skips block text): the first is said, and the document is read again once fixed.
     let broken = false;
     for (const error of doc.errors) {
       if (reported.has(error.pos[0])) continue;
       reported.add(error.pos[0]);
       if (explainedFrom !== undefined && error.pos[0] >= explainedFrom && PARSER_GAVE_UP.has(error.code)) continue;
-      if (broken && error.code === 'UNEXPECTED_TOKEN' && / in YAML stream/.test(error.message)) continue;
+      if (broken && error.code !== 'DUPLICATE_KEY') continue;
       if (error.code !== 'DUPLICATE_KEY') broken = true;
       const placeholder = placeholderInFlow(text, error.pos[0]);
       if (placeholder) {
@@ -377,6 +378,8 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
   const rest = text.slice(offset, lineEnd < 0 ? undefined : lineEnd);
   if (code === 'TAB_AS_INDENT') return 'indent with spaces';
   if (code === 'BLOCK_AS_IMPLICIT_KEY') {
+    // A list item indented under a value (`actions: x` then `  - name: y`).
+    if (/^-(\s|$)/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).trimStart())) return 'this list item is indented under the value above it: line it up with the other items of its list';
     // `key: a: b` on one line, or a key indented under a plain value on the next.
     return /:\s/.test(rest) ? 'a value containing `: ` must be quoted' : 'the next line is indented further than this key: keys of one mapping start at the same column';
   }

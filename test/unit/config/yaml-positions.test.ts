@@ -83,6 +83,11 @@ describe('parseYamlFile', () => {
         hint: 'line 2 starts at column 2 and this one at column 1: line them up (keys of one mapping start at the same column, list items at the same `-`)',
       }),
     ]);
+    // A tab, or a list item indented under a value: one error each, not one per line after it.
+    const tab = parseYamlFile(lines('kind: Playbook', 'name: A', 'rules:', '  - name: R1', '    actions: ok', '  - name: R2', '\tactions: ok', '  - name: R3', '    actions: ok'), 't.yaml');
+    expect(tab.diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([[7, 1, 'indent with spaces']]);
+    const under = parseYamlFile(lines('kind: Playbook', 'name: B', 'rules:', '  - name: R1', '    actions: ACCEPT', '    - name: R2', '      actions: x'), 'u.yaml');
+    expect(under.diagnostics.map((d) => [d.line, d.hint])).toEqual([[6, 'this list item is indented under the value above it: line it up with the other items of its list']]);
     // Text after a closing quote is still said to be that.
     expect(parseYamlFile(lines('kind: Playbook', 'name: "A" x'), 'q.yaml').diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([
       [2, 11, 'text follows a closing quote or bracket: quote the whole value, or remove what follows'],
