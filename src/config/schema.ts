@@ -12,7 +12,7 @@ import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showName } from './quote.js';
 import { loadValidatorModule } from './validator-module.js';
-import { urlSpellingHint, withoutCredentials } from './url-policy.js';
+import { urlSpellingHint, withoutSecrets } from './url-policy.js';
 
 export { schemasDir } from './schema-names.js';
 
@@ -200,7 +200,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       }
       if (params.pattern === '^https?://') {
         const url = String(e.data);
-        return make('invalid-value', `${label} must be an http(s) URL${gotValue(withoutCredentials(url))}`, pointer, urlSpellingHint(url));
+        return make('invalid-value', `${label} must be an http(s) URL${gotValue(withoutSecrets(url))}`, pointer, urlSpellingHint(url));
       }
       if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${JSON.stringify(e.data)}`, pointer);
       if (params.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${JSON.stringify(e.data)}`, pointer);

@@ -26,14 +26,10 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
     return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
   }
   // Credentials in a URL would end up in plan headers and messages.
-  if (u.username || u.password) return { code: 'invalid-url', message: `${what} ${shown(`${u.protocol}//***@${u.host}${u.pathname}`)} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
+  if (u.username || u.password) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
-  if (u.port === '0') return { code: 'invalid-url', message: `${what} ${shown(`${u.protocol}//${u.hostname}:0${u.pathname}`)} names port 0, where no service listens`, hint: 'use the port the service (or `docket emulator`) printed' };
-  // What follows `?` or `#` may be a token: shown as `…`, so the message still shows which is there.
-  if (u.search || u.hash) {
-    const tail = `${u.search ? '?…' : ''}${u.hash ? '#…' : ''}`;
-    return { code: 'invalid-url', message: `${what} ${shown(`${u.origin}${u.pathname}${tail}`)} must not have a query or fragment`, hint: 'remove what follows `?` or `#`; docket adds the paths and queries it needs' };
-  }
+  if (u.port === '0') return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} names port 0, where no service listens`, hint: 'use the port the service (or `docket emulator`) printed' };
+  if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not have a query or fragment`, hint: 'remove what follows `?` or `#`; docket adds the paths and queries it needs' };
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return { code: 'invalid-url', message: `${what} must use https (got ${shown(u.protocol)})` };
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
     return {
@@ -47,10 +43,16 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
 
 /**
  * A URL-like value as a message quotes any value (one line, control characters escaped, cut at
- * 60), without the `user:password@` part (the password must never reach the output).
+ * 60), with its `user:password@` as `***@` and what follows `?` or `#` as `…`: a password or a
+ * token there must never reach the output, and the message still shows that one is there.
  */
 export function shown(text: string): string {
-  return quoteValue(withoutCredentials(text));
+  return quoteValue(withoutSecrets(text));
+}
+
+/** `withoutCredentials`, and a query or fragment as `?…` or `#…`. */
+export function withoutSecrets(url: string): string {
+  return withoutCredentials(url).replace(/\?[^#]*/, '?…').replace(/#[\s\S]*$/, '#…');
 }
 
 /** A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`). */
@@ -61,6 +63,6 @@ export function withoutCredentials(url: string): string {
 /** What is wrong with the spelling of a URL that is not `http(s)://…`, when it is only its spelling. */
 export function urlSpellingHint(url: string): string | undefined {
   if (url !== url.trim()) return 'remove the spaces around it';
-  if (/^https?:\/\//i.test(url)) return 'write the scheme in lower case: http:// or https://';
+  if (/^https?:\/\//i.test(url) && !/^https?:\/\//.test(url)) return 'write the scheme in lower case: http:// or https://';
   return undefined;
 }

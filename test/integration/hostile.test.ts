@@ -56,6 +56,9 @@ const CASES: Case[] = [
   { name: 'plain http to a remote host', files: { 'docket.yaml': `${DOCKET}review:\n  url: http://api.example.com\n` }, at: 'docket.yaml:5 insecure-url', says: 'http://api.example.com', ownUrls: true },
   { name: 'credentials in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://me:secret@api.example.com\n` }, at: 'docket.yaml:5 invalid-url', says: 'user name or password', ownUrls: true },
   { name: 'a query string in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://api.example.com/?key=x\n` }, at: 'docket.yaml:5 invalid-url', says: '"https://api.example.com/?…" must not have a query or fragment', ownUrls: true },
+  // A token in a query is not quoted whatever else is wrong with the URL.
+  { name: 'a query string in a URL of another scheme', files: { 'docket.yaml': `${DOCKET}review:\n  url: ftp://api.example.com/r?token=TOKEN1#x\n` }, at: 'docket.yaml:5 invalid-value', says: '(got "ftp://api.example.com/r?…#…")', ownUrls: true },
+  { name: 'credentials and a query in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://me:secret@api.example.com/r?token=TOKEN2\n` }, at: 'docket.yaml:5 invalid-url', says: '"https://***@api.example.com/r?…" must not contain a user name or password', ownUrls: true },
   { name: 'two resources renamed from one name', files: { 'a.yaml': 'kind: Playbook\nname: A\nrenamed_from: Old\n', 'b.yaml': 'kind: Playbook\nname: B\nrenamed_from: Old\n' }, at: 'b.yaml:3 duplicate-renamed-from', says: '"Old"' },
   { name: 'two resources renamed from one name, in lists', files: { 'a.yaml': 'kind: Playbook\nname: A\nrenamed_from:\n  - Older\n  - Old\n', 'b.yaml': 'kind: Playbook\nname: B\nrenamed_from:\n  - Other\n  - Old\n' }, at: 'b.yaml:5 duplicate-renamed-from', says: '(a.yaml:5)' },
   { name: 'one id pinned twice', files: { 'a.yaml': 'kind: Playbook\nname: A\nid: 6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n', 'b.yaml': 'kind: Playbook\nname: B\nid: 6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n' }, at: 'b.yaml:3 duplicate-pin', says: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' },
@@ -140,7 +143,7 @@ describe('hostile and broken configurations', () => {
 /** DOCKET_* variables replace docket.yaml's keys and are checked like them, offline, naming the variable. */
 const ENV_CASES: { name: string; env: Record<string, string>; says: string[]; never?: string }[] = [
   { name: 'plain http to a remote host', env: { DOCKET_REVIEW_URL: 'http://api.example.com' }, says: ['insecure-url', 'DOCKET_REVIEW_URL', 'http://api.example.com'] },
-  { name: 'credentials in a URL', env: { DOCKET_AGREEMENTS_URL: 'https://me:secret@api.example.com' }, says: ['invalid-url', 'DOCKET_AGREEMENTS_URL', '"https://***@api.example.com/"'], never: 'secret' },
+  { name: 'credentials in a URL', env: { DOCKET_AGREEMENTS_URL: 'https://me:secret@api.example.com' }, says: ['invalid-url', 'DOCKET_AGREEMENTS_URL', '"https://***@api.example.com"'], never: 'secret' },
   { name: 'a query string in a URL', env: { DOCKET_REVIEW_URL: 'https://api.example.com/?key=x' }, says: ['invalid-url', 'query or fragment'], never: 'key=x' },
   { name: 'an organization id that is no uuid', env: { DOCKET_ORGANIZATION_ID: 'acme' }, says: ['invalid-value', 'DOCKET_ORGANIZATION_ID', '(got "acme")'] },
   { name: 'port 0 (what `emulator --port 0` asks for, not where it listens)', env: { DOCKET_REVIEW_URL: 'http://127.0.0.1:0/review' }, says: ['invalid-url', 'DOCKET_REVIEW_URL', 'port 0'] },

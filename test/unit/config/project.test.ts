@@ -244,7 +244,7 @@ describe('environments', () => {
       const r = await load({ 'docket.yaml': docket }, { ...(env ? { env } : {}), processEnv });
       expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
         'docket.yaml:4:24 insecure-url refusing plain http for `agreements.url` "http://agreements.example.com/": the API key would travel unencrypted',
-        'docket.yaml:6:20 invalid-url `review.url` "https://***@review.example.com/" must not contain a user name or password',
+        'docket.yaml:6:20 invalid-url `review.url` "https://***@review.example.com" must not contain a user name or password',
       ]);
     }
   });
