@@ -734,7 +734,7 @@ class PullPlanner {
     const names = [...new Set([...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!))];
     const what = names.length > 0 ? names.join(', ') : quoteValue(p.written);
     const wanted = typeof p.wanted === 'string' ? quoteValue(p.wanted) : JSON.stringify(p.wanted);
-    const reason = `live value ${wanted} differs from ${what}; change the variable or the environment`;
+    const reason = p.wanted === null || p.wanted === undefined ? `live has no value for ${what}; change the variable or the environment` : `live value ${wanted} differs from ${what}; change the variable or the environment`;
     if (!owner) {
       this.notes.push(`${file}:${p.line}: ${reason}`);
       return;

@@ -183,7 +183,9 @@ function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (
     }
     return undefined;
   }
-  if (isPlainObject(got) && isPlainObject(wanted) && sameKeys(got, wanted)) {
+  // A placeholder live has no value for stays, said as a problem: its key is not in what is wanted.
+  const kept = (k: string): boolean => typeof got === 'object' && got !== null && typeof (got as Record<string, unknown>)[k] === 'string' && holdsPlaceholder((got as Record<string, string>)[k]!) && problems.some((p) => p.pointer === joinPointer(pointer, k));
+  if (isPlainObject(got) && isPlainObject(wanted) && sameKeys(Object.fromEntries(Object.entries(got).filter(([k]) => Object.hasOwn(wanted, k) || !kept(k))), wanted)) {
     for (const k of Object.keys(wanted)) {
       const m = firstMismatch(got[k], wanted[k], joinPointer(pointer, k), expand, problems);
       if (m !== undefined) return m;
@@ -358,7 +360,7 @@ class DocumentEditor {
       if (Object.hasOwn(wanted, k)) this.patch(pair.value as Node | null, wanted[k], at, { kind: 'pair', map, pair });
       // Without its own key, a merged value would show through: say none instead.
       else if (Object.hasOwn(merged, k)) this.patch(pair.value as Node | null, null, at, { kind: 'pair', map, pair });
-      else this.removePair(map, pair);
+      else if (!this.keepsPlaceholder(pair.value as Node | null, at)) this.removePair(map, pair);
     }
     let previous: Pair | undefined;
     for (const k of Object.keys(wanted)) {
@@ -374,6 +376,16 @@ class DocumentEditor {
     for (const k of Object.keys(merged)) {
       if (!own.has(k) && !Object.hasOwn(wanted, k)) this.addPair(map, k, null, previous);
     }
+  }
+
+  /**
+   * A placeholder is never taken out either: live having no value for it is said as a problem
+   * (change the variable or the environment), and the key stays as written.
+   */
+  private keepsPlaceholder(node: Node | null, pointer: string): boolean {
+    if (!isScalar(node) || typeof node.value !== 'string' || !holdsPlaceholder(node.value)) return false;
+    this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node.range![0]), written: node.value, wanted: null });
+    return true;
   }
 
   /** Whether every source of a merge key is an alias of an anchor the edit takes out. */

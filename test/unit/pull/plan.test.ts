@@ -78,6 +78,16 @@ describe('planPull', () => {
     ]);
   });
 
+  it('keeps a placeholder live has no value for, and says so (it took the line out)', () => {
+    const change = update([
+      { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' },
+      { field: 'reviewer', before: null, after: 'alice@acme.example', direction: 'live' },
+    ]);
+    const result = planPull(input([change], [term], [liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: null })]));
+    expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: FILE, after: FILE.replace('ACCEPT   #', 'ACCEPT up to 2 years   #') }]);
+    expect(result.notPulled.map((p) => [p.fields, p.line, p.reason])).toEqual([[['reviewer'], 6, 'live has no value for var.lead; change the variable or the environment']]);
+  });
+
   it('overwrites text that only writes a literal `$${`: it is no placeholder', () => {
     const file = FILE.replace('ACCEPT   # short', () => '"Use $${var.x} literally"   # short');
     const change = update([{ field: 'actions', before: 'ACCEPT up to 5 years', after: 'Use ${var.x} literally', direction: 'live' }]);
