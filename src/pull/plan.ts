@@ -683,7 +683,7 @@ class PullPlanner {
       const before = this.input.read(file) ?? '';
       try {
         // Edited as if it ended its last line: what is added after it must not be glued onto it.
-        const ended = before === '' || before.endsWith('\n') ? before : `${before}\n`;
+        const ended = before === '' || before.endsWith('\n') ? before : `${before}${lineBreakOf(before)}`;
         const result = editYaml(ended, { documents: edit.documents, remove: edit.remove, expand: this.input.expand });
         if (result.text !== null && ended !== before) result.text = unended(before, result.text);
         // Lines as the file will read once written.
@@ -896,5 +896,11 @@ function keptBom(before: string, after: string): string {
 /** A file with no newline after its last line keeps it so when that line is still last and unchanged. */
 function unended(before: string, after: string): string {
   const last = before.slice(before.lastIndexOf('\n') + 1);
-  return `\n${after}`.endsWith(`\n${last}\n`) ? after.slice(0, -1) : after;
+  const eol = lineBreakOf(before);
+  return `\n${after}`.endsWith(`\n${last}${eol}`) ? after.slice(0, -eol.length) : after;
+}
+
+/** The file's line break: CRLF when it has one, as the lines an edit adds get (yaml-edit.ts). */
+function lineBreakOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
 }

@@ -40,6 +40,7 @@ describe('pull writes files', () => {
       'custom-terms/t.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n',
       'custom-terms/t.md': '\uFEFFFirst line\r\nsecond\r\n',
       'playbooks/noeol.yaml': 'kind: Playbook\nname: NoEOL\nrules:\n  - name: E1\n    actions: ACCEPT e1',
+      'playbooks/noeol-crlf.yaml': 'kind: Playbook\r\nname: NoEOL CRLF\r\nrules:\r\n  - name: C1\r\n    actions: ACCEPT c1',
       'playbooks/kept.yaml': '\uFEFFkind: Playbook\nname: Kept\n',
       'playbooks/tail.yaml': 'kind: Playbook\nname: Tail\ndescription: old\nrules:\n  - name: T1\n    actions: ACCEPT t1',
     });
@@ -47,6 +48,7 @@ describe('pull writes files', () => {
     const app = new App(emulator().env);
     await app.publishTerm('T', 'First line\nsecond, changed\n');
     await app.createRule('NoEOL', { name: 'E2', actions: 'ACCEPT e2' });
+    await app.createRule('NoEOL CRLF', { name: 'C2', actions: 'ACCEPT c2' });
     await app.editPlaybook('Kept', { description: 'Said in the app' });
     await app.editPlaybook('Tail', { description: 'new' });
     const pulled = await cli('pull', '-C', dir);
@@ -54,6 +56,8 @@ describe('pull writes files', () => {
     expect(await readFile(join(dir, 'custom-terms/t.md'), 'utf8')).toBe('\uFEFFFirst line\r\nsecond, changed\r\n');
     expect(await readFile(join(dir, 'playbooks/kept.yaml'), 'utf8')).toMatch(/^\uFEFFkind: Playbook\n/);
     expect(await readFile(join(dir, 'playbooks/noeol.yaml'), 'utf8')).toMatch(/^ {4}actions: ACCEPT e1\n {2}- name: E2\n {4}actions: ACCEPT e2\n?$/m);
+    // A CRLF file's line breaks stay CRLF, the one after its old last line too.
+    expect(await readFile(join(dir, 'playbooks/noeol-crlf.yaml'), 'utf8')).toMatch(/ {4}actions: ACCEPT c1\r\n {2}- name: C2\r\n {4}actions: ACCEPT c2(\r\n)?$/);
     expect(await readFile(join(dir, 'playbooks/tail.yaml'), 'utf8')).toBe('kind: Playbook\nname: Tail\ndescription: new\nrules:\n  - name: T1\n    actions: ACCEPT t1');
     await expectNoChanges(cli, dir);
   });
