@@ -38,6 +38,7 @@ describe('help and completion', () => {
       [['docket', 'completion', 'z'], ['zsh']],
       // A shell name only: no file names (this test runs where files are).
       [['docket', 'completion', ''], ['bash', 'zsh']],
+      [['docket', 'completion', 'bash', ''], []],
       [['docket', 'test', 'cap'], ['capture']],
       [['docket', 'test', 'capture', '--rev'], ['--review']],
     ];

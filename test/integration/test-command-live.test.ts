@@ -89,6 +89,7 @@ describe('docket test against a standalone emulator', () => {
     const misnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', join(dir, 'tests/captured.yaml')], { env: emu().env });
     expect(misnamed.code).toBe(1);
     expect(misnamed.stderr).toContain('is not a test file: docket reads *.test.yaml files as tests');
+    expect(misnamed.stderr).toContain(`hint: name it "${join(dir, 'tests/captured.test.yaml')}"`);
     const out = join(dir, 'tests/captured.test.yaml');
     // A file docket test would never read, or a playbook the configuration does not declare, neither.
     const outside = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', join(dir, '../elsewhere.test.yaml'), '--playbook', 'Inbound NDA'], { env: emu().env });

@@ -78,7 +78,8 @@ ${cases}
   if [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
   elif [ "$cmd" = completion ]; then
-    COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+    # One shell name, then nothing.
+    [ "$prev" = completion ] && COMPREPLY=( $(compgen -W "$words" -- "$cur") )
   else
     COMPREPLY=( $(compgen -W "$words" -- "$cur") $(compgen -f -- "$cur") )
   fi

@@ -387,7 +387,7 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       // All before the review is read: a case that cannot be written is not worth fetching.
       const out = await checkOutputFile(io.cwd, opts.out, '--out', 'tests/captured.test.yaml');
       // Any other name would be read as a resource file, which every later command refuses.
-      if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, 'name it like tests/captured.test.yaml');
+      if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, `name it ${JSON.stringify(opts.out.replace(/(\.ya?ml)?$/i, '.test.yaml'))}`);
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
       const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) => captureChecked(s, io, opts, out, digest));
       const how = await writeCapture(out, captured);
