@@ -1,23 +1,31 @@
 /** Field values as one line of JSON-ish text: strings quoted, numbers and booleans plain, null as `null`. */
 import { stripControl } from './sanitize.js';
 
+/**
+ * A value as the plan shows it: what it holds, control characters included, escaped (`\u0007`),
+ * so no byte reaches the terminal as a command and no character is silently left out.
+ */
 export function formatValue(v: unknown): string {
   if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return JSON.stringify(stripControl(v));
+  if (typeof v === 'string') return escapedJson(JSON.stringify(v));
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   let json: string | undefined;
   try {
-    json = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' ? stripControl(x) : x));
+    json = JSON.stringify(v);
   } catch {
     json = undefined; // cycles cannot come from a plan, but a renderer must not throw
   }
-  // JSON escapes C0 but not DEL/C1, which can hide in keys.
-  return stripControl(json ?? String(v));
+  return json === undefined ? stripControl(String(v)) : escapedJson(json);
 }
 
 /** A name or identity in quotes, escaped like a JSON string so it stays on one line. */
 export function quote(s: string): string {
-  return JSON.stringify(stripControl(s));
+  return escapedJson(JSON.stringify(s));
+}
+
+/** JSON escapes C0 controls (ESC too) but leaves DEL and C1 raw: those as `\u` escapes, bidirectional controls shown as `<U+202E>`. */
+function escapedJson(json: string): string {
+  return stripControl(json.replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 /** Untrusted text on one line: control characters gone, line breaks as spaces. */

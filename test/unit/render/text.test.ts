@@ -153,10 +153,11 @@ describe('renderPlanText', () => {
     );
     const out = renderPlanText(p, { color: false, verbose: true, kindOrder: KIND_ORDER });
     expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
-    expect(out).toContain('~ update playbook "PlayEvil" (playEvil.yaml:1)');
+    // Names and values in quotes show what they hold, escaped: a character left out would hide a difference.
+    expect(out).toContain('~ update playbook "Play\\u001b[2J\\u001b]0;title\\u0007Evil\\u0007\\r" (playEvil.yaml:1)');
     expect(out).toContain('environment: prodEvil');
     expect(out).toContain('Warning: warnEvil');
-    expect(out).toContain('other: {"k":"vEvil"} → 1');
+    expect(out).toContain('other: {"k":"v\\u001b[2J\\u001b]0;title\\u0007Evil\\u0007\\r\\u0085"} → 1');
   });
 
   it('warns once per group for permanent deletes and publishes', () => {
