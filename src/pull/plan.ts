@@ -869,7 +869,8 @@ function holdsUnpulled(field: string, unpulled: ReadonlySet<string>): boolean {
 export function keepTextStyle(current: unknown, value: unknown): unknown {
   if (typeof value !== 'string' || typeof current !== 'string') return value;
   const body = value.replace(/\n+$/, '');
-  if (current.endsWith('\n')) return `${body}\n`;
+  // All of its line breaks: a `|+` block that ends in blank lines keeps them, and its `+`.
+  if (current.endsWith('\n')) return `${body}${/\n+$/.exec(current)![0]}`;
   if (current.includes('\n')) return body;
   return body.includes('\n') ? `${body}\n` : body;
 }

@@ -186,6 +186,8 @@ describe('planPull', () => {
 
   it('keeps the trailing line break convention of the text it replaces', () => {
     expect(keepTextStyle('a\nb\n', 'c\nd')).toBe('c\nd\n');
+    // A `|+` block's blank lines at its end (docket compares text without them) stay.
+    expect(keepTextStyle('a\nb\n\n', 'c\nd')).toBe('c\nd\n\n');
     expect(keepTextStyle('a\nb', 'c\nd\n')).toBe('c\nd');
     expect(keepTextStyle('a', 'c\nd')).toBe('c\nd\n');
     expect(keepTextStyle('a', 'c')).toBe('c');
