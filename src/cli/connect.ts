@@ -85,8 +85,11 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     emulator = await startEmulatorForCli({ stateFile, seed });
     // Save the seeded state at once: a plan saved now must find the same user ids when applied.
     if (freshEmulator) await emulator.store.persist();
-    // The state may have been made for another organization id (docket.yaml or --env changed).
-    if (emulator.store.addMissingOrganizations(seed)) await emulator.store.persist();
+    // The state may have been made for another organization id (docket.yaml or --env changed), or
+    // before docket.yaml named its agreements actor.
+    const addedOrganization = emulator.store.addMissingOrganizations(seed);
+    const addedActor = project.agreements.actor !== undefined && emulator.store.addMissingMembers(seed, [project.agreements.actor]);
+    if (addedOrganization || addedActor) await emulator.store.persist();
     reviewUrl = emulator.reviewUrl;
     reviewKey = EMULATOR_API_KEY;
     agreementsUrl = emulator.agreementsUrl;

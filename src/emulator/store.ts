@@ -148,6 +148,36 @@ export class EmulatorStore {
     return added;
   }
 
+  /**
+   * Makes the seed's users named in `emails` members of organizations that exist, where they are
+   * not (an `agreements.actor` set after the state was made): true when one was added.
+   */
+  addMissingMembers(seed: EmulatorSeed, emails: readonly string[]): boolean {
+    const wanted = new Set(emails.map((e) => e.toLowerCase()));
+    let added = false;
+    for (const so of seed.organizations) {
+      const org = this.state.organizations[so.id];
+      if (!org) continue;
+      for (const su of so.users) {
+        const key = su.email.toLowerCase();
+        if (!wanted.has(key) || this.members(org).some(({ user }) => user.email.toLowerCase() === key)) continue;
+        const now = this.timestamp();
+        let user = Object.values(this.state.users).find((u) => u.email.toLowerCase() === key);
+        if (!user) {
+          user = { id: su.id ?? seedId('user', key), email: su.email, name: su.name ?? null, created_at: now, updated_at: now };
+          this.state.users[user.id] = user;
+        }
+        org.members.push({ user_id: user.id, role: su.role ?? 'member', created_at: now });
+        if (su.invited) {
+          const id = seedId('invitation', so.id, key);
+          org.invitations[id] = { id, email: su.email, name: su.name ?? null, invited_by_email: null, user_id: user.id, created_at: now };
+        }
+        added = true;
+      }
+    }
+    return added;
+  }
+
   snapshot(): EmulatorState {
     return structuredClone(this.state);
   }

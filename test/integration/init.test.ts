@@ -1,6 +1,6 @@
 /** `docket init`: a starter directory that validates, plans and applies cleanly, and never overwrites. */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
@@ -99,6 +99,14 @@ describe('docket init', () => {
     const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
     expect(replan.stdout).toContain('No changes.');
     expect(replan.code).toBe(0);
+
+    // The agreements block init shows, uncommented once the emulator's state exists: its actor is a user there too.
+    const project = await readFile(join(dir, 'docket.yaml'), 'utf8');
+    await writeFile(join(dir, 'docket.yaml'), project.replace('# agreements:\n#   url: https://api.commonpaper.com       # the default; or DOCKET_AGREEMENTS_URL\n#   actor:', 'agreements:\n  actor:'));
+    await writeFile(join(dir, 'terms.yaml'), 'kind: CustomTerm\nname: Data Terms\nbody: Our terms.\n');
+    const withActor = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect([withActor.code, withActor.stderr]).toEqual([0, '']);
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
   });
 
   it('writes into the current directory by default', async () => {
