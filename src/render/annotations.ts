@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Change, Plan } from '../engine/types.js';
-import { changeLabel, isSingleton } from './facts.js';
+import { changeLabel, isSingleton, renamedFrom } from './facts.js';
 import { escapeData, escapeProperty, stripControl } from './sanitize.js';
 
 export interface AnnotationOptions {
@@ -64,7 +64,9 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
   const lines: string[] = [];
   for (const c of plan.changes) {
     const source = c.source ?? options.locate?.(c);
-    const what = isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} "${changeLabel(c)}"`;
+    // A rename says both names, as the plan's text does: the new one alone does not say what moved.
+    const from = renamedFrom(c);
+    const what = isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${from ? `"${from.label}" → ` : ''}"${changeLabel(c)}"`;
     const why = c.irreversible ? (PERMANENCE[c.action] ?? 'cannot be undone') : undefined;
     lines.push(
       formatAnnotation({

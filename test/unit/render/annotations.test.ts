@@ -38,6 +38,11 @@ describe('renderGithubAnnotations', () => {
     );
   });
 
+  it('says both names of a rename, as the plan does', () => {
+    const p = plan([change('rename', 'playbook', 'Vendor MSAs', { file: 'playbooks/msa.yaml', line: 2, fields: { name: ['Vendor MSA', 'Vendor MSAs'] } })]);
+    expect(renderGithubAnnotations(p, { pathPrefix: '' })).toBe('::notice file=playbooks/msa.yaml,line=2,title=docket rename::rename playbook "Vendor MSA" → "Vendor MSAs"\n');
+  });
+
   it('uses the path as is when the configuration is the repository root', () => {
     const p = plan([change('create', 'playbook', 'P', { file: 'playbooks/p.yaml', line: 1 })]);
     expect(renderGithubAnnotations(p, { pathPrefix: '' })).toBe('::notice file=playbooks/p.yaml,line=1,title=docket create::create playbook "P"\n');
