@@ -9,10 +9,10 @@
  * if a lock is there: it is never seen empty, and a signal at any point of taking it leaves either
  * nothing or a lock this process's exit removes (`releaseApplyLockSync`).
  */
-import { link, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
 import { formatDuration } from './duration.js';
 import { processAlive } from '../util/process-alive.js';
@@ -50,14 +50,20 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
   let told = false;
   let lookedAgain = false;
   for (;;) {
-    if (await tryCreate(path, mine)) return held(path);
+    if (await tryCreate(path, mine)) {
+      await removeDeadCopies(path);
+      return held(path);
+    }
     const holder = await readHolder(path);
     const unreadable = holder ? undefined : await unreadableAge(path);
     // Released in between: try to create it again.
     if (unreadable === 'gone') continue;
     if (holder ? isStale(holder) : unreadable === 'old') {
-      // Busy: another apply is taking it over this instant; then it holds it, or it is free again.
-      if (!(await takeOverStale(path, holder))) await sleep(20);
+      if (await takeOverStale(path, holder)) continue;
+      // Busy: another apply is taking it over this instant (then it holds it), or one killed while
+      // it did left its folder, which ages out: waited for as for a holder, within --lock-timeout.
+      if (Date.now() >= giveUpAt || options.signal?.aborted) throw busy(path, holder, options.timeoutMs);
+      await sleep(20);
       continue;
     }
     if (!holder && !lookedAgain) {
@@ -81,7 +87,7 @@ let holdingTakeover: string | undefined;
  * Removes a lock found stale, if it still is. Two applies that found it stale would otherwise both
  * remove "it", the later one the lock the earlier had just taken, and both would go on. Only the
  * process that makes the takeover folder may remove it, and only after reading it again. False
- * when another process is taking it over.
+ * when another process is taking it over; true when the lock is to be looked at again.
  */
 export async function takeOverStale(path: string, found: ApplyLockHolder | undefined): Promise<boolean> {
   const mutex = `${path}.takeover`;
@@ -89,9 +95,11 @@ export async function takeOverStale(path: string, found: ApplyLockHolder | undef
     await mkdir(mutex);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(path, error);
-    const age = await stat(mutex).then((info) => Date.now() - info.mtimeMs, () => 0);
-    if (age > TAKEOVER_GRACE_MS) await rm(mutex, { recursive: true, force: true });
-    return false;
+    const age = await stat(mutex).then((info) => ageOf(info.mtimeMs), () => 0);
+    if (age <= TAKEOVER_GRACE_MS) return false;
+    // Left by a process killed while it took the lock over: removed, and the lock looked at again.
+    await rm(mutex, { recursive: true, force: true });
+    return true;
   }
   holdingTakeover = mutex;
   try {
@@ -108,6 +116,16 @@ export async function takeOverStale(path: string, found: ApplyLockHolder | undef
 
 function sameHolder(a: ApplyLockHolder, b: ApplyLockHolder): boolean {
   return a.pid === b.pid && a.host === b.host && a.started === b.started;
+}
+
+/** The own copies (`apply.lock.PID`) of processes on this host that no longer run: a `kill -9` while one took the lock. */
+async function removeDeadCopies(path: string): Promise<void> {
+  const prefix = `${basename(path)}.`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid)) await rm(join(dirname(path), name), { force: true });
+  }
 }
 
 /** This process's own file the lock is written to before it is linked into place. */
@@ -197,7 +215,12 @@ async function unreadableAge(path: string): Promise<'fresh' | 'old' | 'gone'> {
   }
   // Never made by docket, and never removed by it: someone's folder is in the lock's place.
   if (!info.isFile()) throw notAFile(path);
-  return Date.now() - info.mtimeMs > UNREADABLE_GRACE_MS ? 'old' : 'fresh';
+  return ageOf(info.mtimeMs) > UNREADABLE_GRACE_MS ? 'old' : 'fresh';
+}
+
+/** How long ago a file was changed; a time in the future (a clock stepped back, a share's server ahead) counts as long ago, or it would never age. */
+function ageOf(mtimeMs: number): number {
+  return Math.abs(Date.now() - mtimeMs);
 }
 
 function notAFile(path: string): DocketError {

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,21 @@ describe('the apply lock', () => {
     await writeFile(path, JSON.stringify(dead));
     expect(await takeOverStale(path, dead)).toBe(true);
     expect([existsSync(path), existsSync(`${path}.takeover`)]).toEqual([false, false]);
+  });
+
+  it('is taken over when what was left is dated in the future (a clock stepped back), and cleans up after killed takers', async () => {
+    const root = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const path = applyLockPath(root);
+    await mkdir(dirname(path), { recursive: true });
+    const future = new Date(Date.now() + 3_600_000);
+    // An empty lock, a takeover folder and another process's own copy, all left by killed applies.
+    await writeFile(path, '');
+    await mkdir(`${path}.takeover`);
+    await writeFile(`${path}.${2 ** 22 + 9}`, 'left\n');
+    for (const p of [path, `${path}.takeover`]) await utimes(p, future, future);
+    const lock = await acquireApplyLock({ root, timeoutMs: 0 });
+    expect(readdirSync(dirname(path)).sort()).toEqual(['apply.lock']);
+    await lock.release();
   });
 
   it('is removed on exit with what taking it left, and only when it is this process\'s', async () => {
