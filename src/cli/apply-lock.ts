@@ -218,9 +218,13 @@ async function unreadableAge(path: string): Promise<'fresh' | 'old' | 'gone'> {
   return ageOf(info.mtimeMs) > UNREADABLE_GRACE_MS ? 'old' : 'fresh';
 }
 
-/** How long ago a file was changed; a time in the future (a clock stepped back, a share's server ahead) counts as long ago, or it would never age. */
+/** Further in the future than this, a file's time is a clock that stepped back (or a share's server ahead), not "just now". */
+const FUTURE_TOLERANCE_MS = 60_000;
+
+/** How long ago a file was changed; one dated well in the future counts as long ago, or it would never age. */
 function ageOf(mtimeMs: number): number {
-  return Math.abs(Date.now() - mtimeMs);
+  const age = Date.now() - mtimeMs;
+  return age < -FUTURE_TOLERANCE_MS ? Number.POSITIVE_INFINITY : age;
 }
 
 function notAFile(path: string): DocketError {
