@@ -292,6 +292,12 @@ class DocumentEditor {
     // What the anchor will hold, for the aliases after it: its pointer in the file may no longer
     // be its place in what is wanted (an item inserted before it).
     if (node?.anchor) this.anchorValues.set(node.anchor, wanted);
+    // A placeholder reached through an alias stands for its variable as one written here does.
+    const aliased = isAlias(node) ? this.placeholderIn(node) : undefined;
+    if (aliased !== undefined) {
+      if (this.ctx.expand(aliased) !== wanted) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written: aliased, wanted });
+      return;
+    }
     if (isAlias(node)) {
       this.patchAlias(node, wanted, parent);
       return;
@@ -383,9 +389,16 @@ class DocumentEditor {
    * (change the variable or the environment), and the key stays as written.
    */
   private keepsPlaceholder(node: Node | null, pointer: string): boolean {
-    if (!isScalar(node) || typeof node.value !== 'string' || !holdsPlaceholder(node.value)) return false;
-    this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node.range![0]), written: node.value, wanted: null });
+    const written = this.placeholderIn(node);
+    if (written === undefined) return false;
+    this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written, wanted: null });
     return true;
+  }
+
+  /** The text of a scalar, or of the scalar an alias names, when it holds a placeholder. */
+  private placeholderIn(node: Node | null): string | undefined {
+    const value = isScalar(node) ? node.value : isAlias(node) ? this.resolved(node) : undefined;
+    return typeof value === 'string' && holdsPlaceholder(value) ? value : undefined;
   }
 
   /** Whether every source of a merge key is an alias of an anchor the edit takes out. */

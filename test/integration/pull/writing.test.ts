@@ -123,6 +123,21 @@ describe('pull writes files', () => {
     await expectNoChanges(cli, out, '--target', 'playbook/W');
   });
 
+  it('keeps a placeholder reached through an alias when live clears or changes the field, and says so', async () => {
+    const file = 'kind: Playbook\nname: PH\nrules:\n  - name: C\n    actions: ACCEPT c\n    questions: &q ${var.note}\n  - name: D\n    actions: ACCEPT d\n    questions: *q\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  note: Shared note\n', 'playbooks/ph.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('PH', 'D', { questions: null });
+    const cleared = await cli('pull', '-C', dir, '--target', 'playbook/PH');
+    expect(cleared.stdout).toContain('rule "PH/D" questions (playbooks/ph.yaml:6): live has no value for var.note; change the variable or the environment');
+    expect(await readFile(join(dir, 'playbooks/ph.yaml'), 'utf8')).toBe(file);
+    await app.editRule('PH', 'D', { questions: 'Another note' });
+    const changed = await cli('pull', '-C', dir, '--target', 'playbook/PH');
+    expect(changed.stdout).toContain('live value "Another note" differs from var.note');
+    expect(await readFile(join(dir, 'playbooks/ph.yaml'), 'utf8')).toBe(file);
+  });
+
   it('with .docket a file, says so and writes nothing, not a stack trace', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook('NDA', 'ACCEPT') });
     await applyOk(cli, dir);
