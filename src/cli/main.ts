@@ -7,7 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { ApiError, ConfigError, DocketError, InterruptedError } from '../errors.js';
 import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
-import { stripControl } from '../render/sanitize.js';
+import { escapeControl, stripControl } from '../render/sanitize.js';
 import { renderTestErrorJson } from '../render/test-json.js';
 import { VERSION } from '../version.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
@@ -94,7 +94,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     .description('Plan and apply contract-review playbooks, terms, templates and members from YAML in git.')
     .version(VERSION, '--version')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    // commander's errors quote what was typed: a control character in it must not reach the terminal.
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) })
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', MAIN_HELP);
   const context: CommandContext = { io, setExit, waitForStop: options.waitForStop ?? (() => waitForSignal(io)), program: () => program };
@@ -113,7 +114,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     const args = hoistCommonFlags(argv, Object.keys(COMMANDS));
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
-      program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }));
+      program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) }));
     }
     await program.parseAsync(args);
     // Output that never arrived (a full disk) is a failed run, whatever the command did.

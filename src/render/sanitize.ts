@@ -31,6 +31,11 @@ export function stripControl(text: string): string {
   return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROL_CHARS, shownControl);
 }
 
+/** Control characters as `\u0007` escapes (bidirectional ones as `<U+202E>`): for text that quotes what a user typed (a mistyped argument). */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL_CHARS, (c) => (c < '\u2000' ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : shownControl(c)));
+}
+
 /** Zero-width space: breaks `@mention` and `#123` detection without changing what readers see. */
 const ZWSP = '&#8203;';
 

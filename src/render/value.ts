@@ -23,9 +23,14 @@ export function quote(s: string): string {
   return escapedJson(JSON.stringify(s));
 }
 
-/** JSON escapes C0 controls (ESC too) but leaves DEL and C1 raw: those as `\u` escapes, bidirectional controls shown as `<U+202E>`. */
+/**
+ * JSON escapes C0 controls (ESC too) but leaves DEL and C1 raw, and characters that show as nothing
+ * or as a plain space (zero-width, soft hyphen, no-break space, byte-order mark, line and paragraph
+ * separators): those as `\u` escapes, so two values that differ never look the same; bidirectional
+ * controls shown as `<U+202E>`.
+ */
 function escapedJson(json: string): string {
-  return stripControl(json.replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return stripControl(json.replace(/[\x7f-\x9f\u00a0\u00ad\u200b-\u200f\u2028\u2029\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 /** Untrusted text on one line: control characters gone, line breaks as spaces. */

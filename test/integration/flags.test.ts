@@ -43,6 +43,17 @@ async function run(args: string[], extraEnv: Record<string, string> = {}) {
   return { ...result, requests: requests - before };
 }
 
+describe('a mistyped argument', () => {
+  it('is quoted with its control characters escaped, never sent to the terminal raw', async () => {
+    for (const args of [['plan', '-o', 'te\x07xt'], ['pl\x1b[2Jan'], ['plan', '--timeout', '2\x07m']]) {
+      const r = await run(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+      expect(r.stderr).toMatch(/\\u00(07|1b)/);
+    }
+  });
+});
+
 describe('a file the command writes at its end is checked at its start', () => {
   it('plan --out: a directory, a path below a file, or nothing', async () => {
     for (const [out, message] of [

@@ -158,6 +158,9 @@ describe('renderPlanText', () => {
     expect(out).toContain('environment: prodEvil');
     expect(out).toContain('Warning: warnEvil');
     expect(out).toContain('other: {"k":"v\\u001b[2J\\u001b]0;title\\u0007Evil\\u0007\\r\\u0085"} → 1');
+    // Characters that show as nothing or as a space are escaped too: "A\u200b" and "A" must not look alike.
+    const invisible = renderPlanText(plan([change('update', 'rule', 'P/R', { parent: 'P', fields: { actions: ['ACCEPT\u200b y\u00a0z\u00ad', 'ACCEPT y z'] } })]), { color: false, verbose: false, kindOrder: KIND_ORDER });
+    expect(invisible).toContain('actions: "ACCEPT\\u200b y\\u00a0z\\u00ad" → "ACCEPT y z"');
   });
 
   it('warns once per group for permanent deletes and publishes', () => {
