@@ -379,7 +379,9 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
   if (code === 'TAB_AS_INDENT') return 'indent with spaces';
   if (code === 'BLOCK_AS_IMPLICIT_KEY') {
     // A list item indented under a value (`actions: x` then `  - name: y`).
-    if (/^-(\s|$)/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).trimStart())) return 'this list item is indented under the value above it: line it up with the other items of its list';
+    if (text.slice(lineStart, offset).trim() === '' && /^-(\s|$)/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).trimStart())) {
+      return 'this list item is indented under the value above it: line it up with the other items of its list';
+    }
     // `key: a: b` on one line, or a key indented under a plain value on the next.
     return /:\s/.test(rest) ? 'a value containing `: ` must be quoted' : 'the next line is indented further than this key: keys of one mapping start at the same column';
   }

@@ -88,6 +88,9 @@ describe('parseYamlFile', () => {
     expect(tab.diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([[7, 1, 'indent with spaces']]);
     const under = parseYamlFile(lines('kind: Playbook', 'name: B', 'rules:', '  - name: R1', '    actions: ACCEPT', '    - name: R2', '      actions: x'), 'u.yaml');
     expect(under.diagnostics.map((d) => [d.line, d.hint])).toEqual([[6, 'this list item is indented under the value above it: line it up with the other items of its list']]);
+    // A key one column too far under a list item is said to be that, not a list item out of place.
+    const key = parseYamlFile(lines('kind: Playbook', 'name: K', 'rules:', '  - name: R1', '     actions: x'), 'k.yaml');
+    expect(key.diagnostics.map((d) => [d.line, d.hint])).toEqual([[4, 'the next line is indented further than this key: keys of one mapping start at the same column']]);
     // Text after a closing quote is still said to be that.
     expect(parseYamlFile(lines('kind: Playbook', 'name: "A" x'), 'q.yaml').diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([
       [2, 11, 'text follows a closing quote or bracket: quote the whole value, or remove what follows'],
