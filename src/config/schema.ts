@@ -192,7 +192,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
         // From `propertyNames`: the key itself is wrong.
         return make(
           'invalid-value',
-          `invalid name \`${e.propertyName}\` in ${where}: use letters, digits, \`_\` and \`-\`, starting with a letter or \`_\``,
+          `invalid name ${showName(e.propertyName)} in ${where}: use letters, digits, \`_\` and \`-\`, starting with a letter or \`_\``,
           joinPointer(pointer, e.propertyName),
           undefined,
           false,

@@ -140,7 +140,7 @@ describe('docket.yaml', () => {
 describe('vars in docket.yaml', () => {
   it('may use env but not other vars', async () => {
     const r = await load(
-      { 'docket.yaml': lines('version: 1', 'vars:', '  region: ${env.REGION}', '  lead: ${var.region}', '  "bad name": x') },
+      { 'docket.yaml': lines('version: 1', 'vars:', '  region: ${env.REGION}', '  lead: ${var.region}', '  "bad name": x', '  "a\\u0007b": y') },
       { processEnv: { REGION: 'eu' } },
     );
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
@@ -150,6 +150,8 @@ describe('vars in docket.yaml', () => {
         'invalid name `bad name` in `vars`: use letters, digits, `_` and `-`, starting with a letter or `_`',
         undefined,
       ],
+      // A control character in the name is shown escaped, not left out (`ab` would name another).
+      ['docket.yaml:6:3 invalid-value', 'invalid name "a\\u0007b" in `vars`: use letters, digits, `_` and `-`, starting with a letter or `_`', undefined],
     ]);
   });
 
