@@ -7,6 +7,7 @@ import type { Plan, PlanTarget } from '../engine/types.js';
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
 import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
 import { DocketError } from '../errors.js';
+import { showPath } from '../config/quote.js';
 import { VERSION } from '../version.js';
 
 const PLAN_SCHEMA = 'plan.schema.json';
@@ -18,7 +19,7 @@ export async function readPlanFile(path: string): Promise<Plan> {
   try {
     text = await readFile(path, 'utf8');
   } catch {
-    throw new DocketError('invalid-plan-file', `cannot read the plan file ${path}`, 'make one with `docket plan --out PLAN.json`');
+    throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)}`, 'make one with `docket plan --out PLAN.json`');
   }
   let plan: unknown;
   try {

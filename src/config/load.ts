@@ -16,7 +16,7 @@ import { interpolateTree, keysIn, typedByField } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
-import { showJson, showName } from './quote.js';
+import { showJson, showName, showPath } from './quote.js';
 import { textDiagnostics } from './text-hygiene.js';
 import { plainScalarAt } from './written-number.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
@@ -159,11 +159,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 async function checkRoot(root: string, shown: string): Promise<Diagnostic | undefined> {
   const info = await stat(root).catch(() => undefined);
   if (!info?.isDirectory()) {
+    // A control character in what was typed is shown escaped: left out, the message names another path.
+    const said = showPath(shown);
     return {
       severity: 'error',
       code: 'missing-project-file',
-      message: info ? `${shown} is a file; -C takes the configuration directory` : `configuration directory ${shown} does not exist`,
-      hint: info ? `use -C ${path.dirname(shown) || '.'}` : `create one with \`docket init ${shown}\`, or point -C at an existing one`,
+      message: info ? `${said} is a file; -C takes the configuration directory` : `configuration directory ${said} does not exist`,
+      hint: info ? `use -C ${showPath(path.dirname(shown) || '.')}` : `create one with \`docket init ${said}\`, or point -C at an existing one`,
     };
   }
   if (await projectFileIn(root)) return undefined;

@@ -54,3 +54,8 @@ export function showName(text: string): string {
 export function showText(text: string): string {
   return isPlain(text) ? text : quoteValue(text);
 }
+
+/** A path a message shows: as written, or, when it holds a character that must be escaped, quoted in full (a path is never cut). */
+export function showPath(path: string): string {
+  return NOT_PLAIN.test(path.replaceAll('`', '')) ? quoteValue(path, Number.POSITIVE_INFINITY) : path;
+}

@@ -122,6 +122,10 @@ describe('docket.yaml', () => {
     const gone = await loadConfig({ dir: path.join(os.tmpdir(), 'docket-does-not-exist-8c1f'), kinds: KINDS, processEnv: {} });
     expect(gone.diagnostics.map((d) => d.code)).toEqual(['missing-project-file']);
     expect(gone.diagnostics[0]!.hint).toContain('docket init');
+    // A control character typed into -C is shown escaped: left out, the message named another path.
+    const typed = path.join(os.tmpdir(), 'docket-\x1b[31mgone');
+    const escaped = await loadConfig({ dir: typed, kinds: KINDS, processEnv: {} });
+    expect(escaped.diagnostics[0]!.message).toBe(`configuration directory ${JSON.stringify(typed)} does not exist`);
   });
 
   it('says a docket.yaml that is a folder is one, rather than that there is none', async () => {
