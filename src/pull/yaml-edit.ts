@@ -94,6 +94,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   const docs = parseForEdit(text, lines);
   const splices: Splice[] = [];
   const problems: YamlEditProblem[] = [];
+  const nulled = new Set<string>();
   const remove = request.remove ?? new Set<number>();
   if (docs.length > 0 && docs.every((_, i) => remove.has(i))) return { text: null, problems };
 
@@ -105,14 +106,14 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, lines, expand: request.expand ?? ((s) => s), ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, expand: request.expand ?? ((s) => s), ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
   // What is written takes the file's line breaks (a file saved on Windows stays CRLF throughout).
   if (text.includes('\r\n')) for (const s of splices) s.text = s.text.replace(/\r?\n/g, '\r\n');
   const out = applySplices(text, splices);
-  verify(out, request, problems, docs.length);
+  verify(out, request, problems, docs.length, nulled);
   return { text: out, problems };
 }
 
@@ -150,7 +151,7 @@ function applySplices(text: string, splices: Splice[]): string {
 }
 
 /** The edited text must read as wanted (placeholders left as written excepted). */
-function verify(text: string, request: YamlEditRequest, problems: YamlEditProblem[], documentsBefore: number): void {
+function verify(text: string, request: YamlEditRequest, problems: YamlEditProblem[], documentsBefore: number, nulled: ReadonlySet<string>): void {
   const plain = plainYamlDocuments(text);
   const kept = plain?.length === documentsBefore - (request.remove?.size ?? 0) ? plain : parsedValues(text);
   const removedBefore = (i: number): number => [...(request.remove ?? [])].filter((r) => r < i).length;
@@ -160,7 +161,7 @@ function verify(text: string, request: YamlEditRequest, problems: YamlEditProble
     const at = index - removedBefore(index);
     if (at >= kept.length) throw new Error(`the edited YAML lost document ${index}`);
     const got = kept[at];
-    const mismatch = firstMismatch(got, wanted, '', request.expand ?? ((s) => s), problems.filter((p) => p.document === index));
+    const mismatch = firstMismatch(got, wanted, '', request.expand ?? ((s) => s), problems.filter((p) => p.document === index), (pointer) => nulled.has(`${index}\u0000${pointer}`));
     if (mismatch !== undefined) throw new Error(`the edited YAML reads differently at ${mismatch || 'the document root'}`);
   }
 }
@@ -173,21 +174,26 @@ function parsedValues(text: string): unknown[] {
   return docs.map(documentValue);
 }
 
-function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (s: string) => string, problems: YamlEditProblem[]): string | undefined {
+function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (s: string) => string, problems: YamlEditProblem[], nulledAt: (pointer: string) => boolean = () => false): string | undefined {
   if (typeof got === 'string' && holdsPlaceholder(got) && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`) || leftAsWritten(p, got, wanted, pointer))) return undefined;
   if (typeof got === 'string' && holdsPlaceholder(got) && expand(got) === wanted) return undefined;
   if (Array.isArray(got) && Array.isArray(wanted) && got.length === wanted.length) {
     for (let i = 0; i < got.length; i++) {
-      const m = firstMismatch(got[i], wanted[i], joinPointer(pointer, i), expand, problems);
+      const m = firstMismatch(got[i], wanted[i], joinPointer(pointer, i), expand, problems, nulledAt);
       if (m !== undefined) return m;
     }
     return undefined;
   }
   // A placeholder live has no value for stays, said as a problem: its key is not in what is wanted.
-  const kept = (k: string): boolean => typeof got === 'object' && got !== null && typeof (got as Record<string, unknown>)[k] === 'string' && holdsPlaceholder((got as Record<string, string>)[k]!) && problems.some((p) => p.pointer === joinPointer(pointer, k));
+  // And a key written `null` over a merged value that live has none for.
+  const kept = (k: string): boolean => {
+    const value = (got as Record<string, unknown>)[k];
+    if (value === null) return nulledAt(joinPointer(pointer, k));
+    return typeof value === 'string' && holdsPlaceholder(value) && problems.some((p) => p.pointer === joinPointer(pointer, k));
+  };
   if (isPlainObject(got) && isPlainObject(wanted) && sameKeys(Object.fromEntries(Object.entries(got).filter(([k]) => Object.hasOwn(wanted, k) || !kept(k))), wanted)) {
     for (const k of Object.keys(wanted)) {
-      const m = firstMismatch(got[k], wanted[k], joinPointer(pointer, k), expand, problems);
+      const m = firstMismatch(got[k], wanted[k], joinPointer(pointer, k), expand, problems, nulledAt);
       if (m !== undefined) return m;
     }
     return undefined;
@@ -224,6 +230,8 @@ interface EditorContext {
   expand: (text: string) => string;
   /** Text to write quoted even where YAML 1.2 would read it plain (see `bothVersions`). */
   quote?: (text: string) => boolean;
+  /** `index\0pointer` of keys written `null` so that a merged value does not show through: absent from what is wanted. */
+  nulled: Set<string>;
 }
 
 /** The values a mapping or list holds (a mapping's by key order), none for a scalar. */
@@ -365,7 +373,10 @@ class DocumentEditor {
       const at = joinPointer(pointer, k);
       if (Object.hasOwn(wanted, k)) this.patch(pair.value as Node | null, wanted[k], at, { kind: 'pair', map, pair });
       // Without its own key, a merged value would show through: say none instead.
-      else if (Object.hasOwn(merged, k)) this.patch(pair.value as Node | null, null, at, { kind: 'pair', map, pair });
+      else if (Object.hasOwn(merged, k)) {
+        this.ctx.nulled.add(`${this.ctx.index}\u0000${at}`);
+        this.patch(pair.value as Node | null, null, at, { kind: 'pair', map, pair });
+      }
       else if (!this.keepsPlaceholder(pair.value as Node | null, at)) this.removePair(map, pair);
     }
     let previous: Pair | undefined;
@@ -380,7 +391,9 @@ class DocumentEditor {
       this.addPair(map, k, wanted[k], previous);
     }
     for (const k of Object.keys(merged)) {
-      if (!own.has(k) && !Object.hasOwn(wanted, k)) this.addPair(map, k, null, previous);
+      if (own.has(k) || Object.hasOwn(wanted, k)) continue;
+      this.ctx.nulled.add(`${this.ctx.index}\u0000${joinPointer(pointer, k)}`);
+      this.addPair(map, k, null, previous);
     }
   }
 

@@ -138,6 +138,19 @@ describe('pull writes files', () => {
     expect(await readFile(join(dir, 'playbooks/ph.yaml'), 'utf8')).toBe(file);
   });
 
+  it('writes null over a merged value live cleared, with the file\'s other changes (it refused the whole file)', async () => {
+    const file = 'kind: Playbook\nname: MQ\nrules:\n  - &base\n    name: A\n    actions: ACCEPT a\n    internal_notes: Shared note\n  - <<: *base\n    name: B\n    actions: ACCEPT b\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/mq.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('MQ', 'B', { internal_notes: null });
+    await app.editRule('MQ', 'A', { actions: 'ACCEPT a, changed' });
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/MQ');
+    expect(pulled.stdout).not.toContain('could not edit');
+    expect(await readFile(join(dir, 'playbooks/mq.yaml'), 'utf8')).toBe(file.replace('ACCEPT a\n', 'ACCEPT a, changed\n').replace('    actions: ACCEPT b\n', '    actions: ACCEPT b\n    internal_notes: null\n'));
+    await expectNoChanges(cli, dir, '--target', 'playbook/MQ');
+  });
+
   it('with .docket a file, says so and writes nothing, not a stack trace', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook('NDA', 'ACCEPT') });
     await applyOk(cli, dir);
