@@ -303,7 +303,8 @@ class DocumentEditor {
     // A placeholder reached through an alias stands for its variable as one written here does.
     const aliased = isAlias(node) ? this.placeholderIn(node) : undefined;
     if (aliased !== undefined) {
-      if (this.ctx.expand(aliased) !== wanted) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written: aliased, wanted });
+      // Wanted as written (a field pull does not change keeps its placeholder), or as it expands: nothing to say.
+      if (aliased !== wanted && this.ctx.expand(aliased) !== wanted) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written: aliased, wanted });
       return;
     }
     if (isAlias(node)) {

@@ -124,7 +124,7 @@ describe('pull writes files', () => {
   });
 
   it('keeps a placeholder reached through an alias when live clears or changes the field, and says so', async () => {
-    const file = 'kind: Playbook\nname: PH\nrules:\n  - name: C\n    actions: ACCEPT c\n    questions: &q ${var.note}\n  - name: D\n    actions: ACCEPT d\n    questions: *q\n';
+    const file = 'kind: Playbook\nname: PH\nrules:\n  - name: C\n    actions: ACCEPT c\n    questions: &q ${var.note}\n  - name: D\n    actions: ACCEPT d\n    questions: *q\n    description: *q\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  note: Shared note\n', 'playbooks/ph.yaml': file });
     await applyOk(cli, dir);
     const app = new App(emulator().env);
@@ -135,6 +135,8 @@ describe('pull writes files', () => {
     await app.editRule('PH', 'D', { questions: 'Another note' });
     const changed = await cli('pull', '-C', dir, '--target', 'playbook/PH');
     expect(changed.stdout).toContain('live value "Another note" differs from var.note');
+    // The field live did not change, through the same alias, is not said to differ.
+    expect(changed.stdout).not.toContain('description');
     expect(await readFile(join(dir, 'playbooks/ph.yaml'), 'utf8')).toBe(file);
   });
 
