@@ -27,10 +27,15 @@ function cutShort(text: string, max: number): string {
  * byte-order mark): quoted raw, a value holding one would read as the very value it is refused for
  * looking unlike ("alice@acme.example").
  */
-const ESCAPED = '\\u007f-\\u00a0\\u00ad\\u115f\\u1160\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u3000\\u3164\\ufeff\\uffa0';
+const ESCAPED = '\\u007f-\\u00a0\\u00ad\\u061c\\u115f\\u1160\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0';
 const EACH_ESCAPED = new RegExp(`[${ESCAPED}]`, 'g');
 /** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
 const NOT_PLAIN = new RegExp(`[\\u0000-\\u001f\`${ESCAPED}]`);
+
+/** JSON text with what JSON leaves raw but a reader cannot see (see ESCAPED) as `\\u` escapes. */
+export function escapeInvisible(json: string): string {
+  return escapeC1(json);
+}
 
 function escapeC1(json: string): string {
   return json.replace(EACH_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

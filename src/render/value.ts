@@ -1,4 +1,5 @@
 /** Field values as one line of JSON-ish text: strings quoted, numbers and booleans plain, null as `null`. */
+import { escapeInvisible } from '../config/quote.js';
 import { stripControl } from './sanitize.js';
 
 /**
@@ -24,13 +25,12 @@ export function quote(s: string): string {
 }
 
 /**
- * JSON escapes C0 controls (ESC too) but leaves DEL and C1 raw, and characters that show as nothing
- * or as a plain space (zero-width, soft hyphen, no-break space, byte-order mark, line and paragraph
- * separators): those as `\u` escapes, so two values that differ never look the same; bidirectional
- * controls shown as `<U+202E>`.
+ * JSON escapes C0 controls (ESC too); what it leaves raw but a reader cannot see or tell from a
+ * space (DEL, C1, zero-width and space-like characters, bidirectional controls) is escaped as
+ * diagnostics quote it (config/quote.ts), so two values that differ never look the same.
  */
 function escapedJson(json: string): string {
-  return stripControl(json.replace(/[\x7f-\x9f\u00a0\u00ad\u200b-\u200f\u2028\u2029\u2060-\u2064\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return stripControl(escapeInvisible(json));
 }
 
 /** Untrusted text on one line: control characters gone, line breaks as spaces. */

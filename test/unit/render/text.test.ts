@@ -161,6 +161,8 @@ describe('renderPlanText', () => {
     // Characters that show as nothing or as a space are escaped too: "A\u200b" and "A" must not look alike.
     const invisible = renderPlanText(plan([change('update', 'rule', 'P/R', { parent: 'P', fields: { actions: ['ACCEPT\u200b y\u00a0z\u00ad', 'ACCEPT y z'] } })]), { color: false, verbose: false, kindOrder: KIND_ORDER });
     expect(invisible).toContain('actions: "ACCEPT\\u200b y\\u00a0z\\u00ad" → "ACCEPT y z"');
+    const spaces = renderPlanText(plan([change('update', 'rule', 'P/R', { parent: 'P', fields: { description: ['a\u2002b c\u202fd e\u3164f', 'a b c d e f'] } })]), { color: false, verbose: false, kindOrder: KIND_ORDER });
+    expect(spaces).toContain('description: "a\\u2002b c\\u202fd e\\u3164f" → "a b c d e f"');
   });
 
   it('warns once per group for permanent deletes and publishes', () => {
