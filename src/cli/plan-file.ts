@@ -15,6 +15,7 @@ const PLAN_SCHEMA = 'plan.schema.json';
 const LISTED_PROBLEMS = 3;
 
 export async function readPlanFile(path: string): Promise<Plan> {
+  if (path.trim() === '') throw new DocketError('invalid-plan-file', 'the plan file argument is empty', 'name the plan saved with `docket plan --out PLAN.json`');
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -317,6 +317,10 @@ describe('saved plans', () => {
     expect(await asJson(JSON.stringify({ ...(JSON.parse(text) as object), docket_version: '0.0.1' }))).toBe('plan-version');
     expect(await asJson(JSON.stringify({ ...(JSON.parse(text) as object), format_version: 2, docket_version: '9.0.0' }))).toBe('plan-version');
     expect(await asJson('{}')).toBe('invalid-plan-file');
+    // An empty plan argument (`docket apply "$PLAN"` with PLAN unset) is refused, not taken as none: nothing unreviewed is applied.
+    const empty = await cli('apply', '-C', dir, '', '--auto-approve');
+    expect([empty.code, empty.stderr]).toEqual([1, expect.stringContaining('the plan file argument is empty')]);
+    expect((await cli('show', '')).stderr).toContain('the plan file argument is empty');
     expect(await asJson(JSON.stringify({ format_version: 2 }))).toBe('invalid-plan-file');
     // Written again unedited (another layout, keys in another order), it is the same plan.
     const same = JSON.parse(text) as Record<string, unknown>;
