@@ -109,6 +109,15 @@ describe('docket init', () => {
     expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('prints a DIR with a control character in it escaped, never raw to the terminal', async () => {
+    const parent = await makeDir({});
+    const dir = join(parent, 'x\x1b]0;PWNED\x07z');
+    const result = await runCli(['init', dir]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(result.stdout).toContain('x\\u001b]0;PWNED\\u0007z/docket.yaml');
+  });
+
   it('writes into the current directory by default', async () => {
     const dir = await makeDir({});
     const result = await runIn(dir, ['init']);

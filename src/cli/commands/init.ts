@@ -13,6 +13,7 @@ import { schemaHome } from '../../config/schema-names.js';
 import { DocketError, UsageError } from '../../errors.js';
 import { GITIGNORE_ENTRY, docketYaml, examplePlaybook, gitignore } from '../init-templates.js';
 import type { Io } from '../io.js';
+import { escapeControl } from '../../render/sanitize.js';
 
 interface InitOptions {
   quiet?: boolean;
@@ -67,12 +68,13 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
         const why = failed.code === 'EACCES' || failed.code === 'EPERM' ? 'permission denied' : (failed.code ?? failed.message);
         throw new DocketError('write-failed', `cannot write ${at} (${why}); nothing was written`, 'make the folder writable by the user that runs docket, or pass another DIR');
       }
-      if (!opts.quiet) io.stdout(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`);
+      // The paths are what was typed: a control character in one is shown escaped, not sent to the terminal.
+      if (!opts.quiet) io.stdout(escapeControl(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`));
       // Written all the same (a user may move it), but that configuration now reads these files as its own.
       const outer = (await enclosingConfiguration(root, true))?.dir;
       if (outer) {
         const where = isAbsolute(dir) ? outer : relative(io.cwd, outer) || '.';
-        io.stderr(`Warning: ${dir} is inside the configuration directory ${where}, which reads every YAML file below it: \`docket validate -C ${where}\` now fails on ${join(dir, 'docket.yaml')}. Move ${dir} out of it (or into a dot-folder).\n`);
+        io.stderr(escapeControl(`Warning: ${dir} is inside the configuration directory ${where}, which reads every YAML file below it: \`docket validate -C ${where}\` now fails on ${join(dir, 'docket.yaml')}. Move ${dir} out of it (or into a dot-folder).\n`));
       }
       setExit(0);
     });
