@@ -62,7 +62,7 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
       if (await takeOverStale(path, holder)) continue;
       // Busy: another apply is taking it over this instant (then it holds it), or one killed while
       // it did left its folder, which ages out: waited for as for a holder, within --lock-timeout.
-      if (Date.now() >= giveUpAt || options.signal?.aborted) throw busy(path, holder, options.timeoutMs);
+      if (Date.now() >= giveUpAt || options.signal?.aborted) throw busyTakingOver(path, options.timeoutMs);
       await sleep(20);
       continue;
     }
@@ -235,6 +235,15 @@ function isStale(holder: ApplyLockHolder): boolean {
   if (holder.host !== hostname()) return false;
   if (holder.pid === process.pid) return false;
   return !processAlive(holder.pid);
+}
+
+/** The lock's holder is gone, and another apply is taking it over (or one killed while it did left its folder). */
+function busyTakingOver(path: string, timeoutMs: number): DocketError {
+  return new DocketError(
+    'apply-locked',
+    `another docket apply is taking over ${path}, left by a process that no longer runs (${path}.takeover is there)${timeoutMs > 0 ? `, still after waiting ${formatDuration(timeoutMs)}` : ''}`,
+    `run apply again in a few seconds (a takeover folder older than ${TAKEOVER_GRACE_MS / 1000} s is removed), or pass --lock-timeout 1m to wait`,
+  );
 }
 
 function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: number): DocketError {

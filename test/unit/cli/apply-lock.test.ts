@@ -66,6 +66,14 @@ describe('the apply lock', () => {
     await lock.release();
   });
 
+  it('says another apply is taking a stale lock over when its takeover folder is there, not that the dead holder holds it', async () => {
+    const root = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const path = applyLockPath(root);
+    await mkdir(`${path}.takeover`, { recursive: true });
+    await writeFile(path, JSON.stringify({ pid: 2 ** 22 + 11, host: hostname(), started: '2026-01-01T00:00:00.000Z' }));
+    await expect(acquireApplyLock({ root, timeoutMs: 0 })).rejects.toThrow(`another docket apply is taking over ${path}, left by a process that no longer runs`);
+  });
+
   it('is removed on exit with what taking it left, and only when it is this process\'s', async () => {
     const root = await makeDir({ 'docket.yaml': 'version: 1\n' });
     const path = applyLockPath(root);
