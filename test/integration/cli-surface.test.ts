@@ -39,6 +39,7 @@ describe('help and completion', () => {
       // A shell name only: no file names (this test runs where files are).
       [['docket', 'completion', ''], ['bash', 'zsh']],
       [['docket', 'completion', 'bash', ''], []],
+      [['docket', 'drift', '--kind', 'custom-t'], ['custom-term', 'custom-template']],
       [['docket', 'test', 'cap'], ['capture']],
       [['docket', 'test', 'capture', '--rev'], ['--review']],
     ];

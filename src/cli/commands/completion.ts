@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import type { Io } from '../io.js';
 import { withCommon } from '../options.js';
+import { KINDS } from '../../kinds/index.js';
 
 interface FlagWords {
   /** `-o` and `--output`. */
@@ -22,6 +23,9 @@ interface CommandWords {
   words: string[];
 }
 
+/** What `--kind` takes (drift, pull, export): the kinds that have files of their own. */
+const LISTED_KINDS = KINDS.filter((k) => k.layout && k.toConfig).map((k) => k.name);
+
 /** The shells `docket completion` writes for (its argument's values). */
 export const SHELLS = ['bash', 'zsh'] as const;
 
@@ -34,7 +38,11 @@ function wordsOf(program: Command): CommandWords[] {
       flags: [...options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))), '--help'].sort(),
       valued: options
         .filter((o) => o.required || o.optional)
-        .map((o) => ({ names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(o.argChoices ? { values: [...o.argChoices] } : {}) })),
+        .map((o) => {
+          // `--kind` checks its value itself (with a suggestion), so its list is not commander's choices.
+          const values = o.argChoices ? [...o.argChoices] : o.long === '--kind' ? LISTED_KINDS : undefined;
+          return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(values ? { values } : {}) };
+        }),
       words: c.name() === 'completion' ? [...SHELLS] : c.commands.map((sub) => sub.name()),
     };
   };
