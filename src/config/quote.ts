@@ -32,11 +32,6 @@ const EACH_ESCAPED = new RegExp(`[${ESCAPED}]`, 'g');
 /** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
 const NOT_PLAIN = new RegExp(`[\\u0000-\\u001f\`${ESCAPED}]`);
 
-/** JSON text with what JSON leaves raw but a reader cannot see (see ESCAPED) as `\\u` escapes. */
-export function escapeInvisible(json: string): string {
-  return escapeC1(json);
-}
-
 function escapeC1(json: string): string {
   return json.replace(EACH_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
