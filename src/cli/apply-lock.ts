@@ -26,7 +26,6 @@ export interface ApplyLockHolder {
 export interface HeldApplyLock {
   /** Removes the lock (only if it is still this process's). */
   release(): Promise<void>;
-  releaseSync(): void;
 }
 
 export interface ApplyLockOptions {
@@ -47,6 +46,7 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
   const mine: ApplyLockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const giveUpAt = Date.now() + options.timeoutMs;
+  const givingUp = (): boolean => Date.now() >= giveUpAt || options.signal?.aborted === true;
   let told = false;
   let lookedAgain = false;
   for (;;) {
@@ -62,7 +62,7 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
       if (await takeOverStale(path, holder)) continue;
       // Busy: another apply is taking it over this instant (then it holds it), or one killed while
       // it did left its folder, which ages out: waited for as for a holder, within --lock-timeout.
-      if (Date.now() >= giveUpAt || options.signal?.aborted) throw busyTakingOver(path, options.timeoutMs);
+      if (givingUp()) throw busyTakingOver(path, options.timeoutMs);
       await sleep(20);
       continue;
     }
@@ -72,7 +72,7 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
       await sleep(100);
       continue;
     }
-    if (Date.now() >= giveUpAt || options.signal?.aborted) throw busy(path, holder, options.timeoutMs);
+    if (givingUp()) throw busy(path, holder, options.timeoutMs);
     if (!told && holder) options.onWait?.(holder);
     told = true;
     await sleep(Math.min(500, Math.max(10, giveUpAt - Date.now())));
@@ -141,7 +141,13 @@ export function releaseApplyLockSync(root: string): void {
   const path = applyLockPath(root);
   rmSync(ownCopyOf(path), { force: true });
   if (holdingTakeover) rmSync(holdingTakeover, { recursive: true, force: true });
-  held(path).releaseSync();
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return;
+  }
+  if (isOurs(text)) rmSync(path, { force: true });
 }
 
 async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean> {
@@ -153,8 +159,9 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
     throw unusable(path, error, code === 'EEXIST' || code === 'ENOTDIR' || code === 'ENOENT' ? `${dirname(path)} is not a folder` : undefined);
   }
   const copy = ownCopyOf(path);
+  const text = `${JSON.stringify(holder)}\n`;
   try {
-    await writeFile(copy, `${JSON.stringify(holder)}\n`, 'utf8');
+    await writeFile(copy, text, 'utf8');
     await link(copy, path);
     return true;
   } catch (error) {
@@ -168,7 +175,7 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
   try {
     const file = await open(path, 'wx');
     try {
-      await file.writeFile(`${JSON.stringify(holder)}\n`, 'utf8');
+      await file.writeFile(text, 'utf8');
     } finally {
       await file.close();
     }
@@ -241,7 +248,7 @@ function isStale(holder: ApplyLockHolder): boolean {
 function busyTakingOver(path: string, timeoutMs: number): DocketError {
   return new DocketError(
     'apply-locked',
-    `another docket apply is taking over ${path}, left by a process that no longer runs (${path}.takeover is there)${timeoutMs > 0 ? `, still after waiting ${formatDuration(timeoutMs)}` : ''}`,
+    `another docket apply is taking over ${path}, left by a process that no longer runs (${path}.takeover is there)${waited(timeoutMs)}`,
     `run apply again in a few seconds (a takeover folder older than ${TAKEOVER_GRACE_MS / 1000} s is removed), or pass --lock-timeout 1m to wait`,
   );
 }
@@ -250,7 +257,7 @@ function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: numb
   const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.started}` : 'a process docket cannot identify: the file is being written, or was left half-written';
   return new DocketError(
     'apply-locked',
-    `another docket apply holds ${path} (${who})${timeoutMs > 0 ? `, still after waiting ${formatDuration(timeoutMs)}` : ''}`,
+    `another docket apply holds ${path} (${who})${waited(timeoutMs)}`,
     !holder
       ? `run apply again in a few seconds (a lock left half-written is taken over), or pass --lock-timeout 5m to wait`
       : holder.host !== hostname()
@@ -259,27 +266,25 @@ function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: numb
   );
 }
 
+/** `, still after waiting 1m` when the apply waited, for the busy messages. */
+function waited(timeoutMs: number): string {
+  return timeoutMs > 0 ? `, still after waiting ${formatDuration(timeoutMs)}` : '';
+}
+
+/** Whether a lock's text is this process's. */
+function isOurs(text: string): boolean {
+  try {
+    return (JSON.parse(text) as ApplyLockHolder).pid === process.pid;
+  } catch {
+    return false;
+  }
+}
+
 function held(path: string): HeldApplyLock {
-  const ours = (text: string): boolean => {
-    try {
-      return (JSON.parse(text) as ApplyLockHolder).pid === process.pid;
-    } catch {
-      return false;
-    }
-  };
   return {
     async release() {
       const text = await readFile(path, 'utf8').catch(() => '');
-      if (ours(text)) await rm(path, { force: true });
-    },
-    releaseSync() {
-      let text = '';
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch {
-        return;
-      }
-      if (ours(text)) rmSync(path, { force: true });
+      if (isOurs(text)) await rm(path, { force: true });
     },
   };
 }

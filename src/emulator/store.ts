@@ -162,16 +162,9 @@ export class EmulatorStore {
         const key = su.email.toLowerCase();
         if (!wanted.has(key) || this.members(org).some(({ user }) => user.email.toLowerCase() === key)) continue;
         const now = this.timestamp();
-        let user = Object.values(this.state.users).find((u) => u.email.toLowerCase() === key);
-        if (!user) {
-          user = { id: su.id ?? seedId('user', key), email: su.email, name: su.name ?? null, created_at: now, updated_at: now };
-          this.state.users[user.id] = user;
-        }
+        const user = seedUser(this.state, su, now);
         org.members.push({ user_id: user.id, role: su.role ?? 'member', created_at: now });
-        if (su.invited) {
-          const id = seedId('invitation', so.id, key);
-          org.invitations[id] = { id, email: su.email, name: su.name ?? null, invited_by_email: null, user_id: user.id, created_at: now };
-        }
+        if (su.invited) addSeedInvitation(org, su, user.id, seedInviter(so), now);
         added = true;
       }
     }
@@ -343,6 +336,26 @@ export function stateFromSeed(seed: EmulatorSeed, now: string): EmulatorState {
   return state;
 }
 
+/** The user a seed names, made if the state has none of that e-mail. */
+function seedUser(state: EmulatorState, su: SeedOrganization['users'][number], now: string): UserRecord {
+  const key = su.email.toLowerCase();
+  const found = Object.values(state.users).find((u) => u.email.toLowerCase() === key);
+  if (found) return found;
+  const user: UserRecord = { id: su.id ?? seedId('user', key), email: su.email, name: su.name ?? null, created_at: now, updated_at: now };
+  state.users[user.id] = user;
+  return user;
+}
+
+/** Who invited a seed's invited users: its admin, if it names one. */
+function seedInviter(so: SeedOrganization): string | null {
+  return so.users.find((u) => u.role === 'admin')?.email ?? null;
+}
+
+function addSeedInvitation(org: OrganizationRecord, su: SeedOrganization['users'][number], userId: string, inviter: string | null, now: string): void {
+  const id = seedId('invitation', org.id, su.email.toLowerCase());
+  org.invitations[id] = { id, email: su.email, name: su.name ?? null, invited_by_email: inviter, user_id: userId, created_at: now };
+}
+
 function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: string): OrganizationRecord {
   const org: OrganizationRecord = {
     id: so.id,
@@ -364,21 +377,16 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
   const memberByEmail = new Map<string, string>();
   for (const su of so.users) {
     const key = su.email.toLowerCase();
-    let user = Object.values(state.users).find((u) => u.email.toLowerCase() === key);
-    if (!user) {
-      user = { id: su.id ?? seedId('user', key), email: su.email, name: su.name ?? null, created_at: now, updated_at: now };
-      state.users[user.id] = user;
-    }
+    const user = seedUser(state, su, now);
     if (!memberByEmail.has(key)) org.members.push({ user_id: user.id, role: su.role ?? 'member', created_at: now });
     memberByEmail.set(key, user.id);
   }
-  const inviter = (so.users.find((u) => u.role === 'admin') ?? null)?.email ?? null;
+  const inviter = seedInviter(so);
   const invited = new Set<string>();
   for (const su of so.users) {
     if (!su.invited || invited.has(su.email.toLowerCase())) continue;
     invited.add(su.email.toLowerCase());
-    const id = seedId('invitation', so.id, su.email.toLowerCase());
-    org.invitations[id] = { id, email: su.email, name: su.name ?? null, invited_by_email: inviter, user_id: memberByEmail.get(su.email.toLowerCase())!, created_at: now };
+    addSeedInvitation(org, su, memberByEmail.get(su.email.toLowerCase())!, inviter, now);
   }
   const reviewer = (email: string, what: string): string => {
     const id = memberByEmail.get(email.toLowerCase());

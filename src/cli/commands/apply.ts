@@ -68,9 +68,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(annotationsOption())
     .action(async (planFile: string | undefined, opts: ApplyFlags) => {
       const color = useColor(io, opts);
-      // `docket apply "$PLAN"` with PLAN unset must not apply a plan nobody reviewed.
-      if (planFile !== undefined && planFile.trim() === '') throw new UsageError('the plan file argument is empty', 'name the plan saved with `docket plan --out PLAN.json`, or leave the argument out to plan and apply now');
-      const saved = planFile ? await readPlanFile(planFile) : undefined;
+      // An empty argument (`docket apply "$PLAN"` with PLAN unset) is read, and refused: never taken as none.
+      const saved = planFile !== undefined ? await readPlanFile(planFile) : undefined;
       if (saved && planFile) checkPlanVersion(saved, planFile);
       if (saved && planFile) checkPlanSeal(saved, planFile, io.env);
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
