@@ -18,7 +18,7 @@ import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { showJson, showName, showPath } from './quote.js';
 import { textDiagnostics } from './text-hygiene.js';
-import { plainScalarAt } from './written-number.js';
+import { writtenIn } from './written-number.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
@@ -256,26 +256,6 @@ interface CheckContext {
  */
 function keysWritten(env: Record<string, string | undefined>, text: string, placeholders: boolean): [string, string][] {
   return keysOf(env).filter(([, key]) => placeholders || text.includes(key));
-}
-
-/**
- * Reads a value as written from a file's text. Made here, not inline in checkDocument: a closure
- * there would share its scope with the getters of the document it returns, and keep every file's
- * text alive for the whole run.
- */
-function writtenIn(text: string): (pos: { line: number; col: number }) => string | undefined {
-  // Where each line starts, found on the first question: a file with 20,000 problems asks 20,000.
-  let starts: number[] | undefined;
-  return (pos) => {
-    if (!starts) {
-      starts = [0];
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    }
-    const start = starts[pos.line - 1];
-    if (start === undefined) return undefined;
-    const end = text.indexOf('\n', start);
-    return plainScalarAt(text.slice(start, end < 0 ? undefined : end).replace(/\r$/, ''), pos.col);
-  };
 }
 
 /** One document of a resource file: its kind, its variables, its schema. */

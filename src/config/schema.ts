@@ -10,7 +10,7 @@ import { isPlainObject } from '../util/plain.js';
 import { PLACEHOLDER_MARK, SCHEMA_BASE, subschemaExport, validatorModule } from './schema-names.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
-import { quoteValue, showName } from './quote.js';
+import { quoteValue, showJson, showName } from './quote.js';
 import { loadValidatorModule } from './validator-module.js';
 import { urlSpellingHint, withoutSecrets } from './url-policy.js';
 
@@ -233,7 +233,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       if (nullWord !== undefined && /^(null|Null|NULL|~)$/.test(nullWord)) {
         return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null (written ${quoteValue(nullWord)})`, pointer, 'YAML reads `null` and `~` as no value; quote it ("null") to mean the word');
       }
-      return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint);
+      // A list or mapping where one value belongs is quoted as JSON, cut short: `(got ["a","b"])`.
+      const structure = e.data !== null && typeof e.data === 'object' ? ` (got ${showJson(e.data)})` : undefined;
+      return make('invalid-value', `${label} ${valueMessage(e, params, got ?? structure)}`, pointer, hint);
     }
     default:
       return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer);

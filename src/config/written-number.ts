@@ -32,6 +32,26 @@ export function plainScalarAt(line: string | undefined, col: number): string | u
   return /^[^\s,\]}#]+/.exec(line?.slice(col - 1) ?? '')?.[0];
 }
 
+/**
+ * Reads a plain scalar as written from a file's text, by position. Made here, not inline where it
+ * is used: a closure there would share its scope with the getters of the document it returns, and
+ * keep every file's text alive for the whole run.
+ */
+export function writtenIn(text: string): (pos: { line: number; col: number }) => string | undefined {
+  // Where each line starts, found on the first question: a file with 20,000 problems asks 20,000.
+  let starts: number[] | undefined;
+  return (pos) => {
+    if (!starts) {
+      starts = [0];
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
+    const start = starts[pos.line - 1];
+    if (start === undefined) return undefined;
+    const end = text.indexOf('\n', start);
+    return plainScalarAt(text.slice(start, end < 0 ? undefined : end).replace(/\r$/, ''), pos.col);
+  };
+}
+
 /** The diagnostic when `value` is a number written (at `pos`) as other text than it prints as. */
 export function numberAsText(value: unknown, lineAt: (pos: SourcePos) => string | undefined, pos: SourcePos, label: string): Diagnostic | undefined {
   if (typeof value !== 'number') return undefined;

@@ -50,7 +50,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         ...(inline !== undefined ? posOf(doc, '/definition_file') : docSource(doc)),
       });
     } else if (inline !== undefined) {
-      await validateDefinition(inline, doc.positions, diag, '/definition');
+      await validateDefinition(inline, doc.positions, diag, '/definition', ctx.files.get(doc.file)?.text);
       const parsed = definitionData(inline);
       fields.definition = parsed.ok ? parsed.value : inline;
       payload.definition_text = definitionText(inline);
@@ -62,7 +62,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         const parsed = parseDefinitionFile(file.text, path, file.parsed);
         for (const d of parsed.diagnostics) diag.add(d);
         // A merge key is refused, but the file reads (merged): its other problems are said in the same run.
-        if (!parsed.diagnostics.some((d) => d.severity === 'error' && d.code !== 'definition-merge-key')) await validateDefinition(parsed.value, parsed.positions, diag, '');
+        if (!parsed.diagnostics.some((d) => d.severity === 'error' && d.code !== 'definition-merge-key')) await validateDefinition(parsed.value, parsed.positions, diag, '', file.text);
         const data = definitionData(parsed.value);
         fields.definition = data.ok ? data.value : parsed.value;
         // The file's own text is what gets published (comments and layout included, the editor's modeline not).

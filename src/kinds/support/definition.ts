@@ -10,6 +10,7 @@ import type { Diagnostic, Diagnostics, SourcePos } from '../../diagnostics.js';
 import { schemaDiagnostics, schemaValidator } from '../../config/schema.js';
 import { didYouMean } from '../../config/suggest.js';
 import { showName } from '../../config/quote.js';
+import { writtenIn } from '../../config/written-number.js';
 import type { Positions } from '../../config/types.js';
 import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
 import { parseYamlFile } from '../../config/yaml-read.js';
@@ -28,9 +29,10 @@ const DOCUMENT_LABEL = 'the custom template definition';
 /**
  * Checks a definition and adds every problem to `diag`, each at the line and column of the value
  * it is about. `base` is the JSON pointer of the definition inside the document `positions`
- * describes: `/definition` for an inline definition, `''` for a definition file.
+ * describes: `/definition` for an inline definition, `''` for a definition file. `text` is that
+ * document's file, to quote a value as written (`null`, `0x1F`).
  */
-export async function validateDefinition(value: unknown, positions: Positions, diag: Diagnostics, base = ''): Promise<void> {
+export async function validateDefinition(value: unknown, positions: Positions, diag: Diagnostics, base = '', text?: string): Promise<void> {
   const docPositions = asDocPositions(positions);
   // Dates (from a YAML 1.1 parse) become their YYYY-MM-DD text, which is what the schema expects.
   const data = withoutDates(value);
@@ -39,7 +41,8 @@ export async function validateDefinition(value: unknown, positions: Positions, d
   const errors = [...(validate.errors ?? [])];
   const rest = reportOwnSchemaErrors(errors, data, docPositions, diag, base);
   const rebased = rest.map((e) => ({ ...e, instancePath: base + e.instancePath }));
-  for (const d of schemaDiagnostics(rebased, { positions: docPositions, documentLabel: DOCUMENT_LABEL })) diag.add(d);
+  const written = text === undefined ? undefined : writtenIn(text);
+  for (const d of schemaDiagnostics(rebased, { positions: docPositions, documentLabel: DOCUMENT_LABEL, ...(written ? { written } : {}) })) diag.add(d);
   checkDefinitionRules(data, docPositions, diag, base);
 }
 

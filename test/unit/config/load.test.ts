@@ -165,6 +165,16 @@ describe('loadConfig: schema errors', () => {
     expect(typed.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['p.yaml:6:23 invalid-value `generate_summary` must be true or false, not an integer (got 1)']);
   });
 
+  it('quotes a list or mapping written where one value belongs, as JSON cut short', async () => {
+    const long = Array.from({ length: 30 }, (_, i) => `item${i}`).join(', ');
+    const r = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('kind: Playbook', 'name: [a, b]', 'description: {x: 1}', 'rules:', `  - {name: [${long}], actions: A}`) });
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
+      'p.yaml:2:7 invalid-value `name` must be a string, not a list (got ["a","b"])',
+      'p.yaml:3:14 invalid-value `description` must be a string or null, not a mapping (got {"x":1})',
+      'p.yaml:5:12 invalid-value `name` must be a string, not a list (got ["item0","item1","item2","item3","item4","item5","item6",...)',
+    ]);
+  });
+
   it('refuses a whole number YAML cannot hold exactly, quoting it as written, wherever it is', async () => {
     const r = await load({
       'docket.yaml': PROJECT,

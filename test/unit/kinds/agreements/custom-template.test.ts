@@ -60,6 +60,15 @@ describe('CustomTemplate toDesired', () => {
     expect(diagnostics.errors[0]).toMatchObject({ file: COVER, line: 8 });
   });
 
+  it('quotes a wrong value of a definition file as written: `null`, a hex number, a list', async () => {
+    const { diagnostics } = await fromFile(ORIGINAL.replace('title: Consulting Agreement', 'title: ~').replace('label: Services', 'label: [a, b]').replace('heading: Engagement', 'heading: 0x1F'));
+    expect(diagnostics.errors.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual([
+      '2:8 `title` must be a string, not null (written "~")',
+      '4:14 `heading` must be a string, not an integer (written "0x1F", which YAML reads as 31)',
+      '7:16 `label` must be a string, not a list (got ["a","b"])',
+    ]);
+  });
+
   it('needs exactly one of definition or definition_file', async () => {
     const none = await toDesired({});
     expect(none.diagnostics.errors.map((d) => [d.code, d.file, d.line])).toEqual([['definition-source', FILE, 1]]);
