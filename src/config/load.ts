@@ -116,6 +116,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     root,
     file: projectFile,
     documents: projectParsed.documents,
+    text: texts[files.indexOf(projectFile)],
     processEnv,
     ...(options.env !== undefined ? { env: options.env } : {}),
   });

@@ -13,6 +13,7 @@ import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
 import { textProblems } from './text-hygiene.js';
 import { numberAsText, sourceLines } from './written-number.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
+import { separatorBefore } from './yaml-read.js';
 
 export const PROJECT_SCHEMA = 'docket.schema.json';
 
@@ -22,6 +23,8 @@ export interface ProjectInput {
   file: string;
   /** The file's non-empty documents. */
   documents: ParsedDocument[];
+  /** The file's text, to point at a second document's `---`. */
+  text?: string;
   env?: string;
   processEnv: Record<string, string | undefined>;
 }
@@ -61,7 +64,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   };
 
   for (const extra of documents.slice(1)) {
-    error('multiple-documents', `${file} must hold exactly one document`, extra.start, 'put resources in their own files');
+    error('multiple-documents', `${file} must hold exactly one document`, input.text === undefined ? extra.start : separatorBefore(input.text, extra.start), 'put resources in their own files');
   }
   const doc = documents[0];
   // Its YAML errors are reported with the file's other diagnostics; a readable document (a key

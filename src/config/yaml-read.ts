@@ -380,3 +380,14 @@ class LazyDocPositions extends DocPositions {
     return this.loaded.isPlain(pointer);
   }
 }
+
+/** The `---` that starts the document at `start` (on its line or above), or `start` when none is written. */
+export function separatorBefore(text: string, start: { line: number; col: number }): { line: number; col: number } {
+  const lines = text.split(/\r\n?|\n/);
+  for (let line = start.line; line >= 1; line--) {
+    if (/^---(\s|$)/.test(lines[line - 1] ?? '')) return { line, col: 1 };
+    // Only comments and blank lines lie between a separator and its document's first value.
+    if (line < start.line && !/^\s*(#.*)?$/.test(lines[line - 1] ?? '')) break;
+  }
+  return start;
+}

@@ -13,7 +13,7 @@ import { showName } from '../../config/quote.js';
 import { writtenIn } from '../../config/written-number.js';
 import type { Positions } from '../../config/types.js';
 import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
-import { parseYamlFile } from '../../config/yaml-read.js';
+import { parseYamlFile, separatorBefore } from '../../config/yaml-read.js';
 import { yaml } from '../../util/lazy-yaml.js';
 import { checkDefinitionRules } from './definition-rules.js';
 import { CHOICE_INPUTS, DEFINITION_SCHEMA, isRecord, withoutDates } from './definition-model.js';
@@ -176,7 +176,7 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
       code: 'multiple-documents',
       message: 'a definition file holds one YAML document; a second one starts here',
       file,
-      ...second.start,
+      ...separatorBefore(text, second.start),
       hint: 'remove the `---` separator and what follows, or move it to its own file',
     });
   }

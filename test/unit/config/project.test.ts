@@ -104,7 +104,10 @@ describe('docket.yaml', () => {
     const empty = await load({ 'docket.yaml': '# nothing yet\n' });
     expect(empty.diagnostics.map(brief)).toEqual(['docket.yaml:1:1 missing-field']);
     const two = await load({ 'docket.yaml': lines('version: 1', '---', 'kind: Member', 'email: a@b.example') });
-    expect(two.diagnostics.map(brief)).toEqual(['docket.yaml:3:1 multiple-documents']);
+    // At the `---` that starts the second document, past comments and blank lines.
+    expect(two.diagnostics.map(brief)).toEqual(['docket.yaml:2:1 multiple-documents']);
+    const commented = await load({ 'docket.yaml': lines('version: 1', '--- # members', '', '# one', 'kind: Member') });
+    expect(commented.diagnostics.map(brief)).toEqual(['docket.yaml:2:1 multiple-documents']);
   });
 
   it('refuses both docket.yaml and docket.yml', async () => {

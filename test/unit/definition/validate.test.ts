@@ -246,7 +246,9 @@ describe('parseDefinitionFile', () => {
   it('requires exactly one document', () => {
     expect(parseDefinitionFile('# nothing here\n', 'c.cover.yaml').diagnostics.map(brief)).toEqual(['1:1 empty-definition']);
     const two = parseDefinitionFile(lines('title: A', 'sections: []', '---', 'title: B'), 'c.cover.yaml');
-    expect(two.diagnostics.map(brief)).toEqual(['4:1 multiple-documents']);
+    expect(two.diagnostics.map(brief)).toEqual(['3:1 multiple-documents']);
+    const inline = parseDefinitionFile(lines('title: A', 'sections: []', '--- {title: B}'), 'c.cover.yaml');
+    expect(inline.diagnostics.map(brief)).toEqual(['3:1 multiple-documents']);
     expect(two.value).toMatchObject({ title: 'A' });
   });
 
