@@ -257,10 +257,16 @@ function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: 
 export function fieldDirection(field: string, d: DesiredResource, l: LiveResource, record: SyncRecord | undefined): FieldDirection {
   if (!record) return 'unknown';
   const recorded = record.fields[field];
-  // A field the record does not hold: the files started to declare it (partial kinds) since.
-  if (recorded === undefined) return 'files';
-  const filesMoved = fieldHash(d.fields[field]) !== recorded;
-  const liveMoved = fieldHash(l.fields[field]) !== recorded;
+  // A field the record does not hold: the files started to declare it (partial kinds) since. Not
+  // so for a record of another object (an organization whose other half another environment syncs).
+  if (recorded === undefined) return record.id === l.id ? 'files' : 'unknown';
+  const filesHash = fieldHash(d.fields[field]);
+  const liveHash = fieldHash(l.fields[field]);
+  const filesMoved = filesHash !== recorded;
+  const liveMoved = liveHash !== recorded;
+  // Both sides hold one value, other than the record's: a reference recorded in another form (an
+  // exported attachment id, since written `{ attachment: … }`); the record cannot say who moved.
+  if (filesMoved && liveMoved && filesHash === liveHash) return l.staleRefs?.includes(field) === true ? 'files' : 'unknown';
   if (filesMoved && liveMoved) return 'both';
   if (liveMoved) return 'live';
   if (filesMoved) return 'files';

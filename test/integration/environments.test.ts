@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { startTestEmulator } from '../helpers/emulator.js';
+import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from '../../src/emulator/server.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 
 afterAll(removeMadeDirs);
@@ -38,6 +40,30 @@ environments:
 
   const replan = await runCli(['plan', '-C', dir, '--env', 'staging', '--emulator', '--detailed-exitcode']);
   expect(replan.code).toBe(0);
+});
+
+it('an organization never synced in one environment is drift of unknown direction, though another environment shares its agreements organization', async () => {
+  // A second review organization the key sees, for staging.
+  const t = await startTestEmulator({ seed: (seed) => void seed.organizations.push({ id: STAGING_ORG, name: 'Staging', api_keys: [EMULATOR_API_KEY], users: [{ email: 'admin@emulator.local', role: 'admin' }], playbooks: [] }) });
+  try {
+    // Each environment's organization as docket.yaml names it.
+    const { DOCKET_ORGANIZATION_ID: _, ...env } = t.env;
+    const cli = (...args: string[]) => runCli(args, { env });
+    const dir = await makeDir({
+      'docket.yaml': `version: 1\nreview: { organization_id: ${DEFAULT_ORGANIZATION_ID} }\nenvironments:\n  staging:\n    review: { organization_id: ${STAGING_ORG} }\n`,
+      'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Counsel\nagreements:\n  name: Acme, Inc.\n',
+    });
+    expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);
+    // The default environment's review organization was never synced; its agreements one is staging's.
+    const plan = await cli('plan', '-C', dir, '-o', 'json');
+    const changes = (JSON.parse(plan.stdout) as { changes: { kind: string; direction: string; fields: { field: string; direction?: string }[] }[] }).changes;
+    expect(changes.map((c) => [c.kind, c.direction, c.fields.map((f) => [f.field, f.direction])])).toEqual([['organization', 'unknown', [['review.name', 'unknown']]]]);
+    expect((await cli('drift', '-C', dir)).code).toBe(2);
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    expect((await cli('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
+  } finally {
+    await t.emulator.close();
+  }
 });
 
 it('names the environment a saved plan was made for when it applies it', async () => {

@@ -227,6 +227,18 @@ describe('docket export', () => {
     expect(replan.stdout).not.toContain('cannot compare');
     expect(await readFile(join(out, 'attachments/security-exhibit.yaml'), 'utf8')).toContain(`id: ${attachmentId}`);
     expect(await readFile(join(out, 'templates/cloud-service-agreement.yaml'), 'utf8')).toBe(csa);
+    // README step 4: the template names the attachment instead of its id; then a new PDF re-points
+    // it, the files' change (the export recorded the id form): no drift, not "changed live and in files".
+    const named = csa.replace(`include_security_policy_attachment_id: ${attachmentId}`, 'include_security_policy_attachment_id: { attachment: Security Exhibit }');
+    await writeFile(join(out, 'templates/cloud-service-agreement.yaml'), `${named}attachments: [Security Exhibit]\n`);
+    await expectNoChanges(cli, out);
+    await writeFile(join(out, 'attachments/security-exhibit.pdf'), pdf('security, second edition'));
+    const repoint = await cli('plan', '-C', out, '-o', 'json');
+    const changes = (JSON.parse(repoint.stdout) as { changes: { kind: string; direction: string }[] }).changes;
+    expect(changes.map((c) => [c.kind, c.direction])).toEqual([['attachment', 'changed-in-files'], ['template', 'changed-in-files']]);
+    expect((await cli('drift', '-C', out)).code).toBe(0);
+    expect((await cli('apply', '-C', out, '--auto-approve')).code).toBe(0);
+    await expectNoChanges(cli, out);
     // The description the file declares was recorded with it: an edit to it is a change, not unseen.
     const doc = join(out, 'attachments/security-exhibit.yaml');
     const text = await readFile(doc, 'utf8');

@@ -100,6 +100,27 @@ describe('directions', () => {
     }
   });
 
+  it('a field the record does not hold is new in the files only when the record is of this object', () => {
+    // The record (of `name` alone) is of pb-0: another object, say an organization's half that another environment syncs.
+    const d = desiredPlaybook(NDA.name, { description: 'NDAs we receive' });
+    const half = (id: string) => syncState([{ [`playbook:${NDA.name}`]: formatSyncRecord({ id, fields: { name: recordOf(d, id, undefined).fields.name! } }) }]);
+    const direction = (sync: ReturnType<typeof half>) => plan([d], [livePlaybook(NDA.id, NDA.name, 'Old text')], sync).changes.map((c) => [c.direction, c.fields.map((f) => f.direction)]);
+    expect(direction(half(NDA.id))).toEqual([['changed-in-files', ['files']]]);
+    expect(direction(half('pb-0'))).toEqual([['unknown', ['unknown']]]);
+  });
+
+  it('both sides holding one value other than the record\'s (a reference recorded in another form) is no side\'s move: a re-point takes its upload\'s side', () => {
+    const d = desiredRule(NDA.name, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
+    const l = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
+    // Recorded as the id the export wrote, then written by name in the files.
+    const sync = synced(desiredRule(NDA.name, 'Term', { actions: 'ACCEPT', reviewer: 'u-1' }));
+    const repoint = change('update', 'rule', 'NDA/Term', { liveId: 'r-1', parent: { kind: 'playbook', key: NDA.name, liveId: NDA.id }, fields: [{ field: 'reviewer', before: 'u-1', after: 'qa@acme.example' }], refs: [{ kind: 'member', key: 'qa@acme.example', field: 'reviewer' }] });
+    const input = { sensitive: new Map(), desired: [...base, d], live: [...baseLive, l], sync };
+    expect(classifyChanges([repoint], input).changes[0]).toMatchObject({ direction: 'unknown', fields: [{ field: 'reviewer', direction: 'unknown' }] });
+    const { changes } = classifyChanges([repoint, change('invite', 'member', 'qa@acme.example')], input);
+    expect(changes.find((c) => c.kind === 'rule')).toMatchObject({ direction: 'changed-in-files', fields: [{ field: 'reviewer', direction: 'files' }] });
+  });
+
   it('matches a rule renamed in the app by the id it was synced under: a rename, not a delete and a create', () => {
     const sync = synced(term('ACCEPT'));
     const p = plan([...base, term('ACCEPT')], [...baseLive, liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT' })], sync);
