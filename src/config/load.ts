@@ -12,7 +12,7 @@ import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, skipDirectory, unreadableFile } from './discover.js';
 import { keysOf } from './api-keys.js';
-import { interpolateTree, keysIn, typedByField } from './interpolate.js';
+import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
@@ -123,7 +123,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   diagnostics.push(...projectParsed.diagnostics, ...projectResult.diagnostics);
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
-  const dataFiles = namedDataFiles(parsed, kindsByName);
+  const dataFiles = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) });
   // Only the schemas of the kinds the files use are loaded.
   const used = new Set<string>();
   for (const file of parsed) for (const doc of file.documents) if ((doc.ok || doc.readable) && isPlainObject(doc.value) && typeof doc.value.kind === 'string') used.add(doc.value.kind);
@@ -225,17 +225,36 @@ function isProjectFile(file: string): boolean {
  * Files named by a resource's data fields (what its kind declares), as paths relative to the root.
  * Before interpolation: a name with a placeholder is left to readDataFiles, after it.
  */
-function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>): Set<string> {
+function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext): Set<string> {
   const named = new Set<string>();
   for (const file of parsed) {
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
-      for (const f of namedFiles(file.file, doc.value, kinds.get(doc.value.kind)?.dataFiles ?? {})) {
+      const fields = kinds.get(doc.value.kind)?.dataFiles ?? {};
+      // A file named through a variable (`definition_file: ${var.cover}`) is as much data as one named outright.
+      const body = holdsPlaceholderIn(doc.value, fields) ? withNamesResolved(doc.value, fields, ctx) : doc.value;
+      for (const f of namedFiles(file.file, body, fields)) {
         if (f.problem === undefined && !f.value.includes('${')) named.add(f.path);
       }
     }
   }
   return named;
+}
+
+function holdsPlaceholderIn(body: Record<string, unknown>, fields: Readonly<Record<string, unknown>>): boolean {
+  return Object.keys(fields).some((field) => typeof body[field] === 'string' && (body[field] as string).includes('${'));
+}
+
+/** The document with its data fields' placeholders filled in (one left as written when it cannot be: its error is said later). */
+function withNamesResolved(body: Record<string, unknown>, fields: Readonly<Record<string, unknown>>, ctx: InterpolationContext): Record<string, unknown> {
+  const out = { ...body };
+  for (const field of Object.keys(fields)) {
+    const value = body[field];
+    if (typeof value !== 'string') continue;
+    const resolved = interpolateString(value, ctx);
+    if (resolved.problems.length === 0 && !resolved.unresolved) out[field] = resolved.value;
+  }
+  return out;
 }
 
 interface CheckContext {

@@ -88,6 +88,22 @@ describe('loadConfig: documents', () => {
     expect([...r.yamlData.keys()].sort()).toEqual(['custom-templates/consulting.cover.yaml', 'shared/exhibit.yml']);
   });
 
+  it('treats a file named through a variable as data too, and one a missing variable names as what it is', async () => {
+    const files = {
+      'docket.yaml': lines('version: 1', 'vars:', '  cover: cover.yaml'),
+      'a.yaml': lines('kind: CustomTemplate', 'name: A', 'definition_file: ${var.cover}'),
+      'b.yaml': lines('kind: CustomTemplate', 'name: B', 'definition_file: ${env.COVER}'),
+      'cover.yaml': lines('sections: []'),
+      'other.yaml': lines('sections: []'),
+    };
+    const kinds = [{ yamlKind: 'CustomTemplate', schema: 'custom-template.schema.json', dataFiles: { definition_file: 'yaml' } }];
+    const named = await load(files, { kinds, processEnv: { COVER: 'other.yaml' } });
+    expect(named.diagnostics.map(brief)).toEqual([]);
+    expect([...named.yamlData.keys()].sort()).toEqual(['cover.yaml', 'other.yaml']);
+    const unset = await load(files, { kinds });
+    expect(unset.diagnostics.map(brief)).toEqual(['b.yaml:3:18 undefined-variable', 'other.yaml:1:1 not-a-resource']);
+  });
+
   it('uses a kind\'s own data-file fields too', async () => {
     const r = await load(
       {
