@@ -86,17 +86,22 @@ describe('docket test with broken inputs', () => {
     expect(xml).toContain('name="docket test could not run"');
   });
 
-  it('says why nothing ran: no test of the target, or a named test file that declares none', async () => {
+  it('says why nothing ran: a named test file that declares none; a --target no test file tests is an error, as a FILES that names nothing', async () => {
     const dir = await example();
     const untested = await runCli(['test', '-C', dir, '--target', 'playbook/Vendor MSA'], { env: emu().env });
-    expect(untested.stderr).toBe('No test file tests playbook/Vendor MSA.\n');
+    expect([untested.code, untested.stderr]).toEqual([
+      1,
+      'Error: --target playbook/Vendor MSA: the test files hold no test of it\n  hint: tests exist for: custom-template/Consulting Agreement, template/Mutual NDA, playbook/Inbound NDA\n',
+    ]);
     await writeFile(join(dir, 'tests/todo.test.yaml'), '# cases to come\n');
     const empty = await runCli(['test', '-C', dir, 'tests/todo.test.yaml'], { env: emu().env });
-    expect(empty.stderr).toBe('tests/todo.test.yaml declares no test (an empty file, or only comments).\n');
+    expect([empty.code, empty.stderr]).toEqual([0, 'tests/todo.test.yaml declares no test (an empty file, or only comments).\n']);
     // Named files that test something else: the target's own test file was not among them.
     const others = await runCli(['test', '-C', dir, 'tests/consulting.test.yaml', '--target', 'playbook/Inbound NDA'], { env: emu().env });
-    expect(others.stderr).toBe('None of tests/consulting.test.yaml tests playbook/Inbound NDA; without FILES every test file is read.\n');
-    expect([untested.code, empty.code, others.code]).toEqual([0, 0, 0]);
+    expect([others.code, others.stderr]).toEqual([
+      1,
+      'Error: --target playbook/Inbound NDA: tests/consulting.test.yaml holds no test of it\n  hint: tests exist for: custom-template/Consulting Agreement, template/Mutual NDA; without FILES every test file is read\n',
+    ]);
   });
 
   it('contacts only the review service for --target playbook/NAME (no agreements key needed)', async () => {

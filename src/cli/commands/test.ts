@@ -106,14 +106,24 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   const loaded = await loadTests(project.root, subjects, only);
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
   const selected = selectTargets(loaded.files, opts.target, subjects);
+  // As a FILES argument that names nothing: a CI job's --target that tests nothing must not pass.
+  if (opts.target.length > 0 && selected.length === 0) throw untestedTargets(opts.target, loaded.files, subjects, only);
   const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, playbooks: await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }) } : undefined;
-  const none = selected.length > 0 ? undefined : await whyNoTests(project.root, only, opts.target, loaded.files.length);
+  const none = selected.length > 0 ? undefined : await whyNoTests(project.root, only);
   return { subjects, selected, warnings: loaded.diagnostics, compare, none };
 }
 
-/** Says which it is: no test file at all, files (named or found) that declare no test, or no test of the targets. */
-async function whyNoTests(root: string, only: string[], targets: string[], loaded: number): Promise<string> {
-  if (loaded > 0) return only.length > 0 ? `None of ${only.join(', ')} tests ${targets.join(', ')}; without FILES every test file is read.` : `No test file tests ${targets.join(', ')}.`;
+function untestedTargets(targets: string[], files: TestFile[], subjects: TestSubjects, only: string[]): UsageError {
+  const tested = [...new Set(files.map((f) => (f.kind === 'PlaybookTest' ? `${TEST_TARGET_KINDS[0]}/${f.subject}` : (subjects.templates.get(f.subject)?.target ?? f.subject))))];
+  const read = only.length > 0 ? only.join(', ') : 'the test files';
+  return new UsageError(
+    `--target ${targets.map(showText).join(', ')}: ${read} hold${only.length === 1 ? 's' : ''} no test of ${targets.length === 1 ? 'it' : 'them'}`,
+    `${tested.length > 0 ? `tests exist for: ${tested.map(showText).join(', ')}` : 'no test file declares a test (*.test.yaml below the directory)'}${only.length > 0 ? '; without FILES every test file is read' : ''}`,
+  );
+}
+
+/** Says which it is: no test file at all, or files (named or found) that declare no test. */
+async function whyNoTests(root: string, only: string[]): Promise<string> {
   if (only.length > 0) return `${only.join(', ')} declare${only.length === 1 ? 's' : ''} no test (an empty file, or only comments).`;
   const found = await findTestFiles(root);
   return found.length === 0 ? 'No test files found (*.test.yaml below the directory).' : `The test files declare no test (${found.join(', ')}: empty, or only comments).`;
