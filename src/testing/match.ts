@@ -117,8 +117,10 @@ export function checkReview(spec: ExpectationSpec, facts: ReviewFacts): Expectat
       const matching = facts.positions.filter((p) => (!spec.summary || matchText(spec.summary, p.summary)) && (!spec.detailed_explanation || matchText(spec.detailed_explanation, p.detailed_explanation)));
       const ok = inCount(matching.length, spec.count);
       if (ok) return { ok, got: matching.length === 0 ? 'no matching position' : quoteFound(matching[0]!.summary) };
-      const shown = facts.positions.slice(0, 3).map((p) => quoteFound(p.summary, 60));
-      const more = facts.positions.length > 3 ? `, and ${facts.positions.length - 3} more` : '';
+      // Too many matched: those are what broke the count. None matched: what there was instead.
+      const listed = matching.length > 0 ? matching : facts.positions;
+      const shown = listed.slice(0, 3).map((p) => quoteFound(p.summary, 60));
+      const more = listed.length > 3 ? `, and ${listed.length - 3} more` : '';
       return { ok, got: `${plural(matching.length, 'matching position')} of ${facts.positions.length}${shown.length > 0 ? `: ${shown.join(', ')}${more}` : ''}` };
     }
     default:

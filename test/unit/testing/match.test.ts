@@ -84,6 +84,11 @@ describe('checking expectations', () => {
     expect(checkReview({ type: 'position', summary: { contains: 'five' }, detailed_explanation: { equals: 'Clause 3' }, count: { min: 1 } }, facts).ok).toBe(false);
     expect(checkReview({ type: 'position', summary: { contains: 'perpetual' }, count: { max: 0 } }, facts).ok).toBe(true);
   });
+  it('positions: a count broken by too many matches shows the ones that matched, not the first of all', () => {
+    const many: ReviewFacts = { ...facts, positions: ['One.', 'Two.', 'Three.', 'Residuals: unaided memory.'].map((summary) => ({ summary, detailed_explanation: null })) };
+    expect(checkReview({ type: 'position', summary: { contains: 'memory' }, count: { max: 0 } }, many)).toEqual({ ok: false, got: '1 matching position of 4: "Residuals: unaided memory."' });
+    expect(checkReview({ type: 'position', summary: { contains: 'zebra' }, count: { min: 1 } }, many)).toEqual({ ok: false, got: '0 matching positions of 4: "One.", "Two.", "Three.", and 1 more' });
+  });
   it('text matchers trim equals, ignore case in contains, and take regular expressions as written', () => {
     expect(matchText({ equals: 'a' }, ' a ')).toBe(true);
     expect(matchText({ contains: 'B' }, 'abc')).toBe(true);
