@@ -92,9 +92,10 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
     throw error;
   }
   const p = loaded.config.project;
-  // The services' URLs do not count for the emulator, which runs at its own (a DOCKET_*_URL set on one CI step only).
-  const served = <T extends { url?: string }>(section: T): T => (options.emulator ? { ...section, url: undefined } : section);
-  const settings = { review: served(p.review), agreements: served(p.agreements), prune: p.prune, environment: p.environment ?? null };
+  // Where the plan applies (URLs, organizations, path style) is the plan's target, checked on its
+  // own: in the digest too, a plan for another organization was also said to have another
+  // configuration, sending the reader to look for an edit no one made.
+  const settings = { agreements: { actor: p.agreements.actor }, prune: p.prune, environment: p.environment ?? null };
   const warnings = all.filter((d) => d.severity === 'warning');
   let digest: string | undefined;
   return {

@@ -84,6 +84,23 @@ it('names the environment a saved plan was made for when it applies it', async (
   expect((await runCli(['plan', '-C', dir, '--env', 'staging', '--emulator', '--detailed-exitcode'])).code).toBe(0);
 });
 
+it('a saved plan applied to another organization is stale for its target alone: no file changed', async () => {
+  const t = await startTestEmulator({ seed: (seed) => void seed.organizations.push({ id: STAGING_ORG, name: 'Staging', api_keys: [EMULATOR_API_KEY], users: [{ email: 'admin@emulator.local', role: 'admin' }], playbooks: [] }) });
+  try {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbook.yaml': 'kind: Playbook\nname: Staged\nrules: []\n' });
+    expect((await runCli(['plan', '-C', dir, '--out', join(dir, 'p.json')], { env: t.env })).code).toBe(0);
+    const elsewhere = await runCli(['apply', join(dir, 'p.json'), '-C', dir], { env: { ...t.env, DOCKET_ORGANIZATION_ID: STAGING_ORG } });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain(`the plan was made for a different target (review organization: ${DEFAULT_ORGANIZATION_ID} then, ${STAGING_ORG} now)`);
+    expect(elsewhere.stderr).not.toContain('the configuration changed');
+    // Where it was made for, it applies.
+    expect((await runCli(['apply', join(dir, 'p.json'), '-C', dir], { env: t.env })).code).toBe(0);
+    expect((await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: t.env })).code).toBe(0);
+  } finally {
+    await t.emulator.close();
+  }
+});
+
 it('rejects an unknown environment with a suggestion', async () => {
   const dir = await makeDir({ 'docket.yaml': 'version: 1\nenvironments:\n  staging: {}\n' });
   const result = await runCli(['validate', '-C', dir, '--env', 'stagin']);
