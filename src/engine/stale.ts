@@ -124,6 +124,11 @@ export function editedChanges(plan: Plan, desired: readonly DesiredResource[], k
   for (const c of plan.changes) {
     const d = byKey.get(refKey(c.kind, c.key));
     const kind = kindOf.get(c.kind);
+    // Removing the very object the plan matched to a declared one (not a duplicate of its name): no plan docket makes.
+    if (d && (c.action === 'delete' || c.action === 'archive') && c.liveId !== undefined && plan.ids[refKey(c.kind, c.key)] === c.liveId) {
+      out.push(`${c.kind} "${c.key}": the plan removes what the configuration declares (was PLAN.json edited?)`);
+      continue;
+    }
     if (!c.desired || !d || !kind) continue;
     const declared = Object.assign({}, d.fields, !c.liveId && CREATE_ACTIONS.includes(c.action) ? d.createOnly : undefined, d.payload);
     // As the plan file holds it: through JSON.

@@ -193,4 +193,14 @@ describe('editedChanges', () => {
       'rule "NDA/Cap": the plan\'s values are not what the configuration declares (was PLAN.json edited?)',
     ]);
   });
+
+  it('names a change turned into the removal of what the configuration declares; a duplicate of its name may go', () => {
+    const { desired, saved } = made();
+    const update = saved.changes.find((c) => c.id === 'update:playbook:NDA')!;
+    const { desired: _, fields: __, ...rest } = update;
+    saved.changes = [{ ...rest, id: 'archive:playbook:NDA', action: 'archive', fields: [] }];
+    expect(editedChanges(saved, desired, KIND_META)).toEqual(['playbook "NDA": the plan removes what the configuration declares (was PLAN.json edited?)']);
+    saved.changes = [{ ...rest, id: 'archive:playbook:NDA', action: 'archive', fields: [], liveId: 'pb-duplicate' }];
+    expect(editedChanges(saved, desired, KIND_META)).toEqual([]);
+  });
 });
