@@ -17,6 +17,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
@@ -300,14 +301,37 @@ function problem(label: string, line: number, message: string, hint = 'restore i
   return { severity: 'error', code: 'invalid-lock-file', message, file: label, line, col, hint };
 }
 
-/** Where JSON.parse stopped (`… at position 16`), as a line and column counted from `line`. */
+/**
+ * Where JSON.parse stopped (`… at position 16`), as a line and column counted from `line`. Some of
+ * its messages name no position (`Unexpected token '}', ..."a": tru}" is not valid JSON`, quoting
+ * lines of the file): those are placed, and said, by jsonc-parser's scanner instead.
+ */
 function jsonErrorAt(error: unknown, text: string, line: number): { line: number; col: number; what: string } {
   const message = error instanceof Error ? error.message : '';
   const m = /at position (\d+)/.exec(message);
-  const what = message.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '').slice(0, 120);
-  if (!m) return { line, col: 1, what };
-  const at = lineColumnsOf(text)(Number(m[1]));
-  return { line: line + at.line - 1, col: at.col, what };
+  const at = (offset: number) => lineColumnsOf(text)(offset);
+  if (m) {
+    const what = message.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '').slice(0, 120);
+    const pos = at(Number(m[1]));
+    return { line: line + pos.line - 1, col: pos.col, what };
+  }
+  const found = firstJsonError(text);
+  if (!found) return { line, col: 1, what: message.split('\n')[0]!.replace(/, ".*$/, '').slice(0, 120) };
+  const pos = at(found.offset);
+  return { line: line + pos.line - 1, col: pos.col, what: found.what };
+}
+
+/** The first syntax error jsonc-parser finds (strict JSON: no comments, no trailing commas), said in words. */
+function firstJsonError(text: string): { offset: number; what: string } | undefined {
+  const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+  const errors: import('jsonc-parser').ParseError[] = [];
+  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return undefined;
+  // `InvalidSymbol` → "invalid symbol", quoting what stands there.
+  const words = jsonc.printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const written = text.slice(first.offset, first.offset + Math.max(first.length, 1));
+  return { offset: first.offset, what: written.trim() === '' ? words : `${words}: ${quoteValue(written)}` };
 }
 
 function parseDocument(text: string, label: string, line: number): { doc: LockDocument } | { errors: Diagnostic[] } {

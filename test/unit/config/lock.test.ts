@@ -63,6 +63,13 @@ describe('docket.lock.json', () => {
     expect(parseLockText('{\n  "version": 3,\n  "targets": {}\n}\n', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 2, col: 14, message: 'docket.lock.json is not a docket lock file of version 1 or 2: its `version` is 3' });
   });
 
+  it('JSON that does not parse is said on one line at where it breaks, also where JSON.parse names no position', () => {
+    const told = (text: string) => parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`);
+    expect(told('{\n  "version": 2,\n  "targets": {"a": tru}\n}\n')).toEqual(['3:20 docket.lock.json is not valid JSON (invalid symbol: "tru")']);
+    expect(told('{"version": 2, "targets": [}')).toEqual(['1:28 docket.lock.json is not valid JSON (value expected: "}")']);
+    expect(told('{\n  "version": 2,,\n}')).toEqual(['2:16 docket.lock.json is not valid JSON (Expected double-quoted property name)']);
+  });
+
   it('reads a key an earlier docket recorded with an accent decomposed (NFD) under the composed name names now have', () => {
     const doc = {
       version: 2,
