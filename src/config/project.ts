@@ -11,7 +11,7 @@ import { showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
 import { textProblems } from './text-hygiene.js';
-import { numberAsText, sourceLines } from './written-number.js';
+import { numberAsText, sourceLines, writtenIn } from './written-number.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
 
@@ -165,7 +165,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const validate = await schemaValidator(PROJECT_SCHEMA);
   // A placeholder's value takes the type its field wants, then the file is checked again.
   if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
-    diagnostics.push(...schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved }));
+    diagnostics.push(...schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved, ...(input.text !== undefined ? { written: writtenIn(input.text) } : {}) }));
   }
 
   const overrides = await envOverrides(input.processEnv);
@@ -183,7 +183,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       // the file's: a URL with a password in it is committed all the same.
       if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || value.includes('${') || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
       const problem = urlProblem(value, `\`${section}.url\``);
-      if (problem) error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);
+      if (!problem) continue;
+      // Said once: the schema's "must be a URL" (its `format`) about the same value goes, the reason and hint stay.
+      const path = pointerToPath(pointer);
+      for (let i = diagnostics.length - 1; i >= 0; i--) if (diagnostics[i]!.path === path && diagnostics[i]!.code === 'invalid-value') diagnostics.splice(i, 1);
+      error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);
     }
   }
   for (const o of overrides.values) {

@@ -164,7 +164,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
     const pos = valuePosition ? positions.valueAt(at) : positions.at(at);
     const path = pointerToPath(at);
     // A message about a value quotes it, unless it already says what it got.
-    const quoted = valuePosition && at === pointer && !/, not |\(got /.test(message) ? gotValue(e.data) : '';
+    const quoted = valuePosition && at === pointer && !/, not |\(got |\(written /.test(message) ? gotValue(e.data) || structureGot(e) : '';
     return { severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) };
   };
 
@@ -222,12 +222,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const expected = String(params.type).split(',');
       const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
       const hint = unquoted ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined;
-      // A number or boolean that prints otherwise than it is written is quoted as written.
-      const source = typeof e.data === 'number' || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
-      // `1e999` overflows to infinity, said as YAML writes it (`.inf`) unless that is how it is written.
-      const read = typeof e.data === 'number' && !Number.isFinite(e.data) ? gotValue(e.data).slice(' (got '.length, -1) : String(e.data);
-      // A placeholder's value came from its variable, not from how YAML read the text.
-      const got = source !== undefined && source !== read && !source.startsWith('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${read})` : undefined;
+      const got = asWritten();
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = e.data === null ? written?.(positions.valueAt(pointer)) : undefined;
       if (nullWord !== undefined && /^(null|Null|NULL|~)$/.test(nullWord)) {
@@ -238,8 +233,24 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       return make('invalid-value', `${label} ${valueMessage(e, params, got ?? structure)}`, pointer, hint);
     }
     default:
-      return make('invalid-value', `${label} ${valueMessage(e, params)}`, pointer);
+      return make('invalid-value', `${label} ${valueMessage(e, params)}${asWritten() ?? ''}`, pointer);
   }
+
+  /** A number or boolean that prints otherwise than it is written (`1e2`, `0x1F`), quoted as written. */
+  function asWritten(): string | undefined {
+    const source = typeof e.data === 'number' || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
+    // `1e999` overflows to infinity, said as YAML writes it (`.inf`) unless that is how it is written.
+    const read = typeof e.data === 'number' && !Number.isFinite(e.data) ? gotValue(e.data).slice(' (got '.length, -1) : String(e.data);
+    // A placeholder's value came from its variable, not from how YAML read the text.
+    return source !== undefined && source !== read && !source.startsWith('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${read})` : undefined;
+  }
+}
+
+/** Keywords whose refusal of a list or mapping is about what it holds: that is quoted, as JSON cut short. */
+const ABOUT_CONTENTS = new Set(['maxProperties', 'maxItems', 'not', 'anyOf', 'oneOf', 'const', 'enum']);
+
+function structureGot(e: ErrorObject): string {
+  return e.data !== null && typeof e.data === 'object' && ABOUT_CONTENTS.has(e.keyword) ? ` (got ${showJson(e.data)})` : '';
 }
 
 /** ` (got "x")` for a single value, shortened and with control characters escaped; '' for a structure. */
@@ -293,7 +304,7 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
     case 'minItems':
       return params.limit === 1 ? 'must not be an empty list' : `must have at least ${String(params.limit)} items`;
     case 'maxItems':
-      return `must have at most ${String(params.limit)} items`;
+      return `must have at most ${String(params.limit)} ${params.limit === 1 ? 'item' : 'items'}`;
     case 'uniqueItems':
       {
         const item: unknown = Array.isArray(e.data) ? e.data[Number(params.i)] : undefined;
@@ -303,7 +314,7 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
     case 'minProperties':
       return params.limit === 1 ? 'must not be empty' : `must have at least ${String(params.limit)} keys`;
     case 'maxProperties':
-      return `must have at most ${String(params.limit)} keys`;
+      return `must have at most ${String(params.limit)} ${params.limit === 1 ? 'key' : 'keys'}`;
     case 'dependencies':
     case 'dependentRequired':
       return `needs \`${String(params.missingProperty)}\` when \`${String(params.property)}\` is set`;

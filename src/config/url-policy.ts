@@ -34,7 +34,7 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
     return {
       code: 'insecure-url',
-      message: `refusing plain http for ${what} ${shown(`${u.origin}${u.pathname}`)}: the API key would travel unencrypted`,
+      message: `refusing plain http for ${what} ${shown(raw.trim())}: the API key would travel unencrypted`,
       hint: 'use https; plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1), such as the emulator',
     };
   }

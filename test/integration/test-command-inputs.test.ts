@@ -168,12 +168,14 @@ describe('docket test with broken inputs', () => {
     const contracts = ['{ file: fixtures }', `{ file: fixtures/nda-standard.docx, imported_file: 4f1c6a5e-0000-4000-8000-000000000000, sha256: ${'a'.repeat(64)} }`];
     // One document each: a document the schema refuses gets no further checks.
     const docs = contracts.map((c) => ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', `    contract: ${c}`, '    expect: { flags: { count: 0 } }'].join('\n'));
+    docs.push(['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { redlines: [{ topic: Term, evaluation: { in: [reject], not_in: [accept] } }] }'].join('\n'));
     await writeFile(join(dir, 'tests/contracts.test.yaml'), `${docs.join('\n---\n')}\n`);
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/contracts.test.yaml:5:23 error missing-file contract file "fixtures" is a folder, not a file (looked for tests/fixtures)');
-    expect(r.stderr).toContain('tests/contracts.test.yaml:12:15 error invalid-value `contract` has a value that is not allowed here');
+    expect(r.stderr).toContain('tests/contracts.test.yaml:12:15 error invalid-value `contract` has a value that is not allowed here (got {"file":"fixtures/nda-standard.docx","imported_file":"4f1...)');
     expect(r.stderr).toContain('hint: Give `file` (a contract in this directory) or `imported_file` with `sha256` (one already imported), not both.');
+    expect(r.stderr).toContain('tests/contracts.test.yaml:20:53 error invalid-value `evaluation` must have at most 1 key (got {"in":["reject"],"not_in":["accept"]})');
   });
 
   it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {

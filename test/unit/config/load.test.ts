@@ -262,7 +262,7 @@ describe('loadConfig: schema errors', () => {
       ['p.yaml:8:15 invalid-value', '`reviewer` must be an e-mail address (got "bob")'],
       ['p.yaml:9:23 invalid-value', '`generate_summary` must be true or false, not a string (got "no")'],
       ['p.yaml:10:9 invalid-value', '`id` must be a UUID (8-4-4-4-12 hex digits) (got "not-a-uuid")'],
-      ['p.yaml:11:19 invalid-value', '`renamed_from` must be a string or a list of strings'],
+      ['p.yaml:11:19 invalid-value', '`renamed_from` must be a string or a list of strings (got {"a":1})'],
       // Quoted as YAML wrote them: JSON has no NaN or infinity, and printed `null`.
       ['p.yaml:12:11 invalid-value', '`name` must be a string, not NaN (got .nan)'],
       ['p.yaml:13:23 invalid-value', '`generate_summary` must be true or false, not infinity (got -.inf)'],

@@ -98,6 +98,13 @@ describe('docket.yaml', () => {
     ]);
     // The values of the right type still make settings, so the resource files are checked in the same run.
     expect(r.config?.project.review.url).toBe('ftp://example.com');
+    // A number quoted as written where YAML reads it otherwise; a URL that does not parse said once, with its hint.
+    const written = await load({ 'docket.yaml': lines('version: 1', 'concurrency: 1e2', 'safety: { max_delete_fraction: 1.50 }', 'review: { url: "https://api example.com" }') });
+    expect(written.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['docket.yaml:2:14 invalid-value', '`concurrency` must be at most 64 (written "1e2", which YAML reads as 100)'],
+      ['docket.yaml:3:32 invalid-value', '`max_delete_fraction` must be at most 1 (written "1.50", which YAML reads as 1.5)'],
+      ['docket.yaml:4:16 invalid-url', '`review.url` "https://api example.com" is not a valid URL'],
+    ]);
   });
 
   it('needs version, even in an empty file, and exactly one document', async () => {
@@ -252,7 +259,7 @@ describe('environments', () => {
     for (const [env, processEnv] of [[undefined, {}], ['local', {}], [undefined, ci], ['local', ci]] as const) {
       const r = await load({ 'docket.yaml': docket }, { ...(env ? { env } : {}), processEnv });
       expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
-        'docket.yaml:4:24 insecure-url refusing plain http for `agreements.url` "http://agreements.example.com/": the API key would travel unencrypted',
+        'docket.yaml:4:24 insecure-url refusing plain http for `agreements.url` "http://agreements.example.com": the API key would travel unencrypted',
         'docket.yaml:6:20 invalid-url `review.url` "https://***@review.example.com" must not contain a user name or password',
       ]);
     }
