@@ -10,6 +10,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { CaseOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
 import type { ErrorJson } from './json.js';
+import { stripControl } from './sanitize.js';
 
 export interface JunitOptions {
   /** When the run started (the suites' timestamp). */
@@ -24,8 +25,9 @@ export interface JunitOptions {
 /** XML 1.0 allows tab, newline, carriage return and characters from U+0020: everything else goes. */
 const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 
+/** Escape sequences go and bidirectional controls show as `<U+202E>`, as in text and markdown: a CI page renders this text too. */
 export function xmlText(text: string): string {
-  return text.replace(NOT_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return stripControl(text).replace(NOT_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 export function xmlAttr(text: string): string {

@@ -60,6 +60,13 @@ describe('JUnit', () => {
     expect(xml).toContain('expected redline "Governing law" in {reject, needs_review}, got accept');
     expect(xml).not.toContain('\u0007');
   });
+
+  it('shows service text with terminal escapes removed and direction overrides named, as text and markdown do', () => {
+    const evil = kase('fails', 'fail', { expectations: [{ label: 'redline "Residuals"', severity: 'error', at: at(9), held: 0, runs: 1, got: 'commentary "memory \u001b[31mRED\u001b[0m rtl\u202e evil"' }] });
+    const xml = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: [evil] }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 1 });
+    expect(xml).toContain('got commentary "memory RED rtl&lt;U+202E&gt; evil"');
+    expect(xml).not.toMatch(/[\u001b\u202e]/);
+  });
   it('with --fail-on-warn, warned and flaky cases are failures too, as they fail the run', async () => {
     const warned = kase('warns', 'warn', { expectations: [{ label: 'flag "Term"', severity: 'warn', at: at(12), held: 0, runs: 1, got: 'no flags' }] });
     const suites = [{ ...report.suites[0]!, cases: [report.suites[0]!.cases[0]!, report.suites[0]!.cases[2]!, warned] }];
