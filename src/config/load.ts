@@ -298,13 +298,15 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const kind = value.kind;
   const info = typeof kind === 'string' ? ctx.kindsByName.get(kind) : undefined;
   if (!info) {
+    // A test document in a file not named as a test file is read as a resource.
+    const test = kind === 'PlaybookTest' || kind === 'TemplateTest';
     diagnostics.push({
       severity: 'error',
       code: 'unknown-kind',
-      message: `unknown kind ${typeof kind === 'string' ? showName(kind) : showJson(kind)}${typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
+      message: test ? `${kind} is a test, and only files named *.test.yaml hold tests` : `unknown kind ${typeof kind === 'string' ? showName(kind) : showJson(kind)}${typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
       ...doc.positions.valueAt('/kind'),
       path: 'kind',
-      hint: `kinds: ${kinds.join(', ')}`,
+      hint: test ? `rename ${doc.file} to ${doc.file.replace(/(\.test|\.tests)?\.ya?ml$/i, '.test.yaml')}` : `kinds: ${kinds.join(', ')}`,
     });
     return undefined;
   }

@@ -104,6 +104,13 @@ describe('loadConfig: documents', () => {
     expect(unset.diagnostics.map(brief)).toEqual(['b.yaml:3:18 undefined-variable', 'other.yaml:1:1 not-a-resource']);
   });
 
+  it('says a test document belongs in a file named *.test.yaml, naming the file to rename', async () => {
+    const r = await load({ 'docket.yaml': PROJECT, 'tests/nda.tests.yaml': lines('kind: PlaybookTest', 'playbook: NDA', 'cases: []') });
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.message} / ${d.hint}`)).toEqual([
+      'tests/nda.tests.yaml:1:7 unknown-kind PlaybookTest is a test, and only files named *.test.yaml hold tests / rename tests/nda.tests.yaml to tests/nda.test.yaml',
+    ]);
+  });
+
   it('uses a kind\'s own data-file fields too', async () => {
     const r = await load(
       {
