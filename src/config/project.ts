@@ -4,7 +4,8 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { interpolateTree, typedByField, type InterpolationContext } from './interpolate.js';
+import { interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
+import { keysOf } from './api-keys.js';
 import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { showName } from './quote.js';
@@ -77,6 +78,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     error('invalid-value', `${file} must be a mapping of settings`, doc?.start ?? { line: 1, col: 1 }, 'see `docket init` for an example');
     return { diagnostics };
   }
+
+  // A key written anywhere in the file, a variable no resource uses included, is committed with it.
+  const keys = keysOf(input.processEnv);
+  if (keys.length > 0) for (const p of keysIn(raw, keys)) error(p.code, p.message, positions.valueAt(p.pointer), p.hint, p.pointer);
 
   // The selected environment, if any.
   const environments = get(raw, 'environments');

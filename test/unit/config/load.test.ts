@@ -364,7 +364,11 @@ describe('loadConfig: API keys typed into a file', () => {
       { 'docket.yaml': lines('version: 1', 'vars:', `  token: ${key}`), 'p.yaml': lines('kind: Playbook', 'name: P', 'description: uses ${var.token}') },
       { processEnv: { DOCKET_API_KEY: key } },
     );
-    expect(viaVar.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['p.yaml:3:14 api-key-in-file description']);
+    expect(viaVar.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['docket.yaml:3:10 api-key-in-file vars.token', 'p.yaml:3:14 api-key-in-file description']);
+    // In docket.yaml itself, used or not: it would be committed all the same.
+    const unused = await load({ 'docket.yaml': lines('version: 1', 'environments:', '  ci:', '    vars:', `      spare: ${key}`) }, { processEnv: { DOCKET_API_KEY: key } });
+    expect(unused.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['docket.yaml:5:14 api-key-in-file environments.ci.vars.spare']);
+    expect(JSON.stringify(unused.diagnostics)).not.toContain(key);
   });
 });
 
