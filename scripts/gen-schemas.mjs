@@ -1132,7 +1132,8 @@ function typedLeaf(node) {
   const types = node.type === undefined ? [] : [].concat(node.type);
   if (types.some((t) => t === 'integer' || t === 'number' || t === 'boolean')) return true;
   if ('enum' in node || 'const' in node) return true;
-  return types.includes('string') && ('format' in node || 'pattern' in node);
+  // An alternative of a string's `anyOf` (`{ format: date }`) constrains the string without naming its type.
+  return (types.length === 0 || types.includes('string')) && ('format' in node || 'pattern' in node);
 }
 
 function wrapLeaf(node) {

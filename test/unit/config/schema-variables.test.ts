@@ -27,6 +27,10 @@ describe('schema files, as an editor reads them', () => {
     expect(valid('playbook.schema.json', { kind: 'Playbook', name: 'P', rules: [{ name: 'R', actions: 'x', generate_summary: '${var.summaries}', reviewer: '${var.legal_lead}' }] })).toBe(true);
     expect(valid('template.schema.json', { kind: 'Template', name: 'T', type: 'NDA', parameters: { term: '${var.term}', negotiations_allowed: '${env.NEGOTIATE}' } })).toBe(true);
     expect(valid('template.schema.json', { kind: 'Template', name: 'T', type: 'CSA', parameters: { include_dpa_attachment_id: '${var.dpa}' } })).toBe(true);
+    // A date written as a date or a date-time (the formats are alternatives of one string).
+    expect(valid('templates/csa.schema.json', { effective_date: '${var.start}', template_csa_order_form_attributes: { cloud_service_description: 'x', subscription_start_date: '${var.start}' } })).toBe(true);
+    expect(valid('templates/partnership.schema.json', { template_partnership_business_terms_attributes: { end_date_date: '${env.END}' } })).toBe(true);
+    expect(valid('templates/csa.schema.json', { effective_date: 'next tuesday' })).toBe(false);
   });
 
   it('still refuse what no placeholder excuses: a wrong literal value, a placeholder for the kind', () => {
