@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Ajv, type AnySchemaObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DocketError } from '../errors.js';
-import { PLACEHOLDER_MARK, SCHEMA_BASE, schemasDir } from './schema-names.js';
+import { KIND_CHECKED_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, schemasDir } from './schema-names.js';
 
 export { SCHEMA_BASE, SUBSCHEMAS, schemasDir, subschemaExport, validatorModule } from './schema-names.js';
 
@@ -58,8 +58,20 @@ export function createAjv(code?: Options['code']): Ajv {
   // WHATWG `URL` and says what else is wrong. The full RFC 3986 expression of ajv-formats costs a
   // run 25–30 ms to compile on first use.
   ajv.addFormat('uri', /^[a-z][a-z0-9+\-.]*:[\w\-.~:/?#[\]@!$&'()*+,;=%]*$/i);
-  for (const name of schemaFileNames()) ajv.addSchema(withoutPlaceholders(readSchemaFile(name)), `${SCHEMA_BASE}${name}`);
+  for (const name of schemaFileNames()) ajv.addSchema(withoutKindChecked(withoutPlaceholders(readSchemaFile(name))), `${SCHEMA_BASE}${name}`);
   return ajv;
+}
+
+/** Each part of a schema its kind checks itself (KIND_CHECKED_MARK) as a plain object, for docket. */
+function withoutKindChecked(node: AnySchemaObject): AnySchemaObject {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    if (o.$comment === KIND_CHECKED_MARK) return { ...(typeof o.description === 'string' ? { description: o.description } : {}), type: 'object' };
+    return Object.fromEntries(Object.entries(o).map(([k, child]) => [k, walk(child)]));
+  };
+  return walk(node) as AnySchemaObject;
 }
 
 /**

@@ -15,6 +15,12 @@ export const SCHEMA_BASE = 'https://docket.dev/schemas/';
 
 /** Marks the placeholder alternative as docket compiles it (ajv-setup.ts), so schema.ts drops its errors. */
 export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholders are filled in';
+/**
+ * Marks a part of a schema file that is there for editors: docket's kind checks that value itself
+ * (an inline custom template definition, with the definition's own rules and wording), so docket's
+ * validators take it as a plain object and do not say each problem twice.
+ */
+export const KIND_CHECKED_MARK = "docket: checked by its kind, at the exact line, with the definition's own rules";
 
 /** Sub-schemas validated on their own (a `DOCKET_*` variable is checked like the key it replaces). */
 export const SUBSCHEMAS: Readonly<Record<string, readonly string[]>> = {

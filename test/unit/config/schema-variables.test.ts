@@ -33,6 +33,13 @@ describe('schema files, as an editor reads them', () => {
     expect(valid('templates/csa.schema.json', { effective_date: 'next tuesday' })).toBe(false);
   });
 
+  it('check an inline custom template definition as a definition file is checked', () => {
+    const definition = { title: 'T', sections: [{ heading: 'H', fields: { a: { label: 'A', input: 'text' } } }] };
+    expect(valid('custom-template.schema.json', { kind: 'CustomTemplate', name: 'C', definition })).toBe(true);
+    expect(valid('custom-template.schema.json', { kind: 'CustomTemplate', name: 'C', definition: { ...definition, titel: 'x' } })).toBe(false);
+    expect(valid('custom-template.schema.json', { kind: 'CustomTemplate', name: 'C', definition: { title: 'T', sections: [{ heading: 'H', fields: { a: { label: 'A', input: 'txt' } } }] } })).toBe(false);
+  });
+
   it('still refuse what no placeholder excuses: a wrong literal value, a placeholder for the kind', () => {
     expect(valid('organization.schema.json', { kind: 'Organization', review: { default_reviewer: 'not an e-mail' } })).toBe(false);
     expect(valid('playbook.schema.json', { kind: 'Playbook', name: 'P', rules: [{ name: 'R', actions: 'x', generate_summary: 'yes please' }] })).toBe(false);
