@@ -160,7 +160,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
           return { ...f, direction: direction === 'unknown' ? (repointedBy(c, f.field, directionOf) ?? direction) : direction };
         });
       }
-      // Without a record no field says which side moved: the fields stay as diff made them.
+      // Without a record no field says which side moved.
+      if (!record) c.fields = c.fields.map((f) => ({ ...f, direction: 'unknown' }));
       c.direction = record ? objectDirection(c.fields) : 'unknown';
     }
     return c;
@@ -291,10 +292,14 @@ function repointedBy(c: Change, field: string, directionOf: ReadonlyMap<string, 
   return undefined;
 }
 
-/** An object's direction from its fields': one side, both, or unknown when no field says. */
+/**
+ * An object's direction from its fields': one side, both, or unknown when no field says, or when
+ * one field cannot say while the others name one side (the object is not that side's change alone).
+ */
 export function objectDirection(fields: readonly FieldChange[]): Direction {
   const known = new Set(fields.map((f) => f.direction).filter((d) => d !== undefined && d !== 'unknown'));
   if (known.size === 0) return 'unknown';
+  if (known.size === 1 && !known.has('both') && fields.some((f) => f.direction === 'unknown')) return 'unknown';
   if (known.size === 1 && known.has('live')) return 'changed-live';
   if (known.size === 1 && known.has('files')) return 'changed-in-files';
   return 'changed-both';

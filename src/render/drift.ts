@@ -5,7 +5,7 @@
 import { DIRECTION_LABEL, DRIFT_DIRECTIONS, directionSign } from '../engine/direction.js';
 import type { AdoptingItem, DriftItem, DriftReport } from '../engine/drift.js';
 import type { Direction, Plan } from '../engine/types.js';
-import { FIELD_DIRECTION_LABEL, subject } from './facts.js';
+import { fieldDirectionLabel, subject } from './facts.js';
 import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
@@ -25,7 +25,10 @@ function groups(items: readonly DriftItem[]): { direction: Direction; title: str
 }
 
 function fieldList(i: DriftItem, code: (s: string) => string): string {
-  return i.fields.map((f) => `${code(f.field)}${i.direction === 'changed-both' && f.direction ? ` (${FIELD_DIRECTION_LABEL[f.direction]})` : ''}`).join(', ');
+  return i.fields.map((f) => {
+    const side = fieldDirectionLabel(i, f);
+    return `${code(f.field)}${side ? ` (${side})` : ''}`;
+  }).join(', ');
 }
 
 /** `3 objects (2 changed live, 1 only live)`. */

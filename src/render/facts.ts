@@ -4,7 +4,7 @@
  * the caller's formatter: escaping is the renderer's job.
  */
 import { DIRECTION_LABEL } from '../engine/direction.js';
-import { CREATE_ACTIONS, type Action, type Change, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
+import { CREATE_ACTIONS, type Action, type Change, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
 
 export interface KindTitle {
   name: KindName;
@@ -179,10 +179,16 @@ export function directionLabel(c: Change): string | undefined {
 /** How a field's side reads (`in files`, `live`, `live and in files`): plan and drift say it alike. */
 export const FIELD_DIRECTION_LABEL: Record<FieldDirection, string> = { live: 'live', files: 'in files', both: 'live and in files', unknown: 'unknown' };
 
-/** For an object changed on both sides: which side each field moved on. */
-export function fieldDirectionLabel(c: Change, f: FieldChange): string | undefined {
-  if (c.direction !== 'changed-both' || !f.direction) return undefined;
+/** For an object changed on both sides, or partly of unknown side: which side each field moved on. */
+export function fieldDirectionLabel(c: { direction?: Direction; fields: readonly { direction?: FieldDirection }[] }, f: { direction?: FieldDirection }): string | undefined {
+  if (!f.direction || !sidesPerField(c)) return undefined;
   return FIELD_DIRECTION_LABEL[f.direction];
+}
+
+/** Whether the fields of a change name different sides: only then is each field's side worth saying. */
+function sidesPerField(c: { direction?: Direction; fields: readonly { direction?: FieldDirection }[] }): boolean {
+  if (c.direction === 'changed-both') return true;
+  return c.direction === 'unknown' && c.fields.some((f) => f.direction !== undefined && f.direction !== 'unknown');
 }
 
 /** How a held change's policy reads. */

@@ -4,6 +4,7 @@ import { EMPTY_SYNC, recordOf, syncState, formatSyncRecord } from '../../../src/
 import type { DesiredResource, KindName, LiveResource, ResourcePolicy } from '../../../src/engine/types.js';
 import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
 import { classifyChanges } from '../../../src/engine/direction.js';
+import { fieldDirectionLabel } from '../../../src/render/facts.js';
 
 const NDA = { id: 'pb-1', name: 'NDA' };
 
@@ -43,9 +44,10 @@ describe('directions', () => {
     ]);
   });
 
-  it('is unknown without a sync record, and says nothing per field then', () => {
+  it('is unknown without a sync record, field by field too', () => {
     const p = plan([...base, term('REJECT')], [...baseLive, liveTerm('ACCEPT')]);
-    expect(p.changes.map((c) => [c.direction, c.fields.map((f) => f.direction)])).toEqual([['unknown', [undefined]]]);
+    expect(p.changes.map((c) => [c.direction, c.fields.map((f) => f.direction)])).toEqual([['unknown', ['unknown']]]);
+    expect(fieldDirectionLabel(p.changes[0]!, p.changes[0]!.fields[0]!)).toBeUndefined();
   });
 
   it('types objects one side has: new in the files or removed live, created live or removed from the files', () => {
@@ -107,6 +109,18 @@ describe('directions', () => {
     const direction = (sync: ReturnType<typeof half>) => plan([d], [livePlaybook(NDA.id, NDA.name, 'Old text')], sync).changes.map((c) => [c.direction, c.fields.map((f) => f.direction)]);
     expect(direction(half(NDA.id))).toEqual([['changed-in-files', ['files']]]);
     expect(direction(half('pb-0'))).toEqual([['unknown', ['unknown']]]);
+  });
+
+  it('an object whose fields name one side and one cannot say is of unknown direction, each field saying its side', () => {
+    const d = term('ACCEPT', 'a note');
+    // A record of another object (r-0), holding `actions` alone: `internal_notes` cannot say.
+    const sync = syncState([{ [`rule:${NDA.name}/Term`]: formatSyncRecord({ id: 'r-0', fields: { actions: recordOf(d, 'r-0', undefined).fields.actions! } }) }]);
+    const p = plan([...base, d], [...baseLive, liveTerm('REJECT')], sync);
+    expect(p.changes.map((c) => [c.direction, c.fields.map((f) => [f.field, f.direction])])).toEqual([['unknown', [['actions', 'live'], ['internal_notes', 'unknown']]]]);
+    expect(fieldDirectionLabel(p.changes[0]!, p.changes[0]!.fields[0]!)).toBe('live');
+    // One side alone: the headline says it, the fields need not.
+    const one = plan([...base, term('ACCEPT')], [...baseLive, liveTerm('REJECT')], synced(term('ACCEPT')));
+    expect(one.changes.map((c) => [c.direction, fieldDirectionLabel(c, c.fields[0]!)])).toEqual([['changed-live', undefined]]);
   });
 
   it('both sides holding one value other than the record\'s (a reference recorded in another form) is no side\'s move: a re-point takes its upload\'s side', () => {

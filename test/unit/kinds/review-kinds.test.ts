@@ -65,7 +65,7 @@ describe('no phantom diffs', () => {
     const e = await start((seed) => void (seed.organizations[0]!.playbooks = [{ name: 'NDA', description: 'Old text\r\n' }]));
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'nda.yaml': 'kind: Playbook\nname: NDA\ndescription: |\n  New text\n' });
     const plan = await e.planned(dir);
-    expect(plan.changes.map((c) => [c.id, c.fields])).toEqual([['update:playbook:NDA', [{ field: 'description', before: 'Old text', after: 'New text' }]]]);
+    expect(plan.changes.map((c) => [c.id, c.fields])).toEqual([['update:playbook:NDA', [{ field: 'description', before: 'Old text', after: 'New text', direction: 'unknown' }]]]);
   });
 });
 
