@@ -121,12 +121,26 @@ export function editedChanges(plan: Plan, desired: readonly DesiredResource[], k
   const byKey = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
   const kindOf = new Map(kinds.map((k) => [k.name, k]));
   const out: string[] = [];
+  // The live objects the plan matched to declared ones, by id: whatever name a removal carries.
+  let declaredIds: Map<string, string> | undefined;
+  const declaredAs = (kind: string, liveId: string): string | undefined => {
+    if (!declaredIds) {
+      // Not one the plan creates: no live object was matched to it (an id there is another's of that name).
+      const created = new Set(plan.changes.filter((c) => CREATE_ACTIONS.includes(c.action) && !c.liveId).map((c) => refKey(c.kind, c.key)));
+      declaredIds = new Map(desired.flatMap((d) => {
+        const id = created.has(refKey(d.kind, d.key)) ? undefined : plan.ids[refKey(d.kind, d.key)];
+        return id === undefined ? [] : [[`${d.kind}:${id}`, d.key] as const];
+      }));
+    }
+    return declaredIds.get(`${kind}:${liveId}`);
+  };
   for (const c of plan.changes) {
     const d = byKey.get(refKey(c.kind, c.key));
     const kind = kindOf.get(c.kind);
-    // Removing the very object the plan matched to a declared one (not a duplicate of its name): no plan docket makes.
-    if (d && (c.action === 'delete' || c.action === 'archive') && c.liveId !== undefined && plan.ids[refKey(c.kind, c.key)] === c.liveId) {
-      out.push(`${c.kind} "${c.key}": the plan removes what the configuration declares (was PLAN.json edited?)`);
+    // Removing an object the plan matched to a declared one (not a duplicate of its name): no plan docket makes.
+    const removesDeclared = (c.action === 'delete' || c.action === 'archive') && c.liveId !== undefined ? declaredAs(c.kind, c.liveId) : undefined;
+    if (removesDeclared !== undefined) {
+      out.push(`${c.kind} "${c.key}": the plan removes what the configuration declares as ${c.kind} "${removesDeclared}" (was PLAN.json edited?)`);
       continue;
     }
     if (!c.desired || !d || !kind) continue;

@@ -199,7 +199,10 @@ describe('editedChanges', () => {
     const update = saved.changes.find((c) => c.id === 'update:playbook:NDA')!;
     const { desired: _, fields: __, ...rest } = update;
     saved.changes = [{ ...rest, id: 'archive:playbook:NDA', action: 'archive', fields: [] }];
-    expect(editedChanges(saved, desired, KIND_META)).toEqual(['playbook "NDA": the plan removes what the configuration declares (was PLAN.json edited?)']);
+    expect(editedChanges(saved, desired, KIND_META)).toEqual(['playbook "NDA": the plan removes what the configuration declares as playbook "NDA" (was PLAN.json edited?)']);
+    // Under a name nothing declares, the object matched to a declared one all the same.
+    saved.changes = [{ ...rest, id: 'archive:playbook:Old', key: 'Old', name: 'Old', action: 'archive', fields: [] }];
+    expect(editedChanges(saved, desired, KIND_META)).toEqual(['playbook "Old": the plan removes what the configuration declares as playbook "NDA" (was PLAN.json edited?)']);
     saved.changes = [{ ...rest, id: 'archive:playbook:NDA', action: 'archive', fields: [], liveId: 'pb-duplicate' }];
     expect(editedChanges(saved, desired, KIND_META)).toEqual([]);
   });
