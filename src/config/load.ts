@@ -123,7 +123,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   diagnostics.push(...projectParsed.diagnostics, ...projectResult.diagnostics);
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
-  const dataFiles = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) });
+  const dataFiles = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);
   // Only the schemas of the kinds the files use are loaded.
   const used = new Set<string>();
   for (const file of parsed) for (const doc of file.documents) if ((doc.ok || doc.readable) && isPlainObject(doc.value) && typeof doc.value.kind === 'string') used.add(doc.value.kind);
@@ -225,16 +225,19 @@ function isProjectFile(file: string): boolean {
  * Files named by a resource's data fields (what its kind declares), as paths relative to the root.
  * Before interpolation: a name with a placeholder is left to readDataFiles, after it.
  */
-function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext): Set<string> {
+function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, others: readonly Record<string, string>[] = []): Set<string> {
   const named = new Set<string>();
   for (const file of parsed) {
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
       const fields = kinds.get(doc.value.kind)?.dataFiles ?? {};
-      // A file named through a variable (`definition_file: ${var.cover}`) is as much data as one named outright.
-      const body = holdsPlaceholderIn(doc.value, fields) ? withNamesResolved(doc.value, fields, ctx) : doc.value;
-      for (const f of namedFiles(file.file, body, fields)) {
-        if (f.problem === undefined && !f.value.includes('${')) named.add(f.path);
+      // A file named through a variable (`definition_file: ${var.cover}`) is as much data as one
+      // named outright, whichever environment's value names it.
+      const bodies = holdsPlaceholderIn(doc.value, fields) ? [ctx, ...others.map((vars) => ({ ...ctx, vars }))].map((c) => withNamesResolved(doc.value as Record<string, unknown>, fields, c)) : [doc.value];
+      for (const body of bodies) {
+        for (const f of namedFiles(file.file, body, fields)) {
+          if (f.problem === undefined && !f.value.includes('${')) named.add(f.path);
+        }
       }
     }
   }

@@ -37,6 +37,11 @@ export interface ProjectResult {
   vars?: Record<string, string>;
   /** Variables whose own value is broken (reported in docket.yaml): a use of one in a file is not checked again. */
   brokenVars?: ReadonlySet<string>;
+  /**
+   * The plain variables each other environment would have (text written as is): a data file named
+   * through one (`definition_file: ${var.cover}`) is another environment's data, not a stray resource.
+   */
+  otherVars?: Record<string, string>[];
   diagnostics: Diagnostic[];
 }
 
@@ -204,7 +209,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // With errors the settings are still built, from the values that have the right type, so the
   // kinds' own rules check the resource files in the same run (every problem at once); the errors
   // are thrown before anything could use them to reach a service.
-  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars, brokenVars } : {}) };
+  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars, brokenVars } : {}), otherVars: otherEnvironmentsVars(raw, input.env) };
 
   const value = pass.value as Plain;
   const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;
@@ -289,5 +294,18 @@ function deepMerge(base: Plain, over: Plain): Plain {
   for (const [k, v] of Object.entries(over)) {
     out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Plain, v) : v;
   }
+  return out;
+}
+
+/** Each environment's plain variables but the selected one's (and the top level's, when one is selected). */
+function otherEnvironmentsVars(raw: Plain, selected: string | undefined): Record<string, string>[] {
+  const plain = (block: unknown): Record<string, string> =>
+    Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => [k, String(v)]));
+  const top = plain(get(raw, 'vars'));
+  const environments = get(raw, 'environments');
+  const out = Object.entries(isPlainObject(environments) ? environments : {})
+    .filter(([name]) => name !== selected)
+    .map(([, block]) => ({ ...top, ...plain(get(block, 'vars')) }));
+  if (selected !== undefined) out.push(top);
   return out;
 }

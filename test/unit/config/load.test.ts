@@ -102,6 +102,12 @@ describe('loadConfig: documents', () => {
     expect([...named.yamlData.keys()].sort()).toEqual(['cover.yaml', 'other.yaml']);
     const unset = await load(files, { kinds });
     expect(unset.diagnostics.map(brief)).toEqual(['b.yaml:3:18 undefined-variable', 'other.yaml:1:1 not-a-resource']);
+    // One file per environment: each environment's is data in every run.
+    const perEnvironment = { ...files, 'docket.yaml': lines('version: 1', 'vars:', '  cover: cover.yaml', 'environments:', '  staging:', '    vars: { cover: staging.yaml }'), 'staging.yaml': lines('sections: []') };
+    for (const env of [undefined, 'staging']) {
+      const r = await load(perEnvironment, { kinds, processEnv: { COVER: 'other.yaml' }, ...(env ? { env } : {}) });
+      expect(r.diagnostics.map(brief), env).toEqual([]);
+    }
   });
 
   it('says a test document belongs in a file named *.test.yaml, naming the file to rename', async () => {
