@@ -186,6 +186,15 @@ class PullPlanner {
 
   // ---- what to pull ---------------------------------------------------------------------------
 
+  /** Whether a live child's parent is one the files declare, matched by name, old name or pin (moved between declared parents: by hand). */
+  private underDeclaredParent(l: LiveResource): boolean {
+    const parent = l.parentId ? this.liveById.get(l.parentId) : undefined;
+    if (!parent) return true;
+    this.declaredIds ??= new Set([...this.desired.keys()].map((key) => this.input.plan.ids[key]).filter((id) => id !== undefined));
+    return this.desired.has(refKey(parent.kind, parent.key)) || this.declaredIds.has(parent.id);
+  }
+  private declaredIds: Set<string> | undefined;
+
   /** The part of a change pull adopts, or undefined (pending, not drift; or said why not). */
   private consider(c: Change): Pulling | undefined {
     const direction = c.direction ?? 'unknown';
@@ -209,7 +218,9 @@ class PullPlanner {
       // out of the files, it would be lost from both.
       const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
       const now = recorded ? this.liveById.get(recorded) : undefined;
-      if (now && now.kind === c.kind) {
+      // Moved under a parent nothing declares (its playbook renamed in the app): this pull writes
+      // it there, with its parent, as objects only live, so it is taken out here.
+      if (now && now.kind === c.kind && (this.desired.has(refKey(now.kind, now.key)) || this.underDeclaredParent(now))) {
         this.notPulled.push(this.entryOf(c, direction, [], `still live as ${now.kind} "${now.key}", renamed or moved in the app to a name the files declare too; rename it in the files by hand`));
         return undefined;
       }
@@ -229,7 +240,9 @@ class PullPlanner {
     // A delete changed live is of an object moved in the app (engine/direction.ts): last in sync
     // as an object the files still declare, it would be declared twice if written here too.
     const synced = c.action === 'delete' && direction === 'changed-live' && c.liveId ? this.input.sync.byId.get(c.liveId)?.key : undefined;
-    if (synced !== undefined) {
+    // Unless that declaration now names another live object (one made in the app under the old name).
+    const takenBy = synced === undefined ? undefined : this.input.plan.ids[synced];
+    if (synced !== undefined && (takenBy === undefined || takenBy === c.liveId)) {
       this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${synced.slice(synced.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
       return undefined;
     }

@@ -120,6 +120,36 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a playbook renamed in the app with a new one made under its old name: one pull moves the rules to the renamed one, and plan then shows nothing', async () => {
+    // Names of their own: the emulator is shared with this file's other tests.
+    const { dir, app } = await applied({ 'playbooks/gamma.yaml': NDA.replace('Inbound NDA', 'Gamma NDA').replace('3 years', '4 years') });
+    await app.editPlaybook('Gamma NDA', { name: 'Gamma NDA 2025' });
+    await app.createPlaybook({ name: 'Gamma NDA', description: 'new' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Gamma NDA', '--target', 'playbook/Gamma NDA 2025');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('+ playbook "Gamma NDA 2025"');
+    expect(pull.stdout).toContain('- rule "Gamma NDA/Term"');
+    expect(pull.stdout).not.toContain('Not pulled');
+    // The new playbook has no rules; the renamed one has them, written once.
+    expect(await readFile(join(dir, 'playbooks/gamma.yaml'), 'utf8')).not.toContain('- name: Term');
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Gamma NDA', '--target', 'playbook/Gamma NDA 2025')).code).toBe(0);
+    expect((await cli('plan', '-C', dir, '--target', 'playbook/Gamma NDA', '--target', 'playbook/Gamma NDA 2025', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a rule renamed in the app with a new one made under its old name: one pull writes both', async () => {
+    const { dir, app } = await applied({ 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta NDA').replace('3 years', '5 years') });
+    await app.editRule('Delta NDA', 'Term', { name: 'Term 2025' });
+    await app.createRule('Delta NDA', { name: 'Term', actions: 'ACCEPT up to 2 years' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Delta NDA');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).not.toContain('Not pulled');
+    const written = await readFile(join(dir, 'playbooks/delta.yaml'), 'utf8');
+    expect(written).toContain('- name: Term 2025');
+    expect(written).toContain('ACCEPT up to 2 years');
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Delta NDA')).code).toBe(0);
+    expect((await cli('plan', '-C', dir, '--target', 'playbook/Delta NDA', '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('records a rule renamed and edited in the app as in sync only in what it pulled: the edit it could not pull is still drift', async () => {
     const playbook = 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT x\n    reviewer: ${var.lead}\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars: { lead: alice@acme.example }\n', 'playbooks/p.yaml': playbook });
