@@ -162,7 +162,8 @@ export function serviceTarget(url: string, organizationId: string): string {
   return `${canonicalUrl(url)} ${organizationId}`;
 }
 
-function canonicalUrl(url: string): string {
+/** A service URL as the service sees it (host in lower case, no default port, no trailing slash). */
+export function canonicalUrl(url: string): string {
   try {
     const u = new URL(url.trim());
     // Only http(s) has an origin to compare (`emulator`, anything else, is kept as written).

@@ -2,7 +2,7 @@
  * Whether a saved plan may still be applied: the configuration and every live object it touches
  * must be as they were when it was made. Reads live state; the comparison itself is pure.
  */
-import type { LockFile } from '../config/lock.js';
+import { canonicalUrl, type LockFile } from '../config/lock.js';
 import { quoteValue } from '../config/quote.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
@@ -33,7 +33,9 @@ function targetDifference(planned: PlanTarget, now: PlanTarget): string | undefi
   const moved: string[] = [];
   const plannedUrl = planned.agreements?.url ?? null;
   const nowUrl = now.agreements?.url ?? null;
-  if (plannedUrl !== nowUrl) moved.push(`agreements service: ${was(plannedUrl ?? 'not used', nowUrl ?? 'not used')}`);
+  // One service however its URL is spelled (`…/review/`, `LOCALHOST`), as the lock's sections count it.
+  const sameUrl = (a: string | null, b: string | null): boolean => a === b || (a !== null && b !== null && canonicalUrl(a) === canonicalUrl(b));
+  if (!sameUrl(plannedUrl, nowUrl)) moved.push(`agreements service: ${was(plannedUrl ?? 'not used', nowUrl ?? 'not used')}`);
   else {
     // Another agreements key at the same URL acts for another organization.
     const plannedOrg = planned.agreements?.organization_id;
@@ -44,7 +46,7 @@ function targetDifference(planned: PlanTarget, now: PlanTarget): string | undefi
   const n = now.review;
   if (!p || !n) {
     if (Boolean(p) !== Boolean(n)) moved.push(`review service: ${was(p?.url ?? 'not used', n?.url ?? 'not used')}`);
-  } else if (p.url !== n.url) moved.push(`review service: ${was(p.url, n.url)}`);
+  } else if (!sameUrl(p.url, n.url)) moved.push(`review service: ${was(p.url, n.url)}`);
   else if (n.organization_id !== '' && p.organization_id !== n.organization_id) moved.push(`review organization: ${was(p.organization_id || 'not known', n.organization_id)}`);
   else if (n.path_style !== undefined && p.path_style !== n.path_style) moved.push(`review paths: ${was(p.path_style ?? 'not known', n.path_style)}`);
   return moved.length > 0 ? moved.join('; ') : undefined;
@@ -55,7 +57,8 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const reasons: string[] = [];
   if (plan.config_digest !== now.configDigest) reasons.push('the configuration changed since the plan was made');
   const moved = targetDifference(plan.target, now.target);
-  if (moved) reasons.push(`the plan was made for a different target (${moved})`);
+  // Elsewhere, what the plan touched is not there to compare: that follows from the target alone.
+  if (moved) return [...reasons, `the plan was made for a different target (${moved})`];
   const byId = new Map(now.live.map((l) => [`${l.kind}:${l.id}`, l]));
   const kindsRead = new Set(now.live.map((l) => l.kind));
   // An object the plan changes and that is gone is said once, below, not also for each reference to it.

@@ -61,6 +61,8 @@ describe('staleReasons', () => {
     expect(reason(services({ url: 'https://b' }, 'https://r'))).toEqual(['the plan was made for a different target (agreements service: https://a then, https://b now)']);
     expect(reason(services({ url: 'https://a', organization_id: 'ag-2' }, 'https://r'))).toEqual(['the plan was made for a different target (agreements organization: AG-1 then, ag-2 now)']);
     expect(reason(services({ url: 'https://a', organization_id: 'ag-1' }, 'https://r'))).toEqual([]);
+    // One service however its URL is spelled.
+    expect(reason(services({ url: 'https://A:443/', organization_id: 'ag-1' }, 'https://r/'))).toEqual([]);
     expect(reason(services({ url: 'https://a' }, 'https://r2'))).toEqual(['the plan was made for a different target (review service: https://r then, https://r2 now)']);
     expect(reason(services({ url: 'https://a' }))).toEqual(['the plan was made for a different target (review service: https://r then, not used now)']);
     // Both moved: both said (the plan may write only to the second).
