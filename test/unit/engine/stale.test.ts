@@ -51,6 +51,10 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), { ...NOW, target: { emulator: false, review: { url: 'https://x', organization_id: 'o' } } })).toEqual([
       'the plan was made for a different target (the emulator then, the services now)',
     ]);
+    // What the plan touched is not there to compare elsewhere: nothing said of it.
+    expect(staleReasons(plan(), { ...NOW, live: [NDA, ALICE], target: { emulator: false, review: { url: 'https://x', organization_id: 'o' } } })).toEqual([
+      'the plan was made for a different target (the emulator then, the services now)',
+    ]);
     const services = (agreements: { url: string; organization_id?: string } | undefined, review?: string) => ({
       emulator: false,
       ...(agreements ? { agreements } : {}),
