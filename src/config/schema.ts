@@ -232,12 +232,19 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const structure = e.data !== null && typeof e.data === 'object' ? ` (got ${showJson(e.data)})` : undefined;
       return make('invalid-value', `${label} ${valueMessage(e, params, got ?? structure)}`, pointer, hint);
     }
-    default:
-      return make('invalid-value', `${label} ${valueMessage(e, params)}${asWritten() ?? ''}`, pointer);
+    default: {
+      const asIs = asWritten();
+      const message = valueMessage(e, params, asIs ?? gotValue(e.data));
+      return make('invalid-value', `${label} ${message}${asIs && !message.includes(asIs) ? asIs : ''}`, pointer);
+    }
   }
 
-  /** A number or boolean that prints otherwise than it is written (`1e2`, `0x1F`), quoted as written. */
+  /** A number or boolean that prints otherwise than it is written (`1e2`, `0x1F`), or no value (`~`), quoted as written. */
   function asWritten(): string | undefined {
+    if (e.data === null) {
+      const word = written?.(positions.valueAt(pointer));
+      return word !== undefined && /^(null|Null|NULL|~)$/.test(word) ? ` (written ${quoteValue(word)}, which YAML reads as no value)` : ' (got no value)';
+    }
     const source = typeof e.data === 'number' || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
     // `1e999` overflows to infinity, said as YAML writes it (`.inf`) unless that is how it is written.
     const read = typeof e.data === 'number' && !Number.isFinite(e.data) ? gotValue(e.data).slice(' (got '.length, -1) : String(e.data);
@@ -281,7 +288,7 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
     }
     case 'enum': {
       const allowed = ((params.allowedValues as unknown[]) ?? []).map((v) => String(v));
-      return `must be one of: ${allowed.join(', ')}${gotValue(e.data)}${typeof e.data === 'string' ? didYouMean(e.data, allowed).replace(/^, /, '; ') : ''}`;
+      return `must be one of: ${allowed.join(', ')}${got}${typeof e.data === 'string' ? didYouMean(e.data, allowed).replace(/^, /, '; ') : ''}`;
     }
     case 'const':
       return `must be ${formatConst(params.allowedValue)}`;

@@ -99,11 +99,13 @@ describe('docket.yaml', () => {
     // The values of the right type still make settings, so the resource files are checked in the same run.
     expect(r.config?.project.review.url).toBe('ftp://example.com');
     // A number quoted as written where YAML reads it otherwise; a URL that does not parse said once, with its hint.
-    const written = await load({ 'docket.yaml': lines('version: 1', 'concurrency: 1e2', 'safety: { max_delete_fraction: 1.50 }', 'review: { url: "https://api example.com" }') });
+    const written = await load({ 'docket.yaml': lines('version: 1', 'concurrency: 1e2', 'safety: { max_delete_fraction: 1.50 }', 'review: { url: "https://api example.com", path_style: ~ }', 'agreements: { actor: 0x1 }') });
     expect(written.diagnostics.map((d) => [brief(d), d.message])).toEqual([
       ['docket.yaml:2:14 invalid-value', '`concurrency` must be at most 64 (written "1e2", which YAML reads as 100)'],
       ['docket.yaml:3:32 invalid-value', '`max_delete_fraction` must be at most 1 (written "1.50", which YAML reads as 1.5)'],
       ['docket.yaml:4:16 invalid-url', '`review.url` "https://api example.com" is not a valid URL'],
+      ['docket.yaml:4:55 invalid-value', '`path_style` must be one of: auto, nested, flat (written "~", which YAML reads as no value)'],
+      ['docket.yaml:5:22 invalid-value', '`actor` must be a string, not an integer (written "0x1", which YAML reads as 1)'],
     ]);
   });
 
