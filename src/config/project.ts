@@ -128,7 +128,12 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     for (const problem of resolved.problems) brokenVars.add(splitPointer(problem.pointer.slice(pointer.length))[0] ?? '');
     if (!isPlainObject(resolved.value)) continue;
     // A broken value still defines its name, so its uses are not reported as undefined too.
-    for (const [k, v] of Object.entries(resolved.value)) vars[k] = v === null || typeof v === 'object' ? '' : String(v);
+    for (const [k, v] of Object.entries(resolved.value)) {
+      vars[k] = v === null || typeof v === 'object' ? '' : String(v);
+      // Not text, a number or a boolean (a list, a mapping, no value): the schema says so where it
+      // is defined; a use of it is not checked again (it would read as "").
+      if (v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v))) brokenVars.add(k);
+    }
   }
 
   // Pass 2: everything, vars included, so each problem is reported once at its own position.

@@ -346,6 +346,12 @@ describe('loadConfig: interpolation', () => {
       { env: 'staging' },
     );
     expect(r.diagnostics.map(brief)).toEqual(['docket.yaml:7:13 undefined-variable']);
+    // A value that is no text (a list, a mapping, none): the schema says so there, once.
+    for (const value of ['[alice@acme.example]', '{ a: b }', '~', '1e400']) {
+      const typed = await load({ 'docket.yaml': lines('version: 1', 'vars:', `  lead: ${value}`), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}') });
+      expect(typed.diagnostics.map(brief).filter((d) => !d.startsWith('docket.yaml:')), value).toEqual([]);
+      expect(typed.diagnostics.length, value).toBeGreaterThan(0);
+    }
   });
 });
 
