@@ -481,7 +481,10 @@ class PullPlanner {
     if (o.failed.size > 0) return;
     const name = c.parent ? c.key.slice(c.parent.key.length + 1) : c.key;
     const what = c.parent ? 'remove it from the test' : 'remove the test';
-    for (const [file, mentions] of this.testsNaming(c.kind, name, c.parent ? new Set([c.parent.key]) : undefined)) {
+    // Its playbook by its files' name, or by the new one this pull wrote into the tests (renamed in the app too).
+    const renamedParent = c.parent?.liveId ? this.liveById.get(c.parent.liveId)?.name : undefined;
+    const parents = c.parent ? new Set([c.parent.key, ...(renamedParent === undefined ? [] : [normName(renamedParent)])]) : undefined;
+    for (const [file, mentions] of this.testsNaming(c.kind, name, parents)) {
       for (const { index, pointer } of mentions) {
         this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: names ${c.kind} "${c.key}", removed in the app; ${what} (validate and docket test refuse it)`);
       }

@@ -279,6 +279,19 @@ describe('objects renamed in the app', () => {
     expect(playbook.stdout).not.toContain('names rule');
     await expectNoChanges(cli, dir);
   });
+
+  it('says which tests name a rule removed in the app when its playbook was renamed there too (the tests now name the new name)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Epsilon NDA'), 'tests/nda.test.yaml': NDA_TEST.replace('Inbound NDA', 'Epsilon NDA'), 'tests/nda.txt': 'Delaware.\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.deleteRule('Epsilon NDA', 'Law');
+    await app.editPlaybook('Epsilon NDA', { name: 'Epsilon NDA 2025' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Epsilon NDA');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('tests/nda.test.yaml:3: now names playbook "Epsilon NDA 2025"');
+    expect(pull.stdout).toContain('tests/nda.test.yaml:9: names rule "Epsilon NDA/Law", removed in the app; remove it from the test');
+  });
+
   it('leaves the files alone when two playbooks swap names in the app, saying where each rule now is', async () => {
     const alpha = 'kind: Playbook\nname: Alpha\nrules:\n  - name: a1\n    actions: do a1\n  - name: a2\n    actions: do a2\n';
     const beta = 'kind: Playbook\nname: Beta\nrules:\n  - name: b1\n    actions: do b1\n';
