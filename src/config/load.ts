@@ -17,7 +17,7 @@ import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { showJson, showName, showPath } from './quote.js';
-import { textDiagnostics } from './text-hygiene.js';
+import { textDiagnostics, withoutEchoesOf } from './text-hygiene.js';
 import { writtenIn } from './written-number.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
@@ -337,11 +337,12 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
   const written = writtenIn(ctx.text);
-  diagnostics.push(...textDiagnostics(body, doc.positions, written));
+  const text = textDiagnostics(body, doc.positions, written);
+  diagnostics.push(...text);
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(
-      ...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written }),
+      ...withoutEchoesOf(text, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written })),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).

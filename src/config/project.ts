@@ -11,7 +11,7 @@ import { didYouMean } from './suggest.js';
 import { showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
-import { textProblems } from './text-hygiene.js';
+import { textProblems, withoutEchoesOf } from './text-hygiene.js';
 import { numberAsText, sourceLines, writtenIn } from './written-number.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
@@ -164,7 +164,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     error(problem.code, problem.message, pos, problem.hint, problem.pointer);
   }
 
+  const textStart = diagnostics.length;
   for (const problem of textProblems(pass.value)) error('control-character', problem.message, positions.valueAt(problem.pointer), problem.hint, problem.pointer);
+  const textTold = diagnostics.slice(textStart);
   // Every environment's, selected or not: a variable's value is text wherever it is used.
   const varBlocks: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   for (const [name, block] of Object.entries(isPlainObject(get(raw, 'environments')) ? (get(raw, 'environments') as Plain) : {})) varBlocks.push([get(block, 'vars'), `/environments/${escapePointer(name)}/vars`]);
@@ -180,7 +182,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const validate = await schemaValidator(PROJECT_SCHEMA);
   // A placeholder's value takes the type its field wants, then the file is checked again.
   if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
-    diagnostics.push(...schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved, ...(input.text !== undefined ? { written: writtenIn(input.text) } : {}) }));
+    diagnostics.push(...withoutEchoesOf(textTold, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved, ...(input.text !== undefined ? { written: writtenIn(input.text) } : {}) })));
   }
 
   const overrides = await envOverrides(input.processEnv);

@@ -100,3 +100,13 @@ export function textDiagnostics(value: unknown, positions: DocPositions, written
   }
   return out;
 }
+
+/**
+ * Drops from `diagnostics` the schema's "must be an e-mail address / a URL / a UUID" about a value
+ * a control-character diagnostic is already about (`"a@b.example\t"`): one value, one error, the
+ * one that says what is wrong with it.
+ */
+export function withoutEchoesOf(told: readonly Diagnostic[], diagnostics: Diagnostic[]): Diagnostic[] {
+  const paths = new Set(told.filter((d) => d.code === 'control-character' && d.path !== undefined).map((d) => d.path));
+  return paths.size === 0 ? diagnostics : diagnostics.filter((d) => !(d.code === 'invalid-value' && d.path !== undefined && paths.has(d.path)));
+}

@@ -204,6 +204,11 @@ describe('loadConfig: schema errors', () => {
     ]);
   });
 
+  it('says a tab in an e-mail, a URL or an id once, as the control character it is, not also as a malformed value', async () => {
+    const r = await load({ 'docket.yaml': lines('version: 1', 'review: { url: "https://example.com\\t" }'), 'm.yaml': lines('kind: Member', 'email: "a@b.example\\t"') });
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['docket.yaml:2:16 control-character review.url', 'm.yaml:2:8 control-character email']);
+  });
+
   it('refuses a whole number YAML cannot hold exactly, quoting it as written, wherever it is', async () => {
     const r = await load({
       'docket.yaml': PROJECT,
