@@ -59,7 +59,12 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   }
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
   else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}. \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers.`);
-  if (report.pending.length > 0) lines.push(`${report.pending.length} ${report.pending.length === 1 ? 'change' : 'changes'} of the files ${report.pending.length === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows them.`);
+  if (report.pending.length > 0) {
+    // Objects the files dropped that the plan does not remove (prune off) are among its undeclared objects, not its changes.
+    const dropped = report.pending.filter((i) => i.direction === 'removed-in-files' && i.action === undefined).length;
+    const where = dropped === 0 ? 'shows them' : dropped === report.pending.length ? 'lists them as not declared in any file' : `shows them (${dropped} among the objects not declared in any file)`;
+    lines.push(`${report.pending.length} ${report.pending.length === 1 ? 'change' : 'changes'} of the files ${report.pending.length === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` ${where}.`);
+  }
   if (report.adopting?.length) lines.push(adoptingLine(report.adopting, (a) => `${subject(a, quote)} (${oneLine(a.file)})`));
   return `${lines.join('\n')}\n`;
 }

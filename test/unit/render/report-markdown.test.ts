@@ -43,6 +43,15 @@ describe('drift and pull markdown at scale', () => {
       expect(out).toMatch(/internal_notes`? \(live and in files\), `?actions`? \(live\)/);
     }
   });
+  it('says where the plan shows what is pending: an object the files dropped (prune off) is among its undeclared objects', () => {
+    const dropped: DriftItem = { kind: 'playbook', key: 'Old', name: 'Old', direction: 'removed-in-files', fields: [] };
+    const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-in-files', action: 'update', fields: [{ field: 'actions' }] };
+    const text = (pending: DriftItem[]) => renderDriftText(plan([]), { drift: [], ignored: [], pending }, { color: false });
+    expect(text([edited])).toContain('1 change of the files is pending (not drift); `docket plan` shows them.');
+    expect(text([dropped])).toContain('1 change of the files is pending (not drift); `docket plan` lists them as not declared in any file.');
+    expect(text([dropped, edited])).toContain('2 changes of the files are pending (not drift); `docket plan` shows them (1 among the objects not declared in any file).');
+  });
+
   it('names the organization by its kind alone, as the plan does', () => {
     const organization = { kind: 'organization' as const, key: 'organization', name: 'organization', direction: 'changed-live' as const };
     const drift = { drift: [{ ...organization, fields: [{ field: 'review.name' }] }], ignored: [], pending: [] };
