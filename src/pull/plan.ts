@@ -136,6 +136,8 @@ class PullPlanner {
   private readonly unpulled = new Map<string, Set<string>>();
   /** Objects removed live that stay in the files: edited there since the last sync. */
   private readonly editedRemovals = new Set<string>();
+  /** What this pull takes out of the files (`kind:key`). */
+  private readonly removing = new Set<string>();
   /** Of those, the children, by their parent's key (a parent removed too stays, whole, for them). */
   private readonly editedChildren = new Map<string, string[]>();
 
@@ -164,6 +166,7 @@ class PullPlanner {
       else objects.push(entry);
     }
     this.keepEditedRemovals(toRemove);
+    for (const r of toRemove) this.removing.add(refKey(r.change.kind, r.change.key));
     for (const o of objects) this.writeFields(o);
     for (const o of objects) this.repointReferences(o);
     for (const o of objects) this.renameInTests(o);
@@ -185,6 +188,20 @@ class PullPlanner {
   }
 
   // ---- what to pull ---------------------------------------------------------------------------
+
+  /**
+   * Why a live object cannot be written into a new file: the files still declare it where it was
+   * last in sync (its playbook renamed in the app), and this pull does not take it out there (a
+   * --target or --kind left that out, or a policy keeps it). Written here too, the next apply
+   * would make a copy of it under the old name.
+   */
+  private stillDeclaredAs(l: LiveResource): string | undefined {
+    // (Not a name another live object now holds: a new one made in the app under the old name.)
+    const taken = (key: string): boolean => this.input.plan.ids[key] !== undefined && this.input.plan.ids[key] !== l.id;
+    const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && !this.removing.has(key) && !taken(key));
+    if (was === undefined) return undefined;
+    return `the files still declare it as ${was.slice(0, was.indexOf(':'))} "${was.slice(was.indexOf(':') + 1)}", which this pull leaves there; pull both together (without --target or --kind) to move it`;
+  }
 
   /** Whether a live child's parent is one the files declare, matched by name, old name or pin (moved between declared parents: by hand). */
   private underDeclaredParent(l: LiveResource): boolean {
@@ -650,7 +667,7 @@ class PullPlanner {
       if (droppedFromFiles(l, this.input.sync, this.input.plan.ids, this.declaredKeys)) return false;
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? this.sharedLiveName(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });

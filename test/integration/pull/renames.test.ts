@@ -136,6 +136,21 @@ describe('objects renamed in the app', () => {
     expect((await cli('plan', '-C', dir, '--target', 'playbook/Gamma NDA', '--target', 'playbook/Gamma NDA 2025', '--detailed-exitcode')).code).toBe(0);
   });
 
+  it('a pull of the renamed playbook alone does not write its rules into a new file while the files still declare them under the old name', async () => {
+    const { dir, app } = await applied({ 'playbooks/zeta.yaml': NDA.replace('Inbound NDA', 'Zeta NDA').replace('3 years', '6 years') });
+    await app.editPlaybook('Zeta NDA', { name: 'Zeta NDA 2025' });
+    await app.createPlaybook({ name: 'Zeta NDA', description: 'new' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Zeta NDA 2025');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('playbook "Zeta NDA 2025": its rule "Law": the files still declare it as rule "Zeta NDA/Law", which this pull leaves there; pull both together');
+    // Nothing the next apply would copy into the new playbook.
+    const plan = await cli('plan', '-C', dir, '--target', 'playbook/Zeta NDA', '--target', 'playbook/Zeta NDA 2025', '-o', 'json');
+    expect((JSON.parse(plan.stdout) as { changes: { action: string; direction: string }[] }).changes.filter((c) => c.action === 'create' && c.direction === 'only-in-files')).toEqual([]);
+    const both = await cli('pull', '-C', dir, '--target', 'playbook/Zeta NDA', '--target', 'playbook/Zeta NDA 2025');
+    expect(both.stdout).not.toContain('Not pulled');
+    expect((await cli('plan', '-C', dir, '--target', 'playbook/Zeta NDA', '--target', 'playbook/Zeta NDA 2025', '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('a rule renamed in the app with a new one made under its old name: one pull writes both', async () => {
     const { dir, app } = await applied({ 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta NDA').replace('3 years', '5 years') });
     await app.editRule('Delta NDA', 'Term', { name: 'Term 2025' });
