@@ -184,5 +184,31 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const [{ live }, configDigest] = await Promise.all([reading, typeof input.configDigest === 'string' ? input.configDigest : input.configDigest()]);
   const reasons = staleReasons(plan, { configDigest, target: input.target(), live });
   // Worth comparing only against the configuration the plan was made from.
-  return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds)] : reasons;
+  return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
+}
+
+/**
+ * Removals of live objects the configuration declares, found by what is live now, not by the
+ * plan's own ids (an edited plan file may drop those too): a live object under a name the files
+ * declare, the only one of that name, or one a file pins by id. No plan docket makes removes one;
+ * nor does it remove anything without a fingerprint.
+ */
+export function removalsOfDeclared(plan: Plan, desired: readonly DesiredResource[], live: readonly LiveResource[]): string[] {
+  const removals = plan.changes.filter((c) => (c.action === 'delete' || c.action === 'archive') && c.liveId !== undefined);
+  if (removals.length === 0) return [];
+  // By name: not a document pinned by id, which means its pinned object whatever it is called.
+  const declared = new Set(desired.filter((d) => !d.pinId).map((d) => refKey(d.kind, d.key)));
+  const pinned = new Set(desired.flatMap((d) => (d.pinId ? [`${d.kind}:${d.pinId}`] : [])));
+  const byId = new Map(live.map((l) => [`${l.kind}:${l.id}`, l]));
+  const holding = new Map<string, number>();
+  for (const l of live) holding.set(refKey(l.kind, l.key), (holding.get(refKey(l.kind, l.key)) ?? 0) + 1);
+  const out: string[] = [];
+  for (const c of removals) {
+    const l = byId.get(`${c.kind}:${c.liveId}`);
+    if (!l) continue;
+    const key = refKey(l.kind, l.key);
+    if (c.fingerprint === null) out.push(`${c.kind} "${c.key}": the plan removes it without the fingerprint docket writes (was PLAN.json edited?)`);
+    else if ((declared.has(key) && holding.get(key) === 1) || pinned.has(`${l.kind}:${l.id.toLowerCase()}`)) out.push(`${c.kind} "${c.key}": the plan removes what the configuration declares as ${l.kind} "${l.key}" (was PLAN.json edited?)`);
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 /** Every reason a saved plan goes stale, one by one (staleReasons is pure). */
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/engine/diff.js';
-import { editedChanges, staleReasons, type StaleCheck } from '../../../src/engine/stale.js';
+import { editedChanges, removalsOfDeclared, staleReasons, type StaleCheck } from '../../../src/engine/stale.js';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC } from '../../../src/engine/sync.js';
 import type { Plan } from '../../../src/engine/types.js';
@@ -171,6 +171,27 @@ describe('staleReasons', () => {
     // Renamed in the app, the rename held by a `drift: adopt` policy: the same object still.
     const held: Plan = { ...made, changes: made.changes.slice(1), held: [{ ...made.changes[0]!, policy: 'adopt' }] };
     expect(staleReasons(held, { ...NOW, live: [renamed] })).toEqual([]);
+  });
+});
+
+describe('removalsOfDeclared', () => {
+  const desired = [desiredPlaybook('NDA'), desiredRule('NDA', 'Term')];
+  const term = liveRule('r-term', { id: 'pb-1', name: 'NDA' }, 'Term');
+  const extra = liveRule('r-extra', { id: 'pb-1', name: 'NDA' }, 'Extra');
+  const removing = (liveId: string, fingerprint: string | null = 'f') =>
+    ({ ...plan(), changes: [{ ...change('delete', 'rule', 'NDA/Extra', { liveId, parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' } }), fingerprint }] }) as Plan;
+
+  it('names a removal of a live object a file declares, whatever name the change carries', () => {
+    expect(removalsOfDeclared(removing('r-term'), desired, [term, extra])).toEqual(['rule "NDA/Extra": the plan removes what the configuration declares as rule "NDA/Term" (was PLAN.json edited?)']);
+    expect(removalsOfDeclared(removing('r-extra'), desired, [term, extra])).toEqual([]);
+    expect(removalsOfDeclared(removing('r-extra', null), desired, [term, extra])).toEqual(['rule "NDA/Extra": the plan removes it without the fingerprint docket writes (was PLAN.json edited?)']);
+  });
+
+  it('lets a duplicate of a declared name go, and a name a pinned document does not claim', () => {
+    const twin = liveRule('r-twin', { id: 'pb-1', name: 'NDA' }, 'Term');
+    expect(removalsOfDeclared(removing('r-twin'), desired, [term, twin])).toEqual([]);
+    const pinned = [desiredPlaybook('NDA'), { ...desiredRule('NDA', 'Term'), pinId: 'r-other' }];
+    expect(removalsOfDeclared(removing('r-term'), pinned, [term])).toEqual([]);
   });
 });
 
