@@ -186,7 +186,10 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     }
 
     // The policy of the object itself, or for a removed child, of the parent that declares it.
-    const policy = (c.action === 'delete' ? parent : own)?.policy?.drift;
+    // An object moved in the app (renamed, and a new one made under its old name) keeps the policy
+    // of the declared object it was last in sync as: its removal is that object's live change.
+    const movedFrom = c.action === 'delete' && c.direction === 'changed-live' && c.liveId && input.sync.idOf(refKey(c.kind, c.key)) !== c.liveId ? input.sync.byId.get(c.liveId)?.key : undefined;
+    const policy = (movedFrom !== undefined ? desired.get(movedFrom)?.policy?.drift : undefined) ?? (c.action === 'delete' ? parent : own)?.policy?.drift;
     const holdParent = c.parent !== undefined && heldParents.has(refKey(c.parent.kind, c.parent.key));
     if (policy !== 'adopt' && policy !== 'ignore' && !holdParent) {
       kept.push(c);
@@ -246,6 +249,10 @@ function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: 
     keys.add(c.key);
     if (c.parent) keys.add(c.parent.key);
     if (c.liveId) ids.add(c.liveId);
+    // What a removed object was last in sync as (moved in the app): its policy may hold the removal.
+    // (The index by id is built only when the name's own record is of another object, as in classify.)
+    const was = c.action === 'delete' && c.liveId && input.sync.idOf(refKey(c.kind, c.key)) !== c.liveId ? input.sync.byId.get(c.liveId)?.key : undefined;
+    if (was !== undefined) keys.add(was.slice(was.indexOf(':') + 1));
   }
   const desired = new Map<string, DesiredResource>();
   for (const d of input.desired) if (keys.has(d.key)) desired.set(refKey(d.kind, d.key), d);

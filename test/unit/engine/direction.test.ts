@@ -255,6 +255,15 @@ describe('drift policies', () => {
     }
   });
 
+  it('a rule renamed in the app, with a new one made under its old name, keeps the policy of the rule it was: its removal is held', () => {
+    const d = withPolicy(term('ACCEPT'), { drift: 'ignore' });
+    const moved = liveRule('r-1', NDA, 'Term 2025', { actions: 'ACCEPT' });
+    const fresh = liveRule('r-2', NDA, 'Term', { actions: 'ACCEPT' });
+    const p = plan([...base, d], [...baseLive, moved, fresh], synced(term('ACCEPT')));
+    expect(p.changes.map((c) => [c.id, c.direction])).toEqual([]);
+    expect(p.held?.map((c) => [c.id, c.direction, c.policy])).toEqual([['delete:rule:NDA/Term 2025', 'changed-live', 'ignore']]);
+  });
+
   it("a playbook's policy covers the rules created and removed in the app", () => {
     const playbook = withPolicy(desiredPlaybook(NDA.name), { drift: 'adopt' });
     const gone = desiredRule(NDA.name, 'Law');
