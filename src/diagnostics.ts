@@ -83,3 +83,8 @@ export function formatDiagnostic(d: Diagnostic): string {
   const head = `${where}${d.severity} ${d.code} ${d.message}`;
   return d.hint ? `${head}\n  hint: ${d.hint}` : head;
 }
+
+/** `diagnostics` without the schema's complaints (`invalid-value`) at `paths`: another diagnostic says what is wrong there. */
+export function withoutInvalidValueAt(paths: ReadonlySet<string>, diagnostics: Diagnostic[]): Diagnostic[] {
+  return paths.size === 0 ? diagnostics : diagnostics.filter((d) => !(d.code === 'invalid-value' && d.path !== undefined && paths.has(d.path)));
+}

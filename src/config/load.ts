@@ -225,7 +225,7 @@ function isProjectFile(file: string): boolean {
  * Files named by a resource's data fields (what its kind declares), as paths relative to the root.
  * Before interpolation: a name with a placeholder is left to readDataFiles, after it.
  */
-function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, others: readonly Record<string, string>[] = []): Set<string> {
+function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, otherEnvironmentsVars: readonly Record<string, string>[] = []): Set<string> {
   const named = new Set<string>();
   for (const file of parsed) {
     for (const doc of file.documents) {
@@ -233,7 +233,7 @@ function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>
       const fields = kinds.get(doc.value.kind)?.dataFiles ?? {};
       // A file named through a variable (`definition_file: ${var.cover}`) is as much data as one
       // named outright, whichever environment's value names it.
-      const bodies = holdsPlaceholderIn(doc.value, fields) ? [ctx, ...others.map((vars) => ({ ...ctx, vars }))].map((c) => withNamesResolved(doc.value as Record<string, unknown>, fields, c)) : [doc.value];
+      const bodies = holdsPlaceholderIn(doc.value, fields) ? [ctx, ...otherEnvironmentsVars.map((vars) => ({ ...ctx, vars }))].map((c) => withNamesResolved(doc.value as Record<string, unknown>, fields, c)) : [doc.value];
       for (const body of bodies) {
         for (const f of namedFiles(file.file, body, fields)) {
           if (f.problem === undefined && !f.value.includes('${')) named.add(f.path);
@@ -337,12 +337,12 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
   const written = writtenIn(ctx.text);
-  const text = textDiagnostics(body, doc.positions, written);
-  diagnostics.push(...text);
+  const controlCharacters = textDiagnostics(body, doc.positions, written);
+  diagnostics.push(...controlCharacters);
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(
-      ...withoutEchoesOf(text, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written })),
+      ...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written })),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).

@@ -2,7 +2,7 @@
  * docket.yaml → ProjectConfig: environment selection, `vars`, interpolation, schema validation and
  * the DOCKET_* environment variables that fill or override the service settings.
  */
-import type { Diagnostic } from '../diagnostics.js';
+import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { keysOf } from './api-keys.js';
@@ -69,8 +69,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     diagnostics.push({ severity: 'error', code, message, file, line: pos.line, col: pos.col, ...(path ? { path } : {}), ...(hint ? { hint } : {}) });
   };
 
+  const lines = documents.length > 1 ? input.text?.split(/\r\n?|\n/) : undefined;
   for (const extra of documents.slice(1)) {
-    error('multiple-documents', `${file} must hold exactly one document`, input.text === undefined ? extra.start : separatorBefore(input.text, extra.start), 'put resources in their own files');
+    error('multiple-documents', `${file} must hold exactly one document`, lines === undefined ? extra.start : separatorBefore(lines, extra.start), 'put resources in their own files');
   }
   const doc = documents[0];
   // Its YAML errors are reported with the file's other diagnostics; a readable document (a key
@@ -125,14 +126,19 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   if (selected) varSources.push([get(envBlock, 'vars'), `${selected}/vars`]);
   for (const [source, pointer] of varSources) {
     const resolved = interpolateTree(source, pointer, { ctx: envOnly });
-    for (const problem of resolved.problems) brokenVars.add(splitPointer(problem.pointer.slice(pointer.length))[0] ?? '');
-    if (!isPlainObject(resolved.value)) continue;
+    const broken = new Set(resolved.problems.map((problem) => splitPointer(problem.pointer.slice(pointer.length))[0] ?? ''));
+    if (!isPlainObject(resolved.value)) {
+      for (const k of broken) brokenVars.add(k);
+      continue;
+    }
     // A broken value still defines its name, so its uses are not reported as undefined too.
     for (const [k, v] of Object.entries(resolved.value)) {
       vars[k] = v === null || typeof v === 'object' ? '' : String(v);
-      // Not text, a number or a boolean (a list, a mapping, no value): the schema says so where it
-      // is defined; a use of it is not checked again (it would read as "").
-      if (v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v))) brokenVars.add(k);
+      // Not text, a number or a boolean (a list, a mapping, no value), or a placeholder that fails:
+      // said where it is defined; a use of it is not checked again (it would read as ""). The
+      // environment's own value, when good, replaces a broken top-level one.
+      if (broken.has(k) || v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v))) brokenVars.add(k);
+      else brokenVars.delete(k);
     }
   }
 
@@ -166,7 +172,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
 
   const textStart = diagnostics.length;
   for (const problem of textProblems(pass.value)) error('control-character', problem.message, positions.valueAt(problem.pointer), problem.hint, problem.pointer);
-  const textTold = diagnostics.slice(textStart);
+  const controlCharacters = diagnostics.slice(textStart);
   // Every environment's, selected or not: a variable's value is text wherever it is used.
   const varBlocks: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   for (const [name, block] of Object.entries(isPlainObject(get(raw, 'environments')) ? (get(raw, 'environments') as Plain) : {})) varBlocks.push([get(block, 'vars'), `/environments/${escapePointer(name)}/vars`]);
@@ -182,7 +188,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const validate = await schemaValidator(PROJECT_SCHEMA);
   // A placeholder's value takes the type its field wants, then the file is checked again.
   if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
-    diagnostics.push(...withoutEchoesOf(textTold, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved, ...(input.text !== undefined ? { written: writtenIn(input.text) } : {}) })));
+    diagnostics.push(...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved, ...(input.text !== undefined ? { written: writtenIn(input.text) } : {}) })));
   }
 
   const overrides = await envOverrides(input.processEnv);
@@ -202,8 +208,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       const problem = urlProblem(value, `\`${section}.url\``);
       if (!problem) continue;
       // Said once: the schema's "must be a URL" (its `format`) about the same value goes, the reason and hint stay.
-      const path = pointerToPath(pointer);
-      for (let i = diagnostics.length - 1; i >= 0; i--) if (diagnostics[i]!.path === path && diagnostics[i]!.code === 'invalid-value') diagnostics.splice(i, 1);
+      diagnostics.splice(0, diagnostics.length, ...withoutInvalidValueAt(new Set([pointerToPath(pointer)]), diagnostics));
       error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);
     }
   }

@@ -222,15 +222,14 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const expected = String(params.type).split(',');
       const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
       const hint = unquoted ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined;
-      const got = asWritten();
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
-      const nullWord = e.data === null ? written?.(positions.valueAt(pointer)) : undefined;
-      if (nullWord !== undefined && /^(null|Null|NULL|~)$/.test(nullWord)) {
+      const nullWord = nullWritten();
+      if (nullWord !== undefined) {
         return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null (written ${quoteValue(nullWord)})`, pointer, 'YAML reads `null` and `~` as no value; quote it ("null") to mean the word');
       }
-      // A list or mapping where one value belongs is quoted as JSON, cut short: `(got ["a","b"])`.
-      const structure = e.data !== null && typeof e.data === 'object' ? ` (got ${showJson(e.data)})` : undefined;
-      return make('invalid-value', `${label} ${valueMessage(e, params, got ?? structure)}`, pointer, hint);
+      // Nothing written ("not empty" says so); a list or mapping quoted as JSON, cut short: `(got ["a","b"])`.
+      const got = e.data === null ? '' : (asWritten() ?? (structureGot(e) || undefined));
+      return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint);
     }
     default: {
       const asIs = asWritten();
@@ -239,11 +238,17 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
     }
   }
 
+  /** `null`, `~` (any spelling YAML reads as no value) as written at the value, when that is how it is written. */
+  function nullWritten(): string | undefined {
+    const word = e.data === null ? written?.(positions.valueAt(pointer)) : undefined;
+    return word !== undefined && /^(null|Null|NULL|~)$/.test(word) ? word : undefined;
+  }
+
   /** A number or boolean that prints otherwise than it is written (`1e2`, `0x1F`), or no value (`~`), quoted as written. */
   function asWritten(): string | undefined {
     if (e.data === null) {
-      const word = written?.(positions.valueAt(pointer));
-      return word !== undefined && /^(null|Null|NULL|~)$/.test(word) ? ` (written ${quoteValue(word)}, which YAML reads as no value)` : ' (got no value)';
+      const word = nullWritten();
+      return word !== undefined ? ` (written ${quoteValue(word)}, which YAML reads as no value)` : ' (got no value)';
     }
     const source = typeof e.data === 'number' || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
     // `1e999` overflows to infinity, said as YAML writes it (`.inf`) unless that is how it is written.
@@ -253,8 +258,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
   }
 }
 
-/** Keywords whose refusal of a list or mapping is about what it holds: that is quoted, as JSON cut short. */
-const ABOUT_CONTENTS = new Set(['maxProperties', 'maxItems', 'not', 'anyOf', 'oneOf', 'const', 'enum']);
+/** Keywords whose refusal of a list or mapping is about it (its type) or what it holds: it is quoted, as JSON cut short. */
+const ABOUT_CONTENTS = new Set(['type', 'maxProperties', 'maxItems', 'not', 'anyOf', 'oneOf', 'const', 'enum']);
 
 function structureGot(e: ErrorObject): string {
   return e.data !== null && typeof e.data === 'object' && ABOUT_CONTENTS.has(e.keyword) ? ` (got ${showJson(e.data)})` : '';

@@ -7,7 +7,7 @@
  * would be sent as a value nobody wrote.
  */
 import { quoteValue } from './quote.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { joinPointer, pointerToPath, type DocPositions } from './yaml-positions.js';
 
 export interface TextProblem {
@@ -102,11 +102,10 @@ export function textDiagnostics(value: unknown, positions: DocPositions, written
 }
 
 /**
- * Drops from `diagnostics` the schema's "must be an e-mail address / a URL / a UUID" about a value
- * a control-character diagnostic is already about (`"a@b.example\t"`): one value, one error, the
- * one that says what is wrong with it.
+ * Drops from `diagnostics` every schema complaint (`invalid-value`) about a value a
+ * control-character diagnostic is already about (`"a@b.example\t"` is then not also "not an
+ * e-mail address"): one value, one error, the one that says what to mend first.
  */
 export function withoutEchoesOf(told: readonly Diagnostic[], diagnostics: Diagnostic[]): Diagnostic[] {
-  const paths = new Set(told.filter((d) => d.code === 'control-character' && d.path !== undefined).map((d) => d.path));
-  return paths.size === 0 ? diagnostics : diagnostics.filter((d) => !(d.code === 'invalid-value' && d.path !== undefined && paths.has(d.path)));
+  return withoutInvalidValueAt(new Set(told.flatMap((d) => (d.code === 'control-character' && d.path !== undefined ? [d.path] : []))), diagnostics);
 }

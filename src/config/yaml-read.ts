@@ -381,9 +381,11 @@ class LazyDocPositions extends DocPositions {
   }
 }
 
-/** The `---` that starts the document at `start` (on its line or above), or `start` when none is written. */
-export function separatorBefore(text: string, start: { line: number; col: number }): { line: number; col: number } {
-  const lines = text.split(/\r\n?|\n/);
+/**
+ * The `---` that starts the document at `start` (on its line or above), or `start` when none is
+ * written. `lines` is the file's text split into lines, once for all its documents.
+ */
+export function separatorBefore(lines: readonly string[], start: { line: number; col: number }): { line: number; col: number } {
   for (let line = start.line; line >= 1; line--) {
     if (/^---(\s|$)/.test(lines[line - 1] ?? '')) return { line, col: 1 };
     // Only comments and blank lines lie between a separator and its document's first value.

@@ -203,7 +203,11 @@ class PullPlanner {
     return `the files still declare it as ${was.slice(0, was.indexOf(':'))} "${was.slice(was.indexOf(':') + 1)}", which this pull leaves there; pull both together (without --target or --kind) to move it`;
   }
 
-  /** Whether a live child's parent is one the files declare, matched by name, old name or pin (moved between declared parents: by hand). */
+  /**
+   * Whether a live child's parent is one the files declare, matched by name, old name or pin
+   * (moved between declared parents: by hand). True too for an object without a parent, or one
+   * whose parent was not read: only a child moved under an undeclared parent is written by pull.
+   */
   private underDeclaredParent(l: LiveResource): boolean {
     const parent = l.parentId ? this.liveById.get(l.parentId) : undefined;
     if (!parent) return true;
@@ -498,9 +502,11 @@ class PullPlanner {
     if (o.failed.size > 0) return;
     const name = c.parent ? c.key.slice(c.parent.key.length + 1) : c.key;
     const what = c.parent ? 'remove it from the test' : 'remove the test';
-    // Its playbook by its files' name, or by the new one this pull wrote into the tests (renamed in the app too).
-    const renamedParent = c.parent?.liveId ? this.liveById.get(c.parent.liveId)?.name : undefined;
-    const parents = c.parent ? new Set([c.parent.key, ...(renamedParent === undefined ? [] : [normName(renamedParent)])]) : undefined;
+    // Its playbook by its files' name, or by the new one this pull wrote into the tests (renamed in
+    // the app too); not a name another declared playbook has (two that swapped names, left as they are).
+    const liveName = c.parent?.liveId ? this.liveById.get(c.parent.liveId)?.name : undefined;
+    const renamedTo = liveName !== undefined && c.parent && !this.desired.has(refKey(c.parent.kind, normName(liveName))) ? normName(liveName) : undefined;
+    const parents = c.parent ? new Set([c.parent.key, ...(renamedTo === undefined ? [] : [renamedTo])]) : undefined;
     for (const [file, mentions] of this.testsNaming(c.kind, name, parents)) {
       for (const { index, pointer } of mentions) {
         this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: names ${c.kind} "${c.key}", removed in the app; ${what} (validate and docket test refuse it)`);

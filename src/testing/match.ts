@@ -117,7 +117,7 @@ export function checkReview(spec: ExpectationSpec, facts: ReviewFacts): Expectat
       const matching = facts.positions.filter((p) => (!spec.summary || matchText(spec.summary, p.summary)) && (!spec.detailed_explanation || matchText(spec.detailed_explanation, p.detailed_explanation)));
       const ok = inCount(matching.length, spec.count);
       if (ok) return { ok, got: matching.length === 0 ? 'no matching position' : quoteFound(matching[0]!.summary) };
-      // Too many matched: those are what broke the count. None matched: what there was instead.
+      // Some matched (too many, or too few): those, as what the count was about. None: what there was instead.
       const listed = matching.length > 0 ? matching : facts.positions;
       const shown = listed.slice(0, 3).map((p) => quoteFound(p.summary, 60));
       const more = listed.length > 3 ? `, and ${listed.length - 3} more` : '';

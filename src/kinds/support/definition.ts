@@ -176,7 +176,7 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
       code: 'multiple-documents',
       message: 'a definition file holds one YAML document; a second one starts here',
       file,
-      ...separatorBefore(text, second.start),
+      ...separatorBefore(text.split(/\r\n?|\n/), second.start),
       hint: 'remove the `---` separator and what follows, or move it to its own file',
     });
   }

@@ -351,6 +351,12 @@ describe('loadConfig: interpolation', () => {
       { env: 'staging' },
     );
     expect(r.diagnostics.map(brief)).toEqual(['docket.yaml:7:13 undefined-variable']);
+    // The environment's own good value replaces a broken top-level one: its uses are checked again.
+    const replaced = await load(
+      { 'docket.yaml': lines('version: 1', 'vars:', '  lead: [a]', 'environments:', '  staging:', '    vars: { lead: not-an-email }'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}') },
+      { env: 'staging' },
+    );
+    expect(replaced.diagnostics.map(brief)).toEqual(['docket.yaml:3:9 invalid-value', 'p.yaml:6:15 invalid-value']);
     // A value that is no text (a list, a mapping, none): the schema says so there, once.
     for (const value of ['[alice@acme.example]', '{ a: b }', '~', '1e400']) {
       const typed = await load({ 'docket.yaml': lines('version: 1', 'vars:', `  lead: ${value}`), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}') });

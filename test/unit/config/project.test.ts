@@ -107,6 +107,9 @@ describe('docket.yaml', () => {
       ['docket.yaml:4:55 invalid-value', '`path_style` must be one of: auto, nested, flat (written "~", which YAML reads as no value)'],
       ['docket.yaml:5:22 invalid-value', '`actor` must be a string, not an integer (written "0x1", which YAML reads as 1)'],
     ]);
+    // Nothing written is "empty", said once.
+    const empty = await load({ 'docket.yaml': lines('version: 1', 'review:', '  url:') });
+    expect(empty.diagnostics.map((d) => d.message)).toEqual(['`url` must be a string, not empty']);
   });
 
   it('needs version, even in an empty file, and exactly one document', async () => {
