@@ -679,7 +679,11 @@ const sorted = <T>(files: Record<string, T>): Record<string, T> => Object.fromEn
 
 /** The document with `target`'s entries replaced, and the version 1 section it came from dropped. */
 export function withSection(doc: LockDocument, target: string, lock: LockFile, location: LockLocation): LockDocument {
-  const out: LockDocument = { version: 2, targets: { ...doc.targets, [target]: { files: sorted(lock.files) } } };
+  // A section with no entries is not written: an apply that uploads nothing leaves a committed lock file as it was.
+  const targets = { ...doc.targets };
+  if (Object.keys(lock.files).length > 0) targets[target] = { files: sorted(lock.files) };
+  else delete targets[target];
+  const out: LockDocument = { version: 2, targets };
   out.targets = Object.fromEntries(Object.entries(out.targets).sort(([a], [b]) => (a < b ? -1 : 1)));
   const legacy = doc.legacy ? structuredClone(doc.legacy) : undefined;
   if (legacy) {

@@ -201,7 +201,8 @@ describe('docket.lock.json', () => {
     expect((await read(root, agreementsTarget('https://api.commonpaper.com', 'org-prod'))).files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
     expect((await read(root, STAGING)).files).toEqual({ 'custom-term:Consulting Terms': TERM });
     expect((await read(root, EMULATOR_TARGET)).files).toEqual({});
-    expect(Object.keys((JSON.parse(await readFile(location.path, 'utf8')) as { targets: object }).targets)).toEqual(['emulator', 'https://api.commonpaper.com org-prod', 'https://api.commonpaper.com org-staging']);
+    // A section with nothing in it is not written (a committed lock file stays as it was).
+    expect(Object.keys((JSON.parse(await readFile(location.path, 'utf8')) as { targets: object }).targets)).toEqual(['https://api.commonpaper.com org-prod', 'https://api.commonpaper.com org-staging']);
   });
 
   it('reads a version 1 file (sections per --env name) and moves a section to its target on the first write', async () => {
@@ -228,7 +229,7 @@ describe('docket.lock.json', () => {
     await writeLock(lockLocation(root, { emulator: true }), EMULATOR_TARGET, lockOf({}));
     expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'))).toEqual({
       version: 2,
-      targets: { emulator: { files: {} }, [PROD]: { files: { 'attachment:Security Exhibit': ATTACHMENT } }, [STAGING]: { files: { 'custom-term:Consulting Terms': TERM } } },
+      targets: { [PROD]: { files: { 'attachment:Security Exhibit': ATTACHMENT } }, [STAGING]: { files: { 'custom-term:Consulting Terms': TERM } } },
     });
   });
 
@@ -290,7 +291,7 @@ describe('docket.lock.json', () => {
     expect(await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}))).toBeUndefined();
     expect(await readdir(empty)).toEqual([]);
     await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}), true);
-    expect(JSON.parse(await readFile(join(empty, LOCK_FILE), 'utf8'))).toEqual({ version: 2, targets: { [PROD]: { files: {} } } });
+    expect(JSON.parse(await readFile(join(empty, LOCK_FILE), 'utf8'))).toEqual({ version: 2, targets: {} });
     const broken = await makeDir({ [LOCK_FILE]: '{"version": 2, "targ' });
     await settleLock(lockLocation(broken, { emulator: false }), PROD, lockOf({ 'attachment:A': ATTACHMENT }));
     expect(await readFile(join(broken, LOCK_FILE), 'utf8')).toBe('{"version": 2, "targ');
