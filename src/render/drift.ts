@@ -24,6 +24,11 @@ function groups(items: readonly DriftItem[]): { direction: Direction; title: str
   }).filter((g) => g.items.length > 0);
 }
 
+/** Objects only live are removed by apply only where prune is on for their kind (playbooks are archived with `--prune`). */
+function onlyLiveNote(report: DriftReport): string {
+  return report.drift.some((i) => i.direction === 'only-live' && i.action === undefined) ? ' (objects only live: with `--prune`, for the kinds it archives)' : '';
+}
+
 function fieldList(i: DriftItem, code: (s: string) => string): string {
   return i.fields.map((f) => {
     const side = fieldDirectionLabel(i, f);
@@ -58,7 +63,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...report.ignored.map(line), '');
   }
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
-  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}. \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers.`);
+  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}. \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers${onlyLiveNote(report)}.`);
   if (report.pending.length > 0) {
     // Objects the files dropped that the plan does not remove (prune off) are among its undeclared objects, not its changes.
     const dropped = report.pending.filter((i) => i.direction === 'removed-in-files' && i.action === undefined).length;
@@ -102,7 +107,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     pushWithin(lines, report.ignored.map(item), budget);
     lines.push('');
   }
-  if (report.drift.length > 0) lines.push('Run `docket pull` to write the drift into the files as a pull request, or `docket apply` to revert it.', '');
+  if (report.drift.length > 0) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request, or \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
   if (report.pending.length > 0) lines.push(`_${report.pending.length} pending ${report.pending.length === 1 ? 'change' : 'changes'} of the files (not drift): see \`docket plan\`._`, '');
   if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');
   if (budget.cut) lines.push(cutNote(maxChars), '');

@@ -52,6 +52,15 @@ describe('drift and pull markdown at scale', () => {
     expect(text([dropped, edited])).toContain('2 changes of the files are pending (not drift); `docket plan` shows them (1 among the objects not declared in any file).');
   });
 
+  it('does not promise that apply removes an object only live that no plan change removes (prune off)', () => {
+    const made: DriftItem = { kind: 'playbook', key: 'Old NDA', name: 'Old NDA', direction: 'only-live', fields: [] };
+    const pruned: DriftItem = { ...made, action: 'archive' };
+    const text = (drift: DriftItem[]) => renderDriftText(plan([]), { drift, ignored: [], pending: [] }, { color: false });
+    expect(text([made])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: with `--prune`, for the kinds it archives).');
+    expect(text([pruned])).toContain('`docket apply` reverts what no `drift: adopt` policy covers.');
+    expect(renderDriftMarkdown(plan([]), { drift: [made], ignored: [], pending: [] })).toContain('or `docket apply` to revert it (objects only live: with `--prune`, for the kinds it archives).');
+  });
+
   it('names the organization by its kind alone, as the plan does', () => {
     const organization = { kind: 'organization' as const, key: 'organization', name: 'organization', direction: 'changed-live' as const };
     const drift = { drift: [{ ...organization, fields: [{ field: 'review.name' }] }], ignored: [], pending: [] };
