@@ -20,6 +20,8 @@ import { validateCommand } from '../../src/cli/commands/validate.js';
 import type { Io } from '../../src/cli/io.js';
 import type { DriftItem } from '../../src/engine/drift.js';
 import { renderDriftMarkdown } from '../../src/render/drift.js';
+import { renderPullMarkdown } from '../../src/render/pull.js';
+import type { PullResult } from '../../src/pull/plan.js';
 import { plan as planFixture } from '../unit/render/fixtures.js';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
@@ -243,6 +245,23 @@ describe('examples/ci/github-actions.yml', () => {
     expect(workflow.jobs.pull!.permissions).toEqual({ contents: 'write', 'pull-requests': 'write' });
   });
 
+  it('fails the pull job, the report in the job summary, when live changes cannot be written and nothing else changed', async () => {
+    const script = workflow.jobs.pull!.steps.find((s) => s.name === 'Open or update the pull request')!.run!;
+    const { work } = await pushedRepository({ 'config/docket.yaml': 'version: 1\n' }, true);
+    const entry = { kind: 'rule' as const, key: 'NDA/Term', name: 'Term', direction: 'changed-live' as const, fields: ['internal_notes'] };
+    const run = async (result: PullResult): Promise<{ code: number; out: string; summary: string }> => {
+      const tmp = await makeDir({ 'pull.md': renderPullMarkdown(planFixture([]), result, { dryRun: false }), 'summary.md': '' });
+      const done = spawnSync('bash', ['-e', '-c', script], { cwd: work, env: { PATH: process.env.PATH ?? '', HOME: work, DOCKET_DIR: 'config', RUNNER_TEMP: tmp, GITHUB_STEP_SUMMARY: join(tmp, 'summary.md') }, encoding: 'utf8' });
+      return { code: done.status ?? -1, out: `${done.stdout}${done.stderr}`, summary: await readFile(join(tmp, 'summary.md'), 'utf8') };
+    };
+    const unwritable = await run({ pulled: [], notPulled: [{ ...entry, reason: 'the value is written as ${var.legal_team}' }], notes: [], files: [], sync: new Map() });
+    expect(unwritable.code).toBe(1);
+    expect(unwritable.out).toContain('::error title=docket pull::');
+    expect(unwritable.summary).toContain('Not pulled');
+    const nothing = await run({ pulled: [], notPulled: [], notes: [], files: [], sync: new Map() });
+    expect([nothing.code, nothing.out.trim()]).toEqual([0, 'Nothing to pull: main holds every live change']);
+  });
+
   it('gives the API keys only to the steps that call the services', () => {
     expect(JSON.stringify(workflow.env ?? {})).not.toContain('secrets.');
     for (const { job, step } of docketCommands()) {
@@ -434,7 +453,7 @@ describe('the pull job\'s pull request step, run for real against a git remote',
   function run(work: string, bin: string, temp: string): { code: number; out: string } {
     const result = spawnSync('bash', ['-e', '-c', script], {
       cwd: work,
-      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: work, DOCKET_DIR: 'config', RUNNER_TEMP: temp, GIT_TERMINAL_PROMPT: '0' },
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: work, DOCKET_DIR: 'config', RUNNER_TEMP: temp, GITHUB_STEP_SUMMARY: join(temp, 'summary.md'), GIT_TERMINAL_PROMPT: '0' },
       encoding: 'utf8',
     });
     return { code: result.status ?? -1, out: `${result.stdout}${result.stderr}` };
