@@ -59,6 +59,9 @@ describe('help and completion', () => {
     expect(fish.stderr).toContain('bash and zsh');
     // Each subcommand has its own flags in the script, whether or not this machine has zsh to run it.
     expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--review:value:_files'/);
+    // And the parent's place flags it reads (-C, --env, --emulator).
+    expect((await runCli(['completion', 'bash'])).stdout).toMatch(/"test capture"\) opts="[^"]*--emulator[^"]*--env[^"]*-C"/);
+    expect((await runCli(['test', 'capture', '--help'])).stdout).toContain("Also takes docket test's -C DIR, --env E and --emulator");
     if (spawnSync('zsh', ['-f', '-c', 'true']).status !== 0) return;
     // zsh's completion builtins stood in for by functions that print what they were given.
     const offered = (words: string[]): string => {

@@ -31,8 +31,10 @@ export const SHELLS = ['bash', 'zsh'] as const;
 
 /** Every command, and each subcommand as `command sub` (`test capture`). */
 function wordsOf(program: Command): CommandWords[] {
-  const of = (c: Command, name: string): CommandWords => {
-    const options = c.options.filter((o) => !o.hidden);
+  const of = (c: Command, name: string, parent?: Command): CommandWords => {
+    // A subcommand (`test capture`) also takes its parent's place flags: -C, --env, --emulator.
+    const inherited = parent ? parent.options.filter((o) => !o.hidden && INHERITED.has(o.long ?? '')) : [];
+    const options = [...c.options.filter((o) => !o.hidden), ...inherited];
     return {
       name,
       flags: [...options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))), '--help'].sort(),
@@ -46,8 +48,11 @@ function wordsOf(program: Command): CommandWords[] {
       words: c.name() === 'completion' ? [...SHELLS] : c.commands.map((sub) => sub.name()),
     };
   };
-  return program.commands.flatMap((c) => [of(c, c.name()), ...c.commands.map((sub) => of(sub, `${c.name()} ${sub.name()}`))]);
+  return program.commands.flatMap((c) => [of(c, c.name()), ...c.commands.map((sub) => of(sub, `${c.name()} ${sub.name()}`, c))]);
 }
+
+/** The parent's flags a subcommand reads (`docket test capture -C DIR --emulator …`). */
+const INHERITED = new Set(['--dir', '--env', '--emulator']);
 
 export function bashScript(commands: CommandWords[]): string {
   const top = commands.filter((c) => !c.name.includes(' '));
