@@ -44,7 +44,7 @@ describe('docket init', () => {
     for (const f of [...YAML_FILES, '.gitignore']) expect(init.stdout).toContain(`created  ${join(dir, f)}`);
     expect(init.stdout).toContain(`docket validate -C ${dir}`);
     expect(init.stdout).toContain(`docket plan -C ${dir} --emulator`);
-    expect(init.stdout).not.toContain('npm install --save-dev docket');
+    expect(init.stdout).not.toContain('npm install --save-dev <docket');
 
     for (const f of YAML_FILES) {
       const text = await readFile(join(dir, f), 'utf8');
@@ -70,7 +70,7 @@ describe('docket init', () => {
     const dir = join(root, 'legal', 'config');
     const init = await runCli(['init', dir]);
     expect(init.code).toBe(0);
-    expect(init.stdout).not.toContain('npm install --save-dev docket');
+    expect(init.stdout).not.toContain('npm install --save-dev <docket');
     expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
   });
 
@@ -78,7 +78,7 @@ describe('docket init', () => {
     const dir = await makeDir({});
     const init = await runCli(['init', dir]);
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain('npm install --save-dev docket');
+    expect(init.stdout).toContain('npm install --save-dev <docket');
     expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=node_modules\/docket\/schemas\/docket\.schema\.json\n/);
     expect(await readFile(join(dir, 'playbooks/example.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/playbook\.schema\.json\n/);
   });
