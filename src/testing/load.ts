@@ -12,6 +12,7 @@ import { gotValue, schemaDiagnostics, schemaValidator } from '../config/schema.j
 import { didYouMean } from '../config/suggest.js';
 import { quoteValue } from '../config/quote.js';
 import { textDiagnostics } from '../config/text-hygiene.js';
+import { writtenIn } from '../config/written-number.js';
 import { parseWithPositions, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { normName } from '../engine/normalize.js';
@@ -71,6 +72,8 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     }
     const parsed = parseWithPositions(read.text, file);
     diagnostics.push(...parsed.diagnostics);
+    // To quote a value as written (`review_type: ~`, `repeat: 0x3`).
+    const written = writtenIn(read.text);
     for (const doc of parsed.documents) {
       if (!doc.ok) continue;
       const value: unknown = doc.value;
@@ -79,7 +82,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       if (hygiene.length > 0) continue;
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
       const valid = validate(value);
-      if (!valid) diagnostics.push(...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label }));
+      if (!valid) diagnostics.push(...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label, written }));
       // The checks below run on a document the schema refused too (each reads only values of the
       // right type), so one run reports every problem, not the schema's first and then the rest.
       if (!isPlainObject(value) || (value.kind !== 'PlaybookTest' && value.kind !== 'TemplateTest')) continue;
