@@ -194,6 +194,11 @@ describe('loadConfig: schema errors', () => {
     expect(typed.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['p.yaml:6:23 invalid-value `generate_summary` must be true or false, not an integer (got 1)']);
   });
 
+  it('says a value of the wrong type once, not also that it is none of the choices', async () => {
+    const r = await load({ 'docket.yaml': PROJECT, 't.yaml': lines('kind: Template', 'name: T', 'type: ~') }, { kinds: [{ yamlKind: 'Template', schema: 'template.schema.json' }] });
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['t.yaml:3:7 invalid-value `type` must be a string, not null (written "~")']);
+  });
+
   it('quotes a list or mapping written where one value belongs, as JSON cut short', async () => {
     const long = Array.from({ length: 30 }, (_, i) => `item${i}`).join(', ');
     const r = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('kind: Playbook', 'name: [a, b]', 'description: {x: 1}', 'rules:', `  - {name: [${long}], actions: A}`) });
