@@ -258,6 +258,11 @@ describe('examples/ci/github-actions.yml', () => {
     expect(unwritable.code).toBe(1);
     expect(unwritable.out).toContain('::error title=docket pull::');
     expect(unwritable.summary).toContain('Not pulled');
+    // What a drift: ignore policy leaves alone is not drift (docket drift does not count it).
+    const ignored = await run({ pulled: [], notPulled: [{ ...entry, reason: 'drift: ignore leaves it as it is on both sides' }], notes: [], files: [], sync: new Map() });
+    expect(ignored.code).toBe(0);
+    const mixed = await run({ pulled: [], notPulled: [{ ...entry, reason: 'drift: ignore leaves it as it is on both sides' }, { ...entry, key: 'NDA/Law', name: 'Law', reason: 'the value is written as ${var.legal_team}' }], notes: [], files: [], sync: new Map() });
+    expect(mixed.code).toBe(1);
     const nothing = await run({ pulled: [], notPulled: [], notes: [], files: [], sync: new Map() });
     expect([nothing.code, nothing.out.trim()]).toEqual([0, 'Nothing to pull: main holds every live change']);
   });
