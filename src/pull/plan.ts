@@ -200,7 +200,13 @@ class PullPlanner {
     const taken = (key: string): boolean => this.input.plan.ids[key] !== undefined && this.input.plan.ids[key] !== l.id;
     const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && !this.removing.has(key) && !taken(key));
     if (was === undefined) return undefined;
-    return `the files still declare it as ${was.slice(0, was.indexOf(':'))} "${was.slice(was.indexOf(':') + 1)}", which this pull leaves there; pull both together (without --target or --kind) to move it`;
+    const named = `${was.slice(0, was.indexOf(':'))} "${was.slice(was.indexOf(':') + 1)}"`;
+    // Left there by a policy (its own or its parent's), not by a filter: pulling again would not move it.
+    const declared = this.desired.get(was);
+    const parentKey = declared?.parent ? refKey(declared.parent.kind, declared.parent.key) : undefined;
+    const policy = declared?.policy?.drift ?? (parentKey === undefined ? undefined : this.desired.get(parentKey)?.policy?.drift);
+    if (policy === 'ignore' || policy === 'revert') return `the files still declare it as ${named}, whose \`drift: ${policy}\` keeps it there; move it in the files by hand`;
+    return `the files still declare it as ${named}, which this pull leaves there; pull both together (without --target or --kind) to move it`;
   }
 
   /**
@@ -223,7 +229,11 @@ class PullPlanner {
     // Undeclared playbooks that prune would archive are new files, like every undeclared object.
     if (c.action === 'archive') return undefined;
     const d = this.desired.get(refKey(c.kind, c.key));
-    const governing = c.action === 'delete' && c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : d;
+    // An object moved in the app (a new one made under its old name) is governed by the declared
+    // object it was last in sync as, when that has a policy (engine/direction.ts does the same).
+    const movedFrom = c.action === 'delete' && direction === 'changed-live' && c.liveId && this.input.sync.idOf(refKey(c.kind, c.key)) !== c.liveId ? this.input.sync.byId.get(c.liveId)?.key : undefined;
+    const lastSyncedAs = movedFrom === undefined ? undefined : this.desired.get(movedFrom);
+    const governing = lastSyncedAs?.policy?.drift ? lastSyncedAs : c.action === 'delete' && c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : d;
     const policy = c.policy ?? governing?.policy?.drift;
     const l = c.liveId ? this.liveById.get(c.liveId) : undefined;
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);

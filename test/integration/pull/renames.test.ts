@@ -151,6 +151,25 @@ describe('objects renamed in the app', () => {
     expect((await cli('plan', '-C', dir, '--target', 'playbook/Zeta NDA', '--target', 'playbook/Zeta NDA 2025', '--detailed-exitcode')).code).toBe(0);
   });
 
+  it('a rule renamed in the app with a new one under its old name keeps its drift: revert in pull: not written into the files', async () => {
+    const { dir, app } = await applied({ 'playbooks/eta.yaml': NDA.replace('Inbound NDA', 'Eta NDA').replace('3 years', '7 years').replace('  - name: Term\n', '  - name: Term\n    drift: revert\n') });
+    await app.editRule('Eta NDA', 'Term', { name: 'Term 2025' });
+    await app.createRule('Eta NDA', { name: 'Term', actions: 'ACCEPT up to 1 year' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Eta NDA');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('rule "Eta NDA/Term 2025"');
+    expect(pull.stdout).toContain('drift: revert');
+    expect(await readFile(join(dir, 'playbooks/eta.yaml'), 'utf8')).not.toContain('Term 2025');
+  });
+
+  it('a pull that a policy keeps from moving a renamed playbook\'s rules says the policy, not to pull again', async () => {
+    const { dir, app } = await applied({ 'playbooks/theta.yaml': NDA.replace('Inbound NDA', 'Theta NDA').replace('3 years', '8 years').replace('rules:\n', 'drift: ignore\nrules:\n') });
+    await app.editPlaybook('Theta NDA', { name: 'Theta NDA 2025' });
+    await app.createPlaybook({ name: 'Theta NDA', description: 'new' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Theta NDA', '--target', 'playbook/Theta NDA 2025');
+    expect(pull.stdout).toContain('the files still declare it as rule "Theta NDA/Law", whose `drift: ignore` keeps it there; move it in the files by hand');
+  });
+
   it('a rule renamed in the app with a new one made under its old name: one pull writes both', async () => {
     const { dir, app } = await applied({ 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta NDA').replace('3 years', '5 years') });
     await app.editRule('Delta NDA', 'Term', { name: 'Term 2025' });
