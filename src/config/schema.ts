@@ -213,7 +213,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const alternatives = Array.isArray(e.schema) ? (e.schema as AnySchemaObject[]) : [];
       const phrases = [...new Set(alternatives.flatMap((s) => describeSchema(s)))];
       const message = phrases.length > 0 ? `${label} must be ${joinOr(phrases)}` : `${label} does not match any allowed form`;
-      return make('invalid-value', message, pointer);
+      // No value is quoted as written (`evaluation: ~`); anything else as `make` quotes it.
+      return make('invalid-value', `${message}${e.data === null ? (asWritten() ?? '') : ''}`, pointer);
     }
     case 'not': {
       // `not: {}` marks a key that is known but never accepted; its description says what to write instead.

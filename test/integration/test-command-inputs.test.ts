@@ -169,7 +169,7 @@ describe('docket test with broken inputs', () => {
     // One document each: a document the schema refuses gets no further checks.
     const docs = contracts.map((c) => ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', `    contract: ${c}`, '    expect: { flags: { count: 0 } }'].join('\n'));
     docs.push(['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { redlines: [{ topic: Term, evaluation: { in: [reject], not_in: [accept] } }] }'].join('\n'));
-    docs.push(['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: d', '    review_type: ~', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }'].join('\n'));
+    docs.push(['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: d', '    review_type: ~', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: ~ } }'].join('\n'));
     await writeFile(join(dir, 'tests/contracts.test.yaml'), `${docs.join('\n---\n')}\n`);
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
@@ -178,6 +178,7 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('hint: Give `file` (a contract in this directory) or `imported_file` with `sha256` (one already imported), not both.');
     expect(r.stderr).toContain('tests/contracts.test.yaml:20:53 error invalid-value `evaluation` must have at most 1 key (got {"in":["reject"],"not_in":["accept"]})');
     expect(r.stderr).toContain('tests/contracts.test.yaml:26:18 error invalid-value `review_type` must be one of: RedlineReview, SummaryReview (written "~", which YAML reads as no value)');
+    expect(r.stderr).toMatch(/tests\/contracts\.test\.yaml:28:\d+ error invalid-value `count` must be [^\n]* \(written "~", which YAML reads as no value\)/);
   });
 
   it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
