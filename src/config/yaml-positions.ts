@@ -7,6 +7,7 @@ import { yaml } from '../util/lazy-yaml.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Positions } from './types.js';
 import { quoteValue } from './quote.js';
+import { lineColumnsOf } from '../util/line-columns.js';
 
 
 export interface LineCol {
@@ -408,11 +409,7 @@ function lineAbove(text: string, lineStart: number): { line: number; column: num
     const start = text.lastIndexOf('\n', end - 1) + 1;
     const line = text.slice(start, end);
     const content = line.search(/\S/);
-    if (content >= 0 && line[content] !== '#') {
-      let number = 1;
-      for (let i = text.indexOf('\n'); i >= 0 && i < start; i = text.indexOf('\n', i + 1)) number++;
-      return { line: number, column: content + 1 };
-    }
+    if (content >= 0 && line[content] !== '#') return { line: lineColumnsOf(text)(start).line, column: content + 1 };
     end = start - 1;
   }
   return undefined;

@@ -97,6 +97,16 @@ export function changedSinceRecord(d: DesiredResource, record: SyncRecord): stri
   return Object.keys(record.fields).filter((field) => fieldHash(d.fields[field]) !== record.fields[field]);
 }
 
+/**
+ * The identity (`kind:key`) a change's live object was last in sync under, when that is not the
+ * change's own (moved in the app). The index by id is built only when the name's own record is of
+ * another object.
+ */
+export function syncedAsOther(c: Pick<Change, 'kind' | 'key' | 'liveId'>, sync: Pick<SyncState, 'idOf' | 'byId'>): string | undefined {
+  if (!c.liveId || sync.idOf(refKey(c.kind, c.key)) === c.liveId) return undefined;
+  return sync.byId.get(c.liveId)?.key;
+}
+
 /** Whether the declared object takes over the identity `kindKey` of live object `liveId`. */
 function carriesOver(d: DesiredResource, kindKey: string, liveId: string): boolean {
   if (d.pinId === liveId) return true;
@@ -188,7 +198,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     // The policy of the object itself, or for a removed child, of the parent that declares it.
     // An object moved in the app (renamed, and a new one made under its old name) keeps the policy
     // of the declared object it was last in sync as: its removal is that object's live change.
-    const movedFrom = c.action === 'delete' && c.direction === 'changed-live' && c.liveId && input.sync.idOf(refKey(c.kind, c.key)) !== c.liveId ? input.sync.byId.get(c.liveId)?.key : undefined;
+    const movedFrom = c.action === 'delete' && c.direction === 'changed-live' ? syncedAsOther(c, input.sync) : undefined;
     const policy = (movedFrom !== undefined ? desired.get(movedFrom)?.policy?.drift : undefined) ?? (c.action === 'delete' ? parent : own)?.policy?.drift;
     const holdParent = c.parent !== undefined && heldParents.has(refKey(c.parent.kind, c.parent.key));
     if (policy !== 'adopt' && policy !== 'ignore' && !holdParent) {
@@ -250,8 +260,7 @@ function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: 
     if (c.parent) keys.add(c.parent.key);
     if (c.liveId) ids.add(c.liveId);
     // What a removed object was last in sync as (moved in the app): its policy may hold the removal.
-    // (The index by id is built only when the name's own record is of another object, as in classify.)
-    const was = c.action === 'delete' && c.liveId && input.sync.idOf(refKey(c.kind, c.key)) !== c.liveId ? input.sync.byId.get(c.liveId)?.key : undefined;
+    const was = c.action === 'delete' ? syncedAsOther(c, input.sync) : undefined;
     if (was !== undefined) keys.add(was.slice(was.indexOf(':') + 1));
   }
   const desired = new Map<string, DesiredResource>();

@@ -9,6 +9,7 @@ import type { Services } from '../kinds/kind.js';
 import { fingerprint, storable, type KindMeta } from './diff.js';
 import { canonicalJson } from './canonical.js';
 import { fetchLive } from './live.js';
+import { matchedToDeclared } from './matched.js';
 import { kindsToRead, type PruneSwitches } from './project.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
@@ -125,18 +126,8 @@ export function editedChanges(plan: Plan, desired: readonly DesiredResource[], k
   const kindOf = new Map(kinds.map((k) => [k.name, k]));
   const out: string[] = [];
   // The live objects the plan matched to declared ones, by id: whatever name a removal carries.
-  let declaredIds: Map<string, string> | undefined;
-  const declaredAs = (kind: string, liveId: string): string | undefined => {
-    if (!declaredIds) {
-      // Not one the plan creates: no live object was matched to it (an id there is another's of that name).
-      const created = new Set(plan.changes.filter((c) => CREATE_ACTIONS.includes(c.action) && !c.liveId).map((c) => refKey(c.kind, c.key)));
-      declaredIds = new Map(desired.flatMap((d) => {
-        const id = created.has(refKey(d.kind, d.key)) ? undefined : plan.ids[refKey(d.kind, d.key)];
-        return id === undefined ? [] : [[`${d.kind}:${id}`, d.key] as const];
-      }));
-    }
-    return declaredIds.get(`${kind}:${liveId}`);
-  };
+  let matched: Map<string, string> | undefined;
+  const declaredAs = (kind: string, liveId: string): string | undefined => (matched ??= matchedToDeclared(plan, desired)).get(`${kind}:${liveId}`);
   for (const c of plan.changes) {
     const d = byKey.get(refKey(c.kind, c.key));
     const kind = kindOf.get(c.kind);

@@ -10,8 +10,9 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, isDrift, liveSide, renamedOnto, syncedRecordOf } from '../engine/direction.js';
+import { changedSinceRecord, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
 import { droppedFromFiles } from '../engine/drift.js';
+import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
@@ -201,10 +202,9 @@ class PullPlanner {
     const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && !this.removing.has(key) && !taken(key));
     if (was === undefined) return undefined;
     const named = `${was.slice(0, was.indexOf(':'))} "${was.slice(was.indexOf(':') + 1)}"`;
-    // Left there by a policy (its own or its parent's), not by a filter: pulling again would not move it.
-    const declared = this.desired.get(was);
-    const parentKey = declared?.parent ? refKey(declared.parent.kind, declared.parent.key) : undefined;
-    const policy = declared?.policy?.drift ?? (parentKey === undefined ? undefined : this.desired.get(parentKey)?.policy?.drift);
+    // Left there by a policy, not by a filter: pulling again would not move it.
+    // (A rule's policy holds its playbook's already: kinds/rule.ts.)
+    const policy = this.desired.get(was)?.policy?.drift;
     if (policy === 'ignore' || policy === 'revert') return `the files still declare it as ${named}, whose \`drift: ${policy}\` keeps it there; move it in the files by hand`;
     return `the files still declare it as ${named}, which this pull leaves there; pull both together (without --target or --kind) to move it`;
   }
@@ -217,10 +217,10 @@ class PullPlanner {
   private underDeclaredParent(l: LiveResource): boolean {
     const parent = l.parentId ? this.liveById.get(l.parentId) : undefined;
     if (!parent) return true;
-    this.declaredIds ??= new Set([...this.desired.keys()].map((key) => this.input.plan.ids[key]).filter((id) => id !== undefined));
-    return this.desired.has(refKey(parent.kind, parent.key)) || this.declaredIds.has(parent.id);
+    this.matched ??= matchedToDeclared(this.input.plan, this.desired.values());
+    return this.desired.has(refKey(parent.kind, parent.key)) || this.matched.has(`${parent.kind}:${parent.id}`);
   }
-  private declaredIds: Set<string> | undefined;
+  private matched: Map<string, string> | undefined;
 
   /** The part of a change pull adopts, or undefined (pending, not drift; or said why not). */
   private consider(c: Change): Pulling | undefined {
@@ -231,7 +231,7 @@ class PullPlanner {
     const d = this.desired.get(refKey(c.kind, c.key));
     // An object moved in the app (a new one made under its old name) is governed by the declared
     // object it was last in sync as, when that has a policy (engine/direction.ts does the same).
-    const movedFrom = c.action === 'delete' && direction === 'changed-live' && c.liveId && this.input.sync.idOf(refKey(c.kind, c.key)) !== c.liveId ? this.input.sync.byId.get(c.liveId)?.key : undefined;
+    const movedFrom = c.action === 'delete' && direction === 'changed-live' ? syncedAsOther(c, this.input.sync) : undefined;
     const lastSyncedAs = movedFrom === undefined ? undefined : this.desired.get(movedFrom);
     const governing = lastSyncedAs?.policy?.drift ? lastSyncedAs : c.action === 'delete' && c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : d;
     const policy = c.policy ?? governing?.policy?.drift;
@@ -270,11 +270,10 @@ class PullPlanner {
     }
     // A delete changed live is of an object moved in the app (engine/direction.ts): last in sync
     // as an object the files still declare, it would be declared twice if written here too.
-    const synced = c.action === 'delete' && direction === 'changed-live' && c.liveId ? this.input.sync.byId.get(c.liveId)?.key : undefined;
     // Unless that declaration now names another live object (one made in the app under the old name).
-    const takenBy = synced === undefined ? undefined : this.input.plan.ids[synced];
-    if (synced !== undefined && (takenBy === undefined || takenBy === c.liveId)) {
-      this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${synced.slice(synced.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
+    const takenBy = movedFrom === undefined ? undefined : this.input.plan.ids[movedFrom];
+    if (movedFrom !== undefined && (takenBy === undefined || takenBy === c.liveId)) {
+      this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${movedFrom.slice(movedFrom.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
       return undefined;
     }
     // The live object at this name was last in sync as another object the files declare: written
