@@ -1,0 +1,120 @@
+/**
+ * Signals outside an apply's changes: plan and the emulator just stop; at the approval prompt
+ * Ctrl-C or Ctrl-D cancels and `yes` applies. Never a stack trace. (Apart from signals.test.ts so
+ * the two halves run side by side.)
+ */
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { BIN, reviewOf, spawnBin, waitUntil } from './harness.js';
+
+let t: TestEmulator;
+afterEach(async () => {
+  await t?.emulator.close();
+  await removeMadeDirs();
+});
+
+const DOCKET_YAML = 'version: 1\n';
+const playbook = (i: number): string => `kind: Playbook\nname: Playbook ${String(i).padStart(2, '0')}\ndescription: Number ${i}\n`;
+
+async function manyPlaybooks(n: number): Promise<string> {
+  const files: Record<string, string> = { 'docket.yaml': DOCKET_YAML };
+  for (let i = 1; i <= n; i++) files[`playbooks/p${i}.yaml`] = playbook(i);
+  return makeDir(files);
+}
+
+const livePlaybooks = () => Object.values(reviewOf(t).playbooks).filter((p) => !p.archived_at);
+
+describe('a signal outside apply', () => {
+  it('plan stops at once on Ctrl-C with exit 130 and no stack trace', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(1);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
+    const run = spawnBin(['plan', '-C', dir], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stderr()).toBe('\nInterrupted (SIGINT).\n');
+  });
+
+  it('with -o json, a signal still leaves one JSON document on stdout', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(1);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
+    const run = spawnBin(['plan', '-C', dir, '-o', 'json'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(143);
+    expect(JSON.parse(run.stdout())).toMatchObject({ error: { code: 'interrupted', message: 'interrupted by SIGTERM', exit_code: 143 } });
+  });
+
+  it('the emulator closes on SIGTERM with exit 0', async () => {
+    const run = spawnBin(['emulator', '--port', '0'], {});
+    await waitUntil(() => run.stdout().includes('Press Ctrl-C'), 'the banner');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(run.stderr()).toBe('');
+  });
+});
+
+/** Runs docket in a pseudo-terminal (python3's pty), types `keys` at the prompt, and returns exit code and output. */
+function atPrompt(args: string[], env: Record<string, string>, keys: string): Promise<{ code: number; output: string }> {
+  const script = `
+import os, pty, sys, select, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvpe(sys.argv[1], sys.argv[1:], os.environ)
+out = b''
+sent = False
+deadline = time.time() + 30
+while time.time() < deadline:
+    r, _, _ = select.select([fd], [], [], 0.1)
+    if r:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    if not sent and b'Only \`yes\` is accepted' in out:
+        time.sleep(0.2)
+        os.write(fd, bytes.fromhex(os.environ['KEYS']))
+        sent = True
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(out.decode('utf8', 'replace'))
+sys.exit(os.waitstatus_to_exitcode(status))
+`;
+  return new Promise((resolve) => {
+    const child = spawn('python3', ['-c', script, process.execPath, BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env, KEYS: Buffer.from(keys).toString('hex'), TERM: 'dumb' } });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, output }));
+  });
+}
+
+describe('the approval prompt, in a terminal', () => {
+  for (const [name, keys] of [['Ctrl-C', '\x03'], ['Ctrl-D', '\x04']] as const) {
+    it(`${name} cancels: "cancelled; nothing was changed", exit 1, no stack trace, nothing created`, async () => {
+      t = await startTestEmulator();
+      const dir = await manyPlaybooks(2);
+      const { code, output } = await atPrompt(['apply', '-C', dir, '--no-color'], t.env, keys);
+      expect(output).toContain('Do you want to apply these changes?');
+      expect(output).toContain('Error: cancelled; nothing was changed');
+      expect(output).not.toMatch(/Internal error|AbortError|    at /);
+      expect(code).toBe(1);
+      expect(livePlaybooks()).toHaveLength(0);
+    });
+  }
+
+  it('yes applies', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(2);
+    const { code, output } = await atPrompt(['apply', '-C', dir, '--no-color'], t.env, 'yes\r');
+    expect(output).toContain('Apply complete: 2 done.');
+    expect(code).toBe(0);
+    expect(livePlaybooks()).toHaveLength(2);
+  });
+});
