@@ -851,9 +851,21 @@ export async function writeSync(location: LockLocation, changesOf: SyncChangesOf
   const out = withSync(read.doc, changes);
   const pieces = renderPieces(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
-  if (sameText(pieces, before) || (before === undefined && !out.synced)) return;
+  if (sameText(pieces, before) || (before === undefined && !out.synced) || holdsAlready(before, read.doc, out)) return;
   await writeFileAtomic(location.path, pieces, { tempDir: tempDirOf(location.path) });
   await remember(location.path, out);
+}
+
+/**
+ * Whether the file already says exactly `out`, in the same order, only spaced otherwise (formatted
+ * by hand or by another tool): rewriting it would change nothing but whitespace in git. A merge
+ * conflict is never kept, though its sides may say the same.
+ */
+function holdsAlready(text: string | undefined, read: LockDocument, out: LockDocument): boolean {
+  if (text === undefined || out.synced !== read.synced || splitConflict(text)) return false;
+  const { synced: _records, ...outRest } = out;
+  const { synced: _readRecords, ...readRest } = read;
+  return JSON.stringify(outRest) === JSON.stringify(readRest);
 }
 
 /** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
@@ -887,7 +899,7 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   // No file, and nothing to record in it (no entries, no records to keep): none is made.
   if (!section && !out.synced) return undefined;
   const next = renderPieces(out);
-  if (sameText(next, text)) return undefined;
+  if (sameText(next, text) || holdsAlready(text, read.doc, out)) return undefined;
   await removeStaleTempsOf(location.path);
   await writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) });
   await remember(location.path, out);

@@ -14,6 +14,7 @@ import {
   resolveLockTarget,
   settleLock,
   writeLock,
+  writeSync,
   type LockDocument,
   type LockFile,
 } from '../../../src/config/lock.js';
@@ -319,10 +320,15 @@ describe('docket.lock.json', () => {
     expect(await readFile(join(handEdited, LOCK_FILE), 'utf8')).toBe(settled);
     // Not even written again with the same text (a write is a rename: a new inode).
     expect((await stat(join(handEdited, LOCK_FILE))).ino).toBe(written);
-    // One character more at the end is not the same text: written again, as docket writes it.
-    await writeFile(join(handEdited, LOCK_FILE), `${settled} `);
+    // The same said with other spacing (a formatter, an editor) is left as it is, at the end of an
+    // apply and by a write of records alone, until something in it changes.
+    const reformatted = `${JSON.stringify(JSON.parse(settled), null, 4)}\n`;
+    await writeFile(join(handEdited, LOCK_FILE), reformatted);
     await settleLock(lockLocation(handEdited, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/B': 'b' } } });
-    expect(await readFile(join(handEdited, LOCK_FILE), 'utf8')).toBe(settled);
+    await writeSync(lockLocation(handEdited, { emulator: false }), { [REVIEW]: { records: { 'rule:P/A': 'a' } } });
+    expect(await readFile(join(handEdited, LOCK_FILE), 'utf8')).toBe(reformatted);
+    await settleLock(lockLocation(handEdited, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/B': 'b2' } } });
+    expect(await readFile(join(handEdited, LOCK_FILE), 'utf8')).toBe(settled.replace('"b"', '"b2"'));
 
     // With no lock file and no entries, the records alone make the file; forgetting alone makes none.
     const empty = await makeDir({});
