@@ -27,7 +27,10 @@ export async function buildDesired(
     // A singleton (the organization) is not named by its file.
     if (!singletons.has(resource.kind) && !checkName(resource, diagnostics)) return;
     // A UUID is one id whatever its letters' case; the services write them in lower case, as compared.
-    if (resource.pinId) resource.pinId = resource.pinId.toLowerCase();
+    if (resource.pinId && resource.pinId !== resource.pinId.toLowerCase()) {
+      resource.pinIdWritten = resource.pinId;
+      resource.pinId = resource.pinId.toLowerCase();
+    }
     const id = `${resource.kind}:${resource.key}`;
     const first = seen.get(id);
     // Children repeated inside one parent are reported by the child's kind (e.g. duplicate-rule).
@@ -122,7 +125,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       const key = `${d.kind}:${d.pinId}`;
       const first = pins.get(key);
       if (first) {
-        diagnostics.error('duplicate-pin', `${d.kind} ${quoteValue(d.name, 200)} pins id ${quoteValue(d.pinId)}, which ${d.kind} ${quoteValue(first.name, 200)} pins too (${lineOf(first, 'id')})`, {
+        diagnostics.error('duplicate-pin', `${d.kind} ${quoteValue(d.name, 200)} pins id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which ${d.kind} ${quoteValue(first.name, 200)} pins too (${lineOf(first, 'id')})`, {
           ...(problemSourceOf(d.fieldSources, 'id') ?? d.source),
           hint: 'an id names one live object: keep it on one of them',
         });

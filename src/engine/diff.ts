@@ -191,17 +191,17 @@ export function diff(input: DiffInput): DiffResult {
       const pinAt = valueSourceOf(d.fieldSources, 'id') ?? d.source;
       if (!l && pinned) {
         // A rule cannot move between playbooks: its id names a rule of another one.
-        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinId)}, which is ${kind.name} ${quoteValue(pinned.key)} live, of another ${kind.parentKind ?? 'parent'}`, {
+        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which is ${kind.name} ${quoteValue(pinned.key)} live, of another ${kind.parentKind ?? 'parent'}`, {
           ...pinAt,
           hint: `a ${kind.name} cannot move to another ${kind.parentKind ?? 'parent'}: remove the \`id:\` line to create it here, or declare it in the ${kind.parentKind ?? 'parent'} that holds it`,
         });
       } else if (!l) {
-        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinId)}, which does not exist live`, {
+        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which does not exist live`, {
           ...pinAt,
           hint: 'remove the `id:` line to match by name, or correct the id',
         });
       } else if (used.has(l.id)) {
-        diagnostics.error('duplicate-pin', `${kind.name} ${quoteValue(d.name)} pins id ${quoteValue(d.pinId)}, which another resource already pins`, pinAt);
+        diagnostics.error('duplicate-pin', `${kind.name} ${quoteValue(d.name)} pins id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which another resource already pins`, pinAt);
       } else {
         claim(d, l);
       }
@@ -331,7 +331,7 @@ export function diff(input: DiffInput): DiffResult {
       // One the plan removes is gone before the rename (order.ts): no two share the name. Not a
       // rule whose playbook adopts or ignores drift: its delete is held, and the rule stays.
       if (!holder || (removal && !removalHeld(d))) continue;
-      diagnostics.error('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinId!)}, live ${quoteValue(l.name)}: renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
+      diagnostics.error('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId!)}, live ${quoteValue(l.name)}: renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
         ...(valueSourceOf(d.fieldSources, 'id') ?? d.source),
         hint: `rename or remove the live "${d.name}" (id ${holder.id}) first, or declare it in a file under another name`,
       });

@@ -72,8 +72,10 @@ export interface DesiredResource {
   /** Partial resources manage only the fields present; owned resources declare every field. */
   partial: boolean;
   refs: Ref[];
-  /** `id:` pin in the file. */
+  /** `id:` pin in the file, in lower case (as the services write ids and docket compares them). */
   pinId?: string;
+  /** The pin as the file writes it, when its case differs: what errors quote. */
+  pinIdWritten?: string;
   /** `renamed_from:` names in the file (names, not keys). */
   renamedFrom: string[];
   source: SourcePos;

@@ -62,6 +62,8 @@ const CASES: Case[] = [
   { name: 'two resources renamed from one name', files: { 'a.yaml': 'kind: Playbook\nname: A\nrenamed_from: Old\n', 'b.yaml': 'kind: Playbook\nname: B\nrenamed_from: Old\n' }, at: 'b.yaml:3 duplicate-renamed-from', says: '"Old"' },
   { name: 'two resources renamed from one name, in lists', files: { 'a.yaml': 'kind: Playbook\nname: A\nrenamed_from:\n  - Older\n  - Old\n', 'b.yaml': 'kind: Playbook\nname: B\nrenamed_from:\n  - Other\n  - Old\n' }, at: 'b.yaml:5 duplicate-renamed-from', says: '(a.yaml:5)' },
   { name: 'one id pinned twice', files: { 'a.yaml': 'kind: Playbook\nname: A\nid: 6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n', 'b.yaml': 'kind: Playbook\nname: B\nid: 6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n' }, at: 'b.yaml:3 duplicate-pin', says: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' },
+  // Quoted as written: an id is compared in lower case, but the file says it in capitals.
+  { name: 'one id pinned twice, in capitals', files: { 'a.yaml': 'kind: Playbook\nname: A\nid: 6F1C2D3E-8A4B-4C5D-9E6F-7A8B9C0D1E2F\n', 'b.yaml': 'kind: Playbook\nname: B\nid: 6F1C2D3E-8A4B-4C5D-9E6F-7A8B9C0D1E2F\n' }, at: 'b.yaml:3 duplicate-pin', says: '"6F1C2D3E-8A4B-4C5D-9E6F-7A8B9C0D1E2F"' },
   { name: 'renamed_from on a member', files: { 'm.yaml': 'kind: Member\nemail: a@acme.example\nrenamed_from: b@acme.example\n' }, at: 'm.yaml:3 unknown-key', says: '`renamed_from`' },
   { name: 'a urn:uuid id', files: { 'a.yaml': 'kind: Playbook\nname: A\nid: urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n' }, at: 'a.yaml:3 invalid-value', says: '"urn:uuid:6f1c2d3e' },
   { name: 'a file that is not UTF-8', files: { 'a.yaml': Buffer.from('kind: Playbook\nname: Caf\xe9\n', 'latin1') }, at: 'a.yaml:2 invalid-utf8', says: 'a.yaml' },

@@ -279,6 +279,10 @@ describe('diff: pins and ambiguity', () => {
     expect(diagnostics.errors).toEqual([
       expect.objectContaining({ code: 'pinned-id-not-found', file: 'playbooks/x.yaml', line: 7, message: expect.stringContaining('pb-missing') }),
     ]);
+    // Compared in lower case, quoted as the file writes it.
+    const capitals = { ...desiredPlaybook('NDA', { pinId: 'pb-missing' }), pinIdWritten: 'PB-Missing' };
+    const written = run([capitals], [livePlaybook('pb-1', 'NDA')]);
+    expect(written.diagnostics.errors[0]!.message).toContain('pinned to id "PB-Missing", which does not exist live');
   });
 
   it('renamed_from when both names are live: the file\'s name is matched, the former left alone, and a warning says so', () => {
