@@ -232,7 +232,8 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       if (reported.has(error.pos[0])) continue;
       reported.add(error.pos[0]);
       if (explainedFrom !== undefined && error.pos[0] >= explainedFrom && PARSER_GAVE_UP.has(error.code)) continue;
-      if (broken && error.code !== 'DUPLICATE_KEY') continue;
+      // A key the parser calls repeated after that is one of the lines it lost the structure of.
+      if (broken) continue;
       if (error.code !== 'DUPLICATE_KEY') broken = true;
       const placeholder = placeholderInFlow(text, error.pos[0]);
       if (placeholder) {
@@ -259,13 +260,15 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
         diagnostics.push({ severity: 'error', code: 'yaml-syntax', file, ...lc(opened.offset), message: opened.message, hint: opened.hint });
         continue;
       }
-      const at = lc(error.pos[0]);
       const duplicate = error.code === 'DUPLICATE_KEY';
+      // The parser places a key that follows an empty value at the end of the line before it.
+      const offset = duplicate ? keyStartFrom(text, error.pos[0]) : error.pos[0];
+      const at = lc(offset);
       const hint = syntaxHint(error.code, error.message, text, error.pos[0]);
       diagnostics.push({
         severity: 'error',
         code: duplicate ? 'duplicate-key' : 'yaml-syntax',
-        message: duplicate ? `duplicate key${quoteKeyAt(text, error.pos)}: each key may appear once in a mapping` : firstLine(error.message),
+        message: duplicate ? `duplicate key${quoteKeyAt(text, offset)}: each key may appear once in a mapping` : firstLine(error.message),
         file,
         ...at,
         ...(hint ? { hint } : {}),
@@ -386,20 +389,25 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
     // `key: a: b` on one line, or a key indented under a plain value on the next.
     return /:\s/.test(rest) ? 'a value containing `: ` must be quoted' : 'the next line is indented further than this key: keys of one mapping start at the same column';
   }
-  if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return 'line this up with the lines above it: keys of one mapping start at the same column, list items at the same `-`';
+  if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return lineThemUp(text, lineStart);
   if (/^Unexpected scalar at node end/.test(message)) {
     // At the start of a line, the line itself is where the lines above left it: an indentation slip.
     if (text.slice(lineStart, offset).trim() !== '') return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
-    const above = lineAbove(text, lineStart);
-    const column = offset - lineStart + 1;
-    const which = above && above.column !== column ? `line ${above.line} starts at column ${above.column} and this one at column ${column}: ` : '';
-    return `${which}line them up (keys of one mapping start at the same column, list items at the same \`-\`)`;
+    return lineThemUp(text, lineStart);
   }
   if (/Implicit map keys need to be followed by map values/.test(message)) return offset === lineStart ? 'a line here is neither `key: value` nor `- item`; check its indentation' : 'a key needs `:` after it';
   if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`;
   if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
   return undefined;
+}
+
+/** The hint of an indentation slip, naming the line above that this one slipped from. */
+function lineThemUp(text: string, lineStart: number): string {
+  const above = lineAbove(text, lineStart);
+  const column = text.slice(lineStart).search(/\S/) + 1;
+  const which = above && column > 0 && above.column !== column ? `line ${above.line} starts at column ${above.column} and this one at column ${column}: ` : '';
+  return `${which}line them up (keys of one mapping start at the same column, list items at the same \`-\`)`;
 }
 
 /** The nearest line above `lineStart` with content (not blank, not a comment): its number and the column it starts at. */
@@ -425,12 +433,19 @@ function firstLine(message: string): string {
 }
 
 /** ` `key`` for the key written at the error (which covers only its first character), or ''. */
-function quoteKeyAt(text: string, pos: [number, number]): string {
-  const eol = text.indexOf('\n', pos[0]);
-  const rest = text.slice(pos[0], eol < 0 ? undefined : eol);
+function quoteKeyAt(text: string, offset: number): string {
+  const eol = text.indexOf('\n', offset);
+  const rest = text.slice(offset, eol < 0 ? undefined : eol);
   const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#]+?)\s*:/.exec(rest);
   const key = m?.[1]?.trim();
   return key && key.length <= 80 ? ` \`${key}\`` : '';
+}
+
+/** The first character from `offset` that is not a space or a line break: where a key starts. */
+function keyStartFrom(text: string, offset: number): number {
+  let at = offset;
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  return at < text.length ? at : offset;
 }
 
 /** What an alias names, as Alias.resolve finds it: the last node anchored with that name before the alias. */

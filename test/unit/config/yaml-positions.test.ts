@@ -68,6 +68,9 @@ describe('parseYamlFile', () => {
     expect(dup.diagnostics).toEqual([
       expect.objectContaining({ code: 'duplicate-key', file: 'd.yaml', line: 3, col: 1, message: expect.stringContaining('`email`') }),
     ]);
+    // A repeated key after an empty value is at the repeat and named, as any other.
+    const afterEmpty = parseYamlFile(lines('kind: Organization', 'review:', 'review:', '  name: X'), 'o.yaml');
+    expect(afterEmpty.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([['duplicate-key', 3, 1, 'duplicate key `review`: each key may appear once in a mapping']]);
     // Two merge keys: the parser kept the first silently, where other readers (and editors) differ.
     const merges = parseYamlFile(lines('kind: Playbook', 'name: P', 'rules:', '  - &a {name: a, actions: A}', '  - &b {name: b, actions: B}', '  - <<: *a', '    <<: *b', '    name: d'), 'm.yaml');
     expect(merges.diagnostics).toEqual([expect.objectContaining({ code: 'duplicate-key', file: 'm.yaml', line: 7, col: 5, message: expect.stringContaining('`<<`') })]);
@@ -91,6 +94,14 @@ describe('parseYamlFile', () => {
     // A key one column too far under a list item is said to be that, not a list item out of place.
     const key = parseYamlFile(lines('kind: Playbook', 'name: K', 'rules:', '  - name: R1', '     actions: x'), 'k.yaml');
     expect(key.diagnostics.map((d) => [d.line, d.hint])).toEqual([[4, 'the next line is indented further than this key: keys of one mapping start at the same column']]);
+    // A list item slipped further than its siblings names the item it slipped from, and the keys
+    // the parser then reads twice are not reported as repeated.
+    const deeper = parseYamlFile(lines('kind: Playbook', 'name: Q', 'rules:', '        - name: R', '    description: d', 'description: e'), 'd.yaml');
+    expect(deeper.diagnostics.map((d) => [d.code, d.line, d.hint])).toEqual([
+      ['yaml-syntax', 5, 'line 4 starts at column 9 and this one at column 5: line them up (keys of one mapping start at the same column, list items at the same `-`)'],
+    ]);
+    const tabs = parseYamlFile(lines('version: 1', 'vars:', '\ta: b', 'environments:', '\tstaging:', '\t  vars:', '\t    a: c'), 'docket.yaml');
+    expect(tabs.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-syntax', 3]]);
     // Text after a closing quote is still said to be that.
     expect(parseYamlFile(lines('kind: Playbook', 'name: "A" x'), 'q.yaml').diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([
       [2, 11, 'text follows a closing quote or bracket: quote the whole value, or remove what follows'],
