@@ -257,8 +257,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
     const source = typeof e.data === 'number' || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
     // `1e999` overflows to infinity, said as YAML writes it (`.inf`) unless that is how it is written.
     const read = typeof e.data === 'number' && !Number.isFinite(e.data) ? gotValue(e.data).slice(' (got '.length, -1) : String(e.data);
-    // A placeholder's value came from its variable, not from how YAML read the text.
-    return source !== undefined && source !== read && !source.startsWith('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${read})` : undefined;
+    // A placeholder's value (quoted or not) came from its variable, not from how YAML read the text.
+    return source !== undefined && source !== read && !source.includes('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${read})` : undefined;
   }
 }
 

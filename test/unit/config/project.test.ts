@@ -107,6 +107,12 @@ describe('docket.yaml', () => {
       ['docket.yaml:4:55 invalid-value', '`path_style` must be one of: auto, nested, flat (written "~", which YAML reads as no value)'],
       ['docket.yaml:5:22 invalid-value', '`actor` must be a string, not an integer (written "0x1", which YAML reads as 1)'],
     ]);
+    // A quoted placeholder's value came from its variable: said as it reads, not as a slice of the text.
+    const placeholder = await load({ 'docket.yaml': lines('version: 1', 'concurrency: "${var.n}"', 'safety: { max_delete_fraction: "${var.f}" }', 'vars: { n: "65", f: "2.0" }') });
+    expect(placeholder.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['docket.yaml:2:14 invalid-value', '`concurrency` must be at most 64 (got 65)'],
+      ['docket.yaml:3:32 invalid-value', '`max_delete_fraction` must be at most 1 (got 2)'],
+    ]);
     // Nothing written is "empty", said once.
     const empty = await load({ 'docket.yaml': lines('version: 1', 'review:', '  url:') });
     expect(empty.diagnostics.map((d) => d.message)).toEqual(['`url` must be a string, not empty']);
