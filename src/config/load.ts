@@ -337,7 +337,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
   const written = writtenIn(ctx.text);
-  const controlCharacters = textDiagnostics(body, doc.positions, written);
+  const controlCharacters = textDiagnostics(body, doc.positions, written, interpolated.unresolved);
   diagnostics.push(...controlCharacters);
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {

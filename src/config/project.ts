@@ -11,7 +11,7 @@ import { didYouMean } from './suggest.js';
 import { showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
-import { textProblems, withoutEchoesOf } from './text-hygiene.js';
+import { CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
 import { numberAsText, sourceLines, writtenIn } from './written-number.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
@@ -137,7 +137,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       // Not text, a number or a boolean (a list, a mapping, no value), or a placeholder that fails:
       // said where it is defined; a use of it is not checked again (it would read as ""). The
       // environment's own value, when good, replaces a broken top-level one.
-      if (broken.has(k) || v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v))) brokenVars.add(k);
+      // A control character in it is one too (control-character, at the definition).
+      if (broken.has(k) || v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && CONTROL_CHARACTER.test(v))) brokenVars.add(k);
       else brokenVars.delete(k);
     }
   }
@@ -171,7 +172,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   }
 
   const textStart = diagnostics.length;
-  for (const problem of textProblems(pass.value)) error('control-character', problem.message, positions.valueAt(problem.pointer), problem.hint, problem.pointer);
+  for (const problem of textProblems(pass.value)) {
+    // A value made from a broken variable: told where the variable is defined.
+    if (!pass.unresolved.has(problem.pointer)) error('control-character', problem.message, positions.valueAt(problem.pointer), problem.hint, problem.pointer);
+  }
   const controlCharacters = diagnostics.slice(textStart);
   // Every environment's, selected or not: a variable's value is text wherever it is used.
   const varBlocks: [unknown, string][] = [[get(raw, 'vars'), '/vars']];

@@ -86,9 +86,11 @@ const INTEGER_LITERAL = /^(?:[-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
  * The problems of `value` as errors at their values' positions. With `written` (the value as the
  * file has it), whole numbers past 2^53 − 1 written as such: `1e20` is a float, held exactly.
  */
-export function textDiagnostics(value: unknown, positions: DocPositions, written?: (pos: { line: number; col: number }) => string | undefined): Diagnostic[] {
+export function textDiagnostics(value: unknown, positions: DocPositions, written?: (pos: { line: number; col: number }) => string | undefined, unresolved?: ReadonlySet<string>): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const problem of textProblems(value, written !== undefined)) {
+    // A value made from a broken variable: told where the variable is defined.
+    if (unresolved?.has(problem.pointer)) continue;
     const at = positions.valueAt(problem.pointer);
     let message = problem.message;
     if (problem.code === 'unsafe-number') {

@@ -368,6 +368,15 @@ describe('loadConfig: interpolation', () => {
       expect(typed.diagnostics.map(brief).filter((d) => !d.startsWith('docket.yaml:')), value).toEqual([]);
       expect(typed.diagnostics.length, value).toBeGreaterThan(0);
     }
+    // A control character, written or from the environment: at the variable, not at its uses in
+    // a resource or in docket.yaml.
+    for (const [value, processEnv] of [['"Legal\\u0007Ops"', {}], ['${env.TEAM}', { TEAM: 'Legal\u001bOps' }]] as const) {
+      const control = await load(
+        { 'docket.yaml': lines('version: 1', 'vars:', `  team: ${value}`, 'agreements:', '  actor: "${var.team}"'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    internal_notes: Agreed by ${var.team}') },
+        { processEnv },
+      );
+      expect(control.diagnostics.map(brief), value).toEqual(['docket.yaml:3:9 control-character']);
+    }
   });
 });
 
