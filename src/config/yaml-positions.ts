@@ -405,19 +405,27 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
 /** The hint of an indentation slip, naming the line above that this one slipped from. */
 function lineThemUp(text: string, lineStart: number): string {
   const above = lineAbove(text, lineStart);
-  const column = text.slice(lineStart).search(/\S/) + 1;
-  const which = above && column > 0 && above.column !== column ? `line ${above.line} starts at column ${above.column} and this one at column ${column}: ` : '';
+  const own = text.slice(lineStart).search(/\S/);
+  const column = own + 1;
+  // A key under a list item lines up with the item's first key, after its `- `.
+  const keyAbove = above?.keyColumn !== undefined && text[lineStart + own] !== '-';
+  const aboveColumn = keyAbove ? above!.keyColumn! : above?.column;
+  const which = above && own >= 0 && aboveColumn !== column ? `line ${above.line} ${keyAbove ? 'has its first key' : 'starts'} at column ${aboveColumn} and this one at column ${column}: ` : '';
   return `${which}line them up (keys of one mapping start at the same column, list items at the same \`-\`)`;
 }
 
 /** The nearest line above `lineStart` with content (not blank, not a comment): its number and the column it starts at. */
-function lineAbove(text: string, lineStart: number): { line: number; column: number } | undefined {
+function lineAbove(text: string, lineStart: number): { line: number; column: number; keyColumn?: number } | undefined {
   let end = lineStart - 1;
   while (end > 0) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
     const line = text.slice(start, end);
     const content = line.search(/\S/);
-    if (content >= 0 && line[content] !== '#') return { line: lineColumnsOf(text)(start).line, column: content + 1 };
+    if (content >= 0 && line[content] !== '#') {
+      // `- key: value`: the item's mapping starts at its first key.
+      const item = /^-[ ]+(?=[^\s#])/.exec(line.slice(content));
+      return { line: lineColumnsOf(text)(start).line, column: content + 1, ...(item ? { keyColumn: content + item[0].length + 1 } : {}) };
+    }
     end = start - 1;
   }
   return undefined;

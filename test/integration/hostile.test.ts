@@ -86,7 +86,7 @@ const CASES: Case[] = [
   { name: 'an ordered map of YAML 1.1', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules: !!omap\n  - a: 1\n' }, at: 'p.yaml:4 unknown-tag', says: '`!!omap`' },
   { name: 'a set of YAML 1.1', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules: []\nignore_fields: !!set {a, b}\n' }, at: 'p.yaml:4 unknown-tag', says: '`!!set`' },
   { name: 'a key indented under a plain value', files: { 'p.yaml': 'kind: Playbook\nname: P\n  description: x\n' }, at: 'p.yaml:2 yaml-syntax', says: 'compact', hint: 'indented further than this key' },
-  { name: 'a list item indented out of line', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n   actions: A\n' }, at: 'p.yaml:5 yaml-syntax', says: 'without - indicator', hint: 'line this up' },
+  { name: 'a list item indented out of line', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n   actions: A\n' }, at: 'p.yaml:5 yaml-syntax', says: 'without - indicator', hint: 'line 4 has its first key at column 5 and this one at column 4: line them up' },
   { name: 'a key without its colon', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules\n  - name: R\n' }, at: 'p.yaml:3 yaml-syntax', says: 'single line', hint: 'a key needs `:` after it (`rules:`)' },
   { name: 'a key and its value without the colon', files: { 'p.yaml': 'kind: Playbook\ndescription: x\nname P\n  more\n' }, at: 'p.yaml:3 yaml-syntax', says: 'single line', hint: 'a key needs `:` after it (`name: P`)' },
   {

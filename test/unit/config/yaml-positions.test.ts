@@ -98,7 +98,7 @@ describe('parseYamlFile', () => {
     // the parser then reads twice are not reported as repeated.
     const deeper = parseYamlFile(lines('kind: Playbook', 'name: Q', 'rules:', '        - name: R', '    description: d', 'description: e'), 'd.yaml');
     expect(deeper.diagnostics.map((d) => [d.code, d.line, d.hint])).toEqual([
-      ['yaml-syntax', 5, 'line 4 starts at column 9 and this one at column 5: line them up (keys of one mapping start at the same column, list items at the same `-`)'],
+      ['yaml-syntax', 5, 'line 4 has its first key at column 11 and this one at column 5: line them up (keys of one mapping start at the same column, list items at the same `-`)'],
     ]);
     const tabs = parseYamlFile(lines('version: 1', 'vars:', '\ta: b', 'environments:', '\tstaging:', '\t  vars:', '\t    a: c'), 'docket.yaml');
     expect(tabs.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-syntax', 3]]);
