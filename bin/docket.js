@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 // The bundle of dist/cli/main.js (scripts/bundle.mjs): a few files to load instead of hundreds.
-import { main } from '../dist/bundle/main.js';
+import { exitWhenWritten, main } from '../dist/bundle/main.js';
 
-process.exitCode = await main(process.argv);
+await exitWhenWritten(await main(process.argv));

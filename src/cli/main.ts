@@ -13,6 +13,8 @@ import { VERSION } from '../version.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
 import { redactingIo } from './redact.js';
 
+export { exitWhenWritten } from './exit.js';
+
 interface CommandContext {
   io: Io;
   setExit: (code: number) => void;
