@@ -112,7 +112,11 @@ export const ruleKind: KindModule<'rule'> = {
       const first = seen.get(name);
       if (first !== undefined) {
         // At the name, as duplicate-resource points: the value is what is repeated.
-        diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, problemAt(doc, `/rules/${i}/name`));
+        // A copy made by an alias (`- *rule`) has its name where the anchor is: it is at the alias.
+        const nameAt = problemAt(doc, `/rules/${i}/name`);
+        const firstAt = valueOf(doc, `/rules/${first}/name`);
+        const copied = nameAt.line === firstAt.line && nameAt.col === firstAt.col;
+        diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, copied ? { ...posOf(doc, `/rules/${i}`), path: `rules[${i}]` } : nameAt);
       } else {
         seen.set(name, i);
       }

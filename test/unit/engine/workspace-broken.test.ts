@@ -54,6 +54,9 @@ describe('loadWorkspace: the path of each problem at a value', () => {
       'playbooks/ab.yaml:4 duplicate-resource rules[0].name',
       'terms/t.yaml:3 term-content body',
     ]);
+    // A rule repeated by an alias is at the alias: its name is written only where the anchor is.
+    const aliased = await pathsOf({ 'playbooks/v.yaml': lines('kind: Playbook', 'name: V', 'rules:', '  - &r', '    name: Dup', '    actions: do x', '  - *r') });
+    expect(aliased).toEqual(['playbooks/v.yaml:7 duplicate-rule rules[1]']);
   });
 });
 
