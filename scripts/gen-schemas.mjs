@@ -31,6 +31,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Names carry their length limit for editors; docket says it itself (see NAME_LENGTH_MARK).
+const { NAME_LENGTH_MARK } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
 const OUT = path.join(ROOT, 'schemas', 'templates');
 
 // ---------------------------------------------------------------------------------------------
@@ -1016,7 +1018,7 @@ function templateSchema() {
           'Former names of this template: the live template found under one of them is renamed in place instead of a new one being created.',
         $ref: '#/$defs/renamedFrom',
       },
-      name: { description: 'Display name of the template; its identity. Sent as the `name` parameter.', type: 'string', minLength: 1 },
+      name: { description: 'Display name of the template; its identity. Sent as the `name` parameter.', type: 'string', minLength: 1, maxLength: 200, $comment: NAME_LENGTH_MARK },
       type: {
         description: `Agreement type: ${TYPES.map((t) => `${t.type} (${t.agreement})`).join(', ')}. Set when the template is created; updates cannot change it.`,
         type: 'string',

@@ -20,6 +20,12 @@ export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholder
  * (an inline custom template definition, with the definition's own rules and wording), so docket's
  * validators take it as a plain object and do not say each problem twice.
  */
+/**
+ * The `$comment` of a name's schema: its `maxLength` is for editors; docket says name-too-long
+ * itself (engine/desired.ts), counting characters as a person reads them.
+ */
+export const NAME_LENGTH_MARK = 'docket: longer than 200 characters is name-too-long, which docket says counting characters as a person reads them';
+
 export const KIND_CHECKED_MARK = "docket: checked by its kind, at the exact line, with the definition's own rules";
 
 /** Sub-schemas validated on their own (a `DOCKET_*` variable is checked like the key it replaces). */

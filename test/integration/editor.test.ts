@@ -61,6 +61,28 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     const pinned = `${line('resource.schema.json')}kind: Playbook\nname: P\nid: urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\n`;
     expect((await server.open(path.join(dir, 'p.yaml'), pinned)).map((p) => p.range.start.line)).toEqual([3]);
   });
+
+  it('a name longer than 200 characters is flagged, in every kind that has one (docket says name-too-long)', async () => {
+    const dir = await makeDir({});
+    const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'resource.schema.json')).split(path.sep).join('/')}\n`;
+    const long = 'N'.repeat(201);
+    const documents = {
+      playbook: `kind: Playbook\nname: ${long}\n`,
+      rule: `kind: Playbook\nname: P\nrules:\n  - name: ${long}\n    actions: A\n`,
+      term: `kind: CustomTerm\nname: ${long}\nbody: text\n`,
+      customTemplate: `kind: CustomTemplate\nname: ${long}\ndefinition: {}\n`,
+      template: `kind: Template\nname: ${long}\ntype: nda\n`,
+      attachment: `kind: Attachment\nname: ${long}\nfile: a.pdf\n`,
+      member: `kind: Member\nemail: a@acme.example\nname: ${long}\n`,
+      organization: `kind: Organization\nreview:\n  name: ${long}\nagreements:\n  name: ${long}\n`,
+    };
+    for (const [name, text] of Object.entries(documents)) {
+      const problems = await server.open(path.join(dir, `${name}.yaml`), `${line}${text}`);
+      expect(problems.map((p) => p.message).filter((m) => /200|long/i.test(m)), name).toHaveLength(name === 'organization' ? 2 : 1);
+    }
+    // 200 characters is a name.
+    expect((await server.open(path.join(dir, 'ok.yaml'), `${line}kind: Playbook\nname: ${'N'.repeat(200)}\n`)).map((p) => p.message)).toEqual([]);
+  });
 });
 
 describe('the umbrella schema (one glob for a whole configuration)', () => {
