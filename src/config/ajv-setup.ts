@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Ajv, type AnySchemaObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DocketError } from '../errors.js';
-import { KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, schemasDir } from './schema-names.js';
+import { EDITORS_ONLY_MARK, KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, schemasDir } from './schema-names.js';
 
 export { SCHEMA_BASE, SUBSCHEMAS, schemasDir, subschemaExport, validatorModule } from './schema-names.js';
 
@@ -62,13 +62,14 @@ export function createAjv(code?: Options['code']): Ajv {
   return ajv;
 }
 
-/** Each part of a schema its kind checks itself (KIND_CHECKED_MARK) as a plain object, and names without their editors' length (NAME_LENGTH_MARK), for docket. */
+/** Each part of a schema its kind checks itself (KIND_CHECKED_MARK) as a plain object, rules for editors (EDITORS_ONLY_MARK) as always true, and names without their editors' length (NAME_LENGTH_MARK), for docket. */
 function withoutKindChecked(node: AnySchemaObject): AnySchemaObject {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v === null || typeof v !== 'object') return v;
     const o = v as Record<string, unknown>;
     if (o.$comment === KIND_CHECKED_MARK) return { ...(typeof o.description === 'string' ? { description: o.description } : {}), type: 'object' };
+    if (o.$comment === EDITORS_ONLY_MARK) return {};
     if (o.$comment === NAME_LENGTH_MARK) {
       const { maxLength: _editorsOnly, ...rest } = o;
       return rest;

@@ -13,6 +13,13 @@ import { DocketError } from '../errors.js';
  */
 export const SCHEMA_BASE = 'https://docket.dev/schemas/';
 
+/**
+ * Marks a rule of a schema file that is there for editors, such as "exactly one of body, body_file
+ * or docx_file": docket's kind says it itself, in its own words (term-content), so docket's
+ * validators take the part as always true (ajv-setup.ts).
+ */
+export const EDITORS_ONLY_MARK = 'docket: for editors; docket says which one is missing or extra itself, at the document';
+
 /** Marks the placeholder alternative as docket compiles it (ajv-setup.ts), so schema.ts drops its errors. */
 export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholders are filled in';
 /**

@@ -62,6 +62,18 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     expect((await server.open(path.join(dir, 'p.yaml'), pinned)).map((p) => p.range.start.line)).toEqual([3]);
   });
 
+  it('custom terms with none or two of body, body_file and docx_file are flagged, as are custom templates with none or both definitions', async () => {
+    const dir = await makeDir({});
+    const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'resource.schema.json')).split(path.sep).join('/')}\n`;
+    const problemsOf = async (name: string, text: string) => (await server.open(path.join(dir, `${name}.yaml`), `${line}${text}`)).length;
+    expect(await problemsOf('none', 'kind: CustomTerm\nname: T\n')).toBeGreaterThan(0);
+    expect(await problemsOf('two', 'kind: CustomTerm\nname: T\nbody: text\nbody_file: t.md\n')).toBeGreaterThan(0);
+    expect(await problemsOf('one', 'kind: CustomTerm\nname: T\nbody_file: t.md\n')).toBe(0);
+    expect(await problemsOf('no-definition', 'kind: CustomTemplate\nname: C\n')).toBeGreaterThan(0);
+    expect(await problemsOf('both-definitions', 'kind: CustomTemplate\nname: C\ndefinition: {}\ndefinition_file: c.cover.yaml\n')).toBeGreaterThan(0);
+    expect(await problemsOf('a-definition', 'kind: CustomTemplate\nname: C\ndefinition_file: c.cover.yaml\n')).toBe(0);
+  });
+
   it('a name longer than 200 characters is flagged, in every kind that has one (docket says name-too-long)', async () => {
     const dir = await makeDir({});
     const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'resource.schema.json')).split(path.sep).join('/')}\n`;
