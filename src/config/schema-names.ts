@@ -18,7 +18,7 @@ export const SCHEMA_BASE = 'https://docket.dev/schemas/';
  * or docx_file": docket's kind says it itself, in its own words (term-content), so docket's
  * validators take the part as always true (ajv-setup.ts).
  */
-export const EDITORS_ONLY_MARK = 'docket: for editors; docket says which one is missing or extra itself, at the document';
+export const EDITORS_ONLY_MARK = 'docket: for editors; docket checks this itself and says it in its own words';
 
 /** Marks the placeholder alternative as docket compiles it (ajv-setup.ts), so schema.ts drops its errors. */
 export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholders are filled in';

@@ -62,6 +62,18 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     expect((await server.open(path.join(dir, 'p.yaml'), pinned)).map((p) => p.range.start.line)).toEqual([3]);
   });
 
+  it('a service URL docket refuses is flagged: plain http to a remote host, credentials, a query; https and loopback http are not', async () => {
+    const dir = await makeDir({});
+    const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'docket.schema.json')).split(path.sep).join('/')}\n`;
+    const problemsOf = async (name: string, url: string) => (await server.open(path.join(dir, `${name}.yaml`), `${line}version: 1\nreview:\n  url: ${url}\n`)).length;
+    for (const [name, url] of [['remote-http', 'http://api.example.com'], ['credentials', 'https://me:pw@api.example.com'], ['query', 'https://api.example.com/?key=x'], ['fragment', 'https://api.example.com/#x']]) {
+      expect(await problemsOf(name, url!), url).toBeGreaterThan(0);
+    }
+    for (const [name, url] of [['https', 'https://api.gerri.commonpaper.com'], ['https-path', 'https://proxy.example.com:8443/review/'], ['loopback', 'http://127.0.0.1:4010/review'], ['localhost', 'http://localhost:4010'], ['ipv6', 'http://[::1]:4010']]) {
+      expect(await problemsOf(name, url!), url).toBe(0);
+    }
+  });
+
   it('custom terms with none or two of body, body_file and docx_file are flagged, as are custom templates with none or both definitions', async () => {
     const dir = await makeDir({});
     const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'resource.schema.json')).split(path.sep).join('/')}\n`;
