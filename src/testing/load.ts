@@ -135,6 +135,7 @@ class Checker {
       if (!subject && !this.subjects.unknown && typeof body.playbook === 'string') {
         this.error('unknown-playbook', `no Playbook named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name))}`, '/playbook');
       }
+      if (subject?.renamedAwayTo) this.renamedAway('playbook', subject.name, subject.renamedAwayTo, '/playbook');
       const rules = subject ? subject.rules.map((r) => r.name) : undefined;
       const base = { repeat: numberOr(defaults.repeat, 1), passRate: numberOr(defaults.pass_rate, 1), severity, reviewType: typeof defaults.review_type === 'string' ? defaults.review_type : null };
       const loaded: PlaybookCase[] = [];
@@ -146,6 +147,7 @@ class Checker {
       if (!subject && !this.subjects.unknown && typeof body.template === 'string') {
         this.error('unknown-template', `no CustomTemplate or Template named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.templates.values()].map((t) => t.name))}`, '/template');
       }
+      if (subject?.renamedAwayTo) this.renamedAway('template', subject.name, subject.renamedAwayTo, '/template');
       if (!this.subjects.actor && !this.subjects.unknown) {
         this.error('missing-actor', 'template tests create agreements owned and signed by `agreements.actor`, which docket.yaml does not set', '/template', 'set `agreements.actor` in docket.yaml to a user of the agreements service');
       }
@@ -153,6 +155,16 @@ class Checker {
       result = { kind: 'TemplateTest', file: this.file, subject: subject?.name ?? normName(wanted), at: this.at(''), cases: loaded };
     }
     return this.diagnostics.filter((d) => d.severity === 'error').length > before ? undefined : result;
+  }
+
+  /** The tested name is a new object's, while the one that had it is renamed: the test may mean either. */
+  private renamedAway(kind: string, name: string, renamedTo: string, pointer: string): void {
+    this.warning(
+      'test-subject-renamed',
+      `${kind} ${JSON.stringify(renamedTo)} is renamed from ${JSON.stringify(name)} (renamed_from), and a new ${kind} takes that name: this test runs against the new one`,
+      pointer,
+      `if the test was written for the renamed ${kind}, name ${JSON.stringify(renamedTo)} here`,
+    );
   }
 
   /** `subject`: the kind and tested name, so a file may test two playbooks with cases of the same name. */

@@ -26,6 +26,16 @@ describe('docket test with broken inputs', () => {
   const { emulator: emu } = emulatorForFile({ reviewDelayMs: 20 });
   const requests = () => emu().emulator.stats().requests.total;
 
+  it('warns when the tested playbook is a new one under the name another playbook is renamed from', async () => {
+    const dir = await example();
+    const original = await readFile(join(dir, 'playbooks/inbound-nda.yaml'), 'utf8');
+    // The playbook the tests were written for is renamed; a new one (here a copy) takes its name.
+    await writeFile(join(dir, 'playbooks/renamed.yaml'), original.replace(/^name: Inbound NDA$/m, 'name: Inbound NDAs\nrenamed_from: Inbound NDA'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('tests/inbound-nda.test.yaml:5:11 warning test-subject-renamed playbook "Inbound NDAs" is renamed from "Inbound NDA" (renamed_from), and a new playbook takes that name: this test runs against the new one');
+  });
+
   it('stops at a broken test file before any request to the services', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDAA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));

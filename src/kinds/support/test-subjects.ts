@@ -27,6 +27,8 @@ export interface PlaybookSubject {
   name: string;
   source?: SourcePos;
   rules: SubjectRule[];
+  /** Another declared playbook is `renamed_from` this name: a test naming it may mean that one. */
+  renamedAwayTo?: string;
 }
 
 export interface TemplateSubject {
@@ -36,6 +38,8 @@ export interface TemplateSubject {
   source: SourcePos;
   /** The `--target` of plan that names it (`custom-template/NAME`). */
   target: string;
+  /** Another declared template is `renamed_from` this name: a test naming it may mean that one. */
+  renamedAwayTo?: string;
 }
 
 /** The playbooks the configuration declares, with their rules, by name. */
@@ -53,7 +57,19 @@ export function declaredPlaybooks(desired: readonly DesiredResource[]): Map<stri
       generate_summary: f.generate_summary !== false,
     });
   }
+  markRenamedAway(out, desired, [playbookKind.name]);
   return out;
+}
+
+/** Marks each subject whose name another declared one of `kinds` was renamed from. */
+function markRenamedAway(subjects: Map<string, { renamedAwayTo?: string }>, desired: readonly DesiredResource[], kinds: readonly KindName[]): void {
+  for (const d of desired) {
+    if (!kinds.includes(d.kind)) continue;
+    for (const former of d.renamedFrom) {
+      const taken = subjects.get(normName(former));
+      if (taken && normName(former) !== d.key) taken.renamedAwayTo = d.name;
+    }
+  }
 }
 
 /** The templates (custom and standard) the configuration declares, by name. */
@@ -63,6 +79,7 @@ export function declaredTemplates(desired: readonly DesiredResource[]): Map<stri
     if (d.kind !== customTemplateKind.name && d.kind !== templateKind.name) continue;
     out.set(d.key, { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}` });
   }
+  markRenamedAway(out, desired, [customTemplateKind.name, templateKind.name]);
   return out;
 }
 
