@@ -41,11 +41,24 @@ export function normEmail(value: unknown): string | null {
 
 /**
  * Numbers and numeric strings compare by value. A leading zero (`"01099"`, a zip code) marks text,
- * not a number, so it is never equal to 1099.
+ * not a number, so it is never equal to 1099. So does a number a double cannot hold exactly (a
+ * whole number past 2^53 − 1, more than 15 significant digits): as a number it would be sent
+ * rounded, a value nobody wrote.
  */
 export function normScalar(value: unknown): unknown {
-  if (typeof value === 'string' && /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value.trim())) return Number(value);
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(text) && heldExactly(text)) return Number(text);
+  }
   return value ?? null;
+}
+
+const MAX_EXACT_DIGITS = 15;
+
+function heldExactly(text: string): boolean {
+  if (!text.includes('.')) return Number.isSafeInteger(Number(text));
+  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length <= MAX_EXACT_DIGITS;
 }
 
 /** {@link normScalar} at every depth of lists and mappings (template parameters and their defaults). */

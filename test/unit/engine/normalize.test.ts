@@ -64,6 +64,17 @@ describe('normScalar', () => {
     expect(sameValue(normScalar('3'), normScalar(2))).toBe(false);
   });
 
+  it('keeps as text a number a double cannot hold exactly: it would be sent rounded', () => {
+    expect(normScalar('99999999999999999999')).toBe('99999999999999999999');
+    expect(normScalar('9007199254740992')).toBe('9007199254740992');
+    expect(normScalar('9007199254740991')).toBe(9007199254740991);
+    expect(normScalar('0.1234567890123456789')).toBe('0.1234567890123456789');
+    expect(normScalar('123456789.123456')).toBe(123456789.123456);
+    // Zeros around the digits are not digits a double must hold.
+    expect(normScalar('0.000000000000000000012')).toBe(1.2e-20);
+    expect(normScalar('1.50000000000000000000')).toBe(1.5);
+  });
+
   it('leaves non-numeric strings and booleans alone', () => {
     expect(normScalar('1.0 beta')).toBe('1.0 beta');
     expect(normScalar('')).toBe('');
