@@ -24,6 +24,7 @@ import { removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/
 import { composed } from '../util/nfc.js';
 import { isPlainObject } from '../util/plain.js';
 import { lineColumnsOf } from '../util/line-columns.js';
+import { canonicalJson } from '../engine/canonical.js';
 import { quoteValue, showJson } from './quote.js';
 
 export const LOCK_FILE = 'docket.lock.json';
@@ -677,11 +678,27 @@ export function syncRecords(doc: LockDocument, target: string): Readonly<SyncRec
 
 const sorted = <T>(files: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
+/** The order docket writes an entry's fields in, whatever order a file read had them in (a formatter's). */
+const ENTRY_FIELDS: readonly (keyof LockEntry)[] = ['id', 'file', 'sha256', 'description', 'version', 'pinned', 'superseded', 'pending'];
+
+function inEntryOrder(entry: LockEntry): LockEntry {
+  const out: Record<string, unknown> = {};
+  for (const field of ENTRY_FIELDS) if (entry[field] !== undefined) out[field] = entry[field];
+  for (const [field, value] of Object.entries(entry)) if (!(field in out)) out[field] = value;
+  return out as LockEntry;
+}
+
+/** A section's entries sorted by key, each with its fields in docket's order. */
+function written(files: Record<string, LockEntry>): Record<string, LockEntry> {
+  return Object.fromEntries(Object.entries(sorted(files)).map(([key, entry]) => [key, isPlainObject(entry) ? inEntryOrder(entry) : entry]));
+}
+
 /** The document with `target`'s entries replaced, and the version 1 section it came from dropped. */
 export function withSection(doc: LockDocument, target: string, lock: LockFile, location: LockLocation): LockDocument {
   // A section with no entries is not written: an apply that uploads nothing leaves a committed lock file as it was.
-  const targets = { ...doc.targets };
-  if (Object.keys(lock.files).length > 0) targets[target] = { files: sorted(lock.files) };
+  const targets: LockDocument['targets'] = {};
+  for (const [name, section] of Object.entries(doc.targets)) targets[name] = isPlainObject(section) && isPlainObject(section.files) ? { ...section, files: written(section.files) } : section;
+  if (Object.keys(lock.files).length > 0) targets[target] = { files: written(lock.files) };
   else delete targets[target];
   const out: LockDocument = { version: 2, targets };
   out.targets = Object.fromEntries(Object.entries(out.targets).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -865,7 +882,8 @@ function holdsAlready(text: string | undefined, read: LockDocument, out: LockDoc
   if (text === undefined || out.synced !== read.synced || splitConflict(text)) return false;
   const { synced: _records, ...outRest } = out;
   const { synced: _readRecords, ...readRest } = read;
-  return JSON.stringify(outRest) === JSON.stringify(readRest);
+  // Keys in another order say the same (`jq -S` sorts every key).
+  return canonicalJson(outRest) === canonicalJson(readRest);
 }
 
 /** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */

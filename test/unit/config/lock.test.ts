@@ -330,6 +330,22 @@ describe('docket.lock.json', () => {
     await settleLock(lockLocation(handEdited, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/B': 'b2' } } });
     expect(await readFile(join(handEdited, LOCK_FILE), 'utf8')).toBe(settled.replace('"b"', '"b2"'));
 
+    // Every key sorted (`jq -S`), entries' fields too: the same said, left alone; written whole, in
+    // docket's order, once something changes.
+    const sortedKeys = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(sortedKeys) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sortedKeys(v)])) : value;
+    const docketWritten = await makeDir({});
+    const withEntry = lockLocation(docketWritten, { emulator: false });
+    await settleLock(withEntry, PROD, lockOf({ 'attachment:A': ATTACHMENT }), false, { [REVIEW]: { records: { 'rule:P/A': 'a' } } });
+    const docketText = await readFile(join(docketWritten, LOCK_FILE), 'utf8');
+    const jqSorted = `${JSON.stringify(sortedKeys(JSON.parse(docketText)), null, 2)}\n`;
+    expect(jqSorted).not.toBe(docketText);
+    await writeFile(join(docketWritten, LOCK_FILE), jqSorted);
+    await settleLock(withEntry, PROD, lockOf({ 'attachment:A': ATTACHMENT }), false, { [REVIEW]: { records: { 'rule:P/A': 'a' } } });
+    expect(await readFile(join(docketWritten, LOCK_FILE), 'utf8')).toBe(jqSorted);
+    await settleLock(withEntry, PROD, (await readLockDocument(withEntry)).doc.targets[PROD]!, false, { [REVIEW]: { records: { 'rule:P/A': 'a2' } } });
+    expect(await readFile(join(docketWritten, LOCK_FILE), 'utf8')).toBe(docketText.replace('"a"', '"a2"'));
+
     // With no lock file and no entries, the records alone make the file; forgetting alone makes none.
     const empty = await makeDir({});
     await settleLock(lockLocation(empty, { emulator: false }), PROD, lockOf({}), false, { [REVIEW]: { records: { 'rule:P/Z': null } } });
