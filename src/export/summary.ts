@@ -34,6 +34,9 @@ export function shellArg(text: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** What validate says of a setting docket.yaml lacks (agreements.actor for term and template writes). */
+const SETTING_CODES: ReadonlySet<string> = new Set(['missing-actor']);
+
 export function renderExportSummary(result: ExportResult, options: SummaryOptions): string {
   const { paint } = options;
   const clean = (s: string) => stripControl(s).replace(/\n/g, ' ');
@@ -68,7 +71,13 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   if (options.copiedEmulatorState) {
     lines.push('', `The emulator state was copied to ${clean(options.out)}/.docket/emulator.json, so --emulator runs there see the same organization.`);
   }
-  const refused = options.refused ?? [];
+  // A setting the source docket.yaml lacks is not a value the services hold: the app cannot mend it.
+  const settings = (options.refused ?? []).filter((d) => SETTING_CODES.has(d.code));
+  const refused = (options.refused ?? []).filter((d) => !SETTING_CODES.has(d.code));
+  if (settings.length > 0) {
+    lines.push('', paint('yellow', `docket validate refuses the written files until docket.yaml sets what they need:`));
+    for (const message of new Set(settings.map((d) => d.message))) lines.push(`  ${clean(path.join(options.out, 'docket.yaml'))}: ${clean(message)}`);
+  }
   if (refused.length > 0) {
     lines.push('', paint('yellow', `docket validate refuses ${plural(refused.length, 'value', 'values')} the services hold (docket allows less than they do):`));
     // Where the user runs the next commands from: under the output directory.
@@ -83,6 +92,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     lines.push('', paint('yellow', `No sync records were written (${clean(records.skipped)}): the first apply records what it finds in sync.`));
   }
   lines.push('', 'Next steps:');
+  if (settings.length > 0) lines.push(`  set them in ${clean(path.join(options.out, 'docket.yaml'))}; then`);
   if (refused.length > 0) lines.push('  change these in the app (and export again) or in the files; then');
   if (result.parts.some((p) => p.sameNames > 0)) lines.push('  rename all but one of the objects that share a name (see the notes), in the app and in its file; then');
   lines.push(`  docket plan -C ${dir}${flags}`);

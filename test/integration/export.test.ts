@@ -274,6 +274,21 @@ describe('docket export', () => {
     await expectNoChanges(cli, again.out);
   });
 
+  it('from a docket.yaml without agreements.actor, says to set it there, not to change the app', async () => {
+    await seed();
+    const bare = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const { out, result } = await exportTo(bare);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('docket validate refuses the written files until docket.yaml sets what they need:');
+    expect(result.stdout).toMatch(/acme\/docket\.yaml: custom term writes need `agreements\.actor` in docket\.yaml/);
+    expect(result.stdout).toMatch(/set them in \S*acme\/docket\.yaml; then/);
+    expect(result.stdout).not.toContain('the services hold');
+    expect(result.stdout).not.toContain('change these in the app');
+    // Set as it says, the export plans with no changes.
+    await writeFile(join(out, 'docket.yaml'), `${await readFile(join(out, 'docket.yaml'), 'utf8')}`.replace(/^agreements:\n/m, 'agreements:\n  actor: legal-ops@acme.example\n'));
+    await expectNoChanges(cli, out);
+  });
+
   it('writes text with `${` from the app literally, so the export reads back the same and validates', async () => {
     const { exportFrom } = await seed();
     const app = new App(t!.env);
