@@ -63,6 +63,12 @@ function readsBack(text: string, value: unknown, inFlow: boolean, version: '1.1'
  * back exactly; callers keep a file's convention by passing its trailing line break along. Text
  * `quote` picks is never plain (in a file YAML 1.1 readers read too).
  */
+/** The column (from 0) a block scalar's first line of text starts at, or undefined (no text, or tabs). */
+function contentIndent(source: string): number | undefined {
+  const line = /^( *)[^ \n]/m.exec(source);
+  return line && line[0].at(-1) !== '\t' ? line[1]!.length : undefined;
+}
+
 export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quote?: (text: string) => boolean): { start: number; end: number; text: string } {
   const token = node.srcToken as CST.FlowScalar | CST.BlockScalar;
   const original = node.type ?? Scalar.PLAIN;
@@ -96,6 +102,9 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     return { start: token.offset, end, text: JSON.stringify(value) };
   }
   const copy = structuredClone(token);
+  // A block's lines stay as deep as the file has them (4 spaces past the key, say), not 2.
+  const deep = token.type === 'block-scalar' ? contentIndent(token.source) : undefined;
+  if (deep !== undefined && 'indent' in copy) copy.indent = deep - 2;
   CST.setScalarValue(copy, text, { afterKey: true, inFlow, type });
   return { start: token.offset, end, text: block || copy.type === 'block-scalar' ? CST.stringify(copy) : (copy as CST.FlowScalar).source };
 }

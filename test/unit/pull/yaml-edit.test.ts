@@ -191,6 +191,11 @@ describe('editYaml', () => {
     const text = 'kind: P\nactions: ACCEPT\nnotes:\nlast: 1\n';
     expect(edit(text, (v) => setAt(setAt(v, '/actions', 'ACCEPT\nFLAG'), '/notes', 'n')).text).toBe('kind: P\nactions: |-\n  ACCEPT\n  FLAG\nnotes: n\nlast: 1\n');
   });
+
+  it('keeps a block\'s lines as deep as the file wrote them', () => {
+    const text = 'rules:\n    - name: A\n      actions: |\n          ACCEPT a\n\n          FLAG b\n    - name: B\n';
+    expect(edit(text, (v) => setAt(v, '/rules/0/actions', 'ACCEPT a\nREJECT z\n')).text).toBe('rules:\n    - name: A\n      actions: |\n          ACCEPT a\n          REJECT z\n    - name: B\n');
+  });
 });
 
 describe('documentValues', () => {
