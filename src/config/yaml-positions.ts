@@ -262,9 +262,10 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       }
       const duplicate = error.code === 'DUPLICATE_KEY';
       // The parser places a key that follows an empty value at the end of the line before it.
-      const offset = duplicate ? keyStartFrom(text, error.pos[0]) : error.pos[0];
+      // A slip the parser notices at a comment or blank line is the next line's.
+      const offset = duplicate ? keyStartFrom(text, error.pos[0]) : pastCommentLines(text, error.pos[0]);
       const at = lc(offset);
-      const hint = syntaxHint(error.code, error.message, text, error.pos[0]);
+      const hint = syntaxHint(error.code, error.message, text, offset, doc);
       diagnostics.push({
         severity: 'error',
         code: duplicate ? 'duplicate-key' : 'yaml-syntax',
@@ -376,7 +377,7 @@ function placeholderInFlow(text: string, offset: number): { offset: number; text
 }
 
 /** A hint that fits the mistake behind a parser error (most are indentation, or an unquoted `: `). */
-function syntaxHint(code: string, message: string, text: string, offset: number): string | undefined {
+function syntaxHint(code: string, message: string, text: string, offset: number, doc: Document.Parsed): string | undefined {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const lineEnd = text.indexOf('\n', offset);
   const rest = text.slice(offset, lineEnd < 0 ? undefined : lineEnd);
@@ -384,16 +385,19 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
   if (code === 'BLOCK_AS_IMPLICIT_KEY') {
     // A list item indented under a value (`actions: x` then `  - name: y`).
     if (text.slice(lineStart, offset).trim() === '' && /^-(\s|$)/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).trimStart())) {
+      // Further left than the items above it is a slip from them, not an item under a value.
+      const item = lineAbove(text, lineStart, doc, true);
+      if (item && item.column > text.slice(lineStart).search(/\S/) + 1) return lineThemUp(text, lineStart, doc);
       return 'this list item is indented under the value above it: line it up with the other items of its list';
     }
     // `key: a: b` on one line, or a key indented under a plain value on the next.
     return /:\s/.test(rest) ? 'a value containing `: ` must be quoted' : 'the next line is indented further than this key: keys of one mapping start at the same column';
   }
-  if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return lineThemUp(text, lineStart);
+  if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return lineThemUp(text, lineStart, doc);
   if (/^Unexpected scalar at node end/.test(message)) {
     // At the start of a line, the line itself is where the lines above left it: an indentation slip.
     if (text.slice(lineStart, offset).trim() !== '') return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
-    return lineThemUp(text, lineStart);
+    return lineThemUp(text, lineStart, doc);
   }
   if (/Implicit map keys need to be followed by map values/.test(message)) return offset === lineStart ? 'a line here is neither `key: value` nor `- item`; check its indentation' : 'a key needs `:` after it';
   if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`;
@@ -403,32 +407,40 @@ function syntaxHint(code: string, message: string, text: string, offset: number)
 }
 
 /** The hint of an indentation slip, naming the line above that this one slipped from. */
-function lineThemUp(text: string, lineStart: number): string {
-  const above = lineAbove(text, lineStart);
+function lineThemUp(text: string, lineStart: number, doc: Document.Parsed): string {
   const own = text.slice(lineStart).search(/\S/);
+  const item = text[lineStart + own] === '-';
+  const above = lineAbove(text, lineStart, doc, item);
   const column = own + 1;
-  // A key under a list item lines up with the item's first key, after its `- `.
-  const keyAbove = above?.keyColumn !== undefined && text[lineStart + own] !== '-';
-  const aboveColumn = keyAbove ? above!.keyColumn! : above?.column;
-  const which = above && own >= 0 && aboveColumn !== column ? `line ${above.line} ${keyAbove ? 'has its first key' : 'starts'} at column ${aboveColumn} and this one at column ${column}: ` : '';
+  const which = above && own >= 0 && above.column !== column ? `line ${above.line} ${above.firstKeyOfItem ? 'has its first key' : 'starts'} at column ${above.column} and this one at column ${column}: ` : '';
   return `${which}line them up (keys of one mapping start at the same column, list items at the same \`-\`)`;
 }
 
-/** The nearest line above `lineStart` with content (not blank, not a comment): its number and the column it starts at. */
-function lineAbove(text: string, lineStart: number): { line: number; column: number; keyColumn?: number } | undefined {
-  let end = lineStart - 1;
-  while (end > 0) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const line = text.slice(start, end);
-    const content = line.search(/\S/);
-    if (content >= 0 && line[content] !== '#') {
-      // `- key: value`: the item's mapping starts at its first key.
-      const item = /^-[ ]+(?=[^\s#])/.exec(line.slice(content));
-      return { line: lineColumnsOf(text)(start).line, column: content + 1, ...(item ? { keyColumn: content + item[0].length + 1 } : {}) };
+/**
+ * The nearest key of a block mapping above `lineStart` (or, for a list item, the nearest item's
+ * `-`), as the parser read the document up to the slip: not a line of a block scalar's text or
+ * of a flow collection, which say nothing about where keys go.
+ */
+function lineAbove(text: string, lineStart: number, doc: Document.Parsed, item: boolean): { line: number; column: number; firstKeyOfItem: boolean } | undefined {
+  let nearest = -1;
+  yaml().visit(doc, (_key, node) => {
+    if (item && yaml().isSeq(node) && !node.flow) {
+      for (const entry of node.items) {
+        const start = yaml().isNode(entry) ? entry.range?.[0] : undefined;
+        if (start === undefined || start >= lineStart) continue;
+        const dash = text.lastIndexOf('-', start);
+        if (dash > nearest) nearest = dash;
+      }
+    } else if (!item && yaml().isMap(node) && !node.flow) {
+      for (const pair of node.items) {
+        const start = yaml().isNode(pair.key) ? pair.key.range?.[0] : undefined;
+        if (start !== undefined && start < lineStart && start > nearest) nearest = start;
+      }
     }
-    end = start - 1;
-  }
-  return undefined;
+  });
+  if (nearest < 0) return undefined;
+  const start = text.lastIndexOf('\n', nearest - 1) + 1;
+  return { line: lineColumnsOf(text)(start).line, column: nearest - start + 1, firstKeyOfItem: !item && /^\s*-\s/.test(text.slice(start, nearest)) };
 }
 
 /** A document with only comments (or only `---`) parses to an empty plain scalar. */
@@ -447,6 +459,18 @@ function quoteKeyAt(text: string, offset: number): string {
   const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#]+?)\s*:/.exec(rest);
   const key = m?.[1]?.trim();
   return key && key.length <= 80 ? ` \`${key}\`` : '';
+}
+
+/** `offset`, or where the next line with content starts when `offset`'s line is blank or a comment. */
+function pastCommentLines(text: string, offset: number): number {
+  let lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  for (;;) {
+    const end = text.indexOf('\n', lineStart);
+    const line = text.slice(lineStart, end < 0 ? undefined : end).trim();
+    if (line !== '' && !line.startsWith('#')) return lineStart === text.lastIndexOf('\n', offset - 1) + 1 ? offset : lineStart + text.slice(lineStart).search(/\S/);
+    if (end < 0) return offset;
+    lineStart = end + 1;
+  }
 }
 
 /** The first character from `offset` that is not a space or a line break: where a key starts. */

@@ -102,6 +102,21 @@ describe('parseYamlFile', () => {
     ]);
     const tabs = parseYamlFile(lines('version: 1', 'vars:', '\ta: b', 'environments:', '\tstaging:', '\t  vars:', '\t    a: c'), 'docket.yaml');
     expect(tabs.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-syntax', 3]]);
+    // The line slipped from is the nearest key (or, for an item, the nearest `-`) as the parser
+    // read it: not a line of a block's text or of a flow collection. A slip noticed at a comment
+    // is the next line's.
+    const rule = ['kind: Playbook', 'name: A', 'rules:', '  - name: r'];
+    const slips: [string[], number, string][] = [
+      [[...rule, '    actions: |', '      text one', '      text two', '   description: x'], 8, 'line 5 starts at column 5 and this one at column 4'],
+      [[...rule, '    actions: {a: 1,', '      b: 2}', '   description: x'], 7, 'line 5 starts at column 5 and this one at column 4'],
+      [[...rule, '    actions: x', '    questions:', '      - q1', '   description: x'], 8, 'line 6 starts at column 5 and this one at column 4'],
+      [[...rule, '    actions: x', '    questions:', '      - q1', '    # c', '     description: x'], 9, 'line 6 starts at column 5 and this one at column 6'],
+      [[...rule, '    actions: x', ' - name: s', '   actions: y'], 6, 'line 4 starts at column 3 and this one at column 2'],
+      [[...rule, '    actions: x', '    questions:', '      - q1', '     - q2'], 8, 'line 7 starts at column 7 and this one at column 6'],
+    ];
+    for (const [text, line, hint] of slips) {
+      expect(parseYamlFile(lines(...text), 'p.yaml').diagnostics.map((d) => [d.line, d.hint]), text.at(-1)).toEqual([[line, `${hint}: line them up (keys of one mapping start at the same column, list items at the same \`-\`)`]]);
+    }
     // Text after a closing quote is still said to be that.
     expect(parseYamlFile(lines('kind: Playbook', 'name: "A" x'), 'q.yaml').diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([
       [2, 11, 'text follows a closing quote or bracket: quote the whole value, or remove what follows'],
