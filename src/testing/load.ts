@@ -16,7 +16,7 @@ import { writtenIn } from '../config/written-number.js';
 import { parseWithPositions, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { normName } from '../engine/normalize.js';
-import type { PlaybookSubject, TemplateSubject } from '../kinds/support/test-subjects.js';
+import type { PlaybookSubject, RenamedAway, TemplateSubject } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
 import { nameKey } from './match.js';
@@ -135,7 +135,7 @@ class Checker {
       if (!subject && !this.subjects.unknown && typeof body.playbook === 'string') {
         this.error('unknown-playbook', `no Playbook named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name))}`, '/playbook');
       }
-      if (subject?.renamedAwayTo) this.renamedAway('playbook', subject.name, subject.renamedAwayTo, '/playbook');
+      if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/playbook');
       const rules = subject ? subject.rules.map((r) => r.name) : undefined;
       const base = { repeat: numberOr(defaults.repeat, 1), passRate: numberOr(defaults.pass_rate, 1), severity, reviewType: typeof defaults.review_type === 'string' ? defaults.review_type : null };
       const loaded: PlaybookCase[] = [];
@@ -147,7 +147,7 @@ class Checker {
       if (!subject && !this.subjects.unknown && typeof body.template === 'string') {
         this.error('unknown-template', `no CustomTemplate or Template named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.templates.values()].map((t) => t.name))}`, '/template');
       }
-      if (subject?.renamedAwayTo) this.renamedAway('template', subject.name, subject.renamedAwayTo, '/template');
+      if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/template');
       if (!this.subjects.actor && !this.subjects.unknown) {
         this.error('missing-actor', 'template tests create agreements owned and signed by `agreements.actor`, which docket.yaml does not set', '/template', 'set `agreements.actor` in docket.yaml to a user of the agreements service');
       }
@@ -158,12 +158,12 @@ class Checker {
   }
 
   /** The tested name is a new object's, while the one that had it is renamed: the test may mean either. */
-  private renamedAway(kind: string, name: string, renamedTo: string, pointer: string): void {
+  private renamedAway(name: string, renamed: RenamedAway, pointer: string): void {
     this.warning(
       'test-subject-renamed',
-      `${kind} ${JSON.stringify(renamedTo)} is renamed from ${JSON.stringify(name)} (renamed_from), and a new ${kind} takes that name: this test runs against the new one`,
+      `${renamed.kind} ${JSON.stringify(renamed.name)} is renamed from ${JSON.stringify(name)} (renamed_from), and a new ${renamed.kind} takes that name: this test runs against the new one`,
       pointer,
-      `if the test was written for the renamed ${kind}, name ${JSON.stringify(renamedTo)} here`,
+      `if the test was written for the renamed ${renamed.kind}, name ${JSON.stringify(renamed.name)} here`,
     );
   }
 

@@ -23,12 +23,18 @@ export interface SubjectRule {
   generate_summary: boolean;
 }
 
+/** The declared object renamed from a subject's name, and its kind. */
+export interface RenamedAway {
+  kind: KindName;
+  name: string;
+}
+
 export interface PlaybookSubject {
   name: string;
   source?: SourcePos;
   rules: SubjectRule[];
   /** Another declared playbook is `renamed_from` this name: a test naming it may mean that one. */
-  renamedAwayTo?: string;
+  renamedAwayTo?: RenamedAway;
 }
 
 export interface TemplateSubject {
@@ -39,7 +45,7 @@ export interface TemplateSubject {
   /** The `--target` of plan that names it (`custom-template/NAME`). */
   target: string;
   /** Another declared template is `renamed_from` this name: a test naming it may mean that one. */
-  renamedAwayTo?: string;
+  renamedAwayTo?: RenamedAway;
 }
 
 /** The playbooks the configuration declares, with their rules, by name. */
@@ -62,12 +68,12 @@ export function declaredPlaybooks(desired: readonly DesiredResource[]): Map<stri
 }
 
 /** Marks each subject whose name another declared one of `kinds` was renamed from. */
-function markRenamedAway(subjects: Map<string, { renamedAwayTo?: string }>, desired: readonly DesiredResource[], kinds: readonly KindName[]): void {
+function markRenamedAway(subjects: Map<string, { renamedAwayTo?: RenamedAway }>, desired: readonly DesiredResource[], kinds: readonly KindName[]): void {
   for (const d of desired) {
     if (!kinds.includes(d.kind)) continue;
     for (const former of d.renamedFrom) {
       const taken = subjects.get(normName(former));
-      if (taken && normName(former) !== d.key) taken.renamedAwayTo = d.name;
+      if (taken && normName(former) !== d.key) taken.renamedAwayTo = { kind: d.kind, name: d.name };
     }
   }
 }
