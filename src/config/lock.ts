@@ -688,6 +688,13 @@ function inEntryOrder(entry: LockEntry): LockEntry {
   return out as LockEntry;
 }
 
+/** Targets sorted, each section's entries sorted by key with their fields in docket's order. */
+function inDocketOrder(targets: LockDocument['targets']): LockDocument['targets'] {
+  const out: LockDocument['targets'] = {};
+  for (const [name, section] of Object.entries(sorted(targets))) out[name] = isPlainObject(section) && isPlainObject(section.files) ? { ...section, files: written(section.files) } : section;
+  return out;
+}
+
 /** A section's entries sorted by key, each with its fields in docket's order. */
 function written(files: Record<string, LockEntry>): Record<string, LockEntry> {
   return Object.fromEntries(Object.entries(sorted(files)).map(([key, entry]) => [key, isPlainObject(entry) ? inEntryOrder(entry) : entry]));
@@ -696,12 +703,10 @@ function written(files: Record<string, LockEntry>): Record<string, LockEntry> {
 /** The document with `target`'s entries replaced, and the version 1 section it came from dropped. */
 export function withSection(doc: LockDocument, target: string, lock: LockFile, location: LockLocation): LockDocument {
   // A section with no entries is not written: an apply that uploads nothing leaves a committed lock file as it was.
-  const targets: LockDocument['targets'] = {};
-  for (const [name, section] of Object.entries(doc.targets)) targets[name] = isPlainObject(section) && isPlainObject(section.files) ? { ...section, files: written(section.files) } : section;
-  if (Object.keys(lock.files).length > 0) targets[target] = { files: written(lock.files) };
+  const targets = { ...doc.targets };
+  if (Object.keys(lock.files).length > 0) targets[target] = { files: lock.files };
   else delete targets[target];
-  const out: LockDocument = { version: 2, targets };
-  out.targets = Object.fromEntries(Object.entries(out.targets).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const out: LockDocument = { version: 2, targets: inDocketOrder(targets) };
   const legacy = doc.legacy ? structuredClone(doc.legacy) : undefined;
   if (legacy) {
     const section = location.emulator ? legacy.emulator : legacy;
@@ -866,7 +871,8 @@ export async function writeSync(location: LockLocation, changesOf: SyncChangesOf
   if (changes === undefined) return;
   await removeStaleTempsOf(location.path);
   const out = withSync(read.doc, changes);
-  const pieces = renderPieces(out);
+  // Written whole in docket's order, whatever order a formatter left the rest of the file in.
+  const pieces = renderPieces({ version: out.version, targets: inDocketOrder(out.targets), ...(out.legacy ? { legacy: out.legacy } : {}), ...(out.synced ? { synced: out.synced } : {}) });
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
   if (sameText(pieces, before) || (before === undefined && !out.synced) || holdsAlready(before, read.doc, out)) return;
   await writeFileAtomic(location.path, pieces, { tempDir: tempDirOf(location.path) });

@@ -345,6 +345,10 @@ describe('docket.lock.json', () => {
     expect(await readFile(join(docketWritten, LOCK_FILE), 'utf8')).toBe(jqSorted);
     await settleLock(withEntry, PROD, (await readLockDocument(withEntry)).doc.targets[PROD]!, false, { [REVIEW]: { records: { 'rule:P/A': 'a2' } } });
     expect(await readFile(join(docketWritten, LOCK_FILE), 'utf8')).toBe(docketText.replace('"a"', '"a2"'));
+    // A write of records alone (pull's) writes it whole in docket's order too.
+    await writeFile(join(docketWritten, LOCK_FILE), jqSorted);
+    await writeSync(withEntry, { [REVIEW]: { records: { 'rule:P/A': 'a3' } } });
+    expect(await readFile(join(docketWritten, LOCK_FILE), 'utf8')).toBe(docketText.replace('"a"', '"a3"'));
 
     // With no lock file and no entries, the records alone make the file; forgetting alone makes none.
     const empty = await makeDir({});
