@@ -159,8 +159,14 @@ describe('loadWorkspace, custom terms', () => {
       'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: a.md'),
       'terms/a.md': '  \n\n',
       'terms/b.yaml': lines('kind: CustomTerm', 'name: B', 'body: "   "'),
+      // Empty outright: the same one error, not a schema error beside it.
+      'terms/c.yaml': lines('kind: CustomTerm', 'name: C', 'body: ""'),
     });
-    expect(found).toEqual(['terms/a.yaml:3:12 term-content custom term "A" has an empty body', 'terms/b.yaml:3:7 term-content custom term "B" has an empty body']);
+    expect(found).toEqual([
+      'terms/a.yaml:3:12 term-content custom term "A" has an empty body',
+      'terms/b.yaml:3:7 term-content custom term "B" has an empty body',
+      'terms/c.yaml:3:7 term-content custom term "C" has an empty body',
+    ]);
   });
 });
 
