@@ -56,6 +56,17 @@ function readsBack(text: string, value: unknown, inFlow: boolean, version: '1.1'
 }
 
 /**
+ * The column (from 0) a block scalar's lines of text start at, or undefined where the library's
+ * own depth must do: no text, a tab, or an indentation indicator (`|2`), whose depth counts from
+ * the parent and may hold the text's own leading spaces.
+ */
+function contentIndent(token: CST.BlockScalar): number | undefined {
+  if (token.props.some((p) => p.type === 'block-scalar-header' && /\d/.test(p.source))) return undefined;
+  const line = /^( *)[^ \r\n]/m.exec(token.source);
+  return line && line[0].at(-1) !== '\t' ? line[1]!.length : undefined;
+}
+
+/**
  * The splice that makes a scalar's token hold `value`, in the style the node had where it can: a
  * block stays a block, quotes stay quotes, plain stays plain unless the text would read back as
  * something else. Multi-line text becomes a `|` block (in a flow collection, a double-quoted
@@ -63,12 +74,6 @@ function readsBack(text: string, value: unknown, inFlow: boolean, version: '1.1'
  * back exactly; callers keep a file's convention by passing its trailing line break along. Text
  * `quote` picks is never plain (in a file YAML 1.1 readers read too).
  */
-/** The column (from 0) a block scalar's first line of text starts at, or undefined (no text, or tabs). */
-function contentIndent(source: string): number | undefined {
-  const line = /^( *)[^ \n]/m.exec(source);
-  return line && line[0].at(-1) !== '\t' ? line[1]!.length : undefined;
-}
-
 export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quote?: (text: string) => boolean): { start: number; end: number; text: string } {
   const token = node.srcToken as CST.FlowScalar | CST.BlockScalar;
   const original = node.type ?? Scalar.PLAIN;
@@ -103,8 +108,8 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   }
   const copy = structuredClone(token);
   // A block's lines stay as deep as the file has them (4 spaces past the key, say), not 2.
-  const deep = token.type === 'block-scalar' ? contentIndent(token.source) : undefined;
-  if (deep !== undefined && 'indent' in copy) copy.indent = deep - 2;
+  const deep = token.type === 'block-scalar' ? contentIndent(token) : undefined;
+  if (deep !== undefined && 'indent' in copy && deep - 2 >= token.indent) copy.indent = deep - 2;
   CST.setScalarValue(copy, text, { afterKey: true, inFlow, type });
   return { start: token.offset, end, text: block || copy.type === 'block-scalar' ? CST.stringify(copy) : (copy as CST.FlowScalar).source };
 }

@@ -195,6 +195,9 @@ describe('editYaml', () => {
   it('keeps a block\'s lines as deep as the file wrote them', () => {
     const text = 'rules:\n    - name: A\n      actions: |\n          ACCEPT a\n\n          FLAG b\n    - name: B\n';
     expect(edit(text, (v) => setAt(v, '/rules/0/actions', 'ACCEPT a\nREJECT z\n')).text).toBe('rules:\n    - name: A\n      actions: |\n          ACCEPT a\n          REJECT z\n    - name: B\n');
+    // A blank first line of CRLF text, and an indentation indicator, leave the depth to the library.
+    expect(edit('description: |\r\n\r\n    old text\r\n', (v) => setAt(v, '/description', 'new text\n')).text).toBe('description: |\r\n    new text\r\n');
+    expect(edit('description: |2\n     indented old\n', (v) => setAt(v, '/description', '  new lead\ntext\n')).text).toBe('description: |2\n    new lead\n  text\n');
   });
 });
 
