@@ -41,24 +41,19 @@ export function normEmail(value: unknown): string | null {
 
 /**
  * Numbers and numeric strings compare by value. A leading zero (`"01099"`, a zip code) marks text,
- * not a number, so it is never equal to 1099. So does a number a double cannot hold exactly (a
- * whole number past 2^53 − 1, more than 15 significant digits): as a number it would be sent
- * rounded, a value nobody wrote.
+ * not a number, so it is never equal to 1099. A whole number past 2^53 - 1 is kept as its exact
+ * decimal text on both sides: as a number it would be sent rounded (`"99999999999999999999"` as
+ * 1e+20, a value nobody wrote), and as text it still equals a live number of that exact value.
  */
 export function normScalar(value: unknown): unknown {
   if (typeof value === 'string') {
     const text = value.trim();
-    if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(text) && heldExactly(text)) return Number(text);
+    if (!/^-?(0|[1-9]\d*)(\.\d+)?$/.test(text)) return value;
+    const n = Number(text);
+    return Number.isInteger(n) && !Number.isSafeInteger(n) ? text : n;
   }
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
   return value ?? null;
-}
-
-const MAX_EXACT_DIGITS = 15;
-
-function heldExactly(text: string): boolean {
-  if (!text.includes('.')) return Number.isSafeInteger(Number(text));
-  const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
-  return digits.length <= MAX_EXACT_DIGITS;
 }
 
 /** {@link normScalar} at every depth of lists and mappings (template parameters and their defaults). */

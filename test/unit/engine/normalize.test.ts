@@ -64,15 +64,14 @@ describe('normScalar', () => {
     expect(sameValue(normScalar('3'), normScalar(2))).toBe(false);
   });
 
-  it('keeps as text a number a double cannot hold exactly: it would be sent rounded', () => {
+  it('keeps a whole number past 2^53 - 1 as its exact text: as a number it would be sent rounded', () => {
     expect(normScalar('99999999999999999999')).toBe('99999999999999999999');
     expect(normScalar('9007199254740992')).toBe('9007199254740992');
     expect(normScalar('9007199254740991')).toBe(9007199254740991);
-    expect(normScalar('0.1234567890123456789')).toBe('0.1234567890123456789');
-    expect(normScalar('123456789.123456')).toBe(123456789.123456);
-    // Zeros around the digits are not digits a double must hold.
-    expect(normScalar('0.000000000000000000012')).toBe(1.2e-20);
-    expect(normScalar('1.50000000000000000000')).toBe(1.5);
+    expect(normScalar('100000000000000000000.0')).toBe('100000000000000000000.0');
+    // Still compared by value with a live number of that exact value, and not with a rounded one.
+    expect(sameValue(normScalar('100000000000000000000'), normScalar(1e20))).toBe(true);
+    expect(sameValue(normScalar('99999999999999999999'), normScalar(1e20))).toBe(false);
   });
 
   it('leaves non-numeric strings and booleans alone', () => {
