@@ -880,16 +880,21 @@ export async function writeSync(location: LockLocation, changesOf: SyncChangesOf
 }
 
 /**
- * Whether the file already says exactly `out`, in the same order, only spaced otherwise (formatted
- * by hand or by another tool): rewriting it would change nothing but whitespace in git. A merge
- * conflict is never kept, though its sides may say the same.
+ * Whether the file already says exactly `out`, only formatted otherwise (spaced, or its keys in
+ * another order, as an editor or `jq -S` leaves them): rewriting it would change nothing but
+ * formatting in git. Compared with the file as written, not as read, so what reading mends (an
+ * older spelling of a target, a name in decomposed Unicode) is still written. A merge conflict is
+ * never kept, though its sides may say the same.
  */
 function holdsAlready(text: string | undefined, read: LockDocument, out: LockDocument): boolean {
   if (text === undefined || out.synced !== read.synced || splitConflict(text)) return false;
-  const { synced: _records, ...outRest } = out;
-  const { synced: _readRecords, ...readRest } = read;
-  // Keys in another order say the same (`jq -S` sorts every key).
-  return canonicalJson(outRest) === canonicalJson(readRest);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return false;
+  }
+  return isPlainObject(raw) && canonicalJson(raw) === canonicalJson(out);
 }
 
 /** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */

@@ -99,6 +99,14 @@ describe('docket.lock.json', () => {
     expect(read.doc.synced).toEqual({ [PROD]: { 'playbook:P': 'p-1 name=aa' } });
   });
 
+  it('an apply with nothing new to record still writes the sections an older docket spelled otherwise under their names now', async () => {
+    const old = { version: 2, targets: { 'https://API.commonpaper.com org-prod': { files: { 'attachment:A': ATTACHMENT } } } };
+    const root = await makeDir({ [LOCK_FILE]: `${JSON.stringify(old, null, 2)}\n` });
+    const location = lockLocation(root, { emulator: false });
+    await settleLock(location, PROD, await read(root, PROD));
+    expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'))).toEqual({ version: 2, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT } } } });
+  });
+
   it('every problem of a lock file is told at once, each at the line and column of its value, quoting it', () => {
     const doc = {
       version: 2,
