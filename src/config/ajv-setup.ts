@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Ajv, type AnySchemaObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DocketError } from '../errors.js';
-import { EDITORS_ONLY_MARK, KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, schemasDir } from './schema-names.js';
+import { EDITORS_ONLY_MARK, KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, SCHEMA_MARKS, schemasDir } from './schema-names.js';
 
 export { SCHEMA_BASE, SUBSCHEMAS, schemasDir, subschemaExport, validatorModule } from './schema-names.js';
 
@@ -58,16 +58,24 @@ export function createAjv(code?: Options['code']): Ajv {
   // WHATWG `URL` and says what else is wrong. The full RFC 3986 expression of ajv-formats costs a
   // run 25–30 ms to compile on first use.
   ajv.addFormat('uri', /^[a-z][a-z0-9+\-.]*:[\w\-.~:/?#[\]@!$&'()*+,;=%]*$/i);
-  for (const name of schemaFileNames()) ajv.addSchema(withoutKindChecked(withoutPlaceholders(readSchemaFile(name))), `${SCHEMA_BASE}${name}`);
+  for (const name of schemaFileNames()) ajv.addSchema(forDocket(withoutPlaceholders(readSchemaFile(name)), name), `${SCHEMA_BASE}${name}`);
   return ajv;
 }
 
-/** Each part of a schema its kind checks itself (KIND_CHECKED_MARK) as a plain object, rules for editors (EDITORS_ONLY_MARK) as always true, and names without their editors' length (NAME_LENGTH_MARK), for docket. */
-function withoutKindChecked(node: AnySchemaObject): AnySchemaObject {
+/**
+ * A schema file as docket validates with it: each part its kind checks itself (KIND_CHECKED_MARK)
+ * as a plain object, rules for editors (EDITORS_ONLY_MARK) as always true, and names without their
+ * editors' length (NAME_LENGTH_MARK). A `docket:` mark it does not know fails the build, rather
+ * than docket silently enforcing an editor's rule and saying each problem twice.
+ */
+function forDocket(node: AnySchemaObject, file: string): AnySchemaObject {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v === null || typeof v !== 'object') return v;
     const o = v as Record<string, unknown>;
+    if (typeof o.$comment === 'string' && o.$comment.startsWith('docket:') && !SCHEMA_MARKS.has(o.$comment)) {
+      throw new DocketError('invalid-schema', `schemas/${file}: unknown mark ${JSON.stringify(o.$comment)}`);
+    }
     if (o.$comment === KIND_CHECKED_MARK) return { ...(typeof o.description === 'string' ? { description: o.description } : {}), type: 'object' };
     if (o.$comment === EDITORS_ONLY_MARK) return {};
     if (o.$comment === NAME_LENGTH_MARK) {

@@ -14,26 +14,30 @@ import { DocketError } from '../errors.js';
 export const SCHEMA_BASE = 'https://docket.dev/schemas/';
 
 /**
- * Marks a rule of a schema file that is there for editors, such as "exactly one of body, body_file
- * or docx_file": docket's kind says it itself, in its own words (term-content), so docket's
+ * Marks a rule of a schema file that is there for editors, such as "exactly one of" the ways a
+ * document gives its content: docket's kind says it itself, in its own words, so docket's
  * validators take the part as always true (ajv-setup.ts).
  */
 export const EDITORS_ONLY_MARK = 'docket: for editors; docket checks this itself and says it in its own words';
 
 /** Marks the placeholder alternative as docket compiles it (ajv-setup.ts), so schema.ts drops its errors. */
 export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholders are filled in';
-/**
- * Marks a part of a schema file that is there for editors: docket's kind checks that value itself
- * (an inline custom template definition, with the definition's own rules and wording), so docket's
- * validators take it as a plain object and do not say each problem twice.
- */
+
 /**
  * The `$comment` of a name's schema: its `maxLength` is for editors; docket says name-too-long
  * itself (engine/desired.ts), counting characters as a person reads them.
  */
 export const NAME_LENGTH_MARK = 'docket: longer than 200 characters is name-too-long, which docket says counting characters as a person reads them';
 
+/**
+ * Marks a part of a schema file that is there for editors: docket's kind checks that value itself
+ * (an inline custom template definition, with the definition's own rules and wording), so docket's
+ * validators take it as a plain object and do not say each problem twice.
+ */
 export const KIND_CHECKED_MARK = "docket: checked by its kind, at the exact line, with the definition's own rules";
+
+/** Every mark above: a `docket:` comment that is none of them is a mistake in a schema file (ajv-setup.ts). */
+export const SCHEMA_MARKS: ReadonlySet<string> = new Set([EDITORS_ONLY_MARK, PLACEHOLDER_MARK, NAME_LENGTH_MARK, KIND_CHECKED_MARK]);
 
 /** Sub-schemas validated on their own (a `DOCKET_*` variable is checked like the key it replaces). */
 export const SUBSCHEMAS: Readonly<Record<string, readonly string[]>> = {

@@ -428,7 +428,7 @@ function lineAbove(text: string, lineStart: number, doc: Document.Parsed, item: 
       for (const entry of node.items) {
         const start = yaml().isNode(entry) ? entry.range?.[0] : undefined;
         if (start === undefined || start >= lineStart) continue;
-        const dash = text.lastIndexOf('-', start);
+        const dash = text.lastIndexOf('-', start - 1);
         if (dash > nearest) nearest = dash;
       }
     } else if (!item && yaml().isMap(node) && !node.flow) {

@@ -29,7 +29,7 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       updates.push({ kind: u.kind, key: u.key, entry: u.settled, reason });
     };
     if (d?.pinId && !namesEarlierUpload(d.pinId, u.settled)) {
-      drop(`${what}; the configuration pins id ${d.pinId}, so the pending mark is dropped`);
+      drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
     } else if (!d || d.fields[u.field] !== u.sha256) {
       const why = d ? 'the configuration now names another file' : 'the configuration no longer declares it';
       drop(`${what} and may exist live as an orphan (${why}); apply forgets it`);

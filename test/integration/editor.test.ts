@@ -69,7 +69,7 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     for (const [name, url] of [['remote-http', 'http://api.example.com'], ['credentials', 'https://me:pw@api.example.com'], ['query', 'https://api.example.com/?key=x'], ['fragment', 'https://api.example.com/#x']]) {
       expect(await problemsOf(name, url!), url).toBeGreaterThan(0);
     }
-    for (const [name, url] of [['https', 'https://api.gerri.commonpaper.com'], ['https-path', 'https://proxy.example.com:8443/review/'], ['loopback', 'http://127.0.0.1:4010/review'], ['localhost', 'http://localhost:4010'], ['ipv6', 'http://[::1]:4010']]) {
+    for (const [name, url] of [['https', 'https://api.gerri.commonpaper.com'], ['https-path', 'https://proxy.example.com:8443/review/'], ['loopback', 'http://127.0.0.1:4010/review'], ['localhost', 'http://localhost:4010'], ['capitals', 'http://LOCALHOST:4010'], ['ipv6', 'http://[::1]:4010']]) {
       expect(await problemsOf(name, url!), url).toBe(0);
     }
   });

@@ -63,17 +63,17 @@ export function declaredPlaybooks(desired: readonly DesiredResource[]): Map<stri
       generate_summary: f.generate_summary !== false,
     });
   }
-  markRenamedAway(out, desired, [playbookKind.name]);
+  markRenamedAway(out, desired, playbookKind.name, () => true);
   return out;
 }
 
-/** Marks each subject whose name another declared one of `kinds` was renamed from. */
-function markRenamedAway(subjects: Map<string, { renamedAwayTo?: RenamedAway }>, desired: readonly DesiredResource[], kinds: readonly KindName[]): void {
+/** Marks each subject of `kind` whose name another declared one of that kind was renamed from. */
+function markRenamedAway<S extends { renamedAwayTo?: RenamedAway }>(subjects: Map<string, S>, desired: readonly DesiredResource[], kind: KindName, ofKind: (subject: S) => boolean): void {
   for (const d of desired) {
-    if (!kinds.includes(d.kind)) continue;
+    if (d.kind !== kind) continue;
     for (const former of d.renamedFrom) {
       const taken = subjects.get(normName(former));
-      if (taken && normName(former) !== d.key) taken.renamedAwayTo = { kind: d.kind, name: d.name };
+      if (taken && ofKind(taken) && normName(former) !== d.key) taken.renamedAwayTo = { kind: d.kind, name: d.name };
     }
   }
 }
@@ -85,7 +85,9 @@ export function declaredTemplates(desired: readonly DesiredResource[]): Map<stri
     if (d.kind !== customTemplateKind.name && d.kind !== templateKind.name) continue;
     out.set(d.key, { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}` });
   }
-  markRenamedAway(out, desired, [customTemplateKind.name, templateKind.name]);
+  // `renamed_from` names a former name of the same kind: a custom template's, or a standard template's.
+  markRenamedAway(out, desired, customTemplateKind.name, (t) => t.custom);
+  markRenamedAway(out, desired, templateKind.name, (t) => !t.custom);
   return out;
 }
 
