@@ -62,14 +62,16 @@ export async function writeExport(
   onExit?: (cleanup: () => void) => () => void,
 ): Promise<void> {
   const parent = path.dirname(out);
+  let release: (() => void) | undefined;
   const staging = await mkdir(parent, { recursive: true })
     .then(() => mkdtemp(path.join(parent, `.${path.basename(out)}.export-`)))
+    // Removed on a signal from the moment it exists, before anything else is awaited.
+    .then((dir) => ((release = onExit?.(() => rmSync(dir, { recursive: true, force: true }))), dir))
     // mkdtemp makes it 0700; the directory it becomes is the user's, as `mkdir` would make it.
     .then(async (dir) => (await chmod(dir, 0o777 & ~process.umask()), dir))
     .catch((error: NodeJS.ErrnoException) => {
       throw new DocketError('write-failed', `cannot write the export to ${label} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
     });
-  const release = onExit?.(() => rmSync(staging, { recursive: true, force: true }));
   try {
     for (const f of files) {
       const file = path.join(staging, ...f.path.split('/'));

@@ -18,6 +18,8 @@ export interface AtomicWriteOptions {
   tempDir?: string;
   /** Permission bits the file gets; by default those of the file it replaces (a new one: what the umask gives). */
   mode?: number;
+  /** Told the temporary file while it exists (to remove it if a signal ends the process); returns its release. */
+  whileWriting?: (tmp: string) => () => void;
 }
 
 /** `content` may come in pieces (text and bytes), written one after another as they are made. */
@@ -25,6 +27,7 @@ export async function writeFileAtomic(file: string, content: string | Iterable<s
   await mkdir(dirname(file), { recursive: true });
   if (options.tempDir) await mkdir(options.tempDir, { recursive: true });
   const tmp = tempPath(file, options.tempDir);
+  const release = options.whileWriting?.(tmp);
   try {
     await writeFile(tmp, content, 'utf8');
     // A file someone made private (or read-only) stays so: a rename would otherwise give it the umask's bits.
@@ -34,6 +37,8 @@ export async function writeFileAtomic(file: string, content: string | Iterable<s
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
+  } finally {
+    release?.();
   }
 }
 

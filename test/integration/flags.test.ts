@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -122,6 +123,16 @@ describe('flag values', () => {
       expect(r.requests).toBe(0);
       expect(r.stderr).toContain('needs a directory (`.` for the current one)');
     }
+  });
+
+  it('plan --out removes a temporary plan file a killed run left beside it', async () => {
+    const plan = join(dir, 'saved', 'plan.json');
+    await mkdir(join(dir, 'saved'), { recursive: true });
+    // The name writeFileAtomic gives it, with the pid of a process that is gone.
+    const stale = join(dir, 'saved', '.plan.json.999999999.0123abcd.tmp');
+    await writeFile(stale, '{"half": ');
+    expect((await run(['plan', '-C', dir, '--emulator', '--out', plan, '-q'])).code).toBe(0);
+    expect(await readdir(join(dir, 'saved'))).toEqual(['plan.json']);
   });
 
   it('apply PLAN.json --prune is refused: the saved plan decided what it archives', async () => {

@@ -1,5 +1,6 @@
 /** `docket plan`: what apply would change, as text, JSON (the plan file) or a PR comment. */
-import { writeFileAtomic } from '../../util/atomic-write.js';
+import { removeStaleTemps, writeFileAtomic } from '../../util/atomic-write.js';
+import { rmSync } from 'node:fs';
 import { DocketError } from '../../errors.js';
 import { Command, Option } from 'commander';
 import { hasChanges } from '../../engine/plan.js';
@@ -8,7 +9,8 @@ import { renderPlanMarkdown } from '../../render/markdown.js';
 import { writePlanText } from '../../render/text.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
-import { useColor, type Io } from '../io.js';
+import { interruptsOf, useColor, type Io } from '../io.js';
+import type { Interrupts } from '../interrupt.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile } from '../output-file.js';
 import { keyValues, redact, redactEach } from '../redact.js';
@@ -59,7 +61,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
         const secrets = keyValues(io.env);
         // Texts and names as the file is written: only when there is a key to keep out.
         sealPlan(plan, io.env, secrets.length > 0 ? (text) => redact(text, secrets) : undefined);
-        await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets));
+        await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets), interruptsOf(io));
       }
       const color = useColor(io, opts);
       if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
@@ -72,10 +74,14 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     });
 }
 
-/** Saves the plan (creating its folder), or explains why it cannot. */
-async function savePlan(path: string, label: string, json: Iterable<string>): Promise<void> {
+/**
+ * Saves the plan (creating its folder), or explains why it cannot. A signal while it is written
+ * leaves no temporary file beside it, and one a killed run left is removed.
+ */
+async function savePlan(path: string, label: string, json: Iterable<string>, interrupts: Interrupts): Promise<void> {
   try {
-    await writeFileAtomic(path, json);
+    await removeStaleTemps(path);
+    await writeFileAtomic(path, json, { whileWriting: (tmp) => interrupts.onExit(() => rmSync(tmp, { force: true })) });
   } catch (error) {
     const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
     throw new DocketError('write-failed', `cannot write the plan to ${label} (${reason})`, 'check that the folder can be created and written');

@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../../src/util/atomic-write.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+
+afterEach(removeMadeDirs);
+
+describe('writeFileAtomic', () => {
+  it('tells whileWriting its temporary file while it exists (so a signal can remove it), and releases it after', async () => {
+    const dir = await makeDir({});
+    const file = join(dir, 'plan.json');
+    const told: string[] = [];
+    let released = 0;
+    await writeFileAtomic(file, ['{', '}'], {
+      whileWriting: (tmp) => {
+        told.push(tmp);
+        return () => void released++;
+      },
+    });
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/\.plan\.json\.\d+\.\w+\.tmp$/);
+    expect(existsSync(told[0]!)).toBe(false);
+    expect(released).toBe(1);
+    expect(await readdir(dir)).toEqual(['plan.json']);
+  });
+
+  it('releases the temporary file when the write fails too', async () => {
+    // A folder where the file goes: the rename fails after the temporary file was written.
+    const dir = await makeDir({ 'plan.json/inside': 'x' });
+    let released = 0;
+    await expect(writeFileAtomic(join(dir, 'plan.json'), 'x', { whileWriting: () => () => void released++ })).rejects.toThrow();
+    expect(released).toBe(1);
+    expect(await readdir(dir)).toEqual(['plan.json']);
+  });
+});
