@@ -1,7 +1,7 @@
 /**
- * kill -9 in the middle of an apply, at the moments that matter: after the service did an upload
- * and before docket heard, and at arbitrary points. The re-run must adopt what was done (no second
- * version of a Word term, no second PDF), the lock must stay whole, and a final plan shows nothing.
+ * An upload whose answer never came, and kill -9 at arbitrary points of a larger apply: the lock
+ * must stay whole, nothing is uploaded twice blindly, and a final plan shows nothing. Kills right
+ * after an upload are in kill-uploads.test.ts.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { lockFiles } from '../../helpers/lock.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
-import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, CSA_TEMPLATE_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
+import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
 import { agreementsOf, bin, expectConverged, expectLockIntact, reviewOf, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
@@ -35,152 +35,6 @@ async function killWhen(dir: string, done: () => boolean, what: string): Promise
   run.child.kill('SIGKILL');
   expect(await run.exited).toBe('SIGKILL');
 }
-
-describe('kill -9 after the service did an upload, before docket heard', () => {
-  it('a created Word term is adopted by the re-run: one term, one version, recorded in the lock', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const dir = await wordTermDir();
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/custom_terms', status: 'hang' });
-    await killWhen(dir, () => terms('Data Terms').length === 1, 'the term to exist');
-    const before = await expectLockIntact(dir);
-    expect(Object.values(before)[0]!['custom-term:Data Terms']).toMatchObject({ pending: { file: 'terms/data.docx', version: 1 } });
-
-    const run = bin(t);
-    const again = await run('apply', '-C', dir, '--auto-approve');
-    expect(again.code).toBe(0);
-    expect(again.stdout).toContain('was published (version 1) by an earlier apply that stopped before recording it');
-    expect(again.stdout).toContain('if version 1 in the app is not this file, save the file again so the next apply publishes it');
-    expect(terms('Data Terms')).toHaveLength(1);
-    expect(terms('Data Terms')[0]!.versions).toHaveLength(1);
-    const after = await expectLockIntact(dir);
-    expect(Object.values(after)[0]!['custom-term:Data Terms']).toEqual({ id: terms('Data Terms')[0]!.id, file: 'terms/data.docx', sha256: expect.any(String), version: 1 });
-    await expectConverged(run, dir);
-  });
-
-  it('a published version is not published again', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const dir = await wordTermDir();
-    const run = bin(t);
-    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
-    await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
-    await killWhen(dir, () => terms('Data Terms')[0]!.versions.length === 2, 'version 2');
-    await expectLockIntact(dir);
-
-    const again = await run('apply', '-C', dir, '--auto-approve');
-    expect(again.code).toBe(0);
-    expect(terms('Data Terms')[0]!.versions).toHaveLength(2);
-    await expectConverged(run, dir);
-  });
-
-  it('a publish that never reached the service is made by the re-run, once', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const dir = await wordTermDir();
-    const run = bin(t);
-    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
-    await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
-    // A dead server: the request is neither performed nor answered.
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'silent' });
-    const started = t.emulator.stats().faults_injected;
-    await killWhen(dir, () => t.emulator.stats().faults_injected > started, 'the publish to be sent');
-    expect(terms('Data Terms')[0]!.versions).toHaveLength(1);
-
-    const again = await run('apply', '-C', dir, '--auto-approve');
-    expect(again.code).toBe(0);
-    expect(again.stdout).toContain('did not happen');
-    expect(terms('Data Terms')[0]!.versions).toHaveLength(2);
-    await expectConverged(run, dir);
-  });
-
-  it('an attachment upload that may have happened is not sent again blindly; pinning its id adopts it', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
-    const attachments = () => Object.values(agreementsOf(t).attachments);
-    await killWhen(dir, () => attachments().length === 1, 'the upload');
-    await expectLockIntact(dir);
-
-    const run = bin(t);
-    const refused = await run('apply', '-C', dir, '--auto-approve');
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('attachments/security.yaml:4:1 error uncertain-upload attachment "Security Exhibit": an upload of attachments/security.pdf');
-    expect(refused.stderr).toContain('docket apply --retry-uncertain');
-    expect(refused.stderr).not.toMatch(/Internal error|    at /);
-    expect(attachments()).toHaveLength(1);
-
-    // The person looked it up in the app: pin it and record the file as live.
-    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${attachments()[0]!.id}\n` });
-    const adopted = await run('apply', '-C', dir, '--auto-approve', '--adopt-files');
-    expect(adopted.code).toBe(0);
-    expect(attachments()).toHaveLength(1);
-    await expectConverged(run, dir);
-  });
-
-  it('a new PDF whose upload may have happened, adopted by its pinned id: the templates naming the earlier upload are re-pointed in the same apply', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
-    const run = bin(t);
-    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
-    const attachments = () => Object.values(agreementsOf(t).attachments);
-    const csa = () => Object.values(agreementsOf(t).templates).find((x) => x.name === 'Cloud Service Agreement')!;
-    const first = attachments()[0]!.id;
-
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('two'));
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
-    await killWhen(dir, () => attachments().length === 2, 'the second upload');
-    const second = attachments().find((a) => a.id !== first)!.id;
-    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${second}\n` });
-    const plan = await run('plan', '-C', dir);
-    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
-    expect(plan.stdout).toContain('changed in files');
-    expect((await run('drift', '-C', dir)).code).toBe(0);
-    const adopted = await run('apply', '-C', dir, '--auto-approve', '--adopt-files');
-    expect(adopted.code).toBe(0);
-    expect(adopted.stdout).toContain('Apply complete: 1 done.');
-    expect(csa().parameters.include_security_policy_attachment_id).toBe(second);
-    expect(csa().parameters.attachment_ids).toEqual([second]);
-    expect(attachments()).toHaveLength(2);
-    await expectConverged(run, dir);
-  });
-
-  it('uploads still waiting for their turn leave no pending mark: only the one sent is uncertain', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const files: Record<string, string> = { 'docket.yaml': AGREEMENTS_DOCKET_YAML };
-    for (const n of [1, 2, 3]) files[`attachments/a${n}.yaml`] = `kind: Attachment\nname: Exhibit ${n}\nfile: a${n}.pdf\n`;
-    const dir = await makeDir(files);
-    for (const n of [1, 2, 3]) await writeFile(join(dir, `attachments/a${n}.pdf`), pdf(`exhibit ${n}`));
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
-    // Two requests a second: the other two uploads wait for their turn while the first hangs.
-    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--max-rps', '2'], t.env);
-    await waitUntil(() => Object.values(agreementsOf(t).attachments).length === 1, 'the first upload');
-    run.child.kill('SIGKILL');
-    expect(await run.exited).toBe('SIGKILL');
-    const lock = Object.values(await expectLockIntact(dir))[0]!;
-    expect(Object.keys(lock)).toHaveLength(1);
-    expect(Object.values(agreementsOf(t).attachments)).toHaveLength(1);
-
-    const plan = await bin(t)('plan', '-C', dir);
-    expect(plan.code).toBe(1);
-    expect(plan.stderr.match(/error uncertain-upload/g)).toHaveLength(1);
-  });
-
-  it('--retry-uncertain uploads it again when the person says so', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'silent' });
-    const started = t.emulator.stats().faults_injected;
-    await killWhen(dir, () => t.emulator.stats().faults_injected > started, 'the upload to be sent');
-    const run = bin(t);
-    const retried = await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain');
-    expect(retried.code).toBe(0);
-    expect(retried.stdout).toContain('--retry-uncertain: apply uploads it again');
-    expect(Object.values(agreementsOf(t).attachments)).toHaveLength(1);
-    await expectConverged(run, dir);
-  });
-});
 
 describe('an attachment upload whose answer never came', () => {
   // Performed, then the connection closes; or performed and never answered until the budget ends.
