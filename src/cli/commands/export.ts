@@ -100,8 +100,18 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
             ].join(' · ') || 'none (attachments come from docket.lock.json)'}`;
         // The services take names and values docket does not (a name too long, two that read alike):
         // what validate would refuse in the written directory is said, not a plan with no changes.
-        const refused = await refusedIn(out, io.env);
-        const records = refused.length > 0 ? { skipped: 'docket validate refuses values in the written files' } : await recordOrSay(io, out, { emulator, deadline: () => deadline, ...pick(opts) });
+        // From here the directory is in place: a signal now ends the run without its summary, so it says what is there.
+        const written = interruptsOf(io).onExit(() => {
+          io.stderr(`\n${opts.out} is written whole; the signal came before docket recorded it as in sync in docket.lock.json, so the first apply there records what it finds in sync.\n`);
+        });
+        let refused: Awaited<ReturnType<typeof refusedIn>>;
+        let records: Awaited<ReturnType<typeof recordOrSay>> | { skipped: string };
+        try {
+          refused = await refusedIn(out, io.env);
+          records = refused.length > 0 ? { skipped: 'docket validate refuses values in the written files' } : await recordOrSay(io, out, { emulator, deadline: () => deadline, ...pick(opts) });
+        } finally {
+          written();
+        }
         if (!opts.quiet) {
           io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused, records }));
         }

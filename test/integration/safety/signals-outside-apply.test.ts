@@ -4,6 +4,8 @@
  * the two halves run side by side.)
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
@@ -47,6 +49,19 @@ describe('a signal outside apply', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(143);
     expect(JSON.parse(run.stdout())).toMatchObject({ error: { code: 'interrupted', message: 'interrupted by SIGTERM', exit_code: 143 } });
+  });
+
+  it('export stopped after its directory is in place says the directory is whole and not yet recorded as in sync', async () => {
+    // Each read takes 400 ms: the check after the write (a plan of the written directory) is still reading when the signal comes.
+    t = await startTestEmulator({ latencyMs: 400 });
+    const from = await makeDir({ 'docket.yaml': DOCKET_YAML });
+    const out = join(await makeDir({}), 'exported');
+    const run = spawnBin(['export', '-C', from, '--out', out, '--kind', 'playbook'], t.env);
+    await waitUntil(() => existsSync(out), 'the exported directory', 20_000);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(143);
+    expect(run.stderr()).toContain(`${out} is written whole; the signal came before docket recorded it as in sync in docket.lock.json`);
+    expect(existsSync(join(out, 'docket.yaml'))).toBe(true);
   });
 
   it('the emulator closes on SIGTERM with exit 0', async () => {
