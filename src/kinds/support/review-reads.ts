@@ -8,6 +8,8 @@ import type { ApiResource } from '../../api/types.js';
 import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../../api/review.js';
 import { normEmail, normName } from '../../engine/normalize.js';
 import { declaredFilter } from './declared.js';
+import { ApiError } from '../../errors.js';
+import { quoteValue } from '../../config/quote.js';
 
 export interface MemberEntry {
   id: string;
@@ -43,8 +45,19 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
     // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
     const wanted = await declaredFilter(ctx, 'playbook');
     const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
-    return ctx.parallel(read, async (playbook) => ({ playbook, rules: await ctx.services.review().listRules(playbook.id) }));
+    return ctx.parallel(read, async (playbook) => ({ playbook, rules: await ctx.services.review().listRules(playbook.id).catch((err: unknown) => Promise.reject(goneWhileRead(err, playbook))) }));
   });
+}
+
+/**
+ * A playbook listed a moment ago whose rules answer 404 went while docket read (archived in the
+ * app, or a `docket test` scratch playbook removed): said so, with the way on, not a bare 404.
+ */
+function goneWhileRead(err: unknown, playbook: ApiResource<PlaybookAttrs>): unknown {
+  if (err instanceof ApiError && err.status === 404) {
+    err.message = `${err.message} (playbook ${quoteValue(String(playbook.attributes.name))} went while docket read the organization: archived or deleted in the app; run the command again)`;
+  }
+  return err;
 }
 
 export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {

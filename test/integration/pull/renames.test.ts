@@ -279,6 +279,17 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a playbook that goes while pull reads its rules is said to have gone, with the way on, not a bare 404', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Going NDA') });
+    await applyOk(cli, dir);
+    // Listed, then archived in the app before its rules were read.
+    emulator().emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 404, count: 1 });
+    const pull = await cli('pull', '-C', dir, '--dry-run');
+    expect(pull.code).toBe(1);
+    expect(pull.stderr).toMatch(/went while docket read the organization: archived or deleted in the app; run the command again/);
+    expect((await cli('pull', '-C', dir, '--dry-run')).code).toBe(0);
+  });
+
   it('a rule removed from the files whose delete failed in the apply that renamed its playbook stays removed from the files: pull does not write it back', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Outbound NDA') });
     await applyOk(cli, dir);
