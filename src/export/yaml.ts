@@ -35,7 +35,7 @@ export function schemaComment(file: string, schema: string, paths: SchemaPaths):
  * falls back to quoting when a block cannot hold the text exactly, e.g. a carriage return), and
  * those `quote` picks are double-quoted.
  */
-export function toYaml(value: unknown, quote?: (text: string) => boolean): string {
+export function toYaml(value: unknown, quote?: (text: string) => boolean, indent = 2): string {
   const doc = new Document(value);
   visit(doc, {
     Scalar(_key, node) {
@@ -44,7 +44,7 @@ export function toYaml(value: unknown, quote?: (text: string) => boolean): strin
       else if (quote && typeof node.value === 'string' && quote(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
-  const text = doc.toString({ lineWidth: 0, indent: 2, indentSeq: true });
+  const text = doc.toString({ lineWidth: 0, indent, indentSeq: true });
   // Every file docket writes whole is read back before it is written: a value the library writes
   // so that it reads otherwise (spaces a block scalar drops) stops the command instead of changing data.
   const read: unknown = parse(text, { logLevel: 'silent' });

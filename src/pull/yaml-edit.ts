@@ -22,7 +22,7 @@ import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
 import { toYaml } from '../export/yaml.js';
-import { flowYaml, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
+import { flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
 
 export interface YamlEditRequest {
@@ -98,6 +98,8 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   const remove = request.remove ?? new Set<number>();
   if (docs.length > 0 && docs.every((_, i) => remove.has(i))) return { text: null, problems };
 
+  // What is written new (a key, an item, text that becomes a block) is indented as the file is.
+  const step = indentStepOf(text);
   docs.forEach((doc, index) => {
     if (remove.has(index)) {
       // The first document goes with the comments right above it (not the file's header); a later one from its `---`.
@@ -106,7 +108,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, expand: request.expand ?? ((s) => s), ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
@@ -230,6 +232,8 @@ interface EditorContext {
   expand: (text: string) => string;
   /** Text to write quoted even where YAML 1.2 would read it plain (see `bothVersions`). */
   quote?: (text: string) => boolean;
+  /** How many spaces the file indents a level by (2 unless it says otherwise). */
+  indent: number;
   /** `index\0pointer` of keys written `null` so that a merged value does not show through: absent from what is wanted. */
   nulled: Set<string>;
 }
@@ -323,7 +327,7 @@ class DocumentEditor {
       return;
     }
     if (isScalar(node) && isScalarValue(wanted) && node.srcToken && node.source !== '') {
-      const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.quote);
+      const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.quote, this.ctx.indent);
       this.splice(s.start, s.end, s.text);
       return;
     }
@@ -526,14 +530,14 @@ class DocumentEditor {
       const end = this.pairEnd(parent.pair);
       const lineEnd = this.afterLine(end);
       const comment = /^[ \t]*#.*/.exec(this.text.slice(end, lineEnd))?.[0] ?? '';
-      const block = toYaml({ [keyOf(parent.pair)]: wanted }, this.ctx.quote);
+      const block = toYaml({ [keyOf(parent.pair)]: wanted }, this.ctx.quote, this.ctx.indent);
       const text = indented(block.slice(block.indexOf(':')), this.column(key.range![0])).replace(/^ +/, '');
       const first = text.indexOf('\n');
       this.splice(key.range![1], lineEnd, comment && first >= 0 ? `${text.slice(0, first)}${comment}${text.slice(first)}` : text);
       return;
     }
     if (parent.kind === 'item' && written) {
-      const text = indented(toYaml(wanted, this.ctx.quote), this.column(node.range![0])).replace(/^ +/, '');
+      const text = indented(toYaml(wanted, this.ctx.quote, this.ctx.indent), this.column(node.range![0])).replace(/^ +/, '');
       this.splice(node.range![0], this.afterLine(node.range![1]), text);
       return;
     }
@@ -551,7 +555,7 @@ class DocumentEditor {
     }
     const first = map.items[0]!;
     const firstKey = (first.key as Node).range![0];
-    const text = indented(toYaml({ [key]: value }, this.ctx.quote), this.column(firstKey));
+    const text = indented(toYaml({ [key]: value }, this.ctx.quote, this.ctx.indent), this.column(firstKey));
     // Never above the first key when it shares its line with a `- `.
     const anchor = after ?? (this.startsLine(firstKey) ? undefined : first);
     const at = anchor ? this.afterLine(this.pairEnd(anchor)) : this.aboveComments(this.lineStart(firstKey));
@@ -588,7 +592,7 @@ class DocumentEditor {
       return;
     }
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
-    const text = indented(like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote), this.column(this.dashOf(seq, 0)));
+    const text = indented(like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote, this.ctx.indent), this.column(this.dashOf(seq, 0)));
     const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.afterLine(items.at(-1)!.range![1]);
     this.splice(at, at, text);
   }

@@ -56,6 +56,27 @@ function readsBack(text: string, value: unknown, inFlow: boolean, version: '1.1'
 }
 
 /**
+ * How many spaces the file indents a level by: the most common step from a `key:` that opens a
+ * block to the line under it (2 when none says).
+ */
+export function indentStepOf(text: string): number {
+  const counts = new Map<number, number>();
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length - 1; i++) {
+    const opens = /^( *)[^\s#-][^#]*:[ \t]*(#.*)?$/.exec(lines[i]!);
+    if (!opens) continue;
+    let j = i + 1;
+    while (j < lines.length && /^\s*(#.*)?$/.test(lines[j]!)) j++;
+    const under = j < lines.length ? /^( *)\S/.exec(lines[j]!) : null;
+    const step = under ? under[1]!.length - opens[1]!.length : 0;
+    if (step >= 2 && step <= 8) counts.set(step, (counts.get(step) ?? 0) + 1);
+  }
+  let best = 2;
+  for (const [step, n] of counts) if (n > (counts.get(best) ?? 0)) best = step;
+  return best;
+}
+
+/**
  * The column (from 0) a block scalar's lines of text start at, or undefined where the library's
  * own depth must do: no text, a tab, or an indentation indicator (`|2`), whose depth counts from
  * the parent and may hold the text's own leading spaces.
@@ -74,7 +95,7 @@ function contentIndent(token: CST.BlockScalar): number | undefined {
  * back exactly; callers keep a file's convention by passing its trailing line break along. Text
  * `quote` picks is never plain (in a file YAML 1.1 readers read too).
  */
-export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quote?: (text: string) => boolean): { start: number; end: number; text: string } {
+export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quote?: (text: string) => boolean, step = 2): { start: number; end: number; text: string } {
   const token = node.srcToken as CST.FlowScalar | CST.BlockScalar;
   const original = node.type ?? Scalar.PLAIN;
   let text: string;
@@ -110,6 +131,8 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   // A block's lines stay as deep as the file has them (4 spaces past the key, say), not 2.
   const deep = token.type === 'block-scalar' ? contentIndent(token) : undefined;
   if (deep !== undefined && 'indent' in copy && deep - 2 >= token.indent) copy.indent = deep - 2;
+  // Text that becomes a block here goes one of the file's levels past its key.
+  else if (token.type !== 'block-scalar' && block && 'indent' in copy) copy.indent = token.indent + step - 2;
   CST.setScalarValue(copy, text, { afterKey: true, inFlow, type });
   return { start: token.offset, end, text: block || copy.type === 'block-scalar' ? CST.stringify(copy) : (copy as CST.FlowScalar).source };
 }

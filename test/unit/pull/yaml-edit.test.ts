@@ -192,6 +192,14 @@ describe('editYaml', () => {
     expect(edit(text, (v) => setAt(setAt(v, '/actions', 'ACCEPT\nFLAG'), '/notes', 'n')).text).toBe('kind: P\nactions: |-\n  ACCEPT\n  FLAG\nnotes: n\nlast: 1\n');
   });
 
+  it('writes what is new as deep as the file indents: text that becomes a block, a new key or item', () => {
+    const text = 'kind: Playbook\nname: Four\nrules:\n    - name: Term\n      actions: |\n          ACCEPT a\n    - name: Plain\n      actions: one line\n';
+    const out = edit(text, (v) => setAt(setAt(v, '/rules/1/actions', 'now\ntwo lines\n'), '/rules/2', { name: 'New', actions: 'x\ny\n' })).text;
+    expect(out).toBe(`${text.replace('      actions: one line\n', '      actions: |\n          now\n          two lines\n')}    - name: New\n      actions: |\n          x\n          y\n`);
+    // A file of two spaces stays so.
+    expect(edit('a:\n  b: one\n', (v) => setAt(v, '/a/b', 'one\ntwo\n')).text).toBe('a:\n  b: |\n    one\n    two\n');
+  });
+
   it('keeps a block\'s lines as deep as the file wrote them', () => {
     const text = 'rules:\n    - name: A\n      actions: |\n          ACCEPT a\n\n          FLAG b\n    - name: B\n';
     expect(edit(text, (v) => setAt(v, '/rules/0/actions', 'ACCEPT a\nREJECT z\n')).text).toBe('rules:\n    - name: A\n      actions: |\n          ACCEPT a\n          REJECT z\n    - name: B\n');
