@@ -592,9 +592,20 @@ class DocumentEditor {
       return;
     }
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
-    const text = indented(like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote, this.ctx.indent), this.column(this.dashOf(seq, 0)));
+    const item = like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote, this.ctx.indent);
+    const text = indented(this.spacedLikeItems(seq, item), this.column(this.dashOf(seq, 0)));
     const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.afterLine(items.at(-1)!.range![1]);
     this.splice(at, at, text);
+  }
+
+  /** An item written `- x` spaced as the list's first item is after its dash (`-   name: …`), the lines under it moved along. */
+  private spacedLikeItems(seq: YAMLSeq, item: string): string {
+    const dash = this.dashOf(seq, 0);
+    const lineEnd = this.text.indexOf('\n', dash);
+    const pad = /^-( +)\S/.exec(this.text.slice(dash, lineEnd < 0 ? undefined : lineEnd))?.[1]!.length ?? 1;
+    if (pad <= 1 || !item.startsWith('- ')) return item;
+    const extra = ' '.repeat(pad - 1);
+    return item.replace(/^- /, `-${' '.repeat(pad)}`).replace(/\n(?=.)/g, `\n${extra}`);
   }
 
   private removeItem(seq: YAMLSeq, index: number): void {

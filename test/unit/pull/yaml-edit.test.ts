@@ -196,6 +196,9 @@ describe('editYaml', () => {
     const text = 'kind: Playbook\nname: Four\nrules:\n    - name: Term\n      actions: |\n          ACCEPT a\n    - name: Plain\n      actions: one line\n';
     const out = edit(text, (v) => setAt(setAt(v, '/rules/1/actions', 'now\ntwo lines\n'), '/rules/2', { name: 'New', actions: 'x\ny\n' })).text;
     expect(out).toBe(`${text.replace('      actions: one line\n', '      actions: |\n          now\n          two lines\n')}    - name: New\n      actions: |\n          x\n          y\n`);
+    // Items spaced after their dash (`-   name:`): a new one is spaced so too.
+    const spaced = 'rules:\n    -   name: Term\n        actions: |\n            ACCEPT a\n';
+    expect(edit(spaced, (v) => setAt(v, '/rules/1', { name: 'New', actions: 'x\ny\n', questions: 'q' })).text).toBe(`${spaced}    -   name: New\n        actions: |\n            x\n            y\n        questions: q\n`);
     // A file of two spaces stays so.
     expect(edit('a:\n  b: one\n', (v) => setAt(v, '/a/b', 'one\ntwo\n')).text).toBe('a:\n  b: |\n    one\n    two\n');
   });
