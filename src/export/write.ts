@@ -60,6 +60,7 @@ export async function writeExport(
   files: readonly ExportFile[],
   emulatorState: string | undefined,
   onExit?: (cleanup: () => void) => () => void,
+  beforeInPlace?: (staging: string) => Promise<void>,
 ): Promise<void> {
   const parent = path.dirname(out);
   let release: (() => void) | undefined;
@@ -85,6 +86,9 @@ export async function writeExport(
         if (error.code !== 'ENOENT') throw error; // nothing was ever written to it: the seed is all there is
       });
     }
+    // The check and records of what was written (a plan of it) are made here too, so a signal or
+    // a failure during them leaves no directory: it appears with its docket.lock.json, or not at all.
+    await beforeInPlace?.(staging);
     if ((await checkOut(out, label)) === 'empty') await rmdir(out);
     await rename(staging, out);
   } catch (error) {

@@ -88,8 +88,15 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         const keyed = filesHoldingKeys(result.files, keysOf(io.env));
         if (keyed.length > 0) throw keysInLiveState(keyed);
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
-        // Ctrl-C while writing: the half-written staging directory goes too.
-        await writeExport(out, opts.out!, result.files, emulatorState, (cleanup) => interruptsOf(io).onExit(cleanup));
+        // The services take names and values docket does not (a name too long, two that read alike):
+        // what validate would refuse in the written directory is said, not a plan with no changes.
+        let refused: Awaited<ReturnType<typeof refusedIn>> = [];
+        let records: Awaited<ReturnType<typeof recordOrSay>> | undefined;
+        // Ctrl-C while writing or checking: the staging directory goes, and nothing appears.
+        await writeExport(out, opts.out!, result.files, emulatorState, (cleanup) => interruptsOf(io).onExit(cleanup), async (staging) => {
+          refused = await refusedIn(staging, io.env);
+          records = refused.length > 0 ? { skipped: 'docket validate refuses values in the written files' } : await recordOrSay(io, staging, { emulator, deadline: () => deadline, ...pick(opts) });
+        });
 
         const paint = painter(useColor(io, opts));
         const target = emulator
@@ -98,20 +105,6 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
               ...(needs.has('review') ? [`${s.connection.target.review?.url} (organization ${s.connection.target.review?.organization_id})`] : []),
               ...(needs.has('agreements') ? [`agreements: ${s.connection.target.agreements?.url}`] : []),
             ].join(' · ') || 'none (attachments come from docket.lock.json)'}`;
-        // The services take names and values docket does not (a name too long, two that read alike):
-        // what validate would refuse in the written directory is said, not a plan with no changes.
-        // From here the directory is in place: a signal now ends the run without its summary, so it says what is there.
-        const written = interruptsOf(io).onExit(() => {
-          io.stderr(`\n${opts.out} is written whole; the signal came before docket recorded it as in sync in docket.lock.json, so the first apply there records what it finds in sync.\n`);
-        });
-        let refused: Awaited<ReturnType<typeof refusedIn>>;
-        let records: Awaited<ReturnType<typeof recordOrSay>> | { skipped: string };
-        try {
-          refused = await refusedIn(out, io.env);
-          records = refused.length > 0 ? { skipped: 'docket validate refuses values in the written files' } : await recordOrSay(io, out, { emulator, deadline: () => deadline, ...pick(opts) });
-        } finally {
-          written();
-        }
         if (!opts.quiet) {
           io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused, records }));
         }

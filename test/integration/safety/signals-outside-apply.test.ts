@@ -4,7 +4,7 @@
  * the two halves run side by side.)
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
@@ -51,17 +51,18 @@ describe('a signal outside apply', () => {
     expect(JSON.parse(run.stdout())).toMatchObject({ error: { code: 'interrupted', message: 'interrupted by SIGTERM', exit_code: 143 } });
   });
 
-  it('export stopped after its directory is in place says the directory is whole and not yet recorded as in sync', async () => {
-    // Each read takes 400 ms: the check after the write (a plan of the written directory) is still reading when the signal comes.
+  it('export stopped while it checks and records what it wrote leaves nothing: the directory appears with its lock file or not at all', async () => {
+    // Each read takes 400 ms: the check of the written files (a plan of them) is still reading when the signal comes.
     t = await startTestEmulator({ latencyMs: 400 });
     const from = await makeDir({ 'docket.yaml': DOCKET_YAML });
-    const out = join(await makeDir({}), 'exported');
+    const parent = await makeDir({});
+    const out = join(parent, 'exported');
     const run = spawnBin(['export', '-C', from, '--out', out, '--kind', 'playbook'], t.env);
-    await waitUntil(() => existsSync(out), 'the exported directory', 20_000);
+    const staged = () => readdirSync(parent).some((name) => name.startsWith('.exported.export-') && existsSync(join(parent, name, 'docket.yaml')));
+    await waitUntil(staged, 'the written files, before they are in place', 20_000);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(143);
-    expect(run.stderr()).toContain(`${out} is written whole; the signal came before docket recorded it as in sync in docket.lock.json`);
-    expect(existsSync(join(out, 'docket.yaml'))).toBe(true);
+    expect(readdirSync(parent)).toEqual([]);
   });
 
   it('the emulator closes on SIGTERM with exit 0', async () => {
