@@ -4,12 +4,12 @@
  * the two halves run side by side.)
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { BIN, reviewOf, spawnBin, waitUntil } from './harness.js';
+import { BIN, bin, reviewOf, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -52,14 +52,17 @@ describe('a signal outside apply', () => {
   });
 
   it('export stopped while it checks and records what it wrote leaves nothing: the directory appears with its lock file or not at all', async () => {
-    // Each read takes 400 ms: the check of the written files (a plan of them) is still reading when the signal comes.
-    t = await startTestEmulator({ latencyMs: 400 });
-    const from = await makeDir({ 'docket.yaml': DOCKET_YAML });
+    // Each read takes 250 ms: the check of the written files (a plan of them) is still reading when the signal comes.
+    t = await startTestEmulator({ latencyMs: 250 });
+    const from = await manyPlaybooks(1);
+    expect((await bin(t)('apply', '-C', from, '--auto-approve')).code).toBe(0);
     const parent = await makeDir({});
     const out = join(parent, 'exported');
+    // The export reads the playbooks once; the check of what it wrote (a playbook) reads them again.
+    const playbookReads = () => t.emulator.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/playbooks')).length;
+    const before = playbookReads();
     const run = spawnBin(['export', '-C', from, '--out', out, '--kind', 'playbook'], t.env);
-    const staged = () => readdirSync(parent).some((name) => name.startsWith('.exported.export-') && existsSync(join(parent, name, 'docket.yaml')));
-    await waitUntil(staged, 'the written files, before they are in place', 20_000);
+    await waitUntil(() => playbookReads() >= before + 2, 'the check of the written files', 20_000);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(143);
     expect(readdirSync(parent)).toEqual([]);
