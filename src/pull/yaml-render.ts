@@ -62,14 +62,20 @@ function readsBack(text: string, value: unknown, inFlow: boolean, version: '1.1'
 export function indentStepOf(text: string): number {
   const counts = new Map<number, number>();
   const lines = text.split(/\r\n|\r|\n/);
+  const count = (step: number): void => {
+    if (step >= 2 && step <= 8) counts.set(step, (counts.get(step) ?? 0) + 1);
+  };
   for (let i = 0; i < lines.length - 1; i++) {
+    // `-   name: x`: an item's content padded one step past its dash (a list at column 0 says it
+    // only so); `- x`, with the one space every list has, says nothing.
+    const item = /^ *-( {2,})[^\s#-]/.exec(lines[i]!);
+    if (item) count(item[1]!.length + 1);
     const opens = /^( *)[^\s#-][^#]*:[ \t]*(#.*)?$/.exec(lines[i]!);
     if (!opens) continue;
     let j = i + 1;
     while (j < lines.length && /^\s*(#.*)?$/.test(lines[j]!)) j++;
     const under = j < lines.length ? /^( *)\S/.exec(lines[j]!) : null;
-    const step = under ? under[1]!.length - opens[1]!.length : 0;
-    if (step >= 2 && step <= 8) counts.set(step, (counts.get(step) ?? 0) + 1);
+    count(under ? under[1]!.length - opens[1]!.length : 0);
   }
   let best = 2;
   for (const [step, n] of counts) if (n > (counts.get(best) ?? 0)) best = step;

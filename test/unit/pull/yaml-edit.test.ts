@@ -199,6 +199,9 @@ describe('editYaml', () => {
     // Items spaced after their dash (`-   name:`): a new one is spaced so too.
     const spaced = 'rules:\n    -   name: Term\n        actions: |\n            ACCEPT a\n';
     expect(edit(spaced, (v) => setAt(v, '/rules/1', { name: 'New', actions: 'x\ny\n', questions: 'q' })).text).toBe(`${spaced}    -   name: New\n        actions: |\n            x\n            y\n        questions: q\n`);
+    // A list at column 0 says its step only by the padding after its dashes.
+    const column0 = 'rules:\n-   name: R1\n    actions: ACCEPT one\n';
+    expect(edit(column0, (v) => setAt(v, '/rules/0/actions', 'ACCEPT one\nCOUNTER two\n')).text).toBe('rules:\n-   name: R1\n    actions: |\n        ACCEPT one\n        COUNTER two\n');
     // A file of two spaces stays so.
     expect(edit('a:\n  b: one\n', (v) => setAt(v, '/a/b', 'one\ntwo\n')).text).toBe('a:\n  b: |\n    one\n    two\n');
   });
