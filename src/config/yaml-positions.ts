@@ -440,7 +440,9 @@ function lineAbove(text: string, lineStart: number, doc: Document.Parsed, item: 
   });
   if (nearest < 0) return undefined;
   const start = text.lastIndexOf('\n', nearest - 1) + 1;
-  return { line: lineColumnsOf(text)(start).line, column: nearest - start + 1, firstKeyOfItem: !item && /^\s*-\s/.test(text.slice(start, nearest)) };
+  // An item of a list nested in an item (`- - a`) lines up by the line's first dash.
+  const column = item ? text.slice(start).search(/\S/) + 1 : nearest - start + 1;
+  return { line: lineColumnsOf(text)(start).line, column, firstKeyOfItem: !item && /^\s*-\s/.test(text.slice(start, nearest)) };
 }
 
 /** A document with only comments (or only `---`) parses to an empty plain scalar. */

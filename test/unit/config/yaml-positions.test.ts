@@ -114,6 +114,9 @@ describe('parseYamlFile', () => {
       [[...rule, '    actions: x', ' - name: s', '   actions: y'], 6, 'line 4 starts at column 3 and this one at column 2'],
       [[...rule, '    actions: x', '    questions:', '      - q1', '     - q2'], 8, 'line 7 starts at column 7 and this one at column 6'],
     ];
+    // A value that starts with a dash, or a list in an item, is not the item's dash.
+    slips.push([['list:', '  - -1', '  - -2', ' - 3'], 4, 'line 3 starts at column 3 and this one at column 2']);
+    slips.push([['list:', '  - - a', ' - b'], 3, 'line 2 starts at column 3 and this one at column 2']);
     for (const [text, line, hint] of slips) {
       expect(parseYamlFile(lines(...text), 'p.yaml').diagnostics.map((d) => [d.line, d.hint]), text.at(-1)).toEqual([[line, `${hint}: line them up (keys of one mapping start at the same column, list items at the same \`-\`)`]]);
     }
