@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { BIN, bin, reviewOf, spawnBin, waitUntil } from './harness.js';
+import { App } from '../../helpers/app.js';
+import { BIN, reviewOf, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -54,8 +55,8 @@ describe('a signal outside apply', () => {
   it('export stopped while it checks and records what it wrote leaves nothing: the directory appears with its lock file or not at all', async () => {
     // Each read takes 250 ms: the check of the written files (a plan of them) is still reading when the signal comes.
     t = await startTestEmulator({ latencyMs: 250 });
-    const from = await manyPlaybooks(1);
-    expect((await bin(t)('apply', '-C', from, '--auto-approve')).code).toBe(0);
+    await new App(t.env).createPlaybook({ name: 'Playbook 01' });
+    const from = await makeDir({ 'docket.yaml': DOCKET_YAML });
     const parent = await makeDir({});
     const out = join(parent, 'exported');
     // The export reads the playbooks once; the check of what it wrote (a playbook) reads them again.
