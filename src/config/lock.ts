@@ -706,7 +706,7 @@ export function withSection(doc: LockDocument, target: string, lock: LockFile, l
   const targets = { ...doc.targets };
   if (Object.keys(lock.files).length > 0) targets[target] = { files: lock.files };
   else delete targets[target];
-  const out: LockDocument = { version: 2, targets: inDocketOrder(targets) };
+  const out: LockDocument = { version: 2, targets };
   const legacy = doc.legacy ? structuredClone(doc.legacy) : undefined;
   if (legacy) {
     const section = location.emulator ? legacy.emulator : legacy;
@@ -769,8 +769,9 @@ function renderBytes(doc: LockDocument): (string | Uint8Array)[] {
 
 /** Before the records, the records, and after them; the records last, as the file always has them. */
 function renderParts(doc: LockDocument): [string, LockDocument['synced'], string] {
-  const { synced, ...rest } = doc;
-  const head = JSON.stringify(rest, null, 2);
+  const { synced } = doc;
+  // Written whole in docket's order, whatever order a formatter left the file read in.
+  const head = JSON.stringify({ version: doc.version, targets: inDocketOrder(doc.targets), ...(doc.legacy ? { legacy: doc.legacy } : {}) }, null, 2);
   if (synced === undefined) return [`${head}\n`, undefined, ''];
   // `head` ends with the closing brace of an object that has keys (version and targets, at least).
   return [`${head.slice(0, -2)},\n  "synced": `, synced, '\n}\n'];
@@ -871,8 +872,7 @@ export async function writeSync(location: LockLocation, changesOf: SyncChangesOf
   if (changes === undefined) return;
   await removeStaleTempsOf(location.path);
   const out = withSync(read.doc, changes);
-  // Written whole in docket's order, whatever order a formatter left the rest of the file in.
-  const pieces = renderPieces({ version: out.version, targets: inDocketOrder(out.targets), ...(out.legacy ? { legacy: out.legacy } : {}), ...(out.synced ? { synced: out.synced } : {}) });
+  const pieces = renderPieces(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
   if (sameText(pieces, before) || (before === undefined && !out.synced) || holdsAlready(before, read.doc, out)) return;
   await writeFileAtomic(location.path, pieces, { tempDir: tempDirOf(location.path) });

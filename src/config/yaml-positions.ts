@@ -465,11 +465,11 @@ function quoteKeyAt(text: string, offset: number): string {
 
 /** `offset`, or where the next line with content starts when `offset`'s line is blank or a comment. */
 function pastCommentLines(text: string, offset: number): number {
-  let lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  for (;;) {
+  const own = text.lastIndexOf('\n', offset - 1) + 1;
+  for (let lineStart = own; ; ) {
     const end = text.indexOf('\n', lineStart);
     const line = text.slice(lineStart, end < 0 ? undefined : end).trim();
-    if (line !== '' && !line.startsWith('#')) return lineStart === text.lastIndexOf('\n', offset - 1) + 1 ? offset : lineStart + text.slice(lineStart).search(/\S/);
+    if (line !== '' && !line.startsWith('#')) return lineStart === own ? offset : lineStart + text.slice(lineStart).search(/\S/);
     if (end < 0) return offset;
     lineStart = end + 1;
   }

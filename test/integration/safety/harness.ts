@@ -4,13 +4,15 @@
  * state is read directly).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../../src/emulator/server.js';
 import { runCli, type CliResult } from '../../helpers/cli.js';
 import type { TestEmulator } from '../../helpers/emulator.js';
+import { makeDir } from '../../helpers/tmpdir.js';
+import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, docx } from '../agreements-fixtures.js';
 
 export const BIN = fileURLToPath(new URL('../../../bin/docket.js', import.meta.url));
 
@@ -71,4 +73,37 @@ export async function expectConverged(run: (...args: string[]) => Promise<CliRes
   expect(plan.stdout).toContain('No changes.');
   expect(plan.code).toBe(0);
   return plan;
+}
+
+export const SIGNAL_DOCKET_YAML = 'version: 1\n';
+export const numberedPlaybook = (i: number): string => `kind: Playbook\nname: Playbook ${String(i).padStart(2, '0')}\ndescription: Number ${i}\n`;
+
+/** A configuration of `n` playbooks, "Playbook 01" to "Playbook NN", one file each. */
+export async function manyPlaybooks(n: number): Promise<string> {
+  const files: Record<string, string> = { 'docket.yaml': SIGNAL_DOCKET_YAML };
+  for (let i = 1; i <= n; i++) files[`playbooks/p${i}.yaml`] = numberedPlaybook(i);
+  return makeDir(files);
+}
+
+/** The playbooks live (not archived) in the emulator. */
+export const livePlaybooks = (t: TestEmulator) => Object.values(reviewOf(t).playbooks).filter((p) => !p.archived_at);
+
+export const KILL_PLAYBOOK = 'kind: Playbook\nname: Vendor MSA\nrules:\n  - name: Term\n    actions: REJECT if the term is over 3 years\n  - name: Fees\n    actions: REJECT if payment is due in under 30 days\n';
+
+/** A configuration of a Word term and a playbook, with the term's .docx. */
+export async function wordTermDir(): Promise<string> {
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'playbooks/msa.yaml': KILL_PLAYBOOK });
+  await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
+  return dir;
+}
+
+/** The custom terms of one name in the emulator. */
+export const termsNamed = (t: TestEmulator, name: string) => Object.values(agreementsOf(t).custom_terms).filter((x) => x.name === name);
+
+/** Starts an apply, waits until the service has done what `done` checks, and kills the process. */
+export async function killWhen(t: TestEmulator, dir: string, done: () => boolean, what: string): Promise<void> {
+  const run = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+  await waitUntil(done, what);
+  run.child.kill('SIGKILL');
+  expect(await run.exited).toBe('SIGKILL');
 }

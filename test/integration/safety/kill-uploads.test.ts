@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
-import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, CSA_TEMPLATE_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
-import { agreementsOf, bin, expectConverged, expectLockIntact, spawnBin, waitUntil } from './harness.js';
+import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, CSA_TEMPLATE_YAML, docx, pdf } from '../agreements-fixtures.js';
+import { agreementsOf, bin, expectConverged, expectLockIntact, killWhen, spawnBin, termsNamed, waitUntil, wordTermDir } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -17,30 +17,13 @@ afterEach(async () => {
   await removeMadeDirs();
 });
 
-const PLAYBOOK = 'kind: Playbook\nname: Vendor MSA\nrules:\n  - name: Term\n    actions: REJECT if the term is over 3 years\n  - name: Fees\n    actions: REJECT if payment is due in under 30 days\n';
-
-async function wordTermDir(): Promise<string> {
-  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'playbooks/msa.yaml': PLAYBOOK });
-  await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
-  return dir;
-}
-
-const terms = (name: string) => Object.values(agreementsOf(t).custom_terms).filter((x) => x.name === name);
-
-/** Starts an apply, waits until the service has done what `done` checks, and kills the process. */
-async function killWhen(dir: string, done: () => boolean, what: string): Promise<void> {
-  const run = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
-  await waitUntil(done, what);
-  run.child.kill('SIGKILL');
-  expect(await run.exited).toBe('SIGKILL');
-}
 
 describe('kill -9 after the service did an upload, before docket heard', () => {
   it('a created Word term is adopted by the re-run: one term, one version, recorded in the lock', async () => {
     t = await startTestEmulator({ latencyMs: 20 });
     const dir = await wordTermDir();
     t.emulator.faults.add({ method: 'POST', path_pattern: '/custom_terms', status: 'hang' });
-    await killWhen(dir, () => terms('Data Terms').length === 1, 'the term to exist');
+    await killWhen(t, dir, () => termsNamed(t, 'Data Terms').length === 1, 'the term to exist');
     const before = await expectLockIntact(dir);
     expect(Object.values(before)[0]!['custom-term:Data Terms']).toMatchObject({ pending: { file: 'terms/data.docx', version: 1 } });
 
@@ -49,10 +32,10 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('was published (version 1) by an earlier apply that stopped before recording it');
     expect(again.stdout).toContain('if version 1 in the app is not this file, save the file again so the next apply publishes it');
-    expect(terms('Data Terms')).toHaveLength(1);
-    expect(terms('Data Terms')[0]!.versions).toHaveLength(1);
+    expect(termsNamed(t, 'Data Terms')).toHaveLength(1);
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(1);
     const after = await expectLockIntact(dir);
-    expect(Object.values(after)[0]!['custom-term:Data Terms']).toEqual({ id: terms('Data Terms')[0]!.id, file: 'terms/data.docx', sha256: expect.any(String), version: 1 });
+    expect(Object.values(after)[0]!['custom-term:Data Terms']).toEqual({ id: termsNamed(t, 'Data Terms')[0]!.id, file: 'terms/data.docx', sha256: expect.any(String), version: 1 });
     await expectConverged(run, dir);
   });
 
@@ -63,12 +46,12 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
     await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
     t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
-    await killWhen(dir, () => terms('Data Terms')[0]!.versions.length === 2, 'version 2');
+    await killWhen(t, dir, () => termsNamed(t, 'Data Terms')[0]!.versions.length === 2, 'version 2');
     await expectLockIntact(dir);
 
     const again = await run('apply', '-C', dir, '--auto-approve');
     expect(again.code).toBe(0);
-    expect(terms('Data Terms')[0]!.versions).toHaveLength(2);
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(2);
     await expectConverged(run, dir);
   });
 
@@ -81,13 +64,13 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     // A dead server: the request is neither performed nor answered.
     t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'silent' });
     const started = t.emulator.stats().faults_injected;
-    await killWhen(dir, () => t.emulator.stats().faults_injected > started, 'the publish to be sent');
-    expect(terms('Data Terms')[0]!.versions).toHaveLength(1);
+    await killWhen(t, dir, () => t.emulator.stats().faults_injected > started, 'the publish to be sent');
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(1);
 
     const again = await run('apply', '-C', dir, '--auto-approve');
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('did not happen');
-    expect(terms('Data Terms')[0]!.versions).toHaveLength(2);
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(2);
     await expectConverged(run, dir);
   });
 
@@ -97,7 +80,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
     t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
     const attachments = () => Object.values(agreementsOf(t).attachments);
-    await killWhen(dir, () => attachments().length === 1, 'the upload');
+    await killWhen(t, dir, () => attachments().length === 1, 'the upload');
     await expectLockIntact(dir);
 
     const run = bin(t);
@@ -128,7 +111,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
 
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('two'));
     t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
-    await killWhen(dir, () => attachments().length === 2, 'the second upload');
+    await killWhen(t, dir, () => attachments().length === 2, 'the second upload');
     const second = attachments().find((a) => a.id !== first)!.id;
     await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${second}\n` });
     const plan = await run('plan', '-C', dir);
@@ -171,7 +154,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
     t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'silent' });
     const started = t.emulator.stats().faults_injected;
-    await killWhen(dir, () => t.emulator.stats().faults_injected > started, 'the upload to be sent');
+    await killWhen(t, dir, () => t.emulator.stats().faults_injected > started, 'the upload to be sent');
     const run = bin(t);
     const retried = await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain');
     expect(retried.code).toBe(0);

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { lockFiles } from '../../helpers/lock.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
-import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
-import { agreementsOf, bin, expectConverged, expectLockIntact, reviewOf, spawnBin, waitUntil } from './harness.js';
+import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, pdf } from '../agreements-fixtures.js';
+import { KILL_PLAYBOOK, agreementsOf, bin, expectConverged, expectLockIntact, killWhen, reviewOf, termsNamed, wordTermDir } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -18,23 +18,6 @@ afterEach(async () => {
   await removeMadeDirs();
 });
 
-const PLAYBOOK = 'kind: Playbook\nname: Vendor MSA\nrules:\n  - name: Term\n    actions: REJECT if the term is over 3 years\n  - name: Fees\n    actions: REJECT if payment is due in under 30 days\n';
-
-async function wordTermDir(): Promise<string> {
-  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'playbooks/msa.yaml': PLAYBOOK });
-  await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
-  return dir;
-}
-
-const terms = (name: string) => Object.values(agreementsOf(t).custom_terms).filter((x) => x.name === name);
-
-/** Starts an apply, waits until the service has done what `done` checks, and kills the process. */
-async function killWhen(dir: string, done: () => boolean, what: string): Promise<void> {
-  const run = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
-  await waitUntil(done, what);
-  run.child.kill('SIGKILL');
-  expect(await run.exited).toBe('SIGKILL');
-}
 
 describe('an attachment upload whose answer never came', () => {
   // Performed, then the connection closes; or performed and never answered until the budget ends.
@@ -91,8 +74,8 @@ describe('kill -9 at arbitrary points of a larger apply', () => {
     it(`killed after ${after} requests, the re-run converges with one object per identity and one version per term`, async () => {
       t = await startTestEmulator({ latencyMs: 15 });
       const dir = await wordTermDir();
-      await writeFiles(dir, { 'terms/consulting.yaml': TEXT_TERM, 'playbooks/nda.yaml': PLAYBOOK.replace('Vendor MSA', 'Inbound NDA') });
-      await killWhen(dir, () => t.emulator.requests().length >= after, `${after} requests`);
+      await writeFiles(dir, { 'terms/consulting.yaml': TEXT_TERM, 'playbooks/nda.yaml': KILL_PLAYBOOK.replace('Vendor MSA', 'Inbound NDA') });
+      await killWhen(t, dir, () => t.emulator.requests().length >= after, `${after} requests`);
       await expectLockIntact(dir);
 
       const run = bin(t);
@@ -100,9 +83,9 @@ describe('kill -9 at arbitrary points of a larger apply', () => {
       expect(again.stderr).not.toMatch(/Internal error|    at /);
       expect(again.code).toBe(0);
       await expectConverged(run, dir);
-      expect(terms('Data Terms')).toHaveLength(1);
-      expect(terms('Data Terms')[0]!.versions).toHaveLength(1);
-      expect(terms('Consulting Terms')).toHaveLength(1);
+      expect(termsNamed(t, 'Data Terms')).toHaveLength(1);
+      expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(1);
+      expect(termsNamed(t, 'Consulting Terms')).toHaveLength(1);
       const playbooks = Object.values(reviewOf(t).playbooks).filter((p) => !p.archived_at);
       expect(playbooks.map((p) => p.name).sort()).toEqual(['Inbound NDA', 'Vendor MSA']);
       for (const p of playbooks) expect(t.emulator.store.rulesOf(reviewOf(t), p.id).map((r) => r.name).sort()).toEqual(['Fees', 'Term']);

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { App } from '../../helpers/app.js';
-import { BIN, reviewOf, spawnBin, waitUntil } from './harness.js';
+import { BIN, SIGNAL_DOCKET_YAML, livePlaybooks, manyPlaybooks, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -18,16 +18,6 @@ afterEach(async () => {
   await removeMadeDirs();
 });
 
-const DOCKET_YAML = 'version: 1\n';
-const playbook = (i: number): string => `kind: Playbook\nname: Playbook ${String(i).padStart(2, '0')}\ndescription: Number ${i}\n`;
-
-async function manyPlaybooks(n: number): Promise<string> {
-  const files: Record<string, string> = { 'docket.yaml': DOCKET_YAML };
-  for (let i = 1; i <= n; i++) files[`playbooks/p${i}.yaml`] = playbook(i);
-  return makeDir(files);
-}
-
-const livePlaybooks = () => Object.values(reviewOf(t).playbooks).filter((p) => !p.archived_at);
 
 describe('a signal outside apply', () => {
   it('plan stops at once on Ctrl-C with exit 130 and no stack trace', async () => {
@@ -56,7 +46,7 @@ describe('a signal outside apply', () => {
     // Each read takes 250 ms: the check of the written files (a plan of them) is still reading when the signal comes.
     t = await startTestEmulator({ latencyMs: 250 });
     await new App(t.env).createPlaybook({ name: 'Playbook 01' });
-    const from = await makeDir({ 'docket.yaml': DOCKET_YAML });
+    const from = await makeDir({ 'docket.yaml': SIGNAL_DOCKET_YAML });
     const parent = await makeDir({});
     const out = join(parent, 'exported');
     // The export reads the playbooks once; the check of what it wrote (a playbook) reads them again.
@@ -125,7 +115,7 @@ describe('the approval prompt, in a terminal', () => {
       expect(output).toContain('Error: cancelled; nothing was changed');
       expect(output).not.toMatch(/Internal error|AbortError|    at /);
       expect(code).toBe(1);
-      expect(livePlaybooks()).toHaveLength(0);
+      expect(livePlaybooks(t)).toHaveLength(0);
     });
   }
 
@@ -135,6 +125,6 @@ describe('the approval prompt, in a terminal', () => {
     const { code, output } = await atPrompt(['apply', '-C', dir, '--no-color'], t.env, 'yes\r');
     expect(output).toContain('Apply complete: 2 done.');
     expect(code).toBe(0);
-    expect(livePlaybooks()).toHaveLength(2);
+    expect(livePlaybooks(t)).toHaveLength(2);
   });
 });

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, docx } from '../agreements-fixtures.js';
-import { bin, expectConverged, expectLockIntact, reviewOf, spawnBin, waitUntil } from './harness.js';
+import { SIGNAL_DOCKET_YAML, bin, expectConverged, expectLockIntact, livePlaybooks, manyPlaybooks, numberedPlaybook, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -18,16 +18,6 @@ afterEach(async () => {
   await removeMadeDirs();
 });
 
-const DOCKET_YAML = 'version: 1\n';
-const playbook = (i: number): string => `kind: Playbook\nname: Playbook ${String(i).padStart(2, '0')}\ndescription: Number ${i}\n`;
-
-async function manyPlaybooks(n: number): Promise<string> {
-  const files: Record<string, string> = { 'docket.yaml': DOCKET_YAML };
-  for (let i = 1; i <= n; i++) files[`playbooks/p${i}.yaml`] = playbook(i);
-  return makeDir(files);
-}
-
-const livePlaybooks = () => Object.values(reviewOf(t).playbooks).filter((p) => !p.archived_at);
 const creates = () => t.emulator.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/playbooks')).length;
 
 describe('a signal during apply', () => {
@@ -48,7 +38,7 @@ describe('a signal during apply', () => {
       // Said at once, before the wait for what is in flight.
       expect(run.stderr()).toContain(`${signal}: stopping: no new change starts, and those under way get up to 30 s to finish; ${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again stops at once.`);
       expect(run.stderr()).not.toMatch(/Internal error|    at /);
-      const done = livePlaybooks().length;
+      const done = livePlaybooks(t).length;
       expect(done).toBeGreaterThanOrEqual(2);
       expect(done).toBeLessThan(12);
       await expectLockIntact(dir);
@@ -56,7 +46,7 @@ describe('a signal during apply', () => {
       const b = bin(t);
       expect((await b('apply', '-C', dir, '--auto-approve')).code).toBe(0);
       await expectConverged(b, dir);
-      expect(livePlaybooks()).toHaveLength(12);
+      expect(livePlaybooks(t)).toHaveLength(12);
     });
   }
 
@@ -66,7 +56,7 @@ describe('a signal during apply', () => {
     // The service takes the create and never answers.
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 'hang' });
     const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--concurrency', '1'], t.env);
-    await waitUntil(() => livePlaybooks().length === 1, 'the first create');
+    await waitUntil(() => livePlaybooks(t).length === 1, 'the first create');
     run.child.kill('SIGINT');
     await new Promise((r) => setTimeout(r, 300));
     run.child.kill('SIGINT');
@@ -92,12 +82,12 @@ describe('a signal during apply', () => {
     // The refused POST was the only one: it is not in the request log (faults are counted apart).
     expect(t.emulator.stats().faults_injected).toBe(1);
     expect(creates()).toBe(0);
-    expect(livePlaybooks()).toHaveLength(0);
+    expect(livePlaybooks(t)).toHaveLength(0);
   });
 
   it('a signal during the duplicate checks after the last change stops them too: interrupted, exit 130', async () => {
     t = await startTestEmulator();
-    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/p.yaml': `${playbook(1)}rules:\n  - name: Term\n    actions: ACCEPT\n` });
+    const dir = await makeDir({ 'docket.yaml': SIGNAL_DOCKET_YAML, 'playbooks/p.yaml': `${numberedPlaybook(1)}rules:\n  - name: Term\n    actions: ACCEPT\n` });
     // The rule list is read only by the check after the creates; it is asked to wait 20 s.
     t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 429, retry_after: 20 });
     const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--no-color'], t.env);
