@@ -14,6 +14,8 @@ export interface TextProblem {
   pointer: string;
   /** Default `control-character`. */
   code?: 'unsafe-number';
+  /** The number an `unsafe-number` is read as. */
+  read?: number;
   message: string;
   hint: string;
 }
@@ -74,6 +76,7 @@ function unsafeNumberAt(pointer: string, value: number): TextProblem {
   return {
     pointer,
     code: 'unsafe-number',
+    read: value,
     message: `${where} is a whole number past ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')} and is not held exactly (read as ${String(value)})`,
     hint: 'write a smaller number, or quote it where text is allowed',
   };
@@ -95,12 +98,22 @@ export function textDiagnostics(value: unknown, positions: DocPositions, written
     let message = problem.message;
     if (problem.code === 'unsafe-number') {
       const source = written?.(at);
-      if (source === undefined || !INTEGER_LITERAL.test(source)) continue;
+      if (source === undefined || !INTEGER_LITERAL.test(source) || (problem.read !== undefined && heldExactly(source, problem.read))) continue;
       message = message.replace(' is a whole number', ` is ${quoteValue(source)}, a whole number`);
     }
     out.push({ severity: 'error', code: problem.code ?? 'control-character', message, ...at, path: pointerToPath(problem.pointer), hint: problem.hint });
   }
   return out;
+}
+
+/**
+ * A whole number written as exactly the value it is read as (2^53, or a number pull wrote from a
+ * live value) loses nothing: only a literal that reads as another number is refused.
+ */
+function heldExactly(source: string, read: number): boolean {
+  // BigInt reads `0x1F` and `0o17` but no sign in front of them.
+  const magnitude = BigInt(source.replace(/^[-+]/, ''));
+  return (source.startsWith('-') ? -magnitude : magnitude) === BigInt(read);
 }
 
 /**

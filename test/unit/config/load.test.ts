@@ -228,6 +228,14 @@ describe('loadConfig: schema errors', () => {
     ]);
   });
 
+  it('accepts a whole number past 2^53 written as exactly the number it is read as, as pull writes a live one', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: T', '    actions: 9007199254740992', '    questions: -18014398509481984', '    description: 0x20000000000000', '  - name: U', '    actions: 9007199254740994'),
+    });
+    expect(r.diagnostics.filter((d) => d.code === 'unsafe-number')).toEqual([]);
+  });
+
   it('reports an unknown key at the key, with "did you mean"', async () => {
     const r = await load({
       'docket.yaml': PROJECT,
