@@ -1,26 +1,13 @@
 /**
  * The one staged writer of an exported directory (export now, pull later): every file goes to a
- * staging directory beside the output, renamed into place at the end, never over a file. And the
- * schemas kinds read while writing their documents. I/O at the edge of src/export.
+ * staging directory beside the output, renamed into place at the end, never over a file. I/O at the edge
+ * of src/export.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { schemasDir } from '../config/schema.js';
 import { DocketError, UsageError } from '../errors.js';
 import type { ExportFile } from './types.js';
-
-const schemaCache = new Map<string, unknown>();
-
-/** A schema of docket's schemas/ folder (template parameter defaults), read once. */
-export function readSchema(file: string): unknown {
-  let schema = schemaCache.get(file);
-  if (schema === undefined) {
-    schema = JSON.parse(readFileSync(path.join(schemasDir(), ...file.split('/')), 'utf8')) as unknown;
-    schemaCache.set(file, schema);
-  }
-  return schema;
-}
 
 /** `--out` must not exist, or be an empty directory: export never overwrites a file. */
 export async function checkOut(out: string, label: string): Promise<'missing' | 'empty'> {

@@ -14,7 +14,8 @@ import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
-import { requiredKeys, templateDocument, type ParameterSchema } from './support/template-config.js';
+import { readSchema } from '../config/schema-read.js';
+import { hasObjectLists, requiredKeys, templateDocument, withKnownItemKeys, type ParameterSchema } from './support/template-config.js';
 import {
   attachmentName,
   attachmentParameterRefs,
@@ -49,6 +50,17 @@ function parametersOf(attributes: Plain): Plain {
   const parameters: Plain = {};
   for (const [key, value] of Object.entries(attributes)) if (!NOT_PARAMETERS.has(key)) parameters[key] = value;
   return parameters;
+}
+
+/**
+ * A live template's parameters as compared: lists of objects (fee items) hold only the keys the
+ * type's schema knows, as export and pull write them, so a key the service adds to each item is
+ * never a change no file can make.
+ */
+function liveParametersOf(t: ApiResource<TemplateAttrs>, attributes: Plain): Plain {
+  const parameters = parametersOf(attributes);
+  const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
+  return info && hasObjectLists(parameters) ? withKnownItemKeys(parameters, readSchema(info.schema) as ParameterSchema) : parameters;
 }
 
 /** `parameters` → comparable fields: `parameters.term`, `parameters.template_csa_order_form_attributes.fee_amount`. */
@@ -127,7 +139,7 @@ function resolveAttachments(value: unknown, ctx: ExecContext): unknown {
  * file names the attachment that way, and kept as the id where the file writes the id itself.
  */
 function liveFields(t: ApiResource<TemplateAttrs>, a: Plain, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
-  const fields = flattenParameters(parametersOf(a));
+  const fields = flattenParameters(liveParametersOf(t, a));
   for (const [field, value] of Object.entries(fields)) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string') continue;
     const written = declared?.[field];

@@ -23,7 +23,7 @@ import { collect, withCommon, type CommonOptions } from '../options.js';
 import { planDetailsInSession } from '../plan-step.js';
 import { withSession } from '../session.js';
 import { kindNames, kindOption, servicesFor } from './drift.js';
-import { readSchema } from '../../export/write.js';
+import { readSchema } from '../../config/schema-read.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 
 interface PullFlags extends CommonOptions {

@@ -20,6 +20,8 @@ type Plain = Record<string, unknown>;
 /** The part of a JSON Schema the export reads: properties with defaults, nesting, requirements. */
 export interface ParameterSchema {
   properties?: Record<string, ParameterSchema & { default?: unknown; not?: unknown }>;
+  /** A list's items: fee items, subprocessors (objects of known keys). */
+  items?: ParameterSchema;
   patternProperties?: Record<string, unknown>;
   required?: string[];
   allOf?: { if?: { properties?: Record<string, { const?: unknown }>; required?: string[] }; then?: { required?: string[] } }[];
@@ -124,6 +126,44 @@ function isForbidden(prop: { not?: unknown }): boolean {
   return isPlainObject(prop.not) && Object.keys(prop.not).length === 0;
 }
 
+/**
+ * A list of objects with each item cut to the keys its schema knows. A key the service added that
+ * no file can write (a fee item's `id`, a field docket does not know) is neither exported, pulled
+ * nor compared: the list is managed as the items' known keys. `dropped` names what was cut that is
+ * not bookkeeping (`[1].extra`).
+ */
+export function knownItemKeys(list: unknown[], items: ParameterSchema): { value: unknown[]; dropped: string[] } {
+  const dropped: string[] = [];
+  const value = list.map((item, i) => {
+    if (!isPlainObject(item)) return item;
+    const kept: Plain = {};
+    for (const [key, v] of Object.entries(item)) {
+      if (items.properties?.[key] !== undefined || matchesPattern(key, items.patternProperties)) kept[key] = v;
+      else if (!NESTED_BOOKKEEPING.has(key)) dropped.push(`[${i}].${key}`);
+    }
+    return kept;
+  });
+  return { value, dropped };
+}
+
+/** `parameters` with every list of objects, top-level or in a nested object, cut to its items' known keys. */
+export function withKnownItemKeys(parameters: Plain, schema: ParameterSchema): Plain {
+  let out: Plain | undefined;
+  for (const [key, value] of Object.entries(parameters)) {
+    const prop = schema.properties?.[key];
+    let next = value;
+    if (Array.isArray(value) && prop?.items?.properties) next = knownItemKeys(value, prop.items).value;
+    else if (isPlainObject(value) && prop?.properties) next = withKnownItemKeys(value, prop);
+    if (next !== value) (out ??= { ...parameters })[key] = next;
+  }
+  return out ?? parameters;
+}
+
+/** Whether `parameters` holds a list of objects anywhere a schema could cut (so reading the schema is worth it). */
+export function hasObjectLists(parameters: Plain): boolean {
+  return Object.values(parameters).some((v) => (Array.isArray(v) ? v.some(isPlainObject) : isPlainObject(v) && hasObjectLists(v)));
+}
+
 interface Reduced {
   value?: Plain;
   notes: string[];
@@ -160,6 +200,12 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
       continue;
     }
     if ('default' in prop && equalsDefault(value, prop.default)) continue;
+    if (Array.isArray(value) && prop.items?.properties) {
+      const known = knownItemKeys(value, prop.items);
+      for (const d of known.dropped) notes.push(`\`${where}${key}${d}\` is not a parameter docket knows for this type; not exported`);
+      out[key] = mapAttachmentIds(key, known.value, ctx);
+      continue;
+    }
     out[key] = mapAttachmentIds(key, value, ctx);
   }
   if (Object.keys(out).length === 0) return { notes };

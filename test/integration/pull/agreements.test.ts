@@ -188,6 +188,39 @@ parameters:
     }
   });
 
+  it('writes fee items as the schema knows them: a key the service adds to each item is neither pulled nor a change', async () => {
+    const csa = `kind: Template
+name: Cloud Service Agreement
+type: CSA
+parameters:
+  provider: Acme
+  template_csa_order_form_attributes:
+    cloud_service_description: Our platform
+    subscription_period: 1
+    fees_currency: EUR
+    fees_attributes:
+      - description: Setup
+        cost: 100
+`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    // An id and a field docket does not know on each item, beside a real edit.
+    const items = [
+      { id: 'fee-1', description: 'Setup', cost: 100, extra: 'x' },
+      { id: 'fee-2', description: 'Monthly', cost: 30, fee_type: 'recurring', extra: 'y' },
+    ];
+    await app.editTemplate('Cloud Service Agreement', { template_csa_order_form_attributes: { fees_attributes: items } });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(await read(dir, 'templates/csa.yaml')).toBe(`${csa}      - description: Monthly\n        cost: 30\n        fee_type: recurring\n`);
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+    // Only the unknown keys changing is no change either.
+    await app.editTemplate('Cloud Service Agreement', { template_csa_order_form_attributes: { fees_attributes: items.map((item) => ({ ...item, extra: 'z' })) } });
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a Word term made elsewhere as a pending document once, and says so on every pull until it is adopted', async () => {
     const other = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/word.yaml': 'kind: CustomTerm\nname: Word Only\ndocx_file: word.docx\n' });
     await writeFile(join(other, 'custom-terms/word.docx'), docx('made elsewhere'));

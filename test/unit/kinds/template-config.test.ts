@@ -214,6 +214,13 @@ describe('the Template kind exported', () => {
     expect(part.notes).toEqual(['template "My NDA": `mystery_flag` is not a parameter docket knows for this type; not exported']);
   });
 
+  it('writes fee items with the keys their schema knows: an item id silently left out, another unknown key with a note', () => {
+    const fees = [{ id: 'fee-1', description: 'Setup', cost: 100, extra: 'x' }];
+    const result = doc(live('CSA', { provider: 'Acme', template_csa_order_form_attributes: { cloud_service_description: 'Platform', subscription_period: 1, fees_attributes: fees } }));
+    expect((result.doc.parameters as Record<string, Record<string, unknown>>).template_csa_order_form_attributes!.fees_attributes).toEqual([{ description: 'Setup', cost: 100 }]);
+    expect(result.notes).toEqual(['`template_csa_order_form_attributes.fees_attributes[0].extra` is not a parameter docket knows for this type; not exported']);
+  });
+
   it('reads the type as the Template kind does: a generic type with agreement_type exports as its short type', () => {
     const generic: TemplateData = { id: 'g', wireType: 'template', attributes: { name: 'License', agreement_type: 'software_license', standard_version: null } };
     const part = exportTemplates([generic]);
