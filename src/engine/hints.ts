@@ -7,6 +7,7 @@
  * - A value docket sends only when it creates an object (a member's display name) that differs
  *   live is not changed; without a word the plan would say "No changes".
  */
+import { quoteValue } from '../config/quote.js';
 import { suggest } from '../config/suggest.js';
 import { digest, sameValue } from './canonical.js';
 import type { KindMeta } from './diff.js';
@@ -125,13 +126,15 @@ function contentDigest(values: Record<string, unknown>, fields: readonly string[
 
 function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string): string {
   const where = `${d.source.file}:${d.source.line}`;
-  const then = kind.deletion === 'delete' ? `the plan deletes "${l.name}" and creates "${d.name}"` : `the plan creates "${d.name}" beside it`;
-  return `${kind.name} "${d.name}" (${where}) looks like a rename of the live ${kind.name} "${l.name}" (${why}), but ${then}: if it was renamed, add \`renamed_from: [${yamlName(l.name)}]\``;
+  // Names quoted with what shows as nothing escaped: the difference may be exactly such a character.
+  const [was, now] = [quoteValue(l.name, Infinity), quoteValue(d.name, Infinity)];
+  const then = kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : `the plan creates ${now} beside it`;
+  return `${kind.name} ${now} (${where}) looks like a rename of the live ${kind.name} ${was} (${why}), but ${then}: if it was renamed, add \`renamed_from: [${yamlName(l.name)}]\``;
 }
 
-/** A name as it can be written inside `[...]` in YAML: plain when safe, else double-quoted. */
+/** A name as it can be written inside `[...]` in YAML: plain when safe, else double-quoted (YAML reads its `\u` escapes). */
 function yamlName(name: string): string {
-  return /^[A-Za-z0-9][A-Za-z0-9 ._'()/-]*$/.test(name) && !/\s$/.test(name) ? name : JSON.stringify(name);
+  return /^[A-Za-z0-9][A-Za-z0-9 ._'()/-]*$/.test(name) && !/\s$/.test(name) ? name : quoteValue(name, Infinity);
 }
 
 function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {

@@ -43,6 +43,13 @@ describe('plan hints', () => {
     expect(hint).toContain('add `renamed_from: ["NDA: one-way"]`');
   });
 
+  it('escapes in both names and the suggested renamed_from what shows as nothing, which may be all that differs', () => {
+    const [hint] = warnings([desiredPlaybook('Omega', { description: 'bidi' })], [livePlaybook('pb-1', 'Omega\u202e\u200b\u0007', 'bidi')]);
+    expect(hint).toBe(
+      'playbook "Omega" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Omega\\u202e\\u200b\\u0007" (the same content), but the plan creates "Omega" beside it: if it was renamed, add `renamed_from: ["Omega\\u202e\\u200b\\u0007"]`',
+    );
+  });
+
   it('a member name that differs from the existing user is said to be unmanaged, not "no changes"', () => {
     const live = { ...liveMember('u-1', 'bob@acme.example'), extra: { name: 'Bob Jones' } };
     const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredMember('bob@acme.example', 'Robert Jones')], live: [live], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
