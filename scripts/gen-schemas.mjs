@@ -32,7 +32,7 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Names carry their length limit for editors; docket says it itself (see NAME_LENGTH_MARK).
-const { NAME_LENGTH_MARK } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
+const { NAME_LENGTH_MARK, NAME_LENGTH_MESSAGE, NAME_LENGTH_PATTERN } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
 const OUT = path.join(ROOT, 'schemas', 'templates');
 
 // ---------------------------------------------------------------------------------------------
@@ -1018,7 +1018,7 @@ function templateSchema() {
           'Former names of this template: the live template found under one of them is renamed in place instead of a new one being created.',
         $ref: '#/$defs/renamedFrom',
       },
-      name: { description: 'Display name of the template; its identity. Sent as the `name` parameter.', type: 'string', minLength: 1, maxLength: 200, $comment: NAME_LENGTH_MARK },
+      name: { description: 'Display name of the template; its identity. Sent as the `name` parameter.', type: 'string', minLength: 1, pattern: NAME_LENGTH_PATTERN, patternErrorMessage: NAME_LENGTH_MESSAGE, $comment: NAME_LENGTH_MARK },
       type: {
         description: `Agreement type: ${TYPES.map((t) => `${t.type} (${t.agreement})`).join(', ')}. Set when the template is created; updates cannot change it.`,
         type: 'string',

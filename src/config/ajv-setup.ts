@@ -79,7 +79,7 @@ function forDocket(node: AnySchemaObject, file: string): AnySchemaObject {
     if (o.$comment === KIND_CHECKED_MARK) return { ...(typeof o.description === 'string' ? { description: o.description } : {}), type: 'object' };
     if (o.$comment === EDITORS_ONLY_MARK) return {};
     if (o.$comment === NAME_LENGTH_MARK) {
-      const { maxLength: _editorsOnly, ...rest } = o;
+      const { pattern: _editorsOnly, patternErrorMessage: _editorsMessage, ...rest } = o;
       return rest;
     }
     return Object.fromEntries(Object.entries(o).map(([k, child]) => [k, walk(child)]));

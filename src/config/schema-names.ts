@@ -24,10 +24,16 @@ export const EDITORS_ONLY_MARK = 'docket: for editors; docket checks this itself
 export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholders are filled in';
 
 /**
- * The `$comment` of a name's schema: its `maxLength` is for editors; docket says name-too-long
+ * The `$comment` of a name's schema: its length pattern is for editors; docket says name-too-long
  * itself (engine/desired.ts), counting characters as a person reads them.
  */
 export const NAME_LENGTH_MARK = 'docket: longer than 200 characters is name-too-long, which docket says counting characters as a person reads them';
+/**
+ * The editors' length of a name, as a pattern: yaml-language-server counts `maxLength` in UTF-16
+ * units (an emoji is two) but reads patterns with the `u` flag, counting characters as docket does.
+ */
+export const NAME_LENGTH_PATTERN = '^[\\s\\S]{0,200}$';
+export const NAME_LENGTH_MESSAGE = 'A name is at most 200 characters (an emoji counts as one).';
 
 /**
  * Marks a part of a schema file that is there for editors: docket's kind checks that value itself

@@ -104,8 +104,12 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
       const problems = await server.open(path.join(dir, `${name}.yaml`), `${line}${text}`);
       expect(problems.map((p) => p.message).filter((m) => /200|long/i.test(m)), name).toHaveLength(name === 'organization' ? 2 : 1);
     }
-    // 200 characters is a name.
+    // 200 characters is a name, counted as docket counts them: an emoji is one.
     expect((await server.open(path.join(dir, 'ok.yaml'), `${line}kind: Playbook\nname: ${'N'.repeat(200)}\n`)).map((p) => p.message)).toEqual([]);
+    expect((await server.open(path.join(dir, 'emoji.yaml'), `${line}kind: Member\nemail: a@acme.example\nname: ${'😀'.repeat(200)}\n`)).map((p) => p.message)).toEqual([]);
+    expect((await server.open(path.join(dir, 'emoji-long.yaml'), `${line}kind: Member\nemail: a@acme.example\nname: ${'😀'.repeat(201)}\n`)).map((p) => p.message)).toEqual([
+      'A name is at most 200 characters (an emoji counts as one).',
+    ]);
   });
 });
 
