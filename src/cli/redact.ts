@@ -6,6 +6,7 @@
 import type { Io } from './io.js';
 import { keysOf } from '../config/api-keys.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../render/sanitize.js';
+import { xmlAttr, xmlText } from '../render/test-junit.js';
 
 export const REDACTED = '[redacted]';
 
@@ -21,6 +22,12 @@ export function keyValues(env: Readonly<Record<string, string | undefined>>): st
   const values = keys.flatMap((k) => [k, json(k), json(json(k)), escapeMarkdown(k), json(escapeMarkdown(k)), escapeMarkdown(k, 'html'), escapeData(k), escapeProperty(k)]);
   // Longest first, so a key that holds another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);
+}
+
+/** Each key as a JUnit report may show it: as output shows it, and escaped for XML text and attributes. */
+export function junitKeyValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  const values = keyValues(env);
+  return [...new Set([...values, ...values.map(xmlText), ...values.map(xmlAttr)])].sort((a, b) => b.length - a.length);
 }
 
 export function redact(text: string, secrets: readonly string[]): string {

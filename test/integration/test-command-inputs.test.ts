@@ -54,6 +54,19 @@ describe('docket test with broken inputs', () => {
     expect(xml).toContain('<testcase name="tests/broken.test.yaml:2:11 unknown-playbook" classname="docket test" time="0.000">');
   });
 
+  it('redacts a key in its JUnit report as in every other output: the file is a CI artifact', async () => {
+    const dir = await example();
+    const key = 'sk_live_ABCDEF<123>';
+    await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', `playbook: "Inbound ${key}"`, 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    const junit = join(dir, 'junit.xml');
+    const r = await runCli(['test', '-C', dir, '--junit', junit], { env: { ...emu().env, DOCKET_AGREEMENTS_API_KEY: key } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no Playbook named "Inbound [redacted]" is declared');
+    const xml = await readFile(join(dir, 'junit.xml'), 'utf8');
+    expect(xml).toContain('Inbound [redacted]');
+    expect(xml).not.toMatch(/ABCDEF/);
+  });
+
   it('annotates a broken test file\'s lines for GitHub, as plan annotates a broken configuration', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDAA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));

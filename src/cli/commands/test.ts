@@ -36,6 +36,7 @@ import { failed } from '../../testing/outcome.js';
 import { runTests, type CompareTo } from '../../testing/run.js';
 import type { TestFile, TestReport } from '../../testing/types.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../../util/atomic-write.js';
+import { junitKeyValues, redact } from '../redact.js';
 import { VERSION } from '../../version.js';
 import { annotatingProblems, annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
 import { applyInputOf } from '../apply-step.js';
@@ -189,8 +190,11 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   // Before any case runs (reviews cost money): a report that cannot be written is not worth the run.
   if (junit !== undefined) await checkOutputFile(io.cwd, junit, '--junit', 'junit.xml');
   let report: TestReport | undefined;
-  const reportXml = (r: TestReport): string => renderTestJunit(r, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) });
-  const errorXml = (error: unknown): string => renderErrorJunit(errorJson(error), { started, hostname: hostname() });
+  // A file is output too (a CI artifact): keys in it are redacted as on stdout.
+  const secrets = junitKeyValues(io.env);
+  const reportXml = (r: TestReport): string =>
+    redact(renderTestJunit(r, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) }), secrets);
+  const errorXml = (error: unknown): string => redact(renderErrorJunit(errorJson(error), { started, hostname: hostname() }), secrets);
   // CI reporters read the JUnit file whatever happened: one that could not run says why in it,
   // also when a second signal (CI's SIGTERM after its SIGINT) ends the process at once.
   const dropJunitOnExit = junit
