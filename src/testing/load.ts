@@ -133,7 +133,7 @@ class Checker {
       const wanted = String(body.playbook);
       const subject = this.subjects.playbooks.get(normName(wanted));
       if (!subject && !this.subjects.unknown && typeof body.playbook === 'string') {
-        this.error('unknown-playbook', `no Playbook named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name))}`, '/playbook');
+        this.error('unknown-playbook', `no Playbook named ${quoteValue(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name))}`, '/playbook');
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/playbook');
       const rules = subject ? subject.rules.map((r) => r.name) : undefined;
@@ -145,7 +145,7 @@ class Checker {
       const wanted = String(body.template);
       const subject = this.subjects.templates.get(normName(wanted));
       if (!subject && !this.subjects.unknown && typeof body.template === 'string') {
-        this.error('unknown-template', `no CustomTemplate or Template named ${JSON.stringify(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.templates.values()].map((t) => t.name))}`, '/template');
+        this.error('unknown-template', `no CustomTemplate or Template named ${quoteValue(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.templates.values()].map((t) => t.name))}`, '/template');
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/template');
       if (!this.subjects.actor && !this.subjects.unknown) {
@@ -161,9 +161,9 @@ class Checker {
   private renamedAway(name: string, renamed: RenamedAway, pointer: string): void {
     this.warning(
       'test-subject-renamed',
-      `${renamed.kind} ${JSON.stringify(renamed.name)} is renamed from ${JSON.stringify(name)} (renamed_from), and a new ${renamed.kind} takes that name: this test runs against the new one`,
+      `${renamed.kind} ${quoteValue(renamed.name)} is renamed from ${quoteValue(name)} (renamed_from), and a new ${renamed.kind} takes that name: this test runs against the new one`,
       pointer,
-      `if the test was written for the renamed ${renamed.kind}, name ${JSON.stringify(renamed.name)} here`,
+      `if the test was written for the renamed ${renamed.kind}, name ${quoteValue(renamed.name, Infinity)} here`,
     );
   }
 
@@ -175,7 +175,7 @@ class Checker {
       // Reports name cases by it (a JUnit testcase, an annotation): one of blanks names nothing.
       if (name.trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank`, `/cases/${i}/name`, 'name the case by what it checks');
       const first = this.caseLines.get(`${subject}\0${name}`);
-      if (first !== undefined) this.error('duplicate-case', `case ${JSON.stringify(name)} is named twice in this file (first at line ${first})`, `/cases/${i}/name`);
+      if (first !== undefined) this.error('duplicate-case', `case ${quoteValue(name)} is named twice in this file (first at line ${first})`, `/cases/${i}/name`);
       else this.caseLines.set(`${subject}\0${name}`, this.at(`/cases/${i}`).line);
     });
   }
@@ -188,7 +188,7 @@ class Checker {
       const name = normName(value);
       // As the matching compares them (README: Matching rules), or a name it would accept is refused here.
       if (rules && typeof value === 'string' && !rules.some((r) => nameKey(r) === nameKey(name))) {
-        this.error('unknown-rule', `${JSON.stringify(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.join(', ')}` : undefined);
+        this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.join(', ')}` : undefined);
       }
       return name;
     };
@@ -302,7 +302,7 @@ class Checker {
     values.forEach((v, i) => {
       if (typeof v === 'string' && !KNOWN_OUTCOMES.includes(v)) {
         const pointer = typeof value === 'string' ? ptr : `${ptr}/${'in' in set ? 'in' : 'not_in'}/${i}`;
-        this.warning('unknown-outcome', `outcome ${JSON.stringify(v)} is none of ${KNOWN_OUTCOMES.join(', ')}${didYouMean(v, KNOWN_OUTCOMES)}`, pointer, 'the service may use other values; this one is kept as written');
+        this.warning('unknown-outcome', `outcome ${quoteValue(v)} is none of ${KNOWN_OUTCOMES.join(', ')}${didYouMean(v, KNOWN_OUTCOMES)}`, pointer, 'the service may use other values; this one is kept as written');
       }
     });
     return set;

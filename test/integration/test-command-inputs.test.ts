@@ -213,6 +213,12 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('tests/twice.test.yaml:10:11 error duplicate-case case "a" is named twice in this file (first at line 4)');
     expect(r.stderr).toContain('tests/twice.test.yaml:17:11 error duplicate-case case "b" is named twice in this file (first at line 7)');
     expect(r.stderr).toContain('2 errors, 0 warnings.');
+
+    // A long name is quoted cut short, as every other diagnostic quotes a value.
+    const long = `Inbound NDA ${'x'.repeat(100)}`;
+    await writeFile(join(dir, 'tests/twice.test.yaml'), `${doc(long, ['a'])}\n`);
+    const cut = await runCli(['validate', '-C', dir]);
+    expect(cut.stderr).toContain(`tests/twice.test.yaml:2:11 error unknown-playbook no Playbook named "Inbound NDA ${'x'.repeat(45)}..." is declared`);
   });
 
   it('reports every problem of a test file at once: a key too many or an empty expect hides none of the others', async () => {
