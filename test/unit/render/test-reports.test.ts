@@ -6,7 +6,7 @@ import { validateXML } from 'xmllint-wasm';
 import { describe, expect, it } from 'vitest';
 import { renderTestAnnotations } from '../../../src/render/test-annotations.js';
 import { errorJson } from '../../../src/render/json.js';
-import { renderTestErrorJson } from '../../../src/render/test-json.js';
+import { renderTestErrorJson, renderTestJson } from '../../../src/render/test-json.js';
 import { renderErrorJunit, renderTestJunit } from '../../../src/render/test-junit.js';
 import { ConfigError, DocketError } from '../../../src/errors.js';
 import { renderTestMarkdown } from '../../../src/render/test-markdown.js';
@@ -101,6 +101,17 @@ describe('JUnit', () => {
     const xml = renderTestJunit(report, { started: new Date(), hostname: 'ci', seconds: 1 }).replace(' hostname="ci"', '');
     const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: await antJunitSchema() }] });
     expect(result.valid).toBe(false);
+  });
+});
+
+describe('the JSON report', () => {
+  it('keeps names and service text as written, escaping only what JSON readers must not meet raw', () => {
+    const evil = kase('huge \u202e evil', 'fail', { expectations: [{ label: 'redline "R"', severity: 'error', at: at(9), held: 0, runs: 1, got: 'bell\u0007 c1\u009b rtl\u202e' }] });
+    const text = renderTestJson({ ...report, suites: [{ ...report.suites[0]!, cases: [evil] }] }, true);
+    const doc = JSON.parse(text) as { suites: { cases: { name: string; expectations: { got: string }[] }[] }[] };
+    expect(doc.suites[0]!.cases[0]!.name).toBe('huge \u202e evil');
+    expect(doc.suites[0]!.cases[0]!.expectations[0]!.got).toBe('bell\u0007 c1\u009b rtl\u202e');
+    expect(text).not.toMatch(/[\u0007\u009b]/);
   });
 });
 
