@@ -7,7 +7,17 @@ import { rmSync } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
+import { processAlive } from '../util/process-alive.js';
 import type { ExportFile } from './types.js';
+
+/** Removes the staging directories of exports to the same `--out` whose process is gone (killed with SIGKILL, say). */
+async function removeStaleStaging(parent: string, prefix: string): Promise<void> {
+  for (const name of await readdir(parent)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true });
+  }
+}
 
 /** `--out` must not exist, or be an empty directory: export never overwrites a file. */
 export async function checkOut(out: string, label: string): Promise<'missing' | 'empty'> {
@@ -51,8 +61,11 @@ export async function writeExport(
 ): Promise<void> {
   const parent = path.dirname(out);
   let release: (() => void) | undefined;
+  const prefix = `.${path.basename(out)}.export-`;
   const staging = await mkdir(parent, { recursive: true })
-    .then(() => mkdtemp(path.join(parent, `.${path.basename(out)}.export-`)))
+    .then(() => removeStaleStaging(parent, prefix))
+    // Named with the process id, so the next export can tell one a killed run left from one in use.
+    .then(() => mkdtemp(path.join(parent, `${prefix}${process.pid}-`)))
     // Removed on a signal from the moment it exists, before anything else is awaited.
     .then((dir) => ((release = onExit?.(() => rmSync(dir, { recursive: true, force: true }))), dir))
     // mkdtemp makes it 0700; the directory it becomes is the user's, as `mkdir` would make it.

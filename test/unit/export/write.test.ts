@@ -1,4 +1,4 @@
-import { mkdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkOut, writeExport } from '../../../src/export/write.js';
@@ -36,5 +36,15 @@ describe('writeExport', () => {
     await mkdir(join(dir, 'plain'));
     await writeExport(join(dir, 'out'), 'out', [{ path: 'docket.yaml', content: 'version: 1\n' }], undefined);
     expect((await stat(join(dir, 'out'))).mode & 0o777).toBe((await stat(join(dir, 'plain'))).mode & 0o777);
+  });
+
+  it('removes the staging directory a killed export to the same --out left, and no other', async () => {
+    const dir = await makeDir({});
+    // 2^22 + 1 is past Linux's largest process id: no process has it.
+    await mkdir(join(dir, '.out.export-4194305-AbCdEf', 'playbooks'), { recursive: true });
+    await mkdir(join(dir, `.out.export-${process.ppid}-XyZabc`));
+    await mkdir(join(dir, '.other.export-4194305-AbCdEf'));
+    await writeExport(join(dir, 'out'), 'out', [{ path: 'docket.yaml', content: 'version: 1\n' }], undefined);
+    expect((await readdir(dir)).sort()).toEqual(['.other.export-4194305-AbCdEf', `.out.export-${process.ppid}-XyZabc`, 'out']);
   });
 });
