@@ -57,6 +57,8 @@ export interface PullInput {
   tests?: readonly string[];
   /** The API keys set (`keysOf`): a live value holding one is not written into a file. */
   keys?: readonly [string, string][];
+  /** Records of declared objects already in sync (inSyncRecords), written unless the pull records them otherwise. */
+  inSync?: SyncUpdates;
 }
 
 /** One file pull writes: `before` null for a new file, `after` null for one it removes. */
@@ -182,6 +184,7 @@ class PullPlanner {
     for (const o of objects) if (o.failed.size > 0) this.noteUnpulled(o.change, o.failed.has('*') ? o.fields : [...o.failed]);
     for (const o of [...objects, ...childrenToInsert, ...toRemove]) this.report(o);
     this.moveChildRecords();
+    for (const [key, record] of this.input.inSync ?? []) if (!this.sync.has(key)) this.sync.set(key, record);
     // In registry order (parents before children), then by identity.
     const rank = new Map(this.input.kinds.map((k, i) => [k.name, i]));
     const order = (a: PullEntry, b: PullEntry): number => (rank.get(a.kind) ?? 0) - (rank.get(b.kind) ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);

@@ -24,6 +24,7 @@ import { planDetailsInSession } from '../plan-step.js';
 import { withSession } from '../session.js';
 import { kindNames, kindOption, servicesFor } from './drift.js';
 import { readSchema } from '../../config/schema-read.js';
+import { inSyncRecords } from '../../pull/in-sync.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 
 interface PullFlags extends CommonOptions {
@@ -71,6 +72,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           paths: { outRoot: root, schemasDir: schemaHome(root).dir },
           tests: await findTestFiles(root),
           keys: keysOf(io.env),
+          inSync: inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds),
         });
         if (!dryRun) {
           await writePulled(root, result.files, { file: s.syncFile, write: () => s.recordSync(result.sync) });

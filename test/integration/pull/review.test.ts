@@ -313,4 +313,23 @@ rules:
     expect(await read(dir, 'playbooks/alike.yaml')).toBe(file);
     expect((await cli('validate', '-C', dir)).code).toBe(0);
   });
+
+  it('records as in sync what the files already hold live (a pull killed after writing them, run again): the next edit in the app is the app\'s alone', async () => {
+    const vendor = 'kind: Playbook\nname: Vendor MSA\nrules:\n  - name: Liability\n    actions: CAP at 12 months of fees\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/vendor.yaml': vendor });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('Vendor MSA', 'Liability', { actions: 'CAP at 18 months of fees' });
+    // As a pull killed after its write of this file, before its records: the file says what live does.
+    await writeFile(join(dir, 'playbooks/vendor.yaml'), vendor.replace('12 months', '18 months'));
+    const again = await cli('pull', '-C', dir);
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    await app.editRule('Vendor MSA', 'Liability', { actions: 'CAP at 24 months of fees' });
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).toContain('Changed live (1)');
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('~ rule "Vendor MSA/Liability" (playbooks/vendor.yaml) · changed live: actions');
+    expect(await read(dir, 'playbooks/vendor.yaml')).toBe(vendor.replace('12 months', '24 months'));
+    await expectNoChanges(cli, dir);
+  });
 });

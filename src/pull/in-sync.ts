@@ -1,0 +1,29 @@
+/**
+ * The records of declared objects the files and live already agree on, as an apply with nothing to
+ * do would make them. A pull killed after writing some files, then run again, finds those objects
+ * in sync and writes nothing for them: without these records their record stays the one from
+ * before the app's edit, and the next edit in the app reads as made on both sides. Pure.
+ */
+import { formatSyncRecord, syncAfterApply, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
+
+const NOTHING_DONE: ApplyReport = { results: [], done: 0, failed: 0, skipped: 0, ms: 0 };
+
+export function inSyncRecords(plan: Plan, desired: readonly DesiredResource[], kinds: readonly SyncKindInfo[], state: SyncState, only: readonly KindName[] = []): SyncUpdates {
+  // A targeted plan read only what it names: the rest is not known to match.
+  if (plan.targets?.length) return new Map();
+  const changed = new Set([...plan.changes, ...(plan.held ?? [])].map((c) => refKey(c.kind, c.key)));
+  // A child of a changed parent (renamed in the app, say) is recorded by the pull under its new key.
+  const parentKind = new Map(kinds.map((k) => [k.name, k.parentKind]));
+  const chosen = (kind: KindName): boolean => only.length === 0 || only.includes(kind) || only.includes(parentKind.get(kind) as KindName);
+  const settled = desired.filter((d) => !(d.parent && changed.has(refKey(d.parent.kind, d.parent.key))) && chosen(d.kind));
+  const held = (key: string, record: SyncRecord): boolean => {
+    const now = state.byKey.get(key);
+    return now !== undefined && formatSyncRecord(now) === formatSyncRecord(record);
+  };
+  // As an apply whose every change failed: only the objects without one are in sync.
+  const updates = syncAfterApply({ plan, report: NOTHING_DONE, desired: settled, ids: new Map(Object.entries(plan.ids)), kinds, held, state });
+  // Forgetting is the pull's own business (what it removes or renames).
+  for (const [key, record] of updates) if (record === null) updates.delete(key);
+  return updates;
+}
