@@ -1,8 +1,8 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { processAlive } from './process-alive.js';
 
 /**
@@ -22,11 +22,44 @@ export interface AtomicWriteOptions {
   whileWriting?: (tmp: string) => () => void;
 }
 
+/**
+ * The file a write of `path` goes to: the one a symbolic link names (a lock file two checkouts
+ * share), written in place of it, never the link replaced by a file of its own. Links are followed
+ * one step at a time, at most a few.
+ */
+async function linkedFile(path: string): Promise<string> {
+  let file = path;
+  for (let hop = 0; hop < 8; hop++) {
+    const isLink = await lstat(file).then((s) => s.isSymbolicLink(), () => false);
+    if (!isLink) return file;
+    file = resolve(dirname(file), await readlink(file));
+  }
+  return file;
+}
+
+function linkedFileSync(path: string): string {
+  let file = path;
+  for (let hop = 0; hop < 8; hop++) {
+    let isLink = false;
+    try {
+      isLink = lstatSync(file).isSymbolicLink();
+    } catch {
+      return file;
+    }
+    if (!isLink) return file;
+    file = resolve(dirname(file), readlinkSync(file));
+  }
+  return file;
+}
+
 /** `content` may come in pieces (text and bytes), written one after another as they are made. */
-export async function writeFileAtomic(file: string, content: string | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(path: string, content: string | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
+  const file = await linkedFile(path);
   await mkdir(dirname(file), { recursive: true });
-  if (options.tempDir) await mkdir(options.tempDir, { recursive: true });
-  const tmp = tempPath(file, options.tempDir);
+  // Beside a linked file (perhaps on another filesystem), not in the temporary folder of the link's.
+  const tempDir = file === path ? options.tempDir : undefined;
+  if (tempDir) await mkdir(tempDir, { recursive: true });
+  const tmp = tempPath(file, tempDir);
   const release = options.whileWriting?.(tmp);
   try {
     await writeFile(tmp, content, 'utf8');
@@ -43,10 +76,12 @@ export async function writeFileAtomic(file: string, content: string | Iterable<s
 }
 
 /** The same, synchronously: for the last write before a forced exit. */
-export function writeFileAtomicSync(file: string, text: string, options: AtomicWriteOptions = {}): void {
+export function writeFileAtomicSync(path: string, text: string, options: AtomicWriteOptions = {}): void {
+  const file = linkedFileSync(path);
   mkdirSync(dirname(file), { recursive: true });
-  if (options.tempDir) mkdirSync(options.tempDir, { recursive: true });
-  const tmp = tempPath(file, options.tempDir);
+  const tempDir = file === path ? options.tempDir : undefined;
+  if (tempDir) mkdirSync(tempDir, { recursive: true });
+  const tmp = tempPath(file, tempDir);
   try {
     writeFileSync(tmp, text, 'utf8');
     renameSync(tmp, file);

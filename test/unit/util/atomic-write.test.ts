@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../src/util/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../../../src/util/atomic-write.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterEach(removeMadeDirs);
@@ -33,5 +33,21 @@ describe('writeFileAtomic', () => {
     await expect(writeFileAtomic(join(dir, 'plan.json'), 'x', { whileWriting: () => () => void released++ })).rejects.toThrow();
     expect(released).toBe(1);
     expect(await readdir(dir)).toEqual(['plan.json']);
+  });
+
+  it('writes the file a symbolic link names, keeping the link (a lock file two checkouts share)', async () => {
+    const dir = await makeDir({ 'shared/docket.lock.json': '{}\n' });
+    await mkdir(join(dir, 'a', '.docket'), { recursive: true });
+    await symlink('../shared/docket.lock.json', join(dir, 'a', 'docket.lock.json'));
+    await writeFileAtomic(join(dir, 'a', 'docket.lock.json'), '{"version":2}\n', { tempDir: join(dir, 'a', '.docket') });
+    expect((await lstat(join(dir, 'a', 'docket.lock.json'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(dir, 'shared', 'docket.lock.json'), 'utf8')).toBe('{"version":2}\n');
+    writeFileAtomicSync(join(dir, 'a', 'docket.lock.json'), '{"version":3}\n', { tempDir: join(dir, 'a', '.docket') });
+    expect((await lstat(join(dir, 'a', 'docket.lock.json'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(dir, 'shared', 'docket.lock.json'), 'utf8')).toBe('{"version":3}\n');
+    // A link to a file not made yet makes it.
+    await symlink('../shared/new.json', join(dir, 'a', 'new.json'));
+    await writeFileAtomic(join(dir, 'a', 'new.json'), 'x');
+    expect(await readFile(join(dir, 'shared', 'new.json'), 'utf8')).toBe('x');
   });
 });
