@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
+import { isSpecialFile } from '../util/special-file.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { KEYS_STAY_OUT } from './api-keys.js';
@@ -40,6 +41,8 @@ export interface DataFileOptions {
   yaml?: ReadonlyMap<string, { text: string; parsed: ParsedFile }>;
   /** The API keys set (`keysOf`): no text file may hold one. */
   keys?: readonly [string, string][];
+  /** The files that declare a resource (root-relative): a link to one holds a resource too. */
+  resourceFiles?: ReadonlySet<string>;
 }
 
 /** The root-relative path a file field names, relative to the folder of the YAML file `from`. */
@@ -125,6 +128,21 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         const real = await realpath(path.join(root, rel));
         if (!isInside(realRoot, real)) {
           problem(doc, key, 'file-outside-config', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(real)}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
+          return;
+        }
+        // A link to a resource file holds a resource as much as the file itself.
+        const linked = path.relative(realRoot, real).split(path.sep).join('/');
+        // docket's own files change with every apply: sent as data, they would never be in sync.
+        if ([rel, linked].some((file) => file === 'docket.lock.json' || file.startsWith('.docket/'))) {
+          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
+          return;
+        }
+        if (linked !== rel && options.resourceFiles?.has(linked)) {
+          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(linked)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
+          return;
+        }
+        if (await isSpecialFile(real)) {
+          problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(String(doc.body[key]))}, which is not a regular file (a named pipe or a device)`, 'name a regular file');
           return;
         }
         if (BINARY.has(type)) {

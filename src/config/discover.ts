@@ -50,6 +50,9 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
       } else if (match.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, rootReal, problems))))) {
         // A symlinked file is read like any other; symlinked folders are not followed (they can loop).
         found.push(rel);
+      } else if (match.test(entry.name) && !entry.isSymbolicLink()) {
+        // A named pipe would be read for ever; skipped, what it declares would silently go.
+        problems.push(notRegularFile(rel));
       }
     }
     await Promise.all(subdirs);
@@ -67,7 +70,11 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
 async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<string>, problems: Diagnostic[]): Promise<boolean> {
   try {
     const target = path.join(root, rel);
-    if (!(await stat(target)).isFile()) return false;
+    const info = await stat(target);
+    if (!info.isFile()) {
+      if (!info.isDirectory()) problems.push(notRegularFile(rel));
+      return false;
+    }
     const real = await realpath(target);
     if (isInside(await rootReal(), real)) return true;
     problems.push({
@@ -105,6 +112,10 @@ export function unreadableFile(file: string, error: unknown): Diagnostic {
     col: 1,
     hint: 'make it readable, fix or remove the link, or move it out of the configuration directory',
   };
+}
+
+function notRegularFile(file: string): Diagnostic {
+  return { severity: 'error', code: 'unreadable-file', message: `${file} is not a regular file (a named pipe or a device)`, file, line: 1, col: 1, hint: 'replace it with a regular file, or move it out of the configuration directory' };
 }
 
 /** A file's text, or where its bytes stop being UTF-8. */

@@ -50,6 +50,8 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** YAML data files (named by a resource's data field), already read and parsed, by root-relative path. */
   yamlData: Map<string, YamlData>;
+  /** The files (root-relative) that declare a resource: no data file may be one, not even through a link. */
+  resourceFiles?: Set<string>;
 }
 
 export interface YamlData {
@@ -152,8 +154,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   diagnostics.sort(compareDiagnostics);
   // With errors the config still carries every resource document, so the kinds' own rules can
   // report their problems in the same run; callers must not use it to talk to a service.
-  if (!projectResult.project) return { diagnostics, yamlData };
-  return { config: { project: projectResult.project, documents }, diagnostics, yamlData };
+  const resourceFiles = new Set(parsed.filter((file) => !isProjectFile(file.file) && holdsResource(file)).map((file) => file.file));
+  if (!projectResult.project) return { diagnostics, yamlData, resourceFiles };
+  return { config: { project: projectResult.project, documents }, diagnostics, yamlData, resourceFiles };
 }
 
 /** The one diagnostic for a directory that is not a docket configuration, or undefined. */

@@ -16,6 +16,7 @@
  * records the two sides disagree on are dropped (those objects' direction becomes unknown).
  */
 import { readFile, stat } from 'node:fs/promises';
+import { isSpecialFile } from '../util/special-file.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
@@ -228,6 +229,10 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
   const stamp = await stampOf(location.path);
   const hit = known.get(location.path);
   if (stamp !== undefined && hit?.stamp === stamp) return hit.read;
+  // A named pipe or a device would be read until someone writes to it: never.
+  if (await isSpecialFile(location.path)) {
+    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} is not a regular file (a named pipe or a device)`, 'docket.lock.json is the file apply writes: remove what is there, or restore the file from git')] };
+  }
   let text: string;
   try {
     text = await readFile(location.path, 'utf8');

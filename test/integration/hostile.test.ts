@@ -3,11 +3,17 @@
  * by `validate` with exit 1 at the right file:line, quoting what is wrong, and `plan` refuses it
  * before any connection (the services below point at a port nobody listens on).
  */
+import { execFile } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+
+const run = promisify(execFile);
+/** A named pipe: a read of one waits for a writer for ever. */
+const mkfifo = async (file: string): Promise<void> => void (await run('mkfifo', [file]));
 
 afterAll(removeMadeDirs);
 
@@ -47,6 +53,11 @@ const CASES: Case[] = [
   { name: 'a comment right after a closing quote', files: { 'p.yaml': 'kind: Playbook\nname: "X"# note\nrules: []\n' }, at: 'p.yaml:2 yaml-syntax', says: 'Comments must be separated', hint: 'put a space before `#`' },
   { name: 'a comment right after a flow list', files: { 'p.yaml': 'kind: Playbook\nname: X\nrules: []# note\n' }, at: 'p.yaml:3 yaml-syntax', says: 'Comments must be separated', hint: 'put a space before `#`' },
   { name: 'an unclosed bracket', files: { 'p.yaml': 'kind: Playbook\nname: A\nrenamed_from: [B, C\ndescription: x\n' }, at: 'p.yaml:3 yaml-syntax', says: '`[` is never closed' },
+  { name: 'a data file that links to another resource', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n', 'p.yaml': 'kind: Playbook\nname: P\n' }, setup: async (dir) => symlink('p.yaml', join(dir, 't.md')), at: 't.yaml:3 data-file-is-resource', says: 'a link to "p.yaml"' },
+  { name: 'docket.lock.json as a data file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: docket.lock.json\n', 'docket.lock.json': '{"version": 2}\n' }, at: 't.yaml:3 data-file-is-resource', says: "docket's own" },
+  { name: 'a named pipe as a data file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n' }, setup: async (dir) => mkfifo(join(dir, 't.md')), at: 't.yaml:3 unreadable-file', says: 'not a regular file' },
+  { name: 'a named pipe as a resource file', files: {}, setup: async (dir) => mkfifo(join(dir, 'p.yaml')), at: 'p.yaml:1 unreadable-file', says: 'not a regular file' },
+  { name: 'a named pipe as docket.lock.json', files: {}, setup: async (dir) => mkfifo(join(dir, 'docket.lock.json')), at: 'docket.lock.json:1 invalid-lock-file', says: 'not a regular file' },
   { name: 'a data file that links outside the directory', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n' }, setup: async (dir) => symlink('/etc/hostname', join(dir, 't.md')), at: 't.yaml:3 file-outside-config', says: 'a link to' },
   { name: 'an absolute data file path', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: /etc/passwd\n' }, at: 't.yaml:3 absolute-path', says: '"/etc/passwd"' },
   { name: 'a binary body_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n', 't.md': Buffer.from([0x41, 0x00, 0x42]) }, at: 't.yaml:3 binary-file', says: 't.md' },
