@@ -4,6 +4,7 @@
  * it is not stale. One apply per checkout at a time (`.docket/apply.lock`); a first Ctrl-C or
  * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
+import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { applyPlan } from '../../engine/apply.js';
@@ -99,6 +100,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       let deadline = Date.now() + opts.timeout;
       // Aborted once the grace after an interrupt is over: requests still in flight end then.
       const hard = new AbortController();
+      // Every request and every wait for a free slot listens to it: thousands at once are expected.
+      setMaxListeners(0, hard.signal);
       try {
         await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
@@ -188,7 +191,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       persistLock: async (lock) => {
         if (writer) await writer.write(lock);
       },
-      signal: AbortSignal.any([interrupts.signal, budget.signal]),
+      signal: unlimitedListeners(AbortSignal.any([interrupts.signal, budget.signal])),
       // The timer fires late when the event loop is busy: a change started past the deadline would
       // fail at once, unsent, and free its slot for the next one to do the same.
       beforeStart: () => {
@@ -295,4 +298,10 @@ async function confirm(io: Io, planJson: Iterable<string> | undefined): Promise<
   const answer = await io.prompt('\nDo you want to apply these changes? Only `yes` is accepted: ');
   if (answer === null) throw new NotApprovedError('cancelled; nothing was changed');
   if (answer.trim() !== 'yes') throw new NotApprovedError('apply cancelled; nothing was changed');
+}
+
+/** A signal every change of an apply listens to (thousands): no "possible memory leak" warning on stderr. */
+function unlimitedListeners(signal: AbortSignal): AbortSignal {
+  setMaxListeners(0, signal);
+  return signal;
 }

@@ -4,6 +4,7 @@
  * runTests → renderers → exit code. The first Ctrl-C stops starting reviews and cleans up what the
  * run made (scratch playbooks, test agreements) before exiting 130.
  */
+import { setMaxListeners } from 'node:events';
 import { readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -268,6 +269,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
   };
   // Aborted only after the run has cleaned up: the cleanup's own requests must not be cut short.
   const hard = new AbortController();
+  setMaxListeners(0, hard.signal); // every request listens to it
   // Set by `check`, which the session runs before it connects: broken test files never reach the network.
   let prepared: PreparedTests | undefined;
   try {
