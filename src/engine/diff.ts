@@ -94,8 +94,19 @@ export interface DiffResult {
   unmatched: LiveResource[];
 }
 
-export function fingerprint(live: LiveResource): string {
-  return digest({ id: live.id, name: live.name, parentId: live.parentId ?? null, fields: live.fields }).slice(0, 16);
+/**
+ * What a saved plan checks of a live object it changes. For a partial kind, `managed` (the fields its
+ * file writes) limits it to those: a parameter edited in the app that no file manages is no reason
+ * to call the plan stale, as applying it leaves that parameter alone.
+ */
+export function fingerprint(live: LiveResource, managed?: readonly string[]): string {
+  const fields = managed ? Object.fromEntries(managed.filter((f) => Object.hasOwn(live.fields, f)).map((f) => [f, live.fields[f]])) : live.fields;
+  return digest({ id: live.id, name: live.name, parentId: live.parentId ?? null, fields }).slice(0, 16);
+}
+
+/** The fields a desired object manages, when its kind manages only what is written (partial). */
+export function managedFields(d: DesiredResource): readonly string[] | undefined {
+  return d.partial ? Object.keys(d.fields) : undefined;
 }
 
 const NONE: LiveResource[] = [];
@@ -503,7 +514,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
       return storable(kind, Object.assign({}, d.fields, d.payload));
     },
     get fingerprint() {
-      return fingerprint(l);
+      return fingerprint(l, managedFields(d));
     },
   };
   const sourceOf = (field: string) => d.fieldSources[field] ?? d.source;

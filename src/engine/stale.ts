@@ -6,7 +6,7 @@ import { canonicalUrl, type LockFile } from '../config/lock.js';
 import { quoteValue } from '../config/quote.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
-import { fingerprint, storable, type KindMeta } from './diff.js';
+import { fingerprint, managedFields, storable, type KindMeta } from './diff.js';
 import { canonicalJson } from './canonical.js';
 import { fetchLive } from './live.js';
 import { matchedToDeclared } from './matched.js';
@@ -19,6 +19,8 @@ export interface StaleCheck {
   /** Where the plan would apply now (after the live reads). */
   target: PlanTarget;
   live: LiveResource[];
+  /** The fields each partial object of the configuration manages, by `kind:key` (managedFields). */
+  managed?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -98,7 +100,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
       if (!live) reasons.push(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
-      else if (c.fingerprint !== null && fingerprint(live) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
+      else if (c.fingerprint !== null && fingerprint(live, now.managed?.get(refKey(c.kind, c.key))) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it would make two of that name.
       if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} "${c.key}" now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
     } else if (CREATE_ACTIONS.includes(c.action)) {
@@ -173,7 +175,11 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   // The plan's ids find what was renamed in the app since it was matched.
   const reading = fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, synced: () => ({ idOf: (kindKey) => plan.ids[kindKey] }) });
   const [{ live }, configDigest] = await Promise.all([reading, typeof input.configDigest === 'string' ? input.configDigest : input.configDigest()]);
-  const reasons = staleReasons(plan, { configDigest, target: input.target(), live });
+  const managed = new Map(input.desired.flatMap((d) => {
+    const fields = managedFields(d);
+    return fields ? [[refKey(d.kind, d.key), fields] as const] : [];
+  }));
+  const reasons = staleReasons(plan, { configDigest, target: input.target(), live, managed });
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

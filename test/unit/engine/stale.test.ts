@@ -87,6 +87,15 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), { ...NOW, live: [edited, TERM, ALICE] })).toEqual(['playbook "NDA" changed live since the plan']);
   });
 
+  it('of an object whose file manages only what it writes (a template), only those fields count', () => {
+    const template = { kind: 'template' as const, id: 't-1', key: 'NDA', name: 'NDA', refs: [], fields: { name: 'NDA', type: 'NDA', 'parameters.term': 2, 'parameters.governing_law_state': null } };
+    const managed = ['name', 'type', 'parameters.term'];
+    const planned = planOf([{ ...change('update', 'template', 'NDA', { liveId: 't-1' }), fingerprint: fingerprint(template, managed) }], { 'template:NDA': 't-1' });
+    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...template, fields: { ...template.fields, ...fields } }], managed: new Map([['template:NDA', managed]]) });
+    expect(check({ 'parameters.governing_law_state': 'Bavaria' })).toEqual([]);
+    expect(check({ 'parameters.term': 4 })).toEqual(['template "NDA" changed live since the plan']);
+  });
+
   it('an object it changes no longer exists live, or another of its name took its place', () => {
     expect(staleReasons(plan(), { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" no longer exists live']);
     const anotherTerm = liveRule('r-9', { id: 'pb-1', name: 'NDA' }, 'Term', { actions: 'A' });
