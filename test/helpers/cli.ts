@@ -13,6 +13,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   /** Pretend stdin is a terminal and answer prompts with this text. */
   answer?: string;
+  /** Runs while the prompt waits, before the answer (someone editing in the app meanwhile). */
+  whileAsked?: () => Promise<void>;
   tty?: boolean;
   /** Signals as the run sees them (none by default). */
   interrupts?: Interrupts;
@@ -33,6 +35,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     canPrompt: options.answer !== undefined,
     prompt: async (q) => {
       stderr += q;
+      await options.whileAsked?.();
       return options.answer ?? '';
     },
     env: { PATH: process.env.PATH, ...options.env },

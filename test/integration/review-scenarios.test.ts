@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
+import { App } from '../helpers/app.js';
 import { applyOk, expectNoChanges } from '../helpers/scenario.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -479,6 +480,19 @@ describe('approval', () => {
     expect(yes.code).toBe(0);
     expect(livePlaybook('Inbound NDA')).toBeDefined();
     await expectNoChanges(cli, dir);
+  });
+
+  it('refuses, changing nothing, when live changed while the plan waited for `yes`: the app\'s edit is not overwritten unseen', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/nda.yaml'), NDA.replace('How long the agreement lasts', 'Edited in the files'));
+    const app = new App(t.env);
+    const edited = await runCli(['apply', '-C', dir], { env: t.env, answer: 'yes', whileAsked: () => app.editRule('Inbound NDA', 'Term', { description: 'Edited in the app meanwhile' }) });
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain('the plan changed live while it waited for your yes; nothing was changed:\n  - rule "Inbound NDA/Term" changed live since the plan');
+    expect(edited.stderr).toContain('run `docket apply` again');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('changed live and in files');
   });
 });
 

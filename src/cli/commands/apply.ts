@@ -137,6 +137,9 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           if (!saved && !opts.autoApprove && hasChanges(plan)) {
             const asked = Date.now();
             await confirm(io, opts.output === 'json' ? planJsonChunks(plan) : undefined);
+            // What was approved is what is applied: an edit made in the app while a person read the
+            // plan would otherwise be overwritten (or its object deleted) unseen, as a saved plan's is not.
+            await checked(plan, s, true);
             deadline += Date.now() - asked;
           }
           await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
@@ -275,7 +278,7 @@ async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFla
   if (told && !opts.quiet) io.stderr(`${told}\n`);
 }
 
-async function checked(plan: Plan, s: Session): Promise<Plan> {
+async function checked(plan: Plan, s: Session, approved = false): Promise<Plan> {
   const w = s.workspace;
   const stale = await checkSavedPlan(plan, {
     desired: w.desired,
@@ -286,7 +289,7 @@ async function checked(plan: Plan, s: Session): Promise<Plan> {
     configDigest: () => w.digestInSlices(),
     target: () => s.connection.target,
   });
-  if (stale.length > 0) throw new StalePlanError(stale);
+  if (stale.length > 0) throw new StalePlanError(stale, approved);
   return plan;
 }
 
