@@ -363,6 +363,8 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   };
   if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], found);
   if (value.version === 2 && isPlainObject(value.targets)) return checked(value as unknown as LockDocument, ['legacy'], found);
+  // A version 2 lock whose sections are not a mapping: said at that value, quoting it.
+  if (value.version === 2 && 'targets' in value) return { errors: found([{ path: ['targets'], message: `\`targets\` must map each target to its \`files\` (got ${showJson(value.targets)})` }]) };
   // At the version it names, quoted, when that is what is wrong.
   const version = 'version' in value ? value.version : undefined;
   if (version !== 1 && version !== 2) {
@@ -413,6 +415,9 @@ interface LockProblem {
   message: string;
 }
 
+/** A sync record's text as formatSyncRecord writes it: an id, then `field=digest` pairs (engine/sync.ts). */
+const SYNC_RECORD = /^[^\s=]+(?: [^\s=]+=[^\s=]*)*$/;
+
 /** Every problem of the document at once, each at its value (see `found`). */
 function checked(doc: LockDocument, legacyAt: readonly string[], found: (problems: LockProblem[]) => Diagnostic[]): { doc: LockDocument } | { errors: Diagnostic[] } {
   const problems: LockProblem[] = [];
@@ -426,6 +431,8 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
       }
       for (const [key, record] of Object.entries(records)) {
         if (typeof record !== 'string') problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be text (got ${showJson(record)})` });
+        // Read as no record, it would give the object an unknown direction without a word.
+        else if (!SYNC_RECORD.test(record)) problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be \`<id> <field>=<digest> …\` (got ${showJson(record)})` });
       }
     }
   }

@@ -111,7 +111,7 @@ describe('docket.lock.json', () => {
     const doc = {
       version: 2,
       targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, sha256: 'xyz' }, 'attachment:B': { ...ATTACHMENT, pending: { file: 'b.pdf' } }, 'custom-term:T': { id: 't', file: 't.docx' }, 'attachment:C': { id: 42, file: 'c.pdf', sha256: 'nothex' } } } },
-      synced: { [PROD]: { 'attachment:Att 7': 7, 'rule:P/R': 'r-1 name=aa' } },
+      synced: { [PROD]: { 'attachment:Att 7': 7, 'rule:P/R': 'r-1 name=aa', 'rule:P/S': 'garbage value' } },
     };
     const text = `${JSON.stringify(doc, null, 2)}\n`;
     const lines = text.split('\n');
@@ -123,6 +123,7 @@ describe('docket.lock.json', () => {
     const told = parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`);
     expect(told).toEqual([
       `${valueOf('attachment:Att 7')} docket.lock.json: sync record "attachment:Att 7" must be text (got 7)`,
+      `${valueOf('rule:P/S')} docket.lock.json: sync record "rule:P/S" must be \`<id> <field>=<digest> …\` (got "garbage value")`,
       // attachment:A's digest is the first in the file.
       `${valueOf('sha256')} docket.lock.json: entry "attachment:A" has sha256 "xyz", which is not 64 hex digits`,
       `${valueOf('pending')} docket.lock.json: entry "attachment:B" has a \`pending\` mark without its file, sha256 and since`,
@@ -146,6 +147,7 @@ describe('docket.lock.json', () => {
 
   it('a target that is not an object is a problem, not a crash; a lock wrong throughout is told by its first 20 problems', () => {
     expect(parseLockText('{"version":2,"targets":{"T":null}}', LOCK_FILE).diagnostics.map((d) => d.message)).toEqual(['docket.lock.json: target "T" must be an object holding its `files` (got null)']);
+    expect(parseLockText('{\n  "version": 2,\n  "targets": []\n}', LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual(['3:14 docket.lock.json: `targets` must map each target to its `files` (got [])']);
     const records = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`rule:P/R${i}`, { id: 'x' }]));
     const told = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { t: records } }, null, 2), LOCK_FILE).diagnostics;
     expect(told).toHaveLength(21);
