@@ -97,7 +97,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
   const diagnostics: Diagnostic[] = [...encodingProblems];
   const projectFile = PROJECT_FILES.find((f) => files.includes(f) || discovered.includes(f));
-  if (!projectFile) return { diagnostics: [noProjectFile(options.dir)], yamlData: new Map() }; // checkRoot saw one; it vanished or is not a regular file
+  if (!projectFile) {
+    // checkRoot saw one: it is a link out of the directory, unreadable, or it vanished.
+    const aboutIt = diagnostics.filter((d) => (PROJECT_FILES as readonly string[]).includes(d.file ?? ''));
+    return { diagnostics: aboutIt.length > 0 ? aboutIt : [noProjectFile(options.dir)], yamlData: new Map() };
+  }
   for (const other of PROJECT_FILES) {
     if (other !== projectFile && files.includes(other)) {
       diagnostics.push({

@@ -4,7 +4,7 @@
  * before any connection (the services below point at a port nobody listens on).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,7 @@ const CASES: Case[] = [
   { name: 'docket.lock.json as a data file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: docket.lock.json\n', 'docket.lock.json': '{"version": 2}\n' }, at: 't.yaml:3 data-file-is-resource', says: "docket's own" },
   { name: 'a named pipe as a data file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n' }, setup: async (dir) => mkfifo(join(dir, 't.md')), at: 't.yaml:3 unreadable-file', says: 'not a regular file' },
   { name: 'a named pipe as a resource file', files: {}, setup: async (dir) => mkfifo(join(dir, 'p.yaml')), at: 'p.yaml:1 unreadable-file', says: 'not a regular file' },
+  { name: 'a docket.yaml that links outside the directory', files: {}, setup: async (dir) => rm(join(dir, 'docket.yaml')).then(() => symlink('/etc/hostname', join(dir, 'docket.yaml'))), at: 'docket.yaml:1 file-outside-config', says: 'a link to "/etc/hostname"' },
   { name: 'a named pipe as docket.lock.json', files: {}, setup: async (dir) => mkfifo(join(dir, 'docket.lock.json')), at: 'docket.lock.json:1 invalid-lock-file', says: 'not a regular file' },
   { name: 'a data file that links outside the directory', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n' }, setup: async (dir) => symlink('/etc/hostname', join(dir, 't.md')), at: 't.yaml:3 file-outside-config', says: 'a link to' },
   { name: 'an absolute data file path', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: /etc/passwd\n' }, at: 't.yaml:3 absolute-path', says: '"/etc/passwd"' },
