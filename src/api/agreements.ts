@@ -328,14 +328,23 @@ export interface AgreementAttrs {
 export class AgreementsAgreements {
   constructor(private readonly client: ServiceClient) {}
 
-  /** Creates an agreement (seed 001 body); never repeated blindly: an unknown outcome is an error. */
-  async create(body: Record<string, unknown>, label: string): Promise<ApiResource<AgreementAttrs>> {
+  /**
+   * Creates an agreement (seed 001 body); never repeated blindly. After an answer that does not say
+   * whether it was made (a 500, a dropped connection), `find` looks for it: found, it is the one
+   * made; not found (undefined), the create is sent again; `find` throws when it cannot tell.
+   * Without `find`, such an outcome is an error.
+   */
+  async create(body: Record<string, unknown>, label: string, find?: () => Promise<ApiResource<AgreementAttrs> | undefined>): Promise<ApiResource<AgreementAttrs>> {
     const res = await this.client.create<One<AgreementAttrs>>({
       method: 'POST',
       path: '/v1/agreements',
       body,
       operation: `create agreement (${label})`,
       recover: async () => {
+        if (find) {
+          const found = await find();
+          return found === undefined ? undefined : { data: found };
+        }
         throw new DocketError('unknown-outcome', `create agreement (${label}): no complete answer came back, so a draft test agreement may exist; docket did not send it again`, 'void it in the app if it appears (test agreements do not count against the monthly limit)');
       },
     });

@@ -318,8 +318,9 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
       const body = { template_id: id, owner_email: ctx.subjects.actor, signer_email: ctx.subjects.actor, draft: true, agreement };
       let facts: AgreementFacts;
       try {
-        const created = await api.create(body, `${file.subject} / ${c.name}`);
+        const created = await api.create(body, `${file.subject} / ${c.name}`, () => agreements.made!.findUnanswered(agreement.message));
         made.push(created.id);
+        agreements.made.saw(created.id);
         facts = { accepted: true, agreement_id: created.id };
       } catch (error) {
         if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) {

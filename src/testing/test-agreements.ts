@@ -4,7 +4,9 @@
  * run voids what a killed one left and leaves a concurrent run's alone. A case that sets its own
  * `message` keeps it: that agreement is voided by its run only.
  */
-import type { AgreementsAgreements } from '../api/agreements.js';
+import type { AgreementAttrs, AgreementsAgreements } from '../api/agreements.js';
+import type { ApiResource } from '../api/types.js';
+import { DocketError } from '../errors.js';
 import { mapLimit } from '../util/map-limit.js';
 import { SCRATCH_PREFIX } from './digest.js';
 import { isLeftover, ownerText, type RunIdentity } from './run-owner.js';
@@ -22,6 +24,13 @@ export function testAgreementObject(values: Record<string, unknown>, custom: boo
 
 export class TestAgreements {
   private swept: Promise<string[]> | undefined;
+  /** Every agreement this run knows it made. */
+  private readonly made = new Set<string>();
+
+  /** Notes an agreement this run made (so a later lost create is not taken for it). */
+  saw(id: string): void {
+    this.made.add(id);
+  }
 
   constructor(
     private readonly api: AgreementsAgreements,
@@ -43,6 +52,21 @@ export class TestAgreements {
     const left = (await this.api.listDrafts()).filter((a) => a.attributes.test_agreement === true && a.attributes.message === mine && !known.includes(a.id));
     await mapLimit(left, this.options.concurrency, (a) => this.api.void(a.id));
     return left.map((a) => a.id);
+  }
+
+  /**
+   * The draft a create that got no clear answer (a 500, a dropped connection) made, found by its
+   * message among this run's drafts it has not made already (`saw`); undefined when there is none, so the
+   * create is sent again. Two such drafts (another suite's create lost at the same moment) cannot be
+   * told apart: that is an unknown outcome, and the end of the run voids both.
+   */
+  async findUnanswered(message: unknown): Promise<ApiResource<AgreementAttrs> | undefined> {
+    const found = (await this.api.listDrafts()).filter((a) => {
+      const { status, test_agreement: test } = a.attributes;
+      return (status === undefined || status === 'draft') && test === true && a.attributes.message === message && !this.made.has(a.id);
+    });
+    if (found.length <= 1) return found[0];
+    throw new DocketError('unknown-outcome', `create agreement: no complete answer came back, and ${found.length} draft test agreements of this run could be the one it made`, 'the run voids them when it ends');
   }
 
   /** Voids the draft test agreements crashed runs left (once per run); returns their ids. */

@@ -85,6 +85,24 @@ describe('docket test when answers are lost', () => {
     }
   });
 
+  it('a test agreement whose create got no clear answer is found among the drafts (a lost answer) or sent again (a 500), never made twice', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const made = () => Object.values(org().agreements.agreements).filter((a) => a.test_agreement).length;
+    for (const status of ['drop', 500]) {
+      const before = made();
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/agreements/v1/agreements', status, count: 1 }) });
+      try {
+        const r = await runCli(['test', '-C', dir, '--target', 'template/Mutual NDA', '--no-cache'], { env: emu().env });
+        expect([r.code, r.stdout], String(status)).toEqual([0, expect.stringContaining('PASS')]);
+        // One agreement, for the case the template accepts, as a run without the fault makes.
+        expect(made() - before, String(status)).toBe(1);
+      } finally {
+        await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+      }
+    }
+  });
+
   it('ends as the signal\'s (exit 130, code interrupted) when Ctrl-C comes while it still reads the playbooks, before any case runs', async () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'hang', count: 1 }) });
