@@ -116,6 +116,11 @@ export interface LockFile {
    * one organization, so an id recorded only there is not one of this target's.
    */
   elsewhere?: ReadonlySet<string>;
+  /**
+   * The `kind:key`s only other targets' sections record a file for (an exported repository applied
+   * to another organization): what is live here was never seen by docket, whatever the file.
+   */
+  elsewhereKeys?: ReadonlySet<string>;
 }
 
 type Files = Record<string, LockEntry>;
@@ -646,7 +651,14 @@ export function lockSection(doc: LockDocument, target: string, location: LockLoc
   // Only when the target is known: without it, every section could be this one.
   const elsewhere = target === '' ? undefined : otherIds(doc, target);
   const files = own ? own.files : legacyFiles(doc, location);
-  return { files: { ...files }, ...(elsewhere && elsewhere.size > 0 ? { elsewhere } : {}) };
+  const elsewhereKeys = target === '' ? undefined : otherKeys(doc, target, files ?? {});
+  return { files: { ...files }, ...(elsewhere && elsewhere.size > 0 ? { elsewhere } : {}), ...(elsewhereKeys && elsewhereKeys.size > 0 ? { elsewhereKeys } : {}) };
+}
+
+function otherKeys(doc: LockDocument, target: string, own: Files): Set<string> {
+  const keys = new Set<string>();
+  for (const [key, section] of Object.entries(doc.targets)) if (key !== target) for (const k of Object.keys(section.files)) if (!(k in own)) keys.add(k);
+  return keys;
 }
 
 function otherIds(doc: LockDocument, target: string): Set<string> {

@@ -109,9 +109,11 @@ export const customTermKind: KindModule<'custom-term'> = {
         if (locked?.version !== undefined && typeof version === 'number' && version > locked.version) {
           return { ...base, fields: { name, docx: `version ${version}, published outside docket (docket uploaded version ${locked.version}, ${locked.sha256})` }, extra };
         }
-        return locked
-          ? { ...base, fields: { name, docx: locked.sha256 }, extra }
-          : { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' }, extra };
+        if (locked) return { ...base, fields: { name, docx: locked.sha256 }, extra };
+        // Recorded only for another organization (an exported repository applied here): adopting
+        // the file would record a document docket never saw here as live, so it is published.
+        if (ctx.lock.elsewhereKeys?.has(`custom-term:${name}`)) return { ...base, fields: { name, docx: 'not known: docket.lock.json records it for another organization only' }, extra };
+        return { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' }, extra };
       }
       const full = await api.getCustomTerm(t.id, name);
       return { ...base, fields: { name, body: normText(full.attributes.body) }, extra: { termType: 'text' } };

@@ -126,6 +126,26 @@ describe('custom terms', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('publishes a Word term the lock records for another organization only: what is live there was never seen, whatever the file', async () => {
+    const otherOrg = '00000000-0000-4000-8000-0000000000b2';
+    await start({ seed: (s) => void s.organizations.push({ id: otherOrg, name: 'Beta', api_keys: ['beta-key'], users: [{ email: 'legal-ops@acme.example' }] }) });
+    const beta = (...args: string[]) => runCli(args, { env: { ...t.env, DOCKET_API_KEY: 'beta-key' } });
+    const dir = await makeDir(WORD_TERM);
+    await applyOk(cli, dir);
+    // Another organization holds a Word term of that name with another document, made without this lock.
+    const elsewhere = await makeDir({ ...WORD_TERM, 'terms/data.docx': docx('other terms') });
+    expect((await beta('apply', '-C', elsewhere, '--auto-approve')).code).toBe(0);
+    const betaTerm = () => Object.values(t.emulator.store.organization(otherOrg)!.agreements.custom_terms).find((x) => x.name === 'Data Terms')!;
+    const plan = await beta('plan', '-C', dir);
+    expect(plan.stdout).toContain('↑ publish custom-term "Data Terms"');
+    expect(plan.stdout).toContain('records it for another organization only');
+    expect(plan.stdout).not.toContain('--adopt-files');
+    expect((await beta('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    expect(betaTerm().versions).toHaveLength(2);
+    const again = await beta('plan', '-C', dir, '--detailed-exitcode');
+    expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
+  });
+
   it('a renamed Word term keeps its file record when a new term takes its former name, so its next file is published', async () => {
     await start();
     const dir = await makeDir(WORD_TERM);

@@ -37,14 +37,15 @@ async function read(root: string, target: string, environment?: string): Promise
 }
 
 describe('docket.lock.json', () => {
-  it('tells a target the ids only other targets record (an exported pin is its own organization’s), never when the target is unknown', () => {
+  it('tells a target the ids and the keys only other targets record (an exported pin is its own organization’s), never when the target is unknown', () => {
     const doc: LockDocument = {
       version: 2,
       targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, pinned: 'att-0' }, 'custom-term:T': TERM } }, [STAGING]: { files: { 'custom-term:T': TERM } } },
     };
     const location = lockLocation('/x', { emulator: false });
-    expect(lockSection(doc, STAGING, location)).toEqual({ files: { 'custom-term:T': TERM }, elsewhere: new Set(['att-1', 'att-0']) });
+    expect(lockSection(doc, STAGING, location)).toEqual({ files: { 'custom-term:T': TERM }, elsewhere: new Set(['att-1', 'att-0']), elsewhereKeys: new Set(['attachment:A']) });
     expect(lockSection(doc, PROD, location).elsewhere).toBeUndefined();
+    expect(lockSection(doc, PROD, location).elsewhereKeys).toBeUndefined();
     expect(lockSection(doc, '', location).elsewhere).toBeUndefined();
   });
 
