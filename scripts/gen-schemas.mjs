@@ -922,7 +922,8 @@ function buildProperties(rows, where) {
       if (typed.has(n)) throw new Error(`${where}: ${n} declared twice`);
       typed.add(n);
       if (n in properties) throw new Error(`${where}: ${n} declared after a further list`);
-      properties[n] = r.forbidden ? { description: r.forbidden, not: {} } : propertySchema(n, r);
+      // Never offered by an editor's completion (yaml-language-server's `doNotSuggest`): docket refuses it here.
+      properties[n] = r.forbidden ? { description: r.forbidden, not: {}, doNotSuggest: true } : propertySchema(n, r);
     }
     if (r.cond) conds.push(...[r.cond].flat());
   }
@@ -1195,7 +1196,15 @@ function resourceSchema(kinds) {
     properties: { kind: { description: 'What the document declares.', enum: names } },
     allOf: [
       ...declared.map((k) => ({ if: { required: ['kind'], properties: { kind: { const: k.yamlKind } } }, then: { $ref: k.schema } })),
-      { if: { required: ['kind'], properties: { kind: { enum: ['PlaybookTest', 'TemplateTest'] } } }, then: { $ref: 'test.schema.json' } },
+      // While completing, yaml-language-server takes `kind: Playbook` for a start of `PlaybookTest`
+      // and offered a Playbook the test-file keys: the resource kind a test kind starts with is excluded.
+      ...[
+        ['PlaybookTest', 'Playbook', 'playbookTest'],
+        ['TemplateTest', 'Template', 'templateTest'],
+      ].map(([test, prefix, def]) => ({
+        if: { required: ['kind'], properties: { kind: { const: test } }, not: { properties: { kind: { const: prefix } } } },
+        then: { $ref: `test.schema.json#/$defs/${def}` },
+      })),
     ],
   };
 }

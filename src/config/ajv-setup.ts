@@ -52,6 +52,8 @@ export function createAjv(code?: Options['code']): Ajv {
     ...(code ? { code } : {}),
   });
   addFormats(ajv);
+  // Words for editors only (yaml-language-server): what completion leaves out, what a pattern's failure says.
+  ajv.addKeyword({ keyword: 'doNotSuggest', schemaType: 'boolean' });
   // The uuid format of ajv-formats also takes `urn:uuid:…`, which no service id ever matches.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   // A scheme and the characters RFC 3986 allows; url-policy.ts parses every service URL with

@@ -125,6 +125,25 @@ describe('the umbrella schema (one glob for a whole configuration)', () => {
     const data = `${line}title: a definition file, no kind\n`;
     expect((await server.open(path.join(dir, 'data.yaml'), data)).map((p) => p.message)).toEqual([]);
   });
+
+  it('offers a Playbook or a Template only its own keys, not those of the test kinds their names start', async () => {
+    const dir = await makeDir({});
+    const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'resource.schema.json')).split(path.sep).join('/')}\n`;
+    const labelsOf = async (kind: string): Promise<string[]> => {
+      const file = path.join(dir, `${kind}.yaml`);
+      await server.open(file, `${line}kind: ${kind}\nname: N\n\n`);
+      return (await server.complete(file, 3, 0)).map((c) => c.label);
+    };
+    const playbook = await labelsOf('Playbook');
+    expect(playbook).toContain('rules');
+    expect(playbook).not.toEqual(expect.arrayContaining(['cases']));
+    const template = await labelsOf('Template');
+    expect(template).toContain('parameters');
+    expect(template).not.toEqual(expect.arrayContaining(['cases']));
+    // The test kinds keep theirs.
+    expect(await labelsOf('PlaybookTest')).toEqual(expect.arrayContaining(['playbook', 'cases']));
+    expect(await labelsOf('TemplateTest')).toEqual(expect.arrayContaining(['template', 'cases']));
+  });
 });
 
 describe('parameters of every standard template type in yaml-language-server', () => {
@@ -146,6 +165,9 @@ describe('parameters of every standard template type in yaml-language-server', (
     // Offered: the type's own parameters (its nested objects among them), not the one already written.
     expect(labels.length, type).toBeGreaterThan(5);
     expect(labels).not.toContain('governing_law_region');
+    // Nor what docket refuses in `parameters:` (the name is top-level, attachments in `attachments:`).
+    expect(labels).not.toContain('name');
+    expect(labels).not.toContain('attachment_ids');
     for (const nested of own.nested ?? []) expect(labels, `${type} ${nested}`).toContain(nested);
   });
 
