@@ -342,9 +342,10 @@ function listOf(value: unknown): string[] {
  * engines write them (`(?i)five years`) turned into flags (`i`, `m`, `s`).
  */
 export function compilePattern(pattern: string): { source: string; flags: string } | { error: string } {
-  const inline = /^\(\?([ims]+)\)/.exec(pattern);
+  // One group or several (`(?is)`, `(?i)(?s)`), as other engines take either.
+  const inline = /^(?:\(\?[ims]+\))+/.exec(pattern);
   const source = inline ? pattern.slice(inline[0].length) : pattern;
-  const flags = inline ? [...new Set(inline[1]!)].sort().join('') : '';
+  const flags = inline ? [...new Set(inline[0].replace(/[^ims]/g, ''))].sort().join('') : '';
   try {
     new RegExp(source, flags);
     return { source, flags };

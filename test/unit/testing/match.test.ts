@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SubjectRule } from '../../../src/kinds/support/test-subjects.js';
 import { attributeFlag, attributeReview, checkAgreement, checkReview, fieldNames, matchText } from '../../../src/testing/match.js';
 import type { ReviewFacts } from '../../../src/testing/types.js';
+import { compilePattern } from '../../../src/testing/load.js';
 
 const rule = (name: string, extra: Partial<SubjectRule> = {}): SubjectRule => ({ name, description: null, actions: null, questions: null, generate_summary: true, ...extra });
 const RULES = [
@@ -104,5 +105,14 @@ describe('checking expectations', () => {
     expect(checkAgreement({ type: 'rejected' }, { accepted: true, agreement_id: 'a' }).ok).toBe(false);
     expect(fieldNames('values[Hourly_Rate]', 'hourly_rate')).toBe(true);
     expect(fieldNames('hourly_rate_max', 'hourly_rate')).toBe(false);
+  });
+});
+
+describe('compilePattern', () => {
+  it('turns leading inline flags into flags, in one group or several, as other engines take them', () => {
+    expect(compilePattern('(?i)five years')).toEqual({ source: 'five years', flags: 'i' });
+    expect(compilePattern('(?is)a.b')).toEqual({ source: 'a.b', flags: 'is' });
+    expect(compilePattern('(?i)(?s)a.b')).toEqual({ source: 'a.b', flags: 'is' });
+    expect(compilePattern('x(?i)')).toMatchObject({ error: expect.any(String) });
   });
 });
