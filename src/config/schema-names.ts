@@ -29,11 +29,12 @@ export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholder
  */
 export const NAME_LENGTH_MARK = 'docket: longer than 200 characters is name-too-long, which docket says counting characters as a person reads them';
 /**
- * The editors' length of a name, as a pattern: yaml-language-server counts `maxLength` in UTF-16
- * units (an emoji is two) but reads patterns with the `u` flag, counting characters as docket does.
+ * The editors' check of a name, as a pattern: not blank (spaces and characters that show as
+ * nothing, as docket's blank-name), and its length, which yaml-language-server counts in UTF-16 units
+ * for `maxLength` (an emoji is two) but by character in a pattern (read with the `u` flag).
  */
-export const NAME_LENGTH_PATTERN = '^[\\s\\S]{0,200}$';
-export const NAME_LENGTH_MESSAGE = 'A name is at most 200 characters (an emoji counts as one).';
+export const NAME_LENGTH_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code_Point}])[\\s\\S]{0,200}$';
+export const NAME_LENGTH_MESSAGE = 'A name is not blank and at most 200 characters (an emoji counts as one).';
 
 /**
  * Marks a part of a schema file that is there for editors: docket's kind checks that value itself

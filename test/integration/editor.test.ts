@@ -108,8 +108,14 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     expect((await server.open(path.join(dir, 'ok.yaml'), `${line}kind: Playbook\nname: ${'N'.repeat(200)}\n`)).map((p) => p.message)).toEqual([]);
     expect((await server.open(path.join(dir, 'emoji.yaml'), `${line}kind: Member\nemail: a@acme.example\nname: ${'😀'.repeat(200)}\n`)).map((p) => p.message)).toEqual([]);
     expect((await server.open(path.join(dir, 'emoji-long.yaml'), `${line}kind: Member\nemail: a@acme.example\nname: ${'😀'.repeat(201)}\n`)).map((p) => p.message)).toEqual([
-      'A name is at most 200 characters (an emoji counts as one).',
+      'A name is not blank and at most 200 characters (an emoji counts as one).',
     ]);
+    // Blank, as docket's blank-name says: spaces, or characters that show as nothing.
+    for (const [file, name] of [['spaces', '"   "'], ['zero-width', '"\\u200b"']]) {
+      expect((await server.open(path.join(dir, `${file}.yaml`), `${line}kind: Playbook\nname: ${name}\n`)).map((p) => p.message), file).toEqual([
+        'A name is not blank and at most 200 characters (an emoji counts as one).',
+      ]);
+    }
   });
 });
 
