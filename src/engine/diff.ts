@@ -97,16 +97,33 @@ export interface DiffResult {
 /**
  * What a saved plan checks of a live object it changes. For a partial kind, `managed` (the fields its
  * file writes) limits it to those: a parameter edited in the app that no file manages is no reason
- * to call the plan stale, as applying it leaves that parameter alone.
+ * to call the plan stale, as applying it leaves that parameter alone. An entry ending in `.` stands
+ * for every field under it (managedFields).
  */
 export function fingerprint(live: LiveResource, managed?: readonly string[]): string {
-  const fields = managed ? Object.fromEntries(managed.filter((f) => Object.hasOwn(live.fields, f)).map((f) => [f, live.fields[f]])) : live.fields;
+  let fields = live.fields;
+  if (managed) {
+    const prefixes = managed.filter((f) => f.endsWith('.'));
+    const counts = (f: string): boolean => managed.includes(f) || prefixes.some((p) => f.startsWith(p));
+    fields = Object.fromEntries(Object.entries(live.fields).filter(([f]) => counts(f)));
+  }
   return digest({ id: live.id, name: live.name, parentId: live.parentId ?? null, fields }).slice(0, 16);
 }
 
-/** The fields a desired object manages, when its kind manages only what is written (partial). */
+/**
+ * The fields a desired object of a partial kind manages (undefined for other kinds). A nested object
+ * written in part (`parameters.template_csa_order_form_attributes.fee_amount`) counts whole
+ * (`parameters.template_csa_order_form_attributes.`): an update sends its other keys again as they
+ * were read, so an app edit to any of them must make a saved plan stale.
+ */
 export function managedFields(d: DesiredResource): readonly string[] | undefined {
-  return d.partial ? Object.keys(d.fields) : undefined;
+  if (!d.partial) return undefined;
+  const fields = Object.keys(d.fields);
+  const nested = fields.flatMap((f) => {
+    const parts = f.split('.');
+    return parts.length > 2 ? [`${parts.slice(0, -1).join('.')}.`] : [];
+  });
+  return nested.length > 0 ? [...fields, ...new Set(nested)] : fields;
 }
 
 const NONE: LiveResource[] = [];

@@ -137,10 +137,10 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           if (!saved && !opts.autoApprove && hasChanges(plan)) {
             const asked = Date.now();
             await confirm(io, opts.output === 'json' ? planJsonChunks(plan) : undefined);
+            deadline += Date.now() - asked;
             // What was approved is what is applied: an edit made in the app while a person read the
             // plan would otherwise be overwritten (or its object deleted) unseen, as a saved plan's is not.
             await checked(plan, s, true);
-            deadline += Date.now() - asked;
           }
           await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
           setExit(0);

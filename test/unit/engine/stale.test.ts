@@ -1,6 +1,6 @@
 /** Every reason a saved plan goes stale, one by one (staleReasons is pure). */
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../../src/engine/diff.js';
+import { fingerprint, managedFields } from '../../../src/engine/diff.js';
 import { editedChanges, removalsOfDeclared, staleReasons, type StaleCheck } from '../../../src/engine/stale.js';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC } from '../../../src/engine/sync.js';
@@ -94,6 +94,17 @@ describe('staleReasons', () => {
     const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...template, fields: { ...template.fields, ...fields } }], managed: new Map([['template:NDA', managed]]) });
     expect(check({ 'parameters.governing_law_state': 'Bavaria' })).toEqual([]);
     expect(check({ 'parameters.term': 4 })).toEqual(['template "NDA" changed live since the plan']);
+  });
+
+  it('of a nested object a file writes in part, every key counts: an update sends the others again as they were read', () => {
+    const desired = desiredPlaybook('x');
+    const order = { ...desired, kind: 'template' as const, key: 'CSA', name: 'CSA', partial: true, fields: { name: 'CSA', 'parameters.template_csa_order_form_attributes.fee_amount': 10 } };
+    const managed = managedFields(order)!;
+    const template = { kind: 'template' as const, id: 't-2', key: 'CSA', name: 'CSA', refs: [], fields: { name: 'CSA', 'parameters.template_csa_order_form_attributes.fee_amount': 5, 'parameters.template_csa_order_form_attributes.fees_currency': 'EUR', 'parameters.provider': 'Acme' } };
+    const planned = planOf([{ ...change('update', 'template', 'CSA', { liveId: 't-2' }), fingerprint: fingerprint(template, managed) }], { 'template:CSA': 't-2' });
+    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...template, fields: { ...template.fields, ...fields } }], managed: new Map([['template:CSA', managed]]) });
+    expect(check({ 'parameters.provider': 'Other' })).toEqual([]);
+    expect(check({ 'parameters.template_csa_order_form_attributes.fees_currency': 'USD' })).toEqual(['template "CSA" changed live since the plan']);
   });
 
   it('an object it changes no longer exists live, or another of its name took its place', () => {
