@@ -5,11 +5,11 @@
  * configuration) is changed where the link leads: the link stays a link.
  */
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, realpath, rm } from 'node:fs/promises';
+import { access, lstat, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError } from '../errors.js';
 import type { FileChange } from '../pull/plan.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { linkedFile, writeFileAtomic } from '../util/atomic-write.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 
 interface Target {
@@ -87,7 +87,7 @@ async function targetOf(change: FileChange, file: string): Promise<Target> {
     await access(nearest?.path ?? path.parse(file).root, constants.W_OK);
     return { change, real: file };
   }
-  const real = link.isSymbolicLink() ? await realpath(file) : file;
+  const real = await linkedFile(file);
   if (change.after === null) {
     await access(path.dirname(file), constants.W_OK);
     return { change, real };

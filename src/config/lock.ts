@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
+import { linkedFile, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
 import { composed } from '../util/nfc.js';
 import { isPlainObject } from '../util/plain.js';
 import { lineColumnsOf } from '../util/line-columns.js';
@@ -928,8 +928,11 @@ function tempDirOf(path: string): string {
 }
 
 /** Beside the lock too: versions before the temporary files moved to .docket/ wrote them there. */
-function removeStaleTempsOf(path: string): Promise<void> {
-  return removeStaleTemps(path, [tempDirOf(path), dirname(path)]);
+async function removeStaleTempsOf(path: string): Promise<void> {
+  // A lock that is a link is written beside the file it names: a killed write left its temp there.
+  const linked = await linkedFile(path).catch(() => path);
+  await removeStaleTemps(path, [tempDirOf(path), dirname(path)]);
+  if (linked !== path) await removeStaleTemps(linked);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { randomUUID } from 'node:crypto';
-import { lstatSync, mkdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod, lstat, mkdir, readdir, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, readlink, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { processAlive } from './process-alive.js';
 
@@ -24,32 +24,32 @@ export interface AtomicWriteOptions {
 
 /**
  * The file a write of `path` goes to: the one a symbolic link names (a lock file two checkouts
- * share), written in place of it, never the link replaced by a file of its own. Links are followed
- * one step at a time, at most a few.
+ * share), written in place of it, never the link replaced by a file of its own. A link to a file
+ * not made yet names where to make it; a loop of links is an error (ELOOP), as a read would be.
  */
-async function linkedFile(path: string): Promise<string> {
-  let file = path;
-  for (let hop = 0; hop < 8; hop++) {
-    const isLink = await lstat(file).then((s) => s.isSymbolicLink(), () => false);
-    if (!isLink) return file;
-    file = resolve(dirname(file), await readlink(file));
-  }
-  return file;
+export async function linkedFile(path: string): Promise<string> {
+  const isLink = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
+  if (!isLink) return path;
+  return realpath(path).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    return resolve(await realpath(dirname(path)), await readlink(path));
+  });
 }
 
 function linkedFileSync(path: string): string {
-  let file = path;
-  for (let hop = 0; hop < 8; hop++) {
-    let isLink = false;
-    try {
-      isLink = lstatSync(file).isSymbolicLink();
-    } catch {
-      return file;
-    }
-    if (!isLink) return file;
-    file = resolve(dirname(file), readlinkSync(file));
+  let isLink = false;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    return path;
   }
-  return file;
+  if (!isLink) return path;
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return resolve(realpathSync(dirname(path)), readlinkSync(path));
+  }
 }
 
 /** `content` may come in pieces (text and bytes), written one after another as they are made. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic, writeFileAtomicSync } from '../../../src/util/atomic-write.js';
@@ -49,5 +49,18 @@ describe('writeFileAtomic', () => {
     await symlink('../shared/new.json', join(dir, 'a', 'new.json'));
     await writeFileAtomic(join(dir, 'a', 'new.json'), 'x');
     expect(await readFile(join(dir, 'shared', 'new.json'), 'utf8')).toBe('x');
+    // Reached through a linked folder, `..` is the link target's parent, as the system reads it.
+    await mkdir(join(dir, 'elsewhere', 'co'), { recursive: true });
+    await mkdir(join(dir, 'elsewhere', 'shared'));
+    await writeFile(join(dir, 'elsewhere', 'shared', 'lock.json'), '{}');
+    await symlink('../shared/lock.json', join(dir, 'elsewhere', 'co', 'lock.json'));
+    await symlink(join(dir, 'elsewhere', 'co'), join(dir, 'co'));
+    await writeFileAtomic(join(dir, 'co', 'lock.json'), 'through');
+    expect(await readFile(join(dir, 'elsewhere', 'shared', 'lock.json'), 'utf8')).toBe('through');
+    // A loop of links is an error, not a link replaced.
+    await symlink('loop-b', join(dir, 'loop-a'));
+    await symlink('loop-a', join(dir, 'loop-b'));
+    await expect(writeFileAtomic(join(dir, 'loop-a'), 'x')).rejects.toMatchObject({ code: 'ELOOP' });
+    expect((await lstat(join(dir, 'loop-a'))).isSymbolicLink()).toBe(true);
   });
 });
