@@ -52,7 +52,8 @@ export function createAjv(code?: Options['code']): Ajv {
     ...(code ? { code } : {}),
   });
   addFormats(ajv);
-  // Words for editors only (yaml-language-server): what completion leaves out, what a pattern's failure says.
+  // For editors only (yaml-language-server): what completion leaves out. (`patternErrorMessage` sits
+  // only on names' patterns, which forDocket strips with it.)
   ajv.addKeyword({ keyword: 'doNotSuggest', schemaType: 'boolean' });
   // The uuid format of ajv-formats also takes `urn:uuid:…`, which no service id ever matches.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
-import { isSpecialFile } from '../util/special-file.js';
+import { isSpecialFile, NOT_REGULAR_FILE } from '../util/special-file.js';
+import { LOCK_FILE } from './lock.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { KEYS_STAY_OUT } from './api-keys.js';
@@ -133,7 +134,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         // A link to a resource file holds a resource as much as the file itself.
         const linked = path.relative(realRoot, real).split(path.sep).join('/');
         // docket's own files change with every apply: sent as data, they would never be in sync.
-        if ([rel, linked].some((file) => file === 'docket.lock.json' || file.startsWith('.docket/'))) {
+        if ([rel, linked].some((file) => file === LOCK_FILE || file.startsWith('.docket/'))) {
           problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
           return;
         }
@@ -142,7 +143,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         if (await isSpecialFile(real)) {
-          problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(String(doc.body[key]))}, which is not a regular file (a named pipe or a device)`, 'name a regular file');
+          problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(String(doc.body[key]))}, which ${NOT_REGULAR_FILE}`, 'name a regular file');
           return;
         }
         if (BINARY.has(type)) {

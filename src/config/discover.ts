@@ -1,5 +1,6 @@
 /** Finds the YAML files of a configuration directory and reads them. */
 import { readFileSync } from 'node:fs';
+import { NOT_REGULAR_FILE } from '../util/special-file.js';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -115,7 +116,7 @@ export function unreadableFile(file: string, error: unknown): Diagnostic {
 }
 
 function notRegularFile(file: string): Diagnostic {
-  return { severity: 'error', code: 'unreadable-file', message: `${file} is not a regular file (a named pipe or a device)`, file, line: 1, col: 1, hint: 'replace it with a regular file, or move it out of the configuration directory' };
+  return { severity: 'error', code: 'unreadable-file', message: `${file} ${NOT_REGULAR_FILE}`, file, line: 1, col: 1, hint: 'replace it with a regular file, or move it out of the configuration directory' };
 }
 
 /** A file's text, or where its bytes stop being UTF-8. */

@@ -1,6 +1,6 @@
 /**
- * The records of declared objects the files and live already agree on, as an apply with nothing to
- * do would make them. A pull killed after writing some files, then run again, finds those objects
+ * The records of declared objects the files and live already agree on (no change planned or held
+ * back by a policy, nothing the plan could not compare), as an apply with nothing to do would make them. A pull killed after writing some files, then run again, finds those objects
  * in sync and writes nothing for them: without these records their record stays the one from
  * before the app's edit, and the next edit in the app reads as made on both sides. Pure.
  */
@@ -13,6 +13,8 @@ export function inSyncRecords(plan: Plan, desired: readonly DesiredResource[], k
   // A targeted plan read only what it names: the rest is not known to match.
   if (plan.targets?.length) return new Map();
   const changed = new Set([...plan.changes, ...(plan.held ?? [])].map((c) => refKey(c.kind, c.key)));
+  // A file the plan could not compare (no lock entry) is not known to match live.
+  for (const a of plan.adoptable ?? []) changed.add(refKey(a.kind, a.key));
   // A child of a changed parent (renamed in the app, say) is recorded by the pull under its new key.
   const parentKind = new Map(kinds.map((k) => [k.name, k.parentKind]));
   const chosen = (kind: KindName): boolean => only.length === 0 || only.includes(kind) || only.includes(parentKind.get(kind) as KindName);

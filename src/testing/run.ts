@@ -22,7 +22,7 @@ import { caseOutcome, caseWithout } from './outcome.js';
 import { awaitReview } from './poll.js';
 import type { RunIdentity } from './run-owner.js';
 import { ScratchPlaybooks } from './scratch.js';
-import { TestAgreements, testAgreementObject } from './test-agreements.js';
+import { testAgreementMessage, TestAgreements, testAgreementObject } from './test-agreements.js';
 import type { CaseOutcome, PlaybookCase, PlaybookTestFile, ReviewFacts, SuiteOutcome, TemplateTestFile, TestFile, TestReport } from './types.js';
 
 export interface RunContext {
@@ -318,7 +318,9 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
       const body = { template_id: id, owner_email: ctx.subjects.actor, signer_email: ctx.subjects.actor, draft: true, agreement };
       let facts: AgreementFacts;
       try {
-        const created = await api.create(body, `${file.subject} / ${c.name}`, () => agreements.made!.findUnanswered(agreement.message));
+        // Only this run's own mark tells its draft from another's: a case's own message may be any run's.
+        const ours = agreement.message === testAgreementMessage(ctx.run);
+        const created = await api.create(body, `${file.subject} / ${c.name}`, ours ? () => agreements.made!.findUnanswered(agreement.message) : undefined);
         made.push(created.id);
         agreements.made.saw(created.id);
         facts = { accepted: true, agreement_id: created.id };

@@ -6,3 +6,6 @@ export async function isSpecialFile(file: string): Promise<boolean> {
   const info = await stat(file).catch(() => undefined);
   return info !== undefined && !info.isFile() && !info.isDirectory();
 }
+
+/** How a message says it, after the file's name. */
+export const NOT_REGULAR_FILE = 'is not a regular file (a named pipe or a device)';

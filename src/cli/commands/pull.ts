@@ -72,7 +72,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           paths: { outRoot: root, schemasDir: schemaHome(root).dir },
           tests: await findTestFiles(root),
           keys: keysOf(io.env),
-          inSync: inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds),
+          ...(dryRun ? {} : { inSync: inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds) }),
         });
         if (!dryRun) {
           await writePulled(root, result.files, { file: s.syncFile, write: () => s.recordSync(result.sync) });
