@@ -19,7 +19,9 @@ export function keyValues(env: Readonly<Record<string, string | undefined>>): st
   const keys = keysOf(env).map(([, key]) => key);
   const json = (v: string): string => JSON.stringify(v).slice(1, -1);
   // A message quotes a value JSON-escaped, and `-o json` escapes the message again: json(json(k)).
-  const values = keys.flatMap((k) => [k, json(k), json(json(k)), escapeMarkdown(k), json(escapeMarkdown(k)), escapeMarkdown(k, 'html'), escapeData(k), escapeProperty(k)]);
+  // And as a file name made from a name holding it (export's slugs: lower case, `-` between words).
+  const slug = (k: string): string => k.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const values = keys.flatMap((k) => [k, json(k), json(json(k)), escapeMarkdown(k), json(escapeMarkdown(k)), escapeMarkdown(k, 'html'), escapeData(k), escapeProperty(k), slug(k)]);
   // Longest first, so a key that holds another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }
@@ -32,8 +34,30 @@ export function junitKeyValues(env: Readonly<Record<string, string | undefined>>
 
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  for (const secret of secrets) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    if (secret.length > MIN_CUT_KEY) out = redactCut(out, secret);
+  }
   return out;
+}
+
+/** A key's start at least this long, then `...` or `…`, is a key a message cut short (quoteValue cuts at 60). */
+const MIN_CUT_KEY = 12;
+
+/** Replaces each start of `secret` (at least MIN_CUT_KEY characters) that a quote cut short. */
+function redactCut(text: string, secret: string): string {
+  const head = secret.slice(0, MIN_CUT_KEY);
+  if (!text.includes(head)) return text;
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, at + 1)) {
+    let end = at + MIN_CUT_KEY;
+    while (end < text.length && end - at < secret.length && text[end] === secret[end - at]) end++;
+    if (!text.startsWith('...', end) && !text.startsWith('…', end)) continue;
+    out += `${text.slice(from, at)}${REDACTED}`;
+    from = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /**

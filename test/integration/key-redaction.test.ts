@@ -53,6 +53,18 @@ describe('API keys in output', () => {
   it('replaces the longest key first and leaves short values alone', () => {
     expect(redact('a zqSECRETkey7731xyz-more b', ['zqSECRETkey7731xyz-more', 'zqSECRETkey7731xyz'])).toBe('a [redacted] b');
   });
+
+  it('replaces a long key a quote cut short, and one made into a file name', async () => {
+    const key = 'sk_live_R26iSecretKeyValue_9f8e7d6c5b4a39281706aabbccddeeff0011223344556677';
+    const secrets = keyValues({ DOCKET_API_KEY: key });
+    expect(redact(`got "${key.slice(0, 57)}..." and "${key.slice(0, 30)}…"`, secrets)).toBe('got "[redacted]..." and "[redacted]…"');
+    expect(redact(`playbooks/pasted-${key.toLowerCase().replace(/_/g, '-')}.yaml`, secrets)).toBe('playbooks/pasted-[redacted].yaml');
+    // Through the CLI: a reviewer holding the key is quoted cut short.
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'p.yaml': `kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    reviewer: "${key}"\n` });
+    const r = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).not.toContain('R26iSecret');
+  });
 });
 
 describe('API keys in a saved plan', () => {
