@@ -82,12 +82,13 @@ function unsafeNumberAt(pointer: string, value: number): TextProblem {
   };
 }
 
-/** A whole number as YAML's core schema writes one: `123`, `-7`, `0x1F`, `0o17`. */
-const INTEGER_LITERAL = /^(?:[-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+/** A number as YAML's core schema writes one: `123`, `-7`, `0x1F`, `0o17`, `1.5`, `1e20`. */
+const NUMBER_LITERAL = /^(?:[-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
 
 /**
  * The problems of `value` as errors at their values' positions. With `written` (the value as the
- * file has it), whole numbers past 2^53 − 1 written as such: `1e20` is a float, held exactly.
+ * file has it), whole numbers past 2^53 − 1 not written as exactly the number read (`1e20` is held
+ * exactly; `9007199254740993.0` is read as 9007199254740992).
  */
 export function textDiagnostics(value: unknown, positions: DocPositions, written?: (pos: { line: number; col: number }) => string | undefined, unresolved?: ReadonlySet<string>): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -98,7 +99,7 @@ export function textDiagnostics(value: unknown, positions: DocPositions, written
     let message = problem.message;
     if (problem.code === 'unsafe-number') {
       const source = written?.(at);
-      if (source === undefined || !INTEGER_LITERAL.test(source) || (problem.read !== undefined && heldExactly(source, problem.read))) continue;
+      if (source === undefined || !NUMBER_LITERAL.test(source) || (problem.read !== undefined && heldExactly(source, problem.read))) continue;
       message = message.replace(' is a whole number', ` is ${quoteValue(source)}, a whole number`);
     }
     out.push({ severity: 'error', code: problem.code ?? 'control-character', message, ...at, path: pointerToPath(problem.pointer), hint: problem.hint });
@@ -111,9 +112,21 @@ export function textDiagnostics(value: unknown, positions: DocPositions, written
  * live value) loses nothing: only a literal that reads as another number is refused.
  */
 function heldExactly(source: string, read: number): boolean {
-  // BigInt reads `0x1F` and `0o17` but no sign in front of them.
-  const magnitude = BigInt(source.replace(/^[-+]/, ''));
-  return (source.startsWith('-') ? -magnitude : magnitude) === BigInt(read);
+  const written = exactInteger(source.replace(/^[-+]/, ''));
+  // A literal that is no whole number (`9007199254740993.5`) was rounded to one.
+  return written !== undefined && (source.startsWith('-') ? -written : written) === BigInt(read);
+}
+
+/** The whole number an unsigned literal writes exactly (`1e20`, `2.5e1`, `0x1F`), or undefined for a fraction. */
+function exactInteger(literal: string): bigint | undefined {
+  // BigInt reads `0x1F` and `0o17`, and plain digits.
+  if (/^(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/.test(literal)) return BigInt(literal);
+  const [, whole = '', fraction = '', exponent = '0'] = /^([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$/.exec(literal) ?? [];
+  const digits = `${whole}${fraction}`.replace(/^0+(?=\d)/, '') || '0';
+  const shift = Number(exponent) - fraction.length;
+  if (shift >= 0) return BigInt(digits + '0'.repeat(shift));
+  // Digits past the point must all be zeros.
+  return /^0*$/.test(digits.slice(shift)) ? BigInt(digits.slice(0, shift) || '0') : undefined;
 }
 
 /**

@@ -226,6 +226,12 @@ describe('loadConfig: schema errors', () => {
       // A float (1e20 is held exactly) is not a whole number as written; a hex one is.
       'p.yaml:10:16 unsafe-number `rules[1].questions` is "0x20000000000001", a whole number past 9,007,199,254,740,991 and is not held exactly (read as 9007199254740992)',
     ]);
+    // Written as a float, the same: only a literal that is exactly the number read passes.
+    const floats = await load({
+      'docket.yaml': PROJECT,
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: T', '    actions: 9007199254740993.0', '    questions: 9.007199254740993e15', '    description: 1e20', '  - name: U', '    actions: 9007199254740992.000', '    questions: 90071992547409920e-1'),
+    });
+    expect(floats.diagnostics.filter((d) => d.code === 'unsafe-number').map((d) => `${brief(d)} ${d.path}`)).toEqual(['p.yaml:5:14 unsafe-number rules[0].actions', 'p.yaml:6:16 unsafe-number rules[0].questions']);
   });
 
   it('accepts a whole number past 2^53 written as exactly the number it is read as, as pull writes a live one', async () => {
