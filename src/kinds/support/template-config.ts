@@ -127,7 +127,7 @@ function isForbidden(prop: { not?: unknown }): boolean {
 }
 
 /**
- * A list of objects with each item cut to the keys its schema knows. A key the service added that
+ * A list of objects with each item cut to the keys its schema knows, holding a value. A key the service added that
  * no file can write (a fee item's `id`, a field docket does not know) is neither exported, pulled
  * nor compared: the list is managed as the items' known keys. `dropped` names what was cut that is
  * not bookkeeping (`[1].extra`).
@@ -138,6 +138,8 @@ export function knownItemKeys(list: unknown[], items: ParameterSchema): { value:
     if (!isPlainObject(item)) return item;
     const kept: Plain = {};
     for (const [key, v] of Object.entries(item)) {
+      // A key the service holds no value for is unset, as a parameter's is: no file writes null.
+      if (v === null) continue;
       if (items.properties?.[key] !== undefined || matchesPattern(key, items.patternProperties)) kept[key] = v;
       else if (!NESTED_BOOKKEEPING.has(key)) dropped.push(`[${i}].${key}`);
     }

@@ -215,7 +215,7 @@ describe('the Template kind exported', () => {
   });
 
   it('writes fee items with the keys their schema knows: an item id silently left out, another unknown key with a note', () => {
-    const fees = [{ id: 'fee-1', description: 'Setup', cost: 100, extra: 'x' }];
+    const fees = [{ id: 'fee-1', description: 'Setup', cost: 100, extra: 'x', processor_product_id: null }];
     const result = doc(live('CSA', { provider: 'Acme', template_csa_order_form_attributes: { cloud_service_description: 'Platform', subscription_period: 1, fees_attributes: fees } }));
     expect((result.doc.parameters as Record<string, Record<string, unknown>>).template_csa_order_form_attributes!.fees_attributes).toEqual([{ description: 'Setup', cost: 100 }]);
     expect(result.notes).toEqual(['`template_csa_order_form_attributes.fees_attributes[0].extra` is not a parameter docket knows for this type; not exported']);
