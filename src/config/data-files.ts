@@ -109,6 +109,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     }
   }
   const realRoot = await realpath(root).catch(() => root);
+  // The lock may be a link (one lock shared by two checkouts): the file it names is docket's too.
+  const realLock = await realpath(path.join(root, LOCK_FILE)).catch(() => undefined);
   const files: DataFiles = new Map();
   await Promise.all(
     [...wanted].map(async ([rel, { doc, key, type }]) => {
@@ -134,7 +136,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         // A link to a resource file holds a resource as much as the file itself.
         const linked = path.relative(realRoot, real).split(path.sep).join('/');
         // docket's own files change with every apply: sent as data, they would never be in sync.
-        if ([rel, linked].some((file) => file === LOCK_FILE || file.startsWith('.docket/'))) {
+        if (real === realLock || [rel, linked].some((file) => file === LOCK_FILE || file.startsWith('.docket/'))) {
           problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
           return;
         }

@@ -368,8 +368,12 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   };
   if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], found);
   if (value.version === 2 && isPlainObject(value.targets)) return checked(value as unknown as LockDocument, ['legacy'], found);
-  // A version 2 lock whose sections are not a mapping: said at that value, quoting it.
-  if (value.version === 2 && 'targets' in value) return { errors: found([{ path: ['targets'], message: `\`targets\` must map each target to its \`files\` (got ${showJson(value.targets)})` }]) };
+  // A version 2 lock whose sections are not a mapping: said at that value, quoting it, with every other problem.
+  if (value.version === 2 && 'targets' in value) {
+    const targets: LockProblem = { path: ['targets'], message: `\`targets\` must map each target to its \`files\` (got ${showJson(value.targets)})` };
+    const rest = checked({ ...(value as unknown as LockDocument), targets: {} }, ['legacy'], (problems) => found([targets, ...problems]));
+    return 'errors' in rest ? rest : { errors: found([targets]) };
+  }
   // At the version it names, quoted, when that is what is wrong.
   const version = 'version' in value ? value.version : undefined;
   if (version !== 1 && version !== 2) {

@@ -111,14 +111,17 @@ export function fingerprint(live: LiveResource, managed?: readonly string[]): st
 }
 
 /**
- * The fields a desired object of a partial kind manages (undefined for other kinds). A nested object
+ * The fields a saved plan checks of a desired object: of a partial kind those its file writes, of
+ * any kind without those a policy ignores (undefined: every field). A nested object
  * written in part (`parameters.template_csa_order_form_attributes.fee_amount`) counts whole
  * (`parameters.template_csa_order_form_attributes.`): an update sends its other keys again as they
  * were read, so an app edit to any of them must make a saved plan stale.
  */
 export function managedFields(d: DesiredResource): readonly string[] | undefined {
-  if (!d.partial) return undefined;
-  const fields = Object.keys(d.fields);
+  // Fields a policy leaves to the app (`ignore_fields`) are never written: an edit to them is no reason either.
+  const ignored = d.policy?.ignoreFields ?? [];
+  if (!d.partial) return ignored.length > 0 ? Object.keys(d.fields).filter((f) => !ignored.includes(f)) : undefined;
+  const fields = Object.keys(d.fields).filter((f) => !ignored.includes(f));
   const nested = fields.flatMap((f) => {
     const parts = f.split('.');
     return parts.length > 2 ? [`${parts.slice(0, -1).join('.')}.`] : [];

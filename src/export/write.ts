@@ -14,7 +14,9 @@ import type { ExportFile } from './types.js';
 async function removeStaleStaging(parent: string, prefix: string): Promise<void> {
   for (const name of await readdir(parent)) {
     if (!name.startsWith(prefix)) continue;
-    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+    // Exactly `<pid>-<6 random characters>` (mkdtemp's): `.acme.export-2026-11.export-…`, the staging
+    // directory of an export to `acme.export-2026-11`, is not this --out's.
+    const pid = Number(/^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(prefix.length))?.[1]);
     if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true });
   }
 }

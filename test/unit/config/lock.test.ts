@@ -149,6 +149,9 @@ describe('docket.lock.json', () => {
   it('a target that is not an object is a problem, not a crash; a lock wrong throughout is told by its first 20 problems', () => {
     expect(parseLockText('{"version":2,"targets":{"T":null}}', LOCK_FILE).diagnostics.map((d) => d.message)).toEqual(['docket.lock.json: target "T" must be an object holding its `files` (got null)']);
     expect(parseLockText('{\n  "version": 2,\n  "targets": []\n}', LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual(['3:14 docket.lock.json: `targets` must map each target to its `files` (got [])']);
+    // Said with every other problem, not instead of them.
+    const both = parseLockText('{\n  "version": 2,\n  "targets": [],\n  "synced": { "t": { "rule:P/R": "garbage record" } }\n}', LOCK_FILE).diagnostics.map((d) => d.message);
+    expect(both).toEqual(['docket.lock.json: `targets` must map each target to its `files` (got [])', 'docket.lock.json: sync record "rule:P/R" must be `<id> <field>=<digest> …` (got "garbage record")']);
     const records = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`rule:P/R${i}`, { id: 'x' }]));
     const told = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { t: records } }, null, 2), LOCK_FILE).diagnostics;
     expect(told).toHaveLength(21);

@@ -96,6 +96,16 @@ describe('staleReasons', () => {
     expect(check({ 'parameters.term': 4 })).toEqual(['template "NDA" changed live since the plan']);
   });
 
+  it('of an object whose policy ignores a field, that field does not count: applying never writes it', () => {
+    const rule = { ...desiredRule('NDA', 'Term', { actions: 'B' }), policy: { ignoreFields: ['internal_notes'] } };
+    const managed = managedFields(rule)!;
+    const live = liveRule('r-9', { id: 'pb-1', name: 'NDA' }, 'Term', { actions: 'A', internal_notes: 'n' });
+    const planned = planOf([{ ...change('update', 'rule', 'NDA/Term', { liveId: 'r-9' }), fingerprint: fingerprint(live, managed) }], { 'rule:NDA/Term': 'r-9' });
+    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...live, fields: { ...live.fields, ...fields } }], managed: new Map([['rule:NDA/Term', managed]]) });
+    expect(check({ internal_notes: 'edited in the app' })).toEqual([]);
+    expect(check({ actions: 'C' })).toEqual(['rule "NDA/Term" changed live since the plan']);
+  });
+
   it('of a nested object a file writes in part, every key counts: an update sends the others again as they were read', () => {
     const desired = desiredPlaybook('x');
     const order = { ...desired, kind: 'template' as const, key: 'CSA', name: 'CSA', partial: true, fields: { name: 'CSA', 'parameters.template_csa_order_form_attributes.fee_amount': 10 } };
