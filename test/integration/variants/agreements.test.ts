@@ -13,11 +13,11 @@ afterEach(async () => {
 afterAll(removeMadeDirs);
 
 describe('the bundled example converges against each agreements and paging shape', () => {
+  // Each shape at least once; those the last combination holds (generic types, page[size] at most
+  // 50, flat routes, no users list) and links-only paging (behind the gateway below) only there: a
+  // whole scenario costs two seconds of CPU on a suite that must stay under 90 s.
   it.each([
-    ['generic template types (agreement_type, standard_version beside attributes)', { templateTypes: 'generic' as const }],
     ['nested objects under their read names, replaced on update', { nestedReadNames: true, nestedUpdate: 'replace' as const }],
-    ['page[size] at most 50', { maxPageSize: 50 }],
-    ['links-only paging', { paging: 'links' as const }],
     ['meta-only paging', { paging: 'meta' as const }],
     ['no paging (every item at once)', { paging: 'none' as const }],
     ['templates typed only by attributes.type, lists paged without saying so', { templateTypes: 'attribute' as const, paging: 'hidden' as const }],

@@ -14,9 +14,8 @@ afterAll(removeMadeDirs);
 
 describe('the bundled example converges against each review-service shape', () => {
   it.each([
+    // Flat routes and no users list run together in variants/agreements.test.ts, and no users list again below.
     ['the default shape (nested routes, users list, 201)', {}],
-    ['flat routes (the organization is the key\'s)', { reviewPaths: 'flat' as const }],
-    ['no users list', { reviewUsers: false }],
     ['archived playbooks kept in the list', { listArchived: true }],
     ['200 instead of 201 on creates', { createStatus: 200 as const }],
     [
