@@ -47,6 +47,6 @@ describe('writeExport', () => {
     // The staging directory of an export to `out.export-2026-11`, not a killed one of process 2026.
     await mkdir(join(dir, '.out.export-2026-11.export-4194305-GhIjKl'));
     await writeExport(join(dir, 'out'), 'out', [{ path: 'docket.yaml', content: 'version: 1\n' }], undefined);
-    expect((await readdir(dir)).sort()).toEqual(['.other.export-4194305-AbCdEf', '.out.export-2026-11.export-4194305-GhIjKl', `.out.export-${process.ppid}-XyZabc`, 'out']);
+    expect((await readdir(dir)).sort()).toEqual(['.other.export-4194305-AbCdEf', '.out.export-2026-11.export-4194305-GhIjKl', `.out.export-${process.ppid}-XyZabc`, 'out'].sort());
   });
 });
