@@ -5,10 +5,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     // Integration tests start emulators on loopback and spend much of their time waiting on child
-    // processes and timers: on two cores, three workers finish the suite about 15 % sooner than two,
-    // and four about 8 % sooner than three (69–75 s against 76–81 s in paired runs).
+    // processes and timers: on two cores, three workers finish the suite about 15 % sooner than two.
+    // Four were as fast as three in warm paired runs (79 against 78 s) but spent a quarter more CPU
+    // (each worker transforms and imports the whole module graph), which a cold CI run pays for.
     pool: 'forks',
-    maxWorkers: 4,
+    maxWorkers: 3,
     // One module graph per worker: every test file would otherwise load and compile the same
     // modules and schemas again. Tests keep their state in what they start (emulators, temp dirs).
     isolate: false,
