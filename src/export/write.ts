@@ -7,18 +7,14 @@ import { rmSync } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
-import { processAlive } from '../util/process-alive.js';
+import { removeLeftByDeadProcesses } from '../util/process-alive.js';
 import type { ExportFile } from './types.js';
 
 /** Removes the staging directories of exports to the same `--out` whose process is gone (killed with SIGKILL, say). */
-async function removeStaleStaging(parent: string, prefix: string): Promise<void> {
-  for (const name of await readdir(parent)) {
-    if (!name.startsWith(prefix)) continue;
-    // Exactly `<pid>-<6 random characters>` (mkdtemp's): `.acme.export-2026-11.export-…`, the staging
-    // directory of an export to `acme.export-2026-11`, is not this --out's.
-    const pid = Number(/^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(prefix.length))?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true });
-  }
+function removeStaleStaging(parent: string, prefix: string): Promise<void> {
+  // Exactly `<pid>-<6 random characters>` (mkdtemp's): `.acme.export-2026-11.export-…`, the staging
+  // directory of an export to `acme.export-2026-11`, is not this --out's.
+  return removeLeftByDeadProcesses(parent, (name) => (name.startsWith(prefix) ? Number(/^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(prefix.length))?.[1]) : undefined));
 }
 
 /** `--out` must not exist, or be an empty directory: export never overwrites a file. */

@@ -25,6 +25,7 @@ import {
   templateAttributes,
   templateTypeInfo,
   TEMPLATE_TYPES,
+  type TemplateTypeInfo,
 } from './support/template-params.js';
 
 const PARAM = 'parameters.';
@@ -57,9 +58,8 @@ function parametersOf(attributes: Plain): Plain {
  * type's schema knows, as export and pull write them, so a key the service adds to each item is
  * never a change no file can make.
  */
-function liveParametersOf(t: ApiResource<TemplateAttrs>, attributes: Plain): Plain {
+function liveParametersOf(info: TemplateTypeInfo | undefined, attributes: Plain): Plain {
   const parameters = parametersOf(attributes);
-  const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
   return info && hasObjectLists(parameters) ? withKnownItemKeys(parameters, readSchema(info.schema) as ParameterSchema) : parameters;
 }
 
@@ -139,14 +139,15 @@ function resolveAttachments(value: unknown, ctx: ExecContext): unknown {
  * file names the attachment that way, and kept as the id where the file writes the id itself.
  */
 function liveFields(t: ApiResource<TemplateAttrs>, a: Plain, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
-  const fields = flattenParameters(liveParametersOf(t, a));
+  const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
+  const fields = flattenParameters(liveParametersOf(info, a));
   for (const [field, value] of Object.entries(fields)) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string') continue;
     const written = declared?.[field];
     if (written === undefined || isPlainObject(written)) fields[field] = nameOf(value);
   }
   const ids = Array.isArray(a.attachment_ids) ? (a.attachment_ids as string[]) : [];
-  const type = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> })?.type;
+  const type = info?.type;
   return {
     name: normName(a.name),
     ...(type ? { type } : {}),

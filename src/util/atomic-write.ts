@@ -1,9 +1,9 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { randomUUID } from 'node:crypto';
 import { lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod, lstat, mkdir, readdir, readlink, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readlink, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { processAlive } from './process-alive.js';
+import { removeLeftByDeadProcesses } from './process-alive.js';
 
 /**
  * Beside the target by default (or in `tempDir`, on the same filesystem), so the rename never
@@ -97,17 +97,6 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
  */
 export async function removeStaleTemps(file: string, dirs: readonly string[] = [dirname(file)]): Promise<void> {
   const prefix = `.${basename(file)}.`;
-  for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-      const pid = Number(name.slice(prefix.length).split('.')[0]);
-      if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) await rm(join(dir, name), { force: true });
-    }
-  }
+  const ownerOf = (name: string): number | undefined => (name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length).split('.')[0]) : undefined);
+  for (const dir of dirs) await removeLeftByDeadProcesses(dir, ownerOf);
 }

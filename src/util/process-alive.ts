@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /**
  * Whether a process with this pid runs on this host (one we may not signal still runs). A zombie
@@ -33,5 +35,17 @@ function readableProc(): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Removes the entries of `dir` a process that is gone left (a temporary file, a staging folder):
+ * `ownerOf` reads the process id from an entry's name, undefined for an entry that is not one.
+ */
+export async function removeLeftByDeadProcesses(dir: string, ownerOf: (name: string) => number | undefined): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = ownerOf(name);
+    if (pid !== undefined && Number.isInteger(pid) && pid !== process.pid && !processAlive(pid)) await rm(join(dir, name), { recursive: true, force: true });
   }
 }

@@ -54,10 +54,10 @@ sections:
 export const NDA_TEMPLATE_YAML = 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  term: 2\n  purpose: Evaluating a partnership\n';
 
 export const ATTACHMENT_YAML = 'kind: Attachment\nname: Security Exhibit\ndescription: Our security measures\nfile: security.pdf\n';
-export const CSA_TEMPLATE_YAML = `kind: Template
-name: Cloud Service Agreement
-type: CSA
-standard_version: "2.1"
+/** A CSA template document named Cloud Service Agreement, from the lines after its `type:`. */
+export const csaTemplate = (rest: string): string => `kind: Template\nname: Cloud Service Agreement\ntype: CSA\n${rest}`;
+
+export const CSA_TEMPLATE_YAML = csaTemplate(`standard_version: "2.1"
 parameters:
   provider: Acme, Inc.
   include_security_policy: true
@@ -66,7 +66,7 @@ parameters:
   template_csa_order_form_attributes:
     cloud_service_description: Contract analytics
 attachments: [Security Exhibit]
-`;
+`);
 
 const examplePdf = readFileSync(fileURLToPath(new URL('../../examples/acme-legal/attachments/security.pdf', import.meta.url)));
 

@@ -10,7 +10,7 @@ import { App } from '../../helpers/app.js';
 import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir } from '../../helpers/tmpdir.js';
 import { lockFiles } from '../../helpers/lock.js';
-import { ATTACHMENT_YAML, docx, pdf } from '../agreements-fixtures.js';
+import { ATTACHMENT_YAML, csaTemplate, docx, pdf } from '../agreements-fixtures.js';
 
 const { emulator, cli } = emulatorForFile();
 
@@ -148,10 +148,7 @@ describe('docket pull (agreements service)', () => {
   });
 
   it('drops a parameter live holds no value for, and keeps one the file requires', async () => {
-    const csa = `kind: Template
-name: Cloud Service Agreement
-type: CSA
-parameters:
+    const csa = csaTemplate(`parameters:
   provider: Acme
   general_cap_amount_type: preceding
   general_cap_preceding_amount: 12
@@ -159,7 +156,7 @@ parameters:
     cloud_service_description: Our platform
     subscription_period: 1
     fees_currency: EUR
-`;
+`);
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa });
     await applyOk(cli, dir);
     const config = (variants: Record<string, unknown>) => fetch(`${emulator().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ variants }) });
@@ -189,10 +186,7 @@ parameters:
   });
 
   it('writes fee items as the schema knows them: a key the service adds to each item is neither pulled nor a change', async () => {
-    const csa = `kind: Template
-name: Cloud Service Agreement
-type: CSA
-parameters:
+    const csa = csaTemplate(`parameters:
   provider: Acme
   template_csa_order_form_attributes:
     cloud_service_description: Our platform
@@ -201,7 +195,7 @@ parameters:
     fees_attributes:
       - description: Setup
         cost: 100
-`;
+`);
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa });
     await applyOk(cli, dir);
     const app = new App(emulator().env);

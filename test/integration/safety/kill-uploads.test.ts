@@ -18,6 +18,16 @@ afterEach(async () => {
 });
 
 
+/** A Word term applied, then its file changed: the next apply publishes version 2. */
+async function appliedWordTermWithNewFile() {
+  t = await startTestEmulator({ latencyMs: 20 });
+  const dir = await wordTermDir();
+  const run = bin(t);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
+  return { dir, run };
+}
+
 describe('kill -9 after the service did an upload, before docket heard', () => {
   it('a created Word term is adopted by the re-run: one term, one version, recorded in the lock', async () => {
     t = await startTestEmulator({ latencyMs: 20 });
@@ -40,11 +50,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
   });
 
   it('a published version is not published again', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const dir = await wordTermDir();
-    const run = bin(t);
-    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
-    await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
+    const { dir, run } = await appliedWordTermWithNewFile();
     t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
     await killWhen(t, dir, () => termsNamed(t, 'Data Terms')[0]!.versions.length === 2, 'version 2');
     await expectLockIntact(dir);
@@ -56,11 +62,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
   });
 
   it('a publish that never reached the service is made by the re-run, once', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const dir = await wordTermDir();
-    const run = bin(t);
-    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
-    await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
+    const { dir, run } = await appliedWordTermWithNewFile();
     // A dead server: the request is neither performed nor answered.
     t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'silent' });
     const started = t.emulator.stats().faults_injected;

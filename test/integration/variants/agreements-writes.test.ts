@@ -7,7 +7,7 @@ import type { EmulatorVariants } from '../../../src/emulator/variants.js';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { ATTACHMENT_YAML, pdf } from '../agreements-fixtures.js';
+import { ATTACHMENT_YAML, csaTemplate, pdf } from '../agreements-fixtures.js';
 import { startVariant } from './scenario.js';
 
 afterAll(removeMadeDirs);
@@ -23,15 +23,12 @@ describe('a service that replaces nested objects whole on update', () => {
   it('keeps the nested keys live holds that the file leaves out when one declared key changes', async () => {
     const t = await emulatorFor({ nestedUpdate: 'replace', nestedReadNames: true });
     const cli = cliWith(() => t.env);
-    const csa = (currency: string) => `kind: Template
-name: Cloud Service Agreement
-type: CSA
-parameters:
+    const csa = (currency: string) => csaTemplate(`parameters:
   provider: Acme
   template_csa_order_form_attributes:
     cloud_service_description: Our platform
     fees_currency: ${currency}
-`;
+`);
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'templates/csa.yaml': csa('EUR') });
     await applyOk(cli, dir);
     // Set in the app: keys of the order form no file declares.
