@@ -493,6 +493,9 @@ describe('approval', () => {
     expect(edited.stderr).toContain('run `docket apply` again');
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('changed live and in files');
+    // Applied now, with the app's edit in view, it converges.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 });
 

@@ -101,6 +101,9 @@ describe('docket test when answers are lost', () => {
         await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
       }
     }
+    // The runs changed nothing a plan manages.
+    const replan = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: emu().env });
+    expect([replan.code, replan.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
   });
 
   it('ends as the signal\'s (exit 130, code interrupted) when Ctrl-C comes while it still reads the playbooks, before any case runs', async () => {
