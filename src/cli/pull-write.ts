@@ -87,7 +87,7 @@ async function targetOf(change: FileChange, file: string): Promise<Target> {
     await access(nearest?.path ?? path.parse(file).root, constants.W_OK);
     return { change, real: file };
   }
-  const real = await linkedFile(file);
+  const real = linkedFile(file);
   if (change.after === null) {
     await access(path.dirname(file), constants.W_OK);
     return { change, real };

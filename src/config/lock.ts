@@ -938,7 +938,12 @@ function tempDirOf(path: string): string {
 /** Beside the lock too: versions before the temporary files moved to .docket/ wrote them there. */
 async function removeStaleTempsOf(path: string): Promise<void> {
   // A lock that is a link is written beside the file it names: a killed write left its temp there.
-  const linked = await linkedFile(path).catch(() => path);
+  let linked = path;
+  try {
+    linked = linkedFile(path);
+  } catch {
+    // A loop of links: the write that follows says so.
+  }
   await removeStaleTemps(path, [tempDirOf(path), dirname(path)]);
   if (linked !== path) await removeStaleTemps(linked);
 }

@@ -1,7 +1,7 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { randomUUID } from 'node:crypto';
 import { lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod, lstat, mkdir, readlink, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { removeLeftByDeadProcesses } from './process-alive.js';
 
@@ -26,17 +26,9 @@ export interface AtomicWriteOptions {
  * The file a write of `path` goes to: the one a symbolic link names (a lock file two checkouts
  * share), written in place of it, never the link replaced by a file of its own. A link to a file
  * not made yet names where to make it; a loop of links is an error (ELOOP), as a read would be.
+ * Synchronous, for the sync writer too: a few system calls before a write.
  */
-export async function linkedFile(path: string): Promise<string> {
-  const isLink = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
-  if (!isLink) return path;
-  return realpath(path).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-    return resolve(await realpath(dirname(path)), await readlink(path));
-  });
-}
-
-function linkedFileSync(path: string): string {
+export function linkedFile(path: string): string {
   let isLink = false;
   try {
     isLink = lstatSync(path).isSymbolicLink();
@@ -54,7 +46,7 @@ function linkedFileSync(path: string): string {
 
 /** `content` may come in pieces (text and bytes), written one after another as they are made. */
 export async function writeFileAtomic(path: string, content: string | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
-  const file = await linkedFile(path);
+  const file = linkedFile(path);
   await mkdir(dirname(file), { recursive: true });
   // Beside a linked file (perhaps on another filesystem), not in the temporary folder of the link's.
   const tempDir = file === path ? options.tempDir : undefined;
@@ -77,7 +69,7 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
 
 /** The same, synchronously: for the last write before a forced exit. */
 export function writeFileAtomicSync(path: string, text: string, options: AtomicWriteOptions = {}): void {
-  const file = linkedFileSync(path);
+  const file = linkedFile(path);
   mkdirSync(dirname(file), { recursive: true });
   const tempDir = file === path ? options.tempDir : undefined;
   if (tempDir) mkdirSync(tempDir, { recursive: true });
