@@ -369,3 +369,29 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   };
 }
 
+
+/** A problem `checkResourceText` found, with the index of the document it is in. */
+export type DocumentProblem = Diagnostic & { index: number };
+
+/**
+ * Checks a resource file's text as loadConfig checks each of its documents (YAML, kind, variables,
+ * schema, text), without the cross-file checks: pull checks what it would write before writing it.
+ */
+export async function resourceTextChecker(options: {
+  kinds: readonly KindSchemaInfo[];
+  vars: Record<string, string> | undefined;
+  processEnv: Record<string, string | undefined>;
+}): Promise<(file: string, text: string) => DocumentProblem[]> {
+  const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
+  const validators = new Map(await Promise.all(options.kinds.map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)));
+  return (file, text) => {
+    const parsed = parseYamlFile(text.replace(/^\uFEFF/, ''), file);
+    const problems: DocumentProblem[] = parsed.diagnostics.map((d) => ({ ...d, index: -1 }));
+    for (const doc of parsed.documents) {
+      const diagnostics: Diagnostic[] = [];
+      checkDocument(doc, { kindsByName, validators, vars: options.vars, processEnv: options.processEnv, diagnostics, placeholders: text.includes('$'), text });
+      problems.push(...diagnostics.map((d) => ({ ...d, index: doc.index })));
+    }
+    return problems.filter((p) => p.severity === 'error');
+  };
+}

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { readDataFiles, type DataFiles } from '../config/data-files.js';
 import { keysOf } from '../config/api-keys.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, type KindSchemaInfo } from '../config/load.js';
 import { lockLocation, lockSection, readLockDocument, type LockDocument, type LockFile, type LockLocation } from '../config/lock.js';
 import type { LoadedConfig } from '../config/types.js';
 import { compareDiagnostics, uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -67,10 +67,15 @@ function someIdentityUnknown(documents: LoadedConfig['documents'], kinds: readon
   return false;
 }
 
+/** What the loader needs to know of each kind that has documents. */
+export function schemaKindsOf(kinds: readonly AnyKind[]): KindSchemaInfo[] {
+  return kinds.filter((k) => k.yamlKind && k.schema).map((k) => ({ yamlKind: k.yamlKind!, schema: k.schema!, ...(k.dataFiles ? { dataFiles: k.dataFiles } : {}) }));
+}
+
 /** Loads and checks everything; every problem found is thrown at once as a ConfigError. */
 export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspace> {
   const kinds = options.kinds ?? KINDS;
-  const schemaKinds = kinds.filter((k) => k.yamlKind && k.schema).map((k) => ({ yamlKind: k.yamlKind!, schema: k.schema!, ...(k.dataFiles ? { dataFiles: k.dataFiles } : {}) }));
+  const schemaKinds = schemaKindsOf(kinds);
   const root = resolve(options.dir);
   const env = options.env;
   const loaded = await loadConfig({ dir: root, kinds: schemaKinds, processEnv: options.processEnv, ...(env ? { env } : {}) });

@@ -24,7 +24,8 @@ import { quoteValue } from '../config/quote.js';
 import { keysIn, literalPlaceholders } from '../config/interpolate.js';
 import { textProblems } from '../config/text-hygiene.js';
 import { lookAlike, nameProblem } from '../engine/desired.js';
-import { parseWithPositions } from '../config/yaml-positions.js';
+import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
+import type { DocumentProblem } from '../config/load.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { nameKey } from '../testing/match.js';
@@ -59,6 +60,8 @@ export interface PullInput {
   keys?: readonly [string, string][];
   /** Records of declared objects already in sync (inSyncRecords), written unless the pull records them otherwise. */
   inSync?: SyncUpdates;
+  /** The problems validate would find in a resource file's text (resourceTextChecker): what pull writes is checked with it. */
+  check?(file: string, text: string): readonly DocumentProblem[];
 }
 
 /** One file pull writes: `before` null for a new file, `after` null for one it removes. */
@@ -96,6 +99,16 @@ export interface PullResult {
 
 type FileEdit = { documents: Map<number, unknown>; remove: Set<number> };
 
+/** Where an object's change is written: a document of a file, at a pointer (as the file had it, unless `placed`). */
+interface Writing {
+  file: string;
+  index: number;
+  pointer: string;
+  entry: Pulling;
+  /** The pointer is where the item is written, not where the file had it (a child inserted by pull). */
+  placed?: boolean;
+}
+
 /** What one object contributes: its fields to write, or its whole self to add or remove. */
 interface Pulling {
   change: Change;
@@ -107,7 +120,17 @@ interface Pulling {
 }
 
 export function planPull(input: PullInput): PullResult {
-  return new PullPlanner(input).run();
+  // What the app holds and the files cannot (a type or shape the schema refuses) is found in what
+  // would be written, and the objects that wrote it are planned again as not pulled: a pull never
+  // leaves files the next plan refuses. Each round refuses at least one more object, or is the last.
+  const refused = new Map<string, string>();
+  for (;;) {
+    const planner = new PullPlanner(input, refused);
+    const result = planner.run();
+    const more = input.check ? planner.refusedByCheck(result.files, input.check) : new Map<string, string>();
+    if (more.size === 0) return result;
+    for (const [key, reason] of more) refused.set(key, reason);
+  }
 }
 
 class PullPlanner {
@@ -129,7 +152,7 @@ class PullPlanner {
   private readonly sync: SyncUpdates = new Map();
   private readonly parsed = new Map<string, unknown[]>();
   /** Objects being written, by where they are declared, so problems found in a file find their object. */
-  private readonly writing: { file: string; index: number; pointer: string; entry: Pulling }[] = [];
+  private readonly writing: Writing[] = [];
   /** Top-level objects whose rename made in the app was pulled, by kind: [old key, new key]. */
   private readonly renamed = new Map<KindName, [string, string][]>();
   /**
@@ -144,7 +167,15 @@ class PullPlanner {
   /** Of those, the children, by their parent's key (a parent removed too stays, whole, for them). */
   private readonly editedChildren = new Map<string, string[]>();
 
-  constructor(private readonly input: PullInput) {
+  /** The list positions rebuildChildren moved items to: item index in the file → index written. */
+  private readonly listMoves: { file: string; index: number; field: string; moves: Map<number, number> }[] = [];
+  /** The objects each new file was written for, by path. */
+  private readonly newFileObjects = new Map<string, string[]>();
+
+  constructor(
+    private readonly input: PullInput,
+    private readonly refusedWhenChecked: ReadonlyMap<string, string> = new Map(),
+  ) {
     this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
     this.declaredKeys = new Set(this.desired.keys());
     this.liveById = new Map(input.live.map((l) => [l.id, l]));
@@ -292,7 +323,7 @@ class PullPlanner {
     const adding = c.action === 'delete';
     const renaming = fields.includes('name');
     const alike = l && (adding || renaming) ? (this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) ?? (adding ? this.sharedLiveName(l) : undefined)) : undefined;
-    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys) : undefined) ?? alike;
+    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys) : undefined) ?? alike ?? this.refusedWhenChecked.get(refKey(c.kind, c.key));
     if (refused) {
       this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
       this.noteUnpulled(c, fields);
@@ -642,7 +673,7 @@ class PullPlanner {
         if (id) idAt.set(Number(d.pointer.slice(field.length + 1)), id);
       }
       const removed = new Set(work.removals.map((o) => Number(o.d?.pointer?.slice(field.length + 1))));
-      const entries = items.map((value, i) => ({ value, id: idAt.get(i) })).filter((_, i) => !removed.has(i));
+      const entries: { value: unknown; id: string | undefined; from?: number; inserted?: Pulling }[] = items.map((value, i) => ({ value, id: idAt.get(i), from: i })).filter((_, i) => !removed.has(i));
       for (const o of work.removals) this.writing.push({ file, index, pointer: o.d?.pointer ?? field, entry: o });
       const ordered = work.inserts.filter((o) => o.l).sort((a, b) => siblings.indexOf(a.l!) - siblings.indexOf(b.l!));
       for (const o of ordered) {
@@ -651,9 +682,15 @@ class PullPlanner {
         const after = siblings.slice(at + 1).map((s) => entries.findIndex((e) => e.id === s.id)).find((i) => i >= 0);
         const position = before !== undefined ? before + 1 : after !== undefined ? after : entries.length;
         const value = literalPlaceholders(childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name });
-        entries.splice(position, 0, { value, id: o.l!.id });
-        this.writing.push({ file, index, pointer: `${field}/${position}`, entry: o });
+        entries.splice(position, 0, { value, id: o.l!.id, inserted: o });
       }
+      // Where each item ends up, once every insert is made (a later one may go before an earlier one).
+      const moves = new Map<number, number>();
+      entries.forEach((e, at) => {
+        if (e.from !== undefined) moves.set(e.from, at);
+        if (e.inserted) this.writing.push({ file, index, pointer: `${field}/${at}`, entry: e.inserted, placed: true });
+      });
+      this.listMoves.push({ file, index, field, moves });
       this.editOf(file).documents.set(index, setAt(doc, field, entries.map((e) => e.value)));
     }
   }
@@ -685,7 +722,7 @@ class PullPlanner {
       if (droppedFromFiles(l, this.input.sync, this.input.plan.ids, this.declaredKeys)) return false;
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? alike : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? (alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key))) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });
@@ -710,6 +747,7 @@ class PullPlanner {
     for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);
     for (const l of fresh) {
       const file = result.parts.find((p) => p.kind === l.kind)?.documents[l.id];
+      if (file) this.newFileObjects.set(file, [...(this.newFileObjects.get(file) ?? []), refKey(l.kind, l.key)]);
       const missing = result.missing.find((m) => m.kind === l.kind && m.name === l.name);
       this.pulled.push({
         kind: l.kind,
@@ -768,6 +806,55 @@ class PullPlanner {
     }
     for (const f of this.newFiles) out.push({ path: f.path, before: null, after: f.content });
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * The objects whose writing makes a file validate refuses, each with why: the object written at
+   * the problem's place, else (a YAML or document-wide problem) every object written to the file.
+   */
+  refusedByCheck(files: readonly FileChange[], check: (file: string, text: string) => readonly DocumentProblem[]): Map<string, string> {
+    const refused = new Map<string, string>();
+    const refuse = (key: string, p: DocumentProblem): void => {
+      if (!refused.has(key) && !this.refusedWhenChecked.has(key)) refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, which docket refuses in the files; change it in the app, then pull again`);
+    };
+    for (const f of files) {
+      if (f.after === null || !/\.ya?ml$/i.test(f.path) || this.dataFiles.has(f.path)) continue;
+      const made = this.newFileObjects.get(f.path);
+      if (f.before === null && !made) continue; // a new data file (a definition) of a new object
+      const problems = check(f.path, f.after);
+      if (problems.length === 0) continue;
+      if (made) {
+        for (const p of problems) for (const key of made) refuse(key, p);
+        continue;
+      }
+      const edit = this.edits.get(f.path);
+      const written = this.writing.filter((w) => w.file === f.path && !edit?.remove.has(w.index));
+      for (const p of problems) {
+        const here = written.filter((w) => this.indexWritten(w) === p.index).map((w) => ({ w, path: pointerToPath(this.pointerWritten(w)) }));
+        const at = p.path ?? '';
+        const owner = here.filter((h) => h.path === '' || at === h.path || at.startsWith(`${h.path}.`) || at.startsWith(`${h.path}[`)).sort((a, b) => b.path.length - a.path.length)[0];
+        for (const w of owner ? [owner.w] : written) refuse(refKey(w.entry.change.kind, w.entry.change.key), p);
+      }
+    }
+    return refused;
+  }
+
+  /** The index of a written document once the documents removed before it are gone. */
+  private indexWritten(w: Writing): number {
+    const removed = this.edits.get(w.file)?.remove ?? new Set<number>();
+    return w.index - [...removed].filter((r) => r < w.index).length;
+  }
+
+  /** Where a change is written, with the list items rebuildChildren moved. */
+  private pointerWritten(w: Writing): string {
+    if (w.placed) return w.pointer;
+    for (const { file, index, field, moves } of this.listMoves) {
+      if (file !== w.file || index !== w.index || !w.pointer.startsWith(`${field}/`)) continue;
+      const [item, ...rest] = w.pointer.slice(field.length + 1).split('/');
+      const to = moves.get(Number(item));
+      if (to !== undefined) return [`${field}/${to}`, ...rest].join('/');
+    }
+    return w.pointer;
   }
 
   /** A `${…}` value live no longer matches: said, with the variable to change. */

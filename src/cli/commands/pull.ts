@@ -25,6 +25,8 @@ import { withSession } from '../session.js';
 import { kindNames, kindOption, servicesFor } from './drift.js';
 import { readSchema } from '../../config/schema-read.js';
 import { inSyncRecords } from '../../pull/in-sync.js';
+import { resourceTextChecker } from '../../config/load.js';
+import { schemaKindsOf } from '../../engine/workspace.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 
 interface PullFlags extends CommonOptions {
@@ -55,6 +57,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         const unmatched = unmatchedInTargets(byKind.unmatched, opts.target, KINDS);
         const root = s.workspace.config.project.root;
         const project = s.workspace.config.project;
+        const check = await resourceTextChecker({ kinds: schemaKindsOf(KINDS), vars: project.vars, processEnv: io.env });
         const result = planPull({
           plan: byKind.plan,
           desired: s.workspace.desired,
@@ -72,6 +75,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           paths: { outRoot: root, schemasDir: schemaHome(root).dir },
           tests: await findTestFiles(root),
           keys: keysOf(io.env),
+          check,
           ...(dryRun ? {} : { inSync: inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds) }),
         });
         if (!dryRun) {

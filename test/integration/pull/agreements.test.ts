@@ -215,6 +215,36 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes nothing validate would refuse: a fee cost the app holds as text, a fee item that is no mapping; what validates is pulled', async () => {
+    const csa = csaTemplate(`parameters:
+  provider: Acme
+  template_csa_order_form_attributes:
+    cloud_service_description: Our platform
+    fees_attributes:
+      - description: Setup
+        cost: 100
+`);
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa, 'organization.yaml': ORGANIZATION });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editAgreementsOrganization({ city: 'Paris' });
+    for (const fees of [[{ description: 'Setup', cost: '1e2' }], [{ description: 'Setup', cost: 100 }, 'Monthly']]) {
+      await app.editTemplate('Cloud Service Agreement', { provider: 'Acme GmbH', template_csa_order_form_attributes: { fees_attributes: fees } });
+      const pulled = await cli('pull', '-C', dir, '-o', 'json');
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      const refused = JSON.parse(pulled.stdout).not_pulled.find((e: { name: string }) => e.name === 'Cloud Service Agreement');
+      expect(refused.reason).toMatch(/^parameters\.template_csa_order_form_attributes\.fees_attributes\[\d\].*which docket refuses in the files; change it in the app, then pull again$/);
+      expect(await read(dir, 'templates/csa.yaml')).toBe(csa);
+      expect(await read(dir, 'organization.yaml')).toBe(ORGANIZATION.replace('city: Berlin', 'city: Paris'));
+      expect((await cli('validate', '-C', dir)).code).toBe(0);
+    }
+    // Put right in the app, the template is pulled.
+    await app.editTemplate('Cloud Service Agreement', { template_csa_order_form_attributes: { fees_attributes: [{ description: 'Setup', cost: 100 }] } });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'templates/csa.yaml')).toBe(csa.replace('provider: Acme', 'provider: Acme GmbH'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a Word term made elsewhere as a pending document once, and says so on every pull until it is adopted', async () => {
     const other = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/word.yaml': 'kind: CustomTerm\nname: Word Only\ndocx_file: word.docx\n' });
     await writeFile(join(other, 'custom-terms/word.docx'), docx('made elsewhere'));

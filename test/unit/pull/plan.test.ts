@@ -184,6 +184,37 @@ describe('planPull', () => {
     expect(result.notPulled.map((p) => [p.key, p.fields])).toEqual([['Consulting Terms', ['body', 'name']]]);
   });
 
+  it('plans again without what would make a file validate refuses, found where it is written once a rule made live moved the others', () => {
+    const file = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n  - name: Law\n    actions: German law\n';
+    const law = declared(desiredRule('NDA', 'Law', { actions: 'German law' }), '/rules/1');
+    const termOnly = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT' }), '/rules/0');
+    const venue = liveRule('r-3', NDA, 'Venue', { actions: 'Munich' });
+    const made: Change = { ...update([]), id: 'delete:rule:NDA/Venue', action: 'delete', key: 'NDA/Venue', name: 'Venue', liveId: 'r-3', direction: 'only-live' };
+    const edited = update([{ field: 'actions', before: 'BAD', after: 'German law', direction: 'live' }], { id: 'update:rule:NDA/Law', key: 'NDA/Law', name: 'Law', liveId: 'r-2' });
+    // Stands for validate: a rule's actions may not be BAD.
+    const check = (_file: string, text: string) =>
+      text
+        .split('\n  - ')
+        .slice(1)
+        .flatMap((rule, i) => (rule.includes('actions: BAD') ? [{ index: 0, path: `rules[${i}].actions`, message: '`actions` is BAD', severity: 'error' as const, code: 'schema' }] : []));
+    const run = (venueActions: string, lawActions: string) =>
+      planPull({
+        ...input([made, edited], [declared(desiredPlaybook('NDA'), ''), termOnly, law], [venue, liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT' }), liveRule('r-2', NDA, 'Law', { actions: lawActions })].map((l) => (l.id === 'r-3' ? { ...l, fields: { ...l.fields, actions: venueActions } } : l))),
+        plan: planOf([made, edited], { 'playbook:NDA': 'pb-1', 'rule:NDA/Term': 'r-1', 'rule:NDA/Law': 'r-2' }),
+        read: (path) => (path === 'playbooks/nda.yaml' ? file : undefined),
+        check,
+      });
+    // Venue goes first (live order), so Law is written third: Law is refused, Venue pulled.
+    const lawBad = run('Munich', 'BAD');
+    expect(lawBad.files.map((f) => f.after)).toEqual([file.replace('rules:\n', 'rules:\n  - name: Venue\n    actions: Munich\n')]);
+    expect(lawBad.notPulled.map((p) => [p.key, p.reason])).toEqual([['NDA/Law', 'rules[2].actions: `actions` is BAD, which docket refuses in the files; change it in the app, then pull again']]);
+    expect(lawBad.pulled.map((p) => p.key)).toEqual(['NDA/Venue']);
+    // The rule made live is the one refused: Law is pulled.
+    const venueBad = run('BAD', 'Bavarian law');
+    expect(venueBad.files.map((f) => f.after)).toEqual([file.replace('German law', 'Bavarian law')]);
+    expect(venueBad.notPulled.map((p) => p.key)).toEqual(['NDA/Venue']);
+  });
+
   it('keeps the trailing line break convention of the text it replaces', () => {
     expect(keepTextStyle('a\nb\n', 'c\nd')).toBe('c\nd\n');
     // A `|+` block's blank lines at its end (docket compares text without them) stay.
