@@ -24,6 +24,7 @@ import type { RunIdentity } from './run-owner.js';
 import { ScratchPlaybooks } from './scratch.js';
 import { testAgreementMessage, TestAgreements, testAgreementObject } from './test-agreements.js';
 import type { CaseOutcome, PlaybookCase, PlaybookTestFile, ReviewFacts, SuiteOutcome, TemplateTestFile, TestFile, TestReport } from './types.js';
+import { playbookAtRef } from './at-ref.js';
 
 export interface RunContext {
   root: string;
@@ -130,7 +131,7 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
   suite.digest = after.digest;
   suite.cases = await casesAgainst(file, after, ctx, reviews);
   if (compare) {
-    const old = compare.playbooks.get(file.subject);
+    const old = playbookAtRef(file.subject, ctx.subjects.playbooks.get(file.subject), compare.playbooks);
     if (!old) suite.before = { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref: nothing to compare with`, cases: [] };
     else {
       const before = (await variantOf(old, ctx, false, file.subject)) as Variant;

@@ -21,6 +21,8 @@ export interface SubjectRule {
   actions: string | null;
   questions: string | null;
   generate_summary: boolean;
+  /** Its `renamed_from`: `docket test --compare-to` finds it at an older ref under one of them. */
+  formerNames?: readonly string[];
 }
 
 /** The declared object renamed from a subject's name, and its kind. */
@@ -35,6 +37,8 @@ export interface PlaybookSubject {
   rules: SubjectRule[];
   /** Another declared playbook is `renamed_from` this name: a test naming it may mean that one. */
   renamedAwayTo?: RenamedAway;
+  /** Its `renamed_from`. */
+  formerNames?: readonly string[];
 }
 
 export interface TemplateSubject {
@@ -51,7 +55,7 @@ export interface TemplateSubject {
 /** The playbooks the configuration declares, with their rules, by name. */
 export function declaredPlaybooks(desired: readonly DesiredResource[]): Map<string, PlaybookSubject> {
   const out = new Map<string, PlaybookSubject>();
-  for (const d of desired) if (d.kind === playbookKind.name) out.set(d.key, { name: d.name, source: d.source, rules: [] });
+  for (const d of desired) if (d.kind === playbookKind.name) out.set(d.key, { name: d.name, source: d.source, rules: [], ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}) });
   for (const d of desired) {
     if (d.kind !== ruleKind.name || !d.parent) continue;
     const f = d.fields;
@@ -61,6 +65,7 @@ export function declaredPlaybooks(desired: readonly DesiredResource[]): Map<stri
       actions: normText(f.actions),
       questions: normText(f.questions),
       generate_summary: f.generate_summary !== false,
+      ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}),
     });
   }
   markRenamedAway(out, desired, playbookKind.name, () => true);
