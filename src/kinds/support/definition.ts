@@ -11,6 +11,7 @@ import { schemaDiagnostics, schemaValidator } from '../../config/schema.js';
 import { didYouMean } from '../../config/suggest.js';
 import { showName } from '../../config/quote.js';
 import { writtenIn } from '../../config/written-number.js';
+import { textDiagnostics } from '../../config/text-hygiene.js';
 import type { Positions } from '../../config/types.js';
 import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
 import { parseYamlFile, separatorBefore } from '../../config/yaml-read.js';
@@ -36,6 +37,8 @@ export async function validateDefinition(value: unknown, positions: Positions, d
   const docPositions = asDocPositions(positions);
   // Dates (from a YAML 1.1 parse) become their YYYY-MM-DD text, which is what the schema expects.
   const data = withoutDates(value);
+  // A definition file is no resource document, so the loader did not check its text: what it holds is published.
+  if (base === '') for (const d of textDiagnostics(data, docPositions, text === undefined ? undefined : writtenIn(text))) diag.add(d);
   const validate = await schemaValidator(DEFINITION_SCHEMA);
   validate(data);
   const errors = [...(validate.errors ?? [])];
@@ -75,7 +78,7 @@ function reportOwnSchemaErrors(errors: ErrorObject[], data: unknown, positions: 
       at(
         joinPointer(e.instancePath, e.propertyName),
         'invalid-value',
-        `invalid field key \`${e.propertyName}\` in ${where(e.instancePath)}: use lowercase letters, digits and \`_\`, starting with a letter`,
+        `invalid field key ${showName(e.propertyName)} in ${where(e.instancePath)}: use lowercase letters, digits and \`_\`, starting with a letter`,
         'the key is how agreements name the field’s value, e.g. `payout_model`',
       );
       return false;
