@@ -192,7 +192,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const validate = await schemaValidator(PROJECT_SCHEMA);
   // A placeholder's value takes the type its field wants, then the file is checked again.
   if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
-    diagnostics.push(...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved: pass.unresolved, ...(input.text !== undefined ? { written: writtenIn(input.text) } : {}) })));
+    // An environment written as a placeholder is never a mapping, whatever it would resolve to.
+    const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2)));
+    diagnostics.push(...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, ...(input.text !== undefined ? { written: writtenIn(input.text) } : {}) })));
   }
 
   const overrides = await envOverrides(input.processEnv);
