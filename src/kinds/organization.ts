@@ -108,7 +108,9 @@ export const organizationKind: KindModule<'organization'> = {
       if (lossy) diagnostics.add({ ...lossy, path: `agreements.${f}` });
     }
     if (Object.keys(fields).length === 0) {
-      // Nothing to compare: no service needs reading, and nothing can change.
+      // Nothing to compare: no service needs reading, and nothing can change. A `review:` or
+      // `agreements:` that is no mapping is the schema's error, said alone.
+      if ([doc.body.review, doc.body.agreements].some((part) => part !== undefined && !isPlainObject(part))) return [];
       diagnostics.warning('empty-organization', 'this Organization document writes no key, so docket manages nothing of the organization', {
         ...docSource(doc),
         hint: 'write the keys to manage under `review:` or `agreements:`, or delete the document',
