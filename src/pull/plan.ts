@@ -1023,7 +1023,9 @@ function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: read
   // A key pasted into the app: written into a file, it would be committed with it.
   const key = keys.length > 0 ? keysIn(values, keys)[0] : undefined;
   if (key) return `its ${key.pointer.slice(1).split('/')[0]} holds the value of an API key, which docket never writes into the files; change it in the app, then pull again`;
-  const why = textProblems(values)[0]?.message ?? (typeof values.name === 'string' ? nameProblem(l.kind, values.name)?.message : undefined);
+  // A name is its kind's `name`, or the organization's `review.name` and `agreements.name`.
+  const names = fields.filter((f) => (f === 'name' || f.endsWith('.name')) && typeof values[f] === 'string');
+  const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined);
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
 }
 

@@ -245,6 +245,21 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes no organization name validate would refuse: one of 230 characters, one with a tab', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    for (const [name, says] of [['N'.repeat(230), 'is 230 characters long; docket allows 200'], ['Acme,\tInc.', 'must be one line, without tabs or line breaks']] as const) {
+      await app.editAgreementsOrganization({ name });
+      const pulled = await cli('pull', '-C', dir, '-o', 'json');
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      expect(JSON.parse(pulled.stdout).not_pulled).toEqual([expect.objectContaining({ kind: 'organization', reason: expect.stringContaining(says) })]);
+      expect(await read(dir, 'organization.yaml')).toBe(ORGANIZATION);
+    }
+    await app.editAgreementsOrganization({ name: 'Acme, Inc.' });
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a Word term made elsewhere as a pending document once, and says so on every pull until it is adopted', async () => {
     const other = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/word.yaml': 'kind: CustomTerm\nname: Word Only\ndocx_file: word.docx\n' });
     await writeFile(join(other, 'custom-terms/word.docx'), docx('made elsewhere'));
