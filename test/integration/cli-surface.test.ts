@@ -33,6 +33,10 @@ describe('help and completion', () => {
       [['docket', 'validate', '--verb'], []],
       // A common flag before the command, the values a flag takes, a command's words and subcommand flags.
       [['docket', '--no-color', 'plan', '--det'], ['--detailed-exitcode']],
+      // A common flag's value that is a command's name is the value (bash splits `--env=init` at `=`).
+      [['docket', '-C', 'test', 'plan', '--det'], ['--detailed-exitcode']],
+      [['docket', '--env', 'init', 'plan', '--det'], ['--detailed-exitcode']],
+      [['docket', '--env', '=', 'init', 'plan', '--det'], ['--detailed-exitcode']],
       [['docket', 'plan', '-o', ''], ['text', 'json', 'markdown']],
       [['docket', 'apply', '--annotations', 'g'], ['github']],
       [['docket', 'completion', 'z'], ['zsh']],

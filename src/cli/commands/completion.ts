@@ -12,6 +12,8 @@ interface FlagWords {
   names: string[];
   /** The values it takes, when they are a fixed list (`text json markdown`). */
   values?: string[];
+  /** It always takes a value (not only when one is given): the next word is that value. */
+  required: boolean;
 }
 
 interface CommandWords {
@@ -43,12 +45,21 @@ function wordsOf(program: Command): CommandWords[] {
         .map((o) => {
           // `--kind` checks its value itself (with a suggestion), so its list is not commander's choices.
           const values = o.argChoices ? [...o.argChoices] : o.long === '--kind' ? LISTED_KINDS : undefined;
-          return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(values ? { values } : {}) };
+          return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), required: o.required, ...(values ? { values } : {}) };
         }),
       words: c.name() === 'completion' ? [...SHELLS] : c.commands.map((sub) => sub.name()),
     };
   };
   return program.commands.flatMap((c) => [of(c, c.name()), ...c.commands.map((sub) => of(sub, `${c.name()} ${sub.name()}`, c))]);
+}
+
+/**
+ * The flags that take a value, as a shell pattern: the word after one is its value, never the
+ * command (`docket -C test plan`, `--env init`).
+ */
+function valuedPattern(commands: CommandWords[]): string {
+  const names = new Set(commands.flatMap((c) => c.valued.filter((f) => f.required).flatMap((f) => f.names)));
+  return [...names].sort().join('|');
 }
 
 /** The parent's flags a subcommand reads (`docket test capture -C DIR --emulator …`). */
@@ -66,9 +77,11 @@ export function bashScript(commands: CommandWords[]): string {
   return `# docket completion for bash: eval "$(docket completion bash)" (e.g. in ~/.bashrc)
 _docket() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" opts words i
-  # The command is the first of its names on the line: common flags may come before it.
+  # The command is the first of its names on the line: common flags may come before it, and the
+  # value of one is skipped (bash splits \`--env=init\` at the \`=\`).
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
+      ${valuedPattern(commands)}) if [ "\${COMP_WORDS[i+1]}" = "=" ]; then ((i += 2)); else ((i++)); fi ;;
       ${names}) cmd="\${COMP_WORDS[i]}"; break ;;
     esac
   done
@@ -120,9 +133,11 @@ export function zshScript(commands: CommandWords[]): string {
 # docket completion for zsh: eval "$(docket completion zsh)" (e.g. in ~/.zshrc, after compinit)
 _docket() {
   local cmd="" i
-  # The command is the first of its names on the line: common flags may come before it.
+  # The command is the first of its names on the line: common flags may come before it, and the
+  # value of one is skipped.
   for ((i = 2; i < CURRENT; i++)); do
     case "\${words[i]}" in
+      ${valuedPattern(commands)}) ((i++)) ;;
       ${top.join('|')}) cmd="\${words[i]}"; break ;;
     esac
   done
