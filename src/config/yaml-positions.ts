@@ -264,7 +264,8 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       // The parser places a key that follows an empty value at the end of the line before it.
       // A slip the parser notices at a comment or blank line is the next line's.
       const offset = duplicate ? keyStartFrom(text, error.pos[0]) : pastCommentLines(text, error.pos[0]);
-      const at = lc(offset);
+      // A line the parser stops at its start is wrong where its text starts (the column its hint names).
+      const at = lc(duplicate ? offset : pastIndentation(text, offset));
       const hint = syntaxHint(error.code, error.message, text, offset, doc);
       diagnostics.push({
         severity: 'error',
@@ -327,6 +328,15 @@ function unclosedAt(doc: Document.Parsed, text: string, offset: number, code: st
     }
   });
   return found;
+}
+
+/** `offset` in the indentation of a line with text: where the text starts; else `offset`. */
+function pastIndentation(text: string, offset: number): number {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  if (text.slice(lineStart, offset).trim() !== '') return offset;
+  let i = offset;
+  while (text[i] === ' ') i++;
+  return i < text.length && text[i] !== '\n' && text[i] !== '\r' ? i : offset;
 }
 
 /** The first line of what starts at `offset`, shortened, as a message quotes it. */

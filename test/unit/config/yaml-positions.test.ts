@@ -117,8 +117,11 @@ describe('parseYamlFile', () => {
     // A value that starts with a dash, or a list in an item, is not the item's dash.
     slips.push([['list:', '  - -1', '  - -2', ' - 3'], 4, 'line 3 starts at column 3 and this one at column 2']);
     slips.push([['list:', '  - - a', ' - b'], 3, 'line 2 starts at column 3 and this one at column 2']);
+    // Each at the column its hint names for it, where its text starts.
+    slips.push([[...rule, '    actions: x', '  name: bad'], 6, 'line 5 starts at column 5 and this one at column 3']);
     for (const [text, line, hint] of slips) {
-      expect(parseYamlFile(lines(...text), 'p.yaml').diagnostics.map((d) => [d.line, d.hint]), text.at(-1)).toEqual([[line, `${hint}: line them up (keys of one mapping start at the same column, list items at the same \`-\`)`]]);
+      const col = Number(/this one at column (\d+)/.exec(hint)![1]);
+      expect(parseYamlFile(lines(...text), 'p.yaml').diagnostics.map((d) => [d.line, d.col, d.hint]), text.at(-1)).toEqual([[line, col, `${hint}: line them up (keys of one mapping start at the same column, list items at the same \`-\`)`]]);
     }
     // Text after a closing quote is still said to be that.
     expect(parseYamlFile(lines('kind: Playbook', 'name: "A" x'), 'q.yaml').diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([
