@@ -5,9 +5,10 @@
  * configuration) is changed where the link leads: the link stays a link.
  */
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, rm } from 'node:fs/promises';
+import { access, lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError } from '../errors.js';
+import { showPath } from '../config/quote.js';
 import type { FileChange } from '../pull/plan.js';
 import { linkedFile, writeFileAtomic } from '../util/atomic-write.js';
 import { nearestExisting } from '../util/nearest-existing.js';
@@ -63,6 +64,11 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
     problems.push(`${path.relative(root, syncFile).split(path.sep).join('/')} (${codeOf(error)})`);
   }
   if (problems.length > 0) throw cannotWrite(problems, 'make them writable, or see the changes with --dry-run and make them by hand');
+  // Each file still as pull read it: an edit saved since would be written over.
+  for (const t of targets) {
+    const now = await readFile(path.join(root, ...t.change.path.split('/')), 'utf8').catch(() => null);
+    if (now !== t.change.before) throw changedWhilePulling(t.change.path);
+  }
   for (const t of targets) {
     try {
       const file = path.join(root, ...t.change.path.split('/'));
@@ -75,6 +81,11 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
       throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${written.length > 0 ? `; written before it: ${written.join(', ')}` : ''}`, 'fix what stops the write and run pull again: it converges');
     }
   }
+}
+
+/** A file edited while pull ran: nothing is written, and pulling again takes the edit into account. */
+export function changedWhilePulling(file: string): DocketError {
+  return new DocketError('pull-files-changed', `${showPath(file)} changed while pull ran: nothing was written`, 'run pull again; it reads the files as they are now');
 }
 
 /** Where a change goes; throws when it cannot be written there. */

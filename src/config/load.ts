@@ -22,6 +22,7 @@ import { writtenIn } from './written-number.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
+import { sha256 } from '../engine/canonical.js';
 
 export { schemasDir } from './schema.js';
 
@@ -41,6 +42,8 @@ export interface LoadOptions {
   kinds: KindSchemaInfo[];
   /** Defaults to process.env. */
   processEnv?: Record<string, string | undefined>;
+  /** Keep the digest of each YAML file's text as read (`textDigests`): pull tells a file edited while it ran. */
+  digests?: boolean;
 }
 
 export interface LoadResult {
@@ -52,6 +55,8 @@ export interface LoadResult {
   yamlData: Map<string, YamlData>;
   /** The files (root-relative) that declare a resource: no data file may be one, not even through a link. */
   resourceFiles?: Set<string>;
+  /** With `digests`: each YAML file's text as read, as `textDigest` gives it. */
+  textDigests?: Map<string, string>;
 }
 
 export interface YamlData {
@@ -159,8 +164,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   // With errors the config still carries every resource document, so the kinds' own rules can
   // report their problems in the same run; callers must not use it to talk to a service.
   const resourceFiles = new Set(parsed.filter((file) => !isProjectFile(file.file) && holdsResource(file)).map((file) => file.file));
-  if (!projectResult.project) return { diagnostics, yamlData, resourceFiles };
-  return { config: { project: projectResult.project, documents }, diagnostics, yamlData, resourceFiles };
+  const textDigests = options.digests ? new Map(files.map((file, i) => [file, sha256(texts[i]!)])) : undefined;
+  if (!projectResult.project) return { diagnostics, yamlData, resourceFiles, ...(textDigests ? { textDigests } : {}) };
+  return { config: { project: projectResult.project, documents }, diagnostics, yamlData, resourceFiles, ...(textDigests ? { textDigests } : {}) };
 }
 
 /** The one diagnostic for a directory that is not a docket configuration, or undefined. */

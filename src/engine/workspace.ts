@@ -29,6 +29,8 @@ export interface Workspace {
   /** Warnings found while loading (errors are thrown as ConfigError). */
   diagnostics: Diagnostic[];
   warnings: string[];
+  /** With `digests`: the sha256 of each YAML file's text as loaded (decoded as discover decodes it). */
+  textDigests?: ReadonlyMap<string, string>;
 }
 
 export interface WorkspaceOptions {
@@ -38,6 +40,8 @@ export interface WorkspaceOptions {
   /** Runs against the emulator keep their own lock section. */
   emulator?: boolean;
   kinds?: readonly AnyKind[];
+  /** Keep the digest of each YAML file's text (`Workspace.textDigests`). */
+  digests?: boolean;
 }
 
 /** Problems after which some document's declarations are unknown: its text could not be read as a resource. */
@@ -78,7 +82,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   const schemaKinds = schemaKindsOf(kinds);
   const root = resolve(options.dir);
   const env = options.env;
-  const loaded = await loadConfig({ dir: root, kinds: schemaKinds, processEnv: options.processEnv, ...(env ? { env } : {}) });
+  const loaded = await loadConfig({ dir: root, kinds: schemaKinds, processEnv: options.processEnv, ...(env ? { env } : {}), ...(options.digests ? { digests: true } : {}) });
   if (!loaded.config) throw new ConfigError(loaded.diagnostics, undefined, root);
   const location = lockLocation(root, { emulator: Boolean(options.emulator), ...(env ? { environment: env } : {}) });
   const byYaml = new Map(kinds.map((k) => [k.yamlKind, k]));
@@ -118,6 +122,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
     },
     diagnostics: warnings,
     warnings: warnings.map((d) => `${d.file}:${d.line}: ${d.message}`),
+    ...(loaded.textDigests ? { textDigests: loaded.textDigests } : {}),
   };
 }
 

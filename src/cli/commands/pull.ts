@@ -24,6 +24,10 @@ import { planDetailsInSession } from '../plan-step.js';
 import { withSession } from '../session.js';
 import { kindNames, kindOption, servicesFor } from './drift.js';
 import { readSchema } from '../../config/schema-read.js';
+import { decodeStrict } from '../../config/discover.js';
+import { sha256 } from '../../engine/canonical.js';
+import type { Workspace } from '../../engine/workspace.js';
+import { changedWhilePulling } from '../pull-write.js';
 import { inSyncRecords } from '../../pull/in-sync.js';
 import { resourceTextChecker } from '../../config/load.js';
 import { schemaKindsOf } from '../../engine/workspace.js';
@@ -51,7 +55,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const deadline = Date.now() + opts.timeout;
       const kinds = kindNames(opts.kind);
       const dryRun = Boolean(opts.dryRun);
-      const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
+      const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds) }, async (s) => {
         const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readAll: true });
         const byKind = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const unmatched = unmatchedInTargets(byKind.unmatched, opts.target, KINDS);
@@ -66,7 +70,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           pendingDocuments: await pendingByKey(root, KINDS),
           sync: s.sync(),
           kinds: KINDS,
-          read: fileReader(root),
+          read: fileReader(root, s.workspace),
           taken: takenSlugs(root),
           expand: (text) => interpolateString(text, { vars: project.vars, env: io.env, allowVars: true }).value,
           project,
@@ -90,17 +94,27 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
     });
 }
 
-/** Files of the configuration as text, read once each. */
-function fileReader(root: string): (file: string) => string | undefined {
+/**
+ * Files of the configuration as text, read once each. One that is no longer what the plan was
+ * made from (edited while pull read the services) stops the pull: written over, its edit would be
+ * lost, or taken for what the files held at the last sync.
+ */
+function fileReader(root: string, loaded: Pick<Workspace, 'textDigests' | 'files'>): (file: string) => string | undefined {
   const cache = new Map<string, string | undefined>();
   return (file) => {
     if (!cache.has(file)) {
-      let text: string | undefined;
+      let bytes: Buffer | undefined;
       try {
-        text = readFileSync(path.join(root, ...file.split('/')), 'utf8');
+        bytes = readFileSync(path.join(root, ...file.split('/')));
       } catch {
-        text = undefined;
+        bytes = undefined;
       }
+      const text = bytes?.toString('utf8');
+      const digest = loaded.textDigests?.get(file);
+      const data = loaded.files.get(file)?.text;
+      const decoded = bytes && (digest !== undefined || data !== undefined) ? decodeStrict(bytes) : undefined;
+      const same = decoded === undefined || ('text' in decoded && (digest !== undefined ? sha256(decoded.text) === digest : decoded.text === data));
+      if (!same) throw changedWhilePulling(file);
       cache.set(file, text);
     }
     return cache.get(file);

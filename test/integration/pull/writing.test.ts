@@ -2,6 +2,7 @@
  * How `pull` writes what it changed: permission bits kept, a link written where it leads, a
  * byte-order mark and a missing last newline kept, and a file it cannot write changing nothing.
  */
+import { writeFileSync } from 'node:fs';
 import { chmod, lstat, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,11 +11,38 @@ import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenari
 import { makeDir } from '../../helpers/tmpdir.js';
 import { AGREEMENTS_DOCKET_YAML } from '../agreements-fixtures.js';
 
-const { emulator, cli } = emulatorForFile();
+/** Run as each request is answered, while a test sets it. */
+let whileAnswering: (() => void) | undefined;
+const { emulator, cli } = emulatorForFile({ onRequest: () => whileAnswering?.() });
 
 const playbook = (name: string, actions: string): string => `kind: Playbook\nname: ${name}\nrules:\n  - name: Term\n    actions: ${actions}\n`;
 
 describe('pull writes files', () => {
+  it('writes nothing when a file it read is saved again while it reads the services; the next pull keeps the edit', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('P', 'ACCEPT'), 'playbooks/q.yaml': playbook('Q', 'ACCEPT') });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('P', 'Term', { actions: 'REJECT' });
+    await app.editRule('Q', 'Term', { actions: 'REJECT' });
+    whileAnswering = () => {
+      whileAnswering = undefined;
+      writeFileSync(join(dir, 'playbooks/p.yaml'), playbook('P', 'FLAG'));
+    };
+    const pulled = await cli('pull', '-C', dir);
+    expect(whileAnswering).toBeUndefined();
+    expect([pulled.code, pulled.stderr]).toEqual([1, 'Error: playbooks/p.yaml changed while pull ran: nothing was written\n  hint: run pull again; it reads the files as they are now\n']);
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook('P', 'FLAG'));
+    expect(await readFile(join(dir, 'playbooks/q.yaml'), 'utf8')).toBe(playbook('Q', 'ACCEPT'));
+    // Both sides changed P's rule since the last sync: kept as the files say, and said; Q is pulled.
+    const again = await cli('pull', '-C', dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('changed live and in the files since the last sync');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook('P', 'FLAG'));
+    expect(await readFile(join(dir, 'playbooks/q.yaml'), 'utf8')).toBe(playbook('Q', 'REJECT'));
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('keeps their permission bits, and changes a linked file where the link leads', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/private.yaml': playbook('Private', 'ACCEPT'), 'shared/linked.txt': playbook('Linked', 'ACCEPT') });
     await chmod(join(dir, 'playbooks/private.yaml'), 0o600);
