@@ -98,6 +98,17 @@ export function changedSinceRecord(d: DesiredResource, record: SyncRecord): stri
 }
 
 /**
+ * The fields of an object the files removed that changed live since the last sync: applying the
+ * removal loses that edit. Only fields live holds a value for are compared (a removal lists those).
+ */
+export function editedLiveSince(c: Change, sync: SyncState): string[] {
+  if ((c.action !== 'delete' && c.action !== 'archive') || c.direction !== 'removed-in-files' || !c.liveId) return [];
+  const record = syncedRecordOf(sync, c.liveId, refKey(c.kind, c.key));
+  if (!record) return [];
+  return c.fields.filter((f) => record.fields[f.field] !== undefined && fieldHash(f.before) !== record.fields[f.field]).map((f) => f.field);
+}
+
+/**
  * The identity (`kind:key`) a change's live object was last in sync under, when that is not the
  * change's own (moved in the app). The index by id is built only when the name's own record is of
  * another object.

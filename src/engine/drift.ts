@@ -4,7 +4,7 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { isDrift, liveSide } from './direction.js';
+import { editedLiveSince, isDrift, liveSide } from './direction.js';
 import type { SyncState } from './sync.js';
 import { refKey, type Action, type Change, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
@@ -79,6 +79,9 @@ export function driftReport(input: DriftInput): DriftReport {
   for (const c of input.plan.changes) {
     if (!isDrift(c.direction)) {
       toPending(item(c));
+      // Removed from the files, and changed live since: the live part is drift all the same.
+      const edited = editedLiveSince(c, input.sync);
+      if (edited.length > 0) toDrift({ ...item(c), direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })) }, c.liveId);
       continue;
     }
     // Of an object both sides changed, the files' part is pending and the live part drift.

@@ -9,7 +9,7 @@ import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList, digestWithListInSlices } from './canonical.js';
 import { problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
-import { classifyChanges } from './direction.js';
+import { classifyChanges, editedLiveSince } from './direction.js';
 import { planHints } from './hints.js';
 import { EMPTY_SYNC, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
@@ -99,6 +99,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       // What the match itself warns of (a `renamed_from` whose new name is live too): said with the plan.
       ...diagnostics.warnings.map(warningText),
       ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids }),
+      ...ordered.changes.flatMap((c) => editedLiveWarning(c, editedLiveSince(c, sync))),
     ],
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
@@ -117,6 +118,12 @@ function refAt(d: DesiredResource, ref: Ref): SourcePos & { path: string } {
 function warningText(d: Diagnostic): string {
   const at = d.file ? ` (${d.file}${d.line ? `:${d.line}` : ''})` : '';
   return `${d.message}${at}${d.hint ? `: ${d.hint}` : ''}`;
+}
+
+/** An object the files removed that someone edited in the app since the last sync: the removal takes the edit with it. */
+function editedLiveWarning(c: Change, fields: readonly string[]): string[] {
+  if (fields.length === 0) return [];
+  return [`${c.kind} ${quoteValue(c.key)} is removed from the files, and its ${fields.join(', ')} changed live since the last sync: applying ${c.action === 'delete' ? 'deletes' : 'archives'} it with that edit; to keep the edit, put it back in the files`];
 }
 
 /** The warning a file the plan cannot compare gives. */

@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
+import { changedSinceRecord, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -259,6 +259,9 @@ class PullPlanner {
   /** The part of a change pull adopts, or undefined (pending, not drift; or said why not). */
   private consider(c: Change): Pulling | undefined {
     const direction = c.direction ?? 'unknown';
+    // Removed from the files and edited in the app since: which one counts is for a person to say.
+    const editedLive = editedLiveSince(c, this.input.sync);
+    if (editedLive.length > 0) this.notPulled.push(this.entryOf(c, 'changed-both', editedLive, 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)'));
     if (!isDrift(direction)) return undefined;
     // Undeclared playbooks that prune would archive are new files, like every undeclared object.
     if (c.action === 'archive') return undefined;

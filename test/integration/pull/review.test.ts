@@ -282,6 +282,28 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('says, in plan, drift and pull, that a rule removed from the files was edited in the app since the last sync', async () => {
+    const file = (rules: string): string => `kind: Playbook\nname: Gone Rules\nrules:\n  - name: Term\n    actions: ACCEPT\n${rules}`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/gone.yaml': file('  - name: Gamma\n    actions: FLAG\n') });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/gone.yaml'), file(''));
+    const warning = 'rule "Gone Rules/Gamma" is removed from the files, and its actions changed live since the last sync';
+    // Not edited live: a removal like any other.
+    expect((await cli('plan', '-C', dir)).stdout).not.toContain('changed live since');
+    await new App(emulator().env).editRule('Gone Rules', 'Gamma', { actions: 'FLAG, edited in the app' });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain(`${warning}: applying deletes it with that edit; to keep the edit, put it back in the files`);
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    expect(drift.code).toBe(2);
+    // (Other tests' playbooks share this emulator: they are only live here.)
+    expect(JSON.parse(drift.stdout).drift.filter((d: { key: string }) => d.key.startsWith('Gone Rules'))).toEqual([expect.objectContaining({ key: 'Gone Rules/Gamma', direction: 'changed-both', fields: [{ field: 'actions', direction: 'live' }] })]);
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('removed from the files and changed live since the last sync: keep one by hand');
+    expect(await read(dir, 'playbooks/gone.yaml')).toBe(file(''));
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes text typed in the app with `${` literally (`$${`): it is never read back as a variable or the environment', async () => {
     const file = 'kind: Playbook\nname: Literal\nrules:\n  - name: Fee\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/literal.yaml': file });
