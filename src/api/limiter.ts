@@ -64,6 +64,8 @@ const WINDOW_MS = 5_000;
 const MIN_MEASURED = 10;
 /** The share of the measured rate docket goes back to after a 429. */
 const BACK_OFF = 0.9;
+/** The most a success adds to the pace (requests a second): 5 % a second of the pace, at most one. */
+const GROWTH_PER_ANSWER = 0.05;
 
 export function createLimiter(limit: number, options: LimiterOptions = {}): Limiter {
   if (!Number.isInteger(limit) || limit < 1) {
@@ -213,7 +215,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       if (t >= pausedUntil) {
         allowed = Math.max(1, Math.floor(allowed / 2));
         forgetOld(t);
-        if (served.length >= MIN_MEASURED) rate = Math.min(maxRps, Math.max(1, servedRate(t) * BACK_OFF));
+        // Never faster than the pace that was refused: the answers to what was let through at once
+        // after a pause (the service saved up for it) read as a rate above the limit.
+        if (served.length >= MIN_MEASURED) rate = Math.min(maxRps, Math.max(1, Math.min(servedRate(t), rate) * BACK_OFF));
         const pace = Number.isFinite(rate) ? `, at most ${rate.toFixed(1)} per second` : '';
         options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}, after a pause of ${Math.round(pauseMs)} ms`);
       }
@@ -229,8 +233,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     succeeded() {
       answer();
       if (allowed < limit) allowed = Math.min(limit, allowed + 1 / Math.max(1, allowed));
-      // About one more request per second, per second of success.
-      if (rate < maxRps) rate = Math.min(maxRps, rate + 1 / Math.max(1, rate));
+      // About one more request per second, per second of success; below 20 a second, 5 % more
+      // (at a limit of 5 a second, one more each second was over it again within a second).
+      if (rate < maxRps) rate = Math.min(maxRps, rate + Math.min(GROWTH_PER_ANSWER, 1 / Math.max(1, rate)));
       pump();
     },
   };

@@ -135,8 +135,41 @@ describe('the shared pace after a 429', () => {
     await advance(3000);
     limiter.throttled(0);
     // Counting the pause, 20 in 4 s would be 5 a second, and 4.5 after the slowdown: each 429
-    // that came at random brought the next pace lower, down to a few requests a second.
-    expect(messages[1]).toContain('at most 18.0 per second');
+    // that came at random brought the next pace lower, down to a few requests a second. The second
+    // 429 refused the pace of 18 the first set: 90 % of that.
+    expect(messages.map((m) => /at most ([\d.]+)/.exec(m)?.[1])).toEqual(['18.0', '16.2']);
+  });
+
+  it('never paces faster than the pace a 429 refused, however much a burst after a pause let through', async () => {
+    const { limiter, messages, advance } = paced(8);
+    for (let i = 0; i < 20; i++) limiter.succeeded();
+    await advance(1000);
+    limiter.throttled(1000);
+    await advance(1000);
+    // The service saved up during the pause: 30 answers in the next second, then a 429.
+    for (let i = 0; i < 30; i++) limiter.succeeded();
+    await advance(1000);
+    limiter.throttled(1000);
+    // Served over its 2 s of sending, 50 answers read as 25 a second: the pace refused was about 18 (and what it grew by).
+    const [first, second] = messages.map((m) => Number(/at most ([\d.]+)/.exec(m)?.[1]));
+    expect(first).toBe(18);
+    expect(second).toBeLessThan(18);
+  });
+
+  it('grows the pace back by about one a second per second, and below 20 a second by 5 % a second', async () => {
+    const grown = async (served: number): Promise<number> => {
+      const { limiter, messages, advance } = paced(8);
+      for (let i = 0; i < served; i++) limiter.succeeded();
+      await advance(1000);
+      limiter.throttled(0);
+      // One second of successes at the new pace, then a 429 shows the pace it grew to.
+      const pace = Number(/at most ([\d.]+)/.exec(messages[0]!)![1]);
+      for (let i = 0; i < Math.round(pace); i++) limiter.succeeded();
+      limiter.throttled(0);
+      return Number(/at most ([\d.]+)/.exec(messages[1]!)![1]) / 0.9 - pace;
+    };
+    expect(await grown(100)).toBeCloseTo(1, 0);
+    expect(await grown(10)).toBeCloseTo(0.45, 1);
   });
 
   it('sets no pace from a handful of answers: a 429 among the first requests only halves concurrency', async () => {
