@@ -362,6 +362,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let throttled = false;
     const reasons: string[] = [];
     let mayHaveLanded = false;
+    let attempts = 0;
     try {
       if (down !== undefined) {
         throw new DocketError(
@@ -403,6 +404,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           queue?.release();
         }
         throttled = false;
+        attempts++;
         status = a.kind === 'response' ? a.status : 0;
         heard(a);
         // A DELETE tried again after an attempt that may have landed (its answer lost, a 5xx): "not
@@ -471,6 +473,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           ms: Math.round(performance.now() - started),
           retries: retried,
           ...(reasons.length > 0 ? { retryReasons: reasons } : {}),
+          ...(attempts === 0 ? { notSent: true } : {}),
         };
         try {
           onRequest(entry);

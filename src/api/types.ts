@@ -83,4 +83,6 @@ export interface RequestLogEntry {
   retries: number;
   /** Why each retry happened (a status with its request id, or the connection error). */
   retryReasons?: string[];
+  /** Never sent: stopped, or out of time, while it waited for its turn. */
+  notSent?: boolean;
 }

@@ -986,12 +986,14 @@ describe('stopping and the time budget', () => {
     const limiter = createLimiter(1);
     limiter.throttled(60_000);
     const stop = new AbortController();
-    const { client } = setup({ limiter, stop: stop.signal });
+    const { client, logs } = setup({ limiter, stop: stop.signal });
     const queued = client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' });
     stop.abort();
     const err = (await rejection(queued)) as DocketError;
     expect(err.message).toBe('create a: interrupted before it was sent (requests were waiting out a 429 pause)');
     expect(limiter.pending).toBe(0);
+    // `-v` says it was not sent, not that its answer never came.
+    expect(logs.map((e) => [e.status, e.notSent])).toEqual([[0, true]]);
   });
 
   it('puts one listener on the command signal however many requests are in flight or queued', async () => {
