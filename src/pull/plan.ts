@@ -335,10 +335,34 @@ class PullPlanner {
     const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
     if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: keep one by hand'));
     this.noteUnpulled(c, conflicts);
-    if (c.liveId && !['delete', 'archive'].includes(c.action) && fields.length === 0) return undefined;
+    // A reference that moved only because what it names was renamed in the app onto a name the
+    // files declare too (two terms that swapped names): that rename is not pulled, so neither is
+    // this. Written, it would name the other object, and apply would link this one to it.
+    const followed = d ? fields.filter((field) => this.followsSwappedName(d, c, field)) : [];
+    for (const field of followed) {
+      const ref = d!.refs.find((r) => r.field === field)!;
+      const name = String(c.fields.find((f) => f.field === field)!.before);
+      this.notPulled.push(this.entryOf(c, direction, [field], `live names ${ref.kind} ${quoteValue(name)}, the one the files name ${quoteValue(ref.key)}, renamed in the app onto a name the files declare too; rename them in the files by hand`, d));
+    }
+    this.noteUnpulled(c, followed);
+    const pulling = fields.filter((field) => !followed.includes(field));
+    if (c.liveId && !['delete', 'archive'].includes(c.action) && pulling.length === 0) return undefined;
     // A field both sides changed is not pulled: the object keeps its old record, so the next plan
     // still shows that field as changed on both sides.
-    return { change: c, ...(d ? { d } : {}), ...(l ? { l } : {}), fields, failed: new Set(conflicts) };
+    return { change: c, ...(d ? { d } : {}), ...(l ? { l } : {}), fields: pulling, failed: new Set(conflicts) };
+  }
+
+  /**
+   * Whether a live-side reference `field` of `d` names, live, the object the files' reference names
+   * (by its sync record), now under a name the files declare for another object.
+   */
+  private followsSwappedName(d: DesiredResource, c: Change, field: string): boolean {
+    const ref = d.refs.find((r) => r.field === field);
+    const named = c.fields.find((f) => f.field === field)?.before;
+    if (!ref || typeof named !== 'string') return false;
+    const target = this.liveByKind.get(ref.kind)?.find((l) => l.name === named);
+    if (!target || !this.declaredKeys.has(refKey(target.kind, target.key))) return false;
+    return this.input.sync.byId.get(target.id)?.key === refKey(ref.kind, ref.key);
   }
 
   /**

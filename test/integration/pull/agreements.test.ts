@@ -313,6 +313,27 @@ describe('docket pull (agreements service)', () => {
     expect(after.stdout).not.toContain('template');
   });
 
+  it('leaves a custom template naming a term whose name another term took in the app (two terms swapped names): written, it would carry the other text', async () => {
+    const terms = 'kind: CustomTerm\nname: Swap Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Swap Beta\nbody: Beta body\n';
+    const template = `kind: CustomTemplate\nname: Swap Template\ncustom_term: Swap Alpha\ndefinition_file: consulting.cover.yaml\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/swap.yaml': terms, 'custom-templates/swap.yaml': template, 'custom-templates/consulting.cover.yaml': COVER });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.renameTerm('Swap Alpha', 'Swap tmp');
+    await app.renameTerm('Swap Beta', 'Swap Alpha');
+    await app.renameTerm('Swap tmp', 'Swap Beta');
+    const pulled = await cli('pull', '-C', dir, '-o', 'json');
+    expect(pulled.code).toBe(0);
+    expect(JSON.parse(pulled.stdout).not_pulled).toContainEqual(
+      expect.objectContaining({ key: 'Swap Template', fields: ['custom_term'], reason: 'live names custom-term "Swap Beta", the one the files name "Swap Alpha", renamed in the app onto a name the files declare too; rename them in the files by hand' }),
+    );
+    expect(await read(dir, 'custom-templates/swap.yaml')).toBe(template);
+    expect(await read(dir, 'custom-terms/swap.yaml')).toBe(terms);
+    // Apply makes live as the files say: the template carries the text it always carried.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('an organization update whose review half succeeded and agreements half failed records the review half: a later edit in the app is changed live, and pull takes it', async () => {
     const both = 'kind: Organization\nreview:\n  name: Acme Legal\nagreements:\n  name: Acme, Inc.\n  city: Berlin\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': both });
