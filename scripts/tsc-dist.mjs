@@ -3,7 +3,7 @@
 // from before incremental builds, built there) would be left in place as if current. So when any
 // compiled file is newer than the build info, the build info is dropped and everything compiled.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,9 @@ if (existsSync(INFO) && newestOutput(DIST) > statSync(INFO).mtimeMs) rmSync(INFO
 const inputs = () => Math.max(newestInput(path.join(ROOT, 'src')), ...['tsconfig.json', 'package-lock.json'].map((f) => statSync(path.join(ROOT, f)).mtimeMs));
 if (!existsSync(INFO) || !existsSync(DONE) || inputs() >= statSync(DONE).mtimeMs) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  // Marked as of the compile's start: a source saved while tsc ran may not be in its output.
+  const started = new Date();
   execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.json')], { stdio: 'inherit', cwd: ROOT });
   writeFileSync(DONE, '');
+  utimesSync(DONE, started, started);
 }

@@ -384,7 +384,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         let a: Attempt;
         try {
           const first = n === 0 ? beforeSend : undefined;
-          const go = first ? () => first().then(() => attempt(t)) : () => attempt(t);
+          // Counted as it starts: one stopped on its way is no request that was never sent.
+          const send = (): Promise<Attempt> => {
+            attempts++;
+            return attempt(t);
+          };
+          const go = first ? () => first().then(send) : send;
           a = await limiter.run(go, throttled, () => (queue = queueWait()).signal);
         } catch (err) {
           if (err instanceof DocketError) throw err;
@@ -404,7 +409,6 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           queue?.release();
         }
         throttled = false;
-        attempts++;
         status = a.kind === 'response' ? a.status : 0;
         heard(a);
         // A DELETE tried again after an attempt that may have landed (its answer lost, a 5xx): "not

@@ -5,8 +5,9 @@
  *
  * On a 429 every request waits for its Retry-After (nothing starts during the pause), the
  * allowed concurrency halves, and request starts are spaced at 90 % of the rate the service
- * actually served over the last seconds (of the time docket was not paused). Each success then grows both back slowly (about one
- * more request a second per second, and one more in flight per round), up to `--concurrency`
+ * actually served over the last seconds (of the time docket was not paused), and of the pace that
+ * was refused. Each success then grows both back slowly (about one more request a second per
+ * second, 5 % a second below 20 a second; one more in flight per round), up to `--concurrency`
  * and `--max-rps`, until the next 429 finds the limit again. So a steady apply runs just under
  * the service's limit with few refusals.
  */
@@ -64,7 +65,7 @@ const WINDOW_MS = 5_000;
 const MIN_MEASURED = 10;
 /** The share of the measured rate docket goes back to after a 429. */
 const BACK_OFF = 0.9;
-/** The most a success adds to the pace (requests a second): 5 % a second of the pace, at most one. */
+/** The most one success adds to the pace (requests a second): at a pace of r, r successes a second add 5 % of it. */
 const GROWTH_PER_ANSWER = 0.05;
 
 export function createLimiter(limit: number, options: LimiterOptions = {}): Limiter {

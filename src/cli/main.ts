@@ -134,7 +134,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 }
 
 const COMMON_FLAGS = new Set(['--no-color', '-q', '--quiet', '-v', '--verbose']);
-const COMMON_WITH_VALUE = new Set(['--concurrency', '--max-rps', '-C', '--dir', '--env']);
+/** The common flags that take a value and may come before the command (completion skips their values too). */
+export const COMMON_WITH_VALUE: ReadonlySet<string> = new Set(['--concurrency', '--max-rps', '-C', '--dir', '--env']);
 
 /**
  * Common flags may also come before the command (`docket --no-color plan`): they are moved after

@@ -26,6 +26,7 @@ import { textProblems } from '../config/text-hygiene.js';
 import { lookAlike, nameProblem } from '../engine/desired.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
 import type { DocumentProblem } from '../config/load.js';
+import { isTestFile } from '../config/discover.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { nameKey } from '../testing/match.js';
@@ -120,9 +121,10 @@ interface Pulling {
 }
 
 export function planPull(input: PullInput): PullResult {
-  // What the app holds and the files cannot (a type or shape the schema refuses) is found in what
-  // would be written, and the objects that wrote it are planned again as not pulled: a pull never
-  // leaves files the next plan refuses. Each round refuses at least one more object, or is the last.
+  // What the app holds and the files cannot (a type or shape the schema refuses) is found in the
+  // resource files that would be written, checked as validate checks each document, and the objects
+  // that wrote it are planned again as not pulled. Each round refuses at least one more object, or
+  // is the last.
   const refused = new Map<string, string>();
   for (;;) {
     const planner = new PullPlanner(input, refused);
@@ -362,7 +364,7 @@ class PullPlanner {
     if (!ref || typeof named !== 'string') return false;
     const target = this.liveByKind.get(ref.kind)?.find((l) => l.name === named);
     if (!target || !this.declaredKeys.has(refKey(target.kind, target.key))) return false;
-    return this.input.sync.byId.get(target.id)?.key === refKey(ref.kind, ref.key);
+    return this.input.sync.idOf(refKey(ref.kind, ref.key)) === target.id;
   }
 
   /**
@@ -804,9 +806,8 @@ class PullPlanner {
         if (result.text !== null && ended !== before) result.text = unended(before, result.text);
         // Lines as the file will read once written.
         const positions = result.text === null || result.problems.length === 0 ? [] : parseWithPositions(result.text, file).documents;
-        const removedBefore = (i: number): number => [...edit.remove].filter((r) => r < i).length;
         for (const p of result.problems) {
-          const line = positions.find((d) => d.index === p.document - removedBefore(p.document))?.positions.valueAt(p.pointer).line ?? p.line;
+          const line = positions.find((d) => d.index === p.document - removedBefore(edit.remove, p.document))?.positions.valueAt(p.pointer).line ?? p.line;
           this.problem(file, { ...p, line });
         }
         if (result.text !== before) out.push({ path: file, before, after: result.text });
@@ -837,7 +838,8 @@ class PullPlanner {
 
   /**
    * The objects whose writing makes a file validate refuses, each with why: the object written at
-   * the problem's place, else (a YAML or document-wide problem) every object written to the file.
+   * the problem's place (or the nearest place above it that one is written at), else (a YAML or
+   * document-wide problem) every object written to the file. A removal writes nothing to blame.
    */
   refusedByCheck(files: readonly FileChange[], check: (file: string, text: string) => readonly DocumentProblem[]): Map<string, string> {
     const refused = new Map<string, string>();
@@ -845,7 +847,8 @@ class PullPlanner {
       if (!refused.has(key) && !this.refusedWhenChecked.has(key)) refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, which docket refuses in the files; change it in the app, then pull again`);
     };
     for (const f of files) {
-      if (f.after === null || !/\.ya?ml$/i.test(f.path) || this.dataFiles.has(f.path)) continue;
+      // Test files and data files (a definition) are no resource documents (their own checks are elsewhere).
+      if (f.after === null || !/\.ya?ml$/i.test(f.path) || this.dataFiles.has(f.path) || isTestFile(f.path)) continue;
       const made = this.newFileObjects.get(f.path);
       if (f.before === null && !made) continue; // a new data file (a definition) of a new object
       const problems = check(f.path, f.after);
@@ -854,22 +857,23 @@ class PullPlanner {
         for (const p of problems) for (const key of made) refuse(key, p);
         continue;
       }
-      const edit = this.edits.get(f.path);
-      const written = this.writing.filter((w) => w.file === f.path && !edit?.remove.has(w.index));
+      const removed = this.edits.get(f.path)?.remove ?? new Set<number>();
+      const written = this.writing.filter((w) => w.file === f.path && !removed.has(w.index) && !removes(w.entry.change));
+      // Each document as written, by path: what each change wrote there.
+      const at = new Map<number, Map<string, Writing>>();
+      for (const w of written) {
+        const index = w.index - removedBefore(removed, w.index);
+        if (!at.has(index)) at.set(index, new Map());
+        const path = pointerToPath(this.pointerWritten(w));
+        if (!at.get(index)!.has(path)) at.get(index)!.set(path, w);
+      }
       for (const p of problems) {
-        const here = written.filter((w) => this.indexWritten(w) === p.index).map((w) => ({ w, path: pointerToPath(this.pointerWritten(w)) }));
-        const at = p.path ?? '';
-        const owner = here.filter((h) => h.path === '' || at === h.path || at.startsWith(`${h.path}.`) || at.startsWith(`${h.path}[`)).sort((a, b) => b.path.length - a.path.length)[0];
-        for (const w of owner ? [owner.w] : written) refuse(refKey(w.entry.change.kind, w.entry.change.key), p);
+        const paths = at.get(p.index);
+        const owner = paths ? pathAndParents(p.path ?? '').map((path) => paths.get(path)).find((w) => w !== undefined) : undefined;
+        for (const w of owner ? [owner] : written) refuse(refKey(w.entry.change.kind, w.entry.change.key), p);
       }
     }
     return refused;
-  }
-
-  /** The index of a written document once the documents removed before it are gone. */
-  private indexWritten(w: Writing): number {
-    const removed = this.edits.get(w.file)?.remove ?? new Set<number>();
-    return w.index - [...removed].filter((r) => r < w.index).length;
   }
 
   /** Where a change is written, with the list items rebuildChildren moved. */
@@ -1071,4 +1075,29 @@ function unended(before: string, after: string): string {
 /** The file's line break: CRLF when it has one, as the lines an edit adds get (yaml-edit.ts). */
 function lineBreakOf(text: string): string {
   return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** How many of the documents `removed` come before document `index`: its index once they are gone. */
+function removedBefore(removed: ReadonlySet<number>, index: number): number {
+  let n = 0;
+  for (const r of removed) if (r < index) n++;
+  return n;
+}
+
+/** A change pull makes by taking an object out of the files (removed live): it writes nothing. */
+function removes(c: Change): boolean {
+  return !c.liveId && CREATE_ACTIONS.includes(c.action);
+}
+
+/** A path and each path above it, nearest first: `rules[2].actions`, `rules[2]`, `rules`, ``. */
+function pathAndParents(path: string): string[] {
+  const out = [path];
+  let rest = path;
+  while (rest !== '') {
+    const up = rest.replace(/(?:\.[^.[\]]*|\[\d+\]|^[^.[\]]*)$/, '');
+    // A key the path cannot show plainly (a `]` in it): the document itself is what is left.
+    rest = up === rest ? '' : up;
+    out.push(rest);
+  }
+  return out;
 }

@@ -6,14 +6,13 @@ import { Command } from 'commander';
 import type { Io } from '../io.js';
 import { withCommon } from '../options.js';
 import { KINDS } from '../../kinds/index.js';
+import { COMMON_WITH_VALUE } from '../main.js';
 
 interface FlagWords {
   /** `-o` and `--output`. */
   names: string[];
   /** The values it takes, when they are a fixed list (`text json markdown`). */
   values?: string[];
-  /** It always takes a value (not only when one is given): the next word is that value. */
-  required: boolean;
 }
 
 interface CommandWords {
@@ -45,7 +44,7 @@ function wordsOf(program: Command): CommandWords[] {
         .map((o) => {
           // `--kind` checks its value itself (with a suggestion), so its list is not commander's choices.
           const values = o.argChoices ? [...o.argChoices] : o.long === '--kind' ? LISTED_KINDS : undefined;
-          return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), required: o.required, ...(values ? { values } : {}) };
+          return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(values ? { values } : {}) };
         }),
       words: c.name() === 'completion' ? [...SHELLS] : c.commands.map((sub) => sub.name()),
     };
@@ -54,13 +53,10 @@ function wordsOf(program: Command): CommandWords[] {
 }
 
 /**
- * The flags that take a value, as a shell pattern: the word after one is its value, never the
- * command (`docket -C test plan`, `--env init`).
+ * The common flags that take a value before the command, as a shell pattern: the word after one is
+ * its value, never the command (`docket -C test plan`, `--env init`).
  */
-function valuedPattern(commands: CommandWords[]): string {
-  const names = new Set(commands.flatMap((c) => c.valued.filter((f) => f.required).flatMap((f) => f.names)));
-  return [...names].sort().join('|');
-}
+const VALUED_BEFORE_COMMAND = [...COMMON_WITH_VALUE].sort().join('|');
 
 /** The parent's flags a subcommand reads (`docket test capture -C DIR --emulator …`). */
 const INHERITED = new Set(['--dir', '--env', '--emulator']);
@@ -81,7 +77,7 @@ _docket() {
   # value of one is skipped (bash splits \`--env=init\` at the \`=\`).
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
-      ${valuedPattern(commands)}) if [ "\${COMP_WORDS[i+1]}" = "=" ]; then ((i += 2)); else ((i++)); fi ;;
+      ${VALUED_BEFORE_COMMAND}) if [ "\${COMP_WORDS[i+1]}" = "=" ]; then ((i += 2)); else ((i++)); fi ;;
       ${names}) cmd="\${COMP_WORDS[i]}"; break ;;
     esac
   done
@@ -137,7 +133,7 @@ _docket() {
   # value of one is skipped.
   for ((i = 2; i < CURRENT; i++)); do
     case "\${words[i]}" in
-      ${valuedPattern(commands)}) ((i++)) ;;
+      ${VALUED_BEFORE_COMMAND}) ((i++)) ;;
       ${top.join('|')}) cmd="\${words[i]}"; break ;;
     esac
   done

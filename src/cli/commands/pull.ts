@@ -110,11 +110,15 @@ function fileReader(root: string, loaded: Pick<Workspace, 'textDigests' | 'files
         bytes = undefined;
       }
       const text = bytes?.toString('utf8');
+      // A YAML file as the loader read it (decoded as it decodes); a text data file as read (its
+      // byte-order mark left out). Gone since is changed too.
       const digest = loaded.textDigests?.get(file);
-      const data = loaded.files.get(file)?.text;
-      const decoded = bytes && (digest !== undefined || data !== undefined) ? decodeStrict(bytes) : undefined;
-      const same = decoded === undefined || ('text' in decoded && (digest !== undefined ? sha256(decoded.text) === digest : decoded.text === data));
-      if (!same) throw changedWhilePulling(file);
+      const data = digest === undefined ? loaded.files.get(file)?.text : undefined;
+      if (digest !== undefined || data !== undefined) {
+        const decoded = digest !== undefined && bytes ? decodeStrict(bytes) : undefined;
+        const same = digest !== undefined ? decoded !== undefined && 'text' in decoded && sha256(decoded.text) === digest : text?.replace(/^\uFEFF/, '') === data;
+        if (!same) throw changedWhilePulling(file);
+      }
       cache.set(file, text);
     }
     return cache.get(file);

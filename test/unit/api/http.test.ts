@@ -922,6 +922,17 @@ describe('whether a failed write changed anything', () => {
     expect([interrupted.code, interrupted.notCarriedOut]).toEqual(['interrupted', true]);
   });
 
+  it('logs a write stopped on its way as sent, not as never sent', async () => {
+    const signal = new AbortController();
+    const { mock, client, logs } = setup({ signal: signal.signal });
+    mock.intercept({ path: '/v1/slow', method: 'POST' }).reply(201, {}).delay(5_000);
+    const stopped = post(client, '/v1/slow');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    signal.abort();
+    expect((await stopped).code).toBe('interrupted');
+    expect(logs.map((e) => [e.status, e.notSent])).toEqual([[0, undefined]]);
+  });
+
   it('leaves it open when an attempt may have landed: a 5xx, a lost answer, a 2xx, or a create whose first answer was lost', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/a', method: 'POST' }).reply(500, '');

@@ -213,6 +213,17 @@ describe('planPull', () => {
     const venueBad = run('BAD', 'Bavarian law');
     expect(venueBad.files.map((f) => f.after)).toEqual([file.replace('German law', 'Bavarian law')]);
     expect(venueBad.notPulled.map((p) => p.key)).toEqual(['NDA/Venue']);
+    // Term removed live, where Venue goes: a removal writes nothing, so Venue alone is refused.
+    const gone: Change = { ...update([]), id: 'create:rule:NDA/Term', action: 'create', liveId: undefined as unknown as string, direction: 'removed-live' };
+    const removedToo = planPull({
+      ...input([made, gone], [declared(desiredPlaybook('NDA'), ''), termOnly, law], [{ ...venue, fields: { ...venue.fields, actions: 'BAD' } }, liveRule('r-2', NDA, 'Law', { actions: 'German law' })]),
+      plan: planOf([made, gone], { 'playbook:NDA': 'pb-1', 'rule:NDA/Law': 'r-2' }),
+      sync: syncState([{ 'rule:NDA/Term': formatSyncRecord({ id: 'r-1', fields: { name: fieldHash('Term'), actions: fieldHash('ACCEPT') } }) }]),
+      read: (path) => (path === 'playbooks/nda.yaml' ? file : undefined),
+      check,
+    });
+    expect(removedToo.notPulled.map((p) => p.key)).toEqual(['NDA/Venue']);
+    expect(removedToo.files.map((f) => f.after)).toEqual([file.replace('  - name: Term\n    actions: ACCEPT\n', '')]);
   });
 
   it('keeps the trailing line break convention of the text it replaces', () => {

@@ -18,4 +18,9 @@ describe('playbookAtRef', () => {
     expect(playbookAtRef('NDA', now, then)).toEqual(then.get('NDA'));
     expect(playbookAtRef('Other', playbook('Other', [], ['Gone']), then)).toBeUndefined();
   });
+
+  it('takes the former name first when the ref had both (two playbooks that swapped names)', () => {
+    const both = new Map([...then, ['MSA', playbook('MSA', [rule('Cap', '12 months')])]]);
+    expect(playbookAtRef('NDA', playbook('NDA', [], ['MSA']), both)?.rules.map((r) => r.name)).toEqual(['Cap']);
+  });
 });
