@@ -219,6 +219,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         // Never faster than the pace that was refused: the answers to what was let through at once
         // after a pause (the service saved up for it) read as a rate above the limit.
         if (served.length >= MIN_MEASURED) rate = Math.min(maxRps, Math.max(1, Math.min(servedRate(t), rate) * BACK_OFF));
+        // Too few answers to measure (a limit of 2 a second): a pace there is still too fast.
+        else if (Number.isFinite(rate)) rate = Math.max(1, rate * BACK_OFF);
         const pace = Number.isFinite(rate) ? `, at most ${rate.toFixed(1)} per second` : '';
         options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}, after a pause of ${Math.round(pauseMs)} ms`);
       }

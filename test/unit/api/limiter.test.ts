@@ -156,6 +156,18 @@ describe('the shared pace after a 429', () => {
     expect(second).toBeLessThan(18);
   });
 
+  it('slows a pace it set on every 429, also when too few answers came since to measure a rate (a limit of 2 a second)', async () => {
+    const { limiter, messages, advance } = paced(8);
+    for (let i = 0; i < 20; i++) limiter.succeeded();
+    await advance(1000);
+    limiter.throttled(0);
+    // The window forgets those; three answers in the next 6 s measure nothing.
+    await advance(6000);
+    for (let i = 0; i < 3; i++) limiter.succeeded();
+    limiter.throttled(0);
+    expect(messages.map((m) => /at most ([\d.]+)/.exec(m)?.[1])).toEqual(['18.0', '16.3']);
+  });
+
   it('grows the pace back by about one a second per second, and below 20 a second by 5 % a second', async () => {
     const grown = async (served: number): Promise<number> => {
       const { limiter, messages, advance } = paced(8);
