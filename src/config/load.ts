@@ -23,6 +23,7 @@ import type { LoadedConfig, ResourceDoc } from './types.js';
 import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
 import { sha256 } from '../engine/canonical.js';
+import { DocketError } from '../errors.js';
 
 export { schemasDir } from './schema.js';
 
@@ -72,7 +73,14 @@ export const PROJECT_FILES = ['docket.yaml', 'docket.yml'] as const;
  */
 function rereader(root: string, file: string): () => string {
   // Without the byte-order mark, as the first read decoded it: columns on line 1 stay the same.
-  return () => readFileSync(path.join(root, file), 'utf8').replace(/^\uFEFF/, '');
+  return () => {
+    try {
+      return readFileSync(path.join(root, file), 'utf8').replace(/^\uFEFF/, '');
+    } catch (error) {
+      // Gone since it was read (a branch switched while a plan read the services): no position to give.
+      throw new DocketError('files-changed', `${showPath(file)} changed while docket ran: it can no longer be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'run the command again');
+    }
+  };
 }
 
 export async function loadConfig(options: LoadOptions): Promise<LoadResult> {

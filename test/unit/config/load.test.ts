@@ -450,3 +450,17 @@ describe('loadConfig: a byte-order mark', () => {
     expect(bom.diagnostics.map(brief)).toContain('p.yaml:1:1 unknown-key');
   });
 });
+
+describe('a file gone while docket runs', () => {
+  it('is an error saying so when a position in it is asked for, not a crash', async () => {
+    const { rm } = await import('node:fs/promises');
+    const { tree } = await import('./helpers.js');
+    const { loadConfig } = await import('../../../src/config/load.js');
+    const { KINDS } = await import('../../../src/kinds/index.js');
+    const dir = await tree({ 'docket.yaml': PROJECT, 'playbooks/p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: A') });
+    const loaded = await loadConfig({ dir, kinds: KINDS, processEnv: {} });
+    const doc = loaded.config!.documents[0]!;
+    await rm(`${dir}/playbooks/p.yaml`);
+    expect(() => doc.positions.valueAt('/rules/0/actions').line).toThrow(expect.objectContaining({ code: 'files-changed', message: 'playbooks/p.yaml changed while docket ran: it can no longer be read (ENOENT)' }));
+  });
+});
