@@ -639,6 +639,16 @@ class PullPlanner {
   }
 
   private writeDataFile(path: string, text: string, yaml: boolean, o: Pulling, field: string): void {
+    // Named by another declared object too: written for this one, it would change that one.
+    const self = refKey(o.change.kind, o.change.key);
+    const other = this.dataFileSharers().get(path)?.find((key) => key !== self);
+    // A byte-order mark at the start of a file is read past: the text written would read as another.
+    const why = other !== undefined ? `${path} is also the file of ${other.replace(':', ' ')}: written, it would change that one too; give each its own file, or change them by hand` : text.startsWith('\uFEFF') ? `live starts with a byte-order mark (U+FEFF), which docket reads past in ${path}; remove it in the app, then pull again` : undefined;
+    if (why !== undefined) {
+      o.failed.add(field);
+      this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], why, o.d));
+      return;
+    }
     const owners = this.dataFileOwners.get(path);
     if (owners) owners.push(o);
     else this.dataFileOwners.set(path, [o]);
@@ -663,6 +673,25 @@ class PullPlanner {
     const crlf = before.includes('\r\n');
     const body = text.replace(/\n+$/, '') + (before.endsWith('\n') || before === '' ? '\n' : '');
     this.dataFiles.set(path, crlf ? body.replace(/\n/g, '\r\n') : body);
+  }
+
+  private sharers: Map<string, string[]> | undefined;
+  /** The declared objects that name each data file (root-relative path), by `kind:key`. */
+  private dataFileSharers(): Map<string, string[]> {
+    if (this.sharers) return this.sharers;
+    this.sharers = new Map();
+    for (const d of this.input.desired) {
+      const fields = Object.keys(this.kinds.get(d.kind)?.dataFiles ?? {});
+      if (fields.length === 0 || !d.document) continue;
+      const doc = valueAt(this.docValues(d.document.file)[d.document.index], d.pointer ?? '');
+      for (const field of fields) {
+        const named = isPlainObject(doc) ? doc[field] : undefined;
+        if (typeof named !== 'string') continue;
+        const path = resolveDataPath(d.document.file, this.input.expand(named));
+        this.sharers.set(path, [...(this.sharers.get(path) ?? []), refKey(d.kind, d.key)]);
+      }
+    }
+    return this.sharers;
   }
 
   /**

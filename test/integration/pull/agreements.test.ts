@@ -313,6 +313,26 @@ describe('docket pull (agreements service)', () => {
     expect(after.stdout).not.toContain('template');
   });
 
+  it('writes no term body into a file another term names too, nor one starting with a byte-order mark', async () => {
+    const terms = 'kind: CustomTerm\nname: Shared One\nbody_file: shared.md\n---\nkind: CustomTerm\nname: Shared Two\nbody_file: shared.md\n---\nkind: CustomTerm\nname: Marked\nbody_file: marked.md\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/shared.yaml': terms, 'custom-terms/shared.md': 'Shared text\n', 'custom-terms/marked.md': 'Plain text\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.publishTerm('Shared Two', 'Edited in the app\n');
+    await app.publishTerm('Marked', '\uFEFFPasted from Word\n');
+    const pulled = await cli('pull', '-C', dir, '-o', 'json');
+    expect(pulled.code).toBe(0);
+    const reasons = Object.fromEntries(JSON.parse(pulled.stdout).not_pulled.map((e: { name: string; reason: string }) => [e.name, e.reason]));
+    expect(reasons).toEqual({
+      'Shared Two': 'custom-terms/shared.md is also the file of custom-term Shared One: written, it would change that one too; give each its own file, or change them by hand',
+      Marked: 'live starts with a byte-order mark (U+FEFF), which docket reads past in custom-terms/marked.md; remove it in the app, then pull again',
+    });
+    expect([await read(dir, 'custom-terms/shared.md'), await read(dir, 'custom-terms/marked.md')]).toEqual(['Shared text\n', 'Plain text\n']);
+    // Apply puts the files' text back live.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('leaves a custom template naming a term whose name another term took in the app (two terms swapped names): written, it would carry the other text', async () => {
     const terms = 'kind: CustomTerm\nname: Swap Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Swap Beta\nbody: Beta body\n';
     const template = `kind: CustomTemplate\nname: Swap Template\ncustom_term: Swap Alpha\ndefinition_file: consulting.cover.yaml\n`;
