@@ -538,6 +538,10 @@ class PullPlanner {
       const written = valueAt(doc, pointer);
       if (typeof written === 'string' && this.input.expand(written) === written) {
         this.editOf(file).documents.set(index, setAt(doc, pointer, literalPlaceholders(l.name)));
+        // Its record says so too: the next edit of the reference in the files is the files' alone.
+        const key = refKey(d.kind, d.key);
+        const record = this.sync.get(key) ?? syncedRecordOf(this.input.sync, this.input.plan.ids[key], key);
+        if (record?.fields[ref.field] !== undefined) this.sync.set(key, { ...record, fields: { ...record.fields, [ref.field]: fieldHash(normName(l.name)) } });
       } else {
         const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
         this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} "${c.key}", renamed "${l.name}" in the app; write the new name there`);

@@ -388,5 +388,17 @@ describe('docket pull (agreements service)', () => {
     expect(await read(dir, 'custom-terms/advisory.yaml')).toContain('name: Advisory Terms (2027)\n');
     expect(await read(dir, 'custom-templates/advisory.yaml')).toContain('custom_term: Advisory Terms (2027)\n');
     await expectNoChanges(cli, dir);
+    // The template's record follows: pulling again records nothing new, and a later edit of the
+    // reference in the files is the files' change alone.
+    const lock = await read(dir, 'docket.lock.json');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'docket.lock.json')).toBe(lock);
+    await writeFile(join(dir, 'custom-terms/other.yaml'), 'kind: CustomTerm\nname: Other Terms\nbody: Other\n');
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'custom-templates/advisory.yaml'), (await read(dir, 'custom-templates/advisory.yaml')).replace('Advisory Terms (2027)', 'Other Terms'));
+    const plan = await cli('plan', '-C', dir, '-o', 'json');
+    expect(JSON.parse(plan.stdout).changes.map((c: { key: string; direction: string }) => [c.key, c.direction])).toEqual([['Advisory Agreement', 'changed-in-files']]);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 });
