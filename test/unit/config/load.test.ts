@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { compareDiagnostics } from '../../../src/diagnostics.js';
-import { brief, cleanup, load, lines, PROJECT } from './helpers.js';
+import { rm } from 'node:fs/promises';
+import { loadConfig } from '../../../src/config/load.js';
+import { brief, cleanup, KINDS, load, lines, PROJECT, tree } from './helpers.js';
 
 afterEach(cleanup);
 
@@ -453,10 +455,6 @@ describe('loadConfig: a byte-order mark', () => {
 
 describe('a file gone while docket runs', () => {
   it('is an error saying so when a position in it is asked for, not a crash', async () => {
-    const { rm } = await import('node:fs/promises');
-    const { tree } = await import('./helpers.js');
-    const { loadConfig } = await import('../../../src/config/load.js');
-    const { KINDS } = await import('../../../src/kinds/index.js');
     const dir = await tree({ 'docket.yaml': PROJECT, 'playbooks/p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: A') });
     const loaded = await loadConfig({ dir, kinds: KINDS, processEnv: {} });
     const doc = loaded.config!.documents[0]!;
