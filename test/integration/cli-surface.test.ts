@@ -37,6 +37,11 @@ describe('help and completion', () => {
       [['docket', '-C', 'test', 'plan', '--det'], ['--detailed-exitcode']],
       [['docket', '--env', 'init', 'plan', '--det'], ['--detailed-exitcode']],
       [['docket', '--env', '=', 'init', 'plan', '--det'], ['--detailed-exitcode']],
+      // `--output=j` after the command, as bash splits it; a flag's value that names a subcommand.
+      [['docket', 'plan', '--output', '=', 'j'], ['json']],
+      [['docket', 'plan', '-o', '=', ''], ['text', 'json', 'markdown']],
+      [['docket', 'plan', '--output', '='], ['text', 'json', 'markdown']],
+      [['docket', 'test', '--junit', 'capture', '--rev'], []],
       [['docket', 'plan', '-o', ''], ['text', 'json', 'markdown']],
       [['docket', 'apply', '--annotations', 'g'], ['github']],
       [['docket', 'completion', 'z'], ['zsh']],

@@ -58,6 +58,12 @@ function wordsOf(program: Command): CommandWords[] {
  */
 const VALUED_BEFORE_COMMAND = [...COMMON_WITH_VALUE].sort().join('|');
 
+/** `"test --junit"` and the like: each flag that takes a value, of each command that has subcommands. */
+function valuedOfParents(commands: CommandWords[]): string[] {
+  const parents = new Set(commands.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]!));
+  return commands.filter((c) => parents.has(c.name)).flatMap((c) => c.valued.flatMap((f) => f.names.map((n) => `"${c.name} ${n}"`)));
+}
+
 /** The parent's flags a subcommand reads (`docket test capture -C DIR --emulator …`). */
 const INHERITED = new Set(['--dir', '--env', '--emulator']);
 
@@ -66,6 +72,8 @@ export function bashScript(commands: CommandWords[]): string {
   const names = top.map((c) => c.name).join('|');
   const subs = commands.filter((c) => c.name.includes(' ')).map((c) => `"${c.name}"`);
   const cases = commands.map((c) => `    "${c.name}") opts="${c.flags.join(' ')}"; words="${c.words.join(' ')}" ;;`).join('\n');
+  // What follows a flag of a command with subcommands is its value, not a subcommand (`test --junit capture`).
+  const skipped = valuedOfParents(commands);
   // The value a flag takes: its fixed list, else a file (a directory, a plan file, a number).
   const values = commands
     .flatMap((c) => c.valued.filter((f) => f.values).map((f) => `    ${f.names.map((n) => `"${c.name} ${n}"`).join('|')}) COMPREPLY=( $(compgen -W "${f.values!.join(' ')}" -- "$cur") ); return ;;`))
@@ -73,6 +81,8 @@ export function bashScript(commands: CommandWords[]): string {
   return `# docket completion for bash: eval "$(docket completion bash)" (e.g. in ~/.bashrc)
 _docket() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" opts words i
+  # \`--output=j\` reaches here split at the \`=\`: the flag is the word before it.
+  if [ "$cur" = "=" ]; then cur=""; elif [ "$prev" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
   # The command is the first of its names on the line: common flags may come before it, and the
   # value of one is skipped (bash splits \`--env=init\` at the \`=\`).
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -87,6 +97,7 @@ _docket() {
   fi
   for ((i = i + 1; i < COMP_CWORD; i++)); do
     case "$cmd \${COMP_WORDS[i]}" in
+      ${skipped.length > 0 ? skipped.join('|') : '"-"'}) if [ "\${COMP_WORDS[i+1]}" = "=" ]; then ((i += 2)); else ((i++)); fi ;;
       ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${COMP_WORDS[i]}"; break ;;
     esac
   done
@@ -124,6 +135,7 @@ export function zshScript(commands: CommandWords[]): string {
   };
   const top = commands.filter((c) => !c.name.includes(' ')).map((c) => c.name);
   const subs = commands.filter((c) => c.name.includes(' ')).map((c) => `"${c.name}"`);
+  const skipped = valuedOfParents(commands);
   const cases = commands.map((c) => `    "${c.name}") _arguments '*:${operand(c)}' ${c.flags.map((f) => spec(c, f)).join(' ')} ;;`).join('\n');
   return `#compdef docket
 # docket completion for zsh: eval "$(docket completion zsh)" (e.g. in ~/.zshrc, after compinit)
@@ -143,6 +155,7 @@ _docket() {
   fi
   for ((i = i + 1; i < CURRENT; i++)); do
     case "$cmd \${words[i]}" in
+      ${skipped.length > 0 ? skipped.join('|') : '"-"'}) ((i++)) ;;
       ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${words[i]}"; break ;;
     esac
   done
