@@ -109,6 +109,32 @@ export function editedLiveSince(c: Change, sync: SyncState): string[] {
 }
 
 /**
+ * The live children (rules) of an object the files removed whose fields changed live since the
+ * last sync, with those fields: removing the parent takes them along. `childrenOf` gives the live
+ * children of a live id.
+ */
+export function childrenEditedLive(c: Change, sync: SyncState, childrenOf: (liveId: string) => readonly LiveResource[]): { child: LiveResource; fields: string[] }[] {
+  if ((c.action !== 'delete' && c.action !== 'archive') || c.direction !== 'removed-in-files' || !c.liveId || c.parent) return [];
+  return childrenOf(c.liveId).flatMap((child) => {
+    const record = syncedRecordOf(sync, child.id, refKey(child.kind, child.key));
+    const fields = record ? Object.keys(child.fields).filter((f) => record.fields[f] !== undefined && fieldHash(child.fields[f]) !== record.fields[f]) : [];
+    return fields.length > 0 ? [{ child, fields }] : [];
+  });
+}
+
+/** The live objects of `live` by the live id of their parent (made once, when asked). */
+export function childrenIndex(live: readonly LiveResource[]): (liveId: string) => readonly LiveResource[] {
+  let byParent: Map<string, LiveResource[]> | undefined;
+  return (liveId) => {
+    if (!byParent) {
+      byParent = new Map();
+      for (const l of live) if (l.parentId) byParent.set(l.parentId, [...(byParent.get(l.parentId) ?? []), l]);
+    }
+    return byParent.get(liveId) ?? [];
+  };
+}
+
+/**
  * The identity (`kind:key`) a change's live object was last in sync under, when that is not the
  * change's own (moved in the app). The index by id is built only when the name's own record is of
  * another object.

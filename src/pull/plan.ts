@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
+import { changedSinceRecord, childrenEditedLive, childrenIndex, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -257,6 +257,7 @@ class PullPlanner {
     return this.desired.has(refKey(parent.kind, parent.key)) || this.matched.has(`${parent.kind}:${parent.id}`);
   }
   private matched: Map<string, string> | undefined;
+  private childrenOf: ((liveId: string) => readonly LiveResource[]) | undefined;
 
   /** The part of a change pull adopts, or undefined (pending, not drift; or said why not). */
   private consider(c: Change): Pulling | undefined {
@@ -264,6 +265,9 @@ class PullPlanner {
     // Removed from the files and edited in the app since: which one counts is for a person to say.
     const editedLive = editedLiveSince(c, this.input.sync);
     if (editedLive.length > 0) this.notPulled.push(this.entryOf(c, 'changed-both', editedLive, 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)'));
+    for (const { child, fields } of childrenEditedLive(c, this.input.sync, (this.childrenOf ??= childrenIndex(this.input.live)))) {
+      this.notPulled.push({ kind: child.kind, key: child.key, name: child.name, direction: 'changed-both', fields, reason: `its ${c.kind} is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the ${c.kind} back in the files)` });
+    }
     if (!isDrift(direction)) return undefined;
     // Undeclared playbooks that prune would archive are new files, like every undeclared object.
     if (c.action === 'archive') return undefined;

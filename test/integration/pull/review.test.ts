@@ -4,7 +4,7 @@
  * documents per file and ${var} values. Each file changes exactly where live changed, and the next
  * plan shows no changes.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
@@ -300,6 +300,19 @@ rules:
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.stdout).toContain('removed from the files and changed live since the last sync: keep one by hand');
     expect(await read(dir, 'playbooks/gone.yaml')).toBe(file(''));
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('pull says the same of a rule edited in the app in a playbook the files removed (prune archives it)', async () => {
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}prune:\n  playbooks: true\n`, 'playbooks/pruned.yaml': 'kind: Playbook\nname: Pruned Rules\nrules:\n  - name: Renewal\n    actions: FLAG\n' });
+    await applyOk(cli, dir);
+    await rm(join(dir, 'playbooks/pruned.yaml'));
+    await new App(emulator().env).editRule('Pruned Rules', 'Renewal', { actions: 'FLAG, edited in the app' });
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Pruned Rules', '-o', 'json');
+    expect(JSON.parse(pulled.stdout).not_pulled).toEqual([
+      expect.objectContaining({ key: 'Pruned Rules/Renewal', fields: ['actions'], reason: 'its playbook is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the playbook back in the files)' }),
+    ]);
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
