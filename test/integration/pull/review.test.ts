@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
 import { runCli } from '../../helpers/cli.js';
-import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { startTestEmulator } from '../../helpers/emulator.js';
 import { makeDir } from '../../helpers/tmpdir.js';
 
 /** A key of the organization's own (the emulator's public key is not redacted). */
@@ -305,16 +306,23 @@ rules:
   });
 
   it('pull says the same of a rule edited in the app in a playbook the files removed (prune archives it)', async () => {
-    const dir = await makeDir({ 'docket.yaml': `${DOCKET}prune:\n  playbooks: true\n`, 'playbooks/pruned.yaml': 'kind: Playbook\nname: Pruned Rules\nrules:\n  - name: Renewal\n    actions: FLAG\n' });
-    await applyOk(cli, dir);
-    await rm(join(dir, 'playbooks/pruned.yaml'));
-    await new App(emulator().env).editRule('Pruned Rules', 'Renewal', { actions: 'FLAG, edited in the app' });
-    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Pruned Rules', '-o', 'json');
-    expect(JSON.parse(pulled.stdout).not_pulled).toEqual([
-      expect.objectContaining({ key: 'Pruned Rules/Renewal', fields: ['actions'], reason: 'its playbook is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the playbook back in the files)' }),
-    ]);
-    await applyOk(cli, dir);
-    await expectNoChanges(cli, dir);
+    // An emulator of its own: pruning would archive the playbooks of the other tests.
+    const own = await startTestEmulator();
+    const ownCli = cliWith(() => own.env);
+    try {
+      const dir = await makeDir({ 'docket.yaml': `${DOCKET}prune:\n  playbooks: true\n`, 'playbooks/pruned.yaml': 'kind: Playbook\nname: Pruned Rules\nrules:\n  - name: Renewal\n    actions: FLAG\n' });
+      await applyOk(ownCli, dir);
+      await rm(join(dir, 'playbooks/pruned.yaml'));
+      await new App(own.env).editRule('Pruned Rules', 'Renewal', { actions: 'FLAG, edited in the app' });
+      const pulled = await ownCli('pull', '-C', dir, '-o', 'json');
+      expect(JSON.parse(pulled.stdout).not_pulled).toEqual([
+        expect.objectContaining({ key: 'Pruned Rules/Renewal', fields: ['actions'], reason: 'its playbook is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the playbook back in the files)' }),
+      ]);
+      await applyOk(ownCli, dir);
+      await expectNoChanges(ownCli, dir);
+    } finally {
+      await own.emulator.close();
+    }
   });
 
   it('writes text typed in the app with `${` literally (`$${`): it is never read back as a variable or the environment', async () => {
