@@ -265,7 +265,8 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       // A slip the parser notices at a comment or blank line is the next line's.
       const offset = duplicate ? keyStartFrom(text, error.pos[0]) : pastCommentLines(text, error.pos[0]);
       // A line the parser stops at its start is wrong where its text starts (the column its hint names).
-      const at = lc(duplicate ? offset : pastIndentation(text, offset));
+      // (A tab the parser refuses as indentation is itself the place.)
+      const at = lc(duplicate || error.code === 'TAB_AS_INDENT' ? offset : pastIndentation(text, offset));
       const hint = syntaxHint(error.code, error.message, text, offset, doc);
       diagnostics.push({
         severity: 'error',
@@ -335,7 +336,7 @@ function pastIndentation(text: string, offset: number): number {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   if (text.slice(lineStart, offset).trim() !== '') return offset;
   let i = offset;
-  while (text[i] === ' ') i++;
+  while (text[i] === ' ' || text[i] === '\t') i++;
   return i < text.length && text[i] !== '\n' && text[i] !== '\r' ? i : offset;
 }
 
@@ -392,6 +393,8 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   const lineEnd = text.indexOf('\n', offset);
   const rest = text.slice(offset, lineEnd < 0 ? undefined : lineEnd);
   if (code === 'TAB_AS_INDENT') return 'indent with spaces';
+  // A tab among the spaces of the indentation: the parser counts it other than the eye does.
+  if (/^ *\t[ \t]*\S/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd)) && text.slice(lineStart, offset).trim() === '') return 'indent with spaces: this line\'s indentation holds a tab';
   if (code === 'BLOCK_AS_IMPLICIT_KEY') {
     // A list item indented under a value (`actions: x` then `  - name: y`).
     if (text.slice(lineStart, offset).trim() === '' && /^-(\s|$)/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).trimStart())) {

@@ -102,6 +102,9 @@ describe('parseYamlFile', () => {
     ]);
     const tabs = parseYamlFile(lines('version: 1', 'vars:', '\ta: b', 'environments:', '\tstaging:', '\t  vars:', '\t    a: c'), 'docket.yaml');
     expect(tabs.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-syntax', 3]]);
+    // A tab after a space: said to be a tab, at the text after it.
+    const spaceTab = parseYamlFile(lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: A', ' \tdescription: x'), 'p.yaml');
+    expect(spaceTab.diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([[6, 3, "indent with spaces: this line's indentation holds a tab"]]);
     // The line slipped from is the nearest key (or, for an item, the nearest `-`) as the parser
     // read it: not a line of a block's text or of a flow collection. A slip noticed at a comment
     // is the next line's.
