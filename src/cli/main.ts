@@ -167,8 +167,11 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
 /** The command, when `plan`/`apply`/`show`/`test`/`drift`/`pull`/`validate` runs with `-o json` (validate prints its own JSON for configuration errors). */
 function jsonOutput(argv: string[]): string | undefined {
   const args = argv.slice(2);
-  const command = args.find((a) => ['plan', 'apply', 'show', 'test', 'drift', 'pull', 'validate'].includes(a));
-  if (!command) return undefined;
+  // The first word that is neither a flag nor the value of a common flag written before the command
+  // (`docket --env test plan`: the command is plan).
+  const at = args.findIndex((a, i) => !a.startsWith('-') && !COMMON_WITH_VALUE.has(args[i - 1] ?? ''));
+  const command = args[at];
+  if (command === undefined || !['plan', 'apply', 'show', 'test', 'drift', 'pull', 'validate'].includes(command)) return undefined;
   // `test capture` writes a file, not a test report: its errors get the common document.
   const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
   return outputFormat(args) === 'json' ? name : undefined;

@@ -109,6 +109,12 @@ it('rejects an unknown environment with a suggestion', async () => {
   expect(result.code).toBe(1);
   expect(result.stderr).toContain('unknown-environment');
   expect(result.stderr).toContain('staging');
+  // Named before the command, an environment called like a command is no command: plan's error document.
+  const json = await runCli(['--env', 'test', 'plan', '-C', dir, '-o', 'json']);
+  expect(json.code).toBe(1);
+  const document = JSON.parse(json.stdout);
+  expect(document.diagnostics.map((d: { code: string }) => d.code)).toEqual(['unknown-environment']);
+  expect(document.suites).toBeUndefined();
 });
 
 it('applies a plan saved against a fresh in-process emulator, with references to seeded users', async () => {
