@@ -683,6 +683,13 @@ class PullPlanner {
     this.dataFiles.set(path, crlf ? body.replace(/\n/g, '\r\n') : body);
   }
 
+  /** A new object of a kind whose text goes into a file of its own, holding text that starts with a byte-order mark (read past there). */
+  private markedForTextFile(l: LiveResource): string | undefined {
+    const textFile = Object.values(this.kinds.get(l.kind)?.dataFiles ?? {}).includes('text');
+    const marked = textFile ? Object.keys(l.fields).find((f) => typeof l.fields[f] === 'string' && (l.fields[f] as string).startsWith('\uFEFF')) : undefined;
+    return marked === undefined ? undefined : `its ${marked} starts with a byte-order mark (U+FEFF), which docket reads past in a file; remove it in the app, then pull again`;
+  }
+
   private sharers: Map<string, string[]> | undefined;
   /** The declared objects that name each data file (root-relative path), by `kind:key`. */
   private dataFileSharers(): Map<string, string[]> {
@@ -788,7 +795,7 @@ class PullPlanner {
       if (droppedFromFiles(l, this.input.sync, this.input.plan.ids, this.declaredKeys)) return false;
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? (alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key))) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys)] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? (alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key))) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });

@@ -320,12 +320,14 @@ describe('docket pull (agreements service)', () => {
     const app = new App(emulator().env);
     await app.publishTerm('Shared Two', 'Edited in the app\n');
     await app.publishTerm('Marked', '\uFEFFPasted from Word\n');
-    const pulled = await cli('pull', '-C', dir, '-o', 'json');
+    await app.createTerm('Marked New', '\uFEFFNew from Word\n');
+    const pulled = await cli('pull', '-C', dir, '-o', 'json', '--target', 'custom-term/Shared Two', '--target', 'custom-term/Marked', '--target', 'custom-term/Marked New');
     expect(pulled.code).toBe(0);
     const reasons = Object.fromEntries(JSON.parse(pulled.stdout).not_pulled.map((e: { name: string; reason: string }) => [e.name, e.reason]));
     expect(reasons).toEqual({
       'Shared Two': 'custom-terms/shared.md is also the file of custom-term Shared One: written, it would change that one too; give each its own file, or change them by hand',
       Marked: 'live starts with a byte-order mark (U+FEFF), which docket reads past in custom-terms/marked.md; remove it in the app, then pull again',
+      'Marked New': 'its body starts with a byte-order mark (U+FEFF), which docket reads past in a file; remove it in the app, then pull again',
     });
     expect([await read(dir, 'custom-terms/shared.md'), await read(dir, 'custom-terms/marked.md')]).toEqual(['Shared text\n', 'Plain text\n']);
     // Apply puts the files' text back live.
