@@ -123,7 +123,12 @@ function warningText(d: Diagnostic): string {
 /** An object the files removed that someone edited in the app since the last sync: the removal takes the edit with it. */
 function editedLiveWarning(c: Change, fields: readonly string[]): string[] {
   if (fields.length === 0) return [];
-  return [`${c.kind} ${quoteValue(c.key)} is removed from the files, and its ${fields.join(', ')} changed live since the last sync: applying ${c.action === 'delete' ? 'deletes' : 'archives'} it with that edit; to keep the edit, put it back in the files`];
+  return [`${removedButEditedStart(c)}${fields.join(', ')} changed live since the last sync: applying ${c.action === 'delete' ? 'deletes' : 'archives'} it with that edit; to keep the edit, put it back in the files`];
+}
+
+/** How that warning of a change starts (a plan cut to `--target`s drops it with the change). */
+export function removedButEditedStart(c: Pick<Change, 'kind' | 'key'>): string {
+  return `${c.kind} ${quoteValue(c.key)} is removed from the files, and its `;
 }
 
 /** The warning a file the plan cannot compare gives. */

@@ -8,7 +8,7 @@ import { didYouMean } from '../config/suggest.js';
 import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
-import { summarize } from './plan.js';
+import { removedButEditedStart, summarize } from './plan.js';
 import { refKey, type DesiredResource, type KindName, type Plan } from './types.js';
 
 export interface TargetSpec {
@@ -95,9 +95,12 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
 
   const changes = plan.changes.filter((c) => keep.has(c.id));
   const held = plan.held?.filter((c) => wanted(c.kind, c.key));
+  // A warning about a removal this plan no longer makes is not this plan's.
+  const dropped = plan.changes.filter((c) => !keep.has(c.id) && (c.action === 'delete' || c.action === 'archive')).map(removedButEditedStart);
+  const warnings = dropped.length === 0 ? plan.warnings : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)));
   const { held: _all, ...rest } = plan;
   return {
-    plan: { ...rest, changes, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },
+    plan: { ...rest, changes, warnings, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },
     diagnostics,
   };
 }

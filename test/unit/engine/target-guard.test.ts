@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { massDeleteViolations, describeViolation } from '../../../src/engine/guard.js';
 import { limitToTargets, parseTarget, type TargetSpec } from '../../../src/engine/target.js';
 import { KINDS } from '../../../src/kinds/index.js';
+import { removedButEditedStart } from '../../../src/engine/plan.js';
 import { change, desiredPlaybook, desiredRule, livePlaybook, planOf } from './builders.js';
 
 const target = (text: string): TargetSpec => {
@@ -54,6 +55,13 @@ describe('limitToTargets', () => {
     const result = limitToTargets(plan, desired, [target('playbook/NDA')], KINDS);
     expect(result.plan!.changes.map((c) => c.id)).not.toContain(other.id);
     expect(result.plan!.changes).toHaveLength(4);
+  });
+
+  it('drops the warning about a removal the targets leave out, and keeps the others', () => {
+    const archives = ['Old A', 'Old B'].map((name) => change('archive', 'playbook', name, { liveId: `pb-${name}` }));
+    const warnings = [`${removedButEditedStart(archives[0]!)}description changed live`, `${removedButEditedStart(archives[1]!)}description changed live`, 'another warning'];
+    const result = limitToTargets({ ...planOf(archives, { 'playbook:Old A': 'pb-Old A', 'playbook:Old B': 'pb-Old B' }), warnings }, [], [target('playbook/Old B')], KINDS);
+    expect(result.plan!.warnings).toEqual([warnings[1], 'another warning']);
   });
 
   it('takes a name the plan renames away from as the renamed object, and its rules under it', () => {
