@@ -383,8 +383,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   };
 }
 
-
-/** A problem `checkResourceText` found, with the index of the document it is in. */
+/** A problem `resourceTextChecker`'s check found, with the index of the document it is in. */
 export type DocumentProblem = Diagnostic & { index: number };
 
 /**

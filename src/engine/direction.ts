@@ -102,10 +102,9 @@ export function changedSinceRecord(d: DesiredResource, record: SyncRecord): stri
  * removal loses that edit. Only fields live holds a value for are compared (a removal lists those).
  */
 export function editedLiveSince(c: Change, sync: SyncState): string[] {
-  if ((c.action !== 'delete' && c.action !== 'archive') || c.direction !== 'removed-in-files' || !c.liveId) return [];
+  if (!removedFromFiles(c)) return [];
   const record = syncedRecordOf(sync, c.liveId, refKey(c.kind, c.key));
-  if (!record) return [];
-  return c.fields.filter((f) => record.fields[f.field] !== undefined && fieldHash(f.before) !== record.fields[f.field]).map((f) => f.field);
+  return record ? movedSince(record, Object.fromEntries(c.fields.map((f) => [f.field, f.before]))) : [];
 }
 
 /**
@@ -114,24 +113,22 @@ export function editedLiveSince(c: Change, sync: SyncState): string[] {
  * children of a live id.
  */
 export function childrenEditedLive(c: Change, sync: SyncState, childrenOf: (liveId: string) => readonly LiveResource[]): { child: LiveResource; fields: string[] }[] {
-  if ((c.action !== 'delete' && c.action !== 'archive') || c.direction !== 'removed-in-files' || !c.liveId || c.parent) return [];
-  return childrenOf(c.liveId).flatMap((child) => {
+  if (!removedFromFiles(c) || c.parent) return [];
+  return childrenOf(c.liveId!).flatMap((child) => {
     const record = syncedRecordOf(sync, child.id, refKey(child.kind, child.key));
-    const fields = record ? Object.keys(child.fields).filter((f) => record.fields[f] !== undefined && fieldHash(child.fields[f]) !== record.fields[f]) : [];
+    const fields = record ? movedSince(record, child.fields) : [];
     return fields.length > 0 ? [{ child, fields }] : [];
   });
 }
 
-/** The live objects of `live` by the live id of their parent (made once, when asked). */
-export function childrenIndex(live: readonly LiveResource[]): (liveId: string) => readonly LiveResource[] {
-  let byParent: Map<string, LiveResource[]> | undefined;
-  return (liveId) => {
-    if (!byParent) {
-      byParent = new Map();
-      for (const l of live) if (l.parentId) byParent.set(l.parentId, [...(byParent.get(l.parentId) ?? []), l]);
-    }
-    return byParent.get(liveId) ?? [];
-  };
+/** A delete or archive of a live object because the files no longer declare it. */
+function removedFromFiles(c: Change): boolean {
+  return (c.action === 'delete' || c.action === 'archive') && c.direction === 'removed-in-files' && Boolean(c.liveId);
+}
+
+/** The fields of `values` (live) that the record holds another value for. */
+function movedSince(record: SyncRecord, values: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(values).filter((f) => record.fields[f] !== undefined && fieldHash(values[f]) !== record.fields[f]);
 }
 
 /**

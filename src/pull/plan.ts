@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, childrenEditedLive, childrenIndex, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
+import { changedSinceRecord, childrenEditedLive, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -197,7 +197,7 @@ class PullPlanner {
     for (const c of [...this.input.plan.changes, ...(this.input.plan.held ?? [])]) {
       const entry = this.consider(c);
       if (!entry) continue;
-      if (!c.liveId && CREATE_ACTIONS.includes(c.action)) toRemove.push(entry);
+      if (removes(c)) toRemove.push(entry);
       else if (c.action === 'delete') childrenToInsert.push(entry);
       else objects.push(entry);
     }
@@ -257,7 +257,16 @@ class PullPlanner {
     return this.desired.has(refKey(parent.kind, parent.key)) || this.matched.has(`${parent.kind}:${parent.id}`);
   }
   private matched: Map<string, string> | undefined;
-  private childrenOf: ((liveId: string) => readonly LiveResource[]) | undefined;
+
+  private byParent: Map<string, LiveResource[]> | undefined;
+  /** The live children (rules) of a live object, by an index made once. */
+  private childrenOf(liveId: string): readonly LiveResource[] {
+    if (!this.byParent) {
+      this.byParent = new Map();
+      for (const l of this.input.live) if (l.parentId) addTo(this.byParent, l.parentId, l);
+    }
+    return this.byParent.get(liveId) ?? [];
+  }
 
   /** The part of a change pull adopts, or undefined (pending, not drift; or said why not). */
   private consider(c: Change): Pulling | undefined {
@@ -265,7 +274,7 @@ class PullPlanner {
     // Removed from the files and edited in the app since: which one counts is for a person to say.
     const editedLive = editedLiveSince(c, this.input.sync);
     if (editedLive.length > 0) this.notPulled.push(this.entryOf(c, 'changed-both', editedLive, 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)'));
-    for (const { child, fields } of childrenEditedLive(c, this.input.sync, (this.childrenOf ??= childrenIndex(this.input.live)))) {
+    for (const { child, fields } of childrenEditedLive(c, this.input.sync, (id) => this.childrenOf(id))) {
       this.notPulled.push({ kind: child.kind, key: child.key, name: child.name, direction: 'changed-both', fields, reason: `its ${c.kind} is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the ${c.kind} back in the files)` });
     }
     if (!isDrift(direction)) return undefined;
@@ -286,7 +295,7 @@ class PullPlanner {
       this.noteUnpulled(c, fields);
       return undefined;
     }
-    if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
+    if (removes(c)) {
       // Gone from its name, but the object last synced under it is still live elsewhere: renamed or
       // moved in the app to a name the files declare too (two playbooks that swapped names). Taken
       // out of the files, it would be lost from both.
@@ -306,7 +315,7 @@ class PullPlanner {
         this.editedRemovals.add(refKey(c.kind, c.key));
         if (c.parent) {
           const parent = refKey(c.parent.kind, c.parent.key);
-          this.editedChildren.set(parent, [...(this.editedChildren.get(parent) ?? []), `${c.kind} "${c.key}"`]);
+          addTo(this.editedChildren, parent, `${c.kind} "${c.key}"`);
         }
         return undefined;
       }
@@ -651,15 +660,13 @@ class PullPlanner {
     const self = refKey(o.change.kind, o.change.key);
     const other = this.dataFileSharers().get(path)?.find((key) => key !== self);
     // A byte-order mark at the start of a file is read past: the text written would read as another.
-    const why = other !== undefined ? `${path} is also the file of ${other.replace(':', ' ')}: written, it would change that one too; give each its own file, or change them by hand` : text.startsWith('\uFEFF') ? `live starts with a byte-order mark (U+FEFF), which docket reads past in ${path}; remove it in the app, then pull again` : undefined;
+    const why = other !== undefined ? `${path} is also the file of ${other.replace(':', ' ')}: written, it would change that one too; give each its own file, or change them by hand` : text.startsWith('\uFEFF') ? `live ${markedText(path)}` : undefined;
     if (why !== undefined) {
       o.failed.add(field);
       this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], why, o.d));
       return;
     }
-    const owners = this.dataFileOwners.get(path);
-    if (owners) owners.push(o);
-    else this.dataFileOwners.set(path, [o]);
+    addTo(this.dataFileOwners, path, o);
     const before = this.dataFiles.get(path) ?? this.input.read(path);
     if (before === undefined) {
       o.failed.add(field);
@@ -687,7 +694,7 @@ class PullPlanner {
   private markedForTextFile(l: LiveResource): string | undefined {
     const textFile = Object.values(this.kinds.get(l.kind)?.dataFiles ?? {}).includes('text');
     const marked = textFile ? Object.keys(l.fields).find((f) => typeof l.fields[f] === 'string' && (l.fields[f] as string).startsWith('\uFEFF')) : undefined;
-    return marked === undefined ? undefined : `its ${marked} starts with a byte-order mark (U+FEFF), which docket reads past in a file; remove it in the app, then pull again`;
+    return marked === undefined ? undefined : `its ${marked} ${markedText('a file')}`;
   }
 
   private sharers: Map<string, string[]> | undefined;
@@ -703,7 +710,7 @@ class PullPlanner {
         const named = isPlainObject(doc) ? doc[field] : undefined;
         if (typeof named !== 'string') continue;
         const path = resolveDataPath(d.document.file, this.input.expand(named));
-        this.sharers.set(path, [...(this.sharers.get(path) ?? []), refKey(d.kind, d.key)]);
+        addTo(this.sharers, path, refKey(d.kind, d.key));
       }
     }
     return this.sharers;
@@ -782,7 +789,7 @@ class PullPlanner {
   private writeNewObjects(): void {
     const kinds = this.input.kinds;
     const quiet = (k: AnyKind | undefined): boolean => !k || k.deletion === 'never' || Boolean(k.internal) || !k.layout || !k.toConfig;
-    const childrenOf = (l: LiveResource): LiveResource[] => (this.liveByKind.get(kinds.find((k) => k.parentKind === l.kind)?.name ?? ('' as KindName)) ?? []).filter((c) => c.parentId === l.id);
+    const childrenOf = (l: LiveResource): readonly LiveResource[] => this.childrenOf(l.id);
     const fresh = this.input.unmatched.filter((l) => {
       if (quiet(this.kinds.get(l.kind))) return false;
       // Said on every pull until it is adopted, recorded in sync or not (the pull that wrote it records it).
@@ -820,7 +827,7 @@ class PullPlanner {
     for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);
     for (const l of fresh) {
       const file = result.parts.find((p) => p.kind === l.kind)?.documents[l.id];
-      if (file) this.newFileObjects.set(file, [...(this.newFileObjects.get(file) ?? []), refKey(l.kind, l.key)]);
+      if (file) addTo(this.newFileObjects, file, refKey(l.kind, l.key));
       const missing = result.missing.find((m) => m.kind === l.kind && m.name === l.name);
       this.pulled.push({
         kind: l.kind,
@@ -1144,4 +1151,16 @@ function pathAndParents(path: string): string[] {
     out.push(rest);
   }
   return out;
+}
+
+/** Why text starting with a byte-order mark is not written into `where`: the mark is read past there. */
+function markedText(where: string): string {
+  return `starts with a byte-order mark (U+FEFF), which docket reads past in ${where}; remove it in the app, then pull again`;
+}
+
+/** Adds `value` to the list at `key`. */
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

@@ -67,6 +67,9 @@ function valuedOfParents(commands: CommandWords[]): string[] {
 /** The parent's flags a subcommand reads (`docket test capture -C DIR --emulator …`). */
 const INHERITED = new Set(['--dir', '--env', '--emulator']);
 
+/** Bash, in a `case` over COMP_WORDS[i]: step past the flag's value (bash splits `--env=init` at the `=`). */
+const SKIP_VALUE = 'if [ "${COMP_WORDS[i+1]}" = "=" ]; then ((i += 2)); else ((i++)); fi ;;';
+
 export function bashScript(commands: CommandWords[]): string {
   const top = commands.filter((c) => !c.name.includes(' '));
   const names = top.map((c) => c.name).join('|');
@@ -87,7 +90,7 @@ _docket() {
   # value of one is skipped (bash splits \`--env=init\` at the \`=\`).
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
-      ${VALUED_BEFORE_COMMAND}) if [ "\${COMP_WORDS[i+1]}" = "=" ]; then ((i += 2)); else ((i++)); fi ;;
+      ${VALUED_BEFORE_COMMAND}) ${SKIP_VALUE}
       ${names}) cmd="\${COMP_WORDS[i]}"; break ;;
     esac
   done
@@ -97,7 +100,7 @@ _docket() {
   fi
   for ((i = i + 1; i < COMP_CWORD; i++)); do
     case "$cmd \${COMP_WORDS[i]}" in
-      ${skipped.length > 0 ? skipped.join('|') : '"-"'}) if [ "\${COMP_WORDS[i+1]}" = "=" ]; then ((i += 2)); else ((i++)); fi ;;
+      ${skipped.length > 0 ? skipped.join('|') : '"-"'}) ${SKIP_VALUE}
       ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${COMP_WORDS[i]}"; break ;;
     esac
   done

@@ -69,6 +69,18 @@ describe('the shared pace after a 429', () => {
       advance: async (ms: number) => {
         await vi.advanceTimersByTimeAsync(ms);
       },
+      /** `n` requests answered. */
+      serve: (n: number) => {
+        for (let i = 0; i < n; i++) limiter.succeeded();
+      },
+      /** The pace each slowdown set, as `-v` says it. */
+      paces: () => messages.map((m) => /at most ([\d.]+)/.exec(m)?.[1]),
+      /** `n` requests answered over a second, then a 429 with a pause of `pauseMs`. */
+      refusedAfter: async (n: number, pauseMs: number) => {
+        for (let i = 0; i < n; i++) limiter.succeeded();
+        await vi.advanceTimersByTimeAsync(1000);
+        limiter.throttled(pauseMs);
+      },
     };
   }
 
@@ -127,58 +139,48 @@ describe('the shared pace after a 429', () => {
   });
 
   it('measures the served rate over the time it could send: a pause does not count as a slow service', async () => {
-    const { limiter, messages, advance } = paced(8);
+    const { limiter, advance, paces, refusedAfter } = paced(8);
     // 20 requests served over 1 s, then a 429 with a pause of 3 s, then another 429 as it ends.
-    for (let i = 0; i < 20; i++) limiter.succeeded();
-    await advance(1000);
-    limiter.throttled(3000);
+    await refusedAfter(20, 3000);
     await advance(3000);
     limiter.throttled(0);
     // Counting the pause, 20 in 4 s would be 5 a second, and 4.5 after the slowdown: each 429
     // that came at random brought the next pace lower, down to a few requests a second. The second
     // 429 refused the pace of 18 the first set: 90 % of that.
-    expect(messages.map((m) => /at most ([\d.]+)/.exec(m)?.[1])).toEqual(['18.0', '16.2']);
+    expect(paces()).toEqual(['18.0', '16.2']);
   });
 
   it('never paces faster than the pace a 429 refused, however much a burst after a pause let through', async () => {
-    const { limiter, messages, advance } = paced(8);
-    for (let i = 0; i < 20; i++) limiter.succeeded();
-    await advance(1000);
-    limiter.throttled(1000);
+    const { advance, paces, refusedAfter } = paced(8);
+    await refusedAfter(20, 1000);
     await advance(1000);
     // The service saved up during the pause: 30 answers in the next second, then a 429.
-    for (let i = 0; i < 30; i++) limiter.succeeded();
-    await advance(1000);
-    limiter.throttled(1000);
+    await refusedAfter(30, 1000);
     // Served over its 2 s of sending, 50 answers read as 25 a second: the pace refused was about 18 (and what it grew by).
-    const [first, second] = messages.map((m) => Number(/at most ([\d.]+)/.exec(m)?.[1]));
+    const [first, second] = paces().map(Number);
     expect(first).toBe(18);
     expect(second).toBeLessThan(18);
   });
 
   it('slows a pace it set on every 429, also when too few answers came since to measure a rate (a limit of 2 a second)', async () => {
-    const { limiter, messages, advance } = paced(8);
-    for (let i = 0; i < 20; i++) limiter.succeeded();
-    await advance(1000);
-    limiter.throttled(0);
+    const { limiter, advance, serve, paces, refusedAfter } = paced(8);
+    await refusedAfter(20, 0);
     // The window forgets those; three answers in the next 6 s measure nothing.
     await advance(6000);
-    for (let i = 0; i < 3; i++) limiter.succeeded();
+    serve(3);
     limiter.throttled(0);
-    expect(messages.map((m) => /at most ([\d.]+)/.exec(m)?.[1])).toEqual(['18.0', '16.3']);
+    expect(paces()).toEqual(['18.0', '16.3']);
   });
 
   it('grows the pace back by about one a second per second, and below 20 a second by 5 % a second', async () => {
     const grown = async (served: number): Promise<number> => {
-      const { limiter, messages, advance } = paced(8);
-      for (let i = 0; i < served; i++) limiter.succeeded();
-      await advance(1000);
-      limiter.throttled(0);
+      const { limiter, serve, paces, refusedAfter } = paced(8);
+      await refusedAfter(served, 0);
       // One second of successes at the new pace, then a 429 shows the pace it grew to.
-      const pace = Number(/at most ([\d.]+)/.exec(messages[0]!)![1]);
-      for (let i = 0; i < Math.round(pace); i++) limiter.succeeded();
+      const pace = Number(paces()[0]);
+      serve(Math.round(pace));
       limiter.throttled(0);
-      return Number(/at most ([\d.]+)/.exec(messages[1]!)![1]) / 0.9 - pace;
+      return Number(paces()[1]) / 0.9 - pace;
     };
     expect(await grown(100)).toBeCloseTo(1, 0);
     expect(await grown(10)).toBeCloseTo(0.45, 1);
