@@ -388,21 +388,26 @@ export type DocumentProblem = Diagnostic & { index: number };
 
 /**
  * Checks a resource file's text as loadConfig checks each of its documents (YAML, kind, variables,
- * schema, text), without the cross-file checks: pull checks what it would write before writing it.
+ * schema, text), then, for a document that passes, as its kind checks it (`kindCheck`), without the
+ * cross-file checks: pull checks what it would write before writing it.
  */
 export async function resourceTextChecker(options: {
   kinds: readonly KindSchemaInfo[];
   vars: Record<string, string> | undefined;
   processEnv: Record<string, string | undefined>;
-}): Promise<(file: string, text: string) => DocumentProblem[]> {
+  /** The kind's checks of one document, with the data files' texts as they would be written. */
+  kindCheck?: (doc: ResourceDoc, dataTexts: ReadonlyMap<string, string>) => Promise<readonly Diagnostic[]>;
+}): Promise<(file: string, text: string, dataTexts?: ReadonlyMap<string, string>) => Promise<DocumentProblem[]>> {
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const validators = new Map(await Promise.all(options.kinds.map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)));
-  return (file, text) => {
+  return async (file, text, dataTexts = new Map()) => {
     const parsed = parseYamlFile(text.replace(/^\uFEFF/, ''), file);
     const problems: DocumentProblem[] = parsed.diagnostics.map((d) => ({ ...d, index: -1 }));
     for (const doc of parsed.documents) {
       const diagnostics: Diagnostic[] = [];
-      checkDocument(doc, { kindsByName, validators, vars: options.vars, processEnv: options.processEnv, diagnostics, placeholders: text.includes('$'), text });
+      const checked = checkDocument(doc, { kindsByName, validators, vars: options.vars, processEnv: options.processEnv, diagnostics, placeholders: text.includes('$'), text });
+      // A document its schema refuses is refused already: the kind's checks would only add noise.
+      if (checked && options.kindCheck && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await options.kindCheck(checked, dataTexts)));
       problems.push(...diagnostics.map((d) => ({ ...d, index: doc.index })));
     }
     return problems.filter((p) => p.severity === 'error');

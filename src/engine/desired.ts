@@ -7,7 +7,7 @@ import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
-import type { LoadedConfig } from '../config/types.js';
+import type { LoadedConfig, ResourceDoc } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { DesiredContext } from '../kinds/kind.js';
 import type { DesiredResource } from './types.js';
@@ -21,7 +21,6 @@ export async function buildDesired(
   const desired: DesiredResource[] = [];
   const seen = new Map<string, DesiredResource>();
   const byYaml = new Map(kinds.filter((k) => k.yamlKind).map((k) => [k.yamlKind!, k]));
-  const childrenOf = (k: AnyKind) => kinds.filter((c) => c.parentKind === k.name && c.toDesired);
   const singletons = new Set(kinds.filter((k) => k.singleton).map((k) => k.name));
   const add = (resource: DesiredResource): void => {
     // A singleton (the organization) is not named by its file.
@@ -60,24 +59,29 @@ export async function buildDesired(
   };
   for (const doc of config.documents) {
     const kind = byYaml.get(doc.kind);
-    if (!kind?.toDesired) continue; // unknown kinds were reported by the loader
-    const ctx: DesiredContext = { project: config.project, files };
+    if (!kind) continue; // unknown kinds were reported by the loader
     // One object per document, shared by every resource it declares (`docket pull` edits there).
     const document = doc.index !== undefined ? { file: doc.file, index: doc.index } : undefined;
-    const declare = (r: DesiredResource): void => {
+    for (const r of await declaredBy(doc, kind, kinds, diagnostics, { project: config.project, files })) {
       if (document) r.document = document;
       add(r);
-    };
-    const own = await kind.toDesired(doc, diagnostics, ctx);
-    own.forEach(declare);
-    for (const child of childrenOf(kind)) {
-      const parent = own.find((r) => r.kind === kind.name);
-      (await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })).forEach(declare);
     }
   }
   checkClaims(desired, diagnostics);
   checkLookAlikes(desired, diagnostics);
   return { desired, diagnostics };
+}
+
+/** What one document declares: its kind's resources, then those of the kinds declared inside it (a playbook's rules). */
+export async function declaredBy(doc: ResourceDoc, kind: AnyKind, kinds: readonly AnyKind[], diagnostics: Diagnostics, ctx: DesiredContext): Promise<DesiredResource[]> {
+  if (!kind.toDesired) return [];
+  const own = await kind.toDesired(doc, diagnostics, ctx);
+  const parent = own.find((r) => r.kind === kind.name);
+  const declared = [...own];
+  for (const child of kinds.filter((c) => c.parentKind === kind.name && c.toDesired)) {
+    declared.push(...(await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })));
+  }
+  return declared;
 }
 
 /** Longer than any name a person gives a playbook or a term; the services' limits are not documented. */

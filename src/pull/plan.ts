@@ -62,7 +62,7 @@ export interface PullInput {
   /** Records of declared objects already in sync (inSyncRecords), written unless the pull records them otherwise. */
   inSync?: SyncUpdates;
   /** The problems validate would find in a resource file's text (resourceTextChecker): what pull writes is checked with it. */
-  check?(file: string, text: string): readonly DocumentProblem[];
+  check?(file: string, text: string, dataTexts: ReadonlyMap<string, string>): Promise<readonly DocumentProblem[]>;
 }
 
 /** One file pull writes: `before` null for a new file, `after` null for one it removes. */
@@ -120,7 +120,7 @@ interface Pulling {
   failed: Set<string>;
 }
 
-export function planPull(input: PullInput): PullResult {
+export async function planPull(input: PullInput): Promise<PullResult> {
   // What the app holds and the files cannot (a type or shape the schema refuses) is found in the
   // resource files that would be written, checked as validate checks each document, and the objects
   // that wrote it are planned again as not pulled. Each round refuses at least one more object, or
@@ -129,7 +129,7 @@ export function planPull(input: PullInput): PullResult {
   for (;;) {
     const planner = new PullPlanner(input, refused);
     const result = planner.run();
-    const more = input.check ? planner.refusedByCheck(result.files, input.check) : new Map<string, string>();
+    const more = input.check ? await planner.refusedByCheck(result.files, input.check) : new Map<string, string>();
     if (more.size === 0) return result;
     for (const [key, reason] of more) refused.set(key, reason);
   }
@@ -889,26 +889,37 @@ class PullPlanner {
 
   /**
    * The objects whose writing makes a file validate refuses, each with why: the object written at
-   * the problem's place (or the nearest place above it that one is written at), else (a YAML or
-   * document-wide problem) every object written to the file. A removal writes nothing to blame.
+   * the problem's place (or the nearest place above it that one is written at), else the objects
+   * whose data file the document names (an empty body), else (a YAML or document-wide problem)
+   * every object written to the file. A removal writes nothing to blame.
    */
-  refusedByCheck(files: readonly FileChange[], check: (file: string, text: string) => readonly DocumentProblem[]): Map<string, string> {
+  async refusedByCheck(files: readonly FileChange[], check: NonNullable<PullInput['check']>): Promise<Map<string, string>> {
     const refused = new Map<string, string>();
     const refuse = (key: string, p: DocumentProblem): void => {
       if (!refused.has(key) && !this.refusedWhenChecked.has(key)) refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, which docket refuses in the files; change it in the app, then pull again`);
     };
-    for (const f of files) {
-      // Test files and data files (a definition) are no resource documents (their own checks are elsewhere).
-      if (f.after === null || !/\.ya?ml$/i.test(f.path) || this.dataFiles.has(f.path) || isTestFile(f.path)) continue;
+    const dataTexts = new Map(files.filter((f) => f.after !== null && this.dataFiles.has(f.path)).map((f) => [f.path, f.after!]));
+    // The documents whose data file is written are checked with its new text, their own written or not.
+    const dataOwners = new Map<string, Pulling[]>();
+    for (const path of dataTexts.keys()) for (const o of this.dataFileOwners.get(path) ?? []) if (o.d?.document) addTo(dataOwners, o.d.document.file, o);
+    const checked = files.filter((f) => !this.dataFiles.has(f.path));
+    for (const file of dataOwners.keys()) {
+      const text = checked.some((f) => f.path === file) ? undefined : this.input.read(file);
+      if (text !== undefined) checked.push({ path: file, before: text, after: text });
+    }
+    for (const f of checked) {
+      // Test files are no resource documents (their own checks are elsewhere).
+      if (f.after === null || !/\.ya?ml$/i.test(f.path) || isTestFile(f.path)) continue;
       const made = this.newFileObjects.get(f.path);
       if (f.before === null && !made) continue; // a new data file (a definition) of a new object
-      const problems = check(f.path, f.after);
+      const problems = await check(f.path, f.after, dataTexts);
       if (problems.length === 0) continue;
       if (made) {
         for (const p of problems) for (const key of made) refuse(key, p);
         continue;
       }
       const removed = this.edits.get(f.path)?.remove ?? new Set<number>();
+      const owning = (dataOwners.get(f.path) ?? []).filter((o) => !removed.has(o.d!.document!.index));
       const written = this.writing.filter((w) => w.file === f.path && !removed.has(w.index) && !removes(w.entry.change));
       // Each document as written, by path: what each change wrote there.
       const at = new Map<number, Map<string, Writing>>();
@@ -921,7 +932,9 @@ class PullPlanner {
       for (const p of problems) {
         const paths = at.get(p.index);
         const owner = paths ? pathAndParents(p.path ?? '').map((path) => paths.get(path)).find((w) => w !== undefined) : undefined;
-        for (const w of owner ? [owner] : written) refuse(refKey(w.entry.change.kind, w.entry.change.key), p);
+        const ofData = owning.filter((o) => o.d!.document!.index - removedBefore(removed, o.d!.document!.index) === p.index);
+        const blamed = owner ? [owner.entry] : ofData.length > 0 ? ofData : written.map((w) => w.entry);
+        for (const o of blamed) refuse(refKey(o.change.kind, o.change.key), p);
       }
     }
     return refused;

@@ -29,8 +29,7 @@ import { sha256 } from '../../engine/canonical.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { changedWhilePulling } from '../pull-write.js';
 import { inSyncRecords } from '../../pull/in-sync.js';
-import { resourceTextChecker } from '../../config/load.js';
-import { schemaKindsOf } from '../../engine/workspace.js';
+import { pullFileChecker } from '../../pull/file-check.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 
 interface PullFlags extends CommonOptions {
@@ -61,8 +60,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         const unmatched = unmatchedInTargets(byKind.unmatched, opts.target, KINDS);
         const root = s.workspace.config.project.root;
         const project = s.workspace.config.project;
-        const check = await resourceTextChecker({ kinds: schemaKindsOf(KINDS), vars: project.vars, processEnv: io.env });
-        const result = planPull({
+        const check = await pullFileChecker({ kinds: KINDS, project, processEnv: io.env, files: s.workspace.files });
+        const result = await planPull({
           plan: byKind.plan,
           desired: s.workspace.desired,
           live: details.live,

@@ -245,6 +245,29 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes no template its kind refuses: a standard_version set in the app that the file\'s attribute names do not fit', async () => {
+    const csa = csaTemplate(`standard_version: "2.1"
+parameters:
+  provider: Acme
+  include_unlimited_claims: true
+`);
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa, 'organization.yaml': ORGANIZATION });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editAgreementsOrganization({ city: 'Paris' });
+    await app.editTemplate('Cloud Service Agreement', { standard_version: '3.0' });
+    const pulled = await cli('pull', '-C', dir, '-o', 'json');
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    const refused = JSON.parse(pulled.stdout).not_pulled.find((e: { name: string }) => e.name === 'Cloud Service Agreement');
+    expect(refused.reason).toMatch(/^parameters\.include_unlimited_claims: `include_unlimited_claims` is the pre-3\.0 name.*which docket refuses in the files; change it in the app, then pull again$/);
+    expect(await read(dir, 'templates/csa.yaml')).toBe(csa);
+    expect(await read(dir, 'organization.yaml')).toBe(ORGANIZATION.replace('city: Berlin', 'city: Paris'));
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+    // Put back in the app, the files and the service agree.
+    await app.editTemplate('Cloud Service Agreement', { standard_version: '2.1' });
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes no organization name validate would refuse: one of 230 characters, one with a tab', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION });
     await applyOk(cli, dir);

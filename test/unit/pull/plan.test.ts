@@ -45,13 +45,13 @@ describe('planPull', () => {
   const term = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), '/rules/0');
   const live = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: 'qa@acme.example' });
 
-  it('writes live values where the file declares them, and says which ones came from a variable', () => {
+  it('writes live values where the file declares them, and says which ones came from a variable', async () => {
     const change = update([
       { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' },
       { field: 'reviewer', before: 'qa@acme.example', after: 'alice@acme.example', direction: 'live' },
     ]);
     const synced = { id: 'r-1', fields: { name: fieldHash('Term'), actions: fieldHash('ACCEPT'), reviewer: fieldHash('alice@acme.example') } };
-    const result = planPull({ ...input([change], [term], [live]), sync: syncState([{ 'rule:NDA/Term': formatSyncRecord(synced) }]) });
+    const result = await planPull({ ...input([change], [term], [live]), sync: syncState([{ 'rule:NDA/Term': formatSyncRecord(synced) }]) });
     expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: FILE, after: FILE.replace('ACCEPT   #', 'ACCEPT up to 2 years   #') }]);
     expect(result.pulled.map((p) => [p.key, p.fields])).toEqual([['NDA/Term', ['actions']]]);
     expect(result.notPulled).toEqual([
@@ -63,12 +63,12 @@ describe('planPull', () => {
     expect(record.fields.reviewer).toBe(synced.fields.reviewer);
   });
 
-  it('says briefly why a long value built from a variable is not pulled: the live value cut, each variable once', () => {
+  it('says briefly why a long value built from a variable is not pulled: the live value cut, each variable once', async () => {
     // A 100 KB rule text with one variable used 3,000 times made a 174 KB line per rule.
     const file = FILE.replace('ACCEPT   # short', `"${'ACCEPT ${var.lead} '.repeat(3_000)}"`);
     const longLive = 'REJECT '.repeat(15_000);
     const change = update([{ field: 'actions', before: longLive, after: 'x', direction: 'live' }]);
-    const result = planPull({
+    const result = await planPull({
       ...input([change], [term], [liveRule('r-1', NDA, 'Term', { actions: longLive, reviewer: 'alice@acme.example' })]),
       read: (path) => (path === 'playbooks/nda.yaml' ? file : undefined),
       expand: (s) => s.replaceAll('${var.lead}', 'alice@acme.example'),
@@ -78,20 +78,20 @@ describe('planPull', () => {
     ]);
   });
 
-  it('keeps a placeholder live has no value for, and says so (it took the line out)', () => {
+  it('keeps a placeholder live has no value for, and says so (it took the line out)', async () => {
     const change = update([
       { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' },
       { field: 'reviewer', before: null, after: 'alice@acme.example', direction: 'live' },
     ]);
-    const result = planPull(input([change], [term], [liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: null })]));
+    const result = await planPull(input([change], [term], [liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: null })]));
     expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: FILE, after: FILE.replace('ACCEPT   #', 'ACCEPT up to 2 years   #') }]);
     expect(result.notPulled.map((p) => [p.fields, p.line, p.reason])).toEqual([[['reviewer'], 6, 'live has no value for var.lead; change the variable or the environment']]);
   });
 
-  it('overwrites text that only writes a literal `$${`: it is no placeholder', () => {
+  it('overwrites text that only writes a literal `$${`: it is no placeholder', async () => {
     const file = FILE.replace('ACCEPT   # short', () => '"Use $${var.x} literally"   # short');
     const change = update([{ field: 'actions', before: 'ACCEPT up to 5 years', after: 'Use ${var.x} literally', direction: 'live' }]);
-    const result = planPull({
+    const result = await planPull({
       ...input([change], [term], [liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 5 years', reviewer: 'alice@acme.example' })]),
       read: (path) => (path === 'playbooks/nda.yaml' ? file : undefined),
       expand: (s) => s.replaceAll('$${', '${'),
@@ -100,12 +100,12 @@ describe('planPull', () => {
     expect(result.files[0]?.after).toBe(file.replace('"Use $${var.x} literally"', () => '"ACCEPT up to 5 years"'));
   });
 
-  it('leaves what the files changed, what both sides changed, and what a revert policy covers', () => {
+  it('leaves what the files changed, what both sides changed, and what a revert policy covers', async () => {
     const both = update([
       { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'both' },
       { field: 'reviewer', before: 'qa@acme.example', after: 'alice@acme.example', direction: 'files' },
     ]);
-    const result = planPull(input([both], [term], [live]));
+    const result = await planPull(input([both], [term], [live]));
     expect(result.files).toEqual([]);
     expect(result.notPulled.map((p) => [p.fields, p.reason])).toEqual([[['actions'], 'changed live and in the files since the last sync: keep one by hand']]);
 
@@ -116,7 +116,7 @@ describe('planPull', () => {
       { field: 'questions', before: 'How long?', after: null, direction: 'live' },
     ], { direction: 'changed-both' });
     const asked = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: 'alice@acme.example', questions: 'How long?' });
-    const partly = planPull(input([mixed], [term], [asked]));
+    const partly = await planPull(input([mixed], [term], [asked]));
     expect(partly.files[0]?.after).toBe(FILE.replace('    reviewer:', '    questions: How long?\n    reviewer:'));
     expect(partly.pulled.map((p) => p.fields)).toEqual([['questions']]);
     expect(partly.notPulled.map((p) => p.fields)).toEqual([['actions']]);
@@ -124,24 +124,24 @@ describe('planPull', () => {
     expect(partly.sync.has('rule:NDA/Term')).toBe(false);
     // With one, what came in is in sync and the field both sides changed keeps its old value there.
     const synced = { id: 'r-1', fields: { name: fieldHash('Term'), actions: fieldHash('ACCEPT'), questions: fieldHash(null), reviewer: fieldHash('alice@acme.example') } };
-    const recorded = planPull({ ...input([mixed], [term], [asked]), sync: syncState([{ 'rule:NDA/Term': formatSyncRecord(synced) }]) });
+    const recorded = await planPull({ ...input([mixed], [term], [asked]), sync: syncState([{ 'rule:NDA/Term': formatSyncRecord(synced) }]) });
     expect(recorded.sync.get('rule:NDA/Term')!.fields).toMatchObject({ questions: fieldHash('How long?'), actions: synced.fields.actions });
 
     // Unpulled without a record (a variable live no longer matches): no record, so the next plan
     // still cannot call it the files' change.
-    const unrecorded = planPull(input([update([
+    const unrecorded = await planPull(input([update([
       { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'unknown' },
       { field: 'reviewer', before: 'qa@acme.example', after: 'alice@acme.example', direction: 'unknown' },
     ], { direction: 'unknown' })], [term], [live]));
     expect(unrecorded.notPulled.map((p) => p.fields)).toEqual([['reviewer']]);
     expect(unrecorded.sync.has('rule:NDA/Term')).toBe(false);
 
-    const reverted = planPull(input([update([{ field: 'actions', before: 'x', after: 'ACCEPT', direction: 'live' }])], [{ ...term, policy: { drift: 'revert' } }], [live]));
+    const reverted = await planPull(input([update([{ field: 'actions', before: 'x', after: 'ACCEPT', direction: 'live' }])], [{ ...term, policy: { drift: 'revert' } }], [live]));
     expect(reverted.files).toEqual([]);
     expect(reverted.notPulled.map((p) => p.reason)).toEqual(['drift: revert: `docket apply` puts the files’ value back']);
   });
 
-  it('takes a playbook archived live, with its rules, out of a file that declares another', () => {
+  it('takes a playbook archived live, with its rules, out of a file that declares another', async () => {
     const two = `${FILE}---\n# made for vendors\nkind: Playbook\nname: Vendor\nrules:\n  - name: Cap\n    actions: CAP\n`;
     const vendor: DesiredResource = { ...desiredPlaybook('Vendor'), document: { file: 'playbooks/nda.yaml', index: 1 } };
     const cap: DesiredResource = { ...desiredRule('Vendor', 'Cap', { actions: 'CAP' }), document: { file: 'playbooks/nda.yaml', index: 1 }, pointer: '/rules/0' };
@@ -150,7 +150,7 @@ describe('planPull', () => {
       ...(d.parent ? { parent: { kind: 'playbook', key: 'Vendor' } } : {}),
     });
     const base = input([removed(vendor), removed(cap)], [term, vendor, cap], [live]);
-    const result = planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? two : undefined) });
+    const result = await planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? two : undefined) });
     expect(result.notes).toEqual([]);
     expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: two, after: FILE }]);
     expect(result.pulled.map((p) => p.key)).toEqual(['Vendor', 'Vendor/Cap']);
@@ -158,7 +158,7 @@ describe('planPull', () => {
 
     // A file it cannot edit safely is left alone, what it held is not pulled (said per object, with why), and nothing is forgotten.
     const broken = `${two}---\nkind: [\n`;
-    const unsafe = planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? broken : undefined) });
+    const unsafe = await planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? broken : undefined) });
     expect(unsafe.files).toEqual([]);
     expect(unsafe.notes).toEqual([]);
     expect(unsafe.notPulled.map((p) => [p.key, p.reason?.replace(/ \(.*\)/, '')])).toEqual([
@@ -169,7 +169,7 @@ describe('planPull', () => {
     expect(unsafe.sync.size).toBe(0);
   });
 
-  it('a document it cannot edit keeps its data file too: nothing of the object is written, and it is told once', () => {
+  it('a document it cannot edit keeps its data file too: nothing of the object is written, and it is told once', async () => {
     const yaml = 'kind: CustomTerm\nname: Consulting Terms\nbody_file: c.md\n---\nkind: [\n';
     const d: DesiredResource = {
       kind: 'custom-term', key: 'Consulting Terms', name: 'Consulting Terms', fields: { name: 'Consulting Terms', body: 'Old body' }, partial: false, refs: [], renamedFrom: [],
@@ -178,13 +178,38 @@ describe('planPull', () => {
     const l: LiveResource = { kind: 'custom-term', id: 't-1', key: 'Consulting Terms', name: 'Consulting Terms', fields: { name: 'Consulting Terms', body: 'New body' }, refs: [], extra: { termType: 'text' } };
     const edit: Change = { id: 'update:custom-term:Consulting Terms', action: 'update', kind: 'custom-term', key: 'Consulting Terms', name: 'Consulting Terms', liveId: 't-1', fields: [{ field: 'body', before: 'Old body', after: 'New body' }, { field: 'name', before: 'x', after: 'Consulting Terms' }], refs: [], dependsOn: [], fingerprint: 'f', direction: 'changed-live' };
     const files: Record<string, string> = { 'custom-terms/c.yaml': yaml, 'custom-terms/c.md': 'Old body\n' };
-    const result = planPull({ ...input([edit], [d], [l]), read: (path) => files[path] });
+    const result = await planPull({ ...input([edit], [d], [l]), read: (path) => files[path] });
     expect(result.files).toEqual([]);
     expect(result.pulled).toEqual([]);
     expect(result.notPulled.map((p) => [p.key, p.fields])).toEqual([['Consulting Terms', ['body', 'name']]]);
   });
 
-  it('plans again without what would make a file validate refuses, found where it is written once a rule made live moved the others', () => {
+  it('checks a document whose data file it writes with the text it writes there: refused, neither file is written', async () => {
+    const yaml = 'kind: CustomTerm\nname: Consulting Terms\nbody_file: c.md\n';
+    const d: DesiredResource = {
+      kind: 'custom-term', key: 'Consulting Terms', name: 'Consulting Terms', fields: { name: 'Consulting Terms', body: 'Old body' }, partial: false, refs: [], renamedFrom: [],
+      source: { file: 'custom-terms/c.yaml', line: 1, col: 1 }, fieldSources: {}, document: { file: 'custom-terms/c.yaml', index: 0 }, pointer: '',
+    };
+    const edit: Change = { id: 'update:custom-term:Consulting Terms', action: 'update', kind: 'custom-term', key: 'Consulting Terms', name: 'Consulting Terms', liveId: 't-1', fields: [{ field: 'body', before: 'Old body', after: 'BAD body' }], refs: [], dependsOn: [], fingerprint: 'f', direction: 'changed-live' };
+    const l: LiveResource = { kind: 'custom-term', id: 't-1', key: 'Consulting Terms', name: 'Consulting Terms', fields: { name: 'Consulting Terms', body: 'BAD body' }, refs: [], extra: { termType: 'text' } };
+    const files: Record<string, string> = { 'custom-terms/c.yaml': yaml, 'custom-terms/c.md': 'Old body\n' };
+    const checked: [string, string | undefined][] = [];
+    // Stands for a kind's check: a term's body may not start with BAD.
+    const check = async (file: string, _text: string, dataTexts: ReadonlyMap<string, string>) => {
+      checked.push([file, dataTexts.get('custom-terms/c.md')]);
+      return dataTexts.get('custom-terms/c.md')?.startsWith('BAD') ? [{ index: 0, message: 'the body is BAD', severity: 'error' as const, code: 'term-content' }] : [];
+    };
+    const result = await planPull({ ...input([edit], [d], [l]), read: (path) => files[path], check });
+    expect(checked).toEqual([['custom-terms/c.yaml', 'BAD body\n']]);
+    expect(result.files).toEqual([]);
+    expect(result.notPulled.map((p) => [p.key, p.reason])).toEqual([['Consulting Terms', 'the body is BAD, which docket refuses in the files; change it in the app, then pull again']]);
+    // A good body is written, its document checked with it.
+    const good = await planPull({ ...input([edit], [d], [{ ...l, fields: { ...l.fields, body: 'New body' } }]), read: (path) => files[path], check });
+    expect(good.files).toEqual([{ path: 'custom-terms/c.md', before: 'Old body\n', after: 'New body\n' }]);
+    expect(checked.at(-1)).toEqual(['custom-terms/c.yaml', 'New body\n']);
+  });
+
+  it('plans again without what would make a file validate refuses, found where it is written once a rule made live moved the others', async () => {
     const file = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n  - name: Law\n    actions: German law\n';
     const law = declared(desiredRule('NDA', 'Law', { actions: 'German law' }), '/rules/1');
     const termOnly = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT' }), '/rules/0');
@@ -192,7 +217,7 @@ describe('planPull', () => {
     const made: Change = { ...update([]), id: 'delete:rule:NDA/Venue', action: 'delete', key: 'NDA/Venue', name: 'Venue', liveId: 'r-3', direction: 'only-live' };
     const edited = update([{ field: 'actions', before: 'BAD', after: 'German law', direction: 'live' }], { id: 'update:rule:NDA/Law', key: 'NDA/Law', name: 'Law', liveId: 'r-2' });
     // Stands for validate: a rule's actions may not be BAD.
-    const check = (_file: string, text: string) =>
+    const check = async (_file: string, text: string) =>
       text
         .split('\n  - ')
         .slice(1)
@@ -205,17 +230,17 @@ describe('planPull', () => {
         check,
       });
     // Venue goes first (live order), so Law is written third: Law is refused, Venue pulled.
-    const lawBad = run('Munich', 'BAD');
+    const lawBad = await run('Munich', 'BAD');
     expect(lawBad.files.map((f) => f.after)).toEqual([file.replace('rules:\n', 'rules:\n  - name: Venue\n    actions: Munich\n')]);
     expect(lawBad.notPulled.map((p) => [p.key, p.reason])).toEqual([['NDA/Law', 'rules[2].actions: `actions` is BAD, which docket refuses in the files; change it in the app, then pull again']]);
     expect(lawBad.pulled.map((p) => p.key)).toEqual(['NDA/Venue']);
     // The rule made live is the one refused: Law is pulled.
-    const venueBad = run('BAD', 'Bavarian law');
+    const venueBad = await run('BAD', 'Bavarian law');
     expect(venueBad.files.map((f) => f.after)).toEqual([file.replace('German law', 'Bavarian law')]);
     expect(venueBad.notPulled.map((p) => p.key)).toEqual(['NDA/Venue']);
     // Term removed live, where Venue goes: a removal writes nothing, so Venue alone is refused.
     const gone: Change = { ...update([]), id: 'create:rule:NDA/Term', action: 'create', liveId: undefined as unknown as string, direction: 'removed-live' };
-    const removedToo = planPull({
+    const removedToo = await planPull({
       ...input([made, gone], [declared(desiredPlaybook('NDA'), ''), termOnly, law], [{ ...venue, fields: { ...venue.fields, actions: 'BAD' } }, liveRule('r-2', NDA, 'Law', { actions: 'German law' })]),
       plan: planOf([made, gone], { 'playbook:NDA': 'pb-1', 'rule:NDA/Law': 'r-2' }),
       sync: syncState([{ 'rule:NDA/Term': formatSyncRecord({ id: 'r-1', fields: { name: fieldHash('Term'), actions: fieldHash('ACCEPT') } }) }]),
@@ -280,14 +305,14 @@ describe('driftReport', () => {
     expect(dropped2.pending.map((d) => [d.key, d.direction])).toEqual([['MSA old', 'removed-in-files']]);
   });
 
-  it('counts a rule renamed and edited in the app once, in the drift report and in what pull writes', () => {
+  it('counts a rule renamed and edited in the app once, in the drift report and in what pull writes', async () => {
     const rename = update([{ field: 'name', before: 'Duration', after: 'Term', direction: 'live' }], { id: 'rename:rule:NDA/Term', action: 'rename' });
     const edit = update([{ field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' }]);
     const report = driftReport({ plan: planOf([rename, edit]), unmatched: [], sync: EMPTY_SYNC, declared: new Set(), quiet: new Set() });
     expect(report.drift.map((d) => [d.key, d.fields.map((f) => f.field)])).toEqual([['NDA/Term', ['name', 'actions']]]);
     const renamed = liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT up to 2 years', reviewer: 'alice@acme.example' });
     const term = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), '/rules/0');
-    const result = planPull(input([rename, edit], [term], [renamed]));
+    const result = await planPull(input([rename, edit], [term], [renamed]));
     expect(result.pulled.map((p) => [p.key, p.fields])).toEqual([['NDA/Term', ['name', 'actions']]]);
     expect(result.files[0]?.after).toBe(FILE.replace('name: Term', 'name: Duration').replace('ACCEPT   #', 'ACCEPT up to 2 years   #'));
   });
