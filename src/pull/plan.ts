@@ -19,7 +19,7 @@ import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { keysIn, literalPlaceholders } from '../config/interpolate.js';
 import { textProblems } from '../config/text-hygiene.js';
@@ -32,7 +32,7 @@ import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { setAt, valueAt } from './values.js';
-import { documentValues, editYaml, type YamlEditProblem } from './yaml-edit.js';
+import { documentValues, editYaml, parseForEdit, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 
 export interface PullInput {
   plan: Plan;
@@ -463,6 +463,17 @@ class PullPlanner {
 
   // ---- writing --------------------------------------------------------------------------------
 
+  /** Live text as the file writes text there (keepTextStyle); how the file writes a one-line value is looked up only when the text gains lines. */
+  private styledText(file: string, index: number, pointer: string, current: unknown, value: unknown): unknown {
+    const oneLineToMany = typeof current === 'string' && !current.includes('\n') && typeof value === 'string' && value.replace(/\n+$/, '').includes('\n');
+    if (!oneLineToMany) return keepTextStyle(current, value);
+    let documents = this.editDocuments.get(file);
+    if (!documents) this.editDocuments.set(file, (documents = parseForEdit((this.input.read(file) ?? '').replace(/^\uFEFF/, ''))));
+    return keepTextStyle(current, value, writesNoFinalBreak(documents, index, pointer, current));
+  }
+
+  private readonly editDocuments = new Map<string, Document.Parsed[]>();
+
   private docValues(file: string): unknown[] {
     let docs = this.parsed.get(file);
     if (!docs) {
@@ -530,7 +541,7 @@ class PullPlanner {
       const order = isPlainObject(parent) ? Object.keys(parent) : [];
       // Live text is written literally: a `${` typed in the app is no placeholder.
       const value = literalPlaceholders(where.value);
-      doc = setAt(doc, pointer, kind.exactText === true ? value : keepTextStyle(valueAt(doc, pointer), value), order);
+      doc = setAt(doc, pointer, kind.exactText === true ? value : this.styledText(file, index, pointer, valueAt(doc, pointer), value), order);
     }
     this.editOf(file).documents.set(index, doc);
   }
@@ -1097,14 +1108,15 @@ function holdsUnpulled(field: string, unpulled: ReadonlySet<string>): boolean {
 
 /**
  * Text keeps the file's convention for a trailing line break (docket compares text without it):
- * a `|` block keeps its final break, a `|-` block or a one-line value none; new multi-line text gets one.
+ * a `|` block keeps its final break, a `|-` block or a one-line value none; new multi-line text
+ * gets one unless where it goes writes none (`noFinalBreak`: a one-line `|-` block, a flow collection).
  */
-export function keepTextStyle(current: unknown, value: unknown): unknown {
+export function keepTextStyle(current: unknown, value: unknown, noFinalBreak = false): unknown {
   if (typeof value !== 'string' || typeof current !== 'string') return value;
   const body = value.replace(/\n+$/, '');
   // All of its line breaks: a `|+` block that ends in blank lines keeps them, and its `+`.
   if (current.endsWith('\n')) return `${body}${/\n+$/.exec(current)![0]}`;
-  if (current.includes('\n')) return body;
+  if (current.includes('\n') || noFinalBreak) return body;
   return body.includes('\n') ? `${body}\n` : body;
 }
 

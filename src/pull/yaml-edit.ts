@@ -83,6 +83,23 @@ export function documentValues(text: string): unknown[] {
   return plainYamlDocuments(text) ?? parseForEdit(text).map(documentValue);
 }
 
+/**
+ * Whether text written at a JSON pointer of a document, where it holds `value`, is written with
+ * no final line break: a block scalar that strips it (`|-`, `>-`), or a value inside a flow
+ * collection (`{ actions: "…" }`), which stays quoted and would show it as `\n`.
+ */
+export function writesNoFinalBreak(documents: readonly Document.Parsed[], index: number, pointer: string, value: string): boolean {
+  const path = (pointer === '' ? [] : pointer.slice(1).split('/')).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  const doc = documents[index];
+  const node: unknown = doc?.getIn(path, true);
+  if (!doc || !isScalar(node) || node.value !== value) return false;
+  const parent: unknown = path.length > 0 ? doc.getIn(path.slice(0, -1), true) : undefined;
+  if ((isMap(parent) || isSeq(parent)) && parent.flow === true) return true;
+  if (node.type !== 'BLOCK_LITERAL' && node.type !== 'BLOCK_FOLDED') return false;
+  const header = (node.srcToken as CST.BlockScalar | undefined)?.props.find((t) => t.type === 'block-scalar-header');
+  return header !== undefined && 'source' in header && header.source.includes('-');
+}
+
 export function editYaml(text: string, request: YamlEditRequest): YamlEditResult {
   // A byte-order mark is no part of the first line (its indentation would count it): edited
   // without it, and kept whatever document comes first.

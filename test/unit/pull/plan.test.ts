@@ -260,6 +260,20 @@ describe('planPull', () => {
     expect(keepTextStyle('a', 'c')).toBe('c');
     expect(keepTextStyle(3, 'c')).toBe('c');
   });
+
+  it('keeps a one-line `|-` or `>-` block stripped when live text gains lines, and a value in a flow mapping quoted without a final break; a plain one-line value becomes a `|` block', async () => {
+    const pulled = async (written: string, text = FILE.replace('actions: ACCEPT   # short', written)) => {
+      const change = update([{ field: 'actions', before: 'ACCEPT', after: 'ACCEPT\nup to 2 years', direction: 'live' }]);
+      const result = await planPull({ ...input([change], [term], [{ ...live, fields: { ...live.fields, actions: 'ACCEPT\nup to 2 years' } }]), read: (path) => (path === 'playbooks/nda.yaml' ? text : undefined) });
+      return result.files[0]?.after?.split('\n').slice(4, 7);
+    };
+    expect(await pulled('actions: |-\n      ACCEPT')).toEqual(['    actions: |-', '      ACCEPT', '      up to 2 years']);
+    expect(await pulled('actions: >-\n      ACCEPT')).toEqual(['    actions: >-', '      ACCEPT', '']);
+    expect(await pulled('actions: ACCEPT')).toEqual(['    actions: |', '      ACCEPT', '      up to 2 years']);
+    // In a flow mapping it stays quoted, without a `\n` at its end.
+    const flow = 'kind: Playbook\nname: NDA\nrules:\n  - { name: Term, actions: "ACCEPT", reviewer: "${var.lead}" }\n';
+    expect((await planPull({ ...input([update([{ field: 'actions', before: 'ACCEPT', after: 'A\nB', direction: 'live' }])], [term], [{ ...live, fields: { ...live.fields, actions: 'ACCEPT\nup to 2 years' } }]), read: () => flow })).files[0]?.after).toBe(flow.replace('"ACCEPT"', '"ACCEPT\\nup to 2 years"'));
+  });
 });
 
 describe('driftReport', () => {
