@@ -266,6 +266,12 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       const offset = duplicate ? keyStartFrom(text, error.pos[0]) : pastCommentLines(text, error.pos[0]);
       // A line the parser stops at its start is wrong where its text starts (the column its hint names).
       // (A tab the parser refuses as indentation is itself the place.)
+      // A key with a value, then a line indented further: the mistake is that line's, and it is told there.
+      const slip = overIndentedNext(error.code, text, offset);
+      if (slip) {
+        diagnostics.push({ severity: 'error', code: 'yaml-syntax', file, ...lc(slip.offset), message: slip.message, hint: slip.hint });
+        continue;
+      }
       const at = lc(duplicate || error.code === 'TAB_AS_INDENT' ? offset : pastIndentation(text, offset));
       const hint = syntaxHint(error.code, error.message, text, offset, doc);
       diagnostics.push({
@@ -338,6 +344,32 @@ function pastIndentation(text: string, offset: number): number {
   let i = offset;
   while (text[i] === ' ' || text[i] === '\t') i++;
   return i < text.length && text[i] !== '\n' && text[i] !== '\r' ? i : offset;
+}
+
+/**
+ * The line after the key at `offset` when the parser refused it for being indented further than
+ * that key, which has a value of its own (`name: NDA` then `    description: x`): where its text
+ * starts, and what to say there.
+ */
+function overIndentedNext(code: string, text: string, offset: number): { offset: number; message: string; hint: string } | undefined {
+  if (code !== 'BLOCK_AS_IMPLICIT_KEY' && code !== 'MULTILINE_IMPLICIT_KEY') return undefined;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  if (lineEnd < 0) return undefined;
+  // (As syntaxHint tells them apart from `key: a: b`, and from a key without `:`.)
+  const rest = text.slice(offset, lineEnd);
+  if (code === 'BLOCK_AS_IMPLICIT_KEY' ? /:\s/.test(rest) : !/:(\s|$)/.test(rest)) return undefined;
+  const keyColumn = text.slice(lineStart).search(/[^ -]/) + 1;
+  // The next line with text, past blank and comment lines.
+  const next = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*( *)(\S[^\n]*)/.exec(text.slice(lineEnd + 1));
+  if (!next || next[1]!.length + 1 <= keyColumn) return undefined;
+  const start = lineEnd + 1 + next.index + next[0].length - next[2]!.length;
+  const line = (text.slice(0, lineStart).match(/\n/g)?.length ?? 0) + 1;
+  return {
+    offset: start,
+    message: `${quoteStart(text, start)} is indented further than the key on line ${line}, which has a value of its own`,
+    hint: `line ${line} has its key at column ${keyColumn} and this one at column ${next[1]!.length + 1}: line them up (keys of one mapping start at the same column)`,
+  };
 }
 
 /** The first line of what starts at `offset`, shortened, as a message quotes it. */

@@ -93,7 +93,12 @@ describe('parseYamlFile', () => {
     expect(under.diagnostics.map((d) => [d.line, d.hint])).toEqual([[6, 'this list item is indented under the value above it: line it up with the other items of its list']]);
     // A key one column too far under a list item is said to be that, not a list item out of place.
     const key = parseYamlFile(lines('kind: Playbook', 'name: K', 'rules:', '  - name: R1', '     actions: x'), 'k.yaml');
-    expect(key.diagnostics.map((d) => [d.line, d.hint])).toEqual([[4, 'the next line is indented further than this key: keys of one mapping start at the same column']]);
+    expect(key.diagnostics.map((d) => [d.line, d.col, d.message, d.hint])).toEqual([
+      [5, 6, '"actions: x" is indented further than the key on line 4, which has a value of its own', 'line 4 has its key at column 5 and this one at column 6: line them up (keys of one mapping start at the same column)'],
+    ]);
+    // `key: a: b` is still the unquoted `: ` it is.
+    const colon = parseYamlFile(lines('kind: Playbook', 'name: a: b', 'rules: []'), 'c.yaml');
+    expect(colon.diagnostics.map((d) => [d.line, d.hint])).toEqual([[2, 'a value containing `: ` must be quoted']]);
     // A list item slipped further than its siblings names the item it slipped from, and the keys
     // the parser then reads twice are not reported as repeated.
     const deeper = parseYamlFile(lines('kind: Playbook', 'name: Q', 'rules:', '        - name: R', '    description: d', 'description: e'), 'd.yaml');
