@@ -55,8 +55,9 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
     const fieldErrors = parseFieldErrors(body.errors, str);
     if (fieldErrors.length > 0) problem.fieldErrors = fieldErrors;
     const trace = isPlainObject(body.trace) ? body.trace : undefined;
-    // NOTE(api): `trace.requestId` is documented for the agreements service (Zuplo); `request_id` is a guess.
-    problem.requestId = str(trace?.requestId, 200) ?? str(trace?.request_id, 200);
+    // NOTE(api): `trace.requestId` is documented for the agreements service (Zuplo); `request_id`
+    // (in `trace` or beside it, as other gateways write it) is a guess.
+    problem.requestId = str(trace?.requestId, 200) ?? str(trace?.request_id, 200) ?? str(body.request_id, 200);
   } else {
     const type = headerValue(headers, 'content-type') ?? '';
     // A short plain-text body (a proxy's "Bad Gateway") says more than the status alone; HTML does not.

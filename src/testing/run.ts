@@ -24,7 +24,7 @@ import type { RunIdentity } from './run-owner.js';
 import { ScratchPlaybooks } from './scratch.js';
 import { testAgreementMessage, TestAgreements, testAgreementObject } from './test-agreements.js';
 import type { CaseOutcome, PlaybookCase, PlaybookTestFile, ReviewFacts, SuiteOutcome, TemplateTestFile, TestFile, TestReport } from './types.js';
-import { playbookAtRef } from './at-ref.js';
+import { factsNamedToday, playbookAtRef } from './at-ref.js';
 
 export interface RunContext {
   root: string;
@@ -134,19 +134,20 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
     const old = playbookAtRef(file.subject, ctx.subjects.playbooks.get(file.subject), compare.playbooks);
     if (!old) suite.before = { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref: nothing to compare with`, cases: [] };
     else {
-      const before = (await variantOf(old, ctx, false, file.subject)) as Variant;
-      suite.before = { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, ctx, reviews) };
+      const before = (await variantOf(old.subject, ctx, false, file.subject)) as Variant;
+      suite.before = { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, ctx, reviews, old.renamed) };
     }
   }
   return suite;
 }
 
-async function casesAgainst(file: PlaybookTestFile, variant: Variant, ctx: RunContext, reviews: Reviews): Promise<CaseOutcome[]> {
+/** `renamed`: the variant is the playbook at a ref, and these of its rules have other names today. */
+async function casesAgainst(file: PlaybookTestFile, variant: Variant, ctx: RunContext, reviews: Reviews, renamed: ReadonlyMap<string, string> = new Map()): Promise<CaseOutcome[]> {
   return mapLimit(file.cases, ctx.concurrency, async (c) => {
     const got = await reviews.runsFor(c, variant, c.repeat);
     if ('skipped' in got) return caseWithout(c, 'skipped', got.skipped);
     if ('error' in got) return caseWithout(c, 'error', got.error);
-    const runs = got.facts.slice(0, c.repeat).map((facts) => c.expectations.map((e) => checkReview(e.spec, facts)));
+    const runs = got.facts.slice(0, c.repeat).map((facts) => c.expectations.map((e) => checkReview(e.spec, factsNamedToday(facts, renamed))));
     return caseOutcome(c, runs, { evidence: got.facts.slice(0, c.repeat).map((f) => f.review_id), source: got.source });
   });
 }

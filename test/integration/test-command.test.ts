@@ -94,6 +94,21 @@ describe('docket test --compare-to', () => {
     const bad = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'no-such-ref']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('Error: --compare-to: "no-such-ref" names no commit of this repository');
+    // A rule renamed since: the ref's playbook is reviewed as it was (its rule named Term), and
+    // what that review says of Term counts for Duration.
+    git('checkout', '-q', '-f', 'main');
+    const atMain = JSON.parse((await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '-o', 'json'])).stdout).suites[0];
+    const playbook = join(dir, 'playbooks/inbound-nda.yaml');
+    await writeFile(playbook, (await readFile(playbook, 'utf8')).replace('  - name: Term\n', '  - name: Duration\n    renamed_from: Term\n'));
+    const tests = join(dir, 'tests/inbound-nda.test.yaml');
+    await writeFile(tests, (await readFile(tests, 'utf8')).replaceAll('Term', 'Duration'));
+    const renamed = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'main', '-o', 'json']);
+    const [suite] = JSON.parse(renamed.stdout).suites;
+    expect(suite.before.digest).toBe(atMain.digest);
+    expect(suite.before.digest).not.toBe(suite.digest);
+    expect(suite.before.cases.find((c: { name: string }) => c.name === 'a perpetual NDA is flagged for its term').status).toBe('pass');
+    git('checkout', '-q', '-f', 'main');
+
     await writeFile(join(dir, 'bogus.yaml'), 'kind: Bogus\n');
     git('add', '.');
     git('commit', '-q', '-m', 'a broken configuration');

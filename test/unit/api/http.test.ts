@@ -601,6 +601,16 @@ describe('errors', () => {
     expect([a.details.requestId, b.details.requestId, c.details.requestId]).toEqual(['xr-1', 'ray-2', 'zp-3']);
   });
 
+  it('takes a request id the body gives beside its trace, or in it as request_id, before any header', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a' }).reply(422, { title: 'Unprocessable', request_id: 'rid-1' }, { headers: { 'cf-ray': 'ray-1' } });
+    mock.intercept({ path: '/v1/b' }).reply(422, { title: 'Unprocessable', trace: { request_id: 'rid-2' } });
+    const a = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'a' }))) as ApiError;
+    const b = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'b' }))) as ApiError;
+    expect([a.details.requestId, b.details.requestId]).toEqual(['rid-1', 'rid-2']);
+    expect(a.message).toContain('rid-1');
+  });
+
   it('strips control characters from service text', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/a' }).reply(422, { title: 'Bad\u001b[31m', detail: 'line1\nline2\u0007\u009b2J', errors: [{ field: 'na\rme', message: 'x\u0000y' }] }, { headers: PROBLEM_HEADERS });
