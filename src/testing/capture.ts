@@ -7,6 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isMap, isSeq, parseAllDocuments, stringify } from 'yaml';
+import { documentValues, editYaml } from '../pull/yaml-edit.js';
 import { DocketError } from '../errors.js';
 import { normName } from '../engine/normalize.js';
 import type { Services } from '../kinds/kind.js';
@@ -126,9 +127,16 @@ export async function writeCapture(path: string, captured: CapturedCase): Promis
     const cases = target.get('cases');
     const names = isSeq(cases) ? cases.items.map((i) => (isMap(i) ? String(i.get('name')) : '')) : [];
     if (names.includes(String(captured.case.name))) throw new DocketError('duplicate-case', `${path} already has a case named ${JSON.stringify(captured.case.name)}`, 'pass --name to name the new case');
-    if (isSeq(cases)) cases.add(target.createNode(captured.case));
-    else target.set('cases', target.createNode([captured.case]));
-    await writeFile(path, docs.map((d) => d.toString()).join(''));
+    // Edited as pull edits files: the case is lines added after the last one, every other line as it was.
+    const index = docs.findIndex((d) => d === target);
+    const value = documentValues(text)[index] as Record<string, unknown>;
+    let edited: string | null;
+    try {
+      edited = editYaml(text, { documents: new Map([[index, { ...value, cases: [...(Array.isArray(value.cases) ? value.cases : []), captured.case] }]]) }).text;
+    } catch (error) {
+      throw new DocketError('capture-edit', `docket could not edit ${path} safely (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); it was not changed`, 'write the case into a new file with --out');
+    }
+    await writeFile(path, edited ?? text);
     return 'appended';
   }
   const added = stringify({ kind: 'PlaybookTest', playbook: captured.playbook, cases: [captured.case] });

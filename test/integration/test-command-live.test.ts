@@ -117,6 +117,14 @@ describe('docket test against a standalone emulator', () => {
     const text = await readFile(out, 'utf8');
     expect(text).toMatch(/imported_file: [0-9a-f-]{36}\n\s+sha256: [0-9a-f]{64}/);
     expect(text).toContain('includes:\n          - Term');
+    // Appended to cases written by hand: every line of theirs stays as it was (flow mappings, comments).
+    const handWritten = join(dir, 'tests/inbound-nda.test.yaml');
+    const byHand = await readFile(handWritten, 'utf8');
+    const appended = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', handWritten, '--name', 'captured too', '--playbook', 'Inbound NDA'], { env: emu().env });
+    expect(appended.stderr).toContain('Appended case "captured too"');
+    const withCase = await readFile(handWritten, 'utf8');
+    expect(withCase.slice(0, byHand.length)).toBe(byHand);
+    expect(withCase.slice(byHand.length)).toMatch(/^  - name: captured too\n    contract:\n      imported_file: /);
     const again = await runCli(['test', '-C', dir, out], { env: emu().env });
     expect(again.stdout).toContain('PASS  the perpetual NDA as reviewed');
     expect(again.code).toBe(0);
