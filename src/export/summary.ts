@@ -5,6 +5,7 @@ import type { AnyKind } from '../kinds/index.js';
 import type { ExportResult } from './index.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
+import { SETTING_CODES } from '../kinds/support/agreements-reads.js';
 
 export interface SummaryOptions {
   /** The output directory as the user wrote it (shown in commands). */
@@ -33,9 +34,6 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 export function shellArg(text: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
-
-/** What validate says of a setting docket.yaml lacks (agreements.actor for term and template writes). */
-const SETTING_CODES: ReadonlySet<string> = new Set(['missing-actor']);
 
 export function renderExportSummary(result: ExportResult, options: SummaryOptions): string {
   const { paint } = options;

@@ -29,6 +29,7 @@ import type { DocumentProblem } from '../config/load.js';
 import { isTestFile } from '../config/discover.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
+import { SETTING_CODES } from '../kinds/support/agreements-reads.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { setAt, valueAt } from './values.js';
@@ -907,7 +908,10 @@ class PullPlanner {
   async refusedByCheck(files: readonly FileChange[], check: NonNullable<PullInput['check']>): Promise<Map<string, string>> {
     const refused = new Map<string, string>();
     const refuse = (key: string, p: DocumentProblem): void => {
-      if (!refused.has(key) && !this.refusedWhenChecked.has(key)) refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, which docket refuses in the files; change it in the app, then pull again`);
+      if (refused.has(key) || this.refusedWhenChecked.has(key)) return;
+      // A setting docket.yaml lacks is put right there, not in the app.
+      if (SETTING_CODES.has(p.code)) refused.set(key, `${p.message}; ${p.hint ?? 'set it'}, then pull again`);
+      else refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, which docket refuses in the files; change it in the app, then pull again`);
     };
     const dataTexts = new Map(files.filter((f) => f.after !== null && this.dataFiles.has(f.path)).map((f) => [f.path, f.after!]));
     // The documents whose data file is written are checked with its new text, their own written or not.

@@ -25,6 +25,9 @@ export function liveCustomTerms(ctx: FetchContext): Promise<ApiResource<CustomTe
   return ctx.memo('agreements:custom-terms', () => ctx.services.agreements().listCustomTerms());
 }
 
+/** What validate says of a setting docket.yaml lacks (agreements.actor for term and template writes): set there, not in the app. */
+export const SETTING_CODES: ReadonlySet<string> = new Set(['missing-actor']);
+
 /**
  * The actor every term and template write is recorded against: a reference checked at plan time
  * (it must be a user of the agreements service), or an error at the document when it is not set.

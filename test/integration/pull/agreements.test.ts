@@ -3,7 +3,7 @@
  * organization, edited in the app (over HTTP, on the emulator), come back into their files, data
  * files included, changing only what changed; what the service cannot give back is reported.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
@@ -266,6 +266,21 @@ parameters:
     // Put back in the app, the files and the service agree.
     await app.editTemplate('Cloud Service Agreement', { standard_version: '2.1' });
     await expectNoChanges(cli, dir);
+  });
+
+  it('writes no term made in the app into a configuration without agreements.actor, and says to set it', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    await new App(emulator().env).createTerm('Privacy Terms Without Actor', 'Some terms.');
+    const pulled = await cli('pull', '-C', dir, '--kind', 'custom-term', '--target', 'custom-term/Privacy Terms Without Actor', '-o', 'json');
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(JSON.parse(pulled.stdout).not_pulled).toEqual([
+      expect.objectContaining({ name: 'Privacy Terms Without Actor', reason: expect.stringMatching(/need `agreements\.actor` in docket\.yaml.*; set agreements\.actor to the e-mail of a user of the agreements service, then pull again$/) }),
+    ]);
+    expect(await readdir(dir)).toEqual(['docket.yaml']);
+    await writeFile(join(dir, 'docket.yaml'), DOCKET);
+    expect((await cli('pull', '-C', dir, '--kind', 'custom-term', '--target', 'custom-term/Privacy Terms Without Actor')).code).toBe(0);
+    expect(await read(dir, 'custom-terms/privacy-terms-without-actor.md')).toBe('Some terms.\n');
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
   });
 
   it('writes no organization name validate would refuse: one of 230 characters, one with a tab', async () => {
