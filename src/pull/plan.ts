@@ -863,10 +863,7 @@ class PullPlanner {
     for (const [file, edit] of this.edits) {
       const before = this.input.read(file) ?? '';
       try {
-        // Edited as if it ended its last line: what is added after it must not be glued onto it.
-        const ended = before === '' || before.endsWith('\n') ? before : `${before}${lineBreakOf(before)}`;
-        const result = editYaml(ended, { documents: edit.documents, remove: edit.remove, expand: this.input.expand });
-        if (result.text !== null && ended !== before) result.text = unended(before, result.text);
+        const result = editYaml(before, { documents: edit.documents, remove: edit.remove, expand: this.input.expand });
         // Lines as the file will read once written.
         const positions = result.text === null || result.problems.length === 0 ? [] : parseWithPositions(result.text, file).documents;
         for (const p of result.problems) {
@@ -1143,18 +1140,6 @@ function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: read
 /** A data file that started with a byte-order mark keeps it (editors and some tools on Windows want it). */
 function keptBom(before: string, after: string): string {
   return before.startsWith('\uFEFF') && !after.startsWith('\uFEFF') ? `\uFEFF${after}` : after;
-}
-
-/** A file with no newline after its last line keeps it so when that line is still last and unchanged. */
-function unended(before: string, after: string): string {
-  const last = before.slice(before.lastIndexOf('\n') + 1);
-  const eol = lineBreakOf(before);
-  return `\n${after}`.endsWith(`\n${last}${eol}`) ? after.slice(0, -eol.length) : after;
-}
-
-/** The file's line break: CRLF when it has one, as the lines an edit adds get (yaml-edit.ts). */
-function lineBreakOf(text: string): string {
-  return text.includes('\r\n') ? '\r\n' : '\n';
 }
 
 /** How many of the documents `removed` come before document `index`: its index once they are gone. */

@@ -100,12 +100,30 @@ export function writesNoFinalBreak(documents: readonly Document.Parsed[], index:
   return header !== undefined && 'source' in header && header.source.includes('-');
 }
 
+/** A file with no line break after its last line keeps it so when that line is still last and unchanged. */
+function unended(before: string, after: string): string {
+  const last = before.slice(before.lastIndexOf('\n') + 1);
+  const eol = lineBreakOf(before);
+  return `\n${after}`.endsWith(`\n${last}${eol}`) ? after.slice(0, -eol.length) : after;
+}
+
+/** The file's line break: CRLF when it has one, as the lines an edit adds get. */
+function lineBreakOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
 export function editYaml(text: string, request: YamlEditRequest): YamlEditResult {
   // A byte-order mark is no part of the first line (its indentation would count it): edited
   // without it, and kept whatever document comes first.
   if (text.startsWith('\uFEFF')) {
     const edited = editYaml(text.slice(1), request);
     return edited.text === null ? edited : { ...edited, text: `\uFEFF${edited.text}` };
+  }
+  // Edited as if it ended its last line: what is added after it must not be glued onto it. The
+  // last line, when it is still last, stays without its line break.
+  if (text !== '' && !text.endsWith('\n')) {
+    const edited = editYaml(`${text}${lineBreakOf(text)}`, request);
+    return edited.text === null ? edited : { ...edited, text: unended(text, edited.text) };
   }
   const lines = new LineCounter();
   const docs = parseForEdit(text, lines);

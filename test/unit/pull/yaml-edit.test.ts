@@ -27,6 +27,18 @@ rules:
 `;
 
 describe('editYaml', () => {
+  it('adds after a last line that has no line break on lines of its own, and leaves that line without one when it stays last', () => {
+    const flow = 'kind: PlaybookTest\ncases:\n  - name: one\n    expect: { flags: { count: { max: 0 } } }';
+    const added = edit(flow, (v) => ({ ...(v as object), cases: [...(v as { cases: unknown[] }).cases, { name: 'two' }] }));
+    expect(added.text).toBe(`${flow}\n  - name: two\n`);
+    const crlf = flow.replace(/\n/g, '\r\n');
+    expect(edit(crlf, (v) => ({ ...(v as object), cases: [...(v as { cases: unknown[] }).cases, { name: 'two' }] })).text).toBe(`${crlf}\r\n  - name: two\r\n`);
+    const block = 'kind: Playbook\nname: NDA\nrules:\n  - name: A\n    actions: x';
+    // The last line rewritten is a line of the edit's, ended as the file's lines are.
+    expect(edit(block, (v) => setAt(v, '/rules/0/actions', 'y')).text).toBe('kind: Playbook\nname: NDA\nrules:\n  - name: A\n    actions: y\n');
+    expect(edit(`\uFEFF${block}`, (v) => setAt(v, '/name', 'MSA')).text).toBe(`\uFEFF${block.replace('NDA', 'MSA')}`);
+  });
+
   it('rewrites a scalar in its own style, keeping the comment after it and every other byte', () => {
     const { text } = edit(PLAYBOOK, (v) => setAt(setAt(v, '/name', 'Inbound NDAs'), '/description', "NDAs we're sent"));
     expect(text).toBe(PLAYBOOK.replace('name: Inbound NDA   #', 'name: Inbound NDAs   #').replace("description: 'NDAs we receive'", "description: 'NDAs we''re sent'"));
