@@ -22,16 +22,18 @@ export function playbookAtRef(name: string, declared: PlaybookSubject | undefine
   if (!found) return undefined;
   const renamed = new Map<string, string>();
   if (!declared) return { subject: found, renamed };
-  const named = new Set(found.rules.map((r) => normName(r.name)));
-  // Today's name of each former name, for rules not onto a name the playbook had at the ref as well.
-  const today = new Map<string, string>();
+  // Today's name of each former name (the first rule to claim it).
+  const claims = new Map<string, string>();
   for (const rule of declared.rules) {
-    if (named.has(normName(rule.name))) continue;
-    for (const former of rule.formerNames ?? []) if (!today.has(normName(former))) today.set(normName(former), rule.name);
+    for (const former of rule.formerNames ?? []) if (normName(former) !== normName(rule.name) && !claims.has(normName(former))) claims.set(normName(former), rule.name);
   }
+  // A rename onto a name the ref's playbook had is one only when that rule was renamed away too (a
+  // chain: `Hiring` from `Non-solicitation` while `Non-solicitation` from `Governing law`); else
+  // the rule of that name is the same one, and the former name's rule was removed.
+  const named = new Set(found.rules.map((r) => normName(r.name)));
   for (const rule of found.rules) {
-    const now = today.get(normName(rule.name));
-    if (now !== undefined) renamed.set(rule.name, now);
+    const now = claims.get(normName(rule.name));
+    if (now !== undefined && (!named.has(normName(now)) || claims.has(normName(now)))) renamed.set(rule.name, now);
   }
   return { subject: found, renamed };
 }

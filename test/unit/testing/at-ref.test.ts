@@ -32,6 +32,15 @@ describe('playbookAtRef', () => {
     expect(playbookAtRef('Other', playbook('Other', [], ['Gone']), then)).toBeUndefined();
   });
 
+  it('follows a chain of rule renames: a rule renamed onto a name whose rule was renamed away too', () => {
+    const chain = new Map([['NDA', playbook('NDA', [rule('Non-solicitation', 'x'), rule('Governing law', 'y'), rule('Term', 'z')])]]);
+    const now = playbook('NDA', [rule('Hiring', 'x', ['Non-solicitation']), rule('Non-solicitation', 'y', ['Governing law']), rule('Term', 'z')]);
+    expect([...playbookAtRef('NDA', now, chain)!.renamed]).toEqual([
+      ['Non-solicitation', 'Hiring'],
+      ['Governing law', 'Non-solicitation'],
+    ]);
+  });
+
   it('takes the former name first when the ref had both (two playbooks that swapped names)', () => {
     const both = new Map([...then, ['MSA', playbook('MSA', [rule('Cap', '12 months')])]]);
     expect(playbookAtRef('NDA', playbook('NDA', [], ['MSA']), both)?.subject.rules.map((r) => r.name)).toEqual(['Cap']);
