@@ -272,12 +272,16 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
         diagnostics.push({ severity: 'error', code: 'yaml-syntax', file, ...lc(slip.offset), message: slip.message, hint: slip.hint });
         continue;
       }
-      const at = lc(duplicate || error.code === 'TAB_AS_INDENT' ? offset : pastIndentation(text, offset));
+      const start = duplicate || error.code === 'TAB_AS_INDENT' ? offset : pastIndentation(text, offset);
+      const at = lc(start);
       const hint = syntaxHint(error.code, error.message, text, offset, doc);
+      // A line out of line with its mapping is quoted: the parser's words name no line.
+      const outOfLine = error.code === 'BAD_INDENT' || /without - indicator/.test(error.message);
+      const quoted = outOfLine && text.slice(text.lastIndexOf('\n', start - 1) + 1, start).trim() === '' ? `: ${quoteStart(text, start)}` : '';
       diagnostics.push({
         severity: 'error',
         code: duplicate ? 'duplicate-key' : 'yaml-syntax',
-        message: duplicate ? `duplicate key${quoteKeyAt(text, offset)}: each key may appear once in a mapping` : firstLine(error.message),
+        message: duplicate ? `duplicate key${quoteKeyAt(text, offset)}: each key may appear once in a mapping` : `${firstLine(error.message)}${quoted}`,
         file,
         ...at,
         ...(hint ? { hint } : {}),
@@ -361,14 +365,16 @@ function overIndentedNext(code: string, text: string, offset: number): { offset:
   if (code === 'BLOCK_AS_IMPLICIT_KEY' ? /:\s/.test(rest) : !/:(\s|$)/.test(rest)) return undefined;
   const keyColumn = text.slice(lineStart).search(/[^ -]/) + 1;
   // The next line with text, past blank and comment lines.
-  const next = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*( *)(\S[^\n]*)/.exec(text.slice(lineEnd + 1));
+  const next = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*([ \t]*)(\S[^\n]*)/.exec(text.slice(lineEnd + 1));
   if (!next || next[1]!.length + 1 <= keyColumn) return undefined;
   const start = lineEnd + 1 + next.index + next[0].length - next[2]!.length;
   const line = (text.slice(0, lineStart).match(/\n/g)?.length ?? 0) + 1;
   return {
     offset: start,
     message: `${quoteStart(text, start)} is indented further than the key on line ${line}, which has a value of its own`,
-    hint: `line ${line} has its key at column ${keyColumn} and this one at column ${next[1]!.length + 1}: line them up (keys of one mapping start at the same column)`,
+    hint: next[1]!.includes('\t')
+      ? "indent with spaces: this line's indentation holds a tab"
+      : `line ${line} has its key at column ${keyColumn} and this one at column ${next[1]!.length + 1}: line them up (keys of one mapping start at the same column)`,
   };
 }
 

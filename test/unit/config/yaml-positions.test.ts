@@ -96,6 +96,11 @@ describe('parseYamlFile', () => {
     expect(key.diagnostics.map((d) => [d.line, d.col, d.message, d.hint])).toEqual([
       [5, 6, '"actions: x" is indented further than the key on line 4, which has a value of its own', 'line 4 has its key at column 5 and this one at column 6: line them up (keys of one mapping start at the same column)'],
     ]);
+    // A tab in the further indentation is said as the tab it is; a key out of line after a comment is quoted.
+    const tabbed = parseYamlFile(lines('kind: Playbook', 'name: K', '  \tdescription: x'), 't.yaml');
+    expect(tabbed.diagnostics.map((d) => [d.line, d.col, d.message, d.hint])).toEqual([[3, 4, '"description: x" is indented further than the key on line 2, which has a value of its own', "indent with spaces: this line's indentation holds a tab"]]);
+    const commented = parseYamlFile(lines('kind: Playbook', 'name: K # note', '  description: x'), 'c.yaml');
+    expect(commented.diagnostics.map((d) => [d.line, d.col, d.message])).toEqual([[3, 3, 'All mapping items must start at the same column: "description: x"']]);
     // `key: a: b` is still the unquoted `: ` it is.
     const colon = parseYamlFile(lines('kind: Playbook', 'name: a: b', 'rules: []'), 'c.yaml');
     expect(colon.diagnostics.map((d) => [d.line, d.hint])).toEqual([[2, 'a value containing `: ` must be quoted']]);
