@@ -1,5 +1,5 @@
 /** Lines of the configuration's files for diagnostics on a terminal; read once each, on demand. */
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../util/special-file.js';
 import { resolve, sep } from 'node:path';
 import type { SourceLine } from '../render/diagnostics-text.js';
 
@@ -13,7 +13,7 @@ export function sourceLines(root: string): SourceLine {
       // Only files of the configuration: a diagnostic names nothing else, but never read outside it.
       if (path.startsWith(base + sep)) {
         try {
-          lines = readFileSync(path, 'utf8').split(/\r\n?|\n/);
+          lines = readRegularFileSync(path).toString('utf8').split(/\r\n?|\n/);
         } catch {
           lines = undefined;
         }

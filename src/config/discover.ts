@@ -1,6 +1,5 @@
 /** Finds the YAML files of a configuration directory and reads them. */
-import { readFileSync } from 'node:fs';
-import { NOT_REGULAR_FILE } from '../util/special-file.js';
+import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -104,6 +103,8 @@ const REASONS: Record<string, string> = {
 /** The error for a file or folder of the configuration that cannot be read. */
 export function unreadableFile(file: string, error: unknown): Diagnostic {
   const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+  // Made a named pipe or a device after the folder was listed.
+  if (code === 'ENOTREGULAR') return notRegularFile(file);
   return {
     severity: 'error',
     code: 'unreadable-file',
@@ -141,7 +142,7 @@ const DOCUMENT_PREFIX_BOM = /^((?:(?:---|\.\.\.)(?:[ \t][^\n]*)?\r?\n)?(?:[ \t]*
 export function readFiles(root: string, files: string[]): ReadText[] {
   return files.map((file) => {
     try {
-      return decodeStrict(readFileSync(path.join(root, file)));
+      return decodeStrict(readRegularFileSync(path.join(root, file)));
     } catch (error) {
       return { unreadable: error };
     }

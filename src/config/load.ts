@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { ValidateFunction } from 'ajv';
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
@@ -75,7 +75,7 @@ function rereader(root: string, file: string): () => string {
   // Without the byte-order mark, as the first read decoded it: columns on line 1 stay the same.
   return () => {
     try {
-      return readFileSync(path.join(root, file), 'utf8').replace(/^\uFEFF/, '');
+      return readRegularFileSync(path.join(root, file)).toString('utf8').replace(/^\uFEFF/, '');
     } catch (error) {
       // Gone since it was read (a branch switched while a plan read the services): no position to give.
       throw new DocketError('files-changed', `${showPath(file)} changed while docket ran: it can no longer be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'run the command again');

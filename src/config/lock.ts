@@ -16,8 +16,7 @@
  * records the two sides disagree on are dropped (those objects' direction becomes unknown).
  */
 import { readFile, stat } from 'node:fs/promises';
-import { isSpecialFile, NOT_REGULAR_FILE } from '../util/special-file.js';
-import { readFileSync } from 'node:fs';
+import { isSpecialFile, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -981,7 +980,7 @@ export async function settleLock(location: LockLocation, target: string, lock: L
 export function writeLockSync(location: LockLocation, target: string, lock: LockFile): void {
   let text: string | undefined;
   try {
-    text = readFileSync(location.path, 'utf8');
+    text = readRegularFileSync(location.path).toString('utf8');
   } catch {
     text = undefined;
   }

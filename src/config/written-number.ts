@@ -2,7 +2,7 @@
  * A value docket sends as text but YAML read as a number loses how it was written when the number
  * prints otherwise: `zipcode: 01067` is the number 1067, `vars: { code: 1.10 }` is 1.1.
  */
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { quoteValue } from './quote.js';
@@ -17,7 +17,7 @@ export function sourceLines(root: string): (pos: SourcePos) => string | undefine
     if (!files.has(pos.file)) {
       let lines: string[] | undefined;
       try {
-        lines = readFileSync(path.join(root, pos.file), 'utf8').replace(/^\uFEFF/, '').split(/\r\n?|\n/);
+        lines = readRegularFileSync(path.join(root, pos.file)).toString('utf8').replace(/^\uFEFF/, '').split(/\r\n?|\n/);
       } catch {
         lines = undefined;
       }

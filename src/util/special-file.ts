@@ -1,4 +1,5 @@
 /** Files a read would wait on for ever (a named pipe, a device, a socket): refused before they are opened. */
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 
 /** Whether `file` (links followed) exists and is neither a regular file nor a folder. */
@@ -9,3 +10,18 @@ export async function isSpecialFile(file: string): Promise<boolean> {
 
 /** How a message says it, after the file's name. */
 export const NOT_REGULAR_FILE = 'is not a regular file (a named pipe or a device)';
+
+/**
+ * The bytes of a regular file, read synchronously; a file that became a named pipe or a device
+ * since it was checked is refused, not waited on (a synchronous read of one would block the
+ * process for ever, signals included). Opened without waiting for a writer, then checked.
+ */
+export function readRegularFileSync(file: string): Buffer {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} ${NOT_REGULAR_FILE}`), { code: 'ENOTREGULAR' });
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

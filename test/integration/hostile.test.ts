@@ -156,6 +156,20 @@ describe('hostile and broken configurations', () => {
       expect(plan.stderr).not.toMatch(/ECONNREFUSED|unreachable|service answered|Internal error/);
     }, 20_000);
   }
+
+  it('a named pipe as a resource file: -o json, which quotes each source line, reads none from the pipe', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: [\n' });
+    await mkfifo(join(dir, 'q.yaml'));
+    for (const command of ['validate', 'plan']) {
+      const r = await runCli([command, '-C', dir, '-o', 'json'], { env: NOWHERE });
+      expect(r.code).toBe(1);
+      const diagnostics = JSON.parse(r.stdout).diagnostics as { file: string; code: string; excerpt?: string }[];
+      expect(diagnostics.map((d) => [d.file, d.code, d.excerpt])).toEqual([
+        ['p.yaml', 'yaml-syntax', 'rules: ['],
+        ['q.yaml', 'unreadable-file', undefined],
+      ]);
+    }
+  }, 20_000);
 });
 
 /** DOCKET_* variables replace docket.yaml's keys and are checked like them, offline, naming the variable. */

@@ -5,7 +5,8 @@
  * atomically, then the sync records of what was pulled: a run killed half-way leaves whole files,
  * and pulling again converges.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readRegularFileSync } from '../../util/special-file.js';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { schemaHome } from '../../config/schema-names.js';
@@ -104,7 +105,7 @@ function fileReader(root: string, loaded: Pick<Workspace, 'textDigests' | 'files
     if (!cache.has(file)) {
       let bytes: Buffer | undefined;
       try {
-        bytes = readFileSync(path.join(root, ...file.split('/')));
+        bytes = readRegularFileSync(path.join(root, ...file.split('/')));
       } catch {
         bytes = undefined;
       }
