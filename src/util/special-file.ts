@@ -19,7 +19,10 @@ export const NOT_REGULAR_FILE = 'is not a regular file (a named pipe or a device
 export function readRegularFileSync(file: string): Buffer {
   const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} ${NOT_REGULAR_FILE}`), { code: 'ENOTREGULAR' });
+    const info = fstatSync(fd);
+    // A folder is the error reading one gives.
+    if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${file}'`), { code: 'EISDIR' });
+    if (!info.isFile()) throw Object.assign(new Error(`${file} ${NOT_REGULAR_FILE}`), { code: 'ENOTREGULAR' });
     return readFileSync(fd);
   } finally {
     closeSync(fd);
