@@ -275,9 +275,8 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       const start = duplicate || error.code === 'TAB_AS_INDENT' ? offset : pastIndentation(text, offset);
       const at = lc(start);
       const hint = syntaxHint(error.code, error.message, text, offset, doc);
-      // A line out of line with its mapping is quoted: the parser's words name no line.
-      const outOfLine = error.code === 'BAD_INDENT' || /without - indicator/.test(error.message);
-      const quoted = outOfLine && text.slice(text.lastIndexOf('\n', start - 1) + 1, start).trim() === '' ? `: ${quoteStart(text, start)}` : '';
+      // What the parser stopped at is quoted: its words name no value.
+      const quoted = /\S/.test(text.slice(start, text.indexOf('\n', start) === -1 ? undefined : text.indexOf('\n', start))) ? `: ${quoteStart(text, start)}` : '';
       diagnostics.push({
         severity: 'error',
         code: duplicate ? 'duplicate-key' : 'yaml-syntax',
@@ -335,7 +334,7 @@ function unclosedAt(doc: Document.Parsed, text: string, offset: number, code: st
       found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed: ${quoteStart(text, node.range[0])}`, hint: `close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)` };
     } else if ((yaml().isSeq(node) || yaml().isMap(node)) && node.flow) {
       const [open, close] = yaml().isSeq(node) ? ['[', ']'] : ['{', '}'];
-      found = { offset: node.range[0], message: `this \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\`, or write it as indented ${yaml().isSeq(node) ? '`- item` lines' : '`key: value` lines'}` };
+      found = { offset: node.range[0], message: `this \`${open}\` is never closed with \`${close}\`: ${quoteStart(text, node.range[0])}`, hint: `close it with \`${close}\`, or write it as indented ${yaml().isSeq(node) ? '`- item` lines' : '`key: value` lines'}` };
     }
   });
   return found;

@@ -57,9 +57,11 @@ describe('parseYamlFile', () => {
   it('reports syntax errors and duplicate keys at their line and column', () => {
     const syntax = parseYamlFile(lines('kind: Member', 'name: x: y'), 's.yaml');
     expect(syntax.diagnostics).toEqual([
-      expect.objectContaining({ code: 'yaml-syntax', file: 's.yaml', line: 2, col: 7, hint: 'a value containing `: ` must be quoted' }),
+      expect.objectContaining({ code: 'yaml-syntax', file: 's.yaml', line: 2, col: 7, message: 'Nested mappings are not allowed in compact mappings: "x: y"', hint: 'a value containing `: ` must be quoted' }),
     ]);
     expect(syntax.documents[0]!.ok).toBe(false);
+    // What the parser stopped at is quoted, and so is a bracket never closed, from the bracket.
+    expect(parseYamlFile(lines('kind: Member', 'tags: [a, b'), 'b.yaml').diagnostics.map((d) => d.message)).toEqual(['this `[` is never closed with `]`: "[a, b"']);
     // Old Mac line ends (a lone CR) are line breaks to YAML, and to the count of lines.
     const cr = parseYamlFile('kind: Member\rname: x: y\r', 'cr.yaml');
     expect(cr.diagnostics.map((d) => [d.line, d.col])).toEqual([[2, 7]]);
