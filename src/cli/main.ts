@@ -124,7 +124,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   } catch (error) {
     // `-o json` promises a JSON document on stdout whatever happens (as Terraform's -json does).
     if (json && !printed) {
-      const { sourceLines } = await import('./source-lines.js');
+      const { sourceLines } = await import('../config/source-lines.js');
       io.stdout(errorDocument(json, error, error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined));
     }
     return reportError(error, io, !argv.includes('--no-color'));
@@ -207,7 +207,7 @@ async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promi
   const color = colorAllowed && useColor(io, {});
   if (error instanceof ConfigError) {
     io.stderr(`Error: ${error.message}\n`);
-    const [{ renderDiagnosticsText }, { sourceLines }] = await Promise.all([import('../render/text.js'), import('./source-lines.js')]);
+    const [{ renderDiagnosticsText }, { sourceLines }] = await Promise.all([import('../render/text.js'), import('../config/source-lines.js')]);
     io.stderr(renderDiagnosticsText(error.diagnostics, { color, ...(io.stderrTTY && error.root ? { source: sourceLines(error.root) } : {}) }));
     return 1;
   }

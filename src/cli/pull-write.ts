@@ -5,7 +5,8 @@
  * configuration) is changed where the link leads: the link stays a link.
  */
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, readFile, rm } from 'node:fs/promises';
+import { access, lstat, mkdir, rm } from 'node:fs/promises';
+import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { DocketError } from '../errors.js';
 import { showPath } from '../config/quote.js';
@@ -66,7 +67,12 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
   if (problems.length > 0) throw cannotWrite(problems, 'make them writable, or see the changes with --dry-run and make them by hand');
   // Each file still as pull read it: an edit saved since would be written over.
   for (const t of targets) {
-    const now = await readFile(path.join(root, ...t.change.path.split('/')), 'utf8').catch(() => null);
+    let now: string | null;
+    try {
+      now = readRegularFileSync(path.join(root, ...t.change.path.split('/'))).toString('utf8');
+    } catch {
+      now = null;
+    }
     if (now !== t.change.before) throw changedWhilePulling(t.change.path);
   }
   for (const t of targets) {

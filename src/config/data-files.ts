@@ -17,6 +17,7 @@ import { quoteValue } from './quote.js';
 import { CONTROL_CHARACTER, codePointOf } from './text-hygiene.js';
 import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
+import { parseYamlFile } from './yaml-read.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
@@ -227,6 +228,13 @@ const BINARY = new Set<unknown>(['pdf', 'docx']);
 
 /** A copy, so the file's bytes are not kept alive by a view of them (the text is what is kept). */
 const headOf = (bytes: Uint8Array): Uint8Array => Uint8Array.from(bytes.subarray(0, HEAD_BYTES));
+
+/** A text data file as the loader reads one whose bytes are `written` (past a byte-order mark; a YAML one parsed): what pull would write, checked before it is. */
+export function textDataFile(path: string, written: string, yaml: boolean): DataFile {
+  const bytes = Buffer.from(written, 'utf8');
+  const text = written.replace(/^\uFEFF/, '');
+  return { path, head: headOf(bytes), sha256: sha256(bytes), text, ...(yaml ? { parsed: parseYamlFile(text, path) } : {}) };
+}
 
 /** What is wrong with a file's content; `at`: where in the file itself (a character in a text file). */
 type ContentProblem = { code: string; message: string; hint?: string; at?: { line: number; col: number } } | undefined;

@@ -3,7 +3,7 @@
  * whose file the services cannot give back. docket does not read them as resources, but the live
  * objects they name are being adopted, not drift: `drift` and `pull` leave them to the user.
  */
-import { readFile } from 'node:fs/promises';
+import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { isPlainObject } from '../util/plain.js';
 import { discoverYamlFiles } from './discover.js';
@@ -24,7 +24,12 @@ export async function pendingDocuments(root: string): Promise<PendingDocument[]>
   const { files } = await discoverYamlFiles(root, PENDING_FILE);
   const out: PendingDocument[] = [];
   for (const file of files) {
-    const text = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
+    let text: string | undefined;
+    try {
+      text = readRegularFileSync(path.join(root, file)).toString('utf8');
+    } catch {
+      text = undefined;
+    }
     // Read as any configuration file is (an id like 0e12… or a `<<` in a name needs the full parser).
     for (const doc of text === undefined ? [] : parseYamlFile(text, file).documents) {
       const value: unknown = doc.ok ? doc.value : undefined;

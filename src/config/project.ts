@@ -12,7 +12,8 @@ import { showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
 import { CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
-import { numberAsText, sourceLines, writtenIn } from './written-number.js';
+import { numberAsText, writtenIn } from './written-number.js';
+import { sourceLines } from './source-lines.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
 

@@ -2,30 +2,9 @@
  * A value docket sends as text but YAML read as a number loses how it was written when the number
  * prints otherwise: `zipcode: 01067` is the number 1067, `vars: { code: 1.10 }` is 1.1.
  */
-import { readRegularFileSync } from '../util/special-file.js';
-import path from 'node:path';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { quoteValue } from './quote.js';
-
-/**
- * Reads source lines of the files below `root`, each file once: a docket.yaml may hold thousands
- * of variables.
- */
-export function sourceLines(root: string): (pos: SourcePos) => string | undefined {
-  const files = new Map<string, string[] | undefined>();
-  return (pos) => {
-    if (!files.has(pos.file)) {
-      let lines: string[] | undefined;
-      try {
-        lines = readRegularFileSync(path.join(root, pos.file)).toString('utf8').replace(/^\uFEFF/, '').split(/\r\n?|\n/);
-      } catch {
-        lines = undefined;
-      }
-      files.set(pos.file, lines);
-    }
-    return files.get(pos.file)?.[pos.line - 1];
-  };
-}
+import type { SourceLine } from './source-lines.js';
 
 /** The plain scalar written at `col` of `line` (it ends at a comment, a flow indicator or the line's end). */
 export function plainScalarAt(line: string | undefined, col: number): string | undefined {
@@ -53,9 +32,9 @@ export function writtenIn(text: string): (pos: { line: number; col: number }) =>
 }
 
 /** The diagnostic when `value` is a number written (at `pos`) as other text than it prints as. */
-export function numberAsText(value: unknown, lineAt: (pos: SourcePos) => string | undefined, pos: SourcePos, label: string): Diagnostic | undefined {
+export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos, label: string): Diagnostic | undefined {
   if (typeof value !== 'number') return undefined;
-  const written = plainScalarAt(lineAt(pos), pos.col);
+  const written = plainScalarAt(lineAt(pos.file, pos.line), pos.col);
   if (written === undefined || written === String(value) || written.startsWith('${')) return undefined;
   return {
     severity: 'error',

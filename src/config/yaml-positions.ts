@@ -362,7 +362,8 @@ function overIndentedNext(code: string, text: string, offset: number): { offset:
   // (As syntaxHint tells them apart from `key: a: b`, and from a key without `:`.)
   const rest = text.slice(offset, lineEnd);
   if (code === 'BLOCK_AS_IMPLICIT_KEY' ? /:\s/.test(rest) : !/:(\s|$)/.test(rest)) return undefined;
-  const keyColumn = text.slice(lineStart).search(/[^ -]/) + 1;
+  // Past the indentation and any list markers (`  - - key:`), not a `-` the key starts with.
+  const keyColumn = /^(?: *- +)* */.exec(text.slice(lineStart))![0].length + 1;
   // The next line with text, past blank and comment lines.
   const next = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*([ \t]*)(\S[^\n]*)/.exec(text.slice(lineEnd + 1));
   if (!next || next[1]!.length + 1 <= keyColumn) return undefined;

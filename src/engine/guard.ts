@@ -25,6 +25,11 @@ export function massDeleteViolations(plan: Plan, live: LiveResource[], threshold
   return out.sort((a, b) => a.kind.localeCompare(b.kind));
 }
 
+/** The plan's warning of a violation: the first thing a reader of the plan must see. */
+export function guardWarning(v: GuardViolation): string {
+  return `apply will refuse this plan: ${describeViolation(v)}; pass --force to apply it anyway`;
+}
+
 export function describeViolation(v: GuardViolation): string {
   const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
   return `the plan removes ${v.removals} of ${v.live} live ${v.kind} objects (${pct(v.removals / v.live)}), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;

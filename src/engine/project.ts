@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
 import type { ServiceName } from '../api/types.js';
-import { describeViolation, massDeleteViolations } from './guard.js';
+import { guardWarning, massDeleteViolations } from './guard.js';
 import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
 import type { SyncState } from './sync.js';
@@ -145,7 +145,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     plan = {
       ...plan,
       guard,
-      warnings: [...plan.warnings, ...guard.map((v) => `apply will refuse this plan: ${describeViolation(v)}; pass --force to apply it anyway`)],
+      warnings: [...plan.warnings, ...guard.map(guardWarning)],
     };
   }
   return { plan, live, diagnostics: result.diagnostics, unmatched };

@@ -6,7 +6,8 @@
 import type { ServiceName } from '../api/types.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
-import { numberAsText, sourceLines } from '../config/written-number.js';
+import { numberAsText } from '../config/written-number.js';
+import { sourceLines } from '../config/source-lines.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, problemAt, valueOf } from './support/positions.js';

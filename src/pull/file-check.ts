@@ -4,11 +4,9 @@
  * files as pull would write them. Pure: the files were read by the loader.
  */
 import { resourceTextChecker } from '../config/load.js';
-import { parseYamlFile } from '../config/yaml-read.js';
-import type { DataFiles } from '../config/data-files.js';
+import { textDataFile, type DataFiles } from '../config/data-files.js';
 import type { ProjectConfig } from '../config/types.js';
 import { Diagnostics } from '../diagnostics.js';
-import { sha256 } from '../engine/canonical.js';
 import { declaredBy } from '../engine/desired.js';
 import { schemaKindsOf } from '../engine/workspace.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -47,14 +45,12 @@ export async function pullFileChecker(options: {
   });
 }
 
-/** The data files with some texts replaced (read as the loader reads them: past a byte-order mark; a YAML one parsed). */
+/** The data files with the texts pull would write: existing ones replaced, new ones (a new object's) added. */
 function withTexts(files: DataFiles, texts: ReadonlyMap<string, string>): DataFiles {
   const out = new Map(files);
   for (const [path, written] of texts) {
-    const file = files.get(path);
-    if (!file) continue;
-    const text = written.replace(/^\uFEFF/, '');
-    out.set(path, { ...file, text, sha256: sha256(written), ...(file.parsed ? { parsed: parseYamlFile(text, path) } : {}) });
+    const known = files.get(path);
+    out.set(path, textDataFile(path, written, known ? known.parsed !== undefined : /\.ya?ml$/i.test(path)));
   }
   return out;
 }

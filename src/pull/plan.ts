@@ -910,7 +910,9 @@ class PullPlanner {
       if (SETTING_CODES.has(p.code)) refused.set(key, `${p.message}; ${p.hint ?? 'set it'}, then pull again`);
       else refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, which docket refuses in the files; change it in the app, then pull again`);
     };
-    const dataTexts = new Map(files.filter((f) => f.after !== null && this.dataFiles.has(f.path)).map((f) => [f.path, f.after!]));
+    // Data files written: edited ones, and a new object's (its body, its definition).
+    const isData = (f: FileChange): boolean => this.dataFiles.has(f.path) || (f.before === null && !this.newFileObjects.has(f.path));
+    const dataTexts = new Map(files.filter((f) => f.after !== null && isData(f)).map((f) => [f.path, f.after!]));
     // The documents whose data file is written are checked with its new text, their own written or not.
     const dataOwners = new Map<string, Pulling[]>();
     for (const path of dataTexts.keys()) for (const o of this.dataFileOwners.get(path) ?? []) if (o.d?.document) addTo(dataOwners, o.d.document.file, o);

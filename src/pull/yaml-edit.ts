@@ -16,7 +16,7 @@
  */
 import { diffArrays } from 'diff';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
-import { joinPointer } from '../config/yaml-positions.js';
+import { joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { holdsPlaceholder } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
@@ -89,11 +89,16 @@ export function documentValues(text: string): unknown[] {
  * collection (`{ actions: "…" }`), which stays quoted and would show it as `\n`.
  */
 export function writesNoFinalBreak(documents: readonly Document.Parsed[], index: number, pointer: string, value: string): boolean {
-  const path = (pointer === '' ? [] : pointer.slice(1).split('/')).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
   const doc = documents[index];
-  const node: unknown = doc?.getIn(path, true);
-  if (!doc || !isScalar(node) || node.value !== value) return false;
-  const parent: unknown = path.length > 0 ? doc.getIn(path.slice(0, -1), true) : undefined;
+  if (!doc) return false;
+  // Walked node by node: a list takes an index, a mapping a key as written (`"2024"` too).
+  let parent: unknown;
+  let node: unknown = doc.contents;
+  for (const segment of splitPointer(pointer)) {
+    parent = node;
+    node = isSeq(node) ? node.get(Number(segment), true) : isMap(node) ? node.get(segment, true) : undefined;
+  }
+  if (!isScalar(node) || node.value !== value) return false;
   if ((isMap(parent) || isSeq(parent)) && parent.flow === true) return true;
   if (node.type !== 'BLOCK_LITERAL' && node.type !== 'BLOCK_FOLDED') return false;
   const header = (node.srcToken as CST.BlockScalar | undefined)?.props.find((t) => t.type === 'block-scalar-header');

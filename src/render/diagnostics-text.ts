@@ -4,6 +4,7 @@ import { painter } from './paint.js';
 import { plural } from './facts.js';
 import { stripControl } from './sanitize.js';
 import { oneLine } from './value.js';
+import type { SourceLine } from '../config/source-lines.js';
 
 /** Messages quote user values; none of it may reach the terminal raw. */
 function clean(d: Diagnostic): Diagnostic {
@@ -15,7 +16,6 @@ function clean(d: Diagnostic): Diagnostic {
 }
 
 /** A line of a configuration file (1-based), or undefined when it cannot be read. */
-export type SourceLine = (file: string, line: number) => string | undefined;
 
 export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolean; source?: SourceLine }): string {
   const paint = painter(opts.color);

@@ -1,4 +1,7 @@
-/** Files a read would wait on for ever (a named pipe, a device, a socket): refused before they are opened. */
+/**
+ * Files a read would wait on for ever (a named pipe, a device, a socket): refused, never waited on
+ * (checked before they are opened, or opened without waiting and checked).
+ */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 

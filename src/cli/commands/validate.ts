@@ -6,7 +6,7 @@ import { renderDiagnosticsText } from '../../render/text.js';
 import { useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { loadWorkspace } from '../../engine/workspace.js';
-import { sourceLines } from '../source-lines.js';
+import { sourceLines } from '../../config/source-lines.js';
 import { declaredPlaybooks, declaredTemplates } from '../../kinds/support/test-subjects.js';
 import { loadTests } from '../../testing/load.js';
 import { PROJECT_FILES } from '../../config/load.js';

@@ -103,6 +103,8 @@ describe('parseYamlFile', () => {
     expect(tabbed.diagnostics.map((d) => [d.line, d.col, d.message, d.hint])).toEqual([[3, 4, '"description: x" is indented further than the key on line 2, which has a value of its own', "indent with spaces: this line's indentation holds a tab"]]);
     const commented = parseYamlFile(lines('kind: Playbook', 'name: K # note', '  description: x'), 'c.yaml');
     expect(commented.diagnostics.map((d) => [d.line, d.col, d.message])).toEqual([[3, 3, 'All mapping items must start at the same column: "description: x"']]);
+    const dashed = parseYamlFile(lines('kind: Playbook', '-x: K', '  description: x'), 'x.yaml');
+    expect(dashed.diagnostics.map((d) => d.hint)).toEqual(['line 2 has its key at column 1 and this one at column 3: line them up (keys of one mapping start at the same column)']);
     // `key: a: b` is still the unquoted `: ` it is.
     const colon = parseYamlFile(lines('kind: Playbook', 'name: a: b', 'rules: []'), 'c.yaml');
     expect(colon.diagnostics.map((d) => [d.line, d.hint])).toEqual([[2, 'a value containing `: ` must be quoted']]);

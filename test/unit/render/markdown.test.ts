@@ -3,6 +3,7 @@ import type { Change } from '../../../src/engine/types.js';
 import { renderPlanMarkdown } from '../../../src/render/markdown.js';
 import { KIND_ORDER, change, mixedPlan, plan } from './fixtures.js';
 import { markdownShape } from './markdown-check.js';
+import { describeViolation, guardWarning } from '../../../src/engine/guard.js';
 
 const md = (p: ReturnType<typeof plan>, maxChars?: number): string =>
   renderPlanMarkdown(p, maxChars === undefined ? { kindOrder: KIND_ORDER } : { kindOrder: KIND_ORDER, maxChars });
@@ -209,6 +210,19 @@ describe('renderPlanMarkdown', () => {
     expect(out).toMatch(/<details><summary>Playbooks \(800 changes[^)]*\)<\/summary>/);
     expect(out.split('\n').filter((l) => l.startsWith('- `+`')).length).toBeGreaterThan(50);
     expect(out).toContain(NOTE);
+  });
+
+  it('lists first, and never cuts, that apply will refuse the plan', () => {
+    const violation = { kind: 'rule' as const, removals: 520, live: 1000, threshold: 0.3 };
+    const warnings = [...Array.from({ length: 400 }, (_, i) => `rule "P/R ${i}" was edited in the app ${'w'.repeat(150)}`), guardWarning(violation)];
+    const removes = Array.from({ length: 520 }, (_, i) => change('delete', 'rule', `P/R ${i}`, { parent: 'P' }));
+    for (const limit of [60_000, 3000]) {
+      const out = md(plan(removes, { warnings, guard: [violation] }), limit);
+      expect(out.length).toBeLessThan(limit);
+      const first = out.split('\n').find((l) => l.startsWith('> - '));
+      expect(first).toBe(`> - apply will refuse this plan: ${describeViolation(violation).replace(/_/g, '\\_')}; pass --force to apply it anyway`);
+      expect(out.split('apply will refuse').length).toBe(2);
+    }
   });
 
   it('cuts warnings that would take most of the comment, though they fit, so the changes are listed', () => {

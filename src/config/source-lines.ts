@@ -1,7 +1,12 @@
-/** Lines of the configuration's files for diagnostics on a terminal; read once each, on demand. */
-import { readRegularFileSync } from '../util/special-file.js';
+/**
+ * Lines of the configuration's files, for messages that quote them (a terminal's line under an
+ * error, `-o json`'s excerpt, how a number was written); read once each, on demand, as the loader
+ * decoded them (past a byte-order mark, so columns on line 1 agree).
+ */
 import { resolve, sep } from 'node:path';
-import type { SourceLine } from '../render/diagnostics-text.js';
+import { readRegularFileSync } from '../util/special-file.js';
+
+export type SourceLine = (file: string, line: number) => string | undefined;
 
 export function sourceLines(root: string): SourceLine {
   const files = new Map<string, string[] | undefined>();
@@ -13,7 +18,7 @@ export function sourceLines(root: string): SourceLine {
       // Only files of the configuration: a diagnostic names nothing else, but never read outside it.
       if (path.startsWith(base + sep)) {
         try {
-          lines = readRegularFileSync(path).toString('utf8').split(/\r\n?|\n/);
+          lines = readRegularFileSync(path).toString('utf8').replace(/^\uFEFF/, '').split(/\r\n?|\n/);
         } catch {
           lines = undefined;
         }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { textDataFile } from '../../../src/config/data-files.js';
+import { KINDS } from '../../../src/kinds/index.js';
+import { pullFileChecker } from '../../../src/pull/file-check.js';
+import { projectConfig } from '../engine/builders.js';
+
+describe('pullFileChecker', () => {
+  const project = { ...projectConfig(), agreements: { actor: 'legal@acme.example' } };
+  const TERM = 'kind: CustomTerm\nname: Privacy\nbody_file: privacy.md\n';
+
+  it('checks a document as its kind does, with the data file pull would write, new or edited', async () => {
+    const check = await pullFileChecker({ kinds: KINDS, project, processEnv: {}, files: new Map() });
+    const blank = await check('custom-terms/privacy.yaml', TERM, new Map([['custom-terms/privacy.md', '  \n']]));
+    expect(blank.map((p) => [p.code, p.message, p.index])).toEqual([['term-content', 'custom term "Privacy" has an empty body', 0]]);
+    expect(await check('custom-terms/privacy.yaml', TERM, new Map([['custom-terms/privacy.md', 'Some terms.\n']]))).toEqual([]);
+    // An edited file: the text pull writes, not the one read.
+    const read = new Map([['custom-terms/privacy.md', textDataFile('custom-terms/privacy.md', 'Some terms.\n', false)]]);
+    const edited = await pullFileChecker({ kinds: KINDS, project, processEnv: {}, files: read });
+    expect(await edited('custom-terms/privacy.yaml', TERM, new Map())).toEqual([]);
+    expect((await edited('custom-terms/privacy.yaml', TERM, new Map([['custom-terms/privacy.md', '\uFEFF\n']]))).map((p) => p.code)).toEqual(['term-content']);
+  });
+
+  it('says a setting docket.yaml lacks as its own problem, and runs no kind check on what the schema refuses', async () => {
+    const check = await pullFileChecker({ kinds: KINDS, project: projectConfig(), processEnv: {}, files: new Map() });
+    expect((await check('custom-terms/privacy.yaml', TERM, new Map([['custom-terms/privacy.md', 'x\n']]))).map((p) => p.code)).toEqual(['missing-actor']);
+    expect((await check('custom-terms/privacy.yaml', 'kind: CustomTerm\nname: 7\n', new Map())).map((p) => p.code)).not.toContain('term-content');
+  });
+});
