@@ -219,6 +219,11 @@ function parsedValues(text: string): unknown[] {
 function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (s: string) => string, problems: YamlEditProblem[], nulledAt: (pointer: string) => boolean = () => false): string | undefined {
   if (typeof got === 'string' && holdsPlaceholder(got) && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`) || leftAsWritten(p, got, wanted, pointer))) return undefined;
   if (typeof got === 'string' && holdsPlaceholder(got) && expand(got) === wanted) return undefined;
+  // Items holding a placeholder live has no value for stay, said as problems: not in what is wanted.
+  if (Array.isArray(got) && Array.isArray(wanted) && got.length > wanted.length) {
+    const left = got.filter((item) => !(typeof item === 'string' && holdsPlaceholder(item) && problems.some((p) => p.written === item && p.wanted === null && p.pointer.startsWith(`${pointer}/`))));
+    if (left.length < got.length) return firstMismatch(left, wanted, pointer, expand, problems, nulledAt);
+  }
   if (Array.isArray(got) && Array.isArray(wanted) && got.length === wanted.length) {
     for (let i = 0; i < got.length; i++) {
       const m = firstMismatch(got[i], wanted[i], joinPointer(pointer, i), expand, problems, nulledAt);
@@ -433,10 +438,12 @@ class DocumentEditor {
       }
       // A key a merge gives is written in the mapping only when it must differ from the merged value.
       if (Object.hasOwn(merged, k) && sameValue(merged[k], wanted[k])) continue;
+      if (this.mergedPlaceholder(map, merged[k], wanted[k], joinPointer(pointer, k))) continue;
       this.addPair(map, k, wanted[k], previous);
     }
     for (const k of Object.keys(merged)) {
       if (own.has(k) || Object.hasOwn(wanted, k)) continue;
+      if (this.mergedPlaceholder(map, merged[k], null, joinPointer(pointer, k))) continue;
       this.ctx.nulled.add(`${this.ctx.index}\u0000${joinPointer(pointer, k)}`);
       this.addPair(map, k, null, previous);
     }
@@ -450,6 +457,17 @@ class DocumentEditor {
     const written = this.placeholderIn(node);
     if (written === undefined) return false;
     this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written, wanted: null });
+    return true;
+  }
+
+  /**
+   * A value a merge key gives that holds a placeholder stands for its variable here too: written
+   * over in this mapping, the variable would no longer reach it. Said as a problem unless it
+   * expands to what is wanted.
+   */
+  private mergedPlaceholder(map: YAMLMap, merged: unknown, wanted: unknown, pointer: string): boolean {
+    if (typeof merged !== 'string' || !holdsPlaceholder(merged)) return false;
+    if (this.ctx.expand(merged) !== wanted) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
     return true;
   }
 
@@ -477,7 +495,9 @@ class DocumentEditor {
 
   private patchSeq(seq: YAMLSeq, wanted: unknown[], pointer: string, parent: Parent): void {
     const items = seq.items as Node[];
-    if (wanted.length === 0) {
+    // An item holding a placeholder is never taken out (as a key is not): the list keeps it.
+    const kept = items.some((item) => this.placeholderIn(item) !== undefined);
+    if (wanted.length === 0 && !kept) {
       if (items.length > 0) this.emptySeq(seq, parent);
       return;
     }
@@ -488,7 +508,7 @@ class DocumentEditor {
     let nextOld = 0;
     for (const [o, w] of align(items.map((n) => this.resolved(n)), wanted)) {
       if (o !== undefined && w !== undefined) this.patch(items[o] ?? null, wanted[w], joinPointer(pointer, o), { kind: 'item', seq, index: o });
-      else if (o !== undefined) this.removeItem(seq, o);
+      else if (o !== undefined && !this.keepsPlaceholder(items[o] ?? null, joinPointer(pointer, o))) this.removeItem(seq, o);
       else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w]);
       if (o !== undefined) nextOld = o + 1;
     }

@@ -27,6 +27,35 @@ rules:
 `;
 
 describe('editYaml', () => {
+  it('keeps a list item holding a placeholder that live no longer has, and says so; the other items go', () => {
+    const expand = (t: string) => t.replace('${var.sec}', 'Sec A');
+    const text = 'kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n  - Sec C\n';
+    const dropped = edit(text, (v) => ({ ...(v as object), attachments: ['Sec B'] }), 0, expand);
+    expect(dropped.text).toBe('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n');
+    expect(dropped.problems).toEqual([{ document: 0, pointer: '/attachments/0', line: 4, written: '${var.sec}', wanted: null }]);
+    const emptied = edit(text, (v) => ({ ...(v as object), attachments: [] }), 0, expand);
+    expect(emptied.text).toBe('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n');
+    expect(emptied.problems.map((p) => p.pointer)).toEqual(['/attachments/0']);
+    const flow = edit('kind: Template\nname: T\nattachments: ["${var.sec}", Sec B]\n', (v) => ({ ...(v as object), attachments: ['Sec B'] }), 0, expand);
+    expect(flow.text).toBe('kind: Template\nname: T\nattachments: ["${var.sec}", Sec B]\n');
+    expect(flow.problems.map((p) => p.written)).toEqual(['${var.sec}']);
+  });
+
+  it('writes no value over a placeholder a merge key gives: live differing from it, or having none, is said', () => {
+    const expand = (t: string) => t.replace('${var.company}', 'Acme').replace('${var.mail}', 'alice@acme.example');
+    const text = 'kind: Playbook\nname: M\nrules:\n  - &base\n    name: A\n    actions: Do ${var.company} things\n    reviewer: ${var.mail}\n  - <<: *base\n    name: B\n';
+    const changed = edit(text, (v) => setAt(setAt(v, '/rules/1/actions', 'Do Acme things now'), '/rules/1/reviewer', 'alice@acme.example'), 0, expand);
+    expect(changed.text).toBe(text);
+    expect(changed.problems).toEqual([{ document: 0, pointer: '/rules/1/actions', line: 8, written: 'Do ${var.company} things', wanted: 'Do Acme things now' }]);
+    const cleared = edit(text, (v) => {
+      const rules = (v as { rules: Record<string, unknown>[] }).rules;
+      const { reviewer: _, ...b } = rules[1]!;
+      return { ...(v as object), rules: [rules[0], b] };
+    }, 0, expand);
+    expect(cleared.text).toBe(text);
+    expect(cleared.problems.map((p) => [p.pointer, p.wanted])).toEqual([['/rules/1/reviewer', null]]);
+  });
+
   it('adds after a last line that has no line break on lines of its own, and leaves that line without one when it stays last', () => {
     const flow = 'kind: PlaybookTest\ncases:\n  - name: one\n    expect: { flags: { count: { max: 0 } } }';
     const added = edit(flow, (v) => ({ ...(v as object), cases: [...(v as { cases: unknown[] }).cases, { name: 'two' }] }));
