@@ -163,7 +163,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
     const placeholders = texts[i]!.includes('$');
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), processEnv, diagnostics, placeholders, text: texts[i]! });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), processEnv, diagnostics, placeholders, text: texts[i]! });
       if (resource) documents.push(resource);
     }
   });
@@ -286,6 +286,8 @@ interface CheckContext {
   validators: Map<string, ValidateFunction>;
   vars: Record<string, string> | undefined;
   brokenVars?: ReadonlySet<string>;
+  /** With an environment selected, the others: a `${var.X}` must be defined in each of them too. */
+  otherEnvironments?: readonly { name: string; vars: Record<string, string> }[];
   processEnv: Record<string, string | undefined>;
   diagnostics: Diagnostic[];
   /** False when the file has no `$`, so no substitution to make. */
@@ -355,6 +357,8 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     });
   }
 
+  if (ctx.placeholders && ctx.otherEnvironments && ctx.vars !== undefined) diagnostics.push(...undefinedElsewhere(value, doc, ctx, interpolated.problems));
+
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
   const written = writtenIn(ctx.text);
@@ -381,6 +385,33 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     positions: doc.positions,
     ...(interpolated.unresolved.size > 0 ? { unresolved: interpolated.unresolved } : {}),
   };
+}
+
+/**
+ * A `${var.X}` the selected environment defines and another does not: the files are every
+ * environment's, so each must be able to fill them in. Said once per place, naming the environments.
+ */
+function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckContext, reported: readonly { pointer: string; code: string }[]): Diagnostic[] {
+  const here = new Set(reported.filter((p) => p.code === 'undefined-variable').map((p) => p.pointer));
+  const missing = new Map<string, { name: string; environments: string[] }>();
+  for (const other of ctx.otherEnvironments ?? []) {
+    const elsewhere = interpolateTree(value, '', { ctx: { vars: other.vars, env: ctx.processEnv, allowVars: true }, isPlain: (p) => doc.positions.isPlain(p) });
+    for (const p of elsewhere.problems) {
+      const name = /^undefined variable `var\.([^`]+)`/.exec(p.message)?.[1];
+      if (name === undefined || here.has(p.pointer)) continue;
+      const entry = missing.get(p.pointer) ?? { name, environments: [] };
+      entry.environments.push(other.name);
+      missing.set(p.pointer, entry);
+    }
+  }
+  return [...missing].map(([pointer, m]) => ({
+    severity: 'error' as const,
+    code: 'undefined-variable',
+    message: `variable \`var.${m.name}\` is not defined in environment${m.environments.length === 1 ? '' : 's'} ${m.environments.map((e) => showName(e)).join(', ')}`,
+    ...doc.positions.valueAt(pointer),
+    ...(pointer ? { path: pointerToPath(pointer) } : {}),
+    hint: `the files are every environment's: define it under \`vars:\` in docket.yaml, or under each environment's \`vars\``,
+  }));
 }
 
 /** A problem `resourceTextChecker`'s check found, with the index of the document it is in. */

@@ -43,6 +43,8 @@ export interface ProjectResult {
    * through one (`definition_file: ${var.cover}`) is another environment's data, not a stray resource.
    */
   otherVars?: Record<string, string>[];
+  /** With an environment selected: each other environment by name, with the plain variables it would have. */
+  otherEnvironments?: { name: string; vars: Record<string, string> }[];
   diagnostics: Diagnostic[];
 }
 
@@ -228,7 +230,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // With errors the settings are still built, from the values that have the right type, so the
   // kinds' own rules check the resource files in the same run (every problem at once); the errors
   // are thrown before anything could use them to reach a service.
-  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars, brokenVars } : {}), otherVars: otherEnvironmentsVars(raw, input.env) };
+  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars, brokenVars } : {}), otherVars: otherEnvironmentsVars(raw, input.env), ...(input.env !== undefined ? { otherEnvironments: namedOtherEnvironments(raw, input.env) } : {}) };
 
   const value = pass.value as Plain;
   const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;
@@ -318,13 +320,20 @@ function deepMerge(base: Plain, over: Plain): Plain {
 
 /** Each environment's plain variables but the selected one's (and the top level's, when one is selected). */
 function otherEnvironmentsVars(raw: Plain, selected: string | undefined): Record<string, string>[] {
-  const plain = (block: unknown): Record<string, string> =>
-    Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => [k, String(v)]));
-  const top = plain(get(raw, 'vars'));
-  const environments = get(raw, 'environments');
-  const out = Object.entries(isPlainObject(environments) ? environments : {})
-    .filter(([name]) => name !== selected)
-    .map(([, block]) => ({ ...top, ...plain(get(block, 'vars')) }));
-  if (selected !== undefined) out.push(top);
+  const out = namedOtherEnvironments(raw, selected).map((e) => e.vars);
+  if (selected !== undefined) out.push(plainVars(get(raw, 'vars')));
   return out;
+}
+
+/** The environments but the selected one, each with its plain variables (the top level's under its own). */
+function namedOtherEnvironments(raw: Plain, selected: string | undefined): { name: string; vars: Record<string, string> }[] {
+  const top = plainVars(get(raw, 'vars'));
+  const environments = get(raw, 'environments');
+  return Object.entries(isPlainObject(environments) ? environments : {})
+    .filter(([name]) => name !== selected)
+    .map(([name, block]) => ({ name, vars: { ...top, ...plainVars(get(block, 'vars')) } }));
+}
+
+function plainVars(block: unknown): Record<string, string> {
+  return Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => [k, String(v)]));
 }

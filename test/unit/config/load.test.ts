@@ -363,6 +363,20 @@ describe('loadConfig: interpolation', () => {
     expect(r.diagnostics[0]!.path).toBe('rules[0].reviewer');
   });
 
+  it('with an environment selected, reports a variable the other environments do not define, naming them, once per place', async () => {
+    const docket = lines('version: 1', 'vars:', '  lead: alice@acme.example', 'environments:', '  staging:', '    vars:', '      lead: qa@acme.example', '  prod:', '    vars:', '      note: Prod only', '  eu:', '    vars:', '      other: x');
+    const files = { 'docket.yaml': docket, 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}', '    internal_notes: ${var.note}') };
+    const prod = await load(files, { env: 'prod' });
+    expect(prod.diagnostics.map((d) => [brief(d), d.message, d.path])).toEqual([
+      ['p.yaml:7:21 undefined-variable', 'variable `var.note` is not defined in environments `staging`, `eu`', 'rules[0].internal_notes'],
+    ]);
+    // Undefined in the selected one too: said once, as before.
+    const staging = await load(files, { env: 'staging' });
+    expect(staging.diagnostics.map((d) => [brief(d), d.message])).toEqual([['p.yaml:7:21 undefined-variable', 'undefined variable `var.note`']]);
+    // Defined everywhere: nothing to say.
+    expect((await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.lead}') }, { env: 'prod' })).diagnostics).toEqual([]);
+  });
+
   it('reports a variable whose own value is broken once, where it is defined, not again in a file that uses it', async () => {
     const r = await load(
       {
