@@ -226,6 +226,13 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (report.stopped) noteUnchecked(checkLater, report);
   else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
   for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
+  // A failed change that wrote part of itself first says so: that part is live (a publish cannot be undone).
+  const changeById = new Map(plan.changes.map((c) => [c.id, c]));
+  for (const r of report.results) {
+    const c = r.status === 'failed' ? changeById.get(r.changeId) : undefined;
+    const fields = c ? written.get(`${c.kind}:${c.key}`) : undefined;
+    if (fields && fields.length > 0) r.written = [...new Set(fields)];
+  }
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
   return { report, lock, lockChanged, ids, unkept, written };
 }

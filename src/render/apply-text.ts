@@ -49,7 +49,10 @@ function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint, sh
   const what = headline(byId.get(r.changeId), r.changeId);
   const note = r.note && !shared.has(r.note) ? `\n    ${paint('yellow', 'note:')} ${message(r.note)}` : '';
   if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})${note}`;
-  if (r.status === 'failed') return `${paint('red', '✗')} ${what}: ${message(withoutPrefix(r.message ?? 'failed', describe(byId.get(r.changeId), r.changeId)))}`;
+  if (r.status === 'failed') {
+    const part = r.written ? `\n    ${paint('yellow', 'live already:')} ${r.written.join(', ')} (written before the failure)` : '';
+    return `${paint('red', '✗')} ${what}: ${message(withoutPrefix(r.message ?? 'failed', describe(byId.get(r.changeId), r.changeId)))}${part}`;
+  }
   if (r.status === 'not-started') return `${paint('yellow', '-')} not started: ${what}`;
   return `${paint('yellow', '-')} skipped ${what}: ${skipReason(r, byId)}`;
 }

@@ -67,6 +67,8 @@ export interface ApplyResultJson {
   status: ResultStatus;
   message?: string;
   note?: string;
+  /** For a failed change: the fields it wrote live before the failure. */
+  written_fields?: string[];
   ms: number;
 }
 
@@ -105,6 +107,7 @@ export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJso
         status: r.status,
         ...(r.message !== undefined ? { message: r.message } : {}),
         ...(r.note !== undefined ? { note: r.note } : {}),
+        ...(r.written ? { written_fields: r.written } : {}),
         ms: r.ms,
       };
     }),

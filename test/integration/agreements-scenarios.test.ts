@@ -297,6 +297,30 @@ describe('custom templates', () => {
     expect(customTemplate('Advisory Agreement')!.custom_term_id).toBeNull();
     await expectNoChanges(cli, dir);
   });
+  it('a change that wrote part of itself before it failed says what is live already: a definition published, its term link refused', async () => {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'templates/consulting.cover.yaml': DEFINITION.replace('title: Consulting Agreement', 'title: Consulting Agreement 2'),
+      'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Other Terms'),
+    });
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: '/v1/custom_templates/', status: 422, count: 2 });
+    const json = await cli('apply', '-C', dir, '--auto-approve', '-o', 'json');
+    expect(json.code).toBe(1);
+    const [failed] = (JSON.parse(json.stdout) as { results: { status: string; written_fields?: string[] }[] }).results.filter((r) => r.status === 'failed');
+    expect(failed!.written_fields).toEqual(['definition']);
+    expect(customTemplate('Consulting Agreement')!.versions).toHaveLength(2);
+    // The text report says it under the failure; the next apply makes the link alone.
+    await writeFiles(dir, { 'templates/consulting.cover.yaml': DEFINITION.replace('title: Consulting Agreement', 'title: Consulting Agreement 3') });
+    const text = await cli('apply', '-C', dir, '--auto-approve');
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/✗ [^\n]*custom-template "Consulting Agreement"[^\n]*\n {4}live already: definition \(written before the failure\)/);
+    await applyOk(cli, dir);
+    expect(customTemplate('Consulting Agreement')!.custom_term_id).toBe(term('Other Terms')!.id);
+    await expectNoChanges(cli, dir);
+  });
+
   it('renaming linked terms renames only the terms: the template still points at the same object', async () => {
     await start();
     const dir = await project();
