@@ -16,7 +16,7 @@ import { KINDS } from '../../kinds/index.js';
 import type { ApplyReport, Plan } from '../../engine/types.js';
 import { LockWriter, lockEntries, type LockFile } from '../../config/lock.js';
 import { collectGarbage } from '../../util/collect.js';
-import { ApplyFailedError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
+import { ApplyFailedError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks, renderApplyReportJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
@@ -208,13 +208,19 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     // Whatever is still in flight after the grace is abandoned now.
     settings.hard.abort();
   }
+  // A lock file that cannot be written (a full disk) is said after the report: the changes were made.
+  let lockFailure: NodeJS.ErrnoException | undefined;
+  const unwritten = (error: unknown): void => {
+    if (!isFileError(error)) throw error;
+    lockFailure ??= error;
+  };
   try {
     // Every upload was written as it was confirmed; this waits for the last of those writes.
-    await writer?.flush();
+    await writer?.flush().catch(unwritten);
     collectGarbage(w.desired.length);
     // Stopped early, the lock is there to commit whatever was reached (CI commits it back); with it,
     // what the apply left in sync with the files.
-    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, unkept: result.unkept, written: result.written, kinds: KINDS, held, state: s.sync() }));
+    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, unkept: result.unkept, written: result.written, kinds: KINDS, held, state: s.sync() })).catch(unwritten);
   } finally {
     dropExit();
   }
@@ -227,11 +233,16 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   // its exit code is the apply's (held, never released: closing the connections still waits on I/O).
   interrupts.hold('every change is done; the report is being written');
   release();
-  await reportApply(plan, report, result.lock, signalled, io, opts, settings);
+  await reportApply(plan, report, result.lock, signalled, io, opts, settings, lockFailure);
+}
+
+/** An error of the file system (ENOSPC, EACCES, EISDIR, …), as writing the lock file may meet. */
+function isFileError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
 /** The apply's report, and its exit: `signal` is the one received before the report was decided. */
-async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, signal: SignalName | undefined, io: Io, opts: ApplyFlags, settings: ExecuteSettings): Promise<void> {
+async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, signal: SignalName | undefined, io: Io, opts: ApplyFlags, settings: ExecuteSettings, lockFailure?: NodeJS.ErrnoException): Promise<void> {
   if (settings.adopting.length > 0 && !opts.quiet) io.stderr(`Recorded ${settings.adopting.length} file(s) in docket.lock.json as live: ${settings.adopting.join(', ')}\n`);
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} an earlier apply left unconfirmed (interrupted, or no answer came back).\n`);
@@ -262,6 +273,13 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
         : plan.changes.some((c) => c.action === 'upload')
           ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
           : `what was done is live; ${again} to finish`,
+    );
+  }
+  if (lockFailure) {
+    throw new DocketError(
+      'lock-write-failed',
+      `the changes reported above were made, but docket.lock.json could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved`,
+      `free the space or fix the file, then run docket plan: the uploads it could not record are found again or reported there, and ${again} to finish`,
     );
   }
   const fix = uncertain ? `fix the cause and ${again}; ${unknownUpload}` : `fix the cause and ${again}: it converges`;

@@ -1,0 +1,37 @@
+/**
+ * A docket.lock.json that cannot be written by the end of an apply (a full disk; here a folder put
+ * where it goes): the changes were made, so their report is printed, then the error, exit 1.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyOk, emulatorForFile } from '../../helpers/scenario.js';
+import { makeDir } from '../../helpers/tmpdir.js';
+
+/** Run as each request is answered, while a test sets it. */
+let whileAnswering: (() => void) | undefined;
+const { cli } = emulatorForFile({ onRequest: () => whileAnswering?.() });
+
+const playbook = (name: string, actions: string): string => `kind: Playbook\nname: ${name}\nrules:\n  - name: Term\n    actions: ${actions}\n`;
+
+describe('a lock file that cannot be written', () => {
+  it('still gets the apply its report, then says what was not saved, with no stack trace', async () => {
+    for (const output of ['text', 'json']) {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook(`P ${output}`, 'ACCEPT') });
+      await applyOk(cli, dir);
+      await writeFile(join(dir, 'playbooks/p.yaml'), playbook(`P ${output}`, 'REJECT'));
+      whileAnswering = () => {
+        whileAnswering = undefined;
+        rmSync(join(dir, 'docket.lock.json'));
+        mkdirSync(join(dir, 'docket.lock.json'));
+      };
+      const r = await cli('apply', '-C', dir, '--auto-approve', '-o', output);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('Error: the changes reported above were made, but docket.lock.json could not be written (EISDIR)');
+      expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
+      if (output === 'json') expect(JSON.parse(r.stdout).results.map((x: { status: string }) => x.status)).toEqual(['done']);
+      else expect(r.stdout).toContain(`✓ update rule "P ${output}/Term"`);
+    }
+  });
+});
