@@ -297,6 +297,7 @@ describe('custom templates', () => {
     expect(customTemplate('Advisory Agreement')!.custom_term_id).toBeNull();
     await expectNoChanges(cli, dir);
   });
+
   it('a change that wrote part of itself before it failed says what is live already: a definition published, its term link refused', async () => {
     await start();
     const dir = await project();
