@@ -7,6 +7,7 @@ import { access, stat } from 'node:fs/promises';
 import { dirname, join, parse, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { nearestExisting } from '../util/nearest-existing.js';
+import { NOT_REGULAR_FILE } from '../util/special-file.js';
 
 /** The absolute path of `file` (relative to `cwd`), or a usage error naming `flag` when it cannot be written; `example` is a file name for the hint. */
 export async function checkOutputFile(cwd: string, file: string, flag: string, example: string): Promise<string> {
@@ -14,6 +15,9 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   const path = resolve(cwd, file);
   const target = await stat(path).catch(() => undefined);
   if (target?.isDirectory()) throw new UsageError(`${flag} ${file} is a directory`, `name a file, such as ${flag} ${join(file, example)}`);
+  // The file is written whole beside it and renamed into place: a pipe or a device there (/dev/null,
+  // a shell's `>(…)`) would be replaced by a regular file, and as root a system one lost.
+  if (target && !target.isFile()) throw new UsageError(`${flag} ${file} ${NOT_REGULAR_FILE}`, `docket writes a regular file there and would replace it: name a file, such as ${flag} ${example}`);
   // `out/` (or `out/.`) names a folder even while none exists: resolved, it would be written as a file `out`.
   if (/[\\/]\.?$|^\.\.?$|[\\/]\.\.$/.test(file)) throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${join(file, example)}`);
   // The nearest folder that exists: the write creates the missing ones below it.

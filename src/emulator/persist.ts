@@ -1,7 +1,7 @@
 /** Atomic JSON persistence: write a temp file in the same directory, then rename over the target. */
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
+import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 
 export { writeFileAtomic };
 
@@ -26,10 +26,12 @@ export async function readJsonFile(file: string): Promise<unknown> {
   await removeStaleTemps(file);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Read without waiting: a named pipe there would block the process, signals included.
+    text = readRegularFileSync(file).toString('utf8');
   } catch (err) {
     const code = err instanceof Error && 'code' in err ? err.code : undefined;
     if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTREGULAR') throw new StateFileError(file, `${file} ${NOT_REGULAR_FILE}, not a state file`, 'name a regular file, such as .docket/emulator.json');
     if (code === 'EISDIR') throw new StateFileError(file, `${file} is a folder, not a state file`, 'name a file inside it, such as emulator.json');
     // A file where one of its folders goes (`.docket` made by hand): permissions are not the problem.
     if (code === 'ENOTDIR') throw new StateFileError(file, `cannot read ${file}: ${dirname(file)} is not a folder`, `move the file that is in its way: the state file goes inside ${dirname(file)}`);

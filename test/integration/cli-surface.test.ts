@@ -152,7 +152,13 @@ describe('emulator start-up problems are user errors', () => {
     const folder = await runBin(['emulator', '--port', '0', '--state', dir]);
     expect(folder.code).toBe(1);
     expect(folder.stderr).toContain(`${dir} is a folder, not a state file`);
-    for (const run of [remote, folder]) expect(run.stderr).not.toMatch(/Internal error|    at /);
+    // A named pipe is refused, not read (a read would wait for a writer, signals unheard).
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const pipe = await runBin(['emulator', '--port', '0', '--state', join(dir, 'pipe')]);
+    expect([pipe.code, pipe.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device), not a state file')]);
+    const seed = await runBin(['emulator', '--port', '0', '--seed', join(dir, 'pipe')]);
+    expect([seed.code, seed.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device)')]);
+    for (const run of [remote, folder, pipe, seed]) expect(run.stderr).not.toMatch(/Internal error|    at /);
   });
 
   it('a file where .docket goes is named as what is in the way, not as a permission problem', async () => {

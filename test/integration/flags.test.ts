@@ -30,6 +30,8 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   env = { DOCKET_REVIEW_URL: `${url}/review`, DOCKET_ORGANIZATION_ID: '00000000-0000-4000-8000-000000000001', DOCKET_API_KEY: 'k' };
   dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'a-file': 'x' });
+  // Outside the configuration's YAML: a named pipe where a written file goes.
+  spawnSync('mkfifo', [join(dir, 'pipe')]);
 });
 
 afterAll(async () => {
@@ -63,6 +65,8 @@ describe('a file the command writes at its end is checked at its start', () => {
       ['', '--out needs a file name'],
       // A folder not made yet: it was written as a file of the folder's name.
       [`${join(dir, 'plans')}/`, `--out ${join(dir, 'plans')}/ names a folder`],
+      // Renamed over, a named pipe (or /dev/null, for root) would be replaced by a regular file.
+      [join(dir, 'pipe'), `--out ${join(dir, 'pipe')} is not a regular file (a named pipe or a device)`],
     ] as const) {
       const r = await run(['plan', '-C', dir, '--out', out, '-o', 'json', '--timeout', '2s']);
       expect(r.code).toBe(1);
@@ -81,6 +85,9 @@ describe('a file the command writes at its end is checked at its start', () => {
     const r = await run(['test', '-C', dir, '--junit', '']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--junit needs a file name');
+    const pipe = await run(['test', '-C', dir, '--junit', join(dir, 'pipe')]);
+    expect(pipe.code).toBe(1);
+    expect(pipe.stderr).toContain('is not a regular file (a named pipe or a device)');
   });
 });
 

@@ -1,5 +1,4 @@
 /** `docket emulator`: the local emulator of both services, in the foreground. */
-import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { withCommon } from '../options.js';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
@@ -10,6 +9,7 @@ import { parseSeed } from '../../emulator/seed.js';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
 import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
+import { NOT_REGULAR_FILE, readRegularFileSync } from '../../util/special-file.js';
 
 interface EmulatorOptions {
   verbose?: boolean;
@@ -148,9 +148,11 @@ function describeVariants(v: EmulatorVariants): string {
 async function readSeed(file: string): Promise<EmulatorSeed> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read the seed file ${file}`);
+    // Read without waiting: a named pipe there would block the process, signals included.
+    text = readRegularFileSync(file).toString('utf8');
+  } catch (error) {
+    const special = (error as NodeJS.ErrnoException).code === 'ENOTREGULAR';
+    throw new UsageError(special ? `the seed file ${file} ${NOT_REGULAR_FILE}` : `cannot read the seed file ${file}`);
   }
   try {
     return parseSeed(JSON.parse(text));
