@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isPlainObject } from '../util/plain.js';
 import type { ServiceName } from './types.js';
+import { DocketError } from '../errors.js';
 
 export interface Problem {
   title?: string;
@@ -128,6 +129,11 @@ const FEATURE_GATED_PREFIXES = ['/v1/custom_terms', '/v1/custom_templates'];
 
 export const FEATURE_OFF_HINT =
   'custom terms and templates are not enabled for this organization (the service answers 404 on every path when the feature is off); ask Common Paper to enable them or remove those kinds from the configuration';
+
+/** Whether a service's answer says the organization has custom terms and templates off. */
+export function isFeatureOff(error: unknown): boolean {
+  return error instanceof DocketError && error.hint === FEATURE_OFF_HINT;
+}
 
 /** The hint for a service's answer, or undefined when the message says it all. */
 export function hintForStatus(service: ServiceName, status: number, path: string): string | undefined {

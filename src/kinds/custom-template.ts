@@ -22,6 +22,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   title: 'Custom templates',
   noun: ['template', 'templates'],
   service: 'agreements',
+  featureGated: true,
   schema: 'custom-template.schema.json',
   deletion: 'none',
   actions: ['create', 'rename', 'publish'],

@@ -27,6 +27,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   title: 'Custom terms',
   noun: ['term', 'terms'],
   service: 'agreements',
+  featureGated: true,
   schema: 'custom-term.schema.json',
   deletion: 'none',
   actions: ['create', 'rename', 'publish'],

@@ -189,6 +189,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   /** For counts: `1 playbook`, `2 playbooks`. */
   noun: readonly [one: string, many: string];
   service: ServiceName | 'both';
+  /** NOTE(api): a feature the service may have off for an organization (404 on every path): export leaves the kind out then. */
+  featureGated?: true;
   /** For a kind on both services: the service a field lives on (its sync record is kept there). */
   fieldService?(field: string): ServiceName;
   /** File name in schemas/ validating this kind's documents. */

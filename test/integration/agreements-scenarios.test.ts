@@ -237,6 +237,15 @@ describe('custom terms', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain('404');
     expect(plan.stderr).toContain('custom terms and templates are not enabled for this organization');
+    // Export of everything leaves those kinds out, saying so; asked for by --kind, the error stands.
+    const out = join(await makeDir({}), 'export');
+    const exported = await cli('export', '-C', await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML }), '--out', out);
+    expect([exported.code, exported.stderr]).toEqual([0, '']);
+    expect(exported.stdout).toContain('custom terms and templates are not enabled for this organization (the agreements service answers 404): none were exported');
+    await expectNoChanges(cli, out);
+    const asked = await cli('export', '-C', dir, '--out', join(out, '..', 'terms'), '--kind', 'custom-term');
+    expect(asked.code).toBe(1);
+    expect(asked.stderr).toContain('custom terms and templates are not enabled for this organization');
   });
 });
 

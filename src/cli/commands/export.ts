@@ -13,6 +13,7 @@ import { fetchLive } from '../../engine/live.js';
 import { loadWorkspace, type Workspace } from '../../engine/workspace.js';
 import { servicesNeeded } from '../../engine/project.js';
 import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
+import { isFeatureOff } from '../../api/problem.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import { buildExport, type ProjectSettings } from '../../export/index.js';
 import { filesHoldingKeys, keysInLiveState } from '../../export/keys.js';
@@ -69,14 +70,27 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         }
         s.progress.start('Reading live state');
         let byKind;
+        let exported = kinds;
+        const featureNotes: string[] = [];
+        // Every object of the kind (no declared resources): export reads everything.
+        const readLive = (these: typeof read) => fetchLive({ kinds: these, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock, exportServices: services });
         try {
-          // Every object of the kind (no declared resources): export reads everything.
-          ({ byKind } = await fetchLive({ kinds: read, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock, exportServices: services }));
+          try {
+            ({ byKind } = await readLive(read));
+          } catch (error) {
+            // An organization with the feature off has none of those kinds: the rest is exported, and that said.
+            // Asked for by --kind, the error stands.
+            if (!isFeatureOff(error) || (opts.kind ?? []).length > 0) throw error;
+            const gated = new Set(KINDS.filter((k) => k.featureGated).map((k) => k.name));
+            exported = kinds.filter((k) => !gated.has(k.name));
+            ({ byKind } = await readLive(read.filter((k) => !gated.has(k.name))));
+            featureNotes.push(`custom terms and templates are not enabled for this organization (the agreements service answers 404): none were exported`);
+          }
         } finally {
           s.progress.stop();
         }
         const result = buildExport({
-          kinds,
+          kinds: exported,
           registry: KINDS,
           live: byKind,
           project: projectSettings(w.config.project, kinds, services, s.connection),
@@ -85,7 +99,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           schema: readSchema,
           paths: { outRoot: out, schemasDir: schemaHome(out).dir },
         });
-        result.notes.unshift(...scope(w).notes);
+        result.notes.unshift(...scope(w).notes, ...featureNotes);
         const keyed = filesHoldingKeys(result.files, keysOf(io.env));
         if (keyed.length > 0) throw keysInLiveState(keyed);
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
