@@ -169,6 +169,7 @@ describe('docket test with broken inputs', () => {
     const empty = await runCli(['test', '-C', dir, '--emulator', 'playbooks']);
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('Error: "playbooks": a folder with no test file');
+    expect(empty.stderr).toMatch(/hint: the test files here: .*tests\/inbound-nda\.test\.yaml/);
   });
 
   it('refuses a test file that is not UTF-8, a control character, and a contract linked from outside the directory', async () => {

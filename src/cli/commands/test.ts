@@ -148,8 +148,9 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
     const fromRoot = inRoot(file, root);
     // A folder names the test files below it (`docket test tests/`).
     const folder = (await isFolder(fromCwd)) ? fromCwd : (await isFolder(fromRoot)) ? fromRoot : undefined;
+    const listed = shown.length > 0 ? `the test files here: ${shown.slice(0, 10).join(', ')}${shown.length > 10 ? ', …' : ''}` : 'this configuration has no *.test.yaml file';
     if (folder !== undefined) {
-      if (below(folder).length === 0) throw new UsageError(`${JSON.stringify(file)}: a folder with no test file (*.test.yaml) below it`);
+      if (below(folder).length === 0) throw new UsageError(`${JSON.stringify(file)}: a folder with no test file (*.test.yaml) below it${didYouMean(file, [...new Set(shown.map((f) => f.slice(0, f.lastIndexOf('/') + 1)).filter((d) => d !== ''))])}`, `${listed} (paths are relative to the current directory)`);
       return below(folder);
     }
     const rel = found.includes(fromCwd) ? fromCwd : found.includes(fromRoot) || isOutside(fromCwd) ? fromRoot : fromCwd;
@@ -162,7 +163,6 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
         throw new UsageError(`${JSON.stringify(file)}: in ${skipped}/, a folder docket does not read (dot-folders and node_modules hold local or other people's files)`, 'move the test file to a folder of the configuration, such as tests/');
       }
       const what = isTestFile(rel) ? 'no such test file' : 'not a test file (test files end in .test.yaml)';
-      const listed = shown.length > 0 ? `the test files here: ${shown.slice(0, 10).join(', ')}${shown.length > 10 ? ', …' : ''}` : 'this configuration has no *.test.yaml file';
       throw new UsageError(`${JSON.stringify(file)}: ${what}${didYouMean(file, [...shown, ...found])}`, `${listed} (paths are relative to the current directory)`);
     }
     return [rel];
