@@ -391,20 +391,23 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
  * A `${var.X}` the selected environment defines and another does not: the files are every
  * environment's, so each must be able to fill them in. Said once per place, naming the environments.
  */
-function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckContext, reported: readonly { pointer: string; code: string }[]): Diagnostic[] {
-  const here = new Set(reported.filter((p) => p.code === 'undefined-variable').map((p) => p.pointer));
-  const missing = new Map<string, { name: string; environments: string[] }>();
+function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckContext, reported: readonly { pointer: string; code: string; message: string }[]): Diagnostic[] {
+  const nameOf = (message: string): string | undefined => /^undefined variable `var\.([^`]+)`/.exec(message)?.[1];
+  // Each place and name once: a name the selected environment lacks too is reported already.
+  const here = new Set(reported.filter((p) => p.code === 'undefined-variable').map((p) => `${p.pointer}\u0000${nameOf(p.message) ?? ''}`));
+  const missing = new Map<string, { pointer: string; name: string; environments: string[] }>();
   for (const other of ctx.otherEnvironments ?? []) {
     const elsewhere = interpolateTree(value, '', { ctx: { vars: other.vars, env: ctx.processEnv, allowVars: true }, isPlain: (p) => doc.positions.isPlain(p) });
     for (const p of elsewhere.problems) {
-      const name = /^undefined variable `var\.([^`]+)`/.exec(p.message)?.[1];
-      if (name === undefined || here.has(p.pointer)) continue;
-      const entry = missing.get(p.pointer) ?? { name, environments: [] };
+      const name = nameOf(p.message);
+      const key = `${p.pointer}\u0000${name ?? ''}`;
+      if (name === undefined || here.has(key)) continue;
+      const entry = missing.get(key) ?? { pointer: p.pointer, name, environments: [] };
       entry.environments.push(other.name);
-      missing.set(p.pointer, entry);
+      missing.set(key, entry);
     }
   }
-  return [...missing].map(([pointer, m]) => ({
+  return [...missing.values()].map(({ pointer, ...m }) => ({
     severity: 'error' as const,
     code: 'undefined-variable',
     message: `variable \`var.${m.name}\` is not defined in environment${m.environments.length === 1 ? '' : 's'} ${m.environments.map((e) => showName(e)).join(', ')}`,

@@ -335,5 +335,5 @@ function namedOtherEnvironments(raw: Plain, selected: string | undefined): { nam
 }
 
 function plainVars(block: unknown): Record<string, string> {
-  return Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map(([k, v]) => [k, String(v)]));
 }

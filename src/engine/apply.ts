@@ -93,7 +93,14 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256, ...a.values, ...(a.version !== undefined ? { version: a.version } : {}), ...(superseded ? { superseded } : {}) });
     }
   }
-  if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) await changed();
+  if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) {
+    // Before any change: a lock that cannot take what the plan settles stops the apply with nothing done.
+    await changed().catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      if (typeof code !== 'string') throw error;
+      throw new DocketError('lock-write-failed', `docket.lock.json could not be written (${code}); nothing was changed`, 'free the space or fix the file, then apply again');
+    });
+  }
   /** A renamed object's file entry moves to its new name: a new object may take the old one (and its entry key). */
   const kindsWithEntries = new Set(Object.keys(lock.files).map((k) => k.slice(0, k.indexOf(':'))));
   const followRename = async (change: Change): Promise<void> => {

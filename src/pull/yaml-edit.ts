@@ -471,6 +471,14 @@ class DocumentEditor {
     return true;
   }
 
+  /** A value with every placeholder in it filled in. */
+  private expanded(value: unknown): unknown {
+    if (typeof value === 'string') return holdsPlaceholder(value) ? this.ctx.expand(value) : value;
+    if (Array.isArray(value)) return value.map((v) => this.expanded(v));
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.expanded(v)]));
+    return value;
+  }
+
   /** The text of a scalar, or of the scalar an alias names, when it holds a placeholder. */
   private placeholderIn(node: Node | null): string | undefined {
     const value = isScalar(node) ? node.value : isAlias(node) ? this.resolved(node) : undefined;
@@ -506,7 +514,21 @@ class DocumentEditor {
       return;
     }
     let nextOld = 0;
-    for (const [o, w] of align(items.map((n) => this.resolved(n)), wanted)) {
+    // Lined up by what the items stand for: `${var.sec}` is the live "Sec A" it expands to.
+    const pairs = align(items.map((n) => this.expanded(this.resolved(n))), wanted.map((w) => this.expanded(w)));
+    // A placeholder item live moved elsewhere in the list stays where it is, not taken out and
+    // written again as text (the edit then reads otherwise, and nothing of the object is written).
+    const movedFrom = new Set<number>();
+    const movedTo = new Set<number>();
+    for (const [o] of pairs.filter(([o, w]) => o !== undefined && w === undefined && this.placeholderIn(items[o] ?? null) !== undefined)) {
+      const stands = this.expanded(this.resolved(items[o!] ?? null));
+      const to = pairs.find(([o2, w2]) => o2 === undefined && w2 !== undefined && !movedTo.has(w2) && sameValue(this.expanded(wanted[w2]), stands))?.[1];
+      if (to === undefined) continue;
+      movedFrom.add(o!);
+      movedTo.add(to);
+    }
+    for (const [o, w] of pairs) {
+      if ((o === undefined && w !== undefined && movedTo.has(w)) || (o !== undefined && w === undefined && movedFrom.has(o))) continue;
       if (o !== undefined && w !== undefined) this.patch(items[o] ?? null, wanted[w], joinPointer(pointer, o), { kind: 'item', seq, index: o });
       else if (o !== undefined && !this.keepsPlaceholder(items[o] ?? null, joinPointer(pointer, o))) this.removeItem(seq, o);
       else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w]);

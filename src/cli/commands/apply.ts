@@ -264,6 +264,9 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     report.results.some((r) => r.outcomeUnknown) ||
     KINDS.some((k) => k.uploadsUnreadable && [...lockEntries(lock.files, k.name).values()].some((e) => e.pending !== undefined));
   const unknownUpload = 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
+  // With another error to end on (a signal, failed changes), the lock's is said before it.
+  const ending = Boolean(report.stopped) || report.failed > 0 || report.skipped > 0;
+  if (lockFailure && ending) io.stderr(`Warning: docket.lock.json could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved; free the space or fix the file, then run docket plan\n`);
   if (report.stopped && signal) {
     throw new InterruptedError(
       signal,
@@ -275,7 +278,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
           : `what was done is live; ${again} to finish`,
     );
   }
-  if (lockFailure) {
+  if (lockFailure && !ending) {
     throw new DocketError(
       'lock-write-failed',
       `the changes reported above were made, but docket.lock.json could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved`,

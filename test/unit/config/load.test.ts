@@ -373,8 +373,18 @@ describe('loadConfig: interpolation', () => {
     // Undefined in the selected one too: said once, as before.
     const staging = await load(files, { env: 'staging' });
     expect(staging.diagnostics.map((d) => [brief(d), d.message])).toEqual([['p.yaml:7:21 undefined-variable', 'undefined variable `var.note`']]);
-    // Defined everywhere: nothing to say.
+    // Defined everywhere: nothing to say (a true/false variable too).
     expect((await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.lead}') }, { env: 'prod' })).diagnostics).toEqual([]);
+    const flagged = { 'docket.yaml': docket.replace('vars:\n  lead:', 'vars:\n  flag: true\n  lead:'), 'p.yaml': files['p.yaml'].replace('${var.note}', 'x').replace('    actions: ACCEPT', '    actions: ACCEPT\n    generate_summary: ${var.flag}') };
+    expect((await load(flagged, { env: 'prod' })).diagnostics).toEqual([]);
+    // Two names in one value: each with the environments that lack it.
+    const two = await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.note} ${var.other}') }, { env: 'prod' });
+    expect(two.diagnostics.map((d) => d.message)).toEqual([
+      'undefined variable `var.other`',
+      'variable `var.note` is not defined in environments `staging`, `eu`',
+    ]);
+    const eu = await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.note} ${var.other}') }, { env: 'eu' });
+    expect(eu.diagnostics.map((d) => d.message)).toEqual(['undefined variable `var.note`', 'variable `var.other` is not defined in environments `staging`, `prod`']);
   });
 
   it('reports a variable whose own value is broken once, where it is defined, not again in a file that uses it', async () => {
