@@ -149,7 +149,14 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     async recordPending(kind, key, pending) {
       const current = lock.files[lockKey(kind, key)];
       set(kind, key, { ...current, pending: { ...pending, since: (input.now?.() ?? new Date()).toISOString() } });
-      await changed();
+      try {
+        await changed();
+      } catch (error) {
+        // Not recorded, not sent: the mark goes again, so nothing reads the upload as uncertain.
+        set(kind, key, current ?? null);
+        const code = (error as NodeJS.ErrnoException | null)?.code;
+        throw new DocketError('lock-write-failed', `docket.lock.json could not be written (${typeof code === 'string' ? code : String(error)}), so nothing was sent: an upload is recorded there before it is sent`);
+      }
     },
     async forgetPending(kind, key) {
       const current = lock.files[lockKey(kind, key)];

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyOk, emulatorForFile } from '../../helpers/scenario.js';
 import { makeDir } from '../../helpers/tmpdir.js';
+import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, pdf } from '../agreements-fixtures.js';
 
 /** Run as each request is answered, while a test sets it. */
 let whileAnswering: (() => void) | undefined;
@@ -33,5 +34,21 @@ describe('a lock file that cannot be written', () => {
       if (output === 'json') expect(JSON.parse(r.stdout).results.map((x: { status: string }) => x.status)).toEqual(['done']);
       else expect(r.stdout).toContain(`✓ update rule "P ${output}/Term"`);
     }
+  });
+
+  it('fails an upload whose mark it cannot record, unsent, and does not call it uncertain', async () => {
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
+    whileAnswering = () => {
+      whileAnswering = undefined;
+      rmSync(join(dir, 'docket.lock.json'));
+      mkdirSync(join(dir, 'docket.lock.json'));
+    };
+    const r = await cli('apply', '-C', dir, '--auto-approve');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('✗ upload attachment "Security Exhibit": docket.lock.json could not be written (EISDIR), so nothing was sent');
+    expect(r.stderr).not.toMatch(/uncertain|Internal error|\n\s+at /);
   });
 });
