@@ -245,7 +245,7 @@ describe('custom terms', () => {
     await expectNoChanges(cli, out);
     const asked = await cli('export', '-C', dir, '--out', join(out, '..', 'terms'), '--kind', 'custom-term');
     expect(asked.code).toBe(1);
-    expect(asked.stderr).toContain('custom terms and templates are not enabled for this organization');
+    expect(asked.stderr).toContain('hint: custom terms and templates are not enabled for this organization: export without those --kind values');
   });
 });
 

@@ -80,7 +80,10 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           } catch (error) {
             // An organization with the feature off has none of those kinds: the rest is exported, and that said.
             // Asked for by --kind, the error stands.
-            if (!isFeatureOff(error) || (opts.kind ?? []).length > 0) throw error;
+            if (!isFeatureOff(error)) throw error;
+            if ((opts.kind ?? []).length > 0) {
+              throw new DocketError((error as DocketError).code, (error as DocketError).message, 'custom terms and templates are not enabled for this organization: export without those --kind values, or ask Common Paper to enable them');
+            }
             const gated = new Set(KINDS.filter((k) => k.featureGated).map((k) => k.name));
             exported = kinds.filter((k) => !gated.has(k.name));
             ({ byKind } = await readLive(read.filter((k) => !gated.has(k.name))));
