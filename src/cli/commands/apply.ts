@@ -266,7 +266,9 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   const unknownUpload = 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
   // With another error to end on (a signal, failed changes), the lock's is said before it.
   const ending = Boolean(report.stopped) || report.failed > 0 || report.skipped > 0;
-  if (lockFailure && ending) io.stderr(`Warning: docket.lock.json could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved; free the space or fix the file, then run docket plan\n`);
+  // With --emulator the sync records have a file of their own: the one that failed is named.
+  const failedFile = /emulator-sync\.json$/.test(String((lockFailure as (NodeJS.ErrnoException & { dest?: string }) | undefined)?.dest ?? lockFailure?.path ?? '')) ? '.docket/emulator-sync.json' : 'docket.lock.json';
+  if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved; free the space or fix the file, then run docket plan\n`);
   if (report.stopped && signal) {
     throw new InterruptedError(
       signal,
@@ -281,7 +283,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   if (lockFailure && !ending) {
     throw new DocketError(
       'lock-write-failed',
-      `the changes reported above were made, but docket.lock.json could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved`,
+      `the changes reported above were made, but ${failedFile} could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved`,
       `free the space or fix the file, then run docket plan: the uploads it could not record are found again or reported there, and ${again} to finish`,
     );
   }
