@@ -516,19 +516,15 @@ class DocumentEditor {
     let nextOld = 0;
     // Lined up by what the items stand for: `${var.sec}` is the live "Sec A" it expands to.
     const pairs = align(items.map((n) => this.expanded(this.resolved(n))), wanted.map((w) => this.expanded(w)));
-    // A placeholder item live moved elsewhere in the list stays where it is, not taken out and
-    // written again as text (the edit then reads otherwise, and nothing of the object is written).
-    const movedFrom = new Set<number>();
-    const movedTo = new Set<number>();
+    // A placeholder item live moved elsewhere in the list is not taken out and written again as
+    // text: the file is not edited (every object written there is told as not pulled, with why).
     for (const [o] of pairs.filter(([o, w]) => o !== undefined && w === undefined && this.placeholderIn(items[o] ?? null) !== undefined)) {
       const stands = this.expanded(this.resolved(items[o!] ?? null));
-      const to = pairs.find(([o2, w2]) => o2 === undefined && w2 !== undefined && !movedTo.has(w2) && sameValue(this.expanded(wanted[w2]), stands))?.[1];
-      if (to === undefined) continue;
-      movedFrom.add(o!);
-      movedTo.add(to);
+      if (pairs.some(([o2, w2]) => o2 === undefined && w2 !== undefined && sameValue(this.expanded(wanted[w2]), stands))) {
+        throw new Error(`live moved ${this.placeholderIn(items[o!] ?? null)} elsewhere in the list at ${pointer || '/'}, and docket does not move a placeholder; move it by hand`);
+      }
     }
     for (const [o, w] of pairs) {
-      if ((o === undefined && w !== undefined && movedTo.has(w)) || (o !== undefined && w === undefined && movedFrom.has(o))) continue;
       if (o !== undefined && w !== undefined) this.patch(items[o] ?? null, wanted[w], joinPointer(pointer, o), { kind: 'item', seq, index: o });
       else if (o !== undefined && !this.keepsPlaceholder(items[o] ?? null, joinPointer(pointer, o))) this.removeItem(seq, o);
       else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w]);

@@ -40,10 +40,10 @@ describe('editYaml', () => {
     expect(flow.text).toBe('kind: Template\nname: T\nattachments: ["${var.sec}", Sec B]\n');
     expect(flow.problems.map((p) => p.written)).toEqual(['${var.sec}']);
     // Lined up by what it stands for: the placeholder is the item it expands to. Moved live, it
-    // is not written again as text beside it: the edit is refused whole.
+    // is not written again as text beside it: the edit is refused whole, saying why.
     const added = edit('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec A', 'Sec B', 'Sec C'] }), 0, expand);
     expect([added.text, added.problems]).toEqual(['kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n  - Sec C\n', []]);
-    expect(() => edit('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec B', 'Sec A'] }), 0, expand)).toThrow(/reads differently/);
+    expect(() => edit('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec B', 'Sec A'] }), 0, expand)).toThrow('live moved ${var.sec} elsewhere in the list at /attachments, and docket does not move a placeholder; move it by hand');
   });
 
   it('writes no value over a placeholder a merge key gives: live differing from it, or having none, is said', () => {
