@@ -25,6 +25,8 @@ export interface InterpolationProblem {
   code: 'undefined-variable' | 'invalid-placeholder' | 'api-key-in-file';
   message: string;
   hint?: string;
+  /** For an undefined `var.X`: X. */
+  variable?: string;
 }
 
 export interface InterpolatedString {
@@ -132,6 +134,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       } else {
         problems.push({
           code: 'undefined-variable',
+          variable: name,
           message: `undefined variable \`var.${name}\`${didYouMean(name, Object.keys(ctx.vars), (n) => `var.${n}`)}`,
           hint: 'define it under `vars:` in docket.yaml (or under the environment selected with --env)',
         });

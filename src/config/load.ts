@@ -391,16 +391,16 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
  * A `${var.X}` the selected environment defines and another does not: the files are every
  * environment's, so each must be able to fill them in. Said once per place, naming the environments.
  */
-function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckContext, reported: readonly { pointer: string; code: string; message: string }[]): Diagnostic[] {
-  const nameOf = (message: string): string | undefined => /^undefined variable `var\.([^`]+)`/.exec(message)?.[1];
+function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckContext, reported: readonly { pointer: string; variable?: string }[]): Diagnostic[] {
+  const keyOf = (p: { pointer: string; variable?: string }): string => `${p.pointer}\u0000${p.variable ?? ''}`;
   // Each place and name once: a name the selected environment lacks too is reported already.
-  const here = new Set(reported.filter((p) => p.code === 'undefined-variable').map((p) => `${p.pointer}\u0000${nameOf(p.message) ?? ''}`));
+  const here = new Set(reported.filter((p) => p.variable !== undefined).map(keyOf));
   const missing = new Map<string, { pointer: string; name: string; environments: string[] }>();
   for (const other of ctx.otherEnvironments ?? []) {
     const elsewhere = interpolateTree(value, '', { ctx: { vars: other.vars, env: ctx.processEnv, allowVars: true }, isPlain: (p) => doc.positions.isPlain(p) });
     for (const p of elsewhere.problems) {
-      const name = nameOf(p.message);
-      const key = `${p.pointer}\u0000${name ?? ''}`;
+      const name = p.variable;
+      const key = keyOf(p);
       if (name === undefined || here.has(key)) continue;
       const entry = missing.get(key) ?? { pointer: p.pointer, name, environments: [] };
       entry.environments.push(other.name);

@@ -230,7 +230,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // With errors the settings are still built, from the values that have the right type, so the
   // kinds' own rules check the resource files in the same run (every problem at once); the errors
   // are thrown before anything could use them to reach a service.
-  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars, brokenVars } : {}), otherVars: otherEnvironmentsVars(raw, input.env), ...(input.env !== undefined ? { otherEnvironments: namedOtherEnvironments(raw, input.env) } : {}) };
+  // The other environments (and, with one selected, the top level): data files named through their variables are theirs.
+  const others = namedOtherEnvironments(raw, input.env);
+  const otherVars = [...others.map((e) => e.vars), ...(input.env !== undefined ? [plainVars(get(raw, 'vars'))] : [])];
+  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars, brokenVars } : {}), otherVars, ...(input.env !== undefined ? { otherEnvironments: others } : {}) };
 
   const value = pass.value as Plain;
   const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;
@@ -315,13 +318,6 @@ function deepMerge(base: Plain, over: Plain): Plain {
   for (const [k, v] of Object.entries(over)) {
     out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Plain, v) : v;
   }
-  return out;
-}
-
-/** Each environment's plain variables but the selected one's (and the top level's, when one is selected). */
-function otherEnvironmentsVars(raw: Plain, selected: string | undefined): Record<string, string>[] {
-  const out = namedOtherEnvironments(raw, selected).map((e) => e.vars);
-  if (selected !== undefined) out.push(plainVars(get(raw, 'vars')));
   return out;
 }
 

@@ -96,9 +96,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) {
     // Before any change: a lock that cannot take what the plan settles stops the apply with nothing done.
     await changed().catch((error: unknown) => {
-      const code = (error as NodeJS.ErrnoException | null)?.code;
-      if (typeof code !== 'string') throw error;
-      throw new DocketError('lock-write-failed', `docket.lock.json could not be written (${code}); nothing was changed`, 'free the space or fix the file, then apply again');
+      if (typeof (error as NodeJS.ErrnoException | null)?.code !== 'string') throw error;
+      throw lockWriteFailed(error, '; nothing was changed', 'free the space or fix the file, then apply again');
     });
   }
   /** A renamed object's file entry moves to its new name: a new object may take the old one (and its entry key). */
@@ -154,8 +153,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       } catch (error) {
         // Not recorded, not sent: the mark goes again, so nothing reads the upload as uncertain.
         set(kind, key, current ?? null);
-        const code = (error as NodeJS.ErrnoException | null)?.code;
-        throw new DocketError('lock-write-failed', `docket.lock.json could not be written (${typeof code === 'string' ? code : String(error)}), so nothing was sent: an upload is recorded there before it is sent`);
+        throw lockWriteFailed(error, ', so nothing was sent: an upload is recorded there before it is sent');
       }
     },
     async forgetPending(kind, key) {
@@ -352,4 +350,10 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
 /** Resolves after `ms`, or as soon as `signal` aborts (the caller asks `stopping()` next). */
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return delay(ms, undefined, signal ? { signal } : undefined).catch(() => undefined);
+}
+
+/** A write of the lock file that failed (a full disk), said with what it left undone. */
+function lockWriteFailed(error: unknown, consequence: string, hint?: string): DocketError {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return new DocketError('lock-write-failed', `docket.lock.json could not be written (${typeof code === 'string' ? code : String(error)})${consequence}`, hint);
 }

@@ -14,6 +14,7 @@ import type { KindMeta } from './diff.js';
 import { refKey } from './types.js';
 import { CREATE_ACTIONS } from './types.js';
 import type { Change, DesiredResource, LiveResource } from './types.js';
+import { addTo } from '../util/multi-map.js';
 
 export interface HintInput {
   kinds: KindMeta[];
@@ -163,10 +164,4 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
   const out = new Map<string, T[]>();
   for (const item of items) addTo(out, key(item), item);
   return out;
-}
-
-function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }

@@ -33,7 +33,8 @@ import { SETTING_CODES } from '../kinds/support/agreements-reads.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { setAt, valueAt } from './values.js';
-import { documentValues, editYaml, parseForEdit, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
+import { documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
+import { addTo } from '../util/multi-map.js';
 
 export interface PullInput {
   plan: Plan;
@@ -1144,13 +1145,6 @@ function keptBom(before: string, after: string): string {
   return before.startsWith('\uFEFF') && !after.startsWith('\uFEFF') ? `\uFEFF${after}` : after;
 }
 
-/** How many of the documents `removed` come before document `index`: its index once they are gone. */
-function removedBefore(removed: ReadonlySet<number>, index: number): number {
-  let n = 0;
-  for (const r of removed) if (r < index) n++;
-  return n;
-}
-
 /** A change pull makes by taking an object out of the files (removed live): it writes nothing. */
 function removes(c: Change): boolean {
   return !c.liveId && CREATE_ACTIONS.includes(c.action);
@@ -1174,9 +1168,3 @@ function markedText(where: string): string {
   return `starts with a byte-order mark (U+FEFF), which docket reads past in ${where}; remove it in the app, then pull again`;
 }
 
-/** Adds `value` to the list at `key`. */
-function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}

@@ -105,6 +105,13 @@ export function writesNoFinalBreak(documents: readonly Document.Parsed[], index:
   return header !== undefined && 'source' in header && header.source.includes('-');
 }
 
+/** How many of the documents `removed` come before document `index`: its index once they are gone. */
+export function removedBefore(removed: ReadonlySet<number>, index: number): number {
+  let n = 0;
+  for (const r of removed) if (r < index) n++;
+  return n;
+}
+
 /** A file with no line break after its last line keeps it so when that line is still last and unchanged. */
 function unended(before: string, after: string): string {
   const last = before.slice(before.lastIndexOf('\n') + 1);
@@ -196,11 +203,10 @@ function applySplices(text: string, splices: Splice[]): string {
 function verify(text: string, request: YamlEditRequest, problems: YamlEditProblem[], documentsBefore: number, nulled: ReadonlySet<string>): void {
   const plain = plainYamlDocuments(text);
   const kept = plain?.length === documentsBefore - (request.remove?.size ?? 0) ? plain : parsedValues(text);
-  const removedBefore = (i: number): number => [...(request.remove ?? [])].filter((r) => r < i).length;
   for (const [index, wanted] of request.documents) {
     // A document edited and then taken out (its children's edits came first) is not there to read.
     if (request.remove?.has(index)) continue;
-    const at = index - removedBefore(index);
+    const at = index - removedBefore(request.remove ?? new Set(), index);
     if (at >= kept.length) throw new Error(`the edited YAML lost document ${index}`);
     const got = kept[at];
     const mismatch = firstMismatch(got, wanted, '', request.expand ?? ((s) => s), problems.filter((p) => p.document === index), (pointer) => nulled.has(`${index}\u0000${pointer}`));
@@ -515,13 +521,15 @@ class DocumentEditor {
     }
     let nextOld = 0;
     // Lined up by what the items stand for: `${var.sec}` is the live "Sec A" it expands to.
-    const pairs = align(items.map((n) => this.expanded(this.resolved(n))), wanted.map((w) => this.expanded(w)));
+    const had = items.map((n) => this.expanded(this.resolved(n)));
+    const want = wanted.map((w) => this.expanded(w));
+    const pairs = align(had, want);
     // A placeholder item live moved elsewhere in the list is not taken out and written again as
     // text: the file is not edited (every object written there is told as not pulled, with why).
-    for (const [o] of pairs.filter(([o, w]) => o !== undefined && w === undefined && this.placeholderIn(items[o] ?? null) !== undefined)) {
-      const stands = this.expanded(this.resolved(items[o!] ?? null));
-      if (pairs.some(([o2, w2]) => o2 === undefined && w2 !== undefined && sameValue(this.expanded(wanted[w2]), stands))) {
-        throw new Error(`live moved ${this.placeholderIn(items[o!] ?? null)} elsewhere in the list at ${pointer || '/'}, and docket does not move a placeholder; move it by hand`);
+    for (const [o, w] of pairs) {
+      const written = o !== undefined && w === undefined ? this.placeholderIn(items[o] ?? null) : undefined;
+      if (written !== undefined && pairs.some(([o2, w2]) => o2 === undefined && w2 !== undefined && sameValue(want[w2], had[o!]))) {
+        throw new Error(`live moved ${written} elsewhere in the list at ${pointer || '/'}, and docket does not move a placeholder; move it by hand`);
       }
     }
     for (const [o, w] of pairs) {
