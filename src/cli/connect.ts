@@ -12,7 +12,7 @@ import type { ProjectConfig } from '../config/types.js';
 import type { PlanTarget } from '../engine/types.js';
 import type { Services } from '../kinds/kind.js';
 import type { RunningEmulator } from '../emulator/server.js';
-import type { Io, Logger } from './io.js';
+import { interruptsOf, type Io, type Logger } from './io.js';
 import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
@@ -35,6 +35,12 @@ export interface Connection {
   readonly target: PlanTarget;
   /** The in-process emulator started from its seed (no state file yet): nothing was uploaded to it. */
   freshEmulator: boolean;
+  /**
+   * Writes the in-process emulator's state file, if it changed: called before every file docket
+   * writes that names what the emulator holds (an upload's id in the lock), so a process killed at
+   * any point never leaves a file ahead of the state. Nothing to do against the services.
+   */
+  saveEmulator(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,6 +66,7 @@ export interface ConnectOptions {
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const { project, io } = options;
   let emulator: RunningEmulator | undefined;
+  let dropEmulatorExit: (() => void) | undefined;
   let freshEmulator = false;
   let reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
   let organizationId = project.review.organization_id;
@@ -82,14 +89,20 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       () => true,
       () => false,
     ));
-    emulator = await startEmulatorForCli({ stateFile, seed });
-    // Save the seeded state at once: a plan saved now must find the same user ids when applied.
-    if (freshEmulator) await emulator.store.persist();
+    emulator = await startEmulatorForCli({ stateFile, seed, stateWrites: 'on-save' });
+    const store = emulator.store;
+    // A signal that ends the process: the state as it is, before the exit handlers of the command
+    // (registered after this one) write files naming what it holds.
+    dropEmulatorExit = interruptsOf(io).onExit(() => store.flushSync());
     // The state may have been made for another organization id (docket.yaml or --env changed), or
     // before docket.yaml named its agreements actor.
-    const addedOrganization = emulator.store.addMissingOrganizations(seed);
-    const addedActor = project.agreements.actor !== undefined && emulator.store.addMissingMembers(seed, [project.agreements.actor]);
-    if (addedOrganization || addedActor) await emulator.store.persist();
+    const addedOrganization = store.addMissingOrganizations(seed);
+    const addedActor = project.agreements.actor !== undefined && store.addMissingMembers(seed, [project.agreements.actor]);
+    // Save the seeded state at once: a plan saved now must find the same user ids when applied.
+    if (freshEmulator || addedOrganization || addedActor) {
+      await store.persist();
+      await store.flush();
+    }
     reviewUrl = emulator.reviewUrl;
     reviewKey = EMULATOR_API_KEY;
     agreementsUrl = emulator.agreementsUrl;
@@ -165,9 +178,14 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       return targetOf();
     },
     freshEmulator,
+    saveEmulator: async () => {
+      await emulator?.store.flush();
+    },
     async close() {
       await Promise.all(clients.map((c) => c.close()));
+      // Closing writes what is unsaved; a signal from here on exits with that write done or redone.
       await emulator?.close();
+      dropEmulatorExit?.();
     },
   };
 }

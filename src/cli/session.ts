@@ -175,7 +175,9 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     };
     const recordSync = async (updates: SyncUpdates): Promise<void> => {
       const changes = syncChanges(updates);
-      if (changes) await writeSync(syncLocation, changes);
+      if (!changes) return;
+      await connection.saveEmulator();
+      await writeSync(syncLocation, changes);
     };
     const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined> => {
       // With every record held already, the sections are still named: one written out of order by
@@ -185,6 +187,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
         return syncChanges(updatesOf(heldIn(doc, where)), where) ?? Object.fromEntries(where.sections.map((target) => [target, { records: {} }]));
       };
       const together = lockTarget !== undefined && syncLocation === workspace.lockLocation;
+      await connection.saveEmulator();
       const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changesIn : undefined) : undefined;
       // After the lock entries: a crash between loses only directions.
       if (!together) await writeSync(syncLocation, changesIn);

@@ -60,6 +60,8 @@ export interface EmulatorOptions {
   port?: number;
   /** Load state from it when it exists (else from the seed) and write it atomically after every successful write. */
   stateFile?: string;
+  /** `on-save`: write the state file only when the store is flushed (the in-process emulator; see StoreOptions). */
+  stateWrites?: 'each' | 'on-save';
   /** Used when no state file exists yet; default `defaultSeed()`. */
   seed?: EmulatorSeed;
   /** Added to every request. */
@@ -128,9 +130,11 @@ const DEFAULT_CONVERSION_DELAY_MS = 300;
 const DEFAULT_REVIEW_DELAY_MS = 300;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const store = await EmulatorStore.open(
-    options.stateFile === undefined ? { seed: options.seed ?? defaultSeed() } : { seed: options.seed ?? defaultSeed(), stateFile: options.stateFile },
-  );
+  const store = await EmulatorStore.open({
+    seed: options.seed ?? defaultSeed(),
+    ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
+    ...(options.stateWrites ? { writes: options.stateWrites } : {}),
+  });
   const emulator = new EmulatorServer(store, options);
   const host = options.host ?? '127.0.0.1';
   const port = await emulator.listen(host, options.port ?? 0);

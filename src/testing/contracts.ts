@@ -19,6 +19,8 @@ export class ContractStore {
     private readonly location: LockLocation,
     /** The lock section; known once the review service has been located. */
     private readonly target: () => string | undefined,
+    /** Before each write: what must be on disk before the lock names an upload (the in-process emulator's state). */
+    private readonly beforeWrite: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Read afresh: another run may have uploaded the contract since. */
@@ -58,6 +60,7 @@ export class ContractStore {
       const lock = lockSection(doc, target, this.location);
       if (id === undefined) delete lock.files[lockKey(ENTRY_KIND, sha)];
       else lock.files[lockKey(ENTRY_KIND, sha)] = { id, file, sha256: sha };
+      await this.beforeWrite();
       await writeLock(this.location, target, lock);
       this.known = Promise.resolve(lock.files);
     });

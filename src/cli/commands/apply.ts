@@ -192,7 +192,10 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       adoptFiles: Boolean(opts.adoptFiles),
       onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
       persistLock: async (lock) => {
-        if (writer) await writer.write(lock);
+        if (!writer) return;
+        // The emulator first: the lock may name an upload it holds only in memory.
+        await s.connection.saveEmulator();
+        await writer.write(lock);
       },
       signal: unlimitedListeners(AbortSignal.any([interrupts.signal, budget.signal])),
       // The timer fires late when the event loop is busy: a change started past the deadline would

@@ -106,6 +106,8 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         const keyed = filesHoldingKeys(result.files, keysOf(io.env));
         if (keyed.length > 0) throw keysInLiveState(keyed);
         const emulatorState = emulator ? path.join(root, '.docket', 'emulator.json') : undefined;
+        // The copy is of the file: what the emulator holds only in memory is written first.
+        await s.connection.saveEmulator();
         // The services take names and values docket does not (a name too long, two that read alike):
         // what validate would refuse in the written directory is said, not a plan with no changes.
         let refused: Awaited<ReturnType<typeof refusedIn>> = [];

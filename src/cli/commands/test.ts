@@ -325,7 +325,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
 
 /** The contracts this checkout uploaded, in the lock section of imported files. */
 function contractStoreOf(s: Session, emulator: boolean): ContractStore {
-  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator));
+  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator());
 }
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */

@@ -41,6 +41,28 @@ describe('state file', () => {
     expect(second.emu.store.state.organizations[ORG]?.playbooks[archived.id]?.archived_at).toBeTruthy();
   });
 
+  it('with stateWrites on-save (the in-process emulator), is written only when saved, and by close', async () => {
+    const stateFile = join(dir, 'state.json');
+    const h = await start({ stateFile, stateWrites: 'on-save' });
+    const saved = async (): Promise<string[]> => {
+      const text = await readFile(stateFile, 'utf8').catch(() => '{"organizations":{}}');
+      return Object.keys((JSON.parse(text) as { organizations: Record<string, { playbooks: Record<string, unknown> }> }).organizations[ORG]?.playbooks ?? {});
+    };
+    const first = one(await h.review('POST', `${ORG_PATH}/playbooks`, { name: 'Inbound NDA' }));
+    expect(await saved()).toEqual([]);
+    await h.emu.store.flush();
+    expect(await saved()).toEqual([first.id]);
+
+    const second = one(await h.review('POST', `${ORG_PATH}/playbooks`, { name: 'Outbound NDA' }));
+    h.emu.store.flushSync();
+    expect(await saved()).toEqual([first.id, second.id]);
+
+    const third = one(await h.review('POST', `${ORG_PATH}/playbooks`, { name: 'Vendor MSA' }));
+    await h.emu.close();
+    expect(await saved()).toEqual([first.id, second.id, third.id]);
+    expect(await readdir(dir)).toEqual(['state.json']);
+  });
+
   it('hands out the seed\'s ids again after a restart before any write (nothing written yet)', async () => {
     const stateFile = join(dir, 'state.json');
     const ids = async (): Promise<string[]> => {

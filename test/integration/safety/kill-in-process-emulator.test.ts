@@ -1,0 +1,109 @@
+/**
+ * `--emulator` keeps its state in memory during a run and writes .docket/emulator.json before each
+ * file that names what it holds (an upload's id in docket.lock.json), and when the run ends. A run
+ * killed at any point must leave no lock entry ahead of that state file, and must converge when run
+ * again.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, docx } from '../agreements-fixtures.js';
+import { numberedPlaybook, spawnBin, waitUntil, type Running } from './harness.js';
+
+let running: Running | undefined;
+afterEach(async () => {
+  running?.child.kill('SIGKILL');
+  running = undefined;
+  await removeMadeDirs();
+});
+
+/** A Word term and enough playbooks that the apply goes on well after the term is recorded. */
+async function termAndManyPlaybooks(): Promise<string> {
+  const files: Record<string, string> = { 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML };
+  for (let i = 1; i <= 400; i++) files[`playbooks/p${i}.yaml`] = `${numberedPlaybook(i)}rules:\n  - name: Term\n    actions: REJECT if over ${i} years\n`;
+  const dir = await makeDir(files);
+  await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
+  return dir;
+}
+
+/** The id docket.lock.json records for the term once its upload is confirmed (not merely pending). */
+async function recordedTermId(dir: string): Promise<string | undefined> {
+  const text = await readFile(join(dir, 'docket.lock.json'), 'utf8').catch(() => '');
+  if (!text) return undefined;
+  try {
+    const doc = JSON.parse(text) as { targets: Record<string, { files: Record<string, { id?: string; pending?: unknown }> }> };
+    const entry = doc.targets.emulator?.files['custom-term:Data Terms'];
+    return entry?.id !== undefined && entry.pending === undefined ? entry.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const run = (...args: string[]) => runCli(args, { env: {} });
+
+describe('kill -9 during an apply against the in-process emulator', () => {
+  it('leaves no lock entry the emulator state lacks, and the re-run converges with one term', async () => {
+    const dir = await termAndManyPlaybooks();
+    running = spawnBin(['apply', '-C', dir, '--emulator', '--auto-approve'], {});
+    let termId: string | undefined;
+    let polling = false;
+    await waitUntil(() => {
+      if (!polling) {
+        polling = true;
+        void recordedTermId(dir).then((id) => {
+          termId = id;
+          polling = false;
+        });
+      }
+      return termId !== undefined;
+    }, 'the term to be recorded in docket.lock.json');
+    running.child.kill('SIGKILL');
+    // Killed mid-run: the playbooks were still being created.
+    expect(await running.exited).toBe('SIGKILL');
+    running = undefined;
+
+    const state = await readFile(join(dir, '.docket/emulator.json'), 'utf8');
+    expect(state).toContain(`"${termId!}"`);
+
+    const again = await run('apply', '-C', dir, '--emulator', '--auto-approve');
+    expect(again.stderr).not.toContain('rror');
+    expect(again.code).toBe(0);
+    const plan = await run('plan', '-C', dir, '--emulator', '--detailed-exitcode');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    const final = JSON.parse(await readFile(join(dir, '.docket/emulator.json'), 'utf8')) as { organizations: Record<string, { agreements: { custom_terms: Record<string, { name: string }> }; playbooks: Record<string, { archived_at: string | null }> }> };
+    const org = Object.values(final.organizations)[0]!;
+    expect(Object.values(org.agreements.custom_terms).filter((t) => t.name === 'Data Terms')).toHaveLength(1);
+    expect(Object.values(org.playbooks).filter((p) => !p.archived_at)).toHaveLength(400);
+  });
+
+  it('a second SIGINT writes the state before the lock, so the re-run converges', async () => {
+    const dir = await termAndManyPlaybooks();
+    running = spawnBin(['apply', '-C', dir, '--emulator', '--auto-approve'], {});
+    let termId: string | undefined;
+    let polling = false;
+    await waitUntil(() => {
+      if (!polling) {
+        polling = true;
+        void recordedTermId(dir).then((id) => {
+          termId = id;
+          polling = false;
+        });
+      }
+      return termId !== undefined;
+    }, 'the term to be recorded in docket.lock.json');
+    running.child.kill('SIGINT');
+    running.child.kill('SIGINT');
+    expect(await running.exited).toBe(130);
+    running = undefined;
+    const state = await readFile(join(dir, '.docket/emulator.json'), 'utf8');
+    expect(state).toContain(`"${termId!}"`);
+
+    expect((await run('apply', '-C', dir, '--emulator', '--auto-approve')).code).toBe(0);
+    const plan = await run('plan', '-C', dir, '--emulator', '--detailed-exitcode');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+  });
+});
