@@ -14,10 +14,14 @@ import type { Services } from '../kinds/kind.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import { interruptsOf, type Io, type Logger } from './io.js';
 import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
+import { writtenAs } from '../util/file-write-error.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
 export const DEFAULT_REVIEW_URL = 'https://api.gerri.commonpaper.com';
 export const DEFAULT_AGREEMENTS_URL = 'https://api.commonpaper.com';
+
+/** The in-process emulator's state, in the configuration's .docket/. */
+export const EMULATOR_STATE_FILE = 'emulator.json';
 
 /** Users the in-process emulator knows from the start: the ones the bundled examples name. */
 export const EMULATOR_EXAMPLE_USERS = [
@@ -84,7 +88,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     const users = [...EMULATOR_EXAMPLE_USERS];
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
     const seed = defaultSeed({ organizationId, users, invited: true });
-    const stateFile = join(project.root, '.docket', 'emulator.json');
+    const stateFile = join(project.root, '.docket', EMULATOR_STATE_FILE);
     freshEmulator = !(await stat(stateFile).then(
       () => true,
       () => false,
@@ -179,7 +183,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     },
     freshEmulator,
     saveEmulator: async () => {
-      await emulator?.store.flush();
+      if (emulator) await writtenAs(`.docket/${EMULATOR_STATE_FILE}`, emulator.store.flush());
     },
     async close() {
       await Promise.all(clients.map((c) => c.close()));

@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { linkedFile, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
+import { writtenAs, writtenAsSync } from '../util/file-write-error.js';
 import { composed } from '../util/nfc.js';
 import { isPlainObject } from '../util/plain.js';
 import { lineColumnsOf } from '../util/line-columns.js';
@@ -830,7 +831,7 @@ export async function writeLock(location: LockLocation, target: string, lock: Lo
   await removeStaleTempsOf(location.path);
   const { doc } = await readLockDocument(location);
   const next = withSection(doc, target, lock, location);
-  await writeFileAtomic(location.path, renderBytes(next), { tempDir: tempDirOf(location.path) });
+  await writtenAs(location.label, writeFileAtomic(location.path, renderBytes(next), { tempDir: tempDirOf(location.path) }));
   await remember(location.path, next);
 }
 
@@ -906,7 +907,7 @@ export async function writeSync(location: LockLocation, changesOf: SyncChangesOf
   const pieces = renderPieces(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
   if (sameText(pieces, before) || (before === undefined && !out.synced) || holdsAlready(before, read.doc, out)) return;
-  await writeFileAtomic(location.path, pieces, { tempDir: tempDirOf(location.path) });
+  await writtenAs(location.label, writeFileAtomic(location.path, pieces, { tempDir: tempDirOf(location.path) }));
   await remember(location.path, out);
 }
 
@@ -969,7 +970,7 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   const next = renderPieces(out);
   if (sameText(next, text) || holdsAlready(text, read.doc, out)) return undefined;
   await removeStaleTempsOf(location.path);
-  await writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) });
+  await writtenAs(location.label, writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) }));
   await remember(location.path, out);
   if (text !== undefined && splitConflict(text)) return `${location.label}: its merge conflict is resolved (both sides' entries kept) and the file written whole`;
   if (!read.doc.targets[target] && legacyFiles(read.doc, location) !== undefined) return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
@@ -985,7 +986,7 @@ export function writeLockSync(location: LockLocation, target: string, lock: Lock
     text = undefined;
   }
   const doc = text === undefined ? emptyDocument() : parseLockText(text, location.label).doc;
-  writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) });
+  writtenAsSync(location.label, () => writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) }));
   known.delete(location.path);
 }
 

@@ -3,6 +3,7 @@
  * the files to upload, the lock entries uploads make), run through the executor. The caller gets
  * the report and the lock as it should now be; it decides where to write it.
  */
+import { unwrittenFile } from '../util/file-write-error.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ProjectConfig } from '../config/types.js';
 import { lockEntries, lockKey, supersededBy, type LockEntry, type LockFile } from '../config/lock.js';
@@ -352,8 +353,8 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return delay(ms, undefined, signal ? { signal } : undefined).catch(() => undefined);
 }
 
-/** A write of the lock file that failed (a full disk), said with what it left undone. */
+/** A write of the lock file (or of a file written before it) that failed (a full disk), said with what it left undone. */
 function lockWriteFailed(error: unknown, consequence: string, hint?: string): DocketError {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  return new DocketError('lock-write-failed', `docket.lock.json could not be written (${typeof code === 'string' ? code : String(error)})${consequence}`, hint);
+  return new DocketError('lock-write-failed', `${unwrittenFile(error, 'docket.lock.json')} could not be written (${typeof code === 'string' ? code : String(error)})${consequence}`, hint);
 }

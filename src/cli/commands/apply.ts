@@ -30,6 +30,7 @@ import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkPlanSeal, checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
+import { unwrittenFile } from '../../util/file-write-error.js';
 
 interface ApplyFlags extends CommonOptions {
   output: 'text' | 'json';
@@ -269,8 +270,8 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   const unknownUpload = 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
   // With another error to end on (a signal, failed changes), the lock's is said before it.
   const ending = Boolean(report.stopped) || report.failed > 0 || report.skipped > 0;
-  // With --emulator the sync records have a file of their own: the one that failed is named.
-  const failedFile = /emulator-sync\.json$/.test(String((lockFailure as (NodeJS.ErrnoException & { dest?: string }) | undefined)?.dest ?? lockFailure?.path ?? '')) ? '.docket/emulator-sync.json' : 'docket.lock.json';
+  // With --emulator the sync records and the state have files of their own: the one that failed is named.
+  const failedFile = unwrittenFile(lockFailure, 'docket.lock.json');
   if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved; free the space or fix the file, then run docket plan\n`);
   if (report.stopped && signal) {
     throw new InterruptedError(

@@ -6,6 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
 import { applyOk, emulatorForFile } from '../../helpers/scenario.js';
 import { makeDir } from '../../helpers/tmpdir.js';
 import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, pdf } from '../agreements-fixtures.js';
@@ -50,5 +51,17 @@ describe('a lock file that cannot be written', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('✗ upload attachment "Security Exhibit": docket.lock.json could not be written (EISDIR), so nothing was sent');
     expect(r.stderr).not.toMatch(/uncertain|Internal error|\n\s+at /);
+  });
+});
+
+describe('--emulator files that cannot be written', () => {
+  it('names .docket/emulator-sync.json, not docket.lock.json, when the sync records cannot be written', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('Sync', 'ACCEPT') });
+    mkdirSync(join(dir, '.docket/emulator-sync.json'), { recursive: true });
+    const r = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'], { env: {} });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('✓ create playbook "Sync"');
+    expect(r.stderr).toContain('Error: the changes reported above were made, but .docket/emulator-sync.json could not be written (EISDIR)');
+    expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
   });
 });

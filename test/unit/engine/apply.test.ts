@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LockFile } from '../../../src/config/lock.js';
 import { applyPlan, type ApplyPlanInput } from '../../../src/engine/apply.js';
 import { buildPlan } from '../../../src/engine/plan.js';
+import { FileWriteError } from '../../../src/util/file-write-error.js';
 import type { DesiredResource, Plan } from '../../../src/engine/types.js';
 import type { AnyKind } from '../../../src/kinds/index.js';
 import type { KindModule } from '../../../src/kinds/kind.js';
@@ -107,5 +108,21 @@ describe('applyPlan', () => {
     expect(fresh.applied.lock.files).toEqual({});
     const again = await planAndApply(kind, desiredPlaybook('A'), { lock: { files: { 'playbook:A': confirmed } } });
     expect(again.applied.lock.files).toEqual({ 'playbook:A': confirmed });
+  });
+
+  it('names the file that could not be written before an upload (the in-process emulator\'s state), and sends nothing', async () => {
+    let sent = false;
+    const kind = creatingKind(async (change, ctx) => {
+      await ctx.recordPending('playbook', change.key, { file: 'a.pdf', sha256: 'abc', description: null });
+      sent = true;
+    });
+    const full = Object.assign(new Error('no space left on device'), { code: 'ENOSPC', syscall: 'write' });
+    const { applied } = await planAndApply(kind, desiredPlaybook('A'), {
+      persistLock: async () => {
+        throw new FileWriteError('.docket/emulator.json', full);
+      },
+    });
+    expect(sent).toBe(false);
+    expect(applied.report.results[0]).toMatchObject({ status: 'failed', message: expect.stringContaining('.docket/emulator.json could not be written (ENOSPC), so nothing was sent') });
   });
 });
