@@ -250,7 +250,11 @@ export function diff(input: DiffInput): DiffResult {
     };
     /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
     const claimFormer = (d: DesiredResource): void => {
-      const renamedBefore = input.recordedId?.(refKey(kind.name, d.key)) !== undefined;
+      const ownRecord = input.recordedId?.(refKey(kind.name, d.key));
+      // Unless another rename of this plan took the object it was synced as (D from C): then its
+      // own rename (C from B) is new too, along the chain.
+      const takenAs = ownRecord === undefined ? undefined : claimedAs.get(ownRecord);
+      const renamedBefore = ownRecord !== undefined && (takenAs === undefined || takenAs === refKey(kind.name, d.key));
       for (const old of d.renamedFrom) {
         // Synced under its own name already (renamed back then), its former name's holder is the
         // object the files declare under that name, recorded as such: not this one, even when this
@@ -274,6 +278,8 @@ export function diff(input: DiffInput): DiffResult {
     };
     // Pass 2: renames, for resources whose own name is not live yet. Before identity, so a new
     // resource that takes the old name (rename A→B, create A) does not claim the renamed object.
+    /** Renames whose own name is live: theirs unless another rename takes that object (a chain). */
+    const ownNameLive: DesiredResource[] = [];
     for (const d of desired) {
       if (d.renamedFrom.length === 0 || matched.has(d.key) || d.pinId) continue;
       if (candidates(scopeOfDesired(d), localName(d, isChild)).length > 0) {
@@ -281,6 +287,7 @@ export function diff(input: DiffInput): DiffResult {
         // unless a file declares the former name too: a rename A→B, then a new A).
         const former = d.renamedFrom.find((old) => candidates(scopeOfDesired(d), old).length > 0 && !declaresName(d.parent?.key ?? '', old));
         if (former !== undefined) bothLive.push({ d, former });
+        ownNameLive.push(d);
         continue;
       }
       // Last synced under its own name, and that object still live (renamed in the app since):
@@ -288,6 +295,20 @@ export function diff(input: DiffInput): DiffResult {
       // belongs to whatever holds it (a new object the files declare under it).
       if (ownRecordLive(d)) continue;
       claimFormer(d);
+    }
+    // Pass 2b: along a chain (B from A, C from B, D from C), each rename that took an object frees
+    // the rename whose own name that was to take its former one, however long the chain and in
+    // whatever order the files declare it. Before identity, which would match B to the live B.
+    // A worklist keyed by the name each waits to see taken: every one is looked at once, then again
+    // only when the object of its name is taken (a renumbering of 10,000 rules stays linear).
+    const waitingOn = new Map<string, DesiredResource>(ownNameLive.map((d) => [`${scopeOfDesired(d) ?? ''}\u0000${localName(d, isChild)}`, d]));
+    const chained = [...ownNameLive];
+    for (let d = chained.pop(); d !== undefined; d = chained.pop()) {
+      if (matched.has(d.key) || candidates(scopeOfDesired(d), localName(d, isChild)).length > 0 || ownRecordLive(d)) continue;
+      claimFormer(d);
+      const took = matched.get(d.key);
+      const freed = took ? waitingOn.get(`${scopeOfLive(took)}\u0000${localName(took, isChild)}`) : undefined;
+      if (freed) chained.push(freed);
     }
     // Pass 3: identity.
     for (const d of desired) {

@@ -372,6 +372,33 @@ describe('diff: pins and ambiguity', () => {
     expect(swap.diagnostics.errors.filter((e) => e.code === 'rename-target-live')).toEqual([]);
   });
 
+  it('a chain of renames of any length is made whole, in either order of declaration, synced before or not', () => {
+    const names = ['A', 'B', 'C', 'D', 'E'];
+    const live = names.slice(0, 4).map((n) => livePlaybook(`pb-${n}`, n));
+    // B from A, C from B, D from C, E from D: each object moves one name along.
+    const chain = names.slice(1).map((n, i) => desiredPlaybook(n, { renamedFrom: [names[i]!] }));
+    // As the apply that made A to D recorded them.
+    const synced = (key: string): string | undefined => live.find((l) => `playbook:${l.key}` === key)?.id;
+    for (const desired of [chain, [...chain].reverse()]) {
+      for (const recordedId of [undefined, synced]) {
+        const result = diff({ kinds: KIND_META, desired, live, prune: {}, ...(recordedId ? { recordedId } : {}) });
+        expect(result.diagnostics.items).toEqual([]);
+        expect(result.changes.map((c) => [c.id, c.liveId]).sort()).toEqual([
+          ['rename:playbook:B', 'pb-A'],
+          ['rename:playbook:C', 'pb-B'],
+          ['rename:playbook:D', 'pb-C'],
+          ['rename:playbook:E', 'pb-D'],
+        ]);
+      }
+    }
+    // Rules renumbered after a new first one (Step 2 from Step 1, …): renames, no rewrite or delete.
+    const steps = [1, 2, 3, 4].map((n) => liveRule(`r-${n}`, NDA, `Step ${n}`));
+    const renumbered = [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Step 1'), ...[2, 3, 4, 5].map((n) => desiredRule(NDA.name, `Step ${n}`, {}, { renamedFrom: [`Step ${n - 1}`] }))];
+    const rules = run(renumbered, [livePlaybook(NDA.id, NDA.name), ...steps]);
+    expect(rules.diagnostics.items).toEqual([]);
+    expect(ids(rules.changes).sort()).toEqual([`create:rule:${NDA.name}/Step 1`, ...[2, 3, 4, 5].map((n) => `rename:rule:${NDA.name}/Step ${n}`)]);
+  });
+
   it('a renamed_from left in the file after its rename does not take the new object of the former name when the renamed one was renamed again in the app', () => {
     const records: Record<string, string> = { 'playbook:B': 'pb-b', 'playbook:A': 'pb-new' };
     const result = diff({
