@@ -47,8 +47,10 @@ export function normEmail(value: unknown): string | null {
  */
 export function normScalar(value: unknown): unknown {
   if (typeof value === 'string') {
-    const text = value.trim();
-    if (!/^-?(0|[1-9]\d*)(\.\d+)?$/.test(text)) return value;
+    // Text as every text field is compared: line endings to `\n`, no trailing newline.
+    const lines = lineText(value);
+    const text = lines.trim();
+    if (!/^-?(0|[1-9]\d*)(\.\d+)?$/.test(text)) return lines;
     const n = Number(text);
     return Number.isInteger(n) && !Number.isSafeInteger(n) ? text : n;
   }
@@ -61,4 +63,12 @@ export function normDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normDeep);
   if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normDeep(v)]));
   return normScalar(value);
+}
+
+/** Every text at every depth with its line endings as compared, nothing else changed: a value as it is sent. */
+export function linesDeep(value: unknown): unknown {
+  if (typeof value === 'string') return lineText(value);
+  if (Array.isArray(value)) return value.map(linesDeep);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, linesDeep(v)]));
+  return value;
 }

@@ -6,7 +6,7 @@
  */
 import type { ApiResource } from '../api/types.js';
 import type { TemplateAttrs } from '../api/agreements.js';
-import { normDeep, normEmail, normName } from '../engine/normalize.js';
+import { linesDeep, normDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import { earlierUploads, knownAttachmentIds } from './attachment.js';
@@ -95,7 +95,7 @@ function bodyOf(fields: [string, unknown][], written: Plain, resolve: (v: unknow
   for (const [field, value] of fields) {
     if (!field.startsWith(PARAM)) continue;
     const [key, nested] = field.slice(PARAM.length).split('.') as [string, string | undefined];
-    body[key] = resolve(nested === undefined ? value : written[key]);
+    body[key] = resolve(linesDeep(nested === undefined ? value : written[key]));
   }
   return body;
 }
@@ -340,7 +340,8 @@ export const templateKind: KindModule<'template'> = {
       case 'create': {
         const d = change.desired ?? {};
         const info = templateTypeInfo(d.type);
-        const body: Plain = { type: info?.type ?? d.type, name: change.name, ...(resolve(d.parameters) as Plain) };
+        // Text as compared (line endings, no trailing newline), so what was sent reads back equal.
+        const body: Plain = { type: info?.type ?? d.type, name: change.name, ...(resolve(linesDeep(d.parameters)) as Plain) };
         // NOTE(api): seed 002 does not show the settings object's key; docket sends standard_version at the top level.
         if (typeof d.standard_version === 'string') body.standard_version = d.standard_version;
         if (Array.isArray(d.attachments)) body.attachment_ids = attachmentIds(d.attachments);

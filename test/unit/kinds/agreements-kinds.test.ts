@@ -136,6 +136,20 @@ describe('standard templates', () => {
     expect((await e.planned(dir)).changes).toEqual([]);
   });
 
+  it('compare and send text parameters as every text is: line endings to \\n, no trailing newline', async () => {
+    const e = await start({ templates: [{ type: 'NDA', name: 'Live', parameters: { purpose: 'Line one\nLine two\n' } }] });
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      't.yaml': 'kind: Template\nname: Live\ntype: NDA\nparameters:\n  purpose: "Line one\\r\\nLine two"\n---\nkind: Template\nname: New\ntype: NDA\nparameters:\n  purpose: |\n    Line one\n    Line two\n',
+    });
+    e.requests();
+    const plan = await e.converge(dir);
+    // The live one differs only in a trailing newline and line endings: nothing to change.
+    expect(plan.changes.map((c) => c.id)).toEqual(['create:template:New']);
+    expect(e.requests().filter((r) => r.method === 'POST').map((r) => (r.body as { purpose?: unknown }).purpose)).toEqual(['Line one\nLine two']);
+    expect((await e.planned(dir)).changes).toEqual([]);
+  });
+
   it('name a pinned attachment that has no lock entry by its id, so the template plans nothing', async () => {
     const id = '00000000-0000-4000-8000-0000000000a2';
     const e = await start({ attachments: [{ id, name: 'Exhibit' }], templates: [{ type: 'NDA', name: 'NDA', parameters: { attachment_ids: [id] } }] });
