@@ -101,7 +101,9 @@ export const ruleKind: KindModule<'rule'> = {
 
       // Seed 000: actions are required unless the rule only summarises (generate_summary + questions).
       // NOTE(api): text of white space only counts as none (as the emulator's 422 has it, after Rails' `blank?`).
-      if (isBlank(fields.actions) && !(fields.generate_summary === true && !isBlank(fields.questions))) {
+      // A field filled by a broken variable reads as none; the variable is reported where it is defined.
+      const unresolved = (field: string): boolean => doc.unresolved?.has(`/rules/${i}/${field}`) === true;
+      if (isBlank(fields.actions) && !(fields.generate_summary === true && !isBlank(fields.questions)) && !unresolved('actions') && !unresolved('questions')) {
         const why = missingActions(rule);
         diag.error('missing-actions', `rule "${name}" needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
           // At the value when the value is what is wrong (white space only), else at the rule.

@@ -177,3 +177,11 @@ describe('loadWorkspace, references', () => {
     expect(desired.find((d) => d.kind === 'organization')!.refs).toEqual([{ kind: 'member', key: 'zed@acme.example', field: 'review.default_reviewer', source: { file: 'organization.yaml', line: 3, col: 21 } }]);
   });
 });
+
+describe('loadWorkspace, a rule text filled by a variable whose value is no text', () => {
+  it('says so once, at the variable, not again as a rule without actions', async () => {
+    const dir = await tree({ 'docket.yaml': lines('version: 1', 'vars:', '  d: [1, 2]'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: "${var.d}"', '  - name: S', '    questions: "${var.d}"') });
+    const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error.diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`)).toEqual(['docket.yaml:3 invalid-value']);
+  });
+});
