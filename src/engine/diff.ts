@@ -316,7 +316,8 @@ export function diff(input: DiffInput): DiffResult {
       const found = candidates(scopeOfDesired(d), localName(d, isChild));
       if (found.length > 1) {
         diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${d.name}"; docket cannot tell which one the file means`, {
-          ...d.source,
+          // At the name (a member's at its e-mail), as the other problems of a name are.
+          ...(valueSourceOf(d.fieldSources, 'name') ?? valueSourceOf(d.fieldSources, 'email') ?? d.source),
           hint: `pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`,
         });
         for (const f of found) used.add(f.id);

@@ -343,11 +343,11 @@ describe('diff: pins and ambiguity', () => {
     expect(diagnostics.errors.map((e) => [e.code, e.file, e.line, e.col])).toEqual([['pinned-id-not-found', 'organization.yaml', 2, 5]]);
   });
 
-  it('two live objects with the same name are ambiguous', () => {
-    const { diagnostics } = run([desiredPlaybook('NDA', { source: pos(3) })], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')]);
+  it('two live objects with the same name are ambiguous, said at the name', () => {
+    const { diagnostics } = run([desiredPlaybook('NDA', { source: pos(3), fieldSources: { name: pos(4, 7) } })], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')]);
     expect(diagnostics.errors).toHaveLength(1);
     const error = diagnostics.errors[0]!;
-    expect(error).toMatchObject({ code: 'ambiguous-match', line: 3 });
+    expect(error).toMatchObject({ code: 'ambiguous-match', line: 4, col: 7 });
     expect(error.hint).toContain('pb-1');
     expect(error.hint).toContain('pb-2');
   });
