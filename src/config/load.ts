@@ -326,13 +326,15 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   if (!info) {
     // A test document in a file not named as a test file is read as a resource.
     const test = kind === 'PlaybookTest' || kind === 'TemplateTest';
+    // The kind says how the rest is read, placeholders included: it is read first, as written.
+    const placeholder = typeof kind === 'string' && kind.includes('${');
     diagnostics.push({
       severity: 'error',
       code: 'unknown-kind',
-      message: test ? `${kind} is a test, and only files named *.test.yaml hold tests` : `unknown kind ${typeof kind === 'string' ? showName(kind) : showJson(kind)}${typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
+      message: test ? `${kind} is a test, and only files named *.test.yaml hold tests` : `unknown kind ${typeof kind === 'string' ? showName(kind) : showJson(kind)}${placeholder ? ': `kind` takes no placeholder' : typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
       ...doc.positions.valueAt('/kind'),
       path: 'kind',
-      hint: test ? `rename ${doc.file} to ${doc.file.replace(/(\.test|\.tests)?\.ya?ml$/i, '.test.yaml')}` : `kinds: ${kinds.join(', ')}`,
+      hint: test ? `rename ${doc.file} to ${doc.file.replace(/(\.test|\.tests)?\.ya?ml$/i, '.test.yaml')}` : `${placeholder ? 'write the kind itself; ' : ''}kinds: ${kinds.join(', ')}`,
     });
     return undefined;
   }

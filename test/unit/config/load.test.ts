@@ -153,6 +153,10 @@ describe('loadConfig: documents', () => {
 
     const lower = await load({ 'docket.yaml': PROJECT, 'm.yaml': lines('kind: member', 'email: a@b.example') });
     expect(lower.diagnostics[0]!.message).toBe('unknown kind `member`, did you mean `Member`?');
+
+    // The kind is read before placeholders: one there is said to be the reason.
+    const placeholder = await load({ 'docket.yaml': lines('version: 1', 'vars:', '  k: Playbook'), 'p.yaml': lines('kind: ${var.k}', 'name: X') });
+    expect(placeholder.diagnostics.map((d) => [d.code, d.message, d.hint])).toEqual([['unknown-kind', 'unknown kind `${var.k}`: `kind` takes no placeholder', 'write the kind itself; kinds: Organization, Member, Playbook']]);
   });
 
   it('reports YAML syntax errors and duplicate keys, and keeps checking the other documents', async () => {
