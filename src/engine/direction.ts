@@ -42,8 +42,8 @@ export interface ClassifyInput {
   /** Fields of each kind that are never recorded (sensitive ones): their direction is unknown. */
   sensitive: ReadonlyMap<KindName, readonly string[]>;
   /**
-   * Kinds the services cannot list (attachments): docket knows their live objects only from its own
-   * records, so one missing says the record is gone, not that the object was removed live.
+   * Kinds the services cannot list (attachments), or list only in part (members without a users
+   * list): one missing says docket cannot see it, not that the object was removed live.
    */
   unlisted?: ReadonlySet<KindName>;
   desired: readonly DesiredResource[];

@@ -39,6 +39,8 @@ export interface LiveState {
   lockUpdates: LockUpdate[];
   /** Interrupted uploads whose outcome cannot be read. */
   uncertain: UncertainUpload[];
+  /** Kinds the services showed only in part (FetchContext.seenInPart). */
+  seenInPart: ReadonlySet<KindName>;
 }
 
 export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
@@ -48,6 +50,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
   const perKind = new Map<KindName, Promise<LiveResource[]>>();
   const lockUpdates: LockUpdate[] = [];
   const uncertain: UncertainUpload[] = [];
+  const seenInPart = new Set<KindName>();
   const read = (name: KindName): Promise<LiveResource[]> => {
     let p = perKind.get(name);
     if (!p) {
@@ -79,12 +82,13 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     parallel: (items, fn) => mapLimit(items, options.concurrency, fn),
     settle: (update) => lockUpdates.push(update),
     uncertain: (upload) => uncertain.push(upload),
+    seenInPart: (kind) => seenInPart.add(kind),
   };
   const asked = await Promise.all(options.kinds.map((k) => read(k.name)));
   const byKind = new Map<KindName, LiveResource[]>();
   for (const [name, p] of perKind) byKind.set(name, await p);
   const byKey = (a: { kind: string; key: string }, b: { kind: string; key: string }): number => `${a.kind}:${a.key}`.localeCompare(`${b.kind}:${b.key}`);
-  return { live: asked.flat(), byKind, lockUpdates: lockUpdates.sort(byKey), uncertain: uncertain.sort(byKey) };
+  return { live: asked.flat(), byKind, lockUpdates: lockUpdates.sort(byKey), uncertain: uncertain.sort(byKey), seenInPart };
 }
 
 /**

@@ -14,7 +14,7 @@ import { planHints } from './hints.js';
 import { EMPTY_SYNC, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
-import type { Action, AdoptableFile, Change, DesiredResource, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
+import type { Action, AdoptableFile, Change, DesiredResource, KindName, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
 import { quoteValue } from '../config/quote.js';
 
@@ -42,6 +42,8 @@ export interface BuildPlanInput {
   adoptFiles?: boolean;
   /** What docket last saw in sync (docket.lock.json): gives every change its direction. */
   sync?: SyncState;
+  /** Kinds the live read saw only in part: a declared object it did not find is not "removed live". */
+  seenInPart?: ReadonlySet<KindName>;
 }
 
 export interface BuildPlanResult {
@@ -60,7 +62,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   checkReferences(input.desired, result, input.kinds, diagnostics);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
-    unlisted: new Set(input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name)),
+    unlisted: new Set([...input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name), ...(input.seenInPart ?? [])]),
     desired: input.desired,
     live: input.live,
     sync,

@@ -112,7 +112,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const kinds = input.kinds ?? KINDS;
   const targets = parseTargets(input.targets ?? [], kinds);
   const read = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
-  const { live, lockUpdates, uncertain } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.sync ? { synced: input.sync } : {}) });
+  const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.sync ? { synced: input.sync } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const sync = input.sync ? await input.sync() : undefined;
   const result = buildPlan({
@@ -128,6 +128,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     warnings: input.meta.warnings,
     lockUpdates,
     uncertain,
+    ...(seenInPart.size > 0 ? { seenInPart } : {}),
     ...(input.retryUncertain ? { retryUncertain: true } : {}),
     ...(input.adoptFiles ? { adoptFiles: true } : {}),
     ...(sync ? { sync } : {}),

@@ -52,6 +52,11 @@ export interface FetchContext {
   settle(update: LockUpdate): void;
   /** An interrupted upload the service cannot tell the outcome of. */
   uncertain(upload: UncertainUpload): void;
+  /**
+   * Says the read saw only the objects the service lets docket find (members without a users list):
+   * one the files declare that it did not find may still be live, so it is not "removed live".
+   */
+  seenInPart(kind: KindName): void;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { KindModule } from './kind.js';
 import { invitedUserId } from '../api/review.js';
 import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
-import type { LiveResource } from '../engine/types.js';
+import type { DesiredResource, LiveResource } from '../engine/types.js';
 import { docSource, fieldSourcesAt, optionalString, problemAt } from './support/positions.js';
 import { nameProblem } from '../engine/desired.js';
 import { memberDirectory } from './support/review-reads.js';
@@ -97,9 +97,11 @@ export const memberKind: KindModule<'member'> = {
       name: m.email,
       fields: { email: m.email },
       refs: [],
-      extra: { name: m.name },
+      extra: { name: m.name, ...(m.onlyNamed ? { onlyNamed: true } : {}) },
     }));
     if (!directory.complete) {
+      // A declared member not found here may still be one: docket sees only whom something names.
+      ctx.seenInPart('member');
       // Without a users list a pinned id is the only word on a user docket cannot see: trust it.
       const known = new Set(live.map((l) => l.id));
       const pinned = new Set<string>();
@@ -159,3 +161,27 @@ export const memberKind: KindModule<'member'> = {
     ctx.registerId('member', change.key, id);
   },
 };
+
+/**
+ * Users docket sees only because a reviewer field names them (no users list, no invitation), by
+ * e-mail, with their id, that no file declares as a Member or names yet: a file pull writes naming
+ * one would be refused by the plan once the app names them no more.
+ */
+export function membersOnlyNamed(live: readonly LiveResource[], desired: readonly DesiredResource[]): Map<string, string> {
+  const known = new Set<string>();
+  for (const d of desired) {
+    if (d.kind === 'member') known.add(d.key);
+    for (const ref of d.refs) if (ref.kind === 'member') known.add(ref.key);
+  }
+  const out = new Map<string, string>();
+  for (const l of live) if (l.kind === 'member' && l.extra?.onlyNamed === true && !known.has(l.key)) out.set(l.key, l.id);
+  return out;
+}
+
+/** Why a file pull would write may not name `email`, one of {@link membersOnlyNamed}. */
+export function onlyNamedProblem(email: string, id: string): { message: string; hint: string } {
+  return {
+    message: `names ${quoteValue(email)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list), so a later plan could not find them`,
+    hint: `declare them in members.yaml with \`kind: Member\`, \`email: ${email}\` and \`id: ${id}\``,
+  };
+}

@@ -10,6 +10,8 @@ import { Diagnostics } from '../diagnostics.js';
 import { declaredBy } from '../engine/desired.js';
 import { schemaKindsOf } from '../engine/workspace.js';
 import type { AnyKind } from '../kinds/index.js';
+import { onlyNamedProblem } from '../kinds/member.js';
+import { quoteValue } from '../config/quote.js';
 import type { PullInput } from './plan.js';
 
 export async function pullFileChecker(options: {
@@ -17,6 +19,8 @@ export async function pullFileChecker(options: {
   project: ProjectConfig;
   processEnv: Record<string, string | undefined>;
   files: DataFiles;
+  /** Users seen only because a reviewer field names them (membersOnlyNamed): no written file may newly name one. */
+  onlyNamed?: ReadonlyMap<string, string>;
 }): Promise<NonNullable<PullInput['check']>> {
   const { kinds, project, files } = options;
   const byYaml = new Map(kinds.filter((k) => k.yamlKind).map((k) => [k.yamlKind!, k]));
@@ -39,7 +43,15 @@ export async function pullFileChecker(options: {
       const kind = byYaml.get(doc.kind);
       if (!kind) return [];
       const diagnostics = new Diagnostics();
-      await declaredBy(doc, kind, kinds, diagnostics, { project, files: overlaid(dataTexts) });
+      const declared = await declaredBy(doc, kind, kinds, diagnostics, { project, files: overlaid(dataTexts) });
+      for (const d of options.onlyNamed?.size ? declared : []) {
+        for (const ref of d.refs) {
+          const id = ref.kind === 'member' ? options.onlyNamed!.get(ref.key) : undefined;
+          if (id === undefined) continue;
+          const problem = onlyNamedProblem(ref.key, id);
+          diagnostics.error('member-needs-id', `${d.kind} ${quoteValue(d.name)}: \`${ref.field}\` ${problem.message}`, { ...(ref.source ?? d.source), hint: problem.hint });
+        }
+      }
       return diagnostics.errors;
     },
   });

@@ -16,6 +16,8 @@ export interface MemberEntry {
   /** Lower-case. */
   email: string;
   name: string | null;
+  /** Found only because the organization or a rule names them as reviewer (no users list, no invitation). */
+  onlyNamed?: true;
 }
 
 export interface MemberDirectory {
@@ -83,12 +85,12 @@ export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
       else unidentified.push(entry);
     }
     const org = organization.attributes;
-    if (org.default_reviewer_id && org.default_reviewer_email) found.push({ id: org.default_reviewer_id, email: org.default_reviewer_email, name: null });
+    if (org.default_reviewer_id && org.default_reviewer_email) found.push({ id: org.default_reviewer_id, email: org.default_reviewer_email, name: null, onlyNamed: true });
     for (const { rules: list } of rules) {
       for (const r of list) {
         const a = r.attributes;
         // `reviewer` is the effective reviewer: the rule's own only when reviewer_id is set.
-        if (a.reviewer_id && a.reviewer) found.push({ id: a.reviewer_id, email: a.reviewer, name: null });
+        if (a.reviewer_id && a.reviewer) found.push({ id: a.reviewer_id, email: a.reviewer, name: null, onlyNamed: true });
       }
     }
     return directoryOf(found, false, unidentified);

@@ -1,5 +1,7 @@
 /** The bundled example against the review-service shapes of the public docs (api.md's is the first). */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
@@ -47,6 +49,45 @@ describe('without a users list', () => {
     const rule = Object.values(org.rules).find((r) => r.playbook_id === nda.id)!;
     expect(rule.reviewer_id).toBe(qa.id);
     await expectNoChanges(cli, dir);
+  });
+
+  it('pull does not write a reviewer docket sees only through that field until it is pinned, and drift and pull never call an unseen member removed', async () => {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook });
+    await applyOk(cli, dir);
+    // In the app: the rule's reviewer becomes a user no invitation names (the organization's creator).
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA' && !p.archived_at)!;
+    const rule = Object.values(org.rules).find((r) => r.playbook_id === nda.id)!;
+    const admin = t.emulator.store.userByEmail('admin@emulator.local')!;
+    rule.reviewer_id = admin.id;
+    rule.updated_at = new Date().toISOString();
+
+    const refused = await cli('pull', '-C', dir);
+    expect(refused.code).toBe(0);
+    expect(refused.stdout).toContain('`reviewer` names "admin@emulator.local", a user docket sees only because the app names them as a reviewer now');
+    expect(refused.stdout).toContain(`declare them in members.yaml with \`kind: Member\`, \`email: admin@emulator.local\` and \`id: ${admin.id}\`, then pull again`);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(playbook);
+
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: admin@emulator.local\nid: ${admin.id}\n` });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toContain('reviewer: admin@emulator.local');
+    // The app names them no more: the change is drift, not an error, and pull takes it.
+    rule.reviewer_id = null;
+    rule.updated_at = new Date(Date.now() + 1000).toISOString();
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).toContain('~ rule "NDA/Term"');
+    expect(drift.code).toBe(2);
+
+    // A member declared without id whom nothing names is not seen, and not "removed live" either.
+    await writeFiles(dir, { 'members.yaml': 'kind: Member\nemail: admin@emulator.local\n' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toBe('kind: Member\nemail: admin@emulator.local\n');
+    const unseen = await cli('drift', '-C', dir);
+    expect(unseen.stdout).not.toContain('Removed live');
+    expect(unseen.code).toBe(0);
   });
 
   it('when invitations name no user either: a new member converges, and naming it is a plan error until its id is pinned', async () => {
