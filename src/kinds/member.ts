@@ -7,6 +7,7 @@ import { invitedUserId } from '../api/review.js';
 import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
 import type { DesiredResource, LiveResource } from '../engine/types.js';
+import type { SourcePos } from '../diagnostics.js';
 import { docSource, fieldSourcesAt, optionalString, problemAt } from './support/positions.js';
 import { nameProblem } from '../engine/desired.js';
 import { memberDirectory } from './support/review-reads.js';
@@ -178,10 +179,19 @@ export function membersOnlyNamed(live: readonly LiveResource[], desired: readonl
   return out;
 }
 
-/** Why a file pull would write may not name `email`, one of {@link membersOnlyNamed}. */
-export function onlyNamedProblem(email: string, id: string): { message: string; hint: string } {
-  return {
-    message: `names ${quoteValue(email)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list), so a later plan could not find them`,
-    hint: `declare them in members.yaml with \`kind: Member\`, \`email: ${email}\` and \`id: ${id}\``,
-  };
+/** Where resources pull would write name one of {@link membersOnlyNamed}, and what to declare first. */
+export function namingOnlyNamed(resources: readonly DesiredResource[], onlyNamed: ReadonlyMap<string, string>): { at: SourcePos; message: string; hint: string }[] {
+  const out: { at: SourcePos; message: string; hint: string }[] = [];
+  for (const d of resources) {
+    for (const ref of d.refs) {
+      const id = ref.kind === 'member' ? onlyNamed.get(ref.key) : undefined;
+      if (id === undefined) continue;
+      out.push({
+        at: ref.source ?? d.source,
+        message: `${d.kind} ${quoteValue(d.name)}: \`${ref.field}\` names ${quoteValue(ref.key)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list), so a later plan could not find them`,
+        hint: `declare them in members.yaml with \`kind: Member\`, \`email: ${ref.key}\` and \`id: ${id}\``,
+      });
+    }
+  }
+  return out;
 }

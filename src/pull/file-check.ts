@@ -10,8 +10,7 @@ import { Diagnostics } from '../diagnostics.js';
 import { declaredBy } from '../engine/desired.js';
 import { schemaKindsOf } from '../engine/workspace.js';
 import type { AnyKind } from '../kinds/index.js';
-import { onlyNamedProblem } from '../kinds/member.js';
-import { quoteValue } from '../config/quote.js';
+import { namingOnlyNamed } from '../kinds/member.js';
 import type { PullInput } from './plan.js';
 
 export async function pullFileChecker(options: {
@@ -44,13 +43,8 @@ export async function pullFileChecker(options: {
       if (!kind) return [];
       const diagnostics = new Diagnostics();
       const declared = await declaredBy(doc, kind, kinds, diagnostics, { project, files: overlaid(dataTexts) });
-      for (const d of options.onlyNamed?.size ? declared : []) {
-        for (const ref of d.refs) {
-          const id = ref.kind === 'member' ? options.onlyNamed!.get(ref.key) : undefined;
-          if (id === undefined) continue;
-          const problem = onlyNamedProblem(ref.key, id);
-          diagnostics.error('member-needs-id', `${d.kind} ${quoteValue(d.name)}: \`${ref.field}\` ${problem.message}`, { ...(ref.source ?? d.source), hint: problem.hint });
-        }
+      if (options.onlyNamed?.size) {
+        for (const p of namingOnlyNamed(declared, options.onlyNamed)) diagnostics.error('member-needs-id', p.message, { ...p.at, hint: p.hint });
       }
       return diagnostics.errors;
     },

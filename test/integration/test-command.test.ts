@@ -75,6 +75,26 @@ describe('docket test on the bundled example (--emulator)', () => {
   });
 });
 
+describe('docket test --emulator bringing a template up to date first', () => {
+  it('records what it uploads and what is then in sync, as apply does: no drift, nothing to pull, nothing planned', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    await writeFile(
+      join(dir, 'tests/csa.test.yaml'),
+      'kind: TemplateTest\ntemplate: Cloud Service Agreement\ncases:\n  - name: accepted\n    values: { customer_name: Globex }\n    expect: accepted\n',
+    );
+    // A new PDF: the test uploads it and re-points the template before its case.
+    await writeFile(join(dir, 'attachments/security.pdf'), Buffer.concat([await readFile(join(dir, 'attachments/security.pdf')), Buffer.from('\n% revised\n')]));
+    const r = await runCli(['test', '-C', dir, '--emulator', 'tests/csa.test.yaml']);
+    expect(r.stdout).toContain('brought "Cloud Service Agreement" up to date in the emulator first');
+    const drift = await runCli(['drift', '-C', dir, '--emulator']);
+    expect(drift.stdout).not.toContain('Cloud Service Agreement');
+    expect(drift.code).toBe(0);
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+  });
+});
 
 describe('docket test --compare-to', () => {
   it('runs the same cases against the playbook at a git ref and shows before → after', async () => {

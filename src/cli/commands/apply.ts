@@ -14,7 +14,7 @@ import { checkSavedPlan } from '../../engine/stale.js';
 import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
 import type { ApplyReport, Plan } from '../../engine/types.js';
-import { LockWriter, lockEntries, type LockFile } from '../../config/lock.js';
+import { lockEntries, type LockFile } from '../../config/lock.js';
 import { collectGarbage } from '../../util/collect.js';
 import { ApplyFailedError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks, renderApplyReportJson } from '../../render/json.js';
@@ -22,7 +22,7 @@ import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { acquireApplyLock, releaseApplyLockSync } from '../apply-lock.js';
-import { applyInputOf } from '../apply-step.js';
+import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import type { SignalName } from '../interrupt.js';
@@ -172,10 +172,10 @@ interface ExecuteSettings {
 async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, settings: ExecuteSettings): Promise<void> {
   const interrupts = interruptsOf(io);
   const w = s.workspace;
-  const writer = s.lockTarget ? new LockWriter(w.lockLocation, s.lockTarget) : undefined;
+  const recorder = lockRecorder(s);
   // From here a first signal stops the apply cleanly instead of ending the process.
   const release = interrupts.hold(`stopping: no new change starts, and those under way get up to ${INTERRUPT_GRACE_MS / 1000} s to finish`);
-  const dropExit = interrupts.onExit(() => writer?.writeNow());
+  const dropExit = interrupts.onExit(() => recorder.writeNow());
   const budget = new AbortController();
   const left = Math.max(0, settings.deadline() - Date.now());
   // setTimeout fires at once for more than 2^31-1 ms (24.8 days): a budget that long never runs out.
@@ -192,12 +192,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       ...applyInputOf(s),
       adoptFiles: Boolean(opts.adoptFiles),
       onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
-      persistLock: async (lock) => {
-        if (!writer) return;
-        // The emulator first: the lock may name an upload it holds only in memory.
-        await s.connection.saveEmulator();
-        await writer.write(lock);
-      },
+      persistLock: recorder.persistLock,
       signal: unlimitedListeners(AbortSignal.any([interrupts.signal, budget.signal])),
       // The timer fires late when the event loop is busy: a change started past the deadline would
       // fail at once, unsent, and free its slot for the next one to do the same.
@@ -220,11 +215,15 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   };
   try {
     // Every upload was written as it was confirmed; this waits for the last of those writes.
-    await writer?.flush().catch(unwritten);
+    await recorder.flush().catch(unwritten);
     collectGarbage(w.desired.length);
     // Stopped early, the lock is there to commit whatever was reached (CI commits it back); with it,
     // what the apply left in sync with the files.
-    await settleLockFile(s, result.lock, io, opts, Boolean(result.report.stopped), (held) => syncAfterApply({ plan, report: result.report, desired: w.desired, ids: result.ids, unkept: result.unkept, written: result.written, kinds: KINDS, held, state: s.sync() })).catch(unwritten);
+    await settleApplied(s, plan, result, Boolean(result.report.stopped))
+      .then((told) => {
+        if (told && !opts.quiet) io.stderr(`${told}\n`);
+      })
+      .catch(unwritten);
   } finally {
     dropExit();
   }

@@ -40,7 +40,7 @@ import { writeFileAtomic, writeFileAtomicSync } from '../../util/atomic-write.js
 import { junitKeyValues, redact } from '../redact.js';
 import { VERSION } from '../../version.js';
 import { annotatingProblems, annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
-import { applyInputOf } from '../apply-step.js';
+import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
@@ -367,7 +367,13 @@ function selectTargets(files: TestFile[], targets: string[], subjects: TestSubje
 async function syncEmulatorTemplate(s: Session, subject: TemplateSubject): Promise<string | undefined> {
   const plan = await planInSession(s, [subject.target]);
   if (!hasChanges(plan)) return undefined;
-  const result = await applyPlan(plan, applyInputOf(s));
+  // Recorded as an apply records them: the uploads in the lock, what is in sync in the sync records.
+  const recorder = lockRecorder(s);
+  const result = await applyPlan(plan, { ...applyInputOf(s), persistLock: recorder.persistLock });
+  await recorder.flush();
+  await settleApplied(s, plan, result, false);
+  // The next template's plan knows these uploads (an attachment two templates name is uploaded once).
+  s.lock = result.lock;
   if (result.report.failed > 0) throw new DocketError('emulator-sync', `could not bring ${JSON.stringify(subject.name)} up to date in the emulator (${result.report.failed} change(s) failed)`);
   return `brought ${JSON.stringify(subject.name)} up to date in the emulator first (${plan.changes.length} change(s))`;
 }
