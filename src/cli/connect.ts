@@ -71,6 +71,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const { project, io } = options;
   let emulator: RunningEmulator | undefined;
   let dropEmulatorExit: (() => void) | undefined;
+  let closed: Promise<void> | undefined;
   let freshEmulator = false;
   let reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
   let organizationId = project.review.organization_id;
@@ -105,7 +106,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     // Save the seeded state at once: a plan saved now must find the same user ids when applied.
     if (freshEmulator || addedOrganization || addedActor) {
       await store.persist();
-      await store.flush();
+      await writtenAs(`.docket/${EMULATOR_STATE_FILE}`, store.flush());
     }
     reviewUrl = emulator.reviewUrl;
     reviewKey = EMULATOR_API_KEY;
@@ -186,10 +187,14 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       if (emulator) await writtenAs(`.docket/${EMULATOR_STATE_FILE}`, emulator.store.flush());
     },
     async close() {
-      await Promise.all(clients.map((c) => c.close()));
-      // Closing writes what is unsaved; a signal from here on exits with that write done or redone.
-      await emulator?.close();
-      dropEmulatorExit?.();
+      if (closed) return closed;
+      closed = (async () => {
+        await Promise.all(clients.map((c) => c.close()));
+        // Closing writes what is unsaved; a signal meanwhile writes it again, synchronously.
+        if (emulator) await writtenAs(`.docket/${EMULATOR_STATE_FILE}`, emulator.close());
+        dropEmulatorExit?.();
+      })();
+      return closed;
     },
   };
 }

@@ -104,6 +104,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     ...(opts.stop ? { stop: opts.stop } : {}),
     ...(opts.deadline ? { deadline: opts.deadline } : {}),
   });
+  let result: T;
   try {
     const project = workspace.config.project;
     const lockTarget = await resolveLockTarget(workspace.lockDoc, {
@@ -193,9 +194,14 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       if (!together) await writeSync(syncLocation, changesIn);
       return told;
     };
-    return await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, syncFile: syncLocation.path, recordSync, settle });
-  } finally {
+    result = await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, syncFile: syncLocation.path, recordSync, settle });
+  } catch (error) {
     progress.stop();
-    await connection.close();
+    // The command's own failure is the one to report: closing (the emulator's last save) may fail too.
+    await connection.close().catch(() => undefined);
+    throw error;
   }
+  progress.stop();
+  await connection.close();
+  return result;
 }

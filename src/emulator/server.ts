@@ -58,7 +58,7 @@ export interface EmulatorOptions {
   host?: string;
   /** Default 0 (ephemeral). */
   port?: number;
-  /** Load state from it when it exists (else from the seed) and write it atomically after every successful write. */
+  /** Load state from it when it exists (else from the seed) and write it atomically after every successful write (see stateWrites). */
   stateFile?: string;
   /** `on-save`: write the state file only when the store is flushed (the in-process emulator; see StoreOptions). */
   stateWrites?: 'each' | 'on-save';

@@ -110,8 +110,12 @@ export class EmulatorStore {
   private readonly writer: SerialFileWriter | undefined;
   private readonly stateFile: string | undefined;
   private readonly savesOnly: boolean;
-  /** Written to since the last save (`on-save` only). */
+  /** Written to since the last save began (`on-save` only). */
   private unsaved = false;
+  /** The last save (`on-save`), which rejects if it failed: a later flush waits on it and fails too. */
+  private lastSave: Promise<void> = Promise.resolve();
+  /** A save under way: state a signal's flushSync must write again, as the write may be cut off. */
+  private saving = 0;
 
   constructor(options: StoreOptions) {
     this.seed = options.seed;
@@ -210,20 +214,33 @@ export class EmulatorStore {
     return Promise.resolve();
   }
 
-  /** Writes what `persist()` left unsaved, and resolves when every write is done (rejects if this one failed). */
+  /**
+   * Writes what `persist()` left unsaved, and resolves when every write is done; rejects if the
+   * save it waits for failed (a lock naming what that save held must not be written then).
+   */
   flush(): Promise<void> {
     if (!this.writer) return Promise.resolve();
-    if (!this.unsaved) return this.writer.flush();
-    this.unsaved = false;
-    return this.writer.write().catch((error: unknown) => {
-      this.unsaved = true;
-      throw error;
-    });
+    if (!this.savesOnly) return this.writer.flush();
+    if (this.unsaved) {
+      this.unsaved = false;
+      this.saving++;
+      this.lastSave = this.writer.write().then(
+        () => {
+          this.saving--;
+        },
+        (error: unknown) => {
+          this.saving--;
+          this.unsaved = true;
+          throw error;
+        },
+      );
+    }
+    return this.lastSave;
   }
 
   /** The same, synchronously: for a process that a signal ends before its writes could finish. */
   flushSync(): void {
-    if (!this.stateFile || !this.unsaved) return;
+    if (!this.stateFile || (!this.unsaved && this.saving === 0)) return;
     writeFileAtomicSync(this.stateFile, JSON.stringify(this.state));
     this.unsaved = false;
   }

@@ -3,7 +3,7 @@
  * the files to upload, the lock entries uploads make), run through the executor. The caller gets
  * the report and the lock as it should now be; it decides where to write it.
  */
-import { unwrittenFile } from '../util/file-write-error.js';
+import { errnoOf, isFileSystemError, unwrittenFile } from '../util/file-write-error.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ProjectConfig } from '../config/types.js';
 import { lockEntries, lockKey, supersededBy, type LockEntry, type LockFile } from '../config/lock.js';
@@ -97,7 +97,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) {
     // Before any change: a lock that cannot take what the plan settles stops the apply with nothing done.
     await changed().catch((error: unknown) => {
-      if (typeof (error as NodeJS.ErrnoException | null)?.code !== 'string') throw error;
+      if (!isFileSystemError(error)) throw error;
       throw lockWriteFailed(error, '; nothing was changed', 'free the space or fix the file, then apply again');
     });
   }
@@ -154,7 +154,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       } catch (error) {
         // Not recorded, not sent: the mark goes again, so nothing reads the upload as uncertain.
         set(kind, key, current ?? null);
-        throw lockWriteFailed(error, ', so nothing was sent: an upload is recorded there before it is sent');
+        throw lockWriteFailed(error, ', so nothing was sent: an upload is recorded in docket.lock.json before it is sent');
       }
     },
     async forgetPending(kind, key) {
@@ -355,6 +355,5 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /** A write of the lock file (or of a file written before it) that failed (a full disk), said with what it left undone. */
 function lockWriteFailed(error: unknown, consequence: string, hint?: string): DocketError {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return new DocketError('lock-write-failed', `${unwrittenFile(error, 'docket.lock.json')} could not be written (${typeof code === 'string' ? code : String(error)})${consequence}`, hint);
+  return new DocketError('lock-write-failed', `${unwrittenFile(error, 'docket.lock.json')} could not be written (${errnoOf(error) ?? String(error)})${consequence}`, hint);
 }

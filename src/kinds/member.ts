@@ -2,6 +2,7 @@
  * Member: a user of the organization, identified by e-mail (case-insensitive). A missing member is
  * invited; the invitation creates the user at once. Members are never removed by docket.
  */
+import { composed } from '../util/nfc.js';
 import type { KindModule } from './kind.js';
 import { invitedUserId } from '../api/review.js';
 import { ApiError, DocketError } from '../errors.js';
@@ -70,7 +71,7 @@ export const memberKind: KindModule<'member'> = {
   toDesired(doc, diag) {
     const email = normEmail(doc.body.email) ?? '';
     const name = optionalString(doc.body.name);
-    const wrong = typeof doc.body.name === 'string' ? nameProblem('member', doc.body.name) : undefined;
+    const wrong = typeof doc.body.name === 'string' ? nameProblem('member', composed(doc.body.name)) : undefined;
     if (wrong) diag.error(wrong.code, wrong.message, { ...problemAt(doc, '/name'), hint: wrong.hint });
     return [
       {

@@ -3,6 +3,7 @@
  * are managed; server values for the rest never show as changes. Each part lives on its own
  * service, which is contacted only when the part is declared.
  */
+import { composed } from '../util/nfc.js';
 import type { ServiceName } from '../api/types.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import { normEmail, normName, normText } from '../engine/normalize.js';
@@ -84,7 +85,7 @@ export const organizationKind: KindModule<'organization'> = {
     // The organization's names are names: not blank, and of a sensible length.
     for (const [part, pointer] of [[review, '/review/name'], [agreements, '/agreements/name']] as const) {
       // An empty one is the schema's `must not be empty`: said once.
-      const wrong = typeof part.name === 'string' && part.name !== '' ? nameProblem('organization', part.name) : undefined;
+      const wrong = typeof part.name === 'string' && part.name !== '' ? nameProblem('organization', composed(part.name)) : undefined;
       if (wrong) diagnostics.error(wrong.code, wrong.message, { ...problemAt(doc, pointer), hint: wrong.hint });
     }
     // Where a pinned id is written, for an error about it (no such organization).

@@ -1,18 +1,21 @@
 /**
  * A file system error of a write, named by the file as users know it (`docket.lock.json`,
  * `.docket/emulator.json`), so whoever reports it says which file without reading paths back.
- * It keeps the error's `code` and `syscall`: to a caller it is still the file system's error.
+ * A DocketError (the CLI says it, with no stack trace) that keeps the system call and its error
+ * code (`errno`), as callers that handle a full disk look for them.
  */
-export class FileWriteError extends Error {
-  readonly code: string | undefined;
+import { DocketError } from '../errors.js';
+
+export class FileWriteError extends DocketError {
+  readonly errno: string | undefined;
   readonly syscall: string | undefined;
 
   constructor(
     readonly label: string,
     override readonly cause: NodeJS.ErrnoException,
   ) {
-    super(`${label} could not be written (${cause.code ?? cause.message})`);
-    this.code = cause.code;
+    super('file-write-failed', `${label} could not be written (${cause.code ?? cause.message})`, 'free the space or make the file and its folder writable, then run the command again');
+    this.errno = cause.code;
     this.syscall = cause.syscall;
   }
 }
@@ -22,7 +25,7 @@ export async function writtenAs<T>(label: string, write: Promise<T>): Promise<T>
   try {
     return await write;
   } catch (error) {
-    throw isErrno(error) && !(error instanceof FileWriteError) ? new FileWriteError(label, error) : error;
+    throw isFileSystemError(error) && !(error instanceof FileWriteError) ? new FileWriteError(label, error) : error;
   }
 }
 
@@ -31,15 +34,23 @@ export function writtenAsSync<T>(label: string, write: () => T): T {
   try {
     return write();
   } catch (error) {
-    throw isErrno(error) && !(error instanceof FileWriteError) ? new FileWriteError(label, error) : error;
+    throw isFileSystemError(error) && !(error instanceof FileWriteError) ? new FileWriteError(label, error) : error;
   }
 }
 
-function isErrno(error: unknown): error is NodeJS.ErrnoException {
+/** An error of the file system (ENOSPC, EACCES, EISDIR, …), bare or named by the file that failed. */
+export function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
 /** The file an error of a write names: its label, or `fallback` for a bare file system error. */
 export function unwrittenFile(error: unknown, fallback: string): string {
   return error instanceof FileWriteError ? error.label : fallback;
+}
+
+/** The file system's code of a failed write (`ENOSPC`), bare or named. */
+export function errnoOf(error: unknown): string | undefined {
+  if (error instanceof FileWriteError) return error.errno;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' ? code : undefined;
 }

@@ -23,6 +23,7 @@ import { headerLines, writeApplyReportText, writePlanText } from '../../render/t
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { acquireApplyLock, releaseApplyLockSync } from '../apply-lock.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
+import { EMULATOR_STATE_FILE } from '../connect.js';
 import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import type { SignalName } from '../interrupt.js';
@@ -30,7 +31,7 @@ import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkPlanSeal, checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
-import { unwrittenFile } from '../../util/file-write-error.js';
+import { errnoOf, isFileSystemError, unwrittenFile } from '../../util/file-write-error.js';
 
 interface ApplyFlags extends CommonOptions {
   output: 'text' | 'json';
@@ -210,7 +211,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   // A lock file that cannot be written (a full disk) is said after the report: the changes were made.
   let lockFailure: NodeJS.ErrnoException | undefined;
   const unwritten = (error: unknown): void => {
-    if (!isFileError(error)) throw error;
+    if (!isFileSystemError(error)) throw error;
     lockFailure ??= error;
   };
   try {
@@ -237,11 +238,6 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   interrupts.hold('every change is done; the report is being written');
   release();
   await reportApply(plan, report, result.lock, signalled, io, opts, settings, lockFailure);
-}
-
-/** An error of the file system (ENOSPC, EACCES, EISDIR, …), as writing the lock file may meet. */
-function isFileError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
 /** The apply's report, and its exit: `signal` is the one received before the report was decided. */
@@ -271,7 +267,9 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   const ending = Boolean(report.stopped) || report.failed > 0 || report.skipped > 0;
   // With --emulator the sync records and the state have files of their own: the one that failed is named.
   const failedFile = unwrittenFile(lockFailure, 'docket.lock.json');
-  if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved; free the space or fix the file, then run docket plan\n`);
+  // The emulator's state holds the changes themselves; the lock and the sync file, what docket knows of them.
+  const unsaved = failedFile.endsWith(EMULATOR_STATE_FILE) ? 'the emulator state this apply made is not saved (the next run makes it again)' : 'what it records of this apply (uploads, sync records) is not saved';
+  if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}; free the space or fix the file, then run docket plan\n`);
   if (report.stopped && signal) {
     throw new InterruptedError(
       signal,
@@ -286,7 +284,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   if (lockFailure && !ending) {
     throw new DocketError(
       'lock-write-failed',
-      `the changes reported above were made, but ${failedFile} could not be written (${lockFailure.code}): what it records of this apply (uploads, sync records) is not saved`,
+      `the changes reported above were made, but ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}`,
       `free the space or fix the file, then run docket plan: the uploads it could not record are found again or reported there, and ${again} to finish`,
     );
   }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/server.js';
-import { STATE_FORMAT } from '../../../src/emulator/store.js';
+import { EmulatorStore, STATE_FORMAT } from '../../../src/emulator/store.js';
+import { defaultSeed } from '../../../src/emulator/seed.js';
 import { closeAll, list, one, ORG, ORG_PATH, start } from './harness.js';
 
 let dir: string;
@@ -61,6 +62,18 @@ describe('state file', () => {
     await h.emu.close();
     expect(await saved()).toEqual([first.id, second.id, third.id]);
     expect(await readdir(dir)).toEqual(['state.json']);
+  });
+
+  it('with stateWrites on-save, a flush that waits on a failed save fails too, and the next one tries again', async () => {
+    await writeFile(join(dir, 'not-a-folder'), '');
+    const store = new EmulatorStore({ seed: defaultSeed(), stateFile: join(dir, 'not-a-folder', 'state.json'), writes: 'on-save' });
+    await store.persist();
+    const first = store.flush();
+    // Asked while the first save is under way (a second lock write): it must not go ahead either.
+    const second = store.flush();
+    await expect(first).rejects.toMatchObject({ syscall: 'mkdir' });
+    await expect(second).rejects.toMatchObject({ syscall: 'mkdir' });
+    await expect(store.flush()).rejects.toMatchObject({ syscall: 'mkdir' });
   });
 
   it('hands out the seed\'s ids again after a restart before any write (nothing written yet)', async () => {
