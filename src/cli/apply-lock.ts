@@ -16,6 +16,7 @@ import { basename, dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
 import { formatDuration } from './duration.js';
 import { processAlive } from '../util/process-alive.js';
+import { interruptsOf, type Io } from './io.js';
 
 export interface ApplyLockHolder {
   pid: number;
@@ -287,4 +288,30 @@ function held(path: string): HeldApplyLock {
       if (isOurs(text)) await rm(path, { force: true });
     },
   };
+}
+
+/**
+ * Runs `fn` holding the apply lock of the configuration at `root` (waiting up to `timeoutMs`), and
+ * releases it after, or at a signal's exit. `docket test --emulator` takes it too: it applies to the
+ * in-process emulator, whose state an apply beside it would otherwise overwrite, or be overwritten by.
+ */
+export async function holdingApplyLock<T>(io: Io, options: { root: string; timeoutMs: number }, fn: () => Promise<T>): Promise<T> {
+  const interrupts = interruptsOf(io);
+  // Before the lock is taken: a signal while it is being taken must not leave it behind.
+  const releaseOnExit = interrupts.onExit(() => releaseApplyLockSync(options.root));
+  const applyLock = await acquireApplyLock({
+    root: options.root,
+    timeoutMs: options.timeoutMs,
+    signal: interrupts.signal,
+    onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout to finish (pid ${h.pid}, started ${h.started})…\n`),
+  }).catch((error: unknown) => {
+    releaseOnExit();
+    throw error;
+  });
+  try {
+    return await fn();
+  } finally {
+    releaseOnExit();
+    await applyLock.release();
+  }
 }

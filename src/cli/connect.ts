@@ -51,6 +51,11 @@ export interface Connection {
 export interface ConnectOptions {
   project: ProjectConfig;
   emulator: boolean;
+  /**
+   * The command changes the in-process emulator (apply, test): its state is saved. Others only
+   * read it, and never write their copy over what an apply beside them saved.
+   */
+  changesEmulator?: boolean;
   needs: Set<ServiceName>;
   concurrency: number;
   /** A ceiling on requests per second, both services together. */
@@ -94,7 +99,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       () => true,
       () => false,
     ));
-    emulator = await startEmulatorForCli({ stateFile, seed, stateWrites: 'on-save' });
+    emulator = await startEmulatorForCli({ stateFile, seed, stateWrites: options.changesEmulator ? 'on-save' : 'none' });
     const store = emulator.store;
     // A signal that ends the process: the state as it is, before the exit handlers of the command
     // (registered after this one) write files naming what it holds.
@@ -104,10 +109,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     const addedOrganization = store.addMissingOrganizations(seed);
     const addedActor = project.agreements.actor !== undefined && store.addMissingMembers(seed, [project.agreements.actor]);
     // Save the seeded state at once: a plan saved now must find the same user ids when applied.
-    if (freshEmulator || addedOrganization || addedActor) {
-      await store.persist();
-      await writtenAs(`.docket/${EMULATOR_STATE_FILE}`, store.flush());
-    }
+    if (freshEmulator || addedOrganization || addedActor) await writtenAs(`.docket/${EMULATOR_STATE_FILE}`, store.save());
     reviewUrl = emulator.reviewUrl;
     reviewKey = EMULATOR_API_KEY;
     agreementsUrl = emulator.agreementsUrl;

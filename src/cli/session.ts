@@ -48,6 +48,8 @@ export interface Session {
 
 export interface SessionOptions extends CommonOptions {
   emulator?: boolean;
+  /** The command changes the in-process emulator's state (apply, test), so it is saved. */
+  changesEmulator?: boolean;
   prune?: boolean;
   /** `--target`: its kinds and syntax are checked before anything is read. */
   targets?: readonly string[];
@@ -95,6 +97,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     onRequest: () => progress.tick(),
     project: workspace.config.project,
     emulator,
+    ...(opts.changesEmulator ? { changesEmulator: true } : {}),
     needs,
     concurrency,
     ...(maxRps !== undefined ? { maxRps } : {}),

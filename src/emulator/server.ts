@@ -61,7 +61,7 @@ export interface EmulatorOptions {
   /** Load state from it when it exists (else from the seed) and write it atomically after every successful write (see stateWrites). */
   stateFile?: string;
   /** `on-save`: write the state file only when the store is flushed (the in-process emulator; see StoreOptions). */
-  stateWrites?: 'each' | 'on-save';
+  stateWrites?: 'each' | 'on-save' | 'none';
   /** Used when no state file exists yet; default `defaultSeed()`. */
   seed?: EmulatorSeed;
   /** Added to every request. */

@@ -97,9 +97,11 @@ export interface StoreOptions {
    * as another process (docket, a test) may stop this one at any time. `on-save`: only when
    * `flush()` or `flushSync()` is called: the in-process emulator, whose process saves it before
    * each file it writes that names what it holds (an upload's id), so neither is ever ahead of the
-   * other. Rewriting megabytes per write made an apply of 20,000 objects take minutes.
+   * other. Rewriting megabytes per write made an apply of 20,000 objects take minutes. `none`: only
+   * when `save()` is called (a command that reads: what it changes, a conversion finishing, is
+   * done again by the next run, and never written over what an apply beside it saved).
    */
-  writes?: 'each' | 'on-save';
+  writes?: 'each' | 'on-save' | 'none';
   now?: () => Date;
 }
 
@@ -110,6 +112,8 @@ export class EmulatorStore {
   private readonly writer: SerialFileWriter | undefined;
   private readonly stateFile: string | undefined;
   private readonly savesOnly: boolean;
+  /** False: writes are not saved, only what `save()` is asked to. */
+  private readonly keepsWrites: boolean;
   /** Written to since the last save began (`on-save` only). */
   private unsaved = false;
   /** The last save (`on-save`), which rejects if it failed: a later flush waits on it and fails too. */
@@ -122,7 +126,8 @@ export class EmulatorStore {
     this.clock = options.now ?? (() => new Date());
     this.state = stateFromSeed(options.seed, this.timestamp());
     this.stateFile = options.stateFile;
-    this.savesOnly = options.writes === 'on-save';
+    this.savesOnly = options.writes === 'on-save' || options.writes === 'none';
+    this.keepsWrites = options.writes !== 'none';
     // One line: the file may be rewritten after every write, and indenting it doubled the time each rewrite took.
     this.writer = options.stateFile ? new SerialFileWriter(options.stateFile, () => JSON.stringify(this.state)) : undefined;
   }
@@ -210,8 +215,16 @@ export class EmulatorStore {
   persist(): Promise<void> {
     if (!this.writer) return Promise.resolve();
     if (!this.savesOnly) return this.writer.write();
-    this.unsaved = true;
+    if (this.keepsWrites) this.unsaved = true;
     return Promise.resolve();
+  }
+
+  /** Writes the state now, whatever the mode (the seeded state of a new in-process emulator). */
+  save(): Promise<void> {
+    if (!this.writer) return Promise.resolve();
+    if (!this.savesOnly) return this.writer.write();
+    this.unsaved = true;
+    return this.flush();
   }
 
   /**

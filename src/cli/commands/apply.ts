@@ -21,7 +21,7 @@ import { planJsonChunks, renderApplyReportJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
-import { acquireApplyLock, releaseApplyLockSync } from '../apply-lock.js';
+import { holdingApplyLock } from '../apply-lock.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_FILE } from '../connect.js';
 import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
@@ -87,25 +87,14 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const env = opts.env ?? saved?.environment;
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
-      // Before the lock is taken: a signal while it is being taken must not leave it behind.
-      const releaseOnExit = interrupts.onExit(() => releaseApplyLockSync(root));
-      const applyLock = await acquireApplyLock({
-        root,
-        timeoutMs: opts.lockTimeout,
-        signal: interrupts.signal,
-        onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout to finish (pid ${h.pid}, started ${h.started})…\n`),
-      }).catch((error: unknown) => {
-        releaseOnExit();
-        throw error;
-      });
-      // The time budget runs from the start, paused while a person reads the plan.
-      let deadline = Date.now() + opts.timeout;
-      // Aborted once the grace after an interrupt is over: requests still in flight end then.
-      const hard = new AbortController();
-      // Every request and every wait for a free slot listens to it: thousands at once are expected.
-      setMaxListeners(0, hard.signal);
-      try {
-        await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
+      await holdingApplyLock(io, { root, timeoutMs: opts.lockTimeout }, async () => {
+        // The time budget runs from the start, paused while a person reads the plan.
+        let deadline = Date.now() + opts.timeout;
+        // Aborted once the grace after an interrupt is over: requests still in flight end then.
+        const hard = new AbortController();
+        // Every request and every wait for a free slot listens to it: thousands at once are expected.
+        setMaxListeners(0, hard.signal);
+        await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, changesEmulator: true, ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
@@ -147,10 +136,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
           setExit(0);
         }));
-      } finally {
-        releaseOnExit();
-        await applyLock.release();
-      }
+      });
     });
 }
 

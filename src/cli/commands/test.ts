@@ -41,6 +41,7 @@ import { junitKeyValues, redact } from '../redact.js';
 import { VERSION } from '../../version.js';
 import { annotatingProblems, annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
+import { holdingApplyLock } from '../apply-lock.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
@@ -207,7 +208,10 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   try {
     try {
       // Invalid test files or configuration: their lines are annotated as plan annotates a broken configuration's.
-      report = await annotatingProblems(io, opts, () => runAndReport(io, files, opts));
+      // On the in-process emulator a run changes its state (a template brought up to date, reviews):
+      // one apply or test at a time, as two processes would each save their own copy of it.
+      const run = (): Promise<TestReport> => runAndReport(io, files, opts);
+      report = await annotatingProblems(io, opts, () => (opts.emulator ? holdingApplyLock(io, { root: resolve(io.cwd, opts.dir), timeoutMs: opts.timeout }, run) : run()));
     } catch (error) {
       if (junit) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
       throw error;
@@ -279,7 +283,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
     // After the first Ctrl-C nothing the service refused or lost is sent again (the cleanup's own
     // requests go out once): a review retried after the signal was made, and waited for, in vain.
-    return await withSession(io, { ...opts, check, needs, signal: hard.signal, stop: interrupts.signal, deadline: requestDeadline }, async (s) => {
+    return await withSession(io, { ...opts, changesEmulator: true, check, needs, signal: hard.signal, stop: interrupts.signal, deadline: requestDeadline }, async (s) => {
       const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
@@ -412,7 +416,7 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       // Any other name would be read as a resource file, which every later command refuses.
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, `name it ${JSON.stringify(opts.out.replace(/(\.ya?ml)?$/i, '.test.yaml'))}`);
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
-      const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) => captureChecked(s, io, opts, out, digest));
+      const captured = await withSession(io, { ...opts, changesEmulator: true, needs: () => new Set<ServiceName>(['review']) }, (s) => captureChecked(s, io, opts, out, digest));
       const how = await writeCapture(out, captured);
       if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${opts.out}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
       setExit(0);

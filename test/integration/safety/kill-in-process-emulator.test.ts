@@ -4,7 +4,8 @@
  * killed at any point must leave no lock entry ahead of that state file, and must converge when run
  * again.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
@@ -79,7 +80,7 @@ describe('kill -9 during an apply against the in-process emulator', () => {
     expect(Object.values(org.playbooks).filter((p) => !p.archived_at)).toHaveLength(400);
   });
 
-  it('a second SIGINT writes the state before the lock, so the re-run converges', async () => {
+  it('a second SIGINT saves the state before the lock, so the re-run converges (no upload was under way)', async () => {
     const dir = await termAndManyPlaybooks();
     running = spawnBin(['apply', '-C', dir, '--emulator', '--auto-approve'], {});
     let termId: string | undefined;
@@ -105,5 +106,18 @@ describe('kill -9 during an apply against the in-process emulator', () => {
     const plan = await run('plan', '-C', dir, '--emulator', '--detailed-exitcode');
     expect(plan.stdout).toContain('No changes.');
     expect(plan.code).toBe(0);
+  });
+});
+
+describe('docket test --emulator beside an apply --emulator', () => {
+  it('waits for the apply lock, as a second apply would: two processes would each save their own copy of the state', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': `${numberedPlaybook(1)}rules:\n  - name: Term\n    actions: ACCEPT\n` });
+    await mkdir(join(dir, '.docket'), { recursive: true });
+    // An apply of this checkout running now (this process stands for it).
+    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString() }));
+    const r = await run('test', '-C', dir, '--emulator', '--timeout', '1s');
+    expect(r.stderr).toContain('Waiting for another docket apply of this checkout to finish');
+    expect(r.stderr).toContain('still after waiting 1s');
+    expect(r.code).toBe(1);
   });
 });
