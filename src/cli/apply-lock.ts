@@ -296,6 +296,16 @@ function held(path: string): HeldApplyLock {
  * in-process emulator, whose state an apply beside it would otherwise overwrite, or be overwritten by.
  */
 export async function holdingApplyLock<T>(io: Io, options: { root: string; timeoutMs: number }, fn: () => Promise<T>): Promise<T> {
+  const release = await takeApplyLock(io, options);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/** The apply lock, taken as holdingApplyLock takes it, for a caller that releases it itself (returned). */
+export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number }): Promise<() => Promise<void>> {
   const interrupts = interruptsOf(io);
   // Before the lock is taken: a signal while it is being taken must not leave it behind.
   const releaseOnExit = interrupts.onExit(() => releaseApplyLockSync(options.root));
@@ -308,10 +318,8 @@ export async function holdingApplyLock<T>(io: Io, options: { root: string; timeo
     releaseOnExit();
     throw error;
   });
-  try {
-    return await fn();
-  } finally {
+  return async () => {
     releaseOnExit();
     await applyLock.release();
-  }
+  };
 }

@@ -325,8 +325,9 @@ export function diff(input: DiffInput): DiffResult {
       }
       if (found[0]) claim(d, found[0]);
     }
-    // Pass 3b: a rename whose own name another rename took (B from A while C from B): from A after all.
-    for (const { d } of bothLive) if (!matched.has(d.key)) claimFormer(d);
+    // Pass 3b: a rename whose own name was live but matched nothing here (two objects held it, so it
+    // is ambiguous): from its former name after all, unless its own record is live (pass 4 takes it).
+    for (const { d } of bothLive) if (!matched.has(d.key) && !ownRecordLive(d)) claimFormer(d);
     // Pass 4: the object last synced under a name the file says it was renamed from, then under
     // its own identity, renamed in the app since (after identity, so a live object that has the name
     // wins; renames first, as in pass 2, so a new object that takes the old name does not claim it).

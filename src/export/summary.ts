@@ -5,7 +5,7 @@ import type { AnyKind } from '../kinds/index.js';
 import type { ExportResult } from './index.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { SETTING_CODES } from '../kinds/support/agreements-reads.js';
+import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 
 export interface SummaryOptions {
   /** The output directory as the user wrote it (shown in commands). */

@@ -29,7 +29,7 @@ import type { DocumentProblem } from '../config/load.js';
 import { isTestFile } from '../config/discover.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
-import { SETTING_CODES } from '../kinds/support/agreements-reads.js';
+import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { setAt, valueAt } from './values.js';

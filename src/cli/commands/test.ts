@@ -41,7 +41,7 @@ import { junitKeyValues, redact } from '../redact.js';
 import { VERSION } from '../../version.js';
 import { annotatingProblems, annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
-import { holdingApplyLock } from '../apply-lock.js';
+import { takeApplyLock } from '../apply-lock.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
@@ -208,10 +208,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   try {
     try {
       // Invalid test files or configuration: their lines are annotated as plan annotates a broken configuration's.
-      // On the in-process emulator a run changes its state (a template brought up to date, reviews):
-      // one apply or test at a time, as two processes would each save their own copy of it.
-      const run = (): Promise<TestReport> => runAndReport(io, files, opts);
-      report = await annotatingProblems(io, opts, () => (opts.emulator ? holdingApplyLock(io, { root: resolve(io.cwd, opts.dir), timeoutMs: opts.timeout }, run) : run()));
+      report = await annotatingProblems(io, opts, () => runAndReport(io, files, opts));
     } catch (error) {
       if (junit) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
       throw error;
@@ -276,9 +273,14 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
   setMaxListeners(0, hard.signal); // every request listens to it
   // Set by `check`, which the session runs before it connects: broken test files never reach the network.
   let prepared: PreparedTests | undefined;
+  let releaseApplyLock: (() => Promise<void>) | undefined;
   try {
     const check = async (workspace: Workspace): Promise<void> => {
       prepared = await prepareTests(io, workspace, files, opts);
+      // On the in-process emulator a run changes its state (a template brought up to date, reviews):
+      // one apply or test at a time, as two processes would each save their own copy of it. Taken
+      // once the inputs are known good, before the emulator reads its state.
+      if (opts.emulator) releaseApplyLock = await takeApplyLock(io, { root: workspace.config.project.root, timeoutMs: opts.timeout });
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
     // After the first Ctrl-C nothing the service refused or lost is sent again (the cleanup's own
@@ -324,6 +326,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
   } finally {
     hard.abort();
     release();
+    await releaseApplyLock?.();
   }
 }
 

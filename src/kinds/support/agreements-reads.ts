@@ -25,11 +25,6 @@ export function liveCustomTerms(ctx: FetchContext): Promise<ApiResource<CustomTe
   return ctx.memo('agreements:custom-terms', () => ctx.services.agreements().listCustomTerms());
 }
 
-/**
- * Problems put right in the files, not in the app: a setting docket.yaml lacks (agreements.actor
- * for term and template writes), a Member document a written reviewer needs (member.ts).
- */
-export const SETTING_CODES: ReadonlySet<string> = new Set(['missing-actor', 'member-needs-id']);
 
 /**
  * The actor every term and template write is recorded against: a reference checked at plan time
