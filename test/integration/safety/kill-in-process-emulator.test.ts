@@ -44,29 +44,35 @@ async function recordedTermId(dir: string): Promise<string | undefined> {
 
 const run = (...args: string[]) => runCli(args, { env: {} });
 
+/** Waits (reading the file one read at a time) until the running apply records the term, and gives its id. */
+async function termRecorded(dir: string): Promise<string> {
+  let termId: string | undefined;
+  let reading = false;
+  await waitUntil(() => {
+    if (!reading) {
+      reading = true;
+      void recordedTermId(dir).then((id) => {
+        termId = id;
+        reading = false;
+      });
+    }
+    return termId !== undefined;
+  }, 'the term to be recorded in docket.lock.json');
+  return termId!;
+}
+
 describe('kill -9 during an apply against the in-process emulator', () => {
   it('leaves no lock entry the emulator state lacks, and the re-run converges with one term', async () => {
     const dir = await termAndManyPlaybooks();
     running = spawnBin(['apply', '-C', dir, '--emulator', '--auto-approve'], {});
-    let termId: string | undefined;
-    let polling = false;
-    await waitUntil(() => {
-      if (!polling) {
-        polling = true;
-        void recordedTermId(dir).then((id) => {
-          termId = id;
-          polling = false;
-        });
-      }
-      return termId !== undefined;
-    }, 'the term to be recorded in docket.lock.json');
+    const termId = await termRecorded(dir);
     running.child.kill('SIGKILL');
     // Killed mid-run: the playbooks were still being created.
     expect(await running.exited).toBe('SIGKILL');
     running = undefined;
 
     const state = await readFile(join(dir, '.docket/emulator.json'), 'utf8');
-    expect(state).toContain(`"${termId!}"`);
+    expect(state).toContain(`"${termId}"`);
 
     const again = await run('apply', '-C', dir, '--emulator', '--auto-approve');
     expect(again.stderr).not.toContain('rror');
@@ -83,24 +89,13 @@ describe('kill -9 during an apply against the in-process emulator', () => {
   it('a second SIGINT saves the state before the lock, so the re-run converges (no upload was under way)', async () => {
     const dir = await termAndManyPlaybooks();
     running = spawnBin(['apply', '-C', dir, '--emulator', '--auto-approve'], {});
-    let termId: string | undefined;
-    let polling = false;
-    await waitUntil(() => {
-      if (!polling) {
-        polling = true;
-        void recordedTermId(dir).then((id) => {
-          termId = id;
-          polling = false;
-        });
-      }
-      return termId !== undefined;
-    }, 'the term to be recorded in docket.lock.json');
+    const termId = await termRecorded(dir);
     running.child.kill('SIGINT');
     running.child.kill('SIGINT');
     expect(await running.exited).toBe(130);
     running = undefined;
     const state = await readFile(join(dir, '.docket/emulator.json'), 'utf8');
-    expect(state).toContain(`"${termId!}"`);
+    expect(state).toContain(`"${termId}"`);
 
     expect((await run('apply', '-C', dir, '--emulator', '--auto-approve')).code).toBe(0);
     const plan = await run('plan', '-C', dir, '--emulator', '--detailed-exitcode');
