@@ -9,7 +9,7 @@ import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
 import type { DesiredResource, LiveResource } from '../engine/types.js';
 import type { SourcePos } from '../diagnostics.js';
-import { docSource, fieldSourcesAt, optionalString, problemAt } from './support/positions.js';
+import { docSource, fieldSourcesAt, optionalString, problemAt, problemSourceOf } from './support/positions.js';
 import { nameProblem } from '../engine/desired.js';
 import { memberDirectory } from './support/review-reads.js';
 import { quoteValue } from '../config/quote.js';
@@ -181,14 +181,16 @@ export function membersOnlyNamed(live: readonly LiveResource[], desired: readonl
 }
 
 /** Where resources pull would write name one of {@link membersOnlyNamed}, and what to declare first. */
-export function namingOnlyNamed(resources: readonly DesiredResource[], onlyNamed: ReadonlyMap<string, string>): { at: SourcePos; message: string; hint: string }[] {
-  const out: { at: SourcePos; message: string; hint: string }[] = [];
+export function namingOnlyNamed(resources: readonly DesiredResource[], onlyNamed: ReadonlyMap<string, string>): { at: SourcePos & { path?: string }; message: string; hint: string }[] {
+  const out: { at: SourcePos & { path?: string }; message: string; hint: string }[] = [];
   for (const d of resources) {
     for (const ref of d.refs) {
       const id = ref.kind === 'member' ? onlyNamed.get(ref.key) : undefined;
       if (id === undefined) continue;
+      // With the field's path (`rules[2].reviewer`): pull blames the rule that wrote it, not the whole playbook.
+      const path = problemSourceOf(d.fieldSources, ref.field)?.path;
       out.push({
-        at: ref.source ?? d.source,
+        at: { ...(ref.source ?? d.source), ...(path ? { path } : {}) },
         message: `${d.kind} ${quoteValue(d.name)}: \`${ref.field}\` names ${quoteValue(ref.key)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list), so a later plan could not find them`,
         hint: `declare them in members.yaml with \`kind: Member\`, \`email: ${ref.key}\` and \`id: ${id}\``,
       });

@@ -54,24 +54,32 @@ describe('without a users list', () => {
   it('pull does not write a reviewer docket sees only through that field until it is pinned, and drift and pull never call an unseen member removed', async () => {
     t = await startVariant({ reviewUsers: false });
     const cli = cliWith(() => t!.env);
-    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n';
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook });
+    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n  - name: Fees\n    actions: ACCEPT\n';
+    const qa = t.emulator.store.userByEmail('qa@acme.example')!;
+    const qaMember = `kind: Member\nemail: qa@acme.example\nid: ${qa.id}\n`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook, 'members.yaml': qaMember });
     await applyOk(cli, dir);
-    // In the app: the rule's reviewer becomes a user no invitation names (the organization's creator).
+    // In the app: Term's reviewer becomes a user no invitation names (the organization's creator),
+    // and Fees' a member the files pin.
     const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
     const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA' && !p.archived_at)!;
-    const rule = Object.values(org.rules).find((r) => r.playbook_id === nda.id)!;
+    const ruleNamed = (name: string) => Object.values(org.rules).find((r) => r.playbook_id === nda.id && r.name === name)!;
+    const rule = ruleNamed('Term');
     const admin = t.emulator.store.userByEmail('admin@emulator.local')!;
     rule.reviewer_id = admin.id;
     rule.updated_at = new Date().toISOString();
+    ruleNamed('Fees').reviewer_id = qa.id;
+    ruleNamed('Fees').updated_at = new Date().toISOString();
 
     const refused = await cli('pull', '-C', dir);
     expect(refused.code).toBe(0);
+    expect(refused.stdout).toContain('Not pulled (1):\n  rule "NDA/Term" reviewer');
     expect(refused.stdout).toContain('`reviewer` names "admin@emulator.local", a user docket sees only because the app names them as a reviewer now');
     expect(refused.stdout).toContain(`declare them in members.yaml with \`kind: Member\`, \`email: admin@emulator.local\` and \`id: ${admin.id}\`, then pull again`);
-    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(playbook);
+    // The other rule's change is pulled.
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(playbook.replace('  - name: Fees\n    actions: ACCEPT\n', '  - name: Fees\n    actions: ACCEPT\n    reviewer: qa@acme.example\n'));
 
-    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: admin@emulator.local\nid: ${admin.id}\n` });
+    await writeFiles(dir, { 'members.yaml': `${qaMember}---\nkind: Member\nemail: admin@emulator.local\nid: ${admin.id}\n` });
     expect((await cli('pull', '-C', dir)).code).toBe(0);
     expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toContain('reviewer: admin@emulator.local');
     // The app names them no more: the change is drift, not an error, and pull takes it.
@@ -82,9 +90,10 @@ describe('without a users list', () => {
     expect(drift.code).toBe(2);
 
     // A member declared without id whom nothing names is not seen, and not "removed live" either.
-    await writeFiles(dir, { 'members.yaml': 'kind: Member\nemail: admin@emulator.local\n' });
+    const unpinned = `${qaMember}---\nkind: Member\nemail: admin@emulator.local\n`;
+    await writeFiles(dir, { 'members.yaml': unpinned });
     expect((await cli('pull', '-C', dir)).code).toBe(0);
-    expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toBe('kind: Member\nemail: admin@emulator.local\n');
+    expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toBe(unpinned);
     const unseen = await cli('drift', '-C', dir);
     expect(unseen.stdout).not.toContain('Removed live');
     expect(unseen.code).toBe(0);
