@@ -65,7 +65,14 @@ export const memberKind: KindModule<'member'> = {
 
   toConfig(live) {
     const name = live.extra?.name;
-    return { document: { kind: 'Member', email: live.key, ...(typeof name === 'string' && name !== '' ? { name } : {}) } };
+    const document = { kind: 'Member', email: live.key, ...(typeof name === 'string' && name !== '' ? { name } : {}) };
+    if (live.extra?.onlyNamed !== true) return { document };
+    // Seen only because a reviewer field names them (no users list, no invitation): pinned, or once
+    // the app names them no more no plan can find them, and apply invites a member again (422).
+    return {
+      document: { ...document, id: live.id },
+      notes: [`member ${quoteValue(live.key)} is written with \`id: ${live.id}\`: the review service has no users list and shows this user only as a reviewer; the id is this organization's, so leave it out to use these files for another one`],
+    };
   },
 
   toDesired(doc, diag) {

@@ -99,6 +99,32 @@ describe('without a users list', () => {
     expect(unseen.code).toBe(0);
   });
 
+  it('export pins a member it sees only as a reviewer, so its files still find the user once the app names them no more', async () => {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n' });
+    await applyOk(cli, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA' && !p.archived_at)!;
+    const rule = Object.values(org.rules).find((r) => r.playbook_id === nda.id)!;
+    const admin = t.emulator.store.userByEmail('admin@emulator.local')!;
+    rule.reviewer_id = admin.id;
+
+    const out = join(dir, 'exported');
+    const exported = await cli('export', '-C', dir, '--out', out);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout + exported.stderr).toContain(`member "admin@emulator.local" is written with \`id: ${admin.id}\``);
+    expect(await readFile(join(out, 'members.yaml'), 'utf8')).toContain(`email: admin@emulator.local\nid: ${admin.id}\n`);
+    await expectNoChanges(cli, out);
+    // The app names them no more: the plan puts the reviewer back, and invites nobody.
+    rule.reviewer_id = null;
+    const plan = await cli('plan', '-C', out);
+    expect(plan.stdout).toContain('~ update rule "NDA/Term"');
+    expect(plan.stdout).not.toContain('invite');
+    await applyOk(cli, out);
+    await expectNoChanges(cli, out);
+  });
+
   it('when invitations name no user either: a new member converges, and naming it is a plan error until its id is pinned', async () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
