@@ -237,11 +237,6 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
    * value for a partial one).
    */
   pullField?(field: string, live: LiveResource, written: Record<string, unknown>, ctx: ConfigContext): PullField | undefined;
-  /**
-   * Text is compared as written, final line breaks included (template parameters): `docket pull`
-   * writes live text as it is, not with the file's convention for a final line break.
-   */
-  exactText?: boolean;
   /** A reference to a key of this kind that exists neither in the files nor live. */
   describeMissing?(key: string): { message: string; hint: string };
   /** Runs one planned change against the service; a string it resolves to is a note for the report. */

@@ -183,7 +183,6 @@ export const templateKind: KindModule<'template'> = {
   actions: ['create', 'update', 'rename'],
   nameField: 'name',
   reads: ['attachment'],
-  exactText: true,
   layout: { folder: 'templates' },
 
   refuseChange(field, before, after, name) {

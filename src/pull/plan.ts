@@ -543,7 +543,7 @@ class PullPlanner {
       const order = isPlainObject(parent) ? Object.keys(parent) : [];
       // Live text is written literally: a `${` typed in the app is no placeholder.
       const value = literalPlaceholders(where.value);
-      doc = setAt(doc, pointer, kind.exactText === true ? value : this.styledText(file, index, pointer, valueAt(doc, pointer), value), order);
+      doc = setAt(doc, pointer, this.styledText(file, index, pointer, valueAt(doc, pointer), value), order);
     }
     this.editOf(file).documents.set(index, doc);
   }

@@ -6,7 +6,7 @@
  * and `attachments: [names]` when the attachment can be named; otherwise the raw id stays.
  */
 import { sameValue } from '../../engine/canonical.js';
-import { normDeep } from '../../engine/normalize.js';
+import { linesDeep, normDeep } from '../../engine/normalize.js';
 import { isPlainObject } from '../../util/plain.js';
 import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, liveTemplateType, NOT_PARAMETERS, type TemplateTypeInfo } from './template-params.js';
 
@@ -253,7 +253,8 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
   const wrongSpelling = (key: string): boolean => (newNames === true && CSA_RENAMES.has(key)) || (newNames === false && CSA_OLD_NAMES.has(key));
 
   const parameters: Plain = {};
-  for (const [k, v] of Object.entries(a)) if (!NOT_PARAMETERS.has(k)) parameters[k] = v;
+  // Text as it is compared and sent (line ends as `\n`, no final line break), not as the service keeps it.
+  for (const [k, v] of Object.entries(a)) if (!NOT_PARAMETERS.has(k)) parameters[k] = linesDeep(v);
   const reduced = reduceObject(parameters, schema, ctx, '', (key) => wrongSpelling(key));
   const notes = [...reduced.notes];
   for (const key of Object.keys(parameters).filter(wrongSpelling)) {

@@ -133,16 +133,16 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
-  it('writes a template parameter\'s text as live holds it, final line break or not: templates compare it exactly', async () => {
+  it('writes a template parameter\'s text as every text, in the file\'s style, whatever line ends live keeps: it is compared so', async () => {
     const nda = 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  purpose: Evaluating a partnership\n  additional_changes: |\n    Delaware\n    (United States)\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/nda.yaml': nda });
     await applyOk(cli, dir);
     const app = new App(emulator().env);
-    await app.editTemplate('Mutual NDA', { purpose: 'Line one\nLine two: with colon', additional_changes: 'Texas\n(United States)' });
+    await app.editTemplate('Mutual NDA', { purpose: 'Line one\nLine two: with colon', additional_changes: 'Texas\r\n(United States)\r\n' });
     const pulled = await cli('pull', '-C', dir);
     expect([pulled.code, pulled.stderr]).toEqual([0, '']);
     expect(await read(dir, 'templates/nda.yaml')).toBe(
-      'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  purpose: |-\n    Line one\n    Line two: with colon\n  additional_changes: |-\n    Texas\n    (United States)\n',
+      'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  purpose: |\n    Line one\n    Line two: with colon\n  additional_changes: |\n    Texas\n    (United States)\n',
     );
     await expectNoChanges(cli, dir);
   });
