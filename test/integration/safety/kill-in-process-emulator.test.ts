@@ -110,9 +110,9 @@ describe('docket test --emulator beside an apply --emulator', () => {
     await mkdir(join(dir, '.docket'), { recursive: true });
     // An apply of this checkout running now (this process stands for it).
     await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString() }));
-    const r = await run('test', '-C', dir, '--emulator', '--timeout', '1s');
+    const r = await run('test', '-C', dir, '--emulator', '--timeout', '300ms');
     expect(r.stderr).toContain('Waiting for another docket apply of this checkout to finish');
-    expect(r.stderr).toContain('still after waiting 1s');
+    expect(r.stderr).toContain('still after waiting 300ms');
     expect(r.code).toBe(1);
   });
 });
