@@ -71,7 +71,7 @@ export const memberKind: KindModule<'member'> = {
     // the app names them no more no plan can find them, and apply invites a member again (422).
     return {
       document: { ...document, id: live.id },
-      notes: [`member ${quoteValue(live.key)} is written with \`id: ${live.id}\`: the review service has no users list and shows this user only as a reviewer; the id is this organization's, so leave it out to use these files for another one`],
+      notes: [`member ${quoteValue(live.key)} is written with \`id: ${live.id}\`: the review service has no users list and gives this user's id only where a reviewer field names them; the id is this organization's, so leave it out to use these files for another one`],
     };
   },
 
@@ -172,14 +172,15 @@ export const memberKind: KindModule<'member'> = {
 };
 
 /**
- * Users docket sees only because a reviewer field names them (no users list, no invitation), by
- * e-mail, with their id, that no file declares as a Member or names yet: a file pull writes naming
- * one would be refused by the plan once the app names them no more.
+ * Users whose id docket learns only because a reviewer field names them (no users list, and no
+ * invitation, or one that names no user), by e-mail, with that id, that no Member document pins
+ * and no file names yet: a file pull writes naming one would be refused by the plan once the app
+ * names them no more.
  */
 export function membersOnlyNamed(live: readonly LiveResource[], desired: readonly DesiredResource[]): Map<string, string> {
   const known = new Set<string>();
   for (const d of desired) {
-    if (d.kind === 'member') known.add(d.key);
+    if (d.kind === 'member' && d.pinId) known.add(d.key);
     for (const ref of d.refs) if (ref.kind === 'member') known.add(ref.key);
   }
   const out = new Map<string, string>();
@@ -199,7 +200,7 @@ export function namingOnlyNamed(resources: readonly DesiredResource[], onlyNamed
       out.push({
         at: { ...(ref.source ?? d.source), ...(path ? { path } : {}) },
         message: `${d.kind} ${quoteValue(d.name)}: \`${ref.field}\` names ${quoteValue(ref.key)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list), so a later plan could not find them`,
-        hint: `declare them in members.yaml with \`kind: Member\`, \`email: ${ref.key}\` and \`id: ${id}\``,
+        hint: `give their Member document \`id: ${id}\` (declare one in members.yaml with \`kind: Member\` and \`email: ${ref.key}\` if there is none)`,
       });
     }
   }

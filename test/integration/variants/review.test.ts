@@ -75,7 +75,7 @@ describe('without a users list', () => {
     expect(refused.code).toBe(0);
     expect(refused.stdout).toContain('Not pulled (1):\n  rule "NDA/Term" reviewer');
     expect(refused.stdout).toContain('`reviewer` names "admin@emulator.local", a user docket sees only because the app names them as a reviewer now');
-    expect(refused.stdout).toContain(`declare them in members.yaml with \`kind: Member\`, \`email: admin@emulator.local\` and \`id: ${admin.id}\`, then pull again`);
+    expect(refused.stdout).toContain(`give their Member document \`id: ${admin.id}\` (declare one in members.yaml with \`kind: Member\` and \`email: admin@emulator.local\` if there is none), then pull again`);
     // The other rule's change is pulled.
     expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(playbook.replace('  - name: Fees\n    actions: ACCEPT\n', '  - name: Fees\n    actions: ACCEPT\n    reviewer: qa@acme.example\n'));
 
@@ -97,6 +97,12 @@ describe('without a users list', () => {
     const unseen = await cli('drift', '-C', dir);
     expect(unseen.stdout).not.toContain('Removed live');
     expect(unseen.code).toBe(0);
+    // Declared, but with no id: a reviewer naming them is still not written until it is pinned.
+    rule.reviewer_id = admin.id;
+    rule.updated_at = new Date(Date.now() + 2000).toISOString();
+    const unpinnedPull = await cli('pull', '-C', dir);
+    expect(unpinnedPull.stdout).toContain(`give their Member document \`id: ${admin.id}\``);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).not.toContain('admin@emulator.local');
   });
 
   it('export pins a member it sees only as a reviewer, so its files still find the user once the app names them no more', async () => {
