@@ -467,6 +467,8 @@ class PullPlanner {
 
   /** Live text as the file writes text there (keepTextStyle); how the file writes a one-line value is looked up only when the text gains lines. */
   private styledText(file: string, index: number, pointer: string, current: unknown, value: unknown): unknown {
+    // A list or mapping (a template's nested fee items): each text in it as the file writes it there.
+    if (typeof value === 'object' && value !== null) return keepTextStyleWithin(current, value);
     const oneLineToMany = typeof current === 'string' && !current.includes('\n') && typeof value === 'string' && value.replace(/\n+$/, '').includes('\n');
     if (!oneLineToMany) return keepTextStyle(current, value);
     let documents = this.editDocuments.get(file);
@@ -1122,6 +1124,13 @@ export function keepTextStyle(current: unknown, value: unknown, noFinalBreak = f
   if (current.endsWith('\n')) return `${body}${/\n+$/.exec(current)![0]}`;
   if (current.includes('\n') || noFinalBreak) return body;
   return body.includes('\n') ? `${body}\n` : body;
+}
+
+/** keepTextStyle for every text inside a list (item by item, in order) or a mapping (key by key). */
+function keepTextStyleWithin(current: unknown, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => keepTextStyleWithin(Array.isArray(current) ? current[i] : undefined, v));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keepTextStyleWithin(isPlainObject(current) ? current[k] : undefined, v)]));
+  return keepTextStyle(current, value);
 }
 
 /**

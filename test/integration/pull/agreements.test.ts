@@ -147,6 +147,32 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('keeps the block style of texts inside a template\'s list items, changed or not', async () => {
+    const csa = csaTemplate(`standard_version: "2.1"
+parameters:
+  template_csa_order_form_attributes:
+    cloud_service_description: svc
+    subscription_period: 1
+    fees_attributes:
+      - type: subscription
+        description: |
+          Fee one a
+          Fee one b
+      - type: subscription
+        description: >
+          Fee two folded
+`);
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('Cloud Service Agreement', {
+      template_csa_order_form_attributes: { fees_attributes: [{ type: 'subscription', description: 'Fee one a X\r\nFee one b\r\n' }, { type: 'subscription', description: 'Fee two folded\r\n' }] },
+    });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(await read(dir, 'templates/csa.yaml')).toBe(csa.replace('Fee one a\n', 'Fee one a X\n'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('drops a parameter live holds no value for, and keeps one the file requires', async () => {
     const csa = csaTemplate(`parameters:
   provider: Acme
