@@ -308,7 +308,7 @@ export async function holdingApplyLock<T>(io: Io, options: { root: string; timeo
 export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number }): Promise<() => Promise<void>> {
   const interrupts = interruptsOf(io);
   // Before the lock is taken: a signal while it is being taken must not leave it behind.
-  const releaseOnExit = interrupts.onExit(() => releaseApplyLockSync(options.root));
+  const releaseOnExit = interrupts.onExit(() => releaseApplyLockSync(options.root), true);
   const applyLock = await acquireApplyLock({
     root: options.root,
     timeoutMs: options.timeoutMs,

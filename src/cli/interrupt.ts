@@ -15,9 +15,10 @@ export interface Interrupts {
   received(): SignalName | undefined;
   /**
    * Runs when a signal ends the process (a second signal, or a first one nothing holds), before
-   * it exits; returns a function that removes it.
+   * it exits; returns a function that removes it. `last`: after every other one (releasing the
+   * apply lock comes after the writes the lock guards).
    */
-  onExit(fn: () => void): () => void;
+  onExit(fn: () => void, last?: boolean): () => void;
   /**
    * Declares that the caller handles the first signal itself (it watches `signal`) until the
    * returned release is called. Without a holder, the first signal exits at once. `saying` is
@@ -38,12 +39,13 @@ export function processInterrupts(): Interrupts {
   // listeners are expected, not a leak, and Node would warn about them on stderr.
   setMaxListeners(0, controller.signal);
   const exits = new Set<() => void>();
+  const lastExits = new Set<() => void>();
   let holders = 0;
   /** What the latest holder still holding says at the first signal. */
   const sayings: string[] = [];
   let first: SignalName | undefined;
   const runExits = (): void => {
-    for (const fn of exits) {
+    for (const fn of [...exits, ...lastExits]) {
       try {
         fn();
       } catch {
@@ -77,9 +79,10 @@ export function processInterrupts(): Interrupts {
   return {
     signal: controller.signal,
     received: () => first,
-    onExit(fn) {
-      exits.add(fn);
-      return () => exits.delete(fn);
+    onExit(fn, last = false) {
+      const set = last ? lastExits : exits;
+      set.add(fn);
+      return () => set.delete(fn);
     },
     hold(saying) {
       holders++;
