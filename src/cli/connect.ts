@@ -22,6 +22,8 @@ export const DEFAULT_AGREEMENTS_URL = 'https://api.commonpaper.com';
 
 /** The in-process emulator's state, in the configuration's .docket/. */
 export const EMULATOR_STATE_FILE = 'emulator.json';
+/** It as messages name it, from the configuration's root. */
+export const EMULATOR_STATE_LABEL = `.docket/${EMULATOR_STATE_FILE}`;
 
 /** Users the in-process emulator knows from the start: the ones the bundled examples name. */
 export const EMULATOR_EXAMPLE_USERS = [
@@ -109,7 +111,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     const addedOrganization = store.addMissingOrganizations(seed);
     const addedActor = project.agreements.actor !== undefined && store.addMissingMembers(seed, [project.agreements.actor]);
     // Save the seeded state at once: a plan saved now must find the same user ids when applied.
-    if (freshEmulator || addedOrganization || addedActor) await writtenAs(`.docket/${EMULATOR_STATE_FILE}`, store.save());
+    if (freshEmulator || addedOrganization || addedActor) await writtenAs(EMULATOR_STATE_LABEL, store.save());
     reviewUrl = emulator.reviewUrl;
     reviewKey = EMULATOR_API_KEY;
     agreementsUrl = emulator.agreementsUrl;
@@ -186,14 +188,14 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     },
     freshEmulator,
     saveEmulator: async () => {
-      if (emulator) await writtenAs(`.docket/${EMULATOR_STATE_FILE}`, emulator.store.flush());
+      if (emulator) await writtenAs(EMULATOR_STATE_LABEL, emulator.store.flush());
     },
     async close() {
       if (closed) return closed;
       closed = (async () => {
         await Promise.all(clients.map((c) => c.close()));
         // Closing writes what is unsaved; a signal meanwhile writes it again, synchronously.
-        if (emulator) await writtenAs(`.docket/${EMULATOR_STATE_FILE}`, emulator.close());
+        if (emulator) await writtenAs(EMULATOR_STATE_LABEL, emulator.close());
         dropEmulatorExit?.();
       })();
       return closed;

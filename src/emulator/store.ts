@@ -111,9 +111,7 @@ export class EmulatorStore {
   private readonly clock: () => Date;
   private readonly writer: SerialFileWriter | undefined;
   private readonly stateFile: string | undefined;
-  private readonly savesOnly: boolean;
-  /** False: writes are not saved, only what `save()` is asked to. */
-  private readonly keepsWrites: boolean;
+  private readonly writes: NonNullable<StoreOptions['writes']>;
   /** Written to since the last save began (`on-save` only). */
   private unsaved = false;
   /** The last save (`on-save`), which rejects if it failed: a later flush waits on it and fails too. */
@@ -126,8 +124,7 @@ export class EmulatorStore {
     this.clock = options.now ?? (() => new Date());
     this.state = stateFromSeed(options.seed, this.timestamp());
     this.stateFile = options.stateFile;
-    this.savesOnly = options.writes === 'on-save' || options.writes === 'none';
-    this.keepsWrites = options.writes !== 'none';
+    this.writes = options.writes ?? 'each';
     // One line: the file may be rewritten after every write, and indenting it doubled the time each rewrite took.
     this.writer = options.stateFile ? new SerialFileWriter(options.stateFile, () => JSON.stringify(this.state)) : undefined;
   }
@@ -214,15 +211,15 @@ export class EmulatorStore {
    */
   persist(): Promise<void> {
     if (!this.writer) return Promise.resolve();
-    if (!this.savesOnly) return this.writer.write();
-    if (this.keepsWrites) this.unsaved = true;
+    if (this.writes === 'each') return this.writer.write();
+    if (this.writes === 'on-save') this.unsaved = true;
     return Promise.resolve();
   }
 
   /** Writes the state now, whatever the mode (the seeded state of a new in-process emulator). */
   save(): Promise<void> {
     if (!this.writer) return Promise.resolve();
-    if (!this.savesOnly) return this.writer.write();
+    if (this.writes === 'each') return this.writer.write();
     this.unsaved = true;
     return this.flush();
   }
@@ -233,7 +230,7 @@ export class EmulatorStore {
    */
   flush(): Promise<void> {
     if (!this.writer) return Promise.resolve();
-    if (!this.savesOnly) return this.writer.flush();
+    if (this.writes === 'each') return this.writer.flush();
     if (this.unsaved) {
       this.unsaved = false;
       this.saving++;

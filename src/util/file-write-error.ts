@@ -25,7 +25,7 @@ export async function writtenAs<T>(label: string, write: Promise<T>): Promise<T>
   try {
     return await write;
   } catch (error) {
-    throw isFileSystemError(error) && !(error instanceof FileWriteError) ? new FileWriteError(label, error) : error;
+    throw namedAs(label, error);
   }
 }
 
@@ -34,8 +34,13 @@ export function writtenAsSync<T>(label: string, write: () => T): T {
   try {
     return write();
   } catch (error) {
-    throw isFileSystemError(error) && !(error instanceof FileWriteError) ? new FileWriteError(label, error) : error;
+    throw namedAs(label, error);
   }
+}
+
+/** A bare file system error named as `label`; one named already, or any other error, as it is. */
+function namedAs(label: string, error: unknown): unknown {
+  return isFileSystemError(error) && !(error instanceof FileWriteError) ? new FileWriteError(label, error) : error;
 }
 
 /** An error of the file system (ENOSPC, EACCES, EISDIR, …), bare or named by the file that failed. */

@@ -23,7 +23,7 @@ import { headerLines, writeApplyReportText, writePlanText } from '../../render/t
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { holdingApplyLock } from '../apply-lock.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
-import { EMULATOR_STATE_FILE } from '../connect.js';
+import { EMULATOR_STATE_LABEL } from '../connect.js';
 import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import type { SignalName } from '../interrupt.js';
@@ -254,7 +254,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   // With --emulator the sync records and the state have files of their own: the one that failed is named.
   const failedFile = unwrittenFile(lockFailure, 'docket.lock.json');
   // The emulator's state holds the changes themselves; the lock and the sync file, what docket knows of them.
-  const unsaved = failedFile.endsWith(EMULATOR_STATE_FILE) ? 'the emulator state this apply made is not saved (the next run makes it again)' : 'what it records of this apply (uploads, sync records) is not saved';
+  const unsaved = failedFile === EMULATOR_STATE_LABEL ? 'the emulator state this apply made is not saved (the next run makes it again)' : 'what it records of this apply (uploads, sync records) is not saved';
   if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}; free the space or fix the file, then run docket plan\n`);
   if (report.stopped && signal) {
     throw new InterruptedError(
