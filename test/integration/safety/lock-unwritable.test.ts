@@ -63,5 +63,10 @@ describe('--emulator files that cannot be written', () => {
     expect(r.stdout).toContain('✓ create playbook "Sync"');
     expect(r.stderr).toContain('Error: the changes reported above were made, but .docket/emulator-sync.json could not be written (EISDIR)');
     expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
+    // The folder gone, the next run converges.
+    rmSync(join(dir, '.docket/emulator-sync.json'), { recursive: true });
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'], { env: {} });
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
   });
 });

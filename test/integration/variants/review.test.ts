@@ -103,6 +103,10 @@ describe('without a users list', () => {
     const unpinnedPull = await cli('pull', '-C', dir);
     expect(unpinnedPull.stdout).toContain(`give their Member document \`id: ${admin.id}\``);
     expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).not.toContain('admin@emulator.local');
+    // Pinned as asked, the reviewer is pulled, and the files and the app agree.
+    await writeFiles(dir, { 'members.yaml': `${qaMember}---\nkind: Member\nemail: admin@emulator.local\nid: ${admin.id}\n` });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    await expectNoChanges(cli, dir);
   });
 
   it('export pins a member it sees only as a reviewer, so its files still find the user once the app names them no more', async () => {
