@@ -13,6 +13,7 @@ import { showPath } from '../config/quote.js';
 import type { FileChange } from '../pull/plan.js';
 import { linkedFile, writeFileAtomic } from '../util/atomic-write.js';
 import { nearestExisting } from '../util/nearest-existing.js';
+import { errnoOf } from '../util/file-write-error.js';
 
 interface Target {
   change: FileChange;
@@ -115,7 +116,7 @@ async function targetOf(change: FileChange, file: string): Promise<Target> {
 }
 
 function codeOf(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return errnoOf(error) ?? (error as Error).message;
 }
 
 function cannotWrite(problems: string[], hint: string): DocketError {

@@ -44,33 +44,34 @@ export function withAlso(read: readonly AnyKind[], also: readonly KindName[], ki
 }
 
 /**
- * The services reading `kinds` (and what they read in turn) and writing the declared resources take.
- * A kind reads another to name its objects in its own service's writes (a rule's reviewer is a
- * member's user id), so what it reads counts only when that kind's declared parts use the same
- * service: an organization that declares only its agreements part needs no review members.
+ * The kinds `read` asks for to name their objects in their own service's writes (a rule's reviewer
+ * is a member's user id), with `read` itself. What a kind reads counts only when that kind's
+ * declared parts use the same service: an organization that declares only its agreements part
+ * needs no review members.
  */
-export function servicesNeeded(read: readonly AnyKind[], desired: readonly DesiredResource[] | undefined, kinds: readonly AnyKind[] = KINDS): Set<ServiceName> {
+export function withAskedFor(read: readonly AnyKind[], desired: readonly DesiredResource[] | undefined, kinds: readonly AnyKind[] = KINDS): AnyKind[] {
   const byName = new Map(kinds.map((k) => [k.name, k]));
-  const known = new Map<string, ServiceName[]>();
-  const servicesOf = (k: AnyKind): ServiceName[] => {
-    let services = known.get(k.name);
-    if (!services) {
-      const declared = k.servicesFor ? desired?.filter((d) => d.kind === k.name) : undefined;
-      known.set(k.name, (services = k.servicesFor ? k.servicesFor(declared) : k.service === 'both' ? [] : [k.service]));
-    }
-    return services;
-  };
   const all = new Map(read.map((k) => [k.name, k]));
   for (const k of read) {
-    const own = servicesOf(k);
+    const own = servicesOf(k, desired);
     for (const r of k.reads ?? []) {
       const other = byName.get(r);
-      if (other && servicesOf(other).some((s) => own.includes(s))) all.set(r, other);
+      if (other && servicesOf(other, desired).some((s) => own.includes(s))) all.set(r, other);
     }
   }
+  return [...kinds.filter((k) => all.has(k.name)), ...read.filter((k) => !byName.has(k.name))];
+}
+
+/** The services reading `kinds` (and what they ask for in turn) and writing the declared resources take. */
+export function servicesNeeded(read: readonly AnyKind[], desired: readonly DesiredResource[] | undefined, kinds: readonly AnyKind[] = KINDS): Set<ServiceName> {
   const needs = new Set<ServiceName>();
-  for (const k of all.values()) for (const s of servicesOf(k)) needs.add(s);
+  for (const k of withAskedFor(read, desired, kinds)) for (const s of servicesOf(k, desired)) needs.add(s);
   return needs;
+}
+
+function servicesOf(k: AnyKind, desired: readonly DesiredResource[] | undefined): ServiceName[] {
+  if (k.servicesFor) return k.servicesFor(desired?.filter((d) => d.kind === k.name));
+  return k.service === 'both' ? [] : [k.service];
 }
 
 export interface PlanProjectInput {
@@ -84,7 +85,10 @@ export interface PlanProjectInput {
   targets?: readonly string[];
   /** Kinds to read even when no file declares any (`--kind` of drift and pull: objects made in the app). */
   alsoRead?: readonly KindName[];
-  /** Read undeclared objects in detail too (pull writes them into files). */
+  /**
+   * Read undeclared objects in detail too (pull writes them into files), and what the kinds read
+   * ask for as kinds of their own: a value pull writes may name one of their objects.
+   */
   readAll?: boolean;
   /** Upload again what an interrupted apply may have uploaded (`--retry-uncertain`). */
   retryUncertain?: boolean;
@@ -111,7 +115,8 @@ export interface PlanProjectResult {
 export async function planProject(input: PlanProjectInput): Promise<PlanProjectResult> {
   const kinds = input.kinds ?? KINDS;
   const targets = parseTargets(input.targets ?? [], kinds);
-  const read = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
+  const asked = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
+  const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
   const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.sync ? { synced: input.sync } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const sync = input.sync ? await input.sync() : undefined;

@@ -13,7 +13,7 @@ import { schemaHome } from '../../config/schema-names.js';
 import { interpolateString } from '../../config/interpolate.js';
 import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
-import { KINDS, type KindName } from '../../kinds/index.js';
+import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
 import { keysOf } from '../../config/api-keys.js';
 import { findTestFiles } from '../../testing/load.js';
@@ -31,7 +31,7 @@ import type { Workspace } from '../../engine/workspace.js';
 import { changedWhilePulling } from '../pull-write.js';
 import { inSyncRecords } from '../../pull/in-sync.js';
 import { pullFileChecker } from '../../pull/file-check.js';
-import { memberKind, membersOnlyNamed } from '../../kinds/member.js';
+import { membersOnlyNamed } from '../../kinds/member.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 
 interface PullFlags extends CommonOptions {
@@ -57,9 +57,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const kinds = kindNames(opts.kind);
       const dryRun = Boolean(opts.dryRun);
       const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds) }, async (s) => {
-        // Members too, where the review service is read: a reviewer pull writes must name one a later plan can find.
-        const members: KindName[] = s.connection.target.review && !kinds.includes(memberKind.name) ? [memberKind.name] : [];
-        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: [...kinds, ...members], readAll: true });
+        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readAll: true });
         const byKind = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const unmatched = unmatchedInTargets(byKind.unmatched, opts.target, KINDS);
         const root = s.workspace.config.project.root;

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemasDir } from '../../../src/config/schema.js';
 import { fetchLive } from '../../../src/engine/live.js';
-import { servicesNeeded } from '../../../src/engine/project.js';
+import { servicesNeeded, withAskedFor } from '../../../src/engine/project.js';
 import { parseTarget } from '../../../src/engine/target.js';
 import type { LiveResource, Plan } from '../../../src/engine/types.js';
 import { buildExport, type ExportResult } from '../../../src/export/index.js';
@@ -165,7 +165,10 @@ describe.each(KINDS.map((k) => [k.name, k] as const))('kind %s', (_name, kind: A
         if (!needs.has(service)) throw new Error(`${kind.name} ${declared ? 'planned' : 'exported'} asked for the ${service} service, which it does not name`);
       };
       const services: Services = { review: () => (check('review'), engine.services.review()), agreements: () => (check('agreements'), engine.services.agreements()) };
-      await fetchLive({ kinds: [kind], known: KINDS, services, concurrency: 8, lock, ...(declared ? { declared } : {}) });
+      const state = await fetchLive({ kinds: [kind], known: KINDS, services, concurrency: 8, lock, ...(declared ? { declared } : {}) });
+      // What pull reads as kinds (so a value it writes can name their objects) covers what the fetch asked for.
+      const asked = declared ? withAskedFor([kind], declared).map((k) => k.name) : [...state.byKind.keys()];
+      expect([...state.byKind.keys()].filter((name) => !asked.includes(name))).toEqual([]);
     }
   });
 });
