@@ -32,6 +32,11 @@ const EACH_ESCAPED = new RegExp(`[${ESCAPED}]`, 'g');
 /** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
 const NOT_PLAIN = new RegExp(`[\\u0000-\\u001f\`${ESCAPED}]`);
 
+/** Those characters as `<U+00A0>`: for text shown bare line by line (a diff), where a quote's `\u00a0` would read as typed text. */
+export function markInvisible(text: string): string {
+  return text.replace(EACH_ESCAPED, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
 function escapeC1(json: string): string {
   return json.replace(EACH_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -27,14 +27,15 @@ export interface Annotation {
   at?: { file: string; line?: number };
 }
 
+/** Every part is untrusted text (a file name too): control characters go before the escaping. */
 export function formatAnnotation(a: Annotation): string {
   const props: string[] = [];
   if (a.at) {
-    props.push(`file=${escapeProperty(a.at.file)}`);
+    props.push(`file=${escapeProperty(stripControl(a.at.file))}`);
     if (a.at.line !== undefined) props.push(`line=${a.at.line}`);
   }
-  props.push(`title=${escapeProperty(a.title)}`);
-  return `::${a.level} ${props.join(',')}::${escapeData(a.message)}`;
+  props.push(`title=${escapeProperty(stripControl(a.title))}`);
+  return `::${a.level} ${props.join(',')}::${escapeData(stripControl(a.message))}`;
 }
 
 /** Why an irreversible change deserves a warning rather than a notice. */
@@ -72,7 +73,7 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
       formatAnnotation({
         level: c.irreversible ? 'warning' : 'notice',
         title: `docket ${c.action}`,
-        message: stripControl(why ? `${what} (${why})` : what),
+        message: why ? `${what} (${why})` : what,
         ...(source ? { at: { file: repoPath(source.file), line: source.line } } : {}),
       }),
     );
@@ -84,7 +85,7 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
     const about = m ? undefined : DECLARED_AT.exec(w);
     const at = m ?? about;
     // Unlocated warnings are already in the plan output; an annotation adds nothing.
-    if (at) lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: stripControl(m ? m[3]! : w), at: { file: repoPath(at[1]!), line: Number(at[2]) } }));
+    if (at) lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: m ? m[3]! : w, at: { file: repoPath(at[1]!), line: Number(at[2]) } }));
   }
   return commandLines(lines);
 }
@@ -97,7 +98,7 @@ export function renderDiagnosticAnnotations(diagnostics: readonly Diagnostic[], 
   const lines: string[] = [];
   for (const d of diagnostics) {
     if (!d.file) continue;
-    lines.push(formatAnnotation({ level: d.severity === 'error' ? 'error' : 'warning', title: `docket ${d.code}`, message: stripControl(d.message), at: { file: inRepository(pathPrefix, d.file), ...(d.line !== undefined ? { line: d.line } : {}) } }));
+    lines.push(formatAnnotation({ level: d.severity === 'error' ? 'error' : 'warning', title: `docket ${d.code}`, message: d.message, at: { file: inRepository(pathPrefix, d.file), ...(d.line !== undefined ? { line: d.line } : {}) } }));
   }
   return commandLines(lines);
 }

@@ -14,6 +14,7 @@ import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown, stripControl } from './sanitize.js';
 import { targetLine } from './text.js';
 import { oneLine, quote } from './value.js';
+import { markInvisible } from '../config/quote.js';
 
 /** The unified diff of one file, `a/` and `b/` prefixed as git shows them. */
 export function fileDiff(f: FileChange): string {
@@ -22,6 +23,12 @@ export function fileDiff(f: FileChange): string {
   const patch = createTwoFilesPatch(from, to, f.before ?? '', f.after ?? '', undefined, undefined, { context: 3 });
   // The library's first line is an `Index:`-less `===` banner; git's form starts at `---`.
   return patch.replace(/^={10,}\n/m, '').replace(/^Index: .*\n/m, '');
+}
+
+/** A byte-order mark both sides keep is no change: not shown (the text diff marks invisible characters). */
+function withoutKeptMark(f: FileChange): FileChange {
+  const mark = (t: string | null): boolean => t?.startsWith('\ufeff') ?? false;
+  return mark(f.before) && mark(f.after) ? { ...f, before: f.before!.slice(1), after: f.after!.slice(1) } : f;
 }
 
 function changeOf(f: FileChange): 'created' | 'deleted' | 'modified' {
@@ -46,7 +53,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   const lines: string[] = [];
   if (opts.dryRun) {
     for (const f of result.files) {
-      for (const l of stripControl(fileDiff(f)).replace(/\n$/, '').split('\n')) {
+      for (const l of markInvisible(stripControl(fileDiff(withoutKeptMark(f)))).replace(/\n$/, '').split('\n')) {
         lines.push(l.startsWith('+') && !l.startsWith('+++') ? paint('green', l) : l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l);
       }
     }

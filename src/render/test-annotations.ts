@@ -7,16 +7,15 @@
 import { posix } from 'node:path';
 import type { TestReport } from '../testing/types.js';
 import { formatAnnotation } from './annotations.js';
-import { stripControl } from './sanitize.js';
 
 export function renderTestAnnotations(report: TestReport, options: { pathPrefix: string }): string {
   const repoPath = (file: string): string => (options.pathPrefix ? posix.join(options.pathPrefix, file) : file);
   const lines: string[] = [];
   for (const suite of report.suites) {
     for (const c of suite.cases) {
-      const name = stripControl(`${suite.subject} / ${c.name}`);
+      const name = `${suite.subject} / ${c.name}`;
       if (c.status === 'error') {
-        lines.push(formatAnnotation({ level: 'error', title: 'docket test could not run', message: `${name}: ${stripControl(c.reason ?? '')}`, at: { file: repoPath(c.at.file), line: c.at.line } }));
+        lines.push(formatAnnotation({ level: 'error', title: 'docket test could not run', message: `${name}: ${c.reason ?? ''}`, at: { file: repoPath(c.at.file), line: c.at.line } }));
         continue;
       }
       if (c.status === 'pass' || c.status === 'skipped') continue;
@@ -24,7 +23,7 @@ export function renderTestAnnotations(report: TestReport, options: { pathPrefix:
         if (e.held === e.runs) continue;
         const level = c.status === 'fail' && e.severity === 'error' ? 'error' : 'warning';
         const runs = e.runs > 1 ? ` (held in ${e.held} of ${e.runs} runs)` : '';
-        lines.push(formatAnnotation({ level, title: c.status === 'flaky' ? 'docket test flaky' : `docket test ${level === 'error' ? 'failed' : 'warning'}`, message: stripControl(`${name}: expected ${e.label}, got ${e.got}${runs}`), at: { file: repoPath(e.at.file), line: e.at.line } }));
+        lines.push(formatAnnotation({ level, title: c.status === 'flaky' ? 'docket test flaky' : `docket test ${level === 'error' ? 'failed' : 'warning'}`, message: `${name}: expected ${e.label}, got ${e.got}${runs}`, at: { file: repoPath(e.at.file), line: e.at.line } }));
       }
     }
   }

@@ -4,13 +4,15 @@
  * file header, which would only repeat the field name.
  */
 import { structuredPatch } from 'diff';
+import { markInvisible } from '../config/quote.js';
 import { stripControl } from './sanitize.js';
 import { formatValue } from './value.js';
 
 /** The text a side contributes: strings as they are, nothing for null, other values as JSON. */
 function sideText(v: unknown): string {
   if (v === null || v === undefined) return '';
-  const text = typeof v === 'string' ? stripControl(v) : formatValue(v);
+  // A line differing only in a no-break or zero-width space must not show as the same line twice.
+  const text = typeof v === 'string' ? markInvisible(stripControl(v)) : formatValue(v);
   // Every line gets an end of line, so a last line that gained a successor is not shown as changed.
   return text === '' ? '' : `${text}\n`;
 }

@@ -19,6 +19,11 @@ describe('workflow-command escaping', () => {
     );
     expect(formatAnnotation({ level: 'warning', title: 't', message: 'm' })).toBe('::warning title=t::m');
   });
+
+  it('drops escape sequences and control characters from the file, the title and the message', () => {
+    const line = formatAnnotation({ level: 'error', title: 'docket \x07x', message: 'bad \x1b[31mred', at: { file: 'playbooks/e\x1b]0;pwned\x07x.yaml', line: 5 } });
+    expect(line).toBe('::error file=playbooks/ex.yaml,line=5,title=docket x::bad red');
+  });
 });
 
 describe('renderGithubAnnotations', () => {

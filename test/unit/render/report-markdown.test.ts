@@ -72,6 +72,14 @@ describe('drift and pull markdown at scale', () => {
     }
   });
 
+  it('a dry run marks invisible characters in its file diff, and leaves out a byte-order mark both sides keep', () => {
+    const files = [{ path: 'playbooks/p.yaml', before: '\ufeffname: P\nactions: one year\n', after: '\ufeffname: P\nactions: one\u00a0year\n' }];
+    const result: PullResult = { pulled: [pulled(1)], notPulled: [], notes: [], files, sync: new Map() };
+    const out = renderPullText(plan([]), result, { color: false, dryRun: true });
+    expect(out).toContain(' name: P\n-actions: one year\n+actions: one<U+00A0>year\n');
+    expect(out).not.toContain('\ufeff');
+  });
+
   it('promises a plan with no changes after a pull only once its notes are dealt with', () => {
     const files = [{ path: 'custom-terms/t.yaml', before: 'a', after: 'b' }];
     const base: PullResult = { pulled: [pulled(1)], notPulled: [], notes: [], files, sync: new Map() };

@@ -23,4 +23,14 @@ describe('diffLines', () => {
   it('a value changed on both sides shows its changed lines with context', () => {
     expect(diffLines('a\nb\nc', 'a\nB\nc')).toEqual(['@@ -1,3 +1,3 @@', ' a', '-b', '+B', ' c']);
   });
+
+  it('marks a no-break or zero-width space, so a line changed only by one does not show as itself twice', () => {
+    expect(diffLines('ACCEPT one year\nREJECT perpetual', 'ACCEPT\u00a0one year\nREJECT perp\u200betual')).toEqual([
+      '@@ -1,2 +1,2 @@',
+      '-ACCEPT one year',
+      '-REJECT perpetual',
+      '+ACCEPT<U+00A0>one year',
+      '+REJECT perp<U+200B>etual',
+    ]);
+  });
 });
