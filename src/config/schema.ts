@@ -216,6 +216,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       // No value is quoted as written (`evaluation: ~`); anything else as `make` quotes it.
       return make('invalid-value', `${message}${e.data === null ? (asWritten() ?? '') : ''}`, pointer);
     }
+    case 'uniqueItems':
+      // At the repeat, which is what to take out.
+      return make('invalid-value', `${label} ${valueMessage(e, params)}`, joinPointer(pointer, String(Math.max(Number(params.i), Number(params.j)))));
     case 'not': {
       // `not: {}` marks a key that is known but never accepted; its description says what to write instead.
       const never = isPlainObject(e.schema) && Object.keys(e.schema).length === 0;
@@ -325,7 +328,8 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
       {
         const item: unknown = Array.isArray(e.data) ? e.data[Number(params.i)] : undefined;
         const shown = typeof item === 'string' ? `${quoteValue(item)}, ` : '';
-        return `must not list the same value twice (${shown}items ${String(params.j)} and ${String(params.i)})`;
+        const [first, later] = [Number(params.i), Number(params.j)].sort((a, b) => a - b);
+        return `must not list the same value twice (${shown}items ${first} and ${later})`;
       }
     case 'minProperties':
       return params.limit === 1 ? 'must not be empty' : `must have at least ${String(params.limit)} keys`;
