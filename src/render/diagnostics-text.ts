@@ -2,6 +2,7 @@
 import { compareDiagnostics, formatDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { painter } from './paint.js';
 import { plural } from './facts.js';
+import { displayWidth } from './width.js';
 import { stripControl } from './sanitize.js';
 import { oneLine } from './value.js';
 import type { SourceLine } from '../config/source-lines.js';
@@ -45,8 +46,10 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolea
  */
 export function sourceExcerpt(text: string | undefined, line: number, col: number, paint: ReturnType<typeof painter>): string | undefined {
   if (text === undefined) return undefined;
-  let shown = stripControl(text.replace(/\t/g, ' ')).replace(/\s+$/, '');
-  let caret = Math.max(0, Math.min(col - 1, shown.length));
+  const clean = (t: string): string => stripControl(t.replace(/\t/g, ' '));
+  let shown = clean(text).replace(/\s+$/, '');
+  // Where the column is in the line as shown (control characters before it are gone).
+  let caret = Math.min(clean(text.slice(0, Math.max(0, col - 1))).length, shown.length);
   const WIDTH = 100;
   if (shown.length > WIDTH) {
     const start = Math.max(0, Math.min(caret - 40, shown.length - WIDTH));
@@ -54,5 +57,5 @@ export function sourceExcerpt(text: string | undefined, line: number, col: numbe
     caret = caret - start + (start > 0 ? 1 : 0);
   }
   const gutter = String(line).padStart(4);
-  return `${paint('dim', `${gutter} |`)} ${shown}\n${paint('dim', `${' '.repeat(gutter.length)} |`)} ${' '.repeat(caret)}${paint('red', '^')}`;
+  return `${paint('dim', `${gutter} |`)} ${shown}\n${paint('dim', `${' '.repeat(gutter.length)} |`)} ${' '.repeat(displayWidth(shown.slice(0, caret)))}${paint('red', '^')}`;
 }

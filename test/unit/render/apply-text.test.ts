@@ -137,6 +137,16 @@ describe('renderDiagnosticsText', () => {
     expect(out).toContain('1 error, 1 warning.');
   });
 
+  it('puts the caret under the column on screen: wide characters take two columns, combining marks none, removed control characters none', () => {
+    const caretLine = (text: string, col: number): string => renderDiagnosticsText([{ severity: 'error', code: 'x', message: 'm', file: 'a.yaml', line: 4, col }], { color: false, source: () => text }).split('\n')[2]!;
+    const line = '  - {name: "秘密保持契約", actions: 5}';
+    expect(caretLine(line, line.indexOf('5') + 1)).toBe(`     | ${' '.repeat(line.indexOf('5') + 6)}^`);
+    const marked = 'name: "Cafe\u0301", actions: 5';
+    expect(caretLine(marked, marked.indexOf('5') + 1)).toBe(`     | ${' '.repeat(marked.indexOf('5') - 1)}^`);
+    const escaped = 'name: "\x1b[31mred", x: 5';
+    expect(caretLine(escaped, escaped.indexOf('5') + 1)).toBe(`     | ${' '.repeat(escaped.indexOf('5') - 5)}^`);
+  });
+
   it('strips control characters from messages that quote user values', () => {
     const out = renderDiagnosticsText([{ severity: 'error', code: 'x', message: 'bad \x1b]0;t\x07value\r', file: 'f\x1b[1m.yaml' }], { color: false });
     expect(out).toBe('f.yaml:1:1 error x bad value\n1 error, 0 warnings.\n');
