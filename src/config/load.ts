@@ -15,12 +15,12 @@ import { keysOf } from './api-keys.js';
 import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics, schemaValidator } from './schema.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, suggest } from './suggest.js';
 import { showJson, showName, showPath } from './quote.js';
 import { textDiagnostics, withoutEchoesOf } from './text-hygiene.js';
 import { writtenIn } from './written-number.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
-import { pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
+import { escapePointer, pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
 import { sha256 } from '../engine/canonical.js';
 import { DocketError } from '../errors.js';
@@ -311,6 +311,18 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const kinds = [...ctx.kindsByName.keys()];
   const value = doc.value;
   if (!isPlainObject(value) || value.kind === undefined || value.kind === null) {
+    // `Kind:` or `knd:` is a typo of the key, said at it.
+    const typo = isPlainObject(value) && value.kind === undefined ? Object.keys(value).find((k) => suggest(k, ['kind']) !== undefined) : undefined;
+    if (typo !== undefined) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'not-a-resource',
+        message: `this YAML document has no \`kind\`: unknown key ${showName(typo)}, did you mean \`kind\`?`,
+        ...doc.positions.at(`/${escapePointer(typo)}`),
+        hint: `every YAML file below the configuration directory must be a docket resource (\`kind:\` one of ${kinds.join(', ')}) or a data file named by one`,
+      });
+      return undefined;
+    }
     diagnostics.push({
       severity: 'error',
       code: 'not-a-resource',

@@ -8,7 +8,7 @@ import { interpolateTree, keysIn, typedByField, type InterpolationContext } from
 import { keysOf } from './api-keys.js';
 import { schemaDiagnostics, schemaValidator, subschemaValidator } from './schema.js';
 import { didYouMean } from './suggest.js';
-import { showName } from './quote.js';
+import { quoteValue, showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
 import { CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
@@ -84,7 +84,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // An empty docket.yaml still gets "missing required field `version`", at 1:1.
   const positions = doc?.positions ?? new DocPositions(file, { line: 1, col: 1 });
   if (!isPlainObject(raw)) {
-    error('invalid-value', `${file} must be a mapping of settings`, doc?.start ?? { line: 1, col: 1 }, 'see `docket init` for an example');
+    const got = Array.isArray(raw) ? 'a list' : typeof raw === 'string' ? quoteValue(raw) : String(raw);
+    error('invalid-value', `${file} must be a mapping of settings (got ${got})`, doc?.start ?? { line: 1, col: 1 }, 'see `docket init` for an example');
     return { diagnostics };
   }
 

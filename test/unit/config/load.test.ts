@@ -132,6 +132,14 @@ describe('loadConfig: documents', () => {
     expect(r.diagnostics.some((d) => d.file === 'extra.yaml')).toBe(false);
   });
 
+  it('says at the key when the document misspells `kind`', async () => {
+    const r = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('name: X', 'Kind: Playbook'), 'q.yaml': lines('knd: Playbook') });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['p.yaml:2:1 not-a-resource', 'this YAML document has no `kind`: unknown key `Kind`, did you mean `kind`?'],
+      ['q.yaml:1:1 not-a-resource', 'this YAML document has no `kind`: unknown key `knd`, did you mean `kind`?'],
+    ]);
+  });
+
   it('reports YAML that is not a resource at the document start', async () => {
     const r = await load({
       'docket.yaml': PROJECT,

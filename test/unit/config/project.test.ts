@@ -71,6 +71,13 @@ describe('docket.yaml', () => {
     expect(messages).toContain('***@x.example.com');
   });
 
+  it('quotes what a docket.yaml that is not a mapping holds', async () => {
+    for (const [text, got] of [['hello\n', '"hello"'], ['- a\n', 'a list'], ['42\n', '42']]) {
+      const r = await load({ 'docket.yaml': text! });
+      expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([['docket.yaml:1:1 invalid-value', `docket.yaml must be a mapping of settings (got ${got})`]]);
+    }
+  });
+
   it('validates settings at their lines', async () => {
     const r = await load({
       'docket.yaml': lines(
