@@ -983,7 +983,8 @@ class PullPlanner {
     // Each variable once, and the live value quoted short: a long rule text may use one many times.
     const names = [...new Set([...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!))];
     const what = names.length > 0 ? names.join(', ') : quoteValue(p.written);
-    const wanted = typeof p.wanted === 'string' ? quoteValue(p.wanted) : JSON.stringify(p.wanted);
+    // The line end a block scalar (`|`) gives both sides is the file's, not live's.
+    const wanted = typeof p.wanted === 'string' ? quoteValue(p.written.endsWith('\n') ? p.wanted.replace(/\n$/, '') : p.wanted) : JSON.stringify(p.wanted);
     const reason = p.wanted === null || p.wanted === undefined ? `live has no value for ${what}; change the variable or the environment` : `live value ${wanted} differs from ${what}; change the variable or the environment`;
     if (!owner) {
       this.notes.push(`${file}:${p.line}: ${reason}`);

@@ -78,6 +78,16 @@ describe('planPull', () => {
     ]);
   });
 
+  it('quotes the live value of a block scalar holding a variable without the line end the block gives it', async () => {
+    const file = FILE.replace('ACCEPT   # short', '|\n      ACCEPT with ${var.lead}\n      in text');
+    const change = update([{ field: 'actions', before: 'ACCEPT with bob\nin text', after: 'ACCEPT with alice@acme.example\nin text', direction: 'live' }]);
+    const result = await planPull({
+      ...input([change], [term], [liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT with bob\nin text', reviewer: 'alice@acme.example' })]),
+      read: (path) => (path === 'playbooks/nda.yaml' ? file : undefined),
+    });
+    expect(result.notPulled.map((p) => p.reason)).toEqual(['live value "ACCEPT with bob\\nin text" differs from var.lead; change the variable or the environment']);
+  });
+
   it('keeps a placeholder live has no value for, and says so (it took the line out)', async () => {
     const change = update([
       { field: 'actions', before: 'ACCEPT up to 2 years', after: 'ACCEPT', direction: 'live' },
