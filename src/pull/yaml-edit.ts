@@ -22,7 +22,7 @@ import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
 import { toYaml } from '../export/yaml.js';
-import { flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
+import { flowPadded, flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
 
 export interface YamlEditRequest {
@@ -606,7 +606,7 @@ class DocumentEditor {
     const written = node?.range && node.range[1] > node.range[0];
     // In the node's own place, on one line: anything inside a flow collection, a one-line scalar, `[]`, `{}`.
     if (written && (inFlow || (isScalarValue(wanted) && !multiline) || isEmpty(wanted))) {
-      this.splice(node.range![0], node.range![1], flowYaml(wanted, this.ctx.quote));
+      this.splice(node.range![0], node.range![1], flowYaml(wanted, this.ctx.quote, this.paddedIn(inFlow && typeof wanted === 'object' && wanted !== null ? (parent.kind === 'pair' ? parent.map : parent.kind === 'item' ? parent.seq : undefined) : undefined)));
       return;
     }
     if (parent.kind === 'pair') {
@@ -632,9 +632,10 @@ class DocumentEditor {
 
   private addPair(map: YAMLMap, key: string, value: unknown, after: Pair | undefined): void {
     if (map.flow) {
-      const item = flowYaml({ [key]: value }, this.ctx.quote).replace(/^\{ ?| ?\}$/g, '');
+      const padded = this.paddedIn(map);
+      const item = flowYaml({ [key]: value }, this.ctx.quote, padded).replace(/^\{ ?| ?\}$/g, '');
       const first = map.items[0];
-      if (!first) this.splice(map.range![0], map.range![1], `{ ${item} }`);
+      if (!first) this.splice(map.range![0], map.range![1], padded ? `{ ${item} }` : `{${item}}`);
       else if (after) this.splice(this.pairEnd(after), this.pairEnd(after), `, ${item}`);
       else this.splice((first.key as Node).range![0], (first.key as Node).range![0], `${item}, `);
       return;
@@ -669,10 +670,15 @@ class DocumentEditor {
     this.splice(this.lineStart(key), this.afterLine(this.pairEnd(pair)), '');
   }
 
+  /** Whether what goes into `collection` is written `{ a: 1 }` or `{a: 1}`: as its own text is (padded when there is none). */
+  private paddedIn(collection: Node | undefined): boolean {
+    return collection?.range ? flowPadded(this.text.slice(collection.range[0], collection.range[1])) : true;
+  }
+
   private insertItem(seq: YAMLSeq, before: number, value: unknown): void {
     const items = seq.items as Node[];
     if (seq.flow) {
-      const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.ctx.quote);
+      const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.ctx.quote, this.paddedIn(seq));
       if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
       else this.splice(items.at(-1)!.range![1], items.at(-1)!.range![1], `, ${text}`);
       return;

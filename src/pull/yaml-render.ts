@@ -8,8 +8,11 @@ import { blockHolds } from '../export/yaml.js';
 
 const BLOCK_TYPES = new Set<Scalar.Type>([Scalar.BLOCK_LITERAL, Scalar.BLOCK_FOLDED]);
 
-/** A value on one line, as a flow collection or scalar (for a place inside `[…]` or `{…}`); strings `quote` picks double-quoted. */
-export function flowYaml(value: unknown, quote?: (text: string) => boolean): string {
+/**
+ * A value on one line, as a flow collection or scalar (for a place inside `[…]` or `{…}`); strings
+ * `quote` picks double-quoted; `padded`: `{ a: 1 }` or, as a file may write them, `{a: 1}`.
+ */
+export function flowYaml(value: unknown, quote?: (text: string) => boolean, padded = true): string {
   const doc = new Document(value);
   visit(doc, {
     Map(_key, node) {
@@ -22,7 +25,18 @@ export function flowYaml(value: unknown, quote?: (text: string) => boolean): str
       if (typeof node.value === 'string' && (node.value.includes('\n') || quote?.(node.value) === true)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: true }).replace(/\n$/, '');
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: padded }).replace(/\n$/, '');
+}
+
+/** Whether flow collections in `source` (one written in a file) have a space inside their brackets; most of them say, padded when none does. */
+export function flowPadded(source: string): boolean {
+  let padded = 0;
+  let tight = 0;
+  for (const m of source.matchAll(/[[{](?=[^\]}])(.)/g)) {
+    if (m[1] === ' ') padded++;
+    else tight++;
+  }
+  return padded >= tight;
 }
 
 /**

@@ -150,6 +150,15 @@ describe('editYaml', () => {
     expect(edit(list, (v) => setAt(v, '/items', ['a', 'c', 'd'])).text).toBe('kind: X\nitems: [a, c, d]\n');
   });
 
+  it('writes a new flow item spaced as the file spaces its brackets', () => {
+    const tight = 'kind: P\nrules: [{name: a, actions: x}]\nfees: {}\n';
+    expect(edit(tight, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [{name: a, actions: x}, {name: b, actions: y}]\nfees: {}\n');
+    const padded = 'kind: P\nrules: [ { name: a, actions: x } ]\n';
+    expect(edit(padded, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [ { name: a, actions: x }, { name: b, actions: y } ]\n');
+    const map = 'kind: P\nlimits: {min: 0}\n';
+    expect(edit(map, (v) => setAt(v, '/limits/max', { a: 1 })).text).toBe('kind: P\nlimits: {min: 0, max: {a: 1}}\n');
+  });
+
   it('an empty list becomes a block when it gets an item, and a list that loses its last item becomes []', () => {
     const empty = 'kind: Playbook\nname: P\nrules: []   # none yet\n';
     expect(edit(empty, (v) => insertAt(v, '/rules', 'end', { name: 'A', actions: 'X' })).text).toBe('kind: Playbook\nname: P\nrules:   # none yet\n  - name: A\n    actions: X\n');
