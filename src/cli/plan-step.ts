@@ -19,6 +19,8 @@ export interface PlanStepOptions {
   alsoRead?: readonly KindName[];
   /** Read undeclared objects in detail (pull). */
   readAll?: boolean;
+  /** Drift and pull: the plan is only read, never sent. */
+  readOnly?: boolean;
 }
 
 /** The plan with what drift and pull need besides: the live objects, and those no file declares. */
@@ -41,6 +43,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       ...(opts.adoptFiles ? { adoptFiles: true } : {}),
       ...(opts.alsoRead ? { alsoRead: opts.alsoRead } : {}),
       ...(opts.readAll ? { readAll: true } : {}),
+      ...(opts.readOnly ? { readOnly: true } : {}),
       safety: p.safety,
       concurrency: s.concurrency,
       sync: () => s.sync(),

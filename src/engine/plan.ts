@@ -44,6 +44,8 @@ export interface BuildPlanInput {
   sync?: SyncState;
   /** Kinds the live read saw only in part: a declared object it did not find is not "removed live". */
   seenInPart?: ReadonlySet<KindName>;
+  /** The plan is only read (drift, pull): a reference whose id the service does not say is no error, as nothing is sent. */
+  readOnly?: boolean;
 }
 
 export interface BuildPlanResult {
@@ -59,7 +61,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
-  checkReferences(input.desired, result, input.kinds, diagnostics);
+  checkReferences(input.desired, result, input.kinds, diagnostics, Boolean(input.readOnly));
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
     unlisted: new Set([...input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name), ...(input.seenInPart ?? [])]),
@@ -153,7 +155,7 @@ export function summarize(changes: Change[]): Plan['summary'] {
  * A reference to something that exists neither in the files nor live is an error at its line, and
  * so is one to an object whose id the service does not say (the reference could not be sent).
  */
-function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>, kinds: KindMeta[], diagnostics: Diagnostics): void {
+function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>, kinds: KindMeta[], diagnostics: Diagnostics, readOnly: boolean): void {
   const { ids, unknownIds } = found;
   // Most references name something live: what is declared is indexed only when one does not.
   let declaredKeys: Set<string> | undefined;
@@ -170,6 +172,7 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
       const key = refKey(ref.kind, ref.key);
       const unknown = ids[key] ? undefined : unknownIds[key];
       if (unknown) {
+        if (readOnly) continue;
         diagnostics.error('unknown-id', `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, { ...refAt(d, ref), hint: unknown.hint });
         continue;
       }

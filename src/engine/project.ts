@@ -94,6 +94,8 @@ export interface PlanProjectInput {
   retryUncertain?: boolean;
   /** `apply --adopt-files`: what the plan cannot compare is recorded as live in this run. */
   adoptFiles?: boolean;
+  /** Drift and pull: the plan is only read, never sent (BuildPlanInput.readOnly). */
+  readOnly?: boolean;
   safety: { max_delete_fraction: number };
   concurrency: number;
   /** What docket last saw in sync (docket.lock.json), read once the target is known; gives changes their direction. */
@@ -136,6 +138,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     ...(seenInPart.size > 0 ? { seenInPart } : {}),
     ...(input.retryUncertain ? { retryUncertain: true } : {}),
     ...(input.adoptFiles ? { adoptFiles: true } : {}),
+    ...(input.readOnly ? { readOnly: true } : {}),
     ...(sync ? { sync } : {}),
   });
   const unmatched = result.unmatched;

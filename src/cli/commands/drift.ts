@@ -55,7 +55,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
       const deadline = Date.now() + opts.timeout;
       const kinds = kindNames(opts.kind);
       const { plan, report } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
-        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds });
+        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readOnly: true });
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
         const pendingDocuments = await pendingByKey(s.workspace.config.project.root, KINDS);

@@ -57,7 +57,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const kinds = kindNames(opts.kind);
       const dryRun = Boolean(opts.dryRun);
       const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds) }, async (s) => {
-        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readAll: true });
+        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readAll: true, readOnly: true });
         const byKind = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const unmatched = unmatchedInTargets(byKind.unmatched, opts.target, KINDS);
         const root = s.workspace.config.project.root;

@@ -1,6 +1,6 @@
 /** The bundled example against the review-service shapes of the public docs (api.md's is the first). */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
@@ -159,6 +159,42 @@ describe('without a users list', () => {
     expect(Object.values(org.invitations).filter((i) => i.email === 'dave@acme.example')).toHaveLength(1);
     const clean = await expectNoChanges(cli, dir);
     expect(clean.stdout).not.toContain('Warning');
+  });
+
+  it('when invitations name no user: a reviewer docket cannot send is drift to report and pull, not an error, once the app names someone else', async () => {
+    t = await startVariant({ reviewUsers: false, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\n' });
+    await applyOk(cli, dir);
+    const dave = t.emulator.store.userByEmail('dave@acme.example')!;
+    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: dave@acme.example\n';
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: dave@acme.example\nid: ${dave.id}\n`, 'playbooks/nda.yaml': playbook });
+    await applyOk(cli, dir);
+    // The Member document goes; the rule still names dave, whom the live rule shows.
+    await rm(join(dir, 'members.yaml'));
+    await expectNoChanges(cli, dir);
+
+    // In the app the reviewer becomes qa: nothing names dave any more, so his id is unknown.
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA' && !p.archived_at)!;
+    const rule = Object.values(org.rules).find((r) => r.playbook_id === nda.id)!;
+    rule.reviewer_id = t.emulator.store.userByEmail('qa@acme.example')!.id;
+    rule.updated_at = new Date().toISOString();
+    const refused = await cli('plan', '-C', dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-id `reviewer` names "dave@acme.example"');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).toContain('~ rule "NDA/Term"');
+    expect(drift.code).toBe(2);
+    // qa is seen only as that reviewer (no invitation names a user): pinned first, as pull asks.
+    const qa = t.emulator.store.userByEmail('qa@acme.example')!;
+    const asked = await cli('pull', '-C', dir);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain(`give their Member document \`id: ${qa.id}\``);
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${qa.id}\n` });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(playbook.replace('dave@', 'qa@'));
+    await expectNoChanges(cli, dir);
   });
 
   it('when invitations name no user: naming a member the same apply invites is a plan error once an invitation shows it, and nothing is sent', async () => {
