@@ -59,7 +59,7 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
     );
     expect(diagnostics.map(brief)).toEqual([
       `${pos(text, 'a:', '[]')} invalid-value`,
-      `${pos(text, 'b:', '[X')} invalid-value`,
+      `${pos(text, 'b:', 'X]')} invalid-value`,
       `${pos(text, 'c:', '""')} invalid-value`,
     ]);
   });
