@@ -114,9 +114,22 @@ export function editedLiveSince(c: Change, sync: SyncState): string[] {
  */
 export function childrenEditedLive(c: Change, sync: SyncState, childrenOf: (liveId: string) => readonly LiveResource[]): { child: LiveResource; fields: string[] }[] {
   if (!removedFromFiles(c) || c.parent) return [];
-  return childrenOf(c.liveId!).flatMap((child) => {
-    const record = syncedRecordOf(sync, child.id, refKey(child.kind, child.key));
-    const fields = record ? movedSince(record, child.fields) : [];
+  return editedLiveChildren(c.liveId!, sync, childrenOf);
+}
+
+/**
+ * A live object the files dropped that no change removes (prune is off): the fields that changed
+ * live since the last sync, which a later removal would take along all the same.
+ */
+export function droppedEditedLive(l: LiveResource, sync: SyncState): string[] {
+  const record = syncedRecordOf(sync, l.id, refKey(l.kind, l.key));
+  return record ? movedSince(record, l.fields) : [];
+}
+
+/** The live children of `liveId` whose fields changed live since the last sync, with those fields. */
+export function editedLiveChildren(liveId: string, sync: SyncState, childrenOf: (liveId: string) => readonly LiveResource[]): { child: LiveResource; fields: string[] }[] {
+  return childrenOf(liveId).flatMap((child) => {
+    const fields = droppedEditedLive(child, sync);
     return fields.length > 0 ? [{ child, fields }] : [];
   });
 }

@@ -4,7 +4,7 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { editedLiveSince, isDrift, liveSide } from './direction.js';
+import { droppedEditedLive, editedLiveSince, isDrift, liveSide } from './direction.js';
 import type { SyncState } from './sync.js';
 import { refKey, type Action, type Change, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
@@ -103,6 +103,9 @@ export function driftReport(input: DriftInput): DriftReport {
     const removed = droppedFromFiles(l, input.sync, input.plan.ids, input.declared);
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
     (removed ? report.pending : report.drift).push(entry);
+    // Changed live since: the live part is drift, as for one a change removes (prune may come later).
+    const edited = removed ? droppedEditedLive(l, input.sync) : [];
+    if (edited.length > 0) toDrift({ ...entry, direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })) }, l.id);
   }
   return report;
 }

@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, childrenEditedLive, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
+import { changedSinceRecord, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -800,6 +800,15 @@ class PullPlanner {
     this.writing.push({ file: o.d.document.file, index: o.d.document.index, pointer: '', entry: o });
   }
 
+  /** An object the files dropped (prune is off, so no change removes it) that changed live since the last sync: for a person to settle. */
+  private droppedButEditedLive(l: LiveResource): void {
+    const edited = droppedEditedLive(l, this.input.sync);
+    if (edited.length > 0) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'changed-both', fields: edited, reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' });
+    for (const { child, fields } of editedLiveChildren(l.id, this.input.sync, (id) => this.childrenOf(id))) {
+      this.notPulled.push({ kind: child.kind, key: child.key, name: child.name, direction: 'changed-both', fields, reason: `its ${l.kind} is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the ${l.kind} back in the files)` });
+    }
+  }
+
   /** Objects no file declares: a file each, as `docket export` lays it out (next free name). */
   private writeNewObjects(): void {
     const kinds = this.input.kinds;
@@ -813,8 +822,11 @@ class PullPlanner {
         this.notes.push(`${pendingIn}: names ${l.kind} ${quoteValue(l.name)}, which is live: add the file it names, rename it to .yaml, then \`docket apply --adopt-files\` (not written again)`);
         return false;
       }
-      // Declared before and dropped from the files: not written (as drift says).
-      if (droppedFromFiles(l, this.input.sync, this.input.plan.ids, this.declaredKeys)) return false;
+      // Declared before and dropped from the files: not written (as drift says); changed live since, said.
+      if (droppedFromFiles(l, this.input.sync, this.input.plan.ids, this.declaredKeys)) {
+        this.droppedButEditedLive(l);
+        return false;
+      }
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
       const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? (alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key))) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);

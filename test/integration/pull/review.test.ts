@@ -325,6 +325,31 @@ rules:
     }
   });
 
+  it('with prune off, drift and pull say the same of a playbook the files dropped, and of its rules, edited in the app', async () => {
+    const file = 'kind: Playbook\nname: Dropped Rules\ndescription: Before\nrules:\n  - name: Renewal\n    actions: FLAG\n';
+    // Another playbook stays declared: playbooks are read.
+    const kept = 'kind: Playbook\nname: Kept Beside\nrules: []\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/dropped.yaml': file, 'playbooks/kept.yaml': kept });
+    await applyOk(cli, dir);
+    await rm(join(dir, 'playbooks/dropped.yaml'));
+    const app = new App(emulator().env);
+    await app.editPlaybook('Dropped Rules', { description: 'Edited in the app' });
+    await app.editRule('Dropped Rules', 'Renewal', { actions: 'FLAG, edited in the app' });
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    expect(drift.code).toBe(2);
+    expect(JSON.parse(drift.stdout).drift.filter((d: { key: string }) => d.key === 'Dropped Rules')).toEqual([expect.objectContaining({ direction: 'changed-both', fields: [{ field: 'description', direction: 'live' }] })]);
+    const pulled = await cli('pull', '-C', dir, '-o', 'json');
+    expect(JSON.parse(pulled.stdout).not_pulled.filter((p: { key: string }) => p.key.startsWith('Dropped Rules'))).toEqual([
+      expect.objectContaining({ key: 'Dropped Rules', fields: ['description'], reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' }),
+      expect.objectContaining({ key: 'Dropped Rules/Renewal', fields: ['actions'], reason: 'its playbook is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the playbook back in the files)' }),
+    ]);
+    // Put back, as the reason says: the files take the live edit by pull, and nothing is left to do.
+    await writeFile(join(dir, 'playbooks/dropped.yaml'), file);
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'playbooks/dropped.yaml')).toContain('description: Edited in the app');
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes text typed in the app with `${` literally (`$${`): it is never read back as a variable or the environment', async () => {
     const file = 'kind: Playbook\nname: Literal\nrules:\n  - name: Fee\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/literal.yaml': file });
