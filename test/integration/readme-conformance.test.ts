@@ -96,6 +96,10 @@ describe('apply -q --auto-approve', () => {
     expect(first.stdout).toContain('Apply complete: 3 done.');
     const again = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '-q']);
     expect([again.code, again.stdout]).toEqual([0, 'docket apply · target: local emulator\n\nNo changes. The live services match the configuration.\n']);
+    // A saved plan was read when it was made: it vouches only for itself.
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--out', join(dir, 'plan.json')])).code).toBe(0);
+    const saved = await runCli(['apply', join(dir, 'plan.json'), '-C', dir]);
+    expect([saved.code, saved.stdout]).toEqual([0, 'docket apply · target: local emulator\n\nNo changes in the saved plan: nothing was sent.\n']);
   });
 
   it('with -v too, still logs each request on stderr (asked for by name)', async () => {

@@ -114,7 +114,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             await settleLockFile(s, s.lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }));
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             // A plan not printed (saved, or -q): the report still names the target, and says there was nothing to do.
-            else if (!planShown) io.stdout(`${reportHeader(plan, color)}No changes. The live services match the configuration.\n`);
+            // A saved plan was read when it was made: live may have moved since, so it says only what the plan holds.
+            else if (!planShown) io.stdout(`${reportHeader(plan, color)}${saved ? 'No changes in the saved plan: nothing was sent.' : 'No changes. The live services match the configuration.'}\n`);
             setExit(0);
             return;
           }
