@@ -72,6 +72,14 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const targets = written.map((t) => underNewName(t, declared, former, parentOf));
   for (const t of targets) {
     if (!known.has(`${t.kind}:${t.key}`)) {
+      // A child of no declared parent is never read: whether it exists live is not known.
+      const parentKind = parentOf.get(t.kind);
+      if (parentKind && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)))) {
+        diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket reads the ${t.kind}s of declared ${parentKind}s only)`, {
+          hint: `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)`,
+        });
+        continue;
+      }
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared or exists live${didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`)}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
@@ -103,6 +111,13 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     plan: { ...rest, changes, warnings, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },
     diagnostics,
   };
+}
+
+/** Each `a/b` a child key `a/b/c` could belong to (names may hold `/` too). */
+function prefixesOf(key: string): string[] {
+  const out: string[] = [];
+  for (let i = key.indexOf('/'); i > 0; i = key.indexOf('/', i + 1)) out.push(key.slice(0, i));
+  return out;
 }
 
 /**

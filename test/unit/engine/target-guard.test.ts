@@ -93,6 +93,12 @@ describe('limitToTargets', () => {
     expect(result.plan).toBeUndefined();
     expect(result.diagnostics.errors[0]).toMatchObject({ code: 'unknown-target' });
   });
+
+  it('says a rule of a playbook no file declares is not read, rather than that it does not exist live', () => {
+    const stray = limitToTargets(planOf([], { 'playbook:Stray': 'pb-7' }), desired, [target('rule/Stray/S1')], KINDS);
+    expect(stray.diagnostics.errors[0]!.message).toBe('--target rule/Stray/S1: no rule "Stray/S1" is declared, and no declared playbook holds it (docket reads the rules of declared playbooks only)');
+    expect(stray.diagnostics.errors[0]!.hint).toContain('target the playbook itself (playbook/NAME; with --prune to archive it)');
+  });
 });
 
 describe('massDeleteViolations', () => {
