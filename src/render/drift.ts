@@ -44,6 +44,13 @@ export function driftCounts(items: readonly DriftItem[]): string {
 
 export interface DriftTextOptions {
   color: boolean;
+  /** `--kind` and `--target` as given: what was compared, when not everything. */
+  scope?: readonly string[];
+}
+
+/** What a report limited by `--kind` or `--target` says of what it left out. */
+export function scopeLine(scope: readonly string[] | undefined, show: (s: string) => string): string | undefined {
+  return scope && scope.length > 0 ? `Compared only ${scope.map(show).join(', ')}: other differences are not shown.` : undefined;
 }
 
 export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftTextOptions): string {
@@ -68,9 +75,12 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     // Objects the files dropped that the plan does not remove (prune off) are among its undeclared objects, not its changes.
     const dropped = report.pending.filter((i) => i.direction === 'removed-in-files' && i.action === undefined).length;
     const where = dropped === 0 ? 'shows them' : dropped === report.pending.length ? 'lists them as not declared in any file' : `shows them (${dropped} among the objects not declared in any file)`;
-    lines.push(`${report.pending.length} ${report.pending.length === 1 ? 'change' : 'changes'} of the files ${report.pending.length === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` ${where}.`);
+    // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
+    lines.push(`${report.pending.length} ${report.pending.length === 1 ? 'object' : 'objects'} changed in the files ${report.pending.length === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` ${where}.`);
   }
   if (report.adopting?.length) lines.push(adoptingLine(report.adopting, (a) => `${subject(a, quote)} (${oneLine(a.file)})`));
+  const scope = scopeLine(opts.scope, oneLine);
+  if (scope) lines.push(scope);
   return `${lines.join('\n')}\n`;
 }
 
@@ -80,11 +90,11 @@ function adoptingLine(items: readonly AdoptingItem[], show: (a: AdoptingItem) =>
   return `${n} live ${n === 1 ? 'object is' : 'objects are'} named by a pending document (not drift; add the file it names, rename it to .yaml, then \`docket apply --adopt-files\`): ${items.map(show).join(', ')}.`;
 }
 
-export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS): string {
-  return fitMarkdown((budget) => driftMarkdown(plan, report, budget, maxChars), maxChars);
+export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly string[]): string {
+  return fitMarkdown((budget) => driftMarkdown(plan, report, budget, maxChars, scope), maxChars);
 }
 
-function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number): string {
+function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined): string {
   const lines = ['### docket drift', '', markdownTargetLine(plan), ''];
   if (report.drift.length === 0) lines.push('**No drift.** The live services have not moved away from the files.', '');
   else {
@@ -108,8 +118,10 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     lines.push('');
   }
   if (report.drift.length > 0) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request, or \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
-  if (report.pending.length > 0) lines.push(`_${report.pending.length} pending ${report.pending.length === 1 ? 'change' : 'changes'} of the files (not drift): see \`docket plan\`._`, '');
+  if (report.pending.length > 0) lines.push(`_${report.pending.length} ${report.pending.length === 1 ? 'object' : 'objects'} changed in the files pending (not drift): see \`docket plan\`._`, '');
   if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');
+  const only = scopeLine(scope, codeSpan);
+  if (only) lines.push(`_${only}_`, '');
   if (budget.cut) lines.push(cutNote(maxChars), '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }

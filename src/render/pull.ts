@@ -12,6 +12,7 @@ import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, type 
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown, stripControl } from './sanitize.js';
+import { scopeLine } from './drift.js';
 import { targetLine } from './text.js';
 import { oneLine, quote } from './value.js';
 import { markInvisible } from '../config/quote.js';
@@ -45,6 +46,8 @@ function entryLine(e: PullEntry, fmt: { name: (s: string) => string; code: (s: s
 export interface PullTextOptions {
   color: boolean;
   dryRun: boolean;
+  /** `--kind` and `--target` as given: what was compared, when not everything. */
+  scope?: readonly string[];
 }
 
 export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOptions): string {
@@ -83,15 +86,17 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
         : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths.join(', ')}. Review them (git diff) and commit; \`docket plan\` now shows no changes for what was pulled${result.notes.length > 0 ? ', once the notes above are dealt with' : ''}.`,
     );
   }
+  const only = scopeLine(opts.scope, oneLine);
+  if (only) lines.push(only);
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 
-export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number }): string {
+export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; scope?: readonly string[] }): string {
   const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
-  return fitMarkdown((budget) => pullMarkdown(plan, result, opts.dryRun, budget, maxChars), maxChars);
+  return fitMarkdown((budget) => pullMarkdown(plan, result, opts.dryRun, budget, maxChars, opts.scope), maxChars);
 }
 
-function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number): string {
+function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined): string {
   const fmt = { name: codeSpan, code: codeSpan };
   const lines = ['### docket pull', '', markdownTargetLine(plan), ''];
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('**Nothing to pull.** The files hold every live change.', '');
@@ -111,6 +116,8 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
     lines.push('');
   }
   if (result.files.length > 0) lines.push(`Files: ${joinWithin(result.files.map((f) => `${codeSpan(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`), budget)}`, '');
+  const only = scopeLine(scope, codeSpan);
+  if (only) lines.push(`_${only}_`, '');
   if (budget.cut) lines.push(cutNote(maxChars), '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }

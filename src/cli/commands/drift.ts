@@ -37,6 +37,11 @@ export function kindNames(values: readonly string[]): KindName[] {
   return values.length === 0 ? [] : exportKinds(values, KINDS).map((k) => k.name);
 }
 
+/** What a report limited by `--kind` and `--target` compared, as given (nothing when not limited). */
+export function scopeOf(opts: { kind: readonly string[]; target: readonly string[] }): string[] {
+  return [...opts.kind.map((k) => `--kind ${k}`), ...opts.target.map((t) => `--target ${t}`)];
+}
+
 /** With `--kind`, the services of those kinds too (they may have no file yet). */
 export function servicesFor(kinds: readonly KindName[]): Pick<SessionOptions, 'needs'> {
   if (kinds.length === 0) return {};
@@ -62,8 +67,8 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, pendingDocuments }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report));
-      else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report));
-      else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts) }));
+      else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));
+      else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts) }));
       setExit(report.drift.length > 0 ? 2 : 0);
     });
 }

@@ -23,7 +23,7 @@ import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { planDetailsInSession } from '../plan-step.js';
 import { withSession } from '../session.js';
-import { kindNames, kindOption, servicesFor } from './drift.js';
+import { kindNames, kindOption, scopeOf, servicesFor } from './drift.js';
 import { readSchema } from '../../config/schema-read.js';
 import { decodeStrict } from '../../config/discover.js';
 import { sha256 } from '../../engine/canonical.js';
@@ -89,8 +89,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         return { plan: byKind.plan, result };
       });
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun }));
-      else if (opts.output === 'markdown') io.stdout(renderPullMarkdown(plan, result, { dryRun }));
-      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun }));
+      else if (opts.output === 'markdown') io.stdout(renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts) }));
+      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));
       setExit(0);
     });
 }

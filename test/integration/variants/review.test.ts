@@ -236,7 +236,7 @@ describe('rule fields the service drops without a word', () => {
     expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed in files/);
     const drift = await cli('drift', '-C', dir);
     expect(drift.code).toBe(0);
-    expect(drift.stdout).toContain('1 change of the files is pending');
+    expect(drift.stdout).toContain('1 object changed in the files is pending');
 
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('ACCEPT up to 3 years', 'keep me too') });
     const updated = await applyOk(cli, dir);

@@ -47,9 +47,21 @@ describe('drift and pull markdown at scale', () => {
     const dropped: DriftItem = { kind: 'playbook', key: 'Old', name: 'Old', direction: 'removed-in-files', fields: [] };
     const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-in-files', action: 'update', fields: [{ field: 'actions' }] };
     const text = (pending: DriftItem[]) => renderDriftText(plan([]), { drift: [], ignored: [], pending }, { color: false });
-    expect(text([edited])).toContain('1 change of the files is pending (not drift); `docket plan` shows them.');
-    expect(text([dropped])).toContain('1 change of the files is pending (not drift); `docket plan` lists them as not declared in any file.');
-    expect(text([dropped, edited])).toContain('2 changes of the files are pending (not drift); `docket plan` shows them (1 among the objects not declared in any file).');
+    expect(text([edited])).toContain('1 object changed in the files is pending (not drift); `docket plan` shows them.');
+    expect(text([dropped])).toContain('1 object changed in the files is pending (not drift); `docket plan` lists them as not declared in any file.');
+    expect(text([dropped, edited])).toContain('2 objects changed in the files are pending (not drift); `docket plan` shows them (1 among the objects not declared in any file).');
+  });
+
+  it('says a drift or pull limited by --kind or --target compared only that, in text and markdown', () => {
+    const scope = ['--kind custom-term', '--target playbook/NDA'];
+    const none = { drift: [], ignored: [], pending: [] };
+    const nothing: PullResult = { pulled: [], notPulled: [], notes: [], files: [], sync: new Map() };
+    const line = 'Compared only --kind custom-term, --target playbook/NDA: other differences are not shown.';
+    expect(renderDriftText(plan([]), none, { color: false, scope })).toContain(`No drift: the live services have not moved away from the files.\n${line}\n`);
+    expect(renderPullText(plan([]), nothing, { color: false, dryRun: true, scope })).toContain(line);
+    expect(renderDriftMarkdown(plan([]), none, undefined, scope)).toContain('_Compared only `--kind custom-term`, `--target playbook/NDA`: other differences are not shown._');
+    expect(renderPullMarkdown(plan([]), nothing, { dryRun: true, scope })).toContain('_Compared only `--kind custom-term`');
+    expect(renderDriftText(plan([]), none, { color: false })).not.toContain('Compared only');
   });
 
   it('does not promise that apply removes an object only live that no plan change removes (prune off)', () => {
