@@ -69,6 +69,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   const written = new Map<string, string[]>();
   /** Creates whose object a read found by name (the answer was lost or named no id): maybe another run's copy. */
   const found = new Set<string>();
+  /** Objects a create of this apply made, whatever the rest of that change did (a Word term's conversion wait). */
+  const createdNow = new Set<string>();
   /** Objects this apply created whose ids the service did not say. */
   const unknownIds = new Map<string, { message: string; hint: string }>();
   const lock: LockFile = { files: { ...input.lock.files } };
@@ -134,6 +136,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     },
     registerCreated(kind, key, created) {
       ids.set(`${kind}:${key}`, created.id);
+      createdNow.add(`${kind}:${key}`);
       if (foundByReading(created)) found.add(`${kind}:${key}`);
     },
     registerUnknownId(kind, key, why) {
@@ -243,7 +246,9 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   const changeById = new Map(plan.changes.map((c) => [c.id, c]));
   for (const r of report.results) {
     const c = r.status === 'failed' ? changeById.get(r.changeId) : undefined;
-    const fields = c ? written.get(`${c.kind}:${c.key}`) : undefined;
+    // A create that failed after its object was made: the object is live with what was sent.
+    const made = c?.action === 'create' && createdNow.has(`${c.kind}:${c.key}`) ? c.fields.map((f) => f.field) : [];
+    const fields = c ? [...(written.get(`${c.kind}:${c.key}`) ?? []), ...made] : undefined;
     if (fields && fields.length > 0) r.written = [...new Set(fields)];
   }
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;

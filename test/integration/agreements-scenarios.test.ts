@@ -307,6 +307,19 @@ describe('custom templates', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a Word term created whose conversion wait then failed says it is live already, and the next apply does not create it again', async () => {
+    await start();
+    const dir = await makeDir(WORD_TERM);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/agreements/v1/custom_terms/:id', status: 400, count: 3 });
+    const json = await cli('apply', '-C', dir, '--auto-approve', '-o', 'json');
+    expect(json.code).toBe(1);
+    const [failed] = (JSON.parse(json.stdout) as { results: { status: string; written_fields?: string[] }[] }).results.filter((r) => r.status === 'failed');
+    expect(failed!.written_fields).toEqual(expect.arrayContaining(['docx']));
+    await applyOk(cli, dir);
+    expect(Object.values(agreements().custom_terms).filter((x) => x.name === 'Data Terms')).toHaveLength(1);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a change that wrote part of itself before it failed says what is live already: a definition published, its term link refused', async () => {
     await start();
     const dir = await project();
