@@ -260,12 +260,16 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return unknown ? '; the service may have carried it out, and the next plan shows whether it did' : '';
   }
 
+  /** Whether waiting `ms` stays within the command's time budget. */
+  function withinBudget(ms: number): boolean {
+    const deadline = deadlineAt();
+    return deadline === undefined || now() + ms <= deadline;
+  }
+
   /** Fails at once when waiting `ms` would go past the command's budget, naming the wait. */
   function checkBudget(t: RequestTarget, a: Attempt, ms: number, retryAfter: number | undefined): void {
-    const deadline = deadlineAt();
-    if (deadline === undefined) return;
-    const left = deadline - now();
-    if (now() + ms <= deadline) return;
+    if (withinBudget(ms)) return;
+    const left = deadlineAt()! - now();
     const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
     throw new DocketError(
       'timeout',
@@ -434,8 +438,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
         const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
         const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined;
-        const wait = Math.max(backoff, retryAfter ?? 0);
-        checkBudget(t, a, wait, retryAfter);
+        const wanted = Math.max(backoff, retryAfter ?? 0);
+        // Past the budget, a create's outcome is still read (at once): an upload that cannot be read says so, not "trying again".
+        const readNow = decision === 'recover' && recover !== undefined && !withinBudget(wanted);
+        if (!readNow) checkBudget(t, a, wanted, retryAfter);
+        const wait = readNow ? 0 : wanted;
         // Too many requests: every request of both services pauses for what the service asked
         // (this one's own backoff, longer after several failures, is its alone) and the pace slows (limiter.ts).
         if (a.kind === 'response' && a.status === 429) {
@@ -459,6 +466,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'recover' && recover) {
           const found = await readingFailed(recover, `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
           if (found !== undefined) return found;
+          if (readNow) checkBudget(t, a, wanted, retryAfter);
           if (!canRetry) throw gaveUp(t, a, n + 1);
           if (options.stop?.aborted) throw notTriedAgain(t, a);
         }

@@ -725,6 +725,28 @@ describe('retries', () => {
     expect(sleeps).toEqual([]);
   });
 
+  it('past the budget, still reads whether a create landed (at once), and says what that read says', async () => {
+    const { mock, client, sleeps } = setup({ deadline: Date.now() + 200, random: () => 0.999 });
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(500, '');
+    const recovered: string[] = [];
+    const err = (await rejection(
+      client.create({
+        method: 'POST',
+        path: '/v1/a',
+        body: {},
+        operation: 'upload a',
+        recover: async (why) => {
+          recovered.push(why);
+          throw new DocketError('unknown-outcome', 'upload a: the service may have received it, and attachments cannot be listed to check');
+        },
+      }),
+    )) as DocketError;
+    expect(recovered).toHaveLength(1);
+    expect(err.code).toBe('unknown-outcome');
+    expect(err.message).not.toContain('trying again');
+    expect(sleeps).toEqual([0]);
+  });
+
   it('names a wait and a budget under a second in milliseconds', async () => {
     const { mock, client } = setup({ deadline: Date.now() + 200, random: () => 0.999 });
     mock.intercept({ path: '/v1/a' }).reply(503, '');
