@@ -40,9 +40,14 @@ function skipReason(r: ChangeResult, byId: Map<string, Change>): string {
   return text;
 }
 
-/** An error names the operation it came from; the line already says it (`create playbook "X": …`). */
+/**
+ * An error names the operation it came from; the line already says it (`create playbook "X": …`),
+ * also when the operation spells the kind in words (`publish custom term "X"`).
+ */
 function withoutPrefix(text: string, what: string): string {
-  return text.startsWith(`${what}: `) ? text.slice(what.length + 2) : text;
+  const inWords = what.replace(/^(\S+ )([a-z]+(?:-[a-z]+)+) /, (_all, action: string, kind: string) => `${action}${kind.replace(/-/g, ' ')} `);
+  for (const w of [what, inWords]) if (text.startsWith(`${w}: `)) return text.slice(w.length + 2);
+  return text;
 }
 
 function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint, shared: ReadonlySet<string>): string {

@@ -34,6 +34,25 @@ describe('renderApplyReportText', () => {
     expect(text).toContain('✓ create playbook "X" (10 ms)\n    note: a duplicate made by another apply was archived');
   });
 
+  it('says the operation once when the error names it, with the kind in words or not', () => {
+    const term = change('publish', 'custom-term', 'Consulting Terms');
+    const playbook = change('create', 'playbook', 'X');
+    const report: ApplyReport = {
+      results: [
+        { changeId: term.id, status: 'failed', ms: 5, message: 'publish custom term "Consulting Terms": agreements service POST /v1/custom_terms/t1/versions failed with HTTP 422' },
+        { changeId: playbook.id, status: 'failed', ms: 5, message: 'create playbook "X": review service POST /v1/playbooks failed with HTTP 500' },
+      ],
+      done: 0,
+      failed: 2,
+      skipped: 0,
+      notStarted: 0,
+      ms: 10,
+    };
+    const text = renderApplyReportText(plan([term, playbook]), report, { color: false });
+    expect(text).toContain('✗ publish custom-term "Consulting Terms": agreements service POST /v1/custom_terms/t1/versions failed with HTTP 422\n');
+    expect(text).toContain('✗ create playbook "X": review service POST /v1/playbooks failed with HTTP 500\n');
+  });
+
   it('prints one line per result and the totals', () => {
     const report: ApplyReport = {
       results: [
