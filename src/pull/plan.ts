@@ -142,6 +142,8 @@ class PullPlanner {
   private readonly declaredKeys: ReadonlySet<string>;
   private readonly liveById: Map<string, LiveResource>;
   private readonly liveByKind = new Map<KindName, LiveResource[]>();
+  /** Live ids a change of the plan archives or deletes (built when first asked). */
+  private removedByPlan: Set<string | undefined> | undefined;
   private readonly kinds: Map<KindName, AnyKind>;
   private readonly edits = new Map<string, FileEdit>();
   private readonly dataFiles = new Map<string, string>();
@@ -802,6 +804,9 @@ class PullPlanner {
 
   /** An object the files dropped (prune is off, so no change removes it) that changed live since the last sync: for a person to settle. */
   private droppedButEditedLive(l: LiveResource): void {
+    // One a change removes (prune on) is said with that change (consider).
+    this.removedByPlan ??= new Set(this.input.plan.changes.filter((c) => c.action === 'archive' || c.action === 'delete').map((c) => c.liveId));
+    if (this.removedByPlan.has(l.id)) return;
     const edited = droppedEditedLive(l, this.input.sync);
     if (edited.length > 0) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'changed-both', fields: edited, reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' });
     for (const { child, fields } of editedLiveChildren(l.id, this.input.sync, (id) => this.childrenOf(id))) {

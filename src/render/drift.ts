@@ -118,7 +118,8 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     lines.push('');
   }
   if (report.drift.length > 0) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request, or \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
-  if (report.pending.length > 0) lines.push(`_${report.pending.length} ${report.pending.length === 1 ? 'object' : 'objects'} changed in the files pending (not drift): see \`docket plan\`._`, '');
+  // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') still finds it.
+  if (report.pending.length > 0) lines.push(`_${report.pending.length} ${report.pending.length === 1 ? 'object' : 'objects'} with pending changes of the files (not drift): see \`docket plan\`._`, '');
   if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');
   const only = scopeLine(scope, codeSpan);
   if (only) lines.push(`_${only}_`, '');

@@ -230,7 +230,7 @@ describe('saved plans', () => {
     expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
     const idle = await cli('apply', '-C', dir, planFile);
     expect(idle.code).toBe(0);
-    expect(idle.stdout).toMatch(/^docket apply · target: http:\/\/127\.0\.0\.1:\d+\/review.*\n\nNo changes\. The live services match the configuration\.\n$/);
+    expect(idle.stdout).toMatch(/^docket apply · target: http:\/\/127\.0\.0\.1:\d+\/review.*\n\nNo changes in the saved plan: nothing was sent\.\n$/);
   });
 
   it('refuses a saved plan when the configuration changed since', async () => {
