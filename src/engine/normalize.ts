@@ -13,6 +13,24 @@ export function normText(value: unknown): string | null {
 }
 
 /**
+ * A text field as a service answered it: as normText, but a list, a mapping or a boolean is
+ * refused (a TypeError, which the live read reports as a bad answer): `String()` would make it
+ * "[object Object]", which plan, pull and apply would then take for text.
+ */
+export function liveText(value: unknown, field: string): string | null {
+  if (typeof value === 'object' && value !== null) throw new TypeError(`\`${field}\` is ${Array.isArray(value) ? 'a list' : 'a mapping'}, not text`);
+  if (typeof value === 'boolean') throw new TypeError(`\`${field}\` is ${String(value)}, not text`);
+  return normText(value);
+}
+
+/** A true/false field as a service answered it (absent: `absent`); any other value is refused, as liveText does. */
+export function liveFlag(value: unknown, field: string, absent: boolean): boolean {
+  if (value === undefined || value === null) return absent;
+  if (typeof value !== 'boolean') throw new TypeError(`\`${field}\` is ${JSON.stringify(value)?.slice(0, 40) ?? typeof value}, not true or false`);
+  return value;
+}
+
+/**
  * Required text (names): same line-ending rule, but empty stays empty, and canonically composed:
  * an accent typed as one character or as a letter and a combining mark (a macOS file name, another
  * editor) is one name, as the web app shows it.

@@ -6,7 +6,7 @@
 import type { AgreementsApi } from '../api/agreements.js';
 import { dataFilePath } from '../config/data-files.js';
 import { confirmedUpload, lockEntries, type LockEntry } from '../config/lock.js';
-import { normName, normText } from '../engine/normalize.js';
+import { liveText, normName, normText } from '../engine/normalize.js';
 import type { Change, DesiredResource, Fields } from '../engine/types.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
@@ -117,7 +117,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         return { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' }, extra };
       }
       const full = await api.getCustomTerm(t.id, name);
-      return { ...base, fields: { name, body: normText(full.attributes.body) }, extra: { termType: 'text' } };
+      return { ...base, fields: { name, body: liveText(full.attributes.body, 'body') }, extra: { termType: 'text' } };
     });
   },
 

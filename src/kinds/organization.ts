@@ -6,7 +6,7 @@
 import { composed } from '../util/nfc.js';
 import type { ServiceName } from '../api/types.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
-import { normEmail, normName, normText } from '../engine/normalize.js';
+import { liveText, normEmail, normName, normText } from '../engine/normalize.js';
 import { numberAsText } from '../config/written-number.js';
 import { sourceLines } from '../config/source-lines.js';
 import { isPlainObject } from '../util/plain.js';
@@ -48,7 +48,7 @@ async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields:
 async function fetchAgreementsPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; updatedAt?: string }> {
   const org = await ctx.services.agreements().getOrganization();
   const fields: Fields = {};
-  for (const f of AGREEMENTS_ORG_FIELDS) fields[`agreements.${f}`] = normText(org.attributes[f]);
+  for (const f of AGREEMENTS_ORG_FIELDS) fields[`agreements.${f}`] = liveText(org.attributes[f], f);
   return { id: org.id, fields, ...updatedAt(org.attributes) };
 }
 

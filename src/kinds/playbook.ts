@@ -3,7 +3,7 @@
  * the `rules:` list). Removing a playbook from the files leaves it alone unless prune is on (then
  * it is archived); rules removed from a declared playbook are deleted permanently.
  */
-import { normName, normText } from '../engine/normalize.js';
+import { liveText, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
 import { policyOf } from './support/policy.js';
 import { docSource, fieldSourcesAt, namesList } from './support/positions.js';
@@ -50,7 +50,7 @@ export const playbookKind: KindModule<'playbook'> = {
     return playbooks.map((p) => {
       const name = normName(p.attributes.name);
       const updatedAt = p.attributes.updated_at;
-      return { kind: 'playbook' as const, id: p.id, key: name, name, fields: { name, description: normText(p.attributes.description) }, refs: [], ...(updatedAt ? { updatedAt } : {}) };
+      return { kind: 'playbook' as const, id: p.id, key: name, name, fields: { name, description: liveText(p.attributes.description, 'description') }, refs: [], ...(updatedAt ? { updatedAt } : {}) };
     });
   },
 

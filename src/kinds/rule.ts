@@ -3,7 +3,7 @@
  * rule name`, matched inside its matched playbook. Seed 000's create rules are checked offline here.
  */
 import type { DesiredResource, Ref } from '../engine/types.js';
-import { normEmail, normName, normText } from '../engine/normalize.js';
+import { liveFlag, liveText, normEmail, normName, normText } from '../engine/normalize.js';
 import { quoteValue } from '../config/quote.js';
 import { ApiError } from '../errors.js';
 import type { KindModule } from './kind.js';
@@ -162,11 +162,11 @@ export const ruleKind: KindModule<'rule'> = {
           parentId: p.id,
           fields: {
             name,
-            description: normText(a.description),
-            actions: normText(a.actions),
-            internal_notes: normText(a.internal_notes),
-            questions: normText(a.questions),
-            generate_summary: a.generate_summary !== false,
+            description: liveText(a.description, 'description'),
+            actions: liveText(a.actions, 'actions'),
+            internal_notes: liveText(a.internal_notes, 'internal_notes'),
+            questions: liveText(a.questions, 'questions'),
+            generate_summary: liveFlag(a.generate_summary, 'generate_summary', true),
             reviewer,
           },
           refs: reviewer ? [{ kind: 'member' as const, key: reviewer }] : [],

@@ -4,7 +4,7 @@
  * ones are. src/testing/ asks these questions and never names a kind itself.
  */
 import type { SourcePos } from '../../diagnostics.js';
-import { normName, normText } from '../../engine/normalize.js';
+import { liveFlag, liveText, normName, normText } from '../../engine/normalize.js';
 import type { DesiredResource, KindName } from '../../engine/types.js';
 import type { TestKind } from '../../testing/names.js';
 import type { Services } from '../kind.js';
@@ -130,10 +130,10 @@ export async function livePlaybookSubject(services: Services, name: string): Pro
       rules: rules.map((r) => ({
         id: r.id,
         name: normName(r.attributes.name),
-        description: normText(r.attributes.description),
-        actions: normText(r.attributes.actions),
-        questions: normText(r.attributes.questions),
-        generate_summary: r.attributes.generate_summary !== false,
+        description: liveText(r.attributes.description, 'description'),
+        actions: liveText(r.attributes.actions, 'actions'),
+        questions: liveText(r.attributes.questions, 'questions'),
+        generate_summary: liveFlag(r.attributes.generate_summary, 'generate_summary', true),
       })),
     },
   };

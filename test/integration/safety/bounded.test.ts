@@ -88,6 +88,18 @@ describe('malformed answers', () => {
     });
   }
 
+  it('a text field answered as a mapping, a list or a boolean is a bad-response error, never text like "[object Object]" that pull would write and apply send', async () => {
+    t = await startTestEmulator();
+    const dir = await config();
+    for (const [description, said] of [[{ a: { b: 1 } }, 'a mapping'], [['a', 'b'], 'a list'], [true, 'true']] as const) {
+      t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'malformed', body: { data: [{ id: 'p1', type: 'playbook', attributes: { name: 'Inbound NDA', description } }] } });
+      const plan = await bin(t)('plan', '-C', dir);
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain(`Error: reading playbooks: the review service answered with a value docket cannot read (\`description\` is ${said}, not text)`);
+      expect(plan.stdout).not.toContain('[object Object]');
+    }
+  });
+
   it('a read of one object that answers no "data" is a bad-response error naming the read', async () => {
     t = await startTestEmulator();
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\n' });
