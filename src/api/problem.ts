@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { isPlainObject } from '../util/plain.js';
 import type { ServiceName } from './types.js';
 import { DocketError } from '../errors.js';
+import { stripControl } from '../util/control-text.js';
 
 export interface Problem {
   title?: string;
@@ -14,14 +15,10 @@ export interface Problem {
   requestId?: string;
 }
 
-/**
- * C0 and C1 control characters, newlines included: service text becomes one line of an error
- * message and must not drive the terminal. (render/sanitize.ts stripControl keeps newlines.)
- */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
+/** Service text as one line of an error message: it must not drive the terminal. */
 export function oneLineText(text: string): string {
-  return text.replace(CONTROL, '');
+  // Whole escape sequences go (not just their ESC: `[31m` would stay), and line breaks become spaces.
+  return stripControl(text).replace(/\s*\n\s*|\t/g, ' ');
 }
 
 /** Keeps messages to a readable size when a gateway sends a page of text. */

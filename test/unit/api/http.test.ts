@@ -613,10 +613,11 @@ describe('errors', () => {
 
   it('strips control characters from service text', async () => {
     const { mock, client } = setup();
-    mock.intercept({ path: '/v1/a' }).reply(422, { title: 'Bad\u001b[31m', detail: 'line1\nline2\u0007\u009b2J', errors: [{ field: 'na\rme', message: 'x\u0000y' }] }, { headers: PROBLEM_HEADERS });
+    mock.intercept({ path: '/v1/a' }).reply(422, { title: 'Bad\u001b[31m thing\u001b[0m', detail: 'line1\nline2\u0007\u009b2J \u001b]0;pwned\u0007 \u202eevil', errors: [{ field: 'na\rme', message: 'x\u0000y' }] }, { headers: PROBLEM_HEADERS });
     const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'a' }))) as ApiError;
-    expect(e.details.title).toBe('Bad[31m');
-    expect(e.details.detail).toBe('line1line22J');
+    // Whole escape sequences go, not just their ESC; a bidirectional override is shown as what it is.
+    expect(e.details.title).toBe('Bad thing');
+    expect(e.details.detail).toBe('line1 line2  <U+202E>evil');
     expect(e.details.fieldErrors).toEqual([{ field: 'name', message: 'xy' }]);
     expect(e.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
