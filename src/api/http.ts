@@ -558,7 +558,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (seen.has(key) || page > MAX_PAGES) {
         throw new DocketError(
           'bad-response',
-          `${operation}: ${service} service paging did not end (${seen.has(key) ? `page ${clean(key)} was returned as next twice` : `more than ${MAX_PAGES} pages`})`,
+          `${operation}: ${service} service paging did not end (${seen.has(key) ? `the next page named ${clean(key)}, which was read already` : `more than ${MAX_PAGES} pages`})`,
         );
       }
       seen.add(key);
