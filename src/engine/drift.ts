@@ -4,7 +4,7 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { droppedEditedLive, editedLiveSince, isDrift, liveSide } from './direction.js';
+import { childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide } from './direction.js';
 import type { SyncState } from './sync.js';
 import { refKey, type Action, type Change, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
@@ -56,6 +56,8 @@ export interface DriftInput {
   quiet: ReadonlySet<KindName>;
   /** The pending document naming each live object being adopted, by `kind:key`. */
   pendingDocuments?: ReadonlyMap<string, string>;
+  /** The live children (rules) read of a live id: those of an object the files removed that changed live are drift. */
+  childrenOf?: (liveId: string) => readonly LiveResource[];
 }
 
 export function driftReport(input: DriftInput): DriftReport {
@@ -82,6 +84,7 @@ export function driftReport(input: DriftInput): DriftReport {
       // Removed from the files, and changed live since: the live part is drift all the same.
       const edited = editedLiveSince(c, input.sync);
       if (edited.length > 0) toDrift({ ...item(c), direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })) }, c.liveId);
+      if (input.childrenOf) for (const { child, fields } of childrenEditedLive(c, input.sync, input.childrenOf)) toDrift(editedChild(child, fields), child.id);
       continue;
     }
     // Of an object both sides changed, the files' part is pending and the live part drift.
@@ -106,8 +109,14 @@ export function driftReport(input: DriftInput): DriftReport {
     // Changed live since: the live part is drift, as for one a change removes (prune may come later).
     const edited = removed ? droppedEditedLive(l, input.sync) : [];
     if (edited.length > 0) toDrift({ ...entry, direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })) }, l.id);
+    if (removed && input.childrenOf) for (const { child, fields } of editedLiveChildren(l.id, input.sync, input.childrenOf)) toDrift(editedChild(child, fields), child.id);
   }
   return report;
+}
+
+/** A child (rule) of an object the files removed, edited live since the last sync: its live part is drift. */
+function editedChild(child: LiveResource, fields: readonly string[]): DriftItem {
+  return { kind: child.kind, key: child.key, name: child.name, direction: 'changed-both', fields: fields.map((field) => ({ field, direction: 'live' })), ...(child.updatedAt ? { updated_at: child.updatedAt } : {}) };
 }
 
 /**

@@ -9,7 +9,7 @@ import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList, digestWithListInSlices } from './canonical.js';
 import { problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
-import { classifyChanges, editedLiveSince } from './direction.js';
+import { childrenEditedLive, classifyChanges, editedLiveSince } from './direction.js';
 import { planHints } from './hints.js';
 import { EMPTY_SYNC, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
@@ -103,7 +103,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       // What the match itself warns of (a `renamed_from` whose new name is live too): said with the plan.
       ...diagnostics.warnings.map(warningText),
       ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids }),
-      ...ordered.changes.flatMap((c) => editedLiveWarning(c, editedLiveSince(c, sync))),
+      ...editedLiveWarnings(ordered.changes, input.live, sync),
     ],
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
@@ -124,10 +124,31 @@ function warningText(d: Diagnostic): string {
   return `${d.message}${at}${d.hint ? `: ${d.hint}` : ''}`;
 }
 
-/** An object the files removed that someone edited in the app since the last sync: the removal takes the edit with it. */
-function editedLiveWarning(c: Change, fields: readonly string[]): string[] {
-  if (fields.length === 0) return [];
-  return [`${removedButEditedStart(c)}${fields.join(', ')} changed live since the last sync: applying ${c.action === 'delete' ? 'deletes' : 'archives'} it with that edit; to keep the edit, put it back in the files`];
+/**
+ * Objects the files removed that someone edited in the app since the last sync, and the children
+ * (rules) of such an object edited so: the removal takes the edit with it.
+ */
+function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResource[], sync: SyncState): string[] {
+  let byParent: Map<string, LiveResource[]> | undefined;
+  const childrenOf = (liveId: string): readonly LiveResource[] => {
+    byParent ??= groupByParent(live);
+    return byParent.get(liveId) ?? [];
+  };
+  return changes.flatMap((c) => {
+    const applying = `applying ${c.action === 'delete' ? 'deletes' : 'archives'} it with that edit`;
+    const fields = editedLiveSince(c, sync);
+    const own = fields.length > 0 ? [`${removedButEditedStart(c)}${fields.join(', ')} changed live since the last sync: ${applying}; to keep the edit, put it back in the files`] : [];
+    const children = childrenEditedLive(c, sync, childrenOf).map(
+      ({ child, fields: edited }) => `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)}: ${edited.join(', ')} changed live since the last sync: ${applying}; to keep the edit, put the ${c.kind} back in the files`,
+    );
+    return [...own, ...children];
+  });
+}
+
+function groupByParent(live: readonly LiveResource[]): Map<string, LiveResource[]> {
+  const out = new Map<string, LiveResource[]>();
+  for (const l of live) if (l.parentId) (out.get(l.parentId) ?? out.set(l.parentId, []).get(l.parentId)!).push(l);
+  return out;
 }
 
 /** How that warning of a change starts (a plan cut to `--target`s drops it with the change). */

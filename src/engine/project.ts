@@ -119,7 +119,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const targets = parseTargets(input.targets ?? [], kinds);
   const asked = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
   const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
-  const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.sync ? { synced: input.sync } : {}) });
+  // What the files dropped is read when its live edits matter: drift reports them, a prune would archive them.
+  const readDropped = Boolean(input.readOnly) || input.prune === 'all' || Object.values(input.prune).some(Boolean);
+  const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(readDropped ? { readDropped: true } : {}), ...(input.sync ? { synced: input.sync } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const sync = input.sync ? await input.sync() : undefined;
   const result = buildPlan({

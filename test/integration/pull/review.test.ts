@@ -350,6 +350,35 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('a rule edited in the app in a playbook the files dropped: drift reports it, and a plan that prunes warns the archive takes it', async () => {
+    // An emulator of its own: pruning would archive the playbooks of the other tests.
+    const own = await startTestEmulator();
+    const ownCli = cliWith(() => own.env);
+    try {
+      const kept = 'kind: Playbook\nname: Kept\nrules: []\n';
+      const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/kept.yaml': kept, 'playbooks/beta.yaml': 'kind: Playbook\nname: Beta\nrules:\n  - name: B1\n    actions: ACCEPT b1\n' });
+      await applyOk(ownCli, dir);
+      await rm(join(dir, 'playbooks/beta.yaml'));
+      await new App(own.env).editRule('Beta', 'B1', { actions: 'ACCEPT b1, edited in the app' });
+      const drift = await ownCli('drift', '-C', dir, '-o', 'json');
+      expect(drift.code).toBe(2);
+      expect(JSON.parse(drift.stdout).drift).toEqual([expect.objectContaining({ key: 'Beta/B1', direction: 'changed-both', fields: [{ field: 'actions', direction: 'live' }] })]);
+      const pruning = await ownCli('plan', '-C', dir, '--prune');
+      expect(pruning.stdout).toContain('playbook "Beta" is removed from the files, and its rule "B1": actions changed live since the last sync: applying archives it with that edit; to keep the edit, put the playbook back in the files');
+      // Without prune nothing is archived, so nothing is said, and no rule is read that the plan does not need.
+      const plain = await ownCli('plan', '-C', dir, '-v');
+      expect(plain.stdout).not.toContain('changed live since the last sync');
+      const org = own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!;
+      const beta = Object.values(org.playbooks).find((p) => p.name === 'Beta')!;
+      expect(`${plain.stdout}${plain.stderr}`).toContain('/playbook_rules');
+      expect(`${plain.stdout}${plain.stderr}`).not.toContain(`playbooks/${beta.id}/playbook_rules`);
+      await applyOk(ownCli, dir, '--prune');
+      await expectNoChanges(ownCli, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('writes text typed in the app with `${` literally (`$${`): it is never read back as a variable or the environment', async () => {
     const file = 'kind: Playbook\nname: Literal\nrules:\n  - name: Fee\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/literal.yaml': file });
