@@ -51,11 +51,15 @@ export function limitToKinds<T extends { kind: KindName }>(plan: Plan, unmatched
   return { plan: { ...rest, changes, summary: summarize(changes), ...(held?.length ? { held } : {}) }, unmatched: unmatched.filter((l) => wanted(l.kind)) };
 }
 
-/** The live objects no file declares that the targets name (what `drift` and `pull` report with `--target`). */
+/**
+ * The live objects no file declares that the targets name (what `drift` and `pull` report with
+ * `--target`), or hold a child a target names (`rule/P/R` of a playbook P only live: pull reads it).
+ */
 export function unmatchedInTargets<T extends { kind: KindName; key: string }>(unmatched: readonly T[], texts: readonly string[], kinds: readonly AnyKind[]): T[] {
   if (texts.length === 0) return [...unmatched];
   const targets = texts.map((t) => parseTarget(t, kinds)).filter((t): t is TargetSpec => !('error' in t));
-  return unmatched.filter((l) => targets.some((t) => t.kind === l.kind && t.key === l.key));
+  const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
+  return unmatched.filter((l) => targets.some((t) => (t.kind === l.kind && t.key === l.key) || (parentOf.get(t.kind) === l.kind && t.key.startsWith(`${l.key}/`))));
 }
 
 export interface TargetResult {

@@ -343,6 +343,9 @@ rules:
       expect.objectContaining({ key: 'Dropped Rules', fields: ['description'], reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' }),
       expect.objectContaining({ key: 'Dropped Rules/Renewal', fields: ['actions'], reason: 'its playbook is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the playbook back in the files)' }),
     ]);
+    // A target naming the rule finds it too (pull reads the rules of every live playbook).
+    const targeted = await cli('pull', '-C', dir, '--dry-run', '-o', 'json', '--target', 'rule/Dropped Rules/Renewal');
+    expect(JSON.parse(targeted.stdout).not_pulled).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'Dropped Rules/Renewal', fields: ['actions'] })]));
     // Put back, as the reason says: the files take the live edit by pull, and nothing is left to do.
     await writeFile(join(dir, 'playbooks/dropped.yaml'), file);
     expect((await cli('pull', '-C', dir)).code).toBe(0);
