@@ -181,7 +181,13 @@ export const customTermKind: KindModule<'custom-term'> = {
         const publish = (mark?: () => Promise<void>) => api.publishTermVersion(change.liveId!, change.key, content, actor, expected, mark);
         if (typeof docxPath === 'string') await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected }, publish);
         else await publish();
-        if (typeof docxPath === 'string') await afterDocx(api, change.liveId!, change, ctx, expected);
+        if (typeof docxPath === 'string') {
+          await afterDocx(api, change.liveId!, change, ctx, expected).catch((error: unknown) => {
+            // The version is published: what failed is the wait for its conversion.
+            ctx.registerWritten?.('custom-term', change.key, change.fields.map((f) => f.field));
+            throw error;
+          });
+        }
         return;
       }
       default:

@@ -318,6 +318,16 @@ describe('custom templates', () => {
     await applyOk(cli, dir);
     expect(Object.values(agreements().custom_terms).filter((x) => x.name === 'Data Terms')).toHaveLength(1);
     await expectNoChanges(cli, dir);
+
+    // The same for a new version: published, then the wait failed.
+    await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/agreements/v1/custom_terms/:id', status: 400, count: 3 });
+    const publish = await cli('apply', '-C', dir, '--auto-approve');
+    expect(publish.code).toBe(1);
+    expect(publish.stdout).toMatch(/✗ publish custom-term "Data Terms": [^\n]*\n {4}live already: docx \(written before the failure\)/);
+    await applyOk(cli, dir);
+    expect(term('Data Terms')!.versions).toHaveLength(2);
+    await expectNoChanges(cli, dir);
   });
 
   it('a change that wrote part of itself before it failed says what is live already: a definition published, its term link refused', async () => {
