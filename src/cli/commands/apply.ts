@@ -246,10 +246,8 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
   // Other kinds' marks (a Word term's publish) are settled by the next plan's read: a re-run converges.
-  const unreadable = new Set(KINDS.filter((k) => k.uploadsUnreadable).map((k) => k.name));
-  const kindOf = new Map(plan.changes.map((c) => [c.id, c.kind]));
   const uncertain =
-    report.results.some((r) => r.outcomeUnknown && unreadable.has(kindOf.get(r.changeId)!)) ||
+    report.results.some((r) => r.outcomeUnknown) ||
     KINDS.some((k) => k.uploadsUnreadable && [...lockEntries(lock.files, k.name).values()].some((e) => e.pending !== undefined));
   const unknownUpload = 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
   // With another error to end on (a signal, failed changes), the lock's is said before it.
