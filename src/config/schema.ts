@@ -277,9 +277,8 @@ export function gotValue(data: unknown): string {
   if (typeof data !== 'string' && typeof data !== 'number' && typeof data !== 'boolean') return '';
   // As YAML writes them: JSON has no NaN or infinity (it prints `null`).
   if (typeof data === 'number' && !Number.isFinite(data)) return ` (got ${Number.isNaN(data) ? '.nan' : data > 0 ? '.inf' : '-.inf'})`;
-  const safe = typeof data === 'string' ? data.replace(/\/\/[^/?#\s]*@/g, '//***@') : data;
-  const text = typeof safe === 'string' && safe.length > 60 ? `${safe.slice(0, 57)}...` : safe;
-  return ` (got ${JSON.stringify(text).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)})`;
+  // Cut and escaped as every quoted value is (never inside an emoji).
+  return ` (got ${typeof data === 'string' ? quoteValue(data.replace(/\/\/[^/?#\s]*@/g, '//***@')) : JSON.stringify(data)})`;
 }
 
 /** Above this many properties an unknown-key hint names the schema instead of listing them all. */

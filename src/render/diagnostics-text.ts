@@ -3,6 +3,7 @@ import { compareDiagnostics, formatDiagnostic, type Diagnostic } from '../diagno
 import { painter } from './paint.js';
 import { plural } from './facts.js';
 import { displayWidth } from './width.js';
+import { wholeSlice } from '../util/whole-slice.js';
 import { stripControl } from './sanitize.js';
 import { oneLine } from './value.js';
 import type { SourceLine } from '../config/source-lines.js';
@@ -53,7 +54,7 @@ export function sourceExcerpt(text: string | undefined, line: number, col: numbe
   const WIDTH = 100;
   if (shown.length > WIDTH) {
     const start = Math.max(0, Math.min(caret - 40, shown.length - WIDTH));
-    shown = `${start > 0 ? '…' : ''}${shown.slice(start, start + WIDTH)}${start + WIDTH < shown.length ? '…' : ''}`;
+    shown = `${start > 0 ? '…' : ''}${wholeSlice(shown, start, start + WIDTH)}${start + WIDTH < shown.length ? '…' : ''}`;
     caret = caret - start + (start > 0 ? 1 : 0);
   }
   const gutter = String(line).padStart(4);

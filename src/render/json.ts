@@ -2,6 +2,7 @@
  * Machine output. The plan JSON is the plan file format itself (what `--out` saves and `apply`
  * reads), so it is the Plan object with its ids sorted; reports and diagnostics get a small stable envelope.
  */
+import { wholeSlice } from '../util/whole-slice.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
 import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
@@ -176,7 +177,7 @@ export function excerptAround(line: string, col: number): string {
   if (line.length <= EXCERPT_CHARS) return line;
   const start = Math.max(0, Math.min(col - 1 - EXCERPT_CHARS / 2, line.length - EXCERPT_CHARS));
   const end = start + EXCERPT_CHARS;
-  return `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
+  return `${start > 0 ? '…' : ''}${wholeSlice(line, start, end)}${end < line.length ? '…' : ''}`;
 }
 
 export function renderDiagnosticsJson(diags: Diagnostic[], source?: (file: string, line: number) => string | undefined): string {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { typedView } from '../../helpers/schema-view.js';
 import { schemasDir } from '../../../src/config/load.js';
+import { gotValue } from '../../../src/config/schema.js';
 import { schemaValidator } from '../../../src/config/schema.js';
 
 const FILES = ['docket.schema.json', 'organization.schema.json', 'member.schema.json', 'playbook.schema.json'];
@@ -60,5 +61,15 @@ describe('schemas', () => {
 
   it('compiles each schema once', async () => {
     expect(await schemaValidator('playbook.schema.json')).toBe(await schemaValidator('playbook.schema.json'));
+  });
+});
+
+describe('gotValue', () => {
+  it('cuts a long value where a character ends, never inside an emoji, and escapes as every quoted value', () => {
+    const got = gotValue(`ab${'🙂'.repeat(40)}`);
+    expect(got).toBe(` (got "ab${'🙂'.repeat(27)}...")`);
+    expect(got).not.toMatch(/\\ud83d/);
+    expect(gotValue('a\u00a0b')).toBe(' (got "a\\u00a0b")');
+    expect(gotValue(42)).toBe(' (got 42)');
   });
 });
