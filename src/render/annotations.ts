@@ -31,7 +31,8 @@ export interface Annotation {
 export function formatAnnotation(a: Annotation): string {
   const props: string[] = [];
   if (a.at) {
-    props.push(`file=${escapeProperty(stripControl(a.at.file))}`);
+    // A CR in a file name is kept (escaped), so the annotation still names that file.
+    props.push(`file=${escapeProperty(a.at.file.split('\r').map(stripControl).join('\r'))}`);
     if (a.at.line !== undefined) props.push(`line=${a.at.line}`);
   }
   props.push(`title=${escapeProperty(stripControl(a.title))}`);

@@ -23,6 +23,8 @@ describe('workflow-command escaping', () => {
   it('drops escape sequences and control characters from the file, the title and the message', () => {
     const line = formatAnnotation({ level: 'error', title: 'docket \x07x', message: 'bad \x1b[31mred', at: { file: 'playbooks/e\x1b]0;pwned\x07x.yaml', line: 5 } });
     expect(line).toBe('::error file=playbooks/ex.yaml,line=5,title=docket x::bad red');
+    // A CR or LF in a file name is escaped, not dropped: the annotation still names that file.
+    expect(formatAnnotation({ level: 'notice', title: 't', message: 'm', at: { file: 'c\rd\ne.yaml' } })).toBe('::notice file=c%0Dd%0Ae.yaml,title=t::m');
   });
 });
 
