@@ -128,7 +128,8 @@ function* planTextLines(plan: Plan, opts: PlanTextOptions): Generator<string> {
   yield '';
 
   if (plan.changes.length === 0) {
-    yield 'No changes. The live services match the configuration.';
+    // Live changes a drift policy holds back are differences all the same: listed below, not denied here.
+    yield plan.held?.length ? 'No changes. The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.' : 'No changes. The live services match the configuration.';
   } else {
     for (const group of groupByKind(plan.changes, opts.kindOrder)) {
       yield paint('bold', oneLine(group.title));

@@ -52,6 +52,12 @@ describe('renderPlanText', () => {
     );
   });
 
+  it('does not say live matches without a word for live changes a drift policy holds back', () => {
+    const held = change('update', 'rule', 'NDA/Term', { parent: 'NDA', policy: 'ignore', direction: 'changed-live' });
+    const out = text(plan([], { target: { emulator: true }, held: [held] }));
+    expect(out).toContain('No changes. The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.\n');
+  });
+
   it('adds the agreements service to the target line', () => {
     const out = text(plan([], { target: { review: { url: 'https://r.example', organization_id: 'o' }, agreements: { url: 'https://a.example' }, emulator: false } }));
     expect(out.split('\n')[0]).toBe('docket plan · target: https://r.example (organization o) · agreements: https://a.example');
