@@ -41,9 +41,9 @@ function escapeC1(json: string): string {
   return json.replace(EACH_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Short, one line, nothing to escape: shown as written. */
+/** Short, one line, nothing to escape, and visible at both ends (an empty or blank name in backticks shows nothing): shown as written. */
 function isPlain(text: string, max = 60): boolean {
-  return text.length <= max && !NOT_PLAIN.test(text);
+  return text.length > 0 && text.length <= max && !NOT_PLAIN.test(text) && !/^\s|\s$/.test(text);
 }
 
 /**
