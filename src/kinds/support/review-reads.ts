@@ -46,8 +46,16 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
     const playbooks = await livePlaybooks(ctx);
     // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
     const wanted = await declaredFilter(ctx, 'playbook');
+    // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
+    const declared = ctx.readDropped ? await declaredFilter({ ...(ctx.declared ? { declared: ctx.declared } : {}), ...(ctx.readAll ? { readAll: true } : {}), ...(ctx.synced ? { synced: ctx.synced } : {}) }, 'playbook') : wanted;
     const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
-    return ctx.parallel(read, async (playbook) => ({ playbook, rules: await ctx.services.review().listRules(playbook.id).catch((err: unknown) => Promise.reject(goneWhileRead(err, playbook))) }));
+    return ctx.parallel(read, async (playbook) => {
+      const rules = await ctx.services
+        .review()
+        .listRules(playbook.id)
+        .catch((err: unknown) => (err instanceof ApiError && err.status === 404 && !declared(playbook.id, normName(playbook.attributes.name)) ? [] : Promise.reject(goneWhileRead(err, playbook))));
+      return { playbook, rules };
+    });
   });
 }
 
