@@ -1,5 +1,6 @@
 /** Reading a saved plan file: refuses other formats and versions rather than guessing. */
-import { readFile } from 'node:fs/promises';
+import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
+import { errnoOf } from '../util/file-write-error.js';
 import { schemaDiagnostics, schemaValidator } from '../config/schema.js';
 import { DocPositions } from '../config/yaml-positions.js';
 import { planSeal, sealProblem } from '../engine/seal.js';
@@ -18,9 +19,11 @@ export async function readPlanFile(path: string): Promise<Plan> {
   if (path.trim() === '') throw new DocketError('invalid-plan-file', 'the plan file argument is empty', 'name the plan saved with `docket plan --out PLAN.json`');
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)}`, 'make one with `docket plan --out PLAN.json`');
+    // Never waited on: a named pipe (`<(...)`) would block the read, and the process with it, signals included.
+    text = readRegularFileSync(path).toString('utf8');
+  } catch (error) {
+    const why = errnoOf(error) === 'ENOTREGULAR' ? ` (it ${NOT_REGULAR_FILE})` : errnoOf(error) === 'EISDIR' ? ' (it is a folder)' : errnoOf(error) === 'ENOENT' ? ' (no such file)' : '';
+    throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)}${why}`, 'make one with `docket plan --out PLAN.json`');
   }
   let plan: unknown;
   try {

@@ -4,7 +4,8 @@
  * test, its rules, the contract files, the regular expressions), and turns them into TestFiles.
  * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
+import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { decodeStrict, discoverYamlFiles, invalidUtf8, isTestFile, unreadableFile } from '../config/discover.js';
 import { isAbsoluteName, isInside, resolveDataPath } from '../config/data-files.js';
@@ -60,10 +61,13 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     // Case names by subject, across the file's documents: the reports could not tell two apart.
     const caseLines = new Map<string, number>();
     // Strictly, as resource files are: a byte that is not UTF-8 is reported, not read as U+FFFD.
-    const bytes = await readFile(path.join(root, file)).catch((error: unknown) => {
+    let bytes: Buffer | undefined;
+    try {
+      // Never waited on: a named pipe would block the read, and the process with it.
+      bytes = readRegularFileSync(path.join(root, file));
+    } catch (error) {
       diagnostics.push(unreadableFile(file, error));
-      return undefined;
-    });
+    }
     if (!bytes) continue;
     const read = decodeStrict(bytes);
     if (!('text' in read)) {

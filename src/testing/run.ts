@@ -5,7 +5,7 @@
  * and an interruption (the signal) stops it starting anything new; what crashed runs left
  * (scratch playbooks, test agreements) is swept once by the first run that needs that service.
  */
-import { readFile } from 'node:fs/promises';
+import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { join } from 'node:path';
 import { ApiError, DocketError } from '../errors.js';
 import { sha256 } from '../engine/canonical.js';
@@ -194,10 +194,12 @@ class Reviews {
       return { sha: c.contract.sha256, importedId: c.contract.importedFile };
     }
     try {
-      const bytes = await readFile(join(this.ctx.root, c.contract.file));
+      // Never waited on: a named pipe would block the read, and the process with it.
+      const bytes = readRegularFileSync(join(this.ctx.root, c.contract.file));
       return { sha: sha256(bytes), bytes, file: c.contract.file };
     } catch (error) {
-      return { error: `cannot read ${c.contract.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+      const code = (error as NodeJS.ErrnoException).code;
+      return { error: `cannot read ${c.contract.file}: ${code === 'ENOTREGULAR' ? `it ${NOT_REGULAR_FILE}` : (code ?? String(error))}` };
     }
   }
 

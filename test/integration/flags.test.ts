@@ -89,6 +89,15 @@ describe('a file the command writes at its end is checked at its start', () => {
     expect(pipe.code).toBe(1);
     expect(pipe.stderr).toContain('is not a regular file (a named pipe or a device)');
   });
+
+  it('a saved plan or a contract that is a named pipe is refused, never waited on (the read would block every signal)', async () => {
+    for (const args of [['show', join(dir, 'pipe')], ['apply', '-C', dir, join(dir, 'pipe')]]) {
+      const r = await run(args);
+      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`cannot read the plan file ${join(dir, 'pipe')} (it is not a regular file (a named pipe or a device))`)]);
+    }
+    const contract = await run(['test', 'capture', '-C', dir, '--emulator', '--review', 'x', '--out', join(dir, 'tests/c.test.yaml'), '--contract', join(dir, 'pipe')]);
+    expect([contract.code, contract.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device)')]);
+  });
 });
 
 describe('environment variables', () => {

@@ -5,7 +5,9 @@
  * run made (scratch playbooks, test agreements) before exiting 130.
  */
 import { setMaxListeners } from 'node:events';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { NOT_REGULAR_FILE, readRegularFileSync } from '../../util/special-file.js';
+import { errnoOf } from '../../util/file-write-error.js';
 import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -396,9 +398,10 @@ interface CaptureFlags extends CommonOptions {
 
 async function readContract(cwd: string, file: string): Promise<Buffer> {
   try {
-    return await readFile(resolve(cwd, file));
+    // Never waited on: a named pipe would block the read, and the process with it.
+    return readRegularFileSync(resolve(cwd, file));
   } catch (error) {
-    throw new UsageError(`--contract ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`, 'name the contract file the review was made of');
+    throw new UsageError(`--contract ${file} cannot be read (${errnoOf(error) === 'ENOTREGULAR' ? `it ${NOT_REGULAR_FILE}` : (errnoOf(error) ?? 'unknown error')})`, 'name the contract file the review was made of');
   }
 }
 
