@@ -21,7 +21,8 @@ export function keyValues(env: Readonly<Record<string, string | undefined>>): st
   // A message quotes a value JSON-escaped, and `-o json` escapes the message again: json(json(k)).
   // And as a file name made from a name holding it (export's slugs: lower case, `-` between words).
   const slug = (k: string): string => k.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-  const values = keys.flatMap((k) => [k, json(k), json(json(k)), escapeMarkdown(k), json(escapeMarkdown(k)), escapeMarkdown(k, 'html'), escapeData(k), escapeProperty(k), slug(k)]);
+  // Lower-cased too: a key put in a URL's host comes back as the URL parser writes hosts.
+  const values = keys.flatMap((k) => [k, k.toLowerCase(), json(k), json(json(k)), escapeMarkdown(k), json(escapeMarkdown(k)), escapeMarkdown(k, 'html'), escapeData(k), escapeProperty(k), slug(k)]);
   // Longest first, so a key that holds another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }
