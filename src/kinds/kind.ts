@@ -225,6 +225,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   layout?: KindLayout;
   /** What export always says about this kind (what it cannot export, and why). */
   exportNotes?: readonly string[];
+  /** For a kind drift and pull compare only where the files declare it: what `--kind` of it compares. */
+  comparedOnlyDeclared?: string;
   /** Turns one validated document into desired resources, adding rule violations to `diag`. */
   toDesired?(doc: ResourceDoc, diag: Diagnostics, ctx: DesiredContext): DesiredResource[] | Promise<DesiredResource[]>;
   /** The services this kind's declared resources need (default: its `service`; `both` kinds decide by fields). Undefined `declared`: export. */

@@ -37,6 +37,7 @@ export const memberKind: KindModule<'member'> = {
   service: 'review',
   schema: 'member.schema.json',
   deletion: 'never',
+  comparedOnlyDeclared: 'the members the files declare: every user of the organization is one',
   actions: ['invite'],
   createAction: 'invite',
   keyOf: (text) => normEmail(text) ?? '',

@@ -60,6 +60,7 @@ export const organizationKind: KindModule<'organization'> = {
   service: 'both',
   schema: 'organization.schema.json',
   deletion: 'never',
+  comparedOnlyDeclared: 'the parts of the organization the files declare',
   actions: ['update'],
   singleton: true,
   reads: ['member'],

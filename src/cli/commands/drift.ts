@@ -50,7 +50,11 @@ function childrenByParent(live: readonly LiveResource[], kinds: readonly KindNam
 
 /** What a report limited by `--kind` and `--target` compared, as given (nothing when not limited). */
 export function scopeOf(opts: { kind: readonly string[]; target: readonly string[] }): string[] {
-  return [...opts.kind.map((k) => `--kind ${k}`), ...opts.target.map((t) => `--target ${t}`)];
+  const only = (k: string): string => {
+    const what = KINDS.find((kind) => kind.name === k)?.comparedOnlyDeclared;
+    return what ? ` (${what})` : '';
+  };
+  return [...opts.kind.map((k) => `--kind ${k}${only(k)}`), ...opts.target.map((t) => `--target ${t}`)];
 }
 
 /** With `--kind`, the services of those kinds too (they may have no file yet). */

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { scopeOf } from '../../../src/cli/commands/drift.js';
+
+describe('scopeOf', () => {
+  it('says what --kind compares of a kind compared only where the files declare it, as typed otherwise', () => {
+    expect(scopeOf({ kind: ['member', 'playbook'], target: ['rule/NDA/Term'] })).toEqual([
+      '--kind member (the members the files declare: every user of the organization is one)',
+      '--kind playbook',
+      '--target rule/NDA/Term',
+    ]);
+    expect(scopeOf({ kind: [], target: [] })).toEqual([]);
+  });
+});
