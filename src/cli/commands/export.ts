@@ -160,7 +160,7 @@ function exportScope(values: readonly string[], project: ProjectConfig): ExportS
   // A kind on both services reads only the parts of these (and what those parts read).
   const needs = new Set([...servicesNeeded(read, undefined)].filter((x) => services.has(x)));
   const left = values.length > 0 ? [] : (Object.keys(NAMES_SERVICE) as ServiceName[]).filter((x) => !services.has(x));
-  const notes = left.map((x) => `the ${x} service was not read: the source configuration names only the other one (write a \`${x}:\` section in its docket.yaml, or set ${NAMES_SERVICE[x]}, to export its kinds too)`);
+  const notes = left.map((x) => `the ${x} service was not read: the source configuration names only the other one (write ${x === 'agreements' ? 'an' : 'a'} \`${x}:\` section in its docket.yaml, or set ${NAMES_SERVICE[x]}, to export its kinds too)`);
   return { kinds, read, services, needs, notes };
 }
 
