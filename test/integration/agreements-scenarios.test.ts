@@ -330,22 +330,6 @@ describe('custom templates', () => {
     await expectNoChanges(cli, dir);
   });
 
-  it('a term create whose outcome no read could settle asks for a plain re-run, not the steps of an attachment upload', async () => {
-    await start();
-    const dir = await makeDir(WORD_TERM);
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms', status: 'hang', count: 1 });
-    const failed = await cli('apply', '-C', dir, '--auto-approve', '--timeout', '2s');
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('run apply again');
-    expect(failed.stderr).not.toContain('--retry-uncertain');
-    t.emulator.faults.clear();
-    // The create had landed: the re-run finds it and settles the lock's mark, as the hint says.
-    const again = await cli('apply', '-C', dir, '--auto-approve');
-    expect([again.code, again.stderr]).toEqual([0, 'Updated 1 docket.lock.json entry an earlier apply left unconfirmed (interrupted, or no answer came back).\n']);
-    expect(Object.values(agreements().custom_terms).filter((x) => x.name === 'Data Terms')).toHaveLength(1);
-    await expectNoChanges(cli, dir);
-  });
-
   it('a change that wrote part of itself before it failed says what is live already: a definition published, its term link refused', async () => {
     await start();
     const dir = await project();
