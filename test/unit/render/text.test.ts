@@ -53,7 +53,7 @@ describe('renderPlanText', () => {
   });
 
   it('does not say live matches without a word for live changes a drift policy holds back', () => {
-    const held = change('update', 'rule', 'NDA/Term', { parent: 'NDA', policy: 'ignore', direction: 'changed-live' });
+    const held = { ...change('update', 'rule', 'NDA/Term', { parent: 'NDA' }), direction: 'changed-live' as const, policy: 'ignore' as const };
     const out = text(plan([], { target: { emulator: true }, held: [held] }));
     expect(out).toContain('No changes. The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.\n');
   });
