@@ -14,7 +14,7 @@ import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
 import type { SyncState } from './sync.js';
 import { limitToTargets, parseTarget, type TargetSpec } from './target.js';
-import type { DesiredResource, KindName, LiveResource, Plan, PlanTarget } from './types.js';
+import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
 /** `prune:` of docket.yaml, by each kind's prune key; `all` is `--prune`. */
 export type PruneSwitches = Readonly<Record<string, boolean>> | 'all';
@@ -151,7 +151,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]), unmatched };
     plan = limited.plan;
   }
-  const guard = massDeleteViolations(plan, live, input.safety.max_delete_fraction);
+  // Children count where the files declare their parent: those of a dropped playbook, read only to warn of live edits, are not in play.
+  const declaredParents = new Set(input.desired.filter((d) => !d.parent).map((d) => plan.ids[refKey(d.kind, d.key)]));
+  const guard = massDeleteViolations(plan, live.filter((l) => !l.parentId || declaredParents.has(l.parentId)), input.safety.max_delete_fraction);
   if (guard.length > 0) {
     plan = {
       ...plan,

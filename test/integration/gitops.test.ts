@@ -109,6 +109,17 @@ describe('pruning and the mass-delete guard', () => {
     expect((await cli('apply', '-C', dir, '--auto-approve', '--force')).code).toBe(0);
     await expectNoChanges(cli, dir);
   });
+
+  it('counts the rules of declared playbooks only: those of a dropped one, read to warn of live edits, do not dilute the share', async () => {
+    const rules = (n: number) => Array.from({ length: n }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT\n`).join('');
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/big.yaml': playbookYaml('Big Two', rules(6)), 'playbooks/other.yaml': playbookYaml('Other Two', rules(12)) });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFiles(dir, { 'playbooks/big.yaml': playbookYaml('Big Two', rules(1)), 'playbooks/other.yaml': '# retired\n' });
+    const plan = await cli('plan', '-C', dir, '--prune');
+    expect(plan.stdout).toContain('removes 5 of 6 live rule objects');
+    expect((await cli('apply', '-C', dir, '--auto-approve', '--prune', '--force')).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('quiet output', () => {
