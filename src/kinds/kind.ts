@@ -36,7 +36,7 @@ export interface FetchContext {
   declared?: DesiredResource[];
   /** Read every object in detail even so (pull writes the undeclared ones into files). */
   readAll?: boolean;
-  /** Read in detail the objects the files dropped since the last sync too (drift, a plan that prunes: their live edits are said). */
+  /** Read the rules of the playbooks the files dropped since the last sync too (drift, a plan that prunes: their live edits are said). */
   readDropped?: boolean;
   /** Export: the services the source configuration names; a kind on both reads only their parts. */
   exportServices?: ReadonlySet<ServiceName>;

@@ -7,7 +7,11 @@ import { formerKeys, refKey, type DesiredResource, type KindName } from '../../e
  * plan would see its rules missing, or its body emptied). `declared` undefined (export) or
  * `readAll` (pull, which writes undeclared objects into files) wants every object.
  */
-export async function declaredFilter(ctx: { declared?: DesiredResource[]; readAll?: boolean; readDropped?: boolean; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): Promise<(id: string, name: string) => boolean> {
+export async function declaredFilter(
+  ctx: { declared?: DesiredResource[]; readAll?: boolean; synced?: () => SyncedIds | Promise<SyncedIds> },
+  kind: KindName,
+  options: { dropped?: boolean } = {},
+): Promise<(id: string, name: string) => boolean> {
   const declared = ctx.declared;
   if (!declared || ctx.readAll) return () => true;
   const synced = await ctx.synced?.();
@@ -24,8 +28,8 @@ export async function declaredFilter(ctx: { declared?: DesiredResource[]; readAl
       if (recorded) ids.add(recorded);
     }
   }
-  // Objects the files dropped since the last sync too (drift, a plan that prunes): what changed in them live is reported.
-  const dropped = ctx.readDropped && synced?.keysWithId ? (id: string) => synced.keysWithId!(id).some((k) => k.startsWith(`${kind}:`)) : () => false;
+  // `dropped`: the objects the files dropped since the last sync too (their live edits are said).
+  const dropped = options.dropped && synced?.keysWithId ? (id: string) => synced.keysWithId!(id).some((k) => k.startsWith(`${kind}:`)) : () => false;
   return (id, name) => ids.has(id) || names.has(name) || dropped(id);
 }
 

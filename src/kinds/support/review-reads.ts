@@ -45,9 +45,10 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
   return ctx.memo('review:rules', async () => {
     const playbooks = await livePlaybooks(ctx);
     // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
-    const wanted = await declaredFilter(ctx, 'playbook');
+    // And those the files dropped, when asked (drift, a plan that prunes): a rule edited live there is said.
+    const wanted = await declaredFilter(ctx, 'playbook', { dropped: Boolean(ctx.readDropped) });
     // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
-    const declared = ctx.readDropped ? await declaredFilter({ ...(ctx.declared ? { declared: ctx.declared } : {}), ...(ctx.readAll ? { readAll: true } : {}), ...(ctx.synced ? { synced: ctx.synced } : {}) }, 'playbook') : wanted;
+    const declared = ctx.readDropped ? await declaredFilter(ctx, 'playbook') : wanted;
     const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
     return ctx.parallel(read, async (playbook) => {
       const rules = await ctx.services
