@@ -99,10 +99,15 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
  * name that is a number) surfaces here as a typed error instead of a crash.
  */
 function unexpectedShape(kind: AnyKind, error: unknown): unknown {
+  return unreadableValue(kind.title.toLowerCase(), kind.service === 'both' ? 'services' : `${kind.service} service`, error);
+}
+
+/** A TypeError from reading `what` (`playbooks`) as the `answeredBy` (`review service`) said it: a bad answer, not a crash. */
+export function unreadableValue(what: string, answeredBy: string, error: unknown): unknown {
   if (error instanceof DocketError || !(error instanceof TypeError)) return error;
   return new DocketError(
     'bad-response',
-    `reading ${kind.title.toLowerCase()}: the ${kind.service === 'both' ? 'services' : `${kind.service} service`} answered with a value docket cannot read (${error.message})`,
+    `reading ${what}: the ${answeredBy} answered with a value docket cannot read (${error.message})`,
     'run with -v to see the requests; if the service is the real one, please report this with that output',
   );
 }

@@ -4,6 +4,8 @@
  * ones are. src/testing/ asks these questions and never names a kind itself.
  */
 import type { SourcePos } from '../../diagnostics.js';
+import { quoteValue } from '../../config/quote.js';
+import { unreadableValue } from '../../engine/live.js';
 import { liveFlag, liveText, normName, normText } from '../../engine/normalize.js';
 import type { DesiredResource, KindName } from '../../engine/types.js';
 import type { TestKind } from '../../testing/names.js';
@@ -123,20 +125,24 @@ export async function livePlaybookSubject(services: Services, name: string): Pro
   const playbook = (await api.listPlaybooks()).find((p) => normName(p.attributes.name) === normName(name));
   if (!playbook) return undefined;
   const rules = await api.listRules(playbook.id);
-  return {
-    id: playbook.id,
-    subject: {
-      name: normName(playbook.attributes.name),
-      rules: rules.map((r) => ({
-        id: r.id,
-        name: normName(r.attributes.name),
-        description: liveText(r.attributes.description, 'description'),
-        actions: liveText(r.attributes.actions, 'actions'),
-        questions: liveText(r.attributes.questions, 'questions'),
-        generate_summary: liveFlag(r.attributes.generate_summary, 'generate_summary', true),
-      })),
-    },
-  };
+  try {
+    return {
+      id: playbook.id,
+      subject: {
+        name: normName(playbook.attributes.name),
+        rules: rules.map((r) => ({
+          id: r.id,
+          name: normName(r.attributes.name),
+          description: liveText(r.attributes.description, 'description'),
+          actions: liveText(r.attributes.actions, 'actions'),
+          questions: liveText(r.attributes.questions, 'questions'),
+          generate_summary: liveFlag(r.attributes.generate_summary, 'generate_summary', true),
+        })),
+      },
+    };
+  } catch (error) {
+    throw unreadableValue(`the rules of playbook ${quoteValue(name)}`, 'review service', error);
+  }
 }
 
 /** The live id of a template by name (custom templates and standard templates are listed apart). */
