@@ -1,3 +1,5 @@
+import { wholeSlice } from '../util/whole-slice.js';
+
 /**
  * A value as a diagnostic quotes it: in double quotes, one line, every control character escaped
  * (JSON escapes C0; DEL and C1 are escaped here too), and cut short so a huge value stays readable.
@@ -15,10 +17,8 @@ export function showJson(value: unknown, max = 60): string {
 }
 
 function cutShort(text: string, max: number): string {
-  let end = max - 3;
   // Never between the two halves of a surrogate pair (an emoji): half of one prints as `\ud83d`.
-  if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;
-  return text.length > max ? `${text.slice(0, end)}...` : text;
+  return text.length > max ? `${wholeSlice(text, 0, max - 3)}...` : text;
 }
 
 /**

@@ -2,6 +2,7 @@
  * The normalisation the services apply, so a configuration that was just applied plans to zero
  * changes (DESIGN "No phantom diffs"). Kinds call these on both desired and live values.
  */
+import { showJson } from '../config/quote.js';
 import { composed } from '../util/nfc.js';
 import { isPlainObject } from '../util/plain.js';
 
@@ -26,7 +27,7 @@ export function liveText(value: unknown, field: string): string | null {
 /** A true/false field as a service answered it (absent: `absent`); any other value is refused, as liveText does. */
 export function liveFlag(value: unknown, field: string, absent: boolean): boolean {
   if (value === undefined || value === null) return absent;
-  if (typeof value !== 'boolean') throw new TypeError(`\`${field}\` is ${JSON.stringify(value)?.slice(0, 40) ?? typeof value}, not true or false`);
+  if (typeof value !== 'boolean') throw new TypeError(`\`${field}\` is ${showJson(value, 40)}, not true or false`);
   return value;
 }
 

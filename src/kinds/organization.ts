@@ -48,7 +48,7 @@ async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields:
 async function fetchAgreementsPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; updatedAt?: string }> {
   const org = await ctx.services.agreements().getOrganization();
   const fields: Fields = {};
-  for (const f of AGREEMENTS_ORG_FIELDS) fields[`agreements.${f}`] = liveText(org.attributes[f], f);
+  for (const f of AGREEMENTS_ORG_FIELDS) fields[`agreements.${f}`] = liveText(org.attributes[f], `agreements.${f}`);
   return { id: org.id, fields, ...updatedAt(org.attributes) };
 }
 

@@ -3,7 +3,7 @@ import { compareDiagnostics, formatDiagnostic, type Diagnostic } from '../diagno
 import { painter } from './paint.js';
 import { plural } from './facts.js';
 import { displayWidth } from './width.js';
-import { wholeSlice } from '../util/whole-slice.js';
+import { wholeSlice, wholeStart } from '../util/whole-slice.js';
 import { stripControl } from './sanitize.js';
 import { oneLine } from './value.js';
 import type { SourceLine } from '../config/source-lines.js';
@@ -53,7 +53,7 @@ export function sourceExcerpt(text: string | undefined, line: number, col: numbe
   let caret = Math.min(clean(text.slice(0, Math.max(0, col - 1))).length, shown.length);
   const WIDTH = 100;
   if (shown.length > WIDTH) {
-    const start = Math.max(0, Math.min(caret - 40, shown.length - WIDTH));
+    const start = wholeStart(shown, Math.max(0, Math.min(caret - 40, shown.length - WIDTH)));
     shown = `${start > 0 ? '…' : ''}${wholeSlice(shown, start, start + WIDTH)}${start + WIDTH < shown.length ? '…' : ''}`;
     caret = caret - start + (start > 0 ? 1 : 0);
   }

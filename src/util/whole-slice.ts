@@ -1,8 +1,11 @@
-/** `text.slice(start, end)` moved inward so that it never splits a surrogate pair (half an emoji prints as `\ud83d` or `�`). */
+/** A slice's start moved forward off the second half of a surrogate pair (half an emoji prints as `\udc00` or `�`). */
+export function wholeStart(text: string, start: number): number {
+  return start > 0 && /[\udc00-\udfff]/.test(text.charAt(start)) ? start + 1 : start;
+}
+
+/** `text.slice(start, end)` moved inward so that it never splits a surrogate pair. */
 export function wholeSlice(text: string, start: number, end: number): string {
-  const isLow = (i: number): boolean => /[\udc00-\udfff]/.test(text.charAt(i));
-  const isHigh = (i: number): boolean => /[\ud800-\udbff]/.test(text.charAt(i));
-  const from = start > 0 && isLow(start) ? start + 1 : start;
-  const to = end < text.length && isHigh(end - 1) ? end - 1 : end;
+  const from = wholeStart(text, start);
+  const to = end < text.length && /[\ud800-\udbff]/.test(text.charAt(end - 1)) ? end - 1 : end;
   return text.slice(from, Math.max(from, to));
 }
