@@ -67,7 +67,8 @@ export interface TargetResult {
   diagnostics: Diagnostics;
 }
 
-export function limitToTargets(plan: Plan, desired: DesiredResource[], written: TargetSpec[], kinds: readonly AnyKind[]): TargetResult {
+/** `undeclaredParents`: a child of a parent no file declares may be targeted (pull, which writes such children). */
+export function limitToTargets(plan: Plan, desired: DesiredResource[], written: TargetSpec[], kinds: readonly AnyKind[], options: { undeclaredParents?: boolean } = {}): TargetResult {
   const diagnostics = new Diagnostics();
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
   const known = new Set([...declared, ...Object.keys(plan.ids)]);
@@ -75,15 +76,15 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const former = formerNames(plan);
   const targets = written.map((t) => underNewName(t, declared, former, parentOf));
   for (const t of targets) {
+    // A child of no declared parent is never planned for (whether read or not): the parent is the target.
+    const parentKind = parentOf.get(t.kind);
+    if (parentKind && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`) && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)))) {
+      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)`, {
+        hint: `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)`,
+      });
+      continue;
+    }
     if (!known.has(`${t.kind}:${t.key}`)) {
-      // A child of no declared parent is never read: whether it exists live is not known.
-      const parentKind = parentOf.get(t.kind);
-      if (parentKind && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)))) {
-        diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket reads the ${t.kind}s of declared ${parentKind}s only)`, {
-          hint: `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)`,
-        });
-        continue;
-      }
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared or exists live${didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`)}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',

@@ -96,8 +96,13 @@ describe('limitToTargets', () => {
 
   it('says a rule of a playbook no file declares is not read, rather than that it does not exist live', () => {
     const stray = limitToTargets(planOf([], { 'playbook:Stray': 'pb-7' }), desired, [target('rule/Stray/S1')], KINDS);
-    expect(stray.diagnostics.errors[0]!.message).toBe('--target rule/Stray/S1: no rule "Stray/S1" is declared, and no declared playbook holds it (docket reads the rules of declared playbooks only)');
+    expect(stray.diagnostics.errors[0]!.message).toBe('--target rule/Stray/S1: no rule "Stray/S1" is declared, and no declared playbook holds it (docket plans for the rules of declared playbooks only)');
     expect(stray.diagnostics.errors[0]!.hint).toContain('target the playbook itself (playbook/NAME; with --prune to archive it)');
+    // Read all the same (drift and a plan that prunes read a dropped playbook's rules): still no target of a plan.
+    const read = planOf([], { 'playbook:Stray': 'pb-7', 'rule:Stray/S1': 'r-7' });
+    expect(limitToTargets(read, desired, [target('rule/Stray/S1')], KINDS).diagnostics.errors[0]!.code).toBe('unknown-target');
+    // Pull, which writes such rules, takes it.
+    expect(limitToTargets(read, desired, [target('rule/Stray/S1')], KINDS, { undeclaredParents: true }).diagnostics.errors).toEqual([]);
   });
 });
 
