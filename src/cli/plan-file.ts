@@ -1,6 +1,5 @@
 /** Reading a saved plan file: refuses other formats and versions rather than guessing. */
-import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
-import { errnoOf } from '../util/file-write-error.js';
+import { readRegularFileSync, unreadableReason } from '../util/special-file.js';
 import { schemaDiagnostics, schemaValidator } from '../config/schema.js';
 import { DocPositions } from '../config/yaml-positions.js';
 import { planSeal, sealProblem } from '../engine/seal.js';
@@ -22,8 +21,7 @@ export async function readPlanFile(path: string): Promise<Plan> {
     // Never waited on: a named pipe (`<(...)`) would block the read, and the process with it, signals included.
     text = readRegularFileSync(path).toString('utf8');
   } catch (error) {
-    const why = errnoOf(error) === 'ENOTREGULAR' ? ` (it ${NOT_REGULAR_FILE})` : errnoOf(error) === 'EISDIR' ? ' (it is a folder)' : errnoOf(error) === 'ENOENT' ? ' (no such file)' : '';
-    throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)}${why}`, 'make one with `docket plan --out PLAN.json`');
+    throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)} (${unreadableReason(error)})`, 'make one with `docket plan --out PLAN.json`');
   }
   let plan: unknown;
   try {

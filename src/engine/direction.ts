@@ -118,8 +118,8 @@ export function childrenEditedLive(c: Change, sync: SyncState, childrenOf: (live
 }
 
 /**
- * A live object the files dropped that no change removes (prune is off): the fields that changed
- * live since the last sync, which a later removal would take along all the same.
+ * A live object the files dropped (or its child): the fields that changed live since the last
+ * sync, which removing it (now with prune, or later) takes along.
  */
 export function droppedEditedLive(l: LiveResource, sync: SyncState): string[] {
   const record = syncedRecordOf(sync, l.id, refKey(l.kind, l.key));

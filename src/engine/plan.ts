@@ -9,6 +9,7 @@ import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList, digestWithListInSlices } from './canonical.js';
 import { problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
+import { childrenLookup } from './children.js';
 import { childrenEditedLive, classifyChanges, editedLiveSince } from './direction.js';
 import { planHints } from './hints.js';
 import { EMPTY_SYNC, type SyncState } from './sync.js';
@@ -129,11 +130,7 @@ function warningText(d: Diagnostic): string {
  * (rules) of such an object edited so: the removal takes the edit with it.
  */
 function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResource[], sync: SyncState): string[] {
-  let byParent: Map<string, LiveResource[]> | undefined;
-  const childrenOf = (liveId: string): readonly LiveResource[] => {
-    byParent ??= groupByParent(live);
-    return byParent.get(liveId) ?? [];
-  };
+  const childrenOf = childrenLookup(live);
   return changes.flatMap((c) => {
     const applying = `applying ${c.action === 'delete' ? 'deletes' : 'archives'} it with that edit`;
     const fields = editedLiveSince(c, sync);
@@ -145,11 +142,6 @@ function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResou
   });
 }
 
-function groupByParent(live: readonly LiveResource[]): Map<string, LiveResource[]> {
-  const out = new Map<string, LiveResource[]>();
-  for (const l of live) if (l.parentId) (out.get(l.parentId) ?? out.set(l.parentId, []).get(l.parentId)!).push(l);
-  return out;
-}
 
 /** How that warning of a change starts (a plan cut to `--target`s drops it with the change). */
 export function removedButEditedStart(c: Pick<Change, 'kind' | 'key'>): string {

@@ -52,11 +52,14 @@ export function withAlso(read: readonly AnyKind[], also: readonly KindName[], ki
 export function withAskedFor(read: readonly AnyKind[], desired: readonly DesiredResource[] | undefined, kinds: readonly AnyKind[] = KINDS): AnyKind[] {
   const byName = new Map(kinds.map((k) => [k.name, k]));
   const all = new Map(read.map((k) => [k.name, k]));
+  // Each kind's services once: finding them filters every desired resource.
+  const known = new Map<string, ServiceName[]>();
+  const services = (k: AnyKind): ServiceName[] => known.get(k.name) ?? known.set(k.name, servicesOf(k, desired)).get(k.name)!;
   for (const k of read) {
-    const own = servicesOf(k, desired);
+    const own = services(k);
     for (const r of k.reads ?? []) {
       const other = byName.get(r);
-      if (other && servicesOf(other, desired).some((s) => own.includes(s))) all.set(r, other);
+      if (other && services(other).some((s) => own.includes(s))) all.set(r, other);
     }
   }
   return [...kinds.filter((k) => all.has(k.name)), ...read.filter((k) => !byName.has(k.name))];

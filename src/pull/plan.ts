@@ -11,6 +11,7 @@ import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
 import { changedSinceRecord, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
+import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -143,7 +144,7 @@ class PullPlanner {
   private readonly liveById: Map<string, LiveResource>;
   private readonly liveByKind = new Map<KindName, LiveResource[]>();
   /** Live ids a change of the plan archives or deletes (built when first asked). */
-  private removedByPlan: Set<string | undefined> | undefined;
+  private removedByPlan: Set<string> | undefined;
   private readonly kinds: Map<KindName, AnyKind>;
   private readonly edits = new Map<string, FileEdit>();
   private readonly dataFiles = new Map<string, string>();
@@ -262,14 +263,11 @@ class PullPlanner {
   }
   private matched: Map<string, string> | undefined;
 
-  private byParent: Map<string, LiveResource[]> | undefined;
-  /** The live children (rules) of a live object, by an index made once. */
+  private children: ((liveId: string) => readonly LiveResource[]) | undefined;
+  /** The live children (rules) of a live object. */
   private childrenOf(liveId: string): readonly LiveResource[] {
-    if (!this.byParent) {
-      this.byParent = new Map();
-      for (const l of this.input.live) if (l.parentId) addTo(this.byParent, l.parentId, l);
-    }
-    return this.byParent.get(liveId) ?? [];
+    this.children ??= childrenLookup(this.input.live);
+    return this.children(liveId);
   }
 
   /** The part of a change pull adopts, or undefined (pending, not drift; or said why not). */
@@ -805,7 +803,7 @@ class PullPlanner {
   /** An object the files dropped (prune is off, so no change removes it) that changed live since the last sync: for a person to settle. */
   private droppedButEditedLive(l: LiveResource): void {
     // One a change removes (prune on) is said with that change (consider).
-    this.removedByPlan ??= new Set(this.input.plan.changes.filter((c) => c.action === 'archive' || c.action === 'delete').map((c) => c.liveId));
+    this.removedByPlan ??= new Set(this.input.plan.changes.flatMap((c) => ((c.action === 'archive' || c.action === 'delete') && c.liveId ? [c.liveId] : [])));
     if (this.removedByPlan.has(l.id)) return;
     const edited = droppedEditedLive(l, this.input.sync);
     if (edited.length > 0) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'changed-both', fields: edited, reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' });

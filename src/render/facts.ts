@@ -132,6 +132,11 @@ function nameList(labels: string[], fmt: Fmt): string {
   return shortList(labels.map((l) => fmt.name(l)));
 }
 
+/** A plan with no changes; with live changes a drift policy holds back, those are not denied. */
+export function noChangesSentence(plan: Plan): string {
+  return plan.held?.length ? 'The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.' : 'The live services match the configuration.';
+}
+
 /** Every warning sentence, without a `Warning:` prefix: partial plan, permanence, then the plan's own. */
 export function warningSentences(plan: Plan, fmt: Fmt): string[] {
   // That apply will refuse the plan comes first: a comment cut for length must not lose it.

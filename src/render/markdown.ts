@@ -17,6 +17,7 @@ import {
   groupByKind,
   isMultiline,
   isSingleton,
+  noChangesSentence,
   renamedFrom,
   undeclaredSentence,
   unknownNote,
@@ -125,7 +126,7 @@ function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {
 }
 
 function summaryTable(plan: Plan): string[] {
-  if (plan.changes.length === 0) return [plan.held?.length ? '**No changes.** The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.' : '**No changes.** The live services match the configuration.'];
+  if (plan.changes.length === 0) return [`**No changes.** ${noChangesSentence(plan)}`];
   const counts = countActions(plan.changes);
   const rows = ACTION_ORDER.filter((a) => counts[a] > 0).map((a) => `| \`${SYMBOL[a]}\` ${a} | ${counts[a]} |`);
   return ['| Action | Count |', '| --- | ---: |', ...rows];

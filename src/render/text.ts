@@ -15,6 +15,7 @@ import {
   groupByKind,
   isMultiline,
   isSingleton,
+  noChangesSentence,
   plural,
   renamedFrom,
   summaryParts,
@@ -129,7 +130,7 @@ function* planTextLines(plan: Plan, opts: PlanTextOptions): Generator<string> {
 
   if (plan.changes.length === 0) {
     // Live changes a drift policy holds back are differences all the same: listed below, not denied here.
-    yield plan.held?.length ? 'No changes. The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.' : 'No changes. The live services match the configuration.';
+    yield `No changes. ${noChangesSentence(plan)}`;
   } else {
     for (const group of groupByKind(plan.changes, opts.kindOrder)) {
       yield paint('bold', oneLine(group.title));

@@ -5,7 +5,7 @@
  * and an interruption (the signal) stops it starting anything new; what crashed runs left
  * (scratch playbooks, test agreements) is swept once by the first run that needs that service.
  */
-import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
+import { readRegularFileSync, unreadableReason } from '../util/special-file.js';
 import { join } from 'node:path';
 import { ApiError, DocketError } from '../errors.js';
 import { sha256 } from '../engine/canonical.js';
@@ -198,8 +198,7 @@ class Reviews {
       const bytes = readRegularFileSync(join(this.ctx.root, c.contract.file));
       return { sha: sha256(bytes), bytes, file: c.contract.file };
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      return { error: `cannot read ${c.contract.file}: ${code === 'ENOTREGULAR' ? `it ${NOT_REGULAR_FILE}` : (code ?? String(error))}` };
+      return { error: `cannot read ${c.contract.file}: ${unreadableReason(error)}` };
     }
   }
 

@@ -31,3 +31,12 @@ export function readRegularFileSync(file: string): Buffer {
     closeSync(fd);
   }
 }
+
+/** Why a read of a file failed, for a message: `it is not a regular file (…)`, `it is a folder`, `no such file`, or the error code. */
+export function unreadableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOTREGULAR') return `it ${NOT_REGULAR_FILE}`;
+  if (code === 'EISDIR') return 'it is a folder';
+  if (code === 'ENOENT') return 'no such file';
+  return code ?? String(error);
+}

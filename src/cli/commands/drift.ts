@@ -4,12 +4,13 @@
  * what the files change. Exit 2 when there is drift, 0 when there is none, 1 on error.
  */
 import { Command, Option } from 'commander';
+import { childrenLookup } from '../../engine/children.js';
 import { driftReport } from '../../engine/drift.js';
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
-import { refKey, type KindName, type LiveResource } from '../../engine/types.js';
+import { refKey, type KindName } from '../../engine/types.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
@@ -35,17 +36,6 @@ export function kindOption(): Option {
 
 export function kindNames(values: readonly string[]): KindName[] {
   return values.length === 0 ? [] : exportKinds(values, KINDS).map((k) => k.name);
-}
-
-/** The live children (rules) read, by parent id: of the kinds `--kind` names (or whose parent it names), when it names any. */
-function childrenByParent(live: readonly LiveResource[], kinds: readonly KindName[]): Map<string, LiveResource[]> {
-  const parentOf = new Map(KINDS.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
-  const out = new Map<string, LiveResource[]>();
-  for (const l of live) {
-    if (!l.parentId || (kinds.length > 0 && !kinds.includes(l.kind) && !kinds.includes(parentOf.get(l.kind) ?? l.kind))) continue;
-    (out.get(l.parentId) ?? out.set(l.parentId, []).get(l.parentId)!).push(l);
-  }
-  return out;
 }
 
 /** What a report limited by `--kind` and `--target` compared, as given (nothing when not limited). */
@@ -79,8 +69,8 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
         const pendingDocuments = await pendingByKey(s.workspace.config.project.root, KINDS);
-        const children = childrenByParent(details.live, kinds);
-        const childrenOf = (liveId: string) => children.get(liveId) ?? [];
+        // (--kind leaves out the parents of other kinds: their children are never asked for.)
+        const childrenOf = childrenLookup(details.live);
         return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, pendingDocuments, childrenOf }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report));

@@ -6,8 +6,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { stat } from 'node:fs/promises';
-import { NOT_REGULAR_FILE, readRegularFileSync } from '../../util/special-file.js';
-import { errnoOf } from '../../util/file-write-error.js';
+import { readRegularFileSync, unreadableReason } from '../../util/special-file.js';
 import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -401,7 +400,7 @@ async function readContract(cwd: string, file: string): Promise<Buffer> {
     // Never waited on: a named pipe would block the read, and the process with it.
     return readRegularFileSync(resolve(cwd, file));
   } catch (error) {
-    throw new UsageError(`--contract ${file} cannot be read (${errnoOf(error) === 'ENOTREGULAR' ? `it ${NOT_REGULAR_FILE}` : (errnoOf(error) ?? 'unknown error')})`, 'name the contract file the review was made of');
+    throw new UsageError(`--contract ${file} cannot be read (${unreadableReason(error)})`, 'name the contract file the review was made of');
   }
 }
 

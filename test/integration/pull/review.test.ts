@@ -337,7 +337,10 @@ rules:
     await app.editRule('Dropped Rules', 'Renewal', { actions: 'FLAG, edited in the app' });
     const drift = await cli('drift', '-C', dir, '-o', 'json');
     expect(drift.code).toBe(2);
-    expect(JSON.parse(drift.stdout).drift.filter((d: { key: string }) => d.key === 'Dropped Rules')).toEqual([expect.objectContaining({ direction: 'changed-both', fields: [{ field: 'description', direction: 'live' }] })]);
+    expect(JSON.parse(drift.stdout).drift.filter((d: { key: string }) => d.key.startsWith('Dropped Rules'))).toEqual([
+      expect.objectContaining({ key: 'Dropped Rules', direction: 'changed-both', fields: [{ field: 'description', direction: 'live' }] }),
+      expect.objectContaining({ key: 'Dropped Rules/Renewal', direction: 'changed-both', fields: [{ field: 'actions', direction: 'live' }] }),
+    ]);
     const pulled = await cli('pull', '-C', dir, '-o', 'json');
     expect(JSON.parse(pulled.stdout).not_pulled.filter((p: { key: string }) => p.key.startsWith('Dropped Rules'))).toEqual([
       expect.objectContaining({ key: 'Dropped Rules', fields: ['description'], reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' }),

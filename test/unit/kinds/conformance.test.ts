@@ -166,9 +166,11 @@ describe.each(KINDS.map((k) => [k.name, k] as const))('kind %s', (_name, kind: A
       };
       const services: Services = { review: () => (check('review'), engine.services.review()), agreements: () => (check('agreements'), engine.services.agreements()) };
       const state = await fetchLive({ kinds: [kind], known: KINDS, services, concurrency: 8, lock, ...(declared ? { declared } : {}) });
-      // What pull reads as kinds (so a value it writes can name their objects) covers what the fetch asked for.
-      const asked = declared ? withAskedFor([kind], declared).map((k) => k.name) : [...state.byKind.keys()];
-      expect([...state.byKind.keys()].filter((name) => !asked.includes(name))).toEqual([]);
+      // Planned: what pull reads as kinds (so a value it writes can name their objects) covers what the fetch asked for.
+      if (declared) {
+        const asked = withAskedFor([kind], declared).map((k) => k.name);
+        expect([...state.byKind.keys()].filter((name) => !asked.includes(name))).toEqual([]);
+      }
     }
   });
 });

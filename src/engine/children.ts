@@ -1,0 +1,15 @@
+/** Live children (rules) by their parent's live id: several reports ask for them one parent at a time. */
+import { addTo } from '../util/multi-map.js';
+import type { LiveResource } from './types.js';
+
+/** The live children of a live id, from an index built when first asked (most plans never ask). */
+export function childrenLookup(live: readonly LiveResource[]): (liveId: string) => readonly LiveResource[] {
+  let byParent: Map<string, LiveResource[]> | undefined;
+  return (liveId) => {
+    if (!byParent) {
+      byParent = new Map();
+      for (const l of live) if (l.parentId) addTo(byParent, l.parentId, l);
+    }
+    return byParent.get(liveId) ?? [];
+  };
+}
