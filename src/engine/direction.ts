@@ -103,35 +103,50 @@ export function changedSinceRecord(d: DesiredResource, record: SyncRecord): stri
  */
 export function editedLiveSince(c: Change, sync: SyncState): string[] {
   if (!removedFromFiles(c)) return [];
-  const record = syncedRecordOf(sync, c.liveId, refKey(c.kind, c.key));
+  const record = ownRecord(sync, c.liveId);
   return record ? movedSince(record, Object.fromEntries(c.fields.map((f) => [f.field, f.before]))) : [];
 }
 
+/** Work done in the app inside an object the files removed: a child edited (its fields), or made (`made`), since the last sync. */
+export interface ChildWork {
+  child: LiveResource;
+  fields: string[];
+  made?: true;
+}
+
 /**
- * The live children (rules) of an object the files removed whose fields changed live since the
- * last sync, with those fields: removing the parent takes them along. `childrenOf` gives the live
- * children of a live id.
+ * The live children (rules) of an object the files removed that were edited or made live since
+ * the last sync: removing the parent takes them along. `childrenOf` gives the live children of a
+ * live id.
  */
-export function childrenEditedLive(c: Change, sync: SyncState, childrenOf: (liveId: string) => readonly LiveResource[]): { child: LiveResource; fields: string[] }[] {
+export function childrenEditedLive(c: Change, sync: SyncState, childrenOf: (liveId: string) => readonly LiveResource[]): ChildWork[] {
   if (!removedFromFiles(c) || c.parent) return [];
   return editedLiveChildren(c.liveId!, sync, childrenOf);
 }
 
 /**
- * A live object the files dropped (or its child): the fields that changed live since the last
- * sync, which removing it (now with prune, or later) takes along.
+ * A live object the files dropped: the fields that changed live since the last sync, which
+ * removing it (now with prune, or later) takes along. Its own record only: one made in the app
+ * under its name since is another object.
  */
 export function droppedEditedLive(l: LiveResource, sync: SyncState): string[] {
-  const record = syncedRecordOf(sync, l.id, refKey(l.kind, l.key));
+  const record = ownRecord(sync, l.id);
   return record ? movedSince(record, l.fields) : [];
 }
 
-/** The live children of `liveId` whose fields changed live since the last sync, with those fields. */
-export function editedLiveChildren(liveId: string, sync: SyncState, childrenOf: (liveId: string) => readonly LiveResource[]): { child: LiveResource; fields: string[] }[] {
-  return childrenOf(liveId).flatMap((child) => {
-    const fields = droppedEditedLive(child, sync);
+/** The live children of `liveId` edited live since the last sync (with those fields), or made there since (no record). */
+export function editedLiveChildren(liveId: string, sync: SyncState, childrenOf: (liveId: string) => readonly LiveResource[]): ChildWork[] {
+  return childrenOf(liveId).flatMap((child): ChildWork[] => {
+    const record = ownRecord(sync, child.id);
+    if (!record) return [{ child, fields: [], made: true }];
+    const fields = movedSince(record, child.fields);
     return fields.length > 0 ? [{ child, fields }] : [];
   });
+}
+
+/** The record of live object `liveId` itself, not of another object that held its name. */
+function ownRecord(sync: SyncState, liveId: string | undefined): SyncRecord | undefined {
+  return liveId ? sync.byId.get(liveId) : undefined;
 }
 
 /** A delete or archive of a live object because the files no longer declare it. */

@@ -4,7 +4,7 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide } from './direction.js';
+import { childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide, type ChildWork } from './direction.js';
 import type { SyncState } from './sync.js';
 import { refKey, type Action, type Change, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
@@ -84,7 +84,7 @@ export function driftReport(input: DriftInput): DriftReport {
       // Removed from the files, and changed live since: the live part is drift all the same.
       const edited = editedLiveSince(c, input.sync);
       if (edited.length > 0) toDrift({ ...item(c), direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })) }, c.liveId);
-      if (input.childrenOf) for (const { child, fields } of childrenEditedLive(c, input.sync, input.childrenOf)) toDrift(editedChild(child, fields), child.id);
+      if (input.childrenOf) for (const work of childrenEditedLive(c, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
       continue;
     }
     // Of an object both sides changed, the files' part is pending and the live part drift.
@@ -109,14 +109,15 @@ export function driftReport(input: DriftInput): DriftReport {
     // Changed live since: the live part is drift, as for one a change removes (prune may come later).
     const edited = removed ? droppedEditedLive(l, input.sync) : [];
     if (edited.length > 0) toDrift({ ...entry, direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })) }, l.id);
-    if (removed && input.childrenOf) for (const { child, fields } of editedLiveChildren(l.id, input.sync, input.childrenOf)) toDrift(editedChild(child, fields), child.id);
+    if (removed && input.childrenOf) for (const work of editedLiveChildren(l.id, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
   }
   return report;
 }
 
-/** A child (rule) of an object the files removed, edited live since the last sync: its live part is drift. */
-function editedChild(child: LiveResource, fields: readonly string[]): DriftItem {
-  return { kind: child.kind, key: child.key, name: child.name, direction: 'changed-both', fields: fields.map((field) => ({ field, direction: 'live' })), ...(child.updatedAt ? { updated_at: child.updatedAt } : {}) };
+/** A child (rule) of an object the files removed, edited or made live since the last sync: its live part is drift. */
+function editedChild({ child, fields, made }: ChildWork): DriftItem {
+  const direction = made ? 'only-live' : 'changed-both';
+  return { kind: child.kind, key: child.key, name: child.name, direction, fields: fields.map((field) => ({ field, direction: 'live' })), ...(child.updatedAt ? { updated_at: child.updatedAt } : {}) };
 }
 
 /**
@@ -150,7 +151,8 @@ function adderTo(list: DriftItem[], oneDirection = false): (entry: DriftItem, li
  */
 export function droppedFromFiles(l: LiveResource, sync: Pick<SyncState, 'byId' | 'byKey'>, ids: Readonly<Record<string, string>>, declared: ReadonlySet<string>): boolean {
   const record = sync.byId.get(l.id);
-  if (record === undefined) return sync.byKey.has(refKey(l.kind, l.key));
+  // A record under its name of another live id is another object's: this one was made in the app since.
+  if (record === undefined) return sync.byKey.has(refKey(l.kind, l.key)) && !sync.byKey.get(refKey(l.kind, l.key))!.id;
   if (record.key === refKey(l.kind, l.key) || !declared.has(record.key)) return true;
   const holder = ids[record.key];
   return holder === undefined || holder === l.id;

@@ -34,7 +34,8 @@ export function planHints(input: HintInput): string[] {
 
 function renameHints({ kinds, desired, live, changes, ids }: HintInput): string[] {
   const out: string[] = [];
-  const created = new Set(changes.filter((c) => CREATE_ACTIONS.includes(c.action)).map((c) => refKey(c.kind, c.key)));
+  // Not what was removed live since the last sync: docket knows it, so creating it again is no rename.
+  const created = new Set(changes.filter((c) => CREATE_ACTIONS.includes(c.action) && c.direction !== 'removed-live').map((c) => refKey(c.kind, c.key)));
   // Nothing created, nothing that could be a rename: the indexes below cover every declared and live object.
   if (created.size === 0) return out;
   const childKindOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.parentKind!, k.name]));

@@ -127,7 +127,7 @@ function warningText(d: Diagnostic): string {
 
 /**
  * Objects the files removed that someone edited in the app since the last sync, and the children
- * (rules) of such an object edited so: the removal takes the edit with it.
+ * (rules) of such an object edited or made there since: the removal takes that work with it.
  */
 function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResource[], sync: SyncState): string[] {
   const childrenOf = childrenLookup(live);
@@ -135,8 +135,11 @@ function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResou
     const applying = `applying ${c.action === 'delete' ? 'deletes' : 'archives'} it with that edit`;
     const fields = editedLiveSince(c, sync);
     const own = fields.length > 0 ? [`${removedButEditedStart(c)}${fields.join(', ')} changed live since the last sync: ${applying}; to keep the edit, put it back in the files`] : [];
-    const children = childrenEditedLive(c, sync, childrenOf).map(
-      ({ child, fields: edited }) => `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)}: ${edited.join(', ')} changed live since the last sync: ${applying}; to keep the edit, put the ${c.kind} back in the files`,
+    const archives = c.action === 'delete' ? 'deletes' : 'archives';
+    const children = childrenEditedLive(c, sync, childrenOf).map(({ child, fields: edited, made }) =>
+      made
+        ? `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)} was made in the app since the last sync: applying ${archives} it with that ${child.kind}; to keep the ${child.kind}, put the ${c.kind} back in the files`
+        : `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)}: ${edited.join(', ')} changed live since the last sync: ${applying}; to keep the edit, put the ${c.kind} back in the files`,
     );
     return [...own, ...children];
   });

@@ -150,7 +150,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   if (!result.plan) return { live, diagnostics: result.diagnostics, unmatched };
   let plan = result.plan;
   if (targets.length > 0) {
-    const limited = limitToTargets(plan, input.desired, targets, kinds, { undeclaredParents: Boolean(input.readAll) });
+    const limited = limitToTargets(plan, input.desired, targets, kinds, { undeclaredParents: Boolean(input.readAll || input.readOnly) });
     if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]), unmatched };
     plan = limited.plan;
   }

@@ -51,6 +51,14 @@ export function limitToKinds<T extends { kind: KindName }>(plan: Plan, unmatched
   return { plan: { ...rest, changes, summary: summarize(changes), ...(held?.length ? { held } : {}) }, unmatched: unmatched.filter((l) => wanted(l.kind)) };
 }
 
+/** Whether `--target`s (none: everything) name a live child (a rule), or its parent. */
+export function childInTargets(texts: readonly string[], kinds: readonly AnyKind[]): (child: { kind: KindName; key: string }) => boolean {
+  if (texts.length === 0) return () => true;
+  const targets = texts.map((t) => parseTarget(t, kinds)).filter((t): t is TargetSpec => !('error' in t));
+  const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
+  return (child) => targets.some((t) => (t.kind === child.kind && t.key === child.key) || (parentOf.get(child.kind) === t.kind && child.key.startsWith(`${t.key}/`)));
+}
+
 /**
  * The live objects no file declares that the targets name (what `drift` and `pull` report with
  * `--target`), or hold a child a target names (`rule/P/R` of a playbook P only live: pull reads it).
@@ -86,7 +94,10 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     }
     if (!known.has(`${t.kind}:${t.key}`)) {
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
-      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared or exists live${didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`)}`, {
+      // Of a parent no file declares, the children are read only where it was dropped since the last sync (pull: all).
+      const unread = parentKind && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)));
+      const missing = unread ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
+      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`)}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
       });
     }

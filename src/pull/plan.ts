@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf } from '../engine/direction.js';
+import { changedSinceRecord, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf, type ChildWork } from '../engine/direction.js';
 import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
@@ -42,6 +42,8 @@ export interface PullInput {
   desired: readonly DesiredResource[];
   /** Every live object read, rules of undeclared playbooks included, in the services' order. */
   live: readonly LiveResource[];
+  /** The children `--target` names, or whose parent it names (none given: every child). */
+  childInScope?: (child: LiveResource) => boolean;
   /** Top-level live objects no file declares. */
   unmatched: readonly LiveResource[];
   /** The pending document naming each live object being adopted, by `kind:key`: not written again. */
@@ -276,9 +278,7 @@ class PullPlanner {
     // Removed from the files and edited in the app since: which one counts is for a person to say.
     const editedLive = editedLiveSince(c, this.input.sync);
     if (editedLive.length > 0) this.notPulled.push(this.entryOf(c, 'changed-both', editedLive, 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)'));
-    for (const { child, fields } of childrenEditedLive(c, this.input.sync, (id) => this.childrenOf(id))) {
-      this.notPulled.push({ kind: child.kind, key: child.key, name: child.name, direction: 'changed-both', fields, reason: `its ${c.kind} is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the ${c.kind} back in the files)` });
-    }
+    this.childWorkNotPulled(c.kind, childrenEditedLive(c, this.input.sync, (id) => this.childrenOf(id)));
     if (!isDrift(direction)) return undefined;
     // Undeclared playbooks that prune would archive are new files, like every undeclared object.
     if (c.action === 'archive') return undefined;
@@ -807,8 +807,17 @@ class PullPlanner {
     if (this.removedByPlan.has(l.id)) return;
     const edited = droppedEditedLive(l, this.input.sync);
     if (edited.length > 0) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'changed-both', fields: edited, reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' });
-    for (const { child, fields } of editedLiveChildren(l.id, this.input.sync, (id) => this.childrenOf(id))) {
-      this.notPulled.push({ kind: child.kind, key: child.key, name: child.name, direction: 'changed-both', fields, reason: `its ${l.kind} is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the ${l.kind} back in the files)` });
+    this.childWorkNotPulled(l.kind, editedLiveChildren(l.id, this.input.sync, (id) => this.childrenOf(id)));
+  }
+
+  /** Rules edited or made in the app inside a playbook the files removed: for a person to settle. */
+  private childWorkNotPulled(parentKind: KindName, work: readonly ChildWork[]): void {
+    for (const { child, fields, made } of work) {
+      if (this.input.childInScope && !this.input.childInScope(child)) continue;
+      const reason = made
+        ? `its ${parentKind} is removed from the files, and it was made in the app since the last sync: keep one by hand (to keep it, put the ${parentKind} back in the files)`
+        : `its ${parentKind} is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the ${parentKind} back in the files)`;
+      this.notPulled.push({ kind: child.kind, key: child.key, name: child.name, direction: made ? 'only-live' : 'changed-both', fields, reason });
     }
   }
 

@@ -8,7 +8,7 @@ import { childrenLookup } from '../../engine/children.js';
 import { driftReport } from '../../engine/drift.js';
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
-import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
+import { childInTargets, limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { refKey, type KindName } from '../../engine/types.js';
 import { exportKinds } from '../../export/layout.js';
@@ -70,7 +70,9 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
         const pendingDocuments = await pendingByKey(s.workspace.config.project.root, KINDS);
         // (--kind leaves out the parents of other kinds: their children are never asked for.)
-        const childrenOf = childrenLookup(details.live);
+        const children = childrenLookup(details.live);
+        const inTargets = childInTargets(opts.target, KINDS);
+        const childrenOf = (liveId: string) => children(liveId).filter(inTargets);
         return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, pendingDocuments, childrenOf }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report));

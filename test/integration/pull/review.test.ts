@@ -356,6 +356,17 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('a playbook made in the app under the name of one the files dropped is a new object, not the dropped one edited', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/kept.yaml': 'kind: Playbook\nname: Kept Too\nrules: []\n', 'playbooks/gamma.yaml': 'kind: Playbook\nname: Gamma Again\ndescription: Before\nrules: []\n' });
+    await applyOk(cli, dir);
+    await rm(join(dir, 'playbooks/gamma.yaml'));
+    const app = new App(emulator().env);
+    await app.archivePlaybook('Gamma Again');
+    await app.createPlaybook({ name: 'Gamma Again', description: 'New in the app' });
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    expect(JSON.parse(drift.stdout).drift.filter((d: { key: string }) => d.key === 'Gamma Again')).toEqual([expect.objectContaining({ direction: 'only-live', fields: [] })]);
+  });
+
   it('a rule edited in the app in a playbook the files dropped: drift reports it, and a plan that prunes warns the archive takes it', async () => {
     // An emulator of its own: pruning would archive the playbooks of the other tests.
     const own = await startTestEmulator();
@@ -365,12 +376,21 @@ rules:
       const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/kept.yaml': kept, 'playbooks/beta.yaml': 'kind: Playbook\nname: Beta\nrules:\n  - name: B1\n    actions: ACCEPT b1\n' });
       await applyOk(ownCli, dir);
       await rm(join(dir, 'playbooks/beta.yaml'));
-      await new App(own.env).editRule('Beta', 'B1', { actions: 'ACCEPT b1, edited in the app' });
+      const app = new App(own.env);
+      await app.editRule('Beta', 'B1', { actions: 'ACCEPT b1, edited in the app' });
+      await app.createRule('Beta', { name: 'B2', actions: 'ACCEPT b2, made in the app' });
       const drift = await ownCli('drift', '-C', dir, '-o', 'json');
       expect(drift.code).toBe(2);
-      expect(JSON.parse(drift.stdout).drift).toEqual([expect.objectContaining({ key: 'Beta/B1', direction: 'changed-both', fields: [{ field: 'actions', direction: 'live' }] })]);
+      expect(JSON.parse(drift.stdout).drift).toEqual([
+        expect.objectContaining({ key: 'Beta/B1', direction: 'changed-both', fields: [{ field: 'actions', direction: 'live' }] }),
+        expect.objectContaining({ key: 'Beta/B2', direction: 'only-live', fields: [] }),
+      ]);
+      // A target names one rule of it, as drift lists them.
+      const one = await ownCli('drift', '-C', dir, '-o', 'json', '--target', 'rule/Beta/B1');
+      expect(JSON.parse(one.stdout).drift.map((d: { key: string }) => d.key)).toEqual(['Beta/B1']);
       const pruning = await ownCli('plan', '-C', dir, '--prune');
       expect(pruning.stdout).toContain('playbook "Beta" is removed from the files, and its rule "B1": actions changed live since the last sync: applying archives it with that edit; to keep the edit, put the playbook back in the files');
+      expect(pruning.stdout).toContain('playbook "Beta" is removed from the files, and its rule "B2" was made in the app since the last sync: applying archives it with that rule; to keep the rule, put the playbook back in the files');
       // Without prune nothing is archived, so nothing is said, and no rule is read that the plan does not need.
       const plain = await ownCli('plan', '-C', dir, '-v');
       expect(plain.stdout).not.toContain('changed live since the last sync');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/engine/plan.js';
+import { fieldHash, formatSyncRecord, syncState } from '../../../src/engine/sync.js';
 import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KIND_META, desiredMember, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
 
@@ -31,6 +32,15 @@ describe('plan hints', () => {
       'rule "Term length" (playbooks/nda.yaml:10) looks like a rename of the live rule "Term" (the same content), but the plan deletes "Term" and creates "Term length": if it was renamed, add `renamed_from: [Term]`',
       'rule "Governing law" (playbooks/nda.yaml:10) looks like a rename of the live rule "Governing Law" (a close name), but the plan deletes "Governing Law" and creates "Governing law": if it was renamed, add `renamed_from: [Governing Law]`',
     ]);
+  });
+
+  it('says nothing of an object removed live since the last sync: creating it again is no rename of another', () => {
+    const sync = syncState([{ 'playbook:PB 2': formatSyncRecord({ id: 'pb-2', fields: { name: fieldHash('PB 2') } }) }]);
+    const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredPlaybook('PB 2')], live: [livePlaybook('pb-1', 'PB 1')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', sync });
+    expect(plan!.changes.map((c) => [c.action, c.direction])).toEqual([['create', 'removed-live']]);
+    expect(plan!.warnings).toEqual([]);
+    // Never in sync before, the same close name is worth the warning.
+    expect(warnings([desiredPlaybook('PB 2')], [livePlaybook('pb-1', 'PB 1')])).toHaveLength(1);
   });
 
   it('says nothing when the new object is unlike every live one, or was renamed with renamed_from', () => {
