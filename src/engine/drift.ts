@@ -23,6 +23,8 @@ export interface DriftItem {
   updated_at?: string;
   /** The `drift:` policy when it is not the default: adopt (pull brings it in), ignore. */
   policy?: 'adopt' | 'ignore';
+  /** Live work in an object the files removed (or in its rules): neither pull nor apply settles it. */
+  removed_in_files?: true;
 }
 
 /** A live object a pending document names (`docket export` wrote it; its file is still to add). */
@@ -83,7 +85,7 @@ export function driftReport(input: DriftInput): DriftReport {
       toPending(item(c));
       // Removed from the files, and changed live since: the live part is drift all the same.
       const edited = editedLiveSince(c, input.sync);
-      if (edited.length > 0) toDrift({ ...item(c), direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })) }, c.liveId);
+      if (edited.length > 0) toDrift({ ...item(c), direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })), removed_in_files: true }, c.liveId);
       if (input.childrenOf) for (const work of childrenEditedLive(c, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
       continue;
     }
@@ -108,7 +110,7 @@ export function driftReport(input: DriftInput): DriftReport {
     (removed ? report.pending : report.drift).push(entry);
     // Changed live since: the live part is drift, as for one a change removes (prune may come later).
     const edited = removed ? droppedEditedLive(l, input.sync) : [];
-    if (edited.length > 0) toDrift({ ...entry, direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })) }, l.id);
+    if (edited.length > 0) toDrift({ ...entry, direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })), removed_in_files: true }, l.id);
     if (removed && input.childrenOf) for (const work of editedLiveChildren(l.id, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
   }
   return report;
@@ -117,7 +119,7 @@ export function driftReport(input: DriftInput): DriftReport {
 /** A child (rule) of an object the files removed, edited or made live since the last sync: its live part is drift. */
 function editedChild({ child, fields, made }: ChildWork): DriftItem {
   const direction = made ? 'only-live' : 'changed-both';
-  return { kind: child.kind, key: child.key, name: child.name, direction, fields: fields.map((field) => ({ field, direction: 'live' })), ...(child.updatedAt ? { updated_at: child.updatedAt } : {}) };
+  return { kind: child.kind, key: child.key, name: child.name, direction, fields: fields.map((field) => ({ field, direction: 'live' })), ...(child.updatedAt ? { updated_at: child.updatedAt } : {}), removed_in_files: true };
 }
 
 /**

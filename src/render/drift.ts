@@ -29,6 +29,13 @@ function onlyLiveNote(report: DriftReport): string {
   return report.drift.some((i) => i.direction === 'only-live' && i.action === undefined) ? ' (objects only live: with `--prune`, for the kinds it archives)' : '';
 }
 
+/** Drift in objects the files removed is for a person to settle: neither pull nor apply does. */
+function removedNote(report: DriftReport): string | undefined {
+  const n = report.drift.filter((i) => i.removed_in_files).length;
+  if (n === 0) return undefined;
+  return `Of these, ${n} ${n === 1 ? 'is' : 'are'} live work in objects the files removed, which pull leaves for you to settle: to keep it, put the object back in the files (pull then writes it); otherwise apply with prune archives it.`;
+}
+
 function fieldList(i: DriftItem, code: (s: string) => string): string {
   return i.fields.map((f) => {
     const side = fieldDirectionLabel(i, f);
@@ -71,6 +78,8 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   }
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
   else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}. \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers${onlyLiveNote(report)}.`);
+  const removed = removedNote(report);
+  if (removed) lines.push(removed);
   if (report.pending.length > 0) {
     // Objects the files dropped that the plan does not remove (prune off) are among its undeclared objects, not its changes.
     const dropped = report.pending.filter((i) => i.direction === 'removed-in-files' && i.action === undefined).length;
@@ -118,6 +127,8 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     lines.push('');
   }
   if (report.drift.length > 0) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request, or \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
+  const removed = removedNote(report);
+  if (removed) lines.push(`_${escapeMarkdown(removed)}_`, '');
   // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') still finds it.
   if (report.pending.length > 0) lines.push(`_${report.pending.length} ${report.pending.length === 1 ? 'object' : 'objects'} with pending changes of the files (not drift): see \`docket plan\`._`, '');
   if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');

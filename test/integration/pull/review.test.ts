@@ -385,6 +385,9 @@ rules:
         expect.objectContaining({ key: 'Beta/B1', direction: 'changed-both', fields: [{ field: 'actions', direction: 'live' }] }),
         expect.objectContaining({ key: 'Beta/B2', direction: 'only-live', fields: [] }),
       ]);
+      const text = await ownCli('drift', '-C', dir);
+      expect(text.stdout).toContain('Of these, 2 are live work in objects the files removed, which pull leaves for you to settle');
+      expect(JSON.parse(drift.stdout).drift.every((d: { removed_in_files?: boolean }) => d.removed_in_files === true)).toBe(true);
       // A target names one rule of it, as drift lists them.
       const one = await ownCli('drift', '-C', dir, '-o', 'json', '--target', 'rule/Beta/B1');
       expect(JSON.parse(one.stdout).drift.map((d: { key: string }) => d.key)).toEqual(['Beta/B1']);
