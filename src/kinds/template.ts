@@ -328,6 +328,14 @@ export const templateKind: KindModule<'template'> = {
       return needed ? { cannot: needed } : { pointer, value: undefined };
     }
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
+    // `attachments:` names attachments (a parameter may hold an id): one no document declares cannot be named yet.
+    if (field === 'attachments' && Array.isArray(value)) {
+      const known = new Set(ctx.live('attachment').map((l) => l.key));
+      const unknown = value.map(String).filter((v) => !known.has(v));
+      if (unknown.length > 0) {
+        return { cannot: `names attachment ${unknown.join(', ')}, which no Attachment document declares: an attachment can be listed here only once its Attachment document is active (docket export writes it, pending its PDF); then pull again` };
+      }
+    }
     return { pointer, value };
   },
 

@@ -377,6 +377,28 @@ parameters:
     expect(after.stdout).not.toContain('template');
   });
 
+  it('writes no attachment into a template\'s attachments: that no Attachment document declares (plan could not resolve it), and says so', async () => {
+    const template = csaTemplate('parameters:\n  provider: Acme, Inc.\nattachments: [Security Exhibit]\n').replace('Cloud Service Agreement', 'Cloud Pulled');
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/cloud.yaml': template });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('ours'));
+    await applyOk(cli, dir);
+    // In the app: another PDF uploaded, and the template pointed at it.
+    const agreements = emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!.agreements;
+    const id = '7a1e2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b';
+    agreements.attachments[id] = { id, name: 'Other', description: null, filename: 'other.pdf', byte_size: 10, sha256: null, uploaded_by: null, created_at: new Date().toISOString() };
+    await new App(emulator().env).editTemplate('Cloud Pulled', { attachment_ids: [id] });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain(`names attachment ${id}, which no Attachment document declares`);
+    expect(await read(dir, 'templates/cloud.yaml')).toBe(template);
+    // The files still plan: the app's change is reverted, as any change pull leaves.
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('~ update template "Cloud Pulled"');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes no term body into a file another term names too, nor one starting with a byte-order mark', async () => {
     const terms = 'kind: CustomTerm\nname: Shared One\nbody_file: shared.md\n---\nkind: CustomTerm\nname: Shared Two\nbody_file: shared.md\n---\nkind: CustomTerm\nname: Marked\nbody_file: marked.md\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/shared.yaml': terms, 'custom-terms/shared.md': 'Shared text\n', 'custom-terms/marked.md': 'Plain text\n' });
