@@ -118,7 +118,7 @@ export const ruleKind: KindModule<'rule'> = {
         const nameAt = problemAt(doc, `/rules/${i}/name`);
         const firstAt = valueOf(doc, `/rules/${first}/name`);
         const copied = nameAt.line === firstAt.line && nameAt.col === firstAt.col;
-        diag.error('duplicate-rule', `playbook "${playbook}" declares rule "${name}" twice (first at line ${posOf(doc, `/rules/${first}`).line})`, copied ? { ...posOf(doc, `/rules/${i}`), path: `rules[${i}]` } : nameAt);
+        diag.error('duplicate-rule', `playbook ${quoteValue(playbook)} declares rule ${quoteValue(name)} twice (first at line ${posOf(doc, `/rules/${first}`).line})`, copied ? { ...posOf(doc, `/rules/${i}`), path: `rules[${i}]` } : nameAt);
       } else {
         seen.set(name, i);
       }

@@ -216,6 +216,12 @@ describe('Rule toDesired', () => {
     expect(diagnostics.errors[0]!.message).toContain('line 5');
   });
 
+  it('quotes a repeated rule name as every value is quoted: cut at 60 characters', () => {
+    const long = 'L'.repeat(150);
+    const { diagnostics } = playbook({ rules: [{ name: long, actions: 'A' }, { name: long, actions: 'B' }] }, { '/rules/0': 5, '/rules/1': 7 });
+    expect(diagnostics.errors[0]!.message).toMatch(/declares rule "L{57}\.\.\." twice/);
+  });
+
   it('the same rule name in two playbooks is fine', () => {
     const diagnostics = new Diagnostics();
     const ctx = { project: projectConfig(), files: new Map() };
