@@ -214,7 +214,9 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       c.direction = !recorded || takenOver(refKey(c.kind, c.key), recorded.id) || (c.parent !== undefined && takenOver(refKey(c.parent.kind, c.parent.key), recorded.id)) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const key = refKey(c.kind, c.key);
-      const record = syncedRecordOf(input.sync, c.liveId, key);
+      // Its own record: one under its name of another live id is another object's (this one was made in the app since).
+      const named = input.sync.byKey.get(key);
+      const record = named && (!named.id || named.id === c.liveId) ? named : c.liveId ? input.sync.byId.get(c.liveId) : undefined;
       // Last in sync under another name the files still declare: it moved in the app (its
       // playbook swapped names with another), and the files removed nothing.
       // (The index by id is built only when the name's own record is of another object.)

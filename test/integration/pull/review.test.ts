@@ -356,6 +356,20 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('a rule the files removed that the app deleted and made again under its name is only live: drift reports it, and the plan says so of its delete', async () => {
+    const file = (rules: string) => `kind: Playbook\nname: Remade Rules\nrules:\n  - name: A1\n    actions: ACCEPT a1\n${rules}`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/remade.yaml': file('  - name: A2\n    actions: ACCEPT a2\n') });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/remade.yaml'), file(''));
+    const app = new App(emulator().env);
+    await app.deleteRule('Remade Rules', 'A2');
+    await app.createRule('Remade Rules', { name: 'A2', actions: 'ACCEPT a2, made again in the app' });
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    expect(drift.code).toBe(2);
+    expect(JSON.parse(drift.stdout).drift.filter((d: { key: string }) => d.key.startsWith('Remade Rules'))).toEqual([expect.objectContaining({ key: 'Remade Rules/A2', direction: 'only-live' })]);
+    expect((await cli('plan', '-C', dir)).stdout).toContain('- delete rule "Remade Rules/A2" (permanent) (playbooks/remade.yaml:1) · only live');
+  });
+
   it('a playbook made in the app under the name of one the files dropped is a new object, not the dropped one edited', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/kept.yaml': 'kind: Playbook\nname: Kept Too\nrules: []\n', 'playbooks/gamma.yaml': 'kind: Playbook\nname: Gamma Again\ndescription: Before\nrules: []\n' });
     await applyOk(cli, dir);
