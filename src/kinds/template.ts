@@ -333,7 +333,7 @@ export const templateKind: KindModule<'template'> = {
       const known = new Set(ctx.live('attachment').map((l) => l.key));
       const unknown = value.map(String).filter((v) => !known.has(v));
       if (unknown.length > 0) {
-        return { cannot: `names attachment ${unknown.join(', ')}, which no Attachment document declares: an attachment can be listed here only once its Attachment document is active (docket export writes it, pending its PDF); then pull again` };
+        return { cannot: `names attachment ${unknown.join(', ')}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${unknown[0]}\` beside its PDF, run \`docket apply --adopt-files\`, then pull again` };
       }
     }
     return { pointer, value };
