@@ -60,6 +60,8 @@ export interface DriftInput {
   pendingDocuments?: ReadonlyMap<string, string>;
   /** The live children (rules) read of a live id: those of an object the files removed that changed live are drift. */
   childrenOf?: (liveId: string) => readonly LiveResource[];
+  /** Whether `--target`s name this undeclared object itself (absent: all do), not only a child of it. */
+  named?: (l: LiveResource) => boolean;
 }
 
 export function driftReport(input: DriftInput): DriftReport {
@@ -107,9 +109,11 @@ export function driftReport(input: DriftInput): DriftReport {
     // Declared before and dropped from the files (a kind the services cannot delete): not drift.
     const removed = droppedFromFiles(l, input.sync, input.plan.ids, input.declared);
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
-    (removed ? report.pending : report.drift).push(entry);
+    // Here only for a child a target names (`rule/P/R`): the object itself is not reported.
+    const named = input.named?.(l) ?? true;
+    if (named) (removed ? report.pending : report.drift).push(entry);
     // Changed live since: the live part is drift, as for one a change removes (prune may come later).
-    const edited = removed ? droppedEditedLive(l, input.sync) : [];
+    const edited = removed && named ? droppedEditedLive(l, input.sync) : [];
     if (edited.length > 0) toDrift({ ...entry, direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })), removed_in_files: true }, l.id);
     if (removed && input.childrenOf) for (const work of editedLiveChildren(l.id, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
   }

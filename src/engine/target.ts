@@ -51,6 +51,13 @@ export function limitToKinds<T extends { kind: KindName }>(plan: Plan, unmatched
   return { plan: { ...rest, changes, summary: summarize(changes), ...(held?.length ? { held } : {}) }, unmatched: unmatched.filter((l) => wanted(l.kind)) };
 }
 
+/** Whether `--target`s (none: everything) name this object itself. */
+export function namedByTargets(texts: readonly string[], kinds: readonly AnyKind[]): (o: { kind: KindName; key: string }) => boolean {
+  if (texts.length === 0) return () => true;
+  const targets = texts.map((t) => parseTarget(t, kinds)).filter((t): t is TargetSpec => !('error' in t));
+  return (o) => targets.some((t) => t.kind === o.kind && t.key === o.key);
+}
+
 /** Whether `--target`s (none: everything) name a live child (a rule), or its parent. */
 export function childInTargets(texts: readonly string[], kinds: readonly AnyKind[]): (child: { kind: KindName; key: string }) => boolean {
   if (texts.length === 0) return () => true;

@@ -44,6 +44,8 @@ export interface PullInput {
   live: readonly LiveResource[];
   /** The children `--target` names, or whose parent it names (none given: every child). */
   childInScope?: (child: LiveResource) => boolean;
+  /** Whether `--target`s name an undeclared object itself (none given: all), not only a child of it. */
+  named?: (l: LiveResource) => boolean;
   /** Top-level live objects no file declares. */
   unmatched: readonly LiveResource[];
   /** The pending document naming each live object being adopted, by `kind:key`: not written again. */
@@ -805,7 +807,7 @@ class PullPlanner {
     // One a change removes (prune on) is said with that change (consider).
     this.removedByPlan ??= new Set(this.input.plan.changes.flatMap((c) => ((c.action === 'archive' || c.action === 'delete') && c.liveId ? [c.liveId] : [])));
     if (this.removedByPlan.has(l.id)) return;
-    const edited = droppedEditedLive(l, this.input.sync);
+    const edited = (this.input.named?.(l) ?? true) ? droppedEditedLive(l, this.input.sync) : [];
     if (edited.length > 0) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'changed-both', fields: edited, reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' });
     this.childWorkNotPulled(l.kind, editedLiveChildren(l.id, this.input.sync, (id) => this.childrenOf(id)));
   }

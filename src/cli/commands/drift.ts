@@ -8,7 +8,7 @@ import { childrenLookup } from '../../engine/children.js';
 import { driftReport } from '../../engine/drift.js';
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
-import { childInTargets, limitToKinds, unmatchedInTargets } from '../../engine/target.js';
+import { childInTargets, limitToKinds, namedByTargets, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { refKey, type KindName } from '../../engine/types.js';
 import { exportKinds } from '../../export/layout.js';
@@ -73,7 +73,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         const children = childrenLookup(details.live);
         const inTargets = childInTargets(opts.target, KINDS);
         const childrenOf = (liveId: string) => children(liveId).filter(inTargets);
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, pendingDocuments, childrenOf }) };
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS) }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { schemaHome } from '../../config/schema-names.js';
 import { interpolateString } from '../../config/interpolate.js';
-import { childInTargets, limitToKinds, unmatchedInTargets } from '../../engine/target.js';
+import { childInTargets, limitToKinds, namedByTargets, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
@@ -68,6 +68,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           desired: s.workspace.desired,
           live: details.live,
           childInScope: childInTargets(opts.target, KINDS),
+          named: namedByTargets(opts.target, KINDS),
           unmatched,
           pendingDocuments: await pendingByKey(root, KINDS),
           sync: s.sync(),

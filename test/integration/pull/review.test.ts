@@ -393,18 +393,23 @@ rules:
       const app = new App(own.env);
       await app.editRule('Beta', 'B1', { actions: 'ACCEPT b1, edited in the app' });
       await app.createRule('Beta', { name: 'B2', actions: 'ACCEPT b2, made in the app' });
+      await app.editPlaybook('Beta', { description: 'Edited in the app' });
       const drift = await ownCli('drift', '-C', dir, '-o', 'json');
       expect(drift.code).toBe(2);
       expect(JSON.parse(drift.stdout).drift).toEqual([
+        expect.objectContaining({ key: 'Beta', direction: 'changed-both', fields: [{ field: 'description', direction: 'live' }] }),
         expect.objectContaining({ key: 'Beta/B1', direction: 'changed-both', fields: [{ field: 'actions', direction: 'live' }] }),
         expect.objectContaining({ key: 'Beta/B2', direction: 'only-live', fields: [] }),
       ]);
       const text = await ownCli('drift', '-C', dir);
-      expect(text.stdout).toContain('Of these, 2 are live work in objects the files removed, which pull leaves for you to settle');
+      expect(text.stdout).toContain('Of these, 3 are live work in objects the files removed, which pull leaves for you to settle');
       expect(JSON.parse(drift.stdout).drift.every((d: { removed_in_files?: boolean }) => d.removed_in_files === true)).toBe(true);
       // A target names one rule of it, as drift lists them.
       const one = await ownCli('drift', '-C', dir, '-o', 'json', '--target', 'rule/Beta/B1');
       expect(JSON.parse(one.stdout).drift.map((d: { key: string }) => d.key)).toEqual(['Beta/B1']);
+      expect(JSON.parse(one.stdout).pending).toEqual([]);
+      const pullOne = await ownCli('pull', '-C', dir, '--dry-run', '-o', 'json', '--target', 'rule/Beta/B1');
+      expect(JSON.parse(pullOne.stdout).not_pulled.map((p: { key: string }) => p.key)).toEqual(['Beta/B1']);
       const pruning = await ownCli('plan', '-C', dir, '--prune');
       expect(pruning.stdout).toContain('playbook "Beta" is removed from the files, and its rule "B1": actions changed live since the last sync: applying archives it with that edit; to keep the edit, put the playbook back in the files');
       expect(pruning.stdout).toContain('playbook "Beta" is removed from the files, and its rule "B2" was made in the app since the last sync: applying archives it with that rule; to keep the rule, put the playbook back in the files');
