@@ -103,11 +103,11 @@ export function changedSinceRecord(d: DesiredResource, record: SyncRecord): stri
  */
 export function editedLiveSince(c: Change, sync: SyncState): string[] {
   if (!removedFromFiles(c)) return [];
-  const record = ownRecord(sync, c.liveId);
+  const record = ownRecord(sync, c.liveId, refKey(c.kind, c.key));
   return record ? movedSince(record, Object.fromEntries(c.fields.map((f) => [f.field, f.before]))) : [];
 }
 
-/** Work done in the app inside an object the files removed: a child edited (its fields), or made (`made`), since the last sync. */
+/** Work done in the app inside an object the files removed: a child edited since the last sync (its fields), or one no sync record names (`made`: made in the app since, or never recorded). */
 export interface ChildWork {
   child: LiveResource;
   fields: string[];
@@ -130,23 +130,25 @@ export function childrenEditedLive(c: Change, sync: SyncState, childrenOf: (live
  * under its name since is another object.
  */
 export function droppedEditedLive(l: LiveResource, sync: SyncState): string[] {
-  const record = ownRecord(sync, l.id);
+  const record = ownRecord(sync, l.id, refKey(l.kind, l.key));
   return record ? movedSince(record, l.fields) : [];
 }
 
 /** The live children of `liveId` edited live since the last sync (with those fields), or made there since (no record). */
 export function editedLiveChildren(liveId: string, sync: SyncState, childrenOf: (liveId: string) => readonly LiveResource[]): ChildWork[] {
   return childrenOf(liveId).flatMap((child): ChildWork[] => {
-    const record = ownRecord(sync, child.id);
+    const record = ownRecord(sync, child.id, refKey(child.kind, child.key));
     if (!record) return [{ child, fields: [], made: true }];
     const fields = movedSince(record, child.fields);
     return fields.length > 0 ? [{ child, fields }] : [];
   });
 }
 
-/** The record of live object `liveId` itself, not of another object that held its name. */
-function ownRecord(sync: SyncState, liveId: string | undefined): SyncRecord | undefined {
-  return liveId ? sync.byId.get(liveId) : undefined;
+/** The record of live object `liveId` itself (under `key` when that one is its), not of another object that held its name. */
+function ownRecord(sync: SyncState, liveId: string | undefined, key: string): SyncRecord | undefined {
+  if (!liveId) return undefined;
+  const named = sync.byKey.get(key);
+  return named?.id === liveId ? named : sync.byId.get(liveId);
 }
 
 /** A delete or archive of a live object because the files no longer declare it. */

@@ -138,7 +138,7 @@ function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResou
     const archives = c.action === 'delete' ? 'deletes' : 'archives';
     const children = childrenEditedLive(c, sync, childrenOf).map(({ child, fields: edited, made }) =>
       made
-        ? `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)} was made in the app since the last sync: applying ${archives} it with that ${child.kind}; to keep the ${child.kind}, put the ${c.kind} back in the files`
+        ? `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)} is in no sync record (made in the app since the last sync, or never recorded): applying ${archives} it with the ${c.kind}; to keep the ${child.kind}, put the ${c.kind} back in the files`
         : `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)}: ${edited.join(', ')} changed live since the last sync: ${applying}; to keep the edit, put the ${c.kind} back in the files`,
     );
     return [...own, ...children];

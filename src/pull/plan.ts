@@ -817,7 +817,7 @@ class PullPlanner {
     for (const { child, fields, made } of work) {
       if (this.input.childInScope && !this.input.childInScope(child)) continue;
       const reason = made
-        ? `its ${parentKind} is removed from the files, and it was made in the app since the last sync: keep one by hand (to keep it, put the ${parentKind} back in the files)`
+        ? `its ${parentKind} is removed from the files, and it is in no sync record (made in the app since the last sync, or never recorded): keep one by hand (to keep it, put the ${parentKind} back in the files)`
         : `its ${parentKind} is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the ${parentKind} back in the files)`;
       this.notPulled.push({ kind: child.kind, key: child.key, name: child.name, direction: made ? 'only-live' : 'changed-both', fields, reason });
     }

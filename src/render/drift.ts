@@ -33,7 +33,7 @@ function onlyLiveNote(report: DriftReport): string {
 function removedNote(report: DriftReport): string | undefined {
   const n = report.drift.filter((i) => i.removed_in_files).length;
   if (n === 0) return undefined;
-  return `Of these, ${n} ${n === 1 ? 'is' : 'are'} live work in objects the files removed, which pull leaves for you to settle: to keep it, put the object back in the files (pull then writes it); otherwise apply with prune archives it.`;
+  return `Of these, ${n} ${n === 1 ? 'is' : 'are'} live work in objects the files removed, which pull leaves for you to settle: to keep it, put the object back in the files (pull then writes it); otherwise apply removes it (a playbook only with prune).`;
 }
 
 function fieldList(i: DriftItem, code: (s: string) => string): string {

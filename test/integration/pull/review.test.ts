@@ -412,7 +412,7 @@ rules:
       expect(JSON.parse(pullOne.stdout).not_pulled.map((p: { key: string }) => p.key)).toEqual(['Beta/B1']);
       const pruning = await ownCli('plan', '-C', dir, '--prune');
       expect(pruning.stdout).toContain('playbook "Beta" is removed from the files, and its rule "B1": actions changed live since the last sync: applying archives it with that edit; to keep the edit, put the playbook back in the files');
-      expect(pruning.stdout).toContain('playbook "Beta" is removed from the files, and its rule "B2" was made in the app since the last sync: applying archives it with that rule; to keep the rule, put the playbook back in the files');
+      expect(pruning.stdout).toContain('playbook "Beta" is removed from the files, and its rule "B2" is in no sync record (made in the app since the last sync, or never recorded): applying archives it with the playbook; to keep the rule, put the playbook back in the files');
       // Without prune nothing is archived, so nothing is said, and no rule is read that the plan does not need.
       const plain = await ownCli('plan', '-C', dir, '-v');
       expect(plain.stdout).not.toContain('changed live since the last sync');
