@@ -42,6 +42,8 @@ export interface ExportInput {
   paths: SchemaPaths;
   /** A slug whose files already exist in a folder (pull adds to a directory): the next free one is used. */
   taken?: (folder: string, slug: string) => boolean;
+  /** Pull: the name of an attachment the files declare, by live id (export writes attachments pending, so names none). */
+  declaredName?: (kind: KindName, id: string) => string | undefined;
 }
 
 export interface ExportResult {
@@ -142,5 +144,5 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
 }
 
 function contextOf(input: ExportInput, slug: string, dir: string): ConfigContext {
-  return { slug, dir, lock: input.lock, project: input.source, live: (k) => input.live.get(k) ?? [], schema: input.schema };
+  return { slug, dir, lock: input.lock, project: input.source, live: (k) => input.live.get(k) ?? [], schema: input.schema, ...(input.declaredName ? { declaredName: input.declaredName } : {}) };
 }

@@ -297,12 +297,15 @@ export const templateKind: KindModule<'template'> = {
     });
   },
 
-  /** Exported attachments wait for their PDFs, so parameters keep naming them by id until then. */
+  /**
+   * Exported attachments wait for their PDFs, so parameters keep naming them by id until then; pull
+   * names those the files declare.
+   */
   toConfig(live, ctx) {
     const data = { id: live.id, wireType: String(live.extra?.wireType ?? ''), attributes: (live.extra?.attributes ?? {}) as Plain };
     const info = liveTemplateType({ type: data.wireType, attributes: data.attributes });
     const schemas = new Map(TEMPLATE_TYPES.map((t) => [t.type, ctx.schema(t.schema) as ParameterSchema]));
-    const result = templateDocument(data, { schemas, attachmentName: () => undefined });
+    const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id) });
     if (!info || !result) {
       const agreementType = typeof data.attributes.agreement_type === 'string' ? ` (agreement_type ${data.attributes.agreement_type})` : '';
       return { document: {}, empty: true, notes: [`template "${live.name}" has type ${data.wireType}${agreementType}, which docket does not know; not exported`] };

@@ -823,6 +823,19 @@ class PullPlanner {
     }
   }
 
+  /** The key of the object of `kind` the files declare that live id `id` is (what a new file may name it by). */
+  private declaredNameOf(kind: KindName, id: string): string | undefined {
+    if (!this.declaredById) {
+      this.declaredById = new Map();
+      for (const d of this.input.desired) {
+        const liveId = this.input.plan.ids[refKey(d.kind, d.key)];
+        if (liveId) this.declaredById.set(`${d.kind}:${liveId}`, d.key);
+      }
+    }
+    return this.declaredById.get(`${kind}:${id}`);
+  }
+  private declaredById: Map<string, string> | undefined;
+
   /** Objects no file declares: a file each, as `docket export` lays it out (next free name). */
   private writeNewObjects(): void {
     const kinds = this.input.kinds;
@@ -864,6 +877,7 @@ class PullPlanner {
       schema: this.input.schema,
       paths: this.input.paths,
       taken: this.input.taken,
+      declaredName: (kind, id) => this.declaredNameOf(kind, id),
     });
     for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);
     for (const l of fresh) {

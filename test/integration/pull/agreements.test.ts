@@ -397,6 +397,14 @@ parameters:
     expect(plan.stdout).toContain('~ update template "Cloud Pulled"');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+
+    // A template made in the app naming an attachment the files declare is written naming it.
+    const security = (await lockFiles(dir))['attachment:Security Exhibit']!.id!;
+    await new App(emulator().env).createTemplate({ type: 'NDA', name: 'App Made NDA', attachment_ids: [security] });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    const made = (await readdir(join(dir, 'templates'))).find((f) => f.startsWith('app-made-nda'))!;
+    expect(await read(dir, `templates/${made}`)).toContain('attachments:\n  - Security Exhibit\n');
+    await expectNoChanges(cli, dir);
   });
 
   it('writes no term body into a file another term names too, nor one starting with a byte-order mark', async () => {
