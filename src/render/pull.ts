@@ -13,7 +13,7 @@ import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown, stripControl } from './sanitize.js';
 import { scopeLine } from './drift.js';
-import { targetLine } from './text.js';
+import { headerLines } from './text.js';
 import { oneLine, quote } from './value.js';
 import { markInvisible } from '../config/quote.js';
 
@@ -62,7 +62,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
     }
     if (result.files.length > 0) lines.push('');
   }
-  lines.push(`docket pull · ${targetLine(plan, paint)}`, '');
+  lines.push(...headerLines('pull', plan, paint), '');
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('Nothing to pull: the files hold every live change.');
   if (result.pulled.length > 0) {
     lines.push(paint('bold', `${opts.dryRun ? 'Would pull' : 'Pulled'} into the files (${result.pulled.length}):`));

@@ -92,6 +92,11 @@ describe('drift and pull markdown at scale', () => {
     expect(out).not.toContain('\ufeff');
   });
 
+  it('names the environment under the target line, as plan and drift do', () => {
+    const nothing: PullResult = { pulled: [], notPulled: [], notes: [], files: [], sync: new Map() };
+    expect(renderPullText(plan([], { environment: 'staging' }), nothing, { color: false, dryRun: false })).toMatch(/^docket pull · target: [^\n]*\nenvironment: staging\n/);
+  });
+
   it('promises a plan with no changes after a pull only once its notes are dealt with', () => {
     const files = [{ path: 'custom-terms/t.yaml', before: 'a', after: 'b' }];
     const base: PullResult = { pulled: [pulled(1)], notPulled: [], notes: [], files, sync: new Map() };
