@@ -217,8 +217,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     } else if (c.action === 'delete' || c.action === 'archive') {
       const key = refKey(c.kind, c.key);
       // Its own record: one under its name of another live id is another object's (this one was made in the app since).
-      const named = input.sync.byKey.get(key);
-      const record = named && (!named.id || named.id === c.liveId) ? named : c.liveId ? input.sync.byId.get(c.liveId) : undefined;
+      const record = ownRecord(input.sync, c.liveId, key);
       // Last in sync under another name the files still declare: it moved in the app (its
       // playbook swapped names with another), and the files removed nothing.
       // (The index by id is built only when the name's own record is of another object.)

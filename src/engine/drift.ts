@@ -157,8 +157,8 @@ function adderTo(list: DriftItem[], oneDirection = false): (entry: DriftItem, li
  */
 export function droppedFromFiles(l: LiveResource, sync: Pick<SyncState, 'byId' | 'byKey'>, ids: Readonly<Record<string, string>>, declared: ReadonlySet<string>): boolean {
   const record = sync.byId.get(l.id);
-  // A record under its name of another live id is another object's: this one was made in the app since.
-  if (record === undefined) return sync.byKey.has(refKey(l.kind, l.key)) && !sync.byKey.get(refKey(l.kind, l.key))!.id;
+  // No record of its own (every record names its id): one under its name is another object's, made in the app since.
+  if (record === undefined) return false;
   if (record.key === refKey(l.kind, l.key) || !declared.has(record.key)) return true;
   const holder = ids[record.key];
   return holder === undefined || holder === l.id;

@@ -132,19 +132,18 @@ function warningText(d: Diagnostic): string {
 function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResource[], sync: SyncState): string[] {
   const childrenOf = childrenLookup(live);
   return changes.flatMap((c) => {
-    const applying = `applying ${c.action === 'delete' ? 'deletes' : 'archives'} it with that edit`;
+    const removes = c.action === 'delete' ? 'deletes' : 'archives';
+    const applying = `applying ${removes} it with that edit`;
     const fields = editedLiveSince(c, sync);
     const own = fields.length > 0 ? [`${removedButEditedStart(c)}${fields.join(', ')} changed live since the last sync: ${applying}; to keep the edit, put it back in the files`] : [];
-    const archives = c.action === 'delete' ? 'deletes' : 'archives';
     const children = childrenEditedLive(c, sync, childrenOf).map(({ child, fields: edited, made }) =>
       made
-        ? `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)} is in no sync record (made in the app since the last sync, or never recorded): applying ${archives} it with the ${c.kind}; to keep the ${child.kind}, put the ${c.kind} back in the files`
+        ? `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)} is in no sync record (made in the app since the last sync, or never recorded): applying ${removes} it with the ${c.kind}; to keep the ${child.kind}, put the ${c.kind} back in the files`
         : `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)}: ${edited.join(', ')} changed live since the last sync: ${applying}; to keep the edit, put the ${c.kind} back in the files`,
     );
     return [...own, ...children];
   });
 }
-
 
 /** How that warning of a change starts (a plan cut to `--target`s drops it with the change). */
 export function removedButEditedStart(c: Pick<Change, 'kind' | 'key'>): string {

@@ -51,18 +51,23 @@ export function limitToKinds<T extends { kind: KindName }>(plan: Plan, unmatched
   return { plan: { ...rest, changes, summary: summarize(changes), ...(held?.length ? { held } : {}) }, unmatched: unmatched.filter((l) => wanted(l.kind)) };
 }
 
+/** The `--target`s that parse (bad ones are reported where the plan is made), with each child kind's parent kind. */
+function targetsOf(texts: readonly string[], kinds: readonly AnyKind[]): { targets: TargetSpec[]; parentOf: Map<KindName, KindName> } {
+  const targets = texts.map((t) => parseTarget(t, kinds)).filter((t): t is TargetSpec => !('error' in t));
+  return { targets, parentOf: new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!])) };
+}
+
 /** Whether `--target`s (none: everything) name this object itself. */
 export function namedByTargets(texts: readonly string[], kinds: readonly AnyKind[]): (o: { kind: KindName; key: string }) => boolean {
   if (texts.length === 0) return () => true;
-  const targets = texts.map((t) => parseTarget(t, kinds)).filter((t): t is TargetSpec => !('error' in t));
+  const { targets } = targetsOf(texts, kinds);
   return (o) => targets.some((t) => t.kind === o.kind && t.key === o.key);
 }
 
 /** Whether `--target`s (none: everything) name a live child (a rule), or its parent. */
 export function childInTargets(texts: readonly string[], kinds: readonly AnyKind[]): (child: { kind: KindName; key: string }) => boolean {
   if (texts.length === 0) return () => true;
-  const targets = texts.map((t) => parseTarget(t, kinds)).filter((t): t is TargetSpec => !('error' in t));
-  const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
+  const { targets, parentOf } = targetsOf(texts, kinds);
   return (child) => targets.some((t) => (t.kind === child.kind && t.key === child.key) || (parentOf.get(child.kind) === t.kind && child.key.startsWith(`${t.key}/`)));
 }
 
@@ -72,9 +77,9 @@ export function childInTargets(texts: readonly string[], kinds: readonly AnyKind
  */
 export function unmatchedInTargets<T extends { kind: KindName; key: string }>(unmatched: readonly T[], texts: readonly string[], kinds: readonly AnyKind[]): T[] {
   if (texts.length === 0) return [...unmatched];
-  const targets = texts.map((t) => parseTarget(t, kinds)).filter((t): t is TargetSpec => !('error' in t));
-  const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
-  return unmatched.filter((l) => targets.some((t) => (t.kind === l.kind && t.key === l.key) || (parentOf.get(t.kind) === l.kind && t.key.startsWith(`${l.key}/`))));
+  const { targets, parentOf } = targetsOf(texts, kinds);
+  const named = namedByTargets(texts, kinds);
+  return unmatched.filter((l) => named(l) || targets.some((t) => parentOf.get(t.kind) === l.kind && t.key.startsWith(`${l.key}/`)));
 }
 
 export interface TargetResult {
@@ -93,7 +98,8 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   for (const t of targets) {
     // A child of no declared parent is never planned for (whether read or not): the parent is the target.
     const parentKind = parentOf.get(t.kind);
-    if (parentKind && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`) && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)))) {
+    const undeclaredParent = parentKind !== undefined && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)));
+    if (undeclaredParent && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`)) {
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)`, {
         hint: `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)`,
       });
@@ -102,8 +108,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     if (!known.has(`${t.kind}:${t.key}`)) {
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       // Of a parent no file declares, the children are read only where it was dropped since the last sync (pull: all).
-      const unread = parentKind && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)));
-      const missing = unread ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
+      const missing = undeclaredParent ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`)}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
       });

@@ -14,6 +14,13 @@ afterEach(async () => {
 });
 afterAll(removeMadeDirs);
 
+/** The emulator's organization, and the rules of its live playbook NDA (not an archived one of that name). */
+function ndaRules(emulated: TestEmulator) {
+  const org = emulated.emulator.store.organization(emulated.env.DOCKET_ORGANIZATION_ID!)!;
+  const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA' && !p.archived_at)!;
+  return { org, rules: Object.values(org.rules).filter((r) => r.playbook_id === nda.id) };
+}
+
 describe('the bundled example converges against each review-service shape', () => {
   it.each([
     // Flat routes and no users list run together in variants/agreements.test.ts, and no users list again below.
@@ -44,10 +51,8 @@ describe('without a users list', () => {
     const qa = t.emulator.store.userByEmail('qa@acme.example')!;
     await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${qa.id}\n` });
     await applyOk(cli, dir);
-    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA')!;
-    const rule = Object.values(org.rules).find((r) => r.playbook_id === nda.id)!;
-    expect(rule.reviewer_id).toBe(qa.id);
+    const [rule] = ndaRules(t).rules;
+    expect(rule!.reviewer_id).toBe(qa.id);
     await expectNoChanges(cli, dir);
   });
 
@@ -61,9 +66,8 @@ describe('without a users list', () => {
     await applyOk(cli, dir);
     // In the app: Term's reviewer becomes a user no invitation names (the organization's creator),
     // and Fees' a member the files pin.
-    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA' && !p.archived_at)!;
-    const ruleNamed = (name: string) => Object.values(org.rules).find((r) => r.playbook_id === nda.id && r.name === name)!;
+    const { rules } = ndaRules(t);
+    const ruleNamed = (name: string) => rules.find((r) => r.name === name)!;
     const rule = ruleNamed('Term');
     const admin = t.emulator.store.userByEmail('admin@emulator.local')!;
     rule.reviewer_id = admin.id;
@@ -114,9 +118,7 @@ describe('without a users list', () => {
     const cli = cliWith(() => t!.env);
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n' });
     await applyOk(cli, dir);
-    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA' && !p.archived_at)!;
-    const rule = Object.values(org.rules).find((r) => r.playbook_id === nda.id)!;
+    const rule = ndaRules(t).rules[0]!;
     const admin = t.emulator.store.userByEmail('admin@emulator.local')!;
     rule.reviewer_id = admin.id;
 
@@ -153,9 +155,8 @@ describe('without a users list', () => {
     // The rule now names dave, and his invitation still names him: no warning that his name "stays null".
     await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: dave@acme.example\nname: Dave Okafor\nid: ${dave.id}\n` });
     await applyOk(cli, dir);
-    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA')!;
-    expect(Object.values(org.rules).find((r) => r.playbook_id === nda.id)!.reviewer_id).toBe(dave.id);
+    const { org, rules } = ndaRules(t);
+    expect(rules[0]!.reviewer_id).toBe(dave.id);
     expect(Object.values(org.invitations).filter((i) => i.email === 'dave@acme.example')).toHaveLength(1);
     const clean = await expectNoChanges(cli, dir);
     expect(clean.stdout).not.toContain('Warning');
@@ -175,9 +176,7 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
 
     // In the app the reviewer becomes qa: nothing names dave any more, so his id is unknown.
-    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA' && !p.archived_at)!;
-    const rule = Object.values(org.rules).find((r) => r.playbook_id === nda.id)!;
+    const rule = ndaRules(t).rules[0]!;
     rule.reviewer_id = t.emulator.store.userByEmail('qa@acme.example')!.id;
     rule.updated_at = new Date().toISOString();
     const refused = await cli('plan', '-C', dir);
