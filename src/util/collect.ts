@@ -9,6 +9,13 @@ import { runInNewContext } from 'node:vm';
 
 let gc: (() => void) | undefined;
 
+/**
+ * Changes between collections during an apply: each change's request and answer are garbage once
+ * it is settled, and V8 grows the heap over them rather than collect (an apply of 20,930 creates:
+ * peak RSS 241 MB without, 211 MB with, for about 0.3 s of CPU in 7 s).
+ */
+export const CHANGES_PER_COLLECTION = 4_000;
+
 /** Below this many declared objects the heap is small: a collection would return little (and, in a test runner's process, cost more than it saves). */
 const WORTH_IT = 5_000;
 
