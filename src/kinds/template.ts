@@ -32,8 +32,12 @@ const PARAM = 'parameters.';
 
 type Plain = Record<string, unknown>;
 
-/** E-mails compare case-insensitively (DESIGN "No phantom diffs"), other values by {@link normDeep}. */
+/**
+ * E-mails compare case-insensitively and `""` as no value (DESIGN "No phantom diffs"), other
+ * values by {@link normDeep}.
+ */
 function normParameter(key: string, v: unknown): unknown {
+  if (v === '') return null;
   return key.endsWith('_email') && typeof v === 'string' ? normEmail(v) : normDeep(v);
 }
 

@@ -33,6 +33,12 @@ describe('Template toDesired', () => {
     });
   });
 
+  it('takes an empty parameter for no value, as the service answers a cleared one (README: `""` equal to `null`)', () => {
+    const { resource } = toDesired({ parameters: { sender_role: '', template_csa_order_form_attributes: { fees_currency: '' } } });
+    expect(resource.fields['parameters.sender_role']).toBeNull();
+    expect(resource.fields['parameters.template_csa_order_form_attributes.fees_currency']).toBeNull();
+  });
+
   it('points each parameter field at its line', () => {
     const { resource } = toDesired(
       { parameters: { provider: 'Acme', template_csa_order_form_attributes: { fees_currency: 'EUR' } } },
