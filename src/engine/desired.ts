@@ -22,9 +22,10 @@ export async function buildDesired(
   const seen = new Map<string, DesiredResource>();
   const byYaml = new Map(kinds.filter((k) => k.yamlKind).map((k) => [k.yamlKind!, k]));
   const singletons = new Set(kinds.filter((k) => k.singleton).map((k) => k.name));
+  const naming = new Map(kinds.map((k) => [k.name, { ...(k.identity ? { word: k.identity.word, maxLength: k.identity.maxLength } : {}), ...(k.longerText ? { longerText: k.longerText } : {}) }]));
   const add = (resource: DesiredResource): void => {
     // A singleton (the organization) is not named by its file.
-    if (!singletons.has(resource.kind) && !checkName(resource, diagnostics)) return;
+    if (!singletons.has(resource.kind) && !checkName(resource, diagnostics, naming.get(resource.kind))) return;
     // A UUID is one id whatever its letters' case; the services write them in lower case, as compared.
     if (resource.pinId && resource.pinId !== resource.pinId.toLowerCase()) {
       resource.pinIdWritten = resource.pinId;
@@ -93,11 +94,11 @@ function identitySource(resource: DesiredResource): SourcePos {
 }
 
 /** A name is visible text of a sensible length (config/text-hygiene.ts keeps it one line, without control characters). */
-function checkName(resource: DesiredResource, diagnostics: Diagnostics): boolean {
+function checkName(resource: DesiredResource, diagnostics: Diagnostics, naming?: Naming): boolean {
   const name = resource.name;
   // An empty or missing name is a schema error already.
   if (name === '') return false;
-  const problem = nameProblem(resource.kind, name);
+  const problem = nameProblem(resource.kind, name, naming);
   if (!problem) return true;
   // Where the name is worked out only when it is wrong: 20,000 names are checked on every run.
   diagnostics.error(problem.code, problem.message, { ...identitySource(resource), hint: problem.hint });
@@ -110,13 +111,24 @@ function isBlank(name: string): boolean {
   return !/^[\x20-\x7e]*$/.test(name) && name.replace(/[\s\p{Default_Ignorable_Code_Point}]/gu, '') === '';
 }
 
+/** What a kind's name is called (`name`, or `e-mail` for a member), how long it may be, and which field can hold more. */
+export interface Naming {
+  word?: string;
+  maxLength?: number;
+  longerText?: string;
+}
+
 /** Why `name` is no name (blank, or longer than docket allows), in words about the name of a `kind`. */
-export function nameProblem(kind: string, name: string): { code: string; message: string; hint: string } | undefined {
-  if (isBlank(name)) return { code: 'blank-name', message: `${kind} name ${quoteValue(name)} is blank`, hint: 'give it a name with some visible text' };
+export function nameProblem(kind: string, name: string, naming: Naming = {}): { code: string; message: string; hint: string } | undefined {
+  const { word = 'name', maxLength = MAX_NAME_LENGTH, longerText } = naming;
+  if (isBlank(name)) return { code: 'blank-name', message: `${kind} ${word} ${quoteValue(name)} is blank`, hint: `give it a ${word} with some visible text` };
   // Characters as a person (and an editor) counts them: an emoji is one, not its two UTF-16 units.
   // (Never more than its UTF-16 units, so only a long name is counted again.)
-  const length = name.length > MAX_NAME_LENGTH ? [...name].length : name.length;
-  if (length > MAX_NAME_LENGTH) return { code: 'name-too-long', message: `${kind} name ${quoteValue(name)} is ${length} characters long; docket allows ${MAX_NAME_LENGTH}`, hint: 'shorten it; a description can hold the rest' };
+  const length = name.length > maxLength ? [...name].length : name.length;
+  if (length > maxLength) {
+    const hint = longerText ? `shorten it; its \`${longerText}\` can hold the rest` : 'shorten it';
+    return { code: 'name-too-long', message: `${kind} ${word} ${quoteValue(name)} is ${length} characters long; docket allows ${maxLength}`, hint };
+  }
   return undefined;
 }
 

@@ -58,6 +58,7 @@ export const attachmentKind: KindModule<'attachment'> = {
   yamlKind: 'Attachment',
   title: 'Attachments',
   noun: ['attachment', 'attachments'],
+  longerText: 'description',
   service: 'agreements',
   schema: 'attachment.schema.json',
   deletion: 'none',

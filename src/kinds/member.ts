@@ -34,6 +34,8 @@ export const memberKind: KindModule<'member'> = {
   yamlKind: 'Member',
   title: 'Members',
   noun: ['member', 'members'],
+  // NOTE(api): no limit is documented; an e-mail address is at most 254 characters (RFC 5321).
+  identity: { word: 'e-mail', maxLength: 254 },
   service: 'review',
   schema: 'member.schema.json',
   deletion: 'never',

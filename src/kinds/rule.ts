@@ -73,6 +73,7 @@ export const ruleKind: KindModule<'rule'> = {
   name: 'rule',
   title: 'Rules',
   noun: ['rule', 'rules'],
+  longerText: 'description',
   service: 'review',
   deletion: 'delete',
   actions: ['create', 'update', 'rename', 'delete'],

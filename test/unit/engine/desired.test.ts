@@ -81,6 +81,18 @@ describe('buildDesired', () => {
     expect(at201.diagnostics.errors[0]!.message).toContain('is 201 characters long');
   });
 
+  it('points a name too long at the field that can hold the rest only where the kind has one, and takes a member\'s e-mail for what it is', async () => {
+    const long = 'N'.repeat(201);
+    const hints = async (doc: ResourceDoc) => (await build([doc])).diagnostics.errors.filter((d) => d.code === 'name-too-long').map((d) => [d.code, d.hint]);
+    expect(await hints(resourceDoc('Playbook', { name: long }))).toEqual([['name-too-long', 'shorten it; its `description` can hold the rest']]);
+    expect(await hints(resourceDoc('CustomTerm', { name: long, body: 'text' }))).toEqual([['name-too-long', 'shorten it']]);
+    // An e-mail address may have 254 characters: one of 251 is no name too long.
+    const email = (length: number) => `${'x'.repeat(length - '@acme.example'.length)}@acme.example`;
+    expect((await build([resourceDoc('Member', { email: email(251) })])).diagnostics.items).toEqual([]);
+    const over = (await build([resourceDoc('Member', { email: email(255) })])).diagnostics.errors;
+    expect(over.map((d) => [d.code, d.message.replace(/".*"/, 'E')])).toEqual([['name-too-long', 'member e-mail E is 255 characters long; docket allows 254']]);
+  });
+
   it('ignores documents of kinds it does not know (the loader reported them)', async () => {
     const { desired, diagnostics } = await build([resourceDoc('Gizmo', { name: 'x' })]);
     expect(desired).toEqual([]);
