@@ -108,7 +108,8 @@ function checkDefault(spec: Record<string, unknown>, fieldPointer: string, posit
   const fail = (message: string, at = pointer, hint?: string): void =>
     report('invalid-default', message, at, positions.valueAt(at), hint);
   const input = spec.input;
-  const options = isStringList(spec.options) ? spec.options : undefined;
+  // An empty list is broken options too: the schema says it must not be empty, and no default can be one of none.
+  const options = isStringList(spec.options) && spec.options.length > 0 ? spec.options : undefined;
 
   if (input === 'multiselect') {
     if (!Array.isArray(value)) {

@@ -124,6 +124,13 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
     expect(diagnostics.map(brief)).toEqual([`${pos(text, 'x:', '7]')} invalid-value`]);
   });
 
+  it('reports empty options once, as the schema does, and no default against none of them', async () => {
+    for (const input of ['radio', 'select', 'multiselect']) {
+      const { text, diagnostics } = await check(withFields(`x: { label: X, input: ${input}, options: [], default: ${input === 'multiselect' ? '[A]' : 'A'} }`));
+      expect(diagnostics.map(brief), input).toEqual([`${pos(text, 'x:', '[],')} invalid-value`]);
+    }
+  });
+
   it('reports an option listed twice in a multiselect default', async () => {
     const { text, diagnostics } = await check(withFields('x: { label: X, input: multiselect, options: [A, B], default: [A, A] }'));
     expect(diagnostics.map(brief)).toEqual([`${pos(text, 'x:', 'A]')} invalid-default`]);
