@@ -83,7 +83,7 @@ export function useColor(io: Io, flags: OutputFlags): boolean {
   if (flags.color === false) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   const force = io.env.FORCE_COLOR;
-  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return true;
+  if (force !== undefined && force !== '' && force !== '0' && force.toLowerCase() !== 'false') return true;
   return io.isTTY;
 }
 

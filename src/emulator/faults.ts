@@ -24,7 +24,7 @@ export interface FaultSpec {
   status: FaultStatus;
   /** How many matching requests get the fault; default 1. */
   count?: number;
-  /** Retry-After seconds on a 429; default the emulator's `retryAfterSeconds`. */
+  /** Retry-After seconds: on a 429 (default the emulator's `retryAfterSeconds`), and on another status only when given. */
   retry_after?: number;
   /** For `trickle`: milliseconds between bytes (default 1000). */
   delay_ms?: number;

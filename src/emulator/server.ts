@@ -527,7 +527,8 @@ function tooMany(detail: string, retryAfterSeconds: number): HttpProblem {
 function faultProblem(fault: Fault, defaultRetryAfter: number): HttpProblem {
   if (fault.status === 429) return tooMany('injected fault: too many requests', fault.retryAfter ?? defaultRetryAfter);
   const status = typeof fault.status === 'number' ? fault.status : 500;
-  return new HttpProblem(status, `injected fault: HTTP ${status}`);
+  // A 503 may say when to come back as a 429 does (RFC 9110 §10.2.3); only when the fault asks.
+  return new HttpProblem(status, `injected fault: HTTP ${status}`, fault.retryAfter === undefined ? {} : { headers: { 'retry-after': String(Math.ceil(fault.retryAfter)) } });
 }
 
 /** The answer one byte at a time: a server that keeps a client waiting without ever going quiet. */

@@ -33,7 +33,8 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
     const names = candidates.map((k) => k.name);
     return { error: `unknown kind ${showName(name)} in target ${quoteValue(text)}${didYouMean(name, names)} (kinds: ${names.join(', ')})` };
   }
-  if (kind.singleton) return { kind: kind.name, key: kind.name, text };
+  // The organization is one: a name after it is a mistake, not a target of it.
+  if (kind.singleton) return slash < 0 ? { kind: kind.name, key: kind.name, text } : { error: `target ${quoteValue(text)} names the ${kind.name}, which has no name: write \`${kind.name}\`` };
   const key = slash < 0 ? '' : text.slice(slash + 1);
   if (key === '') return { error: `target ${quoteValue(text)} needs a name: ${kind.name}/NAME` };
   if (kind.parentKind && !key.includes('/')) return { error: `target ${quoteValue(text)} names a ${kind.name} as ${kind.name}/${kind.parentKind.toUpperCase()}/${kind.name.toUpperCase()}` };

@@ -123,6 +123,7 @@ describe('colour', () => {
     const esc = '\u001b[';
     expect((await runCli(['plan', '-C', dir, '--emulator'], { env: { FORCE_COLOR: '1' } })).stdout).toContain(esc);
     expect((await runCli(['plan', '-C', dir, '--emulator'])).stdout).not.toContain(esc);
+    for (const off of ['0', 'false', 'FALSE', 'False']) expect((await runCli(['plan', '-C', dir, '--emulator'], { env: { FORCE_COLOR: off } })).stdout, off).not.toContain(esc);
     expect((await runCli(['plan', '-C', dir, '--emulator'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toContain(esc);
     expect((await runCli(['plan', '-C', dir, '--emulator', '--no-color'], { env: { FORCE_COLOR: '1' } })).stdout).not.toContain(esc);
   });
@@ -158,7 +159,9 @@ describe('emulator start-up problems are user errors', () => {
     expect([pipe.code, pipe.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device), not a state file')]);
     const seed = await runBin(['emulator', '--port', '0', '--seed', join(dir, 'pipe')]);
     expect([seed.code, seed.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device)')]);
-    for (const run of [remote, folder, pipe, seed]) expect(run.stderr).not.toMatch(/Internal error|    at /);
+    const seedFolder = await runBin(['emulator', '--port', '0', '--seed', dir]);
+    expect([seedFolder.code, seedFolder.stderr]).toEqual([1, expect.stringMatching(/cannot read the seed file .*: it is a folder\n.*hint: name a seed file/s)]);
+    for (const run of [remote, folder, pipe, seed, seedFolder]) expect(run.stderr).not.toMatch(/Internal error|    at /);
   });
 
   it('a file where .docket goes is named as what is in the way, not as a permission problem', async () => {

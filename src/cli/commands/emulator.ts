@@ -9,7 +9,7 @@ import { parseSeed } from '../../emulator/seed.js';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
 import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
-import { NOT_REGULAR_FILE, readRegularFileSync } from '../../util/special-file.js';
+import { readRegularFileSync, unreadableReason } from '../../util/special-file.js';
 
 interface EmulatorOptions {
   verbose?: boolean;
@@ -151,8 +151,7 @@ async function readSeed(file: string): Promise<EmulatorSeed> {
     // Read without waiting: a named pipe there would block the process, signals included.
     text = readRegularFileSync(file).toString('utf8');
   } catch (error) {
-    const special = (error as NodeJS.ErrnoException).code === 'ENOTREGULAR';
-    throw new UsageError(special ? `the seed file ${file} ${NOT_REGULAR_FILE}` : `cannot read the seed file ${file}`);
+    throw new UsageError(`cannot read the seed file ${file}: ${unreadableReason(error)}`, 'name a seed file (JSON; see "The emulator" in the README for its format)');
   }
   try {
     return parseSeed(JSON.parse(text));

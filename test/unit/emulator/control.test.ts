@@ -70,6 +70,16 @@ describe('faults', () => {
     expect(h.emu.stats().faults_injected).toBe(2);
   });
 
+  it('says Retry-After on another status only when the fault gives one', async () => {
+    const h = await start();
+    await h.control('POST', '/_emulator/faults', { method: 'GET', path_pattern: PLAYBOOKS_TEMPLATE, status: 503, count: 1, retry_after: 3 });
+    await h.control('POST', '/_emulator/faults', { method: 'GET', path_pattern: PLAYBOOKS_TEMPLATE, status: 503, count: 1 });
+    const given = await h.review('GET', PLAYBOOKS);
+    expect([given.status, given.headers.get('retry-after')]).toEqual([503, '3']);
+    const none = await h.review('GET', PLAYBOOKS);
+    expect([none.status, none.headers.get('retry-after')]).toEqual([503, null]);
+  });
+
   it('queues 5xx programmatically and clears faults', async () => {
     const h = await start();
     h.emu.faults.add({ path_pattern: '/playbooks', status: 503, count: 5 });

@@ -25,6 +25,8 @@ describe('parseTarget', () => {
     expect(parseTarget('playbok/X', KINDS)).toEqual({ error: expect.stringContaining('unknown kind `playbok`') });
     expect(parseTarget('playbook', KINDS)).toEqual({ error: expect.stringContaining('needs a name') });
     expect(parseTarget('rule/Term', KINDS)).toEqual({ error: expect.stringContaining('rule/PLAYBOOK/RULE') });
+    // The organization has no name: text after it is a typo, never a target of it.
+    for (const text of ['organization/zzz', 'organization/']) expect(parseTarget(text, KINDS)).toEqual({ error: `target ${JSON.stringify(text)} names the organization, which has no name: write \`organization\`` });
     // What the user typed is quoted one line, control characters escaped.
     expect(parseTarget('play\nbook\u001b/X', KINDS)).toEqual({ error: expect.stringContaining('unknown kind "play\\nbook\\u001b" in target "play\\nbook\\u001b/X"') });
   });
