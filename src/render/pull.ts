@@ -107,7 +107,7 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   }
   if (result.notPulled.length > 0) {
     lines.push('**Not pulled**', '');
-    pushWithin(lines, result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}: ${escapeMarkdown(e.reason ?? '')}`), budget);
+    pushWithin(lines, result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`), budget);
     lines.push('');
   }
   if (result.notes.length > 0) {

@@ -36,6 +36,13 @@ describe('drift and pull markdown at scale', () => {
     expect(small).toContain('Files: `playbooks/playbook-0.yaml` (created), `playbooks/playbook-1.yaml` (created)');
     expect(small).not.toContain('truncated');
   });
+  it('says where each field not pulled is written, in markdown as in text', () => {
+    const entry: PullEntry = { kind: 'organization', key: 'organization', name: 'organization', direction: 'changed-live', fields: ['review.default_reviewer'], file: 'organization.yaml', line: 5, reason: 'live value differs from var.legal_lead' };
+    const result: PullResult = { pulled: [], notPulled: [entry], notes: [], files: [], sync: new Map() };
+    expect(renderPullText(plan([]), result, { dryRun: false, color: false })).toContain('review.default_reviewer (organization.yaml:5): live value differs');
+    expect(renderPullMarkdown(plan([]), result, { dryRun: false })).toContain('`review.default_reviewer` (`organization.yaml:5`): live value differs');
+  });
+
   it('says which side moved each field of an object changed on both sides, in the words the plan uses', () => {
     const rule: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-both', fields: [{ field: 'internal_notes', direction: 'both' }, { field: 'actions', direction: 'live' }] };
     const drift = { drift: [rule], ignored: [], pending: [] };
