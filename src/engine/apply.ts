@@ -321,12 +321,19 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   // Every write of the apply is done: one read per scope now serves all its creates.
   const ctx: ExecContext = { ...env.ctx, readAfterWrites: onceReads() };
   const checked = new Set<Change>();
-  // A bounded number at a time: twenty thousand pending checks would each hold their state at once.
-  const checks = mapLimit(changes, Math.max(1, env.concurrency), async (change) => {
+  // A parent set aside as the other run's duplicate took this run's children in it along: their
+  // scope is archived, and nothing of theirs is left to check.
+  const createOf = new Map(changes.map((c) => [`${c.kind}:${c.key}`, c.id]));
+  const wentWithParent = (c: Change): boolean => c.parent !== undefined && env.keptOther.has(createOf.get(`${c.parent.kind}:${c.parent.key}`) ?? '');
+  const check = async (change: Change): Promise<void> => {
     if (env.signal?.aborted) return;
-    await settleOne(change, results.get(change.id), ctx, env);
+    if (!wentWithParent(change)) await settleOne(change, results.get(change.id), ctx, env);
     checked.add(change);
-  });
+  };
+  // Parents first, so that a child is checked knowing whether its parent stays. A bounded number
+  // at a time: twenty thousand pending checks would each hold their state at once.
+  const width = Math.max(1, env.concurrency);
+  const checks = mapLimit(changes.filter((c) => !c.parent), width, check).then(() => mapLimit(changes.filter((c) => c.parent), width, check));
   if (await withinGrace(checks, env.signal, env.graceMs)) return;
   // Stopped during the checks: the apply is reported stopped as it would have been a moment earlier.
   report.stopped = reasonOf(env.signal!);

@@ -7,7 +7,7 @@ import { FileWriteError } from '../../../src/util/file-write-error.js';
 import type { DesiredResource, Plan } from '../../../src/engine/types.js';
 import type { AnyKind } from '../../../src/kinds/index.js';
 import type { KindModule } from '../../../src/kinds/kind.js';
-import { desiredPlaybook, projectConfig } from './builders.js';
+import { desiredPlaybook, desiredRule, projectConfig } from './builders.js';
 
 /** A playbook-named kind that only creates, running `execute` for each create. */
 function creatingKind(execute: KindModule<'playbook'>['execute'], more: Partial<KindModule<'playbook'>> = {}): AnyKind {
@@ -93,6 +93,48 @@ describe('applyPlan', () => {
     expect(events).toEqual(['create A', 'read 1', 'create B', 'create C', 'read 2']);
     expect(applied.ids.get('playbook:C')).toBe('theirs-C');
     expect(applied.report.results.find((r) => r.changeId === c!.id)?.note).toContain('another apply (or someone in the app) created it at the same time');
+  });
+
+  it("checks children after their parent, and not at all once the parent went as another run's duplicate: they went with it", async () => {
+    const events: string[] = [];
+    let parentSetAside = false;
+    const playbook = creatingKind(async (change, ctx) => ctx.registerId('playbook', change.key, 'mine-P'), {
+      race: {
+        checkAtEnd: true,
+        siblings: async () => {
+          events.push('check P');
+          return [
+            { id: 'theirs-P', key: 'P', createdAt: '2026-01-01T00:00:00Z' },
+            { id: 'mine-P', key: 'P', createdAt: '2026-01-02T00:00:00Z' },
+          ];
+        },
+        setAside: async () => {
+          parentSetAside = true;
+          return 'archived';
+        },
+      },
+    });
+    const rule = {
+      ...creatingKind(async (change, ctx) => ctx.registerId('rule', change.key, `mine-${change.key}`), {
+        race: {
+          siblings: async (change) => {
+            events.push(`check ${change.key}`);
+            // The service's answer for the rules of an archived playbook.
+            if (parentSetAside) throw new Error('HTTP 404 Not Found: playbook mine-P not found');
+            return [{ id: `mine-${change.key}`, key: change.key }];
+          },
+          setAside: async () => 'deleted',
+        },
+      }),
+      name: 'rule',
+      parentKind: 'playbook',
+    } as AnyKind;
+    const desired = [desiredPlaybook('P'), desiredRule('P', 'R1'), desiredRule('P', 'R2')];
+    const { plan } = buildPlan({ kinds: [playbook, rule], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+    const applied = await applyPlan(plan!, { kinds: [playbook, rule], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 1 });
+    expect(events).toEqual(['check P']);
+    expect(applied.report.results.map((r) => r.note ?? '').join('\n')).not.toContain('could not check');
+    expect(applied.ids.get('playbook:P')).toBe('theirs-P');
   });
 
   it('forgets a pending mark again, back to the upload confirmed before it or to no entry', async () => {
