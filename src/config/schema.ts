@@ -326,10 +326,10 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
     case 'uniqueItems':
       {
         const item: unknown = Array.isArray(e.data) ? e.data[Number(params.i)] : undefined;
-        const shown = typeof item === 'string' ? `${quoteValue(item)}, ` : '';
+        const shown = typeof item === 'string' ? `${quoteValue(item)} ` : '';
         const [first, later] = [Number(params.i), Number(params.j)].sort((a, b) => a - b);
-        // Counted from 1, as a person counts the items of a list.
-        return `must not list the same value twice (${shown}items ${first + 1} and ${later + 1})`;
+        // Indexes as a label writes them (`renamed_from[1]`), counted from 0.
+        return `must not list the same value twice (${shown}at [${first}] and [${later}])`;
       }
     case 'minProperties':
       return params.limit === 1 ? 'must not be empty' : `must have at least ${String(params.limit)} keys`;

@@ -22,7 +22,7 @@ export async function buildDesired(
   const seen = new Map<string, DesiredResource>();
   const byYaml = new Map(kinds.filter((k) => k.yamlKind).map((k) => [k.yamlKind!, k]));
   const singletons = new Set(kinds.filter((k) => k.singleton).map((k) => k.name));
-  const naming = new Map(kinds.map((k) => [k.name, { ...(k.identity ? { word: k.identity.word, maxLength: k.identity.maxLength } : {}), ...(k.longerText ? { longerText: k.longerText } : {}) }]));
+  const naming = new Map(kinds.map((k): [string, Naming] => [k.name, { ...k.nameAs, ...(k.overflowField ? { overflowField: k.overflowField } : {}) }]));
   const add = (resource: DesiredResource): void => {
     // A singleton (the organization) is not named by its file.
     if (!singletons.has(resource.kind) && !checkName(resource, diagnostics, naming.get(resource.kind))) return;
@@ -115,18 +115,18 @@ function isBlank(name: string): boolean {
 export interface Naming {
   word?: string;
   maxLength?: number;
-  longerText?: string;
+  overflowField?: string;
 }
 
 /** Why `name` is no name (blank, or longer than docket allows), in words about the name of a `kind`. */
 export function nameProblem(kind: string, name: string, naming: Naming = {}): { code: string; message: string; hint: string } | undefined {
-  const { word = 'name', maxLength = MAX_NAME_LENGTH, longerText } = naming;
-  if (isBlank(name)) return { code: 'blank-name', message: `${kind} ${word} ${quoteValue(name)} is blank`, hint: `give it a ${word} with some visible text` };
+  const { word = 'name', maxLength = MAX_NAME_LENGTH, overflowField } = naming;
+  if (isBlank(name)) return { code: 'blank-name', message: `${kind} ${word} ${quoteValue(name)} is blank`, hint: `give it ${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word} with some visible text` };
   // Characters as a person (and an editor) counts them: an emoji is one, not its two UTF-16 units.
   // (Never more than its UTF-16 units, so only a long name is counted again.)
   const length = name.length > maxLength ? [...name].length : name.length;
   if (length > maxLength) {
-    const hint = longerText ? `shorten it; its \`${longerText}\` can hold the rest` : 'shorten it';
+    const hint = overflowField ? `shorten it; its \`${overflowField}\` can hold the rest` : 'shorten it';
     return { code: 'name-too-long', message: `${kind} ${word} ${quoteValue(name)} is ${length} characters long; docket allows ${maxLength}`, hint };
   }
   return undefined;

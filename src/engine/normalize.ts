@@ -77,11 +77,18 @@ export function normScalar(value: unknown): unknown {
   return value ?? null;
 }
 
-/** {@link normScalar} at every depth of lists and mappings (template parameters and their defaults). */
+/**
+ * {@link normScalar} at every depth of lists and mappings (template parameters and their
+ * defaults); a mapping's `""` is no value, as optional text is (a fee item's `description: ""`).
+ */
 export function normDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normDeep);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normDeep(v)]));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, emptyAsNull(normDeep(v))]));
   return normScalar(value);
+}
+
+function emptyAsNull(value: unknown): unknown {
+  return value === '' ? null : value;
 }
 
 /** Every text at every depth with its line endings as compared, nothing else changed: a value as it is sent. */

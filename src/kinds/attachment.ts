@@ -58,7 +58,7 @@ export const attachmentKind: KindModule<'attachment'> = {
   yamlKind: 'Attachment',
   title: 'Attachments',
   noun: ['attachment', 'attachments'],
-  longerText: 'description',
+  overflowField: 'description',
   service: 'agreements',
   schema: 'attachment.schema.json',
   deletion: 'none',

@@ -229,10 +229,10 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   exportNotes?: readonly string[];
   /** For a kind drift and pull compare only where the files declare it: what `--kind` of it compares. */
   comparedOnlyDeclared?: string;
-  /** The field that can hold what a name too long cannot (the `name-too-long` hint points to it). */
-  longerText?: string;
-  /** An identity that is no name, what it is called and how long it may be (a member's e-mail); its schema checks its form. */
-  identity?: { word: string; maxLength: number };
+  /** The field the `name-too-long` hint points to: it can hold what a name too long cannot. */
+  overflowField?: string;
+  /** A name that is something else, what it is called and how long it may be (a member's is an e-mail); its schema checks its form. */
+  nameAs?: { word: string; maxLength: number };
   /** Turns one validated document into desired resources, adding rule violations to `diag`. */
   toDesired?(doc: ResourceDoc, diag: Diagnostics, ctx: DesiredContext): DesiredResource[] | Promise<DesiredResource[]>;
   /** The services this kind's declared resources need (default: its `service`; `both` kinds decide by fields). Undefined `declared`: export. */

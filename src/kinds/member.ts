@@ -35,7 +35,7 @@ export const memberKind: KindModule<'member'> = {
   title: 'Members',
   noun: ['member', 'members'],
   // NOTE(api): no limit is documented; an e-mail address is at most 254 characters (RFC 5321).
-  identity: { word: 'e-mail', maxLength: 254 },
+  nameAs: { word: 'e-mail', maxLength: 254 },
   service: 'review',
   schema: 'member.schema.json',
   deletion: 'never',

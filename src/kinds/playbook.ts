@@ -17,7 +17,7 @@ export const playbookKind: KindModule<'playbook'> = {
   yamlKind: 'Playbook',
   title: 'Playbooks',
   noun: ['playbook', 'playbooks'],
-  longerText: 'description',
+  overflowField: 'description',
   service: 'review',
   schema: 'playbook.schema.json',
   deletion: 'archive',

@@ -73,7 +73,7 @@ export const ruleKind: KindModule<'rule'> = {
   name: 'rule',
   title: 'Rules',
   noun: ['rule', 'rules'],
-  longerText: 'description',
+  overflowField: 'description',
   service: 'review',
   deletion: 'delete',
   actions: ['create', 'update', 'rename', 'delete'],

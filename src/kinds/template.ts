@@ -37,8 +37,9 @@ type Plain = Record<string, unknown>;
  * values by {@link normDeep}.
  */
 function normParameter(key: string, v: unknown): unknown {
-  if (v === '') return null;
-  return key.endsWith('_email') && typeof v === 'string' ? normEmail(v) : normDeep(v);
+  if (key.endsWith('_email') && typeof v === 'string') return normEmail(v);
+  const value = normDeep(v);
+  return value === '' ? null : value;
 }
 
 /** The value of a changed parameter field as the file wrote it (`"01099"` stays a string). */

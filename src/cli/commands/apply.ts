@@ -181,7 +181,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       adoptFiles: Boolean(opts.adoptFiles),
       onResult: () => {
         s.progress.update(`${++finished}/${plan.changes.length} changes`);
-        if (finished % CHANGES_PER_COLLECTION === 0) collectGarbage(w.desired.length);
+        if (finished % CHANGES_PER_COLLECTION === 0) collectGarbage(plan.changes.length);
       },
       persistLock: recorder.persistLock,
       signal: unlimitedListeners(AbortSignal.any([interrupts.signal, budget.signal])),

@@ -10,6 +10,7 @@ import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
 import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
 import { readRegularFileSync, unreadableReason } from '../../util/special-file.js';
+import { showPath } from '../../config/quote.js';
 
 interface EmulatorOptions {
   verbose?: boolean;
@@ -151,7 +152,9 @@ async function readSeed(file: string): Promise<EmulatorSeed> {
     // Read without waiting: a named pipe there would block the process, signals included.
     text = readRegularFileSync(file).toString('utf8');
   } catch (error) {
-    throw new UsageError(`cannot read the seed file ${file}: ${unreadableReason(error)}`, 'name a seed file (JSON; see "The emulator" in the README for its format)');
+    const code = (error as NodeJS.ErrnoException).code;
+    const hint = code === 'EACCES' || code === 'EPERM' ? 'check its permissions' : 'name a seed file (JSON; see "The emulator" in the README for its format)';
+    throw new UsageError(`cannot read the seed file ${showPath(file)}: ${unreadableReason(error)}`, hint);
   }
   try {
     return parseSeed(JSON.parse(text));

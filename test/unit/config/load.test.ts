@@ -309,7 +309,7 @@ describe('loadConfig: schema errors', () => {
       ['p.yaml:2:5 invalid-value', '`id` must be a string, not an integer (got 42)'],
       ['p.yaml:3:7 invalid-value', '`name` must not be empty (got "")'],
       ['p.yaml:4:21 invalid-value', '`renamed_from[1]` must be a string, not an integer (got 3)'],
-      ['p.yaml:5:36 invalid-value', '`ignore_fields` must not list the same value twice ("actions", items 1 and 3)'],
+      ['p.yaml:5:36 invalid-value', '`ignore_fields` must not list the same value twice ("actions" at [0] and [2])'],
       ['p.yaml:8:15 invalid-value', '`reviewer` must be an e-mail address (got "bob")'],
       ['p.yaml:9:23 invalid-value', '`generate_summary` must be true or false, not a string (got "no")'],
       ['p.yaml:10:9 invalid-value', '`id` must be a UUID (8-4-4-4-12 hex digits) (got "not-a-uuid")'],

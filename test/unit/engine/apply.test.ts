@@ -131,7 +131,8 @@ describe('applyPlan', () => {
     } as AnyKind;
     const desired = [desiredPlaybook('P'), desiredRule('P', 'R1'), desiredRule('P', 'R2')];
     const { plan } = buildPlan({ kinds: [playbook, rule], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
-    const applied = await applyPlan(plan!, { kinds: [playbook, rule], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 1 });
+    const applied = await applyPlan(plan!, { kinds: [playbook, rule], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 3 });
+    // Three at a time: the rules' checks would start beside the playbook's, before it is set aside.
     expect(events).toEqual(['check P']);
     expect(applied.report.results.map((r) => r.note ?? '').join('\n')).not.toContain('could not check');
     expect(applied.ids.get('playbook:P')).toBe('theirs-P');

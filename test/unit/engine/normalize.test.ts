@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normEmail, normName, normScalar, normText } from '../../../src/engine/normalize.js';
+import { normDeep, normEmail, normName, normScalar, normText } from '../../../src/engine/normalize.js';
 import { sameValue } from '../../../src/engine/canonical.js';
 
 describe('normText (optional text)', () => {
@@ -34,6 +34,14 @@ describe('normName (required text)', () => {
     expect(normName('Inbound NDA\r\n')).toBe('Inbound NDA');
     expect(normName('')).toBe('');
     expect(normName(undefined)).toBe('');
+  });
+});
+
+describe('normDeep (template parameters)', () => {
+  it('takes a mapping\'s "" for no value at any depth (a fee item\'s description), and keeps a list\'s items as they are', () => {
+    expect(normDeep([{ description: '', cost: '5' }])).toEqual([{ description: null, cost: 5 }]);
+    expect(normDeep({ a: { b: '\n' } })).toEqual({ a: { b: null } });
+    expect(normDeep(['', 'x'])).toEqual(['', 'x']);
   });
 });
 

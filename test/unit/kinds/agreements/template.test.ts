@@ -34,8 +34,10 @@ describe('Template toDesired', () => {
   });
 
   it('takes an empty parameter for no value, as the service answers a cleared one (README: `""` equal to `null`)', () => {
-    const { resource } = toDesired({ parameters: { sender_role: '', template_csa_order_form_attributes: { fees_currency: '' } } });
+    const { resource } = toDesired({ parameters: { sender_role: '', provider: '\n', template_csa_order_form_attributes: { fees_currency: '' } } });
     expect(resource.fields['parameters.sender_role']).toBeNull();
+    // Empty once its line end is taken off, as a block scalar's is.
+    expect(resource.fields['parameters.provider']).toBeNull();
     expect(resource.fields['parameters.template_csa_order_form_attributes.fees_currency']).toBeNull();
   });
 
