@@ -15,7 +15,7 @@ import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/
 import { KINDS } from '../../kinds/index.js';
 import type { ApplyReport, Plan } from '../../engine/types.js';
 import { lockEntries, type LockFile } from '../../config/lock.js';
-import { CHANGES_PER_COLLECTION, collectGarbage } from '../../util/collect.js';
+import { collectGarbage } from '../../util/collect.js';
 import { ApplyFailedError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks, renderApplyReportJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
@@ -179,10 +179,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     result = await applyPlan(plan, {
       ...applyInputOf(s),
       adoptFiles: Boolean(opts.adoptFiles),
-      onResult: () => {
-        s.progress.update(`${++finished}/${plan.changes.length} changes`);
-        if (finished % CHANGES_PER_COLLECTION === 0) collectGarbage(plan.changes.length);
-      },
+      onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
       persistLock: recorder.persistLock,
       signal: unlimitedListeners(AbortSignal.any([interrupts.signal, budget.signal])),
       // The timer fires late when the event loop is busy: a change started past the deadline would
