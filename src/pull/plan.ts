@@ -549,7 +549,30 @@ class PullPlanner {
       const value = literalPlaceholders(where.value);
       doc = setAt(doc, pointer, this.styledText(file, index, pointer, valueAt(doc, pointer), value), order);
     }
+    if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) doc = this.withFormerName(doc, base, d);
     this.editOf(file).documents.set(index, doc);
+  }
+
+  /**
+   * A rename pulled from the app keeps the name it replaces in `renamed_from`: another environment
+   * of these files still has the object under it, and renames it there instead of making a second.
+   * Not when the files name the former one otherwise (another object of it, or another's rename).
+   */
+  private withFormerName(doc: unknown, base: string, d: DesiredResource): unknown {
+    const written = valueAt(doc, base);
+    if (!isPlainObject(written)) return doc;
+    const former = d.name;
+    const listed = written.renamed_from === undefined || written.renamed_from === null ? [] : Array.isArray(written.renamed_from) ? written.renamed_from : [written.renamed_from];
+    if (listed.some((n) => typeof n === 'string' && normName(n) === former)) return doc;
+    const scope = d.parent ? `${d.parent.key}/` : '';
+    const named = this.desired.get(refKey(d.kind, `${scope}${former}`));
+    if (named && named !== d) return doc;
+    for (const other of this.desired.values()) {
+      if (other !== d && other.kind === d.kind && other.parent?.key === d.parent?.key && other.renamedFrom.includes(former)) return doc;
+    }
+    const keys = Object.keys(written);
+    const order = [...keys.slice(0, keys.indexOf('name') + 1), 'renamed_from', ...keys.slice(keys.indexOf('name') + 1)];
+    return setAt(doc, `${base}/renamed_from`, [...listed, former], order);
   }
 
   /**

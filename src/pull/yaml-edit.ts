@@ -825,7 +825,8 @@ function renamesIn(old: readonly unknown[], wanted: readonly unknown[], gapOld: 
     let best: { w: number; score: number } | undefined;
     for (const w of came) {
       if (taken.has(w) || !identityOf(wanted[w])!.startsWith(`${idKey}=`)) continue;
-      const score = likeness(old[o] as Record<string, unknown>, wanted[w] as Record<string, unknown>, idKey);
+      // One that says it was renamed from this one is it, whatever else changed.
+      const score = namesFormer(wanted[w], id.slice(idKey.length + 1)) ? Infinity : likeness(old[o] as Record<string, unknown>, wanted[w] as Record<string, unknown>, idKey);
       if (score >= 0.5 && (!best || score > best.score)) best = { w, score };
     }
     if (best) {
@@ -836,9 +837,15 @@ function renamesIn(old: readonly unknown[], wanted: readonly unknown[], gapOld: 
   return out;
 }
 
-/** The share of keys (the identity's aside) two mappings hold the same value under. */
+/** Whether a list item's `renamed_from` (one name or a list) names `former`. */
+function namesFormer(item: unknown, former: string): boolean {
+  const listed = isPlainObject(item) ? item.renamed_from : undefined;
+  return Array.isArray(listed) ? listed.includes(former) : listed === former;
+}
+
+/** The share of keys (the identity's and `renamed_from` aside) two mappings hold the same value under. */
 function likeness(a: Record<string, unknown>, b: Record<string, unknown>, except: string): number {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== except));
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== except && k !== 'renamed_from'));
   if (keys.size === 0) return 0;
   let same = 0;
   for (const k of keys) if (Object.hasOwn(a, k) && Object.hasOwn(b, k) && sameValue(a[k], b[k])) same++;

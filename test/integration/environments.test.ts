@@ -7,6 +7,7 @@ import { runCli } from '../helpers/cli.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from '../../src/emulator/server.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { App } from '../helpers/app.js';
 
 afterAll(removeMadeDirs);
 
@@ -180,4 +181,31 @@ it('applies a saved plan for a template that names a pinned attachment the lock 
   expect(apply.stderr).not.toContain('stale');
   expect(apply.code).toBe(0);
   expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
+});
+
+it('a rename pulled from one environment is a rename in the other, not a second playbook: pull keeps the former name in renamed_from', async () => {
+  const t = await startTestEmulator({ seed: (seed) => void seed.organizations.push({ id: STAGING_ORG, name: 'Staging', api_keys: [EMULATOR_API_KEY], users: [{ email: 'admin@emulator.local', role: 'admin' }], playbooks: [] }) });
+  try {
+    const { DOCKET_ORGANIZATION_ID: _, ...env } = t.env;
+    const cli = (...args: string[]) => runCli(args, { env });
+    const dir = await makeDir({
+      'docket.yaml': `version: 1\nreview: { organization_id: ${DEFAULT_ORGANIZATION_ID} }\nenvironments:\n  staging:\n    review: { organization_id: ${STAGING_ORG} }\n`,
+      'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT up to 3 years\n',
+    });
+    for (const environment of [[], ['--env', 'staging']]) expect((await cli('apply', '-C', dir, '--auto-approve', ...environment)).code).toBe(0);
+    // Renamed in production's app, and pulled from there.
+    const app = new App(t.env);
+    await app.editPlaybook('Inbound NDA', { name: 'Inbound NDAs' });
+    await app.editRule('Inbound NDAs', 'Term', { name: 'Duration' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe('kind: Playbook\nname: Inbound NDAs\nrenamed_from:\n  - Inbound NDA\nrules:\n  - name: Duration\n    renamed_from:\n      - Term\n    actions: ACCEPT up to 3 years\n');
+    const staging = await cli('plan', '-C', dir, '--env', 'staging', '--prune');
+    expect(staging.stdout).toContain('~ rename playbook "Inbound NDA" → "Inbound NDAs"');
+    expect(staging.stdout).toContain('~ rename rule "Inbound NDAs/Term" → "Inbound NDAs/Duration"');
+    expect(staging.stdout).toContain('Plan: 0 to create, 0 to update, 2 to rename, 0 to delete.');
+    expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve', '--prune')).code).toBe(0);
+    for (const environment of [[], ['--env', 'staging']]) expect((await cli('plan', '-C', dir, '--detailed-exitcode', ...environment)).code).toBe(0);
+  } finally {
+    await t.emulator.close();
+  }
 });

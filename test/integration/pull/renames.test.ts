@@ -76,9 +76,11 @@ describe('objects renamed in the app', () => {
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.stderr).toBe('');
     expect(pulled.code).toBe(0);
-    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(NDA.replace('Inbound NDA   #', 'Inbound NDAs   #'));
-    expect(await readFile(join(dir, 'custom-terms/consulting.yaml'), 'utf8')).toBe(TERMS.replace('Consulting Terms', 'Consulting Terms 2026'));
-    expect(await readFile(join(dir, 'custom-templates/consulting.yaml'), 'utf8')).toBe(TEMPLATE.replace('Consulting Agreement', 'Consulting Agreement 2026'));
+    // Each keeps its former name, so that another environment of these files renames it too.
+    const ndaRenamed = NDA.replace('Inbound NDA   # what reviewers see\n', 'Inbound NDAs   # what reviewers see\nrenamed_from:\n  - Inbound NDA\n');
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(ndaRenamed);
+    expect(await readFile(join(dir, 'custom-terms/consulting.yaml'), 'utf8')).toBe(TERMS.replace('Consulting Terms\n', 'Consulting Terms 2026\nrenamed_from:\n  - Consulting Terms\n'));
+    expect(await readFile(join(dir, 'custom-templates/consulting.yaml'), 'utf8')).toBe(TEMPLATE.replace('Consulting Agreement\n', 'Consulting Agreement 2026\nrenamed_from:\n  - Consulting Agreement\n'));
     // The tests name what they test by its new name too, and say so.
     expect(await readFile(join(dir, 'tests/nda.test.yaml'), 'utf8')).toBe(NDA_TEST.replace('Inbound NDA   #', 'Inbound NDAs   #'));
     expect(await readFile(join(dir, 'tests/consulting.test.yaml'), 'utf8')).toBe(COVER_TEST.replace('"Consulting Agreement"', '"Consulting Agreement 2026"'));
@@ -97,9 +99,7 @@ describe('objects renamed in the app', () => {
     expect(again.stdout).not.toContain('direction unknown');
     expect((await cli('pull', '-C', dir)).code).toBe(0);
     expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(
-      NDA.replace('Inbound NDA   #', 'Inbound NDAs   #')
-        .replace('3 years', '5 years')
-        .replace('  - name: Law\n', '  - name: Residuals\n    actions: REJECT\n  - name: Choice of law\n'),
+      ndaRenamed.replace('3 years', '5 years').replace('  - name: Law\n', '  - name: Residuals\n    actions: REJECT\n  - name: Choice of law\n    renamed_from:\n      - Law\n'),
     );
     // A renamed rule, wherever the tests name it (rule names match whatever their case and spacing).
     expect(await readFile(join(dir, 'tests/nda.test.yaml'), 'utf8')).toBe(
@@ -195,7 +195,7 @@ describe('objects renamed in the app', () => {
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
     expect(pulled.stdout).toContain('differs from var.lead');
-    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook.replace('name: R\n', 'name: R2\n'));
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook.replace('name: R\n', 'name: R2\n    renamed_from:\n      - R\n'));
     // The reviewer changed in the app and was not pulled: still drift, still the app's change.
     const drift = await cli('drift', '-C', dir);
     expect(drift.code).toBe(2);
@@ -211,7 +211,7 @@ describe('objects renamed in the app', () => {
     await app.editRule('P', 'R2', { name: 'R3', actions: 'ACCEPT\u0007 y' });
     const again = await cli('pull', '-C', dir);
     expect(again.stdout).toContain('which docket refuses in the files');
-    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook.replace('name: R\n', 'name: R3\n'));
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook.replace('name: R\n', 'name: R3\n    renamed_from:\n      - R\n      - R2\n'));
     expect((await cli('drift', '-C', dir)).code).toBe(2);
     await app.editRule('P', 'R3', { actions: 'ACCEPT x' });
     await expectNoChanges(cli, dir);

@@ -147,6 +147,8 @@ name: Vendor MSA
 description: MSAs we receive from vendors
 rules:
   - name: Limitation of liability
+    renamed_from:
+      - Liability
     actions: CAP at 12 months of fees
 ---
 kind: Playbook
