@@ -944,8 +944,15 @@ function conditionals(conds, properties, where) {
   });
 }
 
+/** A required text parameter holds some visible text: docket takes `""` (and a lone line end) for no value, and sends none. */
+const NOT_BLANK = '\\S';
+
 function objectSchema(def, description) {
   const { properties, conds } = buildProperties(def.rows, def.title);
+  for (const key of def.required) {
+    const p = properties[key];
+    if (p?.type === 'string' && !p.pattern && !p.enum && !p.format) Object.assign(p, { pattern: NOT_BLANK, patternErrorMessage: 'Required: write some text (an empty value is no value).' });
+  }
   const schema = {
     title: def.title,
     description,

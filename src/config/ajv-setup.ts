@@ -52,9 +52,10 @@ export function createAjv(code?: Options['code']): Ajv {
     ...(code ? { code } : {}),
   });
   addFormats(ajv);
-  // For editors only (yaml-language-server): what completion leaves out. (`patternErrorMessage` sits
-  // only on names' patterns, which forDocket strips with it.)
+  // For editors only (yaml-language-server): what completion leaves out, and what a pattern's
+  // mismatch says (docket says its own, schema.ts).
   ajv.addKeyword({ keyword: 'doNotSuggest', schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
   // The uuid format of ajv-formats also takes `urn:uuid:…`, which no service id ever matches.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   // A scheme and the characters RFC 3986 allows; url-policy.ts parses every service URL with

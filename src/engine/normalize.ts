@@ -79,16 +79,21 @@ export function normScalar(value: unknown): unknown {
 
 /**
  * {@link normScalar} at every depth of lists and mappings (template parameters and their
- * defaults); a mapping's `""` is no value, as optional text is (a fee item's `description: ""`).
+ * defaults). A mapping's key with no value (`""`, as optional text, or null) is left out, as the
+ * service's answer leaves out what it holds no value for: a fee item's `description: ""` is the
+ * item without one.
  */
 export function normDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normDeep);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, emptyAsNull(normDeep(v))]));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const n = normDeep(v);
+      if (n !== '' && n !== null && n !== undefined) out[k] = n;
+    }
+    return out;
+  }
   return normScalar(value);
-}
-
-function emptyAsNull(value: unknown): unknown {
-  return value === '' ? null : value;
 }
 
 /** Every text at every depth with its line endings as compared, nothing else changed: a value as it is sent. */
