@@ -118,13 +118,14 @@ function checkDefault(spec: Record<string, unknown>, fieldPointer: string, posit
       return;
     }
     if (!options) return; // missing or broken options: reported by the schema
-    const seen = new Set<string>();
+    const seen = new Map<string, number>();
     value.forEach((item, i) => {
       if (typeof item !== 'string') return; // the schema reports items that are not text
       const at = joinPointer(pointer, i);
+      const first = seen.get(item);
       if (!options.includes(item)) fail(notAnOption(item, options), at, optionHint(item, options));
-      else if (seen.has(item)) fail(`the default lists the option ${JSON.stringify(item)} twice`, at);
-      seen.add(item);
+      else if (first !== undefined) fail(`the default lists the option ${JSON.stringify(item)} twice (at [${first}] and [${i}])`, at);
+      if (first === undefined) seen.set(item, i);
     });
     return;
   }

@@ -131,9 +131,10 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
     }
   });
 
-  it('reports an option listed twice in a multiselect default', async () => {
+  it('reports an option listed twice in a multiselect default, where', async () => {
     const { text, diagnostics } = await check(withFields('x: { label: X, input: multiselect, options: [A, B], default: [A, A] }'));
     expect(diagnostics.map(brief)).toEqual([`${pos(text, 'x:', 'A]')} invalid-default`]);
+    expect(diagnostics[0]!.message).toBe('the default lists the option "A" twice (at [0] and [1])');
   });
 
   it('names the exact option when only case differs', async () => {
