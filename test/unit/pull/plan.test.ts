@@ -338,6 +338,6 @@ describe('driftReport', () => {
     const term = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), '/rules/0');
     const result = await planPull(input([rename, edit], [term], [renamed]));
     expect(result.pulled.map((p) => [p.key, p.fields])).toEqual([['NDA/Term', ['name', 'actions']]]);
-    expect(result.files[0]?.after).toBe(FILE.replace('name: Term', 'name: Duration').replace('ACCEPT   #', 'ACCEPT up to 2 years   #'));
+    expect(result.files[0]?.after).toBe(FILE.replace('name: Term\n', 'name: Duration\n    renamed_from:\n      - Term\n').replace('ACCEPT   #', 'ACCEPT up to 2 years   #'));
   });
 });
