@@ -255,7 +255,12 @@ export function diff(input: DiffInput): DiffResult {
       // own rename (C from B) is new too, along the chain.
       const takenAs = ownRecord === undefined ? undefined : claimedAs.get(ownRecord);
       const renamedBefore = ownRecord !== undefined && (takenAs === undefined || takenAs === refKey(kind.name, d.key));
-      for (const old of d.renamedFrom) {
+      // A former name another document declares as its own comes last: the object of that name is
+      // most likely that document's (two objects that traded names over renames in another
+      // environment), and is this one's only when no other former name is live (rename A→B, new A).
+      const parentKey = d.parent?.key ?? '';
+      const formers = d.renamedFrom.some((old) => declaresName(parentKey, old)) ? [...d.renamedFrom.filter((old) => !declaresName(parentKey, old)), ...d.renamedFrom.filter((old) => declaresName(parentKey, old))] : d.renamedFrom;
+      for (const old of formers) {
         // Synced under its own name already (renamed back then), its former name's holder is the
         // object the files declare under that name, recorded as such: not this one, even when this
         // one is gone live since.

@@ -549,7 +549,7 @@ class PullPlanner {
       const value = literalPlaceholders(where.value);
       doc = setAt(doc, pointer, this.styledText(file, index, pointer, valueAt(doc, pointer), value), order);
     }
-    if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) doc = this.withFormerName(doc, base, d);
+    if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) doc = this.withFormerName(doc, base, d, normName(l.name));
     this.editOf(file).documents.set(index, doc);
   }
 
@@ -558,21 +558,31 @@ class PullPlanner {
    * of these files still has the object under it, and renames it there instead of making a second.
    * Not when the files name the former one otherwise (another object of it, or another's rename).
    */
-  private withFormerName(doc: unknown, base: string, d: DesiredResource): unknown {
+  private withFormerName(doc: unknown, base: string, d: DesiredResource, name: string): unknown {
     const written = valueAt(doc, base);
     if (!isPlainObject(written)) return doc;
+    const had: unknown[] = written.renamed_from === undefined || written.renamed_from === null ? [] : Array.isArray(written.renamed_from) ? written.renamed_from : [written.renamed_from];
+    const same = (n: unknown, text: string): boolean => typeof n === 'string' && normName(n) === text;
+    // Renamed back to a name it had: that name is its own again, no former one.
+    const listed = had.filter((n) => !same(n, name));
     const former = d.name;
-    const listed = written.renamed_from === undefined || written.renamed_from === null ? [] : Array.isArray(written.renamed_from) ? written.renamed_from : [written.renamed_from];
-    if (listed.some((n) => typeof n === 'string' && normName(n) === former)) return doc;
-    const scope = d.parent ? `${d.parent.key}/` : '';
-    const named = this.desired.get(refKey(d.kind, `${scope}${former}`));
-    if (named && named !== d) return doc;
-    for (const other of this.desired.values()) {
-      if (other !== d && other.kind === d.kind && other.parent?.key === d.parent?.key && other.renamedFrom.includes(former)) return doc;
-    }
+    const next = listed.some((n) => same(n, former)) || this.namesOtherwise(d, former) ? listed : [...listed, former];
+    if (next.length === had.length && next.every((n, i) => n === had[i])) return doc;
+    if (next.length === 0) return setAt(doc, `${base}/renamed_from`, undefined);
     const keys = Object.keys(written);
     const order = [...keys.slice(0, keys.indexOf('name') + 1), 'renamed_from', ...keys.slice(keys.indexOf('name') + 1)];
-    return setAt(doc, `${base}/renamed_from`, [...listed, former], order);
+    return setAt(doc, `${base}/renamed_from`, next, order);
+  }
+
+  /** Whether the files name `former` otherwise than as `d`'s name: another object of it, or another's `renamed_from`. */
+  private namesOtherwise(d: DesiredResource, former: string): boolean {
+    const scope = d.parent ? `${d.parent.key}/` : '';
+    const named = this.desired.get(refKey(d.kind, `${scope}${former}`));
+    if (named && named !== d) return true;
+    for (const other of this.desired.values()) {
+      if (other !== d && other.kind === d.kind && other.parent?.key === d.parent?.key && other.renamedFrom.includes(former)) return true;
+    }
+    return false;
   }
 
   /**

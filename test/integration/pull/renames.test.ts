@@ -217,6 +217,17 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a playbook renamed back in the app to a name it had lists the name it leaves, never its own', async () => {
+    const { dir, app } = await applied({ 'playbooks/back.yaml': 'kind: Playbook\nname: Back\nrules: []\n' });
+    await app.editPlaybook('Back', { name: 'Back 2' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/back.yaml'), 'utf8')).toBe('kind: Playbook\nname: Back 2\nrenamed_from:\n  - Back\nrules: []\n');
+    await app.editPlaybook('Back 2', { name: 'Back' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/back.yaml'), 'utf8')).toBe('kind: Playbook\nname: Back\nrenamed_from:\n  - Back 2\nrules: []\n');
+    await expectNoChanges(cli, dir);
+  });
+
   it('a playbook and one of its rules renamed in the app together: one record per rule, so a new rule under the old name is new in the files', async () => {
     const playbook = 'kind: Playbook\nname: P\nrules:\n  - name: r\n    actions: A\n  - name: k\n    actions: K\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook });

@@ -302,6 +302,19 @@ describe('diff: pins and ambiguity', () => {
     ]);
   });
 
+  it('a former name another file declares as its own is tried last: two playbooks that traded names over renames pulled from another environment each keep their object', () => {
+    // Here: "P2" is the first playbook (renamed P1 → P1X → P2), "P2X" the second (P2 → P2X).
+    // The files, pulled where both were renamed once more, name the second "P1" from [P2, P2X].
+    const first = desiredPlaybook('P2', { renamedFrom: ['P1', 'P1X'] });
+    const second = desiredPlaybook('P1', { renamedFrom: ['P2', 'P2X'] });
+    const live = [livePlaybook('pb-first', 'P2'), livePlaybook('pb-second', 'P2X')];
+    const { changes } = run([first, second], live);
+    expect(changes.map((c) => [c.id, c.liveId])).toEqual([['rename:playbook:P1', 'pb-second']]);
+    // Still: renamed A → B, then a new A made, where only A is live, B is the renamed A.
+    const made = run([desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')], [livePlaybook('pb-a', 'A')]);
+    expect(made.changes.map((c) => [c.id, c.liveId ?? null])).toEqual([['rename:playbook:B', 'pb-a'], ['create:playbook:A', null]]);
+  });
+
   it('renamed_from of rules with both names live says the former is deleted, and says nothing when a later rename takes the former', () => {
     const nda = desiredPlaybook(NDA.name);
     const live = [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'R1'), liveRule('r-2', NDA, 'R2')];
