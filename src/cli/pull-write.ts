@@ -11,7 +11,8 @@ import path from 'node:path';
 import { DocketError } from '../errors.js';
 import { showPath } from '../config/quote.js';
 import type { FileChange } from '../pull/plan.js';
-import { linkedFile, writeFileAtomic } from '../util/atomic-write.js';
+import { linkedFile, removeStaleTempsIn, writeFileAtomic } from '../util/atomic-write.js';
+import { isTestFile } from '../config/discover.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 import { errnoOf } from '../util/file-write-error.js';
 
@@ -50,9 +51,11 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
   } catch (error) {
     throw cannotWrite([`${tempDir} (${codeOf(error) === 'EEXIST' || codeOf(error) === 'ENOTDIR' ? 'not a folder' : codeOf(error)})`], `docket writes through ${tempDir}: make it a folder docket can write to`);
   }
+  // What a pull stopped mid-write left there (a signal ends it between a temporary file and its rename).
+  await removeStaleTempsIn(tempDir);
   const targets: Target[] = [];
   const problems: string[] = [];
-  for (const change of files) {
+  for (const change of inWriteOrder(files)) {
     const file = path.join(root, ...change.path.split('/'));
     try {
       targets.push(await targetOf(change, file));
@@ -88,6 +91,14 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
       throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${written.length > 0 ? `; written before it: ${written.join(', ')}` : ''}`, 'fix what stops the write and run pull again: it converges');
     }
   }
+}
+
+/**
+ * Test files first: a run stopped after a playbook's rename is written but before the tests that
+ * name it would leave them naming the old one, and pulling again finds no rename to follow.
+ */
+export function inWriteOrder<T extends { path: string }>(files: readonly T[]): T[] {
+  return [...files.filter((f) => isTestFile(f.path)), ...files.filter((f) => !isTestFile(f.path))];
 }
 
 /** A file edited while pull ran: nothing is written, and pulling again takes the edit into account. */

@@ -29,3 +29,39 @@ export function inSyncRecords(plan: Plan, desired: readonly DesiredResource[], k
   for (const [key, record] of updates) if (record === null) updates.delete(key);
   return updates;
 }
+
+/** What a kind says of how its live objects are read. */
+export interface ListedKindInfo {
+  name: KindName;
+  parentKind?: KindName;
+  singleton?: boolean;
+  internal?: boolean;
+  uploadsUnreadable?: true;
+  comparedOnlyDeclared?: string;
+}
+
+/**
+ * The records of objects no file declares and no read found: a pull or apply stopped after
+ * removing one (its file, or the object live) and before writing its records left them behind, and
+ * the object declared again would read as removed live (pull would then remove it from the files).
+ * Only where pull read every object there is: not with `--target`, only the `--kind`s it read, and
+ * not kinds the service cannot list whole (attachments; members, without a users list). Pure.
+ */
+export function goneRecords(plan: Plan, desired: readonly DesiredResource[], live: readonly { id: string }[], kinds: readonly ListedKindInfo[], state: SyncState, only: readonly KindName[] = []): SyncUpdates {
+  const out: SyncUpdates = new Map();
+  if (plan.targets?.length) return out;
+  const listed = new Set(
+    kinds
+      .filter((k) => !k.singleton && !k.internal && !k.uploadsUnreadable && k.comparedOnlyDeclared === undefined)
+      .filter((k) => only.length === 0 || only.includes(k.name) || (k.parentKind !== undefined && only.includes(k.parentKind)))
+      .map((k) => k.name as string),
+  );
+  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  const liveIds = new Set(live.map((l) => l.id));
+  for (const key of state.byKey.keys()) {
+    if (declared.has(key) || !listed.has(key.slice(0, key.indexOf(':')))) continue;
+    const id = state.idOf(key);
+    if (id !== undefined && !liveIds.has(id)) out.set(key, null);
+  }
+  return out;
+}

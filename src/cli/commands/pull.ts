@@ -29,7 +29,7 @@ import { decodeStrict } from '../../config/discover.js';
 import { sha256 } from '../../engine/canonical.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { changedWhilePulling } from '../pull-write.js';
-import { inSyncRecords } from '../../pull/in-sync.js';
+import { goneRecords, inSyncRecords } from '../../pull/in-sync.js';
 import { pullFileChecker } from '../../pull/file-check.js';
 import { membersOnlyNamed } from '../../kinds/member.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
@@ -83,7 +83,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           tests: await findTestFiles(root),
           keys: keysOf(io.env),
           check,
-          ...(dryRun ? {} : { inSync: inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds) }),
+          ...(dryRun ? {} : { inSync: new Map([...goneRecords(details.plan, s.workspace.desired, details.live, KINDS, s.sync(), kinds), ...inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds)]) }),
         });
         if (!dryRun) {
           await writePulled(root, result.files, { file: s.syncFile, write: () => s.recordSync(result.sync) });

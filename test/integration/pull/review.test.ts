@@ -479,4 +479,21 @@ rules:
     expect(await read(dir, 'playbooks/vendor.yaml')).toBe(vendor.replace('12 months', '24 months'));
     await expectNoChanges(cli, dir);
   });
+
+  it('forgets the records of a playbook it removed when a pull was killed before writing them: declared again, it is new in the files, not removed live', async () => {
+    const gone = 'kind: Playbook\nname: Gone MSA\nrules:\n  - name: Liability\n    actions: CAP at 12 months of fees\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/gone.yaml': gone, 'playbooks/kept.yaml': 'kind: Playbook\nname: Kept MSA\nrules: []\n' });
+    await applyOk(cli, dir);
+    await new App(emulator().env).archivePlaybook('Gone MSA');
+    // As a pull killed after removing the file, before its records.
+    await rm(join(dir, 'playbooks/gone.yaml'));
+    const again = await cli('pull', '-C', dir);
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    await writeFile(join(dir, 'playbooks/gone.yaml'), gone);
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ create playbook "Gone MSA" (playbooks/gone.yaml:1) · only in files');
+    expect(plan.stdout).not.toContain('removed live');
+    // (Other tests of this file share the emulator: only this playbook is looked at.)
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Gone MSA')).code).toBe(0);
+  });
 });

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writePulled } from '../../../src/cli/pull-write.js';
+import { inWriteOrder, writePulled } from '../../../src/cli/pull-write.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterAll(removeMadeDirs);
@@ -17,5 +17,20 @@ describe('writePulled', () => {
     ];
     await expect(writePulled(dir, changes, { file: join(dir, 'docket.lock.json'), write: async () => void (recorded = true) })).rejects.toMatchObject({ code: 'pull-files-changed', message: 'a.yaml changed while pull ran: nothing was written' });
     expect([readFileSync(join(dir, 'a.yaml'), 'utf8'), readFileSync(join(dir, 'b.yaml'), 'utf8'), existsSync(join(dir, 'c.yaml')), recorded]).toEqual(['saved since\n', 'as read\n', false, false]);
+  });
+
+  it('writes the test files before the files of what they test, so a run stopped between leaves a rename to follow again', () => {
+    const files = ['playbooks/nda.yaml', 'tests/nda.test.yaml', 'custom-terms/t.md', 'tests/b.test.yml'].map((path) => ({ path }));
+    expect(inWriteOrder(files).map((f) => f.path)).toEqual(['tests/nda.test.yaml', 'tests/b.test.yml', 'playbooks/nda.yaml', 'custom-terms/t.md']);
+  });
+
+  it('removes what an earlier pull stopped mid-write left in .docket', async () => {
+    const dir = await makeDir({ 'a.yaml': 'as read\n' });
+    mkdirSync(join(dir, '.docket'));
+    // A process id no process has (above the kernel's limit).
+    const left = join(dir, '.docket', '.a.yaml.4194305.abcd1234.tmp');
+    writeFileSync(left, 'half');
+    await writePulled(dir, [{ path: 'a.yaml', before: 'as read\n', after: 'pulled\n' }], { file: join(dir, 'docket.lock.json'), write: async () => undefined });
+    expect([existsSync(left), readFileSync(join(dir, 'a.yaml'), 'utf8')]).toEqual([false, 'pulled\n']);
   });
 });

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { syncState } from '../../../src/engine/sync.js';
+import { KINDS } from '../../../src/kinds/index.js';
+import { goneRecords } from '../../../src/pull/in-sync.js';
+import { desiredPlaybook } from '../engine/builders.js';
+import { plan as planOf } from '../render/fixtures.js';
+
+const plan = (targets?: string[]) => planOf([], targets ? { targets } : {});
+
+describe('goneRecords', () => {
+  const state = syncState([
+    {
+      'playbook:Gone': 'pb-gone name=aaaaaaaaaa',
+      'rule:Gone/Term': 'r-gone name=aaaaaaaaaa',
+      'playbook:Dropped': 'pb-live name=aaaaaaaaaa',
+      'playbook:Declared': 'pb-declared name=aaaaaaaaaa',
+      'attachment:Exhibit': 'att-1 name=aaaaaaaaaa',
+      'member:bob@acme.example': 'u-1 email=aaaaaaaaaa',
+    },
+  ]);
+  const live = [{ id: 'pb-live' }];
+  const desired = [desiredPlaybook('Declared')];
+
+  it('forgets the records of objects neither declared nor live, of kinds read whole', () => {
+    expect([...goneRecords(plan(), desired, live, KINDS, state).keys()].sort()).toEqual(['playbook:Gone', 'rule:Gone/Term']);
+  });
+
+  it('forgets nothing a targeted pull did not read, nor kinds --kind left out', () => {
+    expect(goneRecords(plan(['playbook/Declared']), desired, live, KINDS, state).size).toBe(0);
+    expect([...goneRecords(plan(), desired, live, KINDS, state, ['custom-term']).keys()]).toEqual([]);
+    expect([...goneRecords(plan(), desired, live, KINDS, state, ['playbook']).keys()].sort()).toEqual(['playbook:Gone', 'rule:Gone/Term']);
+  });
+});
