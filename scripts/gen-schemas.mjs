@@ -944,7 +944,7 @@ function conditionals(conds, properties, where) {
   });
 }
 
-/** A required text parameter holds some visible text: docket takes `""` (and a lone line end) for no value, and sends none. */
+/** A required text parameter holds some visible text: docket compares `""` (and a lone line end) as no value, so it would hold none. */
 const NOT_BLANK = '\\S';
 
 function objectSchema(def, description) {

@@ -44,15 +44,15 @@ export async function writePulled(root: string, files: readonly FileChange[], sy
 }
 
 async function writePulledFiles(root: string, files: readonly FileChange[], syncFile: string): Promise<void> {
-  if (files.length === 0) return;
   const tempDir = path.join(root, '.docket');
+  // What a pull stopped mid-write left there (a signal ends it between a temporary file and its rename).
+  await removeStaleTempsIn(tempDir);
+  if (files.length === 0) return;
   try {
     await mkdir(tempDir, { recursive: true });
   } catch (error) {
     throw cannotWrite([`${tempDir} (${codeOf(error) === 'EEXIST' || codeOf(error) === 'ENOTDIR' ? 'not a folder' : codeOf(error)})`], `docket writes through ${tempDir}: make it a folder docket can write to`);
   }
-  // What a pull stopped mid-write left there (a signal ends it between a temporary file and its rename).
-  await removeStaleTempsIn(tempDir);
   const targets: Target[] = [];
   const problems: string[] = [];
   for (const change of inWriteOrder(files)) {

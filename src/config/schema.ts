@@ -205,7 +205,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
         const url = String(e.data);
         return make('invalid-value', `${label} must be an http(s) URL${gotValue(withoutSecrets(url))}`, pointer, urlSpellingHint(url));
       }
-      // A required template parameter (scripts/gen-schemas.mjs): empty is no value, and none would be sent.
+      // A required template parameter (scripts/gen-schemas.mjs): empty compares as no value.
       if (params.pattern === NOT_BLANK_PATTERN) return make('invalid-value', `${label} is required and must not be blank${gotValue(e.data)}`, pointer);
       if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${JSON.stringify(e.data)}`, pointer);
       if (params.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${JSON.stringify(e.data)}`, pointer);
@@ -286,8 +286,9 @@ export function gotValue(data: unknown): string {
 /** Above this many properties an unknown-key hint names the schema instead of listing them all. */
 const MAX_LISTED_KEYS = 30;
 
-/** How the template schemas write "a number, or a decimal as the service returns it" (`"1.0"`). */
+/** How the template schemas write "a required text holds some visible text" (scripts/gen-schemas.mjs). */
 const NOT_BLANK_PATTERN = '\\S';
+/** How the template schemas write "a number, or a decimal as the service returns it" (`"1.0"`). */
 const DECIMAL_PATTERN = '^-?(\\d+(\\.\\d*)?|\\.\\d+)$';
 /** Whole numbers written as text (scripts/gen-schemas.mjs INTEGER). */
 const INTEGER_PATTERN = '^-?(0|[1-9]\\d*)$';

@@ -266,7 +266,10 @@ export function diff(input: DiffInput): DiffResult {
         // one is gone live since.
         const formerKey = refKey(kind.name, d.parent ? `${d.parent.key}/${old}` : old);
         const heldAsDeclared = (l: LiveResource): boolean => renamedBefore && declaresName(d.parent?.key ?? '', old) && input.recordedId?.(formerKey) === l.id;
-        const found = candidates(scopeOfDesired(d), old).filter((l) => !heldAsDeclared(l));
+        // Synced under its own name, its rename from this one is done: an object holding the former
+        // name now is another (made in the app since), unless it is the one synced under it.
+        const madeSince = (l: LiveResource): boolean => renamedBefore && input.recordedId?.(formerKey) !== l.id;
+        const found = candidates(scopeOfDesired(d), old).filter((l) => !heldAsDeclared(l) && !madeSince(l));
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
             ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),

@@ -89,7 +89,8 @@ export function normDeep(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const n = normDeep(v);
-      if (n !== '' && n !== null && n !== undefined) out[k] = n;
+      // A mapping left with nothing is none too, as a service leaves out an object it holds nothing of.
+      if (n !== '' && n !== null && n !== undefined && !(isPlainObject(n) && Object.keys(n).length === 0)) out[k] = n;
     }
     return out;
   }

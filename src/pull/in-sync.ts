@@ -44,16 +44,20 @@ export interface ListedKindInfo {
  * The records of objects no file declares and no read found: a pull or apply stopped after
  * removing one (its file, or the object live) and before writing its records left them behind, and
  * the object declared again would read as removed live (pull would then remove it from the files).
- * Only where pull read every object there is: not with `--target`, only the `--kind`s it read, and
- * not kinds the service cannot list whole (attachments; members, without a users list). Pure.
+ * Only where pull read every object there is, as the apply's own check (engine/sync.ts): kinds
+ * some file declares or `--kind` names (and their children: pull reads the rules of every live
+ * playbook), not with `--target`, and not kinds the service cannot list whole (attachments;
+ * members, without a users list). A kind no file declares keeps its records: drift tells the
+ * objects the files dropped by them. Pure.
  */
 export function goneRecords(plan: Plan, desired: readonly DesiredResource[], live: readonly { id: string }[], kinds: readonly ListedKindInfo[], state: SyncState, only: readonly KindName[] = []): SyncUpdates {
   const out: SyncUpdates = new Map();
   if (plan.targets?.length) return out;
+  const read = new Set<string>([...desired.map((d) => d.kind), ...only]);
   const listed = new Set(
     kinds
       .filter((k) => !k.singleton && !k.internal && !k.uploadsUnreadable && k.comparedOnlyDeclared === undefined)
-      .filter((k) => only.length === 0 || only.includes(k.name) || (k.parentKind !== undefined && only.includes(k.parentKind)))
+      .filter((k) => (only.length === 0 || only.includes(k.name) || (k.parentKind !== undefined && only.includes(k.parentKind))) && (read.has(k.name) || (k.parentKind !== undefined && read.has(k.parentKind))))
       .map((k) => k.name as string),
   );
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));

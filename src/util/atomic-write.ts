@@ -83,10 +83,6 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
   }
 }
 
-/**
- * Removes the temporary files of writes of `file` that never finished (a process killed between
- * writing and renaming), in `dirs` (default: beside it): the pid in their name runs no more.
- */
 /** What killed writers left in a folder of temporary files (`.docket`): every `.NAME.PID.RAND.tmp` of a process that is gone. */
 export async function removeStaleTempsIn(dir: string): Promise<void> {
   const ownerOf = (name: string): number | undefined => {
@@ -97,6 +93,10 @@ export async function removeStaleTempsIn(dir: string): Promise<void> {
   await removeLeftByDeadProcesses(dir, ownerOf);
 }
 
+/**
+ * Removes the temporary files of writes of `file` that never finished (a process killed between
+ * writing and renaming), in `dirs` (default: beside it): the pid in their name runs no more.
+ */
 export async function removeStaleTemps(file: string, dirs: readonly string[] = [dirname(file)]): Promise<void> {
   const prefix = `.${basename(file)}.`;
   const ownerOf = (name: string): number | undefined => (name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length).split('.')[0]) : undefined);

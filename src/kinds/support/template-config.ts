@@ -6,7 +6,7 @@
  * and `attachments: [names]` when the attachment can be named; otherwise the raw id stays.
  */
 import { sameValue } from '../../engine/canonical.js';
-import { linesDeep, normDeep } from '../../engine/normalize.js';
+import { linesDeep, normDeep, normText } from '../../engine/normalize.js';
 import { isPlainObject } from '../../util/plain.js';
 import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, liveTemplateType, NOT_PARAMETERS, type TemplateTypeInfo } from './template-params.js';
 
@@ -171,6 +171,11 @@ interface Reduced {
   notes: string[];
 }
 
+/** No value: none, or text that is empty once its line ends are off (`""` compares as none, and validate refuses it where required). */
+function holdsNone(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && normText(value) === null);
+}
+
 /**
  * The non-default, non-null values of one object (the parameters or a nested
  * `template_*_attributes`), in schema order, with what its schema requires put back.
@@ -183,7 +188,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
   for (const key of order) {
     if (!Object.hasOwn(live, key)) continue;
     const value = live[key];
-    if (value === null || value === undefined) continue;
+    if (holdsNone(value)) continue;
     const prop = props[key];
     if (!prop) {
       if (matchesPattern(key, schema.patternProperties)) out[key] = mapAttachmentIds(key, value, ctx);
@@ -217,7 +222,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
   for (const r of schema.required ?? []) {
     if (r in out) continue;
     const v = live[r];
-    if (v === null || v === undefined) problems.push(`\`${r}\` is required but the service holds none`);
+    if (holdsNone(v)) problems.push(`\`${r}\` is required but the service holds none`);
     else out[r] = mapAttachmentIds(r, v, ctx);
   }
   if (problems.length > 0 && where !== '') {

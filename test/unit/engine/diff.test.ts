@@ -315,6 +315,16 @@ describe('diff: pins and ambiguity', () => {
     expect(made.changes.map((c) => [c.id, c.liveId ?? null])).toEqual([['rename:playbook:B', 'pb-a'], ['create:playbook:A', null]]);
   });
 
+  it('a renamed_from whose rename is done (the object synced under its new name, since archived) takes no object made under the former name since', () => {
+    const b = desiredPlaybook('B', { renamedFrom: ['A'] });
+    const live = [livePlaybook('pb-new', 'A')];
+    const records: Record<string, string> = { 'playbook:B': 'pb-old' };
+    const { changes } = diff({ kinds: KIND_META, desired: [b], live, prune: {}, recordedId: (key) => records[key] });
+    expect(ids(changes)).toEqual(['create:playbook:B']);
+    // Where B was never synced (another environment), A is the object B was renamed from.
+    expect(ids(run([b], live).changes)).toEqual(['rename:playbook:B']);
+  });
+
   it('renamed_from of rules with both names live says the former is deleted, and says nothing when a later rename takes the former', () => {
     const nda = desiredPlaybook(NDA.name);
     const live = [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'R1'), liveRule('r-2', NDA, 'R2')];

@@ -108,9 +108,12 @@ describe('templateDocument: dropping defaults', () => {
     expect(defaultsOnly.doc.parameters).toBeUndefined();
     expect(defaultsOnly.notes).toEqual([]);
 
-    const noRequired = doc(live('CSA', { template_csa_order_form_attributes: { cloud_service_description: null, fees_currency: 'EUR' } }));
-    expect(noRequired.doc.parameters).toBeUndefined();
-    expect(noRequired.notes).toEqual(['`template_csa_order_form_attributes` not exported: `cloud_service_description` is required but the service holds none']);
+    // Empty text is none too: written, validate would refuse the file (a required text is not blank).
+    for (const none of [null, '', '\n']) {
+      const noRequired = doc(live('CSA', { template_csa_order_form_attributes: { cloud_service_description: none, fees_currency: 'EUR' } }));
+      expect(noRequired.doc.parameters).toBeUndefined();
+      expect(noRequired.notes).toEqual(['`template_csa_order_form_attributes` not exported: `cloud_service_description` is required but the service holds none']);
+    }
   });
 
   it('writes a default value back when a condition on a written value requires it', () => {

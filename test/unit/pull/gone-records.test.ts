@@ -16,6 +16,8 @@ describe('goneRecords', () => {
       'playbook:Declared': 'pb-declared name=aaaaaaaaaa',
       'attachment:Exhibit': 'att-1 name=aaaaaaaaaa',
       'member:bob@acme.example': 'u-1 email=aaaaaaaaaa',
+      // A kind no file declares is not read: the records of terms the files dropped stay.
+      'custom-term:Dropped terms': 'ct-1 name=aaaaaaaaaa',
     },
   ]);
   const live = [{ id: 'pb-live' }];
@@ -27,7 +29,7 @@ describe('goneRecords', () => {
 
   it('forgets nothing a targeted pull did not read, nor kinds --kind left out', () => {
     expect(goneRecords(plan(['playbook/Declared']), desired, live, KINDS, state).size).toBe(0);
-    expect([...goneRecords(plan(), desired, live, KINDS, state, ['custom-term']).keys()]).toEqual([]);
+    expect([...goneRecords(plan(), desired, live, KINDS, state, ['custom-term']).keys()]).toEqual(['custom-term:Dropped terms']);
     expect([...goneRecords(plan(), desired, live, KINDS, state, ['playbook']).keys()].sort()).toEqual(['playbook:Gone', 'rule:Gone/Term']);
   });
 });
