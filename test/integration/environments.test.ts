@@ -13,6 +13,22 @@ afterAll(removeMadeDirs);
 
 const STAGING_ORG = '0a9b8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d';
 
+/** An emulator whose key sees a second review organization, for staging, and a configuration of `files` that names both. */
+async function withStaging(files: Record<string, string>, run: (ctx: { dir: string; cli: (...args: string[]) => ReturnType<typeof runCli>; env: Record<string, string> }) => Promise<void>): Promise<void> {
+  const t = await startTestEmulator({ seed: (seed) => void seed.organizations.push({ id: STAGING_ORG, name: 'Staging', api_keys: [EMULATOR_API_KEY], users: [{ email: 'admin@emulator.local', role: 'admin' }], playbooks: [] }) });
+  try {
+    // Each environment's organization as docket.yaml names it.
+    const { DOCKET_ORGANIZATION_ID: _, ...env } = t.env;
+    const dir = await makeDir({
+      'docket.yaml': `version: 1\nreview: { organization_id: ${DEFAULT_ORGANIZATION_ID} }\nenvironments:\n  staging:\n    review: { organization_id: ${STAGING_ORG} }\n`,
+      ...files,
+    });
+    await run({ dir, cli: (...args: string[]) => runCli(args, { env }), env: t.env });
+  } finally {
+    await t.emulator.close();
+  }
+}
+
 it('applies each environment to its own organization with its own variables', async () => {
   const dir = await makeDir({
     'docket.yaml': `version: 1
@@ -44,16 +60,7 @@ environments:
 });
 
 it('an organization never synced in one environment is drift of unknown direction, though another environment shares its agreements organization', async () => {
-  // A second review organization the key sees, for staging.
-  const t = await startTestEmulator({ seed: (seed) => void seed.organizations.push({ id: STAGING_ORG, name: 'Staging', api_keys: [EMULATOR_API_KEY], users: [{ email: 'admin@emulator.local', role: 'admin' }], playbooks: [] }) });
-  try {
-    // Each environment's organization as docket.yaml names it.
-    const { DOCKET_ORGANIZATION_ID: _, ...env } = t.env;
-    const cli = (...args: string[]) => runCli(args, { env });
-    const dir = await makeDir({
-      'docket.yaml': `version: 1\nreview: { organization_id: ${DEFAULT_ORGANIZATION_ID} }\nenvironments:\n  staging:\n    review: { organization_id: ${STAGING_ORG} }\n`,
-      'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Counsel\nagreements:\n  name: Acme, Inc.\n',
-    });
+  await withStaging({ 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Counsel\nagreements:\n  name: Acme, Inc.\n' }, async ({ dir, cli }) => {
     expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);
     // The default environment's review organization was never synced; its agreements one is staging's.
     const plan = await cli('plan', '-C', dir, '-o', 'json');
@@ -62,9 +69,7 @@ it('an organization never synced in one environment is drift of unknown directio
     expect((await cli('drift', '-C', dir)).code).toBe(2);
     expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
     expect((await cli('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
-  } finally {
-    await t.emulator.close();
-  }
+  });
 });
 
 it('names the environment a saved plan was made for when it applies it', async () => {
@@ -184,17 +189,10 @@ it('applies a saved plan for a template that names a pinned attachment the lock 
 });
 
 it('a rename pulled from one environment is a rename in the other, not a second playbook: pull keeps the former name in renamed_from', async () => {
-  const t = await startTestEmulator({ seed: (seed) => void seed.organizations.push({ id: STAGING_ORG, name: 'Staging', api_keys: [EMULATOR_API_KEY], users: [{ email: 'admin@emulator.local', role: 'admin' }], playbooks: [] }) });
-  try {
-    const { DOCKET_ORGANIZATION_ID: _, ...env } = t.env;
-    const cli = (...args: string[]) => runCli(args, { env });
-    const dir = await makeDir({
-      'docket.yaml': `version: 1\nreview: { organization_id: ${DEFAULT_ORGANIZATION_ID} }\nenvironments:\n  staging:\n    review: { organization_id: ${STAGING_ORG} }\n`,
-      'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT up to 3 years\n',
-    });
+  await withStaging({ 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT up to 3 years\n' }, async ({ dir, cli, env }) => {
     for (const environment of [[], ['--env', 'staging']]) expect((await cli('apply', '-C', dir, '--auto-approve', ...environment)).code).toBe(0);
     // Renamed in production's app, and pulled from there.
-    const app = new App(t.env);
+    const app = new App(env);
     await app.editPlaybook('Inbound NDA', { name: 'Inbound NDAs' });
     await app.editRule('Inbound NDAs', 'Term', { name: 'Duration' });
     expect((await cli('pull', '-C', dir)).code).toBe(0);
@@ -205,7 +203,5 @@ it('a rename pulled from one environment is a rename in the other, not a second 
     expect(staging.stdout).toContain('Plan: 0 to create, 0 to update, 2 to rename, 0 to delete.');
     expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve', '--prune')).code).toBe(0);
     for (const environment of [[], ['--env', 'staging']]) expect((await cli('plan', '-C', dir, '--detailed-exitcode', ...environment)).code).toBe(0);
-  } finally {
-    await t.emulator.close();
-  }
+  });
 });
