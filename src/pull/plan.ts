@@ -556,17 +556,22 @@ class PullPlanner {
   /**
    * A rename pulled from the app keeps the name it replaces in `renamed_from`: another environment
    * of these files still has the object under it, and renames it there instead of making a second.
-   * Not when the files name the former one otherwise (another object of it, or another's rename).
+   * Not when another object of the files has that name. Another's `renamed_from` naming it gives it
+   * up: the rename just pulled is the later one (an environment as far back as that one's rename
+   * is rare; an environment at the last applied files is the rule).
    */
   private withFormerName(doc: unknown, base: string, d: DesiredResource, name: string): unknown {
     const written = valueAt(doc, base);
     if (!isPlainObject(written)) return doc;
-    const had: unknown[] = written.renamed_from === undefined || written.renamed_from === null ? [] : Array.isArray(written.renamed_from) ? written.renamed_from : [written.renamed_from];
-    const same = (n: unknown, text: string): boolean => typeof n === 'string' && normName(n) === text;
+    const had = formerNames(written);
     // Renamed back to a name it had: that name is its own again, no former one.
-    const listed = had.filter((n) => !same(n, name));
+    const listed = had.filter((n) => !sameName(n, name));
     const former = d.name;
-    const next = listed.some((n) => same(n, former)) || this.namesOtherwise(d, former) ? listed : [...listed, former];
+    let next = listed;
+    if (!listed.some((n) => sameName(n, former)) && !this.namedOtherwise(d, former)) {
+      next = [...listed, former];
+      for (const other of this.listingFormer(d, former)) doc = this.withoutFormer(doc, d, other, former);
+    }
     if (next.length === had.length && next.every((n, i) => n === had[i])) return doc;
     if (next.length === 0) return setAt(doc, `${base}/renamed_from`, undefined);
     const keys = Object.keys(written);
@@ -574,15 +579,31 @@ class PullPlanner {
     return setAt(doc, `${base}/renamed_from`, next, order);
   }
 
-  /** Whether the files name `former` otherwise than as `d`'s name: another object of it, or another's `renamed_from`. */
-  private namesOtherwise(d: DesiredResource, former: string): boolean {
-    const scope = d.parent ? `${d.parent.key}/` : '';
-    const named = this.desired.get(refKey(d.kind, `${scope}${former}`));
-    if (named && named !== d) return true;
-    for (const other of this.desired.values()) {
-      if (other !== d && other.kind === d.kind && other.parent?.key === d.parent?.key && other.renamedFrom.includes(former)) return true;
-    }
-    return false;
+  /** Whether another object of the files is named `former` (in `d`'s scope). */
+  private namedOtherwise(d: DesiredResource, former: string): boolean {
+    const named = this.desired.get(refKey(d.kind, `${d.parent ? `${d.parent.key}/` : ''}${former}`));
+    return named !== undefined && named !== d;
+  }
+
+  /** The other objects (in `d`'s scope) whose `renamed_from` lists `former`. */
+  private listingFormer(d: DesiredResource, former: string): DesiredResource[] {
+    return [...this.desired.values()].filter((o) => o !== d && o.kind === d.kind && o.parent?.key === d.parent?.key && o.renamedFrom.includes(former));
+  }
+
+  /** `other`'s `renamed_from` without `former`, edited where it is written: in `doc` when it is `d`'s document (a rule beside it). */
+  private withoutFormer(doc: unknown, d: DesiredResource, other: DesiredResource, former: string): unknown {
+    if (!other.document) return doc;
+    const { file, index } = other.document;
+    const same = d.document !== undefined && d.document.file === file && d.document.index === index;
+    const base = other.pointer ?? '';
+    const root = same ? doc : this.current(file, index);
+    const written = valueAt(root, base);
+    if (!isPlainObject(written)) return doc;
+    const left = formerNames(written).filter((n) => !sameName(n, former));
+    const edited = setAt(root, `${base}/renamed_from`, left.length === 0 ? undefined : left);
+    if (same) return edited;
+    this.editOf(file).documents.set(index, edited);
+    return doc;
   }
 
   /**
@@ -1221,6 +1242,16 @@ function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: read
   const names = fields.filter((f) => (f === 'name' || f.endsWith('.name')) && typeof values[f] === 'string');
   const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined);
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
+}
+
+/** The names a document's `renamed_from` lists (one name or a list). */
+function formerNames(written: Record<string, unknown>): unknown[] {
+  const listed = written.renamed_from;
+  return listed === undefined || listed === null ? [] : Array.isArray(listed) ? listed : [listed];
+}
+
+function sameName(written: unknown, name: string): boolean {
+  return typeof written === 'string' && normName(written) === name;
 }
 
 /** A data file that started with a byte-order mark keeps it (editors and some tools on Windows want it). */

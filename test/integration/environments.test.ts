@@ -205,3 +205,29 @@ it('a rename pulled from one environment is a rename in the other, not a second 
     for (const environment of [[], ['--env', 'staging']]) expect((await cli('plan', '-C', dir, '--detailed-exitcode', ...environment)).code).toBe(0);
   });
 });
+
+it('renames pulled one at a time through a swap keep the other environment renaming, never swapping contents: a later rename takes its former name from an older one that listed it', async () => {
+  const files = { 'playbooks/pbs.yaml': 'kind: Playbook\nname: A\ndescription: first\nrules:\n  - name: r1\n    actions: ACCEPT\n---\nkind: Playbook\nname: B\ndescription: second\nrules:\n  - name: s1\n    actions: ACCEPT\n' };
+  await withStaging(files, async ({ dir, cli, env }) => {
+    const both = async (...args: string[]) => {
+      for (const environment of [[], ['--env', 'staging']]) expect((await cli(...args, '-C', dir, ...environment)).code).toBe(0);
+    };
+    await both('apply', '--auto-approve');
+    const app = new App(env);
+    // A and B swap names through T in production's app, a pull after each step; staging follows.
+    for (const [from, to] of [['A', 'T'], ['B', 'A'], ['T', 'B']] as const) {
+      await app.editPlaybook(from, { name: to });
+      expect((await cli('pull', '-C', dir)).code).toBe(0);
+    }
+    await both('apply', '--auto-approve', '--prune');
+    // One rename more: staging renames that one object, and nothing else.
+    await app.editPlaybook('B', { name: 'D' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+    const staging = await cli('plan', '-C', dir, '--env', 'staging', '--prune');
+    expect(staging.stdout).toContain('~ rename playbook "B" → "D"');
+    expect(staging.stdout).toContain('Plan: 0 to create, 0 to update, 1 to rename, 0 to delete.');
+    await both('apply', '--auto-approve', '--prune');
+    for (const environment of [[], ['--env', 'staging']]) expect((await cli('plan', '-C', dir, '--detailed-exitcode', ...environment)).code).toBe(0);
+  });
+});
