@@ -934,10 +934,12 @@ function conditionals(conds, properties, where) {
   return conds.map((c) => {
     for (const n of [c.field, c.then]) if (!(n in properties)) throw new Error(`${where}: condition names unknown ${n}`);
     const shown = typeof c.value === 'string' ? `\`${c.value}\`` : String(c.value);
+    const p = properties[c.then];
+    const notBlank = plainText(p) ? { type: 'string', pattern: NOT_BLANK, patternErrorMessage: `Required when ${c.field} is ${shown}: write some text (an empty value is no value).` } : {};
     return {
       if: { properties: { [c.field]: { const: c.value } }, required: [c.field] },
       then: {
-        properties: { [c.then]: { description: `Required when ${c.field} is ${shown}.` } },
+        properties: { [c.then]: { description: `Required when ${c.field} is ${shown}.`, ...notBlank } },
         required: [c.then],
       },
     };
@@ -947,11 +949,16 @@ function conditionals(conds, properties, where) {
 /** A required text parameter holds some visible text: docket compares `""` (and a lone line end) as no value, so it would hold none. */
 const NOT_BLANK = '\\S';
 
+/** Free text: no pattern, choices, format or alternatives of its own already say what it holds. */
+function plainText(p) {
+  return p.type === 'string' && !p.pattern && !p.enum && !p.format && !p.anyOf;
+}
+
 function objectSchema(def, description) {
   const { properties, conds } = buildProperties(def.rows, def.title);
   for (const key of def.required) {
     const p = properties[key];
-    if (p?.type === 'string' && !p.pattern && !p.enum && !p.format) Object.assign(p, { pattern: NOT_BLANK, patternErrorMessage: 'Required: write some text (an empty value is no value).' });
+    if (p && plainText(p)) Object.assign(p, { pattern: NOT_BLANK, patternErrorMessage: 'Required: write some text (an empty value is no value).' });
   }
   const schema = {
     title: def.title,

@@ -91,7 +91,7 @@ function restoreConditional(out: Plain, live: Plain, schema: ParameterSchema, ct
       for (const r of rule.then?.required ?? []) {
         if (r in out) continue;
         const v = live[r];
-        if (v === null || v === undefined) {
+        if (holdsNone(v)) {
           const trigger = Object.entries(cond.properties)
             .map(([k, c]) => `\`${k}\` is ${JSON.stringify(c.const)}`)
             .join(' and ');

@@ -125,9 +125,12 @@ describe('templateDocument: dropping defaults', () => {
     const at = (attributes: Record<string, unknown>): TemplateData => ({ id: 'x', wireType: 'template_nda', attributes: { name: 'X', ...attributes } });
     expect(doc(at({ mode: 'custom', extra: 5, other: 'o' }), c).doc.parameters).toEqual({ mode: 'custom', extra: 5, other: 'o' });
     expect(doc(at({ mode: 'simple', extra: 5, other: 'o' }), c).doc.parameters).toEqual({ other: 'o' });
-    const missing = doc(at({ mode: 'custom', extra: null }), c);
-    expect(missing.doc.parameters).toEqual({ mode: 'custom' });
-    expect(missing.notes).toEqual(['`mode` is "custom" but the service holds no `extra`; plan will report it until the file says what to use']);
+    // Empty text is no value too: written, validate would refuse it (a required text is not blank).
+    for (const none of [null, '', '\r\n']) {
+      const missing = doc(at({ mode: 'custom', extra: none }), c);
+      expect(missing.doc.parameters).toEqual({ mode: 'custom' });
+      expect(missing.notes).toEqual(['`mode` is "custom" but the service holds no `extra`; plan will report it until the file says what to use']);
+    }
   });
 
   it('keeps a value the real schema requires under a condition (CSA: general_cap_amount for `base`)', () => {
