@@ -6,7 +6,7 @@
  * and `attachments: [names]` when the attachment can be named; otherwise the raw id stays.
  */
 import { sameValue } from '../../engine/canonical.js';
-import { linesDeep, normDeep, normText } from '../../engine/normalize.js';
+import { linesDeep, normDeep } from '../../engine/normalize.js';
 import { isPlainObject } from '../../util/plain.js';
 import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, liveTemplateType, NOT_PARAMETERS, type TemplateTypeInfo } from './template-params.js';
 
@@ -171,9 +171,12 @@ interface Reduced {
   notes: string[];
 }
 
-/** No value: none, or text that is empty once its line ends are off (`""` compares as none, and validate refuses it where required). */
+/**
+ * No value: none, or text without a visible character (`""` and line ends compare as none, and
+ * validate refuses blank text where a parameter is required, as the schemas' `\S` pattern says).
+ */
 function holdsNone(value: unknown): boolean {
-  return value === null || value === undefined || (typeof value === 'string' && normText(value) === null);
+  return value === null || value === undefined || (typeof value === 'string' && !/\S/.test(value));
 }
 
 /**

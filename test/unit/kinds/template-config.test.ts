@@ -126,7 +126,7 @@ describe('templateDocument: dropping defaults', () => {
     expect(doc(at({ mode: 'custom', extra: 5, other: 'o' }), c).doc.parameters).toEqual({ mode: 'custom', extra: 5, other: 'o' });
     expect(doc(at({ mode: 'simple', extra: 5, other: 'o' }), c).doc.parameters).toEqual({ other: 'o' });
     // Empty text is no value too: written, validate would refuse it (a required text is not blank).
-    for (const none of [null, '', '\r\n']) {
+    for (const none of [null, '', '\r\n', '  \t ', '\u00a0']) {
       const missing = doc(at({ mode: 'custom', extra: none }), c);
       expect(missing.doc.parameters).toEqual({ mode: 'custom' });
       expect(missing.notes).toEqual(['`mode` is "custom" but the service holds no `extra`; plan will report it until the file says what to use']);
