@@ -21,6 +21,15 @@ function ndaRules(emulated: TestEmulator) {
   return { org, rules: Object.values(org.rules).filter((r) => r.playbook_id === nda.id) };
 }
 
+/** A service whose invitations name no user, with dave invited by an apply: the CLI, the folder and dave as the emulator knows him. */
+async function daveInvitedNamingNoUser() {
+  t = await startVariant({ reviewUsers: false, invitationUser: false });
+  const cli = cliWith(() => t!.env);
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\n' });
+  await applyOk(cli, dir);
+  return { emulated: t, cli, dir, dave: t.emulator.store.userByEmail('dave@acme.example')! };
+}
+
 describe('the bundled example converges against each review-service shape', () => {
   it.each([
     // Flat routes and no users list run together in variants/agreements.test.ts, and no users list again below.
@@ -163,11 +172,7 @@ describe('without a users list', () => {
   });
 
   it('when invitations name no user: a reviewer docket cannot send is drift to report and pull, not an error, once the app names someone else', async () => {
-    t = await startVariant({ reviewUsers: false, invitationUser: false });
-    const cli = cliWith(() => t!.env);
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\n' });
-    await applyOk(cli, dir);
-    const dave = t.emulator.store.userByEmail('dave@acme.example')!;
+    const { emulated, cli, dir, dave } = await daveInvitedNamingNoUser();
     const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: dave@acme.example\n';
     await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: dave@acme.example\nid: ${dave.id}\n`, 'playbooks/nda.yaml': playbook });
     await applyOk(cli, dir);
@@ -176,8 +181,8 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
 
     // In the app the reviewer becomes qa: nothing names dave any more, so his id is unknown.
-    const rule = ndaRules(t).rules[0]!;
-    rule.reviewer_id = t.emulator.store.userByEmail('qa@acme.example')!.id;
+    const rule = ndaRules(emulated).rules[0]!;
+    rule.reviewer_id = emulated.emulator.store.userByEmail('qa@acme.example')!.id;
     rule.updated_at = new Date().toISOString();
     const refused = await cli('plan', '-C', dir);
     expect(refused.code).toBe(1);
@@ -186,7 +191,7 @@ describe('without a users list', () => {
     expect(drift.stdout).toContain('~ rule "NDA/Term"');
     expect(drift.code).toBe(2);
     // qa is seen only as that reviewer (no invitation names a user): pinned first, as pull asks.
-    const qa = t.emulator.store.userByEmail('qa@acme.example')!;
+    const qa = emulated.emulator.store.userByEmail('qa@acme.example')!;
     const asked = await cli('pull', '-C', dir);
     expect(asked.code).toBe(0);
     expect(asked.stdout).toContain(`give their Member document \`id: ${qa.id}\``);
@@ -197,24 +202,20 @@ describe('without a users list', () => {
   });
 
   it('when invitations name no user: naming a member the same apply invites is a plan error once an invitation shows it, and nothing is sent', async () => {
-    t = await startVariant({ reviewUsers: false, invitationUser: false });
-    const cli = cliWith(() => t!.env);
-    // An invitation the service holds names no user: so will the next one.
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\n' });
-    await applyOk(cli, dir);
-    // Pinned as the hint of such errors says, dave's invitation still shows it.
-    const dave = t.emulator.store.userByEmail('dave@acme.example')!;
+    // An invitation the service holds names no user: so will the next one. Pinned as the hint of
+    // such errors says, dave's invitation still shows it.
+    const { emulated, cli, dir, dave } = await daveInvitedNamingNoUser();
     await writeFiles(dir, {
       'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: erin@acme.example\n',
       'members.yaml': `kind: Member\nemail: dave@acme.example\nid: ${dave.id}\n---\nkind: Member\nemail: erin@acme.example\n`,
     });
-    const before = t.emulator.stats().requests.by_route;
+    const before = emulated.emulator.stats().requests.by_route;
     const refused = await cli('apply', '-C', dir, '--auto-approve');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('organization.yaml:3:21 error unknown-id `review.default_reviewer` names "erin@acme.example", whom this apply invites');
     expect(refused.stderr).toContain('apply the invitation first without naming the member');
     const writes = (counts: Record<string, number>): number => Object.entries(counts).reduce((n, [route, count]) => (route.startsWith('GET ') ? n : n + count), 0);
-    expect(writes(t.emulator.stats().requests.by_route)).toBe(writes(before));
+    expect(writes(emulated.emulator.stats().requests.by_route)).toBe(writes(before));
 
     // Invited first, as the hint says, it converges.
     await writeFiles(dir, { 'organization.yaml': 'kind: Organization\n' });
