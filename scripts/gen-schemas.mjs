@@ -935,7 +935,7 @@ function conditionals(conds, properties, where) {
     for (const n of [c.field, c.then]) if (!(n in properties)) throw new Error(`${where}: condition names unknown ${n}`);
     const shown = typeof c.value === 'string' ? `\`${c.value}\`` : String(c.value);
     const p = properties[c.then];
-    const notBlank = plainText(p) ? { type: 'string', pattern: NOT_BLANK, patternErrorMessage: `Required when ${c.field} is ${shown}: write some text (an empty value is no value).` } : {};
+    const notBlank = plainText(p) ? { type: 'string', ...notBlankText(`Required when ${c.field} is ${shown}`) } : {};
     return {
       if: { properties: { [c.field]: { const: c.value } }, required: [c.field] },
       then: {
@@ -949,6 +949,11 @@ function conditionals(conds, properties, where) {
 /** A required text parameter holds some visible text: docket compares `""` (and a lone line end) as no value, so it would hold none. */
 const NOT_BLANK = '\\S';
 
+/** The pattern of a required text, and what an editor says when it is blank. */
+function notBlankText(required) {
+  return { pattern: NOT_BLANK, patternErrorMessage: `${required}: write some text (an empty value is no value).` };
+}
+
 /** Free text: no pattern, choices, format or alternatives of its own already say what it holds. */
 function plainText(p) {
   return p.type === 'string' && !p.pattern && !p.enum && !p.format && !p.anyOf;
@@ -958,7 +963,7 @@ function objectSchema(def, description) {
   const { properties, conds } = buildProperties(def.rows, def.title);
   for (const key of def.required) {
     const p = properties[key];
-    if (p && plainText(p)) Object.assign(p, { pattern: NOT_BLANK, patternErrorMessage: 'Required: write some text (an empty value is no value).' });
+    if (p && plainText(p)) Object.assign(p, notBlankText('Required'));
   }
   const schema = {
     title: def.title,

@@ -317,7 +317,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       diagnostics.push({
         severity: 'error',
         code: 'not-a-resource',
-        message: `this YAML document has no \`kind\`: unknown key ${showName(typo)}, did you mean \`kind\`?`,
+        message: `this YAML document has no \`kind\`: unknown key ${showName(typo)}${didYouMean(typo, ['kind'])}`,
         ...doc.positions.at(`/${escapePointer(typo)}`),
         hint: `every YAML file below the configuration directory must be a docket resource (\`kind:\` one of ${kinds.join(', ')}) or a data file named by one`,
       });

@@ -34,7 +34,12 @@ const NOT_PLAIN = new RegExp(`[\\u0000-\\u001f\`${ESCAPED}]`);
 
 /** Those characters as `<U+00A0>`: for text shown bare line by line (a diff), where a quote's `\u00a0` would read as typed text. */
 export function markInvisible(text: string): string {
-  return text.replace(EACH_ESCAPED, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+  return text.replace(EACH_ESCAPED, (c) => `<${codePointOf(c)}>`);
+}
+
+/** `U+00A0`: how a message names one character. */
+export function codePointOf(c: string): string {
+  return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 function escapeC1(json: string): string {

@@ -6,7 +6,7 @@
  * is past what JavaScript, and JSON readers like it, hold exactly: 2^53 + 1 is read as 2^53 and
  * would be sent as a value nobody wrote.
  */
-import { quoteValue } from './quote.js';
+import { codePointOf, quoteValue } from './quote.js';
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { joinPointer, pointerToPath, type DocPositions } from './yaml-positions.js';
 
@@ -27,9 +27,6 @@ const ONE_LINE_KEYS = new Set(['kind', 'name', 'email', 'id', 'renamed_from', 'r
 export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LINE_BREAK_OR_TAB = /[\t\n\r\u0085\u2028\u2029]/;
 
-export function codePointOf(c: string): string {
-  return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-}
 
 /**
  * Every string in `value` with a control character (or, under a one-line key, a tab or line break);

@@ -521,14 +521,18 @@ function toProblem(err: unknown): HttpProblem {
 }
 
 function tooMany(detail: string, retryAfterSeconds: number): HttpProblem {
-  return new HttpProblem(429, detail, { headers: { 'retry-after': String(Math.ceil(retryAfterSeconds)) } });
+  return new HttpProblem(429, detail, retryAfter(retryAfterSeconds));
+}
+
+function retryAfter(seconds: number): { headers: Record<string, string> } {
+  return { headers: { 'retry-after': String(Math.ceil(seconds)) } };
 }
 
 function faultProblem(fault: Fault, defaultRetryAfter: number): HttpProblem {
   if (fault.status === 429) return tooMany('injected fault: too many requests', fault.retryAfter ?? defaultRetryAfter);
   const status = typeof fault.status === 'number' ? fault.status : 500;
   // A 503 may say when to come back as a 429 does (RFC 9110 §10.2.3); only when the fault asks.
-  return new HttpProblem(status, `injected fault: HTTP ${status}`, fault.retryAfter === undefined ? {} : { headers: { 'retry-after': String(Math.ceil(fault.retryAfter)) } });
+  return new HttpProblem(status, `injected fault: HTTP ${status}`, fault.retryAfter === undefined ? {} : retryAfter(fault.retryAfter));
 }
 
 /** The answer one byte at a time: a server that keeps a client waiting without ever going quiet. */

@@ -259,17 +259,14 @@ export function diff(input: DiffInput): DiffResult {
       // most likely that document's (two objects that traded names over renames in another
       // environment), and is this one's only when no other former name is live (rename A→B, new A).
       const parentKey = d.parent?.key ?? '';
-      const formers = d.renamedFrom.some((old) => declaresName(parentKey, old)) ? [...d.renamedFrom.filter((old) => !declaresName(parentKey, old)), ...d.renamedFrom.filter((old) => declaresName(parentKey, old))] : d.renamedFrom;
+      const formers = d.renamedFrom.length > 1 ? [...d.renamedFrom.filter((old) => !declaresName(parentKey, old)), ...d.renamedFrom.filter((old) => declaresName(parentKey, old))] : d.renamedFrom;
       for (const old of formers) {
-        // Synced under its own name already (renamed back then), its former name's holder is the
-        // object the files declare under that name, recorded as such: not this one, even when this
-        // one is gone live since.
+        // Synced under its own name already, its rename from this one is done: the holder of the
+        // former name is another object (made in the app since, or the one the files declare under
+        // that name), unless it is the one synced under that name and no file declares it.
         const formerKey = refKey(kind.name, d.parent ? `${d.parent.key}/${old}` : old);
-        const heldAsDeclared = (l: LiveResource): boolean => renamedBefore && declaresName(d.parent?.key ?? '', old) && input.recordedId?.(formerKey) === l.id;
-        // Synced under its own name, its rename from this one is done: an object holding the former
-        // name now is another (made in the app since), unless it is the one synced under it.
-        const madeSince = (l: LiveResource): boolean => renamedBefore && input.recordedId?.(formerKey) !== l.id;
-        const found = candidates(scopeOfDesired(d), old).filter((l) => !heldAsDeclared(l) && !madeSince(l));
+        const stillFormer = (l: LiveResource): boolean => !renamedBefore || (input.recordedId?.(formerKey) === l.id && !declaresName(parentKey, old));
+        const found = candidates(scopeOfDesired(d), old).filter(stillFormer);
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
             ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),

@@ -64,9 +64,7 @@ export interface ClassifyResult {
  * keeps for it (renamed in the app), else its identity's record of another object.
  */
 export function syncedRecordOf(sync: SyncState, liveId: string | undefined, key: string): SyncRecord | undefined {
-  const own = sync.byKey.get(key);
-  if (own && own.id === liveId) return own;
-  return (liveId ? sync.byId.get(liveId) : undefined) ?? own;
+  return ownRecord(sync, liveId, key) ?? sync.byKey.get(key);
 }
 
 /**

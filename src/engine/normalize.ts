@@ -13,6 +13,11 @@ export function normText(value: unknown): string | null {
   return text === '' ? null : text;
 }
 
+/** No value, or text of white space only: what the services take as no value (and validate refuses where text is required). */
+export function isBlankText(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+}
+
 /**
  * A text field as a service answered it: as normText, but a list, a mapping or a boolean is
  * refused (a TypeError, which the live read reports as a bad answer): `String()` would make it

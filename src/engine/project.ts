@@ -154,9 +154,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]), unmatched };
     plan = limited.plan;
   }
-  // Children count where the files declare their parent: those of a dropped playbook, read only to warn of live edits, are not in play.
-  const declaredParents = new Set(input.desired.filter((d) => !d.parent).map((d) => plan.ids[refKey(d.kind, d.key)]));
-  const guard = massDeleteViolations(plan, live.filter((l) => !l.parentId || declaredParents.has(l.parentId)), input.safety.max_delete_fraction);
+  const guard = plan.changes.some((c) => c.action === 'delete' || c.action === 'archive') ? massDeleteViolations(plan, inPlay(live, input.desired, plan), input.safety.max_delete_fraction) : [];
   if (guard.length > 0) {
     plan = {
       ...plan,
@@ -173,4 +171,10 @@ function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): Targ
     if ('error' in t) throw new UsageError(t.error);
     return t;
   });
+}
+
+/** The live objects a removal counts against: children only where the files declare their parent (those of a dropped playbook are read only to warn of live edits). */
+function inPlay(live: readonly LiveResource[], desired: readonly DesiredResource[], plan: Plan): LiveResource[] {
+  const declaredParents = new Set(desired.filter((d) => !d.parent).map((d) => plan.ids[refKey(d.kind, d.key)]));
+  return live.filter((l) => !l.parentId || declaredParents.has(l.parentId));
 }

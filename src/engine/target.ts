@@ -79,8 +79,7 @@ export function childInTargets(texts: readonly string[], kinds: readonly AnyKind
 export function unmatchedInTargets<T extends { kind: KindName; key: string }>(unmatched: readonly T[], texts: readonly string[], kinds: readonly AnyKind[]): T[] {
   if (texts.length === 0) return [...unmatched];
   const { targets, parentOf } = targetsOf(texts, kinds);
-  const named = namedByTargets(texts, kinds);
-  return unmatched.filter((l) => named(l) || targets.some((t) => parentOf.get(t.kind) === l.kind && t.key.startsWith(`${l.key}/`)));
+  return unmatched.filter((l) => targets.some((t) => (t.kind === l.kind && t.key === l.key) || (parentOf.get(t.kind) === l.kind && t.key.startsWith(`${l.key}/`))));
 }
 
 export interface TargetResult {

@@ -3,7 +3,7 @@
  * rule name`, matched inside its matched playbook. Seed 000's create rules are checked offline here.
  */
 import type { DesiredResource, Ref } from '../engine/types.js';
-import { liveFlag, liveText, normEmail, normName, normText } from '../engine/normalize.js';
+import { isBlankText, liveFlag, liveText, normEmail, normName, normText } from '../engine/normalize.js';
 import { quoteValue } from '../config/quote.js';
 import { ApiError } from '../errors.js';
 import type { KindModule } from './kind.js';
@@ -50,11 +50,6 @@ export function unkeptNote(sent: Record<string, unknown>, answer: Record<string,
   unkept?.(lost.map(fromWire));
   const held = lost.map((k) => JSON.stringify(answer[k] ?? null)?.slice(0, 60)).join(', ');
   return `the service answered without ${lost.map((k) => `\`${fromWire(k)}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
-}
-
-/** Text of white space only, or none: what the service takes as no value. */
-function isBlank(value: unknown): boolean {
-  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 }
 
 /** Where a rule's missing actions are best shown: at blank text written for them (or for its questions), else at the rule. */
@@ -104,7 +99,7 @@ export const ruleKind: KindModule<'rule'> = {
       // NOTE(api): text of white space only counts as none (as the emulator's 422 has it, after Rails' `blank?`).
       // A field filled by a broken variable reads as none; the variable is reported where it is defined.
       const unresolved = (field: string): boolean => doc.unresolved?.has(`/rules/${i}/${field}`) === true;
-      if (isBlank(fields.actions) && !(fields.generate_summary === true && !isBlank(fields.questions)) && !unresolved('actions') && !unresolved('questions')) {
+      if (isBlankText(fields.actions) && !(fields.generate_summary === true && !isBlankText(fields.questions)) && !unresolved('actions') && !unresolved('questions')) {
         const why = missingActions(rule);
         diag.error('missing-actions', `rule "${name}" needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
           // At the value when the value is what is wrong (white space only), else at the rule.

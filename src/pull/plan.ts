@@ -33,7 +33,7 @@ import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
-import { setAt, valueAt } from './values.js';
+import { formerNames, setAt, valueAt } from './values.js';
 import { documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
 
@@ -262,8 +262,12 @@ class PullPlanner {
   private underDeclaredParent(l: LiveResource): boolean {
     const parent = l.parentId ? this.liveById.get(l.parentId) : undefined;
     if (!parent) return true;
-    this.matched ??= matchedToDeclared(this.input.plan, this.desired.values());
-    return this.desired.has(refKey(parent.kind, parent.key)) || this.matched.has(`${parent.kind}:${parent.id}`);
+    return this.desired.has(refKey(parent.kind, parent.key)) || this.matchedIds().has(`${parent.kind}:${parent.id}`);
+  }
+
+  /** `kind:liveId` → the declared key the plan matched that live object to (made on first use). */
+  private matchedIds(): Map<string, string> {
+    return (this.matched ??= matchedToDeclared(this.input.plan, this.desired.values()));
   }
   private matched: Map<string, string> | undefined;
 
@@ -587,8 +591,14 @@ class PullPlanner {
 
   /** The other objects (in `d`'s scope) whose `renamed_from` lists `former`. */
   private listingFormer(d: DesiredResource, former: string): DesiredResource[] {
-    return [...this.desired.values()].filter((o) => o !== d && o.kind === d.kind && o.parent?.key === d.parent?.key && o.renamedFrom.includes(former));
+    if (!this.formerIndex) {
+      this.formerIndex = new Map();
+      for (const o of this.desired.values()) for (const name of o.renamedFrom) addTo(this.formerIndex, formerKey(o, name), o);
+    }
+    return (this.formerIndex.get(formerKey(d, former)) ?? []).filter((o) => o !== d);
   }
+  /** Declared objects by a former name they list, in their scope: made when a pulled rename first asks. */
+  private formerIndex: Map<string, DesiredResource[]> | undefined;
 
   /** `other`'s `renamed_from` without `former`, edited where it is written: in `doc` when it is `d`'s document (a rule beside it). */
   private withoutFormer(doc: unknown, d: DesiredResource, other: DesiredResource, former: string): unknown {
@@ -877,19 +887,6 @@ class PullPlanner {
     }
   }
 
-  /** The key of the object of `kind` the files declare that live id `id` is (what a new file may name it by). */
-  private declaredNameOf(kind: KindName, id: string): string | undefined {
-    if (!this.declaredById) {
-      this.declaredById = new Map();
-      for (const d of this.input.desired) {
-        const liveId = this.input.plan.ids[refKey(d.kind, d.key)];
-        if (liveId) this.declaredById.set(`${d.kind}:${liveId}`, d.key);
-      }
-    }
-    return this.declaredById.get(`${kind}:${id}`);
-  }
-  private declaredById: Map<string, string> | undefined;
-
   /** Objects no file declares: a file each, as `docket export` lays it out (next free name). */
   private writeNewObjects(): void {
     const kinds = this.input.kinds;
@@ -931,7 +928,7 @@ class PullPlanner {
       schema: this.input.schema,
       paths: this.input.paths,
       taken: this.input.taken,
-      declaredName: (kind, id) => this.declaredNameOf(kind, id),
+      declaredName: (kind, id) => this.matchedIds().get(`${kind}:${id}`),
     });
     for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);
     for (const l of fresh) {
@@ -1244,10 +1241,9 @@ function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: read
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
 }
 
-/** The names a document's `renamed_from` lists (one name or a list). */
-function formerNames(written: Record<string, unknown>): unknown[] {
-  const listed = written.renamed_from;
-  return listed === undefined || listed === null ? [] : Array.isArray(listed) ? listed : [listed];
+/** A former name in its object's scope (kind, and parent for a child): what two renames may both claim. */
+function formerKey(d: DesiredResource, former: string): string {
+  return `${d.kind}\u0000${d.parent?.key ?? ''}\u0000${former}`;
 }
 
 function sameName(written: unknown, name: string): boolean {

@@ -63,3 +63,9 @@ function withKeyInOrder(obj: Record<string, unknown>, key: string, value: unknow
   keys.slice(at).forEach((k) => (out[k] = obj[k]));
   return out;
 }
+
+/** The entries of a mapping's `renamed_from` (one name or a list), as written. */
+export function formerNames(written: Record<string, unknown>): unknown[] {
+  const listed = written.renamed_from;
+  return listed === undefined || listed === null ? [] : Array.isArray(listed) ? listed : [listed];
+}

@@ -24,6 +24,7 @@ import { isPlainObject } from '../util/plain.js';
 import { toYaml } from '../export/yaml.js';
 import { flowPadded, flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
+import { formerNames } from './values.js';
 
 export interface YamlEditRequest {
   /** Document index → what the document should hold (plain values; unchanged parts as read). */
@@ -839,8 +840,7 @@ function renamesIn(old: readonly unknown[], wanted: readonly unknown[], gapOld: 
 
 /** Whether a list item's `renamed_from` (one name or a list) names `former`. */
 function namesFormer(item: unknown, former: string): boolean {
-  const listed = isPlainObject(item) ? item.renamed_from : undefined;
-  return Array.isArray(listed) ? listed.includes(former) : listed === former;
+  return isPlainObject(item) && formerNames(item).includes(former);
 }
 
 /** The share of keys (the identity's and `renamed_from` aside) two mappings hold the same value under. */

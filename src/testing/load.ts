@@ -5,9 +5,8 @@
  * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
-import { decodeStrict, discoverYamlFiles, invalidUtf8, isTestFile, unreadableFile } from '../config/discover.js';
+import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, unreadableFile } from '../config/discover.js';
 import { isAbsoluteName, isInside, resolveDataPath } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics, schemaValidator } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
@@ -60,16 +59,13 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
   for (const file of files) {
     // Case names by subject, across the file's documents: the reports could not tell two apart.
     const caseLines = new Map<string, number>();
-    // Strictly, as resource files are: a byte that is not UTF-8 is reported, not read as U+FFFD.
-    let bytes: Buffer | undefined;
-    try {
-      // Never waited on: a named pipe would block the read, and the process with it.
-      bytes = readRegularFileSync(path.join(root, file));
-    } catch (error) {
-      diagnostics.push(unreadableFile(file, error));
+    // Strictly and never waited on, as resource files are read: a byte that is not UTF-8 is
+    // reported, not read as U+FFFD, and a named pipe is refused rather than read.
+    const [read] = readFiles(root, [file]);
+    if (!read || 'unreadable' in read) {
+      diagnostics.push(unreadableFile(file, read?.unreadable));
+      continue;
     }
-    if (!bytes) continue;
-    const read = decodeStrict(bytes);
     if (!('text' in read)) {
       diagnostics.push(invalidUtf8(file, read.invalidAt));
       continue;

@@ -193,14 +193,22 @@ class Reviews {
       if (conflict) return { error: `${conflict}: correct the case's sha256 (docket test capture writes both)` };
       return { sha: c.contract.sha256, importedId: c.contract.importedFile };
     }
-    try {
-      // Never waited on: a named pipe would block the read, and the process with it.
-      const bytes = readRegularFileSync(join(this.ctx.root, c.contract.file));
-      return { sha: sha256(bytes), bytes, file: c.contract.file };
-    } catch (error) {
-      return { error: `cannot read ${c.contract.file}: ${unreadableReason(error)}` };
+    const file = c.contract.file;
+    let read = this.contractFiles.get(file);
+    if (!read) {
+      try {
+        // Never waited on: a named pipe would block the read, and the process with it.
+        const bytes = readRegularFileSync(join(this.ctx.root, file));
+        read = { sha: sha256(bytes), bytes, file };
+      } catch (error) {
+        read = { error: `cannot read ${file}: ${unreadableReason(error)}` };
+      }
+      this.contractFiles.set(file, read);
     }
+    return read;
   }
+  /** Each contract file read once a run, however many cases and variants name it. */
+  private readonly contractFiles = new Map<string, { sha: string; bytes: Uint8Array; file: string } | { error: string }>();
 
   private async collect(key: CacheKey, c: PlaybookCase, variant: Variant, contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, needed: number, fresh?: ReviewFacts[]): Promise<Runs> {
     const ctx = this.ctx;

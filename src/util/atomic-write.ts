@@ -85,12 +85,14 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
 
 /** What killed writers left in a folder of temporary files (`.docket`): every `.NAME.PID.RAND.tmp` of a process that is gone. */
 export async function removeStaleTempsIn(dir: string): Promise<void> {
-  const ownerOf = (name: string): number | undefined => {
-    if (!name.startsWith('.') || !name.endsWith('.tmp')) return undefined;
-    const parts = name.split('.');
-    return parts.length >= 5 ? Number(parts[parts.length - 3]) : undefined;
-  };
-  await removeLeftByDeadProcesses(dir, ownerOf);
+  await removeLeftByDeadProcesses(dir, tempOwner);
+}
+
+/** The pid in a temporary file's name as tempPath makes it (`.NAME.PID.RAND.tmp`), or undefined for any other name. */
+function tempOwner(name: string): number | undefined {
+  if (!name.startsWith('.') || !name.endsWith('.tmp')) return undefined;
+  const parts = name.split('.');
+  return parts.length >= 5 ? Number(parts[parts.length - 3]) : undefined;
 }
 
 /**
@@ -99,6 +101,6 @@ export async function removeStaleTempsIn(dir: string): Promise<void> {
  */
 export async function removeStaleTemps(file: string, dirs: readonly string[] = [dirname(file)]): Promise<void> {
   const prefix = `.${basename(file)}.`;
-  const ownerOf = (name: string): number | undefined => (name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length).split('.')[0]) : undefined);
+  const ownerOf = (name: string): number | undefined => (name.startsWith(prefix) ? tempOwner(name) : undefined);
   for (const dir of dirs) await removeLeftByDeadProcesses(dir, ownerOf);
 }

@@ -72,7 +72,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         // (--kind leaves out the parents of other kinds: their children are never asked for.)
         const children = childrenLookup(details.live);
         const inTargets = childInTargets(opts.target, KINDS);
-        const childrenOf = (liveId: string) => children(liveId).filter(inTargets);
+        const childrenOf = opts.target.length === 0 ? children : (liveId: string) => children(liveId).filter(inTargets);
         return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS) }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report));

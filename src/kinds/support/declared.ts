@@ -10,7 +10,6 @@ import { formerKeys, refKey, type DesiredResource, type KindName } from '../../e
 export async function declaredFilter(
   ctx: { declared?: DesiredResource[]; readAll?: boolean; synced?: () => SyncedIds | Promise<SyncedIds> },
   kind: KindName,
-  options: { dropped?: boolean } = {},
 ): Promise<(id: string, name: string) => boolean> {
   const declared = ctx.declared;
   if (!declared || ctx.readAll) return () => true;
@@ -28,9 +27,14 @@ export async function declaredFilter(
       if (recorded) ids.add(recorded);
     }
   }
-  // `dropped`: the objects the files dropped since the last sync too (their live edits are said).
-  const dropped = options.dropped && synced?.keysWithId ? (id: string) => synced.keysWithId!(id).some((k) => k.startsWith(`${kind}:`)) : () => false;
-  return (id, name) => ids.has(id) || names.has(name) || dropped(id);
+  return (id, name) => ids.has(id) || names.has(name);
+}
+
+/** Live objects of `kind` with a sync record: those the files dropped since the last sync among them (drift says their live edits). */
+export async function syncedFilter(ctx: { synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): Promise<(id: string) => boolean> {
+  const synced = await ctx.synced?.();
+  if (!synced?.keysWithId) return () => false;
+  return (id) => synced.keysWithId!(id).some((k) => k.startsWith(`${kind}:`));
 }
 
 /** The live id recorded for `kind:key` (engine/sync.ts's SyncState, or a saved plan's ids). */

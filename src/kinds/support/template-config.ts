@@ -6,7 +6,7 @@
  * and `attachments: [names]` when the attachment can be named; otherwise the raw id stays.
  */
 import { sameValue } from '../../engine/canonical.js';
-import { linesDeep, normDeep } from '../../engine/normalize.js';
+import { isBlankText, linesDeep, normDeep } from '../../engine/normalize.js';
 import { isPlainObject } from '../../util/plain.js';
 import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, liveTemplateType, NOT_PARAMETERS, type TemplateTypeInfo } from './template-params.js';
 
@@ -91,7 +91,7 @@ function restoreConditional(out: Plain, live: Plain, schema: ParameterSchema, ct
       for (const r of rule.then?.required ?? []) {
         if (r in out) continue;
         const v = live[r];
-        if (holdsNone(v)) {
+        if (isBlankText(v)) {
           const trigger = Object.entries(cond.properties)
             .map(([k, c]) => `\`${k}\` is ${JSON.stringify(c.const)}`)
             .join(' and ');
@@ -172,14 +172,6 @@ interface Reduced {
 }
 
 /**
- * No value: none, or text without a visible character (`""` and line ends compare as none, and
- * validate refuses blank text where a parameter is required, as the schemas' `\S` pattern says).
- */
-function holdsNone(value: unknown): boolean {
-  return value === null || value === undefined || (typeof value === 'string' && !/\S/.test(value));
-}
-
-/**
  * The non-default, non-null values of one object (the parameters or a nested
  * `template_*_attributes`), in schema order, with what its schema requires put back.
  */
@@ -191,7 +183,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
   for (const key of order) {
     if (!Object.hasOwn(live, key)) continue;
     const value = live[key];
-    if (holdsNone(value)) continue;
+    if (isBlankText(value)) continue;
     const prop = props[key];
     if (!prop) {
       if (matchesPattern(key, schema.patternProperties)) out[key] = mapAttachmentIds(key, value, ctx);
@@ -225,7 +217,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
   for (const r of schema.required ?? []) {
     if (r in out) continue;
     const v = live[r];
-    if (holdsNone(v)) problems.push(`\`${r}\` is required but the service holds none`);
+    if (isBlankText(v)) problems.push(`\`${r}\` is required but the service holds none`);
     else out[r] = mapAttachmentIds(r, v, ctx);
   }
   if (problems.length > 0 && where !== '') {
