@@ -3,7 +3,7 @@ import { compareDiagnostics, formatDiagnostic, type Diagnostic } from '../diagno
 import { painter } from './paint.js';
 import { plural } from './facts.js';
 import { displayWidth } from './width.js';
-import { wholeSlice, wholeStart } from '../util/whole-slice.js';
+import { windowAround } from '../util/whole-slice.js';
 import { stripControl } from './sanitize.js';
 import { oneLine } from './value.js';
 import type { SourceLine } from '../config/source-lines.js';
@@ -48,15 +48,11 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolea
 export function sourceExcerpt(text: string | undefined, line: number, col: number, paint: ReturnType<typeof painter>): string | undefined {
   if (text === undefined) return undefined;
   const clean = (t: string): string => stripControl(t.replace(/\t/g, ' '));
-  let shown = clean(text).replace(/\s+$/, '');
+  const whole = clean(text).replace(/\s+$/, '');
   // Where the column is in the line as shown (control characters before it are gone).
-  let caret = Math.min(clean(text.slice(0, Math.max(0, col - 1))).length, shown.length);
-  const WIDTH = 100;
-  if (shown.length > WIDTH) {
-    const start = wholeStart(shown, Math.max(0, Math.min(caret - 40, shown.length - WIDTH)));
-    shown = `${start > 0 ? '…' : ''}${wholeSlice(shown, start, start + WIDTH)}${start + WIDTH < shown.length ? '…' : ''}`;
-    caret = caret - start + (start > 0 ? 1 : 0);
-  }
+  const at = Math.min(clean(text.slice(0, Math.max(0, col - 1))).length, whole.length);
+  const { text: shown, start } = windowAround(whole, at, 100, 40);
+  const caret = at - start + (start > 0 ? 1 : 0);
   const gutter = String(line).padStart(4);
   return `${paint('dim', `${gutter} |`)} ${shown}\n${paint('dim', `${' '.repeat(gutter.length)} |`)} ${' '.repeat(displayWidth(shown.slice(0, caret)))}${paint('red', '^')}`;
 }

@@ -2,7 +2,7 @@
  * Machine output. The plan JSON is the plan file format itself (what `--out` saves and `apply`
  * reads), so it is the Plan object with its ids sorted; reports and diagnostics get a small stable envelope.
  */
-import { wholeSlice } from '../util/whole-slice.js';
+import { windowAround } from '../util/whole-slice.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
 import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
@@ -174,10 +174,7 @@ const EXCERPT_CHARS = 500;
 
 /** The line, or the part of a long one around `col`, with `…` where it was cut. */
 export function excerptAround(line: string, col: number): string {
-  if (line.length <= EXCERPT_CHARS) return line;
-  const start = Math.max(0, Math.min(col - 1 - EXCERPT_CHARS / 2, line.length - EXCERPT_CHARS));
-  const end = start + EXCERPT_CHARS;
-  return `${start > 0 ? '…' : ''}${wholeSlice(line, start, end)}${end < line.length ? '…' : ''}`;
+  return windowAround(line, col - 1, EXCERPT_CHARS, EXCERPT_CHARS / 2).text;
 }
 
 export function renderDiagnosticsJson(diags: Diagnostic[], source?: (file: string, line: number) => string | undefined): string {
