@@ -6,6 +6,7 @@ import type { DesiredResource, Ref } from '../engine/types.js';
 import { isBlankText, liveFlag, liveText, normEmail, normName, normText } from '../engine/normalize.js';
 import { quoteValue } from '../config/quote.js';
 import { ApiError } from '../errors.js';
+import type { RuleAttrs } from '../api/review.js';
 import type { KindModule } from './kind.js';
 import { freshSiblings } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -62,6 +63,27 @@ function missingActions(rule: Record<string, unknown>): { field?: string; detail
     return { field: 'questions', detail: `: its \`questions\` ${quoteValue(questions)} are only white space, which the service takes as none` };
   }
   return { detail: '' };
+}
+
+/** A live rule's text fields and summary flag, read as the kind compares them (a wrong type throws). */
+export function liveRuleTexts(a: RuleAttrs): { description: string | null; actions: string | null; internal_notes: string | null; questions: string | null; generate_summary: boolean } {
+  return {
+    description: liveText(a.description, 'description'),
+    actions: liveText(a.actions, 'actions'),
+    internal_notes: liveText(a.internal_notes, 'internal_notes'),
+    questions: liveText(a.questions, 'questions'),
+    generate_summary: liveFlag(a.generate_summary, 'generate_summary', true),
+  };
+}
+
+/** What a review reads of a rule, from its compared fields (desired or live): no reviewer, no notes. */
+export function reviewedPart(fields: Record<string, unknown>): { description: string | null; actions: string | null; questions: string | null; generate_summary: boolean } {
+  return {
+    description: normText(fields.description),
+    actions: normText(fields.actions),
+    questions: normText(fields.questions),
+    generate_summary: fields.generate_summary !== false,
+  };
 }
 
 export const ruleKind: KindModule<'rule'> = {
@@ -156,15 +178,7 @@ export const ruleKind: KindModule<'rule'> = {
           key: `${normName(p.attributes.name)}/${name}`,
           name,
           parentId: p.id,
-          fields: {
-            name,
-            description: liveText(a.description, 'description'),
-            actions: liveText(a.actions, 'actions'),
-            internal_notes: liveText(a.internal_notes, 'internal_notes'),
-            questions: liveText(a.questions, 'questions'),
-            generate_summary: liveFlag(a.generate_summary, 'generate_summary', true),
-            reviewer,
-          },
+          fields: { name, ...liveRuleTexts(a), reviewer },
           refs: reviewer ? [{ kind: 'member' as const, key: reviewer }] : [],
           ...(a.updated_at ? { updatedAt: a.updated_at } : {}),
         };

@@ -6,13 +6,13 @@
 import type { SourcePos } from '../../diagnostics.js';
 import { quoteValue } from '../../config/quote.js';
 import { unreadableValue } from '../../engine/live.js';
-import { liveFlag, liveText, normName, normText } from '../../engine/normalize.js';
+import { normName } from '../../engine/normalize.js';
 import type { DesiredResource, KindName } from '../../engine/types.js';
 import type { TestKind } from '../../testing/names.js';
 import type { Services } from '../kind.js';
 import { customTemplateKind } from '../custom-template.js';
 import { playbookKind } from '../playbook.js';
-import { ruleKind } from '../rule.js';
+import { liveRuleTexts, reviewedPart, ruleKind } from '../rule.js';
 import { templateKind } from '../template.js';
 
 /** A rule as a review uses it: what the reviewer reads. `id` is known once it exists live. */
@@ -60,15 +60,7 @@ export function declaredPlaybooks(desired: readonly DesiredResource[]): Map<stri
   for (const d of desired) if (d.kind === playbookKind.name) out.set(d.key, { name: d.name, source: d.source, rules: [], ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}) });
   for (const d of desired) {
     if (d.kind !== ruleKind.name || !d.parent) continue;
-    const f = d.fields;
-    out.get(d.parent.key)?.rules.push({
-      name: d.name,
-      description: normText(f.description),
-      actions: normText(f.actions),
-      questions: normText(f.questions),
-      generate_summary: f.generate_summary !== false,
-      ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}),
-    });
+    out.get(d.parent.key)?.rules.push({ name: d.name, ...reviewedPart(d.fields), ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}) });
   }
   markRenamedAway(out, desired, playbookKind.name, () => true);
   return out;
@@ -130,14 +122,7 @@ export async function livePlaybookSubject(services: Services, name: string): Pro
       id: playbook.id,
       subject: {
         name: normName(playbook.attributes.name),
-        rules: rules.map((r) => ({
-          id: r.id,
-          name: normName(r.attributes.name),
-          description: liveText(r.attributes.description, 'description'),
-          actions: liveText(r.attributes.actions, 'actions'),
-          questions: liveText(r.attributes.questions, 'questions'),
-          generate_summary: liveFlag(r.attributes.generate_summary, 'generate_summary', true),
-        })),
+        rules: rules.map((r) => ({ id: r.id, name: normName(r.attributes.name), ...reviewedPart(liveRuleTexts(r.attributes)) })),
       },
     };
   } catch (error) {
