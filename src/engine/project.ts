@@ -122,8 +122,8 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const targets = parseTargets(input.targets ?? [], kinds);
   const asked = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
   const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
-  // What the files dropped is read when its live edits matter: drift reports them, a prune would archive them.
-  const readDropped = Boolean(input.readOnly) || input.prune === 'all' || Object.values(input.prune).some(Boolean);
+  // What the files dropped is read when its live edits matter: drift reports them, a prune of their parent would archive them.
+  const readDropped = Boolean(input.readOnly) || kinds.some((k) => pruneOn(k, input.prune) && kinds.some((child) => child.parentKind === k.name));
   const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(readDropped ? { readDropped: true } : {}), ...(input.sync ? { synced: input.sync } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const sync = input.sync ? await input.sync() : undefined;
