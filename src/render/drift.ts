@@ -80,17 +80,33 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}. \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers${onlyLiveNote(report)}.`);
   const removed = removedNote(report);
   if (removed) lines.push(removed);
-  if (report.pending.length > 0) {
-    // Objects the files dropped that the plan does not remove (prune off) are among its undeclared objects, not its changes.
-    const dropped = report.pending.filter((i) => i.direction === 'removed-in-files' && i.action === undefined).length;
-    const where = dropped === 0 ? 'shows them' : dropped === report.pending.length ? 'lists them as not declared in any file' : `shows them (${dropped} among the objects not declared in any file)`;
-    // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
-    lines.push(`${report.pending.length} ${report.pending.length === 1 ? 'object' : 'objects'} changed in the files ${report.pending.length === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` ${where}.`);
-  }
+  const { owed, leftLive } = pendingParts(report.pending);
+  // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
+  if (owed > 0) lines.push(`${objects(owed)} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows them.`);
+  if (leftLive > 0) lines.push(leftLiveLine(leftLive));
   if (report.adopting?.length) lines.push(adoptingLine(report.adopting, (a) => `${subject(a, quote)} (${oneLine(a.file)})`));
   const scope = scopeLine(opts.scope, oneLine);
   if (scope) lines.push(scope);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Pending objects in two parts: those a plan changes (what an apply still owes), and those the
+ * files dropped that no plan removes (prune off, or a kind with no removal over the API), which
+ * stay live until someone removes them: no apply ever settles them, so they are said apart.
+ */
+function pendingParts(pending: readonly DriftItem[]): { owed: number; leftLive: number } {
+  const leftLive = pending.filter((i) => i.direction === 'removed-in-files' && i.action === undefined).length;
+  return { owed: pending.length - leftLive, leftLive };
+}
+
+function objects(n: number): string {
+  return `${n} ${n === 1 ? 'object' : 'objects'}`;
+}
+
+/** Plain words and one code span: the same line in text and in markdown. */
+function leftLiveLine(n: number): string {
+  return `${objects(n)} removed from the files ${n === 1 ? 'is' : 'are'} left live (not drift): \`docket plan\` lists ${n === 1 ? 'it' : 'them'} as not declared in any file.`;
 }
 
 /** Live objects named by pending documents: said once, with what adopting them takes. */
@@ -129,8 +145,10 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
   if (report.drift.length > 0) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request, or \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
   const removed = removedNote(report);
   if (removed) lines.push(`_${escapeMarkdown(removed)}_`, '');
-  // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') still finds it.
-  if (report.pending.length > 0) lines.push(`_${report.pending.length} ${report.pending.length === 1 ? 'object' : 'objects'} with pending changes of the files (not drift): see \`docket plan\`._`, '');
+  const { owed, leftLive } = pendingParts(report.pending);
+  // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') finds what an apply still owes, and only that.
+  if (owed > 0) lines.push(`_${objects(owed)} with pending changes of the files (not drift): see \`docket plan\`._`, '');
+  if (leftLive > 0) lines.push(`_${leftLiveLine(leftLive)}_`, '');
   if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');
   const only = scopeLine(scope, codeSpan);
   if (only) lines.push(`_${only}_`, '');

@@ -234,6 +234,10 @@ describe('examples/ci/github-actions.yml', () => {
       return spawnSync('grep', ['-q', pattern!, file]).status;
     };
     expect([found([item]), found([item, { ...item, key: 'MSA', name: 'MSA' }]), found([])]).toEqual([0, 0, 1]);
+    // A template (no removal over the API) or a playbook with prune off, removed from the files:
+    // left live, and no apply settles it, so the job must not fail day after day for it.
+    const dropped: DriftItem = { kind: 'template', key: 'Mutual NDA', name: 'Mutual NDA', direction: 'removed-in-files', fields: [] };
+    expect([found([dropped]), found([dropped, { ...dropped, direction: 'removed-in-files', action: 'archive', kind: 'playbook' }])]).toEqual([1, 0]);
   });
 
   it('pulls drift into one pull request, with the pull report as its body', () => {

@@ -55,8 +55,24 @@ describe('drift and pull markdown at scale', () => {
     const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-in-files', action: 'update', fields: [{ field: 'actions' }] };
     const text = (pending: DriftItem[]) => renderDriftText(plan([]), { drift: [], ignored: [], pending }, { color: false });
     expect(text([edited])).toContain('1 object changed in the files is pending (not drift); `docket plan` shows them.');
-    expect(text([dropped])).toContain('1 object changed in the files is pending (not drift); `docket plan` lists them as not declared in any file.');
-    expect(text([dropped, edited])).toContain('2 objects changed in the files are pending (not drift); `docket plan` shows them (1 among the objects not declared in any file).');
+    expect(text([dropped])).toContain('1 object removed from the files is left live (not drift): `docket plan` lists it as not declared in any file.');
+    expect(text([dropped])).not.toContain('pending');
+    expect(text([dropped, edited])).toContain('1 object changed in the files is pending (not drift); `docket plan` shows them.\n1 object removed from the files is left live (not drift)');
+  });
+
+  it("does not tell the CI recipe an apply is owed for objects the files dropped that no plan removes: its grep finds only what a plan changes", () => {
+    // Prune off (a playbook) or a kind with no removal over the API (a template): apply never settles them.
+    const dropped: DriftItem[] = [
+      { kind: 'playbook', key: 'Old', name: 'Old', direction: 'removed-in-files', fields: [] },
+      { kind: 'template', key: 'Mutual NDA', name: 'Mutual NDA', direction: 'removed-in-files', fields: [] },
+    ];
+    const archived: DriftItem = { kind: 'playbook', key: 'Old', name: 'Old', direction: 'removed-in-files', action: 'archive', fields: [] };
+    const ciGrep = /pending change.* of the files \(not drift\)/;
+    const markdown = (pending: DriftItem[]) => renderDriftMarkdown(plan([]), { drift: [], ignored: [], pending });
+    expect(markdown(dropped)).not.toMatch(ciGrep);
+    expect(markdown(dropped)).toContain('_2 objects removed from the files are left live (not drift): `docket plan` lists them as not declared in any file._');
+    expect(markdown([archived])).toMatch(ciGrep);
+    expect(markdown([...dropped, archived])).toContain('_1 object with pending changes of the files (not drift): see `docket plan`._');
   });
 
   it('says a drift or pull limited by --kind or --target compared only that, in text and markdown', () => {
