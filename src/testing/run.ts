@@ -13,6 +13,7 @@ import { livePlaybookSubject, liveTemplateId, type PlaybookSubject, type Templat
 import type { Services } from '../kinds/kind.js';
 import type { ReviewAttrs } from '../api/review.js';
 import { mapLimit } from '../util/map-limit.js';
+import { Turns } from '../util/turns.js';
 import type { CacheKey, TestCache } from './cache.js';
 import type { ContractStore } from './contracts.js';
 import { playbookDigest } from './digest.js';
@@ -158,9 +159,14 @@ type Runs = { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' } | { ski
 class Reviews {
   private readonly byKey = new Map<string, { needed: number; result: Promise<Runs> }>();
   private readonly uploads = new Map<string, Promise<string>>();
-  /** Reviews this run made, and creates on their way per playbook and file (`<playbook> <file>`). */
+  /** Reviews this run made. */
   private readonly reviews = new Set<string>();
-  private readonly creating = new Map<string, number>();
+  /**
+   * Creates of one playbook and file (`<playbook> <file>`) are sent one at a time: a create whose
+   * answer does not name its review (lost, or a 204) is then the only one of its pair on its way,
+   * and found among the organization's reviews. Their reviews still run alongside.
+   */
+  private readonly pairTurns = new Turns();
   private started = 0;
   private done = 0;
 
@@ -250,18 +256,14 @@ class Reviews {
     const api = this.ctx.services!.review();
     const create = async (id: string) => {
       const body = { imported_file_id: id, playbook_id: playbookId, ...(reviewType ? { review_type: reviewType } : {}) };
-      const pair = `${playbookId} ${id}`;
-      this.creating.set(pair, (this.creating.get(pair) ?? 0) + 1);
-      try {
-        // Only this run reviews with its scratch playbook: a review of it and this file that the run
-        // did not get back is the one whose answer was lost, unless another of the pair is on its way.
-        const recognise = () => (scratch && this.creating.get(pair) === 1 ? (r: { id: string; attributes: ReviewAttrs }) => r.attributes.playbook_id === playbookId && r.attributes.imported_file_id === id && !this.reviews.has(r.id) : undefined);
+      return this.pairTurns.run(`${playbookId} ${id}`, async () => {
+        // Only this run reviews with its scratch playbook, one create of a pair at a time: a review
+        // of it and this file that the run did not get back is the one whose answer was lost.
+        const recognise = () => (scratch ? (r: { id: string; attributes: ReviewAttrs }) => r.attributes.playbook_id === playbookId && r.attributes.imported_file_id === id && !this.reviews.has(r.id) : undefined);
         const review = await api.createReview(body, recognise);
         this.reviews.add(review.id);
         return review;
-      } finally {
-        this.creating.set(pair, this.creating.get(pair)! - 1);
-      }
+      });
     };
     if (contract.importedId) return create(contract.importedId);
     const id = await this.upload(contract, false);

@@ -4,6 +4,8 @@
  * Apart from test-command-live.test.ts so that the two run side by side.
  */
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,6 +84,27 @@ describe('docket test when answers are lost', () => {
       expect(emu().emulator.stats().faults_injected).toBeGreaterThan(0);
     } finally {
       await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+
+  it('against a service that answers a review create with 204 (no body), a contract reviewed twice at once passes: its creates go one at a time and each is found', async () => {
+    const dir = await example();
+    await writeFile(
+      join(dir, 'tests/twice.test.yaml'),
+      'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: standard, twice\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: SummaryReview\n    repeat: 2\n    expect:\n      flags: { excludes: [Term], count: { max: 0 } }\n  - name: standard, redlined\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: RedlineReview\n    expect:\n      redlines: []\n',
+    );
+    const config = `${emu().emulator.url}/_emulator/config`;
+    const reviews = () => Object.keys(org().reviews).length;
+    const before = reviews();
+    await fetch(config, { method: 'PUT', body: JSON.stringify({ variants: { create_status: 204 } }) });
+    try {
+      const r = await runCli(['test', '-C', dir, 'tests/twice.test.yaml', '--no-cache'], { env: emu().env });
+      expect([r.code, r.stdout], r.stderr).toEqual([0, expect.stringContaining('PASS  standard, redlined')]);
+      expect(r.stdout).toContain('PASS  standard, twice');
+      // Three reviews: none lost, none asked for twice.
+      expect(reviews() - before).toBe(3);
+    } finally {
+      await fetch(config, { method: 'PUT', body: JSON.stringify({ variants: { create_status: 201 } }) });
     }
   });
 
