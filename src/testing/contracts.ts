@@ -3,7 +3,7 @@
  * docket.lock.json in the review service's section (its URL and organization; `emulator` for the
  * in-process emulator), as `imported-file:<sha256>`. Later runs create reviews by that id.
  */
-import { lockKey, lockSection, readLockDocument, writeLock, type LockFile, type LockLocation } from '../config/lock.js';
+import { lockKey, lockSection, readLockDocument, writeLock, type LockEntry, type LockFile, type LockLocation } from '../config/lock.js';
 
 const ENTRY_KIND = 'imported-file';
 
@@ -14,6 +14,8 @@ export class ContractStore {
    * lock also holds the sync records of the whole configuration, too much to parse once per case.
    */
   private known: Promise<LockFile['files']> | undefined;
+  /** The whole lock, for a run that never located the service (see conflictOf). */
+  private everySection: ReturnType<typeof readLockDocument> | undefined;
 
   constructor(
     private readonly location: LockLocation,
@@ -42,13 +44,13 @@ export class ContractStore {
    */
   async conflictOf(sha: string, id: string): Promise<string | undefined> {
     const target = this.target();
-    if (!target) return undefined;
+    // Not located (`--replay-only` against a URL, which reads no service): an id names one upload in
+    // whatever organization, so every section's uploads tell whether it is another file's.
+    if (!target) return idConflict(Object.values((await (this.everySection ??= readLockDocument(this.location))).doc.targets).flatMap((section) => Object.entries(section.files)), sha, id);
     const files = await (this.known ??= this.read(target));
     const bySha = files[lockKey(ENTRY_KIND, sha)];
     if (bySha && bySha.id !== id) return `sha256 ${sha} is the digest of ${bySha.file ?? 'a file'}, uploaded as imported file ${bySha.id}, not ${id}`;
-    const byId = Object.entries(files).find(([key, entry]) => key.startsWith(`${ENTRY_KIND}:`) && entry.id === id);
-    if (byId && byId[1].sha256 !== sha) return `imported file ${id} was uploaded from ${byId[1].file ?? 'a file'}, whose sha256 is ${byId[1].sha256}, not ${sha}`;
-    return undefined;
+    return idConflict(Object.entries(files), sha, id);
   }
 
   /** Records (or, with `id` undefined, forgets) an upload; writes are serialised and atomic. */
@@ -66,4 +68,11 @@ export class ContractStore {
     });
     return this.chain;
   }
+}
+
+/** Why imported file `id` is not the upload of digest `sha`, when the lock recorded it from another file. */
+function idConflict(files: readonly [string, LockEntry][], sha: string, id: string): string | undefined {
+  const byId = files.find(([key, entry]) => key.startsWith(`${ENTRY_KIND}:`) && entry.id === id);
+  if (byId && byId[1].sha256 !== sha) return `imported file ${id} was uploaded from ${byId[1].file ?? 'a file'}, whose sha256 is ${byId[1].sha256}, not ${sha}`;
+  return undefined;
 }

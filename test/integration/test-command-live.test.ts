@@ -135,6 +135,11 @@ describe('docket test against a standalone emulator', () => {
     const slip = await runCli(['test', '-C', dir, out, '--no-cache'], { env: emu().env });
     expect(slip.code).toBe(1);
     expect(slip.stdout).toContain(`ERROR the perpetual NDA as reviewed: sha256 ${standard} is the digest of tests/fixtures/nda-standard.docx`);
+    // Replayed without a key (a fork's CI), the service is never located: the lock's uploads still tell the slip.
+    const { DOCKET_API_KEY: _key, ...keyless } = emu().env;
+    const replayed = await runCli(['test', '-C', dir, out, '--replay-only'], { env: { ...keyless, DOCKET_API_KEY: '' } });
+    expect(replayed.code).toBe(1);
+    expect(replayed.stdout).toMatch(/ERROR the perpetual NDA as reviewed: imported file [0-9a-f-]{36} was uploaded from tests\/fixtures\/nda-perpetual\.docx/);
     // The id in upper case is the same id (the schema takes either case).
     await writeFile(out, text.replace(/imported_file: ([0-9a-f-]{36})/, (_, id: string) => `imported_file: ${id.toUpperCase()}`));
     const upper = await runCli(['test', '-C', dir, out, '--no-cache'], { env: emu().env });
