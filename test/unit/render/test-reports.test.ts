@@ -135,6 +135,9 @@ describe('the pull-request comment', () => {
     expect(md).toContain('passes &lt;b&gt;&amp;&lt;/b&gt; @&#8203;team #&#8203;12 \\| pipe');
     expect(md).toContain('| fails | ❌ | ❌ | – |');
     expect(md).toContain('| flaky | 🔀 | – | 🔀 2/3 |');
+    // A case that could not run, or was not replayed, marks only its own expectations.
+    expect(md).toContain('| errs | 💥 | 💥 | – |');
+    expect(md).toContain('| skips | ⏭️ | ⏭️ | – |');
     expect(md).toContain('expected redline "Governing law" in {reject, needs\\_review}, got accept');
     expect(md).not.toContain('\u0007');
   });
