@@ -147,6 +147,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
         });
       } else pins.set(key, d);
     }
+    if (d.renamedFrom.length === 0) continue;
     const scope = `${d.kind}:${d.parent ? `${d.parent.key}/` : ''}`;
     d.renamedFrom.forEach((old, index) => {
       const key = `${scope}${old}`;
