@@ -25,7 +25,7 @@ export interface FetchLiveOptions {
   /** Read every object in detail though resources are declared (pull). */
   readAll?: boolean;
   /** Read in detail the objects the files dropped since the last sync too (FetchContext.readDropped). */
-  readDropped?: boolean;
+  readDropped?: ReadonlySet<KindName>;
   /** Export: the services the source configuration names (a kind on both reads only their parts). */
   exportServices?: ReadonlySet<ServiceName>;
   /** The live ids last synced under declared identities: objects renamed in the app are read in detail too. */
@@ -70,7 +70,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     lock: options.lock,
     ...(options.declared ? { declared: options.declared } : {}),
     ...(options.readAll ? { readAll: true } : {}),
-    ...(options.readDropped ? { readDropped: true } : {}),
+    ...(options.readDropped ? { readDropped: options.readDropped } : {}),
     ...(options.exportServices ? { exportServices: options.exportServices } : {}),
     ...(options.synced ? { synced: options.synced } : {}),
     live: read,

@@ -122,9 +122,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const targets = parseTargets(input.targets ?? [], kinds);
   const asked = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
   const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
-  // What the files dropped is read when its live edits matter: drift reports them, a prune of their parent would archive them.
-  const readDropped = Boolean(input.readOnly) || kinds.some((k) => pruneOn(k, input.prune) && kinds.some((child) => child.parentKind === k.name));
-  const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(readDropped ? { readDropped: true } : {}), ...(input.sync ? { synced: input.sync } : {}) });
+  // What the files dropped is read in detail where its live edits matter: drift reports them (every kind), a prune would archive them.
+  const readDropped = new Set(kinds.filter((k) => input.readOnly || pruneOn(k, input.prune)).map((k) => k.name));
+  const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const sync = input.sync ? await input.sync() : undefined;
   const result = buildPlan({

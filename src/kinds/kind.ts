@@ -36,8 +36,12 @@ export interface FetchContext {
   declared?: DesiredResource[];
   /** Read every object in detail even so (pull writes the undeclared ones into files). */
   readAll?: boolean;
-  /** Read the rules of the playbooks the files dropped since the last sync too (drift, a plan that prunes: their live edits are said). */
-  readDropped?: boolean;
+  /**
+   * The kinds whose objects the files dropped since the last sync are read in detail too (a
+   * playbook: its rules): every kind for drift, the pruned ones for a plan that prunes, so the
+   * live edits a removal would take are said.
+   */
+  readDropped?: ReadonlySet<KindName>;
   /** Export: the services the source configuration names; a kind on both reads only their parts. */
   exportServices?: ReadonlySet<ServiceName>;
   /** The live ids docket last synced declared objects under (docket.lock.json), asked once the target is known. */

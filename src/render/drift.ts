@@ -29,11 +29,17 @@ function onlyLiveNote(report: DriftReport): string {
   return report.drift.some((i) => i.direction === 'only-live' && i.action === undefined) ? ' (objects only live: with `--prune`, for the kinds it archives)' : '';
 }
 
+/** Whether pull or apply settles any of the drift: not the live work in objects the files removed (removedNote). */
+function revertible(report: DriftReport): boolean {
+  return report.drift.some((i) => !i.removed_in_files);
+}
+
 /** Drift in objects the files removed is for a person to settle: neither pull nor apply does. */
 function removedNote(report: DriftReport): string | undefined {
   const n = report.drift.filter((i) => i.removed_in_files).length;
   if (n === 0) return undefined;
-  return `Of these, ${n} ${n === 1 ? 'is' : 'are'} live work in objects the files removed, which pull leaves for you to settle: to keep it, put the object back in the files (pull then writes it); otherwise apply removes it (a playbook only with prune).`;
+  // Not "apply removes it": only what the plan removes (a playbook with prune, its rules) is; the rest only the app can.
+  return `Of these, ${n} ${n === 1 ? 'is' : 'are'} live work in objects the files removed, which pull leaves for you to settle: to keep it, put the object back in the files (pull then writes it); otherwise remove it: apply removes what \`docket plan\` lists as to archive or delete (a playbook only with prune), and the app the rest (the kinds with no removal over the API).`;
 }
 
 function fieldList(i: DriftItem, code: (s: string) => string): string {
@@ -77,7 +83,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...report.ignored.map(line), '');
   }
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
-  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}. \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers${onlyLiveNote(report)}.`);
+  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers${onlyLiveNote(report)}.` : ''}`);
   const removed = removedNote(report);
   if (removed) lines.push(removed);
   const { owed, leftLive } = pendingParts(report.pending);
@@ -142,9 +148,9 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     pushWithin(lines, report.ignored.map(item), budget);
     lines.push('');
   }
-  if (report.drift.length > 0) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request, or \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
+  if (revertible(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request, or \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
   const removed = removedNote(report);
-  if (removed) lines.push(`_${escapeMarkdown(removed)}_`, '');
+  if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
   const { owed, leftLive } = pendingParts(report.pending);
   // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') finds what an apply still owes, and only that.
   if (owed > 0) lines.push(`_${objects(owed)} with pending changes of the files (not drift): see \`docket plan\`._`, '');

@@ -30,11 +30,20 @@ export async function declaredFilter(
   return (id, name) => ids.has(id) || names.has(name);
 }
 
-/** Live objects of `kind` with a sync record: those the files dropped since the last sync among them (drift says their live edits). */
-export async function syncedFilter(ctx: { synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): Promise<(id: string) => boolean> {
-  const synced = await ctx.synced?.();
+/**
+ * Live objects of `kind` with a sync record, when the run reads what the files dropped in detail
+ * (`readDropped`): those the files dropped since the last sync are among them (drift says their live edits).
+ */
+export async function droppedFilter(ctx: { readDropped?: ReadonlySet<KindName>; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): Promise<(id: string) => boolean> {
+  const synced = ctx.readDropped?.has(kind) ? await ctx.synced?.() : undefined;
   if (!synced?.keysWithId) return () => false;
   return (id) => synced.keysWithId!(id).some((k) => k.startsWith(`${kind}:`));
+}
+
+/** declaredFilter, and the objects the files dropped since the last sync where the run reads them (droppedFilter). */
+export async function detailFilter(ctx: Parameters<typeof declaredFilter>[0] & Parameters<typeof droppedFilter>[0], kind: KindName): Promise<(id: string, name: string) => boolean> {
+  const [declared, dropped] = await Promise.all([declaredFilter(ctx, kind), droppedFilter(ctx, kind)]);
+  return (id, name) => declared(id, name) || dropped(id);
 }
 
 /** The live id recorded for `kind:key` (engine/sync.ts's SyncState, or a saved plan's ids). */

@@ -7,7 +7,7 @@ import type { FetchContext } from '../kind.js';
 import type { ApiResource } from '../../api/types.js';
 import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../../api/review.js';
 import { normEmail, normName } from '../../engine/normalize.js';
-import { declaredFilter, syncedFilter } from './declared.js';
+import { declaredFilter, droppedFilter } from './declared.js';
 import { ApiError } from '../../errors.js';
 import { quoteValue } from '../../config/quote.js';
 
@@ -47,7 +47,7 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
     // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
     // And those the files dropped, when asked (drift, a plan that prunes): a rule edited live there is said.
     const declared = await declaredFilter(ctx, 'playbook');
-    const dropped = ctx.readDropped ? await syncedFilter(ctx, 'playbook') : () => false;
+    const dropped = await droppedFilter(ctx, 'playbook');
     const read = playbooks.filter((p) => declared(p.id, normName(p.attributes.name)) || dropped(p.id));
     return ctx.parallel(read, async (playbook) => {
       const rules = await ctx.services
