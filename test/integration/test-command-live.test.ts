@@ -135,11 +135,15 @@ describe('docket test against a standalone emulator', () => {
     const slip = await runCli(['test', '-C', dir, out, '--no-cache'], { env: emu().env });
     expect(slip.code).toBe(1);
     expect(slip.stdout).toContain(`ERROR the perpetual NDA as reviewed: sha256 ${standard} is the digest of tests/fixtures/nda-standard.docx`);
-    // Replayed without a key (a fork's CI), the service is never located: the lock's uploads still tell the slip.
-    const { DOCKET_API_KEY: _key, ...keyless } = emu().env;
-    const replayed = await runCli(['test', '-C', dir, out, '--replay-only'], { env: { ...keyless, DOCKET_API_KEY: '' } });
+    // Replayed without a key (a fork's CI), no service is contacted: the lock's uploads still tell the slip,
+    // in the section the configuration names, or (no organization named) by the id in any section.
+    const keyless = { ...emu().env, DOCKET_API_KEY: '' };
+    const replayed = await runCli(['test', '-C', dir, out, '--replay-only'], { env: keyless });
     expect(replayed.code).toBe(1);
-    expect(replayed.stdout).toMatch(/ERROR the perpetual NDA as reviewed: imported file [0-9a-f-]{36} was uploaded from tests\/fixtures\/nda-perpetual\.docx/);
+    expect(replayed.stdout).toContain(`ERROR the perpetual NDA as reviewed: sha256 ${standard} is the digest of tests/fixtures/nda-standard.docx`);
+    const unnamedOrganization = await runCli(['test', '-C', dir, out, '--replay-only'], { env: { ...keyless, DOCKET_ORGANIZATION_ID: '' } });
+    expect(unnamedOrganization.code).toBe(1);
+    expect(unnamedOrganization.stdout).toMatch(/ERROR the perpetual NDA as reviewed: imported file [0-9a-f-]{36} was uploaded from tests\/fixtures\/nda-perpetual\.docx/);
     // The id in upper case is the same id (the schema takes either case).
     await writeFile(out, text.replace(/imported_file: ([0-9a-f-]{36})/, (_, id: string) => `imported_file: ${id.toUpperCase()}`));
     const upper = await runCli(['test', '-C', dir, out, '--no-cache'], { env: emu().env });

@@ -340,7 +340,10 @@ function contractStoreOf(s: Session, emulator: boolean): ContractStore {
 function reviewLockTarget(s: Session, emulator: boolean): string | undefined {
   if (emulator) return EMULATOR_TARGET;
   const review = s.connection.target.review;
-  return review && review.organization_id ? agreementsTarget(review.url, review.organization_id) : undefined;
+  if (review) return review.organization_id ? agreementsTarget(review.url, review.organization_id) : undefined;
+  // Not connected (--replay-only): the section the configuration names, when it names the organization.
+  const configured = s.workspace.config.project.review;
+  return configured.organization_id ? agreementsTarget(configured.url ?? DEFAULT_REVIEW_URL, configured.organization_id) : undefined;
 }
 
 function targetText(s: Session): string {
