@@ -149,6 +149,11 @@ export function readFiles(root: string, files: string[]): ReadText[] {
   });
 }
 
+/** `text` without the byte-order marks that start its documents' content, as docket reads a file. */
+export function withoutDocumentBoms(text: string): string {
+  return text.includes('\ufeff') ? stripDocumentBoms(text) : text;
+}
+
 /** Each byte-order mark that starts a document's content (see DOCUMENT_PREFIX_BOM), dropped. */
 function stripDocumentBoms(text: string): string {
   return text.replace(DOCUMENT_PREFIX_BOM, (whole: string, prefix: string, offset: number) => {
@@ -164,7 +169,7 @@ export function decodeStrict(bytes: Uint8Array): DecodedText {
     // The decoder drops a byte-order mark that starts the file; YAML allows one at the start of
     // every document of a stream too (files concatenated by a tool), where the parser would take it
     // for text of the first key.
-    return { text: text.includes('\ufeff') ? stripDocumentBoms(text) : text };
+    return { text: withoutDocumentBoms(text) };
   } catch {
     return { invalidAt: firstInvalid(bytes) };
   }

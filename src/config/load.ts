@@ -10,7 +10,7 @@ import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles } from './data-files.js';
-import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, skipDirectory, unreadableFile } from './discover.js';
+import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
 import { keysOf } from './api-keys.js';
 import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
@@ -449,7 +449,8 @@ export async function resourceTextChecker(options: {
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const validators = new Map(await Promise.all(options.kinds.map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)));
   return async (file, text, dataTexts = new Map()) => {
-    const parsed = parseYamlFile(text.replace(/^\uFEFF/, ''), file);
+    // Read as a file is read (decodeStrict): a byte-order mark may start any document of it.
+    const parsed = parseYamlFile(withoutDocumentBoms(text), file);
     const problems: DocumentProblem[] = parsed.diagnostics.map((d) => ({ ...d, index: -1 }));
     for (const doc of parsed.documents) {
       const diagnostics: Diagnostic[] = [];

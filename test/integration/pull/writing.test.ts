@@ -70,6 +70,8 @@ describe('pull writes files', () => {
       'playbooks/noeol.yaml': 'kind: Playbook\nname: NoEOL\nrules:\n  - name: E1\n    actions: ACCEPT e1',
       'playbooks/noeol-crlf.yaml': 'kind: Playbook\r\nname: NoEOL CRLF\r\nrules:\r\n  - name: C1\r\n    actions: ACCEPT c1',
       'playbooks/kept.yaml': '\uFEFFkind: Playbook\nname: Kept\n',
+      // Two files joined by a tool: the second document starts with a byte-order mark of its own.
+      'playbooks/joined.yaml': 'kind: Playbook\nname: First\nrules:\n  - name: F1\n    actions: ACCEPT f1\n---\n\uFEFFkind: Playbook\nname: Second\nrules:\n  - name: S1\n    actions: ACCEPT s1\n',
       'playbooks/tail.yaml': 'kind: Playbook\nname: Tail\ndescription: old\nrules:\n  - name: T1\n    actions: ACCEPT t1',
     });
     await applyOk(cli, dir);
@@ -79,10 +81,13 @@ describe('pull writes files', () => {
     await app.createRule('NoEOL CRLF', { name: 'C2', actions: 'ACCEPT c2' });
     await app.editPlaybook('Kept', { description: 'Said in the app' });
     await app.editPlaybook('Tail', { description: 'new' });
+    await app.editRule('First', 'F1', { actions: 'ACCEPT f1, changed' });
+    await app.editRule('Second', 'S1', { actions: 'ACCEPT s1, changed' });
     const pulled = await cli('pull', '-C', dir);
     expect([pulled.code, pulled.stdout]).toEqual([0, expect.not.stringContaining('could not edit')]);
     expect(await readFile(join(dir, 'custom-terms/t.md'), 'utf8')).toBe('\uFEFFFirst line\r\nsecond, changed\r\n');
     expect(await readFile(join(dir, 'playbooks/kept.yaml'), 'utf8')).toMatch(/^\uFEFFkind: Playbook\n/);
+    expect(await readFile(join(dir, 'playbooks/joined.yaml'), 'utf8')).toBe('kind: Playbook\nname: First\nrules:\n  - name: F1\n    actions: ACCEPT f1, changed\n---\n\uFEFFkind: Playbook\nname: Second\nrules:\n  - name: S1\n    actions: ACCEPT s1, changed\n');
     expect(await readFile(join(dir, 'playbooks/noeol.yaml'), 'utf8')).toMatch(/^ {4}actions: ACCEPT e1\n {2}- name: E2\n {4}actions: ACCEPT e2\n?$/m);
     // A CRLF file's line breaks stay CRLF, the one after its old last line too.
     expect(await readFile(join(dir, 'playbooks/noeol-crlf.yaml'), 'utf8')).toMatch(/ {4}actions: ACCEPT c1\r\n {2}- name: C2\r\n {4}actions: ACCEPT c2(\r\n)?$/);
