@@ -188,8 +188,17 @@ interface WalkState {
   aliasName?: string;
   diagnostics: Diagnostic[];
   file: string;
+  /** The whole file's text: where an alias's anchor may be after all (an earlier document). */
+  text: string;
   /** Anchored nodes by name, in document order: made at the first alias (Alias.resolve walks the whole document for each). */
   anchors?: Map<string, Node[]>;
+}
+
+/** Where to define an alias's anchor; told apart when one is in an earlier document, which anchors never reach. */
+function undefinedAliasHint(name: string, state: WalkState): string {
+  const anchor = new RegExp(`&${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s,\\]}]|$)`);
+  if (anchor.test(state.text.slice(0, state.doc.range[0]))) return `\`&${name}\` is in an earlier document of this file, and an anchor holds only within its document (up to the next \`---\`): define it in this one too, or write the value out`;
+  return `define \`&${name}\` on a value above this line`;
 }
 
 /** What the parser says of everything after a point where it lost the document's structure. */
@@ -302,7 +311,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     if (overflowed || contents === null || isEmptyScalar(contents)) return;
     const start = lc(contents.range?.[0] ?? 0);
     const positions = new DocPositions(file, start);
-    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file };
+    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file, text };
     const before = diagnostics.length;
     let value: unknown;
     try {
@@ -576,7 +585,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   if (yaml().isAlias(node)) {
     const target = anchoredBefore(node.source, node.range?.[0] ?? 0, state);
     if (!target) {
-      state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${node.source}\` names no anchor defined before it`, file: state.file, ...here, hint: `define \`&${node.source}\` on a value above this line` });
+      state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${node.source}\` names no anchor defined before it`, file: state.file, ...here, hint: undefinedAliasHint(node.source, state) });
       return null;
     }
     const outer = state.alias;

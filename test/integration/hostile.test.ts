@@ -48,6 +48,7 @@ const CASES: Case[] = [
   { name: 'an alias bomb in a definition file', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': bomb(9).replace(/^kind.*\n.*\n.*\n/, 'title: T\n') }, at: 't.cover.yaml:6 yaml-alias-expansion', says: 'alias bomb' },
   { name: 'nesting deeper than any file needs', files: { 'p.yaml': `kind: Playbook\nname: D\ndescription: ${'['.repeat(3000)}${']'.repeat(3000)}\n` }, at: 'p.yaml:3 yaml-too-deep', says: 'levels deep' },
   { name: 'an undefined alias', files: { 'p.yaml': 'kind: Playbook\nname: A\ndescription: *nothing\n' }, at: 'p.yaml:3 yaml-undefined-alias', says: '`*nothing`' },
+  { name: 'an alias of an anchor in an earlier document', files: { 'p.yaml': 'kind: Playbook\nname: A\ndescription: &d shared\n---\nkind: Playbook\nname: B\ndescription: *d\n' }, at: 'p.yaml:7 yaml-undefined-alias', says: '`*d`', hint: '`&d` is in an earlier document of this file, and an anchor holds only within its document' },
   { name: 'an unknown tag', files: { 'p.yaml': 'kind: Playbook\nname: A\ndescription: !include other.yaml\n' }, at: 'p.yaml:3 unknown-tag', says: '!include' },
   { name: 'an unclosed quote', files: { 'p.yaml': 'kind: Playbook\nname: "Inbound NDA\ndescription: x\n' }, at: 'p.yaml:2 yaml-syntax', says: 'never closed: "\\"Inbound NDA"' },
   { name: 'a comment right after a closing quote', files: { 'p.yaml': 'kind: Playbook\nname: "X"# note\nrules: []\n' }, at: 'p.yaml:2 yaml-syntax', says: 'Comments must be separated', hint: 'put a space before `#`' },
