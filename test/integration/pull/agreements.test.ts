@@ -7,7 +7,8 @@ import { readFile, readdir, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
-import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { startTestEmulator } from '../../helpers/emulator.js';
 import { makeDir } from '../../helpers/tmpdir.js';
 import { lockFiles } from '../../helpers/lock.js';
 import { ATTACHMENT_YAML, csaTemplate, docx, pdf } from '../agreements-fixtures.js';
@@ -470,30 +471,37 @@ parameters:
   });
 
   it('drift says the live edits of a term and a custom template the files removed (their kinds read the dropped ones in detail), and sends no one to apply, which never removes them', async () => {
-    const dir = await makeDir({ ...files(), 'custom-templates/advisory.yaml': 'kind: CustomTemplate\nname: Advisory Agreement\ndefinition_file: consulting.cover.yaml\n' });
-    await applyOk(cli, dir);
-    // Short Terms and Advisory Agreement leave the files (one of each kind stays, so the kinds are read).
-    await writeFile(join(dir, 'custom-terms/consulting.yaml'), TERMS.slice(0, TERMS.indexOf('---')));
-    await rm(join(dir, 'custom-templates/advisory.yaml'));
-    const app = new App(emulator().env);
-    await app.publishTerm('Short Terms', '1. **Scope.** As agreed in writing.\n');
-    await app.publishDefinition('Advisory Agreement', COVER.replace('Start date', 'First day'));
-    const drift = await cli('drift', '-C', dir, '-o', 'json');
-    expect(drift.code, drift.stderr).toBe(2);
-    expect(JSON.parse(drift.stdout).drift).toEqual([
-      expect.objectContaining({ kind: 'custom-term', key: 'Short Terms', direction: 'changed-both', fields: [{ field: 'body', direction: 'live' }], removed_in_files: true }),
-      expect.objectContaining({ kind: 'custom-template', key: 'Advisory Agreement', direction: 'changed-both', fields: [{ field: 'definition', direction: 'live' }], removed_in_files: true }),
-    ]);
-    const markdown = await cli('drift', '-C', dir, '-o', 'markdown');
-    expect(markdown.stdout).not.toContain('`docket apply` to revert it');
-    expect(markdown.stdout).toContain('otherwise remove it: apply removes what `docket plan` lists as to archive or delete');
-    // A plan reads none of them: no apply removes them, so their details tell it nothing.
-    const plan = await cli('plan', '-C', dir, '-v');
-    const org = emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!;
-    const shortTerms = Object.entries(org.agreements.custom_terms).find(([, t]) => t.name === 'Short Terms')![0];
-    expect(`${plan.stdout}${plan.stderr}`).toContain('/custom_terms');
-    expect(`${plan.stdout}${plan.stderr}`).not.toContain(`custom_terms/${shortTerms} `);
-    expect(`${drift.stdout}${(await cli('drift', '-C', dir, '-v')).stderr}`).toContain(`custom_terms/${shortTerms} `);
+    // An emulator of its own: the other tests' objects would be drift here too.
+    const own = await startTestEmulator();
+    const ownCli = cliWith(() => own.env);
+    try {
+      const dir = await makeDir({ ...files(), 'custom-templates/advisory.yaml': 'kind: CustomTemplate\nname: Advisory Agreement\ndefinition_file: consulting.cover.yaml\n' });
+      await applyOk(ownCli, dir);
+      // Short Terms and Advisory Agreement leave the files (one of each kind stays, so the kinds are read).
+      await writeFile(join(dir, 'custom-terms/consulting.yaml'), TERMS.slice(0, TERMS.indexOf('---')));
+      await rm(join(dir, 'custom-templates/advisory.yaml'));
+      const app = new App(own.env);
+      await app.publishTerm('Short Terms', '1. **Scope.** As agreed in writing.\n');
+      await app.publishDefinition('Advisory Agreement', COVER.replace('Start date', 'First day'));
+      const drift = await ownCli('drift', '-C', dir, '-o', 'json');
+      expect(drift.code, drift.stderr).toBe(2);
+      expect(JSON.parse(drift.stdout).drift).toEqual([
+        expect.objectContaining({ kind: 'custom-term', key: 'Short Terms', direction: 'changed-both', fields: [{ field: 'body', direction: 'live' }], removed_in_files: true }),
+        expect.objectContaining({ kind: 'custom-template', key: 'Advisory Agreement', direction: 'changed-both', fields: [{ field: 'definition', direction: 'live' }], removed_in_files: true }),
+      ]);
+      const markdown = await ownCli('drift', '-C', dir, '-o', 'markdown');
+      expect(markdown.stdout).not.toContain('`docket apply` to revert it');
+      expect(markdown.stdout).toContain('otherwise remove it: apply removes what `docket plan` lists as to archive or delete');
+      // A plan reads none of them: no apply removes them, so their details tell it nothing.
+      const plan = await ownCli('plan', '-C', dir, '-v');
+      const org = own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!;
+      const shortTerms = Object.entries(org.agreements.custom_terms).find(([, t]) => t.name === 'Short Terms')![0];
+      expect(`${plan.stdout}${plan.stderr}`).toContain('/custom_terms');
+      expect(`${plan.stdout}${plan.stderr}`).not.toContain(`custom_terms/${shortTerms} `);
+      expect(`${drift.stdout}${(await ownCli('drift', '-C', dir, '-v')).stderr}`).toContain(`custom_terms/${shortTerms} `);
+    } finally {
+      await own.emulator.close();
+    }
   });
 
   it('renames the references to an object renamed in the app, so the next plan resolves them', async () => {
