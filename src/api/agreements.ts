@@ -300,7 +300,7 @@ export class AgreementsApi {
       body: parts,
       ...(beforeSend ? { beforeSend } : {}),
       operation: `upload attachment "${meta.name}"`,
-      recover: async (why) => {
+      recover: async (why, what) => {
         if (why === 'no-id') {
           throw new DocketError(
             'unnamed-upload',
@@ -310,7 +310,7 @@ export class AgreementsApi {
         }
         throw new DocketError(
           'unknown-outcome',
-          `upload attachment "${meta.name}": the service may have received ${file.filename} (no answer naming the new attachment came back), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
+          `upload attachment "${meta.name}": the service may have received ${file.filename} (${what ?? 'no answer came back'}, naming no new attachment), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
           'run plan: it says the upload is uncertain, and how to go on',
         );
       },

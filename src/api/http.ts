@@ -358,7 +358,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * One logical request: attempts (each holding a limiter permit), sleeps between them (holding
    * none), and for a create with unknown outcome the `recover` read before any repeat.
    */
-  async function send(t: RequestTarget, recover?: () => Promise<unknown>, beforeSend?: () => Promise<void>): Promise<unknown> {
+  async function send(t: RequestTarget, recover?: (what: string) => Promise<unknown>, beforeSend?: () => Promise<void>): Promise<unknown> {
     const started = performance.now();
     let status = 0;
     let retried = 0;
@@ -464,7 +464,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
         if (decision === 'recover' && recover) {
-          const found = await readingFailed(recover, `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
+          const found = await readingFailed(() => recover(failedAttempt(a)), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
           if (found !== undefined) return found;
           if (readNow) checkBudget(t, a, wanted, retryAfter);
           if (!canRetry) throw gaveUp(t, a, n + 1);
@@ -643,8 +643,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     async create<T>(o: CreateOptions<T>): Promise<T> {
       const t = target(o);
       let read = false;
-      const recover = async (): Promise<T | undefined> => {
-        const found = await o.recover('no-answer');
+      const recover = async (what: string): Promise<T | undefined> => {
+        const found = await o.recover('no-answer', what);
         if (found !== undefined) read = true;
         return found;
       };

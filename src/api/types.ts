@@ -47,9 +47,10 @@ export interface CreateOptions<T> extends RequestOptions {
    * Called when the outcome of the request is unknown (timeout or connection lost after the
    * request was sent: `no-answer`), or the service answered 2xx without the new object's id
    * (`no-id`: it surely happened). It reads the collection and returns the object if the create
-   * happened, so the client never blindly repeats a create.
+   * happened, so the client never blindly repeats a create. `what` says what came back instead of
+   * an answer (`the agreements service answered HTTP 500`, a lost connection).
    */
-  recover: (why: 'no-answer' | 'no-id') => Promise<T | undefined>;
+  recover: (why: 'no-answer' | 'no-id', what?: string) => Promise<T | undefined>;
   /**
    * Runs once, when the request has its turn and just before its first attempt is sent (an
    * upload's pending mark in docket.lock.json): a request stopped or killed while it waited for

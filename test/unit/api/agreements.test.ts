@@ -101,4 +101,13 @@ describe('attachment uploads', () => {
     expect(error.message).toBe('upload attachment "Security": the service took security.pdf but its answer did not name the new attachment, and attachments cannot be listed to find it');
     expect(error.hint).toContain('`id:`');
   });
+
+  it('that the service answers with a 5xx say what it answered, not that no answer came', async () => {
+    const { mock, api } = setup();
+    mock.intercept({ path: '/v1/attachments', method: 'POST' }).reply(500, { errors: [{ title: 'boom' }] }, { headers: JSON_HEADERS });
+    const file = { data: Buffer.from('%PDF-1.4'), filename: 'security.pdf' };
+    const error = (await api.uploadAttachment(file, { name: 'Security', description: null, uploadedBy: 'a@x' }).catch((e: unknown) => e)) as DocketError;
+    expect(error.code).toBe('unknown-outcome');
+    expect(error.message).toBe('upload attachment "Security": the service may have received security.pdf (the agreements service answered HTTP 500, naming no new attachment), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned');
+  });
 });
