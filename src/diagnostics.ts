@@ -71,8 +71,7 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
 export function uniqueDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return diagnostics.filter((d) => {
-    // Composed, so a message quoting a value in either Unicode form (the schema quotes it as written) reads as one.
-    const key = JSON.stringify([d.file, d.line, d.col, d.code, d.message.normalize('NFC')]);
+    const key = JSON.stringify([d.file, d.line, d.col, d.code, d.message]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -152,10 +152,7 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
     d.renamedFrom.forEach((old, index) => {
       const key = `${scope}${old}`;
       const first = former.get(key);
-      if (first?.resource === d && first.index !== index) {
-        // A name written in two Unicode forms; one written twice alike the schema reports in the same words (one line).
-        diagnostics.error('invalid-value', `\`renamed_from\` must not list the same value twice (${quoteValue(old)} at [${first.index}] and [${index}])`, formerSource(d, index) ?? d.source);
-      } else if (first && first.resource !== d) {
+      if (first && first.resource !== d) {
         const firstAt = formerSource(first.resource, first.index) ?? first.resource.source;
         diagnostics.error('duplicate-renamed-from', `${d.kind} ${quoteValue(d.name, 200)} and ${d.kind} ${quoteValue(first.resource.name, 200)} (${firstAt.file}:${firstAt.line}) both say they were renamed from ${quoteValue(old, 200)}`, {
           ...(formerSource(d, index) ?? d.source),

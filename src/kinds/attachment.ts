@@ -12,7 +12,7 @@ import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
 import { blockText } from './support/yaml-out.js';
 import { sendMarked } from './support/pending-upload.js';
-import { docSource, fieldSourcesAt, namesList, problemAt } from './support/positions.js';
+import { docSource, fieldSourcesAt, formerNamesAt, problemAt } from './support/positions.js';
 
 /**
  * The attachment ids docket knows exist in this target: uploaded or adopted here (docket.lock.json),
@@ -93,7 +93,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         payload: { file: path, ...(typeof doc.body.id === 'string' ? { pinned: doc.body.id.toLowerCase() } : {}) },
         partial: false,
         refs: actorRef(ctx.project, diag, docSource(doc), 'attachment'),
-        renamedFrom: namesList(doc.body.renamed_from).map(normName),
+        renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
         source: docSource(doc),
         fieldSources: fieldSourcesAt(doc, { name: '/name', description: '/description', sha256: '/file', id: '/id', renamed_from: '/renamed_from' }),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),

@@ -12,7 +12,7 @@ import { detailFilter } from './support/declared.js';
 import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, validateDefinition } from './support/definition.js';
 import { publishedFileText } from './support/definition-text.js';
-import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, formerNamesAt, posOf, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 
@@ -82,7 +82,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       payload,
       partial: false,
       refs,
-      renamedFrom: namesList(doc.body.renamed_from).map(normName),
+      renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
       source: docSource(doc),
       fieldSources: fieldSourcesAt(doc, {
         name: '/name',

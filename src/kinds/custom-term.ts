@@ -13,7 +13,7 @@ import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { declaredFilter, droppedFilter } from './support/declared.js';
 import { sendMarked } from './support/pending-upload.js';
-import { docSource, fieldSourcesAt, namesList, posOf, problemAt } from './support/positions.js';
+import { docSource, fieldSourcesAt, formerNamesAt, posOf, problemAt } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 
@@ -84,7 +84,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       payload,
       partial: false,
       refs: actorRef(ctx.project, diag, docSource(doc), 'custom term'),
-      renamedFrom: namesList(doc.body.renamed_from).map(normName),
+      renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
       source: docSource(doc),
       fieldSources: fieldSourcesAt(doc, { name: '/name', body: `/${content ?? 'body'}`, docx: '/docx_file', id: '/id', renamed_from: '/renamed_from' }),
       ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),

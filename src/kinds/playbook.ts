@@ -6,7 +6,7 @@
 import { liveText, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
 import { policyOf } from './support/policy.js';
-import { docSource, fieldSourcesAt, namesList } from './support/positions.js';
+import { docSource, fieldSourcesAt, formerNamesAt } from './support/positions.js';
 import { livePlaybooks } from './support/review-reads.js';
 import { freshSiblings } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -26,7 +26,7 @@ export const playbookKind: KindModule<'playbook'> = {
   nameField: 'name',
   layout: { folder: 'playbooks' },
 
-  toDesired(doc) {
+  toDesired(doc, diag) {
     const name = normName(doc.body.name);
     const policy = policyOf(doc.body);
     return [
@@ -37,7 +37,7 @@ export const playbookKind: KindModule<'playbook'> = {
         fields: { name, description: normText(doc.body.description) },
         partial: false,
         refs: [],
-        renamedFrom: namesList(doc.body.renamed_from).map(normName),
+        renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
         source: docSource(doc),
         fieldSources: fieldSourcesAt(doc, { name: '/name', description: '/description', id: '/id', renamed_from: '/renamed_from' }),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),

@@ -11,7 +11,7 @@ import type { KindModule } from './kind.js';
 import { freshSiblings } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
 import { policyOf } from './support/policy.js';
-import { fieldSourcesUnder, namesList, posOf, problemAt, valueOf } from './support/positions.js';
+import { fieldSourcesUnder, formerNamesAt, posOf, problemAt, valueOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
 import { removeOrFindGone } from './support/gone.js';
 
@@ -153,7 +153,7 @@ export const ruleKind: KindModule<'rule'> = {
         payload: { [STATED_SUMMARY]: rule.generate_summary !== undefined && rule.generate_summary !== null },
         partial: false,
         refs,
-        renamedFrom: namesList(rule.renamed_from).map(normName),
+        renamedFrom: formerNamesAt(doc, `/rules/${i}/renamed_from`, rule.renamed_from, diag),
         source: at(),
         fieldSources,
         ...(typeof rule.id === 'string' ? { pinId: rule.id } : {}),

@@ -11,7 +11,7 @@ import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import { earlierUploads, knownAttachmentIds } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
-import { docSource, fieldSourcesAt, namesList, posOf, valueOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, formerNamesAt, posOf, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
@@ -250,7 +250,7 @@ export const templateKind: KindModule<'template'> = {
         payload: { parameters },
         partial: true,
         refs,
-        renamedFrom: namesList(doc.body.renamed_from).map(normName),
+        renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
         source: docSource(doc),
         fieldSources: fieldSourcesAt(doc, pointers),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),

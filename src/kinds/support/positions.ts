@@ -1,5 +1,7 @@
 /** Small helpers kinds share to turn a document into desired resources with positions. */
-import type { SourcePos } from '../../diagnostics.js';
+import type { Diagnostics, SourcePos } from '../../diagnostics.js';
+import { quoteValue } from '../../config/quote.js';
+import { normName } from '../../engine/normalize.js';
 import type { ResourceDoc } from '../../config/types.js';
 import { pointerToPath, type DocPositions } from '../../config/yaml-positions.js';
 
@@ -16,6 +18,28 @@ export function valueOf(doc: ResourceDoc, pointer: string): SourcePos {
 export function docSource(doc: ResourceDoc): SourcePos {
   const positions = doc.positions as Partial<DocPositions>;
   return positions.startPos ? positions.startPos() : { file: doc.file, line: doc.line, col: doc.col };
+}
+
+/**
+ * A resource's `renamed_from` (at `pointer`), each name as compared. A name listed twice in two
+ * Unicode forms (an accent as one character or two: one live name either way) is refused at the
+ * later item; a list with a name written twice alike the schema refuses already (one error a list).
+ */
+export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown, diag: Diagnostics): string[] {
+  const written = namesList(value);
+  const names = written.map(normName);
+  if (new Set(written).size < written.length) return names;
+  const first = new Map<string, number>();
+  for (const [i, name] of names.entries()) {
+    const j = first.get(name);
+    if (j === undefined) {
+      first.set(name, i);
+      continue;
+    }
+    diag.error('invalid-value', `\`renamed_from\` must not list the same value twice (${quoteValue(name)} at [${j}] and [${i}], written in two Unicode forms)`, problemAt(doc, `${pointer}/${i}`));
+    break;
+  }
+  return names;
 }
 
 /** `renamed_from` may be one name or a list. */
