@@ -247,23 +247,20 @@ export class ReviewApi {
 
   /**
    * A review of an imported file against a playbook. A review is billed, so one whose outcome is
-   * unknown (no answer, or an answer without its id) is not asked for again blindly: `recognise`,
-   * asked once the organization's reviews are read, picks the ones this create may have made; one
-   * found is it, none means it was not made (sent again). Without `recognise`, or when it finds
+   * unknown (no answer, or an answer without its id) is not asked for again blindly: `recognise`
+   * picks, among the organization's reviews, the ones this create may have made; one found is it,
+   * none means it was not made (sent again). Without `recognise`, or when it finds
    * several, nothing tells that review from others, and the create is not repeated. The read pages
    * through every review of the organization: only a lost answer costs it.
    */
-  async createReview(body: { imported_file_id: string; playbook_id: string; review_type?: string }, recognise?: () => ((review: ApiResource<ReviewAttrs>) => boolean) | undefined): Promise<ApiResource<ReviewAttrs>> {
+  async createReview(body: { imported_file_id: string; playbook_id: string; review_type?: string }, recognise?: (review: ApiResource<ReviewAttrs>) => boolean): Promise<ApiResource<ReviewAttrs>> {
     return this.locator.run(async (w) => {
       const notRepeated = (): DocketError =>
         new DocketError('unknown-outcome', 'create review: the service did not say which review it made, if any; not asked for again, since a second review is billed too', 'run docket test again');
       const recover = async (): Promise<One<ReviewAttrs> | undefined> => {
-        if (!recognise?.()) throw notRepeated();
-        const reviews = await this.client.list<ReviewAttrs>(`${w.prefix}/reviews`, 'list reviews');
-        // Asked again after the read: another create of the pair may have started meanwhile.
-        const mine = recognise();
-        const found = mine ? reviews.filter(mine) : [];
-        if (!mine || found.length > 1) throw notRepeated();
+        if (!recognise) throw notRepeated();
+        const found = (await this.client.list<ReviewAttrs>(`${w.prefix}/reviews`, 'list reviews')).filter(recognise);
+        if (found.length > 1) throw notRepeated();
         return found[0] ? { data: found[0] } : undefined;
       };
       const res = await this.client.create<One<ReviewAttrs>>({ method: 'POST', path: `${w.prefix}/reviews`, body, operation: 'create review', recover });

@@ -257,9 +257,11 @@ class Reviews {
     const create = async (id: string) => {
       const body = { imported_file_id: id, playbook_id: playbookId, ...(reviewType ? { review_type: reviewType } : {}) };
       return this.pairTurns.run(`${playbookId} ${id}`, async () => {
+        // Its turn may come after Ctrl-C: a review is billed, so none is asked for once the run is stopping.
+        if (this.ctx.signal.aborted) throw new DocketError('interrupted', 'interrupted before its review was created');
         // Only this run reviews with its scratch playbook, one create of a pair at a time: a review
         // of it and this file that the run did not get back is the one whose answer was lost.
-        const recognise = () => (scratch ? (r: { id: string; attributes: ReviewAttrs }) => r.attributes.playbook_id === playbookId && r.attributes.imported_file_id === id && !this.reviews.has(r.id) : undefined);
+        const recognise = scratch ? (r: { id: string; attributes: ReviewAttrs }) => r.attributes.playbook_id === playbookId && r.attributes.imported_file_id === id && !this.reviews.has(r.id) : undefined;
         const review = await api.createReview(body, recognise);
         this.reviews.add(review.id);
         return review;
