@@ -188,16 +188,25 @@ interface WalkState {
   aliasName?: string;
   diagnostics: Diagnostic[];
   file: string;
-  /** The whole file's text: where an alias's anchor may be after all (an earlier document). */
-  text: string;
+  /** The file's documents before this one: where an alias's anchor may be after all (out of its reach). */
+  earlier: readonly Document.Parsed[];
   /** Anchored nodes by name, in document order: made at the first alias (Alias.resolve walks the whole document for each). */
   anchors?: Map<string, Node[]>;
 }
 
 /** Where to define an alias's anchor; told apart when one is in an earlier document, which anchors never reach. */
 function undefinedAliasHint(name: string, state: WalkState): string {
-  const anchor = new RegExp(`&${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s,\\]}]|$)`);
-  if (anchor.test(state.text.slice(0, state.doc.range[0]))) return `\`&${name}\` is in an earlier document of this file, and an anchor holds only within its document (up to the next \`---\`): define it in this one too, or write the value out`;
+  let anchored = false;
+  for (const doc of state.earlier) {
+    yaml().visit(doc, (_key, n) => {
+      if ((yaml().isScalar(n) || yaml().isCollection(n)) && n.anchor === name) {
+        anchored = true;
+        return yaml().visit.BREAK;
+      }
+      return undefined;
+    });
+  }
+  if (anchored) return `\`&${name}\` is in an earlier document of this file, and an anchor holds only within its document (up to the next \`---\`): define it in this one too, or write the value out`;
   return `define \`&${name}\` on a value above this line`;
 }
 
@@ -311,7 +320,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     if (overflowed || contents === null || isEmptyScalar(contents)) return;
     const start = lc(contents.range?.[0] ?? 0);
     const positions = new DocPositions(file, start);
-    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file, text };
+    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file, earlier: docs.slice(0, index) };
     const before = diagnostics.length;
     let value: unknown;
     try {
