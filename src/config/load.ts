@@ -448,9 +448,10 @@ export async function resourceTextChecker(options: {
 }): Promise<(file: string, text: string, dataTexts?: ReadonlyMap<string, string>) => Promise<DocumentProblem[]>> {
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const validators = new Map(await Promise.all(options.kinds.map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)));
-  return async (file, text, dataTexts = new Map()) => {
+  return async (file, written, dataTexts = new Map()) => {
     // Read as a file is read (decodeStrict): a byte-order mark may start any document of it.
-    const parsed = parseYamlFile(withoutDocumentBoms(text), file);
+    const text = withoutDocumentBoms(written);
+    const parsed = parseYamlFile(text, file);
     const problems: DocumentProblem[] = parsed.diagnostics.map((d) => ({ ...d, index: -1 }));
     for (const doc of parsed.documents) {
       const diagnostics: Diagnostic[] = [];
