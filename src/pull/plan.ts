@@ -34,7 +34,7 @@ import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt, valueAt } from './values.js';
-import { documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
+import { documentValues, editYaml, parkedBoms, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
 
 export interface PullInput {
@@ -478,7 +478,7 @@ class PullPlanner {
     const oneLineToMany = typeof current === 'string' && !current.includes('\n') && typeof value === 'string' && value.replace(/\n+$/, '').includes('\n');
     if (!oneLineToMany) return keepTextStyle(current, value);
     let documents = this.editDocuments.get(file);
-    if (!documents) this.editDocuments.set(file, (documents = parseForEdit((this.input.read(file) ?? '').replace(/^\uFEFF/, ''))));
+    if (!documents) this.editDocuments.set(file, (documents = parseForEdit(parkedBoms((this.input.read(file) ?? '').replace(/^\uFEFF/, '')))));
     return keepTextStyle(current, value, writesNoFinalBreak(documents, index, pointer, current));
   }
 
@@ -488,7 +488,7 @@ class PullPlanner {
     let docs = this.parsed.get(file);
     if (!docs) {
       const text = this.input.read(file);
-      docs = text === undefined ? [] : documentValues(text);
+      docs = text === undefined ? [] : documentValues(parkedBoms(text));
       this.parsed.set(file, docs);
     }
     return docs;

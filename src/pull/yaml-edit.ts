@@ -125,12 +125,34 @@ function lineBreakOf(text: string): string {
   return text.includes('\r\n') ? '\r\n' : '\n';
 }
 
+/**
+ * The text with each byte-order mark that starts a later document before a comment or a marker
+ * parked inside a comment (`#\uFEFF`, `--- #\uFEFF`), where the editing parser reads past it;
+ * read so, the file's documents are what editYaml edits.
+ */
+export function parkedBoms(text: string): string {
+  return text.includes('\uFEFF') ? text.replace(BOM_BEFORE_COMMENT, '#\uFEFF').replace(BOM_BEFORE_MARKER, '$1 #\uFEFF') : text;
+}
+
+const BOM_BEFORE_COMMENT = /^\uFEFF#/gm;
+const PARKED_IN_COMMENT = /^#\uFEFF/gm;
+const BOM_BEFORE_MARKER = /^\uFEFF(---|\.\.\.)(?=[ \t\r\n]|$)/gm;
+const PARKED_AFTER_MARKER = /^(---|\.\.\.) #\uFEFF/gm;
+
 export function editYaml(text: string, request: YamlEditRequest): YamlEditResult {
   // A byte-order mark is no part of the first line (its indentation would count it): edited
   // without it, and kept whatever document comes first.
   if (text.startsWith('\uFEFF')) {
     const edited = editYaml(text.slice(1), request);
     return edited.text === null ? edited : { ...edited, text: `\uFEFF${edited.text}` };
+  }
+  // A byte-order mark that starts a later document (files joined by a tool) before a comment or a
+  // marker is text to the editing parser, which then loses the document: parked inside a comment
+  // while the file is edited, and put back where it was.
+  const parked = parkedBoms(text);
+  if (parked !== text) {
+    const edited = editYaml(parked, request);
+    return edited.text === null ? edited : { ...edited, text: edited.text.replace(PARKED_IN_COMMENT, '\uFEFF#').replace(PARKED_AFTER_MARKER, '\uFEFF$1') };
   }
   // Edited as if it ended its last line: what is added after it must not be glued onto it. The
   // last line, when it is still last, stays without its line break.
