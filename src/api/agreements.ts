@@ -310,7 +310,7 @@ export class AgreementsApi {
         }
         throw new DocketError(
           'unknown-outcome',
-          `upload attachment "${meta.name}": the service may have received ${file.filename} (${what ?? 'no answer came back'}, naming no new attachment), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
+          `upload attachment "${meta.name}": the service may have received ${file.filename}, but no answer named a new attachment (${what ?? 'none came back'}), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
           'run plan: it says the upload is uncertain, and how to go on',
         );
       },

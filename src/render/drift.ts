@@ -88,7 +88,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   if (removed) lines.push(removed);
   const { owed, leftLive } = pendingParts(report.pending);
   // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
-  if (owed > 0) lines.push(`${objects(owed)} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows them.`);
+  if (owed > 0) lines.push(`${objects(owed)} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`);
   if (leftLive > 0) lines.push(leftLiveLine(leftLive));
   if (report.adopting?.length) lines.push(adoptingLine(report.adopting, (a) => `${subject(a, quote)} (${oneLine(a.file)})`));
   const scope = scopeLine(opts.scope, oneLine);

@@ -108,6 +108,6 @@ describe('attachment uploads', () => {
     const file = { data: Buffer.from('%PDF-1.4'), filename: 'security.pdf' };
     const error = (await api.uploadAttachment(file, { name: 'Security', description: null, uploadedBy: 'a@x' }).catch((e: unknown) => e)) as DocketError;
     expect(error.code).toBe('unknown-outcome');
-    expect(error.message).toBe('upload attachment "Security": the service may have received security.pdf (the agreements service answered HTTP 500, naming no new attachment), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned');
+    expect(error.message).toBe('upload attachment "Security": the service may have received security.pdf, but no answer named a new attachment (the agreements service answered HTTP 500), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned');
   });
 });

@@ -54,10 +54,10 @@ describe('drift and pull markdown at scale', () => {
     const dropped: DriftItem = { kind: 'playbook', key: 'Old', name: 'Old', direction: 'removed-in-files', fields: [] };
     const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-in-files', action: 'update', fields: [{ field: 'actions' }] };
     const text = (pending: DriftItem[]) => renderDriftText(plan([]), { drift: [], ignored: [], pending }, { color: false });
-    expect(text([edited])).toContain('1 object changed in the files is pending (not drift); `docket plan` shows them.');
+    expect(text([edited])).toContain('1 object changed in the files is pending (not drift); `docket plan` shows it.');
     expect(text([dropped])).toContain('1 object removed from the files is left live (not drift): `docket plan` lists it as not declared in any file.');
     expect(text([dropped])).not.toContain('pending');
-    expect(text([dropped, edited])).toContain('1 object changed in the files is pending (not drift); `docket plan` shows them.\n1 object removed from the files is left live (not drift)');
+    expect(text([dropped, edited])).toContain('1 object changed in the files is pending (not drift); `docket plan` shows it.\n1 object removed from the files is left live (not drift)');
   });
 
   it("does not tell the CI recipe an apply is owed for objects the files dropped that no plan removes: its grep finds only what a plan changes", () => {
