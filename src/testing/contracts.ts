@@ -14,8 +14,8 @@ export class ContractStore {
    * lock also holds the sync records of the whole configuration, too much to parse once per case.
    */
   private known: Promise<LockFile['files']> | undefined;
-  /** The whole lock, for a run that never located the service (see conflictOf). */
-  private everySection: ReturnType<typeof readLockDocument> | undefined;
+  /** The uploads every section records, for a run that never located the service (see conflictOf). */
+  private everyUpload: Promise<[string, LockEntry][]> | undefined;
 
   constructor(
     private readonly location: LockLocation,
@@ -46,11 +46,16 @@ export class ContractStore {
     const target = this.target();
     // Not located (`--replay-only` against a URL, which reads no service): an id names one upload in
     // whatever organization, so every section's uploads tell whether it is another file's.
-    if (!target) return idConflict(Object.values((await (this.everySection ??= readLockDocument(this.location))).doc.targets).flatMap((section) => Object.entries(section.files)), sha, id);
+    if (!target) return idConflict(await (this.everyUpload ??= this.readEveryUpload()), sha, id);
     const files = await (this.known ??= this.read(target));
     const bySha = files[lockKey(ENTRY_KIND, sha)];
     if (bySha && bySha.id !== id) return `sha256 ${sha} is the digest of ${bySha.file ?? 'a file'}, uploaded as imported file ${bySha.id}, not ${id}`;
     return idConflict(Object.entries(files), sha, id);
+  }
+
+  private async readEveryUpload(): Promise<[string, LockEntry][]> {
+    const { doc } = await readLockDocument(this.location);
+    return Object.values(doc.targets).flatMap((section) => Object.entries(section.files).filter(([key]) => key.startsWith(`${ENTRY_KIND}:`)));
   }
 
   /** Records (or, with `id` undefined, forgets) an upload; writes are serialised and atomic. */
