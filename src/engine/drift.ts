@@ -56,6 +56,8 @@ export interface DriftInput {
   declared: ReadonlySet<string>;
   /** Kinds whose undeclared objects are no news (members: every user of the organization). */
   quiet: ReadonlySet<KindName>;
+  /** Kinds read only for the objects the files dropped (none of them declared): their other live objects are not drift. */
+  onlyDropped?: ReadonlySet<KindName>;
   /** The pending document naming each live object being adopted, by `kind:key`. */
   pendingDocuments?: ReadonlyMap<string, string>;
   /** The live children (rules) read of a live id: those of an object the files removed that changed live are drift. */
@@ -108,6 +110,7 @@ export function driftReport(input: DriftInput): DriftReport {
     }
     // Declared before and dropped from the files (a kind the services cannot delete): not drift.
     const removed = droppedFromFiles(l, input.sync, input.plan.ids, input.declared);
+    if (!removed && input.onlyDropped?.has(l.kind)) continue;
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
     // Here only for a child a target names (`rule/P/R`): the object itself is not reported.
     const named = input.named?.(l) ?? true;

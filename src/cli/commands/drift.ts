@@ -17,7 +17,7 @@ import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../ren
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { planDetailsInSession } from '../plan-step.js';
-import { withSession, type SessionOptions } from '../session.js';
+import { withSession, type Session, type SessionOptions } from '../session.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 
 interface DriftFlags extends CommonOptions {
@@ -26,6 +26,19 @@ interface DriftFlags extends CommonOptions {
   kind: string[];
   emulator?: boolean;
   timeout: number;
+}
+
+/**
+ * The kinds (of a service this run talks to) no file declares but docket last saw objects of in
+ * sync: the files dropped them all. Asked once the services answered (the sync records' section).
+ */
+function droppedKinds(s: Session): KindName[] {
+  const declared = new Set<string>(s.workspace.desired.map((d) => d.kind));
+  const recorded = new Set<string>();
+  for (const key of s.sync().byKey.keys()) recorded.add(key.slice(0, key.indexOf(':')));
+  const target = s.connection.target;
+  const talksTo = (service: string): boolean => (service === 'both' ? Boolean(target.review && target.agreements) : Boolean(target[service as 'review' | 'agreements']));
+  return KINDS.filter((k) => !k.parentKind && !k.singleton && !k.internal && recorded.has(k.name) && !declared.has(k.name) && talksTo(k.service)).map((k) => k.name);
 }
 
 /** `--kind` values (those kinds only, read even when no file declares any), checked like export's. */
@@ -65,7 +78,11 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
       const deadline = Date.now() + opts.timeout;
       const kinds = kindNames(opts.kind);
       const { plan, report } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
-        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readOnly: true });
+        let details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readOnly: true });
+        // Kinds the files dropped every object of are not read by a plan: read once more with them,
+        // so the live edits in those objects are said (only those: the kind's other objects are no one's).
+        const dropped = kinds.length === 0 ? droppedKinds(s) : [];
+        if (dropped.length > 0) details = await planDetailsInSession(s, { targets: opts.target, alsoRead: dropped, readOnly: true });
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
         const pendingDocuments = await pendingByKey(s.workspace.config.project.root, KINDS);
@@ -73,7 +90,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         const children = childrenLookup(details.live);
         const inTargets = childInTargets(opts.target, KINDS);
         const childrenOf = opts.target.length === 0 ? children : (liveId: string) => children(liveId).filter(inTargets);
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS) }) };
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS) }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));

@@ -504,6 +504,27 @@ parameters:
     }
   });
 
+  it('drift reads a kind the files dropped every object of, for those objects only: a term edited live since is said, one made in the app is no one\'s', async () => {
+    const own = await startTestEmulator();
+    const ownCli = cliWith(() => own.env);
+    try {
+      const dir = await makeDir(files());
+      await applyOk(ownCli, dir);
+      await rm(join(dir, 'custom-terms'), { recursive: true });
+      await rm(join(dir, 'custom-templates'), { recursive: true });
+      const app = new App(own.env);
+      await app.publishTerm('Short Terms', '1. **Scope.** As agreed in writing.\n');
+      await app.createTerm('Made In The App', 'Nobody declared this.\n');
+      const drift = await ownCli('drift', '-C', dir, '-o', 'json');
+      expect(drift.code, drift.stderr).toBe(2);
+      const report = JSON.parse(drift.stdout) as { drift: { key: string; direction: string; fields: unknown[] }[]; pending: { key: string }[] };
+      expect(report.drift.map((d) => [d.key, d.direction, d.fields])).toEqual([['Short Terms', 'changed-both', [{ field: 'body', direction: 'live' }]]]);
+      expect(report.pending.map((p) => p.key).sort()).toEqual(['Consulting Agreement', 'Consulting Terms', 'Short Terms']);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('renames the references to an object renamed in the app, so the next plan resolves them', async () => {
     const dir = await makeDir({
       'docket.yaml': DOCKET,
