@@ -464,7 +464,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
         if (decision === 'recover' && recover) {
-          const found = await readingFailed(() => recover(failedAttempt(a)), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
+          // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
+          const requestId = a.kind === 'response' ? a.headers['x-request-id'] : undefined;
+          const what = `${failedAttempt(a)}${requestId ? ` [request ${clean(String(requestId))}]` : ''}`;
+          const found = await readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
           if (found !== undefined) return found;
           if (readNow) checkBudget(t, a, wanted, retryAfter);
           if (!canRetry) throw gaveUp(t, a, n + 1);

@@ -104,10 +104,10 @@ describe('attachment uploads', () => {
 
   it('that the service answers with a 5xx say what it answered, not that no answer came', async () => {
     const { mock, api } = setup();
-    mock.intercept({ path: '/v1/attachments', method: 'POST' }).reply(500, { errors: [{ title: 'boom' }] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: '/v1/attachments', method: 'POST' }).reply(500, { errors: [{ title: 'boom' }] }, { headers: { ...JSON_HEADERS, 'x-request-id': 'req-42' } });
     const file = { data: Buffer.from('%PDF-1.4'), filename: 'security.pdf' };
     const error = (await api.uploadAttachment(file, { name: 'Security', description: null, uploadedBy: 'a@x' }).catch((e: unknown) => e)) as DocketError;
     expect(error.code).toBe('unknown-outcome');
-    expect(error.message).toBe('upload attachment "Security": the service may have received security.pdf, but no answer named a new attachment (the agreements service answered HTTP 500), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned');
+    expect(error.message).toBe('upload attachment "Security": the service may have received security.pdf, but no answer named a new attachment (the agreements service answered HTTP 500 [request req-42]), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned');
   });
 });
