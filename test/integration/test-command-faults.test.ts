@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/bin.js';
 import { runCli } from '../helpers/cli.js';
 import { App } from '../helpers/app.js';
 import { scratchDescription } from '../../src/testing/scratch.js';
@@ -105,6 +106,26 @@ describe('docket test when answers are lost', () => {
       expect(reviews() - before).toBe(3);
     } finally {
       await fetch(config, { method: 'PUT', body: JSON.stringify({ variants: { create_status: 201 } }) });
+    }
+  });
+
+  it('asks for no review of a contract whose turn comes after Ctrl-C: creates of one playbook and contract wait their turn, and a review is billed', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/thrice.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: standard, thrice\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: SummaryReview\n    repeat: 3\n    expect:\n      flags: { count: { max: 0 } }\n');
+    const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;
+    // The first create's answer comes slowly: the other two wait their turn meanwhile.
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 'trickle', delay_ms: 5, count: 1 }) });
+    try {
+      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, 'tests/thrice.test.yaml', '--no-cache'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+      const before = posts();
+      for (let i = 0; i < 400 && posts() === before; i++) await new Promise((r) => setTimeout(r, 25));
+      child.kill('SIGINT');
+      const atSignal = posts();
+      expect(await exit).toBe(130);
+      expect(posts() - atSignal).toBe(0);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
     }
   });
 
