@@ -456,14 +456,21 @@ function goneUndeclared(state: Pick<SyncState, 'idOf' | 'byKey'>, plan: Plan, ke
   const readParents = new Set<string>();
   const parentKinds = new Set<string>(kinds.flatMap((k) => (k.parentKind ? [k.parentKind] : [])));
   for (const [d, key] of keyed) if (parentKinds.has(d.kind) && plan.ids[key]) addChildPrefixes(readParents, d.kind, d.key, kinds);
+  return unfoundRecords(state, declared, liveIds, (kind, key) => (childKinds.has(kind) ? parentPrefixOf(key, readParents) !== undefined : declaredKinds.has(kind)));
+}
+
+/**
+ * The keys of records no file declares whose live id no read found, among those `readWhole` says
+ * were read whole (every object there is of that kind, or of that parent): removed from the files
+ * and live alike, such a record would read an object given that name again as removed live.
+ */
+export function unfoundRecords(state: Pick<SyncState, 'idOf' | 'byKey'>, declared: ReadonlySet<string>, liveIds: ReadonlySet<string>, readWhole: (kind: string, key: string) => boolean): string[] {
   const out: string[] = [];
   for (const key of state.byKey.keys()) {
     if (declared.has(key)) continue;
     const id = state.idOf(key);
     if (id === undefined || liveIds.has(id)) continue;
-    const kind = key.slice(0, key.indexOf(':'));
-    const read = childKinds.has(kind) ? parentPrefixOf(key, readParents) !== undefined : declaredKinds.has(kind);
-    if (read) out.push(key);
+    if (readWhole(key.slice(0, key.indexOf(':')), key)) out.push(key);
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * in sync and writes nothing for them: without these records their record stays the one from
  * before the app's edit, and the next edit in the app reads as made on both sides. Pure.
  */
-import { formatSyncRecord, syncAfterApply, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { formatSyncRecord, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
 
 const NOTHING_DONE: ApplyReport = { results: [], done: 0, failed: 0, skipped: 0, ms: 0 };
@@ -61,11 +61,6 @@ export function goneRecords(plan: Plan, desired: readonly DesiredResource[], liv
       .map((k) => k.name as string),
   );
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
-  const liveIds = new Set(live.map((l) => l.id));
-  for (const key of state.byKey.keys()) {
-    if (declared.has(key) || !listed.has(key.slice(0, key.indexOf(':')))) continue;
-    const id = state.idOf(key);
-    if (id !== undefined && !liveIds.has(id)) out.set(key, null);
-  }
+  for (const key of unfoundRecords(state, declared, new Set(live.map((l) => l.id)), (kind) => listed.has(kind))) out.set(key, null);
   return out;
 }
