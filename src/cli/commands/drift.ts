@@ -28,6 +28,12 @@ interface DriftFlags extends CommonOptions {
   timeout: number;
 }
 
+/** Whether the sync records' sections are known before any request: the review organization is named (or not needed). */
+function syncSectionsKnown(s: Session): boolean {
+  const review = s.connection.target.review;
+  return s.connection.target.emulator || !review || review.organization_id !== '';
+}
+
 /**
  * The kinds (of a service this run talks to) no file declares but docket last saw objects of in
  * sync: the files dropped them all. Asked once the services answered (the sync records' section).
@@ -78,11 +84,17 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
       const deadline = Date.now() + opts.timeout;
       const kinds = kindNames(opts.kind);
       const { plan, report } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
-        let details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readOnly: true });
-        // Kinds the files dropped every object of are not read by a plan: read once more with them,
-        // so the live edits in those objects are said (only those: the kind's other objects are no one's).
-        const dropped = kinds.length === 0 ? droppedKinds(s) : [];
-        if (dropped.length > 0) details = await planDetailsInSession(s, { targets: opts.target, alsoRead: dropped, readOnly: true });
+        // Kinds the files dropped every object of are not read by a plan: drift reads them too, so the
+        // live edits in those objects are said (only those: the kind's other objects are no one's).
+        // Their sync records are known up front where the configuration names the organization;
+        // else once the service has said which it is, and the reads are made once more.
+        const upFront = kinds.length === 0 && syncSectionsKnown(s);
+        let dropped = upFront ? droppedKinds(s) : [];
+        let details = await planDetailsInSession(s, { targets: opts.target, alsoRead: [...kinds, ...dropped], readOnly: true });
+        if (kinds.length === 0 && !upFront) {
+          dropped = droppedKinds(s);
+          if (dropped.length > 0) details = await planDetailsInSession(s, { targets: opts.target, alsoRead: dropped, readOnly: true });
+        }
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
         const pendingDocuments = await pendingByKey(s.workspace.config.project.root, KINDS);

@@ -520,6 +520,10 @@ parameters:
       const report = JSON.parse(drift.stdout) as { drift: { key: string; direction: string; fields: unknown[] }[]; pending: { key: string }[] };
       expect(report.drift.map((d) => [d.key, d.direction, d.fields])).toEqual([['Short Terms', 'changed-both', [{ field: 'body', direction: 'live' }]]]);
       expect(report.pending.map((p) => p.key).sort()).toEqual(['Consulting Agreement', 'Consulting Terms', 'Short Terms']);
+      // The organization not named: its records are known once the service says which it is, then the kind is read.
+      const located = cliWith(() => ({ ...own.env, DOCKET_ORGANIZATION_ID: '' }));
+      const late = await located('drift', '-C', dir, '-o', 'json');
+      expect([late.code, JSON.parse(late.stdout).drift.map((d: { key: string }) => d.key)], late.stderr).toEqual([2, ['Short Terms']]);
     } finally {
       await own.emulator.close();
     }
