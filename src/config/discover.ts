@@ -132,8 +132,8 @@ const STRICT = new TextDecoder('utf-8', { fatal: true });
  * come before in its document (a header comment joined before a file an editor saved with one).
  */
 const DOCUMENT_PREFIX_BOM = /^((?:(?:---|\.\.\.)(?:[ \t][^\n]*)?\r?\n)?(?:[ \t]*(?:#[^\n]*)?\r?\n)*)\ufeff/gm;
-/** A document marker line's start (`---` or `...`, then a space, a tab or the line's end). */
-const MARKER_NEXT = /^(?:---|\.\.\.)(?:[ \t\r\n]|$)/;
+/** Comment and blank lines, then a document marker line (`---` or `...`, then a space, a tab or the line's end). */
+const MARKER_NEXT = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*(?:---|\.\.\.)(?:[ \t\r\n]|$)/;
 
 /**
  * Reads files one after another, synchronously: for a checkout on a local disk, a few thousand
@@ -158,11 +158,16 @@ export function withoutDocumentBoms(text: string): string {
 
 /** Each byte-order mark that starts a document's content (see DOCUMENT_PREFIX_BOM), dropped. */
 function stripDocumentBoms(text: string): string {
+  // Again while any goes: one mark dropped can make the next a prefix's (`\uFEFF---`, then `\uFEFFkind`).
+  for (let before = text, after = stripOnce(text); ; before = after, after = stripOnce(after)) if (after === before) return after;
+}
+
+function stripOnce(text: string): string {
   return text.replace(DOCUMENT_PREFIX_BOM, (whole: string, prefix: string, offset: number, all: string) => {
     // Only in a document's prefix: the lines before reach the file's start or a marker line (a match
     // starts at the earliest line of the prefix it can, so a marker before it is in it), or a marker
     // follows it (`cat a.yaml b.yaml` of a b.yaml saved with one, starting `---`).
-    return offset === 0 || /^(?:---|\.\.\.)(?:[ \t]|\r?\n)/.test(prefix) || MARKER_NEXT.test(all.slice(offset + whole.length, offset + whole.length + 5)) ? prefix : whole;
+    return offset === 0 || /^(?:---|\.\.\.)(?:[ \t]|\r?\n)/.test(prefix) || MARKER_NEXT.test(all.slice(offset + whole.length)) ? prefix : whole;
   });
 }
 

@@ -92,6 +92,10 @@ describe('discoverYamlFiles', () => {
     // After the comments and blank lines a document may open with (a header joined before a file an editor saved with a mark).
     const joined = new TextEncoder().encode('# header\n\ufeffkind: A\n---\n# c\n\n\ufeffkind: B\nx: 1\n# d\n\ufeffy: 2\n');
     expect(decodeStrict(joined)).toEqual({ text: '# header\nkind: A\n---\n# c\n\nkind: B\nx: 1\n# d\n\ufeffy: 2\n' });
+    // Before a marker, or before the comments ahead of one (`cat a.yaml b.yaml` of a b.yaml saved with a
+    // mark and starting so), and two at once (a mark dropped before `---` leaves the next in a prefix).
+    const marked = new TextEncoder().encode('kind: A\n\ufeff---\nkind: B\n\ufeff# c\r\n---\r\nkind: C\n\ufeff---\n\ufeffkind: D\nz: "\ufeff---"\n');
+    expect(decodeStrict(marked)).toEqual({ text: 'kind: A\n---\nkind: B\n# c\r\n---\r\nkind: C\n---\nkind: D\nz: "\ufeff---"\n' });
   });
 
   it('reads a file it cannot open as a problem of that file, not a crash', () => {
