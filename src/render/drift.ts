@@ -112,7 +112,8 @@ function objects(n: number): string {
 
 /** Plain words and one code span: the same line in text and in markdown. */
 function leftLiveLine(n: number): string {
-  return `${objects(n)} removed from the files ${n === 1 ? 'is' : 'are'} left live (not drift): \`docket plan\` lists ${n === 1 ? 'it' : 'them'} as not declared in any file.`;
+  // Not "plan lists them": a plan reads no kind the files dropped every object of.
+  return `${objects(n)} removed from the files ${n === 1 ? 'is' : 'are'} left live (not drift): apply leaves ${n === 1 ? 'it' : 'them'} (prune is off, or the kind has no removal over the API).`;
 }
 
 /** Live objects named by pending documents: said once, with what adopting them takes. */

@@ -231,7 +231,7 @@ class Reviews {
       this.started += missing;
       this.report();
       const made = await mapLimit(Array.from({ length: missing }, (_, i) => i), ctx.concurrency, async () => {
-        if (ctx.signal.aborted) throw new DocketError('interrupted', 'interrupted before its review was created');
+        if (ctx.signal.aborted) throw new DocketError('interrupted', 'interrupted before all of its reviews were asked for (a review is billed: none is asked for once the run is stopping)');
         const review = await this.createReview(contract, playbookId, c.reviewType, scratch !== undefined);
         const finished = await awaitReview(api, review.id, { signal: ctx.signal, deadline: ctx.deadline, sleep: ctx.sleep, ...(ctx.pollFirstDelayMs !== undefined ? { firstDelayMs: ctx.pollFirstDelayMs } : {}) });
         this.done++;
@@ -258,7 +258,7 @@ class Reviews {
       const body = { imported_file_id: id, playbook_id: playbookId, ...(reviewType ? { review_type: reviewType } : {}) };
       return this.pairTurns.run(`${playbookId} ${id}`, async () => {
         // Its turn may come after Ctrl-C: a review is billed, so none is asked for once the run is stopping.
-        if (this.ctx.signal.aborted) throw new DocketError('interrupted', 'interrupted before its review was created');
+        if (this.ctx.signal.aborted) throw new DocketError('interrupted', 'interrupted before all of its reviews were asked for (a review is billed: none is asked for once the run is stopping)');
         // Only this run reviews with its scratch playbook, one create of a pair at a time: a review
         // of it and this file that the run did not get back is the one whose answer was lost.
         const recognise = scratch ? (r: { id: string; attributes: ReviewAttrs }) => r.attributes.playbook_id === playbookId && r.attributes.imported_file_id === id && !this.reviews.has(r.id) : undefined;

@@ -55,7 +55,7 @@ describe('drift and pull markdown at scale', () => {
     const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-in-files', action: 'update', fields: [{ field: 'actions' }] };
     const text = (pending: DriftItem[]) => renderDriftText(plan([]), { drift: [], ignored: [], pending }, { color: false });
     expect(text([edited])).toContain('1 object changed in the files is pending (not drift); `docket plan` shows it.');
-    expect(text([dropped])).toContain('1 object removed from the files is left live (not drift): `docket plan` lists it as not declared in any file.');
+    expect(text([dropped])).toContain('1 object removed from the files is left live (not drift): apply leaves it (prune is off, or the kind has no removal over the API).');
     expect(text([dropped])).not.toContain('pending');
     expect(text([dropped, edited])).toContain('1 object changed in the files is pending (not drift); `docket plan` shows it.\n1 object removed from the files is left live (not drift)');
   });
@@ -70,7 +70,7 @@ describe('drift and pull markdown at scale', () => {
     const ciGrep = /pending change.* of the files \(not drift\)/;
     const markdown = (pending: DriftItem[]) => renderDriftMarkdown(plan([]), { drift: [], ignored: [], pending });
     expect(markdown(dropped)).not.toMatch(ciGrep);
-    expect(markdown(dropped)).toContain('_2 objects removed from the files are left live (not drift): `docket plan` lists them as not declared in any file._');
+    expect(markdown(dropped)).toContain('_2 objects removed from the files are left live (not drift): apply leaves them (prune is off, or the kind has no removal over the API)._');
     expect(markdown([archived])).toMatch(ciGrep);
     expect(markdown([...dropped, archived])).toContain('_1 object with pending changes of the files (not drift): see `docket plan`._');
   });
