@@ -35,11 +35,12 @@ function syncSectionsKnown(s: Session): boolean {
 }
 
 /**
- * The kinds (of a service this run talks to) no file declares but docket last saw objects of in
- * sync: the files dropped them all. Asked once the services answered (the sync records' section).
+ * The kinds (of a service this run talks to) a plan does not read, no file declaring any, but docket
+ * last saw objects of in sync: the files dropped them all. Asked once the sync records' section is known.
  */
 function droppedKinds(s: Session): KindName[] {
-  const declared = new Set<string>(s.workspace.desired.map((d) => d.kind));
+  // A kind a plan reads anyway (named by a reference, pruned) is read whole, as it always was.
+  const declared = new Set<string>(kindsToRead(s.workspace.desired, s.prune).map((k) => k.name));
   const recorded = new Set<string>();
   for (const key of s.sync().byKey.keys()) recorded.add(key.slice(0, key.indexOf(':')));
   const target = s.connection.target;

@@ -3,7 +3,7 @@
  * organization, edited in the app (over HTTP, on the emulator), come back into their files, data
  * files included, changing only what changed; what the service cannot give back is reported.
  */
-import { readFile, readdir, writeFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
@@ -524,6 +524,13 @@ parameters:
       const located = cliWith(() => ({ ...own.env, DOCKET_ORGANIZATION_ID: '' }));
       const late = await located('drift', '-C', dir, '-o', 'json');
       expect([late.code, JSON.parse(late.stdout).drift.map((d: { key: string }) => d.key)], late.stderr).toEqual([2, ['Short Terms']]);
+      // A custom template that names a term: a plan reads the kind whole, and what is made in the app is drift, as pull writes it.
+      await mkdir(join(dir, 'custom-templates'));
+      await writeFile(join(dir, 'custom-templates/consulting.yaml'), TEMPLATE);
+      await writeFile(join(dir, 'custom-templates/consulting.cover.yaml'), COVER);
+      const named = JSON.parse((await ownCli('drift', '-C', dir, '-o', 'json')).stdout) as { drift: { key: string; direction: string }[] };
+      expect(named.drift.map((d) => [d.key, d.direction])).toEqual([['Short Terms', 'changed-both'], ['Made In The App', 'only-live']]);
+      expect((await ownCli('pull', '-C', dir, '--dry-run')).stdout).toContain('custom-term "Made In The App"');
     } finally {
       await own.emulator.close();
     }
