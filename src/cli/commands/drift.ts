@@ -16,8 +16,8 @@ import { KINDS } from '../../kinds/index.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
-import { planDetailsInSession } from '../plan-step.js';
-import { withSession, type Session, type SessionOptions } from '../session.js';
+import { withSession, type SessionOptions } from '../session.js';
+import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 
 interface DriftFlags extends CommonOptions {
@@ -26,26 +26,6 @@ interface DriftFlags extends CommonOptions {
   kind: string[];
   emulator?: boolean;
   timeout: number;
-}
-
-/** Whether the sync records' sections are known before any request: the review organization is named (or not needed). */
-function syncSectionsKnown(s: Session): boolean {
-  const review = s.connection.target.review;
-  return s.connection.target.emulator || !review || review.organization_id !== '';
-}
-
-/**
- * The kinds (of a service this run talks to) a plan does not read, no file declaring any, but docket
- * last saw objects of in sync: the files dropped them all. Asked once the sync records' section is known.
- */
-function droppedKinds(s: Session): KindName[] {
-  // A kind a plan reads anyway (named by a reference, pruned) is read whole, as it always was.
-  const declared = new Set<string>(kindsToRead(s.workspace.desired, s.prune).map((k) => k.name));
-  const recorded = new Set<string>();
-  for (const key of s.sync().byKey.keys()) recorded.add(key.slice(0, key.indexOf(':')));
-  const target = s.connection.target;
-  const talksTo = (service: string): boolean => (service === 'both' ? Boolean(target.review && target.agreements) : Boolean(target[service as 'review' | 'agreements']));
-  return KINDS.filter((k) => !k.parentKind && !k.singleton && !k.internal && recorded.has(k.name) && !declared.has(k.name) && talksTo(k.service)).map((k) => k.name);
 }
 
 /** `--kind` values (those kinds only, read even when no file declares any), checked like export's. */
@@ -85,17 +65,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
       const deadline = Date.now() + opts.timeout;
       const kinds = kindNames(opts.kind);
       const { plan, report } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
-        // Kinds the files dropped every object of are not read by a plan: drift reads them too, so the
-        // live edits in those objects are said (only those: the kind's other objects are no one's).
-        // Their sync records are known up front where the configuration names the organization;
-        // else once the service has said which it is, and the reads are made once more.
-        const upFront = kinds.length === 0 && syncSectionsKnown(s);
-        let dropped = upFront ? droppedKinds(s) : [];
-        let details = await planDetailsInSession(s, { targets: opts.target, alsoRead: [...kinds, ...dropped], readOnly: true });
-        if (kinds.length === 0 && !upFront) {
-          dropped = droppedKinds(s);
-          if (dropped.length > 0) details = await planDetailsInSession(s, { targets: opts.target, alsoRead: dropped, readOnly: true });
-        }
+        const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds });
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
         const pendingDocuments = await pendingByKey(s.workspace.config.project.root, KINDS);

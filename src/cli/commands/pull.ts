@@ -21,7 +21,9 @@ import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render
 import { writePulled } from '../pull-write.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
-import { planDetailsInSession } from '../plan-step.js';
+import { readWithDroppedKinds } from '../dropped-kinds.js';
+import { droppedFromFiles } from '../../engine/drift.js';
+import { refKey, type LiveResource } from '../../engine/types.js';
 import { withSession } from '../session.js';
 import { kindNames, kindOption, scopeOf, servicesFor } from './drift.js';
 import { readSchema } from '../../config/schema-read.js';
@@ -57,9 +59,12 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const kinds = kindNames(opts.kind);
       const dryRun = Boolean(opts.dryRun);
       const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds) }, async (s) => {
-        const details = await planDetailsInSession(s, { targets: opts.target, alsoRead: kinds, readAll: true, readOnly: true });
+        const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds, readAll: true });
         const byKind = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
-        const unmatched = unmatchedInTargets(byKind.unmatched, opts.target, KINDS);
+        // Of a kind the files dropped whole, only the objects they dropped are anyone's (as drift has it): none made in the app is written.
+        const declaredKeys = new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key)));
+        const ownedOnly = (l: LiveResource): boolean => !dropped.includes(l.kind) || droppedFromFiles(l, s.sync(), byKind.plan.ids, declaredKeys);
+        const unmatched = unmatchedInTargets(byKind.unmatched, opts.target, KINDS).filter(ownedOnly);
         const root = s.workspace.config.project.root;
         const project = s.workspace.config.project;
         const check = await pullFileChecker({ kinds: KINDS, project, processEnv: io.env, files: s.workspace.files, onlyNamed: membersOnlyNamed(details.live, s.workspace.desired) });

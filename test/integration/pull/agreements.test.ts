@@ -520,6 +520,10 @@ parameters:
       const report = JSON.parse(drift.stdout) as { drift: { key: string; direction: string; fields: unknown[] }[]; pending: { key: string }[] };
       expect(report.drift.map((d) => [d.key, d.direction, d.fields])).toEqual([['Short Terms', 'changed-both', [{ field: 'body', direction: 'live' }]]]);
       expect(report.pending.map((p) => p.key).sort()).toEqual(['Consulting Agreement', 'Consulting Terms', 'Short Terms']);
+      // Pull reads them as drift does: the edit is said (for a person to settle), the term made in the app is not written.
+      const pulled = await ownCli('pull', '-C', dir, '--dry-run', '-o', 'json');
+      expect(JSON.parse(pulled.stdout).not_pulled.map((p: { key: string }) => p.key)).toEqual(['Short Terms']);
+      expect(pulled.stdout).not.toContain('Made In The App');
       // The organization not named: its records are known once the service says which it is, then the kind is read.
       const located = cliWith(() => ({ ...own.env, DOCKET_ORGANIZATION_ID: '' }));
       const late = await located('drift', '-C', dir, '-o', 'json');
