@@ -24,9 +24,19 @@ function groups(items: readonly DriftItem[]): { direction: Direction; title: str
   }).filter((g) => g.items.length > 0);
 }
 
-/** Objects only live are removed by apply only where prune is on for their kind (playbooks are archived with `--prune`). */
+/** An object only live that no plan change removes (prune off, or a kind with no removal over the API). */
+function leftOnlyLive(i: DriftItem): boolean {
+  return i.direction === 'only-live' && i.action === undefined && !i.removed_in_files;
+}
+
+/** Objects only live are removed by apply only where prune is on for their kind (playbooks are archived with `--prune`); the app removes the rest. */
 function onlyLiveNote(report: DriftReport): string {
-  return report.drift.some((i) => i.direction === 'only-live' && i.action === undefined) ? ' (objects only live: with `--prune`, for the kinds it archives)' : '';
+  return report.drift.some(leftOnlyLive) ? ' (objects only live: `--prune` archives those of the kinds it archives, the app removes the others)' : '';
+}
+
+/** Whether an apply reverts any of the drift: not objects only live it leaves, nor live work in objects the files removed. */
+function applyReverts(report: DriftReport): boolean {
+  return report.drift.some((i) => !i.removed_in_files && !leftOnlyLive(i));
 }
 
 /** Whether pull or apply settles any of the drift: not the live work in objects the files removed (removedNote). */
@@ -83,7 +93,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...report.ignored.map(line), '');
   }
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
-  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` \`docket pull\` writes it into the files; \`docket apply\` reverts what no \`drift: adopt\` policy covers${onlyLiveNote(report)}.` : ''}`);
+  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` \`docket pull\` writes it into the files${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : ''}${onlyLiveNote(report)}.` : ''}`);
   const removed = removedNote(report);
   if (removed) lines.push(removed);
   const { owed, leftLive } = pendingParts(report.pending);
@@ -149,7 +159,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     pushWithin(lines, report.ignored.map(item), budget);
     lines.push('');
   }
-  if (revertible(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request, or \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
+  if (revertible(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? ', or `docket apply` to revert it' : ''}${onlyLiveNote(report)}.`, '');
   const removed = removedNote(report);
   if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
   const { owed, leftLive } = pendingParts(report.pending);

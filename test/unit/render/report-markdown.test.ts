@@ -91,9 +91,14 @@ describe('drift and pull markdown at scale', () => {
     const made: DriftItem = { kind: 'playbook', key: 'Old NDA', name: 'Old NDA', direction: 'only-live', fields: [] };
     const pruned: DriftItem = { ...made, action: 'archive' };
     const text = (drift: DriftItem[]) => renderDriftText(plan([]), { drift, ignored: [], pending: [] }, { color: false });
-    expect(text([made])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: with `--prune`, for the kinds it archives).');
+    const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-live', action: 'update', fields: [{ field: 'actions', direction: 'live' }] };
+    // Only objects only live that no change removes: apply reverts none of it, and is not offered.
+    expect(text([made])).toContain('`docket pull` writes it into the files (objects only live: `--prune` archives those of the kinds it archives, the app removes the others).');
+    expect(text([made])).not.toContain('`docket apply` reverts');
+    expect(text([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: `--prune` archives those of the kinds it archives, the app removes the others).');
     expect(text([pruned])).toContain('`docket apply` reverts what no `drift: adopt` policy covers.');
-    expect(renderDriftMarkdown(plan([]), { drift: [made], ignored: [], pending: [] })).toContain('or `docket apply` to revert it (objects only live: with `--prune`, for the kinds it archives).');
+    expect(renderDriftMarkdown(plan([]), { drift: [made], ignored: [], pending: [] })).toContain('Run `docket pull` to write the drift into the files as a pull request (objects only live: `--prune` archives those of the kinds it archives, the app removes the others).');
+    expect(renderDriftMarkdown(plan([]), { drift: [made, edited], ignored: [], pending: [] })).toContain('or `docket apply` to revert it (objects only live:');
   });
 
   it('names the organization by its kind alone, as the plan does', () => {
