@@ -63,6 +63,15 @@ export class ReviewLocator {
     return fn(await this.settled);
   }
 
+  /**
+   * The location, found now when not known yet: for a run whose organization is not configured,
+   * the probe its first read would make anyway (the organization it reads is kept for that read).
+   */
+  locate(): Promise<ReviewLocation> {
+    this.settled ??= this.resolve().then((where) => this.settle(where));
+    return this.settled;
+  }
+
   /** The organization as read while probing, once (later reads go to the service). */
   takeProbedOrganization(): ApiResource<OrganizationAttrs> | undefined {
     const org = this.probedOrganization;

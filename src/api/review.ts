@@ -113,6 +113,11 @@ export class ReviewApi {
     return this.locator.known;
   }
 
+  /** Where the routes are and which organization it is, asked of the service now if not known (ReviewLocator.locate). */
+  locate(): Promise<ReviewLocation> {
+    return this.locator.locate();
+  }
+
   async getOrganization(): Promise<ApiResource<OrganizationAttrs>> {
     return this.locator.run(async (w) => {
       const probed = this.locator.takeProbedOrganization();

@@ -13,26 +13,17 @@ type Details = Awaited<ReturnType<typeof planDetailsInSession>>;
 
 /**
  * A read-only plan (drift, pull) with the kinds the files dropped whole read too, and those kinds.
- * Their sync records are known up front where the organization is named; else once the service has
- * said which it is, and the reads are made once more with them.
+ * Their sync records' section needs the review organization: where the configuration does not name
+ * it, the service is asked first (the probe the first read would make anyway).
  */
 export async function readWithDroppedKinds(s: Session, opts: { targets: string[]; kinds: readonly KindName[]; readAll?: boolean }): Promise<{ details: Details; dropped: KindName[] }> {
   const read = (also: readonly KindName[]) => planDetailsInSession(s, { targets: opts.targets, alsoRead: [...also], readOnly: true, ...(opts.readAll ? { readAll: true } : {}) });
   // `--kind` names what is read: nothing is added to it.
   if (opts.kinds.length > 0) return { details: await read(opts.kinds), dropped: [] };
-  if (syncSectionsKnown(s)) {
-    const dropped = droppedKinds(s);
-    return { details: await read(dropped), dropped };
-  }
-  const first = await read([]);
-  const dropped = droppedKinds(s);
-  return { details: dropped.length > 0 ? await read(dropped) : first, dropped };
-}
-
-/** Whether the sync records' sections are known before any request: the review organization is named (or not needed). */
-function syncSectionsKnown(s: Session): boolean {
   const review = s.connection.target.review;
-  return s.connection.target.emulator || !review || review.organization_id !== '';
+  if (review && review.organization_id === '' && !s.connection.target.emulator) await s.connection.services.review().locate();
+  const dropped = droppedKinds(s);
+  return { details: await read(dropped), dropped };
 }
 
 /**

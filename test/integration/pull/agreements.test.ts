@@ -528,6 +528,9 @@ parameters:
       const located = cliWith(() => ({ ...own.env, DOCKET_ORGANIZATION_ID: '' }));
       const late = await located('drift', '-C', dir, '-o', 'json');
       expect([late.code, JSON.parse(late.stdout).drift.map((d: { key: string }) => d.key)], late.stderr).toEqual([2, ['Short Terms']]);
+      // A target names such an object as any other (the kind is read before targets are checked).
+      const targeted = await located('drift', '-C', dir, '-o', 'json', '--target', 'custom-term/Short Terms');
+      expect([targeted.code, JSON.parse(targeted.stdout).drift.map((d: { key: string }) => d.key)], targeted.stderr).toEqual([2, ['Short Terms']]);
       // A custom template that names a term: a plan reads the kind whole, and what is made in the app is drift, as pull writes it.
       await mkdir(join(dir, 'custom-templates'));
       await writeFile(join(dir, 'custom-templates/consulting.yaml'), TEMPLATE);
