@@ -127,13 +127,10 @@ export type DecodedText = { text: string } | { invalidAt: { line: number; col: n
 export type ReadText = DecodedText | { unreadable: unknown };
 
 const STRICT = new TextDecoder('utf-8', { fatal: true });
-/**
- * A byte-order mark at the start of a line that only a document marker, comments and blank lines
- * come before in its document (a header comment joined before a file an editor saved with one).
- */
-const DOCUMENT_PREFIX_BOM = /^((?:(?:---|\.\.\.)(?:[ \t][^\n]*)?\r?\n)?(?:[ \t]*(?:#[^\n]*)?\r?\n)*)\ufeff/gm;
-/** Comment and blank lines, then a document marker line (`---` or `...`, then a space, a tab or the line's end). */
-const MARKER_NEXT = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*(?:---|\.\.\.)(?:[ \t\r\n]|$)/;
+/** A document marker line (`---` or `...`, then a space, a tab or the line's end). */
+const MARKER_LINE = /^(?:---|\.\.\.)(?:[ \t\r]|$)/;
+/** A blank or comment line. */
+const QUIET_LINE = /^[ \t]*(?:#.*)?\r?$/;
 
 /**
  * Reads files one after another, synchronously: for a checkout on a local disk, a few thousand
@@ -156,19 +153,30 @@ export function withoutDocumentBoms(text: string): string {
   return text.includes('\ufeff') ? stripDocumentBoms(text) : text;
 }
 
-/** Each byte-order mark that starts a document's content (see DOCUMENT_PREFIX_BOM), dropped. */
+/**
+ * Each byte-order mark (or run of them) that starts a line of a document's prefix, dropped: a line
+ * that only a marker line, comments and blank lines come before in its document (or the file's
+ * start: a header comment joined before a file an editor saved with one), or that only comments
+ * and blank lines come after before a marker (`cat a.yaml b.yaml` of a b.yaml starting so). One
+ * pass each way over the lines: a file of many marks costs no more than its length.
+ */
 function stripDocumentBoms(text: string): string {
-  // Again while any goes: one mark dropped can make the next a prefix's (`\uFEFF---`, then `\uFEFFkind`).
-  for (let before = text, after = stripOnce(text); ; before = after, after = stripOnce(after)) if (after === before) return after;
-}
-
-function stripOnce(text: string): string {
-  return text.replace(DOCUMENT_PREFIX_BOM, (whole: string, prefix: string, offset: number, all: string) => {
-    // Only in a document's prefix: the lines before reach the file's start or a marker line (a match
-    // starts at the earliest line of the prefix it can, so a marker before it is in it), or a marker
-    // follows it (`cat a.yaml b.yaml` of a b.yaml saved with one, starting `---`).
-    return offset === 0 || /^(?:---|\.\.\.)(?:[ \t]|\r?\n)/.test(prefix) || MARKER_NEXT.test(all.slice(offset + whole.length)) ? prefix : whole;
-  });
+  const lines = text.split('\n');
+  const bare = (line: string): string => line.replace(/^\ufeff+/, '');
+  // markerAhead[i]: from line i on, only blank and comment lines come before a marker line.
+  const markerAhead: boolean[] = new Array<boolean>(lines.length + 1).fill(false);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = bare(lines[i]!);
+    markerAhead[i] = MARKER_LINE.test(line) || (QUIET_LINE.test(line) && markerAhead[i + 1]!);
+  }
+  let inPrefix = true;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.charCodeAt(0) === 0xfeff && (inPrefix || markerAhead[i])) lines[i] = bare(lines[i]!);
+    const line = lines[i]!;
+    if (MARKER_LINE.test(line)) inPrefix = true;
+    else if (!QUIET_LINE.test(line)) inPrefix = false;
+  }
+  return lines.join('\n');
 }
 
 export function decodeStrict(bytes: Uint8Array): DecodedText {

@@ -96,6 +96,8 @@ describe('discoverYamlFiles', () => {
     // mark and starting so), and two at once (a mark dropped before `---` leaves the next in a prefix).
     const marked = new TextEncoder().encode('kind: A\n\ufeff---\nkind: B\n\ufeff# c\r\n---\r\nkind: C\n\ufeff---\n\ufeffkind: D\nz: "\ufeff---"\n');
     expect(decodeStrict(marked)).toEqual({ text: 'kind: A\n---\nkind: B\n# c\r\n---\r\nkind: C\n---\nkind: D\nz: "\ufeff---"\n' });
+    // A chain of marked comment lines in one prefix, and a run of marks on one line.
+    expect(decodeStrict(new TextEncoder().encode(`---\n${'\ufeff# c\n'.repeat(3)}\ufeff\ufeffkind: E\n`))).toEqual({ text: '---\n# c\n# c\n# c\nkind: E\n' });
   });
 
   it('reads a file it cannot open as a problem of that file, not a crash', () => {
