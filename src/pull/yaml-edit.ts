@@ -131,12 +131,18 @@ function lineBreakOf(text: string): string {
  * read so, the file's documents are what editYaml edits.
  */
 export function parkedBoms(text: string): string {
-  return text.includes('\uFEFF') ? text.replace(BOM_BEFORE_COMMENT, '#\uFEFF').replace(BOM_BEFORE_MARKER, '$1 #\uFEFF') : text;
+  // Parked only where putting back can find exactly what was parked: a text that holds either form
+  // already (a comment, a value's line) is left as it is, and an edit of it fails safe if it must.
+  if (!text.includes('\uFEFF') || LOOKS_PARKED.test(text)) return text;
+  return text.replace(BOM_BEFORE_COMMENT, '#\uFEFF').replace(BOM_BEFORE_MARKER, '$1 #\uFEFF');
 }
 
 const BOM_BEFORE_COMMENT = /^\uFEFF#/gm;
+/** Either parked form, anywhere (not global: `test` keeps no position between calls). */
+const LOOKS_PARKED = /^(?:#|(?:---|\.\.\.) #)\uFEFF/m;
 const PARKED_IN_COMMENT = /^#\uFEFF/gm;
-const BOM_BEFORE_MARKER = /^\uFEFF(---|\.\.\.)(?=[ \t\r\n]|$)/gm;
+// A marker with nothing after it but a comment: what follows it on its line would be parked too.
+const BOM_BEFORE_MARKER = /^\uFEFF(---|\.\.\.)(?=[ \t]*(?:#[^\n]*)?\r?$)/gm;
 const PARKED_AFTER_MARKER = /^(---|\.\.\.) #\uFEFF/gm;
 
 export function editYaml(text: string, request: YamlEditRequest): YamlEditResult {

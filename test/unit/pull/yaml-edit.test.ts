@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentValue, documentValues, editYaml, parseForEdit } from '../../../src/pull/yaml-edit.js';
+import { documentValue, documentValues, editYaml, parseForEdit, parkedBoms } from '../../../src/pull/yaml-edit.js';
 import { insertAt, setAt } from '../../../src/pull/values.js';
 import { plainYamlDocuments } from '../../../src/config/yaml-read.js';
 
@@ -293,4 +293,15 @@ describe('documentValues', () => {
       expect(documentValues(text)).toEqual(parseForEdit(text).map(documentValue));
     });
   }
+});
+
+describe('byte-order marks of later documents, parked while a file is edited', () => {
+  it('parks a mark before a comment or a bare marker, and nothing when the text already holds a parked form (a value could not be told from it)', () => {
+    expect(parkedBoms('a: 1\n---\n\uFEFF# c\nb: 2\n')).toBe('a: 1\n---\n#\uFEFF c\nb: 2\n');
+    expect(parkedBoms('a: 1\n\uFEFF--- # x\r\nb: 1\r\n')).toBe('a: 1\n--- #\uFEFF # x\r\nb: 1\r\n');
+    // A marker with a value on its line: parking would comment the value out.
+    expect(parkedBoms('a: 1\n\uFEFF--- {kind: b}\n')).toBe('a: 1\n\uFEFF--- {kind: b}\n');
+    const quoted = 'a: "one\n#\uFEFFtwo"\n---\n\uFEFF# c\nb: 2\n';
+    expect(parkedBoms(quoted)).toBe(quoted);
+  });
 });
