@@ -31,12 +31,13 @@ function leftOnlyLive(i: DriftItem): boolean {
 
 /** Objects only live are removed by apply only where prune is on for their kind (playbooks are archived with `--prune`); the app removes the rest. */
 function onlyLiveNote(report: DriftReport): string {
-  return report.drift.some(leftOnlyLive) ? ' (objects only live: `--prune` archives those of the kinds it archives, the app removes the others)' : '';
+  return report.drift.some(leftOnlyLive) ? ' (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others)' : '';
 }
 
 /** Whether an apply reverts any of the drift: not objects only live it leaves, nor live work in objects the files removed. */
 function applyReverts(report: DriftReport): boolean {
-  return report.drift.some((i) => !i.removed_in_files && !leftOnlyLive(i));
+  // Drift a `drift: adopt` policy holds is never reverted by apply.
+  return report.drift.some((i) => !i.removed_in_files && !leftOnlyLive(i) && i.policy !== 'adopt');
 }
 
 /** Whether pull or apply settles any of the drift: not the live work in objects the files removed (removedNote). */

@@ -36,7 +36,9 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
       first.set(name, i);
       continue;
     }
-    diag.error('invalid-value', `\`renamed_from\` must not list the same value twice (${quoteValue(name)} at [${j}] and [${i}], written in two Unicode forms)`, problemAt(doc, `${pointer}/${i}`));
+    // Alike once composed: two Unicode forms; else only in what normalising a name drops (a line end).
+    const how = written[j]!.normalize('NFC') === written[i]!.normalize('NFC') ? 'in two Unicode forms' : 'differently';
+    diag.error('invalid-value', `\`renamed_from\` must not list the same value twice (${quoteValue(written[i])} at [${j}] and [${i}], written ${how})`, problemAt(doc, `${pointer}/${i}`));
     break;
   }
   return names;

@@ -93,12 +93,15 @@ describe('drift and pull markdown at scale', () => {
     const text = (drift: DriftItem[]) => renderDriftText(plan([]), { drift, ignored: [], pending: [] }, { color: false });
     const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-live', action: 'update', fields: [{ field: 'actions', direction: 'live' }] };
     // Only objects only live that no change removes: apply reverts none of it, and is not offered.
-    expect(text([made])).toContain('`docket pull` writes it into the files (objects only live: `--prune` archives those of the kinds it archives, the app removes the others).');
+    expect(text([made])).toContain('`docket pull` writes it into the files (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others).');
     expect(text([made])).not.toContain('`docket apply` reverts');
-    expect(text([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: `--prune` archives those of the kinds it archives, the app removes the others).');
+    expect(text([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others).');
     expect(text([pruned])).toContain('`docket apply` reverts what no `drift: adopt` policy covers.');
-    expect(renderDriftMarkdown(plan([]), { drift: [made], ignored: [], pending: [] })).toContain('Run `docket pull` to write the drift into the files as a pull request (objects only live: `--prune` archives those of the kinds it archives, the app removes the others).');
+    expect(renderDriftMarkdown(plan([]), { drift: [made], ignored: [], pending: [] })).toContain('Run `docket pull` to write the drift into the files as a pull request (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others).');
     expect(renderDriftMarkdown(plan([]), { drift: [made, edited], ignored: [], pending: [] })).toContain('or `docket apply` to revert it (objects only live:');
+    // Drift a `drift: adopt` policy holds: apply never reverts it.
+    const adopted: DriftItem = { ...edited, action: undefined, policy: 'adopt' };
+    expect(text([adopted])).not.toContain('`docket apply` reverts');
   });
 
   it('names the organization by its kind alone, as the plan does', () => {
