@@ -17,13 +17,13 @@ type Details = Awaited<ReturnType<typeof planDetailsInSession>>;
  * it, the service is asked first (the probe the first read would make anyway).
  */
 export async function readWithDroppedKinds(s: Session, opts: { targets: string[]; kinds: readonly KindName[]; readAll?: boolean }): Promise<{ details: Details; dropped: KindName[] }> {
-  const read = (also: readonly KindName[]) => planDetailsInSession(s, { targets: opts.targets, alsoRead: [...also], readOnly: true, ...(opts.readAll ? { readAll: true } : {}) });
+  const read = (also: readonly KindName[], droppedOnly: readonly KindName[] = []) => planDetailsInSession(s, { targets: opts.targets, alsoRead: [...also], readOnly: true, droppedOnly, ...(opts.readAll ? { readAll: true } : {}) });
   // `--kind` names what is read: nothing is added to it.
   if (opts.kinds.length > 0) return { details: await read(opts.kinds), dropped: [] };
   const review = s.connection.target.review;
   if (review && review.organization_id === '' && !s.connection.target.emulator) await s.connection.services.review().locate();
   const dropped = droppedKinds(s);
-  return { details: await read(dropped), dropped };
+  return { details: await read(dropped, dropped), dropped };
 }
 
 /**

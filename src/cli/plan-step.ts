@@ -19,6 +19,8 @@ export interface PlanStepOptions {
   alsoRead?: readonly KindName[];
   /** Read undeclared objects in detail (pull). */
   readAll?: boolean;
+  /** Kinds read only for the objects the files dropped (drift, pull): not read whole, even with readAll. */
+  droppedOnly?: readonly KindName[];
   /** Drift and pull: the plan is only read, never sent. */
   readOnly?: boolean;
 }
@@ -43,6 +45,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       ...(opts.adoptFiles ? { adoptFiles: true } : {}),
       ...(opts.alsoRead ? { alsoRead: opts.alsoRead } : {}),
       ...(opts.readAll ? { readAll: true } : {}),
+      ...(opts.droppedOnly?.length ? { droppedOnly: new Set(opts.droppedOnly) } : {}),
       ...(opts.readOnly ? { readOnly: true } : {}),
       safety: p.safety,
       concurrency: s.concurrency,

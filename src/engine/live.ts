@@ -24,6 +24,8 @@ export interface FetchLiveOptions {
   declared?: DesiredResource[];
   /** Read every object in detail though resources are declared (pull). */
   readAll?: boolean;
+  /** Kinds read only for the objects the files dropped (FetchContext.droppedOnly). */
+  droppedOnly?: ReadonlySet<KindName>;
   /** Read in detail the objects the files dropped since the last sync too (FetchContext.readDropped). */
   readDropped?: ReadonlySet<KindName>;
   /** Export: the services the source configuration names (a kind on both reads only their parts). */
@@ -70,6 +72,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     lock: options.lock,
     ...(options.declared ? { declared: options.declared } : {}),
     ...(options.readAll ? { readAll: true } : {}),
+    ...(options.droppedOnly ? { droppedOnly: options.droppedOnly } : {}),
     ...(options.readDropped ? { readDropped: options.readDropped } : {}),
     ...(options.exportServices ? { exportServices: options.exportServices } : {}),
     ...(options.synced ? { synced: options.synced } : {}),

@@ -93,6 +93,8 @@ export interface PlanProjectInput {
    * ask for as kinds of their own: a value pull writes may name one of their objects.
    */
   readAll?: boolean;
+  /** Kinds read only for the objects the files dropped: not read whole, even with readAll (FetchContext.droppedOnly). */
+  droppedOnly?: ReadonlySet<KindName>;
   /** Upload again what an interrupted apply may have uploaded (`--retry-uncertain`). */
   retryUncertain?: boolean;
   /** `apply --adopt-files`: what the plan cannot compare is recorded as live in this run. */
@@ -124,7 +126,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
   // What the files dropped is read in detail where its live edits matter: drift reports them (every kind), a prune would archive them.
   const readDropped = new Set(kinds.filter((k) => input.readOnly || pruneOn(k, input.prune)).map((k) => k.name));
-  const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}) });
+  const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const sync = input.sync ? await input.sync() : undefined;
   const result = buildPlan({

@@ -36,6 +36,8 @@ export interface FetchContext {
   declared?: DesiredResource[];
   /** Read every object in detail even so (pull writes the undeclared ones into files). */
   readAll?: boolean;
+  /** Kinds the files dropped every object of, read only for those objects (drift, pull): not whole, even with readAll. */
+  droppedOnly?: ReadonlySet<KindName>;
   /**
    * The kinds whose objects the files dropped since the last sync are read in detail too (a
    * playbook: its rules): every kind for drift, the pruned ones for a plan that prunes, so the

@@ -8,11 +8,11 @@ import { formerKeys, refKey, type DesiredResource, type KindName } from '../../e
  * `readAll` (pull, which writes undeclared objects into files) wants every object.
  */
 export async function declaredFilter(
-  ctx: { declared?: DesiredResource[]; readAll?: boolean; synced?: () => SyncedIds | Promise<SyncedIds> },
+  ctx: { declared?: DesiredResource[]; readAll?: boolean; droppedOnly?: ReadonlySet<KindName>; synced?: () => SyncedIds | Promise<SyncedIds> },
   kind: KindName,
 ): Promise<(id: string, name: string) => boolean> {
   const declared = ctx.declared;
-  if (!declared || ctx.readAll) return () => true;
+  if (!declared || (ctx.readAll && !ctx.droppedOnly?.has(kind))) return () => true;
   const synced = await ctx.synced?.();
   const ids = new Set<string>();
   const names = new Set<string>();

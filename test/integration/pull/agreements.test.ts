@@ -3,6 +3,7 @@
  * organization, edited in the app (over HTTP, on the emulator), come back into their files, data
  * files included, changing only what changed; what the service cannot give back is reported.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -524,6 +525,15 @@ parameters:
       const pulled = await ownCli('pull', '-C', dir, '--dry-run', '-o', 'json');
       expect(JSON.parse(pulled.stdout).not_pulled.map((p: { key: string }) => p.key)).toEqual(['Short Terms']);
       expect(pulled.stdout).not.toContain('Made In The App');
+      // ... nor read in detail: only the objects the files dropped are.
+      const org = own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!;
+      const madeInApp = Object.entries(org.agreements.custom_terms).find(([, t]) => t.name === 'Made In The App')![0];
+      const verbose = await ownCli('pull', '-C', dir, '--dry-run', '-v');
+      expect(verbose.stderr).toContain('/custom_terms');
+      expect(verbose.stderr).not.toContain(`custom_terms/${madeInApp} `);
+      // A real pull writes nothing of the kind.
+      expect((await ownCli('pull', '-C', dir)).code).toBe(0);
+      expect(existsSync(join(dir, 'custom-terms'))).toBe(false);
       // The organization not named: its records are known once the service says which it is, then the kind is read.
       const located = cliWith(() => ({ ...own.env, DOCKET_ORGANIZATION_ID: '' }));
       const late = await located('drift', '-C', dir, '-o', 'json');
