@@ -114,7 +114,7 @@ describe('docket test when answers are lost', () => {
     await writeFile(join(dir, 'tests/thrice.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: standard, thrice\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: SummaryReview\n    repeat: 3\n    expect:\n      flags: { count: { max: 0 } }\n');
     const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;
     // The first create's answer comes slowly: the other two wait their turn meanwhile.
-    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 'trickle', delay_ms: 5, count: 1 }) });
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 'trickle', delay_ms: 2, count: 1 }) });
     try {
       const child = spawn(process.execPath, [BIN, 'test', '-C', dir, 'tests/thrice.test.yaml', '--no-cache'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'pipe'] });
       const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
