@@ -72,10 +72,11 @@ export const PROJECT_FILES = ['docket.yaml', 'docket.yml'] as const;
  * there would share loadConfig's scope and keep every file's text alive for the whole run.
  */
 function rereader(root: string, file: string): () => string {
-  // Without the byte-order mark, as the first read decoded it: columns on line 1 stay the same.
+  // Without its byte-order marks, as the first read decoded it (the file's, and those that start its
+  // documents): positions found in the text read again are those of the text first read.
   return () => {
     try {
-      return readRegularFileSync(path.join(root, file)).toString('utf8').replace(/^\uFEFF/, '');
+      return withoutDocumentBoms(readRegularFileSync(path.join(root, file)).toString('utf8').replace(/^\uFEFF/, ''));
     } catch (error) {
       // Gone since it was read (a branch switched while a plan read the services): no position to give.
       throw new DocketError('files-changed', `${showPath(file)} changed while docket ran: it can no longer be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'run the command again');
