@@ -45,6 +45,8 @@ export interface DriftReport {
   pending: DriftItem[];
   /** Live objects named by pending documents: being adopted, not drift. */
   adopting?: AdoptingItem[];
+  /** The kinds `--prune` archives (what apply can remove of objects only live), when known. */
+  prunable?: ReadonlySet<KindName>;
 }
 
 export interface DriftInput {
@@ -58,6 +60,8 @@ export interface DriftInput {
   quiet: ReadonlySet<KindName>;
   /** Kinds read only for the objects the files dropped (none of them declared): their other live objects are not drift. */
   onlyDropped?: ReadonlySet<KindName>;
+  /** The kinds `--prune` archives (DriftReport.prunable). */
+  prunable?: ReadonlySet<KindName>;
   /** The pending document naming each live object being adopted, by `kind:key`. */
   pendingDocuments?: ReadonlyMap<string, string>;
   /** The live children (rules) read of a live id: those of an object the files removed that changed live are drift. */
@@ -67,7 +71,7 @@ export interface DriftInput {
 }
 
 export function driftReport(input: DriftInput): DriftReport {
-  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [] };
+  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
     key: c.key,

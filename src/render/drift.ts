@@ -31,7 +31,12 @@ function leftOnlyLive(i: DriftItem): boolean {
 
 /** Objects only live are removed by apply only where prune is on for their kind (playbooks are archived with `--prune`); the app removes the rest. */
 function onlyLiveNote(report: DriftReport): string {
-  return report.drift.some(leftOnlyLive) ? ' (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others)' : '';
+  const left = report.drift.filter(leftOnlyLive);
+  if (left.length === 0) return '';
+  const prunable = report.prunable;
+  if (prunable && left.every((i) => prunable.has(i.kind))) return ' (objects only live: with `docket apply --prune`)';
+  if (prunable && !left.some((i) => prunable.has(i.kind))) return ' (objects only live: the app removes them, no apply does)';
+  return ' (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others)';
 }
 
 /** Whether an apply reverts any of the drift: not objects only live it leaves, nor live work in objects the files removed. */

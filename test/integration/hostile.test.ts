@@ -171,6 +171,11 @@ describe('hostile and broken configurations', () => {
       expect(r.code, list).toBe(1);
       expect(r.stderr.match(/must not list the same value twice/g), list).toHaveLength(1);
     }
+    // A name and the same with a line end: the line end is the mistake, said once.
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrenamed_from: [A, "A\\n"]\n' });
+    const r = await runCli(['validate', '-C', dir]);
+    expect([r.code, r.stderr.match(/ error /g)?.length], r.stderr).toEqual([1, 1]);
+    expect(r.stderr).toContain('control-character');
   }, 20_000);
 
   it('a named pipe as a resource file: -o json, which quotes each source line, reads none from the pipe', async () => {

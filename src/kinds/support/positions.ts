@@ -36,9 +36,9 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
       first.set(name, i);
       continue;
     }
-    // Alike once composed: two Unicode forms; else only in what normalising a name drops (a line end).
-    const how = written[j]!.normalize('NFC') === written[i]!.normalize('NFC') ? 'in two Unicode forms' : 'differently';
-    diag.error('invalid-value', `\`renamed_from\` must not list the same value twice (${quoteValue(written[i])} at [${j}] and [${i}], written ${how})`, problemAt(doc, `${pointer}/${i}`));
+    // Only a name in two Unicode forms: one that differs by a line end is refused as a control character.
+    if (written[j]!.normalize('NFC') !== written[i]!.normalize('NFC')) continue;
+    diag.error('invalid-value', `\`renamed_from\` must not list the same value twice (${quoteValue(written[i])} at [${j}] and [${i}], written in two Unicode forms)`, problemAt(doc, `${pointer}/${i}`));
     break;
   }
   return names;

@@ -99,6 +99,12 @@ describe('drift and pull markdown at scale', () => {
     expect(text([pruned])).toContain('`docket apply` reverts what no `drift: adopt` policy covers.');
     expect(renderDriftMarkdown(plan([]), { drift: [made], ignored: [], pending: [] })).toContain('Run `docket pull` to write the drift into the files as a pull request (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others).');
     expect(renderDriftMarkdown(plan([]), { drift: [made, edited], ignored: [], pending: [] })).toContain('or `docket apply` to revert it (objects only live:');
+    // Knowing which kinds `--prune` archives: a template made in the app is the app's to remove, a playbook apply's.
+    const template: DriftItem = { kind: 'template', key: 'App NDA', name: 'App NDA', direction: 'only-live', fields: [] };
+    const withKinds = (drift: DriftItem[]) => renderDriftText(plan([]), { drift, ignored: [], pending: [], prunable: new Set(['playbook'] as const) }, { color: false });
+    expect(withKinds([template])).toContain('`docket pull` writes it into the files (objects only live: the app removes them, no apply does).');
+    expect(withKinds([made])).toContain('(objects only live: with `docket apply --prune`).');
+    expect(withKinds([made, template])).toContain('`docket apply --prune` archives those of the kinds it archives, the app removes the others');
     // Drift a `drift: adopt` policy holds: apply never reverts it.
     const adopted: DriftItem = { ...edited, action: undefined, policy: 'adopt' };
     expect(text([adopted])).not.toContain('`docket apply` reverts');
