@@ -478,7 +478,7 @@ class PullPlanner {
     const oneLineToMany = typeof current === 'string' && !current.includes('\n') && typeof value === 'string' && value.replace(/\n+$/, '').includes('\n');
     if (!oneLineToMany) return keepTextStyle(current, value);
     let documents = this.editDocuments.get(file);
-    if (!documents) this.editDocuments.set(file, (documents = parseForEdit(parkedBoms((this.input.read(file) ?? '').replace(/^\uFEFF/, '')))));
+    if (!documents) this.editDocuments.set(file, (documents = parseForEdit(parkedBoms((this.input.read(file) ?? '').replace(/^\uFEFF+/, '')))));
     return keepTextStyle(current, value, writesNoFinalBreak(documents, index, pointer, current));
   }
 
@@ -488,7 +488,8 @@ class PullPlanner {
     let docs = this.parsed.get(file);
     if (!docs) {
       const text = this.input.read(file);
-      docs = text === undefined ? [] : documentValues(parkedBoms(text));
+      // Read as editYaml edits it: the marks that start the file set aside, later ones parked.
+      docs = text === undefined ? [] : documentValues(parkedBoms(text.replace(/^\uFEFF+/, '')));
       this.parsed.set(file, docs);
     }
     return docs;

@@ -134,23 +134,25 @@ export function parkedBoms(text: string): string {
   // Parked only where putting back can find exactly what was parked: a text that holds either form
   // already (a comment, a value's line) is left as it is, and an edit of it fails safe if it must.
   if (!text.includes('\uFEFF') || LOOKS_PARKED.test(text)) return text;
-  return text.replace(BOM_BEFORE_COMMENT, '#\uFEFF').replace(BOM_BEFORE_MARKER, '$1 #\uFEFF');
+  return text.replace(BOM_BEFORE_COMMENT, '#$1').replace(BOM_BEFORE_MARKER, '$2 #$1');
 }
 
-const BOM_BEFORE_COMMENT = /^\uFEFF#/gm;
+const BOM_BEFORE_COMMENT = /^(\uFEFF+)#/gm;
 /** Either parked form, anywhere (not global: `test` keeps no position between calls). */
 const LOOKS_PARKED = /^(?:#|(?:---|\.\.\.) #)\uFEFF/m;
-const PARKED_IN_COMMENT = /^#\uFEFF/gm;
+const PARKED_IN_COMMENT = /^#(\uFEFF+)/gm;
 // A marker with nothing after it but a comment: what follows it on its line would be parked too.
-const BOM_BEFORE_MARKER = /^\uFEFF(---|\.\.\.)(?=[ \t]*(?:#[^\n]*)?\r?$)/gm;
-const PARKED_AFTER_MARKER = /^(---|\.\.\.) #\uFEFF/gm;
+const BOM_BEFORE_MARKER = /^(\uFEFF+)(---|\.\.\.)(?=[ \t]*(?:#[^\n]*)?\r?$)/gm;
+const PARKED_AFTER_MARKER = /^(---|\.\.\.) #(\uFEFF+)/gm;
 
 export function editYaml(text: string, request: YamlEditRequest): YamlEditResult {
   // A byte-order mark is no part of the first line (its indentation would count it): edited
   // without it, and kept whatever document comes first.
   if (text.startsWith('\uFEFF')) {
-    const edited = editYaml(text.slice(1), request);
-    return edited.text === null ? edited : { ...edited, text: `\uFEFF${edited.text}` };
+    // A run of them too (a file saved with one, then joined behind another).
+    const marks = /^\uFEFF+/.exec(text)![0];
+    const edited = editYaml(text.slice(marks.length), request);
+    return edited.text === null ? edited : { ...edited, text: `${marks}${edited.text}` };
   }
   // A byte-order mark that starts a later document (files joined by a tool) before a comment or a
   // marker is text to the editing parser, which then loses the document: parked inside a comment
@@ -158,7 +160,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   const parked = parkedBoms(text);
   if (parked !== text) {
     const edited = editYaml(parked, request);
-    return edited.text === null ? edited : { ...edited, text: edited.text.replace(PARKED_IN_COMMENT, '\uFEFF#').replace(PARKED_AFTER_MARKER, '\uFEFF$1') };
+    return edited.text === null ? edited : { ...edited, text: edited.text.replace(PARKED_IN_COMMENT, '$1#').replace(PARKED_AFTER_MARKER, '$2$1') };
   }
   // Edited as if it ended its last line: what is added after it must not be glued onto it. The
   // last line, when it is still last, stays without its line break.

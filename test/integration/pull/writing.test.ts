@@ -75,6 +75,8 @@ describe('pull writes files', () => {
       // ... and before a comment, or before the marker (CRLF too).
       'playbooks/joined-comment.yaml': 'kind: Playbook\nname: Third\n---\n\uFEFF# the fourth\nkind: Playbook\nname: Fourth\n',
       'playbooks/joined-marker.yaml': 'kind: Playbook\r\nname: Fifth\r\n\uFEFF---\r\nkind: Playbook\r\nname: Sixth\r\n',
+      // ... and runs of them: at the file's start, and before a later marker.
+      'playbooks/joined-runs.yaml': '\uFEFF\uFEFFkind: Playbook\nname: Seventh\n\uFEFF\uFEFF---\nkind: Playbook\nname: Eighth\n',
       'playbooks/tail.yaml': 'kind: Playbook\nname: Tail\ndescription: old\nrules:\n  - name: T1\n    actions: ACCEPT t1',
     });
     await applyOk(cli, dir);
@@ -88,11 +90,14 @@ describe('pull writes files', () => {
     await app.editRule('Second', 'S1', { actions: 'ACCEPT s1, changed' });
     await app.editPlaybook('Fourth', { description: 'Said in the app' });
     await app.editPlaybook('Sixth', { description: 'Said in the app' });
+    await app.editPlaybook('Seventh', { description: 'Said in the app' });
+    await app.editPlaybook('Eighth', { description: 'Said in the app' });
     const pulled = await cli('pull', '-C', dir);
     expect([pulled.code, pulled.stdout]).toEqual([0, expect.not.stringContaining('could not edit')]);
     expect(await readFile(join(dir, 'custom-terms/t.md'), 'utf8')).toBe('\uFEFFFirst line\r\nsecond, changed\r\n');
     expect(await readFile(join(dir, 'playbooks/kept.yaml'), 'utf8')).toMatch(/^\uFEFFkind: Playbook\n/);
     expect(await readFile(join(dir, 'playbooks/joined-comment.yaml'), 'utf8')).toBe('kind: Playbook\nname: Third\n---\n\uFEFF# the fourth\nkind: Playbook\nname: Fourth\ndescription: Said in the app\n');
+    expect(await readFile(join(dir, 'playbooks/joined-runs.yaml'), 'utf8')).toBe('\uFEFF\uFEFFkind: Playbook\nname: Seventh\ndescription: Said in the app\n\uFEFF\uFEFF---\nkind: Playbook\nname: Eighth\ndescription: Said in the app\n');
     expect(await readFile(join(dir, 'playbooks/joined-marker.yaml'), 'utf8')).toBe('kind: Playbook\r\nname: Fifth\r\n\uFEFF---\r\nkind: Playbook\r\nname: Sixth\r\ndescription: Said in the app\r\n');
     expect(await readFile(join(dir, 'playbooks/joined.yaml'), 'utf8')).toBe('kind: Playbook\nname: First\nrules:\n  - name: F1\n    actions: ACCEPT f1, changed\n---\n\uFEFFkind: Playbook\nname: Second\nrules:\n  - name: S1\n    actions: ACCEPT s1, changed\n');
     expect(await readFile(join(dir, 'playbooks/noeol.yaml'), 'utf8')).toMatch(/^ {4}actions: ACCEPT e1\n {2}- name: E2\n {4}actions: ACCEPT e2\n?$/m);
