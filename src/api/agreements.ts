@@ -4,7 +4,7 @@
  */
 import { DocketError } from '../errors.js';
 import { firstMade } from './found.js';
-import type { ApiResource, FormPart, ServiceClient } from './types.js';
+import type { ApiResource, FormPart, RecoverCause, ServiceClient } from './types.js';
 
 export interface AgreementsUserAttrs {
   email: string;
@@ -300,8 +300,8 @@ export class AgreementsApi {
       body: parts,
       ...(beforeSend ? { beforeSend } : {}),
       operation: `upload attachment "${meta.name}"`,
-      recover: async (why, what) => {
-        if (why === 'no-id') {
+      recover: async (...cause: RecoverCause) => {
+        if (cause[0] === 'no-id') {
           throw new DocketError(
             'unnamed-upload',
             `upload attachment "${meta.name}": the service took ${file.filename} but its answer did not name the new attachment, and attachments cannot be listed to find it`,
@@ -310,7 +310,7 @@ export class AgreementsApi {
         }
         throw new DocketError(
           'unknown-outcome',
-          `upload attachment "${meta.name}": the service may have received ${file.filename}, but no answer named a new attachment (${what ?? 'none came back'}), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
+          `upload attachment "${meta.name}": the service may have received ${file.filename}, but no answer named a new attachment (${cause[1]}), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned`,
           'run plan: it says the upload is uncertain, and how to go on',
         );
       },

@@ -449,7 +449,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           limiter.throttled(retryAfter ?? wait);
           throttled = true;
         }
-        reasons.push(a.kind === 'response' ? `HTTP ${a.status}${a.headers['x-request-id'] ? ` (request ${clean(String(a.headers['x-request-id']))})` : ''}` : clean(a.failure.message));
+        const requestId = a.kind === 'response' && a.headers['x-request-id'] ? clean(String(a.headers['x-request-id'])) : undefined;
+        reasons.push(a.kind === 'response' ? `HTTP ${a.status}${requestId ? ` (request ${requestId})` : ''}` : clean(a.failure.message));
         // Waiting before a recover read also gives a create still running on the server time to land.
         const cut = waitLink(undefined, decision === 'retry' ? () => true : undefined);
         try {
@@ -465,8 +466,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
-          const requestId = a.kind === 'response' ? a.headers['x-request-id'] : undefined;
-          const what = `${failedAttempt(a)}${requestId ? ` [request ${clean(String(requestId))}]` : ''}`;
+          const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
           const found = await readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
           if (found !== undefined) return found;
           if (readNow) checkBudget(t, a, wanted, retryAfter);

@@ -59,8 +59,7 @@ export class ReviewLocator {
   async run<T>(fn: (where: ReviewLocation) => Promise<T>): Promise<T> {
     if (this.settled) return fn(await this.settled);
     if (this.setting === 'auto' && this.configuredId) return this.optimistic(fn, this.configuredId);
-    this.settled = this.resolve().then((where) => this.settle(where));
-    return fn(await this.settled);
+    return fn(await this.locate());
   }
 
   /**

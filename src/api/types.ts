@@ -42,6 +42,9 @@ export interface RequestOptions {
   resource?: boolean;
 }
 
+/** Why a create's outcome is read (CreateOptions.recover): no answer, with what came back instead; or a 2xx without the new id. */
+export type RecoverCause = ['no-answer', string] | ['no-id'];
+
 export interface CreateOptions<T> extends RequestOptions {
   /**
    * Called when the outcome of the request is unknown (timeout or connection lost after the
@@ -50,7 +53,7 @@ export interface CreateOptions<T> extends RequestOptions {
    * happened, so the client never blindly repeats a create. `what` says what came back instead of
    * an answer (`the agreements service answered HTTP 500`, a lost connection).
    */
-  recover: (why: 'no-answer' | 'no-id', what?: string) => Promise<T | undefined>;
+  recover: (...cause: RecoverCause) => Promise<T | undefined>;
   /**
    * Runs once, when the request has its turn and just before its first attempt is sent (an
    * upload's pending mark in docket.lock.json): a request stopped or killed while it waited for

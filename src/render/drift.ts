@@ -5,7 +5,7 @@
 import { DIRECTION_LABEL, DRIFT_DIRECTIONS, directionSign } from '../engine/direction.js';
 import type { AdoptingItem, DriftItem, DriftReport } from '../engine/drift.js';
 import type { Direction, Plan } from '../engine/types.js';
-import { fieldDirectionLabel, subject } from './facts.js';
+import { fieldDirectionLabel, plural, subject } from './facts.js';
 import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
@@ -68,7 +68,7 @@ function fieldList(i: DriftItem, code: (s: string) => string): string {
 /** `3 objects (2 changed live, 1 only live)`. */
 export function driftCounts(items: readonly DriftItem[]): string {
   const parts = groups(items).map((g) => `${g.items.length} ${DIRECTION_LABEL[g.direction]}`);
-  return `${items.length} ${items.length === 1 ? 'object' : 'objects'} (${parts.join(', ')})`;
+  return `${plural(items.length, 'object')} (${parts.join(', ')})`;
 }
 
 export interface DriftTextOptions {
@@ -104,7 +104,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   if (removed) lines.push(removed);
   const { owed, leftLive } = pendingParts(report.pending);
   // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
-  if (owed > 0) lines.push(`${objects(owed)} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`);
+  if (owed > 0) lines.push(`${plural(owed, 'object')} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`);
   if (leftLive > 0) lines.push(leftLiveLine(leftLive));
   if (report.adopting?.length) lines.push(adoptingLine(report.adopting, (a) => `${subject(a, quote)} (${oneLine(a.file)})`));
   const scope = scopeLine(opts.scope, oneLine);
@@ -122,14 +122,10 @@ function pendingParts(pending: readonly DriftItem[]): { owed: number; leftLive: 
   return { owed: pending.length - leftLive, leftLive };
 }
 
-function objects(n: number): string {
-  return `${n} ${n === 1 ? 'object' : 'objects'}`;
-}
-
 /** Plain words and one code span: the same line in text and in markdown. */
 function leftLiveLine(n: number): string {
   // Not "plan lists them": a plan reads no kind the files dropped every object of.
-  return `${objects(n)} removed from the files ${n === 1 ? 'is' : 'are'} left live (not drift): apply leaves ${n === 1 ? 'it' : 'them'} (prune is off, or the kind has no removal over the API).`;
+  return `${plural(n, 'object')} removed from the files ${n === 1 ? 'is' : 'are'} left live (not drift): apply leaves ${n === 1 ? 'it' : 'them'} (prune is off, or the kind has no removal over the API).`;
 }
 
 /** Live objects named by pending documents: said once, with what adopting them takes. */
@@ -170,7 +166,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
   if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
   const { owed, leftLive } = pendingParts(report.pending);
   // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') finds what an apply still owes, and only that.
-  if (owed > 0) lines.push(`_${objects(owed)} with pending changes of the files (not drift): see \`docket plan\`._`, '');
+  if (owed > 0) lines.push(`_${plural(owed, 'object')} with pending changes of the files (not drift): see \`docket plan\`._`, '');
   if (leftLive > 0) lines.push(`_${leftLiveLine(leftLive)}_`, '');
   if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');
   const only = scopeLine(scope, codeSpan);

@@ -61,9 +61,10 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     const caseLines = new Map<string, number>();
     // Strictly and never waited on, as resource files are read: a byte that is not UTF-8 is
     // reported, not read as U+FFFD, and a named pipe is refused rather than read.
-    const [read] = readFiles(root, [file]);
-    if (!read || 'unreadable' in read) {
-      diagnostics.push(unreadableFile(file, read?.unreadable));
+    // One result per file given.
+    const read = readFiles(root, [file])[0]!;
+    if ('unreadable' in read) {
+      diagnostics.push(unreadableFile(file, read.unreadable));
       continue;
     }
     if (!('text' in read)) {

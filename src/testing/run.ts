@@ -153,6 +153,11 @@ async function casesAgainst(file: PlaybookTestFile, variant: Variant, ctx: RunCo
   });
 }
 
+/** A review not asked for once the run is stopping (a review is billed). */
+function notAskedFor(): DocketError {
+  return new DocketError('interrupted', 'interrupted before all of its reviews were asked for (a review is billed: none is asked for once the run is stopping)');
+}
+
 type Runs = { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' } | { skipped: string } | { error: string };
 
 /** The reviews of the run: shared by every case with the same key, from the cache or made once. */
@@ -231,7 +236,7 @@ class Reviews {
       this.started += missing;
       this.report();
       const made = await mapLimit(Array.from({ length: missing }, (_, i) => i), ctx.concurrency, async () => {
-        if (ctx.signal.aborted) throw new DocketError('interrupted', 'interrupted before all of its reviews were asked for (a review is billed: none is asked for once the run is stopping)');
+        if (ctx.signal.aborted) throw notAskedFor();
         const review = await this.createReview(contract, playbookId, c.reviewType, scratch !== undefined);
         const finished = await awaitReview(api, review.id, { signal: ctx.signal, deadline: ctx.deadline, sleep: ctx.sleep, ...(ctx.pollFirstDelayMs !== undefined ? { firstDelayMs: ctx.pollFirstDelayMs } : {}) });
         this.done++;
@@ -258,7 +263,7 @@ class Reviews {
       const body = { imported_file_id: id, playbook_id: playbookId, ...(reviewType ? { review_type: reviewType } : {}) };
       return this.pairTurns.run(`${playbookId} ${id}`, async () => {
         // Its turn may come after Ctrl-C: a review is billed, so none is asked for once the run is stopping.
-        if (this.ctx.signal.aborted) throw new DocketError('interrupted', 'interrupted before all of its reviews were asked for (a review is billed: none is asked for once the run is stopping)');
+        if (this.ctx.signal.aborted) throw notAskedFor();
         // Only this run reviews with its scratch playbook, one create of a pair at a time: a review
         // of it and this file that the run did not get back is the one whose answer was lost.
         const recognise = scratch ? (r: { id: string; attributes: ReviewAttrs }) => r.attributes.playbook_id === playbookId && r.attributes.imported_file_id === id && !this.reviews.has(r.id) : undefined;

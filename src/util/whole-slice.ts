@@ -1,5 +1,5 @@
 /** A slice's start moved forward off the second half of a surrogate pair (half an emoji prints as `\udc00` or `�`). */
-export function wholeStart(text: string, start: number): number {
+function wholeStart(text: string, start: number): number {
   return start > 0 && /[\udc00-\udfff]/.test(text.charAt(start)) ? start + 1 : start;
 }
 

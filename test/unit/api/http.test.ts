@@ -13,7 +13,7 @@ import {
   type ServiceClientOptions,
 } from '../../../src/api/http.js';
 import type { Limiter } from '../../../src/api/limiter.js';
-import type { ApiResource, RequestLogEntry } from '../../../src/api/types.js';
+import type { ApiResource, RecoverCause, RequestLogEntry } from '../../../src/api/types.js';
 import { foundByReading } from '../../../src/api/found.js';
 
 const REVIEW = 'https://api.gerri.commonpaper.com';
@@ -736,7 +736,7 @@ describe('retries', () => {
         path: '/v1/a',
         body: {},
         operation: 'upload a',
-        recover: async (why) => {
+        recover: async (...[why]: RecoverCause) => {
           recovered.push(why);
           throw new DocketError('unknown-outcome', 'upload a: the service may have received it, and attachments cannot be listed to check');
         },
@@ -1097,7 +1097,7 @@ describe('create with unknown outcome', () => {
           path,
           body: {},
           operation: `create ${path}`,
-          recover: async (why) => {
+          recover: async (...[why]: RecoverCause) => {
             asked.push(`${path} ${why}`);
             return { data: res(`found${path}`) };
           },
