@@ -76,7 +76,7 @@ function rereader(root: string, file: string): () => string {
   // documents): positions found in the text read again are those of the text first read.
   return () => {
     try {
-      return withoutDocumentBoms(readRegularFileSync(path.join(root, file)).toString('utf8').replace(/^\uFEFF/, ''));
+      return withoutDocumentBoms(readRegularFileSync(path.join(root, file)).toString('utf8'));
     } catch (error) {
       // Gone since it was read (a branch switched while a plan read the services): no position to give.
       throw new DocketError('files-changed', `${showPath(file)} changed while docket ran: it can no longer be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'run the command again');

@@ -188,8 +188,9 @@ interface WalkState {
   aliasName?: string;
   diagnostics: Diagnostic[];
   file: string;
-  /** The file's documents before this one: where an alias's anchor may be after all (out of its reach). */
-  earlier: readonly Document.Parsed[];
+  /** The file's documents and this one's index: an earlier one may hold an alias's anchor (out of its reach). */
+  docs: readonly Document.Parsed[];
+  index: number;
   /** Anchored nodes by name, in document order: made at the first alias (Alias.resolve walks the whole document for each). */
   anchors?: Map<string, Node[]>;
 }
@@ -197,7 +198,7 @@ interface WalkState {
 /** Where to define an alias's anchor; told apart when one is in an earlier document, which anchors never reach. */
 function undefinedAliasHint(name: string, state: WalkState): string {
   let anchored = false;
-  for (const doc of state.earlier) {
+  for (const doc of state.docs.slice(0, state.index)) {
     yaml().visit(doc, (_key, n) => {
       if ((yaml().isScalar(n) || yaml().isCollection(n)) && n.anchor === name) {
         anchored = true;
@@ -320,7 +321,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     if (overflowed || contents === null || isEmptyScalar(contents)) return;
     const start = lc(contents.range?.[0] ?? 0);
     const positions = new DocPositions(file, start);
-    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file, earlier: docs.slice(0, index) };
+    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file, docs, index };
     const before = diagnostics.length;
     let value: unknown;
     try {

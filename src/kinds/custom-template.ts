@@ -99,7 +99,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   async fetch(ctx) {
     const [templates, terms] = await Promise.all([ctx.memo('agreements:custom-templates', () => ctx.services.agreements().listCustomTemplates()), liveCustomTerms(ctx)]);
     const termName = new Map(terms.map((t) => [t.id, normName(t.attributes.name)]));
-    const wanted = await detailFilter(ctx, 'custom-template');
+    const { wanted } = await detailFilter(ctx, 'custom-template');
     return templates.map((t) => {
       const name = normName(t.attributes.name);
       const a = t.attributes;

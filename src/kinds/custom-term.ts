@@ -4,14 +4,14 @@
  * The service cannot give a docx back, so its digest comes from docket.lock.json.
  */
 import type { AgreementsApi } from '../api/agreements.js';
-import { ApiError } from '../errors.js';
 import { dataFilePath } from '../config/data-files.js';
 import { confirmedUpload, lockEntries, type LockEntry } from '../config/lock.js';
 import { liveText, normName, normText } from '../engine/normalize.js';
 import type { Change, DesiredResource, Fields } from '../engine/types.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
-import { declaredFilter, droppedFilter } from './support/declared.js';
+import { detailFilter } from './support/declared.js';
+import { isNotFound } from './support/gone.js';
 import { sendMarked } from './support/pending-upload.js';
 import { docSource, fieldSourcesAt, formerNamesAt, posOf, problemAt } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
@@ -96,15 +96,14 @@ export const customTermKind: KindModule<'custom-term'> = {
     const api = ctx.services.agreements();
     const terms = await liveCustomTerms(ctx);
     // Declared, or dropped by the files since the last sync where the run says what changed in those live.
-    const [declared, dropped] = await Promise.all([declaredFilter(ctx, 'custom-term'), droppedFilter(ctx, 'custom-term')]);
+    const { wanted, declared } = await detailFilter(ctx, 'custom-term');
     const files = await settledFiles(ctx, terms);
     return ctx.parallel(terms, async (t) => {
       const name = normName(t.attributes.name);
       const locked = files.get(t.id);
       const version = t.attributes.current_version_number;
       const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [], ...(typeof version === 'number' ? { version } : {}), ...updatedAt(t.attributes) };
-      const isDeclared = declared(t.id, name);
-      if (!isDeclared && !dropped(t.id)) return { ...base, fields: { name } };
+      if (!wanted(t.id, name)) return { ...base, fields: { name } };
       if (t.attributes.term_type === 'file') {
         const extra = { termType: 'file', ...(locked ? { sourceFile: locked.file } : {}) };
         // A version whose conversion failed is not live in any useful sense: plan to publish it again.
@@ -120,7 +119,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         return { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' }, extra };
       }
       // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
-      const full = await api.getCustomTerm(t.id, name).catch((err: unknown) => (err instanceof ApiError && err.status === 404 && !isDeclared ? undefined : Promise.reject(err)));
+      const full = await api.getCustomTerm(t.id, name).catch((err: unknown) => (isNotFound(err) && !declared(t.id, name) ? undefined : Promise.reject(err)));
       if (!full) return { ...base, fields: { name } };
       return { ...base, fields: { name, body: liveText(full.attributes.body, 'body') }, extra: { termType: 'text' } };
     });

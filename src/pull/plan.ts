@@ -34,7 +34,7 @@ import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt, valueAt } from './values.js';
-import { documentValues, editYaml, parkedBoms, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
+import { asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
 
 export interface PullInput {
@@ -478,7 +478,7 @@ class PullPlanner {
     const oneLineToMany = typeof current === 'string' && !current.includes('\n') && typeof value === 'string' && value.replace(/\n+$/, '').includes('\n');
     if (!oneLineToMany) return keepTextStyle(current, value);
     let documents = this.editDocuments.get(file);
-    if (!documents) this.editDocuments.set(file, (documents = parseForEdit(parkedBoms((this.input.read(file) ?? '').replace(/^\uFEFF+/, '')))));
+    if (!documents) this.editDocuments.set(file, (documents = parseForEdit(asEdited(this.input.read(file) ?? ''))));
     return keepTextStyle(current, value, writesNoFinalBreak(documents, index, pointer, current));
   }
 
@@ -488,8 +488,7 @@ class PullPlanner {
     let docs = this.parsed.get(file);
     if (!docs) {
       const text = this.input.read(file);
-      // Read as editYaml edits it: the marks that start the file set aside, later ones parked.
-      docs = text === undefined ? [] : documentValues(parkedBoms(text.replace(/^\uFEFF+/, '')));
+      docs = text === undefined ? [] : documentValues(asEdited(text));
       this.parsed.set(file, docs);
     }
     return docs;

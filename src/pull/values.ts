@@ -4,6 +4,7 @@
  */
 import { isPlainObject } from '../util/plain.js';
 import { splitPointer } from '../config/yaml-positions.js';
+import { namesList } from '../kinds/support/positions.js';
 
 /** The value at a pointer, or undefined. */
 export function valueAt(root: unknown, pointer: string): unknown {
@@ -65,7 +66,6 @@ function withKeyInOrder(obj: Record<string, unknown>, key: string, value: unknow
 }
 
 /** The entries of a mapping's `renamed_from` (one name or a list), as written. */
-export function formerNames(written: Record<string, unknown>): unknown[] {
-  const listed = written.renamed_from;
-  return listed === undefined || listed === null ? [] : Array.isArray(listed) ? listed : [listed];
+export function formerNames(written: Record<string, unknown>): string[] {
+  return namesList(written.renamed_from);
 }

@@ -137,6 +137,11 @@ export function parkedBoms(text: string): string {
   return text.replace(BOM_BEFORE_COMMENT, '#$1').replace(BOM_BEFORE_MARKER, '$2 #$1');
 }
 
+/** The text as editYaml parses it: the marks that start the file set aside, later ones parked. */
+export function asEdited(text: string): string {
+  return parkedBoms(text.replace(/^\uFEFF+/, ''));
+}
+
 const BOM_BEFORE_COMMENT = /^(\uFEFF+)#/gm;
 /** Either parked form, anywhere (not global: `test` keeps no position between calls). */
 const LOOKS_PARKED = /^(?:#|(?:---|\.\.\.) #)\uFEFF/m;

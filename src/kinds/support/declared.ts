@@ -40,10 +40,14 @@ export async function droppedFilter(ctx: { readDropped?: ReadonlySet<KindName>; 
   return (id) => synced.keysWithId!(id).some((k) => k.startsWith(`${kind}:`));
 }
 
-/** declaredFilter, and the objects the files dropped since the last sync where the run reads them (droppedFilter). */
-export async function detailFilter(ctx: Parameters<typeof declaredFilter>[0] & Parameters<typeof droppedFilter>[0], kind: KindName): Promise<(id: string, name: string) => boolean> {
+/**
+ * The objects a kind reads in detail (`wanted`): the declared ones (declaredFilter, also given
+ * apart: a read of one of those may not fail quietly), and those the files dropped since the last
+ * sync where the run reads them (droppedFilter).
+ */
+export async function detailFilter(ctx: Parameters<typeof declaredFilter>[0] & Parameters<typeof droppedFilter>[0], kind: KindName): Promise<{ wanted: (id: string, name: string) => boolean; declared: (id: string, name: string) => boolean }> {
   const [declared, dropped] = await Promise.all([declaredFilter(ctx, kind), droppedFilter(ctx, kind)]);
-  return (id, name) => declared(id, name) || dropped(id);
+  return { wanted: (id, name) => declared(id, name) || dropped(id), declared };
 }
 
 /** The live id recorded for `kind:key` (engine/sync.ts's SyncState, or a saved plan's ids). */

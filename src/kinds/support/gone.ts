@@ -7,7 +7,7 @@
  */
 import { ApiError } from '../../errors.js';
 
-const isNotFound = (err: unknown): boolean => err instanceof ApiError && err.status === 404;
+export const isNotFound = (err: unknown): boolean => err instanceof ApiError && err.status === 404;
 
 export async function removeOrFindGone<T>(remove: () => Promise<void>, readScope: () => Promise<T[]>, isIt: (item: T) => boolean, what: string): Promise<string | undefined> {
   try {

@@ -7,7 +7,8 @@ import type { FetchContext } from '../kind.js';
 import type { ApiResource } from '../../api/types.js';
 import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../../api/review.js';
 import { normEmail, normName } from '../../engine/normalize.js';
-import { declaredFilter, droppedFilter } from './declared.js';
+import { detailFilter } from './declared.js';
+import { isNotFound } from './gone.js';
 import { ApiError } from '../../errors.js';
 import { quoteValue } from '../../config/quote.js';
 
@@ -46,15 +47,14 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
     const playbooks = await livePlaybooks(ctx);
     // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
     // And those the files dropped, when asked (drift, a plan that prunes): a rule edited live there is said.
-    const declared = await declaredFilter(ctx, 'playbook');
-    const dropped = await droppedFilter(ctx, 'playbook');
-    const read = playbooks.filter((p) => declared(p.id, normName(p.attributes.name)) || dropped(p.id));
+    const { wanted, declared } = await detailFilter(ctx, 'playbook');
+    const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
     return ctx.parallel(read, async (playbook) => {
       const rules = await ctx.services
         .review()
         .listRules(playbook.id)
         // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
-        .catch((err: unknown) => (err instanceof ApiError && err.status === 404 && !declared(playbook.id, normName(playbook.attributes.name)) ? [] : Promise.reject(goneWhileRead(err, playbook))));
+        .catch((err: unknown) => (isNotFound(err) && !declared(playbook.id, normName(playbook.attributes.name)) ? [] : Promise.reject(goneWhileRead(err, playbook))));
       return { playbook, rules };
     });
   });
