@@ -17,6 +17,7 @@ import { DocketError } from '../errors.js';
 import { formatDuration } from './duration.js';
 import { processAlive } from '../util/process-alive.js';
 import { interruptsOf, type Io } from './io.js';
+import { workPath } from '../config/work-dir.js';
 
 export interface ApplyLockHolder {
   pid: number;
@@ -39,7 +40,7 @@ export interface ApplyLockOptions {
 }
 
 export function applyLockPath(root: string): string {
-  return join(root, '.docket', 'apply.lock');
+  return workPath(root, 'apply.lock');
 }
 
 export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldApplyLock> {

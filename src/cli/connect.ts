@@ -3,7 +3,6 @@
  * environment, keys only from the environment) or an emulator started in-process (`--emulator`).
  */
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createLimiter, createServiceClient, type ClosableServiceClient } from '../api/http.js';
 import { AgreementsApi } from '../api/agreements.js';
 import { ReviewApi } from '../api/review.js';
@@ -15,15 +14,14 @@ import type { RunningEmulator } from '../emulator/server.js';
 import { interruptsOf, type Io, type Logger } from './io.js';
 import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
 import { writtenAs } from '../util/file-write-error.js';
+import { EMULATOR_STATE_FILE, workLabel, workPath } from '../config/work-dir.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
 export const DEFAULT_REVIEW_URL = 'https://api.gerri.commonpaper.com';
 export const DEFAULT_AGREEMENTS_URL = 'https://api.commonpaper.com';
 
-/** The in-process emulator's state, in the configuration's .docket/. */
-export const EMULATOR_STATE_FILE = 'emulator.json';
-/** It as messages name it, from the configuration's root. */
-export const EMULATOR_STATE_LABEL = `.docket/${EMULATOR_STATE_FILE}`;
+/** The in-process emulator's state as messages name it, from the configuration's root. */
+export const EMULATOR_STATE_LABEL = workLabel(EMULATOR_STATE_FILE);
 
 /** Users the in-process emulator knows from the start: the ones the bundled examples name. */
 export const EMULATOR_EXAMPLE_USERS = [
@@ -96,7 +94,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     const users = [...EMULATOR_EXAMPLE_USERS];
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
     const seed = defaultSeed({ organizationId, users, invited: true });
-    const stateFile = join(project.root, '.docket', EMULATOR_STATE_FILE);
+    const stateFile = workPath(project.root, EMULATOR_STATE_FILE);
     freshEmulator = !(await stat(stateFile).then(
       () => true,
       () => false,

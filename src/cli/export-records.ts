@@ -10,7 +10,8 @@ import { KINDS } from '../kinds/index.js';
 import type { Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { planInSession } from './plan-step.js';
-import { EMULATOR_SYNC_FILE, withSession } from './session.js';
+import { withSession } from './session.js';
+import { EMULATOR_SYNC_FILE, workLabel } from '../config/work-dir.js';
 
 /** How many objects were recorded and in which file, or why none were. */
 export type ExportRecords = { recorded: number; file: string } | { skipped: string };
@@ -37,6 +38,6 @@ export async function recordExported(io: Io, dir: string, opts: RecordOptions): 
       recorded = updates.size;
       return updates;
     });
-    return { recorded, file: opts.emulator ? `.docket/${EMULATOR_SYNC_FILE}` : 'docket.lock.json' };
+    return { recorded, file: opts.emulator ? workLabel(EMULATOR_SYNC_FILE) : 'docket.lock.json' };
   });
 }

@@ -15,6 +15,7 @@ import { linkedFile, removeStaleTempsIn, writeFileAtomic } from '../util/atomic-
 import { isTestFile } from '../config/discover.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 import { errnoOf } from '../util/file-write-error.js';
+import { workPath } from '../config/work-dir.js';
 
 interface Target {
   change: FileChange;
@@ -44,7 +45,7 @@ export async function writePulled(root: string, files: readonly FileChange[], sy
 }
 
 async function writePulledFiles(root: string, files: readonly FileChange[], syncFile: string): Promise<void> {
-  const tempDir = path.join(root, '.docket');
+  const tempDir = workPath(root);
   // What a pull stopped mid-write left there (a signal ends it between a temporary file and its rename).
   await removeStaleTempsIn(tempDir);
   if (files.length === 0) return;

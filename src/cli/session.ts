@@ -4,7 +4,6 @@
  * connection always closed.
  */
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { EMULATOR_TARGET, emptyLock, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
@@ -18,6 +17,7 @@ import { Logger, type Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { Progress } from './progress.js';
 import { UsageError } from '../errors.js';
+import { EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
 
 export interface Session {
   workspace: Workspace;
@@ -72,8 +72,6 @@ export interface SessionOptions extends CommonOptions {
   reviewOrganization?: string;
 }
 
-/** Where `--emulator` runs keep their sync records, under the configuration's .docket/. */
-export const EMULATOR_SYNC_FILE = 'emulator-sync.json';
 
 /** `KIND_ORDER` for the renderers: every kind's name and plural title, in registry order. */
 export const KIND_ORDER = KINDS.map((k) => ({ name: k.name, title: k.title }));
@@ -122,7 +120,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       await writeLock(workspace.lockLocation, EMULATOR_TARGET, lock);
     }
     // The emulator's sync records live beside its state, in .docket/ (not in git): they describe that state.
-    const syncLocation: LockLocation = emulator ? { ...workspace.lockLocation, path: join(project.root, '.docket', EMULATOR_SYNC_FILE), label: `.docket/${EMULATOR_SYNC_FILE}` } : workspace.lockLocation;
+    const syncLocation: LockLocation = emulator ? { ...workspace.lockLocation, path: workPath(project.root, EMULATOR_SYNC_FILE), label: workLabel(EMULATOR_SYNC_FILE) } : workspace.lockLocation;
     const syncDoc = emulator ? (await readLockDocument(syncLocation)).doc : workspace.lockDoc;
     if (connection.freshEmulator && Object.keys(syncDoc.synced ?? {}).length > 0) {
       // A new emulator holds none of the objects an earlier one did: what was in sync then says nothing now.

@@ -18,6 +18,7 @@ import { CONTROL_CHARACTER } from './text-hygiene.js';
 import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
+import { WORK_DIR } from './work-dir.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
@@ -137,7 +138,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         // A link to a resource file holds a resource as much as the file itself.
         const linked = path.relative(realRoot, real).split(path.sep).join('/');
         // docket's own files change with every apply: sent as data, they would never be in sync.
-        if (real === realLock || [rel, linked].some((file) => file === LOCK_FILE || file.startsWith('.docket/'))) {
+        if (real === realLock || [rel, linked].some((file) => file === LOCK_FILE || file.startsWith(`${WORK_DIR}/`))) {
           problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
           return;
         }

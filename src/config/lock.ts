@@ -27,6 +27,7 @@ import { isPlainObject } from '../util/plain.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { canonicalJson } from '../engine/canonical.js';
 import { quoteValue, showJson } from './quote.js';
+import { WORK_DIR } from './work-dir.js';
 
 export const LOCK_FILE = 'docket.lock.json';
 
@@ -932,7 +933,7 @@ function holdsAlready(text: string | undefined, read: LockDocument, out: LockDoc
 /** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
 function tempDirOf(path: string): string {
   const dir = dirname(path);
-  return basename(dir) === '.docket' ? dir : join(dir, '.docket');
+  return basename(dir) === WORK_DIR ? dir : join(dir, WORK_DIR);
 }
 
 /** Beside the lock too: versions before the temporary files moved to .docket/ wrote them there. */

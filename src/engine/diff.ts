@@ -6,7 +6,7 @@ import { quoteValue } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import { valueSourceOf } from '../kinds/support/positions.js';
 import { digest, sameValue } from './canonical.js';
-import { formerKeys, refKey } from './types.js';
+import { formerKey, formerKeys, refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, Fields, KindName, LiveResource, UndeclaredSummary } from './types.js';
 
 /** What diff needs to know about a kind; KindModule satisfies it. */
@@ -259,13 +259,12 @@ export function diff(input: DiffInput): DiffResult {
       // most likely that document's (two objects that traded names over renames in another
       // environment), and is this one's only when no other former name is live (rename A→B, new A).
       const parentKey = d.parent?.key ?? '';
-      const formers = d.renamedFrom.length > 1 ? [...d.renamedFrom.filter((old) => !declaresName(parentKey, old)), ...d.renamedFrom.filter((old) => declaresName(parentKey, old))] : d.renamedFrom;
+      const formers = d.renamedFrom.length > 1 ? declaredLast(d.renamedFrom, (old) => declaresName(parentKey, old)) : d.renamedFrom;
       for (const old of formers) {
         // Synced under its own name already, its rename from this one is done: the holder of the
         // former name is another object (made in the app since, or the one the files declare under
         // that name), unless it is the one synced under that name and no file declares it.
-        const formerKey = refKey(kind.name, d.parent ? `${d.parent.key}/${old}` : old);
-        const stillFormer = (l: LiveResource): boolean => !renamedBefore || (input.recordedId?.(formerKey) === l.id && !declaresName(parentKey, old));
+        const stillFormer = (l: LiveResource): boolean => !renamedBefore || (input.recordedId?.(formerKey(d, old)) === l.id && !declaresName(parentKey, old));
         const found = candidates(scopeOfDesired(d), old).filter(stillFormer);
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
@@ -461,7 +460,14 @@ export function diff(input: DiffInput): DiffResult {
   return { changes, ids, unknownIds, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
-/** Files of a matched object that docket cannot compare (no lock entry). */
+/** `names` in order, but those `declared` says another document declares after the rest. */
+function declaredLast(names: readonly string[], declared: (name: string) => boolean): string[] {
+  const free: string[] = [];
+  const taken: string[] = [];
+  for (const name of names) (declared(name) ? taken : free).push(name);
+  return [...free, ...taken];
+}
+
 /**
  * What `apply --adopt-files` would record of an object the plan could not compare: its files, and
  * the files' values of its other unknown fields. An upload planned records all of them itself.

@@ -282,7 +282,12 @@ export function refKey(kind: KindName, key: string): string {
 
 /** The `kind:key` identities a declared object had under the names its `renamed_from` gives. */
 export function formerKeys(d: Pick<DesiredResource, 'kind' | 'parent' | 'renamedFrom'>): string[] {
-  return d.renamedFrom.map((old) => refKey(d.kind, d.parent ? `${d.parent.key}/${old}` : old));
+  return d.renamedFrom.map((old) => formerKey(d, old));
+}
+
+/** The `kind:key` identity of an object of `d`'s kind and scope (its parent) named `name`: what a former name of `d` was. */
+export function formerKey(d: Pick<DesiredResource, 'kind' | 'parent'>, name: string): string {
+  return refKey(d.kind, d.parent ? `${d.parent.key}/${name}` : name);
 }
 
 /** `not-started`: the apply was interrupted (or ran out of time) before it could start the change. */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
 import { removeLeftByDeadProcesses } from '../util/process-alive.js';
 import type { ExportFile } from './types.js';
+import { EMULATOR_STATE_FILE, workPath } from '../config/work-dir.js';
 
 /** Removes the staging directories of exports to the same `--out` whose process is gone (killed with SIGKILL, say). */
 function removeStaleStaging(parent: string, prefix: string): Promise<void> {
@@ -79,8 +80,8 @@ export async function writeExport(
     }
     if (emulatorState) {
       // So `docket plan -C OUT --emulator` sees the organization that was exported.
-      await mkdir(path.join(staging, '.docket'), { recursive: true });
-      await copyFile(emulatorState, path.join(staging, '.docket', 'emulator.json')).catch((error: NodeJS.ErrnoException) => {
+      await mkdir(workPath(staging), { recursive: true });
+      await copyFile(emulatorState, workPath(staging, EMULATOR_STATE_FILE)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error; // nothing was ever written to it: the seed is all there is
       });
     }

@@ -93,7 +93,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         payload: { file: path, ...(typeof doc.body.id === 'string' ? { pinned: doc.body.id.toLowerCase() } : {}) },
         partial: false,
         refs: actorRef(ctx.project, diag, docSource(doc), 'attachment'),
-        renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
+        renamedFrom: formerNamesAt(doc, '', doc.body.renamed_from, diag),
         source: docSource(doc),
         fieldSources: fieldSourcesAt(doc, { name: '/name', description: '/description', sha256: '/file', id: '/id', renamed_from: '/renamed_from' }),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),

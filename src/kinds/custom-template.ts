@@ -82,7 +82,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       payload,
       partial: false,
       refs,
-      renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
+      renamedFrom: formerNamesAt(doc, '', doc.body.renamed_from, diag),
       source: docSource(doc),
       fieldSources: fieldSourcesAt(doc, {
         name: '/name',

@@ -84,7 +84,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       payload,
       partial: false,
       refs: actorRef(ctx.project, diag, docSource(doc), 'custom term'),
-      renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
+      renamedFrom: formerNamesAt(doc, '', doc.body.renamed_from, diag),
       source: docSource(doc),
       fieldSources: fieldSourcesAt(doc, { name: '/name', body: `/${content ?? 'body'}`, docx: '/docx_file', id: '/id', renamed_from: '/renamed_from' }),
       ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),

@@ -37,7 +37,7 @@ export const playbookKind: KindModule<'playbook'> = {
         fields: { name, description: normText(doc.body.description) },
         partial: false,
         refs: [],
-        renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
+        renamedFrom: formerNamesAt(doc, '', doc.body.renamed_from, diag),
         source: docSource(doc),
         fieldSources: fieldSourcesAt(doc, { name: '/name', description: '/description', id: '/id', renamed_from: '/renamed_from' }),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),

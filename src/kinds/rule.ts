@@ -105,11 +105,13 @@ export const ruleKind: KindModule<'rule'> = {
     const rules = Array.isArray(doc.body.rules) ? (doc.body.rules as unknown[]) : [];
     const seen = new Map<string, number>();
     const out: DesiredResource[] = [];
+    // One parent for all of a playbook's rules.
+    const parent = { kind: 'playbook' as const, key: playbook };
     rules.forEach((entry, i) => {
       // Entries that are not mappings were reported by the schema; skip them, keep checking the rest.
       if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return;
       const rule = entry as Record<string, unknown>;
-      const at = () => posOf(doc, `/rules/${i}`);
+      const pointer = `/rules/${i}`;
       const name = normName(rule.name);
       const fields: Record<string, unknown> = { name };
       for (const f of TEXT_FIELDS) fields[f] = normText(rule[f]);
@@ -125,7 +127,7 @@ export const ruleKind: KindModule<'rule'> = {
         const why = missingActions(rule);
         diag.error('missing-actions', `rule "${name}" needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
           // At the value when the value is what is wrong (white space only), else at the rule.
-          ...(why.field ? valueOf(doc, `/rules/${i}/${why.field}`) : at()),
+          ...(why.field ? valueOf(doc, `${pointer}/${why.field}`) : posOf(doc, pointer)),
           path: why.field ? `rules[${i}].${why.field}` : `rules[${i}]`,
         });
       }
@@ -142,23 +144,23 @@ export const ruleKind: KindModule<'rule'> = {
       }
 
       const refs: Ref[] = reviewer ? [{ kind: 'member', key: reviewer, field: 'reviewer', source: valueOf(doc, `/rules/${i}/reviewer`) }] : [];
-      const fieldSources = fieldSourcesUnder(doc, `/rules/${i}`, SOURCE_FIELDS);
+      const fieldSources = fieldSourcesUnder(doc, pointer, SOURCE_FIELDS);
       const policy = policyOf(rule, ctx.parent?.policy);
       out.push({
         kind: 'rule',
         key: `${playbook}/${name}`,
         name,
-        parent: { kind: 'playbook', key: playbook },
+        parent,
         fields,
         payload: { [STATED_SUMMARY]: rule.generate_summary !== undefined && rule.generate_summary !== null },
         partial: false,
         refs,
-        renamedFrom: formerNamesAt(doc, `/rules/${i}/renamed_from`, rule.renamed_from, diag),
-        source: at(),
+        renamedFrom: formerNamesAt(doc, pointer, rule.renamed_from, diag),
+        source: posOf(doc, pointer),
         fieldSources,
         ...(typeof rule.id === 'string' ? { pinId: rule.id } : {}),
         ...(policy ? { policy } : {}),
-        pointer: `/rules/${i}`,
+        pointer,
       });
     });
     return out;

@@ -250,7 +250,7 @@ export const templateKind: KindModule<'template'> = {
         payload: { parameters },
         partial: true,
         refs,
-        renamedFrom: formerNamesAt(doc, '/renamed_from', doc.body.renamed_from, diag),
+        renamedFrom: formerNamesAt(doc, '', doc.body.renamed_from, diag),
         source: docSource(doc),
         fieldSources: fieldSourcesAt(doc, pointers),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),

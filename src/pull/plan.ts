@@ -15,7 +15,7 @@ import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
-import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
+import { CREATE_ACTIONS, formerKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
@@ -585,7 +585,7 @@ class PullPlanner {
 
   /** Whether another object of the files is named `former` (in `d`'s scope). */
   private namedOtherwise(d: DesiredResource, former: string): boolean {
-    const named = this.desired.get(refKey(d.kind, `${d.parent ? `${d.parent.key}/` : ''}${former}`));
+    const named = this.desired.get(formerKey(d, former));
     return named !== undefined && named !== d;
   }
 
@@ -1239,11 +1239,6 @@ function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: read
   const names = fields.filter((f) => (f === 'name' || f.endsWith('.name')) && typeof values[f] === 'string');
   const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined);
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
-}
-
-/** A former name in its object's scope (kind, and parent for a child): what two renames may both claim. */
-function formerKey(d: DesiredResource, former: string): string {
-  return `${d.kind}\u0000${d.parent?.key ?? ''}\u0000${former}`;
 }
 
 function sameName(written: unknown, name: string): boolean {

@@ -9,6 +9,7 @@ import { canonicalJson, sha256 } from '../engine/canonical.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
 import type { ReviewFacts } from './types.js';
+import { WORK_DIR } from '../config/work-dir.js';
 
 export interface CacheKey {
   contract_sha256: string;
@@ -23,7 +24,7 @@ interface CacheFile {
   runs: { recorded_at: string; facts: ReviewFacts }[];
 }
 
-export const CACHE_DIR = join('.docket', 'test-cache');
+export const CACHE_DIR = join(WORK_DIR, 'test-cache');
 
 /** Results of one service are never replayed for another: the emulator's stand-in is not the real reviewer. */
 export function cachePartition(emulator: boolean, reviewUrl: string): string {

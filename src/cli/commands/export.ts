@@ -24,12 +24,13 @@ import { readSchema } from '../../config/schema-read.js';
 import { checkOut, writeExport } from '../../export/write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { painter } from '../../render/paint.js';
-import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, EMULATOR_STATE_FILE, serviceApiKey, type Connection } from '../connect.js';
+import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
 import { recordExported, type ExportRecords, type RecordOptions } from '../export-records.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { withSession } from '../session.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
+import { EMULATOR_STATE_FILE, workPath } from '../../config/work-dir.js';
 
 interface ExportFlags extends CommonOptions {
   timeout: number;
@@ -105,7 +106,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         result.notes.unshift(...scope(w).notes, ...featureNotes);
         const keyed = filesHoldingKeys(result.files, keysOf(io.env));
         if (keyed.length > 0) throw keysInLiveState(keyed);
-        const emulatorState = emulator ? path.join(root, '.docket', EMULATOR_STATE_FILE) : undefined;
+        const emulatorState = emulator ? workPath(root, EMULATOR_STATE_FILE) : undefined;
         // The copy is of the file: what the emulator holds only in memory is written first.
         await s.connection.saveEmulator();
         // The services take names and values docket does not (a name too long, two that read alike):

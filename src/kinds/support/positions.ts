@@ -21,7 +21,7 @@ export function docSource(doc: ResourceDoc): SourcePos {
 }
 
 /**
- * A resource's `renamed_from` (at `pointer`), each name as compared. A name listed twice in two
+ * The `renamed_from` of the resource at `pointer` (`/rules/3`; `''` for the document), each name as compared. A name listed twice in two
  * Unicode forms (an accent as one character or two: one live name either way) is refused at the
  * later item; a list with a name written twice alike the schema refuses already (one error a list).
  */
@@ -41,7 +41,7 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
     }
     // Only a name in two Unicode forms: one that differs by a line end is refused as a control character.
     if (written[j]!.normalize('NFC') !== written[i]!.normalize('NFC')) continue;
-    diag.error('invalid-value', `\`renamed_from\` must not list the same value twice (${quoteValue(written[i])} at [${j}] and [${i}], written in two Unicode forms)`, problemAt(doc, `${pointer}/${i}`));
+    diag.error('invalid-value', `\`renamed_from\` must not list the same value twice (${quoteValue(written[i])} at [${j}] and [${i}], written in two Unicode forms)`, problemAt(doc, `${pointer}/renamed_from/${i}`));
     break;
   }
   return names;

@@ -1,0 +1,22 @@
+/**
+ * docket's own folder in a configuration directory, which git ignores: the in-process emulator's
+ * state and sync records, temporary files of writes, the apply lock, the test cache.
+ */
+import { join } from 'node:path';
+
+export const WORK_DIR = '.docket';
+
+/** The in-process emulator's state. */
+export const EMULATOR_STATE_FILE = 'emulator.json';
+/** Where `--emulator` runs keep their sync records: they describe that state, not the real services. */
+export const EMULATOR_SYNC_FILE = 'emulator-sync.json';
+
+/** A path in the work folder of the configuration at `root`. */
+export function workPath(root: string, ...parts: string[]): string {
+  return join(root, WORK_DIR, ...parts);
+}
+
+/** A path in the work folder as messages name it, from the configuration's root (`.docket/emulator.json`). */
+export function workLabel(file: string): string {
+  return `${WORK_DIR}/${file}`;
+}
