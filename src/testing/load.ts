@@ -149,7 +149,8 @@ class Checker {
         this.error('unknown-template', `no CustomTemplate or Template named ${quoteValue(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.templates.values()].map((t) => t.name))}`, '/template');
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/template');
-      if (!this.subjects.actor && !this.subjects.unknown) {
+      // A blank one is docket.yaml's own error.
+      if (this.subjects.actor === undefined && !this.subjects.unknown) {
         this.error('missing-actor', 'template tests create agreements owned and signed by `agreements.actor`, which docket.yaml does not set', '/template', 'set `agreements.actor` in docket.yaml to a user of the agreements service');
       }
       const loaded = cases.flatMap((c, i) => (isPlainObject(c) ? [this.templateCase(c, `/cases/${i}`, severity)] : []));

@@ -32,7 +32,9 @@ export function liveCustomTerms(ctx: FetchContext): Promise<ApiResource<CustomTe
  */
 export function actorRef(project: ProjectConfig, diag: Diagnostics, source: { file: string; line: number; col: number }, kindLabel: string): Ref[] {
   const actor = project.agreements.actor;
-  if (!actor) {
+  // Written but blank (`""`, or a variable that is empty): docket.yaml's own error says so, once.
+  if (actor === '') return [];
+  if (actor === undefined) {
     diag.error('missing-actor', `${kindLabel} writes need \`agreements.actor\` in ${project.file}: the user recorded as author of each version`, {
       ...source,
       hint: 'set agreements.actor to the e-mail of a user of the agreements service',
