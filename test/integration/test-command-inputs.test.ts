@@ -285,6 +285,17 @@ describe('docket test with broken inputs', () => {
     const unread = await runCli(['validate', '-C', dir]);
     expect(unread.stderr).toContain('playbooks/unreadable.yaml:2:7 error yaml-syntax');
     expect(unread.stderr).not.toContain('unknown-playbook');
+    // So does one whose alias names no anchor, or expands past the limit (a bomb).
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`)].join('\n');
+    for (const [text, code] of [
+      ['kind: Playbook\nname: Inbound ND\ninternal_notes: *notes\nrules: []\n', 'yaml-undefined-alias'],
+      [`kind: Playbook\nname: Inbound ND\nrules: []\n${bomb.replace(/^/gm, 'x_')}\n`, 'yaml-alias-expansion'],
+    ] as const) {
+      await writeFile(join(dir, 'playbooks/unreadable.yaml'), text);
+      const aliased = await runCli(['validate', '-C', dir]);
+      expect(aliased.stderr).toContain(`error ${code}`);
+      expect(aliased.stderr).not.toContain('unknown-playbook');
+    }
     // Above a configuration (no docket.yaml here), other projects' test files are not read.
     const above = await runCli(['validate', '-C', join(dir, '..')]);
     expect(above.code).toBe(1);
