@@ -598,6 +598,13 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${node.source}\` names no anchor defined before it`, file: state.file, ...here, hint: undefinedAliasHint(node.source, state) });
       return null;
     }
+    // Inside the node its anchor names (`&r [*r]`): it would repeat without end. An alias always
+    // follows its anchor, so a cycle through other aliases has one of them inside its own node too.
+    const at = node.range?.[0] ?? 0;
+    if (target.range && target.range[0] <= at && at < target.range[2]) {
+      state.diagnostics.push({ severity: 'error', code: 'yaml-recursive-alias', message: `alias \`*${node.source}\` is inside the node its anchor \`&${node.source}\` names, so it would repeat without end`, file: state.file, ...here, hint: 'alias a node that does not hold the alias, or write the value out' });
+      return null;
+    }
     const outer = state.alias;
     const outerName = state.aliasName;
     if (!state.alias) {
