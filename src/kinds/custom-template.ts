@@ -62,8 +62,8 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       if (file?.text !== undefined) {
         const parsed = parseDefinitionFile(file.text, path, file.parsed);
         for (const d of parsed.diagnostics) diag.add(d);
-        // A merge key is refused, but the file reads (merged): its other problems are said in the same run.
-        if (!parsed.diagnostics.some((d) => d.severity === 'error' && d.code !== 'definition-merge-key')) await validateDefinition(parsed.value, parsed.positions, diag, '', file.text);
+        // What can be read is checked, so its other problems are said in the same run.
+        if (parsed.readable) await validateDefinition(parsed.value, parsed.positions, diag, '', file.text);
         const data = definitionData(parsed.value);
         fields.definition = data.ok ? data.value : parsed.value;
         // The file's own text is what gets published (comments and layout included, the editor's modeline not).

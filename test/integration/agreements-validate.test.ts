@@ -54,3 +54,20 @@ it('an actor written blank is one error, at docket.yaml, not also "not set" at e
   const errors = result.stderr.split('\n').filter((l) => / error /.test(l));
   expect(errors).toEqual([expect.stringMatching(/^docket\.yaml:3:10 error invalid-value `actor` must be an e-mail address \(got ""\)/)]);
 });
+
+it('checks a definition file with a key written twice, as a resource file is: its other problems in the same run', async () => {
+  const dir = await makeDir({
+    'docket.yaml': AGREEMENTS_DOCKET_YAML,
+    'terms/consulting.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody_file: consulting.md\n',
+    'terms/consulting.md': TERM_MD,
+    'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML,
+    'templates/consulting.cover.yaml': DEFINITION.replace('terms_label: Statement of Work\n', 'terms_label: Statement of Work\ntitle: Again\n').replace('input: date', 'input: datum'),
+  });
+  const result = await runCli(['validate', '-C', dir]);
+  expect(result.code).toBe(1);
+  const errors = result.stderr.split('\n').filter((l) => / error /.test(l));
+  expect(errors).toEqual([
+    expect.stringMatching(/^templates\/consulting\.cover\.yaml:3:1 error duplicate-key /),
+    expect.stringMatching(/^templates\/consulting\.cover\.yaml:18:16 error invalid-value .*"datum"/),
+  ]);
+});

@@ -151,8 +151,10 @@ export interface ParsedDefinitionFile {
   /** The file's one document (null when it has none). */
   value: unknown;
   positions: DocPositions;
-  /** YAML errors and document-count problems; when any is an error, do not validate `value`. */
+  /** YAML errors and document-count problems. */
   diagnostics: Diagnostic[];
+  /** Whether `value` is what the file says, despite any of them (a key written twice: the last stands), so it is validated too. */
+  readable: boolean;
 }
 
 /** A definition file's one document, with positions for every value; `parsed` when the loader parsed it already (it is parsed once). */
@@ -171,7 +173,7 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
         hint: 'it holds one YAML mapping with `title` and `sections`',
       });
     }
-    return { value: null, positions: new DocPositions(file, { line: 1, col: 1 }), diagnostics };
+    return { value: null, positions: new DocPositions(file, { line: 1, col: 1 }), diagnostics, readable: false };
   }
   if (second) {
     diagnostics.push({
@@ -184,7 +186,8 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
     });
   }
   if (text.includes('<<') && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...mergeKeys(text, file));
-  return { value: first.value, positions: first.positions, diagnostics };
+  // A merge key is refused, but the file reads (merged); a second document does not change the first.
+  return { value: first.value, positions: first.positions, diagnostics, readable: first.ok || first.readable === true };
 }
 
 /**
