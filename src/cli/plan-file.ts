@@ -13,6 +13,7 @@ import { VERSION } from '../version.js';
 const PLAN_SCHEMA = 'plan.schema.json';
 /** A hand-edited plan can be wrong in many places; the first few say enough. */
 const LISTED_PROBLEMS = 3;
+const EDITED_HINT = 'a plan file is applied as docket wrote it; make a new one with `docket plan --out PLAN.json` instead of editing it';
 
 export async function readPlanFile(path: string): Promise<Plan> {
   if (path.trim() === '') throw new DocketError('invalid-plan-file', 'the plan file argument is empty', 'name the plan saved with `docket plan --out PLAN.json`');
@@ -36,14 +37,19 @@ export async function readPlanFile(path: string): Promise<Plan> {
     throw new DocketError('invalid-plan-file', `${path} is the error document of a plan that could not be made, not a plan`, 'fix what it says, then make the plan again with `docket plan --out PLAN.json`');
   }
   // A plan in another format a docket wrote (a later one): which docket to use says more than "not a plan".
-  if (p && typeof p === 'object' && Number.isInteger(p.format_version) && p.format_version !== 1 && typeof p.docket_version === 'string') {
+  // This docket writes format 1 only: a plan of its own version in another format was edited.
+  if (p && typeof p === 'object' && Number.isInteger(p.format_version) && p.format_version !== 1 && typeof p.docket_version === 'string' && p.docket_version !== VERSION) {
     throw new DocketError(
       'plan-version',
       `${path} is a plan of format version ${String(p.format_version)}, made by docket ${JSON.stringify(p.docket_version).slice(1, -1)}; this is docket ${VERSION}, which reads format version 1`,
       'apply it with the docket that made it, or make the plan again with this docket: docket plan --out PLAN.json',
     );
   }
-  if (!p || typeof p !== 'object' || p.format_version !== 1 || !Array.isArray(p.changes) || typeof p.config_digest !== 'string') {
+  if (p && typeof p === 'object' && p.format_version !== 1 && p.docket_version === VERSION) {
+    throw new DocketError('invalid-plan-file', `${path} says \`format_version: ${JSON.stringify(p.format_version)}\`, but docket ${VERSION}, which made it, writes format version 1: the file was edited`, EDITED_HINT);
+  }
+  // Format 1 but not its shape (a field taken out, say): the schema says what is wrong.
+  if (!p || typeof p !== 'object' || Array.isArray(p) || p.format_version !== 1) {
     throw new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
   }
   // Everything below trusts the plan's shape (an unknown action would fail half-way through an apply).
@@ -57,7 +63,7 @@ export async function readPlanFile(path: string): Promise<Plan> {
     throw new DocketError(
       'invalid-plan-file',
       `${path} is not a valid docket plan file: ${problems.slice(0, LISTED_PROBLEMS).join('; ')}${more}`,
-      'a plan file is applied as docket wrote it; make a new one with `docket plan --out PLAN.json` instead of editing it',
+      EDITED_HINT,
     );
   }
   return plan as Plan;

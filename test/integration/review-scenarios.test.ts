@@ -323,6 +323,18 @@ describe('saved plans', () => {
     expect([empty.code, empty.stderr]).toEqual([1, expect.stringContaining('the plan file argument is empty')]);
     expect((await cli('show', '')).stderr).toContain('the plan file argument is empty');
     expect(await asJson(JSON.stringify({ format_version: 2 }))).toBe('invalid-plan-file');
+    // Edited into another format by hand, or a field taken out: said as such, not as another docket's plan or no plan.
+    const saying = async (edit: (p: Record<string, unknown>) => void): Promise<string> => {
+      const plan = JSON.parse(text) as Record<string, unknown>;
+      edit(plan);
+      await writeFile(planFile, JSON.stringify(plan));
+      return (await cli('apply', '-C', dir, planFile)).stderr;
+    };
+    const reformatted = await saying((p) => void (p.format_version = 2));
+    expect(reformatted).toContain('says `format_version: 2`, but docket');
+    expect(reformatted).toContain('the file was edited');
+    expect(reformatted).not.toContain('apply it with the docket that made it');
+    expect(await saying((p) => void delete p.changes)).toMatch(/is not a valid docket plan file: .*`changes`/);
     // Written again unedited (another layout, keys in another order), it is the same plan.
     const same = JSON.parse(text) as Record<string, unknown>;
     await writeFile(planFile, JSON.stringify(Object.fromEntries(Object.entries(same).reverse())));
