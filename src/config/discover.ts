@@ -75,22 +75,33 @@ async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<s
       if (!info.isDirectory()) problems.push(notRegularFile(rel));
       return false;
     }
-    const real = await realpath(target);
-    if (isInside(await rootReal(), real)) return true;
-    problems.push({
-      severity: 'error',
-      code: 'file-outside-config',
-      message: `${rel} is a link to ${quoteValue(real)}, which is outside the configuration directory`,
-      file: rel,
-      line: 1,
-      col: 1,
-      hint: 'copy the file into the configuration directory instead of linking to it',
-    });
+    const outside = await linkOutside(root, rel, rootReal);
+    if (!outside) return true;
+    problems.push(outside);
     return false;
   } catch (error) {
     problems.push(unreadableFile(rel, error));
     return false;
   }
+}
+
+/**
+ * The error for a file of the configuration whose real path (links followed) is outside it:
+ * undefined when it is inside. Such a file is never read, for its text would be quoted in
+ * messages. Throws what realpath throws (no such file, a loop).
+ */
+export async function linkOutside(root: string, rel: string, rootReal: () => Promise<string> = () => realpath(root).catch(() => root)): Promise<Diagnostic | undefined> {
+  const real = await realpath(path.join(root, rel));
+  if (isInside(await rootReal(), real)) return undefined;
+  return {
+    severity: 'error',
+    code: 'file-outside-config',
+    message: `${rel} is a link to ${quoteValue(real)}, which is outside the configuration directory`,
+    file: rel,
+    line: 1,
+    col: 1,
+    hint: 'copy the file into the configuration directory instead of linking to it',
+  };
 }
 
 const REASONS: Record<string, string> = {

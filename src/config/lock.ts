@@ -27,6 +27,7 @@ import { isPlainObject } from '../util/plain.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { canonicalJson } from '../engine/canonical.js';
 import { quoteValue, showJson } from './quote.js';
+import { linkOutside } from './discover.js';
 import { WORK_DIR } from './work-dir.js';
 
 export const LOCK_FILE = 'docket.lock.json';
@@ -148,6 +149,8 @@ export interface LockDocument {
 export interface LockLocation {
   /** Absolute path of the lock file. */
   path: string;
+  /** The configuration directory: a lock that is a link to a file outside it is not read. */
+  root: string;
   /** Shown in diagnostics. */
   label: string;
   emulator: boolean;
@@ -158,7 +161,7 @@ export interface LockLocation {
 export const EMULATOR_TARGET = 'emulator';
 
 export function lockLocation(root: string, options: { emulator: boolean; environment?: string }): LockLocation {
-  return { path: join(root, LOCK_FILE), label: LOCK_FILE, emulator: options.emulator, ...(options.environment ? { environment: options.environment } : {}) };
+  return { path: join(root, LOCK_FILE), root, label: LOCK_FILE, emulator: options.emulator, ...(options.environment ? { environment: options.environment } : {}) };
 }
 
 /**
@@ -235,6 +238,9 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
   const stamp = await stampOf(location.path);
   const hit = known.get(location.path);
   if (stamp !== undefined && hit?.stamp === stamp) return hit.read;
+  // Its text would be quoted in messages: a link to /proc/self/environ would print a CI runner's secrets.
+  const outside = await linkOutside(location.root, location.label).catch(() => undefined);
+  if (outside) return { doc: emptyDocument(), diagnostics: [outside] };
   // A named pipe or a device would be read until someone writes to it: never.
   if (await isSpecialFile(location.path)) {
     return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${NOT_REGULAR_FILE}`, 'docket.lock.json is the file apply writes: remove what is there, or restore the file from git')] };

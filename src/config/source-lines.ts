@@ -3,20 +3,24 @@
  * error, `-o json`'s excerpt, how a number was written); read once each, on demand, as the loader
  * decoded them (past a byte-order mark, so columns on line 1 agree).
  */
+import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { readRegularFileSync } from '../util/special-file.js';
+import { isInside } from './data-files.js';
 
 export type SourceLine = (file: string, line: number) => string | undefined;
 
 export function sourceLines(root: string): SourceLine {
   const files = new Map<string, string[] | undefined>();
   const base = resolve(root);
+  let realBase: string | undefined;
   return (file, line) => {
     if (!files.has(file)) {
       const path = resolve(base, file);
       let lines: string[] | undefined;
-      // Only files of the configuration: a diagnostic names nothing else, but never read outside it.
-      if (path.startsWith(base + sep)) {
+      // Only files of the configuration, links followed: a diagnostic may name a link that leads
+      // out of it (file-outside-config), whose text (`/proc/self/environ`) must not be quoted.
+      if (path.startsWith(base + sep) && isInside((realBase ??= realOrSelf(base)), realOrSelf(path))) {
         try {
           lines = readRegularFileSync(path).toString('utf8').replace(/^\uFEFF/, '').split(/\r\n?|\n/);
         } catch {
@@ -27,4 +31,12 @@ export function sourceLines(root: string): SourceLine {
     }
     return files.get(file)?.[line - 1];
   };
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

@@ -63,6 +63,7 @@ const CASES: Case[] = [
   { name: 'the file a linked docket.lock.json names, as a data file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: state/lock.json\n', 'state/lock.json': '{"version": 2, "targets": {}}\n' }, setup: async (dir) => symlink('state/lock.json', join(dir, 'docket.lock.json')), at: 't.yaml:3 data-file-is-resource', says: "docket's own" },
   { name: 'a named pipe as a data file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n' }, setup: async (dir) => mkfifo(join(dir, 't.md')), at: 't.yaml:3 unreadable-file', says: 'not a regular file' },
   { name: 'a named pipe as a resource file', files: {}, setup: async (dir) => mkfifo(join(dir, 'p.yaml')), at: 'p.yaml:1 unreadable-file', says: 'not a regular file' },
+  { name: 'a docket.lock.json that links outside the directory', files: {}, setup: async (dir) => symlink(await secretOutside(), join(dir, 'docket.lock.json')), at: 'docket.lock.json:1 file-outside-config', says: 'a link to "' },
   { name: 'a docket.yaml that links outside the directory', files: {}, setup: async (dir) => rm(join(dir, 'docket.yaml')).then(() => symlink('/etc/hostname', join(dir, 'docket.yaml'))), at: 'docket.yaml:1 file-outside-config', says: 'a link to "/etc/hostname"' },
   { name: 'a named pipe as docket.lock.json', files: {}, setup: async (dir) => mkfifo(join(dir, 'docket.lock.json')), at: 'docket.lock.json:1 invalid-lock-file', says: 'not a regular file' },
   { name: 'a data file that links outside the directory', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n' }, setup: async (dir) => symlink('/etc/hostname', join(dir, 't.md')), at: 't.yaml:3 file-outside-config', says: 'a link to' },
@@ -138,7 +139,15 @@ const CASES: Case[] = [
 /** A docket.lock.json whose two sides record different files for one attachment. */
 function lockConflict(): string {
   const entry = (id: string) => `        "attachment:A": { "id": "${id}", "file": "a.pdf", "sha256": "${'a'.repeat(64)}" }`;
-  return ['{', '  "version": 2,', '  "targets": {', '    "emulator": {', '      "files": {', '<<<<<<< ours', entry('one'), '=======', entry('two'), '>>>>>>> theirs', '      }', '    }', '  }', '}', ''].join('\n');
+  return ['{', '  "version": 2,', '  "targets": {', '    "emulator": {', '      "files": {', '<<<<<<< ours', entry(`${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}`), '=======', entry(`${'2'.repeat(8)}-2222-4222-8222-${'2'.repeat(12)}`), '>>>>>>> theirs', '      }', '    }', '  }', '}', ''].join('\n');
+}
+
+const SECRET = 'ghp_hostileSecretToken';
+
+/** A file outside any configuration, as /proc/self/environ is: its text must never be shown. */
+async function secretOutside(): Promise<string> {
+  const outside = await makeDir({ 'environ': `GITHUB_TOKEN=${SECRET}\0SHELL=/bin/sh\0` });
+  return join(outside, 'environ');
 }
 
 describe('hostile and broken configurations', () => {
@@ -178,6 +187,27 @@ describe('hostile and broken configurations', () => {
     const r = await runCli(['validate', '-C', dir]);
     expect([r.code, r.stderr.match(/ error /g)?.length], r.stderr).toEqual([1, 1]);
     expect(r.stderr).toContain('control-character');
+  }, 20_000);
+
+  it('a docket.lock.json or a *.yaml linked outside the directory: not read, and no output quotes what it names', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET });
+    const secret = await secretOutside();
+    await symlink(secret, join(dir, 'docket.lock.json'));
+    await symlink(secret, join(dir, 'p.yaml'));
+    for (const command of ['validate', 'plan']) {
+      for (const output of ['text', 'json']) {
+        const r = await runCli([command, '-C', dir, '-o', output], { env: NOWHERE });
+        expect(r.code).toBe(1);
+        expect(`${r.stdout}${r.stderr}`).not.toContain(SECRET);
+        if (output === 'json') {
+          const diagnostics = JSON.parse(r.stdout).diagnostics as { file: string; code: string; excerpt?: string }[];
+          expect(diagnostics.map((d) => [d.file, d.code, d.excerpt])).toEqual([
+            ['docket.lock.json', 'file-outside-config', undefined],
+            ['p.yaml', 'file-outside-config', undefined],
+          ]);
+        }
+      }
+    }
   }, 20_000);
 
   it('a named pipe as a resource file: -o json, which quotes each source line, reads none from the pipe', async () => {
