@@ -1,16 +1,21 @@
 /** Starting the emulator from the CLI: a busy port or an unreadable state file is the user's to fix, not a bug. */
-import { realpathSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { DocketError } from '../errors.js';
 import { StateFileError } from '../emulator/persist.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../emulator/server.js';
 
-/** The file a path leads to: a hint to delete a link (`/dev/stdout`) would remove the link, not the state. */
-function fileBehind(file: string): string {
+/**
+ * The hint for a state file the emulator cannot read, naming it as the user named it: deleting a
+ * link starts again from the seed, while the file it leads to may be a configuration file.
+ */
+function deleteHint(file: string): string {
+  let link = false;
   try {
-    return realpathSync(file);
+    link = lstatSync(file).isSymbolicLink();
   } catch {
-    return file;
+    // Gone since: the hint names it all the same.
   }
+  return `the state is scratch data: delete ${link ? `the link ${file} (not the file it leads to)` : file} to start again from the seed`;
 }
 
 export async function startEmulatorForCli(options: EmulatorOptions): Promise<RunningEmulator> {
@@ -24,7 +29,7 @@ export async function startEmulatorForCli(options: EmulatorOptions): Promise<Run
     if (code === 'EADDRNOTAVAIL') throw new DocketError('host-not-local', `cannot start the emulator: ${where} is not an address of this machine`, 'listen on 127.0.0.1 (the default), or on 0.0.0.0 for every address');
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new DocketError('host-not-found', `cannot start the emulator: the host name ${options.host ?? ''} does not resolve`, 'use an IP address such as 127.0.0.1');
     if (error instanceof StateFileError) {
-      throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, error.fix ?? `the state is scratch data: delete ${fileBehind(error.file)} to start again from the seed`);
+      throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, error.fix ?? deleteHint(error.file));
     }
     throw error;
   }

@@ -1,5 +1,7 @@
 /** Atomic JSON persistence: write a temp file in the same directory, then rename over the target. */
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { lineColumnsOf } from '../util/line-columns.js';
 import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
 import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 
@@ -40,8 +42,26 @@ export async function readJsonFile(file: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new StateFileError(file, `${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new StateFileError(file, `${file} is not valid JSON (${whereJsonStops(err, text)})`);
   }
+}
+
+/**
+ * Where, and in words that quote nothing, JSON.parse stopped: its message may hold a snippet of the
+ * text, and a state file that is a link (to a configuration file, to /proc/self/environ) must not
+ * be shown. Placed by jsonc-parser's scanner when JSON.parse names no position.
+ */
+function whereJsonStops(err: unknown, text: string): string {
+  const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+  const errors: import('jsonc-parser').ParseError[] = [];
+  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const position = /at position (\d+)/.exec(err instanceof Error ? err.message : '');
+  const first = errors[0];
+  const offset = position ? Number(position[1]) : (first?.offset ?? text.length);
+  const { line, col } = lineColumnsOf(text)(offset);
+  // `InvalidSymbol` → "invalid symbol".
+  const words = first ? jsonc.printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'unexpected text';
+  return `${words} at line ${line}, column ${col}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The everyday surface: help, completion, show, colour, and emulator start-up problems as user errors. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, readFile, rm as removeFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm as removeFile, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -182,6 +182,30 @@ describe('emulator start-up problems are user errors', () => {
     const standalone = await runBin(['emulator', '--port', '0', '--state', join(dir, '.docket', 'emulator.json')]);
     expect(standalone.code).toBe(1);
     expect(standalone.stderr).not.toMatch(/Internal error|    at /);
+  });
+
+  it('a state file that is a link: the hint deletes the link, never the file it leads to, and no line of that file is shown', async () => {
+    const members = '# yaml-language-server: $schema=x\nkind: Member\nemail: secret-person@acme.example\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'members.yaml': members });
+    await mkdir(join(dir, '.docket'));
+    const state = join(dir, '.docket', 'emulator.json');
+    await symlink('../members.yaml', state);
+    const plan = await runCli(['plan', '-C', dir, '--emulator']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(`${state} is not valid JSON (invalid symbol at line 1, column 1)`);
+    expect(plan.stderr).toContain(`delete the link ${state} (not the file it leads to) to start again from the seed`);
+    expect(plan.stderr).not.toContain(join(dir, 'members.yaml'));
+    expect(plan.stderr).not.toContain('yaml-lan');
+    const standalone = await runBin(['emulator', '--port', '0', '--state', state]);
+    expect(standalone.code).toBe(1);
+    expect(standalone.stderr).toContain(`delete the link ${state} (not the file it leads to)`);
+    expect(standalone.stderr).not.toContain('yaml-lan');
+    // A parse error JSON.parse places is said at its line and column, quoting nothing of the file.
+    await removeFile(state);
+    await writeFile(state, '{\n  "format": "x",\n  "secret" 1\n}\n');
+    const placed = await runCli(['plan', '-C', dir, '--emulator']);
+    expect(placed.stderr).toContain(`${state} is not valid JSON (colon expected at line 3, column 12)`);
+    expect(placed.stderr).not.toContain('"secret"');
   });
 });
 
