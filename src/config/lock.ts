@@ -27,7 +27,8 @@ import { isPlainObject } from '../util/plain.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { canonicalJson } from '../engine/canonical.js';
 import { quoteValue, showJson } from './quote.js';
-import { linkOutside } from './discover.js';
+import { decodeStrict, linkOutside } from './discover.js';
+import { CONTROL_CHARACTER } from './text-hygiene.js';
 import { WORK_DIR } from './work-dir.js';
 
 export const LOCK_FILE = 'docket.lock.json';
@@ -245,9 +246,9 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
   if (await isSpecialFile(location.path)) {
     return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${NOT_REGULAR_FILE}`, 'docket.lock.json is the file apply writes: remove what is there, or restore the file from git')] };
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(location.path, 'utf8');
+    bytes = await readFile(location.path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { doc: emptyDocument(), diagnostics: [] };
@@ -255,9 +256,22 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
     const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code ?? String(error)})`;
     return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, 'docket.lock.json is the file apply writes: remove what is there, or restore the file from git')] };
   }
-  const read = parseLockText(text, location.label);
+  const read = lockTextOf(bytes, location.label);
   if (stamp !== undefined) known.set(location.path, { stamp, read });
   return read;
+}
+
+/**
+ * The file's document, decoded strictly: a byte that is not UTF-8 would be read as U+FFFD, and an
+ * attachment's description holding one would differ from the files' and upload it again.
+ */
+function lockTextOf(bytes: Uint8Array, label: string): ReadLockResult {
+  const decoded = decodeStrict(bytes);
+  if ('invalidAt' in decoded) {
+    const { line, col } = decoded.invalidAt;
+    return { doc: emptyDocument(), diagnostics: [problem(label, line, `${label} is not valid UTF-8`, undefined, col)] };
+  }
+  return parseLockText(decoded.text, label);
 }
 
 /**
@@ -301,10 +315,11 @@ async function remember(path: string, doc: LockDocument): Promise<void> {
  */
 async function readForWrite(location: LockLocation): Promise<{ text: string | undefined; read: ReadLockResult }> {
   const stamp = await stampOf(location.path);
-  const text = await readFile(location.path, 'utf8').catch(() => undefined);
-  if (text === undefined) return { text, read: { doc: emptyDocument(), diagnostics: [] } };
+  const bytes = await readFile(location.path).catch(() => undefined);
+  if (bytes === undefined) return { text: undefined, read: { doc: emptyDocument(), diagnostics: [] } };
+  const text = bytes.toString('utf8');
   const hit = known.get(location.path);
-  return { text, read: stamp !== undefined && hit?.stamp === stamp ? hit.read : parseLockText(text, location.label) };
+  return { text, read: stamp !== undefined && hit?.stamp === stamp ? hit.read : lockTextOf(bytes, location.label) };
 }
 
 export function parseLockText(raw: string, label: string): ReadLockResult {
@@ -488,6 +503,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         problems.push({ path: [...at, key, 'superseded'], message: `entry "${key}" has superseded ${showJson(e.superseded)}, which is not a list of ids` });
       }
       if (e?.pending !== undefined && !pending) problems.push({ path: [...at, key, 'pending'], message: `entry "${key}" has a \`pending\` mark without its file, sha256 and since` });
+      problems.push(...entryValueProblems(e as unknown as Record<string, unknown>, [...at, key], key, confirmed, pending));
       // A hand-edited digest would only ever look like a changed file, and upload it again.
       for (const [digest, where] of [
         [confirmed ? entry.sha256 : undefined, ['sha256']],
@@ -504,6 +520,58 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
   for (const records of Object.values(doc.synced ?? {})) composeKeys(records);
   return { doc };
 }
+
+/** A live id as the services write it (the configuration's `id:` is the same form). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The values of an entry whose shape is right (its text fields are text) that docket cannot take
+ * all the same: each would be sent or compared as it is, so a hand edit or a bad merge would show
+ * as a change made live, or as a file to upload again, and apply would act on it.
+ */
+function entryValueProblems(entry: Record<string, unknown>, at: readonly string[], key: string, confirmed: boolean, pending: boolean): LockProblem[] {
+  const out: LockProblem[] = [];
+  const bad = (path: readonly string[], value: unknown, why: string): void => {
+    out.push({ path: [...at, ...path], message: `entry "${key}" has ${path.join('.')} ${showJson(value)}, which ${why}` });
+  };
+  // An id that is not one would be sent to the service (`""` reads as no upload at all, and plans one).
+  if (confirmed && !UUID.test(entry.id as string)) bad(['id'], entry.id, NOT_UUID);
+  if (entry.pinned !== undefined && !(typeof entry.pinned === 'string' && UUID.test(entry.pinned))) bad(['pinned'], entry.pinned, NOT_UUID);
+  if (Array.isArray(entry.superseded)) {
+    entry.superseded.forEach((id: unknown, i) => {
+      if (typeof id === 'string' && !UUID.test(id)) bad(['superseded', String(i)], id, NOT_UUID);
+    });
+  }
+  const parts: [readonly string[], Record<string, unknown>][] = [];
+  if (confirmed) parts.push([[], entry]);
+  if (pending) parts.push([['pending'], entry.pending as Record<string, unknown>]);
+  for (const [where, part] of parts) {
+    if (typeof part.file === 'string' && !isFileName(part.file)) bad([...where, 'file'], part.file, 'is not a file name');
+    const description = part.description;
+    if (description !== undefined && description !== null && typeof description !== 'string') bad([...where, 'description'], description, 'is not text');
+    // None the files give can hold one: compared, it would always differ, and upload the file again.
+    else if (typeof description === 'string' && CONTROL_CHARACTER.test(description)) bad([...where, 'description'], description, 'holds a control character');
+    const version = part.version;
+    if (version !== undefined && !(typeof version === 'number' && Number.isSafeInteger(version) && version >= 1)) bad([...where, 'version'], version, 'is not a version number (a whole number from 1)');
+  }
+  if (pending) {
+    const mark = entry.pending as Record<string, unknown>;
+    const since = mark.since as string;
+    if (!ISO_TIME.test(since) || Number.isNaN(Date.parse(since))) bad(['pending', 'since'], since, 'is not a time (ISO 8601, as docket writes it)');
+    if (mark.answered !== undefined && mark.answered !== true) bad(['pending', 'answered'], mark.answered, 'is not `true`');
+  }
+  return out;
+}
+
+const NOT_UUID = 'is not a UUID (8-4-4-4-12 hex digits)';
+
+/** A file as an entry records it: one line, no control character. */
+function isFileName(file: string): boolean {
+  return file.trim() !== '' && !CONTROL_CHARACTER.test(file) && !/[\n\r\t]/.test(file);
+}
+
+/** `2026-11-28T10:00:00.000Z`, as toISOString writes it (an offset is read too). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
 /** A lock written wrong throughout is told by its first problems, not by one per record. */
 const MAX_LOCK_PROBLEMS = 20;
@@ -523,8 +591,9 @@ function valueOffset(text: string, path: readonly string[]): number {
   return at;
 }
 
-/** The start of the value of `key` in the object starting at `at`; -1 when it has none. */
+/** The start of the value of `key` in the object starting at `at` (of item `key` in a list); -1 when it has none. */
 function memberValue(text: string, at: number, key: string): number {
+  if (text[at] === '[') return itemValue(text, at, Number(key));
   if (text[at] !== '{') return -1;
   let found = -1;
   let i = skipSpace(text, at + 1);
@@ -537,6 +606,17 @@ function memberValue(text: string, at: number, key: string): number {
     if (text[i] === ',') i = skipSpace(text, i + 1);
   }
   return found;
+}
+
+/** The start of item `index` of the list starting at `at`; -1 when it has none. */
+function itemValue(text: string, at: number, index: number): number {
+  let i = skipSpace(text, at + 1);
+  for (let n = 0; i < text.length && text[i] !== ']'; n++) {
+    if (n === index) return i;
+    i = skipSpace(text, skipValue(text, i));
+    if (text[i] === ',') i = skipSpace(text, i + 1);
+  }
+  return -1;
 }
 
 function skipSpace(text: string, i: number): number {

@@ -44,7 +44,7 @@ describe('plan --annotations github', () => {
     // Drop Residuals (a permanent delete), change Term's description, and leave a lock file with a
     // merge conflict whose sides agree (a located warning).
     const edited = NDA.replace(/ {2}- name: Residuals\n.*\n/, '').replace('How long the agreement lasts', 'How long it lasts');
-    const side = (key: string) => `        "${key}": { "id": "x-${key}", "file": "${key}.pdf", "sha256": "${'a'.repeat(64)}" }`;
+    const side = (key: string) => `        "${key}": { "id": "${key === 'attachment:A' ? 'a' : 'b'}${'0'.repeat(7)}-0000-4000-8000-${'0'.repeat(12)}", "file": "${key}.pdf", "sha256": "${'a'.repeat(64)}" }`;
     const lock = ['{', '  "version": 2,', '  "targets": {', '    "other": {', '      "files": {', '<<<<<<< ours', side('attachment:A'), '=======', side('attachment:B'), '>>>>>>> theirs', '      }', '    }', '  }', '}', ''].join('\n');
     await writeFiles(dir, { 'playbooks/nda.yaml': edited, 'docket.lock.json': lock });
 

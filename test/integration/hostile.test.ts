@@ -133,6 +133,8 @@ const CASES: Case[] = [
   { name: 'a former name listed in two Unicode forms (a rule)', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: x\n    renamed_from: ["Caf\\u00e9", "Cafe\\u0301"]\n' }, at: 'p.yaml:6:33 invalid-value', says: 'must not list the same value twice ("Cafe\u0301" at [0] and [1], written in two Unicode forms)' },
   { name: 'a *.yaml link whose target is gone', files: {}, setup: async (dir) => symlink('gone.yaml', join(dir, 'p.yaml')), at: 'p.yaml:1 unreadable-file', says: 'a symbolic link to something that does not exist' },
   { name: 'a data file that is the file naming it', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.yaml\n' }, at: 't.yaml:3 data-file-is-resource', says: '"t.yaml"' },
+  { name: 'a lock entry whose id is no UUID (apply would send it)', files: { 'docket.lock.json': `{\n  "version": 2,\n  "targets": { "emulator": { "files": {\n    "attachment:A": { "id": "not-a-uuid", "file": "a.pdf", "sha256": "${'a'.repeat(64)}" }\n  } } }\n}\n` }, at: 'docket.lock.json:4:29 invalid-lock-file', says: 'entry "attachment:A" has id "not-a-uuid", which is not a UUID' },
+  { name: 'a lock file that is not UTF-8', files: { 'docket.lock.json': Buffer.concat([Buffer.from('{"version": 2, "targets": {}, "x": "'), Buffer.from([0xe9]), Buffer.from('"}\n')]) }, at: 'docket.lock.json:1:37 invalid-lock-file', says: 'is not valid UTF-8' },
   { name: 'a lock file that is not JSON', files: { 'docket.lock.json': '{\n  "version": 2,\n  "targets": {},\n}\n' }, at: 'docket.lock.json:4:1 invalid-lock-file', says: 'not valid JSON' },
 ];
 

@@ -22,8 +22,8 @@ import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterEach(removeMadeDirs);
 
-const ATTACHMENT = { id: 'att-1', file: 'attachments/security.pdf', sha256: 'a'.repeat(64), description: 'Our security measures' };
-const TERM = { id: 'ct-1', file: 'custom-terms/consulting.docx', sha256: 'b'.repeat(64) };
+const ATTACHMENT = { id: '11111111-1111-4111-8111-111111111111', file: 'attachments/security.pdf', sha256: 'a'.repeat(64), description: 'Our security measures' };
+const TERM = { id: '44444444-4444-4444-8444-444444444444', file: 'custom-terms/consulting.docx', sha256: 'b'.repeat(64) };
 const PROD = agreementsTarget('https://api.commonpaper.com/', 'org-prod');
 const STAGING = agreementsTarget('https://api.commonpaper.com', 'org-staging');
 
@@ -40,10 +40,10 @@ describe('docket.lock.json', () => {
   it('tells a target the ids and the keys only other targets record (an exported pin is its own organization’s), never when the target is unknown', () => {
     const doc: LockDocument = {
       version: 2,
-      targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, pinned: 'att-0' }, 'custom-term:T': TERM } }, [STAGING]: { files: { 'custom-term:T': TERM } } },
+      targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, pinned: '22222222-2222-4222-8222-222222222222' }, 'custom-term:T': TERM } }, [STAGING]: { files: { 'custom-term:T': TERM } } },
     };
     const location = lockLocation('/x', { emulator: false });
-    expect(lockSection(doc, STAGING, location)).toEqual({ files: { 'custom-term:T': TERM }, elsewhere: new Set(['att-1', 'att-0']), elsewhereKeys: new Set(['attachment:A']) });
+    expect(lockSection(doc, STAGING, location)).toEqual({ files: { 'custom-term:T': TERM }, elsewhere: new Set(['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222']), elsewhereKeys: new Set(['attachment:A']) });
     expect(lockSection(doc, PROD, location).elsewhere).toBeUndefined();
     expect(lockSection(doc, PROD, location).elsewhereKeys).toBeUndefined();
     expect(lockSection(doc, '', location).elsewhere).toBeUndefined();
@@ -55,12 +55,12 @@ describe('docket.lock.json', () => {
   });
 
   it('invalid JSON, another version, or an entry without id/file/sha256 is an invalid-lock-file error at the file', async () => {
-    for (const text of ['{ "version": 2, "targets": {', JSON.stringify({ version: 3, targets: {} }), JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: 'att-1', file: 'x.pdf' } } } } })]) {
+    for (const text of ['{ "version": 2, "targets": {', JSON.stringify({ version: 3, targets: {} }), JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: '11111111-1111-4111-8111-111111111111', file: 'x.pdf' } } } } })]) {
       const { diagnostics } = parseLockText(text, LOCK_FILE);
       expect(diagnostics).toHaveLength(1);
       expect(diagnostics[0]).toMatchObject({ severity: 'error', code: 'invalid-lock-file', file: 'docket.lock.json', line: 1 });
     }
-    expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: 'att-1', file: 'x.pdf' } } } } }), LOCK_FILE).diagnostics[0]!.message).toContain('attachment:X');
+    expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: '11111111-1111-4111-8111-111111111111', file: 'x.pdf' } } } } }), LOCK_FILE).diagnostics[0]!.message).toContain('attachment:X');
     // Another version is said at its value, quoted.
     expect(parseLockText('{\n  "version": 3,\n  "targets": {}\n}\n', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 2, col: 14, message: 'docket.lock.json is not a docket lock file of version 1 or 2: its `version` is 3' });
   });
@@ -75,7 +75,7 @@ describe('docket.lock.json', () => {
   it('reads a key an earlier docket recorded with an accent decomposed (NFD) under the composed name names now have', () => {
     const doc = {
       version: 2,
-      targets: { [PROD]: { files: { 'attachment:Se\u0301curite\u0301': ATTACHMENT, 'custom-term:Caf\u00e9': TERM, 'custom-term:Cafe\u0301': { ...TERM, id: 'older' } } } },
+      targets: { [PROD]: { files: { 'attachment:Se\u0301curite\u0301': ATTACHMENT, 'custom-term:Caf\u00e9': TERM, 'custom-term:Cafe\u0301': { ...TERM, id: '55555555-5555-4555-8555-555555555555' } } } },
       synced: { [PROD]: { 'rule:Caf\u0065\u0301/R': 'r-1 name=aa' } },
     };
     const read = parseLockText(JSON.stringify(doc), LOCK_FILE);
@@ -91,7 +91,7 @@ describe('docket.lock.json', () => {
     expect(agreementsTarget('http://localhost:4010/Agreements', 'o')).toBe('http://localhost:4010/Agreements o');
     const doc = {
       version: 2,
-      targets: { 'https://API.commonpaper.com org-prod': { files: { 'attachment:A': ATTACHMENT, 'custom-term:T': { ...TERM, id: 'older' } } }, [PROD]: { files: { 'custom-term:T': TERM } } },
+      targets: { 'https://API.commonpaper.com org-prod': { files: { 'attachment:A': ATTACHMENT, 'custom-term:T': { ...TERM, id: '55555555-5555-4555-8555-555555555555' } } }, [PROD]: { files: { 'custom-term:T': TERM } } },
       synced: { 'https://API.commonpaper.com/ org-prod': { 'playbook:P': 'p-1 name=aa' } },
     };
     const read = parseLockText(JSON.stringify(doc), LOCK_FILE);
@@ -111,7 +111,7 @@ describe('docket.lock.json', () => {
   it('every problem of a lock file is told at once, each at the line and column of its value, quoting it', () => {
     const doc = {
       version: 2,
-      targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, sha256: 'xyz' }, 'attachment:B': { ...ATTACHMENT, pending: { file: 'b.pdf' } }, 'custom-term:T': { id: 't', file: 't.docx' }, 'attachment:C': { id: 42, file: 'c.pdf', sha256: 'nothex' } } } },
+      targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, sha256: 'xyz' }, 'attachment:B': { ...ATTACHMENT, pending: { file: 'b.pdf' } }, 'custom-term:T': { id: '77777777-7777-4777-8777-777777777777', file: 't.docx' }, 'attachment:C': { id: 42, file: 'c.pdf', sha256: 'nothex' } } } },
       synced: { [PROD]: { 'attachment:Att 7': 7, 'rule:P/R': 'r-1 name=aa', 'rule:P/S': 'garbage value' } },
     };
     const text = `${JSON.stringify(doc, null, 2)}\n`;
@@ -136,7 +136,7 @@ describe('docket.lock.json', () => {
   });
 
   it('places a problem at its own value whatever the order of sections, and at the last of a repeated key (the one JSON reads)', () => {
-    const entry = (sha256: string) => ({ id: 'att-1', file: 'a.pdf', sha256 });
+    const entry = (sha256: string) => ({ id: '11111111-1111-4111-8111-111111111111', file: 'a.pdf', sha256 });
     const v1 = `{"version":1,\n"environments":{"staging":{"files":{"attachment:A":${JSON.stringify(entry('bad2'))}}}},\n"files":{"attachment:A":${JSON.stringify(entry('bad'))}}}`;
     const told = parseLockText(v1, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message.slice(d.message.indexOf('sha256'))}`);
     const col = (line: string, value: string) => line.indexOf(value) + 1;
@@ -178,6 +178,59 @@ describe('docket.lock.json', () => {
     const pending = { file: 'x.pdf', sha256: 'c'.repeat(64), since: '2026-11-23T10:00:00.000Z' };
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { pending } } } } }), LOCK_FILE).diagnostics).toEqual([]);
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { pending: { since: 'now' } } } } } }), LOCK_FILE).diagnostics.map((d) => d.code)).toEqual(['invalid-lock-file']);
+  });
+
+  it('refuses, at its line and column and quoting it, every entry value docket would send or compare as it is: ids not UUIDs, a description not text, a version or a pending mark wrong', () => {
+    const ok = ATTACHMENT.id;
+    const entries: Record<string, Record<string, unknown>> = {
+      'attachment:Id': { ...ATTACHMENT, id: 'not-a-uuid' },
+      'attachment:Empty': { ...ATTACHMENT, id: '' },
+      'attachment:Number': { ...ATTACHMENT, description: 5 },
+      'attachment:List': { ...ATTACHMENT, description: ['x'] },
+      'attachment:Control': { ...ATTACHMENT, description: 'a\u0000b' },
+      'attachment:Pinned': { ...ATTACHMENT, pinned: 42 },
+      'attachment:Superseded': { ...ATTACHMENT, superseded: [ok, 'not-a-uuid'] },
+      'attachment:File': { ...ATTACHMENT, file: '' },
+      'custom-term:Version': { ...TERM, id: ok, version: 0 },
+      'attachment:Pending': { pending: { file: 'p.pdf', sha256: 'c'.repeat(64), since: 'yesterday', version: 1.5, description: 7, answered: 'yes' } },
+    };
+    const text = JSON.stringify({ version: 2, targets: { [PROD]: { files: entries } } }, null, 2);
+    const lines = text.split('\n');
+    // The line and column of the value `written` under entry `key`.
+    const at = (key: string, written: string): string => {
+      const from = lines.findIndex((l) => l.includes(`"${key}"`));
+      // A member's value follows `: `; a list's item stands alone on its line.
+      const line = lines.findIndex((l, i) => i > from && (l.includes(`: ${written}`) || l.trim().startsWith(written)));
+      const member = lines[line]!.indexOf(`: ${written}`);
+      return `${line + 1}:${member >= 0 ? member + 3 : lines[line]!.indexOf(written) + 1}`;
+    };
+    const told = parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.message}`);
+    const uuid = 'is not a UUID (8-4-4-4-12 hex digits)';
+    expect(told).toEqual([
+      `${at('attachment:Id', '"not-a-uuid"')} invalid-lock-file docket.lock.json: entry "attachment:Id" has id "not-a-uuid", which ${uuid}`,
+      `${at('attachment:Empty', '""')} invalid-lock-file docket.lock.json: entry "attachment:Empty" has id "", which ${uuid}`,
+      `${at('attachment:Number', '5')} invalid-lock-file docket.lock.json: entry "attachment:Number" has description 5, which is not text`,
+      `${at('attachment:List', '[')} invalid-lock-file docket.lock.json: entry "attachment:List" has description ["x"], which is not text`,
+      `${at('attachment:Control', '"a\\u0000b"')} invalid-lock-file docket.lock.json: entry "attachment:Control" has description "a\\u0000b", which holds a control character`,
+      `${at('attachment:Pinned', '42')} invalid-lock-file docket.lock.json: entry "attachment:Pinned" has pinned 42, which ${uuid}`,
+      `${at('attachment:Superseded', '"not-a-uuid"')} invalid-lock-file docket.lock.json: entry "attachment:Superseded" has superseded.1 "not-a-uuid", which ${uuid}`,
+      `${at('attachment:File', '""')} invalid-lock-file docket.lock.json: entry "attachment:File" has file "", which is not a file name`,
+      `${at('custom-term:Version', '0')} invalid-lock-file docket.lock.json: entry "custom-term:Version" has version 0, which is not a version number (a whole number from 1)`,
+      `${at('attachment:Pending', '7')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.description 7, which is not text`,
+      `${at('attachment:Pending', '1.5')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.version 1.5, which is not a version number (a whole number from 1)`,
+      `${at('attachment:Pending', '"yesterday"')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.since "yesterday", which is not a time (ISO 8601, as docket writes it)`,
+      `${at('attachment:Pending', '"yes"')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.answered "yes", which is not \`true\``,
+    ]);
+  });
+
+  it('a lock file that is not UTF-8 is refused at its first bad byte, not read with U+FFFD in a description (which would upload the file again)', async () => {
+    const text = JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT } } } }, null, 2);
+    const bytes = Buffer.from(text.replace('Our security', 'Our s\u0000curity'), 'utf8');
+    bytes[bytes.indexOf(0)] = 0xe9;
+    const root = await makeDir({ [LOCK_FILE]: bytes });
+    const line = text.split('\n').findIndex((l) => l.includes('Our security'));
+    const { diagnostics } = await readLockDocument(lockLocation(root, { emulator: false }));
+    expect(diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.message}`)).toEqual([`${line + 1}:${text.split('\n')[line]!.indexOf('Our security') + 6} invalid-lock-file docket.lock.json is not valid UTF-8`]);
   });
 
   it('an attachment remembers the uploads it superseded as a list of ids; anything else there is an error quoting it', () => {
@@ -225,13 +278,13 @@ describe('docket.lock.json', () => {
       version: 1,
       files: { 'attachment:Security Exhibit': ATTACHMENT },
       environments: { staging: { files: { 'custom-term:Consulting Terms': TERM } } },
-      emulator: { files: { 'attachment:Old': { ...ATTACHMENT, id: 'emu-1' } } },
+      emulator: { files: { 'attachment:Old': { ...ATTACHMENT, id: '66666666-6666-4666-8666-666666666666' } } },
     };
     const root = await makeDir({ [LOCK_FILE]: JSON.stringify(v1) });
     // Until written, each run reads the section its --env (and --emulator) named.
     expect((await read(root, PROD)).files).toEqual({ 'attachment:Security Exhibit': ATTACHMENT });
     expect((await read(root, STAGING, 'staging')).files).toEqual({ 'custom-term:Consulting Terms': TERM });
-    expect((await read(root, EMULATOR_TARGET)).files).toEqual({ 'attachment:Old': { ...ATTACHMENT, id: 'emu-1' } });
+    expect((await read(root, EMULATOR_TARGET)).files).toEqual({ 'attachment:Old': { ...ATTACHMENT, id: '66666666-6666-4666-8666-666666666666' } });
 
     await writeLock(lockLocation(root, { emulator: false }), PROD, lockOf({ 'attachment:Security Exhibit': ATTACHMENT }));
     const after = JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8')) as Record<string, unknown>;
@@ -274,7 +327,7 @@ describe('docket.lock.json', () => {
 
   it('a merge conflict whose sides record different files for one resource is an error at the marker, naming it', () => {
     const side = (id: string) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, id } } } } }, null, 2);
-    const text = `<<<<<<< HEAD\n${side('att-1')}\n=======\n${side('att-2')}\n>>>>>>> other\n`;
+    const text = `<<<<<<< HEAD\n${side('11111111-1111-4111-8111-111111111111')}\n=======\n${side('33333333-3333-4333-8333-333333333333')}\n>>>>>>> other\n`;
     const { diagnostics } = parseLockText(text, LOCK_FILE);
     expect(diagnostics).toMatchObject([{ severity: 'error', code: 'invalid-lock-file', line: 1 }]);
     expect(diagnostics[0]!.message).toContain('"attachment:A"');

@@ -133,13 +133,13 @@ describe('sync records in docket.lock.json', () => {
     await writeSync(location, { t: { records: {} } });
     await expect(stat(join(root, LOCK_FILE))).rejects.toThrow();
 
-    await writeLock(location, 'files-target', { files: { 'attachment:X': { id: 'a-1', file: 'x.pdf', sha256: 'c'.repeat(64) } } });
+    await writeLock(location, 'files-target', { files: { 'attachment:X': { id: '11111111-1111-4111-8111-111111111111', file: 'x.pdf', sha256: 'c'.repeat(64) } } });
     await writeSync(location, { t: { records: { 'rule:B': 'r-2 name=1', 'rule:A': 'r-1 name=2' } } });
     const text = await readFile(join(root, LOCK_FILE), 'utf8');
     expect(text.indexOf('"rule:A"')).toBeLessThan(text.indexOf('"rule:B"'));
     const { doc } = await readLockDocument(location);
     expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=2', 'rule:B': 'r-2 name=1' });
-    expect(doc.targets['files-target']?.files['attachment:X']?.id).toBe('a-1');
+    expect(doc.targets['files-target']?.files['attachment:X']?.id).toBe('11111111-1111-4111-8111-111111111111');
 
     // An upload written later keeps the records; forgetting the last record of a target drops it.
     await writeLock(location, 'files-target', { files: {} });
