@@ -46,7 +46,17 @@ export interface DataFileOptions {
   keys?: readonly [string, string][];
   /** The files that declare a resource (root-relative): a link to one holds a resource too. */
   resourceFiles?: ReadonlySet<string>;
+  /** docket.yaml and the test files as discovery found them (root-relative), and `*.yaml` links to them, with the file each is. */
+  docketInputs?: ReadonlyMap<string, { is: DocketInput; file: string }>;
 }
+
+/** A file docket reads as its own input, never as data: the project file (docket.yaml) or a test file. */
+export type DocketInput = 'project' | 'test';
+
+const DOCKET_INPUT: Record<DocketInput, string> = {
+  project: "docket's project file (the organization ids, service URLs and vars)",
+  test: 'a `docket test` file',
+};
 
 /** The root-relative path a file field names, relative to the folder of the YAML file `from`. */
 export function resolveDataPath(from: string, value: string): string {
@@ -114,8 +124,19 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   // The lock may be a link (one lock shared by two checkouts): the file it names is docket's too.
   const realLock = await realpath(path.join(root, LOCK_FILE)).catch(() => undefined);
   const files: DataFiles = new Map();
+  // docket.yaml and test files are read by docket itself: published as terms, a definition or an
+  // attachment, they would send the organization's ids, URLs and vars, or a test, to the services.
+  const isDocketInput = (doc: ResourceDoc, key: string, rel: string, linked = rel): boolean => {
+    const input = options.docketInputs?.get(rel) ?? options.docketInputs?.get(linked);
+    if (!input) return false;
+    const target = linked === rel ? input.file : linked;
+    const link = target === rel ? '' : `a link to ${quoted(target)}, `;
+    problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, ${link}which is ${DOCKET_INPUT[input.is]}, not data`, 'name a data file of your own');
+    return true;
+  };
   await Promise.all(
     [...wanted].map(async ([rel, { doc, key, type }]) => {
+      if (isDocketInput(doc, key, rel)) return;
       const known = options.yaml?.get(rel);
       if (known) {
         if (holdsResource(known.parsed)) {
@@ -142,6 +163,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
           return;
         }
+        if (isDocketInput(doc, key, rel, linked)) return;
         if (linked !== rel && options.resourceFiles?.has(linked)) {
           problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(linked)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
           return;

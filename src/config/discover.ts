@@ -24,6 +24,8 @@ export function skipDirectory(name: string): boolean {
 export interface Discovered {
   files: string[];
   problems: Diagnostic[];
+  /** Each file of `files` that is a symbolic link, with the root-relative file it leads to. */
+  links: Map<string, string>;
 }
 
 /**
@@ -35,6 +37,7 @@ export interface Discovered {
 export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE): Promise<Discovered> {
   const found: string[] = [];
   const problems: Diagnostic[] = [];
+  const links = new Map<string, string>();
   let realRoot: Promise<string> | undefined;
   const rootReal = (): Promise<string> => (realRoot ??= realpath(root).catch(() => root));
   async function walk(relDir: string): Promise<void> {
@@ -47,7 +50,7 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!skipDirectory(entry.name)) subdirs.push(walk(rel));
-      } else if (match.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, rootReal, problems))))) {
+      } else if (match.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, rootReal, problems, links))))) {
         // A symlinked file is read like any other; symlinked folders are not followed (they can loop).
         found.push(rel);
       } else if (match.test(entry.name) && !entry.isSymbolicLink()) {
@@ -59,15 +62,16 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
   }
   await walk('');
   // Plain code-unit order, not locale order: the same on every machine and CI runner.
-  return { files: found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), problems };
+  return { files: found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), problems, links };
 }
 
 /**
- * Whether a `*.yaml` link leads to a file inside the configuration directory. A link that loops or
+ * Whether a `*.yaml` link leads to a file inside the configuration directory (recorded in `links`:
+ * a data file that is a link to docket.yaml is docket's input as much as docket.yaml). A link that loops or
  * dangles is a problem, and so is one that leads out of the directory: a pull request could
  * otherwise have validate print a CI runner's files (`/proc/self/environ`) in its messages.
  */
-async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<string>, problems: Diagnostic[]): Promise<boolean> {
+async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<string>, problems: Diagnostic[], links: Map<string, string>): Promise<boolean> {
   try {
     const target = path.join(root, rel);
     const info = await stat(target);
@@ -75,9 +79,13 @@ async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<s
       if (!info.isDirectory()) problems.push(notRegularFile(rel));
       return false;
     }
-    const outside = await linkOutside(root, rel, rootReal);
-    if (!outside) return true;
-    problems.push(outside);
+    const real = await realpath(target);
+    const realRoot = await rootReal();
+    if (isInside(realRoot, real)) {
+      links.set(rel, path.relative(realRoot, real).split(path.sep).join('/'));
+      return true;
+    }
+    problems.push(outsideConfig(rel, real));
     return false;
   } catch (error) {
     problems.push(unreadableFile(rel, error));
@@ -92,7 +100,10 @@ async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<s
  */
 export async function linkOutside(root: string, rel: string, rootReal: () => Promise<string> = () => realpath(root).catch(() => root)): Promise<Diagnostic | undefined> {
   const real = await realpath(path.join(root, rel));
-  if (isInside(await rootReal(), real)) return undefined;
+  return isInside(await rootReal(), real) ? undefined : outsideConfig(rel, real);
+}
+
+function outsideConfig(rel: string, real: string): Diagnostic {
   return {
     severity: 'error',
     code: 'file-outside-config',

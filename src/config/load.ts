@@ -9,8 +9,8 @@ import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { holdsResource, namedFiles } from './data-files.js';
-import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
+import { holdsResource, namedFiles, type DocketInput } from './data-files.js';
+import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
 import { keysOf } from './api-keys.js';
 import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
@@ -56,6 +56,8 @@ export interface LoadResult {
   yamlData: Map<string, YamlData>;
   /** The files (root-relative) that declare a resource: no data file may be one, not even through a link. */
   resourceFiles?: Set<string>;
+  /** docket.yaml and the test files (and `*.yaml` links to them), root-relative: no data file may be one either. */
+  docketInputs?: Map<string, { is: DocketInput; file: string }>;
   /** With `digests`: each YAML file's text as read, as `textDigest` gives it. */
   textDigests?: Map<string, string>;
 }
@@ -173,9 +175,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   // With errors the config still carries every resource document, so the kinds' own rules can
   // report their problems in the same run; callers must not use it to talk to a service.
   const resourceFiles = new Set(parsed.filter((file) => !isProjectFile(file.file) && holdsResource(file)).map((file) => file.file));
+  const docketInputs = docketInputsOf(found);
   const textDigests = options.digests ? new Map(files.map((file, i) => [file, sha256(texts[i]!)])) : undefined;
-  if (!projectResult.project) return { diagnostics, yamlData, resourceFiles, ...(textDigests ? { textDigests } : {}) };
-  return { config: { project: projectResult.project, documents }, diagnostics, yamlData, resourceFiles, ...(textDigests ? { textDigests } : {}) };
+  if (!projectResult.project) return { diagnostics, yamlData, resourceFiles, docketInputs, ...(textDigests ? { textDigests } : {}) };
+  return { config: { project: projectResult.project, documents }, diagnostics, yamlData, resourceFiles, docketInputs, ...(textDigests ? { textDigests } : {}) };
 }
 
 /** The one diagnostic for a directory that is not a docket configuration, or undefined. */
@@ -241,6 +244,18 @@ function noProjectFile(shown: string, enclosing?: string): Diagnostic {
 
 function isProjectFile(file: string): boolean {
   return (PROJECT_FILES as readonly string[]).includes(file);
+}
+
+/** The discovered files that are docket's input but no resource (docket.yaml, test files), and links to them. */
+function docketInputsOf(found: Discovered): Map<string, { is: DocketInput; file: string }> {
+  const inputOf = (file: string): DocketInput | undefined => (isProjectFile(file) ? 'project' : isTestFile(file) ? 'test' : undefined);
+  const inputs = new Map<string, { is: DocketInput; file: string }>();
+  for (const file of found.files) {
+    const target = found.links.get(file) ?? file;
+    const is = inputOf(file) ?? inputOf(target);
+    if (is) inputs.set(file, { is, file: inputOf(file) ? file : target });
+  }
+  return inputs;
 }
 
 /**

@@ -45,7 +45,7 @@ describe('discoverYamlFiles', () => {
     await symlink(path.join(dir, 'real/a.yaml'), path.join(dir, 'linked.yaml'));
     await mkdir(path.join(dir, 'loop'));
     await symlink(dir, path.join(dir, 'loop/back'));
-    expect(await discoverYamlFiles(dir)).toEqual({ files: ['docket.yaml', 'linked.yaml', 'real/a.yaml'], problems: [] });
+    expect(await discoverYamlFiles(dir)).toEqual({ files: ['docket.yaml', 'linked.yaml', 'real/a.yaml'], problems: [], links: new Map([['linked.yaml', 'real/a.yaml']]) });
   });
 
   it('refuses a *.yaml link that leads out of the directory: its text would be printed in messages', async () => {

@@ -2,6 +2,8 @@
  * Broken configurations found by a black-box pass (issue 11's corpus, second round), loaded the way
  * every command loads them: each must be refused offline at its file:line, quoting the value.
  */
+import { symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
 import { loadWorkspace } from '../../../src/engine/workspace.js';
@@ -66,6 +68,38 @@ describe('loadWorkspace refuses', () => {
     // and plan then failed on the template's reference to a term "neither declared nor live".
     const found = await refused({ 'terms/consulting.yaml': lines('kind: CustomTerm', 'name: Consulting Terms', 'body_file: consulting.yaml') });
     expect(found).toEqual([expect.stringMatching(/^terms\/consulting\.yaml:3:12 data-file-is-resource .*"terms\/consulting\.yaml"/)]);
+  });
+});
+
+describe('loadWorkspace refuses docket.yaml and test files as data', () => {
+  it('in every kind\'s data fields, named directly or through a link: validate passed them and apply published them', async () => {
+    const dir = await tree({
+      'docket.yaml': PROJECT,
+      'tests/nda.test.yaml': lines('kind: PlaybookTest', 'playbook: P'),
+      'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: ../docket.yaml'),
+      'terms/b.yaml': lines('kind: CustomTerm', 'name: B', 'body_file: ../tests/nda.test.yaml'),
+      'terms/c.yaml': lines('kind: CustomTerm', 'name: C', 'body_file: settings.md'),
+      'terms/d.yaml': lines('kind: CustomTerm', 'name: D', 'docx_file: test.docx'),
+      'templates/t.yaml': lines('kind: CustomTemplate', 'name: T', 'definition_file: cover.yaml'),
+      'attachments/s.yaml': lines('kind: Attachment', 'name: S', 'file: s.pdf'),
+    });
+    await symlink('../docket.yaml', join(dir, 'terms/settings.md'));
+    await symlink('../tests/nda.test.yaml', join(dir, 'terms/test.docx'));
+    // A `*.yaml` link is read as a YAML file of the configuration, not followed when named.
+    await symlink('../docket.yaml', join(dir, 'templates/cover.yaml'));
+    await symlink('../tests/nda.test.yaml', join(dir, 'attachments/s.pdf'));
+    const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    const found = error.diagnostics.filter((d) => d.code === 'data-file-is-resource').map((d) => `${d.file}:${d.line}:${d.col} ${d.message}`);
+    const project = "docket's project file (the organization ids, service URLs and vars), not data";
+    expect(found).toEqual([
+      `attachments/s.yaml:3:7 \`file\` names "attachments/s.pdf", a link to "tests/nda.test.yaml", which is a \`docket test\` file, not data`,
+      `templates/t.yaml:3:18 \`definition_file\` names "templates/cover.yaml", a link to "docket.yaml", which is ${project}`,
+      `terms/a.yaml:3:12 \`body_file\` names "docket.yaml", which is ${project}`,
+      `terms/b.yaml:3:12 \`body_file\` names "tests/nda.test.yaml", which is a \`docket test\` file, not data`,
+      `terms/c.yaml:3:12 \`body_file\` names "terms/settings.md", a link to "docket.yaml", which is ${project}`,
+      `terms/d.yaml:3:12 \`docx_file\` names "terms/test.docx", a link to "tests/nda.test.yaml", which is a \`docket test\` file, not data`,
+    ]);
   });
 });
 
