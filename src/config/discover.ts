@@ -1,5 +1,5 @@
 /** Finds the YAML files of a configuration directory and reads them. */
-import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
+import { LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -118,7 +118,7 @@ function outsideConfig(rel: string, real: string): Diagnostic {
 const REASONS: Record<string, string> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
-  ELOOP: 'it is a symbolic link that loops',
+  ELOOP: LOOPING_LINK,
   ENOENT: 'it is a symbolic link to something that does not exist',
 };
 

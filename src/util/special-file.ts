@@ -14,6 +14,9 @@ export async function isSpecialFile(file: string): Promise<boolean> {
 /** How a message says it, after the file's name. */
 export const NOT_REGULAR_FILE = 'is not a regular file (a named pipe or a device)';
 
+/** Why a link that loops cannot be read (ELOOP), in one wording for YAML, data and contract files: it exists, so "missing" would mislead. */
+export const LOOPING_LINK = 'it is a symbolic link that loops';
+
 /**
  * The bytes of a regular file, read synchronously; a file that became a named pipe or a device
  * since it was checked is refused, not waited on (a synchronous read of one would block the

@@ -187,6 +187,15 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
   });
 
+  it('says a contract file that is a symbolic link that loops cannot be read, as it says of a YAML file, not that it does not exist', async () => {
+    const dir = await example();
+    await symlink('loop.docx', join(dir, 'tests/fixtures/loop.docx'));
+    await writeFile(join(dir, 'tests/loop.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', '    contract: { file: fixtures/loop.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/loop.test.yaml:5:23 error unreadable-file contract file "fixtures/loop.docx" cannot be read (it is a symbolic link that loops) (looked for tests/fixtures/loop.docx)');
+  });
+
   it('says what is wrong with a contract: a folder named as its file, or both a file and an imported id', async () => {
     const dir = await example();
     const contracts = ['{ file: fixtures }', `{ file: fixtures/nda-standard.docx, imported_file: 4f1c6a5e-0000-4000-8000-000000000000, sha256: ${'a'.repeat(64)} }`];

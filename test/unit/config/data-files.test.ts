@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataFilePath, namedFiles, readDataFiles } from '../../../src/config/data-files.js';
@@ -78,6 +78,18 @@ describe('data files', () => {
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ severity: 'error', code: 'missing-file', file: 'custom-templates/consulting.yaml', line: 4, path: 'definition_file' });
     expect(diagnostics[0]!.message).toContain('custom-templates/consulting.cover.yaml');
+  });
+
+  it('a symbolic link that loops is unreadable-file, saying so, not a file that does not exist', async () => {
+    const root = await makeDir({});
+    await mkdir(join(root, 'terms'));
+    await symlink('loop.md', join(root, 'terms/loop.md'));
+    const doc = resourceDoc('CustomTerm', { name: 'T', body_file: 'loop.md' }, { '/body_file': 3 }, 'terms/t.yaml');
+    const { files, diagnostics } = await readDataFiles(root, [doc], FIELDS);
+    expect(files.size).toBe(0);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'unreadable-file', file: 'terms/t.yaml', line: 3, message: '`body_file` names "loop.md", which cannot be read (it is a symbolic link that loops) (looked for "terms/loop.md")' }),
+    ]);
   });
 
   it('a path that leaves the configuration directory is file-outside-config, and is not read', async () => {
