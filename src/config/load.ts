@@ -19,6 +19,7 @@ import { didYouMean, suggest } from './suggest.js';
 import { showJson, showName, showPath } from './quote.js';
 import { textDiagnostics, withoutEchoesOf } from './text-hygiene.js';
 import { writtenIn } from './written-number.js';
+import { linesIn } from './source-lines.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { escapePointer, pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
@@ -392,7 +393,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
   const written = writtenIn(ctx.text);
-  const controlCharacters = textDiagnostics(body, doc.positions, written, interpolated.unresolved);
+  const controlCharacters = textDiagnostics(body, doc.positions, { written, unresolved: interpolated.unresolved, lineOf: linesIn(ctx.text) });
   diagnostics.push(...controlCharacters);
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {

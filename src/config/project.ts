@@ -11,9 +11,9 @@ import { didYouMean } from './suggest.js';
 import { quoteValue, showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
-import { CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
+import { characterAt, CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
 import { numberAsText, writtenIn } from './written-number.js';
-import { sourceLines } from './source-lines.js';
+import { linesIn, sourceLines } from './source-lines.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
 
@@ -176,9 +176,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   }
 
   const textStart = diagnostics.length;
+  const lineOf = input.text === undefined ? undefined : linesIn(input.text);
   for (const problem of textProblems(pass.value)) {
     // A value made from a broken variable: told where the variable is defined.
-    if (!pass.unresolved.has(problem.pointer)) error('control-character', problem.message, positions.valueAt(problem.pointer), problem.hint, problem.pointer);
+    if (!pass.unresolved.has(problem.pointer)) error('control-character', problem.message, characterAt(problem, positions.valueAt(problem.pointer), lineOf), problem.hint, problem.pointer);
   }
   const controlCharacters = diagnostics.slice(textStart);
   // Every environment's, selected or not: a variable's value is text wherever it is used.

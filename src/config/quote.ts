@@ -1,4 +1,4 @@
-import { wholeSlice } from '../util/whole-slice.js';
+import { wholeSlice, windowAround } from '../util/whole-slice.js';
 
 /**
  * A value as a diagnostic quotes it: in double quotes, one line, every control character escaped
@@ -6,6 +6,16 @@ import { wholeSlice } from '../util/whole-slice.js';
  */
 export function quoteValue(text: string, max = 60): string {
   return escapeC1(JSON.stringify(cutShort(text, max)));
+}
+
+/**
+ * As quoteValue, but a long value is shown around index `at` (the character a message is about),
+ * `…` where it is cut: its first characters may not reach it.
+ */
+export function quoteAround(text: string, at: number, max = 60): string {
+  if (text.length <= max) return quoteValue(text, max);
+  // Two characters kept for the `…` at either end.
+  return escapeC1(JSON.stringify(windowAround(text, at, max - 2, (max - 2) / 2).text));
 }
 
 /**

@@ -6,8 +6,9 @@
  * is past what JavaScript, and JSON readers like it, hold exactly: 2^53 + 1 is read as 2^53 and
  * would be sent as a value nobody wrote.
  */
-import { codePointOf, quoteValue } from './quote.js';
-import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
+import { codePointOf, quoteAround, quoteValue } from './quote.js';
+import { columnInLine } from './scalar-columns.js';
+import { withoutInvalidValueAt, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { joinPointer, pointerToPath, type DocPositions } from './yaml-positions.js';
 
 export interface TextProblem {
@@ -18,6 +19,8 @@ export interface TextProblem {
   read?: number;
   message: string;
   hint: string;
+  /** The value a character is refused in, and the character's index in it. */
+  character?: { value: string; at: number };
 }
 
 /** Keys whose values are one line of text wherever they appear. */
@@ -39,7 +42,7 @@ export function textProblems(value: unknown, numbers = false): TextProblem[] {
   const visit = (node: unknown, oneLine: boolean): void => {
     if (typeof node === 'string') {
       const bad = CONTROL_CHARACTER.exec(node) ?? (oneLine ? LINE_BREAK_OR_TAB.exec(node) : null);
-      if (bad) out.push(problemAt(path.reduce<string>(joinPointer, ''), node, bad[0]));
+      if (bad) out.push(problemAt(path.reduce<string>(joinPointer, ''), node, bad[0], bad.index));
     } else if (typeof node === 'number') {
       if (numbers && Number.isInteger(node) && !Number.isSafeInteger(node)) out.push(unsafeNumberAt(path.reduce<string>(joinPointer, ''), node));
     } else if (Array.isArray(node)) {
@@ -61,11 +64,24 @@ export function textProblems(value: unknown, numbers = false): TextProblem[] {
   return out;
 }
 
-function problemAt(pointer: string, value: string, bad: string): TextProblem {
+function problemAt(pointer: string, value: string, bad: string, at: number): TextProblem {
   const where = pointer === '' ? 'a value' : `\`${pointerToPath(pointer)}\``;
+  // Quoted around the character: a long value's first characters may not reach it.
+  const shown = quoteAround(value, at);
+  const character = { value, at };
   return CONTROL_CHARACTER.test(bad)
-    ? { pointer, message: `${where} holds the control character ${codePointOf(bad)}: ${quoteValue(value)}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters' }
-    : { pointer, message: `${where} must be one line, without tabs or line breaks: ${quoteValue(value)}`, hint: 'names, e-mails, ids and references are one line of plain text' };
+    ? { pointer, message: `${where} holds the control character ${codePointOf(bad)}: ${shown}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters', character }
+    : { pointer, message: `${where} must be one line, without tabs or line breaks: ${shown}`, hint: 'names, e-mails, ids and references are one line of plain text', character };
+}
+
+/**
+ * Where a problem's character is written: at it, when its value is written on one line (`lineOf`
+ * gives the file's lines) and reads there as the value; else at the value's start, `pos`.
+ */
+export function characterAt(problem: TextProblem, pos: SourcePos, lineOf?: (line: number) => string | undefined): SourcePos {
+  const line = problem.character && lineOf?.(pos.line);
+  const col = line === undefined || !problem.character ? undefined : columnInLine(line, pos.col, problem.character.value, problem.character.at);
+  return col === undefined ? pos : { ...pos, col };
 }
 
 function unsafeNumberAt(pointer: string, value: number): TextProblem {
@@ -82,17 +98,26 @@ function unsafeNumberAt(pointer: string, value: number): TextProblem {
 /** A number as YAML's core schema writes one: `123`, `-7`, `0x1F`, `0o17`, `1.5`, `1e20`. */
 const NUMBER_LITERAL = /^(?:[-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
 
+export interface TextDiagnosticOptions {
+  /** The value as the file has it at a position: whole numbers are checked too. */
+  written?: (pos: { line: number; col: number }) => string | undefined;
+  /** Values made from a broken variable, told where the variable is defined. */
+  unresolved?: ReadonlySet<string>;
+  /** The file's lines: a character is then said where it is written, not at its value's start. */
+  lineOf?: (line: number) => string | undefined;
+}
+
 /**
- * The problems of `value` as errors at their values' positions. With `written` (the value as the
- * file has it), whole numbers past 2^53 − 1 not written as exactly the number read (`1e20` is held
- * exactly; `9007199254740993.0` is read as 9007199254740992).
+ * The problems of `value` as errors at their values' positions (a character's own, with `lineOf`).
+ * With `written`, whole numbers past 2^53 − 1 not written as exactly the number read (`1e20` is
+ * held exactly; `9007199254740993.0` is read as 9007199254740992).
  */
-export function textDiagnostics(value: unknown, positions: DocPositions, written?: (pos: { line: number; col: number }) => string | undefined, unresolved?: ReadonlySet<string>): Diagnostic[] {
+export function textDiagnostics(value: unknown, positions: DocPositions, options: TextDiagnosticOptions = {}): Diagnostic[] {
+  const { written, unresolved, lineOf } = options;
   const out: Diagnostic[] = [];
   for (const problem of textProblems(value, written !== undefined)) {
-    // A value made from a broken variable: told where the variable is defined.
     if (unresolved?.has(problem.pointer)) continue;
-    const at = positions.valueAt(problem.pointer);
+    const at = characterAt(problem, positions.valueAt(problem.pointer), lineOf);
     let message = problem.message;
     if (problem.code === 'unsafe-number') {
       const source = written?.(at);

@@ -4,7 +4,7 @@
  */
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { quoteValue } from './quote.js';
-import type { SourceLine } from './source-lines.js';
+import { linesIn, type SourceLine } from './source-lines.js';
 
 /** The plain scalar written at `col` of `line` (it ends at a comment, a flow indicator or the line's end). */
 export function plainScalarAt(line: string | undefined, col: number): string | undefined {
@@ -18,17 +18,8 @@ export function plainScalarAt(line: string | undefined, col: number): string | u
  */
 export function writtenIn(text: string): (pos: { line: number; col: number }) => string | undefined {
   // Where each line starts, found on the first question: a file with 20,000 problems asks 20,000.
-  let starts: number[] | undefined;
-  return (pos) => {
-    if (!starts) {
-      starts = [0];
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    }
-    const start = starts[pos.line - 1];
-    if (start === undefined) return undefined;
-    const end = text.indexOf('\n', start);
-    return plainScalarAt(text.slice(start, end < 0 ? undefined : end).replace(/\r$/, ''), pos.col);
-  };
+  const lineOf = linesIn(text);
+  return (pos) => plainScalarAt(lineOf(pos.line), pos.col);
 }
 
 /** The diagnostic when `value` is a number written (at `pos`) as other text than it prints as. */

@@ -13,6 +13,7 @@ import { didYouMean } from '../config/suggest.js';
 import { quoteValue } from '../config/quote.js';
 import { textDiagnostics } from '../config/text-hygiene.js';
 import { writtenIn } from '../config/written-number.js';
+import { linesIn } from '../config/source-lines.js';
 import { parseWithPositions, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { normName } from '../engine/normalize.js';
@@ -76,10 +77,11 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     diagnostics.push(...parsed.diagnostics);
     // To quote a value as written (`review_type: ~`, `repeat: 0x3`).
     const written = writtenIn(read.text);
+    const lineOf = linesIn(read.text);
     for (const doc of parsed.documents) {
       if (!doc.ok) continue;
       const value: unknown = doc.value;
-      const hygiene = textDiagnostics(value, doc.positions);
+      const hygiene = textDiagnostics(value, doc.positions, { lineOf });
       diagnostics.push(...hygiene);
       if (hygiene.length > 0) continue;
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';

@@ -183,7 +183,7 @@ describe('docket test with broken inputs', () => {
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/latin1.test.yaml:4:14 error invalid-utf8 tests/latin1.test.yaml is not valid UTF-8');
-    expect(r.stderr).toContain('tests/bell.test.yaml:4:11 error control-character `cases[0].name` holds the control character U+0007: "bell\\u0007"');
+    expect(r.stderr).toContain('tests/bell.test.yaml:4:16 error control-character `cases[0].name` holds the control character U+0007: "bell\\u0007"');
     expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
   });
 

@@ -11,6 +11,7 @@ import { schemaDiagnostics, schemaValidator } from '../../config/schema.js';
 import { didYouMean } from '../../config/suggest.js';
 import { showName } from '../../config/quote.js';
 import { writtenIn } from '../../config/written-number.js';
+import { linesIn } from '../../config/source-lines.js';
 import { textDiagnostics } from '../../config/text-hygiene.js';
 import type { Positions } from '../../config/types.js';
 import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
@@ -38,7 +39,7 @@ export async function validateDefinition(value: unknown, positions: Positions, d
   // Dates (from a YAML 1.1 parse) become their YYYY-MM-DD text, which is what the schema expects.
   const data = withoutDates(value);
   // A definition file is no resource document, so the loader did not check its text: what it holds is published.
-  if (base === '') for (const d of textDiagnostics(data, docPositions, text === undefined ? undefined : writtenIn(text))) diag.add(d);
+  if (base === '') for (const d of textDiagnostics(data, docPositions, text === undefined ? {} : { written: writtenIn(text), lineOf: linesIn(text) })) diag.add(d);
   const validate = await schemaValidator(DEFINITION_SCHEMA);
   validate(data);
   const errors = [...(validate.errors ?? [])];

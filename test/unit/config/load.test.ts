@@ -225,7 +225,7 @@ describe('loadConfig: schema errors', () => {
 
   it('says a tab in an e-mail, a URL or an id once, as the control character it is, not also as a malformed value', async () => {
     const r = await load({ 'docket.yaml': lines('version: 1', 'review: { url: "https://example.com\\t" }'), 'm.yaml': lines('kind: Member', 'email: "a@b.example\\t"') });
-    expect(r.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['docket.yaml:2:16 control-character review.url', 'm.yaml:2:8 control-character email']);
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['docket.yaml:2:36 control-character review.url', 'm.yaml:2:20 control-character email']);
   });
 
   it('refuses a whole number YAML cannot hold exactly, quoting it as written, wherever it is', async () => {
@@ -333,6 +333,31 @@ describe('loadConfig: schema errors', () => {
   });
 });
 
+describe('loadConfig: a control character in a value', () => {
+  const LONG = 'Master services agreements with our suppliers, reviewed by legal and by procurement';
+  const at = async (description: string): Promise<string[]> => {
+    const r = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('kind: Playbook', 'name: P', description) });
+    return r.diagnostics.map((d) => `${brief(d)} ${d.message}`);
+  };
+
+  it('is said at the character in a one-line value, quoted around it: the value\'s start and its first 60 characters did not find it', async () => {
+    // Double-quoted: the escape; single-quoted past a doubled quote; plain: the character typed raw.
+    expect(await at(`description: "${LONG}\\u0007 each quarter"`)).toEqual(['p.yaml:3:98 control-character `description` holds the control character U+0007: "…pliers, reviewed by legal and by procurement\\u0007 each quarter"']);
+    expect(await at(`description: 'Legal''s ${LONG}\u0001 each quarter'`)).toEqual(['p.yaml:3:107 control-character `description` holds the control character U+0001: "…pliers, reviewed by legal and by procurement\\u0001 each quarter"']);
+    expect(await at(`description: ${LONG}\u0002 each quarter`)).toEqual(['p.yaml:3:97 control-character `description` holds the control character U+0002: "…pliers, reviewed by legal and by procurement\\u0002 each quarter"']);
+    // An escape meaning two UTF-16 units (an emoji) before it: still at its own escape; and past an anchor.
+    expect(await at('description: "\\U0001F600 \\t then \\x07"')).toEqual(['p.yaml:3:34 control-character `description` holds the control character U+0007: "😀 \\t then \\u0007"']);
+    expect((await at('description: &d "bell\\u0007"')).map((l) => l.split(' ')[0])).toEqual(['p.yaml:3:22']);
+  });
+
+  it('keeps the value\'s start where the value is not written on one line as it reads', async () => {
+    const said = (d: string[]): string[] => d.map((l) => l.split(' ')[0]!);
+    // A block scalar, a quoted scalar folded over lines.
+    expect(said(await at(`description: |\n  ${LONG}\u0007 each quarter`))).toEqual(['p.yaml:3:14']);
+    expect(said(await at(`description: "${LONG}\n  and more\\u0007"`))).toEqual(['p.yaml:3:14']);
+  });
+});
+
 describe('loadConfig: interpolation', () => {
   const project = lines('version: 1', 'vars:', '  legal_lead: alice@acme.example', '  team: Legal');
 
@@ -421,13 +446,13 @@ describe('loadConfig: interpolation', () => {
       expect(typed.diagnostics.length, value).toBeGreaterThan(0);
     }
     // A control character, written or from the environment: at the variable, not at its uses in
-    // a resource or in docket.yaml.
-    for (const [value, processEnv] of [['"Legal\\u0007Ops"', {}], ['${env.TEAM}', { TEAM: 'Legal\u001bOps' }]] as const) {
+    // a resource or in docket.yaml; at the character where it is written, at the placeholder otherwise.
+    for (const [value, processEnv, at] of [['"Legal\\u0007Ops"', {}, '3:15'], ['${env.TEAM}', { TEAM: 'Legal\u001bOps' }, '3:9']] as const) {
       const control = await load(
         { 'docket.yaml': lines('version: 1', 'vars:', `  team: ${value}`, 'agreements:', '  actor: "${var.team}"'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    internal_notes: Agreed by ${var.team}') },
         { processEnv },
       );
-      expect(control.diagnostics.map(brief), value).toEqual(['docket.yaml:3:9 control-character']);
+      expect(control.diagnostics.map(brief), value).toEqual([`docket.yaml:${at} control-character`]);
     }
   });
 });
