@@ -48,10 +48,10 @@ describe('CustomTemplate toDesired', () => {
     expect(resource.fieldSources.definition).toMatchObject({ file: FILE, line: 4 });
   });
 
-  it('reports YAML errors of the definition file at the file’s own lines', async () => {
+  it('reports YAML errors of the definition file at the file’s own lines, and the rest of what it reads', async () => {
     const broken = ['# comment', 'title: Consulting Agreement', 'title: Again', 'sections: []', ''].join('\n');
     const { diagnostics } = await fromFile(broken);
-    expect(diagnostics.errors.map((d) => [d.code, d.file, d.line])).toEqual([['duplicate-key', COVER, 3]]);
+    expect(diagnostics.errors.map((d) => [d.code, d.file, d.line])).toEqual([['duplicate-key', COVER, 3], ['invalid-value', COVER, 4]]);
   });
 
   it('reports definition rule violations at the file’s own lines', async () => {
