@@ -150,10 +150,15 @@ export interface LockDocument {
 export interface LockLocation {
   /** Absolute path of the lock file. */
   path: string;
-  /** The configuration directory: a lock that is a link to a file outside it is not read. */
+  /** The configuration directory: none of the text of a file linked from outside it is quoted. */
   root: string;
-  /** Shown in diagnostics. */
+  /** Shown in diagnostics (and the file, relative to `root`). */
   label: string;
+  /**
+   * docket's own scratch file in .docket/ (the emulator's sync records), never shared: one that is
+   * a link out of the configuration is refused. docket.lock.json may be (two checkouts, one lock).
+   */
+  scratch?: boolean;
   emulator: boolean;
   environment?: string;
 }
@@ -239,9 +244,10 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
   const stamp = await stampOf(location.path);
   const hit = known.get(location.path);
   if (stamp !== undefined && hit?.stamp === stamp) return hit.read;
-  // Its text would be quoted in messages: a link to /proc/self/environ would print a CI runner's secrets.
+  // A lock linked from outside (one shared by two checkouts) is read and written, but none of its
+  // text is quoted: a link to /proc/self/environ would print a CI runner's secrets.
   const outside = await linkOutside(location.root, location.label).catch(() => undefined);
-  if (outside) return { doc: emptyDocument(), diagnostics: [outside] };
+  if (outside && location.scratch) return { doc: emptyDocument(), diagnostics: [outside] };
   // A named pipe or a device would be read until someone writes to it: never.
   if (await isSpecialFile(location.path)) {
     return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${NOT_REGULAR_FILE}`, 'docket.lock.json is the file apply writes: remove what is there, or restore the file from git')] };
@@ -256,9 +262,22 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
     const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code ?? String(error)})`;
     return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, 'docket.lock.json is the file apply writes: remove what is there, or restore the file from git')] };
   }
-  const read = lockTextOf(bytes, location.label);
+  const read = outside ? unquoted(lockTextOf(bytes, location.label), location.label) : lockTextOf(bytes, location.label);
   if (stamp !== undefined) known.set(location.path, { stamp, read });
   return read;
+}
+
+/** The problems of a lock linked from outside the configuration, with where they are but nothing of its text. */
+function unquoted(read: ReadLockResult, label: string): ReadLockResult {
+  if (read.diagnostics.length === 0) return read;
+  return {
+    doc: read.doc,
+    diagnostics: read.diagnostics.map((d) => ({
+      ...d,
+      message: `${label} is a link to a file outside the configuration directory that docket cannot read as a lock (${d.line}:${d.col}); its text is not quoted`,
+      hint: 'restore the file it links to (docket.lock.json of the checkout that shares it), or remove the link',
+    })),
+  };
 }
 
 /**

@@ -95,7 +95,7 @@ export function normDeep(value: unknown): unknown {
     for (const [k, v] of Object.entries(value)) {
       const n = normDeep(v);
       // A mapping left with nothing is none too, as a service leaves out an object it holds nothing of.
-      if (n !== '' && n !== null && n !== undefined && !(isPlainObject(n) && Object.keys(n).length === 0)) out[k] = n;
+      if (n !== '' && n !== null && !(isPlainObject(n) && Object.keys(n).length === 0)) out[k] = n;
     }
     return out;
   }

@@ -4,7 +4,7 @@
  * before any connection (the services below point at a port nobody listens on).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -194,7 +194,7 @@ describe('hostile and broken configurations', () => {
     expect(r.stderr).toContain('control-character');
   }, 20_000);
 
-  it('a docket.lock.json or a *.yaml linked outside the directory: not read, and no output quotes what it names', async () => {
+  it('a *.yaml linked outside the directory is not read, a docket.lock.json linked there is read, and no output quotes what either names', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET });
     const secret = await secretOutside();
     await symlink(secret, join(dir, 'docket.lock.json'));
@@ -207,12 +207,38 @@ describe('hostile and broken configurations', () => {
         if (output === 'json') {
           const diagnostics = JSON.parse(r.stdout).diagnostics as { file: string; code: string; excerpt?: string }[];
           expect(diagnostics.map((d) => [d.file, d.code, d.excerpt])).toEqual([
-            ['docket.lock.json', 'file-outside-config', undefined],
+            ['docket.lock.json', 'invalid-lock-file', undefined],
             ['p.yaml', 'file-outside-config', undefined],
           ]);
+          expect(diagnostics[0]).toMatchObject({ line: 1, col: 1 });
+        } else {
+          expect(r.stderr).toContain('docket.lock.json:1:1 error invalid-lock-file docket.lock.json is a link to a file outside the configuration directory that docket cannot read as a lock (1:1); its text is not quoted');
         }
       }
     }
+  }, 20_000);
+
+  it('a docket.lock.json shared by two checkouts (a link out of each) is read and written through the link', async () => {
+    const shared = await makeDir({ 'docket.lock.json': '{"version": 2, "targets": {}}\n' });
+    // An attachment: what the lock records of an --emulator run (its sync records stay in .docket/).
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'a.yaml': 'kind: Attachment\nname: A\nfile: a.pdf\n', 'a.pdf': '%PDF-1.4\n%%EOF\n' });
+    await symlink(join(shared, 'docket.lock.json'), join(dir, 'docket.lock.json'));
+    const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect([applied.code, applied.stderr]).toEqual([0, '']);
+    expect((await lstat(join(dir, 'docket.lock.json'))).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await readFile(join(shared, 'docket.lock.json'), 'utf8'))).toMatchObject({ targets: { emulator: { files: { 'attachment:A': { file: 'a.pdf' } } } } });
+    expect((await runCli(['plan', '-C', dir, '--emulator'])).stdout).toContain('No changes.');
+  }, 20_000);
+
+  it('.docket/emulator-sync.json linked out of the directory is refused, and nothing is written through it', async () => {
+    const outside = await makeDir({ 'victim.txt': 'keep me\n' });
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+    await mkdir(join(dir, '.docket'));
+    await symlink(join(outside, 'victim.txt'), join(dir, '.docket', 'emulator-sync.json'));
+    const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain('.docket/emulator-sync.json:1:1 error file-outside-config');
+    expect(await readFile(join(outside, 'victim.txt'), 'utf8')).toBe('keep me\n');
   }, 20_000);
 
   it('a named pipe as a resource file: -o json, which quotes each source line, reads none from the pipe', async () => {
