@@ -134,10 +134,19 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, ${link}which is ${DOCKET_INPUT[input.is]}, not data`, 'name a data file of your own');
     return true;
   };
+  // docket's own files change with every apply: sent as data, they would never be in sync.
+  const isDocketOwn = (doc: ResourceDoc, key: string, rel: string, real: string): boolean => {
+    const linked = path.relative(realRoot, real).split(path.sep).join('/');
+    if (real !== realLock && ![rel, linked].some((file) => file === LOCK_FILE || file.startsWith(`${WORK_DIR}/`))) return false;
+    problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
+    return true;
+  };
   await Promise.all(
     [...wanted].map(async ([rel, { doc, key, type }]) => {
       if (isDocketInput(doc, key, rel)) return;
       const known = options.yaml?.get(rel);
+      // A `*.yaml` link to the lock or a file in .docket/ is read as YAML like any other: where it leads says what it is.
+      if (known && isDocketOwn(doc, key, rel, await realpath(path.join(root, rel)).catch(() => path.join(root, rel)))) return;
       if (known) {
         if (holdsResource(known.parsed)) {
           problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
@@ -156,13 +165,9 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           problem(doc, key, 'file-outside-config', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(real)}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
           return;
         }
+        if (isDocketOwn(doc, key, rel, real)) return;
         // A link to a resource file holds a resource as much as the file itself.
         const linked = path.relative(realRoot, real).split(path.sep).join('/');
-        // docket's own files change with every apply: sent as data, they would never be in sync.
-        if (real === realLock || [rel, linked].some((file) => file === LOCK_FILE || file.startsWith(`${WORK_DIR}/`))) {
-          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
-          return;
-        }
         if (isDocketInput(doc, key, rel, linked)) return;
         if (linked !== rel && options.resourceFiles?.has(linked)) {
           problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(linked)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
