@@ -435,11 +435,12 @@ function fromVersion1(v1: LegacySection & { emulator?: LegacySection }): LockDoc
 
 /** Each section's files, with the path of its `files` in the file (`legacyAt`: where the version 1 sections are). */
 function allSections(doc: LockDocument, legacyAt: readonly string[]): [string[], Files][] {
-  const out: [string[], Files][] = Object.entries(doc.targets).flatMap(([k, s]): [string[], Files][] => (isPlainObject(s) ? [[['targets', k, 'files'], s.files ?? {}]] : []));
+  // A section with no `files` has none; `files: null` is a value the checks refuse, not none.
+  const out: [string[], Files][] = Object.entries(doc.targets).flatMap(([k, s]): [string[], Files][] => (isPlainObject(s) ? [[['targets', k, 'files'], s.files === undefined ? {} : s.files]] : []));
   const legacy = doc.legacy;
   for (const [at, section] of [[legacyAt, legacy], [[...legacyAt, 'emulator'], legacy?.emulator]] as const) {
     if (!section) continue;
-    out.push([[...at, 'files'], section.files ?? {}]);
+    out.push([[...at, 'files'], section.files === undefined ? {} : section.files]);
     for (const [env, s] of Object.entries(section.environments ?? {})) out.push([[...at, 'environments', env, 'files'], s?.files ?? {}]);
   }
   return out;
@@ -535,9 +536,24 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
   if (problems.length > 0) return { errors: found(problems) };
   doc.targets = canonicalSections(doc.targets, (into, from) => ({ ...into, files: { ...from.files, ...into.files } }));
   if (doc.synced) doc.synced = canonicalSections(doc.synced, (into, from) => ({ ...from, ...into }));
-  for (const [, files] of allSections(doc, legacyAt)) composeKeys(files);
+  for (const [, files] of allSections(doc, legacyAt)) {
+    composeKeys(files);
+    for (const entry of Object.values(files)) lowerCaseHex(entry);
+  }
   for (const records of Object.values(doc.synced ?? {})) composeKeys(records);
   return { doc };
+}
+
+/**
+ * Ids and digests in lower case, as the services and docket write them: one written in upper case
+ * names the same upload, and compared as written it would look changed live and be uploaded again.
+ */
+function lowerCaseHex(entry: LockEntry): void {
+  if (entry.id !== undefined) entry.id = entry.id.toLowerCase();
+  if (entry.sha256 !== undefined) entry.sha256 = entry.sha256.toLowerCase();
+  if (entry.pinned !== undefined) entry.pinned = entry.pinned.toLowerCase();
+  if (entry.superseded) entry.superseded = entry.superseded.map((id) => id.toLowerCase());
+  if (entry.pending) entry.pending.sha256 = entry.pending.sha256.toLowerCase();
 }
 
 /** A live id as the services write it (the configuration's `id:` is the same form). */

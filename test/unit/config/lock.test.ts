@@ -159,6 +159,18 @@ describe('docket.lock.json', () => {
     expect(told[20]!.message).toBe('docket.lock.json: 4980 more problems like these');
   });
 
+  it('a section whose files are null is a problem, not a section with none (its uploads would be made again)', () => {
+    expect(parseLockText('{"version":2,"targets":{"T":{"files":null}}}', LOCK_FILE).diagnostics.map((d) => d.message)).toEqual(["docket.lock.json: a section's files must be an object (got null)"]);
+    expect(parseLockText('{"version":2,"targets":{"T":{}}}', LOCK_FILE).diagnostics).toEqual([]);
+  });
+
+  it('reads ids and digests written in upper case as the same ones in lower case, as the services write them', () => {
+    const upper = { ...ATTACHMENT, id: ATTACHMENT.id.toUpperCase(), sha256: 'A'.repeat(64), pinned: ATTACHMENT.id.toUpperCase(), superseded: ['22222222-2222-4222-8222-22222222222A'], pending: { file: 'a.pdf', sha256: 'C'.repeat(64), since: '2026-11-28T10:00:00.000Z' } };
+    const read = parseLockText(JSON.stringify({ version: 2, targets: { T: { files: { 'attachment:A': upper } } } }), LOCK_FILE);
+    expect(read.diagnostics).toEqual([]);
+    expect(read.doc.targets.T!.files!['attachment:A']).toMatchObject({ id: ATTACHMENT.id, sha256: 'a'.repeat(64), pinned: ATTACHMENT.id, superseded: ['22222222-2222-4222-8222-22222222222a'], pending: { sha256: 'c'.repeat(64) } });
+  });
+
   it('a lock file path that is a folder is an invalid-lock-file error, not an empty lock (an apply could not record its uploads)', async () => {
     const root = await makeDir({ 'docket.lock.json/x': 'y' });
     const { diagnostics } = await readLockDocument(lockLocation(root, { emulator: false }));
