@@ -42,9 +42,9 @@ it('needs agreements.actor for term and template writes', async () => {
   expect(result.stderr).toContain('terms/t.yaml:1:1 error missing-actor');
 });
 
-it('an actor written blank is one error, at docket.yaml, not also "not set" at every term, template and test', async () => {
+it.each(['""', '', 'null', '[]'])('an actor written blank (%s) is one error, at docket.yaml, not also "not set" at every term, template and test', async (blank) => {
   const dir = await makeDir({
-    'docket.yaml': 'version: 1\nagreements:\n  actor: ""\n',
+    'docket.yaml': `version: 1\nagreements:\n  actor: ${blank}\n`,
     'terms/t.yaml': 'kind: CustomTerm\nname: T\nbody: Terms.\n',
     'templates/nda.yaml': 'kind: Template\nname: Mutual NDA\ntype: NDA\n',
     'tests/nda.test.yaml': 'kind: TemplateTest\ntemplate: Mutual NDA\ncases:\n  - name: accepted\n    values: { recipient_name: Ann }\n    expect: accepted\n',
@@ -52,7 +52,7 @@ it('an actor written blank is one error, at docket.yaml, not also "not set" at e
   const result = await runCli(['validate', '-C', dir]);
   expect(result.code).toBe(1);
   const errors = result.stderr.split('\n').filter((l) => / error /.test(l));
-  expect(errors).toEqual([expect.stringMatching(/^docket\.yaml:3:10 error invalid-value `actor` must be an e-mail address \(got ""\)/)]);
+  expect(errors).toEqual([expect.stringMatching(/^docket\.yaml:3:\d+ error invalid-value `actor` /)]);
 });
 
 it('checks a definition file with a key written twice, as a resource file is: its other problems in the same run', async () => {
