@@ -45,11 +45,12 @@ export async function readPlanFile(path: string): Promise<Plan> {
       'apply it with the docket that made it, or make the plan again with this docket: docket plan --out PLAN.json',
     );
   }
-  if (p && typeof p === 'object' && p.format_version !== 1 && p.docket_version === VERSION) {
+  if (p && typeof p === 'object' && p.format_version !== undefined && p.format_version !== 1 && p.docket_version === VERSION) {
     throw new DocketError('invalid-plan-file', `${path} says \`format_version: ${JSON.stringify(p.format_version)}\`, but docket ${VERSION}, which made it, writes format version 1: the file was edited`, EDITED_HINT);
   }
-  // Format 1 but not its shape (a field taken out, say): the schema says what is wrong.
-  if (!p || typeof p !== 'object' || Array.isArray(p) || p.format_version !== 1) {
+  // Format 1 but not its shape (a field taken out, say): the schema says what is wrong. So it does
+  // of this docket's plan with no format_version at all.
+  if (!p || typeof p !== 'object' || Array.isArray(p) || (p.format_version !== 1 && !(p.format_version === undefined && p.docket_version === VERSION))) {
     throw new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
   }
   // Everything below trusts the plan's shape (an unknown action would fail half-way through an apply).

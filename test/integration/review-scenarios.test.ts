@@ -335,6 +335,7 @@ describe('saved plans', () => {
     expect(reformatted).toContain('the file was edited');
     expect(reformatted).not.toContain('apply it with the docket that made it');
     expect(await saying((p) => void delete p.changes)).toMatch(/is not a valid docket plan file: .*`changes`/);
+    expect(await saying((p) => void delete p.format_version)).toMatch(/is not a valid docket plan file: .*`format_version`/);
     // Written again unedited (another layout, keys in another order), it is the same plan.
     const same = JSON.parse(text) as Record<string, unknown>;
     await writeFile(planFile, JSON.stringify(Object.fromEntries(Object.entries(same).reverse())));
