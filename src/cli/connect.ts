@@ -15,6 +15,8 @@ import { interruptsOf, type Io, type Logger } from './io.js';
 import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
 import { writtenAs } from '../util/file-write-error.js';
 import { EMULATOR_STATE_FILE, workLabel, workPath } from '../config/work-dir.js';
+import { linkOutside } from '../config/discover.js';
+import { ConfigError } from '../errors.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
 export const DEFAULT_REVIEW_URL = 'https://api.gerri.commonpaper.com';
@@ -95,6 +97,9 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
     const seed = defaultSeed({ organizationId, users, invited: true });
     const stateFile = workPath(project.root, EMULATOR_STATE_FILE);
+    // Scratch data of this checkout: a link out of it would have every run write a file elsewhere.
+    const outside = await linkOutside(project.root, EMULATOR_STATE_LABEL).catch(() => undefined);
+    if (outside) throw new ConfigError([outside], `${EMULATOR_STATE_LABEL} is a link out of the configuration`, project.root);
     freshEmulator = !(await stat(stateFile).then(
       () => true,
       () => false,

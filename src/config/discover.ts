@@ -1,6 +1,6 @@
 /** Finds the YAML files of a configuration directory and reads them. */
 import { LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { isInside } from './data-files.js';
@@ -99,7 +99,12 @@ async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<s
  * messages. Throws what realpath throws (no such file, a loop).
  */
 export async function linkOutside(root: string, rel: string, rootReal: () => Promise<string> = () => realpath(root).catch(() => root)): Promise<Diagnostic | undefined> {
-  const real = await realpath(path.join(root, rel));
+  const at = path.join(root, rel);
+  const real = await realpath(at).catch(async (error: NodeJS.ErrnoException) => {
+    // A link to nothing yet: where it leads is where a write through it would make the file.
+    if (error.code !== 'ENOENT' || !(await lstat(at).then((info) => info.isSymbolicLink(), () => false))) throw error;
+    return path.resolve(path.dirname(at), await readlink(at));
+  });
   return isInside(await rootReal(), real) ? undefined : outsideConfig(rel, real);
 }
 

@@ -4,7 +4,7 @@
  * before any connection (the services below point at a port nobody listens on).
  */
 import { execFile } from 'node:child_process';
-import { lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -241,6 +241,24 @@ describe('hostile and broken configurations', () => {
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain('.docket/emulator-sync.json:1:1 error file-outside-config');
     expect(await readFile(join(outside, 'victim.txt'), 'utf8')).toBe('keep me\n');
+  }, 20_000);
+
+  it('the emulator state (.docket/emulator.json) or its sync records linked out of the directory, even to no file yet, are refused and nothing is made there', async () => {
+    for (const [file, target] of [
+      ['emulator.json', 'victim.txt'],
+      ['emulator.json', 'new.json'],
+      ['emulator-sync.json', 'new.json'],
+    ] as const) {
+      const outside = await makeDir({ 'victim.txt': 'keep me\n' });
+      const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+      await mkdir(join(dir, '.docket'));
+      await symlink(join(outside, target), join(dir, '.docket', file));
+      const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+      expect([file, target, applied.code]).toEqual([file, target, 1]);
+      expect(applied.stderr).toContain(`.docket/${file}:1:1 error file-outside-config`);
+      expect(await readdir(outside)).toEqual(['victim.txt']);
+      expect(await readFile(join(outside, 'victim.txt'), 'utf8')).toBe('keep me\n');
+    }
   }, 20_000);
 
   it('a named pipe as a resource file: -o json, which quotes each source line, reads none from the pipe', async () => {
