@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
-import { isSpecialFile, LOOPING_LINK, NOT_REGULAR_FILE } from '../util/special-file.js';
+import { DANGLING_LINK, isLink, isSpecialFile, LINK_HINT, LOOPING_LINK, NOT_REGULAR_FILE } from '../util/special-file.js';
 import { LOCK_FILE } from './lock.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -204,7 +204,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EACCES' || code === 'EPERM') problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (permission denied)${where}`, 'make it readable by the user that runs docket');
-        else if (code === 'ELOOP') problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${LOOPING_LINK})${where}`, 'fix or remove the link, or name the file itself');
+        else if (code === 'ELOOP') problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${LOOPING_LINK})${where}`, LINK_HINT);
+        else if (code === 'ENOENT' && (await isLink(path.join(root, rel)))) problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${DANGLING_LINK})${where}`, LINK_HINT);
         else if (code === 'EISDIR') problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which is a folder, not a file${where}`);
         else problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}`, 'file names are relative to the YAML file that holds them');
       }

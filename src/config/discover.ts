@@ -1,5 +1,5 @@
 /** Finds the YAML files of a configuration directory and reads them. */
-import { LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
+import { DANGLING_LINK, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -124,7 +124,7 @@ const REASONS: Record<string, string> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   ELOOP: LOOPING_LINK,
-  ENOENT: 'it is a symbolic link to something that does not exist',
+  ENOENT: DANGLING_LINK,
 };
 
 /** The error for a file or folder of the configuration that cannot be read. */

@@ -19,7 +19,7 @@ import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnost
 import { normName } from '../engine/normalize.js';
 import type { PlaybookSubject, RenamedAway, TemplateSubject } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
-import { LOOPING_LINK } from '../util/special-file.js';
+import { DANGLING_LINK, isLink, LINK_HINT, LOOPING_LINK } from '../util/special-file.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
 import { nameKey } from './match.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
@@ -285,13 +285,15 @@ class Checker {
     return { file: rel, at };
   }
 
-  /** Whether the contract file is there; when it is not (or is a folder, or a link that loops), says so. */
+  /** Whether the contract file is there; when it is not (or is a folder, or a link that loops or leads nowhere), says so. */
   private async isFile(name: string, rel: string, ptr: string): Promise<boolean> {
-    const read = await stat(path.join(this.root, rel)).then((info) => ({ info }), (error: unknown) => ({ code: (error as NodeJS.ErrnoException).code }));
+    const file = path.join(this.root, rel);
+    const read = await stat(file).then((info) => ({ info }), (error: unknown) => ({ code: (error as NodeJS.ErrnoException).code }));
     const found = 'info' in read ? read.info : undefined;
     if (found?.isFile()) return true;
-    if ('code' in read && read.code === 'ELOOP') {
-      this.error('unreadable-file', `contract file ${JSON.stringify(name)} cannot be read (${LOOPING_LINK}) (looked for ${rel})`, ptr, 'fix or remove the link, or name the file itself');
+    const link = 'code' in read && (read.code === 'ELOOP' ? LOOPING_LINK : read.code === 'ENOENT' && (await isLink(file)) ? DANGLING_LINK : undefined);
+    if (link) {
+      this.error('unreadable-file', `contract file ${JSON.stringify(name)} cannot be read (${link}) (looked for ${rel})`, ptr, LINK_HINT);
       return false;
     }
     this.error('missing-file', `contract file ${JSON.stringify(name)} ${found?.isDirectory() ? 'is a folder, not a file' : 'does not exist'} (looked for ${rel})`, ptr, 'paths are relative to the test file');

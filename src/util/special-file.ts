@@ -3,7 +3,7 @@
  * (checked before they are opened, or opened without waiting and checked).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 
 /** Whether `file` (links followed) exists and is neither a regular file nor a folder. */
 export async function isSpecialFile(file: string): Promise<boolean> {
@@ -16,6 +16,15 @@ export const NOT_REGULAR_FILE = 'is not a regular file (a named pipe or a device
 
 /** Why a link that loops cannot be read (ELOOP), in one wording for YAML, data and contract files: it exists, so "missing" would mislead. */
 export const LOOPING_LINK = 'it is a symbolic link that loops';
+/** Why a link to nothing cannot be read (ENOENT on a link), in the same wording everywhere: the name is there, as a link. */
+export const DANGLING_LINK = 'it is a symbolic link to something that does not exist';
+/** What to do about either. */
+export const LINK_HINT = 'fix or remove the link, or name the file itself';
+
+/** Whether `file` is a symbolic link (one that dangles or loops has a name, but no file behind it). */
+export async function isLink(file: string): Promise<boolean> {
+  return lstat(file).then((info) => info.isSymbolicLink(), () => false);
+}
 
 /**
  * The bytes of a regular file, read synchronously; a file that became a named pipe or a device

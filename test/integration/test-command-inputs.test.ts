@@ -194,6 +194,10 @@ describe('docket test with broken inputs', () => {
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/loop.test.yaml:5:23 error unreadable-file contract file "fixtures/loop.docx" cannot be read (it is a symbolic link that loops) (looked for tests/fixtures/loop.docx)');
+    // And one to nothing says so too.
+    await symlink('gone.docx', join(dir, 'tests/fixtures/dangling.docx'));
+    await writeFile(join(dir, 'tests/loop.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', '    contract: { file: fixtures/dangling.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    expect((await runCli(['validate', '-C', dir])).stderr).toContain('error unreadable-file contract file "fixtures/dangling.docx" cannot be read (it is a symbolic link to something that does not exist)');
   });
 
   it('says what is wrong with a contract: a folder named as its file, or both a file and an imported id', async () => {

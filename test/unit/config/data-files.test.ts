@@ -92,6 +92,17 @@ describe('data files', () => {
     ]);
   });
 
+  it('a symbolic link to nothing is unreadable-file, saying so, not a file that does not exist', async () => {
+    const root = await makeDir({});
+    await mkdir(join(root, 'terms'));
+    await symlink('gone.md', join(root, 'terms/dangling.md'));
+    const doc = resourceDoc('CustomTerm', { name: 'T', body_file: 'dangling.md' }, { '/body_file': 3 }, 'terms/t.yaml');
+    const { diagnostics } = await readDataFiles(root, [doc], FIELDS);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'unreadable-file', file: 'terms/t.yaml', line: 3, message: '`body_file` names "dangling.md", which cannot be read (it is a symbolic link to something that does not exist) (looked for "terms/dangling.md")' }),
+    ]);
+  });
+
   it('a path that leaves the configuration directory is file-outside-config, and is not read', async () => {
     const root = await makeDir({ 'x.pdf': '%PDF-' });
     const atRoot = resourceDoc('Attachment', { name: 'X', file: '../x.pdf' }, { '/file': 5 }, 'security.yaml');
