@@ -13,7 +13,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { KEYS_STAY_OUT } from './api-keys.js';
 import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
-import { codePointOf, quoteValue } from './quote.js';
+import { codePointOf, quoteAround, quoteValue } from './quote.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
 import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
@@ -312,7 +312,8 @@ function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProb
       const line = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\r$/, '');
       return {
         code: 'control-character',
-        message: `${quoted(rel)} holds the control character ${codePointOf(control[0])}: ${quoteValue(line)}`,
+        // Quoted around the character: a long line's first characters may not reach it.
+        message: `${quoted(rel)} holds the control character ${codePointOf(control[0])}: ${quoteAround(line, control.index - lineStart)}`,
         hint: 'remove it; text may hold tabs and line breaks, but no other control characters',
         at: lineColumnsOf(text)(control.index),
       };

@@ -44,6 +44,11 @@ describe('data files', () => {
     expect(diagnostics).toEqual([
       expect.objectContaining({ code: 'control-character', file: 'terms.md', line: 3, col: 10, message: '"terms.md" holds the control character U+0007: "1. Scope \\u0007bell"' }),
     ]);
+    // Late in a long line: quoted around it, not from the line's start.
+    const late = await makeDir({ 'terms.md': `# Terms\n${'C'.repeat(150)}\u0007tail\n` });
+    const read = await readDataFiles(late, [doc], FIELDS);
+    expect(read.diagnostics[0]).toMatchObject({ line: 2, col: 151 });
+    expect(read.diagnostics[0]!.message).toMatch(/U\+0007: "…C+\\u0007tail"$/);
   });
 
   it('hashes a binary file byte for byte without holding it: its digest and first bytes, no text', async () => {
