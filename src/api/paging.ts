@@ -6,6 +6,7 @@
 import { ApiError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
 import type { ApiResource } from './types.js';
+import { UUID_SEGMENTS } from '../util/uuid.js';
 
 /** What docket asks for first; smaller sizes are tried when a service refuses it. */
 export const PAGE_SIZE = 100;
@@ -31,7 +32,7 @@ export function isPageSizeRejection(error: unknown): boolean {
 
 /** Endpoints remember their page size by path with ids left out, so every rule list shares one. */
 export function endpointKey(path: string): string {
-  return path.replace(/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?=\/|$)/gi, '/:id');
+  return path.replace(UUID_SEGMENTS, '/:id');
 }
 
 /**

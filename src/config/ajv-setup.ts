@@ -10,6 +10,7 @@ import { Ajv, type AnySchemaObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DocketError } from '../errors.js';
 import { EDITORS_ONLY_MARK, KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, SCHEMA_MARKS, schemasDir } from './schema-names.js';
+import { UUID } from '../util/uuid.js';
 
 export { SCHEMA_BASE, SUBSCHEMAS, schemasDir, subschemaExport, validatorModule } from './schema-names.js';
 
@@ -57,7 +58,7 @@ export function createAjv(code?: Options['code']): Ajv {
   ajv.addKeyword({ keyword: 'doNotSuggest', schemaType: 'boolean' });
   ajv.addKeyword({ keyword: 'patternErrorMessage', schemaType: 'string' });
   // The uuid format of ajv-formats also takes `urn:uuid:…`, which no service id ever matches.
-  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  ajv.addFormat('uuid', UUID);
   // A scheme and the characters RFC 3986 allows; url-policy.ts parses every service URL with
   // WHATWG `URL` and says what else is wrong. The full RFC 3986 expression of ajv-formats costs a
   // run 25–30 ms to compile on first use.

@@ -30,6 +30,7 @@ import { quoteValue, showJson } from './quote.js';
 import { decodeStrict, linkOutside } from './discover.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
 import { WORK_DIR } from './work-dir.js';
+import { UUID } from '../util/uuid.js';
 
 export const LOCK_FILE = 'docket.lock.json';
 
@@ -556,8 +557,6 @@ function lowerCaseHex(entry: LockEntry): void {
   if (entry.pending) entry.pending.sha256 = entry.pending.sha256.toLowerCase();
 }
 
-/** A live id as the services write it (the configuration's `id:` is the same form). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The values of an entry whose shape is right (its text fields are text) that docket cannot take

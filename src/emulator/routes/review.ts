@@ -14,11 +14,10 @@ import { redlineEvaluationRoutes, flagViolationRoutes } from './review-evaluatio
 import { importedFileRoutes } from './review-imported-files.js';
 import { reviewUploadRoutes, reviewRoutesOf } from './review-reviews.js';
 import { invitationView, organizationView, playbookView, ruleView, userView } from './review-views.js';
+import { UUID } from '../../util/uuid.js';
 
 const ORGS = `${V1}/organizations`;
 
-/** Canonical 8-4-4-4-12 hex form (seed 000 "Errors" 4). */
-const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 const NOT_A_REVIEWER = 'is not an available reviewer (a user of the organization)';
@@ -110,7 +109,7 @@ function updateOrganization(ctx: RequestContext): RouteResult {
   errors.throwIfAny();
   if (typeof name === 'string' && name.trim() === '') errors.add('name', BLANK);
   if (typeof reviewerId === 'string') {
-    if (!CANONICAL_UUID.test(reviewerId)) errors.add('default_reviewer_id', 'must be a canonical UUID (8-4-4-4-12 hex digits)');
+    if (!UUID.test(reviewerId)) errors.add('default_reviewer_id', 'must be a canonical UUID (8-4-4-4-12 hex digits)');
     else if (!ctx.store.isMember(org, reviewerId.toLowerCase())) errors.add('default_reviewer_id', NOT_A_REVIEWER);
   }
   errors.throwIfAny();
