@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { DANGLING_LINK, isLink, isSpecialFile, LINK_HINT, LOOPING_LINK, NOT_REGULAR_FILE } from '../util/special-file.js';
-import { LOCK_FILE } from './lock.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { KEYS_STAY_OUT } from './api-keys.js';
@@ -18,7 +17,7 @@ import { CONTROL_CHARACTER } from './text-hygiene.js';
 import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
-import { WORK_DIR } from './work-dir.js';
+import { LOCK_FILE, WORK_DIR } from './work-dir.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */

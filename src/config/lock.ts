@@ -17,7 +17,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isSpecialFile, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
-import { createRequire } from 'node:module';
+import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { linkedFile, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
@@ -29,10 +29,10 @@ import { canonicalJson } from '../engine/canonical.js';
 import { quoteValue, showJson } from './quote.js';
 import { decodeStrict, linkOutside } from './discover.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
-import { WORK_DIR } from './work-dir.js';
+import { LOCK_FILE, WORK_DIR } from './work-dir.js';
 import { UUID } from '../util/uuid.js';
 
-export const LOCK_FILE = 'docket.lock.json';
+export { LOCK_FILE };
 
 /** An upload or publish docket started and has not seen confirmed yet (it was interrupted). */
 export interface PendingUpload {
@@ -362,11 +362,11 @@ function problem(label: string, line: number, message: string, hint = 'restore i
  */
 function jsonErrorAt(error: unknown, text: string, line: number): { line: number; col: number; what: string } {
   const message = error instanceof Error ? error.message : '';
-  const m = /at position (\d+)/.exec(message);
+  const position = jsonParsePosition(error);
   const at = (offset: number) => lineColumnsOf(text)(offset);
-  if (m) {
+  if (position !== undefined) {
     const what = message.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '').slice(0, 120);
-    const pos = at(Number(m[1]));
+    const pos = at(position);
     return { line: line + pos.line - 1, col: pos.col, what };
   }
   const found = firstJsonError(text);
@@ -375,17 +375,12 @@ function jsonErrorAt(error: unknown, text: string, line: number): { line: number
   return { line: line + pos.line - 1, col: pos.col, what: found.what };
 }
 
-/** The first syntax error jsonc-parser finds (strict JSON: no comments, no trailing commas), said in words. */
+/** The first syntax error of the text in words, quoting what stands there. */
 function firstJsonError(text: string): { offset: number; what: string } | undefined {
-  const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
-  const errors: import('jsonc-parser').ParseError[] = [];
-  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const first = errors[0];
+  const first = firstJsonSyntaxError(text);
   if (!first) return undefined;
-  // `InvalidSymbol` → "invalid symbol", quoting what stands there.
-  const words = jsonc.printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   const written = text.slice(first.offset, first.offset + Math.max(first.length, 1));
-  return { offset: first.offset, what: written.trim() === '' ? words : `${words}: ${quoteValue(written)}` };
+  return { offset: first.offset, what: written.trim() === '' ? first.words : `${first.words}: ${quoteValue(written)}` };
 }
 
 function parseDocument(text: string, label: string, line: number): { doc: LockDocument } | { errors: Diagnostic[] } {

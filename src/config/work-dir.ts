@@ -1,10 +1,14 @@
 /**
- * docket's own folder in a configuration directory, which git ignores: the in-process emulator's
- * state and sync records, temporary files of writes, the apply lock, the test cache.
+ * docket's own files in a configuration directory: the lock at its root, and the folder git
+ * ignores (the in-process emulator's state and sync records, temporary files of writes, the apply
+ * lock, the test cache).
  */
 import { join } from 'node:path';
 
 export const WORK_DIR = '.docket';
+
+/** The lock file at the configuration's root (in git, unlike the work folder). */
+export const LOCK_FILE = 'docket.lock.json';
 
 /** The in-process emulator's state. */
 export const EMULATOR_STATE_FILE = 'emulator.json';

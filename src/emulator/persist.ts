@@ -1,5 +1,5 @@
 /** Atomic JSON persistence: write a temp file in the same directory, then rename over the target. */
-import { createRequire } from 'node:module';
+import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
 import { dirname } from 'node:path';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
@@ -52,16 +52,10 @@ export async function readJsonFile(file: string): Promise<unknown> {
  * be shown. Placed by jsonc-parser's scanner when JSON.parse names no position.
  */
 function whereJsonStops(err: unknown, text: string): string {
-  const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
-  const errors: import('jsonc-parser').ParseError[] = [];
-  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const position = /at position (\d+)/.exec(err instanceof Error ? err.message : '');
-  const first = errors[0];
-  const offset = position ? Number(position[1]) : (first?.offset ?? text.length);
+  const first = firstJsonSyntaxError(text);
+  const offset = jsonParsePosition(err) ?? first?.offset ?? text.length;
   const { line, col } = lineColumnsOf(text)(offset);
-  // `InvalidSymbol` → "invalid symbol".
-  const words = first ? jsonc.printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'unexpected text';
-  return `${words} at line ${line}, column ${col}`;
+  return `${first?.words ?? 'unexpected text'} at line ${line}, column ${col}`;
 }
 
 /**
