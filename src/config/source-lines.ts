@@ -42,19 +42,10 @@ function realOrSelf(path: string): string {
 }
 
 /**
- * Line `n` (1-based) of `text`, without its line end. Where each line starts is found on the first
- * question, so a file asked nothing costs nothing.
+ * Line `n` (1-based) of `text`, without its line end; a lone CR ends a line too, as positions
+ * count it. Split on the first question, so a file asked nothing costs nothing.
  */
 export function linesIn(text: string): (line: number) => string | undefined {
-  let starts: number[] | undefined;
-  return (line) => {
-    if (!starts) {
-      starts = [0];
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    }
-    const start = starts[line - 1];
-    if (start === undefined) return undefined;
-    const end = text.indexOf('\n', start);
-    return text.slice(start, end < 0 ? undefined : end).replace(/\r$/, '');
-  };
+  let lines: string[] | undefined;
+  return (line) => (lines ??= text.split(/\r\n?|\n/))[line - 1];
 }

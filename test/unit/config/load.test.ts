@@ -348,6 +348,9 @@ describe('loadConfig: a control character in a value', () => {
     // An escape meaning two UTF-16 units (an emoji) before it: still at its own escape; and past an anchor.
     expect(await at('description: "\\U0001F600 \\t then \\x07"')).toEqual(['p.yaml:3:34 control-character `description` holds the control character U+0007: "😀 \\t then \\u0007"']);
     expect((await at('description: &d "bell\\u0007"')).map((l) => l.split(' ')[0])).toEqual(['p.yaml:3:22']);
+    // Lines ended by a lone CR (old Mac files), as positions count them.
+    const old = await load({ 'docket.yaml': PROJECT, 'p.yaml': 'kind: Playbook\rname: P\rdescription: "ab\\x07c"\r' });
+    expect(old.diagnostics.map(brief)).toEqual(['p.yaml:3:17 control-character']);
   });
 
   it('keeps the value\'s start where the value is not written on one line as it reads', async () => {
