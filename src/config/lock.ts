@@ -503,7 +503,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         // Each field that is missing or not text, at its own value: "needs id, file and sha256" said neither which nor why.
         // An entry of only a pending mark (a create never confirmed) is told by that mark's problem.
         if (isPlainObject(e) && e.pending !== undefined && e.id === undefined) {
-          problems.push({ path: [...at, key, 'pending'], message: `entry "${key}" has a \`pending\` mark without its file, sha256 and since` });
+          problems.push(pendingProblem(e.pending, [...at, key], key));
           continue;
         }
         const fields = isPlainObject(e) ? (['id', 'file', 'sha256'] as const).filter((f) => typeof e[f] !== 'string') : [];
@@ -518,7 +518,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
       if (e?.superseded !== undefined && !(Array.isArray(e.superseded) && e.superseded.every((id) => typeof id === 'string'))) {
         problems.push({ path: [...at, key, 'superseded'], message: `entry "${key}" has superseded ${showJson(e.superseded)}, which is not a list of ids` });
       }
-      if (e?.pending !== undefined && !pending) problems.push({ path: [...at, key, 'pending'], message: `entry "${key}" has a \`pending\` mark without its file, sha256 and since` });
+      if (e?.pending !== undefined && !pending) problems.push(pendingProblem(e.pending, [...at, key], key));
       problems.push(...entryValueProblems(e as unknown as Record<string, unknown>, [...at, key], key, confirmed, pending));
       // A hand-edited digest would only ever look like a changed file, and upload it again.
       for (const [digest, where] of [
@@ -593,6 +593,15 @@ function entryValueProblems(entry: Record<string, unknown>, at: readonly string[
 }
 
 const NOT_UUID = 'is not a UUID (8-4-4-4-12 hex digits)';
+
+/** A `pending` mark that is not one: at the first of its file, sha256 and since that is missing or not text, quoting it. */
+function pendingProblem(mark: unknown, at: readonly string[], key: string): LockProblem {
+  if (!isPlainObject(mark)) return { path: [...at, 'pending'], message: `entry "${key}" has a \`pending\` mark ${showJson(mark)}, which is not one (its file, sha256 and since)` };
+  const field = (['file', 'sha256', 'since'] as const).find((f) => typeof mark[f] !== 'string')!;
+  return mark[field] === undefined
+    ? { path: [...at, 'pending'], message: `entry "${key}" has a \`pending\` mark without its ${field}` }
+    : { path: [...at, 'pending', field], message: `entry "${key}" has pending.${field} ${showJson(mark[field])}, which is not text` };
+}
 
 /** A file as an entry records it: one line, no control character. */
 function isFileName(file: string): boolean {

@@ -127,7 +127,7 @@ describe('docket.lock.json', () => {
       `${valueOf('rule:P/S')} docket.lock.json: sync record "rule:P/S" must be \`<id> <field>=<digest> …\` (got "garbage value")`,
       // attachment:A's digest is the first in the file.
       `${valueOf('sha256')} docket.lock.json: entry "attachment:A" has sha256 "xyz", which is not 64 hex digits`,
-      `${valueOf('pending')} docket.lock.json: entry "attachment:B" has a \`pending\` mark without its file, sha256 and since`,
+      `${valueOf('pending')} docket.lock.json: entry "attachment:B" has a \`pending\` mark without its sha256`,
       `${valueOf('custom-term:T')} docket.lock.json: entry "custom-term:T" has no \`sha256\``,
       // Each wrong field at its own value, quoted: not "needs id, file and sha256" at the entry.
       `${lines.findIndex((l) => l.includes('"id": 42')) + 1}:${lines.find((l) => l.includes('"id": 42'))!.indexOf('42') + 1} docket.lock.json: entry "attachment:C" has id 42, which is not text`,
@@ -254,9 +254,15 @@ describe('docket.lock.json', () => {
   });
 
   it('a pending mark beside a confirmed upload is checked too: a hand-edited one passed validate and crashed plan', () => {
-    for (const pending of [5, 'x', { file: 3 }, { file: 'x.pdf', sha256: 'c'.repeat(64) }]) {
+    // Each said as what it is, quoting what is there.
+    for (const [pending, says] of [
+      [5, 'has a `pending` mark 5, which is not one (its file, sha256 and since)'],
+      ['x', 'has a `pending` mark "x", which is not one (its file, sha256 and since)'],
+      [{ file: 3 }, 'has pending.file 3, which is not text'],
+      [{ file: 'x.pdf', sha256: 'c'.repeat(64) }, 'has a `pending` mark without its since'],
+    ] as const) {
       const { diagnostics } = parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { ...ATTACHMENT, pending } } } } }), LOCK_FILE);
-      expect(diagnostics.map((d) => d.message)).toEqual(['docket.lock.json: entry "attachment:X" has a `pending` mark without its file, sha256 and since']);
+      expect(diagnostics.map((d) => d.message)).toEqual([`docket.lock.json: entry "attachment:X" ${says}`]);
     }
   });
 
