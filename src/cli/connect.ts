@@ -14,9 +14,10 @@ import type { RunningEmulator } from '../emulator/server.js';
 import { interruptsOf, type Io, type Logger } from './io.js';
 import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
 import { writtenAs } from '../util/file-write-error.js';
-import { EMULATOR_STATE_FILE, workLabel, workPath } from '../config/work-dir.js';
+import { EMULATOR_STATE_FILE, EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
 import { linkOutside } from '../config/discover.js';
 import { ConfigError } from '../errors.js';
+import type { Diagnostic } from '../diagnostics.js';
 
 // NOTE(api): the public base URLs of the real services (reference/api.md).
 export const DEFAULT_REVIEW_URL = 'https://api.gerri.commonpaper.com';
@@ -24,6 +25,20 @@ export const DEFAULT_AGREEMENTS_URL = 'https://api.commonpaper.com';
 
 /** The in-process emulator's state as messages name it, from the configuration's root. */
 export const EMULATOR_STATE_LABEL = workLabel(EMULATOR_STATE_FILE);
+
+/**
+ * The emulator's state and sync records are scratch data of this checkout: one linked out of it
+ * (or under a .docket that is) would have every run read and write a file elsewhere. Refused
+ * before the emulator starts, so nothing (the state, the lock's emulator section) is written first.
+ */
+async function refuseScratchOutside(root: string): Promise<void> {
+  const outside: Diagnostic[] = [];
+  for (const file of [EMULATOR_STATE_FILE, EMULATOR_SYNC_FILE]) {
+    const problem = await linkOutside(root, workLabel(file)).catch(() => undefined);
+    if (problem) outside.push(problem);
+  }
+  if (outside.length > 0) throw new ConfigError(outside, `${outside.map((d) => d.file).join(' and ')} ${outside.length === 1 ? 'leads' : 'lead'} out of the configuration`, root);
+}
 
 /** Users the in-process emulator knows from the start: the ones the bundled examples name. */
 export const EMULATOR_EXAMPLE_USERS = [
@@ -97,9 +112,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
     const seed = defaultSeed({ organizationId, users, invited: true });
     const stateFile = workPath(project.root, EMULATOR_STATE_FILE);
-    // Scratch data of this checkout: a link out of it would have every run write a file elsewhere.
-    const outside = await linkOutside(project.root, EMULATOR_STATE_LABEL).catch(() => undefined);
-    if (outside) throw new ConfigError([outside], `${EMULATOR_STATE_LABEL} is a link out of the configuration`, project.root);
+    await refuseScratchOutside(project.root);
     freshEmulator = !(await stat(stateFile).then(
       () => true,
       () => false,

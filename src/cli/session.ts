@@ -16,7 +16,7 @@ import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { Logger, type Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { Progress } from './progress.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
 
 export interface Session {
@@ -120,12 +120,9 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       await writeLock(workspace.lockLocation, EMULATOR_TARGET, lock);
     }
     // The emulator's sync records live beside its state, in .docket/ (not in git): they describe that state.
-    const syncLocation: LockLocation = emulator ? { ...workspace.lockLocation, path: workPath(project.root, EMULATOR_SYNC_FILE), label: workLabel(EMULATOR_SYNC_FILE), scratch: true } : workspace.lockLocation;
-    const syncRead = emulator ? await readLockDocument(syncLocation) : { doc: workspace.lockDoc, diagnostics: [] };
-    // Scratch data that does not read is written afresh; a link out of the configuration is not written through.
-    const outside = syncRead.diagnostics.filter((d) => d.code === 'file-outside-config');
-    if (outside.length > 0) throw new ConfigError(outside, `${syncLocation.label} is a link out of the configuration`, project.root);
-    const syncDoc = syncRead.doc;
+    // (connect refused one that leads out of the configuration.)
+    const syncLocation: LockLocation = emulator ? { ...workspace.lockLocation, path: workPath(project.root, EMULATOR_SYNC_FILE), label: workLabel(EMULATOR_SYNC_FILE) } : workspace.lockLocation;
+    const syncDoc = emulator ? (await readLockDocument(syncLocation)).doc : workspace.lockDoc;
     if (connection.freshEmulator && Object.keys(syncDoc.synced ?? {}).length > 0) {
       // A new emulator holds none of the objects an earlier one did: what was in sync then says nothing now.
       await rm(syncLocation.path, { force: true });

@@ -1,6 +1,6 @@
 /** Finds the YAML files of a configuration directory and reads them. */
-import { DANGLING_LINK, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
-import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { DANGLING_LINK, isLink, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
+import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { isInside } from './data-files.js';
@@ -94,18 +94,26 @@ async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<s
 }
 
 /**
- * The error for a file of the configuration whose real path (links followed) is outside it:
- * undefined when it is inside. Such a file is never read, for its text would be quoted in
- * messages. Throws what realpath throws (no such file, a loop).
+ * The error for a file of the configuration whose real path (links followed) is outside it, or
+ * would be once written (a link to nothing yet, a folder on the way that is a link): undefined
+ * when it is inside. Throws what realpath throws but for a file not there (a loop).
  */
 export async function linkOutside(root: string, rel: string, rootReal: () => Promise<string> = () => realpath(root).catch(() => root)): Promise<Diagnostic | undefined> {
-  const at = path.join(root, rel);
-  const real = await realpath(at).catch(async (error: NodeJS.ErrnoException) => {
-    // A link to nothing yet: where it leads is where a write through it would make the file.
-    if (error.code !== 'ENOENT' || !(await lstat(at).then((info) => info.isSymbolicLink(), () => false))) throw error;
-    return path.resolve(path.dirname(at), await readlink(at));
-  });
+  const real = await realPathOfWrite(path.join(root, rel));
   return isInside(await rootReal(), real) ? undefined : outsideConfig(rel, real);
+}
+
+/** Where a file is, links followed; for one not there, where a write to it would make it. */
+export async function realPathOfWrite(file: string): Promise<string> {
+  try {
+    return await realpath(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const intended = (await isLink(file)) ? path.resolve(path.dirname(file), await readlink(file)) : file;
+    const folder = path.dirname(intended);
+    // The nearest folder that is there, links followed, and the rest as written.
+    return path.join(folder === intended ? folder : await realPathOfWrite(folder), path.basename(intended));
+  }
 }
 
 function outsideConfig(rel: string, real: string): Diagnostic {

@@ -155,11 +155,6 @@ export interface LockLocation {
   root: string;
   /** Shown in diagnostics (and the file, relative to `root`). */
   label: string;
-  /**
-   * docket's own scratch file in .docket/ (the emulator's sync records), never shared: one that is
-   * a link out of the configuration is refused. docket.lock.json may be (two checkouts, one lock).
-   */
-  scratch?: boolean;
   emulator: boolean;
   environment?: string;
 }
@@ -248,10 +243,11 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
   // A lock linked from outside (one shared by two checkouts) is read and written, but none of its
   // text is quoted: a link to /proc/self/environ would print a CI runner's secrets.
   const outside = await linkOutside(location.root, location.label).catch(() => undefined);
-  if (outside && location.scratch) return { doc: emptyDocument(), diagnostics: [outside] };
+  // A lock shared by two checkouts is there: one to nothing would have apply make a file anywhere it may write.
+  if (outside && stamp === undefined) return { doc: emptyDocument(), diagnostics: [{ ...outside, message: `${outside.message}, and no file is there`, hint: 'a lock shared by two checkouts is the file one of them has: link to it, or remove the link' }] };
   // A named pipe or a device would be read until someone writes to it: never.
   if (await isSpecialFile(location.path)) {
-    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${NOT_REGULAR_FILE}`, 'docket.lock.json is the file apply writes: remove what is there, or restore the file from git')] };
+    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${NOT_REGULAR_FILE}`, `${location.label} is a file docket writes: remove what is there, or restore the file from git`)] };
   }
   let bytes: Buffer;
   try {
@@ -261,7 +257,7 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
     if (code === 'ENOENT') return { doc: emptyDocument(), diagnostics: [] };
     // Read as empty, an apply would upload and then fail to record what it uploaded.
     const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code ?? String(error)})`;
-    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, 'docket.lock.json is the file apply writes: remove what is there, or restore the file from git')] };
+    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, `${location.label} is a file docket writes: remove what is there, or restore the file from git`)] };
   }
   const read = outside ? unquoted(lockTextOf(bytes, location.label), location.label) : lockTextOf(bytes, location.label);
   if (stamp !== undefined) known.set(location.path, { stamp, read });
@@ -273,7 +269,8 @@ function unquoted(read: ReadLockResult, label: string): ReadLockResult {
   if (read.diagnostics.length === 0) return read;
   return {
     doc: read.doc,
-    diagnostics: read.diagnostics.map((d) => ({
+    // Warnings (a merge conflict read as both sides) quote none of it.
+    diagnostics: read.diagnostics.map((d) => d.severity !== 'error' ? d : ({
       ...d,
       message: `${label} is a link to a file outside the configuration directory that docket cannot read as a lock (${d.line}:${d.col}); its text is not quoted`,
       hint: 'restore the file it links to (docket.lock.json of the checkout that shares it), or remove the link',
@@ -299,7 +296,8 @@ function lockTextOf(bytes: Uint8Array, label: string): ReadLockResult {
  * of 20,000 objects is 9.5 MB: an apply that uploads files writes it after each upload, and would
  * otherwise read and parse it again every time. Anyone else's write (an atomic rename makes a new
  * inode; an edit in place a new size or time) changes the identity, and the file is read again.
- * The documents kept here are shared: every function of this module makes new ones, never edits.
+ * The documents kept here are shared: every function of this module makes new ones, never edits
+ * one once it is kept (a read settles its keys and letter case before).
  */
 const known = new Map<string, { stamp: string; read: ReadLockResult }>();
 
@@ -437,7 +435,7 @@ function allSections(doc: LockDocument, legacyAt: readonly string[]): [string[],
   for (const [at, section] of [[legacyAt, legacy], [[...legacyAt, 'emulator'], legacy?.emulator]] as const) {
     if (!section) continue;
     out.push([[...at, 'files'], section.files === undefined ? {} : section.files]);
-    for (const [env, s] of Object.entries(section.environments ?? {})) out.push([[...at, 'environments', env, 'files'], s?.files ?? {}]);
+    for (const [env, s] of Object.entries(section.environments ?? {})) out.push([[...at, 'environments', env, 'files'], s?.files === undefined ? {} : s.files]);
   }
   return out;
 }
@@ -551,7 +549,6 @@ function lowerCaseHex(entry: LockEntry): void {
   if (entry.superseded) entry.superseded = entry.superseded.map((id) => id.toLowerCase());
   if (entry.pending) entry.pending.sha256 = entry.pending.sha256.toLowerCase();
 }
-
 
 /**
  * The values of an entry whose shape is right (its text fields are text) that docket cannot take
@@ -738,10 +735,12 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   const clashes: string[] = [];
   for (const [target, section] of Object.entries(b.doc.targets)) {
     const into = (merged.targets[target] ??= { files: {} });
-    for (const [key, entry] of Object.entries(section.files)) {
-      const mine = into.files[key];
+    // A side's section may hold no files (only sync records were ever written for it).
+    const files = (into.files ??= {});
+    for (const [key, entry] of Object.entries(section.files ?? {})) {
+      const mine = files[key];
       if (mine && JSON.stringify(mine) !== JSON.stringify(entry)) clashes.push(key);
-      else into.files[key] = entry;
+      else files[key] = entry;
     }
   }
   // A sync record the two sides changed differently tells nothing: without it the direction is unknown.

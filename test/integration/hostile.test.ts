@@ -258,7 +258,40 @@ describe('hostile and broken configurations', () => {
       expect(applied.stderr).toContain(`.docket/${file}:1:1 error file-outside-config`);
       expect(await readdir(outside)).toEqual(['victim.txt']);
       expect(await readFile(join(outside, 'victim.txt'), 'utf8')).toBe('keep me\n');
+      // Refused before the emulator started: no state made beside the link, no lock written.
+      expect(await readdir(join(dir, '.docket'))).toEqual([file]);
+      expect(await readdir(dir)).not.toContain('docket.lock.json');
     }
+    // A .docket that is itself a link out: its files would be made there.
+    const outside = await makeDir({});
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+    await symlink(outside, join(dir, '.docket'));
+    const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect([applied.code, applied.stderr]).toEqual([1, expect.stringContaining('.docket/emulator.json:1:1 error file-outside-config')]);
+    expect(await readdir(outside)).toEqual([]);
+  }, 20_000);
+
+  it('a configuration reached through a link keeps its .docket links that lead inside, to a file not made yet', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+    await mkdir(join(dir, '.docket'));
+    await mkdir(join(dir, 'state'));
+    await symlink('../state/emulator.json', join(dir, '.docket', 'emulator.json'));
+    const via = join(await makeDir({}), 'config');
+    await symlink(dir, via);
+    const applied = await runCli(['apply', '-C', via, '--emulator', '--auto-approve']);
+    expect([applied.code, applied.stderr]).toEqual([0, '']);
+    expect(await readdir(join(dir, 'state'))).toEqual(['emulator.json']);
+    expect((await runCli(['plan', '-C', via, '--emulator'])).stdout).toContain('No changes.');
+  }, 20_000);
+
+  it('a docket.lock.json linked out of the directory to no file is refused: apply would make a file wherever the link says', async () => {
+    const outside = await makeDir({});
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'a.yaml': 'kind: Attachment\nname: A\nfile: a.pdf\n', 'a.pdf': '%PDF-1.4\n%%EOF\n' });
+    await symlink(join(outside, 'created.json'), join(dir, 'docket.lock.json'));
+    const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect([applied.code, applied.stderr]).toEqual([1, expect.stringContaining('docket.lock.json:1:1 error file-outside-config')]);
+    expect(applied.stderr).toContain('and no file is there');
+    expect(await readdir(outside)).toEqual([]);
   }, 20_000);
 
   it('a named pipe as a resource file: -o json, which quotes each source line, reads none from the pipe', async () => {

@@ -341,6 +341,15 @@ describe('docket.lock.json', () => {
     const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
     expect(diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict', line: 6 }]);
     expect(doc.targets[PROD]!.files).toEqual({ ...ours, ...theirs });
+    // Sides whose section holds no files (only sync records were written for it): read, not a crash.
+    const bare = ['{', '<<<<<<< HEAD', '  "version": 2, "targets": { "emulator": {} }', '=======', '  "version": 2, "targets": { "emulator": {} }, "synced": {}', '>>>>>>> other', '}'].join('\n');
+    expect(parseLockText(bare, LOCK_FILE).diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict' }]);
+  });
+
+  it('a version 1 environment section whose files are null is a problem, as a target\'s is', () => {
+    for (const doc of [{ version: 1, files: {}, environments: { prod: { files: null } } }, { version: 1, files: {}, emulator: { files: {}, environments: { prod: { files: null } } } }]) {
+      expect(parseLockText(JSON.stringify(doc), LOCK_FILE).diagnostics.map((d) => d.message), JSON.stringify(doc)).toEqual(["docket.lock.json: a section's files must be an object (got null)"]);
+    }
   });
 
   it('a merge conflict whose sides record different files for one resource is an error at the marker, naming it', () => {
