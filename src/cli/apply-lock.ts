@@ -18,6 +18,7 @@ import { formatDuration } from './duration.js';
 import { processAlive } from '../util/process-alive.js';
 import { interruptsOf, type Io } from './io.js';
 import { workPath } from '../config/work-dir.js';
+import { isLink } from '../util/special-file.js';
 
 export interface ApplyLockHolder {
   pid: number;
@@ -158,7 +159,8 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // A link to nothing (ENOENT from mkdir of a path that is there) is in the way as a file is.
-    throw unusable(path, error, code === 'EEXIST' || code === 'ENOTDIR' || code === 'ENOENT' ? `${dirname(path)} is not a folder` : undefined);
+    const inTheWay = code === 'EEXIST' || code === 'ENOTDIR' || code === 'ENOENT';
+    throw unusable(path, error, inTheWay ? `${dirname(path)} ${(await isLink(dirname(path))) ? 'is a symbolic link to nothing' : 'is not a folder'}` : undefined);
   }
   const copy = ownCopyOf(path);
   const text = `${JSON.stringify(holder)}\n`;
@@ -220,6 +222,9 @@ async function unreadableAge(path: string): Promise<'fresh' | 'old' | 'gone'> {
   try {
     info = await stat(path);
   } catch {
+    // A link to nothing is there, yet reads as gone: never docket's (it makes plain files), and
+    // taken for released it would be tried again for ever.
+    if (await isLink(path)) throw notAFile(path, 'is a symbolic link to nothing');
     return 'gone';
   }
   // Never made by docket, and never removed by it: someone's folder is in the lock's place.
@@ -236,8 +241,8 @@ function ageOf(mtimeMs: number): number {
   return age < -FUTURE_TOLERANCE_MS ? Number.POSITIVE_INFINITY : age;
 }
 
-function notAFile(path: string): DocketError {
-  return new DocketError('apply-lock-unusable', `the apply lock ${path} is not a file`, `docket keeps its apply lock there: move or delete what is in its place`);
+function notAFile(path: string, what = 'is not a file'): DocketError {
+  return new DocketError('apply-lock-unusable', `the apply lock ${path} ${what}`, `docket keeps its apply lock there: move or delete what is in its place`);
 }
 
 function isStale(holder: ApplyLockHolder): boolean {

@@ -103,13 +103,18 @@ export async function linkOutside(root: string, rel: string, rootReal: () => Pro
   return isInside(await rootReal(), real) ? undefined : outsideConfig(rel, real);
 }
 
+/** As many links as Linux follows in one path (ELOOP beyond). */
+const MAX_LINK_HOPS = 40;
+
 /** Where a file is, links followed; for one not there, where a write to it would make it. */
 export async function realPathOfWrite(file: string): Promise<string> {
   try {
     return await realpath(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const intended = (await isLink(file)) ? path.resolve(path.dirname(file), await readlink(file)) : file;
+    // Along a chain of links to where the last one leads (a write through them makes the file there).
+    let intended = file;
+    for (let hops = 0; hops < MAX_LINK_HOPS && (await isLink(intended)); hops++) intended = path.resolve(path.dirname(intended), await readlink(intended));
     const folder = path.dirname(intended);
     // The nearest folder that is there, links followed, and the rest as written.
     return path.join(folder === intended ? folder : await realPathOfWrite(folder), path.basename(intended));

@@ -248,7 +248,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const agreements = section('agreements') as ProjectConfig['agreements'];
   for (const o of overrides.values) (o.section === 'review' ? review : agreements)[o.key as 'url'] = o.value;
   // An actor written with no text (`actor:`, a list: the schema's error) is blank, not missing: not also reported unset at every term.
-  if (agreements.actor === undefined && isPlainObject(merged.agreements) && (merged.agreements as Plain).actor !== undefined) agreements.actor = '';
+  // So is one under an `agreements:` written as no mapping at all (`agreements:` left blank: its own error).
+  const agreementsWritten = merged.agreements !== undefined && !isPlainObject(merged.agreements);
+  if (agreements.actor === undefined && (agreementsWritten || (isPlainObject(merged.agreements) && (merged.agreements as Plain).actor !== undefined))) agreements.actor = '';
   // A UUID is one id whatever its letters' case; the services write them in lower case, as compared.
   for (const part of [review, agreements]) if (typeof part.organization_id === 'string') part.organization_id = part.organization_id.toLowerCase();
 

@@ -6,6 +6,8 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { PROJECT_FILES } from '../config/load.js';
+import { LOCK_FILE, WORK_DIR } from '../config/work-dir.js';
 import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, unreadableFile } from '../config/discover.js';
 import { isAbsoluteName, isInside, resolveDataPath } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics, schemaValidator } from '../config/schema.js';
@@ -290,7 +292,13 @@ class Checker {
     const file = path.join(this.root, rel);
     const read = await stat(file).then((info) => ({ info }), (error: unknown) => ({ code: (error as NodeJS.ErrnoException).code }));
     const found = 'info' in read ? read.info : undefined;
-    if (found?.isFile()) return true;
+    if (found?.isFile()) {
+      const own = await docketOwnFile(this.root, file);
+      if (!own) return true;
+      // Sent to the review service and quoted in results: the organization's ids, URLs and vars, or the lock.
+      this.error('data-file-is-resource', `contract file ${JSON.stringify(name)} is ${own}, not a contract (looked for ${rel})`, ptr, 'name a PDF or Word file of a contract');
+      return false;
+    }
     const link = 'code' in read && (read.code === 'ELOOP' ? LOOPING_LINK : read.code === 'ENOENT' && (await isLink(file)) ? DANGLING_LINK : undefined);
     if (link) {
       this.error('unreadable-file', `contract file ${JSON.stringify(name)} cannot be read (${link}) (looked for ${rel})`, ptr, LINK_HINT);
@@ -393,4 +401,18 @@ export function expectationLabel(spec: ExpectationSpec): string {
     case 'rejected':
       return spec.field ? `rejected: ${spec.field}` : 'rejected';
   }
+}
+
+/**
+ * What of docket's own a contract file is, links followed: docket.yaml, the lock, a file in
+ * .docket/, or a YAML file (a resource or a test: no contract is written in YAML). Else undefined.
+ */
+async function docketOwnFile(root: string, file: string): Promise<string | undefined> {
+  const [realRoot, real] = await Promise.all([realpath(root).catch(() => root), realpath(file).catch(() => file)]);
+  const rel = path.relative(realRoot, real).split(path.sep).join('/');
+  if ((PROJECT_FILES as readonly string[]).includes(rel)) return "docket's project file";
+  if (rel === LOCK_FILE) return "docket's lock file";
+  if (rel.startsWith(`${WORK_DIR}/`)) return "docket's own (in .docket/)";
+  if (/\.ya?ml$/i.test(rel)) return 'a YAML file of the configuration';
+  return undefined;
 }

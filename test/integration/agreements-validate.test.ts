@@ -42,6 +42,16 @@ it('needs agreements.actor for term and template writes', async () => {
   expect(result.stderr).toContain('terms/t.yaml:1:1 error missing-actor');
 });
 
+it('an agreements section written blank under an environment is one error, not also "actor not set" at every term', async () => {
+  const dir = await makeDir({
+    'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\nenvironments:\n  staging:\n    agreements:\n',
+    'terms/t.yaml': 'kind: CustomTerm\nname: T\nbody: Terms.\n',
+  });
+  const result = await runCli(['validate', '-C', dir, '--env', 'staging']);
+  expect(result.code).toBe(1);
+  expect(result.stderr.split('\n').filter((l) => / error /.test(l))).toEqual([expect.stringMatching(/^docket\.yaml:6:\d+ error invalid-value `agreements` /)]);
+});
+
 it.each(['""', '', 'null', '[]'])('an actor written blank (%s) is one error, at docket.yaml, not also "not set" at every term, template and test', async (blank) => {
   const dir = await makeDir({
     'docket.yaml': `version: 1\nagreements:\n  actor: ${blank}\n`,

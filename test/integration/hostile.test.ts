@@ -292,6 +292,13 @@ describe('hostile and broken configurations', () => {
     expect([applied.code, applied.stderr]).toEqual([1, expect.stringContaining('docket.lock.json:1:1 error file-outside-config')]);
     expect(applied.stderr).toContain('and no file is there');
     expect(await readdir(outside)).toEqual([]);
+    // Through a chain of links too: the first link was made a plain file, the last one's target never made.
+    await rm(join(dir, 'docket.lock.json'));
+    await symlink('inner.json', join(dir, 'docket.lock.json'));
+    await symlink(join(outside, 'created.json'), join(dir, 'inner.json'));
+    const chained = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect([chained.code, chained.stderr]).toEqual([1, expect.stringContaining('docket.lock.json:1:1 error file-outside-config')]);
+    expect((await lstat(join(dir, 'inner.json'))).isSymbolicLink()).toBe(true);
   }, 20_000);
 
   it('a named pipe as a resource file: -o json, which quotes each source line, reads none from the pipe', async () => {

@@ -187,6 +187,18 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
   });
 
+  it('refuses a contract file that is docket.yaml, the lock, a file in .docket/ or a YAML file, named or through a link: it would be sent for review and quoted', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'docket.lock.json'), '{"version": 2, "targets": {}}\n');
+    await symlink('../../docket.lock.json', join(dir, 'tests/fixtures/lock.docx'));
+    const cases = [['../docket.yaml', "docket's project file"], ['fixtures/lock.docx', "docket's lock file"], ['../playbooks/inbound-nda.yaml', 'a YAML file of the configuration']] as const;
+    const docs = cases.map(([file], i) => ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', `  - name: c${i}`, `    contract: { file: ${file} }`, '    expect: { flags: { count: 0 } }'].join('\n'));
+    await writeFile(join(dir, 'tests/own.test.yaml'), `${docs.join('\n---\n')}\n`);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    for (const [file, what] of cases) expect(r.stderr).toContain(`error data-file-is-resource contract file "${file}" is ${what}, not a contract`);
+  });
+
   it('says a contract file that is a symbolic link that loops cannot be read, as it says of a YAML file, not that it does not exist', async () => {
     const dir = await example();
     await symlink('loop.docx', join(dir, 'tests/fixtures/loop.docx'));

@@ -180,7 +180,7 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     // A link to nothing is in the way as well.
     const linkInTheWay = await config();
     await symlink('gone', join(linkInTheWay, '.docket'));
-    expect((await b('apply', '-C', linkInTheWay, '--auto-approve')).stderr).toContain(`${join(linkInTheWay, '.docket')} is not a folder`);
+    expect((await b('apply', '-C', linkInTheWay, '--auto-approve')).stderr).toContain(`${join(linkInTheWay, '.docket')} is a symbolic link to nothing`);
 
     const folderInTheWay = await config();
     await mkdir(join(folderInTheWay, '.docket', 'apply.lock'), { recursive: true });
@@ -203,6 +203,15 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     const hung = setTimeout(() => piped.child.kill('SIGKILL'), 10_000);
     expect([await piped.exited, piped.stderr()]).toEqual([1, expect.stringContaining('apply.lock is not a file')]);
     clearTimeout(hung);
+
+    // Nor is a lock that is a link to nothing taken for released, and tried again for ever.
+    const danglingLock = await config();
+    await mkdir(join(danglingLock, '.docket'), { recursive: true });
+    await symlink('gone', join(danglingLock, '.docket', 'apply.lock'));
+    const dangling = spawnBin(['apply', '-C', danglingLock, '--auto-approve'], t.env);
+    const spun = setTimeout(() => dangling.child.kill('SIGKILL'), 10_000);
+    expect([await dangling.exited, dangling.stderr()]).toEqual([1, expect.stringContaining('apply.lock is a symbolic link to nothing')]);
+    clearTimeout(spun);
     expect(Object.keys(reviewOf(t).playbooks)).toEqual([]);
   });
 });
