@@ -16,7 +16,7 @@
  * records the two sides disagree on are dropped (those objects' direction becomes unknown).
  */
 import { readFile, stat } from 'node:fs/promises';
-import { isSpecialFile, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
+import { isSpecialFile, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -256,7 +256,7 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { doc: emptyDocument(), diagnostics: [] };
     // Read as empty, an apply would upload and then fail to record what it uploaded.
-    const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code ?? String(error)})`;
+    const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code === 'ELOOP' ? LOOPING_LINK : (code ?? String(error))})`;
     return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, `${location.label} is a file docket writes: remove what is there, or restore the file from git`)] };
   }
   const read = outside ? unquoted(lockTextOf(bytes, location.label), location.label) : lockTextOf(bytes, location.label);
@@ -523,7 +523,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         [confirmed ? entry.sha256 : undefined, ['sha256']],
         [pending ? entry.pending?.sha256 : undefined, ['pending', 'sha256']],
       ] as const) {
-        if (typeof digest === 'string' && !SHA256.test(digest)) problems.push({ path: [...at, key, ...where], message: `entry "${key}" has sha256 ${quoteValue(digest)}, which is not 64 hex digits` });
+        if (typeof digest === 'string' && !SHA256.test(digest)) problems.push({ path: [...at, key, ...where], message: `entry "${key}" has ${where.join('.')} ${quoteValue(digest)}, which is not 64 hex digits` });
       }
     }
   }

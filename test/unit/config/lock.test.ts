@@ -1,4 +1,4 @@
-import { readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -171,6 +171,13 @@ describe('docket.lock.json', () => {
     expect(read.doc.targets.T!.files!['attachment:A']).toMatchObject({ id: ATTACHMENT.id, sha256: 'a'.repeat(64), pinned: ATTACHMENT.id, superseded: ['22222222-2222-4222-8222-22222222222a'], pending: { sha256: 'c'.repeat(64) } });
   });
 
+  it('a lock that is a symbolic link that loops says so, not an errno', async () => {
+    const root = await makeDir({});
+    await symlink(LOCK_FILE, join(root, LOCK_FILE));
+    const { diagnostics } = await readLockDocument(lockLocation(root, { emulator: true }));
+    expect(diagnostics.map((d) => d.message)).toEqual(['docket.lock.json cannot be read (it is a symbolic link that loops)']);
+  });
+
   it('a lock file path that is a folder is an invalid-lock-file error, not an empty lock (an apply could not record its uploads)', async () => {
     const root = await makeDir({ 'docket.lock.json/x': 'y' });
     const { diagnostics } = await readLockDocument(lockLocation(root, { emulator: false }));
@@ -260,6 +267,7 @@ describe('docket.lock.json', () => {
       ['x', 'has a `pending` mark "x", which is not one (its file, sha256 and since)'],
       [{ file: 3 }, 'has pending.file 3, which is not text'],
       [{ file: 'x.pdf', sha256: 'c'.repeat(64) }, 'has a `pending` mark without its since'],
+      [{ file: 'x.pdf', sha256: 'BAD', since: '2026-11-28T10:00:00.000Z' }, 'has pending.sha256 "BAD", which is not 64 hex digits'],
     ] as const) {
       const { diagnostics } = parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { ...ATTACHMENT, pending } } } } }), LOCK_FILE);
       expect(diagnostics.map((d) => d.message)).toEqual([`docket.lock.json: entry "attachment:X" ${says}`]);
