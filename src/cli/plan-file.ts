@@ -9,6 +9,7 @@ import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
 import { DocketError } from '../errors.js';
 import { showPath } from '../config/quote.js';
 import { VERSION } from '../version.js';
+import { isPlainObject } from '../util/plain.js';
 
 const PLAN_SCHEMA = 'plan.schema.json';
 /** A hand-edited plan can be wrong in many places; the first few say enough. */
@@ -31,28 +32,29 @@ export async function readPlanFile(path: string): Promise<Plan> {
   } catch {
     throw new DocketError('invalid-plan-file', `${path} is not a docket plan file (not JSON)`);
   }
+  const notAPlan = new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
   const p = plan as Partial<Plan> & { error?: unknown };
+  if (!isPlainObject(p)) throw notAPlan;
   // What `plan -o json` prints when it fails: the error, and no plan.
-  if (p && typeof p === 'object' && p.format_version === 1 && p.error !== undefined && !Array.isArray(p.changes)) {
+  if (p.format_version === 1 && p.error !== undefined && !Array.isArray(p.changes)) {
     throw new DocketError('invalid-plan-file', `${path} is the error document of a plan that could not be made, not a plan`, 'fix what it says, then make the plan again with `docket plan --out PLAN.json`');
   }
-  // A plan in another format a docket wrote (a later one): which docket to use says more than "not a plan".
-  // This docket writes format 1 only: a plan of its own version in another format was edited.
-  if (p && typeof p === 'object' && Number.isInteger(p.format_version) && p.format_version !== 1 && typeof p.docket_version === 'string' && p.docket_version !== VERSION) {
-    throw new DocketError(
-      'plan-version',
-      `${path} is a plan of format version ${String(p.format_version)}, made by docket ${JSON.stringify(p.docket_version).slice(1, -1)}; this is docket ${VERSION}, which reads format version 1`,
-      'apply it with the docket that made it, or make the plan again with this docket: docket plan --out PLAN.json',
-    );
+  const ours = p.docket_version === VERSION;
+  if (p.format_version !== undefined && p.format_version !== 1) {
+    // This docket writes format 1 only: a plan of its own version in another format was edited.
+    if (ours) throw new DocketError('invalid-plan-file', `${path} says \`format_version: ${JSON.stringify(p.format_version)}\`, but docket ${VERSION}, which made it, writes format version 1: the file was edited`, EDITED_HINT);
+    // A plan in another format a docket wrote (a later one): which docket to use says more than "not a plan".
+    if (Number.isInteger(p.format_version) && typeof p.docket_version === 'string') {
+      throw new DocketError(
+        'plan-version',
+        `${path} is a plan of format version ${String(p.format_version)}, made by docket ${JSON.stringify(p.docket_version).slice(1, -1)}; this is docket ${VERSION}, which reads format version 1`,
+        'apply it with the docket that made it, or make the plan again with this docket: docket plan --out PLAN.json',
+      );
+    }
   }
-  if (p && typeof p === 'object' && p.format_version !== undefined && p.format_version !== 1 && p.docket_version === VERSION) {
-    throw new DocketError('invalid-plan-file', `${path} says \`format_version: ${JSON.stringify(p.format_version)}\`, but docket ${VERSION}, which made it, writes format version 1: the file was edited`, EDITED_HINT);
-  }
-  // Format 1 but not its shape (a field taken out, say): the schema says what is wrong. So it does
+  // Format 1 but not its shape (a field taken out, say): the schema says what is wrong; so it does
   // of this docket's plan with no format_version at all.
-  if (!p || typeof p !== 'object' || Array.isArray(p) || (p.format_version !== 1 && !(p.format_version === undefined && p.docket_version === VERSION))) {
-    throw new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
-  }
+  if (p.format_version !== 1 && !(p.format_version === undefined && ours)) throw notAPlan;
   // Everything below trusts the plan's shape (an unknown action would fail half-way through an apply).
   const validate = await schemaValidator(PLAN_SCHEMA);
   const valid = validate(plan);

@@ -72,7 +72,6 @@ export interface SessionOptions extends CommonOptions {
   reviewOrganization?: string;
 }
 
-
 /** `KIND_ORDER` for the renderers: every kind's name and plural title, in registry order. */
 export const KIND_ORDER = KINDS.map((k) => ({ name: k.name, title: k.title }));
 

@@ -17,7 +17,7 @@ import { CONTROL_CHARACTER } from './text-hygiene.js';
 import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
-import { LOCK_FILE, WORK_DIR } from './work-dir.js';
+import { isWorkFile, LOCK_FILE } from './work-dir.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
@@ -134,9 +134,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     return true;
   };
   // docket's own files change with every apply: sent as data, they would never be in sync.
-  const isDocketOwn = (doc: ResourceDoc, key: string, rel: string, real: string): boolean => {
-    const linked = path.relative(realRoot, real).split(path.sep).join('/');
-    if (real !== realLock && ![rel, linked].some((file) => file === LOCK_FILE || file.startsWith(`${WORK_DIR}/`))) return false;
+  const isDocketOwn = (doc: ResourceDoc, key: string, rel: string, real: string, linked = rootRelative(realRoot, real)): boolean => {
+    if (real !== realLock && !isWorkFile(rel) && !isWorkFile(linked)) return false;
     problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
     return true;
   };
@@ -164,9 +163,9 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           problem(doc, key, 'file-outside-config', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(real)}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
           return;
         }
-        if (isDocketOwn(doc, key, rel, real)) return;
+        const linked = rootRelative(realRoot, real);
+        if (isDocketOwn(doc, key, rel, real, linked)) return;
         // A link to a resource file holds a resource as much as the file itself.
-        const linked = path.relative(realRoot, real).split(path.sep).join('/');
         if (isDocketInput(doc, key, rel, linked)) return;
         if (linked !== rel && options.resourceFiles?.has(linked)) {
           problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(linked)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
@@ -240,6 +239,11 @@ function keyIn(file: string, text: string, keys: readonly [string, string][] | u
 /** Whether a real path (symbolic links resolved) lies in the real configuration directory. */
 export function isInside(realRoot: string, real: string): boolean {
   return real === realRoot || real.startsWith(realRoot + path.sep);
+}
+
+/** A real path inside the real root as the configuration names its files: relative, `/` separators. */
+export function rootRelative(realRoot: string, real: string): string {
+  return path.relative(realRoot, real).split(path.sep).join('/');
 }
 
 /** File names are quoted like any value, with room for a long path. */

@@ -3,7 +3,7 @@ import { DANGLING_LINK, isLink, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileS
 import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { isInside } from './data-files.js';
+import { isInside, rootRelative } from './data-files.js';
 import { quoteValue } from './quote.js';
 
 const YAML_FILE = /\.ya?ml$/i;
@@ -82,7 +82,7 @@ async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<s
     const real = await realpath(target);
     const realRoot = await rootReal();
     if (isInside(realRoot, real)) {
-      links.set(rel, path.relative(realRoot, real).split(path.sep).join('/'));
+      links.set(rel, rootRelative(realRoot, real));
       return true;
     }
     problems.push(outsideConfig(rel, real));

@@ -247,7 +247,7 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
   if (outside && stamp === undefined) return { doc: emptyDocument(), diagnostics: [{ ...outside, message: `${outside.message}, and no file is there`, hint: 'a lock shared by two checkouts is the file one of them has: link to it, or remove the link' }] };
   // A named pipe or a device would be read until someone writes to it: never.
   if (await isSpecialFile(location.path)) {
-    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${NOT_REGULAR_FILE}`, `${location.label} is a file docket writes: remove what is there, or restore the file from git`)] };
+    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${NOT_REGULAR_FILE}`, writtenByDocket(location.label))] };
   }
   let bytes: Buffer;
   try {
@@ -257,11 +257,16 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
     if (code === 'ENOENT') return { doc: emptyDocument(), diagnostics: [] };
     // Read as empty, an apply would upload and then fail to record what it uploaded.
     const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code === 'ELOOP' ? LOOPING_LINK : (code ?? String(error))})`;
-    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, `${location.label} is a file docket writes: remove what is there, or restore the file from git`)] };
+    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, writtenByDocket(location.label))] };
   }
   const read = outside ? unquoted(lockTextOf(bytes, location.label), location.label) : lockTextOf(bytes, location.label);
   if (stamp !== undefined) known.set(location.path, { stamp, read });
   return read;
+}
+
+/** The hint for a lock (or sync records file) that is not a file docket can read. */
+function writtenByDocket(label: string): string {
+  return `${label} is a file docket writes: remove what is there, or restore the file from git`;
 }
 
 /** The problems of a lock linked from outside the configuration, with where they are but nothing of its text. */

@@ -199,7 +199,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
     // An environment written as a placeholder is never a mapping, whatever it would resolve to.
     const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2)));
-    diagnostics.push(...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, ...(input.text !== undefined ? { written: writtenIn(input.text) } : {}) })));
+    diagnostics.push(...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, ...(lineOf ? { written: writtenIn(lineOf) } : {}) })));
   }
 
   const overrides = await envOverrides(input.processEnv);
@@ -247,10 +247,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const review = section('review') as ProjectConfig['review'];
   const agreements = section('agreements') as ProjectConfig['agreements'];
   for (const o of overrides.values) (o.section === 'review' ? review : agreements)[o.key as 'url'] = o.value;
-  // An actor written with no text (`actor:`, a list: the schema's error) is blank, not missing: not also reported unset at every term.
-  // So is one under an `agreements:` written as no mapping at all (`agreements:` left blank: its own error).
-  const agreementsWritten = merged.agreements !== undefined && !isPlainObject(merged.agreements);
-  if (agreements.actor === undefined && (agreementsWritten || (isPlainObject(merged.agreements) && (merged.agreements as Plain).actor !== undefined))) agreements.actor = '';
+  // An actor written with no text (`actor:`, a list), or an `agreements:` that is no mapping: the
+  // schema's error. Blank, not missing, so not also reported unset at every term.
+  const writtenAgreements = merged.agreements;
+  if (agreements.actor === undefined && writtenAgreements !== undefined && !(isPlainObject(writtenAgreements) && writtenAgreements.actor === undefined)) agreements.actor = '';
   // A UUID is one id whatever its letters' case; the services write them in lower case, as compared.
   for (const part of [review, agreements]) if (typeof part.organization_id === 'string') part.organization_id = part.organization_id.toLowerCase();
 

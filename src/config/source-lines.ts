@@ -9,6 +9,8 @@ import { readRegularFileSync } from '../util/special-file.js';
 import { isInside } from './data-files.js';
 
 export type SourceLine = (file: string, line: number) => string | undefined;
+/** Line `n` (1-based) of one file. */
+export type LineOf = (line: number) => string | undefined;
 
 export function sourceLines(root: string): SourceLine {
   const files = new Map<string, string[] | undefined>();
@@ -45,7 +47,7 @@ function realOrSelf(path: string): string {
  * Line `n` (1-based) of `text`, without its line end; a lone CR ends a line too, as positions
  * count it. Split on the first question, so a file asked nothing costs nothing.
  */
-export function linesIn(text: string): (line: number) => string | undefined {
+export function linesIn(text: string): LineOf {
   let lines: string[] | undefined;
   return (line) => (lines ??= text.split(/\r\n?|\n/))[line - 1];
 }

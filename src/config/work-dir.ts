@@ -15,6 +15,11 @@ export const EMULATOR_STATE_FILE = 'emulator.json';
 /** Where `--emulator` runs keep their sync records: they describe that state, not the real services. */
 export const EMULATOR_SYNC_FILE = 'emulator-sync.json';
 
+/** Whether a root-relative path (`/` separators) is one of docket's own files: the lock, or one in the work folder. */
+export function isWorkFile(rel: string): boolean {
+  return rel === LOCK_FILE || rel.startsWith(`${WORK_DIR}/`);
+}
+
 /** A path in the work folder of the configuration at `root`. */
 export function workPath(root: string, ...parts: string[]): string {
   return join(root, WORK_DIR, ...parts);

@@ -4,7 +4,7 @@
  */
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { quoteValue } from './quote.js';
-import { linesIn, type SourceLine } from './source-lines.js';
+import type { LineOf, SourceLine } from './source-lines.js';
 
 /** The plain scalar written at `col` of `line` (it ends at a comment, a flow indicator or the line's end). */
 export function plainScalarAt(line: string | undefined, col: number): string | undefined {
@@ -12,13 +12,11 @@ export function plainScalarAt(line: string | undefined, col: number): string | u
 }
 
 /**
- * Reads a plain scalar as written from a file's text, by position. Made here, not inline where it
- * is used: a closure there would share its scope with the getters of the document it returns, and
- * keep every file's text alive for the whole run.
+ * Reads a plain scalar as written from a file's lines (linesIn, shared with what quotes them), by
+ * position. Made here, not inline where it is used: a closure there would share its scope with the
+ * getters of the document it returns, and keep every file's text alive for the whole run.
  */
-export function writtenIn(text: string): (pos: { line: number; col: number }) => string | undefined {
-  // Where each line starts, found on the first question: a file with 20,000 problems asks 20,000.
-  const lineOf = linesIn(text);
+export function writtenIn(lineOf: LineOf): (pos: { line: number; col: number }) => string | undefined {
   return (pos) => plainScalarAt(lineOf(pos.line), pos.col);
 }
 

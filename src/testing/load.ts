@@ -7,9 +7,9 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_FILES } from '../config/load.js';
-import { LOCK_FILE, WORK_DIR } from '../config/work-dir.js';
+import { isWorkFile, LOCK_FILE } from '../config/work-dir.js';
 import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, unreadableFile } from '../config/discover.js';
-import { isAbsoluteName, isInside, resolveDataPath } from '../config/data-files.js';
+import { isAbsoluteName, isInside, resolveDataPath, rootRelative } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics, schemaValidator } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
 import { quoteValue } from '../config/quote.js';
@@ -78,8 +78,8 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     const parsed = parseWithPositions(read.text, file);
     diagnostics.push(...parsed.diagnostics);
     // To quote a value as written (`review_type: ~`, `repeat: 0x3`).
-    const written = writtenIn(read.text);
     const lineOf = linesIn(read.text);
+    const written = writtenIn(lineOf);
     for (const doc of parsed.documents) {
       if (!doc.ok) continue;
       const value: unknown = doc.value;
@@ -409,10 +409,10 @@ export function expectationLabel(spec: ExpectationSpec): string {
  */
 async function docketOwnFile(root: string, file: string): Promise<string | undefined> {
   const [realRoot, real] = await Promise.all([realpath(root).catch(() => root), realpath(file).catch(() => file)]);
-  const rel = path.relative(realRoot, real).split(path.sep).join('/');
+  const rel = rootRelative(realRoot, real);
   if ((PROJECT_FILES as readonly string[]).includes(rel)) return "docket's project file";
   if (rel === LOCK_FILE) return "docket's lock file";
-  if (rel.startsWith(`${WORK_DIR}/`)) return "docket's own (in .docket/)";
+  if (isWorkFile(rel)) return "docket's own (in .docket/)";
   if (/\.ya?ml$/i.test(rel)) return 'a YAML file of the configuration';
   return undefined;
 }

@@ -39,13 +39,15 @@ export async function validateDefinition(value: unknown, positions: Positions, d
   // Dates (from a YAML 1.1 parse) become their YYYY-MM-DD text, which is what the schema expects.
   const data = withoutDates(value);
   // A definition file is no resource document, so the loader did not check its text: what it holds is published.
-  if (base === '') for (const d of textDiagnostics(data, docPositions, text === undefined ? {} : { written: writtenIn(text), lineOf: linesIn(text) })) diag.add(d);
+  // Where each line starts, found on the first question, for both the checks that look at the text.
+  const lineOf = text === undefined ? undefined : linesIn(text);
+  const written = lineOf && writtenIn(lineOf);
+  if (base === '') for (const d of textDiagnostics(data, docPositions, lineOf && written ? { written, lineOf } : {})) diag.add(d);
   const validate = await schemaValidator(DEFINITION_SCHEMA);
   validate(data);
   const errors = [...(validate.errors ?? [])];
   const rest = reportOwnSchemaErrors(errors, data, docPositions, diag, base);
   const rebased = rest.map((e) => ({ ...e, instancePath: base + e.instancePath }));
-  const written = text === undefined ? undefined : writtenIn(text);
   for (const d of schemaDiagnostics(rebased, { positions: docPositions, documentLabel: DOCUMENT_LABEL, ...(written ? { written } : {}) })) diag.add(d);
   checkDefinitionRules(data, docPositions, diag, base);
 }
