@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { WaitsFirstSequencer } from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -13,6 +14,7 @@ export default defineConfig({
     // One module graph per worker: every test file would otherwise load and compile the same
     // modules and schemas again. Tests keep their state in what they start (emulators, temp dirs).
     isolate: false,
+    sequence: { sequencer: WaitsFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

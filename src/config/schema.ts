@@ -2,12 +2,14 @@
  * JSON Schema validation of documents (ajv, draft-07: the draft editors' YAML support implements)
  * and the translation of ajv's errors into diagnostics at the right line and column.
  */
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../diagnostics.js';
 import { DocketError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
-import { PLACEHOLDER_MARK, SCHEMA_BASE, subschemaExport, validatorModule } from './schema-names.js';
+import { PLACEHOLDER_MARK, SCHEMA_BASE, schemasDir, subschemaExport, validatorModule } from './schema-names.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showJson, showName } from './quote.js';
@@ -20,17 +22,17 @@ type ValidatorModule = Record<string, ValidateFunction | undefined>;
 
 /**
  * The validators of one schema file: precompiled by the build (dist/validators/, no schema is
- * compiled at run time); from the sources (the tests), compiled on first use with the same setup.
+ * compiled at run time). From the sources (the tests), the build's when it made them from the
+ * schema file as it is now (the tests' global setup builds them), else compiled on first use with
+ * the same setup: compiling took 5 s of the test suite's CPU, once per worker and schema.
  */
 async function validatorsOf(name: string): Promise<ValidatorModule> {
-  const file = fileURLToPath(new URL(`../validators/${validatorModule(name)}`, import.meta.url));
-  try {
-    // Not import(): importing CommonJS from ESM runs a lexer over the whole file first.
-    return loadValidatorModule(file) as ValidatorModule;
-  } catch (err) {
-    // Not built (the tests run from src/): compile below. A module that fails otherwise is a bug.
-    const { code, path } = err as NodeJS.ErrnoException;
-    if (code !== 'ENOENT' || path !== file) throw err;
+  const built = builtValidators(fileURLToPath(new URL(`../validators/${validatorModule(name)}`, import.meta.url)));
+  if (built) return built;
+  const fromSources = path.join(schemasDir(), '..', 'dist', 'validators', validatorModule(name));
+  if (builtAfter(fromSources, path.join(schemasDir(), name))) {
+    const current = builtValidators(fromSources);
+    if (current) return current;
   }
   const { createAjv, SUBSCHEMAS } = await import('./ajv-setup.js');
   runtimeAjv ??= createAjv();
@@ -43,6 +45,27 @@ async function validatorsOf(name: string): Promise<ValidatorModule> {
 }
 
 let runtimeAjv: import('ajv').Ajv | undefined;
+
+/** The precompiled module at `file`, or undefined when there is none. */
+function builtValidators(file: string): ValidatorModule | undefined {
+  try {
+    // Not import(): importing CommonJS from ESM runs a lexer over the whole file first.
+    return loadValidatorModule(file) as ValidatorModule;
+  } catch (err) {
+    // Not built: the caller compiles. A module that fails otherwise is a bug.
+    const { code, path: missing } = err as NodeJS.ErrnoException;
+    if (code !== 'ENOENT' || missing !== file) throw err;
+    return undefined;
+  }
+}
+
+function builtAfter(module: string, schema: string): boolean {
+  try {
+    return statSync(module).mtimeMs >= statSync(schema).mtimeMs;
+  } catch {
+    return false;
+  }
+}
 
 const modules = new Map<string, Promise<ValidatorModule>>();
 

@@ -1,7 +1,7 @@
 /**
  * The build compiles every schema ahead of time (scripts/compile-validators.mjs → dist/validators/);
- * the tests, run from src/, compile them on first use. Both must judge a document alike, or what a
- * user sees from `docket validate` would differ from what the tests prove.
+ * run from src/ without a current build, docket compiles them on first use. Both must judge a
+ * document alike, or what a user sees from `docket validate` would differ from a run of the sources.
  */
 import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
