@@ -45,9 +45,27 @@ const lazyFlowKeys = {
   },
 };
 
+/**
+ * commander requires node:child_process when it loads, for subcommands that are executables of
+ * their own, which docket has none of: loading it (and node:net beneath it) costs every command
+ * 6–9 ms, `--version` and an offline `validate` included. commander gets it when it first asks.
+ */
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'docket-lazy' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'docket-lazy' }, () => ({
+      contents: "let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  plugins: [lazyFlowKeys],
+  plugins: [lazyFlowKeys, lazyChildProcess],
   entryPoints: [path.join(ROOT, 'dist', 'cli', 'main.js')],
   outdir: OUT,
   bundle: true,

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { Ajv, type AnySchemaObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DocketError } from '../errors.js';
-import { EDITORS_ONLY_MARK, KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, SCHEMA_MARKS, schemasDir } from './schema-names.js';
+import { EDITORS_ONLY_MARK, KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, SCHEMA_MARKS, schemasDir, VARIANT_KEYS, variantName } from './schema-names.js';
 import { UUID } from '../util/uuid.js';
 
-export { SCHEMA_BASE, SUBSCHEMAS, schemasDir, subschemaExport, validatorModule } from './schema-names.js';
+export { SCHEMA_BASE, SUBSCHEMAS, schemaFileOf, schemasDir, subschemaExport, validatorModule, VARIANT_KEYS, variantName } from './schema-names.js';
 
 /** Every schema file, as its path below schemas/ with `/` separators (`templates/nda.schema.json`). */
 export function schemaFileNames(): string[] {
@@ -63,8 +63,45 @@ export function createAjv(code?: Options['code']): Ajv {
   // WHATWG `URL` and says what else is wrong. The full RFC 3986 expression of ajv-formats costs a
   // run 25–30 ms to compile on first use.
   ajv.addFormat('uri', /^[a-z][a-z0-9+\-.]*:[\w\-.~:/?#[\]@!$&'()*+,;=%]*$/i);
-  for (const name of schemaFileNames()) ajv.addSchema(forDocket(withoutPlaceholders(readSchemaFile(name)), name), `${SCHEMA_BASE}${name}`);
+  for (const name of schemaFileNames()) {
+    const schema = forDocket(withoutPlaceholders(readSchemaFile(name)), name);
+    ajv.addSchema(schema, `${SCHEMA_BASE}${name}`);
+    // Known beside the file, so their relative `$ref`s resolve as the whole's do.
+    for (const part of schemaVariants(name, schema)) ajv.addSchema(part.schema, `${SCHEMA_BASE}${variantName(name, part.value)}`);
+  }
   return ajv;
+}
+
+/** Every validator the build writes: one per schema file, and one per variant of a file. */
+export function validatorNames(): string[] {
+  return schemaFileNames().flatMap((name) => [name, ...schemaVariants(name, readSchemaFile(name)).map((p) => variantName(name, p.value))]);
+}
+
+/**
+ * The variants of a schema file named in VARIANT_KEYS, whose top-level `allOf` holds one
+ * `if: { <key>: const } then: …` per value of the key: the same schema with the other values'
+ * branches left empty. For a document whose key is that value it judges exactly as the whole does
+ * (the other branches' `if` fails and adds nothing; errors keep their `allOf` index), and its code
+ * is that value's alone. A file named there that is not so written fails the build.
+ */
+export function schemaVariants(name: string, schema: AnySchemaObject): { value: string; schema: AnySchemaObject }[] {
+  const key = VARIANT_KEYS[name];
+  if (key === undefined) return [];
+  const branches: unknown[] = Array.isArray(schema.allOf) ? schema.allOf : [];
+  const values = branches.map((branch) => constOf(branch, key));
+  if (values.length < 2 || values.some((v) => v === undefined) || new Set(values).size !== values.length) {
+    throw new DocketError('invalid-schema', `schemas/${name}: its allOf is not one \`if: { ${key}: const }\` branch per value of ${key} (VARIANT_KEYS)`);
+  }
+  return values.map((value, i) => ({ value: value!, schema: { ...schema, allOf: branches.map((branch, j) => (j === i ? branch : {})) } }));
+}
+
+/** V of `{ if: { properties: { <key>: { const: V } }, required: [<key>] }, then }`. */
+function constOf(branch: unknown, key: string): string | undefined {
+  const test = (branch as { if?: { properties?: Record<string, { const?: unknown }>; required?: unknown } } | null)?.if;
+  const keys = Object.keys(test?.properties ?? {});
+  const value = keys.length === 1 && keys[0] === key ? test!.properties![key]!.const : undefined;
+  const required = test?.required;
+  return typeof value === 'string' && Array.isArray(required) && required.length === 1 && required[0] === key ? value : undefined;
 }
 
 /**

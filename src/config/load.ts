@@ -4,7 +4,6 @@
  * schema. Every problem is collected as a diagnostic; nothing stops at the first one.
  */
 import { stat } from 'node:fs/promises';
-import type { ValidateFunction } from 'ajv';
 import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -14,7 +13,8 @@ import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, readFiles,
 import { keysOf } from './api-keys.js';
 import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
-import { schemaDiagnostics, schemaValidator } from './schema.js';
+import { schemaDiagnostics } from './schema.js';
+import { documentValidators, type DocumentValidator } from './document-validators.js';
 import { didYouMean, suggest } from './suggest.js';
 import { showJson, showName, showPath } from './quote.js';
 import { textDiagnostics, withoutEchoesOf } from './text-hygiene.js';
@@ -147,12 +147,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const dataFiles = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);
-  // Only the schemas of the kinds the files use are loaded.
-  const used = new Set<string>();
-  for (const file of parsed) for (const doc of file.documents) if ((doc.ok || doc.readable) && isPlainObject(doc.value) && typeof doc.value.kind === 'string') used.add(doc.value.kind);
-  const validators = new Map(
-    await Promise.all(options.kinds.filter((k) => used.has(k.yamlKind)).map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)),
-  );
+  // Only the schemas of the kinds the files use are loaded (and of a template, its types').
+  const written = parsed.flatMap((file) => file.documents.filter((doc) => doc.ok || doc.readable).map((doc) => doc.value));
+  const used = new Set(written.map((value) => (isPlainObject(value) ? value.kind : undefined)));
+  const validators = await documentValidators(options.kinds.filter((k) => used.has(k.yamlKind)), written);
 
   const documents: ResourceDoc[] = [];
   const yamlData = new Map<string, YamlData>();
@@ -300,7 +298,7 @@ function withNamesResolved(body: Record<string, unknown>, fields: Readonly<Recor
 
 interface CheckContext {
   kindsByName: Map<string, KindSchemaInfo>;
-  validators: Map<string, ValidateFunction>;
+  validators: Map<string, DocumentValidator>;
   vars: Record<string, string> | undefined;
   brokenVars?: ReadonlySet<string>;
   /** With an environment selected, the others: a `${var.X}` must be defined in each of them too. */
@@ -390,8 +388,8 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
 
   if (ctx.placeholders && ctx.otherEnvironments && ctx.vars !== undefined) diagnostics.push(...undefinedElsewhere(value, doc, ctx, interpolated.problems));
 
-  const validate = ctx.validators.get(info.yamlKind)!;
   const body = interpolated.value as Record<string, unknown>;
+  const validate = ctx.validators.get(info.yamlKind)!(body);
   const lineOf = linesIn(ctx.text);
   const written = writtenIn(lineOf);
   const controlCharacters = textDiagnostics(body, doc.positions, { written, unresolved: interpolated.unresolved, lineOf });
@@ -465,7 +463,8 @@ export async function resourceTextChecker(options: {
   kindCheck?: (doc: ResourceDoc, dataTexts: ReadonlyMap<string, string>) => Promise<readonly Diagnostic[]>;
 }): Promise<(file: string, text: string, dataTexts?: ReadonlyMap<string, string>) => Promise<DocumentProblem[]>> {
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
-  const validators = new Map(await Promise.all(options.kinds.map(async (k) => [k.yamlKind, await schemaValidator(k.schema)] as const)));
+  // Whatever a written file will hold: every kind's whole schema.
+  const validators = await documentValidators(options.kinds);
   return async (file, written, dataTexts = new Map()) => {
     // Read as a file is read (decodeStrict): a byte-order mark may start any document of it.
     const text = withoutDocumentBoms(written);

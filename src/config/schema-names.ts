@@ -61,6 +61,25 @@ export function validatorModule(name: string): string {
   return `${name.replace(/\//g, '__')}.cjs`;
 }
 
+/**
+ * Schema files with a validator per value of a key besides the whole (ajv-setup.ts
+ * `schemaVariants`): a template is judged by its type's alone, so a run loads the code of the types
+ * its files use, not of all ten (1.5 MB).
+ */
+export const VARIANT_KEYS: Readonly<Record<string, string>> = {
+  'template.schema.json': 'type',
+};
+
+/** The validator of schema file `name` for the documents whose variant key is `value`: `template.schema.json@CSA`. */
+export function variantName(name: string, value: string): string {
+  return `${name}@${encodeURIComponent(value)}`;
+}
+
+/** The schema file a validator name is made from (itself, or a variant's file). */
+export function schemaFileOf(validatorName: string): string {
+  return validatorName.split('@')[0]!;
+}
+
 let schemasDirCache: string | undefined;
 
 /**

@@ -9,7 +9,7 @@ import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../diagnostics.js';
 import { DocketError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
-import { PLACEHOLDER_MARK, SCHEMA_BASE, schemasDir, subschemaExport, validatorModule } from './schema-names.js';
+import { PLACEHOLDER_MARK, SCHEMA_BASE, schemaFileOf, schemasDir, subschemaExport, validatorModule, VARIANT_KEYS, variantName } from './schema-names.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showJson, showName } from './quote.js';
@@ -27,13 +27,8 @@ type ValidatorModule = Record<string, ValidateFunction | undefined>;
  * the same setup: compiling took 5 s of the test suite's CPU, once per worker and schema.
  */
 async function validatorsOf(name: string): Promise<ValidatorModule> {
-  const built = builtValidators(fileURLToPath(new URL(`../validators/${validatorModule(name)}`, import.meta.url)));
+  const built = builtModule(name);
   if (built) return built;
-  const fromSources = path.join(schemasDir(), '..', 'dist', 'validators', validatorModule(name));
-  if (builtAfter(fromSources, path.join(schemasDir(), name))) {
-    const current = builtValidators(fromSources);
-    if (current) return current;
-  }
   const { createAjv, SUBSCHEMAS } = await import('./ajv-setup.js');
   runtimeAjv ??= createAjv();
   const ajv = runtimeAjv;
@@ -45,6 +40,14 @@ async function validatorsOf(name: string): Promise<ValidatorModule> {
 }
 
 let runtimeAjv: import('ajv').Ajv | undefined;
+
+/** The build's validators of `name` (a schema file or a variant of one), or undefined when it made none or made them from an older schema. */
+function builtModule(name: string): ValidatorModule | undefined {
+  const built = builtValidators(fileURLToPath(new URL(`../validators/${validatorModule(name)}`, import.meta.url)));
+  if (built) return built;
+  const fromSources = path.join(schemasDir(), '..', 'dist', 'validators', validatorModule(name));
+  return builtAfter(fromSources, path.join(schemasDir(), schemaFileOf(name))) ? builtValidators(fromSources) : undefined;
+}
 
 /** The precompiled module at `file`, or undefined when there is none. */
 function builtValidators(file: string): ValidatorModule | undefined {
@@ -85,6 +88,23 @@ export async function schemaValidator(name: string): Promise<ValidateFunction> {
   const v = (await moduleOf(name)).validate;
   if (!v) throw new DocketError('invalid-schema', `there is no validator for schema ${name}`);
   return v;
+}
+
+const variants = new Map<string, ValidateFunction | undefined>();
+
+/**
+ * The validator of `schemas/<name>` for a document whose key named in VARIANT_KEYS is `value`:
+ * that value's alone (a CSA template's), or the whole file's when the build made none for it (a
+ * value the schema refuses; a run from the sources without a build). Both judge it alike.
+ */
+export async function variantValidator(name: string, value: unknown): Promise<ValidateFunction> {
+  if (VARIANT_KEYS[name] !== undefined && typeof value === 'string') {
+    const variant = variantName(name, value);
+    if (!variants.has(variant)) variants.set(variant, builtModule(variant)?.validate);
+    const validate = variants.get(variant);
+    if (validate) return validate;
+  }
+  return schemaValidator(name);
 }
 
 /**

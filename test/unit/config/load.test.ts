@@ -213,6 +213,26 @@ describe('loadConfig: schema errors', () => {
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['t.yaml:3:7 invalid-value `type` must be a string, not null (written "~")']);
   });
 
+  it("judges each template by its type's rules: written, from a placeholder, or a type there is none of", async () => {
+    const r = await load(
+      {
+        'docket.yaml': lines('version: 1', 'vars:', '  kind_of_deal: CSA'),
+        'nda.yaml': lines('kind: Template', 'name: N', 'type: NDA', 'parameters:', '  term: forever'),
+        'csa.yaml': lines('kind: Template', 'name: C', 'type: CSA', 'parameters:', '  term: forever', '  provider: 7'),
+        'by-var.yaml': lines('kind: Template', 'name: V', 'type: ${var.kind_of_deal}', 'parameters:', '  provider: 7'),
+        'odd.yaml': lines('kind: Template', 'name: O', 'type: Lease', 'parameters:', '  provider: 7'),
+      },
+      { kinds: [{ yamlKind: 'Template', schema: 'template.schema.json' }] },
+    );
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual([
+      'by-var.yaml:5:13 invalid-value parameters.provider',
+      'csa.yaml:5:3 unknown-key parameters.term',
+      'csa.yaml:6:13 invalid-value parameters.provider',
+      'nda.yaml:5:9 invalid-value parameters.term',
+      'odd.yaml:3:7 invalid-value type',
+    ]);
+  });
+
   it('quotes a list or mapping written where one value belongs, as JSON cut short', async () => {
     const long = Array.from({ length: 30 }, (_, i) => `item${i}`).join(', ');
     const r = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('kind: Playbook', 'name: [a, b]', 'description: {x: 1}', 'rules:', `  - {name: [${long}], actions: A}`) });

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv, SCHEMA_BASE, SUBSCHEMAS, schemaFileNames, schemasDir, subschemaExport, validatorModule } from '../../../src/config/ajv-setup.js';
+import { createAjv, SCHEMA_BASE, SUBSCHEMAS, schemaFileNames, schemasDir, subschemaExport, validatorModule, validatorNames, variantName } from '../../../src/config/ajv-setup.js';
+import { TEMPLATE_TYPES } from '../../../src/kinds/support/template-params.js';
 import { codeCacheOf, loadValidatorModule, openedCodeCache, runModuleFile } from '../../../src/config/validator-module.js';
 
 const ROOT = path.join(schemasDir(), '..');
@@ -61,12 +62,13 @@ afterEach(() => {
 });
 
 describe('precompiled validators (dist/validators, written by npm run build)', () => {
-  it('exist for every schema file', () => {
-    for (const name of schemaFileNames()) expect(existsSync(path.join(DIST, validatorModule(name))), name).toBe(true);
+  it('exist for every schema file, and for each template type', () => {
+    expect(validatorNames()).toEqual(expect.arrayContaining([...schemaFileNames(), 'template.schema.json@NDA', 'template.schema.json@Software%20License']));
+    for (const name of validatorNames()) expect(existsSync(path.join(DIST, validatorModule(name))), name).toBe(true);
   });
 
   it('come with a V8 code cache that this Node.js accepts, and load as require would load them', () => {
-    for (const name of schemaFileNames()) {
+    for (const name of validatorNames()) {
       const file = path.join(DIST, validatorModule(name));
       expect(existsSync(codeCacheOf(file)), name).toBe(true);
       const v8Bytes = openedCodeCache(readFileSync(file, 'utf8'), readFileSync(codeCacheOf(file)));
@@ -110,6 +112,23 @@ describe('precompiled validators (dist/validators, written by npm run build)', (
     expect(validate({ kind: 'Playbooc', name: 'P' })).toBe(true);
     // A file too short to hold its digests is not a cache either.
     expect(openedCodeCache(source, sealed.subarray(0, 64))).toBeUndefined();
+  });
+
+  it.each(TEMPLATE_TYPES.map((t) => t.type))('the %s template validator judges every template of that type as the whole template schema does', (type) => {
+    const load = (name: string) => loadValidatorModule(path.join(DIST, validatorModule(name))).validate as ValidateFunction;
+    const [variant, whole] = [load(variantName('template.schema.json', type)), load('template.schema.json')];
+    const templates = samples().filter((d): d is Record<string, unknown> => (d as { kind?: unknown } | null)?.kind === 'Template');
+    const parameters = [{}, { bogus_key: 1 }, { term: 'long', effective_date_type: 'date', governing_law_country: 7 }, ...templates.map((t) => t.parameters)];
+    let invalid = 0;
+    for (const params of parameters) {
+      for (const doc of [{ kind: 'Template', name: 'T', type, parameters: params }, { kind: 'Template', name: 7, type, parameters: params, extra: true }]) {
+        const a = variant(doc);
+        expect(a).toBe(whole(doc));
+        expect(shape(variant.errors)).toEqual(shape(whole.errors));
+        if (!a) invalid++;
+      }
+    }
+    expect(invalid).toBeGreaterThan(parameters.length);
   });
 
   it.each(schemaFileNames())('%s judges every sample as the validator compiled at run time does', (name) => {
