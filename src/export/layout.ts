@@ -56,7 +56,7 @@ export function exportReads(kinds: readonly AnyKind[], registry: readonly AnyKin
 export const SLUG_MAX_BYTES = 100;
 
 /** Names Windows reserves for devices, with any extension (`con.yaml`). */
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/;
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/;
 
 /**
  * A file-name-safe form of a name, the same on every file system: NFC, lower case, letters and
