@@ -683,12 +683,15 @@ function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: s
     const merged = new DocPositions(state.file, into.start);
     state.positions = merged;
     let value: unknown;
+    const said = state.diagnostics.length;
     try {
       value = toPlain(item, pointer, undefined, depth + 1, state);
     } finally {
       state.positions = into;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      // An alias to nothing, or inside its own anchor, is said already: not also as a merge of nothing.
+      if (state.diagnostics.length > said) continue;
       const at = state.lc(item?.range?.[0] ?? 0);
       state.diagnostics.push({ severity: 'error', code: 'yaml-merge', message: 'a merge key (`<<`) takes a mapping or a list of mappings', file: state.file, ...at });
       continue;

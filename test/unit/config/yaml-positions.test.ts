@@ -182,5 +182,16 @@ describe('aliases', () => {
     expect(parsed.documents[0]!.value).toEqual({ a: 'first', b: 'first', c: 'second', d: 'second', e: null, f: 'late' });
     expect(parsed.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-undefined-alias', 5]]);
   });
+
+  it('merged with `<<` are said once when they name nothing or their own mapping, not also as a merge of nothing', () => {
+    const text = lines('a: &r', '  x: 1', '  <<: *r', 'b:', '  <<: *nowhere', 'c:', '  <<: [*nowhere, 3]');
+    const parsed = parseWithPositions(text, 'm.yaml');
+    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([
+      ['yaml-recursive-alias', 3, 7],
+      ['yaml-undefined-alias', 5, 7],
+      ['yaml-undefined-alias', 7, 8],
+      ['yaml-merge', 7, 18],
+    ]);
+  });
 });
 
