@@ -4,9 +4,9 @@
  * bundle bin/docket.js loads.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtValidatorsCurrent } from '../src/config/validators-current.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -15,16 +15,7 @@ export default function setup(): void {
   if (process.env.DOCKET_SKIP_BUILD) return;
   // Incremental, and whole when the build info is older than what is in dist/ (scripts/tsc-dist.mjs).
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'tsc-dist.mjs')], { stdio: 'inherit', cwd: ROOT });
-  if (validatorsStale()) execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'compile-validators.mjs')], { stdio: 'inherit', cwd: ROOT });
+  if (!builtValidatorsCurrent(path.join(ROOT, 'dist', 'validators'))) execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'compile-validators.mjs')], { stdio: 'inherit', cwd: ROOT });
   // bin/docket.js runs the bundle, so the tests that run it test this source.
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit', cwd: ROOT });
-}
-
-function validatorsStale(): boolean {
-  const out = path.join(ROOT, 'dist', 'validators');
-  if (!existsSync(out)) return true;
-  const built = Math.min(...readdirSync(out).map((f) => statSync(path.join(out, f)).mtimeMs));
-  const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs)));
-  return newest(path.join(ROOT, 'schemas')) > built || ['ajv-setup.ts', 'schema-names.ts'].some((f) => statSync(path.join(ROOT, 'src', 'config', f)).mtimeMs > built);
 }

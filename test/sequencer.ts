@@ -11,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Lower starts sooner. */
 function waitRank(moduleId: string): number {
-  const parts = moduleId.split(path.sep);
+  const parts = moduleId.split(/[\\/]/);
   if (parts.includes('safety')) return 0;
   if (parts.includes('integration')) return 1;
   return 2;
@@ -21,9 +21,10 @@ export class WaitsFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const timed = await super.sort(files);
     const cache = this.ctx.cache;
-    const key = (f: TestSpecification): string => `${f.project.name}:${path.relative(this.ctx.config.root, f.moduleId)}`;
+    // As vitest keys its results: the path from the root, with forward slashes.
+    const key = (f: TestSpecification): string => `${f.project.name}:${path.relative(this.ctx.config.root, f.moduleId).split(path.sep).join('/')}`;
     if (timed.every((f) => cache.getFileTestResults(key(f)))) return timed;
-    // Stable: within a rank, vitest's order (largest first) is kept.
+    // Stable: within a rank, vitest's order is kept (the largest first, or the longest first among files it has timed).
     return [...timed].sort((a, b) => waitRank(a.moduleId) - waitRank(b.moduleId));
   }
 }

@@ -1,6 +1,7 @@
 /** Reading a saved plan file: refuses other formats and versions rather than guessing. */
 import { readRegularFileSync, unreadableReason } from '../util/special-file.js';
-import { schemaDiagnostics, schemaValidator } from '../config/schema.js';
+import { schemaDiagnostics } from '../config/schema.js';
+import { schemaValidator } from '../config/validators.js';
 import { DocPositions } from '../config/yaml-positions.js';
 import { planSeal, sealProblem } from '../engine/seal.js';
 import type { Plan, PlanTarget } from '../engine/types.js';

@@ -12,7 +12,7 @@ import { DocketError } from '../errors.js';
 import { EDITORS_ONLY_MARK, KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, SCHEMA_MARKS, schemasDir, VARIANT_KEYS, variantName } from './schema-names.js';
 import { UUID } from '../util/uuid.js';
 
-export { SCHEMA_BASE, SUBSCHEMAS, schemaFileOf, schemasDir, subschemaExport, validatorModule, VARIANT_KEYS, variantName } from './schema-names.js';
+export { SCHEMA_BASE, SUBSCHEMAS, schemaFileOf, schemasDir, subschemaExport, validatorModule, VARIANT_INDEX, VARIANT_KEYS, variantName } from './schema-names.js';
 
 /** Every schema file, as its path below schemas/ with `/` separators (`templates/nda.schema.json`). */
 export function schemaFileNames(): string[] {
@@ -63,8 +63,7 @@ export function createAjv(code?: Options['code']): Ajv {
   // WHATWG `URL` and says what else is wrong. The full RFC 3986 expression of ajv-formats costs a
   // run 25–30 ms to compile on first use.
   ajv.addFormat('uri', /^[a-z][a-z0-9+\-.]*:[\w\-.~:/?#[\]@!$&'()*+,;=%]*$/i);
-  for (const name of schemaFileNames()) {
-    const schema = forDocket(withoutPlaceholders(readSchemaFile(name)), name);
+  for (const { name, schema } of docketSchemas()) {
     ajv.addSchema(schema, `${SCHEMA_BASE}${name}`);
     // Known beside the file, so their relative `$ref`s resolve as the whole's do.
     for (const part of schemaVariants(name, schema)) ajv.addSchema(part.schema, `${SCHEMA_BASE}${variantName(name, part.value)}`);
@@ -72,9 +71,24 @@ export function createAjv(code?: Options['code']): Ajv {
   return ajv;
 }
 
+/** Every schema file, as docket validates with it. */
+function docketSchemas(): { name: string; schema: AnySchemaObject }[] {
+  return schemaFileNames().map((name) => ({ name, schema: forDocket(withoutPlaceholders(readSchemaFile(name)), name) }));
+}
+
+/** The values each schema file named in VARIANT_KEYS has a variant validator for (the build writes it as VARIANT_INDEX). */
+export function variantIndex(): Record<string, string[]> {
+  return Object.fromEntries(
+    docketSchemas()
+      .map(({ name, schema }) => [name, schemaVariants(name, schema).map((p) => p.value)] as const)
+      .filter(([, values]) => values.length > 0),
+  );
+}
+
 /** Every validator the build writes: one per schema file, and one per variant of a file. */
 export function validatorNames(): string[] {
-  return schemaFileNames().flatMap((name) => [name, ...schemaVariants(name, readSchemaFile(name)).map((p) => variantName(name, p.value))]);
+  const index = variantIndex();
+  return schemaFileNames().flatMap((name) => [name, ...(index[name] ?? []).map((value) => variantName(name, value))]);
 }
 
 /**
@@ -88,18 +102,18 @@ export function schemaVariants(name: string, schema: AnySchemaObject): { value: 
   const key = VARIANT_KEYS[name];
   if (key === undefined) return [];
   const branches: unknown[] = Array.isArray(schema.allOf) ? schema.allOf : [];
-  const values = branches.map((branch) => constOf(branch, key));
-  if (values.length < 2 || values.some((v) => v === undefined) || new Set(values).size !== values.length) {
+  const values = branches.map((branch) => constOf(branch, key)).filter((v): v is string => v !== undefined);
+  if (values.length < 2 || values.length !== branches.length || new Set(values).size !== values.length) {
     throw new DocketError('invalid-schema', `schemas/${name}: its allOf is not one \`if: { ${key}: const }\` branch per value of ${key} (VARIANT_KEYS)`);
   }
-  return values.map((value, i) => ({ value: value!, schema: { ...schema, allOf: branches.map((branch, j) => (j === i ? branch : {})) } }));
+  return values.map((value, i) => ({ value, schema: { ...schema, allOf: branches.map((branch, j) => (j === i ? branch : {})) } }));
 }
 
 /** V of `{ if: { properties: { <key>: { const: V } }, required: [<key>] }, then }`. */
 function constOf(branch: unknown, key: string): string | undefined {
-  const test = (branch as { if?: { properties?: Record<string, { const?: unknown }>; required?: unknown } } | null)?.if;
-  const keys = Object.keys(test?.properties ?? {});
-  const value = keys.length === 1 && keys[0] === key ? test!.properties![key]!.const : undefined;
+  const test = (branch as { if?: { properties?: Record<string, { const?: unknown } | undefined>; required?: unknown } } | null)?.if;
+  const properties = test?.properties ?? {};
+  const value = Object.keys(properties).length === 1 ? properties[key]?.const : undefined;
   const required = test?.required;
   return typeof value === 'string' && Array.isArray(required) && required.length === 1 && required[0] === key ? value : undefined;
 }

@@ -7,16 +7,14 @@
 import type { ValidateFunction } from 'ajv';
 import { DocketError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
-import { schemaValidator, variantValidator } from './schema.js';
+import type { KindSchemaInfo } from './load.js';
 import { VARIANT_KEYS } from './schema-names.js';
+import { schemaValidator, variantValidator } from './validators.js';
 
-/** The validator of one document, given what it reads once its placeholders are filled in. */
-export type DocumentValidator = (body: Record<string, unknown>) => ValidateFunction;
+/** The validator of one document, given its value as written (before placeholders are filled in). */
+export type DocumentValidator = (written: Record<string, unknown>) => ValidateFunction;
 
-export interface SchemaOfKind {
-  yamlKind: string;
-  schema: string;
-}
+type SchemaOfKind = Pick<KindSchemaInfo, 'yamlKind' | 'schema'>;
 
 /**
  * For each kind of `kinds`, the validator of any of `documents` (their values as written) of that
@@ -28,7 +26,7 @@ export async function documentValidators(kinds: readonly SchemaOfKind[], documen
   for (const value of documents ?? []) {
     if (!isPlainObject(value) || typeof value.kind !== 'string') continue;
     const key = keyOf.get(value.kind);
-    written.get(value.kind)?.add(key === undefined ? undefined : value[key]);
+    if (key !== undefined) written.get(value.kind)?.add(value[key]);
   }
   const entries = await Promise.all(kinds.map(async (k) => [k.yamlKind, await kindValidator(k.schema, keyOf.get(k.yamlKind), written.get(k.yamlKind)!)] as const));
   return new Map(entries);
@@ -39,18 +37,13 @@ async function kindValidator(schema: string, key: string | undefined, values: Re
     const whole = await schemaValidator(schema);
     return () => whole;
   }
-  // A value written with a placeholder may read as any: the whole schema judges it.
-  const byValue = new Map<string, ValidateFunction>();
-  let whole: ValidateFunction | undefined;
-  for (const value of values) {
-    if (typeof value === 'string' && !value.includes('$')) byValue.set(value, await variantValidator(schema, value));
-    else whole ??= await schemaValidator(schema);
-  }
-  return (body) => {
-    const value = body[key];
-    const validate = (typeof value === 'string' ? byValue.get(value) : undefined) ?? whole;
-    // Every value a document can read as is covered above: a value without `$` reads as written.
-    if (!validate) throw new DocketError('internal', `no validator of ${schema} for ${key} ${JSON.stringify(value)}`);
+  // A placeholder, or a value there is no variant for, gets the whole schema (variantValidator).
+  const byValue = new Map<unknown, ValidateFunction>();
+  for (const value of values) byValue.set(value, await variantValidator(schema, value));
+  return (document) => {
+    const validate = byValue.get(document[key]);
+    // Asked only for the documents whose values were collected above.
+    if (!validate) throw new DocketError('internal', `no validator of ${schema} was loaded for a document whose ${key} is ${JSON.stringify(document[key])}`);
     return validate;
   };
 }

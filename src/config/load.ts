@@ -148,9 +148,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const dataFiles = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);
   // Only the schemas of the kinds the files use are loaded (and of a template, its types').
-  const written = parsed.flatMap((file) => file.documents.filter((doc) => doc.ok || doc.readable).map((doc) => doc.value));
-  const used = new Set(written.map((value) => (isPlainObject(value) ? value.kind : undefined)));
-  const validators = await documentValidators(options.kinds.filter((k) => used.has(k.yamlKind)), written);
+  const documentValues = parsed.flatMap((file) => file.documents.filter((doc) => doc.ok || doc.readable).map((doc) => doc.value));
+  const used = new Set(documentValues.map((value) => (isPlainObject(value) ? value.kind : undefined)));
+  const validators = await documentValidators(options.kinds.filter((k) => used.has(k.yamlKind)), documentValues);
 
   const documents: ResourceDoc[] = [];
   const yamlData = new Map<string, YamlData>();
@@ -389,7 +389,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   if (ctx.placeholders && ctx.otherEnvironments && ctx.vars !== undefined) diagnostics.push(...undefinedElsewhere(value, doc, ctx, interpolated.problems));
 
   const body = interpolated.value as Record<string, unknown>;
-  const validate = ctx.validators.get(info.yamlKind)!(body);
+  const validate = ctx.validators.get(info.yamlKind)!(value);
   const lineOf = linesIn(ctx.text);
   const written = writtenIn(lineOf);
   const controlCharacters = textDiagnostics(body, doc.positions, { written, unresolved: interpolated.unresolved, lineOf });

@@ -75,6 +75,9 @@ export function variantName(name: string, value: string): string {
   return `${name}@${encodeURIComponent(value)}`;
 }
 
+/** The build's list of the values each schema file has a variant validator for, in dist/validators/. */
+export const VARIANT_INDEX = 'variants.json';
+
 /** The schema file a validator name is made from (itself, or a variant's file). */
 export function schemaFileOf(validatorName: string): string {
   return validatorName.split('@')[0]!;

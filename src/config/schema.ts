@@ -1,121 +1,17 @@
 /**
- * JSON Schema validation of documents (ajv, draft-07: the draft editors' YAML support implements)
- * and the translation of ajv's errors into diagnostics at the right line and column.
+ * The translation of ajv's errors (JSON Schema draft-07, the draft editors' YAML support
+ * implements) into diagnostics at the right line and column; validators.ts loads the validators.
  */
-import { statSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
+import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { Diagnostic } from '../diagnostics.js';
-import { DocketError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
-import { PLACEHOLDER_MARK, SCHEMA_BASE, schemaFileOf, schemasDir, subschemaExport, validatorModule, VARIANT_KEYS, variantName } from './schema-names.js';
+import { PLACEHOLDER_MARK } from './schema-names.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showJson, showName } from './quote.js';
-import { loadValidatorModule } from './validator-module.js';
 import { urlSpellingHint, withoutSecrets } from './url-policy.js';
 
 export { schemasDir } from './schema-names.js';
-
-type ValidatorModule = Record<string, ValidateFunction | undefined>;
-
-/**
- * The validators of one schema file: precompiled by the build (dist/validators/, no schema is
- * compiled at run time). From the sources (the tests), the build's when it made them from the
- * schema file as it is now (the tests' global setup builds them), else compiled on first use with
- * the same setup: compiling took 5 s of the test suite's CPU, once per worker and schema.
- */
-async function validatorsOf(name: string): Promise<ValidatorModule> {
-  const built = builtModule(name);
-  if (built) return built;
-  const { createAjv, SUBSCHEMAS } = await import('./ajv-setup.js');
-  runtimeAjv ??= createAjv();
-  const ajv = runtimeAjv;
-  const id = `${SCHEMA_BASE}${name}`;
-  const root = ajv.getSchema(id);
-  if (!root) throw new DocketError('invalid-schema', `there is no schema ${name}`);
-  const parts = (SUBSCHEMAS[name] ?? []).map((fragment) => [subschemaExport(fragment), ajv.getSchema(`${id}${fragment}`)] as const);
-  return { validate: root, ...Object.fromEntries(parts) };
-}
-
-let runtimeAjv: import('ajv').Ajv | undefined;
-
-/** The build's validators of `name` (a schema file or a variant of one), or undefined when it made none or made them from an older schema. */
-function builtModule(name: string): ValidatorModule | undefined {
-  const built = builtValidators(fileURLToPath(new URL(`../validators/${validatorModule(name)}`, import.meta.url)));
-  if (built) return built;
-  const fromSources = path.join(schemasDir(), '..', 'dist', 'validators', validatorModule(name));
-  return builtAfter(fromSources, path.join(schemasDir(), schemaFileOf(name))) ? builtValidators(fromSources) : undefined;
-}
-
-/** The precompiled module at `file`, or undefined when there is none. */
-function builtValidators(file: string): ValidatorModule | undefined {
-  try {
-    // Not import(): importing CommonJS from ESM runs a lexer over the whole file first.
-    return loadValidatorModule(file) as ValidatorModule;
-  } catch (err) {
-    // Not built: the caller compiles. A module that fails otherwise is a bug.
-    const { code, path: missing } = err as NodeJS.ErrnoException;
-    if (code !== 'ENOENT' || missing !== file) throw err;
-    return undefined;
-  }
-}
-
-function builtAfter(module: string, schema: string): boolean {
-  try {
-    return statSync(module).mtimeMs >= statSync(schema).mtimeMs;
-  } catch {
-    return false;
-  }
-}
-
-const modules = new Map<string, Promise<ValidatorModule>>();
-
-function moduleOf(name: string): Promise<ValidatorModule> {
-  let m = modules.get(name);
-  if (!m) {
-    m = validatorsOf(name);
-    // A failed load is a bug in a schema file; do not cache it so the error is not sticky in tests.
-    m.catch(() => modules.delete(name));
-    modules.set(name, m);
-  }
-  return m;
-}
-
-/** The validator of `schemas/<name>`. */
-export async function schemaValidator(name: string): Promise<ValidateFunction> {
-  const v = (await moduleOf(name)).validate;
-  if (!v) throw new DocketError('invalid-schema', `there is no validator for schema ${name}`);
-  return v;
-}
-
-const variants = new Map<string, ValidateFunction | undefined>();
-
-/**
- * The validator of `schemas/<name>` for a document whose key named in VARIANT_KEYS is `value`:
- * that value's alone (a CSA template's), or the whole file's when the build made none for it (a
- * value the schema refuses; a run from the sources without a build). Both judge it alike.
- */
-export async function variantValidator(name: string, value: unknown): Promise<ValidateFunction> {
-  if (VARIANT_KEYS[name] !== undefined && typeof value === 'string') {
-    const variant = variantName(name, value);
-    if (!variants.has(variant)) variants.set(variant, builtModule(variant)?.validate);
-    const validate = variants.get(variant);
-    if (validate) return validate;
-  }
-  return schemaValidator(name);
-}
-
-/**
- * A validator for one definition of a schema, e.g.
- * `subschemaValidator('docket.schema.json', '#/$defs/httpUrl')` (listed in ajv-setup SUBSCHEMAS).
- */
-export async function subschemaValidator(name: string, fragment: string): Promise<ValidateFunction> {
-  const v = (await moduleOf(name))[subschemaExport(fragment)];
-  if (!v) throw new DocketError('invalid-schema', `schema ${name} has no ${fragment}`);
-  return v;
-}
 
 export interface SchemaDiagnosticOptions {
   positions: DocPositions;

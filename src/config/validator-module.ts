@@ -32,7 +32,7 @@ function wrapped(source: string): string {
 const DIGEST_BYTES = 32;
 
 /** The cache file's bytes: the digest of the module's source, of V8's bytes, then V8's bytes. */
-export function sealedCodeCache(source: string, v8Bytes: Buffer): Buffer {
+export function sealedCodeCache(source: string | Uint8Array, v8Bytes: Buffer): Buffer {
   return Buffer.concat([Buffer.from(sha256(source), 'hex'), Buffer.from(sha256(v8Bytes), 'hex'), v8Bytes]);
 }
 

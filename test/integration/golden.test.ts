@@ -3,7 +3,7 @@
  * against the in-process emulator (whose header is stable). Regenerate with `npx vitest -u`.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { schemaValidator } from '../../src/config/schema.js';
+import { schemaValidator } from '../../src/config/validators.js';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, MSA, NDA } from './fixtures.js';

@@ -7,7 +7,8 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { Diagnostic, Diagnostics, SourcePos } from '../../diagnostics.js';
-import { schemaDiagnostics, schemaValidator } from '../../config/schema.js';
+import { schemaDiagnostics } from '../../config/schema.js';
+import { schemaValidator } from '../../config/validators.js';
 import { didYouMean } from '../../config/suggest.js';
 import { showName } from '../../config/quote.js';
 import { writtenIn } from '../../config/written-number.js';

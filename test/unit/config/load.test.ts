@@ -221,6 +221,9 @@ describe('loadConfig: schema errors', () => {
         'csa.yaml': lines('kind: Template', 'name: C', 'type: CSA', 'parameters:', '  term: forever', '  provider: 7'),
         'by-var.yaml': lines('kind: Template', 'name: V', 'type: ${var.kind_of_deal}', 'parameters:', '  provider: 7'),
         'odd.yaml': lines('kind: Template', 'name: O', 'type: Lease', 'parameters:', '  provider: 7'),
+        // Not a file name to look for: a type no file system would take.
+        'long.yaml': lines('kind: Template', 'name: L', `type: ${'x'.repeat(300)}`),
+        'lone.yaml': lines('kind: Template', 'name: S', 'type: "\uD800"'),
       },
       { kinds: [{ yamlKind: 'Template', schema: 'template.schema.json' }] },
     );
@@ -228,6 +231,8 @@ describe('loadConfig: schema errors', () => {
       'by-var.yaml:5:13 invalid-value parameters.provider',
       'csa.yaml:5:3 unknown-key parameters.term',
       'csa.yaml:6:13 invalid-value parameters.provider',
+      'lone.yaml:3:7 invalid-value type',
+      'long.yaml:3:7 invalid-value type',
       'nda.yaml:5:9 invalid-value parameters.term',
       'odd.yaml:3:7 invalid-value type',
     ]);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { typedView } from '../../helpers/schema-view.js';
 import { schemasDir } from '../../../src/config/load.js';
 import { gotValue } from '../../../src/config/schema.js';
-import { schemaValidator } from '../../../src/config/schema.js';
+import { schemaValidator } from '../../../src/config/validators.js';
 
 const FILES = ['docket.schema.json', 'organization.schema.json', 'member.schema.json', 'playbook.schema.json'];
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { schemaValidator, schemasDir } from '../../../src/config/schema.js';
+import { schemasDir } from '../../../src/config/schema.js';
+import { schemaValidator } from '../../../src/config/validators.js';
 import { DEFINITION_INPUTS, DEFINITION_SCHEMA } from '../../../src/kinds/support/definition.js';
 
 type Schema = Record<string, unknown>;

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { typedView } from '../../helpers/schema-view.js';
 import { schemasDir } from '../../../src/config/load.js';
-import { schemaValidator } from '../../../src/config/schema.js';
+import { schemaValidator } from '../../../src/config/validators.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { CSA_RENAMES, TEMPLATE_TYPES } from '../../../src/kinds/support/template-params.js';
 
