@@ -287,6 +287,8 @@ function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (
     }
     return undefined;
   }
+  // A number written quoted stays quoted (yaml-render.ts), and its kind compares it by value.
+  if (typeof wanted === 'number' && got === String(wanted)) return undefined;
   return sameValue(got, wanted) ? undefined : pointer;
 }
 

@@ -149,6 +149,20 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a number the file quotes as a number in quotes, and the other templates of its file with it: compared by value, it is what live holds', async () => {
+    const nda = (term: string, period: string) => `kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  term: ${term}\n  confidentiality_period: ${period}\n`;
+    const design = (amount: string) => `kind: Template\nname: Design Partner\ntype: Design\nparameters:\n  product_description: Widget\n  include_program_discount_amount: ${amount}\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/t.yaml': `${design('"10.5"')}---\n${nda('2', "'3'")}` });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editTemplate('Design Partner', { include_program_discount_amount: 20 });
+    await app.editTemplate('Mutual NDA', { term: 4, confidentiality_period: 5 });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr, pulled.stdout]).toEqual([0, '', expect.not.stringContaining('Not pulled')]);
+    expect(await read(dir, 'templates/t.yaml')).toBe(`${design('"20"')}---\n${nda('4', "'5'")}`);
+    await expectNoChanges(cli, dir);
+  });
+
   it('keeps the block style of texts inside a template\'s list items, changed or not', async () => {
     const csa = csaTemplate(`standard_version: "2.1"
 parameters:
