@@ -113,7 +113,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
   switch (e.keyword) {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
-      const known = Object.keys((parentSchema.properties ?? {}) as object);
+      const properties = (parentSchema.properties ?? {}) as Record<string, { doNotSuggest?: unknown } | undefined>;
+      // Keys a schema knows only to refuse them (`name` in a template's parameters) are not offered.
+      const known = Object.keys(properties).filter((k) => properties[k]?.doNotSuggest !== true);
       // A template type has over a hundred parameters: name the schema instead of listing them.
       const hint =
         known.length > MAX_LISTED_KEYS

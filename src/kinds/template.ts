@@ -11,7 +11,7 @@ import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import { earlierUploads, knownAttachmentIds } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
-import { docSource, fieldSourcesAt, formerNamesAt, posOf, valueOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, formerNamesAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
@@ -222,7 +222,7 @@ export const templateKind: KindModule<'template'> = {
     checkTemplateParameters(doc, diag);
     const name = normName(doc.body.name);
     const parameters = isPlainObject(doc.body.parameters) ? doc.body.parameters : {};
-    if ('name' in parameters) diag.error('template-name', 'set the template name with the top-level `name`, not in `parameters`', posOf(doc, '/parameters/name'));
+    // A `name` written in `parameters` is refused by the schema, saying where the name goes; it is never sent.
     const type = typeof doc.body.type === 'string' ? doc.body.type : 'NDA';
     const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name'))) };
     if (doc.body.standard_version !== undefined) fields.standard_version = String(doc.body.standard_version);

@@ -81,3 +81,11 @@ it('checks a definition file with a key written twice, as a resource file is: it
     expect.stringMatching(/^templates\/consulting\.cover\.yaml:18:16 error invalid-value .*"datum"/),
   ]);
 });
+
+it("says a template's name written inside its parameters once, with where the name goes", async () => {
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'templates/n.yaml': 'kind: Template\nname: N\ntype: NDA\nparameters:\n  name: Other name\n  term: 2\n' });
+  const result = await runCli(['validate', '-C', dir]);
+  expect(result.code).toBe(1);
+  expect(result.stderr.split('\n').filter((l) => / error /.test(l))).toEqual(['templates/n.yaml:5:9 error invalid-value `name` is not allowed here (got "Other name")']);
+  expect(result.stderr).toContain("the template's display name is the document's own `name:`");
+});
