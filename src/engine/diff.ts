@@ -30,6 +30,11 @@ export interface KindMeta {
   /** Read-only kinds docket never declares (agreements users): no changes, never counted as undeclared. */
   internal?: boolean;
   /**
+   * Fields that say what sort of object it is, not which one (a template's type): two objects
+   * alike in these alone are not "the same content" when the plan looks for a rename (hints.ts).
+   */
+  sortFields?: readonly string[];
+  /**
    * Whether a field's live and desired values are the same, for fields compared in a way of their
    * own (custom template definitions: as parsed YAML); undefined leaves it to the normalised equality.
    */

@@ -102,8 +102,10 @@ function lookLike(d: DesiredResource, kind: KindMeta, c: Candidates, taken: Read
   // References are left out: what they name may be renamed in the same change (a term and its template).
   const refs = new Set(d.refs.map((r) => r.field));
   const fields = contentFields(d.fields, kind).filter((f) => !refs.has(f));
-  // Flags alone (`generate_summary: true`) say nothing about being another object.
-  const telling = fields.some((k) => typeof d.fields[k] !== 'boolean');
+  // Flags and numbers alone (`generate_summary: true`, `term: 2`) say nothing about being another
+  // object, nor does what sort it is (a template's type): some text or structure must be alike.
+  const sorts = new Set(kind.sortFields);
+  const telling = fields.some((k) => typeof d.fields[k] !== 'boolean' && typeof d.fields[k] !== 'number' && !sorts.has(k));
   const content = telling ? free(contentIndex(c, fields).get(contentDigest(d.fields, fields))) : undefined;
   if (content) return { live: content, why: 'the same content' };
   const siblings = children.length > 0 ? free(c.byChildren.get(digest([...children].sort()))) : undefined;

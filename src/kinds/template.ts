@@ -187,6 +187,7 @@ export const templateKind: KindModule<'template'> = {
   deletion: 'none',
   actions: ['create', 'update', 'rename'],
   nameField: 'name',
+  sortFields: ['type', 'standard_version'],
   reads: ['attachment'],
   layout: { folder: 'templates' },
 

@@ -48,6 +48,26 @@ describe('plan hints', () => {
     expect(warnings([desiredPlaybook('Mutual NDA', { renamedFrom: ['NDA'] })], [livePlaybook('pb-1', 'NDA')])).toEqual([]);
   });
 
+  it('a new template alike an undeclared live one only in its type (and a number) is no rename; alike in its text, it is', () => {
+    const template = (name: string, fields: Record<string, unknown>): DesiredResource => ({
+      kind: 'template',
+      key: name,
+      name,
+      fields: { name, ...fields },
+      partial: true,
+      refs: [],
+      renamedFrom: [],
+      source: { file: 'templates/t.yaml', line: 1, col: 1 },
+      fieldSources: {},
+    });
+    const vendor: LiveResource = { kind: 'template', id: 't-1', key: 'Vendor NDA', name: 'Vendor NDA', fields: { name: 'Vendor NDA', type: 'NDA', 'parameters.term': 2, 'parameters.purpose': 'Evaluating vendors' }, refs: [] };
+    expect(warnings([template('Customer NDA', { type: 'NDA' })], [vendor])).toEqual([]);
+    expect(warnings([template('Customer NDA', { type: 'NDA', 'parameters.term': 2 })], [vendor])).toEqual([]);
+    expect(warnings([template('Supplier NDA', { type: 'NDA', 'parameters.purpose': 'Evaluating vendors' })], [vendor])).toEqual([
+      'template "Supplier NDA" (templates/t.yaml:1) looks like a rename of the live template "Vendor NDA" (the same content), but the plan creates "Supplier NDA" beside it: if it was renamed, add `renamed_from: [Vendor NDA]`',
+    ]);
+  });
+
   it('quotes a suggested former name that YAML would misread', () => {
     const [hint] = warnings([desiredPlaybook('NDA: mutual', { description: 'x' })], [livePlaybook('pb-1', 'NDA: one-way', 'x')]);
     expect(hint).toContain('add `renamed_from: ["NDA: one-way"]`');
