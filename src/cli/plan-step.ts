@@ -1,7 +1,7 @@
 /** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
 import { planProject } from '../engine/project.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
-import type { KindName, LiveResource, Plan } from '../engine/types.js';
+import { refKey, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
@@ -79,8 +79,8 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
 function lockKnowsNothing(s: Session, plan: Plan): string | undefined {
   const uploads = plan.changes.filter((c) => c.action === 'upload').length;
   if (uploads === 0 || Object.keys(s.lock.files).length > 0 || s.sync().byKey.size > 0) return undefined;
-  // Templates are what attachments are uploaded for: one already live names its attachments.
-  if (!Object.keys(plan.ids).some((key) => key.startsWith('template:'))) return undefined;
+  // Templates are what attachments are uploaded for: one the files declare that is live already names its attachments.
+  if (!s.workspace.desired.some((d) => d.kind === 'template' && plan.ids[refKey('template', d.key)] !== undefined)) return undefined;
   return `docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the ${uploads === 1 ? 'upload' : `${uploads} uploads`} above may be of files that are live already (the service cannot list them); to keep a live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
 }
 

@@ -433,7 +433,8 @@ describe('standard templates and attachments', () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    // A first apply to an organization without the template: nothing to say.
+    // A first apply to an organization without the template (it holds another one no file declares): nothing to say.
+    await new App(t!.env).createTemplate({ name: 'Vendor NDA', type: 'NDA', term: 2 });
     const first = await cli('apply', '-C', dir, '--auto-approve');
     expect(first.stdout).not.toContain('records nothing for this target');
     await rm(join(dir, 'docket.lock.json'));
