@@ -91,6 +91,9 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 
+/** Characters of a cut pull report the list of files may take first (about a hundred paths). */
+const FILES_SHARE = 4_000;
+
 export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; scope?: readonly string[] }): string {
   const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
   return fitMarkdown((budget) => pullMarkdown(plan, result, opts.dryRun, budget, maxChars, opts.scope), maxChars);
@@ -98,6 +101,13 @@ export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRu
 
 function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined): string {
   const fmt = { name: codeSpan, code: codeSpan };
+  // The files to review take their room (up to a share) before the changes do: a long list of
+  // changes cut short is still told by its count, while a report naming none of its files is no use.
+  const room = Number.isFinite(budget.left) ? Math.min(budget.left, FILES_SHARE) : Infinity;
+  const share: ListBudget = { left: room, cut: false };
+  const files = result.files.length > 0 ? `Files: ${joinWithin(result.files.map((f) => `${codeSpan(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`), share)}` : undefined;
+  if (Number.isFinite(room)) budget.left -= room - share.left;
+  budget.cut ||= share.cut;
   const lines = ['### docket pull', '', markdownTargetLine(plan), ''];
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('**Nothing to pull.** The files hold every live change.', '');
   if (result.pulled.length > 0) {
@@ -115,7 +125,7 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
     pushWithin(lines, result.notes.map((n) => `- ${escapeMarkdown(n)}`), budget);
     lines.push('');
   }
-  if (result.files.length > 0) lines.push(`Files: ${joinWithin(result.files.map((f) => `${codeSpan(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`), budget)}`, '');
+  if (files) lines.push(files, '');
   const only = scopeLine(scope, codeSpan);
   if (only) lines.push(`_${only}_`, '');
   if (budget.cut) lines.push(cutNote(maxChars), '');

@@ -35,6 +35,11 @@ describe('drift and pull markdown at scale', () => {
     const small = renderPullMarkdown(plan([]), { ...result, pulled: entries.slice(0, 2), files: result.files.slice(0, 2) }, { dryRun: true });
     expect(small).toContain('Files: `playbooks/playbook-0.yaml` (created), `playbooks/playbook-1.yaml` (created)');
     expect(small).not.toContain('truncated');
+    // Thousands of changes to one file: the list of changes is cut, the file is still named.
+    const oneFile = renderPullMarkdown(plan([]), { ...result, files: result.files.slice(0, 1) }, { dryRun: true });
+    expect(oneFile.length).toBeLessThan(GITHUB_BODY);
+    expect(oneFile).toMatch(/- _… and [\d,]+ more not listed_/);
+    expect(oneFile).toContain('Files: `playbooks/playbook-0.yaml` (created)\n');
   });
   it('says where each field not pulled is written, in markdown as in text', () => {
     const entry: PullEntry = { kind: 'organization', key: 'organization', name: 'organization', direction: 'changed-live', fields: ['review.default_reviewer'], file: 'organization.yaml', line: 5, reason: 'live value differs from var.legal_lead' };
