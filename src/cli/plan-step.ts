@@ -79,8 +79,10 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
 function lockKnowsNothing(s: Session, plan: Plan): string | undefined {
   const uploads = plan.changes.filter((c) => c.action === 'upload').length;
   if (uploads === 0 || Object.keys(s.lock.files).length > 0 || s.sync().byKey.size > 0) return undefined;
-  // Templates are what attachments are uploaded for: one the files declare that is live already names its attachments.
-  if (!s.workspace.desired.some((d) => d.kind === 'template' && plan.ids[refKey('template', d.key)] !== undefined)) return undefined;
+  // Uploads are made for the objects that name them (templates): one the files declare that is live already names its uploads.
+  const unlisted = new Set(KINDS.filter((k) => k.uploadsUnreadable).map((k) => k.name));
+  const naming = new Set(KINDS.filter((k) => k.reads?.some((r) => unlisted.has(r))).map((k) => k.name));
+  if (!s.workspace.desired.some((d) => naming.has(d.kind) && plan.ids[refKey(d.kind, d.key)] !== undefined)) return undefined;
   return `docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the ${uploads === 1 ? 'upload' : `${uploads} uploads`} above may be of files that are live already (the service cannot list them); to keep a live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
 }
 
