@@ -1,4 +1,4 @@
-import { wholeSlice, windowAround } from '../util/whole-slice.js';
+import { windowAround } from '../util/whole-slice.js';
 
 /**
  * A value as a diagnostic quotes it: in double quotes, one line, every control character escaped
@@ -27,8 +27,11 @@ export function showJson(value: unknown, max = 60): string {
 }
 
 function cutShort(text: string, max: number): string {
-  // Never between the two halves of a surrogate pair (an emoji): half of one prints as `\ud83d`.
-  return text.length > max ? `${wholeSlice(text, 0, max - 3)}...` : text;
+  if (text.length <= max) return text;
+  // Counted in characters, as a name's length is (an emoji is one, not two UTF-16 units), and
+  // never cut between the two halves of one: half of one prints as `\ud83d`.
+  const characters = Array.from(text);
+  return characters.length > max ? `${characters.slice(0, max - 3).join('')}...` : text;
 }
 
 /**

@@ -66,8 +66,8 @@ describe('schemas', () => {
 
 describe('gotValue', () => {
   it('cuts a long value where a character ends, never inside an emoji, and escapes as every quoted value', () => {
-    const got = gotValue(`ab${'🙂'.repeat(40)}`);
-    expect(got).toBe(` (got "ab${'🙂'.repeat(27)}...")`);
+    const got = gotValue(`ab${'🙂'.repeat(80)}`);
+    expect(got).toBe(` (got "ab${'🙂'.repeat(55)}...")`);
     expect(got).not.toMatch(/\\ud83d/);
     expect(gotValue('a\u00a0b')).toBe(' (got "a\\u00a0b")');
     expect(gotValue(42)).toBe(' (got 42)');

@@ -27,8 +27,11 @@ describe('text hygiene', () => {
     expect(quoteValue('Café — naïve')).toBe('"Café — naïve"');
   });
 
-  it('cuts a long value between characters, never inside an emoji', () => {
-    expect(quoteValue(`${'x'.repeat(56)}${'\u{1F600}'.repeat(10)}`)).toBe(`"${'x'.repeat(56)}..."`);
-    expect(quoteValue(`${'x'.repeat(55)}${'\u{1F600}'.repeat(10)}`)).toBe(`"${'x'.repeat(55)}\u{1F600}..."`);
+  it('cuts a long value between characters, never inside an emoji, counting an emoji as one', () => {
+    expect(quoteValue(`${'x'.repeat(56)}${'\u{1F600}'.repeat(10)}`)).toBe(`"${'x'.repeat(56)}\u{1F600}..."`);
+    expect(quoteValue(`${'x'.repeat(55)}${'\u{1F600}'.repeat(10)}`)).toBe(`"${'x'.repeat(55)}\u{1F600}\u{1F600}..."`);
+    // 60 emoji are 120 UTF-16 units, and shown whole; 201 are cut after 57.
+    expect(quoteValue('\u{1F600}'.repeat(60))).toBe(`"${'\u{1F600}'.repeat(60)}"`);
+    expect(quoteValue('\u{1F600}'.repeat(201))).toBe(`"${'\u{1F600}'.repeat(57)}..."`);
   });
 });
