@@ -17,7 +17,7 @@ import { DocketError } from '../errors.js';
 import { formatDuration } from './duration.js';
 import { processAlive } from '../util/process-alive.js';
 import { interruptsOf, type Io } from './io.js';
-import { workPath } from '../config/work-dir.js';
+import { APPLY_LOCK_FILE, workPath } from '../config/work-dir.js';
 import { isLink } from '../util/special-file.js';
 
 export interface ApplyLockHolder {
@@ -41,7 +41,7 @@ export interface ApplyLockOptions {
 }
 
 export function applyLockPath(root: string): string {
-  return workPath(root, 'apply.lock');
+  return workPath(root, APPLY_LOCK_FILE);
 }
 
 export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldApplyLock> {

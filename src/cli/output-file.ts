@@ -3,8 +3,13 @@
  * that cannot be written fails before the services are read (or reviews paid for), not after.
  */
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, realpath, stat } from 'node:fs/promises';
 import { dirname, join, parse, resolve } from 'node:path';
+import { isInside, rootRelative } from '../config/data-files.js';
+import { realPathOfWrite, skipDirectory } from '../config/discover.js';
+import { PROJECT_FILES } from '../config/load.js';
+import { isDocketRecord } from '../config/work-dir.js';
+import type { Workspace } from '../engine/workspace.js';
 import { UsageError } from '../errors.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 import { NOT_REGULAR_FILE } from '../util/special-file.js';
@@ -30,4 +35,20 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   );
   if (!writable) throw new UsageError(`${flag} ${file} cannot be written: ${target ? 'the file' : folder} is not writable`);
   return path;
+}
+
+/**
+ * A usage error when `out` (checkOutputFile's path) is a file the configuration is made of:
+ * docket.yaml, docket.lock.json or docket's records in .docket/ (which no read can rebuild), a YAML
+ * file (every later run reads it as a resource), or a data file a resource names (a plan's JSON
+ * would be published as a term's text). Written over, the next run fails or publishes it.
+ */
+export async function refuseConfigurationFile(out: string, file: string, flag: string, workspace: Workspace): Promise<void> {
+  const root = workspace.config.project.root;
+  const realRoot = await realpath(root).catch(() => root);
+  const real = await realPathOfWrite(out).catch(() => out);
+  if (!isInside(realRoot, real) || real === realRoot) return;
+  const rel = rootRelative(realRoot, real);
+  const read = (PROJECT_FILES as readonly string[]).includes(rel) || isDocketRecord(rel) || workspace.files.has(rel) || (/\.ya?ml$/i.test(rel) && !rel.split('/').slice(0, -1).some(skipDirectory));
+  if (read) throw new UsageError(`${flag} ${file} is ${rel}, a file of the configuration: the saved file would take its place`, `save it outside the configuration's files, such as ${flag} plan.json beside docket.yaml`);
 }

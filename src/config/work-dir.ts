@@ -14,6 +14,17 @@ export const LOCK_FILE = 'docket.lock.json';
 export const EMULATOR_STATE_FILE = 'emulator.json';
 /** Where `--emulator` runs keep their sync records: they describe that state, not the real services. */
 export const EMULATOR_SYNC_FILE = 'emulator-sync.json';
+/** The local lock of an apply (cli/apply-lock.ts). */
+export const APPLY_LOCK_FILE = 'apply.lock';
+
+/**
+ * Whether a root-relative path is a file docket keeps records in (the lock, the emulator's state
+ * and sync records, the apply lock): what a file a user names for output must never be. Other
+ * files in the work folder, a saved plan say, are the user's.
+ */
+export function isDocketRecord(rel: string): boolean {
+  return rel === LOCK_FILE || [EMULATOR_STATE_FILE, EMULATOR_SYNC_FILE, APPLY_LOCK_FILE].some((name) => rel === `${WORK_DIR}/${name}` || rel.startsWith(`${WORK_DIR}/${name}.`));
+}
 
 /** Whether a root-relative path (`/` separators) is one of docket's own files: the lock, or one in the work folder. */
 export function isWorkFile(rel: string): boolean {

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -73,6 +73,35 @@ describe('a file the command writes at its end is checked at its start', () => {
       expect(r.requests).toBe(0);
       expect(JSON.parse(r.stdout).error.message).toContain(message);
     }
+  });
+
+  it('plan --out is never a file the configuration is made of: the lock, docket.yaml, a resource, a data file, the emulator\'s state', async () => {
+    const config = await makeDir({
+      'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
+      'playbooks/nda.yaml': NDA,
+      'terms/t.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n',
+      'terms/t.md': 'The terms.\n',
+      'docket.lock.json': '{"version":2,"targets":{}}\n',
+    });
+    const before = await Promise.all(['docket.yaml', 'playbooks/nda.yaml', 'terms/t.md', 'docket.lock.json'].map((f) => readFile(join(config, f), 'utf8')));
+    for (const [out, rel] of [
+      [join(config, 'docket.lock.json'), 'docket.lock.json'],
+      [join(config, 'docket.yaml'), 'docket.yaml'],
+      [join(config, 'playbooks', 'nda.yaml'), 'playbooks/nda.yaml'],
+      // Not there yet, and still read as a resource by every later run.
+      [join(config, 'plans', 'saved.yaml'), 'plans/saved.yaml'],
+      [join(config, 'terms', 't.md'), 'terms/t.md'],
+      [join(config, '.docket', 'emulator.json'), '.docket/emulator.json'],
+    ] as const) {
+      const r = await run(['plan', '-C', config, '--out', out, '--timeout', '2s']);
+      expect([r.code, r.requests]).toEqual([1, 0]);
+      expect(r.stderr).toContain(`is ${rel}, a file of the configuration`);
+    }
+    expect(await Promise.all(['docket.yaml', 'playbooks/nda.yaml', 'terms/t.md', 'docket.lock.json'].map((f) => readFile(join(config, f), 'utf8')))).toEqual(before);
+    // A plan file beside docket.yaml is not one of them: the run goes on (to say the agreements service is not configured here).
+    const beside = await run(['plan', '-C', config, '--out', join(config, 'plan.json'), '--timeout', '2s']);
+    expect(beside.stderr).not.toContain('a file of the configuration');
+    expect(beside.stderr).toMatch(/agreements/i);
   });
 
   it('export --out "" says it needs a name (it was "--out  is not empty")', async () => {
