@@ -110,6 +110,18 @@ describe('a file the command writes at its end is checked at its start', () => {
     expect(r.stderr).toContain('--out needs a directory name');
   });
 
+  it('test --compare-to "" and emulator --host/--state/--seed "" are errors, not a run without them (an unset variable in a script)', async () => {
+    const compare = await run(['test', '-C', dir, '--compare-to', '']);
+    expect([compare.code, compare.requests]).toEqual([1, 0]);
+    expect(compare.stderr).toContain('--compare-to needs a git ref (got "")');
+    for (const [flag, what] of [['--host', 'an address'], ['--state', 'a file name'], ['--seed', 'a file name']] as const) {
+      const r = await run(['emulator', '--port', '0', flag, '']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${flag} needs ${what} (got "")`);
+      expect(r.stdout).not.toContain('listening');
+    }
+  });
+
   it('test --junit "" is an error, not a run without the report (a directory: test-command-inputs)', async () => {
     const r = await run(['test', '-C', dir, '--junit', '']);
     expect(r.code).toBe(1);

@@ -75,6 +75,10 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .addOption(new Option('--create-status <CODE>', 'status of a successful create (204: with no body)').choices(['200', '201', '204']))
     .addOption(new Option('--rule-fields <WHICH>', 'rule writes keep every field, or only name, actions and description (the rest dropped silently)').choices(['all', 'documented']))
     .action(async (opts: EmulatorOptions) => {
+      // An unset variable in a script (`--state "$STATE"`): not a run without the file, nor one listening everywhere.
+      for (const [flag, value, what] of [['--host', opts.host, 'an address'], ['--state', opts.state, 'a file name'], ['--seed', opts.seed, 'a file name']] as const) {
+        if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} needs ${what} (got "${value}")`);
+      }
       const seed = opts.seed ? await readSeed(opts.seed) : defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS, invited: true });
       const emulator = await startEmulatorForCli({
         host: opts.host,

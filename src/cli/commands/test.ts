@@ -192,6 +192,8 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   const junit = opts.junit;
   // Before any case runs (reviews cost money): a report that cannot be written is not worth the run.
   if (junit !== undefined) await checkOutputFile(io.cwd, junit, '--junit', 'junit.xml');
+  // An unset variable in CI (`--compare-to "$BASE"`) would silently drop the comparison.
+  if (opts.compareTo !== undefined && opts.compareTo.trim() === '') throw new UsageError('--compare-to needs a git ref (got "")', 'name the ref to compare with, such as --compare-to origin/main');
   let report: TestReport | undefined;
   // A file is output too (a CI artifact): keys in it are redacted as on stdout.
   const secrets = junitKeyValues(io.env);
