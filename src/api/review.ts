@@ -274,7 +274,8 @@ export class ReviewApi {
   }
 
   async getReview(id: string): Promise<ApiResource<ReviewAttrs>> {
-    return this.locator.run(async (w) => (await this.client.request<One<ReviewAttrs>>({ method: 'GET', path: `${w.prefix}/reviews/${id}`, operation: `read review ${id}`, resource: true })).data);
+    // The id as typed (`test capture --review`): one path segment, whatever it holds.
+    return this.locator.run(async (w) => (await this.client.request<One<ReviewAttrs>>({ method: 'GET', path: `${w.prefix}/reviews/${encodeURIComponent(id)}`, operation: `read review ${id}`, resource: true })).data);
   }
 
   async getPlaybook(id: string): Promise<ApiResource<PlaybookAttrs>> {

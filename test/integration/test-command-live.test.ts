@@ -107,6 +107,16 @@ describe('docket test against a standalone emulator', () => {
     expect(otherCopy.code).toBe(1);
     expect(otherCopy.stderr).toContain(`is not the contract review ${reviewId} read: sha256`);
     expect(existsSync(out)).toBe(false);
+    // No id, or one that is not one path segment: never the list of reviews, nor another route.
+    const empty = await runCli(['test', 'capture', '-C', dir, '--review', '', '--out', out], { env: emu().env });
+    expect([empty.code, empty.stderr]).toEqual([1, expect.stringContaining('--review needs a review id (got "")')]);
+    for (const odd of ['../playbooks', `${reviewId}?x=1`]) {
+      const r = await runCli(['test', 'capture', '-C', dir, '--review', odd, '--out', out], { env: emu().env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/not found|404/i);
+      expect(r.stderr).not.toMatch(/malformed|is a list/);
+    }
+    expect(existsSync(out)).toBe(false);
     const unnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out], { env: emu().env });
     expect(unnamed.code).toBe(1);
     expect(unnamed.stderr).toContain(`review ${reviewId} was made against playbook`);

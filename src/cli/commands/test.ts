@@ -422,6 +422,7 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
       const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
       // All before the review is read: a case that cannot be written is not worth fetching.
+      if (opts.review.trim() === '') throw new UsageError('--review needs a review id (got "")', 'the id of the review to capture, as the app or `docket test -o json` shows it');
       const out = await checkOutputFile(io.cwd, opts.out, '--out', 'tests/captured.test.yaml');
       // Any other name would be read as a resource file, which every later command refuses.
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, `name it ${JSON.stringify(opts.out.replace(/(\.ya?ml)?$/i, '.test.yaml'))}`);
