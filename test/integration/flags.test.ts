@@ -122,6 +122,18 @@ describe('a file the command writes at its end is checked at its start', () => {
     }
   });
 
+  it('drift and pull with a --target of none of their --kind kinds are an error before any request, not "No drift"', async () => {
+    for (const command of ['drift', 'pull']) {
+      const r = await run([command, '-C', dir, '--kind', 'custom-term', '--target', 'playbook/Inbound NDA', '--timeout', '2s']);
+      expect([r.code, r.requests]).toEqual([1, 0]);
+      expect(r.stderr).toContain('--target playbook/Inbound NDA is none of --kind custom-term: together they select nothing to compare');
+    }
+    // A rule of a playbook is within --kind playbook: it goes on to the service (which refuses the key here).
+    const within = await run(['drift', '-C', dir, '--kind', 'playbook', '--target', 'rule/Inbound NDA/Term', '--timeout', '2s']);
+    expect(within.stderr).not.toContain('select nothing');
+    expect(within.requests).toBeGreaterThan(0);
+  });
+
   it('test --junit "" is an error, not a run without the report (a directory: test-command-inputs)', async () => {
     const r = await run(['test', '-C', dir, '--junit', '']);
     expect(r.code).toBe(1);

@@ -8,11 +8,12 @@ import { childrenLookup } from '../../engine/children.js';
 import { driftReport } from '../../engine/drift.js';
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
-import { childInTargets, limitToKinds, namedByTargets, unmatchedInTargets } from '../../engine/target.js';
+import { childInTargets, limitToKinds, namedByTargets, parseTarget, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { refKey, type KindName } from '../../engine/types.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
+import { UsageError } from '../../errors.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
@@ -34,8 +35,22 @@ export function kindOption(): Option {
   return new Option('--kind <KIND>', `only this kind, read even when no file declares one (repeatable): ${names.join(', ')}`).argParser(collect).default([]);
 }
 
-export function kindNames(values: readonly string[]): KindName[] {
-  return values.length === 0 ? [] : exportKinds(values, KINDS).map((k) => k.name);
+/**
+ * The kinds of `--kind`; a `--target` of none of them (nor of a child of one) is a usage error:
+ * the two would select nothing, and a scheduled drift job would pass on "No drift".
+ */
+export function kindNames(values: readonly string[], targets: readonly string[] = []): KindName[] {
+  const kinds = values.length === 0 ? [] : exportKinds(values, KINDS).map((k) => k.name);
+  if (kinds.length === 0) return kinds;
+  for (const text of targets) {
+    const target = parseTarget(text, KINDS);
+    if ('error' in target) continue; // said by the session, as for any command
+    const parent = KINDS.find((k) => k.name === target.kind)?.parentKind;
+    if (!kinds.includes(target.kind) && !(parent && kinds.includes(parent))) {
+      throw new UsageError(`--target ${text} is none of --kind ${kinds.join(', ')}: together they select nothing to compare`, `drop the --target, or add --kind ${target.kind}`);
+    }
+  }
+  return kinds;
 }
 
 /** What a report limited by `--kind` and `--target` compared, as given (nothing when not limited). */
@@ -63,7 +78,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: DriftFlags) => {
       const deadline = Date.now() + opts.timeout;
-      const kinds = kindNames(opts.kind);
+      const kinds = kindNames(opts.kind, opts.target);
       const { plan, report } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds });
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;

@@ -56,7 +56,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: PullFlags) => {
       const deadline = Date.now() + opts.timeout;
-      const kinds = kindNames(opts.kind);
+      const kinds = kindNames(opts.kind, opts.target);
       const dryRun = Boolean(opts.dryRun);
       const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds) }, async (s) => {
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds, readAll: true });
