@@ -34,9 +34,13 @@ function onlyLiveNote(report: DriftReport): string {
   const left = report.drift.filter(leftOnlyLive);
   if (left.length === 0) return '';
   const prunable = report.prunable;
-  if (prunable && left.every((i) => prunable.has(i.kind))) return ' (objects only live: with `docket apply --prune`)';
-  if (prunable && !left.some((i) => prunable.has(i.kind))) return ' (objects only live: the app removes them, no apply does)';
-  return ' (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others)';
+  // After apply's clause, a note on it; alone (nothing else for apply to revert), a clause of its own, not a note on pull.
+  const alone = !applyReverts(report);
+  if (prunable && left.every((i) => prunable.has(i.kind))) return alone ? '; `docket apply --prune` archives the objects only live' : ' (objects only live: with `docket apply --prune`)';
+  if (prunable && !left.some((i) => prunable.has(i.kind))) return alone ? '; the objects only live the app removes, no apply does' : ' (objects only live: the app removes them, no apply does)';
+  return alone
+    ? '; of the objects only live, `docket apply --prune` archives those of the kinds it archives, the app removes the others'
+    : ' (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others)';
 }
 
 /** Whether an apply reverts any of the drift: not objects only live it leaves, nor live work in objects the files removed. */

@@ -98,17 +98,19 @@ describe('drift and pull markdown at scale', () => {
     const text = (drift: DriftItem[]) => renderDriftText(plan([]), { drift, ignored: [], pending: [] }, { color: false });
     const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-live', action: 'update', fields: [{ field: 'actions', direction: 'live' }] };
     // Only objects only live that no change removes: apply reverts none of it, and is not offered.
-    expect(text([made])).toContain('`docket pull` writes it into the files (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others).');
+    // Said as a clause of its own: as a note on pull, it read as if pull took --prune.
+    expect(text([made])).toContain('`docket pull` writes it into the files; of the objects only live, `docket apply --prune` archives those of the kinds it archives, the app removes the others.');
     expect(text([made])).not.toContain('`docket apply` reverts');
     expect(text([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others).');
     expect(text([pruned])).toContain('`docket apply` reverts what no `drift: adopt` policy covers.');
-    expect(renderDriftMarkdown(plan([]), { drift: [made], ignored: [], pending: [] })).toContain('Run `docket pull` to write the drift into the files as a pull request (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others).');
+    expect(renderDriftMarkdown(plan([]), { drift: [made], ignored: [], pending: [] })).toContain('Run `docket pull` to write the drift into the files as a pull request; of the objects only live, `docket apply --prune` archives those of the kinds it archives, the app removes the others.');
     expect(renderDriftMarkdown(plan([]), { drift: [made, edited], ignored: [], pending: [] })).toContain('or `docket apply` to revert it (objects only live:');
     // Knowing which kinds `--prune` archives: a template made in the app is the app's to remove, a playbook apply's.
     const template: DriftItem = { kind: 'template', key: 'App NDA', name: 'App NDA', direction: 'only-live', fields: [] };
     const withKinds = (drift: DriftItem[]) => renderDriftText(plan([]), { drift, ignored: [], pending: [], prunable: new Set(['playbook'] as const) }, { color: false });
-    expect(withKinds([template])).toContain('`docket pull` writes it into the files (objects only live: the app removes them, no apply does).');
-    expect(withKinds([made])).toContain('(objects only live: with `docket apply --prune`).');
+    expect(withKinds([template])).toContain('`docket pull` writes it into the files; the objects only live the app removes, no apply does.');
+    expect(withKinds([made])).toContain('`docket pull` writes it into the files; `docket apply --prune` archives the objects only live.');
+    expect(withKinds([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: with `docket apply --prune`).');
     expect(withKinds([made, template])).toContain('`docket apply --prune` archives those of the kinds it archives, the app removes the others');
     // Drift a `drift: adopt` policy holds: apply never reverts it.
     const adopted: DriftItem = { ...edited, action: undefined, policy: 'adopt' };
