@@ -4,11 +4,11 @@
  */
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
-import { dirname, join, parse, resolve } from 'node:path';
+import path, { dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
-import { realPathOfWrite, skipDirectory } from '../config/discover.js';
+import { readAsConfiguration, realPathOfWrite } from '../config/discover.js';
 import { PROJECT_FILES } from '../config/load.js';
-import { isDocketRecord } from '../config/work-dir.js';
+import { isDocketRecord, LOCK_FILE } from '../config/work-dir.js';
 import type { Workspace } from '../engine/workspace.js';
 import { UsageError } from '../errors.js';
 import { nearestExisting } from '../util/nearest-existing.js';
@@ -41,14 +41,23 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
  * A usage error when `out` (checkOutputFile's path) is a file the configuration is made of:
  * docket.yaml, docket.lock.json or docket's records in .docket/ (which no read can rebuild), a YAML
  * file (every later run reads it as a resource), or a data file a resource names (a plan's JSON
- * would be published as a term's text). Written over, the next run fails or publishes it.
+ * would be published as a term's text). Written over, the next run fails or publishes it. Named
+ * as the configuration names them, or reached through a link either way (a lock shared by two
+ * checkouts is a link out of the configuration; a data file may be a link to another file).
  */
 export async function refuseConfigurationFile(out: string, file: string, flag: string, workspace: Workspace): Promise<void> {
   const root = workspace.config.project.root;
   const realRoot = await realpath(root).catch(() => root);
   const real = await realPathOfWrite(out).catch(() => out);
-  if (!isInside(realRoot, real) || real === realRoot) return;
-  const rel = rootRelative(realRoot, real);
-  const read = (PROJECT_FILES as readonly string[]).includes(rel) || isDocketRecord(rel) || workspace.files.has(rel) || (/\.ya?ml$/i.test(rel) && !rel.split('/').slice(0, -1).some(skipDirectory));
-  if (read) throw new UsageError(`${flag} ${file} is ${rel}, a file of the configuration: the saved file would take its place`, `save it outside the configuration's files, such as ${flag} plan.json beside docket.yaml`);
+  const named = [path.relative(root, out), isInside(realRoot, real) ? rootRelative(realRoot, real) : undefined]
+    .map((rel) => rel?.split(path.sep).join('/'))
+    .find((rel) => rel !== undefined && rel !== '' && !rel.startsWith('..') && readByDocket(rel, workspace));
+  const own = [...(PROJECT_FILES as readonly string[]), LOCK_FILE, ...workspace.files.keys()];
+  const linked = named ?? (await Promise.all(own.map(async (rel) => ((await realpath(path.join(root, rel)).catch(() => undefined)) === real ? rel : undefined)))).find(Boolean);
+  if (linked) throw new UsageError(`${flag} ${file} is ${linked}, a file of the configuration: the saved file would take its place`, `save it outside the configuration's files, such as ${flag} plan.json beside docket.yaml`);
+}
+
+/** Whether a root-relative path is a file the configuration is read from, or one of docket's records. */
+function readByDocket(rel: string, workspace: Workspace): boolean {
+  return (PROJECT_FILES as readonly string[]).includes(rel) || isDocketRecord(rel) || workspace.files.has(rel) || readAsConfiguration(rel);
 }

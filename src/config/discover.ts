@@ -20,6 +20,12 @@ export function skipDirectory(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 
+/** Whether discovery reads the file at a root-relative path (`/` separators) as part of the configuration. */
+export function readAsConfiguration(rel: string): boolean {
+  const parts = rel.split('/');
+  return YAML_FILE.test(rel) && !parts.slice(0, -1).some(skipDirectory);
+}
+
 /** The YAML files below a directory, and the folders and links that could not be read. */
 export interface Discovered {
   files: string[];

@@ -23,7 +23,8 @@ export const APPLY_LOCK_FILE = 'apply.lock';
  * files in the work folder, a saved plan say, are the user's.
  */
 export function isDocketRecord(rel: string): boolean {
-  return rel === LOCK_FILE || [EMULATOR_STATE_FILE, EMULATOR_SYNC_FILE, APPLY_LOCK_FILE].some((name) => rel === `${WORK_DIR}/${name}` || rel.startsWith(`${WORK_DIR}/${name}.`));
+  // The apply lock comes with its holders' own copies and a takeover folder (`apply.lock.PID`, `apply.lock.takeover`).
+  return rel === LOCK_FILE || [EMULATOR_STATE_FILE, EMULATOR_SYNC_FILE, APPLY_LOCK_FILE].some((name) => rel === `${WORK_DIR}/${name}`) || rel.startsWith(`${WORK_DIR}/${APPLY_LOCK_FILE}.`);
 }
 
 /** Whether a root-relative path (`/` separators) is one of docket's own files: the lock, or one in the work folder. */

@@ -37,7 +37,7 @@ function onlyLiveNote(report: DriftReport): string {
   // After apply's clause, a note on it; alone (nothing else for apply to revert), a clause of its own, not a note on pull.
   const alone = !applyReverts(report);
   if (prunable && left.every((i) => prunable.has(i.kind))) return alone ? '; `docket apply --prune` archives the objects only live' : ' (objects only live: with `docket apply --prune`)';
-  if (prunable && !left.some((i) => prunable.has(i.kind))) return alone ? '; the objects only live the app removes, no apply does' : ' (objects only live: the app removes them, no apply does)';
+  if (prunable && !left.some((i) => prunable.has(i.kind))) return alone ? '; the app removes the objects only live, no apply does' : ' (objects only live: the app removes them, no apply does)';
   return alone
     ? '; of the objects only live, `docket apply --prune` archives those of the kinds it archives, the app removes the others'
     : ' (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others)';

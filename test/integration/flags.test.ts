@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { BIN } from '../helpers/bin.js';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
+import { AGREEMENTS_DOCKET_YAML, CUSTOM_TEMPLATE_YAML, DEFINITION, TERM_MD } from './agreements-fixtures.js';
 
 let server: Server;
 let requests = 0;
@@ -98,6 +99,27 @@ describe('a file the command writes at its end is checked at its start', () => {
       expect(r.stderr).toContain(`is ${rel}, a file of the configuration`);
     }
     expect(await Promise.all(['docket.yaml', 'playbooks/nda.yaml', 'terms/t.md', 'docket.lock.json'].map((f) => readFile(join(config, f), 'utf8')))).toEqual(before);
+    // Through links either way: a lock shared by two checkouts (a link out), a data file that is a link to another file.
+    const shared = await makeDir({ 'docket.lock.json': '{"version":2,"targets":{}}\n' });
+    const linked = await makeDir({
+      'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
+      'terms/t.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n',
+      'texts/real.md': 'The terms.\n',
+    });
+    await symlink(join(shared, 'docket.lock.json'), join(linked, 'docket.lock.json'));
+    await symlink(join(linked, 'texts', 'real.md'), join(linked, 'terms', 't.md'));
+    for (const [out, rel] of [
+      [join(linked, 'docket.lock.json'), 'docket.lock.json'],
+      [join(shared, 'docket.lock.json'), 'docket.lock.json'],
+      [join(linked, 'terms', 't.md'), 'terms/t.md'],
+      [join(linked, 'texts', 'real.md'), 'terms/t.md'],
+    ] as const) {
+      const r = await run(['plan', '-C', linked, '--out', out, '--timeout', '2s']);
+      expect([r.code, r.requests]).toEqual([1, 0]);
+      expect(r.stderr).toContain(`is ${rel}, a file of the configuration`);
+    }
+    expect(await readFile(join(shared, 'docket.lock.json'), 'utf8')).toBe('{"version":2,"targets":{}}\n');
+    expect(await readFile(join(linked, 'texts', 'real.md'), 'utf8')).toBe('The terms.\n');
     // A plan file beside docket.yaml is not one of them: the run goes on (to say the agreements service is not configured here).
     const beside = await run(['plan', '-C', config, '--out', join(config, 'plan.json'), '--timeout', '2s']);
     expect(beside.stderr).not.toContain('a file of the configuration');
@@ -132,6 +154,11 @@ describe('a file the command writes at its end is checked at its start', () => {
     const within = await run(['drift', '-C', dir, '--kind', 'playbook', '--target', 'rule/Inbound NDA/Term', '--timeout', '2s']);
     expect(within.stderr).not.toContain('select nothing');
     expect(within.requests).toBeGreaterThan(0);
+    // So is a custom template's term within --kind custom-term: the target names it.
+    const agreements = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML, 'templates/consulting.cover.yaml': DEFINITION, 'terms/t.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody_file: t.md\n', 'terms/t.md': TERM_MD });
+    const term = await run(['drift', '-C', agreements, '--kind', 'custom-term', '--target', 'custom-template/Consulting Agreement', '--timeout', '2s']);
+    expect(term.stderr).not.toContain('select nothing');
+    expect(term.stderr).toMatch(/agreements/i);
   });
 
   it('test --junit "" is an error, not a run without the report (a directory: test-command-inputs)', async () => {

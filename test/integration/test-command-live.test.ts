@@ -108,8 +108,14 @@ describe('docket test against a standalone emulator', () => {
     expect(otherCopy.stderr).toContain(`is not the contract review ${reviewId} read: sha256`);
     expect(existsSync(out)).toBe(false);
     // No id, or one that is not one path segment: never the list of reviews, nor another route.
-    const empty = await runCli(['test', 'capture', '-C', dir, '--review', '', '--out', out], { env: emu().env });
-    expect([empty.code, empty.stderr]).toEqual([1, expect.stringContaining('--review needs a review id (got "")')]);
+    for (const flag of ['--name', '--playbook', '--contract']) {
+      const r = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, flag, ''], { env: emu().env });
+      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`${flag} needs a value (got "")`)]);
+    }
+    for (const none of ['', '.', '..']) {
+      const empty = await runCli(['test', 'capture', '-C', dir, '--review', none, '--out', out], { env: emu().env });
+      expect([empty.code, empty.stderr]).toEqual([1, expect.stringContaining(`--review needs a review id (got ${JSON.stringify(none)})`)]);
+    }
     for (const odd of ['../playbooks', `${reviewId}?x=1`]) {
       const r = await runCli(['test', 'capture', '-C', dir, '--review', odd, '--out', out], { env: emu().env });
       expect(r.code).toBe(1);

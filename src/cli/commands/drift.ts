@@ -35,22 +35,28 @@ export function kindOption(): Option {
   return new Option('--kind <KIND>', `only this kind, read even when no file declares one (repeatable): ${names.join(', ')}`).argParser(collect).default([]);
 }
 
+export function kindNames(values: readonly string[]): KindName[] {
+  return values.length === 0 ? [] : exportKinds(values, KINDS).map((k) => k.name);
+}
+
 /**
- * The kinds of `--kind`; a `--target` of none of them (nor of a child of one) is a usage error:
- * the two would select nothing, and a scheduled drift job would pass on "No drift".
+ * With `--kind`, a usage error for a `--target` that can select none of those kinds: not of one
+ * of them, nor a child of one (a rule of `--kind playbook`), nor naming an object of one (a
+ * custom template's term, under `--kind custom-term`). Together they would compare nothing, and a
+ * scheduled drift job would pass on "No drift".
  */
-export function kindNames(values: readonly string[], targets: readonly string[] = []): KindName[] {
-  const kinds = values.length === 0 ? [] : exportKinds(values, KINDS).map((k) => k.name);
-  if (kinds.length === 0) return kinds;
-  for (const text of targets) {
-    const target = parseTarget(text, KINDS);
-    if ('error' in target) continue; // said by the session, as for any command
-    const parent = KINDS.find((k) => k.name === target.kind)?.parentKind;
-    if (!kinds.includes(target.kind) && !(parent && kinds.includes(parent))) {
+export function refuseTargetsOutsideKinds(targets: readonly string[], kinds: readonly KindName[]): SessionOptions['check'] {
+  if (kinds.length === 0 || targets.length === 0) return undefined;
+  return async (workspace) => {
+    for (const text of targets) {
+      const target = parseTarget(text, KINDS);
+      if ('error' in target) continue; // said by the session, as for any command
+      const parent = KINDS.find((k) => k.name === target.kind)?.parentKind;
+      const named = workspace.desired.filter((d) => d.kind === target.kind && d.key === target.key).flatMap((d) => d.refs.map((r) => r.kind));
+      if ([target.kind, parent, ...named].some((k) => k !== undefined && kinds.includes(k))) continue;
       throw new UsageError(`--target ${text} is none of --kind ${kinds.join(', ')}: together they select nothing to compare`, `drop the --target, or add --kind ${target.kind}`);
     }
-  }
-  return kinds;
+  };
 }
 
 /** What a report limited by `--kind` and `--target` compared, as given (nothing when not limited). */
@@ -78,8 +84,9 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: DriftFlags) => {
       const deadline = Date.now() + opts.timeout;
-      const kinds = kindNames(opts.kind, opts.target);
-      const { plan, report } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds) }, async (s) => {
+      const kinds = kindNames(opts.kind);
+      const check = refuseTargetsOutsideKinds(opts.target, kinds);
+      const { plan, report } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds });
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));

@@ -25,7 +25,7 @@ import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { droppedFromFiles } from '../../engine/drift.js';
 import { refKey, type LiveResource } from '../../engine/types.js';
 import { withSession } from '../session.js';
-import { kindNames, kindOption, scopeOf, servicesFor } from './drift.js';
+import { kindNames, kindOption, refuseTargetsOutsideKinds, scopeOf, servicesFor } from './drift.js';
 import { readSchema } from '../../config/schema-read.js';
 import { decodeStrict } from '../../config/discover.js';
 import { sha256 } from '../../engine/canonical.js';
@@ -56,9 +56,10 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: PullFlags) => {
       const deadline = Date.now() + opts.timeout;
-      const kinds = kindNames(opts.kind, opts.target);
+      const kinds = kindNames(opts.kind);
+      const check = refuseTargetsOutsideKinds(opts.target, kinds);
       const dryRun = Boolean(opts.dryRun);
-      const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds) }, async (s) => {
+      const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds, readAll: true });
         const byKind = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         // Of a kind the files dropped whole, only the objects they dropped are anyone's (as drift has it): none made in the app is written.

@@ -108,7 +108,7 @@ describe('drift and pull markdown at scale', () => {
     // Knowing which kinds `--prune` archives: a template made in the app is the app's to remove, a playbook apply's.
     const template: DriftItem = { kind: 'template', key: 'App NDA', name: 'App NDA', direction: 'only-live', fields: [] };
     const withKinds = (drift: DriftItem[]) => renderDriftText(plan([]), { drift, ignored: [], pending: [], prunable: new Set(['playbook'] as const) }, { color: false });
-    expect(withKinds([template])).toContain('`docket pull` writes it into the files; the objects only live the app removes, no apply does.');
+    expect(withKinds([template])).toContain('`docket pull` writes it into the files; the app removes the objects only live, no apply does.');
     expect(withKinds([made])).toContain('`docket pull` writes it into the files; `docket apply --prune` archives the objects only live.');
     expect(withKinds([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: with `docket apply --prune`).');
     expect(withKinds([made, template])).toContain('`docket apply --prune` archives those of the kinds it archives, the app removes the others');
