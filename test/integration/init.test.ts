@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 /** `docket init`: a starter directory that validates, plans and applies cleanly, and never overwrites. */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -167,11 +168,22 @@ describe('docket init', () => {
     expect((await runCli(['init', join(dir, '.scratch/new')])).stderr).toBe('');
   });
 
-  it('refuses a DIR that is a file', async () => {
+  it('refuses a DIR that is a file, a named pipe or a link to nothing, saying which', async () => {
     const dir = await makeDir({ taken: 'x' });
     const result = await runCli(['init', join(dir, 'taken')]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('taken is a file, not a folder; nothing was written');
+    spawnSync('mkfifo', [join(dir, 'pipe')]);
+    await symlink(join(dir, 'nowhere'), join(dir, 'dangling'));
+    for (const [target, why] of [
+      ['pipe', 'pipe is not a folder (a named pipe or a device); nothing was written'],
+      ['dangling', 'dangling is a symbolic link to something that does not exist, not a folder; nothing was written'],
+      ['dangling/sub', 'dangling is a symbolic link to something that does not exist, not a folder; nothing was written'],
+    ] as const) {
+      const r = await runCli(['init', join(dir, target)]);
+      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(why)]);
+    }
+    expect(existsSync(join(dir, 'nowhere'))).toBe(false);
   });
 
   it('refuses, before writing anything, a file where a folder must be or a folder where a file must be', async () => {

@@ -88,9 +88,12 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
 function blockerOf(root: string, files: readonly string[]): { path: string; why: string } | undefined {
   for (let at = root; ; at = dirname(at)) {
     if (existsSync(at)) {
-      if (!statSync(at).isDirectory()) return { path: at, why: 'is a file, not a folder' };
+      const found = statSync(at);
+      if (!found.isDirectory()) return { path: at, why: found.isFile() ? 'is a file, not a folder' : 'is not a folder (a named pipe or a device)' };
       break;
     }
+    // A link to nothing is not a folder to make: the write would fail, saying only ENOENT.
+    if (danglingLink(at)) return { path: at, why: 'is a symbolic link to something that does not exist, not a folder' };
     if (dirname(at) === at) break;
   }
   for (const file of files) {
@@ -104,6 +107,15 @@ function blockerOf(root: string, files: readonly string[]): { path: string; why:
     }
   }
   return undefined;
+}
+
+/** Whether `path` is a link to nothing (below a file, it is nothing at all: said when the walk reaches the file). */
+function danglingLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** Where the modelines point, when nothing is installed there yet. */
