@@ -25,8 +25,9 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 // A file's variants too (ajv-setup.ts schemaVariants): a run loads only the template types its files use,
 // of those the index lists (any other value is checked by the whole file's validator).
-const names = setup.validatorNames();
-writeFileSync(path.join(OUT, setup.VARIANT_INDEX), `${JSON.stringify(setup.variantIndex())}\n`);
+const index = setup.variantIndex();
+const names = setup.validatorNames(index);
+writeFileSync(path.join(OUT, setup.VARIANT_INDEX), `${JSON.stringify(index)}\n`);
 for (const name of names) {
   const id = `${setup.SCHEMA_BASE}${name}`;
   const exports = { validate: id };

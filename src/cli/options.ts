@@ -1,5 +1,6 @@
 /** Options every command shares, parsed once so commands see typed values. */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../errors.js';
 
 export interface CommonOptions {
   dir: string;
@@ -27,6 +28,16 @@ export function parseConcurrency(value: string): number {
 export function parseEnvName(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('needs the name of an environment from docket.yaml `environments:`');
   return value;
+}
+
+/**
+ * A flag given an empty value (an unset variable in a script, `--state "$STATE"`) is a usage error,
+ * not a run without it: `${flag} needs ${what} (got "")`. Also `.` and `..` when `segment` (a value
+ * sent as one URL path segment, which a URL would read as steps along the path).
+ */
+export function requireValue(flag: string, value: string | undefined, what: string, hint?: string, segment = false): void {
+  const given = value?.trim();
+  if (given === '' || (segment && (given === '.' || given === '..'))) throw new UsageError(`${flag} needs ${what} (got ${JSON.stringify(value)})`, hint);
 }
 
 /** `-C ""` (an unset CI variable) must not quietly mean the current directory. */

@@ -49,9 +49,9 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   const root = workspace.config.project.root;
   const realRoot = await realpath(root).catch(() => root);
   const real = await realPathOfWrite(out).catch(() => out);
-  const named = [path.relative(root, out), isInside(realRoot, real) ? rootRelative(realRoot, real) : undefined]
-    .map((rel) => rel?.split(path.sep).join('/'))
-    .find((rel) => rel !== undefined && rel !== '' && !rel.startsWith('..') && readByDocket(rel, workspace));
+  const named = [rootRelative(root, out), isInside(realRoot, real) ? rootRelative(realRoot, real) : undefined].find(
+    (rel) => rel !== undefined && rel !== '' && !rel.startsWith('..') && readByDocket(rel, workspace),
+  );
   const own = [...(PROJECT_FILES as readonly string[]), LOCK_FILE, ...workspace.files.keys()];
   const linked = named ?? (await Promise.all(own.map(async (rel) => ((await realpath(path.join(root, rel)).catch(() => undefined)) === real ? rel : undefined)))).find(Boolean);
   if (linked) throw new UsageError(`${flag} ${file} is ${linked}, a file of the configuration: the saved file would take its place`, `save it outside the configuration's files, such as ${flag} plan.json beside docket.yaml`);

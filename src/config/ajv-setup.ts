@@ -85,9 +85,8 @@ export function variantIndex(): Record<string, string[]> {
   );
 }
 
-/** Every validator the build writes: one per schema file, and one per variant of a file. */
-export function validatorNames(): string[] {
-  const index = variantIndex();
+/** Every validator the build writes: one per schema file, and one per variant of a file (`index`: variantIndex's). */
+export function validatorNames(index: Readonly<Record<string, readonly string[]>> = variantIndex()): string[] {
   return schemaFileNames().flatMap((name) => [name, ...(index[name] ?? []).map((value) => variantName(name, value))]);
 }
 

@@ -63,13 +63,14 @@ function renameHints({ kinds, desired, live, changes, ids }: HintInput): string[
       }
     }
     const taken = new Set<string>();
+    const sorts: ReadonlySet<string> = new Set(kind.sortFields);
     for (const d of fresh) {
       const scope = d.parent ? ids[refKey(d.parent.kind, d.parent.key)] : '';
       // A rule of a playbook that does not exist live yet cannot be a rename.
       if (scope === undefined) continue;
       const candidates = scopes.get(scope);
       if (!candidates) continue;
-      const found = lookLike(d, kind, candidates, taken, childKind ? (desiredChildren.get(refKey(kind.name, d.key)) ?? []).map((x) => x.name) : []);
+      const found = lookLike(d, kind, sorts, candidates, taken, childKind ? (desiredChildren.get(refKey(kind.name, d.key)) ?? []).map((x) => x.name) : []);
       if (!found) continue;
       taken.add(found.live.id);
       out.push(renameSentence(kind, d, found.live, found.why));
@@ -97,14 +98,13 @@ function contentIndex(c: Candidates, fields: readonly string[]): Map<string, Liv
   return index;
 }
 
-function lookLike(d: DesiredResource, kind: KindMeta, c: Candidates, taken: ReadonlySet<string>, children: string[]): { live: LiveResource; why: string } | undefined {
+function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>, c: Candidates, taken: ReadonlySet<string>, children: string[]): { live: LiveResource; why: string } | undefined {
   const free = (list: LiveResource[] | undefined) => list?.find((l) => !taken.has(l.id));
   // References are left out: what they name may be renamed in the same change (a term and its template).
   const refs = new Set(d.refs.map((r) => r.field));
   const fields = contentFields(d.fields, kind).filter((f) => !refs.has(f));
   // Flags and numbers alone (`generate_summary: true`, `term: 2`) say nothing about being another
-  // object, nor does what sort it is (a template's type): some text or structure must be alike.
-  const sorts = new Set(kind.sortFields);
+  // object, nor does what sort it is (a template's type, `sorts`): some text or structure must be alike.
   const telling = fields.some((k) => typeof d.fields[k] !== 'boolean' && typeof d.fields[k] !== 'number' && !sorts.has(k));
   const content = telling ? free(contentIndex(c, fields).get(contentDigest(d.fields, fields))) : undefined;
   if (content) return { live: content, why: 'the same content' };

@@ -84,7 +84,15 @@ describe('a file the command writes at its end is checked at its start', () => {
       'terms/t.md': 'The terms.\n',
       'docket.lock.json': '{"version":2,"targets":{}}\n',
     });
-    const before = await Promise.all(['docket.yaml', 'playbooks/nda.yaml', 'terms/t.md', 'docket.lock.json'].map((f) => readFile(join(config, f), 'utf8')));
+    /** `plan --out out` on `configDir` is refused before any request, naming the configuration's file `rel`. */
+    const refused = async (configDir: string, out: string, rel: string): Promise<void> => {
+      const r = await run(['plan', '-C', configDir, '--out', out, '--timeout', '2s']);
+      expect([r.code, r.requests]).toEqual([1, 0]);
+      expect(r.stderr).toContain(`is ${rel}, a file of the configuration`);
+    };
+    const kept = ['docket.yaml', 'playbooks/nda.yaml', 'terms/t.md', 'docket.lock.json'];
+    const contents = () => Promise.all(kept.map((f) => readFile(join(config, f), 'utf8')));
+    const before = await contents();
     for (const [out, rel] of [
       [join(config, 'docket.lock.json'), 'docket.lock.json'],
       [join(config, 'docket.yaml'), 'docket.yaml'],
@@ -94,11 +102,9 @@ describe('a file the command writes at its end is checked at its start', () => {
       [join(config, 'terms', 't.md'), 'terms/t.md'],
       [join(config, '.docket', 'emulator.json'), '.docket/emulator.json'],
     ] as const) {
-      const r = await run(['plan', '-C', config, '--out', out, '--timeout', '2s']);
-      expect([r.code, r.requests]).toEqual([1, 0]);
-      expect(r.stderr).toContain(`is ${rel}, a file of the configuration`);
+      await refused(config, out, rel);
     }
-    expect(await Promise.all(['docket.yaml', 'playbooks/nda.yaml', 'terms/t.md', 'docket.lock.json'].map((f) => readFile(join(config, f), 'utf8')))).toEqual(before);
+    expect(await contents()).toEqual(before);
     // Through links either way: a lock shared by two checkouts (a link out), a data file that is a link to another file.
     const shared = await makeDir({ 'docket.lock.json': '{"version":2,"targets":{}}\n' });
     const linked = await makeDir({
@@ -114,9 +120,7 @@ describe('a file the command writes at its end is checked at its start', () => {
       [join(linked, 'terms', 't.md'), 'terms/t.md'],
       [join(linked, 'texts', 'real.md'), 'terms/t.md'],
     ] as const) {
-      const r = await run(['plan', '-C', linked, '--out', out, '--timeout', '2s']);
-      expect([r.code, r.requests]).toEqual([1, 0]);
-      expect(r.stderr).toContain(`is ${rel}, a file of the configuration`);
+      await refused(linked, out, rel);
     }
     expect(await readFile(join(shared, 'docket.lock.json'), 'utf8')).toBe('{"version":2,"targets":{}}\n');
     expect(await readFile(join(linked, 'texts', 'real.md'), 'utf8')).toBe('The terms.\n');

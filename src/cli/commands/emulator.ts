@@ -1,6 +1,6 @@
 /** `docket emulator`: the local emulator of both services, in the foreground. */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { withCommon } from '../options.js';
+import { requireValue, withCommon } from '../options.js';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
 import { variantsJson } from '../../emulator/variants.js';
 import { stripControl } from '../../render/sanitize.js';
@@ -76,9 +76,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .addOption(new Option('--rule-fields <WHICH>', 'rule writes keep every field, or only name, actions and description (the rest dropped silently)').choices(['all', 'documented']))
     .action(async (opts: EmulatorOptions) => {
       // An unset variable in a script (`--state "$STATE"`): not a run without the file, nor one listening everywhere.
-      for (const [flag, value, what] of [['--host', opts.host, 'an address'], ['--state', opts.state, 'a file name'], ['--seed', opts.seed, 'a file name']] as const) {
-        if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} needs ${what} (got "${value}")`);
-      }
+      for (const [flag, value, what] of [['--host', opts.host, 'an address'], ['--state', opts.state, 'a file name'], ['--seed', opts.seed, 'a file name']] as const) requireValue(flag, value, what);
       const seed = opts.seed ? await readSeed(opts.seed) : defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS, invited: true });
       const emulator = await startEmulatorForCli({
         host: opts.host,

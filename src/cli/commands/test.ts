@@ -46,7 +46,7 @@ import { takeApplyLock } from '../apply-lock.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
-import { collect, withCommon, type CommonOptions } from '../options.js';
+import { collect, requireValue, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile } from '../output-file.js';
 import { planInSession } from '../plan-step.js';
 import { withSession, type Session } from '../session.js';
@@ -193,7 +193,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   // Before any case runs (reviews cost money): a report that cannot be written is not worth the run.
   if (junit !== undefined) await checkOutputFile(io.cwd, junit, '--junit', 'junit.xml');
   // An unset variable in CI (`--compare-to "$BASE"`) would silently drop the comparison.
-  if (opts.compareTo !== undefined && opts.compareTo.trim() === '') throw new UsageError(`--compare-to needs a git ref (got ${JSON.stringify(opts.compareTo)})`, 'name the ref to compare with, such as --compare-to origin/main');
+  requireValue('--compare-to', opts.compareTo, 'a git ref', 'name the ref to compare with, such as --compare-to origin/main');
   let report: TestReport | undefined;
   // A file is output too (a CI artifact): keys in it are redacted as on stdout.
   const secrets = junitKeyValues(io.env);
@@ -422,11 +422,9 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
       const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
       // All before the review is read: a case that cannot be written is not worth fetching.
-      // `.` and `..` too: a URL reads them as steps along the path, to the list of reviews or the organization.
-      if (['', '.', '..'].includes(opts.review.trim())) throw new UsageError(`--review needs a review id (got ${JSON.stringify(opts.review)})`, 'the id of the review to capture, as the app or `docket test -o json` shows it');
-      for (const [flag, value] of [['--name', opts.name], ['--playbook', opts.playbook], ['--contract', opts.contract]] as const) {
-        if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} needs a value (got ${JSON.stringify(value)})`, `leave ${flag} out for its default`);
-      }
+      // Sent as one path segment: `.` and `..` would reach the list of reviews or the organization.
+      requireValue('--review', opts.review, 'a review id', 'the id of the review to capture, as the app or `docket test -o json` shows it', true);
+      for (const [flag, value] of [['--name', opts.name], ['--playbook', opts.playbook], ['--contract', opts.contract]] as const) requireValue(flag, value, 'a value', `leave ${flag} out for its default`);
       const out = await checkOutputFile(io.cwd, opts.out, '--out', 'tests/captured.test.yaml');
       // Any other name would be read as a resource file, which every later command refuses.
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, `name it ${JSON.stringify(opts.out.replace(/(\.ya?ml)?$/i, '.test.yaml'))}`);
