@@ -2,7 +2,7 @@
  * Connects a command to the services it needs: the real ones (URLs from docket.yaml or the
  * environment, keys only from the environment) or an emulator started in-process (`--emulator`).
  */
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { createLimiter, createServiceClient, type ClosableServiceClient } from '../api/http.js';
 import { AgreementsApi } from '../api/agreements.js';
 import { ReviewApi } from '../api/review.js';
@@ -33,8 +33,11 @@ export const EMULATOR_STATE_LABEL = workLabel(EMULATOR_STATE_FILE);
  */
 async function refuseScratchOutside(root: string): Promise<void> {
   const outside: Diagnostic[] = [];
+  // The root's real path once, for both files.
+  let real: Promise<string> | undefined;
+  const rootReal = (): Promise<string> => (real ??= realpath(root).catch(() => root));
   for (const file of [EMULATOR_STATE_FILE, EMULATOR_SYNC_FILE]) {
-    const problem = await linkOutside(root, workLabel(file)).catch(() => undefined);
+    const problem = await linkOutside(root, workLabel(file), rootReal).catch(() => undefined);
     if (problem) outside.push(problem);
   }
   if (outside.length > 0) throw new ConfigError(outside, `${outside.map((d) => d.file).join(' and ')} ${outside.length === 1 ? 'leads' : 'lead'} out of the configuration`, root);

@@ -1,6 +1,6 @@
 /** Starting the emulator from the CLI: a busy port or an unreadable state file is the user's to fix, not a bug. */
-import { lstatSync } from 'node:fs';
 import { DocketError } from '../errors.js';
+import { isLink } from '../util/special-file.js';
 import { StateFileError } from '../emulator/persist.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../emulator/server.js';
 
@@ -8,13 +8,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../em
  * The hint for a state file the emulator cannot read, naming it as the user named it: deleting a
  * link starts again from the seed, while the file it leads to may be a configuration file.
  */
-function deleteHint(file: string): string {
-  let link = false;
-  try {
-    link = lstatSync(file).isSymbolicLink();
-  } catch {
-    // Gone since: the hint names it all the same.
-  }
+function deleteHint(file: string, link: boolean): string {
   return `the state is scratch data: delete ${link ? `the link ${file} (not the file it leads to)` : file} to start again from the seed`;
 }
 
@@ -29,7 +23,7 @@ export async function startEmulatorForCli(options: EmulatorOptions): Promise<Run
     if (code === 'EADDRNOTAVAIL') throw new DocketError('host-not-local', `cannot start the emulator: ${where} is not an address of this machine`, 'listen on 127.0.0.1 (the default), or on 0.0.0.0 for every address');
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new DocketError('host-not-found', `cannot start the emulator: the host name ${options.host ?? ''} does not resolve`, 'use an IP address such as 127.0.0.1');
     if (error instanceof StateFileError) {
-      throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, error.fix ?? deleteHint(error.file));
+      throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, error.fix ?? deleteHint(error.file, await isLink(error.file)));
     }
     throw error;
   }

@@ -11,7 +11,7 @@ import type { Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { planInSession } from './plan-step.js';
 import { withSession } from './session.js';
-import { EMULATOR_SYNC_FILE, workLabel } from '../config/work-dir.js';
+import { EMULATOR_SYNC_FILE, LOCK_FILE, workLabel } from '../config/work-dir.js';
 
 /** How many objects were recorded and in which file, or why none were. */
 export type ExportRecords = { recorded: number; file: string } | { skipped: string };
@@ -38,6 +38,6 @@ export async function recordExported(io: Io, dir: string, opts: RecordOptions): 
       recorded = updates.size;
       return updates;
     });
-    return { recorded, file: opts.emulator ? workLabel(EMULATOR_SYNC_FILE) : 'docket.lock.json' };
+    return { recorded, file: opts.emulator ? workLabel(EMULATOR_SYNC_FILE) : LOCK_FILE };
   });
 }
