@@ -6,7 +6,8 @@ import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import path, { dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
-import { readAsConfiguration, realPathOfWrite } from '../config/discover.js';
+import { readAsConfiguration } from '../config/discover.js';
+import { writeDestination } from '../util/atomic-write.js';
 import { PROJECT_FILES } from '../config/load.js';
 import { isDocketRecord, LOCK_FILE } from '../config/work-dir.js';
 import type { Workspace } from '../engine/workspace.js';
@@ -48,7 +49,7 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
 export async function refuseConfigurationFile(out: string, file: string, flag: string, workspace: Workspace): Promise<void> {
   const root = workspace.config.project.root;
   const realRoot = await realpath(root).catch(() => root);
-  const real = await realPathOfWrite(out).catch(() => out);
+  const real = destinationOrAsNamed(out);
   const named = [rootRelative(root, out), isInside(realRoot, real) ? rootRelative(realRoot, real) : undefined].find(
     (rel) => rel !== undefined && rel !== '' && !rel.startsWith('..') && readByDocket(rel, workspace),
   );
@@ -60,4 +61,13 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
 /** Whether a root-relative path is a file the configuration is read from, or one of docket's records. */
 function readByDocket(rel: string, workspace: Workspace): boolean {
   return (PROJECT_FILES as readonly string[]).includes(rel) || isDocketRecord(rel) || workspace.files.has(rel) || readAsConfiguration(rel);
+}
+
+/** Where a write of `out` lands; as named when that cannot be told (a loop of links: the write fails itself). */
+function destinationOrAsNamed(out: string): string {
+  try {
+    return writeDestination(out);
+  } catch {
+    return out;
+  }
 }

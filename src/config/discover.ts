@@ -1,6 +1,7 @@
 /** Finds the YAML files of a configuration directory and reads them. */
-import { DANGLING_LINK, isLink, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
-import { readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { DANGLING_LINK, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { writeDestination } from '../util/atomic-write.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { isInside, rootRelative } from './data-files.js';
@@ -105,26 +106,8 @@ async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<s
  * when it is inside. Throws what realpath throws but for a file not there (a loop).
  */
 export async function linkOutside(root: string, rel: string, rootReal: () => Promise<string> = () => realpath(root).catch(() => root)): Promise<Diagnostic | undefined> {
-  const real = await realPathOfWrite(path.join(root, rel));
+  const real = writeDestination(path.join(root, rel));
   return isInside(await rootReal(), real) ? undefined : outsideConfig(rel, real);
-}
-
-/** As many links as Linux follows in one path (ELOOP beyond). */
-const MAX_LINK_HOPS = 40;
-
-/** Where a file is, links followed; for one not there, where a write to it would make it. */
-export async function realPathOfWrite(file: string): Promise<string> {
-  try {
-    return await realpath(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    // Along a chain of links to where the last one leads (a write through them makes the file there).
-    let intended = file;
-    for (let hops = 0; hops < MAX_LINK_HOPS && (await isLink(intended)); hops++) intended = path.resolve(path.dirname(intended), await readlink(intended));
-    const folder = path.dirname(intended);
-    // The nearest folder that is there, links followed, and the rest as written.
-    return path.join(folder === intended ? folder : await realPathOfWrite(folder), path.basename(intended));
-  }
 }
 
 function outsideConfig(rel: string, real: string): Diagnostic {

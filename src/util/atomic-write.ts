@@ -35,13 +35,29 @@ export function linkedFile(path: string): string {
   } catch {
     return path;
   }
-  if (!isLink) return path;
+  return isLink ? writeDestination(path) : path;
+}
+
+/** As many links as Linux follows in one path (ELOOP beyond). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Where a file is, links followed; for one not there, where a write to it would make it: along a
+ * chain of links to nothing to where the last one leads, each read from its folder's real path
+ * (as the system reads `..`), below the nearest folder that is there. The one answer for both
+ * "is this write inside the configuration" and "which file does this write replace".
+ */
+export function writeDestination(file: string, hops = 0): string {
   try {
-    return realpathSync(path);
+    return realpathSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return resolve(realpathSync(dirname(path)), readlinkSync(path));
   }
+  const folder = dirname(file);
+  const here = folder === file ? file : join(writeDestination(folder, hops), basename(file));
+  if (!lstatSync(here, { throwIfNoEntry: false })?.isSymbolicLink()) return here;
+  if (hops >= MAX_LINK_HOPS) throw Object.assign(new Error(`ELOOP: too many symbolic links, '${file}'`), { code: 'ELOOP' });
+  return writeDestination(resolve(dirname(here), readlinkSync(here)), hops + 1);
 }
 
 /** `content` may come in pieces (text and bytes), written one after another as they are made. */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeFileAtomicSync } from '../../../src/util/atomic-write.js';
+import { writeDestination, writeFileAtomic, writeFileAtomicSync } from '../../../src/util/atomic-write.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterEach(removeMadeDirs);
@@ -62,5 +62,26 @@ describe('writeFileAtomic', () => {
     await symlink('loop-a', join(dir, 'loop-b'));
     await expect(writeFileAtomic(join(dir, 'loop-a'), 'x')).rejects.toMatchObject({ code: 'ELOOP' });
     expect((await lstat(join(dir, 'loop-a'))).isSymbolicLink()).toBe(true);
+  });
+
+  it('follows a chain of links to nothing to its end, keeping every link, where writeDestination said it would land', async () => {
+    const dir = await makeDir({ 'a/keep': '' });
+    await mkdir(join(dir, 'b'));
+    // a/lock.json -> ../b/middle.json -> ../c/end.json (c not made yet)
+    await symlink('../b/middle.json', join(dir, 'a', 'lock.json'));
+    await symlink('../c/end.json', join(dir, 'b', 'middle.json'));
+    expect(writeDestination(join(dir, 'a', 'lock.json'))).toBe(join(await realpath(dir), 'c', 'end.json'));
+    await writeFileAtomic(join(dir, 'a', 'lock.json'), 'one');
+    expect((await lstat(join(dir, 'b', 'middle.json'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(dir, 'c', 'end.json'), 'utf8')).toBe('one');
+    expect(await readFile(join(dir, 'a', 'lock.json'), 'utf8')).toBe('one');
+    // A link to nothing reached through a linked folder: `..` is the folder's real parent.
+    await mkdir(join(dir, 'real', 'co'), { recursive: true });
+    await symlink('../shared/new.json', join(dir, 'real', 'co', 'new.json'));
+    await symlink(join(dir, 'real', 'co'), join(dir, 'co'));
+    expect(writeDestination(join(dir, 'co', 'new.json'))).toBe(join(await realpath(dir), 'real', 'shared', 'new.json'));
+    writeFileAtomicSync(join(dir, 'co', 'new.json'), 'two');
+    expect(await readFile(join(dir, 'real', 'shared', 'new.json'), 'utf8')).toBe('two');
+    expect(existsSync(join(dir, 'shared'))).toBe(false);
   });
 });
