@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
-import { DANGLING_LINK, isLink, isSpecialFile, LINK_HINT, LOOPING_LINK, NOT_REGULAR_FILE } from '../util/special-file.js';
+import { isSpecialFile, LINK_HINT, linkReason, NOT_REGULAR_FILE } from '../util/special-file.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { KEYS_STAY_OUT } from './api-keys.js';
@@ -201,9 +201,9 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         const value = String(doc.body[key]);
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
         const code = (error as NodeJS.ErrnoException).code;
+        let link: string | undefined;
         if (code === 'EACCES' || code === 'EPERM') problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (permission denied)${where}`, 'make it readable by the user that runs docket');
-        else if (code === 'ELOOP') problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${LOOPING_LINK})${where}`, LINK_HINT);
-        else if (code === 'ENOENT' && (await isLink(path.join(root, rel)))) problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${DANGLING_LINK})${where}`, LINK_HINT);
+        else if ((link = await linkReason(path.join(root, rel), code))) problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${link})${where}`, LINK_HINT);
         else if (code === 'EISDIR') problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which is a folder, not a file${where}`);
         else problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}`, 'file names are relative to the YAML file that holds them');
       }

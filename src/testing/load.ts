@@ -22,7 +22,7 @@ import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnost
 import { normName } from '../engine/normalize.js';
 import type { PlaybookSubject, RenamedAway, TemplateSubject } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
-import { DANGLING_LINK, isLink, LINK_HINT, LOOPING_LINK } from '../util/special-file.js';
+import { LINK_HINT, linkReason } from '../util/special-file.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
 import { nameKey } from './match.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
@@ -277,36 +277,40 @@ class Checker {
       this.error('absolute-path', `contract file ${JSON.stringify(c.file)} is an absolute path`, `${ptr}/file`, 'name the contract relative to the test file, below the directory that holds docket.yaml');
     } else if (rel === '..' || rel.startsWith('../')) {
       this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is outside the configuration directory`, `${ptr}/file`, 'keep fixture contracts below the directory that holds docket.yaml');
-    } else if (await this.isFile(c.file, rel, `${ptr}/file`)) {
+    } else {
+      const inside = await this.realFile(c.file, rel, `${ptr}/file`);
       // A symbolic link may point anywhere: what is uploaded must be inside the configuration directory.
-      this.realRoot ??= realpath(this.root).catch(() => this.root);
-      const real = await realpath(path.join(this.root, rel));
-      if (!isInside(await this.realRoot, real)) {
-        this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
+      if (inside && !inside.isInside) {
+        this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(inside.real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
       }
     }
     return { file: rel, at };
   }
 
-  /** Whether the contract file is there; when it is not (or is a folder, or a link that loops or leads nowhere), says so. */
-  private async isFile(name: string, rel: string, ptr: string): Promise<boolean> {
+  /**
+   * Where the contract file is (links followed), when it is a file and not one of docket's own;
+   * when it is not there (or is a folder, or a link that loops or leads nowhere), says so.
+   */
+  private async realFile(name: string, rel: string, ptr: string): Promise<{ real: string; isInside: boolean } | undefined> {
     const file = path.join(this.root, rel);
     const read = await stat(file).then((info) => ({ info }), (error: unknown) => ({ code: (error as NodeJS.ErrnoException).code }));
     const found = 'info' in read ? read.info : undefined;
     if (found?.isFile()) {
-      const own = await docketOwnFile(this.root, file);
-      if (!own) return true;
+      this.realRoot ??= realpath(this.root).catch(() => this.root);
+      const [realRoot, real] = await Promise.all([this.realRoot, realpath(file).catch(() => file)]);
+      const own = isInside(realRoot, real) ? docketOwnFile(rootRelative(realRoot, real)) : undefined;
+      if (!own) return { real, isInside: isInside(realRoot, real) };
       // Sent to the review service and quoted in results: the organization's ids, URLs and vars, or the lock.
       this.error('data-file-is-resource', `contract file ${JSON.stringify(name)} is ${own}, not a contract (looked for ${rel})`, ptr, 'name a PDF or Word file of a contract');
-      return false;
+      return undefined;
     }
-    const link = 'code' in read && (read.code === 'ELOOP' ? LOOPING_LINK : read.code === 'ENOENT' && (await isLink(file)) ? DANGLING_LINK : undefined);
+    const link = 'code' in read && (await linkReason(file, read.code));
     if (link) {
       this.error('unreadable-file', `contract file ${JSON.stringify(name)} cannot be read (${link}) (looked for ${rel})`, ptr, LINK_HINT);
-      return false;
+      return undefined;
     }
     this.error('missing-file', `contract file ${JSON.stringify(name)} ${found?.isDirectory() ? 'is a folder, not a file' : 'does not exist'} (looked for ${rel})`, ptr, 'paths are relative to the test file');
-    return false;
+    return undefined;
   }
 
   private count(value: unknown, ptr: string): Count {
@@ -405,12 +409,11 @@ export function expectationLabel(spec: ExpectationSpec): string {
 }
 
 /**
- * What of docket's own a contract file is, links followed: docket.yaml, the lock, a file in
- * .docket/, or a YAML file (a resource or a test: no contract is written in YAML). Else undefined.
+ * What of docket's own a contract file is, by its path below the configuration (links followed):
+ * docket.yaml, the lock, a file in .docket/, or a YAML file (a resource or a test: no contract is
+ * written in YAML). Else undefined.
  */
-async function docketOwnFile(root: string, file: string): Promise<string | undefined> {
-  const [realRoot, real] = await Promise.all([realpath(root).catch(() => root), realpath(file).catch(() => file)]);
-  const rel = rootRelative(realRoot, real);
+function docketOwnFile(rel: string): string | undefined {
   if ((PROJECT_FILES as readonly string[]).includes(rel)) return "docket's project file";
   if (rel === LOCK_FILE) return "docket's lock file";
   if (isWorkFile(rel)) return "docket's own (in .docket/)";

@@ -26,6 +26,12 @@ export async function isLink(file: string): Promise<boolean> {
   return lstat(file).then((info) => info.isSymbolicLink(), () => false);
 }
 
+/** Why `file` could not be read (`code`) when a link is the cause (one that loops, or leads to nothing); undefined otherwise. */
+export async function linkReason(file: string, code: string | undefined): Promise<string | undefined> {
+  if (code === 'ELOOP') return LOOPING_LINK;
+  return code === 'ENOENT' && (await isLink(file)) ? DANGLING_LINK : undefined;
+}
+
 /**
  * The bytes of a regular file, read synchronously; a file that became a named pipe or a device
  * since it was checked is refused, not waited on (a synchronous read of one would block the
