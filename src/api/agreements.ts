@@ -2,6 +2,7 @@
  * Endpoint functions of the agreements service (seeds 001 and 002, reference/api.md). The
  * organization is the one the API key belongs to; every term and template write names the actor.
  */
+import { pathSegment } from './path-segment.js';
 import { DocketError } from '../errors.js';
 import { firstMade } from './found.js';
 import type { ApiResource, FormPart, RecoverCause, ServiceClient } from './types.js';
@@ -144,7 +145,7 @@ export class AgreementsApi {
   }
 
   async updateOrganization(id: string, body: Record<string, unknown>): Promise<void> {
-    await this.client.request({ method: 'PATCH', path: `/v1/organizations/${id}`, body, operation: 'update agreements organization' });
+    await this.client.request({ method: 'PATCH', path: `/v1/organizations/${pathSegment(id)}`, body, operation: 'update agreements organization' });
   }
 
   async listCustomTerms(): Promise<ApiResource<CustomTermAttrs>[]> {
@@ -152,7 +153,7 @@ export class AgreementsApi {
   }
 
   async getCustomTerm(id: string, label: string): Promise<ApiResource<CustomTermAttrs>> {
-    const res = await this.client.request<One<CustomTermAttrs>>({ method: 'GET', path: `/v1/custom_terms/${id}`, operation: `read custom term "${label}"`, resource: true });
+    const res = await this.client.request<One<CustomTermAttrs>>({ method: 'GET', path: `/v1/custom_terms/${pathSegment(id)}`, operation: `read custom term "${label}"`, resource: true });
     // Read without its text, a text term would look empty and be published again over what is live.
     const body: unknown = res.data.attributes.body;
     if (res.data.attributes.term_type !== 'file' && typeof body !== 'string') {
@@ -194,7 +195,7 @@ export class AgreementsApi {
   }
 
   async renameCustomTerm(id: string, name: string, label: string): Promise<void> {
-    await this.client.request({ method: 'PATCH', path: `/v1/custom_terms/${id}`, body: { name }, operation: `rename custom term "${label}"` });
+    await this.client.request({ method: 'PATCH', path: `/v1/custom_terms/${pathSegment(id)}`, body: { name }, operation: `rename custom term "${label}"` });
   }
 
   /** Publishes version N+1; on an unknown outcome the version number tells whether it happened. */
@@ -210,7 +211,7 @@ export class AgreementsApi {
           ];
     await this.client.create<unknown>({
       method: 'POST',
-      path: `/v1/custom_terms/${id}/versions`,
+      path: `/v1/custom_terms/${pathSegment(id)}/versions`,
       body,
       ...(beforeSend ? { beforeSend } : {}),
       operation: `publish custom term "${label}"`,
@@ -226,7 +227,7 @@ export class AgreementsApi {
   }
 
   async getCustomTemplate(id: string, label: string): Promise<ApiResource<CustomTemplateAttrs>> {
-    const res = await this.client.request<One<CustomTemplateAttrs>>({ method: 'GET', path: `/v1/custom_templates/${id}`, operation: `read custom template "${label}"`, resource: true });
+    const res = await this.client.request<One<CustomTemplateAttrs>>({ method: 'GET', path: `/v1/custom_templates/${pathSegment(id)}`, operation: `read custom template "${label}"`, resource: true });
     return withNumericVersion(res.data);
   }
 
@@ -245,14 +246,14 @@ export class AgreementsApi {
 
   /** Renames and/or relinks terms (`""` unlinks); a relink publishes a version on the service. */
   async updateCustomTemplate(id: string, body: { name?: string; custom_term_id?: string; user_id?: string }, label: string): Promise<void> {
-    await this.client.request({ method: 'PATCH', path: `/v1/custom_templates/${id}`, body, operation: `update custom template "${label}"` });
+    await this.client.request({ method: 'PATCH', path: `/v1/custom_templates/${pathSegment(id)}`, body, operation: `update custom template "${label}"` });
   }
 
   /** Publishes a definition; the service answers 200 without a new version when nothing changed. */
   async publishCustomTemplateVersion(id: string, label: string, definition: string, actor: Actor, expectedVersion: number): Promise<void> {
     await this.client.create<unknown>({
       method: 'POST',
-      path: `/v1/custom_templates/${id}/versions`,
+      path: `/v1/custom_templates/${pathSegment(id)}/versions`,
       body: { definition, user_email: actor.email },
       operation: `publish custom template "${label}"`,
       recover: async () => {
@@ -280,7 +281,7 @@ export class AgreementsApi {
   }
 
   async updateTemplate(id: string, body: Record<string, unknown>, label: string): Promise<void> {
-    await this.client.request({ method: 'PATCH', path: `/v1/templates/${id}`, body, operation: `update template "${label}"` });
+    await this.client.request({ method: 'PATCH', path: `/v1/templates/${pathSegment(id)}`, body, operation: `update template "${label}"` });
   }
 
   /**
@@ -361,7 +362,7 @@ export class AgreementsAgreements {
   }
 
   async void(id: string): Promise<void> {
-    await this.client.request({ method: 'PATCH', path: `/v1/agreements/${id}/void`, operation: `void agreement ${id}` });
+    await this.client.request({ method: 'PATCH', path: `/v1/agreements/${pathSegment(id)}/void`, operation: `void agreement ${id}` });
   }
 }
 

@@ -4,6 +4,7 @@
  * (review.ts, agreements.ts) only know paths and bodies.
  */
 import { EventEmitter } from 'node:events';
+import { isDeepStrictEqual } from 'node:util';
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -532,7 +533,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const sizeQuery: Query = typeof size === 'number' ? { 'page[size]': size } : {};
     const first = target({ method: 'GET', path, query, operation }, sizeQuery);
     const out: ApiResource<A>[] = [];
-    const ids = new Set<string>();
+    /** Every item read so far, by id (a page that shifted repeats some). */
+    const ids = new Map<string, ApiResource<A>>();
     const seen = new Set<string>();
     let current: RequestTarget | undefined = first;
     /** The page asked for only because the last one was full and said nothing about paging. */
@@ -549,8 +551,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (miscounted) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a list that contradicts itself: ${clean(miscounted)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
       let fresh = 0;
       for (const item of body.data) {
-        if (ids.has(item.id)) continue;
-        ids.add(item.id);
+        const earlier = ids.get(item.id);
+        if (earlier !== undefined) {
+          // A page that shifted while the list was read repeats an item; one id for two objects is no repeat.
+          if (!isDeepStrictEqual(earlier, item)) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} named id ${clean(item.id.slice(0, 64))} for two different objects on different pages`, 'nothing was changed; run the command again (an object changed while the list was read), and report it to the service if it persists');
+          continue;
+        }
+        ids.set(item.id, item);
         fresh++;
         if (!isArchived(item)) out.push(item);
       }

@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
 import type { ApiResource } from './types.js';
 import { UUID_SEGMENTS } from '../util/uuid.js';
+import { idProblem } from './path-segment.js';
 
 /** What docket asks for first; smaller sizes are tried when a service refuses it. */
 export const PAGE_SIZE = 100;
@@ -41,12 +42,21 @@ export function endpointKey(path: string): string {
  * look absent, and be created again or deleted, so it is malformed too.
  */
 export function listProblem(body: unknown, identity?: string): string | undefined {
+  const errors = errorsProblem(body);
+  if (errors) return errors;
   const data = isPlainObject(body) ? body.data : undefined;
   if (!Array.isArray(data)) return '"data" is not an array';
+  /** Where each id was first seen: two items of one id would be matched, deleted or archived as each other. */
+  const at = new Map<string, number>();
   for (let i = 0; i < data.length; i++) {
     const item: unknown = data[i];
     if (!isPlainObject(item)) return `item ${i} of "data" is not an object (${describe(item)})`;
     if (typeof item.id !== 'string' || item.id === '') return `item ${i} of "data" has no string "id"`;
+    const unsafe = idProblem(item.id);
+    if (unsafe) return `item ${i} of "data" ${unsafe}`;
+    const first = at.get(item.id);
+    if (first !== undefined) return `items ${first} and ${i} of "data" have the same id (${item.id.slice(0, 64)})`;
+    at.set(item.id, i);
     if (!isPlainObject(item.attributes)) return `item ${i} of "data" (id ${item.id.slice(0, 64)}) has no "attributes" object`;
     const key = identity === undefined ? undefined : item.attributes[identity];
     if (identity !== undefined && (typeof key !== 'string' || key.trim() === '')) {
@@ -75,11 +85,15 @@ export function countProblem(body: Record<string, unknown>, items: number): stri
  * one, or carries no `data` at all (a 204, or an endpoint that is not JSON:API).
  */
 export function bodyProblem(body: unknown): string | undefined {
+  const errors = errorsProblem(body);
+  if (errors) return errors;
   if (!isPlainObject(body) || !('data' in body)) return undefined;
   const data = body.data;
   if (Array.isArray(data)) return listProblem(body);
   if (!isPlainObject(data)) return `"data" is not an object (${describe(data)})`;
   if (typeof data.id !== 'string' || data.id === '') return '"data" has no string "id"';
+  const unsafe = idProblem(data.id);
+  if (unsafe) return `"data" ${unsafe}`;
   if (!isPlainObject(data.attributes)) return `"data" (id ${data.id.slice(0, 64)}) has no "attributes" object`;
   return undefined;
 }
@@ -91,9 +105,20 @@ export function bodyProblem(body: unknown): string | undefined {
 export function resourceProblem(body: unknown): string | undefined {
   if (body === undefined) return 'the body is empty';
   if (!isPlainObject(body)) return `the body is not an object (${describe(body)})`;
-  if (!('data' in body)) return 'it has no "data"';
+  if (!('data' in body)) return errorsProblem(body) ?? 'it has no "data"';
   if (Array.isArray(body.data)) return '"data" is a list, not one object';
   return bodyProblem(body);
+}
+
+/**
+ * JSON:API keeps "errors" and "data" apart: an answer with both (or "errors" alone, with a success
+ * status) reports a failure, and its "data" (often empty) is not the list or object asked for.
+ */
+function errorsProblem(body: unknown): string | undefined {
+  if (!isPlainObject(body) || !Array.isArray(body.errors) || body.errors.length === 0) return undefined;
+  const first: unknown = body.errors[0];
+  const said = isPlainObject(first) ? [first.status, first.title, first.detail].filter((v) => typeof v === 'string' && v !== '').join(': ') : '';
+  return `it carries "errors"${said ? ` (${said.slice(0, 200)})` : ''}${'data' in body ? ' beside "data"' : ''}: it reports a failure`;
 }
 
 function describe(value: unknown): string {

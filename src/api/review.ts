@@ -6,6 +6,7 @@
 import { normEmail } from '../engine/normalize.js';
 import { ApiError, DocketError } from '../errors.js';
 import { firstMade } from './found.js';
+import { pathSegment } from './path-segment.js';
 import { ReviewLocator, type PathStyleSetting, type ReviewLocation } from './review-location.js';
 import type { ApiResource, ServiceClient } from './types.js';
 
@@ -191,23 +192,23 @@ export class ReviewApi {
 
   async updatePlaybook(id: string, body: Partial<Pick<PlaybookAttrs, 'name' | 'description'>>, label: string): Promise<void> {
     await this.locator.run((w) =>
-      this.client.request({ method: 'PATCH', path: `${w.prefix}/playbooks/${id}`, body, operation: `update playbook "${label}"` }),
+      this.client.request({ method: 'PATCH', path: `${w.prefix}/playbooks/${pathSegment(id)}`, body, operation: `update playbook "${label}"` }),
     );
   }
 
   async archivePlaybook(id: string, label: string): Promise<void> {
-    await this.locator.run((w) => this.client.request<undefined>({ method: 'DELETE', path: `${w.prefix}/playbooks/${id}`, operation: `archive playbook "${label}"` }));
+    await this.locator.run((w) => this.client.request<undefined>({ method: 'DELETE', path: `${w.prefix}/playbooks/${pathSegment(id)}`, operation: `archive playbook "${label}"` }));
   }
 
   listRules(playbookId: string): Promise<ApiResource<RuleAttrs>[]> {
-    return this.locator.run((w) => this.client.list<RuleAttrs>(`${w.prefix}/playbooks/${playbookId}/playbook_rules`, 'list rules', { paged: false, identity: 'name' }));
+    return this.locator.run((w) => this.client.list<RuleAttrs>(`${w.prefix}/playbooks/${pathSegment(playbookId)}/playbook_rules`, 'list rules', { paged: false, identity: 'name' }));
   }
 
   async createRule(playbookId: string, body: Record<string, unknown>, label: string): Promise<ApiResource<RuleAttrs>> {
     return this.locator.run(async (w) => {
       const res = await this.client.create<One<RuleAttrs>>({
         method: 'POST',
-        path: `${w.prefix}/playbooks/${playbookId}/playbook_rules`,
+        path: `${w.prefix}/playbooks/${pathSegment(playbookId)}/playbook_rules`,
         body,
         operation: `create rule "${label}"`,
         recover: async () => {
@@ -221,7 +222,7 @@ export class ReviewApi {
   /** The rule as the service answered (undefined for an empty answer). */
   async updateRule(playbookId: string, ruleId: string, body: Record<string, unknown>, label: string): Promise<ApiResource<RuleAttrs> | undefined> {
     const res = await this.locator.run((w) =>
-      this.client.request<One<RuleAttrs> | undefined>({ method: 'PATCH', path: `${w.prefix}/playbooks/${playbookId}/playbook_rules/${ruleId}`, body, operation: `update rule "${label}"` }),
+      this.client.request<One<RuleAttrs> | undefined>({ method: 'PATCH', path: `${w.prefix}/playbooks/${pathSegment(playbookId)}/playbook_rules/${pathSegment(ruleId)}`, body, operation: `update rule "${label}"` }),
     );
     return res?.data;
   }
@@ -247,7 +248,7 @@ export class ReviewApi {
   }
 
   async getImportedFile(id: string): Promise<ApiResource<ImportedFileAttrs>> {
-    return this.locator.run(async (w) => (await this.client.request<One<ImportedFileAttrs>>({ method: 'GET', path: `${w.prefix}/imported_files/${id}`, operation: `read imported file ${id}`, resource: true })).data);
+    return this.locator.run(async (w) => (await this.client.request<One<ImportedFileAttrs>>({ method: 'GET', path: `${w.prefix}/imported_files/${pathSegment(id)}`, operation: `read imported file ${id}`, resource: true })).data);
   }
 
   /**
@@ -279,12 +280,12 @@ export class ReviewApi {
   }
 
   async getPlaybook(id: string): Promise<ApiResource<PlaybookAttrs>> {
-    return this.locator.run(async (w) => (await this.client.request<One<PlaybookAttrs>>({ method: 'GET', path: `${w.prefix}/playbooks/${id}`, operation: `read playbook ${id}`, resource: true })).data);
+    return this.locator.run(async (w) => (await this.client.request<One<PlaybookAttrs>>({ method: 'GET', path: `${w.prefix}/playbooks/${pathSegment(id)}`, operation: `read playbook ${id}`, resource: true })).data);
   }
 
   async deleteRule(playbookId: string, ruleId: string, label: string): Promise<void> {
     await this.locator.run((w) =>
-      this.client.request<undefined>({ method: 'DELETE', path: `${w.prefix}/playbooks/${playbookId}/playbook_rules/${ruleId}`, operation: `delete rule "${label}"` }),
+      this.client.request<undefined>({ method: 'DELETE', path: `${w.prefix}/playbooks/${pathSegment(playbookId)}/playbook_rules/${pathSegment(ruleId)}`, operation: `delete rule "${label}"` }),
     );
   }
 }

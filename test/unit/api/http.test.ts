@@ -537,6 +537,54 @@ describe('list', () => {
     expect(err.message).toBe('list x: review service GET /v1/x answered with a malformed list: item 1 of "data" (id b) has no "name" (null)');
   });
 
+  it('refuses a listed id that cannot be one segment of a URL: deleting it would reach another route', async () => {
+    for (const id of ['../../pb2', 'x?y=1#z', 'a%2F..%2Fx', '..', 'a b', 'a\\b']) {
+      const { mock, client } = setup();
+      mock.intercept({ path: anyPath }).reply(200, { data: [res('a'), res(id)] });
+      const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
+      expect(err.code).toBe('bad-response');
+      expect(err.message).toBe(`list x: review service GET /v1/x answered with a malformed list: item 1 of "data" has an id that cannot be one segment of a URL (${JSON.stringify(id)})`);
+    }
+  });
+
+  it('refuses a list naming one id for two objects (one would be matched, deleted or archived as the other)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: anyPath }).reply(200, { data: [{ ...res('a'), attributes: { name: 'Ghost' } }, res('b'), res('a')] });
+    const err = (await rejection(client.list('/v1/x', 'list x', { identity: 'name' }))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe('list x: review service GET /v1/x answered with a malformed list: items 0 and 2 of "data" have the same id (a)');
+  });
+
+  it('refuses an id a later page names for another object, and skips one a shifted page repeats as it was', async () => {
+    const { mock, client } = setup();
+    const first = Array.from({ length: 100 }, (_, i) => res(`r${i}`));
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100' }).reply(200, { data: first });
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2' }).reply(200, { data: [res('r99'), res('r100')] });
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual([...first.map((r) => r.id), 'r100']);
+    const again = setup();
+    again.mock.intercept({ path: '/v1/x?page%5Bsize%5D=100' }).reply(200, { data: first });
+    again.mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2' }).reply(200, { data: [{ ...res('r99'), attributes: { name: 'Ghost' } }, res('r100')] });
+    const err = (await rejection(again.client.list('/v1/x', 'list x'))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe('list x: review service GET /v1/x named id r99 for two different objects on different pages');
+  });
+
+  it('refuses a success that carries "errors" (JSON:API keeps them apart): an empty "data" beside them is not an empty list', async () => {
+    const errors = [{ status: '503', title: 'Service Unavailable', detail: 'search index unavailable' }];
+    const { mock, client } = setup();
+    mock.intercept({ path: anyPath }).reply(200, { data: [], errors });
+    const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe('list x: review service GET /v1/x answered with a malformed list: it carries "errors" (503: Service Unavailable: search index unavailable) beside "data": it reports a failure');
+    for (const [body, resource] of [[{ errors }, true], [{ errors }, false], [{ data: res('a'), errors }, false]] as const) {
+      const one = setup();
+      one.mock.intercept({ path: anyPath, method: 'PATCH' }).reply(200, body);
+      const failed = (await rejection(one.client.request({ method: 'PATCH', path: '/v1/a', body: {}, operation: 'update a', resource }))) as DocketError;
+      expect(failed.code).toBe('bad-response');
+      expect(failed.message).toMatch(/^update a: review service PATCH \/v1\/a answered with a malformed body: it carries "errors" \(503: Service Unavailable: search index unavailable\)/);
+    }
+  });
+
   it('rejects a list answer without a data array', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: anyPath }).reply(200, { data: { id: '1' } });

@@ -1,0 +1,23 @@
+/** Ids in request paths: each is one segment, whatever the service (or a file) named. */
+import { DocketError } from '../errors.js';
+
+/**
+ * Why an id from the service cannot be sent back as one segment of a request path (`/` or `..`
+ * would reach another object's route, `?` or `#` cut the path), or undefined when it can.
+ * NOTE(api): ids are UUIDs in every documented answer; anything a URL cannot carry as one segment
+ * is refused rather than guessed at.
+ */
+export function idProblem(id: string): string | undefined {
+  if (id !== '.' && id !== '..' && !/[/\\?#%\u0000-\u0020\u007f]/.test(id)) return undefined;
+  return `has an id that cannot be one segment of a URL (${JSON.stringify(id.slice(0, 64))})`;
+}
+
+/**
+ * `id` as one segment of a request path. Ids are checked where the services answer them
+ * (idProblem); this also covers ids read from docket.lock.json or a saved plan.
+ */
+export function pathSegment(id: string): string {
+  const problem = idProblem(id);
+  if (problem) throw new DocketError('bad-response', `an object ${problem}`, 'nothing was sent; report it to the service (or fix the file that names the id)');
+  return encodeURIComponent(id);
+}
