@@ -22,7 +22,9 @@ export function keyValues(env: Readonly<Record<string, string | undefined>>): st
   // And as a file name made from a name holding it (export's slugs: lower case, `-` between words).
   const slug = (k: string): string => k.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   // Lower-cased too: a key put in a URL's host comes back as the URL parser writes hosts.
-  const values = keys.flatMap((k) => [k, k.toLowerCase(), json(k), json(json(k)), escapeMarkdown(k), json(escapeMarkdown(k)), escapeMarkdown(k, 'html'), escapeData(k), escapeProperty(k), slug(k)]);
+  // Each renderer escapes a value as it is or as a message quoted it (`contains "k"` in a test's markdown report).
+  const escaped = (v: string): string[] => [v, escapeMarkdown(v), json(escapeMarkdown(v)), escapeMarkdown(v, 'html'), escapeData(v), escapeProperty(v)];
+  const values = keys.flatMap((k) => [k.toLowerCase(), ...escaped(k), ...escaped(json(k)), json(json(k)), slug(k)]);
   // Longest first, so a key that holds another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }
