@@ -98,6 +98,12 @@ export const DOWN_AFTER_FAILURES = 3;
 export const DOWN_AFTER_SILENCE_MS = 30_000;
 /** A list longer than this is a paging bug, not data: 10 000 pages of 100 is a million objects. */
 const MAX_PAGES = 10_000;
+/**
+ * NOTE(api): no answer is documented near this size (a page is 100 objects; a term's text a few
+ * megabytes): one beyond it is a wrong URL or a broken service, and read whole it would hold
+ * gigabytes (a string of over 512 MB cannot even be made), so it is refused, once, not read.
+ */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** What one attempt produced: an answer (any status) or a network failure. */
 type Attempt =
@@ -206,9 +212,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         return { kind: 'failure', failure: classifyConnectionError(err) };
       }
       try {
-        const text = await res.body.text();
+        const text = await bodyText(res, t);
         return { kind: 'response', status: res.statusCode, headers: res.headers, text };
       } catch (err) {
+        if (err instanceof DocketError) throw err;
         if (options.signal?.aborted) throw interrupted(t);
         if (expired()) return timedOut(true);
         // The answer was cut off: the request was processed, whatever its status said.
@@ -217,6 +224,31 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     } finally {
       link.release();
     }
+  }
+
+  /** The answer's text, up to MAX_BODY_BYTES: more is a bad-response, sent once (the same answer would come again). */
+  async function bodyText(res: Dispatcher.ResponseData, t: RequestTarget): Promise<string> {
+    const declared = Number(headerValue(res.headers, 'content-length'));
+    const tooLarge = (): DocketError => {
+      res.body.destroy();
+      return new DocketError(
+        'bad-response',
+        `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered ${res.statusCode} with a body over ${MAX_BODY_BYTES / 1024 / 1024} MB, which docket does not read`,
+        badAnswerHint(),
+      );
+    };
+    if (declared > MAX_BODY_BYTES) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    // As undici's own text() reads it: a byte-order mark is not part of the JSON.
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    return bytes.toString('utf8', bom);
   }
 
   function interrupted(t: RequestTarget): DocketError {

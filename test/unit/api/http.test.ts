@@ -9,6 +9,7 @@ import {
   createLimiter,
   createServiceClient,
   encodeQuery,
+  MAX_BODY_BYTES,
   type ClosableServiceClient,
   type ServiceClientOptions,
 } from '../../../src/api/http.js';
@@ -1374,6 +1375,51 @@ describe('default keep-alive pool', () => {
   afterEach(async () => {
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     server = undefined;
+  });
+
+  it('refuses an answer over MAX_BODY_BYTES once, without reading it whole or sending again, and reads a byte-order mark as undici does', async () => {
+    let requests = 0;
+    let sent = 0;
+    server = createServer((req: IncomingMessage, out) => {
+      requests++;
+      req.resume();
+      if (req.url?.includes('/bom')) {
+        out.writeHead(200, { 'content-type': 'application/json' });
+        out.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ data: [res('1')] }))]));
+        return;
+      }
+      // Announced by content-length, or streamed without one (1 MB chunks, for as long as it is read).
+      if (req.url?.endsWith('/declared')) {
+        out.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_BODY_BYTES + 1) });
+        out.flushHeaders();
+        return;
+      }
+      out.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      const more = (): void => {
+        while (sent < MAX_BODY_BYTES * 2 && !out.destroyed) {
+          sent += chunk.length;
+          if (!out.write(chunk)) return void out.once('drain', more);
+        }
+        out.end();
+      };
+      more();
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as AddressInfo;
+    const client = createServiceClient({ service: 'review', baseUrl: `http://127.0.0.1:${port}/review`, apiKey: KEY, retries: 3, baseDelayMs: 1 });
+    for (const path of ['/v1/streamed', '/v1/declared']) {
+      requests = 0;
+      const err = (await rejection(client.request({ method: 'GET', path, operation: 'read x' }))) as DocketError;
+      expect(err).toBeInstanceOf(DocketError);
+      expect(err.code).toBe('bad-response');
+      expect(err.message).toBe(`read x: review service GET ${path} answered 200 with a body over 64 MB, which docket does not read`);
+      expect(requests).toBe(1);
+    }
+    // It stopped reading: the server was not drained to its end.
+    expect(sent).toBeLessThan(MAX_BODY_BYTES * 2);
+    expect(await client.list('/v1/bom', 'list x')).toHaveLength(1);
+    await client.close();
   });
 
   it('talks to a loopback server through its own pool and closes it', async () => {
