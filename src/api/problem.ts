@@ -7,6 +7,7 @@ import { isPlainObject } from '../util/plain.js';
 import type { ServiceName } from './types.js';
 import { DocketError } from '../errors.js';
 import { stripControl } from '../util/control-text.js';
+import { withoutSecrets } from '../config/url-policy.js';
 
 export interface Problem {
   title?: string;
@@ -133,7 +134,11 @@ export function isFeatureOff(error: unknown): boolean {
 }
 
 /** The hint for a service's answer, or undefined when the message says it all. */
-export function hintForStatus(service: ServiceName, status: number, path: string): string | undefined {
+export function hintForStatus(service: ServiceName, status: number, path: string, location?: string): string | undefined {
+  if (status >= 300 && status < 400 && status !== 304) {
+    const to = location ? ` to ${JSON.stringify(withoutSecrets(stripControl(location)).slice(0, 120))}` : '';
+    return `the ${service} service redirects this request${to}; docket does not follow redirects (the API key would go along): make the URL it redirects to the service's URL`;
+  }
   if (status === 401) return `check ${apiKeyVariable(service)}: the ${service} service did not accept the API key`;
   if (status === 403) return `check ${apiKeyVariable(service)}: the API key is not allowed to do this on the ${service} service`;
   if (status === 404 && service === 'agreements' && FEATURE_GATED_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) {

@@ -68,6 +68,9 @@ export function classifyConnectionError(err: unknown, afterHeaders = false): Con
   const messages: string[] = [];
   collect(err, codes, messages, 0);
   const code = codes[0];
+  const tls = tlsFailure(codes, messages);
+  // A handshake that failed sent no request: nothing of it reached the application.
+  if (tls) return { code, message: tls, retryable: false, phase: afterHeaders ? 'unknown' : 'not-sent' };
   const message = messages.find((m) => m.length > 0) ?? code ?? 'unknown network error';
   const closed = messages.some((m) => /other side closed|socket hang up/i.test(m));
   const retryable = afterHeaders || closed || codes.some((c) => RETRYABLE_CODES.has(c));
@@ -75,6 +78,19 @@ export function classifyConnectionError(err: unknown, afterHeaders = false): Con
   // "maybe processed"; only failures to connect at all are safe.
   const notSent = !afterHeaders && !closed && codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c));
   return { code, message, retryable, phase: notSent ? 'not-sent' : 'unknown' };
+}
+
+/**
+ * An OpenSSL failure said as a person reads it: its text (`80BC…:error:0A00010B:SSL
+ * routines:ssl3_get_record:wrong version number:../deps/openssl/…`) names only its reason, and
+ * the usual one, an https URL on a port that speaks plain http, gets its cause.
+ */
+function tlsFailure(codes: readonly string[], messages: readonly string[]): string | undefined {
+  const openssl = messages.find((m) => m.includes('SSL routines:'));
+  if (!openssl && !codes.some((c) => c.startsWith('ERR_SSL_'))) return undefined;
+  const reason = (openssl && /SSL routines:[^:]*:([^:]+)/.exec(openssl)?.[1]) || codes.find((c) => c.startsWith('ERR_SSL_')) || 'unknown reason';
+  const plain = codes.includes('ERR_SSL_WRONG_VERSION_NUMBER') || reason === 'wrong version number' || reason === 'packet length too long';
+  return `the TLS handshake failed (${reason})${plain ? ': the server does not speak TLS on this port; if it serves plain http, write the URL with http://' : ''}`;
 }
 
 function collect(err: unknown, codes: string[], messages: string[], depth: number): void {

@@ -289,7 +289,8 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
       diagnostics.push({
         severity: 'error',
         code: 'invalid-value',
-        message: `environment variable ${o.variable} must be ${o.what} (got ${shown(value)})`,
+        // A URL's password or token is never quoted; an organization id is a value like any other (`abc#def` whole).
+        message: `environment variable ${o.variable} must be ${o.what} (got ${o.key === 'url' ? shown(value) : quoteValue(value)})`,
         hint: `it sets \`${o.section}.${o.key}\`; ${(o.key === 'url' && urlSpellingHint(value)) || 'fix or unset it'}`,
       });
   }

@@ -685,6 +685,14 @@ describe('errors', () => {
     expect(e2.hint).toContain('DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY)');
   });
 
+  it('says a redirect is one, where it leads (no password, query or key), and that docket does not follow it', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a' }).reply(302, '', { headers: { location: `https://bob:pw@other.example/review/v1/a?token=${KEY}` } });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(err.status).toBe(302);
+    expect(err.hint).toBe('the review service redirects this request to "https://***@other.example/review/v1/a?…"; docket does not follow redirects (the API key would go along): make the URL it redirects to the service\'s URL');
+  });
+
   it('explains a 404 on custom terms and templates as the feature being off', async () => {
     const { mock, client } = setup({ service: 'agreements' }, AGREEMENTS);
     mock.intercept({ path: '/v1/custom_terms?page%5Bsize%5D=100' }).reply(404, { title: 'Not Found' });

@@ -33,6 +33,18 @@ describe('classifyConnectionError', () => {
     expect(classifyConnectionError(new Error('fetch failed', { cause: coded('ECONNRESET') })).code).toBe('ECONNRESET');
   });
 
+  it('says a failed TLS handshake by its reason, not OpenSSL\'s text, as not sent and not worth repeating', () => {
+    const err = Object.assign(new Error('80BCE8580B7F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:\n'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' });
+    expect(classifyConnectionError(err)).toEqual({
+      code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+      message: 'the TLS handshake failed (wrong version number): the server does not speak TLS on this port; if it serves plain http, write the URL with http://',
+      retryable: false,
+      phase: 'not-sent',
+    });
+    const other = Object.assign(new Error('0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure'), { code: 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' });
+    expect(classifyConnectionError(other).message).toBe('the TLS handshake failed (sslv3 alert handshake failure)');
+  });
+
   it('does not retry unknown errors or a host that does not resolve', () => {
     expect(classifyConnectionError(new Error('something odd')).retryable).toBe(false);
     expect(classifyConnectionError(coded('ENOTFOUND'))).toMatchObject({ retryable: false, phase: 'not-sent' });

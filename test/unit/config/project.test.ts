@@ -319,6 +319,9 @@ describe('DOCKET_* environment variables', () => {
       ['invalid-value', 'environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "review.example")', undefined],
       ['invalid-value', 'environment variable DOCKET_ORGANIZATION_ID must be a UUID (got "acme")', undefined],
     ]);
+    // Only a URL's query and fragment are left out of a quote: an id is quoted whole.
+    const hashed = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_ORGANIZATION_ID: 'abc#def?x' } });
+    expect(hashed.diagnostics.map((d) => d.message)).toEqual(['environment variable DOCKET_ORGANIZATION_ID must be a UUID (got "abc#def?x")']);
   });
 
   it('are quoted as any value is: control characters escaped, cut at 60 characters', async () => {
