@@ -192,11 +192,16 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
 
 /** The lock cannot be made at all (a file where its folder goes, no permission): not a bug of docket, and nothing to wait for. */
 function unusable(path: string, error: unknown, why?: string): DocketError {
-  return new DocketError(
-    'apply-lock-unusable',
-    `cannot create the apply lock ${path}: ${why ?? (error as Error).message}`,
-    `docket keeps its apply lock in ${dirname(path)}: make it a folder docket can write to (move the file that is in its way)`,
-  );
+  return new DocketError('apply-lock-unusable', `cannot create the apply lock ${path}: ${why ?? (error as Error).message}`, unusableHint(dirname(path), why ? 'in-the-way' : (error as NodeJS.ErrnoException).code));
+}
+
+/** What to do, by what stopped the lock: a file in the way, permissions, or a full disk. */
+export function unusableHint(folder: string, cause: string | undefined): string {
+  const keeps = `docket keeps its apply lock in ${folder}`;
+  if (cause === 'in-the-way') return `${keeps}: make it a folder docket can write to (move the file that is in its way)`;
+  if (cause === 'EACCES' || cause === 'EPERM' || cause === 'EROFS') return `${keeps}: let the user that runs docket write there (its permissions, or a read-only file system)`;
+  if (cause === 'ENOSPC' || cause === 'EDQUOT') return `${keeps}: free some space on its disk (or quota), then run the command again`;
+  return `${keeps}: make it a folder docket can write to`;
 }
 
 async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {

@@ -3,7 +3,7 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireApplyLock, applyLockPath, releaseApplyLockSync, takeOverStale, type ApplyLockHolder } from '../../../src/cli/apply-lock.js';
+import { acquireApplyLock, applyLockPath, releaseApplyLockSync, takeOverStale, unusableHint, type ApplyLockHolder } from '../../../src/cli/apply-lock.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterAll(removeMadeDirs);
@@ -87,5 +87,13 @@ describe('the apply lock', () => {
     releaseApplyLockSync(root);
     expect(readFileSync(path, 'utf8')).toBe(other);
     expect(existsSync(join(root, '.docket'))).toBe(true);
+  });
+
+  it('says what to do by what stopped it: a file in the way, permissions, a full disk (not a file to move when there is none)', () => {
+    const hints = ['in-the-way', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO'].map((cause) => unusableHint('/w/.docket', cause));
+    expect(hints.filter((h) => h.includes('move the file that is in its way'))).toEqual([hints[0]]);
+    expect(hints.slice(1, 4).every((h) => h.endsWith('let the user that runs docket write there (its permissions, or a read-only file system)'))).toBe(true);
+    expect(hints.slice(4, 6).every((h) => h.endsWith('free some space on its disk (or quota), then run the command again'))).toBe(true);
+    expect(hints[6]).toBe('docket keeps its apply lock in /w/.docket: make it a folder docket can write to');
   });
 });
