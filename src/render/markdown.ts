@@ -28,7 +28,7 @@ import {
 } from './facts.js';
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
-import { diffLines } from './textdiff.js';
+import { diffLines, itemDiff } from './textdiff.js';
 import { formatValue } from './value.js';
 
 export interface PlanMarkdownOptions {
@@ -108,6 +108,8 @@ function fieldLines(c: Change, f: FieldChange): string[] {
   }
   if (sides === 'after') return [`  - ${name}: ${codeSpan(formatValue(f.after))}`];
   if (sides === 'before') return [`  - ${name}: ${codeSpan(formatValue(f.before))}`];
+  const items = itemDiff(f.before, f.after);
+  if (items) return [`  - ${name}:`, ...fencedBlock(items.join('\n'), 'diff').split('\n').map((l) => `    ${l}`)];
   return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}`];
 }
 

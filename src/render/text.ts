@@ -29,7 +29,7 @@ import {
 import { painter, type Paint, type Style } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
-import { diffLines } from './textdiff.js';
+import { diffLines, itemDiff } from './textdiff.js';
 import { formatValue, oneLine, quote } from './value.js';
 
 export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
@@ -86,6 +86,8 @@ function fieldLines(c: Change, f: FieldChange, paint: Paint): string[] {
   }
   if (sides === 'after') return [`${FIELD_INDENT}${name}: ${formatValue(f.after)}`];
   if (sides === 'before') return [`${FIELD_INDENT}${name}: ${formatValue(f.before)}`];
+  const items = itemDiff(f.before, f.after);
+  if (items) return [`${FIELD_INDENT}${name}:`, ...items.map((l) => `${DIFF_INDENT}${paintDiffLine(l, paint)}`)];
   return [`${FIELD_INDENT}${name}: ${formatValue(f.before)} → ${formatValue(f.after)}`];
 }
 

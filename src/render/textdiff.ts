@@ -23,6 +23,28 @@ export function diffLines(before: unknown, after: unknown): string[] {
   // A value created or removed is all one side: what the diff would say, without running it (the
   // plan of a bootstrap shows 20,000 rules' actions).
   if (oldText === '' || newText === '') return wholeSide(oldText === '' ? newText : oldText, oldText === '' ? '+' : '-');
+  return unified(oldText, newText);
+}
+
+/** A list longer than this, or one holding mappings or lists, changes item by item. */
+const SHORT_LIST = 3;
+
+/**
+ * A list's change item by item, one item a line as the plan shows a value (hunks count items), when
+ * that reads best: both sides lists, one longer than SHORT_LIST or holding mappings or lists (a
+ * DPA's 2,000 subprocessors with one renamed were shown as both whole lists on one line).
+ * Undefined for a short list of plain values (it stays inline), or no difference to show.
+ */
+export function itemDiff(before: unknown, after: unknown): string[] | undefined {
+  if (!Array.isArray(before) || !Array.isArray(after)) return undefined;
+  const nested = (list: readonly unknown[]): boolean => list.some((item) => item !== null && typeof item === 'object');
+  if (before.length <= SHORT_LIST && after.length <= SHORT_LIST && !nested(before) && !nested(after)) return undefined;
+  const itemLines = (list: readonly unknown[]): string => list.map((item) => `${formatValue(item)}\n`).join('');
+  const lines = unified(itemLines(before), itemLines(after));
+  return lines.length > 0 ? lines : undefined;
+}
+
+function unified(oldText: string, newText: string): string[] {
   const patch = structuredPatch('before', 'after', oldText, newText, undefined, undefined, { context: 3 });
   const out: string[] = [];
   for (const h of patch.hunks) {

@@ -133,6 +133,16 @@ describe('renderPlanMarkdown', () => {
     expectWellFormed(out);
   });
 
+  it('shows a long list changed item by item in a diff block, a short one inline', () => {
+    const subs = (renamed: number) => Array.from({ length: 40 }, (_, i) => ({ name: i === renamed ? 'Renamed Ltd' : `Sub ${i + 1}` }));
+    const out = md(plan([change('update', 'template', 'DPA', { fields: { subprocessors_attributes: [subs(-1), subs(19)], attachments: [['A'], ['A', 'B']] } })]));
+    expect(out).toContain(['  - `subprocessors_attributes`:', '    ```diff', '    @@ -17,7 +17,7 @@'].join('\n'));
+    expect(out).toContain(['    -{"name":"Sub 20"}', '    +{"name":"Renamed Ltd"}'].join('\n'));
+    expect(out).not.toContain('{"name":"Sub 1"}');
+    expect(out).toContain('  - `attachments`: `["A"]` → `["A","B"]`');
+    expectWellFormed(out);
+  });
+
   it('shows the organization singleton without a name', () => {
     const org = change('update', 'organization', 'organization', { file: 'organization.yaml', line: 2, fields: { 'review.name': ['Acme', 'Acme Legal'] } });
     expect(md(plan([org]))).toContain('- `~` **update** organization · `organization.yaml:2`\n  - `review.name`: `"Acme"` → `"Acme Legal"`\n');

@@ -127,6 +127,29 @@ describe('renderPlanText', () => {
     expect(out).not.toContain('No newline');
   });
 
+  it('shows a long list (or one of mappings) changed item by item, and a short list of names inline', () => {
+    const subs = (renamed: number) => Array.from({ length: 40 }, (_, i) => ({ name: i === renamed ? 'Renamed Ltd' : `Sub ${i + 1}`, country: 'DE' }));
+    const out = text(plan([change('update', 'template', 'DPA', { fields: { subprocessors_attributes: [subs(-1), subs(19)], attachments: [['A'], ['A', 'B']] } })]));
+    expect(out).toContain(
+      [
+        '      subprocessors_attributes:',
+        '        @@ -17,7 +17,7 @@',
+        '         {"name":"Sub 17","country":"DE"}',
+        '         {"name":"Sub 18","country":"DE"}',
+        '         {"name":"Sub 19","country":"DE"}',
+        '        -{"name":"Sub 20","country":"DE"}',
+        '        +{"name":"Renamed Ltd","country":"DE"}',
+        '         {"name":"Sub 21","country":"DE"}',
+        '',
+      ].join('\n'),
+    );
+    expect(out).not.toContain('"Sub 1","country"');
+    expect(out).toContain('      attachments: ["A"] → ["A","B"]\n');
+    // A list created whole stays one value, as any created field does.
+    const created = text(plan([change('create', 'template', 'DPA', { fields: { subprocessors_attributes: [null, subs(-1)] } })]));
+    expect(created).toContain('      subprocessors_attributes: [{"name":"Sub 1","country":"DE"},');
+  });
+
   it('diffs a multi-line value against nothing for a create, and a single line becoming multi-line', () => {
     const created = text(plan([change('create', 'rule', 'P/T', { fields: { actions: [null, 'one\ntwo'] } })]));
     expect(created).toContain('      actions:\n        @@ -0,0 +1,2 @@\n        +one\n        +two\n');
