@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isMap, isSeq, parseAllDocuments, stringify } from 'yaml';
 import { documentValues, editYaml } from '../pull/yaml-edit.js';
+import { quoteValue } from '../config/quote.js';
 import { DocketError } from '../errors.js';
 import { normName } from '../engine/normalize.js';
 import type { Services } from '../kinds/kind.js';
@@ -28,8 +29,8 @@ export interface CaptureInput {
   /** The playbook's name in the test file; default: the reviewed playbook's live name. */
   playbook?: string;
   name?: string;
-  /** The contract's digest when the service does not give it (from a local copy). */
-  sha256?: string;
+  /** A local copy of the contract (`--contract`): its digest stands in when the service gives none, and must match when it does. */
+  copy?: { name: string; sha256: string };
   /** The playbooks the configuration declares: their rules attribute results when the reviewed playbook cannot be read. */
   declared?: Map<string, PlaybookSubject>;
 }
@@ -46,11 +47,22 @@ export async function captureCase(services: Services, input: CaptureInput): Prom
   if (reviewDone(a) !== 'done') throw new DocketError('review-not-done', `review ${input.reviewId} is ${String(a.status ?? 'not completed')}; capture needs its results`, 'wait until it is completed');
   const fileId = typeof a.imported_file_id === 'string' ? a.imported_file_id : undefined;
   if (!fileId) throw new DocketError('no-imported-file', `review ${input.reviewId} names no imported file, so a case cannot refer to its contract`);
-  let sha = input.sha256;
-  if (!sha) {
-    const file = await api.getImportedFile(fileId);
-    sha = typeof file.attributes.sha256 === 'string' ? file.attributes.sha256 : undefined;
+  // Read even with a local copy: a copy of another contract would cache this review for it.
+  const file = await api.getImportedFile(fileId).catch((error: unknown) => {
+    // A local copy stands in for a file the service cannot show (the reason --contract exists).
+    if (input.copy) return undefined;
+    throw error;
+  });
+  const given = typeof file?.attributes.sha256 === 'string' ? file.attributes.sha256.toLowerCase() : undefined;
+  const copied = input.copy?.sha256.toLowerCase();
+  if (given && copied && given !== copied) {
+    throw new DocketError(
+      'contract-mismatch',
+      `--contract ${quoteValue(input.copy!.name)} is not the contract review ${input.reviewId} read: its sha256 is ${copied}, and the service gives ${given} for imported file ${fileId}`,
+      'pass the local copy of the contract that was reviewed, or leave --contract out: the service gives the digest',
+    );
   }
+  const sha = given ?? copied;
   if (!sha) throw new DocketError('no-sha256', `the service does not give the sha256 of imported file ${fileId}`, 'pass --contract FILE with a local copy of the contract: docket reads its digest and never uploads or copies it');
   let playbook = input.playbook;
   let rules: { id?: string; name: string; description: string | null; actions: string | null; questions: string | null; generate_summary: boolean }[] = [];

@@ -459,7 +459,7 @@ async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: strin
   if (opts.playbook !== undefined && !declared.has(normName(opts.playbook))) {
     throw new UsageError(`--playbook ${quoteValue(opts.playbook)} is not a playbook this configuration declares${didYouMean(opts.playbook, names)}`);
   }
-  const made = await captureCase(s.connection.services, { declared, reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest ? { sha256: digest } : {}) });
+  const made = await captureCase(s.connection.services, { declared, reviewId: opts.review, ...(opts.playbook ? { playbook: opts.playbook } : {}), ...(opts.name ? { name: opts.name } : {}), ...(digest && opts.contract ? { copy: { name: opts.contract, sha256: digest } } : {}) });
   if (!declared.has(normName(made.playbook))) {
     throw new DocketError('unknown-playbook', `review ${opts.review} was made against playbook ${quoteValue(made.playbook)}, which this configuration does not declare`, 'pass --playbook NAME: the declared playbook whose test file the case belongs to');
   }
