@@ -14,7 +14,7 @@ import { gotValue, schemaDiagnostics } from '../config/schema.js';
 import { schemaValidator } from '../config/validators.js';
 import { didYouMean } from '../config/suggest.js';
 import { quoteValue } from '../config/quote.js';
-import { textDiagnostics } from '../config/text-hygiene.js';
+import { textDiagnostics, withoutEchoesOf } from '../config/text-hygiene.js';
 import { writtenIn } from '../config/written-number.js';
 import { linesIn } from '../config/source-lines.js';
 import { parseWithPositions, type DocPositions } from '../config/yaml-positions.js';
@@ -82,20 +82,22 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     const lineOf = linesIn(read.text);
     const written = writtenIn(lineOf);
     for (const doc of parsed.documents) {
-      if (!doc.ok) continue;
+      // After a duplicate key every value still reads as written: the other checks run, as they do
+      // in resource files, so one run reports every problem of the file.
+      if (!doc.ok && !doc.readable) continue;
       const value: unknown = doc.value;
       const hygiene = textDiagnostics(value, doc.positions, { lineOf });
       diagnostics.push(...hygiene);
-      if (hygiene.length > 0) continue;
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
       const valid = validate(value);
-      if (!valid) diagnostics.push(...schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label, written }));
+      // A value with a control character is one error, not also the schema's about the same value.
+      if (!valid) diagnostics.push(...withoutEchoesOf(hygiene, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label, written })));
       // The checks below run on a document the schema refused too (each reads only values of the
       // right type), so one run reports every problem, not the schema's first and then the rest.
       if (!isPlainObject(value) || (value.kind !== 'PlaybookTest' && value.kind !== 'TemplateTest')) continue;
       const checker = new Checker(root, file, doc.positions, subjects, diagnostics, caseLines);
       const loaded = await checker.document(value as Record<string, unknown>);
-      if (loaded && valid) out.push(loaded);
+      if (loaded && valid && doc.ok && hygiene.length === 0) out.push(loaded);
     }
   }
   return { files: out, diagnostics: diagnostics.sort(compareDiagnostics) };

@@ -291,6 +291,24 @@ describe('docket test with broken inputs', () => {
     expect((await runCli(['validate', '-C', dir])).stderr).toContain('tests/many.test.yaml:8:80 error unknown-rule "Nope"');
   });
 
+  it('reports the other problems of a test file with a duplicate key or a control character, as it does for resource files', async () => {
+    const dir = await example();
+    const doc = (head: string[], name: string) =>
+      [...head, 'cases:', `  - name: ${name}`, '    contract: { file: fixtures/nda-perpetual.docx }', '    repeat: 0', '    expect: { flags: { includes: [Nope] } }', ''].join('\n');
+    await writeFile(join(dir, 'tests/dup.test.yaml'), doc(['kind: PlaybookTest', 'playbook: Inbound NDA', 'playbook: Inbound NDA'], 'd1'));
+    await writeFile(join(dir, 'tests/ctl.test.yaml'), doc(['kind: PlaybookTest', 'playbook: Inbound NDA'], '"ctl\\u0007x"'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    for (const file of ['dup', 'ctl']) {
+      expect(r.stderr).toMatch(new RegExp(`tests/${file}\\.test\\.yaml:\\d+:\\d+ error invalid-value .*repeat`));
+      expect(r.stderr).toMatch(new RegExp(`tests/${file}\\.test\\.yaml:\\d+:\\d+ error unknown-rule .*Nope`));
+    }
+    expect(r.stderr).toMatch(/tests\/dup\.test\.yaml:3:1 error duplicate-key duplicate key `playbook`/);
+    expect(r.stderr).toMatch(/tests\/ctl\.test\.yaml:\d+:\d+ error control-character/);
+    // The name with a control character is said once, not also by the schema.
+    expect(r.stderr.match(/tests\/ctl\.test\.yaml:4:/g)).toHaveLength(1);
+  });
+
   it('checks the test files of a configuration it refuses, so every problem is said at once', async () => {
     const dir = await example();
     await writeFile(join(dir, 'playbooks/broken.yaml'), 'kind: Playbook\nname: Broken\nrules:\n  - name: R\n    actions: x\n    reviewer: not-an-email\n');
