@@ -74,7 +74,12 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   const refused = (options.refused ?? []).filter((d) => !SETTING_CODES.has(d.code));
   if (settings.length > 0) {
     lines.push('', paint('yellow', `docket validate refuses the written files until docket.yaml sets what they need:`));
-    for (const message of new Set(settings.map((d) => d.message))) lines.push(`  ${clean(path.join(options.out, 'docket.yaml'))}: ${clean(message)}`);
+    for (const message of new Set(settings.map((d) => d.message))) {
+      // Where validate says it, so the two outputs can be matched.
+      const where = settings.filter((d) => d.message === message && d.file).map((d) => `${clean(d.file!)}:${d.line ?? 1}:${d.col ?? 1}`);
+      const shown = where.length > 3 ? `${where.slice(0, 3).join(', ')} and ${where.length - 3} more` : where.join(', ');
+      lines.push(`  ${clean(path.join(options.out, 'docket.yaml'))}: ${clean(message)}${shown ? ` (validate says it at ${shown})` : ''}`);
+    }
   }
   if (refused.length > 0) {
     lines.push('', paint('yellow', `docket validate refuses ${plural(refused.length, 'value', 'values')} the services hold (docket allows less than they do):`));

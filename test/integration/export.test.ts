@@ -280,7 +280,7 @@ describe('docket export', () => {
     const { out, result } = await exportTo(bare);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('docket validate refuses the written files until docket.yaml sets what they need:');
-    expect(result.stdout).toMatch(/acme\/docket\.yaml: custom term writes need `agreements\.actor` in docket\.yaml/);
+    expect(result.stdout).toMatch(/acme\/docket\.yaml: custom term writes need `agreements\.actor` in docket\.yaml.* \(validate says it at custom-terms\/[^ ]+\.yaml:\d+:\d+/);
     expect(result.stdout).toMatch(/set them in \S*acme\/docket\.yaml; then/);
     expect(result.stdout).not.toContain('the services hold');
     expect(result.stdout).not.toContain('change these in the app');
