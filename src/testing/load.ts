@@ -107,6 +107,8 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
 class Checker {
   /** The configuration directory with its links resolved, found once per document. */
   private realRoot: Promise<string> | undefined;
+  /** The tested playbook's rules by a former name (`renamed_from`): a test naming one is told the new name. */
+  private renamedRules = new Map<string, string>();
 
   constructor(
     private readonly root: string,
@@ -146,6 +148,7 @@ class Checker {
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/playbook');
       const rules = subject ? subject.rules.map((r) => r.name) : undefined;
+      this.renamedRules = new Map(subject?.rules.flatMap((r) => (r.formerNames ?? []).map((former) => [nameKey(former), r.name] as const)));
       const base = { repeat: numberOr(defaults.repeat, 1), passRate: numberOr(defaults.pass_rate, 1), severity, reviewType: typeof defaults.review_type === 'string' ? defaults.review_type : null };
       const loaded: PlaybookCase[] = [];
       for (const [i, c] of cases.entries()) if (isPlainObject(c)) loaded.push(await this.playbookCase(c, `/cases/${i}`, base, rules));
@@ -198,7 +201,9 @@ class Checker {
       const name = normName(value);
       // As the matching compares them (README: Matching rules), or a name it would accept is refused here.
       if (rules && typeof value === 'string' && !rules.some((r) => nameKey(r) === nameKey(name))) {
-        this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.join(', ')}` : undefined);
+        const renamed = this.renamedRules.get(nameKey(name));
+        if (renamed) this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook: it is renamed to ${quoteValue(renamed)} (renamed_from)`, pointer, `name it ${quoteValue(renamed)}`);
+        else this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.join(', ')}` : undefined);
       }
       return name;
     };

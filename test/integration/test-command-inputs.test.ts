@@ -141,6 +141,9 @@ describe('docket test with broken inputs', () => {
     const typo = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.tset.yaml']);
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain('Error: "tests/inbound-nda.tset.yaml": not a test file (test files end in .test.yaml), did you mean `tests/inbound-nda.test.yaml`?');
+    // A folder mistyped is offered the folder.
+    const mistyped = await runCli(['test', '-C', dir, '--emulator', 'tsets']);
+    expect([mistyped.code, mistyped.stderr]).toEqual([1, expect.stringContaining('Error: "tsets": not a test file (test files end in .test.yaml), did you mean `tests`?')]);
     const missing = await runCli(['test', '-C', dir, '--emulator', join(dir, 'tests/none.test.yaml')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('none.test.yaml": no such test file');
@@ -307,6 +310,15 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toMatch(/tests\/ctl\.test\.yaml:\d+:\d+ error control-character/);
     // The name with a control character is said once, not also by the schema.
     expect(r.stderr.match(/tests\/ctl\.test\.yaml:4:/g)).toHaveLength(1);
+  });
+
+  it('tells a test naming a rule by its former name (renamed_from) the name it has now', async () => {
+    const dir = await example();
+    const playbook = join(dir, 'playbooks/inbound-nda.yaml');
+    await writeFile(playbook, (await readFile(playbook, 'utf8')).replace('  - name: Term\n', '  - name: Duration\n    renamed_from: [Term]\n'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/tests\/inbound-nda\.test\.yaml:\d+:\d+ error unknown-rule "Term" is not a rule of the playbook: it is renamed to "Duration" \(renamed_from\)\n  hint: name it "Duration"/);
   });
 
   it('checks the test files of a configuration it refuses, so every problem is said at once', async () => {
