@@ -107,7 +107,8 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** What one attempt produced: an answer (any status) or a network failure. */
 type Attempt =
-  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string }
+  /** `tooLarge`: a body over MAX_BODY_BYTES, not read (its text is empty). */
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string; tooLarge?: true }
   | { kind: 'failure'; failure: ConnectionFailure };
 
 interface RequestTarget {
@@ -212,10 +213,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         return { kind: 'failure', failure: classifyConnectionError(err) };
       }
       try {
-        const text = await bodyText(res, t);
+        const text = await bodyText(res);
+        if (text === undefined) return { kind: 'response', status: res.statusCode, headers: res.headers, text: '', tooLarge: true };
         return { kind: 'response', status: res.statusCode, headers: res.headers, text };
       } catch (err) {
-        if (err instanceof DocketError) throw err;
         if (options.signal?.aborted) throw interrupted(t);
         if (expired()) return timedOut(true);
         // The answer was cut off: the request was processed, whatever its status said.
@@ -226,29 +227,26 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     }
   }
 
-  /** The answer's text, up to MAX_BODY_BYTES: more is a bad-response, sent once (the same answer would come again). */
-  async function bodyText(res: Dispatcher.ResponseData, t: RequestTarget): Promise<string> {
-    const declared = Number(headerValue(res.headers, 'content-length'));
-    const tooLarge = (): DocketError => {
-      res.body.destroy();
-      return new DocketError(
-        'bad-response',
-        `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered ${res.statusCode} with a body over ${MAX_BODY_BYTES / 1024 / 1024} MB, which docket does not read`,
-        badAnswerHint(),
-      );
-    };
-    if (declared > MAX_BODY_BYTES) throw tooLarge();
+  /** The answer's text, or undefined for one over MAX_BODY_BYTES (no more of it is read). */
+  async function bodyText(res: Dispatcher.ResponseData): Promise<string | undefined> {
+    const tooLarge = (): undefined => void res.body.destroy();
+    if (Number(headerValue(res.headers, 'content-length')) > MAX_BODY_BYTES) return tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) throw tooLarge();
+      if (size > MAX_BODY_BYTES) return tooLarge();
       chunks.push(chunk);
     }
     const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     // As undici's own text() reads it: a byte-order mark is not part of the JSON.
     const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     return bytes.toString('utf8', bom);
+  }
+
+  /** An answer too large to read: refused once (the same answer would come again), after what its status says of the request. */
+  function tooLargeError(t: RequestTarget, status: number): DocketError {
+    return new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered ${status} with a body over ${MAX_BODY_BYTES / 1024 / 1024} MB, which docket does not read`, badAnswerHint());
   }
 
   function interrupted(t: RequestTarget): DocketError {
@@ -455,6 +453,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           return undefined;
         }
         if (!surelyNotCarriedOut(a.kind === 'response' ? a.status : a.failure)) mayHaveLanded = true;
+        // Its status may say the request was carried out (an upload answered 200): a re-run must not take it for one never sent.
+        if (a.kind === 'response' && a.tooLarge) throw tooLargeError(t, a.status);
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
           limiter.succeeded();
           return parseBody(t, a);
@@ -691,7 +691,14 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         return found;
       };
       const answer = await send(t, recover, o.beforeSend);
-      if (hasDataId(answer)) return (read ? markFound(answer) : answer) as T;
+      if (hasDataId(answer)) {
+        // Carried out (it names an id), but an id no path can hold, or "errors" beside it, is not an object docket can record.
+        const problem = read ? undefined : bodyProblem(answer);
+        if (problem) {
+          throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered with a malformed body: ${clean(problem)}`, 'the service may have made it: the next plan shows whether it did; report it to the service if it persists');
+        }
+        return (read ? markFound(answer) : answer) as T;
+      }
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).
       const found = await readingFailed(() => o.recover('no-id'), `${t.operation}: the service took it without saying the new object's id, and the read to find it failed`, '; the next plan shows it');

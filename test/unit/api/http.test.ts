@@ -570,6 +570,27 @@ describe('list', () => {
     expect(err.message).toBe('list x: review service GET /v1/x named id r99 for two different objects on different pages');
   });
 
+  it('refuses a create answered with an id no path can hold, or with "errors" beside its data, as an answer that may have been carried out', async () => {
+    const errors = [{ status: '422', title: 'Invalid', detail: 'something odd' }];
+    const cases: [object, string][] = [
+      [{ data: { id: 'a b', type: 'playbook_rule', attributes: {} } }, '"data" has an id that cannot be one segment of a URL ("a b")'],
+      [{ data: { id: '../../x', type: 'playbook_rule', attributes: {} } }, '"data" has an id that cannot be one segment of a URL ("../../x")'],
+      [{ data: res('r1'), errors }, 'it carries "errors" (422: Invalid: something odd) beside "data": it reports a failure'],
+    ];
+    for (const [body, problem] of cases) {
+      const { mock, client } = setup();
+      let reads = 0;
+      mock.intercept({ path: '/v1/rules', method: 'POST' }).reply(201, body);
+      const err = (await rejection(client.create({ method: 'POST', path: '/v1/rules', body: { name: 'Term' }, operation: 'create rule "P/Term"', recover: async () => (reads++, undefined) }))) as DocketError;
+      expect(err.code).toBe('bad-response');
+      expect(err.message).toBe(`create rule "P/Term": review service POST /v1/rules answered with a malformed body: ${problem}`);
+      expect(err.hint).toMatch(/^the service may have made it: the next plan shows whether it did/);
+      // Not "surely not carried out": an upload's pending mark stays, and the next plan stops at it.
+      expect(err.notCarriedOut).toBe(false);
+      expect(reads).toBe(0);
+    }
+  });
+
   it('refuses a success that carries "errors" (JSON:API keeps them apart): an empty "data" beside them is not an empty list', async () => {
     const errors = [{ status: '503', title: 'Service Unavailable', detail: 'search index unavailable' }];
     const { mock, client } = setup();
@@ -1424,6 +1445,10 @@ describe('default keep-alive pool', () => {
       expect(err.message).toBe(`read x: review service GET ${path} answered 200 with a body over 64 MB, which docket does not read`);
       expect(requests).toBe(1);
     }
+    // An upload answered 200 so: carried out, as far as anyone knows (its record must not be dropped as never sent).
+    requests = 0;
+    const upload = (await rejection(client.create({ method: 'POST', path: '/v1/declared', body: {}, operation: 'upload x', recover: async () => undefined }))) as DocketError;
+    expect([upload.code, upload.notCarriedOut, requests]).toEqual(['bad-response', false, 1]);
     // It stopped reading: the server was not drained to its end.
     expect(sent).toBeLessThan(MAX_BODY_BYTES * 2);
     expect(await client.list('/v1/bom', 'list x')).toHaveLength(1);
