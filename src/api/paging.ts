@@ -8,6 +8,7 @@ import { isPlainObject } from '../util/plain.js';
 import type { ApiResource } from './types.js';
 import { UUID_SEGMENTS } from '../util/uuid.js';
 import { idProblem } from './path-segment.js';
+import { firstError } from './problem.js';
 
 /** What docket asks for first; smaller sizes are tried when a service refuses it. */
 export const PAGE_SIZE = 100;
@@ -115,10 +116,9 @@ export function resourceProblem(body: unknown): string | undefined {
  * status) reports a failure, and its "data" (often empty) is not the list or object asked for.
  */
 function errorsProblem(body: unknown): string | undefined {
-  if (!isPlainObject(body) || !Array.isArray(body.errors) || body.errors.length === 0) return undefined;
-  const first: unknown = body.errors[0];
-  const said = isPlainObject(first) ? [first.status, first.title, first.detail].filter((v) => typeof v === 'string' && v !== '').join(': ') : '';
-  return `it carries "errors"${said ? ` (${said.slice(0, 200)})` : ''}${'data' in body ? ' beside "data"' : ''}: it reports a failure`;
+  const said = isPlainObject(body) ? firstError(body.errors) : undefined;
+  if (said === undefined) return undefined;
+  return `it carries "errors"${said ? ` (${said.slice(0, 200)})` : ''}${isPlainObject(body) && 'data' in body ? ' beside "data"' : ''}: it reports a failure`;
 }
 
 function describe(value: unknown): string {

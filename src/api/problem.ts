@@ -73,6 +73,21 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
   return problem;
 }
 
+/**
+ * What an `errors` member says first, read as an error answer's are (RFC 9457 `[{field, message}]`,
+ * JSON:API `[{status, title, detail}]`, plain messages, messages by field); undefined when it
+ * holds none, or says nothing readable.
+ */
+export function firstError(errors: unknown): string | undefined {
+  if (Array.isArray(errors) ? errors.length === 0 : !isPlainObject(errors) || Object.keys(errors).length === 0) return undefined;
+  const first: unknown = Array.isArray(errors) ? errors[0] : undefined;
+  const status = isPlainObject(first) && typeof first.status === 'string' ? `${first.status}: ` : '';
+  const str = (v: unknown, max: number): string | undefined => (typeof v === 'string' && v.trim() !== '' ? truncate(v.trim(), max) : undefined);
+  const said = parseFieldErrors(errors, str)[0];
+  const title = isPlainObject(first) && typeof first.title === 'string' && first.title !== said?.message ? `${first.title}: ` : '';
+  return said ? `${status}${title}${said.field === '(body)' ? '' : `${said.field}: `}${said.message}` : '';
+}
+
 function parseFieldErrors(
   errors: unknown,
   str: (v: unknown, max: number) => string | undefined,
@@ -115,6 +130,22 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * The service URL a redirect implies: its target less the path asked for (`…/review/v1/a` asked
+ * as `/v1/a` is the base `…/review`), without credentials, query or fragment; undefined when
+ * the target does not end in that path (then it says nothing of a base).
+ */
+function movedBase(location: string, path: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    return undefined;
+  }
+  if (!url.pathname.endsWith(path)) return undefined;
+  return stripControl(`${url.protocol}//${url.host}${url.pathname.slice(0, url.pathname.length - path.length)}`);
+}
+
 /** The environment variable that holds each service's key (the CLI reads the same names). */
 export function apiKeyVariable(service: ServiceName): string {
   return service === 'review' ? 'DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY)' : 'DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY)';
@@ -137,7 +168,9 @@ export function isFeatureOff(error: unknown): boolean {
 export function hintForStatus(service: ServiceName, status: number, path: string, location?: string): string | undefined {
   if (status >= 300 && status < 400 && status !== 304) {
     const to = location ? ` to ${JSON.stringify(withoutSecrets(stripControl(location)).slice(0, 120))}` : '';
-    return `the ${service} service redirects this request${to}; docket does not follow redirects (the API key would go along): make the URL it redirects to the service's URL`;
+    const base = location ? movedBase(location, path) : undefined;
+    const what = base ? `if the service moved there, set its URL to ${JSON.stringify(base.slice(0, 120))}` : "set the service's URL to where it answers now";
+    return `the ${service} service redirects this request${to}; docket does not follow redirects (the API key would go along): ${what}`;
   }
   if (status === 401) return `check ${apiKeyVariable(service)}: the ${service} service did not accept the API key`;
   if (status === 403) return `check ${apiKeyVariable(service)}: the API key is not allowed to do this on the ${service} service`;

@@ -68,10 +68,10 @@ export function classifyConnectionError(err: unknown, afterHeaders = false): Con
   const messages: string[] = [];
   collect(err, codes, messages, 0);
   const code = codes[0];
-  const tls = tlsFailure(codes, messages);
-  // A handshake that failed sent no request: nothing of it reached the application.
-  if (tls) return { code, message: tls, retryable: false, phase: afterHeaders ? 'unknown' : 'not-sent' };
-  const message = messages.find((m) => m.length > 0) ?? code ?? 'unknown network error';
+  const tls = afterHeaders ? undefined : handshakeFailure(codes, messages);
+  // A server that does not speak TLS at all: no request was sent, and none will be.
+  if (tls) return { code, message: tls, retryable: false, phase: 'not-sent' };
+  const message = openSslReason(messages.find((m) => m.length > 0)) ?? code ?? 'unknown network error';
   const closed = messages.some((m) => /other side closed|socket hang up/i.test(m));
   const retryable = afterHeaders || closed || codes.some((c) => RETRYABLE_CODES.has(c));
   // undici cannot say how much of a request was written, so anything after connecting counts as
@@ -80,17 +80,22 @@ export function classifyConnectionError(err: unknown, afterHeaders = false): Con
   return { code, message, retryable, phase: notSent ? 'not-sent' : 'unknown' };
 }
 
+/** OpenSSL's own text (`80BC…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/…`) as its reason alone. */
+function openSslReason(message: string | undefined): string | undefined {
+  const reason = message === undefined ? undefined : /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1];
+  return reason === undefined ? message : `TLS error (${reason})`;
+}
+
 /**
- * An OpenSSL failure said as a person reads it: its text (`80BC…:error:0A00010B:SSL
- * routines:ssl3_get_record:wrong version number:../deps/openssl/…`) names only its reason, and
- * the usual one, an https URL on a port that speaks plain http, gets its cause.
+ * An https URL on a port that speaks plain http: the handshake's first record is not TLS. Said
+ * with its cause; nothing was sent. (Other TLS errors keep their usual classification: one on a
+ * reused connection may come after the request was written.)
  */
-function tlsFailure(codes: readonly string[], messages: readonly string[]): string | undefined {
-  const openssl = messages.find((m) => m.includes('SSL routines:'));
-  if (!openssl && !codes.some((c) => c.startsWith('ERR_SSL_'))) return undefined;
-  const reason = (openssl && /SSL routines:[^:]*:([^:]+)/.exec(openssl)?.[1]) || codes.find((c) => c.startsWith('ERR_SSL_')) || 'unknown reason';
-  const plain = codes.includes('ERR_SSL_WRONG_VERSION_NUMBER') || reason === 'wrong version number' || reason === 'packet length too long';
-  return `the TLS handshake failed (${reason})${plain ? ': the server does not speak TLS on this port; if it serves plain http, write the URL with http://' : ''}`;
+function handshakeFailure(codes: readonly string[], messages: readonly string[]): string | undefined {
+  const said = messages.map((m) => /SSL routines:[^:]*:(wrong version number|packet length too long)/.exec(m)?.[1]).find(Boolean);
+  const reason = said ?? (codes.includes('ERR_SSL_WRONG_VERSION_NUMBER') ? 'wrong version number' : codes.includes('ERR_SSL_PACKET_LENGTH_TOO_LONG') ? 'packet length too long' : undefined);
+  if (reason === undefined) return undefined;
+  return `the TLS handshake failed (${reason}): the server does not speak TLS on this port; if it serves plain http, write the URL with http://`;
 }
 
 function collect(err: unknown, codes: string[], messages: string[], depth: number): void {

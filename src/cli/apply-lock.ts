@@ -201,7 +201,7 @@ export function unusableHint(folder: string, cause: string | undefined): string 
   if (cause === 'in-the-way') return `${keeps}: make it a folder docket can write to (move the file that is in its way)`;
   if (cause === 'EACCES' || cause === 'EPERM' || cause === 'EROFS') return `${keeps}: let the user that runs docket write there (its permissions, or a read-only file system)`;
   if (cause === 'ENOSPC' || cause === 'EDQUOT') return `${keeps}: free some space on its disk (or quota), then run the command again`;
-  return `${keeps}: make it a folder docket can write to`;
+  return `${keeps}: make it a folder docket can write to (move anything in its way)`;
 }
 
 async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {

@@ -201,9 +201,9 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         const value = String(doc.body[key]);
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
         const code = (error as NodeJS.ErrnoException).code;
-        let link: string | undefined;
+        const link = code === 'EACCES' || code === 'EPERM' ? undefined : await linkReason(path.join(root, rel), code);
         if (code === 'EACCES' || code === 'EPERM') problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (permission denied)${where}`, 'make it readable by the user that runs docket');
-        else if ((link = await linkReason(path.join(root, rel), code))) problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${link})${where}`, LINK_HINT);
+        else if (link) problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${link})${where}`, LINK_HINT);
         else if (code === 'EISDIR') problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which is a folder, not a file${where}`);
         else problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}`, 'file names are relative to the YAML file that holds them');
       }

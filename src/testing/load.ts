@@ -285,10 +285,10 @@ class Checker {
     } else if (rel === '..' || rel.startsWith('../')) {
       this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is outside the configuration directory`, `${ptr}/file`, 'keep fixture contracts below the directory that holds docket.yaml');
     } else {
-      const inside = await this.realFile(c.file, rel, `${ptr}/file`);
+      const found = await this.realFile(c.file, rel, `${ptr}/file`);
       // A symbolic link may point anywhere: what is uploaded must be inside the configuration directory.
-      if (inside && !inside.isInside) {
-        this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(inside.real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
+      if (found && !found.isInside) {
+        this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(found.real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
       }
     }
     return { file: rel, at };

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { removeLeftByDeadProcesses } from './process-alive.js';
 
 /**
@@ -47,17 +47,24 @@ const MAX_LINK_HOPS = 40;
  * (as the system reads `..`), below the nearest folder that is there. The one answer for both
  * "is this write inside the configuration" and "which file does this write replace".
  */
-export function writeDestination(file: string, hops = 0): string {
+export function writeDestination(file: string): string {
+  return destination(file, 0);
+}
+
+function destination(file: string, hops: number): string {
   try {
-    return realpathSync(file);
+    // The system's realpath: Node's own resolves `sub/..` by the text before it follows `sub`.
+    return realpathSync.native(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const folder = dirname(file);
-  const here = folder === file ? file : join(writeDestination(folder, hops), basename(file));
+  const here = folder === file ? file : join(destination(folder, hops), basename(file));
   if (!lstatSync(here, { throwIfNoEntry: false })?.isSymbolicLink()) return here;
   if (hops >= MAX_LINK_HOPS) throw Object.assign(new Error(`ELOOP: too many symbolic links, '${file}'`), { code: 'ELOOP' });
-  return writeDestination(resolve(dirname(here), readlinkSync(here)), hops + 1);
+  const target = readlinkSync(here);
+  // Joined, not resolved: `sub/..` where sub is a link is the link's parent, which realpath finds.
+  return destination(isAbsolute(target) ? target : `${dirname(here)}/${target}`, hops + 1);
 }
 
 /** `content` may come in pieces (text and bytes), written one after another as they are made. */

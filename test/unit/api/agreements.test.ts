@@ -111,3 +111,20 @@ describe('attachment uploads', () => {
     expect(error.message).toBe('upload attachment "Security": the service may have received security.pdf, but no answer named a new attachment (the agreements service answered HTTP 500 [request req-42]), and attachments cannot be listed to check; docket did not send it again, so at most one copy may now be orphaned');
   });
 });
+
+describe('ids in request paths', () => {
+  it('are sent as one segment, and one a URL would read as another route is refused before any request', async () => {
+    const { mock, api } = setup('o1');
+    const paths: string[] = [];
+    mock.intercept({ path: (p) => p.startsWith('/v1/custom_terms/') }).reply((opts) => {
+      paths.push(opts.path);
+      return { statusCode: 200, data: { data: { id: 'a:b', type: 'custom_term', attributes: { name: 'T', body: 'x', version: 1 } } }, responseOptions: { headers: JSON_HEADERS } };
+    });
+    await api.getCustomTerm('a:b', 'T');
+    expect(paths).toEqual(['/v1/custom_terms/a%3Ab']);
+    for (const id of ['..', '../templates', 'x?y']) {
+      await expect(api.getCustomTerm(id, 'T')).rejects.toThrow(DocketError);
+    }
+    expect(paths).toHaveLength(1);
+  });
+});

@@ -711,7 +711,12 @@ describe('errors', () => {
     mock.intercept({ path: '/v1/a' }).reply(302, '', { headers: { location: `https://bob:pw@other.example/review/v1/a?token=${KEY}` } });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
     expect(err.status).toBe(302);
-    expect(err.hint).toBe('the review service redirects this request to "https://***@other.example/review/v1/a?…"; docket does not follow redirects (the API key would go along): make the URL it redirects to the service\'s URL');
+    expect(err.hint).toBe('the review service redirects this request to "https://***@other.example/review/v1/a?…"; docket does not follow redirects (the API key would go along): if the service moved there, set its URL to "https://other.example/review"');
+    // A target that is not the same path elsewhere says nothing of a base.
+    const login = setup();
+    login.mock.intercept({ path: '/v1/a' }).reply(302, '', { headers: { location: '/login?next=%2Fv1%2Fa' } });
+    const toLogin = (await rejection(login.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(toLogin.hint).toBe('the review service redirects this request to "/login?…"; docket does not follow redirects (the API key would go along): set the service\'s URL to where it answers now');
   });
 
   it('explains a 404 on custom terms and templates as the feature being off', async () => {

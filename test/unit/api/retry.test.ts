@@ -33,7 +33,7 @@ describe('classifyConnectionError', () => {
     expect(classifyConnectionError(new Error('fetch failed', { cause: coded('ECONNRESET') })).code).toBe('ECONNRESET');
   });
 
-  it('says a failed TLS handshake by its reason, not OpenSSL\'s text, as not sent and not worth repeating', () => {
+  it('says an https URL on a plain-http port by its cause, as not sent and not worth repeating, and any TLS error by its reason, not OpenSSL\'s text', () => {
     const err = Object.assign(new Error('80BCE8580B7F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:\n'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' });
     expect(classifyConnectionError(err)).toEqual({
       code: 'ERR_SSL_WRONG_VERSION_NUMBER',
@@ -41,8 +41,12 @@ describe('classifyConnectionError', () => {
       retryable: false,
       phase: 'not-sent',
     });
-    const other = Object.assign(new Error('0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure'), { code: 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' });
-    expect(classifyConnectionError(other).message).toBe('the TLS handshake failed (sslv3 alert handshake failure)');
+    // Any other TLS error keeps its usual classification (on a reused connection it may come after
+    // the request was written), said by its reason; so does one while the body was read.
+    const other = Object.assign(new Error('0A000410:SSL routines:ssl3_read_bytes:bad record mac'), { code: 'ERR_SSL_BAD_RECORD_MAC' });
+    expect(classifyConnectionError(other)).toEqual({ code: 'ERR_SSL_BAD_RECORD_MAC', message: 'TLS error (bad record mac)', retryable: false, phase: 'unknown' });
+    expect(classifyConnectionError(other, true)).toMatchObject({ retryable: true, phase: 'unknown' });
+    expect(classifyConnectionError(err, true)).toMatchObject({ retryable: true, phase: 'unknown', message: 'TLS error (wrong version number)' });
   });
 
   it('does not retry unknown errors or a host that does not resolve', () => {

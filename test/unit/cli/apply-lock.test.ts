@@ -94,6 +94,6 @@ describe('the apply lock', () => {
     expect(hints.filter((h) => h.includes('move the file that is in its way'))).toEqual([hints[0]]);
     expect(hints.slice(1, 4).every((h) => h.endsWith('let the user that runs docket write there (its permissions, or a read-only file system)'))).toBe(true);
     expect(hints.slice(4, 6).every((h) => h.endsWith('free some space on its disk (or quota), then run the command again'))).toBe(true);
-    expect(hints[6]).toBe('docket keeps its apply lock in /w/.docket: make it a folder docket can write to');
+    expect(hints[6]).toBe('docket keeps its apply lock in /w/.docket: make it a folder docket can write to (move anything in its way)');
   });
 });

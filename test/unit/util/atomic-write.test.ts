@@ -84,4 +84,14 @@ describe('writeFileAtomic', () => {
     expect(await readFile(join(dir, 'real', 'shared', 'new.json'), 'utf8')).toBe('two');
     expect(existsSync(join(dir, 'shared'))).toBe(false);
   });
+
+  it('reads `..` in a link to nothing after a folder that is a link as the system does: from where that link leads', async () => {
+    const dir = await makeDir({ 'elsewhere/deep/keep': '', 'cfg/keep': '' });
+    await symlink('../elsewhere/deep', join(dir, 'cfg', 'sub'));
+    await symlink('sub/../new.json', join(dir, 'cfg', 'a.json'));
+    expect(writeDestination(join(dir, 'cfg', 'a.json'))).toBe(join(await realpath(dir), 'elsewhere', 'new.json'));
+    await writeFileAtomic(join(dir, 'cfg', 'a.json'), 'x');
+    expect(await readFile(join(dir, 'elsewhere', 'new.json'), 'utf8')).toBe('x');
+    expect(await readFile(join(dir, 'cfg', 'a.json'), 'utf8')).toBe('x');
+  });
 });
