@@ -598,6 +598,13 @@ describe('list', () => {
     const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
     expect(err.code).toBe('bad-response');
     expect(err.message).toBe('list x: review service GET /v1/x answered with a malformed list: it carries "errors" (503: Service Unavailable: search index unavailable) beside "data": it reports a failure');
+    // Messages by field, as an error answer's are read; none at all (`errors: []`) is no failure.
+    const byField = setup();
+    byField.mock.intercept({ path: anyPath }).reply(200, { data: [], errors: { base: ['search index down'] } });
+    expect(((await rejection(byField.client.list('/v1/x', 'list x'))) as DocketError).message).toMatch(/it carries "errors" \(base: search index down\) beside "data": it reports a failure$/);
+    const none = setup();
+    none.mock.intercept({ path: anyPath }).reply(200, { data: [res('a')], errors: [], meta: { warnings: ['deprecated'] } });
+    expect(await none.client.list('/v1/x', 'list x')).toHaveLength(1);
     for (const [body, resource] of [[{ errors }, true], [{ errors }, false], [{ data: res('a'), errors }, false]] as const) {
       const one = setup();
       one.mock.intercept({ path: anyPath, method: 'PATCH' }).reply(200, body);
