@@ -9,7 +9,7 @@ import { isInside, rootRelative } from '../config/data-files.js';
 import { readAsConfiguration } from '../config/discover.js';
 import { writeDestination } from '../util/atomic-write.js';
 import { PROJECT_FILES } from '../config/load.js';
-import { isDocketRecord, LOCK_FILE } from '../config/work-dir.js';
+import { DOCKET_RECORDS, isDocketRecord } from '../config/work-dir.js';
 import type { Workspace } from '../engine/workspace.js';
 import { UsageError } from '../errors.js';
 import { nearestExisting } from '../util/nearest-existing.js';
@@ -53,8 +53,9 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   const named = [rootRelative(root, out), isInside(realRoot, real) ? rootRelative(realRoot, real) : undefined].find(
     (rel) => rel !== undefined && rel !== '' && !rel.startsWith('..') && readByDocket(rel, workspace),
   );
-  const own = [...(PROJECT_FILES as readonly string[]), LOCK_FILE, ...workspace.files.keys()];
-  const linked = named ?? (await Promise.all(own.map(async (rel) => ((await realpath(path.join(root, rel)).catch(() => undefined)) === real ? rel : undefined)))).find(Boolean);
+  // Compared by where a write to each would land: a lock linked to a file not made yet is made there by the next apply.
+  const own = [...(PROJECT_FILES as readonly string[]), ...DOCKET_RECORDS, ...workspace.files.keys()];
+  const linked = named ?? own.find((rel) => destinationOrAsNamed(path.join(root, rel)) === real);
   if (linked) throw new UsageError(`${flag} ${file} is ${linked}, a file of the configuration: the saved file would take its place`, `save it outside the configuration's files, such as ${flag} plan.json beside docket.yaml`);
 }
 

@@ -17,6 +17,9 @@ export const EMULATOR_SYNC_FILE = 'emulator-sync.json';
 /** The local lock of an apply (cli/apply-lock.ts). */
 export const APPLY_LOCK_FILE = 'apply.lock';
 
+/** The files docket keeps records in, root-relative: the lock, the emulator's state and sync records, the apply lock. */
+export const DOCKET_RECORDS: readonly string[] = [LOCK_FILE, ...[EMULATOR_STATE_FILE, EMULATOR_SYNC_FILE, APPLY_LOCK_FILE].map((name) => `${WORK_DIR}/${name}`)];
+
 /**
  * Whether a root-relative path is a file docket keeps records in (the lock, the emulator's state
  * and sync records, the apply lock): what a file a user names for output must never be. Other
@@ -24,7 +27,7 @@ export const APPLY_LOCK_FILE = 'apply.lock';
  */
 export function isDocketRecord(rel: string): boolean {
   // The apply lock comes with its holders' own copies and a takeover folder (`apply.lock.PID`, `apply.lock.takeover`).
-  return rel === LOCK_FILE || [EMULATOR_STATE_FILE, EMULATOR_SYNC_FILE, APPLY_LOCK_FILE].some((name) => rel === `${WORK_DIR}/${name}`) || rel.startsWith(`${WORK_DIR}/${APPLY_LOCK_FILE}.`);
+  return DOCKET_RECORDS.includes(rel) || rel.startsWith(`${WORK_DIR}/${APPLY_LOCK_FILE}.`);
 }
 
 /** Whether a root-relative path (`/` separators) is one of docket's own files: the lock, or one in the work folder. */

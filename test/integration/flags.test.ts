@@ -3,7 +3,7 @@
  * never an ignored flag, a stack trace or a key sent in vain. The "service" here counts requests.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -124,6 +124,20 @@ describe('a file the command writes at its end is checked at its start', () => {
     }
     expect(await readFile(join(shared, 'docket.lock.json'), 'utf8')).toBe('{"version":2,"targets":{}}\n');
     expect(await readFile(join(linked, 'texts', 'real.md'), 'utf8')).toBe('The terms.\n');
+    // A lock linked (through a chain) to a file not made yet, which the next apply makes; the
+    // emulator's state linked out of .docket/: the files where those writes land are refused too.
+    const pending = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'playbooks/nda.yaml': NDA, '.docket/keep': '' });
+    await symlink('l1', join(pending, 'docket.lock.json'));
+    await symlink('locks/l2', join(pending, 'l1'));
+    await symlink('../emu-state.json', join(pending, '.docket', 'emulator.json'));
+    for (const [out, rel] of [
+      [join(pending, 'l1'), 'docket.lock.json'],
+      [join(pending, 'locks', 'l2'), 'docket.lock.json'],
+      [join(pending, 'emu-state.json'), '.docket/emulator.json'],
+    ] as const) {
+      await refused(pending, out, rel);
+    }
+    expect(existsSync(join(pending, 'locks', 'l2'))).toBe(false);
     // A plan file beside docket.yaml is not one of them: the run goes on (to say the agreements service is not configured here).
     const beside = await run(['plan', '-C', config, '--out', join(config, 'plan.json'), '--timeout', '2s']);
     expect(beside.stderr).not.toContain('a file of the configuration');
