@@ -131,19 +131,34 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
 }
 
 /**
- * The service URL a redirect implies: its target less the path asked for (`…/review/v1/a` asked
- * as `/v1/a` is the base `…/review`), without credentials, query or fragment; undefined when
- * the target does not end in that path (then it says nothing of a base).
+ * The service URL a redirect implies: its target (read against the URL asked for, so `/new/v1/a`
+ * counts) less the path asked for (`…/review/v1/a` asked as `/v1/a` is the base `…/review`),
+ * without credentials, query or fragment; undefined when the target does not end in that path
+ * (then it says nothing of a base).
  */
-function movedBase(location: string, path: string): string | undefined {
+function movedBase(location: string, path: string, baseUrl: string): string | undefined {
   let url: URL;
   try {
-    url = new URL(location);
+    url = new URL(location, `${baseUrl}${path}`);
   } catch {
     return undefined;
   }
   if (!url.pathname.endsWith(path)) return undefined;
   return stripControl(`${url.protocol}//${url.host}${url.pathname.slice(0, url.pathname.length - path.length)}`);
+}
+
+/** What a redirect's hint says: where it leads, and the URL to set when it implies one. */
+function redirectHint(service: ServiceName, path: string, redirect: { location?: string; baseUrl: string }): string {
+  const { location, baseUrl } = redirect;
+  const to = location ? ` to ${JSON.stringify(withoutSecrets(stripControl(location)).slice(0, 120))}` : '';
+  const base = location ? movedBase(location, path, baseUrl) : undefined;
+  const what =
+    base === undefined
+      ? "set the service's URL to where it answers now"
+      : base === baseUrl
+        ? 'it redirects to the URL it was asked for (a loop): check the service URL, and report it to the service'
+        : `if the service moved there, set its URL to ${JSON.stringify(base.slice(0, 120))}`;
+  return `the ${service} service redirects this request${to}; docket does not follow redirects (the API key would go along): ${what}`;
 }
 
 /** The environment variable that holds each service's key (the CLI reads the same names). */
@@ -165,13 +180,8 @@ export function isFeatureOff(error: unknown): boolean {
 }
 
 /** The hint for a service's answer, or undefined when the message says it all. */
-export function hintForStatus(service: ServiceName, status: number, path: string, location?: string): string | undefined {
-  if (status >= 300 && status < 400 && status !== 304) {
-    const to = location ? ` to ${JSON.stringify(withoutSecrets(stripControl(location)).slice(0, 120))}` : '';
-    const base = location ? movedBase(location, path) : undefined;
-    const what = base ? `if the service moved there, set its URL to ${JSON.stringify(base.slice(0, 120))}` : "set the service's URL to where it answers now";
-    return `the ${service} service redirects this request${to}; docket does not follow redirects (the API key would go along): ${what}`;
-  }
+export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string }): string | undefined {
+  if (status >= 300 && status < 400 && status !== 304 && redirect) return redirectHint(service, path, redirect);
   if (status === 401) return `check ${apiKeyVariable(service)}: the ${service} service did not accept the API key`;
   if (status === 403) return `check ${apiKeyVariable(service)}: the API key is not allowed to do this on the ${service} service`;
   if (status === 404 && service === 'agreements' && FEATURE_GATED_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) {

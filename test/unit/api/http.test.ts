@@ -724,6 +724,16 @@ describe('errors', () => {
     login.mock.intercept({ path: '/v1/a' }).reply(302, '', { headers: { location: '/login?next=%2Fv1%2Fa' } });
     const toLogin = (await rejection(login.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
     expect(toLogin.hint).toBe('the review service redirects this request to "/login?…"; docket does not follow redirects (the API key would go along): set the service\'s URL to where it answers now');
+    // A relative target is read against the URL asked for; one that is that URL is a loop.
+    for (const [location, what] of [
+      ['/moved/review/v1/a', `if the service moved there, set its URL to "${new URL(REVIEW).origin}/moved/review"`],
+      [`${REVIEW}/v1/a`, 'it redirects to the URL it was asked for (a loop): check the service URL, and report it to the service'],
+    ]) {
+      const relative = setup();
+      relative.mock.intercept({ path: '/v1/a' }).reply(308, '', { headers: { location } });
+      const e = (await rejection(relative.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+      expect(e.hint).toMatch(new RegExp(`docket does not follow redirects \\(the API key would go along\\): ${what.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    }
   });
 
   it('explains a 404 on custom terms and templates as the feature being off', async () => {
