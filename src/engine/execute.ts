@@ -125,7 +125,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           // An upload that may have arrived, or arrived unnamed: the next plan stops at it.
           const code = (error as { code?: unknown } | null)?.code;
           const unknown = code === 'unknown-outcome' || code === 'unnamed-upload';
-          finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(unknown ? { outcomeUnknown: true as const } : {}), ms: Math.round(options.clock() - t0) });
+          const hint = (error as { hint?: unknown } | null)?.hint;
+          finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ms: Math.round(options.clock() - t0) });
           complete(i, false);
         },
       )

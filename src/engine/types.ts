@@ -300,6 +300,8 @@ export interface ChangeResult {
   message?: string;
   /** For done: what happened besides the change (another apply created the same object at the same time). */
   note?: string;
+  /** For failed: what to do about it, as the error said (a redirect's new URL, the key variable a 403 names). */
+  hint?: string;
   /** For failed: the service may have done it and nothing can read it back (an attachment upload), so a plain re-run stops at it. */
   outcomeUnknown?: true;
   /** For failed: the fields an earlier request of the change wrote live before a later one failed (a definition published before the term link). */

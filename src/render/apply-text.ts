@@ -56,7 +56,8 @@ function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint, sh
   if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})${note}`;
   if (r.status === 'failed') {
     const part = r.written ? `\n    ${paint('yellow', 'live already:')} ${r.written.join(', ')} (written before the failure)` : '';
-    return `${paint('red', '✗')} ${what}: ${message(withoutPrefix(r.message ?? 'failed', describe(byId.get(r.changeId), r.changeId)))}${part}`;
+    const hint = r.hint && !shared.has(r.hint) ? `\n    hint: ${message(r.hint)}` : '';
+    return `${paint('red', '✗')} ${what}: ${message(withoutPrefix(r.message ?? 'failed', describe(byId.get(r.changeId), r.changeId)))}${part}${hint}`;
   }
   if (r.status === 'not-started') return `${paint('yellow', '-')} not started: ${what}`;
   return `${paint('yellow', '-')} skipped ${what}: ${skipReason(r, byId)}`;
@@ -79,9 +80,11 @@ function* applyReportLines(plan: Plan, report: ApplyReport, opts: { color: boole
   const paint = painter(opts.color);
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const shared = sharedNotes(report);
-  const sharedTexts = new Set(shared.keys());
+  const hints = sharedHints(report);
+  const sharedTexts = new Set([...shared.keys(), ...hints.keys()]);
   const lines = report.results.map((r) => resultLine(r, byId, paint, sharedTexts));
   for (const [note, count] of shared) lines.push('', `${paint('yellow', 'note:')} ${count} of the changes above: ${message(note)}`);
+  for (const [hint, count] of hints) lines.push('', `hint for ${count} of the failures above: ${message(hint)}`);
   if (report.stopped) {
     yield `${paint('bold', stoppedHeading(report.stopped))}: nothing new was started after it.`;
     yield '';
@@ -109,6 +112,13 @@ function sharedNotes(report: ApplyReport): Map<string, number> {
   const counts = new Map<string, number>();
   for (const r of report.results) if (r.status === 'done' && r.note) counts.set(r.note, (counts.get(r.note) ?? 0) + 1);
   return new Map([...counts].filter(([, n]) => n > SHARED_NOTE));
+}
+
+/** Hints several failures share (one cause: a redirect, a refused key): said once, after the results. */
+function sharedHints(report: ApplyReport): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of report.results) if (r.status === 'failed' && r.hint) counts.set(r.hint, (counts.get(r.hint) ?? 0) + 1);
+  return new Map([...counts].filter(([, n]) => n > 1));
 }
 
 /** `SIGINT` → "Apply interrupted (SIGINT)"; any other reason (the time budget) is said as it is. */

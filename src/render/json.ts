@@ -67,6 +67,8 @@ export interface ApplyResultJson {
   name: string | null;
   status: ResultStatus;
   message?: string;
+  /** For a failed change: what to do about it, as the error said. */
+  hint?: string;
   note?: string;
   /** For a failed change: the fields it wrote live before the failure. */
   written_fields?: string[];
@@ -107,6 +109,7 @@ export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJso
         name: c?.name ?? null,
         status: r.status,
         ...(r.message !== undefined ? { message: r.message } : {}),
+        ...(r.hint !== undefined ? { hint: r.hint } : {}),
         ...(r.note !== undefined ? { note: r.note } : {}),
         ...(r.written ? { written_fields: r.written } : {}),
         ms: r.ms,

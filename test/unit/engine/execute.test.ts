@@ -1,3 +1,4 @@
+import { DocketError } from '../../../src/errors.js';
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { executePlan } from '../../../src/engine/execute.js';
@@ -198,6 +199,15 @@ describe('executePlan: dependencies', () => {
       run: () => Promise.reject('boom'),
     });
     expect(report.results[0]).toMatchObject({ status: 'failed', message: 'boom' });
+  });
+
+  it('keeps what a failure\'s error says to do about it', async () => {
+    const report = await executePlan(planOf(independent(1)), {
+      concurrency: 1,
+      clock: tickingClock(),
+      run: () => Promise.reject(new DocketError('rejected', 'create x: failed with HTTP 308', 'set its URL to "https://new.example"')),
+    });
+    expect(report.results[0]).toMatchObject({ status: 'failed', message: 'create x: failed with HTTP 308', hint: 'set its URL to "https://new.example"' });
   });
 });
 

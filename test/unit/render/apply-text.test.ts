@@ -34,6 +34,26 @@ describe('renderApplyReportText', () => {
     expect(text).toContain('✓ create playbook "X" (10 ms)\n    note: a duplicate made by another apply was archived');
   });
 
+  it('says what to do under a failure, and once after the results when several failures share it', () => {
+    const redirect = 'the review service redirects this request to "https://new.example/review/v1/playbooks"; docket does not follow redirects (the API key would go along): if the service moved there, set its URL to "https://new.example/review"';
+    const rules = Array.from({ length: 3 }, (_, i) => change('create', 'rule', `A/R${i}`, { parent: 'A' }));
+    const report: ApplyReport = {
+      results: [
+        { changeId: 'create:playbook:X', status: 'failed', ms: 5, message: 'create playbook "X": review service POST /v1/playbooks failed with HTTP 403', hint: 'check DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY): the API key is not allowed to do this on the review service' },
+        ...rules.map((c) => ({ changeId: c.id, status: 'failed' as const, ms: 5, message: `create rule "${c.key}": failed with HTTP 308`, hint: redirect })),
+      ],
+      done: 0,
+      failed: 4,
+      skipped: 0,
+      notStarted: 0,
+      ms: 20,
+    };
+    const text = renderApplyReportText(plan([change('create', 'playbook', 'X'), ...rules]), report, { color: false });
+    expect(text).toContain('✗ create playbook "X": review service POST /v1/playbooks failed with HTTP 403\n    hint: check DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY): the API key is not allowed to do this on the review service\n');
+    expect(text.split(redirect)).toHaveLength(2);
+    expect(text).toContain(`\nhint for 3 of the failures above: ${redirect}\n`);
+  });
+
   it('says the operation once when the error names it, with the kind in words or not', () => {
     const term = change('publish', 'custom-term', 'Consulting Terms');
     const playbook = change('create', 'playbook', 'X');
