@@ -367,7 +367,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const problem = parseProblem(a.text, a.headers, clean);
     return new ApiError(
       { service, status: a.status, method: t.method, path: t.path, operation: t.operation, ...problem },
-      hintForStatus(service, a.status, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url }),
+      hintForStatus(service, a.status, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }),
     );
   }
 

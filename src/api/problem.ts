@@ -130,34 +130,31 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/**
- * The service URL a redirect implies: its target (read against the URL asked for, so `/new/v1/a`
- * counts) less the path asked for (`…/review/v1/a` asked as `/v1/a` is the base `…/review`),
- * without credentials, query or fragment; undefined when the target does not end in that path
- * (then it says nothing of a base).
- */
-function movedBase(location: string, path: string, baseUrl: string): string | undefined {
-  let url: URL;
+/** A redirect's target, read against the URL asked for (`/new/v1/a` and `//host/…` count); undefined unless http(s). */
+function redirectTarget(location: string, requestUrl: string): URL | undefined {
   try {
-    url = new URL(location, `${baseUrl}${path}`);
+    const url = new URL(location, requestUrl);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
   } catch {
     return undefined;
   }
-  if (!url.pathname.endsWith(path)) return undefined;
-  return stripControl(`${url.protocol}//${url.host}${url.pathname.slice(0, url.pathname.length - path.length)}`);
 }
 
-/** What a redirect's hint says: where it leads, and the URL to set when it implies one. */
-function redirectHint(service: ServiceName, path: string, redirect: { location?: string; baseUrl: string }): string {
-  const { location, baseUrl } = redirect;
-  const to = location ? ` to ${JSON.stringify(withoutSecrets(stripControl(location)).slice(0, 120))}` : '';
-  const base = location ? movedBase(location, path, baseUrl) : undefined;
-  const what =
-    base === undefined
+/** What a redirect's hint says: where it leads (no credentials, query or fragment), and the URL to set when it implies one. */
+function redirectHint(service: ServiceName, path: string, redirect: { location?: string; baseUrl: string; requestUrl: string }): string {
+  const { location, baseUrl, requestUrl } = redirect;
+  const target = location ? redirectTarget(location, requestUrl) : undefined;
+  // As read, so a password the parser finds (`/\\user:pw@host/…`) is never quoted; as written only when it cannot be read.
+  const shownTarget = target ? `${target.protocol}//${target.host}${target.pathname}${target.search ? '?…' : ''}` : location ? withoutSecrets(location) : undefined;
+  const to = shownTarget ? ` to ${JSON.stringify(stripControl(shownTarget).slice(0, 120))}` : '';
+  // The same path under another base: that base is the service's URL now.
+  const base = target?.pathname.endsWith(path) ? stripControl(`${target.protocol}//${target.host}${target.pathname.slice(0, target.pathname.length - path.length)}`) : undefined;
+  const loop = target !== undefined && `${target.origin}${target.pathname}${target.search}` === requestUrl;
+  const what = loop
+    ? 'it redirects to the URL it was asked for (a loop): check the service URL, and report it to the service'
+    : base === undefined || base === baseUrl
       ? "set the service's URL to where it answers now"
-      : base === baseUrl
-        ? 'it redirects to the URL it was asked for (a loop): check the service URL, and report it to the service'
-        : `if the service moved there, set its URL to ${JSON.stringify(base.slice(0, 120))}`;
+      : `if the service moved there, set its URL to ${JSON.stringify(base.length > 120 ? `${base.slice(0, 119)}…` : base)}`;
   return `the ${service} service redirects this request${to}; docket does not follow redirects (the API key would go along): ${what}`;
 }
 
@@ -180,7 +177,7 @@ export function isFeatureOff(error: unknown): boolean {
 }
 
 /** The hint for a service's answer, or undefined when the message says it all. */
-export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string }): string | undefined {
+export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string; requestUrl: string }): string | undefined {
   if (status >= 300 && status < 400 && status !== 304 && redirect) return redirectHint(service, path, redirect);
   if (status === 401) return `check ${apiKeyVariable(service)}: the ${service} service did not accept the API key`;
   if (status === 403) return `check ${apiKeyVariable(service)}: the API key is not allowed to do this on the ${service} service`;

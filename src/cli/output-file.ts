@@ -9,17 +9,23 @@ import { isInside, rootRelative } from '../config/data-files.js';
 import { readAsConfiguration } from '../config/discover.js';
 import { writeDestination } from '../util/atomic-write.js';
 import { PROJECT_FILES } from '../config/load.js';
-import { DOCKET_RECORDS, isDocketRecord } from '../config/work-dir.js';
+import { APPLY_LOCK_FILE, DOCKET_RECORDS, isDocketRecord, WORK_DIR } from '../config/work-dir.js';
 import type { Workspace } from '../engine/workspace.js';
 import { UsageError } from '../errors.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 import { NOT_REGULAR_FILE } from '../util/special-file.js';
 
+const APPLY_LOCK_RECORD = `${WORK_DIR}/${APPLY_LOCK_FILE}`;
+
 /** The absolute path of `file` (relative to `cwd`), or a usage error naming `flag` when it cannot be written; `example` is a file name for the hint. */
 export async function checkOutputFile(cwd: string, file: string, flag: string, example: string): Promise<string> {
   if (file.trim() === '') throw new UsageError(`${flag} needs a file name (got "")`);
   const path = resolve(cwd, file);
-  const target = await stat(path).catch(() => undefined);
+  const target = await stat(path).catch((error: unknown) => {
+    // A loop of links would be found only by the write, after the services were read.
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new UsageError(`${flag} ${file} cannot be written: it is (or is below) a symbolic link that loops`, `name a file, such as ${flag} ${example}`);
+    return undefined;
+  });
   if (target?.isDirectory()) throw new UsageError(`${flag} ${file} is a directory`, `name a file, such as ${flag} ${join(file, example)}`);
   // The file is written whole beside it and renamed into place: a pipe or a device there (/dev/null,
   // a shell's `>(…)`) would be replaced by a regular file, and as root a system one lost.
@@ -54,7 +60,8 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
     (rel) => rel !== undefined && rel !== '' && !rel.startsWith('..') && readByDocket(rel, workspace),
   );
   // Compared by where a write to each would land: a lock linked to a file not made yet is made there by the next apply.
-  const own = [...(PROJECT_FILES as readonly string[]), ...DOCKET_RECORDS, ...workspace.files.keys()];
+  // The apply lock is made with link(), never written through one: a link there is only refused.
+  const own = [...(PROJECT_FILES as readonly string[]), ...DOCKET_RECORDS.filter((rel) => rel !== APPLY_LOCK_RECORD), ...workspace.files.keys()];
   const linked = named ?? own.find((rel) => destinationOrAsNamed(path.join(root, rel)) === real);
   if (linked) throw new UsageError(`${flag} ${file} is ${linked}, a file of the configuration: the saved file would take its place`, `save it outside the configuration's files, such as ${flag} plan.json beside docket.yaml`);
 }

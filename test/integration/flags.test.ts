@@ -59,6 +59,17 @@ describe('a mistyped argument', () => {
 });
 
 describe('a file the command writes at its end is checked at its start', () => {
+  it('plan --out through a loop of links is refused before any request (the write would find it only after the reads)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA });
+    await symlink('loop', join(dir, 'loop'));
+    await symlink('ld', join(dir, 'ld'));
+    for (const out of ['loop', 'ld/plan.json']) {
+      const r = await run(['plan', '-C', dir, '--out', join(dir, out), '--timeout', '2s']);
+      expect([r.code, r.requests]).toEqual([1, 0]);
+      expect(r.stderr).toContain(`--out ${join(dir, out)} cannot be written: it is (or is below) a symbolic link that loops`);
+    }
+  });
+
   it('plan --out: a directory, a path below a file, or nothing', async () => {
     for (const [out, message] of [
       [dir, `--out ${dir} is a directory`],

@@ -718,22 +718,31 @@ describe('errors', () => {
     mock.intercept({ path: '/v1/a' }).reply(302, '', { headers: { location: `https://bob:pw@other.example/review/v1/a?token=${KEY}` } });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
     expect(err.status).toBe(302);
-    expect(err.hint).toBe('the review service redirects this request to "https://***@other.example/review/v1/a?…"; docket does not follow redirects (the API key would go along): if the service moved there, set its URL to "https://other.example/review"');
+    expect(err.hint).toBe('the review service redirects this request to "https://other.example/review/v1/a?…"; docket does not follow redirects (the API key would go along): if the service moved there, set its URL to "https://other.example/review"');
     // A target that is not the same path elsewhere says nothing of a base.
     const login = setup();
     login.mock.intercept({ path: '/v1/a' }).reply(302, '', { headers: { location: '/login?next=%2Fv1%2Fa' } });
     const toLogin = (await rejection(login.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
-    expect(toLogin.hint).toBe('the review service redirects this request to "/login?…"; docket does not follow redirects (the API key would go along): set the service\'s URL to where it answers now');
+    expect(toLogin.hint).toBe(`the review service redirects this request to "${REVIEW}/login?…"; docket does not follow redirects (the API key would go along): set the service's URL to where it answers now`);
     // A relative target is read against the URL asked for; one that is that URL is a loop.
     for (const [location, what] of [
       ['/moved/review/v1/a', `if the service moved there, set its URL to "${new URL(REVIEW).origin}/moved/review"`],
       [`${REVIEW}/v1/a`, 'it redirects to the URL it was asked for (a loop): check the service URL, and report it to the service'],
+      // Only a query added is no loop; a scheme other than http(s) names no URL to set.
+      ['?page=2', "set the service's URL to where it answers now"],
+      ['mailto:u:p@x/v1/a', "set the service's URL to where it answers now"],
     ]) {
       const relative = setup();
       relative.mock.intercept({ path: '/v1/a' }).reply(308, '', { headers: { location } });
       const e = (await rejection(relative.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
       expect(e.hint).toMatch(new RegExp(`docket does not follow redirects \\(the API key would go along\\): ${what.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
     }
+    // A password the URL parser finds where a person might not (`/\\user:pw@host`) is never quoted.
+    const hidden = setup();
+    hidden.mock.intercept({ path: '/v1/a' }).reply(308, '', { headers: { location: '/\\admin:hunter2@new.example/review/v1/a' } });
+    const e = (await rejection(hidden.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(e.hint).toContain('redirects this request to "https://new.example/review/v1/a"');
+    expect(e.hint).not.toContain('hunter2');
   });
 
   it('explains a 404 on custom terms and templates as the feature being off', async () => {
