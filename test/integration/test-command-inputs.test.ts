@@ -144,6 +144,8 @@ describe('docket test with broken inputs', () => {
     // A folder mistyped is offered the folder.
     const mistyped = await runCli(['test', '-C', dir, '--emulator', 'tsets']);
     expect([mistyped.code, mistyped.stderr]).toEqual([1, expect.stringContaining('Error: "tsets": not a test file (test files end in .test.yaml), did you mean `tests`?')]);
+    const slashed = await runCli(['test', '-C', dir, '--emulator', 'tsets/']);
+    expect([slashed.code, slashed.stderr]).toEqual([1, expect.stringContaining('Error: "tsets/": no such folder, did you mean `tests/`?')]);
     const missing = await runCli(['test', '-C', dir, '--emulator', join(dir, 'tests/none.test.yaml')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('none.test.yaml": no such test file');

@@ -164,10 +164,13 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
       if (skipped !== undefined && isTestFile(rel) && (await stat(join(root, rel)).then((s) => s.isFile(), () => false))) {
         throw new UsageError(`${JSON.stringify(file)}: in ${skipped}/, a folder docket does not read (dot-folders and node_modules hold local or other people's files)`, 'move the test file to a folder of the configuration, such as tests/');
       }
-      const what = isTestFile(rel) ? 'no such test file' : 'not a test file (test files end in .test.yaml)';
+      // `tset/` names a folder, one that is not there.
+      const asFolder = /[\\/]$/.test(file);
+      const what = asFolder ? 'no such folder' : isTestFile(rel) ? 'no such test file' : 'not a test file (test files end in .test.yaml)';
       // A folder mistyped (`tests/mre` for `tests/more`) is offered its folder, as a file its file.
       const folders = [...shown, ...found].flatMap((f) => (f.includes('/') ? [f.slice(0, f.lastIndexOf('/'))] : []));
-      throw new UsageError(`${JSON.stringify(file)}: ${what}${didYouMean(file, [...new Set([...shown, ...found, ...folders])])}`, `${listed} (paths are relative to the current directory)`);
+      const candidates = asFolder ? folders.map((f) => `${f}/`) : [...shown, ...found, ...folders];
+      throw new UsageError(`${JSON.stringify(file)}: ${what}${didYouMean(file, [...new Set(candidates)])}`, `${listed} (paths are relative to the current directory)`);
     }
     return [rel];
   }));
