@@ -247,7 +247,7 @@ class Reviews {
       await ctx.cache.put(key, all);
       return { facts: all, source: cached.length > 0 ? 'mixed' : 'live' };
     } catch (error) {
-      if (error instanceof DocketError) return { error: error.message };
+      if (error instanceof DocketError) return { error: withHint(error) };
       throw error;
     }
   }
@@ -313,7 +313,7 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
     if (note) suite.notes.push(note);
   } catch (error) {
     if (!(error instanceof DocketError)) throw error;
-    suite.cases = file.cases.map((c) => caseWithout(c, 'error', error.message));
+    suite.cases = file.cases.map((c) => caseWithout(c, 'error', withHint(error)));
     return suite;
   }
   const id = await liveTemplateId(services, subject);
@@ -348,7 +348,7 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
         if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) {
           if (error instanceof DocketError) {
             if (!error.notCarriedOut) unanswered = true;
-            suite.cases.push(caseWithout(c, 'error', error.message));
+            suite.cases.push(caseWithout(c, 'error', withHint(error)));
             continue;
           }
           throw error;
@@ -375,4 +375,9 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
     });
   }
   return suite;
+}
+
+/** Why a case could not run, with what to do about it when the error says (a redirect's new URL, the key a 403 names). */
+function withHint(error: DocketError): string {
+  return error.hint ? `${error.message} (hint: ${error.hint})` : error.message;
 }

@@ -172,6 +172,18 @@ describe('docket test when answers are lost', () => {
     }
   });
 
+  it('says what to do about a case the service refused, as the error says (the key a 403 names)', async () => {
+    const dir = await example();
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/review/v1/organizations/:org/reviews', status: 403, count: 100 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/ERROR a standard NDA raises no flag: .*HTTP 403.* \(hint: check DOCKET_REVIEW_API_KEY \(or DOCKET_API_KEY\): the API key is not allowed to do this on the review service\)/);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+
   it('archives its scratch playbook also when the time budget runs out in a request the service never answers', async () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/reviews/:review', status: 'hang', count: 100 }) });
