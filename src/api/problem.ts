@@ -7,7 +7,7 @@ import { isPlainObject } from '../util/plain.js';
 import type { ServiceName } from './types.js';
 import { DocketError } from '../errors.js';
 import { stripControl } from '../util/control-text.js';
-import { withoutSecrets } from '../config/url-policy.js';
+import { urlProblem, withoutSecrets } from '../config/url-policy.js';
 
 export interface Problem {
   title?: string;
@@ -130,11 +130,11 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** A redirect's target, read against the URL asked for (`/new/v1/a` and `//host/…` count); undefined unless http(s). */
-function redirectTarget(location: string, requestUrl: string): URL | undefined {
+/** A redirect's target, read against the URL asked for (`/new/v1/a` and `//host/…` count); its scheme alone when not http(s). */
+function redirectTarget(location: string, requestUrl: string): URL | { otherScheme: string } | undefined {
   try {
     const url = new URL(location, requestUrl);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : { otherScheme: url.protocol };
   } catch {
     return undefined;
   }
@@ -143,10 +143,11 @@ function redirectTarget(location: string, requestUrl: string): URL | undefined {
 /** What a redirect's hint says: where it leads (no credentials, query or fragment), and the URL to set when it implies one. */
 function redirectHint(service: ServiceName, path: string, redirect: { location?: string; baseUrl: string; requestUrl: string }): string {
   const { location, baseUrl, requestUrl } = redirect;
-  const target = location ? redirectTarget(location, requestUrl) : undefined;
+  const read = location ? redirectTarget(location, requestUrl) : undefined;
+  const target = read instanceof URL ? read : undefined;
   // As read, so a password the parser finds (`/\\user:pw@host/…`) is never quoted; as written only when it cannot be read.
-  const shownTarget = target ? `${target.protocol}//${target.host}${target.pathname}${target.search ? '?…' : ''}` : location ? withoutSecrets(location) : undefined;
-  const to = shownTarget ? ` to ${JSON.stringify(stripControl(shownTarget).slice(0, 120))}` : '';
+  const shownTarget = target ? `${target.protocol}//${target.host}${target.pathname}${target.search ? '?…' : ''}` : location && !read ? withoutSecrets(location) : undefined;
+  const to = read && 'otherScheme' in read ? ` to a ${JSON.stringify(stripControl(read.otherScheme).slice(0, 20))} URL, not http(s)` : shownTarget ? ` to ${JSON.stringify(stripControl(shownTarget).slice(0, 120))}` : '';
   // The same path under another base: that base is the service's URL now.
   const base = target?.pathname.endsWith(path) ? stripControl(`${target.protocol}//${target.host}${target.pathname.slice(0, target.pathname.length - path.length)}`) : undefined;
   const loop = target !== undefined && `${target.origin}${target.pathname}${target.search}` === requestUrl;
@@ -154,7 +155,9 @@ function redirectHint(service: ServiceName, path: string, redirect: { location?:
     ? 'it redirects to the URL it was asked for (a loop): check the service URL, and report it to the service'
     : base === undefined || base === baseUrl
       ? "set the service's URL to where it answers now"
-      : `if the service moved there, set its URL to ${JSON.stringify(base.length > 120 ? `${base.slice(0, 119)}…` : base)}`;
+      : urlProblem(base, 'the URL')
+        ? `it redirects to ${JSON.stringify(base.slice(0, 120))}, plain http, which docket refuses for a host that is not loopback (the key would travel unencrypted): check the service URL`
+        : `if the service moved there, set its URL to ${JSON.stringify(base.length > 120 ? `${base.slice(0, 119)}…` : base)}`;
   return `the ${service} service redirects this request${to}; docket does not follow redirects (the API key would go along): ${what}`;
 }
 

@@ -142,7 +142,8 @@ export function decide(
  * handling it) or never received it. Anything else, a 2xx included, may have changed something.
  */
 export function surelyNotCarriedOut(outcome: number | ConnectionFailure): boolean {
-  if (typeof outcome === 'number') return (outcome >= 400 && outcome < 500) || NOT_PROCESSED_STATUS.has(outcome);
+  // A redirect (not 304) points elsewhere: this server did not carry the request out.
+  if (typeof outcome === 'number') return (outcome >= 300 && outcome < 400 && outcome !== 304) || (outcome >= 400 && outcome < 500) || NOT_PROCESSED_STATUS.has(outcome);
   return outcome.phase === 'not-sent';
 }
 

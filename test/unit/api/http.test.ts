@@ -731,6 +731,8 @@ describe('errors', () => {
       // Only a query added is no loop; a scheme other than http(s) names no URL to set.
       ['?page=2', "set the service's URL to where it answers now"],
       ['mailto:u:p@x/v1/a', "set the service's URL to where it answers now"],
+      // A base docket would refuse (plain http, not loopback) is not offered as the URL to set.
+      ['http://new.example/review/v1/a', 'it redirects to "http://new.example/review", plain http, which docket refuses for a host that is not loopback (the key would travel unencrypted): check the service URL'],
     ]) {
       const relative = setup();
       relative.mock.intercept({ path: '/v1/a' }).reply(308, '', { headers: { location } });
@@ -743,6 +745,18 @@ describe('errors', () => {
     const e = (await rejection(hidden.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
     expect(e.hint).toContain('redirects this request to "https://new.example/review/v1/a"');
     expect(e.hint).not.toContain('hunter2');
+    // Another scheme is said as one, not masked as if it held a password.
+    const mail = setup();
+    mail.mock.intercept({ path: '/v1/a' }).reply(301, '', { headers: { location: 'mailto:someone@example.com?subject=pw' } });
+    const m = (await rejection(mail.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(m.hint).toMatch(/^the review service redirects this request to a "mailto:" URL, not http\(s\); /);
+    expect(m.hint).not.toContain('someone');
+    // A redirect carried nothing out: a create (an upload) answered so is not one whose outcome is unknown.
+    const post = setup();
+    post.mock.intercept({ path: '/v1/a', method: 'POST' }).reply(307, '', { headers: { location: 'https://new.example/v1/a' } });
+    const p = (await rejection(post.client.create({ method: 'POST', path: '/v1/a', body: {}, operation: 'upload a', recover: async () => undefined }))) as ApiError;
+    expect([p.status, p.notCarriedOut]).toEqual([307, true]);
+    expect(p.hint).toContain('redirects this request to "https://new.example/v1/a"');
   });
 
   it('explains a 404 on custom terms and templates as the feature being off', async () => {
