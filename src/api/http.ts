@@ -244,6 +244,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return bytes.toString('utf8', bom);
   }
 
+  /** An answer whose body is not what was asked for (`problem` says why); `hint` says what its outcome may be. */
+  function malformedBody(t: RequestTarget, problem: string, hint: string): DocketError {
+    return new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered with a malformed body: ${clean(problem)}`, hint);
+  }
+
   /** An answer too large to read: refused once (the same answer would come again), after what its status says of the request. */
   function tooLargeError(t: RequestTarget, status: number): DocketError {
     return new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered ${status} with a body over ${MAX_BODY_BYTES / 1024 / 1024} MB, which docket does not read`, badAnswerHint());
@@ -678,7 +683,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const answer = await send(t);
       const problem = o.resource ? resourceProblem(answer) : bodyProblem(answer);
       if (problem) {
-        throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered with a malformed body: ${clean(problem)}`, badAnswerHint());
+        throw malformedBody(t, problem, badAnswerHint());
       }
       return answer as T;
     },
@@ -695,7 +700,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // Carried out (it names an id), but an id no path can hold, or "errors" beside it, is not an object docket can record.
         const problem = read ? undefined : bodyProblem(answer);
         if (problem) {
-          throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered with a malformed body: ${clean(problem)}`, 'the service may have made it: the next plan shows whether it did; report it to the service if it persists');
+          throw malformedBody(t, problem, 'the service may have made it: the next plan shows whether it did; report it to the service if it persists');
         }
         return (read ? markFound(answer) : answer) as T;
       }
