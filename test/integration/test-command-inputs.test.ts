@@ -143,7 +143,10 @@ describe('docket test with broken inputs', () => {
     expect(typo.stderr).toContain('Error: "tests/inbound-nda.tset.yaml": not a test file (test files end in .test.yaml), did you mean `tests/inbound-nda.test.yaml`?');
     // A folder mistyped is offered the folder.
     const mistyped = await runCli(['test', '-C', dir, '--emulator', 'tsets']);
-    expect([mistyped.code, mistyped.stderr]).toEqual([1, expect.stringContaining('Error: "tsets": not a test file (test files end in .test.yaml), did you mean `tests`?')]);
+    expect([mistyped.code, mistyped.stderr]).toEqual([1, expect.stringContaining('Error: "tsets": no such test file or folder, did you mean `tests`?')]);
+    // Two letters swapped in a short name: as near its folder as `tset/` is.
+    const swapped = await runCli(['test', '-C', dir, '--emulator', 'tset']);
+    expect([swapped.code, swapped.stderr]).toEqual([1, expect.stringContaining('Error: "tset": no such test file or folder, did you mean `tests/`?')]);
     const slashed = await runCli(['test', '-C', dir, '--emulator', 'tsets/']);
     expect([slashed.code, slashed.stderr]).toEqual([1, expect.stringContaining('Error: "tsets/": no such folder, did you mean `tests/`?')]);
     const missing = await runCli(['test', '-C', dir, '--emulator', join(dir, 'tests/none.test.yaml')]);

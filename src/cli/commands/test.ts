@@ -164,13 +164,18 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
       if (skipped !== undefined && isTestFile(rel) && (await stat(join(root, rel)).then((s) => s.isFile(), () => false))) {
         throw new UsageError(`${JSON.stringify(file)}: in ${skipped}/, a folder docket does not read (dot-folders and node_modules hold local or other people's files)`, 'move the test file to a folder of the configuration, such as tests/');
       }
-      // `tset/` names a folder, one that is not there.
+      // `tset/` names a folder, one that is not there; `tset` may name either.
       const asFolder = /[\\/]$/.test(file);
-      const what = asFolder ? 'no such folder' : isTestFile(rel) ? 'no such test file' : 'not a test file (test files end in .test.yaml)';
+      const exists = await stat(join(root, rel)).then(() => true, () => false);
+      const what = asFolder ? 'no such folder' : isTestFile(rel) ? 'no such test file' : exists || /\.[^/\\]*$/.test(file) ? 'not a test file (test files end in .test.yaml)' : 'no such test file or folder';
       // A folder mistyped (`tests/mre` for `tests/more`) is offered its folder, as a file its file.
       const folders = [...shown, ...found].flatMap((f) => (f.includes('/') ? [f.slice(0, f.lastIndexOf('/'))] : []));
-      const candidates = asFolder ? folders.map((f) => `${f}/`) : [...shown, ...found, ...folders];
-      throw new UsageError(`${JSON.stringify(file)}: ${what}${didYouMean(file, [...new Set(candidates)])}`, `${listed} (paths are relative to the current directory)`);
+      const asFolders = [...new Set(folders.map((f) => `${f}/`))];
+      const suggestion = asFolder
+        ? didYouMean(file, asFolders)
+        : // Judged with its slash too: `tset` is as near `tests/` as `tset/` is, one short word being strict alone.
+          didYouMean(file, [...new Set([...shown, ...found, ...folders])]) || (isTestFile(rel) ? '' : didYouMean(`${file}/`, asFolders));
+      throw new UsageError(`${JSON.stringify(file)}: ${what}${suggestion}`, `${listed} (paths are relative to the current directory)`);
     }
     return [rel];
   }));
