@@ -147,7 +147,7 @@ function redirectHint(service: ServiceName, path: string, redirect: { location?:
   const target = read instanceof URL ? read : undefined;
   // As read, so a password the parser finds (`/\\user:pw@host/…`) is never quoted; as written only when it cannot be read.
   const shownTarget = target ? `${target.protocol}//${target.host}${target.pathname}${target.search ? '?…' : ''}` : location && !read ? withoutSecrets(location) : undefined;
-  const to = read && 'otherScheme' in read ? ` to a ${JSON.stringify(stripControl(read.otherScheme).slice(0, 20))} URL, not http(s)` : shownTarget ? ` to ${JSON.stringify(stripControl(shownTarget).slice(0, 120))}` : '';
+  const to = read && 'otherScheme' in read ? ` to a ${JSON.stringify(truncate(stripControl(read.otherScheme), 20))} URL, not http(s)` : shownTarget ? ` to ${JSON.stringify(truncate(stripControl(shownTarget), 120))}` : '';
   // The same path under another base: that base is the service's URL now.
   const base = target?.pathname.endsWith(path) ? stripControl(`${target.protocol}//${target.host}${target.pathname.slice(0, target.pathname.length - path.length)}`) : undefined;
   const loop = target !== undefined && `${target.origin}${target.pathname}${target.search}` === requestUrl;
@@ -156,8 +156,8 @@ function redirectHint(service: ServiceName, path: string, redirect: { location?:
     : base === undefined || base === baseUrl
       ? "set the service's URL to where it answers now"
       : urlProblem(base, 'the URL')
-        ? `it redirects to ${JSON.stringify(base.slice(0, 120))}, plain http, which docket refuses for a host that is not loopback (the key would travel unencrypted): check the service URL`
-        : `if the service moved there, set its URL to ${JSON.stringify(base.length > 120 ? `${base.slice(0, 119)}…` : base)}`;
+        ? `it redirects to ${JSON.stringify(truncate(base, 120))}, plain http, which docket refuses for a host that is not loopback (the key would travel unencrypted): check the service URL`
+        : `if the service moved there, set its URL to ${JSON.stringify(truncate(base, 120))}`;
   return `the ${service} service redirects this request${to}; docket does not follow redirects (the API key would go along): ${what}`;
 }
 

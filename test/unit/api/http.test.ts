@@ -757,6 +757,11 @@ describe('errors', () => {
     const p = (await rejection(post.client.create({ method: 'POST', path: '/v1/a', body: {}, operation: 'upload a', recover: async () => undefined }))) as ApiError;
     expect([p.status, p.notCarriedOut]).toEqual([307, true]);
     expect(p.hint).toContain('redirects this request to "https://new.example/v1/a"');
+    // A long target is cut where it says it is.
+    const long = setup();
+    long.mock.intercept({ path: '/v1/a' }).reply(302, '', { headers: { location: `https://new.example/${'x'.repeat(300)}` } });
+    const l = (await rejection(long.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(l.hint).toContain(`redirects this request to "https://new.example/${'x'.repeat(99)}…";`);
   });
 
   it('explains a 404 on custom terms and templates as the feature being off', async () => {
