@@ -18,6 +18,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isSpecialFile, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
+import { jsonValueOffset } from '../util/json-offset.js';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { linkedFile, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
@@ -400,7 +401,7 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     const lc = lineColumnsOf(text);
     const told = problems.slice(0, MAX_LOCK_PROBLEMS).map((p) => {
       // A side of a merge conflict is not the file's text: its problems are at the conflict.
-      const at = line === 1 ? lc(valueOffset(text, p.path)) : { line, col: 1 };
+      const at = line === 1 ? lc(jsonValueOffset(text, p.path)) : { line, col: 1 };
       return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
     });
     const more = problems.length - told.length;
@@ -417,7 +418,7 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   // At the version it names, quoted, when that is what is wrong.
   const version = 'version' in value ? value.version : undefined;
   if (version !== 1 && version !== 2) {
-    const at = line === 1 && version !== undefined ? lineColumnsOf(text)(valueOffset(text, ['version'])) : { line, col: 1 };
+    const at = line === 1 && version !== undefined ? lineColumnsOf(text)(jsonValueOffset(text, ['version'])) : { line, col: 1 };
     const got = version === undefined ? 'it has no `version`' : `its \`version\` is ${showJson(version)}`;
     return { errors: [problem(label, at.line, `${label} is not a docket lock file of version 1 or 2: ${got}`, undefined, at.col)] };
   }
@@ -615,82 +616,6 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d
 
 /** A lock written wrong throughout is told by its first problems, not by one per record. */
 const MAX_LOCK_PROBLEMS = 20;
-
-/**
- * Where the value at `path` starts in JSON `text` (valid: JSON.parse read it): the members of each
- * object walked in turn, the last of a repeated key taken (as JSON.parse does). A path that goes
- * further than the text stops at the last value found.
- */
-function valueOffset(text: string, path: readonly string[]): number {
-  let at = skipSpace(text, 0);
-  for (const key of path) {
-    const value = memberValue(text, at, key);
-    if (value === -1) break;
-    at = value;
-  }
-  return at;
-}
-
-/** The start of the value of `key` in the object starting at `at` (of item `key` in a list); -1 when it has none. */
-function memberValue(text: string, at: number, key: string): number {
-  if (text[at] === '[') return itemValue(text, at, Number(key));
-  if (text[at] !== '{') return -1;
-  let found = -1;
-  let i = skipSpace(text, at + 1);
-  while (i < text.length && text[i] === '"') {
-    const keyEnd = skipString(text, i);
-    const name = JSON.parse(text.slice(i, keyEnd)) as string;
-    const value = skipSpace(text, skipSpace(text, keyEnd) + 1);
-    if (name === key) found = value;
-    i = skipSpace(text, skipValue(text, value));
-    if (text[i] === ',') i = skipSpace(text, i + 1);
-  }
-  return found;
-}
-
-/** The start of item `index` of the list starting at `at`; -1 when it has none. */
-function itemValue(text: string, at: number, index: number): number {
-  let i = skipSpace(text, at + 1);
-  for (let n = 0; i < text.length && text[i] !== ']'; n++) {
-    if (n === index) return i;
-    i = skipSpace(text, skipValue(text, i));
-    if (text[i] === ',') i = skipSpace(text, i + 1);
-  }
-  return -1;
-}
-
-function skipSpace(text: string, i: number): number {
-  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
-  return i;
-}
-
-/** Past the string starting at `i` (its closing quote). */
-function skipString(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    if (text[j] === '\\') j++;
-    else if (text[j] === '"') return j + 1;
-  }
-  return text.length;
-}
-
-/** Past the value starting at `i`. */
-function skipValue(text: string, i: number): number {
-  const c = text[i];
-  if (c === '"') return skipString(text, i);
-  if (c === '{' || c === '[') {
-    let depth = 0;
-    for (let j = i; j < text.length; j++) {
-      const d = text[j];
-      if (d === '"') j = skipString(text, j) - 1;
-      else if (d === '{' || d === '[') depth++;
-      else if ((d === '}' || d === ']') && --depth === 0) return j + 1;
-    }
-    return text.length;
-  }
-  let j = i;
-  while (j < text.length && !',}] \t\r\n'.includes(text[j]!)) j++;
-  return j;
-}
 
 const SHA256 = /^[0-9a-f]{64}$/i;
 

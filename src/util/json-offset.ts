@@ -1,0 +1,28 @@
+/** Where a value stands in JSON text, for messages that point at it. */
+import { createRequire } from 'node:module';
+import type { Node as JsonNode } from 'jsonc-parser';
+
+/**
+ * Where the value at `path` starts in JSON `text` (valid: JSON.parse read it), by jsonc-parser's
+ * syntax tree; of a key given twice, the last (JSON.parse keeps the last). A path that goes further
+ * than the text stops at the last value found. Loaded only for a message: no run that finds no
+ * problem pays for the parser.
+ */
+export function jsonValueOffset(text: string, path: readonly string[]): number {
+  const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+  let node: JsonNode | undefined = jsonc.parseTree(text);
+  if (node === undefined) return 0;
+  for (const key of path) {
+    const next = childValue(node, key);
+    if (next === undefined) break;
+    node = next;
+  }
+  return node.offset;
+}
+
+function childValue(node: JsonNode, key: string): JsonNode | undefined {
+  if (node.type === 'array') return node.children?.[Number(key)];
+  if (node.type !== 'object') return undefined;
+  const property = node.children?.findLast((p) => p.children?.[0]?.value === key);
+  return property?.children?.[1];
+}
