@@ -38,7 +38,8 @@ type Plain = Record<string, unknown>;
  */
 function normParameter(key: string, v: unknown): unknown {
   if (key.endsWith('_email') && typeof v === 'string') return normEmail(v);
-  const value = normDeep(v);
+  // An attachment is named as names compare (NFC), as the live side names it.
+  const value = mapAttachmentRefs(normDeep(v), (name) => ({ attachment: normName(name) }));
   return value === '' ? null : value;
 }
 
@@ -130,12 +131,17 @@ function undeclaredNested(updated: readonly string[], declared: Fields, attribut
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** `{attachment: name}` anywhere in a value → the attachment's id at apply time. */
+/** `{attachment: name}` anywhere in a value → the attachment's id at apply time (its key: the name composed). */
 function resolveAttachments(value: unknown, ctx: ExecContext): unknown {
-  if (Array.isArray(value)) return value.map((v) => resolveAttachments(v, ctx));
+  return mapAttachmentRefs(value, (name) => ctx.resolveId('attachment', normName(name)));
+}
+
+/** `value` with each `{attachment: name}` in it, at any depth, replaced by `to(name)`. */
+function mapAttachmentRefs(value: unknown, to: (name: string) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapAttachmentRefs(v, to));
   const name = attachmentName(value);
-  if (name !== undefined) return ctx.resolveId('attachment', name);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveAttachments(v, ctx)]));
+  if (name !== undefined) return to(name);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapAttachmentRefs(v, to)]));
   return value;
 }
 

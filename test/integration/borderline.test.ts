@@ -40,4 +40,18 @@ describe('borderline configurations', () => {
     await writeFiles(dir, files(decomposed));
     await expectNoChanges(cli, dir);
   });
+
+  it('a template parameter naming an attachment by its decomposed (NFD) name resolves to the attachment the file declares composed', async () => {
+    const cli = cliWith(() => ({ ...emulator().env, DOCKET_ORGANIZATION_ID: '1a2b3c4d-0000-4000-8000-00000000ca7e' }));
+    const template = (attachment: string) =>
+      `kind: Template\nname: Security CSA\ntype: CSA\nparameters:\n  include_security_policy: true\n  include_security_policy_type: attachment\n  include_security_policy_attachment_id: { attachment: "${attachment}" }\n  template_csa_order_form_attributes:\n    cloud_service_description: Hosting\n`;
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'a.yaml': 'kind: Attachment\nname: "Caf\\u00e9 policy"\nfile: policy.pdf\n',
+      'policy.pdf': '%PDF-1.4\n%%EOF\n',
+      't.yaml': template('Cafe\\u0301 policy'),
+    });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 });
