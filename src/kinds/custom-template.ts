@@ -145,7 +145,8 @@ export const customTemplateKind: KindModule<'custom-template'> = {
     if (field !== 'definition') return undefined;
     const text = String(live.extra?.definitionText ?? '');
     if (typeof written.definition_file === 'string') return { file: written.definition_file, text, yaml: true };
-    return { pointer: '/definition', value: live.fields.definition };
+    // A definition is compared as parsed YAML, types and all: `default: "1000"` is not `1000`.
+    return { pointer: '/definition', value: live.fields.definition, exact: true };
   },
 
   async execute(change, ctx) {

@@ -177,7 +177,12 @@ export interface ConfigContext {
  * object's own document (`/rules/3` for a rule is the base), a data file's new text (named by the
  * document, relative to its folder), or why it cannot.
  */
-export type PullField = { pointer: string; value: unknown } | { file: string; text: string; yaml?: boolean } | { cannot: string };
+/**
+ * Where pull writes a field: at a pointer of the object's document (`exact`: the field compares
+ * scalars by type too, so a number live holds is written as a number where the file quoted it), in
+ * a data file (`yaml`: a definition, compared so throughout), or nowhere, and why.
+ */
+export type PullField = { pointer: string; value: unknown; exact?: boolean } | { file: string; text: string; yaml?: boolean } | { cannot: string };
 
 /** Fields of a document that name a data file, and what the file must hold. */
 export type DataFileContent = 'text' | 'yaml' | 'docx' | 'pdf';

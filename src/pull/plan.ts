@@ -105,7 +105,8 @@ export interface PullResult {
   sync: SyncUpdates;
 }
 
-type FileEdit = { documents: Map<number, unknown>; remove: Set<number> };
+/** `exact`: `index\0pointer` of fields whose scalars compare by type too (PullField's `exact`). */
+type FileEdit = { documents: Map<number, unknown>; remove: Set<number>; exact: Set<string> };
 
 /** Where an object's change is written: a document of a file, at a pointer (as the file had it, unless `placed`). */
 interface Writing {
@@ -496,7 +497,7 @@ class PullPlanner {
 
   private editOf(file: string): FileEdit {
     let edit = this.edits.get(file);
-    if (!edit) this.edits.set(file, (edit = { documents: new Map(), remove: new Set() }));
+    if (!edit) this.edits.set(file, (edit = { documents: new Map(), remove: new Set(), exact: new Set() }));
     return edit;
   }
 
@@ -552,6 +553,7 @@ class PullPlanner {
       // Live text is written literally: a `${` typed in the app is no placeholder.
       const value = literalPlaceholders(where.value);
       doc = setAt(doc, pointer, this.styledText(file, index, pointer, valueAt(doc, pointer), value), order);
+      if (where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
     }
     if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) doc = this.withFormerName(doc, base, d, normName(l.name));
     this.editOf(file).documents.set(index, doc);
@@ -757,7 +759,7 @@ class PullPlanner {
     if (yaml) {
       // Only what changed is re-formatted: the file is edited to hold the live definition.
       try {
-        const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]), bothVersions: true });
+        const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]), bothVersions: true, exactTypes: () => true });
         this.dataFiles.set(path, edited.text ?? '');
       } catch (error) {
         o.failed.add(field);
@@ -957,7 +959,11 @@ class PullPlanner {
     for (const [file, edit] of this.edits) {
       const before = this.input.read(file) ?? '';
       try {
-        const result = editYaml(before, { documents: edit.documents, remove: edit.remove, expand: this.input.expand });
+        const exactTypes = (index: number, pointer: string): boolean => {
+          const at = `${index}\u0000${pointer}`;
+          return [...edit.exact].some((field) => at === field || at.startsWith(`${field}/`));
+        };
+        const result = editYaml(before, { documents: edit.documents, remove: edit.remove, expand: this.input.expand, ...(edit.exact.size > 0 ? { exactTypes } : {}) });
         // Lines as the file will read once written.
         const positions = result.text === null || result.problems.length === 0 ? [] : parseWithPositions(result.text, file).documents;
         for (const p of result.problems) {

@@ -38,6 +38,11 @@ export interface YamlEditRequest {
    * is written is quoted where either version would read it as something else.
    */
   bothVersions?: boolean;
+  /**
+   * Where scalars compare by type too (a custom template's definition): a number live holds is
+   * written as a number where the file quoted it. By document index and pointer; none by default.
+   */
+  exactTypes?: (index: number, pointer: string) => boolean;
 }
 
 export interface YamlEditProblem {
@@ -191,7 +196,8 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
+    const exactAt = (pointer: string): boolean => request.exactTypes?.(index, pointer) ?? false;
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), exactAt, ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
@@ -245,7 +251,12 @@ function verify(text: string, request: YamlEditRequest, problems: YamlEditProble
     const at = index - removedBefore(request.remove ?? new Set(), index);
     if (at >= kept.length) throw new Error(`the edited YAML lost document ${index}`);
     const got = kept[at];
-    const mismatch = firstMismatch(got, wanted, '', request.expand ?? ((s) => s), problems.filter((p) => p.document === index), (pointer) => nulled.has(`${index}\u0000${pointer}`));
+    const mismatch = firstMismatch(got, wanted, '', {
+      expand: request.expand ?? ((s) => s),
+      problems: problems.filter((p) => p.document === index),
+      nulledAt: (pointer) => nulled.has(`${index}\u0000${pointer}`),
+      exactAt: (pointer) => request.exactTypes?.(index, pointer) ?? false,
+    });
     if (mismatch !== undefined) throw new Error(`the edited YAML reads differently at ${mismatch || 'the document root'}`);
   }
 }
@@ -258,17 +269,27 @@ function parsedValues(text: string): unknown[] {
   return docs.map(documentValue);
 }
 
-function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (s: string) => string, problems: YamlEditProblem[], nulledAt: (pointer: string) => boolean = () => false): string | undefined {
+interface MismatchContext {
+  expand: (s: string) => string;
+  problems: YamlEditProblem[];
+  /** Keys written `null` so that a merged value does not show through. */
+  nulledAt: (pointer: string) => boolean;
+  /** Where a number is not the quoted text of it (see YamlEditRequest.exactTypes). */
+  exactAt: (pointer: string) => boolean;
+}
+
+function firstMismatch(got: unknown, wanted: unknown, pointer: string, check: MismatchContext): string | undefined {
+  const { expand, problems, nulledAt } = check;
   if (typeof got === 'string' && holdsPlaceholder(got) && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`) || leftAsWritten(p, got, wanted, pointer))) return undefined;
   if (typeof got === 'string' && holdsPlaceholder(got) && expand(got) === wanted) return undefined;
   // Items holding a placeholder live has no value for stay, said as problems: not in what is wanted.
   if (Array.isArray(got) && Array.isArray(wanted) && got.length > wanted.length) {
     const left = got.filter((item) => !(typeof item === 'string' && holdsPlaceholder(item) && problems.some((p) => p.written === item && p.wanted === null && p.pointer.startsWith(`${pointer}/`))));
-    if (left.length < got.length) return firstMismatch(left, wanted, pointer, expand, problems, nulledAt);
+    if (left.length < got.length) return firstMismatch(left, wanted, pointer, check);
   }
   if (Array.isArray(got) && Array.isArray(wanted) && got.length === wanted.length) {
     for (let i = 0; i < got.length; i++) {
-      const m = firstMismatch(got[i], wanted[i], joinPointer(pointer, i), expand, problems, nulledAt);
+      const m = firstMismatch(got[i], wanted[i], joinPointer(pointer, i), check);
       if (m !== undefined) return m;
     }
     return undefined;
@@ -282,13 +303,13 @@ function firstMismatch(got: unknown, wanted: unknown, pointer: string, expand: (
   };
   if (isPlainObject(got) && isPlainObject(wanted) && sameKeys(Object.fromEntries(Object.entries(got).filter(([k]) => Object.hasOwn(wanted, k) || !kept(k))), wanted)) {
     for (const k of Object.keys(wanted)) {
-      const m = firstMismatch(got[k], wanted[k], joinPointer(pointer, k), expand, problems, nulledAt);
+      const m = firstMismatch(got[k], wanted[k], joinPointer(pointer, k), check);
       if (m !== undefined) return m;
     }
     return undefined;
   }
   // A number written quoted stays quoted (yaml-render.ts), and its kind compares it by value.
-  if (typeof wanted === 'number' && got === String(wanted)) return undefined;
+  if (typeof wanted === 'number' && got === String(wanted) && !check.exactAt(pointer)) return undefined;
   return sameValue(got, wanted) ? undefined : pointer;
 }
 
@@ -321,6 +342,8 @@ interface EditorContext {
   expand: (text: string) => string;
   /** Text to write quoted even where YAML 1.2 would read it plain (see `bothVersions`). */
   quote?: (text: string) => boolean;
+  /** Where a number is written as one, not kept in a quoted value's quotes (see `exactTypes`). */
+  exactAt: (pointer: string) => boolean;
   /** How many spaces the file indents a level by (2 unless it says otherwise). */
   indent: number;
   /** `index\0pointer` of keys written `null` so that a merged value does not show through: absent from what is wanted. */
@@ -416,7 +439,7 @@ class DocumentEditor {
       return;
     }
     if (isScalar(node) && isScalarValue(wanted) && node.srcToken && node.source !== '') {
-      const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.quote, this.ctx.indent);
+      const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.quote, this.ctx.indent, this.ctx.exactAt(pointer));
       this.splice(s.start, s.end, s.text);
       return;
     }

@@ -115,7 +115,7 @@ function contentIndent(token: CST.BlockScalar): number | undefined {
  * back exactly; callers keep a file's convention by passing its trailing line break along. Text
  * `quote` picks is never plain (in a file YAML 1.1 readers read too).
  */
-export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quote?: (text: string) => boolean, step = 2): { start: number; end: number; text: string } {
+export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quote?: (text: string) => boolean, step = 2, exactTypes = false): { start: number; end: number; text: string } {
   const token = node.srcToken as CST.FlowScalar | CST.BlockScalar;
   const original = node.type ?? Scalar.PLAIN;
   let text: string;
@@ -125,8 +125,8 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     type = Scalar.PLAIN;
   } else if (typeof value !== 'string') {
     text = String(value);
-    // A number written quoted stays quoted (a zip code): the comparison is by value.
-    type = original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE ? original : Scalar.PLAIN;
+    // A number written quoted stays quoted (a zip code) where the comparison is by value; where types count, it is a number.
+    type = !exactTypes && (original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE) ? original : Scalar.PLAIN;
   } else if (value.includes('\n')) {
     type = inFlow || !blockHolds(value) ? Scalar.QUOTE_DOUBLE : original === Scalar.BLOCK_FOLDED ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
     text = value;

@@ -163,6 +163,26 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a number live holds in a definition as a number where the file quoted it: a definition compares types too', async () => {
+    const cover = (amount: string) => `title: Fees\nsections:\n  - heading: Fees\n    required: true\n    fields:\n      amount:\n        label: Amount\n        input: number\n        default: ${amount}\n`;
+    const inline = (amount: string) => `kind: CustomTemplate\nname: Inline Fees\ndefinition:\n  title: Fees\n  sections:\n    - heading: Fees\n      required: true\n      fields:\n        amount: { label: Amount, input: number, default: ${amount} }\n`;
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'custom-templates/fees.yaml': 'kind: CustomTemplate\nname: Fees\ndefinition_file: fees.cover.yaml\n',
+      'custom-templates/fees.cover.yaml': cover('"1000"'),
+      'custom-templates/inline.yaml': inline('"1000"'),
+    });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.publishDefinition('Fees', cover('1000'));
+    await app.publishDefinition('Inline Fees', inline('1000').split('definition:\n')[1]!.replace(/^ {2}/gm, ''));
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(await read(dir, 'custom-templates/fees.cover.yaml')).toBe(cover('1000'));
+    expect(await read(dir, 'custom-templates/inline.yaml')).toBe(inline('1000'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('keeps the block style of texts inside a template\'s list items, changed or not', async () => {
     const csa = csaTemplate(`standard_version: "2.1"
 parameters:
