@@ -50,7 +50,7 @@ export function normName(value: unknown): string {
  * on both sides of a plan, so without a regular expression where none is needed (most text has no
  * `\r`, and `/\n+$/` tries a match at every line break).
  */
-function lineText(text: string): string {
+export function lineText(text: string): string {
   const unix = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
   let end = unix.length;
   while (end > 0 && unix.charCodeAt(end - 1) === 10) end--;
@@ -80,6 +80,17 @@ export function normScalar(value: unknown): unknown {
   }
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
   return value ?? null;
+}
+
+/**
+ * A numeric string as a number field's schema takes it (`"1.0"`, `".5"`, `"5."`), by value: the
+ * number, or a whole number past 2^53 - 1 as its exact text (as normScalar keeps it); undefined for
+ * text that is no number.
+ */
+export function normNumeric(text: string): number | string | undefined {
+  if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isInteger(n) && !Number.isSafeInteger(n) ? text : n;
 }
 
 /**

@@ -16,6 +16,7 @@ import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
 import { hasObjectLists, requiredKeys, templateDocument, withKnownItemKeys, type ParameterSchema } from './support/template-config.js';
+import { acceptsEmptyText, normParameterValue, parameterValueKind } from './support/template-values.js';
 import {
   attachmentName,
   attachmentParameterRefs,
@@ -36,11 +37,10 @@ type Plain = Record<string, unknown>;
  * E-mails compare case-insensitively and `""` as no value (DESIGN "No phantom diffs"), other
  * values by {@link normDeep}.
  */
-function normParameter(key: string, v: unknown): unknown {
-  if (key.endsWith('_email') && typeof v === 'string') return normEmail(v);
+function normParameter(path: string, v: unknown, schema: unknown): unknown {
+  if (path.endsWith('_email') && typeof v === 'string') return normEmail(v);
   // An attachment is named as names compare (NFC), as the live side names it.
-  const value = mapAttachmentRefs(normDeep(v), (name) => ({ attachment: normName(name) }));
-  return value === '' ? null : value;
+  return mapAttachmentRefs(normParameterValue(schema === undefined ? 'other' : parameterValueKind(schema, path), v), (name) => ({ attachment: normName(name) }));
 }
 
 /** The value of a changed parameter field as the file wrote it (`"01099"` stays a string). */
@@ -70,13 +70,13 @@ function liveParametersOf(info: TemplateTypeInfo | undefined, attributes: Plain)
 }
 
 /** `parameters` → comparable fields: `parameters.term`, `parameters.template_csa_order_form_attributes.fee_amount`. */
-function flattenParameters(parameters: Plain): Fields {
+function flattenParameters(parameters: Plain, schema?: unknown): Fields {
   const out: Fields = {};
   for (const [key, value] of Object.entries(parameters)) {
     if (key.startsWith('template_') && key.endsWith('_attributes') && isPlainObject(value)) {
-      for (const [nested, v] of Object.entries(value)) out[fieldName(`${key}.${nested}`)] = normParameter(nested, v);
+      for (const [nested, v] of Object.entries(value)) out[fieldName(`${key}.${nested}`)] = normParameter(`${key}.${nested}`, v, schema);
     } else {
-      out[fieldName(key)] = normParameter(key, value);
+      out[fieldName(key)] = normParameter(key, value, schema);
     }
   }
   return out;
@@ -151,7 +151,7 @@ function mapAttachmentRefs(value: unknown, to: (name: string) => unknown): unkno
  */
 function liveFields(t: ApiResource<TemplateAttrs>, a: Plain, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
   const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
-  const fields = flattenParameters(liveParametersOf(info, a));
+  const fields = flattenParameters(liveParametersOf(info, a), info ? readSchema(info.schema) : undefined);
   for (const [field, value] of Object.entries(fields)) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string') continue;
     const written = declared?.[field];
@@ -231,7 +231,8 @@ export const templateKind: KindModule<'template'> = {
     const parameters = isPlainObject(doc.body.parameters) ? doc.body.parameters : {};
     // A `name` written in `parameters` is refused by the schema, saying where the name goes; it is never sent.
     const type = typeof doc.body.type === 'string' ? doc.body.type : 'NDA';
-    const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name'))) };
+    const info = templateTypeInfo(type);
+    const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name')), info ? readSchema(info.schema) : undefined) };
     if (doc.body.standard_version !== undefined) fields.standard_version = String(doc.body.standard_version);
     const refs: Ref[] = [];
     const pointers: Record<string, string> = { name: '/name', type: '/type', standard_version: '/standard_version', id: '/id', renamed_from: '/renamed_from' };
@@ -340,7 +341,11 @@ export const templateKind: KindModule<'template'> = {
     const value = live.fields[field];
     if (field.startsWith(PARAM) && (value === null || value === undefined)) {
       const needed = requiredParameter(field.slice(PARAM.length), written, ctx.schema);
-      return needed ? { cannot: needed } : { pointer, value: undefined };
+      if (needed) return { cannot: needed };
+      // Text cleared in the app is written cleared (`""`), so the file still manages it and applies
+      // the clear elsewhere; a value `""` cannot stand for (a number, a choice) leaves the file.
+      const info = templateTypeInfo(written.type);
+      return { pointer, value: info && acceptsEmptyText(ctx.schema(info.schema), field.slice(PARAM.length)) ? '' : undefined };
     }
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
     // `attachments:` names attachments (a parameter may hold an id): one no document declares cannot be named yet.

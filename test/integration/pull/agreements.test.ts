@@ -209,7 +209,7 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
-  it('drops a parameter live holds no value for, and keeps one the file requires', async () => {
+  it('writes text cleared in the app as cleared, drops another parameter live holds no value for, and keeps one the file requires', async () => {
     const csa = csaTemplate(`parameters:
   provider: Acme
   general_cap_amount_type: preceding
@@ -236,7 +236,7 @@ parameters:
         expect(pulled.stdout).toContain(`template "Cloud Service Agreement" parameters.${path} (templates/csa.yaml:5): live holds no \`${path}\`, which the file requires here`);
       }
       expect(await read(dir, 'templates/csa.yaml')).toBe(
-        csa.replace('  provider: Acme\n', '').replace('    subscription_period: 1\n', '').replace('EUR', 'USD'),
+        csa.replace('  provider: Acme\n', '  provider: ""\n').replace('    subscription_period: 1\n', '').replace('EUR', 'USD'),
       );
       // The file stays valid, and apply sends what it kept.
       expect((await cli('validate', '-C', dir)).code).toBe(0);

@@ -136,6 +136,26 @@ describe('standard templates', () => {
     expect((await e.planned(dir)).changes).toEqual([]);
   });
 
+  it('compare by what the type\'s schema says a parameter holds: a number field\'s ".5" is 0.5, a text field\'s "2.50" is not "2.5"', async () => {
+    const e = await start({
+      templates: [
+        { type: 'CSA', name: 'CSA', parameters: { template_csa_order_form_attributes: { cloud_service_description: 'x', fee_amount: 0.5 } } },
+        { type: 'NDA', name: 'NDA', parameters: { sender_role: '2.5', purpose: '7' } },
+      ],
+    });
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'c.yaml': 'kind: Template\nname: CSA\ntype: CSA\nparameters:\n  template_csa_order_form_attributes:\n    cloud_service_description: x\n    fee_amount: ".5"\n',
+      'n.yaml': 'kind: Template\nname: NDA\ntype: NDA\nparameters:\n  sender_role: "2.50"\n  purpose: "  7"\n',
+    });
+    const plan = await e.planned(dir);
+    expect(plan.changes.map((c) => [c.id, c.fields.map((f) => [f.field, f.before, f.after])])).toEqual([
+      ['update:template:NDA', [['parameters.sender_role', '2.5', '2.50'], ['parameters.purpose', '7', '  7']]],
+    ]);
+    await e.converge(dir);
+    expect((await e.planned(dir)).changes).toEqual([]);
+  });
+
   it('compare and send text parameters as every text is: line endings to \\n, no trailing newline', async () => {
     const e = await start({ templates: [{ type: 'NDA', name: 'Live', parameters: { purpose: 'Line one\nLine two\n' } }] });
     const dir = await makeDir({
