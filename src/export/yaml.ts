@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { Document, parse, Scalar, visit } from 'yaml';
 import { canonicalJson } from '../engine/canonical.js';
+import { escapeInvisible, holdsInvisible } from '../util/invisible.js';
 
 /** One file of the export, relative to the output directory (`/` separators). */
 export interface ExportFile {
@@ -39,12 +40,14 @@ export function toYaml(value: unknown, quote?: (text: string) => boolean, indent
   const doc = new Document(value);
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && blockHolds(node.value)) node.type = Scalar.BLOCK_LITERAL;
+      // Invisible characters are written escaped, which only double quotes can hold.
+      if (typeof node.value === 'string' && holdsInvisible(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+      else if (typeof node.value === 'string' && blockHolds(node.value)) node.type = Scalar.BLOCK_LITERAL;
       else if (typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.QUOTE_DOUBLE;
       else if (quote && typeof node.value === 'string' && quote(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
-  const text = doc.toString({ lineWidth: 0, indent, indentSeq: true });
+  const text = escapeInvisible(doc.toString({ lineWidth: 0, indent, indentSeq: true }));
   // Every file docket writes whole is read back before it is written: a value the library writes
   // so that it reads otherwise (spaces a block scalar drops) stops the command instead of changing data.
   const read: unknown = parse(text, { logLevel: 'silent' });

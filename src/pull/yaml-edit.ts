@@ -21,6 +21,7 @@ import { holdsPlaceholder } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
+import { holdsInvisible } from '../util/invisible.js';
 import { toYaml } from '../export/yaml.js';
 import { flowPadded, flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
@@ -788,7 +789,7 @@ class DocumentEditor {
 
 /** A one-line string quoted as its neighbour in the list is (`"Retainer"` beside `"Fixed fee"`). */
 function quotedLike(value: unknown, neighbour: Node | undefined): string | undefined {
-  if (typeof value !== 'string' || value.includes('\n') || !isScalar(neighbour)) return undefined;
+  if (typeof value !== 'string' || value.includes('\n') || holdsInvisible(value) || !isScalar(neighbour)) return undefined;
   if (neighbour.type === 'QUOTE_DOUBLE') return JSON.stringify(value);
   if (neighbour.type === 'QUOTE_SINGLE') return `'${value.replace(/'/g, "''")}'`;
   return undefined;

@@ -5,6 +5,7 @@
  */
 import { CST, Document, parse, Scalar, visit } from 'yaml';
 import { blockHolds } from '../export/yaml.js';
+import { escapeInvisible, holdsInvisible } from '../util/invisible.js';
 
 const BLOCK_TYPES = new Set<Scalar.Type>([Scalar.BLOCK_LITERAL, Scalar.BLOCK_FOLDED]);
 
@@ -22,10 +23,10 @@ export function flowYaml(value: unknown, quote?: (text: string) => boolean, padd
       node.flow = true;
     },
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && (node.value.includes('\n') || quote?.(node.value) === true)) node.type = Scalar.QUOTE_DOUBLE;
+      if (typeof node.value === 'string' && (node.value.includes('\n') || holdsInvisible(node.value) || quote?.(node.value) === true)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: padded }).replace(/\n$/, '');
+  return escapeInvisible(doc.toString({ lineWidth: 0, flowCollectionPadding: padded }).replace(/\n$/, ''));
 }
 
 /** Whether flow collections in `source` (one written in a file) have a space inside their brackets; most of them say, padded when none does. */
@@ -127,6 +128,10 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     text = String(value);
     // A number written quoted stays quoted (a zip code) where the comparison is by value; where types count, it is a number.
     type = !exactTypes && (original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE) ? original : Scalar.PLAIN;
+  } else if (holdsInvisible(value)) {
+    // Written escaped (see util/invisible.ts), which only double quotes can hold.
+    type = Scalar.QUOTE_DOUBLE;
+    text = value;
   } else if (value.includes('\n')) {
     type = inFlow || !blockHolds(value) ? Scalar.QUOTE_DOUBLE : original === Scalar.BLOCK_FOLDED ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
     text = value;
@@ -142,10 +147,13 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   }
   const block = BLOCK_TYPES.has(type);
   // A flow scalar's own text only (what follows it, a comment or a comma, stays); a block with its header.
-  const end = token.type === 'block-scalar' || block ? token.offset + CST.stringify(token).length : token.offset + token.source.length;
+  const replaced = token.type === 'block-scalar' || block ? CST.stringify(token) : token.source;
+  const end = token.offset + replaced.length;
+  // A block ends with its line: a flow scalar written in its place must end that line too.
+  const lineEnd = token.type === 'block-scalar' && !block ? (/\r?\n$/.exec(replaced)?.[0] ?? '') : '';
   if (type === Scalar.QUOTE_DOUBLE && typeof value === 'string' && value.includes('\n')) {
     // Written by hand: the library would fold the escaped text over several lines.
-    return { start: token.offset, end, text: JSON.stringify(value) };
+    return { start: token.offset, end, text: escapeInvisible(JSON.stringify(value)) + lineEnd };
   }
   const copy = structuredClone(token);
   // A block's lines stay as deep as the file has them (4 spaces past the key, say), not 2.
@@ -154,5 +162,7 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   // Text that becomes a block here goes one of the file's levels past its key.
   else if (token.type !== 'block-scalar' && block && 'indent' in copy) copy.indent = token.indent + step - 2;
   CST.setScalarValue(copy, text, { afterKey: true, inFlow, type });
-  return { start: token.offset, end, text: block || copy.type === 'block-scalar' ? CST.stringify(copy) : (copy as CST.FlowScalar).source };
+  if (block || copy.type === 'block-scalar') return { start: token.offset, end, text: CST.stringify(copy) };
+  const source = (copy as CST.FlowScalar).source;
+  return { start: token.offset, end, text: (type === Scalar.QUOTE_DOUBLE ? escapeInvisible(source) : source) + lineEnd };
 }

@@ -20,6 +20,13 @@ describe('schema comment', () => {
 });
 
 describe('toYaml', () => {
+  it('writes invisible and direction characters as escapes in double quotes, in keys and values, and reads back the same', () => {
+    const value = { name: 'Rule\u200b', text: 'a\u202eb\nsecond line', list: ['x\u2066y'], ['k\u200b']: 1 };
+    const text = toYaml(value);
+    expect(text).toBe('name: "Rule\\u200b"\ntext: "a\\u202eb\\nsecond line"\nlist:\n  - "x\\u2066y"\n"k\\u200b": 1\n');
+    expect(parse(text)).toEqual(value);
+  });
+
   it('keeps the key order it is given', () => {
     expect(toYaml({ kind: 'Playbook', name: 'B', description: 'x', rules: [] })).toBe('kind: Playbook\nname: B\ndescription: x\nrules: []\n');
     expect(toYaml({ z: 1, a: 2 })).toBe('z: 1\na: 2\n');

@@ -78,6 +78,24 @@ describe('editYaml', () => {
     expect(text).toBe(PLAYBOOK.replace('name: Inbound NDA   #', 'name: Inbound NDAs   #').replace("description: 'NDAs we receive'", "description: 'NDAs we''re sent'"));
   });
 
+  it('writes invisible and direction characters as escapes in double quotes, wherever the value goes', () => {
+    const { text } = edit(PLAYBOOK, (v) => {
+      let out = setAt(v, '/name', 'Inbound NDA\u200b');
+      out = setAt(out, '/description', 'x\u202ey');
+      out = setAt(out, '/rules/0/actions', 'ACCEPT\u2066 all\nNEEDS REVIEW');
+      out = setAt(out, '/rules/1/tags_like/b', 'a\u200bb');
+      return setAt(out, '/rules/1/owner', 'z\u200fz');
+    });
+    expect(text).toContain('name: "Inbound NDA\\u200b"   # the name reviewers see\n');
+    expect(text).toContain('description: "x\\u202ey"\n');
+    expect(text).toContain('actions: "ACCEPT\\u2066 all\\nNEEDS REVIEW"\n');
+    expect(text).toContain('b: "a\\u200bb"');
+    expect(text).toContain('owner: "z\\u200fz"\n');
+    expect(text).not.toMatch(/[\u200b\u200f\u202e\u2066]/);
+    // An emoji's joiner is part of what it prints, and stays.
+    expect(edit(PLAYBOOK, (v) => setAt(v, '/description', 'team \u{1F468}\u200d\u{1F469}')).text).toContain("description: 'team \u{1F468}\u200d\u{1F469}'");
+  });
+
   it('keeps a block a block, with its chomping, and changes only the lines of text that changed', () => {
     const { text } = edit(PLAYBOOK, (v) =>
       setAt(setAt(v, '/rules/0/actions', 'ACCEPT a term of up to 3 years\nCOUNTERPROPOSE 18 months when longer\n'), '/rules/1/actions', 'ACCEPT Delaware or New York'),
