@@ -164,9 +164,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     diagnostics.push(...file.diagnostics);
     // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
     const placeholders = texts[i]!.includes('$');
+    const text = rereader(root, file.file);
     for (const doc of file.documents) {
       const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), processEnv, diagnostics, placeholders, text: texts[i]! });
-      if (resource) documents.push(resource);
+      if (!resource) continue;
+      // Set, not spread: the position getters stay lazy.
+      resource.text = text;
+      documents.push(resource);
     }
   });
 

@@ -51,3 +51,9 @@ export function linesIn(text: string): LineOf {
   let lines: string[] | undefined;
   return (line) => (lines ??= text.split(/\r\n?|\n/))[line - 1];
 }
+
+/** As linesIn, for a text read only when a line is first asked for. */
+export function lazyLines(read: () => string): LineOf {
+  let lineOf: LineOf | undefined;
+  return (line) => (lineOf ??= linesIn(read()))(line);
+}

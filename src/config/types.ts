@@ -48,6 +48,8 @@ export interface ResourceDoc {
   positions: Positions;
   /** Pointers of values that still hold a placeholder that could not be filled in (its error is said already). */
   unresolved?: ReadonlySet<string>;
+  /** Its file's text, read again: for a kind's message that quotes a value as written (`0x10`, not 16). */
+  text?: () => string;
 }
 
 export interface LoadedConfig {

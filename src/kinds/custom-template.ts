@@ -51,7 +51,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         ...(inline !== undefined ? posOf(doc, '/definition_file') : docSource(doc)),
       });
     } else if (inline !== undefined) {
-      await validateDefinition(inline, doc.positions, diag, '/definition', ctx.files.get(doc.file)?.text);
+      await validateDefinition(inline, doc.positions, diag, '/definition', doc.text);
       const parsed = definitionData(inline);
       fields.definition = parsed.ok ? parsed.value : inline;
       payload.definition_text = definitionText(inline);

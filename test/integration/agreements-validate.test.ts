@@ -89,3 +89,16 @@ it("says a template's name written inside its parameters once, with where the na
   expect(result.stderr.split('\n').filter((l) => / error /.test(l))).toEqual(['templates/n.yaml:5:9 error invalid-value `name` is not allowed here (got "Other name")']);
   expect(result.stderr).toContain("the template's display name is the document's own `name:`");
 });
+
+it('quotes a wrong value of an inline definition as written, as for a definition file: `0x10`, not 16', async () => {
+  const dir = await makeDir({
+    'docket.yaml': AGREEMENTS_DOCKET_YAML,
+    'templates/a.yaml': 'kind: CustomTemplate\nname: CT\ndefinition:\n  title: 0x10\n  sections:\n    - heading: 1e3\n      fields:\n        f1: { label: Fee, input: text }\n',
+  });
+  const result = await runCli(['validate', '-C', dir]);
+  expect(result.code).toBe(1);
+  expect(result.stderr.split('\n').filter((l) => / error /.test(l))).toEqual([
+    'templates/a.yaml:4:10 error invalid-value `title` must be a string, not an integer (written "0x10", which YAML reads as 16)',
+    'templates/a.yaml:6:16 error invalid-value `heading` must be a string, not an integer (written "1e3", which YAML reads as 1000)',
+  ]);
+});

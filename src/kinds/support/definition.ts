@@ -12,7 +12,7 @@ import { schemaValidator } from '../../config/validators.js';
 import { didYouMean } from '../../config/suggest.js';
 import { showName } from '../../config/quote.js';
 import { writtenIn } from '../../config/written-number.js';
-import { linesIn } from '../../config/source-lines.js';
+import { lazyLines, linesIn } from '../../config/source-lines.js';
 import { textDiagnostics } from '../../config/text-hygiene.js';
 import type { Positions } from '../../config/types.js';
 import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
@@ -33,15 +33,16 @@ const DOCUMENT_LABEL = 'the custom template definition';
  * Checks a definition and adds every problem to `diag`, each at the line and column of the value
  * it is about. `base` is the JSON pointer of the definition inside the document `positions`
  * describes: `/definition` for an inline definition, `''` for a definition file. `text` is that
- * document's file, to quote a value as written (`null`, `0x1F`).
+ * document's file (or reads it again, only if a message needs it), to quote a value as written
+ * (`null`, `0x1F`).
  */
-export async function validateDefinition(value: unknown, positions: Positions, diag: Diagnostics, base = '', text?: string): Promise<void> {
+export async function validateDefinition(value: unknown, positions: Positions, diag: Diagnostics, base = '', text?: string | (() => string)): Promise<void> {
   const docPositions = asDocPositions(positions);
   // Dates (from a YAML 1.1 parse) become their YYYY-MM-DD text, which is what the schema expects.
   const data = withoutDates(value);
   // A definition file is no resource document, so the loader did not check its text: what it holds is published.
   // Where each line starts, found on the first question, for both the checks that look at the text.
-  const lineOf = text === undefined ? undefined : linesIn(text);
+  const lineOf = text === undefined ? undefined : typeof text === 'string' ? linesIn(text) : lazyLines(text);
   const written = lineOf && writtenIn(lineOf);
   if (base === '') for (const d of textDiagnostics(data, docPositions, lineOf && written ? { written, lineOf } : {})) diag.add(d);
   const validate = await schemaValidator(DEFINITION_SCHEMA);
