@@ -32,7 +32,7 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Names carry their length limit for editors; docket says it itself (see NAME_LENGTH_MARK).
-const { NAME_LENGTH_MARK, NAME_LENGTH_MESSAGE, NAME_LENGTH_PATTERN } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
+const { EMAIL_MESSAGE, EMAIL_PATTERN, NAME_LENGTH_MARK, NAME_LENGTH_MESSAGE, NAME_LENGTH_PATTERN } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
 const OUT = path.join(ROOT, 'schemas', 'templates');
 
 // ---------------------------------------------------------------------------------------------
@@ -862,7 +862,8 @@ function propertySchema(name, r) {
       return {
         description: describe(name, r.note),
         type: 'string',
-        ...(r.format ? { format: r.format } : {}),
+        // An e-mail as docket checks it, in a pattern editors check too (see EMAIL_PATTERN).
+        ...(r.format === 'email' ? { pattern: EMAIL_PATTERN, patternErrorMessage: EMAIL_MESSAGE } : r.format ? { format: r.format } : {}),
         ...(r.enum ? { enum: r.enum } : {}),
         ...defaults,
       };

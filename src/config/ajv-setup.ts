@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Ajv, type AnySchemaObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DocketError } from '../errors.js';
-import { EDITORS_ONLY_MARK, KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, SCHEMA_MARKS, schemasDir, VARIANT_KEYS, variantName } from './schema-names.js';
+import { EDITORS_ONLY_MARK, EMAIL_PATTERN, KIND_CHECKED_MARK, NAME_LENGTH_MARK, PLACEHOLDER_MARK, SCHEMA_BASE, SCHEMA_MARKS, schemasDir, VARIANT_KEYS, variantName } from './schema-names.js';
 import { UUID } from '../util/uuid.js';
 
 export { SCHEMA_BASE, SUBSCHEMAS, schemaFileOf, schemasDir, subschemaExport, validatorModule, VARIANT_INDEX, VARIANT_KEYS, variantName } from './schema-names.js';
@@ -133,6 +133,11 @@ function forDocket(node: AnySchemaObject, file: string): AnySchemaObject {
     }
     if (o.$comment === KIND_CHECKED_MARK) return { ...(typeof o.description === 'string' ? { description: o.description } : {}), type: 'object' };
     if (o.$comment === EDITORS_ONLY_MARK) return {};
+    // The editors' spelling of the e-mail format, compiled back into the format (its refusal is worded by docket).
+    if (o.pattern === EMAIL_PATTERN) {
+      const { pattern: _editors, patternErrorMessage: _editorsMessage, ...rest } = o;
+      return { ...rest, format: 'email' };
+    }
     if (o.$comment === NAME_LENGTH_MARK) {
       const { pattern: _editorsOnly, patternErrorMessage: _editorsMessage, ...rest } = o;
       return rest;

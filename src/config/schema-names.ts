@@ -37,6 +37,15 @@ export const NAME_LENGTH_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code
 export const NAME_LENGTH_MESSAGE = 'A name is not blank and at most 200 characters (an emoji counts as one).';
 
 /**
+ * An e-mail address as docket checks it (ajv-formats' `email` format, written for editors, which
+ * check `format: email` by a rule of their own: `a@b.c` refused, `"q"@x.com` or `ü@x.com` taken).
+ * The schema files carry this pattern; docket compiles it back into the format (ajv-setup.ts), whose
+ * refusal it words itself.
+ */
+export const EMAIL_PATTERN = "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$";
+export const EMAIL_MESSAGE = 'Must be an e-mail address: letters, digits and !#$%&\'*+/=?^_`{|}~- before the @ (dots between them), a domain of letters, digits and hyphens after it.';
+
+/**
  * Marks a part of a schema file that is there for editors: docket's kind checks that value itself
  * (an inline custom template definition, with the definition's own rules and wording), so docket's
  * validators take it as a plain object and do not say each problem twice.

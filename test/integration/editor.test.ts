@@ -62,6 +62,27 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     expect((await server.open(path.join(dir, 'p.yaml'), pinned)).map((p) => p.range.start.line)).toEqual([3]);
   });
 
+  it('an e-mail address is flagged exactly where validate refuses it (the editor\'s own e-mail rule is not used), in every kind that names one', async () => {
+    const dir = await makeDir({});
+    const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
+    const member = (email: string) => `${line('member.schema.json')}kind: Member\nemail: ${JSON.stringify(email)}\n`;
+    // Taken by docket, refused by the editor's own rule (a one-letter top-level domain, a digit in it).
+    for (const [i, email] of ['a@b.c', 'x@example.co1'].entries()) expect(await server.open(path.join(dir, `ok${i}.yaml`), member(email))).toEqual([]);
+    // Refused by docket, taken by the editor's own rule.
+    for (const [i, email] of ['ü@example.com', '"qu"@example.com', 'a@[1.2.3.4]', 'a@-x.com'].entries()) {
+      expect(await server.open(path.join(dir, `bad${i}.yaml`), member(email)), email).toEqual([expect.objectContaining({ message: expect.stringContaining('Must be an e-mail address') })]);
+    }
+    const elsewhere: [string, string][] = [
+      ['docket.schema.json', 'version: 1\nagreements:\n  actor: ü@example.com\n'],
+      ['playbook.schema.json', 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: ü@example.com\n'],
+      ['organization.schema.json', 'kind: Organization\nreview:\n  default_reviewer: ü@example.com\n'],
+      ['templates/nda.schema.json', 'default_signer_email: ü@example.com\n'],
+    ];
+    for (const [i, [schema, text]] of elsewhere.entries()) {
+      expect(await server.open(path.join(dir, `k${i}.yaml`), `${line(schema)}${text}`), schema).toEqual([expect.objectContaining({ message: expect.stringContaining('Must be an e-mail address') })]);
+    }
+  });
+
   it('a service URL docket refuses is flagged: plain http to a remote host, credentials, a query; https and loopback http are not', async () => {
     const dir = await makeDir({});
     const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'docket.schema.json')).split(path.sep).join('/')}\n`;
