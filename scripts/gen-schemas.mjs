@@ -1201,31 +1201,20 @@ function acceptVariables(schema) {
 }
 
 /**
- * resource.schema.json: one schema for every document of a configuration, choosing the kind's
- * schema by `kind`, so one `yaml.schemas` glob covers a repository. Documents without a `kind`
- * (docket.yaml, data files) are left to their own schemas.
+ * resource.schema.json: one schema for every resource document of a configuration, choosing the
+ * kind's schema by `kind`, so one `yaml.schemas` glob covers its files. Documents without a `kind`
+ * (data files) are left alone. Test documents are not resources: docket reads them only from
+ * `*.test.yaml` files (test.schema.json), and refuses a test kind anywhere else, as this does.
  */
 function resourceSchema(kinds) {
   const declared = kinds.filter((k) => k.yamlKind && k.schema);
-  const names = [...declared.map((k) => k.yamlKind), 'PlaybookTest', 'TemplateTest'];
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    title: 'docket configuration document',
-    description: 'Any docket document, checked against the schema of its `kind`. Map it to every YAML file of a configuration; docket.yaml and data files (no `kind`) are left to their own schemas.',
+    title: 'docket resource document',
+    description: 'Any docket resource document, checked against the schema of its `kind`. Map it to the YAML files of a configuration but docket.yaml, *.test.yaml (test.schema.json) and definition files (custom-template-definition.schema.json); data files (no `kind`) are left alone.',
     type: 'object',
-    properties: { kind: { description: 'What the document declares.', enum: names } },
-    allOf: [
-      ...declared.map((k) => ({ if: { required: ['kind'], properties: { kind: { const: k.yamlKind } } }, then: { $ref: k.schema } })),
-      // While completing, yaml-language-server takes `kind: Playbook` for a start of `PlaybookTest`
-      // and offered a Playbook the test-file keys: the resource kind a test kind starts with is excluded.
-      ...[
-        ['PlaybookTest', 'Playbook', 'playbookTest'],
-        ['TemplateTest', 'Template', 'templateTest'],
-      ].map(([test, prefix, def]) => ({
-        if: { required: ['kind'], properties: { kind: { const: test } }, not: { properties: { kind: { const: prefix } } } },
-        then: { $ref: `test.schema.json#/$defs/${def}` },
-      })),
-    ],
+    properties: { kind: { description: 'What the document declares.', enum: declared.map((k) => k.yamlKind) } },
+    allOf: declared.map((k) => ({ if: { required: ['kind'], properties: { kind: { const: k.yamlKind } } }, then: { $ref: k.schema } })),
   };
 }
 

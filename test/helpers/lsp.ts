@@ -30,15 +30,19 @@ export class YamlLanguageServer {
   private readonly waiters: { uri: string; resolve: (d: LspDiagnostic[]) => void }[] = [];
   private readonly versions = new Map<string, number>();
 
-  private constructor(private readonly child: ChildProcess) {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly settings: Record<string, unknown>,
+  ) {
     child.stdout!.on('data', (chunk: Buffer) => this.receive(chunk));
   }
 
-  static async start(rootDir: string): Promise<YamlLanguageServer> {
+  /** `schemas`: a `yaml.schemas` setting (schema path → globs), as a user's settings.json gives it. */
+  static async start(rootDir: string, schemas?: Record<string, string[]>): Promise<YamlLanguageServer> {
     const require = createRequire(import.meta.url);
     const bin = path.join(path.dirname(require.resolve('yaml-language-server/package.json')), 'bin', 'yaml-language-server');
     const child = spawn(process.execPath, [bin, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-    const server = new YamlLanguageServer(child);
+    const server = new YamlLanguageServer(child, { ...YAML_SETTINGS, ...(schemas ? { schemas } : {}) });
     await server.request('initialize', {
       processId: process.pid,
       rootUri: pathToFileURL(rootDir).href,
@@ -46,7 +50,7 @@ export class YamlLanguageServer {
     });
     server.notify('initialized', {});
     // What an editor sends from its settings: validation and completion on, schemas from the modelines.
-    server.notify('workspace/didChangeConfiguration', { settings: { yaml: YAML_SETTINGS } });
+    server.notify('workspace/didChangeConfiguration', { settings: { yaml: server.settings } });
     return server;
   }
 
@@ -133,7 +137,7 @@ export class YamlLanguageServer {
     if (message.id !== undefined && message.method !== undefined) {
       const result =
         message.method === 'workspace/configuration'
-          ? ((message.params as { items: { section?: string }[] }).items ?? []).map((item) => (item.section === 'yaml' ? YAML_SETTINGS : null))
+          ? ((message.params as { items: { section?: string }[] }).items ?? []).map((item) => (item.section === 'yaml' ? this.settings : null))
           : null;
       this.send({ jsonrpc: '2.0', id: message.id, result });
     }

@@ -5,6 +5,7 @@
  * where a user types: inside a rule, inside `parameters:` of each standard template type.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemasDir } from '../../src/config/schema-names.js';
@@ -192,9 +193,43 @@ describe('the umbrella schema (one glob for a whole configuration)', () => {
     const template = await labelsOf('Template');
     expect(template).toContain('parameters');
     expect(template).not.toEqual(expect.arrayContaining(['cases']));
-    // The test kinds keep theirs.
-    expect(await labelsOf('PlaybookTest')).toEqual(expect.arrayContaining(['playbook', 'cases']));
-    expect(await labelsOf('TemplateTest')).toEqual(expect.arrayContaining(['template', 'cases']));
+  });
+});
+
+describe('the README\'s yaml.schemas setting for a whole configuration', () => {
+  const readme = readFileSync(path.join(schemasDir(), '..', 'README.md'), 'utf8');
+  const block = /one setting for the whole configuration[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
+  const strip = (text: string) => text.replace(/^# yaml-language-server:[^\n]*\n/, '');
+
+  it('checks each file by the schema docket reads it with: test kinds only in *.test.yaml, docket.yaml and definition files by their own', async () => {
+    if (block === undefined) throw new Error('README.md has no yaml.schemas example');
+    const schemas = (JSON.parse(block.replace(/^ {2}/gm, '')) as { 'yaml.schemas': Record<string, string[]> })['yaml.schemas'];
+    // A repository with docket installed, and its configuration in config/.
+    const repo = await makeDir({});
+    await mkdir(path.join(repo, 'node_modules'), { recursive: true });
+    await symlink(path.join(schemasDir(), '..'), path.join(repo, 'node_modules', 'docket'), 'dir');
+    const settingsServer = await YamlLanguageServer.start(repo, schemas);
+    try {
+      const at = (file: string) => path.join(repo, 'config', file);
+      const example = (file: string) => strip(readFileSync(path.join(EXAMPLE, file), 'utf8'));
+      const messages = async (file: string, text: string) => (await settingsServer.open(at(file), text)).map((d) => `${d.range.start.line + 1}: ${d.message}`);
+      // What validate takes, the editor takes.
+      expect(await messages('docket.yaml', example('docket.yaml'))).toEqual([]);
+      expect(await messages('playbooks/inbound-nda.yaml', example('playbooks/inbound-nda.yaml'))).toEqual([]);
+      expect(await messages('tests/inbound-nda.test.yaml', example('tests/inbound-nda.test.yaml'))).toEqual([]);
+      expect(await messages('custom-templates/consulting.cover.yaml', example('custom-templates/consulting.cover.yaml'))).toEqual([]);
+      // What validate refuses, the editor flags: a test kind outside a test file, a resource kind in one.
+      const test = example('tests/inbound-nda.test.yaml');
+      expect(await messages('tests/regress.yaml', test)).toEqual([expect.stringMatching(/^\d+: Value is not accepted/)]);
+      expect(await messages('tests/playbook.test.yaml', example('playbooks/inbound-nda.yaml'))).not.toEqual([]);
+      // docket.yaml is offered no `kind`: no resource schema applies to it.
+      await settingsServer.open(at('docket.yml'), 'version: 1\n\n');
+      const labels = (await settingsServer.complete(at('docket.yml'), 1, 0)).map((c) => c.label);
+      expect(labels).toContain('environments');
+      expect(labels).not.toContain('kind');
+    } finally {
+      await settingsServer.stop();
+    }
   });
 });
 
