@@ -1218,6 +1218,22 @@ function resourceSchema(kinds) {
   };
 }
 
+/**
+ * custom-template.schema.json with its inline `definition:` checked by a copy of the definition
+ * schema kept in its own `$defs`: docket fills variables into an inline definition (a resource
+ * file's value), never into a definition file, so only the copy takes placeholders (acceptVariables
+ * adds them). The definition schema's own `$defs` come along under their names.
+ */
+function withInlineDefinition(schema) {
+  const { $schema: _schema, $defs: definitionDefs = {}, ...definition } = readJson(path.join(ROOT, 'schemas', 'custom-template-definition.schema.json'));
+  const inline = schema.properties.definition;
+  return {
+    ...schema,
+    properties: { ...schema.properties, definition: { description: inline.description, $comment: inline.$comment, $ref: '#/$defs/definition' } },
+    $defs: { ...(schema.$defs ?? {}), ...definitionDefs, definition },
+  };
+}
+
 /** Every generated file and its text; `kinds` is the registry (src/kinds/index.ts KINDS). */
 export function generateSchemas(kinds) {
   const generated = new Map([
@@ -1226,6 +1242,7 @@ export function generateSchemas(kinds) {
     [path.join(ROOT, 'schemas', 'plan.schema.json'), planSchema(kinds)],
     [path.join(ROOT, 'schemas', 'docket.schema.json'), docketSchema(kinds)],
     [path.join(ROOT, 'schemas', 'resource.schema.json'), resourceSchema(kinds)],
+    [path.join(ROOT, 'schemas', 'custom-template.schema.json'), withInlineDefinition(readJson(path.join(ROOT, 'schemas', 'custom-template.schema.json')))],
   ]);
   // The files docket fills variables into: docket.yaml, each kind's, and the template types'.
   const interpolated = [

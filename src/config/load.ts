@@ -418,6 +418,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     body,
     positions: doc.positions,
     ...(interpolated.unresolved.size > 0 ? { unresolved: interpolated.unresolved } : {}),
+    ...(interpolated.wholes.size > 0 ? { wholes: interpolated.wholes } : {}),
   };
 }
 

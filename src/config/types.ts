@@ -48,6 +48,12 @@ export interface ResourceDoc {
   positions: Positions;
   /** Pointers of values that still hold a placeholder that could not be filled in (its error is said already). */
   unresolved?: ReadonlySet<string>;
+  /**
+   * Values that were one placeholder and nothing else, by pointer, as the text they became: a kind
+   * that checks a part of the document itself (an inline definition) types them by field as the
+   * loader does the rest (typedByField).
+   */
+  wholes?: ReadonlyMap<string, string>;
   /** Its file's text, read again: for a kind's message that quotes a value as written (`0x10`, not 16). */
   text?: () => string;
 }

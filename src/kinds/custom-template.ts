@@ -51,7 +51,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         ...(inline !== undefined ? posOf(doc, '/definition_file') : docSource(doc)),
       });
     } else if (inline !== undefined) {
-      await validateDefinition(inline, doc.positions, diag, '/definition', doc.text);
+      await validateDefinition(inline, doc.positions, diag, { base: '/definition', ...(doc.text ? { text: doc.text } : {}), ...(doc.wholes ? { wholes: doc.wholes } : {}) });
       const parsed = definitionData(inline);
       fields.definition = parsed.ok ? parsed.value : inline;
       payload.definition_text = definitionText(inline);
@@ -63,7 +63,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         const parsed = parseDefinitionFile(file.text, path, file.parsed);
         for (const d of parsed.diagnostics) diag.add(d);
         // What can be read is checked, so its other problems are said in the same run.
-        if (parsed.readable) await validateDefinition(parsed.value, parsed.positions, diag, '', file.text);
+        if (parsed.readable) await validateDefinition(parsed.value, parsed.positions, diag, { text: file.text });
         const data = definitionData(parsed.value);
         fields.definition = data.ok ? data.value : parsed.value;
         // The file's own text is what gets published (comments and layout included, the editor's modeline not).

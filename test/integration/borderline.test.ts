@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../helpers/scenario.js';
 import { makeDir, writeFiles } from '../helpers/tmpdir.js';
 
@@ -38,6 +38,19 @@ describe('borderline configurations', () => {
     await applyOk(cli, dir);
     // The same names as a macOS file name or another editor writes them.
     await writeFiles(dir, files(decomposed));
+    await expectNoChanges(cli, dir);
+  });
+
+  it('a placeholder in an inline definition, quoted or not, takes the type its field wants: applied as the boolean, and re-planned to no changes', async () => {
+    const cli = cliWith(() => ({ ...emulator().env, DOCKET_ORGANIZATION_ID: '1a2b3c4d-0000-4000-8000-00000000def1' }));
+    const dir = await makeDir({
+      'docket.yaml': `${DOCKET}vars:\n  optional: "false"\n  input: textarea\n`,
+      'ct.yaml':
+        'kind: CustomTemplate\nname: Placeholders\ndefinition:\n  title: T\n  sections:\n    - heading: H\n      required: ${var.optional}\n      fields:\n        notes:\n          label: Notes\n          input: "${var.input}"\n          required: "${var.optional}"\n',
+    });
+    const validated = await cli('validate', '-C', dir);
+    expect([validated.code, validated.stderr]).toEqual([0, '']);
+    await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
 

@@ -84,6 +84,16 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     }
   });
 
+  it('a placeholder in a typed field of an inline definition is taken, as docket fills it in; in a definition file, which docket publishes as written, it is flagged', async () => {
+    const dir = await makeDir({});
+    const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
+    const section = (indent: string) => `${indent}- heading: H\n${indent}  required: \${var.optional}\n${indent}  fields:\n${indent}    notes: { label: Notes, input: "\${var.input}", required: false }\n`;
+    const inline = `${line('custom-template.schema.json')}kind: CustomTemplate\nname: C\ndefinition:\n  title: T\n  sections:\n${section('    ')}`;
+    expect(await server.open(path.join(dir, 'inline.yaml'), inline)).toEqual([]);
+    const file = `${line('custom-template-definition.schema.json')}title: T\nsections:\n${section('  ')}`;
+    expect((await server.open(path.join(dir, 'c.cover.yaml'), file)).map((d) => d.range.start.line)).toEqual([4, 6]);
+  });
+
   it('a service URL docket refuses is flagged: plain http to a remote host, credentials, a query; https and loopback http are not', async () => {
     const dir = await makeDir({});
     const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'docket.schema.json')).split(path.sep).join('/')}\n`;

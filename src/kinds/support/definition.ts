@@ -13,6 +13,7 @@ import { didYouMean } from '../../config/suggest.js';
 import { showName } from '../../config/quote.js';
 import { writtenIn } from '../../config/written-number.js';
 import { lazyLines, linesIn } from '../../config/source-lines.js';
+import { typedByField } from '../../config/interpolate.js';
 import { textDiagnostics } from '../../config/text-hygiene.js';
 import type { Positions } from '../../config/types.js';
 import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
@@ -26,6 +27,20 @@ export { checkDefinitionRules, isCalendarDate } from './definition-rules.js';
 export { definitionText } from './definition-text.js';
 export { describeDefinitionChange, sameDefinition } from './definition-diff.js';
 
+/** Where a definition is, and what the checks of it may quote: see validateDefinition. */
+export interface DefinitionSource {
+  base?: string;
+  text?: string | (() => string);
+  wholes?: ReadonlyMap<string, string>;
+}
+
+/** The entries of `byPointer` inside `base`, by their pointer from it. */
+function withinBase(byPointer: ReadonlyMap<string, string>, base: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [pointer, text] of byPointer) if (pointer.startsWith(`${base}/`)) out.set(pointer.slice(base.length), text);
+  return out;
+}
+
 /** How messages about the definition's root name it. */
 const DOCUMENT_LABEL = 'the custom template definition';
 
@@ -34,12 +49,14 @@ const DOCUMENT_LABEL = 'the custom template definition';
  * it is about. `base` is the JSON pointer of the definition inside the document `positions`
  * describes: `/definition` for an inline definition, `''` for a definition file. `text` is that
  * document's file (or reads it again, only if a message needs it), to quote a value as written
- * (`null`, `0x1F`).
+ * (`null`, `0x1F`). `wholes`: the document's values that were one placeholder (ResourceDoc's),
+ * typed by field here, in `value` itself, as the loader types the rest of the document.
  */
-export async function validateDefinition(value: unknown, positions: Positions, diag: Diagnostics, base = '', text?: string | (() => string)): Promise<void> {
+export async function validateDefinition(value: unknown, positions: Positions, diag: Diagnostics, options: DefinitionSource = {}): Promise<void> {
+  const { base = '', text, wholes } = options;
   const docPositions = asDocPositions(positions);
   // Dates (from a YAML 1.1 parse) become their YYYY-MM-DD text, which is what the schema expects.
-  const data = withoutDates(value);
+  let data = withoutDates(value);
   // A definition file is no resource document, so the loader did not check its text: what it holds is published.
   // Where each line starts, found on the first question, for both the checks that look at the text.
   const lineOf = text === undefined ? undefined : typeof text === 'string' ? linesIn(text) : lazyLines(text);
@@ -47,6 +64,12 @@ export async function validateDefinition(value: unknown, positions: Positions, d
   if (base === '') for (const d of textDiagnostics(data, docPositions, lineOf && written ? { written, lineOf } : {})) diag.add(d);
   const validate = await schemaValidator(DEFINITION_SCHEMA);
   validate(data);
+  // `required: "${var.flag}"` (quoted) is the boolean the field wants, as a value unquoted already is.
+  const placeholders = wholes && withinBase(wholes, base);
+  if (placeholders && placeholders.size > 0 && typedByField(value, validate.errors, placeholders)) {
+    data = withoutDates(value);
+    validate(data);
+  }
   const errors = [...(validate.errors ?? [])];
   const rest = reportOwnSchemaErrors(errors, data, docPositions, diag, base);
   const rebased = rest.map((e) => ({ ...e, instancePath: base + e.instancePath }));

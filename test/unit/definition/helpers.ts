@@ -42,7 +42,7 @@ export async function checkInline(definition: string, file = 'custom-templates/r
   const doc = parsed.documents[0]!;
   const value = (doc.value as Record<string, unknown>).definition;
   const diag = new Diagnostics();
-  await validateDefinition(value, doc.positions, diag, '/definition');
+  await validateDefinition(value, doc.positions, diag, { base: '/definition' });
   return { text, diagnostics: diag.sorted() };
 }
 
