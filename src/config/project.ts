@@ -4,7 +4,7 @@
  */
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
+import { holdsPlaceholder, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { keysOf } from './api-keys.js';
 import { schemaDiagnostics } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
@@ -114,6 +114,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     }
   }
   const selected = input.env !== undefined && envBlock !== undefined ? `/environments/${escapePointer(input.env)}` : undefined;
+  // `version` says how the rest is read, so it is read before any variable is filled in (as a document's `kind` is).
+  const version = get(raw, 'version');
+  if (typeof version === 'string' && holdsPlaceholder(version)) {
+    error('invalid-value', `\`version\` takes no placeholder (got ${quoteValue(version)})`, positions.valueAt('/version'), 'write `version: 1`', '/version');
+  }
 
   // Only the selected environment is resolved: another one may use variables that exist only where it runs.
   const skip = (pointer: string): boolean =>

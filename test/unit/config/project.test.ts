@@ -120,6 +120,9 @@ describe('docket.yaml', () => {
       ['docket.yaml:2:14 invalid-value', '`concurrency` must be at most 64 (got 65)'],
       ['docket.yaml:3:32 invalid-value', '`max_delete_fraction` must be at most 1 (got 2)'],
     ]);
+    // `version` is read before any variable is filled in, as a document's `kind` is.
+    const version = await load({ 'docket.yaml': lines('version: ${var.v}', 'vars: { v: "1" }') });
+    expect(version.diagnostics.map((d) => [brief(d), d.message])).toEqual([['docket.yaml:1:10 invalid-value', '`version` takes no placeholder (got "${var.v}")']]);
     // Nothing written is "empty", said once.
     const empty = await load({ 'docket.yaml': lines('version: 1', 'review:', '  url:') });
     expect(empty.diagnostics.map((d) => d.message)).toEqual(['`url` must be a string, not empty']);
