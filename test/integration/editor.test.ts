@@ -104,6 +104,18 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     for (const [name, url] of [['https', 'https://api.gerri.commonpaper.com'], ['https-path', 'https://proxy.example.com:8443/review/'], ['loopback', 'http://127.0.0.1:4010/review'], ['localhost', 'http://localhost:4010'], ['capitals', 'http://LOCALHOST:4010'], ['ipv6', 'http://[::1]:4010']]) {
       expect(await problemsOf(name, url!), url).toBe(0);
     }
+    // Where the URL parser docket uses reads a URL otherwise than it looks, the editor agrees with
+    // validate (which refuses the port and the backslash, and takes the others).
+    const cases: [string, string, boolean][] = [
+      ['port', 'https://api.example.com:70000', false],
+      ['backslash', 'https://api.example.com\\evil', false],
+      ['empty-query', 'https://api.example.com/?', true],
+      ['empty-fragment', 'https://api.example.com/#', true],
+      ['ipv6-long', 'http://[0:0:0:0:0:0:0:1]:4010/review', true],
+    ];
+    for (const [name, url, taken] of cases) {
+      expect([url, await problemsOf(name, url)]).toEqual([url, taken ? 0 : 1]);
+    }
   });
 
   it('a rule without actions is flagged unless it only summarises (questions, generate_summary not false), as docket says missing-actions', async () => {
