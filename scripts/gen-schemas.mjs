@@ -1141,13 +1141,34 @@ const VARIABLE = {
   // Not after a `$`: `$${var.x}` is the literal text `${var.x}`, no placeholder.
   pattern: '(^|[^$])\\$\\{(var|env)\\.[A-Za-z_][A-Za-z0-9_-]*\\}',
 };
+const WHOLE_VARIABLE_REF = '#/$defs/wholeVariable';
+const WHOLE_VARIABLE = {
+  description: 'A value docket fills in when it runs, written as one placeholder and nothing else (only that becomes a number or a boolean): ${var.NAME} from `vars:` in docket.yaml, or ${env.NAME} from the environment.',
+  type: 'string',
+  pattern: '^\\$\\{(var|env)\\.[A-Za-z_][A-Za-z0-9_-]*\\}$',
+};
 /** What stays on the wrapper, where editors look for it (hover text, completion defaults). */
 const OUTER_KEYS = ['description', 'title', 'default', 'examples'];
 /** Keys whose value is never a variable: docket reads them before it fills any in. */
 const LITERAL_PROPERTIES = new Set(['kind', 'version']);
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isVariableRef = (v) => isObject(v) && v.$ref === VARIABLE_REF;
+const isVariableRef = (v) => isObject(v) && (v.$ref === VARIABLE_REF || v.$ref === WHOLE_VARIABLE_REF);
+
+/** Whether a value's alternative takes text: a placeholder inside text can become its value; a number or a boolean only a whole one. */
+function takesText(node) {
+  if (!isObject(node)) return false;
+  if (node.type !== undefined) return [].concat(node.type).includes('string');
+  const choices = 'enum' in node ? node.enum : 'const' in node ? [node.const] : undefined;
+  return choices === undefined || choices.some((c) => typeof c === 'string');
+}
+
+/** The placeholder alternative beside `alternatives`, noted in `state` so its definition is written. */
+function variableRef(alternatives, state) {
+  const ref = alternatives.some(takesText) ? VARIABLE_REF : WHOLE_VARIABLE_REF;
+  state.refs.add(ref);
+  return { $ref: ref };
+}
 
 /** A leaf whose type, format, pattern or choices a placeholder string would fail. */
 function typedLeaf(node) {
@@ -1159,34 +1180,30 @@ function typedLeaf(node) {
   return (types.length === 0 || types.includes('string')) && ('format' in node || 'pattern' in node);
 }
 
-function wrapLeaf(node) {
+function wrapLeaf(node, state) {
   const outer = {};
   const inner = {};
   for (const [k, v] of Object.entries(node)) (OUTER_KEYS.includes(k) ? outer : inner)[k] = v;
-  return { ...outer, anyOf: [inner, { $ref: VARIABLE_REF }] };
+  return { ...outer, anyOf: [inner, variableRef([inner], state)] };
 }
 
-/** The schema with every typed leaf also taking a placeholder (idempotent); `state.used` says whether any did. */
+/** The schema with every typed leaf also taking a placeholder (idempotent); `state.refs` says which placeholder definitions it uses. */
 function withVariables(node, state, propertyName) {
   if (Array.isArray(node)) return node.map((n) => withVariables(n, state));
   if (!isObject(node)) return node;
-  if (typedLeaf(node) && !LITERAL_PROPERTIES.has(propertyName)) {
-    state.used = true;
-    return wrapLeaf(node);
-  }
+  if (typedLeaf(node) && !LITERAL_PROPERTIES.has(propertyName)) return wrapLeaf(node, state);
   const out = {};
   for (const [key, value] of Object.entries(node)) {
     // `if` only tests values and `not`/`propertyNames` restrict them: left as written.
     if (key === 'if' || key === 'not' || key === 'propertyNames' || key === 'enum' || key === 'const' || key === 'default' || key === 'examples') out[key] = value;
     else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value) && value.some(isVariableRef)) {
-      state.used = true;
-      out[key] = value;
+      const others = value.filter((v) => !isVariableRef(v));
+      out[key] = [...others, variableRef(others, state)];
     } else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value) && value.some(typedLeaf)) {
       // Alternatives already: the placeholder is one more, beside them (not one per alternative).
-      state.used = true;
-      out[key] = [...value.map((v) => (typedLeaf(v) ? v : withVariables(v, state))), { $ref: VARIABLE_REF }];
+      out[key] = [...value.map((v) => (typedLeaf(v) ? v : withVariables(v, state))), variableRef(value, state)];
     } else if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, v]) => [name, withVariables(v, state, name)]));
-    else if (key === '$defs' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).filter(([name]) => name !== 'variable').map(([name, v]) => [name, withVariables(v, state)]));
+    else if (key === '$defs' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).filter(([name]) => name !== 'variable' && name !== 'wholeVariable').map(([name, v]) => [name, withVariables(v, state)]));
     else out[key] = withVariables(value, state);
   }
   return out;
@@ -1194,9 +1211,15 @@ function withVariables(node, state, propertyName) {
 
 /** A schema of a file docket fills variables into, with placeholders accepted and defined once. */
 function acceptVariables(schema) {
-  const state = { used: false };
+  const state = { refs: new Set() };
   const out = withVariables(schema, state);
-  if (state.used) out.$defs = { ...(out.$defs ?? {}), variable: VARIABLE };
+  if (state.refs.size > 0) {
+    out.$defs = {
+      ...(out.$defs ?? {}),
+      ...(state.refs.has(VARIABLE_REF) ? { variable: VARIABLE } : {}),
+      ...(state.refs.has(WHOLE_VARIABLE_REF) ? { wholeVariable: WHOLE_VARIABLE } : {}),
+    };
+  }
   return out;
 }
 

@@ -154,6 +154,7 @@ function forDocket(node: AnySchemaObject, file: string): AnySchemaObject {
  */
 function withoutPlaceholders(schema: AnySchemaObject): AnySchemaObject {
   const defs = schema.$defs as Record<string, unknown> | undefined;
-  if (!defs?.variable) return schema;
-  return { ...schema, $defs: { ...defs, variable: { $comment: PLACEHOLDER_MARK, not: {} } } };
+  if (!defs?.variable && !defs?.wholeVariable) return schema;
+  const never = { $comment: PLACEHOLDER_MARK, not: {} };
+  return { ...schema, $defs: { ...defs, ...(defs.variable ? { variable: never } : {}), ...(defs.wholeVariable ? { wholeVariable: never } : {}) } };
 }

@@ -23,8 +23,8 @@ export interface SchemaDiagnosticOptions {
   written?: (pos: { line: number; col: number }) => string | undefined;
 }
 
-/** How the schemas mark a value that may be a `${var.NAME}` placeholder (scripts/gen-schemas.mjs). */
-const VARIABLE_REF = '#/$defs/variable';
+/** How the schemas mark a value that may be a `${var.NAME}` placeholder: in text, or whole (scripts/gen-schemas.mjs). */
+const VARIABLE_REFS: ReadonlySet<unknown> = new Set(['#/$defs/variable', '#/$defs/wholeVariable']);
 
 /** Turns ajv's errors into one diagnostic per real problem, at the key or value it is about. */
 export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefined, options: SchemaDiagnosticOptions): Diagnostic[] {
@@ -53,7 +53,7 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
   // With more alternatives than the typed one, the composite is judged below as usual.
   for (const e of errors) {
     const alternatives = Array.isArray(e.schema) ? (e.schema as AnySchemaObject[]) : [];
-    if ((e.keyword === 'anyOf' || e.keyword === 'oneOf') && alternatives.length === 2 && alternatives.some((s) => s.$ref === VARIABLE_REF)) dropped.add(e);
+    if ((e.keyword === 'anyOf' || e.keyword === 'oneOf') && alternatives.length === 2 && alternatives.some((s) => VARIABLE_REFS.has(s.$ref))) dropped.add(e);
     // An error inside the referenced placeholder schema has a path relative to it: known by its pattern.
     else if ((e.parentSchema as AnySchemaObject | undefined)?.$comment === PLACEHOLDER_MARK) dropped.add(e);
   }

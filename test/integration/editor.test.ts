@@ -84,6 +84,17 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     }
   });
 
+  it('a number or a boolean may be one placeholder, not text around one (which never becomes either); text with a format may hold one anywhere', async () => {
+    const dir = await makeDir({});
+    const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
+    const rule = (summary: string) => `${line('playbook.schema.json')}kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    generate_summary: ${summary}\n`;
+    expect(await server.open(path.join(dir, 'whole.yaml'), rule('${var.b}'))).toEqual([]);
+    expect(await server.open(path.join(dir, 'quoted.yaml'), rule('"${var.b}"'))).toEqual([]);
+    expect((await server.open(path.join(dir, 'around.yaml'), rule('"yes ${var.b}"'))).map((d) => d.range.start.line)).toEqual([6]);
+    const docket = `${line('docket.schema.json')}version: 1\nconcurrency: \${var.n}\nagreements:\n  actor: \${var.user}@acme.example\n`;
+    expect(await server.open(path.join(dir, 'docket.yaml'), docket)).toEqual([]);
+  });
+
   it('a placeholder in a typed field of an inline definition is taken, as docket fills it in; in a definition file, which docket publishes as written, it is flagged', async () => {
     const dir = await makeDir({});
     const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
