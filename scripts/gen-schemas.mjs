@@ -40,7 +40,8 @@ const OUT = path.join(ROOT, 'schemas', 'templates');
 
 /** A decimal written as text, which is how the service returns decimal columns ("1.0"). */
 const DECIMAL = '^-?(\\d+(\\.\\d*)?|\\.\\d+)$';
-const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+// A calendar date as far as a pattern can tell: months of 30 and 31 days, February up to 29 (docket checks leap years).
+const DATE = '^\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))$';
 /** A whole number written as text; a leading zero marks text, not a number. */
 const INTEGER = '^-?(0|[1-9]\\d*)$';
 

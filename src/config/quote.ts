@@ -37,13 +37,14 @@ function cutShort(text: string, max: number): string {
 /**
  * DEL, C1, the line separators, and what prints as nothing or as a plain space (a no-break space,
  * wide and narrow spaces, zero-width and direction marks, a soft hyphen, Hangul fillers, the
- * byte-order mark): quoted raw, a value holding one would read as the very value it is refused for
- * looking unlike ("alice@acme.example").
+ * byte-order mark, a combining grapheme joiner, tag characters: Unicode's default-ignorable code
+ * points): quoted raw, a value holding one would read as the very value it is refused for looking
+ * unlike ("alice@acme.example").
  */
-const ESCAPED = '\\u007f-\\u00a0\\u00ad\\u061c\\u115f\\u1160\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0';
-const EACH_ESCAPED = new RegExp(`[${ESCAPED}]`, 'g');
+const ESCAPED = '\\u007f-\\u00a0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u3000\\p{Default_Ignorable_Code_Point}';
+const EACH_ESCAPED = new RegExp(`[${ESCAPED}]`, 'gu');
 /** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
-const NOT_PLAIN = new RegExp(`[\\u0000-\\u001f\`${ESCAPED}]`);
+const NOT_PLAIN = new RegExp(`[\\u0000-\\u001f\`${ESCAPED}]`, 'u');
 
 /** Those characters as `<U+00A0>`: for text shown bare line by line (a diff), where a quote's `\u00a0` would read as typed text. */
 export function markInvisible(text: string): string {
@@ -52,11 +53,12 @@ export function markInvisible(text: string): string {
 
 /** `U+00A0`: how a message names one character. */
 export function codePointOf(c: string): string {
-  return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/** Each escaped as JSON escapes (a character past U+FFFF as its two halves, `\\udb40\\udc20`). */
 function escapeC1(json: string): string {
-  return json.replace(EACH_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(EACH_ESCAPED, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 }
 
 /** Short, one line, nothing to escape, and visible at both ends (an empty or blank name in backticks shows nothing): shown as written. */

@@ -175,7 +175,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = nullWritten();
       if (nullWord !== undefined) {
-        return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null (written ${quoteValue(nullWord)})`, pointer, 'YAML reads `null` and `~` as no value; quote it ("null") to mean the word');
+        // Quoting is the way out only where a word would do (text); a mapping or a number wants a value.
+        const hint = expected.includes('string') ? 'YAML reads `null` and `~` as no value; quote it ("null") to mean the word' : 'YAML reads `null` and `~` as no value: write the value, or leave the key out';
+        return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null (written ${quoteValue(nullWord)})`, pointer, hint);
       }
       // Nothing written ("not empty" says so); a list or mapping quoted as JSON, cut short: `(got ["a","b"])`.
       const got = e.data === null ? '' : (asWritten() ?? (structureGot(e) || undefined));

@@ -40,7 +40,9 @@ export function suggest(input: string, candidates: Iterable<string>): string | u
   for (const candidate of candidates) {
     if (candidate === input) continue;
     const distance = normalise(candidate) === wanted ? 0 : levenshtein(wanted, normalise(candidate));
-    const limit = Math.max(1, Math.floor(Math.max(wanted.length, candidate.length) / 3));
+    // One edit is a typo of a word, not of a name of one or two letters (`X` is not `_`, nor any other letter).
+    const longest = Math.max(wanted.length, candidate.length);
+    const limit = Math.max(longest >= 3 ? 1 : 0, Math.floor(longest / 3));
     if (distance <= limit && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

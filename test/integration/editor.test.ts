@@ -95,6 +95,13 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     expect(await server.open(path.join(dir, 'docket.yaml'), docket)).toEqual([]);
   });
 
+  it('a date no calendar has (30 February, month 13) is flagged in a template parameter, as validate refuses it', async () => {
+    const dir = await makeDir({});
+    const nda = (date: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'templates/nda.schema.json')).split(path.sep).join('/')}\neffective_date_type: date\neffective_date: ${date}\n`;
+    expect(await server.open(path.join(dir, 'ok.yaml'), nda('2028-02-29'))).toEqual([]);
+    for (const [i, date] of ['2027-02-30', '2027-13-01', '2027-04-31'].entries()) expect((await server.open(path.join(dir, `d${i}.yaml`), nda(date))).length, date).toBeGreaterThan(0);
+  });
+
   it('a placeholder in a typed field of an inline definition is taken, as docket fills it in; in a definition file, which docket publishes as written, it is flagged', async () => {
     const dir = await makeDir({});
     const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;

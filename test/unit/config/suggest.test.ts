@@ -17,6 +17,10 @@ describe('suggest', () => {
   it('suggests nothing for unrelated words', () => {
     expect(suggest('zebra', ['name', 'description', 'rules'])).toBeUndefined();
     expect(suggest('x', ['id'])).toBeUndefined();
+    // A name of one or two letters is not a typo of another one (`env.X` is not the shell's `_`); its case is.
+    expect(suggest('X', ['_', 'Y'])).toBeUndefined();
+    expect(suggest('X', ['_', 'x'])).toBe('x');
+    expect(suggest('AB', ['BA', 'AC'])).toBeUndefined();
   });
 
   it('formats the suffix used in messages', () => {
