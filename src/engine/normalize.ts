@@ -76,7 +76,7 @@ export function normScalar(value: unknown): unknown {
     const text = lines.trim();
     if (!/^-?(0|[1-9]\d*)(\.\d+)?$/.test(text)) return lines;
     const n = Number(text);
-    return Number.isInteger(n) && !Number.isSafeInteger(n) ? text : n;
+    return Number.isInteger(n) && !Number.isSafeInteger(n) ? text.replace(/\.0*$/, '') : n;
   }
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
   return value ?? null;
@@ -90,7 +90,8 @@ export function normScalar(value: unknown): unknown {
 export function normNumeric(text: string): number | string | undefined {
   if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(text)) return undefined;
   const n = Number(text);
-  return Number.isInteger(n) && !Number.isSafeInteger(n) ? text : n;
+  // `"9007199254740993.0"` is the same whole number as `"9007199254740993"` (decimals come back so).
+  return Number.isInteger(n) && !Number.isSafeInteger(n) ? text.replace(/\.0*$/, '') : n;
 }
 
 /**

@@ -174,13 +174,10 @@ export interface ConfigContext {
 
 /**
  * Where `docket pull` writes one changed field of a live object: a value at a pointer of the
- * object's own document (`/rules/3` for a rule is the base), a data file's new text (named by the
- * document, relative to its folder), or why it cannot.
- */
-/**
- * Where pull writes a field: at a pointer of the object's document (`exact`: the field compares
- * scalars by type too, so a number live holds is written as a number where the file quoted it), in
- * a data file (`yaml`: a definition, compared so throughout), or nowhere, and why.
+ * object's own document (`/rules/3` for a rule is the base; `exact`: the field compares scalars by
+ * type too, so a number live holds is written as a number where the file quoted it), a data file's
+ * new text (named by the document, relative to its folder; `yaml`: a definition, compared so
+ * throughout), or why it cannot.
  */
 export type PullField = { pointer: string; value: unknown; exact?: boolean } | { file: string; text: string; yaml?: boolean } | { cannot: string };
 

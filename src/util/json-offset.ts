@@ -9,8 +9,7 @@ import type { Node as JsonNode } from 'jsonc-parser';
  * problem pays for the parser.
  */
 export function jsonValueOffset(text: string, path: readonly string[]): number {
-  const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
-  let node: JsonNode | undefined = jsonc.parseTree(text);
+  let node: JsonNode | undefined = treeOf(text);
   if (node === undefined) return 0;
   for (const key of path) {
     const next = childValue(node, key);
@@ -18,6 +17,17 @@ export function jsonValueOffset(text: string, path: readonly string[]): number {
     node = next;
   }
   return node.offset;
+}
+
+/** The last text's tree: a message places up to twenty problems of one file, and a lock may be megabytes. */
+let last: { text: string; tree: JsonNode | undefined } | undefined;
+
+function treeOf(text: string): JsonNode | undefined {
+  if (last?.text !== text) {
+    const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+    last = { text, tree: jsonc.parseTree(text) };
+  }
+  return last.tree;
 }
 
 function childValue(node: JsonNode, key: string): JsonNode | undefined {

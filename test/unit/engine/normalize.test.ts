@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normDeep, normEmail, normName, normScalar, normText } from '../../../src/engine/normalize.js';
+import { normDeep, normEmail, normName, normNumeric, normScalar, normText } from '../../../src/engine/normalize.js';
 import { sameValue } from '../../../src/engine/canonical.js';
 
 describe('normText (optional text)', () => {
@@ -77,7 +77,11 @@ describe('normScalar', () => {
     expect(normScalar('99999999999999999999')).toBe('99999999999999999999');
     expect(normScalar('9007199254740992')).toBe('9007199254740992');
     expect(normScalar('9007199254740991')).toBe(9007199254740991);
-    expect(normScalar('100000000000000000000.0')).toBe('100000000000000000000.0');
+    // A decimal that is a whole number is that number (decimals come back from the service as "1.0").
+    expect(normScalar('100000000000000000000.0')).toBe('100000000000000000000');
+    expect(normNumeric('9007199254740993.0')).toBe(normNumeric('9007199254740993'));
+    expect(normNumeric('9007199254740993.')).toBe('9007199254740993');
+    expect([normNumeric('.5'), normNumeric('5.'), normNumeric('x')]).toEqual([0.5, 5, undefined]);
     // Still compared by value with a live number of that exact value, and not with a rounded one.
     expect(sameValue(normScalar('100000000000000000000'), normScalar(1e20))).toBe(true);
     expect(sameValue(normScalar('99999999999999999999'), normScalar(1e20))).toBe(false);
