@@ -104,7 +104,9 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   // Where the plan applies (URLs, organizations, path style) is the plan's target, checked on its
   // own: in the digest too, a plan for another organization was also said to have another
   // configuration, sending the reader to look for an edit no one made.
-  const settings = { agreements: { actor: p.agreements.actor }, prune: p.prune, environment: p.environment ?? null };
+  // The deletion guard's threshold too: a plan saved under a looser one must not pass the guard a
+  // tightened configuration would stop.
+  const settings = { agreements: { actor: p.agreements.actor }, prune: p.prune, safety: p.safety, environment: p.environment ?? null };
   const warnings = all.filter((d) => d.severity === 'warning');
   let digest: string | undefined;
   return {

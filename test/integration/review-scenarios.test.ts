@@ -242,6 +242,12 @@ describe('saved plans', () => {
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('the configuration changed since the plan was made');
     expect(livePlaybook('Inbound NDA')).toBeUndefined();
+    // So does a tightened deletion guard: a plan saved under a looser one would pass what it stops.
+    await cli('plan', '-C', dir, '--out', planFile);
+    await writeFiles(dir, { 'docket.yaml': `${DOCKET_YAML}safety:\n  max_delete_fraction: 0.1\n` });
+    const guarded = await cli('apply', '-C', dir, planFile);
+    expect([guarded.code, guarded.stderr]).toEqual([1, expect.stringContaining('the configuration changed since the plan was made')]);
+    expect(livePlaybook('Inbound NDA')).toBeUndefined();
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
