@@ -74,7 +74,7 @@ export function normScalar(value: unknown): unknown {
     // Text as every text field is compared: line endings to `\n`, no trailing newline.
     const lines = lineText(value);
     const text = lines.trim();
-    if (!/^-?(0|[1-9]\d*)(\.\d+)?$/.test(text)) return lines;
+    if (!/^-?((0|[1-9]\d*)(\.\d*)?|\.\d+)$/.test(text)) return lines;
     const n = Number(text);
     return Number.isInteger(n) && !Number.isSafeInteger(n) ? text.replace(/\.0*$/, '') : n;
   }

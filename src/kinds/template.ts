@@ -6,7 +6,7 @@
  */
 import type { ApiResource } from '../api/types.js';
 import type { TemplateAttrs } from '../api/agreements.js';
-import { linesDeep, normDeep, normEmail, normName } from '../engine/normalize.js';
+import { linesDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import { earlierUploads, knownAttachmentIds } from './attachment.js';
@@ -16,7 +16,7 @@ import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
 import { hasObjectLists, requiredKeys, templateDocument, withKnownItemKeys, type ParameterSchema } from './support/template-config.js';
-import { acceptsEmptyText, normParameterValue, parameterValueKind } from './support/template-values.js';
+import { acceptsEmptyText, normParameterValue } from './support/template-values.js';
 import {
   attachmentName,
   attachmentParameterRefs,
@@ -35,12 +35,12 @@ type Plain = Record<string, unknown>;
 
 /**
  * E-mails compare case-insensitively and `""` as no value (DESIGN "No phantom diffs"), other
- * values by {@link normDeep}.
+ * values by what the type's schema says they hold (normParameterValue), an attachment named as
+ * names compare (NFC), as the live side names it.
  */
 function normParameter(path: string, v: unknown, schema: unknown): unknown {
   if (path.endsWith('_email') && typeof v === 'string') return normEmail(v);
-  // An attachment is named as names compare (NFC), as the live side names it.
-  return mapAttachmentRefs(normParameterValue(schema === undefined ? 'other' : parameterValueKind(schema, path), v), (name) => ({ attachment: normName(name) }));
+  return mapAttachmentRefs(normParameterValue(schema, path, v), (name) => ({ attachment: normName(name) }));
 }
 
 /** The value of a changed parameter field as the file wrote it (`"01099"` stays a string). */

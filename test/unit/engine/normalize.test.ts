@@ -71,6 +71,8 @@ describe('normScalar', () => {
     expect(sameValue(normScalar('2'), normScalar(2))).toBe(true);
     expect(sameValue(normScalar('2.0'), normScalar(2))).toBe(true);
     expect(sameValue(normScalar('3'), normScalar(2))).toBe(false);
+    // Decimals written without a digit on one side are numbers too.
+    expect([normScalar('.5'), normScalar('5.'), normScalar('-.5')]).toEqual([0.5, 5, -0.5]);
   });
 
   it('keeps a whole number past 2^53 - 1 as its exact text: as a number it would be sent rounded', () => {

@@ -141,16 +141,20 @@ describe('standard templates', () => {
       templates: [
         { type: 'CSA', name: 'CSA', parameters: { template_csa_order_form_attributes: { cloud_service_description: 'x', fee_amount: 0.5 } } },
         { type: 'NDA', name: 'NDA', parameters: { sender_role: '2.5', purpose: '7' } },
+        { type: 'PSA', name: 'PSA', parameters: { template_psa_statement_of_work_attributes: { services_description: 'S', fees_attributes: [{ description: '2.5', cost: 0.5 }] } } },
       ],
     });
     const dir = await makeDir({
       'docket.yaml': DOCKET,
       'c.yaml': 'kind: Template\nname: CSA\ntype: CSA\nparameters:\n  template_csa_order_form_attributes:\n    cloud_service_description: x\n    fee_amount: ".5"\n',
       'n.yaml': 'kind: Template\nname: NDA\ntype: NDA\nparameters:\n  sender_role: "2.50"\n  purpose: "  7"\n',
+      // The items of a fee list too: their cost is a number, their description text.
+      'p.yaml': 'kind: Template\nname: PSA\ntype: PSA\nparameters:\n  template_psa_statement_of_work_attributes:\n    services_description: S\n    fees_attributes:\n      - description: "2.50"\n        cost: ".5"\n',
     });
     const plan = await e.planned(dir);
     expect(plan.changes.map((c) => [c.id, c.fields.map((f) => [f.field, f.before, f.after])])).toEqual([
       ['update:template:NDA', [['parameters.sender_role', '2.5', '2.50'], ['parameters.purpose', '7', '  7']]],
+      ['update:template:PSA', [['parameters.template_psa_statement_of_work_attributes.fees_attributes', [{ description: '2.5', cost: 0.5 }], [{ description: '2.50', cost: 0.5 }]]]],
     ]);
     await e.converge(dir);
     expect((await e.planned(dir)).changes).toEqual([]);
