@@ -17,7 +17,7 @@
 import { diffArrays } from 'diff';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer, splitPointer } from '../config/yaml-positions.js';
-import { holdsPlaceholder } from '../config/interpolate.js';
+import { holdsPlaceholder, retype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
@@ -282,7 +282,7 @@ interface MismatchContext {
 function firstMismatch(got: unknown, wanted: unknown, pointer: string, check: MismatchContext): string | undefined {
   const { expand, problems, nulledAt } = check;
   if (typeof got === 'string' && holdsPlaceholder(got) && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`) || leftAsWritten(p, got, wanted, pointer))) return undefined;
-  if (typeof got === 'string' && holdsPlaceholder(got) && expand(got) === wanted) return undefined;
+  if (typeof got === 'string' && holdsPlaceholder(got) && standsFor(got, wanted, expand)) return undefined;
   // Items holding a placeholder live has no value for stay, said as problems: not in what is wanted.
   if (Array.isArray(got) && Array.isArray(wanted) && got.length > wanted.length) {
     const left = got.filter((item) => !(typeof item === 'string' && holdsPlaceholder(item) && problems.some((p) => p.written === item && p.wanted === null && p.pointer.startsWith(`${pointer}/`))));
@@ -421,7 +421,7 @@ class DocumentEditor {
     const aliased = isAlias(node) ? this.placeholderIn(node) : undefined;
     if (aliased !== undefined) {
       // Wanted as written (a field pull does not change keeps its placeholder), or as it expands: nothing to say.
-      if (aliased !== wanted && this.ctx.expand(aliased) !== wanted) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written: aliased, wanted });
+      if (aliased !== wanted && !standsFor(aliased, wanted, this.ctx.expand)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written: aliased, wanted });
       return;
     }
     if (isAlias(node)) {
@@ -434,7 +434,7 @@ class DocumentEditor {
     }
     // Only a placeholder stands for a value; `$${` is the text `${`, overwritten as any text is.
     if (isScalar(node) && typeof node.value === 'string' && holdsPlaceholder(node.value)) {
-      if (this.ctx.expand(node.value) !== wanted) {
+      if (!standsFor(node.value, wanted, this.ctx.expand)) {
         this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node.range![0]), written: node.value, wanted });
       }
       return;
@@ -535,7 +535,7 @@ class DocumentEditor {
    */
   private mergedPlaceholder(map: YAMLMap, merged: unknown, wanted: unknown, pointer: string): boolean {
     if (typeof merged !== 'string' || !holdsPlaceholder(merged)) return false;
-    if (this.ctx.expand(merged) !== wanted) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
+    if (!standsFor(merged, wanted, this.ctx.expand)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
     return true;
   }
 
@@ -785,6 +785,16 @@ class DocumentEditor {
     if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a list that is not a mapping value');
     this.splice((parent.pair.key as Node).range![1], this.afterLine(seq.range![1]), ': []\n');
   }
+}
+
+/**
+ * Whether text written with a placeholder stands for `wanted`: what it expands to, or, where a
+ * number or boolean is wanted, what that text becomes in a field of that type (a placeholder,
+ * quoted or not, takes the type its field wants).
+ */
+function standsFor(written: string, wanted: unknown, expand: (text: string) => string): boolean {
+  const text = expand(written);
+  return text === wanted || ((typeof wanted === 'boolean' || typeof wanted === 'number') && retype(text) === wanted);
 }
 
 /** A one-line string quoted as its neighbour in the list is (`"Retainer"` beside `"Fixed fee"`). */

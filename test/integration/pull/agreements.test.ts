@@ -183,6 +183,19 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('keeps placeholders of an inline definition\'s typed fields that stand for what live holds, quoted or not, when another part of it changed live', async () => {
+    const inline = (title: string) =>
+      `kind: CustomTemplate\nname: Placeheld\ndefinition:\n  title: ${title}\n  sections:\n    - heading: H\n      required: \${var.optional}\n      fields:\n        notes:\n          label: Notes\n          input: text\n          required: "\${var.optional}"\n`;
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  optional: "false"\n`, 'custom-templates/p.yaml': inline('T') });
+    await applyOk(cli, dir);
+    const live = 'title: T2\nsections:\n  - heading: H\n    required: false\n    fields:\n      notes:\n        label: Notes\n        input: text\n        required: false\n';
+    await new App(emulator().env).publishDefinition('Placeheld', live);
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr, pulled.stdout]).toEqual([0, '', expect.not.stringContaining('Not pulled')]);
+    expect(await read(dir, 'custom-templates/p.yaml')).toBe(inline('T2'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('keeps the block style of texts inside a template\'s list items, changed or not', async () => {
     const csa = csaTemplate(`standard_version: "2.1"
 parameters:
