@@ -1082,7 +1082,8 @@ class PullPlanner {
     const what = names.length > 0 ? names.join(', ') : quoteValue(p.written);
     // The line end a block scalar (`|`) gives both sides is the file's, not live's.
     const wanted = typeof p.wanted === 'string' ? quoteValue(p.written.endsWith('\n') ? p.wanted.replace(/\n$/, '') : p.wanted) : JSON.stringify(p.wanted);
-    const reason = p.wanted === null || p.wanted === undefined ? `live has no value for ${what}; change the variable or the environment` : `live value ${wanted} differs from ${what}; change the variable or the environment`;
+    // Cleared text is written `""` where no placeholder holds it: live has no value all the same.
+    const reason = p.wanted === null || p.wanted === undefined || p.wanted === '' ? `live has no value for ${what}; change the variable or the environment` : `live value ${wanted} differs from ${what}; change the variable or the environment`;
     if (!owner) {
       this.notes.push(`${file}:${p.line}: ${reason}`);
       return;

@@ -128,6 +128,10 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     text = String(value);
     // A number written quoted stays quoted (a zip code) where the comparison is by value; where types count, it is a number.
     type = !exactTypes && (original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE) ? original : Scalar.PLAIN;
+  } else if (value === '' && BLOCK_TYPES.has(original)) {
+    // Cleared: an empty block would be a header and blank lines, read back as a line break.
+    type = Scalar.QUOTE_DOUBLE;
+    text = value;
   } else if (holdsInvisible(value)) {
     // Written escaped (see util/invisible.ts), which only double quotes can hold.
     type = Scalar.QUOTE_DOUBLE;

@@ -183,6 +183,16 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says a text parameter behind a variable that was cleared in the app has no value live, and keeps the variable', async () => {
+    const nda = 'kind: Template\nname: Cleared Region\ntype: NDA\nparameters:\n  purpose: Evaluation\n  governing_law_region: ${var.region}\n';
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  region: Bavaria\n`, 'templates/t.yaml': nda });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('Cleared Region', { governing_law_region: null });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('template "Cleared Region" parameters.governing_law_region (templates/t.yaml:6): live has no value for var.region; change the variable or the environment');
+    expect(await read(dir, 'templates/t.yaml')).toBe(nda);
+  });
+
   it('keeps placeholders of an inline definition\'s typed fields that stand for what live holds, quoted or not, when another part of it changed live', async () => {
     const inline = (title: string) =>
       `kind: CustomTemplate\nname: Placeheld\ndefinition:\n  title: ${title}\n  sections:\n    - heading: H\n      required: \${var.optional}\n      fields:\n        notes:\n          label: Notes\n          input: text\n          required: "\${var.optional}"\n`;

@@ -98,6 +98,12 @@ describe('editYaml', () => {
     expect(documentValues(astral)[0]).toMatchObject({ description: 'a\u{E0041}b\u034fc' });
   });
 
+  it('writes text cleared in a block as "", not an empty block (which reads back as a line break)', () => {
+    const { text } = edit(PLAYBOOK, (v) => setAt(v, '/rules/0/actions', ''));
+    expect(text).toContain('    actions: ""\n    reviewer: alice@acme.example\n');
+    expect(documentValues(text!)[0]).toMatchObject({ rules: [{ actions: '' }, {}] });
+  });
+
   it('keeps a block a block, with its chomping, and changes only the lines of text that changed', () => {
     const { text } = edit(PLAYBOOK, (v) =>
       setAt(setAt(v, '/rules/0/actions', 'ACCEPT a term of up to 3 years\nCOUNTERPROPOSE 18 months when longer\n'), '/rules/1/actions', 'ACCEPT Delaware or New York'),
