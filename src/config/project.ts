@@ -122,6 +122,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
 
   // Only the selected environment is resolved: another one may use variables that exist only where it runs.
   const skip = (pointer: string): boolean =>
+    // Said above, once: filled in, its value would be checked as if it were the version.
+    (pointer === '/version' && typeof version === 'string' && holdsPlaceholder(version)) ||
     (pointer.startsWith('/environments/') && splitPointer(pointer).length === 2 && pointer !== selected) || overriddenByEnv(raw, envBlock, pointer);
   const inVars = (pointer: string): boolean => pointer.startsWith('/vars/') || /^\/environments\/[^/]+\/vars\//.test(pointer);
 

@@ -249,7 +249,10 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
       return `must be one of: ${allowed.join(', ')}${got}${typeof e.data === 'string' ? didYouMean(e.data, allowed).replace(/^, /, '; ') : ''}`;
     }
     case 'const':
-      return `must be ${formatConst(params.allowedValue)}`;
+      // `version: "1"`: the right digits as text, said as the type it is not.
+      return typeof e.data === 'string' && typeof params.allowedValue === 'number' && e.data.trim() === String(params.allowedValue)
+        ? `must be the number ${formatConst(params.allowedValue)}, not text`
+        : `must be ${formatConst(params.allowedValue)}`;
     case 'format':
       return `must be ${formatPhrase(String(params.format))}`;
     case 'minLength':

@@ -123,6 +123,11 @@ describe('docket.yaml', () => {
     // `version` is read before any variable is filled in, as a document's `kind` is.
     const version = await load({ 'docket.yaml': lines('version: ${var.v}', 'vars: { v: "1" }') });
     expect(version.diagnostics.map((d) => [brief(d), d.message])).toEqual([['docket.yaml:1:10 invalid-value', '`version` takes no placeholder (got "${var.v}")']]);
+    // Quoted, it is said once too (not also as its value, "1", checked as the version).
+    const quoted = await load({ 'docket.yaml': lines('version: "${var.v}"', 'vars: { v: "1" }') });
+    expect(quoted.diagnostics.map((d) => d.message)).toEqual(['`version` takes no placeholder (got "${var.v}")']);
+    const text = await load({ 'docket.yaml': lines('version: "1"') });
+    expect(text.diagnostics.map((d) => d.message)).toEqual(['`version` must be the number 1, not text']);
     // Nothing written is "empty", said once.
     const empty = await load({ 'docket.yaml': lines('version: 1', 'review:', '  url:') });
     expect(empty.diagnostics.map((d) => d.message)).toEqual(['`url` must be a string, not empty']);
