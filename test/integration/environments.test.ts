@@ -231,3 +231,15 @@ it('renames pulled one at a time through a swap keep the other environment renam
     for (const environment of [[], ['--env', 'staging']]) expect((await cli('plan', '-C', dir, '--detailed-exitcode', ...environment)).code).toBe(0);
   });
 });
+
+it('says a saved plan whose environment docket.yaml no longer defines (renamed or removed) is stale, not the configuration invalid', async () => {
+  await withStaging({ 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' }, async ({ dir, cli }) => {
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--env', 'staging', '--out', planFile)).code).toBe(0);
+    await writeFile(join(dir, 'docket.yaml'), `version: 1\nreview: { organization_id: ${DEFAULT_ORGANIZATION_ID} }\nenvironments:\n  stage:\n    review: { organization_id: ${STAGING_ORG} }\n`);
+    const applied = await cli('apply', '-C', dir, planFile);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain('the saved plan is stale:\n  - it was made for --env staging, which docket.yaml no longer defines');
+    expect(applied.stderr).not.toContain('configuration is invalid');
+  });
+});

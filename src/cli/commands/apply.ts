@@ -16,7 +16,7 @@ import { KINDS } from '../../kinds/index.js';
 import type { ApplyReport, Plan } from '../../engine/types.js';
 import { lockEntries, type LockFile } from '../../config/lock.js';
 import { collectGarbage } from '../../util/collect.js';
-import { ApplyFailedError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
+import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks, renderApplyReportJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
@@ -87,7 +87,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const env = opts.env ?? saved?.environment;
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
-      await holdingApplyLock(io, { root, timeoutMs: opts.lockTimeout }, async () => {
+      await holdingApplyLock(io, { root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved?.environment, async () => {
         // The time budget runs from the start, paused while a person reads the plan.
         let deadline = Date.now() + opts.timeout;
         // Aborted once the grace after an interrupt is over: requests still in flight end then.
@@ -137,8 +137,22 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
           setExit(0);
         }));
-      });
+      }));
     });
+}
+
+/**
+ * A saved plan's environment that docket.yaml no longer defines (renamed or removed since) makes
+ * the plan stale, not the configuration invalid: validate passes, and the way on is a new plan.
+ */
+async function staleIfEnvironmentGone(environment: string | undefined, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const gone = environment !== undefined && error instanceof ConfigError && error.diagnostics.some((d) => d.code === 'unknown-environment' && d.severity === 'error');
+    if (gone) throw new StalePlanError([`it was made for --env ${environment}, which ${error.diagnostics.find((d) => d.code === 'unknown-environment')?.file ?? 'docket.yaml'} no longer defines`]);
+    throw error;
+  }
 }
 
 /**
