@@ -130,6 +130,7 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
       ['empty-query', 'https://api.example.com/?', true],
       ['empty-fragment', 'https://api.example.com/#', true],
       ['ipv6-long', 'http://[0:0:0:0:0:0:0:1]:4010/review', true],
+      ['ipv6-short', 'http://[0:1]:4010/review', false],
     ];
     for (const [name, url, taken] of cases) {
       expect([url, await problemsOf(name, url)]).toEqual([url, taken ? 0 : 1]);
