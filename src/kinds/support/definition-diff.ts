@@ -6,6 +6,7 @@
 import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
 import { definitionText } from './definition-text.js';
 import { deepEqual, definitionData, isRecord, isStringList } from './definition-model.js';
+import { markInvisible } from '../../config/quote.js';
 
 /**
  * True when both definitions hold the same data: mapping key order, quoting and layout do not
@@ -38,7 +39,9 @@ export function describeDefinitionChange(before: unknown, after: unknown): strin
   }
   const from = b.value ?? {};
   const to = a.value ?? {};
-  return [...describeTopLevel(from, to), ...describeSections(from, to), ...describeFields(from, to)];
+  // A key or text holding a character that prints as nothing shows it (`no<U+200B>te`): raw, a
+  // field removed and one added would read as the same field.
+  return [...describeTopLevel(from, to), ...describeSections(from, to), ...describeFields(from, to)].map(markInvisible);
 }
 
 function isMappingOrNone(value: unknown): value is Record<string, unknown> | null {

@@ -42,6 +42,11 @@ describe('describeDefinitionChange', () => {
     ]);
   });
 
+  it('shows a character that prints as nothing in a key or a value, so a renamed key does not read as the same one', () => {
+    const after = BEFORE.replace('old_key:', '"old\u200bkey":');
+    expect(describeDefinitionChange(BEFORE, after)).toEqual(['- field sections[2].fields.old_key', '+ field sections[2].fields.old<U+200B>key (text, "Old")']);
+  });
+
   it('summarises an options change by option', () => {
     const after = BEFORE.replace('["Flat fee", "Percentage"]', '["Flat fee", "Hybrid"]');
     expect(describeDefinitionChange(BEFORE, after)).toEqual(['~ field payout_model.options: + "Hybrid", - "Percentage"']);
