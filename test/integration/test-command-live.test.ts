@@ -33,7 +33,11 @@ describe('docket test against a standalone emulator', () => {
 
   it('replays from the cache without keys, and says which cases it could not replay', async () => {
     const dir = await example();
-    expect((await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env })).code).toBe(0);
+    const live = await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env });
+    expect(live.code).toBe(0);
+    // The report says where it ran, as plan does: the organization too (two environments may share a URL);
+    // only the review service, as only playbook tests run.
+    expect(live.stdout.split('\n')[0]).toBe(`docket test · target: review ${emu().env.DOCKET_REVIEW_URL} (organization ${emu().env.DOCKET_ORGANIZATION_ID})`);
     // A fork's CI: the service URL, no key, no agreements.
     const env = { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! };
     const replay = await runCli(['test', '-C', dir, '--replay-only'], { env });

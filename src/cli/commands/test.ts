@@ -358,10 +358,13 @@ function reviewLockTarget(s: Session, emulator: boolean): string | undefined {
   return configured.organization_id ? agreementsTarget(configured.url ?? DEFAULT_REVIEW_URL, configured.organization_id) : undefined;
 }
 
+/** Where the tests ran, as plan names a target: URLs, organizations, and the environment. */
 function targetText(s: Session): string {
   const t = s.connection.target;
-  const parts = [t.review ? `review ${t.review.url}` : '', t.agreements ? `agreements ${t.agreements.url}` : ''].filter((p) => p !== '');
-  return parts.length > 0 ? parts.join(', ') : 'none (replayed from the cache)';
+  const organization = (id: string | undefined): string => (id ? ` (organization ${id})` : '');
+  const parts = [t.review ? `review ${t.review.url}${organization(t.review.organization_id)}` : '', t.agreements ? `agreements ${t.agreements.url}${organization(t.agreements.organization_id)}` : ''].filter((p) => p !== '');
+  const environment = s.workspace.config.project.environment;
+  return `${parts.length > 0 ? parts.join(', ') : 'none (replayed from the cache)'}${environment !== undefined ? ` · environment ${environment}` : ''}`;
 }
 
 /** `--target KIND/NAME`: the tests of those playbooks and templates. */
