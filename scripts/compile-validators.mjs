@@ -60,6 +60,15 @@ for (const name of names) {
   writeFileSync(codeCacheOf(file), sealedCodeCache(bytes, script.createCachedData()));
 }
 
+// What each standard template type's parameters hold (numbers, text), which the template kind
+// compares by: a few kilobytes a run reads instead of a type's whole schema (template-values.ts).
+{
+  const { valueKindsOf, VALUE_KINDS_FILE } = await import(pathToFileURL(path.join(ROOT, 'dist', 'kinds', 'support', 'template-values.js')).href);
+  const { TEMPLATE_TYPES } = await import(pathToFileURL(path.join(ROOT, 'dist', 'kinds', 'support', 'template-params.js')).href);
+  const kinds = Object.fromEntries(TEMPLATE_TYPES.map((t) => [t.schema, valueKindsOf(JSON.parse(readFileSync(path.join(ROOT, 'schemas', ...t.schema.split('/')), 'utf8')))]));
+  writeFileSync(path.join(OUT, VALUE_KINDS_FILE), `${JSON.stringify(kinds)}\n`);
+}
+
 /** Every YAML document under `dir` (docket.yaml, resources, definitions, tests), and an empty one. */
 function exampleDocuments(dir) {
   const out = [{}];

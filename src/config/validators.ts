@@ -19,7 +19,7 @@ type ValidatorModule = Record<string, ValidateFunction | undefined>;
 let builtDirectory: string | null | undefined;
 
 /** The folder of the build's validators this run takes, or null when none (run from the sources without a current build). */
-function builtDir(): string | null {
+export function builtDir(): string | null {
   if (builtDirectory !== undefined) return builtDirectory;
   const own = fileURLToPath(new URL('../validators/', import.meta.url));
   const fromSources = path.join(schemasDir(), '..', 'dist', 'validators');

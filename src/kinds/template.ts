@@ -16,7 +16,7 @@ import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
 import { hasObjectLists, requiredKeys, templateDocument, withKnownItemKeys, type ParameterSchema } from './support/template-config.js';
-import { acceptsEmptyText, normParameterValue } from './support/template-values.js';
+import { acceptsEmptyText, normParameterValue, templateValueKinds, type ValueKinds } from './support/template-values.js';
 import {
   attachmentName,
   attachmentParameterRefs,
@@ -38,9 +38,9 @@ type Plain = Record<string, unknown>;
  * values by what the type's schema says they hold (normParameterValue), an attachment named as
  * names compare (NFC), as the live side names it.
  */
-function normParameter(path: string, v: unknown, schema: unknown): unknown {
+function normParameter(path: string, v: unknown, kinds: ValueKinds | undefined): unknown {
   if (path.endsWith('_email') && typeof v === 'string') return normEmail(v);
-  return mapAttachmentRefs(normParameterValue(schema, path, v), (name) => ({ attachment: normName(name) }));
+  return mapAttachmentRefs(normParameterValue(kinds, path, v), (name) => ({ attachment: normName(name) }));
 }
 
 /** The value of a changed parameter field as the file wrote it (`"01099"` stays a string). */
@@ -70,13 +70,13 @@ function liveParametersOf(info: TemplateTypeInfo | undefined, attributes: Plain)
 }
 
 /** `parameters` → comparable fields: `parameters.term`, `parameters.template_csa_order_form_attributes.fee_amount`. */
-function flattenParameters(parameters: Plain, schema?: unknown): Fields {
+function flattenParameters(parameters: Plain, kinds?: ValueKinds): Fields {
   const out: Fields = {};
   for (const [key, value] of Object.entries(parameters)) {
     if (key.startsWith('template_') && key.endsWith('_attributes') && isPlainObject(value)) {
-      for (const [nested, v] of Object.entries(value)) out[fieldName(`${key}.${nested}`)] = normParameter(`${key}.${nested}`, v, schema);
+      for (const [nested, v] of Object.entries(value)) out[fieldName(`${key}.${nested}`)] = normParameter(`${key}.${nested}`, v, kinds);
     } else {
-      out[fieldName(key)] = normParameter(key, value, schema);
+      out[fieldName(key)] = normParameter(key, value, kinds);
     }
   }
   return out;
@@ -151,7 +151,7 @@ function mapAttachmentRefs(value: unknown, to: (name: string) => unknown): unkno
  */
 function liveFields(t: ApiResource<TemplateAttrs>, a: Plain, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
   const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
-  const fields = flattenParameters(liveParametersOf(info, a), info ? readSchema(info.schema) : undefined);
+  const fields = flattenParameters(liveParametersOf(info, a), info ? templateValueKinds(info.schema) : undefined);
   for (const [field, value] of Object.entries(fields)) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string') continue;
     const written = declared?.[field];
@@ -232,7 +232,7 @@ export const templateKind: KindModule<'template'> = {
     // A `name` written in `parameters` is refused by the schema, saying where the name goes; it is never sent.
     const type = typeof doc.body.type === 'string' ? doc.body.type : 'NDA';
     const info = templateTypeInfo(type);
-    const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name')), info ? readSchema(info.schema) : undefined) };
+    const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name')), info ? templateValueKinds(info.schema) : undefined) };
     if (doc.body.standard_version !== undefined) fields.standard_version = String(doc.body.standard_version);
     const refs: Ref[] = [];
     const pointers: Record<string, string> = { name: '/name', type: '/type', standard_version: '/standard_version', id: '/id', renamed_from: '/renamed_from' };

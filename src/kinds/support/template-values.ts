@@ -4,6 +4,10 @@
  * and numeric strings by value, `".5"` is 0.5), free text (compared as text: `"2.50"` is not
  * `"2.5"`), or anything else (by value where it looks like a number: a key the schema does not type).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readSchema } from '../../config/schema-read.js';
+import { builtDir } from '../../config/validators.js';
 import { lineText, normDeep, normNumeric, normScalar } from '../../engine/normalize.js';
 import { isPlainObject } from '../../util/plain.js';
 
@@ -22,9 +26,55 @@ interface ValueSchema {
   items?: ValueSchema;
 }
 
+/**
+ * What each parameter of a type holds, as a tree of the parameters' shape: `k` a number (`n`) or
+ * free text (`t`), `p` the keys of a mapping, `i` the items of a list; what the schema leaves open
+ * has no `k`. Made at build time from the schemas (scripts/compile-validators.mjs), so a run reads a
+ * few kilobytes instead of parsing the type's whole schema.
+ */
+export interface ValueKinds {
+  k?: 'n' | 't';
+  p?: Record<string, ValueKinds>;
+  i?: ValueKinds;
+}
+
+/** Where the build writes every type's ValueKinds, beside the validators. */
+export const VALUE_KINDS_FILE = 'template-value-kinds.json';
+
+/** The ValueKinds of a type's parameter schema. */
+export function valueKindsOf(schema: unknown): ValueKinds {
+  const walk = (node: ValueSchema): ValueKinds => {
+    const out: ValueKinds = {};
+    const kind = kindOf(node);
+    if (kind !== 'other') out.k = kind === 'number' ? 'n' : 't';
+    const props = Object.entries(node.properties ?? {}).map(([key, child]) => [key, walk(child)] as const).filter(([, child]) => Object.keys(child).length > 0);
+    if (props.length > 0) out.p = Object.fromEntries(props);
+    if (node.items) {
+      const items = walk(node.items);
+      if (Object.keys(items).length > 0) out.i = items;
+    }
+    return out;
+  };
+  return isPlainObject(schema) ? walk(schema as ValueSchema) : {};
+}
+
+let builtKinds: Record<string, ValueKinds> | null | undefined;
+
+/** The ValueKinds of a type (by its schema file): the build's, else (run from the sources) made from the schema. */
+export function templateValueKinds(schemaFile: string): ValueKinds {
+  if (builtKinds === undefined) {
+    const dir = builtDir();
+    const file = dir === null ? undefined : path.join(dir, VALUE_KINDS_FILE);
+    builtKinds = file !== undefined && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, ValueKinds>) : null;
+  }
+  return builtKinds?.[schemaFile] ?? valueKindsOf(readSchema(schemaFile));
+}
+
 /** A parameter's value as compared (template kind: both sides of a plan); `path` is `key` or `nested_attributes.key`. */
-export function normParameterValue(schema: unknown, path: string, value: unknown): unknown {
-  const normal = bySchema(isPlainObject(schema) ? propertyAt(schema as ValueSchema, path) : undefined, value);
+export function normParameterValue(kinds: ValueKinds | undefined, path: string, value: unknown): unknown {
+  let at: ValueKinds | undefined = kinds;
+  for (const key of path.split('.')) at = at?.p?.[key];
+  const normal = bySchema(kinds === undefined ? undefined : (at ?? {}), value);
   return normal === '' ? null : normal;
 }
 
@@ -35,21 +85,20 @@ export function acceptsEmptyText(schema: unknown, path: string): boolean {
   return prop !== undefined && alternatives(prop).some((a) => typesOf(a).includes('string') && a.enum === undefined && a.const === undefined && a.format === undefined && a.pattern === undefined);
 }
 
-function bySchema(node: ValueSchema | undefined, value: unknown): unknown {
+function bySchema(node: ValueKinds | undefined, value: unknown): unknown {
   if (node === undefined) return normDeep(value);
-  if (Array.isArray(value)) return value.map((item) => bySchema(node.items, item));
+  if (Array.isArray(value)) return value.map((item) => bySchema(node.i ?? {}, item));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      const n = bySchema(node.properties?.[key], v);
+      const n = bySchema(node.p?.[key] ?? {}, v);
       // A key with no value, or a mapping left with nothing, is none (as normDeep leaves them out).
       if (n !== '' && n !== null && !(isPlainObject(n) && Object.keys(n).length === 0)) out[key] = n;
     }
     return out;
   }
-  const kind = kindOf(node);
-  if (kind === 'text' && (typeof value === 'string' || typeof value === 'number')) return lineText(String(value));
-  if (kind === 'number' && typeof value === 'string') {
+  if (node.k === 't' && (typeof value === 'string' || typeof value === 'number')) return lineText(String(value));
+  if (node.k === 'n' && typeof value === 'string') {
     const n = normNumeric(value.trim());
     if (n !== undefined) return n;
   }
@@ -71,19 +120,8 @@ function typesOf(s: ValueSchema): string[] {
   return s.type === undefined ? [] : Array.isArray(s.type) ? s.type : [s.type];
 }
 
-const kinds = new WeakMap<ValueSchema, ValueKind>();
-
 function kindOf(prop: ValueSchema): ValueKind {
-  let kind = kinds.get(prop);
-  if (kind === undefined) {
-    const types = alternatives(prop).flatMap(typesOf);
-    kind =
-      types.includes('number') || types.includes('integer')
-        ? 'number'
-        : types.length > 0 && types.every((t) => t === 'string') && alternatives(prop).every((a) => a.enum === undefined && a.format === undefined)
-          ? 'text'
-          : 'other';
-    kinds.set(prop, kind);
-  }
-  return kind;
+  const types = alternatives(prop).flatMap(typesOf);
+  if (types.includes('number') || types.includes('integer')) return 'number';
+  return types.length > 0 && types.every((t) => t === 'string') && alternatives(prop).every((a) => a.enum === undefined && a.format === undefined) ? 'text' : 'other';
 }
