@@ -640,7 +640,10 @@ class PullPlanner {
         if (record?.fields[ref.field] !== undefined) this.sync.set(key, { ...record, fields: { ...record.fields, [ref.field]: fieldHash(normName(l.name)) } });
       } else {
         const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
-        this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} "${c.key}", renamed "${l.name}" in the app; write the new name there`);
+        // A placeholder is never written over: its variable is what to change.
+        const variables = typeof written === 'string' ? [...written.matchAll(/\$\{((?:var|env)\.[A-Za-z_][A-Za-z0-9_-]*)\}/g)].map((m) => m[1]!) : [];
+        const fix = variables.length > 0 ? `change ${variables.join(', ')} to it (docket writes over no placeholder)` : 'write the new name there';
+        this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} ${quoteValue(c.key)}, renamed ${quoteValue(l.name)} in the app; ${fix}`);
       }
     }
   }

@@ -633,4 +633,19 @@ parameters:
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
+
+  it('says which variable to change when a reference to an object renamed in the app is written through one', async () => {
+    const dir = await makeDir({
+      'docket.yaml': `${DOCKET}  terms: Referral Terms\n`,
+      'custom-terms/referral.yaml': 'kind: CustomTerm\nname: Referral Terms\nbody: "1. **Referral.** As agreed."\n',
+      'custom-templates/referral.yaml': TEMPLATE.replace('Consulting Agreement', 'Referral Agreement').replace('Consulting Terms', '${var.terms}'),
+      'custom-templates/consulting.cover.yaml': COVER,
+    });
+    await applyOk(cli, dir);
+    await new App(emulator().env).renameTerm('Referral Terms', 'Referral Terms (2027)');
+    const pulled = await cli('pull', '-C', dir, '--target', 'custom-term/Referral Terms', '--target', 'custom-template/Referral Agreement');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('custom-templates/referral.yaml:3: `custom_term` names custom-term "Referral Terms", renamed "Referral Terms (2027)" in the app; change var.terms to it (docket writes over no placeholder)');
+    expect(await read(dir, 'custom-templates/referral.yaml')).toContain('custom_term: ${var.terms}\n');
+  });
 });
