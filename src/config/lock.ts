@@ -669,8 +669,11 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
     const files = (into.files ??= {});
     for (const [key, entry] of Object.entries(section.files ?? {})) {
       const mine = files[key];
-      if (mine && JSON.stringify(mine) !== JSON.stringify(entry)) clashes.push(key);
-      else files[key] = entry;
+      if (mine && JSON.stringify(mine) !== JSON.stringify(entry)) {
+        // Said by target and by what differs: both sides may name the same file with another upload id.
+        const differ = [...new Set([...Object.keys(mine), ...Object.keys(entry)])].filter((f) => JSON.stringify((mine as unknown as Record<string, unknown>)[f]) !== JSON.stringify((entry as unknown as Record<string, unknown>)[f]));
+        clashes.push(`${JSON.stringify(key)} of ${target} (${differ.map((f) => `\`${f}\``).join(', ')})`);
+      } else files[key] = entry;
     }
   }
   // A sync record the two sides changed differently tells nothing: without it the direction is unknown.
@@ -682,13 +685,13 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
     }
     merged.synced[target] = Object.fromEntries(Object.entries(into).filter(([, v]) => v !== ''));
   }
-  if (b.doc.legacy && JSON.stringify(b.doc.legacy) !== JSON.stringify(a.doc.legacy ?? b.doc.legacy)) clashes.push('(version 1 sections)');
+  if (b.doc.legacy && JSON.stringify(b.doc.legacy) !== JSON.stringify(a.doc.legacy ?? b.doc.legacy)) clashes.push('the version 1 sections');
   merged.legacy ??= b.doc.legacy;
   if (merged.legacy === undefined) delete merged.legacy;
   if (clashes.length > 0) {
     return {
       doc: emptyDocument(),
-      diagnostics: [problem(label, sides.line, `${label} has a merge conflict whose two sides record different files for ${clashes.map((k) => `"${k}"`).join(', ')}`, CONFLICT_HINT)],
+      diagnostics: [problem(label, sides.line, `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`, CONFLICT_HINT)],
     };
   }
   return {

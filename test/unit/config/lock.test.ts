@@ -365,7 +365,8 @@ describe('docket.lock.json', () => {
     const text = `<<<<<<< HEAD\n${side('11111111-1111-4111-8111-111111111111')}\n=======\n${side('33333333-3333-4333-8333-333333333333')}\n>>>>>>> other\n`;
     const { diagnostics } = parseLockText(text, LOCK_FILE);
     expect(diagnostics).toMatchObject([{ severity: 'error', code: 'invalid-lock-file', line: 1 }]);
-    expect(diagnostics[0]!.message).toContain('"attachment:A"');
+    // Named by target and by what differs: here the same file under two upload ids.
+    expect(diagnostics[0]!.message).toBe(`docket.lock.json has a merge conflict whose two sides record "attachment:A" of ${PROD} (\`id\`) differently`);
     expect(diagnostics[0]!.hint).toContain('keep the entry whose file is the one in the repository');
   });
 
