@@ -323,7 +323,7 @@ export function retype(s: string): unknown {
  * text or numbers (a zip code) would send it as "1067". A field that wants a number gets it from
  * typedByField after the schema check.
  */
-function losslessRetype(s: string): unknown {
+export function losslessRetype(s: string): unknown {
   const typed = retype(s);
   return typeof typed === 'number' && String(typed) !== s ? s : typed;
 }

@@ -1222,6 +1222,8 @@ function holdsUnpulled(field: string, unpulled: ReadonlySet<string>): boolean {
 export function keepTextStyle(current: unknown, value: unknown, noFinalBreak = false): unknown {
   if (typeof value !== 'string' || typeof current !== 'string') return value;
   const body = value.replace(/\n+$/, '');
+  // Cleared stays cleared: a block's line break kept on nothing would read back as text.
+  if (body === '') return '';
   // All of its line breaks: a `|+` block that ends in blank lines keeps them, and its `+`.
   if (current.endsWith('\n')) return `${body}${/\n+$/.exec(current)![0]}`;
   if (current.includes('\n') || noFinalBreak) return body;

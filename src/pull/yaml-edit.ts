@@ -17,7 +17,7 @@
 import { diffArrays } from 'diff';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer, splitPointer } from '../config/yaml-positions.js';
-import { holdsPlaceholder, retype } from '../config/interpolate.js';
+import { holdsPlaceholder, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
@@ -282,7 +282,7 @@ interface MismatchContext {
 function firstMismatch(got: unknown, wanted: unknown, pointer: string, check: MismatchContext): string | undefined {
   const { expand, problems, nulledAt } = check;
   if (typeof got === 'string' && holdsPlaceholder(got) && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`) || leftAsWritten(p, got, wanted, pointer))) return undefined;
-  if (typeof got === 'string' && holdsPlaceholder(got) && standsFor(got, wanted, expand)) return undefined;
+  if (typeof got === 'string' && holdsPlaceholder(got) && standsFor(got, wanted, expand, true)) return undefined;
   // Items holding a placeholder live has no value for stay, said as problems: not in what is wanted.
   if (Array.isArray(got) && Array.isArray(wanted) && got.length > wanted.length) {
     const left = got.filter((item) => !(typeof item === 'string' && holdsPlaceholder(item) && problems.some((p) => p.written === item && p.wanted === null && p.pointer.startsWith(`${pointer}/`))));
@@ -421,7 +421,7 @@ class DocumentEditor {
     const aliased = isAlias(node) ? this.placeholderIn(node) : undefined;
     if (aliased !== undefined) {
       // Wanted as written (a field pull does not change keeps its placeholder), or as it expands: nothing to say.
-      if (aliased !== wanted && !standsFor(aliased, wanted, this.ctx.expand)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written: aliased, wanted });
+      if (aliased !== wanted && !standsFor(aliased, wanted, this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written: aliased, wanted });
       return;
     }
     if (isAlias(node)) {
@@ -434,7 +434,7 @@ class DocumentEditor {
     }
     // Only a placeholder stands for a value; `$${` is the text `${`, overwritten as any text is.
     if (isScalar(node) && typeof node.value === 'string' && holdsPlaceholder(node.value)) {
-      if (!standsFor(node.value, wanted, this.ctx.expand)) {
+      if (!standsFor(node.value, wanted, this.ctx.expand, node.type === 'PLAIN')) {
         this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node.range![0]), written: node.value, wanted });
       }
       return;
@@ -535,7 +535,7 @@ class DocumentEditor {
    */
   private mergedPlaceholder(map: YAMLMap, merged: unknown, wanted: unknown, pointer: string): boolean {
     if (typeof merged !== 'string' || !holdsPlaceholder(merged)) return false;
-    if (!standsFor(merged, wanted, this.ctx.expand)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
+    if (!standsFor(merged, wanted, this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
     return true;
   }
 
@@ -788,13 +788,15 @@ class DocumentEditor {
 }
 
 /**
- * Whether text written with a placeholder stands for `wanted`: what it expands to, or, where a
- * number or boolean is wanted, what that text becomes in a field of that type (a placeholder,
- * quoted or not, takes the type its field wants).
+ * Whether text written with a placeholder stands for `wanted`: what it expands to, read as the
+ * loader reads it. Written plain (unquoted), a placeholder that is the whole value takes the type its
+ * text reads as (`${var.flag}` is false); quoted, it stays text unless its field's schema wants
+ * another type, which this edit cannot see, so a quoted one stands only for that text (said as
+ * differing, never taken for a value it would not be sent as).
  */
-function standsFor(written: string, wanted: unknown, expand: (text: string) => string): boolean {
+function standsFor(written: string, wanted: unknown, expand: (text: string) => string, plain: boolean): boolean {
   const text = expand(written);
-  return text === wanted || ((typeof wanted === 'boolean' || typeof wanted === 'number') && retype(text) === wanted);
+  return text === wanted || (plain && (typeof wanted === 'boolean' || typeof wanted === 'number') && losslessRetype(text) === wanted);
 }
 
 /** A one-line string quoted as its neighbour in the list is (`"Retainer"` beside `"Fixed fee"`). */

@@ -50,6 +50,7 @@ describe('docket test on the bundled example (--emulator)', () => {
     const before = await stateOf(dir);
     const again = await runCli(['test', '-C', dir, '--emulator', '--target', NDA]);
     expect(again.code).toBe(0);
+    expect(again.stdout.split('\n')[0]).toBe('docket test · target: local emulator');
     expect(again.stdout).toContain('PASS  a standard NDA raises no flag (replayed)');
     expect(Object.keys((await stateOf(dir)).reviews).length).toBe(Object.keys(before.reviews).length);
 
@@ -58,6 +59,9 @@ describe('docket test on the bundled example (--emulator)', () => {
     const after = await stateOf(dir);
     expect(Object.keys(after.reviews).length).toBe(Object.keys(before.reviews).length + 3);
     expect(Object.keys(after.imported_files).length).toBe(3);
+    // An environment is named, on the emulator too (the example's staging).
+    const staging = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--env', 'staging', '--replay-only']);
+    expect([staging.code, staging.stdout.split('\n')[0]]).toEqual([0, 'docket test · target: local emulator · environment staging']);
   });
 
   it('fails the right case with a readable message when a rule breaks, at the expectation’s line', async () => {

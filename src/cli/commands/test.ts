@@ -324,7 +324,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
           sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
           now: () => new Date(),
           progress: (text) => s.progress.update(text),
-          target: emulator ? 'local emulator' : targetText(s),
+          target: targetText(s, emulator),
           ...(emulator ? { prepareTemplate: (t: TemplateSubject) => syncEmulatorTemplate(s, t) } : {}),
         },
         compare,
@@ -359,12 +359,13 @@ function reviewLockTarget(s: Session, emulator: boolean): string | undefined {
 }
 
 /** Where the tests ran, as plan names a target: URLs, organizations, and the environment. */
-function targetText(s: Session): string {
+function targetText(s: Session, emulator: boolean): string {
   const t = s.connection.target;
   const organization = (id: string | undefined): string => (id ? ` (organization ${id})` : '');
   const parts = [t.review ? `review ${t.review.url}${organization(t.review.organization_id)}` : '', t.agreements ? `agreements ${t.agreements.url}${organization(t.agreements.organization_id)}` : ''].filter((p) => p !== '');
+  const where = emulator ? 'local emulator' : parts.length > 0 ? parts.join(', ') : 'none (replayed from the cache)';
   const environment = s.workspace.config.project.environment;
-  return `${parts.length > 0 ? parts.join(', ') : 'none (replayed from the cache)'}${environment !== undefined ? ` · environment ${environment}` : ''}`;
+  return `${where}${environment !== undefined ? ` · environment ${environment}` : ''}`;
 }
 
 /** `--target KIND/NAME`: the tests of those playbooks and templates. */

@@ -183,6 +183,16 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a text parameter written as a | block and cleared in the app as "", not as a block of a blank line', async () => {
+    const nda = (changes: string) => `kind: Template\nname: Cleared Block\ntype: NDA\nparameters:\n  purpose: Evaluation\n  additional_changes: ${changes}\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/t.yaml': nda('|\n    line one\n    line two') });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('Cleared Block', { additional_changes: '' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'templates/t.yaml')).toBe(nda('""'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('says a text parameter behind a variable that was cleared in the app has no value live, and keeps the variable', async () => {
     const nda = 'kind: Template\nname: Cleared Region\ntype: NDA\nparameters:\n  purpose: Evaluation\n  governing_law_region: ${var.region}\n';
     const dir = await makeDir({ 'docket.yaml': `${DOCKET}  region: Bavaria\n`, 'templates/t.yaml': nda });
@@ -193,17 +203,22 @@ describe('docket pull (agreements service)', () => {
     expect(await read(dir, 'templates/t.yaml')).toBe(nda);
   });
 
-  it('keeps placeholders of an inline definition\'s typed fields that stand for what live holds, quoted or not, when another part of it changed live', async () => {
+  it('keeps placeholders of an inline definition that stand for what live holds when another part of it changed live; a quoted one only as the text it is sent as', async () => {
     const inline = (title: string) =>
-      `kind: CustomTemplate\nname: Placeheld\ndefinition:\n  title: ${title}\n  sections:\n    - heading: H\n      required: \${var.optional}\n      fields:\n        notes:\n          label: Notes\n          input: text\n          required: "\${var.optional}"\n`;
-    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  optional: "false"\n`, 'custom-templates/p.yaml': inline('T') });
+      `kind: CustomTemplate\nname: Placeheld\ndefinition:\n  title: ${title}\n  sections:\n    - heading: H\n      required: \${var.optional}\n      fields:\n        rate:\n          label: Rate\n          input: number\n          default: "\${var.rate}"\n`;
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  optional: "false"\n  rate: "150"\n`, 'custom-templates/p.yaml': inline('T') });
     await applyOk(cli, dir);
-    const live = 'title: T2\nsections:\n  - heading: H\n    required: false\n    fields:\n      notes:\n        label: Notes\n        input: text\n        required: false\n';
-    await new App(emulator().env).publishDefinition('Placeheld', live);
+    // Unquoted, `${var.optional}` is the boolean false; quoted, `${var.rate}` is sent as the text "150".
+    const live = (rate: string) => `title: T2\nsections:\n  - heading: H\n    required: false\n    fields:\n      rate:\n        label: Rate\n        input: number\n        default: ${rate}\n`;
+    await new App(emulator().env).publishDefinition('Placeheld', live('"150"'));
     const pulled = await cli('pull', '-C', dir);
     expect([pulled.code, pulled.stderr, pulled.stdout]).toEqual([0, '', expect.not.stringContaining('Not pulled')]);
     expect(await read(dir, 'custom-templates/p.yaml')).toBe(inline('T2'));
     await expectNoChanges(cli, dir);
+    // The number 150 in the app is not what the quoted placeholder sends: said, not taken as pulled.
+    await new App(emulator().env).publishDefinition('Placeheld', live('150'));
+    const differs = await cli('pull', '-C', dir);
+    expect(differs.stdout).toContain('definition.sections.0.fields.rate.default (custom-templates/p.yaml:12): live value 150 differs from var.rate; change the variable or the environment');
   });
 
   it('keeps the block style of texts inside a template\'s list items, changed or not', async () => {
