@@ -48,6 +48,15 @@ describe('drift and pull markdown at scale', () => {
     expect(renderPullMarkdown(plan([]), result, { dryRun: false })).toContain('`review.default_reviewer` (`organization.yaml:5`): live value differs');
   });
 
+  it('shows a character that prints as nothing in a field path and a note, so it does not read as another', () => {
+    const entry: PullEntry = { kind: 'custom-template', key: 'K1', name: 'K1', direction: 'changed-live', fields: ['definition.sections.0.fields.no\u200bte'], file: 'k.yaml', line: 3, reason: 'invalid field key' };
+    const result: PullResult = { pulled: [], notPulled: [entry], notes: ['tests/t.test.yaml:2: now names playbook "TT\u200b2"'], files: [], sync: new Map() };
+    const text = renderPullText(plan([]), result, { dryRun: false, color: false });
+    expect(text).toContain('definition.sections.0.fields.no<U+200B>te (k.yaml:3)');
+    expect(text).toContain('now names playbook "TT<U+200B>2"');
+    expect(text).not.toContain('\u200b');
+  });
+
   it('says which side moved each field of an object changed on both sides, in the words the plan uses', () => {
     const rule: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-both', fields: [{ field: 'internal_notes', direction: 'both' }, { field: 'actions', direction: 'live' }] };
     const drift = { drift: [rule], ignored: [], pending: [] };
