@@ -110,7 +110,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
       encodingProblems.push('invalidAt' in r ? invalidUtf8(file, r.invalidAt) : unreadableFile(file, r.unreadable));
     }
   });
-  const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, rereader(root, file)));
+  // One reader per file: the positions and a kind's message (ResourceDoc.text) read it again alike.
+  const rereaders = files.map((file) => rereader(root, file));
+  const parsed = files.map((file, i) => parseYamlFile(texts[i]!, file, rereaders[i]));
 
   const diagnostics: Diagnostic[] = [...encodingProblems];
   const projectFile = PROJECT_FILES.find((f) => files.includes(f) || discovered.includes(f));
@@ -164,7 +166,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     diagnostics.push(...file.diagnostics);
     // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
     const placeholders = texts[i]!.includes('$');
-    const text = rereader(root, file.file);
+    const text = rereaders[i]!;
     for (const doc of file.documents) {
       const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), processEnv, diagnostics, placeholders, text: texts[i]! });
       if (!resource) continue;

@@ -74,9 +74,8 @@ export function normScalar(value: unknown): unknown {
     // Text as every text field is compared: line endings to `\n`, no trailing newline.
     const lines = lineText(value);
     const text = lines.trim();
-    if (!/^-?((0|[1-9]\d*)(\.\d*)?|\.\d+)$/.test(text)) return lines;
-    const n = Number(text);
-    return Number.isInteger(n) && !Number.isSafeInteger(n) ? text.replace(/\.0*$/, '') : n;
+    // A leading zero marks text (above); the rest is normNumeric's.
+    return /^-?((0|[1-9]\d*)(\.\d*)?|\.\d+)$/.test(text) ? normNumeric(text)! : lines;
   }
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
   return value ?? null;

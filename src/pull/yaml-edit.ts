@@ -197,8 +197,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const exactAt = (pointer: string): boolean => request.exactTypes?.(index, pointer) ?? false;
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), exactAt, ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), exactAt: exactTypesIn(request, index), ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
@@ -256,7 +255,7 @@ function verify(text: string, request: YamlEditRequest, problems: YamlEditProble
       expand: request.expand ?? ((s) => s),
       problems: problems.filter((p) => p.document === index),
       nulledAt: (pointer) => nulled.has(`${index}\u0000${pointer}`),
-      exactAt: (pointer) => request.exactTypes?.(index, pointer) ?? false,
+      exactAt: exactTypesIn(request, index),
     });
     if (mismatch !== undefined) throw new Error(`the edited YAML reads differently at ${mismatch || 'the document root'}`);
   }
@@ -268,6 +267,11 @@ function parsedValues(text: string): unknown[] {
   const errors = docs.flatMap((d) => d.errors);
   if (errors.length > 0) throw new Error(`the edited YAML does not parse: ${errors[0]!.message}`);
   return docs.map(documentValue);
+}
+
+/** Where scalars of document `index` compare by type too (YamlEditRequest.exactTypes). */
+function exactTypesIn(request: YamlEditRequest, index: number): (pointer: string) => boolean {
+  return (pointer) => request.exactTypes?.(index, pointer) ?? false;
 }
 
 interface MismatchContext {
