@@ -201,6 +201,9 @@ describe('docket pull (agreements service)', () => {
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.stdout).toContain('template "Cleared Region" parameters.governing_law_region (templates/t.yaml:6): live has no value for var.region; change the variable or the environment');
     expect(await read(dir, 'templates/t.yaml')).toBe(nda);
+    // The files still say Bavaria: apply puts it back.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('keeps placeholders of an inline definition that stand for what live holds when another part of it changed live; a quoted one only as the text it is sent as', async () => {
@@ -219,6 +222,9 @@ describe('docket pull (agreements service)', () => {
     await new App(emulator().env).publishDefinition('Placeheld', live('150'));
     const differs = await cli('pull', '-C', dir);
     expect(differs.stdout).toContain('definition.sections.0.fields.rate.default (custom-templates/p.yaml:12): live value 150 differs from var.rate; change the variable or the environment');
+    // The files' text "150" is what apply publishes again.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('keeps the block style of texts inside a template\'s list items, changed or not', async () => {
@@ -662,5 +668,8 @@ parameters:
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(pulled.stdout).toContain('custom-templates/referral.yaml:3: `custom_term` names custom-term "Referral Terms", renamed "Referral Terms (2027)" in the app; change var.terms to it (docket writes over no placeholder)');
     expect(await read(dir, 'custom-templates/referral.yaml')).toContain('custom_term: ${var.terms}\n');
+    // With the variable changed as it says, the plan resolves the reference and has nothing to do.
+    await writeFile(join(dir, 'docket.yaml'), `${DOCKET}  terms: Referral Terms (2027)\n`);
+    await expectNoChanges(cli, dir);
   });
 });
