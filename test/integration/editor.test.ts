@@ -14,6 +14,11 @@ import { YamlLanguageServer } from '../helpers/lsp.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
 
 const EXAMPLE = path.join(schemasDir(), '..', 'examples', 'acme-legal');
+
+/** The modeline of a file in `dir` pointing at docket's `schemas/<name>`, by a relative path as `init` writes it. */
+function modeline(dir: string, name: string): string {
+  return `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
+}
 let server: YamlLanguageServer;
 
 beforeAll(async () => {
@@ -54,7 +59,7 @@ describe('the bundled example in yaml-language-server', () => {
 describe('what validate refuses, the editor flags where a schema can say it', () => {
   it('an id that is no plain UUID (braces, urn:uuid:) is flagged; one in capitals is not, as docket takes it', async () => {
     const dir = await makeDir({});
-    const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
+    const line = (name: string): string => modeline(dir, name);
     const docket = (id: string) => `${line('docket.schema.json')}version: 1\nreview:\n  organization_id: "${id}"\n`;
     // Each text its own file: the server answers a second open of one file with the first one's problems.
     expect(await server.open(path.join(dir, 'braces.yaml'), docket('{6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f}'))).toHaveLength(1);
@@ -65,7 +70,7 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
 
   it('an e-mail address is flagged exactly where validate refuses it (the editor\'s own e-mail rule is not used), in every kind that names one', async () => {
     const dir = await makeDir({});
-    const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
+    const line = (name: string): string => modeline(dir, name);
     const member = (email: string) => `${line('member.schema.json')}kind: Member\nemail: ${JSON.stringify(email)}\n`;
     // Taken by docket, refused by the editor's own rule (a one-letter top-level domain, a digit in it).
     for (const [i, email] of ['a@b.c', 'x@example.co1'].entries()) expect(await server.open(path.join(dir, `ok${i}.yaml`), member(email))).toEqual([]);
@@ -82,7 +87,7 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
 
   it('a number or a boolean may be one placeholder, not text around one (which never becomes either); text with a format may hold one anywhere', async () => {
     const dir = await makeDir({});
-    const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
+    const line = (name: string): string => modeline(dir, name);
     const rule = (summary: string) => `${line('playbook.schema.json')}kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    generate_summary: ${summary}\n`;
     expect(await server.open(path.join(dir, 'whole.yaml'), rule('${var.b}'))).toEqual([]);
     expect(await server.open(path.join(dir, 'quoted.yaml'), rule('"${var.b}"'))).toEqual([]);
@@ -93,14 +98,14 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
 
   it('a date no calendar has (30 February, month 13) is flagged in a template parameter, as validate refuses it', async () => {
     const dir = await makeDir({});
-    const nda = (date: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'templates/nda.schema.json')).split(path.sep).join('/')}\neffective_date_type: date\neffective_date: ${date}\n`;
+    const nda = (date: string) => `${modeline(dir, 'templates/nda.schema.json')}effective_date_type: date\neffective_date: ${date}\n`;
     expect(await server.open(path.join(dir, 'ok.yaml'), nda('2028-02-29'))).toEqual([]);
     for (const [i, date] of ['2027-02-30', '2027-13-01', '2027-04-31'].entries()) expect((await server.open(path.join(dir, `d${i}.yaml`), nda(date))).length, date).toBeGreaterThan(0);
   });
 
   it('a placeholder in a typed field of an inline definition is taken, as docket fills it in; in a definition file, which docket publishes as written, it is flagged', async () => {
     const dir = await makeDir({});
-    const line = (name: string) => `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), name)).split(path.sep).join('/')}\n`;
+    const line = (name: string): string => modeline(dir, name);
     const section = (indent: string) => `${indent}- heading: H\n${indent}  required: \${var.optional}\n${indent}  fields:\n${indent}    notes: { label: Notes, input: "\${var.input}", required: false }\n`;
     const inline = `${line('custom-template.schema.json')}kind: CustomTemplate\nname: C\ndefinition:\n  title: T\n  sections:\n${section('    ')}`;
     expect(await server.open(path.join(dir, 'inline.yaml'), inline)).toEqual([]);
@@ -110,7 +115,7 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
 
   it('a service URL docket refuses is flagged: plain http to a remote host, credentials, a query; https and loopback http are not', async () => {
     const dir = await makeDir({});
-    const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'docket.schema.json')).split(path.sep).join('/')}\n`;
+    const line = modeline(dir, 'docket.schema.json');
     const problemsOf = async (name: string, url: string) => (await server.open(path.join(dir, `${name}.yaml`), `${line}version: 1\nreview:\n  url: ${url}\n`)).length;
     for (const [name, url] of [['remote-http', 'http://api.example.com'], ['credentials', 'https://me:pw@api.example.com'], ['query', 'https://api.example.com/?key=x'], ['fragment', 'https://api.example.com/#x']]) {
       expect(await problemsOf(name, url!), url).toBeGreaterThan(0);
@@ -134,7 +139,7 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
 
   it('a rule without actions is flagged unless it only summarises (questions, generate_summary not false), as docket says missing-actions', async () => {
     const dir = await makeDir({});
-    const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'playbook.schema.json')).split(path.sep).join('/')}\n`;
+    const line = modeline(dir, 'playbook.schema.json');
     // One document, a rule per case (one server round trip, not seven).
     const rules: [string, string, boolean][] = [
       ['nothing', '    description: d', true],
@@ -159,7 +164,7 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
 
   it('custom terms with none or two of body, body_file and docx_file are flagged, as are custom templates with none or both definitions', async () => {
     const dir = await makeDir({});
-    const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'resource.schema.json')).split(path.sep).join('/')}\n`;
+    const line = modeline(dir, 'resource.schema.json');
     const problemsOf = async (name: string, text: string) => (await server.open(path.join(dir, `${name}.yaml`), `${line}${text}`)).length;
     expect(await problemsOf('none', 'kind: CustomTerm\nname: T\n')).toBeGreaterThan(0);
     expect(await problemsOf('two', 'kind: CustomTerm\nname: T\nbody: text\nbody_file: t.md\n')).toBeGreaterThan(0);
@@ -171,7 +176,7 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
 
   it('a name longer than 200 characters is flagged, in every kind that has one (docket says name-too-long)', async () => {
     const dir = await makeDir({});
-    const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'resource.schema.json')).split(path.sep).join('/')}\n`;
+    const line = modeline(dir, 'resource.schema.json');
     const long = 'N'.repeat(201);
     const documents = {
       playbook: `kind: Playbook\nname: ${long}\n`,
@@ -217,7 +222,7 @@ describe('the umbrella schema (one glob for a whole configuration)', () => {
 
   it('offers a Playbook or a Template only its own keys, not those of the test kinds their names start', async () => {
     const dir = await makeDir({});
-    const line = `# yaml-language-server: $schema=${path.relative(dir, path.join(schemasDir(), 'resource.schema.json')).split(path.sep).join('/')}\n`;
+    const line = modeline(dir, 'resource.schema.json');
     const labelsOf = async (kind: string): Promise<string[]> => {
       const file = path.join(dir, `${kind}.yaml`);
       await server.open(file, `${line}kind: ${kind}\nname: N\n\n`);
