@@ -255,6 +255,12 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
    * value for a partial one).
    */
   pullField?(field: string, live: LiveResource, written: Record<string, unknown>, ctx: ConfigContext): PullField | undefined;
+  /**
+   * A pulled list or mapping as `docket pull` writes it over `current` (the field's value as written
+   * in the document `written`): the values in it the kind compares equal keep their spelling (a
+   * fee's `".5"` beside an edited description). Default: as pulled.
+   */
+  keepWritten?(field: string, current: unknown, pulled: unknown, written: Record<string, unknown>): unknown;
   /** A reference to a key of this kind that exists neither in the files nor live. */
   describeMissing?(key: string): { message: string; hint: string };
   /** Runs one planned change against the service; a string it resolves to is a note for the report. */

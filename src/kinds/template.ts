@@ -16,7 +16,7 @@ import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
 import { hasObjectLists, requiredKeys, templateDocument, withKnownItemKeys, type ParameterSchema } from './support/template-config.js';
-import { acceptsEmptyText, normParameterValue, templateValueKinds, type ValueKinds } from './support/template-values.js';
+import { acceptsEmptyText, keptWhereEqual, normParameterValue, templateValueKinds, type ValueKinds } from './support/template-values.js';
 import {
   attachmentName,
   attachmentParameterRefs,
@@ -357,6 +357,12 @@ export const templateKind: KindModule<'template'> = {
       }
     }
     return { pointer, value };
+  },
+
+  keepWritten(field, current, pulled, written) {
+    const info = templateTypeInfo(written.type);
+    if (!info || !field.startsWith(PARAM) || typeof pulled !== 'object' || pulled === null) return pulled;
+    return keptWhereEqual(templateValueKinds(info.schema), field.slice(PARAM.length), current, pulled);
   },
 
   async execute(change, ctx) {

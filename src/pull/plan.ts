@@ -551,8 +551,9 @@ class PullPlanner {
       const parent = valueAt(liveDocument(), where.pointer.slice(0, where.pointer.lastIndexOf('/')));
       const order = isPlainObject(parent) ? Object.keys(parent) : [];
       // Live text is written literally: a `${` typed in the app is no placeholder.
-      const value = literalPlaceholders(where.value);
-      doc = setAt(doc, pointer, this.styledText(file, index, pointer, valueAt(doc, pointer), value), order);
+      const current = valueAt(doc, pointer);
+      const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, isPlainObject(written) ? written : {}) ?? where.value);
+      doc = setAt(doc, pointer, this.styledText(file, index, pointer, current, value), order);
       if (where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
     }
     if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) doc = this.withFormerName(doc, base, d, normName(l.name));

@@ -10,6 +10,7 @@ import { readSchema } from '../../config/schema-read.js';
 import { builtDir } from '../../config/validators.js';
 import { lineText, normDeep, normNumeric, normScalar } from '../../engine/normalize.js';
 import { isPlainObject } from '../../util/plain.js';
+import { sameValue } from '../../engine/canonical.js';
 
 type ValueKind = 'number' | 'text' | 'other';
 
@@ -76,6 +77,25 @@ export function normParameterValue(kinds: ValueKinds | undefined, path: string, 
   for (const key of path.split('.')) at = at?.p?.[key];
   const normal = bySchema(kinds === undefined ? undefined : (at ?? {}), value);
   return normal === '' ? null : normal;
+}
+
+/**
+ * `pulled` with each value that compares equal to `written`'s at its place kept as written: items of
+ * a list by position, keys of a mapping by name. The result compares as `pulled` does.
+ */
+export function keptWhereEqual(kinds: ValueKinds | undefined, path: string, written: unknown, pulled: unknown): unknown {
+  let at: ValueKinds | undefined = kinds;
+  for (const key of path.split('.')) at = at?.p?.[key];
+  return kept(kinds === undefined ? undefined : (at ?? {}), written, pulled);
+}
+
+function kept(node: ValueKinds | undefined, written: unknown, pulled: unknown): unknown {
+  if (Array.isArray(pulled)) return Array.isArray(written) ? pulled.map((item, i) => (i < written.length ? kept(node && (node.i ?? {}), written[i], item) : item)) : pulled;
+  if (isPlainObject(pulled)) {
+    if (!isPlainObject(written)) return pulled;
+    return Object.fromEntries(Object.entries(pulled).map(([key, v]) => [key, key in written ? kept(node && (node.p?.[key] ?? {}), written[key], v) : v]));
+  }
+  return sameValue(bySchema(node, written), bySchema(node, pulled)) ? written : pulled;
 }
 
 /** Whether `""` is a value the parameter's schema accepts: free text, with no enum, format or pattern. */

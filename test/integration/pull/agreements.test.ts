@@ -253,6 +253,31 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
+  it('keeps the spelling of a list item\'s values equal to live\'s when another value of it changed in the app', async () => {
+    const csa = csaTemplate(`parameters:
+  provider: Acme
+  template_csa_order_form_attributes:
+    cloud_service_description: Our platform
+    subscription_period: 1
+    fees_currency: EUR
+    fees_attributes:
+      - description: Setup
+        cost: ".5"
+      - description: Support
+        cost: "10.0"
+`);
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('Cloud Service Agreement', {
+      template_csa_order_form_attributes: { fees_attributes: [{ description: 'Setup fee', cost: 0.5 }, { description: 'Support', cost: 10 }] },
+    });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    // Only the description changed: the costs, equal by value, stay as the file writes them.
+    expect(await read(dir, 'templates/csa.yaml')).toBe(csa.replace('Setup\n', 'Setup fee\n'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes text cleared in the app as cleared, drops another parameter live holds no value for, and keeps one the file requires', async () => {
     const csa = csaTemplate(`parameters:
   provider: Acme
