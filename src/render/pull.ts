@@ -52,7 +52,7 @@ export interface PullTextOptions {
 
 export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOptions): string {
   const paint = painter(opts.color);
-  const fmt = { name: quote, code: shown };
+  const fmt = { name: quote, code: oneLine };
   const lines: string[] = [];
   if (opts.dryRun) {
     for (const f of result.files) {
@@ -74,10 +74,10 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   }
   if (result.notPulled.length > 0) {
     lines.push(paint('bold', `Not pulled (${result.notPulled.length}):`));
-    for (const e of result.notPulled) lines.push(`  ${subject(e, quote)}${e.fields.length ? ` ${e.fields.map(shown).join(', ')}` : ''}${e.file ? ` (${oneLine(e.file)}${e.line ? `:${e.line}` : ''})` : ''}: ${oneLine(e.reason ?? '')}`);
+    for (const e of result.notPulled) lines.push(`  ${subject(e, quote)}${e.fields.length ? ` ${e.fields.map(oneLine).join(', ')}` : ''}${e.file ? ` (${oneLine(e.file)}${e.line ? `:${e.line}` : ''})` : ''}: ${oneLine(e.reason ?? '')}`);
     lines.push('');
   }
-  if (result.notes.length > 0) lines.push('Notes:', ...result.notes.map((n) => `  - ${shown(n)}`), '');
+  if (result.notes.length > 0) lines.push('Notes:', ...result.notes.map((n) => `  - ${oneLine(n)}`), '');
   const paths = result.files.map((f) => `${oneLine(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`);
   if (result.files.length > 0) {
     lines.push(
@@ -86,7 +86,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
         : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths.join(', ')}. Review them (git diff) and commit; \`docket plan\` now shows no changes for what was pulled${result.notes.length > 0 ? ', once the notes above are dealt with' : ''}.`,
     );
   }
-  const only = scopeLine(opts.scope, shown);
+  const only = scopeLine(opts.scope, oneLine);
   if (only) lines.push(only);
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
@@ -145,10 +145,3 @@ export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: b
   });
 }
 
-/**
- * Untrusted text on one line, with what prints as nothing shown (`no<U+200B>te`): a field path or a
- * name that differs from another only by such a character must not read as the same.
- */
-function shown(text: string): string {
-  return markInvisible(oneLine(text));
-}

@@ -3,6 +3,7 @@
  * rewrite what a reviewer sees) nor the pull-request comment (mentions, HTML, broken structure).
  */
 
+import { markInvisible } from '../config/quote.js';
 import { CONTROL_CHARS, shownControl, stripControl } from '../util/control-text.js';
 
 export { stripControl };
@@ -24,10 +25,11 @@ const MD_PUNCTUATION = new Set(['\\', '`', '*', '_', '[', ']', '~', '|', '$', '#
  *   punctuation is backslash-escaped, a leading list or heading marker is neutralised.
  * - `html`: inside an HTML element such as `<summary>`, where markdown is not parsed (a backslash
  *   would show), so only entities and mention/reference breaking apply; newlines become spaces.
- * Both: `& < >` as entities, `@name` and `#123` / `GH-123` cannot notify or link.
+ * Both: `& < >` as entities, `@name` and `#123` / `GH-123` cannot notify or link, what prints as
+ * nothing is shown (`<U+200B>`).
  */
 export function escapeMarkdown(text: string, context: 'inline' | 'html' = 'inline'): string {
-  const s = stripControl(text);
+  const s = markInvisible(stripControl(text));
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
@@ -63,7 +65,8 @@ function longestBacktickRun(text: string): number {
  * Newlines become spaces: a line break could start a new block. Not for table cells (`|`).
  */
 export function codeSpan(text: string): string {
-  let body = stripControl(text).replace(/\n/g, ' ');
+  // What prints as nothing inside a code span is shown (`no<U+200B>te`), as the text report shows it.
+  let body = markInvisible(stripControl(text).replace(/\n/g, ' '));
   if (body === '') body = ' ';
   const fence = '`'.repeat(longestBacktickRun(body) + 1);
   // CommonMark strips one space on each side when both are present; pad so edges survive.

@@ -1,5 +1,5 @@
 /** Field values as one line of JSON-ish text: strings quoted, numbers and booleans plain, null as `null`. */
-import { quoteValue, showJson } from '../config/quote.js';
+import { markInvisible, quoteValue, showJson } from '../config/quote.js';
 import { stripControl } from './sanitize.js';
 
 /** Never cut: a plan shows the whole value. */
@@ -26,7 +26,10 @@ export function quote(s: string): string {
   return quoteValue(s, WHOLE);
 }
 
-/** Untrusted text on one line: control characters gone, line breaks as spaces. */
+/**
+ * Untrusted text on one line: control characters gone, line breaks as spaces, what prints as
+ * nothing or as a plain space shown (`no<U+200B>te`), so two texts that differ never look the same.
+ */
 export function oneLine(s: string): string {
-  return stripControl(s).replace(/[\n\t]+/g, ' ');
+  return markInvisible(stripControl(s).replace(/[\n\t]+/g, ' '));
 }

@@ -55,6 +55,16 @@ describe('drift and pull markdown at scale', () => {
     expect(text).toContain('definition.sections.0.fields.no<U+200B>te (k.yaml:3)');
     expect(text).toContain('now names playbook "TT<U+200B>2"');
     expect(text).not.toContain('\u200b');
+    // In a pull request's comment too: inside a code span, and in the line saying what was compared.
+    const markdown = renderPullMarkdown(plan([]), result, { dryRun: false, scope: ['custom-template/K\u200b1'] });
+    expect(markdown).toContain('`definition.sections.0.fields.no<U+200B>te` (`k.yaml:3`)');
+    expect(markdown).toContain('`custom-template/K<U+200B>1`');
+    expect(markdown).not.toContain('\u200b');
+    const drift = { drift: [{ kind: 'rule', key: 'NDA/T', name: 'T', direction: 'changed-live', fields: [{ field: 'actions' }] } as DriftItem], ignored: [], pending: [] };
+    for (const out of [renderDriftText(plan([]), drift, { color: false, scope: ['rule/NDA/T\u200b'] }), renderDriftMarkdown(plan([]), drift, undefined, ['rule/NDA/T\u200b'])]) {
+      expect(out).toMatch(/Compared only `?rule\/NDA\/T<U\+200B>`?:/);
+      expect(out).not.toContain('\u200b');
+    }
   });
 
   it('says which side moved each field of an object changed on both sides, in the words the plan uses', () => {
