@@ -69,6 +69,11 @@ function liveParametersOf(info: TemplateTypeInfo | undefined, attributes: Plain)
   return info && hasObjectLists(parameters) ? withKnownItemKeys(parameters, readSchema(info.schema) as ParameterSchema) : parameters;
 }
 
+/** What a type's parameters hold (none for a type docket does not know). */
+function valueKindsOfType(info: TemplateTypeInfo | undefined): ValueKinds | undefined {
+  return info ? templateValueKinds(info.schema) : undefined;
+}
+
 /** `parameters` → comparable fields: `parameters.term`, `parameters.template_csa_order_form_attributes.fee_amount`. */
 function flattenParameters(parameters: Plain, kinds?: ValueKinds): Fields {
   const out: Fields = {};
@@ -151,7 +156,7 @@ function mapAttachmentRefs(value: unknown, to: (name: string) => unknown): unkno
  */
 function liveFields(t: ApiResource<TemplateAttrs>, a: Plain, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
   const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
-  const fields = flattenParameters(liveParametersOf(info, a), info ? templateValueKinds(info.schema) : undefined);
+  const fields = flattenParameters(liveParametersOf(info, a), valueKindsOfType(info));
   for (const [field, value] of Object.entries(fields)) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string') continue;
     const written = declared?.[field];
@@ -232,7 +237,7 @@ export const templateKind: KindModule<'template'> = {
     // A `name` written in `parameters` is refused by the schema, saying where the name goes; it is never sent.
     const type = typeof doc.body.type === 'string' ? doc.body.type : 'NDA';
     const info = templateTypeInfo(type);
-    const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name')), info ? templateValueKinds(info.schema) : undefined) };
+    const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name')), valueKindsOfType(info)) };
     if (doc.body.standard_version !== undefined) fields.standard_version = String(doc.body.standard_version);
     const refs: Ref[] = [];
     const pointers: Record<string, string> = { name: '/name', type: '/type', standard_version: '/standard_version', id: '/id', renamed_from: '/renamed_from' };
@@ -362,7 +367,7 @@ export const templateKind: KindModule<'template'> = {
   keepWritten(field, current, pulled, written) {
     const info = templateTypeInfo(written.type);
     if (!info || !field.startsWith(PARAM) || typeof pulled !== 'object' || pulled === null) return pulled;
-    return keptWhereEqual(templateValueKinds(info.schema), field.slice(PARAM.length), current, pulled);
+    return keptWhereEqual(valueKindsOfType(info), field.slice(PARAM.length), current, pulled);
   },
 
   async execute(change, ctx) {

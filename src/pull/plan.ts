@@ -536,8 +536,9 @@ class PullPlanner {
     const liveDocument = (): Record<string, unknown> => (liveDoc ??= kind.toConfig?.(l, ctx).document ?? {});
     let doc = this.current(file, index);
     for (const field of o.fields) {
-      const written = valueAt(doc, base);
-      const where: PullField = kind.pullField?.(field, l, isPlainObject(written) ? written : {}, ctx) ?? this.defaultField(field, l, d, liveDocument());
+      const at = valueAt(doc, base);
+      const written = isPlainObject(at) ? at : {};
+      const where: PullField = kind.pullField?.(field, l, written, ctx) ?? this.defaultField(field, l, d, liveDocument());
       if ('cannot' in where) {
         o.failed.add(field);
         this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], where.cannot, d));
@@ -552,7 +553,7 @@ class PullPlanner {
       const order = isPlainObject(parent) ? Object.keys(parent) : [];
       // Live text is written literally: a `${` typed in the app is no placeholder.
       const current = valueAt(doc, pointer);
-      const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, isPlainObject(written) ? written : {}) ?? where.value);
+      const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);
       doc = setAt(doc, pointer, this.styledText(file, index, pointer, current, value), order);
       if (where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
     }

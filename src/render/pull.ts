@@ -144,4 +144,3 @@ export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: b
     files: result.files.map((f) => ({ path: f.path, change: changeOf(f), diff: fileDiff(f) })),
   });
 }
-

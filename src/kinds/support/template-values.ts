@@ -73,9 +73,7 @@ export function templateValueKinds(schemaFile: string): ValueKinds {
 
 /** A parameter's value as compared (template kind: both sides of a plan); `path` is `key` or `nested_attributes.key`. */
 export function normParameterValue(kinds: ValueKinds | undefined, path: string, value: unknown): unknown {
-  let at: ValueKinds | undefined = kinds;
-  for (const key of path.split('.')) at = at?.p?.[key];
-  const normal = bySchema(kinds === undefined ? undefined : (at ?? {}), value);
+  const normal = bySchema(kindsAt(kinds, path), value);
   return normal === '' ? null : normal;
 }
 
@@ -84,9 +82,15 @@ export function normParameterValue(kinds: ValueKinds | undefined, path: string, 
  * a list by position, keys of a mapping by name. The result compares as `pulled` does.
  */
 export function keptWhereEqual(kinds: ValueKinds | undefined, path: string, written: unknown, pulled: unknown): unknown {
+  return kept(kindsAt(kinds, path), written, pulled);
+}
+
+/** What the parameter at `path` holds: undefined with no type's kinds, `{}` (open) where the schema says nothing. */
+function kindsAt(kinds: ValueKinds | undefined, path: string): ValueKinds | undefined {
+  if (kinds === undefined) return undefined;
   let at: ValueKinds | undefined = kinds;
   for (const key of path.split('.')) at = at?.p?.[key];
-  return kept(kinds === undefined ? undefined : (at ?? {}), written, pulled);
+  return at ?? {};
 }
 
 function kept(node: ValueKinds | undefined, written: unknown, pulled: unknown): unknown {

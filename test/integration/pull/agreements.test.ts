@@ -84,6 +84,18 @@ async function read(dir: string, file: string): Promise<string> {
   return readFile(join(dir, file), 'utf8');
 }
 
+/** A CSA whose order form lists these fee items (YAML lines, indented as items of `fees_attributes`). */
+function csaWithFees(items: string): string {
+  return csaTemplate(`parameters:
+  provider: Acme
+  template_csa_order_form_attributes:
+    cloud_service_description: Our platform
+    subscription_period: 1
+    fees_currency: EUR
+    fees_attributes:
+${items}`);
+}
+
 function files() {
   return {
     'docket.yaml': DOCKET,
@@ -254,14 +266,7 @@ parameters:
   });
 
   it('keeps the spelling of a list item\'s values equal to live\'s when another value of it changed in the app', async () => {
-    const csa = csaTemplate(`parameters:
-  provider: Acme
-  template_csa_order_form_attributes:
-    cloud_service_description: Our platform
-    subscription_period: 1
-    fees_currency: EUR
-    fees_attributes:
-      - description: Setup
+    const csa = csaWithFees(`      - description: Setup
         cost: ".5"
       - description: Support
         cost: "10.0"
@@ -317,14 +322,7 @@ parameters:
   });
 
   it('writes fee items as the schema knows them: a key the service adds to each item is neither pulled nor a change', async () => {
-    const csa = csaTemplate(`parameters:
-  provider: Acme
-  template_csa_order_form_attributes:
-    cloud_service_description: Our platform
-    subscription_period: 1
-    fees_currency: EUR
-    fees_attributes:
-      - description: Setup
+    const csa = csaWithFees(`      - description: Setup
         cost: 100
 `);
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa });
