@@ -344,13 +344,18 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       });
       return undefined;
     }
+    // A list of resources (`- kind: Member`) reads as a list, not as the resources it holds: say so, not "no `kind`".
+    const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
+    const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === null || value === undefined ? undefined : `a single value (got ${showJson(value)})`;
     diagnostics.push({
       severity: 'error',
       code: 'not-a-resource',
-      message: 'this YAML document has no `kind`; every YAML file below the configuration directory must be a docket resource or a data file named by one',
+      message: `this YAML document ${what ? `is ${what}, not a mapping with \`kind\`` : 'has no `kind`'}; every YAML file below the configuration directory must be a docket resource or a data file named by one`,
       file: doc.file,
       ...doc.start,
-      hint: `add \`kind:\` (one of ${kinds.join(', ')}), name the file from a resource's \`file\`/\`*_file\` field, or move it out of the directory (dot-folders are skipped)`,
+      hint: listed
+        ? 'write each resource as a document of its own, without the leading `- ` (separate documents in one file with `---`)'
+        : `add \`kind:\` (one of ${kinds.join(', ')}), name the file from a resource's \`file\`/\`*_file\` field, or move it out of the directory (dot-folders are skipped)`,
     });
     return undefined;
   }

@@ -96,9 +96,16 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
   );
 }
 
+/** The file type a name pattern asks for (`\.[pP][dD][fF]$` → `.pdf`), said instead of the pattern. */
+function extensionIn(pattern: string): string | undefined {
+  const letters = /^\\\.((?:\[[A-Za-z]{2}\]|[a-z0-9])+)\$$/.exec(pattern)?.[1];
+  return letters === undefined ? undefined : `.${letters.replace(/\[(\w)\w\]/g, (_, c: string) => c.toLowerCase())}`;
+}
+
 function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: SchemaDiagnosticOptions): Diagnostic {
   const pointer = e.instancePath;
-  const label = `\`${pointerLabel(pointer)}\``;
+  // The whole document is named as such, not as a key (`the document` would read as one).
+  const label = pointer === '' ? 'the document' : `\`${pointerLabel(pointer)}\``;
   const where = pointer === '' ? documentLabel : `\`${pointerToPath(pointer)}\``;
   const params = e.params as Record<string, unknown>;
   const parentSchema = (e.parentSchema ?? {}) as AnySchemaObject;
@@ -150,6 +157,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       if (params.pattern === NOT_BLANK_PATTERN) return make('invalid-value', `${label} is required and must not be blank${gotValue(e.data)}`, pointer);
       if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${JSON.stringify(e.data)}`, pointer);
       if (params.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${JSON.stringify(e.data)}`, pointer);
+      if (extensionIn(String(params.pattern))) return make('invalid-value', `${label} must name a ${extensionIn(String(params.pattern))} file`, pointer);
       return make('invalid-value', `${label} must match the pattern \`${String(params.pattern)}\``, pointer);
     case 'anyOf':
     case 'oneOf': {

@@ -400,8 +400,7 @@ function overIndentedNext(code: string, text: string, offset: number): { offset:
 /** The first line of what starts at `offset`, shortened, as a message quotes it. */
 function quoteStart(text: string, offset: number): string {
   const line = text.slice(offset, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset)).trimEnd();
-  const shown = line.length > 40 ? `${line.slice(0, 37)}...` : line;
-  return JSON.stringify(shown).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return quoteValue(line);
 }
 
 /** `name A` as the key and value it most likely meant (`name: A`); else the text with `:` after it. */

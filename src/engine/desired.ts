@@ -200,7 +200,7 @@ export function lookAlike(name: string): string {
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 /** Where the `index`th name of a resource's `renamed_from` was written (a list of more than one: the item). */
-function formerSource(d: DesiredResource, index: number): (SourcePos & { path?: string }) | undefined {
+export function formerSource(d: DesiredResource, index: number): (SourcePos & { path?: string }) | undefined {
   return itemProblemSourceOf(d.fieldSources, 'renamed_from', index, d.renamedFrom.length > 1);
 }
 

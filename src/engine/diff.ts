@@ -4,7 +4,8 @@
  */
 import { quoteValue } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
-import { valueSourceOf } from '../kinds/support/positions.js';
+import { problemSourceOf } from '../kinds/support/positions.js';
+import { formerSource } from './desired.js';
 import { digest, sameValue } from './canonical.js';
 import { formerKey, formerKeys, refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, Fields, KindName, LiveResource, UndeclaredSummary } from './types.js';
@@ -224,7 +225,7 @@ export function diff(input: DiffInput): DiffResult {
       const pinned = liveById.get(d.pinId);
       // A child's pin holds only in its parent's live object (a parent not live yet has none of them).
       const l = pinned && (!isChild || (scope !== undefined && scopeOfLive(pinned) === scope)) ? pinned : undefined;
-      const pinAt = valueSourceOf(d.fieldSources, 'id') ?? d.source;
+      const pinAt = problemSourceOf(d.fieldSources, 'id') ?? d.source;
       if (!l && pinned) {
         // A rule cannot move between playbooks: its id names a rule of another one.
         diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which is ${kind.name} ${quoteValue(pinned.key)} live, of another ${kind.parentKind ?? 'parent'}`, {
@@ -273,7 +274,7 @@ export function diff(input: DiffInput): DiffResult {
         const found = candidates(scopeOfDesired(d), old).filter(stillFormer);
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
-            ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
+            ...(formerSource(d, d.renamedFrom.indexOf(old)) ?? d.source),
             hint: `pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`,
           });
           for (const f of found) used.add(f.id);
@@ -326,7 +327,7 @@ export function diff(input: DiffInput): DiffResult {
       if (found.length > 1) {
         diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${d.name}"; docket cannot tell which one the file means`, {
           // At the name (a member's at its e-mail), as the other problems of a name are.
-          ...(valueSourceOf(d.fieldSources, 'name') ?? valueSourceOf(d.fieldSources, 'email') ?? d.source),
+          ...(problemSourceOf(d.fieldSources, 'name') ?? problemSourceOf(d.fieldSources, 'email') ?? d.source),
           hint: `pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`,
         });
         for (const f of found) used.add(f.id);
@@ -377,7 +378,7 @@ export function diff(input: DiffInput): DiffResult {
         'rename-target-live',
         `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${removes ? `${removes} "${former}", which no file declares` : `leaves "${former}" as it is`}`,
         {
-          ...(valueSourceOf(d.fieldSources, 'renamed_from') ?? d.source),
+          ...(formerSource(d, d.renamedFrom.indexOf(former)) ?? d.source),
           hint: removes
             ? `remove "${former}" from \`renamed_from\`, or declare it to keep it`
             : `remove "${former}" from \`renamed_from\`, or remove the live one (in the app, or with --prune where docket can)`,
@@ -395,7 +396,7 @@ export function diff(input: DiffInput): DiffResult {
       // rule whose playbook adopts or ignores drift: its delete is held, and the rule stays.
       if (!holder || (removal && !removalHeld(d))) continue;
       diagnostics.error('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId!)}, live ${quoteValue(l.name)}: renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
-        ...(valueSourceOf(d.fieldSources, 'id') ?? d.source),
+        ...(problemSourceOf(d.fieldSources, 'id') ?? d.source),
         hint: `rename or remove the live "${d.name}" (id ${holder.id}) first, or declare it in a file under another name`,
       });
     }
@@ -593,7 +594,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     const after = shown(kind, field, desiredValue);
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     if (refused) {
-      diagnostics.error('unsupported-change', refused.message, { ...(valueSourceOf(d.fieldSources, field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
+      diagnostics.error('unsupported-change', refused.message, { ...(problemSourceOf(d.fieldSources, field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
       continue;
     }
     if (field === kind.nameField) {

@@ -7,7 +7,7 @@ import { didYouMean } from '../config/suggest.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList, digestWithListInSlices } from './canonical.js';
-import { problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
+import { problemSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { childrenLookup } from './children.js';
 import { childrenEditedLive, classifyChanges, editedLiveSince } from './direction.js';
@@ -249,7 +249,7 @@ function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'de
     if (!d) continue;
     for (const f of c.fields) {
       const refused = kind.refuseSend!(f.field, d.fields[f.field], d.name, input.live, adopting);
-      if (refused) diagnostics.error('unsupported-change', refused.message, { ...(valueSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
+      if (refused) diagnostics.error('unsupported-change', refused.message, { ...(problemSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
     }
   }
 }

@@ -7,6 +7,7 @@ import { windowAround } from '../util/whole-slice.js';
 import { stripControl } from './sanitize.js';
 import { oneLine } from './value.js';
 import type { SourceLine } from '../config/source-lines.js';
+import { lineWithoutSecrets } from '../config/url-policy.js';
 
 /** Messages quote user values; none of it may reach the terminal raw. */
 function clean(d: Diagnostic): Diagnostic {
@@ -16,8 +17,6 @@ function clean(d: Diagnostic): Diagnostic {
   if (d.hint !== undefined) out.hint = stripControl(d.hint);
   return out;
 }
-
-/** A line of a configuration file (1-based), or undefined when it cannot be read. */
 
 export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolean; source?: SourceLine }): string {
   const paint = painter(opts.color);
@@ -43,11 +42,12 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolea
 
 /**
  * `   7 |     reviewr: bob` and a caret under the column; tabs shown as spaces so the caret lines
- * up, the line cut around the column when it is long, and nothing raw reaches the terminal.
+ * up, the line cut around the column when it is long, a URL's secrets hidden as messages hide them,
+ * and nothing raw reaches the terminal.
  */
 export function sourceExcerpt(text: string | undefined, line: number, col: number, paint: ReturnType<typeof painter>): string | undefined {
   if (text === undefined) return undefined;
-  const clean = (t: string): string => stripControl(t.replace(/\t/g, ' '));
+  const clean = (t: string): string => stripControl(lineWithoutSecrets(t).replace(/\t/g, ' '));
   const whole = clean(text).replace(/\s+$/, '');
   // Where the column is in the line as shown (control characters before it are gone).
   const at = Math.min(clean(text.slice(0, Math.max(0, col - 1))).length, whole.length);

@@ -5,6 +5,7 @@
 import { windowAround } from '../util/whole-slice.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
+import { lineWithoutSecrets } from '../config/url-policy.js';
 import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
 
 /** C1 controls (U+007F–U+009F) and the line separators, escaped: see `jsonText`. */
@@ -175,9 +176,9 @@ export function withExcerpts(diags: readonly Diagnostic[], source?: (file: strin
 /** Longer lines are cut to this many characters around the column: one value can be a megabyte on one line. */
 const EXCERPT_CHARS = 500;
 
-/** The line, or the part of a long one around `col`, with `…` where it was cut. */
+/** The line, or the part of a long one around `col`, with `…` where it was cut; a URL's secrets hidden as messages hide them. */
 export function excerptAround(line: string, col: number): string {
-  return windowAround(line, col - 1, EXCERPT_CHARS, EXCERPT_CHARS / 2).text;
+  return windowAround(lineWithoutSecrets(line), col - 1, EXCERPT_CHARS, EXCERPT_CHARS / 2).text;
 }
 
 export function renderDiagnosticsJson(diags: Diagnostic[], source?: (file: string, line: number) => string | undefined): string {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { runBin } from '../helpers/bin.js';
-import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
 
 afterAll(removeMadeDirs);
@@ -275,6 +275,26 @@ describe('did you mean, everywhere a name is looked up', () => {
     // In JSON with the path of the value, as validate gives every diagnostic at a value.
     const json = JSON.parse((await runCli(['plan', '-C', ref, '--emulator', '-o', 'json'])).stdout) as { diagnostics: { code: string; line: number; path?: string }[] };
     expect(json.diagnostics).toEqual([expect.objectContaining({ code: 'unknown-reference', line: 6, path: 'rules[0].reviewer' })]);
+  });
+});
+
+describe("the plan's own problems in -o json", () => {
+  it('carry the path of the value they are about, as the configuration checks do', async () => {
+    const dir = await copyExample();
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    await writeFile(join(dir, 'templates/mutual-nda.yaml'), 'kind: Template\nname: Mutual NDA\ntype: DPA\n');
+    await writeFile(join(dir, 'playbooks/vendor-msa.yaml'), 'kind: Playbook\nname: Inbound NDA\nrenamed_from: [Vendor MSA]\n');
+    const nda = await readFile(join(dir, 'playbooks/inbound-nda.yaml'), 'utf8');
+    await writeFile(join(dir, 'playbooks/inbound-nda.yaml'), nda.replace('name: Inbound NDA', 'name: Old Inbound').replace('  - name: Term\n', '  - name: Term\n    id: 11111111-2222-4333-8444-555555555556\n'));
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '-o', 'json']);
+    const json = JSON.parse(plan.stdout) as { diagnostics: { code: string; file: string; path?: string }[] };
+    expect(json.diagnostics.map((d) => [d.code, d.file, d.path])).toEqual(
+      expect.arrayContaining([
+        ['pinned-id-not-found', 'playbooks/inbound-nda.yaml', 'rules[0].id'],
+        ['rename-target-live', 'playbooks/vendor-msa.yaml', 'renamed_from'],
+        ['unsupported-change', 'templates/mutual-nda.yaml', 'type'],
+      ]),
+    );
   });
 });
 

@@ -41,6 +41,8 @@ interface Case {
   setup?: (dir: string) => Promise<void>;
   /** The URL cases test docket.yaml's own URLs, which the environment would replace. */
   ownUrls?: boolean;
+  /** A secret in the file that no output may hold: not the message, nor the line `-o json` quotes under it. */
+  never?: string;
 }
 
 const CASES: Case[] = [
@@ -75,13 +77,15 @@ const CASES: Case[] = [
   { name: 'a binary body_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n', 't.md': Buffer.from([0x41, 0x00, 0x42]) }, at: 't.yaml:3 binary-file', says: 't.md' },
   { name: 'a docx_file that is not a Word file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': 'plain text' }, at: 't.yaml:3 not-a-docx', says: 't.docx' },
   { name: 'an empty docx_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': '' }, at: 't.yaml:3 not-a-docx', says: 'empty' },
+  { name: 'an attachment file that is no PDF by its name', files: { 'a.yaml': 'kind: Attachment\nname: A\nfile: docs\n' }, at: 'a.yaml:3 invalid-value', says: '`file` must name a .pdf file (got "docs")' },
+  { name: 'a definition file that is a list', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': '- title: x\n' }, at: 't.cover.yaml:1 invalid-value', says: 'the document must be a mapping, not a list' },
   { name: 'a data file that is another resource', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: p.yaml\n', 'p.yaml': 'kind: Playbook\nname: P\n' }, at: 't.yaml:3 data-file-is-resource', says: 'p.yaml' },
   { name: 'plain http to a remote host', files: { 'docket.yaml': `${DOCKET}review:\n  url: http://api.example.com\n` }, at: 'docket.yaml:5 insecure-url', says: 'http://api.example.com', ownUrls: true },
-  { name: 'credentials in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://me:secret@api.example.com\n` }, at: 'docket.yaml:5 invalid-url', says: 'user name or password', ownUrls: true },
+  { name: 'credentials in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://me:secret@api.example.com\n` }, at: 'docket.yaml:5 invalid-url', says: 'user name or password', ownUrls: true, never: 'secret' },
   { name: 'a query string in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://api.example.com/?key=x\n` }, at: 'docket.yaml:5 invalid-url', says: '"https://api.example.com/?…" must not have a query or fragment', ownUrls: true },
   // A token in a query is not quoted whatever else is wrong with the URL.
-  { name: 'a query string in a URL of another scheme', files: { 'docket.yaml': `${DOCKET}review:\n  url: ftp://api.example.com/r?token=TOKEN1#x\n` }, at: 'docket.yaml:5 invalid-value', says: '(got "ftp://api.example.com/r?…#…")', ownUrls: true },
-  { name: 'credentials and a query in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://me:secret@api.example.com/r?token=TOKEN2\n` }, at: 'docket.yaml:5 invalid-url', says: '"https://***@api.example.com/r?…" must not contain a user name or password', ownUrls: true },
+  { name: 'a query string in a URL of another scheme', files: { 'docket.yaml': `${DOCKET}review:\n  url: ftp://api.example.com/r?token=TOKEN1#x\n` }, at: 'docket.yaml:5 invalid-value', says: '(got "ftp://api.example.com/r?…#…")', ownUrls: true, never: 'TOKEN1' },
+  { name: 'credentials and a query in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://me:secret@api.example.com/r?token=TOKEN2\n` }, at: 'docket.yaml:5 invalid-url', says: '"https://***@api.example.com/r?…" must not contain a user name or password', ownUrls: true, never: 'TOKEN2' },
   { name: 'two resources renamed from one name', files: { 'a.yaml': 'kind: Playbook\nname: A\nrenamed_from: Old\n', 'b.yaml': 'kind: Playbook\nname: B\nrenamed_from: Old\n' }, at: 'b.yaml:3 duplicate-renamed-from', says: '"Old"' },
   { name: 'two resources renamed from one name, in lists', files: { 'a.yaml': 'kind: Playbook\nname: A\nrenamed_from:\n  - Older\n  - Old\n', 'b.yaml': 'kind: Playbook\nname: B\nrenamed_from:\n  - Other\n  - Old\n' }, at: 'b.yaml:5 duplicate-renamed-from', says: '(a.yaml:5)' },
   // docket takes "" for no value and sends none: a required parameter needs some text.
@@ -180,6 +184,11 @@ describe('hostile and broken configurations', () => {
       expect(plan.code).toBe(1);
       expect(plan.stderr).toContain(` error ${code} `);
       expect(plan.stderr).not.toMatch(/ECONNREFUSED|unreachable|service answered|Internal error/);
+      if (c.never) {
+        const json = await runCli(['validate', '-C', dir, '-o', 'json']);
+        expect(json.stdout).toContain('"excerpt"');
+        expect(json.stdout + json.stderr + validate.stderr + plan.stderr + plan.stdout).not.toContain(c.never);
+      }
     }, 20_000);
   }
 

@@ -149,8 +149,27 @@ describe('loadConfig: documents', () => {
     });
     expect(r.diagnostics.map(brief)).toEqual(['list.yaml:1:1 not-a-resource', 'notes.yaml:3:1 not-a-resource']);
     expect(r.diagnostics[0]!.message).toBe(
+      'this YAML document is a list (got ["a","b"]), not a mapping with `kind`; every YAML file below the configuration directory must be a docket resource or a data file named by one',
+    );
+    expect(r.diagnostics[1]!.message).toBe(
       'this YAML document has no `kind`; every YAML file below the configuration directory must be a docket resource or a data file named by one',
     );
+  });
+
+  it('says a list of resources is a list, and how to write them, and quotes a single value', async () => {
+    const r = await load({ 'docket.yaml': PROJECT, 'members.yaml': lines('- kind: Member', '  email: dave@acme.example'), 'note.yaml': lines('hello world') });
+    expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
+      [
+        'members.yaml:1:1 not-a-resource',
+        'this YAML document is a list (got [{"kind":"Member","email":"dave@acme.example"}]), not a mapping with `kind`; every YAML file below the configuration directory must be a docket resource or a data file named by one',
+        'write each resource as a document of its own, without the leading `- ` (separate documents in one file with `---`)',
+      ],
+      [
+        'note.yaml:1:1 not-a-resource',
+        'this YAML document is a single value (got "hello world"), not a mapping with `kind`; every YAML file below the configuration directory must be a docket resource or a data file named by one',
+        expect.stringContaining('add `kind:`'),
+      ],
+    ]);
   });
 
   it('reports an unknown kind at its value, with a suggestion', async () => {

@@ -98,6 +98,11 @@ describe('parseYamlFile', () => {
     expect(key.diagnostics.map((d) => [d.line, d.col, d.message, d.hint])).toEqual([
       [5, 6, '"actions: x" is indented further than the key on line 4, which has a value of its own', 'line 4 has its key at column 5 and this one at column 6: line them up (keys of one mapping start at the same column)'],
     ]);
+    // The line is quoted as every message quotes a value: cut at 60 characters, not before.
+    const long = parseYamlFile(lines('kind: Playbook', 'name: K', 'rules:', '  - name: R1', "     description: Caps on each party's liability, with the usual carve-outs"), 'l.yaml');
+    expect(long.diagnostics.map((d) => d.message)).toEqual([`"description: Caps on each party's liability, with the usu..." is indented further than the key on line 4, which has a value of its own`]);
+    const compact = parseYamlFile(lines('kind: Playbook', 'name: K', 'description: Note: this description has a colon and is quite long'), 'c.yaml');
+    expect(compact.diagnostics.map((d) => d.message)).toEqual(['Nested mappings are not allowed in compact mappings: "Note: this description has a colon and is quite long"']);
     // A tab in the further indentation is said as the tab it is; a key out of line after a comment is quoted.
     const tabbed = parseYamlFile(lines('kind: Playbook', 'name: K', '  \tdescription: x'), 't.yaml');
     expect(tabbed.diagnostics.map((d) => [d.line, d.col, d.message, d.hint])).toEqual([[3, 4, '"description: x" is indented further than the key on line 2, which has a value of its own', "indent with spaces: this line's indentation holds a tab"]]);

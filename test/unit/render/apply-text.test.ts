@@ -186,6 +186,14 @@ describe('renderDiagnosticsText', () => {
     expect(caretLine(escaped, escaped.indexOf('5') + 1)).toBe(`     | ${' '.repeat(escaped.indexOf('5') - 5)}^`);
   });
 
+  it("hides a URL's user name, password, query and fragment in the line under a message, as the message hides them", () => {
+    const line = '  url: https://ops:S3cret@agreements.example.com/a?token=T0K#frag';
+    const out = renderDiagnosticsText([{ severity: 'error', code: 'invalid-url', message: 'm', file: 'docket.yaml', line: 11, col: 8 }], { color: false, source: () => line });
+    expect(out.split('\n').slice(1, 3)).toEqual(['  11 |   url: https://***@agreements.example.com/a?…#…', '     |        ^']);
+    const bare = renderDiagnosticsText([{ severity: 'error', code: 'invalid-url', message: 'm', file: 'docket.yaml', line: 2, col: 8 }], { color: false, source: () => '  url: "bob:pw@host.example"  # e-mail alice@acme.example' });
+    expect(bare.split('\n')[1]).toBe('   2 |   url: "***@host.example"  # e-mail alice@acme.example');
+  });
+
   it('strips control characters from messages that quote user values', () => {
     const out = renderDiagnosticsText([{ severity: 'error', code: 'x', message: 'bad \x1b]0;t\x07value\r', file: 'f\x1b[1m.yaml' }], { color: false });
     expect(out).toBe('f.yaml:1:1 error x bad value\n1 error, 0 warnings.\n');

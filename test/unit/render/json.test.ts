@@ -119,4 +119,10 @@ describe('diagnostics JSON excerpts', () => {
     const [short] = (JSON.parse(renderDiagnosticsJson([{ ...d, col: 4 }], () => 'a: BAD')) as { diagnostics: { excerpt: string }[] }).diagnostics;
     expect(short!.excerpt).toBe('a: BAD');
   });
+
+  it("hide a URL's user name, password, query and fragment, as the message does", () => {
+    const d: Diagnostic = { severity: 'error', code: 'invalid-url', message: 'm', file: 'docket.yaml', line: 3, col: 8 };
+    const [one] = (JSON.parse(renderDiagnosticsJson([d], () => '  url: http://admin:hunter2@127.0.0.1:7340/review?token=abc#x')) as { diagnostics: { excerpt: string }[] }).diagnostics;
+    expect(one!.excerpt).toBe('  url: http://***@127.0.0.1:7340/review?…#…');
+  });
 });
