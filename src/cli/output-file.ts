@@ -3,7 +3,7 @@
  * that cannot be written fails before the services are read (or reviews paid for), not after.
  */
 import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { access, lstat, realpath, stat } from 'node:fs/promises';
 import path, { dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
 import { readAsConfiguration } from '../config/discover.js';
@@ -63,7 +63,12 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   // The apply lock is made with link(), never written through one: a link there is only refused.
   const own = [...(PROJECT_FILES as readonly string[]), ...DOCKET_RECORDS.filter((rel) => rel !== APPLY_LOCK_RECORD), ...workspace.files.keys()];
   const linked = named ?? own.find((rel) => destinationOrAsNamed(path.join(root, rel)) === real);
-  if (linked) throw new UsageError(`${flag} ${file} is ${linked}, a file of the configuration: the saved file would take its place`, `save it outside the configuration's files, such as ${flag} plan.json beside docket.yaml`);
+  const hint = `save it outside the configuration's files, such as ${flag} plan.json beside docket.yaml`;
+  if (linked === undefined) return;
+  // A YAML path no file holds yet is refused for what the next run would make of it, not for a file it would replace.
+  const isFile = (PROJECT_FILES as readonly string[]).includes(linked) || isDocketRecord(linked) || workspace.files.has(linked) || (await lstat(out).then(() => true, () => false));
+  if (!isFile) throw new UsageError(`${flag} ${file} is a YAML file below the configuration: every later run would read it as a resource`, hint);
+  throw new UsageError(`${flag} ${file} is ${linked}, a file of the configuration: the saved file would take its place`, hint);
 }
 
 /** Whether a root-relative path is a file the configuration is read from, or one of docket's records. */

@@ -233,6 +233,8 @@ function emptyDocument(): LockDocument {
 export interface ReadLockResult {
   doc: LockDocument;
   diagnostics: Diagnostic[];
+  /** A merge conflict read as one document: how many sync records its two sides disagreed on (dropped). */
+  droppedRecords?: number;
 }
 
 /** Reads the whole file; a missing file is an empty document, a broken one a diagnostic. */
@@ -677,11 +679,15 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
     }
   }
   // A sync record the two sides changed differently tells nothing: without it the direction is unknown.
+  let dropped = 0;
   for (const [target, records] of Object.entries(b.doc.synced ?? {})) {
     const into = ((merged.synced ??= {})[target] ??= {});
     for (const [key, record] of Object.entries(records)) {
       if (into[key] === undefined) into[key] = record;
-      else if (into[key] !== record) into[key] = '';
+      else if (into[key] !== record) {
+        into[key] = '';
+        dropped++;
+      }
     }
     merged.synced[target] = Object.fromEntries(Object.entries(into).filter(([, v]) => v !== ''));
   }
@@ -694,19 +700,24 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
       diagnostics: [problem(label, sides.line, `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`, CONFLICT_HINT)],
     };
   }
+  const records = dropped === 1 ? '1 sync record' : `${dropped} sync records`;
   return {
     doc: merged,
     diagnostics: [
       {
         severity: 'warning',
         code: 'lock-merge-conflict',
-        message: `${label} has a merge conflict; docket reads both sides, which do not contradict, and writes the file whole on the next apply`,
+        message:
+          dropped === 0
+            ? `${label} has a merge conflict; docket reads both sides, which do not contradict, and writes the file whole on the next apply`
+            : `${label} has a merge conflict; docket reads both sides' file entries, which do not contradict, drops the ${records} the two sides disagree on (those objects' direction is unknown until an apply or a pull records them again), and writes the file whole on the next apply`,
         file: label,
         line: sides.line,
         col: 1,
-        hint: 'or remove the markers by hand, keeping both sides’ entries',
+        hint: dropped === 0 ? 'or remove the markers by hand, keeping both sides’ entries' : 'or resolve it by hand: keep both sides’ file entries, and of a sync record the two sides disagree on, neither',
       },
     ],
+    ...(dropped > 0 ? { droppedRecords: dropped } : {}),
   };
 }
 
@@ -1029,7 +1040,11 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   await removeStaleTempsOf(location.path);
   await writtenAs(location.label, writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) }));
   await remember(location.path, out);
-  if (text !== undefined && splitConflict(text)) return `${location.label}: its merge conflict is resolved (both sides' entries kept) and the file written whole`;
+  if (text !== undefined && splitConflict(text)) {
+    const dropped = read.droppedRecords ?? 0;
+    const kept = dropped === 0 ? "both sides' entries kept" : `both sides' file entries kept, ${dropped === 1 ? 'the sync record' : `the ${dropped} sync records`} they disagreed on dropped`;
+    return `${location.label}: its merge conflict is resolved (${kept}) and the file written whole`;
+  }
   if (!read.doc.targets[target] && legacyFiles(read.doc, location) !== undefined) return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
   return undefined;
 }

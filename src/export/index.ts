@@ -144,5 +144,14 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
 }
 
 function contextOf(input: ExportInput, slug: string, dir: string): ConfigContext {
-  return { slug, dir, lock: input.lock, project: input.source, live: (k) => input.live.get(k) ?? [], schema: input.schema, ...(input.declaredName ? { declaredName: input.declaredName } : {}) };
+  return {
+    slug,
+    dir,
+    lock: input.lock,
+    project: input.source,
+    live: (k) => input.live.get(k) ?? [],
+    schema: input.schema,
+    writes: (k) => input.kinds.some((kind) => kind.name === k),
+    ...(input.declaredName ? { declaredName: input.declaredName } : {}),
+  };
 }

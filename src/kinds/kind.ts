@@ -168,6 +168,8 @@ export interface ConfigContext {
   lock: LockFile;
   /** A JSON Schema of docket's schemas/ folder, by file name (template parameter defaults). */
   schema(file: string): unknown;
+  /** Export: whether this run writes the documents of a kind (the attachments a template names, say). */
+  writes?(kind: KindName): boolean;
   /** Pull: the name of an object the files declare, by live id (an attachment a new template names); export has none. */
   declaredName?(kind: KindName, id: string): string | undefined;
 }

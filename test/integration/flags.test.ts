@@ -95,11 +95,11 @@ describe('a file the command writes at its end is checked at its start', () => {
       'terms/t.md': 'The terms.\n',
       'docket.lock.json': '{"version":2,"targets":{}}\n',
     });
-    /** `plan --out out` on `configDir` is refused before any request, naming the configuration's file `rel`. */
-    const refused = async (configDir: string, out: string, rel: string): Promise<void> => {
+    /** `plan --out out` on `configDir` is refused before any request, naming the configuration's file `rel` (or saying why a path no file holds is refused). */
+    const refused = async (configDir: string, out: string, rel: string, says = `is ${rel}, a file of the configuration: the saved file would take its place`): Promise<void> => {
       const r = await run(['plan', '-C', configDir, '--out', out, '--timeout', '2s']);
       expect([r.code, r.requests]).toEqual([1, 0]);
-      expect(r.stderr).toContain(`is ${rel}, a file of the configuration`);
+      expect(r.stderr).toContain(says);
     };
     const kept = ['docket.yaml', 'playbooks/nda.yaml', 'terms/t.md', 'docket.lock.json'];
     const contents = () => Promise.all(kept.map((f) => readFile(join(config, f), 'utf8')));
@@ -108,13 +108,13 @@ describe('a file the command writes at its end is checked at its start', () => {
       [join(config, 'docket.lock.json'), 'docket.lock.json'],
       [join(config, 'docket.yaml'), 'docket.yaml'],
       [join(config, 'playbooks', 'nda.yaml'), 'playbooks/nda.yaml'],
-      // Not there yet, and still read as a resource by every later run.
-      [join(config, 'plans', 'saved.yaml'), 'plans/saved.yaml'],
       [join(config, 'terms', 't.md'), 'terms/t.md'],
       [join(config, '.docket', 'emulator.json'), '.docket/emulator.json'],
     ] as const) {
       await refused(config, out, rel);
     }
+    // Not there yet, and still read as a resource by every later run: said so, not as a file it would replace.
+    await refused(config, join(config, 'plans', 'saved.yaml'), 'plans/saved.yaml', `--out ${join(config, 'plans', 'saved.yaml')} is a YAML file below the configuration: every later run would read it as a resource`);
     expect(await contents()).toEqual(before);
     // Through links either way: a lock shared by two checkouts (a link out), a data file that is a link to another file.
     const shared = await makeDir({ 'docket.lock.json': '{"version":2,"targets":{}}\n' });

@@ -40,6 +40,8 @@ export interface TemplateExportContext {
   schemas: ReadonlyMap<string, ParameterSchema>;
   /** The name of an exported Attachment with this live id, if any. */
   attachmentName(id: string): string | undefined;
+  /** True when the run writes this attachment's document `.pending` (export: its PDF is to be added). */
+  attachmentPending?(id: string): boolean;
 }
 
 /** Keys a service may add to a nested object that are bookkeeping, not parameters. */
@@ -277,9 +279,18 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
       doc.attachments = [...new Set(names as string[])].sort(compareText);
     } else {
       // `attachments:` is managed as a whole list: writing part of it would plan to detach the rest.
-      notes.push(
-        `\`attachments\` (${unknown.join(', ')}) not exported: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
-      );
+      const pending = unknown.filter((id) => ctx.attachmentPending?.(id) === true);
+      const unwritten = unknown.filter((id) => !pending.includes(id));
+      if (pending.length > 0) {
+        notes.push(
+          `\`attachments\` (${pending.join(', ')}) not exported: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
+        );
+      }
+      if (unwritten.length > 0) {
+        notes.push(
+          `\`attachments\` (${unwritten.join(', ')}) not exported: no Attachment document was written for ${unwritten.length === 1 ? 'it' : 'them'} (the service cannot list attachments; only those docket.lock.json records are known): write one (its PDF beside it, no \`id:\`), then list it here by name`,
+        );
+      }
     }
   }
   return { doc, notes };

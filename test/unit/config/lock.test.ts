@@ -376,13 +376,23 @@ describe('docket.lock.json', () => {
     const root = await makeDir({ [LOCK_FILE]: conflicted });
     const location = lockLocation(root, { emulator: false });
     const both = await read(root, PROD);
-    expect(await settleLock(location, PROD, both)).toContain('merge conflict is resolved');
+    expect(await settleLock(location, PROD, both)).toBe(`${LOCK_FILE}: its merge conflict is resolved (both sides' entries kept) and the file written whole`);
     const text = await readFile(join(root, LOCK_FILE), 'utf8');
     expect(text).not.toContain('<<<<<<<');
     expect(JSON.parse(text)).toEqual({ version: 2, targets: { [PROD]: { files: { 'attachment:A': ATTACHMENT, 'custom-term:B': TERM } } } });
     // Already as docket writes it: left alone.
     expect(await settleLock(location, PROD, both)).toBeUndefined();
     expect(await readFile(join(root, LOCK_FILE), 'utf8')).toBe(text);
+
+    // Sync records the two sides disagree on are dropped, and the message says so.
+    const synced = (records: Record<string, string>) => JSON.stringify({ version: 2, targets: { [PROD]: { files: {} } }, synced: { [PROD]: records } }, null, 2);
+    const split = `<<<<<<< HEAD\n${synced({ 'rule:P/A': 'r-1 name=a', 'rule:P/B': 'r-2 name=ours' })}\n=======\n${synced({ 'rule:P/A': 'r-1 name=a', 'rule:P/B': 'r-2 name=theirs' })}\n>>>>>>> other\n`;
+    const disagreeing = await makeDir({ [LOCK_FILE]: split });
+    const disagreed = lockLocation(disagreeing, { emulator: false });
+    expect(await settleLock(disagreed, PROD, await read(disagreeing, PROD), true)).toBe(
+      `${LOCK_FILE}: its merge conflict is resolved (both sides' file entries kept, the sync record they disagreed on dropped) and the file written whole`,
+    );
+    expect(JSON.parse(await readFile(join(disagreeing, LOCK_FILE), 'utf8')).synced).toEqual({ [PROD]: { 'rule:P/A': 'r-1 name=a' } });
 
     const v1 = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 1, files: { 'attachment:A': ATTACHMENT } }) });
     const v1Location = lockLocation(v1, { emulator: false });

@@ -160,6 +160,10 @@ describe('sync records in docket.lock.json', () => {
     const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
     expect(diagnostics.map((d) => d.severity)).toEqual(['warning']);
     expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=1' });
+    // Said as dropped, not as kept: the warning, its hint, and what the apply that settles it prints.
+    expect(diagnostics[0]!.message).toContain("drops the 1 sync record the two sides disagree on (those objects' direction is unknown until an apply or a pull records them again)");
+    expect(diagnostics[0]!.message).not.toContain('which do not contradict, and writes');
+    expect(diagnostics[0]!.hint).toBe('or resolve it by hand: keep both sides’ file entries, and of a sync record the two sides disagree on, neither');
   });
 });
 
