@@ -254,7 +254,8 @@ export function holdsResource(parsed: ParsedFile): boolean {
   return parsed.documents.some((d) => d.value !== null && typeof d.value === 'object' && !Array.isArray(d.value) && 'kind' in d.value);
 }
 
-const ZIP = [0x50, 0x4b, 0x03, 0x04];
+/** How a .docx (a zip archive) starts. */
+export const ZIP_SIGNATURE: readonly number[] = [0x50, 0x4b, 0x03, 0x04];
 const HEAD_BYTES = 8;
 /** Data file types that are uploaded as bytes, never read as text. */
 const BINARY = new Set<unknown>(['pdf', 'docx']);
@@ -293,7 +294,7 @@ async function hashFile(real: string): Promise<{ head: Uint8Array; size: number;
 function binaryProblem(type: unknown, head: Uint8Array, size: number, rel: string): ContentProblem {
   if (type === 'docx') {
     if (size === 0) return { code: 'not-a-docx', message: `${quoted(rel)} is empty`, hint: 'docx_file names a Word (.docx) file' };
-    if (!ZIP.every((b, i) => head[i] === b)) return { code: 'not-a-docx', message: `${quoted(rel)} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
+    if (!ZIP_SIGNATURE.every((b, i) => head[i] === b)) return { code: 'not-a-docx', message: `${quoted(rel)} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
   }
   return undefined;
 }

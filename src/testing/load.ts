@@ -4,12 +4,12 @@
  * test, its rules, the contract files, the regular expressions), and turns them into TestFiles.
  * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
  */
-import { realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_FILES } from '../config/load.js';
 import { isWorkFile, LOCK_FILE } from '../config/work-dir.js';
 import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, unreadableFile } from '../config/discover.js';
-import { isAbsoluteName, isInside, resolveDataPath, rootRelative } from '../config/data-files.js';
+import { isAbsoluteName, isInside, resolveDataPath, rootRelative, ZIP_SIGNATURE } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics } from '../config/schema.js';
 import { schemaValidator } from '../config/validators.js';
 import { didYouMean } from '../config/suggest.js';
@@ -289,6 +289,10 @@ class Checker {
       // A symbolic link may point anywhere: what is uploaded must be inside the configuration directory.
       if (found && !found.isInside) {
         this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(found.real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
+      } else if (found) {
+        // Uploaded (and billed) before the service could refuse it: said here, before any call.
+        const problem = contractContentProblem(rel, await fileHead(found.real, 5), found.size);
+        if (problem) this.error(problem.code, `contract file ${JSON.stringify(c.file)} ${problem.says} (looked for ${rel})`, `${ptr}/file`, 'a contract is the PDF or Word (.docx) file of an agreement');
       }
     }
     return { file: rel, at };
@@ -298,7 +302,7 @@ class Checker {
    * Where the contract file is (links followed), when it is a file and not one of docket's own;
    * when it is not there (or is a folder, or a link that loops or leads nowhere), says so.
    */
-  private async realFile(name: string, rel: string, ptr: string): Promise<{ real: string; isInside: boolean } | undefined> {
+  private async realFile(name: string, rel: string, ptr: string): Promise<{ real: string; isInside: boolean; size: number } | undefined> {
     const file = path.join(this.root, rel);
     const read = await stat(file).then((info) => ({ info }), (error: unknown) => ({ code: (error as NodeJS.ErrnoException).code }));
     const found = 'info' in read ? read.info : undefined;
@@ -306,7 +310,7 @@ class Checker {
       this.realRoot ??= realpath(this.root).catch(() => this.root);
       const [realRoot, real] = await Promise.all([this.realRoot, realpath(file).catch(() => file)]);
       const own = isInside(realRoot, real) ? docketOwnFile(rootRelative(realRoot, real)) : undefined;
-      if (!own) return { real, isInside: isInside(realRoot, real) };
+      if (!own) return { real, isInside: isInside(realRoot, real), size: found.size };
       // Sent to the review service and quoted in results: the organization's ids, URLs and vars, or the lock.
       this.error('data-file-is-resource', `contract file ${JSON.stringify(name)} is ${own}, not a contract (looked for ${rel})`, ptr, 'name a PDF or Word file of a contract');
       return undefined;
@@ -426,4 +430,35 @@ function docketOwnFile(rel: string): string | undefined {
   if (isWorkFile(rel)) return "docket's own (in .docket/)";
   if (/\.ya?ml$/i.test(rel)) return 'a YAML file of the configuration';
   return undefined;
+}
+
+/** The first `n` bytes of a file (fewer when it is shorter). */
+async function fileHead(file: string, n: number): Promise<Uint8Array> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(n);
+    const { bytesRead } = await handle.read(buffer, 0, n, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Why a contract file cannot be what the service reviews: empty, or not the file its name says
+ * (a `.docx` is a zip, a `.pdf` starts with `%PDF-`). Other names pass: the emulator reads text.
+ */
+function contractContentProblem(rel: string, head: Uint8Array, size: number): { code: string; says: string } | undefined {
+  const ext = path.extname(rel).toLowerCase();
+  const code = ext === '.docx' ? 'not-a-docx' : ext === '.pdf' ? 'not-a-pdf' : 'empty-file';
+  if (size === 0) return { code, says: 'is empty' };
+  if (ext === '.docx' && !startsWith(head, ZIP_SIGNATURE)) return { code, says: 'is not a Word file (a .docx is a zip archive; this one does not start like one)' };
+  if (ext === '.pdf' && !startsWith(head, PDF_SIGNATURE)) return { code, says: 'is not a PDF (it does not start with %PDF-)' };
+  return undefined;
+}
+
+const PDF_SIGNATURE = [...Buffer.from('%PDF-', 'latin1')];
+
+function startsWith(head: Uint8Array, magic: readonly number[]): boolean {
+  return magic.every((b, i) => head[i] === b);
 }

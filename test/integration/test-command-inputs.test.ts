@@ -195,6 +195,29 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
   });
 
+  it('refuses an empty contract, and one that is not the PDF or Word file its name says, before any upload; text passes (the emulator reads it)', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/fixtures/empty.docx'), '');
+    await writeFile(join(dir, 'tests/fixtures/plain.docx'), 'This Agreement is governed by the laws of Louisiana.');
+    await writeFile(join(dir, 'tests/fixtures/scan.pdf'), 'not a pdf');
+    await writeFile(join(dir, 'tests/fixtures/blank.txt'), '');
+    await writeFile(join(dir, 'tests/fixtures/nda.txt'), 'This Agreement is governed by the laws of Louisiana.');
+    const cases = ['empty.docx', 'plain.docx', 'scan.pdf', 'blank.txt', 'nda.txt'].map((f, i) => [`  - name: case ${i}`, `    contract: { file: fixtures/${f} }`, '    expect: { flags: { count: { min: 0 } } }'].join('\n'));
+    await writeFile(join(dir, 'tests/files.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...cases, ''].join('\n'));
+    for (const command of [['validate'], ['test', '--emulator']]) {
+      const r = await runCli([...command, '-C', dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('tests/files.test.yaml:'))).toEqual([
+        'tests/files.test.yaml:5:23 error not-a-docx contract file "fixtures/empty.docx" is empty (looked for tests/fixtures/empty.docx)',
+        'tests/files.test.yaml:8:23 error not-a-docx contract file "fixtures/plain.docx" is not a Word file (a .docx is a zip archive; this one does not start like one) (looked for tests/fixtures/plain.docx)',
+        'tests/files.test.yaml:11:23 error not-a-pdf contract file "fixtures/scan.pdf" is not a PDF (it does not start with %PDF-) (looked for tests/fixtures/scan.pdf)',
+        'tests/files.test.yaml:14:23 error empty-file contract file "fixtures/blank.txt" is empty (looked for tests/fixtures/blank.txt)',
+      ]);
+      // Nothing was uploaded: the run stopped at the test files.
+      expect(r.stdout + r.stderr).not.toContain('imported_files');
+    }
+  });
+
   it('refuses a contract file that is docket.yaml, the lock, a file in .docket/ or a YAML file, named or through a link: it would be sent for review and quoted', async () => {
     const dir = await example();
     await writeFile(join(dir, 'docket.lock.json'), '{"version": 2, "targets": {}}\n');
