@@ -4,7 +4,7 @@
  * expected against found. All user text is escaped; the comment stays under the size limit by
  * dropping failure details, then rows, always with a note saying what was cut. Pure.
  */
-import { tally } from '../testing/outcome.js';
+import { failedOnWarn, tally } from '../testing/outcome.js';
 import type { CaseOutcome, ExpectationOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
 import { codeSpan, escapeMarkdown } from './sanitize.js';
 
@@ -16,6 +16,8 @@ const ICON = { pass: '✅', warn: '⚠️', flaky: '🔀', fail: '❌', error: '
 
 export interface TestMarkdownOptions {
   maxChars?: number;
+  /** --fail-on-warn: warned and flaky cases fail the run, and the summary says so. */
+  failOnWarn?: boolean;
 }
 
 function cell(c: CaseOutcome | undefined, label: string): string {
@@ -72,7 +74,7 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
   return out;
 }
 
-function render(report: TestReport, layout: Layout, suites: number): string {
+function render(report: TestReport, layout: Layout, suites: number, failOnWarn: boolean): string {
   const t = tally(report);
   const out = ['### docket test', ''];
   out.push(`**Target:** ${report.target === 'local emulator' ? '⚠️ **local emulator** (not the live services)' : codeSpan(report.target)}${report.compareTo ? ` · compared to ${codeSpan(report.compareTo)} (cells read before → after)` : ''}`, '');
@@ -88,6 +90,8 @@ function render(report: TestReport, layout: Layout, suites: number): string {
     if (n > 0 || label === 'passed') out.push(`| ${icon} ${label} | ${n} |`);
   }
   out.push('');
+  const failing = failedOnWarn(report, failOnWarn);
+  if (failing) out.push(`**${ICON.fail} Failed:** \`--fail-on-warn\` fails the run on ${failing}.`, '');
   for (const s of report.suites.slice(0, suites)) out.push(...suiteSection(s, layout));
   if (suites < report.suites.length) out.push(`_…and ${report.suites.length - suites} more test file(s), left out to keep this comment under the size limit; the job log and --junit have them all._`, '');
   for (const n of report.notes) out.push(`_${escapeMarkdown(n)}_`, '');
@@ -97,16 +101,16 @@ function render(report: TestReport, layout: Layout, suites: number): string {
 export function renderTestMarkdown(report: TestReport, options: TestMarkdownOptions = {}): string {
   const max = options.maxChars ?? DEFAULT_MAX_CHARS;
   const most = Math.max(0, ...report.suites.map((s) => s.cases.length));
-  let text = render(report, { details: true, rows: most }, report.suites.length);
+  let text = render(report, { details: true, rows: most }, report.suites.length, options.failOnWarn ?? false);
   if (text.length < max) return text;
   const note = '\n_This comment was cut to stay under GitHub’s size limit: failure details and some rows are left out. The job log and the --junit report have everything._\n';
   // Halve the rows until it fits, then drop whole files.
   for (let rows = most; rows >= 1; rows = Math.floor(rows / 2)) {
-    text = render(report, { details: false, rows }, report.suites.length);
+    text = render(report, { details: false, rows }, report.suites.length, options.failOnWarn ?? false);
     if (text.length + note.length < max) return text + note;
   }
   for (let suites = report.suites.length - 1; suites >= 0; suites--) {
-    text = render(report, { details: false, rows: 1 }, suites);
+    text = render(report, { details: false, rows: 1 }, suites, options.failOnWarn ?? false);
     if (text.length + note.length < max) return text + note;
   }
   return `### docket test\n\n${tally(report).cases} cases; the report is too large for a comment: see the job log.\n`;

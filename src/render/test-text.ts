@@ -3,7 +3,7 @@
  * broke, at its file:line:col, with what was expected and what was found. With --compare-to each
  * line shows the status at the ref → now. Pure.
  */
-import { tally } from '../testing/outcome.js';
+import { failedOnWarn, tally } from '../testing/outcome.js';
 import type { CaseOutcome, CaseStatus, SuiteOutcome, TestReport } from '../testing/types.js';
 import { painter, type Paint, type Style } from './paint.js';
 import { stripControl } from './sanitize.js';
@@ -15,12 +15,12 @@ export function statusWord(status: CaseStatus, paint: Paint): string {
   return paint(STYLE[status], WORD[status].padEnd(5));
 }
 
-export function renderTestText(report: TestReport, options: { color: boolean }): string {
+export function renderTestText(report: TestReport, options: { color: boolean; failOnWarn?: boolean }): string {
   const paint = painter(options.color);
   const out: string[] = [`docket test · target: ${stripControl(report.target)}${report.compareTo ? ` · compared to ${stripControl(report.compareTo)}` : ''}`, ''];
   for (const suite of report.suites) out.push(...suiteLines(suite, paint), '');
   for (const note of report.notes) out.push(`Note: ${stripControl(note)}`);
-  out.push(summaryLine(report));
+  out.push(summaryLine(report, options.failOnWarn ?? false));
   return `${out.join('\n')}\n`;
 }
 
@@ -54,7 +54,7 @@ function caseNote(c: CaseOutcome): string {
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
-export function summaryLine(report: TestReport): string {
+export function summaryLine(report: TestReport, failOnWarn = false): string {
   const t = tally(report);
   const parts = [`${t.pass} passed`];
   if (t.fail) parts.push(`${t.fail} failed`);
@@ -62,5 +62,6 @@ export function summaryLine(report: TestReport): string {
   if (t.flaky) parts.push(`${t.flaky} flaky`);
   if (t.warn) parts.push(`${t.warn} with warnings`);
   if (t.skipped) parts.push(`${t.skipped} not replayed`);
-  return `${t.cases} case${t.cases === 1 ? '' : 's'}: ${parts.join(', ')}.`;
+  const failing = failedOnWarn(report, failOnWarn);
+  return `${t.cases} case${t.cases === 1 ? '' : 's'}: ${parts.join(', ')}.${failing ? ` Failed: --fail-on-warn fails the run on ${failing}.` : ''}`;
 }

@@ -73,3 +73,15 @@ export function failed(report: TestReport, failOnWarn: boolean): boolean {
   const t = tally(report);
   return t.fail > 0 || t.error > 0 || (failOnWarn && (t.warn > 0 || t.flaky > 0));
 }
+
+/**
+ * The cases --fail-on-warn turned into failures (`1 case with warnings and 1 flaky case`), for the
+ * reports to say where the counts are: "1 case with warnings" reads as a pass, and the run exits 1.
+ * Undefined when it turned none.
+ */
+export function failedOnWarn(report: TestReport, failOnWarn: boolean): string | undefined {
+  const t = tally(report);
+  if (!failOnWarn || (t.warn === 0 && t.flaky === 0)) return undefined;
+  const which = [t.warn > 0 ? `${t.warn} case${t.warn === 1 ? '' : 's'} with warnings` : '', t.flaky > 0 ? `${t.flaky} flaky case${t.flaky === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+  return which;
+}

@@ -244,8 +244,8 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     : undefined;
   // Stopped, the report says so itself: the one JSON document a CI step reads holds the error.
   if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed, stopped ? errorJson(stopped) : undefined));
-  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report));
-  else io.stdout(renderTestText(report, { color: useColor(io, opts) }));
+  else if (opts.output === 'markdown') io.stdout(renderTestMarkdown(report, { failOnWarn: Boolean(opts.failOnWarn) }));
+  else io.stdout(renderTestText(report, { color: useColor(io, opts), failOnWarn: Boolean(opts.failOnWarn) }));
   if (opts.annotations === 'github') {
     const text = renderTestAnnotations(report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd) });
     if (opts.output === 'text') io.stdout(text);

@@ -10,6 +10,7 @@ import { renderTestErrorJson, renderTestJson } from '../../../src/render/test-js
 import { renderErrorJunit, renderTestJunit } from '../../../src/render/test-junit.js';
 import { ConfigError, DocketError } from '../../../src/errors.js';
 import { renderTestMarkdown } from '../../../src/render/test-markdown.js';
+import { renderTestText } from '../../../src/render/test-text.js';
 import type { CaseOutcome, TestReport } from '../../../src/testing/types.js';
 import { antJunitSchema, junitErrors, testReportErrors } from '../../helpers/test-reports.js';
 
@@ -140,6 +141,17 @@ describe('the pull-request comment', () => {
     expect(md).toContain('| skips | ⏭️ | ⏭️ | – |');
     expect(md).toContain('expected redline "Governing law" in {reject, needs\\_review}, got accept');
     expect(md).not.toContain('\u0007');
+  });
+  it('with --fail-on-warn, says that warned and flaky cases failed the run, in the comment and the text summary', () => {
+    const warned = kase('warns', 'warn', { expectations: [{ label: 'flag "Term"', severity: 'warn', at: at(12), held: 0, runs: 1, got: 'no flags' }] });
+    const lenient = { ...report, suites: [{ ...report.suites[0]!, cases: [report.suites[0]!.cases[0]!, report.suites[0]!.cases[2]!, warned] }] };
+    const strict = renderTestMarkdown(lenient, { failOnWarn: true });
+    expect(strict).toContain('**❌ Failed:** `--fail-on-warn` fails the run on 1 case with warnings and 1 flaky case.');
+    expect(renderTestMarkdown(lenient)).not.toContain('Failed:');
+    expect(renderTestText(lenient, { color: false, failOnWarn: true })).toContain('3 cases: 1 passed, 1 flaky, 1 with warnings. Failed: --fail-on-warn fails the run on 1 case with warnings and 1 flaky case.\n');
+    expect(renderTestText(lenient, { color: false })).toContain('3 cases: 1 passed, 1 flaky, 1 with warnings.\n');
+    // Nothing it turned into a failure: nothing said.
+    expect(renderTestText({ ...report, suites: [{ ...report.suites[0]!, cases: [report.suites[0]!.cases[0]!] }] }, { color: false, failOnWarn: true })).toContain('1 case: 1 passed.\n');
   });
   it('shows before → after with --compare-to', () => {
     const suite = report.suites[0]!;
