@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import type { TestReport } from '../testing/types.js';
-import { formatAnnotation } from './annotations.js';
+import { formatAnnotation, renderDiagnosticAnnotations } from './annotations.js';
 
 export function renderTestAnnotations(report: TestReport, options: { pathPrefix: string }): string {
   const repoPath = (file: string): string => (options.pathPrefix ? posix.join(options.pathPrefix, file) : file);
@@ -27,5 +27,7 @@ export function renderTestAnnotations(report: TestReport, options: { pathPrefix:
       }
     }
   }
-  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  const out = lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  // The test files' own warnings (a renamed subject, an outcome docket does not know) at their lines.
+  return `${renderDiagnosticAnnotations(report.warnings ?? [], options.pathPrefix)}${out}`;
 }

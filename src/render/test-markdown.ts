@@ -92,6 +92,8 @@ function render(report: TestReport, layout: Layout, suites: number, failOnWarn: 
   out.push('');
   const failing = failedOnWarn(report, failOnWarn);
   if (failing) out.push(`**${ICON.fail} Failed:** \`--fail-on-warn\` fails the run on ${failing}.`, '');
+  const warnings = report.warnings ?? [];
+  if (warnings.length > 0) out.push(...warnings.map((d) => `- ${ICON.warn} ${codeSpan(`${d.file}:${d.line}`)} ${escapeMarkdown(d.message)}`), '');
   for (const s of report.suites.slice(0, suites)) out.push(...suiteSection(s, layout));
   if (suites < report.suites.length) out.push(`_…and ${report.suites.length - suites} more test file(s), left out to keep this comment under the size limit; the job log and --junit have them all._`, '');
   for (const n of report.notes) out.push(`_${escapeMarkdown(n)}_`, '');

@@ -71,7 +71,7 @@ export function tally(report: TestReport): Tally {
 /** Exit 1 when an error-level expectation broke (or a case could not run); with --fail-on-warn also for warnings and flaky cases. */
 export function failed(report: TestReport, failOnWarn: boolean): boolean {
   const t = tally(report);
-  return t.fail > 0 || t.error > 0 || (failOnWarn && (t.warn > 0 || t.flaky > 0));
+  return t.fail > 0 || t.error > 0 || (failOnWarn && failedOnWarn(report, true) !== undefined);
 }
 
 /**
@@ -80,8 +80,13 @@ export function failed(report: TestReport, failOnWarn: boolean): boolean {
  * Undefined when it turned none.
  */
 export function failedOnWarn(report: TestReport, failOnWarn: boolean): string | undefined {
+  if (!failOnWarn) return undefined;
   const t = tally(report);
-  if (!failOnWarn || (t.warn === 0 && t.flaky === 0)) return undefined;
-  const which = [t.warn > 0 ? `${t.warn} case${t.warn === 1 ? '' : 's'} with warnings` : '', t.flaky > 0 ? `${t.flaky} flaky case${t.flaky === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
-  return which;
+  const warnings = report.warnings?.length ?? 0;
+  const which = [
+    t.warn > 0 ? `${t.warn} case${t.warn === 1 ? '' : 's'} with warnings` : '',
+    t.flaky > 0 ? `${t.flaky} flaky case${t.flaky === 1 ? '' : 's'}` : '',
+    warnings > 0 ? `${warnings} warning${warnings === 1 ? '' : 's'} of the test files` : '',
+  ].filter(Boolean);
+  return which.length > 0 ? `${which.slice(0, -1).join(', ')}${which.length > 1 ? ' and ' : ''}${which.at(-1)}` : undefined;
 }

@@ -2,7 +2,7 @@
  * The data model of `docket test`: test files as loaded, the expectations they state, review
  * results as the matchers read them, and outcomes. Plain, serialisable data.
  */
-import type { SourcePos } from '../diagnostics.js';
+import type { Diagnostic, SourcePos } from '../diagnostics.js';
 
 export type Severity = 'error' | 'warn';
 
@@ -159,4 +159,6 @@ export interface TestReport {
   notes: string[];
   /** Scratch playbooks the run made and could not archive (the next run archives them). */
   leftBehind?: string[];
+  /** The warnings of the test files and the configuration, at their lines (`--fail-on-warn` fails on them). */
+  warnings?: Diagnostic[];
 }

@@ -34,6 +34,16 @@ describe('docket test with broken inputs', () => {
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('tests/inbound-nda.test.yaml:5:11 warning test-subject-renamed playbook "Inbound NDAs" is renamed from "Inbound NDA" (renamed_from), and a new playbook takes that name: this test runs against the new one');
+    // The run's report carries the warning too: -o json, the annotations, and --fail-on-warn, which fails on it.
+    const args = ['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml', '-o', 'json', '--annotations', 'github'];
+    const run = await runCli(args);
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout) as { ok: boolean; diagnostics?: { code: string; file: string; line: number }[] };
+    expect([json.ok, json.diagnostics?.map((d) => [d.code, d.file, d.line])]).toEqual([true, [['test-subject-renamed', 'tests/inbound-nda.test.yaml', 5]]]);
+    expect(run.stderr).toMatch(/::warning file=[^,]*\/tests\/inbound-nda\.test\.yaml,line=5,title=docket test-subject-renamed::playbook "Inbound NDAs" is renamed from/);
+    const strict = await runCli([...args.slice(0, -4), '--fail-on-warn']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('Failed: --fail-on-warn fails the run on 1 warning of the test files.');
   });
 
   it('stops at a broken test file before any request to the services', async () => {

@@ -306,7 +306,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
       const emulator = Boolean(opts.emulator);
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
       s.progress.start('Testing');
-      return runTests(
+      const run = await runTests(
         selected,
         {
           root: project.root,
@@ -329,6 +329,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
         },
         compare,
       );
+      // The report carries them: its JSON, its annotations and --fail-on-warn see them too.
+      return warnings.length > 0 ? { ...run, warnings } : run;
     });
   } catch (error) {
     // A request the first signal kept from being tried again (the reads before any case runs) ends

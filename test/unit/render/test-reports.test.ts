@@ -114,6 +114,14 @@ describe('the JSON report', () => {
     expect(doc.suites[0]!.cases[0]!.expectations[0]!.got).toBe('bell\u0007 c1\u009b rtl\u202e');
     expect(text).not.toMatch(/[\u0007\u009b]/);
   });
+
+  it("holds the test files' warnings as diagnostics, valid against the schema", async () => {
+    const warning = { severity: 'warning' as const, code: 'unknown-outcome', message: 'outcome "rejectt" is none of accept, reject', file: 'tests/nda.test.yaml', line: 10, col: 23 };
+    const doc = JSON.parse(renderTestJson({ ...report, warnings: [warning] }, false)) as Record<string, unknown>;
+    expect(doc.diagnostics).toEqual([warning]);
+    expect(await testReportErrors(doc)).toEqual([]);
+    expect(JSON.parse(renderTestJson(report, false))).not.toHaveProperty('diagnostics');
+  });
 });
 
 describe('the JSON report of a run that could not start', () => {
