@@ -119,7 +119,7 @@ describe('docket test with broken inputs', () => {
     expect(xml).toContain('name="docket test could not run"');
   });
 
-  it('says why nothing ran: a named test file that declares none; a --target no test file tests is an error, as a FILES that names nothing', async () => {
+  it('a --target no test file tests is an error, as a named test file that declares none and a FILES that names nothing are', async () => {
     const dir = await example();
     const untested = await runCli(['test', '-C', dir, '--target', 'playbook/Vendor MSA'], { env: emu().env });
     expect([untested.code, untested.stderr]).toEqual([
@@ -128,7 +128,7 @@ describe('docket test with broken inputs', () => {
     ]);
     await writeFile(join(dir, 'tests/todo.test.yaml'), '# cases to come\n');
     const empty = await runCli(['test', '-C', dir, 'tests/todo.test.yaml'], { env: emu().env });
-    expect([empty.code, empty.stderr]).toEqual([0, 'tests/todo.test.yaml declares no test (an empty file, or only comments).\n']);
+    expect([empty.code, empty.stderr]).toEqual([1, 'Error: tests/todo.test.yaml declares no test (an empty file, or only comments)\n  hint: add a case, or name test files that hold some (without FILES every test file is read)\n']);
     // Named files that test something else: the target's own test file was not among them.
     const others = await runCli(['test', '-C', dir, 'tests/consulting.test.yaml', '--target', 'playbook/Inbound NDA'], { env: emu().env });
     expect([others.code, others.stderr]).toEqual([

@@ -113,7 +113,11 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   // As a FILES argument that names nothing: a CI job's --target that tests nothing must not pass.
   if (opts.target.length > 0 && selected.length === 0) throw untestedTargets(opts.target, loaded.files, subjects, only);
   const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, playbooks: await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }) } : undefined;
-  const none = selected.length > 0 ? undefined : await whyNoTests(project.root, only);
+  // Named FILES that hold no test are a selection that tests nothing, as a --target is: not a pass.
+  if (only.length > 0 && selected.length === 0) {
+    throw new UsageError(`${only.join(', ')} declare${only.length === 1 ? 's' : ''} no test (an empty file, or only comments)`, 'add a case, or name test files that hold some (without FILES every test file is read)');
+  }
+  const none = selected.length > 0 ? undefined : await whyNoTests(project.root);
   return { subjects, selected, warnings: loaded.diagnostics, compare, none };
 }
 
@@ -126,9 +130,8 @@ function untestedTargets(targets: string[], files: TestFile[], subjects: TestSub
   );
 }
 
-/** Says which it is: no test file at all, or files (named or found) that declare no test. */
-async function whyNoTests(root: string, only: string[]): Promise<string> {
-  if (only.length > 0) return `${only.join(', ')} declare${only.length === 1 ? 's' : ''} no test (an empty file, or only comments).`;
+/** Says which it is: no test file at all, or test files that declare no test. */
+async function whyNoTests(root: string): Promise<string> {
   const found = await findTestFiles(root);
   return found.length === 0 ? 'No test files found (*.test.yaml below the directory).' : `The test files declare no test (${found.join(', ')}: empty, or only comments).`;
 }
