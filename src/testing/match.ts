@@ -16,7 +16,7 @@
  */
 import type { SubjectRule } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
-import { countLabel, quoteFound } from './labels.js';
+import { quoteFound } from './labels.js';
 import type { Count, ExpectationResult, ExpectationSpec, FlagFact, PositionFact, RedlineFact, ReviewFacts, TextMatch } from './types.js';
 
 export function nameKey(text: string): string {
@@ -94,7 +94,8 @@ export function checkReview(spec: ExpectationSpec, facts: ReviewFacts): Expectat
       const outcomes = mine.map((r) => r.evaluation ?? 'none');
       const got = mine.length === 0 ? `no evaluation of ${JSON.stringify(spec.topic)}${facts.review_type === 'SummaryReview' ? ' (a SummaryReview has none)' : ''}` : outcomes.join(', ');
       const count = spec.count ?? { min: 1 };
-      if (!inCount(mine.length, count)) return { ok: false, got: mine.length === 0 ? got : `${plural(mine.length, 'evaluation')} (${got}), expected ${countLabel(count)}` };
+      // The expectation's label states the count (`count = 0`); got says only what was found.
+      if (!inCount(mine.length, count)) return { ok: false, got: mine.length === 0 ? got : `${plural(mine.length, 'evaluation')} (${got})` };
       if (spec.evaluation) {
         const set = 'in' in spec.evaluation ? spec.evaluation.in : spec.evaluation.not_in;
         const inSet = (o: string): boolean => set.includes(o);

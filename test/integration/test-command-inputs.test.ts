@@ -168,6 +168,11 @@ describe('docket test with broken inputs', () => {
     const hidden = await runCli(['test', '-C', dir, '--emulator', join(dir, '.drafts/inbound-nda.test.yaml')]);
     expect(hidden.code).toBe(1);
     expect(hidden.stderr).toContain('inbound-nda.test.yaml": in .drafts/, a folder docket does not read');
+    // So is the folder itself: not "a folder with no test file", which it holds.
+    for (const folder of ['.drafts', '.drafts/']) {
+      const named = await runCli(['test', '-C', dir, '--emulator', join(dir, folder)]);
+      expect([named.code, named.stderr.split('\n')[0]]).toEqual([1, `Error: ${JSON.stringify(join(dir, folder))}: a folder docket does not read (dot-folders and node_modules hold local or other people's files)`]);
+    }
     const outside = await runCli(['test', '-C', dir, '--emulator', join(dir, '../elsewhere.test.yaml')]);
     expect(outside.code).toBe(1);
     expect(outside.stderr).toContain('elsewhere.test.yaml" is outside the configuration directory');

@@ -155,6 +155,9 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
     const folder = (await isFolder(fromCwd)) ? fromCwd : (await isFolder(fromRoot)) ? fromRoot : undefined;
     const listed = shown.length > 0 ? `the test files here: ${shown.slice(0, 10).join(', ')}${shown.length > 10 ? ', …' : ''}` : 'this configuration has no *.test.yaml file';
     if (folder !== undefined) {
+      const skipped = below(folder).length === 0 ? skippedFolderOf(`${folder}/x`) : undefined;
+      // `.hidden` itself, or a folder inside one: its test files are never read, whatever it holds.
+      if (skipped !== undefined) throw new UsageError(`${JSON.stringify(file)}: ${skipped === folder.split('/').at(-1) ? 'a folder' : `in ${skipped}/, a folder`} docket does not read (dot-folders and node_modules hold local or other people's files)`, 'move the test files to a folder of the configuration, such as tests/');
       if (below(folder).length === 0) throw new UsageError(`${JSON.stringify(file)}: a folder with no test file (*.test.yaml) below it${didYouMean(file, [...new Set(shown.map((f) => f.slice(0, f.lastIndexOf('/') + 1)).filter((d) => d !== ''))])}`, `${listed} (paths are relative to the current directory)`);
       return below(folder);
     }

@@ -70,6 +70,8 @@ describe('checking expectations', () => {
     expect(checkReview({ type: 'redline', topic: 'Term', evaluation: { not_in: ['reject'] } }, facts).ok).toBe(true);
     expect(checkReview({ type: 'redline', topic: 'Residuals' }, facts)).toEqual({ ok: false, got: 'no evaluation of "Residuals"' });
     expect(checkReview({ type: 'redline', topic: 'Residuals', count: { max: 0 } }, facts).ok).toBe(true);
+    // Got says what was found; the expectation's label already states the count (`count = 0`).
+    expect(checkReview({ type: 'redline', topic: 'Governing law', count: { max: 0 } }, facts)).toEqual({ ok: false, got: '1 evaluation (needs_review)' });
     expect(checkReview({ type: 'redline', topic: 'Governing law', commentary: { contains: 'louisiana' } }, facts).ok).toBe(true);
     expect(checkReview({ type: 'redline', topic: 'Governing law', commentary: { equals: 'no' } }, facts).ok).toBe(false);
   });
