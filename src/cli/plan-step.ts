@@ -1,7 +1,7 @@
 /** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
 import { planProject } from '../engine/project.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
-import { refKey, type KindName, type LiveResource, type Plan } from '../engine/types.js';
+import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
@@ -23,6 +23,11 @@ export interface PlanStepOptions {
   droppedOnly?: readonly KindName[];
   /** Drift and pull: the plan is only read, never sent. */
   readOnly?: boolean;
+  /**
+   * Plans these declared resources alone, reading only their kinds, with nothing pruned: as if the
+   * files declared nothing else (docket test's look at the one template it tests).
+   */
+  only?: DesiredResource[];
 }
 
 /** The plan with what drift and pull need besides: the live objects, and those no file declares. */
@@ -35,11 +40,11 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
   s.progress.start('Reading live state');
   try {
     const result = await planProject({
-      desired: w.desired,
+      desired: opts.only ?? w.desired,
       services: connection.services,
       lock: s.lock,
       clock: () => new Date(),
-      prune: s.prune,
+      prune: opts.only ? {} : s.prune,
       targets,
       retryUncertain,
       ...(opts.adoptFiles ? { adoptFiles: true } : {}),

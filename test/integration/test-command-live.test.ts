@@ -310,4 +310,18 @@ describe('docket test against a standalone emulator', () => {
     }
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) a crashed run left');
   });
+  it('says when the live template it tests differs from the files (it never changes one on the services), and not once applied', async () => {
+    const dir = await example();
+    const TARGET = 'custom-template/Consulting Agreement';
+    expect((await runCli(['apply', '-C', dir, '--target', TARGET, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const cover = join(dir, 'custom-templates/consulting.cover.yaml');
+    await writeFile(cover, (await readFile(cover, 'utf8')).replace('        label: Hourly rate\n', '        label: Hourly rate\n        required: true\n'));
+    const notes = async (): Promise<string[]> => {
+      const r = await runCli(['test', '-C', dir, '--target', TARGET, '-o', 'json'], { env: emu().env });
+      return (JSON.parse(r.stdout) as { suites: { notes: string[] }[] }).suites.flatMap((suite) => suite.notes);
+    };
+    expect(await notes()).toEqual(['the live "Consulting Agreement" differs from the files (publish custom-template "Consulting Agreement" (definition)): these cases test the live one; run docket apply first to test the files\' version']);
+    expect((await runCli(['apply', '-C', dir, '--target', TARGET, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    expect(await notes()).toEqual([]);
+  });
 });

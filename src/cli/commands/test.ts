@@ -48,7 +48,8 @@ import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, requireValue, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile } from '../output-file.js';
-import { planInSession } from '../plan-step.js';
+import { planDetailsInSession, planInSession } from '../plan-step.js';
+import { refKey, type DesiredResource } from '../../engine/types.js';
 import { withSession, type Session } from '../session.js';
 import type { ServiceName } from '../../api/types.js';
 
@@ -331,7 +332,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
           now: () => new Date(),
           progress: (text) => s.progress.update(text),
           target: targetText(s, emulator),
-          ...(emulator ? { prepareTemplate: (t: TemplateSubject) => syncEmulatorTemplate(s, t) } : {}),
+          prepareTemplate: (t: TemplateSubject) => (emulator ? syncEmulatorTemplate(s, t) : compareLiveTemplate(s, t)),
         },
         compare,
       );
@@ -411,6 +412,36 @@ async function syncEmulatorTemplate(s: Session, subject: TemplateSubject): Promi
   s.lock = result.lock;
   if (result.report.failed > 0) throw new DocketError('emulator-sync', `could not bring ${JSON.stringify(subject.name)} up to date in the emulator (${result.report.failed} change(s) failed)`);
   return `brought ${JSON.stringify(subject.name)} up to date in the emulator first (${plan.changes.length} change(s))`;
+}
+
+/**
+ * On the services a template is tested as it is live (docket test never changes one): when the
+ * files say otherwise, the suite says so, or a green result would vouch for a version not applied.
+ */
+async function compareLiveTemplate(s: Session, subject: TemplateSubject): Promise<string | undefined> {
+  // The template and what it names (terms, attachments) alone: the agreements service only, as the cases.
+  const plan = await planDetailsInSession(s, { targets: [subject.target], only: withReferenced(s.workspace.desired, subject) }).then((details) => details.plan, (error: unknown) => {
+    if (error instanceof DocketError) return error;
+    throw error;
+  });
+  if (plan instanceof DocketError) return `could not compare the live ${JSON.stringify(subject.name)} with the files (${plan.message}); its cases test the live one`;
+  if (!hasChanges(plan)) return undefined;
+  const changes = plan.changes.map((c) => `${c.action} ${c.kind} ${JSON.stringify(c.name)}${c.action !== 'create' && c.fields.length > 0 ? ` (${c.fields.map((f) => f.field).join(', ')})` : ''}`);
+  return `the live ${JSON.stringify(subject.name)} differs from the files (${changes.join('; ')}): these cases test the live one; run docket apply first to test the files' version`;
+}
+
+/** The declared template a subject names, and every declared resource it references, transitively. */
+function withReferenced(desired: readonly DesiredResource[], subject: TemplateSubject): DesiredResource[] {
+  const byRef = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+  const start = desired.find((d) => d.kind === (subject.custom ? 'custom-template' : 'template') && d.name === subject.name);
+  const out = new Set<DesiredResource>();
+  const visit = (d: DesiredResource | undefined): void => {
+    if (!d || out.has(d)) return;
+    out.add(d);
+    for (const r of d.refs) visit(byRef.get(refKey(r.kind, r.key)));
+  };
+  visit(start);
+  return [...out];
 }
 
 interface CaptureFlags extends CommonOptions {
