@@ -433,7 +433,7 @@ async function compareLiveTemplate(s: Session, subject: TemplateSubject): Promis
 /** The declared template a subject names, and every declared resource it references, transitively. */
 function withReferenced(desired: readonly DesiredResource[], subject: TemplateSubject): DesiredResource[] {
   const byRef = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
-  const start = desired.find((d) => d.kind === (subject.custom ? 'custom-template' : 'template') && d.name === subject.name);
+  const start = byRef.get(refKey(subject.ref.kind, subject.ref.key));
   const out = new Set<DesiredResource>();
   const visit = (d: DesiredResource | undefined): void => {
     if (!d || out.has(d)) return;

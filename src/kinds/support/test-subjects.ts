@@ -50,6 +50,8 @@ export interface TemplateSubject {
   source: SourcePos;
   /** The `--target` of plan that names it (`custom-template/NAME`). */
   target: string;
+  /** Its declared resource's kind and key, to find it among the desired resources. */
+  ref: { kind: KindName; key: string };
   /** Another declared template is `renamed_from` this name: a test naming it may mean that one. */
   renamedAwayTo?: RenamedAway;
 }
@@ -82,7 +84,7 @@ export function declaredTemplates(desired: readonly DesiredResource[]): Map<stri
   const out = new Map<string, TemplateSubject>();
   for (const d of desired) {
     if (d.kind !== customTemplateKind.name && d.kind !== templateKind.name) continue;
-    out.set(d.key, { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}` });
+    out.set(d.key, { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}`, ref: { kind: d.kind, key: d.key } });
   }
   // `renamed_from` names a former name of the same kind: a custom template's, or a standard template's.
   markRenamedAway(out, desired, customTemplateKind.name, (t) => t.custom);
