@@ -11,6 +11,7 @@ import { escapeControl, stripControl } from '../render/sanitize.js';
 import { renderTestErrorJson } from '../render/test-json.js';
 import { VERSION } from '../version.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
+import type { SignalName } from './interrupt.js';
 import { redactingIo } from './redact.js';
 
 export { exitWhenWritten } from './exit.js';
@@ -75,6 +76,11 @@ export interface MainOptions {
   io?: Io;
   /** Resolves when a foreground command (the emulator) should stop. */
   waitForStop?: () => Promise<void>;
+  /**
+   * The signals the entry script held while docket's modules loaded (its holders removed when
+   * called): called once docket's own handlers listen, which then take them as they arrived.
+   */
+  signalsBeforeStart?: () => readonly SignalName[];
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
@@ -112,6 +118,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         io.stdout(errorDocument(json, new InterruptedError(signal)));
       })
     : undefined;
+  // Handled now as any first signal is (nothing was started): exit 130 or 143, with the JSON document above.
+  for (const signal of options.signalsBeforeStart?.() ?? []) process.emit(signal, signal);
   try {
     const args = hoistCommonFlags(argv, Object.keys(COMMANDS));
     for (const name of commandsFor(args.slice(2))) {
