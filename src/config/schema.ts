@@ -138,7 +138,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const hint = typeof property?.description === 'string' ? `\`${field}\`: ${property.description}` : undefined;
       return make('missing-field', `missing required field \`${field}\` in ${where}`, pointer, hint, false);
     }
-    case 'pattern':
+    case 'pattern': {
       if (e.propertyName !== undefined) {
         // From `propertyNames`: the key itself is wrong.
         return make(
@@ -157,8 +157,10 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       if (params.pattern === NOT_BLANK_PATTERN) return make('invalid-value', `${label} is required and must not be blank${gotValue(e.data)}`, pointer);
       if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${JSON.stringify(e.data)}`, pointer);
       if (params.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${JSON.stringify(e.data)}`, pointer);
-      if (extensionIn(String(params.pattern))) return make('invalid-value', `${label} must name a ${extensionIn(String(params.pattern))} file`, pointer);
+      const extension = extensionIn(String(params.pattern));
+      if (extension) return make('invalid-value', `${label} must name a ${extension} file`, pointer);
       return make('invalid-value', `${label} must match the pattern \`${String(params.pattern)}\``, pointer);
+    }
     case 'anyOf':
     case 'oneOf': {
       const alternatives = Array.isArray(e.schema) ? (e.schema as AnySchemaObject[]) : [];
