@@ -61,7 +61,8 @@ function testcase(suite: SuiteOutcome, c: CaseOutcome, seconds: string, failOnWa
     case 'error':
       return [`${head}>`, `      <error message="${xmlAttr(c.reason ?? 'could not run')}" type="run"></error>`, '    </testcase>'];
     case 'skipped':
-      return [`${head}>`, '      <skipped/>', '    </testcase>'];
+      // Why, where CI reporters show it (Jenkins' and Surefire's `skipped` take a message).
+      return [`${head}>`, c.reason ? `      <skipped message="${xmlAttr(c.reason)}"/>` : '      <skipped/>', '    </testcase>'];
     default:
       return [`${head}/>`];
   }

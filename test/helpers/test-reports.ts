@@ -14,7 +14,8 @@ export async function antJunitSchema(): Promise<string> {
   const source = await readFile(join(dirname(createRequire(import.meta.url).resolve('junit-xml/package.json')), 'src/index.test.ts'), 'utf8');
   const literal = /const antJunitSchema = '((?:[^'\\]|\\.)*)';/.exec(source)![1]!.replace(/\\'/g, "'");
   return literal
-    .replace('<xs:choice minOccurs="0"><xs:element name="error">', '<xs:choice minOccurs="0"><xs:element name="skipped"/><xs:element name="error">')
+    // Ant's form has no `skipped`; it is added as Jenkins' and Surefire's schemas have it, with an optional message.
+    .replace('<xs:choice minOccurs="0"><xs:element name="error">', '<xs:choice minOccurs="0"><xs:element name="skipped"><xs:complexType><xs:attribute name="message" type="xs:string"/></xs:complexType></xs:element><xs:element name="error">')
     .replace('<xs:attribute name="time" type="xs:decimal" use="required"><xs:annotation><xs:documentation xml:lang="en">Time taken (in seconds) to execute the tests in the suite', '<xs:attribute name="skipped" type="xs:int" use="optional"/><xs:attribute name="time" type="xs:decimal" use="required"><xs:annotation><xs:documentation xml:lang="en">Time taken (in seconds) to execute the tests in the suite');
 }
 

@@ -58,6 +58,7 @@ describe('JUnit', () => {
     expect(result.valid).toBe(true);
     expect(xml).toContain('<testsuite package="tests/nda.test.yaml" id="0" name="Inbound NDA"');
     expect(xml).toContain('tests="5" failures="1" errors="1" skipped="1"');
+    expect(xml).toContain('<skipped message="not in the cache"/>');
     expect(xml).toContain('expected redline "Governing law" in {reject, needs_review}, got accept');
     expect(xml).not.toContain('\u0007');
   });
