@@ -179,6 +179,9 @@ describe('a file the command writes at its end is checked at its start', () => {
       expect([r.code, r.requests]).toEqual([1, 0]);
       expect(r.stderr).toContain('--target playbook/Inbound NDA is none of --kind custom-term: together they select nothing to compare');
     }
+    // A rule's hint names its playbook's kind: rules are no --kind of their own.
+    const rule = await run(['drift', '-C', dir, '--kind', 'custom-term', '--target', 'rule/Inbound NDA/Term', '--timeout', '2s']);
+    expect(rule.stderr).toContain('hint: drop the --target, or add --kind playbook\n');
     // A rule of a playbook is within --kind playbook: it goes on to the service (which refuses the key here).
     const within = await run(['drift', '-C', dir, '--kind', 'playbook', '--target', 'rule/Inbound NDA/Term', '--timeout', '2s']);
     expect(within.stderr).not.toContain('select nothing');

@@ -54,7 +54,8 @@ export function refuseTargetsOutsideKinds(targets: readonly string[], kinds: rea
       const parent = KINDS.find((k) => k.name === target.kind)?.parentKind;
       const named = workspace.desired.filter((d) => d.kind === target.kind && d.key === target.key).flatMap((d) => d.refs.map((r) => r.kind));
       if ([target.kind, parent, ...named].some((k) => k !== undefined && kinds.includes(k))) continue;
-      throw new UsageError(`--target ${text} is none of --kind ${kinds.join(', ')}: together they select nothing to compare`, `drop the --target, or add --kind ${target.kind}`);
+      // A child kind is not a --kind of its own (rules come with their playbook): name its parent's.
+      throw new UsageError(`--target ${text} is none of --kind ${kinds.join(', ')}: together they select nothing to compare`, `drop the --target, or add --kind ${parent ?? target.kind}`);
     }
   };
 }
