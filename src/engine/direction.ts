@@ -105,6 +105,17 @@ export function editedLiveSince(c: Change, sync: SyncState): string[] {
   return record ? movedSince(record, Object.fromEntries(c.fields.map((f) => [f.field, f.before]))) : [];
 }
 
+/**
+ * The fields the files changed since the last sync of an object removed live (the create that
+ * would put it back): pull leaves such an object in the files, so its removal is not for it to
+ * adopt. Sensitive fields are in no record, and so never compared.
+ */
+export function editedInFilesSince(c: Change, sync: SyncState): string[] {
+  if (c.direction !== 'removed-live') return [];
+  const record = sync.byKey.get(refKey(c.kind, c.key));
+  return record ? movedSince(record, Object.fromEntries(c.fields.map((f) => [f.field, f.after]))) : [];
+}
+
 /** Work done in the app inside an object the files removed: a child edited since the last sync (its fields), or one no sync record names (`made`: made in the app since, or never recorded). */
 export interface ChildWork {
   child: LiveResource;

@@ -4,7 +4,7 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide, type ChildWork } from './direction.js';
+import { childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveSide, type ChildWork } from './direction.js';
 import type { SyncState } from './sync.js';
 import { refKey, type Action, type Change, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
@@ -25,6 +25,8 @@ export interface DriftItem {
   policy?: 'adopt' | 'ignore';
   /** Live work in an object the files removed (or in its rules): neither pull nor apply settles it. */
   removed_in_files?: true;
+  /** Removed live, but the files changed it (or its rules) since the last sync: pull leaves it in the files, apply creates it again. */
+  edited_in_files?: true;
 }
 
 /** A live object a pending document names (`docket export` wrote it; its file is still to add). */
@@ -88,6 +90,8 @@ export function driftReport(input: DriftInput): DriftReport {
   const toDrift = adderTo(report.drift, true);
   const toPending = adderTo(report.pending);
   const toIgnored = adderTo(report.ignored);
+  /** Parents removed live whose removed children the files changed: pull leaves them in the files too. */
+  const editedChildrenOf = new Set<string>();
   for (const c of input.plan.changes) {
     if (!isDrift(c.direction)) {
       toPending(item(c));
@@ -97,12 +101,21 @@ export function driftReport(input: DriftInput): DriftReport {
       if (input.childrenOf) for (const work of childrenEditedLive(c, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
       continue;
     }
+    // Removed live, but changed in the files since: the files' part is pending, and pull leaves the object in them.
+    const editedInFiles = editedInFilesSince(c, input.sync);
+    if (editedInFiles.length > 0) {
+      toDrift({ ...item(c), edited_in_files: true }, c.liveId);
+      toPending({ ...item(c), direction: 'changed-in-files', fields: editedInFiles.map((field) => ({ field, direction: 'files' })) }, c.liveId);
+      if (c.parent) editedChildrenOf.add(refKey(c.parent.kind, c.parent.key));
+      continue;
+    }
     // Of an object both sides changed, the files' part is pending and the live part drift.
     const live = c.direction === 'changed-both' ? c.fields.filter((f) => liveSide(f.direction) || f.direction === 'both') : c.fields;
     toDrift(item({ ...c, fields: live }), c.liveId);
     const files = c.direction === 'changed-both' ? c.fields.filter((f) => f.direction === 'files') : [];
     if (files.length > 0) toPending(item({ ...c, direction: 'changed-in-files', fields: files }), c.liveId);
   }
+  for (const i of report.drift) if (i.direction === 'removed-live' && editedChildrenOf.has(refKey(i.kind, i.key))) i.edited_in_files = true;
   for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   for (const l of input.unmatched) {

@@ -54,6 +54,18 @@ function revertible(report: DriftReport): boolean {
   return report.drift.some((i) => !i.removed_in_files);
 }
 
+/** Whether pull writes any of the drift: not what it leaves (live work in objects the files removed, removals of objects the files changed). */
+function pullable(report: DriftReport): boolean {
+  return report.drift.some((i) => !i.removed_in_files && !i.edited_in_files);
+}
+
+/** Objects removed live that the files changed since the last sync: pull keeps them in the files (editedNote). */
+function editedNote(report: DriftReport): string | undefined {
+  const n = report.drift.filter((i) => i.edited_in_files).length;
+  if (n === 0) return undefined;
+  return `Of these, ${n} removed live ${n === 1 ? 'is' : 'are'} changed in the files since the last sync, which pull leaves in the files: \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
+}
+
 /** Drift in objects the files removed is for a person to settle: neither pull nor apply does. */
 function removedNote(report: DriftReport): string | undefined {
   const n = report.drift.filter((i) => i.removed_in_files).length;
@@ -103,9 +115,11 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...report.ignored.map(line), '');
   }
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
-  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` \`docket pull\` writes it into the files${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : ''}${onlyLiveNote(report)}.` : ''}`);
+  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` ${pullable(report) ? '`docket pull` writes it into the files' : '`docket pull` leaves it'}${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : ''}${onlyLiveNote(report)}.` : ''}`);
   const removed = removedNote(report);
   if (removed) lines.push(removed);
+  const edited = editedNote(report);
+  if (edited) lines.push(edited);
   const { owed, leftLive } = pendingParts(report.pending);
   // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
   if (owed > 0) lines.push(`${plural(owed, 'object')} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`);
@@ -165,9 +179,12 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     pushWithin(lines, report.ignored.map(item), budget);
     lines.push('');
   }
-  if (revertible(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? ', or `docket apply` to revert it' : ''}${onlyLiveNote(report)}.`, '');
+  if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? ', or `docket apply` to revert it' : ''}${onlyLiveNote(report)}.`, '');
+  else if (revertible(report) && applyReverts(report)) lines.push(`Run \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
   const removed = removedNote(report);
   if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
+  const edited = editedNote(report);
+  if (edited) lines.push(`_${edited}_`, '');
   const { owed, leftLive } = pendingParts(report.pending);
   // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') finds what an apply still owes, and only that.
   if (owed > 0) lines.push(`_${plural(owed, 'object')} with pending changes of the files (not drift): see \`docket plan\`._`, '');

@@ -272,6 +272,15 @@ rules:
     await writeFile(join(dir, 'playbooks/more.yaml'), more);
     await app.archivePlaybook('Kept MSA');
 
+    // Drift says so too: not that pull writes them, and the files' edits pending.
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    expect(drift.code).toBe(2);
+    const report = JSON.parse(drift.stdout) as { drift: { key: string; edited_in_files?: boolean }[]; pending: { key: string; fields: { field: string }[] }[] };
+    expect(report.drift.map((i) => [i.key, i.edited_in_files ?? false])).toEqual(expect.arrayContaining([['Kept NDA/Term', true], ['Kept MSA', true], ['Kept NDA/Law', false]]));
+    expect(report.pending.map((i) => [i.key, i.fields.map((f) => f.field)])).toEqual(expect.arrayContaining([['Kept NDA/Term', ['actions']], ['Kept MSA/Liability', ['actions']]]));
+    const text = await cli('drift', '-C', dir);
+    expect(text.stdout).toContain('Of these, 3 removed live are changed in the files since the last sync, which pull leaves in the files: `docket apply` creates them again as the files say, or remove them from the files by hand.');
+
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(await read(dir, 'playbooks/nda.yaml')).toBe(edited.replace('  - { name: Law, actions: ACCEPT Delaware }\n', ''));
