@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
 import path, { dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
-import { readAsConfiguration } from '../config/discover.js';
+import { isTestFile, readAsConfiguration } from '../config/discover.js';
 import { writeDestination } from '../util/atomic-write.js';
 import { PROJECT_FILES } from '../config/load.js';
 import { APPLY_LOCK_FILE, DOCKET_RECORDS, isDocketRecord, WORK_DIR } from '../config/work-dir.js';
@@ -44,6 +44,9 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   return path;
 }
 
+/** refuseConfigurationFile's error: the file named must not be written, not even with why the run failed. */
+export class ConfigurationFileRefused extends UsageError {}
+
 /**
  * A usage error when `out` (checkOutputFile's path) is a file the configuration is made of:
  * docket.yaml, docket.lock.json or docket's records in .docket/ (which no read can rebuild), a YAML
@@ -67,8 +70,8 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   if (linked === undefined) return;
   // A YAML path no file holds yet is refused for what the next run would make of it, not for a file it would replace.
   const isFile = (PROJECT_FILES as readonly string[]).includes(linked) || isDocketRecord(linked) || workspace.files.has(linked) || (await lstat(out).then(() => true, () => false));
-  if (!isFile) throw new UsageError(`${flag} ${file} is a YAML file below the configuration: every later run would read it as a resource`, hint);
-  throw new UsageError(`${flag} ${file} is ${linked}, a file of the configuration: the saved file would take its place`, hint);
+  if (!isFile) throw new ConfigurationFileRefused(`${flag} ${file} is a YAML file below the configuration: every later run would read it as ${isTestFile(linked) ? 'a test file' : 'a resource'}`, hint);
+  throw new ConfigurationFileRefused(`${flag} ${file} is ${linked}, a file of the configuration: the saved file would take its place`, hint);
 }
 
 /** Whether a root-relative path is a file the configuration is read from, or one of docket's records. */

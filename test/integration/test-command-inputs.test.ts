@@ -210,6 +210,23 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toMatch(/tests\/linked\.test\.yaml:5:23 error file-outside-config contract file "fixtures\/linked\.docx" is a link to ".*secret\.docx", which is outside the configuration directory/);
   });
 
+  it('--junit never replaces a file of the configuration, a test file or a contract: refused before any case runs, the file as it was', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'docket.lock.json'), '{"version": 2, "targets": {}}\n');
+    for (const [file, says] of [
+      ['docket.lock.json', 'is docket.lock.json, a file of the configuration'],
+      ['tests/inbound-nda.test.yaml', 'is tests/inbound-nda.test.yaml, a file of the configuration'],
+      ['tests/fixtures/nda-standard.docx', 'is tests/fixtures/nda-standard.docx, a contract a test file names'],
+      ['tests/report.test.yaml', 'is a YAML file below the configuration: every later run would read it as a test file'],
+    ] as const) {
+      const path = join(dir, file);
+      const before = await readFile(path).catch(() => undefined);
+      const r = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml', '--junit', path]);
+      expect([r.code, r.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${path} ${says}${file.endsWith('.docx') ? ': the report would take its place' : file === 'tests/report.test.yaml' ? '' : ': the saved file would take its place'}`]);
+      expect(await readFile(path).catch(() => undefined)).toEqual(before);
+    }
+  });
+
   it('refuses an empty contract, and one that is not the PDF or Word file its name says, before any upload; text passes (the emulator reads it)', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/fixtures/empty.docx'), '');

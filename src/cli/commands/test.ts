@@ -5,7 +5,7 @@
  * run made (scratch playbooks, test agreements) before exiting 130.
  */
 import { setMaxListeners } from 'node:events';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { readRegularFileSync, unreadableReason } from '../../util/special-file.js';
 import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -47,7 +47,7 @@ import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, requireValue, withCommon, type CommonOptions } from '../options.js';
-import { checkOutputFile } from '../output-file.js';
+import { checkOutputFile, ConfigurationFileRefused, refuseConfigurationFile } from '../output-file.js';
 import { planDetailsInSession, planInSession } from '../plan-step.js';
 import { refKey, type DesiredResource } from '../../engine/types.js';
 import { withSession, type Session } from '../session.js';
@@ -102,6 +102,8 @@ interface PreparedTests {
   compare: CompareTo | undefined;
   /** Why nothing runs, when the selection is empty. */
   none: string | undefined;
+  /** The contract files every test file names, relative to the configuration directory. */
+  contracts: string[];
 }
 
 async function prepareTests(io: Io, workspace: Workspace, files: string[], opts: TestFlags): Promise<PreparedTests> {
@@ -119,7 +121,8 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
     throw new UsageError(`${only.join(', ')} declare${only.length === 1 ? 's' : ''} no test (an empty file, or only comments)`, 'add a case, or name test files that hold some (without FILES every test file is read)');
   }
   const none = selected.length > 0 ? undefined : await whyNoTests(project.root);
-  return { subjects, selected, warnings: loaded.diagnostics, compare, none };
+  const contracts = loaded.files.flatMap((f) => (f.kind === 'PlaybookTest' ? f.cases.flatMap((c) => ('file' in c.contract ? [c.contract.file] : [])) : []));
+  return { subjects, selected, warnings: loaded.diagnostics, compare, none, contracts };
 }
 
 function untestedTargets(targets: string[], files: TestFile[], subjects: TestSubjects, only: string[]): UsageError {
@@ -129,6 +132,15 @@ function untestedTargets(targets: string[], files: TestFile[], subjects: TestSub
     `--target ${targets.map(showText).join(', ')}: ${read} hold${only.length === 1 ? 's' : ''} no test of ${targets.length === 1 ? 'it' : 'them'}`,
     `${tested.length > 0 ? `tests exist for: ${tested.map(showText).join(', ')}` : 'no test file declares a test (*.test.yaml below the directory)'}${only.length > 0 ? '; without FILES every test file is read' : ''}`,
   );
+}
+
+/** The JUnit report must not replace a contract a test file names (reached through links too). */
+async function refuseContractFile(out: string, file: string, root: string, contracts: readonly string[]): Promise<void> {
+  const real = (p: string): Promise<string> => realpath(p).catch(() => p);
+  const target = await real(out);
+  for (const contract of contracts) {
+    if ((await real(join(root, contract))) === target) throw new ConfigurationFileRefused(`--junit ${file} is ${contract}, a contract a test file names: the report would take its place`, 'save it outside the configuration\'s files, such as --junit docket-test.xml beside docket.yaml');
+  }
 }
 
 /** Says which it is: no test file at all, or test files that declare no test. */
@@ -230,7 +242,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
       // Invalid test files or configuration: their lines are annotated as plan annotates a broken configuration's.
       report = await annotatingProblems(io, opts, () => runAndReport(io, files, opts));
     } catch (error) {
-      if (junit) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
+      if (junit && !(error instanceof ConfigurationFileRefused)) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
       throw error;
     }
     // The JUnit file first: when it cannot be written, stdout holds the error (in the report with -o json), not a report that looks fine.
@@ -296,7 +308,10 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
   let releaseApplyLock: (() => Promise<void>) | undefined;
   try {
     const check = async (workspace: Workspace): Promise<void> => {
+      // As plan --out: the report must not replace a file the configuration is made of (the lock, a test file, a contract).
+      if (opts.junit !== undefined) await refuseConfigurationFile(resolve(io.cwd, opts.junit), opts.junit, '--junit', workspace);
       prepared = await prepareTests(io, workspace, files, opts);
+      if (opts.junit !== undefined) await refuseContractFile(resolve(io.cwd, opts.junit), opts.junit, workspace.config.project.root, prepared.contracts);
       // On the in-process emulator a run changes its state (a template brought up to date, reviews):
       // one apply or test at a time, as two processes would each save their own copy of it. Taken
       // once the inputs are known good, before the emulator reads its state.
