@@ -1,18 +1,21 @@
 import { windowAround } from '../util/whole-slice.js';
+import { lineWithoutSecrets } from './url-secrets.js';
 
 /**
  * A value as a diagnostic quotes it: in double quotes, one line, every control character escaped
- * (JSON escapes C0; DEL and C1 are escaped here too), and cut short so a huge value stays readable.
+ * (JSON escapes C0; DEL and C1 are escaped here too), a URL's secrets hidden (`https://***@host/?…`,
+ * as the source line under the message hides them), and cut short so a huge value stays readable.
  */
 export function quoteValue(text: string, max = 60): string {
-  return escapeC1(JSON.stringify(cutShort(text, max)));
+  return escapeC1(JSON.stringify(cutShort(lineWithoutSecrets(text), max)));
 }
 
 /**
  * As quoteValue, but a long value is shown around index `at` (the character a message is about),
  * `…` where it is cut: its first characters may not reach it.
  */
-export function quoteAround(text: string, at: number, max = 60): string {
+export function quoteAround(raw: string, at: number, max = 60): string {
+  const text = lineWithoutSecrets(raw);
   if (text.length <= max) return quoteValue(text, max);
   // Two characters kept for the `…` at either end.
   return escapeC1(JSON.stringify(windowAround(text, at, max - 2, (max - 2) / 2).text));
@@ -23,7 +26,7 @@ export function quoteAround(text: string, at: number, max = 60): string {
  * expected and something else was found (`7`, `{"id":"x"}`).
  */
 export function showJson(value: unknown, max = 60): string {
-  return escapeC1(cutShort(JSON.stringify(value) ?? String(value), max));
+  return escapeC1(cutShort(lineWithoutSecrets(JSON.stringify(value) ?? String(value)), max));
 }
 
 function cutShort(text: string, max: number): string {
@@ -72,12 +75,12 @@ function isPlain(text: string, max = 60): boolean {
  * cannot reach a terminal or break the line.
  */
 export function showName(text: string): string {
-  return isPlain(text) ? `\`${text}\`` : quoteValue(text);
+  return isPlain(text) && lineWithoutSecrets(text) === text ? `\`${text}\`` : quoteValue(text);
 }
 
 /** As showName, for text a message shows bare (`--target playbook/X`). */
 export function showText(text: string): string {
-  return isPlain(text) ? text : quoteValue(text);
+  return isPlain(text) && lineWithoutSecrets(text) === text ? text : quoteValue(text);
 }
 
 /** A path a message shows: as written, or, when it holds a character that must be escaped, quoted in full (a path is never cut). */

@@ -4,6 +4,9 @@
  * fragment, and https except on loopback hosts, because the API key travels with every request.
  */
 import { quoteValue } from './quote.js';
+import { withoutSecrets } from './url-secrets.js';
+
+export { lineWithoutSecrets, withoutCredentials, withoutSecrets } from './url-secrets.js';
 
 export interface UrlProblem {
   code: 'invalid-url' | 'insecure-url';
@@ -48,32 +51,6 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
  */
 export function shown(text: string): string {
   return quoteValue(withoutSecrets(text));
-}
-
-/** `withoutCredentials`, and a query or fragment as `?…` or `#…`. */
-export function withoutSecrets(url: string): string {
-  return withoutCredentials(url).replace(/\?[^#]*/, '?…').replace(/#[\s\S]*$/, '#…');
-}
-
-/** A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`). */
-export function withoutCredentials(url: string): string {
-  return url.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/+)?)[^/?#\s]*@/, '$1***@').replace(/\/\/[^/?#\s]*@/g, '//***@');
-}
-
-/**
- * Every URL written in a line: `scheme://` and what follows up to a space or a quote. A scheme
- * starts after a character that cannot be part of one, so a line of a megabyte is read once.
- */
-const URL_IN_LINE = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'`<>]*/g;
-/** `user:password@` without a scheme (`url: bob:pw@host`), at the start of a value. */
-const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]+:[^\s"'`/?#@[\]{},]*@/g;
-
-/**
- * A line of a file as an excerpt under a message shows it: each URL in it as `withoutSecrets`
- * shows it, so the line quoted beside a refused `url:` does not print what the message hid.
- */
-export function lineWithoutSecrets(line: string): string {
-  return line.replace(URL_IN_LINE, withoutSecrets).replace(BARE_CREDENTIALS, '***@');
 }
 
 /** What is wrong with the spelling of a URL that is not `http(s)://…`, when it is only its spelling. */

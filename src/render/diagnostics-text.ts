@@ -7,7 +7,7 @@ import { windowAround } from '../util/whole-slice.js';
 import { stripControl } from './sanitize.js';
 import { oneLine } from './value.js';
 import type { SourceLine } from '../config/source-lines.js';
-import { lineWithoutSecrets } from '../config/url-policy.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 
 /** Messages quote user values; none of it may reach the terminal raw. */
 function clean(d: Diagnostic): Diagnostic {

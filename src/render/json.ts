@@ -5,7 +5,7 @@
 import { windowAround } from '../util/whole-slice.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
-import { lineWithoutSecrets } from '../config/url-policy.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
 
 /** C1 controls (U+007F–U+009F) and the line separators, escaped: see `jsonText`. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { markInvisible, quoteValue, showName } from '../../../src/config/quote.js';
+import { markInvisible, quoteValue, showJson, showName } from '../../../src/config/quote.js';
+import { lineWithoutSecrets } from '../../../src/config/url-secrets.js';
 
 describe('showName', () => {
   it('shows a plain name in backticks, and one that would show nothing there (empty, blank, space at an end) quoted', () => {
@@ -18,5 +19,23 @@ describe('quoteValue', () => {
     expect(quoteValue('Café ✓')).toBe('"Café ✓"');
     expect(markInvisible('a\u{E0020}b')).toBe('a<U+E0020>b');
     expect(showName('r\u034F')).toBe('"r\\u034f"');
+  });
+});
+
+describe("a URL's secrets in what output quotes", () => {
+  it('are hidden in every quoted value, as in the source line under the message, however the URL is spelled', () => {
+    expect(quoteValue('not-an-email https://u:PW@x.example.com/?q=Q#F')).toBe('"not-an-email https://***@x.example.com/?…#…"');
+    expect(showName('https://bob:PW@hooks.example.com/x?token=T')).toBe('"https://***@hooks.example.com/x?…"');
+    expect(showJson(['https://u:PW@x.example.com'])).toBe('["https://***@x.example.com"]');
+    for (const [line, shown] of [
+      ['  url: "https:/u:PW@api.example.com/r"', '  url: "https:/***@api.example.com/r"'],
+      ['  url: http:/u:PW@127.0.0.1/r', '  url: http:/***@127.0.0.1/r'],
+      ['  url: //u:PW@api.example.com/r', '  url: //***@api.example.com/r'],
+      ['  url: https:/api.example.com/r?QS', '  url: https:/api.example.com/r?…'],
+      ["  url: 'https:\\\\u:PW@api.example.com/r'", "  url: '***@api.example.com/r'"],
+      ['  url: bob:pw@host.example  # alice@acme.example', '  url: ***@host.example  # alice@acme.example'],
+    ]) expect(lineWithoutSecrets(line)).toBe(shown);
+    // What is no URL is left as it is: e-mails, a path with a double slash, a key and its value.
+    for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?']) expect(lineWithoutSecrets(plain)).toBe(plain);
   });
 });

@@ -1,0 +1,31 @@
+/**
+ * How output shows a URL that may hold a secret: its `user:password@` as `***@`, what follows `?`
+ * or `#` as `…`. Used by every message that quotes a value and by the source line under it.
+ */
+
+/** `withoutCredentials`, and a query or fragment as `?…` or `#…`. */
+export function withoutSecrets(url: string): string {
+  return withoutCredentials(url).replace(/\?[^#]*/, '?…').replace(/#[\s\S]*$/, '#…');
+}
+
+/** A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`). */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/+)?)[^/?#\s]*@/, '$1***@').replace(/\/\/[^/?#\s]*@/g, '//***@');
+}
+
+/**
+ * Every URL written in a line: `scheme://` (or a slip of it: `https:/`, `https:\\`, a bare `//`)
+ * and what follows up to a space or a quote. A scheme starts after a character that cannot be part
+ * of one, so a line of a megabyte is read once.
+ */
+const URL_IN_LINE = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+|(?<![:/])\/\/)[^\s"'`<>]*/g;
+/** `user:password@` without a scheme (`url: bob:pw@host`), at the start of a value. */
+const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]+:[^\s"'`/?#@[\]{},]*@/g;
+
+/**
+ * A line of a file as an excerpt under a message shows it: each URL in it as `withoutSecrets`
+ * shows it, so the line quoted beside a refused `url:` does not print what the message hid.
+ */
+export function lineWithoutSecrets(line: string): string {
+  return line.replace(URL_IN_LINE, withoutSecrets).replace(BARE_CREDENTIALS, '***@');
+}
