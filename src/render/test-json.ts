@@ -6,7 +6,7 @@
  */
 import { tally } from '../testing/outcome.js';
 import type { CaseOutcome, TestReport } from '../testing/types.js';
-import { jsonText, withExcerpts, type ErrorJson } from './json.js';
+import { jsonText, type ErrorJson } from './json.js';
 
 /** A run that produced no suites: what the error document reports around the error. */
 const NO_RUN: TestReport = { target: '', suites: [], notes: [] };
@@ -51,7 +51,7 @@ export function renderTestJson(report: TestReport, failed: boolean, error?: Erro
       notes: s.notes,
     })),
     notes: report.notes,
-    ...(error ? { error: error.error, diagnostics: error.diagnostics } : report.warnings?.length ? { diagnostics: withExcerpts(report.warnings) } : {}),
+    ...(error ? { error: error.error, diagnostics: error.diagnostics } : report.warnings?.length ? { diagnostics: report.warnings } : {}),
   };
   return jsonText(body);
 }

@@ -103,8 +103,30 @@ export function renderTestJunit(report: TestReport, options: JunitOptions): stri
       '  </testsuite>',
     );
   });
+  // With --fail-on-warn the test files' warnings fail the run: a suite per file, a failure per warning, so the reporter is not green.
+  if (options.failOnWarn) lines.push(...warningSuites(report.warnings ?? [], report.suites.length, options));
   lines.push('</testsuites>');
   return `${lines.join('\n')}\n`;
+}
+
+/** The test files' warnings as failures (`file:line:col code`), a suite per file, ids after `first`. */
+function warningSuites(warnings: readonly Diagnostic[], first: number, options: Pick<JunitOptions, 'started' | 'hostname'>): string[] {
+  const files = [...new Set(warnings.map((d) => d.file ?? 'docket test'))];
+  return files.flatMap((file, i) => {
+    const own = warnings.filter((d) => (d.file ?? 'docket test') === file);
+    return [
+      suiteTag({ file, id: first + i, name: `${file} warnings`, tests: own.length, failures: own.length, errors: 0, skipped: 0, time: '0.000' }, options),
+      '    <properties/>',
+      ...own.flatMap((d) => [
+        `    <testcase name="${xmlAttr(`${where(d) || 'configuration'} ${d.code}`)}" classname="docket test" time="0.000">`,
+        `      <failure message="${xmlAttr(`${d.message} (--fail-on-warn)`)}" type="${xmlAttr(d.code)}">${xmlText([`${where(d)}${where(d) ? ' ' : ''}warning ${d.code} ${d.message}`, ...(d.hint ? [`hint: ${d.hint}`] : [])].join('\n'))}</failure>`,
+        '    </testcase>',
+      ]),
+      '    <system-out></system-out>',
+      '    <system-err></system-err>',
+      '  </testsuite>',
+    ];
+  });
 }
 
 /** Where a diagnostic points, as the text output says it (`file:line:col`, or the file, or nothing). */

@@ -17,7 +17,7 @@ import { quoteValue } from '../config/quote.js';
 import { textDiagnostics, withoutEchoesOf } from '../config/text-hygiene.js';
 import { writtenIn } from '../config/written-number.js';
 import { linesIn } from '../config/source-lines.js';
-import { parseWithPositions, type DocPositions } from '../config/yaml-positions.js';
+import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { normName } from '../engine/normalize.js';
 import type { PlaybookSubject, RenamedAway, TemplateSubject } from '../kinds/support/test-subjects.js';
@@ -122,11 +122,11 @@ class Checker {
 
   private error(code: string, message: string, pointer: string, hint?: string, key = false): void {
     const at = key ? this.positions.at(pointer) : this.positions.valueAt(pointer);
-    this.diagnostics.push({ severity: 'error', code, message, ...at, ...(hint ? { hint } : {}) });
+    this.diagnostics.push({ severity: 'error', code, message, ...at, ...pathOf(pointer), ...(hint ? { hint } : {}) });
   }
 
   private warning(code: string, message: string, pointer: string, hint?: string): void {
-    this.diagnostics.push({ severity: 'warning', code, message, ...this.positions.valueAt(pointer), ...(hint ? { hint } : {}) });
+    this.diagnostics.push({ severity: 'warning', code, message, ...this.positions.valueAt(pointer), ...pathOf(pointer), ...(hint ? { hint } : {}) });
   }
 
   private at(pointer: string): SourcePos {
@@ -461,4 +461,10 @@ const PDF_SIGNATURE = [...Buffer.from('%PDF-', 'latin1')];
 
 function startsWith(head: Uint8Array, magic: readonly number[]): boolean {
   return magic.every((b, i) => head[i] === b);
+}
+
+/** A diagnostic's `path` (`cases[0].contract.file`), as validate gives one for a key or value of a document. */
+function pathOf(pointer: string): { path?: string } {
+  const path = pointerToPath(pointer);
+  return path ? { path } : {};
 }

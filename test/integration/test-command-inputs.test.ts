@@ -38,8 +38,8 @@ describe('docket test with broken inputs', () => {
     const args = ['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml', '-o', 'json', '--annotations', 'github'];
     const run = await runCli(args);
     expect(run.code).toBe(0);
-    const json = JSON.parse(run.stdout) as { ok: boolean; diagnostics?: { code: string; file: string; line: number }[] };
-    expect([json.ok, json.diagnostics?.map((d) => [d.code, d.file, d.line])]).toEqual([true, [['test-subject-renamed', 'tests/inbound-nda.test.yaml', 5]]]);
+    const json = JSON.parse(run.stdout) as { ok: boolean; diagnostics?: { code: string; file: string; line: number; path?: string; excerpt?: string }[] };
+    expect([json.ok, json.diagnostics?.map((d) => [d.code, d.file, d.line, d.path, d.excerpt])]).toEqual([true, [['test-subject-renamed', 'tests/inbound-nda.test.yaml', 5, 'playbook', 'playbook: Inbound NDA']]]);
     expect(run.stderr).toMatch(/::warning file=[^,]*\/tests\/inbound-nda\.test\.yaml,line=5,title=docket test-subject-renamed::playbook "Inbound NDAs" is renamed from/);
     const strict = await runCli([...args.slice(0, -4), '--fail-on-warn']);
     expect(strict.code).toBe(1);

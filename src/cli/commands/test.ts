@@ -19,7 +19,8 @@ import { ConfigError, DocketError, InterruptedError, UsageError } from '../../er
 import { normName } from '../../engine/normalize.js';
 import { declaredPlaybooks, declaredTemplates, TEST_TARGET_KINDS, type TemplateSubject } from '../../kinds/support/test-subjects.js';
 import { renderTestAnnotations } from '../../render/test-annotations.js';
-import { errorJson } from '../../render/json.js';
+import { errorJson, withExcerpts } from '../../render/json.js';
+import { sourceLines } from '../../config/source-lines.js';
 import { renderTestErrorJson, renderTestJson } from '../../render/test-json.js';
 import { renderErrorJunit, renderTestJunit } from '../../render/test-junit.js';
 import { renderTestMarkdown } from '../../render/test-markdown.js';
@@ -351,8 +352,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
         },
         compare,
       );
-      // The report carries them: its JSON, its annotations and --fail-on-warn see them too.
-      return warnings.length > 0 ? { ...run, warnings } : run;
+      // The report carries them (with their source lines, as validate -o json gives them): its JSON, its annotations and --fail-on-warn see them too.
+      return warnings.length > 0 ? { ...run, warnings: withExcerpts(warnings, sourceLines(project.root)) } : run;
     });
   } catch (error) {
     // A request the first signal kept from being tried again (the reads before any case runs) ends

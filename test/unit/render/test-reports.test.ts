@@ -84,6 +84,17 @@ describe('JUnit', () => {
     expect(lenient).toContain('warns: warn');
   });
 
+  it("with --fail-on-warn, the test files' warnings are failures too, a suite per file, valid against the schema", async () => {
+    const warning = { severity: 'warning' as const, code: 'unknown-outcome', message: 'outcome "rejectt" is none of accept, reject', file: 'tests/nda.test.yaml', line: 10, col: 23, hint: 'kept as written' };
+    const started = new Date('2026-11-24T10:00:00Z');
+    const strict = renderTestJunit({ ...report, warnings: [warning] }, { started, hostname: 'ci', seconds: 1, failOnWarn: true });
+    expect(strict).toContain('<testsuite package="tests/nda.test.yaml" id="1" name="tests/nda.test.yaml warnings"');
+    expect(strict).toContain('tests="1" failures="1" errors="0"');
+    expect(strict).toContain('<testcase name="tests/nda.test.yaml:10:23 unknown-outcome" classname="docket test" time="0.000">');
+    expect(await junitErrors(strict)).toEqual([]);
+    expect(renderTestJunit({ ...report, warnings: [warning] }, { started, hostname: 'ci', seconds: 1 })).not.toContain('unknown-outcome');
+  });
+
   it('says why when the run could not start: an error per problem at its file:line, or the one error', async () => {
     const started = new Date('2026-11-24T10:00:00Z');
     const invalid = errorJson(new ConfigError([{ severity: 'error', code: 'unknown-playbook', message: 'no Playbook named "Inbound NDAA" <is> declared', file: 'tests/nda.test.yaml', line: 2, col: 11, hint: 'did you mean `Inbound NDA`?' }, { severity: 'warning', code: 'unknown-outcome', message: 'kept', file: 'tests/nda.test.yaml', line: 9, col: 3 }, { severity: 'error', code: 'duplicate-case', message: 'case "a" is named twice', file: 'tests/b.test.yaml', line: 7, col: 11 }], 'the test files are invalid'));
