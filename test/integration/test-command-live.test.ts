@@ -323,5 +323,11 @@ describe('docket test against a standalone emulator', () => {
     expect(await notes()).toEqual(['the live "Consulting Agreement" differs from the files (publish custom-template "Consulting Agreement" (definition)): these cases test the live one; run docket apply first to test the files\' version']);
     expect((await runCli(['apply', '-C', dir, '--target', TARGET, '--auto-approve'], { env: emu().env })).code).toBe(0);
     expect(await notes()).toEqual([]);
+    // One not live at all gets no note of a live one: its cases say it is not live yet.
+    await writeFile(join(dir, 'templates/new.yaml'), 'kind: Template\nname: Brand New NDA\ntype: NDA\n');
+    await writeFile(join(dir, 'tests/new.test.yaml'), 'kind: TemplateTest\ntemplate: Brand New NDA\ncases:\n  - name: ok\n    values: {}\n    expect: accepted\n');
+    const fresh = await runCli(['test', '-C', dir, 'tests/new.test.yaml', '-o', 'json'], { env: emu().env });
+    const suite = (JSON.parse(fresh.stdout) as { suites: { notes: string[]; cases: { status: string; reason?: string }[] }[] }).suites[0]!;
+    expect([suite.notes, suite.cases.map((c) => [c.status, c.reason])]).toEqual([[], [['error', '"Brand New NDA" is not live yet; run docket apply first']]]);
   });
 });
