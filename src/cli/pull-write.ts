@@ -26,7 +26,7 @@ interface Target {
 /** What the pull records once its files are written: `file`, written by `write`. */
 export interface SyncWrite {
   file: string;
-  write(): Promise<void>;
+  write(): Promise<unknown>;
 }
 
 /**

@@ -36,7 +36,8 @@ export interface Session {
   /** The file recordSync writes (docket.lock.json, or the emulator's sync file). */
   syncFile: string;
   /** Records sync changes in docket.lock.json, each field under the service it lives on. */
-  recordSync(updates: SyncUpdates): Promise<void>;
+  /** Returns what is worth telling of the write (a merge conflict of the lock it resolved). */
+  recordSync(updates: SyncUpdates): Promise<string | undefined>;
   /**
    * The end of an apply: this target's lock entries (`create`: write the file even with none) and
    * the sync changes, in one atomic write when both live in docket.lock.json (all but
@@ -175,11 +176,11 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       const state = sync();
       return (key, record) => recordHeld(key, record, records, serviceOf, state);
     };
-    const recordSync = async (updates: SyncUpdates): Promise<void> => {
+    const recordSync = async (updates: SyncUpdates): Promise<string | undefined> => {
       const changes = syncChanges(updates);
-      if (!changes) return;
+      if (!changes) return undefined;
       await connection.saveEmulator();
-      await writeSync(syncLocation, changes);
+      return writeSync(syncLocation, changes);
     };
     const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined> => {
       // With every record held already, the sections are still named: one written out of order by

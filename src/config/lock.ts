@@ -965,18 +965,27 @@ export type SyncChangesOf = SyncChanges | ((doc: LockDocument) => SyncChanges | 
  * Changes sync records, per target (`null` forgets a record; `reset` empties a target's records
  * first), keeping everything else of the file. One atomic write, and none when nothing changes.
  */
-export async function writeSync(location: LockLocation, changesOf: SyncChangesOf): Promise<void> {
-  if (typeof changesOf !== 'function' && !hasSyncChanges(changesOf)) return;
+/** Writes sync record changes; returns what is worth telling (a merge conflict it resolved), as settleLock does. */
+export async function writeSync(location: LockLocation, changesOf: SyncChangesOf): Promise<string | undefined> {
+  if (typeof changesOf !== 'function' && !hasSyncChanges(changesOf)) return undefined;
   const { text: before, read } = await readForWrite(location);
   const changes = typeof changesOf === 'function' ? changesOf(read.doc) : changesOf;
-  if (changes === undefined) return;
+  if (changes === undefined) return undefined;
   await removeStaleTempsOf(location.path);
   const out = withSync(read.doc, changes);
   const pieces = renderPieces(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
-  if (sameText(pieces, before) || (before === undefined && !out.synced) || holdsAlready(before, read.doc, out)) return;
+  if (sameText(pieces, before) || (before === undefined && !out.synced) || holdsAlready(before, read.doc, out)) return undefined;
   await writtenAs(location.label, writeFileAtomic(location.path, pieces, { tempDir: tempDirOf(location.path) }));
   await remember(location.path, out);
+  return before !== undefined && splitConflict(before) ? conflictResolved(location.label, read) : undefined;
+}
+
+/** What a write that resolved a merge conflict says: what it kept, and how many sync records it dropped. */
+function conflictResolved(label: string, read: ReadLockResult): string {
+  const dropped = read.droppedRecords ?? 0;
+  const kept = dropped === 0 ? "both sides' entries kept" : `both sides' file entries kept, ${dropped === 1 ? 'the sync record' : `the ${dropped} sync records`} they disagreed on dropped`;
+  return `${label}: its merge conflict is resolved (${kept}) and the file written whole`;
 }
 
 /**
@@ -1040,11 +1049,7 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   await removeStaleTempsOf(location.path);
   await writtenAs(location.label, writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) }));
   await remember(location.path, out);
-  if (text !== undefined && splitConflict(text)) {
-    const dropped = read.droppedRecords ?? 0;
-    const kept = dropped === 0 ? "both sides' entries kept" : `both sides' file entries kept, ${dropped === 1 ? 'the sync record' : `the ${dropped} sync records`} they disagreed on dropped`;
-    return `${location.label}: its merge conflict is resolved (${kept}) and the file written whole`;
-  }
+  if (text !== undefined && splitConflict(text)) return conflictResolved(location.label, read);
   if (!read.doc.targets[target] && legacyFiles(read.doc, location) !== undefined) return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
   return undefined;
 }

@@ -88,6 +88,8 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
       const kinds = kindNames(opts.kind);
       const check = refuseTargetsOutsideKinds(opts.target, kinds);
       const { plan, report } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
+        // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
+        for (const warning of s.workspace.warnings) s.logger.info(`Warning: ${warning}`);
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds });
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));

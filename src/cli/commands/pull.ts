@@ -59,7 +59,10 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const kinds = kindNames(opts.kind);
       const check = refuseTargetsOutsideKinds(opts.target, kinds);
       const dryRun = Boolean(opts.dryRun);
+      let told: string | undefined;
       const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
+        // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
+        for (const warning of s.workspace.warnings) s.logger.info(`Warning: ${warning}`);
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds, readAll: true });
         const byKind = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         // Of a kind the files dropped whole, only the objects they dropped are anyone's (as drift has it): none made in the app is written.
@@ -93,13 +96,19 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           ...(dryRun ? {} : { inSync: new Map([...goneRecords(details.plan, s.workspace.desired, details.live, KINDS, s.sync(), kinds), ...inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds)]) }),
         });
         if (!dryRun) {
-          await writePulled(root, result.files, { file: s.syncFile, write: () => s.recordSync(result.sync) });
+          await writePulled(root, result.files, {
+            file: s.syncFile,
+            write: async () => {
+              told = await s.recordSync(result.sync);
+            },
+          });
         }
         return { plan: byKind.plan, result };
       });
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun }));
       else if (opts.output === 'markdown') io.stdout(renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts) }));
       else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));
+      if (told && !opts.quiet) io.stderr(`${told}\n`);
       setExit(0);
     });
 }

@@ -122,3 +122,20 @@ it('a copy of the emulator state a killed run left half-written in .docket/ is r
   expect(existsSync(stale)).toBe(false);
   await expectConverged(async (...args: string[]) => run(...args, '--emulator'), dir);
 });
+
+it('pull and drift say what a merge conflict in the sync records drops, and pull that it resolved it, as apply does', async () => {
+  const { dir, run, path, review, records } = await appliedWithRecords();
+  const text = await readFile(path, 'utf8');
+  const doc = JSON.parse(text) as Synced & Record<string, unknown>;
+  const side = (term: string) => JSON.stringify({ ...doc, synced: { ...doc.synced, [review]: { ...records, 'rule:Inbound NDA/Term': term } } }, null, 2);
+  await writeFile(path, `<<<<<<< HEAD\n${side(records['rule:Inbound NDA/Term']!)}\n=======\n${side(`${records['rule:Inbound NDA/Term']!}x`)}\n>>>>>>> other\n`);
+  const warning = 'drops the 1 sync record the two sides disagree on';
+  const drift = await run('drift', '-C', dir);
+  expect(drift.stderr).toContain(`Warning: docket.lock.json:1: docket.lock.json has a merge conflict; docket reads both sides' file entries, which do not contradict, ${warning}`);
+  const pulled = await run('pull', '-C', dir);
+  expect(pulled.code, pulled.stderr).toBe(0);
+  expect(pulled.stderr).toContain(warning);
+  expect(pulled.stderr).toContain("docket.lock.json: its merge conflict is resolved (both sides' file entries kept, the sync record they disagreed on dropped) and the file written whole");
+  expect(await readFile(path, 'utf8')).not.toContain('<<<<<<<');
+  await expectConverged(run, dir);
+});
