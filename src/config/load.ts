@@ -16,7 +16,7 @@ import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics } from './schema.js';
 import { documentValidators, type DocumentValidator } from './document-validators.js';
 import { didYouMean, suggest } from './suggest.js';
-import { showJson, showName, showPath } from './quote.js';
+import { quoteValue, showJson, showName, showPath } from './quote.js';
 import { textDiagnostics, withoutEchoesOf } from './text-hygiene.js';
 import { writtenIn } from './written-number.js';
 import { linesIn } from './source-lines.js';
@@ -346,7 +346,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     }
     // A list of resources (`- kind: Member`) reads as a list, not as the resources it holds: say so, not "no `kind`".
     const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
-    const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === null || value === undefined ? undefined : `a single value (got ${showJson(value)})`;
+    const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === null || value === undefined ? undefined : `a single value (got ${typeof value === 'string' ? quoteValue(value) : showJson(value)})`;
     diagnostics.push({
       severity: 'error',
       code: 'not-a-resource',

@@ -324,8 +324,9 @@ export const templateKind: KindModule<'template'> = {
     const info = liveTemplateType({ type: data.wireType, attributes: data.attributes });
     const schemas = new Map(TEMPLATE_TYPES.map((t) => [t.type, ctx.schema(t.schema) as ParameterSchema]));
     // An export of attachments writes each one it knows `.pending`, to wait for its PDF.
-    const pendingIds = new Set(ctx.writes?.('attachment') ? ctx.live('attachment').map((a) => a.id) : []);
-    const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => pendingIds.has(id) });
+    const known = new Set(ctx.live('attachment').map((a) => a.id));
+    const written = ctx.writes?.('attachment') === true;
+    const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => written && known.has(id), attachmentKnown: (id) => known.has(id) });
     if (!info || !result) {
       const agreementType = typeof data.attributes.agreement_type === 'string' ? ` (agreement_type ${data.attributes.agreement_type})` : '';
       return { document: {}, empty: true, notes: [`template "${live.name}" has type ${data.wireType}${agreementType}, which docket does not know; not exported`] };

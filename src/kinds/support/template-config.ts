@@ -42,6 +42,8 @@ export interface TemplateExportContext {
   attachmentName(id: string): string | undefined;
   /** True when the run writes this attachment's document `.pending` (export: its PDF is to be added). */
   attachmentPending?(id: string): boolean;
+  /** True when docket.lock.json records this attachment, so an export of attachments would write it. */
+  attachmentKnown?(id: string): boolean;
 }
 
 /** Keys a service may add to a nested object that are bookkeeping, not parameters. */
@@ -280,11 +282,15 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
     } else {
       // `attachments:` is managed as a whole list: writing part of it would plan to detach the rest.
       const pending = unknown.filter((id) => ctx.attachmentPending?.(id) === true);
-      const unwritten = unknown.filter((id) => !pending.includes(id));
+      const left = unknown.filter((id) => !pending.includes(id) && ctx.attachmentKnown?.(id) === true);
+      const unwritten = unknown.filter((id) => !pending.includes(id) && !left.includes(id));
       if (pending.length > 0) {
         notes.push(
           `\`attachments\` (${pending.join(', ')}) not exported: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
         );
+      }
+      if (left.length > 0) {
+        notes.push(`\`attachments\` (${left.join(', ')}) not exported: this export leaves attachments out; export with --kind attachment too, then list ${left.length === 1 ? 'it' : 'them'} here by name`);
       }
       if (unwritten.length > 0) {
         notes.push(

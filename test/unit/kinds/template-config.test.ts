@@ -182,12 +182,15 @@ describe('templateDocument: attachments', () => {
     expect((none.doc.parameters as Record<string, unknown>).include_security_policy_attachment_id).toBe(SECURITY_ID);
   });
 
-  it('says an unknown attachment waits for its pending document only when the export wrote one for it', () => {
+  it('says an unknown attachment waits for its pending document only when the export wrote one for it, and names --kind attachment when it left one out', () => {
     const THIRD_ID = '33333333-3333-4333-8333-333333333333';
+    const FOURTH_ID = '44444444-4444-4444-8444-444444444444';
     const pending = new Set([OTHER_ID]);
-    const result = doc(csa({ attachment_ids: [SECURITY_ID, OTHER_ID, THIRD_ID] }), { ...ctx(), attachmentPending: (id) => pending.has(id) });
+    const known = new Set([OTHER_ID, FOURTH_ID]);
+    const result = doc(csa({ attachment_ids: [SECURITY_ID, OTHER_ID, THIRD_ID, FOURTH_ID] }), { ...ctx(), attachmentPending: (id) => pending.has(id), attachmentKnown: (id) => known.has(id) });
     expect(result.notes).toEqual([
       `\`attachments\` (${OTHER_ID}) not exported: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
+      `\`attachments\` (${FOURTH_ID}) not exported: this export leaves attachments out; export with --kind attachment too, then list it here by name`,
       `\`attachments\` (${SECURITY_ID}, ${THIRD_ID}) not exported: no Attachment document was written for them (the service cannot list attachments; only those docket.lock.json records are known): write one (its PDF beside it, no \`id:\`), then list it here by name`,
     ]);
   });
