@@ -1090,14 +1090,28 @@ class PullPlanner {
     // Cleared text is written `""` where no placeholder holds it: live has no value all the same.
     const reason = p.wanted === null || p.wanted === undefined || p.wanted === '' ? `live has no value for ${what}; change the variable or the environment` : `live value ${wanted} differs from ${what}; change the variable or the environment`;
     if (!owner) {
-      this.notes.push(`${file}:${p.line}: ${reason}`);
+      this.notes.push(`${file}:${this.lineAsRead(file, p.document, p.pointer) ?? p.line}: ${reason}`);
       return;
     }
     const field = p.pointer.slice(owner.pointer.length + 1).replace(/\//g, '.');
     owner.entry.failed.add(fieldOf(owner) ?? '*');
     const c = owner.entry.change;
-    this.notPulled.push({ kind: c.kind, key: c.key, name: c.name, direction: c.direction ?? 'unknown', fields: [field], file, line: p.line, reason });
+    this.notPulled.push({ kind: c.kind, key: c.key, name: c.name, direction: c.direction ?? 'unknown', fields: [field], file, line: this.lineAsRead(file, p.document, p.pointer) ?? p.line, reason });
   }
+
+  /**
+   * The line a value is on in the file as read: the edit that found the problem may have moved it
+   * (a text above it grew), and every other entry of the report, a dry run's too, says lines as read.
+   */
+  private lineAsRead(file: string, index: number, pointer: string): number | undefined {
+    const text = this.input.read(file);
+    if (text === undefined) return undefined;
+    let parsed = this.readPositions.get(file);
+    if (!parsed) this.readPositions.set(file, (parsed = parseWithPositions(text, file)));
+    return parsed.documents.find((d) => d.index === index)?.positions.valueAt(pointer).line;
+  }
+
+  private readonly readPositions = new Map<string, ReturnType<typeof parseWithPositions>>();
 
   /**
    * A parent renamed in the app and pulled takes its children's records to its new name: a rule's

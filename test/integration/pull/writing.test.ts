@@ -185,6 +185,20 @@ describe('pull writes files', () => {
     expect(await readFile(join(dir, 'playbooks/ph.yaml'), 'utf8')).toBe(file);
   });
 
+  it('says the line of a placeholder it keeps as the file was read, also when a text above it grew in the same pull', async () => {
+    const file = 'kind: Playbook\nname: PL\nrules:\n  - name: A\n    actions: ACCEPT a\n  - name: B\n    actions: ACCEPT b\n    description: Lead is ${var.lead}\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  lead: alice@acme.example\n', 'playbooks/pl.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('PL', 'A', { actions: 'ACCEPT a\nline2\nline3' });
+    await app.editRule('PL', 'B', { description: 'Lead is bob' });
+    const said = 'rule "PL/B" description (playbooks/pl.yaml:8): live value "Lead is bob" differs from var.lead';
+    expect((await cli('pull', '-C', dir, '--target', 'playbook/PL', '--dry-run')).stdout).toContain(said);
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/PL');
+    expect(pulled.stdout).toContain(said);
+    expect(await readFile(join(dir, 'playbooks/pl.yaml'), 'utf8')).toContain('line3\n  - name: B');
+  });
+
   it('writes null over a merged value live cleared, with the file\'s other changes (it refused the whole file)', async () => {
     const file = 'kind: Playbook\nname: MQ\nrules:\n  - &base\n    name: A\n    actions: ACCEPT a\n    internal_notes: Shared note\n  - <<: *base\n    name: B\n    actions: ACCEPT b\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/mq.yaml': file });
