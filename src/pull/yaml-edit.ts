@@ -775,8 +775,22 @@ class DocumentEditor {
       else this.splice(items[index - 1]!.range![1], item.range![1], '');
       return;
     }
-    // With the comment lines right above it, which are its own (an item added goes above them, too).
-    this.splice(this.aboveComments(this.lineStart(this.dashOf(seq, index))), this.afterLine(item.range![1]), '');
+    // With the comment lines right above it, which are its own (an item added goes above them, too),
+    // and those after its last line indented into it, which are its own as well.
+    const dash = this.dashOf(seq, index);
+    this.splice(this.aboveComments(this.lineStart(dash)), this.innerComments(this.afterLine(item.range![1]), this.column(dash)), '');
+  }
+
+  /** Past the comment lines from `lineStart` on that are indented further than `column` (inside the item above them). */
+  private innerComments(lineStart: number, column: number): number {
+    let end = lineStart;
+    while (end < this.text.length) {
+      const nl = this.text.indexOf('\n', end);
+      const line = this.text.slice(end, nl < 0 ? this.text.length : nl);
+      if (!/^\s*#/.test(line) || /^ */.exec(line)![0].length <= column) break;
+      end = nl < 0 ? this.text.length : nl + 1;
+    }
+    return end;
   }
 
   /** A list that must hold nothing: `[]`, since an empty block list would read as null. */

@@ -128,6 +128,9 @@ describe('editYaml', () => {
     // An item goes with the comment lines right above it, as an item added goes above them.
     const first = edit(PLAYBOOK, (v) => setAt(v, '/rules/0', undefined)).text!;
     expect(first).toBe(PLAYBOOK.slice(0, PLAYBOOK.indexOf('  # Term')) + PLAYBOOK.slice(PLAYBOOK.indexOf('  - name: Law')));
+    // And with the comment lines after its last line indented into it: they are its own, not the next item's.
+    const inner = 'rules:\n  - name: K1\n    actions: ACCEPT k1\n    # note about K1 only\n  # about K2\n  - name: K2\n    actions: ACCEPT k2\n';
+    expect(edit(inner, (v) => setAt(v, '/rules/0', undefined)).text).toBe('rules:\n  # about K2\n  - name: K2\n    actions: ACCEPT k2\n');
   });
 
   it('renames a list item in place, keeping its comments, beside an item that comes', () => {
