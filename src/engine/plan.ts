@@ -116,7 +116,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
 
 /** Where a reference is written, with its `path` (`rules[3].reviewer`, `parameters.…`) as validate gives one. */
 function refAt(d: DesiredResource, ref: Ref): SourcePos & { path: string } {
-  return { ...(ref.source ?? d.source), path: problemSourceOf(d.fieldSources, ref.field)?.path ?? ref.field };
+  return { ...(ref.source ?? d.source), path: ref.path ?? problemSourceOf(d.fieldSources, ref.field)?.path ?? ref.field };
 }
 
 /** A warning found while matching, as the plan's warnings say them: at its file:line, with what to do. */

@@ -18,6 +18,8 @@ export interface Ref {
   /** The field that holds the reference (for dependency and error messages). */
   field: string;
   source?: SourcePos;
+  /** Its diagnostic path when more exact than the field's: an item of a list (`attachments[1]`). */
+  path?: string;
 }
 
 /**

@@ -246,7 +246,7 @@ export const templateKind: KindModule<'template'> = {
       const names = doc.body.attachments.map((n) => normName(n));
       fields.attachments = [...names].sort();
       pointers.attachments = '/attachments';
-      names.forEach((n, i) => refs.push({ kind: 'attachment', key: n, field: 'attachments', source: valueOf(doc, `/attachments/${i}`) }));
+      names.forEach((n, i) => refs.push({ kind: 'attachment', key: n, field: 'attachments', source: valueOf(doc, `/attachments/${i}`), path: `attachments[${i}]` }));
     }
     for (const ref of attachmentParameterRefs(parameters, '/parameters')) {
       const field = `${PARAM}${ref.pointer.split('/').slice(2, 4).join('.')}`;

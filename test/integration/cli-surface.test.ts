@@ -284,6 +284,8 @@ describe("the plan's own problems in -o json", () => {
     expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
     await writeFile(join(dir, 'templates/mutual-nda.yaml'), 'kind: Template\nname: Mutual NDA\ntype: DPA\n');
     await writeFile(join(dir, 'playbooks/vendor-msa.yaml'), 'kind: Playbook\nname: Inbound NDA\nrenamed_from: [Vendor MSA]\n');
+    const csa = await readFile(join(dir, 'templates/cloud-services.yaml'), 'utf8');
+    await writeFile(join(dir, 'templates/cloud-services.yaml'), csa.replace('attachments: [Security Exhibit]', 'attachments: [Security Exhibit, Other Thing]'));
     const nda = await readFile(join(dir, 'playbooks/inbound-nda.yaml'), 'utf8');
     await writeFile(join(dir, 'playbooks/inbound-nda.yaml'), nda.replace('name: Inbound NDA', 'name: Old Inbound').replace('  - name: Term\n', '  - name: Term\n    id: 11111111-2222-4333-8444-555555555556\n'));
     const plan = await runCli(['plan', '-C', dir, '--emulator', '-o', 'json']);
@@ -293,6 +295,8 @@ describe("the plan's own problems in -o json", () => {
         ['pinned-id-not-found', 'playbooks/inbound-nda.yaml', 'rules[0].id'],
         ['rename-target-live', 'playbooks/vendor-msa.yaml', 'renamed_from'],
         ['unsupported-change', 'templates/mutual-nda.yaml', 'type'],
+        // An item of a list is named as one.
+        ['unknown-reference', 'templates/cloud-services.yaml', 'attachments[1]'],
       ]),
     );
   });
