@@ -91,7 +91,10 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
       const valid = validate(value);
       // A value with a control character is one error, not also the schema's about the same value.
-      if (!valid) diagnostics.push(...withoutEchoesOf(hygiene, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label, written })));
+      // Tests written as list items (`- kind: PlaybookTest`) read as a list: said how to write them, as for resource files.
+      const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
+      const hint = 'write each test as a document of its own, without the leading `- ` (separate documents in one file with `---`)';
+      if (!valid) diagnostics.push(...withoutEchoesOf(hygiene, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label, written })).map((d) => (listed && !d.path && !d.hint ? { ...d, hint } : d)));
       // The checks below run on a document the schema refused too (each reads only values of the
       // right type), so one run reports every problem, not the schema's first and then the rest.
       if (!isPlainObject(value) || (value.kind !== 'PlaybookTest' && value.kind !== 'TemplateTest')) continue;

@@ -46,6 +46,15 @@ describe('docket test with broken inputs', () => {
     expect(strict.stdout).toContain('Failed: --fail-on-warn fails the run on 1 warning of the test files.');
   });
 
+  it('says how to write tests given as list items, as for resource files', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/listed.test.yaml'), '- kind: PlaybookTest\n  playbook: Inbound NDA\n  cases: []\n');
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/listed.test.yaml:1:1 error invalid-value the document must be a mapping, not a list');
+    expect(r.stderr).toContain('hint: write each test as a document of its own, without the leading `- ` (separate documents in one file with `---`)');
+  });
+
   it('stops at a broken test file before any request to the services', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDAA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
