@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,17 @@ describe('docket test against a standalone emulator', () => {
     expect(outside.stderr).toContain(`such as ${relative(process.cwd(), dir)}/tests/captured.test.yaml`);
     const hidden = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', join(dir, '.local/x.test.yaml'), '--playbook', 'Inbound NDA'], { env: emu().env });
     expect([hidden.code, hidden.stderr]).toEqual([1, expect.stringContaining('is in .local/, a folder docket does not read')]);
+    // A test file's name that is a link to another file of the configuration: never written through.
+    for (const [target, shown] of [['../docket.yaml', 'docket.yaml'], ['fixtures/nda-standard.docx', 'tests/fixtures/nda-standard.docx']] as const) {
+      const link = join(dir, 'tests/linked.test.yaml');
+      await rm(link, { force: true });
+      await symlink(target, link);
+      const before = await readFile(join(dir, 'tests', target));
+      const linked = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', link, '--playbook', 'Inbound NDA'], { env: emu().env });
+      expect([linked.code, linked.stderr]).toEqual([1, expect.stringContaining(`leads through a link to "${shown}", which is not a test file of the configuration`)]);
+      expect(await readFile(join(dir, 'tests', target))).toEqual(before);
+    }
+    await rm(join(dir, 'tests/linked.test.yaml'));
     const undeclared = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--playbook', 'Inbound NDAA'], { env: emu().env });
     expect(undeclared.code).toBe(1);
     expect(undeclared.stderr).toContain('--playbook "Inbound NDAA" is not a playbook this configuration declares, did you mean `Inbound NDA`?');

@@ -50,6 +50,7 @@ import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, requireValue, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile, ConfigurationFileRefused, refuseConfigurationFile } from '../output-file.js';
 import { planDetailsInSession, planInSession } from '../plan-step.js';
+import { writeDestination } from '../../util/atomic-write.js';
 import { CREATE_ACTIONS, refKey, type DesiredResource } from '../../engine/types.js';
 import { withSession, type Session } from '../session.js';
 import type { ServiceName } from '../../api/types.js';
@@ -524,6 +525,11 @@ async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: strin
   const skipped = skippedFolderOf(where);
   if (skipped !== undefined) {
     throw new UsageError(`--out ${quoteValue(opts.out)} is in ${skipped}/, a folder docket does not read (dot-folders and node_modules hold local or other people's files)`, `write it to a folder of the configuration, such as ${example}`);
+  }
+  // The case is written where the name leads: through a link, that must be a test file of the configuration too.
+  const lands = relative(await realpath(root).catch(() => root), writeDestination(out)).split(sep).join('/');
+  if (isOutside(lands) || !isTestFile(lands) || skippedFolderOf(lands) !== undefined) {
+    throw new UsageError(`--out ${quoteValue(opts.out)} leads through a link to ${quoteValue(isOutside(lands) ? writeDestination(out) : lands)}, which is not a test file of the configuration: the case would be written into it`, `name the test file itself, such as ${example}`);
   }
   const names = [...declared.values()].map((p) => p.name);
   if (opts.playbook !== undefined && !declared.has(normName(opts.playbook))) {
