@@ -3,7 +3,7 @@
  * that cannot be written fails before the services are read (or reviews paid for), not after.
  */
 import { constants } from 'node:fs';
-import { access, lstat, realpath, stat } from 'node:fs/promises';
+import { access, lstat, open, realpath, stat } from 'node:fs/promises';
 import path, { dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
 import { isTestFile, readAsConfiguration } from '../config/discover.js';
@@ -44,6 +44,29 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   return path;
 }
 
+/** What a flag writes: said in messages, and how a file it wrote before starts (it may replace that one). */
+export interface OwnOutput {
+  what: string;
+  example: string;
+  looksLike(head: string): boolean;
+}
+
+export const SAVED_PLAN: OwnOutput = { what: 'a saved plan', example: 'plan.json', looksLike: (head) => head.trimStart().startsWith('{') };
+export const JUNIT_REPORT: OwnOutput = { what: 'a JUnit report', example: 'docket-test.xml', looksLike: (head) => head.trimStart().startsWith('<') };
+
+/** The first bytes of a file as text; undefined when there is none (or it cannot be read: the write says why). */
+async function firstBytes(file: string): Promise<string | undefined> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const buffer = Buffer.alloc(64);
+    const read = await handle.read(buffer, 0, 64, 0).catch(() => undefined);
+    return read && buffer.subarray(0, read.bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** refuseConfigurationFile's error: the file named must not be written, not even with why the run failed. */
 export class ConfigurationFileRefused extends UsageError {}
 
@@ -55,7 +78,7 @@ export class ConfigurationFileRefused extends UsageError {}
  * as the configuration names them, or reached through a link either way (a lock shared by two
  * checkouts is a link out of the configuration; a data file may be a link to another file).
  */
-export async function refuseConfigurationFile(out: string, file: string, flag: string, workspace: Workspace): Promise<void> {
+export async function refuseConfigurationFile(out: string, file: string, flag: string, workspace: Workspace, written: OwnOutput): Promise<void> {
   const root = workspace.config.project.root;
   const realRoot = await realpath(root).catch(() => root);
   const real = destinationOrAsNamed(out);
@@ -66,8 +89,13 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   // The apply lock is made with link(), never written through one: a link there is only refused.
   const own = [...(PROJECT_FILES as readonly string[]), ...DOCKET_RECORDS.filter((rel) => rel !== APPLY_LOCK_RECORD), ...workspace.files.keys()];
   const linked = named ?? own.find((rel) => destinationOrAsNamed(path.join(root, rel)) === real);
-  const hint = `save it outside the configuration's files, such as ${flag} plan.json beside docket.yaml`;
-  if (linked === undefined) return;
+  const hint = `save it outside the configuration's files, such as ${flag} ${written.example} beside docket.yaml`;
+  if (linked === undefined) {
+    // Any other file there that is not one this flag writes (a test's contract, a note): not replaced either.
+    const head = isInside(realRoot, real) && !rootRelative(realRoot, real).startsWith(`${WORK_DIR}/`) ? await firstBytes(real) : undefined;
+    if (head !== undefined && head.trim() !== '' && !written.looksLike(head)) throw new ConfigurationFileRefused(`${flag} ${file} is a file of the configuration directory that is not ${written.what}: the saved file would take its place`, hint);
+    return;
+  }
   // A YAML path no file holds yet is refused for what the next run would make of it, not for a file it would replace.
   const isFile = (PROJECT_FILES as readonly string[]).includes(linked) || isDocketRecord(linked) || workspace.files.has(linked) || (await lstat(out).then(() => true, () => false));
   if (!isFile) throw new ConfigurationFileRefused(`${flag} ${file} is a YAML file below the configuration: every later run would read it as ${isTestFile(linked) ? 'a test file' : 'a resource'}`, hint);

@@ -113,6 +113,11 @@ describe('a file the command writes at its end is checked at its start', () => {
     ] as const) {
       await refused(config, out, rel);
     }
+    // Any other file of the directory that is no saved plan (a test's contract, a note): not replaced either.
+    await mkdir(join(config, 'tests/fixtures'), { recursive: true });
+    await writeFile(join(config, 'tests/fixtures/nda.docx'), Buffer.from('PK\u0003\u0004 a contract'));
+    await refused(config, join(config, 'tests/fixtures/nda.docx'), '', `--out ${join(config, 'tests/fixtures/nda.docx')} is a file of the configuration directory that is not a saved plan: the saved file would take its place`);
+    expect(await readFile(join(config, 'tests/fixtures/nda.docx'), 'utf8')).toBe('PK\u0003\u0004 a contract');
     // Not there yet, and still read as a resource by every later run: said so, not as a file it would replace.
     await refused(config, join(config, 'plans', 'saved.yaml'), 'plans/saved.yaml', `--out ${join(config, 'plans', 'saved.yaml')} is a YAML file below the configuration: every later run would read it as a resource`);
     expect(await contents()).toEqual(before);

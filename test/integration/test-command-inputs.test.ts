@@ -225,15 +225,20 @@ describe('docket test with broken inputs', () => {
     for (const [file, says] of [
       ['docket.lock.json', 'is docket.lock.json, a file of the configuration'],
       ['tests/inbound-nda.test.yaml', 'is tests/inbound-nda.test.yaml, a file of the configuration'],
-      ['tests/fixtures/nda-standard.docx', 'is tests/fixtures/nda-standard.docx, a contract a test file names'],
+      ['tests/fixtures/nda-standard.docx', 'is a file of the configuration directory that is not a JUnit report'],
       ['tests/report.test.yaml', 'is a YAML file below the configuration: every later run would read it as a test file'],
     ] as const) {
       const path = join(dir, file);
       const before = await readFile(path).catch(() => undefined);
       const r = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml', '--junit', path]);
-      expect([r.code, r.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${path} ${says}${file.endsWith('.docx') ? ': the report would take its place' : file === 'tests/report.test.yaml' ? '' : ': the saved file would take its place'}`]);
+      expect([r.code, r.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${path} ${says}${file === 'tests/report.test.yaml' ? '' : ': the saved file would take its place'}`]);
       expect(await readFile(path).catch(() => undefined)).toEqual(before);
     }
+    // A text contract that starts as XML would: named by a test file, still refused.
+    await writeFile(join(dir, 'tests/fixtures/nda.txt'), '<contract>This Agreement is governed by the laws of Delaware.</contract>\n');
+    await writeFile(join(dir, 'tests/text.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: text\n    contract: { file: fixtures/nda.txt }\n    expect: { flags: { count: { min: 0 } } }\n');
+    const text = await runCli(['test', '-C', dir, '--emulator', 'tests/text.test.yaml', '--junit', join(dir, 'tests/fixtures/nda.txt')]);
+    expect([text.code, text.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${join(dir, 'tests/fixtures/nda.txt')} is tests/fixtures/nda.txt, a contract a test file names: the report would take its place`]);
   });
 
   it('refuses an empty contract, and one that is not the PDF or Word file its name says, before any upload; text passes (the emulator reads it)', async () => {

@@ -12,7 +12,7 @@ import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import type { Interrupts } from '../interrupt.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
-import { checkOutputFile, refuseConfigurationFile } from '../output-file.js';
+import { checkOutputFile, refuseConfigurationFile, SAVED_PLAN } from '../output-file.js';
 import { keyValues, redact, redactEach } from '../redact.js';
 import { sealPlan } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
@@ -50,7 +50,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       const out = opts.out === undefined ? undefined : await checkOutputFile(io.cwd, opts.out, '--out', 'plan.json');
       const deadline = Date.now() + opts.timeout;
       const { plan, workspace } = await annotatingProblems(io, opts, () =>
-        withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...(out ? { check: (w) => refuseConfigurationFile(out, opts.out!, '--out', w) } : {}) }, async (s) => ({
+        withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...(out ? { check: (w) => refuseConfigurationFile(out, opts.out!, '--out', w, SAVED_PLAN) } : {}) }, async (s) => ({
           plan: await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain) }),
           workspace: s.workspace,
         })),

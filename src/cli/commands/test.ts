@@ -48,7 +48,7 @@ import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, requireValue, withCommon, type CommonOptions } from '../options.js';
-import { checkOutputFile, ConfigurationFileRefused, refuseConfigurationFile } from '../output-file.js';
+import { checkOutputFile, ConfigurationFileRefused, JUNIT_REPORT, refuseConfigurationFile } from '../output-file.js';
 import { planDetailsInSession, planInSession } from '../plan-step.js';
 import { writeDestination } from '../../util/atomic-write.js';
 import { CREATE_ACTIONS, refKey, type DesiredResource } from '../../engine/types.js';
@@ -311,7 +311,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
   try {
     const check = async (workspace: Workspace): Promise<void> => {
       // As plan --out: the report must not replace a file the configuration is made of (the lock, a test file, a contract).
-      if (opts.junit !== undefined) await refuseConfigurationFile(resolve(io.cwd, opts.junit), opts.junit, '--junit', workspace);
+      if (opts.junit !== undefined) await refuseConfigurationFile(resolve(io.cwd, opts.junit), opts.junit, '--junit', workspace, JUNIT_REPORT);
       prepared = await prepareTests(io, workspace, files, opts);
       if (opts.junit !== undefined) await refuseContractFile(resolve(io.cwd, opts.junit), opts.junit, workspace.config.project.root, prepared.contracts);
       // On the in-process emulator a run changes its state (a template brought up to date, reviews):
