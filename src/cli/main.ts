@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { ApiError, ConfigError, DocketError, InterruptedError } from '../errors.js';
 import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
 import { escapeControl, stripControl } from '../render/sanitize.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { renderTestErrorJson } from '../render/test-json.js';
 import { VERSION } from '../version.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
@@ -225,8 +226,8 @@ async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promi
     return error.exitCode;
   }
   if (error instanceof DocketError) {
-    io.stderr(`Error: ${stripControl(error.message)}\n`);
-    if (error.hint) io.stderr(`  hint: ${stripControl(error.hint)}\n`);
+    io.stderr(`Error: ${stripControl(lineWithoutSecrets(error.message))}\n`);
+    if (error.hint) io.stderr(`  hint: ${stripControl(lineWithoutSecrets(error.hint))}\n`);
     if (error instanceof ApiError && error.details.status === 0 && !error.hint) io.stderr('  hint: check the service URL and your network\n');
     return 1;
   }

@@ -8,6 +8,7 @@ import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Change, Plan } from '../engine/types.js';
 import { changeLabel, isSingleton, renamedFrom } from './facts.js';
 import { escapeData, escapeProperty, stripControl } from './sanitize.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 
 export interface AnnotationOptions {
   /** Path from the repository root to the configuration directory, with `/`; `''` when they are the same. */
@@ -35,8 +36,9 @@ export function formatAnnotation(a: Annotation): string {
     props.push(`file=${escapeProperty(a.at.file.split('\r').map(stripControl).join('\r'))}`);
     if (a.at.line !== undefined) props.push(`line=${a.at.line}`);
   }
-  props.push(`title=${escapeProperty(stripControl(a.title))}`);
-  return `::${a.level} ${props.join(',')}::${escapeData(stripControl(a.message))}`;
+  props.push(`title=${escapeProperty(stripControl(lineWithoutSecrets(a.title)))}`);
+  // A name holding a URL shows its secrets as every other output does: hidden.
+  return `::${a.level} ${props.join(',')}::${escapeData(stripControl(lineWithoutSecrets(a.message)))}`;
 }
 
 /** Why an irreversible change deserves a warning rather than a notice. */

@@ -11,10 +11,11 @@ import { lineWithoutSecrets } from '../config/url-secrets.js';
 
 /** Messages quote user values; none of it may reach the terminal raw. */
 function clean(d: Diagnostic): Diagnostic {
-  const out: Diagnostic = { ...d, code: oneLine(d.code), message: stripControl(d.message) };
+  // A name or reference written into a message as it is (`custom-term "https://…"`) hides a URL's secrets as quoted values do.
+  const out: Diagnostic = { ...d, code: oneLine(d.code), message: stripControl(lineWithoutSecrets(d.message)) };
   if (d.file !== undefined) out.file = oneLine(d.file);
   if (d.path !== undefined) out.path = oneLine(d.path);
-  if (d.hint !== undefined) out.hint = stripControl(d.hint);
+  if (d.hint !== undefined) out.hint = stripControl(lineWithoutSecrets(d.hint));
   return out;
 }
 

@@ -157,8 +157,8 @@ export function errorJson(error: unknown, source?: (file: string, line: number) 
     format_version: 1,
     error: {
       code,
-      message: stripControl(typeof e.message === 'string' ? e.message : String(error)),
-      ...(typeof e.hint === 'string' ? { hint: stripControl(e.hint) } : {}),
+      message: stripControl(lineWithoutSecrets(typeof e.message === 'string' ? e.message : String(error))),
+      ...(typeof e.hint === 'string' ? { hint: stripControl(lineWithoutSecrets(e.hint)) } : {}),
       exit_code: typeof e.exitCode === 'number' ? e.exitCode : 1,
     },
     diagnostics: Array.isArray(e.diagnostics) ? withExcerpts(e.diagnostics as Diagnostic[], source) : [],
@@ -167,7 +167,9 @@ export function errorJson(error: unknown, source?: (file: string, line: number) 
 
 /** Diagnostics as JSON, each with `excerpt` (the source line) when the file can be read. */
 export function withExcerpts(diags: readonly Diagnostic[], source?: (file: string, line: number) => string | undefined): Diagnostic[] {
-  return [...diags].sort(compareDiagnostics).map((d) => {
+  return [...diags].sort(compareDiagnostics).map((raw) => {
+    // Messages and hints hide a URL's secrets as the excerpt does (a name written into one as it is).
+    const d = { ...raw, message: lineWithoutSecrets(raw.message), ...(raw.hint !== undefined ? { hint: lineWithoutSecrets(raw.hint) } : {}) };
     const line = source && d.file && d.line ? source(d.file, d.line) : undefined;
     return line === undefined ? d : { ...d, excerpt: excerptAround(line, d.col ?? 1) };
   });

@@ -4,6 +4,7 @@
  */
 
 import { markInvisible } from '../config/quote.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { CONTROL_CHARS, shownControl, stripControl } from '../util/control-text.js';
 
 export { stripControl };
@@ -29,7 +30,7 @@ const MD_PUNCTUATION = new Set(['\\', '`', '*', '_', '[', ']', '~', '|', '$', '#
  * nothing is shown (`<U+200B>`).
  */
 export function escapeMarkdown(text: string, context: 'inline' | 'html' = 'inline'): string {
-  const s = markInvisible(stripControl(text));
+  const s = markInvisible(stripControl(lineWithoutSecrets(text)));
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
@@ -66,7 +67,7 @@ function longestBacktickRun(text: string): number {
  */
 export function codeSpan(text: string): string {
   // What prints as nothing inside a code span is shown (`no<U+200B>te`), as the text report shows it.
-  let body = markInvisible(stripControl(text).replace(/\n/g, ' '));
+  let body = markInvisible(stripControl(lineWithoutSecrets(text)).replace(/\n/g, ' '));
   if (body === '') body = ' ';
   const fence = '`'.repeat(longestBacktickRun(body) + 1);
   // CommonMark strips one space on each side when both are present; pad so edges survive.

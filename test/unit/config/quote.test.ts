@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { markInvisible, quoteValue, showJson, showName } from '../../../src/config/quote.js';
 import { lineWithoutSecrets } from '../../../src/config/url-secrets.js';
+import { codeSpan, escapeMarkdown } from '../../../src/render/sanitize.js';
+import { formatAnnotation } from '../../../src/render/annotations.js';
+import { renderDiagnosticsText } from '../../../src/render/diagnostics-text.js';
+import { renderDiagnosticsJson } from '../../../src/render/json.js';
 
 describe('showName', () => {
   it('shows a plain name in backticks, and one that would show nothing there (empty, blank, space at an end) quoted', () => {
@@ -37,5 +41,17 @@ describe("a URL's secrets in what output quotes", () => {
     ]) expect(lineWithoutSecrets(line)).toBe(shown);
     // What is no URL is left as it is: e-mails, a path with a double slash, a key and its value.
     for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?']) expect(lineWithoutSecrets(plain)).toBe(plain);
+  });
+
+  it('are hidden wherever a name reaches output as it is: messages, markdown, annotations', () => {
+    const name = 'Pay https://pp:hunter13@q.example/?SEKRET13#FRAG13';
+    const hidden = 'Pay https://***@q.example/?…#…';
+    expect(codeSpan(name)).toBe(`\`${hidden}\``);
+    expect(escapeMarkdown(name)).not.toMatch(/hunter13|SEKRET13|FRAG13/);
+    expect(formatAnnotation({ level: 'notice', title: `create rule "${name}"`, message: `create rule "${name}"` })).not.toMatch(/hunter13|SEKRET13|FRAG13/);
+    const diagnostic = { severity: 'error' as const, code: 'unknown-reference', message: `\`custom_term\` names custom-term "${name}", which is neither declared nor live`, file: 'c.yaml', line: 4, col: 14, hint: `or name "${name}"` };
+    expect(renderDiagnosticsText([diagnostic], { color: false })).not.toMatch(/hunter13|SEKRET13|FRAG13/);
+    expect(renderDiagnosticsJson([diagnostic])).not.toMatch(/hunter13|SEKRET13|FRAG13/);
+    expect(renderDiagnosticsJson([diagnostic])).toContain(hidden);
   });
 });
