@@ -23,7 +23,10 @@ export async function startEmulatorForCli(options: EmulatorOptions): Promise<Run
     if (code === 'EADDRNOTAVAIL') throw new DocketError('host-not-local', `cannot start the emulator: ${where} is not an address of this machine`, 'listen on 127.0.0.1 (the default), or on 0.0.0.0 for every address');
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new DocketError('host-not-found', `cannot start the emulator: the host name ${options.host ?? ''} does not resolve`, 'use an IP address such as 127.0.0.1');
     if (error instanceof StateFileError) {
-      throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, error.fix ?? deleteHint(error.file, await isLink(error.file)));
+      const link = await isLink(error.file);
+      // A file that is no state at all may be anyone's (docket.yaml, a contract): never told to delete it.
+      const hint = error.fix ?? (error.notState && !link ? 'it is no emulator state: name a file of its own for --state, such as emulator-state.json (the emulator writes it)' : deleteHint(error.file, link));
+      throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, hint);
     }
     throw error;
   }

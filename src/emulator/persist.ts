@@ -17,6 +17,9 @@ export class StateFileError extends Error {
   ) {
     super(message);
   }
+
+  /** The file is not an emulator state at all (not even a JSON object): someone's file, not scratch data. */
+  notState = false;
 }
 
 /**
@@ -42,7 +45,10 @@ export async function readJsonFile(file: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new StateFileError(file, `${file} is not valid JSON (${whereJsonStops(err, text)})`);
+    const broken = new StateFileError(file, `${file} is not valid JSON (${whereJsonStops(err, text)})`);
+    // Not even the start of a JSON object: another file (docket.yaml, a contract), never one to delete.
+    broken.notState = !text.trimStart().startsWith('{');
+    throw broken;
   }
 }
 

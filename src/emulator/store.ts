@@ -373,7 +373,12 @@ export function parseState(value: unknown, source: string): EmulatorState {
     typeof value.users === 'object' &&
     'organizations' in value &&
     typeof value.organizations === 'object';
-  if (!ok) throw new StateFileError(source, `${source} is not a docket emulator state file (expected format "${STATE_FORMAT}")`);
+  if (!ok) {
+    // Another JSON file (docket.lock.json, a plan): not scratch data to delete.
+    const other = new StateFileError(source, `${source} is not a docket emulator state file (expected format "${STATE_FORMAT}")`);
+    other.notState = true;
+    throw other;
+  }
   return value as EmulatorState;
 }
 

@@ -6,6 +6,7 @@
  */
 import { childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveSide, type ChildWork } from './direction.js';
 import type { SyncState } from './sync.js';
+import { addTo } from '../util/multi-map.js';
 import { refKey, type Action, type Change, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
 
@@ -92,6 +93,8 @@ export function driftReport(input: DriftInput): DriftReport {
   const toIgnored = adderTo(report.ignored);
   /** Parents removed live whose removed children the files changed: pull leaves them in the files too. */
   const editedChildrenOf = new Set<string>();
+  /** The drift items of children removed live, by their parent's `kind:key`. */
+  const removedChildren = new Map<string, DriftItem[]>();
   for (const c of input.plan.changes) {
     if (!isDrift(c.direction)) {
       toPending(item(c));
@@ -111,11 +114,18 @@ export function driftReport(input: DriftInput): DriftReport {
     }
     // Of an object both sides changed, the files' part is pending and the live part drift.
     const live = c.direction === 'changed-both' ? c.fields.filter((f) => liveSide(f.direction) || f.direction === 'both') : c.fields;
-    toDrift(item({ ...c, fields: live }), c.liveId);
+    const entry = item({ ...c, fields: live });
+    toDrift(entry, c.liveId);
+    if (c.direction === 'removed-live' && c.parent) addTo(removedChildren, refKey(c.parent.kind, c.parent.key), entry);
     const files = c.direction === 'changed-both' ? c.fields.filter((f) => f.direction === 'files') : [];
     if (files.length > 0) toPending(item({ ...c, direction: 'changed-in-files', fields: files }), c.liveId);
   }
-  for (const i of report.drift) if (i.direction === 'removed-live' && editedChildrenOf.has(refKey(i.kind, i.key))) i.edited_in_files = true;
+  // A parent pull leaves in the files (its removed children the files changed) keeps all its removed children there too.
+  for (const i of report.drift) {
+    if (i.direction !== 'removed-live' || !editedChildrenOf.has(refKey(i.kind, i.key))) continue;
+    i.edited_in_files = true;
+    for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.edited_in_files = true;
+  }
   for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   for (const l of input.unmatched) {

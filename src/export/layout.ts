@@ -2,6 +2,7 @@
  * Where `docket export` puts things: which kinds it exports (their modules say where), and
  * deterministic file names (a slug of the name; collisions get `-2`, `-3`, … in name order).
  */
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 import type { ServiceName } from '../api/types.js';
 import { didYouMean } from '../config/suggest.js';
 import { showName } from '../config/quote.js';
@@ -66,7 +67,8 @@ const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00
  * a `_` (`con_`). Empty → `unnamed`.
  */
 export function slug(name: string): string {
-  let s = name
+  // A URL in a name gives its host and path, never its password or query (file names are shown and committed).
+  let s = lineWithoutSecrets(name)
     .normalize('NFC')
     .toLowerCase()
     .normalize('NFC') // lower-casing may decompose (İ → i̇)

@@ -63,7 +63,7 @@ function pullable(report: DriftReport): boolean {
 function editedNote(report: DriftReport): string | undefined {
   const n = report.drift.filter((i) => i.edited_in_files).length;
   if (n === 0) return undefined;
-  return `Of these, ${n} removed live ${n === 1 ? 'is' : 'are'} changed in the files since the last sync, which pull leaves in the files: \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
+  return `Of these, ${n} removed live ${n === 1 ? 'stays' : 'stay'} in the files, which changed ${n === 1 ? 'it' : 'them'} (or what ${n === 1 ? 'it belongs' : 'they belong'} with) since the last sync: pull leaves ${n === 1 ? 'it' : 'them'}; \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
 }
 
 /** Drift in objects the files removed is for a person to settle: neither pull nor apply does. */

@@ -206,6 +206,13 @@ describe('emulator start-up problems are user errors', () => {
     const placed = await runCli(['plan', '-C', dir, '--emulator']);
     expect(placed.stderr).toContain(`${state} is not valid JSON (colon expected at line 3, column 12)`);
     expect(placed.stderr).not.toContain('"secret"');
+    // A --state that names someone's file (docket.yaml, the lock) is never said to be scratch data to delete.
+    await writeFile(join(dir, 'docket.lock.json'), '{"version": 2, "targets": {}}\n');
+    for (const file of ['docket.yaml', 'docket.lock.json']) {
+      const other = await runBin(['emulator', '--port', '0', '--state', join(dir, file)]);
+      expect([other.code, other.stderr]).toEqual([1, expect.stringContaining('hint: it is no emulator state: name a file of its own for --state')]);
+      expect(other.stderr).not.toContain('delete');
+    }
   });
 });
 

@@ -258,7 +258,8 @@ rules:
   it('keeps what the files changed since the last sync of an object removed in the app: a rule deleted, a playbook archived, each with edits not applied yet', async () => {
     // Names of their own: the emulator is shared by the tests of this file.
     const nda = NDA.replace('name: Inbound NDA', 'name: Kept NDA');
-    const msa = MORE.replace('name: Vendor MSA', 'name: Kept MSA').replace('name: DPA', 'name: Kept DPA');
+    // A second rule the files did not change: pull leaves it in the files with its playbook all the same.
+    const msa = MORE.replace('name: Vendor MSA', 'name: Kept MSA').replace('name: DPA', 'name: Kept DPA').replace('    actions: CAP at 12 months of fees\n', '    actions: CAP at 12 months of fees\n  - name: Renewal\n    actions: ACCEPT one year\n');
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/more.yaml': msa, 'playbooks/nda.yaml': nda });
     await applyOk(cli, dir);
     const app = new App(emulator().env);
@@ -276,10 +277,11 @@ rules:
     const drift = await cli('drift', '-C', dir, '-o', 'json');
     expect(drift.code).toBe(2);
     const report = JSON.parse(drift.stdout) as { drift: { key: string; edited_in_files?: boolean }[]; pending: { key: string; fields: { field: string }[] }[] };
-    expect(report.drift.map((i) => [i.key, i.edited_in_files ?? false])).toEqual(expect.arrayContaining([['Kept NDA/Term', true], ['Kept MSA', true], ['Kept NDA/Law', false]]));
+    expect(report.drift.map((i) => [i.key, i.edited_in_files ?? false])).toEqual(expect.arrayContaining([['Kept NDA/Term', true], ['Kept MSA', true], ['Kept MSA/Renewal', true], ['Kept NDA/Law', false]]));
     expect(report.pending.map((i) => [i.key, i.fields.map((f) => f.field)])).toEqual(expect.arrayContaining([['Kept NDA/Term', ['actions']], ['Kept MSA/Liability', ['actions']]]));
     const text = await cli('drift', '-C', dir);
-    expect(text.stdout).toContain('Of these, 3 removed live are changed in the files since the last sync, which pull leaves in the files: `docket apply` creates them again as the files say, or remove them from the files by hand.');
+    expect(text.stdout).toContain('Of these, 4 removed live stay in the files, which changed them (or what they belong with) since the last sync: pull leaves them; `docket apply` creates them again as the files say, or remove them from the files by hand.');
+    expect(text.stdout).toContain('`docket pull` writes it into the files'); // Kept NDA/Law: removed live, edited nowhere
 
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code, pulled.stderr).toBe(0);

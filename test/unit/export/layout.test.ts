@@ -4,6 +4,10 @@ import { SLUG_MAX_BYTES, assignSlugs, duplicateNames, exportKinds, slug } from '
 import { KINDS } from '../../../src/kinds/index.js';
 
 describe('slug', () => {
+  it("makes no file name of a URL's password or query in a name", () => {
+    expect(slug('Side https://u:hunter9@h.example/?SEKRET9#FRAG9')).toBe('side-https-h-example');
+  });
+
   it('lowercases and turns every run of other characters into one hyphen, trimmed', () => {
     expect(slug('Inbound NDA')).toBe('inbound-nda');
     expect(slug('  --Hello,   World!--  ')).toBe('hello-world');
