@@ -76,7 +76,9 @@ export class ConfigurationFileRefused extends UsageError {}
  * file (every later run reads it as a resource), or a data file a resource names (a plan's JSON
  * would be published as a term's text). Written over, the next run fails or publishes it. Named
  * as the configuration names them, or reached through a link either way (a lock shared by two
- * checkouts is a link out of the configuration; a data file may be a link to another file).
+ * checkouts is a link out of the configuration; a data file may be a link to another file). Any
+ * other file already in the directory that is not what `written` says the flag writes (a test's
+ * contract, a note) is refused too: only a new file, or the flag's own earlier output, is replaced.
  */
 export async function refuseConfigurationFile(out: string, file: string, flag: string, workspace: Workspace, written: OwnOutput): Promise<void> {
   const root = workspace.config.project.root;
