@@ -2,7 +2,7 @@
  * A file a command writes at its end (`plan --out`, `test --junit`), checked at its start: a path
  * that cannot be written fails before the services are read (or reviews paid for), not after.
  */
-import { constants } from 'node:fs';
+import { closeSync, constants, openSync, readSync, realpathSync } from 'node:fs';
 import { access, lstat, open, realpath, stat } from 'node:fs/promises';
 import path, { dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
@@ -65,6 +65,35 @@ async function firstBytes(file: string): Promise<string | undefined> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Whether `out` may take a report though the configuration could not be read, so
+ * refuseConfigurationFile could not judge it: a new file that no later run reads as YAML, or the
+ * flag's own earlier output. Synchronous: a signal's exit handler asks too.
+ */
+export function writableUnjudged(out: string, root: string, written: OwnOutput): boolean {
+  const real = destinationOrAsNamed(out);
+  let head: string | undefined;
+  try {
+    const fd = openSync(real, 'r');
+    try {
+      const buffer = Buffer.alloc(64);
+      head = buffer.subarray(0, readSync(fd, buffer, 0, 64, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    head = undefined;
+  }
+  if (head !== undefined) return head.trim() !== '' && written.looksLike(head);
+  let realRoot = root;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    // A folder that is not there holds no configuration file to keep.
+  }
+  return !(isInside(realRoot, real) && readAsConfiguration(rootRelative(realRoot, real)));
 }
 
 /** refuseConfigurationFile's error: the file named must not be written, not even with why the run failed. */

@@ -116,6 +116,20 @@ export function editedInFilesSince(c: Change, sync: SyncState): string[] {
   return record ? movedSince(record, Object.fromEntries(c.fields.map((f) => [f.field, f.after]))) : [];
 }
 
+/**
+ * The declared children of a parent (`kind:key`) that the files changed since the last sync: a
+ * parent removed live stays in the files for them, also when a --target left them out of the plan.
+ */
+export function childrenEditedInFiles(desired: Iterable<DesiredResource>, sync: SyncState, parent: string): DesiredResource[] {
+  const edited: DesiredResource[] = [];
+  for (const d of desired) {
+    if (!d.parent || refKey(d.parent.kind, d.parent.key) !== parent) continue;
+    const record = sync.byKey.get(refKey(d.kind, d.key));
+    if (record && changedSinceRecord(d, record).length > 0) edited.push(d);
+  }
+  return edited;
+}
+
 /** Work done in the app inside an object the files removed: a child edited since the last sync (its fields), or one no sync record names (`made`: made in the app since, or never recorded). */
 export interface ChildWork {
   child: LiveResource;

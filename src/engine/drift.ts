@@ -4,10 +4,10 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveSide, type ChildWork } from './direction.js';
+import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveSide, type ChildWork } from './direction.js';
 import type { SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
-import { refKey, type Action, type Change, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
+import { refKey, type Action, type Change, type DesiredResource, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
 
 export interface DriftItem {
@@ -71,6 +71,8 @@ export interface DriftInput {
   childrenOf?: (liveId: string) => readonly LiveResource[];
   /** Whether `--target`s name this undeclared object itself (absent: all do), not only a child of it. */
   named?: (l: LiveResource) => boolean;
+  /** The declared resources: a parent removed live stays in the files for a child they changed, in the plan or not. */
+  desired?: readonly DesiredResource[];
 }
 
 export function driftReport(input: DriftInput): DriftReport {
@@ -109,8 +111,13 @@ export function driftReport(input: DriftInput): DriftReport {
     if (editedInFiles.length > 0) {
       toDrift({ ...item(c), edited_in_files: true }, c.liveId);
       toPending({ ...item(c), direction: 'changed-in-files', fields: editedInFiles.map((field) => ({ field, direction: 'files' })) }, c.liveId);
-      if (c.parent) editedChildrenOf.add(refKey(c.parent.kind, c.parent.key));
+      // Its parent stays with it; a parent stays with all its children.
+      editedChildrenOf.add(c.parent ? refKey(c.parent.kind, c.parent.key) : refKey(c.kind, c.key));
       continue;
+    }
+    // A parent whose children the files changed, outside the plan too (a --target of another child).
+    if (c.direction === 'removed-live' && !c.parent && input.desired && childrenEditedInFiles(input.desired, input.sync, refKey(c.kind, c.key)).length > 0) {
+      editedChildrenOf.add(refKey(c.kind, c.key));
     }
     // Of an object both sides changed, the files' part is pending and the live part drift.
     const live = c.direction === 'changed-both' ? c.fields.filter((f) => liveSide(f.direction) || f.direction === 'both') : c.fields;

@@ -10,7 +10,7 @@
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf, type ChildWork } from '../engine/direction.js';
+import { changedSinceRecord, childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveSide, renamedOnto, syncedAsOther, syncedRecordOf, type ChildWork } from '../engine/direction.js';
 import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
@@ -395,13 +395,13 @@ class PullPlanner {
    * rules the files changed: apply creates it again as the files say).
    */
   private keepEditedRemovals(toRemove: Pulling[]): void {
-    if (this.editedRemovals.size === 0) return;
     // Parents removed live that stay for a child the files edited (a parent edited itself never reached toRemove).
     const keptParents = new Set<string>();
     for (const r of toRemove) {
       const key = refKey(r.change.kind, r.change.key);
-      const children = this.editedChildren.get(key);
-      if (r.change.parent || !children) continue;
+      // Its children outside a --target's plan count too: taking the parent out would take them with it.
+      const children = r.change.parent ? undefined : (this.editedChildren.get(key) ?? childrenEditedInFiles(this.desired.values(), this.input.sync, key).map((d) => `${d.kind} "${d.key}"`));
+      if (!children || children.length === 0) continue;
       keptParents.add(key);
       this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], removedButEdited(children)));
     }

@@ -234,6 +234,19 @@ describe('docket test with broken inputs', () => {
       expect([r.code, r.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${path} ${says}${file === 'tests/report.test.yaml' ? '' : ': the saved file would take its place'}`]);
       expect(await readFile(path).catch(() => undefined)).toEqual(before);
     }
+    // A configuration that cannot be read cannot judge the file: the report of why goes only to a
+    // new file no run reads as YAML (or over an earlier report), never over the configuration's.
+    const broken = await example();
+    await writeFile(join(broken, 'playbooks/vendor-msa.yaml'), (await readFile(join(broken, 'playbooks/vendor-msa.yaml'), 'utf8')).replace(/^ {4}actions:/m, '    actionz:'));
+    for (const file of ['docket.yaml', 'playbooks/inbound-nda.yaml', 'tests/inbound-nda.test.yaml']) {
+      const before = await readFile(join(broken, file), 'utf8');
+      const r = await runCli(['test', '-C', broken, '--replay-only', '--junit', join(broken, file)]);
+      expect(r.code).toBe(1);
+      expect(await readFile(join(broken, file), 'utf8')).toBe(before);
+    }
+    const report = await runCli(['test', '-C', broken, '--replay-only', '--junit', join(broken, 'docket-test.xml')]);
+    expect(report.code).toBe(1);
+    expect(await readFile(join(broken, 'docket-test.xml'), 'utf8')).toContain('unknown-key');
     // A text contract that starts as XML would: named by a test file, still refused.
     await writeFile(join(dir, 'tests/fixtures/nda.txt'), '<contract>This Agreement is governed by the laws of Delaware.</contract>\n');
     await writeFile(join(dir, 'tests/text.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: text\n    contract: { file: fixtures/nda.txt }\n    expect: { flags: { count: { min: 0 } } }\n');

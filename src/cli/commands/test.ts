@@ -48,7 +48,7 @@ import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, requireValue, withCommon, type CommonOptions } from '../options.js';
-import { checkOutputFile, ConfigurationFileRefused, JUNIT_REPORT, refuseConfigurationFile } from '../output-file.js';
+import { checkOutputFile, ConfigurationFileRefused, JUNIT_REPORT, refuseConfigurationFile, writableUnjudged } from '../output-file.js';
 import { planDetailsInSession, planInSession } from '../plan-step.js';
 import { writeDestination } from '../../util/atomic-write.js';
 import { CREATE_ACTIONS, refKey, type DesiredResource } from '../../engine/types.js';
@@ -226,6 +226,10 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   // An unset variable in CI (`--compare-to "$BASE"`) would silently drop the comparison.
   requireValue('--compare-to', opts.compareTo, 'a git ref', 'name the ref to compare with, such as --compare-to origin/main');
   let report: TestReport | undefined;
+  // Until the configuration is read, the file the report goes to cannot be checked against it: an
+  // error report then goes only to a new file no run reads as YAML, or over an earlier report.
+  let junitJudged = false;
+  const mayWriteJunit = (): boolean => junitJudged || (junit !== undefined && writableUnjudged(resolve(io.cwd, junit), resolve(io.cwd, opts.dir ?? '.'), JUNIT_REPORT));
   // A file is output too (a CI artifact): keys in it are redacted as on stdout.
   const secrets = junitKeyValues(io.env);
   const reportXml = (r: TestReport): string =>
@@ -236,15 +240,15 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   const dropJunitOnExit = junit
     ? interrupts.onExit(() => {
         const signal = interrupts.received();
-        if (signal) writeFileAtomicSync(resolve(io.cwd, junit), report ? reportXml(report) : errorXml(new InterruptedError(signal, `docket test stopped by ${signal} before it could report`)));
+        if (signal && mayWriteJunit()) writeFileAtomicSync(resolve(io.cwd, junit), report ? reportXml(report) : errorXml(new InterruptedError(signal, `docket test stopped by ${signal} before it could report`)));
       })
     : undefined;
   try {
     try {
       // Invalid test files or configuration: their lines are annotated as plan annotates a broken configuration's.
-      report = await annotatingProblems(io, opts, () => runAndReport(io, files, opts));
+      report = await annotatingProblems(io, opts, () => runAndReport(io, files, opts, () => (junitJudged = true)));
     } catch (error) {
-      if (junit && !(error instanceof ConfigurationFileRefused)) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
+      if (junit && !(error instanceof ConfigurationFileRefused) && mayWriteJunit()) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
       throw error;
     }
     // The JUnit file first: when it cannot be written, stdout holds the error (in the report with -o json), not a report that looks fine.
@@ -283,7 +287,7 @@ async function writeJunit(io: Io, file: string, xml: string): Promise<void> {
 }
 
 /** Checks the flags and the test files, connects, runs the cases and cleans up: the report, or why there is none. */
-async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<TestReport> {
+async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudged: () => void): Promise<TestReport> {
   if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
   if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
   const interrupts = interruptsOf(io);
@@ -314,6 +318,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags): Promise<T
       if (opts.junit !== undefined) await refuseConfigurationFile(resolve(io.cwd, opts.junit), opts.junit, '--junit', workspace, JUNIT_REPORT);
       prepared = await prepareTests(io, workspace, files, opts);
       if (opts.junit !== undefined) await refuseContractFile(resolve(io.cwd, opts.junit), opts.junit, workspace.config.project.root, prepared.contracts);
+      junitJudged();
       // On the in-process emulator a run changes its state (a template brought up to date, reviews):
       // one apply or test at a time, as two processes would each save their own copy of it. Taken
       // once the inputs are known good, before the emulator reads its state.

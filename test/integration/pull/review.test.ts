@@ -296,6 +296,27 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('keeps a playbook archived in the app whose rule or own field the files changed, also under a --target of another of its rules', async () => {
+    const file = 'kind: Playbook\nname: Beta\ndescription: beta\nrules:\n  - { name: b1, actions: ACCEPT one }\n  - { name: b2, actions: ACCEPT two }\n  - { name: b3, actions: ACCEPT three }\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/beta.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).archivePlaybook('Beta');
+    const marked = async (...args: string[]): Promise<[string, boolean][]> =>
+      (JSON.parse((await cli('drift', '-C', dir, '-o', 'json', ...args)).stdout) as { drift: { key: string; edited_in_files?: boolean }[] }).drift.map((i) => [i.key, i.edited_in_files ?? false]);
+    for (const edited of [file.replace('ACCEPT one', 'ACCEPT one edited'), file.replace('description: beta', 'description: beta edited')]) {
+      await writeFile(join(dir, 'playbooks/beta.yaml'), edited);
+      const all = [['Beta', true], ['Beta/b1', true], ['Beta/b2', true], ['Beta/b3', true]];
+      expect((await marked()).sort()).toEqual(all);
+      expect(await marked('--target', 'rule/Beta/b2')).toEqual(expect.arrayContaining([['Beta/b2', true]]));
+      const pulled = await cli('pull', '-C', dir, '--target', 'rule/Beta/b3');
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(await read(dir, 'playbooks/beta.yaml')).toBe(edited);
+      expect((await cli('drift', '-C', dir)).stdout).toContain('`docket pull` leaves it');
+    }
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says, in plan, drift and pull, that a rule removed from the files was edited in the app since the last sync', async () => {
     const file = (rules: string): string => `kind: Playbook\nname: Gone Rules\nrules:\n  - name: Term\n    actions: ACCEPT\n${rules}`;
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/gone.yaml': file('  - name: Gamma\n    actions: FLAG\n') });
