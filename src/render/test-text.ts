@@ -7,6 +7,10 @@ import { failedOnWarn, tally } from '../testing/outcome.js';
 import type { CaseOutcome, CaseStatus, SuiteOutcome, TestReport } from '../testing/types.js';
 import { painter, type Paint, type Style } from './paint.js';
 import { stripControl } from './sanitize.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
+
+/** Text of the report on one line as the terminal may show it: control characters gone, a URL's secrets hidden. */
+const shown = (text: string): string => stripControl(lineWithoutSecrets(text));
 
 const WORD: Record<CaseStatus, string> = { pass: 'PASS', warn: 'WARN', flaky: 'FLAKY', fail: 'FAIL', error: 'ERROR', skipped: 'SKIP' };
 const STYLE: Record<CaseStatus, Style> = { pass: 'green', warn: 'yellow', flaky: 'yellow', fail: 'red', error: 'red', skipped: 'dim' };
@@ -17,37 +21,37 @@ export function statusWord(status: CaseStatus, paint: Paint): string {
 
 export function renderTestText(report: TestReport, options: { color: boolean; failOnWarn?: boolean }): string {
   const paint = painter(options.color);
-  const out: string[] = [`docket test · target: ${stripControl(report.target)}${report.compareTo ? ` · compared to ${stripControl(report.compareTo)}` : ''}`, ''];
+  const out: string[] = [`docket test · target: ${shown(report.target)}${report.compareTo ? ` · compared to ${shown(report.compareTo)}` : ''}`, ''];
   for (const suite of report.suites) out.push(...suiteLines(suite, paint), '');
-  for (const note of report.notes) out.push(`Note: ${stripControl(note)}`);
+  for (const note of report.notes) out.push(`Note: ${shown(note)}`);
   out.push(summaryLine(report, options.failOnWarn ?? false));
   return `${out.join('\n')}\n`;
 }
 
 function suiteLines(suite: SuiteOutcome, paint: Paint): string[] {
   const digest = suite.digest ? ` (digest ${suite.digest.slice(0, 12)})` : '';
-  const lines = [paint('bold', `${stripControl(suite.file)} · ${suite.kind} ${JSON.stringify(stripControl(suite.subject))}${digest}`)];
-  if (suite.before?.note) lines.push(`  ${paint('dim', `${stripControl(suite.before.ref)}: ${stripControl(suite.before.note)}`)}`);
+  const lines = [paint('bold', `${shown(suite.file)} · ${suite.kind} ${JSON.stringify(shown(suite.subject))}${digest}`)];
+  if (suite.before?.note) lines.push(`  ${paint('dim', `${shown(suite.before.ref)}: ${shown(suite.before.note)}`)}`);
   const before = new Map((suite.before?.cases ?? []).map((c) => [c.name, c]));
   for (const c of suite.cases) {
     const old = before.get(c.name);
     const head = old ? `${statusWord(old.status, paint).trimEnd()} → ${statusWord(c.status, paint)}` : statusWord(c.status, paint);
-    lines.push(`  ${head} ${stripControl(c.name)}${caseNote(c)}`);
+    lines.push(`  ${head} ${shown(c.name)}${caseNote(c)}`);
     if (c.status !== 'pass' && c.status !== 'skipped' && c.status !== 'error') {
       for (const e of c.expectations) {
         if (e.held === e.runs) continue;
         const runs = e.runs > 1 ? ` (held in ${e.held} of ${e.runs} runs)` : '';
         const level = e.severity === 'warn' ? ' [warn]' : '';
-        lines.push(`      ${e.at.file}:${e.at.line}:${e.at.col}${level} expected ${stripControl(e.label)}, got ${stripControl(e.got)}${runs}`);
+        lines.push(`      ${e.at.file}:${e.at.line}:${e.at.col}${level} expected ${shown(e.label)}, got ${shown(e.got)}${runs}`);
       }
     }
   }
-  for (const note of suite.notes) lines.push(`  ${paint('dim', `note: ${stripControl(note)}`)}`);
+  for (const note of suite.notes) lines.push(`  ${paint('dim', `note: ${shown(note)}`)}`);
   return lines;
 }
 
 function caseNote(c: CaseOutcome): string {
-  if (c.reason) return `: ${stripControl(c.reason)}`;
+  if (c.reason) return `: ${shown(c.reason)}`;
   const parts: string[] = [];
   if (c.runs > 1) parts.push(`${c.passedRuns}/${c.runs} runs passed${c.passRate < 1 ? `, pass_rate ${c.passRate}` : ''}`);
   if (c.source === 'cache') parts.push('replayed');

@@ -173,6 +173,13 @@ describe('the pull-request comment', () => {
     // Nothing it turned into a failure: nothing said.
     expect(renderTestText({ ...report, suites: [{ ...report.suites[0]!, cases: [report.suites[0]!.cases[0]!] }] }, { color: false, failOnWarn: true })).toContain('1 case: 1 passed.\n');
   });
+  it("hides a URL's secrets in names, as every other report does: text and JUnit", () => {
+    const named = { ...report, suites: [{ ...report.suites[0]!, subject: 'Vendor https://bob:pw1@v.example/x?tok=Q1#F1', cases: [kase('case https://c:pw2@c.example/?q=Q2', 'fail')] }] };
+    const text = renderTestText(named, { color: false });
+    const xml = renderTestJunit(named, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 1 });
+    for (const out of [text, xml]) expect(out).not.toMatch(/pw1|pw2|Q1|Q2|F1/);
+    expect(text).toContain('"Vendor https://***@v.example/x?…#…"');
+  });
   it('shows before → after with --compare-to', () => {
     const suite = report.suites[0]!;
     const md = renderTestMarkdown({ ...report, compareTo: 'origin/main', suites: [{ ...suite, before: { ref: 'origin/main', cases: suite.cases.map((c) => ({ ...c, status: 'pass' as const })) } }] });
