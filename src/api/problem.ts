@@ -7,7 +7,8 @@ import { isPlainObject } from '../util/plain.js';
 import type { ServiceName } from './types.js';
 import { DocketError } from '../errors.js';
 import { stripControl } from '../util/control-text.js';
-import { urlProblem, withoutSecrets } from '../config/url-policy.js';
+import { urlProblem } from '../config/url-policy.js';
+import { withoutSecrets } from '../config/url-secrets.js';
 
 export interface Problem {
   title?: string;

@@ -2,8 +2,8 @@
  * A file a command writes at its end (`plan --out`, `test --junit`), checked at its start: a path
  * that cannot be written fails before the services are read (or reviews paid for), not after.
  */
-import { closeSync, constants, openSync, readSync, realpathSync } from 'node:fs';
-import { access, lstat, open, realpath, stat } from 'node:fs/promises';
+import { constants, realpathSync } from 'node:fs';
+import { access, lstat, realpath, stat } from 'node:fs/promises';
 import path, { dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
 import { isTestFile, readAsConfiguration } from '../config/discover.js';
@@ -13,6 +13,7 @@ import { APPLY_LOCK_FILE, DOCKET_RECORDS, isDocketRecord, WORK_DIR } from '../co
 import type { Workspace } from '../engine/workspace.js';
 import { UsageError } from '../errors.js';
 import { nearestExisting } from '../util/nearest-existing.js';
+import { fileHeadSync } from '../util/file-head.js';
 import { NOT_REGULAR_FILE } from '../util/special-file.js';
 
 const APPLY_LOCK_RECORD = `${WORK_DIR}/${APPLY_LOCK_FILE}`;
@@ -51,21 +52,11 @@ export interface OwnOutput {
   looksLike(head: string): boolean;
 }
 
+/** Enough of a file to tell a flag's own output from anything else. */
+const HEAD_BYTES = 64;
+
 export const SAVED_PLAN: OwnOutput = { what: 'a saved plan', example: 'plan.json', looksLike: (head) => head.trimStart().startsWith('{') };
 export const JUNIT_REPORT: OwnOutput = { what: 'a JUnit report', example: 'docket-test.xml', looksLike: (head) => head.trimStart().startsWith('<') };
-
-/** The first bytes of a file as text; undefined when there is none (or it cannot be read: the write says why). */
-async function firstBytes(file: string): Promise<string | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    const buffer = Buffer.alloc(64);
-    const read = await handle.read(buffer, 0, 64, 0).catch(() => undefined);
-    return read && buffer.subarray(0, read.bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
-}
 
 /**
  * Whether `out` may take a report though the configuration could not be read, so
@@ -74,18 +65,7 @@ async function firstBytes(file: string): Promise<string | undefined> {
  */
 export function writableUnjudged(out: string, root: string, written: OwnOutput): boolean {
   const real = destinationOrAsNamed(out);
-  let head: string | undefined;
-  try {
-    const fd = openSync(real, 'r');
-    try {
-      const buffer = Buffer.alloc(64);
-      head = buffer.subarray(0, readSync(fd, buffer, 0, 64, 0)).toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    head = undefined;
-  }
+  const head = fileHeadSync(real, HEAD_BYTES)?.toString('utf8');
   if (head !== undefined) return head.trim() !== '' && written.looksLike(head);
   let realRoot = root;
   try {
@@ -123,7 +103,7 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   const hint = `save it outside the configuration's files, such as ${flag} ${written.example} beside docket.yaml`;
   if (linked === undefined) {
     // Any other file there that is not one this flag writes (a test's contract, a note): not replaced either.
-    const head = isInside(realRoot, real) && !rootRelative(realRoot, real).startsWith(`${WORK_DIR}/`) ? await firstBytes(real) : undefined;
+    const head = isInside(realRoot, real) && !rootRelative(realRoot, real).startsWith(`${WORK_DIR}/`) ? fileHeadSync(real, HEAD_BYTES)?.toString('utf8') : undefined;
     if (head !== undefined && head.trim() !== '' && !written.looksLike(head)) throw new ConfigurationFileRefused(`${flag} ${file} is a file of the configuration directory that is not ${written.what}: the saved file would take its place`, hint);
     return;
   }

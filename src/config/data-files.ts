@@ -254,8 +254,18 @@ export function holdsResource(parsed: ParsedFile): boolean {
   return parsed.documents.some((d) => d.value !== null && typeof d.value === 'object' && !Array.isArray(d.value) && 'kind' in d.value);
 }
 
-/** How a .docx (a zip archive) starts. */
-export const ZIP_SIGNATURE: readonly number[] = [0x50, 0x4b, 0x03, 0x04];
+const ZIP_SIGNATURE: readonly number[] = [0x50, 0x4b, 0x03, 0x04];
+const PDF_SIGNATURE: readonly number[] = [...Buffer.from('%PDF-', 'latin1')];
+
+/** Whether a file's first bytes are a zip archive's, as every .docx is. */
+export function startsAsZip(head: Uint8Array): boolean {
+  return ZIP_SIGNATURE.every((b, i) => head[i] === b);
+}
+
+/** Whether a file's first bytes are a PDF's (`%PDF-`). */
+export function startsAsPdf(head: Uint8Array): boolean {
+  return PDF_SIGNATURE.every((b, i) => head[i] === b);
+}
 const HEAD_BYTES = 8;
 /** Data file types that are uploaded as bytes, never read as text. */
 const BINARY = new Set<unknown>(['pdf', 'docx']);
@@ -294,7 +304,7 @@ async function hashFile(real: string): Promise<{ head: Uint8Array; size: number;
 function binaryProblem(type: unknown, head: Uint8Array, size: number, rel: string): ContentProblem {
   if (type === 'docx') {
     if (size === 0) return { code: 'not-a-docx', message: `${quoted(rel)} is empty`, hint: 'docx_file names a Word (.docx) file' };
-    if (!ZIP_SIGNATURE.every((b, i) => head[i] === b)) return { code: 'not-a-docx', message: `${quoted(rel)} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
+    if (!startsAsZip(head)) return { code: 'not-a-docx', message: `${quoted(rel)} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
   }
   return undefined;
 }

@@ -9,7 +9,8 @@ import { PLACEHOLDER_MARK } from './schema-names.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showJson, showName } from './quote.js';
-import { urlSpellingHint, withoutSecrets } from './url-policy.js';
+import { urlSpellingHint } from './url-policy.js';
+import { withoutSecrets } from './url-secrets.js';
 
 export { schemasDir } from './schema-names.js';
 

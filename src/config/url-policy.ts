@@ -6,8 +6,6 @@
 import { quoteValue } from './quote.js';
 import { withoutSecrets } from './url-secrets.js';
 
-export { lineWithoutSecrets, withoutCredentials, withoutSecrets } from './url-secrets.js';
-
 export interface UrlProblem {
   code: 'invalid-url' | 'insecure-url';
   message: string;

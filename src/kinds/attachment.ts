@@ -3,7 +3,7 @@
  * nor give their content back, so docket.lock.json is the record of what was uploaded. A changed
  * PDF (or description) uploads a new attachment; templates that name it are re-pointed at it.
  */
-import { dataFilePath } from '../config/data-files.js';
+import { dataFilePath, startsAsPdf } from '../config/data-files.js';
 import { confirmedUpload, lockEntries } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { DesiredResource, Fields, LiveResource } from '../engine/types.js';
@@ -79,7 +79,7 @@ export const attachmentKind: KindModule<'attachment'> = {
     const name = normName(doc.body.name);
     const path = typeof doc.body.file === 'string' ? dataFilePath(doc, doc.body.file) : '';
     const file = ctx.files.get(path);
-    if (file && Buffer.from(file.head.subarray(0, 5)).toString('latin1') !== '%PDF-') {
+    if (file && !startsAsPdf(file.head)) {
       diag.error('not-a-pdf', `attachment "${name}": ${JSON.stringify(path)} is not a PDF (it does not start with %PDF-)`, problemAt(doc, '/file'));
     }
     const fields: Fields = { name, description: normText(doc.body.description), sha256: file?.sha256 ?? null };

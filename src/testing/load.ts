@@ -4,12 +4,12 @@
  * test, its rules, the contract files, the regular expressions), and turns them into TestFiles.
  * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
  */
-import { open, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_FILES } from '../config/load.js';
 import { isWorkFile, LOCK_FILE } from '../config/work-dir.js';
 import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, unreadableFile } from '../config/discover.js';
-import { isAbsoluteName, isInside, resolveDataPath, rootRelative, ZIP_SIGNATURE } from '../config/data-files.js';
+import { isAbsoluteName, isInside, resolveDataPath, rootRelative, startsAsPdf, startsAsZip } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics } from '../config/schema.js';
 import { schemaValidator } from '../config/validators.js';
 import { didYouMean } from '../config/suggest.js';
@@ -23,6 +23,7 @@ import { normName } from '../engine/normalize.js';
 import type { PlaybookSubject, RenamedAway, TemplateSubject } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
 import { LINK_HINT, linkReason } from '../util/special-file.js';
+import { fileHeadSync } from '../util/file-head.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
 import { nameKey } from './match.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
@@ -294,7 +295,7 @@ class Checker {
         this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(found.real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
       } else if (found) {
         // Uploaded (and billed) before the service could refuse it: said here, before any call.
-        const problem = contractContentProblem(rel, await fileHead(found.real, 5), found.size);
+        const problem = contractContentProblem(rel, fileHeadSync(found.real, 5) ?? new Uint8Array(), found.size);
         if (problem) this.error(problem.code, `contract file ${JSON.stringify(c.file)} ${problem.says} (looked for ${rel})`, `${ptr}/file`, 'a contract is the PDF or Word (.docx) file of an agreement');
       }
     }
@@ -435,18 +436,6 @@ function docketOwnFile(rel: string): string | undefined {
   return undefined;
 }
 
-/** The first `n` bytes of a file (fewer when it is shorter). */
-async function fileHead(file: string, n: number): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(n);
-    const { bytesRead } = await handle.read(buffer, 0, n, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * Why a contract file cannot be what the service reviews: empty, or not the file its name says
  * (a `.docx` is a zip, a `.pdf` starts with `%PDF-`). Other names pass: the emulator reads text.
@@ -455,15 +444,9 @@ function contractContentProblem(rel: string, head: Uint8Array, size: number): { 
   const ext = path.extname(rel).toLowerCase();
   const code = ext === '.docx' ? 'not-a-docx' : ext === '.pdf' ? 'not-a-pdf' : 'empty-file';
   if (size === 0) return { code, says: 'is empty' };
-  if (ext === '.docx' && !startsWith(head, ZIP_SIGNATURE)) return { code, says: 'is not a Word file (a .docx is a zip archive; this one does not start like one)' };
-  if (ext === '.pdf' && !startsWith(head, PDF_SIGNATURE)) return { code, says: 'is not a PDF (it does not start with %PDF-)' };
+  if (ext === '.docx' && !startsAsZip(head)) return { code, says: 'is not a Word file (a .docx is a zip archive; this one does not start like one)' };
+  if (ext === '.pdf' && !startsAsPdf(head)) return { code, says: 'is not a PDF (it does not start with %PDF-)' };
   return undefined;
-}
-
-const PDF_SIGNATURE = [...Buffer.from('%PDF-', 'latin1')];
-
-function startsWith(head: Uint8Array, magic: readonly number[]): boolean {
-  return magic.every((b, i) => head[i] === b);
 }
 
 /** A diagnostic's `path` (`cases[0].contract.file`), as validate gives one for a key or value of a document. */
