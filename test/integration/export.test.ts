@@ -7,7 +7,7 @@
  * zero changes, and that exports are deterministic.
  */
 import { lockFiles } from '../helpers/lock.js';
-import { copyFile, cp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, cp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -520,5 +520,19 @@ describe('docket export', () => {
     expect(Object.keys(await tree(out)).sort()).toEqual(['docket.lock.json', 'docket.yaml', 'members.yaml']);
     expect(await readFile(join(out, 'members.yaml'), 'utf8')).toMatch(/email: alice@acme\.example[\s\S]*email: bob@acme\.example[\s\S]*name: Bob Jones[\s\S]*email: carol@acme\.example/);
     await expectNoChanges(cli, out);
+  });
+
+  it('warns when --out is below the source configuration, also through a link, and not in a dot-folder docket skips', async () => {
+    const { exportFrom } = await seed();
+    const warning = 'is inside the source configuration';
+    const linkParent = join(await makeDir({}), 'config-link');
+    await symlink(exportFrom, linkParent);
+    for (const [out, warned] of [[join(exportFrom, 'copy'), true], [join(linkParent, 'linked-copy'), true], [join(exportFrom, '.exports', 'copy'), false]] as const) {
+      const result = await cli('export', '-C', exportFrom, '--out', out, '--kind', 'member');
+      expect(result.code).toBe(0);
+      expect(result.stderr.includes(warning), out).toBe(warned);
+      // Taken out again: the source would now declare every member twice, and the next export would stop on it.
+      await rm(out, { recursive: true });
+    }
   });
 });

@@ -22,6 +22,8 @@ import { exportKinds, exportReads, namedServices } from '../../export/layout.js'
 import { renderExportSummary } from '../../export/summary.js';
 import { readSchema } from '../../config/schema-read.js';
 import { checkOut, writeExport } from '../../export/write.js';
+import { isInside, rootRelative } from '../../config/data-files.js';
+import { writeDestination } from '../../util/atomic-write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
@@ -66,7 +68,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         const w = s.workspace;
         const { kinds, read, services, needs } = scope(w);
         const root = w.config.project.root;
-        if (isInside(out, root)) {
+        if (readBySource(out, root)) {
           s.logger.info(`Warning: ${opts.out} is inside the source configuration ${opts.dir}; docket reads every YAML file below it, so the source would declare everything twice`);
         }
         s.progress.start('Reading live state');
@@ -209,9 +211,21 @@ function pick(opts: ExportFlags): Pick<RecordOptions, 'concurrency' | 'maxRps' |
   return { ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}), ...(opts.maxRps !== undefined ? { maxRps: opts.maxRps } : {}), ...(opts.verbose ? { verbose: true } : {}) };
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+/** Whether a later run of the source configuration would read `out`'s files: below its directory (links followed), not in a dot-folder. */
+function readBySource(out: string, root: string): boolean {
+  const real = realOrAsNamed(out);
+  const realRoot = realOrAsNamed(root);
+  if (real === realRoot || !isInside(realRoot, real)) return false;
+  return !rootRelative(realRoot, real).split('/').some((part) => part.startsWith('.'));
+}
+
+/** Where a path leads; as named when that cannot be told (a loop of links fails the write itself). */
+function realOrAsNamed(file: string): string {
+  try {
+    return writeDestination(file);
+  } catch {
+    return file;
+  }
 }
 
 
