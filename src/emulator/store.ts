@@ -135,6 +135,10 @@ export class EmulatorStore {
     if (options.stateFile) {
       const saved = await readJsonFile(options.stateFile);
       if (saved !== undefined) store.restore(parseState(saved, options.stateFile));
+      // Made below a configuration, a .yaml file would be read by every later run as a resource.
+      else if (/\.ya?ml$/i.test(options.stateFile)) {
+        throw new StateFileError(options.stateFile, `${options.stateFile} is named as a YAML file, and the state is JSON`, 'name a .json file, such as emulator-state.json: docket reads every .yaml file below a configuration as a resource');
+      }
     }
     return store;
   }

@@ -1,6 +1,6 @@
 /** The everyday surface: help, completion, show, colour, and emulator start-up problems as user errors. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, readFile, rm as removeFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm as removeFile, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -213,6 +213,12 @@ describe('emulator start-up problems are user errors', () => {
       expect([other.code, other.stderr]).toEqual([1, expect.stringContaining('hint: it is no emulator state: name a file of its own for --state')]);
       expect(other.stderr).not.toContain('delete');
     }
+    // A new state file named as YAML is not made: every later run of the configuration would read it as a resource.
+    const yamlState = join(dir, 'playbooks', 'state.yaml');
+    const named = await runBin(['emulator', '--port', '0', '--state', yamlState]);
+    expect([named.code, named.stderr]).toEqual([1, expect.stringContaining('is named as a YAML file, and the state is JSON')]);
+    expect(named.stderr).toContain('hint: name a .json file, such as emulator-state.json');
+    expect(await readdir(dir)).not.toContain('playbooks');
   });
 });
 
