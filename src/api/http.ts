@@ -262,6 +262,23 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, a)}`);
   }
 
+  /**
+   * An attempt docket stopped waiting for (30 s) or a gateway stopped waiting for (504): the
+   * service may still be carrying the create out, so a read that finds nothing yet does not
+   * settle it, and a repeat could make it twice (a custom term cannot be deleted).
+   */
+  function mayStillLand(a: Attempt): boolean {
+    return a.kind === 'failure' ? a.failure.timedOut === true : a.status === 504;
+  }
+
+  function stillRunning(t: RequestTarget, a: Attempt, requestId: string | undefined): DocketError {
+    return new DocketError(
+      'unknown-outcome',
+      `${t.operation}: ${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}, and the service does not hold the object yet; it may still be making it, so docket did not send it again`,
+      'run `docket plan` again in a minute: it shows whether the service made it (then there is nothing to do), and `docket apply` creates it if not',
+    );
+  }
+
   /** What went wrong with an attempt, as the start of a sentence. */
   function failedAttempt(a: Attempt): string {
     return a.kind === 'response' ? `the ${service} service answered HTTP ${a.status}` : `the request to the ${service} service failed (${clean(a.failure.message)})`;
@@ -507,6 +524,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
           const found = await readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
           if (found !== undefined) return found;
+          if (mayStillLand(a)) throw stillRunning(t, a, requestId);
           if (readNow) checkBudget(t, a, wanted, retryAfter);
           if (!canRetry) throw gaveUp(t, a, n + 1);
           if (options.stop?.aborted) throw notTriedAgain(t, a);

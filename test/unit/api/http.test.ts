@@ -1350,6 +1350,24 @@ describe('create with unknown outcome', () => {
     expect(bodies.map((b) => JSON.parse(b) as unknown)).toEqual([{ name: 'X' }]);
   });
 
+  it('does not post again when the attempt timed out or a gateway answered 504 and the read finds nothing yet: the create may still land', async () => {
+    const { mock, client } = setup({ timeoutMs: 40 });
+    let posts = 0;
+    mock.intercept({ path: '/v1/slow', method: 'POST' }).reply(() => (posts++, { statusCode: 201, data: { data: res('late') } })).delay(400);
+    mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(() => (posts++, { statusCode: 504, data: '' }));
+    let reads = 0;
+    for (const path of ['/v1/slow', '/v1/gateway']) {
+      const err = (await rejection(client.create({ method: 'POST', path, body: { name: 'X' }, operation: `create ${path}`, recover: async () => (reads++, undefined) }))) as DocketError;
+      expect([err.code, err.notCarriedOut]).toEqual(['unknown-outcome', false]);
+      expect(err.message).toContain('it may still be making it, so docket did not send it again');
+      expect(err.hint).toContain('run `docket plan` again');
+    }
+    expect([posts, reads]).toEqual([2, 2]);
+    // Found by the read, it is the object: nothing is sent again either.
+    mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(504, '');
+    expect(await client.create({ method: 'POST', path: '/v1/gateway', body: {}, operation: 'create again', recover: async () => ({ data: res('made') }) })).toEqual({ data: res('made') });
+  });
+
   it('does not call recover for a 429 or a refused connection', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/x', method: 'POST' }).reply(429, '', { headers: { 'retry-after': '1' } });
@@ -1377,7 +1395,7 @@ describe('create with unknown outcome', () => {
       .intercept({ path: '/v1/x', method: 'POST' })
       .reply(() => {
         posts++;
-        return { statusCode: 504, data: '' };
+        return { statusCode: 502, data: '' };
       })
       .persist();
     let recovers = 0;
@@ -1393,7 +1411,7 @@ describe('create with unknown outcome', () => {
         },
       }),
     )) as ApiError;
-    expect(e.status).toBe(504);
+    expect(e.status).toBe(502);
     expect(posts).toBe(2);
     expect(recovers).toBe(2);
   });
