@@ -167,10 +167,12 @@ export function apiKeyVariable(service: ServiceName): string {
   return service === 'review' ? 'DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY)' : 'DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY)';
 }
 
-/** Paths of the agreements service that vanish (404 everywhere) when the feature is off. */
+/** Collections of the agreements service that vanish (404) when the feature is off. */
 // NOTE(api): public docs say custom terms and templates answer 404 on every path when the
-// feature is not enabled; a real "not found" on one of them gets the same hint.
-const FEATURE_GATED_PREFIXES = ['/v1/custom_terms', '/v1/custom_templates'];
+// feature is not enabled. Only a 404 on the collection itself (its list, a create) is read so:
+// docket lists a kind before it reads one of its objects, so a 404 on an object's own path comes
+// after its list answered, and means that object is gone.
+const FEATURE_GATED_COLLECTIONS = ['/v1/custom_terms', '/v1/custom_templates'];
 
 export const FEATURE_OFF_HINT =
   'custom terms and templates are not enabled for this organization (the service answers 404 on every path when the feature is off); ask Common Paper to enable them or remove those kinds from the configuration';
@@ -185,8 +187,9 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   if (status >= 300 && status < 400 && status !== 304 && redirect) return redirectHint(service, path, redirect);
   if (status === 401) return `check ${apiKeyVariable(service)}: the ${service} service did not accept the API key`;
   if (status === 403) return `check ${apiKeyVariable(service)}: the API key is not allowed to do this on the ${service} service`;
-  if (status === 404 && service === 'agreements' && FEATURE_GATED_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) {
-    return FEATURE_OFF_HINT;
+  if (status === 404 && service === 'agreements' && FEATURE_GATED_COLLECTIONS.some((p) => path === p || path === `${p}/`)) return FEATURE_OFF_HINT;
+  if (status === 404 && service === 'agreements' && FEATURE_GATED_COLLECTIONS.some((p) => path.startsWith(`${p}/`))) {
+    return 'the object was listed a moment before: it may have been deleted or archived in the app since; run the command again';
   }
   if (status === 429) return 'the service is still rate limiting after several retries; lower --concurrency or try again later';
   if (status === 500 || status === 502 || status === 503 || status === 504) return 'the service failed or is unavailable; try again later (apply converges: running it again is safe)';

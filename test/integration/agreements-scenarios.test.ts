@@ -3,6 +3,7 @@
  * each kind's edits plan as the right action and apply, and every scenario ends with a re-plan that
  * must show zero changes.
  */
+import { existsSync } from 'node:fs';
 import { lockFiles, lockTargets } from '../helpers/lock.js';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -246,6 +247,23 @@ describe('custom terms', () => {
     const asked = await cli('export', '-C', dir, '--out', join(out, '..', 'terms'), '--kind', 'custom-term');
     expect(asked.code).toBe(1);
     expect(asked.stderr).toContain('hint: custom terms and templates are not enabled for this organization: export without those --kind values');
+  });
+
+  it('a 404 on one custom term the list named fails the export, not taken for the feature being off (which exported no terms at all)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+    await applyOk(cli, dir);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/agreements/v1/custom_terms/:id', status: 404, count: 1 });
+    const out = join(await makeDir({}), 'export');
+    const exported = await cli('export', '-C', dir, '--out', out);
+    expect(exported.code).toBe(1);
+    expect(exported.stdout).not.toContain('none were exported');
+    expect(exported.stderr).toContain('hint: the object was listed a moment before: it may have been deleted or archived in the app since; run the command again');
+    expect(existsSync(out)).toBe(false);
+    // Run again, the term is exported and plans with no changes.
+    expect((await cli('export', '-C', dir, '--out', out)).code).toBe(0);
+    expect(existsSync(join(out, 'custom-terms'))).toBe(true);
+    await expectNoChanges(cli, out);
   });
 });
 

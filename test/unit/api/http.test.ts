@@ -764,7 +764,7 @@ describe('errors', () => {
     expect(l.hint).toContain(`redirects this request to "https://new.example/${'x'.repeat(99)}…";`);
   });
 
-  it('explains a 404 on custom terms and templates as the feature being off', async () => {
+  it('explains a 404 on the custom term and template collections as the feature being off, and one on an object listed before as that object gone', async () => {
     const { mock, client } = setup({ service: 'agreements' }, AGREEMENTS);
     mock.intercept({ path: '/v1/custom_terms?page%5Bsize%5D=100' }).reply(404, { title: 'Not Found' });
     mock.intercept({ path: '/v1/custom_templates/t1' }).reply(404, { title: 'Not Found' });
@@ -773,7 +773,11 @@ describe('errors', () => {
     expect(e1.code).toBe('not-found');
     expect(e1.hint).toContain('custom terms and templates are not enabled for this organization');
     const e2 = (await rejection(client.request({ method: 'GET', path: '/v1/custom_templates/t1', operation: 'get' }))) as ApiError;
-    expect(e2.hint).toContain('not enabled');
+    expect(e2.hint).toBe('the object was listed a moment before: it may have been deleted or archived in the app since; run the command again');
+    // JSON:API's errors, which name no field, read as what they say, once.
+    mock.intercept({ path: '/v1/custom_terms/t2' }).reply(404, { errors: [{ status: '404', title: 'Not Found', detail: 'custom term not found' }] });
+    const e4 = (await rejection(client.request({ method: 'GET', path: '/v1/custom_terms/t2', operation: 'read custom term "C"' }))) as ApiError;
+    expect(e4.message).toBe('read custom term "C": agreements service GET /v1/custom_terms/t2 failed with HTTP 404 (custom term not found)');
     const e3 = (await rejection(client.request({ method: 'GET', path: '/v1/templates/t1', operation: 'get' }))) as ApiError;
     expect(e3.hint).toBeUndefined();
   });
