@@ -2,6 +2,7 @@
  * Endpoint functions of the agreements service (seeds 001 and 002, reference/api.md). The
  * organization is the one the API key belongs to; every term and template write names the actor.
  */
+import { describeOrganizations } from './organization-list.js';
 import { pathSegment } from './path-segment.js';
 import { DocketError } from '../errors.js';
 import { firstMade } from './found.js';
@@ -366,11 +367,6 @@ export class AgreementsAgreements {
   }
 }
 
-function describeOrganizations(orgs: ApiResource<AgreementsOrganizationAttrs>[]): string {
-  if (orgs.length === 0) return 'none';
-  const shown = orgs.slice(0, 10).map((o) => (typeof o.attributes.name === 'string' ? `${o.id} (${o.attributes.name})` : o.id));
-  return `${shown.join(', ')}${orgs.length > 10 ? `, and ${orgs.length - 10} more` : ''}`;
-}
 
 /**
  * NOTE(api): the docs show `current_version_number` as a number. One sent as a numeric string

@@ -4,6 +4,7 @@
  * `GET /v1/organizations`) and flat routes under `/v1` (the organization is the API key's, read
  * at `GET /v1/organization`). `auto` finds out once per run and every request then uses the answer.
  */
+import { describeOrganizations } from './organization-list.js';
 import { ApiError, DocketError } from '../errors.js';
 import type { ApiResource, ServiceClient } from './types.js';
 
@@ -189,7 +190,3 @@ export class ReviewLocator {
   }
 }
 
-function describeOrganizations(orgs: ApiResource<OrganizationAttrs>[]): string {
-  const shown = orgs.slice(0, 10).map((o) => (typeof o.attributes?.name === 'string' ? `${o.id} (${o.attributes.name})` : o.id));
-  return `${shown.join(', ')}${orgs.length > 10 ? `, and ${orgs.length - 10} more` : ''}`;
-}

@@ -221,19 +221,28 @@ async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promi
     return 1;
   }
   if (error instanceof InterruptedError) {
-    io.stderr(`${stripControl(error.message)}\n`);
-    if (error.hint) io.stderr(`  ${stripControl(error.hint)}\n`);
+    io.stderr(`${oneLine(error.message)}\n`);
+    if (error.hint) io.stderr(`  ${oneLine(error.hint)}\n`);
     return error.exitCode;
   }
   if (error instanceof DocketError) {
-    io.stderr(`Error: ${stripControl(lineWithoutSecrets(error.message))}\n`);
-    if (error.hint) io.stderr(`  hint: ${stripControl(lineWithoutSecrets(error.hint))}\n`);
+    io.stderr(`Error: ${oneLine(error.message)}\n`);
+    if (error.hint) io.stderr(`  hint: ${oneLine(error.hint)}\n`);
     if (error instanceof ApiError && error.details.status === 0 && !error.hint) io.stderr('  hint: check the service URL and your network\n');
     return 1;
   }
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   io.stderr(`Internal error: ${stripControl(message)}\nThis is a bug in docket; please report it with the command you ran.\n`);
   return 1;
+}
+
+/**
+ * An error's message or hint as one line: what it quotes of a service's text or a file could hold
+ * a line break, and a line of it starting with `::` would be a workflow command to a CI runner,
+ * which reads them from stderr too.
+ */
+function oneLine(text: string): string {
+  return stripControl(lineWithoutSecrets(text)).replace(/[ \t]*[\r\n]+[ \t]*/g, ' ');
 }
 
 /** The emulator runs until Ctrl-C or SIGTERM, then closes (its state is already on disk). */

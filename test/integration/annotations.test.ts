@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findGitRoot, repoPathPrefix } from '../../src/cli/annotations.js';
 import { runCli } from '../helpers/cli.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
 
@@ -92,6 +93,21 @@ describe('plan --annotations github', () => {
     const lines = annotationLines(apply.stdout);
     expect(lines[0]).toBe('::notice file=infra/docket/playbooks/nda.yaml,line=6,title=docket update::update rule "Inbound NDA/Term"');
     expect(apply.stdout.indexOf('::notice')).toBeLessThan(apply.stdout.indexOf('Apply complete:'));
+  });
+
+  it('never lets a service’s text start a workflow command: an organization name with line breaks stays on the error’s line, escaped', async () => {
+    const injected = 'Beta\n::error file=x.yaml::injected\n::stop-commands::tok';
+    const t = await startTestEmulator({ seed: (s) => void s.organizations.push({ ...s.organizations[0]!, id: '22222222-2222-4222-8222-222222222222', name: injected, users: [], playbooks: [] }) });
+    try {
+      const { DOCKET_ORGANIZATION_ID: _chosen, ...env } = t.env;
+      const plan = await runCli(['plan', '-C', dir, '--annotations', 'github'], { env });
+      expect(plan.code).toBe(1);
+      expect(plan.stderr).toContain('the review API key sees 2 organizations');
+      expect(plan.stderr).toContain('("Beta\\n::error file=x.yaml::injected\\n::stop-commands::tok")');
+      expect(annotationLines(plan.stderr)).toEqual([]);
+    } finally {
+      await t.emulator.close();
+    }
   });
 
   it('rejects an unknown annotation format', async () => {
