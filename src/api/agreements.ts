@@ -154,7 +154,7 @@ export class AgreementsApi {
   }
 
   async getCustomTerm(id: string, label: string): Promise<ApiResource<CustomTermAttrs>> {
-    const res = await this.client.request<One<CustomTermAttrs>>({ method: 'GET', path: `/v1/custom_terms/${pathSegment(id)}`, operation: `read custom term "${label}"`, resource: true });
+    const res = await this.client.request<One<CustomTermAttrs>>({ method: 'GET', path: `/v1/custom_terms/${pathSegment(id)}`, operation: `read custom term "${label}"`, resource: true, id });
     // Read without its text, a text term would look empty and be published again over what is live.
     const body: unknown = res.data.attributes.body;
     if (res.data.attributes.term_type !== 'file' && typeof body !== 'string') {
@@ -228,7 +228,7 @@ export class AgreementsApi {
   }
 
   async getCustomTemplate(id: string, label: string): Promise<ApiResource<CustomTemplateAttrs>> {
-    const res = await this.client.request<One<CustomTemplateAttrs>>({ method: 'GET', path: `/v1/custom_templates/${pathSegment(id)}`, operation: `read custom template "${label}"`, resource: true });
+    const res = await this.client.request<One<CustomTemplateAttrs>>({ method: 'GET', path: `/v1/custom_templates/${pathSegment(id)}`, operation: `read custom template "${label}"`, resource: true, id });
     return withNumericVersion(res.data);
   }
 

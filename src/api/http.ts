@@ -699,7 +699,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     async request<T>(o: RequestOptions): Promise<T> {
       const t = target(o);
       const answer = await send(t);
-      const problem = o.resource ? resourceProblem(answer) : bodyProblem(answer);
+      const problem = o.resource ? resourceProblem(answer, o.id) : bodyProblem(answer);
       if (problem) {
         throw malformedBody(t, problem, badAnswerHint());
       }

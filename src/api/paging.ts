@@ -103,12 +103,16 @@ export function bodyProblem(body: unknown): string | undefined {
  * Why an answer is not one resource (what a read of one object must return), or undefined when
  * it is: an empty body or one without `data` would otherwise reach the kind as `undefined`.
  */
-export function resourceProblem(body: unknown): string | undefined {
+export function resourceProblem(body: unknown, id?: string): string | undefined {
   if (body === undefined) return 'the body is empty';
   if (!isPlainObject(body)) return `the body is not an object (${describe(body)})`;
   if (!('data' in body)) return errorsProblem(body) ?? 'it has no "data"';
   if (Array.isArray(body.data)) return '"data" is a list, not one object';
-  return bodyProblem(body);
+  const problem = bodyProblem(body);
+  if (problem !== undefined || id === undefined) return problem;
+  // Another object's answer (a cache or a gateway mixing up responses) would be read, diffed and pulled as this one.
+  const got = (body.data as { id: string }).id;
+  return got.toLowerCase() === id.toLowerCase() ? undefined : `"data" is another object (id ${got.slice(0, 64)}), not the one asked for (${id.slice(0, 64)})`;
 }
 
 /**

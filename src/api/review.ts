@@ -123,7 +123,7 @@ export class ReviewApi {
     return this.locator.run(async (w) => {
       const probed = this.locator.takeProbedOrganization();
       if (probed) return probed as ApiResource<OrganizationAttrs>;
-      const res = await this.client.request<One<OrganizationAttrs>>({ method: 'GET', path: w.organizationPath, operation: 'read organization', resource: true });
+      const res = await this.client.request<One<OrganizationAttrs>>({ method: 'GET', path: w.organizationPath, operation: 'read organization', resource: true, id: w.organizationId });
       return res.data;
     });
   }
@@ -248,7 +248,7 @@ export class ReviewApi {
   }
 
   async getImportedFile(id: string): Promise<ApiResource<ImportedFileAttrs>> {
-    return this.locator.run(async (w) => (await this.client.request<One<ImportedFileAttrs>>({ method: 'GET', path: `${w.prefix}/imported_files/${pathSegment(id)}`, operation: `read imported file ${id}`, resource: true })).data);
+    return this.locator.run(async (w) => (await this.client.request<One<ImportedFileAttrs>>({ method: 'GET', path: `${w.prefix}/imported_files/${pathSegment(id)}`, operation: `read imported file ${id}`, resource: true, id })).data);
   }
 
   /**
@@ -276,11 +276,11 @@ export class ReviewApi {
 
   async getReview(id: string): Promise<ApiResource<ReviewAttrs>> {
     // The id as typed (`test capture --review`): one path segment, whatever it holds.
-    return this.locator.run(async (w) => (await this.client.request<One<ReviewAttrs>>({ method: 'GET', path: `${w.prefix}/reviews/${encodeURIComponent(id)}`, operation: `read review ${id}`, resource: true })).data);
+    return this.locator.run(async (w) => (await this.client.request<One<ReviewAttrs>>({ method: 'GET', path: `${w.prefix}/reviews/${encodeURIComponent(id)}`, operation: `read review ${id}`, resource: true, id })).data);
   }
 
   async getPlaybook(id: string): Promise<ApiResource<PlaybookAttrs>> {
-    return this.locator.run(async (w) => (await this.client.request<One<PlaybookAttrs>>({ method: 'GET', path: `${w.prefix}/playbooks/${pathSegment(id)}`, operation: `read playbook ${id}`, resource: true })).data);
+    return this.locator.run(async (w) => (await this.client.request<One<PlaybookAttrs>>({ method: 'GET', path: `${w.prefix}/playbooks/${pathSegment(id)}`, operation: `read playbook ${id}`, resource: true, id })).data);
   }
 
   async deleteRule(playbookId: string, ruleId: string, label: string): Promise<void> {

@@ -40,6 +40,8 @@ export interface RequestOptions {
   operation: string;
   /** The answer must be one object (`{"data": {id, attributes}}`, a read of one): anything else is malformed. */
   resource?: boolean;
+  /** With `resource`: the id of the object the path names; an answer that is another object is malformed. */
+  id?: string;
 }
 
 /** Why a create's outcome is read (CreateOptions.recover): no answer, with what came back instead; or a 2xx without the new id. */

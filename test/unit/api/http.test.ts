@@ -168,6 +168,17 @@ describe('requests', () => {
     }
   });
 
+  it('refuses a read of one object answered with another object, and takes its own id in any letter case', async () => {
+    const { mock, client } = setup();
+    const ID = '37016f85-0000-4000-8000-000000000001';
+    mock.intercept({ path: `/v1/a/${ID}` }).reply(200, { data: res('588e5581-0000-4000-8000-000000000002') });
+    const err = (await rejection(client.request({ method: 'GET', path: `/v1/a/${ID}`, operation: 'read a', resource: true, id: ID }))) as DocketError;
+    expect(err.code).toBe('bad-response');
+    expect(err.message).toBe(`read a: review service GET /v1/a/${ID} answered with a malformed body: "data" is another object (id 588e5581-0000-4000-8000-000000000002), not the one asked for (${ID})`);
+    mock.intercept({ path: `/v1/a/${ID}` }).reply(200, { data: res(ID.toUpperCase()) });
+    expect(await client.request({ method: 'GET', path: `/v1/a/${ID}`, operation: 'read a', resource: true, id: ID })).toEqual({ data: res(ID.toUpperCase()) });
+  });
+
   it('turns a non-JSON 2xx body into a bad-response error', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/a' }).reply(200, '<html>login</html>', { headers: { 'content-type': 'text/html' } });
