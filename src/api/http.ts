@@ -666,7 +666,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (next.number !== undefined) {
         current = pageTarget(next.number);
       } else if (next.link !== undefined && !next.hasMeta) {
-        throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or cannot be read, and it gave no page number to use instead; not following it`);
+        throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or another list, or cannot be read, and it gave no page number to use instead; not following it`);
       } else if (size !== undefined && !next.pagingInfo && fresh > 0 && looksTruncated(body.data.length, size)) {
         // No paging members, and a page that may have been cut (see looksTruncated): ask whether there is more.
         current = pageTarget(page + 1);
@@ -834,7 +834,9 @@ function resolveNextLink(next: string, base: BaseUrl, endpoint: string, rebuildF
   // NOTE(api): a link that already carries the base prefix (`/review/v1/...`) is taken as is; a
   // bare `/v1/...` is taken relative to the base URL, whichever way the service writes it.
   if (base.prefix && (path === base.prefix || path.startsWith(`${base.prefix}/`))) path = path.slice(base.prefix.length);
-  return [path || '/', u.search.replace(/^\?/, '')];
+  // The next page of this list: another endpoint's items (templates in the custom term list) would be read as this list's.
+  if (path.replace(/\/+$/, '') !== endpoint.replace(/\/+$/, '')) return undefined;
+  return [path, u.search.replace(/^\?/, '')];
 }
 
 function splitPath(path: string): [string, string] {

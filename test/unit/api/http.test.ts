@@ -426,6 +426,19 @@ describe('list', () => {
     expect((err as DocketError).message).toContain('another origin');
   });
 
+  it('refuses a next link to another list on the same host: its items would be read as this list’s', async () => {
+    const { mock, client } = setup();
+    const paths: string[] = [];
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('1')], links: { next: '/v1/y?page%5Bnumber%5D=2' } } }));
+    const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
+    expect([err.code, err.message]).toEqual(['bad-response', "list x: the review service's next-page link points to another origin or another list, or cannot be read, and it gave no page number to use instead; not following it"]);
+    expect(paths).toEqual(['/v1/x?page%5Bsize%5D=100']);
+    // The same list with a trailing slash is this list's next page.
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('1')], links: { next: '/v1/x/?page%5Bnumber%5D=2' } } }));
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('2')], links: { next: null } } }));
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['1', '2']);
+  });
+
   it('replays a next link naming the same endpoint on another host (a gateway backend) on the configured base', async () => {
     const { mock, client } = setup();
     const paths: string[] = [];
