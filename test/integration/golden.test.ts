@@ -2,6 +2,9 @@
  * Golden plan output: text, markdown and JSON of a plan with every review-service action, made
  * against the in-process emulator (whose header is stable). Regenerate with `npx vitest -u`.
  */
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { schemaValidator } from '../../src/config/validators.js';
 import { runCli } from '../helpers/cli.js';
@@ -54,6 +57,28 @@ describe('golden plans', () => {
 
     const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
     expect(applied.code).toBe(0);
+    const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
+    expect(replan.code).toBe(0);
+  });
+
+  it('a plan of every kind (the bundled example, a template naming attachments in a list) follows the schema, and its saved file shows and applies', async () => {
+    const dir = join(await makeDir({}), 'acme-legal');
+    await cp(fileURLToPath(new URL('../../examples/acme-legal', import.meta.url)), dir, { recursive: true });
+    const json = await runCli(['plan', '-C', dir, '--emulator', '-o', 'json']);
+    const plan = JSON.parse(json.stdout) as { changes: { kind: string; refs: { path?: string }[] }[] };
+    expect(new Set(plan.changes.map((c) => c.kind))).toEqual(new Set(['organization', 'member', 'playbook', 'rule', 'custom-term', 'custom-template', 'template', 'attachment']));
+    expect(plan.changes.some((c) => c.refs.some((r) => r.path?.startsWith('attachments[')))).toBe(true);
+    const validate = await schemaValidator('plan.schema.json');
+    validate(plan);
+    expect(validate.errors ?? []).toEqual([]);
+
+    const saved = join(dir, 'plan.json');
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--out', saved])).code).toBe(0);
+    const shown = await runCli(['show', saved]);
+    expect([shown.code, shown.stderr]).toEqual([0, '']);
+    const applied = await runCli(['apply', '-C', dir, '--emulator', saved]);
+    expect([applied.code, applied.stderr]).toEqual([0, '']);
+    expect(applied.stdout).toContain('Apply complete');
     const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
     expect(replan.code).toBe(0);
   });
