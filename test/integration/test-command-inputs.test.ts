@@ -40,10 +40,14 @@ describe('docket test with broken inputs', () => {
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout) as { ok: boolean; diagnostics?: { code: string; file: string; line: number; path?: string; excerpt?: string }[] };
     expect([json.ok, json.diagnostics?.map((d) => [d.code, d.file, d.line, d.path, d.excerpt])]).toEqual([true, [['test-subject-renamed', 'tests/inbound-nda.test.yaml', 5, 'playbook', 'playbook: Inbound NDA']]]);
+    expect(await testReportErrors(json)).toEqual([]);
     expect(run.stderr).toMatch(/::warning file=[^,]*\/tests\/inbound-nda\.test\.yaml,line=5,title=docket test-subject-renamed::playbook "Inbound NDAs" is renamed from/);
     const strict = await runCli([...args.slice(0, -4), '--fail-on-warn']);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('Failed: --fail-on-warn fails the run on 1 warning of the test files.');
+    const strictJson = await runCli([...args.slice(0, -2), '--fail-on-warn']);
+    expect(strictJson.code).toBe(1);
+    expect(await testReportErrors(JSON.parse(strictJson.stdout))).toEqual([]);
   });
 
   it('says how to write tests given as list items, as for resource files', async () => {
