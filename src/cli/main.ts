@@ -221,13 +221,13 @@ async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promi
     return 1;
   }
   if (error instanceof InterruptedError) {
-    io.stderr(`${oneLine(error.message)}\n`);
-    if (error.hint) io.stderr(`  ${oneLine(error.hint)}\n`);
+    io.stderr(`${errorText(error.message)}\n`);
+    if (error.hint) io.stderr(`  ${errorText(error.hint)}\n`);
     return error.exitCode;
   }
   if (error instanceof DocketError) {
-    io.stderr(`Error: ${oneLine(error.message)}\n`);
-    if (error.hint) io.stderr(`  hint: ${oneLine(error.hint)}\n`);
+    io.stderr(`Error: ${errorText(error.message)}\n`);
+    if (error.hint) io.stderr(`  hint: ${errorText(error.hint)}\n`);
     if (error instanceof ApiError && error.details.status === 0 && !error.hint) io.stderr('  hint: check the service URL and your network\n');
     return 1;
   }
@@ -237,12 +237,12 @@ async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promi
 }
 
 /**
- * An error's message or hint as one line: what it quotes of a service's text or a file could hold
- * a line break, and a line of it starting with `::` would be a workflow command to a CI runner,
- * which reads them from stderr too.
+ * An error's message or hint as printed. Some list their reasons a line each (a stale plan); a line
+ * starting with `::` would be a workflow command to a CI runner, which reads them from stderr too,
+ * so one that text from a service or a file brought in is broken up (`: :`).
  */
-function oneLine(text: string): string {
-  return stripControl(lineWithoutSecrets(text)).replace(/[ \t]*[\r\n]+[ \t]*/g, ' ');
+function errorText(text: string): string {
+  return stripControl(lineWithoutSecrets(text)).replace(/^([ \t]*):(?=:)/gm, '$1: ');
 }
 
 /** The emulator runs until Ctrl-C or SIGTERM, then closes (its state is already on disk). */

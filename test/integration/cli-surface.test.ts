@@ -92,6 +92,11 @@ describe('docket show', () => {
     const out = join(dir, 'plan.json');
     const plan = await runCli(['plan', '-C', dir, '--emulator', '--out', out]);
     expect(plan.stderr).toContain(`review it with: docket show ${out}; apply it with: docket apply -C ${dir} ${out}`);
+    // A path with a line break stays on the line, and the commands it offers are ones a shell runs.
+    const odd = join(dir, 'x\n::warning::y', 'plan.json');
+    const saved = await runCli(['plan', '-C', dir, '--emulator', '--out', odd]);
+    expect(saved.stderr).toContain(`Saved the plan to ${JSON.stringify(odd)}; review it with: docket show $'${odd.replace('\n', '\\x0a')}'`);
+    expect(saved.stderr.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
     const text = await runCli(['show', out, '--no-color']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('+ create playbook "Inbound NDA"');

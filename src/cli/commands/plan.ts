@@ -1,4 +1,5 @@
 /** `docket plan`: what apply would change, as text, JSON (the plan file) or a PR comment. */
+import { showPath } from '../../config/quote.js';
 import { removeStaleTemps, writeFileAtomic } from '../../util/atomic-write.js';
 import { rmSync } from 'node:fs';
 import { DocketError } from '../../errors.js';
@@ -69,7 +70,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       else await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
       if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
       const dir = opts.dir && opts.dir !== '.' ? ` -C ${shellWord(opts.dir)}` : '';
-      if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${opts.out}; review it with: docket show ${shellWord(opts.out)}; apply it with: docket apply${dir} ${shellWord(opts.out)}\n`);
+      if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${showPath(opts.out)}; review it with: docket show ${shellWord(opts.out)}; apply it with: docket apply${dir} ${shellWord(opts.out)}\n`);
       setExit(opts.detailedExitcode && hasChanges(plan) ? 2 : 0);
     });
 }
@@ -96,5 +97,8 @@ export function timeoutOption(defaultMs: number): Option {
 
 /** A path as a shell word: quoted only when it needs to be. */
 function shellWord(text: string): string {
-  return /^[\w./@:+-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+  if (/^[\w./@:+-]+$/.test(text)) return text;
+  // A control character (a line break) in single quotes would break the printed line: bash's $'…' escapes it.
+  if (/[\u0000-\u001f\u007f]/.test(text)) return `$'${text.replace(/[\\']/g, '\\$&').replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
+  return `'${text.replace(/'/g, "'\\''")}'`;
 }
