@@ -7,7 +7,7 @@ import { access, lstat, realpath, stat } from 'node:fs/promises';
 import path, { dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
 import { isTestFile, readAsConfiguration } from '../config/discover.js';
-import { writeDestination } from '../util/atomic-write.js';
+import { writeDestinationOrAsNamed } from '../util/atomic-write.js';
 import { PROJECT_FILES } from '../config/load.js';
 import { APPLY_LOCK_FILE, DOCKET_RECORDS, isDocketRecord, WORK_DIR } from '../config/work-dir.js';
 import type { Workspace } from '../engine/workspace.js';
@@ -64,7 +64,7 @@ export const JUNIT_REPORT: OwnOutput = { what: 'a JUnit report', example: 'docke
  * flag's own earlier output. Synchronous: a signal's exit handler asks too.
  */
 export function writableUnjudged(out: string, root: string, written: OwnOutput): boolean {
-  const real = destinationOrAsNamed(out);
+  const real = writeDestinationOrAsNamed(out);
   const head = fileHeadSync(real, HEAD_BYTES)?.toString('utf8');
   if (head !== undefined) return head.trim() !== '' && written.looksLike(head);
   let realRoot = root;
@@ -92,14 +92,14 @@ export class ConfigurationFileRefused extends UsageError {}
 export async function refuseConfigurationFile(out: string, file: string, flag: string, workspace: Workspace, written: OwnOutput): Promise<void> {
   const root = workspace.config.project.root;
   const realRoot = await realpath(root).catch(() => root);
-  const real = destinationOrAsNamed(out);
+  const real = writeDestinationOrAsNamed(out);
   const named = [rootRelative(root, out), isInside(realRoot, real) ? rootRelative(realRoot, real) : undefined].find(
     (rel) => rel !== undefined && rel !== '' && !rel.startsWith('..') && readByDocket(rel, workspace),
   );
   // Compared by where a write to each would land: a lock linked to a file not made yet is made there by the next apply.
   // The apply lock is made with link(), never written through one: a link there is only refused.
   const own = [...(PROJECT_FILES as readonly string[]), ...DOCKET_RECORDS.filter((rel) => rel !== APPLY_LOCK_RECORD), ...workspace.files.keys()];
-  const linked = named ?? own.find((rel) => destinationOrAsNamed(path.join(root, rel)) === real);
+  const linked = named ?? own.find((rel) => writeDestinationOrAsNamed(path.join(root, rel)) === real);
   const hint = `save it outside the configuration's files, such as ${flag} ${written.example} beside docket.yaml`;
   if (linked === undefined) {
     // Any other file there that is not one this flag writes (a test's contract, a note): not replaced either.
@@ -118,11 +118,3 @@ function readByDocket(rel: string, workspace: Workspace): boolean {
   return (PROJECT_FILES as readonly string[]).includes(rel) || isDocketRecord(rel) || workspace.files.has(rel) || readAsConfiguration(rel);
 }
 
-/** Where a write of `out` lands; as named when that cannot be told (a loop of links: the write fails itself). */
-function destinationOrAsNamed(out: string): string {
-  try {
-    return writeDestination(out);
-  } catch {
-    return out;
-  }
-}

@@ -51,6 +51,15 @@ export function writeDestination(file: string): string {
   return destination(file, 0);
 }
 
+/** writeDestination, or the path as named when that cannot be told (a loop of links: the write itself then fails, saying so). */
+export function writeDestinationOrAsNamed(file: string): string {
+  try {
+    return writeDestination(file);
+  } catch {
+    return file;
+  }
+}
+
 function destination(file: string, hops: number): string {
   try {
     // The system's realpath: Node's own resolves `sub/..` by the text before it follows `sub`.

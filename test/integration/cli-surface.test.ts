@@ -224,6 +224,14 @@ describe('emulator start-up problems are user errors', () => {
     expect([named.code, named.stderr]).toEqual([1, expect.stringContaining('is named as a YAML file, and the state is JSON')]);
     expect(named.stderr).toContain('hint: name a .json file, such as emulator-state.json');
     expect(await readdir(dir)).not.toContain('playbooks');
+    // Nor one a link leads to, nor a path ending in / (a folder: every write's rename onto it failed, and nothing was saved).
+    await symlink('em.yaml', join(dir, 'state.json'));
+    const linked = await runBin(['emulator', '--port', '0', '--state', join(dir, 'state.json')]);
+    expect([linked.code, linked.stderr]).toEqual([1, expect.stringContaining(`is a link to ${join(dir, 'em.yaml')}, a YAML file, and the state is JSON`)]);
+    const folder = await runBin(['emulator', '--port', '0', '--state', join(dir, 'st', 'y.json') + '/']);
+    expect([folder.code, folder.stderr]).toEqual([1, expect.stringContaining('names a folder (it ends in /), not a state file')]);
+    expect(folder.stderr).toContain(`hint: name a file, such as ${join(dir, 'st', 'y.json')}/emulator.json`);
+    expect((await readdir(dir)).sort()).toEqual(['.docket', 'docket.lock.json', 'docket.yaml', 'members.yaml', 'state.json']);
   });
 });
 

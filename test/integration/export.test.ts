@@ -522,12 +522,12 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
-  it('warns when --out is below the source configuration, also through a link, and not in a dot-folder docket skips', async () => {
+  it('warns when --out is below the source configuration, also through a link, and not in a folder docket skips (a dot-folder, node_modules)', async () => {
     const { exportFrom } = await seed();
     const warning = 'is inside the source configuration';
     const linkParent = join(await makeDir({}), 'config-link');
     await symlink(exportFrom, linkParent);
-    for (const [out, warned] of [[join(exportFrom, 'copy'), true], [join(linkParent, 'linked-copy'), true], [join(exportFrom, '.exports', 'copy'), false]] as const) {
+    for (const [out, warned] of [[join(exportFrom, 'copy'), true], [join(linkParent, 'linked-copy'), true], [join(exportFrom, '.exports', 'copy'), false], [join(exportFrom, 'node_modules', 'copy'), false]] as const) {
       const result = await cli('export', '-C', exportFrom, '--out', out, '--kind', 'member');
       expect(result.code).toBe(0);
       expect(result.stderr.includes(warning), out).toBe(warned);

@@ -23,7 +23,8 @@ import { renderExportSummary } from '../../export/summary.js';
 import { readSchema } from '../../config/schema-read.js';
 import { checkOut, writeExport } from '../../export/write.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
-import { writeDestination } from '../../util/atomic-write.js';
+import { skipDirectory } from '../../config/discover.js';
+import { writeDestinationOrAsNamed } from '../../util/atomic-write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
@@ -211,22 +212,14 @@ function pick(opts: ExportFlags): Pick<RecordOptions, 'concurrency' | 'maxRps' |
   return { ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}), ...(opts.maxRps !== undefined ? { maxRps: opts.maxRps } : {}), ...(opts.verbose ? { verbose: true } : {}) };
 }
 
-/** Whether a later run of the source configuration would read `out`'s files: below its directory (links followed), not in a dot-folder. */
+/** Whether a later run of the source configuration would read `out`'s files: below its directory (links followed), not in a folder discovery skips. */
 function readBySource(out: string, root: string): boolean {
-  const real = realOrAsNamed(out);
-  const realRoot = realOrAsNamed(root);
+  const real = writeDestinationOrAsNamed(out);
+  const realRoot = writeDestinationOrAsNamed(root);
   if (real === realRoot || !isInside(realRoot, real)) return false;
-  return !rootRelative(realRoot, real).split('/').some((part) => part.startsWith('.'));
+  return !rootRelative(realRoot, real).split('/').some(skipDirectory);
 }
 
-/** Where a path leads; as named when that cannot be told (a loop of links fails the write itself). */
-function realOrAsNamed(file: string): string {
-  try {
-    return writeDestination(file);
-  } catch {
-    return file;
-  }
-}
 
 
 /**
