@@ -96,6 +96,11 @@ export const DOWN_AFTER_FAILURES = 3;
  * every change after them. Longer than one request's own retries wait (16 s at most).
  */
 export const DOWN_AFTER_SILENCE_MS = 30_000;
+/**
+ * The waits before reading again for a create that may still be landing (after a timed-out attempt
+ * or a 504): it was looked for at once; a gateway that held it may pass it on seconds later.
+ */
+const LANDING_READ_WAITS_MS = [2_000, 5_000];
 /** A list longer than this is a paging bug, not data: 10 000 pages of 100 is a million objects. */
 const MAX_PAGES = 10_000;
 /**
@@ -263,19 +268,42 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   /**
-   * An attempt docket stopped waiting for (30 s) or a gateway stopped waiting for (504): the
-   * service may still be carrying the create out, so a read that finds nothing yet does not
-   * settle it, and a repeat could make it twice (a custom term cannot be deleted).
+   * An attempt docket stopped waiting for (its time ran out) or a gateway stopped waiting for
+   * (504): the service may still be carrying the write out, so a read that finds nothing yet does
+   * not settle it, and a repeat could make it twice (a custom term cannot be deleted).
    */
   function mayStillLand(a: Attempt): boolean {
     return a.kind === 'failure' ? a.failure.timedOut === true : a.status === 504;
   }
 
+  /**
+   * Reads again, a few seconds apart, for a write that may still be landing: found, it is done.
+   * Not past the command's budget, and not once it is stopping (what is already known is reported).
+   */
+  async function readWhileLanding<T>(t: RequestTarget, a: Attempt, read: () => Promise<T | undefined>): Promise<T | undefined> {
+    for (const wait of LANDING_READ_WAITS_MS) {
+      if (options.stop?.aborted || !withinBudget(wait)) return undefined;
+      const cut = waitLink(undefined, () => true);
+      try {
+        await sleep(wait, cut.signal);
+      } catch (err) {
+        if (options.signal?.aborted) throw interrupted(t);
+        if (options.stop?.aborted) return undefined;
+        throw err;
+      } finally {
+        cut.release();
+      }
+      const found = await readingFailed(read, `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
   function stillRunning(t: RequestTarget, a: Attempt, requestId: string | undefined): DocketError {
     return new DocketError(
-      'unknown-outcome',
-      `${t.operation}: ${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}, and the service does not hold the object yet; it may still be making it, so docket did not send it again`,
-      'run `docket plan` again in a minute: it shows whether the service made it (then there is nothing to do), and `docket apply` creates it if not',
+      'outcome-pending',
+      `${t.operation}: ${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}, and reads over the next ${seconds(LANDING_READ_WAITS_MS.reduce((x, y) => x + y, 0))} did not find it carried out; the service may still be carrying it out, so docket did not send it again`,
+      'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing',
     );
   }
 
@@ -524,7 +552,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
           const found = await readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
           if (found !== undefined) return found;
-          if (mayStillLand(a)) throw stillRunning(t, a, requestId);
+          if (mayStillLand(a)) {
+            const landed = await readWhileLanding(t, a, () => recover(what));
+            if (landed !== undefined) return landed;
+            throw stillRunning(t, a, requestId);
+          }
           if (readNow) checkBudget(t, a, wanted, retryAfter);
           if (!canRetry) throw gaveUp(t, a, n + 1);
           if (options.stop?.aborted) throw notTriedAgain(t, a);
@@ -829,14 +861,23 @@ function resolveNextLink(next: string, base: BaseUrl, endpoint: string, rebuildF
   if (u.origin !== base.origin) {
     if (!rebuildForeign) return undefined;
     // A gateway's backend host: the same endpoint, rebuilt on the configured base.
-    return path === endpoint || path.endsWith(endpoint) ? [endpoint, u.search.replace(/^\?/, '')] : undefined;
+    return sameEndpoint(path, endpoint) || endpointKeyOf(path).endsWith(endpointKeyOf(endpoint)) ? [endpoint, u.search.replace(/^\?/, '')] : undefined;
   }
   // NOTE(api): a link that already carries the base prefix (`/review/v1/...`) is taken as is; a
   // bare `/v1/...` is taken relative to the base URL, whichever way the service writes it.
   if (base.prefix && (path === base.prefix || path.startsWith(`${base.prefix}/`))) path = path.slice(base.prefix.length);
   // The next page of this list: another endpoint's items (templates in the custom term list) would be read as this list's.
-  if (path.replace(/\/+$/, '') !== endpoint.replace(/\/+$/, '')) return undefined;
+  if (!sameEndpoint(path, endpoint)) return undefined;
   return [path, u.search.replace(/^\?/, '')];
+}
+
+/** A path as endpoints compare: without a trailing `/`, and in lower case (an organization id in it may be written in either). */
+function endpointKeyOf(path: string): string {
+  return path.replace(/\/+$/, '').toLowerCase();
+}
+
+function sameEndpoint(a: string, b: string): boolean {
+  return endpointKeyOf(a) === endpointKeyOf(b);
 }
 
 function splitPath(path: string): [string, string] {

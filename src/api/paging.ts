@@ -6,7 +6,7 @@
 import { ApiError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
 import type { ApiResource } from './types.js';
-import { UUID_SEGMENTS } from '../util/uuid.js';
+import { UUID, UUID_SEGMENTS } from '../util/uuid.js';
 import { idProblem } from './path-segment.js';
 import { firstError } from './problem.js';
 
@@ -112,7 +112,9 @@ export function resourceProblem(body: unknown, id?: string): string | undefined 
   if (problem !== undefined || id === undefined) return problem;
   // Another object's answer (a cache or a gateway mixing up responses) would be read, diffed and pulled as this one.
   const got = (body.data as { id: string }).id;
-  return got.toLowerCase() === id.toLowerCase() ? undefined : `"data" is another object (id ${got.slice(0, 64)}), not the one asked for (${id.slice(0, 64)})`;
+  // A UUID is the same in either case; any other id only as written.
+  const same = got === id || (UUID.test(got) && UUID.test(id) && got.toLowerCase() === id.toLowerCase());
+  return same ? undefined : `"data" is another object (id ${got.slice(0, 64)}), not the one asked for (${id.slice(0, 64)})`;
 }
 
 /**

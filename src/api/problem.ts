@@ -189,7 +189,7 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   if (status === 403) return `check ${apiKeyVariable(service)}: the API key is not allowed to do this on the ${service} service`;
   if (status === 404 && service === 'agreements' && FEATURE_GATED_COLLECTIONS.some((p) => path === p || path === `${p}/`)) return FEATURE_OFF_HINT;
   if (status === 404 && service === 'agreements' && FEATURE_GATED_COLLECTIONS.some((p) => path.startsWith(`${p}/`))) {
-    return 'the object was listed a moment before: it may have been deleted or archived in the app since; run the command again';
+    return 'it is not there any more: it may have been deleted or archived in the app since docket read it; run the command again (for a saved plan, make a new one)';
   }
   if (status === 429) return 'the service is still rate limiting after several retries; lower --concurrency or try again later';
   if (status === 500 || status === 502 || status === 503 || status === 504) return 'the service failed or is unavailable; try again later (apply converges: running it again is safe)';

@@ -258,7 +258,7 @@ describe('custom terms', () => {
     const exported = await cli('export', '-C', dir, '--out', out);
     expect(exported.code).toBe(1);
     expect(exported.stdout).not.toContain('none were exported');
-    expect(exported.stderr).toContain('hint: the object was listed a moment before: it may have been deleted or archived in the app since; run the command again');
+    expect(exported.stderr).toContain('hint: it is not there any more: it may have been deleted or archived in the app since docket read it; run the command again');
     expect(existsSync(out)).toBe(false);
     // Run again, the term is exported and plans with no changes.
     expect((await cli('export', '-C', dir, '--out', out)).code).toBe(0);

@@ -168,7 +168,7 @@ describe('requests', () => {
     }
   });
 
-  it('refuses a read of one object answered with another object, and takes its own id in any letter case', async () => {
+  it('refuses a read of one object answered with another object, and takes its own UUID in any letter case', async () => {
     const { mock, client } = setup();
     const ID = '37016f85-0000-4000-8000-000000000001';
     mock.intercept({ path: `/v1/a/${ID}` }).reply(200, { data: res('588e5581-0000-4000-8000-000000000002') });
@@ -177,6 +177,9 @@ describe('requests', () => {
     expect(err.message).toBe(`read a: review service GET /v1/a/${ID} answered with a malformed body: "data" is another object (id 588e5581-0000-4000-8000-000000000002), not the one asked for (${ID})`);
     mock.intercept({ path: `/v1/a/${ID}` }).reply(200, { data: res(ID.toUpperCase()) });
     expect(await client.request({ method: 'GET', path: `/v1/a/${ID}`, operation: 'read a', resource: true, id: ID })).toEqual({ data: res(ID.toUpperCase()) });
+    // An id that is no UUID is another object's in other letters.
+    mock.intercept({ path: '/v1/a/abc' }).reply(200, { data: res('ABC') });
+    expect(((await rejection(client.request({ method: 'GET', path: '/v1/a/abc', operation: 'read a', resource: true, id: 'abc' }))) as DocketError).code).toBe('bad-response');
   });
 
   it('turns a non-JSON 2xx body into a bad-response error', async () => {
@@ -433,10 +436,12 @@ describe('list', () => {
     const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
     expect([err.code, err.message]).toEqual(['bad-response', "list x: the review service's next-page link points to another origin or another list, or cannot be read, and it gave no page number to use instead; not following it"]);
     expect(paths).toEqual(['/v1/x?page%5Bsize%5D=100']);
-    // The same list with a trailing slash is this list's next page.
-    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('1')], links: { next: '/v1/x/?page%5Bnumber%5D=2' } } }));
+    // The same list with a trailing slash, or its organization id in other letters, is this list's next page.
+    const ORG = 'a1b2c3d4-0000-4000-8000-00000000000a';
+    mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('1')], links: { next: `/v1/organizations/${ORG}/x/?page%5Bnumber%5D=2` } } }));
     mock.intercept({ path: anyPath }).reply((o) => (paths.push(o.path), { statusCode: 200, data: { data: [res('2')], links: { next: null } } }));
-    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['1', '2']);
+    expect((await client.list(`/v1/organizations/${ORG.toUpperCase()}/x`, 'list x')).map((r) => r.id)).toEqual(['1', '2']);
+    expect(paths.at(-1)).toBe(`/v1/organizations/${ORG}/x/?page%5Bnumber%5D=2&page%5Bsize%5D=100`);
   });
 
   it('replays a next link naming the same endpoint on another host (a gateway backend) on the configured base', async () => {
@@ -797,7 +802,7 @@ describe('errors', () => {
     expect(e1.code).toBe('not-found');
     expect(e1.hint).toContain('custom terms and templates are not enabled for this organization');
     const e2 = (await rejection(client.request({ method: 'GET', path: '/v1/custom_templates/t1', operation: 'get' }))) as ApiError;
-    expect(e2.hint).toBe('the object was listed a moment before: it may have been deleted or archived in the app since; run the command again');
+    expect(e2.hint).toBe('it is not there any more: it may have been deleted or archived in the app since docket read it; run the command again (for a saved plan, make a new one)');
     // JSON:API's errors, which name no field, read as what they say, once.
     mock.intercept({ path: '/v1/custom_terms/t2' }).reply(404, { errors: [{ status: '404', title: 'Not Found', detail: 'custom term not found' }] });
     const e4 = (await rejection(client.request({ method: 'GET', path: '/v1/custom_terms/t2', operation: 'read custom term "C"' }))) as ApiError;
@@ -1378,22 +1383,27 @@ describe('create with unknown outcome', () => {
     expect(bodies.map((b) => JSON.parse(b) as unknown)).toEqual([{ name: 'X' }]);
   });
 
-  it('does not post again when the attempt timed out or a gateway answered 504 and the read finds nothing yet: the create may still land', async () => {
-    const { mock, client } = setup({ timeoutMs: 40 });
+  it('does not post again when the attempt timed out or a gateway answered 504 and reads over seconds find nothing: the create may still land', async () => {
+    const { mock, client, sleeps } = setup({ timeoutMs: 40 });
     let posts = 0;
     mock.intercept({ path: '/v1/slow', method: 'POST' }).reply(() => (posts++, { statusCode: 201, data: { data: res('late') } })).delay(400);
     mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(() => (posts++, { statusCode: 504, data: '' }));
     let reads = 0;
     for (const path of ['/v1/slow', '/v1/gateway']) {
       const err = (await rejection(client.create({ method: 'POST', path, body: { name: 'X' }, operation: `create ${path}`, recover: async () => (reads++, undefined) }))) as DocketError;
-      expect([err.code, err.notCarriedOut]).toEqual(['unknown-outcome', false]);
-      expect(err.message).toContain('it may still be making it, so docket did not send it again');
+      expect([err.code, err.notCarriedOut]).toEqual(['outcome-pending', false]);
+      expect(err.message).toContain('and reads over the next 7 s did not find it carried out; the service may still be carrying it out, so docket did not send it again');
       expect(err.hint).toContain('run `docket plan` again');
     }
-    expect([posts, reads]).toEqual([2, 2]);
-    // Found by the read, it is the object: nothing is sent again either.
-    mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(504, '');
-    expect(await client.create({ method: 'POST', path: '/v1/gateway', body: {}, operation: 'create again', recover: async () => ({ data: res('made') }) })).toEqual({ data: res('made') });
+    // Read at once, then 2 s and 5 s later.
+    expect([posts, reads]).toEqual([2, 6]);
+    expect(sleeps.filter((ms) => ms >= 2_000)).toEqual([2_000, 5_000, 2_000, 5_000]);
+    // Found by a later read, it is the object: nothing is sent again either.
+    mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(() => (posts++, { statusCode: 504, data: '' })).persist();
+    let tries = 0;
+    const landing = async () => (++tries === 2 ? { data: res('made') } : undefined);
+    expect(await client.create({ method: 'POST', path: '/v1/gateway', body: {}, operation: 'create again', recover: landing })).toEqual({ data: res('made') });
+    expect([posts, tries]).toEqual([3, 2]);
   });
 
   it('does not call recover for a 429 or a refused connection', async () => {
