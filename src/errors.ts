@@ -86,12 +86,15 @@ function apiErrorCode(status: number): string {
   return 'service-error';
 }
 
+/** The `field` of a service's error that names none (a plain message, JSON:API's `{status, title, detail}`). */
+export const NO_FIELD = '(body)';
+
 function describeApiError(d: ApiErrorDetails): string {
   const what = d.operation ? `${d.operation}: ` : '';
   const status = d.status === 0 ? 'no response' : `HTTP ${d.status}${d.title ? ` ${d.title}` : ''}`;
   const detail = d.detail ? `: ${d.detail}` : '';
   // An error that names no field (JSON:API's `{status, title, detail}`) is said as its message alone, and not twice.
-  const said = (d.fieldErrors ?? []).filter((f) => f.field !== '(body)' || f.message !== d.detail).map((f) => (f.field === '(body)' ? f.message : `${f.field}: ${f.message}`));
+  const said = (d.fieldErrors ?? []).filter((f) => f.field !== NO_FIELD || f.message !== d.detail).map((f) => (f.field === NO_FIELD ? f.message : `${f.field}: ${f.message}`));
   const fields = said.length > 0 ? ` (${said.join('; ')})` : '';
   const req = d.requestId ? ` [request ${d.requestId}]` : '';
   return `${what}${d.service} service ${d.method} ${d.path} failed with ${status}${detail}${fields}${req}`;

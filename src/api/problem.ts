@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isPlainObject } from '../util/plain.js';
 import type { ServiceName } from './types.js';
-import { DocketError } from '../errors.js';
+import { DocketError, NO_FIELD } from '../errors.js';
 import { stripControl } from '../util/control-text.js';
 import { urlProblem } from '../config/url-policy.js';
 import { withoutSecrets } from '../config/url-secrets.js';
@@ -86,7 +86,7 @@ export function firstError(errors: unknown): string | undefined {
   const str = (v: unknown, max: number): string | undefined => (typeof v === 'string' && v.trim() !== '' ? truncate(v.trim(), max) : undefined);
   const said = parseFieldErrors(errors, str)[0];
   const title = isPlainObject(first) && typeof first.title === 'string' && first.title !== said?.message ? `${first.title}: ` : '';
-  return said ? `${status}${title}${said.field === '(body)' ? '' : `${said.field}: `}${said.message}` : '';
+  return said ? `${status}${title}${said.field === NO_FIELD ? '' : `${said.field}: `}${said.message}` : '';
 }
 
 function parseFieldErrors(
@@ -101,7 +101,7 @@ function parseFieldErrors(
     for (const [field, messages] of Object.entries(errors).slice(0, 50)) {
       for (const m of (Array.isArray(messages) ? messages : [messages]).slice(0, 10)) {
         const message = str(m, 500);
-        if (message !== undefined) out.push({ field: str(field, 200) ?? '(body)', message });
+        if (message !== undefined) out.push({ field: str(field, 200) ?? NO_FIELD, message });
       }
     }
     return out;
@@ -109,14 +109,14 @@ function parseFieldErrors(
   if (!Array.isArray(errors)) return [];
   for (const e of errors.slice(0, 50)) {
     const plain = str(e, 500);
-    if (plain !== undefined) out.push({ field: '(body)', message: plain });
+    if (plain !== undefined) out.push({ field: NO_FIELD, message: plain });
     if (!isPlainObject(e)) continue;
     // NOTE(api): `[{field, message}]` is our decision (reference/api.md); the JSON:API shape
     // `{source: {pointer}, detail}` is accepted too in case a service uses it.
     const source = isPlainObject(e.source) ? e.source : undefined;
     const field = str(e.field, 200) ?? str(source?.pointer, 200) ?? str(source?.parameter, 200);
     const message = str(e.message, 500) ?? str(e.detail, 500) ?? str(e.title, 500);
-    if (message !== undefined) out.push({ field: field ?? '(body)', message });
+    if (message !== undefined) out.push({ field: field ?? NO_FIELD, message });
   }
   return out;
 }

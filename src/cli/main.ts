@@ -4,11 +4,11 @@
  * 143 when Ctrl-C or SIGTERM stopped an apply (a signal with nothing to stop cleanly ends the
  * process with the same codes in cli/interrupt.ts).
  */
+import { errorText } from './error-text.js';
 import { Command, CommanderError } from 'commander';
 import { ApiError, ConfigError, DocketError, InterruptedError } from '../errors.js';
 import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
 import { escapeControl, stripControl } from '../render/sanitize.js';
-import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { renderTestErrorJson } from '../render/test-json.js';
 import { VERSION } from '../version.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
@@ -234,15 +234,6 @@ async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promi
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   io.stderr(`Internal error: ${stripControl(message)}\nThis is a bug in docket; please report it with the command you ran.\n`);
   return 1;
-}
-
-/**
- * An error's message or hint as printed. Some list their reasons a line each (a stale plan); a line
- * starting with `::` would be a workflow command to a CI runner, which reads them from stderr too,
- * so one that text from a service or a file brought in is broken up (`: :`).
- */
-function errorText(text: string): string {
-  return stripControl(lineWithoutSecrets(text)).replace(/^([ \t]*):(?=:)/gm, '$1: ');
 }
 
 /** The emulator runs until Ctrl-C or SIGTERM, then closes (its state is already on disk). */

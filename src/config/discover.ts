@@ -9,6 +9,11 @@ import { quoteValue } from './quote.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 
+/** Whether a file name is a YAML file's, as discovery reads them (`.yaml`/`.yml`, any case). */
+export function isYamlName(file: string): boolean {
+  return YAML_FILE.test(file);
+}
+
 /** `*.test.yaml` files anywhere below the directory are `docket test` files, not resources. */
 const TEST_FILE = /\.test\.ya?ml$/i;
 

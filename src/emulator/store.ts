@@ -4,6 +4,7 @@
  * what a request may do live in the routes.
  */
 import { writeDestinationOrAsNamed } from '../util/atomic-write.js';
+import { isYamlName } from '../config/discover.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { agreementsFromSeed, normalizeAgreements, type AgreementsRecord } from './agreements-state.js';
 import { readJsonFile, SerialFileWriter, StateFileError } from './persist.js';
@@ -136,14 +137,14 @@ export class EmulatorStore {
     if (options.stateFile) {
       const file = options.stateFile;
       // `state/` names a folder: every write's rename onto it failed, and nothing was ever saved.
-      if (/[\\/]$/.test(file)) throw new StateFileError(file, `${file} names a folder (it ends in /), not a state file`, `name a file, such as ${file.replace(/[\\/]+$/, '')}/emulator.json`);
+      if (file.endsWith('/')) throw new StateFileError(file, `${file} names a folder (it ends in /), not a state file`, `name the file without the trailing /: ${file.replace(/\/+$/, '')}`);
       const saved = await readJsonFile(file);
       if (saved !== undefined) store.restore(parseState(saved, file));
       // Made below a configuration, a .yaml file (named so, or reached through a link) would be read by every later run as a resource.
       else {
         const written = writeDestinationOrAsNamed(file);
-        if (YAML_NAME.test(file) || YAML_NAME.test(written)) {
-          throw new StateFileError(file, `${file} ${YAML_NAME.test(file) ? 'is named as a YAML file' : `is a link to ${written}, a YAML file`}, and the state is JSON`, 'name a .json file, such as emulator-state.json: docket reads every .yaml file below a configuration as a resource');
+        if (isYamlName(file) || isYamlName(written)) {
+          throw new StateFileError(file, `${file} ${isYamlName(file) ? 'is named as a YAML file' : `is a link to ${written}, a YAML file`}, and the state is JSON`, 'name a .json file, such as emulator-state.json: docket reads every .yaml file below a configuration as a resource');
         }
       }
     }
@@ -372,9 +373,6 @@ export class EmulatorStore {
 export function compareCreated(aCreated: string, bCreated: string): number {
   return aCreated === bCreated ? 0 : aCreated < bCreated ? -1 : 1;
 }
-
-const YAML_NAME = /\.ya?ml$/i;
-
 
 /** Minimal shape check of a loaded state file; a wrong file fails loudly instead of half-loading. */
 export function parseState(value: unknown, source: string): EmulatorState {

@@ -1,4 +1,5 @@
 /** What `docket export` prints on stdout: files per kind, files to add, notes and next steps. Pure. */
+import { shellWord } from '../util/shell-word.js';
 import { stripControl } from '../render/sanitize.js';
 import type { Paint } from '../render/paint.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -30,11 +31,6 @@ const REFUSED_SHOWN = 10;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** Quotes a path for a shell when it needs it. */
-export function shellArg(text: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 export function renderExportSummary(result: ExportResult, options: SummaryOptions): string {
   const { paint } = options;
   const clean = (s: string) => stripControl(s).replace(/\n/g, ' ');
@@ -52,7 +48,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     const what = [plural(part.count, one, many), ...children].join(', ');
     lines.push(`  ${(kind?.title ?? part.kind).toLowerCase().padEnd(18)} ${plural(part.files.length, 'file', 'files')} (${what})`);
   }
-  const dir = shellArg(options.out);
+  const dir = shellWord(options.out);
   const flags = options.flags.map((f) => ` ${f}`).join('');
   if (result.missing.length > 0) {
     lines.push('', paint('yellow', `Add ${plural(result.missing.length, 'file', 'files')} the services cannot give back:`));
@@ -86,7 +82,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     // Where the user runs the next commands from: under the output directory.
     const at = (d: Diagnostic): string => (d.file ? `${clean(path.join(options.out, d.file))}:${d.line ?? 1}:${d.col ?? 1} ` : '');
     for (const d of refused.slice(0, REFUSED_SHOWN)) lines.push(`  ${at(d)}${clean(d.message)}`);
-    if (refused.length > REFUSED_SHOWN) lines.push(`  … and ${refused.length - REFUSED_SHOWN} more: docket validate -C ${shellArg(options.out)}`);
+    if (refused.length > REFUSED_SHOWN) lines.push(`  … and ${refused.length - REFUSED_SHOWN} more: docket validate -C ${shellWord(options.out)}`);
   }
   const records = options.records;
   if (records && 'recorded' in records && records.recorded > 0) {

@@ -230,7 +230,7 @@ describe('emulator start-up problems are user errors', () => {
     expect([linked.code, linked.stderr]).toEqual([1, expect.stringContaining(`is a link to ${join(dir, 'em.yaml')}, a YAML file, and the state is JSON`)]);
     const folder = await runBin(['emulator', '--port', '0', '--state', join(dir, 'st', 'y.json') + '/']);
     expect([folder.code, folder.stderr]).toEqual([1, expect.stringContaining('names a folder (it ends in /), not a state file')]);
-    expect(folder.stderr).toContain(`hint: name a file, such as ${join(dir, 'st', 'y.json')}/emulator.json`);
+    expect(folder.stderr).toContain(`hint: name the file without the trailing /: ${join(dir, 'st', 'y.json')}\n`);
     expect((await readdir(dir)).sort()).toEqual(['.docket', 'docket.lock.json', 'docket.yaml', 'members.yaml', 'state.json']);
   });
 });

@@ -47,7 +47,9 @@ describe('docket test with broken inputs', () => {
     expect(strict.stdout).toContain('Failed: --fail-on-warn fails the run on 1 warning of the test files.');
     const strictJson = await runCli([...args.slice(0, -2), '--fail-on-warn']);
     expect(strictJson.code).toBe(1);
-    expect(await testReportErrors(JSON.parse(strictJson.stdout))).toEqual([]);
+    const strictDoc = JSON.parse(strictJson.stdout) as { ok: boolean; diagnostics?: { code: string }[] };
+    expect([strictDoc.ok, strictDoc.diagnostics?.map((d) => d.code)]).toEqual([false, ['test-subject-renamed']]);
+    expect(await testReportErrors(strictDoc)).toEqual([]);
   });
 
   it('says how to write tests given as list items, as for resource files', async () => {

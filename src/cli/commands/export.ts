@@ -220,8 +220,6 @@ function readBySource(out: string, root: string): boolean {
   return !rootRelative(realRoot, real).split('/').some(skipDirectory);
 }
 
-
-
 /**
  * The errors validate finds in the written directory (none: `docket plan` there shows no changes).
  * The files are written whatever it finds: a check that cannot run is one note, not a failed export.

@@ -3,6 +3,7 @@
  * directory that already has a docket.yaml (or docket.yml), skips other files that exist, and only appends
  * `.docket/` to an existing .gitignore.
  */
+import { shellWord } from '../../util/shell-word.js';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -158,7 +159,7 @@ function table(rows: [string, string][]): string {
 }
 
 function nextSteps(dir: string): string {
-  const c = dir === '.' ? '' : ` -C ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`}`;
+  const c = dir === '.' ? '' : ` -C ${shellWord(dir)}`;
   const steps: [string, string][] = [
     [`docket validate${c}`, 'check the files offline'],
     [`docket plan${c} --emulator`, 'the plan against a local emulator (no account needed)'],

@@ -1,4 +1,5 @@
 /** `docket plan`: what apply would change, as text, JSON (the plan file) or a PR comment. */
+import { shellWord } from '../../util/shell-word.js';
 import { showPath } from '../../config/quote.js';
 import { removeStaleTemps, writeFileAtomic } from '../../util/atomic-write.js';
 import { rmSync } from 'node:fs';
@@ -89,16 +90,8 @@ async function savePlan(path: string, label: string, json: Iterable<string>, int
   }
 }
 
-
 /** `--timeout`: the whole command's budget for talking to the services. */
 export function timeoutOption(defaultMs: number): Option {
   return new Option('--timeout <DURATION>', 'time budget for all requests of the command (like 90s, 10m)').argParser(parseTimeBudget).default(defaultMs, formatDuration(defaultMs));
 }
 
-/** A path as a shell word: quoted only when it needs to be. */
-function shellWord(text: string): string {
-  if (/^[\w./@:+-]+$/.test(text)) return text;
-  // A control character (a line break) in single quotes would break the printed line: bash's $'…' escapes it.
-  if (/[\u0000-\u001f\u007f]/.test(text)) return `$'${text.replace(/[\\']/g, '\\$&').replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
