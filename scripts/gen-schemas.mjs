@@ -1236,9 +1236,11 @@ function resourceSchema(kinds) {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'docket resource document',
     description: 'Any docket resource document, checked against the schema of its `kind`. Map it to the YAML files of a configuration but docket.yaml, *.test.yaml (test.schema.json) and definition files (custom-template-definition.schema.json); data files (no `kind`) are left alone.',
-    type: 'object',
+    // An empty document (a file's trailing `---`, one of comments only) is null, and docket skips it.
+    type: ['object', 'null'],
     properties: { kind: { description: 'What the document declares.', enum: declared.map((k) => k.yamlKind) } },
-    allOf: declared.map((k) => ({ if: { required: ['kind'], properties: { kind: { const: k.yamlKind } } }, then: { $ref: k.schema } })),
+    // `type` in each condition: for null, `required` alone holds, and every kind's schema was applied.
+    allOf: declared.map((k) => ({ if: { type: 'object', required: ['kind'], properties: { kind: { const: k.yamlKind } } }, then: { $ref: k.schema } })),
   };
 }
 

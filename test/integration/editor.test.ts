@@ -258,11 +258,21 @@ describe('the README\'s yaml.schemas setting for a whole configuration', () => {
       expect(await messages('docket.yaml', example('docket.yaml'))).toEqual([]);
       expect(await messages('playbooks/inbound-nda.yaml', example('playbooks/inbound-nda.yaml'))).toEqual([]);
       expect(await messages('tests/inbound-nda.test.yaml', example('tests/inbound-nda.test.yaml'))).toEqual([]);
+      expect(await messages('tests/inbound-nda.test.yml', example('tests/inbound-nda.test.yaml'))).toEqual([]);
       expect(await messages('custom-templates/consulting.cover.yaml', example('custom-templates/consulting.cover.yaml'))).toEqual([]);
+      // An empty document (a trailing `---`, one of comments only), which docket skips.
+      expect(await messages('members.yaml', 'kind: Member\nemail: a@b.example\n---\n# more to come\n')).toEqual([]);
+      // A list is one problem, not one per kind.
+      expect(await messages('listed.yaml', '- kind: Member\n  email: a@b.example\n')).toHaveLength(1);
       // What validate refuses, the editor flags: a test kind outside a test file, a resource kind in one.
       const test = example('tests/inbound-nda.test.yaml');
       expect(await messages('tests/regress.yaml', test)).toEqual([expect.stringMatching(/^\d+: Value is not accepted/)]);
       expect(await messages('tests/playbook.test.yaml', example('playbooks/inbound-nda.yaml'))).not.toEqual([]);
+      // Completing a test's defaults offers the defaults docket uses: `repeat: 1` (0 is refused), `pass_rate: 1`.
+      await settingsServer.open(at('tests/new.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ndefaults:\n  \ncases: []\n');
+      const offered = await settingsServer.complete(at('tests/new.test.yaml'), 3, 2);
+      const inserted = (label: string) => offered.find((c) => c.label === label)?.insertText;
+      expect([inserted('repeat'), inserted('pass_rate')]).toEqual([expect.stringMatching(/^repeat: \$\{1:1\}/), expect.stringMatching(/^pass_rate: \$\{1:1\}/)]);
       // docket.yaml is offered no `kind`: no resource schema applies to it.
       await settingsServer.open(at('docket.yml'), 'version: 1\n\n');
       const labels = (await settingsServer.complete(at('docket.yml'), 1, 0)).map((c) => c.label);

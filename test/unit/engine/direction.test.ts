@@ -240,7 +240,7 @@ describe('objects renamed in the app onto a name the files declare too', () => {
 });
 
 describe('drift policies', () => {
-  it('revert (the default) plans to undo the live edit', () => {
+  it('with no policy written, plan undoes the live edit (as revert does)', () => {
     const p = plan([...base, term('ACCEPT')], [...baseLive, liveTerm('REJECT')], synced(term('ACCEPT')));
     expect(p.changes.map((c) => c.id)).toEqual(['update:rule:NDA/Term']);
     expect(p.held).toBeUndefined();
