@@ -5,6 +5,7 @@
  */
 import type { AgreementsApi } from '../api/agreements.js';
 import { dataFilePath } from '../config/data-files.js';
+import { quoteValue } from '../config/quote.js';
 import { confirmedUpload, lockEntries, type LockEntry } from '../config/lock.js';
 import { liveText, normName, normText } from '../engine/normalize.js';
 import type { Change, DesiredResource, Fields } from '../engine/types.js';
@@ -75,7 +76,10 @@ export const customTermKind: KindModule<'custom-term'> = {
       payload.docx_file = path;
     }
     // Blanks alone are no terms either; the value (the text, or the file's name) is what is wrong.
-    if ('body' in fields && (typeof fields.body !== 'string' || fields.body.trim() === '')) diag.error('term-content', `custom term "${name}" has an empty body`, problemAt(doc, `/${content}`));
+    if ('body' in fields && (typeof fields.body !== 'string' || fields.body.trim() === '')) {
+      const said = content === 'body' ? ` (got ${quoteValue(String(doc.body.body))})` : `: ${quoteValue(String(doc.body.body_file))} holds no text`;
+      diag.error('term-content', `custom term "${name}" has an empty body${said}`, problemAt(doc, `/${content}`));
+    }
     const resource: DesiredResource = {
       kind: 'custom-term',
       key: name,

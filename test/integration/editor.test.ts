@@ -57,6 +57,13 @@ describe('the bundled example in yaml-language-server', () => {
 });
 
 describe('what validate refuses, the editor flags where a schema can say it', () => {
+  it('a custom term whose body is only blanks is flagged, as validate refuses it', async () => {
+    const dir = await makeDir({});
+    const term = (body: string) => `${modeline(dir, 'custom-term.schema.json')}kind: CustomTerm\nname: T\nbody: ${JSON.stringify(body)}\n`;
+    expect(await server.open(path.join(dir, 'blank.yaml'), term('   '))).toEqual([expect.objectContaining({ message: 'The terms are not blank.' })]);
+    expect(await server.open(path.join(dir, 'text.yaml'), term(' Terms apply. '))).toEqual([]);
+  });
+
   it('an id that is no plain UUID (braces, urn:uuid:) is flagged; one in capitals is not, as docket takes it', async () => {
     const dir = await makeDir({});
     const line = (name: string): string => modeline(dir, name);

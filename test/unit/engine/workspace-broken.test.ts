@@ -197,9 +197,9 @@ describe('loadWorkspace, custom terms', () => {
       'terms/c.yaml': lines('kind: CustomTerm', 'name: C', 'body: ""'),
     });
     expect(found).toEqual([
-      'terms/a.yaml:3:12 term-content custom term "A" has an empty body',
-      'terms/b.yaml:3:7 term-content custom term "B" has an empty body',
-      'terms/c.yaml:3:7 term-content custom term "C" has an empty body',
+      'terms/a.yaml:3:12 term-content custom term "A" has an empty body: "a.md" holds no text',
+      'terms/b.yaml:3:7 term-content custom term "B" has an empty body (got "   ")',
+      'terms/c.yaml:3:7 term-content custom term "C" has an empty body (got "")',
     ]);
   });
 });

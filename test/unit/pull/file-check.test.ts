@@ -11,7 +11,7 @@ describe('pullFileChecker', () => {
   it('checks a document as its kind does, with the data file pull would write, new or edited', async () => {
     const check = await pullFileChecker({ kinds: KINDS, project, processEnv: {}, files: new Map() });
     const blank = await check('custom-terms/privacy.yaml', TERM, new Map([['custom-terms/privacy.md', '  \n']]));
-    expect(blank.map((p) => [p.code, p.message, p.index])).toEqual([['term-content', 'custom term "Privacy" has an empty body', 0]]);
+    expect(blank.map((p) => [p.code, p.message, p.index])).toEqual([['term-content', 'custom term "Privacy" has an empty body: "privacy.md" holds no text', 0]]);
     expect(await check('custom-terms/privacy.yaml', TERM, new Map([['custom-terms/privacy.md', 'Some terms.\n']]))).toEqual([]);
     // An edited file: the text pull writes, not the one read.
     const read = new Map([['custom-terms/privacy.md', textDataFile('custom-terms/privacy.md', 'Some terms.\n', false)]]);
