@@ -128,25 +128,29 @@ export interface SchemaHome {
  * point, so they resolve for every teammate and in CI, not only on the machine that wrote them:
  * - inside docket's own package (its bundled examples): its `schemas/`;
  * - anywhere else: `node_modules/docket/schemas/` of the repository that pins docket as a
- *   devDependency, the nearest folder at or above the configuration holding a `package.json`
- *   (else a `.git`, else the configuration folder itself). `npm ci` puts the schemas there.
+ *   devDependency, the nearest folder at or above the configuration holding a `package.json`, no
+ *   higher than its repository's root (else that root, the folder holding `.git`, else the
+ *   configuration folder itself). `npm ci` puts the schemas there.
  */
 export function schemaHome(configRoot: string): SchemaHome {
   const own = schemasDir();
   const root = path.resolve(configRoot);
   const pkg = path.dirname(own);
   if (root === pkg || root.startsWith(`${pkg}${path.sep}`)) return { dir: own, installed: true };
+  // Not above the repository: a package.json or node_modules there (in the home folder, say) is no teammate's.
+  const repository = nearestAbove(root, '.git');
   // Installed somewhere above (an npm workspace hoists it to the root): point there.
-  const installed = nearestAbove(root, path.join('node_modules', 'docket', 'schemas'));
+  const installed = nearestAbove(root, path.join('node_modules', 'docket', 'schemas'), repository);
   if (installed) return { dir: path.join(installed, 'node_modules', 'docket', 'schemas'), installed: true };
-  const project = nearestAbove(root, 'package.json') ?? nearestAbove(root, '.git') ?? root;
+  const project = nearestAbove(root, 'package.json', repository) ?? repository ?? root;
   const dir = path.join(project, 'node_modules', 'docket', 'schemas');
   return { dir, installed: existsSync(dir) };
 }
 
-function nearestAbove(start: string, name: string): string | undefined {
+/** The nearest folder at or above `start` holding `name`, looking no higher than `top` when given. */
+function nearestAbove(start: string, name: string, top?: string): string | undefined {
   for (let dir = start; ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, name))) return dir;
-    if (path.dirname(dir) === dir) return undefined;
+    if (dir === top || path.dirname(dir) === dir) return undefined;
   }
 }

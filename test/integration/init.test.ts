@@ -75,6 +75,18 @@ describe('docket init', () => {
     expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
   });
 
+  it('looks for the package.json and an installed docket no higher than the git repository (a stray one above is no teammate\'s)', async () => {
+    const outer = await makeDir({ 'package.json': '{"name":"home"}\n' });
+    await mkdir(join(outer, 'node_modules', 'docket'), { recursive: true });
+    await symlink(schemasDir(), join(outer, 'node_modules', 'docket', 'schemas'));
+    await mkdir(join(outer, 'repo', '.git'), { recursive: true });
+    const dir = join(outer, 'repo', 'cfg');
+    const init = await runCli(['init', dir]);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('npm install --save-dev <docket');
+    expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
+  });
+
   it('points the schema comments where a devDependency would put docket, and says how to get it there', async () => {
     const dir = await makeDir({});
     const init = await runCli(['init', dir]);
