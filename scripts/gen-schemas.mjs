@@ -40,8 +40,13 @@ const OUT = path.join(ROOT, 'schemas', 'templates');
 
 /** A decimal written as text, which is how the service returns decimal columns ("1.0"). */
 const DECIMAL = '^-?(\\d+(\\.\\d*)?|\\.\\d+)$';
-// A calendar date as far as a pattern can tell: months of 30 and 31 days, February up to 29 (docket checks leap years).
-const DATE = '^\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))$';
+// A calendar date: months of 30 and 31 days, February 29 in leap years only (as docket's date format
+// checks it; an editor's own date format let 2027-02-30 pass).
+const CALENDAR_DATE =
+  '(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
+const DATE = `^${CALENDAR_DATE}$`;
+/** The date a date-time starts with; the format checks the rest. */
+const DATE_TIME_START = `^${CALENDAR_DATE}[Tt ]`;
 /** A whole number written as text; a leading zero marks text, not a number. */
 const INTEGER = '^-?(0|[1-9]\\d*)$';
 
@@ -882,7 +887,10 @@ function propertySchema(name, r) {
       return {
         description: describe(name, r.note, ['A date (YYYY-MM-DD) or an RFC 3339 date-time.']),
         type: 'string',
-        anyOf: [{ format: 'date' }, { format: 'date-time' }],
+        anyOf: [
+          { format: 'date', pattern: DATE },
+          { format: 'date-time', pattern: DATE_TIME_START },
+        ],
         ...defaults,
       };
     case 'uuid':

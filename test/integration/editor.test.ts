@@ -57,6 +57,16 @@ describe('the bundled example in yaml-language-server', () => {
 });
 
 describe('what validate refuses, the editor flags where a schema can say it', () => {
+  it('a date that is on no calendar (February 30, February 29 of a common year) is flagged, in date and date-or-time fields, as validate refuses it', async () => {
+    const dir = await makeDir({});
+    const template = (type: string, date: string) => `${modeline(dir, 'template.schema.json')}kind: Template\nname: T\ntype: ${type}\nparameters:\n  effective_date: "${date}"\n`;
+    const flagged = async (type: string, date: string) => (await server.open(path.join(dir, `${type}-${date.replace(/:/g, '')}.yaml`), template(type, date))).length > 0;
+    for (const type of ['NDA', 'CSA']) {
+      expect([type, await flagged(type, '2027-02-30'), await flagged(type, '2027-02-29'), await flagged(type, '2028-02-29'), await flagged(type, '2000-02-29')]).toEqual([type, true, true, false, false]);
+    }
+    expect([await flagged('CSA', '2027-04-31T10:00:00Z'), await flagged('CSA', '2028-02-29T10:00:00Z')]).toEqual([true, false]);
+  });
+
   it('a custom term whose body is only blanks is flagged, as validate refuses it', async () => {
     const dir = await makeDir({});
     const term = (body: string) => `${modeline(dir, 'custom-term.schema.json')}kind: CustomTerm\nname: T\nbody: ${JSON.stringify(body)}\n`;
