@@ -150,7 +150,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
           false,
         );
       }
-      if (params.pattern === '^https?://') {
+      if (params.pattern === '^https?://(?!/)') {
         const url = String(e.data);
         return make('invalid-value', `${label} must be an http(s) URL${gotValue(withoutSecrets(url))}`, pointer, urlSpellingHint(url));
       }

@@ -26,6 +26,8 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   } catch {
     return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
   }
+  // `https:///host` parses as https://host/: a slip that docket.yaml's schema refuses, refused here too (a DOCKET_*_URL variable).
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/\//.test(raw.trim())) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a third / after the scheme`, hint: 'write it as https://host, with two slashes' };
   // Credentials in a URL would end up in plan headers and messages.
   if (u.username || u.password) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).

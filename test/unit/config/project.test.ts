@@ -114,6 +114,9 @@ describe('docket.yaml', () => {
       ['docket.yaml:4:55 invalid-value', '`path_style` must be one of: auto, nested, flat (written "~", which YAML reads as no value)'],
       ['docket.yaml:5:22 invalid-value', '`actor` must be a string, not an integer (written "0x1", which YAML reads as 1)'],
     ]);
+    // A third slash after the scheme, which the URL parser would drop, is refused once, as a slip.
+    const slashes = await load({ 'docket.yaml': lines('version: 1', 'review: { url: "https:///api.example.com" }') });
+    expect(slashes.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([['docket.yaml:2:16 invalid-url', '`review.url` "https:///api.example.com" has a third / after the scheme', 'write it as https://host, with two slashes']]);
     // A quoted placeholder's value came from its variable: said as it reads, not as a slice of the text.
     const placeholder = await load({ 'docket.yaml': lines('version: 1', 'concurrency: "${var.n}"', 'safety: { max_delete_fraction: "${var.f}" }', 'vars: { n: "65", f: "2.0" }') });
     expect(placeholder.diagnostics.map((d) => [brief(d), d.message])).toEqual([
