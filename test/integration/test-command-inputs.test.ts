@@ -174,6 +174,9 @@ describe('docket test with broken inputs', () => {
     expect([swapped.code, swapped.stderr]).toEqual([1, expect.stringContaining('Error: "tset": no such test file or folder, did you mean `tests/`?')]);
     const slashed = await runCli(['test', '-C', dir, '--emulator', 'tsets/']);
     expect([slashed.code, slashed.stderr]).toEqual([1, expect.stringContaining('Error: "tsets/": no such folder, did you mean `tests/`?')]);
+    // A test file with a slash after it names a folder, as `ls` reads it: not the file.
+    const fileAsFolder = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml/']);
+    expect([fileAsFolder.code, fileAsFolder.stderr]).toEqual([1, expect.stringContaining('Error: "tests/inbound-nda.test.yaml/": a test file, not a folder (a name ending in / names a folder)\n  hint: name the file without the trailing /: tests/inbound-nda.test.yaml')]);
     const missing = await runCli(['test', '-C', dir, '--emulator', join(dir, 'tests/none.test.yaml')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('none.test.yaml": no such test file');

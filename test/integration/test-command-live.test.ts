@@ -146,7 +146,8 @@ describe('docket test against a standalone emulator', () => {
     expect(unnamed.code).toBe(1);
     expect(unnamed.stderr).toContain(`review ${reviewId} was made against playbook`);
     expect(unnamed.stderr).toContain('pass --playbook NAME');
-    const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', out, '--name', 'the perpetual NDA as reviewed', '--playbook', 'Inbound NDA'], { env: emu().env });
+    // As the help writes it: --out relative to -C DIR, when the current directory would put it outside the configuration.
+    const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', 'tests/captured.test.yaml', '--name', 'the perpetual NDA as reviewed', '--playbook', 'Inbound NDA'], { env: emu().env });
     // The review was made against a scratch playbook, archived since: --playbook names what the case tests.
     expect(captured.stderr).toContain('Wrote case "the perpetual NDA as reviewed" (PlaybookTest "Inbound NDA")');
     const text = await readFile(out, 'utf8');

@@ -177,6 +177,8 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
       return below(folder);
     }
     const rel = found.includes(fromCwd) ? fromCwd : found.includes(fromRoot) || isOutside(fromCwd) ? fromRoot : fromCwd;
+    // `x.test.yaml/` names a folder, as a shell's `ls` reads it: not the file (resolve() dropped the slash).
+    if (/[\\/]$/.test(file) && found.includes(rel)) throw new UsageError(`${JSON.stringify(file)}: a test file, not a folder (a name ending in / names a folder)`, `name the file without the trailing /: ${file.replace(/[\\/]+$/, '')}`);
     if (isOutside(rel)) {
       throw new UsageError(`test file ${JSON.stringify(file)} is outside the configuration directory (${relative(cwd, root) || '.'})`, 'name test files relative to the current directory, below the directory given with -C');
     }
@@ -201,6 +203,15 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
     return [rel];
   }));
   return [...new Set(named.flat())];
+}
+
+/**
+ * What a relative --out is read from: the current directory, or, when that puts it outside the
+ * configuration, `-C DIR` (`-C config --out tests/nda.test.yaml`), as docket test reads FILES.
+ */
+function captureBase(cwd: string, dir: string | undefined, out: string): string {
+  const root = resolve(cwd, dir ?? '.');
+  return isAbsolute(out) || !isOutside(relative(root, resolve(cwd, out))) ? cwd : root;
 }
 
 /** The folder of a root-relative path that discovery skips (a dot-folder, node_modules), if any: no test file there is read. */
@@ -501,7 +512,7 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       // Sent as one path segment: `.` and `..` would reach the list of reviews or the organization.
       requireValue('--review', opts.review, 'a review id', 'the id of the review to capture, as the app or `docket test -o json` shows it', true);
       for (const [flag, value] of [['--name', opts.name], ['--playbook', opts.playbook], ['--contract', opts.contract]] as const) requireValue(flag, value, 'a value', `leave ${flag} out for its default`);
-      const out = await checkOutputFile(io.cwd, opts.out, '--out', 'tests/captured.test.yaml');
+      const out = await checkOutputFile(captureBase(io.cwd, opts.dir, opts.out), opts.out, '--out', 'tests/captured.test.yaml');
       // Any other name would be read as a resource file, which every later command refuses.
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, `name it ${JSON.stringify(opts.out.replace(/(\.ya?ml)?$/i, '.test.yaml'))}`);
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
