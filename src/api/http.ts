@@ -272,6 +272,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * (504): the service may still be carrying the write out, so a read that finds nothing yet does
    * not settle it, and a repeat could make it twice (a custom term cannot be deleted).
    */
+  // NOTE(api): neither service documents whether a request its gateway timed out still runs; the
+  // emulator's `late` fault plays one that does.
   function mayStillLand(a: Attempt): boolean {
     return a.kind === 'failure' ? a.failure.timedOut === true : a.status === 504;
   }

@@ -5,13 +5,15 @@
  * - `hang` performs the request and never answers (commit, then silence);
  * - `silent` does not perform it and never answers (a dead server that accepts connections);
  * - `trickle` performs it and sends the answer one byte per `delay_ms` (default 1000);
- * - `malformed` performs it and answers 200 with `body` instead (default `{"data": [null, 42]}`).
+ * - `malformed` performs it and answers 200 with `body` instead (default `{"data": [null, 42]}`);
+ * - `late` holds it `delay_ms` (default 35000, past docket's 30 s per attempt), then performs it and
+ *   answers, whether or not the client still listens (a gateway that passes a request on late).
  */
 import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
 
 /** Statuses a fault answers with without performing the request: passing ones, and final refusals. */
 export const FAULT_STATUSES = [400, 403, 404, 409, 422, 429, 500, 502, 503, 504] as const;
-export const TRANSPORT_FAULTS = ['drop', 'hang', 'silent', 'trickle', 'malformed'] as const;
+export const TRANSPORT_FAULTS = ['drop', 'hang', 'silent', 'trickle', 'malformed', 'late'] as const;
 export type TransportFault = (typeof TRANSPORT_FAULTS)[number];
 export type FaultStatus = (typeof FAULT_STATUSES)[number] | TransportFault;
 
@@ -26,7 +28,7 @@ export interface FaultSpec {
   count?: number;
   /** Retry-After seconds: on a 429 (default the emulator's `retryAfterSeconds`), and on another status only when given. */
   retry_after?: number;
-  /** For `trickle`: milliseconds between bytes (default 1000). */
+  /** For `trickle`: milliseconds between bytes (default 1000); for `late`: how long the request is held (default 35000). */
   delay_ms?: number;
   /** For `malformed`: the JSON answered instead of the real one. */
   body?: unknown;

@@ -128,6 +128,8 @@ export interface RunningEmulator {
 const DEFAULT_PAGE_SIZE = 15;
 const DEFAULT_CONVERSION_DELAY_MS = 300;
 const DEFAULT_REVIEW_DELAY_MS = 300;
+/** How long a `late` fault holds its request by default: past docket's 30 s per attempt. */
+const LATE_FAULT_MS = 35_000;
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const store = await EmulatorStore.open({
@@ -323,6 +325,11 @@ class EmulatorServer implements EmulatorControls {
       const transport = scope === 'control' ? undefined : this.admit(method, path, match);
       // A dead server accepts the connection and neither runs the request nor answers.
       if (transport?.status === 'silent') return;
+      // Passed on late: performed after the client may have given up on it (the create docket must not send twice).
+      if (transport?.status === 'late') {
+        await this.sleep(transport.delayMs ?? LATE_FAULT_MS);
+        if (this.closed) return;
+      }
       let result: RouteResult | HttpProblem;
       try {
         result = await this.dispatch(match, scope, this.context(req, method, target, rawBody, requestId));
