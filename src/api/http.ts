@@ -269,8 +269,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   /**
    * An attempt docket stopped waiting for (its time ran out) or a gateway stopped waiting for
-   * (504): the service may still be carrying the write out, so a read that finds nothing yet does
-   * not settle it, and a repeat could make it twice (a custom term cannot be deleted).
+   * (504): the service may still be carrying the write out, so a read at once that finds nothing
+   * does not settle it, and a repeat could make it twice (a custom term cannot be deleted).
    */
   // NOTE(api): neither service documents whether a request its gateway timed out still runs; the
   // emulator's `late` fault plays one that does.
@@ -557,7 +557,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (mayStillLand(a)) {
             const landed = await readWhileLanding(t, a, () => recover(what));
             if (landed !== undefined) return landed;
-            throw stillRunning(t, a, requestId);
+            // Docket's own attempt ran out: the request may still be running there, so it is not sent again.
+            // A gateway's 504 is an answer: after the reads, the create is repeated as after a 502.
+            if (a.kind === 'failure') throw stillRunning(t, a, requestId);
           }
           if (readNow) checkBudget(t, a, wanted, retryAfter);
           if (!canRetry) throw gaveUp(t, a, n + 1);

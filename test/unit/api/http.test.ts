@@ -1383,26 +1383,34 @@ describe('create with unknown outcome', () => {
     expect(bodies.map((b) => JSON.parse(b) as unknown)).toEqual([{ name: 'X' }]);
   });
 
-  it('does not post again when the attempt timed out or a gateway answered 504 and reads over seconds find nothing: the create may still land', async () => {
+  it('does not post again when its own attempt timed out and reads over seconds find nothing: the create may still land', async () => {
     const { mock, client, sleeps } = setup({ timeoutMs: 40 });
     let posts = 0;
     mock.intercept({ path: '/v1/slow', method: 'POST' }).reply(() => (posts++, { statusCode: 201, data: { data: res('late') } })).delay(400);
-    mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(() => (posts++, { statusCode: 504, data: '' }));
     let reads = 0;
-    for (const path of ['/v1/slow', '/v1/gateway']) {
-      const err = (await rejection(client.create({ method: 'POST', path, body: { name: 'X' }, operation: `create ${path}`, recover: async () => (reads++, undefined) }))) as DocketError;
-      expect([err.code, err.notCarriedOut]).toEqual(['outcome-pending', false]);
-      expect(err.message).toContain('and reads over the next 7 s did not find it carried out; the service may still be carrying it out, so docket did not send it again');
-      expect(err.hint).toContain('run `docket plan` again');
-    }
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/slow', body: { name: 'X' }, operation: 'create x', recover: async () => (reads++, undefined) }))) as DocketError;
+    expect([err.code, err.notCarriedOut]).toEqual(['outcome-pending', false]);
+    expect(err.message).toContain('and reads over the next 7 s did not find it carried out; the service may still be carrying it out, so docket did not send it again');
+    expect(err.hint).toContain('run `docket plan` again');
     // Read at once, then 2 s and 5 s later.
-    expect([posts, reads]).toEqual([2, 6]);
-    expect(sleeps.filter((ms) => ms >= 2_000)).toEqual([2_000, 5_000, 2_000, 5_000]);
-    // Found by a later read, it is the object: nothing is sent again either.
-    mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(() => (posts++, { statusCode: 504, data: '' })).persist();
+    expect([posts, reads]).toEqual([1, 3]);
+    expect(sleeps.filter((ms) => ms >= 2_000)).toEqual([2_000, 5_000]);
+  });
+
+  it('after a gateway 504, reads over seconds before posting again, and a later read that finds it ends there', async () => {
+    const { mock, client, sleeps } = setup();
+    let posts = 0;
+    mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(() => (posts++, { statusCode: 504, data: '' }));
+    mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(() => (posts++, { statusCode: 201, data: { data: res('second') } }));
+    let reads = 0;
+    expect(await client.create({ method: 'POST', path: '/v1/gateway', body: {}, operation: 'create g', recover: async () => (reads++, undefined) })).toEqual({ data: res('second') });
+    expect([posts, reads]).toEqual([2, 3]);
+    expect(sleeps.filter((ms) => ms >= 2_000)).toEqual([2_000, 5_000]);
+    // Found by a later read, it is the object: nothing is sent again.
+    mock.intercept({ path: '/v1/found', method: 'POST' }).reply(() => (posts++, { statusCode: 504, data: '' }));
     let tries = 0;
     const landing = async () => (++tries === 2 ? { data: res('made') } : undefined);
-    expect(await client.create({ method: 'POST', path: '/v1/gateway', body: {}, operation: 'create again', recover: landing })).toEqual({ data: res('made') });
+    expect(await client.create({ method: 'POST', path: '/v1/found', body: {}, operation: 'create f', recover: landing })).toEqual({ data: res('made') });
     expect([posts, tries]).toEqual([3, 2]);
   });
 
