@@ -3,6 +3,7 @@
  * staging directory beside the output, renamed into place at the end, never over a file. I/O at the edge
  * of src/export.
  */
+import { showPath } from '../config/quote.js';
 import { rmSync } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -26,17 +27,17 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   try {
     // Not followed: a link that dangles passed as missing, and the final rename then failed.
     const st = await lstat(out);
-    if (st.isSymbolicLink()) throw new UsageError(`--out ${label} is a symbolic link`, 'name the directory itself: a path that does not exist or an empty directory');
-    if (!st.isDirectory()) throw new UsageError(`--out ${label} is a file`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
+    if (st.isSymbolicLink()) throw new UsageError(`--out ${showPath(label)} is a symbolic link`, 'name the directory itself: a path that does not exist or an empty directory');
+    if (!st.isDirectory()) throw new UsageError(`--out ${showPath(label)} is a file`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
     entries = await readdir(out);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return 'missing';
-    throw new UsageError(`--out ${label} cannot be used (${code ?? 'unknown error'})`, 'choose a path that does not exist or an empty directory, in a folder you may write');
+    throw new UsageError(`--out ${showPath(label)} cannot be used (${code ?? 'unknown error'})`, 'choose a path that does not exist or an empty directory, in a folder you may write');
   }
   if (entries.length > 0) {
-    throw new UsageError(`--out ${label} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
+    throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
   }
   return 'empty';
 }
@@ -70,7 +71,7 @@ export async function writeExport(
     // mkdtemp makes it 0700; the directory it becomes is the user's, as `mkdir` would make it.
     .then(async (dir) => (await chmod(dir, 0o777 & ~process.umask()), dir))
     .catch((error: NodeJS.ErrnoException) => {
-      throw new DocketError('write-failed', `cannot write the export to ${label} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
+      throw new DocketError('write-failed', `cannot write the export to ${showPath(label)} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
     });
   try {
     for (const f of files) {

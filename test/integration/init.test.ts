@@ -129,6 +129,11 @@ describe('docket init', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(result.stdout).toContain('x\\u001b]0;PWNED\\u0007z/docket.yaml');
+    // A line break in it cannot start a line of its own (a CI runner would obey `::error::…`).
+    const broken = join(parent, 'z\n::error::pwned');
+    const lines = (await runCli(['init', broken])).stdout.split('\n');
+    expect(lines.filter((l) => l.startsWith('::'))).toEqual([]);
+    expect(lines).toContain(`  created  ${JSON.stringify(join(broken, 'docket.yaml'))}`);
   });
 
   it('writes into the current directory by default', async () => {

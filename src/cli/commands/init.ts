@@ -3,6 +3,7 @@
  * directory that already has a docket.yaml (or docket.yml), skips other files that exist, and only appends
  * `.docket/` to an existing .gitignore.
  */
+import { showPath } from '../../config/quote.js';
 import { shellWord } from '../../util/shell-word.js';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -41,13 +42,13 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       const blocked = blockerOf(root, [...STARTERS.map((s) => s.path), '.gitignore']);
       if (blocked) {
         const shown = relative(io.cwd, blocked.path);
-        throw new UsageError(`${shown === '' || shown.startsWith('..') ? blocked.path : shown} ${blocked.why}; nothing was written`, 'move it aside, or pass another DIR');
+        throw new UsageError(`${showPath(shown === '' || shown.startsWith('..') ? blocked.path : shown)} ${blocked.why}; nothing was written`, 'move it aside, or pass another DIR');
       }
       // Either name is the project file: a docket.yaml beside a docket.yml would not validate.
       // lstat, not exists: a link to a missing file is there too (existsSync follows it, and said no).
       const existing = PROJECT_FILES.find((name) => isThere(join(root, name)));
       if (existing) {
-        throw new UsageError(`${join(dir, existing)} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
+        throw new UsageError(`${showPath(join(dir, existing))} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
       }
       const done: [string, string][] = [];
       // Relative, into the repository's node_modules/docket: the comment resolves for everyone who installs it.
@@ -59,15 +60,15 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
           const file = join(root, starter.path);
           const ref = (schema: string) => posixPath(relative(dirname(file), join(home.dir, schema)));
           const written = await writeNew(file, starter.content(ref), undo);
-          done.push([written ? 'created' : 'kept (exists)', join(dir, starter.path)]);
+          done.push([written ? 'created' : 'kept (exists)', showPath(join(dir, starter.path))]);
         }
-        done.push([await ensureGitignore(join(root, '.gitignore'), undo), join(dir, '.gitignore')]);
+        done.push([await ensureGitignore(join(root, '.gitignore'), undo), showPath(join(dir, '.gitignore'))]);
       } catch (error) {
         for (const step of undo.reverse()) await step().catch(() => undefined);
         const failed = error as NodeJS.ErrnoException;
         const at = failed.path ? relative(io.cwd, failed.path) || failed.path : dir;
         const why = failed.code === 'EACCES' || failed.code === 'EPERM' ? 'permission denied' : (failed.code ?? failed.message);
-        throw new DocketError('write-failed', `cannot write ${at} (${why}); nothing was written`, 'make the folder writable by the user that runs docket, or pass another DIR');
+        throw new DocketError('write-failed', `cannot write ${showPath(at)} (${why}); nothing was written`, 'make the folder writable by the user that runs docket, or pass another DIR');
       }
       // The paths are what was typed: a control character in one is shown escaped, not sent to the terminal.
       if (!opts.quiet) io.stdout(escapeControl(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`));
@@ -75,7 +76,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       const outer = (await enclosingConfiguration(root, true))?.dir;
       if (outer) {
         const where = isAbsolute(dir) ? outer : relative(io.cwd, outer) || '.';
-        io.stderr(escapeControl(`Warning: ${dir} is inside the configuration directory ${where}, which reads every YAML file below it: \`docket validate -C ${where}\` now fails on ${join(dir, 'docket.yaml')}. Move ${dir} out of it (or into a dot-folder).\n`));
+        io.stderr(escapeControl(`Warning: ${showPath(dir)} is inside the configuration directory ${showPath(where)}, which reads every YAML file below it: \`docket validate -C ${shellWord(where)}\` now fails on ${showPath(join(dir, 'docket.yaml'))}. Move ${showPath(dir)} out of it (or into a dot-folder).\n`));
       }
       setExit(0);
     });
