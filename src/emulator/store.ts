@@ -3,6 +3,7 @@
  * loading one restores everything. Queries shared by the route modules live here; rules about
  * what a request may do live in the routes.
  */
+import path from 'node:path';
 import { writeDestinationOrAsNamed } from '../util/atomic-write.js';
 import { isYamlName } from '../config/discover.js';
 import { createHash, randomUUID } from 'node:crypto';
@@ -138,6 +139,8 @@ export class EmulatorStore {
       const file = options.stateFile;
       // `state/` names a folder: every write's rename onto it failed, and nothing was ever saved.
       if (file.endsWith('/')) throw new StateFileError(file, `${file} names a folder (it ends in /), not a state file`, `name the file without the trailing /: ${file.replace(/\/+$/, '')}`);
+      // `dir/.` and `dir/..` name folders too, made or not: the rename onto one fails.
+      if (['.', '..'].includes(path.basename(file))) throw new StateFileError(file, `${file} names a folder, not a state file`, `name a file inside it, such as ${path.join(file, 'emulator.json')}`);
       const saved = await readJsonFile(file);
       if (saved !== undefined) store.restore(parseState(saved, file));
       // Made below a configuration, a .yaml file (named so, or reached through a link) would be read by every later run as a resource.

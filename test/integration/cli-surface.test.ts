@@ -231,6 +231,11 @@ describe('emulator start-up problems are user errors', () => {
     const folder = await runBin(['emulator', '--port', '0', '--state', join(dir, 'st', 'y.json') + '/']);
     expect([folder.code, folder.stderr]).toEqual([1, expect.stringContaining('names a folder (it ends in /), not a state file')]);
     expect(folder.stderr).toContain(`hint: name the file without the trailing /: ${join(dir, 'st', 'y.json')}\n`);
+    for (const dots of ['.', '..']) {
+      const named = `${join(dir, 'st', 'new')}/${dots}`;
+      const refused = await runBin(['emulator', '--port', '0', '--state', named]);
+      expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(`${named} names a folder, not a state file`)]);
+    }
     expect((await readdir(dir)).sort()).toEqual(['.docket', 'docket.lock.json', 'docket.yaml', 'members.yaml', 'state.json']);
   });
 });
