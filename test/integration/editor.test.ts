@@ -155,6 +155,10 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
       ['octet-not-octal', 'http://127.0.0.08:4010', false],
       ['octet-octal', 'http://127.0.0.010:4010', true],
       ['three-slashes', 'https:///api.example.com', false],
+      ['https-ipv4', 'https://10.0.0.3:8443/x', true],
+      ['https-octet-over', 'https://10.0.0.300/x', false],
+      ['https-five-parts', 'https://1.2.3.4.5/', false],
+      ['https-numeric-label', 'https://example.123/', false],
     ];
     for (const [name, url, taken] of cases) {
       expect([url, (await problemsOf(name, url)) === 0]).toEqual([url, taken]);
