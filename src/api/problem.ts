@@ -7,6 +7,7 @@ import { isPlainObject } from '../util/plain.js';
 import type { ServiceName } from './types.js';
 import { DocketError, NO_FIELD } from '../errors.js';
 import { stripControl } from '../util/control-text.js';
+import { markInvisible } from '../config/quote.js';
 import { urlProblem } from '../config/url-policy.js';
 import { withoutSecrets } from '../config/url-secrets.js';
 
@@ -19,8 +20,10 @@ export interface Problem {
 
 /** Service text as one line of an error message: it must not drive the terminal. */
 export function oneLineText(text: string): string {
-  // Whole escape sequences go (not just their ESC: `[31m` would stay), and line breaks become spaces.
-  return stripControl(text).replace(/\s*\n\s*|\t/g, ' ');
+  // Whole escape sequences go (not just their ESC: `[31m` would stay), and line breaks (the
+  // Unicode line and paragraph separators too) become spaces; what prints as nothing or as a
+  // space shows as `<U+200B>`, as the reports' unquoted text does.
+  return markInvisible(stripControl(text).replace(/\s*[\n\u2028\u2029]\s*|\t/g, ' '));
 }
 
 /** Keeps messages to a readable size when a gateway sends a page of text. */

@@ -726,6 +726,10 @@ describe('errors', () => {
     expect(e.details.detail).toBe('line1 line2  <U+202E>evil');
     expect(e.details.fieldErrors).toEqual([{ field: 'name', message: 'xy' }]);
     expect(e.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    // Unicode's line and paragraph separators break a line too; what prints as nothing or a space is named.
+    mock.intercept({ path: '/v1/b' }).reply(422, { detail: 'zw[\u200b] nbsp[\u00a0] ls[\u2028]ps[\u2029]' }, { headers: PROBLEM_HEADERS });
+    const unseen = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'b' }))) as ApiError;
+    expect(unseen.details.detail).toBe('zw[<U+200B>] nbsp[<U+00A0>] ls[ ]ps[ ]');
   });
 
   it('names the key variable on 401 and 403', async () => {
