@@ -4,7 +4,7 @@
  */
 import { constants, realpathSync } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
-import path, { dirname, join, parse, resolve } from 'node:path';
+import path, { basename, dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
 import { isTestFile, readAsConfiguration } from '../config/discover.js';
 import { writeDestinationOrAsNamed } from '../util/atomic-write.js';
@@ -27,12 +27,16 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new UsageError(`${flag} ${file} cannot be written: it is (or is below) a symbolic link that loops`, `name a file, such as ${flag} ${example}`);
     return undefined;
   });
-  if (target?.isDirectory()) throw new UsageError(`${flag} ${file} is a directory`, `name a file, such as ${flag} ${join(file, example)}`);
+  if (target?.isDirectory()) throw new UsageError(`${flag} ${file} is a directory`, `name a file, such as ${flag} ${join(file, basename(example))}`);
   // The file is written whole beside it and renamed into place: a pipe or a device there (/dev/null,
   // a shell's `>(…)`) would be replaced by a regular file, and as root a system one lost.
   if (target && !target.isFile()) throw new UsageError(`${flag} ${file} ${NOT_REGULAR_FILE}`, `docket writes a regular file there and would replace it: name a file, such as ${flag} ${example}`);
   // `out/` (or `out/.`) names a folder even while none exists: resolved, it would be written as a file `out`.
-  if (/[\\/]\.?$|^\.\.?$|[\\/]\.\.$/.test(file)) throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${join(file, example)}`);
+  if (/[\\/]\.?$|^\.\.?$|[\\/]\.\.$/.test(file)) {
+    // `tests/x.test.yaml/` is a file's name with a slash after it; `out/` a folder's.
+    const stem = file.replace(/[\\/]+\.?$/, '');
+    throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${/\.[^\\/.]+$/.test(stem) && !/(^|[\\/])\.\.?$/.test(stem) ? stem : join(file, basename(example))}`);
+  }
   // The nearest folder that exists: the write creates the missing ones below it.
   const nearest = await nearestExisting(dirname(path));
   if (nearest && !nearest.stats.isDirectory()) throw new UsageError(`${flag} ${file} cannot be written: ${nearest.path} is a file, not a folder`);

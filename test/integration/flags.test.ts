@@ -85,6 +85,11 @@ describe('a file the command writes at its end is checked at its start', () => {
       expect(r.requests).toBe(0);
       expect(JSON.parse(r.stdout).error.message).toContain(message);
     }
+    // The file meant, when a slash follows a file's name; a file inside, when a folder's.
+    for (const [out, hint] of [[`${join(dir, 'plan.json')}/`, `--out ${join(dir, 'plan.json')}`], [`${join(dir, 'plans')}/.`, `--out ${join(dir, 'plans', 'plan.json')}`]] as const) {
+      const r = await run(['plan', '-C', dir, '--out', out, '-o', 'json', '--timeout', '2s']);
+      expect(JSON.parse(r.stdout).error.hint).toBe(`name a file, such as ${hint}`);
+    }
   });
 
   it('plan --out is never a file the configuration is made of: the lock, docket.yaml, a resource, a data file, the emulator\'s state', async () => {
