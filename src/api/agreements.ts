@@ -2,6 +2,7 @@
  * Endpoint functions of the agreements service (seeds 001 and 002, reference/api.md). The
  * organization is the one the API key belongs to; every term and template write names the actor.
  */
+import { showJson } from '../config/quote.js';
 import { describeOrganizations } from './organization-list.js';
 import { pathSegment } from './path-segment.js';
 import { DocketError } from '../errors.js';
@@ -160,7 +161,7 @@ export class AgreementsApi {
     if (res.data.attributes.term_type !== 'file' && typeof body !== 'string') {
       throw new DocketError(
         'bad-response',
-        `read custom term "${label}": agreements service GET /v1/custom_terms/${id} answered a text term without its "body" (${body === undefined ? 'missing' : String(JSON.stringify(body)).slice(0, 64)})`,
+        `read custom term "${label}": agreements service GET /v1/custom_terms/${id} answered a text term without its "body" (${body === undefined ? 'missing' : showJson(body, 64)})`,
         'docket publishes nothing over a term it could not read; run plan again, and if this persists the service is not answering as documented',
       );
     }

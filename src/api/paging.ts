@@ -3,6 +3,7 @@
  * and deciding which page comes next from whatever paging members the service sent. Kept apart
  * from the transport (http.ts) so every documented paging style can be tested with plain objects.
  */
+import { showJson } from '../config/quote.js';
 import { ApiError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
 import type { ApiResource } from './types.js';
@@ -61,7 +62,7 @@ export function listProblem(body: unknown, identity?: string): string | undefine
     if (!isPlainObject(item.attributes)) return `item ${i} of "data" (id ${item.id.slice(0, 64)}) has no "attributes" object`;
     const key = identity === undefined ? undefined : item.attributes[identity];
     if (identity !== undefined && (typeof key !== 'string' || key.trim() === '')) {
-      return `item ${i} of "data" (id ${item.id.slice(0, 64)}) has no "${identity}" (${key === undefined ? 'missing' : JSON.stringify(key)?.slice(0, 64) ?? describe(key)})`;
+      return `item ${i} of "data" (id ${item.id.slice(0, 64)}) has no "${identity}" (${key === undefined ? 'missing' : showJson(key, 64)})`;
     }
   }
   return undefined;

@@ -4,7 +4,7 @@
  */
 import type { DesiredResource, Ref } from '../engine/types.js';
 import { isBlankText, liveFlag, liveText, normEmail, normName, normText } from '../engine/normalize.js';
-import { quoteValue } from '../config/quote.js';
+import { quoteValue, showJson } from '../config/quote.js';
 import { ApiError } from '../errors.js';
 import type { RuleAttrs } from '../api/review.js';
 import type { KindModule } from './kind.js';
@@ -49,7 +49,8 @@ export function unkeptNote(sent: Record<string, unknown>, answer: Record<string,
   if (lost.length === 0) return undefined;
   // As the files name them: the reviewer is sent as its id.
   unkept?.(lost.map(fromWire));
-  const held = lost.map((k) => JSON.stringify(answer[k] ?? null)?.slice(0, 60)).join(', ');
+  // Each cut as a quote is (`...`): a JSON text sliced lost its closing quote, and the key guard could not tell a key's start.
+  const held = lost.map((k) => (typeof answer[k] === 'string' ? quoteValue(answer[k]) : showJson(answer[k] ?? null))).join(', ');
   return `the service answered without ${lost.map((k) => `\`${fromWire(k)}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
 }
 
