@@ -750,21 +750,25 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         return found;
       };
       const answer = await send(t, recover, o.beforeSend);
+      let other: string | undefined;
       if (hasDataId(answer)) {
         // Carried out (it names an id), but an id no path can hold, or "errors" beside it, is not an object docket can record.
         const problem = read ? undefined : bodyProblem(answer);
         if (problem) {
           throw malformedBody(t, problem, 'the service may have made it: the next plan shows whether it did; report it to the service if it persists');
         }
-        return (read ? markFound(answer) : answer) as T;
+        // An answer naming another object than the one sent (a gateway's mix-up) is no id for it: the object is looked for by name.
+        other = read ? undefined : anotherObject(o.body, answer);
+        if (other === undefined) return (read ? markFound(answer) : answer) as T;
       }
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).
-      const found = await readingFailed(() => o.recover('no-id'), `${t.operation}: the service took it without saying the new object's id, and the read to find it failed`, '; the next plan shows it');
+      const said = other === undefined ? "without the new object's id" : `naming another object (${clean(other)})`;
+      const found = await readingFailed(() => o.recover('no-id'), `${t.operation}: the service took it ${other === undefined ? "without saying the new object's id" : said}, and the read to find it failed`, '; the next plan shows it');
       if (found !== undefined) return markFound(found);
       throw new DocketError(
         'bad-response',
-        `${t.operation}: ${service} service ${t.method} ${clean(t.path)} succeeded without the new object's id, and reading the collection did not find it`,
+        `${t.operation}: ${service} service ${t.method} ${clean(t.path)} succeeded ${said}, and reading the collection did not find it`,
         'run plan again: if the object was created it shows up there, and apply does not create it twice',
       );
     },
@@ -814,6 +818,26 @@ class StopSignal extends EventEmitter {
 function seconds(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   return ms >= 10_000 || ms % 1000 === 0 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * What a create's answer names when it is another object than the one sent: its name or e-mail,
+ * compared as docket compares names (spaces at the ends and letter case aside), else undefined.
+ */
+// NOTE(api): a create answers the object it made (seed 000); one naming another (another
+// playbook's body, another invitation) is a gateway's or a cache's mix-up, and its id is not this object's.
+function anotherObject(body: RequestOptions['body'], answer: unknown): string | undefined {
+  const attributes = isPlainObject(answer) && isPlainObject(answer.data) && isPlainObject(answer.data.attributes) ? answer.data.attributes : undefined;
+  if (!attributes) return undefined;
+  const sent = (key: string): unknown => (Array.isArray(body) ? body.find((part) => part.name === key)?.value : body?.[key]);
+  for (const key of ['name', 'email']) {
+    const mine = sent(key);
+    const theirs = attributes[key];
+    if (typeof mine !== 'string' || typeof theirs !== 'string') continue;
+    const same = (v: string): string => v.normalize('NFC').trim().toLowerCase();
+    if (same(mine) !== same(theirs)) return `${key} ${JSON.stringify(theirs.slice(0, 80))}`;
+  }
+  return undefined;
 }
 
 function hasDataId(answer: unknown): boolean {

@@ -63,7 +63,9 @@ describe('custom term bodies', () => {
     const bodies: string[] = [];
     const term = { data: { id: 't1', type: 'custom_term', attributes: { name: 'T', current_version_number: 1 } } };
     const text = (body: unknown) => (typeof body === 'string' ? body : Buffer.from(body as Buffer).toString('latin1'));
-    mock.intercept({ path: '/v1/custom_terms', method: 'POST' }).reply((o) => (bodies.push(text(o.body)), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } })).times(2);
+    const word = { data: { ...term.data, id: 'w1', attributes: { ...term.data.attributes, name: 'W' } } };
+    mock.intercept({ path: '/v1/custom_terms', method: 'POST' }).reply((o) => (bodies.push(text(o.body)), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } }));
+    mock.intercept({ path: '/v1/custom_terms', method: 'POST' }).reply((o) => (bodies.push(text(o.body)), { statusCode: 201, data: word, responseOptions: { headers: JSON_HEADERS } }));
     mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply((o) => (bodies.push(Buffer.from(o.body as Buffer).toString('latin1')), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } }));
     await api.createTextTerm('T', 'Body', { email: 'legal@acme.example' });
     await api.createFileTerm('W', { data: new Uint8Array([0x50, 0x4b]), filename: 'w.docx' }, { email: 'legal@acme.example' });

@@ -1286,6 +1286,22 @@ describe('create with unknown outcome', () => {
     expect(err.message).toBe("create /v1/y: review service POST /v1/y succeeded without the new object's id, and reading the collection did not find it");
   });
 
+  it('takes no id from a create answered with another object: it reads the collection for the one sent', async () => {
+    const { mock, client } = setup();
+    const other = { data: { id: 'other-id', type: 'playbooks', attributes: { name: 'Inbound NDA' } } };
+    mock.intercept({ path: '/v1/p', method: 'POST' }).reply(201, other).times(2);
+    mock.intercept({ path: '/v1/i', method: 'POST' }).reply(201, { data: { id: 'alice-inv', type: 'invitations', attributes: { email: 'alice@acme.example' } } });
+    mock.intercept({ path: '/v1/same', method: 'POST' }).reply(201, { data: { id: 'mine', type: 'playbooks', attributes: { name: ' p3 ' } } });
+    const made = { data: res('p3-id') };
+    expect(await client.create({ method: 'POST', path: '/v1/p', body: { name: 'P3' }, operation: 'create playbook "P3"', recover: async () => made })).toEqual(made);
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/p', body: { name: 'P4' }, operation: 'create playbook "P4"', recover: async () => undefined }))) as DocketError;
+    expect(err.message).toBe('create playbook "P4": review service POST /v1/p succeeded naming another object (name "Inbound NDA"), and reading the collection did not find it');
+    const invited = (await rejection(client.create({ method: 'POST', path: '/v1/i', body: { email: 'new@acme.example' }, operation: 'invite', recover: async () => undefined }))) as DocketError;
+    expect(invited.message).toContain('naming another object (email "alice@acme.example")');
+    // Its own name as the service writes it (spaces at the ends, letter case) is this object.
+    expect(await client.create({ method: 'POST', path: '/v1/same', body: { name: 'P3' }, operation: 'create', recover: async () => undefined })).toEqual({ data: { id: 'mine', type: 'playbooks', attributes: { name: ' p3 ' } } });
+  });
+
   it('says a create may have been carried out when the read after its lost answer fails, and keeps what was recorded before it', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/x', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
@@ -1375,7 +1391,7 @@ describe('create with unknown outcome', () => {
     const out = await client.create({
       method: 'POST',
       path: '/v1/x',
-      body: { name: 'X' },
+      body: { name: 'Pnew' },
       operation: 'create x',
       recover: async () => {
         recovers++;
@@ -1384,7 +1400,7 @@ describe('create with unknown outcome', () => {
     });
     expect(out).toEqual({ data: res('new') });
     expect(recovers).toBe(1);
-    expect(bodies.map((b) => JSON.parse(b) as unknown)).toEqual([{ name: 'X' }]);
+    expect(bodies.map((b) => JSON.parse(b) as unknown)).toEqual([{ name: 'Pnew' }]);
   });
 
   it('does not post again when its own attempt timed out and reads over seconds find nothing: the create may still land', async () => {
