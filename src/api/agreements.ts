@@ -2,6 +2,7 @@
  * Endpoint functions of the agreements service (seeds 001 and 002, reference/api.md). The
  * organization is the one the API key belongs to; every term and template write names the actor.
  */
+import { isPlainObject } from '../util/plain.js';
 import { showJson } from '../config/quote.js';
 import { describeOrganizations } from './organization-list.js';
 import { pathSegment } from './path-segment.js';
@@ -211,7 +212,7 @@ export class AgreementsApi {
             { name: 'docx', value: { data: content.docx.data, filename: content.docx.filename, contentType: DOCX } },
             { name: 'user_email', value: actor.email },
           ];
-    await this.client.create<unknown>({
+    const answer = await this.client.create<unknown>({
       method: 'POST',
       path: `/v1/custom_terms/${pathSegment(id)}/versions`,
       body,
@@ -222,6 +223,11 @@ export class AgreementsApi {
         return now.attributes.current_version_number >= expectedVersion ? now : undefined;
       },
     });
+    // An answer that shows the term still at its old version says nothing was published: not recorded as published.
+    const held = versionHeld(answer);
+    if (held !== undefined && held < expectedVersion) {
+      throw new DocketError('publish-not-made', `publish custom term "${label}": the service answered, but the term it shows is still at version ${held} (this publish makes ${expectedVersion}): nothing was published`, 'run `docket apply` again; report it to the service if it persists');
+    }
   }
 
   async listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {
@@ -378,4 +384,12 @@ function withNumericVersion<T extends { current_version_number: number }>(resour
   const version: unknown = resource?.attributes?.current_version_number;
   if (typeof version === 'string' && /^\s*\d+\s*$/.test(version)) resource.attributes.current_version_number = Number(version);
   return resource;
+}
+
+/** The `current_version_number` an answer shows (a number, or a numeric string), if it shows one. */
+function versionHeld(answer: unknown): number | undefined {
+  const attributes = isPlainObject(answer) && isPlainObject(answer.data) && isPlainObject(answer.data.attributes) ? answer.data.attributes : undefined;
+  const v = attributes?.current_version_number;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : undefined;
+  return n !== undefined && Number.isInteger(n) ? n : undefined;
 }

@@ -66,7 +66,8 @@ describe('custom term bodies', () => {
     const word = { data: { ...term.data, id: 'w1', attributes: { ...term.data.attributes, name: 'W' } } };
     mock.intercept({ path: '/v1/custom_terms', method: 'POST' }).reply((o) => (bodies.push(text(o.body)), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } }));
     mock.intercept({ path: '/v1/custom_terms', method: 'POST' }).reply((o) => (bodies.push(text(o.body)), { statusCode: 201, data: word, responseOptions: { headers: JSON_HEADERS } }));
-    mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply((o) => (bodies.push(Buffer.from(o.body as Buffer).toString('latin1')), { statusCode: 201, data: term, responseOptions: { headers: JSON_HEADERS } }));
+    const published = { data: { ...term.data, attributes: { ...term.data.attributes, current_version_number: 2 } } };
+    mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply((o) => (bodies.push(Buffer.from(o.body as Buffer).toString('latin1')), { statusCode: 201, data: published, responseOptions: { headers: JSON_HEADERS } }));
     await api.createTextTerm('T', 'Body', { email: 'legal@acme.example' });
     await api.createFileTerm('W', { data: new Uint8Array([0x50, 0x4b]), filename: 'w.docx' }, { email: 'legal@acme.example' });
     await api.publishTermVersion('t1', 'T', { docx: { data: new Uint8Array([0x50, 0x4b]), filename: 't.docx' } }, { email: 'legal@acme.example' }, 2);
@@ -75,6 +76,19 @@ describe('custom term bodies', () => {
       expect(bodies[i]).toMatch(/name="term_type"\r\n\r\nfile\r\n/);
       expect(bodies[i]).toContain(`name="docx"; filename="${file}"`);
     }
+  });
+});
+
+describe('publishing a term version', () => {
+  it('is no publish when the answer shows the term still at its old version', async () => {
+    const { mock, api } = setup();
+    const at = (n: number | string) => ({ data: { id: 't1', type: 'custom_term', attributes: { name: 'T', current_version_number: n } } });
+    mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply(201, at(1), { headers: JSON_HEADERS });
+    mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply(201, at('2'), { headers: JSON_HEADERS });
+    const publish = () => api.publishTermVersion('t1', 'T', { body: 'New text' }, { email: 'legal@acme.example' }, 2);
+    const err = (await publish().catch((e: unknown) => e)) as DocketError;
+    expect([err.code, err.message]).toEqual(['publish-not-made', 'publish custom term "T": the service answered, but the term it shows is still at version 1 (this publish makes 2): nothing was published']);
+    await expect(publish()).resolves.toBeUndefined();
   });
 });
 
