@@ -289,7 +289,13 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
       `free the space or fix the file, then run docket plan: the uploads it could not record are found again or reported there, and ${again} to finish`,
     );
   }
-  const fix = uncertain ? `fix the cause and ${again}; ${unknownUpload}` : `fix the cause and ${again}: it converges`;
+  // A write the service may still be carrying out would be sent twice by a re-run at once.
+  const pending = report.results.some((r) => r.pending);
+  const fix = pending
+    ? `wait a few minutes for what the service may still be carrying out, then run docket plan: it shows what is left, and ${again} does that${uncertain ? `; ${unknownUpload}` : ''}`
+    : uncertain
+      ? `fix the cause and ${again}; ${unknownUpload}`
+      : `fix the cause and ${again}: it converges`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
 }

@@ -209,6 +209,15 @@ describe('executePlan: dependencies', () => {
     });
     expect(report.results[0]).toMatchObject({ status: 'failed', message: 'create x: failed with HTTP 308', hint: 'set its URL to "https://new.example"' });
   });
+
+  it('marks a write the service may still be carrying out as pending, not as an upload of unknown outcome', async () => {
+    const report = await executePlan(planOf(independent(2)), {
+      concurrency: 1,
+      clock: tickingClock(),
+      run: (c) => Promise.reject(c.key === 'P0' ? new DocketError('outcome-pending', 'create x: no answer in time') : new DocketError('unknown-outcome', 'upload a: no answer')),
+    });
+    expect(report.results.map((r) => [r.pending, r.outcomeUnknown])).toEqual([[true, undefined], [undefined, true]]);
+  });
 });
 
 describe('executePlan: report', () => {
