@@ -735,9 +735,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     async request<T>(o: RequestOptions): Promise<T> {
       const t = target(o);
       const answer = await send(t);
-      const problem = o.resource ? resourceProblem(answer, o.id) : bodyProblem(answer);
+      // JSON:API's answer to a delete may be `{"data": null}`: nothing is left to show.
+      const deleted = o.method === 'DELETE' && isPlainObject(answer) && answer.data === null && answer.errors === undefined;
+      const problem = o.resource ? resourceProblem(answer, o.id) : deleted ? undefined : bodyProblem(answer);
       if (problem) {
-        throw malformedBody(t, problem, badAnswerHint());
+        // A write answered 2xx was taken: its bad answer does not undo it.
+        const taken = 'the service took it (a 2xx answer), so it may be live already: the next plan shows whether it is; report the answer to the service if it persists';
+        throw malformedBody(t, problem, o.method === 'GET' ? badAnswerHint() : taken);
       }
       return answer as T;
     },

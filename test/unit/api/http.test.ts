@@ -182,6 +182,15 @@ describe('requests', () => {
     expect(((await rejection(client.request({ method: 'GET', path: '/v1/a/abc', operation: 'read a', resource: true, id: 'abc' }))) as DocketError).code).toBe('bad-response');
   });
 
+  it('takes {"data": null} as a delete\'s answer, and says a write answered 2xx with a bad body may be live', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a/1', method: 'DELETE' }).reply(200, { data: null });
+    await expect(client.request({ method: 'DELETE', path: '/v1/a/1', operation: 'delete a' })).resolves.toEqual({ data: null });
+    mock.intercept({ path: '/v1/a/1', method: 'PATCH' }).reply(200, { data: null });
+    const err = (await rejection(client.request({ method: 'PATCH', path: '/v1/a/1', body: { name: 'x' }, operation: 'update a' }))) as DocketError;
+    expect([err.code, err.hint]).toEqual(['bad-response', 'the service took it (a 2xx answer), so it may be live already: the next plan shows whether it is; report the answer to the service if it persists']);
+  });
+
   it('turns a non-JSON 2xx body into a bad-response error', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/a' }).reply(200, '<html>login</html>', { headers: { 'content-type': 'text/html' } });
