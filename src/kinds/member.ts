@@ -150,7 +150,8 @@ export const memberKind: KindModule<'member'> = {
           ctx.registerId('member', change.key, existing.id);
           return `already a member (invited since the plan, by another apply or by hand); user id ${existing.id}`;
         }
-        throw new DocketError(error.code, `${error.message}; if ${change.key} is already a member that docket could not see, ${PIN_HINT}`);
+        // Only a service without a users list can hide a member; with one, the list just read says who is.
+        throw new DocketError(error.code, users === undefined ? `${error.message}; if ${change.key} is already a member that docket could not see, ${PIN_HINT}` : error.message);
       }
       throw error;
     }

@@ -384,6 +384,23 @@ describe('saved plans', () => {
 });
 
 describe('failures and retries', () => {
+  it('a refused invitation hints at pinning the member only where the service has no users list to say who is one', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'members.yaml': 'kind: Member\nemail: new@acme.example\n' });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/invitations', status: 422, count: 1 });
+    const listed = await cli('apply', '-C', dir, '--auto-approve');
+    expect(listed.code).toBe(1);
+    expect(listed.stdout).toContain('✗ invite member "new@acme.example"');
+    expect(listed.stdout).not.toContain('docket could not see');
+    await t.emulator.close();
+    t = await startTestEmulator({ variants: { reviewUsers: false } });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/invitations', status: 422, count: 1 });
+    const unlisted = await cli('apply', '-C', dir, '--auto-approve');
+    expect(unlisted.stdout).toContain('if new@acme.example is already a member that docket could not see, add `id:');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
+
   it('retries through injected 429s and 5xx responses and converges', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 429, count: 2, retry_after: 0 });
