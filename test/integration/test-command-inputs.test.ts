@@ -177,6 +177,8 @@ describe('docket test with broken inputs', () => {
     // A test file with a slash after it names a folder, as `ls` reads it: not the file.
     const fileAsFolder = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml/']);
     expect([fileAsFolder.code, fileAsFolder.stderr]).toEqual([1, expect.stringContaining('Error: "tests/inbound-nda.test.yaml/": a test file, not a folder (a name ending in / names a folder)\n  hint: name the file without the trailing /: tests/inbound-nda.test.yaml')]);
+    const dotted = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml/.']);
+    expect([dotted.code, dotted.stderr]).toEqual([1, expect.stringContaining('hint: name the file without the trailing /: tests/inbound-nda.test.yaml')]);
     const missing = await runCli(['test', '-C', dir, '--emulator', join(dir, 'tests/none.test.yaml')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('none.test.yaml": no such test file');

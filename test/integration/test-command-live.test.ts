@@ -150,6 +150,8 @@ describe('docket test against a standalone emulator', () => {
     const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', 'tests/captured.test.yaml', '--name', 'the perpetual NDA as reviewed', '--playbook', 'Inbound NDA'], { env: emu().env });
     // The review was made against a scratch playbook, archived since: --playbook names what the case tests.
     expect(captured.stderr).toContain('Wrote case "the perpetual NDA as reviewed" (PlaybookTest "Inbound NDA")');
+    // Named from where the command ran, as the file is there.
+    expect(captured.stderr).toContain(`to ${relative(process.cwd(), out)}; docket`);
     const text = await readFile(out, 'utf8');
     expect(text).toMatch(/imported_file: [0-9a-f-]{36}\n\s+sha256: [0-9a-f]{64}/);
     expect(text).toContain('includes:\n          - Term');

@@ -31,7 +31,7 @@ import { ContractStore } from '../../testing/contracts.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
 import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
 import { isTestFile, skipDirectory } from '../../config/discover.js';
-import { quoteValue, showText } from '../../config/quote.js';
+import { quoteValue, showText, showPath } from '../../config/quote.js';
 import { didYouMean } from '../../config/suggest.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { Workspace } from '../../engine/workspace.js';
@@ -178,7 +178,7 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
     }
     const rel = found.includes(fromCwd) ? fromCwd : found.includes(fromRoot) || isOutside(fromCwd) ? fromRoot : fromCwd;
     // `x.test.yaml/` names a folder, as a shell's `ls` reads it: not the file (resolve() dropped the slash).
-    if (/[\\/]$/.test(file) && found.includes(rel)) throw new UsageError(`${JSON.stringify(file)}: a test file, not a folder (a name ending in / names a folder)`, `name the file without the trailing /: ${file.replace(/[\\/]+$/, '')}`);
+    if (/[\\/]\.?$/.test(file) && found.includes(rel)) throw new UsageError(`${JSON.stringify(file)}: a test file, not a folder (a name ending in / names a folder)`, `name the file without the trailing /: ${file.replace(/[\\/]+\.?$/, '')}`);
     if (isOutside(rel)) {
       throw new UsageError(`test file ${JSON.stringify(file)} is outside the configuration directory (${relative(cwd, root) || '.'})`, 'name test files relative to the current directory, below the directory given with -C');
     }
@@ -518,7 +518,7 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
       const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) => captureChecked(s, io, opts, out, digest));
       const how = await writeCapture(out, captured);
-      if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${opts.out}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
+      if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${showPath(relative(io.cwd, out) || out)}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
       setExit(0);
     });
 }
