@@ -45,6 +45,7 @@ const DECIMAL = '^-?(\\d+(\\.\\d*)?|\\.\\d+)$';
 const CALENDAR_DATE =
   '(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
 const DATE = `^${CALENDAR_DATE}$`;
+const DATE_MESSAGE = 'A date on the calendar, YYYY-MM-DD (February 29 only in a leap year).';
 /** The date a date-time starts with; the format checks the rest. */
 const DATE_TIME_START = `^${CALENDAR_DATE}[Tt ]`;
 /** A whole number written as text; a leading zero marks text, not a number. */
@@ -882,14 +883,14 @@ function propertySchema(name, r) {
     case 'boolean':
       return { description: describe(name, r.note), type: 'boolean', ...defaults };
     case 'date':
-      return { description: describe(name, r.note, ['A date, YYYY-MM-DD.']), type: 'string', format: 'date', pattern: DATE, ...defaults };
+      return { description: describe(name, r.note, ['A date, YYYY-MM-DD.']), type: 'string', format: 'date', pattern: DATE, patternErrorMessage: DATE_MESSAGE, ...defaults };
     case 'datetime':
       return {
         description: describe(name, r.note, ['A date (YYYY-MM-DD) or an RFC 3339 date-time.']),
         type: 'string',
         anyOf: [
-          { format: 'date', pattern: DATE },
-          { format: 'date-time', pattern: DATE_TIME_START },
+          { format: 'date', pattern: DATE, patternErrorMessage: DATE_MESSAGE },
+          { format: 'date-time', pattern: DATE_TIME_START, patternErrorMessage: 'A date-time (RFC 3339) whose date is on the calendar.' },
         ],
         ...defaults,
       };
