@@ -15,6 +15,8 @@ export interface LspDiagnostic {
 
 export interface CompletionItem {
   label: string;
+  /** What choosing it inserts (a snippet such as `repeat: ${1:1}`). */
+  insertText?: string;
 }
 
 /** What an editor's settings say: validation and completion on, schemas from the files' modelines only. */
