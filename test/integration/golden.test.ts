@@ -63,7 +63,8 @@ describe('golden plans', () => {
 
   it('a plan of every kind (the bundled example, a template naming attachments in a list) follows the schema, and its saved file shows and applies', async () => {
     const dir = join(await makeDir({}), 'acme-legal');
-    await cp(fileURLToPath(new URL('../../examples/acme-legal', import.meta.url)), dir, { recursive: true });
+    // Without what `npm run demo` leaves there (the emulator's state, the lock): a plan from nothing.
+    await cp(fileURLToPath(new URL('../../examples/acme-legal', import.meta.url)), dir, { recursive: true, filter: (from) => !/[\\/](\.docket|docket\.lock\.json)$/.test(from) });
     const json = await runCli(['plan', '-C', dir, '--emulator', '-o', 'json']);
     const plan = JSON.parse(json.stdout) as { changes: { kind: string; refs: { path?: string }[] }[] };
     expect(new Set(plan.changes.map((c) => c.kind))).toEqual(new Set(['organization', 'member', 'playbook', 'rule', 'custom-term', 'custom-template', 'template', 'attachment']));
