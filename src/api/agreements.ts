@@ -223,11 +223,7 @@ export class AgreementsApi {
         return now.attributes.current_version_number >= expectedVersion ? now : undefined;
       },
     });
-    // An answer that shows the term still at its old version says nothing was published: not recorded as published.
-    const held = versionHeld(answer);
-    if (held !== undefined && held < expectedVersion) {
-      throw new DocketError('publish-not-made', `publish custom term "${label}": the service answered, but the term it shows is still at version ${held} (this publish makes ${expectedVersion}): nothing was published`, 'run `docket apply` again; report it to the service if it persists');
-    }
+    refuseUnpublished(answer, `publish custom term "${label}"`, 'custom term', expectedVersion);
   }
 
   async listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {
@@ -259,7 +255,7 @@ export class AgreementsApi {
 
   /** Publishes a definition; the service answers 200 without a new version when nothing changed. */
   async publishCustomTemplateVersion(id: string, label: string, definition: string, actor: Actor, expectedVersion: number): Promise<void> {
-    await this.client.create<unknown>({
+    const answer = await this.client.create<unknown>({
       method: 'POST',
       path: `/v1/custom_templates/${pathSegment(id)}/versions`,
       body: { definition, user_email: actor.email },
@@ -269,6 +265,7 @@ export class AgreementsApi {
         return now.attributes.current_version_number >= expectedVersion ? now : undefined;
       },
     });
+    refuseUnpublished(answer, `publish custom template "${label}"`, 'custom template', expectedVersion);
   }
 
   listTemplates(): Promise<ApiResource<TemplateAttrs>[]> {
@@ -384,6 +381,13 @@ function withNumericVersion<T extends { current_version_number: number }>(resour
   const version: unknown = resource?.attributes?.current_version_number;
   if (typeof version === 'string' && /^\s*\d+\s*$/.test(version)) resource.attributes.current_version_number = Number(version);
   return resource;
+}
+
+/** A publish whose answer shows the object still at its old version published nothing: it is not recorded as published. */
+function refuseUnpublished(answer: unknown, operation: string, what: string, expectedVersion: number): void {
+  const held = versionHeld(answer);
+  if (held === undefined || held >= expectedVersion) return;
+  throw new DocketError('publish-not-made', `${operation}: the service answered, but the ${what} it shows is still at version ${held} (this publish makes ${expectedVersion}): nothing was published`, 'run `docket apply` again; report it to the service if it persists');
 }
 
 /** The `current_version_number` an answer shows (a number, or a numeric string), if it shows one. */

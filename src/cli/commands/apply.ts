@@ -292,7 +292,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   // A write the service may still be carrying out would be sent twice by a re-run at once.
   const pending = report.results.some((r) => r.pending);
   const fix = pending
-    ? `wait a few minutes for what the service may still be carrying out, then run docket plan: it shows what is left, and ${again} does that${uncertain ? `; ${unknownUpload}` : ''}`
+    ? `wait a few minutes for what the service may still be carrying out, then run docket plan: it shows what is left to do (then ${again})${uncertain ? `; ${unknownUpload}` : ''}`
     : uncertain
       ? `fix the cause and ${again}; ${unknownUpload}`
       : `fix the cause and ${again}: it converges`;

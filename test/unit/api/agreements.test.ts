@@ -79,16 +79,23 @@ describe('custom term bodies', () => {
   });
 });
 
-describe('publishing a term version', () => {
-  it('is no publish when the answer shows the term still at its old version', async () => {
+describe('publishing a version', () => {
+  it('is no publish when the answer shows the term (or the custom template) still at its old version', async () => {
     const { mock, api } = setup();
     const at = (n: number | string) => ({ data: { id: 't1', type: 'custom_term', attributes: { name: 'T', current_version_number: n } } });
     mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply(201, at(1), { headers: JSON_HEADERS });
     mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply(201, at('2'), { headers: JSON_HEADERS });
     const publish = () => api.publishTermVersion('t1', 'T', { body: 'New text' }, { email: 'legal@acme.example' }, 2);
     const err = (await publish().catch((e: unknown) => e)) as DocketError;
-    expect([err.code, err.message]).toEqual(['publish-not-made', 'publish custom term "T": the service answered, but the term it shows is still at version 1 (this publish makes 2): nothing was published']);
+    expect([err.code, err.message]).toEqual(['publish-not-made', 'publish custom term "T": the service answered, but the custom term it shows is still at version 1 (this publish makes 2): nothing was published']);
     await expect(publish()).resolves.toBeUndefined();
+    // A custom template the same way.
+    const template = (n: number) => ({ data: { id: 'c1', type: 'custom_template', attributes: { name: 'C', current_version_number: n } } });
+    mock.intercept({ path: '/v1/custom_templates/c1/versions', method: 'POST' }).reply(201, template(4), { headers: JSON_HEADERS });
+    mock.intercept({ path: '/v1/custom_templates/c1/versions', method: 'POST' }).reply(201, template(5), { headers: JSON_HEADERS });
+    const publishTemplate = () => api.publishCustomTemplateVersion('c1', 'C', 'title: C\n', { email: 'legal@acme.example' }, 5);
+    expect(((await publishTemplate().catch((e: unknown) => e)) as DocketError).message).toBe('publish custom template "C": the service answered, but the custom template it shows is still at version 4 (this publish makes 5): nothing was published');
+    await expect(publishTemplate()).resolves.toBeUndefined();
   });
 });
 
