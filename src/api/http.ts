@@ -834,14 +834,13 @@ function anotherObject(body: RequestOptions['body'], answer: unknown): string | 
   const attributes = isPlainObject(answer) && isPlainObject(answer.data) && isPlainObject(answer.data.attributes) ? answer.data.attributes : undefined;
   if (!attributes) return undefined;
   const sent = (key: string): unknown => (Array.isArray(body) ? body.find((part) => part.name === key)?.value : body?.[key]);
-  for (const key of ['name', 'email']) {
-    const mine = sent(key);
-    const theirs = attributes[key];
-    if (typeof mine !== 'string' || typeof theirs !== 'string') continue;
-    const same = (v: string): string => v.normalize('NFC').trim().toLowerCase();
-    if (same(mine) !== same(theirs)) return `${key} ${JSON.stringify(theirs.slice(0, 80))}`;
-  }
-  return undefined;
+  // An invitation is its e-mail (the name beside it is the person's, which the service may hold otherwise); anything else its name.
+  const key = typeof sent('email') === 'string' && typeof attributes.email === 'string' ? 'email' : 'name';
+  const mine = sent(key);
+  const theirs = attributes[key];
+  if (typeof mine !== 'string' || typeof theirs !== 'string') return undefined;
+  const same = (v: string): string => v.normalize('NFC').trim().toLowerCase();
+  return same(mine) === same(theirs) ? undefined : `${key} ${JSON.stringify(theirs.slice(0, 80))}`;
 }
 
 function hasDataId(answer: unknown): boolean {

@@ -1307,6 +1307,9 @@ describe('create with unknown outcome', () => {
     expect(err.message).toBe('create playbook "P4": review service POST /v1/p succeeded naming another object (name "Inbound NDA"), and reading the collection did not find it');
     const invited = (await rejection(client.create({ method: 'POST', path: '/v1/i', body: { email: 'new@acme.example' }, operation: 'invite', recover: async () => undefined }))) as DocketError;
     expect(invited.message).toContain('naming another object (email "alice@acme.example")');
+    // An invitation is its e-mail: the person's name the service holds otherwise is no other object.
+    mock.intercept({ path: '/v1/i', method: 'POST' }).reply(201, { data: { id: 'new-inv', type: 'invitations', attributes: { email: 'new@acme.example', name: 'Robert' } } });
+    expect(await client.create({ method: 'POST', path: '/v1/i', body: { email: 'new@acme.example', name: 'Bob' }, operation: 'invite', recover: async () => undefined })).toMatchObject({ data: { id: 'new-inv' } });
     // Its own name as the service writes it (spaces at the ends, letter case) is this object.
     expect(await client.create({ method: 'POST', path: '/v1/same', body: { name: 'P3' }, operation: 'create', recover: async () => undefined })).toEqual({ data: { id: 'mine', type: 'playbooks', attributes: { name: ' p3 ' } } });
   });
