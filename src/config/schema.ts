@@ -77,7 +77,10 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
     const matched = [...branches.values()].filter(
       (errs) => !errs.some((e) => e.instancePath === c.instancePath && (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum')),
     );
-    const keep = matched.sort((a, b) => a.length - b.length)[0];
+    // A value with a time in it is said against the date-time its field also takes, not against a date alone.
+    const timed = typeof c.data === 'string' && /\d[Tt ]\d{1,2}:\d{2}/.test(c.data);
+    const rank = (errs: ErrorObject[]): number => errs.length - (timed && errs.some((e) => e.keyword === 'format' && e.params.format === 'date-time') ? 0.5 : 0);
+    const keep = matched.sort((a, b) => rank(a) - rank(b))[0];
     for (const errs of branches.values()) for (const e of errs) if (errs !== keep) dropped.add(e);
     if (keep) dropped.add(c);
   }

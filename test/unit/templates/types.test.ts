@@ -147,6 +147,9 @@ template_csa_order_form_attributes:
         message: /`include_ai_addendum_attachment_id`/,
       },
       { what: 'bad datetime', params: 'effective_date: next week', expect: 'invalid-value parameters.effective_date', message: /must be a date/ },
+      // A value with a time in it is told what a date-time must be, not a date alone.
+      { what: 'date-time off the calendar', params: 'effective_date: "2027-04-31T10:00:00Z"', expect: 'invalid-value parameters.effective_date', message: /must be a date and time \(RFC 3339\)/ },
+      { what: 'date off the calendar', params: 'effective_date: "2027-02-29"', expect: 'invalid-value parameters.effective_date', message: /must be a date \(YYYY-MM-DD\)/ },
       {
         what: 'attachment reference on a text parameter',
         params: 'provider: { attachment: DPA }',
