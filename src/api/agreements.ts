@@ -2,7 +2,7 @@
  * Endpoint functions of the agreements service (seeds 001 and 002, reference/api.md). The
  * organization is the one the API key belongs to; every term and template write names the actor.
  */
-import { isPlainObject } from '../util/plain.js';
+import { attributesOf } from './paging.js';
 import { showJson } from '../config/quote.js';
 import { describeOrganizations } from './organization-list.js';
 import { pathSegment } from './path-segment.js';
@@ -379,21 +379,20 @@ export class AgreementsAgreements {
  */
 function withNumericVersion<T extends { current_version_number: number }>(resource: ApiResource<T>): ApiResource<T> {
   const version: unknown = resource?.attributes?.current_version_number;
-  if (typeof version === 'string' && /^\s*\d+\s*$/.test(version)) resource.attributes.current_version_number = Number(version);
+  const n = typeof version === 'string' ? versionNumber(version) : undefined;
+  if (n !== undefined) resource.attributes.current_version_number = n;
   return resource;
+}
+
+/** A version number as the service writes it: a whole number, or one as a numeric string (`"2"`, `" 7 "`). */
+function versionNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined;
 }
 
 /** A publish whose answer shows the object still at its old version published nothing: it is not recorded as published. */
 function refuseUnpublished(answer: unknown, operation: string, what: string, expectedVersion: number): void {
-  const held = versionHeld(answer);
+  const held = versionNumber(attributesOf(answer)?.current_version_number);
   if (held === undefined || held >= expectedVersion) return;
   throw new DocketError('publish-not-made', `${operation}: the service answered, but the ${what} it shows is still at version ${held} (this publish makes ${expectedVersion}): nothing was published`, 'run `docket apply` again; report it to the service if it persists');
-}
-
-/** The `current_version_number` an answer shows (a number, or a numeric string), if it shows one. */
-function versionHeld(answer: unknown): number | undefined {
-  const attributes = isPlainObject(answer) && isPlainObject(answer.data) && isPlainObject(answer.data.attributes) ? answer.data.attributes : undefined;
-  const v = attributes?.current_version_number;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : undefined;
-  return n !== undefined && Number.isInteger(n) ? n : undefined;
 }

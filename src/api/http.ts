@@ -16,7 +16,7 @@ import { markFound } from './found.js';
 import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
-import { bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -282,7 +282,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * Reads again, a few seconds apart, for a write that may still be landing: found, it is done.
    * Not past the command's budget, and not once it is stopping (what is already known is reported).
    */
-  async function readWhileLanding<T>(t: RequestTarget, a: Attempt, read: () => Promise<T | undefined>): Promise<T | undefined> {
+  async function readWhileLanding<T>(t: RequestTarget, read: () => Promise<T | undefined>): Promise<T | undefined> {
     for (const wait of LANDING_READ_WAITS_MS) {
       if (options.stop?.aborted || !withinBudget(wait)) return undefined;
       const cut = waitLink(undefined, () => true);
@@ -295,7 +295,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       } finally {
         cut.release();
       }
-      const found = await readingFailed(read, `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
+      const found = await read();
       if (found !== undefined) return found;
     }
     return undefined;
@@ -552,10 +552,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
-          const found = await readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
+          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
+          const found = await lookUp();
           if (found !== undefined) return found;
           if (mayStillLand(a)) {
-            const landed = await readWhileLanding(t, a, () => recover(what));
+            const landed = await readWhileLanding(t, lookUp);
             if (landed !== undefined) return landed;
             // Docket's own attempt ran out: the request may still be running there, so it is not sent again.
             // A gateway's 504 is an answer: after the reads, the create is repeated as after a 502.
@@ -767,12 +768,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).
-      const said = other === undefined ? "without the new object's id" : `naming another object (${clean(other)})`;
-      const found = await readingFailed(() => o.recover('no-id'), `${t.operation}: the service took it ${other === undefined ? "without saying the new object's id" : said}, and the read to find it failed`, '; the next plan shows it');
+      const naming = other === undefined ? undefined : `naming another object (${clean(other)})`;
+      const found = await readingFailed(() => o.recover('no-id'), `${t.operation}: the service took it ${naming ?? "without saying the new object's id"}, and the read to find it failed`, '; the next plan shows it');
       if (found !== undefined) return markFound(found);
       throw new DocketError(
         'bad-response',
-        `${t.operation}: ${service} service ${t.method} ${clean(t.path)} succeeded ${said}, and reading the collection did not find it`,
+        `${t.operation}: ${service} service ${t.method} ${clean(t.path)} succeeded ${naming ?? "without the new object's id"}, and reading the collection did not find it`,
         'run plan again: if the object was created it shows up there, and apply does not create it twice',
       );
     },
@@ -831,7 +832,7 @@ function seconds(ms: number): string {
 // NOTE(api): a create answers the object it made (seed 000); one naming another (another
 // playbook's body, another invitation) is a gateway's or a cache's mix-up, and its id is not this object's.
 function anotherObject(body: RequestOptions['body'], answer: unknown): string | undefined {
-  const attributes = isPlainObject(answer) && isPlainObject(answer.data) && isPlainObject(answer.data.attributes) ? answer.data.attributes : undefined;
+  const attributes = attributesOf(answer);
   if (!attributes) return undefined;
   const sent = (key: string): unknown => (Array.isArray(body) ? body.find((part) => part.name === key)?.value : body?.[key]);
   // An invitation is its e-mail (the name beside it is the person's, which the service may hold otherwise); anything else its name.

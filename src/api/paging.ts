@@ -82,6 +82,11 @@ export function countProblem(body: Record<string, unknown>, items: number): stri
   return onlyPage && p.records !== items ? `"data" holds ${items} item${items === 1 ? '' : 's'}, but "meta.pagination.records" says the list holds ${p.records}` : undefined;
 }
 
+/** The `data.attributes` of an answer of one object, when it has them. */
+export function attributesOf(answer: unknown): Record<string, unknown> | undefined {
+  return isPlainObject(answer) && isPlainObject(answer.data) && isPlainObject(answer.data.attributes) ? answer.data.attributes : undefined;
+}
+
 /**
  * Why an answer that carries `data` is not a resource (or a list of them), or undefined when it is
  * one, or carries no `data` at all (a 204, or an endpoint that is not JSON:API).

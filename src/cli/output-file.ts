@@ -13,6 +13,7 @@ import { APPLY_LOCK_FILE, DOCKET_RECORDS, isDocketRecord, WORK_DIR } from '../co
 import type { Workspace } from '../engine/workspace.js';
 import { UsageError } from '../errors.js';
 import { nearestExisting } from '../util/nearest-existing.js';
+import { namesFolder } from '../util/folder-name.js';
 import { fileHeadSync } from '../util/file-head.js';
 import { NOT_REGULAR_FILE } from '../util/special-file.js';
 
@@ -32,7 +33,7 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   // a shell's `>(…)`) would be replaced by a regular file, and as root a system one lost.
   if (target && !target.isFile()) throw new UsageError(`${flag} ${file} ${NOT_REGULAR_FILE}`, `docket writes a regular file there and would replace it: name a file, such as ${flag} ${example}`);
   // `out/` (or `out/.`) names a folder even while none exists: resolved, it would be written as a file `out`.
-  if (/[\\/]\.?$|^\.\.?$|[\\/]\.\.$/.test(file)) {
+  if (namesFolder(file)) {
     // `tests/x.test.yaml/` is a file's name with a slash after it; `out/` a folder's.
     const stem = file.replace(/[\\/]+\.?$/, '');
     throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${/\.[^\\/.]+$/.test(stem) && !/(^|[\\/])\.\.?$/.test(stem) ? stem : join(file, basename(example))}`);

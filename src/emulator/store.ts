@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { writeDestinationOrAsNamed } from '../util/atomic-write.js';
 import { isYamlName } from '../config/discover.js';
+import { namesFolder } from '../util/folder-name.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { agreementsFromSeed, normalizeAgreements, type AgreementsRecord } from './agreements-state.js';
 import { readJsonFile, SerialFileWriter, StateFileError } from './persist.js';
@@ -137,10 +138,12 @@ export class EmulatorStore {
     const store = new EmulatorStore(options);
     if (options.stateFile) {
       const file = options.stateFile;
-      // `state/` names a folder: every write's rename onto it failed, and nothing was ever saved.
-      if (file.endsWith('/')) throw new StateFileError(file, `${file} names a folder (it ends in /), not a state file`, `name the file without the trailing /: ${file.replace(/\/+$/, '')}`);
-      // `dir/.` and `dir/..` name folders too, made or not: the rename onto one fails.
-      if (['.', '..'].includes(path.basename(file))) throw new StateFileError(file, `${file} names a folder, not a state file`, `name a file inside it, such as ${path.join(file, 'emulator.json')}`);
+      // `state/`, `dir/.` and `dir/..` name folders: every write's rename onto one failed, and nothing was ever saved.
+      if (namesFolder(file)) {
+        throw file.endsWith('/')
+          ? new StateFileError(file, `${file} names a folder (it ends in /), not a state file`, `name the file without the trailing /: ${file.replace(/\/+$/, '')}`)
+          : new StateFileError(file, `${file} names a folder, not a state file`, `name a file inside it, such as ${path.join(file, 'emulator.json')}`);
+      }
       const saved = await readJsonFile(file);
       if (saved !== undefined) store.restore(parseState(saved, file));
       // Made below a configuration, a .yaml file (named so, or reached through a link) would be read by every later run as a resource.
