@@ -56,8 +56,8 @@ export interface ApplyPlanResult {
   lockChanged: boolean;
   /** Every id known after the apply (the plan's, and those creates registered), `kind:key` → id. */
   ids: ReadonlyMap<string, string>;
-  /** Fields whose write did not stick, by `kind:key`: left out of the sync records. */
-  unkept: ReadonlyMap<string, readonly string[]>;
+  /** Fields whose write did not stick, by `kind:key`, with the value the service holds (ExecContext.registerUnkept). */
+  unkept: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** Fields written by a change that then failed, by `kind:key` (ExecContext.registerWritten). */
   written: ReadonlyMap<string, readonly string[]>;
 }
@@ -65,7 +65,7 @@ export interface ApplyPlanResult {
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
-  const unkept = new Map<string, string[]>();
+  const unkept = new Map<string, Record<string, unknown>>();
   const written = new Map<string, string[]>();
   /** Creates whose object a read found by name (the answer was lost or named no id): maybe another run's copy. */
   const found = new Set<string>();
@@ -142,8 +142,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     registerUnknownId(kind, key, why) {
       unknownIds.set(`${kind}:${key}`, why);
     },
-    registerUnkept(kind, key, fields) {
-      unkept.set(`${kind}:${key}`, [...(unkept.get(`${kind}:${key}`) ?? []), ...fields]);
+    registerUnkept(kind, key, held) {
+      unkept.set(`${kind}:${key}`, { ...unkept.get(`${kind}:${key}`), ...held });
     },
     registerWritten(kind, key, fields) {
       written.set(`${kind}:${key}`, [...(written.get(`${kind}:${key}`) ?? []), ...fields]);

@@ -230,8 +230,8 @@ export interface AfterApplyInput {
   desired: readonly DesiredResource[];
   /** Ids known after the apply (plan ids plus those creates registered). */
   ids: ReadonlyMap<string, string>;
-  /** Fields whose write did not stick, by `kind:key` (ApplyPlanResult.unkept). */
-  unkept?: ReadonlyMap<string, readonly string[]>;
+  /** Fields whose write did not stick, by `kind:key`, with the value the service holds (ApplyPlanResult.unkept). */
+  unkept?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** Fields a change wrote before a later request of it failed, by `kind:key` (ApplyPlanResult.written). */
   written?: ReadonlyMap<string, readonly string[]>;
   kinds: readonly SyncKindInfo[];
@@ -257,10 +257,26 @@ export type RecordHeld = (key: string, record: SyncRecord) => boolean;
  * matches its files (drift held back by a policy included: the record says what the files hold,
  * so the next plan still sees that live moved); removed objects are forgotten.
  */
-/** A record without the fields a write did not make stick: read as the files' change next time, not the app's. */
-function withoutFields(record: SyncRecord, fields: readonly string[] | undefined): SyncRecord {
-  if (!fields?.length) return record;
-  return { id: record.id, fields: Object.fromEntries(Object.entries(record.fields).filter(([f]) => !fields.includes(f))) };
+/**
+ * A record holding, for each field a write did not make stick, the value the service holds: the
+ * files' value reads as still owed next time, and a later edit in the app as made on both sides.
+ * A value the kind cannot say (undefined) is left out: the files' change, whatever the app does.
+ * `recordable`: the fields the record may hold (not ignored, not sensitive).
+ */
+function withServiceValues(
+  fields: Record<string, string>,
+  held: Readonly<Record<string, unknown>> | undefined,
+  recordable: (field: string) => boolean,
+  hash: (value: unknown, field: string) => string,
+): Record<string, string> {
+  if (!held) return fields;
+  const out = { ...fields };
+  for (const [field, value] of Object.entries(held)) {
+    if (!recordable(field)) continue;
+    if (value === undefined) delete out[field];
+    else out[field] = hash(value, field);
+  }
+  return out;
 }
 
 export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
@@ -306,12 +322,13 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
       out.set(key, null);
       continue;
     }
-    const record = withoutFields(recordOf(d, input.ids.get(key)!, kinds.get(d.kind), hash), input.unkept?.get(key));
+    const inFiles = recordOf(d, input.ids.get(key)!, kinds.get(d.kind), hash);
+    const record = { id: inFiles.id, fields: withServiceValues(inFiles.fields, input.unkept?.get(key), (f) => f in inFiles.fields, hash) };
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
   const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
-  if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
+  if (input.state && written.size) learnWritten(out, keyed, { ...input, unkept: input.unkept, written, state: input.state, pending, kinds, hash });
   if (input.state && forgotten.size > 0) {
     const children = keyed.flatMap(([d, key]) => (d.parent ? [{ key, parentKey: refKey(d.parent.kind, d.parent.key), id: input.ids.get(key) }] : []));
     // A child removed from the files whose delete did not happen (failed, or never started) is still live and owed.
@@ -333,7 +350,7 @@ function writtenByUnsettled(
   done: ReadonlySet<string>,
   pending: ReadonlyMap<string, boolean>,
   written: ReadonlyMap<string, readonly string[]> | undefined,
-  unkept: ReadonlyMap<string, readonly string[]> | undefined,
+  unkept: ReadonlyMap<string, Readonly<Record<string, unknown>>> | undefined,
 ): Map<string, readonly string[]> {
   const out = new Map<string, readonly string[]>(written);
   for (const c of plan.changes) {
@@ -341,7 +358,7 @@ function writtenByUnsettled(
     if (!done.has(c.id) || pending.get(key) !== false || c.action === 'delete' || c.action === 'archive') continue;
     // A write the service did not keep is not the files' value live.
     const lost = unkept?.get(key);
-    out.set(key, [...(out.get(key) ?? []), ...c.fields.map((f) => f.field).filter((f) => !lost?.includes(f))]);
+    out.set(key, [...(out.get(key) ?? []), ...c.fields.map((f) => f.field).filter((f) => !(lost && f in lost))]);
   }
   return out;
 }
@@ -349,12 +366,21 @@ function writtenByUnsettled(
 /**
  * An object whose change failed after some of its requests succeeded (the review half of an
  * organization's update, a custom template's definition before its term link): its record learns
- * the fields written, and keeps the rest as it was.
+ * the fields written (a field the service did not keep: the value it holds), and keeps the rest
+ * as it was.
  */
 function learnWritten(
   out: SyncUpdates,
   keyed: readonly (readonly [DesiredResource, string])[],
-  env: { written: ReadonlyMap<string, readonly string[]>; ids: ReadonlyMap<string, string>; state: Pick<SyncState, 'byKey' | 'keysWithId'>; pending: ReadonlyMap<string, boolean>; kinds: ReadonlyMap<string, SyncKindInfo>; hash: (value: unknown, field: string) => string },
+  env: {
+    written: ReadonlyMap<string, readonly string[]>;
+    unkept: ReadonlyMap<string, Readonly<Record<string, unknown>>> | undefined;
+    ids: ReadonlyMap<string, string>;
+    state: Pick<SyncState, 'byKey' | 'keysWithId'>;
+    pending: ReadonlyMap<string, boolean>;
+    kinds: ReadonlyMap<string, SyncKindInfo>;
+    hash: (value: unknown, field: string) => string;
+  },
 ): void {
   for (const [d, key] of keyed) {
     const fields = env.written.get(key);
@@ -367,7 +393,7 @@ function learnWritten(
     const now = recordOf(d, id, env.kinds.get(d.kind), env.hash).fields;
     const learned = { ...old.fields };
     for (const f of fields) if (now[f] !== undefined) learned[f] = now[f];
-    out.set(key, { id, fields: learned });
+    out.set(key, { id, fields: withServiceValues(learned, env.unkept?.get(key), (f) => now[f] !== undefined, env.hash) });
   }
 }
 

@@ -102,10 +102,12 @@ export interface ExecContext {
   /** Record that the object was created but the service did not say its id: dependents fail with `why`. */
   registerUnknownId(kind: KindName, key: string, why: { message: string; hint: string }): void;
   /**
-   * Record fields a write's answer holds otherwise than sent: they are not in sync, so the sync
-   * record leaves them out (the next plan reads them as the files' change, not the app's).
+   * Record fields a write's answer holds otherwise than sent, each with the value the service
+   * holds as the kind reads it (undefined when the kind cannot say: a reviewer answered by an id).
+   * They are not in sync: the sync record holds the service's value, so the next plan reads the
+   * files' value as still owed, and a later edit in the app as made on both sides.
    */
-  registerUnkept?(kind: KindName, key: string, fields: readonly string[]): void;
+  registerUnkept?(kind: KindName, key: string, held: Readonly<Record<string, unknown>>): void;
   /**
    * Record fields a change made of several requests has written, as each request succeeds: when a
    * later one fails, the sync record still learns them (else the next plan reads a later edit in

@@ -41,14 +41,24 @@ function toWire(field: string, value: unknown, resolveMember: (email: string) =>
  * NOTE(api): the public docs document only name, actions and description, so a service may drop
  * the rest silently, and every later plan would show them again without saying why.
  */
-export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined, unkept?: (fields: string[]) => void): string | undefined {
+export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined, unkept?: (held: Record<string, unknown>) => void): string | undefined {
   if (!answer) return undefined;
   const same = (k: string, a: unknown, b: unknown): boolean =>
     k === 'name' ? normName(a) === normName(b) : (TEXT_FIELDS as readonly string[]).includes(k) ? normText(a) === normText(b) : (a ?? null) === (b ?? null);
   const lost = Object.keys(sent).filter((k) => k in answer && !same(k, sent[k], answer[k]));
   if (lost.length === 0) return undefined;
-  // As the files name them: the reviewer is sent as its id.
-  unkept?.(lost.map(fromWire));
+  // As the files name them (the reviewer is sent as its id), each with the value the service holds
+  // as a read gives it; a reviewer's e-mail cannot be told from its id here, nor text of a wrong type.
+  if (unkept) {
+    const texts = (() => {
+      try {
+        return liveRuleTexts(answer as unknown as RuleAttrs) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+    })();
+    unkept(Object.fromEntries(lost.map((k) => [fromWire(k), k === 'name' ? normName(answer.name) : k === 'reviewer_id' ? undefined : texts?.[k]])));
+  }
   // Each cut as a quote is (`...`): a JSON text sliced lost its closing quote, and the key guard could not tell a key's start.
   const held = lost.map((k) => (typeof answer[k] === 'string' ? quoteValue(answer[k]) : showJson(answer[k] ?? null))).join(', ');
   return `the service answered without ${lost.map((k) => `\`${fromWire(k)}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
@@ -233,7 +243,7 @@ export const ruleKind: KindModule<'rule'> = {
           throw err;
         });
         ctx.registerCreated('rule', change.key, created);
-        return unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (fields) => ctx.registerUnkept?.('rule', change.key, fields));
+        return unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (held) => ctx.registerUnkept?.('rule', change.key, held));
       }
       case 'rename':
       case 'update': {
@@ -243,7 +253,7 @@ export const ruleKind: KindModule<'rule'> = {
           body[k] = v;
         }
         const updated = await api.updateRule(playbookId, change.liveId!, body, change.key);
-        return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (fields) => ctx.registerUnkept?.('rule', change.key, fields));
+        return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held));
       }
       case 'delete':
         return removeOrFindGone(

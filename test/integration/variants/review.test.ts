@@ -238,6 +238,18 @@ describe('rule fields the service drops without a word', () => {
     expect(drift.code).toBe(0);
     expect(drift.stdout).toContain('1 object changed in the files is pending');
 
+    // Notes written in the app later (as the service held none, not the files' value): both sides
+    // moved, so drift reports it, and pull leaves it as a conflict rather than taking either.
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const rule = Object.values(org.rules).find((r) => r.name === 'R')!;
+    rule.internal_notes = 'written in the app';
+    expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed live and in files/);
+    const moved = await cli('drift', '-C', dir);
+    expect([moved.code, moved.stdout]).toEqual([2, expect.stringContaining('rule "P/R"')]);
+    expect((await cli('pull', '--dry-run', '-C', dir)).stdout).toContain('rule "P/R" internal_notes (playbooks/p.yaml:6): changed live and in the files since the last sync: keep one by hand');
+    // Cleared in the app again (this service keeps no notes docket sends, so no apply could).
+    rule.internal_notes = null;
+
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('ACCEPT up to 3 years', 'keep me too') });
     const updated = await applyOk(cli, dir);
     expect(updated.stdout).toMatch(/update rule "P\/R"[^\n]*\n\s+note: the service answered without `internal_notes` as sent/);

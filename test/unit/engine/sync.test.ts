@@ -98,8 +98,21 @@ describe('sync records', () => {
     // The name is the files' now: an app rename later is the app's alone, not "changed live and in files".
     expect(updates.get('playbook:Two')).toEqual({ id: 'pb-1', fields: { name: fieldHash('Two'), description: fieldHash('old') } });
     // A write the service did not keep is not learned.
-    const unkept = syncAfterApply({ plan, report, desired: [renamed], ids: new Map([['playbook:Two', 'pb-1']]), kinds: [], state, unkept: new Map([['playbook:Two', ['name']]]) });
-    expect(unkept.get('playbook:Two')).toEqual({ id: 'pb-1', fields: { name: fieldHash('One'), description: fieldHash('old') } });
+    const unkept = syncAfterApply({ plan, report, desired: [renamed], ids: new Map([['playbook:Two', 'pb-1']]), kinds: [], state, unkept: new Map([['playbook:Two', { name: 'One ' }]]) });
+    // The record holds what the service does: a later rename in the app is made on both sides, not the files' alone.
+    expect(unkept.get('playbook:Two')).toEqual({ id: 'pb-1', fields: { name: fieldHash('One '), description: fieldHash('old') } });
+  });
+
+  it('a field the service answered otherwise than sent is recorded as the service holds it (unless the kind cannot say), not as the files do', () => {
+    const rule = desiredRule('NDA', 'Term', { actions: 'ACCEPT', internal_notes: 'keep me', reviewer: 'dave@acme.example' });
+    const plan = planOf([change('create', 'rule', 'NDA/Term', { parent: { kind: 'playbook', key: 'NDA' } })]);
+    const report = { results: [{ changeId: 'create:rule:NDA/Term', status: 'done' as const, ms: 1 }], done: 1, failed: 0, skipped: 0, ms: 1 };
+    const updates = syncAfterApply({ plan, report, desired: [rule], ids: new Map([['rule:NDA/Term', 'r-1']]), kinds: [], unkept: new Map([['rule:NDA/Term', { internal_notes: null, reviewer: undefined }]]) });
+    const fields = updates.get('rule:NDA/Term')!.fields;
+    expect([fields.internal_notes, fields.actions, 'reviewer' in fields]).toEqual([fieldHash(null), fieldHash('ACCEPT'), false]);
+    // A field the files ignore stays out of the record, whatever the service holds.
+    const ignoring = syncAfterApply({ plan, report, desired: [{ ...rule, policy: { ignoreFields: ['internal_notes'] } }], ids: new Map([['rule:NDA/Term', 'r-1']]), kinds: [], unkept: new Map([['rule:NDA/Term', { internal_notes: null }]]) });
+    expect('internal_notes' in ignoring.get('rule:NDA/Term')!.fields).toBe(false);
   });
 
   it('split by the service each field lives on; several sections read back as one state', () => {
