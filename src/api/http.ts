@@ -683,6 +683,17 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         answers.forEach((res, i) => ({ body, fresh, next } = take(res, targets[i]!)));
         page = last;
       }
+      // A page at or past the last page it states that still names a next one: following it could
+      // read MAX_PAGES pages (minutes against a real service); stopping could miss objects, and a
+      // plan would create them again.
+      const statedLast = lastPageFromBody(body);
+      if (statedLast !== undefined && page >= statedLast && (next.link !== undefined || next.number !== undefined)) {
+        throw new DocketError(
+          'bad-response',
+          `${operation}: ${service} service paging contradicts itself (page ${page} says the last page is ${statedLast} in "meta.pagination.last", and names a next page)`,
+          'nothing was changed; run the command again (the list may have changed while it was read), and report it to the service if it persists',
+        );
+      }
       // A later page with nothing new that still names a next one: an empty page ends the list; one
       // that only repeats earlier items means the service's paging does not advance, and following it
       // would read MAX_PAGES pages (minutes against a real service) to end in the same error.

@@ -413,6 +413,29 @@ describe('list', () => {
     expect(logs).toHaveLength(2);
   });
 
+  it('stops at a page that says it is the last yet names a next one, instead of reading thousands of new items', async () => {
+    const { mock, client, logs } = setup();
+    // Every page is new, says there are 3, and names the next one for ever.
+    mock.intercept({ path: anyPath }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      return { statusCode: 200, data: { data: [res(`p${n}`)], meta: { pagination: { current: n, next: n + 1, last: 3 } } } };
+    }).persist();
+    const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
+    expect([err.code, err.message]).toEqual(['bad-response', 'list x: review service paging contradicts itself (page 3 says the last page is 3 in "meta.pagination.last", and names a next page)']);
+    expect(logs).toHaveLength(3);
+  });
+
+  it('follows a list that grew while it was read: its last page names the page after the last the first page stated', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: anyPath }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      // Page 1 says 2 pages; by the time page 2 is read, there are 3.
+      const last = n === 1 ? 2 : 3;
+      return { statusCode: 200, data: { data: [res(`p${n}`)], meta: { pagination: { current: n, next: n < last ? n + 1 : null, last } } } };
+    }).persist();
+    expect((await client.list('/v1/x', 'list x')).map((r) => r.id)).toEqual(['p1', 'p2', 'p3']);
+  });
+
   it('lists an item that two pages both hold once (an insert shifted the pages)', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: (p) => !p.includes('number') }).reply(200, { data: [res('a'), res('b')], meta: { pagination: { current: 1, next: 2 } } });
