@@ -308,9 +308,10 @@ export class AgreementsApi {
       operation: `upload attachment "${meta.name}"`,
       recover: async (...cause: RecoverCause) => {
         if (cause[0] === 'no-id') {
+          const answered = cause[1] === undefined ? 'did not name the new attachment' : `named another attachment (${cause[1]}), not the new one`;
           throw new DocketError(
             'unnamed-upload',
-            `upload attachment "${meta.name}": the service took ${file.filename} but its answer did not name the new attachment, and attachments cannot be listed to find it`,
+            `upload attachment "${meta.name}": the service took ${file.filename} but its answer ${answered}, and attachments cannot be listed to find it`,
             "find the attachment's id in the app, add it as `id:` to its document, and run `docket apply --adopt-files`",
           );
         }

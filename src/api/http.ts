@@ -780,7 +780,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).
       const naming = other === undefined ? undefined : `naming another object (${clean(other)})`;
-      const found = await readingFailed(() => o.recover('no-id'), `${t.operation}: the service took it ${naming ?? "without saying the new object's id"}, and the read to find it failed`, '; the next plan shows it');
+      const found = await readingFailed(() => (other === undefined ? o.recover('no-id') : o.recover('no-id', clean(other))), `${t.operation}: the service took it ${naming ?? "without saying the new object's id"}, and the read to find it failed`, '; the next plan shows it');
       if (found !== undefined) return markFound(found);
       throw new DocketError(
         'bad-response',
@@ -845,7 +845,8 @@ function seconds(ms: number): string {
 function anotherObject(body: RequestOptions['body'], answer: unknown): string | undefined {
   const attributes = attributesOf(answer);
   if (!attributes) return undefined;
-  const sent = (key: string): unknown => (Array.isArray(body) ? body.find((part) => part.name === key)?.value : body?.[key]);
+  // A form names its fields as Rails does (`attachment[name]`).
+  const sent = (key: string): unknown => (Array.isArray(body) ? body.find((part) => part.name === key || part.name.endsWith(`[${key}]`))?.value : body?.[key]);
   // An invitation is its e-mail (the name beside it is the person's, which the service may hold otherwise); anything else its name.
   const key = typeof sent('email') === 'string' && typeof attributes.email === 'string' ? 'email' : 'name';
   const mine = sent(key);

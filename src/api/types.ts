@@ -44,8 +44,11 @@ export interface RequestOptions {
   id?: string;
 }
 
-/** Why a create's outcome is read (CreateOptions.recover): no answer, with what came back instead; or a 2xx without the new id. */
-export type RecoverCause = ['no-answer', string] | ['no-id'];
+/**
+ * Why a create's outcome is read (CreateOptions.recover): no answer, with what came back instead;
+ * or a 2xx without the new id, or naming another object (what it named: `name "Other"`).
+ */
+export type RecoverCause = ['no-answer', string] | ['no-id'] | ['no-id', string];
 
 export interface CreateOptions<T> extends RequestOptions {
   /**

@@ -125,6 +125,21 @@ describe('attachment uploads', () => {
     expect(error.hint).toContain('`id:`');
   });
 
+  it('answered with another attachment (a gateway mix-up) fail as taken but not named: its id is not the new one', async () => {
+    const { mock, api } = setup();
+    const answer = (name: string) => ({ data: { id: 'a-other', type: 'attachment', attributes: { name } } });
+    mock.intercept({ path: '/v1/attachments', method: 'POST' }).reply(201, answer('Pricing Exhibit'), { headers: JSON_HEADERS });
+    mock.intercept({ path: '/v1/attachments', method: 'POST' }).reply(201, answer(' security '), { headers: JSON_HEADERS });
+    const file = { data: Buffer.from('%PDF-1.4'), filename: 'security.pdf' };
+    const error = (await api.uploadAttachment(file, { name: 'Security', description: null, uploadedBy: 'a@x' }).catch((e: unknown) => e)) as DocketError;
+    expect([error.code, error.message]).toEqual([
+      'unnamed-upload',
+      'upload attachment "Security": the service took security.pdf but its answer named another attachment (name "Pricing Exhibit"), not the new one, and attachments cannot be listed to find it',
+    ]);
+    // Its own name as the service holds it (case and spaces at the ends aside) is the new one.
+    expect((await api.uploadAttachment(file, { name: 'Security', description: null, uploadedBy: 'a@x' })).id).toBe('a-other');
+  });
+
   it('that the service answers with a 5xx say what it answered, not that no answer came', async () => {
     const { mock, api } = setup();
     mock.intercept({ path: '/v1/attachments', method: 'POST' }).reply(500, { errors: [{ title: 'boom' }] }, { headers: { ...JSON_HEADERS, 'x-request-id': 'req-42' } });
