@@ -253,11 +253,6 @@ export interface AfterApplyInput {
 export type RecordHeld = (key: string, record: SyncRecord) => boolean;
 
 /**
- * After an apply: every declared object in the plan's scope whose changes all succeeded now
- * matches its files (drift held back by a policy included: the record says what the files hold,
- * so the next plan still sees that live moved); removed objects are forgotten.
- */
-/**
  * A record holding, for each field a write did not make stick, the value the service holds: the
  * files' value reads as still owed next time, and a later edit in the app as made on both sides.
  * A value the kind cannot say (undefined) is left out: the files' change, whatever the app does.
@@ -279,6 +274,11 @@ function withServiceValues(
   return out;
 }
 
+/**
+ * After an apply: every declared object in the plan's scope whose changes all succeeded now
+ * matches its files (drift held back by a policy included: the record says what the files hold,
+ * so the next plan still sees that live moved); removed objects are forgotten.
+ */
 export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const { plan, report } = input;
   const kinds = new Map(input.kinds.map((k) => [k.name, k]));
@@ -328,7 +328,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     out.set(key, record);
   }
   const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
-  if (input.state && written.size) learnWritten(out, keyed, { ...input, unkept: input.unkept, written, state: input.state, pending, kinds, hash });
+  if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
   if (input.state && forgotten.size > 0) {
     const children = keyed.flatMap(([d, key]) => (d.parent ? [{ key, parentKey: refKey(d.parent.kind, d.parent.key), id: input.ids.get(key) }] : []));
     // A child removed from the files whose delete did not happen (failed, or never started) is still live and owed.
@@ -374,7 +374,7 @@ function learnWritten(
   keyed: readonly (readonly [DesiredResource, string])[],
   env: {
     written: ReadonlyMap<string, readonly string[]>;
-    unkept: ReadonlyMap<string, Readonly<Record<string, unknown>>> | undefined;
+    unkept?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
     ids: ReadonlyMap<string, string>;
     state: Pick<SyncState, 'byKey' | 'keysWithId'>;
     pending: ReadonlyMap<string, boolean>;
