@@ -73,6 +73,8 @@ export interface ServiceClientOptions {
   onDebug?: (message: string) => void;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** Whether an id is of an object that was live before (Services.knowExistingIds): no create makes it. */
+  isExistingId?: (id: string) => boolean;
 }
 
 export interface ClosableServiceClient extends ServiceClient {
@@ -774,7 +776,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           throw malformedBody(t, problem, 'the service may have made it: the next plan shows whether it did; report it to the service if it persists');
         }
         // An answer naming another object than the one sent (a gateway's mix-up) is no id for it: the object is looked for by name.
-        other = read ? undefined : anotherObject(o.body, answer);
+        other = read ? undefined : (anotherObject(o.body, answer) ?? existingObjectOf(options.isExistingId, answer));
         if (other === undefined) return (read ? markFound(answer) : answer) as T;
       }
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
@@ -854,6 +856,12 @@ function anotherObject(body: RequestOptions['body'], answer: unknown): string | 
   if (typeof mine !== 'string' || typeof theirs !== 'string') return undefined;
   const same = (v: string): string => v.normalize('NFC').trim().toLowerCase();
   return same(mine) === same(theirs) ? undefined : `${key} ${JSON.stringify(theirs.slice(0, 80))}`;
+}
+
+/** An answer naming, by its id, an object that was live before: not the one a create made. */
+function existingObjectOf(isExistingId: ((id: string) => boolean) | undefined, answer: unknown): string | undefined {
+  const id = hasDataId(answer) ? (answer as { data: { id: string } }).data.id : undefined;
+  return id !== undefined && isExistingId?.(id) === true ? `id ${JSON.stringify(id.slice(0, 64))}, of an object live before this apply` : undefined;
 }
 
 function hasDataId(answer: unknown): boolean {

@@ -153,11 +153,13 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
   let review: ReviewApi | undefined;
   let agreements: AgreementsApi | undefined;
+  let existingId: ((id: string) => boolean) | undefined;
+  const isExistingId = (id: string): boolean => existingId?.(id) === true;
 
   const services: Services = {
     review() {
       if (!review) {
-        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', limiter, onRequest, onDebug, ...budget });
+        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', limiter, onRequest, onDebug, isExistingId, ...budget });
         clients.push(client);
         review = new ReviewApi(client, {
           ...(organizationId ? { organizationId } : {}),
@@ -169,11 +171,14 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     },
     agreements() {
       if (!agreements) {
-        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', limiter, onRequest, onDebug, ...budget });
+        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', limiter, onRequest, onDebug, isExistingId, ...budget });
         clients.push(client);
         agreements = new AgreementsApi(client, project.agreements.organization_id ? { organizationId: project.agreements.organization_id } : {});
       }
       return agreements;
+    },
+    knowExistingIds(isExisting) {
+      existingId = isExisting;
     },
   };
 

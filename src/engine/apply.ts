@@ -65,6 +65,9 @@ export interface ApplyPlanResult {
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
+  // Built at the first create's answer: most applies of 20,000 objects create few or none.
+  let existing: Set<string> | undefined;
+  input.services.knowExistingIds?.((id) => (existing ??= new Set(Object.values(plan.ids).map((i) => i.toLowerCase()))).has(id.toLowerCase()));
   const unkept = new Map<string, Record<string, unknown>>();
   const written = new Map<string, string[]>();
   /** Creates whose object a read found by name (the answer was lost or named no id): maybe another run's copy. */

@@ -19,6 +19,11 @@ import type { SyncedIds } from './support/declared.js';
 export interface Services {
   review(): ReviewApi;
   agreements(): AgreementsApi;
+  /**
+   * Tells the clients which ids objects had before the apply (the plan's): a create answered with
+   * one of them named another object (a gateway's mix-up), so the object made is looked for by name.
+   */
+  knowExistingIds?(isExisting: (id: string) => boolean): void;
 }
 
 /** What a kind may read while turning documents into desired resources (no I/O). */

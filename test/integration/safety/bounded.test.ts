@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { bin, reviewOf, spawnBin, waitUntil } from './harness.js';
+import { bin, expectConverged, reviewOf, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -71,6 +71,23 @@ describe('bounded waits', () => {
 });
 
 describe('malformed answers', () => {
+  it('a playbook create answered with the id of a playbook live before (under the name sent) is found by name: its rules go into it, not into the other', async () => {
+    t = await startTestEmulator();
+    const playbook = (name: string, rule: string) => `kind: Playbook\nname: ${name}\nrules:\n  - name: ${rule}\n    actions: ACCEPT\n`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/msa.yaml': playbook('Vendor MSA', 'Cap') });
+    expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const msa = Object.values(reviewOf(t).playbooks).find((p) => p.name === 'Vendor MSA')!;
+    await writeFile(join(dir, 'playbooks/two.yaml'), playbook('Probe Two', 'P2 rule'));
+    // The create is made; its answer names the other playbook's id (a gateway's mix-up).
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'malformed', body: { data: { id: msa.id, type: 'playbooks', attributes: { name: 'Probe Two' } } } });
+    const applied = await bin(t)('apply', '-C', dir, '--auto-approve');
+    expect([applied.code, applied.stdout]).toEqual([0, expect.stringContaining('Apply complete: 2 done.')]);
+    const rulesOf = (id: string) => Object.values(reviewOf(t).rules).filter((r) => r.playbook_id === id).map((r) => r.name);
+    const two = Object.values(reviewOf(t).playbooks).find((p) => p.name === 'Probe Two')!;
+    expect([rulesOf(msa.id), rulesOf(two.id)]).toEqual([['Cap'], ['P2 rule']]);
+    await expectConverged(bin(t), dir);
+  });
+
   for (const [what, body, problem] of [
     ['an item without attributes', { data: [{ id: 'p1', type: 'playbook' }] }, 'item 0 of "data" (id p1) has no "attributes" object'],
     ['items that are not objects', { data: [null, 42] }, 'item 0 of "data" is not an object (null)'],

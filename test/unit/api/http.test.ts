@@ -1337,6 +1337,21 @@ describe('create with unknown outcome', () => {
     expect(await client.create({ method: 'POST', path: '/v1/same', body: { name: 'P3' }, operation: 'create', recover: async () => undefined })).toEqual({ data: { id: 'mine', type: 'playbooks', attributes: { name: ' p3 ' } } });
   });
 
+  it('takes no id from a create answered with the id of an object live before, under the name sent: it reads the collection for the one made', async () => {
+    const existing = '588e5581-0000-4000-8000-00000000000a';
+    const { mock, client } = setup({ isExistingId: (id) => id.toLowerCase() === existing });
+    mock.intercept({ path: '/v1/p', method: 'POST' }).reply(201, { data: { id: existing.toUpperCase(), type: 'playbooks', attributes: { name: 'Probe Two' } } }).times(2);
+    mock.intercept({ path: '/v1/p', method: 'POST' }).reply(201, { data: { id: 'new-id', type: 'playbooks', attributes: { name: 'Probe Two' } } });
+    const causes: unknown[][] = [];
+    const made = { data: res('made-id') };
+    expect(await client.create({ method: 'POST', path: '/v1/p', body: { name: 'Probe Two' }, operation: 'create playbook "Probe Two"', recover: async (...cause) => (causes.push(cause), made) })).toEqual(made);
+    expect(causes).toEqual([['no-id', `id "${existing.toUpperCase()}", of an object live before this apply`]]);
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/p', body: { name: 'Probe Two' }, operation: 'create playbook "Probe Two"', recover: async () => undefined }))) as DocketError;
+    expect(err.message).toBe(`create playbook "Probe Two": review service POST /v1/p succeeded naming another object (id "${existing.toUpperCase()}", of an object live before this apply), and reading the collection did not find it`);
+    // A new id is the object made.
+    expect(await client.create({ method: 'POST', path: '/v1/p', body: { name: 'Probe Two' }, operation: 'create', recover: async () => undefined })).toMatchObject({ data: { id: 'new-id' } });
+  });
+
   it('says a create may have been carried out when the read after its lost answer fails, and keeps what was recorded before it', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/x', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
