@@ -776,7 +776,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           throw malformedBody(t, problem, 'the service may have made it: the next plan shows whether it did; report it to the service if it persists');
         }
         // An answer naming another object than the one sent (a gateway's mix-up) is no id for it: the object is looked for by name.
-        other = read ? undefined : (anotherObject(o.body, answer) ?? existingObjectOf(options.isExistingId, answer));
+        other = read ? undefined : (anotherObject(o.body, answer) ?? existingObjectOf(options.isExistingId, answer, t.path));
         if (other === undefined) return (read ? markFound(answer) : answer) as T;
       }
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
@@ -858,10 +858,24 @@ function anotherObject(body: RequestOptions['body'], answer: unknown): string | 
   return same(mine) === same(theirs) ? undefined : `${key} ${JSON.stringify(theirs.slice(0, 80))}`;
 }
 
-/** An answer naming, by its id, an object that was live before: not the one a create made. */
-function existingObjectOf(isExistingId: ((id: string) => boolean) | undefined, answer: unknown): string | undefined {
-  const id = hasDataId(answer) ? (answer as { data: { id: string } }).data.id : undefined;
-  return id !== undefined && isExistingId?.(id) === true ? `id ${JSON.stringify(id.slice(0, 64))}, of an object live before this apply` : undefined;
+/**
+ * An answer naming, by its id, an object that was live before: not the one a create made. The
+ * object the path names is no other (a publish, `POST /v1/custom_terms/{id}/versions`, answers it).
+ */
+function existingObjectOf(isExistingId: ((id: string) => boolean) | undefined, answer: unknown, path: string): string | undefined {
+  if (!isExistingId || !hasDataId(answer)) return undefined;
+  const id = (answer as { data: { id: string } }).data.id;
+  if (!isExistingId(id)) return undefined;
+  const addressed = path.split('/').some((segment) => safeDecode(segment).toLowerCase() === id.toLowerCase());
+  return addressed ? undefined : `id ${JSON.stringify(id.slice(0, 64))}, of an object live before this apply`;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function hasDataId(answer: unknown): boolean {

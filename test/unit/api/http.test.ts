@@ -1350,6 +1350,9 @@ describe('create with unknown outcome', () => {
     expect(err.message).toBe(`create playbook "Probe Two": review service POST /v1/p succeeded naming another object (id "${existing.toUpperCase()}", of an object live before this apply), and reading the collection did not find it`);
     // A new id is the object made.
     expect(await client.create({ method: 'POST', path: '/v1/p', body: { name: 'Probe Two' }, operation: 'create', recover: async () => undefined })).toMatchObject({ data: { id: 'new-id' } });
+    // A publish answers the object its path names, live before.
+    mock.intercept({ path: `/v1/terms/${existing}/versions`, method: 'POST' }).reply(201, { data: { id: existing, type: 'custom_terms', attributes: { name: 'Terms' } } });
+    expect(await client.create({ method: 'POST', path: `/v1/terms/${existing}/versions`, body: {}, operation: 'publish', recover: async () => undefined })).toMatchObject({ data: { id: existing } });
   });
 
   it('says a create may have been carried out when the read after its lost answer fails, and keeps what was recorded before it', async () => {
