@@ -216,6 +216,16 @@ export const ruleKind: KindModule<'rule'> = {
     return { document: out };
   },
 
+  /**
+   * `generate_summary: true`, the default, is left out of a rule written whole (toConfig); where
+   * the file states the key (written, a merge's, a placeholder), live's value is written in its
+   * place: a merge's key taken out would be written `null`, which docket refuses.
+   */
+  pullField(field, live, written) {
+    if (field === 'generate_summary' && written.generate_summary !== undefined) return { pointer: '/generate_summary', value: live.fields.generate_summary };
+    return undefined;
+  },
+
   async execute(change, ctx) {
     const api = ctx.services.review();
     const parent = change.parent!;

@@ -133,6 +133,7 @@ rules:
     name: Residuals
     description: Residuals clauses
     actions: 'REJECT residuals clauses'
+    generate_summary: true
   - <<: *residuals
     name: Non-solicit
     description: NDAs we receive
@@ -217,6 +218,33 @@ rules:
     expect(after.replace('  - name: Extra\n    actions: ACCEPT extra\n', '')).toBe(file);
     await expectNoChanges(cli, dir);
   });
+  it('a summary turned on in the app is written `generate_summary: true` where the file states the key: through a merge, or in a placeholder it reports', async () => {
+    const file = `kind: Playbook
+name: Summaries
+rules:
+  - &base
+    name: R1
+    actions: ACCEPT r1
+    generate_summary: false
+  - <<: *base
+    name: R2
+  - name: R3
+    actions: ACCEPT r3
+    generate_summary: \${var.gs}
+`;
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  gs: "false"\n`, 'playbooks/summaries.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('Summaries', 'R2', { generate_summary: true });
+    await app.editRule('Summaries', 'R3', { generate_summary: true });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(pulled.stdout).toContain('rule "Summaries/R3" generate_summary (playbooks/summaries.yaml:12): live value true differs from var.gs; change the variable or the environment');
+    expect(await read(dir, 'playbooks/summaries.yaml')).toBe(file.replace('    name: R2\n', '    name: R2\n    generate_summary: true\n'));
+    await writeFile(join(dir, 'docket.yaml'), `${DOCKET}  gs: "true"\n`);
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes no value docket would refuse in the files (text pasted into the app with control characters), and says why', async () => {
     const nda = 'kind: Playbook\nname: Paste\nrules:\n  - name: Term\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/paste.yaml': nda });
