@@ -246,6 +246,7 @@ describe('rule fields the service drops without a word', () => {
     expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed live and in files/);
     const moved = await cli('drift', '-C', dir);
     expect([moved.code, moved.stdout]).toEqual([2, expect.stringContaining('rule "P/R"')]);
+    expect(moved.stdout).toContain('`docket pull` leaves it');
     expect((await cli('pull', '--dry-run', '-C', dir)).stdout).toContain('rule "P/R" internal_notes (playbooks/p.yaml:6): changed live and in the files since the last sync: keep one by hand');
     // Cleared in the app again (this service keeps no notes docket sends, so no apply could).
     rule.internal_notes = null;

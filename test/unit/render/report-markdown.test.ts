@@ -111,6 +111,18 @@ describe('drift and pull markdown at scale', () => {
     expect(renderDriftText(plan([]), none, { color: false })).not.toContain('Compared only');
   });
 
+  it('does not send the user to pull for fields changed on both sides, which pull leaves for a person to settle', () => {
+    const conflict: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-both', action: 'update', fields: [{ field: 'internal_notes', direction: 'both' }] };
+    const liveToo: DriftItem = { ...conflict, fields: [...conflict.fields, { field: 'actions', direction: 'live' }] };
+    const text = (drift: DriftItem[]) => renderDriftText(plan([]), { drift, ignored: [], pending: [] }, { color: false });
+    const markdown = (drift: DriftItem[]) => renderDriftMarkdown(plan([]), { drift, ignored: [], pending: [] });
+    expect(text([conflict])).toContain('`docket pull` leaves it; `docket apply` reverts');
+    expect(markdown([conflict])).not.toContain('Run `docket pull`');
+    // A field changed live beside it is still pulled.
+    expect(text([liveToo])).toContain('`docket pull` writes it into the files');
+    expect(markdown([liveToo])).toContain('Run `docket pull`');
+  });
+
   it('does not promise that apply removes an object only live that no plan change removes (prune off)', () => {
     const made: DriftItem = { kind: 'playbook', key: 'Old NDA', name: 'Old NDA', direction: 'only-live', fields: [] };
     const pruned: DriftItem = { ...made, action: 'archive' };
