@@ -358,7 +358,9 @@ describe('docket export', () => {
   });
 
   it('refuses, before any write, a template that would send another organization’s attachment id, and converges once it names the attachment', async () => {
-    const { exportFrom } = await seed();
+    // An order form value equal to its documented default: kept, or the other organization could lack it.
+    const csa = CSA_TEMPLATE_YAML.replace('    cloud_service_description: Contract analytics\n', '    cloud_service_description: Contract analytics\n    subscription_period: 1\n');
+    const { exportFrom } = await seed({ 'templates/csa.yaml': csa });
     const { out } = await exportTo(exportFrom, '--kind', 'attachment', '--kind', 'template');
     await addFile(out, 'attachments/security-exhibit.pdf', pdf('security'), 'attachments/security-exhibit.yaml.pending');
     const pinned = await readFile(join(out, 'attachments/security-exhibit.yaml'), 'utf8');
@@ -388,6 +390,9 @@ describe('docket export', () => {
       expect(applied.stdout).toContain('✓ create template "Mutual NDA"'); // the refused apply wrote nothing
       expect(applied.code).toBe(0);
       await expectNoChanges(otherCli, out);
+      const orderForm = (e: typeof other) => Object.values(e.emulator.store.organization(e.env.DOCKET_ORGANIZATION_ID!)!.agreements.templates).find((x) => x.agreement_type === 'CSA')!.parameters.template_csa_order_form_attributes;
+      expect(orderForm(other)).toEqual(orderForm(t!));
+      expect(orderForm(other)).toMatchObject({ subscription_period: 1 });
       // The source organization still matches: its lock entry names the attachment, its id the template's.
       await expectNoChanges(cli, out);
     } finally {

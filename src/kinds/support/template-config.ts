@@ -1,7 +1,7 @@
 /**
  * A standard template as the document that declares it, with only the parameters that differ from
- * their type's documented defaults (the `default`s of schemas/templates/<type>.schema.json, nested
- * objects too). Template is a partial kind, so every parameter left out is simply not managed: the
+ * their type's documented defaults (the `default`s of schemas/templates/<type>.schema.json; in a
+ * nested object every value is kept). Template is a partial kind, so every parameter left out is simply not managed: the
  * file stays short and plan still shows no changes. Attachment ids become `{ attachment: <name> }`
  * and `attachments: [names]` when the attachment can be named; otherwise the raw id stays.
  */
@@ -205,7 +205,10 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
       if (nested.value && Object.keys(nested.value).length > 0) out[key] = nested.value;
       continue;
     }
-    if ('default' in prop && equalsDefault(value, prop.default)) continue;
+    // NOTE(api): only top-level defaults are known to be filled in on create; a nested object's
+    // (an order form's `subscription_period: 1`) are kept, or an export applied to another
+    // organization could leave them unset there while every plan says no changes.
+    if (where === '' && 'default' in prop && equalsDefault(value, prop.default)) continue;
     if (Array.isArray(value) && prop.items?.properties) {
       const known = knownItemKeys(value, prop.items);
       for (const d of known.dropped) notes.push(`\`${where}${key}${d}\` is not a parameter docket knows for this type; not exported`);

@@ -70,7 +70,7 @@ describe('templateDocument: dropping defaults', () => {
     expect(doc(live('NDA', { term: '1' })).doc.parameters).toBeUndefined();
   });
 
-  it('drops defaults inside nested template_*_attributes and keeps what their schema requires', () => {
+  it('keeps every value inside nested template_*_attributes, defaults too (whether a service fills them on create is not documented)', () => {
     const result = doc(
       live('CSA', {
         provider: 'Acme, Inc.',
@@ -87,7 +87,8 @@ describe('templateDocument: dropping defaults', () => {
     expect(result.doc.standard_version).toBe('2.1');
     expect(result.doc.parameters).toEqual({
       provider: 'Acme, Inc.',
-      template_csa_order_form_attributes: { cloud_service_description: 'Contract analytics', fees_currency: 'EUR' },
+      // Left out, an order form's `subscription_period: 1` could be unset in another organization the export is applied to.
+      template_csa_order_form_attributes: { cloud_service_description: 'Contract analytics', subscription_period: 1, subscription_period_unit: 'year(s)', fees_currency: 'EUR', include_fees: false },
     });
     expect(result.notes).toEqual([]);
   });
@@ -103,10 +104,11 @@ describe('templateDocument: dropping defaults', () => {
     expect(doc(t, c).doc.parameters).toEqual({ template_x_attributes: { unit: 'year', amount: 3 } });
   });
 
-  it('leaves out a nested object that holds only defaults, and one whose required key the service lacks (with a note)', () => {
+  it('leaves out a nested object that holds nothing, and one whose required key the service lacks (with a note)', () => {
+    const empty = doc(live('CSA', { template_csa_order_form_attributes: { max_users: null, include_use_limitations_val: '' } }));
+    expect([empty.doc.parameters, empty.notes]).toEqual([undefined, []]);
     const defaultsOnly = doc(live('CSA', { template_csa_order_form_attributes: { subscription_period: 1, fees_currency: 'USD' } }));
-    expect(defaultsOnly.doc.parameters).toBeUndefined();
-    expect(defaultsOnly.notes).toEqual([]);
+    expect([defaultsOnly.doc.parameters, defaultsOnly.notes]).toEqual([undefined, ['`template_csa_order_form_attributes` not exported: `cloud_service_description` is required but the service holds none']]);
 
     // Empty text is none too: written, validate would refuse the file (a required text is not blank).
     for (const none of [null, '', '\n']) {
