@@ -215,6 +215,7 @@ export class AgreementsApi {
     const answer = await this.client.create<unknown>({
       method: 'POST',
       path: `/v1/custom_terms/${pathSegment(id)}/versions`,
+      answersId: id,
       body,
       ...(beforeSend ? { beforeSend } : {}),
       operation: `publish custom term "${label}"`,
@@ -258,6 +259,7 @@ export class AgreementsApi {
     const answer = await this.client.create<unknown>({
       method: 'POST',
       path: `/v1/custom_templates/${pathSegment(id)}/versions`,
+      answersId: id,
       body: { definition, user_email: actor.email },
       operation: `publish custom template "${label}"`,
       recover: async () => {

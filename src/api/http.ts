@@ -16,7 +16,7 @@ import { markFound } from './found.js';
 import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
 import { urlProblem } from '../config/url-policy.js';
-import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -105,6 +105,8 @@ export const DOWN_AFTER_SILENCE_MS = 30_000;
 const LANDING_READ_WAITS_MS = [2_000, 5_000];
 /** A list longer than this is a paging bug, not data: 10 000 pages of 100 is a million objects. */
 const MAX_PAGES = 10_000;
+/** Pages asked for at once when the first page states the last: each batch is checked before the next. */
+const PARALLEL_PAGES = 32;
 /**
  * NOTE(api): no answer is documented near this size (a page is 100 objects; a term's text a few
  * megabytes): one beyond it is a wrong URL or a broken service, and read whole it would hold
@@ -633,6 +635,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let current: RequestTarget | undefined = first;
     /** The page asked for only because the last one was full and said nothing about paging. */
     let probing = false;
+    /** A page that said it was the last (`meta.pagination.last`) yet named a next one. */
+    let pastLast: { page: number; last: number } | undefined;
+    const notAdvancing = (n: number): DocketError =>
+      new DocketError('bad-response', `${operation}: ${service} service paging did not end (page ${n} repeated only items of earlier pages, and named a next page)`);
     const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
     /** Adds a page's items; returns its paging members. */
     const take = (res: unknown, at: RequestTarget) => {
@@ -681,28 +687,37 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (last !== undefined && last > 2 && last <= MAX_PAGES) {
         const targets = Array.from({ length: last - 1 }, (_, i) => pageTarget(i + 2));
         for (const t of targets) seen.add(`${t.path}?${t.query}`);
-        const answers = await Promise.all(targets.map((t) => send(t)));
-        answers.forEach((res, i) => ({ body, fresh, next } = take(res, targets[i]!)));
+        // In batches: a page that only repeats earlier ones (paging that does not advance) stops the
+        // read within one batch, not after the thousands of pages the first one stated.
+        for (let from = 0; from < targets.length; from += PARALLEL_PAGES) {
+          const batch = targets.slice(from, from + PARALLEL_PAGES);
+          const answers = await Promise.all(batch.map((t) => send(t)));
+          answers.forEach((res, i) => {
+            ({ body, fresh, next } = take(res, batch[i]!));
+            if (fresh === 0 && body.data.length > 0 && (next.link !== undefined || next.number !== undefined)) throw notAdvancing(from + i + 2);
+          });
+        }
         page = last;
       }
-      // A page at or past the last page it states that still names a next one: following it could
-      // read MAX_PAGES pages (minutes against a real service); stopping could miss objects, and a
-      // plan would create them again.
+      // The page after one that said it was the last yet named it: empty, the list has ended (below);
+      // stating a later last page, the list grew while it was read; new items under the same last
+      // page contradict it, and following on could read MAX_PAGES pages (minutes against a real
+      // service), while stopping could miss objects a plan would then create again.
       const statedLast = lastPageFromBody(body);
-      if (statedLast !== undefined && page >= statedLast && (next.link !== undefined || next.number !== undefined)) {
+      if (pastLast !== undefined && fresh > 0 && (statedLast === undefined || statedLast <= pastLast.last)) {
         throw new DocketError(
           'bad-response',
-          `${operation}: ${service} service paging contradicts itself (page ${page} says the last page is ${statedLast} in "meta.pagination.last", and names a next page)`,
+          `${operation}: ${service} service paging contradicts itself (page ${pastLast.page} said the last page is ${pastLast.last} in "meta.pagination.last" and named a next page, which holds more items)`,
           'nothing was changed; run the command again (the list may have changed while it was read), and report it to the service if it persists',
         );
       }
+      const at = currentPageFromBody(body) ?? page;
+      pastLast = statedLast !== undefined && at >= statedLast && (next.link !== undefined || next.number !== undefined) ? { page: at, last: statedLast } : undefined;
       // A later page with nothing new that still names a next one: an empty page ends the list; one
       // that only repeats earlier items means the service's paging does not advance, and following it
       // would read MAX_PAGES pages (minutes against a real service) to end in the same error.
       if (page > 1 && fresh === 0 && (next.link !== undefined || next.number !== undefined)) {
-        if (body.data.length > 0) {
-          throw new DocketError('bad-response', `${operation}: ${service} service paging did not end (page ${page} repeated only items of earlier pages, and named a next page)`);
-        }
+        if (body.data.length > 0) throw notAdvancing(page);
         break;
       }
       if (next.link !== undefined) {
@@ -776,7 +791,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           throw malformedBody(t, problem, 'the service may have made it: the next plan shows whether it did; report it to the service if it persists');
         }
         // An answer naming another object than the one sent (a gateway's mix-up) is no id for it: the object is looked for by name.
-        other = read ? undefined : (anotherObject(o.body, answer) ?? existingObjectOf(options.isExistingId, answer, t.path));
+        other = read ? undefined : (anotherObject(o.body, answer) ?? existingObjectOf(options.isExistingId, answer, o.answersId));
         if (other === undefined) return (read ? markFound(answer) : answer) as T;
       }
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
@@ -859,23 +874,14 @@ function anotherObject(body: RequestOptions['body'], answer: unknown): string | 
 }
 
 /**
- * An answer naming, by its id, an object that was live before: not the one a create made. The
- * object the path names is no other (a publish, `POST /v1/custom_terms/{id}/versions`, answers it).
+ * An answer naming, by its id, an object that was live before: not the one a create made, unless
+ * it is the object the request answers with (`answersId`: a publish answers the term it versions).
  */
-function existingObjectOf(isExistingId: ((id: string) => boolean) | undefined, answer: unknown, path: string): string | undefined {
+function existingObjectOf(isExistingId: ((id: string) => boolean) | undefined, answer: unknown, answersId: string | undefined): string | undefined {
   if (!isExistingId || !hasDataId(answer)) return undefined;
   const id = (answer as { data: { id: string } }).data.id;
-  if (!isExistingId(id)) return undefined;
-  const addressed = path.split('/').some((segment) => safeDecode(segment).toLowerCase() === id.toLowerCase());
-  return addressed ? undefined : `id ${JSON.stringify(id.slice(0, 64))}, of an object live before this apply`;
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  if (!isExistingId(id) || (answersId !== undefined && answersId.toLowerCase() === id.toLowerCase())) return undefined;
+  return `id ${JSON.stringify(id.slice(0, 64))}, of an object live before this apply`;
 }
 
 function hasDataId(answer: unknown): boolean {

@@ -176,10 +176,20 @@ export function nextFromBody(body: Record<string, unknown>): { link?: string; nu
  * the first can be asked for at once. Paging by links alone is followed one page at a time.
  */
 export function lastPageFromBody(body: Record<string, unknown>): number | undefined {
+  const n = paginationNumber(body, 'last');
+  return n !== undefined && n > 0 ? n : undefined;
+}
+
+/** The page's own number, when `meta.pagination.current` gives it (a service may count from 0). */
+export function currentPageFromBody(body: Record<string, unknown>): number | undefined {
+  return paginationNumber(body, 'current');
+}
+
+function paginationNumber(body: Record<string, unknown>, member: 'last' | 'current'): number | undefined {
   const meta = isPlainObject(body.meta) ? body.meta : undefined;
-  const last = meta && isPlainObject(meta.pagination) ? meta.pagination.last : undefined;
-  const n = typeof last === 'string' && /^[1-9]\d*$/.test(last) ? Number(last) : last;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+  const value = meta && isPlainObject(meta.pagination) ? meta.pagination[member] : undefined;
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 /**

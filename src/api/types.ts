@@ -59,6 +59,8 @@ export interface CreateOptions<T> extends RequestOptions {
    * an answer (`the agreements service answered HTTP 500`, a lost connection).
    */
   recover: (...cause: RecoverCause) => Promise<T | undefined>;
+  /** The id of the object live before that the answer names as this request's own (a publish answers the term it versions). */
+  answersId?: string;
   /**
    * Runs once, when the request has its turn and just before its first attempt is sent (an
    * upload's pending mark in docket.lock.json): a request stopped or killed while it waited for

@@ -65,9 +65,6 @@ export interface ApplyPlanResult {
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
-  // Built at the first create's answer: most applies of 20,000 objects create few or none.
-  let existing: Set<string> | undefined;
-  input.services.knowExistingIds?.((id) => (existing ??= new Set(Object.values(plan.ids).map((i) => i.toLowerCase()))).has(id.toLowerCase()));
   const unkept = new Map<string, Record<string, unknown>>();
   const written = new Map<string, string[]>();
   /** Creates whose object a read found by name (the answer was lost or named no id): maybe another run's copy. */
@@ -198,6 +195,10 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   const lookCtx: ExecContext = { ...ctx, readAfterWrites: onceReads() };
   let knownIds: Set<string> | undefined;
   const known = (): Set<string> => (knownIds ??= new Set([...Object.values(plan.ids), ...plan.changes.flatMap((c) => (c.liveId ? [c.liveId] : []))]));
+  // Built at the first create's answer (most applies of 20,000 objects create few or none); a UUID
+  // in any letter case is the same object.
+  let knownLower: Set<string> | undefined;
+  input.services.knowExistingIds?.((id) => (knownLower ??= new Set([...known()].map((i) => i.toLowerCase()))).has(id.toLowerCase()));
   // Creates whose duplicate check waits for the end: nothing in the apply refers to their ids (one
   // read per scope then, not one after every few creates: 2,000 terms read the list 260 times).
   const checkLater: Change[] = [];

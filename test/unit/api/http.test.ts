@@ -413,7 +413,7 @@ describe('list', () => {
     expect(logs).toHaveLength(2);
   });
 
-  it('stops at a page that says it is the last yet names a next one, instead of reading thousands of new items', async () => {
+  it('stops at new items past a page that said it was the last yet named a next one, instead of reading thousands', async () => {
     const { mock, client, logs } = setup();
     // Every page is new, says there are 3, and names the next one for ever.
     mock.intercept({ path: anyPath }).reply((opts) => {
@@ -421,8 +421,35 @@ describe('list', () => {
       return { statusCode: 200, data: { data: [res(`p${n}`)], meta: { pagination: { current: n, next: n + 1, last: 3 } } } };
     }).persist();
     const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
-    expect([err.code, err.message]).toEqual(['bad-response', 'list x: review service paging contradicts itself (page 3 says the last page is 3 in "meta.pagination.last", and names a next page)']);
-    expect(logs).toHaveLength(3);
+    expect([err.code, err.message]).toEqual(['bad-response', 'list x: review service paging contradicts itself (page 3 said the last page is 3 in "meta.pagination.last" and named a next page, which holds more items)']);
+    expect(logs).toHaveLength(4);
+  });
+
+  it('ends a list at an empty page after the last, and reads a list that numbers its pages from 0', async () => {
+    const { mock, client } = setup();
+    // Always a next page: the one after the last is empty.
+    mock.intercept({ path: (p) => p.startsWith('/v1/always') }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      return { statusCode: 200, data: { data: n <= 3 ? [res(`a${n}`)] : [], meta: { pagination: { current: n, next: n + 1, last: 3 } } } };
+    }).persist();
+    expect((await client.list('/v1/always', 'list')).map((r) => r.id)).toEqual(['a1', 'a2', 'a3']);
+    // Pages 0, 1 and 2 of 2: the request after the first asks for page 1.
+    mock.intercept({ path: (p) => p.startsWith('/v1/zero') }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 0);
+      return { statusCode: 200, data: { data: [res(`z${n}`)], meta: { pagination: { current: n, next: n < 2 ? n + 1 : null, last: 2 } } } };
+    }).persist();
+    expect((await client.list('/v1/zero', 'list')).map((r) => r.id)).toEqual(['z0', 'z1', 'z2']);
+  });
+
+  it('stops within one batch when the pages the first one states only repeat it, instead of reading every one', async () => {
+    const { mock, client, logs } = setup();
+    mock.intercept({ path: anyPath }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      return { statusCode: 200, data: { data: [res('a'), res('b')], meta: { pagination: { current: n, next: n + 1, last: 10_000 } } } };
+    }).persist();
+    const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
+    expect([err.code, err.message]).toEqual(['bad-response', 'list x: review service paging did not end (page 2 repeated only items of earlier pages, and named a next page)']);
+    expect(logs.length).toBeLessThanOrEqual(33);
   });
 
   it('follows a list that grew while it was read: its last page names the page after the last the first page stated', async () => {
@@ -1350,9 +1377,13 @@ describe('create with unknown outcome', () => {
     expect(err.message).toBe(`create playbook "Probe Two": review service POST /v1/p succeeded naming another object (id "${existing.toUpperCase()}", of an object live before this apply), and reading the collection did not find it`);
     // A new id is the object made.
     expect(await client.create({ method: 'POST', path: '/v1/p', body: { name: 'Probe Two' }, operation: 'create', recover: async () => undefined })).toMatchObject({ data: { id: 'new-id' } });
-    // A publish answers the object its path names, live before.
-    mock.intercept({ path: `/v1/terms/${existing}/versions`, method: 'POST' }).reply(201, { data: { id: existing, type: 'custom_terms', attributes: { name: 'Terms' } } });
-    expect(await client.create({ method: 'POST', path: `/v1/terms/${existing}/versions`, body: {}, operation: 'publish', recover: async () => undefined })).toMatchObject({ data: { id: existing } });
+    // A publish answers the object it versions, live before.
+    mock.intercept({ path: `/v1/terms/${existing}/versions`, method: 'POST' }).reply(201, { data: { id: existing.toUpperCase(), type: 'custom_terms', attributes: { name: 'Terms' } } });
+    expect(await client.create({ method: 'POST', path: `/v1/terms/${existing}/versions`, answersId: existing, body: {}, operation: 'publish', recover: async () => undefined })).toMatchObject({ data: { id: existing.toUpperCase() } });
+    // A rule create answered with its playbook's id (which its path names) is no new rule.
+    mock.intercept({ path: `/v1/playbooks/${existing}/rules`, method: 'POST' }).reply(201, { data: { id: existing, type: 'rules', attributes: { name: 'R' } } });
+    const rule = (await rejection(client.create({ method: 'POST', path: `/v1/playbooks/${existing}/rules`, body: { name: 'R' }, operation: 'create rule "P/R"', recover: async () => undefined }))) as DocketError;
+    expect(rule.message).toContain('succeeded naming another object (id');
   });
 
   it('says a create may have been carried out when the read after its lost answer fails, and keeps what was recorded before it', async () => {
