@@ -56,11 +56,10 @@ function revertible(report: DriftReport): boolean {
 
 /**
  * Whether pull writes any of the drift: not what it leaves (live work in objects the files
- * removed, removals of objects the files changed, objects under `drift: ignore`, fields both sides
- * changed since the last sync).
+ * removed, removals of objects the files changed, fields both sides changed since the last sync).
  */
 function pullable(report: DriftReport): boolean {
-  return report.drift.some((i) => !i.removed_in_files && !i.edited_in_files && i.policy !== 'ignore' && (i.fields.length === 0 || i.fields.some((f) => f.direction !== 'both')));
+  return report.drift.some((i) => !i.removed_in_files && !i.edited_in_files && (i.fields.length === 0 || i.fields.some((f) => f.direction !== 'both')));
 }
 
 /** Objects removed live that the files changed since the last sync: pull keeps them in the files (editedNote). */
