@@ -66,6 +66,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   const kinds = new Map((input.kinds ?? KINDS).map((k) => [k.name, k]));
   const ids = new Map(Object.entries(plan.ids));
   const unkept = new Map<string, Record<string, unknown>>();
+  /** Ids of the objects this apply's creates made (or found), lower-cased. */
+  const madeIds = new Set<string>();
   const written = new Map<string, string[]>();
   /** Creates whose object a read found by name (the answer was lost or named no id): maybe another run's copy. */
   const found = new Set<string>();
@@ -136,6 +138,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     },
     registerCreated(kind, key, created) {
       ids.set(`${kind}:${key}`, created.id);
+      madeIds.add(created.id.toLowerCase());
       createdNow.add(`${kind}:${key}`);
       if (foundByReading(created)) found.add(`${kind}:${key}`);
     },
@@ -196,9 +199,10 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   let knownIds: Set<string> | undefined;
   const known = (): Set<string> => (knownIds ??= new Set([...Object.values(plan.ids), ...plan.changes.flatMap((c) => (c.liveId ? [c.liveId] : []))]));
   // Built at the first create's answer (most applies of 20,000 objects create few or none); a UUID
-  // in any letter case is the same object.
+  // in any letter case is the same object. Objects this apply made count too: a second create
+  // answered with the first one's id made another object than that.
   let knownLower: Set<string> | undefined;
-  input.services.knowExistingIds?.((id) => (knownLower ??= new Set([...known()].map((i) => i.toLowerCase()))).has(id.toLowerCase()));
+  input.services.knowExistingIds?.((id) => (knownLower ??= new Set([...known()].map((i) => i.toLowerCase()))).has(id.toLowerCase()) || madeIds.has(id.toLowerCase()));
   // Creates whose duplicate check waits for the end: nothing in the apply refers to their ids (one
   // read per scope then, not one after every few creates: 2,000 terms read the list 260 times).
   const checkLater: Change[] = [];

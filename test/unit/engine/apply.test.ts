@@ -48,14 +48,14 @@ describe('applyPlan', () => {
     expect(seen).toEqual([undefined, 's3cret']);
   });
 
-  it('tells the services which ids were live before it, in any letter case: no create makes one of them', async () => {
-    const kind = creatingKind(async (change, ctx) => ctx.registerId('playbook', change.key, 'new-1'));
+  it('tells the services which ids were live before it or made by its creates, in any letter case: no later create makes one of them', async () => {
+    const kind = creatingKind(async (change, ctx) => ctx.registerCreated('playbook', change.key, { id: 'new-1' }));
     const old = { kind: 'playbook' as const, id: '5f0c2a1e-0000-4000-8000-00000000000a', key: 'Old', name: 'Old', fields: { name: 'Old' }, refs: [] };
     const { plan } = buildPlan({ kinds: [kind], desired: [desiredPlaybook('New')], live: [old], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
     let isExisting: ((id: string) => boolean) | undefined;
     const services = { review: () => undefined as never, agreements: () => undefined as never, knowExistingIds: (f: (id: string) => boolean) => void (isExisting = f) };
     await applyPlan(plan!, { kinds: [kind], services, project: projectConfig(), desired: [desiredPlaybook('New')], files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 1 });
-    expect([old.id, old.id.toUpperCase(), 'new-1'].map((id) => isExisting?.(id))).toEqual([true, true, false]);
+    expect([old.id, old.id.toUpperCase(), 'NEW-1', 'other'].map((id) => isExisting?.(id))).toEqual([true, true, true, false]);
   });
 
   it('marks an upload pending, with the injected wall clock, before it is sent, and returns the lock it leaves', async () => {
