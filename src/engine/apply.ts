@@ -148,6 +148,9 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     registerUnkept(kind, key, held) {
       unkept.set(`${kind}:${key}`, { ...unkept.get(`${kind}:${key}`), ...held });
     },
+    isKnownId(id) {
+      return isKnownId(id);
+    },
     registerWritten(kind, key, fields) {
       written.set(`${kind}:${key}`, [...(written.get(`${kind}:${key}`) ?? []), ...fields]);
     },
@@ -202,7 +205,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // in any letter case is the same object. Objects this apply made count too: a second create
   // answered with the first one's id made another object than that.
   let knownLower: Set<string> | undefined;
-  input.services.knowExistingIds?.((id) => (knownLower ??= new Set([...known()].map((i) => i.toLowerCase()))).has(id.toLowerCase()) || madeIds.has(id.toLowerCase()));
+  const isKnownId = (id: string): boolean => (knownLower ??= new Set([...known()].map((i) => i.toLowerCase()))).has(id.toLowerCase()) || madeIds.has(id.toLowerCase());
+  input.services.knowExistingIds?.(isKnownId);
   // Creates whose duplicate check waits for the end: nothing in the apply refers to their ids (one
   // read per scope then, not one after every few creates: 2,000 terms read the list 260 times).
   const checkLater: Change[] = [];

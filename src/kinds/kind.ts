@@ -119,6 +119,8 @@ export interface ExecContext {
    * the app to them as made on both sides, and pull will not take it).
    */
   registerWritten?(kind: KindName, key: string, fields: readonly string[]): void;
+  /** Whether an id is of an object live before this apply, or one its creates made (any letter case). */
+  isKnownId?(id: string): boolean;
   /** Reads a data file for upload, refusing it when it changed since the plan. */
   readFile(path: string, sha256: string): Promise<Uint8Array>;
   /**

@@ -155,8 +155,10 @@ export const memberKind: KindModule<'member'> = {
       }
       throw error;
     }
-    // The invitation's id is not the user's id; rules and the organization need the user id.
+    // The invitation's id is not the user's id; rules and the organization need the user id. One
+    // of another member (a gateway's mix-up) is no id for this one: it is looked for by e-mail.
     let id = invitedUserId(invitation);
+    if (id !== undefined && ctx.isKnownId?.(id) === true) id = undefined;
     if (!id) {
       const users = await ctx.readAfterWrites('review:users', () => api.listUsers());
       id = users?.find((u) => normEmail(u.attributes.email) === change.key)?.id;

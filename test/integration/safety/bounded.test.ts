@@ -71,6 +71,23 @@ describe('bounded waits', () => {
 });
 
 describe('malformed answers', () => {
+  it('an invitation answered with another member\'s user id: the new member is found by e-mail, and its rule names it, not the other', async () => {
+    t = await startTestEmulator();
+    const member = (email: string) => `kind: Member\nemail: ${email}\n`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': member('m1@acme.example') });
+    expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const m1 = t.emulator.store.userByEmail('m1@acme.example')!;
+    await writeFile(join(dir, 'members.yaml'), `${member('m1@acme.example')}---\n${member('m2@acme.example')}`);
+    await writeFile(join(dir, 'p.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: m2@acme.example\n');
+    const body = { data: { id: 'inv-mixed-up', type: 'invitations', attributes: { email: 'm2@acme.example' }, relationships: { user: { data: { id: m1.id, type: 'users' } } } } };
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/invitations', status: 'malformed', body });
+    const applied = await bin(t)('apply', '-C', dir, '--auto-approve');
+    expect([applied.code, applied.stderr]).toEqual([0, '']);
+    const m2 = t.emulator.store.userByEmail('m2@acme.example')!;
+    expect(Object.values(reviewOf(t).rules).find((r) => r.name === 'R')!.reviewer_id).toBe(m2.id);
+    await expectConverged(bin(t), dir);
+  });
+
   it('a playbook create answered with the id of a playbook live before (under the name sent) is found by name: its rules go into it, not into the other', async () => {
     t = await startTestEmulator();
     const playbook = (name: string, rule: string) => `kind: Playbook\nname: ${name}\nrules:\n  - name: ${rule}\n    actions: ACCEPT\n`;
