@@ -176,7 +176,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
       finish(
         change,
         started
-          ? { changeId: change.id, status: 'failed', message: 'still running when docket stopped; its outcome is unknown (plan again to see)', ms: 0 }
+          ? // Sent, and maybe still being carried out by the service: a re-run at once could make it twice.
+            { changeId: change.id, status: 'failed', message: 'still running when docket stopped; its outcome is unknown, and the service may still be carrying it out', pending: true, ms: 0 }
           : { changeId: change.id, status: 'not-started', ms: 0 },
       );
     } else {

@@ -271,15 +271,20 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   // The emulator's state holds the changes themselves; the lock and the sync file, what docket knows of them.
   const unsaved = failedFile === EMULATOR_STATE_LABEL ? 'the emulator state this apply made is not saved (the next run makes it again)' : 'what it records of this apply (uploads, sync records) is not saved';
   if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}; free the space or fix the file, then run docket plan\n`);
+  // A write the service may still be carrying out would be sent twice by a re-run at once.
+  const pending = report.results.some((r) => r.pending);
+  const waitFirst = `wait a few minutes for what the service may still be carrying out, then run docket plan: it shows what is left to do (then ${again})${uncertain ? `; ${unknownUpload}` : ''}`;
   if (report.stopped && signal) {
     throw new InterruptedError(
       signal,
       `apply interrupted by ${signal}: ${report.done} done, ${report.failed} failed, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`,
-      uncertain
-        ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}`
-        : plan.changes.some((c) => c.action === 'upload')
-          ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
-          : `what was done is live; ${again} to finish`,
+      pending
+        ? waitFirst
+        : uncertain
+          ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}`
+          : plan.changes.some((c) => c.action === 'upload')
+            ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
+            : `what was done is live; ${again} to finish`,
     );
   }
   if (lockFailure && !ending) {
@@ -289,10 +294,8 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
       `free the space or fix the file, then run docket plan: the uploads it could not record are found again or reported there, and ${again} to finish`,
     );
   }
-  // A write the service may still be carrying out would be sent twice by a re-run at once.
-  const pending = report.results.some((r) => r.pending);
   const fix = pending
-    ? `wait a few minutes for what the service may still be carrying out, then run docket plan: it shows what is left to do (then ${again})${uncertain ? `; ${unknownUpload}` : ''}`
+    ? waitFirst
     : uncertain
       ? `fix the cause and ${again}; ${unknownUpload}`
       : `fix the cause and ${again}: it converges`;
