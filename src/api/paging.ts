@@ -165,9 +165,8 @@ export function nextFromBody(body: Record<string, unknown>): { link?: string; nu
     hasMeta: pagination !== undefined,
   };
   if (typeof links?.next === 'string' && links.next !== '') out.link = links.next;
-  const n = pagination?.next;
-  if (typeof n === 'number' && Number.isInteger(n) && n > 0) out.number = n;
-  else if (typeof n === 'string' && /^[1-9]\d*$/.test(n)) out.number = Number(n);
+  const n = paginationNumber(body, 'next');
+  if (n !== undefined && n > 0) out.number = n;
   return out;
 }
 
@@ -185,7 +184,7 @@ export function currentPageFromBody(body: Record<string, unknown>): number | und
   return paginationNumber(body, 'current');
 }
 
-function paginationNumber(body: Record<string, unknown>, member: 'last' | 'current'): number | undefined {
+function paginationNumber(body: Record<string, unknown>, member: 'last' | 'current' | 'next'): number | undefined {
   const meta = isPlainObject(body.meta) ? body.meta : undefined;
   const value = meta && isPlainObject(meta.pagination) ? meta.pagination[member] : undefined;
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;

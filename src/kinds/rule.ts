@@ -47,21 +47,25 @@ export function unkeptNote(sent: Record<string, unknown>, answer: Record<string,
     k === 'name' ? normName(a) === normName(b) : (TEXT_FIELDS as readonly string[]).includes(k) ? normText(a) === normText(b) : (a ?? null) === (b ?? null);
   const lost = Object.keys(sent).filter((k) => k in answer && !same(k, sent[k], answer[k]));
   if (lost.length === 0) return undefined;
-  // As the files name them (the reviewer is sent as its id), each with the value the service holds
-  // as a read gives it; a reviewer's e-mail cannot be told from its id here, nor text of a wrong type.
-  if (unkept) {
-    const texts = (() => {
-      try {
-        return liveRuleTexts(answer as unknown as RuleAttrs) as Record<string, unknown>;
-      } catch {
-        return undefined;
-      }
-    })();
-    unkept(Object.fromEntries(lost.map((k) => [fromWire(k), k === 'name' ? normName(answer.name) : k === 'reviewer_id' ? undefined : texts?.[k]])));
-  }
+  // As the files name them (the reviewer is sent as its id), each with the value the service holds.
+  unkept?.(Object.fromEntries(lost.map((k) => [fromWire(k), heldAsRead(answer, k)])));
   // Each cut as a quote is (`...`): a JSON text sliced lost its closing quote, and the key guard could not tell a key's start.
   const held = lost.map((k) => (typeof answer[k] === 'string' ? quoteValue(answer[k]) : showJson(answer[k] ?? null))).join(', ');
   return `the service answered without ${lost.map((k) => `\`${fromWire(k)}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
+}
+
+/**
+ * A field of a write's answer as a read of the rule gives it; undefined where that cannot be said
+ * (a reviewer's e-mail from its id, text of a wrong type).
+ */
+function heldAsRead(answer: Record<string, unknown>, wireKey: string): unknown {
+  if (wireKey === 'name') return normName(answer.name);
+  if (wireKey === 'reviewer_id') return undefined;
+  try {
+    return (liveRuleTexts(answer as unknown as RuleAttrs) as Record<string, unknown>)[wireKey];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where a rule's missing actions are best shown: at blank text written for them (or for its questions), else at the rule. */
