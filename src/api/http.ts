@@ -635,8 +635,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let current: RequestTarget | undefined = first;
     /** The page asked for only because the last one was full and said nothing about paging. */
     let probing = false;
-    /** A page that said it was the last (`meta.pagination.last`) yet named a next one. */
-    let pastLast: { page: number; last: number } | undefined;
+    /** A page that said it was the last (`meta.pagination.last`, or `links.last` naming it) yet named a next one. */
+    let pastLast: { page: number; last: LastPage } | undefined;
     const notAdvancing = (n: number): DocketError =>
       new DocketError('bad-response', `${operation}: ${service} service paging did not end (page ${n} repeated only items of earlier pages, and named a next page)`);
     const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
@@ -664,7 +664,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       return { body, fresh, next: nextFromBody(body) };
     };
     for (let page = 1; current; page++) {
-      const key = `${current.path}?${current.query}`;
+      const key = targetKey(current);
       if (seen.has(key) || page > MAX_PAGES) {
         throw new DocketError(
           'bad-response',
@@ -703,16 +703,19 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       // stating a later last page, the list grew while it was read; new items under the same last
       // page contradict it, and following on could read MAX_PAGES pages (minutes against a real
       // service), while stopping could miss objects a plan would then create again.
-      const statedLast = lastPageFromBody(body);
-      if (pastLast !== undefined && fresh > 0 && (statedLast === undefined || statedLast <= pastLast.last)) {
+      const statedLast = lastPageOf(body, current, first, size);
+      if (pastLast !== undefined && fresh > 0 && !grewPast(statedLast, pastLast.last)) {
+        const said = typeof pastLast.last === 'number' ? `the last page is ${pastLast.last} in "meta.pagination.last"` : `it was the last page in "links.last"`;
         throw new DocketError(
           'bad-response',
-          `${operation}: ${service} service paging contradicts itself (page ${pastLast.page} said the last page is ${pastLast.last} in "meta.pagination.last" and named a next page, which holds more items)`,
+          `${operation}: ${service} service paging contradicts itself (page ${pastLast.page} said ${said} and named a next page, which holds more items)`,
           'nothing was changed; run the command again (the list may have changed while it was read), and report it to the service if it persists',
         );
       }
       const at = currentPageFromBody(body) ?? page;
-      pastLast = statedLast !== undefined && at >= statedLast && (next.link !== undefined || next.number !== undefined) ? { page: at, last: statedLast } : undefined;
+      const namesNext = next.link !== undefined || next.number !== undefined;
+      const isLast = typeof statedLast === 'number' ? at >= statedLast : statedLast === targetKey(current);
+      pastLast = statedLast !== undefined && namesNext && isLast ? { page: at, last: statedLast } : undefined;
       // A later page with nothing new that still names a next one: an empty page ends the list; one
       // that only repeats earlier items means the service's paging does not advance, and following it
       // would read MAX_PAGES pages (minutes against a real service) to end in the same error.
@@ -741,6 +744,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
     }
     return out;
+  }
+
+  /** The last page a page states: its number (`meta.pagination.last`), else the request `links.last` names. */
+  function lastPageOf(body: Record<string, unknown>, current: RequestTarget, first: RequestTarget, size: number | null | undefined): LastPage | undefined {
+    const n = lastPageFromBody(body);
+    if (n !== undefined) return n;
+    const link = isPlainObject(body.links) && typeof body.links.last === 'string' ? body.links.last : undefined;
+    const lastTarget = link === undefined ? undefined : followLink(first, current, link, size, false);
+    return lastTarget === undefined ? undefined : targetKey(lastTarget);
   }
 
   /**
@@ -848,8 +860,30 @@ class StopSignal extends EventEmitter {
 }
 
 /** A duration as a person reads it: under a second in ms ("waiting 0.0 s, longer than the 0 s left" said nothing). */
+/** The last page a list states: a page number, or (links-only paging) the request of the page that `links.last` named. */
+type LastPage = number | string;
+
+/**
+ * Whether the last page a later page states is past the one stated before: the list grew while
+ * it was read. A link has no order: another link than before is a list that grew.
+ */
+function grewPast(stated: LastPage | undefined, before: LastPage): boolean {
+  if (stated === undefined) return false;
+  if (typeof stated === 'number' && typeof before === 'number') return stated > before;
+  return stated !== before;
+}
+
+function targetKey(t: RequestTarget): string {
+  return `${t.path}?${t.query}`;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A wait or a budget as people read it: a Retry-After of 10^17 seconds is "more than a year", not 20 digits. */
 function seconds(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms > 365 * DAY_MS) return 'more than a year';
+  if (ms >= 2 * DAY_MS) return `${Math.round(ms / DAY_MS)} days`;
   return ms >= 10_000 || ms % 1000 === 0 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 

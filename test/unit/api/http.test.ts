@@ -425,6 +425,29 @@ describe('list', () => {
     expect(logs).toHaveLength(4);
   });
 
+  it('stops at new items past the page its own links.last names when paging by links alone', async () => {
+    const { mock, client, logs } = setup();
+    const link = (n: number): string => `/v1/x?page%5Bnumber%5D=${n}&page%5Bsize%5D=100`;
+    mock.intercept({ path: anyPath }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      return { statusCode: 200, data: { data: [res(`p${n}`)], links: { next: link(n + 1), last: link(3) } } };
+    }).persist();
+    const err = (await rejection(client.list('/v1/x', 'list x'))) as DocketError;
+    expect([err.code, err.message]).toEqual(['bad-response', 'list x: review service paging contradicts itself (page 3 said it was the last page in "links.last" and named a next page, which holds more items)']);
+    expect(logs).toHaveLength(4);
+  });
+
+  it('follows links-only paging that grew while it was read, and ends at an empty page after the last', async () => {
+    const { mock, client } = setup();
+    const link = (n: number): string => `/v1/y?page%5Bnumber%5D=${n}&page%5Bsize%5D=100`;
+    mock.intercept({ path: anyPath }).reply((opts) => {
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(opts.path)?.[1] ?? 1);
+      // Pages 1 and 2 say 2 is the last; page 3 (made while reading) says 3; page 4 is empty.
+      return { statusCode: 200, data: { data: n <= 3 ? [res(`y${n}`)] : [], links: { next: link(n + 1), last: link(n <= 2 ? 2 : 3) } } };
+    }).persist();
+    expect((await client.list('/v1/y', 'list y')).map((r) => r.id)).toEqual(['y1', 'y2', 'y3']);
+  });
+
   it('ends a list at an empty page after the last, and reads a list that numbers its pages from 0', async () => {
     const { mock, client } = setup();
     // Always a next page: the one after the last is empty.
@@ -970,6 +993,15 @@ describe('retries', () => {
     expect(err.code).toBe('unknown-outcome');
     expect(err.message).not.toContain('trying again');
     expect(sleeps).toEqual([0]);
+  });
+
+  it('names a Retry-After of days in days, and one beyond a year as such, not as a 20-digit number', async () => {
+    for (const [header, said] of [['259200', '3 days'], ['99999999999999999', 'more than a year']]) {
+      const { mock, client } = setup({ deadline: Date.now() + 120_000 });
+      mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': header } });
+      const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+      expect(err.message).toContain(`asked to wait ${said} (Retry-After), longer than the`);
+    }
   });
 
   it('names a wait and a budget under a second in milliseconds', async () => {
