@@ -249,7 +249,7 @@ function verify(text: string, request: YamlEditRequest, problems: YamlEditProble
     // A document edited and then taken out (its children's edits came first) is not there to read.
     if (request.remove?.has(index)) continue;
     const at = index - removedBefore(request.remove ?? new Set(), index);
-    if (at >= kept.length) throw new Error(`the edited YAML lost document ${index}`);
+    if (at >= kept.length) throw new Error(`the edited YAML lost document ${index + 1}`);
     const got = kept[at];
     const mismatch = firstMismatch(got, wanted, '', {
       expand: request.expand ?? ((s) => s),
@@ -257,7 +257,8 @@ function verify(text: string, request: YamlEditRequest, problems: YamlEditProble
       nulledAt: (pointer) => nulled.has(`${index}\u0000${pointer}`),
       exactAt: exactTypesIn(request, index),
     });
-    if (mismatch !== undefined) throw new Error(`the edited YAML reads differently at ${mismatch || 'the document root'}`);
+    const where = kept.length > 1 ? ` of document ${index + 1}` : '';
+    if (mismatch !== undefined) throw new Error(`the edited YAML reads differently at ${mismatch || 'the document root'}${where}`);
   }
 }
 

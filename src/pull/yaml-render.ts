@@ -109,6 +109,18 @@ function contentIndent(token: CST.BlockScalar): number | undefined {
 }
 
 /**
+ * A block header's indentation indicator raised by `deeper` (`|2` → `|4`), so that a reader, who
+ * counts it from the mapping's depth, finds the lines where they are written. Past 9 (no single
+ * digit says it) the text is left to the edit's read-back check, which refuses it.
+ */
+function withIndicatorFrom(written: string, deeper: number): string {
+  return written.replace(/^([|>])(\d)/, (whole, style: string, digit: string) => {
+    const indicator = Number(digit) + deeper;
+    return indicator <= 9 ? `${style}${indicator}` : whole;
+  });
+}
+
+/**
  * The splice that makes a scalar's token hold `value`, in the style the node had where it can: a
  * block stays a block, quotes stay quotes, plain stays plain unless the text would read back as
  * something else. Multi-line text becomes a `|` block (in a flow collection, a double-quoted
@@ -166,7 +178,13 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   // Text that becomes a block here goes one of the file's levels past its key.
   else if (token.type !== 'block-scalar' && block && 'indent' in copy) copy.indent = token.indent + step - 2;
   CST.setScalarValue(copy, text, { afterKey: true, inFlow, type });
-  if (block || copy.type === 'block-scalar') return { start: token.offset, end, text: CST.stringify(copy) };
+  if (block || copy.type === 'block-scalar') {
+    const written = CST.stringify(copy);
+    // Text that starts with spaces needs an indentation indicator, which the library writes for
+    // lines 2 past `copy.indent`; a reader counts it from the mapping's own depth (`token.indent`).
+    const deeper = 'indent' in copy ? copy.indent - token.indent : 0;
+    return { start: token.offset, end, text: deeper > 0 ? withIndicatorFrom(written, deeper) : written };
+  }
   const source = (copy as CST.FlowScalar).source;
   return { start: token.offset, end, text: (type === Scalar.QUOTE_DOUBLE ? escapeInvisible(source) : source) + lineEnd };
 }

@@ -297,6 +297,18 @@ describe('editYaml', () => {
     expect(edit('description: |\r\n\r\n    old text\r\n', (v) => setAt(v, '/description', 'new text\n')).text).toBe('description: |\r\n    new text\r\n');
     expect(edit('description: |2\n     indented old\n', (v) => setAt(v, '/description', '  new lead\ntext\n')).text).toBe('description: |2\n    new lead\n  text\n');
   });
+
+  it('writes text that starts with spaces into a block as deep as the file has it, with the indicator a reader counts from the key', () => {
+    const spaced = 'rules:\n    -   name: F1\n        actions: >-\n            ACCEPT f1\n    -   name: F2\n        actions: |\n            ACCEPT f2\n';
+    const literal = edit(spaced, (v) => setAt(v, '/rules/1/actions', '  lead\nnext\n')).text;
+    expect(literal).toBe('rules:\n    -   name: F1\n        actions: >-\n            ACCEPT f1\n    -   name: F2\n        actions: |4\n              lead\n            next\n');
+    const folded = edit(spaced, (v) => setAt(v, '/rules/0/actions', '  lead')).text;
+    expect(folded).toBe('rules:\n    -   name: F1\n        actions: >4-\n              lead\n    -   name: F2\n        actions: |\n            ACCEPT f2\n');
+    // Lines deeper than one digit can say are refused by the read-back check, which names the document.
+    expect(() => edit('a: 1\n---\nb: |\n            x\n', (v) => setAt(v, '/b', '  y\n'), 1)).toThrow('the edited YAML reads differently at /b of document 2');
+    // A block as deep as the library writes it keeps the library's indicator.
+    expect(edit('a:\n  b: |\n    x\n', (v) => setAt(v, '/a/b', '  y\n')).text).toBe('a:\n  b: |2\n      y\n');
+  });
 });
 
 describe('documentValues', () => {
