@@ -34,7 +34,7 @@ import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt, valueAt } from './values.js';
-import { asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
+import { addsToFlowList, asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
 
 export interface PullInput {
@@ -478,9 +478,14 @@ class PullPlanner {
     if (typeof value === 'object' && value !== null) return keepTextStyleWithin(current, value);
     const oneLineToMany = typeof current === 'string' && !current.includes('\n') && typeof value === 'string' && value.replace(/\n+$/, '').includes('\n');
     if (!oneLineToMany) return keepTextStyle(current, value);
+    return keepTextStyle(current, value, writesNoFinalBreak(this.documentsOf(file), index, pointer, current));
+  }
+
+  /** The file's documents as the edit reads them, parsed once. */
+  private documentsOf(file: string): Document.Parsed[] {
     let documents = this.editDocuments.get(file);
     if (!documents) this.editDocuments.set(file, (documents = parseForEdit(asEdited(this.input.read(file) ?? ''))));
-    return keepTextStyle(current, value, writesNoFinalBreak(documents, index, pointer, current));
+    return documents;
   }
 
   private readonly editDocuments = new Map<string, Document.Parsed[]>();
@@ -844,12 +849,15 @@ class PullPlanner {
       const entries: { value: unknown; id: string | undefined; from?: number; inserted?: Pulling }[] = items.map((value, i) => ({ value, id: idAt.get(i), from: i })).filter((_, i) => !removed.has(i));
       for (const o of work.removals) this.writing.push({ file, index, pointer: o.d?.pointer ?? field, entry: o });
       const ordered = work.inserts.filter((o) => o.l).sort((a, b) => siblings.indexOf(a.l!) - siblings.indexOf(b.l!));
+      // Inside `[…]` text is a quoted string, which would show a final line break as `\n`.
+      const inFlow = ordered.length > 0 && addsToFlowList(this.documentsOf(file), index, field);
       for (const o of ordered) {
         const at = siblings.indexOf(o.l!);
         const before = siblings.slice(0, at).reverse().map((s) => entries.findIndex((e) => e.id === s.id)).find((i) => i >= 0);
         const after = siblings.slice(at + 1).map((s) => entries.findIndex((e) => e.id === s.id)).find((i) => i >= 0);
         const position = before !== undefined ? before + 1 : after !== undefined ? after : entries.length;
-        const value = literalPlaceholders(childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name });
+        const exported = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
+        const value = literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
         entries.splice(position, 0, { value, id: o.l!.id, inserted: o });
       }
       // Where each item ends up, once every insert is made (a later one may go before an earlier one).
@@ -1244,6 +1252,14 @@ export function keepTextStyle(current: unknown, value: unknown, noFinalBreak = f
   if (current.endsWith('\n')) return `${body}${/\n+$/.exec(current)![0]}`;
   if (current.includes('\n') || noFinalBreak) return body;
   return body.includes('\n') ? `${body}\n` : body;
+}
+
+/** Every text inside a value without its final line breaks (docket compares text without them). */
+function withoutFinalBreaks(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/\n+$/, '');
+  if (Array.isArray(value)) return value.map(withoutFinalBreaks);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutFinalBreaks(v)]));
+  return value;
 }
 
 /** keepTextStyle for every text inside a list (item by item, in order) or a mapping (key by key). */

@@ -112,6 +112,16 @@ export function writesNoFinalBreak(documents: readonly Document.Parsed[], index:
   return header !== undefined && 'source' in header && header.source.includes('-');
 }
 
+/**
+ * Whether items added to the list at a JSON pointer are written inside `[…]`: a flow list that
+ * keeps items (an empty `[]` that gains one becomes a block list).
+ */
+export function addsToFlowList(documents: readonly Document.Parsed[], index: number, pointer: string): boolean {
+  let node: unknown = documents[index]?.contents;
+  for (const segment of splitPointer(pointer)) node = isSeq(node) ? node.get(Number(segment), true) : isMap(node) ? node.get(segment, true) : undefined;
+  return isSeq(node) && node.flow === true && node.items.length > 0;
+}
+
 /** How many of the documents `removed` come before document `index`: its index once they are gone. */
 export function removedBefore(removed: ReadonlySet<number>, index: number): number {
   let n = 0;

@@ -33,7 +33,8 @@ export function flowYaml(value: unknown, quote?: (text: string) => boolean, padd
 export function flowPadded(source: string): boolean {
   let padded = 0;
   let tight = 0;
-  for (const m of source.matchAll(/[[{](?=[^\]}])(.)/g)) {
+  // The character after a bracket is looked at, not taken: in `[{ a: 1 }]` the `{` opens one too.
+  for (const m of source.matchAll(/[[{](?=([^\]}]))/g)) {
     if (m[1] === ' ') padded++;
     else tight++;
   }

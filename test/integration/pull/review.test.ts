@@ -557,4 +557,14 @@ rules:
     // (Other tests of this file share the emulator: only this playbook is looked at.)
     expect((await cli('drift', '-C', dir, '--target', 'playbook/Gone MSA')).code).toBe(0);
   });
+
+  it('writes a rule of several lines made in the app into a flow list without a final \\n, and the next plan is empty', async () => {
+    const file = 'kind: Playbook\nname: Flow Rules\nrules: [{ name: One, actions: ACCEPT one }]\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/flow.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).createRule('Flow Rules', { name: 'Two', actions: 'ACCEPT a3\nREJECT b3' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'playbooks/flow.yaml')).toBe('kind: Playbook\nname: Flow Rules\nrules: [{ name: One, actions: ACCEPT one }, { name: Two, actions: "ACCEPT a3\\nREJECT b3" }]\n');
+    await expectNoChanges(cli, dir);
+  });
 });

@@ -117,6 +117,12 @@ describe('editYaml', () => {
     expect(text).toBe(PLAYBOOK.replace('  - name: Term\n', '  - name: Term\n    description: How long it lasts\n').replace('    reviewer: alice@acme.example\n', ''));
   });
 
+  it('adds a key after the keys the order does not know that follow its predecessor (renamed_from after name)', () => {
+    const order = ['name', 'description', 'actions', 'reviewer'];
+    const text = 'rules:\n  - name: Term\n    renamed_from: [Old]\n    actions: x\n';
+    expect(edit(text, (v) => setAt(v, '/rules/0/description', 'd', order)).text).toBe('rules:\n  - name: Term\n    renamed_from: [Old]\n    description: d\n    actions: x\n');
+  });
+
   it('inserts a list item above the comment of the item it goes before, and removes one', () => {
     const rule = { name: 'Residuals', actions: 'REJECT residuals clauses\nFLAG them\n' };
     const inserted = edit(PLAYBOOK, (v) => insertAt(v, '/rules', 0, rule)).text!;
@@ -184,6 +190,9 @@ describe('editYaml', () => {
     expect(edit(tight, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [{name: a, actions: x}, {name: b, actions: y}]\nfees: {}\n');
     const padded = 'kind: P\nrules: [ { name: a, actions: x } ]\n';
     expect(edit(padded, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [ { name: a, actions: x }, { name: b, actions: y } ]\n');
+    // Spaced inside its maps, not after its own bracket: the maps it gets are spaced.
+    const mixed = 'kind: P\nrules: [{ name: a, actions: x }]\n';
+    expect(edit(mixed, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [{ name: a, actions: x }, { name: b, actions: y }]\n');
     const map = 'kind: P\nlimits: {min: 0}\n';
     expect(edit(map, (v) => setAt(v, '/limits/max', { a: 1 })).text).toBe('kind: P\nlimits: {min: 0, max: {a: 1}}\n');
   });
