@@ -647,7 +647,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, badAnswerHint());
       }
       const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
-      const miscounted = countProblem(body, body.data.length);
+      const miscounted = countProblem(body, body.data.length, at === first);
       if (miscounted) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a list that contradicts itself: ${clean(miscounted)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
       let fresh = 0;
       for (const item of body.data) {

@@ -72,13 +72,17 @@ export function listProblem(body: unknown, identity?: string): string | undefine
  * NOTE(api): `meta.pagination.records` counts the items a list holds (api.md), archived ones
  * included only where they are listed. A list of one page whose items are not that count
  * contradicts itself (an empty `data` that says 7 records): read as it is, nothing would look live,
- * and every object would be created again.
+ * every object would be created again, and pull would take every file out. One page: the first
+ * read (`firstPage`), naming no next page (by number or by link) and no last page past the first.
  */
-export function countProblem(body: Record<string, unknown>, items: number): string | undefined {
+export function countProblem(body: Record<string, unknown>, items: number, firstPage = true): string | undefined {
   const meta = isPlainObject(body.meta) ? body.meta : undefined;
   const p = meta && isPlainObject(meta.pagination) ? meta.pagination : undefined;
-  if (!p || typeof p.records !== 'number' || !Number.isInteger(p.records)) return undefined;
-  const onlyPage = (p.current === undefined || p.current === 1) && p.last === 1 && (p.next === null || p.next === undefined);
+  if (!firstPage || !p || typeof p.records !== 'number' || !Number.isInteger(p.records)) return undefined;
+  const links = isPlainObject(body.links) ? body.links : undefined;
+  const noNext = (p.next === null || p.next === undefined) && (links?.next === null || links?.next === undefined);
+  const atMostOne = (n: unknown): boolean => n === undefined || n === null || n === 0 || n === 1;
+  const onlyPage = atMostOne(p.current) && atMostOne(p.last) && noNext;
   return onlyPage && p.records !== items ? `"data" holds ${items} item${items === 1 ? '' : 's'}, but "meta.pagination.records" says the list holds ${p.records}` : undefined;
 }
 

@@ -34,3 +34,25 @@ export function describeViolation(v: GuardViolation): string {
   const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
   return `the plan removes ${v.removals} of ${v.live} live ${v.kind} objects (${pct(v.removals / v.live)}), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
 }
+
+/**
+ * The same guard for `docket pull`: objects removed live that it would take out of the files,
+ * against those of the kind the files declare. An empty list from a service in trouble would
+ * otherwise take every file out of git in one pull request.
+ */
+export function pullRemovalViolations(removed: readonly { kind: KindName }[], declared: readonly { kind: KindName }[], threshold: number): GuardViolation[] {
+  const removals = new Map<KindName, number>();
+  for (const r of removed) removals.set(r.kind, (removals.get(r.kind) ?? 0) + 1);
+  const out: GuardViolation[] = [];
+  for (const [kind, count] of removals) {
+    const total = declared.filter((d) => d.kind === kind).length;
+    if (total >= GUARD_MIN_LIVE && count / total > threshold) out.push({ kind, removals: count, live: total, threshold });
+  }
+  return out.sort((a, b) => a.kind.localeCompare(b.kind));
+}
+
+export function describePullViolation(v: GuardViolation): string {
+  const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
+  return `the pull takes ${v.removals} of the ${v.live} ${v.kind} objects the files declare out of them (${pct(v.removals / v.live)}; removed live), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
+}
+

@@ -35,12 +35,15 @@ import { goneRecords, inSyncRecords } from '../../pull/in-sync.js';
 import { pullFileChecker } from '../../pull/file-check.js';
 import { membersOnlyNamed } from '../../kinds/member.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
+import { describePullViolation, pullRemovalViolations } from '../../engine/guard.js';
+import { UnsafePlanError } from '../../errors.js';
 
 interface PullFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
   target: string[];
   kind: string[];
   dryRun?: boolean;
+  force?: boolean;
   emulator?: boolean;
   timeout: number;
 }
@@ -52,6 +55,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--target <KIND/NAME>', 'only this resource (repeatable)', collect, [])
     .addOption(kindOption())
     .option('--dry-run', 'print the diff of each file and write nothing')
+    .option('--force', 'write even when the objects removed live exceed safety.max_delete_fraction of a kind')
     .addOption(timeoutOption(READ_TIMEOUT_MS))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: PullFlags) => {
@@ -95,6 +99,13 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           check,
           ...(dryRun ? {} : { inSync: new Map([...goneRecords(details.plan, s.workspace.desired, details.live, KINDS, s.sync(), kinds), ...inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds)]) }),
         });
+        const removedLive = result.pulled.filter((e) => e.direction === 'removed-live');
+        const violations = pullRemovalViolations(removedLive, s.workspace.desired, project.safety.max_delete_fraction);
+        if (violations.length > 0 && !opts.force) {
+          const why = violations.map(describePullViolation).join('; ');
+          if (!dryRun) throw new UnsafePlanError(`refusing to pull: ${why}`, 'check that the service lists them (a service in trouble may answer an empty list); if they were removed in the app, run pull again with --force (or raise safety.max_delete_fraction); nothing was written');
+          s.logger.info(`Warning: pull will refuse to write this: ${why}; pass --force to write it anyway`);
+        }
         if (!dryRun) {
           await writePulled(root, result.files, {
             file: s.syncFile,

@@ -567,4 +567,26 @@ rules:
     expect(await read(dir, 'playbooks/flow.yaml')).toBe('kind: Playbook\nname: Flow Rules\nrules: [{ name: One, actions: ACCEPT one }, { name: Two, actions: "ACCEPT a3\\nREJECT b3" }]\n');
     await expectNoChanges(cli, dir);
   });
+
+  it('refuses to take most of a kind out of the files (objects removed live past safety.max_delete_fraction) unless --force', async () => {
+    const names = ['Guard A', 'Guard B', 'Guard C', 'Guard D', 'Guard E', 'Guard F'];
+    const files = Object.fromEntries(names.map((n, i) => [`playbooks/g${i}.yaml`, `kind: Playbook\nname: ${n}\nrules: []\n`]));
+    const dir = await makeDir({ 'docket.yaml': DOCKET, ...files });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    for (const n of names.slice(0, 4)) await app.archivePlaybook(n);
+    const refused = await cli('pull', '-C', dir, '--target', 'playbook/Guard A', '--target', 'playbook/Guard B', '--target', 'playbook/Guard C', '--target', 'playbook/Guard D', '--target', 'playbook/Guard E', '--target', 'playbook/Guard F');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Error: refusing to pull: the pull takes 4 of the 6 playbook objects the files declare out of them (66.7%; removed live), over the safety threshold of 30% (safety.max_delete_fraction)');
+    expect(refused.stderr).toContain('run pull again with --force');
+    expect(await read(dir, 'playbooks/g0.yaml')).toBe(files['playbooks/g0.yaml']);
+    const dry = await cli('pull', '-C', dir, '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toContain('Warning: pull will refuse to write this: the pull takes 4 of the 6 playbook objects');
+    const forced = await cli('pull', '-C', dir, '--force');
+    expect([forced.code, forced.stderr]).toEqual([0, '']);
+    await expect(read(dir, 'playbooks/g0.yaml')).rejects.toThrow();
+    expect(await read(dir, 'playbooks/g5.yaml')).toBe(files['playbooks/g5.yaml']);
+    await expectNoChanges(cli, dir);
+  });
 });

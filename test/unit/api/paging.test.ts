@@ -27,6 +27,14 @@ describe('countProblem', () => {
   it('refuses a one-page list whose items are not the count it gives: read as empty, everything would be created again', () => {
     expect(listProblem(page([], { current: 1, next: null, last: 1, records: 7 }))).toBe('"data" holds 0 items, but "meta.pagination.records" says the list holds 7');
     expect(listProblem(page([item('a')], { current: 1, next: null, last: 1, records: 2 }))).toBe('"data" holds 1 item, but "meta.pagination.records" says the list holds 2');
+    // Saying nothing of its page or the last one, and naming no next page, by number or by link.
+    expect(listProblem({ data: [], links: { next: null }, meta: { pagination: { records: 601 } } })).toBe('"data" holds 0 items, but "meta.pagination.records" says the list holds 601');
+    expect(listProblem(page([], { records: 3 }))).toBe('"data" holds 0 items, but "meta.pagination.records" says the list holds 3');
+  });
+
+  it('takes a later page, or a first one that names a next page by link, whatever count it gives', () => {
+    expect(countProblem({ data: [item('c')], meta: { pagination: { records: 3 } } }, 1, false)).toBeUndefined();
+    expect(listProblem({ data: [item('a')], links: { next: '/v1/x?page%5Bnumber%5D=2' }, meta: { pagination: { records: 3 } } })).toBeUndefined();
   });
 
   it('takes a list whose count agrees, a page of several, and one that gives no count', () => {
