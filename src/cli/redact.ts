@@ -44,23 +44,58 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** A key's start at least this long, then `...` or `…`, is a key a message cut short (quoteValue cuts at 60). */
-const MIN_CUT_KEY = 12;
+/**
+ * A piece of a key at least this long beside an ellipsis is a key a message or an excerpt cut
+ * short (quoteValue cuts at 60 characters, an excerpt's window at both ends); three characters
+ * say nothing of a key, and shorter pieces would match ordinary text.
+ */
+const MIN_CUT_KEY = 4;
+const ELLIPSIS = /\.\.\.|…/g;
 
-/** Replaces each start of `secret` (at least MIN_CUT_KEY characters) that a quote cut short. */
+/**
+ * Replaces each piece of `secret` that an ellipsis cut short: its start before one (`sk_live_ab…`),
+ * its end after one (`…ab12cd`, an excerpt's window that starts inside it), or a piece of it
+ * between two.
+ */
 function redactCut(text: string, secret: string): string {
-  const head = secret.slice(0, MIN_CUT_KEY);
-  if (!text.includes(head)) return text;
+  if (!text.includes('…') && !text.includes('...')) return text;
+  const cuts: [number, number][] = [];
+  for (const m of text.matchAll(ELLIPSIS)) {
+    const before = cutStartBefore(text, m.index, secret);
+    if (before !== undefined) cuts.push([before, m.index]);
+    const after = m.index + m[0].length;
+    const end = cutPieceAfter(text, after, secret);
+    if (end !== undefined) cuts.push([after, end]);
+  }
+  if (cuts.length === 0) return text;
+  cuts.sort((a, b) => a[0] - b[0]);
   let out = '';
   let from = 0;
-  for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, at + 1)) {
-    let end = at + MIN_CUT_KEY;
-    while (end < text.length && end - at < secret.length && text[end] === secret[end - at]) end++;
-    if (!text.startsWith('...', end) && !text.startsWith('…', end)) continue;
-    out += `${text.slice(from, at)}${REDACTED}`;
+  for (const [start, end] of cuts) {
+    if (end <= from) continue;
+    out += `${text.slice(from, Math.max(from, start))}${REDACTED}`;
     from = end;
   }
-  return from === 0 ? text : out + text.slice(from);
+  return out + text.slice(from);
+}
+
+/** Where a start of `secret` (at least MIN_CUT_KEY long) begins that ends at `at`, if one does. */
+function cutStartBefore(text: string, at: number, secret: string): number | undefined {
+  const head = secret.slice(0, MIN_CUT_KEY);
+  for (let start = text.indexOf(head, Math.max(0, at - secret.length)); start !== -1 && start + MIN_CUT_KEY <= at; start = text.indexOf(head, start + 1)) {
+    if (secret.startsWith(text.slice(start, at))) return start;
+  }
+  return undefined;
+}
+
+/** Where a piece of `secret` that starts at `at` ends: the key's end, or a piece followed by another ellipsis. */
+function cutPieceAfter(text: string, at: number, secret: string): number | undefined {
+  if (at + MIN_CUT_KEY > text.length || !secret.includes(text.slice(at, at + MIN_CUT_KEY))) return undefined;
+  for (let end = Math.min(text.length, at + secret.length - 1); end >= at + MIN_CUT_KEY; end--) {
+    const piece = text.slice(at, end);
+    if (secret.endsWith(piece) || (secret.includes(piece) && (text.startsWith('...', end) || text.startsWith('…', end)))) return end;
+  }
+  return undefined;
 }
 
 /**

@@ -59,6 +59,16 @@ describe('API keys in output', () => {
     expect(redact('a zqSECRETkey7731xyz-more b', ['zqSECRETkey7731xyz-more', 'zqSECRETkey7731xyz'])).toBe('a [redacted] b');
   });
 
+  it('replaces any piece of a key of 4 characters or more that an ellipsis cut short: its start, its end, or a piece between two', () => {
+    const key = 'Ab3dE6gH9jK1';
+    const secrets = keyValues({ DOCKET_API_KEY: key });
+    expect(redact(`got "\\u0007${'a'.repeat(46)}${key.slice(0, 11)}…"`, secrets)).toBe(`got "\\u0007${'a'.repeat(46)}[redacted]…"`);
+    expect(redact(`"${key.slice(0, 4)}..." and "${key.slice(0, 3)}..."`, secrets)).toBe(`"[redacted]..." and "${key.slice(0, 3)}..."`);
+    expect(redact(`…${key.slice(3)}bbbb and …${key.slice(2, 9)}… and …${key.slice(9)}`, secrets)).toBe('…[redacted]bbbb and …[redacted]… and …' + key.slice(9));
+    // Text beside an ellipsis that only looks like the key's pieces stays.
+    expect(redact('see … and gH9 … Ab3…', secrets)).toBe('see … and gH9 … Ab3…');
+  });
+
   it('replaces a long key a quote cut short, and one made into a file name', async () => {
     const key = 'sk_live_R26iSecretKeyValue_9f8e7d6c5b4a39281706aabbccddeeff0011223344556677';
     const secrets = keyValues({ DOCKET_API_KEY: key });
