@@ -120,6 +120,8 @@ const CASES: Case[] = [
   { name: 'a key indented under a plain value', files: { 'p.yaml': 'kind: Playbook\nname: P\n  description: x\n' }, at: 'p.yaml:3:3 yaml-syntax', says: '"description: x" is indented further than the key on line 2, which has a value of its own', hint: 'line 2 has its key at column 1 and this one at column 3: line them up' },
   { name: 'a list item indented out of line', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n   actions: A\n' }, at: 'p.yaml:5 yaml-syntax', says: 'without - indicator', hint: 'line 4 has its first key at column 5 and this one at column 4: line them up' },
   { name: 'a key without its colon', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules\n  - name: R\n' }, at: 'p.yaml:3 yaml-syntax', says: 'single line', hint: 'a key needs `:` after it (`rules:`)' },
+  { name: 'a key glued to its value, with no space after the colon', files: { 'p.yaml': 'kind: Playbook\nname: P\ndescription:hello world\nrules: []\n' }, at: 'p.yaml:3:1 yaml-syntax', says: '"description:hello world"', hint: "put a space after the key's `:` (`description: hello world`)" },
+  { name: 'a %YAML directive with no --- under it', files: { 'p.yaml': '%YAML 1.2\nkind: Playbook\nname: P\n' }, at: 'p.yaml:2:1 yaml-syntax', says: 'directives-end', hint: 'a line starting with `%` is a YAML directive, which `---` must follow' },
   { name: 'a key and its value without the colon', files: { 'p.yaml': 'kind: Playbook\ndescription: x\nname P\n  more\n' }, at: 'p.yaml:3 yaml-syntax', says: 'single line', hint: 'a key needs `:` after it (`name: P`)' },
   {
     name: 'a lock file with a merge conflict whose sides disagree',
