@@ -20,15 +20,18 @@ export function writtenIn(lineOf: LineOf): (pos: { line: number; col: number }) 
   return (pos) => plainScalarAt(lineOf(pos.line), pos.col);
 }
 
-/** The diagnostic when `value` is a number written (at `pos`) as other text than it prints as. */
-export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos, label: string): Diagnostic | undefined {
+/**
+ * The diagnostic when `value` is a number written (at `pos`) as other text than it prints as.
+ * `asRead`: the value is sent as YAML reads it (a field of no documented type), not as text.
+ */
+export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos, label: string, asRead = false): Diagnostic | undefined {
   if (typeof value !== 'number') return undefined;
   const written = plainScalarAt(lineAt(pos.file, pos.line), pos.col);
   if (written === undefined || written === String(value) || written.startsWith('${')) return undefined;
   return {
     severity: 'error',
     code: 'number-as-text',
-    message: `\`${label}\` is sent as text, but YAML reads ${quoteValue(written)} as the number ${String(value)}`,
+    message: asRead ? `YAML reads ${quoteValue(written)} as the number ${String(value)}, which is what \`${label}\` would be sent as` : `\`${label}\` is sent as text, but YAML reads ${quoteValue(written)} as the number ${String(value)}`,
     ...pos,
     hint: `quote it to keep what is written: ${JSON.stringify(written)}`,
   };

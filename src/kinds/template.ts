@@ -15,6 +15,10 @@ import { docSource, fieldSourcesAt, formerNamesAt, valueOf } from './support/pos
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
+import { numberAsText } from '../config/written-number.js';
+import { sourceLines, type SourceLine } from '../config/source-lines.js';
+import type { Diagnostics } from '../diagnostics.js';
+import type { ResourceDoc } from '../config/types.js';
 import { hasObjectLists, requiredKeys, templateDocument, withKnownItemKeys, type ParameterSchema } from './support/template-config.js';
 import { acceptsEmptyText, keptWhereEqual, normParameterValue, templateValueKinds, type ValueKinds } from './support/template-values.js';
 import {
@@ -72,6 +76,26 @@ function liveParametersOf(info: TemplateTypeInfo | undefined, attributes: Plain)
 /** What a type's parameters hold (none for a type docket does not know). */
 function valueKindsOfType(info: TemplateTypeInfo | undefined): ValueKinds | undefined {
   return info ? templateValueKinds(info.schema) : undefined;
+}
+
+/**
+ * A parameter whose type the documentation leaves open is sent as YAML read it: `zipcode: 01067`
+ * would go as the number 1067. Written so, it is refused as the Organization's zip code is.
+ */
+function checkWrittenNumbers(doc: ResourceDoc, parameters: Plain, kinds: ValueKinds | undefined, diag: Diagnostics, lines: () => SourceLine): void {
+  let lineAt: SourceLine | undefined;
+  const check = (path: string, value: unknown, kind: ValueKinds | undefined): void => {
+    if (typeof value !== 'number' || kind?.k !== undefined) return;
+    const pointer = `/parameters/${path.replace('.', '/')}`;
+    const lossy = numberAsText(value, (lineAt ??= lines()), doc.positions.valueAt(pointer), path.slice(path.indexOf('.') + 1), true);
+    if (lossy) diag.add({ ...lossy, path: `parameters.${path}` });
+  };
+  for (const [key, value] of Object.entries(parameters)) {
+    const kind = kinds?.p?.[key];
+    if (key.startsWith('template_') && key.endsWith('_attributes') && isPlainObject(value)) {
+      for (const [nested, v] of Object.entries(value)) check(`${key}.${nested}`, v, kind?.p?.[nested]);
+    } else check(key, value, kind);
+  }
 }
 
 /** `parameters` → comparable fields: `parameters.term`, `parameters.template_csa_order_form_attributes.fee_amount`. */
@@ -230,13 +254,14 @@ export const templateKind: KindModule<'template'> = {
     };
   },
 
-  toDesired(doc, diag) {
+  toDesired(doc, diag, ctx) {
     checkTemplateParameters(doc, diag);
     const name = normName(doc.body.name);
     const parameters = isPlainObject(doc.body.parameters) ? doc.body.parameters : {};
     // A `name` written in `parameters` is refused by the schema, saying where the name goes; it is never sent.
     const type = typeof doc.body.type === 'string' ? doc.body.type : 'NDA';
     const info = templateTypeInfo(type);
+    checkWrittenNumbers(doc, parameters, valueKindsOfType(info), diag, () => sourceLines(ctx.project.root));
     const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name')), valueKindsOfType(info)) };
     if (doc.body.standard_version !== undefined) fields.standard_version = String(doc.body.standard_version);
     const refs: Ref[] = [];
