@@ -117,6 +117,7 @@ export class AgreementsApi {
     const configured = this.options.organizationId?.toLowerCase();
     if (configured) {
       const found = orgs.find((o) => o.id.toLowerCase() === configured);
+      if (found && orgs.length > 1) await this.checkOwnOrganization(found);
       if (found) return found;
       throw new DocketError('unknown-organization', `agreements.organization_id is ${this.options.organizationId}, but the agreements API key sees only ${describeOrganizations(orgs)}`, 'fix `agreements.organization_id` in docket.yaml, or remove it');
     }
@@ -129,6 +130,21 @@ export class AgreementsApi {
       'ambiguous-organization',
       `the agreements API key sees ${orgs.length} organizations (${describeOrganizations(orgs)}) and docket cannot tell which one is the key's own`,
       'set `agreements.organization_id` in docket.yaml to the one to manage',
+    );
+  }
+
+  /**
+   * NOTE(api): the templates, users and terms a key lists are its own organization's, whatever
+   * `agreements.organization_id` names; one that names another organization the key sees would
+   * have a plan read one organization and apply its settings to another (which answers 404).
+   */
+  private async checkOwnOrganization(configured: ApiResource<AgreementsOrganizationAttrs>): Promise<void> {
+    const owners = [...(await this.ownerOrganizationIds())];
+    if (owners.length === 0 || owners.some((id) => id.toLowerCase() === configured.id.toLowerCase())) return;
+    throw new DocketError(
+      'unknown-organization',
+      `agreements.organization_id is ${configured.id}, but the templates and users the agreements API key lists belong to ${owners.join(', ')}: the key works on its own organization, and the id only says which of those it sees is that one`,
+      `set \`agreements.organization_id\` to ${owners.length === 1 ? owners[0] : 'the key\'s own organization'}, or use the API key of organization ${configured.id}`,
     );
   }
 

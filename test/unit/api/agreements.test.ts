@@ -53,7 +53,19 @@ describe('the agreements organization', () => {
   it('is the configured one when agreements.organization_id is set', async () => {
     const { mock, api } = setup('o2');
     mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/templates') }).reply(200, { data: [withOrg('t1', 'O2')] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/users') }).reply(200, { data: [] }, { headers: JSON_HEADERS });
     expect((await api.getOrganization()).id).toBe('o2');
+  });
+
+  it('refuses a configured organization other than the one the key\'s templates and users belong to', async () => {
+    const { mock, api } = setup('o2');
+    mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/templates') }).reply(200, { data: [withOrg('t1', 'o1')] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/users') }).reply(200, { data: [] }, { headers: JSON_HEADERS });
+    const error = (await api.getOrganization().catch((e: unknown) => e)) as DocketError;
+    expect([error.code, error.message]).toEqual(['unknown-organization', 'agreements.organization_id is o2, but the templates and users the agreements API key lists belong to o1: the key works on its own organization, and the id only says which of those it sees is that one']);
+    expect(error.hint).toBe('set `agreements.organization_id` to o1, or use the API key of organization o2');
   });
 });
 
