@@ -58,9 +58,47 @@ export class ReviewLocator {
 
   /** Runs `fn` at the service's location, finding the location first when needed. */
   async run<T>(fn: (where: ReviewLocation) => Promise<T>): Promise<T> {
+    if (this.setting === 'nested' && this.configuredId) return this.nestedAsSet(fn);
     if (this.settled) return fn(await this.settled);
     if (this.setting === 'auto' && this.configuredId) return this.optimistic(fn, this.configuredId);
     return fn(await this.locate());
+  }
+
+  /** Whether nested routes exist, asked once, after the first 404 of a run set to nested. */
+  private nestedChecked: Promise<void> | undefined;
+
+  /**
+   * `path_style: nested`, as set: a 404 is looked into once, so a service with flat routes (or
+   * another organization) is said as such rather than as the first list's bare 404.
+   */
+  private async nestedAsSet<T>(fn: (where: ReviewLocation) => Promise<T>): Promise<T> {
+    const where = await this.locate();
+    try {
+      return await fn(where);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) await (this.nestedChecked ??= this.checkNested());
+      throw error;
+    }
+  }
+
+  private async checkNested(): Promise<void> {
+    // Only a clear answer explains the 404; anything else leaves it as it came.
+    const listed = await this.listOrganizations().catch(() => null);
+    if (listed === null) return;
+    if (listed === undefined) {
+      throw new DocketError(
+        'unknown-path-style',
+        `review.path_style is nested, but the review service at ${this.client.baseUrl} has no GET /v1/organizations (404): its routes may be flat`,
+        'set `review.path_style` to auto (or flat) if the service acts on the key\'s own organization at /v1/playbooks; else check DOCKET_REVIEW_URL',
+      );
+    }
+    if (!listed.some((o) => o.id.toLowerCase() === this.configuredId!.toLowerCase())) {
+      throw new DocketError(
+        'unknown-organization',
+        `the review API key does not see organization ${this.configuredId}; it sees ${describeOrganizations(listed)}`,
+        'set `review.organization_id` (or DOCKET_ORGANIZATION_ID) to one of these ids',
+      );
+    }
   }
 
   /**

@@ -115,6 +115,14 @@ describe('review path style', () => {
     const nested = await failure(nestedOnFlat.review.listPlaybooks());
     expect(nested.code).toBe('unknown-organization');
     expect(nested.hint).toContain('set `review.path_style` to auto or flat');
+    // Nested, with an id: the first 404 is looked into once, and said as flat routes.
+    const nestedWithId = await setup({ reviewPaths: 'flat' }, { pathStyle: 'nested', organizationId: DEFAULT_ORGANIZATION_ID });
+    const routes = await failure(nestedWithId.review.listPlaybooks());
+    expect([routes.code, routes.message]).toEqual(['unknown-path-style', `review.path_style is nested, but the review service at ${nestedWithId.emulator.reviewUrl} has no GET /v1/organizations (404): its routes may be flat`]);
+    expect(routes.hint).toContain('set `review.path_style` to auto (or flat)');
+    // On nested routes, a 404 for an object is still that object's.
+    const real = await setup({}, { pathStyle: 'nested', organizationId: DEFAULT_ORGANIZATION_ID });
+    expect((await failure(real.review.listRules('00000000-0000-4000-8000-00000000abcd'))).code).toBe('not-found');
   });
 
   it('a real 404 on nested routes stays a 404 (the probe confirms nested routes)', async () => {
