@@ -14,6 +14,11 @@ export class DocketError extends Error {
    * pending mark in docket.lock.json, can be forgotten.
    */
   notCarriedOut = false;
+  /**
+   * The docket.yaml setting (a JSON pointer: `/agreements/organization_id`) the service showed to
+   * be wrong: where the file writes it, the error is said at that file:line.
+   */
+  setting: string | undefined;
 
   constructor(code: string, message: string, hint?: string) {
     super(message);
@@ -155,3 +160,10 @@ export class InterruptedError extends DocketError {
     return this.signal === 'SIGTERM' ? 143 : 130;
   }
 }
+
+/** `error`, marked as about the docket.yaml setting at `pointer` (see DocketError.setting). */
+export function aboutSetting<E extends DocketError>(error: E, pointer: string): E {
+  error.setting = pointer;
+  return error;
+}
+

@@ -6,7 +6,7 @@ import { attributesOf } from './paging.js';
 import { showJson } from '../config/quote.js';
 import { describeOrganizations } from './organization-list.js';
 import { pathSegment } from './path-segment.js';
-import { DocketError } from '../errors.js';
+import { aboutSetting, DocketError } from '../errors.js';
 import { firstMade } from './found.js';
 import type { ApiResource, FormPart, RecoverCause, ServiceClient } from './types.js';
 
@@ -119,7 +119,7 @@ export class AgreementsApi {
       const found = orgs.find((o) => o.id.toLowerCase() === configured);
       if (found && orgs.length > 1) await this.checkOwnOrganization(found);
       if (found) return found;
-      throw new DocketError('unknown-organization', `agreements.organization_id is ${this.options.organizationId}, but the agreements API key sees only ${describeOrganizations(orgs)}`, 'fix `agreements.organization_id` in docket.yaml, or remove it');
+      throw aboutSetting(new DocketError('unknown-organization', `agreements.organization_id is ${this.options.organizationId}, but the agreements API key sees only ${describeOrganizations(orgs)}`, 'fix `agreements.organization_id` in docket.yaml, or remove it'), '/agreements/organization_id');
     }
     if (orgs.length === 1) return orgs[0]!;
     if (orgs.length === 0) throw new DocketError('unknown-organization', 'the agreements service listed no organization for this API key', 'check DOCKET_AGREEMENTS_API_KEY');
@@ -141,11 +141,11 @@ export class AgreementsApi {
   private async checkOwnOrganization(configured: ApiResource<AgreementsOrganizationAttrs>): Promise<void> {
     const owners = [...(await this.ownerOrganizationIds())];
     if (owners.length === 0 || owners.some((id) => id.toLowerCase() === configured.id.toLowerCase())) return;
-    throw new DocketError(
+    throw aboutSetting(new DocketError(
       'unknown-organization',
       `agreements.organization_id is ${configured.id}, but the templates and users the agreements API key lists belong to ${owners.join(', ')}: the key works on its own organization, and the id only says which of those it sees is that one`,
       `set \`agreements.organization_id\` to ${owners.length === 1 ? owners[0] : 'the key\'s own organization'}, or use the API key of organization ${configured.id}`,
-    );
+    ), '/agreements/organization_id');
   }
 
   /** The `organization_id` the first page of the key's templates and users carry. */

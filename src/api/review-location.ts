@@ -5,7 +5,7 @@
  * at `GET /v1/organization`). `auto` finds out once per run and every request then uses the answer.
  */
 import { describeOrganizations } from './organization-list.js';
-import { ApiError, DocketError } from '../errors.js';
+import { aboutSetting, ApiError, DocketError } from '../errors.js';
 import type { ApiResource, ServiceClient } from './types.js';
 
 export type PathStyle = 'nested' | 'flat';
@@ -86,18 +86,18 @@ export class ReviewLocator {
     const listed = await this.listOrganizations().catch(() => null);
     if (listed === null) return;
     if (listed === undefined) {
-      throw new DocketError(
+      throw aboutSetting(new DocketError(
         'unknown-path-style',
         `review.path_style is nested, but the review service at ${this.client.baseUrl} has no GET /v1/organizations (404): its routes may be flat`,
         'set `review.path_style` to auto (or flat) if the service acts on the key\'s own organization at /v1/playbooks; else check DOCKET_REVIEW_URL',
-      );
+      ), '/review/path_style');
     }
     if (!listed.some((o) => o.id.toLowerCase() === this.configuredId!.toLowerCase())) {
-      throw new DocketError(
+      throw aboutSetting(new DocketError(
         'unknown-organization',
         `the review API key does not see organization ${this.configuredId}; it sees ${describeOrganizations(listed)}`,
         'set `review.organization_id` (or DOCKET_ORGANIZATION_ID) to one of these ids',
-      );
+      ), '/review/organization_id');
     }
   }
 
@@ -159,11 +159,11 @@ export class ReviewLocator {
     if (listed) {
       if (configured) {
         if (listed.some((o) => o.id === configured)) return location('nested', configured);
-        throw new DocketError(
+        throw aboutSetting(new DocketError(
           'unknown-organization',
           `the review API key does not see organization ${configured}; it sees ${describeOrganizations(listed)}`,
           'set `review.organization_id` (or DOCKET_ORGANIZATION_ID) to one of these ids',
-        );
+        ), '/review/organization_id');
       }
       if (listed.length === 1) return location('nested', listed[0]!.id);
       if (listed.length === 0) throw new DocketError('unknown-organization', 'the review API key belongs to no organization (GET /v1/organizations listed none)', 'check DOCKET_REVIEW_API_KEY');
@@ -196,22 +196,22 @@ export class ReviewLocator {
         );
       }
       if (error instanceof ApiError && error.status === 404) {
-        throw new DocketError(
+        throw aboutSetting(new DocketError(
           'unknown-path-style',
           `review.path_style is flat, but the review service at ${this.client.baseUrl} has no GET /v1/organization (404)`,
           'set `review.path_style` to auto (or nested, with `review.organization_id`) if the service nests its routes under /v1/organizations/{id}',
-        );
+        ), '/review/path_style');
       }
       throw error;
     }
     const id = typeof org?.data?.id === 'string' ? org.data.id : '';
     if (!id) throw new DocketError('bad-response', 'read organization: the review service answered GET /v1/organization without an organization id');
     if (this.configuredId && this.configuredId.toLowerCase() !== id.toLowerCase()) {
-      throw new DocketError(
+      throw aboutSetting(new DocketError(
         'unknown-organization',
         `review.organization_id is ${this.configuredId}, but the review API key belongs to organization ${id} (flat routes act on the key's own organization)`,
         'remove `review.organization_id` and DOCKET_ORGANIZATION_ID (the flat routes do not need an id) or use the key of that organization',
-      );
+      ), '/review/organization_id');
     }
     this.probedOrganization = org.data;
     return location('flat', id);

@@ -17,6 +17,7 @@ import { Logger, type Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { Progress } from './progress.js';
 import { UsageError } from '../errors.js';
+import { atSetting } from './setting-error.js';
 import { EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
 
 export interface Session {
@@ -201,7 +202,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     progress.stop();
     // The command's own failure is the one to report: closing (the emulator's last save) may fail too.
     await connection.close().catch(() => undefined);
-    throw error;
+    throw atSetting(error, workspace.config.project, io.env);
   }
   progress.stop();
   await connection.close();

@@ -147,6 +147,20 @@ describe('custom terms', () => {
     expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
   });
 
+  it('refuses agreements.organization_id naming another organization the key sees than its own, at the setting, and changes nothing', async () => {
+    const otherOrg = '00000000-0000-4000-8000-0000000000b3';
+    await start({ seed: (s) => void s.organizations.push({ id: otherOrg, name: 'Beta', api_keys: [...s.organizations[0]!.api_keys], users: [{ email: 'legal-ops@acme.example' }] }) });
+    const own = '00000000-0000-4000-8000-000000000001';
+    const dir = await makeDir({ 'docket.yaml': `version: 1\nagreements:\n  actor: legal-ops@acme.example\n  organization_id: ${otherOrg}\n`, 'org.yaml': 'kind: Organization\nagreements: { city: Paris }\n' });
+    for (const command of ['plan', 'apply']) {
+      const run = await cli(command, '-C', dir, ...(command === 'apply' ? ['--auto-approve'] : []));
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`docket.yaml:4:20 error unknown-organization agreements.organization_id is ${otherOrg}, but the templates and users the agreements API key lists belong to ${own}`);
+      expect(run.stderr).toContain(`hint: set \`agreements.organization_id\` to ${own}`);
+    }
+    expect(Object.keys(t.emulator.stats().requests.by_route).filter((r) => !r.startsWith('GET '))).toEqual([]);
+  });
+
   it('a renamed Word term keeps its file record when a new term takes its former name, so its next file is published', async () => {
     await start();
     const dir = await makeDir(WORD_TERM);

@@ -1,0 +1,21 @@
+/**
+ * An error the service showed a docket.yaml setting to be wrong by (an organization id the key
+ * does not see, a route style the service does not have), said at the setting's file:line when
+ * the file writes it: the environment's value (DOCKET_ORGANIZATION_ID) wins over the file's, and
+ * then the file is not where to look.
+ */
+import { ENV_OVERRIDES } from '../config/project.js';
+import { projectValuePos, type ProjectConfig } from '../config/types.js';
+import { ConfigError, DocketError } from '../errors.js';
+
+export function atSetting(error: unknown, project: ProjectConfig, env: Readonly<Record<string, string | undefined>>): unknown {
+  if (!(error instanceof DocketError) || error instanceof ConfigError || error.setting === undefined) return error;
+  const pointer = error.setting;
+  const fromEnv = ENV_OVERRIDES.find((o) => `/${o.section}/${o.key}` === pointer);
+  if (fromEnv && (env[fromEnv.variable] ?? '') !== '') return error;
+  const positions = project.positions;
+  const override = project.environment ? `/environments/${project.environment}${pointer}` : undefined;
+  if (!positions || !((override !== undefined && positions.has(override)) || positions.has(pointer))) return error;
+  const at = projectValuePos(project, pointer);
+  return new ConfigError([{ severity: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...at }], undefined, project.root);
+}
