@@ -15,7 +15,7 @@ import type { Services } from '../kinds/kind.js';
 import { attributeReview, nameKey } from './match.js';
 import { reviewDone } from './poll.js';
 import { SCRATCH_PREFIX } from './digest.js';
-import type { PlaybookSubject } from '../kinds/support/test-subjects.js';
+import type { PlaybookSubject, SubjectRule } from '../kinds/support/test-subjects.js';
 import type { ReviewFacts } from './types.js';
 
 /**
@@ -81,8 +81,10 @@ export async function captureCase(services: Services, input: CaptureInput): Prom
   // A review made by docket test names its scratch playbook: the case tests the playbook it copies.
   const scratch = playbook.startsWith(SCRATCH_PREFIX) ? / @ [0-9a-f]{12}$/.exec(playbook) : null;
   if (scratch) playbook = playbook.slice(SCRATCH_PREFIX.length, scratch.index);
-  if (rules.length === 0) rules = input.declared?.get(normName(playbook))?.rules ?? [];
-  const facts = attributeReview(review.id, a, rules);
+  const declared = declaredPlaybook(input.declared, playbook);
+  if (declared) playbook = declared.name;
+  if (rules.length === 0) rules = declared?.rules ?? [];
+  const facts = underTodaysNames(attributeReview(review.id, a, withFormerNames(rules, declared?.rules ?? [])), declared?.rules ?? []);
   const expect = expectationsOf(facts);
   if (Object.keys(expect).length === 0) throw new DocketError('nothing-recorded', `review ${input.reviewId} has no redline outcomes or flag decisions to capture`, 'record decisions on the review first, or write the case by hand');
   const doc: Record<string, unknown> = {
@@ -92,6 +94,47 @@ export async function captureCase(services: Services, input: CaptureInput): Prom
     expect,
   };
   return { playbook, case: doc };
+}
+
+/** The declared playbook a review's playbook is: by its name, else by a `renamed_from` naming it. */
+function declaredPlaybook(declared: ReadonlyMap<string, PlaybookSubject> | undefined, name: string): PlaybookSubject | undefined {
+  if (!declared) return undefined;
+  const key = normName(name);
+  return declared.get(key) ?? [...declared.values()].find((p) => p.formerNames?.some((f) => normName(f) === key));
+}
+
+/** Today's name of each former name the files' rules list in `renamed_from` (the first rule to claim it). */
+function todaysNames(declared: readonly SubjectRule[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const rule of declared) for (const former of rule.formerNames ?? []) if (!out.has(nameKey(former)) && nameKey(former) !== nameKey(rule.name)) out.set(nameKey(former), rule.name);
+  return out;
+}
+
+/**
+ * The rules a review is attributed to, plus each rule the files renamed under its former name:
+ * a review made before the rename names the rule as it was then (a flag's text, a topic).
+ */
+function withFormerNames(rules: readonly SubjectRule[], declared: readonly SubjectRule[]): SubjectRule[] {
+  const named = new Set(rules.map((r) => nameKey(r.name)));
+  const out = [...rules];
+  for (const [former, today] of todaysNames(declared)) {
+    if (named.has(former)) continue;
+    const rule = rules.find((r) => nameKey(r.name) === nameKey(today)) ?? declared.find((r) => nameKey(r.name) === nameKey(today));
+    if (rule) out.push({ ...rule, name: former });
+  }
+  return out;
+}
+
+/** The facts with every rule named as the files name it today (a former name mapped through `renamed_from`). */
+function underTodaysNames(facts: ReviewFacts, declared: readonly SubjectRule[]): ReviewFacts {
+  const today = todaysNames(declared);
+  if (today.size === 0) return facts;
+  const rename = (name: string | null): string | null => (name === null ? null : (today.get(nameKey(name)) ?? name));
+  return {
+    ...facts,
+    redlines: facts.redlines.map((r) => ({ ...r, rule: rename(r.rule), topic: r.rule === null ? r.topic : rename(r.rule)! })),
+    flags: facts.flags.map((f) => ({ ...f, rule: rename(f.rule) })),
+  };
 }
 
 /** Expectations from the recorded decisions: every topic's outcomes, every decided flag. */

@@ -189,6 +189,25 @@ describe('docket test against a standalone emulator', () => {
     expect((await runCli(['test', '-C', dir, join(dir, 'tests/inbound-nda.test.yaml')], { env: emu().env })).code).toBe(0);
   });
 
+  it('captures a decision on a rule the files renamed since under the name they give it now', async () => {
+    const dir = await example();
+    const run = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu().env });
+    const report = JSON.parse(run.stdout) as { suites: { cases: { name: string; evidence: string[] }[] }[] };
+    const reviewId = report.suites[0]!.cases.find((c) => c.name.startsWith('a perpetual'))!.evidence[0]!;
+    const base = `${emu().env.DOCKET_REVIEW_URL}/v1/organizations/${DEFAULT_ORGANIZATION_ID}/reviews/${reviewId}`;
+    const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
+    const flags = (await (await fetch(`${base}/flag_violations`, { headers })).json()) as { data: { id: string; attributes: { rule: string } }[] };
+    expect(flags.data[0]!.attributes.rule).toContain('Term');
+    await fetch(`${base}/flag_violations/${flags.data[0]!.id}`, { method: 'PATCH', headers, body: JSON.stringify({ decision: 'dismissed' }) });
+    const playbook = join(dir, 'playbooks/inbound-nda.yaml');
+    await writeFile(playbook, (await readFile(playbook, 'utf8')).replace('  - name: Term\n', '  - name: Duration\n    renamed_from: [Term]\n'));
+    const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', 'tests/renamed.test.yaml', '--playbook', 'Inbound NDA'], { env: emu().env });
+    expect([captured.code, captured.stderr]).toEqual([0, expect.stringContaining('Wrote case')]);
+    const text = await readFile(join(dir, 'tests/renamed.test.yaml'), 'utf8');
+    expect(text).toContain('flags:\n        excludes:\n          - Duration');
+    expect(text).not.toContain('Term');
+  });
+
   it('voids the draft test agreements a killed run left, and leaves a concurrent run’s alone', async () => {
     const dir = await example();
     const TEMPLATE = 'template/Mutual NDA';
