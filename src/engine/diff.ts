@@ -233,9 +233,10 @@ export function diff(input: DiffInput): DiffResult {
           hint: `a ${kind.name} cannot move to another ${kind.parentKind ?? 'parent'}: remove the \`id:\` line to create it here, or declare it in the ${kind.parentKind ?? 'parent'} that holds it`,
         });
       } else if (!l) {
-        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which does not exist live`, {
+        // Archived objects are not listed as live (api/paging.ts), so one pinned reads as missing.
+        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which no live ${kind.name} has (it does not exist, or was archived)`, {
           ...pinAt,
-          hint: 'remove the `id:` line to match by name, or correct the id',
+          hint: 'remove the `id:` line to match by name (or create it anew), or correct the id',
         });
       } else if (used.has(l.id)) {
         diagnostics.error('duplicate-pin', `${kind.name} ${quoteValue(d.name)} pins id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which another resource already pins`, pinAt);
@@ -388,8 +389,10 @@ export function diff(input: DiffInput): DiffResult {
     matchedByKind.set(kind.name, matched);
     // A pin renames its object to the file's name: another live object no file claims holding that
     // name would then share it (terms cannot even be removed). renamed_from never does: it matches the holder.
+    // A kind that cannot be renamed (a member's e-mail) refuses the pin itself (unsupported-change).
+    const renames = kind.actions?.includes('rename') ?? true;
     for (const d of desired) {
-      const l = d.pinId ? matched.get(d.key) : undefined;
+      const l = d.pinId && renames ? matched.get(d.key) : undefined;
       if (!l || localName(l, isChild) === localName(d, isChild)) continue;
       const holder = candidates(scopeOfDesired(d), localName(d, isChild))[0];
       // One the plan removes is gone before the rename (order.ts): no two share the name. Not a

@@ -282,7 +282,7 @@ describe('diff: pins and ambiguity', () => {
     // Compared in lower case, quoted as the file writes it.
     const capitals = { ...desiredPlaybook('NDA', { pinId: 'pb-missing' }), pinIdWritten: 'PB-Missing' };
     const written = run([capitals], [livePlaybook('pb-1', 'NDA')]);
-    expect(written.diagnostics.errors[0]!.message).toContain('pinned to id "PB-Missing", which does not exist live');
+    expect(written.diagnostics.errors[0]!.message).toContain('pinned to id "PB-Missing", which no live playbook has (it does not exist, or was archived)');
   });
 
   it('renamed_from when both names are live: the file\'s name is matched, the former left alone, and a warning says so', () => {

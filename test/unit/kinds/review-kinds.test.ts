@@ -187,6 +187,9 @@ describe('member and organization writes', () => {
     expect(outcome.diagnostics.map((d) => [d.code, d.file, d.line, d.col, d.message])).toEqual([
       ['unsupported-change', 'members.yaml', 2, 8, 'member "bob@acme.example" is pinned to the id of the user "alice@acme.example"; a member\'s e-mail cannot be changed'],
     ]);
+    // Its e-mail held by another live user: still the one error, not advice to rename a member.
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: alice@acme.example\nid: ${userId(e, 'qa@acme.example')}\n` });
+    expect((await e.plan(dir)).diagnostics.map((d) => d.code)).toEqual(['unsupported-change']);
   });
 
   it('maps the default reviewer to its user id, and an agreements-only organization never calls the review service', async () => {
