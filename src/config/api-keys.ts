@@ -43,3 +43,20 @@ export function serviceApiKey(env: Readonly<Record<string, string | undefined>>,
 export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): UsageError {
   return new UsageError(`no API key for the ${service} service`, `set ${API_KEY_VARIABLES[service]} (or DOCKET_API_KEY); keys are never read from files`);
 }
+
+/**
+ * A key's value written in a configuration file where no value holds it (a comment, a mapping
+ * key): the loader's value checks miss it, and a commit would carry it into git. The first such
+ * place, as a 1-based line and column, with the variable it is the value of.
+ */
+export function keyWrittenAside(text: string, env: Readonly<Record<string, string | undefined>>): { variable: string; line: number; col: number } | undefined {
+  for (const [variable, key] of keysOf(env)) {
+    const at = text.indexOf(key);
+    if (at === -1) continue;
+    const before = text.slice(0, at);
+    const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
+    return { variable, line: (before.match(/\r\n|\r|\n/g)?.length ?? 0) + 1, col: at - lineStart + 1 };
+  }
+  return undefined;
+}
+

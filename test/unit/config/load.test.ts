@@ -531,6 +531,26 @@ describe('loadConfig: API keys typed into a file', () => {
     expect(unused.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['docket.yaml:5:14 api-key-in-file environments.ci.vars.spare']);
     expect(JSON.stringify(unused.diagnostics)).not.toContain(key);
   });
+
+  it('refuses a key in a comment or a key name, once per file, at where it is written', async () => {
+    const key = 'sk-live-0123456789abcdef';
+    const r = await load(
+      {
+        'docket.yaml': lines('version: 1', `# key: ${key}`, `environments: { ${key}: {} }`),
+        'p.yaml': lines('kind: Playbook', 'name: P', `description: D   # ${key}`),
+        'q.yaml': lines('kind: Playbook', 'name: Q', `${key}: x`),
+      },
+      { processEnv: { DOCKET_API_KEY: key } },
+    );
+    const aside = 'this line holds the value of DOCKET_API_KEY, an API key (in a comment or a key), which docket never puts into the configuration: a commit would carry it into git';
+    expect(r.diagnostics.filter((d) => d.code === 'api-key-in-file').map((d) => [brief(d), d.message])).toEqual([
+      ['docket.yaml:2:8 api-key-in-file', aside],
+      ['p.yaml:3:20 api-key-in-file', aside],
+      ['q.yaml:3:1 api-key-in-file', aside],
+    ]);
+    // (An unknown key's own message quotes it: output replaces a key wherever it is printed.)
+    expect(JSON.stringify(r.diagnostics.filter((d) => d.code === 'api-key-in-file'))).not.toContain(key);
+  });
 });
 
 describe('loadConfig: collecting', () => {
