@@ -134,6 +134,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const vars: Record<string, string> = Object.create(null) as Record<string, string>;
   // Broken values (an unset env.NAME): reported where they are defined, and their uses left unchecked.
   const brokenVars = new Set<string>();
+  const lineAt = sourceLines(input.root);
+  // A number written otherwise than it prints (`01067`) is number-as-text at its definition (below).
+  const lossy = (v: unknown, pointer: string): boolean => typeof v === 'number' && numberAsText(v, lineAt, positions.valueAt(pointer), '') !== undefined;
   const varSources: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   if (selected) varSources.push([get(envBlock, 'vars'), `${selected}/vars`]);
   for (const [source, pointer] of varSources) {
@@ -150,7 +153,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       // said where it is defined; a use of it is not checked again (it would read as ""). The
       // environment's own value, when good, replaces a broken top-level one.
       // A control character in it is one too (control-character, at the definition).
-      if (broken.has(k) || v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && CONTROL_CHARACTER.test(v))) brokenVars.add(k);
+      if (broken.has(k) || v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && CONTROL_CHARACTER.test(v)) || lossy(v, `${pointer}/${escapePointer(k)}`)) brokenVars.add(k);
       else brokenVars.delete(k);
     }
   }
@@ -193,7 +196,6 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // Every environment's, selected or not: a variable's value is text wherever it is used.
   const varBlocks: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   for (const [name, block] of Object.entries(isPlainObject(get(raw, 'environments')) ? (get(raw, 'environments') as Plain) : {})) varBlocks.push([get(block, 'vars'), `/environments/${escapePointer(name)}/vars`]);
-  const lineAt = sourceLines(input.root);
   for (const [block, pointer] of varBlocks) {
     if (!isPlainObject(block)) continue;
     for (const [k, v] of Object.entries(block)) {

@@ -487,7 +487,7 @@ describe('loadConfig: interpolation', () => {
     );
     expect(replaced.diagnostics.map(brief)).toEqual(['docket.yaml:3:9 invalid-value', 'p.yaml:6:15 invalid-value']);
     // A value that is no text (a list, a mapping, none): the schema says so there, once.
-    for (const value of ['[alice@acme.example]', '{ a: b }', '~', '1e400']) {
+    for (const value of ['[alice@acme.example]', '{ a: b }', '~', '1e400', '01067']) {
       const typed = await load({ 'docket.yaml': lines('version: 1', 'vars:', `  lead: ${value}`), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}') });
       expect(typed.diagnostics.map(brief).filter((d) => !d.startsWith('docket.yaml:')), value).toEqual([]);
       expect(typed.diagnostics.length, value).toBeGreaterThan(0);
