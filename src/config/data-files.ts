@@ -312,7 +312,12 @@ function binaryProblem(type: unknown, head: Uint8Array, size: number, rel: strin
 /** What a text file must look like: UTF-8 without NUL. */
 function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProblem {
   if (type === 'text') {
-    if (bytes.includes(0)) return { code: 'binary-file', message: `${quoted(rel)} is not a text file (it holds NUL bytes)`, hint: 'body_file names a Markdown or text file; a Word file goes in docx_file' };
+    if (bytes.includes(0)) {
+      // Windows Notepad's "Unicode" is UTF-16, which starts with FF FE or FE FF.
+      const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+      if (utf16) return { code: 'invalid-utf8', message: `${quoted(rel)} is UTF-16 text, not UTF-8`, hint: 'save it as UTF-8 (in Notepad: Save as, Encoding: UTF-8)' };
+      return { code: 'binary-file', message: `${quoted(rel)} is not a text file (it holds NUL bytes)`, hint: 'body_file names a Markdown or text file; a Word file goes in docx_file' };
+    }
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

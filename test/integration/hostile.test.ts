@@ -74,6 +74,7 @@ const CASES: Case[] = [
   { name: 'a named pipe as docket.lock.json', files: {}, setup: async (dir) => mkfifo(join(dir, 'docket.lock.json')), at: 'docket.lock.json:1 invalid-lock-file', says: 'not a regular file' },
   { name: 'a data file that links outside the directory', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n' }, setup: async (dir) => symlink('/etc/hostname', join(dir, 't.md')), at: 't.yaml:3 file-outside-config', says: 'a link to' },
   { name: 'an absolute data file path', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: /etc/passwd\n' }, at: 't.yaml:3 absolute-path', says: '"/etc/passwd"' },
+  { name: 'a UTF-16 body_file (Notepad\'s "Unicode")', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n', 't.md': Buffer.from('\ufeffTerms', 'utf16le') }, at: 't.yaml:3 invalid-utf8', says: '"t.md" is UTF-16 text, not UTF-8', hint: 'save it as UTF-8' },
   { name: 'a binary body_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: t.md\n', 't.md': Buffer.from([0x41, 0x00, 0x42]) }, at: 't.yaml:3 binary-file', says: 't.md' },
   { name: 'a docx_file that is not a Word file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': 'plain text' }, at: 't.yaml:3 not-a-docx', says: 't.docx' },
   { name: 'an empty docx_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': '' }, at: 't.yaml:3 not-a-docx', says: 'empty' },
