@@ -40,9 +40,22 @@ export function describeViolation(v: GuardViolation): string {
  * against those of the kind the files declare. An empty list from a service in trouble would
  * otherwise take every file out of git in one pull request.
  */
-export function pullRemovalViolations(removed: readonly { kind: KindName }[], declared: readonly { kind: KindName }[], threshold: number): GuardViolation[] {
+export function pullRemovalViolations(
+  removed: readonly { kind: KindName; key: string }[],
+  declared: readonly { kind: KindName }[],
+  threshold: number,
+  parentKindOf: (kind: KindName) => KindName | undefined,
+): GuardViolation[] {
+  // A rule goes with its playbook: counted with it, not again as one of the kind's.
+  const parents = new Set(removed.map((r) => `${r.kind}:${r.key}`));
+  const withParent = (r: { kind: KindName; key: string }): boolean => {
+    const parentKind = parentKindOf(r.kind);
+    if (parentKind === undefined) return false;
+    for (let at = r.key.indexOf('/'); at !== -1; at = r.key.indexOf('/', at + 1)) if (parents.has(`${parentKind}:${r.key.slice(0, at)}`)) return true;
+    return false;
+  };
   const removals = new Map<KindName, number>();
-  for (const r of removed) removals.set(r.kind, (removals.get(r.kind) ?? 0) + 1);
+  for (const r of removed) if (!withParent(r)) removals.set(r.kind, (removals.get(r.kind) ?? 0) + 1);
   const out: GuardViolation[] = [];
   for (const [kind, count] of removals) {
     const total = declared.filter((d) => d.kind === kind).length;

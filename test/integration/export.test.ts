@@ -324,7 +324,7 @@ describe('docket export', () => {
     expect(drift.stdout).toContain('Removed live');
     expect(drift.stdout).toContain('- playbook "Vendor MSA" (playbooks/vendor-msa.yaml:2)');
     const pulled = await cli('pull', '-C', out);
-    expect(pulled.code).toBe(0);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
     expect(Object.keys(await tree(out))).not.toContain('playbooks/vendor-msa.yaml');
     await expectNoChanges(cli, out);
   });
