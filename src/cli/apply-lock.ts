@@ -17,7 +17,8 @@ import { DocketError } from '../errors.js';
 import { formatDuration } from './duration.js';
 import { processAlive } from '../util/process-alive.js';
 import { interruptsOf, type Io } from './io.js';
-import { APPLY_LOCK_FILE, workPath } from '../config/work-dir.js';
+import { APPLY_LOCK_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
+import { linkedFile } from '../util/atomic-write.js';
 import { isLink } from '../util/special-file.js';
 
 export interface ApplyLockHolder {
@@ -42,6 +43,18 @@ export interface ApplyLockOptions {
 
 export function applyLockPath(root: string): string {
   return workPath(root, APPLY_LOCK_FILE);
+}
+
+/**
+ * Where an apply's lock goes: beside the configuration, or, when its docket.lock.json is a link
+ * (one lock file shared by several checkouts), beside the file the link leads to, so that their
+ * applies take turns: each writes the whole of its section, and two at once would lose each
+ * other's upload records.
+ */
+export function applyLockRoot(root: string): string {
+  const lockPath = join(root, LOCK_FILE);
+  const real = linkedFile(lockPath);
+  return real === lockPath ? root : dirname(real);
 }
 
 export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldApplyLock> {
@@ -306,7 +319,7 @@ function held(path: string): HeldApplyLock {
  * releases it after, or at a signal's exit. `docket test --emulator` takes it too: it applies to the
  * in-process emulator, whose state an apply beside it would otherwise overwrite, or be overwritten by.
  */
-export async function holdingApplyLock<T>(io: Io, options: { root: string; timeoutMs: number }, fn: () => Promise<T>): Promise<T> {
+export async function holdingApplyLock<T>(io: Io, options: { root: string; timeoutMs: number; checkout?: string }, fn: () => Promise<T>): Promise<T> {
   const release = await takeApplyLock(io, options);
   try {
     return await fn();
@@ -316,7 +329,7 @@ export async function holdingApplyLock<T>(io: Io, options: { root: string; timeo
 }
 
 /** The apply lock, taken as holdingApplyLock takes it, for a caller that releases it itself (returned). */
-export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number }): Promise<() => Promise<void>> {
+export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number; checkout?: string }): Promise<() => Promise<void>> {
   const interrupts = interruptsOf(io);
   // Before the lock is taken: a signal while it is being taken must not leave it behind.
   const releaseOnExit = interrupts.onExit(() => releaseApplyLockSync(options.root), true);
@@ -324,7 +337,7 @@ export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: 
     root: options.root,
     timeoutMs: options.timeoutMs,
     signal: interrupts.signal,
-    onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout to finish (pid ${h.pid}, started ${h.started})…\n`),
+    onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout${options.root === options.checkout || options.checkout === undefined ? '' : ' (or of another sharing its docket.lock.json)'} to finish (pid ${h.pid}, started ${h.started})…\n`),
   }).catch((error: unknown) => {
     releaseOnExit();
     throw error;

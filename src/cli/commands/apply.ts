@@ -21,7 +21,7 @@ import { planJsonChunks, renderApplyReportJson } from '../../render/json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
-import { holdingApplyLock } from '../apply-lock.js';
+import { applyLockRoot, holdingApplyLock } from '../apply-lock.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
 import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
@@ -87,7 +87,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const env = opts.env ?? saved?.environment;
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
-      await holdingApplyLock(io, { root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved?.environment, async () => {
+      await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved?.environment, async () => {
         // The time budget runs from the start, paused while a person reads the plan.
         let deadline = Date.now() + opts.timeout;
         // Aborted once the grace after an interrupt is over: requests still in flight end then.

@@ -4,7 +4,7 @@
  * deleted by the run that made them, or renamed aside where the service cannot remove them, and a
  * later apply converges to zero changes.
  */
-import { cp, readFile } from 'node:fs/promises';
+import { cp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
@@ -87,6 +87,32 @@ it('two applies at once end with one object per identity, and converge', async (
   const run = bin(t);
   expect((await run('apply', '-C', a, '--auto-approve')).code).toBe(0);
   await expectConverged(run, a);
+});
+
+it('two checkouts that share one docket.lock.json through links take turns: neither loses the other\'s upload records', async () => {
+  t = await startTestEmulator({ latencyMs: 25 });
+  const shared = await makeDir({});
+  await writeFile(join(shared, 'docket.lock.json'), '{"version":2,"targets":{}}\n');
+  const checkoutOf = async (who: string): Promise<string> => {
+    const files: Record<string, string> = { 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n' };
+    for (let n = 1; n <= 4; n++) {
+      files[`attachments/x${n}.yaml`] = `kind: Attachment\nname: ${who} Exhibit ${n}\nfile: x${n}.pdf\n`;
+      files[`attachments/x${n}.pdf`] = `%PDF-1.4\n% ${who} ${n}\n%%EOF\n`;
+    }
+    const dir = await makeDir(files);
+    await symlink(join(shared, 'docket.lock.json'), join(dir, 'docket.lock.json'));
+    return dir;
+  };
+  const [a, b] = [await checkoutOf('A'), await checkoutOf('B')];
+  const runs = [a, b].map((dir) => spawnBin(['apply', '-C', dir, '--auto-approve', '--lock-timeout', '1m'], t.env));
+  expect(await Promise.all(runs.map((r) => r.exited))).toEqual([0, 0]);
+  // One waited for the other (when both were running at once), and said whose lock it waited for.
+  const waited = runs.map((r) => r.stderr()).join('');
+  if (waited !== '') expect(waited).toContain('Waiting for another docket apply of this checkout (or of another sharing its docket.lock.json) to finish');
+  const lock = JSON.parse(await readFile(join(shared, 'docket.lock.json'), 'utf8')) as { targets: Record<string, { files: Record<string, unknown> }> };
+  expect(Object.values(lock.targets).flatMap((section) => Object.keys(section.files)).sort()).toEqual([1, 2, 3, 4].flatMap((n) => [`attachment:A Exhibit ${n}`, `attachment:B Exhibit ${n}`]).sort());
+  const run = bin(t);
+  for (const dir of [a, b]) await expectConverged(run, dir);
 });
 
 it('a playbook another apply created first is kept: this run archives its own copy, and records no rule of that copy', async () => {
