@@ -112,6 +112,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
             await settleLockFile(s, s.lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }));
+            // From here a signal stops nothing: the report is what happened, and its exit code the apply's.
+            interrupts.hold('there was nothing to change; the report is being written');
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             // A plan not printed (saved, or -q): the report still names the target, and says there was nothing to do.
             // A saved plan was read when it was made: live may have moved since, so it says only what the plan holds.

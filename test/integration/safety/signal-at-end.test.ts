@@ -51,6 +51,11 @@ describe('a signal once every change is done', () => {
     expect([run.code, run.stdout]).toEqual([0, expect.stringContaining('Apply complete: 1 done.')]);
     // Nothing releases it: a signal now (the connections closing) is told, and stops nothing.
     expect(interrupts.held()).toEqual(['every change is done; the report is being written']);
+    // With nothing to change, the same from its report on ("No changes." then a signal: exit 0).
+    const again = signalOnceTheLockIsWritten(undefined);
+    const none = await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env, interrupts: again });
+    expect([none.code, none.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
+    expect(again.held()).toEqual(['there was nothing to change; the report is being written']);
   });
 
   for (const output of ['text', 'json'] as const) {
