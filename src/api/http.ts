@@ -286,29 +286,35 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * Reads again, a few seconds apart, for a write that may still be landing: found, it is done.
    * Not past the command's budget, and not once it is stopping (what is already known is reported).
    */
-  async function readWhileLanding<T>(t: RequestTarget, read: () => Promise<T | undefined>): Promise<T | undefined> {
+  async function readWhileLanding<T>(t: RequestTarget, read: () => Promise<T | undefined>): Promise<{ found?: T; readFor: number; cut?: 'budget' | 'stopping' }> {
+    let readFor = 0;
     for (const wait of LANDING_READ_WAITS_MS) {
-      if (options.stop?.aborted || !withinBudget(wait)) return undefined;
+      if (options.stop?.aborted) return { readFor, cut: 'stopping' };
+      if (!withinBudget(wait)) return { readFor, cut: 'budget' };
       const cut = waitLink(undefined, () => true);
       try {
         await sleep(wait, cut.signal);
       } catch (err) {
         if (options.signal?.aborted) throw interrupted(t);
-        if (options.stop?.aborted) return undefined;
+        if (options.stop?.aborted) return { readFor, cut: 'stopping' };
         throw err;
       } finally {
         cut.release();
       }
+      readFor += wait;
       const found = await read();
-      if (found !== undefined) return found;
+      if (found !== undefined) return { found, readFor };
     }
-    return undefined;
+    return { readFor };
   }
 
-  function stillRunning(t: RequestTarget, a: Attempt, requestId: string | undefined): DocketError {
+  /** `reads`: how long after the first look-up docket read again, and what cut that short (as readWhileLanding says). */
+  function stillRunning(t: RequestTarget, a: Attempt, requestId: string | undefined, reads: { readFor: number; cut?: 'budget' | 'stopping' }): DocketError {
+    const looked = reads.readFor > 0 ? `reads over the next ${seconds(reads.readFor)}` : 'a read at once';
+    const why = reads.cut === 'budget' ? `; this command's time budget ran out before it could read again` : reads.cut === 'stopping' ? '; docket was stopping, so it did not read again' : '';
     return new DocketError(
       'outcome-pending',
-      `${t.operation}: ${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}, and reads over the next ${seconds(LANDING_READ_WAITS_MS.reduce((x, y) => x + y, 0))} did not find it carried out; the service may still be carrying it out, so docket did not send it again`,
+      `${t.operation}: ${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}, and ${looked} did not find it carried out${why}; the service may still be carrying it out, so docket did not send it again`,
       'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing',
     );
   }
@@ -560,11 +566,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           const found = await lookUp();
           if (found !== undefined) return found;
           if (mayStillLand(a)) {
-            const landed = await readWhileLanding(t, lookUp);
-            if (landed !== undefined) return landed;
+            const landing = await readWhileLanding(t, lookUp);
+            if (landing.found !== undefined) return landing.found;
             // Docket's own attempt ran out: the request may still be running there, so it is not sent again.
             // A gateway's 504 is an answer: after the reads, the create is repeated as after a 502.
-            if (a.kind === 'failure') throw stillRunning(t, a, requestId);
+            if (a.kind === 'failure') throw stillRunning(t, a, requestId, landing);
           }
           if (readNow) checkBudget(t, a, wanted, retryAfter);
           if (!canRetry) throw gaveUp(t, a, n + 1);

@@ -1533,6 +1533,17 @@ describe('create with unknown outcome', () => {
     expect(sleeps.filter((ms) => ms >= 2_000)).toEqual([2_000, 5_000]);
   });
 
+  it('says how long it read for when the time budget cut the reads short, and that it did', async () => {
+    // 3 s left after the attempt: the read at once and the one 2 s later, not the one 5 s after that.
+    const { mock, client } = setup({ timeoutMs: 40, deadline: Date.now() + 3_000 });
+    mock.intercept({ path: '/v1/slow', method: 'POST' }).reply(201, { data: res('late') }).delay(400);
+    let reads = 0;
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/slow', body: { name: 'X' }, operation: 'create x', recover: async () => (reads++, undefined) }))) as DocketError;
+    expect(err.code).toBe('outcome-pending');
+    expect(err.message).toContain("and reads over the next 2 s did not find it carried out; this command's time budget ran out before it could read again; the service may still be carrying it out");
+    expect(reads).toBe(2);
+  });
+
   it('after a gateway 504, reads over seconds before posting again, and a later read that finds it ends there', async () => {
     const { mock, client, sleeps } = setup();
     let posts = 0;
