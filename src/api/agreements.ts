@@ -139,11 +139,12 @@ export class AgreementsApi {
    * have a plan read one organization and apply its settings to another (which answers 404).
    */
   private async checkOwnOrganization(configured: ApiResource<AgreementsOrganizationAttrs>): Promise<void> {
-    const owners = [...(await this.ownerOrganizationIds())];
+    // A check only: lists this key may not read (a 403, a refused page size) leave the setting as it is.
+    const owners = [...(await this.ownerOrganizationIds().catch(() => new Set<string>()))];
     if (owners.length === 0 || owners.some((id) => id.toLowerCase() === configured.id.toLowerCase())) return;
     throw aboutSetting(new DocketError(
       'unknown-organization',
-      `agreements.organization_id is ${configured.id}, but the templates and users the agreements API key lists belong to ${owners.join(', ')}: the key works on its own organization, and the id only says which of those it sees is that one`,
+      `agreements.organization_id is ${configured.id}, but the templates and users the agreements API key lists belong to ${owners.join(', ')}: the key reads and writes its own organization's objects, whichever organization the setting names`,
       `set \`agreements.organization_id\` to ${owners.length === 1 ? owners[0] : 'the key\'s own organization'}, or use the API key of organization ${configured.id}`,
     ), '/agreements/organization_id');
   }

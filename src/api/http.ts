@@ -692,7 +692,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;
       if (last !== undefined && last > 2 && last <= MAX_PAGES) {
         const targets = Array.from({ length: last - 1 }, (_, i) => pageTarget(i + 2));
-        for (const t of targets) seen.add(`${t.path}?${t.query}`);
+        for (const t of targets) seen.add(targetKey(t));
         // In batches: a page that only repeats earlier ones (paging that does not advance) stops the
         // read within one batch, not after the thousands of pages the first one stated.
         for (let from = 0; from < targets.length; from += PARALLEL_PAGES) {
@@ -865,7 +865,6 @@ class StopSignal extends EventEmitter {
   }
 }
 
-/** A duration as a person reads it: under a second in ms ("waiting 0.0 s, longer than the 0 s left" said nothing). */
 /** The last page a list states: a page number, or (links-only paging) the request of the page that `links.last` named. */
 type LastPage = number | string;
 
@@ -876,6 +875,8 @@ type LastPage = number | string;
 function grewPast(stated: LastPage | undefined, before: LastPage): boolean {
   if (stated === undefined) return false;
   if (typeof stated === 'number' && typeof before === 'number') return stated > before;
+  // A number beside a link says nothing of which is later: not taken for growth.
+  if (typeof stated !== typeof before) return false;
   return stated !== before;
 }
 
@@ -885,7 +886,10 @@ function targetKey(t: RequestTarget): string {
 
 const DAY_MS = 86_400_000;
 
-/** A wait or a budget as people read it: a Retry-After of 10^17 seconds is "more than a year", not 20 digits. */
+/**
+ * A wait or a budget as people read it: under a second in ms ("waiting 0.0 s, longer than the 0 s
+ * left" said nothing), and a Retry-After of 10^17 seconds as "more than a year", not 20 digits.
+ */
 function seconds(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms > 365 * DAY_MS) return 'more than a year';

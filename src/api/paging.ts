@@ -80,8 +80,8 @@ export function countProblem(body: Record<string, unknown>, items: number, first
   const p = meta && isPlainObject(meta.pagination) ? meta.pagination : undefined;
   if (!firstPage || !p || typeof p.records !== 'number' || !Number.isInteger(p.records)) return undefined;
   const links = isPlainObject(body.links) ? body.links : undefined;
-  const noNext = (p.next === null || p.next === undefined) && (links?.next === null || links?.next === undefined);
-  const atMostOne = (n: unknown): boolean => n === undefined || n === null || n === 0 || n === 1;
+  const noNext = (p.next === null || p.next === undefined) && (links?.next === null || links?.next === undefined || links.next === '');
+  const atMostOne = (n: unknown): boolean => n === undefined || n === null || n === 0 || n === 1 || n === '0' || n === '1';
   const onlyPage = atMostOne(p.current) && atMostOne(p.last) && noNext;
   return onlyPage && p.records !== items ? `"data" holds ${items} item${items === 1 ? '' : 's'}, but "meta.pagination.records" says the list holds ${p.records}` : undefined;
 }

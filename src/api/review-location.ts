@@ -66,17 +66,29 @@ export class ReviewLocator {
 
   /** Whether nested routes exist, asked once, after the first 404 of a run set to nested. */
   private nestedChecked: Promise<void> | undefined;
+  /** A request at the nested location succeeded: the routes and the organization are right, and a 404 is the object's. */
+  private nestedAnswered = false;
 
   /**
-   * `path_style: nested`, as set: a 404 is looked into once, so a service with flat routes (or
-   * another organization) is said as such rather than as the first list's bare 404.
+   * `path_style: nested`, as set: a 404 before any request there succeeded is looked into once, so
+   * a service with flat routes (or another organization) is said as such rather than as the first
+   * list's bare 404.
    */
   private async nestedAsSet<T>(fn: (where: ReviewLocation) => Promise<T>): Promise<T> {
     const where = await this.locate();
     try {
-      return await fn(where);
+      const value = await fn(where);
+      this.nestedAnswered = true;
+      return value;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) await (this.nestedChecked ??= this.checkNested());
+      if (!(error instanceof ApiError && error.status === 404) || this.nestedAnswered) throw error;
+      try {
+        await (this.nestedChecked ??= this.checkNested());
+      } catch (explained) {
+        // Nothing reached an object: what the 404 said of the request holds for the explanation.
+        if (explained instanceof DocketError) explained.notCarriedOut = error.notCarriedOut;
+        throw explained;
+      }
       throw error;
     }
   }
@@ -84,21 +96,18 @@ export class ReviewLocator {
   private async checkNested(): Promise<void> {
     // Only a clear answer explains the 404; anything else leaves it as it came.
     const listed = await this.listOrganizations().catch(() => null);
-    if (listed === null) return;
+    if (listed === null || this.nestedAnswered) return;
     if (listed === undefined) {
+      // A service of nested routes may lack the list too: only the flat edition's own route says it is flat.
+      const flat = await this.client.request({ method: 'GET', path: '/v1/organization', operation: 'read organization' }).then(() => true, () => false);
+      if (!flat || this.nestedAnswered) return;
       throw aboutSetting(new DocketError(
         'unknown-path-style',
-        `review.path_style is nested, but the review service at ${this.client.baseUrl} has no GET /v1/organizations (404): its routes may be flat`,
-        'set `review.path_style` to auto (or flat) if the service acts on the key\'s own organization at /v1/playbooks; else check DOCKET_REVIEW_URL',
+        `review.path_style is nested, but the review service at ${this.client.baseUrl} has flat routes (GET /v1/organization answers, GET /v1/organizations is 404)`,
+        'set `review.path_style` to auto or flat: flat routes act on the key\'s own organization at /v1/playbooks',
       ), '/review/path_style');
     }
-    if (!listed.some((o) => o.id.toLowerCase() === this.configuredId!.toLowerCase())) {
-      throw aboutSetting(new DocketError(
-        'unknown-organization',
-        `the review API key does not see organization ${this.configuredId}; it sees ${describeOrganizations(listed)}`,
-        'set `review.organization_id` (or DOCKET_ORGANIZATION_ID) to one of these ids',
-      ), '/review/organization_id');
-    }
+    if (!sees(listed, this.configuredId!)) throw notSeen(this.configuredId!, listed);
   }
 
   /**
@@ -158,12 +167,8 @@ export class ReviewLocator {
     const listed = await this.listOrganizations();
     if (listed) {
       if (configured) {
-        if (listed.some((o) => o.id === configured)) return location('nested', configured);
-        throw aboutSetting(new DocketError(
-          'unknown-organization',
-          `the review API key does not see organization ${configured}; it sees ${describeOrganizations(listed)}`,
-          'set `review.organization_id` (or DOCKET_ORGANIZATION_ID) to one of these ids',
-        ), '/review/organization_id');
+        if (sees(listed, configured)) return location('nested', configured);
+        throw notSeen(configured, listed);
       }
       if (listed.length === 1) return location('nested', listed[0]!.id);
       if (listed.length === 0) throw new DocketError('unknown-organization', 'the review API key belongs to no organization (GET /v1/organizations listed none)', 'check DOCKET_REVIEW_API_KEY');
@@ -226,5 +231,17 @@ export class ReviewLocator {
       throw error;
     }
   }
+}
+
+/** Whether the organizations listed hold `id` (a UUID in either letter case). */
+function sees(listed: readonly ApiResource<OrganizationAttrs>[], id: string): boolean {
+  return listed.some((o) => o.id.toLowerCase() === id.toLowerCase());
+}
+
+function notSeen(configured: string, listed: readonly ApiResource<OrganizationAttrs>[]): DocketError {
+  return aboutSetting(
+    new DocketError('unknown-organization', `the review API key does not see organization ${configured}; it sees ${describeOrganizations(listed)}`, 'set `review.organization_id` (or DOCKET_ORGANIZATION_ID) to one of these ids'),
+    '/review/organization_id',
+  );
 }
 

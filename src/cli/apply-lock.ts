@@ -10,7 +10,7 @@
  * nothing or a lock this process's exit removes (`releaseApplyLockSync`).
  */
 import { link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
@@ -54,7 +54,17 @@ export function applyLockPath(root: string): string {
 export function applyLockRoot(root: string): string {
   const lockPath = join(root, LOCK_FILE);
   const real = linkedFile(lockPath);
-  return real === lockPath ? root : dirname(real);
+  // Only a link to a file that is there: one to nothing is refused once the configuration is read,
+  // and nothing may be made where it leads first.
+  return real !== lockPath && isRegularFile(real) ? dirname(real) : root;
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldApplyLock> {

@@ -46,10 +46,11 @@ export function redact(text: string, secrets: readonly string[]): string {
 
 /**
  * A piece of a key at least this long beside an ellipsis is a key a message or an excerpt cut
- * short (quoteValue cuts at 60 characters, an excerpt's window at both ends); three characters
- * say nothing of a key, and shorter pieces would match ordinary text.
+ * short (quoteValue cuts at 60 characters, an excerpt's window at both ends); five characters
+ * say next to nothing of a key, and shorter pieces would match ordinary text (a key that starts
+ * `live_` would take the word from "changed live…").
  */
-const MIN_CUT_KEY = 4;
+const MIN_CUT_KEY = 6;
 const ELLIPSIS = /\.\.\.|…/g;
 
 /**
@@ -60,8 +61,10 @@ const ELLIPSIS = /\.\.\.|…/g;
 function redactCut(text: string, secret: string): string {
   if (!text.includes('…') && !text.includes('...')) return text;
   const cuts: [number, number][] = [];
+  // A start of the key cut short holds its first characters: none in the text, none to look for.
+  const headIn = text.includes(secret.slice(0, MIN_CUT_KEY));
   for (const m of text.matchAll(ELLIPSIS)) {
-    const before = cutStartBefore(text, m.index, secret);
+    const before = headIn ? cutStartBefore(text, m.index, secret) : undefined;
     if (before !== undefined) cuts.push([before, m.index]);
     const after = m.index + m[0].length;
     const end = cutPieceAfter(text, after, secret);
@@ -79,11 +82,18 @@ function redactCut(text: string, secret: string): string {
   return out + text.slice(from);
 }
 
-/** Where a start of `secret` (at least MIN_CUT_KEY long) begins that ends at `at`, if one does. */
+/**
+ * Where a start of `secret` (at least MIN_CUT_KEY long) begins that ends at `at`, if one does:
+ * looked for backwards within the key's length before `at` only, so each ellipsis of a long
+ * output costs as much as one key, not a scan of the rest of the output.
+ */
 function cutStartBefore(text: string, at: number, secret: string): number | undefined {
+  const earliest = Math.max(0, at - secret.length);
+  // The window before the ellipsis, searched on its own (a string search is not bounded otherwise).
+  const window = text.slice(earliest, at);
   const head = secret.slice(0, MIN_CUT_KEY);
-  for (let start = text.indexOf(head, Math.max(0, at - secret.length)); start !== -1 && start + MIN_CUT_KEY <= at; start = text.indexOf(head, start + 1)) {
-    if (secret.startsWith(text.slice(start, at))) return start;
+  for (let start = window.indexOf(head); start !== -1 && start + MIN_CUT_KEY <= window.length; start = window.indexOf(head, start + 1)) {
+    if (secret.startsWith(window.slice(start))) return earliest + start;
   }
   return undefined;
 }

@@ -12,7 +12,8 @@ export function atSetting(error: unknown, project: ProjectConfig, env: Readonly<
   if (!(error instanceof DocketError) || error instanceof ConfigError || error.setting === undefined) return error;
   const pointer = error.setting;
   const fromEnv = ENV_OVERRIDES.find((o) => `/${o.section}/${o.key}` === pointer);
-  if (fromEnv && (env[fromEnv.variable] ?? '') !== '') return error;
+  // As the loader reads it: a variable of spaces is unset.
+  if (fromEnv && (env[fromEnv.variable] ?? '').trim() !== '') return error;
   const positions = project.positions;
   const override = project.environment ? `/environments/${project.environment}${pointer}` : undefined;
   if (!positions || !((override !== undefined && positions.has(override)) || positions.has(pointer))) return error;

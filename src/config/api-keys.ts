@@ -45,12 +45,11 @@ export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): UsageErr
 }
 
 /**
- * A key's value written in a configuration file where no value holds it (a comment, a mapping
- * key): the loader's value checks miss it, and a commit would carry it into git. The first such
- * place, as a 1-based line and column, with the variable it is the value of.
+ * The first place a key's value is written in a file's text, as a 1-based line and column (a
+ * line ends at CR LF, CR or LF, as editors count them), with the variable it is the value of.
  */
-export function keyWrittenAside(text: string, env: Readonly<Record<string, string | undefined>>): { variable: string; line: number; col: number } | undefined {
-  for (const [variable, key] of keysOf(env)) {
+export function keyWrittenIn(text: string, keys: readonly [string, string][]): { variable: string; line: number; col: number } | undefined {
+  for (const [variable, key] of keys) {
     const at = text.indexOf(key);
     if (at === -1) continue;
     const before = text.slice(0, at);

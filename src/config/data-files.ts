@@ -9,7 +9,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { isSpecialFile, LINK_HINT, linkReason, NOT_REGULAR_FILE } from '../util/special-file.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { KEYS_STAY_OUT } from './api-keys.js';
+import { KEYS_STAY_OUT, keyWrittenIn } from './api-keys.js';
 import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { codePointOf, quoteAround, quoteValue } from './quote.js';
@@ -217,23 +217,17 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
  * shown in plans, as a key typed into a resource file would: refused at where it is.
  */
 function keyIn(file: string, text: string, keys: readonly [string, string][] | undefined): Diagnostic | undefined {
-  for (const [name, key] of keys ?? []) {
-    const at = text.indexOf(key);
-    if (at < 0) continue;
-    const before = text.slice(0, at);
-    const line = before.split('\n').length;
-    const col = at - before.lastIndexOf('\n');
-    return {
-      severity: 'error',
-      code: 'api-key-in-file',
-      message: `${file} holds the value of ${name}, an API key, which docket never puts into the configuration`,
-      file,
-      line,
-      col,
-      hint: `remove it: ${KEYS_STAY_OUT}`,
-    };
-  }
-  return undefined;
+  const found = keyWrittenIn(text, keys ?? []);
+  if (!found) return undefined;
+  return {
+    severity: 'error',
+    code: 'api-key-in-file',
+    message: `${file} holds the value of ${found.variable}, an API key, which docket never puts into the configuration`,
+    file,
+    line: found.line,
+    col: found.col,
+    hint: `remove it: ${KEYS_STAY_OUT}`,
+  };
 }
 
 /** Whether a real path (symbolic links resolved) lies in the real configuration directory. */

@@ -10,7 +10,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
-import { keysOf, keyWrittenAside, KEYS_STAY_OUT } from './api-keys.js';
+import { keysOf, keyWrittenIn, KEYS_STAY_OUT } from './api-keys.js';
 import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics } from './schema.js';
@@ -328,13 +328,14 @@ interface CheckContext {
  * refused at itself): said once per file, at the first.
  */
 function keyAsideIn(file: string, text: string | undefined, env: Record<string, string | undefined>, diagnostics: Diagnostic[]): void {
-  if (text === undefined || diagnostics.some((d) => d.file === file && d.code === 'api-key-in-file')) return;
-  const aside = keyWrittenAside(text, env);
+  const keys = text === undefined ? [] : keysOf(env).filter(([, key]) => text.includes(key));
+  if (keys.length === 0 || diagnostics.some((d) => d.file === file && d.code === 'api-key-in-file')) return;
+  const aside = keyWrittenIn(text!, keys);
   if (!aside) return;
   diagnostics.push({
     severity: 'error',
     code: 'api-key-in-file',
-    message: `this line holds the value of ${aside.variable}, an API key (in a comment or a key), which docket never puts into the configuration: a commit would carry it into git`,
+    message: `this line holds the value of ${aside.variable}, an API key, which docket never puts into the configuration: a commit would carry it into git`,
     file,
     line: aside.line,
     col: aside.col,

@@ -16,6 +16,7 @@ import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
 import { numberAsText } from '../config/written-number.js';
+import { joinPointer } from '../config/yaml-positions.js';
 import { sourceLines, type SourceLine } from '../config/source-lines.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { ResourceDoc } from '../config/types.js';
@@ -84,17 +85,17 @@ function valueKindsOfType(info: TemplateTypeInfo | undefined): ValueKinds | unde
  */
 function checkWrittenNumbers(doc: ResourceDoc, parameters: Plain, kinds: ValueKinds | undefined, diag: Diagnostics, lines: () => SourceLine): void {
   let lineAt: SourceLine | undefined;
-  const check = (path: string, value: unknown, kind: ValueKinds | undefined): void => {
+  const check = (keys: [string] | [string, string], value: unknown, kind: ValueKinds | undefined): void => {
     if (typeof value !== 'number' || kind?.k !== undefined) return;
-    const pointer = `/parameters/${path.replace('.', '/')}`;
-    const lossy = numberAsText(value, (lineAt ??= lines()), doc.positions.valueAt(pointer), path.slice(path.indexOf('.') + 1), true);
-    if (lossy) diag.add({ ...lossy, path: `parameters.${path}` });
+    const pointer = keys.reduce((at, key) => joinPointer(at, key), '/parameters');
+    const lossy = numberAsText(value, (lineAt ??= lines()), doc.positions.valueAt(pointer), keys.at(-1)!, true);
+    if (lossy) diag.add({ ...lossy, path: `parameters.${keys.join('.')}` });
   };
   for (const [key, value] of Object.entries(parameters)) {
     const kind = kinds?.p?.[key];
     if (key.startsWith('template_') && key.endsWith('_attributes') && isPlainObject(value)) {
-      for (const [nested, v] of Object.entries(value)) check(`${key}.${nested}`, v, kind?.p?.[nested]);
-    } else check(key, value, kind);
+      for (const [nested, v] of Object.entries(value)) check([key, nested], v, kind?.p?.[nested]);
+    } else check([key], value, kind);
   }
 }
 

@@ -103,10 +103,14 @@ function declaredPlaybook(declared: ReadonlyMap<string, PlaybookSubject> | undef
   return declared.get(key) ?? [...declared.values()].find((p) => p.formerNames?.some((f) => normName(f) === key));
 }
 
-/** Today's name of each former name the files' rules list in `renamed_from` (the first rule to claim it). */
-function todaysNames(declared: readonly SubjectRule[]): Map<string, string> {
+/**
+ * Today's name of each former name the files' rules list in `renamed_from` (the first rule to
+ * claim it); not a name a rule of the files has today (B renamed from A beside a new A: A is A).
+ */
+export function todaysNames(declared: readonly SubjectRule[]): Map<string, string> {
+  const current = new Set(declared.map((r) => nameKey(r.name)));
   const out = new Map<string, string>();
-  for (const rule of declared) for (const former of rule.formerNames ?? []) if (!out.has(nameKey(former)) && nameKey(former) !== nameKey(rule.name)) out.set(nameKey(former), rule.name);
+  for (const rule of declared) for (const former of rule.formerNames ?? []) if (!out.has(nameKey(former)) && !current.has(nameKey(former))) out.set(nameKey(former), rule.name);
   return out;
 }
 

@@ -59,14 +59,25 @@ describe('API keys in output', () => {
     expect(redact('a zqSECRETkey7731xyz-more b', ['zqSECRETkey7731xyz-more', 'zqSECRETkey7731xyz'])).toBe('a [redacted] b');
   });
 
-  it('replaces any piece of a key of 4 characters or more that an ellipsis cut short: its start, its end, or a piece between two', () => {
+  it('replaces any piece of a key of 6 characters or more that an ellipsis cut short: its start, its end, or a piece between two', () => {
     const key = 'Ab3dE6gH9jK1';
     const secrets = keyValues({ DOCKET_API_KEY: key });
     expect(redact(`got "\\u0007${'a'.repeat(46)}${key.slice(0, 11)}…"`, secrets)).toBe(`got "\\u0007${'a'.repeat(46)}[redacted]…"`);
-    expect(redact(`"${key.slice(0, 4)}..." and "${key.slice(0, 3)}..."`, secrets)).toBe(`"[redacted]..." and "${key.slice(0, 3)}..."`);
-    expect(redact(`…${key.slice(3)}bbbb and …${key.slice(2, 9)}… and …${key.slice(9)}`, secrets)).toBe('…[redacted]bbbb and …[redacted]… and …' + key.slice(9));
-    // Text beside an ellipsis that only looks like the key's pieces stays.
-    expect(redact('see … and gH9 … Ab3…', secrets)).toBe('see … and gH9 … Ab3…');
+    expect(redact(`"${key.slice(0, 6)}..." and "${key.slice(0, 5)}..."`, secrets)).toBe(`"[redacted]..." and "${key.slice(0, 5)}..."`);
+    expect(redact(`…${key.slice(3)}bbbb and …${key.slice(2, 9)}… and …${key.slice(7)}`, secrets)).toBe('…[redacted]bbbb and …[redacted]… and …' + key.slice(7));
+    // A key that starts with a word leaves the word in prose beside an ellipsis.
+    const worded = keyValues({ DOCKET_API_KEY: 'live_9f8e7d6c5b4a' });
+    expect(redact('Reading live... and changed live… 3', worded)).toBe('Reading live... and changed live… 3');
+    expect(redact('see … and gH9jK … Ab3dE…', secrets)).toBe('see … and gH9jK … Ab3dE…');
+  });
+
+  it('redacts a long output with an ellipsis on every line (a scan of the rest of it per ellipsis took minutes)', () => {
+    const secrets = keyValues({ DOCKET_API_KEY: 'sk_live_0123456789abcdef', DOCKET_REVIEW_API_KEY: 'rk_live_fedcba9876543210' });
+    const line = (n: number) => `  ~ rule "Playbook ${n}/Rule ${n}" actions: "ACCEPT a term of up to three years, and COUNTERPROP…" → "ACCEPT…"\n`;
+    const text = Array.from({ length: 32_000 }, (_, n) => line(n)).join('') + 'key: sk_live_0123…\n';
+    const out = redact(text, secrets);
+    expect(out.endsWith('key: [redacted]…\n')).toBe(true);
+    expect(out.length).toBe(text.length - 'sk_live_0123'.length + '[redacted]'.length);
   });
 
   it('replaces a long key a quote cut short, and one made into a file name', async () => {

@@ -104,7 +104,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         if (violations.length > 0 && !opts.force) {
           const why = violations.map(describePullViolation).join('; ');
           if (!dryRun) throw new UnsafePlanError(`refusing to pull: ${why}`, 'check that the service lists them (a service in trouble may answer an empty list); if they were removed in the app, run pull again with --force (or raise safety.max_delete_fraction); nothing was written');
-          s.logger.info(`Warning: pull will refuse to write this: ${why}; pass --force to write it anyway`);
+          // Said even with --quiet: it is what the pull would do.
+          io.stderr(`Warning: pull will refuse to write this: ${why}; pass --force to write it anyway\n`);
         }
         if (!dryRun) {
           await writePulled(root, result.files, {

@@ -64,8 +64,16 @@ describe('the agreements organization', () => {
     mock.intercept({ path: (p) => p.startsWith('/v1/templates') }).reply(200, { data: [withOrg('t1', 'o1')] }, { headers: JSON_HEADERS });
     mock.intercept({ path: (p) => p.startsWith('/v1/users') }).reply(200, { data: [] }, { headers: JSON_HEADERS });
     const error = (await api.getOrganization().catch((e: unknown) => e)) as DocketError;
-    expect([error.code, error.message]).toEqual(['unknown-organization', 'agreements.organization_id is o2, but the templates and users the agreements API key lists belong to o1: the key works on its own organization, and the id only says which of those it sees is that one']);
+    expect([error.code, error.message]).toEqual(['unknown-organization', 'agreements.organization_id is o2, but the templates and users the agreements API key lists belong to o1: the key reads and writes its own organization\'s objects, whichever organization the setting names']);
     expect(error.hint).toBe('set `agreements.organization_id` to o1, or use the API key of organization o2');
+  });
+
+  it('takes the configured one when the lists that would check it cannot be read', async () => {
+    const { mock, api } = setup('o2');
+    mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/templates') }).reply(403, { errors: [{ title: 'Forbidden' }] }, { headers: JSON_HEADERS });
+    mock.intercept({ path: (p) => p.startsWith('/v1/users') }).reply(200, { data: [] }, { headers: JSON_HEADERS });
+    expect((await api.getOrganization()).id).toBe('o2');
   });
 });
 

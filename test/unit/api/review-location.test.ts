@@ -118,8 +118,13 @@ describe('review path style', () => {
     // Nested, with an id: the first 404 is looked into once, and said as flat routes.
     const nestedWithId = await setup({ reviewPaths: 'flat' }, { pathStyle: 'nested', organizationId: DEFAULT_ORGANIZATION_ID });
     const routes = await failure(nestedWithId.review.listPlaybooks());
-    expect([routes.code, routes.message]).toEqual(['unknown-path-style', `review.path_style is nested, but the review service at ${nestedWithId.emulator.reviewUrl} has no GET /v1/organizations (404): its routes may be flat`]);
-    expect(routes.hint).toContain('set `review.path_style` to auto (or flat)');
+    expect([routes.code, routes.message]).toEqual(['unknown-path-style', `review.path_style is nested, but the review service at ${nestedWithId.emulator.reviewUrl} has flat routes (GET /v1/organization answers, GET /v1/organizations is 404)`]);
+    expect(routes.hint).toContain('set `review.path_style` to auto or flat');
+    // Once a request there succeeded, a 404 (no users list) is that request's, and nothing is looked into.
+    const noUsers = await setup({ reviewUsers: false }, { pathStyle: 'nested', organizationId: DEFAULT_ORGANIZATION_ID });
+    await noUsers.review.listPlaybooks();
+    expect(await noUsers.review.listUsers()).toBeUndefined();
+    expect(Object.keys(noUsers.routes()).filter((r) => r.includes('/v1/organizations') && !r.includes(':org'))).toEqual([]);
     // On nested routes, a 404 for an object is still that object's.
     const real = await setup({}, { pathStyle: 'nested', organizationId: DEFAULT_ORGANIZATION_ID });
     expect((await failure(real.review.listRules('00000000-0000-4000-8000-00000000abcd'))).code).toBe('not-found');

@@ -542,7 +542,7 @@ describe('loadConfig: API keys typed into a file', () => {
       },
       { processEnv: { DOCKET_API_KEY: key } },
     );
-    const aside = 'this line holds the value of DOCKET_API_KEY, an API key (in a comment or a key), which docket never puts into the configuration: a commit would carry it into git';
+    const aside = 'this line holds the value of DOCKET_API_KEY, an API key, which docket never puts into the configuration: a commit would carry it into git';
     expect(r.diagnostics.filter((d) => d.code === 'api-key-in-file').map((d) => [brief(d), d.message])).toEqual([
       ['docket.yaml:2:8 api-key-in-file', aside],
       ['p.yaml:3:20 api-key-in-file', aside],
