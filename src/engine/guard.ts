@@ -15,11 +15,16 @@ export interface GuardViolation {
 export const GUARD_MIN_LIVE = 5;
 
 export function massDeleteViolations(plan: Plan, live: LiveResource[], threshold: number): GuardViolation[] {
+  return violations(plan.changes.filter((c) => c.action === 'delete' || c.action === 'archive'), live, threshold);
+}
+
+/** The kinds whose removals are more than `threshold` of the objects `of` holds of them (at least GUARD_MIN_LIVE). */
+function violations(removed: readonly { kind: KindName }[], of: readonly { kind: KindName }[], threshold: number): GuardViolation[] {
   const removals = new Map<KindName, number>();
-  for (const c of plan.changes) if (c.action === 'delete' || c.action === 'archive') removals.set(c.kind, (removals.get(c.kind) ?? 0) + 1);
+  for (const r of removed) removals.set(r.kind, (removals.get(r.kind) ?? 0) + 1);
   const out: GuardViolation[] = [];
   for (const [kind, count] of removals) {
-    const total = live.filter((l) => l.kind === kind).length;
+    const total = of.filter((o) => o.kind === kind).length;
     if (total >= GUARD_MIN_LIVE && count / total > threshold) out.push({ kind, removals: count, live: total, threshold });
   }
   return out.sort((a, b) => a.kind.localeCompare(b.kind));
@@ -30,8 +35,9 @@ export function guardWarning(v: GuardViolation): string {
   return `apply will refuse this plan: ${describeViolation(v)}; pass --force to apply it anyway`;
 }
 
+const pct = (n: number): string => `${Math.round(n * 1000) / 10}%`;
+
 export function describeViolation(v: GuardViolation): string {
-  const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
   return `the plan removes ${v.removals} of ${v.live} live ${v.kind} objects (${pct(v.removals / v.live)}), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
 }
 
@@ -54,18 +60,10 @@ export function pullRemovalViolations(
     for (let at = r.key.indexOf('/'); at !== -1; at = r.key.indexOf('/', at + 1)) if (parents.has(`${parentKind}:${r.key.slice(0, at)}`)) return true;
     return false;
   };
-  const removals = new Map<KindName, number>();
-  for (const r of removed) if (!withParent(r)) removals.set(r.kind, (removals.get(r.kind) ?? 0) + 1);
-  const out: GuardViolation[] = [];
-  for (const [kind, count] of removals) {
-    const total = declared.filter((d) => d.kind === kind).length;
-    if (total >= GUARD_MIN_LIVE && count / total > threshold) out.push({ kind, removals: count, live: total, threshold });
-  }
-  return out.sort((a, b) => a.kind.localeCompare(b.kind));
+  return violations(removed.filter((r) => !withParent(r)), declared, threshold);
 }
 
 export function describePullViolation(v: GuardViolation): string {
-  const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
   return `the pull takes ${v.removals} of the ${v.live} ${v.kind} objects the files declare out of them (${pct(v.removals / v.live)}; removed live), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
 }
 

@@ -79,15 +79,21 @@ describe('docket test against a standalone emulator', () => {
     expect(strict.stdout).toContain('FAIL  a perpetual NDA is flagged for its term (2/3 runs passed, replayed)');
   });
 
-  it('captures a case from the decisions recorded on a review, which then passes', async () => {
-    const dir = await example();
+  /** A review of the perpetual NDA (run by docket test), its first flag given `decision` as a reviewer would. */
+  async function decidedReview(dir: string, decision: string): Promise<{ reviewId: string; rule: string }> {
     const run = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu().env });
     const report = JSON.parse(run.stdout) as { suites: { cases: { name: string; evidence: string[] }[] }[] };
     const reviewId = report.suites[0]!.cases.find((c) => c.name.startsWith('a perpetual'))!.evidence[0]!;
     const base = `${emu().env.DOCKET_REVIEW_URL}/v1/organizations/${DEFAULT_ORGANIZATION_ID}/reviews/${reviewId}`;
     const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
-    const flags = (await (await fetch(`${base}/flag_violations`, { headers })).json()) as { data: { id: string }[] };
-    await fetch(`${base}/flag_violations/${flags.data[0]!.id}`, { method: 'PATCH', headers, body: JSON.stringify({ decision: 'confirmed' }) });
+    const flags = (await (await fetch(`${base}/flag_violations`, { headers })).json()) as { data: { id: string; attributes: { rule: string } }[] };
+    await fetch(`${base}/flag_violations/${flags.data[0]!.id}`, { method: 'PATCH', headers, body: JSON.stringify({ decision }) });
+    return { reviewId, rule: flags.data[0]!.attributes.rule };
+  }
+
+  it('captures a case from the decisions recorded on a review, which then passes', async () => {
+    const dir = await example();
+    const { reviewId } = await decidedReview(dir, 'confirmed');
 
     // A name docket would read as a resource file is refused before the review is read.
     const misnamed = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', join(dir, 'tests/captured.yaml')], { env: emu().env });
@@ -191,14 +197,8 @@ describe('docket test against a standalone emulator', () => {
 
   it('captures a decision on a rule the files renamed since under the name they give it now', async () => {
     const dir = await example();
-    const run = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu().env });
-    const report = JSON.parse(run.stdout) as { suites: { cases: { name: string; evidence: string[] }[] }[] };
-    const reviewId = report.suites[0]!.cases.find((c) => c.name.startsWith('a perpetual'))!.evidence[0]!;
-    const base = `${emu().env.DOCKET_REVIEW_URL}/v1/organizations/${DEFAULT_ORGANIZATION_ID}/reviews/${reviewId}`;
-    const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
-    const flags = (await (await fetch(`${base}/flag_violations`, { headers })).json()) as { data: { id: string; attributes: { rule: string } }[] };
-    expect(flags.data[0]!.attributes.rule).toContain('Term');
-    await fetch(`${base}/flag_violations/${flags.data[0]!.id}`, { method: 'PATCH', headers, body: JSON.stringify({ decision: 'dismissed' }) });
+    const { reviewId, rule } = await decidedReview(dir, 'dismissed');
+    expect(rule).toContain('Term');
     const playbook = join(dir, 'playbooks/inbound-nda.yaml');
     await writeFile(playbook, (await readFile(playbook, 'utf8')).replace('  - name: Term\n', '  - name: Duration\n    renamed_from: [Term]\n'));
     const captured = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', 'tests/renamed.test.yaml', '--playbook', 'Inbound NDA'], { env: emu().env });
