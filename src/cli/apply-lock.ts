@@ -53,7 +53,13 @@ export function applyLockPath(root: string): string {
  */
 export function applyLockRoot(root: string): string {
   const lockPath = join(root, LOCK_FILE);
-  const real = linkedFile(lockPath);
+  let real: string;
+  try {
+    real = linkedFile(lockPath);
+  } catch {
+    // A link that loops: refused once the configuration is read (invalid-lock-file).
+    return root;
+  }
   // Only a link to a file that is there: one to nothing is refused once the configuration is read,
   // and nothing may be made where it leads first.
   return real !== lockPath && isRegularFile(real) ? dirname(real) : root;

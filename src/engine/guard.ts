@@ -43,24 +43,13 @@ export function describeViolation(v: GuardViolation): string {
 
 /**
  * The same guard for `docket pull`: objects removed live that it would take out of the files,
- * against those of the kind the files declare. An empty list from a service in trouble would
- * otherwise take every file out of git in one pull request.
+ * against those of the kind the files declare, the rules of a playbook removed with it included
+ * (an empty playbook list from a service in trouble takes four playbooks and all their rules
+ * out; four are too few for a share, their rules are not). Otherwise one pull request would take
+ * every file out of git.
  */
-export function pullRemovalViolations(
-  removed: readonly { kind: KindName; key: string }[],
-  declared: readonly { kind: KindName }[],
-  threshold: number,
-  parentKindOf: (kind: KindName) => KindName | undefined,
-): GuardViolation[] {
-  // A rule goes with its playbook: counted with it, not again as one of the kind's.
-  const parents = new Set(removed.map((r) => `${r.kind}:${r.key}`));
-  const withParent = (r: { kind: KindName; key: string }): boolean => {
-    const parentKind = parentKindOf(r.kind);
-    if (parentKind === undefined) return false;
-    for (let at = r.key.indexOf('/'); at !== -1; at = r.key.indexOf('/', at + 1)) if (parents.has(`${parentKind}:${r.key.slice(0, at)}`)) return true;
-    return false;
-  };
-  return violations(removed.filter((r) => !withParent(r)), declared, threshold);
+export function pullRemovalViolations(removed: readonly { kind: KindName }[], declared: readonly { kind: KindName }[], threshold: number): GuardViolation[] {
+  return violations(removed, declared, threshold);
 }
 
 export function describePullViolation(v: GuardViolation): string {

@@ -47,7 +47,11 @@ export function toYaml(value: unknown, quote?: (text: string) => boolean, indent
       else if (quote && typeof node.value === 'string' && quote(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
-  const text = escapeInvisible(doc.toString({ lineWidth: 0, indent, indentSeq: true }));
+  const written = escapeInvisible(doc.toString({ lineWidth: 0, indent, indentSeq: true }));
+  // The library writes a mapping value's block indentation indicator as 2 whatever the step; its
+  // lines are one step deeper than their key, so the indicator is the step (`|4` in a file of 4
+  // spaces). A list item's block is 2 past its dash either way.
+  const text = indent === 2 ? written : written.replace(/^([^\n]*: )([|>])2([+-]?)$/gm, `$1$2${indent}$3`);
   // Every file docket writes whole is read back before it is written: a value the library writes
   // so that it reads otherwise (spaces a block scalar drops) stops the command instead of changing data.
   const read: unknown = parse(text, { logLevel: 'silent' });

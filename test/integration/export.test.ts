@@ -323,7 +323,11 @@ describe('docket export', () => {
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('Removed live');
     expect(drift.stdout).toContain('- playbook "Vendor MSA" (playbooks/vendor-msa.yaml:2)');
-    const pulled = await cli('pull', '-C', out);
+    // Its rules are 2 of the 5 the files declare: over safety.max_delete_fraction, so --force.
+    const refused = await cli('pull', '-C', out);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('refusing to pull: the pull takes 2 of the 5 rule objects')]);
+    expect(Object.keys(await tree(out))).toContain('playbooks/vendor-msa.yaml');
+    const pulled = await cli('pull', '-C', out, '--force');
     expect([pulled.code, pulled.stderr]).toEqual([0, '']);
     expect(Object.keys(await tree(out))).not.toContain('playbooks/vendor-msa.yaml');
     await expectNoChanges(cli, out);

@@ -298,6 +298,14 @@ describe('hostile and broken configurations', () => {
     expect((await runCli(['plan', '-C', via, '--emulator'])).stdout).toContain('No changes.');
   }, 20_000);
 
+  it('a docket.lock.json that is a link looping to itself is refused by apply as by plan, not a crash', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET });
+    await symlink('docket.lock.json', join(dir, 'docket.lock.json'));
+    const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect([applied.code, applied.stderr]).toEqual([1, expect.stringContaining('docket.lock.json:1:1 error invalid-lock-file docket.lock.json cannot be read (it is a symbolic link that loops)')]);
+    expect(applied.stderr).not.toContain('Internal error');
+  });
+
   it('a docket.lock.json linked out of the directory to no file is refused: apply would make a file wherever the link says', async () => {
     const outside = await makeDir({});
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'a.yaml': 'kind: Attachment\nname: A\nfile: a.pdf\n', 'a.pdf': '%PDF-1.4\n%%EOF\n' });

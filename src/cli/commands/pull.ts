@@ -100,7 +100,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           ...(dryRun ? {} : { inSync: new Map([...goneRecords(details.plan, s.workspace.desired, details.live, KINDS, s.sync(), kinds), ...inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds)]) }),
         });
         const removedLive = result.pulled.filter((e) => e.direction === 'removed-live');
-        const violations = pullRemovalViolations(removedLive, s.workspace.desired, project.safety.max_delete_fraction, (kind) => KINDS.find((k) => k.name === kind)?.parentKind);
+        const violations = pullRemovalViolations(removedLive, s.workspace.desired, project.safety.max_delete_fraction);
         if (violations.length > 0 && !opts.force) {
           const why = violations.map(describePullViolation).join('; ');
           if (!dryRun) throw new UnsafePlanError(`refusing to pull: ${why}`, 'check that the service lists them (a service in trouble may answer an empty list); if they were removed in the app, run pull again with --force (or raise safety.max_delete_fraction); nothing was written');

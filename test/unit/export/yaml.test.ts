@@ -27,6 +27,13 @@ describe('toYaml', () => {
     expect(parse(text)).toEqual(value);
   });
 
+  it('writes text that starts with spaces in a block whose indicator is the step, at 4 spaces too (the library wrote 2)', () => {
+    expect(toYaml([{ name: 'Gamma', actions: '  lead\nACCEPT g' }], undefined, 4)).toBe('- name: Gamma\n  actions: |4-\n        lead\n      ACCEPT g\n');
+    expect(toYaml({ questions: '  q\nq2\n' }, undefined, 4)).toBe('questions: |4\n      q\n    q2\n');
+    // A list item's block is 2 past its dash at any step.
+    expect(toYaml({ list: ['  a\nb'] }, undefined, 4)).toBe('list:\n    - |2-\n        a\n      b\n');
+  });
+
   it('keeps the key order it is given', () => {
     expect(toYaml({ kind: 'Playbook', name: 'B', description: 'x', rules: [] })).toBe('kind: Playbook\nname: B\ndescription: x\nrules: []\n');
     expect(toYaml({ z: 1, a: 2 })).toBe('z: 1\na: 2\n');
