@@ -5,6 +5,7 @@
 
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
 import { UsageError } from '../errors.js';
+import type { Diagnostic } from '../diagnostics.js';
 
 /** Each service's own key variable; DOCKET_API_KEY serves whichever has none. */
 export const API_KEY_VARIABLES = { review: 'DOCKET_REVIEW_API_KEY', agreements: 'DOCKET_AGREEMENTS_API_KEY' } as const;
@@ -57,5 +58,24 @@ export function keyWrittenIn(text: string, keys: readonly [string, string][]): {
     return { variable, line: (before.match(/\r\n|\r|\n/g)?.length ?? 0) + 1, col: at - lineStart + 1 };
   }
   return undefined;
+}
+
+/**
+ * A key's value written anywhere in a file of the configuration (a comment, a key name, a test
+ * file's case): `api-key-in-file` at the first place, since a commit would carry it into git.
+ */
+export function keyInFileText(file: string, text: string, env: Readonly<Record<string, string | undefined>>): Diagnostic | undefined {
+  const keys = keysOf(env).filter(([, key]) => text.includes(key));
+  const found = keys.length === 0 ? undefined : keyWrittenIn(text, keys);
+  if (!found) return undefined;
+  return {
+    severity: 'error',
+    code: 'api-key-in-file',
+    message: `this line holds the value of ${found.variable}, an API key, which docket never puts into the configuration: a commit would carry it into git`,
+    file,
+    line: found.line,
+    col: found.col,
+    hint: `remove it: ${KEYS_STAY_OUT}`,
+  };
 }
 

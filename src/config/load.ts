@@ -10,7 +10,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
-import { keysOf, keyWrittenIn, KEYS_STAY_OUT } from './api-keys.js';
+import { keyInFileText, keysOf } from './api-keys.js';
 import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics } from './schema.js';
@@ -320,29 +320,19 @@ interface CheckContext {
 }
 
 /**
- * The API keys `text` may hold once substituted. Made here, not as a closure in `checkDocument`: that would share its
- * scope with the returned document's getters and keep every file's text alive.
- */
-/**
  * A key written in a comment or a key name of `file`, when no value of it holds one (a value is
  * refused at itself): said once per file, at the first.
  */
 function keyAsideIn(file: string, text: string | undefined, env: Record<string, string | undefined>, diagnostics: Diagnostic[]): void {
-  const keys = text === undefined ? [] : keysOf(env).filter(([, key]) => text.includes(key));
-  if (keys.length === 0 || diagnostics.some((d) => d.file === file && d.code === 'api-key-in-file')) return;
-  const aside = keyWrittenIn(text!, keys);
-  if (!aside) return;
-  diagnostics.push({
-    severity: 'error',
-    code: 'api-key-in-file',
-    message: `this line holds the value of ${aside.variable}, an API key, which docket never puts into the configuration: a commit would carry it into git`,
-    file,
-    line: aside.line,
-    col: aside.col,
-    hint: `remove it: ${KEYS_STAY_OUT}`,
-  });
+  if (text === undefined || diagnostics.some((d) => d.file === file && d.code === 'api-key-in-file')) return;
+  const found = keyInFileText(file, text, env);
+  if (found) diagnostics.push(found);
 }
 
+/**
+ * The API keys `text` may hold once substituted. Made here, not as a closure in `checkDocument`: that would share its
+ * scope with the returned document's getters and keep every file's text alive.
+ */
 function keysWritten(env: Record<string, string | undefined>, text: string, placeholders: boolean): [string, string][] {
   return keysOf(env).filter(([, key]) => placeholders || text.includes(key));
 }

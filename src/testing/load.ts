@@ -16,6 +16,7 @@ import { didYouMean } from '../config/suggest.js';
 import { quoteValue } from '../config/quote.js';
 import { textDiagnostics, withoutEchoesOf } from '../config/text-hygiene.js';
 import { writtenIn } from '../config/written-number.js';
+import { keyInFileText } from '../config/api-keys.js';
 import { linesIn } from '../config/source-lines.js';
 import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
@@ -56,7 +57,7 @@ export async function findTestFiles(root: string): Promise<string[]> {
   return (await discoverYamlFiles(root)).files.filter(isTestFile);
 }
 
-export async function loadTests(root: string, subjects: TestSubjects, only?: readonly string[]): Promise<LoadedTests> {
+export async function loadTests(root: string, subjects: TestSubjects, only?: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): Promise<LoadedTests> {
   const found = await findTestFiles(root);
   const files = only && only.length > 0 ? found.filter((f) => only.includes(f)) : found;
   const validate = await schemaValidator(TEST_SCHEMA);
@@ -79,6 +80,9 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     }
     const parsed = parseWithPositions(read.text, file);
     diagnostics.push(...parsed.diagnostics);
+    // A key pasted into a test (a case's name, a comment) would be committed with it.
+    const key = keyInFileText(file, read.text, env);
+    if (key) diagnostics.push(key);
     // To quote a value as written (`review_type: ~`, `repeat: 0x3`).
     const lineOf = linesIn(read.text);
     const written = writtenIn(lineOf);

@@ -87,9 +87,15 @@ describe('docket test with broken inputs', () => {
     const r = await runCli(['test', '-C', dir, '--junit', junit], { env: { ...emu().env, DOCKET_AGREEMENTS_API_KEY: key } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('no Playbook named "Inbound [redacted]" is declared');
+    // The key is in the file: refused there too, as in any file of the configuration.
+    expect(r.stderr).toContain('tests/broken.test.yaml:2:20 error api-key-in-file this line holds the value of DOCKET_AGREEMENTS_API_KEY');
     const xml = await readFile(join(dir, 'junit.xml'), 'utf8');
     expect(xml).toContain('Inbound [redacted]');
     expect(xml).not.toMatch(/ABCDEF/);
+    // In a comment of a test file, for validate too.
+    await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA   # ' + key, 'cases: []', ''].join('\n'));
+    const validated = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
+    expect([validated.code, validated.stdout + validated.stderr]).toEqual([1, expect.stringContaining('tests/broken.test.yaml:2:27 error api-key-in-file')]);
   });
 
   it('annotates a broken test file\'s lines for GitHub, as plan annotates a broken configuration', async () => {

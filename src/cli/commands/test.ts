@@ -112,7 +112,7 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   const project = workspace.config.project;
   const subjects: TestSubjects = { playbooks: declaredPlaybooks(workspace.desired), templates: declaredTemplates(workspace.desired), actor: project.agreements.actor };
   const only = await namedTestFiles(io.cwd, project.root, files);
-  const loaded = await loadTests(project.root, subjects, only);
+  const loaded = await loadTests(project.root, subjects, only, io.env);
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
   const selected = selectTargets(loaded.files, opts.target, subjects);
   // As a FILES argument that names nothing: a CI job's --target that tests nothing must not pass.

@@ -24,11 +24,11 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
     .action(async (opts: ValidateOptions) => {
       const color = useColor(io, opts);
       try {
-        const project = await loadWorkspace({ dir: opts.dir, processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }).catch(withTestProblems);
+        const project = await loadWorkspace({ dir: opts.dir, processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }).catch((error: unknown) => withTestProblems(error, io.env));
         const count = project.desired.length;
         // The `*.test.yaml` files are checked against the configuration they test.
         const actor = project.config.project.agreements.actor;
-        const tests = await loadTests(project.config.project.root, { playbooks: declaredPlaybooks(project.desired), templates: declaredTemplates(project.desired), actor });
+        const tests = await loadTests(project.config.project.root, { playbooks: declaredPlaybooks(project.desired), templates: declaredTemplates(project.desired), actor }, undefined, io.env);
         if (tests.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError([...project.diagnostics, ...tests.diagnostics], 'the test files are invalid', project.config.project.root);
         project.diagnostics.push(...tests.diagnostics);
         if (opts.output === 'json') {
@@ -55,14 +55,14 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
  * problem at once), checked against what the configuration declares where every document of it
  * could be read, and otherwise without what they name, which is unknown.
  */
-async function withTestProblems(error: unknown): Promise<never> {
+async function withTestProblems(error: unknown, env: Readonly<Record<string, string | undefined>>): Promise<never> {
   // Only in a configuration directory: above one, the walk would read other projects' tests.
   if (!(error instanceof ConfigError) || !error.root || !PROJECT_FILES.some((f) => existsSync(join(error.root!, f)))) throw error;
   const declared = error.declared;
   const subjects = declared
     ? { playbooks: declaredPlaybooks(declared.desired), templates: declaredTemplates(declared.desired), actor: declared.actor }
     : { playbooks: new Map(), templates: new Map(), actor: undefined, unknown: true };
-  const tests = await loadTests(error.root, subjects).catch(() => undefined);
+  const tests = await loadTests(error.root, subjects, undefined, env).catch(() => undefined);
   if (!tests || tests.diagnostics.length === 0) throw error;
   throw new ConfigError([...error.diagnostics, ...tests.diagnostics], error.message, error.root);
 }
