@@ -15,6 +15,7 @@ import { createLimiter, type Limiter } from './limiter.js';
 import { markFound } from './found.js';
 import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
+import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
@@ -660,7 +661,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const earlier = ids.get(item.id);
         if (earlier !== undefined) {
           // A page that shifted while the list was read repeats an item; one id for two objects is no repeat.
-          if (!isDeepStrictEqual(earlier, item)) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} named id ${clean(item.id.slice(0, 64))} for two different objects on different pages`, 'nothing was changed; run the command again (an object changed while the list was read), and report it to the service if it persists');
+          if (!isDeepStrictEqual(earlier, item)) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} named id ${clean(shortId(item.id))} for two different objects on different pages`, 'nothing was changed; run the command again (an object changed while the list was read), and report it to the service if it persists');
           continue;
         }
         ids.set(item.id, item);
@@ -925,7 +926,7 @@ function existingObjectOf(isExistingId: ((id: string) => boolean) | undefined, a
   if (!isExistingId || !hasDataId(answer)) return undefined;
   const id = (answer as { data: { id: string } }).data.id;
   if (!isExistingId(id) || (answersId !== undefined && answersId.toLowerCase() === id.toLowerCase())) return undefined;
-  return `id ${JSON.stringify(id.slice(0, 64))}, of an object live before this apply`;
+  return `id ${JSON.stringify(shortId(id))}, of an object live before this apply`;
 }
 
 function hasDataId(answer: unknown): boolean {

@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import { isPlainObject } from '../util/plain.js';
 import type { ApiResource } from './types.js';
 import { UUID, UUID_SEGMENTS } from '../util/uuid.js';
-import { idProblem } from './path-segment.js';
+import { idProblem, shortId } from './path-segment.js';
 import { firstError } from './problem.js';
 
 /** What docket asks for first; smaller sizes are tried when a service refuses it. */
@@ -57,12 +57,12 @@ export function listProblem(body: unknown, identity?: string): string | undefine
     const unsafe = idProblem(item.id);
     if (unsafe) return `item ${i} of "data" ${unsafe}`;
     const first = at.get(item.id);
-    if (first !== undefined) return `items ${first} and ${i} of "data" have the same id (${item.id.slice(0, 64)})`;
+    if (first !== undefined) return `items ${first} and ${i} of "data" have the same id (${shortId(item.id)})`;
     at.set(item.id, i);
-    if (!isPlainObject(item.attributes)) return `item ${i} of "data" (id ${item.id.slice(0, 64)}) has no "attributes" object`;
+    if (!isPlainObject(item.attributes)) return `item ${i} of "data" (id ${shortId(item.id)}) has no "attributes" object`;
     const key = identity === undefined ? undefined : item.attributes[identity];
     if (identity !== undefined && (typeof key !== 'string' || key.trim() === '')) {
-      return `item ${i} of "data" (id ${item.id.slice(0, 64)}) has no "${identity}" (${key === undefined ? 'missing' : showJson(key, 64)})`;
+      return `item ${i} of "data" (id ${shortId(item.id)}) has no "${identity}" (${key === undefined ? 'missing' : showJson(key, 64)})`;
     }
   }
   return undefined;
@@ -105,7 +105,7 @@ export function bodyProblem(body: unknown): string | undefined {
   if (typeof data.id !== 'string' || data.id === '') return '"data" has no string "id"';
   const unsafe = idProblem(data.id);
   if (unsafe) return `"data" ${unsafe}`;
-  if (!isPlainObject(data.attributes)) return `"data" (id ${data.id.slice(0, 64)}) has no "attributes" object`;
+  if (!isPlainObject(data.attributes)) return `"data" (id ${shortId(data.id)}) has no "attributes" object`;
   return undefined;
 }
 
@@ -124,7 +124,7 @@ export function resourceProblem(body: unknown, id?: string): string | undefined 
   const got = (body.data as { id: string }).id;
   // A UUID is the same in either case; any other id only as written.
   const same = got === id || (UUID.test(got) && UUID.test(id) && got.toLowerCase() === id.toLowerCase());
-  return same ? undefined : `"data" is another object (id ${got.slice(0, 64)}), not the one asked for (${id.slice(0, 64)})`;
+  return same ? undefined : `"data" is another object (id ${shortId(got)}), not the one asked for (${shortId(id)})`;
 }
 
 /**

@@ -9,7 +9,15 @@ import { DocketError } from '../errors.js';
  */
 export function idProblem(id: string): string | undefined {
   if (id !== '.' && id !== '..' && !/[/\\?#%\u0000-\u0020\u007f]/.test(id)) return undefined;
-  return `has an id that cannot be one segment of a URL (${JSON.stringify(id.slice(0, 64))})`;
+  return `has an id that cannot be one segment of a URL (${JSON.stringify(shortId(id))})`;
+}
+
+/**
+ * An id as a message quotes it: at most 64 characters, and an ellipsis where it was cut, so what
+ * output redacts as a key cut short (cli/redact.ts) is seen to be cut.
+ */
+export function shortId(id: string): string {
+  return id.length > 64 ? `${id.slice(0, 64)}…` : id;
 }
 
 /**

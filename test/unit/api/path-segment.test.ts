@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pathSegment } from '../../../src/api/path-segment.js';
+import { idProblem, pathSegment, shortId } from '../../../src/api/path-segment.js';
+import { keyValues, redact } from '../../../src/cli/redact.js';
 import { DocketError } from '../../../src/errors.js';
 
 describe('pathSegment', () => {
@@ -15,3 +16,14 @@ describe('pathSegment', () => {
     }
   });
 });
+
+describe('shortId', () => {
+  it('cuts an id over 64 characters with an ellipsis, so a key at the cut is seen to be cut and redacted', () => {
+    const key = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+    const problem = idProblem(`${'x'.repeat(40)}${key}/x`)!;
+    expect(problem).toBe(`has an id that cannot be one segment of a URL ("${'x'.repeat(40)}${key.slice(0, 24)}…")`);
+    expect(redact(problem, keyValues({ DOCKET_API_KEY: key }))).toBe(`has an id that cannot be one segment of a URL ("${'x'.repeat(40)}[redacted]…")`);
+    expect(shortId('a/b')).toBe('a/b');
+  });
+});
+
