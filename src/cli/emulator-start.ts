@@ -2,6 +2,7 @@
 import { DocketError } from '../errors.js';
 import { isLink } from '../util/special-file.js';
 import { StateFileError } from '../emulator/persist.js';
+import { SeedError } from '../emulator/review-records.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../emulator/server.js';
 
 /**
@@ -22,6 +23,7 @@ export async function startEmulatorForCli(options: EmulatorOptions): Promise<Run
     if (code === 'EACCES') throw new DocketError('port-denied', `cannot start the emulator: listening on ${where} is not permitted`, 'use a port above 1024, or 0 for a free one');
     if (code === 'EADDRNOTAVAIL') throw new DocketError('host-not-local', `cannot start the emulator: ${where} is not an address of this machine`, 'listen on 127.0.0.1 (the default), or on 0.0.0.0 for every address');
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new DocketError('host-not-found', `cannot start the emulator: the host name ${options.host ?? ''} does not resolve`, 'use an IP address such as 127.0.0.1');
+    if (error instanceof SeedError) throw new DocketError('invalid-seed', `cannot start the emulator: ${error.message}`, 'fix the seed file (see "The emulator" in the README for its format)');
     if (error instanceof StateFileError) {
       const link = await isLink(error.file);
       // A file that is no state at all may be anyone's (docket.yaml, a contract): never told to delete it.

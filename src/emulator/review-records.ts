@@ -10,6 +10,9 @@ import { chooseReviewType, standInReview, type ReviewerRule, type ReviewType } f
 import type { SeedImportedFile, SeedReview } from './seed-reviews.js';
 import type { OrganizationRecord, UserRecord } from './store.js';
 
+/** A seed whose reviews contradict it or themselves (found when its state is made): the seed's author's to fix. */
+export class SeedError extends Error {}
+
 export function newImportedFile(id: string, bytes: Buffer, filename: string | null, sentType: string | null, now: string): ImportedFileRecord {
   const kind = contractKind(bytes);
   // What the bytes are decides for Word and PDF files; a text file keeps the type it was sent with.
@@ -149,9 +152,9 @@ export function reviewCollectionsFromSeed(
   for (const sr of seed.reviews ?? []) {
     const what = `seed: review ${sr.id ?? `of ${sr.imported_file_filename ?? 'no file'}`}`;
     const playbook = sr.playbook_name === undefined ? undefined : Object.values(org.playbooks).find((p) => p.name === sr.playbook_name);
-    if (sr.playbook_name !== undefined && !playbook) throw new Error(`${what} names unknown playbook "${sr.playbook_name}"`);
+    if (sr.playbook_name !== undefined && !playbook) throw new SeedError(`${what} names unknown playbook "${sr.playbook_name}"`);
     const file = sr.imported_file_filename === undefined ? undefined : Object.values(files).find((f) => f.filename === sr.imported_file_filename);
-    if (sr.imported_file_filename !== undefined && !file) throw new Error(`${what} names unknown imported file "${sr.imported_file_filename}"`);
+    if (sr.imported_file_filename !== undefined && !file) throw new SeedError(`${what} names unknown imported file "${sr.imported_file_filename}"`);
     const rules = reviewerRules(users, org, playbook?.id ?? null);
     const recorded = sr.redline_evaluations !== undefined || sr.summary_positions !== undefined || sr.flag_violations !== undefined;
     let review: ReviewRecord;
@@ -170,10 +173,10 @@ export function reviewCollectionsFromSeed(
 
 function recordedReview(sr: SeedReview, what: string, playbookId: string | null, fileId: string | null, rules: ReviewerRule[], now: string): ReviewRecord {
   const redline = sr.redline_evaluations !== undefined;
-  if (redline && (sr.summary_positions !== undefined || sr.flag_violations !== undefined)) throw new Error(`${what} has results of both review types`);
+  if (redline && (sr.summary_positions !== undefined || sr.flag_violations !== undefined)) throw new SeedError(`${what} has results of both review types`);
   const type = sr.review_type ?? (redline ? 'RedlineReview' : 'SummaryReview');
   if ((type === 'RedlineReview') !== redline && (redline || sr.summary_positions !== undefined || sr.flag_violations !== undefined)) {
-    throw new Error(`${what} is a ${type} with results of the other type`);
+    throw new SeedError(`${what} is a ${type} with results of the other type`);
   }
   const stamps = { created_at: now, updated_at: now };
   return {
@@ -185,7 +188,7 @@ function recordedReview(sr: SeedReview, what: string, playbookId: string | null,
     error: null,
     redline_evaluations: (sr.redline_evaluations ?? []).map((e) => {
       const rule = rules.find((r) => r.name === e.rule_name);
-      if (playbookId !== null && !rule) throw new Error(`${what}: redline evaluation names "${e.rule_name}", not a rule of its playbook`);
+      if (playbookId !== null && !rule) throw new SeedError(`${what}: redline evaluation names "${e.rule_name}", not a rule of its playbook`);
       const cp = e.counterproposal;
       return {
         id: e.id ?? randomUUID(),

@@ -166,7 +166,11 @@ describe('emulator start-up problems are user errors', () => {
     expect([seed.code, seed.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device)')]);
     const seedFolder = await runBin(['emulator', '--port', '0', '--seed', dir]);
     expect([seedFolder.code, seedFolder.stderr]).toEqual([1, expect.stringMatching(/cannot read the seed file .*: it is a folder\n.*hint: name a seed file/s)]);
-    for (const run of [remote, folder, pipe, seed, seedFolder]) expect(run.stderr).not.toMatch(/Internal error|    at /);
+    // A seed whose reviews contradict themselves: found as its state is made, said as the seed's.
+    await writeFile(join(dir, 'seed.json'), JSON.stringify({ organizations: [{ id: '00000000-0000-4000-8000-0000000000a1', name: 'X', api_keys: ['docket-emulator-key'], users: [{ email: 'a@x.example' }], reviews: [{ redline_evaluations: [], flag_violations: [] }] }] }));
+    const contradicting = await runBin(['emulator', '--port', '0', '--seed', join(dir, 'seed.json')]);
+    expect([contradicting.code, contradicting.stderr]).toEqual([1, expect.stringContaining('Error: cannot start the emulator: seed: review of no file has results of both review types')]);
+    for (const run of [remote, folder, pipe, seed, seedFolder, contradicting]) expect(run.stderr).not.toMatch(/Internal error|    at /);
   });
 
   it('a file where .docket goes is named as what is in the way, not as a permission problem', async () => {
