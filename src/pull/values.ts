@@ -50,8 +50,9 @@ export function insertAt(root: unknown, pointer: string, before: number | 'end',
 
 /**
  * `obj` with `key` added after the last key that comes before it in `order` (at the end when none
- * does), and after the keys `order` does not know that follow that one (`renamed_from` after
- * `name`: live has no such key, and the file keeps it beside the name).
+ * does), and after a `renamed_from` that follows that one (live has no such key, and the file
+ * keeps it beside the name). Other keys live does not have (a playbook's `rules`, its children)
+ * keep their place after it.
  */
 function withKeyInOrder(obj: Record<string, unknown>, key: string, value: unknown, order: readonly string[]): Record<string, unknown> {
   const rank = order.indexOf(key);
@@ -61,7 +62,7 @@ function withKeyInOrder(obj: Record<string, unknown>, key: string, value: unknow
     const after = keys.findLastIndex((k) => order.indexOf(k) >= 0 && order.indexOf(k) < rank);
     const firstLater = keys.findIndex((k) => order.indexOf(k) > rank);
     at = after >= 0 ? after + 1 : firstLater >= 0 ? firstLater : keys.length;
-    if (after >= 0) while (at < keys.length && !order.includes(keys[at]!)) at++;
+    if (after >= 0) while (at < keys.length && keys[at] === 'renamed_from' && !order.includes('renamed_from')) at++;
   }
   const out: Record<string, unknown> = {};
   keys.slice(0, at).forEach((k) => (out[k] = obj[k]));

@@ -117,10 +117,12 @@ describe('editYaml', () => {
     expect(text).toBe(PLAYBOOK.replace('  - name: Term\n', '  - name: Term\n    description: How long it lasts\n').replace('    reviewer: alice@acme.example\n', ''));
   });
 
-  it('adds a key after the keys the order does not know that follow its predecessor (renamed_from after name)', () => {
+  it('adds a key after a renamed_from that follows its predecessor, and before other keys live does not have (a playbook\'s rules)', () => {
     const order = ['name', 'description', 'actions', 'reviewer'];
     const text = 'rules:\n  - name: Term\n    renamed_from: [Old]\n    actions: x\n';
     expect(edit(text, (v) => setAt(v, '/rules/0/description', 'd', order)).text).toBe('rules:\n  - name: Term\n    renamed_from: [Old]\n    description: d\n    actions: x\n');
+    const playbook = 'kind: Playbook\nname: P\nrules:\n  - name: R\n';
+    expect(edit(playbook, (v) => setAt(v, '/description', 'D', ['kind', 'name', 'description'])).text).toBe('kind: Playbook\nname: P\ndescription: D\nrules:\n  - name: R\n');
   });
 
   it('inserts a list item above the comment of the item it goes before, and removes one', () => {
