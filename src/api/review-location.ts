@@ -179,10 +179,13 @@ export class ReviewLocator {
       );
     }
     if (this.setting === 'nested') {
-      throw new DocketError(
-        'unknown-organization',
-        'no review organization id is configured and the service does not list organizations (GET /v1/organizations answered 404)',
-        'set `review.organization_id` in docket.yaml or DOCKET_ORGANIZATION_ID; if the service has flat routes, set `review.path_style` to auto or flat instead',
+      throw aboutSetting(
+        new DocketError(
+          'unknown-organization',
+          'review.path_style is nested, but no review organization id is configured and the service does not list organizations (GET /v1/organizations answered 404)',
+          'set `review.organization_id` in docket.yaml or DOCKET_ORGANIZATION_ID; if the service has flat routes, set `review.path_style` to auto or flat instead',
+        ),
+        '/review/path_style',
       );
     }
     return this.flat(after404);
