@@ -6,15 +6,34 @@ import { KEYS_STAY_OUT } from '../config/api-keys.js';
 import { DocketError } from '../errors.js';
 import type { ExportFile } from './yaml.js';
 
-/** The files that hold the value of one of `keys` (`[variable, value]`), with the variables they hold. */
+/**
+ * The files that hold the value of one of `keys` (`[variable, value]`), with the variables they
+ * hold, each named as a message may name it: a file named after an object named with the key
+ * holds a piece of it (names are cut at 100 bytes, with no ellipsis that output would redact).
+ */
 export function filesHoldingKeys(files: readonly ExportFile[], keys: readonly (readonly [string, string])[]): { path: string; variables: string[] }[] {
   if (keys.length === 0) return [];
   const found: { path: string; variables: string[] }[] = [];
   for (const file of files) {
     const variables = keys.filter(([, key]) => file.content.includes(key)).map(([name]) => name);
-    if (variables.length > 0) found.push({ path: file.path, variables });
+    if (variables.length > 0) found.push({ path: shownPath(file.path, keys), variables });
   }
   return found;
+}
+
+/** Shorter pieces say next to nothing of a key (as output redaction has it). */
+const KEY_PIECE = 6;
+
+/** `path`, or its folder and "…" when its name holds a piece of a key as file names write it. */
+function shownPath(path: string, keys: readonly (readonly [string, string])[]): string {
+  const name = path.toLowerCase();
+  for (const [, key] of keys) {
+    const slug = key.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    for (let i = 0; i + KEY_PIECE <= slug.length; i++) {
+      if (name.includes(slug.slice(i, i + KEY_PIECE))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name holds the key)`;
+    }
+  }
+  return path;
 }
 
 /** The error for an export that would write keys: nothing is written. */

@@ -1,0 +1,24 @@
+/** Export refuses to write an API key someone pasted into the app, and names the files without it. */
+import { describe, expect, it } from 'vitest';
+import { filesHoldingKeys, keysInLiveState } from '../../../src/export/keys.js';
+
+describe('filesHoldingKeys', () => {
+  it('names a file whose name holds a piece of the key (cut at 100 bytes) by its folder only', () => {
+    const key = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+    const keys = [['DOCKET_API_KEY', key]] as const;
+    const cutName = `playbooks/${'x'.repeat(80)}-sk-live-4ec39hqlyjw.yaml`;
+    const found = filesHoldingKeys(
+      [
+        { path: cutName, content: `name: ${'x'.repeat(80)} ${key}\n` },
+        { path: 'playbooks/nda.yaml', content: `description: token ${key}\n` },
+        { path: 'playbooks/clean.yaml', content: 'name: Clean\n' },
+      ],
+      keys,
+    );
+    expect(found).toEqual([
+      { path: 'playbooks/… (a file named after an object whose name holds the key)', variables: ['DOCKET_API_KEY'] },
+      { path: 'playbooks/nda.yaml', variables: ['DOCKET_API_KEY'] },
+    ]);
+    expect(keysInLiveState(found).message).not.toMatch(/4ec39h/i);
+  });
+});
