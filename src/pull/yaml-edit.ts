@@ -241,14 +241,17 @@ function applySplices(text: string, splices: Splice[]): string {
   // From the end, so earlier offsets stay valid; at one offset, a removal before an insertion,
   // and insertions in the order they were made (applied last first).
   const sorted = [...splices].sort((a, b) => b.start - a.start || b.end - a.end || b.seq - a.seq);
-  let out = text;
-  let limit = Infinity;
+  // Pieces gathered from the end and joined once: a slice and a concatenation of the whole text
+  // per splice made a thousand edits of one file take seconds.
+  const pieces: string[] = [];
+  let limit = text.length;
   for (const s of sorted) {
     if (s.end > limit) throw new Error(`overlapping YAML edits at offset ${s.start}`);
-    out = out.slice(0, s.start) + s.text + out.slice(s.end);
+    pieces.push(text.slice(s.end, limit), s.text);
     limit = s.start;
   }
-  return out;
+  pieces.push(text.slice(0, limit));
+  return pieces.reverse().join('');
 }
 
 /** The edited text must read as wanted (placeholders left as written excepted). */
