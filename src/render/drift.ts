@@ -172,9 +172,11 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
     return `- \`${directionSign(i.direction)}\` ${subject(i, codeSpan)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
-  for (const g of groups(report.drift)) {
+  const sections = groups(report.drift);
+  let listsLeft = sections.length + (report.ignored.length > 0 ? 1 : 0);
+  for (const g of sections) {
     lines.push(`**${escapeMarkdown(g.title)}**`, '');
-    pushWithin(lines, g.items.map(item), budget);
+    pushWithin(lines, g.items.map(item), budget, listsLeft--);
     lines.push('');
   }
   if (report.ignored.length > 0) {

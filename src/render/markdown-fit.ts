@@ -17,15 +17,23 @@ export function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** Pushes as many of `items` as the budget holds, then one line saying how many were left out. */
-export function pushWithin(lines: string[], items: readonly string[], budget: ListBudget): void {
+/**
+ * Pushes as many of `items` as the budget holds, then one line saying how many were left out.
+ * `listsLeft`: this list and those the report renders after it, which share what is left
+ * equally (what a short list leaves goes to the next): a long first section (changed live) must
+ * not leave a later one (removed live) with no entry at all.
+ */
+export function pushWithin(lines: string[], items: readonly string[], budget: ListBudget, listsLeft = 1): void {
+  const share = budget.left === Infinity ? Infinity : budget.left / Math.max(1, listsLeft);
+  let spent = 0;
   let shown = 0;
   for (const item of items) {
-    if (item.length + 1 > budget.left) break;
-    budget.left -= item.length + 1;
+    if (spent + item.length + 1 > share) break;
+    spent += item.length + 1;
     lines.push(item);
     shown++;
   }
+  budget.left -= spent;
   if (shown < items.length) {
     budget.cut = true;
     lines.push(`- _… and ${thousands(items.length - shown)} more not listed_`);

@@ -110,19 +110,21 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   budget.cut ||= share.cut;
   const lines = ['### docket pull', '', markdownTargetLine(plan), ''];
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('**Nothing to pull.** The files hold every live change.', '');
+  // What was not pulled is what a person must act on: a long list of what was keeps room for it.
+  let listsLeft = [result.pulled, result.notPulled, result.notes].filter((list) => list.length > 0).length;
   if (result.pulled.length > 0) {
     lines.push(`${dryRun ? 'Would adopt' : 'Adopted'} ${result.pulled.length} live ${result.pulled.length === 1 ? 'change' : 'changes'} into the files:`, '');
-    pushWithin(lines, result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`), budget);
+    pushWithin(lines, result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`), budget, listsLeft--);
     lines.push('');
   }
   if (result.notPulled.length > 0) {
     lines.push('**Not pulled**', '');
-    pushWithin(lines, result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`), budget);
+    pushWithin(lines, result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`), budget, listsLeft--);
     lines.push('');
   }
   if (result.notes.length > 0) {
     lines.push('**Notes**', '');
-    pushWithin(lines, result.notes.map((n) => `- ${escapeMarkdown(n)}`), budget);
+    pushWithin(lines, result.notes.map((n) => `- ${escapeMarkdown(n)}`), budget, listsLeft--);
     lines.push('');
   }
   if (files) lines.push(files, '');

@@ -24,6 +24,16 @@ describe('drift and pull markdown at scale', () => {
     expect(markdownShape(out).fencesClosed).toBe(true);
   });
 
+  it('a long first section does not leave a later one empty: each cut section lists its share of entries', () => {
+    const changed = (i: number): DriftItem => ({ kind: 'rule', key: `P/Rule ${i}`, name: `Rule ${i}`, parent: { kind: 'playbook', key: 'P' }, direction: 'changed-live', fields: [{ field: 'actions', direction: 'live' }], updated_at: '2026-01-01T00:00:00.000Z' } as DriftItem);
+    const removed = (i: number): DriftItem => ({ kind: 'playbook', key: `Gone ${i}`, name: `Gone ${i}`, direction: 'removed-live', fields: [], updated_at: '2026-01-01T00:00:00.000Z' });
+    const out = renderDriftMarkdown(plan([]), { drift: [...Array.from({ length: 3000 }, (_, i) => changed(i)), ...Array.from({ length: 300 }, (_, i) => removed(i))], ignored: [], pending: [] });
+    expect(out.length).toBeLessThan(GITHUB_BODY);
+    const removedSection = out.slice(out.indexOf('**Removed live'));
+    expect(removedSection).toContain('`Gone 0`');
+    expect(out.slice(0, out.indexOf('**Removed live'))).toMatch(/- _… and [\d,]+ more not listed_/);
+  });
+
   it('pull of 3,000 new files stays a body GitHub accepts, and a small pull is printed whole', () => {
     const entries = Array.from({ length: 3000 }, (_, i) => pulled(i));
     const result: PullResult = { pulled: entries, notPulled: [], notes: [], files: entries.map((e) => ({ path: e.file!, before: null, after: 'kind: Playbook\n' })), sync: new Map() };
