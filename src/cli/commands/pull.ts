@@ -36,7 +36,8 @@ import { pullFileChecker } from '../../pull/file-check.js';
 import { membersOnlyNamed } from '../../kinds/member.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 import { describePullViolation, pullRemovalViolations } from '../../engine/guard.js';
-import { UnsafePlanError } from '../../errors.js';
+import { DocketError, UnsafePlanError } from '../../errors.js';
+import { formatDuration } from '../duration.js';
 
 interface PullFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -99,6 +100,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           check,
           ...(dryRun ? {} : { inSync: new Map([...goneRecords(details.plan, s.workspace.desired, details.live, KINDS, s.sync(), kinds), ...inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds)]) }),
         });
+        // Editing thousands of changes into files is work of its own: past the budget, nothing is written.
+        if (Date.now() > deadline) throw outOfTime(opts.timeout);
         const removedLive = result.pulled.filter((e) => e.direction === 'removed-live');
         const violations = pullRemovalViolations(removedLive, s.workspace.desired, project.safety.max_delete_fraction);
         if (violations.length > 0 && !opts.force) {
@@ -173,3 +176,8 @@ function takenSlugs(root: string): (folder: string, slug: string) => boolean {
     return listed.get(folder)!.some((n) => n.normalize('NFC').toLowerCase().startsWith(`${slug}.`));
   };
 }
+
+function outOfTime(timeoutMs: number): DocketError {
+  return new DocketError('timeout', `pull: its time budget of ${formatDuration(timeoutMs)} ran out while it worked out the files' edits; nothing was written`, 'give the command more time with --timeout, or pull fewer objects at once (--target, --kind)');
+}
+
