@@ -4,7 +4,7 @@
  * (`DOCKET_ORGANIZATION_ID`, a URL's path) would be quoted with it.
  */
 import type { Io } from './io.js';
-import { keysOf } from '../config/api-keys.js';
+import { KEY_PIECE_MIN, keysOf } from '../config/api-keys.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
 
@@ -44,13 +44,8 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/**
- * A piece of a key at least this long beside an ellipsis is a key a message or an excerpt cut
- * short (quoteValue cuts at 60 characters, an excerpt's window at both ends); five characters
- * say next to nothing of a key, and shorter pieces would match ordinary text (a key that starts
- * `live_` would take the word from "changed live…").
- */
-const MIN_CUT_KEY = 6;
+/** A piece of a key beside an ellipsis is a key a message (quoteValue cuts at 60) or an excerpt's window cut short. */
+const MIN_CUT_KEY = KEY_PIECE_MIN;
 const ELLIPSIS = /\.\.\.|…/g;
 
 /**

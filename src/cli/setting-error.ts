@@ -5,7 +5,7 @@
  * then the file is not where to look.
  */
 import { ENV_OVERRIDES } from '../config/project.js';
-import { projectValuePos, type ProjectConfig } from '../config/types.js';
+import { projectValuePos, writtenPointer, type ProjectConfig } from '../config/types.js';
 import { ConfigError, DocketError } from '../errors.js';
 
 export function atSetting(error: unknown, project: ProjectConfig, env: Readonly<Record<string, string | undefined>>): unknown {
@@ -14,9 +14,7 @@ export function atSetting(error: unknown, project: ProjectConfig, env: Readonly<
   const fromEnv = ENV_OVERRIDES.find((o) => `/${o.section}/${o.key}` === pointer);
   // As the loader reads it: a variable of spaces is unset.
   if (fromEnv && (env[fromEnv.variable] ?? '').trim() !== '') return error;
-  const positions = project.positions;
-  const override = project.environment ? `/environments/${project.environment}${pointer}` : undefined;
-  if (!positions || !((override !== undefined && positions.has(override)) || positions.has(pointer))) return error;
+  if (writtenPointer(project, pointer) === undefined) return error;
   const at = projectValuePos(project, pointer);
   return new ConfigError([{ severity: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...at }], undefined, project.root);
 }

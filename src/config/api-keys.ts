@@ -14,6 +14,13 @@ const KEY_VARIABLES: readonly string[] = ['DOCKET_API_KEY', ...Object.values(API
 /** Why no key belongs in the configuration, as the errors that refuse one say it. */
 export const KEYS_STAY_OUT = 'docket reads the keys from the environment itself, and keeps them out of every request body, plan and output';
 
+/**
+ * A piece of a key at least this long is taken for the key where output cut it (an ellipsis, a
+ * file name cut at 100 bytes); five characters say next to nothing of a key, and shorter pieces
+ * would match ordinary text (a key that starts `live_` would take the word from "changed live…").
+ */
+export const KEY_PIECE_MIN = 6;
+
 /** Shorter values are not taken for a key found inside other text: they would match ordinary words. */
 const KEY_MIN_LENGTH = 8;
 
@@ -66,16 +73,13 @@ export function keyWrittenIn(text: string, keys: readonly [string, string][]): {
  */
 export function keyInFileText(file: string, text: string, env: Readonly<Record<string, string | undefined>>): Diagnostic | undefined {
   const keys = keysOf(env).filter(([, key]) => text.includes(key));
-  const found = keys.length === 0 ? undefined : keyWrittenIn(text, keys);
+  return keys.length === 0 ? undefined : keyInFile(file, text, keys, (variable) => `this line holds the value of ${variable}, an API key, which docket never puts into the configuration: a commit would carry it into git`);
+}
+
+/** `api-key-in-file` at the first place `text` holds one of `keys`, saying what `says` of its variable. */
+export function keyInFile(file: string, text: string, keys: readonly [string, string][], says: (variable: string) => string): Diagnostic | undefined {
+  const found = keyWrittenIn(text, keys);
   if (!found) return undefined;
-  return {
-    severity: 'error',
-    code: 'api-key-in-file',
-    message: `this line holds the value of ${found.variable}, an API key, which docket never puts into the configuration: a commit would carry it into git`,
-    file,
-    line: found.line,
-    col: found.col,
-    hint: `remove it: ${KEYS_STAY_OUT}`,
-  };
+  return { severity: 'error', code: 'api-key-in-file', message: says(found.variable), file, line: found.line, col: found.col, hint: `remove it: ${KEYS_STAY_OUT}` };
 }
 

@@ -9,7 +9,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { isSpecialFile, LINK_HINT, linkReason, NOT_REGULAR_FILE } from '../util/special-file.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { KEYS_STAY_OUT, keyWrittenIn } from './api-keys.js';
+import { keyInFile } from './api-keys.js';
 import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { codePointOf, quoteAround, quoteValue } from './quote.js';
@@ -217,17 +217,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
  * shown in plans, as a key typed into a resource file would: refused at where it is.
  */
 function keyIn(file: string, text: string, keys: readonly [string, string][] | undefined): Diagnostic | undefined {
-  const found = keyWrittenIn(text, keys ?? []);
-  if (!found) return undefined;
-  return {
-    severity: 'error',
-    code: 'api-key-in-file',
-    message: `${file} holds the value of ${found.variable}, an API key, which docket never puts into the configuration`,
-    file,
-    line: found.line,
-    col: found.col,
-    hint: `remove it: ${KEYS_STAY_OUT}`,
-  };
+  return keyInFile(file, text, keys ?? [], (variable) => `${file} holds the value of ${variable}, an API key, which docket never puts into the configuration`);
 }
 
 /** Whether a real path (symbolic links resolved) lies in the real configuration directory. */

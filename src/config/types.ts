@@ -63,23 +63,26 @@ export interface LoadedConfig {
   documents: ResourceDoc[];
 }
 
+/**
+ * The pointer docket.yaml writes a setting at: the selected environment's override first, else
+ * the top level; undefined when it writes neither (or its positions are not known).
+ */
+export function writtenPointer(project: ProjectConfig, pointer: string): string | undefined {
+  const positions = project.positions;
+  if (!positions) return undefined;
+  const override = project.environment ? `/environments/${project.environment}${pointer}` : undefined;
+  if (override !== undefined && positions.has(override)) return override;
+  return positions.has(pointer) ? pointer : undefined;
+}
+
 /** Where a docket.yaml key was written, preferring the selected environment's override. */
 export function projectKeyPos(project: ProjectConfig, pointer: string): SourcePos {
-  const fallback = { file: project.file, line: 1, col: 1 };
-  const positions = project.positions;
-  if (!positions) return fallback;
-  if (project.environment) {
-    const override = `/environments/${project.environment}${pointer}`;
-    if (positions.has(override)) return positions.at(override);
-  }
-  return positions.has(pointer) ? positions.at(pointer) : fallback;
+  const at = writtenPointer(project, pointer);
+  return at === undefined ? { file: project.file, line: 1, col: 1 } : project.positions!.at(at);
 }
 
 /** Where a docket.yaml value was written (for an error about the value), with the same preference. */
 export function projectValuePos(project: ProjectConfig, pointer: string): SourcePos {
-  const positions = project.positions;
-  if (!positions) return { file: project.file, line: 1, col: 1 };
-  const override = project.environment ? `/environments/${project.environment}${pointer}` : undefined;
-  if (override && positions.has(override)) return positions.valueAt(override);
-  return positions.has(pointer) ? positions.valueAt(pointer) : projectKeyPos(project, pointer);
+  const at = writtenPointer(project, pointer);
+  return at === undefined ? projectKeyPos(project, pointer) : project.positions!.valueAt(at);
 }

@@ -2,7 +2,8 @@
  * An API key someone pasted into an object in the app (a rule's notes, a term's body) would be
  * written into the exported files, and committed with them: export refuses instead. Pure.
  */
-import { KEYS_STAY_OUT } from '../config/api-keys.js';
+import { KEY_PIECE_MIN, KEYS_STAY_OUT } from '../config/api-keys.js';
+import { slug } from './layout.js';
 import { DocketError } from '../errors.js';
 import type { ExportFile } from './yaml.js';
 
@@ -21,16 +22,13 @@ export function filesHoldingKeys(files: readonly ExportFile[], keys: readonly (r
   return found;
 }
 
-/** Shorter pieces say next to nothing of a key (as output redaction has it). */
-const KEY_PIECE = 6;
-
 /** `path`, or its folder and "…" when its name holds a piece of a key as file names write it. */
 function shownPath(path: string, keys: readonly (readonly [string, string])[]): string {
   const name = path.toLowerCase();
   for (const [, key] of keys) {
-    const slug = key.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-    for (let i = 0; i + KEY_PIECE <= slug.length; i++) {
-      if (name.includes(slug.slice(i, i + KEY_PIECE))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name holds the key)`;
+    const written = slug(key);
+    for (let i = 0; i + KEY_PIECE_MIN <= written.length; i++) {
+      if (name.includes(written.slice(i, i + KEY_PIECE_MIN))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name holds the key)`;
     }
   }
   return path;

@@ -62,7 +62,7 @@ function withKeyInOrder(obj: Record<string, unknown>, key: string, value: unknow
     const after = keys.findLastIndex((k) => order.indexOf(k) >= 0 && order.indexOf(k) < rank);
     const firstLater = keys.findIndex((k) => order.indexOf(k) > rank);
     at = after >= 0 ? after + 1 : firstLater >= 0 ? firstLater : keys.length;
-    if (after >= 0) while (at < keys.length && keys[at] === 'renamed_from' && !order.includes('renamed_from')) at++;
+    if (after >= 0 && keys[at] === 'renamed_from' && !order.includes('renamed_from')) at++;
   }
   const out: Record<string, unknown> = {};
   keys.slice(0, at).forEach((k) => (out[k] = obj[k]));

@@ -96,15 +96,7 @@ export function documentValues(text: string): unknown[] {
  * collection (`{ actions: "…" }`), which stays quoted and would show it as `\n`.
  */
 export function writesNoFinalBreak(documents: readonly Document.Parsed[], index: number, pointer: string, value: string): boolean {
-  const doc = documents[index];
-  if (!doc) return false;
-  // Walked node by node: a list takes an index, a mapping a key as written (`"2024"` too).
-  let parent: unknown;
-  let node: unknown = doc.contents;
-  for (const segment of splitPointer(pointer)) {
-    parent = node;
-    node = isSeq(node) ? node.get(Number(segment), true) : isMap(node) ? node.get(segment, true) : undefined;
-  }
+  const { parent, node } = nodeAt(documents, index, pointer);
   if (!isScalar(node) || node.value !== value) return false;
   if ((isMap(parent) || isSeq(parent)) && parent.flow === true) return true;
   if (node.type !== 'BLOCK_LITERAL' && node.type !== 'BLOCK_FOLDED') return false;
@@ -117,9 +109,22 @@ export function writesNoFinalBreak(documents: readonly Document.Parsed[], index:
  * keeps items (an empty `[]` that gains one becomes a block list).
  */
 export function addsToFlowList(documents: readonly Document.Parsed[], index: number, pointer: string): boolean {
-  let node: unknown = documents[index]?.contents;
-  for (const segment of splitPointer(pointer)) node = isSeq(node) ? node.get(Number(segment), true) : isMap(node) ? node.get(segment, true) : undefined;
+  const { node } = nodeAt(documents, index, pointer);
   return isSeq(node) && node.flow === true && node.items.length > 0;
+}
+
+/**
+ * The node at a JSON pointer of a document, and the one holding it, walked node by node: a list
+ * takes an index, a mapping a key as written (`"2024"` too).
+ */
+function nodeAt(documents: readonly Document.Parsed[], index: number, pointer: string): { parent: unknown; node: unknown } {
+  let parent: unknown;
+  let node: unknown = documents[index]?.contents;
+  for (const segment of splitPointer(pointer)) {
+    parent = node;
+    node = isSeq(node) ? node.get(Number(segment), true) : isMap(node) ? node.get(segment, true) : undefined;
+  }
+  return { parent, node };
 }
 
 /** How many of the documents `removed` come before document `index`: its index once they are gone. */

@@ -84,7 +84,8 @@ export async function captureCase(services: Services, input: CaptureInput): Prom
   const declared = declaredPlaybook(input.declared, playbook);
   if (declared) playbook = declared.name;
   if (rules.length === 0) rules = declared?.rules ?? [];
-  const facts = underTodaysNames(attributeReview(review.id, a, withFormerNames(rules, declared?.rules ?? [])), declared?.rules ?? []);
+  const today = todaysNames(declared?.rules ?? []);
+  const facts = underTodaysNames(attributeReview(review.id, a, withFormerNames(rules, declared?.rules ?? [], today)), today);
   const expect = expectationsOf(facts);
   if (Object.keys(expect).length === 0) throw new DocketError('nothing-recorded', `review ${input.reviewId} has no redline outcomes or flag decisions to capture`, 'record decisions on the review first, or write the case by hand');
   const doc: Record<string, unknown> = {
@@ -118,10 +119,10 @@ export function todaysNames(declared: readonly SubjectRule[]): Map<string, strin
  * The rules a review is attributed to, plus each rule the files renamed under its former name:
  * a review made before the rename names the rule as it was then (a flag's text, a topic).
  */
-function withFormerNames(rules: readonly SubjectRule[], declared: readonly SubjectRule[]): SubjectRule[] {
+function withFormerNames(rules: readonly SubjectRule[], declared: readonly SubjectRule[], todays: ReadonlyMap<string, string>): SubjectRule[] {
   const named = new Set(rules.map((r) => nameKey(r.name)));
   const out = [...rules];
-  for (const [former, today] of todaysNames(declared)) {
+  for (const [former, today] of todays) {
     if (named.has(former)) continue;
     const rule = rules.find((r) => nameKey(r.name) === nameKey(today)) ?? declared.find((r) => nameKey(r.name) === nameKey(today));
     if (rule) out.push({ ...rule, name: former });
@@ -130,8 +131,7 @@ function withFormerNames(rules: readonly SubjectRule[], declared: readonly Subje
 }
 
 /** The facts with every rule named as the files name it today (a former name mapped through `renamed_from`). */
-function underTodaysNames(facts: ReviewFacts, declared: readonly SubjectRule[]): ReviewFacts {
-  const today = todaysNames(declared);
+function underTodaysNames(facts: ReviewFacts, today: ReadonlyMap<string, string>): ReviewFacts {
   if (today.size === 0) return facts;
   const rename = (name: string | null): string | null => (name === null ? null : (today.get(nameKey(name)) ?? name));
   return {
