@@ -66,6 +66,8 @@ export interface ApiErrorDetails {
   detail?: string;
   requestId?: string;
   fieldErrors?: { field: string; message: string }[];
+  /** The statuses of the attempts before this answer, when it was tried again (0: no answer). */
+  earlierStatuses?: number[];
 }
 
 /** A service answered with an error (or could not be reached: status 0). */
@@ -102,7 +104,18 @@ function describeApiError(d: ApiErrorDetails): string {
   const said = (d.fieldErrors ?? []).filter((f) => f.field !== NO_FIELD || f.message !== d.detail).map((f) => (f.field === NO_FIELD ? f.message : `${f.field}: ${f.message}`));
   const fields = said.length > 0 ? ` (${said.join('; ')})` : '';
   const req = d.requestId ? ` [request ${d.requestId}]` : '';
-  return `${what}${d.service} service ${d.method} ${d.path} failed with ${status}${detail}${fields}${req}`;
+  return `${what}${d.service} service ${d.method} ${d.path} failed with ${status}${detail}${fields}${req}${attemptsSaid(d.status, d.earlierStatuses)}`;
+}
+
+/** How many attempts an answer came after, and what the earlier ones were when they differ from it. */
+function attemptsSaid(last: number, earlier: readonly number[] | undefined): string {
+  if (!earlier?.length) return '';
+  const total = earlier.length + 1;
+  if (earlier.every((s) => s === last)) return ` (${total} attempts)`;
+  const counts = new Map<number, number>();
+  for (const s of earlier) counts.set(s, (counts.get(s) ?? 0) + 1);
+  const said = [...counts].map(([s, n]) => `${s === 0 ? 'no response' : `HTTP ${s}`}${n > 1 ? ` ×${n}` : ''}`);
+  return ` (${total} attempts; the earlier ones: ${said.join(', ')})`;
 }
 
 /** A saved plan no longer matches the configuration or the live objects it touches. */

@@ -164,11 +164,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     if (a.status !== 429) failedInARow = 0;
   };
   /** The error of a request that failed every attempt, counted towards the service being down. */
-  const gaveUp = (t: RequestTarget, a: Attempt, attempts: number): ApiError => {
+  const gaveUp = (t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[]): ApiError => {
     // A 429 is refused for pace, not broken: the limiter deals with it.
     const broken = a.kind === 'failure' || a.status !== 429;
     if (broken && ++failedInARow >= DOWN_AFTER_FAILURES && silentSince !== undefined && now() - silentSince >= DOWN_AFTER_SILENCE_MS) down ??= failedAttempt(a);
-    return apiError(t, a, attempts);
+    return apiError(t, a, attempts, earlierStatuses);
   };
 
   let ownPool: Pool | undefined;
@@ -419,7 +419,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return waitLink(deadline === undefined ? undefined : Math.max(0, deadline - now()), () => limiter.paused);
   }
 
-  function apiError(t: RequestTarget, a: Attempt, attempts = 1): ApiError {
+  function apiError(t: RequestTarget, a: Attempt, attempts = 1, earlierStatuses: number[] = []): ApiError {
     if (a.kind === 'failure') {
       const detail = `${truncate(clean(a.failure.message), 300)}${attempts > 1 ? ` (${attempts} attempts)` : ''}${maybeDone(t, a)}`;
       return new ApiError(
@@ -428,9 +428,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       );
     }
     const problem = parseProblem(a.text, a.headers, clean);
+    // A service that failed before it refused for pace is in trouble, not only busy: the hint says the first.
+    const hintStatus = a.status === 429 ? (earlierStatuses.find((s) => s >= 500) ?? a.status) : a.status;
     return new ApiError(
-      { service, status: a.status, method: t.method, path: t.path, operation: t.operation, ...problem },
-      hintForStatus(service, a.status, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }),
+      { service, status: a.status, method: t.method, path: t.path, operation: t.operation, ...problem, ...(earlierStatuses.length ? { earlierStatuses } : {}) },
+      hintForStatus(service, hintStatus, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }),
     );
   }
 
@@ -459,6 +461,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let timeouts = 0;
     let throttled = false;
     const reasons: string[] = [];
+    const earlierStatuses: number[] = [];
     let mayHaveLanded = false;
     let attempts = 0;
     try {
@@ -528,7 +531,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
         const canRetry = n < retries && timeouts <= timeoutRetries;
         if (decision === 'fail') throw apiError(t, a, n + 1);
-        if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1);
+        if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1, earlierStatuses);
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
 
@@ -546,6 +549,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           throttled = true;
         }
         const requestId = a.kind === 'response' && a.headers['x-request-id'] ? clean(String(a.headers['x-request-id'])) : undefined;
+        earlierStatuses.push(status);
         reasons.push(a.kind === 'response' ? `HTTP ${a.status}${requestId ? ` (request ${requestId})` : ''}` : clean(a.failure.message));
         // Waiting before a recover read also gives a create still running on the server time to land.
         const cut = waitLink(undefined, decision === 'retry' ? () => true : undefined);
@@ -574,7 +578,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             if (a.kind === 'failure') throw stillRunning(t, a, requestId, landing);
           }
           if (readNow) checkBudget(t, a, wanted, retryAfter);
-          if (!canRetry) throw gaveUp(t, a, n + 1);
+          if (!canRetry) throw gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1));
           if (options.stop?.aborted) throw notTriedAgain(t, a);
         }
         retried++;

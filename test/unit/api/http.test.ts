@@ -1033,10 +1033,25 @@ describe('retries', () => {
       .persist();
     const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
     expect(e.status).toBe(502);
+    expect(e.message).toContain('failed with HTTP 502 Bad Gateway (7 attempts)');
     expect(e.hint).toContain('unavailable');
     expect(calls).toBe(7);
     expect(sleeps).toEqual([250, 500, 1000, 1000, 1000, 1000]);
     expect(logs[0]).toMatchObject({ status: 502, retries: 6 });
+  });
+
+  it('says how many attempts a request failed, what the earlier ones were, and gives the hint of a service failing before it refused for pace', async () => {
+    const { mock, client } = setup({ random: () => 1, maxDelayMs: 1000 });
+    let calls = 0;
+    mock
+      .intercept({ path: '/v1/a' })
+      .reply(() => (++calls < 7 ? { statusCode: 503, data: { title: 'Unavailable' } } : { statusCode: 429, data: { title: 'Too Many Requests' } }))
+      .persist();
+    const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(e.status).toBe(429);
+    expect(e.message).toContain('failed with HTTP 429 Too Many Requests (7 attempts; the earlier ones: HTTP 503 ×6)');
+    expect(e.hint).toContain('unavailable');
+    expect(e.hint).not.toContain('rate limiting');
   });
 
   /** The client's clock, moved on by its sleeps: how long the service has been silent. */
