@@ -33,7 +33,7 @@ export function caseOutcome(c: CaseShape, runs: ExpectationResult[][], extra: Pi
 }
 
 /** A case that could not run (the review failed, the service refused) or was not run (not in the cache). */
-export function caseWithout(c: CaseShape, status: 'error' | 'skipped', reason: string): CaseOutcome {
+export function caseWithout(c: CaseShape, status: 'error' | 'skipped', reason: string, evidence: string[] = []): CaseOutcome {
   return {
     name: c.name,
     at: c.at,
@@ -43,7 +43,7 @@ export function caseWithout(c: CaseShape, status: 'error' | 'skipped', reason: s
     passedRuns: 0,
     passRate: c.passRate ?? 1,
     expectations: c.expectations.map((e) => ({ label: e.label, severity: e.severity, at: e.at, held: 0, runs: 0, got: '' })),
-    evidence: [],
+    evidence,
   };
 }
 

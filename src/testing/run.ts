@@ -147,7 +147,7 @@ async function casesAgainst(file: PlaybookTestFile, variant: Variant, ctx: RunCo
   return mapLimit(file.cases, ctx.concurrency, async (c) => {
     const got = await reviews.runsFor(c, variant, c.repeat);
     if ('skipped' in got) return caseWithout(c, 'skipped', got.skipped);
-    if ('error' in got) return caseWithout(c, 'error', got.error);
+    if ('error' in got) return caseWithout(c, 'error', got.error, got.evidence);
     const runs = got.facts.slice(0, c.repeat).map((facts) => c.expectations.map((e) => checkReview(e.spec, factsNamedToday(facts, renamed))));
     return caseOutcome(c, runs, { evidence: got.facts.slice(0, c.repeat).map((f) => f.review_id), source: got.source });
   });
@@ -158,7 +158,8 @@ function notAskedFor(): DocketError {
   return new DocketError('interrupted', 'interrupted before all of its reviews were asked for (a review is billed: none is asked for once the run is stopping)');
 }
 
-type Runs = { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' } | { skipped: string } | { error: string };
+/** `evidence`: the reviews asked for before the error, which the report names for a person to look at. */
+type Runs = { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' } | { skipped: string } | { error: string; evidence?: string[] };
 
 /** The reviews of the run: shared by every case with the same key, from the cache or made once. */
 class Reviews {
@@ -227,6 +228,7 @@ class Reviews {
     if (cached.length >= needed) return { facts: cached.slice(0, needed), source: fresh ? 'live' : 'cache' };
     if (!ctx.services) return { skipped: `not in the cache (${cached.length} of ${needed} run${needed === 1 ? '' : 's'} recorded for this contract, playbook digest ${key.playbook_digest.slice(0, 12)} and review type ${key.review_type})` };
     if (ctx.signal.aborted) return { error: 'interrupted before its reviews started' };
+    const asked: string[] = [];
     try {
       const api = ctx.services.review();
       const scratch = variant.liveId ? undefined : await this.scratch!.ensure(variant.subject, variant.digest);
@@ -238,6 +240,7 @@ class Reviews {
       const made = await mapLimit(Array.from({ length: missing }, (_, i) => i), ctx.concurrency, async () => {
         if (ctx.signal.aborted) throw notAskedFor();
         const review = await this.createReview(contract, playbookId, c.reviewType, scratch !== undefined);
+        asked.push(review.id);
         const finished = await awaitReview(api, review.id, { signal: ctx.signal, deadline: ctx.deadline, sleep: ctx.sleep, ...(ctx.pollFirstDelayMs !== undefined ? { firstDelayMs: ctx.pollFirstDelayMs } : {}) });
         this.done++;
         this.report();
@@ -247,7 +250,7 @@ class Reviews {
       await ctx.cache.put(key, all);
       return { facts: all, source: cached.length > 0 ? 'mixed' : 'live' };
     } catch (error) {
-      if (error instanceof DocketError) return { error: withHint(error) };
+      if (error instanceof DocketError) return { error: withHint(error), evidence: asked };
       throw error;
     }
   }

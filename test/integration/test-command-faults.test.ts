@@ -184,6 +184,25 @@ describe('docket test when answers are lost', () => {
     }
   });
 
+  it('names in its JSON report the review a case asked for before it errored, for a person to look at', async () => {
+    const dir = await example();
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/reviews/:review', status: 404, count: 100 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache', '-o', 'json'], { env: emu().env });
+      expect(r.code).toBe(1);
+      const cases = (JSON.parse(r.stdout) as { suites: { cases: { status: string; reason: string; evidence: string[] }[] }[] }).suites.flatMap((s) => s.cases);
+      expect(cases.length).toBeGreaterThan(0);
+      const reviews = Object.keys(org().reviews);
+      for (const c of cases) {
+        expect(c.status).toBe('error');
+        expect(c.evidence.length).toBeGreaterThan(0);
+        expect(reviews).toEqual(expect.arrayContaining(c.evidence));
+      }
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+
   it('archives its scratch playbook also when the time budget runs out in a request the service never answers', async () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/reviews/:review', status: 'hang', count: 100 }) });
