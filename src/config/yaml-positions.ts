@@ -311,7 +311,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       diagnostics.push({
         severity: tag ? 'error' : 'warning',
         code: tag ? 'unknown-tag' : 'yaml-warning',
-        message: tag ? `${firstLine(warning.message)}; docket reads plain YAML without tags` : firstLine(warning.message),
+        message: tag ? `the tag ${tagAsWritten(text, warning.pos[0], warning.message)} is not read: docket reads plain YAML without tags` : firstLine(warning.message),
         file,
         ...lc(warning.pos[0]),
         ...(tag ? { hint: 'remove the tag; to share text within a file, use an anchor and an alias (`&name` / `*name`) or a merge key (`<<: *name`)' } : {}),
@@ -727,4 +727,11 @@ function deepestLine(text: string): number {
 /** The core schema yields only JSON-like scalars; bigint cannot occur without `intAsBigInt`. */
 function normaliseScalar(value: unknown): unknown {
   return value === undefined ? null : value;
+}
+
+/** A tag as the file writes it (`!!float`, `!include`), not as the parser resolves it (`tag:yaml.org,2002:float`). */
+function tagAsWritten(text: string, offset: number, message: string): string {
+  const written = /^![^\s,[\]{}]*/.exec(text.slice(offset, offset + 200))?.[0];
+  const tag = written ?? firstLine(message).replace(/^Unresolved tag: /, '').replace('tag:yaml.org,2002:', '!!');
+  return `\`${tag}\``;
 }
