@@ -424,7 +424,11 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     const got = version === undefined ? 'it has no `version`' : `its \`version\` is ${showJson(version)}`;
     return { errors: [problem(label, at.line, `${label} is not a docket lock file of version 1 or 2: ${got}`, undefined, at.col)] };
   }
-  return { errors: [problem(label, line, `${label} is not a docket lock file of version 1 or 2`)] };
+  // A version without the mapping it holds (version 1's `files`, version 2's `targets`): said at the version.
+  const section = version === 1 ? 'files' : 'targets';
+  const at = line === 1 ? lineColumnsOf(text)(jsonValueOffset(text, ['version'])) : { line, col: 1 };
+  const got = section in value ? `its \`${section}\` is ${showJson(value[section])}, not a mapping` : `it has no \`${section}\``;
+  return { errors: [problem(label, at.line, `${label} is not a docket lock file: it says \`version\` ${version}, and ${got}`, undefined, at.col)] };
 }
 
 function fromVersion1(v1: LegacySection & { emulator?: LegacySection }): LockDocument {

@@ -63,6 +63,9 @@ describe('docket.lock.json', () => {
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: '11111111-1111-4111-8111-111111111111', file: 'x.pdf' } } } } }), LOCK_FILE).diagnostics[0]!.message).toContain('attachment:X');
     // Another version is said at its value, quoted.
     expect(parseLockText('{\n  "version": 3,\n  "targets": {}\n}\n', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 2, col: 14, message: 'docket.lock.json is not a docket lock file of version 1 or 2: its `version` is 3' });
+    // A known version without what it holds says which, at the version JSON reads (the last of two written).
+    expect(parseLockText('{"version": 9, "version": 2}', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 1, col: 27, message: 'docket.lock.json is not a docket lock file: it says `version` 2, and it has no `targets`' });
+    expect(parseLockText('{"version": 1, "files": 3}', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 1, col: 13, message: 'docket.lock.json is not a docket lock file: it says `version` 1, and its `files` is 3, not a mapping' });
   });
 
   it('JSON that does not parse is said on one line at where it breaks, also where JSON.parse names no position', () => {
