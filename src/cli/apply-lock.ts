@@ -25,6 +25,8 @@ export interface ApplyLockHolder {
   pid: number;
   host: string;
   started: string;
+  /** The checkout the apply runs in, when its lock is shared with others through a linked docket.lock.json. */
+  checkout?: string;
 }
 
 export interface HeldApplyLock {
@@ -35,6 +37,8 @@ export interface HeldApplyLock {
 export interface ApplyLockOptions {
   root: string;
   timeoutMs: number;
+  /** This apply's checkout, written into the lock when it is not `root` (the lock is shared). */
+  checkout?: string;
   /** Told once when the lock is busy and the apply waits for it. */
   onWait?: (holder: ApplyLockHolder) => void;
   sleep?: (ms: number) => Promise<void>;
@@ -75,7 +79,7 @@ function isRegularFile(path: string): boolean {
 
 export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldApplyLock> {
   const path = applyLockPath(options.root);
-  const mine: ApplyLockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  const mine: ApplyLockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), ...(options.checkout ? { checkout: options.checkout } : {}) };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const giveUpAt = Date.now() + options.timeoutMs;
   const givingUp = (): boolean => Date.now() >= giveUpAt || options.signal?.aborted === true;
@@ -104,7 +108,7 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
       await sleep(100);
       continue;
     }
-    if (givingUp()) throw busy(path, holder, options.timeoutMs);
+    if (givingUp()) throw busy(path, holder, options.timeoutMs, options.checkout);
     if (!told && holder) options.onWait?.(holder);
     told = true;
     await sleep(Math.min(500, Math.max(10, giveUpAt - Date.now())));
@@ -238,7 +242,9 @@ async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {
   if (!(await stat(path).then((s) => s.isFile(), () => true))) throw notAFile(path);
   try {
     const value = JSON.parse(await readFile(path, 'utf8')) as Partial<ApplyLockHolder>;
-    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.started === 'string') return value as ApplyLockHolder;
+    if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.started === 'string') {
+      return { pid: value.pid, host: value.host, started: value.started, ...(typeof value.checkout === 'string' ? { checkout: value.checkout } : {}) };
+    }
   } catch {
     // Missing, half-written or not ours: the caller looks again.
   }
@@ -294,8 +300,9 @@ function busyTakingOver(path: string, timeoutMs: number): DocketError {
   );
 }
 
-function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: number): DocketError {
-  const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.started}` : 'a process docket cannot identify: the file is being written, or was left half-written';
+function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: number, checkout: string | undefined): DocketError {
+  const elsewhere = holder?.checkout !== undefined && holder.checkout !== checkout ? `, in the checkout ${holder.checkout}` : '';
+  const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.started}${elsewhere}` : 'a process docket cannot identify: the file is being written, or was left half-written';
   return new DocketError(
     'apply-locked',
     `another docket apply holds ${path} (${who})${waited(timeoutMs)}`,
@@ -344,6 +351,13 @@ export async function holdingApplyLock<T>(io: Io, options: { root: string; timeo
   }
 }
 
+/** Whose apply a wait is for: this checkout's, or another's that shares its docket.lock.json (a lock beside the shared file). */
+function waitedFor(holder: ApplyLockHolder, checkout: string | undefined, root: string): string {
+  if (holder.checkout !== undefined && checkout !== undefined && holder.checkout !== checkout) return `a docket apply of another checkout sharing this docket.lock.json (${holder.checkout})`;
+  if (holder.checkout === undefined && checkout !== undefined && root !== checkout) return 'another docket apply of this checkout (or of another sharing its docket.lock.json)';
+  return 'another docket apply of this checkout';
+}
+
 /** The apply lock, taken as holdingApplyLock takes it, for a caller that releases it itself (returned). */
 export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number; checkout?: string }): Promise<() => Promise<void>> {
   const interrupts = interruptsOf(io);
@@ -353,7 +367,8 @@ export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: 
     root: options.root,
     timeoutMs: options.timeoutMs,
     signal: interrupts.signal,
-    onWait: (h) => io.stderr(`Waiting for another docket apply of this checkout${options.root === options.checkout || options.checkout === undefined ? '' : ' (or of another sharing its docket.lock.json)'} to finish (pid ${h.pid}, started ${h.started})…\n`),
+    ...(options.checkout ? { checkout: options.checkout } : {}),
+    onWait: (h) => io.stderr(`Waiting for ${waitedFor(h, options.checkout, options.root)} to finish (pid ${h.pid}, started ${h.started})…\n`),
   }).catch((error: unknown) => {
     releaseOnExit();
     throw error;

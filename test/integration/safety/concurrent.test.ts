@@ -4,7 +4,8 @@
  * deleted by the run that made them, or renamed aside where the service cannot remove them, and a
  * later apply converges to zero changes.
  */
-import { cp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
@@ -89,27 +90,31 @@ it('two applies at once end with one object per identity, and converge', async (
   await expectConverged(run, a);
 });
 
-it('two checkouts that share one docket.lock.json through links take turns: neither loses the other\'s upload records', async () => {
+it('two checkouts that share one docket.lock.json through a link take turns: neither loses the other\'s upload records, and the one waiting names the other', async () => {
   t = await startTestEmulator({ latencyMs: 25 });
-  const shared = await makeDir({});
-  await writeFile(join(shared, 'docket.lock.json'), '{"version":2,"targets":{}}\n');
-  const checkoutOf = async (who: string): Promise<string> => {
+  // A holds the file; B links to it.
+  const checkoutOf = async (who: string, shared?: string): Promise<string> => {
     const files: Record<string, string> = { 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n' };
     for (let n = 1; n <= 4; n++) {
       files[`attachments/x${n}.yaml`] = `kind: Attachment\nname: ${who} Exhibit ${n}\nfile: x${n}.pdf\n`;
       files[`attachments/x${n}.pdf`] = `%PDF-1.4\n% ${who} ${n}\n%%EOF\n`;
     }
+    if (!shared) files['docket.lock.json'] = '{"version":2,"targets":{}}\n';
     const dir = await makeDir(files);
-    await symlink(join(shared, 'docket.lock.json'), join(dir, 'docket.lock.json'));
+    if (shared) await symlink(join(shared, 'docket.lock.json'), join(dir, 'docket.lock.json'));
     return dir;
   };
-  const [a, b] = [await checkoutOf('A'), await checkoutOf('B')];
-  const runs = [a, b].map((dir) => spawnBin(['apply', '-C', dir, '--auto-approve', '--lock-timeout', '1m'], t.env));
-  expect(await Promise.all(runs.map((r) => r.exited))).toEqual([0, 0]);
-  // One waited for the other (when both were running at once), and said whose lock it waited for.
-  const waited = runs.map((r) => r.stderr()).join('');
-  if (waited !== '') expect(waited).toContain('Waiting for another docket apply of this checkout (or of another sharing its docket.lock.json) to finish');
-  const lock = JSON.parse(await readFile(join(shared, 'docket.lock.json'), 'utf8')) as { targets: Record<string, { files: Record<string, unknown> }> };
+  const a = await checkoutOf('A');
+  const b = await checkoutOf('B', a);
+  // B's first upload is answered late, so B holds the lock (beside A's file) when A starts.
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'late', delay_ms: 1500, count: 1 });
+  const runB = spawnBin(['apply', '-C', b, '--auto-approve', '--lock-timeout', '1m'], t.env);
+  await until(() => existsSync(join(a, '.docket', 'apply.lock')));
+  const runA = spawnBin(['apply', '-C', a, '--auto-approve', '--lock-timeout', '1m'], t.env);
+  expect(await Promise.all([runA.exited, runB.exited])).toEqual([0, 0]);
+  // A, whose own file is the shared one, names the checkout whose apply it waited for.
+  expect(runA.stderr()).toContain(`Waiting for a docket apply of another checkout sharing this docket.lock.json (${b}) to finish`);
+  const lock = JSON.parse(await readFile(join(a, 'docket.lock.json'), 'utf8')) as { targets: Record<string, { files: Record<string, unknown> }> };
   expect(Object.values(lock.targets).flatMap((section) => Object.keys(section.files)).sort()).toEqual([1, 2, 3, 4].flatMap((n) => [`attachment:A Exhibit ${n}`, `attachment:B Exhibit ${n}`]).sort());
   const run = bin(t);
   for (const dir of [a, b]) await expectConverged(run, dir);
@@ -275,3 +280,10 @@ it('a rule whose playbook was archived while the apply ran says so, and the next
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   await expectConverged(run, dir);
 });
+
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 20) {
+    if (waited > 20_000) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
