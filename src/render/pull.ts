@@ -16,14 +16,39 @@ import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, quote } from './value.js';
 import { markInvisible } from '../config/quote.js';
+import { maxEditLength, replacedBlock } from './textdiff.js';
+
+/**
+ * How far a file's diff may look for the shortest edit (see textdiff.ts): a file of 40,000 lines
+ * gets about 1,250 changed lines diffed line by line; past that, one replaced block.
+ */
+const FILE_DIFF_BUDGET = 100_000_000;
 
 /** The unified diff of one file, `a/` and `b/` prefixed as git shows them. */
 export function fileDiff(f: FileChange): string {
   const from = f.before === null ? '/dev/null' : `a/${f.path}`;
   const to = f.after === null ? '/dev/null' : `b/${f.path}`;
-  const patch = createTwoFilesPatch(from, to, f.before ?? '', f.after ?? '', undefined, undefined, { context: 3 });
+  const before = f.before ?? '';
+  const after = f.after ?? '';
+  const patch = createTwoFilesPatch(from, to, before, after, undefined, undefined, { context: 3, maxEditLength: maxEditLength(before, after, FILE_DIFF_BUDGET) });
+  if (patch === undefined) return replacedFile(from, to, before, after);
   // The library's first line is an `Index:`-less `===` banner; git's form starts at `---`.
   return patch.replace(/^={10,}\n/m, '').replace(/^Index: .*\n/m, '');
+}
+
+/** Marks a file's last line that has no line break after it: it differs from the same line with one. */
+const NO_FINAL_BREAK = '\u0000';
+
+function replacedFile(from: string, to: string, before: string, after: string): string {
+  const linesOf = (text: string): string[] => {
+    if (text === '') return [];
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    else lines[lines.length - 1] += NO_FINAL_BREAK;
+    return lines;
+  };
+  const hunk = replacedBlock(linesOf(before), linesOf(after)).map((l) => (l.endsWith(NO_FINAL_BREAK) ? `${l.slice(0, -1)}\n\\ No newline at end of file` : l));
+  return `--- ${from}\n+++ ${to}\n${hunk.map((l) => `${l}\n`).join('')}`;
 }
 
 /** A byte-order mark both sides keep is no change: not shown (the text diff marks invisible characters). */

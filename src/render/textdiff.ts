@@ -44,8 +44,33 @@ export function itemDiff(before: unknown, after: unknown): string[] | undefined 
   return lines.length > 0 ? lines : undefined;
 }
 
+/**
+ * How far the line diff of a value may look for the shortest edit: Myers' diff costs about
+ * (lines of both sides) × (edits), so two 10,000-line texts with every line changed took 20 s.
+ * Beyond it a value's change is shown as one replaced block (still a true unified diff).
+ */
+const VALUE_DIFF_BUDGET = 20_000_000;
+
+/** The longest edit a line diff of `oldText` and `newText` may look for within `budget`. */
+export function maxEditLength(oldText: string, newText: string, budget: number): number {
+  const lines = lineCount(oldText) + lineCount(newText);
+  return Math.max(100, Math.floor(budget / Math.max(1, lines)));
+}
+
+/** The lines of a text each of whose lines ends in `\n`. */
+function linesOf(text: string): string[] {
+  return text === '' ? [] : text.slice(0, -1).split('\n');
+}
+
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 function unified(oldText: string, newText: string): string[] {
-  const patch = structuredPatch('before', 'after', oldText, newText, undefined, undefined, { context: 3 });
+  const patch = structuredPatch('before', 'after', oldText, newText, undefined, undefined, { context: 3, maxEditLength: maxEditLength(oldText, newText, VALUE_DIFF_BUDGET) });
+  if (!patch) return replacedBlock(linesOf(oldText), linesOf(newText));
   const out: string[] = [];
   for (const h of patch.hunks) {
     // Unified-diff convention (as jsdiff's own formatPatch): an empty side starts at the line before.
@@ -64,4 +89,31 @@ function wholeSide(text: string, sign: '+' | '-'): string[] {
   const lines = text.slice(0, -1).split('\n');
   const header = sign === '+' ? `@@ -0,0 +1,${lines.length} @@` : `@@ -1,${lines.length} +0,0 @@`;
   return [header, ...lines.map((line) => sign + line)];
+}
+
+/**
+ * The change of `before` into `after` as one hunk: the lines both share at the start and the end
+ * kept (three of them shown as context), the rest removed and added. What a line diff too long to
+ * work out shows instead.
+ */
+export function replacedBlock(before: readonly string[], after: readonly string[], context = 3): string[] {
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  if (head === before.length && head === after.length) return [];
+  const from = Math.max(0, head - context);
+  const oldEnd = Math.min(before.length, before.length - tail + context);
+  const newEnd = Math.min(after.length, after.length - tail + context);
+  const oldLines = oldEnd - from;
+  const newLines = newEnd - from;
+  // Unified-diff convention: an empty side starts at the line before.
+  const header = `@@ -${oldLines === 0 ? from : from + 1},${oldLines} +${newLines === 0 ? from : from + 1},${newLines} @@`;
+  return [
+    header,
+    ...before.slice(from, head).map((l) => ` ${l}`),
+    ...before.slice(head, before.length - tail).map((l) => `-${l}`),
+    ...after.slice(head, after.length - tail).map((l) => `+${l}`),
+    ...before.slice(before.length - tail, oldEnd).map((l) => ` ${l}`),
+  ];
 }

@@ -1,6 +1,6 @@
 import { structuredPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { diffLines } from '../../../src/render/textdiff.js';
+import { diffLines, replacedBlock } from '../../../src/render/textdiff.js';
 
 /** What jsdiff's own patch says for two texts, as diffLines shows it. */
 function patchLines(before: string, after: string): string[] {
@@ -32,5 +32,33 @@ describe('diffLines', () => {
       '+ACCEPT<U+00A0>one year',
       '+REJECT perp<U+200B>etual',
     ]);
+  });
+});
+
+describe('a change too long to diff line by line', () => {
+  it('shows two long texts changed throughout as one replaced block, instead of working out the shortest edit (seconds for each)', () => {
+    const before = Array.from({ length: 4000 }, (_, i) => `line ${i}`);
+    const after = before.map((line, i) => (i % 2 === 0 ? `${line} changed` : line));
+    const shown = diffLines(before.join('\n'), after.join('\n'));
+    expect(shown[0]).toBe('@@ -1,4000 +1,4000 @@');
+    // Kept lines at the end are context; the rest removed, then added.
+    expect(shown.slice(1, 4000).every((l) => l.startsWith('-'))).toBe(true);
+    expect(shown.slice(4000, 7999).every((l) => l.startsWith('+'))).toBe(true);
+    expect(shown.slice(7999)).toEqual([' line 3999']);
+  });
+
+  it('a replaced block keeps what both sides share at their start and end as three lines of context, as jsdiff shows one changed block', () => {
+    const cases: [string[], string[]][] = [
+      [['a', 'b', 'c', 'd', 'e', 'x', 'y', 'f', 'g', 'h', 'i'], ['a', 'b', 'c', 'd', 'e', 'X', 'f', 'g', 'h', 'i']],
+      [['x'], ['y', 'z']],
+      [['a', 'b'], ['a', 'b', 'c']],
+      [['a', 'b', 'c'], ['c']],
+      [[], ['a']],
+    ];
+    for (const [before, after] of cases) {
+      const text = (lines: string[]) => lines.map((l) => `${l}\n`).join('');
+      expect(replacedBlock(before, after)).toEqual(patchLines(text(before), text(after)));
+    }
+    expect(replacedBlock(['a'], ['a'])).toEqual([]);
   });
 });
