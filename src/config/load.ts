@@ -3,7 +3,7 @@
  * resources from data files, substitutes variables and validates each resource against its kind's
  * schema. Every problem is collected as a diagnostic; nothing stops at the first one.
  */
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -202,11 +202,27 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
     };
   }
   if (await projectFileIn(root)) return undefined;
+  const unreadable = await unreadableProjectFile(root);
+  if (unreadable) return unreadable;
   const folder = (await Promise.all(PROJECT_FILES.map((name) => stat(path.join(root, name)).then((f) => (f.isDirectory() ? name : undefined), () => undefined)))).find(Boolean);
   if (folder) {
     return { severity: 'error', code: 'missing-project-file', message: `${path.join(shown, folder)} is a folder, not a file`, hint: `move the folder aside and write ${folder} as a file (\`docket init ${shown}\` writes a starter)` };
   }
   return noProjectFile(shown, await enclosingProject(root, shown));
+}
+
+/** A docket.yaml that is there but is no file to read (a link that dangles or loops, a named pipe): said so, not "no docket.yaml". */
+async function unreadableProjectFile(root: string): Promise<Diagnostic | undefined> {
+  for (const name of PROJECT_FILES) {
+    const file = path.join(root, name);
+    if (!(await lstat(file).then(() => true, () => false))) continue;
+    const error = await stat(file).then(
+      (info) => (info.isFile() || info.isDirectory() ? undefined : Object.assign(new Error(name), { code: 'ENOTREGULAR' })),
+      (failed: unknown) => failed,
+    );
+    if (error) return unreadableFile(name, error);
+  }
+  return undefined;
 }
 
 async function projectFileIn(dir: string): Promise<string | undefined> {

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { brief, cleanup, KINDS, load, lines, tree } from './helpers.js';
@@ -171,6 +173,18 @@ describe('docket.yaml', () => {
     const dir = await tree({ 'docket.yaml/x.txt': 'x' });
     const r = await loadConfig({ dir, kinds: KINDS, processEnv: {} });
     expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([['missing-project-file', `${path.join(dir, 'docket.yaml')} is a folder, not a file`]]);
+  });
+
+  it('says a docket.yaml that is a link to nothing, a link that loops or a named pipe cannot be read, rather than that there is none', async () => {
+    const said = async (make: (file: string) => void) => {
+      const dir = await tree({ 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+      make(path.join(dir, 'docket.yaml'));
+      const r = await loadConfig({ dir, kinds: KINDS, processEnv: {} });
+      return r.diagnostics.map((d) => `${d.file}:${d.line} ${d.code} ${d.message}`);
+    };
+    expect(await said((f) => symlinkSync('nothere.yaml', f))).toEqual(['docket.yaml:1 unreadable-file docket.yaml cannot be read (it is a symbolic link to something that does not exist)']);
+    expect(await said((f) => symlinkSync('docket.yaml', f))).toEqual(['docket.yaml:1 unreadable-file docket.yaml cannot be read (it is a symbolic link that loops)']);
+    expect(await said((f) => execFileSync('mkfifo', [f]))).toEqual(['docket.yaml:1 unreadable-file docket.yaml is not a regular file (a named pipe or a device)']);
   });
 
   it('run in a folder of a configuration, points -C at the configuration instead of suggesting init', async () => {
