@@ -68,6 +68,8 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
       } else if (match.test(entry.name) && !entry.isSymbolicLink()) {
         // A named pipe would be read for ever; skipped, what it declares would silently go.
         problems.push(notRegularFile(rel));
+      } else if (entry.isSymbolicLink() && !skipDirectory(entry.name)) {
+        subdirs.push(linkedFolderProblem(root, rel).then((problem) => void (problem && problems.push(problem))));
       }
     }
     await Promise.all(subdirs);
@@ -75,6 +77,45 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
   await walk('');
   // Plain code-unit order, not locale order: the same on every machine and CI runner.
   return { files: found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), problems, links };
+}
+
+/**
+ * A link to a folder holding YAML files: not followed (links to folders can loop), and skipped
+ * without a word, what its files declare would be left out and `--prune` would archive it.
+ */
+async function linkedFolderProblem(root: string, rel: string): Promise<Diagnostic | undefined> {
+  const target = path.join(root, rel);
+  const isFolder = await stat(target).then((info) => info.isDirectory(), () => false);
+  if (!isFolder || !(await holdsYaml(target))) return undefined;
+  const real = await realpath(target).catch(() => target);
+  return {
+    severity: 'error',
+    code: 'linked-folder',
+    message: `${rel} is a symbolic link to the folder ${quoteValue(real)}, which docket does not follow: the YAML files in it would be left out, and \`--prune\` would archive what they declare`,
+    file: rel,
+    line: 1,
+    col: 1,
+    hint: 'copy the folder into the configuration directory instead of linking to it (or move the link into a folder whose name starts with "." if it holds no configuration)',
+  };
+}
+
+/** Folders and files looked at, at most, to tell whether a linked folder holds YAML: past it, it is taken to. */
+const LINKED_FOLDER_LOOK = 10_000;
+
+/** Whether a folder holds a YAML file below it, as discovery would read it (links in it not followed). */
+async function holdsYaml(dir: string): Promise<boolean> {
+  const pending = [dir];
+  let looked = 0;
+  while (pending.length > 0) {
+    const folder = pending.pop()!;
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (++looked > LINKED_FOLDER_LOOK) return true;
+      if (YAML_FILE.test(entry.name) && !entry.isDirectory()) return true;
+      if (entry.isDirectory() && !skipDirectory(entry.name)) pending.push(path.join(folder, entry.name));
+    }
+  }
+  return false;
 }
 
 /**

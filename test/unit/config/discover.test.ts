@@ -40,12 +40,24 @@ describe('discoverYamlFiles', () => {
     expect((await discoverYamlFiles(dir)).files).toEqual(['docket.yaml', 'playbooks/.dotfile.yaml']);
   });
 
-  it('reads symlinked files but does not follow symlinked folders', async () => {
-    const dir = await tree({ 'docket.yaml': '', 'real/a.yaml': '' });
+  it('reads symlinked files but does not follow symlinked folders, and refuses one holding YAML files (what they declare would be left out, and pruned)', async () => {
+    const dir = await tree({ 'docket.yaml': '', 'real/a.yaml': '', 'real/exhibit.pdf': '' });
+    const shared = await tree({ 'nda.yaml': 'kind: Playbook\nname: Shared\n', 'docs/readme.md': '' });
+    const pdfs = await tree({ 'exhibit.pdf': '', '.cache/x.yaml': '' });
     await symlink(path.join(dir, 'real/a.yaml'), path.join(dir, 'linked.yaml'));
     await mkdir(path.join(dir, 'loop'));
     await symlink(dir, path.join(dir, 'loop/back'));
-    expect(await discoverYamlFiles(dir)).toEqual({ files: ['docket.yaml', 'linked.yaml', 'real/a.yaml'], problems: [], links: new Map([['linked.yaml', 'real/a.yaml']]) });
+    await symlink(shared, path.join(dir, 'playbooks'));
+    // No YAML in it (but in a dot-folder, which discovery skips): nothing to leave out.
+    await symlink(pdfs, path.join(dir, 'attachments'));
+    // A dot-named link is scratch space, as a dot-folder is.
+    await symlink(shared, path.join(dir, '.shared'));
+    const found = await discoverYamlFiles(dir);
+    expect([found.files, found.links]).toEqual([['docket.yaml', 'linked.yaml', 'real/a.yaml'], new Map([['linked.yaml', 'real/a.yaml']])]);
+    expect(found.problems.map((p) => `${p.file}:${p.line}:${p.col} ${p.code} ${p.message}`).sort()).toEqual([
+      `loop/back:1:1 linked-folder loop/back is a symbolic link to the folder "${dir}", which docket does not follow: the YAML files in it would be left out, and \`--prune\` would archive what they declare`,
+      `playbooks:1:1 linked-folder playbooks is a symbolic link to the folder "${shared}", which docket does not follow: the YAML files in it would be left out, and \`--prune\` would archive what they declare`,
+    ]);
   });
 
   it('refuses a *.yaml link that leads out of the directory: its text would be printed in messages', async () => {
