@@ -12,7 +12,7 @@ export function parseDuration(text: string): number {
 /** A time budget: a duration longer than nothing (a budget of 0 would fail the first request). */
 export function parseTimeBudget(text: string): number {
   const ms = parseDuration(text);
-  if (ms <= 0) throw new InvalidArgumentError(`a time budget must be longer than 0 (got "${text}")`);
+  if (ms <= 0) throw new InvalidArgumentError(`a time budget must be at least 1ms (got "${text}")`);
   return ms;
 }
 

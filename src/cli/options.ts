@@ -12,14 +12,22 @@ export interface CommonOptions {
   verbose?: boolean;
 }
 
+/**
+ * A number as a person writes one in decimal, or NaN: `Number()` also takes `0x10`, `1e1`, `+8`
+ * and spaces around it, which docket.yaml's numbers refuse.
+ */
+export function decimal(value: string): number {
+  return /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
+}
+
 export function parseMaxRps(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isFinite(n) || n <= 0 || n > 10_000) throw new InvalidArgumentError('must be a number of requests per second above 0 (at most 10000)');
   return n;
 }
 
 export function parseConcurrency(value: string): number {
-  const n = Number(value);
+  const n = decimal(value);
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('must be an integer from 1 to 64');
   return n;
 }

@@ -1,6 +1,6 @@
 /** `docket emulator`: the local emulator of both services, in the foreground. */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { requireValue, withCommon } from '../options.js';
+import { decimal, requireValue, withCommon } from '../options.js';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
 import { variantsJson } from '../../emulator/variants.js';
 import { stripControl } from '../../render/sanitize.js';
@@ -38,9 +38,9 @@ interface EmulatorOptions {
 }
 
 const number = (min: number, max: number) => (value: string) => {
-  const n = Number(value);
-  // Number('') is 0: an empty value (an unset variable) must not pick a port or turn a setting off.
-  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`must be a number from ${min} to ${max}`);
+  // Not Number(): '' is 0 there, and an empty value (an unset variable) must not pick a port or turn a setting off.
+  const n = decimal(value);
+  if (!Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`must be a number from ${min} to ${max}`);
   return n;
 };
 

@@ -1,0 +1,19 @@
+import { InvalidArgumentError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { parseConcurrency, parseMaxRps } from '../../../src/cli/options.js';
+import { parseTimeBudget } from '../../../src/cli/duration.js';
+
+describe('number flags', () => {
+  it('take numbers written in decimal, as docket.yaml does, and refuse what Number() would also read', () => {
+    expect([parseConcurrency('8'), parseConcurrency('16'), parseMaxRps('2.5'), parseMaxRps('.5'), parseMaxRps('20')]).toEqual([8, 16, 2.5, 0.5, 20]);
+    for (const odd of ['0x10', '0b11', '0o7', '+8', ' 8', '8 ', '1e1', '', '-1', 'Infinity']) {
+      expect(() => parseConcurrency(odd), odd).toThrow(InvalidArgumentError);
+    }
+    for (const odd of ['0x10', ' 5', '1e1', '+5', '']) expect(() => parseMaxRps(odd), odd).toThrow(InvalidArgumentError);
+  });
+
+  it('a time budget that rounds to no milliseconds says it must be at least one, not that it must be longer than 0', () => {
+    expect(() => parseTimeBudget('0.0004')).toThrow('a time budget must be at least 1ms (got "0.0004")');
+    expect(parseTimeBudget('0.001')).toBe(1);
+  });
+});
