@@ -47,6 +47,11 @@ export interface PendingUpload {
   since: string;
   /** The service answered it without naming what it made: it surely happened. */
   answered?: true;
+  /**
+   * The live object it takes the place of (a renamed or changed attachment, by its id and the id
+   * its document pins): a pin of one of them says nothing of what this upload made.
+   */
+  replaces?: string[];
 }
 
 /**
@@ -560,6 +565,7 @@ function lowerCaseHex(entry: LockEntry): void {
   if (entry.pinned !== undefined) entry.pinned = entry.pinned.toLowerCase();
   if (entry.superseded) entry.superseded = entry.superseded.map((id) => id.toLowerCase());
   if (entry.pending) entry.pending.sha256 = entry.pending.sha256.toLowerCase();
+  if (entry.pending?.replaces) entry.pending.replaces = entry.pending.replaces.map((id) => id.toLowerCase());
 }
 
 /**
@@ -597,6 +603,7 @@ function entryValueProblems(entry: Record<string, unknown>, at: readonly string[
     const since = mark.since as string;
     if (!ISO_TIME.test(since) || Number.isNaN(Date.parse(since))) bad(['pending', 'since'], since, 'is not a time (ISO 8601, as docket writes it)');
     if (mark.answered !== undefined && mark.answered !== true) bad(['pending', 'answered'], mark.answered, 'is not `true`');
+    if (mark.replaces !== undefined && !(Array.isArray(mark.replaces) && mark.replaces.every((id) => typeof id === 'string' && UUID.test(id)))) bad(['pending', 'replaces'], mark.replaces, 'is not a list of UUIDs');
   }
   return out;
 }

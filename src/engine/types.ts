@@ -241,6 +241,8 @@ export interface UncertainUpload {
   unreadable: string;
   /** The service answered the upload without naming what it made: it is live, its id unknown. */
   answered?: true;
+  /** The ids of the live object the upload takes the place of (PendingUpload.replaces). */
+  replaces?: readonly string[];
 }
 
 export interface PlanTarget {

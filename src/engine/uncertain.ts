@@ -5,7 +5,6 @@
  * adopt it, or `--retry-uncertain`. An upload the configuration no longer wants is only reported.
  */
 import type { Diagnostics } from '../diagnostics.js';
-import type { LockEntry } from '../config/lock.js';
 import type { DesiredResource, LockUpdate, UncertainUpload } from './types.js';
 
 export interface UncertainOutcome {
@@ -28,7 +27,7 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     const drop = (reason: string): void => {
       updates.push({ kind: u.kind, key: u.key, entry: u.settled, reason });
     };
-    if (d?.pinId && !namesEarlierUpload(d.pinId, u.settled)) {
+    if (d?.pinId && !namesEarlierUpload(d.pinId, u)) {
       drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
     } else if (!d || d.fields[u.field] !== u.sha256) {
       const why = d ? 'the configuration now names another file' : 'the configuration no longer declares it';
@@ -53,10 +52,12 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
 }
 
 /**
- * A pin of the object the lock already records (or one it replaced) is no answer to which object
- * the unconfirmed upload made: export writes that `id:`, and an earlier recovery may have left it.
+ * A pin of the object the lock already records (or one it replaced, or the one the upload takes
+ * the place of: an attachment renamed is uploaded anew) is no answer to which object the
+ * unconfirmed upload made: export writes that `id:`, and an earlier recovery may have left it.
  */
-function namesEarlierUpload(pinId: string, settled: LockEntry | null): boolean {
+function namesEarlierUpload(pinId: string, u: UncertainUpload): boolean {
   const pin = pinId.toLowerCase();
-  return [settled?.id, settled?.pinned, ...(settled?.superseded ?? [])].some((id) => id?.toLowerCase() === pin);
+  const settled = u.settled;
+  return [settled?.id, settled?.pinned, ...(settled?.superseded ?? []), ...(u.replaces ?? [])].some((id) => id?.toLowerCase() === pin);
 }

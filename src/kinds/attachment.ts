@@ -110,7 +110,8 @@ export const attachmentKind: KindModule<'attachment'> = {
         // An upload was sent and never confirmed; attachments cannot be listed, so no read can tell.
         const { file, sha256, since } = locked.pending;
         const answered = locked.pending.answered === true ? { answered: true as const } : {};
-        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API', ...answered });
+        const replaces = locked.pending.replaces ? { replaces: locked.pending.replaces } : {};
+        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API', ...answered, ...replaces });
       }
       if (!entry) continue;
       const extra = { sourceFile: entry.file, ...(entry.superseded ? { superseded: entry.superseded } : {}) };
@@ -167,8 +168,11 @@ export const attachmentKind: KindModule<'attachment'> = {
     const sha256 = String(change.desired?.sha256);
     const data = await ctx.readFile(path, sha256);
     const description = typeof change.desired?.description === 'string' ? change.desired.description : null;
+    // The object this upload takes the place of: a pin of it is no answer to what an unconfirmed upload made.
+    const replacedIds = [...new Set([change.liveId, change.desired?.pinned].filter((id): id is string => typeof id === 'string').map((id) => id.toLowerCase()))];
+    const replaces = replacedIds.length > 0 ? { replaces: replacedIds } : {};
     let marked = false;
-    const created = await sendMarked(ctx, 'attachment', change.key, { file: path, sha256, description }, (mark) =>
+    const created = await sendMarked(ctx, 'attachment', change.key, { file: path, sha256, description, ...replaces }, (mark) =>
       ctx.services.agreements().uploadAttachment({ data, filename: path.split('/').pop() ?? 'attachment.pdf' }, { name: change.name, description, uploadedBy: actorOf(ctx).email }, async () => {
         marked = true;
         await mark();
@@ -176,7 +180,7 @@ export const attachmentKind: KindModule<'attachment'> = {
     ).catch(async (err: unknown) => {
       // Taken, but not named: the next plan says it is live, not that it may be.
       if (err instanceof DocketError && err.code === 'unnamed-upload') {
-        await ctx.recordPending('attachment', change.key, { file: path, sha256, description, answered: true });
+        await ctx.recordPending('attachment', change.key, { file: path, sha256, description, answered: true, ...replaces });
         throw err;
       }
       // Sent and neither confirmed nor surely refused: its pending mark stays, and the next plan stops

@@ -101,6 +101,29 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await expectConverged(run, dir);
   });
 
+  it('a pinned attachment renamed, whose new upload got no answer, is not uploaded again: its pin names the attachment it replaced', async () => {
+    t = await startTestEmulator({ latencyMs: 0 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    const run = bin(t);
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const attachments = () => Object.values(agreementsOf(t).attachments);
+    const pinned = attachments()[0]!.id;
+    await writeFiles(dir, { 'attachments/security.yaml': `kind: Attachment\nid: ${pinned}\nname: Security Exhibit 2026\nrenamed_from: [Security Exhibit]\ndescription: Our security measures\nfile: security.pdf\n` });
+    // The upload is made, and its answer lost.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'drop', count: 1 });
+    const lost = await run('apply', '-C', dir, '--auto-approve');
+    expect(lost.code).toBe(1);
+    expect(attachments()).toHaveLength(2);
+    await expectLockIntact(dir);
+    for (const again of ['plan', 'apply']) {
+      const r = await run(again, '-C', dir, ...(again === 'apply' ? ['--auto-approve'] : []));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('attachments/security.yaml:6:1 error uncertain-upload attachment "Security Exhibit 2026": an upload of attachments/security.pdf');
+    }
+    expect(attachments()).toHaveLength(2);
+  });
+
   it('a new PDF whose upload may have happened, adopted by its pinned id: the templates naming the earlier upload are re-pointed in the same apply', async () => {
     t = await startTestEmulator({ latencyMs: 20 });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });

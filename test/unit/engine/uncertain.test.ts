@@ -70,6 +70,13 @@ describe('resolveUncertain', () => {
     }
   });
 
+  it('a pin of the attachment the upload takes the place of (renamed, so recorded under its former name) settles nothing', () => {
+    const diagnostics = new Diagnostics();
+    const out = resolveUncertain([{ ...upload, replaces: ['att-7'] }], [desired({ sha256: SHA }, 'ATT-7')], false, diagnostics);
+    expect(out.updates).toEqual([]);
+    expect(diagnostics.items).toMatchObject([{ code: 'uncertain-upload', line: 4 }]);
+  });
+
   it('a pin of the upload the lock already records, or of one it replaced, settles nothing: the plan still stops at the file line', () => {
     const settled = { id: 'att-1', file: 'attachments/security.pdf', sha256: 'c'.repeat(64), pinned: 'att-0', superseded: ['att-old'] };
     for (const pin of ['att-1', 'ATT-0', 'att-old']) {
