@@ -68,6 +68,28 @@ describe('the agreements organization', () => {
     expect(error.hint).toBe('set `agreements.organization_id` to o1, or use the API key of organization o2');
   });
 
+  it('reads the templates and users that tell it as lists are read: a refused page size is asked again smaller', async () => {
+    const { mock, api } = setup('o2');
+    mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
+    const refused = { errors: [{ status: '400', title: 'Bad Request', detail: 'page[size] must be at most 20, got 100', source: { parameter: 'page[size]' } }] };
+    const asked: string[] = [];
+    for (const list of ['/v1/templates', '/v1/users']) {
+      mock
+        .intercept({ path: (p) => p.startsWith(list) })
+        .reply((o) => {
+          asked.push(o.path);
+          return /page%5Bsize%5D=(100|50|25)/.test(o.path)
+            ? { statusCode: 400, data: refused, responseOptions: { headers: JSON_HEADERS } }
+            : { statusCode: 200, data: { data: list === '/v1/templates' ? [withOrg('t1', 'o1')] : [] }, responseOptions: { headers: JSON_HEADERS } };
+        })
+        .persist();
+    }
+    const error = (await api.getOrganization().catch((e: unknown) => e)) as DocketError;
+    expect(error.code).toBe('unknown-organization');
+    expect(error.message).toContain('belong to o1');
+    expect(asked.some((p) => p.startsWith('/v1/templates') && !/page%5Bsize%5D=100/.test(p))).toBe(true);
+  });
+
   it('takes the configured one when the lists that would check it cannot be read', async () => {
     const { mock, api } = setup('o2');
     mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
