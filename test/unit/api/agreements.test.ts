@@ -76,7 +76,7 @@ describe('the agreements organization', () => {
     for (const list of ['/v1/templates', '/v1/users']) {
       mock
         .intercept({ path: (p) => p.startsWith(list) })
-        .reply((o) => {
+        .reply<object>((o) => {
           asked.push(o.path);
           return /page%5Bsize%5D=(100|50|25)/.test(o.path)
             ? { statusCode: 400, data: refused, responseOptions: { headers: JSON_HEADERS } }
