@@ -360,6 +360,7 @@ function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: 
 
 /** Which side moved for one field of an object both sides have. */
 export function fieldDirection(field: string, d: DesiredResource, l: LiveResource, record: SyncRecord | undefined): FieldDirection {
+  if (l.failedWrites?.includes(field) === true) return 'files';
   if (!record) return 'unknown';
   const recorded = record.fields[field];
   // A field the record does not hold: the files started to declare it (partial kinds) since. Not

@@ -127,6 +127,11 @@ export interface LiveResource {
   updatedAt?: string;
   /** Other ids a file's `id:` may pin to mean this object (an attachment upload that replaced the pinned one). */
   pinnedAs?: string[];
+  /**
+   * Fields whose live value is docket's own write that did not take (a Word file it published whose
+   * conversion failed): what is owed is the files' change, not an edit made live.
+   */
+  failedWrites?: string[];
 }
 
 export type Action = 'create' | 'update' | 'rename' | 'publish' | 'delete' | 'archive' | 'invite' | 'upload';

@@ -1,0 +1,40 @@
+/**
+ * A Word file docket publishes whose conversion fails: the next plan publishes it again as the
+ * files' change, and drift reports nothing live (nobody edited the term in the app).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { removeMadeDirs } from '../../helpers/tmpdir.js';
+import { docx } from '../agreements-fixtures.js';
+import { agreementsOf, bin, expectConverged, wordTermDir } from './harness.js';
+
+let t: TestEmulator;
+afterEach(async () => {
+  await t?.emulator.close();
+  await removeMadeDirs();
+});
+
+it("a conversion that failed on docket's own publish is owed by the files, not drift: plan publishes it again, drift and pull leave it", async () => {
+  t = await startTestEmulator({ latencyMs: 0 });
+  const dir = await wordTermDir();
+  const run = bin(t);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
+  agreementsOf(t).docx_conversion = 'failed';
+  const failed = await run('apply', '-C', dir, '--auto-approve');
+  expect(failed.code).toBe(1);
+  expect(failed.stdout + failed.stderr).toContain('conversion_status: failed');
+
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stdout).toContain('↑ publish custom-term "Data Terms" (terms/data.yaml:3) · changed in files');
+  const drift = await run('drift', '-C', dir);
+  expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('Changed live')]);
+  const pull = await run('pull', '-C', dir, '--dry-run');
+  expect(pull.stdout).not.toContain('from the app');
+
+  agreementsOf(t).docx_conversion = 'ready';
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, dir);
+});
