@@ -139,8 +139,12 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
  * stay live until someone removes them: no apply ever settles them, so they are said apart.
  */
 function pendingParts(pending: readonly DriftItem[]): { owed: number; leftLive: number } {
-  const leftLive = pending.filter((i) => i.direction === 'removed-in-files' && i.action === undefined).length;
+  const leftLive = pending.filter(isLeftLive).length;
   return { owed: pending.length - leftLive, leftLive };
+}
+
+function isLeftLive(i: DriftItem): boolean {
+  return i.direction === 'removed-in-files' && i.action === undefined;
 }
 
 /** Plain words and one code span: the same line in text and in markdown. */
@@ -208,14 +212,20 @@ export interface DriftJson {
   environment?: string;
   drift: DriftItem[];
   ignored: DriftItem[];
+  /** Changes of the files an apply still owes. */
   pending: DriftItem[];
+  /** Objects the files removed that no apply removes (prune off, or no removal over the API): not pending, not drift. */
+  left_live: DriftItem[];
   adopting: AdoptingItem[];
-  summary: { drift: number; ignored: number; pending: number; adopting: number; by_direction: Partial<Record<Direction, number>> };
+  summary: { drift: number; ignored: number; pending: number; left_live: number; adopting: number; by_direction: Partial<Record<Direction, number>> };
 }
 
 export function renderDriftJson(plan: Plan, report: DriftReport): string {
   const byDirection: Partial<Record<Direction, number>> = {};
   for (const i of report.drift) byDirection[i.direction] = (byDirection[i.direction] ?? 0) + 1;
+  const pending = report.pending.filter((i) => !isLeftLive(i));
+  const leftLive = report.pending.filter(isLeftLive);
+  const adopting = report.adopting ?? [];
   const body: DriftJson = {
     format_version: 1,
     created_at: plan.created_at,
@@ -223,9 +233,10 @@ export function renderDriftJson(plan: Plan, report: DriftReport): string {
     ...(plan.environment ? { environment: plan.environment } : {}),
     drift: report.drift,
     ignored: report.ignored,
-    pending: report.pending,
-    adopting: report.adopting ?? [],
-    summary: { drift: report.drift.length, ignored: report.ignored.length, pending: report.pending.length, adopting: report.adopting?.length ?? 0, by_direction: byDirection },
+    pending,
+    left_live: leftLive,
+    adopting,
+    summary: { drift: report.drift.length, ignored: report.ignored.length, pending: pending.length, left_live: leftLive.length, adopting: adopting.length, by_direction: byDirection },
   };
   return jsonText(body);
 }

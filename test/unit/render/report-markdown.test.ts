@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DriftItem } from '../../../src/engine/drift.js';
 import type { PullEntry, PullResult } from '../../../src/pull/plan.js';
-import { renderDriftMarkdown, renderDriftText } from '../../../src/render/drift.js';
+import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../../src/render/drift.js';
 import { renderPullMarkdown, renderPullText } from '../../../src/render/pull.js';
 import { plan } from './fixtures.js';
 import { markdownShape } from './markdown-check.js';
@@ -107,6 +107,9 @@ describe('drift and pull markdown at scale', () => {
     expect(markdown(dropped)).toContain('_2 objects removed from the files are left live (not drift): apply leaves them (prune is off, or the kind has no removal over the API)._');
     expect(markdown([archived])).toMatch(ciGrep);
     expect(markdown([...dropped, archived])).toContain('_1 object with pending changes of the files (not drift): see `docket plan`._');
+    // The JSON says them apart too: a check of `summary.pending` fails for what an apply owes only.
+    const json = JSON.parse(renderDriftJson(plan([]), { drift: [], ignored: [], pending: [...dropped, archived] })) as { pending: DriftItem[]; left_live: DriftItem[]; summary: Record<string, number> };
+    expect([json.pending, json.left_live, json.summary.pending, json.summary.left_live]).toEqual([[archived], dropped, 1, 2]);
   });
 
   it('says a drift or pull limited by --kind or --target compared only that, in text and markdown', () => {
