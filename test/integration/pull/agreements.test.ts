@@ -619,9 +619,10 @@ parameters:
       await app.createTerm('Made In The App', 'Nobody declared this.\n');
       const drift = await ownCli('drift', '-C', dir, '-o', 'json');
       expect(drift.code, drift.stderr).toBe(2);
-      const report = JSON.parse(drift.stdout) as { drift: { key: string; direction: string; fields: unknown[] }[]; pending: { key: string }[] };
+      const report = JSON.parse(drift.stdout) as { drift: { key: string; direction: string; fields: unknown[] }[]; pending: unknown[]; left_live: { key: string }[] };
       expect(report.drift.map((d) => [d.key, d.direction, d.fields])).toEqual([['Short Terms', 'changed-both', [{ field: 'body', direction: 'live' }]]]);
-      expect(report.pending.map((p) => p.key).sort()).toEqual(['Consulting Agreement', 'Consulting Terms', 'Short Terms']);
+      // Terms and custom templates have no removal over the API: left live, which no apply owes.
+      expect([report.pending, report.left_live.map((p) => p.key).sort()]).toEqual([[], ['Consulting Agreement', 'Consulting Terms', 'Short Terms']]);
       // Pull reads them as drift does: the edit is said (for a person to settle), the term made in the app is not written.
       const pulled = await ownCli('pull', '-C', dir, '--dry-run', '-o', 'json');
       expect(JSON.parse(pulled.stdout).not_pulled.map((p: { key: string }) => p.key)).toEqual(['Short Terms']);
