@@ -47,6 +47,12 @@ export interface BuildPlanInput {
   seenInPart?: ReadonlySet<KindName>;
   /** The plan is only read (drift, pull): a reference whose id the service does not say is no error, as nothing is sent. */
   readOnly?: boolean;
+  /**
+   * The declared resources a plan cut to `--target`s may send (a target, or a child of one): a
+   * reference elsewhere whose id the service does not say is not this plan's to send (the first
+   * half of a two-step invite is `--target member/…`).
+   */
+  sends?: (d: DesiredResource) => boolean;
 }
 
 export interface BuildPlanResult {
@@ -62,7 +68,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
-  checkReferences(input.desired, result, input.kinds, diagnostics, Boolean(input.readOnly));
+  checkReferences(input.desired, result, input.kinds, diagnostics, Boolean(input.readOnly), input.sends);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
     unlisted: new Set([...input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name), ...(input.seenInPart ?? [])]),
@@ -170,7 +176,7 @@ export function summarize(changes: Change[]): Plan['summary'] {
  * A reference to something that exists neither in the files nor live is an error at its line, and
  * so is one to an object whose id the service does not say (the reference could not be sent).
  */
-function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>, kinds: KindMeta[], diagnostics: Diagnostics, readOnly: boolean): void {
+function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>, kinds: KindMeta[], diagnostics: Diagnostics, readOnly: boolean, sends: ((d: DesiredResource) => boolean) | undefined): void {
   const { ids, unknownIds } = found;
   // Most references name something live: what is declared is indexed only when one does not.
   let declaredKeys: Set<string> | undefined;
@@ -187,7 +193,7 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
       const key = refKey(ref.kind, ref.key);
       const unknown = ids[key] ? undefined : unknownIds[key];
       if (unknown) {
-        if (readOnly) continue;
+        if (readOnly || sends?.(d) === false) continue;
         diagnostics.error('unknown-id', `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, { ...refAt(d, ref), hint: unknown.hint });
         continue;
       }

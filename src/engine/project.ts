@@ -13,7 +13,7 @@ import { guardWarning, massDeleteViolations } from './guard.js';
 import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
 import type { SyncState } from './sync.js';
-import { limitToTargets, parseTarget, type TargetSpec } from './target.js';
+import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from './target.js';
 import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
 /** `prune:` of docket.yaml, by each kind's prune key; `all` is `--prune`. */
@@ -146,6 +146,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     ...(input.retryUncertain ? { retryUncertain: true } : {}),
     ...(input.adoptFiles ? { adoptFiles: true } : {}),
     ...(input.readOnly ? { readOnly: true } : {}),
+    ...(targets.length > 0 ? { sends: childInTargets(input.targets ?? [], kinds) } : {}),
     ...(sync ? { sync } : {}),
   });
   const unmatched = result.unmatched;

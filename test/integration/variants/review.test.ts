@@ -217,7 +217,12 @@ describe('without a users list', () => {
     const writes = (counts: Record<string, number>): number => Object.entries(counts).reduce((n, [route, count]) => (route.startsWith('GET ') ? n : n + count), 0);
     expect(writes(emulated.emulator.stats().requests.by_route)).toBe(writes(before));
 
-    // Invited first, as the hint says, it converges.
+    // Invited first, as the hint says (the invitation alone, by --target, the files left as they are), then named.
+    const invited = await cli('apply', '-C', dir, '--auto-approve', '--target', 'member/erin@acme.example');
+    expect([invited.code, invited.stderr]).toEqual([0, '']);
+    expect(invited.stdout).toContain('invite member "erin@acme.example"');
+    expect(invited.stdout).not.toMatch(/update organization/);
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
     await writeFiles(dir, { 'organization.yaml': 'kind: Organization\n' });
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
