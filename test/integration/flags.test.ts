@@ -287,6 +287,12 @@ describe('flag values', () => {
     expect(JSON.parse((await run(['plan', '-C', missing, '-o', 'text', '--output=json'])).stdout).error.code).toBe('invalid-config');
   });
 
+  it('apply --out says apply saves no plan and where that is done, not "did you mean --output" (a format)', async () => {
+    const r = await run(['apply', '--out', 'plan.json']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe('Error: apply does not save a plan: `docket plan --out FILE` saves one, and `docket apply FILE` applies it\n');
+  });
+
   it('a bad flag with -o json is still one JSON document on stdout, validate\'s report included, with the code `usage`', async () => {
     for (const args of [['--bogus'], ['-C', ''], ['--concurrency', '0']]) {
       const plan = await run(['plan', ...args, '-o', 'json']);

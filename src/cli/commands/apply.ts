@@ -69,6 +69,14 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(new Option('--lock-timeout <DURATION>', 'wait this long for another apply of this checkout to finish').argParser(parseDuration).default(0, '0s: refuse at once'))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())
+    // Not an option of apply: said so, instead of commander's "did you mean --output" (a format).
+    .addOption(
+      new Option('--out <FILE>')
+        .hideHelp()
+        .argParser(() => {
+          throw new UsageError('apply does not save a plan: `docket plan --out FILE` saves one, and `docket apply FILE` applies it');
+        }),
+    )
     .action(async (planFile: string | undefined, opts: ApplyFlags) => {
       const color = useColor(io, opts);
       // An empty argument (`docket apply "$PLAN"` with PLAN unset) is read, and refused: never taken as none.
