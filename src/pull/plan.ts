@@ -963,7 +963,9 @@ class PullPlanner {
       this.sync.set(refKey(l.kind, l.key), wholeRecord(l));
       for (const child of childrenOf(l)) this.sync.set(refKey(child.kind, child.key), wholeRecord(child));
     }
-    this.notes.push(...result.notes);
+    // What export says of a whole kind (attachments it cannot list) is not said of a pull's new objects.
+    const kindNotes = new Set(exportKinds.flatMap((k) => k.exportNotes ?? []));
+    this.notes.push(...result.notes.filter((note) => !kindNotes.has(note)));
   }
 
   /** Every edited file's new text (problems found there become reports). */

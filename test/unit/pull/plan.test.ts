@@ -41,6 +41,15 @@ function input(changes: Change[], desired: DesiredResource[], live: LiveResource
   };
 }
 
+describe('planPull of objects only live', () => {
+  it('says nothing of what export says of a whole kind (attachments it cannot list): a pull writes the ones it read', async () => {
+    const attachment: LiveResource = { kind: 'attachment', id: 'a-1', key: 'Security Exhibit', name: 'Security Exhibit', fields: { name: 'Security Exhibit', sha256: 'a'.repeat(64) }, refs: [], extra: { sourceFile: 'attachments/security.pdf' } };
+    const result = await planPull({ ...input([], [], []), unmatched: [attachment] });
+    expect(result.pulled.map((p) => [p.key, p.direction])).toEqual([['Security Exhibit', 'only-live']]);
+    expect(result.notes.join('\n')).not.toContain('exported');
+  });
+});
+
 describe('planPull', () => {
   const term = declared(desiredRule('NDA', 'Term', { actions: 'ACCEPT', reviewer: 'alice@acme.example' }), '/rules/0');
   const live = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: 'qa@acme.example' });
