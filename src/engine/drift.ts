@@ -28,6 +28,8 @@ export interface DriftItem {
   removed_in_files?: true;
   /** Removed live, but the files changed it (or its rules) since the last sync: pull leaves it in the files, apply creates it again. */
   edited_in_files?: true;
+  /** The name it holds live, when renamed there (its `name` changed live): what the report says it became. */
+  live_name?: string;
 }
 
 /** A live object a pending document names (`docket export` wrote it; its file is still to add). */
@@ -75,6 +77,13 @@ export interface DriftInput {
   desired?: readonly DesiredResource[];
 }
 
+/** The live name of an object renamed in the app (a `name` changed on the live side), for the report to say. */
+function liveName(c: Change): Pick<DriftItem, 'live_name'> {
+  if (!c.liveId || c.action === 'delete' || c.action === 'archive') return {};
+  const name = c.fields.find((f) => f.field === 'name' && (liveSide(f.direction) || f.direction === 'both'));
+  return typeof name?.before === 'string' && name.before !== c.name ? { live_name: name.before } : {};
+}
+
 export function driftReport(input: DriftInput): DriftReport {
   const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}) };
   const item = (c: Change): DriftItem => ({
@@ -85,6 +94,7 @@ export function driftReport(input: DriftInput): DriftReport {
     ...(c.policy ? {} : { action: c.action }),
     // Fields only for objects both sides have: a whole object came or went otherwise.
     fields: c.liveId && !['delete', 'archive'].includes(c.action) ? c.fields.map((f) => ({ field: f.field, ...(f.direction ? { direction: f.direction } : {}) })) : [],
+    ...liveName(c),
     ...(c.source ? { source: c.source } : {}),
     ...(c.liveUpdatedAt ? { updated_at: c.liveUpdatedAt } : {}),
     ...(c.policy ? { policy: c.policy } : {}),

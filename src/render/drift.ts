@@ -80,7 +80,9 @@ function removedNote(report: DriftReport): string | undefined {
 function fieldList(i: DriftItem, code: (s: string) => string): string {
   return i.fields.map((f) => {
     const side = fieldDirectionLabel(i, f);
-    return `${code(f.field)}${side ? ` (${side})` : ''}`;
+    // Renamed in the app: what it is called there now, which the files do not say.
+    const now = f.field === 'name' && i.live_name !== undefined ? ` now ${code(quote(i.live_name))}` : '';
+    return `${code(f.field)}${now}${side ? ` (${side})` : ''}`;
   }).join(', ');
 }
 

@@ -260,7 +260,7 @@ describe('objects renamed in the app', () => {
     expect(plan.stdout).not.toContain('delete rule');
     const drift = await cli('drift', '-C', dir);
     expect(drift.code).toBe(2);
-    expect(drift.stdout).toContain('rule "P/Length" (playbooks/p.yaml:4): name (live and in files)');
+    expect(drift.stdout).toContain('rule "P/Length" (playbooks/p.yaml:4): name now "Duration" (live and in files)');
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.stdout).toContain('changed live and in the files since the last sync: keep one by hand');
     await applyOk(cli, dir);

@@ -4,6 +4,7 @@ import { EMPTY_SYNC, fieldHash, formatSyncRecord, syncState } from '../../../src
 import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { keepTextStyle, planPull, type PullInput } from '../../../src/pull/plan.js';
+import { renderDriftMarkdown, renderDriftText } from '../../../src/render/drift.js';
 import { desiredPlaybook, desiredRule, liveRule, planOf, projectConfig } from '../engine/builders.js';
 
 const NDA = { id: 'pb-1', name: 'NDA' };
@@ -314,6 +315,14 @@ describe('driftReport', () => {
       ['NDA/Law', 'changed-in-files'],
       ['NDA/New', 'only-in-files'],
     ]);
+  });
+
+  it('says what an object renamed in the app is called there now: in the item, the text and the markdown', () => {
+    const renamed = update([{ field: 'name', before: 'Residual knowledge', after: 'Residuals', direction: 'live' }], { id: 'rename:rule:NDA/Residuals', action: 'rename', key: 'NDA/Residuals', name: 'Residuals' });
+    const report = driftReport({ plan: planOf([renamed]), unmatched: [], sync: EMPTY_SYNC, declared: new Set(), quiet: new Set() });
+    expect(report.drift.map((d) => [d.key, d.live_name])).toEqual([['NDA/Residuals', 'Residual knowledge']]);
+    expect(renderDriftText(planOf([renamed]), report, { color: false })).toContain('~ rule "NDA/Residuals": name now "Residual knowledge"\n');
+    expect(renderDriftMarkdown(planOf([renamed]), report)).toContain('`name` now `"Residual knowledge"`');
   });
 
   it('counts a rule renamed in the app and edited on both sides once, as changed on both', () => {
