@@ -9,6 +9,8 @@ export interface GuardViolation {
   removals: number;
   live: number;
   threshold: number;
+  /** For the children of one parent (`playbook "NDA"`): the share is of that parent's. */
+  parent?: string;
 }
 
 /** Below this many live objects a kind is too small for a share to mean anything. */
@@ -48,11 +50,49 @@ export function describeViolation(v: GuardViolation): string {
  * out; four are too few for a share, their rules are not). Otherwise one pull request would take
  * every file out of git.
  */
-export function pullRemovalViolations(removed: readonly { kind: KindName }[], declared: readonly { kind: KindName }[], threshold: number): GuardViolation[] {
-  return violations(removed, declared, threshold);
+export function pullRemovalViolations(removed: readonly Identity[], declared: readonly (Identity & { parent?: Identity })[], threshold: number): GuardViolation[] {
+  const kindWide = violations(removed, declared, threshold);
+  return [...kindWide, ...childViolations(removed, declared, threshold, new Set(kindWide.map((v) => v.kind)))];
+}
+
+interface Identity {
+  kind: KindName;
+  key: string;
+}
+
+/**
+ * The children one parent the files keep would lose (one playbook's rule list answered empty
+ * takes all its rules out, under any kind-wide share), for kinds not over their share already.
+ */
+function childViolations(removed: readonly Identity[], declared: readonly (Identity & { parent?: Identity })[], threshold: number, over: ReadonlySet<KindName>): GuardViolation[] {
+  const id = (o: Identity): string => `${o.kind}:${o.key}`;
+  const gone = new Set(removed.map(id));
+  const parentOf = new Map<string, Identity>();
+  const children = new Map<string, number>();
+  for (const d of declared) {
+    if (!d.parent) continue;
+    parentOf.set(id(d), d.parent);
+    children.set(`${d.kind} ${id(d.parent)}`, (children.get(`${d.kind} ${id(d.parent)}`) ?? 0) + 1);
+  }
+  const removals = new Map<string, { kind: KindName; parent: Identity; count: number }>();
+  for (const r of removed) {
+    const parent = parentOf.get(id(r));
+    if (!parent || gone.has(id(parent)) || over.has(r.kind)) continue;
+    const group = `${r.kind} ${id(parent)}`;
+    const known = removals.get(group) ?? { kind: r.kind, parent, count: 0 };
+    known.count++;
+    removals.set(group, known);
+  }
+  const out: GuardViolation[] = [];
+  for (const [group, { kind, parent, count }] of removals) {
+    const total = children.get(group) ?? 0;
+    if (total >= GUARD_MIN_LIVE && count / total > threshold) out.push({ kind, removals: count, live: total, threshold, parent: `${parent.kind} ${JSON.stringify(parent.key)}` });
+  }
+  return out.sort((a, b) => (a.parent ?? '').localeCompare(b.parent ?? ''));
 }
 
 export function describePullViolation(v: GuardViolation): string {
-  return `the pull takes ${v.removals} of the ${v.live} ${v.kind} objects the files declare out of them (${pct(v.removals / v.live)}; removed live), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
+  const of = v.parent ? `${v.kind} objects of ${v.parent}` : `${v.kind} objects`;
+  return `the pull takes ${v.removals} of the ${v.live} ${of} the files declare out of them (${pct(v.removals / v.live)}; removed live), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
 }
 

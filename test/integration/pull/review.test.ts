@@ -589,4 +589,21 @@ rules:
     expect(await read(dir, 'playbooks/g5.yaml')).toBe(files['playbooks/g5.yaml']);
     await expectNoChanges(cli, dir);
   });
+
+  it('refuses to take most of one playbook\'s rules out of its file when its rule list is answered empty, under any kind-wide share', async () => {
+    const rules = Array.from({ length: 6 }, (_, i) => `  - name: R${i}\n    actions: ACCEPT ${i}\n`).join('');
+    const files = { 'playbooks/one.yaml': `kind: Playbook\nname: Guard One\nrules:\n${rules}`, 'playbooks/two.yaml': `kind: Playbook\nname: Guard Two\nrules:\n${rules}`, 'playbooks/three.yaml': `kind: Playbook\nname: Guard Three\nrules:\n${rules}`, 'playbooks/four.yaml': `kind: Playbook\nname: Guard Four\nrules:\n${rules}` };
+    const dir = await makeDir({ 'docket.yaml': DOCKET, ...files });
+    await applyOk(cli, dir);
+    const targets = ['Guard One', 'Guard Two', 'Guard Three', 'Guard Four'].flatMap((n) => ['--target', `playbook/${n}`]);
+    // A service in trouble answers one playbook's rule list empty: 6 of 24 rules is 25 %, under the kind's share.
+    const org = emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!;
+    const two = Object.values(org.playbooks).find((p) => p.name === 'Guard Two' && !p.archived_at)!;
+    emulator().emulator.faults.add({ method: 'GET', path_pattern: `/playbooks/${two.id}/playbook_rules`, status: 'malformed', body: { data: [] }, count: 1 });
+    const refused = await cli('pull', '-C', dir, ...targets);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Error: refusing to pull: the pull takes 6 of the 6 rule objects of playbook "Guard Two" the files declare out of them (100%; removed live)');
+    for (const [file, text] of Object.entries(files)) expect(await read(dir, file)).toBe(text);
+    await expectNoChanges(cli, dir);
+  });
 });

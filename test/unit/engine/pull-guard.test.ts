@@ -16,6 +16,16 @@ describe('pullRemovalViolations', () => {
     expect(pullRemovalViolations(playbooks(4), playbooks(4), 0.3)).toEqual([]);
   });
 
+  it('refuses taking most of one kept playbook\'s rules out (its rule list answered empty), under the kind-wide share, naming the playbook', () => {
+    const declared = ['P0', 'P1', 'P2', 'P3'].flatMap((p) => rules(p, 6).map((r) => ({ ...r, parent: { kind: 'playbook' as KindName, key: p } })));
+    const [v, more] = pullRemovalViolations(rules('P2', 6), [...playbooks(4), ...declared], 0.3);
+    expect([v, more]).toEqual([{ kind: 'rule', removals: 6, live: 6, threshold: 0.3, parent: 'playbook "P2"' }, undefined]);
+    expect(describePullViolation(v!)).toBe('the pull takes 6 of the 6 rule objects of playbook "P2" the files declare out of them (100%; removed live), over the safety threshold of 30% (safety.max_delete_fraction)');
+    // A few of one playbook's rules, or the rules of a playbook removed with them (the kind-wide count says those): allowed.
+    expect(pullRemovalViolations(rules('P2', 1), [...playbooks(4), ...declared], 0.3)).toEqual([]);
+    expect(pullRemovalViolations([{ kind: 'playbook', key: 'P2' }, ...rules('P2', 6)], [...playbooks(9), ...declared], 0.3)).toEqual([]);
+  });
+
   it('counts the rules of playbooks removed with them: four playbooks are too few for a share, their 32 rules are not', () => {
     const all = [...playbooks(4), ...['P0', 'P1', 'P2', 'P3'].flatMap((p) => rules(p, 8))];
     expect(pullRemovalViolations(all, all, 0.3)).toEqual([{ kind: 'rule', removals: 32, live: 32, threshold: 0.3 }]);
