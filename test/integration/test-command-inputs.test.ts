@@ -26,6 +26,14 @@ describe('docket test with broken inputs', () => {
   const { emulator: emu } = emulatorForFile({ reviewDelayMs: 20 });
   const requests = () => emu().emulator.stats().requests.total;
 
+  it('a configuration with no test files says it read no service, not that it replayed from the cache', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const before = requests();
+    const r = await runCli(['test', '-C', dir], { env: emu().env });
+    expect([r.code, r.stdout.split('\n')[0]]).toEqual([0, 'docket test · target: none (no service was read)']);
+    expect(requests()).toBe(before);
+  });
+
   it('warns when the tested playbook is a new one under the name another playbook is renamed from', async () => {
     const dir = await example();
     const original = await readFile(join(dir, 'playbooks/inbound-nda.yaml'), 'utf8');

@@ -405,7 +405,7 @@ function targetText(s: Session, emulator: boolean): string {
   const t = s.connection.target;
   const organization = (id: string | undefined): string => (id ? ` (organization ${id})` : '');
   const parts = [t.review ? `review ${t.review.url}${organization(t.review.organization_id)}` : '', t.agreements ? `agreements ${t.agreements.url}${organization(t.agreements.organization_id)}` : ''].filter((p) => p !== '');
-  const where = emulator ? 'local emulator' : parts.length > 0 ? parts.join(', ') : 'none (replayed from the cache)';
+  const where = emulator ? 'local emulator' : parts.length > 0 ? parts.join(', ') : 'none (no service was read)';
   const environment = s.workspace.config.project.environment;
   return `${where}${environment !== undefined ? ` · environment ${environment}` : ''}`;
 }
