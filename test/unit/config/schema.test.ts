@@ -45,6 +45,12 @@ describe('schemas', () => {
     await expect(schemaValidator(name)).resolves.toBeTypeOf('function');
   });
 
+  it('test.schema.json says what each matcher does, for an editor\'s hover', () => {
+    const matchers = properties(JSON.parse(readFileSync(path.join(schemasDir(), 'test.schema.json'), 'utf8'))).filter(([where]) => /\/properties\/(min|max|equals|contains|matches|in|not_in)$/.test(where));
+    expect(matchers.map(([where]) => where.split('/').pop()).sort()).toEqual(['contains', 'equals', 'in', 'matches', 'max', 'min', 'not_in']);
+    for (const [where, prop] of matchers) expect(typeof prop.description, where).toBe('string');
+  });
+
   it.each(FILES.slice(1))('%s fixes its kind and allows id', (name) => {
     const props = read(name).properties as Record<string, Schema>;
     expect(props.kind!.const).toMatch(/^[A-Z][a-z]+$/);
