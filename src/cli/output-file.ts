@@ -36,7 +36,11 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   if (namesFolder(file)) {
     // `tests/x.test.yaml/` is a file's name with a slash after it; `out/` a folder's.
     const stem = file.replace(/[\\/]+\.?$/, '');
-    throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${/\.[^\\/.]+$/.test(stem) && !/(^|[\\/])\.\.?$/.test(stem) ? stem : join(file, basename(example))}`);
+    const fileName = /\.[^\\/.]+$/.test(stem) && !/(^|[\\/])\.\.?$/.test(stem);
+    // A file that is there already (docket.yaml, the lock) is no name to suggest: one beside it is.
+    const taken = fileName && (await stat(resolve(cwd, stem)).then(() => true, () => false));
+    const suggested = !fileName ? join(file, basename(example)) : taken ? join(dirname(stem), basename(example)) : stem;
+    throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${suggested}`);
   }
   // The nearest folder that exists: the write creates the missing ones below it.
   const nearest = await nearestExisting(dirname(path));

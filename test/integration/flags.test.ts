@@ -86,7 +86,8 @@ describe('a file the command writes at its end is checked at its start', () => {
       expect(JSON.parse(r.stdout).error.message).toContain(message);
     }
     // The file meant, when a slash follows a file's name; a file inside, when a folder's.
-    for (const [out, hint] of [[`${join(dir, 'plan.json')}/`, `--out ${join(dir, 'plan.json')}`], [`${join(dir, 'plans')}/.`, `--out ${join(dir, 'plans', 'plan.json')}`]] as const) {
+    // Not a file that is there (docket.yaml: refused next): one beside it.
+    for (const [out, hint] of [[`${join(dir, 'plan.json')}/`, `--out ${join(dir, 'plan.json')}`], [`${join(dir, 'plans')}/.`, `--out ${join(dir, 'plans', 'plan.json')}`], [`${join(dir, 'docket.yaml')}/`, `--out ${join(dir, 'plan.json')}`]] as const) {
       const r = await run(['plan', '-C', dir, '--out', out, '-o', 'json', '--timeout', '2s']);
       expect(JSON.parse(r.stdout).error.hint).toBe(`name a file, such as ${hint}`);
     }
