@@ -190,7 +190,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const nullWord = nullWritten();
       if (nullWord !== undefined) {
         // Quoting is the way out only where a word would do (text); a mapping or a number wants a value.
-        const hint = expected.includes('string') ? 'YAML reads `null` and `~` as no value; quote it ("null") to mean the word' : 'YAML reads `null` and `~` as no value: write the value, or leave the key out';
+        // Not where the word itself is no value either (a URL, an e-mail address, one of a list).
+        const anyText = expected.includes('string') && !['format', 'pattern', 'enum', 'const'].some((k) => isPlainObject(parentSchema) && k in parentSchema);
+        const hint = anyText ? 'YAML reads `null` and `~` as no value; quote it ("null") to mean the word' : 'YAML reads `null` and `~` as no value: write the value, or leave the key out';
         return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null (written ${quoteValue(nullWord)})`, pointer, hint);
       }
       // Nothing written ("not empty" says so); a list or mapping quoted as JSON, cut short: `(got ["a","b"])`.

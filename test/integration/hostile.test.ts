@@ -116,6 +116,7 @@ const CASES: Case[] = [
   { name: 'a !!binary value', files: { 'p.yaml': 'kind: Playbook\nname: !!binary aGVsbG8=\n' }, at: 'p.yaml:2 unknown-tag', says: '`!!binary`' },
   { name: 'a name written null', files: { 'm.yaml': 'kind: Member\nemail: a@acme.example\nname: null\n' }, at: 'm.yaml:3:7 invalid-value', says: '`name` must be a string, not null (written "null")', hint: 'quote it ("null") to mean the word' },
   { name: 'a section written null', files: { 'docket.yaml': `${DOCKET}safety: ~\n` }, at: 'docket.yaml:4:9 invalid-value', says: '`safety` must be a mapping, not null (written "~")', hint: 'write the value, or leave the key out' },
+  { name: 'a URL written null (the word quoted would be no URL either)', files: { 'docket.yaml': 'version: 1\nreview:\n  url: null\n' }, at: 'docket.yaml:3:8 invalid-value', says: '`url` must be a string, not null (written "null")', hint: 'write the value, or leave the key out' },
   { name: 'a date in a %YAML 1.1 document', files: { 'p.yaml': '%YAML 1.1\n---\nkind: Playbook\nname: P\ndescription: 2024-01-01\n' }, at: 'p.yaml:5:14 unknown-tag', says: '"2024-01-01" is read as a date in this `%YAML 1.1` document', hint: 'quote it' },
   { name: 'an ordered map of YAML 1.1', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules: !!omap\n  - a: 1\n' }, at: 'p.yaml:4 unknown-tag', says: '`!!omap`' },
   { name: 'a set of YAML 1.1', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules: []\nignore_fields: !!set {a, b}\n' }, at: 'p.yaml:4 unknown-tag', says: '`!!set`' },
