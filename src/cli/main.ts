@@ -6,7 +6,7 @@
  */
 import { errorText } from './error-text.js';
 import { Command, CommanderError } from 'commander';
-import { ApiError, ConfigError, DocketError, InterruptedError } from '../errors.js';
+import { ApiError, ConfigError, DocketError, InterruptedError, UsageError } from '../errors.js';
 import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
 import { escapeControl, stripControl } from '../render/sanitize.js';
 import { renderTestErrorJson } from '../render/test-json.js';
@@ -43,6 +43,14 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<Command>> = {
 };
 
 /** The commands argv needs: the one it names, none for `--version`, all for help and mistakes. */
+/** `docket help nosuch` says there is no such command (commander prints the whole help and exits 1, saying nothing). */
+async function checkHelpTopic(args: readonly string[]): Promise<void> {
+  const [first, topic] = args;
+  if (first !== 'help' || topic === undefined || topic.startsWith('-') || topic in COMMANDS) return;
+  const { didYouMean } = await import('../config/suggest.js');
+  throw new UsageError(`unknown command ${JSON.stringify(topic)}${didYouMean(topic, Object.keys(COMMANDS))}`, 'run `docket --help` for the commands');
+}
+
 function commandsFor(args: string[]): string[] {
   const [first] = args;
   if (first !== undefined && first !== 'completion' && first in COMMANDS) return [first];
@@ -123,6 +131,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   for (const signal of options.signalsBeforeStart?.() ?? []) process.emit(signal, signal);
   try {
     const args = hoistCommonFlags(argv, Object.keys(COMMANDS));
+    await checkHelpTopic(args.slice(2));
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
       program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) }));

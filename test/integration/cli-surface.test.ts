@@ -20,6 +20,13 @@ describe('help and completion', () => {
     expect((await runCli(['test', '--help'])).stdout.replace(/\s+/g, ' ')).toContain('CI annotations pointing at the file and line of each broken expectation');
   });
 
+  it('docket help COMMAND shows that command\'s help, and says when there is no such command', async () => {
+    const plan = await runCli(['help', 'plan']);
+    expect([plan.code, plan.stdout.split('\n')[0]]).toEqual([0, 'Usage: docket plan [options]']);
+    const typo = await runCli(['help', 'paln']);
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([1, '', 'Error: unknown command "paln", did you mean `plan`?\n  hint: run `docket --help` for the commands\n']);
+  });
+
   it('completes commands and each command’s own flags in bash', async () => {
     const script = (await runCli(['completion', 'bash'])).stdout;
     // Every line completed in one bash: a shell per line made this test take seconds.
