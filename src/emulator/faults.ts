@@ -88,10 +88,16 @@ export function randomFault(rate: number, random: () => number): Fault | undefin
   return { status: RANDOM_FAULTS[index] ?? 500 };
 }
 
+const FAULT_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+const FAULT_KEYS = ['method', 'path_pattern', 'status', 'count', 'retry_after', 'delay_ms', 'body'];
+
 /** Validates a fault body from the control route; returns the spec or the field errors. */
 export function parseFaultSpec(body: JsonBody): FaultSpec | FieldErrors {
   const errors = new FieldErrors();
   const method = readText(body, 'method', errors, false);
+  // A method no request has would never match: a typo, said so.
+  if (typeof method === 'string' && !FAULT_METHODS.includes(method.toUpperCase())) errors.add('method', `must be one of ${FAULT_METHODS.join(', ')}`);
+  for (const key of Object.keys(body)) if (!FAULT_KEYS.includes(key)) errors.add(key, `is not a field of a fault (fields: ${FAULT_KEYS.join(', ')})`);
   const pathPattern = readText(body, 'path_pattern', errors, false);
   const count = readNumber(body, 'count', errors, 1);
   if (count !== undefined && !Number.isInteger(count)) errors.add('count', 'must be an integer');

@@ -93,9 +93,13 @@ function configBody(c: EmulatorConfig): Record<string, unknown> {
   };
 }
 
+/** The settings `PUT /_emulator/config` takes: any other key is a typo that would change nothing. */
+const CONFIG_KEYS = ['latency_ms', 'fault_rate', 'rate_limit', 'retry_after_seconds', 'conversion_delay_ms', 'review_delay_ms', 'docx_conversion', 'variants'];
+
 function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   const body = ctx.json();
   const errors = new FieldErrors();
+  for (const key of Object.keys(body)) if (!CONFIG_KEYS.includes(key)) errors.add(key, `is not a setting (settings: ${CONFIG_KEYS.join(', ')})`);
   const patch: Partial<EmulatorConfig> = {};
   const latency = readNumber(body, 'latency_ms', errors, 0);
   const faultRate = readNumber(body, 'fault_rate', errors, 0, 1);

@@ -91,6 +91,16 @@ describe('faults', () => {
     expect(fields(bad)).toEqual(['status']);
   });
 
+  it('refuses a fault or a setting it would never use (a method no request has, a misspelt key), naming the field', async () => {
+    const h = await start();
+    const fault = await h.control('POST', '/_emulator/faults', { method: 'FOO', path_pattern: '/playbooks', status: 500, cuont: 2 });
+    expect([fault.status, fields(fault).sort()]).toEqual([422, ['cuont', 'method']]);
+    const config = await h.control('PUT', '/_emulator/config', { latency: 50 });
+    expect([config.status, fields(config)]).toEqual([422, ['latency']]);
+    expect((await h.control('PUT', '/_emulator/config', { latency_ms: 0, review_delay_ms: 0 })).status).toBe(200);
+    expect((await h.control('POST', '/_emulator/faults', { method: 'get', status: 500 })).status).toBe(201);
+  });
+
   it('a final refusal (422) answers without performing the request', async () => {
     const h = await start();
     expect((await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/playbooks', status: 422 })).status).toBe(201);
