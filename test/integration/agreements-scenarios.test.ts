@@ -225,6 +225,14 @@ describe('custom terms', () => {
     expect(plan.stdout).toContain('cannot compare terms/data.docx');
     expect(plan.stdout).toContain('--adopt-files');
 
+    // Adopted from a saved plan: it says what the saved plan held, not that live matches (read when the plan was made).
+    const saved = join(dir, '.docket', 'adopt.json');
+    expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
+    const adoptSaved = await cli('apply', '-C', dir, saved, '--adopt-files');
+    expect([adoptSaved.code, adoptSaved.stdout.split('\n').at(-2)]).toEqual([0, 'No changes in the saved plan: nothing was sent.']);
+    expect(adoptSaved.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
+    await rm(join(dir, 'docket.lock.json'));
+
     const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
     expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');

@@ -262,8 +262,9 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     if (header) io.stdout(header);
     await writeApplyReportText(plan, report, { color: settings.color }, io.stdout, io.stdoutDrained);
   } else if (header) {
-    // Only lock entries were recorded (an interrupted apply's, or --adopt-files): the services match.
-    io.stdout(`${header}No changes. The live services match the configuration.\n`);
+    // Only lock entries were recorded (an interrupted apply's, or --adopt-files): nothing was sent.
+    // A saved plan was read when it was made: it says only what the plan holds.
+    io.stdout(`${header}${settings.saved ? 'No changes in the saved plan: nothing was sent.' : 'No changes. The live services match the configuration.'}\n`);
   }
   // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
   const again = settings.saved ? 'make a new plan (docket plan --out PLAN.json) and apply that one' : 'run apply again';
