@@ -123,16 +123,18 @@ export class StalePlanError extends DocketError {
   readonly stale: string[];
 
   /** `approved`: the plan apply showed and a person approved, which went stale while they read it. */
-  constructor(stale: string[], approved = false) {
+  /** `hint`: what to do instead of planning again (a plan made for another target applies there). */
+  constructor(stale: string[], approved = false, hint?: string) {
     super(
       'stale-plan',
       approved
         ? `the plan changed live while it waited for your yes; nothing was changed:\n${stale.map((s) => `  - ${s}`).join('\n')}`
         : `the saved plan is stale:\n${stale.map((s) => `  - ${s}`).join('\n')}`,
-      approved
-        ? 'run `docket apply` again to see the plan as things are now'
-        : // The plan's own earlier apply reads the same as an edit in the app: both changed what it touches.
-          'a saved plan applies once: after it was applied (whole or in part), or the app or the files changed, run `docket plan --out PLAN.json` again and review the new plan',
+      hint ??
+        (approved
+          ? 'run `docket apply` again to see the plan as things are now'
+          : // The plan's own earlier apply reads the same as an edit in the app: both changed what it touches.
+            'a saved plan applies once: after it was applied (whole or in part), or the app or the files changed, run `docket plan --out PLAN.json` again and review the new plan'),
     );
     this.stale = stale;
   }

@@ -55,13 +55,17 @@ function targetDifference(planned: PlanTarget, now: PlanTarget): string | undefi
   return moved.length > 0 ? moved.join('; ') : undefined;
 }
 
+/** How a plan made for another target (services, emulator, organization) is said stale. */
+export const OTHER_TARGET = 'the plan was made for a different target';
+
 /** Why a saved plan may not be applied any more: configuration, target or touched live objects changed. */
 export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const reasons: string[] = [];
-  if (plan.config_digest !== now.configDigest) reasons.push('the configuration changed since the plan was made');
+  // The digest is of the configuration as read: an environment variable's value counts as much as the files.
+  if (plan.config_digest !== now.configDigest) reasons.push('the configuration changed since the plan was made (its files, or a value they take from the environment)');
   const moved = targetDifference(plan.target, now.target);
   // Elsewhere, what the plan touched is not there to compare: that follows from the target alone.
-  if (moved) return [...reasons, `the plan was made for a different target (${moved})`];
+  if (moved) return [...reasons, `${OTHER_TARGET} (${moved})`];
   const byId = new Map(now.live.map((l) => [`${l.kind}:${l.id}`, l]));
   const kindsRead = new Set(now.live.map((l) => l.kind));
   // An object the plan changes and that is gone is said once, below, not also for each reference to it.

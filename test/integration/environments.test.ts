@@ -99,6 +99,8 @@ it('a saved plan applied to another organization is stale for its target alone: 
     expect(elsewhere.code).toBe(1);
     expect(elsewhere.stderr).toContain(`the plan was made for a different target (review organization: ${DEFAULT_ORGANIZATION_ID} then, ${STAGING_ORG} now)`);
     expect(elsewhere.stderr).not.toContain('the configuration changed');
+    // Not "a saved plan applies once": it was never applied, and applies where it was made for.
+    expect(elsewhere.stderr).toContain('hint: apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one');
     // What it touched is not there to compare: no "no longer exists live" beside the target.
     expect(elsewhere.stderr).not.toContain('no longer exists');
     // Where it was made for, it applies.
