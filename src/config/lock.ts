@@ -590,7 +590,7 @@ function entryValueProblems(entry: Record<string, unknown>, at: readonly string[
   if (confirmed) parts.push([[], entry]);
   if (pending) parts.push([['pending'], entry.pending as Record<string, unknown>]);
   for (const [where, part] of parts) {
-    if (typeof part.file === 'string' && !isFileName(part.file)) bad([...where, 'file'], part.file, 'is not a file name');
+    if (typeof part.file === 'string' && !isFileName(part.file)) bad([...where, 'file'], part.file, 'is not a file name within the configuration directory');
     const description = part.description;
     if (description !== undefined && description !== null && typeof description !== 'string') bad([...where, 'description'], description, 'is not text');
     // None the files give can hold one: compared, it would always differ, and upload the file again.
@@ -620,8 +620,10 @@ function pendingProblem(mark: unknown, at: readonly string[], key: string): Lock
 }
 
 /** A file as an entry records it: one line, no control character. */
+/** A path relative to the configuration directory and inside it, as docket records the files it uploaded. */
 function isFileName(file: string): boolean {
-  return file.trim() !== '' && !CONTROL_CHARACTER.test(file) && !/[\n\r\t]/.test(file);
+  const outside = /^([\\/]|[A-Za-z]:)/.test(file) || file.split(/[\\/]/).includes('..');
+  return file.trim() !== '' && !outside && !CONTROL_CHARACTER.test(file) && !/[\n\r\t]/.test(file);
 }
 
 /** `2026-11-28T10:00:00.000Z`, as toISOString writes it (an offset is read too). */
