@@ -171,7 +171,8 @@ export const memberKind: KindModule<'member'> = {
     if (!id) {
       // The invitation is done; only what names this member needs the id, and fails saying so.
       ctx.registerUnknownId('member', change.key, ID_UNKNOWN);
-      return `invited; the review service does not say the new user's id, so rules and the organization cannot name ${change.key} until its Member document has \`id:\``;
+      // Not naming the member (its line does): the same note for each invitation is said once, with a count.
+      return "invited; the review service does not say the new user's id, so rules and the organization cannot name this member until its Member document has `id:`";
     }
     ctx.registerId('member', change.key, id);
   },

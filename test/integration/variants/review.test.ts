@@ -149,9 +149,11 @@ describe('without a users list', () => {
   it('when invitations name no user either: a new member converges, and naming it is a plan error until its id is pinned', async () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\nname: Dave Okafor\n' });
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\nname: Dave Okafor\n---\nkind: Member\nemail: erin@acme.example\n---\nkind: Member\nemail: finn@acme.example\n---\nkind: Member\nemail: gail@acme.example\n' });
     const invited = await applyOk(cli, dir);
-    expect(invited.stdout).toContain("note: invited; the review service does not say the new user's id");
+    // Said once for the four invitations, with a count, not once under each.
+    expect(invited.stdout).toContain("note: 4 of the changes above: invited; the review service does not say the new user's id, so rules and the organization cannot name this member until its Member document has `id:`");
+    expect(invited.stdout.match(/does not say the new user's id/g)).toHaveLength(1);
     await expectNoChanges(cli, dir);
 
     await writeFiles(dir, { 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: dave@acme.example\n' });
