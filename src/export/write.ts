@@ -28,13 +28,14 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
     // Not followed: a link that dangles passed as missing, and the final rename then failed.
     const st = await lstat(out);
     if (st.isSymbolicLink()) throw new UsageError(`--out ${showPath(label)} is a symbolic link`, 'name the directory itself: a path that does not exist or an empty directory');
-    if (!st.isDirectory()) throw new UsageError(`--out ${showPath(label)} is a file`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
+    if (!st.isDirectory()) throw new UsageError(`--out ${showPath(label)} is ${st.isFile() ? 'a file' : 'not a directory (a named pipe or a device)'}`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
     entries = await readdir(out);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return 'missing';
-    throw new UsageError(`--out ${showPath(label)} cannot be used (${code ?? 'unknown error'})`, 'choose a path that does not exist or an empty directory, in a folder you may write');
+    const why = code === 'ENOTDIR' ? 'a folder on its path is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link on its path loops' : (code ?? 'unknown error');
+    throw new UsageError(`--out ${showPath(label)} cannot be used: ${why}`, 'choose a path that does not exist or an empty directory, in a folder you may write');
   }
   if (entries.length > 0) {
     throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');

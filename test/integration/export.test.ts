@@ -464,6 +464,9 @@ describe('docket export', () => {
     expect(busy.code).toBe(1);
     expect(busy.stderr).toContain('is not empty');
     expect(await tree(out)).toEqual({ 'notes.txt': 'keep me\n' });
+    // Below a file: said in words, not as an error code.
+    const below = await cli('export', '-C', from, '--out', join(out, 'notes.txt', 'x'));
+    expect([below.code, below.stderr.split('\n')[0]]).toEqual([1, `Error: --out ${join(out, 'notes.txt', 'x')} cannot be used: a folder on its path is a file`]);
 
     const unknown = await cli('export', '-C', from, '--out', join(out, 'new'), '--kind', 'playbok');
     expect(unknown.code).toBe(1);
