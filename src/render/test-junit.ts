@@ -70,6 +70,11 @@ function testcase(suite: SuiteOutcome, c: CaseOutcome, seconds: string, failOnWa
   }
 }
 
+/** A case's own time when the run measured it (not a case that never ran), else its share of the run's. */
+function caseTime(c: CaseOutcome, share: string): string {
+  return c.ms !== undefined ? (c.ms / 1000).toFixed(3) : share;
+}
+
 /** The `T` form without a zone, as the schema's timestamp pattern wants. */
 function timestamp(d: Date): string {
   return d.toISOString().slice(0, 19);
@@ -93,13 +98,13 @@ export function renderTestJunit(report: TestReport, options: JunitOptions): stri
     const failures = suite.cases.filter((c) => failing(c, failOnWarn)).length;
     const out = suite.cases.filter((c) => ((c.status === 'flaky' || c.status === 'warn') && !failOnWarn) || (c.status === 'skipped' && c.reason)).map((c) => `${c.name}: ${c.status}${c.reason ? ` (${c.reason})` : c.status === 'flaky' ? ` (${c.passedRuns} of ${c.runs} runs passed)` : `\n${failureText(c)}`}`);
     lines.push(
-      suiteTag({ file: suite.file, id, name: suite.subject, tests: suite.cases.length, failures, errors: count('error'), skipped: count('skipped'), time: (Number(each) * suite.cases.length).toFixed(3) }, options),
+      suiteTag({ file: suite.file, id, name: suite.subject, tests: suite.cases.length, failures, errors: count('error'), skipped: count('skipped'), time: suite.cases.reduce((sum, c) => sum + Number(caseTime(c, each)), 0).toFixed(3) }, options),
       '    <properties>',
       `      <property name="kind" value="${xmlAttr(suite.kind)}"/>`,
       `      <property name="target" value="${xmlAttr(report.target)}"/>`,
       ...(suite.digest ? [`      <property name="playbook_digest" value="${suite.digest}"/>`] : []),
       '    </properties>',
-      ...suite.cases.flatMap((c) => testcase(suite, c, each, failOnWarn)),
+      ...suite.cases.flatMap((c) => testcase(suite, c, caseTime(c, each), failOnWarn)),
       `    <system-out>${xmlText([...out, ...suite.notes].join('\n'))}</system-out>`,
       '    <system-err></system-err>',
       '  </testsuite>',

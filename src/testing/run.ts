@@ -145,12 +145,18 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
 /** `renamed`: the variant is the playbook at a ref, and these of its rules have other names today. */
 async function casesAgainst(file: PlaybookTestFile, variant: Variant, ctx: RunContext, reviews: Reviews, renamed: ReadonlyMap<string, string> = new Map()): Promise<CaseOutcome[]> {
   return mapLimit(file.cases, ctx.concurrency, async (c) => {
+    const started = performance.now();
     const got = await reviews.runsFor(c, variant, c.repeat);
-    if ('skipped' in got) return caseWithout(c, 'skipped', got.skipped);
-    if ('error' in got) return caseWithout(c, 'error', got.error, got.evidence);
+    if ('skipped' in got) return timed(caseWithout(c, 'skipped', got.skipped), started);
+    if ('error' in got) return timed(caseWithout(c, 'error', got.error, got.evidence), started);
     const runs = got.facts.slice(0, c.repeat).map((facts) => c.expectations.map((e) => checkReview(e.spec, factsNamedToday(facts, renamed))));
-    return caseOutcome(c, runs, { evidence: got.facts.slice(0, c.repeat).map((f) => f.review_id), source: got.source });
+    return timed(caseOutcome(c, runs, { evidence: got.facts.slice(0, c.repeat).map((f) => f.review_id), source: got.source }), started);
   });
+}
+
+/** The outcome with how long its case took since `started` (a JUnit report's per-case time). */
+function timed(outcome: CaseOutcome, started: number): CaseOutcome {
+  return { ...outcome, ms: Math.round(performance.now() - started) };
 }
 
 /** A review not asked for once the run is stopping (a review is billed). */
@@ -337,6 +343,7 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
         suite.cases.push(caseWithout(c, 'error', 'interrupted before it ran'));
         continue;
       }
+      const started = performance.now();
       const agreement = testAgreementObject(c.values, subject.custom, ctx.run);
       const body = { template_id: id, owner_email: ctx.subjects.actor, signer_email: ctx.subjects.actor, draft: true, agreement };
       let facts: AgreementFacts;
@@ -351,14 +358,14 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
         if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) {
           if (error instanceof DocketError) {
             if (!error.notCarriedOut) unanswered = true;
-            suite.cases.push(caseWithout(c, 'error', withHint(error)));
+            suite.cases.push(timed(caseWithout(c, 'error', withHint(error)), started));
             continue;
           }
           throw error;
         }
         facts = { accepted: false, fields: (error.details.fieldErrors ?? []).map((f) => f.field), detail: error.details.detail ?? error.details.title ?? `HTTP ${error.status}` };
       }
-      suite.cases.push(caseOutcome(c, [c.expectations.map((e) => checkAgreement(e.spec, facts))], { evidence: facts.accepted ? [facts.agreement_id] : [], source: 'live' }));
+      suite.cases.push(timed(caseOutcome(c, [c.expectations.map((e) => checkAgreement(e.spec, facts))], { evidence: facts.accepted ? [facts.agreement_id] : [], source: 'live' }), started));
     }
   } finally {
     await cleanupOf(ctx)(async () => {

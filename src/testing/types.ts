@@ -138,6 +138,8 @@ export interface CaseOutcome {
   evidence: string[];
   /** Where the results came from: reviews made now, the cache, or both. */
   source?: 'live' | 'cache' | 'mixed';
+  /** How long the case took, from its start to its result (cases run side by side: their times overlap). */
+  ms?: number;
 }
 
 export interface SuiteOutcome {

@@ -63,6 +63,16 @@ describe('JUnit', () => {
     expect(xml).not.toContain('\u0007');
   });
 
+  it("gives each case its own time when the run measured it, and the suite their sum, not the run's time split evenly", () => {
+    const timedCases = [kase('slow', 'pass', { ms: 1234 }), kase('fast', 'pass', { ms: 20 }), kase('never ran', 'skipped')];
+    const xml = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: timedCases }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 3 });
+    expect(xml).toContain('<testcase name="slow" classname="PlaybookTest.Inbound NDA" time="1.234"');
+    expect(xml).toContain('<testcase name="fast" classname="PlaybookTest.Inbound NDA" time="0.020"');
+    // One that never ran has no time of its own: its share of the run's.
+    expect(xml).toContain('<testcase name="never ran" classname="PlaybookTest.Inbound NDA" time="1.000"');
+    expect(xml).toMatch(/tests="3"[^>]* time="2.254">/);
+  });
+
   it('shows service text with terminal escapes removed and direction overrides named, as text and markdown do', () => {
     const evil = kase('fails', 'fail', { expectations: [{ label: 'redline "Residuals"', severity: 'error', at: at(9), held: 0, runs: 1, got: 'commentary "memory \u001b[31mRED\u001b[0m rtl\u202e evil"' }] });
     const xml = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: [evil] }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 1 });
