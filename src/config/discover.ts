@@ -69,7 +69,7 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
         // A named pipe would be read for ever; skipped, what it declares would silently go.
         problems.push(notRegularFile(rel));
       } else if (entry.isSymbolicLink() && !skipDirectory(entry.name)) {
-        subdirs.push(linkedFolderProblem(root, rel).then((problem) => void (problem && problems.push(problem))));
+        subdirs.push(linkedFolderProblem(root, rel, rootReal).then((problem) => void (problem && problems.push(problem))));
       }
     }
     await Promise.all(subdirs);
@@ -81,17 +81,23 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
 
 /**
  * A link to a folder holding YAML files: not followed (links to folders can loop), and skipped
- * without a word, what its files declare would be left out and `--prune` would archive it.
+ * without a word, what its files declare would be left out and `--prune` would archive it. Not
+ * one to a folder of the configuration read where it is (its files are read through their own path).
  */
-async function linkedFolderProblem(root: string, rel: string): Promise<Diagnostic | undefined> {
+async function linkedFolderProblem(root: string, rel: string, rootReal: () => Promise<string>): Promise<Diagnostic | undefined> {
   const target = path.join(root, rel);
   const isFolder = await stat(target).then((info) => info.isDirectory(), () => false);
-  if (!isFolder || !(await holdsYaml(target))) return undefined;
+  if (!isFolder) return undefined;
   const real = await realpath(target).catch(() => target);
+  const realRoot = await rootReal();
+  if (isInside(realRoot, real) && !rootRelative(realRoot, real).split('/').some(skipDirectory)) return undefined;
+  const holds = await holdsYaml(target);
+  if (holds === 'no') return undefined;
+  const why = holds === 'yes' ? 'the YAML files in it would be left out' : `it holds more than ${LINKED_FOLDER_LOOK.toLocaleString('en-US')} entries, not all looked through, and YAML files in it would be left out`;
   return {
     severity: 'error',
     code: 'linked-folder',
-    message: `${rel} is a symbolic link to the folder ${quoteValue(real)}, which docket does not follow: the YAML files in it would be left out, and \`--prune\` would archive what they declare`,
+    message: `${rel} is a symbolic link to the folder ${quoteValue(real)}, which docket does not follow: ${why}, and \`--prune\` would archive what they declare`,
     file: rel,
     line: 1,
     col: 1,
@@ -99,23 +105,23 @@ async function linkedFolderProblem(root: string, rel: string): Promise<Diagnosti
   };
 }
 
-/** Folders and files looked at, at most, to tell whether a linked folder holds YAML: past it, it is taken to. */
+/** Folders and files looked at, at most, to tell whether a linked folder holds YAML. */
 const LINKED_FOLDER_LOOK = 10_000;
 
-/** Whether a folder holds a YAML file below it, as discovery would read it (links in it not followed). */
-async function holdsYaml(dir: string): Promise<boolean> {
+/** Whether a folder holds a YAML file below it, as discovery would read it (links in it not followed); `unknown` past the look. */
+async function holdsYaml(dir: string): Promise<'yes' | 'no' | 'unknown'> {
   const pending = [dir];
   let looked = 0;
   while (pending.length > 0) {
     const folder = pending.pop()!;
     const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
-      if (++looked > LINKED_FOLDER_LOOK) return true;
-      if (YAML_FILE.test(entry.name) && !entry.isDirectory()) return true;
+      if (YAML_FILE.test(entry.name) && !entry.isDirectory()) return 'yes';
+      if (++looked > LINKED_FOLDER_LOOK) return 'unknown';
       if (entry.isDirectory() && !skipDirectory(entry.name)) pending.push(path.join(folder, entry.name));
     }
   }
-  return false;
+  return 'no';
 }
 
 /**
