@@ -150,12 +150,12 @@ export class AgreementsApi {
   }
 
   /**
-   * The `organization_id` the key's templates and users carry. Read as lists are (a refused page
-   * size asked again smaller, remembered for the plan's own reads of them), not as one request.
+   * The `organization_id` the first page of the key's templates and users carry. Read as lists are
+   * (a refused page size asked again smaller, remembered for the plan's own reads of them).
    */
   private async ownerOrganizationIds(): Promise<Set<string>> {
-    const all = (path: string): Promise<unknown[]> => this.client.list(path, 'find the agreements organization');
-    const [templates, users] = await Promise.all([all('/v1/templates'), all('/v1/users')]);
+    const first = (path: string): Promise<unknown[]> => this.client.list(path, 'find the agreements organization', { firstPage: true });
+    const [templates, users] = await Promise.all([first('/v1/templates'), first('/v1/users')]);
     const ids = new Set<string>();
     for (const item of [...templates, ...users]) {
       const id = (item as { attributes?: { organization_id?: unknown } })?.attributes?.organization_id;

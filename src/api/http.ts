@@ -617,12 +617,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const pageSizes = new Map<string, number | null>();
 
   async function list<A>(path: string, operation: string, options: ListOptions = {}): Promise<ApiResource<A>[]> {
-    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined, options.identity);
+    const firstPage = options.firstPage === true;
+    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined, options.identity, firstPage);
     const endpoint = endpointKey(path);
     for (;;) {
       const size = pageSizes.has(endpoint) ? pageSizes.get(endpoint)! : PAGE_SIZE;
       try {
-        return await readPages<A>(path, operation, options.query, size, options.identity);
+        return await readPages<A>(path, operation, options.query, size, options.identity, firstPage);
       } catch (error) {
         const smaller = isPageSizeRejection(error) ? smallerPageSize(size) : false;
         if (smaller === false) throw error;
@@ -636,7 +637,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * Reads every page: `size` undefined sends no paging parameters (a list documented as unpaged),
    * null lets the service choose the page size, a number asks for it on every page.
    */
-  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined): Promise<ApiResource<A>[]> {
+  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage = false): Promise<ApiResource<A>[]> {
     const sizeQuery: Query = typeof size === 'number' ? { 'page[size]': size } : {};
     const first = target({ method: 'GET', path, query, operation }, sizeQuery);
     const out: ApiResource<A>[] = [];
@@ -693,6 +694,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
       probing = false;
       let { body, fresh, next } = take(answer, current);
+      if (firstPage) return out;
       // The first page says how many there are: ask for the others at once, in page order.
       const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;
       if (last !== undefined && last > 2 && last <= MAX_PAGES) {

@@ -21,6 +21,8 @@ export interface ListOptions {
   paged?: boolean;
   /** The attribute items are matched by (`name`): an item without it is a malformed answer. */
   identity?: string;
+  /** Only the first page (a sample, such as the organization the key's objects belong to). */
+  firstPage?: boolean;
 }
 
 /** One part of a multipart/form-data body. */

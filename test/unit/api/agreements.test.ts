@@ -90,6 +90,24 @@ describe('the agreements organization', () => {
     expect(asked.some((p) => p.startsWith('/v1/templates') && !/page%5Bsize%5D=100/.test(p))).toBe(true);
   });
 
+  it('reads only the first page of the templates and users that tell it (the plan reads the lists itself)', async () => {
+    const { mock, api } = setup('o2');
+    mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
+    const asked: string[] = [];
+    for (const list of ['/v1/templates', '/v1/users']) {
+      mock
+        .intercept({ path: (p) => p.startsWith(list) })
+        .reply<object>((o) => {
+          asked.push(o.path);
+          return { statusCode: 200, data: { data: [withOrg(`${list}-1`, 'o2')], meta: { pagination: { current: 1, next: 2, last: 5, records: 5 } } }, responseOptions: { headers: JSON_HEADERS } };
+        })
+        .persist();
+    }
+    expect((await api.getOrganization()).id).toBe('o2');
+    expect(asked.filter((p) => /page%5Bnumber%5D/.test(p))).toEqual([]);
+    expect(asked).toHaveLength(2);
+  });
+
   it('takes the configured one when the lists that would check it cannot be read', async () => {
     const { mock, api } = setup('o2');
     mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
