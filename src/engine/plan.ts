@@ -60,6 +60,11 @@ export interface BuildPlanResult {
   diagnostics: Diagnostic[];
   /** Top-level live objects no file declares (for drift reports). */
   unmatched: LiveResource[];
+  /**
+   * References `sends` left unchecked, by the resource (`kind:key`) that makes them: errors once
+   * the plan cut to `--target`s keeps a change of that resource (one a target depends on).
+   */
+  unsentReferences?: { of: string; diagnostic: Diagnostic }[];
 }
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
@@ -68,7 +73,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
-  checkReferences(input.desired, result, input.kinds, diagnostics, Boolean(input.readOnly), input.sends);
+  const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];
+  checkReferences(input.desired, result, input.kinds, diagnostics, Boolean(input.readOnly), input.sends, unsentReferences);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
     unlisted: new Set([...input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name), ...(input.seenInPart ?? [])]),
@@ -117,7 +123,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     ...(lockUpdates.length > 0 ? { lock_updates: lockUpdates } : {}),
     ...(classified.held.length > 0 ? { held: classified.held } : {}),
   };
-  return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
+  return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched, ...(unsentReferences.length > 0 ? { unsentReferences } : {}) };
 }
 
 /** Where a reference is written, with its `path` (`rules[3].reviewer`, `parameters.…`) as validate gives one. */
@@ -176,7 +182,15 @@ export function summarize(changes: Change[]): Plan['summary'] {
  * A reference to something that exists neither in the files nor live is an error at its line, and
  * so is one to an object whose id the service does not say (the reference could not be sent).
  */
-function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>, kinds: KindMeta[], diagnostics: Diagnostics, readOnly: boolean, sends: ((d: DesiredResource) => boolean) | undefined): void {
+function checkReferences(
+  desired: DesiredResource[],
+  found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>,
+  kinds: KindMeta[],
+  diagnostics: Diagnostics,
+  readOnly: boolean,
+  sends: ((d: DesiredResource) => boolean) | undefined,
+  unsent: NonNullable<BuildPlanResult['unsentReferences']>,
+): void {
   const { ids, unknownIds } = found;
   // Most references name something live: what is declared is indexed only when one does not.
   let declaredKeys: Set<string> | undefined;
@@ -193,8 +207,11 @@ function checkReferences(desired: DesiredResource[], found: Pick<DiffResult, 'id
       const key = refKey(ref.kind, ref.key);
       const unknown = ids[key] ? undefined : unknownIds[key];
       if (unknown) {
-        if (readOnly || sends?.(d) === false) continue;
-        diagnostics.error('unknown-id', `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, { ...refAt(d, ref), hint: unknown.hint });
+        if (readOnly) continue;
+        // Outside the targets: an error only if the cut plan keeps a change of `d` (the caller knows).
+        const into = sends?.(d) === false ? new Diagnostics() : diagnostics;
+        into.error('unknown-id', `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, { ...refAt(d, ref), hint: unknown.hint });
+        if (into !== diagnostics) unsent.push({ of: refKey(d.kind, d.key), diagnostic: into.items[0]! });
         continue;
       }
       if (ids[key] || declared().has(key)) continue;

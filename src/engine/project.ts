@@ -155,6 +155,10 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   if (targets.length > 0) {
     const limited = limitToTargets(plan, input.desired, targets, kinds, { undeclaredParents: Boolean(input.readAll || input.readOnly) });
     if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]), unmatched };
+    // A change kept because a target depends on it sends its references too.
+    const kept = new Set(limited.plan.changes.map((c) => refKey(c.kind, c.key)));
+    const sent = (result.unsentReferences ?? []).filter((u) => kept.has(u.of)).map((u) => u.diagnostic);
+    if (sent.length > 0) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...sent]), unmatched };
     plan = limited.plan;
   }
   const guard = plan.changes.some((c) => c.action === 'delete' || c.action === 'archive') ? massDeleteViolations(plan, inPlay(live, input.desired, plan), input.safety.max_delete_fraction) : [];

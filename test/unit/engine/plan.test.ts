@@ -150,6 +150,14 @@ describe('buildPlan: references', () => {
     ]);
   });
 
+  it('a plan for --targets leaves a reference of another resource to the cut (an error only if the cut keeps a change of it)', () => {
+    const invitedOnly: LiveResource = { ...liveMember('invited:ghost@acme.example', 'ghost@acme.example'), idUnknown: { message: 'whose id is not said', hint: 'pin its id' } };
+    const named = plan([desiredPlaybook(NDA.name), rule(), desiredMember('ghost@acme.example')], [livePlaybook(NDA.id, NDA.name), invitedOnly], { sends: (d) => d.kind === 'member' });
+    expect(named.diagnostics).toEqual([]);
+    expect(named.plan).toBeDefined();
+    expect(named.unsentReferences).toEqual([{ of: 'rule:NDA/Term', diagnostic: expect.objectContaining({ code: 'unknown-id', line: 12, col: 15, message: '`reviewer` names "ghost@acme.example", whose id is not said' }) }]);
+  });
+
   it('checks the organization default reviewer too', () => {
     const { diagnostics } = plan(
       [desiredOrganization({ 'review.default_reviewer': 'ghost@acme.example' })],
