@@ -10,7 +10,7 @@
  * nothing or a lock this process's exit removes (`releaseApplyLockSync`).
  */
 import { link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
@@ -37,7 +37,7 @@ export interface HeldApplyLock {
 export interface ApplyLockOptions {
   root: string;
   timeoutMs: number;
-  /** This apply's checkout, written into the lock when it is not `root` (the lock is shared). */
+  /** This apply's checkout (its real path), written into the lock: a wait names whose apply it waits for. */
   checkout?: string;
   /** Told once when the lock is busy and the apply waits for it. */
   onWait?: (holder: ApplyLockHolder) => void;
@@ -351,6 +351,14 @@ export async function holdingApplyLock<T>(io: Io, options: { root: string; timeo
   }
 }
 
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /** Whose apply a wait is for: this checkout's, or another's that shares its docket.lock.json (a lock beside the shared file). */
 function waitedFor(holder: ApplyLockHolder, checkout: string | undefined, root: string): string {
   if (holder.checkout !== undefined && checkout !== undefined && holder.checkout !== checkout) return `a docket apply of another checkout sharing this docket.lock.json (${holder.checkout})`;
@@ -361,14 +369,16 @@ function waitedFor(holder: ApplyLockHolder, checkout: string | undefined, root: 
 /** The apply lock, taken as holdingApplyLock takes it, for a caller that releases it itself (returned). */
 export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number; checkout?: string }): Promise<() => Promise<void>> {
   const interrupts = interruptsOf(io);
+  // One checkout however its path is spelled (a linked home folder, /tmp and /private/tmp), as `root` is.
+  const checkout = options.checkout === undefined ? undefined : realPathOr(options.checkout);
   // Before the lock is taken: a signal while it is being taken must not leave it behind.
   const releaseOnExit = interrupts.onExit(() => releaseApplyLockSync(options.root), true);
   const applyLock = await acquireApplyLock({
     root: options.root,
     timeoutMs: options.timeoutMs,
     signal: interrupts.signal,
-    ...(options.checkout ? { checkout: options.checkout } : {}),
-    onWait: (h) => io.stderr(`Waiting for ${waitedFor(h, options.checkout, options.root)} to finish (pid ${h.pid}, started ${h.started})…\n`),
+    ...(checkout ? { checkout } : {}),
+    onWait: (h) => io.stderr(`Waiting for ${waitedFor(h, checkout, options.root)} to finish (pid ${h.pid}, started ${h.started})…\n`),
   }).catch((error: unknown) => {
     releaseOnExit();
     throw error;
