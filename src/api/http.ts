@@ -530,7 +530,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
         const canRetry = n < retries && timeouts <= timeoutRetries;
-        if (decision === 'fail') throw apiError(t, a, n + 1);
+        if (decision === 'fail') throw apiError(t, a, n + 1, earlierStatuses);
         if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1, earlierStatuses);
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);

@@ -1054,6 +1054,17 @@ describe('retries', () => {
     expect(e.hint).not.toContain('rate limiting');
   });
 
+  it('a final refusal after passing faults says the earlier attempts too (the 503 may have landed)', async () => {
+    const { mock, client } = setup({ random: () => 1, maxDelayMs: 1000 });
+    let calls = 0;
+    mock
+      .intercept({ path: '/v1/a' })
+      .reply(() => (++calls < 3 ? { statusCode: 503, data: { title: 'Unavailable' } } : { statusCode: 404, data: { title: 'Not Found' } }))
+      .persist();
+    const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(e.message).toContain('failed with HTTP 404 Not Found (3 attempts; the earlier ones: HTTP 503 ×2)');
+  });
+
   /** The client's clock, moved on by its sleeps: how long the service has been silent. */
   function sleepingClock(): Pick<ServiceClientOptions, 'now' | 'sleep'> {
     let t = 1_000_000;
