@@ -17,8 +17,6 @@ export interface JunitOptions {
   /** When the run started (the suites' timestamp). */
   started: Date;
   hostname: string;
-  /** Seconds the run took, spread evenly over the cases (the services give no per-case time). */
-  seconds: number;
   /** `--fail-on-warn`: warned and flaky cases fail the run, and are failures here too. */
   failOnWarn?: boolean;
 }
@@ -70,9 +68,9 @@ function testcase(suite: SuiteOutcome, c: CaseOutcome, seconds: string, failOnWa
   }
 }
 
-/** A case's own time when the run measured it (not a case that never ran), else its share of the run's. */
-function caseTime(c: CaseOutcome, share: string): string {
-  return c.ms !== undefined ? (c.ms / 1000).toFixed(3) : share;
+/** A case's own time, as the run measured it; none for a case that never ran. */
+function caseTime(c: CaseOutcome): string {
+  return ((c.ms ?? 0) / 1000).toFixed(3);
 }
 
 /** The `T` form without a zone, as the schema's timestamp pattern wants. */
@@ -89,8 +87,6 @@ function suiteTag(
 }
 
 export function renderTestJunit(report: TestReport, options: JunitOptions): string {
-  const total = report.suites.reduce((n, s) => n + s.cases.length, 0);
-  const each = (total > 0 ? options.seconds / total : 0).toFixed(3);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
   report.suites.forEach((suite, id) => {
     const failOnWarn = Boolean(options.failOnWarn);
@@ -98,13 +94,13 @@ export function renderTestJunit(report: TestReport, options: JunitOptions): stri
     const failures = suite.cases.filter((c) => failing(c, failOnWarn)).length;
     const out = suite.cases.filter((c) => ((c.status === 'flaky' || c.status === 'warn') && !failOnWarn) || (c.status === 'skipped' && c.reason)).map((c) => `${c.name}: ${c.status}${c.reason ? ` (${c.reason})` : c.status === 'flaky' ? ` (${c.passedRuns} of ${c.runs} runs passed)` : `\n${failureText(c)}`}`);
     lines.push(
-      suiteTag({ file: suite.file, id, name: suite.subject, tests: suite.cases.length, failures, errors: count('error'), skipped: count('skipped'), time: suite.cases.reduce((sum, c) => sum + Number(caseTime(c, each)), 0).toFixed(3) }, options),
+      suiteTag({ file: suite.file, id, name: suite.subject, tests: suite.cases.length, failures, errors: count('error'), skipped: count('skipped'), time: suite.cases.reduce((sum, c) => sum + Number(caseTime(c)), 0).toFixed(3) }, options),
       '    <properties>',
       `      <property name="kind" value="${xmlAttr(suite.kind)}"/>`,
       `      <property name="target" value="${xmlAttr(report.target)}"/>`,
       ...(suite.digest ? [`      <property name="playbook_digest" value="${suite.digest}"/>`] : []),
       '    </properties>',
-      ...suite.cases.flatMap((c) => testcase(suite, c, caseTime(c, each), failOnWarn)),
+      ...suite.cases.flatMap((c) => testcase(suite, c, caseTime(c), failOnWarn)),
       `    <system-out>${xmlText([...out, ...suite.notes].join('\n'))}</system-out>`,
       '    <system-err></system-err>',
       '  </testsuite>',

@@ -244,7 +244,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   // A file is output too (a CI artifact): keys in it are redacted as on stdout.
   const secrets = junitKeyValues(io.env);
   const reportXml = (r: TestReport): string =>
-    redact(renderTestJunit(r, { started, hostname: hostname(), seconds: (Date.now() - started.getTime()) / 1000, failOnWarn: Boolean(opts.failOnWarn) }), secrets);
+    redact(renderTestJunit(r, { started, hostname: hostname(), failOnWarn: Boolean(opts.failOnWarn) }), secrets);
   const errorXml = (error: unknown): string => redact(renderErrorJunit(errorJson(error), { started, hostname: hostname() }), secrets);
   // CI reporters read the JUnit file whatever happened: one that could not run says why in it,
   // also when a second signal (CI's SIGTERM after its SIGINT) ends the process at once.

@@ -50,7 +50,7 @@ const report: TestReport = {
 
 describe('JUnit', () => {
   it('is valid against the Ant JUnit schema, with a suite per test file and a case per case', async () => {
-    const xml = renderTestJunit(report, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 2.5 });
+    const xml = renderTestJunit(report, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci' });
     const schema = await antJunitSchema();
     expect(schema).toContain('name="skipped"');
     const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: schema }] });
@@ -65,31 +65,31 @@ describe('JUnit', () => {
 
   it("gives each case its own time when the run measured it, and the suite their sum, not the run's time split evenly", () => {
     const timedCases = [kase('slow', 'pass', { ms: 1234 }), kase('fast', 'pass', { ms: 20 }), kase('never ran', 'skipped')];
-    const xml = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: timedCases }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 3 });
+    const xml = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: timedCases }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci' });
     expect(xml).toContain('<testcase name="slow" classname="PlaybookTest.Inbound NDA" time="1.234"');
     expect(xml).toContain('<testcase name="fast" classname="PlaybookTest.Inbound NDA" time="0.020"');
-    // One that never ran has no time of its own: its share of the run's.
-    expect(xml).toContain('<testcase name="never ran" classname="PlaybookTest.Inbound NDA" time="1.000"');
-    expect(xml).toMatch(/tests="3"[^>]* time="2.254">/);
+    // One that never ran took none.
+    expect(xml).toContain('<testcase name="never ran" classname="PlaybookTest.Inbound NDA" time="0.000"');
+    expect(xml).toMatch(/tests="3"[^>]* time="1.254">/);
   });
 
   it('shows service text with terminal escapes removed and direction overrides named, as text and markdown do', () => {
     const evil = kase('fails', 'fail', { expectations: [{ label: 'redline "Residuals"', severity: 'error', at: at(9), held: 0, runs: 1, got: 'commentary "memory \u001b[31mRED\u001b[0m rtl\u202e evil"' }] });
-    const xml = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: [evil] }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 1 });
+    const xml = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: [evil] }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci' });
     expect(xml).toContain('got commentary "memory RED rtl&lt;U+202E&gt; evil"');
     expect(xml).not.toMatch(/[\u001b\u202e]/);
   });
   it('with --fail-on-warn, warned and flaky cases are failures too, as they fail the run', async () => {
     const warned = kase('warns', 'warn', { expectations: [{ label: 'flag "Term"', severity: 'warn', at: at(12), held: 0, runs: 1, got: 'no flags' }] });
     const suites = [{ ...report.suites[0]!, cases: [report.suites[0]!.cases[0]!, report.suites[0]!.cases[2]!, warned] }];
-    const strict = renderTestJunit({ ...report, suites }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 1, failOnWarn: true });
+    const strict = renderTestJunit({ ...report, suites }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', failOnWarn: true });
     expect(strict).toContain('tests="3" failures="2" errors="0"');
     expect(strict).toContain('<failure message="flaky: 2 of 3 runs passed (--fail-on-warn)" type="flaky">');
     expect(strict).toContain('type="warn">tests/nda.test.yaml:12:7 [warn] expected flag "Term", got no flags</failure>');
     const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: strict }], schema: [{ fileName: 'junit.xsd', contents: await antJunitSchema() }] });
     expect(result.errors).toEqual([]);
     // Without it they pass, and say so.
-    const lenient = renderTestJunit({ ...report, suites }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 1 });
+    const lenient = renderTestJunit({ ...report, suites }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci' });
     expect(lenient).toContain('tests="3" failures="0" errors="0"');
     expect(lenient).toContain('warns: warn');
   });
@@ -97,12 +97,12 @@ describe('JUnit', () => {
   it("with --fail-on-warn, the test files' warnings are failures too, a suite per file, valid against the schema", async () => {
     const warning = { severity: 'warning' as const, code: 'unknown-outcome', message: 'outcome "rejectt" is none of accept, reject', file: 'tests/nda.test.yaml', line: 10, col: 23, hint: 'kept as written' };
     const started = new Date('2026-11-24T10:00:00Z');
-    const strict = renderTestJunit({ ...report, warnings: [warning] }, { started, hostname: 'ci', seconds: 1, failOnWarn: true });
+    const strict = renderTestJunit({ ...report, warnings: [warning] }, { started, hostname: 'ci', failOnWarn: true });
     expect(strict).toContain('<testsuite package="tests/nda.test.yaml" id="1" name="tests/nda.test.yaml warnings"');
     expect(strict).toContain('tests="1" failures="1" errors="0"');
     expect(strict).toContain('<testcase name="tests/nda.test.yaml:10:23 unknown-outcome" classname="docket test" time="0.000">');
     expect(await junitErrors(strict)).toEqual([]);
-    expect(renderTestJunit({ ...report, warnings: [warning] }, { started, hostname: 'ci', seconds: 1 })).not.toContain('unknown-outcome');
+    expect(renderTestJunit({ ...report, warnings: [warning] }, { started, hostname: 'ci' })).not.toContain('unknown-outcome');
   });
 
   it('says why when the run could not start: an error per problem at its file:line, or the one error', async () => {
@@ -121,7 +121,7 @@ describe('JUnit', () => {
   });
 
   it('the schema catches a broken report (the check can fail)', async () => {
-    const xml = renderTestJunit(report, { started: new Date(), hostname: 'ci', seconds: 1 }).replace(' hostname="ci"', '');
+    const xml = renderTestJunit(report, { started: new Date(), hostname: 'ci' }).replace(' hostname="ci"', '');
     const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: await antJunitSchema() }] });
     expect(result.valid).toBe(false);
   });
@@ -186,7 +186,7 @@ describe('the pull-request comment', () => {
   it("hides a URL's secrets in names, as every other report does: text and JUnit", () => {
     const named = { ...report, suites: [{ ...report.suites[0]!, subject: 'Vendor https://bob:pw1@v.example/x?tok=Q1#F1', cases: [kase('case https://c:pw2@c.example/?q=Q2', 'fail')] }] };
     const text = renderTestText(named, { color: false });
-    const xml = renderTestJunit(named, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci', seconds: 1 });
+    const xml = renderTestJunit(named, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci' });
     for (const out of [text, xml]) expect(out).not.toMatch(/pw1|pw2|Q1|Q2|F1/);
     expect(text).toContain('"Vendor https://***@v.example/x?…#…"');
   });
