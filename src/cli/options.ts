@@ -14,7 +14,8 @@ export interface CommonOptions {
 
 /**
  * A number as a person writes one in decimal, or NaN: `Number()` also takes `0x10`, `1e1`, `+8`
- * and spaces around it, which docket.yaml's numbers refuse.
+ * and spaces around it, which on a command line are a slip more often than meant (and the help
+ * says "an integer from 1 to 64"). Not the schema's pattern: that module is not loaded to parse flags.
  */
 export function decimal(value: string): number {
   return /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : NaN;
