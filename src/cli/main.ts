@@ -42,15 +42,16 @@ const COMMANDS: Record<string, (c: CommandContext) => Promise<Command>> = {
   completion: async (c) => (await import('./commands/completion.js')).completionCommand(c.io, c.setExit, c.program),
 };
 
-/** The commands argv needs: the one it names, none for `--version`, all for help and mistakes. */
 /** `docket help nosuch` says there is no such command (commander prints the whole help and exits 1, saying nothing). */
 async function checkHelpTopic(args: readonly string[]): Promise<void> {
   const [first, topic] = args;
-  if (first !== 'help' || topic === undefined || topic.startsWith('-') || topic in COMMANDS) return;
+  // `help` is commander's own command: `docket help help` is its help.
+  if (first !== 'help' || topic === undefined || topic.startsWith('-') || topic === 'help' || Object.hasOwn(COMMANDS, topic)) return;
   const { didYouMean } = await import('../config/suggest.js');
   throw new UsageError(`unknown command ${JSON.stringify(topic)}${didYouMean(topic, Object.keys(COMMANDS))}`, 'run `docket --help` for the commands');
 }
 
+/** The commands argv needs: the one it names, none for `--version`, all for help and mistakes. */
 function commandsFor(args: string[]): string[] {
   const [first] = args;
   if (first !== undefined && first !== 'completion' && first in COMMANDS) return [first];

@@ -6,10 +6,10 @@ import { constants, realpathSync } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
 import path, { basename, dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
-import { isTestFile, readAsConfiguration } from '../config/discover.js';
+import { isTestFile, isYamlName, readAsConfiguration } from '../config/discover.js';
 import { writeDestinationOrAsNamed } from '../util/atomic-write.js';
 import { PROJECT_FILES } from '../config/load.js';
-import { APPLY_LOCK_FILE, DOCKET_RECORDS, isDocketRecord, WORK_DIR } from '../config/work-dir.js';
+import { APPLY_LOCK_FILE, DOCKET_RECORDS, isDocketRecord, LOCK_FILE, WORK_DIR } from '../config/work-dir.js';
 import type { Workspace } from '../engine/workspace.js';
 import { UsageError } from '../errors.js';
 import { nearestExisting } from '../util/nearest-existing.js';
@@ -37,8 +37,8 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
     // `tests/x.test.yaml/` is a file's name with a slash after it; `out/` a folder's.
     const stem = file.replace(/[\\/]+\.?$/, '');
     const fileName = /\.[^\\/.]+$/.test(stem) && !/(^|[\\/])\.\.?$/.test(stem);
-    // A file that is there already (docket.yaml, the lock) is no name to suggest: one beside it is.
-    const taken = fileName && (await stat(resolve(cwd, stem)).then(() => true, () => false));
+    // A file docket never writes there (docket.yaml, a resource, the lock) is no name to suggest: one beside it is.
+    const taken = fileName && (isYamlName(stem) || basename(stem) === LOCK_FILE) && (await stat(resolve(cwd, stem)).then(() => true, () => false));
     const suggested = !fileName ? join(file, basename(example)) : taken ? join(dirname(stem), basename(example)) : stem;
     throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${suggested}`);
   }

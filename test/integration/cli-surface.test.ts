@@ -23,6 +23,9 @@ describe('help and completion', () => {
   it('docket help COMMAND shows that command\'s help, and says when there is no such command', async () => {
     const plan = await runCli(['help', 'plan']);
     expect([plan.code, plan.stdout.split('\n')[0]]).toEqual([0, 'Usage: docket plan [options]']);
+    expect((await runCli(['help', 'help'])).stderr).not.toContain('unknown command');
+    // A name every object has (not a command) is no command either.
+    expect((await runCli(['help', 'toString'])).stderr).toContain('unknown command "toString"');
     const typo = await runCli(['help', 'paln']);
     expect([typo.code, typo.stdout, typo.stderr]).toEqual([1, '', 'Error: unknown command "paln", did you mean `plan`?\n  hint: run `docket --help` for the commands\n']);
   });
