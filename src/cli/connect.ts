@@ -31,7 +31,7 @@ export const EMULATOR_STATE_LABEL = workLabel(EMULATOR_STATE_FILE);
  * (or under a .docket that is) would have every run read and write a file elsewhere. Refused
  * before the emulator starts, so nothing (the state, the lock's emulator section) is written first.
  */
-async function refuseScratchOutside(root: string): Promise<void> {
+export async function refuseScratchOutside(root: string): Promise<void> {
   const outside: Diagnostic[] = [];
   // The root's real path once, for both files.
   let real: Promise<string> | undefined;

@@ -11,12 +11,12 @@ import { recordHeld, splitByService, syncState, withChildrenForgotten, withMoved
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
-import { DEFAULT_AGREEMENTS_URL, connect, type Connection } from './connect.js';
+import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection } from './connect.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { Logger, type Io } from './io.js';
 import type { CommonOptions } from './options.js';
 import { Progress } from './progress.js';
-import { UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { atSetting } from './setting-error.js';
 import { EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
 
@@ -92,6 +92,14 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
   await opts.check?.(workspace);
   const progress = new Progress(io, Boolean(io.stderrTTY) && !opts.quiet);
   const needs = opts.needs ? opts.needs(workspace, prune) : servicesNeeded(kindsToRead(workspace.desired, prune), workspace.desired);
+  // The emulator's sync records live beside its state, in .docket/ (not in git): they describe that state.
+  // Read before the emulator starts: one that is no file to read (a named pipe would hang the write
+  // at the end, a folder or a loop fail it after the changes) stops the run before anything is done.
+  const syncLocation: LockLocation = emulator ? { ...workspace.lockLocation, path: workPath(workspace.config.project.root, EMULATOR_SYNC_FILE), label: workLabel(EMULATOR_SYNC_FILE) } : workspace.lockLocation;
+  if (emulator) await refuseScratchOutside(workspace.config.project.root);
+  const syncRead = emulator ? await readLockDocument(syncLocation) : undefined;
+  const syncProblems = syncRead?.diagnostics.filter((d) => d.severity === 'error') ?? [];
+  if (syncProblems.length > 0) throw new ConfigError(syncProblems, `${syncLocation.label} cannot be used`, workspace.config.project.root);
   const connection = await connect({
     onRequest: () => progress.tick(),
     project: workspace.config.project,
@@ -120,10 +128,8 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       lock = emptyLock();
       await writeLock(workspace.lockLocation, EMULATOR_TARGET, lock);
     }
-    // The emulator's sync records live beside its state, in .docket/ (not in git): they describe that state.
-    // (connect refused one that leads out of the configuration.)
-    const syncLocation: LockLocation = emulator ? { ...workspace.lockLocation, path: workPath(project.root, EMULATOR_SYNC_FILE), label: workLabel(EMULATOR_SYNC_FILE) } : workspace.lockLocation;
-    const syncDoc = emulator ? (await readLockDocument(syncLocation)).doc : workspace.lockDoc;
+    // (connect refused a sync records file that leads out of the configuration.)
+    const syncDoc = syncRead ? syncRead.doc : workspace.lockDoc;
     if (connection.freshEmulator && Object.keys(syncDoc.synced ?? {}).length > 0) {
       // A new emulator holds none of the objects an earlier one did: what was in sync then says nothing now.
       await rm(syncLocation.path, { force: true });

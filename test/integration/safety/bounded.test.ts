@@ -247,5 +247,16 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     expect([await dangling.exited, dangling.stderr()]).toEqual([1, expect.stringContaining('apply.lock is a symbolic link to nothing')]);
     clearTimeout(spun);
     expect(Object.keys(reviewOf(t).playbooks)).toEqual([]);
+
+    // The in-process emulator's sync records as a named pipe: refused before anything is done, not
+    // written to at the end (which waited for a reader for ever, past every signal).
+    const pipedSync = await config();
+    await mkdir(join(pipedSync, '.docket'), { recursive: true });
+    execFileSync('mkfifo', [join(pipedSync, '.docket', 'emulator-sync.json')]);
+    const emulated = spawnBin(['apply', '-C', pipedSync, '--emulator', '--auto-approve'], t.env);
+    const stuck = setTimeout(() => emulated.child.kill('SIGKILL'), 10_000);
+    expect([await emulated.exited, emulated.stderr()]).toEqual([1, expect.stringContaining('.docket/emulator-sync.json:1:1 error invalid-lock-file .docket/emulator-sync.json is not a regular file (a named pipe or a device)')]);
+    clearTimeout(stuck);
+    expect(existsSync(join(pipedSync, '.docket', 'emulator.json'))).toBe(false);
   });
 });
