@@ -258,9 +258,9 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
           return { ...f, direction: direction === 'unknown' ? (repointedBy(c, f.field, directionOf) ?? direction) : direction };
         });
       }
-      // Without a record no field says which side moved.
-      if (!record) c.fields = c.fields.map((f) => ({ ...f, direction: 'unknown' }));
-      c.direction = record ? objectDirection(c.fields) : 'unknown';
+      // Without a record no field says which side moved, but one docket's own write left as it is (a conversion that failed).
+      if (!record) c.fields = c.fields.map((f) => ({ ...f, direction: l.failedWrites?.includes(f.field) === true ? 'files' : 'unknown' }));
+      c.direction = record || l.failedWrites !== undefined ? objectDirection(c.fields) : 'unknown';
     }
     return c;
   };

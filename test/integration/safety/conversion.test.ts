@@ -38,3 +38,19 @@ it("a conversion that failed on docket's own publish is owed by the files, not d
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   await expectConverged(run, dir);
 });
+
+it("a conversion that failed on docket's own create is owed by the files too, not a change of unknown direction", async () => {
+  t = await startTestEmulator({ latencyMs: 0 });
+  const dir = await wordTermDir();
+  const run = bin(t);
+  agreementsOf(t).docx_conversion = 'failed';
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+  agreementsOf(t).docx_conversion = 'ready';
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stdout).toContain('↑ publish custom-term "Data Terms" (terms/data.yaml:3) · changed in files');
+  const drift = await run('drift', '-C', dir);
+  expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('direction unknown')]);
+  expect((await run('pull', '-C', dir, '--dry-run')).stdout).not.toContain('from the app');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, dir);
+});
