@@ -111,13 +111,17 @@ export const customTermKind: KindModule<'custom-term'> = {
       if (t.attributes.term_type === 'file') {
         const extra = { termType: 'file', ...(locked ? { sourceFile: locked.file } : {}) };
         // A version whose conversion failed is not live in any useful sense: plan to publish it again.
+        const outside = locked?.version !== undefined && typeof version === 'number' && version > locked.version;
+        if (t.attributes.conversion_status === 'failed' && outside) {
+          return { ...base, fields: { name, docx: `version ${version}, published outside docket, whose conversion failed (docket uploaded version ${locked.version}, ${locked.sha256})` }, extra: { ...extra, conversionFailed: true } };
+        }
         if (t.attributes.conversion_status === 'failed') {
           // Docket's own publish (the version it recorded uploading) is owed by the files, not edited live.
           const own = locked?.version !== undefined && locked.version === version ? { failedWrites: ['docx'] } : {};
           return { ...base, fields: { name, docx: `conversion failed (${locked?.sha256 ?? 'unknown file'})` }, extra: { ...extra, conversionFailed: true }, ...own };
         }
         // A later version than the one docket uploaded was published by someone else: the file docket has is not live.
-        if (locked?.version !== undefined && typeof version === 'number' && version > locked.version) {
+        if (outside) {
           return { ...base, fields: { name, docx: `version ${version}, published outside docket (docket uploaded version ${locked.version}, ${locked.sha256})` }, extra };
         }
         if (locked) return { ...base, fields: { name, docx: locked.sha256 }, extra };

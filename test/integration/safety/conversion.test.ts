@@ -9,6 +9,7 @@ import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js'
 import { removeMadeDirs } from '../../helpers/tmpdir.js';
 import { docx } from '../agreements-fixtures.js';
 import { agreementsOf, bin, expectConverged, wordTermDir } from './harness.js';
+import { App } from '../../helpers/app.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -53,4 +54,16 @@ it("a conversion that failed on docket's own create is owed by the files too, no
   expect((await run('pull', '-C', dir, '--dry-run')).stdout).not.toContain('from the app');
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   await expectConverged(run, dir);
+});
+
+it('a Word version published in the app whose conversion failed is said to be that version, a live change', async () => {
+  t = await startTestEmulator({ latencyMs: 0 });
+  const dir = await wordTermDir();
+  const run = bin(t);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  agreementsOf(t).docx_conversion = 'failed';
+  await new App(t.env).publishTermDocx('Data Terms', docx('from the app'));
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stdout).toContain('· changed live');
+  expect(plan.stdout).toContain('docx: "version 2, published outside docket, whose conversion failed (docket uploaded version 1, ');
 });
