@@ -92,6 +92,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   // FIFO so that a long list cannot starve the writes queued behind it.
   const waiting: Waiter[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const MAX_TIMER_MS = 2_147_483_647;
 
   const pump = (): void => {
     if (waiting.length === 0 && timer) {
@@ -104,10 +105,11 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       const at = waiting[0]!.resumed ? 0 : Math.max(pausedUntil, nextStart);
       if (t < at) {
         if (!timer) {
+          // Past what a timer holds (about 24 days, a pace of --max-rps 0.0000001) Node fires it at once, again and again.
           timer = setTimeout(() => {
             timer = undefined;
             pump();
-          }, at - t);
+          }, Math.min(at - t, MAX_TIMER_MS));
         }
         return;
       }

@@ -3,6 +3,25 @@ import { createLimiter } from '../../../src/api/limiter.js';
 import { DocketError } from '../../../src/errors.js';
 
 describe('createLimiter', () => {
+  it('waits out a pace longer than a timer holds without firing its timer again and again (--max-rps 0.0000001)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const limiter = createLimiter(8, { maxRps: 0.0000001 });
+      await limiter.run(async () => undefined);
+      const stop = new AbortController();
+      const second = limiter.run(async () => undefined, false, stop.signal).catch(() => 'gave up');
+      await new Promise((r) => setTimeout(r, 50));
+      stop.abort(new Error('done'));
+      expect(await second).toBe('gave up');
+      expect(warnings.filter((w) => w === 'TimeoutOverflowWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+
   it('bounds concurrency and runs waiters in order', async () => {
     const limiter = createLimiter(2);
     let inFlight = 0;
