@@ -44,6 +44,7 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   }
   // The nearest folder that exists: the write creates the missing ones below it.
   const nearest = await nearestExisting(dirname(path));
+  if (nearest?.dangling) throw new UsageError(`${flag} ${file} cannot be written: ${nearest.path} is a symbolic link to nothing`, 'fix or remove the link, or name a path without it');
   if (nearest && !nearest.stats.isDirectory()) throw new UsageError(`${flag} ${file} cannot be written: ${nearest.path} is a file, not a folder`);
   const folder = nearest?.path ?? parse(path).root;
   const writable = await access(target ? path : folder, constants.W_OK).then(

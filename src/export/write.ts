@@ -9,6 +9,7 @@ import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, wri
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
 import { removeLeftByDeadProcesses } from '../util/process-alive.js';
+import { nearestExisting } from '../util/nearest-existing.js';
 import type { ExportFile } from './types.js';
 import { EMULATOR_STATE_FILE, workPath } from '../config/work-dir.js';
 
@@ -33,7 +34,12 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'missing';
+    if (code === 'ENOENT') {
+      // Through a link to nothing the export's folder cannot be made: said now, not after the reads.
+      const nearest = await nearestExisting(path.dirname(out));
+      if (nearest?.dangling) throw new UsageError(`--out ${showPath(label)} cannot be used: ${showPath(nearest.path)} is a symbolic link to nothing`, 'fix or remove the link, or name a path without it');
+      return 'missing';
+    }
     const why = code === 'ENOTDIR' ? 'a folder on its path is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link on its path loops' : (code ?? 'unknown error');
     throw new UsageError(`--out ${showPath(label)} cannot be used: ${why}`, 'choose a path that does not exist or an empty directory, in a folder you may write');
   }

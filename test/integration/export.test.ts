@@ -467,6 +467,10 @@ describe('docket export', () => {
     // Below a file: said in words, not as an error code.
     const below = await cli('export', '-C', from, '--out', join(out, 'notes.txt', 'x'));
     expect([below.code, below.stderr.split('\n')[0]]).toEqual([1, `Error: --out ${join(out, 'notes.txt', 'x')} cannot be used: a folder on its path is a file`]);
+    await symlink('nowhere', join(out, 'gone'));
+    const dangling = await cli('export', '-C', from, '--out', join(out, 'gone', 'x'));
+    expect([dangling.code, dangling.stderr.split('\n')[0]]).toEqual([1, `Error: --out ${join(out, 'gone', 'x')} cannot be used: ${join(out, 'gone')} is a symbolic link to nothing`]);
+    await rm(join(out, 'gone'));
 
     const unknown = await cli('export', '-C', from, '--out', join(out, 'new'), '--kind', 'playbok');
     expect(unknown.code).toBe(1);

@@ -33,6 +33,7 @@ beforeAll(async () => {
   dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'a-file': 'x' });
   // Outside the configuration's YAML: a named pipe where a written file goes.
   spawnSync('mkfifo', [join(dir, 'pipe')]);
+  spawnSync('ln', ['-s', 'nowhere', join(dir, 'gone-link')]);
 });
 
 afterAll(async () => {
@@ -79,6 +80,8 @@ describe('a file the command writes at its end is checked at its start', () => {
       [`${join(dir, 'plans')}/`, `--out ${join(dir, 'plans')}/ names a folder`],
       // Renamed over, a named pipe (or /dev/null, for root) would be replaced by a regular file.
       [join(dir, 'pipe'), `--out ${join(dir, 'pipe')} is not a regular file (a named pipe or a device)`],
+      // Below a link to nothing, the folder cannot be made: said before any read.
+      [join(dir, 'gone-link', 'plan.json'), `--out ${join(dir, 'gone-link', 'plan.json')} cannot be written: ${join(dir, 'gone-link')} is a symbolic link to nothing`],
     ] as const) {
       const r = await run(['plan', '-C', dir, '--out', out, '-o', 'json', '--timeout', '2s']);
       expect(r.code).toBe(1);
