@@ -4,7 +4,7 @@ import { InvalidArgumentError } from 'commander';
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export function parseDuration(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
   if (!m) throw new InvalidArgumentError(`"${text}" is not a duration (like 30s, 10m or 1h)`);
   return Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!);
 }
