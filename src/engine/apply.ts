@@ -129,7 +129,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     resolveId(kind, key) {
       const id = ids.get(`${kind}:${key}`);
       const unknown = unknownIds.get(`${kind}:${key}`);
-      if (!id && unknown) throw new DocketError('unknown-id', `${kind} ${key}, ${unknown.message}: ${unknown.hint}`);
+      if (!id && unknown) throw new DocketError('unknown-id', `it names ${kind} ${JSON.stringify(key)}, ${unknown.message}`, unknown.hint);
       if (!id) throw new Error(`${kind} "${key}" has no id yet (it was not created)`);
       return id;
     },
