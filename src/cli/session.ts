@@ -3,7 +3,7 @@
  * connected (only those the configuration needs), a logger and a progress line, and the
  * connection always closed.
  */
-import { rm } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import { EMULATOR_TARGET, emptyLock, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
@@ -98,7 +98,9 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
   const syncLocation: LockLocation = emulator ? { ...workspace.lockLocation, path: workPath(workspace.config.project.root, EMULATOR_SYNC_FILE), label: workLabel(EMULATOR_SYNC_FILE) } : workspace.lockLocation;
   if (emulator) await refuseScratchOutside(workspace.config.project.root);
   const syncRead = emulator ? await readLockDocument(syncLocation) : undefined;
-  const syncProblems = syncRead?.diagnostics.filter((d) => d.severity === 'error') ?? [];
+  // Only of something there: a .docket that is no folder is said by the emulator's start, as what is in the way.
+  const syncThere = emulator && (await lstat(syncLocation.path).then(() => true, () => false));
+  const syncProblems = syncThere ? (syncRead?.diagnostics.filter((d) => d.severity === 'error') ?? []) : [];
   if (syncProblems.length > 0) throw new ConfigError(syncProblems, `${syncLocation.label} cannot be used`, workspace.config.project.root);
   const connection = await connect({
     onRequest: () => progress.tick(),

@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { removeMadeDirs } from '../../helpers/tmpdir.js';
 import { docx } from '../agreements-fixtures.js';
-import { agreementsOf, bin, expectConverged, wordTermDir } from './harness.js';
+import { agreementsOf, bin, expectConverged, waitUntil, wordTermDir } from './harness.js';
 import { App } from '../../helpers/app.js';
 
 let t: TestEmulator;
@@ -63,6 +63,8 @@ it('a Word version published in the app whose conversion failed is said to be th
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   agreementsOf(t).docx_conversion = 'failed';
   await new App(t.env).publishTermDocx('Data Terms', docx('from the app'));
+  // The conversion runs after the publish answers: read once it has failed.
+  await waitUntil(() => Object.values(agreementsOf(t).custom_terms).some((x) => x.name === 'Data Terms' && x.conversion_status === 'failed'), 'the failed conversion');
   const plan = await run('plan', '-C', dir);
   expect(plan.stdout).toContain('· changed live');
   expect(plan.stdout).toContain('docx: "version 2, published outside docket, whose conversion failed (docket uploaded version 1, ');

@@ -55,16 +55,17 @@ describe('a lock file that cannot be written', () => {
 });
 
 describe('--emulator files that cannot be written', () => {
-  it('names .docket/emulator-sync.json, not docket.lock.json, when the sync records cannot be written', async () => {
+  it('names .docket/emulator-sync.json, not docket.lock.json, when the sync records cannot be written: refused before any change', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('Sync', 'ACCEPT') });
     mkdirSync(join(dir, '.docket/emulator-sync.json'), { recursive: true });
     const r = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'], { env: {} });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('✓ create playbook "Sync"');
-    expect(r.stderr).toContain('Error: the changes reported above were made, but .docket/emulator-sync.json could not be written (EISDIR)');
+    expect(r.stdout).not.toContain('create playbook');
+    expect(r.stderr).toContain('.docket/emulator-sync.json:1:1 error invalid-lock-file .docket/emulator-sync.json is a folder, not a file');
     expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
-    // The folder gone, the next run converges.
+    // The folder gone, the next run applies and converges.
     rmSync(join(dir, '.docket/emulator-sync.json'), { recursive: true });
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'], { env: {} })).code).toBe(0);
     const plan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'], { env: {} });
     expect(plan.stdout).toContain('No changes.');
     expect(plan.code).toBe(0);

@@ -26,7 +26,7 @@ describe('export --out', () => {
     await writeFile(join(dir, 'file'), 'x');
     expect(await said(join(dir, 'dangling'))).toBe('UsageError: --out OUT is a symbolic link');
     expect(await said(join(dir, 'linked'))).toBe('UsageError: --out OUT is a symbolic link');
-    expect(await said(join(dir, 'file', 'below'))).toBe('UsageError: --out OUT cannot be used (ENOTDIR)');
+    expect(await said(join(dir, 'file', 'below'))).toBe('UsageError: --out OUT cannot be used: a folder on its path is a file');
   });
 });
 
