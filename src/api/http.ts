@@ -316,7 +316,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return new DocketError(
       'outcome-pending',
       `${t.operation}: ${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}, and ${looked} did not find it carried out${why}; the service may still be carrying it out, so docket did not send it again`,
-      'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing',
+      PENDING_HINT,
     );
   }
 
@@ -329,13 +329,20 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * A create's read after an answer that did not settle it: its failure says what the create's
    * outcome is, not only that a list could not be read (which read as if nothing was created).
    */
-  async function readingFailed<T>(read: () => Promise<T>, context: string, outcome: string): Promise<T> {
+  async function readingFailed<T>(read: () => Promise<T>, context: string, outcome: string, mayStillRun = false): Promise<T> {
     try {
       return await read();
     } catch (error) {
       // A read that could not be made, not what a kind's recovery says of the outcome itself.
       const readFailed = error instanceof ApiError || (error instanceof DocketError && READ_FAILURES.has(error.code));
       if (!readFailed) throw error;
+      // A create whose outcome nobody knows (not stopped by a signal, which says so itself): sent
+      // again at once, one still running there would be made twice, so it is pending, as stillRunning says.
+      if (mayStillRun && error.code !== 'interrupted') {
+        const pending = new DocketError('outcome-pending', `${context}: ${error.message}${outcome}`, PENDING_HINT);
+        pending.notCarriedOut = false;
+        throw pending;
+      }
       // The read's own request may have changed nothing; the create it reads for may have.
       error.notCarriedOut = false;
       error.message = `${context}: ${error.message}${outcome}`;
@@ -567,7 +574,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
-          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, and the next plan shows whether it did');
+          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, or still be carrying it out, and the next plan shows whether it did', true);
           const found = await lookUp();
           if (found !== undefined) return found;
           if (mayStillLand(a)) {
@@ -844,6 +851,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
  * `interrupted`: a stop (or Ctrl-C) during the read, whose own request was not sent again.
  */
 const READ_FAILURES: ReadonlySet<string> = new Set(['timeout', 'bad-response', 'interrupted']);
+
+/** What to do about a write the service may still be carrying out: not send it again at once. */
+const PENDING_HINT = 'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing';
 
 /** Why a wait ended early. */
 type WaitEnd = 'interrupted' | 'stopped' | 'timeout';

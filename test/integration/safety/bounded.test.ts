@@ -22,6 +22,22 @@ afterEach(async () => {
 const config = () => makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\n' });
 
 describe('bounded waits', () => {
+  it('a create the time budget cut off while the service still held it is pending, not "run apply again" (which made a second one)', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Late NDA\n' });
+    // Held 4 s, then carried out: past the command's 2 s budget, so the read that would find it is not made.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 4000, count: 1 });
+    const run = await bin(t)('apply', '-C', dir, '--auto-approve', '--timeout', '2s');
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain('the service may have carried it out, or still be carrying it out');
+    expect(run.stderr).toContain('wait a few minutes for what the service may still be carrying out, then run docket plan');
+    expect(run.stderr).not.toContain('it converges');
+    // As the hint says: once it landed, the plan finds it, and nothing is made twice.
+    await waitUntil(() => Object.values(reviewOf(t).playbooks).some((p) => p.name === 'Late NDA'), 'the late create');
+    await expectConverged(bin(t), dir);
+    expect(Object.values(reviewOf(t).playbooks).filter((p) => p.name === 'Late NDA')).toHaveLength(1);
+  });
+
   it('a reader of stdout that takes the plan slowly does not use up the apply\'s --timeout', async () => {
     t = await startTestEmulator();
     // Plan text of about 1.5 MB: more than a pipe and docket's 1 MB of pacing hold, so printing waits

@@ -1454,7 +1454,9 @@ describe('create with unknown outcome', () => {
       return Promise.reject(error);
     };
     const lost = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: listFailed }))) as DocketError;
-    expect(lost.message).toMatch(/^create x: the request to the review service failed \(.*other side closed.*\), and the read to find whether it was carried out failed: list x: review service GET \/v1\/x failed with HTTP 500; the service may have carried it out, and the next plan shows whether it did$/);
+    expect(lost.message).toMatch(/^create x: the request to the review service failed \(.*other side closed.*\), and the read to find whether it was carried out failed: list x: review service GET \/v1\/x failed with HTTP 500; the service may have carried it out, or still be carrying it out, and the next plan shows whether it did$/);
+    // Pending, not "run apply again": one still running there would be made twice.
+    expect([lost.code, lost.hint]).toEqual(['outcome-pending', expect.stringContaining('run `docket plan` again in a few minutes')]);
     // The read changed nothing, but the create may have: a pending upload's mark stays.
     expect(lost.notCarriedOut).toBe(false);
     const noId = (await rejection(client.create({ method: 'POST', path: '/v1/y', body: {}, operation: 'create y', recover: listFailed }))) as DocketError;
@@ -1471,7 +1473,7 @@ describe('create with unknown outcome', () => {
     const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => ({ data: await client.list('/v1/x', 'list x') }) }))) as DocketError;
     expect(err.code).toBe('interrupted');
     expect(err.notCarriedOut).toBe(false);
-    expect(err.message).toMatch(/^create x: the review service answered HTTP 502, and the read to find whether it was carried out failed: list x: interrupted, .*HTTP 503.*; the service may have carried it out, and the next plan shows whether it did$/);
+    expect(err.message).toMatch(/^create x: the review service answered HTTP 502, and the read to find whether it was carried out failed: list x: interrupted, .*HTTP 503.*; the service may have carried it out, or still be carrying it out, and the next plan shows whether it did$/);
   });
 
   it('calls recover and returns what it found without posting again', async () => {
