@@ -66,6 +66,8 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
         await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets), interruptsOf(io));
       }
       const color = useColor(io, opts);
+      // One document (JSON, markdown): a signal lets it finish, never leaves half of one (the exit code is the command's).
+      if (opts.output !== 'text') interruptsOf(io).hold('the plan is being written');
       if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
       else await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { planJsonChunks } from '../../render/json.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { writePlanText } from '../../render/text.js';
-import { useColor, type Io } from '../io.js';
+import { interruptsOf, useColor, type Io } from '../io.js';
 import { withCommon } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
 import { KIND_ORDER } from '../session.js';
@@ -24,6 +24,8 @@ export function showCommand(io: Io, setExit: (code: number) => void): Command {
       const plan = await readPlanFile(file);
       // Shown all the same, but the reviewer learns now, not at the apply, that this docket refuses it.
       if (plan.docket_version !== VERSION) io.stderr(`Note: ${file} was made by docket ${plan.docket_version}; only that version applies it (this is docket ${VERSION})\n`);
+      // One document (JSON, markdown): a signal lets it finish, never leaves half of one (the exit code is the command's).
+      if (opts.output !== 'text') interruptsOf(io).hold('the plan is being written');
       if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
       else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
       else await writePlanText(plan, { color: useColor(io, opts), verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
