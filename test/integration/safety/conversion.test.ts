@@ -12,15 +12,20 @@ import { agreementsOf, bin, expectConverged, waitUntil, wordTermDir } from './ha
 import { App } from '../../helpers/app.js';
 
 let t: TestEmulator;
+
+/** An emulator and a configuration of one Word custom term (and a playbook). */
+async function wordTerm() {
+  t = await startTestEmulator({ latencyMs: 0 });
+  return { dir: await wordTermDir(), run: bin(t) };
+}
+
 afterEach(async () => {
   await t?.emulator.close();
   await removeMadeDirs();
 });
 
 it("a conversion that failed on docket's own publish is owed by the files, not drift: plan publishes it again, drift and pull leave it", async () => {
-  t = await startTestEmulator({ latencyMs: 0 });
-  const dir = await wordTermDir();
-  const run = bin(t);
+  const { dir, run } = await wordTerm();
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   await writeFile(join(dir, 'terms/data.docx'), docx('version two'));
   agreementsOf(t).docx_conversion = 'failed';
@@ -41,9 +46,7 @@ it("a conversion that failed on docket's own publish is owed by the files, not d
 });
 
 it("a conversion that failed on docket's own create is owed by the files too, not a change of unknown direction", async () => {
-  t = await startTestEmulator({ latencyMs: 0 });
-  const dir = await wordTermDir();
-  const run = bin(t);
+  const { dir, run } = await wordTerm();
   agreementsOf(t).docx_conversion = 'failed';
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(1);
   agreementsOf(t).docx_conversion = 'ready';
@@ -57,9 +60,7 @@ it("a conversion that failed on docket's own create is owed by the files too, no
 });
 
 it('a Word version published in the app whose conversion failed is said to be that version, a live change', async () => {
-  t = await startTestEmulator({ latencyMs: 0 });
-  const dir = await wordTermDir();
-  const run = bin(t);
+  const { dir, run } = await wordTerm();
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   agreementsOf(t).docx_conversion = 'failed';
   await new App(t.env).publishTermDocx('Data Terms', docx('from the app'));

@@ -12,7 +12,7 @@ import { DEFAULT_ORGANIZATION_ID } from '../../../src/emulator/server.js';
 import { runCli, type CliResult } from '../../helpers/cli.js';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { makeDir } from '../../helpers/tmpdir.js';
-import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, docx } from '../agreements-fixtures.js';
+import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, DOCX_TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
 
 export const BIN = fileURLToPath(new URL('../../../bin/docket.js', import.meta.url));
 
@@ -95,6 +95,15 @@ export async function wordTermDir(): Promise<string> {
   const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'playbooks/msa.yaml': KILL_PLAYBOOK });
   await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
   return dir;
+}
+
+/** A configuration of the Security Exhibit attachment, applied to `t`. */
+export async function appliedAttachment(t: TestEmulator): Promise<{ dir: string; run: ReturnType<typeof bin> }> {
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+  await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+  const run = bin(t);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  return { dir, run };
 }
 
 /** The custom terms of one name in the emulator. */

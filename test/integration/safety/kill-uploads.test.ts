@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
 import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, CSA_TEMPLATE_YAML, docx, pdf } from '../agreements-fixtures.js';
-import { agreementsOf, bin, expectConverged, expectLockIntact, killWhen, spawnBin, termsNamed, waitUntil, wordTermDir } from './harness.js';
+import { agreementsOf, appliedAttachment, bin, expectConverged, expectLockIntact, killWhen, spawnBin, termsNamed, waitUntil, wordTermDir } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -103,10 +103,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
 
   it('a pinned attachment renamed, whose new upload got no answer, is not uploaded again: its pin names the attachment it replaced', async () => {
     t = await startTestEmulator({ latencyMs: 0 });
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
-    const run = bin(t);
-    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const { dir, run } = await appliedAttachment(t);
     const attachments = () => Object.values(agreementsOf(t).attachments);
     const pinned = attachments()[0]!.id;
     await writeFiles(dir, { 'attachments/security.yaml': `kind: Attachment\nid: ${pinned}\nname: Security Exhibit 2026\nrenamed_from: [Security Exhibit]\ndescription: Our security measures\nfile: security.pdf\n` });

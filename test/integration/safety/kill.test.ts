@@ -10,7 +10,7 @@ import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js'
 import { lockFiles } from '../../helpers/lock.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
 import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, pdf } from '../agreements-fixtures.js';
-import { KILL_PLAYBOOK, agreementsOf, bin, expectConverged, expectLockIntact, killWhen, reviewOf, termsNamed, wordTermDir } from './harness.js';
+import { KILL_PLAYBOOK, agreementsOf, appliedAttachment, bin, expectConverged, expectLockIntact, killWhen, reviewOf, termsNamed, wordTermDir } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -45,10 +45,7 @@ describe('an attachment upload whose answer never came', () => {
 
   it('a document pinning the earlier upload (as export writes it) still stops at the unconfirmed replacement: nothing is uploaded again', async () => {
     t = await startTestEmulator({ latencyMs: 0 });
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
-    const run = bin(t);
-    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const { dir, run } = await appliedAttachment(t);
     const first = (await lockFiles(dir))['attachment:Security Exhibit']!.id!;
     await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${first}\n` });
     await expectConverged(run, dir);

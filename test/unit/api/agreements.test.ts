@@ -23,6 +23,21 @@ function setup(organizationId?: string) {
 const org = (id: string, name: string) => ({ id, type: 'organization', attributes: { name } });
 const withOrg = (id: string, organizationId: string) => ({ id, type: 'template_nda', attributes: { name: id, organization_id: organizationId } });
 
+/** Answers the templates and users lists (the organization check reads them) as `answer` says; returns the paths asked for. */
+function answerLists(mock: ReturnType<typeof setup>['mock'], answer: (list: string, path: string) => { statusCode: number; data: object }): string[] {
+  const asked: string[] = [];
+  for (const list of ['/v1/templates', '/v1/users']) {
+    mock
+      .intercept({ path: (p) => p.startsWith(list) })
+      .reply<object>((o) => {
+        asked.push(o.path);
+        return { ...answer(list, o.path), responseOptions: { headers: JSON_HEADERS } };
+      })
+      .persist();
+  }
+  return asked;
+}
+
 describe('the agreements organization', () => {
   it('is the only one listed, read once per run', async () => {
     const { mock, api } = setup();
@@ -72,18 +87,9 @@ describe('the agreements organization', () => {
     const { mock, api } = setup('o2');
     mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
     const refused = { errors: [{ status: '400', title: 'Bad Request', detail: 'page[size] must be at most 20, got 100', source: { parameter: 'page[size]' } }] };
-    const asked: string[] = [];
-    for (const list of ['/v1/templates', '/v1/users']) {
-      mock
-        .intercept({ path: (p) => p.startsWith(list) })
-        .reply<object>((o) => {
-          asked.push(o.path);
-          return /page%5Bsize%5D=(100|50|25)/.test(o.path)
-            ? { statusCode: 400, data: refused, responseOptions: { headers: JSON_HEADERS } }
-            : { statusCode: 200, data: { data: list === '/v1/templates' ? [withOrg('t1', 'o1')] : [] }, responseOptions: { headers: JSON_HEADERS } };
-        })
-        .persist();
-    }
+    const asked = answerLists(mock, (list, path) =>
+      /page%5Bsize%5D=(100|50|25)/.test(path) ? { statusCode: 400, data: refused } : { statusCode: 200, data: { data: list === '/v1/templates' ? [withOrg('t1', 'o1')] : [] } },
+    );
     const error = (await api.getOrganization().catch((e: unknown) => e)) as DocketError;
     expect(error.code).toBe('unknown-organization');
     expect(error.message).toContain('belong to o1');
@@ -93,16 +99,7 @@ describe('the agreements organization', () => {
   it('reads only the first page of the templates and users that tell it (the plan reads the lists itself)', async () => {
     const { mock, api } = setup('o2');
     mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme'), org('o2', 'Acme Sub')] }, { headers: JSON_HEADERS });
-    const asked: string[] = [];
-    for (const list of ['/v1/templates', '/v1/users']) {
-      mock
-        .intercept({ path: (p) => p.startsWith(list) })
-        .reply<object>((o) => {
-          asked.push(o.path);
-          return { statusCode: 200, data: { data: [withOrg(`${list}-1`, 'o2')], meta: { pagination: { current: 1, next: 2, last: 5, records: 5 } } }, responseOptions: { headers: JSON_HEADERS } };
-        })
-        .persist();
-    }
+    const asked = answerLists(mock, (list) => ({ statusCode: 200, data: { data: [withOrg(`${list}-1`, 'o2')], meta: { pagination: { current: 1, next: 2, last: 5, records: 5 } } } }));
     expect((await api.getOrganization()).id).toBe('o2');
     expect(asked.filter((p) => /page%5Bnumber%5D/.test(p))).toEqual([]);
     expect(asked).toHaveLength(2);

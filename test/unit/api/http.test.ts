@@ -1041,13 +1041,7 @@ describe('retries', () => {
   });
 
   it('says how many attempts a request failed, what the earlier ones were, and gives the hint of a service failing before it refused for pace', async () => {
-    const { mock, client } = setup({ random: () => 1, maxDelayMs: 1000 });
-    let calls = 0;
-    mock
-      .intercept({ path: '/v1/a' })
-      .reply(() => (++calls < 7 ? { statusCode: 503, data: { title: 'Unavailable' } } : { statusCode: 429, data: { title: 'Too Many Requests' } }))
-      .persist();
-    const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    const e = await failedAfter(6, { statusCode: 503, data: { title: 'Unavailable' } }, { statusCode: 429, data: { title: 'Too Many Requests' } });
     expect(e.status).toBe(429);
     expect(e.message).toContain('failed with HTTP 429 Too Many Requests (7 attempts; the earlier ones: HTTP 503 ×6)');
     expect(e.hint).toContain('unavailable');
@@ -1055,15 +1049,20 @@ describe('retries', () => {
   });
 
   it('a final refusal after passing faults says the earlier attempts too (the 503 may have landed)', async () => {
+    const e = await failedAfter(2, { statusCode: 503, data: { title: 'Unavailable' } }, { statusCode: 404, data: { title: 'Not Found' } });
+    expect(e.message).toContain('failed with HTTP 404 Not Found (3 attempts; the earlier ones: HTTP 503 ×2)');
+  });
+
+  /** The error of a GET answered `first` that many times, then `then` for good. */
+  async function failedAfter(times: number, first: { statusCode: number; data: object }, then: { statusCode: number; data: object }): Promise<ApiError> {
     const { mock, client } = setup({ random: () => 1, maxDelayMs: 1000 });
     let calls = 0;
     mock
       .intercept({ path: '/v1/a' })
-      .reply(() => (++calls < 3 ? { statusCode: 503, data: { title: 'Unavailable' } } : { statusCode: 404, data: { title: 'Not Found' } }))
+      .reply(() => (++calls <= times ? first : then))
       .persist();
-    const e = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
-    expect(e.message).toContain('failed with HTTP 404 Not Found (3 attempts; the earlier ones: HTTP 503 ×2)');
-  });
+    return (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+  }
 
   /** The client's clock, moved on by its sleeps: how long the service has been silent. */
   function sleepingClock(): Pick<ServiceClientOptions, 'now' | 'sleep'> {
