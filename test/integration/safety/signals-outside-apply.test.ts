@@ -42,6 +42,22 @@ describe('a signal outside apply', () => {
     expect(JSON.parse(run.stdout())).toMatchObject({ error: { code: 'interrupted', message: 'interrupted by SIGTERM', exit_code: 143 } });
   });
 
+  it('a signal while plan -o json is written to a slow reader lets the one document finish, not half of one', async () => {
+    t = await startTestEmulator();
+    const rules = Array.from({ length: 600 }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT clause ${i}, with enough text to make the document long\n`).join('');
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': `kind: Playbook\nname: P\nrules:\n${rules}` });
+    const run = spawnBin(['plan', '-C', dir, '-o', 'json'], t.env);
+    // The reader takes nothing: the document (over 64 KB) waits in the pipe when the signal comes.
+    run.child.stdout!.pause();
+    await waitUntil(() => run.child.stdout!.readableLength > 0, 'the document to start');
+    run.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 300));
+    run.child.stdout!.resume();
+    expect(await run.exited).toBe(0);
+    expect(run.stderr()).toContain('SIGINT: the plan is being written');
+    expect((JSON.parse(run.stdout()) as { changes: unknown[] }).changes).toHaveLength(601);
+  });
+
   it('export stopped while it checks and records what it wrote leaves nothing: the directory appears with its lock file or not at all', async () => {
     // Each read takes 250 ms: the check of the written files (a plan of them) is still reading when the signal comes.
     t = await startTestEmulator({ latencyMs: 250 });
