@@ -11,7 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { Pool, request } from './undici-parts.js';
 import { ApiError, DocketError } from '../errors.js';
-import { createLimiter, type Limiter } from './limiter.js';
+import { createLimiter, MAX_TIMER_MS, type Limiter } from './limiter.js';
 import { markFound } from './found.js';
 import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
@@ -397,7 +397,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     else if (options.stop?.aborted && onStop?.()) abort('stopped');
     waits.add(entry);
     // Beyond what a timer can hold (about 24 days) there is no budget worth keeping.
-    const timer = timeoutMs === undefined || timeoutMs > 2_147_483_647 ? undefined : setTimeout(() => abort('timeout'), timeoutMs);
+    const timer = timeoutMs === undefined || timeoutMs > MAX_TIMER_MS ? undefined : setTimeout(() => abort('timeout'), timeoutMs);
     return {
       signal: on,
       why: ended,

@@ -68,6 +68,9 @@ const BACK_OFF = 0.9;
 /** The most one success adds to the pace (requests a second): at a pace of r, r successes a second add 5 % of it. */
 const GROWTH_PER_ANSWER = 0.05;
 
+/** The longest wait a timer holds (about 24 days): past it Node fires at once, again and again. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 export function createLimiter(limit: number, options: LimiterOptions = {}): Limiter {
   if (!Number.isInteger(limit) || limit < 1) {
     throw new DocketError('invalid-concurrency', `concurrency must be a whole number of at least 1 (got ${String(limit)})`);
@@ -92,7 +95,6 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   // FIFO so that a long list cannot starve the writes queued behind it.
   const waiting: Waiter[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const MAX_TIMER_MS = 2_147_483_647;
 
   const pump = (): void => {
     if (waiting.length === 0 && timer) {
@@ -105,7 +107,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       const at = waiting[0]!.resumed ? 0 : Math.max(pausedUntil, nextStart);
       if (t < at) {
         if (!timer) {
-          // Past what a timer holds (about 24 days, a pace of --max-rps 0.0000001) Node fires it at once, again and again.
+          // A pace of --max-rps 0.0000001 waits longer than a timer holds.
           timer = setTimeout(() => {
             timer = undefined;
             pump();

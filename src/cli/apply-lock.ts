@@ -25,7 +25,7 @@ export interface ApplyLockHolder {
   pid: number;
   host: string;
   started: string;
-  /** The checkout the apply runs in, when its lock is shared with others through a linked docket.lock.json. */
+  /** The checkout the apply runs in (its real path): a wait of another checkout sharing the lock names it. */
   checkout?: string;
 }
 
@@ -378,7 +378,7 @@ export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: 
     timeoutMs: options.timeoutMs,
     signal: interrupts.signal,
     ...(checkout ? { checkout } : {}),
-    onWait: (h) => io.stderr(`Waiting for ${waitedFor(h, checkout, options.root)} to finish (pid ${h.pid}, started ${h.started})…\n`),
+    onWait: (h) => io.stderr(`Waiting for ${waitedFor(h, checkout, realPathOr(options.root))} to finish (pid ${h.pid}, started ${h.started})…\n`),
   }).catch((error: unknown) => {
     releaseOnExit();
     throw error;

@@ -29,7 +29,8 @@ export const EMULATOR_STATE_LABEL = workLabel(EMULATOR_STATE_FILE);
 /**
  * The emulator's state and sync records are scratch data of this checkout: one linked out of it
  * (or under a .docket that is) would have every run read and write a file elsewhere. Refused
- * before the emulator starts, so nothing (the state, the lock's emulator section) is written first.
+ * before the emulator starts (the session does, before it reads the sync records), so nothing (the
+ * state, the lock's emulator section) is written first.
  */
 export async function refuseScratchOutside(root: string): Promise<void> {
   const outside: Diagnostic[] = [];
@@ -115,7 +116,6 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
     const seed = defaultSeed({ organizationId, users, invited: true });
     const stateFile = workPath(project.root, EMULATOR_STATE_FILE);
-    await refuseScratchOutside(project.root);
     freshEmulator = !(await stat(stateFile).then(
       () => true,
       () => false,
