@@ -51,6 +51,16 @@ async function checkHelpTopic(args: readonly string[]): Promise<void> {
   throw new UsageError(`unknown command ${JSON.stringify(topic)}${didYouMean(topic, Object.keys(COMMANDS))}`, 'run `docket --help` for the commands');
 }
 
+/**
+ * `docket help test capture` is `docket test capture --help`: commander's help command reads only
+ * its first word, so it showed the help of `test`.
+ */
+export function helpAsFlag(argv: string[]): string[] {
+  const [node = 'node', bin = 'docket', first, command, ...rest] = argv;
+  if (first !== 'help' || command === undefined || rest.length === 0 || [command, ...rest].some((a) => a.startsWith('-'))) return argv;
+  return [node, bin, command, ...rest, '--help'];
+}
+
 /** The commands argv needs: the one it names, none for `--version`, all for help and mistakes. */
 function commandsFor(args: string[]): string[] {
   const [first] = args;
@@ -131,8 +141,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   // Handled now as any first signal is (nothing was started): exit 130 or 143, with the JSON document above.
   for (const signal of options.signalsBeforeStart?.() ?? []) process.emit(signal, signal);
   try {
-    const args = hoistCommonFlags(argv, Object.keys(COMMANDS));
-    await checkHelpTopic(args.slice(2));
+    const hoisted = hoistCommonFlags(argv, Object.keys(COMMANDS));
+    await checkHelpTopic(hoisted.slice(2));
+    const args = helpAsFlag(hoisted);
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
       program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) }));

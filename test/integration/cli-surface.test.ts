@@ -24,6 +24,9 @@ describe('help and completion', () => {
     const plan = await runCli(['help', 'plan']);
     expect([plan.code, plan.stdout.split('\n')[0]]).toEqual([0, 'Usage: docket plan [options]']);
     expect((await runCli(['help', 'help'])).stderr).not.toContain('unknown command');
+    // A subcommand's help, as `docket test capture --help` shows it.
+    const capture = await runCli(['help', 'test', 'capture']);
+    expect([capture.code, capture.stdout.split('\n')[0]]).toEqual([0, 'Usage: docket test capture [options]']);
     // A name every object has (not a command) is no command either.
     expect((await runCli(['help', 'toString'])).stderr).toContain('unknown command "toString"');
     const typo = await runCli(['help', 'paln']);
