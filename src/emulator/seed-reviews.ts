@@ -2,7 +2,7 @@
  * The review part of a seed organization: imported files and reviews that exist already, e.g. a
  * completed review with recorded decisions for `docket test capture --review <id>`.
  */
-import { isObject, optionalList, optionalOneOf, optionalType, requireString } from './seed-checks.js';
+import { isObject, onlyKeys, optionalList, optionalOneOf, optionalType, requireString } from './seed-checks.js';
 
 export interface SeedImportedFile {
   id?: string;
@@ -85,15 +85,18 @@ export const SEED_EVALUATIONS = ['accept', 'reject', 'manual', 'needs_review', '
 
 export function checkReviewsSeed(org: Record<string, unknown>, at: string, problems: string[]): void {
   optionalList(org, 'imported_files', at, problems, (f, fat) => {
+    onlyKeys(f, ['id', 'filename', 'content', 'content_base64', 'content_type'], fat, problems);
     requireString(f, 'filename', fat, problems);
     for (const key of ['id', 'content', 'content_base64', 'content_type']) optionalType(f, key, 'string', fat, problems);
     if ((f.content === undefined) === (f.content_base64 === undefined)) problems.push(`${fat} needs exactly one of content or content_base64`);
   });
   optionalList(org, 'reviews', at, problems, (r, rat) => {
+    onlyKeys(r, ['id', 'review_type', 'playbook_name', 'imported_file_filename', 'status', 'error', 'redline_evaluations', 'summary_positions', 'flag_violations'], rat, problems);
     for (const key of ['id', 'playbook_name', 'imported_file_filename', 'error']) optionalType(r, key, 'string', rat, problems);
     optionalOneOf(r, 'review_type', ['RedlineReview', 'SummaryReview'], rat, problems);
     optionalOneOf(r, 'status', ['processing', 'completed', 'failed'], rat, problems);
     optionalList(r, 'redline_evaluations', rat, problems, (e, eat) => {
+      onlyKeys(e, ['id', 'rule_name', 'evaluation', 'commentary', 'comment', 'rejection_comment', 'redline_id', 'counterproposal'], eat, problems);
       requireString(e, 'rule_name', eat, problems);
       optionalOneOf(e, 'evaluation', SEED_EVALUATIONS, eat, problems);
       if (e.evaluation === undefined) problems.push(`${eat}.evaluation is required`);
@@ -104,18 +107,21 @@ export function checkReviewsSeed(org: Record<string, unknown>, at: string, probl
       if (cp !== undefined && cp !== null) {
         if (!isObject(cp)) problems.push(`${eat}.counterproposal must be an object or null`);
         else {
+          onlyKeys(cp, ['directive', 'suggested_counterproposal_text', 'status'], `${eat}.counterproposal`, problems);
           for (const key of ['directive', 'suggested_counterproposal_text']) optionalType(cp, key, 'string', `${eat}.counterproposal`, problems, true);
           optionalOneOf(cp, 'status', ['processing', 'completed'], `${eat}.counterproposal`, problems);
         }
       }
     });
     optionalList(r, 'summary_positions', rat, problems, (p, pat) => {
+      onlyKeys(p, ['id', 'summary', 'detailed_explanation', 'document_references'], pat, problems);
       requireString(p, 'summary', pat, problems);
       optionalType(p, 'id', 'string', pat, problems);
       optionalType(p, 'detailed_explanation', 'string', pat, problems, true);
       checkReferences(p, pat, problems);
     });
     optionalList(r, 'flag_violations', rat, problems, (v, vat) => {
+      onlyKeys(v, ['id', 'rule', 'decision', 'reviewer_email', 'reasoning', 'remedy_suggested', 'document_references'], vat, problems);
       requireString(v, 'rule', vat, problems);
       optionalType(v, 'id', 'string', vat, problems);
       for (const key of ['decision', 'reviewer_email', 'reasoning', 'remedy_suggested']) optionalType(v, key, 'string', vat, problems, true);
@@ -126,6 +132,7 @@ export function checkReviewsSeed(org: Record<string, unknown>, at: string, probl
 
 function checkReferences(obj: Record<string, unknown>, at: string, problems: string[]): void {
   optionalList(obj, 'document_references', at, problems, (ref, rat) => {
+    onlyKeys(ref, ['paragraph', 'text'], rat, problems);
     if (!(typeof ref.paragraph === 'number' && Number.isInteger(ref.paragraph) && ref.paragraph >= 1)) problems.push(`${rat}.paragraph must be a whole number of at least 1`);
     if (typeof ref.text !== 'string') problems.push(`${rat}.text must be a string`);
   });

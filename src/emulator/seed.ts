@@ -5,7 +5,7 @@
 import { checkAgreementsSeed, type SeedAgreements } from './seed-agreements.js';
 import { checkReviewsSeed, type SeedImportedFile, type SeedReview } from './seed-reviews.js';
 import { FieldErrors } from './fields.js';
-import { isObject, optionalType, requireString } from './seed-checks.js';
+import { isObject, onlyKeys, optionalType, requireString } from './seed-checks.js';
 import { readVariants, type EmulatorVariants } from './variants.js';
 import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from './identity.js';
 
@@ -105,6 +105,7 @@ export function parseSeed(value: unknown): EmulatorSeed {
   const problems: string[] = [];
   const orgs = isObject(value) ? value.organizations : undefined;
   if (!Array.isArray(orgs)) throw new Error('seed: `organizations` must be an array');
+  onlyKeys(value as Record<string, unknown>, ['variants', 'organizations'], 'seed', problems);
   orgs.forEach((org: unknown, i) => checkOrganization(org, `organizations[${i}]`, problems));
   const errors = new FieldErrors();
   const variants = readVariants((value as Record<string, unknown>).variants, errors);
@@ -119,6 +120,7 @@ function checkOrganization(org: unknown, at: string, problems: string[]): void {
     problems.push(`${at} must be an object`);
     return;
   }
+  onlyKeys(org, ['id', 'name', 'default_reviewer_email', 'api_keys', 'users', 'playbooks', 'features', 'agreements', 'imported_files', 'reviews'], at, problems);
   requireString(org, 'id', at, problems);
   requireString(org, 'name', at, problems);
   optionalType(org, 'default_reviewer_email', 'string', at, problems);
@@ -130,6 +132,7 @@ function checkOrganization(org: unknown, at: string, problems: string[]): void {
     org.users.forEach((u: unknown, i) => {
       const uat = `${at}.users[${i}]`;
       if (!isObject(u)) return void problems.push(`${uat} must be an object`);
+      onlyKeys(u, ['id', 'email', 'name', 'role', 'invited'], uat, problems);
       requireString(u, 'email', uat, problems);
       for (const k of ['id', 'name', 'role']) optionalType(u, k, 'string', uat, problems);
       optionalType(u, 'invited', 'boolean', uat, problems);
@@ -140,7 +143,10 @@ function checkOrganization(org: unknown, at: string, problems: string[]): void {
   }
   if (org.features !== undefined) {
     if (!isObject(org.features)) problems.push(`${at}.features must be an object`);
-    else optionalType(org.features, 'custom_terms', 'boolean', `${at}.features`, problems);
+    else {
+      onlyKeys(org.features, ['custom_terms'], `${at}.features`, problems);
+      optionalType(org.features, 'custom_terms', 'boolean', `${at}.features`, problems);
+    }
   }
   if (org.agreements !== undefined) checkAgreementsSeed(org.agreements, `${at}.agreements`, problems);
   checkReviewsSeed(org, at, problems);
@@ -148,6 +154,7 @@ function checkOrganization(org: unknown, at: string, problems: string[]): void {
 
 function checkPlaybook(p: unknown, at: string, problems: string[]): void {
   if (!isObject(p)) return void problems.push(`${at} must be an object`);
+  onlyKeys(p, ['id', 'name', 'description', 'archived', 'rules'], at, problems);
   requireString(p, 'name', at, problems);
   optionalType(p, 'id', 'string', at, problems);
   optionalType(p, 'description', 'string', at, problems, true);
@@ -157,6 +164,7 @@ function checkPlaybook(p: unknown, at: string, problems: string[]): void {
   p.rules.forEach((r: unknown, i) => {
     const rat = `${at}.rules[${i}]`;
     if (!isObject(r)) return void problems.push(`${rat} must be an object`);
+    onlyKeys(r, ['id', 'name', 'description', 'actions', 'internal_notes', 'questions', 'generate_summary', 'reviewer_email'], rat, problems);
     requireString(r, 'name', rat, problems);
     optionalType(r, 'id', 'string', rat, problems);
     for (const k of ['description', 'actions', 'internal_notes', 'questions', 'reviewer_email']) optionalType(r, k, 'string', rat, problems, true);

@@ -107,6 +107,11 @@ describe('seeded reviews', () => {
     expect(() => parseSeed(bad)).toThrow(
       /imported_files\[0\] needs exactly one of content or content_base64.*reviews\[0\]\.status must be one of.*redline_evaluations\[0\]\.evaluation must be one of.*document_references\[0\]\.paragraph must be a whole number.*document_references\[0\]\.text must be a string/,
     );
+    // A misspelt field would otherwise seed nothing, silently.
+    const typo = { organizations: [{ id: 'o', name: 'O', api_keys: ['k'], users: [], playbooks: [{ name: 'NDA', rule: [] }], agreements: { custom_term: [] } }] };
+    expect(() => parseSeed(typo)).toThrow(
+      'invalid seed: organizations[0].playbooks[0].rule is not a seed field, did you mean `rules`?; organizations[0].agreements.custom_term is not a seed field, did you mean `custom_terms`?',
+    );
     const h = await startReviews('nested');
     const cases: [Partial<SeedOrganization>, RegExp][] = [
       [{ reviews: [{ playbook_name: 'Nope' }] }, /names unknown playbook "Nope"/],
