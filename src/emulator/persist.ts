@@ -36,11 +36,13 @@ export async function readJsonFile(file: string): Promise<unknown> {
   } catch (err) {
     const code = err instanceof Error && 'code' in err ? err.code : undefined;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ENOTREGULAR') throw new StateFileError(file, `${file} ${NOT_REGULAR_FILE}, not a state file`, 'name a regular file, such as .docket/emulator.json');
+    // `--emulator` keeps its state at .docket/emulator.json unasked: the hint cannot say "name another".
+    if (code === 'ENOTREGULAR') throw new StateFileError(file, `${file} ${NOT_REGULAR_FILE}, not a state file`, 'move it away: the state is a regular JSON file the emulator writes there');
     if (code === 'EISDIR') throw new StateFileError(file, `${file} is a folder, not a state file`, 'name a file inside it, such as emulator.json');
     // A file where one of its folders goes (`.docket` made by hand): permissions are not the problem.
     if (code === 'ENOTDIR') throw new StateFileError(file, `cannot read ${file}: ${dirname(file)} is not a folder`, `move the file that is in its way: the state file goes inside ${dirname(file)}`);
-    throw new StateFileError(file, `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, 'check its permissions');
+    // A link that loops or leads nowhere readable is scratch to delete (the CLI's hint); only a refusal is about permissions.
+    throw new StateFileError(file, `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, code === 'EACCES' || code === 'EPERM' ? 'check its permissions' : undefined);
   }
   try {
     return JSON.parse(text) as unknown;

@@ -175,6 +175,11 @@ describe('emulator start-up problems are user errors', () => {
     execFileSync('mkfifo', [join(dir, 'pipe')]);
     const pipe = await runBin(['emulator', '--port', '0', '--state', join(dir, 'pipe')]);
     expect([pipe.code, pipe.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device), not a state file')]);
+    expect(pipe.stderr).toContain('hint: move it away: the state is a regular JSON file the emulator writes there');
+    // A link that loops is scratch to delete, not a matter of permissions.
+    await symlink('loop', join(dir, 'loop'));
+    const loop = await runBin(['emulator', '--port', '0', '--state', join(dir, 'loop')]);
+    expect([loop.code, loop.stderr]).toEqual([1, expect.stringContaining(`hint: the state is scratch data: delete the link ${join(dir, 'loop')} (not the file it leads to)`)]);
     const seed = await runBin(['emulator', '--port', '0', '--seed', join(dir, 'pipe')]);
     expect([seed.code, seed.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device)')]);
     const seedFolder = await runBin(['emulator', '--port', '0', '--seed', dir]);
@@ -183,7 +188,7 @@ describe('emulator start-up problems are user errors', () => {
     await writeFile(join(dir, 'seed.json'), JSON.stringify({ organizations: [{ id: '00000000-0000-4000-8000-0000000000a1', name: 'X', api_keys: ['docket-emulator-key'], users: [{ email: 'a@x.example' }], reviews: [{ redline_evaluations: [], flag_violations: [] }] }] }));
     const contradicting = await runBin(['emulator', '--port', '0', '--seed', join(dir, 'seed.json')]);
     expect([contradicting.code, contradicting.stderr]).toEqual([1, expect.stringContaining('Error: cannot start the emulator: seed: review of no file has results of both review types')]);
-    for (const run of [remote, folder, pipe, seed, seedFolder, contradicting]) expect(run.stderr).not.toMatch(/Internal error|    at /);
+    for (const run of [remote, folder, pipe, loop, seed, seedFolder, contradicting]) expect(run.stderr).not.toMatch(/Internal error|    at /);
   });
 
   it('a file where .docket goes is named as what is in the way, not as a permission problem', async () => {
