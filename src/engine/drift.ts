@@ -52,6 +52,8 @@ export interface DriftReport {
   adopting?: AdoptingItem[];
   /** The kinds `--prune` archives (what apply can remove of objects only live), when known. */
   prunable?: ReadonlySet<KindName>;
+  /** Each kind's fields that hold a file only the user has (a Word file, a PDF): pull cannot write them. */
+  userFiles?: ReadonlyMap<KindName, readonly string[]>;
 }
 
 export interface DriftInput {
@@ -67,6 +69,8 @@ export interface DriftInput {
   onlyDropped?: ReadonlySet<KindName>;
   /** The kinds `--prune` archives (DriftReport.prunable). */
   prunable?: ReadonlySet<KindName>;
+  /** Each kind's fields that hold a file only the user has (DriftReport.userFiles). */
+  userFiles?: ReadonlyMap<KindName, readonly string[]>;
   /** The pending document naming each live object being adopted, by `kind:key`. */
   pendingDocuments?: ReadonlyMap<string, string>;
   /** The live children (rules) read of a live id: those of an object the files removed that changed live are drift. */
@@ -85,7 +89,7 @@ function liveName(c: Change): Pick<DriftItem, 'live_name'> {
 }
 
 export function driftReport(input: DriftInput): DriftReport {
-  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}) };
+  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
     key: c.key,

@@ -59,6 +59,7 @@ export const attachmentKind: KindModule<'attachment'> = {
   title: 'Attachments',
   noun: ['attachment', 'attachments'],
   overflowField: 'description',
+  userFiles: ['sha256'],
   service: 'agreements',
   schema: 'attachment.schema.json',
   deletion: 'none',

@@ -30,6 +30,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   noun: ['term', 'terms'],
   service: 'agreements',
   featureGated: true,
+  userFiles: ['docx'],
   schema: 'custom-term.schema.json',
   deletion: 'none',
   actions: ['create', 'rename', 'publish'],

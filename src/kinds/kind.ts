@@ -266,6 +266,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
    * value for a partial one).
    */
   pullField?(field: string, live: LiveResource, written: Record<string, unknown>, ctx: ConfigContext): PullField | undefined;
+  /** Fields whose value is a file only the user has (the services cannot give it back): pull says how to put it in place, and drift does not offer pull for them. */
+  userFiles?: readonly string[];
   /**
    * A pulled list or mapping as `docket pull` writes it over `current` (the field's value as written
    * in the document `written`): the values in it the kind compares equal keep their spelling (a

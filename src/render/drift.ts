@@ -56,10 +56,13 @@ function revertible(report: DriftReport): boolean {
 
 /**
  * Whether pull writes any of the drift: not what it leaves (live work in objects the files
- * removed, removals of objects the files changed, fields both sides changed since the last sync).
+ * removed, removals of objects the files changed, fields both sides changed since the last sync,
+ * files only the user has).
  */
 function pullable(report: DriftReport): boolean {
-  return report.drift.some((i) => !i.removed_in_files && !i.edited_in_files && (i.fields.length === 0 || i.fields.some((f) => f.direction !== 'both')));
+  // A Word file or PDF changed live: pull says how to put it in place, it writes nothing.
+  const writes = (i: DriftItem, field: string): boolean => !report.userFiles?.get(i.kind)?.includes(field);
+  return report.drift.some((i) => !i.removed_in_files && !i.edited_in_files && (i.fields.length === 0 || i.fields.some((f) => f.direction !== 'both' && writes(i, f.field))));
 }
 
 /** Objects removed live that the files changed since the last sync: pull keeps them in the files (editedNote). */

@@ -136,6 +136,17 @@ describe('drift and pull markdown at scale', () => {
     expect(markdown([liveToo])).toContain('Run `docket pull`');
   });
 
+  it('does not send the user to pull for a Word file or PDF changed live, which the service cannot give back', () => {
+    const word: DriftItem = { kind: 'custom-term', key: 'Data Terms', name: 'Data Terms', direction: 'changed-live', action: 'publish', fields: [{ field: 'docx', direction: 'live' }] };
+    const userFiles = new Map([['custom-term' as const, ['docx']]]);
+    const report = (drift: DriftItem[]) => ({ drift, ignored: [], pending: [], userFiles });
+    expect(renderDriftText(plan([]), report([word]), { color: false })).toContain('`docket pull` leaves it; `docket apply` reverts');
+    expect(renderDriftMarkdown(plan([]), report([word]))).not.toContain('Run `docket pull`');
+    // A text body changed live beside it is still pulled.
+    const body: DriftItem = { ...word, key: 'Text Terms', name: 'Text Terms', fields: [{ field: 'body', direction: 'live' }] };
+    expect(renderDriftText(plan([]), report([word, body]), { color: false })).toContain('`docket pull` writes it into the files');
+  });
+
   it('does not promise that apply removes an object only live that no plan change removes (prune off)', () => {
     const made: DriftItem = { kind: 'playbook', key: 'Old NDA', name: 'Old NDA', direction: 'only-live', fields: [] };
     const pruned: DriftItem = { ...made, action: 'archive' };
