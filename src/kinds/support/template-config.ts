@@ -297,7 +297,7 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
       }
       if (unwritten.length > 0) {
         notes.push(
-          `\`attachments\` (${unwritten.join(', ')}) not exported: no Attachment document was written for ${unwritten.length === 1 ? 'it' : 'them'} (the service cannot list attachments; only those docket.lock.json records are known): write one (its PDF beside it, no \`id:\`), then list it here by name`,
+          `\`attachments\` (${unwritten.join(', ')}) not exported: no Attachment document was written for ${unwritten.length === 1 ? 'it' : 'them'} (the service cannot list attachments; only those docket.lock.json records are known): ${unwritten.length === 1 ? 'write one, pinned with `id:` to that id' : 'write one for each, pinned with `id:` to its id'}, with the PDF beside it, and run \`docket apply --adopt-files\` (it records the PDF as the live one, uploading nothing; without the pin apply uploads a second attachment, and attachments cannot be deleted); then list ${unwritten.length === 1 ? 'it' : 'them'} here by name`,
         );
       }
     }

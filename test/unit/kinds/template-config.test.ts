@@ -193,7 +193,7 @@ describe('templateDocument: attachments', () => {
     expect(result.notes).toEqual([
       `\`attachments\` (${OTHER_ID}) not exported: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
       `\`attachments\` (${FOURTH_ID}) not exported: this export leaves attachments out; export with --kind attachment too, then list it here by name`,
-      `\`attachments\` (${SECURITY_ID}, ${THIRD_ID}) not exported: no Attachment document was written for them (the service cannot list attachments; only those docket.lock.json records are known): write one (its PDF beside it, no \`id:\`), then list it here by name`,
+      `\`attachments\` (${SECURITY_ID}, ${THIRD_ID}) not exported: no Attachment document was written for them (the service cannot list attachments; only those docket.lock.json records are known): write one for each, pinned with \`id:\` to its id, with the PDF beside it, and run \`docket apply --adopt-files\` (it records the PDF as the live one, uploading nothing; without the pin apply uploads a second attachment, and attachments cannot be deleted); then list them here by name`,
     ]);
   });
 
