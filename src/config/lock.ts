@@ -704,6 +704,8 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
     }
     merged.synced[target] = Object.fromEntries(Object.entries(into).filter(([, v]) => v !== ''));
   }
+  // Theirs came after ours: in key order, as every write keeps them, or the next write churns the file.
+  if (merged.synced) merged.synced = inOrder(Object.fromEntries(Object.entries(merged.synced).map(([target, records]) => [target, inOrder(records)])));
   if (b.doc.legacy && JSON.stringify(b.doc.legacy) !== JSON.stringify(a.doc.legacy ?? b.doc.legacy)) clashes.push('the version 1 sections');
   merged.legacy ??= b.doc.legacy;
   if (merged.legacy === undefined) delete merged.legacy;

@@ -357,6 +357,11 @@ describe('docket.lock.json', () => {
     expect(diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict', line: 6 }]);
     expect(doc.targets[PROD]!.files).toEqual({ ...ours, ...theirs });
     // Sides whose section holds no files (only sync records were written for it): read, not a crash.
+    // Theirs' targets and records after ours' would be re-sorted by the next write (churn in git): read in key order.
+    const syncedSide = (records: Record<string, Record<string, string>>) => JSON.stringify({ version: 2, targets: {}, synced: records }, null, 2);
+    const interleaved = `<<<<<<< HEAD\n${syncedSide({ [STAGING]: { 'rule:P/B': 'r-2 name=b' } })}\n=======\n${syncedSide({ [PROD]: { 'rule:P/A': 'r-1 name=a' }, [STAGING]: { 'rule:P/A': 'r-3 name=a' } })}\n>>>>>>> other\n`;
+    const read = parseLockText(interleaved, LOCK_FILE).doc.synced!;
+    expect([Object.keys(read), Object.keys(read[STAGING]!)]).toEqual([[PROD, STAGING].sort(), ['rule:P/A', 'rule:P/B']]);
     const bare = ['{', '<<<<<<< HEAD', '  "version": 2, "targets": { "emulator": {} }', '=======', '  "version": 2, "targets": { "emulator": {} }, "synced": {}', '>>>>>>> other', '}'].join('\n');
     expect(parseLockText(bare, LOCK_FILE).diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict' }]);
   });
