@@ -277,6 +277,8 @@ describe('-o json on every outcome', () => {
     const apply = await runCli(['apply', '-C', dir, '--emulator', '-o', 'json']);
     expect(apply.code).toBe(1);
     expect(JSON.parse(apply.stdout.slice(apply.stdout.lastIndexOf('{\n  "format_version": 1,\n  "error"')))).toMatchObject({ error: { code: 'not-approved' } });
+    // The commands it suggests plan what this run would have: the same folder and flags.
+    expect(apply.stderr).toContain(`hint: pass --auto-approve, or apply a saved plan: docket plan -C ${dir} --emulator --out PLAN.json && docket apply -C ${dir} PLAN.json`);
   });
 
   it('the terminal shows the source line with a caret under the column', async () => {

@@ -4,6 +4,7 @@
  * it is not stale. One apply per checkout at a time (`.docket/apply.lock`); a first Ctrl-C or
  * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
+import { shellWord } from '../../util/shell-word.js';
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -138,7 +139,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           // Only changes to the services need a person's yes; recording what is already live does not.
           if (!saved && !opts.autoApprove && hasChanges(plan)) {
             const asked = Date.now();
-            await confirm(io, opts.output === 'json' ? planJsonChunks(plan) : undefined);
+            await confirm(io, opts.output === 'json' ? planJsonChunks(plan) : undefined, savedPlanCommand(opts, env));
             deadline += Date.now() - asked;
             // What was approved is what is applied: an edit made in the app while a person read the
             // plan would otherwise be overwritten (or its object deleted) unseen, as a saved plan's is not.
@@ -340,9 +341,16 @@ async function checked(plan: Plan, s: Session, approved = false): Promise<Plan> 
   return plan;
 }
 
-async function confirm(io: Io, planJson: Iterable<string> | undefined): Promise<void> {
+/** The commands that save this run's plan and apply it, with the flags that shape the plan (run from the same folder). */
+function savedPlanCommand(opts: { dir: string; emulator?: boolean; prune?: boolean; target: string[] }, env: string | undefined): string {
+  const dir = opts.dir !== '.' ? ` -C ${shellWord(opts.dir)}` : '';
+  const shaping = [...(env !== undefined ? ['--env', env] : []), ...(opts.emulator ? ['--emulator'] : []), ...(opts.prune ? ['--prune'] : []), ...opts.target.flatMap((t) => ['--target', t])];
+  return `docket plan${dir}${shaping.map((w) => ` ${shellWord(w)}`).join('')} --out PLAN.json && docket apply${dir} PLAN.json`;
+}
+
+async function confirm(io: Io, planJson: Iterable<string> | undefined, savedPlan: string): Promise<void> {
   if (!io.canPrompt) {
-    throw new NotApprovedError('apply needs approval and there is no terminal to ask', 'pass --auto-approve, or apply a saved plan: docket plan --out PLAN.json && docket apply PLAN.json');
+    throw new NotApprovedError('apply needs approval and there is no terminal to ask', `pass --auto-approve, or apply a saved plan: ${savedPlan}`);
   }
   if (planJson) for (const chunk of planJson) io.stderr(chunk);
   const answer = await io.prompt('\nDo you want to apply these changes? Only `yes` is accepted: ');
