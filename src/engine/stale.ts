@@ -62,7 +62,7 @@ export const OTHER_TARGET = 'the plan was made for a different target';
 export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const reasons: string[] = [];
   // The digest is of the configuration as read: an environment variable's value counts as much as the files.
-  if (plan.config_digest !== now.configDigest) reasons.push('the configuration changed since the plan was made (its files, or a value they take from the environment)');
+  if (plan.config_digest !== now.configDigest) reasons.push('the configuration changed since the plan was made (its files, or a value they take from the environment), or it is not the one the plan was made from (apply it with -C naming that folder)');
   const moved = targetDifference(plan.target, now.target);
   // Elsewhere, what the plan touched is not there to compare: that follows from the target alone.
   if (moved) return [...reasons, `${OTHER_TARGET} (${moved})`];

@@ -44,7 +44,7 @@ describe('staleReasons', () => {
   });
 
   it('the configuration changed', () => {
-    expect(staleReasons(plan(), { ...NOW, configDigest: 'other' })).toEqual(['the configuration changed since the plan was made (its files, or a value they take from the environment)']);
+    expect(staleReasons(plan(), { ...NOW, configDigest: 'other' })).toEqual(['the configuration changed since the plan was made (its files, or a value they take from the environment), or it is not the one the plan was made from (apply it with -C naming that folder)']);
   });
 
   it('the plan was made for a different target', () => {
