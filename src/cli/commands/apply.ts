@@ -161,7 +161,7 @@ async function staleIfEnvironmentGone(environment: string | undefined, run: () =
     await run();
   } catch (error) {
     const gone = environment !== undefined && error instanceof ConfigError && error.diagnostics.some((d) => d.code === 'unknown-environment' && d.severity === 'error');
-    if (gone) throw new StalePlanError([`it was made for --env ${environment}, which ${error.diagnostics.find((d) => d.code === 'unknown-environment')?.file ?? 'docket.yaml'} no longer defines`]);
+    if (gone) throw new StalePlanError([`it was made for --env ${environment}, which ${error.diagnostics.find((d) => d.code === 'unknown-environment')?.file ?? 'docket.yaml'} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`]);
     throw error;
   }
 }
