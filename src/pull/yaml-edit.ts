@@ -504,11 +504,17 @@ class DocumentEditor {
       this.patch(pair.value as Node | null, wanted[k], joinPointer(pointer, k), { kind: 'pair', map, pair });
       early.add(pair);
     }
-    const merged: Record<string, unknown> = {};
+    let merged: Record<string, unknown> = {};
     for (const pair of map.items) if (isMergeKey(pair)) Object.assign(merged, this.mergedValues(pair));
+    // The merges are written out as the keys they gave (YAML has no way to say a merged key is
+    // absent, and an alias of an anchor taken out would not parse): when one of their anchors goes,
+    // or one gains a key this mapping must not have, where `null` would say something else (a
+    // default left out, a `renamed_from` the rule never had).
+    const writtenOut = this.mergesWrittenOut(map, merged, wanted);
+    if (writtenOut) merged = {};
     for (const pair of map.items) {
       // A merge of an anchor the edit took out goes too: what it gave is written in the mapping below.
-      if (isMergeKey(pair) && this.mergesOnlyGone(pair)) this.removePair(map, pair);
+      if (isMergeKey(pair) && (writtenOut || this.mergesOnlyGone(pair))) this.removePair(map, pair);
       if (isMergeKey(pair) || early.has(pair)) continue;
       const k = keyOf(pair);
       const at = joinPointer(pointer, k);
@@ -574,6 +580,24 @@ class DocumentEditor {
   private placeholderIn(node: Node | null): string | undefined {
     const value = isScalar(node) ? node.value : isAlias(node) ? this.resolved(node) : undefined;
     return typeof value === 'string' && holdsPlaceholder(value) ? value : undefined;
+  }
+
+  /**
+   * Whether this mapping's merges are to be written out: a source is an anchor the edit takes out,
+   * or an anchor gains a key the mapping must not have (no placeholder among what they give, which
+   * only a merge keeps pointing at its variable).
+   */
+  private mergesWrittenOut(map: YAMLMap, merged: Record<string, unknown>, wanted: Record<string, unknown>): boolean {
+    const merges = map.items.filter(isMergeKey);
+    if (merges.length === 0 || Object.values(merged).some((v) => typeof v === 'string' && holdsPlaceholder(v))) return false;
+    const sources = merges.flatMap(mergeSources);
+    if (sources.some((source) => isAlias(source) && this.anchorWanted(source.source, source) === GONE)) return true;
+    const before: Record<string, unknown> = {};
+    for (const source of [...sources].reverse()) {
+      const value = this.resolved(source);
+      if (isPlainObject(value)) Object.assign(before, value);
+    }
+    return Object.keys(merged).some((k) => !Object.hasOwn(wanted, k) && !Object.hasOwn(before, k));
   }
 
   /** Whether every source of a merge key is an alias of an anchor the edit takes out. */

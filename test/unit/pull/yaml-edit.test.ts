@@ -235,6 +235,21 @@ describe('editYaml', () => {
     expect(edit('a: &x { k: 1, j: 2 }\nb:\n  <<: *x\n  j: 3\n', (v) => ({ b: (v as { b: unknown }).b })).text).toBe('b:\n  k: 1\n  j: 3\n');
   });
 
+  it('writes a merge out when its anchor gains a key the mapping must not have, rather than a null docket would refuse', () => {
+    const text = 'kind: P\nrules:\n  - &base\n    name: A\n    actions: x\n  - <<: *base\n    name: B\n';
+    // A's generate_summary turned off live; B keeps the default, which a key cannot say absent.
+    expect(edit(text, (v) => setAt(v, '/rules/0/generate_summary', false)).text).toBe('kind: P\nrules:\n  - &base\n    name: A\n    actions: x\n    generate_summary: false\n  - name: B\n    actions: x\n');
+    // A renamed live: B never had a renamed_from.
+    const renamed = edit(text, (v) => setAt(setAt(v, '/rules/0/name', 'A2'), '/rules/0/renamed_from', 'A')).text!;
+    expect(renamed).toBe('kind: P\nrules:\n  - &base\n    name: A2\n    actions: x\n    renamed_from: A\n  - name: B\n    actions: x\n');
+  });
+
+  it('writes a merge of several anchors out when one of them goes', () => {
+    const text = 'rules:\n  - &a {name: A, actions: act A, questions: qa}\n  - &b {name: B, actions: act B}\n  - <<: [*a, *b]\n    name: C\n';
+    const rules = (v: unknown) => (v as { rules: unknown[] }).rules;
+    expect(edit(text, (v) => ({ rules: [rules(v)[0], rules(v)[2]] })).text).toBe('rules:\n  - &a {name: A, actions: act A, questions: qa}\n  - name: C\n    actions: act A\n    questions: qa\n');
+  });
+
   it('a merge key follows an anchor in a value of its own mapping as that value is edited', () => {
     expect(edit('x:\n  base: &s { k: 1 }\n  <<: *s\n', (v) => setAt(v, '/x/base/k', 2)).text).toBe('x:\n  base: &s { k: 2 }\n  k: 1\n  <<: *s\n');
   });
