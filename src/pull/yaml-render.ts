@@ -152,7 +152,8 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   } else if (value.includes('\n')) {
     type = inFlow || !blockHolds(value) ? Scalar.QUOTE_DOUBLE : original === Scalar.BLOCK_FOLDED ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
     text = value;
-  } else if (BLOCK_TYPES.has(original) && !inFlow) {
+  } else if (BLOCK_TYPES.has(original) && !inFlow && /\S/.test(value)) {
+    // Text of only spaces would be a block's blank line, read back as nothing: quoted below.
     type = original;
     text = value;
   } else if (original === Scalar.PLAIN || BLOCK_TYPES.has(original)) {

@@ -102,6 +102,11 @@ describe('editYaml', () => {
     const { text } = edit(PLAYBOOK, (v) => setAt(v, '/rules/0/actions', ''));
     expect(text).toContain('    actions: ""\n    reviewer: alice@acme.example\n');
     expect(documentValues(text!)[0]).toMatchObject({ rules: [{ actions: '' }, {}] });
+    // So is text of only spaces, which a block would hold as a blank line.
+    for (const header of ['|-', '>-', '|']) {
+      const block = `a: ${header}\n  line1\n  line2\nb: 1\n`;
+      expect(edit(block, (v) => setAt(v, '/a', '  ')).text).toBe('a: "  "\nb: 1\n');
+    }
   });
 
   it('keeps a block a block, with its chomping, and changes only the lines of text that changed', () => {
