@@ -140,7 +140,9 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   } else if (typeof value !== 'string') {
     text = String(value);
     // A number written quoted stays quoted (a zip code) where the comparison is by value; where types count, it is a number.
-    type = !exactTypes && (original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE) ? original : Scalar.PLAIN;
+    // Any other value is written as what it is: a boolean live where the file has text is then
+    // refused by validate, said as such, rather than written as text that reads back otherwise.
+    type = !exactTypes && typeof value === 'number' && (original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE) ? original : Scalar.PLAIN;
   } else if (value === '' && BLOCK_TYPES.has(original)) {
     // Cleared: an empty block would be a header and blank lines, read back as a line break.
     type = Scalar.QUOTE_DOUBLE;

@@ -98,6 +98,10 @@ describe('editYaml', () => {
     expect(documentValues(astral)[0]).toMatchObject({ description: 'a\u{E0041}b\u034fc' });
   });
 
+  it('writes a boolean where the file has quoted text as the boolean (validate then says the file cannot hold it), a number quoted as before', () => {
+    expect(edit('a: "Recipient"\nb: "01067"\n', (v) => setAt(setAt(v, '/a', true), '/b', 1068)).text).toBe('a: true\nb: "1068"\n');
+  });
+
   it('writes text cleared in a block as "", not an empty block (which reads back as a line break)', () => {
     const { text } = edit(PLAYBOOK, (v) => setAt(v, '/rules/0/actions', ''));
     expect(text).toContain('    actions: ""\n    reviewer: alice@acme.example\n');
