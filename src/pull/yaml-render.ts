@@ -44,10 +44,11 @@ export function flowPadded(source: string): boolean {
 /**
  * Whether text written plain reads as a string other than itself to a YAML 1.1 reader, or to a
  * 1.2 one (`yes`, `on`, `2026-01-01` to 1.1; `0o17` to 1.2; `<<`, a merge key, to 1.1 readers and
- * js-yaml): such text in a file both may read (a custom template definition) is quoted.
+ * js-yaml; `=`, YAML 1.1's value key, which PyYAML cannot read): such text in a file both may read
+ * (a custom template definition) is quoted.
  */
 export function plainReadsOtherwise(text: string): boolean {
-  return text === '<<' || !readsBack(text, text, false) || !readsBack(text, text, false, '1.1');
+  return text === '<<' || text === '=' || !readsBack(text, text, false) || !readsBack(text, text, false, '1.1');
 }
 
 /** Every line of `text` indented by `indent` spaces (blank lines stay empty). */

@@ -20,10 +20,11 @@ export function definitionText(value: unknown): string {
     customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:merge'),
   });
   // Text 1.1 leaves plain that another reader takes for something else: YAML 1.2 (and docket's own
-  // reader) reads `0o17` as a number, and 1.1 readers and js-yaml read a `<<` key as a merge.
+  // reader) reads `0o17` as a number, 1.1 readers and js-yaml read a `<<` key as a merge, and a
+  // plain `=` is YAML 1.1's value key, which PyYAML cannot construct.
   visit(doc, {
     Scalar(_, node) {
-      if (typeof node.value === 'string' && (OCTAL_1_2.test(node.value) || node.value === '<<')) node.type = 'QUOTE_DOUBLE';
+      if (typeof node.value === 'string' && (OCTAL_1_2.test(node.value) || node.value === '<<' || node.value === '=')) node.type = 'QUOTE_DOUBLE';
     },
   });
   return doc.toString({ lineWidth: 0 }); // no folding: long labels stay on one line, diffs stay readable

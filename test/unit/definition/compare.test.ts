@@ -104,6 +104,10 @@ describe('definitionText', () => {
     expect(text).toContain('plain: 0o8\n');
   });
 
+  it('quotes `=`, YAML 1.1\'s value key, which PyYAML cannot read plain', () => {
+    expect(definitionText({ title: 'T', fields: { op: { label: '=' } } })).toBe('title: T\nfields:\n  op:\n    label: "="\n');
+  });
+
   it('quotes a `<<` key, which 1.1 readers and js-yaml would take for a merge', () => {
     const value = { title: 'T', '<<': 'x', fields: { '<<': { label: '<<' } } };
     const text = definitionText(value);

@@ -185,6 +185,8 @@ describe('editYaml', () => {
     const change = (v: unknown) => insertAt(setAt(setAt(v, '/fields/start/label', 'yes'), '/fields/end', { label: 'on', default: '2026-01-01', n: 'y' }), '/fields/start/options', 'end', 'off');
     const both = editYaml(definition, { documents: new Map([[0, change(documentValue(parseForEdit(definition)[0]!))]]), bothVersions: true }).text;
     expect(both).toBe('title: Consulting\nfields:\n  start:\n    label: "yes"\n    options: [Fixed, "off"]\n  end:\n    label: "on"\n    default: "2026-01-01"\n    "n": "y"\n');
+    // `=` is YAML 1.1's value key, which PyYAML refuses.
+    expect(editYaml('label: x\n', { documents: new Map([[0, { label: '=' }]]), bothVersions: true }).text).toBe('label: "="\n');
     // Elsewhere (docket reads YAML 1.2 only) they stay plain.
     expect(edit(definition, change).text).toBe('title: Consulting\nfields:\n  start:\n    label: yes\n    options: [Fixed, off]\n  end:\n    label: on\n    default: 2026-01-01\n    n: y\n');
   });
