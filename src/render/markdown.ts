@@ -29,7 +29,7 @@ import {
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
 import { diffLines, itemDiff } from './textdiff.js';
-import { formatValue } from './value.js';
+import { formatValue, sameShownNote } from './value.js';
 
 export interface PlanMarkdownOptions {
   kindOrder: KindTitle[];
@@ -110,7 +110,7 @@ function fieldLines(c: Change, f: FieldChange): string[] {
   if (sides === 'before') return [`  - ${name}: ${codeSpan(formatValue(f.before))}`];
   const items = itemDiff(f.before, f.after);
   if (items) return [`  - ${name}:`, ...fencedBlock(items.join('\n'), 'diff').split('\n').map((l) => `    ${l}`)];
-  return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}`];
+  return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}${sameShownNote(f.before, f.after)}`];
 }
 
 function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {

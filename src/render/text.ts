@@ -30,7 +30,7 @@ import { painter, type Paint, type Style } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
 import { diffLines, itemDiff } from './textdiff.js';
-import { formatValue, oneLine, quote } from './value.js';
+import { formatValue, oneLine, quote, sameShownNote } from './value.js';
 
 export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
 export { renderDiagnosticsText } from './diagnostics-text.js';
@@ -88,7 +88,7 @@ function fieldLines(c: Change, f: FieldChange, paint: Paint): string[] {
   if (sides === 'before') return [`${FIELD_INDENT}${name}: ${formatValue(f.before)}`];
   const items = itemDiff(f.before, f.after);
   if (items) return [`${FIELD_INDENT}${name}:`, ...items.map((l) => `${DIFF_INDENT}${paintDiffLine(l, paint)}`)];
-  return [`${FIELD_INDENT}${name}: ${formatValue(f.before)} → ${formatValue(f.after)}`];
+  return [`${FIELD_INDENT}${name}: ${formatValue(f.before)} → ${formatValue(f.after)}${sameShownNote(f.before, f.after)}`];
 }
 
 function paintDiffLine(line: string, paint: Paint): string {

@@ -21,6 +21,15 @@ export function formatValue(v: unknown): string {
   }
 }
 
+/**
+ * What a field line adds when its two sides print the same but differ: text whose accents are
+ * composed on one side and decomposed on the other (NFC and NFD), which no escape shows.
+ */
+export function sameShownNote(before: unknown, after: unknown): string {
+  const composed = typeof before === 'string' && typeof after === 'string' && before !== after && before.normalize('NFC') === after.normalize('NFC');
+  return composed ? ' (no visible difference: the same letters, their accents encoded otherwise)' : '';
+}
+
 /** A name or identity in quotes, escaped like a JSON string so it stays on one line. */
 export function quote(s: string): string {
   return quoteValue(s, WHOLE);

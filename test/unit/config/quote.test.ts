@@ -23,6 +23,8 @@ describe('quoteValue', () => {
     expect(quoteValue('Café ✓')).toBe('"Café ✓"');
     expect(markInvisible('a\u{E0020}b')).toBe('a<U+E0020>b');
     expect(showName('r\u034F')).toBe('"r\\u034f"');
+    // The blank braille pattern prints as a space.
+    expect(quoteValue('a\u2800b')).toBe('"a\\u2800b"');
   });
 });
 

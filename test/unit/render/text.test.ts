@@ -6,6 +6,13 @@ const ANSI = /\x1b\[/;
 const text = (p: ReturnType<typeof plan>, verbose = false): string => renderPlanText(p, { color: false, verbose, kindOrder: KIND_ORDER });
 
 describe('renderPlanText', () => {
+  it("says when a field's two sides print the same: accents composed on one side and decomposed on the other", () => {
+    const nfd = 'Re\u0301sume\u0301';
+    const shown = text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [nfd, nfd.normalize('NFC')] } })]));
+    expect(shown).toContain(`      actions: "${nfd}" → "${nfd.normalize('NFC')}" (no visible difference: the same letters, their accents encoded otherwise)\n`);
+    expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: ['a', 'b'] } })]))).not.toContain('no visible difference');
+  });
+
   it('renders every action, grouped by kind, with fields and a summary', () => {
     expect(text(mixedPlan())).toBe(
       [
