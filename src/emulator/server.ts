@@ -273,8 +273,8 @@ class EmulatorServer implements EmulatorControls {
     this.reviews.cancelAll();
     // A seed may hold reviews that are still processing.
     this.reviews.resumePending();
-    // A seed that names variants brings them; otherwise the current ones stay.
-    if (seed?.variants) this.settings = { ...this.settings, variants: { ...DEFAULT_VARIANTS, ...seed.variants } };
+    // A seed's variants change the ones in force (the command line's, a PUT's) key by key, as at start.
+    if (seed?.variants) this.settings = { ...this.settings, variants: { ...this.settings.variants, ...seed.variants } };
   }
 
   config(): EmulatorConfig {
