@@ -273,7 +273,7 @@ class EmulatorServer implements EmulatorControls {
     this.reviews.cancelAll();
     // A seed may hold reviews that are still processing.
     this.reviews.resumePending();
-    // A seed's variants change the ones in force (the command line's, a PUT's) key by key, as at start.
+    // A seed's variants change the ones in force (the command line's, a PUT's) key by key; the others stay.
     if (seed?.variants) this.settings = { ...this.settings, variants: { ...this.settings.variants, ...seed.variants } };
   }
 

@@ -46,7 +46,7 @@ describe('statistics', () => {
     expect(list(await h.review('GET', PLAYBOOKS)).map((p) => p.attributes.name)).toEqual(['Seeded']);
   });
 
-  it("a POSTed seed's variants change the ones in force key by key, as at start: the command line's stay", async () => {
+  it("a POSTed seed's variants change the ones in force key by key: the command line's it does not name stay", async () => {
     const h = await start({ variants: { reviewPaths: 'flat', reviewUsers: false } });
     expect((await h.control('POST', '/_emulator/reset', { ...defaultSeed(), variants: { paging: 'links' } })).status).toBe(200);
     expect((await h.control('GET', '/_emulator/config')).body).toMatchObject({ variants: { review_paths: 'flat', review_users: false, paging: 'links' } });
