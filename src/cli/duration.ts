@@ -4,16 +4,20 @@ import { InvalidArgumentError } from 'commander';
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export function parseDuration(text: string): number {
+  return Math.round(exactMs(text));
+}
+
+function exactMs(text: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
   if (!m) throw new InvalidArgumentError(`"${text}" is not a duration (like 30s, 10m or 1h)`);
-  return Math.round(Number(m[1]) * UNITS[m[2] ?? 's']!);
+  return Number(m[1]) * UNITS[m[2] ?? 's']!;
 }
 
 /** A time budget: a duration longer than nothing (a budget of 0 would fail the first request). */
 export function parseTimeBudget(text: string): number {
-  const ms = parseDuration(text);
-  if (ms <= 0) throw new InvalidArgumentError(`a time budget must be at least 1ms (got "${text}")`);
-  return ms;
+  // Judged before rounding: `0.5ms` is less than 1ms in any unit, as `0.0005s` is.
+  if (exactMs(text) < 1) throw new InvalidArgumentError(`a time budget must be at least 1ms (got "${text}")`);
+  return parseDuration(text);
 }
 
 export function formatDuration(ms: number): string {

@@ -15,6 +15,9 @@ describe('number flags', () => {
   it('a time budget that rounds to no milliseconds says it must be at least one, not that it must be longer than 0', () => {
     expect(() => parseTimeBudget('0.0004')).toThrow('a time budget must be at least 1ms (got "0.0004")');
     expect(parseTimeBudget('0.001')).toBe(1);
+    // Less than 1ms in any unit, however it would round.
+    expect(() => parseTimeBudget('0.5ms')).toThrow('a time budget must be at least 1ms (got "0.5ms")');
+    expect(parseTimeBudget('1.4ms')).toBe(1);
     // Spaces around it are refused, as the number flags refuse them.
     expect(() => parseTimeBudget(' 5')).toThrow('" 5" is not a duration');
   });
