@@ -169,7 +169,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     const placeholders = texts[i]!.includes('$');
     const text = rereaders[i]!;
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), processEnv, diagnostics, placeholders, text: texts[i]! });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]! });
       if (!resource) continue;
       // Set, not spread: the position getters stay lazy.
       resource.text = text;
@@ -327,6 +327,8 @@ interface CheckContext {
   brokenVars?: ReadonlySet<string>;
   /** With an environment selected, the others: a `${var.X}` must be defined in each of them too. */
   otherEnvironments?: readonly { name: string; vars: Record<string, string> }[];
+  /** The environments but the selected one that define a variable in their own `vars`. */
+  definedIn?: (name: string) => string[];
   processEnv: Record<string, string | undefined>;
   diagnostics: Diagnostic[];
   /** False when the file has no `$`, so no substitution to make. */
@@ -415,13 +417,17 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   // `${env.X}` holding one is refused above and kept as written.
   const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
   for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysIn(interpolated.value, keys) : [])]) {
+    // Defined only in other environments: said, so `--env` is not taken for the fix of a file every environment reads.
+    const elsewhere = problem.code === 'undefined-variable' && problem.variable !== undefined ? (ctx.definedIn?.(problem.variable) ?? []) : [];
+    const message = elsewhere.length > 0 ? `undefined variable \`var.${problem.variable!}\`: docket.yaml defines it only in environment${elsewhere.length === 1 ? '' : 's'} ${elsewhere.map((e) => showName(e)).join(', ')}` : problem.message;
+    const hint = elsewhere.length > 0 ? "the files are every environment's: define it under `vars:` in docket.yaml (a value each environment may override), or under each environment's `vars`" : problem.hint;
     diagnostics.push({
       severity: 'error',
       code: problem.code,
-      message: problem.message,
+      message,
       ...doc.positions.valueAt(problem.pointer),
       ...(problem.pointer ? { path: pointerToPath(problem.pointer) } : {}),
-      ...(problem.hint ? { hint: problem.hint } : {}),
+      ...(hint ? { hint } : {}),
     });
   }
 

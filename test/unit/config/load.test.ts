@@ -456,7 +456,12 @@ describe('loadConfig: interpolation', () => {
     ]);
     // Undefined in the selected one too: said once, as before.
     const staging = await load(files, { env: 'staging' });
-    expect(staging.diagnostics.map((d) => [brief(d), d.message])).toEqual([['p.yaml:7:21 undefined-variable', 'undefined variable `var.note`']]);
+    expect(staging.diagnostics.map((d) => [brief(d), d.message])).toEqual([['p.yaml:7:21 undefined-variable', 'undefined variable `var.note`: docket.yaml defines it only in environment `prod`']]);
+    // No environment selected: the same, and the hint is not to select one (the files are every environment's).
+    const none = await load(files);
+    expect(none.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
+      ['p.yaml:7:21 undefined-variable', 'undefined variable `var.note`: docket.yaml defines it only in environment `prod`', "the files are every environment's: define it under `vars:` in docket.yaml (a value each environment may override), or under each environment's `vars`"],
+    ]);
     // Defined everywhere: nothing to say (a true/false variable too).
     expect((await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.lead}') }, { env: 'prod' })).diagnostics).toEqual([]);
     const flagged = { 'docket.yaml': docket.replace('vars:\n  lead:', 'vars:\n  flag: true\n  lead:'), 'p.yaml': files['p.yaml'].replace('${var.note}', 'x').replace('    actions: ACCEPT', '    actions: ACCEPT\n    generate_summary: ${var.flag}') };
@@ -464,11 +469,11 @@ describe('loadConfig: interpolation', () => {
     // Two names in one value: each with the environments that lack it.
     const two = await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.note} ${var.other}') }, { env: 'prod' });
     expect(two.diagnostics.map((d) => d.message)).toEqual([
-      'undefined variable `var.other`',
+      'undefined variable `var.other`: docket.yaml defines it only in environment `eu`',
       'variable `var.note` is not defined in environments `staging`, `eu`',
     ]);
     const eu = await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.note} ${var.other}') }, { env: 'eu' });
-    expect(eu.diagnostics.map((d) => d.message)).toEqual(['undefined variable `var.note`', 'variable `var.other` is not defined in environments `staging`, `prod`']);
+    expect(eu.diagnostics.map((d) => d.message)).toEqual(['undefined variable `var.note`: docket.yaml defines it only in environment `prod`', 'variable `var.other` is not defined in environments `staging`, `prod`']);
   });
 
   it('reports a variable whose own value is broken once, where it is defined, not again in a file that uses it', async () => {
