@@ -74,7 +74,7 @@ Common flags (every command that reads a configuration):
   -C, --dir <DIR>     configuration directory (default .)
   --env <NAME>        environment from docket.yaml \`environments:\`
   --concurrency <N>   parallel requests and operations (default: docket.yaml or 8)
-  --max-rps <N>       at most N requests per second (default: docket.yaml max_rps; docket also slows down on 429)
+  --max-rps <N>       at most N (up to 10000) requests per second (default: docket.yaml max_rps; docket also slows down on 429)
   --no-color          never colour the output (also NO_COLOR; FORCE_COLOR forces it)
   -q, --quiet         print only results and errors
   -v, --verbose       log every request; list undeclared objects

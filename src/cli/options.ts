@@ -82,7 +82,7 @@ export function withCommon(command: Command, opts: { dir?: boolean; env?: boolea
   const services = opts.services !== false;
   command
     .addOption(flag(new Option('--concurrency <N>', 'parallel requests and operations (default: docket.yaml or 8)').argParser(parseConcurrency), services))
-    .addOption(flag(new Option('--max-rps <N>', 'at most N requests per second to the services (default: docket.yaml max_rps, else none)').argParser(parseMaxRps), services));
+    .addOption(flag(new Option('--max-rps <N>', 'at most N requests per second to the services, above 0 and up to 10000 (default: docket.yaml max_rps, else none)').argParser(parseMaxRps), services));
   return command
     .addOption(flag(new Option('--no-color', 'never colour the output'), opts.color !== false))
     .addOption(flag(new Option('-q, --quiet', 'print only results and errors'), opts.quiet !== false))
