@@ -64,6 +64,9 @@ describe('help and completion', () => {
       [['docket', 'drift', '--kind', 'custom-t'], ['custom-term', 'custom-template']],
       [['docket', 'test', 'cap'], ['capture']],
       [['docket', 'test', 'capture', '--rev'], ['--review']],
+      // The common options capture takes too.
+      [['docket', 'test', 'capture', '--qu'], ['--quiet']],
+      [['docket', 'test', 'capture', '--no'], ['--no-color']],
     ];
     const lines = expected.map(([words]) => `COMPREPLY=(); COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _docket; printf '%s\\n' "\${COMPREPLY[@]}"; echo '<end>'`);
     const answers = execFileSync('bash', ['-c', `${script}\n${lines.join('\n')}`], { encoding: 'utf8' }).split('<end>\n').slice(0, -1);
@@ -82,7 +85,7 @@ describe('help and completion', () => {
     // Each subcommand has its own flags in the script, whether or not this machine has zsh to run it.
     expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--review:value:_files'/);
     // And the parent's place flags it reads (-C, --env, --emulator).
-    expect((await runCli(['completion', 'bash'])).stdout).toMatch(/"test capture"\) opts="[^"]*--emulator[^"]*--env[^"]*-C"/);
+    expect((await runCli(['completion', 'bash'])).stdout).toMatch(/"test capture"\) opts="[^"]*--emulator[^"]*--env[^"]*-C[ "]/);
     expect((await runCli(['test', 'capture', '--help'])).stdout).toContain("Also takes docket test's -C DIR, --env E and --emulator");
     if (spawnSync('zsh', ['-f', '-c', 'true']).status !== 0) return;
     // zsh's completion builtins stood in for by functions that print what they were given.

@@ -33,7 +33,7 @@ export const SHELLS = ['bash', 'zsh'] as const;
 /** Every command, and each subcommand as `command sub` (`test capture`). */
 function wordsOf(program: Command): CommandWords[] {
   const of = (c: Command, name: string, parent?: Command): CommandWords => {
-    // A subcommand (`test capture`) also takes its parent's place flags: -C, --env, --emulator.
+    // A subcommand (`test capture`) also takes its parent's place flags (-C, --env, --emulator) and the common options.
     const inherited = parent ? parent.options.filter((o) => !o.hidden && INHERITED.has(o.long ?? '')) : [];
     const options = [...c.options.filter((o) => !o.hidden), ...inherited];
     return {
@@ -64,8 +64,8 @@ function valuedOfParents(commands: CommandWords[]): string[] {
   return commands.filter((c) => parents.has(c.name)).flatMap((c) => c.valued.flatMap((f) => f.names.map((n) => `"${c.name} ${n}"`)));
 }
 
-/** The parent's flags a subcommand reads (`docket test capture -C DIR --emulator …`). */
-const INHERITED = new Set(['--dir', '--env', '--emulator']);
+/** The parent's flags a subcommand reads (`docket test capture -C DIR --emulator …`), the common options among them. */
+const INHERITED = new Set(['--dir', '--env', '--emulator', '--quiet', '--verbose', '--no-color']);
 
 /** Bash, in a `case` over COMP_WORDS[i]: step past the flag's value (bash splits `--env=init` at the `=`). */
 const SKIP_VALUE = 'if [ "${COMP_WORDS[i+1]}" = "=" ]; then ((i += 2)); else ((i++)); fi ;;';
