@@ -48,7 +48,7 @@ const DIFF_INDENT = '        ';
 
 const SYMBOL_STYLE: Record<string, Style> = { '+': 'green', '~': 'yellow', '-': 'red', '↑': 'cyan' };
 
-export function targetLine(plan: Plan, paint: Paint): string {
+export function targetLine(plan: Pick<Plan, 'target'>, paint: Paint): string {
   const t = plan.target;
   if (t.emulator) return `target: ${paint('yellow', 'local emulator')}`;
   const parts: string[] = [];

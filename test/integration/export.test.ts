@@ -358,6 +358,8 @@ describe('docket export', () => {
     expect(files['organization.yaml']).toContain('name: Acme Legal');
     expect(files['organization.yaml']).not.toContain('agreements:');
     expect(result.stdout).toContain('the agreements service was not read: the source configuration names only the other one');
+    // The target as plan says it: the service read, with the route layout it found.
+    expect(result.stdout.split('\n')[0]).toBe(`docket export · target: ${t!.env.DOCKET_REVIEW_URL} (organization ${DEFAULT_ORGANIZATION_ID}, nested paths)`);
     await expectNoChanges(reviewOnly, out);
   });
 

@@ -26,6 +26,7 @@ import { isInside, rootRelative } from '../../config/data-files.js';
 import { skipDirectory } from '../../config/discover.js';
 import { writeDestinationOrAsNamed } from '../../util/atomic-write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
+import { targetLine } from '../../render/text.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
 import { recordExported, type ExportRecords, type RecordOptions } from '../export-records.js';
@@ -123,12 +124,10 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         });
 
         const paint = painter(useColor(io, opts));
-        const target = emulator
-          ? `target: ${paint('yellow', 'local emulator')}`
-          : `target: ${[
-              ...(needs.has('review') ? [`${s.connection.target.review?.url} (organization ${s.connection.target.review?.organization_id})`] : []),
-              ...(needs.has('agreements') ? [`agreements: ${s.connection.target.agreements?.url}`] : []),
-            ].join(' · ') || 'none (attachments come from docket.lock.json)'}`;
+        // As plan says it (path style, escapes), of the services read.
+        const { review, agreements, ...rest } = s.connection.target;
+        const shown = { ...rest, ...(needs.has('review') && review ? { review } : {}), ...(needs.has('agreements') && agreements ? { agreements } : {}) };
+        const target = !emulator && !shown.review && !shown.agreements ? 'target: none (attachments come from docket.lock.json)' : targetLine({ target: shown }, paint);
         if (!opts.quiet) {
           io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused, records }));
         }
