@@ -150,6 +150,7 @@ function contextOf(input: ExportInput, slug: string, dir: string): ConfigContext
     lock: input.lock,
     project: input.source,
     live: (k) => input.live.get(k) ?? [],
+    read: (k) => input.live.has(k),
     schema: input.schema,
     writes: (k) => input.kinds.some((kind) => kind.name === k),
     ...(input.declaredName ? { declaredName: input.declaredName } : {}),

@@ -60,6 +60,7 @@ export const attachmentKind: KindModule<'attachment'> = {
   noun: ['attachment', 'attachments'],
   overflowField: 'description',
   userFiles: ['sha256'],
+  recordsActor: true,
   service: 'agreements',
   schema: 'attachment.schema.json',
   deletion: 'none',
@@ -153,7 +154,7 @@ export const attachmentKind: KindModule<'attachment'> = {
     if (typeof description === 'string' && description !== '') doc.description = blockText(description);
     doc.file = `${ctx.slug}.pdf`;
     const sourceFile = typeof live.extra?.sourceFile === 'string' ? live.extra.sourceFile : undefined;
-    return { document: doc, missing: { name: `${ctx.slug}.pdf`, what: 'PDF', ...(sourceFile ? { sourceFile } : {}) }, notes: actorNotes(ctx.project) };
+    return { document: doc, missing: { name: `${ctx.slug}.pdf`, what: 'PDF', ...(sourceFile ? { sourceFile } : {}) }, notes: actorNotes(ctx) };
   },
 
   pullField(field, live, written) {

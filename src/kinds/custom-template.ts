@@ -22,6 +22,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   title: 'Custom templates',
   noun: ['template', 'templates'],
   service: 'agreements',
+  recordsActor: true,
   featureGated: true,
   schema: 'custom-template.schema.json',
   deletion: 'none',
@@ -135,7 +136,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         ...(typeof unknown === 'string'
           ? [`custom template "${live.name}" links custom term ${unknown}, which the service does not list; add \`custom_term: <name>\` by hand, or plan will unlink it`]
           : []),
-        ...actorNotes(ctx.project),
+        ...actorNotes(ctx),
       ],
     };
   },

@@ -31,6 +31,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   service: 'agreements',
   featureGated: true,
   userFiles: ['docx'],
+  recordsActor: true,
   schema: 'custom-term.schema.json',
   deletion: 'none',
   actions: ['create', 'rename', 'publish'],
@@ -148,7 +149,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       return {
         document: { kind: 'CustomTerm', name: live.name, docx_file: `${ctx.slug}.docx` },
         missing: { name: `${ctx.slug}.docx`, what: 'Word file', ...(sourceFile ? { sourceFile } : {}) },
-        notes: [...notes, ...actorNotes(ctx.project)],
+        notes: [...notes, ...actorNotes(ctx)],
       };
     }
     const body = typeof live.fields.body === 'string' ? live.fields.body : '';
@@ -156,7 +157,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       document: { kind: 'CustomTerm', name: live.name, body_file: `${ctx.slug}.md` },
       // Trailing newlines are not compared (DESIGN "No phantom diffs"); the file ends with one.
       dataFiles: [{ name: `${ctx.slug}.md`, content: `${body.replace(/\n+$/, '')}\n` }],
-      notes: [...(body ? [] : [`custom term "${live.name}" has an empty body live; docket needs some text in ${ctx.dir}/${ctx.slug}.md`]), ...actorNotes(ctx.project)],
+      notes: [...(body ? [] : [`custom term "${live.name}" has an empty body live; docket needs some text in ${ctx.dir}/${ctx.slug}.md`]), ...actorNotes(ctx)],
     };
   },
 

@@ -173,6 +173,8 @@ export interface ConfigContext {
   project: ProjectConfig;
   /** The live objects of a kind (template parameters naming attachments, say). */
   live(kind: KindName): LiveResource[];
+  /** Whether the kind was read (an empty `live` then means none live); absent: not known. */
+  read?(kind: KindName): boolean;
   /** docket.lock.json's entries: where uploaded files came from. */
   lock: LockFile;
   /** A JSON Schema of docket's schemas/ folder, by file name (template parameter defaults). */
@@ -266,6 +268,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
    * value for a partial one).
    */
   pullField?(field: string, live: LiveResource, written: Record<string, unknown>, ctx: ConfigContext): PullField | undefined;
+  /** Its writes are recorded against `agreements.actor`, which must be a user of the agreements service. */
+  recordsActor?: true;
   /** Fields whose value is a file only the user has (the services cannot give it back): pull says how to put it in place, and drift does not offer pull for them. */
   userFiles?: readonly string[];
   /**

@@ -289,6 +289,16 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('from a docket.yaml whose agreements.actor is no user there, says plan will refuse it', async () => {
+    await seed();
+    const stranger = await makeDir({ 'docket.yaml': DOCKET_YAML.replace('legal-ops@acme.example', 'nobody@elsewhere.example') });
+    const { result } = await exportTo(stranger);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('`agreements.actor` in docket.yaml ("nobody@elsewhere.example") is no user of the agreements organization: plan refuses custom terms, custom templates and attachments until it names one');
+    // A user's e-mail, in any case, is not noted.
+    expect((await exportTo(await makeDir({ 'docket.yaml': DOCKET_YAML.replace('legal-ops', 'Legal-Ops') }))).result.stdout).not.toContain('is no user');
+  });
+
   it('writes text with `${` from the app literally, so the export reads back the same and validates', async () => {
     const { exportFrom } = await seed();
     const app = new App(t!.env);

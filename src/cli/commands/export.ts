@@ -27,6 +27,7 @@ import { skipDirectory } from '../../config/discover.js';
 import { writeDestinationOrAsNamed } from '../../util/atomic-write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { targetLine } from '../../render/text.js';
+import { actorCheckReads } from '../../kinds/support/agreements-reads.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
 import { recordExported, type ExportRecords, type RecordOptions } from '../export-records.js';
@@ -160,6 +161,7 @@ function exportScope(values: readonly string[], project: ProjectConfig): ExportS
   const kinds = exportKinds(values, KINDS, services);
   for (const k of kinds) if (k.service !== 'both') services.add(k.service);
   const read = exportReads(kinds, KINDS);
+  read.push(...actorCheckReads(kinds, read, KINDS, project));
   // A kind on both services reads only the parts of these (and what those parts read).
   const needs = new Set([...servicesNeeded(read, undefined)].filter((x) => services.has(x)));
   const left = values.length > 0 ? [] : (Object.keys(NAMES_SERVICE) as ServiceName[]).filter((x) => !services.has(x));

@@ -8,7 +8,9 @@ import { normEmail } from '../../engine/normalize.js';
 import type { Ref } from '../../engine/types.js';
 import { projectValuePos, type ProjectConfig } from '../../config/types.js';
 import type { Diagnostics } from '../../diagnostics.js';
-import type { ExecContext, FetchContext } from '../kind.js';
+import type { ConfigContext, ExecContext, FetchContext, KindModule } from '../kind.js';
+import type { KindName } from '../../engine/types.js';
+import { quoteValue } from '../../config/quote.js';
 
 export function agreementsUsers(ctx: FetchContext): Promise<ApiResource<AgreementsUserAttrs>[]> {
   return ctx.memo('agreements:users', () => ctx.services.agreements().listUsers());
@@ -44,9 +46,19 @@ export function actorRef(project: ProjectConfig, diag: Diagnostics, source: { fi
   return [{ kind: 'agreements-user', key: normEmail(actor) ?? '', field: 'agreements.actor', source: projectValuePos(project, '/agreements/actor') }];
 }
 
-/** What export notes when the source configuration has no actor, which plan needs for these kinds. */
-export function actorNotes(project: ProjectConfig): string[] {
-  return project.agreements.actor
-    ? []
-    : ['set `agreements.actor` in docket.yaml (the user recorded as author of term and template versions): plan needs it for custom terms, custom templates and attachments'];
+/**
+ * What export notes when the source configuration has no actor, which plan needs for these kinds,
+ * or (its users read) one that is no user of the agreements organization, which plan refuses.
+ */
+export function actorNotes(ctx: Pick<ConfigContext, 'project' | 'live' | 'read'>): string[] {
+  const actor = ctx.project.agreements.actor;
+  if (!actor) return ['set `agreements.actor` in docket.yaml (the user recorded as author of term and template versions): plan needs it for custom terms, custom templates and attachments'];
+  if (ctx.read?.('agreements-user') !== true || ctx.live('agreements-user').some((u) => u.key === normEmail(actor))) return [];
+  return [`\`agreements.actor\` in docket.yaml (${quoteValue(actor)}) is no user of the agreements organization: plan refuses custom terms, custom templates and attachments until it names one`];
+}
+
+/** What an export reads besides `read` to check the actor of the kinds it writes that record one: the agreements users, once. */
+export function actorCheckReads<K extends KindModule<KindName>>(kinds: readonly K[], read: readonly K[], registry: readonly K[], project: ProjectConfig): K[] {
+  const users = registry.find((k) => k.name === 'agreements-user');
+  return project.agreements.actor && users && kinds.some((k) => k.recordsActor) && !read.includes(users) ? [users] : [];
 }
