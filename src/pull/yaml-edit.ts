@@ -212,7 +212,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), exactAt: exactTypesIn(request, index), ...(request.bothVersions ? { quote: plainReadsOtherwise } : {}) });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), exactAt: exactTypesIn(request, index), ...(request.bothVersions || readAsYaml11(doc) ? { quote: plainReadsOtherwise } : {}) });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
   });
 
@@ -221,6 +221,11 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   const out = applySplices(text, splices);
   verify(out, request, problems, docs.length, nulled);
   return { text: out, problems };
+}
+
+/** A document under `%YAML 1.1`, which reads `yes`, `on` and `2026-01-01` plain as other than text. */
+function readAsYaml11(doc: Document.Parsed): boolean {
+  return doc.directives?.yaml.version === '1.1';
 }
 
 /**

@@ -187,6 +187,11 @@ describe('editYaml', () => {
     expect(both).toBe('title: Consulting\nfields:\n  start:\n    label: "yes"\n    options: [Fixed, "off"]\n  end:\n    label: "on"\n    default: "2026-01-01"\n    "n": "y"\n');
     // `=` is YAML 1.1's value key, which PyYAML refuses.
     expect(editYaml('label: x\n', { documents: new Map([[0, { label: '=' }]]), bothVersions: true }).text).toBe('label: "="\n');
+    // A document under `%YAML 1.1` is such a file too.
+    const y11 = '%YAML 1.1\n---\nkind: Playbook\nrules:\n  - {name: y1, actions: plain}\n';
+    for (const word of ['yes', 'on', 'Off', 'y', '2026-01-01', '1_000', '0b101', '1:20']) {
+      expect(edit(y11, (v) => setAt(v, '/rules/0/actions', word)).text).toBe(y11.replace('actions: plain', `actions: "${word}"`));
+    }
     // Elsewhere (docket reads YAML 1.2 only) they stay plain.
     expect(edit(definition, change).text).toBe('title: Consulting\nfields:\n  start:\n    label: yes\n    options: [Fixed, off]\n  end:\n    label: on\n    default: 2026-01-01\n    n: y\n');
   });
