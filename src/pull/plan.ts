@@ -126,6 +126,8 @@ interface Pulling {
   fields: string[];
   /** Fields that could not be written (`*`: the object itself). */
   failed: Set<string>;
+  /** Where in its document each field is written (a rename's `renamed_from` with its `name`): undone when the field cannot be. */
+  pointers?: Map<string, string[]>;
 }
 
 export async function planPull(input: PullInput): Promise<PullResult> {
@@ -561,8 +563,12 @@ class PullPlanner {
       const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);
       doc = setAt(doc, pointer, this.styledText(file, index, pointer, current, value), order);
       if (where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
+      (o.pointers ??= new Map()).set(field, [pointer]);
     }
-    if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) doc = this.withFormerName(doc, base, d, normName(l.name));
+    if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) {
+      doc = this.withFormerName(doc, base, d, normName(l.name));
+      o.pointers?.get('name')?.push(`${base}/renamed_from`);
+    }
     this.editOf(file).documents.set(index, doc);
   }
 
@@ -978,10 +984,10 @@ class PullPlanner {
           const at = `${index}\u0000${pointer}`;
           return [...edit.exact].some((field) => at === field || at.startsWith(`${field}/`));
         };
-        const result = editYaml(before, { documents: edit.documents, remove: edit.remove, expand: this.input.expand, ...(edit.exact.size > 0 ? { exactTypes } : {}) });
+        const { result, problems } = this.editUnlessHeld(file, before, edit, exactTypes);
         // Lines as the file will read once written.
-        const positions = result.text === null || result.problems.length === 0 ? [] : parseWithPositions(result.text, file).documents;
-        for (const p of result.problems) {
+        const positions = result.text === null || problems.length === 0 ? [] : parseWithPositions(result.text, file).documents;
+        for (const p of problems) {
           const line = positions.find((d) => d.index === p.document - removedBefore(edit.remove, p.document))?.positions.valueAt(p.pointer).line ?? p.line;
           this.problem(file, { ...p, line });
         }
@@ -1082,7 +1088,39 @@ class PullPlanner {
   }
 
   /** A `${…}` value live no longer matches: said, with the variable to change. */
-  private problem(file: string, p: YamlEditProblem): void {
+  /**
+   * The file edited, with every field a placeholder holds back (its live value differs from what
+   * the variable gives) left as the file has it, whole: written in part (a list's other items), it
+   * would be reported as not pulled while the file changed, and read as changed on both sides.
+   */
+  private editUnlessHeld(file: string, before: string, edit: FileEdit, exactTypes: (index: number, pointer: string) => boolean): { result: ReturnType<typeof editYaml>; problems: YamlEditProblem[] } {
+    const request = (documents: Map<number, unknown>) => ({ documents, remove: edit.remove, expand: this.input.expand, ...(edit.exact.size > 0 ? { exactTypes } : {}) });
+    let documents = edit.documents;
+    let result = editYaml(before, request(documents));
+    const problems = [...result.problems];
+    const undone = new Set<string>();
+    // Each round undoes at least one more field, or is the last.
+    for (;;) {
+      let changed = false;
+      for (const p of result.problems) {
+        const held = this.ownerOf(file, p);
+        for (const pointer of held?.owner.entry.pointers?.get(held.field ?? '') ?? []) {
+          const key = `${p.document}\u0000${pointer}`;
+          if (undone.has(key)) continue;
+          undone.add(key);
+          if (documents === edit.documents) documents = new Map(documents);
+          documents.set(p.document, setAt(documents.get(p.document), pointer, valueAt(this.docValues(file)[p.document], pointer)));
+          changed = true;
+        }
+      }
+      if (!changed) return { result, problems };
+      result = editYaml(before, request(documents));
+      for (const p of result.problems) if (!problems.some((q) => q.document === p.document && q.pointer === p.pointer)) problems.push(p);
+    }
+  }
+
+  /** The object whose writing holds a problem's place, and the field of it there. */
+  private ownerOf(file: string, p: YamlEditProblem): { owner: Writing; field: string | undefined } | undefined {
     const fieldOf = (w: { pointer: string; entry: Pulling }): string | undefined => {
       const field = p.pointer.slice(w.pointer.length + 1).replace(/\//g, '.');
       return w.entry.fields.find((f) => f === field || field.startsWith(`${f}.`));
@@ -1092,6 +1130,12 @@ class PullPlanner {
       .sort((a, b) => b.pointer.length - a.pointer.length);
     // An object renamed and edited in the app is written by two changes: the one that wrote this field owns it.
     const owner = candidates.find((w) => w.pointer === candidates[0]!.pointer && fieldOf(w) !== undefined) ?? candidates[0];
+    return owner ? { owner, field: fieldOf(owner) } : undefined;
+  }
+
+  private problem(file: string, p: YamlEditProblem): void {
+    const held = this.ownerOf(file, p);
+    const owner = held?.owner;
     // Each variable once, and the live value quoted short: a long rule text may use one many times.
     const names = [...new Set([...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!))];
     const what = names.length > 0 ? names.join(', ') : quoteValue(p.written);
@@ -1104,7 +1148,7 @@ class PullPlanner {
       return;
     }
     const field = p.pointer.slice(owner.pointer.length + 1).replace(/\//g, '.');
-    owner.entry.failed.add(fieldOf(owner) ?? '*');
+    owner.entry.failed.add(held.field ?? '*');
     const c = owner.entry.change;
     this.notPulled.push({ kind: c.kind, key: c.key, name: c.name, direction: c.direction ?? 'unknown', fields: [field], file, line: this.lineAsRead(file, p.document, p.pointer) ?? p.line, reason });
   }

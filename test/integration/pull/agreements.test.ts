@@ -218,6 +218,26 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('leaves a list whose ${var} item live changed as the file has it, whole: the report, the file and the next plan agree', async () => {
+    const csa = 'kind: Template\nname: CSA Fees\ntype: CSA\nparameters:\n  template_csa_order_form_attributes:\n    cloud_service_description: Platform\n    fees_attributes:\n      - {description: Platform, cost: "${var.fee}"}\n      - {description: Support, cost: 100}\n';
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  fee: "250"\n`, 'templates/csa.yaml': csa });
+    await applyOk(cli, dir);
+    // In the app: the fee changed, and the Support line went.
+    await new App(emulator().env).editTemplate('CSA Fees', { template_csa_order_form_attributes: { fees_attributes: [{ description: 'Platform', cost: '260' }] } });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('fees_attributes.0.cost (templates/csa.yaml:8): live value "260" differs from var.fee; change the variable or the environment');
+    expect(pulled.stdout).toContain('Wrote no file: what changed live is listed above as not pulled.');
+    expect(await read(dir, 'templates/csa.yaml')).toBe(csa);
+    // Moved live only, as the report says: not changed on both sides.
+    expect((await cli('plan', '-C', dir)).stdout).toContain('~ update template "CSA Fees" (templates/csa.yaml:7) · changed live');
+    // The variable set to what live holds changes the files' side too: the rest is for a person.
+    await writeFile(join(dir, 'docket.yaml'), `${DOCKET}  fee: "260"\n`);
+    expect((await cli('pull', '-C', dir)).stdout).toContain('changed live and in the files since the last sync: keep one by hand');
+    await writeFile(join(dir, 'templates/csa.yaml'), csa.replace('      - {description: Support, cost: 100}\n', ''));
+    await expectNoChanges(cli, dir);
+  });
+
   it('keeps placeholders of an inline definition that stand for what live holds when another part of it changed live; a quoted one only as the text it is sent as', async () => {
     const inline = (title: string) =>
       `kind: CustomTemplate\nname: Placeheld\ndefinition:\n  title: ${title}\n  sections:\n    - heading: H\n      required: \${var.optional}\n      fields:\n        rate:\n          label: Rate\n          input: number\n          default: "\${var.rate}"\n`;

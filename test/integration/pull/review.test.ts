@@ -245,6 +245,16 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('writes no renamed_from for a rename a ${var} in the name holds back', async () => {
+    const file = 'kind: Playbook\nname: Regional\nrules:\n  - name: three ${var.suffix}\n    actions: ACCEPT three\n';
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  suffix: (EU)\n`, 'playbooks/regional.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Regional', 'three (EU)', { name: 'three (UK)' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('live value "three (UK)" differs from var.suffix; change the variable or the environment');
+    expect(await read(dir, 'playbooks/regional.yaml')).toBe(file);
+  });
+
   it('writes no value docket would refuse in the files (text pasted into the app with control characters), and says why', async () => {
     const nda = 'kind: Playbook\nname: Paste\nrules:\n  - name: Term\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/paste.yaml': nda });
