@@ -729,7 +729,8 @@ class DocumentEditor {
       const key = parent.pair.key as Node;
       const end = this.pairEnd(parent.pair);
       const lineEnd = this.afterLine(end);
-      const comment = /^[ \t]*#.*/.exec(this.text.slice(end, lineEnd))?.[0] ?? '';
+      // A key with no value (`description:   # TODO`) has its comment after the colon.
+      const comment = /^(?:[ \t]*:(?=[ \t]))?([ \t]*#.*)/.exec(this.text.slice(end, lineEnd))?.[1] ?? '';
       const block = toYaml({ [keyOf(parent.pair)]: wanted }, this.ctx.quote, this.ctx.indent);
       const text = indented(block.slice(block.indexOf(':')), this.column(key.range![0])).replace(/^ +/, '');
       const first = text.indexOf('\n');
@@ -849,7 +850,10 @@ class DocumentEditor {
       return;
     }
     if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a list that is not a mapping value');
-    this.splice((parent.pair.key as Node).range![1], this.afterLine(seq.range![1]), ': []\n');
+    // A comment on the key's line (`rules:   # one rule`) stays there.
+    const key = (parent.pair.key as Node).range![1];
+    const comment = /^[ \t]*:([ \t]*#[^\r\n]*)/.exec(this.text.slice(key, this.afterLine(key)))?.[1] ?? '';
+    this.splice(key, this.afterLine(seq.range![1]), `: []${comment}\n`);
   }
 }
 

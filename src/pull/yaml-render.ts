@@ -170,8 +170,11 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   // A flow scalar's own text only (what follows it, a comment or a comma, stays); a block with its header.
   const replaced = token.type === 'block-scalar' || block ? CST.stringify(token) : token.source;
   const end = token.offset + replaced.length;
-  // A block ends with its line: a flow scalar written in its place must end that line too.
-  const lineEnd = token.type === 'block-scalar' && !block ? (/\r?\n$/.exec(replaced)?.[0] ?? '') : '';
+  // A block ends with its line: a flow scalar written in its place must end that line too, with
+  // the comment its header had (`|   # note`).
+  const header = token.type === 'block-scalar' && !block ? token.props.find((p) => p.type === 'comment') : undefined;
+  const headerComment = header && 'source' in header ? header.source : undefined;
+  const lineEnd = `${headerComment ? ` ${headerComment}` : ''}${token.type === 'block-scalar' && !block ? (/\r?\n$/.exec(replaced)?.[0] ?? '') : ''}`;
   if (type === Scalar.QUOTE_DOUBLE && typeof value === 'string' && value.includes('\n')) {
     // Written by hand: the library would fold the escaped text over several lines.
     return { start: token.offset, end, text: escapeInvisible(JSON.stringify(value)) + lineEnd };

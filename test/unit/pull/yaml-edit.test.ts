@@ -78,6 +78,12 @@ describe('editYaml', () => {
     expect(text).toBe(PLAYBOOK.replace('name: Inbound NDA   #', 'name: Inbound NDAs   #').replace("description: 'NDAs we receive'", "description: 'NDAs we''re sent'"));
   });
 
+  it('keeps the comment on the key\'s line where a value comes, goes, or leaves a block', () => {
+    expect(edit('kind: P\ndescription:   # TODO write one\nname: x\n', (v) => setAt(v, '/description', 'Now described')).text).toBe('kind: P\ndescription: Now described   # TODO write one\nname: x\n');
+    expect(edit('kind: P\nactions: |   # c4\n  old\nname: x\n', (v) => setAt(v, '/actions', 'zero\u200bwidth\n')).text).toBe('kind: P\nactions: "zero\\u200bwidth\\n" # c4\nname: x\n');
+    expect(edit('kind: P\nrules:   # one rule\n  - name: a\nname: x\n', (v) => setAt(v, '/rules', [])).text).toBe('kind: P\nrules: []   # one rule\nname: x\n');
+  });
+
   it('writes invisible and direction characters as escapes in double quotes, wherever the value goes', () => {
     const { text } = edit(PLAYBOOK, (v) => {
       let out = setAt(v, '/name', 'Inbound NDA\u200b');
