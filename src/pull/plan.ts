@@ -1077,17 +1077,20 @@ class PullPlanner {
 
   /** Where a change is written, with the list items rebuildChildren moved. */
   private pointerWritten(w: Writing): string {
-    if (w.placed) return w.pointer;
-    for (const { file, index, field, moves } of this.listMoves) {
-      if (file !== w.file || index !== w.index || !w.pointer.startsWith(`${field}/`)) continue;
-      const [item, ...rest] = w.pointer.slice(field.length + 1).split('/');
+    return w.placed ? w.pointer : this.moved(w.file, w.index, w.pointer);
+  }
+
+  /** Where a place of the file as read is once pull has added, removed and moved list items (a rule). */
+  private moved(file: string, index: number, pointer: string): string {
+    for (const { file: f, index: i, field, moves } of this.listMoves) {
+      if (f !== file || i !== index || !pointer.startsWith(`${field}/`)) continue;
+      const [item, ...rest] = pointer.slice(field.length + 1).split('/');
       const to = moves.get(Number(item));
       if (to !== undefined) return [`${field}/${to}`, ...rest].join('/');
     }
-    return w.pointer;
+    return pointer;
   }
 
-  /** A `${…}` value live no longer matches: said, with the variable to change. */
   /**
    * The file edited, with every field a placeholder holds back (its live value differs from what
    * the variable gives) left as the file has it, whole: written in part (a list's other items), it
@@ -1109,7 +1112,8 @@ class PullPlanner {
           if (undone.has(key)) continue;
           undone.add(key);
           if (documents === edit.documents) documents = new Map(documents);
-          documents.set(p.document, setAt(documents.get(p.document), pointer, valueAt(this.docValues(file)[p.document], pointer)));
+          // As the file has it, where the field is once pull's list edits (a rule added above it) are made.
+          documents.set(p.document, setAt(documents.get(p.document), this.moved(file, p.document, pointer), valueAt(this.docValues(file)[p.document], pointer)));
           changed = true;
         }
       }
@@ -1121,7 +1125,8 @@ class PullPlanner {
 
   /** The object whose writing holds a problem's place, and the field of it there. */
   private ownerOf(file: string, p: YamlEditProblem): { owner: Writing; field: string | undefined } | undefined {
-    const fieldOf = (w: { pointer: string; entry: Pulling }): string | undefined => {
+    // The editor places a problem where the file has the item it patched (a child pull places, where it goes).
+    const fieldOf = (w: Writing): string | undefined => {
       const field = p.pointer.slice(w.pointer.length + 1).replace(/\//g, '.');
       return w.entry.fields.find((f) => f === field || field.startsWith(`${f}.`));
     };

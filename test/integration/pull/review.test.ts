@@ -7,6 +7,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { App } from '../../helpers/app.js';
 import { runCli } from '../../helpers/cli.js';
 import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
@@ -253,6 +254,21 @@ rules:
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.stdout).toContain('live value "three (UK)" differs from var.suffix; change the variable or the environment');
     expect(await read(dir, 'playbooks/regional.yaml')).toBe(file);
+  });
+
+  it('leaves a rule a ${var} holds back as written while rules above it are added and removed', async () => {
+    const file = 'kind: Playbook\nname: Shifted\nrules:\n  - name: one\n    actions: ACCEPT one\n  - name: two\n    actions: ACCEPT ${var.suffix}\n';
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  suffix: (EU)\n`, 'playbooks/shifted.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.deleteRule('Shifted', 'one');
+    await app.createRule('Shifted', { name: 'zero', actions: 'ACCEPT zero' });
+    await app.editRule('Shifted', 'two', { actions: 'ACCEPT NEW' });
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Shifted');
+    expect(pulled.stdout).toContain('rule "Shifted/two" actions (playbooks/shifted.yaml:7): live value "ACCEPT NEW" differs from var.suffix; change the variable or the environment');
+    const written = parseYaml(await read(dir, 'playbooks/shifted.yaml')) as { rules: { name: string; actions: string }[] };
+    expect(written.rules).toEqual(expect.arrayContaining([{ name: 'zero', actions: 'ACCEPT zero' }, { name: 'two', actions: 'ACCEPT ${var.suffix}' }]));
+    expect(written.rules.map((r) => r.name)).not.toContain('one');
   });
 
   it('writes no value docket would refuse in the files (text pasted into the app with control characters), and says why', async () => {
