@@ -290,13 +290,17 @@ describe('docket export', () => {
   });
 
   it('from a docket.yaml whose agreements.actor is no user there, says plan will refuse it', async () => {
-    await seed();
+    const { source } = await seed();
     const stranger = await makeDir({ 'docket.yaml': DOCKET_YAML.replace('legal-ops@acme.example', 'nobody@elsewhere.example') });
     const { result } = await exportTo(stranger);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('`agreements.actor` in docket.yaml ("nobody@elsewhere.example") is no user of the agreements organization: plan refuses custom terms, custom templates and attachments until it names one');
     // A user's e-mail, in any case, is not noted.
     expect((await exportTo(await makeDir({ 'docket.yaml': DOCKET_YAML.replace('legal-ops', 'Legal-Ops') }))).result.stdout).not.toContain('is no user');
+    // Attachments alone come from the lock: no service is read for the actor, and no key is needed.
+    await copyFile(join(source, 'docket.lock.json'), join(stranger, 'docket.lock.json'));
+    const offline = await runCli(['export', '-C', stranger, '--out', join(await makeDir({}), 'acme'), '--kind', 'attachment'], { env: { ...t!.env, DOCKET_API_KEY: '', DOCKET_AGREEMENTS_API_KEY: '' } });
+    expect([offline.code, offline.stdout.split('\n')[0]]).toEqual([0, 'docket export · target: none (attachments come from docket.lock.json)']);
   });
 
   it('writes text with `${` from the app literally, so the export reads back the same and validates', async () => {

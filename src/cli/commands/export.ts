@@ -161,9 +161,10 @@ function exportScope(values: readonly string[], project: ProjectConfig): ExportS
   const kinds = exportKinds(values, KINDS, services);
   for (const k of kinds) if (k.service !== 'both') services.add(k.service);
   const read = exportReads(kinds, KINDS);
-  read.push(...actorCheckReads(kinds, read, KINDS, project));
   // A kind on both services reads only the parts of these (and what those parts read).
   const needs = new Set([...servicesNeeded(read, undefined)].filter((x) => services.has(x)));
+  // The actor is checked where the agreements service is read anyway: attachments alone come from the lock.
+  if (needs.has('agreements')) read.push(...actorCheckReads(kinds, read, KINDS, project));
   const left = values.length > 0 ? [] : (Object.keys(NAMES_SERVICE) as ServiceName[]).filter((x) => !services.has(x));
   const notes = left.map((x) => `the ${x} service was not read: the source configuration names only the other one (write ${x === 'agreements' ? 'an' : 'a'} \`${x}:\` section in its docket.yaml, or set ${NAMES_SERVICE[x]}, to export its kinds too)`);
   return { kinds, read, services, needs, notes };
