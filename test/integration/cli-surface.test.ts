@@ -282,6 +282,9 @@ describe('-o json on every outcome', () => {
     expect(JSON.parse(apply.stdout.slice(apply.stdout.lastIndexOf('{\n  "format_version": 1,\n  "error"')))).toMatchObject({ error: { code: 'not-approved' } });
     // The commands it suggests plan what this run would have: the same folder and flags.
     expect(apply.stderr).toContain(`hint: pass --auto-approve, or apply a saved plan: docket plan -C ${dir} --emulator --out PLAN.json && docket apply -C ${dir} PLAN.json`);
+    // A flag that acts when a saved plan is applied goes with the apply.
+    const forced = await runCli(['apply', '-C', dir, '--emulator', '--prune', '--force']);
+    expect(forced.stderr).toContain(`docket plan -C ${dir} --emulator --prune --out PLAN.json && docket apply -C ${dir} --force PLAN.json`);
   });
 
   it('the terminal shows the source line with a caret under the column', async () => {

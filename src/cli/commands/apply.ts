@@ -342,10 +342,13 @@ async function checked(plan: Plan, s: Session, approved = false): Promise<Plan> 
 }
 
 /** The commands that save this run's plan and apply it, with the flags that shape the plan (run from the same folder). */
-function savedPlanCommand(opts: { dir: string; emulator?: boolean; prune?: boolean; target: string[] }, env: string | undefined): string {
+function savedPlanCommand(opts: { dir: string; emulator?: boolean; prune?: boolean; retryUncertain?: boolean; force?: boolean; adoptFiles?: boolean; target: string[] }, env: string | undefined): string {
   const dir = opts.dir !== '.' ? ` -C ${shellWord(opts.dir)}` : '';
-  const shaping = [...(env !== undefined ? ['--env', env] : []), ...(opts.emulator ? ['--emulator'] : []), ...(opts.prune ? ['--prune'] : []), ...opts.target.flatMap((t) => ['--target', t])];
-  return `docket plan${dir}${shaping.map((w) => ` ${shellWord(w)}`).join('')} --out PLAN.json && docket apply${dir} PLAN.json`;
+  const words = (list: string[]): string => list.map((w) => ` ${shellWord(w)}`).join('');
+  const shaping = [...(env !== undefined ? ['--env', env] : []), ...(opts.emulator ? ['--emulator'] : []), ...(opts.prune ? ['--prune'] : []), ...(opts.retryUncertain ? ['--retry-uncertain'] : []), ...opts.target.flatMap((t) => ['--target', t])];
+  // What a saved plan still takes when it is applied.
+  const applying = [...(opts.force ? ['--force'] : []), ...(opts.adoptFiles ? ['--adopt-files'] : [])];
+  return `docket plan${dir}${words(shaping)} --out PLAN.json && docket apply${dir}${words(applying)} PLAN.json`;
 }
 
 async function confirm(io: Io, planJson: Iterable<string> | undefined, savedPlan: string): Promise<void> {
