@@ -327,8 +327,8 @@ interface CheckContext {
   brokenVars?: ReadonlySet<string>;
   /** With an environment selected, the others: a `${var.X}` must be defined in each of them too. */
   otherEnvironments?: readonly { name: string; vars: Record<string, string> }[];
-  /** The environments but the selected one that define a variable in their own `vars`. */
-  definedIn?: (name: string) => string[];
+  /** The environments but the selected one that define a variable in their own `vars` (ProjectResult.definedIn). */
+  definedIn?: (name: string) => { names: string[]; every: boolean };
   processEnv: Record<string, string | undefined>;
   diagnostics: Diagnostic[];
   /** False when the file has no `$`, so no substitution to make. */
@@ -418,9 +418,18 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
   for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysIn(interpolated.value, keys) : [])]) {
     // Defined only in other environments: said, so `--env` is not taken for the fix of a file every environment reads.
-    const elsewhere = problem.code === 'undefined-variable' && problem.variable !== undefined ? (ctx.definedIn?.(problem.variable) ?? []) : [];
-    const message = elsewhere.length > 0 ? `undefined variable \`var.${problem.variable!}\`: docket.yaml defines it only in environment${elsewhere.length === 1 ? '' : 's'} ${elsewhere.map((e) => showName(e)).join(', ')}` : problem.message;
-    const hint = elsewhere.length > 0 ? "the files are every environment's: define it under `vars:` in docket.yaml (a value each environment may override), or under each environment's `vars`" : problem.hint;
+    const { names: elsewhere, every } = problem.code === 'undefined-variable' && problem.variable !== undefined ? (ctx.definedIn?.(problem.variable) ?? { names: [], every: false }) : { names: [], every: false };
+    const where = elsewhere.map((e) => showName(e)).join(', ');
+    const message = every
+      ? `undefined variable \`var.${problem.variable!}\`: docket.yaml defines it in every environment (${where}), not at the top level, and no --env selects one`
+      : elsewhere.length > 0
+        ? `undefined variable \`var.${problem.variable!}\`: docket.yaml defines it only in environment${elsewhere.length === 1 ? '' : 's'} ${where}`
+        : problem.message;
+    const hint = every
+      ? 'select one with --env, or define it under `vars:` in docket.yaml too (a value the environments override)'
+      : elsewhere.length > 0
+        ? "the files are every environment's: define it under `vars:` in docket.yaml (a value each environment may override), or under each environment's `vars`"
+        : problem.hint;
     diagnostics.push({
       severity: 'error',
       code: problem.code,

@@ -46,8 +46,11 @@ export interface ProjectResult {
   otherVars?: Record<string, string>[];
   /** With an environment selected: each other environment by name, with the plain variables it would have. */
   otherEnvironments?: { name: string; vars: Record<string, string> }[];
-  /** The environments but the selected one that define a variable in their own `vars` (a run's undefined one may be theirs). */
-  definedIn?: (name: string) => string[];
+  /**
+   * The environments but the selected one that define a variable in their own `vars` (a run's
+   * undefined one may be theirs); `every`: all of them do, and none is selected.
+   */
+  definedIn?: (name: string) => { names: string[]; every: boolean };
   diagnostics: Diagnostic[];
 }
 
@@ -247,7 +250,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // The other environments (and, with one selected, the top level): data files named through their variables are theirs.
   const others = namedOtherEnvironments(raw, input.env);
   const otherVars = [...others.map((e) => e.vars), ...(input.env !== undefined ? [plainVars(get(raw, 'vars'))] : [])];
-  const definedIn = (name: string): string[] => others.filter((e) => Object.hasOwn(plainVars(get(get(get(raw, 'environments'), e.name), 'vars')), name)).map((e) => e.name);
+  const definedIn = (name: string): { names: string[]; every: boolean } => {
+    const names = others.filter((e) => Object.hasOwn(plainVars(get(get(get(raw, 'environments'), e.name), 'vars')), name)).map((e) => e.name);
+    return { names, every: input.env === undefined && names.length > 0 && names.length === others.length };
+  };
   const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars, brokenVars } : {}), otherVars, ...(input.env !== undefined ? { otherEnvironments: others } : {}), definedIn };
 
   const value = pass.value as Plain;

@@ -457,6 +457,11 @@ describe('loadConfig: interpolation', () => {
     // Undefined in the selected one too: said once, as before.
     const staging = await load(files, { env: 'staging' });
     expect(staging.diagnostics.map((d) => [brief(d), d.message])).toEqual([['p.yaml:7:21 undefined-variable', 'undefined variable `var.note`: docket.yaml defines it only in environment `prod`']]);
+    // Every environment defines it and none is selected: that is what to do.
+    const everywhere = await load({ ...files, 'docket.yaml': docket.replace('      other: x', '      other: x\n      note: EU').replace('      lead: qa@acme.example', '      lead: qa@acme.example\n      note: Staging') });
+    expect(everywhere.diagnostics.map((d) => [d.message, d.hint])).toEqual([
+      ['undefined variable `var.note`: docket.yaml defines it in every environment (`staging`, `prod`, `eu`), not at the top level, and no --env selects one', 'select one with --env, or define it under `vars:` in docket.yaml too (a value the environments override)'],
+    ]);
     // No environment selected: the same, and the hint is not to select one (the files are every environment's).
     const none = await load(files);
     expect(none.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
