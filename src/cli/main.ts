@@ -57,7 +57,10 @@ async function checkHelpTopic(args: readonly string[]): Promise<void> {
  */
 export function helpAsFlag(argv: string[]): string[] {
   const [node = 'node', bin = 'docket', first, command, ...rest] = argv;
-  if (first !== 'help' || command === undefined || rest.length === 0 || [command, ...rest].some((a) => a.startsWith('-'))) return argv;
+  // The words that name the subcommand come first; flags after them (`--no-color`) are kept.
+  const words = rest.findIndex((a) => a.startsWith('-'));
+  const sub = words < 0 ? rest : rest.slice(0, words);
+  if (first !== 'help' || command === undefined || command.startsWith('-') || sub.length === 0) return argv;
   return [node, bin, command, ...rest, '--help'];
 }
 

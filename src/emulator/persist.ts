@@ -1,5 +1,6 @@
 /** Atomic JSON persistence: write a temp file in the same directory, then rename over the target. */
 import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
+import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
@@ -41,8 +42,9 @@ export async function readJsonFile(file: string): Promise<unknown> {
     if (code === 'EISDIR') throw new StateFileError(file, `${file} is a folder, not a state file`, 'name a file inside it, such as emulator.json');
     // A file where one of its folders goes (`.docket` made by hand): permissions are not the problem.
     if (code === 'ENOTDIR') throw new StateFileError(file, `cannot read ${file}: ${dirname(file)} is not a folder`, `move the file that is in its way: the state file goes inside ${dirname(file)}`);
-    // A link that loops or leads nowhere readable is scratch to delete (the CLI's hint); only a refusal is about permissions.
-    throw new StateFileError(file, `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, code === 'EACCES' || code === 'EPERM' ? 'check its permissions' : undefined);
+    // A link that loops is scratch to delete (the CLI's hint); a refusal is about permissions; anything else is the path's.
+    const fix = code === 'EACCES' || code === 'EPERM' ? 'check its permissions' : code === 'ELOOP' && isLinkItself(file) ? undefined : 'check the path and the folders it names';
+    throw new StateFileError(file, `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, fix);
   }
   try {
     return JSON.parse(text) as unknown;
@@ -51,6 +53,15 @@ export async function readJsonFile(file: string): Promise<unknown> {
     // Not even the start of a JSON object: another file (docket.yaml, a contract), never one to delete.
     broken.notState = !text.trimStart().startsWith('{');
     throw broken;
+  }
+}
+
+/** Whether the file is itself a link (a loop in a folder above it is no file to delete). */
+function isLinkItself(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

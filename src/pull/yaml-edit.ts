@@ -228,6 +228,13 @@ function readAsYaml11(doc: Document.Parsed): boolean {
   return doc.directives?.yaml.version === '1.1';
 }
 
+/** Whether a value holds a `${…}` placeholder anywhere in it. */
+function holdsPlaceholderDeep(value: unknown): boolean {
+  if (typeof value === 'string') return holdsPlaceholder(value);
+  if (Array.isArray(value)) return value.some(holdsPlaceholderDeep);
+  return isPlainObject(value) && Object.values(value).some(holdsPlaceholderDeep);
+}
+
 /**
  * Where a file's header ends: its leading comment lines up to the last blank line or editor
  * modeline among them. The comments after that, right above the first document, are its own.
@@ -589,14 +596,16 @@ class DocumentEditor {
 
   /**
    * Whether this mapping's merges are to be written out: a source is an anchor the edit takes out,
-   * or an anchor gains a key the mapping must not have (no placeholder among what they give, which
-   * only a merge keeps pointing at its variable).
+   * or an anchor gains a key the mapping must not have (then only with no placeholder among what
+   * they give, which only a merge keeps pointing at its variable).
    */
   private mergesWrittenOut(map: YAMLMap, merged: Record<string, unknown>, wanted: Record<string, unknown>): boolean {
     const merges = map.items.filter(isMergeKey);
-    if (merges.length === 0 || Object.values(merged).some((v) => typeof v === 'string' && holdsPlaceholder(v))) return false;
+    if (merges.length === 0) return false;
     const sources = merges.flatMap(mergeSources);
+    // An alias of an anchor taken out would not parse: written out whatever it gave.
     if (sources.some((source) => isAlias(source) && this.anchorWanted(source.source, source) === GONE)) return true;
+    if (Object.values(merged).some(holdsPlaceholderDeep)) return false;
     const before: Record<string, unknown> = {};
     for (const source of [...sources].reverse()) {
       const value = this.resolved(source);

@@ -27,6 +27,7 @@ describe('help and completion', () => {
     // A subcommand's help, as `docket test capture --help` shows it.
     const capture = await runCli(['help', 'test', 'capture']);
     expect([capture.code, capture.stdout.split('\n')[0]]).toEqual([0, 'Usage: docket test capture [options]']);
+    expect((await runCli(['help', 'test', 'capture', '--no-color'])).stdout.split('\n')[0]).toBe('Usage: docket test capture [options]');
     // A name every object has (not a command) is no command either.
     expect((await runCli(['help', 'toString'])).stderr).toContain('unknown command "toString"');
     const typo = await runCli(['help', 'paln']);

@@ -270,6 +270,10 @@ describe('editYaml', () => {
     const text = 'rules:\n  - &a {name: A, actions: act A, questions: qa}\n  - &b {name: B, actions: act B}\n  - <<: [*a, *b]\n    name: C\n';
     const rules = (v: unknown) => (v as { rules: unknown[] }).rules;
     expect(edit(text, (v) => ({ rules: [rules(v)[0], rules(v)[2]] })).text).toBe('rules:\n  - &a {name: A, actions: act A, questions: qa}\n  - name: C\n    actions: act A\n    questions: qa\n');
+    // So when the anchor that stays gives a placeholder: an alias of nothing would not parse.
+    const held = text.replace('questions: qa', 'questions: "${var.q}"');
+    const expand = (t: string) => t.replace('${var.q}', 'qa');
+    expect(edit(held, (v) => ({ rules: [rules(v)[0], rules(v)[2]] }), 0, expand).text).toBe('rules:\n  - &a {name: A, actions: act A, questions: "${var.q}"}\n  - name: C\n    actions: act A\n    questions: ${var.q}\n');
   });
 
   it('a merge key follows an anchor in a value of its own mapping as that value is edited', () => {
