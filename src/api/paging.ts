@@ -74,14 +74,18 @@ export function listProblem(body: unknown, identity?: string): string | undefine
  * contradicts itself (an empty `data` that says 7 records): read as it is, nothing would look live,
  * every object would be created again, and pull would take every file out. One page: the first
  * read (`firstPage`), naming no next page (by number or by link) and no last page past the first.
+ * So does an empty first page that names pages after it.
  */
 export function countProblem(body: Record<string, unknown>, items: number, firstPage = true): string | undefined {
+  if (!firstPage) return undefined;
   const meta = isPlainObject(body.meta) ? body.meta : undefined;
   const p = meta && isPlainObject(meta.pagination) ? meta.pagination : undefined;
-  if (!firstPage || !p || typeof p.records !== 'number' || !Number.isInteger(p.records)) return undefined;
   const links = isPlainObject(body.links) ? body.links : undefined;
-  const noNext = (p.next === null || p.next === undefined) && (links?.next === null || links?.next === undefined || links.next === '');
+  const noNext = (p?.next === null || p?.next === undefined) && (links?.next === null || links?.next === undefined || links.next === '');
   const atMostOne = (n: unknown): boolean => n === undefined || n === null || n === 0 || n === 1 || n === '0' || n === '1';
+  // A first page with nothing on it that names pages after it: the pages of a list fill from the first.
+  if (items === 0 && (!noNext || !atMostOne(p?.last))) return `"data" holds no item, yet the answer names pages after it`;
+  if (!p || typeof p.records !== 'number' || !Number.isInteger(p.records)) return undefined;
   const onlyPage = atMostOne(p.current) && atMostOne(p.last) && noNext;
   return onlyPage && p.records !== items ? `"data" holds ${items} item${items === 1 ? '' : 's'}, but "meta.pagination.records" says the list holds ${p.records}` : undefined;
 }

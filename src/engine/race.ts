@@ -54,7 +54,7 @@ export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: 
   const keeper = keeperOf(same)!;
   if (keeper.id === mine) return { id: mine };
   const how = await guard.setAside({ id: mine, key: change.key }, change, ctx);
-  return { id: keeper.id, note: `another apply (or someone in the app) created it at the same time; docket keeps that one (id ${keeper.id}), whose fields may differ from the files (plan again to see), and the one this apply created (id ${mine}) was ${how}` };
+  return { id: keeper.id, note: `another apply (or someone in the app) created it at the same time, or the service left it out of the list the plan read; docket keeps that one (id ${keeper.id}), whose fields may differ from the files (plan again to see), and the one this apply created (id ${mine}) was ${how}` };
 }
 
 async function settleFound(guard: RaceGuard, change: Change, mine: string, ctx: ExecContext, same: readonly Sibling[]): Promise<RaceOutcome> {

@@ -7,6 +7,7 @@ import type { FetchContext } from '../kind.js';
 import type { ApiResource } from '../../api/types.js';
 import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../../api/review.js';
 import { normEmail, normName } from '../../engine/normalize.js';
+import { refKey } from '../../engine/types.js';
 import { detailFilter } from './declared.js';
 import { isNotFound } from './gone.js';
 import { ApiError } from '../../errors.js';
@@ -50,14 +51,28 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
     const { wanted, declared } = await detailFilter(ctx, 'playbook');
     const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
     return ctx.parallel(read, async (playbook) => {
-      const rules = await ctx.services
-        .review()
-        .listRules(playbook.id)
-        // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
-        .catch((err: unknown) => (isNotFound(err) && !declared(playbook.id, normName(playbook.attributes.name)) ? [] : Promise.reject(goneWhileRead(err, playbook))));
+      const list = () =>
+        ctx.services
+          .review()
+          .listRules(playbook.id)
+          // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
+          .catch((err: unknown) => (isNotFound(err) && !declared(playbook.id, normName(playbook.attributes.name)) ? [] : Promise.reject(goneWhileRead(err, playbook))));
+      let rules = await list();
+      // NOTE(api): an empty list where docket last saw rules is asked for again. A service in
+      // trouble may answer one empty, and taken as it is every rule would be planned again (and
+      // created twice by an apply cut off before its closing check).
+      if (rules.length === 0 && (await lastSawRules(ctx, playbook))) rules = await list();
       return { playbook, rules };
     });
   });
+}
+
+/** Whether docket.lock.json records a live rule of a rule the files declare in this playbook (under its name, or the id's record). */
+async function lastSawRules(ctx: FetchContext, playbook: ApiResource<PlaybookAttrs>): Promise<boolean> {
+  const synced = await ctx.synced?.();
+  if (!synced) return false;
+  const parents = new Set([normName(playbook.attributes.name), ...(synced.keysWithId?.(playbook.id) ?? []).filter((k) => k.startsWith('playbook:')).map((k) => k.slice('playbook:'.length))]);
+  return (ctx.declared ?? []).some((d) => d.kind === 'rule' && d.parent !== undefined && parents.has(d.parent.key) && synced.idOf(refKey('rule', d.key)) !== undefined);
 }
 
 /**

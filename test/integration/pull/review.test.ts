@@ -625,11 +625,26 @@ rules:
     // A service in trouble answers one playbook's rule list empty: 6 of 24 rules is 25 %, under the kind's share.
     const org = emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!;
     const two = Object.values(org.playbooks).find((p) => p.name === 'Guard Two' && !p.archived_at)!;
-    emulator().emulator.faults.add({ method: 'GET', path_pattern: `/playbooks/${two.id}/playbook_rules`, status: 'malformed', body: { data: [] }, count: 1 });
+    // Twice: an empty answer where docket last saw rules is asked for again.
+    emulator().emulator.faults.add({ method: 'GET', path_pattern: `/playbooks/${two.id}/playbook_rules`, status: 'malformed', body: { data: [] }, count: 2 });
     const refused = await cli('pull', '-C', dir, ...targets);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('Error: refusing to pull: the pull takes 6 of the 6 rule objects of playbook "Guard Two" the files declare out of them (100%; removed live)');
     for (const [file, text] of Object.entries(files)) expect(await read(dir, file)).toBe(text);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('asks again for a rule list answered empty where docket last saw rules: one such answer plans nothing and creates nothing twice', async () => {
+    const rules = Array.from({ length: 5 }, (_, i) => `  - name: E${i}\n    actions: ACCEPT ${i}\n`).join('');
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/echo.yaml': `kind: Playbook\nname: Echo\nrules:\n${rules}` });
+    await applyOk(cli, dir);
+    const org = emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!;
+    const echo = Object.values(org.playbooks).find((p) => p.name === 'Echo' && !p.archived_at)!;
+    const before = Object.keys(org.rules).length;
+    emulator().emulator.faults.add({ method: 'GET', path_pattern: `/playbooks/${echo.id}/playbook_rules`, status: 'malformed', body: { data: [] }, count: 1 });
+    const applied = await cli('apply', '-C', dir, '--auto-approve', '--target', 'playbook/Echo');
+    expect([applied.code, applied.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
+    expect(Object.keys(org.rules).length).toBe(before);
     await expectNoChanges(cli, dir);
   });
 });

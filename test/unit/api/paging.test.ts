@@ -32,6 +32,15 @@ describe('countProblem', () => {
     expect(listProblem(page([], { records: 3 }))).toBe('"data" holds 0 items, but "meta.pagination.records" says the list holds 3');
   });
 
+  it('refuses an empty first page that names pages after it: the pages of a list fill from the first', () => {
+    const says = '"data" holds no item, yet the answer names pages after it';
+    expect(listProblem(page([], { current: 1, next: 2, last: 5, records: 80 }))).toBe(says);
+    expect(listProblem({ data: [], links: { next: '/v1/x?page%5Bnumber%5D=2' } })).toBe(says);
+    expect(listProblem(page([], { current: 1, last: 3 }))).toBe(says);
+    // A later page may be empty (the list shrank while it was read).
+    expect(countProblem(page([], { current: 2, next: 3, last: 3 }), 0, false)).toBeUndefined();
+  });
+
   it('takes a later page, or a first one that names a next page by link, whatever count it gives', () => {
     expect(countProblem({ data: [item('c')], meta: { pagination: { records: 3 } } }, 1, false)).toBeUndefined();
     expect(listProblem({ data: [item('a')], links: { next: '/v1/x?page%5Bnumber%5D=2' }, meta: { pagination: { records: 3 } } })).toBeUndefined();

@@ -52,7 +52,7 @@ describe('settleAfterCreate', () => {
     const later = guard([{ id: 'mine', key: 'NDA', createdAt: '2026-01-01T00:00:02Z' }, { id: 'theirs', key: 'NDA', createdAt: '2026-01-01T00:00:01Z' }]);
     const outcome = await settleAfterCreate(later.g, create, 'mine', ctx);
     expect(outcome.id).toBe('theirs');
-    expect(outcome.note).toBe('another apply (or someone in the app) created it at the same time; docket keeps that one (id theirs), whose fields may differ from the files (plan again to see), and the one this apply created (id mine) was archived');
+    expect(outcome.note).toBe('another apply (or someone in the app) created it at the same time, or the service left it out of the list the plan read; docket keeps that one (id theirs), whose fields may differ from the files (plan again to see), and the one this apply created (id mine) was archived');
     expect(later.setAside).toEqual(['mine']);
   });
 
