@@ -211,7 +211,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const expired = (): boolean => link.why() === 'timeout';
     const timedOut = (afterHeaders: boolean): Attempt => ({
       kind: 'failure',
-      failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true },
+      failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true, ...(afterHeaders ? { answering: true } : {}) },
     });
     try {
       let res: Dispatcher.ResponseData;
@@ -431,7 +431,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const detail = `${truncate(clean(a.failure.message), 300)}${attempts > 1 ? ` (${attempts} attempts)` : ''}${maybeDone(t, a)}`;
       return new ApiError(
         { service, status: 0, method: t.method, path: t.path, operation: t.operation, detail },
-        `check the ${service} service URL (${base.url}) and that the service is reachable from here`,
+        // It answered, too slowly: the URL and the network are not what to check.
+        a.failure.answering
+          ? `the ${service} service answered, but too slowly: it may be overloaded; run the command again later`
+          : `check the ${service} service URL (${base.url}) and that the service is reachable from here`,
       );
     }
     const problem = parseProblem(a.text, a.headers, clean);

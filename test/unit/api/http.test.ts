@@ -1743,6 +1743,24 @@ describe('default keep-alive pool', () => {
     await client.close();
   });
 
+  it('says a service that began its answer and then stalled answered too slowly, not that its URL may be wrong', async () => {
+    const held: { end: () => void }[] = [];
+    server = createServer((req: IncomingMessage, out) => {
+      req.resume();
+      out.writeHead(200, { 'content-type': 'application/json' });
+      out.write('{"data": [');
+      held.push(out);
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as AddressInfo;
+    const client = createServiceClient({ service: 'review', baseUrl: `http://127.0.0.1:${port}/review`, apiKey: KEY, retries: 0, timeoutMs: 100 });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/slow', operation: 'read x' }))) as DocketError;
+    expect(err.message).toContain('(the body was still arriving)');
+    expect(err.hint).toBe('the review service answered, but too slowly: it may be overloaded; run the command again later');
+    for (const out of held) out.end();
+    await client.close();
+  });
+
   it('talks to a loopback server through its own pool and closes it', async () => {
     const seen: { url: string | undefined; type: string | undefined; auth: string | undefined }[] = [];
     server = createServer((req: IncomingMessage, out) => {
