@@ -374,7 +374,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
     throw new DocketError(
       'timeout',
-      `${t.operation}: ${failedAttempt(a)} and ${wait}, longer than the ${seconds(Math.max(0, left))} left of this command's time budget${maybeDone(t, a)}`,
+      `${t.operation}: ${failedAttempt(a)} and ${wait}, ${left >= 1 ? `longer than the ${seconds(left)} left of this command's time budget` : "with none of this command's time budget left"}${maybeDone(t, a)}`,
       'try again later, or give the command more time with --timeout',
     );
   }
@@ -479,7 +479,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         throw new DocketError(
           'service-down',
           `${t.operation}: not sent: ${DOWN_AFTER_FAILURES} requests in a row failed every attempt (the last: ${down}), so this command sends the ${service} service nothing more`,
-          `check that the ${service} service is up (${base.url}), then run the command again: what was not sent is planned again`,
+          `check that the ${service} service is up (${base.url}), then run the command again${t.method === 'GET' ? '' : ': what was not sent is planned again'}`,
         );
       }
       for (let n = 0; ; n++) {
@@ -487,7 +487,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const deadline = deadlineAt();
         if (deadline !== undefined && now() >= deadline) {
           // Before a first attempt nothing was sent: said so, not taken for an unanswered request.
-          if (n === 0) throw new DocketError('timeout', `${t.operation}: not sent: this command's time budget ran out before its turn came`, 'give the command more time with --timeout; what was not sent is planned again');
+          if (n === 0) throw new DocketError('timeout', `${t.operation}: not sent: this command's time budget ran out before its turn came`, `give the command more time with --timeout${t.method === 'GET' ? '' : '; what was not sent is planned again'}`);
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
         // Made only if the request has to wait for a permit.

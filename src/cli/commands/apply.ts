@@ -296,7 +296,9 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
           ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}`
           : plan.changes.some((c) => c.action === 'upload')
             ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
-            : `what was done is live; ${again} to finish`,
+            : report.done > 0
+              ? `what was done is live; ${again} to finish`
+              : `nothing was done; ${again}`,
     );
   }
   if (lockFailure && !ending) {

@@ -1004,6 +1004,14 @@ describe('retries', () => {
     }
   });
 
+  it('says none of the budget is left rather than "the 0 ms left"', async () => {
+    const deadline = 1_000_000;
+    const { mock, client } = setup({ deadline, now: () => deadline - 0.4, random: () => 0.999 });
+    mock.intercept({ path: '/v1/a' }).reply(503, '');
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(err.message).toMatch(/^read a: the review service answered HTTP 503 and trying again would mean waiting \d+ ms, with none of this command's time budget left$/);
+  });
+
   it('names a wait and a budget under a second in milliseconds', async () => {
     const { mock, client } = setup({ deadline: Date.now() + 200, random: () => 0.999 });
     mock.intercept({ path: '/v1/a' }).reply(503, '');
@@ -1088,8 +1096,10 @@ describe('retries', () => {
     expect(calls).toBe(21);
     expect(e.code).toBe('service-down');
     expect(e.message).toBe('create thing: not sent: 3 requests in a row failed every attempt (the last: the review service answered HTTP 503), so this command sends the review service nothing more');
-    expect(e.hint).toContain('run the command again');
+    expect(e.hint).toContain('run the command again: what was not sent is planned again');
     expect(e.notCarriedOut).toBe(true);
+    // A read not sent is no change to plan again.
+    expect(((await read(5)) as DocketError).hint).toMatch(/^check that the review service is up \(.*\), then run the command again$/);
   });
 
   it('keeps sending after a restart of a few seconds that failed three requests in a row, however long the quiet before it', async () => {
