@@ -228,13 +228,6 @@ function readAsYaml11(doc: Document.Parsed): boolean {
   return doc.directives?.yaml.version === '1.1';
 }
 
-/** Whether a value holds a `${…}` placeholder anywhere in it. */
-function holdsPlaceholderDeep(value: unknown): boolean {
-  if (typeof value === 'string') return holdsPlaceholder(value);
-  if (Array.isArray(value)) return value.some(holdsPlaceholderDeep);
-  return isPlainObject(value) && Object.values(value).some(holdsPlaceholderDeep);
-}
-
 /**
  * Where a file's header ends: its leading comment lines up to the last blank line or editor
  * modeline among them. The comments after that, right above the first document, are its own.
@@ -469,7 +462,9 @@ class DocumentEditor {
     }
     // Only a placeholder stands for a value; `$${` is the text `${`, overwritten as any text is.
     if (isScalar(node) && typeof node.value === 'string' && holdsPlaceholder(node.value)) {
-      if (!standsFor(node.value, wanted, this.ctx.expand, node.type === 'PLAIN')) {
+      // Quoted where numbers compare by value (a fee's `cost: "${var.fee}"`), it stands for the number it spells.
+      const spelled = typeof wanted === 'number' && !this.ctx.exactAt(pointer) && this.ctx.expand(node.value) === String(wanted);
+      if (!spelled && !standsFor(node.value, wanted, this.ctx.expand, node.type === 'PLAIN')) {
         this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node.range![0]), written: node.value, wanted });
       }
       return;
@@ -596,16 +591,15 @@ class DocumentEditor {
 
   /**
    * Whether this mapping's merges are to be written out: a source is an anchor the edit takes out,
-   * or an anchor gains a key the mapping must not have (then only with no placeholder among what
-   * they give, which only a merge keeps pointing at its variable).
+   * or an anchor gains a key the mapping must not have.
    */
   private mergesWrittenOut(map: YAMLMap, merged: Record<string, unknown>, wanted: Record<string, unknown>): boolean {
     const merges = map.items.filter(isMergeKey);
     if (merges.length === 0) return false;
     const sources = merges.flatMap(mergeSources);
-    // An alias of an anchor taken out would not parse: written out whatever it gave.
+    // An alias of an anchor taken out would not parse: written out whatever it gave. (A
+    // placeholder it gave is in `wanted` as written, so the mapping keeps it.)
     if (sources.some((source) => isAlias(source) && this.anchorWanted(source.source, source) === GONE)) return true;
-    if (Object.values(merged).some(holdsPlaceholderDeep)) return false;
     const before: Record<string, unknown> = {};
     for (const source of [...sources].reverse()) {
       const value = this.resolved(source);

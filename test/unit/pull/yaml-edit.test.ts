@@ -261,6 +261,10 @@ describe('editYaml', () => {
     const text = 'kind: P\nrules:\n  - &base\n    name: A\n    actions: x\n  - <<: *base\n    name: B\n';
     // A's generate_summary turned off live; B keeps the default, which a key cannot say absent.
     expect(edit(text, (v) => setAt(v, '/rules/0/generate_summary', false)).text).toBe('kind: P\nrules:\n  - &base\n    name: A\n    actions: x\n    generate_summary: false\n  - name: B\n    actions: x\n');
+    // The anchor gives a placeholder: the mapping written out keeps it.
+    const held = text.replace('actions: x', 'actions: ${var.acts}');
+    const expand = (t: string) => t.replace('${var.acts}', 'x');
+    expect(edit(held, (v) => setAt(v, '/rules/0/generate_summary', false), 0, expand).text).toBe('kind: P\nrules:\n  - &base\n    name: A\n    actions: ${var.acts}\n    generate_summary: false\n  - name: B\n    actions: ${var.acts}\n');
     // A renamed live: B never had a renamed_from.
     const renamed = edit(text, (v) => setAt(setAt(v, '/rules/0/name', 'A2'), '/rules/0/renamed_from', 'A')).text!;
     expect(renamed).toBe('kind: P\nrules:\n  - &base\n    name: A2\n    actions: x\n    renamed_from: A\n  - name: B\n    actions: x\n');
@@ -298,6 +302,15 @@ describe('editYaml', () => {
     const differs = edit(text, (v) => setAt(setAt(v, '/reviewer', 'bob@acme.example'), '/other', 'y'), 0, expand);
     expect(differs.text).toBe('kind: P\nreviewer: ${var.legal_lead}\nother: y\n');
     expect(differs.problems).toEqual([{ document: 0, pointer: '/reviewer', line: 2, written: '${var.legal_lead}', wanted: 'bob@acme.example' }]);
+  });
+
+  it('takes a quoted ${var} for the number it spells where numbers compare by value, not where types count', () => {
+    const text = 'kind: Template\nfees:\n  - {description: Setup, cost: "${var.fee}"}\n  - {description: Monthly, cost: 20}\n';
+    const expand = (t: string) => t.replace('${var.fee}', '100');
+    const wanted = (v: unknown) => setAt(setAt(v, '/fees/0/cost', 100), '/fees/1/description', 'Monthly fee');
+    expect(edit(text, wanted, 0, expand)).toEqual({ text: text.replace('Monthly,', 'Monthly fee,'), problems: [] });
+    const exact = editYaml(text, { documents: new Map([[0, wanted(documentValue(parseForEdit(text)[0]!))]]), expand, exactTypes: () => true });
+    expect(exact.problems.map((p) => p.pointer)).toEqual(['/fees/0/cost']);
   });
 
   it('keeps a ${var} value a later list item holds when an item before it is removed', () => {
