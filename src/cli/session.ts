@@ -201,9 +201,10 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       const together = lockTarget !== undefined && syncLocation === workspace.lockLocation;
       await connection.saveEmulator();
       const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changesIn : undefined) : undefined;
-      // After the lock entries: a crash between loses only directions.
-      if (!together) await writeSync(syncLocation, changesIn);
-      return told;
+      // After the lock entries: a crash between loses only directions. Its word on a merge conflict
+      // it resolved is said too (a review-only lock holds only sync records).
+      const wrote = together ? undefined : await writeSync(syncLocation, changesIn);
+      return told ?? wrote;
     };
     result = await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, syncFile: syncLocation.path, recordSync, settle });
   } catch (error) {

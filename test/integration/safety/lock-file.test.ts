@@ -137,5 +137,10 @@ it('pull and drift say what a merge conflict in the sync records drops, and pull
   expect(pulled.stderr).toContain(warning);
   expect(pulled.stderr).toContain("docket.lock.json: its merge conflict is resolved (both sides' file entries kept, the sync record they disagreed on dropped) and the file written whole");
   expect(await readFile(path, 'utf8')).not.toContain('<<<<<<<');
+  // apply of a lock holding only sync records (a review-only configuration) says so too.
+  await writeFile(path, `<<<<<<< HEAD\n${side(records['rule:Inbound NDA/Term']!)}\n=======\n${side(`${records['rule:Inbound NDA/Term']!}x`)}\n>>>>>>> other\n`);
+  const applied = await run('apply', '-C', dir, '--auto-approve');
+  expect(applied.stderr).toContain("docket.lock.json: its merge conflict is resolved (both sides' file entries kept, the sync record they disagreed on dropped) and the file written whole");
+  expect(await readFile(path, 'utf8')).not.toContain('<<<<<<<');
   await expectConverged(run, dir);
 });
