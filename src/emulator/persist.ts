@@ -43,7 +43,8 @@ export async function readJsonFile(file: string): Promise<unknown> {
     // A file where one of its folders goes (`.docket` made by hand): permissions are not the problem.
     if (code === 'ENOTDIR') throw new StateFileError(file, `cannot read ${file}: ${dirname(file)} is not a folder`, `move the file that is in its way: the state file goes inside ${dirname(file)}`);
     // A link that loops is scratch to delete (the CLI's hint); a refusal is about permissions; anything else is the path's.
-    const fix = code === 'EACCES' || code === 'EPERM' ? 'check its permissions' : code === 'ELOOP' && isLinkItself(file) ? undefined : 'check the path and the folders it names';
+    if (code === 'ELOOP' && isLinkItself(file)) throw new StateFileError(file, `${file} is a link that loops (it leads back to itself), not a state file`, `delete the link ${file} to start again from the seed`);
+    const fix = code === 'EACCES' || code === 'EPERM' ? 'check its permissions' : 'check the path and the folders it names';
     throw new StateFileError(file, `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, fix);
   }
   try {

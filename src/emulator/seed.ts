@@ -103,9 +103,10 @@ export function defaultSeed(opts: { organizationId?: string; users?: { email: st
 /** Checks an untrusted value (a POSTed or loaded seed); throws an Error listing every problem. */
 export function parseSeed(value: unknown): EmulatorSeed {
   const problems: string[] = [];
+  if (isObject(value)) onlyKeys(value, ['variants', 'organizations'], 'seed', problems);
   const orgs = isObject(value) ? value.organizations : undefined;
-  if (!Array.isArray(orgs)) throw new Error('seed: `organizations` must be an array');
-  onlyKeys(value as Record<string, unknown>, ['variants', 'organizations'], 'seed', problems);
+  // Said with the misspelt key beside it (`"organisations"`), not alone.
+  if (!Array.isArray(orgs)) throw new Error(`seed: \`organizations\` must be an array${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`);
   orgs.forEach((org: unknown, i) => checkOrganization(org, `organizations[${i}]`, problems));
   const errors = new FieldErrors();
   const variants = readVariants((value as Record<string, unknown>).variants, errors);

@@ -183,7 +183,7 @@ describe('emulator start-up problems are user errors', () => {
     // A link that loops is scratch to delete, not a matter of permissions.
     await symlink('loop', join(dir, 'loop'));
     const loop = await runBin(['emulator', '--port', '0', '--state', join(dir, 'loop')]);
-    expect([loop.code, loop.stderr]).toEqual([1, expect.stringContaining(`hint: the state is scratch data: delete the link ${join(dir, 'loop')} (not the file it leads to)`)]);
+    expect([loop.code, loop.stderr]).toEqual([1, expect.stringContaining(`${join(dir, 'loop')} is a link that loops (it leads back to itself), not a state file\n  hint: delete the link ${join(dir, 'loop')} to start again from the seed`)]);
     const seed = await runBin(['emulator', '--port', '0', '--seed', join(dir, 'pipe')]);
     expect([seed.code, seed.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device)')]);
     const seedFolder = await runBin(['emulator', '--port', '0', '--seed', dir]);

@@ -112,6 +112,7 @@ describe('seeded reviews', () => {
     expect(() => parseSeed(typo)).toThrow(
       'invalid seed: organizations[0].playbooks[0].rule is not a seed field, did you mean `rules`?; organizations[0].agreements.custom_term is not a seed field, did you mean `custom_terms`?',
     );
+    expect(() => parseSeed({ organisations: [] })).toThrow('seed: `organizations` must be an array; seed.organisations is not a seed field, did you mean `organizations`?');
     const h = await startReviews('nested');
     const cases: [Partial<SeedOrganization>, RegExp][] = [
       [{ reviews: [{ playbook_name: 'Nope' }] }, /names unknown playbook "Nope"/],
