@@ -374,6 +374,10 @@ describe('docket export', () => {
     expect(result.stdout).toContain('the agreements service was not read: the source configuration names only the other one');
     // The target as plan says it: the service read, with the route layout it found.
     expect(result.stdout.split('\n')[0]).toBe(`docket export · target: ${t!.env.DOCKET_REVIEW_URL} (organization ${DEFAULT_ORGANIZATION_ID}, nested paths)`);
+    // An environment is named on the line after, as plan names it.
+    await writeFile(join(exportFrom, 'docket.yaml'), `version: 1\nreview:\n  url: ${t!.env.DOCKET_REVIEW_URL}\n  organization_id: ${DEFAULT_ORGANIZATION_ID}\nenvironments:\n  staging:\n    vars: { x: y }\n`);
+    const staged = await reviewOnly('export', '-C', exportFrom, '--out', join(await makeDir({}), 'acme'), '--env', 'staging');
+    expect(staged.stdout.split('\n')[1]).toBe('environment: staging');
     await expectNoChanges(reviewOnly, out);
   });
 

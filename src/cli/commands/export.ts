@@ -27,6 +27,7 @@ import { skipDirectory } from '../../config/discover.js';
 import { writeDestinationOrAsNamed } from '../../util/atomic-write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { targetLine } from '../../render/text.js';
+import { oneLine } from '../../render/value.js';
 import { actorCheckReads } from '../../kinds/support/agreements-reads.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
@@ -128,7 +129,9 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         // As plan says it (path style, escapes), of the services read.
         const { review, agreements, ...rest } = s.connection.target;
         const shown = { ...rest, ...(needs.has('review') && review ? { review } : {}), ...(needs.has('agreements') && agreements ? { agreements } : {}) };
-        const target = !emulator && !shown.review && !shown.agreements ? 'target: none (attachments come from docket.lock.json)' : targetLine({ target: shown }, paint);
+        const where = !emulator && !shown.review && !shown.agreements ? 'target: none (attachments come from docket.lock.json)' : targetLine({ target: shown }, paint);
+        // The environment on a line of its own, as plan's header has it.
+        const target = opts.env ? `${where}\nenvironment: ${oneLine(opts.env)}` : where;
         if (!opts.quiet) {
           io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused, records }));
         }
