@@ -204,7 +204,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       // After the lock entries: a crash between loses only directions. Its word on a merge conflict
       // it resolved is said too (a review-only lock holds only sync records).
       const wrote = together ? undefined : await writeSync(syncLocation, changesIn);
-      return told ?? wrote;
+      return [told, wrote].filter((said) => said !== undefined).join('\n') || undefined;
     };
     result = await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, syncFile: syncLocation.path, recordSync, settle });
   } catch (error) {

@@ -518,7 +518,16 @@ class DocumentEditor {
     // or one gains a key this mapping must not have, where `null` would say something else (a
     // default left out, a `renamed_from` the rule never had).
     const writtenOut = this.mergesWrittenOut(map, merged, wanted);
-    if (writtenOut) merged = {};
+    if (writtenOut) {
+      // A placeholder the merge gave stays the mapping's own, pointing at its variable: where live
+      // differs from what it gives, that is said, as for any placeholder, not written over.
+      for (const [k, v] of Object.entries(merged)) {
+        if (own.has(k) || typeof v !== 'string' || !holdsPlaceholder(v) || !Object.hasOwn(wanted, k)) continue;
+        if (!standsFor(v, wanted[k], this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer: joinPointer(pointer, k), line: this.lineOf(map.range![0]), written: v, wanted: wanted[k] });
+        wanted = { ...wanted, [k]: v };
+      }
+      merged = {};
+    }
     for (const pair of map.items) {
       // A merge of an anchor the edit took out goes too: what it gave is written in the mapping below.
       if (isMergeKey(pair) && (writtenOut || this.mergesOnlyGone(pair))) this.removePair(map, pair);

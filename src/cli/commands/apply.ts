@@ -296,7 +296,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
           ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}`
           : plan.changes.some((c) => c.action === 'upload')
             ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
-            : report.done > 0
+            : report.done > 0 || report.failed > 0
               ? `what was done is live; ${again} to finish`
               : `nothing was done; ${again}`,
     );

@@ -7,7 +7,7 @@ import type { FetchContext } from '../kind.js';
 import type { ApiResource } from '../../api/types.js';
 import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../../api/review.js';
 import { normEmail, normName } from '../../engine/normalize.js';
-import { refKey } from '../../engine/types.js';
+import { formerKeys, refKey } from '../../engine/types.js';
 import { detailFilter } from './declared.js';
 import { isNotFound } from './gone.js';
 import { ApiError } from '../../errors.js';
@@ -58,21 +58,30 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
           // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
           .catch((err: unknown) => (isNotFound(err) && !declared(playbook.id, normName(playbook.attributes.name)) ? [] : Promise.reject(goneWhileRead(err, playbook))));
       let rules = await list();
-      // NOTE(api): an empty list where docket last saw rules is asked for again. A service in
+      // NOTE(api): an empty list where the files declare rules is asked for again. A service in
       // trouble may answer one empty, and taken as it is every rule would be planned again (and
       // created twice by an apply cut off before its closing check).
-      if (rules.length === 0 && (await lastSawRules(ctx, playbook))) rules = await list();
+      if (rules.length === 0 && (await filesDeclareRules(ctx, playbook))) rules = await list();
       return { playbook, rules };
     });
   });
 }
 
-/** Whether docket.lock.json records a live rule of a rule the files declare in this playbook (under its name, or the id's record). */
-async function lastSawRules(ctx: FetchContext, playbook: ApiResource<PlaybookAttrs>): Promise<boolean> {
+/**
+ * Whether the files declare rules in this live playbook: the declared playbook it is by name,
+ * former name, pinned id or the id docket last synced it under (renamed in the files or the app).
+ * Only then is an empty answer worth a second read (a healthy run, whose playbooks hold rules, makes none).
+ */
+async function filesDeclareRules(ctx: FetchContext, playbook: ApiResource<PlaybookAttrs>): Promise<boolean> {
+  const declared = ctx.declared ?? [];
   const synced = await ctx.synced?.();
-  if (!synced) return false;
-  const parents = new Set([normName(playbook.attributes.name), ...(synced.keysWithId?.(playbook.id) ?? []).filter((k) => k.startsWith('playbook:')).map((k) => k.slice('playbook:'.length))]);
-  return (ctx.declared ?? []).some((d) => d.kind === 'rule' && d.parent !== undefined && parents.has(d.parent.key) && synced.idOf(refKey('rule', d.key)) !== undefined);
+  const name = normName(playbook.attributes.name);
+  const parents = new Set(
+    declared
+      .filter((d) => d.kind === 'playbook' && (d.key === name || d.renamedFrom.includes(name) || d.pinId === playbook.id || [refKey(d.kind, d.key), ...formerKeys(d)].some((k) => synced?.idOf(k) === playbook.id)))
+      .map((d) => d.key),
+  );
+  return parents.size > 0 && declared.some((d) => d.kind === 'rule' && d.parent !== undefined && parents.has(d.parent.key));
 }
 
 /**

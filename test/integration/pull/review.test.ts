@@ -646,5 +646,10 @@ rules:
     expect([applied.code, applied.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
     expect(Object.keys(org.rules).length).toBe(before);
     await expectNoChanges(cli, dir);
+    // Renamed in the files: still the playbook whose rules the files declare.
+    await writeFile(join(dir, 'playbooks/echo.yaml'), `kind: Playbook\nname: Echo Two\nrenamed_from: Echo\nrules:\n${rules}`);
+    emulator().emulator.faults.add({ method: 'GET', path_pattern: `/playbooks/${echo.id}/playbook_rules`, status: 'malformed', body: { data: [] }, count: 1 });
+    const renamed = await cli('plan', '-C', dir, '--target', 'playbook/Echo Two');
+    expect(renamed.stdout).toContain('Plan: 0 to create, 0 to update, 1 to rename, 0 to delete.');
   });
 });

@@ -265,6 +265,10 @@ describe('editYaml', () => {
     const held = text.replace('actions: x', 'actions: ${var.acts}');
     const expand = (t: string) => t.replace('${var.acts}', 'x');
     expect(edit(held, (v) => setAt(v, '/rules/0/generate_summary', false), 0, expand).text).toBe('kind: P\nrules:\n  - &base\n    name: A\n    actions: ${var.acts}\n    generate_summary: false\n  - name: B\n    actions: ${var.acts}\n');
+    // B's inherited placeholder changed live too: kept, and said, not written over with the live text.
+    const both = edit(held, (v) => setAt(setAt(v, '/rules/0/generate_summary', false), '/rules/1/actions', 'y'), 0, expand);
+    expect(both.text).toBe('kind: P\nrules:\n  - &base\n    name: A\n    actions: ${var.acts}\n    generate_summary: false\n  - name: B\n    actions: ${var.acts}\n');
+    expect(both.problems).toMatchObject([{ pointer: '/rules/1/actions', written: '${var.acts}', wanted: 'y' }]);
     // A renamed live: B never had a renamed_from.
     const renamed = edit(text, (v) => setAt(setAt(v, '/rules/0/name', 'A2'), '/rules/0/renamed_from', 'A')).text!;
     expect(renamed).toBe('kind: P\nrules:\n  - &base\n    name: A2\n    actions: x\n    renamed_from: A\n  - name: B\n    actions: x\n');
