@@ -58,30 +58,36 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
           // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
           .catch((err: unknown) => (isNotFound(err) && !declared(playbook.id, normName(playbook.attributes.name)) ? [] : Promise.reject(goneWhileRead(err, playbook))));
       let rules = await list();
-      // NOTE(api): an empty list where the files declare rules is asked for again. A service in
+      // NOTE(api): an empty list where docket last saw rules is asked for again. A service in
       // trouble may answer one empty, and taken as it is every rule would be planned again (and
       // created twice by an apply cut off before its closing check).
-      if (rules.length === 0 && (await filesDeclareRules(ctx, playbook))) rules = await list();
+      if (rules.length === 0 && (await lastSawRules(ctx, playbook))) rules = await list();
       return { playbook, rules };
     });
   });
 }
 
 /**
- * Whether the files declare rules in this live playbook: the declared playbook it is by name,
- * former name, pinned id or the id docket last synced it under (renamed in the files or the app).
- * Only then is an empty answer worth a second read (a healthy run, whose playbooks hold rules, makes none).
+ * Whether docket.lock.json records a rule the files declare in this live playbook: the declared
+ * playbook it is (by name, former name, pinned id or the id docket last synced it under), and a
+ * record of one of its rules under any name either had (renamed in the files or the app). Only
+ * then is an empty answer worth a second read: a playbook the files first give rules costs none.
  */
-async function filesDeclareRules(ctx: FetchContext, playbook: ApiResource<PlaybookAttrs>): Promise<boolean> {
-  const declared = ctx.declared ?? [];
+async function lastSawRules(ctx: FetchContext, playbook: ApiResource<PlaybookAttrs>): Promise<boolean> {
   const synced = await ctx.synced?.();
+  if (!synced) return false;
+  const declared = ctx.declared ?? [];
   const name = normName(playbook.attributes.name);
-  const parents = new Set(
-    declared
-      .filter((d) => d.kind === 'playbook' && (d.key === name || d.renamedFrom.includes(name) || d.pinId === playbook.id || [refKey(d.kind, d.key), ...formerKeys(d)].some((k) => synced?.idOf(k) === playbook.id)))
-      .map((d) => d.key),
-  );
-  return parents.size > 0 && declared.some((d) => d.kind === 'rule' && d.parent !== undefined && parents.has(d.parent.key));
+  const recordedAs = (synced.keysWithId?.(playbook.id) ?? []).filter((k) => k.startsWith('playbook:')).map((k) => k.slice('playbook:'.length));
+  const matches = declared.filter((d) => d.kind === 'playbook' && (d.key === name || d.renamedFrom.includes(name) || d.pinId === playbook.id || [refKey(d.kind, d.key), ...formerKeys(d)].some((k) => synced.idOf(k) === playbook.id)));
+  return matches.some((p) => {
+    const parents = new Set([p.key, ...p.renamedFrom, name, ...recordedAs]);
+    return declared.some((r) => {
+      if (r.kind !== 'rule' || r.parent?.key !== p.key) return false;
+      const names = [r.key.slice(p.key.length + 1), ...r.renamedFrom];
+      return [...parents].some((parent) => names.some((rule) => synced.idOf(refKey('rule', `${parent}/${rule}`)) !== undefined));
+    });
+  });
 }
 
 /**
