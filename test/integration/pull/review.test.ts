@@ -254,6 +254,9 @@ rules:
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.stdout).toContain('live value "three (UK)" differs from var.suffix; change the variable or the environment');
     expect(await read(dir, 'playbooks/regional.yaml')).toBe(file);
+    // The variable set to what live holds: nothing left to change.
+    await writeFile(join(dir, 'docket.yaml'), `${DOCKET}  suffix: (UK)\n`);
+    await expectNoChanges(cli, dir);
   });
 
   it('leaves a rule a ${var} holds back as written while rules above it are added and removed', async () => {
@@ -269,6 +272,9 @@ rules:
     const written = parseYaml(await read(dir, 'playbooks/shifted.yaml')) as { rules: { name: string; actions: string }[] };
     expect(written.rules).toEqual(expect.arrayContaining([{ name: 'zero', actions: 'ACCEPT zero' }, { name: 'two', actions: 'ACCEPT ${var.suffix}' }]));
     expect(written.rules.map((r) => r.name)).not.toContain('one');
+    // The held rule put back as the files say: nothing left to change.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('writes no value docket would refuse in the files (text pasted into the app with control characters), and says why', async () => {
@@ -651,5 +657,7 @@ rules:
     emulator().emulator.faults.add({ method: 'GET', path_pattern: `/playbooks/${echo.id}/playbook_rules`, status: 'malformed', body: { data: [] }, count: 1 });
     const renamed = await cli('plan', '-C', dir, '--target', 'playbook/Echo Two');
     expect(renamed.stdout).toContain('Plan: 0 to create, 0 to update, 1 to rename, 0 to delete.');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 });
