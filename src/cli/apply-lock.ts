@@ -9,8 +9,9 @@
  * if a lock is there: it is never seen empty, and a signal at any point of taking it leaves either
  * nothing or a lock this process's exit removes (`releaseApplyLockSync`).
  */
+import { realPathOrSelf } from '../util/real-path.js';
 import { link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
@@ -351,14 +352,6 @@ export async function holdingApplyLock<T>(io: Io, options: { root: string; timeo
   }
 }
 
-function realPathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /** Whose apply a wait is for: this checkout's, or another's that shares its docket.lock.json (a lock beside the shared file). */
 function waitedFor(holder: ApplyLockHolder, checkout: string | undefined, root: string): string {
   if (holder.checkout !== undefined && checkout !== undefined && holder.checkout !== checkout) return `a docket apply of another checkout sharing this docket.lock.json (${holder.checkout})`;
@@ -370,7 +363,7 @@ function waitedFor(holder: ApplyLockHolder, checkout: string | undefined, root: 
 export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number; checkout?: string }): Promise<() => Promise<void>> {
   const interrupts = interruptsOf(io);
   // One checkout however its path is spelled (a linked home folder, /tmp and /private/tmp), as `root` is.
-  const checkout = options.checkout === undefined ? undefined : realPathOr(options.checkout);
+  const checkout = options.checkout === undefined ? undefined : realPathOrSelf(options.checkout);
   // Before the lock is taken: a signal while it is being taken must not leave it behind.
   const releaseOnExit = interrupts.onExit(() => releaseApplyLockSync(options.root), true);
   const applyLock = await acquireApplyLock({
@@ -378,7 +371,7 @@ export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: 
     timeoutMs: options.timeoutMs,
     signal: interrupts.signal,
     ...(checkout ? { checkout } : {}),
-    onWait: (h) => io.stderr(`Waiting for ${waitedFor(h, checkout, realPathOr(options.root))} to finish (pid ${h.pid}, started ${h.started})…\n`),
+    onWait: (h) => io.stderr(`Waiting for ${waitedFor(h, checkout, realPathOrSelf(options.root))} to finish (pid ${h.pid}, started ${h.started})…\n`),
   }).catch((error: unknown) => {
     releaseOnExit();
     throw error;

@@ -16,8 +16,9 @@ function exactMs(text: string): number {
 /** A time budget: a duration longer than nothing (a budget of 0 would fail the first request). */
 export function parseTimeBudget(text: string): number {
   // Judged before rounding: `0.5ms` is less than 1ms in any unit, as `0.0005s` is.
-  if (exactMs(text) < 1) throw new InvalidArgumentError(`a time budget must be at least 1ms (got "${text}")`);
-  return parseDuration(text);
+  const ms = exactMs(text);
+  if (ms < 1) throw new InvalidArgumentError(`a time budget must be at least 1ms (got "${text}")`);
+  return Math.round(ms);
 }
 
 export function formatDuration(ms: number): string {

@@ -417,19 +417,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   // `${env.X}` holding one is refused above and kept as written.
   const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
   for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysIn(interpolated.value, keys) : [])]) {
-    // Defined only in other environments: said, so `--env` is not taken for the fix of a file every environment reads.
-    const { names: elsewhere, every } = problem.code === 'undefined-variable' && problem.variable !== undefined ? (ctx.definedIn?.(problem.variable) ?? { names: [], every: false }) : { names: [], every: false };
-    const where = elsewhere.map((e) => showName(e)).join(', ');
-    const message = every
-      ? `undefined variable \`var.${problem.variable!}\`: docket.yaml defines it in every environment (${where}), not at the top level, and no --env selects one`
-      : elsewhere.length > 0
-        ? `undefined variable \`var.${problem.variable!}\`: docket.yaml defines it only in environment${elsewhere.length === 1 ? '' : 's'} ${where}`
-        : problem.message;
-    const hint = every
-      ? 'select one with --env, or define it under `vars:` in docket.yaml too (a value the environments override)'
-      : elsewhere.length > 0
-        ? "the files are every environment's: define it under `vars:` in docket.yaml (a value each environment may override), or under each environment's `vars`"
-        : problem.hint;
+    const { message, hint } = undefinedElsewhereWords(problem, ctx.definedIn);
     diagnostics.push({
       severity: 'error',
       code: problem.code,
@@ -470,6 +458,25 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     ...(interpolated.unresolved.size > 0 ? { unresolved: interpolated.unresolved } : {}),
     ...(interpolated.wholes.size > 0 ? { wholes: interpolated.wholes } : {}),
   };
+}
+
+/**
+ * A problem's words, or, for a `${var.X}` only other environments define, words that say which:
+ * `--env` is not the fix for a file every environment reads, unless all of them define it.
+ */
+function undefinedElsewhereWords(problem: { code: string; message: string; hint?: string; variable?: string }, definedIn: CheckContext['definedIn']): { message: string; hint: string | undefined } {
+  const found = problem.code === 'undefined-variable' && problem.variable !== undefined ? definedIn?.(problem.variable) : undefined;
+  if (!found || found.names.length === 0) return { message: problem.message, hint: problem.hint };
+  const where = found.names.map((e) => showName(e)).join(', ');
+  return found.every
+    ? {
+        message: `undefined variable \`var.${problem.variable!}\`: docket.yaml defines it in every environment (${where}), not at the top level, and no --env selects one`,
+        hint: 'select one with --env, or define it under `vars:` in docket.yaml too (a value the environments override)',
+      }
+    : {
+        message: `undefined variable \`var.${problem.variable!}\`: docket.yaml defines it only in environment${found.names.length === 1 ? '' : 's'} ${where}`,
+        hint: "the files are every environment's: define it under `vars:` in docket.yaml (a value each environment may override), or under each environment's `vars`",
+      };
 }
 
 /**

@@ -3,7 +3,7 @@
  * error, `-o json`'s excerpt, how a number was written); read once each, on demand, as the loader
  * decoded them (past a byte-order mark, so columns on line 1 agree).
  */
-import { realpathSync } from 'node:fs';
+import { realPathOrSelf } from '../util/real-path.js';
 import { resolve, sep } from 'node:path';
 import { readRegularFileSync } from '../util/special-file.js';
 import { isInside } from './data-files.js';
@@ -22,7 +22,7 @@ export function sourceLines(root: string): SourceLine {
       let lines: string[] | undefined;
       // Only files of the configuration, links followed: a diagnostic may name a link that leads
       // out of it (file-outside-config), whose text (`/proc/self/environ`) must not be quoted.
-      if (path.startsWith(base + sep) && isInside((realBase ??= realOrSelf(base)), realOrSelf(path))) {
+      if (path.startsWith(base + sep) && isInside((realBase ??= realPathOrSelf(base)), realPathOrSelf(path))) {
         try {
           lines = readRegularFileSync(path).toString('utf8').replace(/^\uFEFF/, '').split(/\r\n?|\n/);
         } catch {
@@ -33,14 +33,6 @@ export function sourceLines(root: string): SourceLine {
     }
     return files.get(file)?.[line - 1];
   };
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /**

@@ -259,7 +259,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
         });
       }
       // Without a record no field says which side moved, but one docket's own write left as it is (a conversion that failed).
-      if (!record) c.fields = c.fields.map((f) => ({ ...f, direction: l.failedWrites?.includes(f.field) === true ? 'files' : 'unknown' }));
+      if (!record) c.fields = c.fields.map((f) => ({ ...f, direction: fieldDirection(f.field, own, l, undefined) }));
       c.direction = record || l.failedWrites !== undefined ? objectDirection(c.fields) : 'unknown';
     }
     return c;

@@ -209,9 +209,9 @@ function checkReferences(
       if (unknown) {
         if (readOnly) continue;
         // Outside the targets: an error only if the cut plan keeps a change of `d` (the caller knows).
-        const into = sends?.(d) === false ? new Diagnostics() : diagnostics;
-        into.error('unknown-id', `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, { ...refAt(d, ref), hint: unknown.hint });
-        if (into !== diagnostics) unsent.push({ of: refKey(d.kind, d.key), diagnostic: into.items[0]! });
+        const diagnostic: Diagnostic = { severity: 'error', code: 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint };
+        if (sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic });
+        else diagnostics.add(diagnostic);
         continue;
       }
       if (ids[key] || declared().has(key)) continue;

@@ -7,8 +7,6 @@ import { DocketError } from '../../errors.js';
 import { Command, Option } from 'commander';
 import { hasChanges } from '../../engine/plan.js';
 import { planJsonChunks } from '../../render/json.js';
-import { renderPlanMarkdown } from '../../render/markdown.js';
-import { writePlanText } from '../../render/text.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
@@ -18,7 +16,8 @@ import { checkOutputFile, refuseConfigurationFile, SAVED_PLAN } from '../output-
 import { keyValues, redact, redactEach } from '../redact.js';
 import { sealPlan } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
-import { KIND_ORDER, withSession } from '../session.js';
+import { withSession } from '../session.js';
+import { printPlan } from '../plan-output.js';
 
 interface PlanFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -65,12 +64,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
         sealPlan(plan, io.env, secrets.length > 0 ? (text) => redact(text, secrets) : undefined);
         await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets), interruptsOf(io));
       }
-      const color = useColor(io, opts);
-      // One document (JSON, markdown): a signal lets it finish, never leaves half of one (the exit code is the command's).
-      if (opts.output !== 'text') interruptsOf(io).hold('the plan is being written');
-      if (opts.output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
-      else if (opts.output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
-      else await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
+      await printPlan(io, plan, opts.output, { color: useColor(io, opts), verbose: Boolean(opts.verbose) });
       if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
       const dir = opts.dir && opts.dir !== '.' ? ` -C ${shellWord(opts.dir)}` : '';
       if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${showPath(opts.out)}; review it with: docket show ${shellWord(opts.out)}; apply it with: docket apply${dir} ${shellWord(opts.out)}\n`);

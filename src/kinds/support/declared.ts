@@ -31,6 +31,14 @@ export async function declaredFilter(
 }
 
 /**
+ * Whether a declared resource is this live object, as declaredFilter matches them: by name,
+ * former name, pinned id, or the id docket last synced it under (its key or a former one).
+ */
+export function declaresLive(d: DesiredResource, id: string, name: string, synced: SyncedIds | undefined): boolean {
+  return d.key === name || d.renamedFrom.includes(name) || d.pinId === id || [refKey(d.kind, d.key), ...formerKeys(d)].some((k) => synced?.idOf(k) === id);
+}
+
+/**
  * Live objects of `kind` with a sync record, when the run reads what the files dropped in detail
  * (`readDropped`): those the files dropped since the last sync are among them (drift says their live edits).
  */

@@ -7,8 +7,8 @@ import type { FetchContext } from '../kind.js';
 import type { ApiResource } from '../../api/types.js';
 import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../../api/review.js';
 import { normEmail, normName } from '../../engine/normalize.js';
-import { formerKeys, refKey } from '../../engine/types.js';
-import { detailFilter } from './declared.js';
+import { refKey } from '../../engine/types.js';
+import { declaresLive, detailFilter } from './declared.js';
 import { isNotFound } from './gone.js';
 import { ApiError } from '../../errors.js';
 import { quoteValue } from '../../config/quote.js';
@@ -61,7 +61,7 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
       // NOTE(api): an empty list where docket last saw rules is asked for again. A service in
       // trouble may answer one empty, and taken as it is every rule would be planned again (and
       // created twice by an apply cut off before its closing check).
-      if (rules.length === 0 && (await lastSawRules(ctx, playbook))) rules = await list();
+      if (rules.length === 0 && declared(playbook.id, normName(playbook.attributes.name)) && (await lastSawRules(ctx, playbook))) rules = await list();
       return { playbook, rules };
     });
   });
@@ -79,7 +79,7 @@ async function lastSawRules(ctx: FetchContext, playbook: ApiResource<PlaybookAtt
   const declared = ctx.declared ?? [];
   const name = normName(playbook.attributes.name);
   const recordedAs = (synced.keysWithId?.(playbook.id) ?? []).filter((k) => k.startsWith('playbook:')).map((k) => k.slice('playbook:'.length));
-  const matches = declared.filter((d) => d.kind === 'playbook' && (d.key === name || d.renamedFrom.includes(name) || d.pinId === playbook.id || [refKey(d.kind, d.key), ...formerKeys(d)].some((k) => synced.idOf(k) === playbook.id)));
+  const matches = declared.filter((d) => d.kind === 'playbook' && declaresLive(d, playbook.id, name, synced));
   return matches.some((p) => {
     const parents = new Set([p.key, ...p.renamedFrom, name, ...recordedAs]);
     return declared.some((r) => {
