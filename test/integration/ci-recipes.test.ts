@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { chmod, readFile } from 'node:fs/promises';
+import { appendFile, chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { parse } from 'yaml';
@@ -255,7 +255,7 @@ describe('examples/ci/github-actions.yml', () => {
     const entry = { kind: 'rule' as const, key: 'NDA/Term', name: 'Term', direction: 'changed-live' as const, fields: ['internal_notes'] };
     const run = async (result: PullResult): Promise<{ code: number; out: string; summary: string }> => {
       const tmp = await makeDir({ 'pull.md': renderPullMarkdown(planFixture([]), result, { dryRun: false }), 'summary.md': '' });
-      const done = spawnSync('bash', ['-e', '-c', script], { cwd: work, env: { PATH: process.env.PATH ?? '', HOME: work, DOCKET_DIR: 'config', RUNNER_TEMP: tmp, GITHUB_STEP_SUMMARY: join(tmp, 'summary.md') }, encoding: 'utf8' });
+      const done = spawnSync('bash', ['-e', '-c', script], { cwd: work, env: { ...QUIET_GIT, PATH: process.env.PATH ?? '', HOME: work, DOCKET_DIR: 'config', RUNNER_TEMP: tmp, GITHUB_STEP_SUMMARY: join(tmp, 'summary.md') }, encoding: 'utf8' });
       return { code: done.status ?? -1, out: `${done.stdout}${done.stderr}`, summary: await readFile(join(tmp, 'summary.md'), 'utf8') };
     };
     const unwritable = await run({ pulled: [], notPulled: [{ ...entry, reason: 'the value is written as ${var.legal_team}' }], notes: [], files: [], sync: new Map() });
@@ -371,13 +371,18 @@ describe('the sticky pull-request comment', () => {
  * A working copy whose main (`files`, committed as "config", after an empty "init" commit when
  * asked) is pushed to a bare "origin" beside it: what a job sees after actions/checkout.
  */
+/** git's own housekeeping after a commit or a push (gc, maintenance) is a process each and checks nothing here. */
+const QUIET_GIT = { GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'gc.auto', GIT_CONFIG_VALUE_0: '0', GIT_CONFIG_KEY_1: 'maintenance.auto', GIT_CONFIG_VALUE_1: 'false' };
+
 async function pushedRepository(files: Record<string, string>, initCommit = false): Promise<{ work: string; origin: string }> {
   const root = await makeDir({});
   const origin = join(root, 'origin.git');
   const work = join(root, 'work');
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' });
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe', env: { ...process.env, ...QUIET_GIT } });
   const commit = (...args: string[]) => git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', ...args);
   git(root, 'init', '-q', '--bare', '-b', 'main', origin);
+  // A push runs receive-pack in origin, with origin's own configuration only.
+  await appendFile(join(origin, 'config'), '[receive]\n\tautogc = false\n');
   git(root, 'init', '-q', '-b', 'main', work);
   await writeFiles(work, files);
   if (initCommit) commit('--allow-empty', '-m', 'init');
@@ -406,7 +411,7 @@ describe('the commit-back step, run for real against a git remote', () => {
   function run(work: string, path = process.env.PATH ?? ''): { code: number; out: string } {
     const result = spawnSync('bash', ['-e', '-c', script], {
       cwd: work,
-      env: { PATH: path, HOME: work, DOCKET_DIR: 'config', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '99', GIT_TERMINAL_PROMPT: '0' },
+      env: { ...QUIET_GIT, PATH: path, HOME: work, DOCKET_DIR: 'config', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '99', GIT_TERMINAL_PROMPT: '0' },
       encoding: 'utf8',
     });
     return { code: result.status ?? -1, out: `${result.stdout}${result.stderr}` };
@@ -462,7 +467,7 @@ describe('the pull job\'s pull request step, run for real against a git remote',
   function run(work: string, bin: string, temp: string): { code: number; out: string } {
     const result = spawnSync('bash', ['-e', '-c', script], {
       cwd: work,
-      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: work, DOCKET_DIR: 'config', RUNNER_TEMP: temp, GITHUB_STEP_SUMMARY: join(temp, 'summary.md'), GIT_TERMINAL_PROMPT: '0' },
+      env: { ...QUIET_GIT, PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: work, DOCKET_DIR: 'config', RUNNER_TEMP: temp, GITHUB_STEP_SUMMARY: join(temp, 'summary.md'), GIT_TERMINAL_PROMPT: '0' },
       encoding: 'utf8',
     });
     return { code: result.status ?? -1, out: `${result.stdout}${result.stderr}` };

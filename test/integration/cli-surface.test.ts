@@ -151,6 +151,7 @@ describe('colour', () => {
   });
 });
 
+// The emulator command run in this process, as a process runs it: the refusals below end it before it listens.
 describe('emulator start-up problems are user errors', () => {
   it('a port in use', async () => {
     const busy = createServer();
@@ -168,29 +169,29 @@ describe('emulator start-up problems are user errors', () => {
   });
 
   it('an address that is not this machine’s, and a state file that is a folder', async () => {
-    const remote = await runBin(['emulator', '--port', '0', '--host', '192.0.2.1']);
+    const remote = await runCli(['emulator', '--port', '0', '--host', '192.0.2.1']);
     expect(remote.code).toBe(1);
     expect(remote.stderr).toContain('192.0.2.1:0 is not an address of this machine');
     const dir = await makeDir({});
-    const folder = await runBin(['emulator', '--port', '0', '--state', dir]);
+    const folder = await runCli(['emulator', '--port', '0', '--state', dir]);
     expect(folder.code).toBe(1);
     expect(folder.stderr).toContain(`${dir} is a folder, not a state file`);
     // A named pipe is refused, not read (a read would wait for a writer, signals unheard).
     execFileSync('mkfifo', [join(dir, 'pipe')]);
-    const pipe = await runBin(['emulator', '--port', '0', '--state', join(dir, 'pipe')]);
+    const pipe = await runCli(['emulator', '--port', '0', '--state', join(dir, 'pipe')]);
     expect([pipe.code, pipe.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device), not a state file')]);
     expect(pipe.stderr).toContain('hint: move it away: the state is a regular JSON file the emulator writes there');
     // A link that loops is scratch to delete, not a matter of permissions.
     await symlink('loop', join(dir, 'loop'));
-    const loop = await runBin(['emulator', '--port', '0', '--state', join(dir, 'loop')]);
+    const loop = await runCli(['emulator', '--port', '0', '--state', join(dir, 'loop')]);
     expect([loop.code, loop.stderr]).toEqual([1, expect.stringContaining(`${join(dir, 'loop')} is a link that loops (it leads back to itself), not a state file\n  hint: delete the link ${join(dir, 'loop')} to start again from the seed`)]);
-    const seed = await runBin(['emulator', '--port', '0', '--seed', join(dir, 'pipe')]);
+    const seed = await runCli(['emulator', '--port', '0', '--seed', join(dir, 'pipe')]);
     expect([seed.code, seed.stderr]).toEqual([1, expect.stringContaining('is not a regular file (a named pipe or a device)')]);
-    const seedFolder = await runBin(['emulator', '--port', '0', '--seed', dir]);
+    const seedFolder = await runCli(['emulator', '--port', '0', '--seed', dir]);
     expect([seedFolder.code, seedFolder.stderr]).toEqual([1, expect.stringMatching(/cannot read the seed file .*: it is a folder\n.*hint: name a seed file/s)]);
     // A seed whose reviews contradict themselves: found as its state is made, said as the seed's.
     await writeFile(join(dir, 'seed.json'), JSON.stringify({ organizations: [{ id: '00000000-0000-4000-8000-0000000000a1', name: 'X', api_keys: ['docket-emulator-key'], users: [{ email: 'a@x.example' }], reviews: [{ redline_evaluations: [], flag_violations: [] }] }] }));
-    const contradicting = await runBin(['emulator', '--port', '0', '--seed', join(dir, 'seed.json')]);
+    const contradicting = await runCli(['emulator', '--port', '0', '--seed', join(dir, 'seed.json')]);
     expect([contradicting.code, contradicting.stderr]).toEqual([1, expect.stringContaining('Error: cannot start the emulator: seed: review of no file has results of both review types')]);
     for (const run of [remote, folder, pipe, loop, seed, seedFolder, contradicting]) expect(run.stderr).not.toMatch(/Internal error|    at /);
   });
@@ -210,7 +211,7 @@ describe('emulator start-up problems are user errors', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain('cannot start the emulator:');
     expect(plan.stderr).toContain(`delete ${join(dir, '.docket', 'emulator.json')} to start again from the seed`);
-    const standalone = await runBin(['emulator', '--port', '0', '--state', join(dir, '.docket', 'emulator.json')]);
+    const standalone = await runCli(['emulator', '--port', '0', '--state', join(dir, '.docket', 'emulator.json')]);
     expect(standalone.code).toBe(1);
     expect(standalone.stderr).not.toMatch(/Internal error|    at /);
   });
@@ -227,7 +228,7 @@ describe('emulator start-up problems are user errors', () => {
     expect(plan.stderr).toContain(`delete the link ${state} (not the file it leads to) to start again from the seed`);
     expect(plan.stderr).not.toContain(join(dir, 'members.yaml'));
     expect(plan.stderr).not.toContain('yaml-lan');
-    const standalone = await runBin(['emulator', '--port', '0', '--state', state]);
+    const standalone = await runCli(['emulator', '--port', '0', '--state', state]);
     expect(standalone.code).toBe(1);
     expect(standalone.stderr).toContain(`delete the link ${state} (not the file it leads to)`);
     expect(standalone.stderr).not.toContain('yaml-lan');
@@ -240,26 +241,26 @@ describe('emulator start-up problems are user errors', () => {
     // A --state that names someone's file (docket.yaml, the lock) is never said to be scratch data to delete.
     await writeFile(join(dir, 'docket.lock.json'), '{"version": 2, "targets": {}}\n');
     for (const file of ['docket.yaml', 'docket.lock.json']) {
-      const other = await runBin(['emulator', '--port', '0', '--state', join(dir, file)]);
+      const other = await runCli(['emulator', '--port', '0', '--state', join(dir, file)]);
       expect([other.code, other.stderr]).toEqual([1, expect.stringContaining('hint: it is no emulator state: name a file of its own for --state')]);
       expect(other.stderr).not.toContain('delete');
     }
     // A new state file named as YAML is not made: every later run of the configuration would read it as a resource.
     const yamlState = join(dir, 'playbooks', 'state.yaml');
-    const named = await runBin(['emulator', '--port', '0', '--state', yamlState]);
+    const named = await runCli(['emulator', '--port', '0', '--state', yamlState]);
     expect([named.code, named.stderr]).toEqual([1, expect.stringContaining('is named as a YAML file, and the state is JSON')]);
     expect(named.stderr).toContain('hint: name a .json file, such as emulator-state.json');
     expect(await readdir(dir)).not.toContain('playbooks');
     // Nor one a link leads to, nor a path ending in / (a folder: every write's rename onto it failed, and nothing was saved).
     await symlink('em.yaml', join(dir, 'state.json'));
-    const linked = await runBin(['emulator', '--port', '0', '--state', join(dir, 'state.json')]);
+    const linked = await runCli(['emulator', '--port', '0', '--state', join(dir, 'state.json')]);
     expect([linked.code, linked.stderr]).toEqual([1, expect.stringContaining(`is a link to ${join(dir, 'em.yaml')}, a YAML file, and the state is JSON`)]);
-    const folder = await runBin(['emulator', '--port', '0', '--state', join(dir, 'st', 'y.json') + '/']);
+    const folder = await runCli(['emulator', '--port', '0', '--state', join(dir, 'st', 'y.json') + '/']);
     expect([folder.code, folder.stderr]).toEqual([1, expect.stringContaining('names a folder (it ends in /), not a state file')]);
     expect(folder.stderr).toContain(`hint: name the file without the trailing /: ${join(dir, 'st', 'y.json')}\n`);
     for (const dots of ['.', '..']) {
       const named = `${join(dir, 'st', 'new')}/${dots}`;
-      const refused = await runBin(['emulator', '--port', '0', '--state', named]);
+      const refused = await runCli(['emulator', '--port', '0', '--state', named]);
       expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(`${named} names a folder, not a state file`)]);
     }
     expect((await readdir(dir)).sort()).toEqual(['.docket', 'docket.lock.json', 'docket.yaml', 'members.yaml', 'state.json']);
