@@ -29,7 +29,7 @@ export interface StaleCheck {
  * path style, learnt from the first review request, when the plan touches nothing there) cannot
  * tell a difference, and does not matter to a plan that makes no review call.
  */
-function targetDifference(planned: PlanTarget, now: PlanTarget): string | undefined {
+export function targetDifference(planned: PlanTarget, now: PlanTarget): string | undefined {
   const was = (then: string, current: string): string => `${then} then, ${current} now`;
   if (planned.emulator !== now.emulator) return planned.emulator ? was('the emulator', 'the services') : was('the services', 'the emulator');
   // Every service that moved: the one the plan writes to may be the second.
@@ -56,7 +56,7 @@ function targetDifference(planned: PlanTarget, now: PlanTarget): string | undefi
 }
 
 /** How a plan made for another target (services, emulator, organization) is said stale. */
-export const OTHER_TARGET = 'the plan was made for a different target';
+const OTHER_TARGET = 'the plan was made for a different target';
 
 /** Why a saved plan may not be applied any more: configuration, target or touched live objects changed. */
 export function staleReasons(plan: Plan, now: StaleCheck): string[] {

@@ -11,7 +11,7 @@ import { Command, Option } from 'commander';
 import { applyPlan } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
-import { checkSavedPlan, OTHER_TARGET } from '../../engine/stale.js';
+import { checkSavedPlan, targetDifference } from '../../engine/stale.js';
 import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
 import type { ApplyReport, Plan } from '../../engine/types.js';
@@ -337,8 +337,7 @@ async function checked(plan: Plan, s: Session, approved = false): Promise<Plan> 
     configDigest: () => w.digestInSlices(),
     target: () => s.connection.target,
   });
-  const elsewhere = stale.some((reason) => reason.startsWith(OTHER_TARGET));
-  const hint = elsewhere ? 'apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with `docket plan --out PLAN.json`' : undefined;
+  const hint = targetDifference(plan.target, s.connection.target) !== undefined ? 'apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with `docket plan --out PLAN.json`' : undefined;
   if (stale.length > 0) throw new StalePlanError(stale, approved, hint);
   return plan;
 }
