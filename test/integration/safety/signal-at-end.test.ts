@@ -1,10 +1,12 @@
 /**
  * A signal that arrives after the last change, while the apply records docket.lock.json: the stop
  * was asked for and acknowledged, so the report and the exit code both say interrupted (nothing
- * was left not started), in text and in JSON; a re-plan shows no changes.
+ * was left not started), in text and in JSON; a re-plan shows no changes. And the other end: a
+ * signal as the person answers yes, before any change starts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Interrupts, SignalName } from '../../../src/cli/interrupt.js';
+import { DEFAULT_ORGANIZATION_ID } from '../../../src/emulator/server.js';
 import { runCli } from '../../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { expectNoChanges } from '../../helpers/scenario.js';
@@ -71,4 +73,25 @@ describe('a signal once every change is done', () => {
       await expectNoChanges((...args: string[]) => runCli(args, { env: t.env }), dir);
     });
   }
+});
+
+describe('a signal as the apply is approved', () => {
+  it('starts nothing, says nothing was done, exits 130, and the re-run applies', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\n' });
+    const controller = new AbortController();
+    let first: SignalName | undefined;
+    const interrupts: Interrupts = { signal: controller.signal, received: () => first, onExit: () => () => {}, hold: () => () => {} };
+    const signalled = async (): Promise<void> => {
+      first = 'SIGINT';
+      controller.abort(new Error('SIGINT'));
+    };
+    const run = await runCli(['apply', '-C', dir], { env: t.env, answer: 'yes', whileAsked: signalled, interrupts });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('apply interrupted by SIGINT: 0 done, 0 failed, 0 skipped, 1 not started\n  nothing was done; run apply again\n');
+    expect(Object.keys(t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!.playbooks)).toEqual([]);
+    const again = await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env });
+    expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('Apply complete: 1 done.')]);
+    await expectNoChanges((...args: string[]) => runCli(args, { env: t.env }), dir);
+  });
 });
