@@ -107,8 +107,9 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
 
   if (options.emulator) {
     // The emulator is loaded only when asked for: a run against the services never pays for it.
-    const [{ DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, defaultSeed }, { startEmulatorForCli }] = await Promise.all([
+    const [{ DEFAULT_ORGANIZATION_ID, defaultSeed }, { emulatorOrganizationKey }, { startEmulatorForCli }] = await Promise.all([
       import('../emulator/seed.js'),
+      import('../emulator/identity.js'),
       import('./emulator-start.js'),
     ]);
     organizationId ??= DEFAULT_ORGANIZATION_ID;
@@ -128,13 +129,14 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     // The state may have been made for another organization id (docket.yaml or --env changed), or
     // before docket.yaml named its agreements actor.
     const addedOrganization = store.addMissingOrganizations(seed);
+    const addedKey = store.addMissingKeys(seed);
     const addedActor = project.agreements.actor !== undefined && store.addMissingMembers(seed, [project.agreements.actor]);
     // Save the seeded state at once: a plan saved now must find the same user ids when applied.
-    if (freshEmulator || addedOrganization || addedActor) await writtenAs(EMULATOR_STATE_LABEL, store.save());
+    if (freshEmulator || addedOrganization || addedKey || addedActor) await writtenAs(EMULATOR_STATE_LABEL, store.save());
     reviewUrl = emulator.reviewUrl;
-    reviewKey = EMULATOR_API_KEY;
     agreementsUrl = emulator.agreementsUrl;
-    agreementsKey = EMULATOR_API_KEY;
+    // This organization's own key: one organization's key for both services, as on the real ones.
+    reviewKey = agreementsKey = emulatorOrganizationKey(organizationId);
   } else {
     if (options.needs.has('review') && !reviewKey) throw missingApiKey('review');
     if (options.needs.has('agreements') && !agreementsKey) throw missingApiKey('agreements');

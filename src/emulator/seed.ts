@@ -7,7 +7,7 @@ import { checkReviewsSeed, type SeedImportedFile, type SeedReview } from './seed
 import { FieldErrors } from './fields.js';
 import { isObject, onlyKeys, optionalType, requireString } from './seed-checks.js';
 import { readVariants, type EmulatorVariants } from './variants.js';
-import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from './identity.js';
+import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, emulatorOrganizationKey } from './identity.js';
 
 export { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from './identity.js';
 
@@ -85,12 +85,14 @@ export function defaultSeed(opts: { organizationId?: string; users?: { email: st
     if (users.some((known) => known.email.toLowerCase() === u.email.toLowerCase())) continue;
     users.push({ email: u.email, ...(u.name === undefined ? {} : { name: u.name }), ...(opts.invited ? { invited: true } : {}) });
   }
+  const id = opts.organizationId ?? DEFAULT_ORGANIZATION_ID;
   return {
     organizations: [
       {
-        id: opts.organizationId ?? DEFAULT_ORGANIZATION_ID,
+        id,
         name: DEFAULT_ORGANIZATION_NAME,
-        api_keys: [EMULATOR_API_KEY],
+        // The shared key first: the standalone emulator prints it.
+        api_keys: [EMULATOR_API_KEY, emulatorOrganizationKey(id)],
         users,
         playbooks: [],
         features: { custom_terms: true },

@@ -187,6 +187,20 @@ export class EmulatorStore {
     return added;
   }
 
+  /** Gives organizations that exist the seed's keys they lack (a state made before they had their own): true when one was added. */
+  addMissingKeys(seed: EmulatorSeed): boolean {
+    let added = false;
+    for (const so of seed.organizations) {
+      const org = this.state.organizations[so.id];
+      for (const key of org ? so.api_keys : []) {
+        if (org!.api_keys.includes(key)) continue;
+        org!.api_keys.push(key);
+        added = true;
+      }
+    }
+    return added;
+  }
+
   /**
    * Makes the seed's users named in `emails` members of organizations that exist, where they are
    * not (an `agreements.actor` set after the state was made): true when one was added.

@@ -59,6 +59,31 @@ environments:
   expect(replan.code).toBe(0);
 });
 
+it('with --emulator, each environment\'s organization has its agreements objects to itself, also in a state made when they shared one', async () => {
+  const PRODUCTION_ORG = '22222222-2222-4222-8222-222222222222';
+  const dir = await makeDir({
+    'docket.yaml': `version: 1\nagreements: { actor: legal-ops@acme.example }\nvars: { label: Base }\nenvironments:\n  staging: { review: { organization_id: ${STAGING_ORG} }, vars: { label: Staging } }\n  production: { review: { organization_id: ${PRODUCTION_ORG} }, vars: { label: Production } }\n`,
+    'nda.yaml': 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters: { purpose: "Evaluating (${var.label})" }\n',
+  });
+  const run = (...args: string[]) => runCli([...args, '-C', dir, '--emulator']);
+  expect((await run('apply', '--env', 'staging', '--auto-approve')).code).toBe(0);
+  // Production's template is its own to create, not staging's to change.
+  const production = await run('plan', '--env', 'production');
+  expect(production.stdout).toContain('+ create template "Mutual NDA"');
+  expect(production.stdout).not.toContain('Evaluating (Staging)');
+  expect((await run('apply', '--env', 'production', '--auto-approve')).code).toBe(0);
+  for (const env of ['staging', 'production']) expect((await run('plan', '--env', env, '--detailed-exitcode')).code).toBe(0);
+
+  // A state saved when every organization had the shared key alone: each gets its own on the next run.
+  const stateFile = join(dir, '.docket/emulator.json');
+  const state = JSON.parse(await readFile(stateFile, 'utf8')) as { organizations: Record<string, { api_keys: string[]; agreements: { templates: Record<string, unknown> } }> };
+  for (const org of Object.values(state.organizations)) org.api_keys = [EMULATOR_API_KEY];
+  state.organizations[PRODUCTION_ORG]!.agreements.templates = {};
+  await writeFile(stateFile, JSON.stringify(state));
+  expect((await run('plan', '--env', 'staging', '--detailed-exitcode')).code).toBe(0);
+  expect((await run('plan', '--env', 'production')).stdout).toContain('+ create template "Mutual NDA"');
+});
+
 it('an organization never synced in one environment is drift of unknown direction, though another environment shares its agreements organization', async () => {
   await withStaging({ 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Counsel\nagreements:\n  name: Acme, Inc.\n' }, async ({ dir, cli }) => {
     expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);

@@ -56,10 +56,10 @@ describe('FaultQueue', () => {
 });
 
 describe('seeds', () => {
-  it('defaultSeed has one organization with the emulator key, the admin and the given users', () => {
+  it('defaultSeed has one organization with the shared emulator key and its own, the admin and the given users', () => {
     const seed = defaultSeed({ organizationId: 'org-1', users: [{ email: 'a@x.example', name: 'A' }, { email: 'ADMIN@emulator.local' }] });
     expect(seed.organizations).toHaveLength(1);
-    expect(seed.organizations[0]).toMatchObject({ id: 'org-1', name: 'Acme Legal (emulator)', api_keys: ['docket-emulator-key'] });
+    expect(seed.organizations[0]).toMatchObject({ id: 'org-1', name: 'Acme Legal (emulator)', api_keys: ['docket-emulator-key', 'docket-emulator-key-org-1'] });
     expect(seed.organizations[0]?.users.map((u) => u.email)).toEqual(['admin@emulator.local', 'a@x.example']);
     expect(seed.organizations[0]?.default_reviewer_email).toBeUndefined();
   });
