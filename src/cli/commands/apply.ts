@@ -161,7 +161,16 @@ async function staleIfEnvironmentGone(environment: string | undefined, run: () =
     await run();
   } catch (error) {
     const gone = environment !== undefined && error instanceof ConfigError && error.diagnostics.some((d) => d.code === 'unknown-environment' && d.severity === 'error');
-    if (gone) throw new StalePlanError([`it was made for --env ${environment}, which ${error.diagnostics.find((d) => d.code === 'unknown-environment')?.file ?? 'docket.yaml'} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`]);
+    if (gone) {
+      const unknown = error.diagnostics.find((d) => d.code === 'unknown-environment');
+      const file = unknown?.file ?? 'docket.yaml';
+      // The plan was never applied: the usual "a saved plan applies once" is beside the point.
+      throw new StalePlanError(
+        [`it was made for --env ${environment}, which ${file} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`],
+        false,
+        `${unknown?.hint ? `${unknown.hint}; ` : ''}make a new plan for the environment as ${file} names it now: docket plan --env NAME --out PLAN.json`,
+      );
+    }
     throw error;
   }
 }
