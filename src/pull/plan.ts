@@ -1147,7 +1147,13 @@ class PullPlanner {
     // The line end a block scalar (`|`) gives both sides is the file's, not live's.
     const wanted = typeof p.wanted === 'string' ? quoteValue(p.written.endsWith('\n') ? p.wanted.replace(/\n$/, '') : p.wanted) : JSON.stringify(p.wanted);
     // Cleared text is written `""` where no placeholder holds it: live has no value all the same.
-    const reason = p.wanted === null || p.wanted === undefined || p.wanted === '' ? `live has no value for ${what}; change the variable or the environment` : `live value ${wanted} differs from ${what}; change the variable or the environment`;
+    const reason =
+      p.wanted === null || p.wanted === undefined || p.wanted === ''
+        ? `live has no value for ${what}; change the variable or the environment`
+        : variablesCouldGive(p.written, p.wanted)
+          ? `live value ${wanted} differs from ${what}; change the variable or the environment`
+          : // The text around the placeholder changed: no value of the variable gives what live holds.
+            `live value ${wanted} differs in the text around ${what}, which no value of ${names.length > 1 ? 'them' : 'it'} gives; edit the file by hand`;
     if (!owner) {
       this.notes.push(`${file}:${this.lineAsRead(file, p.document, p.pointer) ?? p.line}: ${reason}`);
       return;
@@ -1368,3 +1374,32 @@ function markedText(where: string): string {
   return `starts with a byte-order mark (U+FEFF), which docket reads past in ${where}; remove it in the app, then pull again`;
 }
 
+/**
+ * Whether some values of the placeholders in `written` turn it into `wanted`: the text between
+ * them is live's, in order. Found piece by piece, leftmost first (a rule text may use one variable
+ * thousands of times, too many for a regular expression).
+ */
+export function variablesCouldGive(written: string, wanted: unknown): boolean {
+  const pieces = written.split(/(?<!\$)\$\{(?:var|env)\.[^}]+\}/).map((piece) => piece.replaceAll('$${', '${'));
+  if (pieces.length === 1) return false;
+  const text = typeof wanted === 'string' ? wanted : JSON.stringify(wanted);
+  // A block scalar's line end is the file's, whichever side.
+  for (const live of written.endsWith('\n') && !text.endsWith('\n') ? [text, `${text}\n`] : [text]) {
+    const first = pieces[0]!;
+    const last = pieces[pieces.length - 1]!;
+    if (!live.startsWith(first) || !live.endsWith(last) || live.length < first.length + last.length) continue;
+    let at = first.length;
+    const end = live.length - last.length;
+    let found = true;
+    for (const middle of pieces.slice(1, -1)) {
+      const i = live.indexOf(middle, at);
+      if (i < 0 || i + middle.length > end) {
+        found = false;
+        break;
+      }
+      at = i + middle.length;
+    }
+    if (found) return true;
+  }
+  return false;
+}

@@ -259,6 +259,16 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('says an edit of the text around a ${var} is the file\'s to make by hand, not the variable\'s', async () => {
+    const file = 'kind: Playbook\nname: Terms\nrules:\n  - name: Term\n    actions: |\n      ACCEPT ${var.suffix} years\n      COUNTERPROPOSE 1 year\n';
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  suffix: "3"\n`, 'playbooks/terms.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Terms', 'Term', { actions: 'ACCEPT 3 years\nCOUNTERPROPOSE 2 years\n' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('rule "Terms/Term" actions (playbooks/terms.yaml:5): live value "ACCEPT 3 years\\nCOUNTERPROPOSE 2 years" differs in the text around var.suffix, which no value of it gives; edit the file by hand');
+    expect(await read(dir, 'playbooks/terms.yaml')).toBe(file);
+  });
+
   it('leaves a rule a ${var} holds back as written while rules above it are added and removed', async () => {
     const file = 'kind: Playbook\nname: Shifted\nrules:\n  - name: one\n    actions: ACCEPT one\n  - name: two\n    actions: ACCEPT ${var.suffix}\n';
     const dir = await makeDir({ 'docket.yaml': `${DOCKET}  suffix: (EU)\n`, 'playbooks/shifted.yaml': file });

@@ -3,7 +3,7 @@ import { driftReport } from '../../../src/engine/drift.js';
 import { EMPTY_SYNC, fieldHash, formatSyncRecord, syncState } from '../../../src/engine/sync.js';
 import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KINDS } from '../../../src/kinds/index.js';
-import { keepTextStyle, planPull, type PullInput } from '../../../src/pull/plan.js';
+import { keepTextStyle, planPull, variablesCouldGive, type PullInput } from '../../../src/pull/plan.js';
 import { renderDriftMarkdown, renderDriftText } from '../../../src/render/drift.js';
 import { desiredPlaybook, desiredRule, liveRule, planOf, projectConfig } from '../engine/builders.js';
 
@@ -84,7 +84,7 @@ describe('planPull', () => {
       expand: (s) => s.replaceAll('${var.lead}', 'alice@acme.example'),
     });
     expect(result.notPulled.map((p) => [p.fields, p.reason])).toEqual([
-      [['actions'], `live value "${longLive.slice(0, 57)}..." differs from var.lead; change the variable or the environment`],
+      [['actions'], `live value "${longLive.slice(0, 57)}..." differs in the text around var.lead, which no value of it gives; edit the file by hand`],
     ]);
   });
 
@@ -357,5 +357,24 @@ describe('driftReport', () => {
     const result = await planPull(input([rename, edit], [term], [renamed]));
     expect(result.pulled.map((p) => [p.key, p.fields])).toEqual([['NDA/Term', ['name', 'actions']]]);
     expect(result.files[0]?.after).toBe(FILE.replace('name: Term\n', 'name: Duration\n    renamed_from:\n      - Term\n').replace('ACCEPT   #', 'ACCEPT up to 2 years   #'));
+  });
+});
+
+describe('variablesCouldGive: whether a new value of the placeholders explains what live holds', () => {
+  it('is true where only the placeholders\' parts changed, in order, and false where the text around them did', () => {
+    expect(variablesCouldGive('${var.x}', 'anything')).toBe(true);
+    expect(variablesCouldGive('${var.x}', 150)).toBe(true);
+    expect(variablesCouldGive('three ${var.suffix}', 'three (UK)')).toBe(true);
+    expect(variablesCouldGive('ACCEPT ${var.a} or ${var.b} years', 'ACCEPT 2 or 3 years')).toBe(true);
+    expect(variablesCouldGive('ACCEPT ${var.a} or ${var.b} years', 'ACCEPT 2 and 3 years')).toBe(false);
+    expect(variablesCouldGive('ACCEPT ${var.years} years\nCOUNTERPROPOSE 1 year\n', 'ACCEPT 3 years\nCOUNTERPROPOSE 2 years')).toBe(false);
+    expect(variablesCouldGive('ACCEPT ${var.years} years\n', 'ACCEPT 3 years')).toBe(true);
+    // A literal `$${` is text, written `${` live.
+    expect(variablesCouldGive('$${var.x} for ${var.y}', '${var.x} for Acme')).toBe(true);
+    expect(variablesCouldGive('no placeholder', 'other')).toBe(false);
+    // The two ends may not overlap.
+    expect(variablesCouldGive('ab${var.x}ba', 'aba')).toBe(false);
+    // Thousands of uses are looked at piece by piece.
+    expect(variablesCouldGive('ACCEPT ${var.lead} '.repeat(3_000), 'ACCEPT x '.repeat(3_000))).toBe(true);
   });
 });
