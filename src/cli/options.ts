@@ -88,3 +88,22 @@ export function withCommon(command: Command, opts: { dir?: boolean; env?: boolea
     .addOption(flag(new Option('-q, --quiet', 'print only results and errors'), opts.quiet !== false))
     .addOption(flag(new Option('-v, --verbose', opts.verbose || 'log every request and list undeclared objects'), opts.verbose !== false));
 }
+
+/**
+ * Makes a flag that takes one value refuse a second, different one (`--env staging --env
+ * production`, a CI template appending its own): commander would quietly keep the last. Repeatable
+ * flags (`--target`) and the same value twice are left alone.
+ */
+export function refuseRepeatedValues(command: Command): void {
+  for (const option of command.options) {
+    if (!(option.required || option.optional) || option.variadic || option.parseArg === collect) continue;
+    const parse = option.parseArg;
+    let first: string | undefined;
+    option.argParser((value: string, previous: unknown) => {
+      if (first !== undefined && first !== value) throw new InvalidArgumentError(`given twice (${JSON.stringify(first)}, then ${JSON.stringify(value)}): give it once`);
+      first = value;
+      return parse ? parse(value, previous) : value;
+    });
+  }
+  for (const sub of command.commands) refuseRepeatedValues(sub);
+}

@@ -285,10 +285,21 @@ describe('flag values', () => {
     expect(r.stderr).toContain('--prune cannot be combined with a saved plan');
   });
 
-  it('the last -o wins for the error document too, as it does for the result', async () => {
-    const missing = join(dir, 'missing');
-    expect((await run(['plan', '-C', missing, '-o', 'json', '-o', 'text'])).stdout).toBe('');
-    expect(JSON.parse((await run(['plan', '-C', missing, '-o', 'text', '--output=json'])).stdout).error.code).toBe('invalid-config');
+  it('a flag that takes one value refuses a second, different one, before anything is read (a CI template appending its own --env)', async () => {
+    const envs = await makeDir({ 'docket.yaml': 'version: 1\nenvironments:\n  staging: {}\n  production: {}\n' });
+    const twice = await run(['plan', '-C', envs, '--env', 'staging', '--env', 'production', '--emulator']);
+    expect([twice.code, twice.stdout]).toEqual([1, '']);
+    expect(twice.stderr).toContain(`option '--env <NAME>' argument 'production' is invalid. given twice ("staging", then "production"): give it once`);
+    await expect(readdir(envs)).resolves.toEqual(['docket.yaml']);
+    // Before the command name too, and -C the same way.
+    expect((await run(['--env', 'staging', 'validate', '-C', envs, '--env', 'production'])).code).toBe(1);
+    expect((await run(['validate', '-C', envs, '-C', dir])).stderr).toContain('given twice');
+    // The same value twice, and repeatable flags, are fine.
+    expect((await run(['validate', '-C', envs, '--env', 'staging', '--env', 'staging'])).code).toBe(0);
+    expect((await run(['plan', '-C', envs, '--emulator', '--target', 'playbook/A', '--target', 'playbook/B'])).stderr).not.toContain('given twice');
+    // The error document follows the last -o.
+    expect((await run(['plan', '-C', envs, '-o', 'json', '-o', 'text'])).stdout).toBe('');
+    expect(JSON.parse((await run(['plan', '-C', envs, '-o', 'text', '--output=json'])).stdout).error.code).toBe('usage');
   });
 
   it('apply --out says apply saves no plan and where that is done, not "did you mean --output" (a format)', async () => {
