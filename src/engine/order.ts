@@ -22,14 +22,21 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
   const byId = new Map(changes.map((c) => [c.id, c]));
   const creators = new Map<string, Change>();
   for (const c of changes) if (CREATE_ACTIONS.includes(c.action)) creators.set(`${c.kind}:${c.key}`, c);
+  // A version the plan publishes of a referenced object (a custom term's new text): what links to
+  // it links to the version live when it is sent, and a failed publish must skip it.
+  const publishers = new Map<string, Change>();
+  for (const c of changes) if (c.action === 'publish') publishers.set(`${c.kind}:${c.key}`, c);
 
   const depend = (c: Change, on: Change | undefined): void => {
     if (on && on.id !== c.id && !c.dependsOn.includes(on.id)) c.dependsOn.push(on.id);
   };
 
   for (const c of changes) {
-    // What it references must exist first.
-    for (const ref of c.refs) depend(c, creators.get(`${ref.kind}:${ref.key}`));
+    // What it references must exist first, in the version the plan gives it.
+    for (const ref of c.refs) {
+      depend(c, creators.get(`${ref.kind}:${ref.key}`));
+      depend(c, publishers.get(`${ref.kind}:${ref.key}`));
+    }
     // Children after the parent that creates them a home.
     if (c.parent) depend(c, creators.get(`${c.parent.kind}:${c.parent.key}`));
   }

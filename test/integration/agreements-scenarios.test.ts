@@ -394,6 +394,26 @@ describe('custom templates', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('links a template to the term version the same apply publishes, and skips it when that publish fails', async () => {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'terms/other.yaml': 'kind: CustomTerm\nname: Other Terms\nbody: Other terms apply, revised.\n',
+      'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Other Terms'),
+    });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 422, count: 1 });
+    const failed = await cli('apply', '-C', dir, '--auto-approve', '--concurrency', '16');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('✗ publish custom-term "Other Terms"');
+    expect(failed.stdout).toContain('- skipped publish custom-template "Consulting Agreement": depends on publish custom-term "Other Terms", which failed');
+    expect(customTemplate('Consulting Agreement')!.custom_term_id).toBe(term('Consulting Terms')!.id);
+    await applyOk(cli, dir, '--concurrency', '16');
+    const latest = customTemplate('Consulting Agreement')!.versions.at(-1)!;
+    expect([customTemplate('Consulting Agreement')!.custom_term_id, latest.custom_term_version_number]).toEqual([term('Other Terms')!.id, 2]);
+    await expectNoChanges(cli, dir);
+  });
+
   it('renaming linked terms renames only the terms: the template still points at the same object', async () => {
     await start();
     const dir = await project();

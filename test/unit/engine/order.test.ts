@@ -37,6 +37,16 @@ describe('order: what a change needs exists first', () => {
     expect(byId(changes, 'create:rule:NDA/Term').dependsOn).toEqual(['create:playbook:NDA']);
   });
 
+  it('publishes a custom term\'s new version before a custom template that links to it is sent, which then waits on it (a failed publish skips it)', () => {
+    const template = change('create', 'custom-template', 'Consulting', { refs: [{ kind: 'custom-term', key: 'Fees' }] });
+    const edited = change('publish', 'custom-template', 'Services', { refs: [{ kind: 'custom-term', key: 'Fees' }] });
+    const term = change('publish', 'custom-term', 'Fees');
+    const { changes } = order([template, edited, term]);
+    expect(byId(changes, 'create:custom-template:Consulting').dependsOn).toEqual(['publish:custom-term:Fees']);
+    expect(byId(changes, 'publish:custom-template:Services').dependsOn).toEqual(['publish:custom-term:Fees']);
+    expectBefore(changes, 'publish:custom-term:Fees', 'publish:custom-template:Services');
+  });
+
   it('does not make a rule wait for a playbook that already exists', () => {
     const rule = change('create', 'rule', 'NDA/Term', { parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' } });
     const update = change('update', 'playbook', 'NDA', { liveId: 'pb-1' });
