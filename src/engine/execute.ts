@@ -93,7 +93,8 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
       const change = changes[i]!;
       if (results.has(change.id)) continue;
       const via = through === failed.id ? '' : ` (through ${through})`;
-      finish(change, { changeId: change.id, status: 'skipped', message: `depends on ${failed.id}, which failed${via}`, ms: 0 });
+      const blockedBy = { failed: failed.id, ...(through === failed.id ? {} : { through }) };
+      finish(change, { changeId: change.id, status: 'skipped', message: `depends on ${failed.id}, which failed${via}`, blockedBy, ms: 0 });
       for (const j of dependents[i]!) queue.push([j, change.id]);
     }
   };

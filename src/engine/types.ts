@@ -305,8 +305,10 @@ export type ResultStatus = 'done' | 'failed' | 'skipped' | 'not-started';
 export interface ChangeResult {
   changeId: string;
   status: ResultStatus;
-  /** Failure message, or for skipped: which failed change it depended on. */
+  /** Failure message, or for skipped: which failed change it depended on (by id; see `blockedBy`). */
   message?: string;
+  /** For skipped: the failed change it depended on, and the skipped one it depended on it through (if not directly). */
+  blockedBy?: { failed: string; through?: string };
   /** For done: what happened besides the change (another apply created the same object at the same time). */
   note?: string;
   /** For failed: what to do about it, as the error said (a redirect's new URL, the key variable a 403 names). */

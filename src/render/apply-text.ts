@@ -1,6 +1,6 @@
 /** The terminal apply report: one line per result, then what was done, failed and skipped. */
 import type { ApplyReport, Change, ChangeResult, Plan } from '../engine/types.js';
-import { changeLabel, isSingleton, renamedFrom } from './facts.js';
+import { changeHeadline, changeLabel, isSingleton, renamedFrom, skippedBecause } from './facts.js';
 import { painter, type Paint } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
@@ -10,15 +10,9 @@ export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-function describe(c: Change | undefined, id: string): string {
-  if (!c) return quote(id);
-  return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${quote(changeLabel(c))}`;
-}
-
 /** As the plan showed it: a rename says old → new. */
 function headline(c: Change | undefined, id: string): string {
-  const from = c && renamedFrom(c);
-  return c && from ? `${c.action} ${c.kind} ${quote(from.label)} → ${quote(changeLabel(c))}` : describe(c, id);
+  return c ? changeHeadline(c) : quote(id);
 }
 
 /** Service messages can span lines; keep continuation lines under their result. */
@@ -26,27 +20,18 @@ function message(s: string): string {
   return stripControl(s).trimEnd().split('\n').join('\n    ');
 }
 
-/** The executor names the blocking change by id; show it the way the plan showed it. */
-function skipReason(r: ChangeResult, byId: Map<string, Change>): string {
-  if (r.message === undefined) return 'depends on a change that did not complete';
-  const exact = byId.get(r.message);
-  if (exact) return `depends on failed ${describe(exact, exact.id)}`;
-  let text = message(r.message);
-  // The blocker is one of the skipped change's dependencies, so only those ids need looking for.
-  for (const id of byId.get(r.changeId)?.dependsOn ?? []) {
-    const dep = byId.get(id);
-    if (dep && text.includes(id)) text = text.split(id).join(describe(dep, id));
-  }
-  return text;
-}
-
 /**
- * An error names the operation it came from; the line already says it (`create playbook "X": …`),
- * also when the operation spells the kind in words (`publish custom term "X"`).
+ * An error names the operation it came from; the line already says which change it is (`create
+ * playbook "X": …`), also when the operation spells the kind in words (`publish custom term "X"`)
+ * or is another step of the same change (a rename sent as `update playbook "New"`).
  */
-function withoutPrefix(text: string, what: string): string {
-  const inWords = what.replace(/^(\S+ )([a-z]+(?:-[a-z]+)+) /, (_all, action: string, kind: string) => `${action}${kind.replace(/-/g, ' ')} `);
-  for (const w of [what, inWords]) if (text.startsWith(`${w}: `)) return text.slice(w.length + 2);
+function withoutPrefix(text: string, c: Change | undefined): string {
+  if (!c) return text;
+  const labels = [changeLabel(c), renamedFrom(c)?.label].filter((l): l is string => l !== undefined);
+  // A write only: `read playbook "X": …` says which step failed (the read after a create).
+  const m = /^(?:create|update|rename|publish|delete|archive|upload|invite) ([a-z ]+?) "(.*?)": /s.exec(text);
+  if (m && m[1]!.replace(/ /g, '-') === c.kind && labels.includes(m[2]!)) return text.slice(m[0].length);
+  if (isSingleton(c)) for (const w of [`${c.action} ${c.kind}`]) if (text.startsWith(`${w}: `)) return text.slice(w.length + 2);
   return text;
 }
 
@@ -57,10 +42,10 @@ function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint, sh
   if (r.status === 'failed') {
     const part = r.written ? `\n    ${paint('yellow', 'live already:')} ${r.written.join(', ')} (written before the failure)` : '';
     const hint = r.hint && !shared.has(r.hint) ? `\n    hint: ${message(r.hint)}` : '';
-    return `${paint('red', '✗')} ${what}: ${message(withoutPrefix(r.message ?? 'failed', describe(byId.get(r.changeId), r.changeId)))}${part}${hint}`;
+    return `${paint('red', '✗')} ${what}: ${message(withoutPrefix(r.message ?? 'failed', byId.get(r.changeId)))}${part}${hint}`;
   }
   if (r.status === 'not-started') return `${paint('yellow', '-')} not started: ${what}`;
-  return `${paint('yellow', '-')} skipped ${what}: ${skipReason(r, byId)}`;
+  return `${paint('yellow', '-')} skipped ${what}: ${message(skippedBecause(r, byId))}`;
 }
 
 export function renderApplyReportText(plan: Plan, report: ApplyReport, opts: { color: boolean }): string {

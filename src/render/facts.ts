@@ -5,7 +5,8 @@
  */
 import { DIRECTION_LABEL } from '../engine/direction.js';
 import { guardWarning } from '../engine/guard.js';
-import { CREATE_ACTIONS, type Action, type Change, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
+import { CREATE_ACTIONS, type Action, type Change, type ChangeResult, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
+import { quote } from './value.js';
 
 export interface KindTitle {
   name: KindName;
@@ -91,6 +92,23 @@ export function renamedFrom(c: Change): { label: string; field: string } | undef
   const f = c.fields.find((x) => typeof x.before === 'string' && x.after === c.name) ?? c.fields[0];
   if (!f || typeof f.before !== 'string') return undefined;
   return { label: c.parent ? `${c.parent.key}/${f.before}` : f.before, field: f.field };
+}
+
+/** A change as the plan showed it: `update playbook "NDA"`, a rename `rename playbook "Old" → "New"`. */
+export function changeHeadline(c: Change): string {
+  const from = renamedFrom(c);
+  if (from) return `${c.action} ${c.kind} ${quote(from.label)} → ${quote(changeLabel(c))}`;
+  return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${quote(changeLabel(c))}`;
+}
+
+/** Why a change was skipped, naming the failed change (and the one between) as the plan showed them. */
+export function skippedBecause(r: ChangeResult, byId: ReadonlyMap<string, Change>): string {
+  const shown = (id: string): string => {
+    const c = byId.get(id);
+    return c ? changeHeadline(c) : quote(id);
+  };
+  if (r.blockedBy) return `depends on ${shown(r.blockedBy.failed)}, which failed${r.blockedBy.through ? ` (through ${shown(r.blockedBy.through)})` : ''}`;
+  return r.message ?? 'depends on a change that did not complete';
 }
 
 /** Field lines a change shows: creates their values, deletes only when asked, renames minus the name. */

@@ -7,6 +7,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
+import { skippedBecause } from './facts.js';
 
 /** C1 controls (U+007F–U+009F) and the line separators, escaped: see `jsonText`. */
 function escapeControls(json: string): string {
@@ -68,6 +69,8 @@ export interface ApplyResultJson {
   name: string | null;
   status: ResultStatus;
   message?: string;
+  /** For a skipped change: the id of the failed change it depended on. */
+  blocked_by?: string;
   /** For a failed change: what to do about it, as the error said. */
   hint?: string;
   note?: string;
@@ -109,7 +112,8 @@ export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJso
         key: c?.key ?? null,
         name: c?.name ?? null,
         status: r.status,
-        ...(r.message !== undefined ? { message: r.message } : {}),
+        // A skip names what failed as the plan showed it, and by id for scripts.
+        ...(r.blockedBy ? { message: skippedBecause(r, byId), blocked_by: r.blockedBy.failed } : r.message !== undefined ? { message: r.message } : {}),
         ...(r.hint !== undefined ? { hint: r.hint } : {}),
         ...(r.note !== undefined ? { note: r.note } : {}),
         ...(r.written ? { written_fields: r.written } : {}),

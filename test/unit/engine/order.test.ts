@@ -38,8 +38,8 @@ describe('order: what a change needs exists first', () => {
   });
 
   it('publishes a custom term\'s new version before a custom template that links to it is sent, which then waits on it (a failed publish skips it)', () => {
-    const template = change('create', 'custom-template', 'Consulting', { refs: [{ kind: 'custom-term', key: 'Fees' }] });
-    const edited = change('publish', 'custom-template', 'Services', { refs: [{ kind: 'custom-term', key: 'Fees' }] });
+    const template = change('create', 'custom-template', 'Consulting', { refs: [{ kind: 'custom-term', key: 'Fees', field: 'custom_term' }] });
+    const edited = change('publish', 'custom-template', 'Services', { refs: [{ kind: 'custom-term', key: 'Fees', field: 'custom_term' }] });
     const term = change('publish', 'custom-term', 'Fees');
     const { changes } = order([template, edited, term]);
     expect(byId(changes, 'create:custom-template:Consulting').dependsOn).toEqual(['publish:custom-term:Fees']);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyReport } from '../../../src/engine/types.js';
 import { renderApplyReportText, renderDiagnosticsText } from '../../../src/render/text.js';
+import { applyReportJson } from '../../../src/render/json.js';
 import { change, plan } from './fixtures.js';
 
 describe('renderApplyReportText', () => {
@@ -73,13 +74,40 @@ describe('renderApplyReportText', () => {
     expect(text).toContain('✗ create playbook "X": review service POST /v1/playbooks failed with HTTP 500\n');
   });
 
+  it('names a failed rename\'s other step once, and a skip through it as the plan showed the rename', () => {
+    const rename = change('rename', 'playbook', 'P3', { fields: { name: ['P1', 'P3'] } });
+    const created = change('create', 'playbook', 'P1');
+    const rule = change('create', 'rule', 'P1/R', { parent: 'P1' });
+    const report: ApplyReport = {
+      results: [
+        { changeId: rename.id, status: 'failed', ms: 5, message: 'update playbook "P3": review service PATCH /v1/playbooks/pb-1 failed with HTTP 422' },
+        { changeId: created.id, status: 'skipped', ms: 0, message: `depends on ${rename.id}, which failed`, blockedBy: { failed: rename.id } },
+        { changeId: rule.id, status: 'skipped', ms: 0, message: `depends on ${rename.id}, which failed (through ${created.id})`, blockedBy: { failed: rename.id, through: created.id } },
+      ],
+      done: 0,
+      failed: 1,
+      skipped: 2,
+      ms: 5,
+    };
+    const text = renderApplyReportText(plan([rename, created, rule]), report, { color: false });
+    expect(text).toContain('✗ rename playbook "P1" → "P3": review service PATCH /v1/playbooks/pb-1 failed with HTTP 422\n');
+    expect(text).toContain('- skipped create playbook "P1": depends on rename playbook "P1" → "P3", which failed\n');
+    expect(text).toContain('- skipped create rule "P1/R": depends on rename playbook "P1" → "P3", which failed (through create playbook "P1")\n');
+    const json = applyReportJson(plan([rename, created, rule]), report);
+    expect(json.results.map((r) => [r.message, r.blocked_by])).toEqual([
+      ['update playbook "P3": review service PATCH /v1/playbooks/pb-1 failed with HTTP 422', undefined],
+      ['depends on rename playbook "P1" → "P3", which failed', rename.id],
+      ['depends on rename playbook "P1" → "P3", which failed (through create playbook "P1")', rename.id],
+    ]);
+  });
+
   it('prints one line per result and the totals', () => {
     const report: ApplyReport = {
       results: [
         { changeId: 'create:playbook:X', status: 'done', ms: 120 },
         { changeId: 'update:rule:A/B', status: 'failed', message: 'update rule "A/B": review service: 422 Unprocessable\ndetail: name is taken', ms: 80 },
-        { changeId: 'create:rule:A/C', status: 'skipped', message: 'depends on update:rule:A/B, which did not complete', ms: 0 },
-        { changeId: 'create:rule:A/D', status: 'skipped', message: 'create:rule:A/C', ms: 0 },
+        { changeId: 'create:rule:A/C', status: 'skipped', message: 'depends on update:rule:A/B, which failed', blockedBy: { failed: 'update:rule:A/B' }, ms: 0 },
+        { changeId: 'create:rule:A/D', status: 'skipped', message: 'depends on update:rule:A/B, which failed (through create:rule:A/C)', blockedBy: { failed: 'update:rule:A/B', through: 'create:rule:A/C' }, ms: 0 },
       ],
       done: 1,
       failed: 1,
@@ -91,8 +119,8 @@ describe('renderApplyReportText', () => {
         '✓ create playbook "X" (120 ms)',
         '✗ update rule "A/B": review service: 422 Unprocessable',
         '    detail: name is taken',
-        '- skipped create rule "A/C": depends on update rule "A/B", which did not complete',
-        '- skipped create rule "A/D": depends on failed create rule "A/C"',
+        '- skipped create rule "A/C": depends on update rule "A/B", which failed',
+        '- skipped create rule "A/D": depends on update rule "A/B", which failed (through create rule "A/C")',
         '',
         'Apply finished with errors: 1 done, 1 failed, 2 skipped.',
         '',
