@@ -6,7 +6,9 @@
 import { liveText, normName, normText } from '../engine/normalize.js';
 import type { KindModule } from './kind.js';
 import { policyOf } from './support/policy.js';
-import { docSource, fieldSourcesAt, formerNamesAt } from './support/positions.js';
+import { docSource, fieldSourcesAt, formerNamesAt, problemAt } from './support/positions.js';
+import { quoteValue } from '../config/quote.js';
+import { SCRATCH_PREFIX } from '../testing/scratch-name.js';
 import { livePlaybooks } from './support/review-reads.js';
 import { freshSiblings } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -28,6 +30,12 @@ export const playbookKind: KindModule<'playbook'> = {
 
   toDesired(doc, diag) {
     const name = normName(doc.body.name);
+    if (name.startsWith(SCRATCH_PREFIX)) {
+      diag.error('reserved-name', `playbook ${quoteValue(name)} starts with ${quoteValue(SCRATCH_PREFIX)}, which names the scratch playbooks docket test makes`, {
+        ...problemAt(doc, '/name'),
+        hint: 'give it another name: plan, drift, pull and export leave scratch playbooks out',
+      });
+    }
     const policy = policyOf(doc.body);
     return [
       {

@@ -14,7 +14,7 @@ import { normName } from '../engine/normalize.js';
 import type { Services } from '../kinds/kind.js';
 import { attributeReview, nameKey } from './match.js';
 import { reviewDone } from './poll.js';
-import { SCRATCH_PREFIX } from './digest.js';
+import { SCRATCH_PREFIX } from './scratch-name.js';
 import type { PlaybookSubject, SubjectRule } from '../kinds/support/test-subjects.js';
 import type { ReviewFacts } from './types.js';
 

@@ -13,10 +13,3 @@ export function playbookDigest(rules: readonly SubjectRule[]): string {
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return sha256(canonicalJson(shape));
 }
-
-/** Scratch playbooks carry this prefix, so a later run can find what a crashed one left. */
-export const SCRATCH_PREFIX = 'docket-test: ';
-
-export function scratchName(playbook: string, digest: string): string {
-  return `${SCRATCH_PREFIX}${playbook} @ ${digest.slice(0, 12)}`;
-}

@@ -9,7 +9,7 @@ import type { ReviewApi } from '../api/review.js';
 import { DocketError } from '../errors.js';
 import { scratchRuleBody, type PlaybookSubject, type SubjectRule } from '../kinds/support/test-subjects.js';
 import { mapLimit } from '../util/map-limit.js';
-import { SCRATCH_PREFIX, scratchName } from './digest.js';
+import { SCRATCH_PREFIX, scratchName } from './scratch-name.js';
 import { isLeftover, ownerText, type RunIdentity } from './run-owner.js';
 import { processAlive } from '../util/process-alive.js';
 

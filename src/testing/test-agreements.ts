@@ -8,7 +8,7 @@ import type { AgreementAttrs, AgreementsAgreements } from '../api/agreements.js'
 import type { ApiResource } from '../api/types.js';
 import { DocketError } from '../errors.js';
 import { mapLimit } from '../util/map-limit.js';
-import { SCRATCH_PREFIX } from './digest.js';
+import { SCRATCH_PREFIX } from './scratch-name.js';
 import { isLeftover, ownerText, type RunIdentity } from './run-owner.js';
 import { processAlive } from '../util/process-alive.js';
 

@@ -12,6 +12,7 @@ import { declaresLive, detailFilter } from './declared.js';
 import { isNotFound } from './gone.js';
 import { ApiError } from '../../errors.js';
 import { quoteValue } from '../../config/quote.js';
+import { isScratchPlaybook } from '../../testing/scratch-name.js';
 
 export interface MemberEntry {
   id: string;
@@ -34,8 +35,9 @@ export interface MemberDirectory {
   unidentified: { email: string; name: string | null }[];
 }
 
+/** The live playbooks, but the scratch ones a `docket test` run makes and archives (never undeclared, pruned or pulled). */
 export function livePlaybooks(ctx: FetchContext): Promise<ApiResource<PlaybookAttrs>[]> {
-  return ctx.memo('review:playbooks', () => ctx.services.review().listPlaybooks());
+  return ctx.memo('review:playbooks', async () => (await ctx.services.review().listPlaybooks()).filter((p) => !isScratchPlaybook(p.attributes.name, p.attributes.description)));
 }
 
 export function reviewOrganization(ctx: FetchContext): Promise<ApiResource<OrganizationAttrs>> {
