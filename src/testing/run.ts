@@ -198,7 +198,7 @@ class Reviews {
     const previous = known?.result;
     const result = (async (): Promise<Runs> => {
       const have = previous ? await previous : undefined;
-      return this.collect(key, c, variant, contract, needed, have && 'facts' in have ? have.facts : undefined);
+      return this.collect(key, c, variant, contract, needed, have && 'facts' in have ? have : undefined);
     })();
     this.byKey.set(id, { needed, result });
     return result;
@@ -228,10 +228,13 @@ class Reviews {
   /** Each contract file read once a run, however many cases and variants name it. */
   private readonly contractFiles = new Map<string, { sha: string; bytes: Uint8Array; file: string } | { error: string }>();
 
-  private async collect(key: CacheKey, c: PlaybookCase, variant: Variant, contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, needed: number, fresh?: ReviewFacts[]): Promise<Runs> {
+  /** `earlier`: what an earlier case of the same key got this run (it may have needed fewer runs than the cache holds). */
+  private async collect(key: CacheKey, c: PlaybookCase, variant: Variant, contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, needed: number, earlier?: { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' }): Promise<Runs> {
     const ctx = this.ctx;
-    const cached = fresh ?? (ctx.readCache ? await ctx.cache.get(key) : []);
-    if (cached.length >= needed) return { facts: cached.slice(0, needed), source: fresh ? 'live' : 'cache' };
+    const recorded = ctx.readCache ? await ctx.cache.get(key) : [];
+    // Whichever holds more: an earlier case's runs are the cache's first ones, or ones this run made and recorded.
+    const cached = earlier && earlier.facts.length >= recorded.length ? earlier.facts : recorded;
+    if (cached.length >= needed) return { facts: cached.slice(0, needed), source: cached === earlier?.facts ? earlier.source : 'cache' };
     if (!ctx.services) return { skipped: `not in the cache (${cached.length} of ${needed} run${needed === 1 ? '' : 's'} recorded for this contract, playbook digest ${key.playbook_digest.slice(0, 12)} and review type ${key.review_type})` };
     if (ctx.signal.aborted) return { error: 'interrupted before its reviews started' };
     const asked: string[] = [];
@@ -254,7 +257,8 @@ class Reviews {
       });
       const all = [...cached, ...made];
       await ctx.cache.put(key, all);
-      return { facts: all, source: cached.length > 0 ? 'mixed' : 'live' };
+      const allLive = cached.length === 0 || (cached === earlier?.facts && earlier.source === 'live');
+      return { facts: all, source: allLive ? 'live' : 'mixed' };
     } catch (error) {
       if (error instanceof DocketError) return { error: withHint(error), evidence: asked };
       throw error;

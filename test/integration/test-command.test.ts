@@ -176,3 +176,32 @@ describe('test files in docket validate', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('cases of one contract that ask for different numbers of runs', () => {
+  it('share the recorded runs: the next run reviews nothing, and --replay-only replays both, whichever comes first', async () => {
+    const dir = await example();
+    const cases = (first: string, second: string) =>
+      `kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n${[first, second].map((c) => `  - ${c}\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: SummaryReview\n    expect:\n      flags: { count: { max: 0 } }\n`).join('')}`;
+    await writeFile(join(dir, 'tests/inbound-nda.test.yaml'), cases('name: once', 'name: thrice\n    repeat: 3'));
+    const run = (...flags: string[]) => runCli(['test', '-C', dir, '--emulator', '--target', NDA, ...flags]);
+    expect((await run()).code).toBe(0);
+    const reviews = async () => Object.keys((await stateOf(dir)).reviews).length;
+    const made = await reviews();
+    expect(made).toBe(3);
+    const again = await run();
+    expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('PASS  thrice (3/3 runs passed, replayed)')]);
+    expect(await reviews()).toBe(made);
+    // The case needing more runs first, then the other: the same.
+    await writeFile(join(dir, 'tests/inbound-nda.test.yaml'), cases('name: thrice\n    repeat: 3', 'name: once'));
+    for (const flags of [[], ['--replay-only']]) {
+      const replayed = await run(...flags);
+      expect([replayed.code, replayed.stdout]).toEqual([0, expect.stringContaining('PASS  once (replayed)')]);
+      expect(replayed.stdout).not.toContain('SKIP');
+    }
+    await writeFile(join(dir, 'tests/inbound-nda.test.yaml'), cases('name: once', 'name: thrice\n    repeat: 3'));
+    const replayOnly = await run('--replay-only');
+    expect([replayOnly.code, replayOnly.stdout]).toEqual([0, expect.stringContaining('PASS  thrice (3/3 runs passed, replayed)')]);
+    expect(replayOnly.stdout).not.toContain('SKIP');
+    expect(await reviews()).toBe(made);
+  });
+});
