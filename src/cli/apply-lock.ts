@@ -42,9 +42,19 @@ export interface ApplyLockOptions {
   checkout?: string;
   /** Told once when the lock is busy and the apply waits for it. */
   onWait?: (holder: ApplyLockHolder) => void;
+  /** The command taking it and its flag that sets the wait, for the hints (`apply`, `--lock-timeout` by default). */
+  takenBy?: LockTaker;
   sleep?: (ms: number) => Promise<void>;
   signal?: AbortSignal;
 }
+
+/** Who takes the lock: `docket test --emulator` waits within its whole run's `--timeout`. */
+export interface LockTaker {
+  command: string;
+  waitFlag: string;
+}
+
+const APPLY: LockTaker = { command: 'apply', waitFlag: '--lock-timeout' };
 
 export function applyLockPath(root: string): string {
   return workPath(root, APPLY_LOCK_FILE);
@@ -99,7 +109,7 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
       if (await takeOverStale(path, holder)) continue;
       // Busy: another apply is taking it over this instant (then it holds it), or one killed while
       // it did left its folder, which ages out: waited for as for a holder, within --lock-timeout.
-      if (givingUp()) throw busyTakingOver(path, options.timeoutMs);
+      if (givingUp()) throw busyTakingOver(path, options.timeoutMs, options.takenBy ?? APPLY);
       await sleep(20);
       continue;
     }
@@ -109,7 +119,7 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
       await sleep(100);
       continue;
     }
-    if (givingUp()) throw busy(path, holder, options.timeoutMs, options.checkout);
+    if (givingUp()) throw busy(path, holder, options.timeoutMs, options.checkout, options.takenBy ?? APPLY);
     if (!told && holder) options.onWait?.(holder);
     told = true;
     await sleep(Math.min(500, Math.max(10, giveUpAt - Date.now())));
@@ -293,25 +303,25 @@ function isStale(holder: ApplyLockHolder): boolean {
 }
 
 /** The lock's holder is gone, and another apply is taking it over (or one killed while it did left its folder). */
-function busyTakingOver(path: string, timeoutMs: number): DocketError {
+function busyTakingOver(path: string, timeoutMs: number, by: LockTaker): DocketError {
   return new DocketError(
     'apply-locked',
     `another docket apply is taking over ${path}, left by a process that no longer runs (${path}.takeover is there)${waited(timeoutMs)}`,
-    `run apply again in a few seconds (a takeover folder older than ${TAKEOVER_GRACE_MS / 1000} s is removed), or pass --lock-timeout 1m to wait`,
+    `run ${by.command} again in a few seconds (a takeover folder older than ${TAKEOVER_GRACE_MS / 1000} s is removed), or pass ${by.waitFlag} 1m to wait`,
   );
 }
 
-function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: number, checkout: string | undefined): DocketError {
+function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: number, checkout: string | undefined, by: LockTaker): DocketError {
   const elsewhere = holder?.checkout !== undefined && holder.checkout !== checkout ? `, in the checkout ${holder.checkout}` : '';
   const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.started}${elsewhere}` : 'a process docket cannot identify: the file is being written, or was left half-written';
   return new DocketError(
     'apply-locked',
     `another docket apply holds ${path} (${who})${waited(timeoutMs)}`,
     !holder
-      ? `run apply again in a few seconds (a lock left half-written is taken over), or pass --lock-timeout 5m to wait`
+      ? `run ${by.command} again in a few seconds (a lock left half-written is taken over), or pass ${by.waitFlag} 5m to wait`
       : holder.host !== hostname()
-        ? `wait for it, or pass --lock-timeout to wait longer; if no apply is running on ${holder.host}, delete ${path}`
-        : 'wait for it to finish, or pass --lock-timeout 5m to wait for it',
+        ? `wait for it, or pass ${by.waitFlag} to wait longer; if no apply is running on ${holder.host}, delete ${path}`
+        : `wait for it to finish, or pass ${by.waitFlag} 5m to wait for it`,
   );
 }
 
@@ -360,7 +370,7 @@ function waitedFor(holder: ApplyLockHolder, checkout: string | undefined, root: 
 }
 
 /** The apply lock, taken as holdingApplyLock takes it, for a caller that releases it itself (returned). */
-export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number; checkout?: string }): Promise<() => Promise<void>> {
+export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number; checkout?: string; takenBy?: LockTaker }): Promise<() => Promise<void>> {
   const interrupts = interruptsOf(io);
   // One checkout however its path is spelled (a linked home folder, /tmp and /private/tmp), as `root` is.
   const checkout = options.checkout === undefined ? undefined : realPathOrSelf(options.checkout);
@@ -370,6 +380,7 @@ export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: 
     root: options.root,
     timeoutMs: options.timeoutMs,
     signal: interrupts.signal,
+    ...(options.takenBy ? { takenBy: options.takenBy } : {}),
     ...(checkout ? { checkout } : {}),
     onWait: (h) => io.stderr(`Waiting for ${waitedFor(h, checkout, realPathOrSelf(options.root))} to finish (pid ${h.pid}, started ${h.started})…\n`),
   }).catch((error: unknown) => {

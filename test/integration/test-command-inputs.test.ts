@@ -4,6 +4,7 @@
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
 import { access, copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -513,5 +514,18 @@ describe('docket test with broken inputs', () => {
     // Checked first: no review is paid for a report that cannot be written.
     expect(doc.summary.cases).toBe(0);
     expect(doc.error?.message).toContain(`--junit ${join(dir, 'tests')} is a directory`);
+  });
+});
+
+describe('docket test --emulator while an apply holds the configuration', () => {
+  it('waits within its --timeout, and its hint names that flag, not apply\'s --lock-timeout', async () => {
+    const dir = await example();
+    await mkdir(join(dir, '.docket'), { recursive: true });
+    // A holder that runs (this process) on this machine.
+    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString() }));
+    const r = await runCli(['test', '-C', dir, '--emulator', '--timeout', '1s']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('still after waiting 1s');
+    expect(r.stderr).toContain('hint: wait for it to finish, or pass --timeout 5m to wait for it\n');
   });
 });
