@@ -6,7 +6,7 @@
  */
 import { errorText } from './error-text.js';
 import { Command, CommanderError } from 'commander';
-import { refuseRepeatedValues } from './options.js';
+import { checkFlagValues } from './options.js';
 import { ApiError, ConfigError, DocketError, InterruptedError, UsageError } from '../errors.js';
 import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
 import { escapeControl, stripControl } from '../render/sanitize.js';
@@ -152,7 +152,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       const command = await COMMANDS[name]!(context);
       program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) }));
     }
-    refuseRepeatedValues(program);
+    checkFlagValues(program);
     await program.parseAsync(args);
     // Output that never arrived (a full disk) is a failed run, whatever the command did.
     return exitCode === 0 && given.outputFailure?.() ? 1 : exitCode;

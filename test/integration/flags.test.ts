@@ -285,6 +285,18 @@ describe('flag values', () => {
     expect(r.stderr).toContain('--prune cannot be combined with a saved plan');
   });
 
+  it('a flag missing its value does not take the next flag as one (an unset variable): --out --emulator saved no plan to a file "--emulator", and ran against the services', async () => {
+    const envs = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const out = await run(['plan', '-C', envs, '--out', '--emulator']);
+    expect([out.code, out.stdout]).toEqual([1, '']);
+    expect(out.stderr).toContain(`option '--out <PLAN.json>' argument '--emulator' is invalid. needs a value, and the next word is the flag "--emulator"`);
+    for (const [flag, command] of [['--env', 'validate'], ['--target', 'plan'], ['--kind', 'drift']] as const) {
+      const r = await run([command, flag, '-C', envs]);
+      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`needs a value, and the next word is the flag "-C"`)]);
+    }
+    await expect(readdir(envs)).resolves.toEqual(['docket.yaml']);
+  });
+
   it('a flag that takes one value refuses a second, different one, before anything is read (a CI template appending its own --env)', async () => {
     const envs = await makeDir({ 'docket.yaml': 'version: 1\nenvironments:\n  staging: {}\n  production: {}\n' });
     const twice = await run(['plan', '-C', envs, '--env', 'staging', '--env', 'production', '--emulator']);
