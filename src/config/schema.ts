@@ -101,6 +101,9 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
 }
 
 /** The file type a name pattern asks for (`\.[pP][dD][fF]$` → `.pdf`), said instead of the pattern. */
+/** A definition file's name, in any letter case (`*.YAML` is read as a YAML file too). */
+const YAML_NAME_PATTERN = '\\.[yY][aA]?[mM][lL]$';
+
 function extensionIn(pattern: string): string | undefined {
   const letters = /^\\\.((?:\[[A-Za-z]{2}\]|[a-z0-9])+)\$$/.exec(pattern)?.[1];
   return letters === undefined ? undefined : `.${letters.replace(/\[(\w)\w\]/g, (_, c: string) => c.toLowerCase())}`;
@@ -161,6 +164,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       if (params.pattern === NOT_BLANK_PATTERN) return make('invalid-value', `${label} is required and must not be blank${gotValue(e.data)}`, pointer);
       if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${JSON.stringify(e.data)}`, pointer);
       if (params.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${JSON.stringify(e.data)}`, pointer);
+      if (params.pattern === YAML_NAME_PATTERN) return make('invalid-value', `${label} must name a .yaml or .yml file`, pointer);
       const extension = extensionIn(String(params.pattern));
       if (extension) return make('invalid-value', `${label} must name a ${extension} file`, pointer);
       return make('invalid-value', `${label} must match the pattern \`${String(params.pattern)}\``, pointer);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
-import { AGREEMENTS_DOCKET_YAML, CUSTOM_TEMPLATE_YAML, DEFINITION, TERM_MD } from './agreements-fixtures.js';
+import { AGREEMENTS_DOCKET_YAML, CUSTOM_TEMPLATE_YAML, DEFINITION, TERM_MD, docx } from './agreements-fixtures.js';
 
 afterAll(removeMadeDirs);
 
@@ -101,4 +101,17 @@ it('quotes a wrong value of an inline definition as written, as for a definition
     'templates/a.yaml:4:10 error invalid-value `title` must be a string, not an integer (written "0x10", which YAML reads as 16)',
     'templates/a.yaml:6:16 error invalid-value `heading` must be a string, not an integer (written "1e3", which YAML reads as 1000)',
   ]);
+});
+
+it('takes a definition file and a Word file named in any letter case, as it reads *.YAML files', async () => {
+  const dir = await makeDir({
+    'docket.yaml': AGREEMENTS_DOCKET_YAML,
+    'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace(/definition_file: \S+/, 'definition_file: CONSULTING.COVER.YAML'),
+    'templates/CONSULTING.COVER.YAML': DEFINITION,
+    'terms/consulting.yaml': 'kind: CustomTerm\nname: Consulting Terms\ndocx_file: TERMS.DOCX\n',
+    'terms/TERMS.DOCX': docx('terms'),
+  });
+  const result = await runCli(['validate', '-C', dir]);
+  expect([result.code, result.stderr]).toEqual([0, '']);
+  expect(result.stdout).toContain('The configuration is valid: 2 resources.');
 });

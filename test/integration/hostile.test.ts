@@ -80,6 +80,8 @@ const CASES: Case[] = [
   { name: 'a docx_file that is not a Word file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': 'plain text' }, at: 't.yaml:3 not-a-docx', says: 't.docx' },
   { name: 'an empty docx_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': '' }, at: 't.yaml:3 not-a-docx', says: 'empty' },
   { name: 'an attachment file that is no PDF by its name', files: { 'a.yaml': 'kind: Attachment\nname: A\nfile: docs\n' }, at: 'a.yaml:3 invalid-value', says: '`file` must name a .pdf file (got "docs")' },
+  { name: 'a definition file that is no YAML file by its name', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.txt\n' }, at: 't.yaml:3 invalid-value', says: '`definition_file` must name a .yaml or .yml file (got "t.cover.txt")' },
+  { name: 'a docx_file that is no Word file by its name', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.doc\n' }, at: 't.yaml:3 invalid-value', says: '`docx_file` must name a .docx file (got "t.doc")' },
   { name: 'a definition file that is a list', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': '- title: x\n' }, at: 't.cover.yaml:1 invalid-value', says: 'the document must be a mapping, not a list' },
   { name: 'a data file that is another resource', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: p.yaml\n', 'p.yaml': 'kind: Playbook\nname: P\n' }, at: 't.yaml:3 data-file-is-resource', says: 'p.yaml' },
   { name: 'plain http to a remote host', files: { 'docket.yaml': `${DOCKET}review:\n  url: http://api.example.com\n` }, at: 'docket.yaml:5 insecure-url', says: 'http://api.example.com', ownUrls: true },
