@@ -208,7 +208,9 @@ function undefinedAliasHint(name: string, state: WalkState): string {
     });
   }
   if (anchored) return `\`&${name}\` is in an earlier document of this file, and an anchor holds only within its document (up to the next \`---\`): define it in this one too, or write the value out`;
-  return `define \`&${name}\` on a value above this line`;
+  // `*Never* accept`: markdown emphasis, which YAML reads as an alias at the start of a value.
+  if (name.endsWith('*') || name.endsWith('_')) return 'YAML reads a value starting with `*` as an alias: quote the value if it is text';
+  return `define \`&${name}\` on a value above this line, or quote the value if it is text starting with \`*\``;
 }
 
 /** What the parser says of everything after a point where it lost the document's structure. */
@@ -476,7 +478,18 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   if (/^Missing directives-end/.test(message)) return 'a line starting with `%` is a YAML directive, which `---` must follow before the document; remove it, or add `---` under it (a file that is not YAML, such as a PDF, starts so too)';
   if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
+  // Text written as markdown (`@bob`, `` `code` ``, `%PDF`, `- accept` after a key): YAML reserves its first character.
+  const reserved = /^Plain value cannot start with (?:reserved|directive indicator) character (\S)/.exec(message);
+  if (reserved) return `YAML reserves ${reserved[1] === '`' ? 'the backtick' : `\`${reserved[1]}\``} at the start of a plain value: quote the value${quotedExample(rest)}`;
+  if (/^Unexpected block-seq-ind on same line with key/.test(message)) return `\`- \` after a key starts a list only on the next line: quote the value if it is text${quotedExample(rest)}`;
   return undefined;
+}
+
+/** ` (\`"…"\`)`: the rest of the line quoted, when it is short enough to show. */
+function quotedExample(rest: string): string {
+  const value = rest.trim();
+  if (value === '' || value.length > 60) return '';
+  return value.includes('`') ? ` (${JSON.stringify(value)})` : ` (\`${JSON.stringify(value)}\`)`;
 }
 
 /** The hint of an indentation slip, naming the line above that this one slipped from. */
