@@ -593,7 +593,9 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     const same = sameField(kind, d, l, field, state);
     const repoint = same && repointed(d, l, field, replaced);
     if (same && !repoint) continue;
-    const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : liveValue);
+    // A link to an object this plan renames away: shown by the name that object gets, not the same name twice.
+    const away = typeof liveValue === 'string' ? renamedAwayTo(d, l, field, state) : undefined;
+    const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : (away ?? liveValue));
     const after = shown(kind, field, desiredValue);
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     if (refused) {
@@ -660,12 +662,17 @@ function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: s
  * name, another object (rename term A to B and create a new A: a template naming A is re-pointed).
  */
 function pointsAway(d: DesiredResource, l: LiveResource, field: string, state: CompareState): boolean {
+  return renamedAwayTo(d, l, field, state) !== undefined;
+}
+
+/** The name this plan gives the object a reference points at live, when it is not the name the file gives. */
+function renamedAwayTo(d: DesiredResource, l: LiveResource, field: string, state: CompareState): string | undefined {
   const liveId = l.refIds?.[field];
-  if (typeof liveId !== 'string') return false;
+  if (typeof liveId !== 'string') return undefined;
   const claimed = state.claimedAs.get(liveId);
-  if (claimed === undefined) return false;
+  if (claimed === undefined) return undefined;
   const ref = d.refs.find((r) => r.field === field);
-  return ref !== undefined && claimed !== refKey(ref.kind, ref.key);
+  return ref !== undefined && claimed !== refKey(ref.kind, ref.key) ? claimed.slice(claimed.indexOf(':') + 1) : undefined;
 }
 
 /**

@@ -458,6 +458,8 @@ describe('custom templates', () => {
     expect(plan.stdout).toContain('~ rename custom-term "Consulting Terms" → "Consulting Terms 2019"');
     expect(plan.stdout).toContain('+ create custom-term "Consulting Terms"');
     expect(plan.stdout).toContain('custom-template "Consulting Agreement"');
+    // The link moves from the term renamed away, said by the name it gets, to the new one.
+    expect(plan.stdout).toContain('custom_term: "Consulting Terms 2019" → "Consulting Terms"');
     await applyOk(cli, dir);
     expect(customTemplate('Consulting Agreement')!.custom_term_id).toBe(term('Consulting Terms')!.id);
     expect(term('Consulting Terms 2019')!.id).toBe(old);
