@@ -374,6 +374,17 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       });
       return undefined;
     }
+    // `kind:` written with nothing after it: the key is there, its value is not.
+    if (isPlainObject(value) && value.kind === null) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'not-a-resource',
+        message: '`kind` has no value',
+        ...doc.positions.at('/kind'),
+        hint: `write the kind after \`kind:\` (one of ${kinds.join(', ')})`,
+      });
+      return undefined;
+    }
     // A list of resources (`- kind: Member`) reads as a list, not as the resources it holds: say so, not "no `kind`".
     const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
     const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === null || value === undefined ? undefined : `a single value (got ${typeof value === 'string' ? quoteValue(value) : showJson(value)})`;
@@ -399,7 +410,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     diagnostics.push({
       severity: 'error',
       code: 'unknown-kind',
-      message: test ? `${kind} is a test, and only files named *.test.yaml hold tests` : `unknown kind ${typeof kind === 'string' ? showName(kind) : showJson(kind)}${placeholder ? ': `kind` takes no placeholder' : typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
+      message: test ? `${kind} is a test, and only files named *.test.yaml hold tests` : `unknown kind ${typeof kind === 'string' ? showName(kind) : `${showJson(kind)} (\`kind\` is the name of one, such as \`Playbook\`)`}${placeholder ? ': `kind` takes no placeholder' : typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
       ...doc.positions.valueAt('/kind'),
       path: 'kind',
       hint: test ? `rename ${doc.file} to ${doc.file.replace(/(\.test|\.tests)?\.ya?ml$/i, '.test.yaml')}` : `${placeholder ? 'write the kind itself; ' : ''}kinds: ${kinds.join(', ')}`,

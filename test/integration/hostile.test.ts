@@ -80,6 +80,8 @@ const CASES: Case[] = [
   { name: 'a docx_file that is not a Word file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': 'plain text' }, at: 't.yaml:3 not-a-docx', says: 't.docx' },
   { name: 'an empty docx_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': '' }, at: 't.yaml:3 not-a-docx', says: 'empty' },
   { name: 'an attachment file that is no PDF by its name', files: { 'a.yaml': 'kind: Attachment\nname: A\nfile: docs\n' }, at: 'a.yaml:3 invalid-value', says: '`file` must name a .pdf file (got "docs")' },
+  { name: 'a kind with no value', files: { 'p.yaml': 'kind:\nname: P\n' }, at: 'p.yaml:1 not-a-resource', says: '`kind` has no value', hint: 'write the kind after `kind:`' },
+  { name: 'a kind that is a number', files: { 'p.yaml': 'kind: 5\nname: P\n' }, at: 'p.yaml:1 unknown-kind', says: 'unknown kind 5 (`kind` is the name of one, such as `Playbook`)' },
   // Rule text written as markdown: YAML reserves its first character; the hint says to quote it.
   { name: 'rule text starting with markdown emphasis', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: *Never* accept a perpetual term\n' }, at: 'p.yaml:5 yaml-undefined-alias', says: 'alias `*Never*` names no anchor', hint: 'YAML reads a value starting with `*` as an alias: quote the value if it is text' },
   { name: 'rule text starting with @', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: @legal review\n' }, at: 'p.yaml:5 yaml-syntax', says: '"@legal review"', hint: 'YAML reserves `@` at the start of a plain value: quote the value (`"@legal review"`)' },
