@@ -48,7 +48,21 @@ export function suggest(input: string, candidates: Iterable<string>): string | u
       bestDistance = distance;
     }
   }
-  return best;
+  return best ?? prefixOf(wanted, candidates, input);
+}
+
+/**
+ * Failing a typo, a word that begins the other (`warning` for `warn`, `Playbook` for `PlaybookTest`):
+ * the shorter of at least four letters, the longer at most twice as long.
+ */
+function prefixOf(wanted: string, candidates: Iterable<string>, input: string): string | undefined {
+  for (const candidate of candidates) {
+    if (candidate === input) continue;
+    const other = normalise(candidate);
+    const [shorter, longer] = other.length < wanted.length ? [other, wanted] : [wanted, other];
+    if (shorter.length >= 4 && longer.length <= 2 * shorter.length && longer.startsWith(shorter)) return candidate;
+  }
+  return undefined;
 }
 
 /** `, did you mean \`x\`?` or an empty string; meant to be appended to a message. */

@@ -14,6 +14,15 @@ describe('suggest', () => {
     expect(suggest('default-reviewer', ['name', 'default_reviewer'])).toBe('default_reviewer');
   });
 
+  it('failing a typo, suggests a word that begins the other, of four letters or more and at most twice as long', () => {
+    expect(suggest('warning', ['error', 'warn'])).toBe('warn');
+    expect(suggest('Playbook', ['PlaybookTest', 'TemplateTest'])).toBe('PlaybookTest');
+    expect(suggest('desc', ['name', 'description'])).toBeUndefined();
+    expect(suggest('env', ['environments'])).toBeUndefined();
+    // A typo still wins over a longer word it begins.
+    expect(suggest('rule', ['rules', 'ruleset'])).toBe('rules');
+  });
+
   it('suggests nothing for unrelated words', () => {
     expect(suggest('zebra', ['name', 'description', 'rules'])).toBeUndefined();
     expect(suggest('x', ['id'])).toBeUndefined();
