@@ -71,6 +71,8 @@ describe('buildDesired', () => {
     expect(diagnostics.items.map((d) => [d.severity, d.code, d.file])).toEqual([['warning', 'empty-organization', 'organization.yaml']]);
     // One whose `review:` is no mapping writes a key, wrongly: the schema's error is all there is to say.
     for (const review of [['a'], null, 'x']) expect((await build([resourceDoc('Organization', { review }, {}, 'organization.yaml')])).diagnostics.items).toEqual([]);
+    // Nor one whose keys are misspelt: each is the schema's error, and they are keys all the same.
+    expect((await build([resourceDoc('Organization', { review: { default_reviwer: 'a@b.example' }, agreements: { zip: '01067' } }, {}, 'organization.yaml')])).diagnostics.items).toEqual([]);
   });
 
   it('counts a name\'s characters as a person does: 200 emoji are 200 characters, not 400', async () => {
