@@ -344,7 +344,10 @@ class Checker {
     const set: OutcomeSet = typeof value === 'string' ? { in: [value] } : isPlainObject(value) && 'in' in value ? { in: listOf(value.in) } : { not_in: listOf(isPlainObject(value) ? value.not_in : undefined) };
     const values = 'in' in set ? set.in : set.not_in;
     values.forEach((v, i) => {
-      if (typeof v === 'string' && !KNOWN_OUTCOMES.includes(v)) {
+      // Playbook actions are written in capitals (`REJECT`): a known outcome in any case is that outcome.
+      const known = typeof v === 'string' ? KNOWN_OUTCOMES.find((k) => k === v.toLowerCase()) : undefined;
+      if (known !== undefined) values[i] = known;
+      else if (typeof v === 'string') {
         const pointer = typeof value === 'string' ? ptr : `${ptr}/${'in' in set ? 'in' : 'not_in'}/${i}`;
         this.warning('unknown-outcome', `outcome ${quoteValue(v)} is none of ${KNOWN_OUTCOMES.join(', ')}${didYouMean(v, KNOWN_OUTCOMES)}`, pointer, 'the service may use other values; this one is kept as written');
       }
@@ -378,7 +381,7 @@ function numberOr(value: unknown, otherwise: number): number {
 
 /** A list as written, of whatever it holds (each item is looked at by type). */
 function listOf(value: unknown): string[] {
-  return Array.isArray(value) ? (value as string[]) : [];
+  return Array.isArray(value) ? [...(value as string[])] : [];
 }
 
 /**

@@ -205,3 +205,14 @@ describe('cases of one contract that ask for different numbers of runs', () => {
     expect(await reviews()).toBe(made);
   });
 });
+
+describe('outcomes written as playbook actions are', () => {
+  it('known outcomes in any letter case (REJECT is reject): the case passes with no warning', async () => {
+    const dir = await example();
+    const file = join(dir, 'tests/inbound-nda.test.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('evaluation: { in: [reject, needs_review] }', 'evaluation: { in: [REJECT, Needs_Review] }').replace('evaluation: reject', 'evaluation: Reject'));
+    const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain('PASS  Louisiana governing law is not accepted');
+  });
+});
