@@ -48,13 +48,18 @@ export interface ApplyLockOptions {
   signal?: AbortSignal;
 }
 
-/** Who takes the lock: `docket test --emulator` waits within its whole run's `--timeout`. */
+/** Who takes the lock, and how to wait longer: `docket test --emulator` waits within its whole run's `--timeout`. */
 export interface LockTaker {
   command: string;
-  waitFlag: string;
+  /** `pass … to wait`, given how long this run waited. */
+  waitLonger: (waitedMs: number, suggested: string) => string;
 }
 
-const APPLY: LockTaker = { command: 'apply', waitFlag: '--lock-timeout' };
+/** apply waits for nothing by default (`--lock-timeout 0s`): a suggested wait is a start. */
+const APPLY: LockTaker = { command: 'apply', waitLonger: (_waited, suggested) => `--lock-timeout ${suggested}` };
+
+/** docket test's wait shares its run's time budget (30 minutes by default): only a longer one waits longer. */
+export const TEST_RUN: LockTaker = { command: 'test', waitLonger: (waited) => `a --timeout longer than ${formatDuration(waited)}` };
 
 export function applyLockPath(root: string): string {
   return workPath(root, APPLY_LOCK_FILE);
@@ -307,7 +312,7 @@ function busyTakingOver(path: string, timeoutMs: number, by: LockTaker): DocketE
   return new DocketError(
     'apply-locked',
     `another docket apply is taking over ${path}, left by a process that no longer runs (${path}.takeover is there)${waited(timeoutMs)}`,
-    `run ${by.command} again in a few seconds (a takeover folder older than ${TAKEOVER_GRACE_MS / 1000} s is removed), or pass ${by.waitFlag} 1m to wait`,
+    `run ${by.command} again in a few seconds (a takeover folder older than ${TAKEOVER_GRACE_MS / 1000} s is removed), or pass ${by.waitLonger(timeoutMs, '1m')} to wait`,
   );
 }
 
@@ -318,10 +323,10 @@ function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: numb
     'apply-locked',
     `another docket apply holds ${path} (${who})${waited(timeoutMs)}`,
     !holder
-      ? `run ${by.command} again in a few seconds (a lock left half-written is taken over), or pass ${by.waitFlag} 5m to wait`
+      ? `run ${by.command} again in a few seconds (a lock left half-written is taken over), or pass ${by.waitLonger(timeoutMs, '5m')} to wait`
       : holder.host !== hostname()
-        ? `wait for it, or pass ${by.waitFlag} to wait longer; if no apply is running on ${holder.host}, delete ${path}`
-        : `wait for it to finish, or pass ${by.waitFlag} 5m to wait for it`,
+        ? `wait for it, or pass ${by.waitLonger(timeoutMs, '5m')} to wait longer; if no apply is running on ${holder.host}, delete ${path}`
+        : `wait for it to finish, or pass ${by.waitLonger(timeoutMs, '5m')} to wait for it`,
   );
 }
 

@@ -90,20 +90,22 @@ export function withCommon(command: Command, opts: { dir?: boolean; env?: boolea
 }
 
 /**
- * Checks every value a flag takes, before its own parser: a flag is no value (`--out --emulator`,
- * `--env $ENV -C config` with ENV unset, took the next flag as the value and ran without it), and
- * a flag that takes one value refuses a second, different one (`--env staging --env production`,
- * a CI template appending its own: commander would quietly keep the last). Repeatable flags
- * (`--target`) and the same value twice are left alone.
+ * Checks every value a flag takes, before its own parser: one of the command's flags is no value
+ * (`--out --emulator`, `--env $ENV -C config` with ENV unset, took the next flag as the value and
+ * ran without it; other words starting with `-` are values, `--playbook=-Draft`), and a flag that
+ * takes one value refuses a second, different one (`--env staging --env production`, a CI template
+ * appending its own: commander would quietly keep the last). Repeatable flags (`--target`) and the
+ * same value twice are left alone.
  */
 export function checkFlagValues(command: Command): void {
+  const flags = new Set(command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined)));
   for (const option of command.options) {
     if (!(option.required || option.optional) || option.variadic) continue;
     const parse = option.parseArg;
     const repeatable = parse === collect;
     let first: string | undefined;
     option.argParser((value: string, previous: unknown) => {
-      if (/^--?[A-Za-z]/.test(value)) throw new InvalidArgumentError(`needs a value, and the next word is the flag ${JSON.stringify(value)} (is the variable that gives it unset? A file whose name starts with - is ./-name)`);
+      if (flags.has(value.split('=')[0]!)) throw new InvalidArgumentError(`needs a value, and the next word is the flag ${JSON.stringify(value)} (is the variable that gives it unset?)`);
       if (!repeatable && first !== undefined && first !== value) throw new InvalidArgumentError(`given twice (${JSON.stringify(first)}, then ${JSON.stringify(value)}): give it once`);
       first = value;
       return parse ? parse(value, previous) : value;

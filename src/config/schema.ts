@@ -100,10 +100,10 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
   );
 }
 
-/** The file type a name pattern asks for (`\.[pP][dD][fF]$` → `.pdf`), said instead of the pattern. */
 /** A definition file's name, in any letter case (`*.YAML` is read as a YAML file too). */
 const YAML_NAME_PATTERN = '\\.[yY][aA]?[mM][lL]$';
 
+/** The file type a name pattern asks for (`\.[pP][dD][fF]$` → `.pdf`), said instead of the pattern. */
 function extensionIn(pattern: string): string | undefined {
   const letters = /^\\\.((?:\[[A-Za-z]{2}\]|[a-z0-9])+)\$$/.exec(pattern)?.[1];
   return letters === undefined ? undefined : `.${letters.replace(/\[(\w)\w\]/g, (_, c: string) => c.toLowerCase())}`;

@@ -209,7 +209,7 @@ function undefinedAliasHint(name: string, state: WalkState): string {
   }
   if (anchored) return `\`&${name}\` is in an earlier document of this file, and an anchor holds only within its document (up to the next \`---\`): define it in this one too, or write the value out`;
   // `*Never* accept`: markdown emphasis, which YAML reads as an alias at the start of a value.
-  if (name.endsWith('*') || name.endsWith('_')) return 'YAML reads a value starting with `*` as an alias: quote the value if it is text';
+  if (name.endsWith('*')) return 'YAML reads a value starting with `*` as an alias: quote the value if it is text';
   return `define \`&${name}\` on a value above this line, or quote the value if it is text starting with \`*\``;
 }
 
@@ -487,7 +487,8 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
 
 /** ` (\`"…"\`)`: the rest of the line quoted, when it is short enough to show. */
 function quotedExample(rest: string): string {
-  const value = rest.trim();
+  // A comment after the value is not part of it.
+  const value = rest.replace(/\s+#.*$/, '').trim();
   if (value === '' || value.length > 60) return '';
   return value.includes('`') ? ` (${JSON.stringify(value)})` : ` (\`${JSON.stringify(value)}\`)`;
 }

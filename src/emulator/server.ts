@@ -21,6 +21,7 @@ import { controlRoutes, type EmulatorConfig, type EmulatorControls } from './rou
 import { ReviewScheduler } from './review-processing.js';
 import { reviewRoutes } from './routes/review.js';
 import { defaultSeed, type EmulatorSeed, type SeedOrganization } from './seed.js';
+import { emulatorOrganizationKey } from './identity.js';
 import { isMultipart, parseMultipart } from './multipart.js';
 import { RequestLog, type LoggedRequest } from './request-log.js';
 import { StatsCounter, type EmulatorStats } from './stats.js';
@@ -407,7 +408,10 @@ class EmulatorServer implements EmulatorControls {
   private openOrganization(path: string, key: string): void {
     const id = /^\/review\/v1\/organizations\/([0-9a-fA-F-]{36})(?:\/|$)/.exec(path)?.[1]?.toLowerCase();
     if (!this.template || !id || !this.template.api_keys.includes(key) || this.store.organization(id)) return;
-    this.store.addMissingOrganizations({ organizations: [{ ...this.template, id }] });
+    // The template's keys, but its own organization's key: the new organization gets one of its own.
+    const own = emulatorOrganizationKey(this.template.id);
+    const apiKeys = this.template.api_keys.map((k) => (k === own ? emulatorOrganizationKey(id) : k));
+    this.store.addMissingOrganizations({ organizations: [{ ...this.template, id, api_keys: apiKeys }] });
     void this.store.persist();
   }
 

@@ -191,10 +191,11 @@ export class EmulatorStore {
   addMissingKeys(seed: EmulatorSeed): boolean {
     let added = false;
     for (const so of seed.organizations) {
-      const org = this.state.organizations[so.id];
-      for (const key of org ? so.api_keys : []) {
-        if (org!.api_keys.includes(key)) continue;
-        org!.api_keys.push(key);
+      const org = this.organization(so.id);
+      if (!org) continue;
+      for (const key of so.api_keys) {
+        if (org.api_keys.includes(key)) continue;
+        org.api_keys.push(key);
         added = true;
       }
     }

@@ -1377,7 +1377,9 @@ function markedText(where: string): string {
 /**
  * Whether some values of the placeholders in `written` turn it into `wanted`: the text between
  * them is live's, in order. Found piece by piece, leftmost first (a rule text may use one variable
- * thousands of times, too many for a regular expression).
+ * thousands of times, too many for a regular expression). Each use is matched on its own, so a
+ * variable used twice may be said to explain two different values: the advice then is to change
+ * it, which shows the rest on the next pull; "edit by hand" is said only where no value could do.
  */
 export function variablesCouldGive(written: string, wanted: unknown): boolean {
   const pieces = written.split(/(?<!\$)\$\{(?:var|env)\.[^}]+\}/).map((piece) => piece.replaceAll('$${', '${'));

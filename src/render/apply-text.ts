@@ -1,18 +1,12 @@
 /** The terminal apply report: one line per result, then what was done, failed and skipped. */
 import type { ApplyReport, Change, ChangeResult, Plan } from '../engine/types.js';
-import { changeHeadline, changeLabel, isSingleton, renamedFrom, skippedBecause } from './facts.js';
+import { changeLabel, headlineOf, isSingleton, renamedFrom, skippedBecause } from './facts.js';
 import { painter, type Paint } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
-import { quote } from './value.js';
 
 export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** As the plan showed it: a rename says old → new. */
-function headline(c: Change | undefined, id: string): string {
-  return c ? changeHeadline(c) : quote(id);
 }
 
 /** Service messages can span lines; keep continuation lines under their result. */
@@ -27,16 +21,22 @@ function message(s: string): string {
  */
 function withoutPrefix(text: string, c: Change | undefined): string {
   if (!c) return text;
+  const prefix = operationPrefixes(c).find((p) => text.startsWith(p));
+  return prefix ? text.slice(prefix.length) : text;
+}
+
+/** A write only: `read playbook "X": …` says which step failed (the read after a create). */
+const WRITES = ['create', 'update', 'rename', 'publish', 'delete', 'archive', 'upload', 'invite'];
+
+function operationPrefixes(c: Change): string[] {
+  if (isSingleton(c)) return [`${c.action} ${c.kind}: `];
   const labels = [changeLabel(c), renamedFrom(c)?.label].filter((l): l is string => l !== undefined);
-  // A write only: `read playbook "X": …` says which step failed (the read after a create).
-  const m = /^(?:create|update|rename|publish|delete|archive|upload|invite) ([a-z ]+?) "(.*?)": /s.exec(text);
-  if (m && m[1]!.replace(/ /g, '-') === c.kind && labels.includes(m[2]!)) return text.slice(m[0].length);
-  if (isSingleton(c)) for (const w of [`${c.action} ${c.kind}`]) if (text.startsWith(`${w}: `)) return text.slice(w.length + 2);
-  return text;
+  const kinds = [c.kind, c.kind.replace(/-/g, ' ')];
+  return WRITES.flatMap((action) => kinds.flatMap((kind) => labels.map((label) => `${action} ${kind} "${label}": `)));
 }
 
 function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint, shared: ReadonlySet<string>): string {
-  const what = headline(byId.get(r.changeId), r.changeId);
+  const what = headlineOf(r.changeId, byId);
   const note = r.note && !shared.has(r.note) ? `\n    ${paint('yellow', 'note:')} ${message(r.note)}` : '';
   if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})${note}`;
   if (r.status === 'failed') {

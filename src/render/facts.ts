@@ -94,7 +94,12 @@ export function renamedFrom(c: Change): { label: string; field: string } | undef
   return { label: c.parent ? `${c.parent.key}/${f.before}` : f.before, field: f.field };
 }
 
-/** A change as the plan showed it: `update playbook "NDA"`, a rename `rename playbook "Old" → "New"`. */
+/** A change as the plan showed it: `update playbook "NDA"`, a rename `rename playbook "Old" → "New"`; its id quoted when the plan has no such change. */
+export function headlineOf(id: string, byId: ReadonlyMap<string, Change>): string {
+  const c = byId.get(id);
+  return c ? changeHeadline(c) : quote(id);
+}
+
 export function changeHeadline(c: Change): string {
   const from = renamedFrom(c);
   if (from) return `${c.action} ${c.kind} ${quote(from.label)} → ${quote(changeLabel(c))}`;
@@ -103,11 +108,7 @@ export function changeHeadline(c: Change): string {
 
 /** Why a change was skipped, naming the failed change (and the one between) as the plan showed them. */
 export function skippedBecause(r: ChangeResult, byId: ReadonlyMap<string, Change>): string {
-  const shown = (id: string): string => {
-    const c = byId.get(id);
-    return c ? changeHeadline(c) : quote(id);
-  };
-  if (r.blockedBy) return `depends on ${shown(r.blockedBy.failed)}, which failed${r.blockedBy.through ? ` (through ${shown(r.blockedBy.through)})` : ''}`;
+  if (r.blockedBy) return `depends on ${headlineOf(r.blockedBy.failed, byId)}, which failed${r.blockedBy.through ? ` (through ${headlineOf(r.blockedBy.through, byId)})` : ''}`;
   return r.message ?? 'depends on a change that did not complete';
 }
 

@@ -13,6 +13,11 @@ export interface RunIdentity {
 
 const OWNER = /run of pid (\d+) on (\S+) until (\S+?)\.?(\s|$)/;
 
+/** Whether the text names a run (as `ownerText` writes it), living or not. */
+export function namesARun(text: string | null | undefined): boolean {
+  return OWNER.test(text ?? '');
+}
+
 /** `one run of pid 42 on ci-7 until 2027-01-15T10:30:00.000Z`: what `isLeftover` reads back. */
 export function ownerText(run: RunIdentity): string {
   return `one run of pid ${run.pid} on ${run.host} until ${run.until.toISOString()}`;

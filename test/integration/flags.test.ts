@@ -295,6 +295,8 @@ describe('flag values', () => {
       expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`needs a value, and the next word is the flag "-C"`)]);
     }
     await expect(readdir(envs)).resolves.toEqual(['docket.yaml']);
+    // Another word starting with - is a value.
+    expect((await run(['validate', '-C', envs, '--env=-prod'])).stderr).toContain('unknown environment `-prod`');
   });
 
   it('a flag that takes one value refuses a second, different one, before anything is read (a CI template appending its own --env)', async () => {

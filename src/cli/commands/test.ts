@@ -36,14 +36,14 @@ import { didYouMean } from '../../config/suggest.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { failed } from '../../testing/outcome.js';
-import { runTests, type CompareTo } from '../../testing/run.js';
+import { importedFileSha, runTests, type CompareTo } from '../../testing/run.js';
 import type { TestFile, TestReport } from '../../testing/types.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../../util/atomic-write.js';
 import { junitKeyValues, redact } from '../redact.js';
 import { VERSION } from '../../version.js';
 import { annotatingProblems, annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
-import { takeApplyLock } from '../apply-lock.js';
+import { TEST_RUN, takeApplyLock } from '../apply-lock.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
@@ -333,7 +333,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
       // On the in-process emulator a run changes its state (a template brought up to date, reviews):
       // one apply or test at a time, as two processes would each save their own copy of it. Taken
       // once the inputs are known good, before the emulator reads its state.
-      if (opts.emulator) releaseApplyLock = await takeApplyLock(io, { root: workspace.config.project.root, timeoutMs: opts.timeout, takenBy: { command: 'test', waitFlag: '--timeout' } });
+      if (opts.emulator) releaseApplyLock = await takeApplyLock(io, { root: workspace.config.project.root, timeoutMs: opts.timeout, takenBy: TEST_RUN });
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
     // After the first Ctrl-C nothing the service refused or lost is sent again (the cleanup's own
@@ -557,7 +557,7 @@ async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: strin
   }
   // A local copy of another contract than the one reviewed: the lock, which recorded the upload, says so.
   const contract = made.case.contract as { imported_file?: string; sha256?: string };
-  const conflict = digest && contract.imported_file && contract.sha256 ? await contractStoreOf(s, Boolean(opts.emulator)).conflictOf(contract.sha256, contract.imported_file) : undefined;
+  const conflict = digest && contract.imported_file && contract.sha256 ? await contractStoreOf(s, Boolean(opts.emulator)).conflictOf(contract.sha256, contract.imported_file, (id) => importedFileSha(s.connection.services, id)) : undefined;
   if (conflict) throw new DocketError('contract-mismatch', `--contract ${quoteValue(opts.contract ?? '')} is not the contract review ${opts.review} read: ${conflict}`, 'pass the local copy of the contract that was reviewed');
   return made;
 }
