@@ -42,14 +42,18 @@ export class ContractStore {
    * (that digest uploaded as another id, or that id uploaded with another digest), if it does:
    * its reviews would be cached under another file's digest, and replayed for that file.
    */
-  async conflictOf(sha: string, id: string): Promise<string | undefined> {
+  async conflictOf(sha: string, id: string, shaOfId?: (id: string) => Promise<string | undefined>): Promise<string | undefined> {
     const target = this.target();
     // Not located (`--replay-only` against a URL, which reads no service): an id names one upload in
     // whatever organization, so every section's uploads tell whether it is another file's.
     if (!target) return idConflict(await (this.everyUpload ??= this.readEveryUpload()), sha, id);
     const files = await (this.known ??= this.read(target));
     const bySha = files[lockKey(ENTRY_KIND, sha)];
-    if (bySha && bySha.id !== id) return `sha256 ${sha} is the digest of ${bySha.file ?? 'a file'}, uploaded as imported file ${bySha.id}, not ${id}`;
+    // The same bytes uploaded twice (in the app and by docket) are two ids of one digest: the
+    // service, when it says the id's digest, tells that from a slip.
+    if (bySha && bySha.id !== id && (await shaOfId?.(id))?.toLowerCase() !== sha.toLowerCase()) {
+      return `sha256 ${sha} is the digest of ${bySha.file ?? 'a file'}, uploaded as imported file ${bySha.id}, not ${id}`;
+    }
     return idConflict(Object.entries(files), sha, id);
   }
 

@@ -207,7 +207,8 @@ class Reviews {
   private async contractOf(c: PlaybookCase): Promise<{ sha: string; bytes?: Uint8Array; file?: string; importedId?: string } | { error: string }> {
     if ('importedFile' in c.contract) {
       // The service does not say an imported file's digest: only this checkout's uploads can contradict it.
-      const conflict = await this.ctx.contracts.conflictOf(c.contract.sha256, c.contract.importedFile);
+      const services = this.ctx.services;
+      const conflict = await this.ctx.contracts.conflictOf(c.contract.sha256, c.contract.importedFile, services && ((id) => importedFileSha(services, id)));
       if (conflict) return { error: `${conflict}: correct the case's sha256 (docket test capture writes both)` };
       return { sha: c.contract.sha256, importedId: c.contract.importedFile };
     }
@@ -394,4 +395,15 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
 /** Why a case could not run, with what to do about it when the error says (a redirect's new URL, the key a 403 names). */
 function withHint(error: DocketError): string {
   return error.hint ? `${error.message} (hint: ${error.hint})` : error.message;
+}
+
+/** The digest the review service gives an imported file, if it gives one (a check only: a failed read says nothing). */
+export function importedFileSha(services: Services, id: string): Promise<string | undefined> {
+  return services
+    .review()
+    .getImportedFile(id)
+    .then(
+      (file) => (typeof file.attributes.sha256 === 'string' ? file.attributes.sha256 : undefined),
+      () => undefined,
+    );
 }

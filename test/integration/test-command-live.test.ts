@@ -91,6 +91,29 @@ describe('docket test against a standalone emulator', () => {
     return { reviewId, rule: flags.data[0]!.attributes.rule };
   }
 
+  it('runs a case naming another upload of the same bytes (the contract uploaded in the app too), and still refuses one of other bytes', async () => {
+    const dir = await example();
+    expect((await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env })).code).toBe(0);
+    const upload = async (bytes: Buffer, name: string): Promise<string> => {
+      const form = new FormData();
+      form.append('file', new Blob([bytes]), name);
+      const answer = await fetch(`${emu().env.DOCKET_REVIEW_URL}/v1/organizations/${DEFAULT_ORGANIZATION_ID}/imported_files`, { method: 'POST', headers: { authorization: `Bearer ${emu().env.DOCKET_API_KEY}` }, body: form });
+      return ((await answer.json()) as { data: { id: string } }).data.id;
+    };
+    const perpetual = await readFile(join(dir, 'tests/fixtures/nda-perpetual.docx'));
+    const sha = createHash('sha256').update(perpetual).digest('hex');
+    const again = await upload(perpetual, 'perpetual.docx');
+    const other = await upload(Buffer.concat([perpetual, Buffer.from('x')]), 'other.docx');
+    const caseOf = (id: string) => `kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: by id\n    contract: { imported_file: ${id}, sha256: ${sha} }\n    review_type: SummaryReview\n    expect:\n      flags: { includes: [Term] }\n`;
+    await writeFile(join(dir, 'tests/by-id.test.yaml'), caseOf(again));
+    const same = await runCli(['test', '-C', dir, 'tests/by-id.test.yaml'], { env: emu().env });
+    expect([same.code, same.stdout]).toEqual([0, expect.stringContaining('PASS  by id')]);
+    await writeFile(join(dir, 'tests/by-id.test.yaml'), caseOf(other));
+    const slip = await runCli(['test', '-C', dir, 'tests/by-id.test.yaml'], { env: emu().env });
+    expect(slip.code).toBe(1);
+    expect(slip.stdout).toContain(`is the digest of tests/fixtures/nda-perpetual.docx, uploaded as imported file`);
+  });
+
   it('captures a case from the decisions recorded on a review, which then passes', async () => {
     const dir = await example();
     const { reviewId } = await decidedReview(dir, 'confirmed');
