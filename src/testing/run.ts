@@ -89,6 +89,7 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
   } finally {
     await cleanupOf(ctx)(async () => {
       if (scratch) {
+        notes.push(...scratch.unkept);
         const left = await scratch.archiveAll();
         if (left.length > 0) notes.push(`could not archive ${left.map((n) => JSON.stringify(n)).join(', ')}; the next docket test archives it`);
         leftBehind.push(...left);

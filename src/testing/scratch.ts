@@ -7,7 +7,7 @@
  */
 import type { ReviewApi } from '../api/review.js';
 import { DocketError } from '../errors.js';
-import { scratchRuleBody, type PlaybookSubject, type SubjectRule } from '../kinds/support/test-subjects.js';
+import { scratchRuleBody, unkeptInScratch, type PlaybookSubject, type SubjectRule } from '../kinds/support/test-subjects.js';
 import { mapLimit } from '../util/map-limit.js';
 import { SCRATCH_PREFIX, scratchName } from './scratch-name.js';
 import { isLeftover, ownerText, type RunIdentity } from './run-owner.js';
@@ -31,6 +31,8 @@ export class ScratchPlaybooks {
   /** Names whose create got no answer (a hang, the time budget): the service may have made them. */
   private readonly unanswered = new Set<string>();
   private swept: Promise<string[]> | undefined;
+  /** Fields of scratch rules the service did not keep as sent: the run's notes say so. */
+  readonly unkept: string[] = [];
 
   constructor(
     private readonly api: ReviewApi,
@@ -76,6 +78,8 @@ export class ScratchPlaybooks {
     this.archive.set(created.id, name);
     const rules = await mapLimit(subject.rules, this.options.concurrency, async (rule) => {
       const live = await this.api.createRule(created.id, scratchRuleBody(rule), `${name}/${rule.name}`);
+      const unkept = unkeptInScratch(rule, live.attributes as unknown as Record<string, unknown>);
+      if (unkept) this.unkept.push(`${subject.name}: ${unkept}`);
       return { ...rule, id: live.id };
     });
     return { id: created.id, name, rules };

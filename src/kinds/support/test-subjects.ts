@@ -12,7 +12,8 @@ import type { TestKind } from '../../testing/names.js';
 import type { Services } from '../kind.js';
 import { customTemplateKind } from '../custom-template.js';
 import { playbookKind } from '../playbook.js';
-import { liveRuleTexts, reviewedPart, ruleKind } from '../rule.js';
+import { liveRuleTexts, reviewedPart, ruleKind, unkeptNote } from '../rule.js';
+import { showJson } from '../../config/quote.js';
 import { templateKind } from '../template.js';
 
 /** A rule as a review uses it: what the reviewer reads. `id` is known once it exists live. */
@@ -111,6 +112,18 @@ export function scratchRuleBody(rule: SubjectRule): Record<string, unknown> {
   const body: Record<string, unknown> = { name: rule.name, generate_summary: rule.generate_summary };
   for (const field of ['description', 'actions', 'questions'] as const) if (rule[field] !== null) body[field] = rule[field];
   return body;
+}
+
+/**
+ * What the service's answer to a scratch rule's create holds otherwise than sent (a service that
+ * drops what it does not document), as a note: the reviews then test the playbook without it.
+ */
+export function unkeptInScratch(rule: SubjectRule, answer: Record<string, unknown>): string | undefined {
+  let held: Record<string, unknown> | undefined;
+  unkeptNote(scratchRuleBody(rule), answer, (h) => (held = h));
+  if (!held) return undefined;
+  const fields = Object.entries(held).map(([field, value]) => `\`${field}\` (it holds ${showJson(value ?? null)})`);
+  return `the service did not keep ${fields.join(', ')} of rule ${quoteValue(rule.name)} as the files give it: the reviews test the playbook as the service holds it`;
 }
 
 /** A live playbook by name with its rules (ids included), or undefined. */

@@ -232,6 +232,20 @@ describe('without a users list', () => {
 });
 
 describe('rule fields the service drops without a word', () => {
+  it('docket test says which fields of a scratch rule the service did not keep: the reviews test the playbook as the service holds it', async () => {
+    t = await startVariant({ ruleFields: 'documented' });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\n',
+      'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: NEEDS REVIEW perpetual\n    generate_summary: false\n',
+      'tests/p.test.yaml': 'kind: PlaybookTest\nplaybook: P\ncases:\n  - name: any\n    contract: { file: c.txt }\n    review_type: SummaryReview\n    expect:\n      flags: { count: { max: 100 } }\n',
+      'tests/c.txt': 'This agreement is perpetual.\n',
+    });
+    const run = await cli('test', '-C', dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Note: P: the service did not keep `generate_summary` (it holds true) of rule "R" as the files give it: the reviews test the playbook as the service holds it');
+  });
+
   it('says so under the create and the update that sent them, and converges once the files leave them out', async () => {
     t = await startVariant({ ruleFields: 'documented' });
     const cli = cliWith(() => t!.env);
