@@ -28,6 +28,11 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   }
   // `https:///host` parses as https://host/: a slip that docket.yaml's schema refuses, refused here too (a DOCKET_*_URL variable).
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/\//.test(raw.trim())) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a third / after the scheme`, hint: 'write it as https://host, with two slashes' };
+  // A host of other letters (`bücher.example`) is a URL only once spelt in ASCII, as the editor's schema and a request spell it.
+  const host = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/.exec(raw.trim())?.[1] ?? '';
+  if (/[^\x20-\x7e]/.test(host)) {
+    return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a host written in other letters than ASCII`, hint: `write the host as a URL spells it: ${u.protocol}//${u.host}` };
+  }
   // Credentials in a URL would end up in plan headers and messages.
   if (u.username || u.password) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).

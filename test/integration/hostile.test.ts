@@ -92,6 +92,7 @@ const CASES: Case[] = [
   { name: 'a definition file that is a list', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': '- title: x\n' }, at: 't.cover.yaml:1 invalid-value', says: 'the document must be a mapping, not a list' },
   { name: 'a data file that is another resource', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: p.yaml\n', 'p.yaml': 'kind: Playbook\nname: P\n' }, at: 't.yaml:3 data-file-is-resource', says: 'p.yaml' },
   { name: 'plain http to a remote host', files: { 'docket.yaml': `${DOCKET}review:\n  url: http://api.example.com\n` }, at: 'docket.yaml:5 insecure-url', says: 'http://api.example.com', ownUrls: true },
+  { name: 'a URL whose host is not spelt in ASCII', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://bücher.example\n` }, at: 'docket.yaml:5 invalid-url', says: 'has a host written in other letters than ASCII', hint: 'write the host as a URL spells it: https://xn--bcher-kva.example', ownUrls: true },
   { name: 'credentials in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://me:secret@api.example.com\n` }, at: 'docket.yaml:5 invalid-url', says: 'user name or password', ownUrls: true, never: 'secret' },
   { name: 'a query string in a URL', files: { 'docket.yaml': `${DOCKET}review:\n  url: https://api.example.com/?key=x\n` }, at: 'docket.yaml:5 invalid-url', says: '"https://api.example.com/?…" must not have a query or fragment', ownUrls: true },
   // A token in a query is not quoted whatever else is wrong with the URL.
