@@ -271,7 +271,7 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
     case 'const':
       // `version: "1"`: the right digits as text, said as the type it is not.
       return typeof e.data === 'string' && typeof params.allowedValue === 'number' && e.data.trim() === String(params.allowedValue)
-        ? `must be the number ${formatConst(params.allowedValue)}, not text`
+        ? `must be the number ${formatConst(params.allowedValue)}, not text (written ${JSON.stringify(e.data)}: leave out the quotes)`
         : `must be ${formatConst(params.allowedValue)}`;
     case 'format':
       return `must be ${formatPhrase(String(params.format))}`;

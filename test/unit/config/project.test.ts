@@ -132,7 +132,7 @@ describe('docket.yaml', () => {
     const quoted = await load({ 'docket.yaml': lines('version: "${var.v}"', 'vars: { v: "1" }') });
     expect(quoted.diagnostics.map((d) => d.message)).toEqual(['`version` takes no placeholder (got "${var.v}")']);
     const text = await load({ 'docket.yaml': lines('version: "1"') });
-    expect(text.diagnostics.map((d) => d.message)).toEqual(['`version` must be the number 1, not text']);
+    expect(text.diagnostics.map((d) => d.message)).toEqual(['`version` must be the number 1, not text (written "1": leave out the quotes)']);
     // Nothing written is "empty", said once.
     const empty = await load({ 'docket.yaml': lines('version: 1', 'review:', '  url:') });
     expect(empty.diagnostics.map((d) => d.message)).toEqual(['`url` must be a string, not empty']);
