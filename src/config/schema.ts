@@ -34,7 +34,9 @@ export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefi
   for (const error of simplify(errors ?? [])) {
     if (options.unresolved?.has(error.instancePath) && error.keyword !== 'required' && error.keyword !== 'additionalProperties') continue;
     const d = toDiagnostic(error, options);
-    const key = `${d.code}|${d.line}|${d.col}|${d.message}`;
+    // A key written once and merged into several mappings (`<<: *base`) is one mistake, said at its line once.
+    const merged = d.code === 'unknown-key' && d.line !== undefined;
+    const key = `${d.code}|${d.line}|${d.col}|${merged ? '' : d.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(d);

@@ -38,6 +38,8 @@ interface Case {
   says: string;
   /** Words the hint under it must hold, when the hint is the point. */
   hint?: string;
+  /** How many errors validate counts in all, when that is the point (one mistake said once). */
+  errors?: number;
   setup?: (dir: string) => Promise<void>;
   /** The URL cases test docket.yaml's own URLs, which the environment would replace. */
   ownUrls?: boolean;
@@ -80,6 +82,7 @@ const CASES: Case[] = [
   { name: 'a docx_file that is not a Word file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': 'plain text' }, at: 't.yaml:3 not-a-docx', says: 't.docx' },
   { name: 'an empty docx_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': '' }, at: 't.yaml:3 not-a-docx', says: 'empty' },
   { name: 'an attachment file that is no PDF by its name', files: { 'a.yaml': 'kind: Attachment\nname: A\nfile: docs\n' }, at: 'a.yaml:3 invalid-value', says: '`file` must name a .pdf file (got "docs")' },
+  { name: 'an unknown key merged into several rules', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - &base\n    name: A\n    actions: ACCEPT\n    reviewr: x\n  - <<: *base\n    name: B\n  - <<: *base\n    name: C\n' }, at: 'p.yaml:7 unknown-key', says: 'unknown key `reviewr` in `rules[0]`, did you mean `reviewer`?', errors: 1 },
   { name: 'a kind with no value', files: { 'p.yaml': 'kind:\nname: P\n' }, at: 'p.yaml:1 not-a-resource', says: '`kind` has no value', hint: 'write the kind after `kind:`' },
   { name: 'a kind that is a number', files: { 'p.yaml': 'kind: 5\nname: P\n' }, at: 'p.yaml:1 unknown-kind', says: 'unknown kind 5 (`kind` is the name of one, such as `Playbook`)' },
   // Rule text written as markdown: YAML reserves its first character; the hint says to quote it.
@@ -196,6 +199,7 @@ describe('hostile and broken configurations', () => {
       expect(index, validate.stderr).toBeGreaterThanOrEqual(0);
       expect(lines[index]).toContain(c.says);
       if (c.hint) expect(lines[index + 1]).toContain(c.hint);
+      if (c.errors !== undefined) expect(validate.stderr).toContain(`\n${c.errors} error${c.errors === 1 ? '' : 's'}, `);
       const plan = await runCli(['plan', '-C', dir], { env: c.ownUrls ? { DOCKET_API_KEY: 'k' } : NOWHERE });
       expect(plan.code).toBe(1);
       expect(plan.stderr).toContain(` error ${code} `);
