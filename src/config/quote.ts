@@ -61,7 +61,8 @@ export function codePointOf(c: string): string {
 
 /** Each escaped as JSON escapes (a character past U+FFFF as its two halves, `\\udb40\\udc20`). */
 function escapeC1(json: string): string {
-  return json.replace(EACH_ESCAPED, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+  // A character beyond U+FFFF (a tag character) as one code point, not as the halves of its UTF-16 pair.
+  return json.replace(EACH_ESCAPED, (c) => (c.length === 2 ? `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 /** Short, one line, nothing to escape, and visible at both ends (an empty or blank name in backticks shows nothing): shown as written. */

@@ -18,7 +18,7 @@ describe('showName', () => {
 describe('quoteValue', () => {
   it('escapes what prints as nothing, past the Basic Multilingual Plane too, so a blank-looking value shows what it holds', () => {
     expect(quoteValue('\u034F')).toBe('"\\u034f"');
-    expect(quoteValue('a\u{E0020}b')).toBe('"a\\udb40\\udc20b"');
+    expect(quoteValue('a\u{E0020}b')).toBe('"a\\u{E0020}b"');
     expect(quoteValue('x\u200by\u00a0z')).toBe('"x\\u200by\\u00a0z"');
     expect(quoteValue('Café ✓')).toBe('"Café ✓"');
     expect(markInvisible('a\u{E0020}b')).toBe('a<U+E0020>b');
