@@ -222,7 +222,7 @@ const QUIET_LINE = /^[ \t]*(?:#.*)?\r?$/;
 export function readFiles(root: string, files: string[]): ReadText[] {
   return files.map((file) => {
     try {
-      return decodeStrict(readRegularFileSync(path.join(root, file)));
+      return decodeYaml(readRegularFileSync(path.join(root, file)));
     } catch (error) {
       return { unreadable: error };
     }
@@ -277,13 +277,22 @@ export function invalidUtf8(file: string, at: { line: number; col: number }): Di
   return { severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...at, hint: 'save the file as UTF-8' };
 }
 
-/** Line and column (in characters) of the first byte sequence that is not UTF-8. */
-function firstInvalid(bytes: Uint8Array): { line: number; col: number } {
+/**
+ * A YAML file's text: NUL is UTF-8 but no YAML, and a file full of them is UTF-16 saved without a
+ * byte-order mark, which would read as one value of NULs and letters.
+ */
+export function decodeYaml(bytes: Uint8Array): DecodedText {
+  return bytes.includes(0) ? { invalidAt: firstInvalid(bytes, true) } : decodeStrict(bytes);
+}
+
+/** Line and column (in characters) of the first byte sequence that is not UTF-8 (or the first NUL, when `stopAtNul`). */
+function firstInvalid(bytes: Uint8Array, stopAtNul = false): { line: number; col: number } {
   let line = 1;
   let col = 1;
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
+    if (b === 0 && stopAtNul) break;
     const size = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
     if (size === 0 || i + size > bytes.length) break;
     try {

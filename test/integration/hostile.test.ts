@@ -83,6 +83,7 @@ const CASES: Case[] = [
   { name: 'an empty docx_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': '' }, at: 't.yaml:3 not-a-docx', says: 'empty' },
   { name: 'an attachment file that is no PDF by its name', files: { 'a.yaml': 'kind: Attachment\nname: A\nfile: docs\n' }, at: 'a.yaml:3 invalid-value', says: '`file` must name a .pdf file (got "docs")' },
   { name: 'an unknown key merged into several rules', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - &base\n    name: A\n    actions: ACCEPT\n    reviewr: x\n  - <<: *base\n    name: B\n  - <<: *base\n    name: C\n' }, at: 'p.yaml:7 unknown-key', says: 'unknown key `reviewr` in `rules[0]`, did you mean `reviewer`?', errors: 1 },
+  { name: 'a resource file saved as UTF-16 without a byte-order mark', files: { 'p.yaml': Buffer.from('kind: Playbook\nname: P\n', 'utf16le') }, at: 'p.yaml:1 invalid-utf8', says: 'p.yaml is not valid UTF-8', hint: 'save the file as UTF-8' },
   { name: 'a kind with no value', files: { 'p.yaml': 'kind:\nname: P\n' }, at: 'p.yaml:1 not-a-resource', says: '`kind` has no value', hint: 'write the kind after `kind:`' },
   { name: 'a kind that is a number', files: { 'p.yaml': 'kind: 5\nname: P\n' }, at: 'p.yaml:1 unknown-kind', says: 'unknown kind 5 (`kind` is the name of one, such as `Playbook`)' },
   // Rule text written as markdown: YAML reserves its first character; the hint says to quote it.
