@@ -65,8 +65,34 @@ function prefixOf(wanted: string, candidates: Iterable<string>, input: string): 
   return undefined;
 }
 
+/** didYouMean for an e-mail address (see suggestAddress). */
+export function didYouMeanAddress(input: string, candidates: Iterable<string>): string {
+  const match = suggestAddress(input, candidates);
+  return match === undefined ? '' : `, did you mean \`${match}\`?`;
+}
+
 /** `, did you mean \`x\`?` or an empty string; meant to be appended to a message. */
 export function didYouMean(input: string, candidates: Iterable<string>, format: (s: string) => string = (s) => s): string {
   const match = suggest(input, candidates);
   return match === undefined ? '' : `, did you mean \`${format(match)}\`?`;
+}
+
+/**
+ * An e-mail address is close to another when one half is the same and the other a typo of it
+ * (`alcie@acme.example`, `alice@acme.exmaple`): a whole address compared at once finds
+ * `bob@acme.example` for `nobody@acme.example`, which is another person.
+ */
+export function suggestAddress(input: string, candidates: Iterable<string>): string | undefined {
+  const split = (a: string): [string, string] => {
+    const at = a.lastIndexOf('@');
+    return at < 0 ? [a, ''] : [a.slice(0, at).toLowerCase(), a.slice(at + 1).toLowerCase()];
+  };
+  const [local, domain] = split(input);
+  const all = [...candidates];
+  const sameDomain = all.filter((c) => split(c)[1] === domain);
+  const byLocal = suggest(local, sameDomain.map((c) => split(c)[0]));
+  if (byLocal !== undefined) return sameDomain.find((c) => split(c)[0] === byLocal);
+  const sameLocal = all.filter((c) => split(c)[0] === local);
+  const byDomain = suggest(domain, sameLocal.map((c) => split(c)[1]));
+  return byDomain === undefined ? undefined : sameLocal.find((c) => split(c)[1] === byDomain);
 }

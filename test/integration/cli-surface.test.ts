@@ -335,6 +335,9 @@ describe('did you mean, everywhere a name is looked up', () => {
     // At the value's column: the value is what is wrong.
     expect(plan.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names "alcie@acme.example"');
     expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
+    // Another person's address is no near miss (`bob@` is in `nobody@`).
+    await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: nobody@acme.example\n');
+    expect((await runCli(['plan', '-C', ref, '--emulator'])).stderr).not.toContain('did you mean');
     // In JSON with the path of the value, as validate gives every diagnostic at a value.
     const json = JSON.parse((await runCli(['plan', '-C', ref, '--emulator', '-o', 'json'])).stdout) as { diagnostics: { code: string; line: number; path?: string }[] };
     expect(json.diagnostics).toEqual([expect.objectContaining({ code: 'unknown-reference', line: 6, path: 'rules[0].reviewer' })]);

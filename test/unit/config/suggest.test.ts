@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, levenshtein, suggest } from '../../../src/config/suggest.js';
+import { didYouMean, levenshtein, suggest, suggestAddress } from '../../../src/config/suggest.js';
 
 describe('suggest', () => {
   it('computes edit distances', () => {
@@ -35,5 +35,13 @@ describe('suggest', () => {
   it('formats the suffix used in messages', () => {
     expect(didYouMean('legal_led', ['legal_lead'], (n) => `var.${n}`)).toBe(', did you mean `var.legal_lead`?');
     expect(didYouMean('zzz', ['legal_lead'])).toBe('');
+  });
+
+  it('suggests an address with one half the same and the other a typo of it, never another person', () => {
+    const users = ['bob@acme.example', 'alice@acme.example', 'legal-ops@acme.example'];
+    expect(suggestAddress('nobody@acme.example', users)).toBeUndefined();
+    expect(suggestAddress('alcie@acme.example', users)).toBe('alice@acme.example');
+    expect(suggestAddress('alice@acme.exmaple', users)).toBe('alice@acme.example');
+    expect(suggestAddress('alcie@acme.exmaple', users)).toBeUndefined();
   });
 });
