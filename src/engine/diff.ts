@@ -640,7 +640,9 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
       id: changeId('publish', kind.name, d.key),
       action: 'publish',
       fields: publishes,
-      refs: d.refs.filter((r) => publishes.some((u) => u.field === r.field)),
+      // Every reference a version holds, changed or not: a new version links to what it names as
+      // that object is when it is published (a custom template to its term's current version).
+      refs: d.refs.filter((r) => publishes.some((u) => u.field === r.field) || kind.versionedFields?.includes(r.field)),
       dependsOn: [...after, ...(updates.length > 0 ? [changeId(changeAction, kind.name, d.key)] : [])],
       source: sourceOf(publishes[0]!.field),
       irreversible: true,

@@ -414,6 +414,30 @@ describe('custom templates', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('publishes a template\'s new definition after the new text of the term it keeps linking, whatever the concurrency and the answer\'s delay', async () => {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    const edit = (n: number) =>
+      writeFiles(dir, {
+        'terms/consulting.md': `${TERM_MD}${n}. **Notice.** In writing.\n`,
+        'templates/consulting.cover.yaml': DEFINITION.replace('title: Consulting Agreement', `title: Consulting Agreement ${n}`),
+      });
+    await edit(3);
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 422, count: 1 });
+    const failed = await cli('apply', '-C', dir, '--auto-approve', '--concurrency', '16');
+    expect(failed.stdout).toContain('- skipped publish custom-template "Consulting Agreement": depends on publish custom-term "Consulting Terms", which failed');
+    expect(customTemplate('Consulting Agreement')!.versions).toHaveLength(1);
+    await applyOk(cli, dir, '--concurrency', '16');
+    // The term's answer late: the template still waits for it.
+    await edit(4);
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'late', delay_ms: 300, count: 1 });
+    await applyOk(cli, dir, '--concurrency', '16');
+    const latest = customTemplate('Consulting Agreement')!.versions.at(-1)!;
+    expect(latest.custom_term_version_number).toBe(term('Consulting Terms')!.versions.length);
+    await expectNoChanges(cli, dir);
+  });
+
   it('renaming linked terms renames only the terms: the template still points at the same object', async () => {
     await start();
     const dir = await project();
