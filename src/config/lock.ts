@@ -32,6 +32,7 @@ import { decodeStrict, linkOutside } from './discover.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
 import { LOCK_FILE, WORK_DIR } from './work-dir.js';
 import { UUID } from '../util/uuid.js';
+import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 
 export { LOCK_FILE };
 
@@ -167,6 +168,20 @@ export interface LockLocation {
 
 /** The target key of runs against the in-process emulator. */
 export const EMULATOR_TARGET = 'emulator';
+
+/**
+ * The in-process emulator's section for one organization: `emulator` for the one it seeds when
+ * docket.yaml names none, `emulator <id>` for another (each `--env` organization uploads its own
+ * attachments and Word terms, whose ids the others do not hold).
+ */
+export function emulatorLockTarget(organizationId: string | undefined): string {
+  return organizationId === undefined || organizationId.toLowerCase() === DEFAULT_ORGANIZATION_ID ? EMULATOR_TARGET : `${EMULATOR_TARGET} ${organizationId}`;
+}
+
+/** Whether a section is one of the in-process emulator's. */
+export function isEmulatorTarget(target: string): boolean {
+  return target === EMULATOR_TARGET || target.startsWith(`${EMULATOR_TARGET} `);
+}
 
 export function lockLocation(root: string, options: { emulator: boolean; environment?: string }): LockLocation {
   return { path: join(root, LOCK_FILE), root, label: LOCK_FILE, emulator: options.emulator, ...(options.environment ? { environment: options.environment } : {}) };
@@ -776,9 +791,9 @@ function legacyFiles(doc: LockDocument, location: LockLocation): Files | undefin
  */
 export async function resolveLockTarget(
   doc: LockDocument,
-  options: { emulator: boolean; agreementsUrl?: string; organizationId?: () => Promise<string> },
+  options: { emulator: boolean; emulatorOrganization?: string; agreementsUrl?: string; organizationId?: () => Promise<string> },
 ): Promise<string | undefined> {
-  if (options.emulator) return EMULATOR_TARGET;
+  if (options.emulator) return emulatorLockTarget(options.emulatorOrganization);
   if (!options.agreementsUrl) return undefined;
   if (options.organizationId) return agreementsTarget(options.agreementsUrl, await options.organizationId());
   const prefix = agreementsTarget(options.agreementsUrl, '');

@@ -8,6 +8,7 @@ import { startTestEmulator } from '../helpers/emulator.js';
 import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from '../../src/emulator/server.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { App } from '../helpers/app.js';
+import { ATTACHMENT_YAML, pdf } from './agreements-fixtures.js';
 
 afterAll(removeMadeDirs);
 
@@ -63,7 +64,9 @@ it('with --emulator, each environment\'s organization has its agreements objects
   const PRODUCTION_ORG = '22222222-2222-4222-8222-222222222222';
   const dir = await makeDir({
     'docket.yaml': `version: 1\nagreements: { actor: legal-ops@acme.example }\nvars: { label: Base }\nenvironments:\n  staging: { review: { organization_id: ${STAGING_ORG} }, vars: { label: Staging } }\n  production: { review: { organization_id: ${PRODUCTION_ORG} }, vars: { label: Production } }\n`,
-    'nda.yaml': 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters: { purpose: "Evaluating (${var.label})" }\n',
+    'nda.yaml': 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters: { purpose: "Evaluating (${var.label})" }\nattachments: [Security Exhibit]\n',
+    'security.yaml': ATTACHMENT_YAML,
+    'security.pdf': pdf('security'),
   });
   const run = (...args: string[]) => runCli([...args, '-C', dir, '--emulator']);
   expect((await run('apply', '--env', 'staging', '--auto-approve')).code).toBe(0);
@@ -71,6 +74,8 @@ it('with --emulator, each environment\'s organization has its agreements objects
   const production = await run('plan', '--env', 'production');
   expect(production.stdout).toContain('+ create template "Mutual NDA"');
   expect(production.stdout).not.toContain('Evaluating (Staging)');
+  // Its attachment is uploaded to it too: the staging upload's id is staging's, in a lock section of its own.
+  expect(production.stdout).toContain('+ upload attachment "Security Exhibit"');
   expect((await run('apply', '--env', 'production', '--auto-approve')).code).toBe(0);
   for (const env of ['staging', 'production']) expect((await run('plan', '--env', env, '--detailed-exitcode')).code).toBe(0);
 

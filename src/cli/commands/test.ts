@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Command, Option } from 'commander';
-import { agreementsTarget, EMULATOR_TARGET } from '../../config/lock.js';
+import { agreementsTarget, emulatorLockTarget } from '../../config/lock.js';
 import { applyPlan } from '../../engine/apply.js';
 import { hasChanges } from '../../engine/plan.js';
 import { sha256 } from '../../engine/canonical.js';
@@ -392,7 +392,7 @@ function contractStoreOf(s: Session, emulator: boolean): ContractStore {
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */
 function reviewLockTarget(s: Session, emulator: boolean): string | undefined {
-  if (emulator) return EMULATOR_TARGET;
+  if (emulator) return emulatorLockTarget(s.workspace.config.project.review.organization_id);
   const review = s.connection.target.review;
   if (review) return review.organization_id ? agreementsTarget(review.url, review.organization_id) : undefined;
   // Not connected (--replay-only): the section the configuration names, when it names the organization.
