@@ -195,7 +195,9 @@ class Reviews {
     const id = JSON.stringify(key);
     const known = this.byKey.get(id);
     // A case needing more runs than an earlier one with the same key waits for it, then adds its own.
-    if (known && known.needed >= needed) return known.result;
+    // One needing fewer takes the earlier one's runs; where it had too few recorded to replay, this
+    // case's own need is checked against the record.
+    if (known && known.needed >= needed) return known.result.then((r) => ('skipped' in r ? this.collect(key, c, variant, contract, needed) : r));
     const previous = known?.result;
     const result = (async (): Promise<Runs> => {
       const have = previous ? await previous : undefined;

@@ -203,6 +203,11 @@ describe('cases of one contract that ask for different numbers of runs', () => {
     expect([replayOnly.code, replayOnly.stdout]).toEqual([0, expect.stringContaining('PASS  thrice (3/3 runs passed, replayed)')]);
     expect(replayOnly.stdout).not.toContain('SKIP');
     expect(await reviews()).toBe(made);
+    // More runs asked for first than are recorded: that case is skipped, the one needing fewer replays.
+    await writeFile(join(dir, 'tests/inbound-nda.test.yaml'), cases('name: five\n    repeat: 5', 'name: once'));
+    const fewer = await run('--replay-only');
+    expect(fewer.stdout).toContain('SKIP  five: not in the cache (3 of 5 runs recorded');
+    expect(fewer.stdout).toContain('PASS  once (replayed)');
   });
 });
 
