@@ -15,3 +15,8 @@ export function shellWord(text: string): string {
   }
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A path as a shell word that no command reads as a flag (`-plan.json` as `./-plan.json`). */
+export function shellPath(path: string): string {
+  return shellWord(path.startsWith('-') ? `./${path}` : path);
+}

@@ -4,7 +4,7 @@
  * it is not stale. One apply per checkout at a time (`.docket/apply.lock`); a first Ctrl-C or
  * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
-import { shellWord } from '../../util/shell-word.js';
+import { shellPath, shellWord } from '../../util/shell-word.js';
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -353,7 +353,7 @@ async function checked(plan: Plan, s: Session, approved = false): Promise<Plan> 
 
 /** The commands that save this run's plan and apply it, with the flags that shape the plan (run from the same folder). */
 function savedPlanCommand(opts: { dir: string; emulator?: boolean; prune?: boolean; retryUncertain?: boolean; force?: boolean; adoptFiles?: boolean; target: string[] }, env: string | undefined): string {
-  const dir = opts.dir !== '.' ? ` -C ${shellWord(opts.dir)}` : '';
+  const dir = opts.dir !== '.' ? ` -C ${shellPath(opts.dir)}` : '';
   const words = (list: string[]): string => list.map((w) => ` ${shellWord(w)}`).join('');
   const shaping = [...(env !== undefined ? ['--env', env] : []), ...(opts.emulator ? ['--emulator'] : []), ...(opts.prune ? ['--prune'] : []), ...(opts.retryUncertain ? ['--retry-uncertain'] : []), ...opts.target.flatMap((t) => ['--target', t])];
   // What a saved plan still takes when it is applied.

@@ -4,7 +4,7 @@
  * `.docket/` to an existing .gitignore.
  */
 import { showPath } from '../../config/quote.js';
-import { shellWord } from '../../util/shell-word.js';
+import { shellPath, shellWord } from '../../util/shell-word.js';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -160,7 +160,7 @@ function table(rows: [string, string][]): string {
 }
 
 function nextSteps(dir: string): string {
-  const c = dir === '.' ? '' : ` -C ${shellWord(dir)}`;
+  const c = dir === '.' ? '' : ` -C ${shellPath(dir)}`;
   const steps: [string, string][] = [
     [`docket validate${c}`, 'check the files offline'],
     [`docket plan${c} --emulator`, 'the plan against a local emulator (no account needed)'],

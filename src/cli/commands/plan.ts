@@ -1,5 +1,5 @@
 /** `docket plan`: what apply would change, as text, JSON (the plan file) or a PR comment. */
-import { shellWord } from '../../util/shell-word.js';
+import { shellPath } from '../../util/shell-word.js';
 import { showPath } from '../../config/quote.js';
 import { removeStaleTemps, writeFileAtomic } from '../../util/atomic-write.js';
 import { rmSync } from 'node:fs';
@@ -66,8 +66,8 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       }
       await printPlan(io, plan, opts.output, { color: useColor(io, opts), verbose: Boolean(opts.verbose) });
       if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
-      const dir = opts.dir && opts.dir !== '.' ? ` -C ${shellWord(opts.dir)}` : '';
-      if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${showPath(opts.out)}; review it with: docket show ${shellWord(opts.out)}; apply it with: docket apply${dir} ${shellWord(opts.out)}\n`);
+      const dir = opts.dir && opts.dir !== '.' ? ` -C ${shellPath(opts.dir)}` : '';
+      if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${showPath(opts.out)}; review it with: docket show ${shellPath(opts.out)}; apply it with: docket apply${dir} ${shellPath(opts.out)}\n`);
       setExit(opts.detailedExitcode && hasChanges(plan) ? 2 : 0);
     });
 }
