@@ -31,7 +31,7 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   // A host of other letters (`bücher.example`) is a URL only once spelt in ASCII, as the editor's schema and a request spell it.
   const host = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/.exec(raw.trim())?.[1] ?? '';
   if (/[^\x20-\x7e]/.test(host)) {
-    return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a host written in other letters than ASCII`, hint: `write the host as a URL spells it: ${u.protocol}//${u.host}` };
+    return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a host written in other letters than ASCII`, hint: `write the host as a URL spells it: ${u.protocol}//${u.host}${u.pathname === '/' && !raw.trim().endsWith('/') ? '' : u.pathname}` };
   }
   // Credentials in a URL would end up in plan headers and messages.
   if (u.username || u.password) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
