@@ -98,7 +98,8 @@ export function withCommon(command: Command, opts: { dir?: boolean; env?: boolea
  * same value twice are left alone.
  */
 export function checkFlagValues(command: Command): void {
-  const flags = new Set(command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined)));
+  // commander's own help flag is none of `options`.
+  const flags = new Set(['-h', '--help', ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined))]);
   for (const option of command.options) {
     if (!(option.required || option.optional) || option.variadic) continue;
     const parse = option.parseArg;

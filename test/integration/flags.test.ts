@@ -291,6 +291,8 @@ describe('flag values', () => {
     expect([out.code, out.stdout]).toEqual([1, '']);
     expect(out.stderr).toContain(`option '--out <PLAN.json>' argument '--emulator' is invalid. needs a value, and the next word is the flag "--emulator"`);
     for (const [flag, command] of [['--env', 'validate'], ['--target', 'plan'], ['--kind', 'drift']] as const) {
+      const help = await run([command, '-C', envs, flag, '--help']);
+      expect([help.code, help.stderr]).toEqual([1, expect.stringContaining(`needs a value, and the next word is the flag "--help"`)]);
       const r = await run([command, flag, '-C', envs]);
       expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`needs a value, and the next word is the flag "-C"`)]);
     }
