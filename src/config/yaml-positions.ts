@@ -209,9 +209,11 @@ function undefinedAliasHint(name: string, state: WalkState): string {
   }
   if (anchored) return `\`&${name}\` is in an earlier document of this file, and an anchor holds only within its document (up to the next \`---\`): define it in this one too, or write the value out`;
   // `*Never* accept`: markdown emphasis, which YAML reads as an alias at the start of a value.
-  if (name.endsWith('*')) return 'YAML reads a value starting with `*` as an alias: quote the value if it is text';
+  if (name === '' || name.endsWith('*')) return ALIAS_AS_TEXT;
   return `define \`&${name}\` on a value above this line, or quote the value if it is text starting with \`*\``;
 }
+
+const ALIAS_AS_TEXT = 'YAML reads a value starting with `*` as an alias: quote the value if it is text';
 
 /** What the parser says of everything after a point where it lost the document's structure. */
 const PARSER_GAVE_UP: ReadonlySet<string> = new Set(['UNEXPECTED_TOKEN', 'BAD_INDENT', 'MISSING_CHAR']);
@@ -466,6 +468,8 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   }
   if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return lineThemUp(text, lineStart, doc);
   if (/^Unexpected scalar at node end/.test(message)) {
+    // `actions: *ACCEPT 3 years`: the alias's name ends at the space, and the rest is left over.
+    if (/(?:^|[:\-]\s+)\*\S+\s+$/.test(text.slice(lineStart, offset))) return ALIAS_AS_TEXT;
     // At the start of a line, the line itself is where the lines above left it: an indentation slip.
     if (text.slice(lineStart, offset).trim() !== '') return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
     return lineThemUp(text, lineStart, doc);
@@ -478,6 +482,10 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   if (/^Missing directives-end/.test(message)) return 'a line starting with `%` is a YAML directive, which `---` must follow before the document; remove it, or add `---` under it (a file that is not YAML, such as a PDF, starts so too)';
   if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
+  // `* ACCEPT` (a markdown bullet) and `& ACCEPT`: an alias or an anchor with no name.
+  if (/^(?:Alias|Anchor) cannot be an empty string/.test(message)) return `YAML reads a value starting with \`${message.startsWith('Alias') ? '*' : '&'}\` as ${message.startsWith('Alias') ? 'an alias' : 'an anchor'}: quote the value if it is text${quotedExample(rest)}`;
+  // `| ACCEPT` and `> ACCEPT`: a block scalar's text starts on the next line.
+  if (/^Not a YAML token/.test(message) && /[|>][+-]?\d?\s+$/.test(text.slice(lineStart, offset))) return 'a value after `|` or `>` starts on the next line, indented; or quote the value if `|` or `>` begins its text';
   // Text written as markdown (`@bob`, `` `code` ``, `%PDF`, `- accept` after a key): YAML reserves its first character.
   const reserved = /^Plain value cannot start with (?:reserved|directive indicator) character (\S)/.exec(message);
   if (reserved) return `YAML reserves ${reserved[1] === '`' ? 'the backtick' : `\`${reserved[1]}\``} at the start of a plain value: quote the value${quotedExample(rest)}`;
