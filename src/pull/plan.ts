@@ -1376,32 +1376,50 @@ function markedText(where: string): string {
 
 /**
  * Whether some values of the placeholders in `written` turn it into `wanted`: the text between
- * them is live's, in order. Found piece by piece, leftmost first (a rule text may use one variable
- * thousands of times, too many for a regular expression). Each use is matched on its own, so a
- * variable used twice may be said to explain two different values: the advice then is to change
- * it, which shows the rest on the next pull; "edit by hand" is said only where no value could do.
+ * them is live's, in order. A few placeholders in a short text, one used more than once, are matched
+ * as one regular expression, each variable the same value wherever it is used; otherwise (a rule text may use
+ * one thousands of times, too many for a regular expression) piece by piece, leftmost first, each
+ * use on its own: the advice then may be to change a variable where only "by hand" would do.
  */
 export function variablesCouldGive(written: string, wanted: unknown): boolean {
-  const pieces = written.split(/(?<!\$)\$\{(?:var|env)\.[^}]+\}/).map((piece) => piece.replaceAll('$${', '${'));
-  if (pieces.length === 1) return false;
+  const placeholder = /(?<!\$)\$\{((?:var|env)\.[^}]+)\}/g;
+  const names = [...written.matchAll(placeholder)].map((m) => m[1]!);
+  if (names.length === 0) return false;
+  const pieces = written.split(placeholder).filter((_, i) => i % 2 === 0).map((piece) => piece.replaceAll('$${', '${'));
   const text = typeof wanted === 'string' ? wanted : JSON.stringify(wanted);
   // A block scalar's line end is the file's, whichever side.
-  for (const live of written.endsWith('\n') && !text.endsWith('\n') ? [text, `${text}\n`] : [text]) {
-    const first = pieces[0]!;
-    const last = pieces[pieces.length - 1]!;
-    if (!live.startsWith(first) || !live.endsWith(last) || live.length < first.length + last.length) continue;
-    let at = first.length;
-    const end = live.length - last.length;
-    let found = true;
-    for (const middle of pieces.slice(1, -1)) {
-      const i = live.indexOf(middle, at);
-      if (i < 0 || i + middle.length > end) {
-        found = false;
-        break;
-      }
-      at = i + middle.length;
-    }
-    if (found) return true;
+  const lives = written.endsWith('\n') && !text.endsWith('\n') ? [text, `${text}\n`] : [text];
+  // Bounded so that the expression's backtracking stays small (its groups are `[\s\S]*` each).
+  if (names.length <= 4 && text.length <= 300 && new Set(names).size < names.length) {
+    const group = new Map<string, string>();
+    const source = pieces
+      .map((piece, i) => {
+        const literal = piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const name = names[i];
+        if (name === undefined) return literal;
+        const known = group.get(name);
+        if (known) return `${literal}\\k<${known}>`;
+        group.set(name, `v${group.size}`);
+        return `${literal}(?<v${group.size - 1}>[\\s\\S]*)`;
+      })
+      .join('');
+    const whole = new RegExp(`^${source}$`);
+    return lives.some((live) => whole.test(live));
   }
-  return false;
+  return lives.some((live) => piecewise(pieces, live));
+}
+
+/** Whether the pieces appear in `live` in order, the first at its start and the last at its end. */
+function piecewise(pieces: readonly string[], live: string): boolean {
+  const first = pieces[0]!;
+  const last = pieces[pieces.length - 1]!;
+  if (!live.startsWith(first) || !live.endsWith(last) || live.length < first.length + last.length) return false;
+  let at = first.length;
+  const end = live.length - last.length;
+  for (const middle of pieces.slice(1, -1)) {
+    const i = live.indexOf(middle, at);
+    if (i < 0 || i + middle.length > end) return false;
+    at = i + middle.length;
+  }
+  return true;
 }

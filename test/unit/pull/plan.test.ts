@@ -374,6 +374,10 @@ describe('variablesCouldGive: whether a new value of the placeholders explains w
     expect(variablesCouldGive('no placeholder', 'other')).toBe(false);
     // The two ends may not overlap.
     expect(variablesCouldGive('ab${var.x}ba', 'aba')).toBe(false);
+    // A variable used twice takes one value wherever it is used.
+    expect(variablesCouldGive('Term of ${var.term} years, ${var.term} max', 'Term of 5 years, 5 max')).toBe(true);
+    expect(variablesCouldGive('Term of ${var.term} years, ${var.term} max', 'Term of 5 years, 3 max')).toBe(false);
+    expect(variablesCouldGive('a ${var.x} (b) ${var.x}.*', 'a 1 (b) 1.*')).toBe(true);
     // Thousands of uses are looked at piece by piece.
     expect(variablesCouldGive('ACCEPT ${var.lead} '.repeat(3_000), 'ACCEPT x '.repeat(3_000))).toBe(true);
   });
