@@ -28,6 +28,8 @@ export interface ApplyLockHolder {
   started: string;
   /** The checkout the apply runs in (its real path): a wait of another checkout sharing the lock names it. */
   checkout?: string;
+  /** The command that holds it, when not apply (`test`: docket test --emulator). */
+  command?: string;
 }
 
 export interface HeldApplyLock {
@@ -95,7 +97,8 @@ function isRegularFile(path: string): boolean {
 
 export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldApplyLock> {
   const path = applyLockPath(options.root);
-  const mine: ApplyLockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), ...(options.checkout ? { checkout: options.checkout } : {}) };
+  const taker = options.takenBy ?? APPLY;
+  const mine: ApplyLockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), ...(options.checkout ? { checkout: options.checkout } : {}), ...(taker.command !== 'apply' ? { command: taker.command } : {}) };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const giveUpAt = Date.now() + options.timeoutMs;
   const givingUp = (): boolean => Date.now() >= giveUpAt || options.signal?.aborted === true;
@@ -259,7 +262,7 @@ async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {
   try {
     const value = JSON.parse(await readFile(path, 'utf8')) as Partial<ApplyLockHolder>;
     if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.started === 'string') {
-      return { pid: value.pid, host: value.host, started: value.started, ...(typeof value.checkout === 'string' ? { checkout: value.checkout } : {}) };
+      return { pid: value.pid, host: value.host, started: value.started, ...(typeof value.checkout === 'string' ? { checkout: value.checkout } : {}), ...(typeof value.command === 'string' && /^[a-z]+$/.test(value.command) ? { command: value.command } : {}) };
     }
   } catch {
     // Missing, half-written or not ours: the caller looks again.
@@ -321,11 +324,11 @@ function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: numb
   const who = holder ? `pid ${holder.pid} on ${holder.host}, started ${holder.started}${elsewhere}` : 'a process docket cannot identify: the file is being written, or was left half-written';
   return new DocketError(
     'apply-locked',
-    `another docket apply holds ${path} (${who})${waited(timeoutMs)}`,
+    `another docket ${holder?.command ?? 'apply'} holds ${path} (${who})${waited(timeoutMs)}`,
     !holder
       ? `run ${by.command} again in a few seconds (a lock left half-written is taken over), or pass ${by.waitLonger(timeoutMs, '5m')} to wait`
       : holder.host !== hostname()
-        ? `wait for it, or pass ${by.waitLonger(timeoutMs, '5m')} to wait longer; if no apply is running on ${holder.host}, delete ${path}`
+        ? `wait for it, or pass ${by.waitLonger(timeoutMs, '5m')} to wait longer; if no docket ${holder.command ?? 'apply'} is running on ${holder.host}, delete ${path}`
         : `wait for it to finish, or pass ${by.waitLonger(timeoutMs, '5m')} to wait for it`,
   );
 }
@@ -369,9 +372,10 @@ export async function holdingApplyLock<T>(io: Io, options: { root: string; timeo
 
 /** Whose apply a wait is for: this checkout's, or another's that shares its docket.lock.json (a lock beside the shared file). */
 function waitedFor(holder: ApplyLockHolder, checkout: string | undefined, root: string): string {
-  if (holder.checkout !== undefined && checkout !== undefined && holder.checkout !== checkout) return `a docket apply of another checkout sharing this docket.lock.json (${holder.checkout})`;
-  if (holder.checkout === undefined && checkout !== undefined && root !== checkout) return 'another docket apply of this checkout (or of another sharing its docket.lock.json)';
-  return 'another docket apply of this checkout';
+  const command = holder.command ?? 'apply';
+  if (holder.checkout !== undefined && checkout !== undefined && holder.checkout !== checkout) return `a docket ${command} of another checkout sharing this docket.lock.json (${holder.checkout})`;
+  if (holder.checkout === undefined && checkout !== undefined && root !== checkout) return `another docket ${command} of this checkout (or of another sharing its docket.lock.json)`;
+  return `another docket ${command} of this checkout`;
 }
 
 /** The apply lock, taken as holdingApplyLock takes it, for a caller that releases it itself (returned). */

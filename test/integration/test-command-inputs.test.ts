@@ -527,5 +527,9 @@ describe('docket test --emulator while an apply holds the configuration', () => 
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('still after waiting 1s');
     expect(r.stderr).toContain('hint: wait for it to finish, or pass a --timeout longer than 1s to wait for it\n');
+    // Held by a docket test, it is named as one, not as an apply.
+    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString(), command: 'test' }));
+    const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
+    expect([applied.code, applied.stderr]).toEqual([1, expect.stringContaining('Error: another docket test holds ')]);
   });
 });
