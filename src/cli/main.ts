@@ -6,7 +6,7 @@
  */
 import { errorText } from './error-text.js';
 import { Command, CommanderError } from 'commander';
-import { checkFlagValues } from './options.js';
+import { checkFlagValues } from './flag-values.js';
 import { ApiError, ConfigError, DocketError, InterruptedError, UsageError } from '../errors.js';
 import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
 import { escapeControl, stripControl } from '../render/sanitize.js';

@@ -5,8 +5,7 @@
  */
 import { DIRECTION_LABEL } from '../engine/direction.js';
 import { guardWarning } from '../engine/guard.js';
-import { CREATE_ACTIONS, type Action, type Change, type ChangeResult, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
-import { quote } from './value.js';
+import { CREATE_ACTIONS, type Action, type Change, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
 
 export interface KindTitle {
   name: KindName;
@@ -71,45 +70,13 @@ export function groupByKind(changes: Change[], kindOrder: KindTitle[]): KindGrou
   return groups;
 }
 
-/** The identity users wrote (`Inbound NDA/Term`, an e-mail); the name when a kind has no key. */
-export function changeLabel(c: Change): string {
-  return c.key !== '' ? c.key : c.name;
-}
+import { changeLabel, isSingleton, renamedFrom } from './headline.js';
 
-/** Singletons (the organization) carry their kind as key; a quoted `"organization"` would be noise. */
-export function isSingleton(c: { kind: string; key: string }): boolean {
-  return c.key === c.kind;
-}
+export { changeHeadline, changeLabel, headlineOf, isSingleton, renamedFrom, skippedBecause } from './headline.js';
 
 /** `playbook "Inbound NDA"`, or just `organization` for a singleton (drift and pull reports). */
 export function subject(o: { kind: string; key: string }, name: (key: string) => string): string {
   return isSingleton(o) ? o.kind : `${o.kind} ${name(o.key)}`;
-}
-
-/** For a rename: the old label and the name field, so the headline reads `"Old" → "New"`. */
-export function renamedFrom(c: Change): { label: string; field: string } | undefined {
-  if (c.action !== 'rename') return undefined;
-  const f = c.fields.find((x) => typeof x.before === 'string' && x.after === c.name) ?? c.fields[0];
-  if (!f || typeof f.before !== 'string') return undefined;
-  return { label: c.parent ? `${c.parent.key}/${f.before}` : f.before, field: f.field };
-}
-
-/** A change as the plan showed it: `update playbook "NDA"`, a rename `rename playbook "Old" → "New"`; its id quoted when the plan has no such change. */
-export function headlineOf(id: string, byId: ReadonlyMap<string, Change>): string {
-  const c = byId.get(id);
-  return c ? changeHeadline(c) : quote(id);
-}
-
-export function changeHeadline(c: Change): string {
-  const from = renamedFrom(c);
-  if (from) return `${c.action} ${c.kind} ${quote(from.label)} → ${quote(changeLabel(c))}`;
-  return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${quote(changeLabel(c))}`;
-}
-
-/** Why a change was skipped, naming the failed change (and the one between) as the plan showed them. */
-export function skippedBecause(r: ChangeResult, byId: ReadonlyMap<string, Change>): string {
-  if (r.blockedBy) return `depends on ${headlineOf(r.blockedBy.failed, byId)}, which failed${r.blockedBy.through ? ` (through ${headlineOf(r.blockedBy.through, byId)})` : ''}`;
-  return r.message ?? 'depends on a change that did not complete';
 }
 
 /** Field lines a change shows: creates their values, deletes only when asked, renames minus the name. */

@@ -6,8 +6,7 @@ import { windowAround } from '../util/whole-slice.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
-import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
-import { skippedBecause } from './facts.js';
+import type { Plan } from '../engine/types.js';
 
 /** C1 controls (U+007F–U+009F) and the line separators, escaped: see `jsonText`. */
 function escapeControls(json: string): string {
@@ -59,78 +58,6 @@ export function* planJsonChunks(plan: Plan): Generator<string> {
 
 export function renderPlanJson(plan: Plan): string {
   return [...planJsonChunks(plan)].join('');
-}
-
-export interface ApplyResultJson {
-  id: string;
-  action: Action | null;
-  kind: KindName | null;
-  key: string | null;
-  name: string | null;
-  status: ResultStatus;
-  message?: string;
-  /** For a skipped change: the id of the failed change it depended on. */
-  blocked_by?: string;
-  /** For a failed change: what to do about it, as the error said. */
-  hint?: string;
-  note?: string;
-  /** For a failed change: the fields it wrote live before the failure. */
-  written_fields?: string[];
-  ms: number;
-}
-
-export interface ApplyReportJson {
-  format_version: 1;
-  /** Where the plan was applied (`emulator: true` for the local emulator). */
-  target: Plan['target'];
-  /** The docket.yaml environment the plan was made for, as `plan -o json` has it. */
-  environment?: string;
-  results: ApplyResultJson[];
-  done: number;
-  failed: number;
-  skipped: number;
-  /** Changes not started because the apply was stopped. */
-  not_started: number;
-  /** Why the apply stopped early (`SIGINT`, `SIGTERM`, the time budget), when it did. */
-  stopped?: string;
-  ms: number;
-}
-
-export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJson {
-  const byId = new Map(plan.changes.map((c) => [c.id, c]));
-  return {
-    format_version: 1,
-    target: plan.target,
-    ...(plan.environment ? { environment: plan.environment } : {}),
-    results: report.results.map((r) => {
-      const c = byId.get(r.changeId);
-      return {
-        id: r.changeId,
-        // A result for a change the plan does not hold cannot happen; say so with nulls, not a guess.
-        action: c?.action ?? null,
-        kind: c?.kind ?? null,
-        key: c?.key ?? null,
-        name: c?.name ?? null,
-        status: r.status,
-        // A skip names what failed as the plan showed it, and by id for scripts.
-        ...(r.blockedBy ? { message: skippedBecause(r, byId), blocked_by: r.blockedBy.failed } : r.message !== undefined ? { message: r.message } : {}),
-        ...(r.hint !== undefined ? { hint: r.hint } : {}),
-        ...(r.note !== undefined ? { note: r.note } : {}),
-        ...(r.written ? { written_fields: r.written } : {}),
-        ms: r.ms,
-      };
-    }),
-    done: report.done,
-    failed: report.failed,
-    skipped: report.skipped,
-    not_started: report.notStarted ?? 0,
-    ...(report.stopped ? { stopped: report.stopped } : {}),
-    ms: report.ms,
-  };
-}
-
-export function renderApplyReportJson(plan: Plan, report: ApplyReport): string {
-  return jsonText(applyReportJson(plan, report));
 }
 
 export interface DiagnosticsJson {

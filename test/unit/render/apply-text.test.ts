@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyReport } from '../../../src/engine/types.js';
 import { renderApplyReportText, renderDiagnosticsText } from '../../../src/render/text.js';
-import { applyReportJson } from '../../../src/render/json.js';
+import { applyReportJson } from '../../../src/render/apply-json.js';
 import { change, plan } from './fixtures.js';
 
 describe('renderApplyReportText', () => {

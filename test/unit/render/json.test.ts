@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../src/diagnostics.js';
-import { jsonText, planJsonChunks, renderApplyReportJson, renderDiagnosticsJson, renderPlanJson } from '../../../src/render/json.js';
+import { jsonText, planJsonChunks, renderDiagnosticsJson, renderPlanJson } from '../../../src/render/json.js';
+import { renderApplyReportJson } from '../../../src/render/apply-json.js';
 import { change, mixedPlan, plan } from './fixtures.js';
 
 describe('renderPlanJson', () => {

@@ -1,0 +1,36 @@
+/**
+ * Flag values as every command takes them, in a module of its own: main checks them before it
+ * loads any command, and must not pull in what the commands share.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+
+/** Commander accumulator for repeatable options (`--target a --target b`); a value given twice counts once. */
+export function collect(value: string, previous: string[]): string[] {
+  return previous.includes(value) ? previous : [...previous, value];
+}
+
+/**
+ * Checks every value a flag takes, before its own parser: one of the command's flags is no value
+ * (`--out --emulator`, `--env $ENV -C config` with ENV unset, took the next flag as the value and
+ * ran without it; other words starting with `-` are values, `--playbook=-Draft`), and a flag that
+ * takes one value refuses a second, different one (`--env staging --env production`, a CI template
+ * appending its own: commander would quietly keep the last). Repeatable flags (`--target`) and the
+ * same value twice are left alone.
+ */
+export function checkFlagValues(command: Command): void {
+  // commander's own help flag is none of `options`.
+  const flags = new Set(['-h', '--help', ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined))]);
+  for (const option of command.options) {
+    if (!(option.required || option.optional) || option.variadic) continue;
+    const parse = option.parseArg;
+    const repeatable = parse === collect;
+    let first: string | undefined;
+    option.argParser((value: string, previous: unknown) => {
+      if (flags.has(value.split('=')[0]!)) throw new InvalidArgumentError(`needs a value, and the next word is the flag ${JSON.stringify(value)} (is the variable that gives it unset?)`);
+      if (!repeatable && first !== undefined && first !== value) throw new InvalidArgumentError(`given twice (${JSON.stringify(first)}, then ${JSON.stringify(value)}): give it once`);
+      first = value;
+      return parse ? parse(value, previous) : value;
+    });
+  }
+  for (const sub of command.commands) checkFlagValues(sub);
+}
