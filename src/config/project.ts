@@ -302,7 +302,15 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
     const value = processEnv[o.variable];
     if (value === undefined || value.trim() === '') continue;
     const check = await subschemaValidator(PROJECT_SCHEMA, o.fragment);
-    if (check(value)) values.push({ section: o.section, key: o.key, value });
+    // As typed: the check narrows what it refuses to `never`.
+    const typed: string = value;
+    if (check(value)) {
+      values.push({ section: o.section, key: o.key, value });
+      continue;
+    }
+    // What docket's own URL rules say of it is more exact than the schema's "must be a URL" (a host not in ASCII).
+    const problem = o.key === 'url' && /^https?:\/\/[^/]/i.test(typed.trim()) ? urlProblem(typed, `environment variable ${o.variable}`) : undefined;
+    if (problem) diagnostics.push({ severity: 'error', code: problem.code, message: problem.message, ...(problem.hint ? { hint: problem.hint } : {}) });
     else
       diagnostics.push({
         severity: 'error',

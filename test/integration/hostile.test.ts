@@ -363,6 +363,7 @@ const ENV_CASES: { name: string; env: Record<string, string>; says: string[]; ne
   { name: 'plain http to a remote host', env: { DOCKET_REVIEW_URL: 'http://api.example.com' }, says: ['insecure-url', 'DOCKET_REVIEW_URL', 'http://api.example.com'] },
   { name: 'credentials in a URL', env: { DOCKET_AGREEMENTS_URL: 'https://me:secret@api.example.com' }, says: ['invalid-url', 'DOCKET_AGREEMENTS_URL', '"https://***@api.example.com"'], never: 'secret' },
   { name: 'a query string in a URL', env: { DOCKET_REVIEW_URL: 'https://api.example.com/?key=x' }, says: ['invalid-url', 'query or fragment'], never: 'key=x' },
+  { name: 'a URL whose host is not spelt in ASCII', env: { DOCKET_REVIEW_URL: 'https://exämple.com:8443/base' }, says: ['invalid-url', 'DOCKET_REVIEW_URL', 'has a host written in other letters than ASCII', 'https://xn--exmple-cua.com:8443/base'] },
   { name: 'an organization id that is no uuid', env: { DOCKET_ORGANIZATION_ID: 'acme' }, says: ['invalid-value', 'DOCKET_ORGANIZATION_ID', '(got "acme")'] },
   { name: 'port 0 (what `emulator --port 0` asks for, not where it listens)', env: { DOCKET_REVIEW_URL: 'http://127.0.0.1:0/review' }, says: ['invalid-url', 'DOCKET_REVIEW_URL', 'port 0'] },
 ];
