@@ -26,7 +26,7 @@ export function checkFlagValues(command: Command): void {
     const repeatable = parse === collect;
     let first: string | undefined;
     option.argParser((value: string, previous: unknown) => {
-      if (flags.has(value.split('=')[0]!)) throw new InvalidArgumentError(`needs a value, and the next word is the flag ${JSON.stringify(value)} (is the variable that gives it unset?)`);
+      if (flags.has(value.split('=')[0]!)) throw new InvalidArgumentError(`needs a value, and got the flag ${JSON.stringify(value)} (is the variable that gives it unset?)`);
       if (!repeatable && first !== undefined && first !== value) throw new InvalidArgumentError(`given twice (${JSON.stringify(first)}, then ${JSON.stringify(value)}): give it once`);
       first = value;
       return parse ? parse(value, previous) : value;

@@ -289,12 +289,12 @@ describe('flag values', () => {
     const envs = await makeDir({ 'docket.yaml': 'version: 1\n' });
     const out = await run(['plan', '-C', envs, '--out', '--emulator']);
     expect([out.code, out.stdout]).toEqual([1, '']);
-    expect(out.stderr).toContain(`option '--out <PLAN.json>' argument '--emulator' is invalid. needs a value, and the next word is the flag "--emulator"`);
+    expect(out.stderr).toContain(`option '--out <PLAN.json>' argument '--emulator' is invalid. needs a value, and got the flag "--emulator"`);
     for (const [flag, command] of [['--env', 'validate'], ['--target', 'plan'], ['--kind', 'drift']] as const) {
       const help = await run([command, '-C', envs, flag, '--help']);
-      expect([help.code, help.stderr]).toEqual([1, expect.stringContaining(`needs a value, and the next word is the flag "--help"`)]);
+      expect([help.code, help.stderr]).toEqual([1, expect.stringContaining(`needs a value, and got the flag "--help"`)]);
       const r = await run([command, flag, '-C', envs]);
-      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`needs a value, and the next word is the flag "-C"`)]);
+      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`needs a value, and got the flag "-C"`)]);
     }
     await expect(readdir(envs)).resolves.toEqual(['docket.yaml']);
     // Another word starting with - is a value.
