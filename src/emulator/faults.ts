@@ -99,6 +99,8 @@ export function parseFaultSpec(body: JsonBody): FaultSpec | FieldErrors {
   if (typeof method === 'string' && !FAULT_METHODS.includes(method.toUpperCase())) errors.add('method', `must be one of ${FAULT_METHODS.join(', ')}`);
   for (const key of Object.keys(body)) if (!FAULT_KEYS.includes(key)) errors.add(key, `is not a field of a fault (fields: ${FAULT_KEYS.join(', ')})`);
   const pathPattern = readText(body, 'path_pattern', errors, false);
+  // `{id}` as the docs write routes: no path holds braces, and the route templates name it `:id`.
+  if (typeof pathPattern === 'string' && /\{[^}]*\}/.test(pathPattern)) errors.add('path_pattern', `names a route part in braces, which no path or route template holds: write it as a route template does (${pathPattern.replace(/\{([^}]*)\}/g, ':$1')})`);
   const count = readNumber(body, 'count', errors, 1);
   if (count !== undefined && !Number.isInteger(count)) errors.add('count', 'must be an integer');
   const retryAfter = readNumber(body, 'retry_after', errors, 0);

@@ -105,6 +105,10 @@ describe('faults', () => {
     expect([config.status, fields(config)]).toEqual([422, ['latency']]);
     expect((await h.control('PUT', '/_emulator/config', { latency_ms: 0, review_delay_ms: 0 })).status).toBe(200);
     expect((await h.control('POST', '/_emulator/faults', { method: 'get', status: 500 })).status).toBe(201);
+    // A route written as the docs write it (`{id}`) would match nothing: said, with the form that matches.
+    const braces = await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/agreements/v1/custom_terms/{id}/versions', status: 422 });
+    expect([braces.status, fields(braces)]).toEqual([422, ['path_pattern']]);
+    expect(JSON.stringify(braces.body)).toContain('/agreements/v1/custom_terms/:id/versions');
   });
 
   it('a final refusal (422) answers without performing the request', async () => {
