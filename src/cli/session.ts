@@ -4,7 +4,7 @@
  * connection always closed.
  */
 import { lstat, rm } from 'node:fs/promises';
-import { EMULATOR_TARGET, emptyLock, isEmulatorTarget, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLock, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
+import { EMULATOR_TARGET, emptyLock, forgetEmulatorUploads, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
 import { recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -127,11 +127,8 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     });
     let lock = lockFor(workspace, lockTarget);
     if (connection.freshEmulator && emulator) {
-      // A new emulator holds none of the files an earlier one was given, in any organization: forget their lock entries.
-      for (const [target, section] of Object.entries(workspace.lockDoc.targets)) {
-        if (isEmulatorTarget(target) && Object.keys(section.files).length > 0) await writeLock(workspace.lockLocation, target, emptyLock());
-      }
-      if (lockTarget !== undefined && isEmulatorTarget(lockTarget)) lock = emptyLock();
+      await forgetEmulatorUploads(workspace.lockLocation);
+      lock = emptyLock();
     }
     // (connect refused a sync records file that leads out of the configuration.)
     const syncDoc = syncRead ? syncRead.doc : workspace.lockDoc;

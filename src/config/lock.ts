@@ -179,7 +179,7 @@ export function emulatorLockTarget(organizationId: string | undefined): string {
 }
 
 /** Whether a section is one of the in-process emulator's. */
-export function isEmulatorTarget(target: string): boolean {
+function isEmulatorTarget(target: string): boolean {
   return target === EMULATOR_TARGET || target.startsWith(`${EMULATOR_TARGET} `);
 }
 
@@ -928,9 +928,25 @@ const recordBytes = new WeakMap<object, Buffer>();
 export async function writeLock(location: LockLocation, target: string, lock: LockFile): Promise<void> {
   await removeStaleTempsOf(location.path);
   const { doc } = await readLockDocument(location);
-  const next = withSection(doc, target, lock, location);
+  await writeDocument(location, withSection(doc, target, lock, location));
+}
+
+/** The whole document, atomically, and remembered as this command's last read of it. */
+async function writeDocument(location: LockLocation, next: LockDocument): Promise<void> {
   await writtenAs(location.label, writeFileAtomic(location.path, renderBytes(next), { tempDir: tempDirOf(location.path) }));
   await remember(location.path, next);
+}
+
+/**
+ * Empties every section of the in-process emulator, in one write: a new emulator holds none of
+ * the files an earlier one was given, in any organization. Nothing is written when none records any.
+ */
+export async function forgetEmulatorUploads(location: LockLocation): Promise<void> {
+  const { doc } = await readLockDocument(location);
+  const held = Object.keys(doc.targets).filter((t) => isEmulatorTarget(t) && Object.keys(doc.targets[t]!.files).length > 0);
+  if (held.length === 0) return;
+  await removeStaleTempsOf(location.path);
+  await writeDocument(location, held.reduce((d, target) => withSection(d, target, emptyLock(), location), doc));
 }
 
 /** Sync record changes per target: `null` forgets a record; `reset` empties a target's records first. */

@@ -65,15 +65,9 @@ function prefixOf(wanted: string, candidates: Iterable<string>, input: string): 
   return undefined;
 }
 
-/** didYouMean for an e-mail address (see suggestAddress). */
-export function didYouMeanAddress(input: string, candidates: Iterable<string>): string {
-  const match = suggestAddress(input, candidates);
-  return match === undefined ? '' : `, did you mean \`${match}\`?`;
-}
-
-/** `, did you mean \`x\`?` or an empty string; meant to be appended to a message. */
-export function didYouMean(input: string, candidates: Iterable<string>, format: (s: string) => string = (s) => s): string {
-  const match = suggest(input, candidates);
+/** `, did you mean \`x\`?` or an empty string; meant to be appended to a message. `pick`: suggestAddress for an e-mail address. */
+export function didYouMean(input: string, candidates: Iterable<string>, format: (s: string) => string = (s) => s, pick: typeof suggest = suggest): string {
+  const match = pick(input, candidates);
   return match === undefined ? '' : `, did you mean \`${format(match)}\`?`;
 }
 

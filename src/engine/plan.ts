@@ -3,7 +3,7 @@
  * digest of the configuration and a fingerprint of every live object it touches. Pure: the
  * clock and version come in as parameters.
  */
-import { didYouMean, didYouMeanAddress } from '../config/suggest.js';
+import { didYouMean, suggest, suggestAddress } from '../config/suggest.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList, digestWithListInSlices } from './canonical.js';
@@ -228,7 +228,7 @@ function checkReferences(
         message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
       };
-      const suggestion = ref.key.includes('@') ? didYouMeanAddress(ref.key, namesOf(ref.kind)) : didYouMean(ref.key, namesOf(ref.kind));
+      const suggestion = didYouMean(ref.key, namesOf(ref.kind), undefined, ref.key.includes('@') ? suggestAddress : suggest);
       diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}${suggestion}`, { ...refAt(d, ref), hint });
     }
   }

@@ -42,16 +42,28 @@ function toWire(field: string, value: unknown, resolveMember: (email: string) =>
  * the rest silently, and every later plan would show them again without saying why.
  */
 export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined, unkept?: (held: Record<string, unknown>) => void): string | undefined {
-  if (!answer) return undefined;
+  const lost = unkeptFields(sent, answer);
+  if (lost.length === 0) return undefined;
+  unkept?.(Object.fromEntries(lost.map((l) => [l.field, l.held])));
+  return `the service answered without ${lost.map((l) => `\`${l.field}\``).join(', ')} as sent (it holds ${lost.map((l) => l.quoted).join(', ')}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
+}
+
+/**
+ * The fields of a rule write the answer holds otherwise than sent: each as the files name it (the
+ * reviewer is sent as its id), with the value a read gives and the answer's value quoted.
+ */
+export function unkeptFields(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined): { field: string; held: unknown; quoted: string }[] {
+  if (!answer) return [];
   const same = (k: string, a: unknown, b: unknown): boolean =>
     k === 'name' ? normName(a) === normName(b) : (TEXT_FIELDS as readonly string[]).includes(k) ? normText(a) === normText(b) : (a ?? null) === (b ?? null);
-  const lost = Object.keys(sent).filter((k) => k in answer && !same(k, sent[k], answer[k]));
-  if (lost.length === 0) return undefined;
-  // As the files name them (the reviewer is sent as its id), each with the value the service holds.
-  unkept?.(Object.fromEntries(lost.map((k) => [fromWire(k), heldAsRead(answer, k)])));
-  // Each cut as a quote is (`...`): a JSON text sliced lost its closing quote, and the key guard could not tell a key's start.
-  const held = lost.map((k) => (typeof answer[k] === 'string' ? quoteValue(answer[k]) : showJson(answer[k] ?? null))).join(', ');
-  return `the service answered without ${lost.map((k) => `\`${fromWire(k)}\``).join(', ')} as sent (it holds ${held}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
+  return Object.keys(sent)
+    .filter((k) => k in answer && !same(k, sent[k], answer[k]))
+    .map((k) => ({
+      field: fromWire(k),
+      held: heldAsRead(answer, k),
+      // Each cut as a quote is (`...`): a JSON text sliced lost its closing quote, and the key guard could not tell a key's start.
+      quoted: typeof answer[k] === 'string' ? quoteValue(answer[k]) : showJson(answer[k] ?? null),
+    }));
 }
 
 /**

@@ -47,6 +47,9 @@ interface Case {
   never?: string;
 }
 
+/** A playbook file whose one rule's actions are written as `actions` (the rule-text cases). */
+const ruleActions = (actions: string): Case['files'] => ({ 'p.yaml': `kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ${actions}\n` });
+
 const CASES: Case[] = [
   { name: 'a billion-laughs alias bomb', files: { 'p.yaml': bomb(9) }, at: 'p.yaml:8 yaml-alias-expansion', says: 'more than 10000 values (an alias bomb?), from `*c`' },
   { name: 'an alias bomb in a definition file', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': bomb(9).replace(/^kind.*\n.*\n.*\n/, 'title: T\n') }, at: 't.cover.yaml:6 yaml-alias-expansion', says: 'alias bomb' },
@@ -87,13 +90,13 @@ const CASES: Case[] = [
   { name: 'a kind with no value', files: { 'p.yaml': 'kind:\nname: P\n' }, at: 'p.yaml:1 not-a-resource', says: '`kind` has no value', hint: 'write the kind after `kind:`' },
   { name: 'a kind that is a number', files: { 'p.yaml': 'kind: 5\nname: P\n' }, at: 'p.yaml:1 unknown-kind', says: 'unknown kind 5 (`kind` is the name of one, such as `Playbook`)' },
   // Rule text written as markdown: YAML reserves its first character; the hint says to quote it.
-  { name: 'rule text starting with markdown emphasis', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: *Never* accept a perpetual term\n' }, at: 'p.yaml:5 yaml-undefined-alias', says: 'alias `*Never*` names no anchor', hint: 'YAML reads a value starting with `*` as an alias: quote the value if it is text' },
-  { name: 'rule text starting with @', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: @legal review\n' }, at: 'p.yaml:5 yaml-syntax', says: '"@legal review"', hint: 'YAML reserves `@` at the start of a plain value: quote the value (`"@legal review"`)' },
-  { name: 'rule text starting with a backtick', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: `ACCEPT` only\n' }, at: 'p.yaml:5 yaml-syntax', says: 'reserved character', hint: 'YAML reserves the backtick at the start of a plain value: quote the value ("`ACCEPT` only")' },
-  { name: 'rule text starting with a markdown bullet', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: * ACCEPT 3 years\n' }, at: 'p.yaml:5 yaml-syntax', says: 'Alias cannot be an empty string', hint: 'YAML reads a value starting with `*` as an alias: quote the value if it is text (`"* ACCEPT 3 years"`)' },
-  { name: 'rule text starting with a word in emphasis, then more', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: *ACCEPT 3 years\n' }, at: 'p.yaml:5 yaml-syntax', says: '"3 years"', hint: 'YAML reads a value starting with `*` as an alias: quote the value if it is text' },
-  { name: 'rule text after | on the same line', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: | ACCEPT\n' }, at: 'p.yaml:5 yaml-syntax', says: 'Not a YAML token', hint: 'a value after `|` or `>` starts on the next line, indented' },
-  { name: 'rule text starting with a list dash', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: - accept\n' }, at: 'p.yaml:5 yaml-syntax', says: '"- accept"', hint: '`- ` after a key starts a list only on the next line: quote the value if it is text (`"- accept"`)' },
+  { name: 'rule text starting with markdown emphasis', files: ruleActions('*Never* accept a perpetual term'), at: 'p.yaml:5 yaml-undefined-alias', says: 'alias `*Never*` names no anchor', hint: 'YAML reads a value starting with `*` as an alias: quote the value if it is text' },
+  { name: 'rule text starting with @', files: ruleActions('@legal review'), at: 'p.yaml:5 yaml-syntax', says: '"@legal review"', hint: 'YAML reserves `@` at the start of a plain value: quote the value (`"@legal review"`)' },
+  { name: 'rule text starting with a backtick', files: ruleActions('`ACCEPT` only'), at: 'p.yaml:5 yaml-syntax', says: 'reserved character', hint: 'YAML reserves the backtick at the start of a plain value: quote the value ("`ACCEPT` only")' },
+  { name: 'rule text starting with a markdown bullet', files: ruleActions('* ACCEPT 3 years'), at: 'p.yaml:5 yaml-syntax', says: 'Alias cannot be an empty string', hint: 'YAML reads a value starting with `*` as an alias: quote the value if it is text (`"* ACCEPT 3 years"`)' },
+  { name: 'rule text starting with a word in emphasis, then more', files: ruleActions('*ACCEPT 3 years'), at: 'p.yaml:5 yaml-syntax', says: '"3 years"', hint: 'YAML reads a value starting with `*` as an alias: quote the value if it is text' },
+  { name: 'rule text after | on the same line', files: ruleActions('| ACCEPT'), at: 'p.yaml:5 yaml-syntax', says: 'Not a YAML token', hint: 'a value after `|` or `>` starts on the next line, indented' },
+  { name: 'rule text starting with a list dash', files: ruleActions('- accept'), at: 'p.yaml:5 yaml-syntax', says: '"- accept"', hint: '`- ` after a key starts a list only on the next line: quote the value if it is text (`"- accept"`)' },
   { name: 'a definition file that is no YAML file by its name', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.txt\n' }, at: 't.yaml:3 invalid-value', says: '`definition_file` must name a .yaml or .yml file (got "t.cover.txt")' },
   { name: 'a docx_file that is no Word file by its name', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.doc\n' }, at: 't.yaml:3 invalid-value', says: '`docx_file` must name a .docx file (got "t.doc")' },
   { name: 'a definition file that is a list', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': '- title: x\n' }, at: 't.cover.yaml:1 invalid-value', says: 'the document must be a mapping, not a list' },

@@ -12,8 +12,7 @@ import type { TestKind } from '../../testing/names.js';
 import type { Services } from '../kind.js';
 import { customTemplateKind } from '../custom-template.js';
 import { playbookKind } from '../playbook.js';
-import { liveRuleTexts, reviewedPart, ruleKind, unkeptNote } from '../rule.js';
-import { showJson } from '../../config/quote.js';
+import { liveRuleTexts, reviewedPart, ruleKind, unkeptFields } from '../rule.js';
 import { templateKind } from '../template.js';
 
 /** A rule as a review uses it: what the reviewer reads. `id` is known once it exists live. */
@@ -119,10 +118,9 @@ export function scratchRuleBody(rule: SubjectRule): Record<string, unknown> {
  * drops what it does not document), as a note: the reviews then test the playbook without it.
  */
 export function unkeptInScratch(rule: SubjectRule, answer: Record<string, unknown>): string | undefined {
-  let held: Record<string, unknown> | undefined;
-  unkeptNote(scratchRuleBody(rule), answer, (h) => (held = h));
-  if (!held) return undefined;
-  const fields = Object.entries(held).map(([field, value]) => `\`${field}\` (it holds ${showJson(value ?? null)})`);
+  const lost = unkeptFields(scratchRuleBody(rule), answer);
+  if (lost.length === 0) return undefined;
+  const fields = lost.map((l) => `\`${l.field}\` (it holds ${l.quoted})`);
   return `the service did not keep ${fields.join(', ')} of rule ${quoteValue(rule.name)} as the files give it: the reviews test the playbook as the service holds it`;
 }
 
