@@ -3,6 +3,7 @@
  * docket.lock.json in the review service's section (its URL and organization; `emulator` for the
  * in-process emulator), as `imported-file:<sha256>`. Later runs create reviews by that id.
  */
+import type { Services } from '../kinds/kind.js';
 import { lockKey, lockSection, readLockDocument, writeLock, type LockEntry, type LockFile, type LockLocation } from '../config/lock.js';
 
 const ENTRY_KIND = 'imported-file';
@@ -84,4 +85,15 @@ function idConflict(files: readonly [string, LockEntry][], sha: string, id: stri
   const byId = files.find(([key, entry]) => key.startsWith(`${ENTRY_KIND}:`) && entry.id === id);
   if (byId && byId[1].sha256 !== sha) return `imported file ${id} was uploaded from ${byId[1].file ?? 'a file'}, whose sha256 is ${byId[1].sha256}, not ${sha}`;
   return undefined;
+}
+
+/** The digest the review service gives an imported file, if it gives one (a check only: a failed read says nothing). */
+export function importedFileSha(services: Services, id: string): Promise<string | undefined> {
+  return services
+    .review()
+    .getImportedFile(id)
+    .then(
+      (file) => (typeof file.attributes.sha256 === 'string' ? file.attributes.sha256 : undefined),
+      () => undefined,
+    );
 }

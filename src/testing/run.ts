@@ -15,7 +15,7 @@ import type { ReviewAttrs } from '../api/review.js';
 import { mapLimit } from '../util/map-limit.js';
 import { Turns } from '../util/turns.js';
 import type { CacheKey, TestCache } from './cache.js';
-import type { ContractStore } from './contracts.js';
+import { importedFileSha, type ContractStore } from './contracts.js';
 import { playbookDigest } from './digest.js';
 import type { TestSubjects } from './load.js';
 import { attributeReview, checkAgreement, checkReview, type AgreementFacts } from './match.js';
@@ -398,15 +398,4 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
 /** Why a case could not run, with what to do about it when the error says (a redirect's new URL, the key a 403 names). */
 function withHint(error: DocketError): string {
   return error.hint ? `${error.message} (hint: ${error.hint})` : error.message;
-}
-
-/** The digest the review service gives an imported file, if it gives one (a check only: a failed read says nothing). */
-export function importedFileSha(services: Services, id: string): Promise<string | undefined> {
-  return services
-    .review()
-    .getImportedFile(id)
-    .then(
-      (file) => (typeof file.attributes.sha256 === 'string' ? file.attributes.sha256 : undefined),
-      () => undefined,
-    );
 }
