@@ -10,6 +10,7 @@
  *   answers, whether or not the client still listens (a gateway that passes a request on late).
  */
 import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
+import { reportUnknownKeys } from './unknown-keys.js';
 
 /** Statuses a fault answers with without performing the request: passing ones, and final refusals. */
 export const FAULT_STATUSES = [400, 403, 404, 409, 422, 429, 500, 502, 503, 504] as const;
@@ -97,7 +98,7 @@ export function parseFaultSpec(body: JsonBody): FaultSpec | FieldErrors {
   const method = readText(body, 'method', errors, false);
   // A method no request has would never match: a typo, said so.
   if (typeof method === 'string' && !FAULT_METHODS.includes(method.toUpperCase())) errors.add('method', `must be one of ${FAULT_METHODS.join(', ')}`);
-  for (const key of Object.keys(body)) if (!FAULT_KEYS.includes(key)) errors.add(key, `is not a field of a fault (fields: ${FAULT_KEYS.join(', ')})`);
+  reportUnknownKeys(body, FAULT_KEYS, 'a field of a fault', (key, message) => errors.add(key, message));
   const pathPattern = readText(body, 'path_pattern', errors, false);
   // `{id}` as the docs write routes: no path holds braces, and the route templates name it `:id`.
   if (typeof pathPattern === 'string' && /\{[^}]*\}/.test(pathPattern)) errors.add('path_pattern', `names a route part in braces, which no path or route template holds: write it as a route template does (${pathPattern.replace(/\{([^}]*)\}/g, ':$1')})`);

@@ -1,5 +1,5 @@
 /** Small checks of untrusted seed JSON; each records a readable problem instead of throwing. */
-import { didYouMean } from '../config/suggest.js';
+import { reportUnknownKeys } from './unknown-keys.js';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,7 +35,5 @@ export function optionalList(obj: Record<string, unknown>, key: string, at: stri
 
 /** A key the seed format does not have (a typo would otherwise seed nothing, silently). */
 export function onlyKeys(obj: Record<string, unknown>, allowed: readonly string[], at: string, problems: string[]): void {
-  for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) problems.push(`${at}.${key} is not a seed field${didYouMean(key, allowed)}`);
-  }
+  reportUnknownKeys(obj, allowed, 'a seed field', (key, message) => problems.push(`${at}.${key} ${message}`));
 }

@@ -11,6 +11,7 @@ import { parseSeed, type EmulatorSeed } from '../seed.js';
 import type { LoggedRequest } from '../request-log.js';
 import type { EmulatorStats } from '../stats.js';
 import { readVariants, variantsJson, type EmulatorVariants } from '../variants.js';
+import { reportUnknownKeys } from '../unknown-keys.js';
 
 /** Settings that can change while the emulator runs. */
 export interface EmulatorConfig {
@@ -99,7 +100,7 @@ const CONFIG_KEYS = ['latency_ms', 'fault_rate', 'rate_limit', 'retry_after_seco
 function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   const body = ctx.json();
   const errors = new FieldErrors();
-  for (const key of Object.keys(body)) if (!CONFIG_KEYS.includes(key)) errors.add(key, `is not a setting (settings: ${CONFIG_KEYS.join(', ')})`);
+  reportUnknownKeys(body, CONFIG_KEYS, 'a setting', (key, message) => errors.add(key, message));
   const patch: Partial<EmulatorConfig> = {};
   const latency = readNumber(body, 'latency_ms', errors, 0);
   const faultRate = readNumber(body, 'fault_rate', errors, 0, 1);

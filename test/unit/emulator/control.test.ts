@@ -103,6 +103,11 @@ describe('faults', () => {
     expect([fault.status, fields(fault).sort()]).toEqual([422, ['cuont', 'method']]);
     const config = await h.control('PUT', '/_emulator/config', { latency: 50 });
     expect([config.status, fields(config)]).toEqual([422, ['latency']]);
+    // The key it is closest to, or else every key there is.
+    expect(JSON.stringify(fault.body)).toContain('is not a field of a fault, did you mean `count`?');
+    expect(JSON.stringify(config.body)).toContain('is not a setting, did you mean `latency_ms`?');
+    const nonsense = await h.control('PUT', '/_emulator/config', { speed: 1 });
+    expect(JSON.stringify(nonsense.body)).toContain('is not a setting (latency_ms, fault_rate, rate_limit,');
     expect((await h.control('PUT', '/_emulator/config', { latency_ms: 0, review_delay_ms: 0 })).status).toBe(200);
     expect((await h.control('POST', '/_emulator/faults', { method: 'get', status: 500 })).status).toBe(201);
     // A route written as the docs write it (`{id}`) would match nothing: said, with the form that matches.

@@ -113,6 +113,7 @@ describe('seeded reviews', () => {
       'invalid seed: organizations[0].playbooks[0].rule is not a seed field, did you mean `rules`?; organizations[0].agreements.custom_term is not a seed field, did you mean `custom_terms`?',
     );
     expect(() => parseSeed({ organisations: [] })).toThrow('seed: `organizations` must be an array; seed.organisations is not a seed field, did you mean `organizations`?');
+    expect(() => parseSeed({ organizations: [], companies: [] })).toThrow('seed.companies is not a seed field (variants, organizations)');
     const h = await startReviews('nested');
     const cases: [Partial<SeedOrganization>, RegExp][] = [
       [{ reviews: [{ playbook_name: 'Nope' }] }, /names unknown playbook "Nope"/],
