@@ -4,6 +4,7 @@
  */
 import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { Diagnostic } from '../diagnostics.js';
+import { canonicalJson } from '../engine/canonical.js';
 import { isPlainObject } from '../util/plain.js';
 import { PLACEHOLDER_MARK } from './schema-names.js';
 import { didYouMean } from './suggest.js';
@@ -31,7 +32,7 @@ const VARIABLE_REFS: ReadonlySet<unknown> = new Set(['#/$defs/variable', '#/$def
 export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefined, options: SchemaDiagnosticOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
-  for (const error of simplify(errors ?? [])) {
+  for (const error of simplify(errors ?? []).flatMap(everyRepeat)) {
     if (options.unresolved?.has(error.instancePath) && error.keyword !== 'required' && error.keyword !== 'additionalProperties') continue;
     const d = toDiagnostic(error, options);
     // A key written once and merged into several mappings (`<<: *base`) is one mistake, said at its line once.
@@ -42,6 +43,23 @@ export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefi
     out.push(d);
   }
   return out;
+}
+
+/**
+ * ajv stops a list's uniqueness check at the first repeat it finds: each repeat is its own
+ * problem, said at its own line (every problem at once).
+ */
+function everyRepeat(e: ErrorObject): ErrorObject[] {
+  if (e.keyword !== 'uniqueItems' || !Array.isArray(e.data)) return [e];
+  const firstAt = new Map<string, number>();
+  const out: ErrorObject[] = [];
+  e.data.forEach((item: unknown, j) => {
+    const key = typeof item === 'string' ? `s${item}` : `j${canonicalJson(item)}`;
+    const i = firstAt.get(key);
+    if (i === undefined) firstAt.set(key, j);
+    else out.push({ ...e, params: { ...e.params, i, j } });
+  });
+  return out.length > 0 ? out : [e];
 }
 
 /**

@@ -330,6 +330,18 @@ describe('loadConfig: schema errors', () => {
     ]);
   });
 
+  it('says every repeat in a list, each at its own line, not only the first ajv finds', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'p.yaml': lines('kind: Playbook', 'name: P', 'ignore_fields:', '  - actions', '  - actions', '  - reviewer', '  - reviewer', '  - reviewer'),
+    });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['p.yaml:5:5 invalid-value', '`ignore_fields` must not list the same value twice ("actions" at [0] and [1])'],
+      ['p.yaml:7:5 invalid-value', '`ignore_fields` must not list the same value twice ("reviewer" at [2] and [3])'],
+      ['p.yaml:8:5 invalid-value', '`ignore_fields` must not list the same value twice ("reviewer" at [2] and [4])'],
+    ]);
+  });
+
   it('reports wrong types and formats at the value, in plain words', async () => {
     const r = await load({
       'docket.yaml': PROJECT,
