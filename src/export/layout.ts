@@ -61,7 +61,8 @@ const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00
 
 /**
  * A file-name-safe form of a name, the same on every file system: NFC, lower case, letters and
- * digits of any script kept (with their combining marks: Devanagari, Arabic vowels), every run of
+ * digits of any script kept (with their combining marks: Devanagari, Arabic vowels; not the marks
+ * that dress a symbol, such as an emoji's invisible selector), every run of
  * anything else (spaces, punctuation, the characters Windows reserves, symbols) → `-`, trimmed, so
  * no trailing dot or space. Cut at a whole character to SLUG_MAX_BYTES; a Windows device name gets
  * a `_` (`con_`). Empty → `unnamed`.
@@ -72,6 +73,10 @@ export function slug(name: string): string {
     .normalize('NFC')
     .toLowerCase()
     .normalize('NFC') // lower-casing may decompose (İ → i̇)
+    // Marks that only dress a symbol or a digit (the invisible emoji selector U+FE0F, a keycap's
+    // enclosing square) are no part of a letter: kept, they would end a name after its `-`.
+    .replace(/[\uFE00-\uFE0F\u{E0100}-\u{E01EF}\p{Me}]+/gu, '')
+    .replace(/(^|[^\p{L}\p{M}\p{N}])\p{M}+/gu, '$1')
     .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
     .replace(/^[-\p{M}]+|-+$/gu, '');
   if (Buffer.byteLength(s) > SLUG_MAX_BYTES) s = truncate(s, SLUG_MAX_BYTES).replace(/-+$/, '');

@@ -25,6 +25,10 @@ describe('slug', () => {
     expect(slug('ΣΥΜΒΑΣΗ ٣')).toBe('συμβαση-٣');
     expect(slug('***')).toBe('unnamed');
     expect(slug('🙂')).toBe('unnamed');
+    // An emoji's invisible selector (U+FE0F) and a keycap's square are no letters: no name ends after its `-`.
+    expect(slug('Review ✏️')).toBe('review');
+    expect(slug('Shared term ♻️ v2')).toBe('shared-term-v2');
+    expect(slug('Step 1️⃣')).toBe('step-1');
   });
 
   it('is safe on Windows, macOS and Linux: no reserved characters, trailing dots or spaces, device names, or overlong names', () => {
