@@ -1,4 +1,5 @@
 import { windowAround } from '../util/whole-slice.js';
+import { NOT_EMOJI_PART } from '../util/invisible.js';
 import { lineWithoutSecrets } from './url-secrets.js';
 
 /**
@@ -45,9 +46,9 @@ function cutShort(text: string, max: number): string {
  * unlike ("alice@acme.example").
  */
 const ESCAPED = '\\u007f-\\u00a0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\p{Default_Ignorable_Code_Point}';
-const EACH_ESCAPED = new RegExp(`[${ESCAPED}]`, 'gu');
+const EACH_ESCAPED = new RegExp(`${NOT_EMOJI_PART}[${ESCAPED}]`, 'gu');
 /** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
-const NOT_PLAIN = new RegExp(`[\\u0000-\\u001f\`${ESCAPED}]`, 'u');
+const NOT_PLAIN = new RegExp(`${NOT_EMOJI_PART}[\\u0000-\\u001f\`${ESCAPED}]`, 'u');
 
 /** Those characters as `<U+00A0>`: for text shown bare line by line (a diff), where a quote's `\u00a0` would read as typed text. */
 export function markInvisible(text: string): string {

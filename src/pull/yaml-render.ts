@@ -123,6 +123,21 @@ function withIndicatorFrom(written: string, deeper: number): string {
 }
 
 /**
+ * Multi-line text as one double-quoted scalar over as many lines: each line of text ends in `\n`
+ * and an escaped line break (`\`), after which a reader drops the next line's leading white space,
+ * so a line of text that starts with a space has that space escaped (`\ `).
+ */
+function linePerLine(value: string, indent: string): string {
+  // Final line breaks end the last line of text (`…\n\n"`), not lines of their own.
+  const text = value.replace(/\n+$/, '');
+  const lines = text.split('\n').map((line, i) => {
+    const escaped = escapeInvisible(JSON.stringify(line).slice(1, -1));
+    return i > 0 && escaped.startsWith(' ') ? `\\ ${escaped.slice(1)}` : escaped;
+  });
+  return `"${lines.join(`\\n\\\n${indent}`)}${'\\n'.repeat(value.length - text.length)}"`;
+}
+
+/**
  * The splice that makes a scalar's token hold `value`, in the style the node had where it can: a
  * block stays a block, quotes stay quotes, plain stays plain unless the text would read back as
  * something else. Multi-line text becomes a `|` block (in a flow collection, a double-quoted
@@ -176,8 +191,10 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   const headerComment = header && 'source' in header ? header.source : undefined;
   const lineEnd = `${headerComment ? ` ${headerComment}` : ''}${token.type === 'block-scalar' && !block ? (/\r?\n$/.exec(replaced)?.[0] ?? '') : ''}`;
   if (type === Scalar.QUOTE_DOUBLE && typeof value === 'string' && value.includes('\n')) {
-    // Written by hand: the library would fold the escaped text over several lines.
-    return { start: token.offset, end, text: escapeInvisible(JSON.stringify(value)) + lineEnd };
+    // Written by hand: the library would fold the escaped text at its own width. In a flow
+    // collection one line; else a line of the file per line of text, so a diff shows which changed.
+    const text = inFlow ? escapeInvisible(JSON.stringify(value)) : linePerLine(value, ' '.repeat(token.indent + step));
+    return { start: token.offset, end, text: text + lineEnd };
   }
   const copy = structuredClone(token);
   // A block's lines stay as deep as the file has them (4 spaces past the key, say), not 2.

@@ -25,6 +25,10 @@ describe('quoteValue', () => {
     expect(showName('r\u034F')).toBe('"r\\u034f"');
     // The blank braille pattern prints as a space.
     expect(quoteValue('a\u2800b')).toBe('"a\\u2800b"');
+    // Not an emoji's own selector or joiner, which are part of the picture; a stray one is escaped.
+    expect(showName('Review ✏\ufe0f 👩\u200d💻')).toBe('`Review ✏\ufe0f 👩\u200d💻`');
+    expect(quoteValue('a\ufe0f b\u200dc')).toBe('"a\\ufe0f b\\u200dc"');
+    expect(markInvisible('term ♻\ufe0f x\ufe0f')).toBe('term ♻\ufe0f x<U+FE0F>');
   });
 });
 

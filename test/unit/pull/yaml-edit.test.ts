@@ -94,7 +94,8 @@ describe('editYaml', () => {
     });
     expect(text).toContain('name: "Inbound NDA\\u200b"   # the name reviewers see\n');
     expect(text).toContain('description: "x\\u202ey"\n');
-    expect(text).toContain('actions: "ACCEPT\\u2066 all\\nNEEDS REVIEW"\n');
+    // Multi-line: a line of the file per line of text, each ending in `\n` and an escaped line break.
+    expect(text).toContain('    actions: "ACCEPT\\u2066 all\\n\\\n      NEEDS REVIEW"\n');
     expect(text).toContain('b: "a\\u200bb"');
     expect(text).toContain('owner: "z\\u200fz"\n');
     expect(text).not.toMatch(/[\u200b\u200f\u202e\u2066]/);
@@ -102,6 +103,24 @@ describe('editYaml', () => {
     const astral = edit(PLAYBOOK, (v) => setAt(v, '/description', 'a\u{E0041}b\u034fc')).text!;
     expect(astral).toContain('description: "a\\U000e0041b\\u034fc"');
     expect(documentValues(astral)[0]).toMatchObject({ description: 'a\u{E0041}b\u034fc' });
+  });
+
+  it('writes multi-line text that must be quoted a line of the file per line of text, and it reads back exactly', () => {
+    for (const value of ['one\u200b\ntwo\nthree', '  lead\u200b\n   indented\n\ttab\n\n"q" \\ end  \nlast\n\n', '\nstarts with a break\u200b']) {
+      const { text } = edit(PLAYBOOK, (v) => setAt(v, '/rules/0/actions', value));
+      expect(documentValues(text!)[0], JSON.stringify(value)).toMatchObject({ rules: [{ actions: value }, {}] });
+      // One line of the file per line of text (final line breaks end the last line).
+      const written = /actions: ("[^]*?[^\\]")\n/.exec(text!)![1]!;
+      expect(written.split('\n'), JSON.stringify(value)).toHaveLength(value.replace(/\n+$/, '').split('\n').length);
+    }
+  });
+
+  it("keeps an emoji's own selector and joiner as written (❤️, 👩‍💻): a block stays a block", () => {
+    const { text } = edit(PLAYBOOK, (v) => setAt(v, '/rules/0/actions', 'ACCEPT one\nACCEPT two ❤\ufe0f\nASK 👩\u200d💻 1\ufe0f\u20e3\n'));
+    expect(text).toContain('    actions: |\n      ACCEPT one\n      ACCEPT two ❤\ufe0f\n      ASK 👩\u200d💻 1\ufe0f\u20e3\n');
+    // Not where they dress nothing, nor a tag character.
+    const stray = edit(PLAYBOOK, (v) => setAt(v, '/description', 'a\ufe0f b\u200dc 🏴\u{E0067}')).text!;
+    expect(stray).toContain('description: "a\\ufe0f b\\u200dc 🏴\\U000e0067"');
   });
 
   it('writes a boolean where the file has quoted text as the boolean (validate then says the file cannot hold it), a number quoted as before', () => {
