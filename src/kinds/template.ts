@@ -27,6 +27,7 @@ import {
   attachmentParameterRefs,
   checkTemplateParameters,
   liveTemplateType,
+  nestedWriteName,
   NOT_PARAMETERS,
   templateAttributes,
   templateTypeInfo,
@@ -377,9 +378,12 @@ export const templateKind: KindModule<'template'> = {
       const needed = requiredParameter(field.slice(PARAM.length), written, ctx.schema);
       if (needed) return { cannot: needed };
       // Text cleared in the app is written cleared (`""`), so the file still manages it and applies
-      // the clear elsewhere; a value `""` cannot stand for (a number, a choice) leaves the file.
+      // the clear elsewhere; a value `""` cannot stand for (a number, a choice) leaves the file, as
+      // does a key a nested object live holds no longer at all (replaced whole in the app): written
+      // `""`, it would be sent with that object's next change, where the service had nothing.
       const info = templateTypeInfo(written.type);
-      return { pointer, value: info && acceptsEmptyText(ctx.schema(info.schema), field.slice(PARAM.length)) ? '' : undefined };
+      const cleared = !absentFromNested(field.slice(PARAM.length), live.extra?.attributes) && info && acceptsEmptyText(ctx.schema(info.schema), field.slice(PARAM.length));
+      return { pointer, value: cleared ? '' : undefined };
     }
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
     // `attachments:` names attachments (a parameter may hold an id): one no document declares cannot be named yet.
@@ -449,6 +453,15 @@ export const templateKind: KindModule<'template'> = {
     },
   },
 };
+
+/** Whether live holds the nested object of `path` (`template_csa_order_form_attributes.fees_currency`) without that key at all. */
+function absentFromNested(path: string, attributes: unknown): boolean {
+  const [key, nested] = path.split('.') as [string, string | undefined];
+  if (nested === undefined || !isPlainObject(attributes)) return false;
+  // Read under its write name or its read name (`template_csa_order_form`).
+  const object = Object.entries(attributes).find(([name]) => nestedWriteName(name) === key)?.[1];
+  return isPlainObject(object) && !Object.hasOwn(object, nested);
+}
 
 /** Why a parameter (`term`, `template_csa_order_form_attributes.fees_currency`) cannot leave the file, or undefined when it can. */
 function requiredParameter(path: string, written: Plain, schema: (file: string) => unknown): string | undefined {

@@ -312,6 +312,7 @@ parameters:
   template_csa_order_form_attributes:
     cloud_service_description: Our platform
     subscription_period: 1
+    subscription_period_unit: month(s)
     fees_currency: EUR
 `);
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa });
@@ -331,11 +332,14 @@ parameters:
         expect(pulled.stdout).toContain(`template "Cloud Service Agreement" parameters.${path} (templates/csa.yaml:5): live holds no \`${path}\`, which the file requires here`);
       }
       expect(await read(dir, 'templates/csa.yaml')).toBe(
-        csa.replace('  provider: Acme\n', '  provider: ""\n').replace('    subscription_period: 1\n', '').replace('EUR', 'USD'),
+        // Text the order form holds no longer at all (replaced whole) leaves the file, as the period does, rather than "".
+        csa.replace('  provider: Acme\n', '  provider: ""\n').replace('    subscription_period: 1\n', '').replace('    subscription_period_unit: month(s)\n', '').replace('EUR', 'USD'),
       );
-      // The file stays valid, and apply sends what it kept.
+      // The file stays valid, and apply sends what it kept (never a "" the service did not hold).
       expect((await cli('validate', '-C', dir)).code).toBe(0);
       await applyOk(cli, dir);
+      const live = Object.values(emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!.agreements.templates).find((t) => t.name === 'Cloud Service Agreement')!;
+      expect(live.parameters.template_csa_order_form_attributes).not.toHaveProperty('subscription_period_unit');
       await expectNoChanges(cli, dir);
     } finally {
       await config({ nested_update: 'merge' });
