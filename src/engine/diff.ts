@@ -47,6 +47,8 @@ export interface KindMeta {
   resend?(updated: readonly string[], d: DesiredResource, l: LiveResource): Record<string, unknown> | undefined;
   /** A readable account of a structured field's change (template definitions). */
   describeField?(field: string, before: unknown, after: unknown): string[] | undefined;
+  /** The value as the files write it and apply sends it, where that may differ from the compared one (template parameters). */
+  sentValue?(field: string, d: DesiredResource): unknown;
   /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
   fileFields?: Record<string, string>;
   /**
@@ -527,7 +529,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
   const all = Object.assign({}, d.fields, d.createOnly);
   const fields: FieldChange[] = Object.entries(all)
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([field, after]) => withSummary(kind, { field, before: null, after: shown(kind, field, after) }));
+    .map(([field, after]) => withSummary(kind, withSent(kind, d, { field, before: null, after: shown(kind, field, after) })));
   return {
     id: changeId(action, kind.name, d.key),
     action,
@@ -614,9 +616,9 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
         source: sourceOf(field),
       });
     } else if (kind.versionedFields?.includes(field)) {
-      publishes.push(withSummary(kind, { field, before, after }));
+      publishes.push(withSummary(kind, withSent(kind, d, { field, before, after })));
     } else {
-      updates.push(withSummary(kind, { field, before, after }));
+      updates.push(withSummary(kind, withSent(kind, d, { field, before, after })));
     }
   }
   const after = renamed ? [changeId('rename', kind.name, d.key)] : [];
@@ -692,6 +694,14 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
   if (liveId === undefined || liveId === null) return false;
   const ref = d.refs.find((r) => r.field === field);
   return ref !== undefined && ids[refKey(ref.kind, ref.key)] === liveId;
+}
+
+/** The change with what apply sends, where it is a scalar of another type or spelling than the compared value ("0" for 0). */
+function withSent(kind: KindMeta, d: DesiredResource, f: FieldChange): FieldChange {
+  if (f.after === SENSITIVE || f.after === null || typeof f.after === 'object') return f;
+  const sent = kind.sentValue?.(f.field, d);
+  if (sent === undefined || sent === null || typeof sent === 'object' || JSON.stringify(sent) === JSON.stringify(f.after)) return f;
+  return { ...f, sent };
 }
 
 function withSummary(kind: KindMeta, f: FieldChange): FieldChange {

@@ -145,6 +145,11 @@ export interface FieldChange {
   after: unknown;
   /** A readable field-level account of a structured change (a template definition), shown instead of before → after. */
   summary?: string[];
+  /**
+   * What apply sends, where the files write it otherwise than it is compared (a template parameter
+   * written `"0"`, compared by value as 0): shown instead of `after`.
+   */
+  sent?: unknown;
   /** Which side changed since the last sync (updates of objects both sides have). */
   direction?: FieldDirection;
 }

@@ -242,6 +242,12 @@ export const templateKind: KindModule<'template'> = {
    * which mean nothing in another one. Known: an upload or adoption docket.lock.json records here,
    * or an id a live template here already names.
    */
+  // A parameter is sent as written (`provider: "0"`, `cost: ".5"`), though compared by value.
+  sentValue(field, d) {
+    const written = writtenParameter(d.payload?.parameters, field);
+    return typeof written === 'string' || typeof written === 'number' ? linesDeep(written) : undefined;
+  },
+
   resend(updated, d, l) {
     return undeclaredNested(updated, d.fields, l.extra?.attributes);
   },

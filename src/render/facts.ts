@@ -95,6 +95,11 @@ export function fieldSides(c: Change): 'after' | 'before' | 'both' {
   return 'both';
 }
 
+/** The field as shown: what apply sends on the after side, where the files write it otherwise than it is compared. */
+export function shownField(f: FieldChange): FieldChange {
+  return f.sent === undefined ? f : { ...f, after: f.sent };
+}
+
 export function isMultiline(f: FieldChange): boolean {
   return (typeof f.before === 'string' && f.before.includes('\n')) || (typeof f.after === 'string' && f.after.includes('\n'));
 }

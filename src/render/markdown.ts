@@ -19,6 +19,7 @@ import {
   isSingleton,
   noChangesSentence,
   renamedFrom,
+  shownField,
   undeclaredSentence,
   unknownNote,
   visibleFields,
@@ -95,7 +96,8 @@ function changeHead(c: Change): string {
 }
 
 /** Field lines as a nested list; multi-line text as a diff block indented into its list item. */
-function fieldLines(c: Change, f: FieldChange): string[] {
+function fieldLines(c: Change, field: FieldChange): string[] {
+  const f = shownField(field);
   const side = fieldDirectionLabel(c, f);
   const name = `${codeSpan(f.field)}${side ? ` (${side})` : ''}`;
   const sides = fieldSides(c);

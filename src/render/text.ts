@@ -18,6 +18,7 @@ import {
   noChangesSentence,
   plural,
   renamedFrom,
+  shownField,
   summaryParts,
   undeclaredSentence,
   unknownNote,
@@ -72,7 +73,8 @@ function headline(c: Change, paint: Paint): string {
   return `${CHANGE_INDENT}${[line, ...tail].join(' ')}${direction ? ` · ${paint(isDrift(c.direction) ? 'magenta' : 'dim', direction)}` : ''}`;
 }
 
-function fieldLines(c: Change, f: FieldChange, paint: Paint): string[] {
+function fieldLines(c: Change, field: FieldChange, paint: Paint): string[] {
+  const f = shownField(field);
   const side = fieldDirectionLabel(c, f);
   const name = `${oneLine(f.field)}${side ? ` (${side})` : ''}`;
   const sides = fieldSides(c);

@@ -597,3 +597,20 @@ describe('diff: fields a kind compares itself', () => {
     expect(compare('One-way NDAs').map((c) => c.fields.map((f) => f.field))).toEqual([['description']]);
   });
 });
+
+describe('diff: what apply sends, where it is written otherwise than compared', () => {
+  // A kind that compares a number written as text by value, and sends the text (template parameters).
+  const kind: KindMeta = { name: 'playbook', deletion: 'none', nameField: 'name', sentValue: (field, d) => (field === 'limit' ? (d.payload?.limit ?? undefined) : undefined) };
+  const desired = (limit: number, written: unknown): DesiredResource => ({ ...desiredPlaybook('Caps'), fields: { name: 'Caps', limit }, payload: { limit: written } });
+  const live = (limit: number): LiveResource => ({ ...livePlaybook('c-1', 'Caps'), fields: { name: 'Caps', limit } });
+
+  it('holds the written value as `sent` on creates and updates, and nothing when it reads the same', () => {
+    const [create] = diff({ kinds: [kind], desired: [desired(0, '0')], live: [], prune: {} }).changes;
+    expect(create!.fields.find((f) => f.field === 'limit')).toEqual({ field: 'limit', before: null, after: 0, sent: '0' });
+    const [update] = diff({ kinds: [kind], desired: [desired(12, '12.0')], live: [live(3)], prune: {} }).changes;
+    expect(update!.fields).toEqual([{ field: 'limit', before: 3, after: 12, sent: '12.0' }]);
+    // Equal by value is no change, however written; written as compared, there is nothing to add.
+    expect(diff({ kinds: [kind], desired: [desired(3, '3')], live: [live(3)], prune: {} }).changes).toEqual([]);
+    expect(diff({ kinds: [kind], desired: [desired(4, 4)], live: [live(3)], prune: {} }).changes[0]!.fields).toEqual([{ field: 'limit', before: 3, after: 4 }]);
+  });
+});

@@ -18,6 +18,12 @@ function expectWellFormed(out: string): void {
 const NOTE = '_Output truncated to stay under the 60,000-character comment limit; run `docket plan` locally or use `-o json` for the full plan._';
 
 describe('renderPlanMarkdown', () => {
+  it('shows what apply sends where the files write it otherwise than it is compared', () => {
+    const c = change('update', 'template', 'PSA', { fields: { 'parameters.provider': [3, 0] } });
+    c.fields[0]!.sent = '0';
+    expect(md(plan([c]))).toContain('  - `parameters.provider`: `3` → `"0"`');
+  });
+
   it('renders a summary table, warnings and one collapsible section per kind', () => {
     const out = md(mixedPlan());
     expect(out).toBe(

@@ -13,6 +13,12 @@ describe('renderPlanText', () => {
     expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: ['a', 'b'] } })]))).not.toContain('no visible difference');
   });
 
+  it('shows what apply sends where the files write it otherwise than it is compared ("0", compared as 0)', () => {
+    const c = change('update', 'template', 'PSA', { fields: { 'parameters.provider': [3, 0] } });
+    c.fields[0]!.sent = '0';
+    expect(text(plan([c]))).toContain('      parameters.provider: 3 → "0"\n');
+  });
+
   it('renders every action, grouped by kind, with fields and a summary', () => {
     expect(text(mixedPlan())).toBe(
       [
