@@ -30,7 +30,7 @@ import type { DocumentProblem } from '../config/load.js';
 import { isTestFile } from '../config/discover.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
-import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
+import { RENAME_IN_FILE_CODES, SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt, valueAt } from './values.js';
@@ -1029,6 +1029,7 @@ class PullPlanner {
       if (refused.has(key) || this.refusedWhenChecked.has(key)) return;
       // A setting docket.yaml lacks is put right there, not in the app.
       if (SETTING_CODES.has(p.code)) refused.set(key, `${p.message}; ${p.hint ?? 'set it'}, then pull again`);
+      else if (RENAME_IN_FILE_CODES.has(p.code)) refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, as live now has it: rename the key in the file (or set the value back in the app), then pull again`);
       else refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, which docket refuses in the files; change it in the app, then pull again`);
     };
     // Data files written: edited ones, and a new object's (its body, its definition).

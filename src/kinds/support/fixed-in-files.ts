@@ -4,3 +4,9 @@
  * document a written reviewer needs (member.ts).
  */
 export const SETTING_CODES: ReadonlySet<string> = new Set(['missing-actor', 'member-needs-id']);
+
+/**
+ * A key whose right name depends on a value pull takes from live (a CSA attribute's, on its
+ * standard_version): the key is renamed in the file, or the value set back in the app.
+ */
+export const RENAME_IN_FILE_CODES: ReadonlySet<string> = new Set(['csa-version-naming']);
