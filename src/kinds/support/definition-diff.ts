@@ -41,7 +41,8 @@ export function describeDefinitionChange(before: unknown, after: unknown): strin
   const to = a.value ?? {};
   // A key or text holding a character that prints as nothing shows it (`no<U+200B>te`): raw, a
   // field removed and one added would read as the same field.
-  return [...describeTopLevel(from, to), ...describeSections(from, to), ...describeFields(from, to)].map(markInvisible);
+  const renamed = renamedSections(from, to);
+  return [...describeTopLevel(from, to), ...describeSections(from, to, renamed), ...describeFields(from, to, renamed)].map(markInvisible);
 }
 
 function isMappingOrNone(value: unknown): value is Record<string, unknown> | null {
@@ -96,8 +97,31 @@ function sections(definition: Record<string, unknown>): SectionRef[] {
 
 const SECTION_KEYS = ['required', 'included', 'defaults'];
 
-function describeSections(from: Record<string, unknown>, to: Record<string, unknown>): string[] {
+/**
+ * Sections whose heading alone changed (old id → the section it became): one gone and one new at
+ * the same place holding the same fields. Said as a new heading, not as every field moving.
+ */
+function renamedSections(from: Record<string, unknown>, to: Record<string, unknown>): Map<string, SectionRef> {
   const before = sections(from);
+  const after = sections(to);
+  const beforeIds = new Set(before.map((s) => s.id));
+  const afterIds = new Set(after.map((s) => s.id));
+  const fieldKeys = (s: SectionRef): string => (isRecord(s.value) && isRecord(s.value.fields) ? Object.keys(s.value.fields).sort().join('\n') : '');
+  const out = new Map<string, SectionRef>();
+  for (const s of before) {
+    const t = after[s.index];
+    if (afterIds.has(s.id) || !t || beforeIds.has(t.id) || !s.id.startsWith('heading:') || !t.id.startsWith('heading:')) continue;
+    if (fieldKeys(s) !== '' && fieldKeys(s) === fieldKeys(t)) out.set(s.id, t);
+  }
+  return out;
+}
+
+function describeSections(from: Record<string, unknown>, to: Record<string, unknown>, renamed: ReadonlyMap<string, SectionRef>): string[] {
+  // A renamed section is the section it became, said once as its new heading.
+  const before = sections(from).map((s) => {
+    const became = renamed.get(s.id);
+    return became ? { ...s, id: became.id, formerLabel: s.label } : s;
+  });
   const after = sections(to);
   const beforeById = new Map(before.map((s) => [s.id, s]));
   const afterIds = new Set(after.map((s) => s.id));
@@ -109,6 +133,7 @@ function describeSections(from: Record<string, unknown>, to: Record<string, unkn
       out.push(`+ ${s.label}`);
       continue;
     }
+    if ('formerLabel' in old) out.push(`~ ${old.formerLabel} heading: ${JSON.stringify((old.value as { heading: string }).heading)} → ${JSON.stringify((s.value as { heading: string }).heading)}`);
     const x = isRecord(old.value) ? old.value : {};
     const y = isRecord(s.value) ? s.value : {};
     const skip = new Set(['heading', 'import', 'fields']);
@@ -124,9 +149,9 @@ function describeSections(from: Record<string, unknown>, to: Record<string, unkn
     }
     if (!isRecord(old.value) || !isRecord(s.value)) out.push(...valueChange(s.label, old.value, s.value));
   }
-  const kept = before.filter((s) => afterIds.has(s.id)).map((s) => s.label);
-  const keptAfter = after.filter((s) => beforeById.has(s.id)).map((s) => s.label);
-  if (kept.join('\n') !== keptAfter.join('\n')) out.push(`~ section order: ${listLabels(kept)} → ${listLabels(keptAfter)}`);
+  const kept = before.filter((s) => afterIds.has(s.id));
+  const keptAfter = after.filter((s) => beforeById.has(s.id));
+  if (kept.map((s) => s.id).join('\n') !== keptAfter.map((s) => s.id).join('\n')) out.push(`~ section order: ${listLabels(kept.map((s) => s.label))} → ${listLabels(keptAfter.map((s) => s.label))}`);
   return out;
 }
 
@@ -158,8 +183,10 @@ function fields(definition: Record<string, unknown>): Map<string, FieldRef> {
 
 const FIELD_KEYS = ['label', 'input', 'required', 'default', 'options'];
 
-function describeFields(from: Record<string, unknown>, to: Record<string, unknown>): string[] {
-  const before = fields(from);
+function describeFields(from: Record<string, unknown>, to: Record<string, unknown>, renamed: ReadonlyMap<string, SectionRef>): string[] {
+  // A field of a renamed section has not moved: its section's old name is the new one.
+  const renamedLabels = new Map([...renamed].map(([id, t]) => [sections(from).find((s) => s.id === id)!.label, t.label].map((l) => l.replace(/^section /, '')) as [string, string]));
+  const before = new Map([...fields(from)].map(([key, f]) => [key, { ...f, section: renamedLabels.get(f.section) ?? f.section }]));
   const after = fields(to);
   const out: string[] = [];
   for (const f of before.values()) if (!after.has(f.key)) out.push(`- field ${f.path}`);

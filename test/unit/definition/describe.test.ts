@@ -98,6 +98,14 @@ describe('describeDefinitionChange', () => {
     ]);
   });
 
+  it('says a section whose heading alone changed as its new heading, not as each of its fields moving', () => {
+    const after = BEFORE.replace('  - heading: Legacy\n', '  - heading: Legacy terms\n');
+    expect(describeDefinitionChange(BEFORE, after)).toEqual(['~ section "Legacy" heading: "Legacy" → "Legacy terms"']);
+    // With a field changed too, the field is said as changed in place.
+    const edited = after.replace('old_key: { label: Old, input: text }', 'old_key: { label: Older, input: text }');
+    expect(describeDefinitionChange(BEFORE, edited)).toEqual(['~ section "Legacy" heading: "Legacy" → "Legacy terms"', '~ field old_key.label: "Old" → "Older"']);
+  });
+
   it('reports section settings, import defaults and section order', () => {
     const after = lines(
       'title: Referral Agreement',
