@@ -3,6 +3,7 @@
  * what their changes depend on. The syntax comes from the kinds: singletons take no name, children
  * are named inside their parent (`rule/PLAYBOOK/RULE`), and each kind normalises its identities. Pure.
  */
+import { spelledKind } from '../kinds/spelled-kind.js';
 import { composed } from '../util/nfc.js';
 import { didYouMean } from '../config/suggest.js';
 import { quoteValue, showName, showText } from '../config/quote.js';
@@ -28,7 +29,7 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
   const slash = text.indexOf('/');
   const name = slash < 0 ? text : text.slice(0, slash);
   const candidates = targetable(kinds);
-  const kind = candidates.find((k) => k.name === name);
+  const kind = spelledKind(name, candidates);
   if (!kind) {
     const names = candidates.map((k) => k.name);
     return { error: `unknown kind ${showName(name)} in target ${quoteValue(text)}${didYouMean(name, names)} (kinds: ${names.join(', ')})` };

@@ -2,6 +2,7 @@
  * Where `docket export` puts things: which kinds it exports (their modules say where), and
  * deterministic file names (a slug of the name; collisions get `-2`, `-3`, … in name order).
  */
+import { spelledKind } from '../kinds/spelled-kind.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 import type { ServiceName } from '../api/types.js';
 import { didYouMean } from '../config/suggest.js';
@@ -37,13 +38,13 @@ export function exportKinds(values: readonly string[], kinds: readonly AnyKind[]
   if (values.length === 0) return exportable.filter((k) => k.service === 'both' || services.has(k.service));
   const names = new Set<string>();
   for (const value of values) {
-    const child = kinds.find((k) => k.name === value && k.parentKind);
-    if (child) throw new UsageError(`${child.noun[1]} come with their ${child.parentKind}`, `use --kind ${child.parentKind}`);
-    if (!exportable.some((k) => k.name === value)) {
+    const kind = spelledKind(value, kinds);
+    if (kind?.parentKind) throw new UsageError(`${kind.noun[1]} come with their ${kind.parentKind}`, `use --kind ${kind.parentKind}`);
+    if (!kind || !exportable.includes(kind)) {
       const list = exportable.map((k) => k.name);
       throw new UsageError(`unknown kind ${showName(value)}${didYouMean(value, list)}`, `kinds: ${list.join(', ')}`);
     }
-    names.add(value);
+    names.add(kind.name);
   }
   return exportable.filter((k) => names.has(k.name));
 }
