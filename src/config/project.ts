@@ -265,7 +265,23 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     isPlainObject(merged[name]) ? Object.fromEntries(Object.entries(merged[name] as Plain).flatMap(([k, v]) => (text(v) === undefined ? [] : [[k, text(v)]]))) : {};
   const review = section('review') as ProjectConfig['review'];
   const agreements = section('agreements') as ProjectConfig['agreements'];
-  for (const o of overrides.values) (o.section === 'review' ? review : agreements)[o.key as 'url'] = o.value;
+  for (const o of overrides.values) {
+    // An environment chosen by name that says otherwise: two explicit choices, neither silently
+    // taken (a CI recipe sets DOCKET_ORGANIZATION_ID on every step, and `--env staging` would plan production).
+    const chosen = text(get(get(envResolved, o.section), o.key));
+    const variable = ENV_OVERRIDES.find((e) => e.section === o.section && e.key === o.key)!.variable;
+    if (chosen !== undefined && !sameSetting(o.key, chosen, o.value)) {
+      const pointer = `${selected!}/${o.section}/${o.key}`;
+      error(
+        'conflicting-setting',
+        `environment ${showName(input.env!)} sets \`${o.section}.${o.key}\` to ${o.key === 'url' ? shown(chosen) : quoteValue(chosen)}, but ${variable} names ${o.key === 'url' ? shown(o.value) : quoteValue(o.value)}`,
+        positions.valueAt(pointer),
+        `unset ${variable} for runs with --env ${input.env!} (the environment names its own), or make the two agree`,
+        pointer,
+      );
+    }
+    (o.section === 'review' ? review : agreements)[o.key as 'url'] = o.value;
+  }
   // An actor written with no text (`actor:`, a list), or an `agreements:` that is no mapping: the
   // schema's error. Blank, not missing, so not also reported unset at every term.
   const writtenAgreements = merged.agreements;
@@ -289,6 +305,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     positions,
   };
   return result;
+}
+
+/** An organization id in any letter case, a URL with or without its final `/`: one setting. */
+function sameSetting(key: string, a: string, b: string): boolean {
+  return key === 'url' ? a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '') : a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
 /** The DOCKET_* variables that are set (empty or only spaces counts as unset, as for the keys), checked like the keys they replace. */

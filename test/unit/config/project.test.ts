@@ -304,6 +304,8 @@ describe('environments', () => {
       expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
         'docket.yaml:4:24 insecure-url refusing plain http for `agreements.url` "http://agreements.example.com": the API key would travel unencrypted',
         'docket.yaml:6:20 invalid-url `review.url` "https://***@review.example.com" must not contain a user name or password',
+        // The environment chosen names its own URL, which the variable would silently replace.
+        ...(env === 'local' && processEnv === ci ? ['docket.yaml:8:20 conflicting-setting environment `local` sets `review.url` to "http://127.0.0.1:4010/review", but DOCKET_REVIEW_URL names "https://review.example.com"'] : []),
       ]);
     }
   });
@@ -321,12 +323,12 @@ describe('DOCKET_* environment variables', () => {
     const r = await load(
       { 'docket.yaml': DOCKET },
       {
-        env: 'staging',
-        processEnv: { DOCKET_REVIEW_URL: 'http://127.0.0.1:4010', DOCKET_ORGANIZATION_ID: ORG_A, DOCKET_AGREEMENTS_URL: '' },
+        env: 'production',
+        processEnv: { DOCKET_REVIEW_URL: 'http://127.0.0.1:4010', DOCKET_ORGANIZATION_ID: ORG_B, DOCKET_AGREEMENTS_URL: '' },
       },
     );
     expect(r.diagnostics).toEqual([]);
-    expect(r.config!.project.review).toEqual({ url: 'http://127.0.0.1:4010', organization_id: ORG_A });
+    expect(r.config!.project.review).toEqual({ url: 'http://127.0.0.1:4010', organization_id: ORG_B });
     // Empty counts as unset.
     expect(r.config!.project.agreements.url).toBe('https://api.commonpaper.com');
     // So do only spaces, as for the key variables.
@@ -336,6 +338,21 @@ describe('DOCKET_* environment variables', () => {
 
     const filled = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_AGREEMENTS_URL: 'https://agreements.example' } });
     expect(filled.config!.project.agreements).toEqual({ url: 'https://agreements.example' });
+  });
+
+  it('never silently replace what an environment chosen by name sets: two explicit choices that differ are an error at its line', async () => {
+    const staging = (processEnv: Record<string, string>) => load({ 'docket.yaml': DOCKET }, { env: 'staging', processEnv });
+    const conflict = await staging({ DOCKET_ORGANIZATION_ID: ORG_A });
+    expect(conflict.diagnostics.map((d) => [`${d.file}:${d.line}`, d.code, d.message, d.hint])).toEqual([
+      [
+        'docket.yaml:13',
+        'conflicting-setting',
+        `environment \`staging\` sets \`review.organization_id\` to "${ORG_B}", but DOCKET_ORGANIZATION_ID names "${ORG_A}"`,
+        'unset DOCKET_ORGANIZATION_ID for runs with --env staging (the environment names its own), or make the two agree',
+      ],
+    ]);
+    // The same organization (in any letter case) is no conflict, nor is a setting the environment leaves to the file.
+    expect((await staging({ DOCKET_ORGANIZATION_ID: ORG_B.toUpperCase(), DOCKET_REVIEW_URL: 'http://127.0.0.1:4010' })).diagnostics).toEqual([]);
   });
 
   it('are validated like the keys they replace', async () => {
