@@ -4,6 +4,7 @@
  * in-process emulator), as `imported-file:<sha256>`. Later runs create reviews by that id.
  */
 import type { Services } from '../kinds/kind.js';
+import type { UploadCopy } from './upload-copy.js';
 import { lockKey, lockSection, readLockDocument, writeLock, type LockEntry, type LockFile, type LockLocation } from '../config/lock.js';
 
 const ENTRY_KIND = 'imported-file';
@@ -24,13 +25,16 @@ export class ContractStore {
     private readonly target: () => string | undefined,
     /** Before each write: what must be on disk before the lock names an upload (the in-process emulator's state). */
     private readonly beforeWrite: () => Promise<void> = () => Promise.resolve(),
+    /** The copy kept with the test cache, for a run whose lock changes are not kept (CI). */
+    private readonly copy?: UploadCopy,
   ) {}
 
   /** Read afresh: another run may have uploaded the contract since. */
   async idFor(sha: string): Promise<string | undefined> {
     const target = this.target();
     if (!target) return undefined;
-    return (await this.read(target))[lockKey(ENTRY_KIND, sha)]?.id;
+    const recorded = (await this.read(target))[lockKey(ENTRY_KIND, sha)]?.id;
+    return recorded ?? this.copy?.idFor(target, sha);
   }
 
   private async read(target: string): Promise<LockFile['files']> {
@@ -75,6 +79,7 @@ export class ContractStore {
       await this.beforeWrite();
       await writeLock(this.location, target, lock);
       this.known = Promise.resolve(lock.files);
+      await this.copy?.record(target, sha, id);
     });
     return this.chain;
   }

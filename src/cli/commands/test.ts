@@ -28,6 +28,7 @@ import { renderTestText } from '../../render/test-text.js';
 import { CACHE_DIR, cachePartition, TestCache } from '../../testing/cache.js';
 import { captureCase, writeCapture, type CapturedCase } from '../../testing/capture.js';
 import { ContractStore, importedFileSha } from '../../testing/contracts.js';
+import { UploadCopy } from '../../testing/upload-copy.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
 import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
 import { isTestFile, skipDirectory } from '../../config/discover.js';
@@ -387,7 +388,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
 
 /** The contracts this checkout uploaded, in the lock section of imported files. */
 function contractStoreOf(s: Session, emulator: boolean): ContractStore {
-  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator());
+  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator(), UploadCopy.in(s.workspace.config.project.root));
 }
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */

@@ -1,0 +1,57 @@
+/**
+ * A copy of the upload records (contract sha256 → imported file id, per lock section) kept with the
+ * test cache in `.docket/test-cache/uploads.json`. docket.lock.json is the record; this copy is for
+ * a CI job that keeps the test cache between runs but not its changes to the lock (a test job does
+ * not commit), which would otherwise upload every contract again on each run that reviews.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { isPlainObject } from '../util/plain.js';
+import { mkdir } from 'node:fs/promises';
+import { CACHE_DIR } from './cache.js';
+
+type Uploads = Record<string, Record<string, string>>;
+
+export class UploadCopy {
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly path: string) {}
+
+  static in(root: string): UploadCopy {
+    return new UploadCopy(join(root, CACHE_DIR, 'uploads.json'));
+  }
+
+  /** Read afresh: another run may have recorded it since. A missing or unreadable copy holds nothing. */
+  async idFor(target: string, sha: string): Promise<string | undefined> {
+    return (await this.read())[target]?.[sha.toLowerCase()];
+  }
+
+  /** Records (or, with `id` undefined, forgets) an upload; writes are serialised and atomic. */
+  record(target: string, sha: string, id: string | undefined): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      const uploads = await this.read();
+      const section = (uploads[target] ??= {});
+      if (id === undefined) delete section[sha.toLowerCase()];
+      else section[sha.toLowerCase()] = id;
+      await mkdir(join(this.path, '..'), { recursive: true });
+      await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
+    });
+    // A copy that cannot be written costs an upload next time, never this run.
+    return this.chain.catch(() => undefined);
+  }
+
+  private async read(): Promise<Uploads> {
+    try {
+      const parsed: unknown = JSON.parse(await readFile(this.path, 'utf8'));
+      if (!isPlainObject(parsed) || parsed.version !== 1 || !isPlainObject(parsed.uploads)) return {};
+      const out: Uploads = {};
+      for (const [target, section] of Object.entries(parsed.uploads)) {
+        if (isPlainObject(section)) out[target] = Object.fromEntries(Object.entries(section).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      }
+      return out;
+    } catch {
+      return {};
+    }
+  }
+}
