@@ -124,8 +124,10 @@ function nameList(labels: string[], fmt: Fmt): string {
 }
 
 /** A plan with no changes; with live changes a drift policy holds back, those are not denied. */
-export function noChangesSentence(plan: Plan): string {
-  return plan.held?.length ? 'The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.' : 'The live services match the configuration.';
+export function noChangesSentence(plan: Plan, heldListed = true): string {
+  if (!plan.held?.length) return 'The live services match the configuration.';
+  if (heldListed) return 'The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.';
+  return `The live services match the configuration, except for ${plural(plan.held.length, 'live change')} a drift policy leaves alone (\`docket plan\` lists them).`;
 }
 
 /** Every warning sentence, without a `Warning:` prefix: partial plan, permanence, then the plan's own. */

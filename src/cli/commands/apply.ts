@@ -22,6 +22,7 @@ import { planJsonChunks } from '../../render/json.js';
 import { renderApplyReportJson } from '../../render/apply-json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
+import { noChangesSentence } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock } from '../apply-lock.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
@@ -127,7 +128,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             // A plan not printed (saved, or -q): the report still names the target, and says there was nothing to do.
             // A saved plan was read when it was made: live may have moved since, so it says only what the plan holds.
-            else if (!planShown) io.stdout(`${reportHeader(plan, color)}${saved ? 'No changes in the saved plan: nothing was sent.' : 'No changes. The live services match the configuration.'}\n`);
+            else if (!planShown) io.stdout(`${reportHeader(plan, color)}${saved ? 'No changes in the saved plan: nothing was sent.' : `No changes. ${noChangesSentence(plan, false)}`}\n`);
             setExit(0);
             return;
           }
@@ -275,7 +276,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   } else if (header) {
     // Only lock entries were recorded (an interrupted apply's, or --adopt-files): nothing was sent.
     // A saved plan was read when it was made: it says only what the plan holds.
-    io.stdout(`${header}${settings.saved ? 'No changes in the saved plan: nothing was sent.' : 'No changes. The live services match the configuration.'}\n`);
+    io.stdout(`${header}${settings.saved ? 'No changes in the saved plan: nothing was sent.' : `No changes. ${noChangesSentence(plan, false)}`}\n`);
   }
   // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
   const again = settings.saved ? 'make a new plan (docket plan --out PLAN.json) and apply that one' : 'run apply again';

@@ -95,6 +95,9 @@ describe('drift policies', () => {
     await applyOk(cli, dir);
     const after = await expectNoChanges(cli, dir);
     expect(after.stdout).toContain('~ update rule "NDA/Ignored" (playbooks/nda.yaml:16) · changed live · drift: ignore (left alone)');
+    // An apply with nothing to do, told not to print its plan, does not say live matches whole either.
+    const quiet = await cli('apply', '-C', dir, '--auto-approve', '-q');
+    expect(quiet.stdout).toContain('No changes. The live services match the configuration, except for 1 live change a drift policy leaves alone (`docket plan` lists them).');
     expect((await cli('drift', '-C', dir)).code).toBe(0);
   });
 });
