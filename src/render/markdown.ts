@@ -64,7 +64,19 @@ interface Layout {
   truncated: boolean;
 }
 
-const mdFmt: Fmt = { name: codeSpan, text: (s) => escapeMarkdown(s) };
+/**
+ * docket's own sentences: what it writes in backticks (`renamed_from: [Old]`) as code spans, the
+ * rest escaped. A value inside a code span is shown as it is and can start no markdown.
+ */
+function docketText(s: string): string {
+  return s
+    .split(/(`[^`\n]+`)/)
+    // The spaces around a code span stay (escaping trims a text's ends).
+    .map((part, i) => (i % 2 === 1 ? codeSpan(part.slice(1, -1)) : part.replace(/^( *)([^]*?)( *)$/, (_, lead: string, text: string, trail: string) => `${lead}${text ? escapeMarkdown(text) : ''}${trail}`)))
+    .join('');
+}
+
+const mdFmt: Fmt = { name: codeSpan, text: docketText };
 
 function cap(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
@@ -204,7 +216,7 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): strin
   // many as fit in half the comment, each shortened, and a count of the rest; then the changes as above.
   const short = warningSentences(plan, {
     name: (s) => codeSpan(cap(s, FALLBACK_WARNING_CHARS)),
-    text: (s) => escapeMarkdown(cap(s, FALLBACK_WARNING_CHARS)),
+    text: (s) => docketText(cap(s, FALLBACK_WARNING_CHARS)),
   });
   layout.warnings = warningsWithin(short, Math.floor(maxChars / 2));
   layout.showDetails = sections.map(() => true);

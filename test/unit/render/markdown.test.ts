@@ -133,6 +133,10 @@ describe('renderPlanMarkdown', () => {
     expect(out).toContain('- `+` **create** playbook `sneaky </details> <img src=x onerror=alert(1)>`\n');
     // Free text is escaped.
     expect(out).toContain('> - ping @&#8203;legal-team about &lt;b&gt;#&#8203;42&lt;/b&gt; \\| now\n');
+    // What docket itself writes in backticks in a warning is code; the rest is escaped.
+    const coded = md(plan([], { warnings: ['add `renamed_from: [Inbound DPA]` to @team\'s rule, or `</details>`'] }));
+    expect(coded).toContain("> - add `renamed_from: [Inbound DPA]` to @&#8203;team's rule, or `</details>`\n");
+    expect(markdownShape(coded).detailsCount).toBe(markdownShape(md(plan([]))).detailsCount);
     // The fence around rule text is longer than any run of backticks inside it.
     expect(out).toContain('    `````diff\n');
     expect(markdownShape(out).detailsCount).toBe(2);
