@@ -89,3 +89,12 @@ it('answers a path it has no route for, however long, and still stops on SIGTERM
     expect(res.status).toBe(404);
   });
 });
+
+it("never prints a seed's own API key in its banner (a seed may be made from a real organization)", async () => {
+  const dir = await makeDir({ 'seed.json': JSON.stringify({ organizations: [{ id: '11111111-1111-4111-8111-111111111111', name: 'Production copy', api_keys: ['sk_live_PRODSECRET_abc12345'], users: [{ email: 'admin@acme.example', role: 'admin' }] }] }) });
+  await withEmulator(['--seed', join(dir, 'seed.json')], async (banner) => {
+    expect(banner).not.toContain('sk_live_PRODSECRET_abc12345');
+    expect(banner).toContain("DOCKET_API_KEY=<the first of the seed's api_keys>");
+    expect(banner).toContain('DOCKET_ORGANIZATION_ID=11111111-1111-4111-8111-111111111111');
+  });
+});

@@ -93,7 +93,9 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
         ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r)}\n`) } : {}),
       });
       const organizationId = seed.organizations[0]?.id ?? DEFAULT_ORGANIZATION_ID;
-      const apiKey = seed.organizations[0]?.api_keys[0] ?? EMULATOR_API_KEY;
+      // A seed's own key may be a copy of a real one (a seed made from production): never printed.
+      const seededKey = seed.organizations[0]?.api_keys[0];
+      const apiKey = seededKey === undefined || seededKey === EMULATOR_API_KEY ? EMULATOR_API_KEY : "<the first of the seed's api_keys>";
       const v = emulator.config().variants;
       // Flat routes act on the key's own organization: another id is refused, not created.
       const orgNote = v.reviewPaths === 'flat' ? 'optional: flat routes act on the API key\'s organization, this one' : 'any organization id works: it is created on first use';
