@@ -172,6 +172,19 @@ export function undeclaredSentence(plan: Plan, verbose = false): string | undefi
   return `${plural(total, 'live object')} ${verb} (${per}).`;
 }
 
+/** Undeclared objects named without -v, per kind: those a person may act on (with --prune). */
+const MAX_NAMED = 10;
+
+/** The undeclared objects a plan names, per kind: the first ten of those `--prune` would act on, every one with -v. */
+export function undeclaredNamed(plan: Plan, verbose: boolean): { kind: string; count: number; names: string[]; more: number; reason: string }[] {
+  return plan.undeclared
+    .filter((u) => u.count > 0 && (verbose || u.prunable))
+    .map((u) => {
+      const names = verbose ? u.names : u.names.slice(0, MAX_NAMED);
+      return { kind: u.kind, count: u.count, names, more: u.names.length - names.length, reason: u.reason };
+    });
+}
+
 /** What a change's headline says of its direction; nothing when docket cannot tell (see unknownNote). */
 export function directionLabel(c: Change): string | undefined {
   return c.direction && c.direction !== 'unknown' ? DIRECTION_LABEL[c.direction] : undefined;

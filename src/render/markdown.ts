@@ -18,8 +18,10 @@ import {
   isMultiline,
   isSingleton,
   noChangesSentence,
+  plural,
   renamedFrom,
   shownField,
+  undeclaredNamed,
   undeclaredSentence,
   unknownNote,
   visibleFields,
@@ -180,7 +182,12 @@ function render(plan: Plan, sections: MdSection[], layout: Layout, maxChars: num
     });
   }
   const undeclared = undeclaredSentence(plan);
-  if (undeclared) lines.push(escapeMarkdown(undeclared), '');
+  if (undeclared) {
+    lines.push(escapeMarkdown(undeclared));
+    // Named as in the text plan: a file deleted without prune is otherwise a comment of "No changes.".
+    for (const u of undeclaredNamed(plan, false)) lines.push(`- ${plural(u.count, u.kind)}: ${u.names.map((n) => codeSpan(n)).join(', ')}${u.more > 0 ? ` and ${u.more} more` : ''} (${escapeMarkdown(u.reason)})`);
+    lines.push('');
+  }
   const unknown = unknownNote(plan);
   if (unknown) lines.push(escapeMarkdown(unknown), '');
   if (layout.truncated) {

@@ -20,6 +20,7 @@ import {
   renamedFrom,
   shownField,
   summaryParts,
+  undeclaredNamed,
   undeclaredSentence,
   unknownNote,
   visibleFields,
@@ -106,9 +107,6 @@ const textFmt: Fmt = {
   text: (s) => stripControl(s).split('\n').join('\n  '),
 };
 
-/** Undeclared objects named without -v, per kind. */
-const MAX_NAMED = 10;
-
 export function renderPlanText(plan: Plan, opts: PlanTextOptions): string {
   return `${[...planTextLines(plan, opts)].join('\n')}\n`;
 }
@@ -168,10 +166,8 @@ function* planTextLines(plan: Plan, opts: PlanTextOptions): Generator<string> {
   if (undeclared) {
     yield* ['', undeclared];
     // Objects a person may act on (with --prune) are named without -v; the rest with it.
-    for (const u of plan.undeclared.filter((x) => x.count > 0 && (verbose || x.prunable))) {
-      const shown = verbose ? u.names : u.names.slice(0, MAX_NAMED);
-      const more = u.names.length - shown.length;
-      yield `  ${plural(u.count, u.kind)}: ${shown.map(quote).join(', ')}${more > 0 ? ` and ${more} more (-v lists them)` : ''} (${oneLine(u.reason)})`;
+    for (const u of undeclaredNamed(plan, verbose)) {
+      yield `  ${plural(u.count, u.kind)}: ${u.names.map(quote).join(', ')}${u.more > 0 ? ` and ${u.more} more (-v lists them)` : ''} (${oneLine(u.reason)})`;
     }
   }
 }
