@@ -326,7 +326,12 @@ interface SettleEnv {
   /** A stop while the checks run: none starts after it, and those under way get `graceMs`. */
   signal: AbortSignal | undefined;
   graceMs: number;
+  /** Set when a check could not be made for want of time: the budget stopped the apply. */
+  budgetSpent?: boolean;
 }
+
+/** Said of an apply whose duplicate checks the time budget cut short before its deadline's own stop. */
+const BUDGET_SPENT_ON_CHECKS = 'its time budget ran out during the checks for duplicates; raise it with --timeout';
 
 async function settleLater(changes: readonly Change[], report: ApplyReport, env: SettleEnv): Promise<void> {
   const results = new Map(report.results.map((r) => [r.changeId, r]));
@@ -346,7 +351,12 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   // at a time: twenty thousand pending checks would each hold their state at once.
   const width = Math.max(1, env.concurrency);
   const checks = mapLimit(changes.filter((c) => !c.parent), width, check).then(() => mapLimit(changes.filter((c) => c.parent), width, check));
-  if (await withinGrace(checks, env.signal, env.graceMs)) return;
+  if (await withinGrace(checks, env.signal, env.graceMs)) {
+    // Checks that failed for want of time (a retry's wait past the budget, a request not sent) are
+    // the budget stopping the apply, a moment before its deadline would have: never "complete".
+    if (env.budgetSpent) report.stopped = env.signal?.aborted ? reasonOf(env.signal) : BUDGET_SPENT_ON_CHECKS;
+    return;
+  }
   // Stopped during the checks: the apply is reported stopped as it would have been a moment earlier.
   report.stopped = reasonOf(env.signal!);
   report.notStarted = 0;
@@ -367,6 +377,7 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     if (settled.note) result.note = settled.note;
     if (settled.id !== mine) env.keptOther.add(change.id);
   } catch (error) {
+    if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = true;
     const unchecked = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
     result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
   }

@@ -68,6 +68,20 @@ describe('bounded waits', () => {
     expect(plan.code).toBe(1);
     expect(plan.stderr).toMatch(/list playbooks: the review service answered HTTP 429 and asked to wait 3600 s \(Retry-After\), longer than the 1\d\d s left of this command's time budget/);
   });
+
+  it('duplicate checks the budget leaves no time for stop the apply (exit 1), never "Apply complete"', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n' });
+    // The rule list is read only by the check after the creates; its wait is past the budget.
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 429, retry_after: 600 });
+    const apply = await bin(t)('apply', '-C', dir, '--auto-approve', '--timeout', '60s');
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).not.toContain('Apply complete');
+    expect(apply.stdout).toContain('Apply stopped (its time budget ran out during the checks for duplicates; raise it with --timeout)');
+    expect(apply.stdout).toContain('could not check for a duplicate created by a concurrent apply');
+    t.emulator.faults.clear();
+    await expectConverged(bin(t), dir);
+  });
 });
 
 describe('malformed answers', () => {
