@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
 import { formatDuration } from './duration.js';
-import { processAlive } from '../util/process-alive.js';
+import { processAlive, processStartedAt } from '../util/process-alive.js';
 import { interruptsOf, type Io } from './io.js';
 import { APPLY_LOCK_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
 import { linkedFile } from '../util/atomic-write.js';
@@ -307,8 +307,16 @@ function notAFile(path: string, what = 'is not a file'): DocketError {
 function isStale(holder: ApplyLockHolder): boolean {
   if (holder.host !== hostname()) return false;
   if (holder.pid === process.pid) return false;
-  return !processAlive(holder.pid);
+  if (!processAlive(holder.pid)) return true;
+  // Its pid taken again since (a reboot, a restarted container with the workspace kept): a process
+  // that started after the lock was written is not the one that wrote it.
+  const started = processStartedAt(holder.pid);
+  const written = Date.parse(holder.started);
+  return started !== undefined && Number.isFinite(written) && started > written + PID_REUSE_SLACK_MS;
 }
+
+/** A process started this much after a lock's time did not write it (clock ticks are 10 ms; the two reads are not at one instant). */
+const PID_REUSE_SLACK_MS = 2000;
 
 /** The lock's holder is gone, and another apply is taking it over (or one killed while it did left its folder). */
 function busyTakingOver(path: string, timeoutMs: number, by: LockTaker): DocketError {
@@ -329,7 +337,7 @@ function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: numb
       ? `run ${by.command} again in a few seconds (a lock left half-written is taken over), or pass ${by.waitLonger(timeoutMs, '5m')} to wait`
       : holder.host !== hostname()
         ? `wait for it, or pass ${by.waitLonger(timeoutMs, '5m')} to wait longer; if no docket ${holder.command ?? 'apply'} is running on ${holder.host}, delete ${path}`
-        : `wait for it to finish, or pass ${by.waitLonger(timeoutMs, '5m')} to wait for it`,
+        : `wait for it to finish, or pass ${by.waitLonger(timeoutMs, '5m')} to wait for it; if pid ${holder.pid} is no docket ${holder.command ?? 'apply'} (its number taken again where docket cannot tell), delete ${path}`,
   );
 }
 

@@ -29,6 +29,24 @@ function endedOnLinux(pid: number): boolean {
   return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
 }
 
+/**
+ * When a process started (epoch ms), where /proc says: its age is the time since boot
+ * (`/proc/uptime`) less its start in clock ticks after boot (`/proc/PID/stat` field 22, at Linux's
+ * fixed 100 a second), both counted by the same clock, so a wall clock set since does not move it.
+ * Undefined elsewhere, or when it cannot be read.
+ */
+export function processStartedAt(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const uptime = Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]);
+    return Number.isFinite(ticks) && Number.isFinite(uptime) && uptime > 0 ? Date.now() - (uptime - ticks / 100) * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function readableProc(): boolean {
   try {
     readFileSync('/proc/self/stat', 'latin1');

@@ -526,7 +526,7 @@ describe('docket test --emulator while an apply holds the configuration', () => 
     const r = await runCli(['test', '-C', dir, '--emulator', '--timeout', '1s']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('still after waiting 1s');
-    expect(r.stderr).toContain('hint: wait for it to finish, or pass a --timeout longer than 1s to wait for it\n');
+    expect(r.stderr).toContain('hint: wait for it to finish, or pass a --timeout longer than 1s to wait for it; ');
     // Held by a docket test, it is named as one, not as an apply.
     await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString(), command: 'test' }));
     const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);

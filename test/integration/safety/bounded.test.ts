@@ -5,7 +5,7 @@
  */
 import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -187,6 +187,26 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     const applied = await bin(t)('apply', '-C', dir, '--auto-approve');
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux')('a lock whose pid another process took since (started after the lock was written) is taken over', async () => {
+    t = await startTestEmulator();
+    const dir = await config();
+    await mkdir(join(dir, '.docket'), { recursive: true });
+    // A process that runs now, under the pid of an apply killed an hour ago (a reboot, a restarted container).
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: other.pid, host: hostname(), started: new Date(Date.now() - 3_600_000).toISOString() }));
+      const applied = await bin(t)('apply', '-C', dir, '--auto-approve');
+      expect([applied.code, applied.stderr]).toEqual([0, '']);
+      // Written by the process under that pid (it started before the lock's time): still refused.
+      await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: other.pid, host: hostname(), started: new Date().toISOString() }));
+      const refused = await bin(t)('apply', '-C', dir, '--auto-approve');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`if pid ${other.pid} is no docket apply (its number taken again where docket cannot tell), delete `);
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 
   it('a lock left half-written is taken over; one that may be being written is refused at once, not waited on for ever', async () => {
