@@ -278,7 +278,7 @@ export function diff(input: DiffInput): DiffResult {
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
             ...(formerSource(d, d.renamedFrom.indexOf(old)) ?? d.source),
-            hint: `pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`,
+            hint: ambiguousHint(found, input.recordedId?.(formerKey(d, old))),
           });
           for (const f of found) used.add(f.id);
           return;
@@ -331,7 +331,7 @@ export function diff(input: DiffInput): DiffResult {
         diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${d.name}"; docket cannot tell which one the file means`, {
           // At the name (a member's at its e-mail), as the other problems of a name are.
           ...(problemSourceOf(d.fieldSources, 'name') ?? problemSourceOf(d.fieldSources, 'email') ?? d.source),
-          hint: `pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`,
+          hint: ambiguousHint(found, input.recordedId?.(refKey(kind.name, d.key))),
         });
         for (const f of found) used.add(f.id);
         continue;
@@ -697,6 +697,13 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
 }
 
 /** The change with what apply sends, where it is a scalar of another type or spelling than the compared value ("0" for 0). */
+/** What to do about two live objects of one identity: which one docket last synced, when it knows. */
+function ambiguousHint(found: readonly LiveResource[], syncedId: string | undefined): string {
+  const synced = found.find((f) => f.id === syncedId);
+  const which = synced ? `; docket last synced ${synced.id}` : '';
+  return `archive (or rename) the one not wanted in the app (two applies at once: the later one)${which}, or pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`;
+}
+
 function withSent(kind: KindMeta, d: DesiredResource, f: FieldChange): FieldChange {
   if (f.after === SENSITIVE || f.after === null || typeof f.after === 'object') return f;
   const sent = kind.sentValue?.(f.field, d);

@@ -379,7 +379,12 @@ describe('diff: pins and ambiguity', () => {
     const d = desiredPlaybook('Ee', { renamedFrom: ['Dd'], fieldSources: { renamed_from: pos(4, 15) } });
     const { diagnostics } = run([d], [livePlaybook('pb-1', 'Dd'), livePlaybook('pb-2', 'Dd')]);
     expect(diagnostics.errors).toMatchObject([{ code: 'ambiguous-match', line: 4, col: 15, message: '2 live playbook objects are named "Dd", which playbook "Ee" says it was renamed from; docket cannot tell which one the file means' }]);
-    expect(diagnostics.errors[0]!.hint).toBe('pin one with `id:` (pb-1, pb-2)');
+    expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (two applies at once: the later one), or pin one with `id:` (pb-1, pb-2)');
+  });
+
+  it('says which of two live objects of one name docket last synced', () => {
+    const { diagnostics } = diff({ kinds: KIND_META, desired: [desiredPlaybook('NDA')], live: [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')], prune: {}, recordedId: (k) => (k === 'playbook:NDA' ? 'pb-2' : undefined) });
+    expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (two applies at once: the later one); docket last synced pb-2, or pin one with `id:` (pb-1, pb-2)');
   });
 
   it('a pin that would rename its object onto a name another live object no file declares holds is refused at the id', () => {
