@@ -307,9 +307,12 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
           ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}`
           : plan.changes.some((c) => c.action === 'upload')
             ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
-            : report.done > 0 || report.failed > 0
-              ? `what was done is live; ${again} to finish`
-              : `nothing was done; ${again}`,
+            : report.done > 0 && report.failed === 0 && report.skipped === 0 && !report.notStarted
+              ? // Stopped during the checks at the end: every change was made, only the checks are left.
+                `every change was made; docket plan shows any duplicate a concurrent apply made that the stopped checks did not`
+              : report.done > 0 || report.failed > 0
+                ? `what was done is live; ${again} to finish`
+                : `nothing was done; ${again}`,
     );
   }
   if (lockFailure && !ending) {

@@ -96,6 +96,9 @@ describe('a signal during apply', () => {
     expect(await run.exited).toBe(130);
     expect(run.stdout()).toMatch(/Apply interrupted \(SIGINT\): 2 done, 0 failed, 0 skipped, 0 not started\./);
     expect(run.stderr()).toContain('apply interrupted by SIGINT');
+    // Every change was made: nothing is left for apply to finish, only the checks the signal stopped.
+    expect(run.stderr()).toContain('every change was made; docket plan shows any duplicate a concurrent apply made that the stopped checks did not');
+    expect(run.stderr()).not.toMatch(/again to finish/);
     await expectLockIntact(dir);
     await expectConverged(bin(t), dir);
   });
