@@ -240,7 +240,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   }
   for (const o of overrides.values) {
     if (o.key !== 'url') continue;
-    const problem = urlProblem(o.value, `environment variable ${ENV_OVERRIDES.find((e) => e.section === o.section && e.key === 'url')!.variable}`);
+    const problem = urlProblem(o.value, `environment variable ${o.variable}`);
     if (problem) diagnostics.push({ severity: 'error', code: problem.code, message: problem.message, ...(problem.hint ? { hint: problem.hint } : {}) });
   }
 
@@ -269,14 +269,13 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     // An environment chosen by name that says otherwise: two explicit choices, neither silently
     // taken (a CI recipe sets DOCKET_ORGANIZATION_ID on every step, and `--env staging` would plan production).
     const chosen = text(get(get(envResolved, o.section), o.key));
-    const variable = ENV_OVERRIDES.find((e) => e.section === o.section && e.key === o.key)!.variable;
     if (chosen !== undefined && !sameSetting(o.key, chosen, o.value)) {
       const pointer = `${selected!}/${o.section}/${o.key}`;
       error(
         'conflicting-setting',
-        `environment ${showName(input.env!)} sets \`${o.section}.${o.key}\` to ${o.key === 'url' ? shown(chosen) : quoteValue(chosen)}, but ${variable} names ${o.key === 'url' ? shown(o.value) : quoteValue(o.value)}`,
+        `environment ${showName(input.env!)} sets \`${o.section}.${o.key}\` to ${o.key === 'url' ? shown(chosen) : quoteValue(chosen)}, but ${o.variable} names ${o.key === 'url' ? shown(o.value) : quoteValue(o.value)}`,
         positions.valueAt(pointer),
-        `unset ${variable} for runs with --env ${input.env!} (the environment names its own), or make the two agree`,
+        `unset ${o.variable} for runs with --env ${input.env!} (the environment names its own), or make the two agree`,
         pointer,
       );
     }
@@ -307,17 +306,26 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   return result;
 }
 
-/** An organization id in any letter case, a URL with or without its final `/`: one setting. */
+/** An organization id in any letter case, a URL with or without its final `/` (its host in any case): one setting. */
 function sameSetting(key: string, a: string, b: string): boolean {
-  return key === 'url' ? a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '') : a.trim().toLowerCase() === b.trim().toLowerCase();
+  if (key !== 'url') return a.trim().toLowerCase() === b.trim().toLowerCase();
+  // As the service sees it: the host in any case, a default port written or not.
+  const canonical = (url: string): string => {
+    try {
+      return new URL(url.trim()).href.replace(/\/+$/, '');
+    } catch {
+      return url.trim();
+    }
+  };
+  return canonical(a) === canonical(b);
 }
 
 /** The DOCKET_* variables that are set (empty or only spaces counts as unset, as for the keys), checked like the keys they replace. */
 async function envOverrides(processEnv: Record<string, string | undefined>): Promise<{
-  values: { section: 'review' | 'agreements'; key: string; value: string }[];
+  values: { variable: string; section: 'review' | 'agreements'; key: string; value: string }[];
   diagnostics: Diagnostic[];
 }> {
-  const values: { section: 'review' | 'agreements'; key: string; value: string }[] = [];
+  const values: { variable: string; section: 'review' | 'agreements'; key: string; value: string }[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const o of ENV_OVERRIDES) {
     const value = processEnv[o.variable];
@@ -326,7 +334,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
     // As typed: the check narrows what it refuses to `never`.
     const typed: string = value;
     if (check(value)) {
-      values.push({ section: o.section, key: o.key, value });
+      values.push({ variable: o.variable, section: o.section, key: o.key, value });
       continue;
     }
     // What docket's own URL rules say of it is more exact than the schema's "must be a URL" (a host not in ASCII).

@@ -27,7 +27,6 @@ import {
   attachmentParameterRefs,
   checkTemplateParameters,
   liveTemplateType,
-  nestedWriteName,
   NOT_PARAMETERS,
   templateAttributes,
   templateTypeInfo,
@@ -50,9 +49,14 @@ function normParameter(path: string, v: unknown, kinds: ValueKinds | undefined):
 }
 
 /** The value of a changed parameter field as the file wrote it (`"01099"` stays a string). */
+/** A parameter field's key and, in a nested object, its key there: `parameters.a_attributes.b` → [a_attributes, b]. */
+function parameterPath(field: string): [string, string | undefined] {
+  return field.slice(PARAM.length).split('.') as [string, string | undefined];
+}
+
 function writtenParameter(parameters: unknown, field: string): unknown {
   if (!field.startsWith(PARAM) || !isPlainObject(parameters)) return undefined;
-  const [key, nested] = field.slice(PARAM.length).split('.') as [string, string | undefined];
+  const [key, nested] = parameterPath(field);
   const value = parameters[key];
   if (nested === undefined) return value;
   return isPlainObject(value) ? value[nested] : undefined;
@@ -131,7 +135,7 @@ function bodyOf(fields: [string, unknown][], written: Plain, resolve: (v: unknow
   const body: Plain = {};
   for (const [field, value] of fields) {
     if (!field.startsWith(PARAM)) continue;
-    const [key, nested] = field.slice(PARAM.length).split('.') as [string, string | undefined];
+    const [key, nested] = parameterPath(field);
     body[key] = resolve(linesDeep(nested === undefined ? value : written[key]));
   }
   return body;
@@ -150,7 +154,7 @@ function undeclaredNested(updated: readonly string[], declared: Fields, attribut
   const out: Plain = {};
   for (const field of updated) {
     if (!field.startsWith(PARAM)) continue;
-    const [key, nested] = field.slice(PARAM.length).split('.') as [string, string | undefined];
+    const [key, nested] = parameterPath(field);
     const live = attributes[key];
     if (nested === undefined || key in out || !isPlainObject(live)) continue;
     const keep: Plain = {};
@@ -236,18 +240,18 @@ export const templateKind: KindModule<'template'> = {
     };
   },
 
-  /**
-   * An attachment id written as such must be one this organization has: the service refuses any
-   * other (422), so every apply would fail again. An export keeps the source organization's ids,
-   * which mean nothing in another one. Known: an upload or adoption docket.lock.json records here,
-   * or an id a live template here already names.
-   */
   // A parameter is sent as written (`provider: "0"`, `cost: ".5"`), though compared by value.
   sentValue(field, d) {
     const written = writtenParameter(d.payload?.parameters, field);
     return typeof written === 'string' || typeof written === 'number' ? linesDeep(written) : undefined;
   },
 
+  /**
+   * An attachment id written as such must be one this organization has: the service refuses any
+   * other (422), so every apply would fail again. An export keeps the source organization's ids,
+   * which mean nothing in another one. Known: an upload or adoption docket.lock.json records here,
+   * or an id a live template here already names.
+   */
   resend(updated, d, l) {
     return undeclaredNested(updated, d.fields, l.extra?.attributes);
   },
@@ -388,7 +392,7 @@ export const templateKind: KindModule<'template'> = {
       // does a key a nested object live holds no longer at all (replaced whole in the app): written
       // `""`, it would be sent with that object's next change, where the service had nothing.
       const info = templateTypeInfo(written.type);
-      const cleared = !absentFromNested(field.slice(PARAM.length), live.extra?.attributes) && info && acceptsEmptyText(ctx.schema(info.schema), field.slice(PARAM.length));
+      const cleared = !absentFromNested(field, live.extra?.attributes) && info && acceptsEmptyText(ctx.schema(info.schema), field.slice(PARAM.length));
       return { pointer, value: cleared ? '' : undefined };
     }
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
@@ -460,13 +464,12 @@ export const templateKind: KindModule<'template'> = {
   },
 };
 
-/** Whether live holds the nested object of `path` (`template_csa_order_form_attributes.fees_currency`) without that key at all. */
-function absentFromNested(path: string, attributes: unknown): boolean {
-  const [key, nested] = path.split('.') as [string, string | undefined];
-  if (nested === undefined || !isPlainObject(attributes)) return false;
-  // Read under its write name or its read name (`template_csa_order_form`).
-  const object = Object.entries(attributes).find(([name]) => nestedWriteName(name) === key)?.[1];
-  return isPlainObject(object) && !Object.hasOwn(object, nested);
+/** Whether live holds the nested object of `field` (`parameters.template_csa_order_form_attributes.fees_currency`) without that key at all. */
+function absentFromNested(field: string, attributes: unknown): boolean {
+  const [key, nested] = parameterPath(field);
+  // The attributes as read carry the nested objects under their write names (templateAttributes).
+  const object = isPlainObject(attributes) ? attributes[key] : undefined;
+  return nested !== undefined && isPlainObject(object) && !Object.hasOwn(object, nested);
 }
 
 /** Why a parameter (`term`, `template_csa_order_form_attributes.fees_currency`) cannot leave the file, or undefined when it can. */

@@ -73,8 +73,8 @@ interface Layout {
 function docketText(s: string): string {
   return s
     .split(/(`[^`\n]+`)/)
-    // The spaces around a code span stay (escaping trims a text's ends).
-    .map((part, i) => (i % 2 === 1 ? codeSpan(part.slice(1, -1)) : part.replace(/^( *)([^]*?)( *)$/, (_, lead: string, text: string, trail: string) => `${lead}${text ? escapeMarkdown(text) : ''}${trail}`)))
+    // The spaces beside a code span stay (escaping trims a text's ends); at the line's start, none.
+    .map((part, i) => (i % 2 === 1 ? codeSpan(part.slice(1, -1)) : part.replace(/^( *)([^]*?)( *)$/, (_, lead: string, text: string, trail: string) => `${i === 0 ? '' : lead}${text ? escapeMarkdown(text) : ''}${trail}`)))
     .join('');
 }
 

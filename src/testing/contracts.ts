@@ -29,6 +29,12 @@ export class ContractStore {
     private readonly copy?: UploadCopy,
   ) {}
 
+  /** The copy's record of an upload, for when the lock's names a file the service no longer has. */
+  async copiedIdFor(sha: string): Promise<string | undefined> {
+    const target = this.target();
+    return target ? this.copy?.idFor(target, sha) : undefined;
+  }
+
   /** Read afresh: another run may have uploaded the contract since. */
   async idFor(sha: string): Promise<string | undefined> {
     const target = this.target();

@@ -4,11 +4,10 @@
  * a CI job that keeps the test cache between runs but not its changes to the lock (a test job does
  * not commit), which would otherwise upload every contract again on each run that reviews.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
-import { mkdir } from 'node:fs/promises';
 import { CACHE_DIR } from './cache.js';
 
 type Uploads = Record<string, Record<string, string>>;
@@ -29,16 +28,18 @@ export class UploadCopy {
 
   /** Records (or, with `id` undefined, forgets) an upload; writes are serialised and atomic. */
   record(target: string, sha: string, id: string | undefined): Promise<void> {
-    this.chain = this.chain.then(async () => {
-      const uploads = await this.read();
-      const section = (uploads[target] ??= {});
-      if (id === undefined) delete section[sha.toLowerCase()];
-      else section[sha.toLowerCase()] = id;
-      await mkdir(join(this.path, '..'), { recursive: true });
-      await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
-    });
-    // A copy that cannot be written costs an upload next time, never this run.
-    return this.chain.catch(() => undefined);
+    this.chain = this.chain
+      .then(async () => {
+        const uploads = await this.read();
+        const section = (uploads[target] ??= {});
+        if (id === undefined) delete section[sha.toLowerCase()];
+        else section[sha.toLowerCase()] = id;
+        await mkdir(dirname(this.path), { recursive: true });
+        await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
+      })
+      // A copy that cannot be written costs an upload next time, never this run, nor the next record.
+      .catch(() => undefined);
+    return this.chain;
   }
 
   private async read(): Promise<Uploads> {

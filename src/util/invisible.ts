@@ -11,11 +11,11 @@ const INVISIBLE_CLASS = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u2028\\u2029'
 
 /**
  * Not one of them where it is part of an emoji: the selector that asks for the picture (❤️, ✏️),
- * the joiner between two pictures (👩‍💻), a keycap's selector (1️⃣). Escaped, an emoji typed in the
+ * the joiner between two pictures (👩‍💻, 👩🏽‍💻 with a skin tone), a keycap's selector (1️⃣). Escaped, an emoji typed in the
  * app would turn a rule's `|` block into one long quoted line; a tag character (a flag's, or one
  * smuggling text) stays escaped.
  */
-const EMOJI_PART = '(?<=\\p{Extended_Pictographic})[\\uFE0E\\uFE0F]|(?<=\\p{Extended_Pictographic}\\uFE0F?)\\u200D(?=\\p{Extended_Pictographic})|(?<=[#*0-9])\\uFE0F(?=\\u20E3)';
+const EMOJI_PART = '(?<=\\p{Extended_Pictographic})[\\uFE0E\\uFE0F]|(?<=\\p{Extended_Pictographic}(?:\\uFE0F|\\p{Emoji_Modifier})?)\\u200D(?=\\p{Extended_Pictographic})|(?<=[#*0-9])\\uFE0F(?=\\u20E3)';
 /** Put before a character class: none of the class's characters where they are part of an emoji. */
 export const NOT_EMOJI_PART = `(?!${EMOJI_PART})`;
 

@@ -68,6 +68,14 @@ describe('docket test on the bundled example (--emulator)', () => {
     const discarded = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--no-cache']);
     expect(discarded.code).toBe(0);
     expect(Object.keys((await stateOf(dir)).imported_files).length).toBe(3);
+    // A committed lock naming files the service has lost: the copy's later uploads are used, not a fourth upload.
+    const copied = JSON.parse(await readFile(join(dir, '.docket/test-cache/uploads.json'), 'utf8')) as { uploads: Record<string, Record<string, string>> };
+    const stale = JSON.parse(await readFile(lockPath, 'utf8')) as { targets: Record<string, { files: Record<string, unknown> }> };
+    for (const sha of Object.keys(copied.uploads.emulator!)) stale.targets.emulator!.files[`imported-file:${sha}`] = { id: '00000000-0000-4000-8000-00000000dead', file: 'tests/fixtures/lost.docx', sha256: sha };
+    await writeFile(lockPath, `${JSON.stringify(stale, null, 2)}\n`);
+    const lost = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--no-cache']);
+    expect(lost.code).toBe(0);
+    expect(Object.keys((await stateOf(dir)).imported_files).length).toBe(3);
     // An environment is named, on the emulator too (the example's staging).
     const staging = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--env', 'staging', '--replay-only']);
     expect([staging.code, staging.stdout.split('\n')[0]]).toEqual([0, 'docket test · target: local emulator · environment staging']);

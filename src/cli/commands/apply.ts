@@ -128,7 +128,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
             // A plan not printed (saved, or -q): the report still names the target, and says there was nothing to do.
             // A saved plan was read when it was made: live may have moved since, so it says only what the plan holds.
-            else if (!planShown) io.stdout(`${reportHeader(plan, color)}${saved ? 'No changes in the saved plan: nothing was sent.' : `No changes. ${noChangesSentence(plan, false)}`}\n`);
+            else if (!planShown) io.stdout(`${reportHeader(plan, color)}${nothingSent(plan, saved !== undefined)}\n`);
             setExit(0);
             return;
           }
@@ -191,6 +191,11 @@ interface ExecuteSettings {
   color: boolean;
   saved: boolean;
   adopting: string[];
+}
+
+/** What a report of an apply that sent nothing says (a saved plan was read when it was made: it says only what the plan holds). */
+function nothingSent(plan: Plan, saved: boolean): string {
+  return saved ? 'No changes in the saved plan: nothing was sent.' : `No changes. ${noChangesSentence(plan, false)}`;
 }
 
 async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, settings: ExecuteSettings): Promise<void> {
@@ -276,7 +281,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   } else if (header) {
     // Only lock entries were recorded (an interrupted apply's, or --adopt-files): nothing was sent.
     // A saved plan was read when it was made: it says only what the plan holds.
-    io.stdout(`${header}${settings.saved ? 'No changes in the saved plan: nothing was sent.' : `No changes. ${noChangesSentence(plan, false)}`}\n`);
+    io.stdout(`${header}${nothingSent(plan, settings.saved)}\n`);
   }
   // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
   const again = settings.saved ? 'make a new plan (docket plan --out PLAN.json) and apply that one' : 'run apply again';

@@ -3,6 +3,7 @@
  * on the live side (by direction and object, with when the service says it changed), apart from
  * what the files change. Exit 2 when there is drift, 0 when there is none, 1 on error.
  */
+import { spelledKind } from '../../kinds/spelled-kind.js';
 import { Command, Option } from 'commander';
 import { childrenLookup } from '../../engine/children.js';
 import { driftReport } from '../../engine/drift.js';
@@ -63,7 +64,7 @@ export function refuseTargetsOutsideKinds(targets: readonly string[], kinds: rea
 /** What a report limited by `--kind` and `--target` compared, as given (nothing when not limited). */
 export function scopeOf(opts: { kind: readonly string[]; target: readonly string[] }): string[] {
   const only = (k: string): string => {
-    const what = KINDS.find((kind) => kind.name === k)?.comparedOnlyDeclared;
+    const what = spelledKind(k, KINDS)?.comparedOnlyDeclared;
     return what ? ` (${what})` : '';
   };
   return [...opts.kind.map((k) => `--kind ${k}${only(k)}`), ...opts.target.map((t) => `--target ${t}`)];

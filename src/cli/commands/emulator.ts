@@ -95,7 +95,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
       const organizationId = seed.organizations[0]?.id ?? DEFAULT_ORGANIZATION_ID;
       // A seed's own key may be a copy of a real one (a seed made from production): never printed.
       const seededKey = seed.organizations[0]?.api_keys[0];
-      const apiKey = seededKey === undefined || seededKey === EMULATOR_API_KEY ? EMULATOR_API_KEY : "<the first of the seed's api_keys>";
+      const apiKey = seededKey === undefined || seededKey === EMULATOR_API_KEY ? EMULATOR_API_KEY : "   # the first of the seed's api_keys";
       const v = emulator.config().variants;
       // Flat routes act on the key's own organization: another id is refused, not created.
       const orgNote = v.reviewPaths === 'flat' ? 'optional: flat routes act on the API key\'s organization, this one' : 'any organization id works: it is created on first use';

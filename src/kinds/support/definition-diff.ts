@@ -101,27 +101,39 @@ const SECTION_KEYS = ['required', 'included', 'defaults'];
  * Sections whose heading alone changed (old id → the section it became): one gone and one new at
  * the same place holding the same fields. Said as a new heading, not as every field moving.
  */
-function renamedSections(from: Record<string, unknown>, to: Record<string, unknown>): Map<string, SectionRef> {
+function renamedSections(from: Record<string, unknown>, to: Record<string, unknown>): Map<string, Renamed> {
   const before = sections(from);
   const after = sections(to);
   const beforeIds = new Set(before.map((s) => s.id));
   const afterIds = new Set(after.map((s) => s.id));
   const fieldKeys = (s: SectionRef): string => (isRecord(s.value) && isRecord(s.value.fields) ? Object.keys(s.value.fields).sort().join('\n') : '');
-  const out = new Map<string, SectionRef>();
+  const out = new Map<string, Renamed>();
   for (const s of before) {
     const t = after[s.index];
     if (afterIds.has(s.id) || !t || beforeIds.has(t.id) || !s.id.startsWith('heading:') || !t.id.startsWith('heading:')) continue;
-    if (fieldKeys(s) !== '' && fieldKeys(s) === fieldKeys(t)) out.set(s.id, t);
+    if (fieldKeys(s) !== '' && fieldKeys(s) === fieldKeys(t)) out.set(s.id, { from: s, to: t });
   }
   return out;
 }
 
-function describeSections(from: Record<string, unknown>, to: Record<string, unknown>, renamed: ReadonlyMap<string, SectionRef>): string[] {
+/** A section whose heading alone changed: as it was, and as it is. */
+interface Renamed {
+  from: SectionRef;
+  to: SectionRef;
+}
+
+/** A section's heading (renamed sections have one). */
+function headingOf(s: SectionRef): string {
+  return isRecord(s.value) ? String(s.value.heading) : '';
+}
+
+function describeSections(from: Record<string, unknown>, to: Record<string, unknown>, renamed: ReadonlyMap<string, Renamed>): string[] {
   // A renamed section is the section it became, said once as its new heading.
   const before = sections(from).map((s) => {
-    const became = renamed.get(s.id);
-    return became ? { ...s, id: became.id, formerLabel: s.label } : s;
+    const became = renamed.get(s.id)?.to;
+    return became ? { ...s, id: became.id } : s;
   });
+  const renamedTo = new Map([...renamed.values()].map((r) => [r.to.id, r.from]));
   const after = sections(to);
   const beforeById = new Map(before.map((s) => [s.id, s]));
   const afterIds = new Set(after.map((s) => s.id));
@@ -133,7 +145,8 @@ function describeSections(from: Record<string, unknown>, to: Record<string, unkn
       out.push(`+ ${s.label}`);
       continue;
     }
-    if ('formerLabel' in old) out.push(`~ ${old.formerLabel} heading: ${JSON.stringify((old.value as { heading: string }).heading)} → ${JSON.stringify((s.value as { heading: string }).heading)}`);
+    const former = renamedTo.get(s.id);
+    if (former) out.push(`~ ${former.label} heading: ${JSON.stringify(headingOf(former))} → ${JSON.stringify(headingOf(s))}`);
     const x = isRecord(old.value) ? old.value : {};
     const y = isRecord(s.value) ? s.value : {};
     const skip = new Set(['heading', 'import', 'fields']);
@@ -183,9 +196,10 @@ function fields(definition: Record<string, unknown>): Map<string, FieldRef> {
 
 const FIELD_KEYS = ['label', 'input', 'required', 'default', 'options'];
 
-function describeFields(from: Record<string, unknown>, to: Record<string, unknown>, renamed: ReadonlyMap<string, SectionRef>): string[] {
+function describeFields(from: Record<string, unknown>, to: Record<string, unknown>, renamed: ReadonlyMap<string, Renamed>): string[] {
   // A field of a renamed section has not moved: its section's old name is the new one.
-  const renamedLabels = new Map([...renamed].map(([id, t]) => [sections(from).find((s) => s.id === id)!.label, t.label].map((l) => l.replace(/^section /, '')) as [string, string]));
+  const bare = (s: SectionRef): string => s.label.replace(/^section /, '');
+  const renamedLabels = new Map([...renamed.values()].map((r) => [bare(r.from), bare(r.to)]));
   const before = new Map([...fields(from)].map(([key, f]) => [key, { ...f, section: renamedLabels.get(f.section) ?? f.section }]));
   const after = fields(to);
   const out: string[] = [];

@@ -9,5 +9,7 @@ describe('scopeOf', () => {
       '--target rule/NDA/Term',
     ]);
     expect(scopeOf({ kind: [], target: [] })).toEqual([]);
+    // Spelled as the files write it, the note is the same.
+    expect(scopeOf({ kind: ['Member'], target: [] })).toEqual(['--kind Member (the members the files declare: every user of the organization is one)']);
   });
 });

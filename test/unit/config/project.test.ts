@@ -353,6 +353,9 @@ describe('DOCKET_* environment variables', () => {
     ]);
     // The same organization (in any letter case) is no conflict, nor is a setting the environment leaves to the file.
     expect((await staging({ DOCKET_ORGANIZATION_ID: ORG_B.toUpperCase(), DOCKET_REVIEW_URL: 'http://127.0.0.1:4010' })).diagnostics).toEqual([]);
+    // A URL as the service sees it: its host in any case, with or without its final `/`.
+    const url = await load({ 'docket.yaml': lines('version: 1', 'environments:', '  eu:', '    review: { url: "https://Review.EU.example.com/v2/" }') }, { env: 'eu', processEnv: { DOCKET_REVIEW_URL: 'https://review.eu.example.com/v2' } });
+    expect(url.diagnostics).toEqual([]);
   });
 
   it('are validated like the keys they replace', async () => {

@@ -18,7 +18,8 @@ describe('parseTarget', () => {
     expect(target('member/Bob@Acme.example')).toMatchObject({ kind: 'member', key: 'bob@acme.example' });
     expect(target('organization')).toMatchObject({ kind: 'organization', key: 'organization' });
     // Keys are names in NFC: an accent pasted decomposed names the same playbook.
-    expect(target('playbook/Cafe\u0301')).toMatchObject({ key: 'Caf\u00e9' });    // The kind as the files write it (`kind: CustomTerm`), in any case.
+    expect(target('playbook/Cafe\u0301')).toMatchObject({ key: 'Caf\u00e9' });
+    // The kind as the files write it (`kind: CustomTerm`), in any case.
     expect(target('CustomTerm/Data Terms')).toMatchObject({ kind: 'custom-term', key: 'Data Terms' });
     expect(target('Template/CSA')).toMatchObject({ kind: 'template', key: 'CSA' });
     expect(target('Organization')).toMatchObject({ kind: 'organization' });

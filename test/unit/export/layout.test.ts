@@ -92,7 +92,8 @@ describe('exportKinds', () => {
   });
 
   it('accepts repeated kinds, in registry order', () => {
-    expect(parseExportKinds(['template', 'playbook', 'playbook'])).toEqual(['playbook', 'template']);    // As the files write a kind, in any case.
+    expect(parseExportKinds(['template', 'playbook', 'playbook'])).toEqual(['playbook', 'template']);
+    // As the files write a kind, in any case.
     expect(parseExportKinds(['Template', 'CustomTerm', 'PLAYBOOK'])).toEqual(['playbook', 'custom-term', 'template']);
   });
 

@@ -116,8 +116,8 @@ describe('editYaml', () => {
   });
 
   it("keeps an emoji's own selector and joiner as written (❤️, 👩‍💻): a block stays a block", () => {
-    const { text } = edit(PLAYBOOK, (v) => setAt(v, '/rules/0/actions', 'ACCEPT one\nACCEPT two ❤\ufe0f\nASK 👩\u200d💻 1\ufe0f\u20e3\n'));
-    expect(text).toContain('    actions: |\n      ACCEPT one\n      ACCEPT two ❤\ufe0f\n      ASK 👩\u200d💻 1\ufe0f\u20e3\n');
+    const { text } = edit(PLAYBOOK, (v) => setAt(v, '/rules/0/actions', 'ACCEPT one\nACCEPT two ❤\ufe0f\nASK 👩\u200d💻 👩🏽\u200d💻 1\ufe0f\u20e3\n'));
+    expect(text).toContain('    actions: |\n      ACCEPT one\n      ACCEPT two ❤\ufe0f\n      ASK 👩\u200d💻 👩🏽\u200d💻 1\ufe0f\u20e3\n');
     // Not where they dress nothing, nor a tag character.
     const stray = edit(PLAYBOOK, (v) => setAt(v, '/description', 'a\ufe0f b\u200dc 🏴\u{E0067}')).text!;
     expect(stray).toContain('description: "a\\ufe0f b\\u200dc 🏴\\U000e0067"');

@@ -106,7 +106,8 @@ describe('renderPlanMarkdown', () => {
       }),
     );
     expect(out).toContain('> - This plan is partial: only `playbook/A` and what it depends on. Other differences are not shown.\n');
-    expect(out.endsWith('\n2 live objects are not declared in any file and are left alone (members: 2).\n')).toBe(true);    // Those --prune would act on are named, as in the text plan (a playbook file deleted without prune).
+    expect(out.endsWith('\n2 live objects are not declared in any file and are left alone (members: 2).\n')).toBe(true);
+    // Those --prune would act on are named, as in the text plan (a playbook file deleted without prune).
     const names = Array.from({ length: 12 }, (_, i) => `Playbook ${i} @team`);
     const pruned = md(plan([], { undeclared: [{ kind: 'playbook', count: 12, names, reason: 'archived with --prune', prunable: true }] }));
     expect(pruned).toContain(`\n- 12 playbooks: ${names.slice(0, 10).map((n) => `\`${n}\``).join(', ')} and 2 more (archived with --prune)\n`);
