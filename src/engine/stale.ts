@@ -99,12 +99,18 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
     const scope = c.parent ? (c.parent.liveId ?? plan.ids[`${c.parent.kind}:${c.parent.key}`]) : undefined;
     return holders.get(c.parent ? `${c.kind}|${scope}|${c.name}` : `${c.kind}|${c.key}`) ?? [];
   };
+  // An object the plan both renames and updates is said once, by the first of its changes.
+  const said = new Set<string>();
   for (const c of plan.changes) {
     const label = c.action === 'rename' ? renameLabel(c) : `${c.kind} "${c.key}"`;
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
-      if (!live) reasons.push(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
-      else if (c.fingerprint !== null && fingerprint(live, now.managed?.get(refKey(c.kind, c.key))) !== c.fingerprint) reasons.push(`${label} changed live since the plan`);
+      const once = (reason: string): void => {
+        if (!said.has(`${c.kind}:${c.liveId}`)) reasons.push(reason);
+        said.add(`${c.kind}:${c.liveId}`);
+      };
+      if (!live) once(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
+      else if (c.fingerprint !== null && fingerprint(live, now.managed?.get(refKey(c.kind, c.key))) !== c.fingerprint) once(`${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it would make two of that name.
       if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} "${c.key}" now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
     } else if (CREATE_ACTIONS.includes(c.action)) {

@@ -140,7 +140,16 @@ describe('staleReasons', () => {
       { 'rule:NDA/Duration': 'r-1' },
     );
     expect(staleReasons(renames, { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "NDA/Duration" by the plan) no longer exists live']);
-    expect(staleReasons(renames, { ...NOW, live: [NDA, { ...TERM, fields: { ...TERM.fields, actions: 'B' } }, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "NDA/Duration" by the plan) changed live since the plan']);
+    expect(staleReasons(renames, { ...NOW, live: [NDA, { ...TERM, fields: { ...TERM.fields, actions: 'B' } }, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "NDA/Duration" by the plan) changed live since the plan']);    // Renamed and updated by the plan: said once, by its rename.
+    const both = planOf(
+      [
+        ...renames.changes,
+        { ...change('update', 'rule', 'NDA/Duration', { liveId: 'r-1', parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' }, fields: [{ field: 'actions', before: 'A', after: 'C' }] }), fingerprint: fingerprint(TERM) },
+      ],
+      { 'rule:NDA/Duration': 'r-1' },
+    );
+    expect(staleReasons(both, { ...NOW, live: [NDA, { ...TERM, fields: { ...TERM.fields, actions: 'B' } }, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "NDA/Duration" by the plan) changed live since the plan']);
+    expect(staleReasons(both, { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "NDA/Duration" by the plan) no longer exists live']);
   });
 
   it('the name an object is renamed to is now taken live by another: renaming onto it would make two', () => {
