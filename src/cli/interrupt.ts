@@ -22,9 +22,10 @@ export interface Interrupts {
   /**
    * Declares that the caller handles the first signal itself (it watches `signal`) until the
    * returned release is called. Without a holder, the first signal exits at once. `saying` is
-   * printed when the first signal arrives, so a wait for what is in flight is not silent.
+   * printed when the first signal arrives, so a wait for what is in flight is not silent;
+   * `cutShort`, after "stopped at once" when a second signal ends the wait (what it leaves unknown).
    */
-  hold(saying?: string): () => void;
+  hold(saying?: string, cutShort?: string): () => void;
 }
 
 /** Interrupts that never fire (in-process runs, tests). */
@@ -43,6 +44,8 @@ export function processInterrupts(): Interrupts {
   let holders = 0;
   /** What the latest holder still holding says at the first signal. */
   const sayings: string[] = [];
+  /** What the holders still holding say when a second signal cuts their wait short. */
+  const cutShorts: string[] = [];
   let first: SignalName | undefined;
   const runExits = (): void => {
     for (const fn of [...exits, ...lastExits]) {
@@ -71,7 +74,8 @@ export function processInterrupts(): Interrupts {
     }
     runExits();
     // The exit code is the first signal's, which the first message already announced.
-    process.stderr.write(`\n${name === first ? `${name} again` : `${name} after ${first}`}: stopped at once.\n`);
+    const cut = cutShorts.at(-1);
+    process.stderr.write(`\n${name === first ? `${name} again` : `${name} after ${first}`}: stopped at once${cut ? `; ${cut}` : ''}.\n`);
     process.exit(first === 'SIGTERM' ? 143 : 130);
   };
   process.on('SIGINT', on('SIGINT'));
@@ -84,14 +88,16 @@ export function processInterrupts(): Interrupts {
       set.add(fn);
       return () => set.delete(fn);
     },
-    hold(saying) {
+    hold(saying, cutShort) {
       holders++;
       if (saying) sayings.push(saying);
+      if (cutShort) cutShorts.push(cutShort);
       let released = false;
       return () => {
         if (!released) {
           holders--;
           if (saying) sayings.splice(sayings.lastIndexOf(saying), 1);
+          if (cutShort) cutShorts.splice(cutShorts.lastIndexOf(cutShort), 1);
         }
         released = true;
       };

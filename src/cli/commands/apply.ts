@@ -203,7 +203,10 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const w = s.workspace;
   const recorder = lockRecorder(s);
   // From here a first signal stops the apply cleanly instead of ending the process.
-  const release = interrupts.hold(`stopping: no new change starts, and those under way get up to ${INTERRUPT_GRACE_MS / 1000} s to finish`);
+  const release = interrupts.hold(
+    `stopping: no new change starts, and those under way get up to ${INTERRUPT_GRACE_MS / 1000} s to finish`,
+    'changes and uploads under way may have been made: run docket plan, which shows what is live and stops at an upload whose outcome is unknown',
+  );
   const dropExit = interrupts.onExit(() => recorder.writeNow());
   const budget = new AbortController();
   const left = Math.max(0, settings.deadline() - Date.now());
