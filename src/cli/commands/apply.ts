@@ -350,6 +350,8 @@ async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFla
 
 async function checked(plan: Plan, s: Session, approved = false): Promise<Plan> {
   const w = s.workspace;
+  // The files' parse is garbage now: collected before the reads, not grown over (see collectGarbage).
+  collectGarbage(w.desired.length);
   const stale = await checkSavedPlan(plan, {
     desired: w.desired,
     services: s.connection.services,
