@@ -68,14 +68,51 @@ interface Layout {
 
 /**
  * docket's own sentences: what it writes in backticks (`renamed_from: [Old]`) as code spans, the
- * rest escaped. A value inside a code span is shown as it is and can start no markdown.
+ * rest escaped. User text in them is quoted ("Robert `Bobby` Jones", as quoteValue writes it): a
+ * backtick inside quotes neither opens nor closes a code span, so it is shown, escaped, as typed.
  */
 function docketText(s: string): string {
-  return s
-    .split(/(`[^`\n]+`)/)
-    // The spaces beside a code span stay (escaping trims a text's ends); at the line's start, none.
-    .map((part, i) => (i % 2 === 1 ? codeSpan(part.slice(1, -1)) : part.replace(/^( *)([^]*?)( *)$/, (_, lead: string, text: string, trail: string) => `${i === 0 ? '' : lead}${text ? escapeMarkdown(text) : ''}${trail}`)))
-    .join('');
+  let out = '';
+  let plain = '';
+  // Escaped in runs; the spaces beside a code span stay (escaping trims a text's ends), none at the start.
+  const flush = (): void => {
+    out += plain.replace(/^( *)([^]*?)( *)$/, (_, lead: string, text: string, trail: string) => `${out === '' ? '' : lead}${text ? escapeMarkdown(text) : ''}${trail}`);
+    plain = '';
+  };
+  for (let i = 0; i < s.length; ) {
+    if (s[i] === '"') {
+      const end = quotedEnd(s, i);
+      plain += s.slice(i, end);
+      i = end;
+    } else if (s[i] === '`') {
+      const end = codeEnd(s, i);
+      if (end === undefined) {
+        plain += s[i++];
+        continue;
+      }
+      flush();
+      out += codeSpan(s.slice(i + 1, end - 1));
+      i = end;
+    } else {
+      plain += s[i++];
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Past the quoted text that starts at `at` (a `\"` inside it does not end it); the text's end when unclosed. */
+function quotedEnd(s: string, at: number): number {
+  let i = at + 1;
+  while (i < s.length && s[i] !== '"') i += s[i] === '\\' ? 2 : 1;
+  return Math.min(i + 1, s.length);
+}
+
+/** Past the code span that starts at `at`, stepping over quoted text inside it; undefined when it does not close on its line. */
+function codeEnd(s: string, at: number): number | undefined {
+  let i = at + 1;
+  while (i < s.length && s[i] !== '`' && s[i] !== '\n') i = s[i] === '"' ? quotedEnd(s, i) : i + 1;
+  return s[i] === '`' && i > at + 1 ? i + 1 : undefined;
 }
 
 const mdFmt: Fmt = { name: codeSpan, text: docketText };

@@ -141,6 +141,10 @@ describe('renderPlanMarkdown', () => {
     const coded = md(plan([], { warnings: ['add `renamed_from: [Inbound DPA]` to @team\'s rule, or `</details>`'] }));
     expect(coded).toContain("> - add `renamed_from: [Inbound DPA]` to @&#8203;team's rule, or `</details>`\n");
     expect(markdownShape(coded).detailsCount).toBe(markdownShape(md(plan([]))).detailsCount);
+    // A backtick in user text (always quoted in a warning) opens no code span, nor closes one.
+    const user = md(plan([], { warnings: ['member bob (the file says "Robert `Bobby` Jones") keeps its name', 'playbook "Vendor MSAs ` @octocat <b>hi</b>" looks like a rename: add `renamed_from: ["Vendor ` MSA"]`'] }));
+    expect(user).toContain('> - member bob (the file says "Robert \\`Bobby\\` Jones") keeps its name\n');
+    expect(user).toContain('> - playbook "Vendor MSAs \\` @&#8203;octocat &lt;b&gt;hi&lt;/b&gt;" looks like a rename: add ``renamed_from: ["Vendor ` MSA"]``\n');
     // The fence around rule text is longer than any run of backticks inside it.
     expect(out).toContain('    `````diff\n');
     expect(markdownShape(out).detailsCount).toBe(2);
