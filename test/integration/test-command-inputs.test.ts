@@ -220,6 +220,10 @@ describe('docket test with broken inputs', () => {
     const relative = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml']);
     expect(relative.code).toBe(0);
     expect(relative.stdout).toContain('3 cases: 3 passed.');
+    // The kind as the files spell it, as plan's --target takes it.
+    const spelled = await runCli(['test', '-C', dir, '--emulator', '--target', 'Playbook/Inbound NDA']);
+    expect([spelled.code, spelled.stderr]).toEqual([0, '']);
+    expect(spelled.stdout).toContain('3 cases: 3 passed.');
     // A folder names the test files below it, as pytest, conftest and promptfoo take folders.
     const folder = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, 'tests/']);
     expect(folder.code).toBe(0);

@@ -4,6 +4,8 @@
  * runTests → renderers → exit code. The first Ctrl-C stops starting reviews and cleans up what the
  * run made (scratch playbooks, test agreements) before exiting 130.
  */
+import { spelledKind } from '../../kinds/spelled-kind.js';
+import { KINDS } from '../../kinds/index.js';
 import { setMaxListeners } from 'node:events';
 import { realpath, stat } from 'node:fs/promises';
 import { readRegularFileSync, unreadableReason } from '../../util/special-file.js';
@@ -416,10 +418,11 @@ function selectTargets(files: TestFile[], targets: string[], subjects: TestSubje
   if (targets.length === 0) return files;
   const wanted = targets.map((t) => {
     const slash = t.indexOf('/');
-    const kind = t.slice(0, slash);
+    // The kind as a flag or as the files spell it (`Playbook/Inbound NDA`), as plan's --target takes it.
+    const kind = slash < 0 ? undefined : spelledKind(t.slice(0, slash), KINDS)?.name;
     const name = t.slice(slash + 1);
-    if (slash < 0 || !TEST_TARGET_KINDS.includes(kind)) throw new UsageError(`--target ${showText(t)}: docket test selects tests by ${TEST_TARGET_KINDS.map((k) => `${k}/NAME`).join(', ')}`);
-    const known = kind === TEST_TARGET_KINDS[0] ? subjects.playbooks.has(name) : [...subjects.templates.values()].some((x) => x.target === t);
+    if (kind === undefined || !TEST_TARGET_KINDS.includes(kind)) throw new UsageError(`--target ${showText(t)}: docket test selects tests by ${TEST_TARGET_KINDS.map((k) => `${k}/NAME`).join(', ')}`);
+    const known = kind === TEST_TARGET_KINDS[0] ? subjects.playbooks.has(name) : [...subjects.templates.values()].some((x) => x.target === `${kind}/${name}`);
     if (!known) {
       const declared = [...[...subjects.playbooks.values()].map((p) => `${TEST_TARGET_KINDS[0]}/${p.name}`), ...[...subjects.templates.values()].map((x) => x.target)];
       throw new UsageError(`--target ${showText(t)} names nothing declared in this configuration${didYouMean(t, declared)}`);
