@@ -215,6 +215,9 @@ function checkReferences(
         continue;
       }
       if (ids[key] || declared().has(key)) continue;
+      // Drift and pull send nothing: a reference to someone gone live (a reviewer who left) is the
+      // live change they report and pull, not an error that stops them.
+      if (readOnly) continue;
       const renamedTo = found.renamedAway[key];
       if (renamedTo !== undefined) {
         const to = renamedTo.slice(renamedTo.indexOf(':') + 1);

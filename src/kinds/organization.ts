@@ -76,6 +76,12 @@ export const organizationKind: KindModule<'organization'> = {
     };
   },
 
+  // No default reviewer live: the key leaves the file (it cannot be written empty: see refuseChange).
+  pullField(field, live) {
+    if (field !== 'review.default_reviewer' || (live.fields[field] ?? null) !== null) return undefined;
+    return { pointer: '/review/default_reviewer', value: undefined };
+  },
+
   toDesired(doc, diagnostics, ctx) {
     const review = mapping(doc.body.review);
     const agreements = mapping(doc.body.agreements);

@@ -671,3 +671,34 @@ rules:
     await expectNoChanges(cli, dir);
   });
 });
+
+describe('a reviewer who leaves the organization in the app', () => {
+  it('is drift that pull takes: the default reviewer leaves the file (it cannot be written empty), and neither stops at the reference', async () => {
+    const t = await startTestEmulator();
+    try {
+      const run = cliWith(() => t.env);
+      const dir = await makeDir({
+        'docket.yaml': 'version: 1\n',
+        'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: alice@acme.example\n',
+        'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: alice@acme.example\n',
+      });
+      await applyOk(run, dir);
+      // Alice leaves: the service drops him as the default reviewer and as the rule's reviewer.
+      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+      const alice = t.emulator.store.memberByEmail(org, 'alice@acme.example')!;
+      org.members = org.members.filter((m) => m.user_id !== alice.id);
+      org.default_reviewer_id = null;
+      for (const rule of Object.values(org.rules)) if (rule.reviewer_id === alice.id) rule.reviewer_id = null;
+
+      const drift = await run('drift', '-C', dir);
+      expect([drift.code, drift.stderr]).toEqual([2, '']);
+      const pulled = await run('pull', '-C', dir);
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe('kind: Organization\nreview:\n  name: Acme Legal\n');
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).not.toContain('alice@acme.example');
+      await expectNoChanges(run, dir);
+    } finally {
+      await t.emulator.close();
+    }
+  });
+});
