@@ -219,6 +219,10 @@ function checkReferences(
       // live change they report and pull, not an error that stops them.
       if (readOnly) continue;
       const renamedTo = found.renamedAway[key];
+      // A kind that cannot take a new name (a member's e-mail) is refused the rename at its own
+      // document: "name it … here too" would point this reference at another person.
+      const takesNames = byName.get(ref.kind)?.actions?.some((a) => a === 'rename' || a === 'upload') ?? true;
+      if (renamedTo !== undefined && !takesNames) continue;
       if (renamedTo !== undefined) {
         const to = renamedTo.slice(renamedTo.indexOf(':') + 1);
         diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which this plan renames to ${quoteValue(to)}`, {
