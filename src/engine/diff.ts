@@ -236,9 +236,11 @@ export function diff(input: DiffInput): DiffResult {
         });
       } else if (!l) {
         // Archived objects are not listed as live (api/paging.ts), so one pinned reads as missing.
-        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which no live ${kind.name} has (it does not exist, or was archived)`, {
+        // A kind never removed (members, the organization) has no archived ones: an id of another organization, or a typo.
+        const never = kind.deletion === 'never';
+        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : 'it does not exist, or was archived'})`, {
           ...pinAt,
-          hint: 'remove the `id:` line to match by name (or create it anew), or correct the id',
+          hint: never ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id' : 'remove the `id:` line to match by name (or create it anew), or correct the id',
         });
       } else if (used.has(l.id)) {
         diagnostics.error('duplicate-pin', `${kind.name} ${quoteValue(d.name)} pins id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which another resource already pins`, pinAt);
