@@ -20,10 +20,10 @@ afterEach(async () => {
   await removeMadeDirs();
 });
 
-/** A Word term and enough playbooks that the apply goes on well after the term is recorded. */
+/** A Word term and enough playbooks that the apply goes on well after the term is recorded (their rules, two at a time, come last). */
 async function termAndManyPlaybooks(): Promise<string> {
   const files: Record<string, string> = { 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML };
-  for (let i = 1; i <= 400; i++) files[`playbooks/p${i}.yaml`] = `${numberedPlaybook(i)}rules:\n  - name: Term\n    actions: REJECT if over ${i} years\n`;
+  for (let i = 1; i <= 200; i++) files[`playbooks/p${i}.yaml`] = `${numberedPlaybook(i)}rules:\n  - name: Term\n    actions: REJECT if over ${i} years\n`;
   const dir = await makeDir(files);
   await writeFile(join(dir, 'terms/data.docx'), docx('version one'));
   return dir;
@@ -64,7 +64,7 @@ async function termRecorded(dir: string): Promise<string> {
 describe('kill -9 during an apply against the in-process emulator', () => {
   it('leaves no lock entry the emulator state lacks, and the re-run converges with one term', async () => {
     const dir = await termAndManyPlaybooks();
-    running = spawnBin(['apply', '-C', dir, '--emulator', '--auto-approve'], {});
+    running = spawnBin(['apply', '-C', dir, '--emulator', '--auto-approve', '--concurrency', '2'], {});
     const termId = await termRecorded(dir);
     running.child.kill('SIGKILL');
     // Killed mid-run: the playbooks were still being created.
@@ -83,12 +83,12 @@ describe('kill -9 during an apply against the in-process emulator', () => {
     const final = JSON.parse(await readFile(join(dir, '.docket/emulator.json'), 'utf8')) as { organizations: Record<string, { agreements: { custom_terms: Record<string, { name: string }> }; playbooks: Record<string, { archived_at: string | null }> }> };
     const org = Object.values(final.organizations)[0]!;
     expect(Object.values(org.agreements.custom_terms).filter((t) => t.name === 'Data Terms')).toHaveLength(1);
-    expect(Object.values(org.playbooks).filter((p) => !p.archived_at)).toHaveLength(400);
+    expect(Object.values(org.playbooks).filter((p) => !p.archived_at)).toHaveLength(200);
   });
 
   it('a second SIGINT saves the state before the lock, so the re-run converges (no upload was under way)', async () => {
     const dir = await termAndManyPlaybooks();
-    running = spawnBin(['apply', '-C', dir, '--emulator', '--auto-approve'], {});
+    running = spawnBin(['apply', '-C', dir, '--emulator', '--auto-approve', '--concurrency', '2'], {});
     const termId = await termRecorded(dir);
     running.child.kill('SIGINT');
     running.child.kill('SIGINT');
