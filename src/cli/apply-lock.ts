@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
 import { formatDuration } from './duration.js';
-import { processAlive, processStartedAt } from '../util/process-alive.js';
+import { processAlive, processStartTicks } from '../util/process-alive.js';
 import { interruptsOf, type Io } from './io.js';
 import { APPLY_LOCK_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
 import { linkedFile } from '../util/atomic-write.js';
@@ -30,6 +30,8 @@ export interface ApplyLockHolder {
   checkout?: string;
   /** The command that holds it, when not apply (`test`: docket test --emulator). */
   command?: string;
+  /** When its process started (processStartTicks), where the system says: a pid given again to a later process is not it. */
+  start_ticks?: number;
 }
 
 export interface HeldApplyLock {
@@ -98,7 +100,8 @@ function isRegularFile(path: string): boolean {
 export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldApplyLock> {
   const path = applyLockPath(options.root);
   const taker = options.takenBy ?? APPLY;
-  const mine: ApplyLockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), ...(options.checkout ? { checkout: options.checkout } : {}), ...(taker.command !== 'apply' ? { command: taker.command } : {}) };
+  const ticks = processStartTicks(process.pid);
+  const mine: ApplyLockHolder = { pid: process.pid, host: hostname(), started: new Date().toISOString(), ...(options.checkout ? { checkout: options.checkout } : {}), ...(taker.command !== 'apply' ? { command: taker.command } : {}), ...(ticks !== undefined ? { start_ticks: ticks } : {}) };
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const giveUpAt = Date.now() + options.timeoutMs;
   const givingUp = (): boolean => Date.now() >= giveUpAt || options.signal?.aborted === true;
@@ -262,7 +265,14 @@ async function readHolder(path: string): Promise<ApplyLockHolder | undefined> {
   try {
     const value = JSON.parse(await readFile(path, 'utf8')) as Partial<ApplyLockHolder>;
     if (typeof value.pid === 'number' && typeof value.host === 'string' && typeof value.started === 'string') {
-      return { pid: value.pid, host: value.host, started: value.started, ...(typeof value.checkout === 'string' ? { checkout: value.checkout } : {}), ...(typeof value.command === 'string' && /^[a-z]+$/.test(value.command) ? { command: value.command } : {}) };
+      return {
+        pid: value.pid,
+        host: value.host,
+        started: value.started,
+        ...(typeof value.checkout === 'string' ? { checkout: value.checkout } : {}),
+        ...(typeof value.command === 'string' && /^[a-z]+$/.test(value.command) ? { command: value.command } : {}),
+        ...(Number.isSafeInteger(value.start_ticks) ? { start_ticks: value.start_ticks } : {}),
+      };
     }
   } catch {
     // Missing, half-written or not ours: the caller looks again.
@@ -306,17 +316,12 @@ function notAFile(path: string, what = 'is not a file'): DocketError {
 
 function isStale(holder: ApplyLockHolder): boolean {
   if (holder.host !== hostname()) return false;
-  if (holder.pid === process.pid) return false;
-  if (!processAlive(holder.pid)) return true;
-  // Its pid taken again since (a reboot, a restarted container with the workspace kept): a process
-  // that started after the lock was written is not the one that wrote it.
-  const started = processStartedAt(holder.pid);
-  const written = Date.parse(holder.started);
-  return started !== undefined && Number.isFinite(written) && started > written + PID_REUSE_SLACK_MS;
+  // Its pid given again since (a reboot, a restarted container that kept the workspace), to this
+  // process or another: the start the lock records is not that process's.
+  const reused = (pid: number): boolean => holder.start_ticks !== undefined && processStartTicks(pid) !== undefined && processStartTicks(pid) !== holder.start_ticks;
+  if (holder.pid === process.pid) return reused(process.pid);
+  return !processAlive(holder.pid) || reused(holder.pid);
 }
-
-/** A process started this much after a lock's time did not write it (clock ticks are 10 ms; the two reads are not at one instant). */
-const PID_REUSE_SLACK_MS = 2000;
 
 /** The lock's holder is gone, and another apply is taking it over (or one killed while it did left its folder). */
 function busyTakingOver(path: string, timeoutMs: number, by: LockTaker): DocketError {

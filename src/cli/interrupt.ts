@@ -42,10 +42,8 @@ export function processInterrupts(): Interrupts {
   const exits = new Set<() => void>();
   const lastExits = new Set<() => void>();
   let holders = 0;
-  /** What the latest holder still holding says at the first signal. */
-  const sayings: string[] = [];
-  /** What the holders still holding say when a second signal cuts their wait short. */
-  const cutShorts: string[] = [];
+  /** What each holder still holding says at the first signal, and when a second one cuts its wait short; the latest last. */
+  const held: { saying?: string; cutShort?: string }[] = [];
   let first: SignalName | undefined;
   const runExits = (): void => {
     for (const fn of [...exits, ...lastExits]) {
@@ -61,7 +59,7 @@ export function processInterrupts(): Interrupts {
       first = name;
       // Read before aborting: a holder may release in its abort listener, having handled the signal.
       const handled = holders > 0;
-      const saying = sayings.at(-1);
+      const saying = held.findLast((h) => h.saying)?.saying;
       controller.abort(new Error(name));
       if (handled) {
         if (saying) process.stderr.write(`\n${name}: ${saying}; ${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again stops at once.\n`);
@@ -74,7 +72,7 @@ export function processInterrupts(): Interrupts {
     }
     runExits();
     // The exit code is the first signal's, which the first message already announced.
-    const cut = cutShorts.at(-1);
+    const cut = held.findLast((h) => h.cutShort)?.cutShort;
     process.stderr.write(`\n${name === first ? `${name} again` : `${name} after ${first}`}: stopped at once${cut ? `; ${cut}` : ''}.\n`);
     process.exit(first === 'SIGTERM' ? 143 : 130);
   };
@@ -90,14 +88,13 @@ export function processInterrupts(): Interrupts {
     },
     hold(saying, cutShort) {
       holders++;
-      if (saying) sayings.push(saying);
-      if (cutShort) cutShorts.push(cutShort);
+      const entry = { ...(saying ? { saying } : {}), ...(cutShort ? { cutShort } : {}) };
+      held.push(entry);
       let released = false;
       return () => {
         if (!released) {
           holders--;
-          if (saying) sayings.splice(sayings.lastIndexOf(saying), 1);
-          if (cutShort) cutShorts.splice(cutShorts.lastIndexOf(cutShort), 1);
+          held.splice(held.lastIndexOf(entry), 1);
         }
         released = true;
       };

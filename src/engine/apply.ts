@@ -331,7 +331,7 @@ interface SettleEnv {
 }
 
 /** Said of an apply whose duplicate checks the time budget cut short before its deadline's own stop. */
-const BUDGET_SPENT_ON_CHECKS = 'its time budget ran out during the checks for duplicates; raise it with --timeout';
+const BUDGET_SPENT_ON_CHECKS = 'its time budget left no time for the checks for duplicates at the end';
 
 async function settleLater(changes: readonly Change[], report: ApplyReport, env: SettleEnv): Promise<void> {
   const results = new Map(report.results.map((r) => [r.changeId, r]));
@@ -354,11 +354,15 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   if (await withinGrace(checks, env.signal, env.graceMs)) {
     // Checks that failed for want of time (a retry's wait past the budget, a request not sent) are
     // the budget stopping the apply, a moment before its deadline would have: never "complete".
-    if (env.budgetSpent) report.stopped = env.signal?.aborted ? reasonOf(env.signal) : BUDGET_SPENT_ON_CHECKS;
+    if (env.budgetSpent) {
+      report.stopped = env.signal?.aborted ? reasonOf(env.signal) : BUDGET_SPENT_ON_CHECKS;
+      report.checksCutShort = true;
+    }
     return;
   }
   // Stopped during the checks: the apply is reported stopped as it would have been a moment earlier.
   report.stopped = reasonOf(env.signal!);
+  report.checksCutShort = true;
   report.notStarted = 0;
   noteUnchecked(
     changes.filter((c) => !checked.has(c)),

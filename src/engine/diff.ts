@@ -47,6 +47,8 @@ export interface KindMeta {
   resend?(updated: readonly string[], d: DesiredResource, l: LiveResource): Record<string, unknown> | undefined;
   /** A readable account of a structured field's change (template definitions). */
   describeField?(field: string, before: unknown, after: unknown): string[] | undefined;
+  /** Its identity never changes once it exists (a member's e-mail): a plan never renames one, and nothing should follow such a rename. */
+  identityFixed?: true;
   /** The value as the files write it and apply sends it, where that may differ from the compared one (template parameters). */
   sentValue?(field: string, d: DesiredResource): unknown;
   /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
@@ -698,7 +700,6 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
   return ref !== undefined && ids[refKey(ref.kind, ref.key)] === liveId;
 }
 
-/** The change with what apply sends, where it is a scalar of another type or spelling than the compared value ("0" for 0). */
 /** What to do about two live objects of one identity: which one docket last synced, when it knows. */
 function ambiguousHint(found: readonly LiveResource[], syncedId: string | undefined): string {
   const synced = found.find((f) => f.id === syncedId);
@@ -706,6 +707,7 @@ function ambiguousHint(found: readonly LiveResource[], syncedId: string | undefi
   return `archive (or rename) the one not wanted in the app (two applies at once: the later one)${which}, or pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`;
 }
 
+/** The change with what apply sends, where it is a scalar of another type or spelling than the compared value ("0" for 0). */
 function withSent(kind: KindMeta, d: DesiredResource, f: FieldChange): FieldChange {
   if (f.after === SENSITIVE || f.after === null || typeof f.after === 'object') return f;
   const sent = kind.sentValue?.(f.field, d);

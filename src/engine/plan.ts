@@ -215,14 +215,10 @@ function checkReferences(
         continue;
       }
       if (ids[key] || declared().has(key)) continue;
-      // Drift and pull send nothing: a reference to someone gone live (a reviewer who left) is the
-      // live change they report and pull, not an error that stops them.
-      if (readOnly) continue;
       const renamedTo = found.renamedAway[key];
-      // A kind that cannot take a new name (a member's e-mail) is refused the rename at its own
+      // A kind whose identity never changes (a member's e-mail) is refused the rename at its own
       // document: "name it … here too" would point this reference at another person.
-      const takesNames = byName.get(ref.kind)?.actions?.some((a) => a === 'rename' || a === 'upload') ?? true;
-      if (renamedTo !== undefined && !takesNames) continue;
+      if (renamedTo !== undefined && byName.get(ref.kind)?.identityFixed) continue;
       if (renamedTo !== undefined) {
         const to = renamedTo.slice(renamedTo.indexOf(':') + 1);
         diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which this plan renames to ${quoteValue(to)}`, {
@@ -236,7 +232,10 @@ function checkReferences(
         hint: `declare the ${ref.kind} or fix the name`,
       };
       const suggestion = didYouMean(ref.key, namesOf(ref.kind), undefined, ref.key.includes('@') ? suggestAddress : suggest);
-      diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}${suggestion}`, { ...refAt(d, ref), hint });
+      // Drift and pull send nothing: a reference to someone gone live (a reviewer who left) is the
+      // live change they report and pull, said as a warning rather than an error that stops them.
+      if (readOnly) diagnostics.warning('unknown-reference', `\`${ref.field}\` names ${message}${suggestion}`, { ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` });
+      else diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}${suggestion}`, { ...refAt(d, ref), hint });
     }
   }
 }

@@ -41,6 +41,7 @@ export const memberKind: KindModule<'member'> = {
   deletion: 'never',
   comparedOnlyDeclared: 'the members the files declare: every user of the organization is one',
   actions: ['invite'],
+  identityFixed: true,
   createAction: 'invite',
   keyOf: (text) => normEmail(text) ?? '',
   layout: { file: 'members.yaml' },

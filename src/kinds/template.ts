@@ -48,12 +48,12 @@ function normParameter(path: string, v: unknown, kinds: ValueKinds | undefined):
   return mapAttachmentRefs(normParameterValue(kinds, path, v), (name) => ({ attachment: normName(name) }));
 }
 
-/** The value of a changed parameter field as the file wrote it (`"01099"` stays a string). */
 /** A parameter field's key and, in a nested object, its key there: `parameters.a_attributes.b` → [a_attributes, b]. */
 function parameterPath(field: string): [string, string | undefined] {
   return field.slice(PARAM.length).split('.') as [string, string | undefined];
 }
 
+/** The value of a changed parameter field as the file wrote it (`"01099"` stays a string). */
 function writtenParameter(parameters: unknown, field: string): unknown {
   if (!field.startsWith(PARAM) || !isPlainObject(parameters)) return undefined;
   const [key, nested] = parameterPath(field);
@@ -246,16 +246,17 @@ export const templateKind: KindModule<'template'> = {
     return typeof written === 'string' || typeof written === 'number' ? linesDeep(written) : undefined;
   },
 
+  // The keys a file leaves out of a nested object an update may replace whole (undeclaredNested).
+  resend(updated, d, l) {
+    return undeclaredNested(updated, d.fields, l.extra?.attributes);
+  },
+
   /**
    * An attachment id written as such must be one this organization has: the service refuses any
    * other (422), so every apply would fail again. An export keeps the source organization's ids,
    * which mean nothing in another one. Known: an upload or adoption docket.lock.json records here,
    * or an id a live template here already names.
    */
-  resend(updated, d, l) {
-    return undeclaredNested(updated, d.fields, l.extra?.attributes);
-  },
-
   refuseSend(field, value, name, live, adopting) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string' || value === '') return undefined;
     // Adopted in this run (a pin the user asserts is this organization's, as the hint below asks).

@@ -71,7 +71,7 @@ function* applyReportLines(plan: Plan, report: ApplyReport, opts: { color: boole
   for (const [note, count] of shared) lines.push('', `${paint('yellow', 'note:')} ${count} of the changes above: ${message(note)}`);
   for (const [hint, count] of hints) lines.push('', `hint for ${count} of the failures above: ${message(hint)}`);
   if (report.stopped) {
-    yield `${paint('bold', stoppedHeading(report.stopped))}: nothing new was started after it.`;
+    yield `${paint('bold', stoppedHeading(report.stopped))}: ${report.checksCutShort ? 'every change was made; the checks for duplicates at the end were cut short.' : 'nothing new was started after it.'}`;
     yield '';
     yield* lines;
     const tally = `${report.done} done, ${paint(report.failed > 0 ? 'red' : 'bold', `${report.failed} failed`)}, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`;

@@ -16,35 +16,39 @@ export function processAlive(pid: number): boolean {
   return !endedOnLinux(pid);
 }
 
-/** /proc/PID/stat is `pid (comm) state …`, and comm may hold spaces and parentheses. */
+/** A zombie's state is `Z` (comm, before it, may hold spaces and parentheses: statFields). */
 function endedOnLinux(pid: number): boolean {
   if (process.platform !== 'linux') return false; // no /proc: signal 0 is all there is
-  let stat: string;
+  let fields: string[];
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    fields = statFields(pid);
   } catch (error) {
     // Gone since the signal; anything else (a /proc not mounted) says nothing.
     return (error as NodeJS.ErrnoException).code === 'ENOENT' && readableProc();
   }
-  return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+  return fields[0] === 'Z';
 }
 
 /**
- * When a process started (epoch ms), where /proc says: its age is the time since boot
- * (`/proc/uptime`) less its start in clock ticks after boot (`/proc/PID/stat` field 22, at Linux's
- * fixed 100 a second), both counted by the same clock, so a wall clock set since does not move it.
- * Undefined elsewhere, or when it cannot be read.
+ * When a process started, as /proc says it (`/proc/PID/stat` field 22: clock ticks after boot):
+ * with its pid, which a process after it may get again, it names one process. No wall clock is
+ * read, so neither a clock set since nor a container's own uptime moves it. Undefined where there
+ * is no /proc, or it cannot be read.
  */
-export function processStartedAt(pid: number): number | undefined {
+export function processStartTicks(pid: number): number | undefined {
   if (process.platform !== 'linux') return undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-    const uptime = Number(readFileSync('/proc/uptime', 'latin1').split(' ')[0]);
-    return Number.isFinite(ticks) && Number.isFinite(uptime) && uptime > 0 ? Date.now() - (uptime - ticks / 100) * 1000 : undefined;
+    const ticks = Number(statFields(pid)[19]);
+    return Number.isSafeInteger(ticks) ? ticks : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** /proc/PID/stat's fields after `pid (comm)`, from its state (field 3) on; throws as the read does. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 function readableProc(): boolean {

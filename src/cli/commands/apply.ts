@@ -193,6 +193,9 @@ interface ExecuteSettings {
   adopting: string[];
 }
 
+/** Every change made, the checks at the end cut short: nothing is left to apply, only to look at. */
+const CHECKS_CUT_SHORT = 'every change was made; docket plan shows any duplicate a concurrent apply made that the checks did not look for';
+
 /** What a report of an apply that sent nothing says (a saved plan was read when it was made: it says only what the plan holds). */
 function nothingSent(plan: Plan, saved: boolean): string {
   return saved ? 'No changes in the saved plan: nothing was sent.' : `No changes. ${noChangesSentence(plan, false)}`;
@@ -313,11 +316,10 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
         ? waitFirst
         : uncertain
           ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}`
-          : plan.changes.some((c) => c.action === 'upload')
-            ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
-            : report.done > 0 && report.failed === 0 && report.skipped === 0 && !report.notStarted
-              ? // Stopped during the checks at the end: every change was made, only the checks are left.
-                `every change was made; docket plan shows any duplicate a concurrent apply made that the stopped checks did not`
+          : report.checksCutShort
+            ? CHECKS_CUT_SHORT
+            : plan.changes.some((c) => c.action === 'upload')
+              ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
               : report.done > 0 || report.failed > 0
                 ? `what was done is live; ${again} to finish`
                 : `nothing was done; ${again}`,
@@ -334,7 +336,9 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     ? waitFirst
     : uncertain
       ? `fix the cause and ${again}; ${unknownUpload}`
-      : `fix the cause and ${again}: it converges`;
+      : report.checksCutShort
+        ? `${CHECKS_CUT_SHORT} (give the next apply more time with --timeout)`
+        : `fix the cause and ${again}: it converges`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
 }

@@ -96,9 +96,10 @@ describe('a signal during apply', () => {
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(run.stdout()).toMatch(/Apply interrupted \(SIGINT\): 2 done, 0 failed, 0 skipped, 0 not started\./);
+    expect(run.stdout()).toContain('Apply interrupted (SIGINT): every change was made; the checks for duplicates at the end were cut short.');
     expect(run.stderr()).toContain('apply interrupted by SIGINT');
     // Every change was made: nothing is left for apply to finish, only the checks the signal stopped.
-    expect(run.stderr()).toContain('every change was made; docket plan shows any duplicate a concurrent apply made that the stopped checks did not');
+    expect(run.stderr()).toContain('every change was made; docket plan shows any duplicate a concurrent apply made that the checks did not look for');
     expect(run.stderr()).not.toMatch(/again to finish/);
     await expectLockIntact(dir);
     await expectConverged(bin(t), dir);

@@ -282,7 +282,8 @@ describe('diff: pins and ambiguity', () => {
     // Compared in lower case, quoted as the file writes it.
     const capitals = { ...desiredPlaybook('NDA', { pinId: 'pb-missing' }), pinIdWritten: 'PB-Missing' };
     const written = run([capitals], [livePlaybook('pb-1', 'NDA')]);
-    expect(written.diagnostics.errors[0]!.message).toContain('pinned to id "PB-Missing", which no live playbook has (it does not exist, or was archived)');    // A member is never archived: an id that names none here is another organization's, or a typo.
+    expect(written.diagnostics.errors[0]!.message).toContain('pinned to id "PB-Missing", which no live playbook has (it does not exist, or was archived)');
+    // A member is never archived: an id that names none here is another organization's, or a typo.
     const member = run([{ ...desiredMember('bob@acme.example'), pinId: 'u-missing' }], [liveMember('u-1', 'bob@acme.example')]);
     expect(member.diagnostics.errors[0]).toMatchObject({
       message: 'member "bob@acme.example" is pinned to id "u-missing", which no live member has (an id of another organization or environment, or a mistyped one)',

@@ -140,7 +140,8 @@ describe('staleReasons', () => {
       { 'rule:NDA/Duration': 'r-1' },
     );
     expect(staleReasons(renames, { ...NOW, live: [NDA, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "NDA/Duration" by the plan) no longer exists live']);
-    expect(staleReasons(renames, { ...NOW, live: [NDA, { ...TERM, fields: { ...TERM.fields, actions: 'B' } }, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "NDA/Duration" by the plan) changed live since the plan']);    // Renamed and updated by the plan: said once, by its rename.
+    expect(staleReasons(renames, { ...NOW, live: [NDA, { ...TERM, fields: { ...TERM.fields, actions: 'B' } }, ALICE] })).toEqual(['rule "NDA/Term" (renamed to "NDA/Duration" by the plan) changed live since the plan']);
+    // Renamed and updated by the plan: said once, by its rename.
     const both = planOf(
       [
         ...renames.changes,

@@ -189,7 +189,8 @@ describe('member and organization writes', () => {
     ]);
     // Its e-mail held by another live user: still the one error, not advice to rename a member.
     await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: alice@acme.example\nid: ${userId(e, 'qa@acme.example')}\n` });
-    expect((await e.plan(dir)).diagnostics.map((d) => d.code)).toEqual(['unsupported-change']);    // Named by a reviewer field too: the one error, not "name it … here too", which would point the field at another person.
+    expect((await e.plan(dir)).diagnostics.map((d) => d.code)).toEqual(['unsupported-change']);
+    // Named by a reviewer field too: the one error, not "name it … here too", which would point the field at another person.
     await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: bob@acme.example\nid: ${userId(e, 'alice@acme.example')}\n`, 'org.yaml': 'kind: Organization\nreview:\n  default_reviewer: alice@acme.example\n' });
     expect((await e.plan(dir)).diagnostics.map((d) => d.code)).toEqual(['unsupported-change']);
   });
