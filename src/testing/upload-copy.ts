@@ -14,8 +14,10 @@ type Uploads = Record<string, Record<string, string>>;
 
 export class UploadCopy {
   private chain: Promise<void> = Promise.resolve();
+  /** Why a record could not be written (`EISDIR`), when one could not: said once the run ends. */
+  unwritten: string | undefined;
 
-  constructor(private readonly path: string) {}
+  constructor(readonly path: string) {}
 
   static in(root: string): UploadCopy {
     return new UploadCopy(join(root, CACHE_DIR, 'uploads.json'));
@@ -38,7 +40,9 @@ export class UploadCopy {
         await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
       })
       // A copy that cannot be written costs an upload next time, never this run, nor the next record.
-      .catch(() => undefined);
+      .catch((error: unknown) => {
+        this.unwritten ??= (error as NodeJS.ErrnoException).code ?? String(error);
+      });
     return this.chain;
   }
 

@@ -3,7 +3,7 @@
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
-import { access, copyFile, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -224,6 +224,13 @@ describe('docket test with broken inputs', () => {
     const spelled = await runCli(['test', '-C', dir, '--emulator', '--target', 'Playbook/Inbound NDA']);
     expect([spelled.code, spelled.stderr]).toEqual([0, '']);
     expect(spelled.stdout).toContain('3 cases: 3 passed.');
+    // A copy of the upload records that cannot be written is said, once, and the run goes on.
+    await rm(join(dir, '.docket/test-cache/uploads.json'), { force: true });
+    await mkdir(join(dir, '.docket/test-cache/uploads.json'), { recursive: true });
+    await rm(join(dir, 'docket.lock.json'), { force: true });
+    const unwritten = await runCli(['test', '-C', dir, '--emulator', '--target', 'Playbook/Inbound NDA', '--no-cache']);
+    expect(unwritten.code).toBe(0);
+    expect(unwritten.stderr.match(/the copy of the upload records could not be written \(EISDIR\): \.docket\/test-cache\/uploads\.json;/g)).toHaveLength(1);
     // A folder names the test files below it, as pytest, conftest and promptfoo take folders.
     const folder = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, 'tests/']);
     expect(folder.code).toBe(0);

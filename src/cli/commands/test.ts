@@ -349,6 +349,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
       const emulator = Boolean(opts.emulator);
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
       s.progress.start('Testing');
+      const uploads = UploadCopy.in(project.root);
       const run = await runTests(
         selected,
         {
@@ -358,7 +359,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
           cache: new TestCache(join(project.root, CACHE_DIR, cachePartition(emulator, reviewUrl))),
           readCache: opts.cache,
           live: Boolean(opts.live),
-          contracts: contractStoreOf(s, emulator),
+          contracts: contractStoreOf(s, emulator, uploads),
           concurrency: s.concurrency,
           run: { pid: process.pid, host: hostname(), until: new Date(deadline) },
           signal: interrupts.signal,
@@ -372,6 +373,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
         },
         compare,
       );
+      if (uploads.unwritten) s.logger.info(`warning: the copy of the upload records could not be written (${uploads.unwritten}): ${relative(project.root, uploads.path)}; a CI job that keeps the test cache but not docket.lock.json's changes uploads these contracts again`);
       // The report carries them (with their source lines, as validate -o json gives them): its JSON, its annotations and --fail-on-warn see them too.
       return warnings.length > 0 ? { ...run, warnings: withExcerpts(warnings, sourceLines(project.root)) } : run;
     });
@@ -389,8 +391,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
 }
 
 /** The contracts this checkout uploaded, in the lock section of imported files. */
-function contractStoreOf(s: Session, emulator: boolean): ContractStore {
-  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator(), UploadCopy.in(s.workspace.config.project.root));
+function contractStoreOf(s: Session, emulator: boolean, uploads = UploadCopy.in(s.workspace.config.project.root)): ContractStore {
+  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator(), uploads);
 }
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */
