@@ -94,8 +94,14 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
       });
       const organizationId = seed.organizations[0]?.id ?? DEFAULT_ORGANIZATION_ID;
       // A seed's own key may be a copy of a real one (a seed made from production): never printed.
-      const seededKey = seed.organizations[0]?.api_keys[0];
-      const apiKey = seededKey === undefined || seededKey === EMULATOR_API_KEY ? EMULATOR_API_KEY : "   # the first of the seed's api_keys";
+      const seeded = seed.organizations[0];
+      // Said as a comment, so the lines still paste after `export`: a seed's own key is never printed.
+      const keyLine =
+        seeded === undefined || seeded.api_keys[0] === EMULATOR_API_KEY
+          ? `  DOCKET_API_KEY=${EMULATOR_API_KEY}`
+          : seeded.api_keys.length > 0
+            ? "  # DOCKET_API_KEY: the first of the seed's api_keys"
+            : '  # DOCKET_API_KEY: none works: the seed gives its organization no api_keys';
       const v = emulator.config().variants;
       // Flat routes act on the key's own organization: another id is refused, not created.
       const orgNote = v.reviewPaths === 'flat' ? 'optional: flat routes act on the API key\'s organization, this one' : 'any organization id works: it is created on first use';
@@ -106,7 +112,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
           `  DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
           // A shell comment: the lines can be pasted after `export`.
           `  DOCKET_ORGANIZATION_ID=${organizationId}   # ${orgNote}`,
-          `  DOCKET_API_KEY=${apiKey}`,
+          keyLine,
           `  shape: ${describeVariants(v)}`,
           `  control routes: ${emulator.url}/_emulator/stats, /_emulator/reset, /_emulator/config, /_emulator/faults`,
           'Press Ctrl-C to stop.',
