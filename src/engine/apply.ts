@@ -342,9 +342,11 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   // scope is archived, and nothing of theirs is left to check.
   const createOf = new Map(changes.map((c) => [`${c.kind}:${c.key}`, c.id]));
   const wentWithParent = (c: Change): boolean => c.parent !== undefined && env.keptOther.has(createOf.get(`${c.parent.kind}:${c.parent.key}`) ?? '');
+  // Checks that ended without an answer (the request failed, or was not sent after a signal).
+  let unanswered = 0;
   const check = async (change: Change): Promise<void> => {
     if (env.signal?.aborted) return;
-    if (!wentWithParent(change)) await settleOne(change, results.get(change.id), ctx, env);
+    if (!wentWithParent(change) && !(await settleOne(change, results.get(change.id), ctx, env))) unanswered++;
     checked.add(change);
   };
   // Parents first, so that a child is checked knowing whether its parent stays. A bounded number
@@ -362,28 +364,30 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   }
   // Stopped during the checks: the apply is reported stopped as it would have been a moment earlier.
   report.stopped = reasonOf(env.signal!);
-  report.checksCutShort = true;
   report.notStarted = 0;
-  noteUnchecked(
-    changes.filter((c) => !checked.has(c)),
-    report,
-  );
+  const unchecked = changes.filter((c) => !checked.has(c));
+  // The checks under way may all have ended, answered, within their grace: then none was cut short.
+  if (unchecked.length > 0 || unanswered > 0) report.checksCutShort = true;
+  noteUnchecked(unchecked, report);
 }
 
-async function settleOne(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv): Promise<void> {
+/** Checks one create; false when the check got no answer (said beside its change). */
+async function settleOne(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv): Promise<boolean> {
   const guard = env.kinds.get(change.kind)?.race;
   const mine = env.ids.get(`${change.kind}:${change.key}`);
-  if (!guard || !mine || !result) return;
+  if (!guard || !mine || !result) return true;
   try {
     const settled = await settleAfterCreate(guard, change, mine, ctx, env.foundBy(change));
     // The object that stays (the other run's, when it was first) is the one the lock and sync records name.
     ctx.registerId(change.kind, change.key, settled.id);
     if (settled.note) result.note = settled.note;
     if (settled.id !== mine) env.keptOther.add(change.id);
+    return true;
   } catch (error) {
     if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = true;
     const unchecked = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
     result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
+    return false;
   }
 }
 

@@ -318,7 +318,10 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
           ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}`
           : report.checksCutShort
             ? CHECKS_CUT_SHORT
-            : plan.changes.some((c) => c.action === 'upload')
+            : report.done === plan.changes.length
+              ? // The signal came once every change and check was done (while the lock was written).
+                'every change was made and checked: nothing is left to apply'
+              : plan.changes.some((c) => c.action === 'upload')
               ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
               : report.done > 0 || report.failed > 0
                 ? `what was done is live; ${again} to finish`

@@ -105,6 +105,20 @@ describe('a signal during apply', () => {
     await expectConverged(bin(t), dir);
   });
 
+  it('a signal during checks at the end that then end, answered, within their grace cuts nothing short', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': SIGNAL_DOCKET_YAML, 'playbooks/p.yaml': `${numberedPlaybook(1)}rules:\n  - name: Term\n    actions: ACCEPT\n` });
+    // The check's read is answered, a second late.
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 'late', delay_ms: 1000 });
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--no-color'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the check to be answered late');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stdout()).not.toContain('cut short');
+    expect(run.stderr()).toContain('every change was made and checked: nothing is left to apply');
+    await expectConverged(bin(t), dir);
+  });
+
   it('a Word file uploaded before the signal is recorded at once, without waiting for its conversion', async () => {
     t = await startTestEmulator({ conversionDelayMs: 600_000 });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
