@@ -342,7 +342,7 @@ function busy(path: string, holder: ApplyLockHolder | undefined, timeoutMs: numb
       ? `run ${by.command} again in a few seconds (a lock left half-written is taken over), or pass ${by.waitLonger(timeoutMs, '5m')} to wait`
       : holder.host !== hostname()
         ? `wait for it, or pass ${by.waitLonger(timeoutMs, '5m')} to wait longer; if no docket ${holder.command ?? 'apply'} is running on ${holder.host}, delete ${path}`
-        : `wait for it to finish, or pass ${by.waitLonger(timeoutMs, '5m')} to wait for it; if pid ${holder.pid} is no docket ${holder.command ?? 'apply'} (its number taken again where docket cannot tell), delete ${path}`,
+        : `wait for it to finish, or pass ${by.waitLonger(timeoutMs, '5m')} to wait for it; if pid ${holder.pid} is no docket ${holder.command ?? 'apply'}, delete ${path}`,
   );
 }
 
