@@ -46,6 +46,8 @@ export interface LoadOptions {
   processEnv?: Record<string, string | undefined>;
   /** Keep the digest of each YAML file's text as read (`textDigests`): pull tells a file edited while it ran. */
   digests?: boolean;
+  /** A run against the in-process emulator, which uses no service URL. */
+  emulator?: boolean;
 }
 
 export interface LoadResult {
@@ -144,6 +146,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     text: texts[files.indexOf(projectFile)],
     processEnv,
     ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.emulator ? { emulator: true } : {}),
   });
   diagnostics.push(...projectParsed.diagnostics, ...projectResult.diagnostics);
   keyAsideIn(projectFile, texts[files.indexOf(projectFile)], processEnv, diagnostics);

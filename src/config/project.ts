@@ -28,6 +28,8 @@ export interface ProjectInput {
   documents: ParsedDocument[];
   /** The file's text, to point at a second document's `---`. */
   text?: string;
+  /** A run against the in-process emulator: the service URLs are not used, so neither conflicts. */
+  emulator?: boolean;
   env?: string;
   processEnv: Record<string, string | undefined>;
 }
@@ -269,7 +271,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     // An environment chosen by name that says otherwise: two explicit choices, neither silently
     // taken (a CI recipe sets DOCKET_ORGANIZATION_ID on every step, and `--env staging` would plan production).
     const chosen = text(get(get(envResolved, o.section), o.key));
-    if (chosen !== undefined && !sameSetting(o.key, chosen, o.value)) {
+    if (chosen !== undefined && !(input.emulator && o.key === 'url') && !sameSetting(o.key, chosen, o.value)) {
       const pointer = `${selected!}/${o.section}/${o.key}`;
       error(
         'conflicting-setting',

@@ -82,7 +82,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   const schemaKinds = schemaKindsOf(kinds);
   const root = resolve(options.dir);
   const env = options.env;
-  const loaded = await loadConfig({ dir: root, kinds: schemaKinds, processEnv: options.processEnv, ...(env ? { env } : {}), ...(options.digests ? { digests: true } : {}) });
+  const loaded = await loadConfig({ dir: root, kinds: schemaKinds, processEnv: options.processEnv, ...(env ? { env } : {}), ...(options.digests ? { digests: true } : {}), ...(options.emulator ? { emulator: true } : {}) });
   if (!loaded.config) throw new ConfigError(loaded.diagnostics, undefined, root);
   const location = lockLocation(root, { emulator: Boolean(options.emulator), ...(env ? { environment: env } : {}) });
   const byYaml = new Map(kinds.map((k) => [k.yamlKind, k]));

@@ -356,6 +356,10 @@ describe('DOCKET_* environment variables', () => {
     // A URL as the service sees it: its host in any case, with or without its final `/`.
     const url = await load({ 'docket.yaml': lines('version: 1', 'environments:', '  eu:', '    review: { url: "https://Review.EU.example.com/v2/" }') }, { env: 'eu', processEnv: { DOCKET_REVIEW_URL: 'https://review.eu.example.com/v2' } });
     expect(url.diagnostics).toEqual([]);
+    // The in-process emulator uses no service URL: an exported one conflicts with nothing; an organization still does.
+    const local = (processEnv: Record<string, string>) => load({ 'docket.yaml': lines('version: 1', 'environments:', '  eu:', `    review: { url: "https://review.eu.example.com", organization_id: ${ORG_B} }`) }, { env: 'eu', emulator: true, processEnv });
+    expect((await local({ DOCKET_REVIEW_URL: 'https://review.example.com' })).diagnostics).toEqual([]);
+    expect((await local({ DOCKET_ORGANIZATION_ID: ORG_A })).diagnostics.map((d) => d.code)).toEqual(['conflicting-setting']);
   });
 
   it('are validated like the keys they replace', async () => {
