@@ -120,7 +120,7 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
       if (await takeOverStale(path, holder)) continue;
       // Busy: another apply is taking it over this instant (then it holds it), or one killed while
       // it did left its folder, which ages out: waited for as for a holder, within --lock-timeout.
-      if (givingUp()) throw busyTakingOver(path, options.timeoutMs, options.takenBy ?? APPLY);
+      if (givingUp()) throw busyTakingOver(path, options.timeoutMs, taker);
       await sleep(20);
       continue;
     }
@@ -130,7 +130,7 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
       await sleep(100);
       continue;
     }
-    if (givingUp()) throw busy(path, holder, options.timeoutMs, options.checkout, options.takenBy ?? APPLY);
+    if (givingUp()) throw busy(path, holder, options.timeoutMs, options.checkout, taker);
     if (!told && holder) options.onWait?.(holder);
     told = true;
     await sleep(Math.min(500, Math.max(10, giveUpAt - Date.now())));
@@ -318,7 +318,11 @@ function isStale(holder: ApplyLockHolder): boolean {
   if (holder.host !== hostname()) return false;
   // Its pid given again since (a reboot, a restarted container that kept the workspace), to this
   // process or another: the start the lock records is not that process's.
-  const reused = (pid: number): boolean => holder.start_ticks !== undefined && processStartTicks(pid) !== undefined && processStartTicks(pid) !== holder.start_ticks;
+  const reused = (pid: number): boolean => {
+    if (holder.start_ticks === undefined) return false;
+    const ticks = processStartTicks(pid);
+    return ticks !== undefined && ticks !== holder.start_ticks;
+  };
   if (holder.pid === process.pid) return reused(process.pid);
   return !processAlive(holder.pid) || reused(holder.pid);
 }

@@ -709,8 +709,9 @@ function ambiguousHint(found: readonly LiveResource[], syncedId: string | undefi
 
 /** The change with what apply sends, where it is a scalar of another type or spelling than the compared value ("0" for 0). */
 function withSent(kind: KindMeta, d: DesiredResource, f: FieldChange): FieldChange {
-  if (f.after === SENSITIVE || f.after === null || typeof f.after === 'object') return f;
-  const sent = kind.sentValue?.(f.field, d);
+  // Asked for every field of every create: most kinds send what they compare.
+  if (!kind.sentValue || f.after === SENSITIVE || f.after === null || typeof f.after === 'object') return f;
+  const sent = kind.sentValue(f.field, d);
   if (sent === undefined || sent === null || typeof sent === 'object' || JSON.stringify(sent) === JSON.stringify(f.after)) return f;
   return { ...f, sent };
 }

@@ -232,10 +232,11 @@ function checkReferences(
         hint: `declare the ${ref.kind} or fix the name`,
       };
       const suggestion = didYouMean(ref.key, namesOf(ref.kind), undefined, ref.key.includes('@') ? suggestAddress : suggest);
+      const said = `\`${ref.field}\` names ${message}${suggestion}`;
       // Drift and pull send nothing: a reference to someone gone live (a reviewer who left) is the
       // live change they report and pull, said as a warning rather than an error that stops them.
-      if (readOnly) diagnostics.warning('unknown-reference', `\`${ref.field}\` names ${message}${suggestion}`, { ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` });
-      else diagnostics.error('unknown-reference', `\`${ref.field}\` names ${message}${suggestion}`, { ...refAt(d, ref), hint });
+      if (readOnly) diagnostics.warning('unknown-reference', said, { ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` });
+      else diagnostics.error('unknown-reference', said, { ...refAt(d, ref), hint });
     }
   }
 }
