@@ -190,9 +190,11 @@ export interface ConfigContext {
  * object's own document (`/rules/3` for a rule is the base; `exact`: the field compares scalars by
  * type too, so a number live holds is written as a number where the file quoted it), a data file's
  * new text (named by the document, relative to its folder; `yaml`: a definition, compared so
- * throughout), or why it cannot.
+ * throughout), or why it cannot. `value: undefined` takes the key out of the file; `noneByHand`:
+ * no value of a `${…}` holding that key stands for none there (a reference, a number), so a person
+ * deletes it.
  */
-export type PullField = { pointer: string; value: unknown; exact?: boolean } | { file: string; text: string; yaml?: boolean } | { cannot: string };
+export type PullField = { pointer: string; value: unknown; exact?: boolean; noneByHand?: boolean } | { file: string; text: string; yaml?: boolean } | { cannot: string };
 
 /** Fields of a document that name a data file, and what the file must hold. */
 export type DataFileContent = 'text' | 'yaml' | 'docx' | 'pdf';

@@ -79,7 +79,8 @@ export const organizationKind: KindModule<'organization'> = {
   // No default reviewer live: the key leaves the file (it cannot be written empty: see refuseChange).
   pullField(field, live) {
     if (field !== 'review.default_reviewer' || (live.fields[field] ?? null) !== null) return undefined;
-    return { pointer: '/review/default_reviewer', value: undefined };
+    // The service cannot clear it: a key written through a variable is for a person to delete.
+    return { pointer: '/review/default_reviewer', value: undefined, noneByHand: true };
   },
 
   toDesired(doc, diagnostics, ctx) {

@@ -394,7 +394,7 @@ export const templateKind: KindModule<'template'> = {
       // `""`, it would be sent with that object's next change, where the service had nothing.
       const info = templateTypeInfo(written.type);
       const cleared = !absentFromNested(field, live.extra?.attributes) && info && acceptsEmptyText(ctx.schema(info.schema), field.slice(PARAM.length));
-      return { pointer, value: cleared ? '' : undefined };
+      return cleared ? { pointer, value: '' } : { pointer, value: undefined, noneByHand: true };
     }
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
     // `attachments:` names attachments (a parameter may hold an id): one no document declares cannot be named yet.

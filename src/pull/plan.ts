@@ -128,6 +128,8 @@ interface Pulling {
   failed: Set<string>;
   /** Where in its document each field is written (a rename's `renamed_from` with its `name`): undone when the field cannot be. */
   pointers?: Map<string, string[]>;
+  /** Fields that leave the file where no value of a variable stands for none (see PullField). */
+  noneByHand?: Set<string>;
 }
 
 export async function planPull(input: PullInput): Promise<PullResult> {
@@ -563,6 +565,7 @@ class PullPlanner {
       const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);
       doc = setAt(doc, pointer, this.styledText(file, index, pointer, current, value), order);
       if (where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
+      if (where.noneByHand) (o.noneByHand ??= new Set()).add(field);
       (o.pointers ??= new Map()).set(field, [pointer]);
     }
     if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) {
@@ -1148,13 +1151,16 @@ class PullPlanner {
     // The line end a block scalar (`|`) gives both sides is the file's, not live's.
     const wanted = typeof p.wanted === 'string' ? quoteValue(p.written.endsWith('\n') ? p.wanted.replace(/\n$/, '') : p.wanted) : JSON.stringify(p.wanted);
     // Cleared text is written `""` where no placeholder holds it: live has no value all the same.
+    const them = names.length > 1 ? 'them' : 'it';
     const reason =
       p.wanted === null || p.wanted === undefined || p.wanted === ''
-        ? `live has no value for ${what}; change the variable or the environment`
+        ? held?.field !== undefined && owner?.entry.noneByHand?.has(held.field)
+          ? `live has no value for ${what}, and no value of ${them} stands for none there; delete the key from the file`
+          : `live has no value for ${what}; change the variable or the environment`
         : variablesCouldGive(p.written, p.wanted)
           ? `live value ${wanted} differs from ${what}; change the variable or the environment`
           : // The text around the placeholder changed: no value of the variable gives what live holds.
-            `live value ${wanted} differs in the text around ${what}, which no value of ${names.length > 1 ? 'them' : 'it'} gives; edit the file by hand`;
+            `live value ${wanted} differs in the text around ${what}, which no value of ${them} gives; edit the file by hand`;
     if (!owner) {
       this.notes.push(`${file}:${this.lineAsRead(file, p.document, p.pointer) ?? p.line}: ${reason}`);
       return;

@@ -218,6 +218,19 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says a number parameter behind a variable that was cleared in the app is for a person to delete: no value of the variable stands for none', async () => {
+    const nda = (period: string) => `kind: Template\nname: Cleared Period\ntype: NDA\nparameters:\n  purpose: Evaluation\n${period}`;
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  years: 3\n`, 'templates/t.yaml': nda('  confidentiality_period: ${var.years}\n') });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('Cleared Period', { confidentiality_period: null });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('template "Cleared Period" parameters.confidentiality_period (templates/t.yaml:6): live has no value for var.years, and no value of it stands for none there; delete the key from the file');
+    expect(await read(dir, 'templates/t.yaml')).toBe(nda('  confidentiality_period: ${var.years}\n'));
+    // Deleted by hand, as it says: the file no longer manages it.
+    await writeFile(join(dir, 'templates/t.yaml'), nda(''));
+    await expectNoChanges(cli, dir);
+  });
+
   it('leaves a list whose ${var} item live changed as the file has it, whole: the report, the file and the next plan agree', async () => {
     const csa = 'kind: Template\nname: CSA Fees\ntype: CSA\nparameters:\n  template_csa_order_form_attributes:\n    cloud_service_description: Platform\n    fees_attributes:\n      - {description: Platform, cost: "${var.fee}"}\n      - {description: Support, cost: 100}\n';
     const dir = await makeDir({ 'docket.yaml': `${DOCKET}  fee: "250"\n`, 'templates/csa.yaml': csa });

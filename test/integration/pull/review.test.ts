@@ -701,4 +701,26 @@ describe('a reviewer who leaves the organization in the app', () => {
       await t.emulator.close();
     }
   });
+
+  it('leaves a default reviewer written through a variable for a person to delete, saying so (no value of the variable stands for none)', async () => {
+    const t = await startTestEmulator();
+    try {
+      const run = cliWith(() => t.env);
+      const organization = 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: ${var.lead}\n';
+      const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': organization });
+      await applyOk(run, dir);
+      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+      org.default_reviewer_id = null;
+
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.stdout).toContain('review.default_reviewer (organization.yaml:4): live has no value for var.lead, and no value of it stands for none there; delete the key from the file');
+      expect(pulled.stdout).not.toContain('change the variable');
+      expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe(organization);
+      // Deleted by hand, as it says: nothing left to change.
+      await writeFile(join(dir, 'organization.yaml'), 'kind: Organization\nreview:\n  name: Acme Legal\n');
+      await expectNoChanges(run, dir);
+    } finally {
+      await t.emulator.close();
+    }
+  });
 });
