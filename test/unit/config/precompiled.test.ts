@@ -38,8 +38,13 @@ function exampleDocuments(): Map<string, unknown[]> {
   return byKind;
 }
 
-/** Valid documents and, from each, broken ones: a wrong type everywhere, an unknown key, nothing. */
+/** Valid documents and, from each, broken ones: a wrong type everywhere, an unknown key, nothing (read once: every test judges them). */
+let sampled: unknown[] | undefined;
 function samples(): unknown[] {
+  return (sampled ??= readSamples());
+}
+
+function readSamples(): unknown[] {
   const docs = [...exampleDocuments().values()].flat();
   const broken = docs.flatMap((d) => {
     if (d === null || typeof d !== 'object') return [];
