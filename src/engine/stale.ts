@@ -10,6 +10,7 @@ import { fingerprint, managedFields, storable, type KindMeta } from './diff.js';
 import { canonicalJson } from './canonical.js';
 import { fetchLive } from './live.js';
 import { matchedToDeclared } from './matched.js';
+import { unconfirmedSincePlan } from './uncertain.js';
 import { kindsToRead, type PruneSwitches } from './project.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
@@ -184,13 +185,13 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const read = [...new Set([...kindsToRead(declared, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name))])];
   // The plan's ids find what was renamed in the app since it was matched.
   const reading = fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, synced: () => ({ idOf: (kindKey) => plan.ids[kindKey] }) });
-  const [{ live }, configDigest] = await Promise.all([reading, typeof input.configDigest === 'string' ? input.configDigest : input.configDigest()]);
+  const [{ live, uncertain }, configDigest] = await Promise.all([reading, typeof input.configDigest === 'string' ? input.configDigest : input.configDigest()]);
   // Of what the plan touches only: a plan of 200 changes asks about 200 objects, not 20,000.
   const managed = new Map(declared.flatMap((d) => {
     const fields = managedFields(d);
     return fields ? [[refKey(d.kind, d.key), fields] as const] : [];
   }));
-  const reasons = staleReasons(plan, { configDigest, target: input.target(), live, managed });
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, managed }), ...unconfirmedSincePlan(plan, uncertain)];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

@@ -234,6 +234,8 @@ export interface LockUpdate {
   entry: LockEntry | null;
   /** What was found, for the plan's output. */
   reason: string;
+  /** The `since` of the pending mark this update gives up: a saved plan applied later gives up that mark only. */
+  pending_since?: string;
 }
 
 /** An upload an interrupted apply started whose outcome the service cannot tell (attachments). */

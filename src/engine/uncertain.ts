@@ -5,7 +5,7 @@
  * adopt it, or `--retry-uncertain`. An upload the configuration no longer wants is only reported.
  */
 import type { Diagnostics } from '../diagnostics.js';
-import type { DesiredResource, LockUpdate, UncertainUpload } from './types.js';
+import { refKey, type DesiredResource, type LockUpdate, type Plan, type UncertainUpload } from './types.js';
 
 export interface UncertainOutcome {
   /** Entries to rewrite: the pending mark dropped, because the person chose or nothing wants it. */
@@ -25,7 +25,7 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     const d = byKey.get(`${u.kind}:${u.key}`);
     const what = `${u.kind} "${u.key}": an upload of ${u.file} (sha256 ${short(u.sha256)}…) started ${u.since} was never confirmed`;
     const drop = (reason: string): void => {
-      updates.push({ kind: u.kind, key: u.key, entry: u.settled, reason });
+      updates.push({ kind: u.kind, key: u.key, entry: u.settled, reason, pending_since: u.since });
     };
     if (d?.pinId && !namesEarlierUpload(d.pinId, u)) {
       drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
@@ -49,6 +49,19 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     }
   }
   return { updates, warnings };
+}
+
+/**
+ * Uploads of a saved plan that an apply since it was made left unconfirmed: the plan would send
+ * them again blindly (it gives up only the marks that were there when it was made).
+ */
+export function unconfirmedSincePlan(plan: Plan, uncertain: readonly UncertainUpload[]): string[] {
+  if (uncertain.length === 0) return [];
+  const uploads = new Set(plan.changes.filter((c) => c.action === 'upload').map((c) => refKey(c.kind, c.key)));
+  const givenUp = new Set((plan.lock_updates ?? []).map((u) => `${refKey(u.kind, u.key)}|${u.pending_since ?? ''}`));
+  return uncertain
+    .filter((u) => uploads.has(refKey(u.kind, u.key)) && !givenUp.has(`${refKey(u.kind, u.key)}|${u.since}`))
+    .map((u) => `${u.kind} "${u.key}": an upload of ${u.file} started ${u.since} was never confirmed, and ${u.unreadable}; it may already exist live, so the plan would upload it again (docket plan stops at it and says how to go on)`);
 }
 
 /**

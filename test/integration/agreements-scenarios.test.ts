@@ -723,6 +723,33 @@ describe('saved plans', () => {
     expect(term('Consulting Terms')).toBeDefined();
     await expectNoChanges(cli, dir);
   });
+
+  it('is stale once an apply of it left its upload unconfirmed: applied again, it would upload a second copy', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    const attachments = () => Object.values(agreements().attachments);
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    // The upload is made, and its answer lost: the lock marks it pending.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'drop', count: 1 });
+    expect((await cli('apply', '-C', dir, planFile)).code).toBe(1);
+    expect(attachments()).toHaveLength(1);
+
+    const again = await cli('apply', '-C', dir, planFile);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('the saved plan is stale');
+    expect(again.stderr).toContain('attachment "Security Exhibit": an upload of attachments/security.pdf started');
+    expect(again.stderr).toContain('was never confirmed, and attachments cannot be listed over the API; it may already exist live, so the plan would upload it again');
+    expect(attachments()).toHaveLength(1);
+
+    // A plan made knowing of the mark, choosing to upload again, gives up that mark only, and applies.
+    const retry = join(dir, 'retry.json');
+    expect((await cli('plan', '-C', dir, '--retry-uncertain', '--out', retry)).code).toBe(0);
+    expect((await cli('apply', '-C', dir, retry)).code).toBe(0);
+    expect(attachments()).toHaveLength(2);
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('plan-time checks', () => {
