@@ -89,7 +89,13 @@ describe('pruning and the mass-delete guard', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('removes 5 of 6 live playbook objects');
     expect(refused.stderr).toContain('30%');
-    expect(refused.stderr).toContain('--force');
+    expect(refused.stderr).toContain('run apply again with --force (or raise safety.max_delete_fraction)');
+    expect(livePlaybooks()).toHaveLength(6);
+    // A saved plan: raising the setting would make that plan stale, so the way on is --force or a new plan.
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    const savedRefused = await cli('apply', '-C', dir, planFile);
+    expect([savedRefused.code, savedRefused.stderr]).toEqual([1, expect.stringContaining('apply this plan file again with --force (or raise safety.max_delete_fraction and make a new plan)')]);
     expect(livePlaybooks()).toHaveLength(6);
 
     const forced = await cli('apply', '-C', dir, '--auto-approve', '--force');

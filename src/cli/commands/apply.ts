@@ -135,7 +135,10 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           if (plan.guard?.length && !opts.force) {
             throw new UnsafePlanError(
               `refusing to apply: ${plan.guard.map(describeViolation).join('; ')}`,
-              'review the plan; if the removals are intended, run apply again with --force (or raise safety.max_delete_fraction)',
+              // The guard's setting is part of the configuration digest: raised, it makes a saved plan stale.
+              saved
+                ? 'review the plan; if the removals are intended, apply this plan file again with --force (or raise safety.max_delete_fraction and make a new plan)'
+                : 'review the plan; if the removals are intended, run apply again with --force (or raise safety.max_delete_fraction)',
             );
           }
           // Only changes to the services need a person's yes; recording what is already live does not.
