@@ -355,9 +355,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return `run the command again; if the answer is bad again, check that ${base.url} is the ${service} service's API base URL`;
   }
 
-  /** Said of a POST whose outcome nobody knows: the next plan shows whether it was carried out. */
+  /** Said of a write whose outcome nobody knows: the next plan shows whether it was carried out. */
   function maybeDone(t: RequestTarget, a: Attempt): string {
-    const unknown = t.method === 'POST' && (a.kind === 'response' ? RETRYABLE_STATUS.has(a.status) && !NOT_PROCESSED_STATUS.has(a.status) : a.failure.phase === 'unknown');
+    const unknown = t.method !== 'GET' && (a.kind === 'response' ? RETRYABLE_STATUS.has(a.status) && !NOT_PROCESSED_STATUS.has(a.status) : a.failure.phase === 'unknown');
     return unknown ? '; the service may have carried it out, and the next plan shows whether it did' : '';
   }
 

@@ -1372,6 +1372,17 @@ describe('stopping and the time budget', () => {
     expect(err.code).toBe('timeout');
     expect(err.message).toMatch(/^create x: the review service answered HTTP 502 and trying again would mean waiting .*; the service may have carried it out, and the next plan shows whether it did$/);
   });
+
+  it('says so of an update too (a saved plan applied again would find it made), and never of a read', async () => {
+    const { mock, client } = setup({ deadline: Date.now() + 100 });
+    mock.intercept({ path: '/v1/x/1', method: 'PATCH' }).reply(502, '');
+    const update = (await rejection(client.request({ method: 'PATCH', path: '/v1/x/1', body: {}, operation: 'update x' }))) as DocketError;
+    expect(update.message).toMatch(/^update x: the review service answered HTTP 502 and trying again would mean waiting .*; the service may have carried it out, and the next plan shows whether it did$/);
+    const reading = setup({ deadline: Date.now() + 100 });
+    reading.mock.intercept({ path: '/v1/x/1', method: 'GET' }).reply(502, '');
+    const read = (await rejection(reading.client.request({ method: 'GET', path: '/v1/x/1', operation: 'read x' }))) as DocketError;
+    expect(read.message).toMatch(/^read x: the review service answered HTTP 502 and trying again would mean waiting [^;]*$/);
+  });
 });
 
 describe('create with unknown outcome', () => {
