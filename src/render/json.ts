@@ -83,12 +83,15 @@ export function renderErrorJson(error: unknown, source?: (file: string, line: nu
 export function errorJson(error: unknown, source?: (file: string, line: number) => string | undefined): ErrorJson {
   const e = error as { code?: unknown; message?: unknown; hint?: unknown; diagnostics?: unknown; exitCode?: unknown };
   // commander's own codes (`commander.invalidArgument`) are a library's names: to a user they are usage errors.
-  const code = typeof e.code !== 'string' ? 'internal' : e.code.startsWith('commander.') ? 'usage' : e.code;
+  const fromCommander = typeof e.code === 'string' && e.code.startsWith('commander.');
+  const code = typeof e.code !== 'string' ? 'internal' : fromCommander ? 'usage' : e.code;
+  const text = typeof e.message === 'string' ? e.message : String(error);
   return {
     format_version: 1,
     error: {
       code,
-      message: stripControl(lineWithoutSecrets(typeof e.message === 'string' ? e.message : String(error))),
+      // commander's own `error: ` prefix says on stderr what `error` already says here.
+      message: stripControl(lineWithoutSecrets(fromCommander ? text.replace(/^error: /, '') : text)),
       ...(typeof e.hint === 'string' ? { hint: stripControl(lineWithoutSecrets(e.hint)) } : {}),
       exit_code: typeof e.exitCode === 'number' ? e.exitCode : 1,
     },

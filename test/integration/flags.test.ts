@@ -325,10 +325,11 @@ describe('flag values', () => {
   });
 
   it('a bad flag with -o json is still one JSON document on stdout, validate\'s report included, with the code `usage`', async () => {
-    for (const args of [['--bogus'], ['-C', ''], ['--concurrency', '0']]) {
+    for (const args of [['--bogus'], ['-C', ''], ['--concurrency', '0'], ['one.json', 'two.json']]) {
       const plan = await run(['plan', ...args, '-o', 'json']);
       expect(plan.code).toBe(1);
       expect(JSON.parse(plan.stdout).error).toMatchObject({ code: 'usage', exit_code: 1 });
+      expect(JSON.parse(plan.stdout).error.message).not.toMatch(/^error: /);
       const validate = await run(['validate', ...args, '-o', 'json']);
       expect(validate.code).toBe(1);
       expect(JSON.parse(validate.stdout)).toMatchObject({ valid: false, errors: 1, warnings: 0, diagnostics: [{ severity: 'error', code: 'usage' }] });
