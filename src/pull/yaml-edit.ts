@@ -15,7 +15,7 @@
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
 import { diffArrays } from 'diff';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { holdsPlaceholder, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
@@ -214,6 +214,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     const wanted = request.documents.get(index);
     const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), exactAt: exactTypesIn(request, index), ...(request.bothVersions || readAsYaml11(doc) ? { quote: plainReadsOtherwise } : {}) });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
+    editor.finish();
   });
 
   // What is written takes the file's line breaks (a file saved on Windows stays CRLF throughout).
@@ -438,6 +439,44 @@ class DocumentEditor {
 
   private splice(start: number, end: number, text: string): void {
     this.ctx.splices.push({ start, end, text, seq: this.ctx.splices.length });
+  }
+
+  /**
+   * Takes out the items of flow collections once every item of each is decided: an item before one
+   * that stays goes with the `, ` after it, one after the last that stays with the `, ` before it,
+   * so two items taken out at the end never overlap (each alone would take the comma they share).
+   */
+  finish(): void {
+    for (const [collection, removed] of this.flowRemovals) {
+      const items = collection.items as (Pair | Node)[];
+      const start = (i: number): number => {
+        const item = items[i]!;
+        return isPair(item) ? (item.key as Node).range![0] : item.range![0];
+      };
+      const end = (i: number): number => {
+        const item = items[i]!;
+        return isPair(item) ? this.pairEnd(item) : item.range![1];
+      };
+      const lastKept = items.findLastIndex((_, i) => !removed.has(i));
+      if (lastKept < 0) {
+        this.splice(collection.range![0], collection.range![1], isMap(collection) ? '{}' : '[]');
+        continue;
+      }
+      for (const i of removed) {
+        if (i < lastKept) this.splice(start(i), start(i + 1), '');
+        else this.splice(end(i - 1), end(i), '');
+      }
+    }
+    this.flowRemovals.clear();
+  }
+
+  /** Items of flow collections to take out, by collection (see finish). */
+  private readonly flowRemovals = new Map<YAMLMap | YAMLSeq, Set<number>>();
+
+  private removeFromFlow(collection: YAMLMap | YAMLSeq, index: number): void {
+    const removed = this.flowRemovals.get(collection);
+    if (removed) removed.add(index);
+    else this.flowRemovals.set(collection, new Set([index]));
   }
 
   /** Makes `node` (at `pointer`, reached through `parent`) hold `wanted`. */
@@ -781,11 +820,8 @@ class DocumentEditor {
     const key = (pair.key as Node).range![0];
     const i = map.items.indexOf(pair);
     const next = map.items[i + 1];
-    const prev = map.items[i - 1];
     if (map.flow) {
-      if (next) this.splice(key, (next.key as Node).range![0], '');
-      else if (prev) this.splice(this.pairEnd(prev), this.pairEnd(pair), '');
-      else this.splice(map.range![0], map.range![1], '{}');
+      this.removeFromFlow(map, i);
       return;
     }
     if (!this.startsLine(key)) {
@@ -832,8 +868,7 @@ class DocumentEditor {
     const item = items[index]!;
     this.noteAnchorsIn(item, true);
     if (seq.flow) {
-      if (items[index + 1]) this.splice(item.range![0], items[index + 1]!.range![0], '');
-      else this.splice(items[index - 1]!.range![1], item.range![1], '');
+      this.removeFromFlow(seq, index);
       return;
     }
     // With the comment lines right above it, which are its own (an item added goes above them, too),

@@ -228,6 +228,22 @@ describe('editYaml', () => {
     expect(edit(list, (v) => setAt(v, '/items', ['a', 'c', 'd'])).text).toBe('kind: X\nitems: [a, c, d]\n');
   });
 
+  it('takes any run of items out of a flow collection, the last two included, leaving its commas right', () => {
+    const map = 'kind: X\nm: {x: 1, y: 2, z: 3, w: 4}\n';
+    const keep = (...keys: string[]) => (v: unknown) => setAt(v, '/m', Object.fromEntries(keys.map((k) => [k, { x: 1, y: 2, z: 3, w: 4 }[k]])));
+    expect(edit(map, keep('x', 'y')).text).toBe('kind: X\nm: {x: 1, y: 2}\n');
+    expect(edit(map, keep('x')).text).toBe('kind: X\nm: {x: 1}\n');
+    expect(edit(map, keep('z', 'w')).text).toBe('kind: X\nm: {z: 3, w: 4}\n');
+    expect(edit(map, keep('x', 'w')).text).toBe('kind: X\nm: {x: 1, w: 4}\n');
+    expect(edit(map, keep('y')).text).toBe('kind: X\nm: {y: 2}\n');
+    expect(edit(map, keep()).text).toBe('kind: X\nm: {}\n');
+    const list = 'kind: X\nitems: [1, 2, 3, 4]\n';
+    expect(edit(list, (v) => setAt(v, '/items', [1, 2])).text).toBe('kind: X\nitems: [1, 2]\n');
+    expect(edit(list, (v) => setAt(v, '/items', [1])).text).toBe('kind: X\nitems: [1]\n');
+    expect(edit(list, (v) => setAt(v, '/items', [2, 4])).text).toBe('kind: X\nitems: [2, 4]\n');
+    expect(edit(list, (v) => setAt(v, '/items', [1, 5])).text).toBe('kind: X\nitems: [1, 5]\n');
+  });
+
   it('writes a new flow item spaced as the file spaces its brackets', () => {
     const tight = 'kind: P\nrules: [{name: a, actions: x}]\nfees: {}\n';
     expect(edit(tight, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [{name: a, actions: x}, {name: b, actions: y}]\nfees: {}\n');
