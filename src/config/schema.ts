@@ -194,8 +194,11 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const alternatives = Array.isArray(e.schema) ? (e.schema as AnySchemaObject[]) : [];
       const phrases = [...new Set(alternatives.flatMap((s) => describeSchema(s)))];
       const message = phrases.length > 0 ? `${label} must be ${joinOr(phrases)}` : `${label} does not match any allowed form`;
+      // A word close to one the alternatives allow (`expect: acepted`) is a typo of it.
+      const words = alternatives.flatMap((a) => (typeof a.const === 'string' ? [a.const] : Array.isArray(a.enum) ? a.enum.filter((v): v is string => typeof v === 'string') : []));
+      const closest = typeof e.data === 'string' && words.length > 0 ? didYouMean(e.data, words).replace(/^, /, '') : '';
       // No value is quoted as written (`evaluation: ~`); anything else as `make` quotes it.
-      return make('invalid-value', `${message}${e.data === null ? (asWritten() ?? '') : ''}`, pointer);
+      return make('invalid-value', `${message}${e.data === null ? (asWritten() ?? '') : ''}`, pointer, closest || undefined);
     }
     case 'uniqueItems':
       // At the repeat, which is what to take out.

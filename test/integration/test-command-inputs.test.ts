@@ -357,6 +357,14 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toMatch(/tests\/contracts\.test\.yaml:28:\d+ error invalid-value `count` must be [^\n]* \(written "~", which YAML reads as no value\)/);
   });
 
+  it('suggests the word a typo of one form of a value is close to (`expect: acepted`)', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/typo.test.yaml'), ['kind: TemplateTest', 'template: Consulting Agreement', 'cases:', '  - name: c', '    values: { services_summary: x }', '    expect: acepted', ''].join('\n'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/typo.test.yaml:6:13 error invalid-value `expect` must be `accepted` or a mapping (got "acepted")\n  hint: did you mean `accepted`?');
+  });
+
   it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
     const dir = await example();
     const doc = (playbook: string, names: string[]) => ['kind: PlaybookTest', `playbook: ${playbook}`, 'cases:', ...names.flatMap((n) => [`  - name: ${n}`, '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }'])].join('\n');
