@@ -10,6 +10,7 @@
  *   answers, whether or not the client still listens (a gateway that passes a request on late).
  */
 import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
+import { suggest } from '../config/suggest.js';
 import { reportUnknownKeys } from './unknown-keys.js';
 
 /** Statuses a fault answers with without performing the request: passing ones, and final refusals. */
@@ -93,7 +94,7 @@ const FAULT_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const FAULT_KEYS = ['method', 'path_pattern', 'status', 'count', 'retry_after', 'delay_ms', 'body'];
 
 /** Validates a fault body from the control route; returns the spec or the field errors. */
-export function parseFaultSpec(body: JsonBody): FaultSpec | FieldErrors {
+export function parseFaultSpec(body: JsonBody, templates: readonly string[] = []): FaultSpec | FieldErrors {
   const errors = new FieldErrors();
   const method = readText(body, 'method', errors, false);
   // A method no request has would never match: a typo, said so.
@@ -102,6 +103,11 @@ export function parseFaultSpec(body: JsonBody): FaultSpec | FieldErrors {
   const pathPattern = readText(body, 'path_pattern', errors, false);
   // `{id}` as the docs write routes: no path holds braces, and the route templates name it `:id`.
   if (typeof pathPattern === 'string' && /\{[^}]*\}/.test(pathPattern)) errors.add('path_pattern', `names a route part in braces, which no path or route template holds: write it as a route template does (${pathPattern.replace(/\{([^}]*)\}/g, ':$1')})`);
+  // A `:name` part is a template's: no path holds one, so a pattern naming parts no template has never matches.
+  else if (typeof pathPattern === 'string' && /(^|\/):[^/]/.test(pathPattern) && templates.length > 0 && !templates.includes(pathPattern)) {
+    const closest = templates.find((t) => t.endsWith(pathPattern)) ?? suggest(pathPattern, templates);
+    errors.add('path_pattern', `names route parts (\`:name\`) but is no whole route template, so it would never match${closest ? `: did you mean ${closest}?` : ''}`);
+  }
   const count = readNumber(body, 'count', errors, 1);
   if (count !== undefined && !Number.isInteger(count)) errors.add('count', 'must be an integer');
   const retryAfter = readNumber(body, 'retry_after', errors, 0);

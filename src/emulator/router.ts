@@ -82,6 +82,11 @@ export class Router {
     }
   }
 
+  /** Every route template (`/agreements/v1/custom_terms/:id/versions`), once each. */
+  templates(): string[] {
+    return [...new Set([...this.byLength.values()].flatMap((bucket) => bucket.map((c) => c.route.template)))];
+  }
+
   match(method: string, path: string, variants: EmulatorVariants): RouteMatch {
     const parts = split(path);
     let allowed: string[] | undefined;

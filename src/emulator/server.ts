@@ -168,6 +168,9 @@ class EmulatorServer implements EmulatorControls {
   private readonly counter = new StatsCounter();
   readonly log = new RequestLog();
   private readonly router: Router;
+  routeTemplates(): string[] {
+    return this.router.templates();
+  }
   private readonly conversions: ConversionScheduler;
   private readonly reviews: ReviewScheduler;
   private readonly server = createServer((req, res) => {

@@ -41,6 +41,8 @@ export interface EmulatorControls {
   config(): EmulatorConfig;
   configure(patch: Partial<EmulatorConfig>): EmulatorConfig;
   readonly faults: FaultQueue;
+  /** The route templates a fault's `path_pattern` may name. */
+  routeTemplates(): string[];
 }
 
 const BASE = '/_emulator';
@@ -125,7 +127,7 @@ function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
 }
 
 function addFault(ctx: RequestContext, controls: EmulatorControls): RouteResult {
-  const spec = parseFaultSpec(ctx.json());
+  const spec = parseFaultSpec(ctx.json(), controls.routeTemplates());
   if (spec instanceof FieldErrors) throw validationFailed(spec.list);
   controls.faults.add(spec);
   return { status: 201, body: { faults: controls.faults.list() }, persist: false };
