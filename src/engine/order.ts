@@ -1,7 +1,7 @@
 /**
  * Order: derives each change's dependencies from references, parents and names, then sorts the
  * changes topologically (Kahn) with a deterministic tie-break. A cycle is an error naming its
- * members. Pure.
+ * members (a warning where the plan is only read). Pure.
  */
 import { quoteValue } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
@@ -16,7 +16,8 @@ export interface OrderResult {
   diagnostics: Diagnostics;
 }
 
-export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResource[]): OrderResult {
+/** `readOnly` (drift, pull): nothing is sent, so a cycle is a warning and its changes are still listed. */
+export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResource[], readOnly = false): OrderResult {
   const diagnostics = new Diagnostics();
   const changes = input.map((c) => ({ ...c, dependsOn: [...c.dependsOn] }));
   const byId = new Map(changes.map((c) => [c.id, c]));
@@ -109,10 +110,14 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
     });
     // At the first of them that a file declares: a plan error is told at its file:line.
     const at = left.find((c) => c.source)?.source;
-    diagnostics.error('dependency-cycle', `these changes depend on each other in a cycle: ${stuck.join(', ')}`, {
-      ...(at ?? {}),
-      hint: 'break the cycle in the configuration, e.g. apply a rename first on its own',
-    });
+    const message = `these changes depend on each other in a cycle: ${stuck.join(', ')}`;
+    if (readOnly) {
+      // Two names swapped in the app is a live change to report and pull, not a reason to stop.
+      diagnostics.warning('dependency-cycle', message, { ...(at ?? {}), hint: 'plan and apply stop at it until the files take the live names (pull) or a rename is applied on its own first' });
+      ordered.push(...left);
+    } else {
+      diagnostics.error('dependency-cycle', message, { ...(at ?? {}), hint: 'break the cycle in the configuration, e.g. apply a rename first on its own' });
+    }
   }
   return { changes: ordered, diagnostics };
 }

@@ -86,7 +86,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics);
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics);
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
-  const ordered = orderChanges(classified.changes, input.kinds, input.live);
+  const ordered = orderChanges(classified.changes, input.kinds, input.live, Boolean(input.readOnly));
   diagnostics.items.push(...ordered.diagnostics.items);
   if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 

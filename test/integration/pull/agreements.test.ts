@@ -592,6 +592,32 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
+  it('reports and pulls two pinned terms that swapped names in the app: the rename cycle only apply must break stops neither drift nor pull', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/gamma.yaml': 'kind: CustomTerm\nname: Pin Gamma\nbody: Gamma body\n', 'custom-terms/alpha.yaml': 'kind: CustomTerm\nname: Pin Alpha\nbody: Alpha body\n' });
+    await applyOk(cli, dir);
+    const terms = Object.values(emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!.agreements.custom_terms);
+    const idOf = (name: string) => terms.find((x) => x.name === name)!.id;
+    const [gamma, alpha] = [idOf('Pin Gamma'), idOf('Pin Alpha')];
+    await writeFile(join(dir, 'custom-terms/gamma.yaml'), `kind: CustomTerm\nid: ${gamma}\nname: Pin Gamma\nbody: Gamma body\n`);
+    await writeFile(join(dir, 'custom-terms/alpha.yaml'), `kind: CustomTerm\nid: ${alpha}\nname: Pin Alpha\nbody: Alpha body\n`);
+    await expectNoChanges(cli, dir);
+    const app = new App(emulator().env);
+    await app.renameTerm('Pin Gamma', 'Pin tmp');
+    await app.renameTerm('Pin Alpha', 'Pin Gamma');
+    await app.renameTerm('Pin tmp', 'Pin Alpha');
+
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('~ custom-term "Pin Alpha" (custom-terms/alpha.yaml:3): name now "Pin Gamma"');
+    // plan still stops at it: apply could not make the swap back in one run.
+    const plan = await cli('plan', '-C', dir);
+    expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('error dependency-cycle')]);
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(await read(dir, 'custom-terms/gamma.yaml')).toBe(`kind: CustomTerm\nid: ${gamma}\nname: Pin Alpha\nrenamed_from:\n  - Pin Gamma\nbody: Gamma body\n`);
+    await expectNoChanges(cli, dir);
+  });
+
   it('an organization update whose review half succeeded and agreements half failed records the review half: a later edit in the app is changed live, and pull takes it', async () => {
     const both = 'kind: Organization\nreview:\n  name: Acme Legal\nagreements:\n  name: Acme, Inc.\n  city: Berlin\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': both });
