@@ -707,12 +707,16 @@ function ambiguousHint(found: readonly LiveResource[], syncedId: string | undefi
   return `archive (or rename) the one not wanted in the app (two applies at once: the later one)${which}, or pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`;
 }
 
-/** The change with what apply sends, where it is a scalar of another type or spelling than the compared value ("0" for 0). */
+/**
+ * The change with what apply sends, where it differs in type or spelling from the compared value
+ * ("0" for 0; a mapping holding "3" for 3). Not a list: its items are shown one by one as compared.
+ */
 function withSent(kind: KindMeta, d: DesiredResource, f: FieldChange): FieldChange {
   // Asked for every field of every create: most kinds send what they compare.
-  if (!kind.sentValue || f.after === SENSITIVE || f.after === null || typeof f.after === 'object') return f;
+  if (!kind.sentValue || f.after === SENSITIVE || f.after === null || Array.isArray(f.after)) return f;
   const sent = kind.sentValue(f.field, d);
-  if (sent === undefined || sent === null || typeof sent === 'object' || JSON.stringify(sent) === JSON.stringify(f.after)) return f;
+  if (sent === undefined || sent === null || Array.isArray(sent)) return f;
+  if (typeof sent === 'object' ? typeof f.after !== 'object' || sameValue(sent, f.after) : JSON.stringify(sent) === JSON.stringify(f.after)) return f;
   return { ...f, sent };
 }
 

@@ -243,7 +243,8 @@ export const templateKind: KindModule<'template'> = {
   // A parameter is sent as written (`provider: "0"`, `cost: ".5"`), though compared by value.
   sentValue(field, d) {
     const written = writtenParameter(d.payload?.parameters, field);
-    return typeof written === 'string' || typeof written === 'number' ? linesDeep(written) : undefined;
+    // A mapping (a parameter the schema leaves open) is sent as written too: `"3"` inside it stays text.
+    return typeof written === 'string' || typeof written === 'number' || isPlainObject(written) ? linesDeep(written) : undefined;
   },
 
   // The keys a file leaves out of a nested object an update may replace whole (undeclaredNested).

@@ -624,4 +624,13 @@ describe('diff: what apply sends, where it is written otherwise than compared', 
     expect(diff({ kinds: [kind], desired: [desired(3, '3')], live: [live(3)], prune: {} }).changes).toEqual([]);
     expect(diff({ kinds: [kind], desired: [desired(4, 4)], live: [live(3)], prune: {} }).changes[0]!.fields).toEqual([{ field: 'limit', before: 3, after: 4 }]);
   });
+
+  it('holds a mapping written otherwise as `sent` too (a "3" inside it), but never a list, whose items are shown as compared', () => {
+    const open = (limit: unknown, written: unknown): DesiredResource => ({ ...desiredPlaybook('Caps'), fields: { name: 'Caps', limit }, payload: { limit: written } });
+    const mapped = diff({ kinds: [kind], desired: [open({ a: 1, b: ['x', 3] }, { a: 1, b: ['x', '3'] })], live: [live(3)], prune: {} }).changes[0]!;
+    expect(mapped.fields).toEqual([{ field: 'limit', before: 3, after: { a: 1, b: ['x', 3] }, sent: { a: 1, b: ['x', '3'] } }]);
+    // Written as compared, in another key order: nothing to add.
+    expect(diff({ kinds: [kind], desired: [open({ a: 1, b: 2 }, { b: 2, a: 1 })], live: [live(3)], prune: {} }).changes[0]!.fields).toEqual([{ field: 'limit', before: 3, after: { a: 1, b: 2 } }]);
+    expect(diff({ kinds: [kind], desired: [open([1, 2], ['1', '2'])], live: [live(3)], prune: {} }).changes[0]!.fields).toEqual([{ field: 'limit', before: 3, after: [1, 2] }]);
+  });
 });
