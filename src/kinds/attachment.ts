@@ -137,7 +137,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         name: d.name,
         fields: { name: d.name },
         refs: [],
-        unknownFields: { sha256: 'docket.lock.json has no entry for it; the service cannot give a PDF back', description: 'not readable over the API' },
+        unknownFields: { sha256: 'docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a PDF back', description: 'not readable over the API' },
         extra: { pinOnly: true },
       });
     }

@@ -130,7 +130,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         // Recorded only for another organization (an exported repository applied here): adopting
         // the file would record a document docket never saw here as live, so it is published.
         if (ctx.lock.elsewhereKeys?.has(`custom-term:${name}`)) return { ...base, fields: { name, docx: 'not known: docket.lock.json records it for another organization only' }, extra };
-        return { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json has no entry for it; the service cannot give a docx back' }, extra };
+        return { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a docx back' }, extra };
       }
       // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
       const full = await api.getCustomTerm(t.id, name).catch((err: unknown) => (isNotFound(err) && !declared(t.id, name) ? undefined : Promise.reject(err)));

@@ -139,6 +139,8 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     const plan = await run('plan', '-C', dir);
     expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
     expect(plan.stdout).toContain('changed in files');
+    // The lock holds the upload's pending mark: not "no entry", which reads as lost records.
+    expect(plan.stdout + plan.stderr).toContain('docket.lock.json records no confirmed upload of it (none, or one never confirmed)');
     expect((await run('drift', '-C', dir)).code).toBe(0);
     const adopted = await run('apply', '-C', dir, '--auto-approve', '--adopt-files');
     expect(adopted.code).toBe(0);
