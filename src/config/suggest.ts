@@ -48,7 +48,27 @@ export function suggest(input: string, candidates: Iterable<string>): string | u
       bestDistance = distance;
     }
   }
+  // More than a one-letter slip: a key written without one of its words (`data_exporter_zipcode`
+  // for `data_exporter_address_zipcode`) is likelier than another word in its place.
+  if (bestDistance > 1) best = withAllWords(input, candidates) ?? best;
   return best ?? prefixOf(wanted, candidates, input);
+}
+
+const wordsOf = (s: string): string[] => s.toLowerCase().split(/[-_\s]+/).filter(Boolean);
+
+/** The shortest candidate holding every word of `input` (of two or more), in order, and more. */
+function withAllWords(input: string, candidates: Iterable<string>): string | undefined {
+  const words = wordsOf(input);
+  if (words.length < 2) return undefined;
+  let found: string | undefined;
+  for (const candidate of candidates) {
+    const theirs = wordsOf(candidate);
+    if (theirs.length <= words.length || (found !== undefined && candidate.length >= found.length)) continue;
+    let at = 0;
+    for (const word of theirs) if (word === words[at]) at++;
+    if (at === words.length) found = candidate;
+  }
+  return found;
 }
 
 /**

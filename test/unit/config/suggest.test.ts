@@ -23,6 +23,13 @@ describe('suggest', () => {
     expect(suggest('rule', ['rules', 'ruleset'])).toBe('rules');
   });
 
+  it('takes a key written without one of its words for that key, over another word in its place', () => {
+    const keys = ['data_exporter_role', 'data_exporter_name', 'data_exporter_address_zipcode', 'data_exporter_address_city'];
+    expect(suggest('data_exporter_zipcode', keys)).toBe('data_exporter_address_zipcode');
+    // A one-letter slip is still that slip.
+    expect(suggest('data_exporter_rol', keys)).toBe('data_exporter_role');
+  });
+
   it('suggests nothing for unrelated words', () => {
     expect(suggest('zebra', ['name', 'description', 'rules'])).toBeUndefined();
     expect(suggest('x', ['id'])).toBeUndefined();
