@@ -68,6 +68,8 @@ export interface ApiErrorDetails {
   fieldErrors?: { field: string; message: string }[];
   /** The statuses of the attempts before this answer, when it was tried again (0: no answer). */
   earlierStatuses?: number[];
+  /** Said last: a write one of whose attempts the service may have carried out. */
+  outcome?: string;
 }
 
 /** A service answered with an error (or could not be reached: status 0). */
@@ -104,7 +106,7 @@ function describeApiError(d: ApiErrorDetails): string {
   const said = (d.fieldErrors ?? []).filter((f) => f.field !== NO_FIELD || f.message !== d.detail).map((f) => (f.field === NO_FIELD ? f.message : `${f.field}: ${f.message}`));
   const fields = said.length > 0 ? ` (${said.join('; ')})` : '';
   const req = d.requestId ? ` [request ${d.requestId}]` : '';
-  return `${what}${d.service} service ${d.method} ${d.path} failed with ${status}${detail}${fields}${req}${attemptsSaid(d.status, d.earlierStatuses)}`;
+  return `${what}${d.service} service ${d.method} ${d.path} failed with ${status}${detail}${fields}${req}${attemptsSaid(d.status, d.earlierStatuses)}${d.outcome ?? ''}`;
 }
 
 /** How many attempts an answer came after, and what the earlier ones were when they differ from it. */

@@ -19,7 +19,7 @@ import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
 import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
-import { backoffDelay, classifyConnectionError, decide, NOT_PROCESSED_STATUS, parseRetryAfter, RETRYABLE_STATUS, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
+import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
   ApiResource,
   CreateOptions,
@@ -164,11 +164,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     if (a.status !== 429) failedInARow = 0;
   };
   /** The error of a request that failed every attempt, counted towards the service being down. */
-  const gaveUp = (t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[]): ApiError => {
+  const gaveUp = (t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[], landed: boolean): ApiError => {
     // A 429 is refused for pace, not broken: the limiter deals with it.
     const broken = a.kind === 'failure' || a.status !== 429;
     if (broken && ++failedInARow >= DOWN_AFTER_FAILURES && silentSince !== undefined && now() - silentSince >= DOWN_AFTER_SILENCE_MS) down ??= failedAttempt(a);
-    return apiError(t, a, attempts, earlierStatuses);
+    return apiError(t, a, attempts, earlierStatuses, landed);
   };
 
   let ownPool: Pool | undefined;
@@ -268,8 +268,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return new DocketError('interrupted', `${t.operation}: interrupted`);
   }
 
-  function notTriedAgain(t: RequestTarget, a: Attempt): DocketError {
-    return new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, a)}`);
+  function notTriedAgain(t: RequestTarget, a: Attempt, landed: boolean): DocketError {
+    return new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, landed)}`);
   }
 
   /**
@@ -355,10 +355,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return `run the command again; if the answer is bad again, check that ${base.url} is the ${service} service's API base URL`;
   }
 
-  /** Said of a write whose outcome nobody knows: the next plan shows whether it was carried out. */
-  function maybeDone(t: RequestTarget, a: Attempt): string {
-    const unknown = t.method !== 'GET' && (a.kind === 'response' ? RETRYABLE_STATUS.has(a.status) && !NOT_PROCESSED_STATUS.has(a.status) : a.failure.phase === 'unknown');
-    return unknown ? '; the service may have carried it out, and the next plan shows whether it did' : '';
+  /**
+   * Said of a write whose outcome nobody knows (`landed`: an attempt, any of them, may have been
+   * carried out): the next plan shows whether it was.
+   */
+  function maybeDone(t: RequestTarget, landed: boolean): string {
+    return t.method !== 'GET' && landed ? '; the service may have carried it out, and the next plan shows whether it did' : '';
   }
 
   /** Whether waiting `ms` stays within the command's time budget. */
@@ -368,13 +370,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   /** Fails at once when waiting `ms` would go past the command's budget, naming the wait. */
-  function checkBudget(t: RequestTarget, a: Attempt, ms: number, retryAfter: number | undefined): void {
+  function checkBudget(t: RequestTarget, a: Attempt, ms: number, retryAfter: number | undefined, landed: boolean): void {
     if (withinBudget(ms)) return;
     const left = deadlineAt()! - now();
     const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
     throw new DocketError(
       'timeout',
-      `${t.operation}: ${failedAttempt(a)} and ${wait}, ${left >= 1 ? `longer than the ${seconds(left)} left of this command's time budget` : "with none of this command's time budget left"}${maybeDone(t, a)}`,
+      `${t.operation}: ${failedAttempt(a)} and ${wait}, ${left >= 1 ? `longer than the ${seconds(left)} left of this command's time budget` : "with none of this command's time budget left"}${maybeDone(t, landed)}`,
       'try again later, or give the command more time with --timeout',
     );
   }
@@ -426,9 +428,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return waitLink(deadline === undefined ? undefined : Math.max(0, deadline - now()), () => limiter.paused);
   }
 
-  function apiError(t: RequestTarget, a: Attempt, attempts = 1, earlierStatuses: number[] = []): ApiError {
+  function apiError(t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[], landed: boolean): ApiError {
     if (a.kind === 'failure') {
-      const detail = `${truncate(clean(a.failure.message), 300)}${attempts > 1 ? ` (${attempts} attempts)` : ''}${maybeDone(t, a)}`;
+      const detail = `${truncate(clean(a.failure.message), 300)}${attempts > 1 ? ` (${attempts} attempts)` : ''}${maybeDone(t, landed)}`;
       return new ApiError(
         { service, status: 0, method: t.method, path: t.path, operation: t.operation, detail },
         // It answered, too slowly: the URL and the network are not what to check.
@@ -438,10 +440,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       );
     }
     const problem = parseProblem(a.text, a.headers, clean);
+    const outcome = maybeDone(t, landed);
     // A service that failed before it refused for pace is in trouble, not only busy: the hint says the first.
     const hintStatus = a.status === 429 ? (earlierStatuses.find((s) => s >= 500) ?? a.status) : a.status;
     return new ApiError(
-      { service, status: a.status, method: t.method, path: t.path, operation: t.operation, ...problem, ...(earlierStatuses.length ? { earlierStatuses } : {}) },
+      { service, status: a.status, method: t.method, path: t.path, operation: t.operation, ...problem, ...(earlierStatuses.length ? { earlierStatuses } : {}), ...(outcome ? { outcome } : {}) },
       hintForStatus(service, hintStatus, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }),
     );
   }
@@ -540,17 +543,17 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
         const canRetry = n < retries && timeouts <= timeoutRetries;
-        if (decision === 'fail') throw apiError(t, a, n + 1, earlierStatuses);
-        if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1, earlierStatuses);
+        if (decision === 'fail') throw apiError(t, a, n + 1, earlierStatuses, mayHaveLanded);
+        if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1, earlierStatuses, mayHaveLanded);
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
-        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
 
         const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
         const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined;
         const wanted = Math.max(backoff, retryAfter ?? 0);
         // Past the budget, a create's outcome is still read (at once): an upload that cannot be read says so, not "trying again".
         const readNow = decision === 'recover' && recover !== undefined && !withinBudget(wanted);
-        if (!readNow) checkBudget(t, a, wanted, retryAfter);
+        if (!readNow) checkBudget(t, a, wanted, retryAfter, mayHaveLanded);
         const wait = readNow ? 0 : wanted;
         // Too many requests: every request of both services pauses for what the service asked
         // (this one's own backoff, longer after several failures, is its alone) and the pace slows (limiter.ts).
@@ -567,12 +570,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           await sleep(wait, cut.signal);
         } catch (err) {
           if (options.signal?.aborted) throw interrupted(t);
-          if (options.stop?.aborted) throw notTriedAgain(t, a);
+          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
           throw err;
         } finally {
           cut.release();
         }
-        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a);
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
 
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
@@ -587,9 +590,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             // A gateway's 504 is an answer: after the reads, the create is repeated as after a 502.
             if (a.kind === 'failure') throw stillRunning(t, a, requestId, landing);
           }
-          if (readNow) checkBudget(t, a, wanted, retryAfter);
-          if (!canRetry) throw gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1));
-          if (options.stop?.aborted) throw notTriedAgain(t, a);
+          if (readNow) checkBudget(t, a, wanted, retryAfter, mayHaveLanded);
+          if (!canRetry) throw gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1), mayHaveLanded);
+          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
         }
         retried++;
       }

@@ -1383,6 +1383,20 @@ describe('stopping and the time budget', () => {
     const read = (await rejection(reading.client.request({ method: 'GET', path: '/v1/x/1', operation: 'read x' }))) as DocketError;
     expect(read.message).toMatch(/^read x: the review service answered HTTP 502 and trying again would mean waiting [^;]*$/);
   });
+
+  it('says so when any attempt of a write may have landed, not only the last (a 502, then a 503 when the retries end)', async () => {
+    const { mock, client } = setup({ retries: 1 });
+    mock.intercept({ path: '/v1/x/1', method: 'PATCH' }).reply(502, '');
+    mock.intercept({ path: '/v1/x/1', method: 'PATCH' }).reply(503, '');
+    const update = (await rejection(client.request({ method: 'PATCH', path: '/v1/x/1', body: {}, operation: 'update x' }))) as DocketError;
+    expect(update.message).toMatch(/failed with HTTP 503.*\(2 attempts; the earlier ones: HTTP 502\); the service may have carried it out, and the next plan shows whether it did$/);
+    expect(update.notCarriedOut).not.toBe(true);
+    // A refusal at the first attempt changed nothing, and says nothing of the kind.
+    const refused = setup();
+    refused.mock.intercept({ path: '/v1/x/1', method: 'DELETE' }).reply(422, '');
+    const deleted = (await rejection(refused.client.request({ method: 'DELETE', path: '/v1/x/1', operation: 'delete x' }))) as DocketError;
+    expect(deleted.message).not.toContain('may have carried it out');
+  });
 });
 
 describe('create with unknown outcome', () => {
