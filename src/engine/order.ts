@@ -1,7 +1,7 @@
 /**
  * Order: derives each change's dependencies from references, parents and names, then sorts the
  * changes topologically (Kahn) with a deterministic tie-break. A cycle is an error naming its
- * members (a warning where the plan is only read). Pure.
+ * members (not for names swapped in the app, where the plan is only read). Pure.
  */
 import { quoteValue } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
@@ -16,7 +16,7 @@ export interface OrderResult {
   diagnostics: Diagnostics;
 }
 
-/** `readOnly` (drift, pull): nothing is sent, so a cycle is a warning and its changes are still listed. */
+/** `readOnly` (drift, pull): nothing is sent, so names swapped in the app are no cycle to stop at. */
 export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResource[], readOnly = false): OrderResult {
   const diagnostics = new Diagnostics();
   const changes = input.map((c) => ({ ...c, dependsOn: [...c.dependsOn] }));
@@ -109,14 +109,19 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
       return typeof from === 'string' ? `rename ${c.kind} ${quoteValue(from)} → "${c.name}"` : `${c.action} ${c.kind} "${c.key}"`;
     });
     // At the first of them that a file declares: a plan error is told at its file:line.
-    const at = left.find((c) => c.source)?.source;
-    const message = `these changes depend on each other in a cycle: ${stuck.join(', ')}`;
-    if (readOnly) {
-      // Two names swapped in the app is a live change to report and pull, not a reason to stop.
-      diagnostics.warning('dependency-cycle', message, { ...(at ?? {}), hint: 'plan and apply stop at it until the files take the live names (pull) or a rename is applied on its own first' });
+    // Names swapped in the app (pinned objects): the live side moved, not the files.
+    const swappedLive = left.every((c) => c.direction === 'changed-live');
+    if (readOnly && swappedLive) {
+      // A live change drift reports and pull takes: nothing is sent, so the order does not matter.
       ordered.push(...left);
     } else {
-      diagnostics.error('dependency-cycle', message, { ...(at ?? {}), hint: 'break the cycle in the configuration, e.g. apply a rename first on its own' });
+      const at = left.find((c) => c.source)?.source;
+      diagnostics.error('dependency-cycle', `these changes depend on each other in a cycle: ${stuck.join(', ')}`, {
+        ...(at ?? {}),
+        hint: swappedLive
+          ? 'the names were swapped in the app: `docket pull` writes the live names into the files; to put them back instead, rename one to a third name in the app first'
+          : 'break the cycle in the configuration, e.g. apply a rename first on its own',
+      });
     }
   }
   return { changes: ordered, diagnostics };

@@ -612,6 +612,7 @@ parameters:
     // plan still stops at it: apply could not make the swap back in one run.
     const plan = await cli('plan', '-C', dir);
     expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('error dependency-cycle')]);
+    expect(plan.stderr).toContain('hint: the names were swapped in the app: `docket pull` writes the live names into the files');
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
     expect(await read(dir, 'custom-terms/gamma.yaml')).toBe(`kind: CustomTerm\nid: ${gamma}\nname: Pin Alpha\nrenamed_from:\n  - Pin Gamma\nbody: Gamma body\n`);

@@ -111,6 +111,19 @@ describe('order: names are freed before they are taken', () => {
     expect(diagnostics.errors[0]!.message).toBe('these changes depend on each other in a cycle: rename playbook "A" → "B", rename playbook "B" → "A"');
     expect(diagnostics.errors[0]).toMatchObject({ file: 'playbooks/b.yaml', line: 2, col: 7 });
   });
+
+  it('names swapped in the app stop a plan that sends (saying to pull), not one only read (drift, pull), which keeps both renames', () => {
+    const live = (c: Change): Change => ({ ...c, direction: 'changed-live' });
+    const ab = live(change('rename', 'playbook', 'B', { liveId: 'pb-1', fields: nameField('A', 'B') }));
+    const ba = live(change('rename', 'playbook', 'A', { liveId: 'pb-2', fields: nameField('B', 'A') }));
+    const sent = orderChanges([ab, ba], KIND_META, []);
+    expect(sent.diagnostics.errors[0]?.hint).toContain('the names were swapped in the app: `docket pull` writes the live names into the files');
+    const read = orderChanges([ab, ba], KIND_META, [], true);
+    expect([read.diagnostics.items, idsOf(read.changes).sort()]).toEqual([[], ['rename:playbook:A', 'rename:playbook:B']]);
+    // A swap the files made is the files' to break, read or not.
+    const files = orderChanges([{ ...ab, direction: 'changed-in-files' }, ba], KIND_META, [], true);
+    expect(files.diagnostics.errors.map((d) => d.code)).toEqual(['dependency-cycle']);
+  });
 });
 
 describe('order: deletes after what stopped referencing them', () => {
