@@ -93,20 +93,33 @@ export function randomFault(rate: number, random: () => number): Fault | undefin
 const FAULT_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const FAULT_KEYS = ['method', 'path_pattern', 'status', 'count', 'retry_after', 'delay_ms', 'body'];
 
-/** Validates a fault body from the control route; returns the spec or the field errors. */
-export function parseFaultSpec(body: JsonBody, templates: readonly string[] = []): FaultSpec | FieldErrors {
+/**
+ * Why a pattern naming route parts would never match: no path holds `{id}` (as the docs write
+ * routes) nor `:id`, so a pattern with either must be a whole route template, said with the closest.
+ */
+function routePartsProblem(pattern: string, templates: readonly string[]): string | undefined {
+  const braces = /\{[^}]*\}/.test(pattern);
+  if (!braces && (!/(^|\/):[^/]/.test(pattern) || templates.includes(pattern))) return undefined;
+  const written = pattern.replace(/\{([^}]*)\}/g, ':$1');
+  const closest = templates.includes(written) ? written : (templates.find((t) => t.endsWith(written)) ?? suggest(written, templates));
+  const what = braces ? 'names a route part in braces, which no path or route template holds' : 'names route parts (`:name`) but is no whole route template, so it would never match';
+  return `${what}${closest ? `: write it as a route template does (${closest})` : ''}`;
+}
+
+/**
+ * Validates a fault body from the control route against the emulator's route templates; returns
+ * the spec or the field errors.
+ */
+export function parseFaultSpec(body: JsonBody, templates: readonly string[]): FaultSpec | FieldErrors {
   const errors = new FieldErrors();
   const method = readText(body, 'method', errors, false);
   // A method no request has would never match: a typo, said so.
   if (typeof method === 'string' && !FAULT_METHODS.includes(method.toUpperCase())) errors.add('method', `must be one of ${FAULT_METHODS.join(', ')}`);
   reportUnknownKeys(body, FAULT_KEYS, 'a field of a fault', (key, message) => errors.add(key, message));
   const pathPattern = readText(body, 'path_pattern', errors, false);
-  // `{id}` as the docs write routes: no path holds braces, and the route templates name it `:id`.
-  if (typeof pathPattern === 'string' && /\{[^}]*\}/.test(pathPattern)) errors.add('path_pattern', `names a route part in braces, which no path or route template holds: write it as a route template does (${pathPattern.replace(/\{([^}]*)\}/g, ':$1')})`);
-  // A `:name` part is a template's: no path holds one, so a pattern naming parts no template has never matches.
-  else if (typeof pathPattern === 'string' && /(^|\/):[^/]/.test(pathPattern) && templates.length > 0 && !templates.includes(pathPattern)) {
-    const closest = templates.find((t) => t.endsWith(pathPattern)) ?? suggest(pathPattern, templates);
-    errors.add('path_pattern', `names route parts (\`:name\`) but is no whole route template, so it would never match${closest ? `: did you mean ${closest}?` : ''}`);
+  if (typeof pathPattern === 'string') {
+    const wrong = routePartsProblem(pathPattern, templates);
+    if (wrong) errors.add('path_pattern', wrong);
   }
   const count = readNumber(body, 'count', errors, 1);
   if (count !== undefined && !Number.isInteger(count)) errors.add('count', 'must be an integer');

@@ -168,9 +168,6 @@ class EmulatorServer implements EmulatorControls {
   private readonly counter = new StatsCounter();
   readonly log = new RequestLog();
   private readonly router: Router;
-  routeTemplates(): string[] {
-    return this.router.templates();
-  }
   private readonly conversions: ConversionScheduler;
   private readonly reviews: ReviewScheduler;
   private readonly server = createServer((req, res) => {
@@ -231,6 +228,10 @@ class EmulatorServer implements EmulatorControls {
         resolve((this.server.address() as AddressInfo).port);
       });
     });
+  }
+
+  routeTemplates(): string[] {
+    return this.router.templates();
   }
 
   async close(): Promise<void> {

@@ -117,9 +117,12 @@ describe('faults', () => {
     // So would a template whose parts are named otherwise, or a part of one: said, with the template.
     const renamed = await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/review/v1/organizations/:organization_id/playbooks', status: 422 });
     expect([renamed.status, fields(renamed)]).toEqual([422, ['path_pattern']]);
-    expect(JSON.stringify(renamed.body)).toContain('is no whole route template, so it would never match: did you mean /review/v1/organizations/:org/playbooks?');
+    expect(JSON.stringify(renamed.body)).toContain('is no whole route template, so it would never match: write it as a route template does (/review/v1/organizations/:org/playbooks)');
     const part = await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/custom_terms/:id/versions', status: 422 });
-    expect(JSON.stringify(part.body)).toContain('did you mean /agreements/v1/custom_terms/:id/versions?');
+    expect(JSON.stringify(part.body)).toContain('(/agreements/v1/custom_terms/:id/versions)');
+    // In braces with the docs' names for the parts: pointed at the template itself, not a form refused in turn.
+    const docs = await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/review/v1/organizations/{organization_id}/playbooks', status: 422 });
+    expect(JSON.stringify(docs.body)).toContain('names a route part in braces, which no path or route template holds: write it as a route template does (/review/v1/organizations/:org/playbooks)');
   });
 
   it('a final refusal (422) answers without performing the request', async () => {
