@@ -464,10 +464,27 @@ class DocumentEditor {
       }
       for (const i of removed) {
         if (i < lastKept) this.splice(start(i), start(i + 1), '');
-        else this.splice(end(i - 1), end(i), '');
+        else if (i > lastKept + 1 || !this.keptComment(end(lastKept), start(i), end(i))) this.splice(end(i - 1), end(i), '');
       }
     }
     this.flowRemovals.clear();
+  }
+
+  /**
+   * The first item taken out after the last one kept, where a comment follows that one's comma (a
+   * flow list over several lines): the comma and the item go, the comment stays. False when there
+   * is no such comment (or no plain comma to find), for the usual cut.
+   */
+  private keptComment(keptEnd: number, itemStart: number, itemEnd: number): boolean {
+    const comma = this.text.indexOf(',', keptEnd);
+    if (comma < 0 || comma > itemStart || this.text.slice(keptEnd, comma).includes('#')) return false;
+    const comment = this.text.indexOf('#', comma);
+    if (comment < 0 || comment > itemStart) return false;
+    const lineEnd = this.text.indexOf('\n', comment);
+    if (lineEnd < 0 || lineEnd > itemStart) return false;
+    this.splice(comma, comma + 1, '');
+    this.splice(lineEnd, itemEnd, '');
+    return true;
   }
 
   /** Items of flow collections to take out, by collection (see finish). */

@@ -242,6 +242,10 @@ describe('editYaml', () => {
     expect(edit(list, (v) => setAt(v, '/items', [1])).text).toBe('kind: X\nitems: [1]\n');
     expect(edit(list, (v) => setAt(v, '/items', [2, 4])).text).toBe('kind: X\nitems: [2, 4]\n');
     expect(edit(list, (v) => setAt(v, '/items', [1, 5])).text).toBe('kind: X\nitems: [1, 5]\n');
+    // Over several lines, the comment after the last item kept stays with it.
+    const lines = 'kind: X\nitems: [\n  1,\n  2, # two\n  3,\n  4\n]\n';
+    expect(edit(lines, (v) => setAt(v, '/items', [1, 2])).text).toBe('kind: X\nitems: [\n  1,\n  2 # two\n]\n');
+    expect(edit(lines, (v) => setAt(v, '/items', [1, 2, 3])).text).toBe('kind: X\nitems: [\n  1,\n  2, # two\n  3\n]\n');
   });
 
   it('writes a new flow item spaced as the file spaces its brackets', () => {
