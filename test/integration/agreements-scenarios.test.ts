@@ -494,6 +494,19 @@ describe('custom templates', () => {
 });
 
 describe('standard templates and attachments', () => {
+  it('shows a parameter the schema leaves open as apply sends it: a "3" inside it stays text in the plan, its JSON `sent` and the service', async () => {
+    await start();
+    const dpa = 'kind: Template\nname: Open DPA\ntype: DPA\nparameters:\n  underlying_agreement_val: {a: 1, b: [x, "3"]}\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'templates/dpa.yaml': dpa });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('parameters.underlying_agreement_val: {"a":1,"b":["x","3"]}');
+    const json = JSON.parse((await cli('plan', '-C', dir, '-o', 'json')).stdout) as { changes: { fields: { field: string; after: unknown; sent?: unknown }[] }[] };
+    expect(json.changes[0]!.fields.find((f) => f.field === 'parameters.underlying_agreement_val')).toMatchObject({ after: { a: 1, b: ['x', 3] }, sent: { a: 1, b: ['x', '3'] } });
+    await applyOk(cli, dir);
+    expect(template('Open DPA')!.parameters.underlying_agreement_val).toEqual({ a: 1, b: ['x', '3'] });
+    await expectNoChanges(cli, dir);
+  });
+
   it('manages only the parameters written: server defaults never show as changes', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'templates/nda.yaml': NDA_TEMPLATE_YAML });
