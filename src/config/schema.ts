@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { canonicalJson } from '../engine/canonical.js';
 import { isPlainObject } from '../util/plain.js';
 import { PLACEHOLDER_MARK } from './schema-names.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, suggest } from './suggest.js';
 import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
@@ -196,9 +196,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const message = phrases.length > 0 ? `${label} must be ${joinOr(phrases)}` : `${label} does not match any allowed form`;
       // A word close to one the alternatives allow (`expect: acepted`) is a typo of it.
       const words = alternatives.flatMap((a) => (typeof a.const === 'string' ? [a.const] : Array.isArray(a.enum) ? a.enum.filter((v): v is string => typeof v === 'string') : []));
-      const closest = typeof e.data === 'string' && words.length > 0 ? didYouMean(e.data, words).replace(/^, /, '') : '';
-      // No value is quoted as written (`evaluation: ~`); anything else as `make` quotes it.
-      return make('invalid-value', `${message}${e.data === null ? (asWritten() ?? '') : ''}`, pointer, closest || undefined);
+      const closest = typeof e.data === 'string' ? suggest(e.data, words) : undefined;
+      // No value is quoted as written (`evaluation: ~`); anything else as `make` quotes it, so the suggestion is the hint.
+      return make('invalid-value', `${message}${e.data === null ? (asWritten() ?? '') : ''}`, pointer, closest === undefined ? undefined : `did you mean \`${closest}\`?`);
     }
     case 'uniqueItems':
       // At the repeat, which is what to take out.
