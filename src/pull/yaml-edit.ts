@@ -462,12 +462,27 @@ class DocumentEditor {
         this.splice(collection.range![0], collection.range![1], isMap(collection) ? '{}' : '[]');
         continue;
       }
+      // Written an item a line: each goes with its line, its comment included; the comma after the
+      // last one kept stays (YAML takes `[a, b,]`), so no comment moves to another item.
+      const lines = [...removed].map((i) => this.ownLine(start(i), end(i)));
+      if (lines.every((l) => l !== undefined)) {
+        for (const [from, to] of lines) this.splice(from, to, '');
+        continue;
+      }
       for (const i of removed) {
         if (i < lastKept) this.splice(start(i), start(i + 1), '');
         else if (i > lastKept + 1 || !this.keptComment(end(lastKept), start(i), end(i))) this.splice(end(i - 1), end(i), '');
       }
     }
     this.flowRemovals.clear();
+  }
+
+  /** The line an item of a flow collection has to itself (with its comma and comment), as [start, end). */
+  private ownLine(start: number, end: number): [number, number] | undefined {
+    const from = this.lineStart(start);
+    if (this.text.slice(from, start).trim() !== '') return undefined;
+    const to = this.afterLine(end);
+    return /^[ \t]*,?[ \t]*(#[^\n]*)?\r?\n?$/.test(this.text.slice(end, to)) ? [from, to] : undefined;
   }
 
   /**
@@ -483,7 +498,7 @@ class DocumentEditor {
     const lineEnd = this.text.indexOf('\n', comment);
     if (lineEnd < 0 || lineEnd > itemStart) return false;
     this.splice(comma, comma + 1, '');
-    this.splice(lineEnd, itemEnd, '');
+    this.splice(lineEnd + 1, itemEnd, '');
     return true;
   }
 

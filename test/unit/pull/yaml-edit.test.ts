@@ -242,10 +242,14 @@ describe('editYaml', () => {
     expect(edit(list, (v) => setAt(v, '/items', [1])).text).toBe('kind: X\nitems: [1]\n');
     expect(edit(list, (v) => setAt(v, '/items', [2, 4])).text).toBe('kind: X\nitems: [2, 4]\n');
     expect(edit(list, (v) => setAt(v, '/items', [1, 5])).text).toBe('kind: X\nitems: [1, 5]\n');
-    // Over several lines, the comment after the last item kept stays with it.
-    const lines = 'kind: X\nitems: [\n  1,\n  2, # two\n  3,\n  4\n]\n';
-    expect(edit(lines, (v) => setAt(v, '/items', [1, 2])).text).toBe('kind: X\nitems: [\n  1,\n  2 # two\n]\n');
-    expect(edit(lines, (v) => setAt(v, '/items', [1, 2, 3])).text).toBe('kind: X\nitems: [\n  1,\n  2, # two\n  3\n]\n');
+    // An item a line: each goes with its line and comment, and no comment moves to another item.
+    const lines = 'kind: X\nitems: [\n  1,   # one\n  2,   # two\n  3    # three\n]\n';
+    expect(edit(lines, (v) => setAt(v, '/items', [1])).text).toBe('kind: X\nitems: [\n  1,   # one\n]\n');
+    expect(edit(lines, (v) => setAt(v, '/items', [1, 3])).text).toBe('kind: X\nitems: [\n  1,   # one\n  3    # three\n]\n');
+    expect(edit(lines, (v) => setAt(v, '/items', [2])).text).toBe('kind: X\nitems: [\n  2,   # two\n]\n');
+    // Items sharing a line: the comment after the last one kept stays with it.
+    const shared = 'kind: X\nitems: [1, 2, # two\n  3, 4]\n';
+    expect(edit(shared, (v) => setAt(v, '/items', [1, 2])).text).toBe('kind: X\nitems: [1, 2 # two\n]\n');
   });
 
   it('writes a new flow item spaced as the file spaces its brackets', () => {
