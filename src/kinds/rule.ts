@@ -235,10 +235,13 @@ export const ruleKind: KindModule<'rule'> = {
   /**
    * `generate_summary: true`, the default, is left out of a rule written whole (toConfig); where
    * the file states the key (written, a merge's, a placeholder), live's value is written in its
-   * place: a merge's key taken out would be written `null`, which docket refuses.
+   * place: a merge's key taken out would be written `null`, which docket refuses. A reviewer live
+   * no longer has leaves the file.
    */
   pullField(field, live, written) {
     if (field === 'generate_summary' && written.generate_summary !== undefined) return { pointer: '/generate_summary', value: live.fields.generate_summary };
+    // No reviewer live leaves the file: an e-mail has no value that stands for none, so one written through a variable is for a person to delete.
+    if (field === 'reviewer' && (live.fields.reviewer ?? null) === null) return { pointer: '/reviewer', value: undefined, noneByHand: true };
     return undefined;
   },
 

@@ -105,7 +105,8 @@ describe('planPull', () => {
     ]);
     const result = await planPull(input([change], [term], [liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT up to 2 years', reviewer: null })]));
     expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: FILE, after: FILE.replace('ACCEPT   #', 'ACCEPT up to 2 years   #') }]);
-    expect(result.notPulled.map((p) => [p.fields, p.line, p.reason])).toEqual([[['reviewer'], 6, 'live has no value for var.lead; change the variable or the environment']]);
+    // A reviewer has no value that stands for none: the key is for a person to delete.
+    expect(result.notPulled.map((p) => [p.fields, p.line, p.reason])).toEqual([[['reviewer'], 6, 'live has no value for var.lead, and no value of it stands for none there; delete the key from the file']]);
   });
 
   it('overwrites text that only writes a literal `$${`: it is no placeholder', async () => {
