@@ -15,6 +15,9 @@ export interface UncertainOutcome {
 
 const short = (sha: string): string => sha.slice(0, 12);
 
+/** How an upload never confirmed is named, wherever it is said. */
+const unconfirmed = (u: UncertainUpload): string => `${u.kind} "${u.key}": an upload of ${u.file} (sha256 ${short(u.sha256)}…) started ${u.since} was never confirmed`;
+
 export function resolveUncertain(uncertain: readonly UncertainUpload[], desired: readonly DesiredResource[], retry: boolean, diagnostics: Diagnostics): UncertainOutcome {
   const updates: LockUpdate[] = [];
   const warnings: string[] = [];
@@ -23,7 +26,7 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
   const byKey = new Map(desired.map((d) => [`${d.kind}:${d.key}`, d]));
   for (const u of uncertain) {
     const d = byKey.get(`${u.kind}:${u.key}`);
-    const what = `${u.kind} "${u.key}": an upload of ${u.file} (sha256 ${short(u.sha256)}…) started ${u.since} was never confirmed`;
+    const what = unconfirmed(u);
     const drop = (reason: string): void => {
       updates.push({ kind: u.kind, key: u.key, entry: u.settled, reason, pending_since: u.since });
     };
@@ -61,7 +64,7 @@ export function unconfirmedSincePlan(plan: Plan, uncertain: readonly UncertainUp
   const givenUp = new Set((plan.lock_updates ?? []).map((u) => `${refKey(u.kind, u.key)}|${u.pending_since ?? ''}`));
   return uncertain
     .filter((u) => uploads.has(refKey(u.kind, u.key)) && !givenUp.has(`${refKey(u.kind, u.key)}|${u.since}`))
-    .map((u) => `${u.kind} "${u.key}": an upload of ${u.file} started ${u.since} was never confirmed, and ${u.unreadable}; it may already exist live, so the plan would upload it again (docket plan stops at it and says how to go on)`);
+    .map((u) => `${unconfirmed(u)}, and ${u.unreadable}; it may already exist live, so the plan would upload it again (docket plan stops at it and says how to go on)`);
 }
 
 /**

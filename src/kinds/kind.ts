@@ -194,7 +194,11 @@ export interface ConfigContext {
  * no value of a `${…}` holding that key stands for none there (a reference, a number), so a person
  * deletes it.
  */
-export type PullField = { pointer: string; value: unknown; exact?: boolean; noneByHand?: boolean } | { file: string; text: string; yaml?: boolean } | { cannot: string };
+export type PullField =
+  | { pointer: string; value: unknown; exact?: boolean }
+  | { pointer: string; value: undefined; noneByHand: true }
+  | { file: string; text: string; yaml?: boolean }
+  | { cannot: string };
 
 /** Fields of a document that name a data file, and what the file must hold. */
 export type DataFileContent = 'text' | 'yaml' | 'docx' | 'pdf';

@@ -564,8 +564,8 @@ class PullPlanner {
       const current = valueAt(doc, pointer);
       const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);
       doc = setAt(doc, pointer, this.styledText(file, index, pointer, current, value), order);
-      if (where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
-      if (where.noneByHand) (o.noneByHand ??= new Set()).add(field);
+      if ('exact' in where && where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
+      if ('noneByHand' in where) (o.noneByHand ??= new Set()).add(field);
       (o.pointers ??= new Map()).set(field, [pointer]);
     }
     if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) {

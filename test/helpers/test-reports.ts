@@ -21,7 +21,7 @@ export async function antJunitSchema(): Promise<string> {
 }
 
 /** xmllint's complaints about a JUnit report (none when it is valid): against Ant's schema as shipped, unless `withSkipped`. */
-export async function junitErrors(xml: string, withSkipped = false): Promise<readonly unknown[]> {
+export async function junitErrors(xml: string, { withSkipped = false }: { withSkipped?: boolean } = {}): Promise<readonly unknown[]> {
   const schema = withSkipped ? await antJunitSchema() : await antJunitSchemaAsShipped();
   const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit.xsd', contents: schema }] });
   return result.valid ? [] : result.errors.length > 0 ? result.errors : ['invalid'];

@@ -752,7 +752,7 @@ describe('saved plans', () => {
     const again = await cli('apply', '-C', dir, planFile);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('the saved plan is stale');
-    expect(again.stderr).toContain('attachment "Security Exhibit": an upload of attachments/security.pdf started');
+    expect(again.stderr).toContain('attachment "Security Exhibit": an upload of attachments/security.pdf (sha256 ');
     expect(again.stderr).toContain('was never confirmed, and attachments cannot be listed over the API; it may already exist live, so the plan would upload it again');
     expect(attachments()).toHaveLength(1);
 

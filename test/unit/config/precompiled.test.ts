@@ -38,12 +38,14 @@ function exampleDocuments(): Map<string, unknown[]> {
   return byKind;
 }
 
-/** Valid documents and, from each, broken ones: a wrong type everywhere, an unknown key, nothing (read once: every test judges them). */
 let sampled: unknown[] | undefined;
+
+/** Valid documents and, from each, broken ones (read once: every test judges them). */
 function samples(): unknown[] {
   return (sampled ??= readSamples());
 }
 
+/** The example's documents, then each broken: a wrong type everywhere, an unknown key, nothing. */
 function readSamples(): unknown[] {
   const docs = [...exampleDocuments().values()].flat();
   const broken = docs.flatMap((d) => {

@@ -103,7 +103,7 @@ describe('JUnit', () => {
     expect(strict).toContain('<testsuite package="tests/nda.test.yaml" id="1" name="tests/nda.test.yaml warnings"');
     expect(strict).toContain('tests="1" failures="1" errors="0"');
     expect(strict).toContain('<testcase name="tests/nda.test.yaml:10:23 unknown-outcome" classname="docket test" time="0.000">');
-    expect(await junitErrors(strict, true)).toEqual([]);
+    expect(await junitErrors(strict, { withSkipped: true })).toEqual([]);
     expect(renderTestJunit({ ...report, warnings: [warning] }, { started, hostname: 'ci' })).not.toContain('unknown-outcome');
   });
 
