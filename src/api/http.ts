@@ -154,7 +154,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   let failedInARow = 0;
   let silentSince: number | undefined;
   let down: string | undefined;
+  // Whether the service answered anything this run: a connection lost after that is no wrong URL.
+  let everAnswered = false;
   const heard = (a: Attempt): void => {
+    if (a.kind === 'response') everAnswered = true;
     if (a.kind === 'failure' || a.status >= 500) {
       silentSince ??= now();
       return;
@@ -436,7 +439,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // It answered, too slowly: the URL and the network are not what to check.
         a.failure.answering
           ? `the ${service} service answered, but too slowly: it may be overloaded; run the command again later`
-          : `check the ${service} service URL (${base.url}) and that the service is reachable from here`,
+          : everAnswered
+            ? `the ${service} service answered earlier requests of this run, so the URL is right: the connection broke; run the command again later`
+            : `check the ${service} service URL (${base.url}) and that the service is reachable from here`,
       );
     }
     const problem = parseProblem(a.text, a.headers, clean);

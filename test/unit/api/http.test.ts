@@ -910,6 +910,19 @@ describe('errors', () => {
     expect(logs[0]).toMatchObject({ status: 0, retries: 1 });
   });
 
+  it('after the service answered this run, a broken connection says the URL is right, not to check it', async () => {
+    const { mock, client } = setup({ retries: 1 });
+    mock.intercept({ path: '/v1/a' }).reply(200, { data: [] });
+    const dropped = () => Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    mock.intercept({ path: '/v1/x/1', method: 'PATCH' }).replyWithError(dropped());
+    mock.intercept({ path: '/v1/x/1', method: 'PATCH' }).replyWithError(dropped());
+    await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
+    const e = (await rejection(client.request({ method: 'PATCH', path: '/v1/x/1', body: {}, operation: 'update x' }))) as ApiError;
+    expect(e.status).toBe(0);
+    expect(e.hint).toBe('the review service answered earlier requests of this run, so the URL is right: the connection broke; run the command again later');
+    expect(e.message).toContain('the service may have carried it out');
+  });
+
   it('never puts the API key in errors or log entries', async () => {
     const { mock, client, logs } = setup({ retries: 0 });
     mock
