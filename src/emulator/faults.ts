@@ -97,7 +97,8 @@ const FAULT_KEYS = ['method', 'path_pattern', 'status', 'count', 'retry_after', 
  * Why a pattern naming route parts would never match: no path holds `{id}` (as the docs write
  * routes) nor `:id`, so a pattern with either must be a whole route template, said with the closest.
  */
-function routePartsProblem(pattern: string, templates: readonly string[]): string | undefined {
+function routePartsProblem(pattern: string, routes: ReadonlyMap<string, readonly string[]>): string | undefined {
+  const templates = [...routes.keys()];
   const braces = /\{[^}]*\}/.test(pattern);
   if (!braces && (!/(^|\/):[^/]/.test(pattern) || templates.includes(pattern))) return undefined;
   const written = pattern.replace(/\{([^}]*)\}/g, ':$1');
@@ -107,10 +108,10 @@ function routePartsProblem(pattern: string, templates: readonly string[]): strin
 }
 
 /**
- * Validates a fault body from the control route against the emulator's route templates; returns
- * the spec or the field errors.
+ * Validates a fault body from the control route against the emulator's routes (each template with
+ * the methods it answers); returns the spec or the field errors.
  */
-export function parseFaultSpec(body: JsonBody, templates: readonly string[]): FaultSpec | FieldErrors {
+export function parseFaultSpec(body: JsonBody, routes: ReadonlyMap<string, readonly string[]>): FaultSpec | FieldErrors {
   const errors = new FieldErrors();
   const method = readText(body, 'method', errors, false);
   // A method no request has would never match: a typo, said so.
@@ -118,8 +119,11 @@ export function parseFaultSpec(body: JsonBody, templates: readonly string[]): Fa
   reportUnknownKeys(body, FAULT_KEYS, 'a field of a fault', (key, message) => errors.add(key, message));
   const pathPattern = readText(body, 'path_pattern', errors, false);
   if (typeof pathPattern === 'string') {
-    const wrong = routePartsProblem(pathPattern, templates);
+    const wrong = routePartsProblem(pathPattern, routes);
     if (wrong) errors.add('path_pattern', wrong);
+    // A route template is one route's: a method it does not answer never comes to it.
+    const answers = routes.get(pathPattern);
+    if (answers && typeof method === 'string' && !answers.includes(method.toUpperCase())) errors.add('method', `${pathPattern} answers ${answers.join(', ')}, never ${method.toUpperCase()}`);
   }
   const count = readNumber(body, 'count', errors, 1);
   if (count !== undefined && !Number.isInteger(count)) errors.add('count', 'must be an integer');

@@ -82,9 +82,11 @@ export class Router {
     }
   }
 
-  /** Every route template (`/agreements/v1/custom_terms/:id/versions`), once each. */
-  templates(): string[] {
-    return [...new Set([...this.byLength.values()].flatMap((bucket) => bucket.map((c) => c.route.template)))];
+  /** Every route template (`/agreements/v1/custom_terms/:id/versions`), with the methods it answers. */
+  templates(): Map<string, string[]> {
+    const methods = new Map<string, string[]>();
+    for (const bucket of this.byLength.values()) for (const { route } of bucket) methods.set(route.template, [...(methods.get(route.template) ?? []), route.method]);
+    return methods;
   }
 
   match(method: string, path: string, variants: EmulatorVariants): RouteMatch {

@@ -230,7 +230,7 @@ class EmulatorServer implements EmulatorControls {
     });
   }
 
-  routeTemplates(): string[] {
+  routeTemplates(): Map<string, string[]> {
     return this.router.templates();
   }
 

@@ -41,8 +41,8 @@ export interface EmulatorControls {
   config(): EmulatorConfig;
   configure(patch: Partial<EmulatorConfig>): EmulatorConfig;
   readonly faults: FaultQueue;
-  /** The route templates a fault's `path_pattern` may name. */
-  routeTemplates(): string[];
+  /** The route templates a fault's `path_pattern` may name, with the methods each answers. */
+  routeTemplates(): Map<string, string[]>;
 }
 
 const BASE = '/_emulator';

@@ -123,6 +123,10 @@ describe('faults', () => {
     // In braces with the docs' names for the parts: pointed at the template itself, not a form refused in turn.
     const docs = await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/review/v1/organizations/{organization_id}/playbooks', status: 422 });
     expect(JSON.stringify(docs.body)).toContain('names a route part in braces, which no path or route template holds: write it as a route template does (/review/v1/organizations/:org/playbooks)');
+    // A template with a method it never answers would never fire either.
+    const get = await h.control('POST', '/_emulator/faults', { method: 'DELETE', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 422 });
+    expect([get.status, fields(get)]).toEqual([422, ['method']]);
+    expect(JSON.stringify(get.body)).toContain('/agreements/v1/custom_terms/:id/versions answers GET, POST, never DELETE');
   });
 
   it('a final refusal (422) answers without performing the request', async () => {
