@@ -26,8 +26,8 @@ import {
   attachmentName,
   attachmentParameterRefs,
   checkTemplateParameters,
+  isParameterKey,
   liveTemplateType,
-  NOT_PARAMETERS,
   templateAttributes,
   templateTypeInfo,
   TEMPLATE_TYPES,
@@ -63,9 +63,9 @@ function writtenParameter(parameters: unknown, field: string): unknown {
 }
 
 /** A template's parameters: its attributes without its own fields and bookkeeping. */
-function parametersOf(attributes: Plain): Plain {
+function parametersOf(attributes: Plain, info: TemplateTypeInfo | undefined): Plain {
   const parameters: Plain = {};
-  for (const [key, value] of Object.entries(attributes)) if (!NOT_PARAMETERS.has(key)) parameters[key] = value;
+  for (const [key, value] of Object.entries(attributes)) if (isParameterKey(key, info)) parameters[key] = value;
   return parameters;
 }
 
@@ -75,7 +75,7 @@ function parametersOf(attributes: Plain): Plain {
  * never a change no file can make.
  */
 function liveParametersOf(info: TemplateTypeInfo | undefined, attributes: Plain): Plain {
-  const parameters = parametersOf(attributes);
+  const parameters = parametersOf(attributes, info);
   return info && hasObjectLists(parameters) ? withKnownItemKeys(parameters, readSchema(info.schema) as ParameterSchema) : parameters;
 }
 
@@ -326,7 +326,7 @@ export const templateKind: KindModule<'template'> = {
       const refIds: Record<string, unknown> = {};
       const refs = new Set<string>();
       const staleRefs: string[] = [];
-      for (const [field, value] of Object.entries(flattenParameters(parametersOf(attributes)))) {
+      for (const [field, value] of Object.entries(flattenParameters(parametersOf(attributes, liveTemplateType(t))))) {
         if (field.endsWith('_attachment_id') && typeof value === 'string') {
           refIds[field] = value;
           if (names.has(value)) refs.add(names.get(value)!);

@@ -25,6 +25,7 @@ import {
   NDA_TEMPLATE_YAML,
   TERM_MD,
   TERM_YAML,
+  csaTemplate,
   docx,
   pdf,
 } from './agreements-fixtures.js';
@@ -504,6 +505,19 @@ describe('standard templates and attachments', () => {
     expect(json.changes[0]!.fields.find((f) => f.field === 'parameters.underlying_agreement_val')).toMatchObject({ after: { a: 1, b: ['x', 3] }, sent: { a: 1, b: ['x', '3'] } });
     await applyOk(cli, dir);
     expect(template('Open DPA')!.parameters.underlying_agreement_val).toEqual({ a: 1, b: ['x', '3'] });
+    await expectNoChanges(cli, dir);
+  });
+
+  it('compares the `version` parameter of the types that have one (CSA, PSA, Design): applied, it converges', async () => {
+    await start();
+    const csa = csaTemplate('standard_version: "2.1"\nparameters:\n  provider: Acme, Inc.\n  version: "7"\n  template_csa_order_form_attributes:\n    cloud_service_description: Contract analytics\n');
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'templates/csa.yaml': csa });
+    await applyOk(cli, dir);
+    expect(template('Cloud Service Agreement')!.parameters.version).toBe('7');
+    await expectNoChanges(cli, dir);
+    await writeFile(join(dir, 'templates/csa.yaml'), csa.replace('version: "7"', 'version: "8"'));
+    expect((await cli('plan', '-C', dir)).stdout).toContain('parameters.version: 7 → "8"');
+    await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
 

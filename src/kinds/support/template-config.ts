@@ -8,7 +8,7 @@
 import { sameValue } from '../../engine/canonical.js';
 import { isBlankText, linesDeep, normDeep } from '../../engine/normalize.js';
 import { isPlainObject } from '../../util/plain.js';
-import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, liveTemplateType, NOT_PARAMETERS, type TemplateTypeInfo } from './template-params.js';
+import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, isParameterKey, liveTemplateType, type TemplateTypeInfo } from './template-params.js';
 
 /** Plain code-unit order: the same on every machine and locale (localeCompare is not). */
 function compareText(a: string, b: string): number {
@@ -261,7 +261,7 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
 
   const parameters: Plain = {};
   // Text as it is compared and sent (line ends as `\n`, no final line break), not as the service keeps it.
-  for (const [k, v] of Object.entries(a)) if (!NOT_PARAMETERS.has(k)) parameters[k] = linesDeep(v);
+  for (const [k, v] of Object.entries(a)) if (isParameterKey(k, info)) parameters[k] = linesDeep(v);
   const reduced = reduceObject(parameters, schema, ctx, '', (key) => wrongSpelling(key));
   const notes = [...reduced.notes];
   for (const key of Object.keys(parameters).filter(wrongSpelling)) {

@@ -17,6 +17,8 @@ export interface TemplateTypeInfo {
   schema: string;
   /** Nested `template_*_attributes` objects the type accepts. */
   nested?: string[];
+  /** `version` is one of its fields (seed 002: PSA, CSA and Design), not only a response's bookkeeping. */
+  versionParameter?: true;
 }
 
 /**
@@ -25,10 +27,10 @@ export interface TemplateTypeInfo {
  */
 export const TEMPLATE_TYPES: readonly TemplateTypeInfo[] = [
   { type: 'NDA', wire: 'template_nda', schema: 'templates/nda.schema.json' },
-  { type: 'CSA', wire: 'template_csa', schema: 'templates/csa.schema.json', nested: ['template_csa_order_form_attributes'] },
+  { type: 'CSA', wire: 'template_csa', schema: 'templates/csa.schema.json', versionParameter: true, nested: ['template_csa_order_form_attributes'] },
   { type: 'DPA', wire: 'template_dpa', schema: 'templates/dpa.schema.json' },
-  { type: 'PSA', wire: 'template_psa', schema: 'templates/psa.schema.json', nested: ['template_psa_statement_of_work_attributes'] },
-  { type: 'Design', wire: 'template_design', schema: 'templates/design.schema.json' },
+  { type: 'PSA', wire: 'template_psa', schema: 'templates/psa.schema.json', versionParameter: true, nested: ['template_psa_statement_of_work_attributes'] },
+  { type: 'Design', wire: 'template_design', schema: 'templates/design.schema.json', versionParameter: true },
   {
     type: 'Software License',
     wire: 'template_software_license',
@@ -60,6 +62,14 @@ export const NOT_PARAMETERS: ReadonlySet<string> = new Set([
   'attachment_ids',
   'roles',
 ]);
+
+/**
+ * Whether a template attribute is a parameter: not the template's own fields and bookkeeping,
+ * except `version` for the types that have such a field (compact templates of any type carry one).
+ */
+export function isParameterKey(key: string, info: TemplateTypeInfo | undefined): boolean {
+  return !NOT_PARAMETERS.has(key) || (key === 'version' && info?.versionParameter === true);
+}
 
 export function templateTypeInfo(type: unknown): TemplateTypeInfo | undefined {
   return TEMPLATE_TYPES.find((t) => t.type === type);
