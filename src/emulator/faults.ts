@@ -102,7 +102,9 @@ function routePartsProblem(pattern: string, routes: ReadonlyMap<string, readonly
   const braces = /\{[^}]*\}/.test(pattern);
   if (!braces && (!/(^|\/):[^/]/.test(pattern) || templates.includes(pattern))) return undefined;
   const written = pattern.replace(/\{([^}]*)\}/g, ':$1');
-  const closest = templates.includes(written) ? written : (templates.find((t) => t.endsWith(written)) ?? suggest(written, templates));
+  // The parts named otherwise (`:playbook_id` for `:playbook`): the template of the same shape.
+  const shape = (t: string): string => t.replace(/(^|\/):[^/]+/g, '$1:');
+  const closest = templates.includes(written) ? written : (templates.find((t) => shape(t) === shape(written)) ?? templates.find((t) => t.endsWith(written)) ?? suggest(written, templates));
   const what = braces ? 'names a route part in braces, which no path or route template holds' : 'names route parts (`:name`) but is no whole route template, so it would never match';
   return `${what}${closest ? `: write it as a route template does (${closest})` : ''}`;
 }
@@ -121,8 +123,9 @@ export function parseFaultSpec(body: JsonBody, routes: ReadonlyMap<string, reado
   if (typeof pathPattern === 'string') {
     const wrong = routePartsProblem(pathPattern, routes);
     if (wrong) errors.add('path_pattern', wrong);
-    // A route template is one route's: a method it does not answer never comes to it.
-    const answers = routes.get(pathPattern);
+    // A template with `:name` parts matches only as that route's template: a method it does not
+    // answer never comes to it. (One without, `/custom_terms`, also matches longer paths.)
+    const answers = /(^|\/):[^/]/.test(pathPattern) ? routes.get(pathPattern) : undefined;
     if (answers && typeof method === 'string' && !answers.includes(method.toUpperCase())) errors.add('method', `${pathPattern} answers ${answers.join(', ')}, never ${method.toUpperCase()}`);
   }
   const count = readNumber(body, 'count', errors, 1);

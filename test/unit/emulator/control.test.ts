@@ -127,6 +127,11 @@ describe('faults', () => {
     const get = await h.control('POST', '/_emulator/faults', { method: 'DELETE', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 422 });
     expect([get.status, fields(get)]).toEqual([422, ['method']]);
     expect(JSON.stringify(get.body)).toContain('/agreements/v1/custom_terms/:id/versions answers GET, POST, never DELETE');
+    // A pattern without parts matches longer paths too (a PATCH of /custom_terms/<id>): taken.
+    expect((await h.control('POST', '/_emulator/faults', { method: 'PATCH', path_pattern: '/agreements/v1/custom_terms', status: 500 })).status).toBe(201);
+    // Parts named otherwise: the template of the same shape, not a shorter one.
+    const item = await h.control('POST', '/_emulator/faults', { method: 'PATCH', path_pattern: '/review/v1/organizations/:org/playbooks/:id', status: 422 });
+    expect(JSON.stringify(item.body)).toMatch(/write it as a route template does \(\/review\/v1\/organizations\/:org\/playbooks\/:[a-z_]+\)/);
   });
 
   it('a final refusal (422) answers without performing the request', async () => {
