@@ -713,8 +713,9 @@ class PullPlanner {
     // Rules as the tests match them (README: Matching rules): a name validate takes is a name renamed here.
     const same = (a: string, b: string): boolean => nameKey(a) === nameKey(b);
     for (const file of this.input.tests ?? []) {
-      this.docValues(file).forEach((_, index) => {
-        const names = testNames(this.current(file, index));
+      // The names as the file was read: two objects that swapped names would otherwise each undo the other's edit.
+      this.docValues(file).forEach((asRead, index) => {
+        const names = testNames(asRead);
         if (!names || names.test !== role.test) return;
         const found = role.part
           ? parents?.has(normName(names.subject.name)) ? names.parts.filter((p) => same(p.name, name)) : []

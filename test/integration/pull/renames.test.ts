@@ -9,8 +9,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
-import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
-import { makeDir } from '../../helpers/tmpdir.js';
+import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { startTestEmulator } from '../../helpers/emulator.js';
+import { makeDir, writeFiles } from '../../helpers/tmpdir.js';
 
 const { emulator, cli } = emulatorForFile();
 
@@ -50,6 +51,34 @@ cases:
 const COVER_TEST = 'kind: TemplateTest\ntemplate: "Consulting Agreement"\ncases:\n  - name: a start date\n    values: { start_date: 2027-01-15 }\n    expect: accepted\n';
 
 describe('objects renamed in the app', () => {
+  it('two pinned playbooks that swapped names in the app: each test follows its playbook to its new name, and validate passes', async () => {
+    const playbook = (name: string, rule: string, id = '') => `kind: Playbook\n${id ? `id: ${id}\n` : ''}name: ${name}\nrules:\n  - name: ${rule}\n    actions: ACCEPT\n`;
+    const test = (name: string, rule: string) => `kind: PlaybookTest\nplaybook: ${name}\ncases:\n  - name: c\n    contract: { file: nda.txt }\n    expect: { flags: { includes: [${rule}] } }\n`;
+    // Its own emulator: the file's shared one would list these playbooks in the other tests' drift.
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const app = new App(own.env);
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': playbook('Alpha NDA', 'Term'), 'playbooks/beta.yaml': playbook('Beta MSA', 'Fees'), 'tests/alpha.test.yaml': test('Alpha NDA', 'Term'), 'tests/beta.test.yaml': test('Beta MSA', 'Fees'), 'tests/nda.txt': 'An NDA.\n' });
+      await applyOk(run, dir);
+      const [alpha, beta] = [await app.playbookId('Alpha NDA'), await app.playbookId('Beta MSA')];
+      await writeFiles(dir, { 'playbooks/alpha.yaml': playbook('Alpha NDA', 'Term', alpha), 'playbooks/beta.yaml': playbook('Beta MSA', 'Fees', beta) });
+      await app.editPlaybook('Alpha NDA', { name: 'Swapping' });
+      await app.editPlaybook('Beta MSA', { name: 'Alpha NDA' });
+      await app.editPlaybook('Swapping', { name: 'Beta MSA' });
+
+      const pulled = await run('pull', '-C', dir);
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      expect(await readFile(join(dir, 'tests/alpha.test.yaml'), 'utf8')).toBe(test('Beta MSA', 'Term'));
+      expect(await readFile(join(dir, 'tests/beta.test.yaml'), 'utf8')).toBe(test('Alpha NDA', 'Fees'));
+      expect(pulled.stdout).toContain('tests/alpha.test.yaml:2: now names playbook "Beta MSA", renamed in the app from "Alpha NDA"');
+      expect((await run('validate', '-C', dir)).code).toBe(0);
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('plan shows only the renames, drift counts each once, and pull writes the new names and keeps the rules in sync', async () => {
     const { dir, app } = await applied({
       'playbooks/nda.yaml': NDA,
