@@ -92,6 +92,8 @@ export function randomFault(rate: number, random: () => number): Fault | undefin
 
 const FAULT_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 const FAULT_KEYS = ['method', 'path_pattern', 'status', 'count', 'retry_after', 'delay_ms', 'body'];
+/** A `:name` part, as route templates write them (no request path holds one). */
+const ROUTE_PART = /(^|\/):[^/]/;
 
 /**
  * Why a pattern naming route parts would never match: no path holds `{id}` (as the docs write
@@ -100,7 +102,7 @@ const FAULT_KEYS = ['method', 'path_pattern', 'status', 'count', 'retry_after', 
 function routePartsProblem(pattern: string, routes: ReadonlyMap<string, readonly string[]>): string | undefined {
   const templates = [...routes.keys()];
   const braces = /\{[^}]*\}/.test(pattern);
-  if (!braces && (!/(^|\/):[^/]/.test(pattern) || templates.includes(pattern))) return undefined;
+  if (!braces && (!ROUTE_PART.test(pattern) || templates.includes(pattern))) return undefined;
   const written = pattern.replace(/\{([^}]*)\}/g, ':$1');
   // The parts named otherwise (`:playbook_id` for `:playbook`): the template of the same shape.
   const shape = (t: string): string => t.replace(/(^|\/):[^/]+/g, '$1:');
@@ -125,7 +127,7 @@ export function parseFaultSpec(body: JsonBody, routes: ReadonlyMap<string, reado
     if (wrong) errors.add('path_pattern', wrong);
     // A template with `:name` parts matches only as that route's template: a method it does not
     // answer never comes to it. (One without, `/custom_terms`, also matches longer paths.)
-    const answers = /(^|\/):[^/]/.test(pathPattern) ? routes.get(pathPattern) : undefined;
+    const answers = ROUTE_PART.test(pathPattern) ? routes.get(pathPattern) : undefined;
     if (answers && typeof method === 'string' && !answers.includes(method.toUpperCase())) errors.add('method', `${pathPattern} answers ${answers.join(', ')}, never ${method.toUpperCase()}`);
   }
   const count = readNumber(body, 'count', errors, 1);

@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonBody } from './fields.js';
 import type { EmulatorStore } from './store.js';
 import type { EmulatorVariants } from './variants.js';
+import { addTo } from '../util/multi-map.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -85,7 +86,7 @@ export class Router {
   /** Every route template (`/agreements/v1/custom_terms/:id/versions`), with the methods it answers. */
   templates(): Map<string, string[]> {
     const methods = new Map<string, string[]>();
-    for (const bucket of this.byLength.values()) for (const { route } of bucket) methods.set(route.template, [...(methods.get(route.template) ?? []), route.method]);
+    for (const bucket of this.byLength.values()) for (const { route } of bucket) addTo(methods, route.template, route.method);
     return methods;
   }
 

@@ -4,8 +4,6 @@
  * `attachments:` name Attachments, resolved to ids at apply time; a re-uploaded attachment
  * re-points the templates that name it.
  */
-import type { ApiResource } from '../api/types.js';
-import type { TemplateAttrs } from '../api/agreements.js';
 import { linesDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
@@ -184,8 +182,7 @@ function mapAttachmentRefs(value: unknown, to: (name: string) => unknown): unkno
  * The template's comparable fields. An `*_attachment_id` is shown as `{attachment: name}` where the
  * file names the attachment that way, and kept as the id where the file writes the id itself.
  */
-function liveFields(t: ApiResource<TemplateAttrs>, a: Plain, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
-  const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
+function liveFields(info: TemplateTypeInfo | undefined, a: Plain, nameOf: (id: string) => unknown, declared: Fields | undefined): Fields {
   const fields = flattenParameters(liveParametersOf(info, a), valueKindsOfType(info));
   for (const [field, value] of Object.entries(fields)) {
     if (!field.endsWith('_attachment_id') || typeof value !== 'string') continue;
@@ -321,12 +318,13 @@ export const templateKind: KindModule<'template'> = {
     const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
     return templates.map((t): LiveResource => {
       const attributes = templateAttributes(t);
-      const fields = liveFields(t, attributes, nameOf, declared.get(normName(t.attributes.name)));
+      const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
+      const fields = liveFields(info, attributes, nameOf, declared.get(normName(t.attributes.name)));
       const unknownFields = 'type' in fields ? undefined : { type: 'the service did not say which type of template it is' };
       const refIds: Record<string, unknown> = {};
       const refs = new Set<string>();
       const staleRefs: string[] = [];
-      for (const [field, value] of Object.entries(flattenParameters(parametersOf(attributes, liveTemplateType(t))))) {
+      for (const [field, value] of Object.entries(flattenParameters(parametersOf(attributes, info)))) {
         if (field.endsWith('_attachment_id') && typeof value === 'string') {
           refIds[field] = value;
           if (names.has(value)) refs.add(names.get(value)!);

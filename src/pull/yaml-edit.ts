@@ -21,6 +21,7 @@ import { holdsPlaceholder, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
+import { addTo } from '../util/multi-map.js';
 import { holdsInvisible } from '../util/invisible.js';
 import { toYaml } from '../export/yaml.js';
 import { flowPadded, flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
@@ -403,6 +404,8 @@ class DocumentEditor {
   private readonly anchorHolders = new Set<Node>();
   /** Nodes with an alias (or merge key) somewhere inside: never skipped as unchanged, since their anchor may change. */
   private readonly carriers = new Set<Node>();
+  /** Indexes of the items to take out of flow collections, by collection: taken out in finish(). */
+  private readonly flowRemovals = new Map<YAMLMap | YAMLSeq, number[]>();
 
   constructor(
     private readonly text: string,
@@ -447,7 +450,8 @@ class DocumentEditor {
    * so two items taken out at the end never overlap (each alone would take the comma they share).
    */
   finish(): void {
-    for (const [collection, removed] of this.flowRemovals) {
+    for (const [collection, indexes] of this.flowRemovals) {
+      const removed = new Set(indexes);
       const items = collection.items as (Pair | Node)[];
       const start = (i: number): number => {
         const item = items[i]!;
@@ -500,15 +504,6 @@ class DocumentEditor {
     this.splice(comma, comma + 1, '');
     this.splice(lineEnd + 1, itemEnd, '');
     return true;
-  }
-
-  /** Items of flow collections to take out, by collection (see finish). */
-  private readonly flowRemovals = new Map<YAMLMap | YAMLSeq, Set<number>>();
-
-  private removeFromFlow(collection: YAMLMap | YAMLSeq, index: number): void {
-    const removed = this.flowRemovals.get(collection);
-    if (removed) removed.add(index);
-    else this.flowRemovals.set(collection, new Set([index]));
   }
 
   /** Makes `node` (at `pointer`, reached through `parent`) hold `wanted`. */
@@ -853,7 +848,7 @@ class DocumentEditor {
     const i = map.items.indexOf(pair);
     const next = map.items[i + 1];
     if (map.flow) {
-      this.removeFromFlow(map, i);
+      addTo(this.flowRemovals, map, i);
       return;
     }
     if (!this.startsLine(key)) {
@@ -900,7 +895,7 @@ class DocumentEditor {
     const item = items[index]!;
     this.noteAnchorsIn(item, true);
     if (seq.flow) {
-      this.removeFromFlow(seq, index);
+      addTo(this.flowRemovals, seq, index);
       return;
     }
     // With the comment lines right above it, which are its own (an item added goes above them, too),

@@ -49,7 +49,7 @@ export const TEMPLATE_TYPES: readonly TemplateTypeInfo[] = [
 ];
 
 /** Attributes of a template response that are not parameters (the Template kind and export skip them). */
-export const NOT_PARAMETERS: ReadonlySet<string> = new Set([
+const NOT_PARAMETERS: ReadonlySet<string> = new Set([
   'name',
   'type',
   'standard_version',
