@@ -41,7 +41,6 @@ export function processInterrupts(): Interrupts {
   setMaxListeners(0, controller.signal);
   const exits = new Set<() => void>();
   const lastExits = new Set<() => void>();
-  let holders = 0;
   /** What each holder still holding says at the first signal, and when a second one cuts its wait short; the latest last. */
   const held: { saying?: string; cutShort?: string }[] = [];
   let first: SignalName | undefined;
@@ -58,7 +57,7 @@ export function processInterrupts(): Interrupts {
     if (first === undefined) {
       first = name;
       // Read before aborting: a holder may release in its abort listener, having handled the signal.
-      const handled = holders > 0;
+      const handled = held.length > 0;
       const saying = held.findLast((h) => h.saying)?.saying;
       controller.abort(new Error(name));
       if (handled) {
@@ -87,15 +86,11 @@ export function processInterrupts(): Interrupts {
       return () => set.delete(fn);
     },
     hold(saying, cutShort) {
-      holders++;
       const entry = { ...(saying ? { saying } : {}), ...(cutShort ? { cutShort } : {}) };
       held.push(entry);
       let released = false;
       return () => {
-        if (!released) {
-          holders--;
-          held.splice(held.lastIndexOf(entry), 1);
-        }
+        if (!released) held.splice(held.lastIndexOf(entry), 1);
         released = true;
       };
     },

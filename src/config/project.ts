@@ -17,6 +17,7 @@ import { numberAsText, writtenIn } from './written-number.js';
 import { linesIn, sourceLines } from './source-lines.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
+import { canonicalUrl } from './lock.js';
 
 export const PROJECT_SCHEMA = 'docket.schema.json';
 
@@ -312,14 +313,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
 function sameSetting(key: string, a: string, b: string): boolean {
   if (key !== 'url') return a.trim().toLowerCase() === b.trim().toLowerCase();
   // As the service sees it: the host in any case, a default port written or not.
-  const canonical = (url: string): string => {
-    try {
-      return new URL(url.trim()).href.replace(/\/+$/, '');
-    } catch {
-      return url.trim();
-    }
-  };
-  return canonical(a) === canonical(b);
+  return canonicalUrl(a.trim()) === canonicalUrl(b.trim());
 }
 
 /** The DOCKET_* variables that are set (empty or only spaces counts as unset, as for the keys), checked like the keys they replace. */

@@ -4,8 +4,8 @@
  * a CI job that keeps the test cache between runs but not its changes to the lock (a test job does
  * not commit), which would otherwise upload every contract again on each run that reviews.
  */
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
 import { CACHE_DIR } from './cache.js';
@@ -36,7 +36,6 @@ export class UploadCopy {
         const section = (uploads[target] ??= {});
         if (id === undefined) delete section[sha.toLowerCase()];
         else section[sha.toLowerCase()] = id;
-        await mkdir(dirname(this.path), { recursive: true });
         await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
       })
       // A copy that cannot be written costs an upload next time, never this run, nor the next record.

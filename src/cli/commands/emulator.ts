@@ -92,10 +92,10 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
         // Headers are never shown, so neither is a key.
         ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r)}\n`) } : {}),
       });
-      const organizationId = seed.organizations[0]?.id ?? DEFAULT_ORGANIZATION_ID;
-      // A seed's own key may be a copy of a real one (a seed made from production): never printed.
       const seeded = seed.organizations[0];
-      // Said as a comment, so the lines still paste after `export`: a seed's own key is never printed.
+      const organizationId = seeded?.id ?? DEFAULT_ORGANIZATION_ID;
+      // A seed's own key may be a copy of a real one (a seed made from production): never printed,
+      // only named in a comment, so the lines still paste after `export`.
       const keyLine =
         seeded === undefined || seeded.api_keys[0] === EMULATOR_API_KEY
           ? `  DOCKET_API_KEY=${EMULATOR_API_KEY}`
