@@ -315,20 +315,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     throw new InterruptedError(
       signal,
       `apply interrupted by ${signal}: ${report.done} done, ${report.failed} failed, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`,
-      pending
-        ? waitFirst
-        : uncertain
-          ? `docket.lock.json records every upload that was confirmed; ${unknownUpload}`
-          : report.checksCutShort
-            ? CHECKS_CUT_SHORT
-            : report.done === plan.changes.length
-              ? // The signal came once every change and check was done (while the lock was written).
-                'every change was made and checked: nothing is left to apply'
-              : plan.changes.some((c) => c.action === 'upload')
-              ? `docket.lock.json records every upload that was confirmed; ${again} to finish`
-              : report.done > 0 || report.failed > 0
-                ? `what was done is live; ${again} to finish`
-                : `nothing was done; ${again}`,
+      interruptedHint({ pending, uncertain, waitFirst, unknownUpload, again, report, plan }),
     );
   }
   if (lockFailure && !ending) {
@@ -347,6 +334,18 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
         : `fix the cause and ${again}: it converges`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
+}
+
+/** What to do after a signal stopped the apply, from the most to the least pressing. */
+function interruptedHint(c: { pending: boolean; uncertain: boolean; waitFirst: string; unknownUpload: string; again: string; report: ApplyReport; plan: Plan }): string {
+  if (c.pending) return c.waitFirst;
+  if (c.uncertain) return `docket.lock.json records every upload that was confirmed; ${c.unknownUpload}`;
+  if (c.report.checksCutShort) return CHECKS_CUT_SHORT;
+  // The signal came once every change and check was done (while the lock was written).
+  if (c.report.done === c.plan.changes.length) return 'every change was made and checked: nothing is left to apply';
+  if (c.plan.changes.some((ch) => ch.action === 'upload')) return `docket.lock.json records every upload that was confirmed; ${c.again} to finish`;
+  if (c.report.done > 0 || c.report.failed > 0) return `what was done is live; ${c.again} to finish`;
+  return `nothing was done; ${c.again}`;
 }
 
 /**
