@@ -67,6 +67,9 @@ function describeTopLevel(from: Record<string, unknown>, to: Record<string, unkn
 
 interface SectionRef {
   id: string;
+  /** How plans name the section: `"Parties"`, `import mutual-nda`, `3`, with ` (#2)` for a repeat. */
+  name: string;
+  /** `section ` and its name. */
   label: string;
   index: number;
   value: unknown;
@@ -78,20 +81,21 @@ function sections(definition: Record<string, unknown>): SectionRef[] {
   const counts = new Map<string, number>();
   return list.map((value, index) => {
     let base: string;
-    let label: string;
+    let name: string;
     if (isRecord(value) && 'import' in value) {
       base = `import:${String(value.import)}`;
-      label = `section import ${String(value.import)}`;
+      name = `import ${String(value.import)}`;
     } else if (isRecord(value) && typeof value.heading === 'string') {
       base = `heading:${value.heading}`;
-      label = `section ${JSON.stringify(value.heading)}`;
+      name = JSON.stringify(value.heading);
     } else {
       base = `index:${index}`;
-      label = `section ${index + 1}`;
+      name = String(index + 1);
     }
     const n = (counts.get(base) ?? 0) + 1;
     counts.set(base, n);
-    return { id: n === 1 ? base : `${base}#${n}`, label: n === 1 ? label : `${label} (#${n})`, index, value };
+    if (n > 1) name = `${name} (#${n})`;
+    return { id: n === 1 ? base : `${base}#${n}`, name, label: `section ${name}`, index, value };
   });
 }
 
@@ -164,12 +168,9 @@ function describeSections(from: Record<string, unknown>, to: Record<string, unkn
   }
   const kept = before.filter((s) => afterIds.has(s.id));
   const keptAfter = after.filter((s) => beforeById.has(s.id));
-  if (kept.map((s) => s.id).join('\n') !== keptAfter.map((s) => s.id).join('\n')) out.push(`~ section order: ${listLabels(kept.map((s) => s.label))} → ${listLabels(keptAfter.map((s) => s.label))}`);
+  const names = (list: SectionRef[]): string => list.map((s) => s.name).join(', ');
+  if (kept.map((s) => s.id).join('\n') !== keptAfter.map((s) => s.id).join('\n')) out.push(`~ section order: ${names(kept)} → ${names(keptAfter)}`);
   return out;
-}
-
-function listLabels(labels: string[]): string {
-  return labels.map((l) => l.replace(/^section /, '')).join(', ');
 }
 
 interface FieldRef {
@@ -188,7 +189,7 @@ function fields(definition: Record<string, unknown>): Map<string, FieldRef> {
     for (const [key, spec] of Object.entries(s.value.fields)) {
       if (out.has(key)) continue;
       const path = pointerToPath(joinPointer(joinPointer(joinPointer('/sections', s.index), 'fields'), key));
-      out.set(key, { key, path, section: s.label.replace(/^section /, ''), spec });
+      out.set(key, { key, path, section: s.name, spec });
     }
   }
   return out;
@@ -198,8 +199,7 @@ const FIELD_KEYS = ['label', 'input', 'required', 'default', 'options'];
 
 function describeFields(from: Record<string, unknown>, to: Record<string, unknown>, renamed: ReadonlyMap<string, Renamed>): string[] {
   // A field of a renamed section has not moved: its section's old name is the new one.
-  const bare = (s: SectionRef): string => s.label.replace(/^section /, '');
-  const renamedLabels = new Map([...renamed.values()].map((r) => [bare(r.from), bare(r.to)]));
+  const renamedLabels = new Map([...renamed.values()].map((r) => [r.from.name, r.to.name]));
   const before = new Map([...fields(from)].map(([key, f]) => [key, { ...f, section: renamedLabels.get(f.section) ?? f.section }]));
   const after = fields(to);
   const out: string[] = [];
