@@ -10,6 +10,7 @@
 import { quoteValue } from '../config/quote.js';
 import { suggest } from '../config/suggest.js';
 import { digest, sameValue } from './canonical.js';
+import { fieldHash, type SyncState } from './sync.js';
 import type { KindMeta } from './diff.js';
 import { refKey } from './types.js';
 import { CREATE_ACTIONS } from './types.js';
@@ -23,6 +24,11 @@ export interface HintInput {
   changes: Change[];
   /** `kind:key` → live id, for what the diff matched. */
   ids: Record<string, string>;
+  /**
+   * What docket last saw in sync: a live object not read in detail (a custom term no file declares
+   * holds only its name) is compared by the digests its record keeps.
+   */
+  sync?: Pick<SyncState, 'byId'>;
 }
 
 /** Above this many live candidates in one scope, close names are not looked for (content still is). */
@@ -32,7 +38,7 @@ export function planHints(input: HintInput): string[] {
   return [...renameHints(input), ...createOnlyHints(input)];
 }
 
-function renameHints({ kinds, desired, live, changes, ids }: HintInput): string[] {
+function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): string[] {
   const out: string[] = [];
   // Not what was removed live since the last sync: docket knows it, so creating it again is no rename.
   const created = new Set(changes.filter((c) => CREATE_ACTIONS.includes(c.action) && c.direction !== 'removed-live').map((c) => refKey(c.kind, c.key)));
@@ -55,7 +61,7 @@ function renameHints({ kinds, desired, live, changes, ids }: HintInput): string[
       if (l.kind !== kind.name || matched.has(l.id)) continue;
       const scope = l.parentId ?? '';
       let c = scopes.get(scope);
-      if (!c) scopes.set(scope, (c = { all: [], byContent: new Map(), byChildren: new Map() }));
+      if (!c) scopes.set(scope, (c = { all: [], byContent: new Map(), byRecorded: new Map(), byChildren: new Map(), records: sync?.byId }));
       c.all.push(l);
       if (childKind) {
         const children = (liveChildren.get(`${childKind}@${l.id}`) ?? []).map((x) => x.name);
@@ -83,7 +89,10 @@ interface Candidates {
   all: LiveResource[];
   /** Per set of compared fields (what the declared objects hold): content digest → live objects. */
   byContent: Map<string, Map<string, LiveResource[]>>;
+  /** The same, by the digests the sync records keep, for live objects read without those fields. */
+  byRecorded: Map<string, Map<string, LiveResource[]>>;
   byChildren: Map<string, LiveResource[]>;
+  records: SyncState['byId'] | undefined;
 }
 
 /** Live objects by the digest of the fields a declared object holds (built once per set of fields). */
@@ -98,6 +107,25 @@ function contentIndex(c: Candidates, fields: readonly string[]): Map<string, Liv
   return index;
 }
 
+/**
+ * Live objects read without some of these fields (not declared, so not read in detail), by the
+ * digests their sync records keep of them: `fieldHash` of each, as recordOf wrote them.
+ */
+function recordedIndex(c: Candidates, fields: readonly string[]): Map<string, LiveResource[]> {
+  const signature = fields.join('\n');
+  let index = c.byRecorded.get(signature);
+  if (!index) {
+    index = new Map();
+    for (const l of c.all) {
+      if (fields.every((f) => f in l.fields)) continue;
+      const recorded = c.records?.get(l.id)?.fields;
+      if (recorded && fields.every((f) => f in recorded)) addTo(index, fields.map((f) => recorded[f]).join(' '), l);
+    }
+    c.byRecorded.set(signature, index);
+  }
+  return index;
+}
+
 function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>, c: Candidates, taken: ReadonlySet<string>, children: string[]): { live: LiveResource; why: string } | undefined {
   const free = (list: LiveResource[] | undefined) => list?.find((l) => !taken.has(l.id));
   // References are left out: what they name may be renamed in the same change (a term and its template).
@@ -108,6 +136,8 @@ function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>
   const telling = fields.some((k) => typeof d.fields[k] !== 'boolean' && typeof d.fields[k] !== 'number' && !sorts.has(k));
   const content = telling ? free(contentIndex(c, fields).get(contentDigest(d.fields, fields))) : undefined;
   if (content) return { live: content, why: 'the same content' };
+  const recorded = telling && c.records ? free(recordedIndex(c, fields).get(fields.map((f) => fieldHash(d.fields[f])).join(' '))) : undefined;
+  if (recorded) return { live: recorded, why: 'the same content when docket last synced it' };
   const siblings = children.length > 0 ? free(c.byChildren.get(digest([...children].sort()))) : undefined;
   if (siblings) return { live: siblings, why: `the same ${children.length === 1 ? 'child' : 'children'}` };
   if (c.all.length > MAX_NAME_CANDIDATES) return undefined;
@@ -132,7 +162,8 @@ function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why
   const where = `${d.source.file}:${d.source.line}`;
   // Names quoted with what shows as nothing escaped: the difference may be exactly such a character.
   const [was, now] = [quoteValue(l.name, Infinity), quoteValue(d.name, Infinity)];
-  const then = kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : `the plan creates ${now} beside it`;
+  const then =
+    kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : kind.deletion === 'none' ? `the plan creates ${now} beside it, and a ${kind.name} cannot be deleted over the API` : `the plan creates ${now} beside it`;
   return `${kind.name} ${now} (${where}) looks like a rename of the live ${kind.name} ${was} (${why}), but ${then}: if it was renamed, add \`renamed_from: [${yamlName(l.name)}]\``;
 }
 

@@ -115,7 +115,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       ...uncertain.warnings,
       // What the match itself warns of (a `renamed_from` whose new name is live too): said with the plan.
       ...diagnostics.warnings.map(warningText),
-      ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids }),
+      ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids, sync }),
       ...editedLiveWarnings(ordered.changes, input.live, sync),
     ],
     undeclared: result.undeclared,

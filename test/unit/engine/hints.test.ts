@@ -64,7 +64,7 @@ describe('plan hints', () => {
     expect(warnings([template('Customer NDA', { type: 'NDA' })], [vendor])).toEqual([]);
     expect(warnings([template('Customer NDA', { type: 'NDA', 'parameters.term': 2 })], [vendor])).toEqual([]);
     expect(warnings([template('Supplier NDA', { type: 'NDA', 'parameters.purpose': 'Evaluating vendors' })], [vendor])).toEqual([
-      'template "Supplier NDA" (templates/t.yaml:1) looks like a rename of the live template "Vendor NDA" (the same content), but the plan creates "Supplier NDA" beside it: if it was renamed, add `renamed_from: [Vendor NDA]`',
+      'template "Supplier NDA" (templates/t.yaml:1) looks like a rename of the live template "Vendor NDA" (the same content), but the plan creates "Supplier NDA" beside it, and a template cannot be deleted over the API: if it was renamed, add `renamed_from: [Vendor NDA]`',
     ]);
   });
 
@@ -88,5 +88,32 @@ describe('plan hints', () => {
       'member "bob@acme.example" (members.yaml:1): `name` is set only when docket invites it, and is not managed for an existing one: it stays "Bob Jones" live (the file says "Robert Jones")',
     ]);
     expect(warnings([desiredMember('bob@acme.example', 'Bob Jones')], [live])).toEqual([]);
+  });
+});
+
+describe('plan hints from the sync records', () => {
+  const term = (name: string, body: string): DesiredResource => ({
+    kind: 'custom-term',
+    key: name,
+    name,
+    fields: { name, body },
+    refs: [],
+    renamedFrom: [],
+    source: { file: 'custom-terms/c.yaml', line: 1, col: 1 },
+  });
+  // A custom term no file declares is listed, not read: live, it holds only its name.
+  const liveTerm = (id: string, name: string): LiveResource => ({ kind: 'custom-term', id, key: name, name, fields: { name }, refs: [] });
+  const plan = (desired: DesiredResource[], live: LiveResource[], records: Record<string, string>) =>
+    buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', sync: syncState([records]) }).plan!;
+
+  it('a new custom term with the body an undeclared live one had when last synced looks like a rename (a revert of one), which would leave a term nobody can delete', () => {
+    const body = '1. Fees. Customer pays within 45 days.';
+    const records = { 'custom-term:Advisory Terms': formatSyncRecord({ id: 'ct-1', fields: { name: fieldHash('Advisory Terms'), body: fieldHash(body) } }) };
+    expect(plan([term('Consulting Terms', body)], [liveTerm('ct-1', 'Advisory Terms')], records).warnings).toEqual([
+      'custom-term "Consulting Terms" (custom-terms/c.yaml:1) looks like a rename of the live custom-term "Advisory Terms" (the same content when docket last synced it), but the plan creates "Consulting Terms" beside it, and a custom-term cannot be deleted over the API: if it was renamed, add `renamed_from: [Advisory Terms]`',
+    ]);
+    // Another body, or no record of the live term: nothing says they are one.
+    expect(plan([term('Consulting Terms', `${body} Changed.`)], [liveTerm('ct-1', 'Advisory Terms')], records).warnings).toEqual([]);
+    expect(plan([term('Consulting Terms', body)], [liveTerm('ct-1', 'Advisory Terms')], {}).warnings).toEqual([]);
   });
 });
