@@ -3,6 +3,7 @@
  * `definition_file`), read once with their digests, YAML ones parsed once, so kinds can compare
  * them without doing I/O themselves.
  */
+import { conflictMarkers, mergeConflictDiagnostic } from './merge-conflict.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
@@ -320,6 +321,11 @@ function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProb
         hint: 'remove it; text may hold tabs and line breaks, but no other control characters',
         at: lineColumnsOf(text)(control.index),
       };
+    }
+    const conflict = conflictMarkers(text);
+    if (conflict) {
+      const { message, hint } = mergeConflictDiagnostic(rel, conflict);
+      return { code: 'merge-conflict', message: `${quoted(rel)} holds ${message.replace(/ are still in the file$/, '')}`, hint, at: { line: conflict.lines[0], col: 1 } };
     }
   }
   return undefined;

@@ -2,6 +2,7 @@
  * YAML → plain values plus the line and column of every key and value, so that every later check
  * (schema, interpolation, references at plan time) can point at the exact place in the file.
  */
+import { conflictMarkers, mergeConflictDiagnostic } from './merge-conflict.js';
 import type { Document, Node } from 'yaml';
 import { yaml } from '../util/lazy-yaml.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
@@ -226,6 +227,9 @@ const ODD_COLLECTIONS: ReadonlySet<string> = new Set(['tag:yaml.org,2002:omap', 
 
 /** The full parser: values and every position at once, and the YAML diagnostics. */
 export function parseWithPositions(text: string, file: string): ParsedFile {
+  // Told as what it is, not as the key errors the parser finds in the marker lines.
+  const conflict = conflictMarkers(text);
+  if (conflict) return { file, documents: [], diagnostics: [mergeConflictDiagnostic(file, conflict)] };
   const lineCounter = new (yaml().LineCounter)();
   const diagnostics: Diagnostic[] = [];
   let docs: Document.Parsed[];

@@ -97,9 +97,11 @@ describe('plan hints from the sync records', () => {
     key: name,
     name,
     fields: { name, body },
+    partial: false,
     refs: [],
     renamedFrom: [],
     source: { file: 'custom-terms/c.yaml', line: 1, col: 1 },
+    fieldSources: {},
   });
   // A custom term no file declares is listed, not read: live, it holds only its name.
   const liveTerm = (id: string, name: string): LiveResource => ({ kind: 'custom-term', id, key: name, name, fields: { name }, refs: [] });
