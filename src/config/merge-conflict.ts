@@ -1,0 +1,60 @@
+/**
+ * Git's conflict markers left in a file by mistake: `<<<<<<< ours`, `=======`, `>>>>>>> theirs`,
+ * each at a line's start, in that order. A term's body published with them goes live at once and
+ * cannot be taken back; a YAML file with them fails to parse with a message about keys.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import { quoteValue } from './quote.js';
+
+export interface ConflictMarkers {
+  /** 1-based lines of the opening, middle and closing markers. */
+  lines: [number, number, number];
+  /** The opening and closing markers as written (with the branch names git adds). */
+  opening: string;
+  closing: string;
+}
+
+const MARKER = /^(?:<{7}(?![<])|={7}(?![=])|>{7}(?![>]))[^\n]*$/gm;
+
+/** The first conflict in `text`, if git's three markers are there in order. */
+export function conflictMarkers(text: string): ConflictMarkers | undefined {
+  // Most files: one search, no line walk.
+  if (!text.includes('<<<<<<<')) return undefined;
+  let line = 1;
+  let counted = 0;
+  const lineAt = (index: number): number => {
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
+    counted = index;
+    return line;
+  };
+  let opened: { line: number; text: string } | undefined;
+  let middle: number | undefined;
+  MARKER.lastIndex = 0;
+  for (let m = MARKER.exec(text); m !== null; m = MARKER.exec(text)) {
+    const written = m[0].replace(/\r$/, '');
+    const at = lineAt(m.index);
+    if (written.startsWith('<')) {
+      opened = { line: at, text: written };
+      middle = undefined;
+    } else if (written.startsWith('=') && opened && written.trim() === '=======') {
+      middle = at;
+    } else if (written.startsWith('>') && opened && middle !== undefined) {
+      return { lines: [opened.line, middle, at], opening: opened.text, closing: written };
+    }
+  }
+  return undefined;
+}
+
+/** The error for a file holding `markers`, at the opening marker. */
+export function mergeConflictDiagnostic(file: string, markers: ConflictMarkers): Diagnostic {
+  const [open, middle, close] = markers.lines;
+  return {
+    severity: 'error',
+    code: 'merge-conflict',
+    file,
+    line: open,
+    col: 1,
+    message: `an unresolved merge conflict: git's markers ${quoteValue(markers.opening)} (line ${open}), "=======" (line ${middle}) and ${quoteValue(markers.closing)} (line ${close}) are still in the file`,
+    hint: 'keep the side you mean (or both, merged by hand), delete the three marker lines, then run docket validate',
+  };
+}
