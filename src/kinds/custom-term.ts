@@ -115,7 +115,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         // A version whose conversion failed is not live in any useful sense: plan to publish it again.
         const outside = locked?.version !== undefined && typeof version === 'number' && version > locked.version;
         if (t.attributes.conversion_status === 'failed' && outside) {
-          return { ...base, fields: { name, docx: `version ${version}, published outside docket, whose conversion failed (docket uploaded version ${locked.version}, ${locked.sha256})` }, extra: { ...extra, conversionFailed: true } };
+          return { ...base, fields: { name, docx: `version ${version}, whose conversion failed, ${sinceRecord(locked)}` }, extra: { ...extra, conversionFailed: true } };
         }
         if (t.attributes.conversion_status === 'failed') {
           // Docket's own publish (the version it recorded uploading) is owed by the files, not edited live.
@@ -124,7 +124,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         }
         // A later version than the one docket uploaded was published by someone else: the file docket has is not live.
         if (outside) {
-          return { ...base, fields: { name, docx: `version ${version}, published outside docket (docket uploaded version ${locked.version}, ${locked.sha256})` }, extra };
+          return { ...base, fields: { name, docx: `version ${version}, ${sinceRecord(locked)}` }, extra };
         }
         if (locked) return { ...base, fields: { name, docx: locked.sha256 }, extra };
         // Recorded only for another organization (an exported repository applied here): adopting
@@ -288,4 +288,12 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
     }
   }
   return out;
+}
+
+/**
+ * A version published after the one the lock records: in the app, or by an apply from another
+ * branch or checkout whose lock this one does not have (its own publishes are all recorded).
+ */
+function sinceRecord(locked: { version?: number; sha256: string }): string {
+  return `published since the upload docket.lock.json records (version ${locked.version}, ${locked.sha256}): in the app, or by an apply whose docket.lock.json this one is not`;
 }

@@ -68,5 +68,5 @@ it('a Word version published in the app whose conversion failed is said to be th
   await waitUntil(() => Object.values(agreementsOf(t).custom_terms).some((x) => x.name === 'Data Terms' && x.conversion_status === 'failed'), 'the failed conversion');
   const plan = await run('plan', '-C', dir);
   expect(plan.stdout).toContain('· changed live');
-  expect(plan.stdout).toContain('docx: "version 2, published outside docket, whose conversion failed (docket uploaded version 1, ');
+  expect(plan.stdout).toContain('docx: "version 2, whose conversion failed, published since the upload docket.lock.json records (version 1, ');
 });
