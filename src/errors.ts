@@ -136,7 +136,7 @@ export class StalePlanError extends DocketError {
         (approved
           ? 'run `docket apply` again to see the plan as things are now'
           : // The plan's own earlier apply reads the same as an edit in the app: both changed what it touches.
-            'a saved plan applies once: after it was applied (whole or in part), or the app or the files changed, run `docket plan --out PLAN.json` again and review the new plan'),
+            'run `docket plan --out PLAN.json` again and review the new plan: a saved plan applies only to what it was made from (once it was applied, whole or in part, or the app or the files changed, it is stale)'),
     );
     this.stale = stale;
   }

@@ -377,6 +377,8 @@ describe('saved plans', () => {
     const apply = await cli('apply', '-C', dir, planFile);
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('playbook "Inbound NDA" changed live since the plan');
+    // Never applied: the hint leads with what to do, not with "applies once".
+    expect(apply.stderr).toContain('hint: run `docket plan --out PLAN.json` again and review the new plan: a saved plan applies only to what it was made from');
     expect(livePlaybook('Inbound NDA')!.description).toBe('edited by hand');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
