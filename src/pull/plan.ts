@@ -156,6 +156,8 @@ class PullPlanner {
   private removedByPlan: Set<string> | undefined;
   private readonly kinds: Map<KindName, AnyKind>;
   private readonly edits = new Map<string, FileEdit>();
+  /** The copies of documents' values this pull made, edited in place from then on (see setAt). */
+  private readonly owned = new WeakSet<object>();
   private readonly dataFiles = new Map<string, string>();
   /** Which objects' changes each data file holds: not written when one of them cannot be pulled. */
   private readonly dataFileOwners = new Map<string, Pulling[]>();
@@ -563,7 +565,7 @@ class PullPlanner {
       // Live text is written literally: a `${` typed in the app is no placeholder.
       const current = valueAt(doc, pointer);
       const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);
-      doc = setAt(doc, pointer, this.styledText(file, index, pointer, current, value), order);
+      doc = setAt(doc, pointer, this.styledText(file, index, pointer, current, value), order, this.owned);
       if ('exact' in where && where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
       if ('noneByHand' in where) (o.noneByHand ??= new Set()).add(field);
       (o.pointers ??= new Map()).set(field, [pointer]);
@@ -595,10 +597,10 @@ class PullPlanner {
       for (const other of this.listingFormer(d, former)) doc = this.withoutFormer(doc, d, other, former);
     }
     if (next.length === had.length && next.every((n, i) => n === had[i])) return doc;
-    if (next.length === 0) return setAt(doc, `${base}/renamed_from`, undefined);
+    if (next.length === 0) return setAt(doc, `${base}/renamed_from`, undefined, [], this.owned);
     const keys = Object.keys(written);
     const order = [...keys.slice(0, keys.indexOf('name') + 1), 'renamed_from', ...keys.slice(keys.indexOf('name') + 1)];
-    return setAt(doc, `${base}/renamed_from`, next, order);
+    return setAt(doc, `${base}/renamed_from`, next, order, this.owned);
   }
 
   /** Whether another object of the files is named `former` (in `d`'s scope). */
@@ -628,7 +630,7 @@ class PullPlanner {
     const written = valueAt(root, base);
     if (!isPlainObject(written)) return doc;
     const left = formerNames(written).filter((n) => !sameName(n, former));
-    const edited = setAt(root, `${base}/renamed_from`, left.length === 0 ? undefined : left);
+    const edited = setAt(root, `${base}/renamed_from`, left.length === 0 ? undefined : left, [], this.owned);
     if (same) return edited;
     this.editOf(file).documents.set(index, edited);
     return doc;
@@ -649,7 +651,7 @@ class PullPlanner {
       const doc = this.current(file, index);
       const written = valueAt(doc, pointer);
       if (typeof written === 'string' && this.input.expand(written) === written) {
-        this.editOf(file).documents.set(index, setAt(doc, pointer, literalPlaceholders(l.name)));
+        this.editOf(file).documents.set(index, setAt(doc, pointer, literalPlaceholders(l.name), [], this.owned));
         // Its record says so too: the next edit of the reference in the files is the files' alone.
         const key = refKey(d.kind, d.key);
         const record = this.sync.get(key) ?? syncedRecordOf(this.input.sync, this.input.plan.ids[key], key);
@@ -677,7 +679,7 @@ class PullPlanner {
     const parents = c.parent ? new Set([c.parent.key, normName(this.liveById.get(l.parentId ?? '')?.name)]) : undefined;
     for (const [file, mentions] of this.testsNaming(c.kind, from, parents)) {
       for (const { index, pointer } of mentions) {
-        this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, literalPlaceholders(l.name)));
+        this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, literalPlaceholders(l.name), [], this.owned));
         this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: now names ${c.kind} "${l.name}", renamed in the app from "${from}"`);
       }
     }
@@ -877,7 +879,7 @@ class PullPlanner {
         if (e.inserted) this.writing.push({ file, index, pointer: `${field}/${at}`, entry: e.inserted, placed: true });
       });
       this.listMoves.push({ file, index, field, moves });
-      this.editOf(file).documents.set(index, setAt(doc, field, entries.map((e) => e.value)));
+      this.editOf(file).documents.set(index, setAt(doc, field, entries.map((e) => e.value), [], this.owned));
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * Plain YAML values addressed by JSON pointer: what `docket pull` wants a document to hold is the
- * document as it is, with live values set, removed or inserted at pointers. Pure, on copies.
+ * document as it is, with live values set, removed or inserted at pointers. Pure, on copies (or
+ * on the copies a caller owns: see setAt).
  */
 import { isPlainObject } from '../util/plain.js';
 import { splitPointer } from '../config/yaml-positions.js';
@@ -17,27 +18,44 @@ export function valueAt(root: unknown, pointer: string): unknown {
   return node;
 }
 
-/** Sets (or with `undefined`, removes) the value at a pointer, creating mappings on the way; a new key goes where `order` puts it. */
-export function setAt(root: unknown, pointer: string, value: unknown, order: readonly string[] = []): unknown {
+/**
+ * Sets (or with `undefined`, removes) the value at a pointer, creating mappings on the way; a new key
+ * goes where `order` puts it. The containers on the way are copies, except those in `owned` (copies
+ * an earlier call made, which it records there): edited in place, so setting every rule of a
+ * 20,000-rule list copies the list once, not once per rule.
+ */
+export function setAt(root: unknown, pointer: string, value: unknown, order: readonly string[] = [], owned?: WeakSet<object>): unknown {
   const segments = splitPointer(pointer);
   if (segments.length === 0) return value;
   const [head, ...rest] = segments as [string, ...string[]];
   const restPointer = rest.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  const own = <T extends object>(copy: T): T => {
+    owned?.add(copy);
+    return copy;
+  };
   if (Array.isArray(root)) {
-    const out = [...root];
+    const out = owned?.has(root) ? root : own([...root]);
     const i = Number(head);
     if (rest.length === 0 && value === undefined) out.splice(i, 1);
-    else out[i] = setAt(root[i], restPointer, value, order);
+    else out[i] = setAt(root[i], restPointer, value, order, owned);
     return out;
   }
   const obj = isPlainObject(root) ? root : {};
   if (rest.length === 0 && value === undefined) {
+    if (owned?.has(obj)) {
+      delete obj[head];
+      return obj;
+    }
     const { [head]: _gone, ...kept } = obj;
-    return kept;
+    return own(kept);
   }
-  const next = setAt(obj[head], restPointer, value, order);
-  if (Object.hasOwn(obj, head)) return { ...obj, [head]: next };
-  return withKeyInOrder(obj, head, next, rest.length === 0 ? order : []);
+  const next = setAt(obj[head], restPointer, value, order, owned);
+  if (!Object.hasOwn(obj, head)) return own(withKeyInOrder(obj, head, next, rest.length === 0 ? order : []));
+  if (owned?.has(obj)) {
+    obj[head] = next;
+    return obj;
+  }
+  return own({ ...obj, [head]: next });
 }
 
 /** Inserts an item into the list at a pointer (creating it), before index `before` or at the end. */

@@ -458,3 +458,44 @@ describe('byte-order marks of later documents, parked while a file is edited', (
     expect(parkedBoms(quoted)).toBe(quoted);
   });
 });
+
+describe('lists edited throughout (a bulk edit in the app)', () => {
+  const rules = (n: number, text: (i: number) => string, name = (i: number) => `Rule ${i}`) =>
+    `kind: Playbook\nname: Big\nrules:\n${Array.from({ length: n }, (_, i) => `  # rule ${i}\n  - name: ${name(i)}\n    description: ${text(i)}\n`).join('')}`;
+
+  it('changes every item in its place, comments kept, when every item of a long list changed (items lined up by name, not by equal values)', () => {
+    const before = rules(500, (i) => `rule ${i}`);
+    const { text } = edit(before, (v) => {
+      const doc = v as { rules: { name: string; description: string }[] };
+      return { ...doc, rules: doc.rules.map((r) => ({ ...r, description: `${r.description} edited` })) };
+    });
+    expect(text).toBe(rules(500, (i) => `rule ${i} edited`));
+  });
+
+  it('renames every item of a long list in place, past what the line-up compares one by one', () => {
+    // 2,300 renames: more than the line-up's budget of differences, and than its pairs compared for likeness.
+    const before = rules(2300, (i) => `rule ${i}`);
+    const { text } = edit(before, (v) => {
+      const doc = v as { rules: { name: string; description: string }[] };
+      return { ...doc, rules: doc.rules.map((r) => ({ ...r, name: r.name.replace('Rule', 'Clause') })) };
+    });
+    // Each keeps its comment above it: renamed, not removed and added.
+    expect(text).toBe(rules(2300, (i) => `rule ${i}`, (i) => `Clause ${i}`));
+  });
+});
+
+describe('setAt', () => {
+  it('copies what it changes, leaving the value it was given as it was; copies it made are edited in place', () => {
+    const original = { rules: [{ name: 'A' }, { name: 'B' }], name: 'P' };
+    const owned = new WeakSet<object>();
+    const once = setAt(original, '/rules/0/name', 'A2', [], owned) as typeof original;
+    expect(original).toEqual({ rules: [{ name: 'A' }, { name: 'B' }], name: 'P' });
+    const twice = setAt(once, '/rules/1/name', 'B2', [], owned) as typeof original;
+    expect(twice).toBe(once);
+    expect(twice.rules).toBe(once.rules);
+    expect(twice).toEqual({ rules: [{ name: 'A2' }, { name: 'B2' }], name: 'P' });
+    expect(setAt(twice, '/name', undefined, [], owned)).toEqual({ rules: [{ name: 'A2' }, { name: 'B2' }] });
+    // Without a record of its copies, every call copies.
+    expect(setAt(once, '/name', 'Q')).not.toBe(once);
+  });
+});
