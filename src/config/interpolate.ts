@@ -6,6 +6,17 @@ import { isKeyVariable, keysOf, KEYS_STAY_OUT } from './api-keys.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, splitPointer } from './yaml-positions.js';
 
+/** Per set of variables, what each undefined name was told: a typo is often repeated in hundreds of rules. */
+const varSuggestions = new WeakMap<object, Map<string, string>>();
+
+function varSuggestion(name: string, vars: Record<string, string>): string {
+  let told = varSuggestions.get(vars);
+  if (!told) varSuggestions.set(vars, (told = new Map()));
+  let said = told.get(name);
+  if (said === undefined) told.set(name, (said = didYouMean(name, Object.keys(vars), (n) => `var.${n}`)));
+  return said;
+}
+
 export interface InterpolationContext {
   /** Variables after the environment's overrides; undefined when docket.yaml could not be read, so `var.` names cannot be checked. */
   vars: Record<string, string> | undefined;
@@ -135,7 +146,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         problems.push({
           code: 'undefined-variable',
           variable: name,
-          message: `undefined variable \`var.${name}\`${didYouMean(name, Object.keys(ctx.vars), (n) => `var.${n}`)}`,
+          message: `undefined variable \`var.${name}\`${varSuggestion(name, ctx.vars)}`,
           hint: 'define it under `vars:` in docket.yaml (or under the environment selected with --env)',
         });
         keep(raw);

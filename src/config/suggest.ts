@@ -2,32 +2,52 @@
 
 /**
  * Edit distance (insertions, deletions, substitutions, and swapping two neighbours: `nmae` is one
- * typo from `name`, not two), three rows of memory.
+ * typo from `name`, not two), three rows of memory. With `max`, any distance past it is given as
+ * `max + 1`, found as soon as a row is past it: a suggestion among thousands of names asks only
+ * whether one is within a typo or two.
  */
-export function levenshtein(a: string, b: string): number {
+export function levenshtein(a: string, b: string, max = Infinity): number {
   if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > max) return max + 1;
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let cur = new Array<number>(b.length + 1).fill(0);
+  // Three rows, kept between calls: thousands of suggestions allocate nothing.
+  if (rows[0].length <= b.length) rows = [new Int32Array(b.length * 2 + 2), new Int32Array(b.length * 2 + 2), new Int32Array(b.length * 2 + 2)];
+  let [before, prev, cur] = rows;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  let prevMin = 0;
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
+    let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
       cur[j] = d;
+      if (d < rowMin) rowMin = d;
     }
+    // A swap reaches back two rows: past `max` in this row and the one before, no cell comes back.
+    if (rowMin > max && (i === 1 || prevMin > max)) return max + 1;
+    prevMin = rowMin;
     [before, prev, cur] = [prev, cur, before];
   }
   return prev[b.length]!;
 }
 
+let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /** Case, `-` and `_` are not worth a typo: `Default-Reviewer` is `default_reviewer`. */
 function normalise(s: string): string {
-  return s.toLowerCase().replace(/[-_\s]/g, '');
+  let known = normalised.get(s);
+  if (known === undefined) {
+    if (normalised.size >= 50_000) normalised.clear();
+    normalised.set(s, (known = s.toLowerCase().replace(/[-_\s]/g, '')));
+  }
+  return known;
 }
+
+/** The same thousands of names are asked about once per misspelt one. */
+const normalised = new Map<string, string>();
 
 /**
  * The candidate closest to `input`, or undefined when none is close enough to be a plausible typo
@@ -39,10 +59,11 @@ export function suggest(input: string, candidates: Iterable<string>): string | u
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     if (candidate === input) continue;
-    const distance = normalise(candidate) === wanted ? 0 : levenshtein(wanted, normalise(candidate));
     // One edit is a typo of a word, not of a name of one or two letters (`X` is not `_`, nor any other letter).
     const longest = Math.max(wanted.length, candidate.length);
     const limit = Math.max(longest >= 3 ? 1 : 0, Math.floor(longest / 3));
+    const theirs = normalise(candidate);
+    const distance = theirs === wanted ? 0 : levenshtein(wanted, theirs, Math.min(limit, bestDistance - 1));
     if (distance <= limit && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -8,6 +8,16 @@ describe('suggest', () => {
     expect(levenshtein('same', 'same')).toBe(0);
   });
 
+  it('with a bound, gives the distance up to it and bound + 1 past it, a swap counting as one edit', () => {
+    const words = ['kitten', 'sitting', 'nmae', 'name', 'ab', 'ba', 'abcdef', 'badcfe', 'x', '', 'legal_lead', 'legal_leda', 'v1234', 'w9876'];
+    for (const a of words) {
+      for (const b of words) {
+        const exact = levenshtein(a, b);
+        for (const max of [0, 1, 2, 3]) expect([a, b, max, levenshtein(a, b, max)]).toEqual([a, b, max, Math.min(exact, max + 1)]);
+      }
+    }
+  });
+
   it('suggests a close candidate and ignores case, - and _', () => {
     expect(suggest('descripton', ['name', 'description', 'rules'])).toBe('description');
     expect(suggest('playbook', ['Member', 'Playbook'])).toBe('Playbook');
