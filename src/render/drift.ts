@@ -103,8 +103,14 @@ export interface DriftTextOptions {
 
 /** What a report limited by `--kind` or `--target` says of what it left out. */
 export function scopeLine(scope: readonly string[] | undefined, show: (s: string) => string): string | undefined {
-  return scope && scope.length > 0 ? `Compared only ${scope.map(show).join(', ')}: other differences are not shown.` : undefined;
+  if (!scope || scope.length === 0) return undefined;
+  // As a partial plan names its targets: hundreds of --target flags are not one line of a CI log.
+  const shown = scope.slice(0, LISTED_SCOPE).map(show).join(', ');
+  const rest = scope.length - LISTED_SCOPE;
+  return `Compared only ${shown}${rest > 0 ? ` and ${rest} more` : ''}: other differences are not shown.`;
 }
+
+const LISTED_SCOPE = 5;
 
 export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftTextOptions): string {
   const paint = painter(opts.color);

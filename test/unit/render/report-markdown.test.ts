@@ -122,6 +122,11 @@ describe('drift and pull markdown at scale', () => {
     expect(renderDriftMarkdown(plan([]), none, undefined, scope)).toContain('_Compared only `--kind custom-term`, `--target playbook/NDA`: other differences are not shown._');
     expect(renderPullMarkdown(plan([]), nothing, { dryRun: true, scope })).toContain('_Compared only `--kind custom-term`');
     expect(renderDriftText(plan([]), none, { color: false })).not.toContain('Compared only');
+    // Hundreds of targets are named as a partial plan names them: the first five, then a count.
+    const many = Array.from({ length: 500 }, (_, i) => `--target rule/Big/Rule ${i}`);
+    const short = 'Compared only --target rule/Big/Rule 0, --target rule/Big/Rule 1, --target rule/Big/Rule 2, --target rule/Big/Rule 3, --target rule/Big/Rule 4 and 495 more: other differences are not shown.';
+    expect(renderDriftText(plan([]), none, { color: false, scope: many })).toContain(`${short}\n`);
+    expect(renderPullText(plan([]), nothing, { color: false, dryRun: true, scope: many })).toContain(`${short}\n`);
   });
 
   it('does not send the user to pull for fields changed on both sides, which pull leaves for a person to settle', () => {
