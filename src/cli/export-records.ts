@@ -6,6 +6,7 @@
  */
 import { hasChanges } from '../engine/plan.js';
 import { syncAfterApply } from '../engine/sync.js';
+import { collectGarbage } from '../util/collect.js';
 import { KINDS } from '../kinds/index.js';
 import type { Io } from './io.js';
 import type { CommonOptions } from './options.js';
@@ -33,6 +34,8 @@ export async function recordExported(io: Io, dir: string, opts: RecordOptions): 
       return { skipped: `a plan of the written directory shows ${plan.changes.length} change(s) (the live state moved while export read it)` };
     }
     let recorded = 0;
+    // The pages read are garbage now: collected before the records are made, as apply does (see collectGarbage).
+    collectGarbage(s.workspace.desired.length);
     await s.settle(s.lock, false, (held) => {
       const updates = syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() });
       recorded = updates.size;

@@ -52,9 +52,7 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
 /**
  * Writes every file into a staging directory next to `out`, then renames it into place, so the
  * output appears whole or not at all; `wx` makes any overwrite an error. `emulatorState` is copied
- * along as `.docket/emulator.json` when given.
- */
-/**
+ * along as `.docket/emulator.json` when given. Each file's `content` is emptied once written.
  * `onExit` registers a synchronous cleanup for a signal that ends the process while the files are
  * written (the caller knows the signals), and returns its release.
  */
@@ -85,6 +83,8 @@ export async function writeExport(
       const file = path.join(staging, ...f.path.split('/'));
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, f.content, { encoding: 'utf8', flag: 'wx' });
+      // Let go once written: the check after loads and plans a configuration as large.
+      f.content = '';
     }
     if (emulatorState) {
       // So `docket plan -C OUT --emulator` sees the organization that was exported.

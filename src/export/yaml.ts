@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Document, parse, Scalar, visit } from 'yaml';
 import { canonicalJson } from '../engine/canonical.js';
 import { escapeInvisible, holdsInvisible } from '../util/invisible.js';
+import { plainYamlDocuments } from '../config/yaml-read.js';
 
 /** One file of the export, relative to the output directory (`/` separators). */
 export interface ExportFile {
@@ -54,7 +55,9 @@ export function toYaml(value: unknown, quote?: (text: string) => boolean, indent
   const text = indent === 2 ? written : written.replace(/^([^\n]*: )([|>])2([+-]?)$/gm, `$1$2${indent}$3`);
   // Every file docket writes whole is read back before it is written: a value the library writes
   // so that it reads otherwise (spaces a block scalar drops) stops the command instead of changing data.
-  const read: unknown = parse(text, { logLevel: 'silent' });
+  // As the loader reads it: the fast readers where they read exactly as the full parser does.
+  const plain = plainYamlDocuments(text);
+  const read: unknown = plain?.length === 1 ? plain[0] : parse(text, { logLevel: 'silent' });
   if (canonicalJson(read ?? null) !== canonicalJson(JSON.parse(JSON.stringify(value ?? null)) as unknown)) {
     throw new Error(`docket wrote YAML that reads back otherwise than the value it was given: ${JSON.stringify(text.slice(0, 200))}`);
   }

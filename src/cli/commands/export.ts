@@ -10,7 +10,8 @@ import type { ServiceName } from '../../api/types.js';
 import { schemaHome } from '../../config/schema-names.js';
 import type { ProjectConfig } from '../../config/types.js';
 import { fetchLive } from '../../engine/live.js';
-import { loadWorkspace, type Workspace } from '../../engine/workspace.js';
+import type { Workspace } from '../../engine/workspace.js';
+import { collectGarbage } from '../../util/collect.js';
 import { servicesNeeded } from '../../engine/project.js';
 import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
 import { isFeatureOff } from '../../api/problem.js';
@@ -117,13 +118,16 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         await s.connection.saveEmulator();
         // The services take names and values docket does not (a name too long, two that read alike):
         // what validate would refuse in the written directory is said, not a plan with no changes.
-        let refused: Awaited<ReturnType<typeof refusedIn>> = [];
-        let records: Awaited<ReturnType<typeof recordOrSay>> | undefined;
+        let checked: Awaited<ReturnType<typeof checkAndRecord>> | undefined;
+        // What was read is written now: not held while the written files are loaded and planned.
+        byKind = undefined;
         // Ctrl-C while writing or checking: the staging directory goes, and nothing appears.
         await writeExport(out, opts.out!, result.files, emulatorState, (cleanup) => interruptsOf(io).onExit(cleanup), async (staging) => {
-          refused = await refusedIn(staging, io.env);
-          records = refused.length > 0 ? { skipped: 'docket validate refuses values in the written files' } : await recordOrSay(io, staging, { emulator, deadline: () => deadline, ...pick(opts) });
+          // The live objects and the files' text are garbage now: collected before the written files load.
+          collectGarbage(result.parts.reduce((n, p) => n + p.count + p.children.reduce((m, c) => m + c.count, 0), 0));
+          checked = await checkAndRecord(io, staging, { emulator, deadline: () => deadline, ...pick(opts) });
         });
+        const { refused, records } = checked!;
 
         const paint = painter(useColor(io, opts));
         // As plan says it (path style, escapes), of the services read.
@@ -203,13 +207,18 @@ function checkKeys(io: Io, kinds: readonly AnyKind[], needs: Set<ServiceName>): 
   }
 }
 
-/** The files are written whatever happens here: a failed read is said in the summary, not a failed export. */
-async function recordOrSay(io: Io, out: string, opts: RecordOptions): Promise<ExportRecords> {
+/**
+ * The written directory checked as validate checks it, and (when validate refuses nothing) recorded
+ * as in sync through a plan of it: one load of the files for both. The files are written whatever
+ * happens here: what validate refuses, or a failed read, is said in the summary, not a failed export.
+ */
+async function checkAndRecord(io: Io, out: string, opts: RecordOptions): Promise<{ refused: Diagnostic[]; records: ExportRecords }> {
   try {
-    return await recordExported(io, out, opts);
+    return { refused: [], records: await recordExported(io, out, opts) };
   } catch (error) {
+    if (error instanceof ConfigError) return { refused: error.diagnostics.filter((d) => d.severity === 'error'), records: { skipped: 'docket validate refuses values in the written files' } };
     if (error instanceof InterruptedError || !(error instanceof DocketError)) throw error;
-    return { skipped: error.message };
+    return { refused: [], records: { skipped: error.message } };
   }
 }
 
@@ -225,16 +234,3 @@ function readBySource(out: string, root: string): boolean {
   return !rootRelative(realRoot, real).split('/').some(skipDirectory);
 }
 
-/**
- * The errors validate finds in the written directory (none: `docket plan` there shows no changes).
- * The files are written whatever it finds: a check that cannot run is one note, not a failed export.
- */
-async function refusedIn(dir: string, env: Readonly<Record<string, string | undefined>>): Promise<Diagnostic[]> {
-  try {
-    await loadWorkspace({ dir, processEnv: env });
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.diagnostics.filter((d) => d.severity === 'error');
-    return [{ severity: 'error', code: 'check-failed', message: `the written files could not be checked (${error instanceof Error ? error.message : String(error)}); run docket validate on them` }];
-  }
-}
