@@ -9,8 +9,7 @@
 export function levenshtein(a: string, b: string, max = Infinity): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
+  if (a.length === 0 || b.length === 0) return Math.min(a.length + b.length, max + 1);
   // Three rows, kept between calls: thousands of suggestions allocate nothing.
   if (rows[0].length <= b.length) rows = [new Int32Array(b.length * 2 + 2), new Int32Array(b.length * 2 + 2), new Int32Array(b.length * 2 + 2)];
   let [before, prev, cur] = rows;
@@ -31,7 +30,7 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
     prevMin = rowMin;
     [before, prev, cur] = [prev, cur, before];
   }
-  return prev[b.length]!;
+  return Math.min(prev[b.length]!, max + 1);
 }
 
 let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
