@@ -8,6 +8,8 @@ import { FieldErrors } from './fields.js';
 import { isObject, onlyKeys, optionalType, requireString } from './seed-checks.js';
 import { readVariants, type EmulatorVariants } from './variants.js';
 import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, emulatorOrganizationKey } from './identity.js';
+import { EMAIL } from './definition.js';
+import { UUID } from '../util/uuid.js';
 
 export { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from './identity.js';
 
@@ -110,12 +112,57 @@ export function parseSeed(value: unknown): EmulatorSeed {
   // Said with the misspelt key beside it (`"organisations"`), not alone.
   if (!Array.isArray(orgs)) throw new Error(`seed: \`organizations\` must be an array${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`);
   orgs.forEach((org: unknown, i) => checkOrganization(org, `organizations[${i}]`, problems));
+  if (problems.length === 0) checkIdentities(orgs as SeedOrganization[], problems);
   const errors = new FieldErrors();
   const variants = readVariants((value as Record<string, unknown>).variants, errors);
   problems.push(...errors.list.map((e) => `${e.field} ${e.message}`));
   if (problems.length > 0) throw new Error(`invalid seed: ${problems.join('; ')}`);
   const seed = value as unknown as EmulatorSeed;
   return (value as Record<string, unknown>).variants === undefined ? seed : { ...seed, variants };
+}
+
+/**
+ * What the shapes alone cannot tell: docket takes an organization id only as a UUID, an id names one
+ * object (a second of the same id would replace the first, without a word), and a reviewer is a
+ * user of the organization.
+ */
+function checkIdentities(orgs: readonly SeedOrganization[], problems: string[]): void {
+  const organizations = new Set<string>();
+  // A user id names one person (one e-mail) across organizations.
+  const userEmails = new Map<string, string>();
+  orgs.forEach((org, i) => {
+    const at = `organizations[${i}]`;
+    if (!UUID.test(org.id)) problems.push(`${at}.id must be a UUID, as docket takes organization ids (got ${JSON.stringify(org.id)})`);
+    if (organizations.has(org.id.toLowerCase())) problems.push(`${at}.id ${org.id} is another organization's too`);
+    organizations.add(org.id.toLowerCase());
+    const emails = new Set<string>();
+    org.users.forEach((u, j) => {
+      const uat = `${at}.users[${j}]`;
+      if (!EMAIL.test(u.email)) problems.push(`${uat}.email must be an e-mail address (got ${JSON.stringify(u.email)})`);
+      emails.add(u.email.toLowerCase());
+      if (u.id === undefined) return;
+      const known = userEmails.get(u.id);
+      if (known !== undefined && known !== u.email.toLowerCase()) problems.push(`${uat}.id ${u.id} is ${known}'s too`);
+      userEmails.set(u.id, u.email.toLowerCase());
+    });
+    const member = (email: string | null | undefined, where: string): void => {
+      if (typeof email === 'string' && !emails.has(email.toLowerCase())) problems.push(`${where} ${email} is not one of ${at}.users`);
+    };
+    member(org.default_reviewer_email, `${at}.default_reviewer_email`);
+    const playbooks = new Set<string>();
+    const rules = new Set<string>();
+    (org.playbooks ?? []).forEach((p, j) => {
+      const pat = `${at}.playbooks[${j}]`;
+      if (p.id !== undefined && playbooks.has(p.id)) problems.push(`${pat}.id ${p.id} is another playbook's too`);
+      if (p.id !== undefined) playbooks.add(p.id);
+      (p.rules ?? []).forEach((r, k) => {
+        const rat = `${pat}.rules[${k}]`;
+        if (r.id !== undefined && rules.has(r.id)) problems.push(`${rat}.id ${r.id} is another rule's too`);
+        if (r.id !== undefined) rules.add(r.id);
+        member(r.reviewer_email, `${rat}.reviewer_email`);
+      });
+    });
+  });
 }
 
 function checkOrganization(org: unknown, at: string, problems: string[]): void {

@@ -192,8 +192,12 @@ describe('emulator start-up problems are user errors', () => {
     // A seed whose reviews contradict themselves: found as its state is made, said as the seed's.
     await writeFile(join(dir, 'seed.json'), JSON.stringify({ organizations: [{ id: '00000000-0000-4000-8000-0000000000a1', name: 'X', api_keys: ['docket-emulator-key'], users: [{ email: 'a@x.example' }], reviews: [{ redline_evaluations: [], flag_violations: [] }] }] }));
     const contradicting = await runCli(['emulator', '--port', '0', '--seed', join(dir, 'seed.json')]);
-    expect([contradicting.code, contradicting.stderr]).toEqual([1, expect.stringContaining('Error: cannot start the emulator: seed: review of no file has results of both review types')]);
-    for (const run of [remote, folder, pipe, loop, seed, seedFolder, contradicting]) expect(run.stderr).not.toMatch(/Internal error|    at /);
+    expect([contradicting.code, contradicting.stderr]).toEqual([1, expect.stringContaining(`Error: ${join(dir, 'seed.json')} is not a valid seed: seed: review of no file has results of both review types`)]);
+    // A reviewer who is no user of the organization: said before the start, as the reset route says it.
+    await writeFile(join(dir, 'reviewer.json'), JSON.stringify({ organizations: [{ id: '00000000-0000-4000-8000-0000000000a1', name: 'X', api_keys: ['k'], users: [], default_reviewer_email: 'nobody@x.example' }] }));
+    const reviewer = await runCli(['emulator', '--port', '0', '--seed', join(dir, 'reviewer.json')]);
+    expect([reviewer.code, reviewer.stderr]).toEqual([1, `Error: ${join(dir, 'reviewer.json')} is not a valid seed: invalid seed: organizations[0].default_reviewer_email nobody@x.example is not one of organizations[0].users\n  hint: see "The emulator" in the README for the seed format\n`]);
+    for (const run of [remote, folder, pipe, loop, seed, seedFolder, contradicting, reviewer]) expect(run.stderr).not.toMatch(/Internal error|    at /);
   });
 
   it('a file where .docket goes is named as what is in the way, not as a permission problem', async () => {

@@ -6,6 +6,7 @@ import { variantsJson } from '../../emulator/variants.js';
 import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
 import { parseSeed } from '../../emulator/seed.js';
+import { stateFromSeed } from '../../emulator/store.js';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
 import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
@@ -167,7 +168,10 @@ async function readSeed(file: string): Promise<EmulatorSeed> {
     throw new UsageError(`cannot read the seed file ${showPath(file)}: ${unreadableReason(error)}`, hint);
   }
   try {
-    return parseSeed(JSON.parse(text));
+    const seed = parseSeed(JSON.parse(text));
+    // What only building the state finds (a template's fields that contradict each other) is said here too, not as a crash at start.
+    stateFromSeed(seed, new Date(0).toISOString());
+    return seed;
   } catch (error) {
     throw new UsageError(`${file} is not a valid seed: ${error instanceof Error ? error.message : String(error)}`, 'see "The emulator" in the README for the seed format');
   }

@@ -69,7 +69,36 @@ describe('seeds', () => {
     const seed = defaultSeed();
     const [org] = seed.organizations;
     if (org) org.default_reviewer_email = 'ghost@x.example';
-    expect(() => stateFromSeed(parseSeed(seed), new Date().toISOString())).toThrow(/ghost@x.example/);
+    expect(() => parseSeed(seed)).toThrow('organizations[0].default_reviewer_email ghost@x.example is not one of organizations[0].users');
+    expect(() => stateFromSeed(seed, new Date().toISOString())).toThrow(/ghost@x.example/);
+  });
+
+  it('parseSeed refuses what would be lost or refused later: ids given twice, an organization id docket does not take, a user that is no e-mail', () => {
+    const org = (id: string, more: Record<string, unknown> = {}) => ({ id, name: 'A', api_keys: ['k'], users: [{ email: 'a@x.example' }], ...more });
+    const problems = (seed: unknown): string => {
+      try {
+        parseSeed(seed);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    const ORG = '00000000-0000-4000-8000-000000000001';
+    expect(problems({ organizations: [org('acme')] })).toContain('organizations[0].id must be a UUID, as docket takes organization ids (got "acme")');
+    expect(problems({ organizations: [org(ORG), org(ORG.toUpperCase())] })).toContain(`organizations[1].id ${ORG.toUpperCase()} is another organization's too`);
+    expect(problems({ organizations: [org(ORG, { users: [{ email: 'not-an-email' }] })] })).toContain('organizations[0].users[0].email must be an e-mail address (got "not-an-email")');
+    expect(problems({ organizations: [org(ORG, { users: [{ id: 'u1', email: 'a@x.example' }, { id: 'u1', email: 'b@x.example' }] })] })).toContain("organizations[0].users[1].id u1 is a@x.example's too");
+    const playbooks = [
+      { id: 'p', name: 'P', rules: [{ id: 'r', name: 'R', reviewer_email: 'ghost@x.example' }] },
+      { id: 'p', name: 'Q', rules: [{ id: 'r', name: 'S' }] },
+    ];
+    expect(problems({ organizations: [org(ORG, { playbooks })] }).split('; ')).toEqual([
+      'invalid seed: organizations[0].playbooks[0].rules[0].reviewer_email ghost@x.example is not one of organizations[0].users',
+      "organizations[0].playbooks[1].id p is another playbook's too",
+      "organizations[0].playbooks[1].rules[0].id r is another rule's too",
+    ]);
+    // The same person in two organizations, by one id: one user.
+    expect(problems({ organizations: [org(ORG, { users: [{ id: 'u1', email: 'a@x.example' }] }), org(ORG.replace(/1$/, '2'), { users: [{ id: 'u1', email: 'A@x.example' }] })] })).toBe('');
   });
 });
 
