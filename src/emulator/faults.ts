@@ -9,7 +9,7 @@
  * - `late` holds it `delay_ms` (default 35000, past docket's 30 s per attempt), then performs it and
  *   answers, whether or not the client still listens (a gateway that passes a request on late).
  */
-import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
+import { FieldErrors, isPresent, LONGEST_TIMER_MS, readNumber, readText, type JsonBody } from './fields.js';
 import { suggest } from '../config/suggest.js';
 import { reportUnknownKeys } from './unknown-keys.js';
 
@@ -133,7 +133,7 @@ export function parseFaultSpec(body: JsonBody, routes: ReadonlyMap<string, reado
   const count = readNumber(body, 'count', errors, 1);
   if (count !== undefined && !Number.isInteger(count)) errors.add('count', 'must be an integer');
   const retryAfter = readNumber(body, 'retry_after', errors, 0);
-  const delayMs = readNumber(body, 'delay_ms', errors, 0);
+  const delayMs = readNumber(body, 'delay_ms', errors, 0, LONGEST_TIMER_MS);
   const status = body.status;
   const statusOk = FAULT_STATUSES.some((s) => s === status) || TRANSPORT_FAULTS.some((s) => s === status);
   if (!isPresent(body, 'status') || !statusOk) errors.add('status', `must be one of ${FAULT_STATUSES.join(', ')}, ${TRANSPORT_FAULTS.map((t) => `"${t}"`).join(', ')}`);

@@ -1,6 +1,7 @@
 /** `docket emulator` as a process: prints how to reach it, serves docket, keeps state, stops on SIGTERM. */
 import { spawn } from 'node:child_process';
 import { cp, readFile } from 'node:fs/promises';
+import { existsSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
@@ -56,7 +57,13 @@ it('serves a configuration with its own organization id, persists state to --sta
     // -v: one line per request, method, path, status, time and request id, never a key.
     expect(log()).toMatch(/^POST \/review\/v1\/organizations\/6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\/playbooks → 201 in \d+ ms \[request [0-9a-f-]{36}\]$/m);
     expect(log()).not.toContain(served.DOCKET_API_KEY);
+    // A second emulator on the same state would drop the first one's writes (each writes it whole): refused.
+    const second = await runCli(['emulator', '--port', '0', '--state', state]);
+    expect([second.code, second.stdout]).toEqual([1, '']);
+    expect(second.stderr).toMatch(new RegExp(`^Error: cannot start the emulator: another emulator uses ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(pid \\d+ on .*\\), and each writes the whole state, so one would drop the other's changes\n  hint: stop that emulator first, or name another --state file; if no emulator runs, delete .*emulator\\.json\\.lock\n$`));
   });
+  // Stopped, it gives the state file back.
+  expect(existsSync(`${state}.lock`)).toBe(false);
   const saved = JSON.parse(await readFile(state, 'utf8')) as { organizations: Record<string, { playbooks: Record<string, { name: string }> }> };
   const names = Object.values(saved.organizations['6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f']!.playbooks).map((p) => p.name);
   expect(names).toEqual(['Inbound NDA']);
@@ -97,4 +104,23 @@ it("never prints a seed's own API key in its banner (a seed may be made from a r
     expect(banner).toContain("  # DOCKET_API_KEY: the first of the seed's api_keys\n");
     expect(banner).toContain('DOCKET_ORGANIZATION_ID=11111111-1111-4111-8111-111111111111');
   });
+});
+
+it('refuses a state file in a folder it cannot write before it answers anything, and fails when its banner cannot be written', async () => {
+  // (/sys is read-only: EACCES even for root.)
+  const unwritable = await runCli(['emulator', '--port', '0', '--state', '/sys/docket-emulator-state.json']);
+  expect([unwritable.code, unwritable.stderr]).toEqual([1, 'Error: cannot start the emulator: the state file /sys/docket-emulator-state.json cannot be written in its folder (EACCES)\n  hint: make the folder writable, or name a --state file in a folder you can write\n']);
+  // stdout on a full disk: it says so and stops (exit 1), rather than serving on with the error said.
+  const full = openSync('/dev/full', 'w');
+  try {
+    const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0'], { stdio: ['ignore', full, 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    clearTimeout(kill);
+    expect([code, err]).toEqual([1, 'Error: cannot write the output (ENOSPC)\n']);
+  } finally {
+    closeSync(full);
+  }
 });

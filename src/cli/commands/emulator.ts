@@ -3,8 +3,10 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { decimal, requireValue, withCommon } from '../options.js';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
 import { variantsJson } from '../../emulator/variants.js';
+import { MAX_LATENCY_MS } from '../../emulator/fields.js';
 import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
+import { holdStateFile } from '../state-file-lock.js';
 import { parseSeed } from '../../emulator/seed.js';
 import { stateFromSeed } from '../../emulator/store.js';
 import { UsageError } from '../../errors.js';
@@ -58,7 +60,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .option('--port <PORT>', 'port to listen on', wholeNumber(0, 65535), 4010)
     .option('--state <FILE>', 'keep state in this JSON file (written atomically after every write)')
     .option('--seed <FILE>', 'start from this seed (organizations, users, objects, variants) instead of the built-in one')
-    .option('--latency <MS>', 'added latency per request', number(0, 60_000))
+    .option('--latency <MS>', 'added latency per request', number(0, MAX_LATENCY_MS))
     .option('--fault-rate <P>', 'fraction of requests answered with a fault (429, 500, or a dropped connection)', number(0, 1))
     .option('--rate-limit <RPS>', 'token-bucket rate limit, requests per second', number(0.1, 100_000))
     .addOption(new Option('--review-paths <STYLE>', 'review routes nested under /v1/organizations/{id}, or flat under /v1').choices(['nested', 'flat']))
@@ -79,50 +81,73 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
       // An unset variable in a script (`--state "$STATE"`): not a run without the file, nor one listening everywhere.
       for (const [flag, value, what] of [['--host', opts.host, 'an address'], ['--state', opts.state, 'a file name'], ['--seed', opts.seed, 'a file name']] as const) requireValue(flag, value, what);
       const seed = opts.seed ? await readSeed(opts.seed) : defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS, invited: true });
-      const emulator = await startEmulatorForCli({
-        host: opts.host,
-        port: opts.port,
-        ...(opts.state ? { stateFile: opts.state } : {}),
-        seed,
-        // Any organization_id a configuration names exists here, with the example users.
-        openOrganizations: true,
-        ...(opts.latency !== undefined ? { latencyMs: opts.latency } : {}),
-        ...(opts.faultRate !== undefined ? { faultRate: opts.faultRate } : {}),
-        ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
-        variants: variantsOf(opts),
-        // Headers are never shown, so neither is a key.
-        ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r)}\n`) } : {}),
-      });
-      const seeded = seed.organizations[0];
-      const organizationId = seeded?.id ?? DEFAULT_ORGANIZATION_ID;
-      // A seed's own key may be a copy of a real one (a seed made from production): never printed,
-      // only named in a comment, so the lines still paste after `export`.
-      const keyLine =
-        seeded === undefined || seeded.api_keys[0] === EMULATOR_API_KEY
-          ? `  DOCKET_API_KEY=${EMULATOR_API_KEY}`
-          : seeded.api_keys.length > 0
-            ? "  # DOCKET_API_KEY: the first of the seed's api_keys"
-            : '  # DOCKET_API_KEY: none works: the seed gives its organization no api_keys';
-      const v = emulator.config().variants;
-      // Flat routes act on the key's own organization: another id is refused, not created.
-      const orgNote = v.reviewPaths === 'flat' ? 'optional: flat routes act on the API key\'s organization, this one' : 'any organization id works: it is created on first use';
-      io.stdout(
-        [
-          `docket emulator listening on ${emulator.url}`,
-          `  DOCKET_REVIEW_URL=${emulator.reviewUrl}`,
-          `  DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
-          // A shell comment: the lines can be pasted after `export`.
-          `  DOCKET_ORGANIZATION_ID=${organizationId}   # ${orgNote}`,
-          keyLine,
-          `  shape: ${describeVariants(v)}`,
-          `  control routes: ${emulator.url}/_emulator/stats, /_emulator/reset, /_emulator/config, /_emulator/faults`,
-          'Press Ctrl-C to stop.',
-          '',
-        ].join('\n'),
-      );
-      await waitForStop();
-      await emulator.close();
+      const release = opts.state ? await holdStateFile(opts.state) : undefined;
+      try {
+        await serve(io, opts, seed, waitForStop);
+      } finally {
+        release?.();
+      }
     });
+}
+
+async function serve(io: Io, opts: EmulatorOptions, seed: EmulatorSeed, waitForStop: () => Promise<void>): Promise<void> {
+  const emulator = await startEmulatorForCli({
+    host: opts.host,
+    port: opts.port,
+    ...(opts.state ? { stateFile: opts.state } : {}),
+    seed,
+    // Any organization_id a configuration names exists here, with the example users.
+    openOrganizations: true,
+    ...(opts.latency !== undefined ? { latencyMs: opts.latency } : {}),
+    ...(opts.faultRate !== undefined ? { faultRate: opts.faultRate } : {}),
+    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    variants: variantsOf(opts),
+    // Headers are never shown, so neither is a key.
+    ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r)}\n`) } : {}),
+  });
+  const seeded = seed.organizations[0];
+  const organizationId = seeded?.id ?? DEFAULT_ORGANIZATION_ID;
+  // A seed's own key may be a copy of a real one (a seed made from production): never printed,
+  // only named in a comment, so the lines still paste after `export`.
+  const keyLine =
+    seeded === undefined || seeded.api_keys[0] === EMULATOR_API_KEY
+      ? `  DOCKET_API_KEY=${EMULATOR_API_KEY}`
+      : seeded.api_keys.length > 0
+        ? "  # DOCKET_API_KEY: the first of the seed's api_keys"
+        : '  # DOCKET_API_KEY: none works: the seed gives its organization no api_keys';
+  const v = emulator.config().variants;
+  // Flat routes act on the key's own organization: another id is refused, not created.
+  const orgNote = v.reviewPaths === 'flat' ? 'optional: flat routes act on the API key\'s organization, this one' : 'any organization id works: it is created on first use';
+  io.stdout(
+    [
+      `docket emulator listening on ${emulator.url}`,
+      `  DOCKET_REVIEW_URL=${emulator.reviewUrl}`,
+      `  DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
+      // A shell comment: the lines can be pasted after `export`.
+      `  DOCKET_ORGANIZATION_ID=${organizationId}   # ${orgNote}`,
+      keyLine,
+      `  shape: ${describeVariants(v)}`,
+      `  control routes: ${emulator.url}/_emulator/stats, /_emulator/reset, /_emulator/config, /_emulator/faults`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  // A banner nobody can read (stdout on a full disk) fails the command, as any unwritable output does.
+  await Promise.race([waitForStop(), outputFails(io)]);
+  await emulator.close();
+}
+
+/** Resolves once stdout could not be written (the failure is said where it happens: io.ts). */
+function outputFails(io: Io): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (io.outputFailure?.() === undefined) return;
+      clearInterval(timer);
+      resolve();
+    }, 200);
+    // The server keeps the process alive; this only looks.
+    timer.unref();
+  });
 }
 
 /** `GET /review/v1/… → 200 in 3 ms [request …]`, like docket's own -v lines. */

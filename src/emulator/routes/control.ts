@@ -3,7 +3,7 @@
  * reset / load a seed, the state snapshot, runtime settings and queued faults.
  */
 import type { DocxConversion } from '../agreements-state.js';
-import { FieldErrors, isPresent, readNumber } from '../fields.js';
+import { FieldErrors, isPresent, LONGEST_TIMER_MS, MAX_LATENCY_MS, readNumber } from '../fields.js';
 import { parseFaultSpec, type FaultQueue } from '../faults.js';
 import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
@@ -104,13 +104,13 @@ function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   const errors = new FieldErrors();
   reportUnknownKeys(body, CONFIG_KEYS, 'a setting', (key, message) => errors.add(key, message));
   const patch: Partial<EmulatorConfig> = {};
-  const latency = readNumber(body, 'latency_ms', errors, 0);
+  const latency = readNumber(body, 'latency_ms', errors, 0, MAX_LATENCY_MS);
   const faultRate = readNumber(body, 'fault_rate', errors, 0, 1);
   // null turns the rate limit off, like 0.
   const rateLimit = body.rate_limit === null ? 0 : readNumber(body, 'rate_limit', errors, 0);
   const retryAfter = readNumber(body, 'retry_after_seconds', errors, 0);
-  const conversionDelay = readNumber(body, 'conversion_delay_ms', errors, 0);
-  const reviewDelay = readNumber(body, 'review_delay_ms', errors, 0);
+  const conversionDelay = readNumber(body, 'conversion_delay_ms', errors, 0, LONGEST_TIMER_MS);
+  const reviewDelay = readNumber(body, 'review_delay_ms', errors, 0, LONGEST_TIMER_MS);
   const docx = body.docx_conversion;
   if (isPresent(body, 'docx_conversion') && docx !== 'ready' && docx !== 'failed') errors.add('docx_conversion', 'must be "ready" or "failed"');
   const variants = readVariants(body.variants, errors);

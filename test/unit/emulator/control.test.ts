@@ -109,6 +109,12 @@ describe('faults', () => {
     const nonsense = await h.control('PUT', '/_emulator/config', { speed: 1 });
     expect(JSON.stringify(nonsense.body)).toContain('is not a setting (latency_ms, fault_rate, rate_limit,');
     expect((await h.control('PUT', '/_emulator/config', { latency_ms: 0, review_delay_ms: 0 })).status).toBe(200);
+    // Past what --latency takes, or what a timer holds (it would fire at once): refused, not taken and ignored.
+    const slow = await h.control('PUT', '/_emulator/config', { latency_ms: 1e12, review_delay_ms: 2 ** 31 });
+    expect([slow.status, fields(slow).sort()]).toEqual([422, ['latency_ms', 'review_delay_ms']]);
+    expect(JSON.stringify(slow.body)).toContain('must be a number between 0 and 60000');
+    const late = await h.control('POST', '/_emulator/faults', { method: 'GET', status: 'late', delay_ms: 1e12 });
+    expect([late.status, fields(late)]).toEqual([422, ['delay_ms']]);
     expect((await h.control('POST', '/_emulator/faults', { method: 'get', status: 500 })).status).toBe(201);
     // A route written as the docs write it (`{id}`) would match nothing: said, with the form that matches.
     const braces = await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/agreements/v1/custom_terms/{id}/versions', status: 422 });
