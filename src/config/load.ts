@@ -3,7 +3,8 @@
  * resources from data files, substitutes variables and validates each resource against its kind's
  * schema. Every problem is collected as a diagnostic; nothing stops at the first one.
  */
-import { lstat, stat } from 'node:fs/promises';
+import { access, lstat, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -193,17 +194,27 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
 /** The one diagnostic for a directory that is not a docket configuration, or undefined. */
 async function checkRoot(root: string, shown: string): Promise<Diagnostic | undefined> {
-  const info = await stat(root).catch(() => undefined);
-  if (!info?.isDirectory()) {
-    // A control character in what was typed is shown escaped: left out, the message names another path.
-    const said = showPath(shown);
-    return {
-      severity: 'error',
-      code: 'missing-project-file',
-      message: info ? `${said} is a file; -C takes the configuration directory` : `configuration directory ${said} does not exist`,
-      hint: info ? `use -C ${showPath(path.dirname(shown) || '.')}` : `create one with \`docket init ${said}\`, or point -C at an existing one`,
-    };
+  const failed = (message: string, hint: string): Diagnostic => ({ severity: 'error', code: 'missing-project-file', message, hint });
+  // A control character in what was typed is shown escaped: left out, the message names another path.
+  const said = showPath(shown);
+  let reason: string | undefined;
+  const info = await stat(root).catch((error: NodeJS.ErrnoException) => void (reason = error.code));
+  if (!info) {
+    if (reason === 'EACCES' || reason === 'EPERM') return failed(`configuration directory ${said} cannot be reached (permission denied on a folder of its path)`, 'check the permissions of its folders for the user that runs docket');
+    // A link to nothing: `docket init` there would refuse it too.
+    if (reason === 'ENOENT' && (await lstat(root).then((l) => l.isSymbolicLink(), () => false))) return failed(`configuration directory ${said} is a symbolic link to something that does not exist`, 'point the link at the configuration directory, or -C at the directory itself');
+    return failed(`configuration directory ${said} does not exist`, `create one with \`docket init ${said}\`, or point -C at an existing one`);
   }
+  if (!info.isDirectory()) {
+    if (!info.isFile()) return failed(`${said} is not a folder (a named pipe or a device); -C takes the configuration directory`, 'point -C at the directory that holds docket.yaml');
+    return failed(`${said} is a file; -C takes the configuration directory`, `use -C ${showPath(path.dirname(shown) || '.')}`);
+  }
+  // Not listable: every file below it is read, and its docket.yaml could not be told from none.
+  const refused = await access(root, constants.R_OK | constants.X_OK).then(
+    () => undefined,
+    (error: NodeJS.ErrnoException) => error.code,
+  );
+  if (refused === 'EACCES' || refused === 'EPERM') return failed(`configuration directory ${said} cannot be read (permission denied)`, 'make it readable (and searchable) by the user that runs docket: it reads every file below it');
   if (await projectFileIn(root)) return undefined;
   const unreadable = await unreadableProjectFile(root);
   if (unreadable) return unreadable;

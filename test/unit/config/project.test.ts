@@ -169,6 +169,15 @@ describe('docket.yaml', () => {
     expect(escaped.diagnostics[0]!.message).toBe(`configuration directory ${JSON.stringify(typed)} does not exist`);
   });
 
+  it('says -C naming a link to nothing or a named pipe is that, not that no configuration is there (init would refuse each)', async () => {
+    const dir = await tree({});
+    symlinkSync(path.join(dir, 'none'), path.join(dir, 'dangling'));
+    execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+    const said = async (name: string) => (await loadConfig({ dir: path.join(dir, name), kinds: KINDS, processEnv: {} })).diagnostics.map((d) => [d.code, d.message, d.hint]);
+    expect(await said('dangling')).toEqual([['missing-project-file', `configuration directory ${path.join(dir, 'dangling')} is a symbolic link to something that does not exist`, 'point the link at the configuration directory, or -C at the directory itself']]);
+    expect(await said('pipe')).toEqual([['missing-project-file', `${path.join(dir, 'pipe')} is not a folder (a named pipe or a device); -C takes the configuration directory`, 'point -C at the directory that holds docket.yaml']]);
+  });
+
   it('says a docket.yaml that is a folder is one, rather than that there is none', async () => {
     const dir = await tree({ 'docket.yaml/x.txt': 'x' });
     const r = await loadConfig({ dir, kinds: KINDS, processEnv: {} });
