@@ -4,8 +4,8 @@
  * of src/export.
  */
 import { showPath } from '../config/quote.js';
-import { rmSync } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { constants, rmSync } from 'node:fs';
+import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
 import { removeLeftByDeadProcesses } from '../util/process-alive.js';
@@ -38,6 +38,7 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
       // Through a link to nothing the export's folder cannot be made: said now, not after the reads.
       const nearest = await nearestExisting(path.dirname(out));
       if (nearest?.dangling) throw new UsageError(`--out ${showPath(label)} cannot be used: ${showPath(nearest.path)} is a symbolic link to nothing`, 'fix or remove the link, or name a path without it');
+      await refuseUnwritable(label, nearest?.path);
       return 'missing';
     }
     const why = code === 'ENOTDIR' ? 'a folder on its path is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link on its path loops' : (code ?? 'unknown error');
@@ -46,7 +47,21 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   if (entries.length > 0) {
     throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
   }
+  await refuseUnwritable(label, path.dirname(out));
   return 'empty';
+}
+
+/**
+ * The export is written beside `--out` (a staging folder, renamed into place): a folder there it
+ * may not write is said before the services are read, not after.
+ */
+async function refuseUnwritable(label: string, folder: string | undefined): Promise<void> {
+  if (folder === undefined) return;
+  const writable = await access(folder, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!writable) throw new UsageError(`--out ${showPath(label)} cannot be written: ${showPath(folder)} is not writable`, 'choose a path in a folder you may write');
 }
 
 /**
