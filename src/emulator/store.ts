@@ -407,6 +407,11 @@ export function parseState(value: unknown, source: string): EmulatorState {
     'organizations' in value &&
     typeof value.organizations === 'object';
   if (!ok) {
+    // Its own format named, but parts missing: an emulator's state, damaged, which is scratch data to delete.
+    if (typeof value === 'object' && value !== null && 'format' in value && value.format === STATE_FORMAT) {
+      const missing = ['users', 'organizations'].filter((key) => typeof (value as Record<string, unknown>)[key] !== 'object' || (value as Record<string, unknown>)[key] === null);
+      throw new StateFileError(source, `${source} is a damaged docket emulator state file (no ${missing.map((k) => `\`${k}\``).join(' or ')} object)`);
+    }
     // Another JSON file (docket.lock.json, a plan): not scratch data to delete.
     const other = new StateFileError(source, `${source} is not a docket emulator state file (expected format "${STATE_FORMAT}")`);
     other.notState = true;

@@ -6,6 +6,7 @@ import { startEmulator } from '../../../src/emulator/server.js';
 import { EmulatorStore, STATE_FORMAT } from '../../../src/emulator/store.js';
 import { defaultSeed } from '../../../src/emulator/seed.js';
 import { closeAll, list, one, ORG, ORG_PATH, start } from './harness.js';
+import type { StateFileError } from '../../../src/emulator/persist.js';
 
 let dir: string;
 
@@ -113,5 +114,21 @@ describe('state file', () => {
     const stateFile = join(dir, 'state.json');
     await writeFile(stateFile, '{"hello": 1}');
     await expect(startEmulator({ stateFile })).rejects.toThrow(/not a docket emulator state file/);
+  });
+
+  it('says a state file of its own format with parts missing is a damaged one (scratch data), not another file', async () => {
+    const stateFile = join(dir, 'state.json');
+    await startEmulator({ stateFile }).then(async (e) => {
+      await e.reset();
+      await e.close();
+    });
+    const state = JSON.parse(await readFile(stateFile, 'utf8')) as Record<string, unknown>;
+    delete state.users;
+    await writeFile(stateFile, JSON.stringify(state));
+    const refused = await startEmulator({ stateFile }).then(
+      () => undefined,
+      (error: StateFileError) => error,
+    );
+    expect([refused?.message, refused?.notState]).toEqual([`${stateFile} is a damaged docket emulator state file (no \`users\` object)`, false]);
   });
 });
