@@ -150,7 +150,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     const args = helpAsFlag(hoisted);
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
-      program.addCommand(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) }));
+      // A command added whole does not take the program's settings: its usage errors say where help is too.
+      program.addCommand(
+        command
+          .exitOverride()
+          .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) })
+          .showHelpAfterError(`(run docket ${name} --help for usage)`),
+      );
     }
     checkFlagValues(program);
     await program.parseAsync(args);

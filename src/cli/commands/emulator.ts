@@ -1,7 +1,7 @@
 /** `docket emulator`: the local emulator of both services, in the foreground. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { decimal, requireValue, withCommon } from '../options.js';
-import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants } from '../../emulator/server.js';
+import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants, type RunningEmulator } from '../../emulator/server.js';
 import { variantsJson } from '../../emulator/variants.js';
 import { MAX_LATENCY_MS } from '../../emulator/fields.js';
 import { stripControl } from '../../render/sanitize.js';
@@ -81,12 +81,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
       // An unset variable in a script (`--state "$STATE"`): not a run without the file, nor one listening everywhere.
       for (const [flag, value, what] of [['--host', opts.host, 'an address'], ['--state', opts.state, 'a file name'], ['--seed', opts.seed, 'a file name']] as const) requireValue(flag, value, what);
       const seed = opts.seed ? await readSeed(opts.seed) : defaultSeed({ organizationId: DEFAULT_ORGANIZATION_ID, users: EMULATOR_EXAMPLE_USERS, invited: true });
-      const release = opts.state ? await holdStateFile(opts.state) : undefined;
-      try {
-        await serve(io, opts, seed, waitForStop);
-      } finally {
-        release?.();
-      }
+      await serve(io, opts, seed, waitForStop);
     });
 }
 
@@ -105,6 +100,24 @@ async function serve(io: Io, opts: EmulatorOptions, seed: EmulatorSeed, waitForS
     // Headers are never shown, so neither is a key.
     ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r)}\n`) } : {}),
   });
+  // Taken once the state file's name and contents are found good (the start refuses the rest), before the banner says where to connect.
+  let release: (() => void) | undefined;
+  try {
+    release = opts.state ? await holdStateFile(opts.state) : undefined;
+  } catch (error) {
+    await emulator.close();
+    throw error;
+  }
+  try {
+    await announceAndWait(io, emulator, seed, waitForStop);
+  } finally {
+    // Its last writes made, the state file is another emulator's to take.
+    await emulator.close();
+    release?.();
+  }
+}
+
+async function announceAndWait(io: Io, emulator: RunningEmulator, seed: EmulatorSeed, waitForStop: () => Promise<void>): Promise<void> {
   const seeded = seed.organizations[0];
   const organizationId = seeded?.id ?? DEFAULT_ORGANIZATION_ID;
   // A seed's own key may be a copy of a real one (a seed made from production): never printed,
@@ -134,7 +147,6 @@ async function serve(io: Io, opts: EmulatorOptions, seed: EmulatorSeed, waitForS
   );
   // A banner nobody can read (stdout on a full disk) fails the command, as any unwritable output does.
   await Promise.race([waitForStop(), outputFails(io)]);
-  await emulator.close();
 }
 
 /** Resolves once stdout could not be written (the failure is said where it happens: io.ts). */
