@@ -111,6 +111,8 @@ export async function writeExport(
     // The check and records of what was written (a plan of it) are made here too, so a signal or
     // a failure during them leaves no directory: it appears with its docket.lock.json, or not at all.
     await beforeInPlace?.(staging);
+    // The records' write leaves the folder of its temporary file: empty, it is no part of the export.
+    await rmdir(workPath(staging)).catch(() => undefined);
     if ((await checkOut(out, label)) === 'empty') await rmdir(out);
     await rename(staging, out);
   } catch (error) {

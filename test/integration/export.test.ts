@@ -139,6 +139,8 @@ describe('docket export', () => {
     expect(result.stdout).not.toContain('docket validate refuses');
 
     const files = await tree(out);
+    // Nothing but the files: no empty .docket/ the records' write left.
+    expect(await readdir(out)).not.toContain('.docket');
     expect(Object.keys(files).sort()).toEqual([
       'attachments/security-exhibit.yaml.pending',
       'custom-templates/consulting-agreement.cover.yaml',
