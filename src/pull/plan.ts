@@ -858,20 +858,17 @@ class PullPlanner {
         if (id) idAt.set(Number(d.pointer.slice(field.length + 1)), id);
       }
       const removed = new Set(work.removals.map((o) => Number(o.d?.pointer?.slice(field.length + 1))));
-      const entries: { value: unknown; id: string | undefined; from?: number; inserted?: Pulling }[] = items.map((value, i) => ({ value, id: idAt.get(i), from: i })).filter((_, i) => !removed.has(i));
+      const kept: ListEntry[] = items.map((value, i) => ({ value, id: idAt.get(i), from: i })).filter((_, i) => !removed.has(i));
       for (const o of work.removals) this.writing.push({ file, index, pointer: o.d?.pointer ?? field, entry: o });
-      const ordered = work.inserts.filter((o) => o.l).sort((a, b) => siblings.indexOf(a.l!) - siblings.indexOf(b.l!));
+      const liveOrder = new Map(siblings.map((l, i) => [l, i]));
+      // (One live lists under no parent known here goes at the end.)
+      const ordered = work.inserts.filter((o) => o.l).sort((a, b) => (liveOrder.get(a.l!) ?? Infinity) - (liveOrder.get(b.l!) ?? Infinity));
       // Inside `[…]` text is a quoted string, which would show a final line break as `\n`.
       const inFlow = ordered.length > 0 && addsToFlowList(this.documentsOf(file), index, field);
-      for (const o of ordered) {
-        const at = siblings.indexOf(o.l!);
-        const before = siblings.slice(0, at).reverse().map((s) => entries.findIndex((e) => e.id === s.id)).find((i) => i >= 0);
-        const after = siblings.slice(at + 1).map((s) => entries.findIndex((e) => e.id === s.id)).find((i) => i >= 0);
-        const position = before !== undefined ? before + 1 : after !== undefined ? after : entries.length;
+      const entries = placeInserts(kept, siblings, ordered, (o) => {
         const exported = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
-        const value = literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
-        entries.splice(position, 0, { value, id: o.l!.id, inserted: o });
-      }
+        return literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
+      });
       // Where each item ends up, once every insert is made (a later one may go before an earlier one).
       const moves = new Map<number, number>();
       entries.forEach((e, at) => {
@@ -1432,4 +1429,64 @@ function piecewise(pieces: readonly string[], live: string): boolean {
     at = i + middle.length;
   }
   return true;
+}
+
+/** An item of a list pull rewrites: one the file has (`from`, its index there) or one inserted from live. */
+interface ListEntry {
+  value: unknown;
+  id: string | undefined;
+  from?: number;
+  inserted?: Pulling;
+}
+
+/**
+ * The list with the objects made live inserted where live has them (`inserts` in live order): each
+ * after the nearest item before it live that the list holds (an insert just made counts), else
+ * before the nearest one after it the file holds, else at the end. A linked list and indexes by
+ * id: thousands of rules made in the app go into a list of thousands in linear time.
+ */
+function placeInserts(kept: ListEntry[], siblings: readonly LiveResource[], inserts: readonly Pulling[], valueOf: (o: Pulling) => unknown): ListEntry[] {
+  interface Node {
+    entry: ListEntry;
+    prev: Node | undefined;
+    next: Node | undefined;
+  }
+  const head: Node = { entry: { value: undefined, id: undefined }, prev: undefined, next: undefined };
+  let tail = head;
+  const nodeOf = new Map<string, Node>();
+  for (const entry of kept) {
+    const node: Node = { entry, prev: tail, next: undefined };
+    tail.next = node;
+    tail = node;
+    if (entry.id !== undefined && !nodeOf.has(entry.id)) nodeOf.set(entry.id, node);
+  }
+  const linkAfter = (at: Node, entry: ListEntry): Node => {
+    const node: Node = { entry, prev: at, next: at.next };
+    if (at.next) at.next.prev = node;
+    else tail = node;
+    at.next = node;
+    return node;
+  };
+  // For each live position, the nearest later sibling the file holds (inserts are not yet there when one looks ahead).
+  const nextKept: (Node | undefined)[] = new Array(siblings.length + 1);
+  for (let i = siblings.length - 1; i >= 0; i--) nextKept[i] = nodeOf.get(siblings[i + 1]?.id ?? '') ?? nextKept[i + 1];
+  const insertAt = new Map(inserts.map((o) => [o.l!, o]));
+  let lastHeld: Node | undefined;
+  siblings.forEach((s, i) => {
+    const o = insertAt.get(s);
+    if (!o) {
+      lastHeld = nodeOf.get(s.id) ?? lastHeld;
+      return;
+    }
+    const entry: ListEntry = { value: valueOf(o), id: s.id, inserted: o };
+    const before = nextKept[i];
+    const node = lastHeld ? linkAfter(lastHeld, entry) : before ? linkAfter(before.prev!, entry) : linkAfter(tail, entry);
+    nodeOf.set(s.id, node);
+    lastHeld = node;
+  });
+  const out: ListEntry[] = [];
+  for (let n = head.next; n; n = n.next) out.push(n.entry);
+  const listed = new Set(siblings);
+  for (const o of inserts) if (!listed.has(o.l!)) out.push({ value: valueOf(o), id: o.l!.id, inserted: o });
+  return out;
 }
