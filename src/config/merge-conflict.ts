@@ -45,16 +45,21 @@ export function conflictMarkers(text: string): ConflictMarkers | undefined {
   return undefined;
 }
 
+/** The markers as a message names them: `"<<<<<<< HEAD" (line 2), "=======" (line 4) and ">>>>>>> br" (line 6)`. */
+export function markersNamed(markers: ConflictMarkers): string {
+  const [open, middle, close] = markers.lines;
+  return `${quoteValue(markers.opening)} (line ${open}), "=======" (line ${middle}) and ${quoteValue(markers.closing)} (line ${close})`;
+}
+
 /** The error for a file holding `markers`, at the opening marker. */
 export function mergeConflictDiagnostic(file: string, markers: ConflictMarkers): Diagnostic {
-  const [open, middle, close] = markers.lines;
   return {
     severity: 'error',
     code: 'merge-conflict',
     file,
-    line: open,
+    line: markers.lines[0],
     col: 1,
-    message: `an unresolved merge conflict: git's markers ${quoteValue(markers.opening)} (line ${open}), "=======" (line ${middle}) and ${quoteValue(markers.closing)} (line ${close}) are still in the file`,
+    message: `an unresolved merge conflict: git's markers ${markersNamed(markers)} are still in the file`,
     hint: 'keep the side you mean (or both, merged by hand), delete the three marker lines, then run docket validate',
   };
 }

@@ -4,7 +4,8 @@
  * files as pull would write them. Pure: the files were read by the loader.
  */
 import { resourceTextChecker } from '../config/load.js';
-import { textDataFile, type DataFiles } from '../config/data-files.js';
+import { namedFiles, textDataFile, type DataFiles } from '../config/data-files.js';
+import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import type { ProjectConfig } from '../config/types.js';
 import { Diagnostics } from '../diagnostics.js';
 import { declaredBy } from '../engine/desired.js';
@@ -42,6 +43,13 @@ export async function pullFileChecker(options: {
       const kind = byYaml.get(doc.kind);
       if (!kind) return [];
       const diagnostics = new Diagnostics();
+      // A text the app holds with git's conflict markers in it (pasted so) would be written, then refused by validate.
+      for (const named of namedFiles(doc.file, doc.body, kind.dataFiles ?? {})) {
+        if (named.problem !== undefined || kind.dataFiles?.[named.field] !== 'text') continue;
+        const text = dataTexts.get(named.path);
+        const markers = text === undefined ? undefined : conflictMarkers(text);
+        if (markers) diagnostics.error('merge-conflict', `its text holds git's conflict markers ${markersNamed(markers)}, an unresolved merge conflict in ${named.path}`, { file: named.path, line: markers.lines[0], col: 1 });
+      }
       const declared = await declaredBy(doc, kind, kinds, diagnostics, { project, files: overlaid(dataTexts) });
       if (options.onlyNamed?.size) {
         for (const p of namingOnlyNamed(declared, options.onlyNamed)) diagnostics.error('member-needs-id', p.message, { ...p.at, hint: p.hint });

@@ -571,6 +571,22 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
+  it("writes no term body holding git's conflict markers (pasted into the app so), which validate would refuse in the file: an edited term's or a new one's", async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/t.yaml': 'kind: CustomTerm\nname: Pasted\nbody_file: pasted.md\n', 'custom-terms/pasted.md': 'Plain text\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    const conflicted = '1. Services.\n<<<<<<< HEAD\nA\n=======\nB\n>>>>>>> br\n2. Fees.\n';
+    await app.publishTerm('Pasted', conflicted);
+    await app.createTerm('Pasted New', conflicted);
+    const pulled = await cli('pull', '-C', dir, '-o', 'json');
+    expect(pulled.code).toBe(0);
+    const reasons = Object.fromEntries(JSON.parse(pulled.stdout).not_pulled.map((e: { name: string; reason: string }) => [e.name, e.reason]));
+    expect(reasons['Pasted']).toBe('its text holds git\'s conflict markers "<<<<<<< HEAD" (line 2), "=======" (line 4) and ">>>>>>> br" (line 6), an unresolved merge conflict in custom-terms/pasted.md, which docket refuses in the files; change it in the app, then pull again');
+    expect(reasons['Pasted New']).toMatch(/^its text holds git's conflict markers .*, an unresolved merge conflict in custom-terms\/pasted-new\.md/);
+    expect(await read(dir, 'custom-terms/pasted.md')).toBe('Plain text\n');
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+  });
+
   it('leaves a custom template naming a term whose name another term took in the app (two terms swapped names): written, it would carry the other text', async () => {
     const terms = 'kind: CustomTerm\nname: Swap Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Swap Beta\nbody: Beta body\n';
     const template = `kind: CustomTemplate\nname: Swap Template\ncustom_term: Swap Alpha\ndefinition_file: consulting.cover.yaml\n`;
