@@ -145,6 +145,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     file: projectFile,
     documents: projectParsed.documents,
     text: texts[files.indexOf(projectFile)],
+    unreadable: projectParsed.diagnostics.some((d) => d.severity === 'error'),
     processEnv,
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.emulator ? { emulator: true } : {}),

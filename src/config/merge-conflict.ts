@@ -9,12 +9,14 @@ import { quoteValue } from './quote.js';
 export interface ConflictMarkers {
   /** 1-based lines of the opening, middle and closing markers. */
   lines: [number, number, number];
+  /** The line of the base section's marker (`||||||| base`, git's diff3 and zdiff3 styles), when there is one. */
+  base?: number;
   /** The opening and closing markers as written (with the branch names git adds). */
   opening: string;
   closing: string;
 }
 
-const MARKER = /^(?:<{7}(?![<])|={7}(?![=])|>{7}(?![>]))[^\n]*$/gm;
+const MARKER = /^(?:<{7}(?![<])|\|{7}(?![|])|={7}(?![=])|>{7}(?![>]))[^\n]*$/gm;
 
 /** The first conflict in `text`, if git's three markers are there in order. */
 export function conflictMarkers(text: string): ConflictMarkers | undefined {
@@ -28,6 +30,7 @@ export function conflictMarkers(text: string): ConflictMarkers | undefined {
     return line;
   };
   let opened: { line: number; text: string } | undefined;
+  let base: number | undefined;
   let middle: number | undefined;
   MARKER.lastIndex = 0;
   for (let m = MARKER.exec(text); m !== null; m = MARKER.exec(text)) {
@@ -35,11 +38,14 @@ export function conflictMarkers(text: string): ConflictMarkers | undefined {
     const at = lineAt(m.index);
     if (written.startsWith('<')) {
       opened = { line: at, text: written };
+      base = undefined;
       middle = undefined;
+    } else if (written.startsWith('|') && opened && middle === undefined) {
+      base = at;
     } else if (written.startsWith('=') && opened && written.trim() === '=======') {
       middle = at;
     } else if (written.startsWith('>') && opened && middle !== undefined) {
-      return { lines: [opened.line, middle, at], opening: opened.text, closing: written };
+      return { lines: [opened.line, middle, at], opening: opened.text, closing: written, ...(base !== undefined ? { base } : {}) };
     }
   }
   return undefined;
@@ -48,7 +54,8 @@ export function conflictMarkers(text: string): ConflictMarkers | undefined {
 /** The markers as a message names them: `"<<<<<<< HEAD" (line 2), "=======" (line 4) and ">>>>>>> br" (line 6)`. */
 export function markersNamed(markers: ConflictMarkers): string {
   const [open, middle, close] = markers.lines;
-  return `${quoteValue(markers.opening)} (line ${open}), "=======" (line ${middle}) and ${quoteValue(markers.closing)} (line ${close})`;
+  const base = markers.base === undefined ? '' : `, "|||||||" (line ${markers.base})`;
+  return `${quoteValue(markers.opening)} (line ${open})${base}, "=======" (line ${middle}) and ${quoteValue(markers.closing)} (line ${close})`;
 }
 
 /** The error for a file holding `markers`, at the opening marker. */
@@ -60,6 +67,9 @@ export function mergeConflictDiagnostic(file: string, markers: ConflictMarkers):
     line: markers.lines[0],
     col: 1,
     message: `an unresolved merge conflict: git's markers ${markersNamed(markers)} are still in the file`,
-    hint: 'keep the side you mean (or both, merged by hand), delete the three marker lines, then run docket validate',
+    hint:
+      markers.base === undefined
+        ? 'keep the side you mean (or both, merged by hand), delete the three marker lines, then run docket validate'
+        : 'keep the side you mean (or both, merged by hand), delete the marker lines and the base section (from "|||||||" to "======="), then run docket validate',
   };
 }

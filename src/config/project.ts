@@ -29,6 +29,8 @@ export interface ProjectInput {
   documents: ParsedDocument[];
   /** The file's text, to point at a second document's `---`. */
   text?: string;
+  /** The file could not be read as YAML at all (git's conflict markers): its settings are unknown, not missing. */
+  unreadable?: boolean;
   /** A run against the in-process emulator: the service URLs are not used, so neither conflicts. */
   emulator?: boolean;
   env?: string;
@@ -86,6 +88,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     error('multiple-documents', `${file} must hold exactly one document`, lines === undefined ? extra.start : separatorBefore(lines, extra.start), 'put resources in their own files');
   }
   const doc = documents[0];
+  if (input.unreadable && !doc) return { diagnostics };
   // Its YAML errors are reported with the file's other diagnostics; a readable document (a key
   // twice) is checked all the same, so the rest of its problems come in the same run.
   if (doc && !doc.ok && !doc.readable) return { diagnostics };

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readDataFiles } from '../../../src/config/data-files.js';
 import { conflictMarkers } from '../../../src/config/merge-conflict.js';
 import { parseYamlFile } from '../../../src/config/yaml-read.js';
+import { load } from './helpers.js';
 import { resourceDoc } from '../engine/builders.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
@@ -12,7 +13,7 @@ const CONFLICT = '<<<<<<< HEAD\n2. Fees. Old.\n=======\n2. Fees. Within 45 days.
 describe('git conflict markers left in a file', () => {
   it('are found only as git writes them: the three markers at line starts, in order (diff3 style too)', () => {
     expect(conflictMarkers(`1. Intro\n${CONFLICT}`)).toEqual({ lines: [2, 4, 6], opening: '<<<<<<< HEAD', closing: '>>>>>>> feature' });
-    expect(conflictMarkers('<<<<<<< ours\r\nA\r\n||||||| base\r\nO\r\n=======\r\nB\r\n>>>>>>> theirs\r\n')?.lines).toEqual([1, 5, 7]);
+    expect(conflictMarkers('<<<<<<< ours\r\nA\r\n||||||| base\r\nO\r\n=======\r\nB\r\n>>>>>>> theirs\r\n')).toEqual({ lines: [1, 5, 7], base: 3, opening: '<<<<<<< ours', closing: '>>>>>>> theirs' });
     // A Markdown heading underlined with `=`, a quoted marker, or an opening with no close is text.
     expect(conflictMarkers('Title\n=======\n\nSee <<<<<<< in the log\n')).toBeUndefined();
     expect(conflictMarkers('<<<<<<< HEAD\nA\n=======\nB\n')).toBeUndefined();
@@ -49,5 +50,19 @@ describe('git conflict markers left in a file', () => {
         message: '"custom-terms/c.md" holds an unresolved merge conflict: git\'s markers "<<<<<<< HEAD" (line 2), "=======" (line 4) and ">>>>>>> feature" (line 6)',
       }),
     ]);
+  });
+
+  it('in a diff3 conflict (a base section) are named with the base marker, and the hint takes the base section out too', () => {
+    const [d] = parseYamlFile('kind: Playbook\n<<<<<<< HEAD\nname: A\n||||||| base\nname: O\n=======\nname: B\n>>>>>>> br\n', 'p.yaml').diagnostics;
+    expect(d?.message).toBe('an unresolved merge conflict: git\'s markers "<<<<<<< HEAD" (line 2), "|||||||" (line 4), "=======" (line 6) and ">>>>>>> br" (line 8) are still in the file');
+    expect(d?.hint).toBe('keep the side you mean (or both, merged by hand), delete the marker lines and the base section (from "|||||||" to "======="), then run docket validate');
+  });
+
+  it('in docket.yaml are its one error: its settings are unknown, not missing (no version, no variables to be undefined)', async () => {
+    const r = await load({
+      'docket.yaml': 'version: 1\n<<<<<<< HEAD\nconcurrency: 8\n=======\nconcurrency: 4\n>>>>>>> br\nvars:\n  lead: alice@acme.example\n',
+      'playbooks/p.yaml': 'kind: Playbook\nname: P\ndescription: ${var.lead}\n',
+    });
+    expect(r.diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`)).toEqual(['docket.yaml:2 merge-conflict']);
   });
 });
