@@ -6,14 +6,25 @@ import { isKeyVariable, keysOf, KEYS_STAY_OUT } from './api-keys.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, splitPointer } from './yaml-positions.js';
 
-/** Per set of variables, what each undefined name was told: a typo is often repeated in hundreds of rules. */
-const varSuggestions = new WeakMap<object, Map<string, string>>();
+/**
+ * Per set of variables, what each undefined name was told (a typo is often repeated in hundreds of
+ * rules), and how many names were compared in all: past SUGGESTION_BUDGET (a thousand misspelt
+ * names among a thousand variables), the rest are said without a "did you mean", in seconds.
+ */
+const varSuggestions = new WeakMap<object, { told: Map<string, string>; compared: number }>();
+
+const SUGGESTION_BUDGET = 1_000_000;
 
 function varSuggestion(name: string, vars: Record<string, string>): string {
-  let told = varSuggestions.get(vars);
-  if (!told) varSuggestions.set(vars, (told = new Map()));
-  let said = told.get(name);
-  if (said === undefined) told.set(name, (said = didYouMean(name, Object.keys(vars), (n) => `var.${n}`)));
+  let state = varSuggestions.get(vars);
+  if (!state) varSuggestions.set(vars, (state = { told: new Map(), compared: 0 }));
+  let said = state.told.get(name);
+  if (said === undefined) {
+    const names = Object.keys(vars);
+    state.compared += names.length;
+    said = state.compared <= SUGGESTION_BUDGET ? didYouMean(name, names, (n) => `var.${n}`) : '';
+    state.told.set(name, said);
+  }
   return said;
 }
 
