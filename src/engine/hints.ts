@@ -158,13 +158,20 @@ function contentDigest(values: Record<string, unknown>, fields: readonly string[
   return digest(fields.map((k) => values[k] ?? null));
 }
 
+/** Whether `warning` is the rename hint of the declared `kind` object `name` (a plan cut to `--target`s drops those of creates it no longer makes). */
+export function isRenameHintOf(warning: string, kind: string, name: string): boolean {
+  return warning.startsWith(`${kind} ${quoteValue(name, Infinity)} (`) && warning.includes(RENAME_HINT_MARK);
+}
+
+const RENAME_HINT_MARK = ') looks like a rename of the live ';
+
 function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string): string {
   const where = `${d.source.file}:${d.source.line}`;
   // Names quoted with what shows as nothing escaped: the difference may be exactly such a character.
   const [was, now] = [quoteValue(l.name, Infinity), quoteValue(d.name, Infinity)];
   const then =
     kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : kind.deletion === 'none' ? `the plan creates ${now} beside it, and a ${kind.name} cannot be deleted over the API` : `the plan creates ${now} beside it`;
-  return `${kind.name} ${now} (${where}) looks like a rename of the live ${kind.name} ${was} (${why}), but ${then}: if it was renamed, add \`renamed_from: [${yamlName(l.name)}]\``;
+  return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}: if it was renamed, add \`renamed_from: [${yamlName(l.name)}]\``;
 }
 
 /** A name as it can be written inside `[...]` in YAML: plain when safe, else double-quoted (YAML reads its `\u` escapes). */

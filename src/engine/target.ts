@@ -10,7 +10,8 @@ import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { removedButEditedStart, summarize } from './plan.js';
-import { refKey, type DesiredResource, type KindName, type Plan } from './types.js';
+import { CREATE_ACTIONS, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
+import { isRenameHintOf } from './hints.js';
 
 export interface TargetSpec {
   kind: KindName;
@@ -134,7 +135,12 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const held = plan.held?.filter((c) => wanted(c.kind, c.key));
   // A warning about a removal this plan no longer makes is not this plan's.
   const dropped = plan.changes.filter((c) => !keep.has(c.id) && (c.action === 'delete' || c.action === 'archive')).map(removedButEditedStart);
-  const warnings = dropped.length === 0 ? plan.warnings : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)));
+  // Nor is a rename hint about a create it no longer makes.
+  const notCreated = plan.changes.filter((c) => !keep.has(c.id) && CREATE_ACTIONS.includes(c.action));
+  const warnings =
+    dropped.length === 0 && notCreated.length === 0
+      ? plan.warnings
+      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c.kind, c.name)));
   const { held: _all, ...rest } = plan;
   return {
     plan: { ...rest, changes, warnings, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },

@@ -70,6 +70,15 @@ describe('limitToTargets', () => {
     expect(result.plan!.warnings).toEqual([warnings[1], 'another warning']);
   });
 
+  it('drops the rename hint of a create the targets leave out, and keeps the kept one\'s', () => {
+    const hint = (kind: string, name: string) => `${kind} "${name}" (x.yaml:1) looks like a rename of the live ${kind} "Old" (a close name), but the plan creates "${name}" beside it: if it was renamed, add \`renamed_from: [Old]\``;
+    const terms = ['Data Terms', 'Fee Terms'].map((name) => change('create', 'custom-term', name));
+    const warnings = [hint('custom-term', 'Data Terms'), hint('custom-term', 'Fee Terms'), 'another warning'];
+    const declared = ['Data Terms', 'Fee Terms'].map((name) => ({ ...desiredPlaybook(name), kind: 'custom-term' as const, fields: { name, body: 'x' } }));
+    const result = limitToTargets({ ...planOf(terms, {}), warnings }, declared, [target('custom-term/Fee Terms')], KINDS);
+    expect(result.plan!.warnings).toEqual([warnings[1], 'another warning']);
+  });
+
   it('takes a name the plan renames away from as the renamed object, and its rules under it', () => {
     const rename = change('rename', 'playbook', 'Supplier MSA', { liveId: 'pb-1', fields: [{ field: 'name', before: 'Vendor MSA', after: 'Supplier MSA' }] });
     const parent = { kind: 'playbook' as const, key: 'Supplier MSA', liveId: 'pb-1' };
