@@ -7,6 +7,7 @@
  * pulled is said, never guessed: a `${var}` value, a Word file or PDF, a field both sides changed,
  * an object whose `drift:` policy is revert or ignore. No I/O: files come in as text.
  */
+import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
@@ -715,6 +716,7 @@ class PullPlanner {
     // Rules as the tests match them (README: Matching rules): a name validate takes is a name renamed here.
     const same = (a: string, b: string): boolean => nameKey(a) === nameKey(b);
     for (const file of this.input.tests ?? []) {
+      if (this.conflictedTest(file)) continue;
       // The names as the file was read: two objects that swapped names would otherwise each undo the other's edit.
       this.docValues(file).forEach((asRead, index) => {
         const names = testNames(asRead);
@@ -727,6 +729,22 @@ class PullPlanner {
     }
     return out;
   }
+
+  /**
+   * A test file holding git's conflict markers names nothing pull can read: not edited (its edit
+   * would not parse), and said once, where the conflict starts.
+   */
+  private conflictedTest(file: string): boolean {
+    let conflicted = this.conflictedTests.get(file);
+    if (conflicted === undefined) {
+      const markers = conflictMarkers(this.input.read(file) ?? '');
+      conflicted = markers !== undefined;
+      this.conflictedTests.set(file, conflicted);
+      if (markers) this.notes.push(`${file}:${markers.lines[0]}: holds git's conflict markers ${markersNamed(markers)}, so no name in it is changed to one renamed in the app; resolve the conflict, then run docket validate, which names what to rename`);
+    }
+    return conflicted;
+  }
+  private readonly conflictedTests = new Map<string, boolean>();
 
   private readonly positions = new Map<string, ReturnType<typeof parseWithPositions>['documents']>();
   /** The line a value is written on in a file as read. */

@@ -51,6 +51,26 @@ cases:
 const COVER_TEST = 'kind: TemplateTest\ntemplate: "Consulting Agreement"\ncases:\n  - name: a start date\n    values: { start_date: 2027-01-15 }\n    expect: accepted\n';
 
 describe('objects renamed in the app', () => {
+  it("leaves a test file holding git's conflict markers as it is, saying so where the conflict starts, not that it now names the new name", async () => {
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const test = 'kind: PlaybookTest\nplaybook: Gamma NDA\ncases:\n<<<<<<< HEAD\n  - name: c\n=======\n  - name: d\n>>>>>>> br\n    contract: { file: nda.txt }\n    expect: accepted\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/gamma.yaml': 'kind: Playbook\nname: Gamma NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n', 'tests/nda.txt': 'An NDA.\n' });
+      await applyOk(run, dir);
+      await writeFiles(dir, { 'tests/gamma.test.yaml': test });
+      await new App(own.env).editPlaybook('Gamma NDA', { name: 'Delta NDA' });
+      const pulled = await run('pull', '-C', dir);
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      expect(pulled.stdout).toContain('tests/gamma.test.yaml:4: holds git\'s conflict markers "<<<<<<< HEAD" (line 4), "=======" (line 6) and ">>>>>>> br" (line 8), so no name in it is changed to one renamed in the app; resolve the conflict, then run docket validate, which names what to rename');
+      expect(pulled.stdout).not.toContain('now names');
+      expect(pulled.stdout).not.toContain('could not edit');
+      expect(await readFile(join(dir, 'tests/gamma.test.yaml'), 'utf8')).toBe(test);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('two pinned playbooks that swapped names in the app: each test follows its playbook to its new name, and validate passes', async () => {
     const playbook = (name: string, rule: string, id = '') => `kind: Playbook\n${id ? `id: ${id}\n` : ''}name: ${name}\nrules:\n  - name: ${rule}\n    actions: ACCEPT\n`;
     const test = (name: string, rule: string) => `kind: PlaybookTest\nplaybook: ${name}\ncases:\n  - name: c\n    contract: { file: nda.txt }\n    expect: { flags: { includes: [${rule}] } }\n`;
