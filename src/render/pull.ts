@@ -36,6 +36,8 @@ export function fileDiff(f: FileChange): string {
   return patch.replace(/^={10,}\n/m, '').replace(/^Index: .*\n/m, '');
 }
 
+const LISTED_FILES = 10;
+
 /** Marks a file's last line that has no line break after it: it differs from the same line with one. */
 const NO_FINAL_BREAK = '\u0000';
 
@@ -103,7 +105,9 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
     lines.push('');
   }
   if (result.notes.length > 0) lines.push('Notes:', ...result.notes.map((n) => `  - ${oneLine(n)}`), '');
-  const paths = result.files.map((f) => `${oneLine(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`);
+  // Hundreds of files (terms made in the app, each with its body) are named as a partial plan names targets: the first few, then a count.
+  const named = result.files.slice(0, LISTED_FILES).map((f) => `${oneLine(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`);
+  const paths = result.files.length > LISTED_FILES ? [...named.slice(0, -1), `${named.at(-1)!} and ${result.files.length - LISTED_FILES} more (git status lists them)`] : named;
   if (result.files.length > 0) {
     lines.push(
       opts.dryRun

@@ -127,6 +127,12 @@ describe('drift and pull markdown at scale', () => {
     const short = 'Compared only --target rule/Big/Rule 0, --target rule/Big/Rule 1, --target rule/Big/Rule 2, --target rule/Big/Rule 3, --target rule/Big/Rule 4 and 495 more: other differences are not shown.';
     expect(renderDriftText(plan([]), none, { color: false, scope: many })).toContain(`${short}\n`);
     expect(renderPullText(plan([]), nothing, { color: false, dryRun: true, scope: many })).toContain(`${short}\n`);
+    // As many files written: the first ten, then a count.
+    const files = Array.from({ length: 750 }, (_, i) => ({ path: `custom-terms/t${i}.md`, before: null, after: 'x\n' }));
+    const wrote = renderPullText(plan([]), { ...nothing, files }, { color: false, dryRun: false });
+    expect(wrote).toContain('Wrote 750 files: custom-terms/t0.md (created), ');
+    expect(wrote).toContain('custom-terms/t9.md (created) and 740 more (git status lists them). Review them (git diff) and commit;');
+    expect(wrote).not.toContain('t10.md');
   });
 
   it('does not send the user to pull for fields changed on both sides, which pull leaves for a person to settle', () => {
