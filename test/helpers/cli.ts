@@ -18,6 +18,8 @@ export interface CliOptions {
   tty?: boolean;
   /** Signals as the run sees them (none by default). */
   interrupts?: Interrupts;
+  /** stdout could not be written (`ENOSPC`: a full disk), as processIo says it. */
+  outputFailure?: string;
 }
 
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
@@ -41,6 +43,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     env: { PATH: process.env.PATH, ...options.env },
     cwd: process.cwd(),
     ...(options.interrupts ? { interrupts: options.interrupts } : {}),
+    ...(options.outputFailure ? { outputFailure: () => options.outputFailure } : {}),
   };
   const code = await main(['node', 'docket', ...args], { io });
   return { code, stdout, stderr };
