@@ -324,8 +324,8 @@ function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProb
     }
     const conflict = conflictMarkers(text);
     if (conflict) {
-      const { message, hint } = mergeConflictDiagnostic(rel, conflict);
-      return { code: 'merge-conflict', message: `${quoted(rel)} holds ${message.replace(/ are still in the file$/, '')}`, hint, at: { line: conflict.lines[0], col: 1 } };
+      const { message, hint } = mergeConflictDiagnostic(rel, conflict, quoted(rel));
+      return { code: 'merge-conflict', message, ...(hint ? { hint } : {}), at: { line: conflict.lines[0], col: 1 } };
     }
   }
   return undefined;

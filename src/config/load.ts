@@ -204,6 +204,8 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
     if (reason === 'EACCES' || reason === 'EPERM') return failed(`configuration directory ${said} cannot be reached (permission denied on a folder of its path)`, 'check the permissions of its folders for the user that runs docket');
     // A link to nothing: `docket init` there would refuse it too.
     if (reason === 'ENOENT' && (await lstat(root).then((l) => l.isSymbolicLink(), () => false))) return failed(`configuration directory ${said} is a symbolic link to something that does not exist`, 'point the link at the configuration directory, or -C at the directory itself');
+    if (reason === 'ELOOP') return failed(`configuration directory ${said} is (or is below) a symbolic link that loops`, 'point -C at the directory itself, or fix the link');
+    if (reason === 'ENOTDIR') return failed(`configuration directory ${said} cannot be reached: a folder on its path is a file`, 'point -C at the directory that holds docket.yaml');
     return failed(`configuration directory ${said} does not exist`, `create one with \`docket init ${said}\`, or point -C at an existing one`);
   }
   if (!info.isDirectory()) {

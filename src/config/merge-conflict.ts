@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { quoteValue } from './quote.js';
+import { lineColumnsOf } from '../util/line-columns.js';
 
 export interface ConflictMarkers {
   /** 1-based lines of the opening, middle and closing markers. */
@@ -16,26 +17,21 @@ export interface ConflictMarkers {
   closing: string;
 }
 
-const MARKER = /^(?:<{7}(?![<])|\|{7}(?![|])|={7}(?![=])|>{7}(?![>]))[^\n]*$/gm;
+/** A marker line: at the text's start or after a line feed (git writes LF or CRLF), as lineColumnsOf counts lines. */
+const MARKER = /(?<![^\n])(?:<{7}(?![<])|\|{7}(?![|])|={7}(?![=])|>{7}(?![>]))[^\n]*/g;
 
 /** The first conflict in `text`, if git's three markers are there in order. */
 export function conflictMarkers(text: string): ConflictMarkers | undefined {
   // Most files: one search, no line walk.
   if (!text.includes('<<<<<<<')) return undefined;
-  let line = 1;
-  let counted = 0;
-  const lineAt = (index: number): number => {
-    for (let i = text.indexOf('\n', counted); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
-    counted = index;
-    return line;
-  };
+  const lineAt = lineColumnsOf(text);
   let opened: { line: number; text: string } | undefined;
   let base: number | undefined;
   let middle: number | undefined;
   MARKER.lastIndex = 0;
   for (let m = MARKER.exec(text); m !== null; m = MARKER.exec(text)) {
     const written = m[0].replace(/\r$/, '');
-    const at = lineAt(m.index);
+    const at = lineAt(m.index).line;
     if (written.startsWith('<')) {
       opened = { line: at, text: written };
       base = undefined;
@@ -58,15 +54,18 @@ export function markersNamed(markers: ConflictMarkers): string {
   return `${quoteValue(markers.opening)} (line ${open})${base}, "=======" (line ${middle}) and ${quoteValue(markers.closing)} (line ${close})`;
 }
 
-/** The error for a file holding `markers`, at the opening marker. */
-export function mergeConflictDiagnostic(file: string, markers: ConflictMarkers): Diagnostic {
+/**
+ * The error for a file holding `markers`, at the opening marker; `holder` names what holds them
+ * when the message is not about the file it is placed in (a term's body file, named in its words).
+ */
+export function mergeConflictDiagnostic(file: string, markers: ConflictMarkers, holder?: string): Diagnostic {
   return {
     severity: 'error',
     code: 'merge-conflict',
     file,
     line: markers.lines[0],
     col: 1,
-    message: `an unresolved merge conflict: git's markers ${markersNamed(markers)} are still in the file`,
+    message: holder ? `${holder} holds an unresolved merge conflict: git's markers ${markersNamed(markers)}` : `an unresolved merge conflict: git's markers ${markersNamed(markers)} are still in the file`,
     hint:
       markers.base === undefined
         ? 'keep the side you mean (or both, merged by hand), delete the three marker lines, then run docket validate'

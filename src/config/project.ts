@@ -29,7 +29,7 @@ export interface ProjectInput {
   documents: ParsedDocument[];
   /** The file's text, to point at a second document's `---`. */
   text?: string;
-  /** The file could not be read as YAML at all (git's conflict markers): its settings are unknown, not missing. */
+  /** The file has errors of its own (git's conflict markers, a YAML error): with no document read from it, its settings are unknown, not missing. */
   unreadable?: boolean;
   /** A run against the in-process emulator: the service URLs are not used, so neither conflicts. */
   emulator?: boolean;

@@ -9,7 +9,8 @@
  * - `late` holds it `delay_ms` (default 35000, past docket's 30 s per attempt), then performs it and
  *   answers, whether or not the client still listens (a gateway that passes a request on late).
  */
-import { FieldErrors, isPresent, LONGEST_TIMER_MS, readNumber, readText, type JsonBody } from './fields.js';
+import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
+import { LONGEST_TIMER_MS } from './limits.js';
 import { suggest } from '../config/suggest.js';
 import { reportUnknownKeys } from './unknown-keys.js';
 

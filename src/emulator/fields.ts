@@ -51,12 +51,6 @@ export function readBoolean(body: JsonBody, field: string, errors: FieldErrors):
 }
 
 /** `undefined` when absent; a recorded error unless a finite number within [min, max]. */
-/** The longest wait a Node timer holds (about 24.8 days); a longer one fires at once, with a warning. */
-export const LONGEST_TIMER_MS = 2_147_483_647;
-
-/** Added latency per request, as `--latency` takes it. */
-export const MAX_LATENCY_MS = 60_000;
-
 export function readNumber(body: JsonBody, field: string, errors: FieldErrors, min: number, max = Number.POSITIVE_INFINITY): number | undefined {
   if (!isPresent(body, field)) return undefined;
   const value = body[field];

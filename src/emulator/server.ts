@@ -63,6 +63,8 @@ export interface EmulatorOptions {
   stateFile?: string;
   /** `on-save`: write the state file only when the store is flushed (the in-process emulator; see StoreOptions). */
   stateWrites?: 'each' | 'on-save' | 'none';
+  /** Run once the state file's name is found good, before it is read (see StoreOptions.beforeRead). */
+  beforeStateRead?: () => Promise<void>;
   /** Used when no state file exists yet; default `defaultSeed()`. */
   seed?: EmulatorSeed;
   /** Added to every request. */
@@ -137,6 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     seed: options.seed ?? defaultSeed(),
     ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
     ...(options.stateWrites ? { writes: options.stateWrites } : {}),
+    ...(options.beforeStateRead ? { beforeRead: options.beforeStateRead } : {}),
   });
   const emulator = new EmulatorServer(store, options);
   const host = options.host ?? '127.0.0.1';

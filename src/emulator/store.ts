@@ -4,6 +4,8 @@
  * what a request may do live in the routes.
  */
 import path from 'node:path';
+import { stat } from 'node:fs/promises';
+import { isPlainObject } from '../util/plain.js';
 import { writeDestinationOrAsNamed } from '../util/atomic-write.js';
 import { isYamlName } from '../config/discover.js';
 import { namesFolder } from '../util/folder-name.js';
@@ -107,6 +109,8 @@ export interface StoreOptions {
    */
   writes?: 'each' | 'on-save' | 'none';
   now?: () => Date;
+  /** Run once the state file's name is found good, before it is read (the standalone emulator takes its lock there). */
+  beforeRead?: () => Promise<void>;
 }
 
 export class EmulatorStore {
@@ -144,15 +148,14 @@ export class EmulatorStore {
           ? new StateFileError(file, `${file} names a folder (it ends in /), not a state file`, `name the file without the trailing /: ${file.replace(/\/+$/, '')}`)
           : new StateFileError(file, `${file} names a folder, not a state file`, `name a file inside it, such as ${path.join(file, 'emulator.json')}`);
       }
+      // Made below a configuration, a .yaml file (named so, or reached through a link) would be read by every later run as a resource.
+      const written = writeDestinationOrAsNamed(file);
+      if ((isYamlName(file) || isYamlName(written)) && !(await stat(file).then(() => true, () => false))) {
+        throw new StateFileError(file, `${file} ${isYamlName(file) ? 'is named as a YAML file' : `is a link to ${written}, a YAML file`}, and the state is JSON`, 'name a .json file, such as emulator-state.json: docket reads every .yaml file below a configuration as a resource');
+      }
+      await options.beforeRead?.();
       const saved = await readJsonFile(file);
       if (saved !== undefined) store.restore(parseState(saved, file));
-      // Made below a configuration, a .yaml file (named so, or reached through a link) would be read by every later run as a resource.
-      else {
-        const written = writeDestinationOrAsNamed(file);
-        if (isYamlName(file) || isYamlName(written)) {
-          throw new StateFileError(file, `${file} ${isYamlName(file) ? 'is named as a YAML file' : `is a link to ${written}, a YAML file`}, and the state is JSON`, 'name a .json file, such as emulator-state.json: docket reads every .yaml file below a configuration as a resource');
-        }
-      }
     }
     return store;
   }
@@ -397,19 +400,12 @@ export function compareCreated(aCreated: string, bCreated: string): number {
 
 /** Minimal shape check of a loaded state file; a wrong file fails loudly instead of half-loading. */
 export function parseState(value: unknown, source: string): EmulatorState {
-  const ok =
-    typeof value === 'object' &&
-    value !== null &&
-    'format' in value &&
-    value.format === STATE_FORMAT &&
-    'users' in value &&
-    typeof value.users === 'object' &&
-    'organizations' in value &&
-    typeof value.organizations === 'object';
-  if (!ok) {
+  const record = isPlainObject(value) ? value : undefined;
+  const ours = record?.format === STATE_FORMAT;
+  const missing = ours ? ['users', 'organizations'].filter((key) => !isPlainObject(record[key])) : [];
+  if (!ours || missing.length > 0) {
     // Its own format named, but parts missing: an emulator's state, damaged, which is scratch data to delete.
-    if (typeof value === 'object' && value !== null && 'format' in value && value.format === STATE_FORMAT) {
-      const missing = ['users', 'organizations'].filter((key) => typeof (value as Record<string, unknown>)[key] !== 'object' || (value as Record<string, unknown>)[key] === null);
+    if (ours) {
       throw new StateFileError(source, `${source} is a damaged docket emulator state file (no ${missing.map((k) => `\`${k}\``).join(' or ')} object)`);
     }
     // Another JSON file (docket.lock.json, a plan): not scratch data to delete.

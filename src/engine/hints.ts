@@ -158,9 +158,14 @@ function contentDigest(values: Record<string, unknown>, fields: readonly string[
   return digest(fields.map((k) => values[k] ?? null));
 }
 
-/** Whether `warning` is the rename hint of the declared `kind` object `name` (a plan cut to `--target`s drops those of creates it no longer makes). */
-export function isRenameHintOf(warning: string, kind: string, name: string): boolean {
-  return warning.startsWith(`${kind} ${quoteValue(name, Infinity)} (`) && warning.includes(RENAME_HINT_MARK);
+/**
+ * Whether `warning` is the rename hint of the declared `kind` object `name` at `source` (rules of
+ * one name in two playbooks are told apart by where they are written): a plan cut to `--target`s
+ * drops those of creates it no longer makes.
+ */
+export function isRenameHintOf(warning: string, c: { kind: string; name: string; source?: { file: string; line: number } }): boolean {
+  const where = c.source ? `${c.source.file}:${c.source.line}${RENAME_HINT_MARK}` : RENAME_HINT_MARK;
+  return warning.startsWith(`${c.kind} ${quoteValue(c.name, Infinity)} (`) && warning.includes(where);
 }
 
 const RENAME_HINT_MARK = ') looks like a rename of the live ';

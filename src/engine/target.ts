@@ -140,7 +140,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const warnings =
     dropped.length === 0 && notCreated.length === 0
       ? plan.warnings
-      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c.kind, c.name)));
+      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c)));
   const { held: _all, ...rest } = plan;
   return {
     plan: { ...rest, changes, warnings, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },

@@ -5,7 +5,7 @@
 import { DIRECTION_LABEL, DRIFT_DIRECTIONS, directionSign } from '../engine/direction.js';
 import type { AdoptingItem, DriftItem, DriftReport } from '../engine/drift.js';
 import type { Direction, Plan } from '../engine/types.js';
-import { fieldDirectionLabel, plural, subject } from './facts.js';
+import { fieldDirectionLabel, plural, shortList, subject } from './facts.js';
 import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
@@ -105,12 +105,8 @@ export interface DriftTextOptions {
 export function scopeLine(scope: readonly string[] | undefined, show: (s: string) => string): string | undefined {
   if (!scope || scope.length === 0) return undefined;
   // As a partial plan names its targets: hundreds of --target flags are not one line of a CI log.
-  const shown = scope.slice(0, LISTED_SCOPE).map(show).join(', ');
-  const rest = scope.length - LISTED_SCOPE;
-  return `Compared only ${shown}${rest > 0 ? ` and ${rest} more` : ''}: other differences are not shown.`;
+  return `Compared only ${shortList(scope.map(show))}: other differences are not shown.`;
 }
-
-const LISTED_SCOPE = 5;
 
 export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftTextOptions): string {
   const paint = painter(opts.color);

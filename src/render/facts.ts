@@ -113,8 +113,8 @@ export interface Fmt {
 const LISTED_NAMES = 5;
 
 /** The first few items, then how many more. */
-function shortList(items: string[]): string {
-  const shown = items.slice(0, LISTED_NAMES);
+export function shortList(items: readonly string[], listed = LISTED_NAMES): string {
+  const shown = items.slice(0, listed);
   const rest = items.length - shown.length;
   return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
 }

@@ -6,7 +6,7 @@ import { createTwoFilesPatch } from 'diff';
 import { DIRECTION_LABEL, directionSign } from '../engine/direction.js';
 import type { Plan } from '../engine/types.js';
 import type { FileChange, PullEntry, PullResult } from '../pull/plan.js';
-import { subject } from './facts.js';
+import { shortList, subject } from './facts.js';
 import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
@@ -106,13 +106,16 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   }
   if (result.notes.length > 0) lines.push('Notes:', ...result.notes.map((n) => `  - ${oneLine(n)}`), '');
   // Hundreds of files (terms made in the app, each with its body) are named as a partial plan names targets: the first few, then a count.
-  const named = result.files.slice(0, LISTED_FILES).map((f) => `${oneLine(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`);
-  const paths = result.files.length > LISTED_FILES ? [...named.slice(0, -1), `${named.at(-1)!} and ${result.files.length - LISTED_FILES} more (git status lists them)`] : named;
+  const paths = shortList(
+    result.files.map((f) => `${oneLine(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`),
+    LISTED_FILES,
+  );
+  const rest = result.files.length > LISTED_FILES ? ' (git status lists them)' : '';
   if (result.files.length > 0) {
     lines.push(
       opts.dryRun
-        ? `Dry run: would write ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} (${paths.join(', ')}); nothing was written.`
-        : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths.join(', ')}. Review them (git diff) and commit; \`docket plan\` now shows no changes for what was pulled${result.notes.length > 0 ? ', once the notes above are dealt with' : ''}.`,
+        ? `Dry run: would write ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} (${paths}); nothing was written.`
+        : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths}${rest}. Review them (git diff) and commit; \`docket plan\` now shows no changes for what was pulled${result.notes.length > 0 ? ', once the notes above are dealt with' : ''}.`,
     );
   } else if (result.notPulled.length > 0 && result.pulled.length === 0) {
     // Every live change held back: said, so a run that wrote nothing does not end as if it had not looked.

@@ -1,6 +1,6 @@
 /** `docket emulator` as a process: prints how to reach it, serves docket, keeps state, stops on SIGTERM. */
 import { spawn } from 'node:child_process';
-import { cp, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,6 +110,11 @@ it('refuses a state file in a folder it cannot write before it answers anything,
   // (/sys is read-only: EACCES even for root.)
   const unwritable = await runCli(['emulator', '--port', '0', '--state', '/sys/docket-emulator-state.json']);
   expect([unwritable.code, unwritable.stderr]).toEqual([1, 'Error: cannot start the emulator: the state file /sys/docket-emulator-state.json cannot be written in its folder (EACCES)\n  hint: make the folder writable, or name a --state file in a folder you can write\n']);
+  // A folder where the lock goes is said, not a crash.
+  const dir = await makeDir({});
+  await mkdir(join(dir, 'state.json.lock'));
+  const folder = await runCli(['emulator', '--port', '0', '--state', join(dir, 'state.json')]);
+  expect([folder.code, folder.stderr]).toEqual([1, expect.stringContaining(`cannot start the emulator: ${join(dir, 'state.json.lock')}, where it records that it uses ${join(dir, 'state.json')}, is not a file it can read`)]);
   // stdout on a full disk (said by processIo, where the write fails): it stops (exit 1), rather than serving on.
   const full = await runCli(['emulator', '--port', '0'], { outputFailure: 'ENOSPC' });
   expect(full.code).toBe(1);

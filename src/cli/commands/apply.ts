@@ -169,7 +169,7 @@ async function staleIfEnvironmentGone(environment: string | undefined, run: () =
     if (gone) {
       const unknown = error.diagnostics.find((d) => d.code === 'unknown-environment');
       const file = unknown?.file ?? 'docket.yaml';
-      // The plan was never applied: the usual "a saved plan applies once" is beside the point.
+      // The plan was never applied, and applies nowhere now: the hint is what the environment needs.
       throw new StalePlanError(
         [`it was made for --env ${environment}, which ${file} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`],
         false,

@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { decimal, requireValue, withCommon } from '../options.js';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants, type RunningEmulator } from '../../emulator/server.js';
 import { variantsJson } from '../../emulator/variants.js';
-import { MAX_LATENCY_MS } from '../../emulator/fields.js';
+import { MAX_LATENCY_MS } from '../../emulator/limits.js';
 import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
 import { holdStateFile } from '../state-file-lock.js';
@@ -86,26 +86,30 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
 }
 
 async function serve(io: Io, opts: EmulatorOptions, seed: EmulatorSeed, waitForStop: () => Promise<void>): Promise<void> {
-  const emulator = await startEmulatorForCli({
-    host: opts.host,
-    port: opts.port,
-    ...(opts.state ? { stateFile: opts.state } : {}),
-    seed,
-    // Any organization_id a configuration names exists here, with the example users.
-    openOrganizations: true,
-    ...(opts.latency !== undefined ? { latencyMs: opts.latency } : {}),
-    ...(opts.faultRate !== undefined ? { faultRate: opts.faultRate } : {}),
-    ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
-    variants: variantsOf(opts),
-    // Headers are never shown, so neither is a key.
-    ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r)}\n`) } : {}),
-  });
-  // Taken once the state file's name and contents are found good (the start refuses the rest), before the banner says where to connect.
+  // Taken once the state file's name is found good and before it is read: an emulator stopping
+  // meanwhile saves its last writes first, and this one reads them.
   let release: (() => void) | undefined;
+  const state = opts.state;
+  const hold = state ? async (): Promise<void> => void (release = await holdStateFile(state)) : undefined;
+  let emulator: RunningEmulator;
   try {
-    release = opts.state ? await holdStateFile(opts.state) : undefined;
+    emulator = await startEmulatorForCli({
+      ...(hold ? { beforeStateRead: hold } : {}),
+      host: opts.host,
+      port: opts.port,
+      ...(opts.state ? { stateFile: opts.state } : {}),
+      seed,
+      // Any organization_id a configuration names exists here, with the example users.
+      openOrganizations: true,
+      ...(opts.latency !== undefined ? { latencyMs: opts.latency } : {}),
+      ...(opts.faultRate !== undefined ? { faultRate: opts.faultRate } : {}),
+      ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+      variants: variantsOf(opts),
+      // Headers are never shown, so neither is a key.
+      ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r)}\n`) } : {}),
+    });
   } catch (error) {
-    await emulator.close();
+    release?.();
     throw error;
   }
   try {
@@ -146,13 +150,20 @@ async function announceAndWait(io: Io, emulator: RunningEmulator, seed: Emulator
     ].join('\n'),
   );
   // A banner nobody can read (stdout on a full disk) fails the command, as any unwritable output does.
-  await Promise.race([waitForStop(), outputFails(io)]);
+  const failed = outputFails(io);
+  try {
+    await Promise.race([waitForStop(), failed.promise]);
+  } finally {
+    failed.stop();
+  }
 }
 
-/** Resolves once stdout could not be written (the failure is said where it happens: io.ts). */
-function outputFails(io: Io): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setInterval(() => {
+/** Resolves once stdout could not be written (the failure is said where it happens: io.ts); `stop` ends the looking. */
+function outputFails(io: Io): { promise: Promise<void>; stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<void>((resolve) => {
+    if (!io.outputFailure) return;
+    timer = setInterval(() => {
       if (io.outputFailure?.() === undefined) return;
       clearInterval(timer);
       resolve();
@@ -160,6 +171,7 @@ function outputFails(io: Io): Promise<void> {
     // The server keeps the process alive; this only looks.
     timer.unref();
   });
+  return { promise, stop: () => clearInterval(timer) };
 }
 
 /** `GET /review/v1/… → 200 in 3 ms [request …]`, like docket's own -v lines. */

@@ -3,7 +3,8 @@
  * reset / load a seed, the state snapshot, runtime settings and queued faults.
  */
 import type { DocxConversion } from '../agreements-state.js';
-import { FieldErrors, isPresent, LONGEST_TIMER_MS, MAX_LATENCY_MS, readNumber } from '../fields.js';
+import { FieldErrors, isPresent, readNumber } from '../fields.js';
+import { LONGEST_TIMER_MS, MAX_LATENCY_MS } from '../limits.js';
 import { parseFaultSpec, type FaultQueue } from '../faults.js';
 import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';

@@ -176,6 +176,9 @@ describe('docket.yaml', () => {
     const said = async (name: string) => (await loadConfig({ dir: path.join(dir, name), kinds: KINDS, processEnv: {} })).diagnostics.map((d) => [d.code, d.message, d.hint]);
     expect(await said('dangling')).toEqual([['missing-project-file', `configuration directory ${path.join(dir, 'dangling')} is a symbolic link to something that does not exist`, 'point the link at the configuration directory, or -C at the directory itself']]);
     expect(await said('pipe')).toEqual([['missing-project-file', `${path.join(dir, 'pipe')} is not a folder (a named pipe or a device); -C takes the configuration directory`, 'point -C at the directory that holds docket.yaml']]);
+    symlinkSync('loop', path.join(dir, 'loop'));
+    expect((await said('loop'))[0]?.[1]).toBe(`configuration directory ${path.join(dir, 'loop')} is (or is below) a symbolic link that loops`);
+    expect((await said('pipe/below'))[0]?.[1]).toBe(`configuration directory ${path.join(dir, 'pipe', 'below')} cannot be reached: a folder on its path is a file`);
   });
 
   it('says a docket.yaml that is a folder is one, rather than that there is none', async () => {

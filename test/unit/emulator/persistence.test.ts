@@ -130,5 +130,8 @@ describe('state file', () => {
       (error: StateFileError) => error,
     );
     expect([refused?.message, refused?.notState]).toEqual([`${stateFile} is a damaged docket emulator state file (no \`users\` object)`, false]);
+    // null is no object either: refused at start, not a TypeError at the first request.
+    await writeFile(stateFile, JSON.stringify({ ...state, users: null, organizations: null }));
+    await expect(startEmulator({ stateFile })).rejects.toThrow('is a damaged docket emulator state file (no `users` or `organizations` object)');
   });
 });

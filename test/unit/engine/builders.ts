@@ -171,6 +171,7 @@ export interface ChangeOptions {
   dependsOn?: string[];
   fields?: Change['fields'];
   desired?: Fields;
+  source?: SourcePos;
 }
 
 export function change(action: Action, kind: KindName, key: string, options: ChangeOptions = {}): Change {
@@ -184,6 +185,7 @@ export function change(action: Action, kind: KindName, key: string, options: Cha
     ...(options.parent ? { parent: options.parent } : {}),
     fields: options.fields ?? [],
     ...(options.desired ? { desired: options.desired } : {}),
+    ...(options.source ? { source: options.source } : {}),
     refs: options.refs ?? [],
     dependsOn: options.dependsOn ?? [],
     fingerprint: action === 'create' || action === 'invite' ? null : 'f'.repeat(16),

@@ -77,6 +77,12 @@ describe('limitToTargets', () => {
     const declared = ['Data Terms', 'Fee Terms'].map((name) => ({ ...desiredPlaybook(name), kind: 'custom-term' as const, fields: { name, body: 'x' } }));
     const result = limitToTargets({ ...planOf(terms, {}), warnings }, declared, [target('custom-term/Fee Terms')], KINDS);
     expect(result.plan!.warnings).toEqual([warnings[1], 'another warning']);
+    // Rules of one name in two playbooks: told apart by where each is written.
+    const rules = [change('create', 'rule', 'NDA/Term', { source: { file: 'playbooks/nda.yaml', line: 4, col: 5 } }), change('create', 'rule', 'MSA/Term', { source: { file: 'playbooks/msa.yaml', line: 4, col: 5 } })];
+    const ruleHint = (file: string) => `rule "Term" (${file}:4) looks like a rename of the live rule "Duration" (the same content), but the plan deletes "Duration" and creates "Term": if it was renamed, add \`renamed_from: [Duration]\``;
+    const ruleWarnings = [ruleHint('playbooks/nda.yaml'), ruleHint('playbooks/msa.yaml')];
+    const kept = limitToTargets({ ...planOf(rules, {}), warnings: ruleWarnings }, [desiredPlaybook('NDA'), desiredRule('NDA', 'Term'), desiredPlaybook('MSA'), desiredRule('MSA', 'Term')], [target('rule/NDA/Term')], KINDS);
+    expect(kept.plan!.warnings).toEqual([ruleWarnings[0]]);
   });
 
   it('takes a name the plan renames away from as the renamed object, and its rules under it', () => {

@@ -1,0 +1,7 @@
+/** The emulator's limits on waits, shared by its command line and its control routes. */
+
+/** The longest wait a Node timer holds (about 24.8 days); a longer one fires at once, with a warning. */
+export const LONGEST_TIMER_MS = 2_147_483_647;
+
+/** Added latency per request, as `--latency` takes it. */
+export const MAX_LATENCY_MS = 60_000;
