@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentValue, documentValues, editYaml, parseForEdit, parkedBoms } from '../../../src/pull/yaml-edit.js';
+import { align, documentValue, documentValues, editYaml, parseForEdit, parkedBoms } from '../../../src/pull/yaml-edit.js';
 import { insertAt, setAt } from '../../../src/pull/values.js';
 import { plainYamlDocuments } from '../../../src/config/yaml-read.js';
 
@@ -472,15 +472,23 @@ describe('lists edited throughout (a bulk edit in the app)', () => {
     expect(text).toBe(rules(500, (i) => `rule ${i} edited`));
   });
 
-  it('renames every item of a long list in place, past what the line-up compares one by one', () => {
-    // 2,300 renames: more than the line-up's budget of differences, and than its pairs compared for likeness.
-    const before = rules(2300, (i) => `rule ${i}`);
+  it('renames every item of a long list in place, past what the line-up compares for likeness pair by pair', () => {
+    // 600 renames: more pairs than are compared one by one (each gone item is compared with the one come at its place).
+    const before = rules(600, (i) => `rule ${i}`);
     const { text } = edit(before, (v) => {
       const doc = v as { rules: { name: string; description: string }[] };
       return { ...doc, rules: doc.rules.map((r) => ({ ...r, name: r.name.replace('Rule', 'Clause') })) };
     });
     // Each keeps its comment above it: renamed, not removed and added.
-    expect(text).toBe(rules(2300, (i) => `rule ${i}`, (i) => `Clause ${i}`));
+    expect(text).toBe(rules(600, (i) => `rule ${i}`, (i) => `Clause ${i}`));
+  });
+
+  it('lines up lists too different to diff (thousands renamed at once) item by item, renames paired at their places', () => {
+    const old = Array.from({ length: 2300 }, (_, i) => ({ name: `Rule ${i}`, description: `rule ${i}` }));
+    const wanted = old.map((r) => ({ ...r, name: r.name.replace('Rule', 'Clause') }));
+    expect(align(old, wanted)).toEqual(old.map((_, i) => [i, i]));
+    // A rule that went and one that came, unalike, are a removal and an addition, not a rename.
+    expect(align([{ name: 'A', description: 'x' }], [{ name: 'B', description: 'y' }])).toEqual([[0, undefined], [undefined, 0]]);
   });
 });
 
