@@ -977,7 +977,7 @@ function keyOf(pair: Pair): string {
  * In the gaps between, renamed items are matched, then the rest by position when neither side has
  * an identity.
  */
-export function align(old: readonly unknown[], wanted: readonly unknown[]): [number | undefined, number | undefined][] {
+export function align(old: readonly unknown[], wanted: readonly unknown[], budget = ALIGN_BUDGET): [number | undefined, number | undefined][] {
   const keyOld = old.map(alignKey);
   const keyNew = wanted.map(alignKey);
   const out: [number | undefined, number | undefined][] = [];
@@ -992,7 +992,7 @@ export function align(old: readonly unknown[], wanted: readonly unknown[]): [num
   };
   // Myers' diff: matched items stay matched, in O((N+M)·D) for lists that differ in D items. Past
   // ALIGN_BUDGET (thousands of items renamed, added or removed at once) the lists are one gap.
-  const parts = diffArrays(keyOld, keyNew, { maxEditLength: Math.max(100, Math.floor(ALIGN_BUDGET / Math.max(1, old.length + wanted.length))) });
+  const parts = diffArrays(keyOld, keyNew, { maxEditLength: Math.max(100, Math.floor(budget / Math.max(1, old.length + wanted.length))) });
   if (parts === undefined) {
     gapOld = old.map((_, n) => n);
     gapNew = wanted.map((_, n) => n);

@@ -484,9 +484,10 @@ describe('lists edited throughout (a bulk edit in the app)', () => {
   });
 
   it('lines up lists too different to diff (thousands renamed at once) item by item, renames paired at their places', () => {
-    const old = Array.from({ length: 2300 }, (_, i) => ({ name: `Rule ${i}`, description: `rule ${i}` }));
+    // (A small budget stands for the real one: 2,300 renamed rules exceed it as 200 exceed this.)
+    const old = Array.from({ length: 200 }, (_, i) => ({ name: `Rule ${i}`, description: `rule ${i}` }));
     const wanted = old.map((r) => ({ ...r, name: r.name.replace('Rule', 'Clause') }));
-    expect(align(old, wanted)).toEqual(old.map((_, i) => [i, i]));
+    expect(align(old, wanted, 10_000)).toEqual(old.map((_, i) => [i, i]));
     // A rule that went and one that came, unalike, are a removal and an addition, not a rename.
     expect(align([{ name: 'A', description: 'x' }], [{ name: 'B', description: 'y' }])).toEqual([[0, undefined], [undefined, 0]]);
   });
