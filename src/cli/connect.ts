@@ -98,6 +98,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   let emulator: RunningEmulator | undefined;
   let dropEmulatorExit: (() => void) | undefined;
   let closed: Promise<void> | undefined;
+  let releaseState: (() => void) | undefined;
   let freshEmulator = false;
   let reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
   let organizationId = project.review.organization_id;
@@ -121,7 +122,15 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       () => true,
       () => false,
     ));
-    emulator = await startEmulatorForCli({ stateFile, seed, stateWrites: options.changesEmulator ? 'on-save' : 'none' });
+    // A run that changes the state takes it as a standalone emulator does (FILE.lock): one on the
+    // same file would write its own whole state over this run's changes.
+    const hold = options.changesEmulator ? async (): Promise<void> => void (releaseState = await (await import('./state-file-lock.js')).holdStateFile(stateFile)) : undefined;
+    try {
+      emulator = await startEmulatorForCli({ stateFile, seed, stateWrites: options.changesEmulator ? 'on-save' : 'none', ...(hold ? { beforeStateRead: hold } : {}) });
+    } catch (error) {
+      releaseState?.();
+      throw error;
+    }
     const store = emulator.store;
     // A signal that ends the process: the state as it is, before the exit handlers of the command
     // (registered after this one) write files naming what it holds.
@@ -221,7 +230,12 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       closed = (async () => {
         await Promise.all(clients.map((c) => c.close()));
         // Closing writes what is unsaved; a signal meanwhile writes it again, synchronously.
-        if (emulator) await writtenAs(EMULATOR_STATE_LABEL, emulator.close());
+        try {
+          if (emulator) await writtenAs(EMULATOR_STATE_LABEL, emulator.close());
+        } finally {
+          // Its last writes saved (or failed), the state file is another emulator's to take.
+          releaseState?.();
+        }
         dropEmulatorExit?.();
       })();
       return closed;

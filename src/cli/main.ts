@@ -151,12 +151,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
       // A command added whole does not take the program's settings: its usage errors say where help is too.
-      program.addCommand(
-        command
-          .exitOverride()
-          .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) })
-          .showHelpAfterError(`(run docket ${name} --help for usage)`),
-      );
+      program.addCommand(withUsageHint(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) }), `docket ${name}`));
     }
     checkFlagValues(program);
     await program.parseAsync(args);
@@ -280,4 +275,10 @@ function waitForSignal(io: Io): Promise<void> {
     if (interrupts.signal.aborted) stop();
     else interrupts.signal.addEventListener('abort', stop, { once: true });
   });
+}
+
+/** A command's usage errors say where its help is, and its subcommands' (`docket test capture`) theirs. */
+function withUsageHint(command: Command, path: string): Command {
+  for (const sub of command.commands) withUsageHint(sub, `${path} ${sub.name()}`);
+  return command.showHelpAfterError(`(run ${path} --help for usage)`);
 }

@@ -121,7 +121,7 @@ function busy(state: string, path: string, holder: Holder | undefined): DocketEr
   return new DocketError(
     'emulator-state',
     `cannot start the emulator: another emulator uses ${state}${who}, and each writes the whole state, so one would drop the other's changes`,
-    `stop that emulator first, or name another --state file; if no emulator runs, delete ${path}`,
+    `stop that emulator first (or start it on another --state file); if no emulator runs, delete ${path}`,
   );
 }
 

@@ -210,7 +210,9 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
   }
   if (!info.isDirectory()) {
     if (!info.isFile()) return failed(`${said} is not a folder (a named pipe or a device); -C takes the configuration directory`, 'point -C at the directory that holds docket.yaml');
-    return failed(`${said} is a file; -C takes the configuration directory`, `use -C ${showPath(path.dirname(shown) || '.')}`);
+    // docket.yaml itself: its folder is meant; another file says nothing of where the configuration is.
+    const folderHint = isProjectFile(path.basename(shown)) ? `use -C ${showPath(path.dirname(shown) || '.')}` : 'point -C at the directory that holds docket.yaml';
+    return failed(`${said} is a file; -C takes the configuration directory`, folderHint);
   }
   // Not listable: every file below it is read, and its docket.yaml could not be told from none.
   const refused = await access(root, constants.R_OK | constants.X_OK).then(

@@ -139,6 +139,8 @@ function checkIdentities(orgs: readonly SeedOrganization[], problems: string[]):
     org.users.forEach((u, j) => {
       const uat = `${at}.users[${j}]`;
       if (!EMAIL.test(u.email)) problems.push(`${uat}.email must be an e-mail address (got ${JSON.stringify(u.email)})`);
+      // E-mails are one person's whatever their case: a second entry would replace the first (its role, its name).
+      if (emails.has(u.email.toLowerCase())) problems.push(`${uat}.email ${u.email} is another user's of this organization too`);
       emails.add(u.email.toLowerCase());
       if (u.id === undefined) return;
       const known = userEmails.get(u.id);

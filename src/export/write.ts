@@ -47,6 +47,8 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   if (entries.length > 0) {
     throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
   }
+  // The empty folder is replaced by the staging one: one the user may not write is not theirs to have replaced.
+  await refuseUnwritable(label, out);
   await refuseUnwritable(label, path.dirname(out));
   return 'empty';
 }

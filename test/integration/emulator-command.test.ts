@@ -60,10 +60,18 @@ it('serves a configuration with its own organization id, persists state to --sta
     // A second emulator on the same state would drop the first one's writes (each writes it whole): refused.
     const second = await runCli(['emulator', '--port', '0', '--state', state]);
     expect([second.code, second.stdout]).toEqual([1, '']);
-    expect(second.stderr).toMatch(new RegExp(`^Error: cannot start the emulator: another emulator uses ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(pid \\d+ on .*\\), and each writes the whole state, so one would drop the other's changes\n  hint: stop that emulator first, or name another --state file; if no emulator runs, delete .*emulator\\.json\\.lock\n$`));
+    expect(second.stderr).toMatch(new RegExp(`^Error: cannot start the emulator: another emulator uses ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(pid \\d+ on .*\\), and each writes the whole state, so one would drop the other's changes\n  hint: stop that emulator first \\(or start it on another --state file\\); if no emulator runs, delete .*emulator\\.json\\.lock\n$`));
   });
   // Stopped, it gives the state file back.
   expect(existsSync(`${state}.lock`)).toBe(false);
+  // An apply with --emulator changes the same state file in its configuration: refused while a standalone emulator uses it.
+  const config = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  await withEmulator(['--state', join(config, '.docket', 'emulator.json')], async () => {
+    const apply = await runCli(['apply', '-C', config, '--emulator', '--auto-approve']);
+    expect([apply.code, apply.stderr]).toEqual([1, expect.stringContaining(`cannot start the emulator: another emulator uses ${join(config, '.docket', 'emulator.json')} (pid `)]);
+  });
+  expect((await runCli(['apply', '-C', config, '--emulator', '--auto-approve'])).code).toBe(0);
+  expect(existsSync(join(config, '.docket', 'emulator.json.lock'))).toBe(false);
   const saved = JSON.parse(await readFile(state, 'utf8')) as { organizations: Record<string, { playbooks: Record<string, { name: string }> }> };
   const names = Object.values(saved.organizations['6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f']!.playbooks).map((p) => p.name);
   expect(names).toEqual(['Inbound NDA']);

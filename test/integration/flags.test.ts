@@ -373,3 +373,12 @@ describe('flag values', () => {
     }
   });
 });
+
+describe('usage errors', () => {
+  it('end by saying where the help of the command (or subcommand) given is', async () => {
+    const plan = await runCli(['plan', '--bogus']);
+    expect([plan.code, plan.stderr]).toEqual([1, "error: unknown option '--bogus'\n(run docket plan --help for usage)\n"]);
+    const capture = await runCli(['test', 'capture', '--review']);
+    expect([capture.code, capture.stderr]).toEqual([1, "error: option '--review <ID>' argument missing\n(run docket test capture --help for usage)\n"]);
+  });
+});

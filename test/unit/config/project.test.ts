@@ -1,7 +1,7 @@
 import path from 'node:path';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { brief, cleanup, KINDS, load, lines, tree } from './helpers.js';
@@ -176,6 +176,11 @@ describe('docket.yaml', () => {
     const said = async (name: string) => (await loadConfig({ dir: path.join(dir, name), kinds: KINDS, processEnv: {} })).diagnostics.map((d) => [d.code, d.message, d.hint]);
     expect(await said('dangling')).toEqual([['missing-project-file', `configuration directory ${path.join(dir, 'dangling')} is a symbolic link to something that does not exist`, 'point the link at the configuration directory, or -C at the directory itself']]);
     expect(await said('pipe')).toEqual([['missing-project-file', `${path.join(dir, 'pipe')} is not a folder (a named pipe or a device); -C takes the configuration directory`, 'point -C at the directory that holds docket.yaml']]);
+    // A file: its folder is suggested only when the file is docket.yaml itself.
+    writeFileSync(path.join(dir, 'notes.txt'), 'x\n');
+    expect((await said('notes.txt'))[0]?.[2]).toBe('point -C at the directory that holds docket.yaml');
+    writeFileSync(path.join(dir, 'docket.yaml'), 'version: 1\n');
+    expect((await said('docket.yaml'))[0]?.[2]).toBe(`use -C ${dir}`);
     symlinkSync('loop', path.join(dir, 'loop'));
     expect((await said('loop'))[0]?.[1]).toBe(`configuration directory ${path.join(dir, 'loop')} is (or is below) a symbolic link that loops`);
     expect((await said('pipe/below'))[0]?.[1]).toBe(`configuration directory ${path.join(dir, 'pipe', 'below')} cannot be reached: a folder on its path is a file`);

@@ -97,6 +97,7 @@ describe('seeds', () => {
       "organizations[0].playbooks[1].id p is another playbook's too",
       "organizations[0].playbooks[1].rules[0].id r is another rule's too",
     ]);
+    expect(problems({ organizations: [org(ORG, { users: [{ email: 'a@x.example', role: 'admin' }, { email: 'A@x.example' }] })] })).toContain("organizations[0].users[1].email A@x.example is another user's of this organization too");
     // The same person in two organizations, by one id: one user.
     expect(problems({ organizations: [org(ORG, { users: [{ id: 'u1', email: 'a@x.example' }] }), org(ORG.replace(/1$/, '2'), { users: [{ id: 'u1', email: 'A@x.example' }] })] })).toBe('');
   });
