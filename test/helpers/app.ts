@@ -96,6 +96,20 @@ export class App {
     await this.call('agreements', 'PATCH', `/custom_terms/${await this.find('agreements', '/custom_terms', name)}`, { name: to });
   }
 
+  /** Two terms swap names in the app, as a person does it: through a third name. */
+  async swapTermNames(a: string, b: string): Promise<void> {
+    await this.renameTerm(a, `${a} (swapping)`);
+    await this.renameTerm(b, a);
+    await this.renameTerm(`${a} (swapping)`, b);
+  }
+
+  /** Two playbooks swap names in the app, through a third name. */
+  async swapPlaybookNames(a: string, b: string): Promise<void> {
+    await this.editPlaybook(a, { name: `${a} (swapping)` });
+    await this.editPlaybook(b, { name: a });
+    await this.editPlaybook(`${a} (swapping)`, { name: b });
+  }
+
   async renameCustomTemplate(name: string, to: string): Promise<void> {
     await this.call('agreements', 'PATCH', `/custom_templates/${await this.find('agreements', '/custom_templates', name)}`, { name: to });
   }

@@ -593,9 +593,7 @@ parameters:
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/swap.yaml': terms, 'custom-templates/swap.yaml': template, 'custom-templates/consulting.cover.yaml': COVER });
     await applyOk(cli, dir);
     const app = new App(emulator().env);
-    await app.renameTerm('Swap Alpha', 'Swap tmp');
-    await app.renameTerm('Swap Beta', 'Swap Alpha');
-    await app.renameTerm('Swap tmp', 'Swap Beta');
+    await app.swapTermNames('Swap Alpha', 'Swap Beta');
     const pulled = await cli('pull', '-C', dir, '-o', 'json');
     expect(pulled.code).toBe(0);
     expect(JSON.parse(pulled.stdout).not_pulled).toContainEqual(
@@ -618,9 +616,7 @@ parameters:
     await writeFile(join(dir, 'custom-terms/alpha.yaml'), `kind: CustomTerm\nid: ${alpha}\nname: Pin Alpha\nbody: Alpha body\n`);
     await expectNoChanges(cli, dir);
     const app = new App(emulator().env);
-    await app.renameTerm('Pin Gamma', 'Pin tmp');
-    await app.renameTerm('Pin Alpha', 'Pin Gamma');
-    await app.renameTerm('Pin tmp', 'Pin Alpha');
+    await app.swapTermNames('Pin Gamma', 'Pin Alpha');
 
     const drift = await cli('drift', '-C', dir);
     expect(drift.code).toBe(2);

@@ -83,9 +83,7 @@ describe('objects renamed in the app', () => {
       await applyOk(run, dir);
       const [alpha, beta] = [await app.playbookId('Alpha NDA'), await app.playbookId('Beta MSA')];
       await writeFiles(dir, { 'playbooks/alpha.yaml': playbook('Alpha NDA', 'Term', alpha), 'playbooks/beta.yaml': playbook('Beta MSA', 'Fees', beta) });
-      await app.editPlaybook('Alpha NDA', { name: 'Swapping' });
-      await app.editPlaybook('Beta MSA', { name: 'Alpha NDA' });
-      await app.editPlaybook('Swapping', { name: 'Beta MSA' });
+      await app.swapPlaybookNames('Alpha NDA', 'Beta MSA');
 
       const pulled = await run('pull', '-C', dir);
       expect([pulled.code, pulled.stderr]).toEqual([0, '']);
@@ -403,9 +401,7 @@ describe('objects renamed in the app', () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': alpha, 'playbooks/beta.yaml': beta });
     await applyOk(cli, dir);
     const app = new App(emulator().env);
-    await app.editPlaybook('Alpha', { name: 'Swapping' });
-    await app.editPlaybook('Beta', { name: 'Alpha' });
-    await app.editPlaybook('Swapping', { name: 'Beta' });
+    await app.swapPlaybookNames('Alpha', 'Beta');
 
     // The rules moved with their playbooks in the app; the files removed nothing.
     const plan = await cli('plan', '-C', dir);
@@ -436,9 +432,7 @@ describe('objects renamed in the app', () => {
   it('two terms that swap names in the app are drift, not the files\' change, and pull says to rename them by hand', async () => {
     const terms = 'kind: CustomTerm\nname: Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Beta\nbody: Beta body\n';
     const { dir, app } = await applied({ 'terms.yaml': terms });
-    await app.renameTerm('Alpha', 'Swapping');
-    await app.renameTerm('Beta', 'Alpha');
-    await app.renameTerm('Swapping', 'Beta');
+    await app.swapTermNames('Alpha', 'Beta');
 
     // Each name now holds the other term: compared with the other term's record, the files read as
     // the side that moved, and the nightly drift check passed.
