@@ -7,6 +7,11 @@ const held = [];
 const hold = (signal) => held.push(signal);
 process.on('SIGINT', hold);
 process.on('SIGTERM', hold);
+// `docket --version` alone loads only what printing it needs; with a signal held, main() ends the run as it should.
+if (process.argv.length === 3 && process.argv[2] === '--version') {
+  const version = await import('../dist/bundle/version-main.js');
+  if (held.length === 0) await version.exitWhenWritten(version.printVersion());
+}
 const { exitWhenWritten, main } = await import('../dist/bundle/main.js');
 
 await exitWhenWritten(

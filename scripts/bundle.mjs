@@ -66,7 +66,8 @@ const lazyChildProcess = {
 rmSync(OUT, { recursive: true, force: true });
 await build({
   plugins: [lazyFlowKeys, lazyChildProcess],
-  entryPoints: [path.join(ROOT, 'dist', 'cli', 'main.js')],
+  // `docket --version` alone loads version-main.js and the few modules it shares with main.js.
+  entryPoints: [path.join(ROOT, 'dist', 'cli', 'main.js'), path.join(ROOT, 'dist', 'cli', 'version-main.js')],
   outdir: OUT,
   bundle: true,
   splitting: true,

@@ -28,19 +28,28 @@ describe('docket bin', () => {
     expect(code).toBe(0);
   });
 
-  it('ends a run that a signal reached while its modules loaded as after any first signal: exit 130, and -o json still one document', async () => {
-    // A module hook sends SIGINT the moment the bundle is asked for, and answers only after the
-    // signal has had time to arrive: docket's own handlers are not listening yet.
-    const hook = `export async function resolve(specifier, context, next) { if (specifier.endsWith('bundle/main.js')) { process.kill(process.pid, 'SIGINT'); await new Promise((r) => setTimeout(r, 300)); } return next(specifier, context); }`;
+  /** The bin run with a module hook that sends SIGINT the moment `module` is asked for, and answers only after the signal has had time to arrive: docket's own handlers are not listening yet. */
+  async function interruptedWhileLoading(module: string, args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+    const hook = `export async function resolve(specifier, context, next) { if (specifier.endsWith(${JSON.stringify(module)})) { process.kill(process.pid, 'SIGINT'); await new Promise((r) => setTimeout(r, 300)); } return next(specifier, context); }`;
     const preload = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
-    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, BIN, 'plan', '-o', 'json', '-C', '.'], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, BIN, ...args], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+    return { code, signal, stdout, stderr };
+  }
+
+  it('ends a run that a signal reached while its modules loaded as after any first signal: exit 130, and -o json still one document', async () => {
+    const { code, signal, stdout, stderr } = await interruptedWhileLoading('bundle/main.js', ['plan', '-o', 'json', '-C', '.']);
     expect([code, signal, stderr]).toEqual([130, null, '\nInterrupted (SIGINT).\n']);
     expect(JSON.parse(stdout)).toMatchObject({ error: { code: 'interrupted', exit_code: 130 } });
+  });
+
+  it('ends `--version` (which loads less than other commands) as any run a signal reached while it loaded', async () => {
+    const { code, signal, stdout, stderr } = await interruptedWhileLoading('bundle/version-main.js', ['--version']);
+    expect([code, signal, stdout, stderr]).toEqual([130, null, '', '\nInterrupted (SIGINT).\n']);
   });
 
   it('fails validate with exit 1 and file:line:col diagnostics, without any network configuration', async () => {
