@@ -218,8 +218,12 @@ export class AgreementsApi {
     await this.client.request({ method: 'PATCH', path: `/v1/custom_terms/${pathSegment(id)}`, body: { name }, operation: `rename custom term "${label}"` });
   }
 
-  /** Publishes version N+1; on an unknown outcome the version number tells whether it happened. */
-  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number, beforeSend?: () => Promise<void>): Promise<void> {
+  /**
+   * Publishes version N+1; on an unknown outcome the version number tells whether it happened.
+   * Resolves to the number the service's answer gives the version (above N+1 when someone else
+   * published meanwhile), or N+1 when the answer gives none or was lost.
+   */
+  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number, beforeSend?: () => Promise<void>): Promise<number> {
     const body: Record<string, unknown> | FormPart[] =
       'body' in content
         ? { body: content.body, user_email: actor.email }
@@ -242,6 +246,9 @@ export class AgreementsApi {
       },
     });
     refuseUnpublished(answer, `publish custom term "${label}"`, 'custom term', expectedVersion);
+    // Only an answer's own `data` gives the number: a term read after a lost answer (a resource, no
+    // `data`) may show another client's version published after this one.
+    return versionNumber(attributesOf(answer)?.current_version_number) ?? expectedVersion;
   }
 
   async listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {

@@ -197,15 +197,15 @@ export const customTermKind: KindModule<'custom-term'> = {
         const expected = current + 1;
         const content = typeof docxPath === 'string' ? { docx: await docxUpload(change, ctx) } : { body: String(change.desired?.body ?? '') };
         const publish = (mark?: () => Promise<void>) => api.publishTermVersion(change.liveId!, change.key, content, actor, expected, mark);
-        if (typeof docxPath === 'string') await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected }, publish);
-        else await publish();
         if (typeof docxPath === 'string') {
-          await afterDocx(api, change.liveId!, change, ctx, expected).catch((error: unknown) => {
+          // The number the service gave it: above `expected` when the app published meanwhile.
+          const version = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected }, publish);
+          await afterDocx(api, change.liveId!, change, ctx, version).catch((error: unknown) => {
             // The version is published: what failed is the wait for its conversion.
             ctx.registerWritten?.('custom-term', change.key, change.fields.map((f) => f.field));
             throw error;
           });
-        }
+        } else await publish();
         return;
       }
       default:

@@ -256,6 +256,25 @@ describe('custom terms', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it("records the version a Word term's publish became as the service numbers it, also when the app published another while it was sent", async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+    await writeFile(join(dir, 'terms/data.docx'), docx('first'));
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'terms/data.docx'), docx('second'));
+    // docket's publish waits at the service (version 1 read at plan time) while the app publishes version 2.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'late', delay_ms: 400, count: 1 });
+    const applying = cli('apply', '-C', dir, '--auto-approve');
+    while (t.emulator.stats().faults_injected === 0) await new Promise((r) => setTimeout(r, 10));
+    await new App(t.env).publishTermDocx('Data Terms', docx('from the app'));
+    expect((await applying).code).toBe(0);
+    expect(term('Data Terms')!.versions).toHaveLength(3);
+    expect((await lockFiles(dir))['custom-term:Data Terms']).toMatchObject({ version: 3 });
+    // The file is live as docket's own version: no change made live, nothing to publish again.
+    await expectNoChanges(cli, dir);
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+  });
+
   it('explains in plain words when custom terms are not enabled for the organization', async () => {
     await start({ seed: (s) => (s.organizations[0]!.features = { custom_terms: false }) });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
