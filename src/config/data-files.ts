@@ -100,7 +100,8 @@ export function namedFiles(from: string, body: Readonly<Record<string, unknown>>
 }
 
 export async function readDataFiles(root: string, documents: ResourceDoc[], options: DataFileOptions): Promise<{ files: DataFiles; diagnostics: Diagnostic[] }> {
-  const wanted = new Map<string, { doc: ResourceDoc; key: string; type: unknown }>();
+  // By what the file is read as and its path: one file named as a PDF and as a term's text is checked as each.
+  const wanted = new Map<string, { rel: string; doc: ResourceDoc; key: string; type: unknown }>();
   const diagnostics: Diagnostic[] = [];
   const problem = (doc: ResourceDoc, key: string, code: string, message: string, hint?: string): void => {
     // The value is what is wrong, so the column is the value's.
@@ -112,7 +113,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
       // A name whose placeholder could not be filled in: "missing file" beside its error would say nothing new.
       if (doc.unresolved?.has(`/${key}`)) continue;
       if (named.problem === undefined) {
-        if (!wanted.has(named.path)) wanted.set(named.path, { doc, key, type: named.type });
+        const as = `${String(named.type)}:${named.path}`;
+        if (!wanted.has(as)) wanted.set(as, { rel: named.path, doc, key, type: named.type });
       } else if (named.problem === 'absolute') {
         problem(doc, key, 'absolute-path', `\`${key}\` names ${quoted(value)}, an absolute path`, `name the file relative to ${doc.file}, inside the configuration directory`);
       } else {
@@ -124,6 +126,10 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   // The lock may be a link (one lock shared by two checkouts): the file it names is docket's too.
   const realLock = await realpath(path.join(root, LOCK_FILE)).catch(() => undefined);
   const files: DataFiles = new Map();
+  // The same bytes read as another type add what that read learnt (a text, its parse).
+  const found = (file: DataFile): void => {
+    files.set(file.path, { ...files.get(file.path), ...file });
+  };
   // docket.yaml and test files are read by docket itself: published as terms, a definition or an
   // attachment, they would send the organization's ids, URLs and vars, or a test, to the services.
   const isDocketInput = (doc: ResourceDoc, key: string, rel: string, linked = rel): boolean => {
@@ -141,7 +147,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     return true;
   };
   await Promise.all(
-    [...wanted].map(async ([rel, { doc, key, type }]) => {
+    [...wanted.values()].map(async ({ rel, doc, key, type }) => {
       if (isDocketInput(doc, key, rel)) return;
       const known = options.yaml?.get(rel);
       // A `*.yaml` link to the lock or a file in .docket/ is read as YAML like any other: where it leads says what it is.
@@ -154,7 +160,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         const bytes = Buffer.from(known.text, 'utf8');
         const holdsKey = keyIn(rel, known.text, options.keys);
         if (holdsKey) diagnostics.push(holdsKey);
-        files.set(rel, { path: rel, head: headOf(bytes), sha256: sha256(bytes), text: known.text, parsed: known.parsed });
+        found({ path: rel, head: headOf(bytes), sha256: sha256(bytes), text: known.text, parsed: known.parsed });
         return;
       }
       try {
@@ -181,7 +187,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           const { head, size, sha256: digest } = await hashFile(real);
           const wrong = binaryProblem(type, head, size, rel);
           if (wrong) problem(doc, key, wrong.code, wrong.message, wrong.hint);
-          else files.set(rel, { path: rel, head, sha256: digest });
+          else found({ path: rel, head, sha256: digest });
           return;
         }
         const bytes = await readFile(real);
@@ -197,7 +203,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         const text = withoutByteOrderMark(bytes.toString('utf8'));
         const holdsKey = keyIn(rel, text, options.keys);
         if (holdsKey) diagnostics.push(holdsKey);
-        files.set(rel, { path: rel, head: headOf(bytes), sha256: sha256(bytes), text });
+        found({ path: rel, head: headOf(bytes), sha256: sha256(bytes), text });
       } catch (error) {
         const value = String(doc.body[key]);
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
@@ -297,6 +303,8 @@ function binaryProblem(type: unknown, head: Uint8Array, size: number, rel: strin
 /** What a text file must look like: UTF-8 without NUL. */
 function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProblem {
   if (type === 'text') {
+    // A PDF may be all ASCII: as a term's text it would publish its own source.
+    if (startsAsPdf(bytes)) return { code: 'binary-file', message: `${quoted(rel)} is a PDF, not a text file`, hint: 'body_file names a Markdown or text file; a PDF is uploaded as an Attachment' };
     if (bytes.includes(0)) {
       // Windows Notepad's "Unicode" is UTF-16, which starts with FF FE or FE FF.
       const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));

@@ -69,8 +69,9 @@ export const customTermKind: KindModule<'custom-term'> = {
     if (content === 'body') {
       fields.body = normText(doc.body.body);
     } else if (content === 'body_file') {
-      const file = ctx.files.get(dataFilePath(doc, String(doc.body.body_file)));
-      if (file) fields.body = normText(file.text);
+      // No text: the file could not be read as text (said where it is named), or was not read at all.
+      const text = ctx.files.get(dataFilePath(doc, String(doc.body.body_file)))?.text;
+      if (text !== undefined) fields.body = normText(text);
     } else if (content === 'docx_file') {
       const path = dataFilePath(doc, String(doc.body.docx_file));
       const file = ctx.files.get(path);
