@@ -212,18 +212,26 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
     case 'type': {
       const expected = String(params.type).split(',');
       const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
-      const hint = unquoted ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined;
+      // Quotes help only where the digits as text are a value the key takes: not an e-mail address, a UUID or one of a list.
+      const quotable = unquoted && quotedPasses(parentSchema, written?.(positions.valueAt(pointer)) ?? String(e.data));
+      const hint = quotable ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined;
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = nullWritten();
       if (nullWord !== undefined) {
         // Quoting is the way out only where a word would do (text); a mapping or a number wants a value.
         // Not where the word itself is no value either (a URL, an e-mail address, one of a list).
         const anyText = expected.includes('string') && !['format', 'pattern', 'enum', 'const'].some((k) => isPlainObject(parentSchema) && k in parentSchema);
-        const hint = anyText ? 'YAML reads `null` and `~` as no value; quote it ("null") to mean the word' : 'YAML reads `null` and `~` as no value: write the value, or leave the key out';
+        const hint = anyText ? 'YAML reads `null` and `~` as no value: write the value, or leave the key out (quote it, "null", to mean the word)' : 'YAML reads `null` and `~` as no value: write the value, or leave the key out';
         return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null (written ${quoteValue(nullWord)})`, pointer, hint);
       }
       // Nothing written ("not empty" says so); a list or mapping quoted as JSON, cut short: `(got ["a","b"])`.
       const got = e.data === null ? '' : (asWritten() ?? (structureGot(e) || undefined));
+      // What the key takes, when "a string" would send the writer to quotes that do not help.
+      const named = parentSchema.const !== undefined || Array.isArray(parentSchema.enum) || typeof parentSchema.format === 'string';
+      const takes = unquoted && !quotable && named ? describeSchema(parentSchema) : [];
+      if (takes.length > 0) return make('invalid-value', `${label} must be ${joinOr(takes)}, not ${describeValue(e.data)}${got ?? gotValue(e.data)}`, pointer);
+      // A whole number that may be written as text too (`term: 2.5` is neither).
+      if (typeof e.data === 'number' && parentSchema.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be a whole number${got ?? gotValue(e.data)}`, pointer);
       return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint);
     }
     default: {
@@ -251,6 +259,17 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
     // A placeholder's value (quoted or not) came from its variable, not from how YAML read the text.
     return source !== undefined && source !== read && !source.includes('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${read})` : undefined;
   }
+}
+
+/** Whether digits YAML read as a number would pass as the text they are written as (quoted). */
+function quotedPasses(schema: AnySchemaObject, text: string): boolean {
+  if (schema.const !== undefined) return schema.const === text;
+  if (Array.isArray(schema.enum)) return schema.enum.includes(text);
+  // No digits are an e-mail address, a UUID, a URL or a date.
+  if (typeof schema.format === 'string') return false;
+  if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(text)) return false;
+  if (typeof schema.minLength === 'number' && text.length < schema.minLength) return false;
+  return typeof schema.maxLength !== 'number' || text.length <= schema.maxLength;
 }
 
 /** Keywords whose refusal of a list or mapping is about it (its type) or what it holds: it is quoted, as JSON cut short. */

@@ -362,7 +362,7 @@ describe('loadConfig: schema errors', () => {
       ),
     });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
-      ['p.yaml:2:5 invalid-value', '`id` must be a string, not an integer (got 42)'],
+      ['p.yaml:2:5 invalid-value', '`id` must be a UUID (8-4-4-4-12 hex digits), not an integer (got 42)'],
       ['p.yaml:3:7 invalid-value', '`name` must not be empty (got "")'],
       ['p.yaml:4:21 invalid-value', '`renamed_from[1]` must be a string, not an integer (got 3)'],
       ['p.yaml:5:36 invalid-value', '`ignore_fields` must not list the same value twice ("actions" at [0] and [2])'],
@@ -377,6 +377,22 @@ describe('loadConfig: schema errors', () => {
     // Where a number is wanted, .inf is still not one.
     const inf = await load({ 'docket.yaml': 'version: 1\nmax_rps: .inf\n' });
     expect(inf.diagnostics.map((d) => d.message)).toEqual(['`max_rps` must be a number, not infinity (got .inf)']);
+  });
+
+  it('tells to quote digits YAML read as a number only where the digits as text are a value the key takes', async () => {
+    const r = await load({
+      'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
+      'p.yaml': lines('kind: Playbook', 'name: 2024', 'rules:', '  - name: Term', '    actions: A', '    reviewer: 42'),
+      't.yaml': lines('kind: Template', 'name: T', 'type: 1', '---', 'kind: Template', 'name: N', 'type: NDA', 'parameters:', '  term: 2.5'),
+    }, { kinds: [...KINDS, { yamlKind: 'Template', schema: 'template.schema.json' }] });
+    expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
+      ['p.yaml:2:7 invalid-value', '`name` must be a string, not an integer (got 2024)', 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)'],
+      // Quoted, these would be refused again: what the key takes is said instead.
+      ['p.yaml:6:15 invalid-value', '`reviewer` must be an e-mail address, not an integer (got 42)', undefined],
+      ['t.yaml:3:7 invalid-value', '`type` must be `NDA`, `CSA`, `DPA`, `PSA`, `Design`, `Software License`, `Pilot`, `Partnership`, `BAA` or `LOI`, not an integer (got 1)', undefined],
+      // A whole number, written as one or as text: 2.5 is neither.
+      ['t.yaml:9:9 invalid-value', '`term` must be a whole number (got 2.5)', undefined],
+    ]);
   });
 
   it('accepts null for optional text and reviewer, and a single renamed_from', async () => {

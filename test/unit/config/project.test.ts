@@ -98,7 +98,7 @@ describe('docket.yaml', () => {
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
       ['docket.yaml:1:10 invalid-value', '`version` must be 1 (got 2)'],
       ['docket.yaml:3:8 invalid-value', '`url` must be an http(s) URL (got "ftp://example.com")'],
-      ['docket.yaml:4:20 invalid-value', '`organization_id` must be a string, not an integer (got 1234)'],
+      ['docket.yaml:4:20 invalid-value', '`organization_id` must be a UUID (8-4-4-4-12 hex digits), not an integer (got 1234)'],
       ['docket.yaml:5:3 unknown-key', 'unknown key `organisation` in `review`, did you mean `organization_id`?'],
       ['docket.yaml:7:10 invalid-value', '`actor` must be an e-mail address (got "not-an-email")'],
       ['docket.yaml:8:14 invalid-value', '`concurrency` must be at most 64 (got 100)'],
@@ -114,7 +114,7 @@ describe('docket.yaml', () => {
       ['docket.yaml:3:32 invalid-value', '`max_delete_fraction` must be at most 1 (written "1.50", which YAML reads as 1.5)'],
       ['docket.yaml:4:16 invalid-url', '`review.url` "https://api example.com" is not a valid URL'],
       ['docket.yaml:4:55 invalid-value', '`path_style` must be one of: auto, nested, flat (written "~", which YAML reads as no value)'],
-      ['docket.yaml:5:22 invalid-value', '`actor` must be a string, not an integer (written "0x1", which YAML reads as 1)'],
+      ['docket.yaml:5:22 invalid-value', '`actor` must be an e-mail address, not an integer (written "0x1", which YAML reads as 1)'],
     ]);
     // A third slash after the scheme, which the URL parser would drop, is refused once, as a slip.
     const slashes = await load({ 'docket.yaml': lines('version: 1', 'review: { url: "https:///api.example.com" }') });
