@@ -6,7 +6,8 @@
  * On a 429 every request waits for its Retry-After (nothing starts during the pause), the
  * allowed concurrency halves, and request starts are spaced at 90 % of the rate the service
  * actually served over the last seconds (of the time docket was not paused), and of the pace that
- * was refused. Each success then grows both back slowly (about one more request a second per
+ * was refused; the requests refused during the pause go first after it, at that pace, and the
+ * slowdown is made once for the requests sent at one pace. Each success then grows both back slowly (about one more request a second per
  * second, 5 % a second below 20 a second; one more in flight per round), up to `--concurrency`
  * and `--max-rps`, until the next 429 finds the limit again. So a steady apply runs just under
  * the service's limit with few refusals.
@@ -23,16 +24,25 @@ export interface Limiter {
   /** Nothing starts now: a 429's Retry-After is being waited out. */
   readonly paused: boolean;
   /**
+   * Slowdowns so far. Read as a request starts and given back with its 429: a request sent before
+   * the last slowdown was sent at the old pace, and its refusal slows nothing down again.
+   */
+  readonly slowdowns: number;
+  /**
    * Runs `fn` once a permit is free (and the pace allows) and releases it when `fn` settles.
-   * `resumed`: the retry of a request that waited out the pause itself; it keeps its place in
-   * the pace rather than queueing behind the pause again. `signal`: gives up the place in the
+   * `resumed`: the retry of a request that waited out the pause itself; it goes before the
+   * requests queued meanwhile, at the pace all keep. `signal`: gives up the place in the
    * queue (rejecting with the signal's reason) when aborted before a permit came, so a command
    * stopped or out of time never waits for the pace; a function makes it only if the call has to
    * wait (a signal and its timer per request cost more than a request that finds a free permit).
    */
   run<T>(fn: () => Promise<T>, resumed?: boolean, signal?: AbortSignal | (() => AbortSignal)): Promise<T>;
-  /** The service refused a request for its rate: slow down, and start nothing for `pauseMs`. */
-  throttled(pauseMs: number): void;
+  /**
+   * The service refused a request for its rate: slow down, and start nothing for `pauseMs`.
+   * `sentAt`: `slowdowns` when the refused request started (without it: a refusal during a pause
+   * slows nothing down again).
+   */
+  throttled(pauseMs: number, sentAt?: number): void;
   /** A request succeeded: speed back up a little. */
   succeeded(): void;
   /**
@@ -65,6 +75,8 @@ const WINDOW_MS = 5_000;
 const MIN_MEASURED = 10;
 /** The share of the measured rate docket goes back to after a 429. */
 const BACK_OFF = 0.9;
+/** The slowest pace a 429 sets: below the service's limit also where that is 1 a second (at 1, every start was a coin toss). */
+const MIN_RATE = 0.5;
 /** The most one success adds to the pace (requests a second): at a pace of r, r successes a second add 5 % of it. */
 const GROWTH_PER_ANSWER = 0.05;
 
@@ -87,8 +99,11 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   let rate = maxRps;
   let nextStart = 0;
   let pausedUntil = 0;
+  let slowdowns = 0;
   /** Answers other than 429 in the window, oldest first (times). */
   const served: number[] = [];
+  /** Request starts in the window, oldest first (times). */
+  const starts: number[] = [];
   /** Pauses (from, to) that may overlap the window: time nothing could be served. */
   const pauses: [number, number][] = [];
   const started = now();
@@ -104,7 +119,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     }
     while (waiting.length > 0 && active < Math.floor(allowed)) {
       const t = now();
-      const at = waiting[0]!.resumed ? 0 : Math.max(pausedUntil, nextStart);
+      // A retry that waited out the pause itself goes at the pace: all of them at once were the next burst of refusals.
+      const at = waiting[0]!.resumed ? nextStart : Math.max(pausedUntil, nextStart);
       if (t < at) {
         if (!timer) {
           // A pace of --max-rps 0.0000001 waits longer than a timer holds.
@@ -123,6 +139,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   /** A request starts at `t`: it holds a permit, and the next may start one pace step later. */
   const take = (t: number): void => {
     active++;
+    starts.push(t);
     nextStart = Number.isFinite(rate) ? Math.max(t, nextStart) + 1000 / rate : 0;
   };
 
@@ -134,6 +151,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   /** Only the last few seconds count. */
   const forgetOld = (t: number): void => {
     while (served.length > 0 && served[0]! < t - WINDOW_MS) served.shift();
+    while (starts.length > 0 && starts[0]! < t - WINDOW_MS) starts.shift();
     while (pauses.length > 0 && pauses[0]![1] < t - WINDOW_MS) pauses.shift();
   };
 
@@ -154,6 +172,12 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     return (served.length * 1000) / span;
   };
 
+  /** Requests started per second, over the time since the window's first start (at least a second). */
+  const sentRate = (t: number): number => {
+    forgetOld(t);
+    return starts.length === 0 ? 0 : (starts.length * 1000) / Math.max(1000, t - starts[0]!);
+  };
+
   /** An answer other than a 429, for the served rate; a long apply without a 429 must not keep every one. */
   const answer = (): void => {
     const t = now();
@@ -171,6 +195,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     },
     get paused() {
       return now() < pausedUntil;
+    },
+    get slowdowns() {
+      return slowdowns;
     },
     async run<T>(fn: () => Promise<T>, resumed = false, waitSignal?: AbortSignal | (() => AbortSignal)): Promise<T> {
       if (!resumed && typeof waitSignal !== 'object' && waiting.length === 0 && active < Math.floor(allowed)) {
@@ -213,18 +240,23 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         release();
       }
     },
-    throttled(pauseMs) {
+    throttled(pauseMs, sentAt) {
       const t = now();
       // The requests already in flight when the first 429 came were sent at the old pace: one
-      // slowdown per pause, not one per refusal.
-      if (t >= pausedUntil) {
+      // slowdown per pace, not one per refusal.
+      if (sentAt === undefined ? t >= pausedUntil : sentAt >= slowdowns) {
+        slowdowns++;
         allowed = Math.max(1, Math.floor(allowed / 2));
         forgetOld(t);
         // Never faster than the pace that was refused: the answers to what was let through at once
         // after a pause (the service saved up for it) read as a rate above the limit.
-        if (served.length >= MIN_MEASURED) rate = Math.min(maxRps, Math.max(1, Math.min(servedRate(t), rate) * BACK_OFF));
+        if (served.length >= MIN_MEASURED) rate = Math.min(maxRps, Math.max(MIN_RATE, Math.min(servedRate(t), rate) * BACK_OFF));
+        // Too few answers to measure, but a 429 again after a slowdown: the limit is real (a limit
+        // of 1 a second, where no pace let every retry go at once, again and again). Half of what
+        // was sent is a pace; more than was served, as a few requests measure little.
+        else if (slowdowns > 1) rate = Math.min(maxRps, Math.max(MIN_RATE, Math.min(rate, Math.max(servedRate(t), sentRate(t) / 2)) * BACK_OFF));
         // Too few answers to measure (a limit of 2 a second): a pace there is still too fast.
-        else if (Number.isFinite(rate)) rate = Math.max(1, rate * BACK_OFF);
+        else if (Number.isFinite(rate)) rate = Math.max(MIN_RATE, rate * BACK_OFF);
         const pace = Number.isFinite(rate) ? `, at most ${rate.toFixed(1)} per second` : '';
         options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}, after a pause of ${Math.round(pauseMs)} ms`);
       }
@@ -233,7 +265,6 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       if (last && last[1] >= t) last[1] = until;
       else if (until > t) pauses.push([t, until]);
       pausedUntil = until;
-      nextStart = Math.max(nextStart, pausedUntil);
       pump();
     },
     answered: answer,

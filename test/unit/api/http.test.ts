@@ -975,6 +975,21 @@ describe('retries', () => {
     expect(sleeps).toEqual([3_600_000]);
   });
 
+  it('pauses every request for its own backoff when Retry-After asks no wait (0, or a date already past by this clock), as when none is given', async () => {
+    for (const retryAfter of ['0', new Date(Date.now() - 60_000).toUTCString()]) {
+      const slowdowns: string[] = [];
+      let paceClock = 0;
+      const { mock, client, sleeps } = setup({ limiter: createLimiter(8, { now: () => (paceClock += 1_000_000), onSlowDown: (m) => slowdowns.push(m) }) });
+      mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': retryAfter } });
+      mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+      await client.request({ method: 'GET', path: '/v1/a', operation: 'a' });
+      expect(sleeps).toHaveLength(1);
+      expect(sleeps[0]).toBeGreaterThan(0);
+      // A pause of 0 ms let every refused request go again at once, each slowing the pace again.
+      expect(slowdowns).toEqual([`the service is rate limiting: 4 request(s) at a time, after a pause of ${sleeps[0]} ms`]);
+    }
+  });
+
   it('fails at once, naming the wait, when Retry-After is beyond the command budget', async () => {
     const { mock, client, sleeps } = setup({ deadline: Date.now() + 120_000 });
     const later = new Date(Date.now() + 3_600_000).toUTCString();

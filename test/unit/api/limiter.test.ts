@@ -124,7 +124,7 @@ describe('the shared pace after a 429', () => {
     expect(ran).toBe(true);
   });
 
-  it('lets the request that waited out the pause itself go first, without waiting again', async () => {
+  it('lets the request that waited out the pause itself go first, without waiting for the pause again', async () => {
     const { limiter } = paced(2);
     limiter.throttled(5000);
     let ran = false;
@@ -181,14 +181,57 @@ describe('the shared pace after a 429', () => {
     expect(second).toBeLessThan(18);
   });
 
-  it('slows a pace it set on every 429, also when too few answers came since to measure a rate (a limit of 2 a second)', async () => {
+  it('slows a pace it set on every 429, also when too few answers came since to measure a rate (a limit of 2 a second): to half of what it sent', async () => {
     const { limiter, advance, serve, paces, refusedAfter } = paced(8);
     await refusedAfter(20, 0);
-    // The window forgets those; three answers in the next 6 s measure nothing.
+    // The window forgets those; 12 requests go at the pace of 18 a second, 3 are answered, then a 429.
     await advance(6000);
+    const sent = limiter.slowdowns;
+    const runs = Array.from({ length: 12 }, () => limiter.run(async () => undefined));
+    await advance(1000);
+    await Promise.all(runs);
     serve(3);
-    limiter.throttled(0);
-    expect(paces()).toEqual(['18.0', '16.3']);
+    limiter.throttled(0, sent);
+    // 12 sent over the window's second: half of that, less 10 %. At 90 % of 18 a second, it took
+    // 20 slowdowns to come down to a limit of 2.
+    expect(paces()).toEqual(['18.0', '5.4']);
+  });
+
+  it('slows down once for the requests sent at one pace, however many of them the service refuses', async () => {
+    const { limiter, messages } = paced(8);
+    const sent = limiter.slowdowns;
+    limiter.throttled(0, sent);
+    limiter.throttled(0, sent);
+    expect(messages).toHaveLength(1);
+    // One sent after that slowdown, refused too: the pace it was sent at is too fast as well.
+    limiter.throttled(0, limiter.slowdowns);
+    expect(messages).toHaveLength(2);
+    expect(messages[1]).toMatch(/^the service is rate limiting: 2 request\(s\) at a time/);
+  });
+
+  it('sets a pace from what it sent once a 429 comes again, however few answers came: no retries all at once, again and again (a limit of 1 a second)', async () => {
+    const { limiter, advance, paces } = paced(8);
+    // Eight sent at once, one answered, a 429 with a pause of 1 s: no pace yet (too few answers).
+    const sent = limiter.slowdowns;
+    await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => undefined)));
+    limiter.succeeded();
+    limiter.throttled(1000, sent);
+    expect(paces()).toEqual([undefined]);
+    await advance(1000);
+    // Four retries at once after the pause, one answered, a 429 again.
+    const again = limiter.slowdowns;
+    await Promise.all(Array.from({ length: 4 }, () => limiter.run(async () => undefined, true)));
+    limiter.succeeded();
+    limiter.throttled(1000, again);
+    expect(paces()[1]).toBe('5.4');
+    await advance(1000);
+    // The retries after that pause go one pace step apart, not at once.
+    const starts: number[] = [];
+    const retries = Array.from({ length: 3 }, () => limiter.run(async () => void starts.push(Date.now()), true));
+    await advance(1000);
+    await Promise.all(retries);
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(180);
+    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(180);
   });
 
   it('grows the pace back by about one a second per second, and below 20 a second by 5 % a second', async () => {
