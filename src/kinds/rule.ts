@@ -83,8 +83,11 @@ function heldAsRead(answer: Record<string, unknown>, wireKey: string): unknown {
 /** Where a rule's missing actions are best shown: at blank text written for them (or for its questions), else at the rule. */
 function missingActions(rule: Record<string, unknown>): { field?: string; detail: string } {
   const { actions, questions } = rule;
-  if (typeof actions === 'string' && actions !== '' && actions.trim() === '' && !/^\n+$/.test(actions)) {
-    return { field: 'actions', detail: `: ${quoteValue(actions)} is only white space, which the service takes as none` };
+  // Written, but with nothing in it: the value is what is wrong.
+  if ('actions' in rule && (actions === null || (typeof actions === 'string' && actions.trim() === ''))) {
+    const detail =
+      actions === null ? ': it has no value' : actions === '' ? ' (got "")' : /^\n+$/.test(actions) ? ': its block holds no text' : `: ${quoteValue(actions)} is only white space, which the service takes as none`;
+    return { field: 'actions', detail };
   }
   if (rule.generate_summary !== false && typeof questions === 'string' && questions.trim() === '' && questions !== '') {
     return { field: 'questions', detail: `: its \`questions\` ${quoteValue(questions)} are only white space, which the service takes as none` };
