@@ -230,8 +230,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const named = parentSchema.const !== undefined || Array.isArray(parentSchema.enum) || typeof parentSchema.format === 'string';
       const takes = unquoted && !quotable && named ? describeSchema(parentSchema) : [];
       if (takes.length > 0) return make('invalid-value', `${label} must be ${joinOr(takes)}, not ${describeValue(e.data)}${got ?? gotValue(e.data)}`, pointer);
-      // A whole number that may be written as text too (`term: 2.5` is neither).
-      if (typeof e.data === 'number' && parentSchema.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be a whole number${got ?? gotValue(e.data)}`, pointer);
+      // An integer that may be written as text too (`term: 2.5` is neither): said as its text is.
+      if (typeof e.data === 'number' && parentSchema.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${JSON.stringify(e.data)}`, pointer);
       return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint);
     }
     default: {

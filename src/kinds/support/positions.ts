@@ -4,6 +4,7 @@ import { quoteValue } from '../../config/quote.js';
 import { normName } from '../../engine/normalize.js';
 import type { ResourceDoc } from '../../config/types.js';
 import { pointerToPath, type DocPositions } from '../../config/yaml-positions.js';
+import { isPlainObject } from '../../util/plain.js';
 
 export function posOf(doc: ResourceDoc, pointer: string): SourcePos {
   return doc.positions.at(pointer);
@@ -30,6 +31,15 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
   if (value === undefined || value === null) return [];
   const written = namesList(value);
   const names = written.map(normName);
+  // Its own name: nothing to rename from (the matching finds the object by its name already).
+  const own = ownerAt(doc.body, pointer)?.name;
+  const self = typeof own === 'string' ? names.indexOf(normName(own)) : -1;
+  if (self >= 0) {
+    diag.warning('renamed-from-itself', `\`renamed_from\` names ${quoteValue(names[self])}, the name this ${pointer === '' ? 'document' : 'rule'} has now: nothing is renamed from it`, {
+      ...problemAt(doc, Array.isArray(value) ? `${pointer}/renamed_from/${self}` : `${pointer}/renamed_from`),
+      hint: '`renamed_from` lists the names it had before; take this one out',
+    });
+  }
   if (new Set(written).size < written.length) return names;
   const first = new Map<string, number>();
   for (let i = 0; i < names.length; i++) {
@@ -45,6 +55,13 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
     break;
   }
   return names;
+}
+
+/** The mapping at `pointer` (`''` or `/rules/3`) of a document's body. */
+function ownerAt(body: Readonly<Record<string, unknown>>, pointer: string): Record<string, unknown> | undefined {
+  let at: unknown = body;
+  for (const key of pointer.split('/').slice(1)) at = isPlainObject(at) || Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined;
+  return isPlainObject(at) ? at : undefined;
 }
 
 /** `renamed_from` may be one name or a list. */

@@ -390,8 +390,8 @@ describe('loadConfig: schema errors', () => {
       // Quoted, these would be refused again: what the key takes is said instead.
       ['p.yaml:6:15 invalid-value', '`reviewer` must be an e-mail address, not an integer (got 42)', undefined],
       ['t.yaml:3:7 invalid-value', '`type` must be `NDA`, `CSA`, `DPA`, `PSA`, `Design`, `Software License`, `Pilot`, `Partnership`, `BAA` or `LOI`, not an integer (got 1)', undefined],
-      // A whole number, written as one or as text: 2.5 is neither.
-      ['t.yaml:9:9 invalid-value', '`term` must be a whole number (got 2.5)', undefined],
+      // An integer, written as one or as text: 2.5 is neither (not "an integer or a string").
+      ['t.yaml:9:9 invalid-value', '`term` must be an integer, not 2.5', undefined],
     ]);
   });
 

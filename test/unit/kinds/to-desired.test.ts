@@ -162,6 +162,19 @@ describe('Rule toDesired', () => {
     expect(rule(resources, 'Law').pinId).toBe('r-9');
   });
 
+  it('warns of a renamed_from that names the name it has now, at that name: nothing is renamed from it', () => {
+    const { diagnostics } = playbook(
+      { name: 'Inbound NDA', renamed_from: ['Old NDA', 'Inbound NDA'], rules: [{ name: 'Term', actions: 'A', renamed_from: 'Term' }, { name: 'Law', actions: 'A', renamed_from: 'law' }] },
+      { '/renamed_from/1': 3, '/rules/0/renamed_from': 8 },
+    );
+    expect(diagnostics.errors).toEqual([]);
+    expect(diagnostics.warnings.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['renamed-from-itself', 3, '`renamed_from` names "Inbound NDA", the name this document has now: nothing is renamed from it'],
+      // Another case is another name: a rename of the case alone is one.
+      ['renamed-from-itself', 8, '`renamed_from` names "Term", the name this rule has now: nothing is renamed from it'],
+    ]);
+  });
+
   describe('missing-actions', () => {
     it('is reported when actions are absent and there are no questions', () => {
       const { diagnostics } = playbook({ rules: [{ name: 'Ok', actions: 'A' }, { name: 'Term' }] }, { '/rules/1': 12 });
