@@ -36,6 +36,8 @@ export interface KindSchemaInfo {
   schema: string;
   /** Fields of this kind's documents that name data files (relative to the document). */
   dataFiles?: Readonly<Record<string, unknown>>;
+  /** `kind:` values people write for this kind, lower case, with what to write instead. */
+  otherNames?: Readonly<Record<string, string>>;
 }
 
 export interface LoadOptions {
@@ -89,6 +91,7 @@ function rereader(root: string, file: string): () => string {
     }
   };
 }
+
 
 export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const root = path.resolve(options.dir);
@@ -426,10 +429,13 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     const test = kind === 'PlaybookTest' || kind === 'TemplateTest';
     // The kind says how the rest is read, placeholders included: it is read first, as written.
     const placeholder = typeof kind === 'string' && kind.includes('${');
+    const otherName = typeof kind === 'string' ? [...ctx.kindsByName.values()].map((k) => k.otherNames?.[kind.toLowerCase()]).find((n) => n !== undefined) : undefined;
     diagnostics.push({
       severity: 'error',
       code: 'unknown-kind',
-      message: test ? `${kind} is a test, and only files named *.test.yaml hold tests` : `unknown kind ${typeof kind === 'string' ? showName(kind) : `${showJson(kind)} (\`kind\` is the name of one, such as \`Playbook\`)`}${placeholder ? ': `kind` takes no placeholder' : typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
+      message: test
+        ? `${kind} is a test, and only files named *.test.yaml hold tests`
+        : `unknown kind ${typeof kind === 'string' ? showName(kind) : `${showJson(kind)} (\`kind\` is the name of one, such as \`Playbook\`)`}${placeholder ? ': `kind` takes no placeholder' : otherName ? `: ${otherName}` : typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
       ...doc.positions.valueAt('/kind'),
       path: 'kind',
       hint: test ? `rename ${doc.file} to ${doc.file.replace(/(\.test|\.tests)?\.ya?ml$/i, '.test.yaml')}` : `${placeholder ? 'write the kind itself; ' : ''}kinds: ${kinds.join(', ')}`,

@@ -73,7 +73,7 @@ function someIdentityUnknown(documents: LoadedConfig['documents'], kinds: readon
 
 /** What the loader needs to know of each kind that has documents. */
 export function schemaKindsOf(kinds: readonly AnyKind[]): KindSchemaInfo[] {
-  return kinds.filter((k) => k.yamlKind && k.schema).map((k) => ({ yamlKind: k.yamlKind!, schema: k.schema!, ...(k.dataFiles ? { dataFiles: k.dataFiles } : {}) }));
+  return kinds.filter((k) => k.yamlKind && k.schema).map((k) => ({ yamlKind: k.yamlKind!, schema: k.schema!, ...(k.dataFiles ? { dataFiles: k.dataFiles } : {}), ...(k.otherNames ? { otherNames: k.otherNames } : {}) }));
 }
 
 /** Loads and checks everything; every problem found is thrown at once as a ConfigError. */

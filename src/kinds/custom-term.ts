@@ -33,6 +33,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   userFiles: ['docx'],
   recordsActor: true,
   schema: 'custom-term.schema.json',
+  otherNames: { term: 'a custom term is `kind: CustomTerm`' },
   deletion: 'none',
   actions: ['create', 'rename', 'publish'],
   nameField: 'name',

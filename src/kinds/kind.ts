@@ -238,6 +238,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   reads?: readonly KindName[];
   /** Document fields that name data files (relative to the document), and what each must hold. */
   dataFiles?: Readonly<Record<string, DataFileContent>>;
+  /** `kind:` values people write for this kind (the app's or the API's words), lower case, with what to write instead. */
+  otherNames?: Readonly<Record<string, string>>;
   /**
    * An upload whose answer was lost cannot be read back (attachments cannot be listed): the next
    * plan stops at its pending mark until the person says whether it is live. Other kinds' marks

@@ -38,6 +38,7 @@ export const memberKind: KindModule<'member'> = {
   nameAs: { word: 'e-mail', maxLength: 254 },
   service: 'review',
   schema: 'member.schema.json',
+  otherNames: { user: 'a member of the organization is `kind: Member`' },
   deletion: 'never',
   comparedOnlyDeclared: 'the members the files declare: every user of the organization is one',
   actions: ['invite'],

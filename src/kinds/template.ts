@@ -222,6 +222,7 @@ export const templateKind: KindModule<'template'> = {
   noun: ['template', 'templates'],
   service: 'agreements',
   schema: 'template.schema.json',
+  otherNames: { standardtemplate: 'a standard template is `kind: Template`' },
   deletion: 'none',
   actions: ['create', 'update', 'rename'],
   nameField: 'name',
