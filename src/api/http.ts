@@ -501,13 +501,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // Made only if the request has to wait for a permit.
         let queue: Wait | undefined;
         let a: Attempt;
-        let sentAt = limiter.slowdowns;
+        let sentAfter = limiter.slowdowns;
         try {
           const first = n === 0 ? beforeSend : undefined;
           // Counted as it starts: one stopped on its way is no request that was never sent.
           const send = (): Promise<Attempt> => {
             attempts++;
-            sentAt = limiter.slowdowns;
+            sentAfter = limiter.slowdowns;
             return attempt(t);
           };
           const go = first ? () => first().then(send) : send;
@@ -565,8 +565,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // Too many requests: every request of both services pauses for what the service asked
         // (this one's own backoff, longer after several failures, is its alone) and the pace slows (limiter.ts).
         if (a.kind === 'response' && a.status === 429) {
-          // No wait asked (`Retry-After: 0`, or a date already past by this clock): this request's own backoff, as when none is given.
-          limiter.throttled(retryAfter !== undefined && retryAfter > 0 ? retryAfter : wait, sentAt);
+          // No wait asked (`Retry-After: 0`, or a date already past by this clock): this request's own backoff, as when none is given,
+          // and never less than the first one's most (a backoff is jittered from 0).
+          limiter.throttled(retryAfter !== undefined && retryAfter > 0 ? retryAfter : Math.max(wait, baseDelayMs), sentAfter);
           throttled = true;
         }
         const requestId = a.kind === 'response' && a.headers['x-request-id'] ? clean(String(a.headers['x-request-id'])) : undefined;

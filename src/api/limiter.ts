@@ -3,14 +3,16 @@
  * flight never exceed `--concurrency`, whichever service they go to; and, once a service says
  * "too many requests", a shared slowdown instead of every request retrying on its own.
  *
- * On a 429 every request waits for its Retry-After (nothing starts during the pause), the
+ * On a 429 every request waits for its Retry-After (nothing new starts during the pause), the
  * allowed concurrency halves, and request starts are spaced at 90 % of the rate the service
  * actually served over the last seconds (of the time docket was not paused), and of the pace that
- * was refused; the requests refused during the pause go first after it, at that pace, and the
- * slowdown is made once for the requests sent at one pace. Each success then grows both back slowly (about one more request a second per
- * second, 5 % a second below 20 a second; one more in flight per round), up to `--concurrency`
- * and `--max-rps`, until the next 429 finds the limit again. So a steady apply runs just under
- * the service's limit with few refusals.
+ * was refused. Too few answers to measure set no pace at a first 429; at a second, half of what
+ * was sent is one. A refused request, once its own wait is over, goes before those queued
+ * meanwhile, at the pace; the slowdown is made once for the requests sent at one pace. Each
+ * success then grows both back slowly (about one more request a second per second, 5 % a second
+ * below 20 a second; one more in flight per round), up to `--concurrency` and `--max-rps`, until
+ * the next 429 finds the limit again. So a steady apply runs just under the service's limit with
+ * few refusals.
  */
 import { DocketError } from '../errors.js';
 
@@ -39,10 +41,10 @@ export interface Limiter {
   run<T>(fn: () => Promise<T>, resumed?: boolean, signal?: AbortSignal | (() => AbortSignal)): Promise<T>;
   /**
    * The service refused a request for its rate: slow down, and start nothing for `pauseMs`.
-   * `sentAt`: `slowdowns` when the refused request started (without it: a refusal during a pause
-   * slows nothing down again).
+   * `sentAfter`: `slowdowns` when the refused request started (without it: a refusal during a
+   * pause slows nothing down again).
    */
-  throttled(pauseMs: number, sentAt?: number): void;
+  throttled(pauseMs: number, sentAfter?: number): void;
   /** A request succeeded: speed back up a little. */
   succeeded(): void;
   /**
@@ -110,6 +112,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   // FIFO so that a long list cannot starve the writes queued behind it.
   const waiting: Waiter[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer fires. */
+  let timerAt = Infinity;
 
   const pump = (): void => {
     if (waiting.length === 0 && timer) {
@@ -119,15 +123,22 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     }
     while (waiting.length > 0 && active < Math.floor(allowed)) {
       const t = now();
-      // A retry that waited out the pause itself goes at the pace: all of them at once were the next burst of refusals.
+      // A retry that waited out its own pause goes at the pace: all of them at once were the next burst of refusals.
       const at = waiting[0]!.resumed ? nextStart : Math.max(pausedUntil, nextStart);
       if (t < at) {
+        // A retry put first may be due before the timer a request queued earlier set.
+        if (timer && at < timerAt) {
+          clearTimeout(timer);
+          timer = undefined;
+        }
         if (!timer) {
           // A pace of --max-rps 0.0000001 waits longer than a timer holds.
+          const wait = Math.min(at - t, MAX_TIMER_MS);
+          timerAt = t + wait;
           timer = setTimeout(() => {
             timer = undefined;
             pump();
-          }, Math.min(at - t, MAX_TIMER_MS));
+          }, wait);
         }
         return;
       }
@@ -171,6 +182,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     const span = Math.max(1000, t - from - paused);
     return (served.length * 1000) / span;
   };
+
+  /** 90 % of `pace`, within --max-rps and no slower than MIN_RATE (or than a --max-rps below it allows). */
+  const slowed = (pace: number): number => Math.min(maxRps, Math.max(Math.min(MIN_RATE, maxRps * BACK_OFF), pace * BACK_OFF));
 
   /** Requests started per second, over the time since the window's first start (at least a second). */
   const sentRate = (t: number): number => {
@@ -240,23 +254,23 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         release();
       }
     },
-    throttled(pauseMs, sentAt) {
+    throttled(pauseMs, sentAfter) {
       const t = now();
       // The requests already in flight when the first 429 came were sent at the old pace: one
       // slowdown per pace, not one per refusal.
-      if (sentAt === undefined ? t >= pausedUntil : sentAt >= slowdowns) {
+      if (sentAfter === undefined ? t >= pausedUntil : sentAfter >= slowdowns) {
         slowdowns++;
         allowed = Math.max(1, Math.floor(allowed / 2));
         forgetOld(t);
         // Never faster than the pace that was refused: the answers to what was let through at once
         // after a pause (the service saved up for it) read as a rate above the limit.
-        if (served.length >= MIN_MEASURED) rate = Math.min(maxRps, Math.max(MIN_RATE, Math.min(servedRate(t), rate) * BACK_OFF));
-        // Too few answers to measure, but a 429 again after a slowdown: the limit is real (a limit
-        // of 1 a second, where no pace let every retry go at once, again and again). Half of what
-        // was sent is a pace; more than was served, as a few requests measure little.
-        else if (slowdowns > 1) rate = Math.min(maxRps, Math.max(MIN_RATE, Math.min(rate, Math.max(servedRate(t), sentRate(t) / 2)) * BACK_OFF));
+        if (served.length >= MIN_MEASURED) rate = slowed(Math.min(servedRate(t), rate));
         // Too few answers to measure (a limit of 2 a second): a pace there is still too fast.
-        else if (Number.isFinite(rate)) rate = Math.max(MIN_RATE, rate * BACK_OFF);
+        else if (Number.isFinite(rate)) rate = slowed(rate);
+        // No pace yet, and a 429 again after a slowdown: the limit is real (a limit of 1 a second,
+        // where every retry went at once, again and again). Half of what was sent is a pace; more
+        // than was served, as a few requests measure little.
+        else if (slowdowns > 1) rate = slowed(Math.max(servedRate(t), sentRate(t) / 2));
         const pace = Number.isFinite(rate) ? `, at most ${rate.toFixed(1)} per second` : '';
         options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}, after a pause of ${Math.round(pauseMs)} ms`);
       }

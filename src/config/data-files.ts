@@ -130,6 +130,14 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   const found = (file: DataFile): void => {
     files.set(file.path, { ...files.get(file.path), ...file });
   };
+  // A file read as text twice (a term's body, a definition) holds a key once.
+  const keysChecked = new Set<string>();
+  const checkKeys = (rel: string, text: string): void => {
+    if (keysChecked.has(rel)) return;
+    keysChecked.add(rel);
+    const holdsKey = keyIn(rel, text, options.keys);
+    if (holdsKey) diagnostics.push(holdsKey);
+  };
   // docket.yaml and test files are read by docket itself: published as terms, a definition or an
   // attachment, they would send the organization's ids, URLs and vars, or a test, to the services.
   const isDocketInput = (doc: ResourceDoc, key: string, rel: string, linked = rel): boolean => {
@@ -158,8 +166,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         const bytes = Buffer.from(known.text, 'utf8');
-        const holdsKey = keyIn(rel, known.text, options.keys);
-        if (holdsKey) diagnostics.push(holdsKey);
+        checkKeys(rel, known.text);
         found({ path: rel, head: headOf(bytes), sha256: sha256(bytes), text: known.text, parsed: known.parsed });
         return;
       }
@@ -201,8 +208,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         const text = withoutByteOrderMark(bytes.toString('utf8'));
-        const holdsKey = keyIn(rel, text, options.keys);
-        if (holdsKey) diagnostics.push(holdsKey);
+        checkKeys(rel, text);
         found({ path: rel, head: headOf(bytes), sha256: sha256(bytes), text });
       } catch (error) {
         const value = String(doc.body[key]);

@@ -92,7 +92,6 @@ function rereader(root: string, file: string): () => string {
   };
 }
 
-
 export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const root = path.resolve(options.dir);
   const processEnv = options.processEnv ?? process.env;

@@ -35,7 +35,7 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
   const own = ownerAt(doc.body, pointer)?.name;
   const self = typeof own === 'string' ? names.indexOf(normName(own)) : -1;
   if (self >= 0) {
-    diag.warning('renamed-from-itself', `\`renamed_from\` names ${quoteValue(names[self])}, the name this ${pointer === '' ? 'document' : 'rule'} has now: nothing is renamed from it`, {
+    diag.warning('renamed-from-itself', `\`renamed_from\` names ${quoteValue(written[self])}, the name this ${pointer === '' ? 'document' : 'rule'} has now: nothing is renamed from it`, {
       ...problemAt(doc, Array.isArray(value) ? `${pointer}/renamed_from/${self}` : `${pointer}/renamed_from`),
       hint: '`renamed_from` lists the names it had before; take this one out',
     });

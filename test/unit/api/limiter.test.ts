@@ -124,14 +124,33 @@ describe('the shared pace after a 429', () => {
     expect(ran).toBe(true);
   });
 
-  it('lets the request that waited out the pause itself go first, without waiting for the pause again', async () => {
-    const { limiter } = paced(2);
-    limiter.throttled(5000);
-    let ran = false;
-    await limiter.run(async () => {
-      ran = true;
-    }, true);
-    expect(ran).toBe(true);
+  it('lets the request that waited out its own pause go before one queued meanwhile, at the pace, without waiting for the pause again', async () => {
+    const { limiter, advance } = paced(2, { maxRps: 2 });
+    const t0 = Date.now();
+    await limiter.run(async () => undefined);
+    limiter.throttled(10_000);
+    const starts: [string, number][] = [];
+    const fresh = limiter.run(async () => void starts.push(['fresh', Date.now() - t0]));
+    const resumed = limiter.run(async () => void starts.push(['resumed', Date.now() - t0]), true);
+    await advance(10_000);
+    await Promise.all([fresh, resumed]);
+    // One pace step (--max-rps 2) after the last start, not when the timer the queued request set fires.
+    expect(starts).toEqual([
+      ['resumed', 500],
+      ['fresh', 10_000],
+    ]);
+  });
+
+  it('slows a --max-rps below the slowest pace a 429 sets further, never up to that pace', async () => {
+    const { limiter, advance } = paced(8, { maxRps: 0.2 });
+    await limiter.run(async () => undefined);
+    limiter.throttled(0);
+    const starts: number[] = [];
+    const runs = Array.from({ length: 2 }, () => limiter.run(async () => void starts.push(Date.now())));
+    await advance(20_000);
+    await Promise.all(runs);
+    // 90 % of 0.2 a second: 5.6 s apart (at 0.5 a second, 2 s).
+    expect(starts[1]! - starts[0]!).toBe(5556);
   });
 
   it('paces request starts at 90 % of the rate served before the 429, and grows back with successes', async () => {
@@ -181,20 +200,28 @@ describe('the shared pace after a 429', () => {
     expect(second).toBeLessThan(18);
   });
 
-  it('slows a pace it set on every 429, also when too few answers came since to measure a rate (a limit of 2 a second): to half of what it sent', async () => {
+  it('slows a pace it set on every 429, also when too few answers came since to measure a rate (a limit of 2 a second)', async () => {
     const { limiter, advance, serve, paces, refusedAfter } = paced(8);
     await refusedAfter(20, 0);
-    // The window forgets those; 12 requests go at the pace of 18 a second, 3 are answered, then a 429.
+    // The window forgets those; three answers in the next 6 s measure nothing.
     await advance(6000);
+    serve(3);
+    limiter.throttled(0);
+    expect(paces()).toEqual(['18.0', '16.3']);
+  });
+
+  it('keeps the pace it set, slowed by 10 %, when a long pause leaves few answers in the window: what it sent since is its own restart, not the service', async () => {
+    const { limiter, advance, serve, paces, refusedAfter } = paced(8);
+    await refusedAfter(20, 10_000);
+    await advance(10_000);
     const sent = limiter.slowdowns;
-    const runs = Array.from({ length: 12 }, () => limiter.run(async () => undefined));
-    await advance(1000);
+    const runs = Array.from({ length: 3 }, () => limiter.run(async () => undefined, true));
+    await advance(200);
     await Promise.all(runs);
     serve(3);
-    limiter.throttled(0, sent);
-    // 12 sent over the window's second: half of that, less 10 %. At 90 % of 18 a second, it took
-    // 20 slowdowns to come down to a limit of 2.
-    expect(paces()).toEqual(['18.0', '5.4']);
+    limiter.throttled(1000, sent);
+    // Half of 3 requests a second would be 1.5: a tenth of the pace the service sustains.
+    expect(paces()).toEqual(['18.0', '16.3']);
   });
 
   it('slows down once for the requests sent at one pace, however many of them the service refuses', async () => {
@@ -209,7 +236,7 @@ describe('the shared pace after a 429', () => {
     expect(messages[1]).toMatch(/^the service is rate limiting: 2 request\(s\) at a time/);
   });
 
-  it('sets a pace from what it sent once a 429 comes again, however few answers came: no retries all at once, again and again (a limit of 1 a second)', async () => {
+  it('sets a pace from what it sent at a second 429 when the first set none (too few answers): the retries after the next pause go a pace step apart', async () => {
     const { limiter, advance, paces } = paced(8);
     // Eight sent at once, one answered, a 429 with a pause of 1 s: no pace yet (too few answers).
     const sent = limiter.slowdowns;
