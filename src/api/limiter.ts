@@ -6,8 +6,9 @@
  * On a 429 every request waits for its Retry-After (nothing new starts during the pause), the
  * allowed concurrency halves, and request starts are spaced at 90 % of the rate the service
  * actually served over the last seconds (of the time docket was not paused), and of the pace that
- * was refused. Too few answers to measure set no pace at a first 429; at a second, half of what
- * was sent is one. A refused request, once its own wait is over, goes before those queued
+ * was refused. Too few answers to measure: where most of many requests were refused, what was
+ * answered over the whole window is the pace; else a first 429 sets none, and at a second half
+ * of what was sent is one. A refused request, once its own wait is over, goes before those queued
  * meanwhile, at the pace; the slowdown is made once for the requests sent at one pace. Each
  * success then grows both back slowly (about one more request a second per second, 5 % a second
  * below 20 a second; one more in flight per round), up to `--concurrency` and `--max-rps`, until
@@ -183,6 +184,12 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     return (served.length * 1000) / span;
   };
 
+  /** Answers per second of the window's whole time, pauses included (at least a second). */
+  const answeredRate = (t: number): number => {
+    forgetOld(t);
+    return (served.length * 1000) / Math.max(1000, Math.min(WINDOW_MS, t - started));
+  };
+
   /** 90 % of `pace`, within --max-rps and no slower than MIN_RATE (or than a --max-rps below it allows). */
   const slowed = (pace: number): number => Math.min(maxRps, Math.max(Math.min(MIN_RATE, maxRps * BACK_OFF), pace * BACK_OFF));
 
@@ -265,6 +272,11 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         // Never faster than the pace that was refused: the answers to what was let through at once
         // after a pause (the service saved up for it) read as a rate above the limit.
         if (served.length >= MIN_MEASURED) rate = slowed(Math.min(servedRate(t), rate));
+        // Too few answers to measure, but most of many requests refused: the service serves about
+        // what it answered over the window, pauses included (its quota fills during them). A burst
+        // of 64 at a limit of 1 a second otherwise set a pace 30 times too fast, and each 429 took
+        // only a tenth off it: a request used up its retries first.
+        else if (starts.length >= MIN_MEASURED && starts.length >= 2 * served.length) rate = slowed(Math.min(rate, answeredRate(t)));
         // Too few answers to measure (a limit of 2 a second): a pace there is still too fast.
         else if (Number.isFinite(rate)) rate = slowed(rate);
         // No pace yet, and a 429 again after a slowdown: the limit is real (a limit of 1 a second,

@@ -236,29 +236,44 @@ describe('the shared pace after a 429', () => {
     expect(messages[1]).toMatch(/^the service is rate limiting: 2 request\(s\) at a time/);
   });
 
-  it('sets a pace from what it sent at a second 429 when the first set none (too few answers): the retries after the next pause go a pace step apart', async () => {
+  it('paces at what the service answered once most of many requests were refused, however few the answers (a limit of 1 a second): the retries go a pace step apart', async () => {
     const { limiter, advance, paces } = paced(8);
-    // Eight sent at once, one answered, a 429 with a pause of 1 s: no pace yet (too few answers).
+    // Eight sent at once, one answered, a 429 with a pause of 1 s: no pace yet (too few sent to tell a limit from chance).
     const sent = limiter.slowdowns;
     await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => undefined)));
     limiter.succeeded();
     limiter.throttled(1000, sent);
     expect(paces()).toEqual([undefined]);
     await advance(1000);
-    // Four retries at once after the pause, one answered, a 429 again.
+    // Four retries at once after the pause, one answered, a 429 again: 2 answered of 12 sent in 1 s.
     const again = limiter.slowdowns;
     await Promise.all(Array.from({ length: 4 }, () => limiter.run(async () => undefined, true)));
     limiter.succeeded();
     limiter.throttled(1000, again);
-    expect(paces()[1]).toBe('5.4');
+    expect(paces()[1]).toBe('1.8');
     await advance(1000);
     // The retries after that pause go one pace step apart, not at once.
     const starts: number[] = [];
     const retries = Array.from({ length: 3 }, () => limiter.run(async () => void starts.push(Date.now()), true));
-    await advance(1000);
+    await advance(2000);
     await Promise.all(retries);
-    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(180);
-    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(180);
+    expect(starts[1]! - starts[0]!).toBe(556);
+    expect(starts[2]! - starts[1]!).toBe(556);
+  });
+
+  it('takes half of what it sent as a first pace at a second 429, where too few were sent to measure the service', async () => {
+    const { limiter, advance, paces } = paced(8);
+    const sent = limiter.slowdowns;
+    await Promise.all(Array.from({ length: 5 }, () => limiter.run(async () => undefined)));
+    limiter.succeeded();
+    limiter.throttled(1000, sent);
+    await advance(1000);
+    const again = limiter.slowdowns;
+    await Promise.all(Array.from({ length: 4 }, () => limiter.run(async () => undefined, true)));
+    limiter.succeeded();
+    limiter.throttled(1000, again);
+    // 9 sent in 1 s: 4.5 a second, less 10 %.
+    expect(paces()).toEqual([undefined, '4.0']);
   });
 
   it('grows the pace back by about one a second per second, and below 20 a second by 5 % a second', async () => {
